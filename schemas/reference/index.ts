@@ -1,0 +1,7 @@
+export * from './types.js';
+export { SPORTS } from './sports.js';
+export { LEAGUES } from './leagues.js';
+export { SPORTSBOOKS } from './sportsbooks.js';
+export { MARKETS } from './markets.js';
+export { TEAMS } from './teams/index.js';
+export { foldName } from './names.js';

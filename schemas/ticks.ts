@@ -1,0 +1,75 @@
+import type { MarketId, SelectionType } from './markets.js';
+
+/**
+ * A price as a feed sees it, in the book's own vocabulary: its team spellings, its event id,
+ * its outcome labels. Topic `odds.ticks.raw`, keyed by `${book}:${bookEventId}`.
+ *
+ * `outcome` is the book's label for the selection: a team name as the book spells it for
+ * side markets (moneyline, spreads, period sides), or `Draw`, `Over`, `Under`, `Yes`, `No`.
+ * Naming the team rather than "home"/"away" is what lets the normalizer cope with books that
+ * list home and away the other way round.
+ */
+export interface RawTick {
+  /** Sportsbook id from the catalog (e.g. `pinnacle`). */
+  book: string;
+  /** The book's own event id. */
+  bookEventId: string;
+  sport: string;
+  league: string;
+  /** Team names as this book spells them. */
+  homeTeam: string;
+  awayTeam: string;
+  /** Start time as this book reports it, epoch ms. */
+  startTime: number;
+  isLive: boolean;
+  market: MarketId;
+  outcome: string;
+  /** Handicap or threshold from the outcome's own perspective; null for markets without one. */
+  line: number | null;
+  /** Player name for player props; for team totals the team name as the book spells it. */
+  participant: string | null;
+  /** Stat of a player prop (points, rebounds, passing_yards, ...). */
+  statCategory: string | null;
+  /** American odds; null when `suspended`. */
+  priceAmerican: number | null;
+  /** `suspended`: the book pulled this line; it must disappear from latest odds. */
+  status: 'open' | 'suspended';
+  /** When the book last set or confirmed this price, epoch ms. */
+  ts: number;
+  /** The book's own selection id, for deep links; null when unknown. */
+  selectionId: string | null;
+}
+
+/**
+ * A price after normalization: canonical event id, canonical selection. Topic `odds.ticks`,
+ * keyed by `eventId` so that every book's prices for one event meet in one partition.
+ */
+export interface OddsTick {
+  eventId: string;
+  book: string;
+  market: MarketId;
+  selection: SelectionType;
+  line: number | null;
+  /** Player name (player props) or `home`/`away` (team totals); null otherwise. */
+  participant: string | null;
+  statCategory: string | null;
+  priceAmerican: number | null;
+  status: 'open' | 'suspended';
+  ts: number;
+  isLive: boolean;
+  bookEventId: string;
+  selectionId: string | null;
+}
+
+/** Identity of one odds row: the snapshot keeps the latest price per key. */
+export function oddsRowKey(t: {
+  eventId: string;
+  book: string;
+  market: MarketId;
+  selection: SelectionType;
+  line: number | null;
+  participant: string | null;
+  statCategory: string | null;
+}): string {
+  return `${t.eventId}|${t.market}|${t.participant ?? ''}|${t.statCategory ?? ''}|${t.selection}|${t.line ?? ''}|${t.book}`;
+}
