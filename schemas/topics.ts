@@ -1,9 +1,36 @@
-/** Topic names, one place. Every post-normalizer topic is keyed by canonical event id. */
+import type { CanonicalEvent } from './events.js';
+import type { OddsChange } from './odds.js';
+import type { OddsTick, RawTick } from './ticks.js';
+
+/**
+ * Topic names, one place. Raw ticks are partitioned by league (event matching needs every
+ * book's listings of a league in one place); every post-normalizer topic by canonical event id.
+ */
 export const TOPICS = {
   rawTicks: 'odds.ticks.raw',
   ticks: 'odds.ticks',
   events: 'events',
   snapshot: 'odds.snapshot',
-  opportunities: 'opportunities',
 } as const;
 export type TopicName = (typeof TOPICS)[keyof typeof TOPICS];
+
+/** The value type carried by each topic. */
+export interface TopicValues {
+  'odds.ticks.raw': RawTick;
+  'odds.ticks': OddsTick;
+  events: CanonicalEvent;
+  'odds.snapshot': OddsChange;
+}
+
+export interface TopicConfig {
+  partitions: number;
+  /** Compacted topics keep the latest value per key forever (null deletes); others are trimmed. */
+  compacted: boolean;
+}
+
+export const TOPIC_CONFIGS: Record<TopicName, TopicConfig> = {
+  'odds.ticks.raw': { partitions: 4, compacted: false },
+  'odds.ticks': { partitions: 4, compacted: false },
+  events: { partitions: 4, compacted: true },
+  'odds.snapshot': { partitions: 4, compacted: true },
+};

@@ -35,6 +35,8 @@ export interface LeagueDef {
 
 export interface SportsbookDef {
   id: string;
+  /** Frozen, dense from 1, never reused: append new books at the end. */
+  numericalId: number;
   name: string;
   displayName: string;
   isSharp: boolean;

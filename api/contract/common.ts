@@ -1,0 +1,104 @@
+import { ERROR_CODES } from '../errors.js';
+
+/** JSON Schemas shared by the routes (fast serialization and the OpenAPI document). */
+
+export const nullableString = { type: ['string', 'null'] } as const;
+export const nullableNumber = { type: ['number', 'null'] } as const;
+export const nullableInteger = { type: ['integer', 'null'] } as const;
+
+export const paginationSchema = {
+  type: 'object',
+  required: ['limit', 'offset', 'has_more', 'next_offset'],
+  properties: {
+    limit: { type: 'integer' },
+    offset: { type: 'integer' },
+    has_more: { type: 'boolean' },
+    next_offset: nullableInteger,
+  },
+} as const;
+
+export const errorSchema = {
+  type: 'object',
+  required: ['error'],
+  properties: {
+    error: {
+      type: 'object',
+      required: ['code', 'message', 'docs'],
+      properties: {
+        code: { type: 'string', enum: Object.keys(ERROR_CODES) },
+        message: { type: 'string' },
+        docs: { type: 'string' },
+      },
+    },
+  },
+} as const;
+
+export const teamRefSchema = {
+  type: 'object',
+  properties: { id: { type: 'string' }, numerical_id: nullableInteger, name: { type: 'string' }, abbreviation: nullableString },
+} as const;
+export const sportRefSchema = {
+  type: 'object',
+  properties: { id: { type: 'string' }, numerical_id: nullableInteger, name: { type: 'string' } },
+} as const;
+export const labelRefSchema = {
+  type: 'object',
+  properties: { id: { type: 'string' }, numerical_id: nullableInteger, label: { type: 'string' } },
+} as const;
+
+/** Error responses every authenticated route may give. */
+export const authErrorResponses = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 429: errorSchema } as const;
+
+export function dataEnvelope(data: object, meta?: object): object {
+  return {
+    type: 'object',
+    required: ['success', 'data'],
+    properties: { success: { type: 'boolean' }, data, ...(meta ? { meta } : {}) },
+  };
+}
+
+export function paginatedEnvelope(item: object, meta?: object): object {
+  return {
+    type: 'object',
+    required: ['success', 'data', 'pagination'],
+    properties: {
+      success: { type: 'boolean' },
+      data: { type: 'array', items: item },
+      pagination: paginationSchema,
+      ...(meta ? { meta } : {}),
+    },
+  };
+}
+
+/** Query-string schema for `limit`/`offset` with the route's own bounds. */
+export function pagingParams(defaultLimit: number, maxLimit: number, maxOffset = 1_000_000): Record<string, object> {
+  return {
+    limit: { type: 'integer', minimum: 1, maximum: maxLimit, default: defaultLimit, description: `Page size, 1 to ${maxLimit}.` },
+    offset: { type: 'integer', minimum: 0, maximum: maxOffset, default: 0, description: 'Rows to skip.' },
+  };
+}
+
+export interface Pagination {
+  limit: number;
+  offset: number;
+  has_more: boolean;
+  next_offset: number | null;
+}
+
+export function pagination(limit: number, offset: number, total: number): Pagination {
+  const hasMore = offset + limit < total;
+  return { limit, offset, has_more: hasMore, next_offset: hasMore ? offset + limit : null };
+}
+
+/** Comma-separated multi-select parameter as a set; undefined when absent or empty. */
+export function csv(value: string | undefined): Set<string> | undefined {
+  if (value === undefined) return undefined;
+  const items = value.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+  return items.length > 0 ? new Set(items) : undefined;
+}
+
+export const csvParam = (description: string): object => ({ type: 'string', maxLength: 2000, description });
+
+export function isoTime(ms: number): string {
+  return new Date(ms).toISOString();
+}

@@ -1,0 +1,74 @@
+import { MARKET_IDS, SELECTION_TYPES } from '../../schemas/index.js';
+import type { CanonicalEvent, OddsRow } from '../../schemas/index.js';
+import type { Catalog } from '../views/catalog.js';
+import { labelRefSchema, nullableNumber, nullableString, sportRefSchema, teamRefSchema } from './common.js';
+import { bookRef, leagueRef, marketRef, sportRef, teamName, teamRef } from './refs.js';
+import { isoTime } from './common.js';
+
+export const oddsRowSchema = {
+  type: 'object',
+  required: ['id', 'event_id', 'sportsbook', 'sport', 'league', 'market', 'selection', 'line', 'odds_american', 'odds_decimal', 'probability', 'timestamp', 'event_start_time'],
+  properties: {
+    id: { type: 'string', description: 'Stable id of the row (event, market, participant, selection, line, sportsbook).' },
+    event_id: { type: 'string' },
+    sportsbook: { type: 'string' },
+    sport: { type: 'string' },
+    league: { type: 'string' },
+    market: { type: 'string', enum: [...MARKET_IDS] },
+    selection: { type: 'string', enum: [...SELECTION_TYPES] },
+    line: { ...nullableNumber, description: "Handicap or threshold from the selection's own perspective; null for markets without a line." },
+    participant: { ...nullableString, description: 'Player name for player props; home or away for team totals.' },
+    player_name: nullableString,
+    stat_category: nullableString,
+    odds_american: { type: 'integer' },
+    odds_decimal: { type: 'number' },
+    probability: { type: 'number', description: 'Implied probability of the price, vig included.' },
+    timestamp: { type: 'string', format: 'date-time', description: 'When the sportsbook last set or confirmed the price.' },
+    event_start_time: { type: 'string', format: 'date-time' },
+    is_live: { type: 'boolean' },
+    home_team: { type: 'string' },
+    away_team: { type: 'string' },
+    external_event_id: { ...nullableString, description: "The sportsbook's own event id." },
+    selection_id: { ...nullableString, description: "The sportsbook's own selection id, for deep links." },
+    home: teamRefSchema,
+    away: teamRefSchema,
+    sport_ref: sportRefSchema,
+    league_ref: labelRefSchema,
+    market_ref: labelRefSchema,
+    sportsbook_ref: labelRefSchema,
+  },
+} as const;
+
+export type PublicOdds = Record<string, unknown>;
+
+export function presentOdds(catalog: Catalog, row: OddsRow, event: CanonicalEvent): PublicOdds {
+  return {
+    id: row.id,
+    event_id: row.eventId,
+    sportsbook: row.book,
+    sport: event.sport,
+    league: event.league,
+    market: row.market,
+    selection: row.selection,
+    line: row.line,
+    participant: row.participant,
+    player_name: row.market === 'player_prop' ? row.participant : null,
+    stat_category: row.statCategory,
+    odds_american: row.priceAmerican,
+    odds_decimal: row.priceDecimal,
+    probability: row.probability,
+    timestamp: isoTime(row.ts),
+    event_start_time: isoTime(event.startTime),
+    is_live: row.isLive,
+    home_team: teamName(catalog, event.homeTeamId),
+    away_team: teamName(catalog, event.awayTeamId),
+    external_event_id: row.bookEventId,
+    selection_id: row.selectionId,
+    home: teamRef(catalog, event.homeTeamId),
+    away: teamRef(catalog, event.awayTeamId),
+    sport_ref: sportRef(catalog, event.sport),
+    league_ref: leagueRef(catalog, event.league),
+    market_ref: marketRef(catalog, row.market),
+    sportsbook_ref: bookRef(catalog, row.book),
+  };
+}

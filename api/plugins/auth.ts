@@ -1,0 +1,80 @@
+import fp from 'fastify-plugin';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { TierName } from '../../schemas/index.js';
+import { ApiError } from '../errors.js';
+import type { ApiKeyRecord, KeyStore } from '../keys.js';
+import { TIERS, lowestTierWith } from '../tiers.js';
+import type { Feature } from '../tiers.js';
+import type { RateLimitStore } from './rate-limit.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    apiKey: ApiKeyRecord | null;
+  }
+}
+
+export interface AuthOptions {
+  keys: KeyStore;
+  rateLimits: RateLimitStore;
+  now: () => number;
+}
+
+/** The key from `X-API-Key`, `Authorization: Bearer`, or `?api_key=` (for SSE clients). */
+export function presentedKey(request: FastifyRequest): string | undefined {
+  const header = request.headers['x-api-key'];
+  if (typeof header === 'string' && header.length > 0) return header;
+  const auth = request.headers.authorization;
+  if (auth) {
+    const m = /^Bearer\s+(.+)$/i.exec(auth);
+    if (m?.[1]) return m[1].trim();
+  }
+  const query = request.query as Record<string, unknown> | undefined;
+  const fromQuery = query?.['api_key'];
+  return typeof fromQuery === 'string' && fromQuery.length > 0 ? fromQuery : undefined;
+}
+
+/**
+ * Authentication, rate limiting and the per-request headers, as one onRequest hook for every
+ * route registered in the same encapsulation context (everything but /health).
+ */
+export const authPlugin = fp<AuthOptions>(async (app: FastifyInstance, options) => {
+  app.decorateRequest('apiKey', null);
+  app.addHook('onRequest', async (request, reply) => {
+    const key = presentedKey(request);
+    const record = key === undefined ? undefined : options.keys.lookup(key);
+    if (!record) {
+      throw new ApiError(
+        'unauthorized',
+        key === undefined
+          ? 'An API key is required: send it as X-API-Key, as Authorization: Bearer, or as the api_key query parameter'
+          : 'The API key is not valid',
+      );
+    }
+    request.apiKey = record;
+    const tier = TIERS[record.tier];
+    const { count, resetAt } = await options.rateLimits.hit(record.keyId, options.now());
+    const limit = tier.requestsPerMinute;
+    const headers: Record<string, string> = {
+      'x-ratelimit-limit': String(limit),
+      'x-ratelimit-remaining': String(Math.max(0, limit - count)),
+      'x-ratelimit-reset': String(resetAt),
+      'x-data-delay': String(tier.dataDelaySeconds),
+    };
+    void reply.headers(headers);
+    if (count > limit) {
+      const retryAfter = Math.max(1, Math.ceil(resetAt - options.now() / 1000));
+      throw new ApiError('rate_limited', `Rate limit of ${limit} requests per minute reached; retry in ${retryAfter} s`, {
+        ...headers,
+        'retry-after': String(retryAfter),
+      });
+    }
+  });
+});
+
+export function requireFeature(request: FastifyRequest, feature: Feature): void {
+  const tier: TierName = request.apiKey?.tier ?? 'free';
+  if (!TIERS[tier].features.includes(feature)) {
+    const needed = lowestTierWith(feature);
+    throw new ApiError('feature_required', `The ${feature} feature needs the ${needed} tier or higher; this key is ${tier}`);
+  }
+}

@@ -1,0 +1,56 @@
+import fp from 'fastify-plugin';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { ApiError, ERROR_CODES, errorBody } from '../errors.js';
+
+const CONTEXT_WORDS: Record<string, string> = {
+  querystring: 'query parameter',
+  body: 'body field',
+  params: 'path parameter',
+  headers: 'header',
+};
+
+/** "Invalid query parameter 'limit': must be <= 1000": the message names the field. */
+export function describeValidation(error: FastifyError): string {
+  const first = error.validation?.[0];
+  const where = CONTEXT_WORDS[error.validationContext ?? ''] ?? 'parameter';
+  if (!first) return error.message;
+  const params = first.params as Record<string, unknown>;
+  const missing = params['missingProperty'];
+  if (typeof missing === 'string') return `Missing required ${where} '${missing}'`;
+  const field = first.instancePath.replace(/^\//, '').replace(/\//g, '.');
+  const allowed = params['allowedValues'];
+  const detail = Array.isArray(allowed) ? `must be one of ${allowed.join(', ')}` : (first.message ?? 'is invalid');
+  if (field === '') return `Invalid ${where === 'body field' ? 'body' : where}: ${detail}`;
+  return `Invalid ${where} '${field}': ${detail}`;
+}
+
+/**
+ * Every failure leaves in the error envelope: validation -> 400 invalid_request naming the
+ * field, ApiError -> its code, unknown routes -> 404, anything else -> 500 with the request id
+ * logged (never the stack in the body).
+ */
+export const errorsPlugin = fp(async (app: FastifyInstance) => {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof ApiError) {
+      void reply.code(error.status).headers(error.headers).send(errorBody(error.code, error.message));
+      return;
+    }
+    if (error.validation) {
+      void reply.code(400).send(errorBody('invalid_request', describeValidation(error)));
+      return;
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      // Fastify's own client errors (bad JSON body, body too large, unsupported media type).
+      const code = status === 404 ? 'not_found' : status === 401 ? 'unauthorized' : status === 429 ? 'rate_limited' : 'invalid_request';
+      void reply.code(ERROR_CODES[code].status).send(errorBody(code, error.message));
+      return;
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    void reply.code(500).send(errorBody('internal_error', `Internal error; request id ${String(request.id)}`));
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    void reply.code(404).send(errorBody('not_found', `No route ${request.method} ${request.url.split('?')[0] ?? ''}`));
+  });
+});

@@ -1,0 +1,83 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { appliedVersions, loadMigrations } from '../../pipeline/store/index.js';
+import type { AppDeps } from '../deps.js';
+
+const checkSchema = {
+  type: 'object',
+  required: ['status'],
+  properties: { status: { type: 'string' }, latency_ms: { type: 'integer' }, message: { type: 'string' } },
+} as const;
+
+const healthSchema = {
+  type: 'object',
+  required: ['status', 'version', 'timestamp', 'checks'],
+  properties: {
+    status: { type: 'string', enum: ['ok', 'degraded', 'down'] },
+    version: { type: 'string' },
+    timestamp: { type: 'string', format: 'date-time' },
+    checks: {
+      type: 'object',
+      required: ['redis', 'data', 'schema'],
+      properties: { redis: checkSchema, data: checkSchema, schema: checkSchema },
+    },
+  },
+} as const;
+
+interface Check {
+  status: 'ok' | 'degraded' | 'down' | 'disabled';
+  latency_ms?: number;
+  message?: string;
+}
+
+/** Odds older than this mean the feed or the pipeline stopped. */
+const DATA_STALE_MS = 60_000;
+const SCHEMA_CHECK_EVERY_MS = 30_000;
+
+export const healthRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { deps }) => {
+  const expected = loadMigrations().map((m) => m.version);
+  let schemaCheck: { at: number; check: Check } | null = null;
+
+  async function schema(): Promise<Check> {
+    const now = Date.now();
+    if (schemaCheck && now - schemaCheck.at < SCHEMA_CHECK_EVERY_MS) return schemaCheck.check;
+    let check: Check;
+    try {
+      const applied = new Set(await appliedVersions(deps.store));
+      const missing = expected.filter((v) => !applied.has(v));
+      check = missing.length === 0
+        ? { status: 'ok', latency_ms: Date.now() - now, message: `${expected.length} migrations applied (${deps.store.kind})` }
+        : { status: 'down', latency_ms: Date.now() - now, message: `migrations not applied: ${missing.join(', ')}` };
+    } catch (e) {
+      check = { status: 'down', message: `store unreachable: ${e instanceof Error ? e.message : String(e)}` };
+    }
+    schemaCheck = { at: now, check };
+    return check;
+  }
+
+  function data(): Check {
+    const last = deps.board.lastChangeAt;
+    if (last === null) return { status: 'degraded', message: 'no odds received yet' };
+    const ageMs = Math.max(0, deps.clock.now() - last);
+    const message = `${deps.board.rowCount} odds rows, ${deps.board.activeEvents().length} events, last change ${Math.round(ageMs / 1000)} s ago`;
+    return { status: ageMs > DATA_STALE_MS ? 'degraded' : 'ok', message };
+  }
+
+  function redis(): Check {
+    if (deps.redisUrl === null) return { status: 'disabled', message: 'REDIS_URL not set: rate-limit counters are kept in process' };
+    return { status: 'ok', message: 'rate-limit counters in Redis' };
+  }
+
+  app.get('/health', {
+    schema: { tags: ['health'], summary: 'Service health (no authentication)', response: { 200: healthSchema, 503: healthSchema } },
+  }, async (_request, reply) => {
+    const checks = { redis: redis(), data: data(), schema: await schema() };
+    const values = Object.values(checks).map((c) => c.status);
+    const status = values.includes('down') ? 'down' : values.includes('degraded') ? 'degraded' : 'ok';
+    return reply.code(status === 'down' ? 503 : 200).send({
+      status,
+      version: deps.version,
+      timestamp: new Date(deps.clock.now()).toISOString(),
+      checks,
+    });
+  });
+};

@@ -1,0 +1,38 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { CanonicalEvent, OddsRow } from '../../schemas/index.js';
+import { authErrorResponses, pagination, paginatedEnvelope, pagingParams } from '../contract/common.js';
+import { parseFilters, sharedFilterParams } from '../contract/filters.js';
+import type { SharedFilterQuery } from '../contract/filters.js';
+import { oddsRowSchema, presentOdds } from '../contract/odds.js';
+import type { AppDeps } from '../deps.js';
+import { eventMatches, rowMatches } from '../views/filters.js';
+
+export const oddsRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { deps }) => {
+  const { board, catalog } = deps;
+
+  app.get<{ Querystring: SharedFilterQuery & { limit: number; offset: number } }>('/odds', {
+    schema: {
+      tags: ['odds'],
+      summary: 'Latest odds, filtered, in board order (event start, market, line, selection, book)',
+      querystring: { type: 'object', properties: { ...sharedFilterParams, ...pagingParams(100, 1000) } },
+      response: { 200: paginatedEnvelope(oddsRowSchema, { type: 'object', additionalProperties: true }), ...authErrorResponses },
+    },
+  }, async (request) => {
+    const { limit, offset } = request.query;
+    const { event: eventFilter, row: rowFilter } = parseFilters(request.query, catalog);
+    const end = offset + limit;
+    const page: { row: OddsRow; event: CanonicalEvent }[] = [];
+    let total = 0;
+    // One pass in board order: count every match, materialise only the page.
+    for (const e of board.activeEvents()) {
+      if (!eventMatches(e, eventFilter, catalog)) continue;
+      for (const r of board.rowsOf(e.id)) {
+        if (!rowMatches(r, rowFilter)) continue;
+        if (total >= offset && total < end) page.push({ row: r, event: e });
+        total++;
+      }
+    }
+    const data = page.map(({ row, event }) => presentOdds(catalog, row, event));
+    return { success: true, data, pagination: pagination(limit, offset, total), meta: { count: data.length, total } };
+  });
+};

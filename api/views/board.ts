@@ -1,0 +1,163 @@
+import type { CanonicalEvent, MarketId, OddsChange, OddsRow } from '../../schemas/index.js';
+
+const MARKET_ORDER: Record<MarketId, number> = {
+  moneyline: 0,
+  point_spread: 1,
+  total_points: 2,
+  team_total: 3,
+  '1st_half': 4,
+  '1st_quarter': 5,
+  player_prop: 6,
+  game_prop: 7,
+  future: 8,
+};
+const SELECTION_ORDER: Record<string, number> = { home: 0, away: 1, draw: 2, over: 3, under: 4, yes: 5, no: 6 };
+
+/** Board order within an event: market, participant, line, selection, book. Stable across polls. */
+function compareRows(a: OddsRow, b: OddsRow): number {
+  return (
+    (MARKET_ORDER[a.market] - MARKET_ORDER[b.market]) ||
+    (a.participant ?? '').localeCompare(b.participant ?? '') ||
+    (a.statCategory ?? '').localeCompare(b.statCategory ?? '') ||
+    Math.abs(a.line ?? 0) - Math.abs(b.line ?? 0) ||
+    ((SELECTION_ORDER[a.selection] ?? 9) - (SELECTION_ORDER[b.selection] ?? 9)) ||
+    (a.line ?? 0) - (b.line ?? 0) ||
+    (a.book < b.book ? -1 : a.book > b.book ? 1 : 0)
+  );
+}
+
+/**
+ * The live board an API replica serves from: the latest odds and the canonical events, kept
+ * current by the snapshot and events changelogs. Reads never touch the store. Counters per book
+ * and market are kept incrementally so reference endpoints cost O(books) or O(markets).
+ */
+export class LiveBoard {
+  private readonly events = new Map<string, CanonicalEvent>();
+  private readonly rowsByEvent = new Map<string, Map<string, OddsRow>>();
+  /** Row keys of an event in board order; rebuilt lazily when keys come or go. */
+  private readonly sortedKeys = new Map<string, string[]>();
+  private sortedEvents: CanonicalEvent[] | null = null;
+  private readonly bookEvents = new Map<string, Map<string, number>>();
+  private readonly bookLastUpdate = new Map<string, number>();
+  private readonly marketEvents = new Map<MarketId, Map<string, number>>();
+  private rows = 0;
+  /** Epoch ms of the last change applied, by the pipeline's clock. */
+  lastChangeAt: number | null = null;
+
+  get rowCount(): number {
+    return this.rows;
+  }
+
+  applyEvent(event: CanonicalEvent): void {
+    const previous = this.events.get(event.id);
+    this.events.set(event.id, event);
+    if (!previous || previous.startTime !== event.startTime) this.sortedEvents = null;
+  }
+
+  applyChange(change: OddsChange): void {
+    this.lastChangeAt = change.changedAt;
+    let rows = this.rowsByEvent.get(change.eventId);
+    const existing = rows?.get(change.key);
+    if (change.row === null) {
+      if (!rows || !existing) return;
+      rows.delete(change.key);
+      this.rows--;
+      this.sortedKeys.delete(change.eventId);
+      bump(this.bookEvents, existing.book, change.eventId, -1);
+      bump(this.marketEvents, existing.market, change.eventId, -1);
+      if (rows.size === 0) {
+        this.rowsByEvent.delete(change.eventId);
+        this.sortedEvents = null;
+      }
+      return;
+    }
+    if (!rows) {
+      rows = new Map();
+      this.rowsByEvent.set(change.eventId, rows);
+      this.sortedEvents = null;
+    }
+    rows.set(change.key, change.row);
+    const prev = this.bookLastUpdate.get(change.row.book) ?? 0;
+    if (change.row.ts > prev) this.bookLastUpdate.set(change.row.book, change.row.ts);
+    if (existing) return;
+    this.rows++;
+    this.sortedKeys.delete(change.eventId);
+    bump(this.bookEvents, change.row.book, change.eventId, 1);
+    bump(this.marketEvents, change.row.market, change.eventId, 1);
+  }
+
+  event(id: string): CanonicalEvent | undefined {
+    return this.events.get(id);
+  }
+
+  /** Events that currently have odds, by start time then id. */
+  activeEvents(): readonly CanonicalEvent[] {
+    if (!this.sortedEvents) {
+      const list: CanonicalEvent[] = [];
+      for (const id of this.rowsByEvent.keys()) {
+        const e = this.events.get(id);
+        if (e) list.push(e);
+      }
+      list.sort((a, b) => a.startTime - b.startTime || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+      this.sortedEvents = list;
+    }
+    return this.sortedEvents;
+  }
+
+  hasOdds(eventId: string): boolean {
+    return this.rowsByEvent.has(eventId);
+  }
+
+  /** An event's rows in board order. */
+  rowsOf(eventId: string): OddsRow[] {
+    const rows = this.rowsByEvent.get(eventId);
+    if (!rows) return [];
+    let keys = this.sortedKeys.get(eventId);
+    if (!keys) {
+      keys = [...rows.entries()].sort((a, b) => compareRows(a[1], b[1])).map(([k]) => k);
+      this.sortedKeys.set(eventId, keys);
+    }
+    const out: OddsRow[] = [];
+    for (const k of keys) {
+      const r = rows.get(k);
+      if (r) out.push(r);
+    }
+    return out;
+  }
+
+  booksOf(eventId: string): string[] {
+    const books = new Set<string>();
+    for (const r of this.rowsByEvent.get(eventId)?.values() ?? []) books.add(r.book);
+    return [...books].sort();
+  }
+
+  marketsOf(eventId: string): MarketId[] {
+    const markets = new Set<MarketId>();
+    for (const r of this.rowsByEvent.get(eventId)?.values() ?? []) markets.add(r.market);
+    return [...markets].sort((a, b) => MARKET_ORDER[a] - MARKET_ORDER[b]);
+  }
+
+  bookEventCount(book: string): number {
+    return this.bookEvents.get(book)?.size ?? 0;
+  }
+
+  bookLastUpdateAt(book: string): number | null {
+    return this.bookLastUpdate.get(book) ?? null;
+  }
+
+  /** Event ids currently carrying a market, and the number of rows (selections) of it. */
+  marketUsage(market: MarketId): { events: ReadonlyMap<string, number> } {
+    return { events: this.marketEvents.get(market) ?? new Map() };
+  }
+}
+
+function bump<K>(index: Map<K, Map<string, number>>, key: K, eventId: string, delta: number): void {
+  let perEvent = index.get(key);
+  if (!perEvent) {
+    perEvent = new Map();
+    index.set(key, perEvent);
+  }
+  const n = (perEvent.get(eventId) ?? 0) + delta;
+  if (n <= 0) perEvent.delete(eventId);
+  else perEvent.set(eventId, n);
+}

@@ -1,0 +1,32 @@
+import { LEAGUES, MARKETS, SPORTS, SPORTSBOOKS, TEAMS } from '../../schemas/index.js';
+import type { LeagueDef, MarketDef, MarketId, SportDef, SportsbookDef, TeamDef } from '../../schemas/index.js';
+import { TeamIndex } from './team-index.js';
+
+/** Reference data by id, read-only, shared by every route. */
+export class Catalog {
+  readonly sports = new Map<string, SportDef>();
+  readonly leagues = new Map<string, LeagueDef>();
+  readonly books = new Map<string, SportsbookDef>();
+  readonly markets = new Map<MarketId, MarketDef>();
+  readonly teams: TeamIndex;
+
+  constructor(
+    data: {
+      sports: readonly SportDef[];
+      leagues: readonly LeagueDef[];
+      books: readonly SportsbookDef[];
+      markets: readonly MarketDef[];
+      teams: readonly TeamDef[];
+    } = { sports: SPORTS, leagues: LEAGUES, books: SPORTSBOOKS, markets: MARKETS, teams: TEAMS },
+  ) {
+    for (const s of data.sports) this.sports.set(s.id, s);
+    for (const l of data.leagues) this.leagues.set(l.id, l);
+    for (const b of data.books) this.books.set(b.id, b);
+    for (const m of data.markets) this.markets.set(m.id, m);
+    this.teams = new TeamIndex(data.teams);
+  }
+
+  leaguesOf(sport: string): string[] {
+    return [...this.leagues.values()].filter((l) => l.sport === sport).map((l) => l.id);
+  }
+}

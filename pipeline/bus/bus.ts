@@ -1,0 +1,66 @@
+import type { TopicName, TopicValues } from '../../schemas/index.js';
+
+/** One record as a consumer sees it. `value: null` is a tombstone on a compacted topic. */
+export interface BusRecord<T extends TopicName> {
+  topic: T;
+  partition: number;
+  offset: number;
+  key: string;
+  value: TopicValues[T] | null;
+  timestamp: number;
+}
+
+export interface OutgoingRecord<T extends TopicName> {
+  /** Record key: what a compacted topic keeps the latest value of. */
+  key: string;
+  /** Chooses the partition when it must differ from `key` (e.g. event id for snapshot rows). */
+  partitionKey?: string;
+  value: TopicValues[T] | null;
+  timestamp?: number;
+}
+
+export interface Producer {
+  /** Resolves once the bus accepted the records; waits while consumers are too far behind. */
+  send<T extends TopicName>(topic: T, records: readonly OutgoingRecord<T>[]): Promise<void>;
+}
+
+export interface RecordBatch<T extends TopicName> {
+  topic: T;
+  partition: number;
+  records: readonly BusRecord<T>[];
+}
+
+export interface ConsumerOptions<T extends TopicName> {
+  groupId: string;
+  topic: T;
+  /** Where a group with no committed offset starts: the earliest retained record or the end. */
+  fromBeginning: boolean;
+  maxBatchSize?: number;
+  /**
+   * Kafka's fetch.min.bytes / fetch.max.wait.ms in records: a partition with fewer pending
+   * records than `minBatchSize` is delivered only once `maxWaitMs` passed since its last
+   * delivery. Lets a sink insert big batches about once a second instead of many tiny ones.
+   */
+  minBatchSize?: number;
+  maxWaitMs?: number;
+}
+
+export interface Consumer<T extends TopicName> {
+  /**
+   * Starts delivering batches; the next batch of a partition is fetched only after the handler
+   * resolved, and the offset is committed only then (at-least-once). A handler that throws
+   * stops the consumer and rejects `done`: operational errors are the handler's to retry.
+   */
+  run(handler: (batch: RecordBatch<T>) => Promise<void>): void;
+  /** Resolves when the consumer stopped. */
+  readonly done: Promise<void>;
+  stop(): Promise<void>;
+  /** Records produced but not yet committed by this consumer's group, over all partitions. */
+  lag(): number;
+}
+
+export interface Bus {
+  producer(): Producer;
+  consumer<T extends TopicName>(options: ConsumerOptions<T>): Consumer<T>;
+  close(): Promise<void>;
+}

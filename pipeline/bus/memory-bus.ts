@@ -1,0 +1,247 @@
+import { TOPIC_CONFIGS } from '../../schemas/index.js';
+import type { TopicConfig, TopicName, TopicValues } from '../../schemas/index.js';
+import type {
+  Bus,
+  BusRecord,
+  Consumer,
+  ConsumerOptions,
+  OutgoingRecord,
+  Producer,
+  RecordBatch,
+} from './bus.js';
+import { partitionFor } from './partitioner.js';
+
+export interface MemoryBusOptions {
+  /**
+   * A producer waits while the slowest consumer group is more than this many records behind on
+   * a partition: the bound that keeps a fast feed from filling memory.
+   */
+  highWaterMark?: number;
+  now?: () => number;
+  topics?: Partial<Record<TopicName, TopicConfig>>;
+}
+
+/** Untyped storage: the typed surface is in Bus; inside, a topic is just records. */
+interface StoredRecord {
+  offset: number;
+  key: string;
+  value: unknown;
+  timestamp: number;
+}
+
+class Partition {
+  /** Records from `baseOffset` on; older ones were trimmed (and folded into `compacted`). */
+  log: StoredRecord[] = [];
+  baseOffset = 0;
+  /** Latest record per key among trimmed ones, for compacted topics. */
+  readonly compacted: Map<string, StoredRecord> | null;
+  constructor(compacted: boolean) {
+    this.compacted = compacted ? new Map() : null;
+  }
+  get endOffset(): number {
+    return this.baseOffset + this.log.length;
+  }
+  append(key: string, value: unknown, timestamp: number): void {
+    this.log.push({ offset: this.endOffset, key, value, timestamp });
+  }
+  /** Drops records below `offset`, keeping the latest per key when compacted. */
+  trimTo(offset: number): void {
+    const n = Math.min(offset, this.endOffset) - this.baseOffset;
+    if (n <= 0) return;
+    if (this.compacted) {
+      for (let i = 0; i < n; i++) {
+        const r = this.log[i];
+        if (!r) continue;
+        if (r.value === null) this.compacted.delete(r.key);
+        else this.compacted.set(r.key, r);
+      }
+    }
+    this.log = this.log.slice(n);
+    this.baseOffset += n;
+  }
+  /** Records from `position` on, at most `max`: compacted history first for a late joiner. */
+  read(position: number, max: number): StoredRecord[] {
+    if (position < this.baseOffset && this.compacted) {
+      const older = [...this.compacted.values()]
+        .filter((r) => r.offset >= position)
+        .sort((a, b) => a.offset - b.offset);
+      if (older.length > 0) return older.slice(0, max);
+    }
+    const start = Math.max(position, this.baseOffset) - this.baseOffset;
+    return this.log.slice(start, start + max);
+  }
+}
+
+class Topic {
+  readonly partitions: Partition[];
+  /** groupId -> committed offset per partition. */
+  readonly groups = new Map<string, number[]>();
+  constructor(readonly config: TopicConfig) {
+    this.partitions = Array.from({ length: config.partitions }, () => new Partition(config.compacted));
+  }
+  minCommitted(partition: number): number {
+    let min = Number.POSITIVE_INFINITY;
+    for (const offsets of this.groups.values()) min = Math.min(min, offsets[partition] ?? 0);
+    return min;
+  }
+}
+
+/**
+ * The embedded log: Kafka's topic/key/partition/offset semantics in process, so that the
+ * processors and their runner behave the same on it as on Kafka. Records are kept until every
+ * consumer group has committed past them (and, for compacted topics, the latest per key for
+ * ever), so memory is bounded by consumer lag, which the producer's high-water mark bounds.
+ */
+export class MemoryBus implements Bus {
+  private readonly topics = new Map<TopicName, Topic>();
+  private readonly highWaterMark: number;
+  private readonly now: () => number;
+  private readonly configs: Record<TopicName, TopicConfig>;
+  /** Woken whenever records are appended or committed. */
+  private waiters: (() => void)[] = [];
+  private closed = false;
+
+  constructor(options: MemoryBusOptions = {}) {
+    this.highWaterMark = options.highWaterMark ?? 100_000;
+    this.now = options.now ?? Date.now;
+    this.configs = { ...TOPIC_CONFIGS, ...options.topics };
+  }
+
+  private topic(name: TopicName): Topic {
+    let t = this.topics.get(name);
+    if (!t) {
+      t = new Topic(this.configs[name]);
+      this.topics.set(name, t);
+    }
+    return t;
+  }
+
+  private wake(): void {
+    const w = this.waiters;
+    this.waiters = [];
+    for (const f of w) f();
+  }
+
+  private waitForChange(): Promise<void> {
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  private maxLag(topic: Topic): number {
+    if (topic.groups.size === 0) return 0;
+    let max = 0;
+    topic.partitions.forEach((p, i) => {
+      max = Math.max(max, p.endOffset - topic.minCommitted(i));
+    });
+    return max;
+  }
+
+  producer(): Producer {
+    return {
+      send: async <T extends TopicName>(name: T, records: readonly OutgoingRecord<T>[]) => {
+        const topic = this.topic(name);
+        while (!this.closed && this.maxLag(topic) > this.highWaterMark) await this.waitForChange();
+        if (this.closed) throw new Error(`bus closed: cannot send to ${name}`);
+        const ts = this.now();
+        const n = topic.partitions.length;
+        for (const r of records) {
+          const p = topic.partitions[partitionFor(r.partitionKey ?? r.key, n)];
+          p?.append(r.key, r.value, r.timestamp ?? ts);
+        }
+        // With no consumer group, nothing will ever read the log: keep only compacted state.
+        if (topic.groups.size === 0) for (const p of topic.partitions) p.trimTo(p.endOffset);
+        this.wake();
+      },
+    };
+  }
+
+  consumer<T extends TopicName>(options: ConsumerOptions<T>): Consumer<T> {
+    const topic = this.topic(options.topic);
+    let offsets = topic.groups.get(options.groupId);
+    if (!offsets) {
+      offsets = topic.partitions.map((p) =>
+        options.fromBeginning ? (p.compacted ? 0 : p.baseOffset) : p.endOffset,
+      );
+      topic.groups.set(options.groupId, offsets);
+    }
+    const committed = offsets;
+    const maxBatch = options.maxBatchSize ?? 5000;
+    const minBatch = options.minBatchSize ?? 1;
+    const maxWait = options.maxWaitMs ?? 0;
+    // Batching is about real elapsed time, not the (possibly replayed) clock of the data.
+    const lastDelivery = topic.partitions.map(() => Date.now());
+    let running = false;
+    let stopped = false;
+    let resolveDone: () => void = () => {};
+    let rejectDone: (e: unknown) => void = () => {};
+    const done = new Promise<void>((res, rej) => {
+      resolveDone = res;
+      rejectDone = rej;
+    });
+
+    const loop = async (handler: (batch: RecordBatch<T>) => Promise<void>): Promise<void> => {
+      while (!stopped && !this.closed) {
+        let delivered = false;
+        let holding = false;
+        for (let i = 0; i < topic.partitions.length; i++) {
+          const p = topic.partitions[i];
+          if (!p || stopped) continue;
+          const position = committed[i] ?? 0;
+          const pending = p.endOffset - position;
+          if (pending <= 0) continue;
+          if (pending < minBatch && Date.now() - (lastDelivery[i] ?? 0) < maxWait) {
+            holding = true;
+            continue;
+          }
+          const stored = p.read(position, maxBatch);
+          if (stored.length === 0) continue;
+          lastDelivery[i] = Date.now();
+          const records: BusRecord<T>[] = stored.map((r) => ({
+            topic: options.topic,
+            partition: i,
+            offset: r.offset,
+            key: r.key,
+            value: r.value as TopicValues[T] | null,
+            timestamp: r.timestamp,
+          }));
+          await handler({ topic: options.topic, partition: i, records });
+          const last = stored[stored.length - 1];
+          committed[i] = (last?.offset ?? position) + 1;
+          p.trimTo(topic.minCommitted(i));
+          delivered = true;
+          this.wake();
+        }
+        if (!delivered && !stopped) {
+          await (holding ? Promise.race([this.waitForChange(), sleep(maxWait)]) : this.waitForChange());
+        }
+      }
+    };
+
+    return {
+      done,
+      run: (handler) => {
+        if (running) throw new Error(`consumer ${options.groupId} is already running`);
+        running = true;
+        loop(handler).then(resolveDone, (e: unknown) => {
+          stopped = true;
+          rejectDone(e);
+        });
+      },
+      stop: async () => {
+        stopped = true;
+        this.wake();
+        if (running) await done.catch(() => undefined);
+      },
+      lag: () =>
+        topic.partitions.reduce((sum, p, i) => sum + (p.endOffset - (committed[i] ?? 0)), 0),
+    };
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.wake();
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,123 @@
+import type { Logger } from 'pino';
+import { TOPICS } from '../schemas/index.js';
+import type { CanonicalEvent, LeagueDef, OddsChange, OddsTick, TeamDef } from '../schemas/index.js';
+import type { Bus, OutgoingRecord } from './bus/index.js';
+import type { Clock } from './clock.js';
+import { Normalizer } from './normalize/index.js';
+import type { UnmatchedReason } from './normalize/index.js';
+import { startStage } from './runner.js';
+import type { Stage } from './runner.js';
+import { SnapshotProcessor } from './snapshot/index.js';
+import { TableSink, eventRow, latestRow, tickRow } from './sinks/index.js';
+import type { SinkCounters } from './sinks/index.js';
+import type { OlapStore } from './store/index.js';
+
+export interface PipelineOptions {
+  bus: Bus;
+  store: OlapStore;
+  clock: Clock;
+  logger: Logger;
+  catalog: { teams: readonly TeamDef[]; leagues: readonly LeagueDef[] };
+  /** Sink batching: insert when this many rows wait, or after `sinkMaxWaitMs`. */
+  sinkBatchRows?: number;
+  sinkMaxWaitMs?: number;
+  onFailure?: (error: unknown) => void;
+}
+
+export interface PipelineStats {
+  normalizer: { matched: number; unmatched: Partial<Record<UnmatchedReason, number>>; events: number };
+  snapshotRows: number;
+  sinks: Record<string, SinkCounters>;
+  lag: Record<string, number>;
+}
+
+export interface Pipeline {
+  stats(): PipelineStats;
+  /** Records not yet through every stage: zero when the pipeline has caught up with its input. */
+  lag(): number;
+  stop(): Promise<void>;
+}
+
+const UNMATCHED_LOG_EVERY = 1000;
+
+/**
+ * Wires the processors to the bus and the sinks to the store. Stages: normalizer (raw ticks ->
+ * ticks + events), snapshot (ticks -> changelog), and three table sinks. Each stage is its own
+ * consumer group, so on Kafka each scales with its partitions.
+ */
+export function startPipeline(options: PipelineOptions): Pipeline {
+  const { bus, store, clock, logger } = options;
+  const producer = bus.producer();
+  const normalizer = new Normalizer(options.catalog);
+  const snapshot = new SnapshotProcessor();
+  const sinkBatch = { minBatchSize: options.sinkBatchRows ?? 20_000, maxWaitMs: options.sinkMaxWaitMs ?? 1000, maxBatchSize: 100_000 };
+  const ticksSink = new TableSink(store, 'odds_ticks', logger);
+  const latestSink = new TableSink(store, 'odds_latest', logger);
+  const eventsSink = new TableSink(store, 'events', logger);
+  let unmatchedSeen = 0;
+
+  const stages: Stage[] = [
+    startStage(bus, 'normalizer', { groupId: 'normalizer', topic: TOPICS.rawTicks, fromBeginning: true }, async (records) => {
+      const now = clock.now();
+      const ticks: OutgoingRecord<typeof TOPICS.ticks>[] = [];
+      const events: OutgoingRecord<typeof TOPICS.events>[] = [];
+      for (const record of records) {
+        if (record.value === null) continue;
+        const result = normalizer.handle(record.value, now);
+        if (result.tick) ticks.push({ key: result.tick.eventId, value: result.tick });
+        for (const e of result.events) events.push({ key: e.id, value: e });
+        if (result.unmatched && unmatchedSeen++ % UNMATCHED_LOG_EVERY === 0) {
+          const raw = record.value;
+          logger.warn(
+            { reason: result.unmatched, book: raw.book, league: raw.league, home: raw.homeTeam, away: raw.awayTeam, outcome: raw.outcome, unmatchedSoFar: unmatchedSeen },
+            'unmatched raw tick (logged once per 1000)',
+          );
+        }
+      }
+      // Events first: a consumer of ticks may look the event up.
+      if (events.length > 0) await producer.send(TOPICS.events, events);
+      if (ticks.length > 0) await producer.send(TOPICS.ticks, ticks);
+    }, logger, options.onFailure),
+
+    startStage(bus, 'snapshot', { groupId: 'snapshot', topic: TOPICS.ticks, fromBeginning: true }, async (records) => {
+      const now = clock.now();
+      const changes: OutgoingRecord<typeof TOPICS.snapshot>[] = [];
+      for (const record of records) {
+        if (record.value === null) continue;
+        const change = snapshot.handle(record.value, now);
+        if (change) changes.push({ key: change.key, partitionKey: change.eventId, value: change });
+      }
+      if (changes.length > 0) await producer.send(TOPICS.snapshot, changes);
+    }, logger, options.onFailure),
+
+    startStage(bus, 'sink:odds_ticks', { groupId: 'sink-odds-ticks', topic: TOPICS.ticks, fromBeginning: true, ...sinkBatch }, async (records) => {
+      const now = clock.now();
+      await ticksSink.write(records.flatMap((r) => (r.value ? [tickRow(r.value as OddsTick, now)] : [])));
+    }, logger, options.onFailure),
+
+    startStage(bus, 'sink:odds_latest', { groupId: 'sink-odds-latest', topic: TOPICS.snapshot, fromBeginning: true, ...sinkBatch }, async (records) => {
+      await latestSink.write(records.flatMap((r) => (r.value ? [latestRow(r.value as OddsChange, r.offset + 1)] : [])));
+    }, logger, options.onFailure),
+
+    startStage(bus, 'sink:events', { groupId: 'sink-events', topic: TOPICS.events, fromBeginning: true, ...sinkBatch, minBatchSize: 1000 }, async (records) => {
+      await eventsSink.write(records.flatMap((r) => (r.value ? [eventRow(r.value as CanonicalEvent)] : [])));
+    }, logger, options.onFailure),
+  ];
+
+  return {
+    stats: () => ({
+      normalizer: {
+        matched: normalizer.counts.matched,
+        unmatched: Object.fromEntries(normalizer.counts.unmatched),
+        events: normalizer.eventCount,
+      },
+      snapshotRows: snapshot.size,
+      sinks: { odds_ticks: ticksSink.counters, odds_latest: latestSink.counters, events: eventsSink.counters },
+      lag: Object.fromEntries(stages.map((s) => [s.name, s.consumer.lag()])),
+    }),
+    lag: () => stages.reduce((sum, s) => sum + s.consumer.lag(), 0),
+    stop: async () => {
+      await Promise.all(stages.map((s) => s.stop()));
+    },
+  };
+}

@@ -1,0 +1,89 @@
+import type { CanonicalEvent, OddsChange, OddsTick } from '../../schemas/index.js';
+import { americanToDecimal } from '../odds-math/index.js';
+import type { StoreRow } from '../store/index.js';
+
+/** The one place where pipeline records become ClickHouse column names (snake_case). */
+
+export function clickHouseTime(ms: number): string {
+  return new Date(ms).toISOString().replace('T', ' ').replace('Z', '');
+}
+
+export function tickRow(t: OddsTick, ingestedAt: number): StoreRow {
+  return {
+    event_id: t.eventId,
+    sportsbook: t.book,
+    market: t.market,
+    selection: t.selection,
+    line: t.line,
+    participant: t.participant,
+    stat_category: t.statCategory,
+    odds_american: t.priceAmerican,
+    odds_decimal: t.priceAmerican === null ? null : americanToDecimal(t.priceAmerican),
+    status: t.status,
+    is_live: t.isLive,
+    book_event_id: t.bookEventId,
+    tick_time: clickHouseTime(t.ts),
+    ingested_at: clickHouseTime(ingestedAt),
+  };
+}
+
+/** `version` must grow per key: the changelog offset does, since a key stays in one partition. */
+export function latestRow(c: OddsChange, version: number): StoreRow {
+  const r = c.row;
+  if (r === null) {
+    return {
+      row_key: c.key,
+      id: '',
+      event_id: c.eventId,
+      sportsbook: '',
+      market: '',
+      selection: '',
+      line: null,
+      participant: null,
+      stat_category: null,
+      odds_american: 0,
+      odds_decimal: 0,
+      probability: 0,
+      is_live: false,
+      odds_time: clickHouseTime(c.changedAt),
+      changed_at: clickHouseTime(c.changedAt),
+      version,
+      is_deleted: 1,
+    };
+  }
+  return {
+    row_key: c.key,
+    id: r.id,
+    event_id: r.eventId,
+    sportsbook: r.book,
+    market: r.market,
+    selection: r.selection,
+    line: r.line,
+    participant: r.participant,
+    stat_category: r.statCategory,
+    odds_american: r.priceAmerican,
+    odds_decimal: r.priceDecimal,
+    probability: r.probability,
+    is_live: r.isLive,
+    odds_time: clickHouseTime(r.ts),
+    changed_at: clickHouseTime(c.changedAt),
+    version,
+    is_deleted: 0,
+  };
+}
+
+export function eventRow(e: CanonicalEvent): StoreRow {
+  return {
+    id: e.id,
+    sport: e.sport,
+    league: e.league,
+    home_team_id: e.homeTeamId,
+    away_team_id: e.awayTeamId,
+    start_time: clickHouseTime(e.startTime),
+    status: e.status,
+    is_live: e.isLive,
+    external_ids: e.externalIds,
+    updated_at: clickHouseTime(e.updatedAt),
+  };
+}
+

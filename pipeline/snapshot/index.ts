@@ -1,0 +1,1 @@
+export { SnapshotProcessor } from './snapshot-processor.js';

@@ -1,0 +1,65 @@
+import { createHash } from 'node:crypto';
+import { oddsRowKey } from '../../schemas/index.js';
+import type { OddsChange, OddsRow, OddsTick } from '../../schemas/index.js';
+import { americanToDecimal, americanToProbability } from '../odds-math/index.js';
+
+/**
+ * Latest price per (event, market, participant, selection, line, book). Every change, a
+ * confirmation included, goes out on the changelog; a suspension removes the row and goes out as
+ * a tombstone. Deterministic: no clock but the `now` it is handed.
+ */
+export class SnapshotProcessor {
+  private readonly rows = new Map<string, OddsRow>();
+
+  get size(): number {
+    return this.rows.size;
+  }
+
+  handle(tick: OddsTick, now: number): OddsChange | null {
+    const key = oddsRowKey(tick);
+    const existing = this.rows.get(key);
+    if (tick.status === 'suspended' || tick.priceAmerican === null) {
+      if (!existing) return null;
+      this.rows.delete(key);
+      return { key, eventId: tick.eventId, row: null, changedAt: now };
+    }
+    if (
+      existing &&
+      existing.priceAmerican === tick.priceAmerican &&
+      existing.ts >= tick.ts &&
+      existing.isLive === tick.isLive
+    ) {
+      return null;
+    }
+    if (existing && tick.ts < existing.ts) return null; // out-of-order: an older price never wins
+    const row: OddsRow = {
+      id: existing?.id ?? rowId(key),
+      eventId: tick.eventId,
+      book: tick.book,
+      market: tick.market,
+      selection: tick.selection,
+      line: tick.line,
+      participant: tick.participant,
+      statCategory: tick.statCategory,
+      priceAmerican: tick.priceAmerican,
+      priceDecimal: round(americanToDecimal(tick.priceAmerican), 4),
+      probability: round(americanToProbability(tick.priceAmerican), 6),
+      ts: tick.ts,
+      isLive: tick.isLive,
+      bookEventId: tick.bookEventId,
+      selectionId: tick.selectionId,
+    };
+    this.rows.set(key, row);
+    return { key, eventId: tick.eventId, row, changedAt: now };
+  }
+}
+
+/** Short stable id of a row key: what clients use to diff rows across polls. */
+function rowId(key: string): string {
+  return createHash('sha1').update(key).digest('hex').slice(0, 16);
+}
+
+function round(x: number, digits: number): number {
+  const f = 10 ** digits;
+  return Math.round(x * f) / f;
+}

@@ -1,0 +1,51 @@
+import { mkdirSync } from 'node:fs';
+import { Session } from 'chdb';
+import type { OlapStore, StoreRow } from './store.js';
+import { StoreError } from './store.js';
+
+/** ClickHouse engine in process (chDB): the embedded default, data under one directory. */
+export class ChdbStore implements OlapStore {
+  readonly kind = 'chdb' as const;
+  private readonly session: Session;
+
+  constructor(dataDir: string) {
+    mkdirSync(dataDir, { recursive: true });
+    this.session = new Session(dataDir);
+  }
+
+  async exec(sql: string): Promise<void> {
+    await this.wrap(() => this.session.queryAsync(sql));
+  }
+
+  async insert(table: string, rows: readonly StoreRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    await this.wrap(() => this.session.insert({ table, values: rows as StoreRow[] }));
+  }
+
+  async query<T extends StoreRow>(sql: string, params?: Record<string, unknown>): Promise<T[]> {
+    const result = await this.wrap(() =>
+      params
+        ? this.session.queryBindAsync(sql, params, { format: 'JSONEachRow' })
+        : this.session.queryAsync(sql, { format: 'JSONEachRow' }),
+    );
+    const text = result.text();
+    if (text.length === 0) return [];
+    return text
+      .split('\n')
+      .filter((line) => line.length > 0)
+      .map((line) => JSON.parse(line) as T);
+  }
+
+  async close(): Promise<void> {
+    this.session.close();
+  }
+
+  private async wrap<R>(op: () => Promise<R>): Promise<R> {
+    try {
+      return await op();
+    } catch (e) {
+      // The engine is in process: a failed statement is a bug or bad data, never a network blip.
+      throw new StoreError(e instanceof Error ? e.message : String(e), false, { cause: e });
+    }
+  }
+}

@@ -1,0 +1,58 @@
+import { createClient } from '@clickhouse/client';
+import type { ClickHouseClient } from '@clickhouse/client';
+import type { OlapStore, StoreRow } from './store.js';
+import { StoreError } from './store.js';
+
+export interface ClickHouseStoreOptions {
+  url: string;
+  username?: string;
+  password?: string;
+  database?: string;
+}
+
+/** ClickHouse server over HTTP, for deployments that outgrow one machine. */
+export class ClickHouseStore implements OlapStore {
+  readonly kind = 'clickhouse' as const;
+  private readonly client: ClickHouseClient;
+
+  constructor(options: ClickHouseStoreOptions) {
+    this.client = createClient({
+      url: options.url,
+      username: options.username ?? 'default',
+      password: options.password ?? '',
+      database: options.database ?? 'default',
+      clickhouse_settings: { date_time_input_format: 'best_effort' },
+    });
+  }
+
+  async exec(sql: string): Promise<void> {
+    await this.wrap(() => this.client.command({ query: sql }));
+  }
+
+  async insert(table: string, rows: readonly StoreRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    await this.wrap(() => this.client.insert({ table, values: rows as StoreRow[], format: 'JSONEachRow' }));
+  }
+
+  async query<T extends StoreRow>(sql: string, params?: Record<string, unknown>): Promise<T[]> {
+    return this.wrap(async () => {
+      const rs = await this.client.query({ query: sql, query_params: params ?? {}, format: 'JSONEachRow' });
+      return rs.json<T>();
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.client.close();
+  }
+
+  private async wrap<R>(op: () => Promise<R>): Promise<R> {
+    try {
+      return await op();
+    } catch (e) {
+      const message = e instanceof Error ? e.message : String(e);
+      // Connection-level failures are worth a retry; a server error on a statement is not.
+      const retryable = /ECONNREFUSED|ECONNRESET|ETIMEDOUT|socket hang up|Timeout/i.test(message);
+      throw new StoreError(message, retryable, { cause: e });
+    }
+  }
+}

@@ -1,0 +1,27 @@
+/**
+ * The OLAP store port: ClickHouse SQL in both adapters (chDB in process, ClickHouse server over
+ * HTTP). Rows cross it as plain objects keyed by column name.
+ */
+export type StoreRow = Record<string, unknown>;
+
+export interface OlapStore {
+  readonly kind: 'chdb' | 'clickhouse';
+  /** Runs one statement that returns nothing (DDL). */
+  exec(sql: string): Promise<void>;
+  insert(table: string, rows: readonly StoreRow[]): Promise<void>;
+  /** `{name:Type}` placeholders are bound server-side from `params`. */
+  query<T extends StoreRow>(sql: string, params?: Record<string, unknown>): Promise<T[]>;
+  close(): Promise<void>;
+}
+
+/** Typed store failure, classified for the sink's retry decision. */
+export class StoreError extends Error {
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'StoreError';
+  }
+}
