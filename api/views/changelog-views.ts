@@ -1,0 +1,22 @@
+import type { Logger } from 'pino';
+import { TOPICS } from '../../schemas/index.js';
+import type { Bus } from '../../pipeline/bus/index.js';
+import { startStage } from '../../pipeline/runner.js';
+import type { Stage } from '../../pipeline/runner.js';
+import type { LiveBoard } from './board.js';
+
+/**
+ * Keeps a replica's board current from the compacted changelogs. Each replica is its own
+ * consumer group reading from the beginning: compaction makes that the current state, not
+ * the whole history.
+ */
+export function startChangelogViews(bus: Bus, board: LiveBoard, replicaId: string, logger: Logger): Stage[] {
+  return [
+    startStage(bus, 'view:events', { groupId: `api-${replicaId}-events`, topic: TOPICS.events, fromBeginning: true }, async (records) => {
+      for (const r of records) if (r.value) board.applyEvent(r.value);
+    }, logger),
+    startStage(bus, 'view:odds', { groupId: `api-${replicaId}-odds`, topic: TOPICS.snapshot, fromBeginning: true }, async (records) => {
+      for (const r of records) if (r.value) board.applyChange(r.value);
+    }, logger),
+  ];
+}

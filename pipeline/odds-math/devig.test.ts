@@ -1,0 +1,302 @@
+import { describe, it, expect } from 'vitest';
+import fc from 'fast-check';
+import { americanToDecimal } from './conversions.js';
+import {
+  DEVIG_METHODS,
+  deVig,
+  deVigAdditive,
+  deVigImplied,
+  deVigMultiplicative,
+  deVigPower,
+  deVigShin,
+  powerExponent,
+  shinZ,
+} from './devig.js';
+
+// Worked examples:
+// - R package `implied` by Jonas C. Lindstrøm, README (https://github.com/opisthokonta/implied):
+//   three football 1X2 markets with their basic (multiplicative), Shin, power and WPO results.
+//   Its Shin and power solvers use R's uniroot at the default tolerance (about 1e-4 on the
+//   parameter, R/implied_probabilities.R), so they agree with ours to 5 decimals; the basic and
+//   WPO methods are closed forms and agree to the 7 printed decimals. WPO as written there,
+//   p = (n - M*O) / (n*O) = 1/O - M/n, is algebraically the additive method.
+// - Python package `shin` by Maurice Berk, README and tests/test_shin.py
+//   (https://github.com/mberk/shin): [2.6, 2.4, 4.3] -> [0.37299406033208965,
+//   0.4047794109200184, 0.2222265287474275], z = 0.01694251276407055; and for two outcomes Shin
+//   equals the additive method (Clarke et al. 2017), checked on [1.5, 2.74].
+// - Clarke, Kovalchik & Ingram (2017), "Adjusting Bookmaker's Odds to Allow for Overround",
+//   American Journal of Sports Science 5(6), as quoted in the `implied` vignette: the six-runner
+//   market with implied probabilities [0.870, 0.2, 0.1, 0.05, 0.02, 0.01], on which the textbook
+//   additive method gives negative probabilities.
+
+const IMPLIED_README_ODDS = [
+  [4.2, 3.7, 1.95],
+  [2.45, 3.7, 2.9],
+  [2.05, 3.2, 3.8],
+];
+
+function expectAllClose(actual: number[], expected: number[], digits: number): void {
+  expect(actual).toHaveLength(expected.length);
+  expected.forEach((value, i) => expect(actual[i]).toBeCloseTo(value, digits));
+}
+
+const sumOf = (values: readonly number[]): number => values.reduce((sum, v) => sum + v, 0);
+
+/** Implied probabilities of a random market: n outcomes, margin in [minMargin, maxMargin]. */
+function impliedMarket(minMargin: number, maxMargin: number) {
+  return fc
+    .record({
+      weights: fc.array(fc.double({ min: 0.05, max: 1, noNaN: true }), {
+        minLength: 2,
+        maxLength: 6,
+      }),
+      margin: fc.double({ min: minMargin, max: maxMargin, noNaN: true }),
+    })
+    .map(({ weights, margin }) => {
+      const total = sumOf(weights);
+      return weights.map((w) => (w / total) * (1 + margin));
+    })
+    .filter((implied) => implied.every((r) => r < 1));
+}
+
+const oddsMarket = (minMargin: number, maxMargin: number) =>
+  impliedMarket(minMargin, maxMargin).map((implied) => implied.map((r) => 1 / r));
+
+describe('a -110/-110 market', () => {
+  const odds = [americanToDecimal(-110), americanToDecimal(-110)];
+
+  for (const method of DEVIG_METHODS) {
+    it(`${method} de-vig gives 0.5/0.5`, () => {
+      expectAllClose(deVig(method, odds), [0.5, 0.5], 12);
+    });
+  }
+});
+
+describe('multiplicative de-vig', () => {
+  it('of -150/+130 gives 0.5798/0.4202', () => {
+    // 0.6 and 0.434783 sum to 1.034783; 0.6 / 1.034783 = 0.579832.
+    const fair = deVigMultiplicative([americanToDecimal(-150), americanToDecimal(130)]);
+    expectAllClose(fair, [0.579832, 0.420168], 6);
+  });
+
+  it('matches the basic method of the `implied` R package on its three 1X2 markets', () => {
+    const expected = [
+      [0.2331556, 0.2646631, 0.5021813],
+      [0.3988848, 0.2641264, 0.3369888],
+      [0.4586948, 0.2938514, 0.2474538],
+    ];
+    IMPLIED_README_ODDS.forEach((odds, i) => {
+      expectAllClose(deVigMultiplicative(odds), expected[i] ?? [], 7);
+    });
+  });
+});
+
+describe('power de-vig', () => {
+  it('matches the power method of the `implied` R package to 5 decimals', () => {
+    const expected = [
+      [0.2311414, 0.2630644, 0.5057942],
+      [0.4003156, 0.2627189, 0.3369655],
+      [0.4667139, 0.2908985, 0.2423876],
+    ];
+    IMPLIED_README_ODDS.forEach((odds, i) => {
+      expectAllClose(deVigPower(odds), expected[i] ?? [], 5);
+    });
+  });
+
+  it('finds the exponent the `implied` package reports (it prints 1/k: 0.9797664, 0.9788115, 0.9419744)', () => {
+    const inverseExponents = [0.9797664, 0.9788115, 0.9419744];
+    IMPLIED_README_ODDS.forEach((odds, i) => {
+      expect(1 / powerExponent(odds)).toBeCloseTo(inverseExponents[i] ?? 0, 4);
+    });
+  });
+
+  it('satisfies its defining equation: the implied probabilities to the power k sum to 1', () => {
+    const odds = [1.5, 4.2, 6.5];
+    const k = powerExponent(odds);
+    expect(sumOf(odds.map((d) => (1 / d) ** k))).toBeCloseTo(1, 12);
+    expect(k).toBeGreaterThan(1);
+  });
+
+  it('takes more of the margin from the longshot than multiplicative does', () => {
+    const odds = [1.25, 4.5];
+    const power = deVigPower(odds);
+    const multiplicative = deVigMultiplicative(odds);
+    expect(power[1] ?? 1).toBeLessThan(multiplicative[1] ?? 0);
+  });
+
+  it('has exponent 1 and changes nothing in a margin-free market', () => {
+    expect(powerExponent([2, 4, 4])).toBe(1);
+    expect(deVigPower([2, 4, 4])).toEqual([0.5, 0.25, 0.25]);
+  });
+});
+
+describe('additive de-vig', () => {
+  it('matches the WPO (= additive) results of the `implied` R package on its three 1X2 markets', () => {
+    const expected = [
+      [0.2310332, 0.2632083, 0.5057585],
+      [0.4004096, 0.2625166, 0.3370739],
+      [0.4666506, 0.2913457, 0.2420036],
+    ];
+    IMPLIED_README_ODDS.forEach((odds, i) => {
+      expectAllClose(deVigAdditive(odds), expected[i] ?? [], 7);
+    });
+  });
+
+  it('subtracts an equal share of the overround: 0.55/0.5 becomes 0.525/0.475', () => {
+    expectAllClose(deVigAdditive([1 / 0.55, 1 / 0.5]), [0.525, 0.475], 12);
+  });
+
+  it('caps longshots at half their implied probability in Clarke et al.\'s six-runner market', () => {
+    // Overround 0.25. Equal shares of 0.04167 would make the 0.02 and 0.01 runners negative.
+    // Capped at half: 0.01 and 0.005 leave 0.235 for four runners (0.05875 each), which
+    // exceeds the 0.05 runner's cap of 0.025; that leaves 0.21 for three (0.07 each), over the
+    // 0.1 runner's cap of 0.05; that leaves 0.16 for the two favourites, 0.08 each.
+    const fair = deVigAdditive([0.87, 0.2, 0.1, 0.05, 0.02, 0.01].map((r) => 1 / r));
+    expectAllClose(fair, [0.79, 0.12, 0.05, 0.025, 0.01, 0.005], 12);
+  });
+
+  it('adds the shortfall equally in an underround market', () => {
+    expectAllClose(deVigAdditive([1 / 0.45, 1 / 0.45]), [0.5, 0.5], 12);
+    expectAllClose(deVigAdditive([1 / 0.6, 1 / 0.3]), [0.65, 0.35], 12);
+  });
+
+  it('refuses a market with more than 100% overround', () => {
+    expect(() => deVigAdditive([1.01, 1.01, 1.01])).toThrow(RangeError);
+  });
+});
+
+describe('Shin de-vig', () => {
+  it('matches the `shin` Python package on [2.6, 2.4, 4.3]', () => {
+    expectAllClose(
+      deVigShin([2.6, 2.4, 4.3]),
+      [0.37299406033208965, 0.4047794109200184, 0.2222265287474275],
+      10,
+    );
+    expect(shinZ([2.6, 2.4, 4.3])).toBeCloseTo(0.01694251276407055, 10);
+  });
+
+  it('equals the additive method for two outcomes ([1.5, 2.74], `shin` tests)', () => {
+    const implied = [1 / 1.5, 1 / 2.74];
+    const excess = sumOf(implied) - 1;
+    expectAllClose(
+      deVigShin([1.5, 2.74]),
+      implied.map((r) => r - excess / 2),
+      12,
+    );
+  });
+
+  it('matches the closed-form z of the `shin` package for two outcomes', () => {
+    const [a, b] = [1 / 1.5, 1 / 2.74];
+    const total = a + b;
+    const diff = a - b;
+    const z = ((total - 1) * (diff ** 2 - total)) / (total * (diff ** 2 - 1));
+    expect(shinZ([1.5, 2.74])).toBeCloseTo(z, 12);
+  });
+
+  it('matches the Shin method of the `implied` R package to 5 decimals', () => {
+    const expected = [
+      [0.2315716, 0.2635742, 0.5048542],
+      [0.4000221, 0.2629271, 0.3370508],
+      [0.4645882, 0.2919788, 0.2434331],
+    ];
+    IMPLIED_README_ODDS.forEach((odds, i) => {
+      expectAllClose(deVigShin(odds), expected[i] ?? [], 5);
+    });
+  });
+
+  it('has z = 0 in a margin-free market and a negative z in an underround one', () => {
+    expect(shinZ([2, 4, 4])).toBe(0);
+    expect(shinZ([2.1, 2.1])).toBeLessThan(0);
+  });
+});
+
+describe('dispatch and validation', () => {
+  it('lists the four methods, power first as the default', () => {
+    expect(DEVIG_METHODS).toEqual(['power', 'multiplicative', 'additive', 'shin']);
+  });
+
+  it('deVigImplied takes implied probabilities and agrees with deVig on the prices', () => {
+    const odds = [2.6, 2.4, 4.3];
+    for (const method of DEVIG_METHODS) {
+      expect(deVigImplied(method, odds.map((d) => 1 / d))).toEqual(deVig(method, odds));
+    }
+  });
+
+  it('rejects an unknown method, a one-outcome market and invalid prices', () => {
+    expect(() => deVig('fancy' as 'power', [1.9, 1.9])).toThrow(/unknown de-vig method "fancy"/);
+    expect(() => deVigPower([1.9])).toThrow(RangeError);
+    expect(() => deVigShin([1.9, 0.9])).toThrow(RangeError);
+    expect(() => deVigImplied('power', [0.5, 1])).toThrow(RangeError);
+  });
+});
+
+describe('properties of every method', () => {
+  for (const method of DEVIG_METHODS) {
+    it(`${method}: fair probabilities sum to 1 and lie in (0, 1) for 2-6 outcomes with 0-20% overround`, () => {
+      fc.assert(
+        fc.property(oddsMarket(0, 0.2), (odds) => {
+          const fair = deVig(method, odds);
+          expect(Math.abs(sumOf(fair) - 1)).toBeLessThan(1e-9);
+          for (const p of fair) {
+            expect(p).toBeGreaterThan(0);
+            expect(p).toBeLessThan(1);
+          }
+        }),
+        { numRuns: 500 },
+      );
+    });
+
+    it(`${method}: also sums to 1 within (0, 1) in underround markets (best prices across books)`, () => {
+      fc.assert(
+        fc.property(oddsMarket(-0.1, 0), (odds) => {
+          const fair = deVig(method, odds);
+          expect(Math.abs(sumOf(fair) - 1)).toBeLessThan(1e-9);
+          for (const p of fair) {
+            expect(p).toBeGreaterThan(0);
+            expect(p).toBeLessThan(1);
+          }
+        }),
+      );
+    });
+
+    it(`${method}: leaves a margin-free market unchanged`, () => {
+      fc.assert(
+        fc.property(impliedMarket(0, 0), (implied) => {
+          const fair = deVigImplied(method, implied);
+          implied.forEach((r, i) => expect(fair[i]).toBeCloseTo(r / sumOf(implied), 9));
+        }),
+      );
+    });
+
+    it(`${method}: keeps the order of the outcomes (a shorter price never gets a lower fair probability)`, () => {
+      fc.assert(
+        fc.property(impliedMarket(0, 0.2), (implied) => {
+          const fair = deVigImplied(method, implied);
+          implied.forEach((ri, i) =>
+            implied.forEach((rj, j) => {
+              if (ri > rj) expect(fair[i] ?? 0).toBeGreaterThanOrEqual(fair[j] ?? 1);
+            }),
+          );
+        }),
+      );
+    });
+  }
+
+  it('power: raising one outcome\'s implied probability raises its fair probability', () => {
+    fc.assert(
+      fc.property(
+        impliedMarket(0, 0.2),
+        fc.nat(),
+        fc.double({ min: 0.001, max: 0.2, noNaN: true }),
+        (implied, pick, bump) => {
+          const i = pick % implied.length;
+          const raised = implied.map((r, j) => (j === i ? r * (1 + bump) : r));
+          fc.pre(raised.every((r) => r < 1));
+          const before = deVigImplied('power', implied)[i] ?? 1;
+          const after = deVigImplied('power', raised)[i] ?? 0;
+          expect(after).toBeGreaterThan(before);
+        },
+      ),
+    );
+  });
+});

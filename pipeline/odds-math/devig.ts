@@ -1,0 +1,174 @@
+/**
+ * Removing the bookmaker's margin ("de-vig"): from the prices of all n outcomes of one market
+ * (2-way moneyline, 3-way soccer home/draw/away, an n-runner field) to fair probabilities that
+ * sum to 1. Input is decimal odds, or implied probabilities through deVigImplied(). Every method
+ * leaves a margin-free market unchanged and returns probabilities in the same order as the input.
+ *
+ * Methods (r_i = 1/d_i are the implied probabilities, R = sum r_i):
+ * - power (default): fair p_i = r_i^k with k chosen so that sum r_i^k = 1. Because r^k shrinks
+ *   small r proportionally more, longshots give up more of the margin, which matches the
+ *   favourite-longshot bias better than normalising (Clarke, Kovalchik & Ingram 2017, "Adjusting
+ *   bookmaker's odds to allow for overround"). k is found by bisection (bisection.ts) to an
+ *   absolute tolerance of 1e-12: sum r^k is strictly decreasing in k and equals n > 1 at k = 0,
+ *   so the root lies in (0, hi] with hi doubled from 2 until the sum drops below 1 (k > 1 when
+ *   R > 1, k < 1 when R < 1).
+ * - multiplicative: p_i = r_i / R.
+ * - additive: every outcome gives up an equal share (R - 1)/n. Taken literally this can make a
+ *   longshot's probability zero or negative (Clarke et al.'s 6-runner example does), so no
+ *   outcome gives up more than half its own implied probability; what a capped outcome cannot
+ *   pay is shared equally by the others (water-filling). For ordinary markets the cap never binds
+ *   and the result is the textbook formula. Markets with an overround above 100% cannot be
+ *   de-vigged this way and throw. An underround market (R < 1) has the shortfall added equally,
+ *   which cannot push any outcome to 1 or above.
+ * - shin: Shin's insider-trading model as formulated by Jullien & Salanié (1994) and implemented
+ *   in the `shin` Python package (github.com/mberk/shin):
+ *   p_i = (sqrt(z^2 + 4(1-z) r_i^2 / R) - z) / (2(1-z)), with the insider share z chosen so that
+ *   sum p_i = 1, found by bisection on [-1, 1]: at z = -1 every p_i is at least 1/2, so the sum
+ *   exceeds 1, and at z = 1 the formula tends to r_i^2/R, whose sum is below 1. For two outcomes
+ *   it equals the additive method. For an underround market z comes out negative, which has no
+ *   insider interpretation; it is still the value that makes the probabilities sum to 1 (and
+ *   what the package's two-outcome closed form gives).
+ *
+ * The solvers stop at a parameter tolerance of 1e-12; the tiny remaining error in the sum is
+ * removed by dividing by it, so every method returns probabilities summing to 1 to machine
+ * precision.
+ */
+import { assertProbability } from './conversions.js';
+import { bisect } from './bisection.js';
+import { impliedProbabilities } from './hold.js';
+
+export const DEVIG_METHODS = ['power', 'multiplicative', 'additive', 'shin'] as const;
+export type DevigMethod = (typeof DEVIG_METHODS)[number];
+
+const sumOf = (values: readonly number[]): number => values.reduce((sum, v) => sum + v, 0);
+
+function assertImplied(implied: readonly number[]): void {
+  if (implied.length < 2) {
+    throw new RangeError(`a market needs at least 2 outcomes, got ${String(implied.length)}`);
+  }
+  for (const p of implied) assertProbability(p);
+}
+
+function normalise(values: readonly number[]): number[] {
+  const total = sumOf(values);
+  return values.map((v) => v / total);
+}
+
+function multiplicativeFromImplied(implied: readonly number[]): number[] {
+  return normalise(implied);
+}
+
+function powerExponentFromImplied(implied: readonly number[]): number {
+  const total = sumOf(implied);
+  if (total === 1) return 1;
+  const residual = (k: number): number => sumOf(implied.map((r) => r ** k)) - 1;
+  // The bracket starts at 0 (residual n - 1 > 0) whatever the sign of the margin, so a market
+  // whose sum is 1 give or take a rounding error cannot fall between two cases.
+  let hi = 2;
+  while (residual(hi) > 0) hi *= 2;
+  return bisect(residual, 0, hi);
+}
+
+function powerFromImplied(implied: readonly number[]): number[] {
+  const k = powerExponentFromImplied(implied);
+  return normalise(implied.map((r) => r ** k));
+}
+
+function additiveFromImplied(implied: readonly number[]): number[] {
+  const n = implied.length;
+  const excess = sumOf(implied) - 1;
+  if (excess <= 0) return normalise(implied.map((r) => r - excess / n));
+  const caps = implied.map((r) => r / 2);
+  if (excess > sumOf(caps)) {
+    throw new RangeError(
+      `additive de-vig needs an overround of at most 100%, got ${String(excess * 100)}%`,
+    );
+  }
+  const capped = new Set<number>();
+  let share = excess / n;
+  // Capping raises the share left for the others, which can push more outcomes over their cap;
+  // each pass caps at least one more outcome, so this ends within n passes.
+  for (;;) {
+    const newlyCapped = caps
+      .map((cap, i) => ({ cap, i }))
+      .filter(({ cap, i }) => !capped.has(i) && cap < share);
+    if (newlyCapped.length === 0) break;
+    for (const { i } of newlyCapped) capped.add(i);
+    const paidByCapped = sumOf(caps.filter((_, i) => capped.has(i)));
+    share = (excess - paidByCapped) / (n - capped.size);
+  }
+  return normalise(implied.map((r, i) => r - (capped.has(i) ? r / 2 : share)));
+}
+
+function shinFromZ(implied: readonly number[], total: number, z: number): number[] {
+  if (z === 1) return implied.map((r) => (r * r) / total);
+  return implied.map(
+    (r) => (Math.sqrt(z * z + (4 * (1 - z) * r * r) / total) - z) / (2 * (1 - z)),
+  );
+}
+
+function shinZFromImplied(implied: readonly number[]): number {
+  const total = sumOf(implied);
+  if (total === 1) return 0;
+  const residual = (z: number): number => sumOf(shinFromZ(implied, total, z)) - 1;
+  // One bracket for both signs of the margin, for the same reason as the power method.
+  return bisect(residual, -1, 1);
+}
+
+function shinFromImplied(implied: readonly number[]): number[] {
+  return normalise(shinFromZ(implied, sumOf(implied), shinZFromImplied(implied)));
+}
+
+const FROM_IMPLIED: Record<DevigMethod, (implied: readonly number[]) => number[]> = {
+  power: powerFromImplied,
+  multiplicative: multiplicativeFromImplied,
+  additive: additiveFromImplied,
+  shin: shinFromImplied,
+};
+
+function assertMethod(method: string): asserts method is DevigMethod {
+  if (!(DEVIG_METHODS as readonly string[]).includes(method)) {
+    throw new RangeError(
+      `unknown de-vig method "${method}", expected one of ${DEVIG_METHODS.join(', ')}`,
+    );
+  }
+}
+
+/** Fair probabilities from implied probabilities (each in (0, 1), margin included). */
+export function deVigImplied(method: DevigMethod, implied: readonly number[]): number[] {
+  assertMethod(method);
+  assertImplied(implied);
+  return FROM_IMPLIED[method](implied);
+}
+
+/** Fair probabilities from the decimal prices of every outcome of one market. */
+export function deVig(method: DevigMethod, decimalOdds: readonly number[]): number[] {
+  assertMethod(method);
+  return FROM_IMPLIED[method](impliedProbabilities(decimalOdds));
+}
+
+export function deVigPower(decimalOdds: readonly number[]): number[] {
+  return deVig('power', decimalOdds);
+}
+
+export function deVigMultiplicative(decimalOdds: readonly number[]): number[] {
+  return deVig('multiplicative', decimalOdds);
+}
+
+export function deVigAdditive(decimalOdds: readonly number[]): number[] {
+  return deVig('additive', decimalOdds);
+}
+
+export function deVigShin(decimalOdds: readonly number[]): number[] {
+  return deVig('shin', decimalOdds);
+}
+
+/** The k of the power method (fair p_i = r_i^k); above 1 when the market carries a margin. */
+export function powerExponent(decimalOdds: readonly number[]): number {
+  return powerExponentFromImplied(impliedProbabilities(decimalOdds));
+}
+
+/** Shin's z, the estimated share of insider money; 0 for a margin-free market. */
+export function shinZ(decimalOdds: readonly number[]): number {
+  return shinZFromImplied(impliedProbabilities(decimalOdds));
+}

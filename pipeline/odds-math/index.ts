@@ -1,0 +1,38 @@
+/**
+ * Odds math: pure functions of numbers and arrays, no I/O and no clock. Conventions (rounding,
+ * what each method does at the edges) are documented in the module that implements them.
+ */
+export {
+  americanToDecimal,
+  americanToProbability,
+  decimalToAmerican,
+  decimalToProbability,
+  probabilityToAmerican,
+  probabilityToDecimal,
+} from './conversions.js';
+export {
+  DEVIG_METHODS,
+  deVig,
+  deVigAdditive,
+  deVigImplied,
+  deVigMultiplicative,
+  deVigPower,
+  deVigShin,
+  powerExponent,
+  shinZ,
+} from './devig.js';
+export type { DevigMethod } from './devig.js';
+export { evPercent } from './ev.js';
+export { kellyPercent } from './kelly.js';
+export { hold, impliedProbabilities, impliedSum, overround } from './hold.js';
+export { marketWidth } from './width.js';
+export { arbitrage } from './arbitrage.js';
+export type { ArbitrageResult } from './arbitrage.js';
+export {
+  TYPICAL_MARGIN_SIGMA,
+  middle,
+  middleHitProbability,
+  spreadMiddle,
+  totalsMiddle,
+} from './middles.js';
+export type { MiddleLeg, MiddleMarket, MiddleModel, MiddleResult } from './middles.js';
