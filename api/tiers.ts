@@ -1,4 +1,4 @@
-import type { TierName } from '../schemas/index.js';
+import type { SportsbookDef, TierName } from '../schemas/index.js';
 
 export const FEATURES = ['ev', 'arbitrage', 'middles', 'gamestate'] as const;
 export type Feature = (typeof FEATURES)[number];
@@ -27,4 +27,21 @@ export const TIERS: Record<TierName, TierLimits> = {
 export function lowestTierWith(feature: Feature): TierName {
   const order: TierName[] = ['free', 'hobby', 'pro', 'sharp', 'enterprise'];
   return order.find((t) => TIERS[t].features.includes(feature)) ?? 'enterprise';
+}
+
+const TIER_RANK: Record<TierName, number> = { free: 0, hobby: 1, pro: 2, sharp: 3, enterprise: 4 };
+
+/**
+ * The sportsbooks a tier may see: books open to the tier (by `requiresTier`), cheapest tier's
+ * books first and catalog order within a tier, cut at the tier's maximum. Free gets the fixed
+ * pair of `free` books; hobby adds the first hobby books; pro reaches the sharp books.
+ */
+export function allowedBooks(tier: TierName, books: readonly SportsbookDef[]): Set<string> {
+  const limit = TIERS[tier].maxSportsbooks;
+  const open = books
+    .map((b, i) => ({ b, i }))
+    .filter(({ b }) => TIER_RANK[b.requiresTier] <= TIER_RANK[tier])
+    .sort((x, y) => TIER_RANK[x.b.requiresTier] - TIER_RANK[y.b.requiresTier] || x.i - y.i)
+    .map(({ b }) => b.id);
+  return new Set(limit === null ? open : open.slice(0, limit));
 }
