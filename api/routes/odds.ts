@@ -22,10 +22,19 @@ export const oddsRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { d
     const { event: eventFilter, row: rowFilter } = parseFilters(request.query, catalog);
     const end = offset + limit;
     const page: { row: OddsRow; event: CanonicalEvent }[] = [];
+    // Price bounds need the rows themselves; book and market filters are answered by counters.
+    const countable = rowFilter.minOdds === undefined && rowFilter.maxOdds === undefined;
     let total = 0;
-    // One pass in board order: count every match, materialise only the page.
     for (const e of board.activeEvents()) {
       if (!eventMatches(e, eventFilter, catalog)) continue;
+      if (countable) {
+        const n = board.countRows(e.id, rowFilter.books, rowFilter.markets);
+        // Only events overlapping the requested window are visited row by row.
+        if (total + n <= offset || total >= end) {
+          total += n;
+          continue;
+        }
+      }
       for (const r of board.rowsOf(e.id)) {
         if (!rowMatches(r, rowFilter)) continue;
         if (total >= offset && total < end) page.push({ row: r, event: e });

@@ -1,0 +1,108 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import Fastify from 'fastify';
+import { pino } from 'pino';
+import { LEAGUES, TEAMS, TOPICS } from '../schemas/index.js';
+import type { RawTick } from '../schemas/index.js';
+import { MemoryBus } from '../pipeline/bus/index.js';
+import { ManualClock } from '../pipeline/clock.js';
+import { startPipeline } from '../pipeline/pipeline.js';
+import { ChdbStore, applyMigrations } from '../pipeline/store/index.js';
+import { buildApp } from '../api/app.js';
+import { paginatedEnvelope, pagination } from '../api/contract/common.js';
+import { oddsRowSchema, presentOdds } from '../api/contract/odds.js';
+import { KeyStore } from '../api/keys.js';
+import type { RateLimitStore } from '../api/plugins/rate-limit.js';
+import { LiveBoard } from '../api/views/board.js';
+import { Catalog } from '../api/views/catalog.js';
+import { startChangelogViews } from '../api/views/changelog-views.js';
+import { recordedTicks } from './pipeline.js';
+import type { BenchFigure } from './report.js';
+
+const run = promisify(execFile);
+const KEY = 'bench-key-0123456789';
+
+/** The benchmark measures serving, not the limiter: every request is the first of its window. */
+const unlimited: RateLimitStore = {
+  hit: async (_key, now) => ({ count: 1, resetAt: Math.ceil(now / 60_000) * 60 }),
+  close: async () => {},
+};
+
+interface LoadResult {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+/** autocannon in its own process, so load generation does not share the server's event loop. */
+async function load(url: string, seconds: number): Promise<LoadResult> {
+  const bin = join(process.cwd(), 'node_modules', '.bin', 'autocannon');
+  const { stdout } = await run(bin, ['--json', '-c', '10', '-d', String(seconds), '-H', `x-api-key=${KEY}`, url], { maxBuffer: 16 * 1024 * 1024 });
+  const r = JSON.parse(stdout) as { requests: { average: number }; latency: { p50: number; p99: number }; errors: number; non2xx: number };
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx };
+}
+
+/**
+ * GET /odds from the live board (filters, pagination, presentation, serialization) against a
+ * bare Fastify route that serializes the same 100 rows from a ready array with the same schema.
+ */
+export async function benchApi(seconds = 5): Promise<BenchFigure[]> {
+  const { ticks, start } = recordedTicks(60_000);
+  const dir = mkdtempSync(join(tmpdir(), 'odds-bench-api-'));
+  const store = new ChdbStore(dir);
+  await applyMigrations(store);
+  const clock = new ManualClock(start);
+  const logger = pino({ level: 'silent' });
+  const bus = new MemoryBus({ now: () => clock.now() });
+  const board = new LiveBoard();
+  const views = startChangelogViews(bus, board, 'bench', logger);
+  const pipeline = startPipeline({ bus, store, clock, logger, catalog: { teams: TEAMS, leagues: LEAGUES } });
+  const producer = bus.producer();
+  const key = (t: RawTick): string => `${t.book}:${t.bookEventId}`;
+  for (let i = 0; i < ticks.length; i += 2000) {
+    await producer.send(TOPICS.rawTicks, ticks.slice(i, i + 2000).map((t) => ({ key: key(t), partitionKey: t.league, value: t })));
+  }
+  while (pipeline.lag() + views.reduce((s, v) => s + v.consumer.lag(), 0) > 0) await new Promise((r) => setTimeout(r, 5));
+
+  const catalog = new Catalog();
+  const keys = new KeyStore();
+  keys.add(KEY, 'enterprise');
+  const app = await buildApp({ board, catalog, keys, rateLimits: unlimited, clock, store, version: 'bench', redisUrl: null });
+  const base = await app.listen({ port: 0, host: '127.0.0.1' });
+
+  const bare = Fastify({ logger: false });
+  const page = board.activeEvents().flatMap((e) => board.rowsOf(e.id).map((r) => presentOdds(catalog, r, e))).slice(0, 100);
+  bare.get('/odds', { schema: { response: { 200: paginatedEnvelope(oddsRowSchema, { type: 'object', additionalProperties: true }) } } }, async () => ({
+    success: true, data: page, pagination: pagination(100, 0, board.rowCount), meta: { count: 100, total: board.rowCount },
+  }));
+  const bareUrl = await bare.listen({ port: 0, host: '127.0.0.1' });
+
+  process.stdout.write(`  board: ${board.rowCount.toLocaleString('en-US')} odds rows, ${board.activeEvents().length} events\n`);
+  const baseline = await load(`${bareUrl}/odds`, seconds);
+  const all = await load(`${base}/api/v1/odds?limit=100`, seconds);
+  const filtered = await load(`${base}/api/v1/odds?sport=basketball,football&market=point_spread&sportsbook=pinnacle,draftkings&limit=100`, seconds);
+  const errors = baseline.errors + all.errors + filtered.errors;
+  if (errors > 0) process.stdout.write(`  warning: ${errors} failed or non-2xx responses during load\n`);
+
+  await app.close();
+  await bare.close();
+  await Promise.all(views.map((v) => v.stop()));
+  await pipeline.stop();
+  await bus.close();
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+
+  const bareBase = { name: 'bare Fastify, same 100 rows', value: baseline.rps };
+  return [
+    { name: 'GET /odds?limit=100 requests/s', value: all.rps, unit: 'req/s', baseline: bareBase },
+    { name: 'GET /odds?limit=100 p50 latency', value: all.p50, unit: 'ms', baseline: { name: 'bare p50', value: baseline.p50 } },
+    { name: 'GET /odds?limit=100 p99 latency', value: all.p99, unit: 'ms', baseline: { name: 'bare p99', value: baseline.p99 } },
+    { name: 'GET /odds filtered (sport, market, book) req/s', value: filtered.rps, unit: 'req/s', baseline: bareBase },
+    { name: 'GET /odds filtered p50 latency', value: filtered.p50, unit: 'ms', baseline: { name: 'bare p50', value: baseline.p50 } },
+    { name: 'GET /odds filtered p99 latency', value: filtered.p99, unit: 'ms', baseline: { name: 'bare p99', value: baseline.p99 } },
+  ];
+}

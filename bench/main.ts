@@ -1,0 +1,31 @@
+import { cpus } from 'node:os';
+import { benchApi } from './api.js';
+import { benchPipeline } from './pipeline.js';
+import { formatFigures } from './report.js';
+import type { BenchFigure } from './report.js';
+
+/**
+ * `make bench`: each figure beside a baseline measured in the same run on the same machine, so
+ * the ratio means something on a shared, noisy box. Bounded: about a minute in all.
+ */
+async function main(): Promise<void> {
+  const cpu = cpus()[0]?.model ?? 'unknown CPU';
+  process.stdout.write(`odds-platform bench — node ${process.version}, ${cpus().length} x ${cpu}\n\n`);
+  const sections: [string, () => Promise<BenchFigure[]>][] = [
+    ['Pipeline (normalizer + snapshot + sinks)', () => benchPipeline()],
+    ['API (GET /odds from the live board)', () => benchApi()],
+  ];
+  for (const [title, run] of sections) {
+    const t0 = performance.now();
+    const figures = await run();
+    process.stdout.write(`${formatFigures(title, figures)}\n  (${((performance.now() - t0) / 1000).toFixed(1)} s)\n\n`);
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (e: unknown) => {
+    process.stderr.write(`bench failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    process.exit(1);
+  },
+);
