@@ -15,6 +15,8 @@ export interface Config {
   clickhouse: { url: string; user: string; password: string; database: string } | null;
   redisUrl: string | null;
   apiKeys: string;
+  /** ClickHouse insert batching: rows per insert, or the longest wait before a smaller one. */
+  sink: { batchRows: number; maxWaitMs: number };
 }
 
 export class ConfigError extends Error {
@@ -90,5 +92,9 @@ export function loadConfig(env: Env = process.env): Config {
       : null,
     redisUrl: env['REDIS_URL'] ?? null,
     apiKeys: str(env, 'API_KEYS', ''),
+    sink: {
+      batchRows: int(env, 'SINK_BATCH_ROWS', 20_000, 1, 1_000_000),
+      maxWaitMs: int(env, 'SINK_MAX_WAIT_MS', 1000, 0, 60_000),
+    },
   };
 }

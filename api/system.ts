@@ -102,7 +102,7 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
   const board = new LiveBoard();
   const catalog = new Catalog();
   const views = startChangelogViews(bus, board, randomUUID().slice(0, 8), logger);
-  const pipeline = startPipeline({ bus, store, clock, logger, catalog: { teams: TEAMS, leagues: LEAGUES } });
+  const pipeline = startPipeline({ bus, store, clock, logger, catalog: { teams: TEAMS, leagues: LEAGUES }, sinkBatchRows: config.sink.batchRows, sinkMaxWaitMs: config.sink.maxWaitMs });
 
   const demoKeys = loadOrCreateDemoKeys(config.dataDir);
   const keys = new KeyStore();

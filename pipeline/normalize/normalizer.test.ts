@@ -125,6 +125,12 @@ describe('Normalizer', () => {
     expect(n.handle(raw({ startTime: T0 + H }), T0).events[0]?.startTime).toBe(T0 + H);
   });
 
+  it('follows a start time corrected by seconds at kickoff (feeds report the actual start)', () => {
+    const n = fresh();
+    n.handle(raw({}), T0);
+    expect(n.handle(raw({ startTime: T0 + 45_000, isLive: true }), T0).events[0]?.startTime).toBe(T0 + 45_000);
+  });
+
   it('maps a team total participant to the side and keeps player names', () => {
     const n = fresh();
     const tt = n.handle(raw({ market: 'team_total', outcome: 'Over', line: 112.5, participant: 'LA Lakers' }), T0);

@@ -185,7 +185,7 @@ export class Normalizer {
   private applyListingUpdates(state: EventState, raw: RawTick, now: number): boolean {
     const e = state.event;
     const goesLive = raw.isLive && !e.isLive;
-    const moves = raw.book === state.anchorBook && Math.abs(raw.startTime - e.startTime) >= 60_000;
+    const moves = raw.book === state.anchorBook && raw.startTime !== e.startTime;
     if (!goesLive && !moves) return false;
     state.event = {
       ...e,
