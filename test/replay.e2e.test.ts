@@ -48,14 +48,12 @@ async function allPages(sys: TestSystem, path: string, key: string, pageSize: nu
 async function replayAndCheck(file: string): Promise<{ snapshots: number; events: number; rowsChecked: number }> {
   const snapshots = await loadSnapshots(file);
   const clock = new ManualClock(0);
-  let sys: TestSystem | undefined;
   const canonicalOf = new Map<string, string>();
   let checked = 0;
   let rowsChecked = 0;
   let failure: unknown = null;
 
   const check = async (snapshot: RecordedSnapshot): Promise<void> => {
-    if (!sys) throw new Error('system not started');
     expect(await sys.drained()).toBe(true);
     const key = sys.demoKeys.enterprise;
     const events = await allPages(sys, '/api/v1/events', key, 500);
@@ -109,7 +107,7 @@ async function replayAndCheck(file: string): Promise<{ snapshots: number; events
     },
   });
   // Immediate sink flushes: the check after each snapshot waits for every stage to catch up.
-  sys = await startTestSystem({ SINK_MAX_WAIT_MS: '0' }, { clock, feed: () => feed });
+  const sys: TestSystem = await startTestSystem({ SINK_MAX_WAIT_MS: '0' }, { clock, feed: () => feed });
   try {
     const stats = await feed.done;
     expect(stats.completed).toBe(true);
