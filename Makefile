@@ -3,7 +3,7 @@ SHELL := /bin/bash
 NPM ?= npm
 PORT ?= 8080
 
-.PHONY: run test typecheck lint unit build bench replay clean install
+.PHONY: run test typecheck lint unit build bench replay clean install system-deps
 
 # npm ci only when the lockfile changed since the last install.
 node_modules/.install-stamp: package.json package-lock.json
@@ -11,6 +11,18 @@ node_modules/.install-stamp: package.json package-lock.json
 	@touch $@
 
 install: node_modules/.install-stamp
+
+# Debian packages the test suite uses when present (a real redis-server for the shared
+# rate-limit path). Installed with apt-get when missing and possible; tests that need them
+# say why they skip otherwise.
+SYSTEM_PACKAGES := redis-server
+system-deps:
+	@missing=""; for p in $(SYSTEM_PACKAGES); do command -v $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  if command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
+	    echo "installing:$$missing"; apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq$$missing >/dev/null; \
+	  else echo "note: missing$$missing and cannot apt-get install them; the tests that need them will skip"; fi; \
+	fi
 
 build: install
 	$(NPM) run --silent build
@@ -24,7 +36,7 @@ typecheck: install
 lint: install
 	$(NPM) run --silent lint
 
-unit: install
+unit: install system-deps
 	$(NPM) test
 
 test: typecheck lint unit

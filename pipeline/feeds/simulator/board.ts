@@ -1,0 +1,324 @@
+import type { EventStatus, LeagueDef, MarketId, RawTick, TeamDef } from '../../../schemas/index.js';
+import type { BookProfile, IdSequence } from './books.js';
+import {
+  type GameState,
+  type LineGrid,
+  PROP_GRID,
+  fairHomeCover,
+  fairMoneyline,
+  fairOver,
+  nextLine,
+  propScale,
+  sideGrid,
+  teamMean,
+  teamScale,
+  totalGrid,
+} from './fair.js';
+import { negate, priceOutcomes } from './pricing.js';
+import type { Prng } from './prng.js';
+
+/** The cases that trip event matchers, recorded on the events that carry them. */
+export type MatcherTrap = 'doubleheader' | 'name_twin' | 'neutral_site';
+
+export interface SimProp {
+  player: string;
+  side: 0 | 1;
+  stat: string;
+  mean: number;
+  cv: number;
+  /** Last news on the player, and how much it moved the mean: lagging books do not see it yet. */
+  jumpAt: number;
+  jumpDelta: number;
+}
+
+export interface SimEvent {
+  serial: number;
+  id: string;
+  league: LeagueDef;
+  home: TeamDef;
+  away: TeamDef;
+  startTime: number;
+  endTime: number;
+  status: EventStatus;
+  neutralSite: boolean;
+  traps: MatcherTrap[];
+  state: GameState;
+  props: SimProp[];
+  jumpAt: number;
+  jumpMargin: number;
+  jumpTotal: number;
+  listings: Listing[];
+}
+
+/** One book's listing of one event, in that book's vocabulary. */
+export interface Listing {
+  book: BookProfile;
+  event: SimEvent;
+  bookEventId: string;
+  /** Home and away as the book lists them (the other way round when `flipped`). */
+  homeTeam: string;
+  awayTeam: string;
+  /** The book's spelling of the true home and away teams, which its outcomes use. */
+  homeName: string;
+  awayName: string;
+  startTime: number;
+  flipped: boolean;
+  /** No longer quoted at all: a book without live odds once the game is on, or the game is over. */
+  closed: boolean;
+  quotes: Quote[];
+  selectionIds: IdSequence | null;
+}
+
+export interface Outcome {
+  label: string;
+  line: number | null;
+  price: number;
+  selectionId: string | null;
+}
+
+export type QuoteKind = 'moneyline' | 'side' | 'total' | 'team_total' | 'prop';
+
+/** A group of outcomes a book prices against each other at one line (a two- or three-way market). */
+export interface Quote {
+  uid: number;
+  listing: Listing;
+  market: MarketId;
+  kind: QuoteKind;
+  /** Share of the game the market covers: 1, 0.5 (1st half), 0.25 (1st quarter). */
+  period: number;
+  teamSide: 0 | 1;
+  prop: SimProp | null;
+  grid: LineGrid | null;
+  participant: string | null;
+  statCategory: string | null;
+  /** Home handicap for sides, threshold for totals and props; null for moneylines. */
+  line: number | null;
+  outcomes: Outcome[];
+  /** False while the book has this one market suspended. */
+  open: boolean;
+  lastTs: number;
+  /** The book's lean: probability moved from the last outcome to the first. */
+  tilt: number;
+  /** Queued for a requote or restore, so it is never queued twice. */
+  pending: boolean;
+}
+
+/** lastTs of a quote never priced yet. */
+const NEVER = -Infinity;
+
+function outcome(label: string): Outcome {
+  return { label, line: null, price: 100, selectionId: null };
+}
+
+/** The quotes a book hangs on an event, from the league's market menu. */
+export function buildQuotes(listing: Listing, nextUid: () => number): Quote[] {
+  const ev = listing.event;
+  const league = ev.league;
+  const book = listing.book;
+  const home = listing.homeName;
+  const away = listing.awayName;
+  const quotes: Quote[] = [];
+  const add = (
+    market: MarketId,
+    kind: QuoteKind,
+    labels: readonly string[],
+    extra: Partial<Pick<Quote, 'period' | 'teamSide' | 'prop' | 'grid' | 'participant' | 'statCategory'>> = {},
+  ): void => {
+    quotes.push({
+      uid: nextUid(),
+      listing,
+      market,
+      kind,
+      period: extra.period ?? 1,
+      teamSide: extra.teamSide ?? 0,
+      prop: extra.prop ?? null,
+      grid: extra.grid ?? null,
+      participant: extra.participant ?? null,
+      statCategory: extra.statCategory ?? null,
+      line: null,
+      outcomes: labels.map(outcome),
+      open: true,
+      lastTs: NEVER,
+      tilt: 0,
+      pending: false,
+    });
+  };
+  const sides = [home, away] as const;
+  const overUnder = ['Over', 'Under'] as const;
+  for (const market of league.markets) {
+    switch (market) {
+      case 'moneyline':
+        add(market, 'moneyline', league.threeWay ? [home, 'Draw', away] : sides);
+        break;
+      case 'point_spread':
+        add(market, 'side', sides, { grid: sideGrid(league, 1) });
+        break;
+      case 'total_points':
+        add(market, 'total', overUnder, { grid: totalGrid(league, 1) });
+        break;
+      case 'team_total':
+        add(market, 'team_total', overUnder, { teamSide: 0, participant: home, grid: totalGrid(league, 1) });
+        add(market, 'team_total', overUnder, { teamSide: 1, participant: away, grid: totalGrid(league, 1) });
+        break;
+      case '1st_half':
+      case '1st_quarter': {
+        const period = market === '1st_half' ? 0.5 : 0.25;
+        add(market, 'side', sides, { period, grid: sideGrid(league, period) });
+        add(market, 'total', overUnder, { period, grid: totalGrid(league, period) });
+        break;
+      }
+      case 'player_prop':
+        if (!book.hasPlayerProps) break;
+        for (const prop of ev.props) {
+          add(market, 'prop', overUnder, { prop, grid: PROP_GRID, participant: prop.player, statCategory: prop.stat });
+        }
+        break;
+      case 'game_prop':
+      case 'future':
+        break;
+    }
+  }
+  return quotes;
+}
+
+/** Appends one tick per outcome: the current prices, or a suspension of the current line. */
+export function pushTicks(q: Quote, ts: number, open: boolean, out: RawTick[]): void {
+  const l = q.listing;
+  const ev = l.event;
+  const isLive = ev.status === 'live';
+  for (const o of q.outcomes) {
+    out.push({
+      book: l.book.id,
+      bookEventId: l.bookEventId,
+      sport: ev.league.sport,
+      league: ev.league.id,
+      homeTeam: l.homeTeam,
+      awayTeam: l.awayTeam,
+      startTime: l.startTime,
+      isLive,
+      market: q.market,
+      outcome: o.label,
+      line: o.line,
+      participant: q.participant,
+      statCategory: q.statCategory,
+      priceAmerican: open ? o.price : null,
+      status: open ? 'open' : 'suspended',
+      ts,
+      selectionId: o.selectionId,
+    });
+  }
+}
+
+/** What a book believes: the truth, minus news it has not caught up with yet. */
+interface View {
+  margin: number;
+  total: number;
+  propMean: number;
+}
+const view: View = { margin: 0, total: 0, propMean: 0 };
+const fair: number[] = [0, 0, 0];
+const prices: number[] = [0, 0, 0];
+
+function fillView(q: Quote, now: number, lagMs: number): void {
+  const ev = q.listing.event;
+  const lagged = now - ev.jumpAt < lagMs;
+  view.margin = lagged ? ev.state.margin - ev.jumpMargin : ev.state.margin;
+  view.total = lagged ? ev.state.total - ev.jumpTotal : ev.state.total;
+  const p = q.prop;
+  if (p !== null) view.propMean = now - p.jumpAt < lagMs ? p.mean - p.jumpDelta : p.mean;
+}
+
+function targetLine(q: Quote): number | null {
+  const st = q.listing.event.state;
+  const grid = q.grid;
+  if (grid === null) return null;
+  const root = Math.sqrt(q.period);
+  switch (q.kind) {
+    case 'moneyline':
+      return null;
+    case 'side':
+      return nextLine(q.line, -view.margin * q.period, grid, st.marginScale * root);
+    case 'total':
+      return nextLine(q.line, view.total * q.period, grid, st.totalScale * root);
+    case 'team_total':
+      return nextLine(q.line, teamMean(view.total, view.margin, q.teamSide), grid, teamScale(st));
+    case 'prop':
+      return nextLine(q.line, view.propMean, grid, propScale(view.propMean, q.prop?.cv ?? 0.4));
+  }
+}
+
+/** Fair probabilities of the quote's outcomes at `line`, from the view; returns the count. */
+function fairInto(q: Quote, line: number, out: number[]): number {
+  const st = q.listing.event.state;
+  let p: number;
+  switch (q.kind) {
+    case 'moneyline':
+      return fairMoneyline(st, view.margin, out);
+    case 'side':
+      p = fairHomeCover(st, view.margin, q.period, line);
+      break;
+    case 'total':
+      p = fairOver(view.total * q.period, st.totalScale * Math.sqrt(q.period), line);
+      break;
+    case 'team_total':
+      p = fairOver(teamMean(view.total, view.margin, q.teamSide), teamScale(st), line);
+      break;
+    case 'prop':
+      p = fairOver(view.propMean, propScale(view.propMean, q.prop?.cv ?? 0.4), line);
+      break;
+  }
+  out[0] = p;
+  out[1] = 1 - p;
+  return 2;
+}
+
+/** The fair probabilities of a quote's outcomes at its current line, from the true state. */
+export function trueFair(q: Quote): number[] {
+  fillView(q, 0, -Infinity);
+  const n = fairInto(q, q.line ?? 0, fair);
+  return fair.slice(0, n);
+}
+
+/** A fresh lean for the quote: the book's opinion, plus now and then a shaded side. */
+export function drawTilt(book: BookProfile, rng: Prng): number {
+  let tilt = book.opinion * rng.normal();
+  if (book.shadeShare > 0 && rng.chance(book.shadeShare)) {
+    tilt += (rng.chance(0.5) ? 1 : -1) * rng.range(0.01, 0.025);
+  }
+  return tilt;
+}
+
+function setLine(q: Quote, line: number | null): void {
+  q.line = line;
+  const ids = q.listing.selectionIds;
+  q.outcomes.forEach((o, i) => {
+    o.line = line === null ? null : q.kind === 'side' && i === 1 ? negate(line) : line;
+    o.selectionId = ids === null ? null : ids.next();
+  });
+}
+
+/**
+ * Reprices a quote as the book sees the game now and appends its ticks. A moved line first
+ * suspends the old line's rows (downstream latest-odds are keyed by line), then opens the new.
+ * An unchanged price still goes out with the new timestamp: the book confirmed it.
+ */
+export function requote(q: Quote, now: number, rng: Prng, out: RawTick[]): void {
+  const book = q.listing.book;
+  fillView(q, now, book.lagMs);
+  const line = targetLine(q);
+  const first = q.lastTs === NEVER;
+  if (first || line !== q.line) {
+    if (!first && q.open) pushTicks(q, now, false, out);
+    setLine(q, line);
+    q.tilt = drawTilt(book, rng);
+  }
+  const n = fairInto(q, line ?? 0, fair);
+  priceOutcomes(fair, n, book.overround, q.tilt, book.cents, prices);
+  for (let i = 0; i < q.outcomes.length; i++) {
+    const o = q.outcomes[i];
+    if (o !== undefined) o.price = prices[i] ?? 100;
+  }
+  q.open = true;
+  q.lastTs = now;
+  pushTicks(q, now, true, out);
+}

@@ -1,0 +1,291 @@
+import type { SportsbookDef, TeamDef } from '../../../schemas/index.js';
+import { type Prng, hashString, unitHash } from './prng.js';
+
+/** How a book writes its ids; every book has its own, as real feeds do. */
+export type IdFormat =
+  | { kind: 'numeric'; start: number; spread: number }
+  | { kind: 'prefixed'; prefix: string; start: number; spread: number }
+  | { kind: 'uuid' }
+  | { kind: 'slug'; start: number };
+
+/** How a book reports start times: the cases that defeat a naive start-time match. */
+export type StartTimeHabit =
+  | { kind: 'exact' }
+  /** Off by one of `minutes` for a `share` of events (a wrong local-time conversion, a stale listing). */
+  | { kind: 'offset'; minutes: readonly number[]; share: number }
+  | { kind: 'roundHour' };
+
+export interface BookProfile {
+  /** Position in the catalog; used for deterministic per-book choices. */
+  index: number;
+  id: string;
+  isSharp: boolean;
+  hasLiveOdds: boolean;
+  hasPlayerProps: boolean;
+  /** Margin built into every market (0.02 = a 2% overround). */
+  overround: number;
+  /** Price increment near even money, in cents. */
+  cents: number;
+  /** How long after the sharp move the book follows it. */
+  lagMs: number;
+  /** Share of time a quote of this book sits untouched while the market moves. */
+  staleShare: number;
+  staleWindowMs: number;
+  /** Share of quotes the book shades (moves a side away from the fair split). */
+  shadeShare: number;
+  /** Standard deviation of the book's own opinion, as a probability shift. */
+  opinion: number;
+  /** Share of events the book lists at all. */
+  coverage: number;
+  eventIds: IdFormat;
+  /** Selection ids for deep links; null when the book offers none. */
+  selectionIds: IdFormat | null;
+  startTime: StartTimeHabit;
+  /** Lists neutral-site games with home and away the other way round. */
+  flipsNeutralSites: boolean;
+}
+
+type Habits = Omit<BookProfile, 'index' | 'id' | 'isSharp' | 'hasLiveOdds' | 'hasPlayerProps'>;
+
+const SHARP: Habits = {
+  overround: 0.025,
+  cents: 1,
+  lagMs: 1_500,
+  staleShare: 0,
+  staleWindowMs: 0,
+  shadeShare: 0,
+  opinion: 0.002,
+  coverage: 1,
+  eventIds: { kind: 'numeric', start: 5_000_000, spread: 20 },
+  selectionIds: null,
+  startTime: { kind: 'exact' },
+  flipsNeutralSites: false,
+};
+
+const SOFT: Habits = {
+  overround: 0.055,
+  cents: 5,
+  lagMs: 25_000,
+  staleShare: 0.06,
+  staleWindowMs: 6 * 60_000,
+  shadeShare: 0.15,
+  opinion: 0.006,
+  coverage: 0.97,
+  eventIds: { kind: 'numeric', start: 20_000_000, spread: 40 },
+  selectionIds: null,
+  startTime: { kind: 'exact' },
+  flipsNeutralSites: false,
+};
+
+/**
+ * Habits of the catalog's books. Vig from public market widths (Pinnacle about -104/-104,
+ * US retail -110/-110, offshore retail wider); id formats shaped like each book's own.
+ */
+const KNOWN: Readonly<Record<string, Partial<Habits>>> = {
+  pinnacle: { overround: 0.02, lagMs: 500, eventIds: { kind: 'numeric', start: 1_610_000_000, spread: 30 } },
+  circa: { overround: 0.025, lagMs: 1_500, eventIds: { kind: 'numeric', start: 4_100_000, spread: 5 } },
+  bookmaker: { overround: 0.028, lagMs: 2_000, eventIds: { kind: 'numeric', start: 13_500_000, spread: 12 } },
+  betfair_ex_eu: { overround: 0.018, lagMs: 300, eventIds: { kind: 'prefixed', prefix: '1.2', start: 30_000_000, spread: 400 } },
+  lowvig: { overround: 0.025, lagMs: 2_500, eventIds: { kind: 'numeric', start: 7_700_000, spread: 9 } },
+  betonlineag: { overround: 0.045, lagMs: 8_000, startTime: { kind: 'roundHour' }, eventIds: { kind: 'numeric', start: 2_300_000, spread: 7 } },
+  draftkings: {
+    overround: 0.048,
+    lagMs: 15_000,
+    eventIds: { kind: 'numeric', start: 31_000_000, spread: 30 },
+    selectionIds: { kind: 'prefixed', prefix: '0QA', start: 240_000_000, spread: 3 },
+  },
+  fanduel: {
+    overround: 0.045,
+    lagMs: 12_000,
+    eventIds: { kind: 'prefixed', prefix: '34.', start: 10_000_000, spread: 25 },
+    selectionIds: { kind: 'numeric', start: 60_000_000, spread: 2 },
+  },
+  betmgm: {
+    overround: 0.06,
+    lagMs: 30_000,
+    eventIds: { kind: 'numeric', start: 14_000_000, spread: 15 },
+    selectionIds: { kind: 'prefixed', prefix: '0ML', start: 500_000_000, spread: 4 },
+  },
+  caesars: { overround: 0.055, lagMs: 25_000, eventIds: { kind: 'uuid' }, selectionIds: { kind: 'uuid' } },
+  espnbet: { overround: 0.05, lagMs: 20_000, eventIds: { kind: 'uuid' } },
+  betrivers: { overround: 0.06, lagMs: 40_000, eventIds: { kind: 'numeric', start: 1_020_000_000, spread: 50 } },
+  fanatics: { overround: 0.055, lagMs: 35_000, eventIds: { kind: 'prefixed', prefix: 'FAN-', start: 800_000, spread: 3 } },
+  hardrockbet: { overround: 0.06, lagMs: 45_000, eventIds: { kind: 'numeric', start: 3_900_000, spread: 6 } },
+  bovada: { overround: 0.065, lagMs: 50_000, staleShare: 0.08, eventIds: { kind: 'slug', start: 202_000 } },
+  mybookieag: {
+    overround: 0.075,
+    cents: 10,
+    lagMs: 60_000,
+    staleShare: 0.1,
+    startTime: { kind: 'offset', minutes: [-30, 30, 60], share: 0.5 },
+  },
+  betus: {
+    overround: 0.08,
+    cents: 10,
+    lagMs: 55_000,
+    staleShare: 0.1,
+    startTime: { kind: 'offset', minutes: [5, 10, 15], share: 0.6 },
+    eventIds: { kind: 'prefixed', prefix: 'BUS', start: 440_000, spread: 2 },
+  },
+  bet365: { overround: 0.05, lagMs: 10_000, flipsNeutralSites: true, eventIds: { kind: 'numeric', start: 150_000_000, spread: 80 } },
+  williamhill: {
+    overround: 0.06,
+    cents: 10,
+    lagMs: 30_000,
+    flipsNeutralSites: true,
+    eventIds: { kind: 'prefixed', prefix: 'OB_EV', start: 24_000_000, spread: 11 },
+  },
+  unibet: { overround: 0.055, lagMs: 25_000, flipsNeutralSites: true, eventIds: { kind: 'numeric', start: 1_004_000_000, spread: 21 } },
+  sportsbet: {
+    overround: 0.065,
+    cents: 10,
+    lagMs: 40_000,
+    coverage: 0.9,
+    startTime: { kind: 'offset', minutes: [60, 90], share: 0.4 },
+    eventIds: { kind: 'numeric', start: 8_100_000, spread: 4 },
+  },
+};
+
+/**
+ * Profiles for a catalog. Books missing from the table get the defaults of their kind, with
+ * a spread of vig and lag derived from the id, so a test catalog still behaves like a market.
+ */
+export function bookProfiles(defs: readonly SportsbookDef[]): BookProfile[] {
+  return defs.map((def, index) => {
+    const base = def.isSharp ? SHARP : SOFT;
+    const known = KNOWN[def.id];
+    const u = unitHash(def.id, 7);
+    const derived: Partial<Habits> = def.isSharp
+      ? { overround: 0.02 + 0.01 * u, lagMs: 500 + 2_000 * u }
+      : { overround: 0.045 + 0.035 * u, lagMs: 5_000 + 55_000 * u };
+    return {
+      ...base,
+      ...(known ?? derived),
+      index,
+      id: def.id,
+      isSharp: def.isSharp,
+      hasLiveOdds: def.hasLiveOdds,
+      hasPlayerProps: def.hasPlayerProps,
+    };
+  });
+}
+
+/** Per-book counters, so that ids keep the shape and monotonic growth of a real book's ids. */
+export class IdSequence {
+  private counter: number;
+
+  constructor(
+    private readonly format: IdFormat,
+    private readonly rng: Prng,
+  ) {
+    this.counter = 'start' in format ? format.start + rng.int(1_000) : 0;
+  }
+
+  next(slugParts?: readonly string[]): string {
+    const f = this.format;
+    switch (f.kind) {
+      case 'numeric':
+        this.counter += 1 + this.rng.int(f.spread);
+        return String(this.counter);
+      case 'prefixed':
+        this.counter += 1 + this.rng.int(f.spread);
+        return f.prefix + String(this.counter);
+      case 'uuid':
+        return uuidFrom(this.rng);
+      case 'slug':
+        this.counter += 1;
+        return `${(slugParts ?? []).map(slugify).join('-')}-${this.counter}`;
+    }
+  }
+}
+
+function hex8(n: number): string {
+  return (n >>> 0).toString(16).padStart(8, '0');
+}
+
+function uuidFrom(rng: Prng): string {
+  const a = hex8(rng.nextUint32());
+  const b = hex8(rng.nextUint32());
+  const c = hex8(rng.nextUint32());
+  const d = hex8(rng.nextUint32());
+  return `${a}-${b.slice(0, 4)}-4${b.slice(5, 8)}-${(8 + (rng.int(4))).toString(16)}${c.slice(1, 4)}-${c.slice(4)}${d}`;
+}
+
+function slugify(s: string): string {
+  return s
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
+}
+
+/**
+ * The names a book may use for a team: its name and aliases, minus the bare abbreviation
+ * (books put abbreviations in scoreboards, not in event names).
+ */
+export function teamSpellings(team: TeamDef): string[] {
+  const all = [team.name, ...team.aliases];
+  const out: string[] = [];
+  for (const s of all) {
+    if (team.abbreviation !== null && s === team.abbreviation) continue;
+    if (!out.includes(s)) out.push(s);
+  }
+  return out.length > 0 ? out : [team.name];
+}
+
+/**
+ * The spelling a book always uses for a team. Books take turns through the spellings, offset
+ * per team, so that across ~20 books every alias of a team is in use somewhere.
+ */
+export function spellTeam(book: BookProfile, team: TeamDef): string {
+  const options = teamSpellings(team);
+  return options[(book.index + hashString(team.id)) % options.length] ?? team.name;
+}
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+export function reportedStartTime(book: BookProfile, eventSerial: number, trueStart: number): number {
+  const habit = book.startTime;
+  switch (habit.kind) {
+    case 'exact':
+      return trueStart;
+    case 'roundHour':
+      return Math.round(trueStart / HOUR) * HOUR;
+    case 'offset': {
+      const h = hashString(`${book.id}:${eventSerial}`, 11);
+      if (h / 4294967296 >= habit.share) return trueStart;
+      const minutes = habit.minutes[h % habit.minutes.length] ?? 0;
+      return trueStart + minutes * MINUTE;
+    }
+  }
+}
+
+/** Whether the book lists this event at all (sharps list everything). */
+export function listsEvent(book: BookProfile, eventSerial: number): boolean {
+  return book.coverage >= 1 || unitHash(`${book.id}#${eventSerial}`, 13) < book.coverage;
+}
+
+/**
+ * Makes sure a catalog exercises the start-time and home/away cases even when none of its books
+ * is in the table above (test catalogs): the last soft books take the habits over.
+ */
+export function ensureTrapHabits(profiles: BookProfile[]): BookProfile[] {
+  const soft = profiles.filter((p) => !p.isSharp);
+  const pool = soft.length > 0 ? soft : profiles;
+  const last = (k: number): BookProfile | undefined => pool[Math.max(0, pool.length - 1 - k)];
+  if (!profiles.some((p) => p.startTime.kind === 'roundHour')) {
+    const p = last(0);
+    if (p !== undefined) p.startTime = { kind: 'roundHour' };
+  }
+  if (!profiles.some((p) => p.startTime.kind === 'offset')) {
+    const p = last(1);
+    if (p !== undefined && p.startTime.kind === 'exact') p.startTime = { kind: 'offset', minutes: [15, 45, 90], share: 0.5 };
+  }
+  if (!profiles.some((p) => p.flipsNeutralSites)) {
+    const p = last(2);
+    if (p !== undefined) p.flipsNeutralSites = true;
+  }
+  return profiles;
+}

@@ -1,0 +1,124 @@
+import type { RawTick } from '../../../schemas/index.js';
+import { type Clock, systemClock } from '../../clock.js';
+import type { Feed } from '../feed.js';
+import type { MarketSimulatorOptions } from './options.js';
+import { MarketSimulator } from './simulator.js';
+
+export interface SimulatorFeedOptions extends MarketSimulatorOptions {
+  /** Market activity per second (lifecycle ticks come on top). Default 200; benchmarks run up to 100k. */
+  ticksPerSecond?: number;
+  /** Pause between two steps of the simulator. Default 100 ms. */
+  intervalMs?: number;
+  /** Largest array handed to `emit` at once. Default 2000. */
+  maxBatch?: number;
+  /** Called when `emit` rejects; the feed has stopped by then. Without it the error is thrown uncaught. */
+  onError?: (error: unknown) => void;
+}
+
+/**
+ * The imperative shell around `MarketSimulator`: steps it on a timer at the configured rate and
+ * hands the ticks to `emit`, awaiting each batch so that a slow bus slows the feed down rather
+ * than piling ticks up in memory. The first emit is the full board.
+ */
+export class SimulatorFeed implements Feed {
+  readonly name = 'simulator';
+  /** The core being driven, for ground truth (`trueEvents`, `inspect`). */
+  readonly simulator: MarketSimulator;
+  private readonly clock: Clock;
+  private readonly ticksPerSecond: number;
+  private readonly intervalMs: number;
+  private readonly maxBatch: number;
+  private readonly onError: ((error: unknown) => void) | undefined;
+  private running = false;
+  private timer: NodeJS.Timeout | null = null;
+  private inFlight: Promise<void> = Promise.resolve();
+  private lastStep = 0;
+  private budget = 0;
+
+  constructor(options: SimulatorFeedOptions = {}) {
+    this.ticksPerSecond = positive('ticksPerSecond', options.ticksPerSecond ?? 200);
+    this.intervalMs = positive('intervalMs', options.intervalMs ?? 100);
+    this.maxBatch = Math.floor(positive('maxBatch', options.maxBatch ?? 2_000));
+    this.onError = options.onError;
+    this.clock = options.clock ?? systemClock;
+    this.simulator = new MarketSimulator(options);
+  }
+
+  /** Resolves once the full board has been emitted (rejects if that emit fails); the feed then runs until `stop`. */
+  async start(emit: (ticks: RawTick[]) => Promise<void>): Promise<void> {
+    if (this.running) throw new Error('simulator feed already started');
+    this.running = true;
+    this.lastStep = this.clock.now();
+    this.budget = 0;
+    const board = this.send(this.simulator.snapshot(), emit);
+    this.inFlight = board.catch(() => undefined);
+    try {
+      await board;
+    } catch (error) {
+      this.running = false;
+      throw error;
+    }
+    this.schedule(emit);
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    if (this.timer !== null) {
+      clearTimeout(this.timer);
+      this.timer = null;
+    }
+    await this.inFlight;
+  }
+
+  private schedule(emit: (ticks: RawTick[]) => Promise<void>): void {
+    if (!this.running) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.inFlight = this.pump(emit);
+    }, this.intervalMs);
+  }
+
+  private async pump(emit: (ticks: RawTick[]) => Promise<void>): Promise<void> {
+    const now = this.clock.now();
+    const elapsed = Math.max(0, now - this.lastStep);
+    this.lastStep = now;
+    // At most a second of backlog: when the bus is slow the feed produces less, it does not queue.
+    this.budget = Math.min(this.budget + (this.ticksPerSecond * elapsed) / 1000, this.ticksPerSecond);
+    const ticks = this.simulator.step(now, Math.floor(Math.max(0, this.budget)));
+    this.budget = Math.max(this.budget - ticks.length, -this.ticksPerSecond);
+    try {
+      await this.send(ticks, emit);
+    } catch (error) {
+      this.running = false;
+      this.fail(error);
+      return;
+    }
+    this.schedule(emit);
+  }
+
+  private async send(ticks: RawTick[], emit: (ticks: RawTick[]) => Promise<void>): Promise<void> {
+    if (ticks.length <= this.maxBatch) {
+      if (ticks.length > 0) await emit(ticks);
+      return;
+    }
+    for (let i = 0; i < ticks.length && this.running; i += this.maxBatch) {
+      await emit(ticks.slice(i, i + this.maxBatch));
+    }
+  }
+
+  private fail(error: unknown): void {
+    if (this.onError !== undefined) {
+      this.onError(error);
+      return;
+    }
+    // Never swallowed: without a handler a failing bus takes the process down, visibly.
+    queueMicrotask(() => {
+      throw error;
+    });
+  }
+}
+
+function positive(name: string, value: number): number {
+  if (!Number.isFinite(value) || value <= 0) throw new RangeError(`simulator feed option ${name} must be > 0, got ${value}`);
+  return value;
+}

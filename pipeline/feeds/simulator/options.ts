@@ -1,0 +1,74 @@
+import {
+  LEAGUES,
+  type LeagueDef,
+  SPORTSBOOKS,
+  type SportsbookDef,
+  TEAMS,
+  type TeamDef,
+} from '../../../schemas/index.js';
+import { type Clock, systemClock } from '../../clock.js';
+
+/** The reference data the simulator draws from; the real catalog unless a test passes its own. */
+export interface SimulatorCatalog {
+  teams: readonly TeamDef[];
+  leagues: readonly LeagueDef[];
+  books: readonly SportsbookDef[];
+}
+
+export interface MarketSimulatorOptions {
+  /** Same seed and same step times give the same ticks. Default 42. */
+  seed?: number;
+  /** Start time of the simulation, and with it the month that decides which leagues are in season. */
+  clock?: Clock;
+  /** Any part left out comes from the real catalog (`TEAMS`, `LEAGUES`, `SPORTSBOOKS`). */
+  catalog?: Partial<SimulatorCatalog>;
+  /**
+   * Events (upcoming and live) kept on the board per in-season league, if it has the teams.
+   * Default 10: with the full catalog in November (23 leagues in season) about 230 events and
+   * 45-50k odds rows; the simulator tests pin the figure.
+   */
+  eventsPerLeague?: number;
+  /** How far ahead events are listed. Default 72 hours. */
+  horizonMs?: number;
+  /** Share of each league's events already under way at start. Default 0.1. */
+  liveShare?: number;
+  /** Single markets a book pulls and later restores, board-wide. Default 4 a minute. */
+  suspensionsPerMinute?: number;
+  /** Share of new events played at a neutral site (some books then list home and away reversed). Default 0.05. */
+  neutralSiteShare?: number;
+}
+
+export interface ResolvedSimulatorOptions {
+  seed: number;
+  clock: Clock;
+  catalog: SimulatorCatalog;
+  eventsPerLeague: number;
+  horizonMs: number;
+  liveShare: number;
+  suspensionsPerMinute: number;
+  neutralSiteShare: number;
+}
+
+function check(name: string, value: number, min: number, max: number): number {
+  if (!Number.isFinite(value) || value < min || value > max) {
+    throw new RangeError(`simulator option ${name} must be in [${min}, ${max}], got ${value}`);
+  }
+  return value;
+}
+
+export function resolveSimulatorOptions(options: MarketSimulatorOptions = {}): ResolvedSimulatorOptions {
+  return {
+    seed: check('seed', options.seed ?? 42, -(2 ** 31), 2 ** 32 - 1),
+    clock: options.clock ?? systemClock,
+    catalog: {
+      teams: options.catalog?.teams ?? TEAMS,
+      leagues: options.catalog?.leagues ?? LEAGUES,
+      books: options.catalog?.books ?? SPORTSBOOKS,
+    },
+    eventsPerLeague: Math.floor(check('eventsPerLeague', options.eventsPerLeague ?? 10, 0, 10_000)),
+    horizonMs: check('horizonMs', options.horizonMs ?? 72 * 3_600_000, 3_600_000, 60 * 86_400_000),
+    liveShare: check('liveShare', options.liveShare ?? 0.1, 0, 1),
+    suspensionsPerMinute: check('suspensionsPerMinute', options.suspensionsPerMinute ?? 4, 0, 1_000_000),
+    neutralSiteShare: check('neutralSiteShare', options.neutralSiteShare ?? 0.05, 0, 1),
+  };
+}

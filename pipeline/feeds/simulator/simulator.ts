@@ -1,0 +1,381 @@
+import type { RawTick } from '../../../schemas/index.js';
+import { type Quote, type SimEvent, type SimProp, buildQuotes, pushTicks, requote } from './board.js';
+import {
+  type BookProfile,
+  IdSequence,
+  bookProfiles,
+  ensureTrapHabits,
+  listsEvent,
+  reportedStartTime,
+  spellTeam,
+} from './books.js';
+import { evolve } from './dynamics.js';
+import { scalesFor, strengthSpread } from './fair.js';
+import { TimedHeap } from './heap.js';
+import { type MarketSimulatorOptions, type ResolvedSimulatorOptions, resolveSimulatorOptions } from './options.js';
+import { Planner } from './planner.js';
+import { rosterProps } from './players.js';
+import { Prng, hash2 } from './prng.js';
+import { type EventPlan, MINUTE, durationMs } from './schedule.js';
+import { type QuoteView, type TrueEvent, toQuoteView, toTrueEvent } from './truth.js';
+
+interface BookRuntime {
+  profile: BookProfile;
+  eventIds: IdSequence;
+  selectionIds: IdSequence | null;
+}
+
+interface Due {
+  quote: Quote;
+  /** Restore a market the book pulled; otherwise requote after news. */
+  restore: boolean;
+}
+
+/** Ended events kept for `trueEvents({ includeEnded: true })` and id lookups. */
+const ENDED_KEPT = 2_000;
+
+/**
+ * The deterministic core of the simulated feed: a board of events and every book's quotes on
+ * them, moved forward by `step`. The same options and the same sequence of `step(now, maxTicks)`
+ * calls produce the same ticks. No timers, no wall clock (the clock is read once, for the start
+ * time). Generating costs about 0.5 us a tick (1.5-3M ticks/s on one core, Node 20, default
+ * board, steps of 1000-5000 ticks), so the feed's 100k ticks/s leave the core mostly idle.
+ */
+export class MarketSimulator {
+  private readonly opts: ResolvedSimulatorOptions;
+  /** Schedule and truth; separate from `activity` so that the games do not depend on the tick rate. */
+  private readonly world: Prng;
+  private readonly activity: Prng;
+  private readonly books: BookRuntime[];
+  private readonly planner: Planner;
+  private readonly due = new TimedHeap<Due>();
+  private readonly byBookEventId = new Map<string, SimEvent>();
+  private readonly staleSalt: number;
+  private active: SimEvent[] = [];
+  private readonly ended: SimEvent[] = [];
+  private allQuotes: Quote[] = [];
+  private liveQuotes: Quote[] = [];
+  private sharpQuotes: Quote[] = [];
+  private poolsDirty = true;
+  private serial = 0;
+  private uid = 0;
+  private clockMs: number;
+
+  constructor(options: MarketSimulatorOptions = {}) {
+    this.opts = resolveSimulatorOptions(options);
+    const root = new Prng(this.opts.seed);
+    this.world = root.fork();
+    this.activity = root.fork();
+    const ids = root.fork();
+    this.staleSalt = root.nextUint32();
+    const catalog = this.opts.catalog;
+    this.books = ensureTrapHabits(bookProfiles(catalog.books)).map((profile) => ({
+      profile,
+      eventIds: new IdSequence(profile.eventIds, ids.fork()),
+      selectionIds: profile.selectionIds === null ? null : new IdSequence(profile.selectionIds, ids.fork()),
+    }));
+    this.planner = new Planner(this.opts, this.world);
+    this.clockMs = this.opts.clock.now();
+    const opening: RawTick[] = [];
+    for (const plan of this.planner.opening(this.clockMs)) this.createEvent(plan, this.clockMs, opening);
+  }
+
+  /** Simulated time of the last step (the clock's time at construction before the first). */
+  get now(): number {
+    return this.clockMs;
+  }
+
+  /** Every open quote of every book as it stands, each with the time the book last set or confirmed it. */
+  snapshot(): RawTick[] {
+    const out: RawTick[] = [];
+    for (const ev of this.active) {
+      for (const l of ev.listings) {
+        if (l.closed) continue;
+        for (const q of l.quotes) if (q.open) pushTicks(q, q.lastTs, true, out);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Moves the board to `nowMs` and returns what changed. What time forces (new listings, lines
+   * pulled at kickoff or at the end, markets a book pulls) is always returned; repricing
+   * (requotes, line moves, confirmations, restored markets) fills the rest up to `maxTicks`.
+   */
+  step(nowMs: number, maxTicks: number): RawTick[] {
+    if (!Number.isFinite(nowMs) || !Number.isFinite(maxTicks)) {
+      throw new RangeError(`step needs finite arguments, got (${nowMs}, ${maxTicks})`);
+    }
+    const out: RawTick[] = [];
+    const now = Math.max(nowMs, this.clockMs);
+    if (now > this.clockMs) this.advance(now, out);
+    const limit = Math.max(0, Math.floor(maxTicks));
+    this.processDue(now, out, limit);
+    this.randomActivity(now, out, limit);
+    return out;
+  }
+
+  /** The real games behind the ticks, with every book's id for each (upcoming and live; ended on request). */
+  trueEvents(options: { includeEnded?: boolean } = {}): TrueEvent[] {
+    const events = options.includeEnded === true ? [...this.ended, ...this.active] : this.active;
+    return events.map(toTrueEvent);
+  }
+
+  /** The true event id behind a book's event id (kept for the last 2000 ended events too). */
+  trueEventId(book: string, bookEventId: string): string | undefined {
+    return this.byBookEventId.get(`${book}\u0000${bookEventId}`)?.id;
+  }
+
+  /** Every quote still listed, next to its fair probabilities. */
+  inspect(): QuoteView[] {
+    const out: QuoteView[] = [];
+    for (const ev of this.active) {
+      for (const l of ev.listings) {
+        if (l.closed) continue;
+        for (const q of l.quotes) out.push(toQuoteView(q, this.isStale(q, this.clockMs)));
+      }
+    }
+    return out;
+  }
+
+  stats(): { events: number; liveEvents: number; listings: number; openRows: number } {
+    let listings = 0;
+    let openRows = 0;
+    for (const ev of this.active) {
+      for (const l of ev.listings) {
+        if (l.closed) continue;
+        listings++;
+        for (const q of l.quotes) if (q.open) openRows += q.outcomes.length;
+      }
+    }
+    const liveEvents = this.active.filter((e) => e.status === 'live').length;
+    return { events: this.active.length, liveEvents, listings, openRows };
+  }
+
+  private createEvent(plan: EventPlan, now: number, out: RawTick[]): void {
+    const { league, home, away } = plan;
+    const rng = this.world;
+    const serial = ++this.serial;
+    const { marginScale, totalScale } = scalesFor(league);
+    const z = Math.max(-2.5, Math.min(2.5, (plan.neutralSite ? 0 : 0.15) + strengthSpread(league) * rng.normal()));
+    const base = league.scoring.total;
+    const props: SimProp[] = [];
+    if (league.markets.includes('player_prop')) {
+      const homeRoster = rosterProps(home, league);
+      const homeNames = new Set(homeRoster.map((r) => r.player));
+      for (const side of [0, 1] as const) {
+        for (const r of side === 0 ? homeRoster : rosterProps(away, league)) {
+          // Made-up names can repeat across teams; a prop is keyed by player name, so set them apart.
+          const player = side === 1 && homeNames.has(r.player) ? `${r.player} Jr.` : r.player;
+          const mean = r.baseMean * Math.exp(0.08 * rng.normal());
+          props.push({ player, side, stat: r.stat, mean, cv: r.cv, jumpAt: -Infinity, jumpDelta: 0 });
+        }
+      }
+    }
+    const ev: SimEvent = {
+      serial,
+      id: `sim-${serial}`,
+      league,
+      home,
+      away,
+      startTime: plan.startTime,
+      endTime: plan.startTime + durationMs(league),
+      status: plan.startTime <= now ? 'live' : 'upcoming',
+      neutralSite: plan.neutralSite,
+      traps: plan.neutralSite ? [...plan.traps, 'neutral_site'] : [...plan.traps],
+      state: {
+        margin: z * marginScale,
+        total: base > 0 ? base * (1 + 0.05 * rng.normal()) : 0,
+        marginScale,
+        totalScale,
+        drawBase: league.threeWay ? 0.28 * Math.sqrt(2.5 / Math.max(base, 1)) : 0,
+      },
+      props,
+      jumpAt: -Infinity,
+      jumpMargin: 0,
+      jumpTotal: 0,
+      listings: [],
+    };
+    for (const rt of this.books) {
+      const book = rt.profile;
+      if (ev.status === 'live' && !book.hasLiveOdds) continue;
+      // Matcher-trap games are listed everywhere, so every book's spelling and ids take part.
+      if (plan.traps.length === 0 && !listsEvent(book, serial)) continue;
+      const homeName = spellTeam(book, home);
+      const awayName = spellTeam(book, away);
+      const flipped = plan.neutralSite && book.flipsNeutralSites;
+      const homeTeam = flipped ? awayName : homeName;
+      const awayTeam = flipped ? homeName : awayName;
+      const listing = {
+        book,
+        event: ev,
+        bookEventId: rt.eventIds.next([awayTeam, homeTeam]),
+        homeTeam,
+        awayTeam,
+        homeName,
+        awayName,
+        startTime: reportedStartTime(book, serial, plan.startTime),
+        flipped,
+        closed: false,
+        quotes: [] as Quote[],
+        selectionIds: rt.selectionIds,
+      };
+      listing.quotes = buildQuotes(listing, () => ++this.uid);
+      for (const q of listing.quotes) requote(q, now, this.activity, out);
+      ev.listings.push(listing);
+      this.byBookEventId.set(`${book.id}\u0000${listing.bookEventId}`, ev);
+    }
+    this.active.push(ev);
+    this.poolsDirty = true;
+  }
+
+  private advance(now: number, out: RawTick[]): void {
+    const dt = now - this.clockMs;
+    this.clockMs = now;
+    const jumped: SimProp[] = [];
+    let endedAny = false;
+    for (const ev of this.active) {
+      if (ev.status === 'upcoming' && ev.startTime <= now) this.goLive(ev, now, out);
+      if (ev.status === 'live' && ev.endTime <= now) {
+        this.endEvent(ev, now, out);
+        endedAny = true;
+        continue;
+      }
+      jumped.length = 0;
+      if (evolve(ev, dt, now, this.world, jumped)) this.queueRequotes(ev, now, null);
+      for (const p of jumped) this.queueRequotes(ev, now, p);
+    }
+    if (endedAny) this.active = this.active.filter((e) => e.status !== 'ended');
+    this.suspendSome(now, dt, out);
+    for (const plan of this.planner.refill(now, this.active)) this.createEvent(plan, now, out);
+  }
+
+  private goLive(ev: SimEvent, now: number, out: RawTick[]): void {
+    ev.status = 'live';
+    for (const l of ev.listings) {
+      if (l.closed) continue;
+      if (!l.book.hasLiveOdds) {
+        for (const q of l.quotes) if (q.open) pushTicks(q, now, false, out);
+        l.closed = true;
+        continue;
+      }
+      for (const q of l.quotes) if (q.open) requote(q, now, this.activity, out);
+    }
+    this.poolsDirty = true;
+  }
+
+  private endEvent(ev: SimEvent, now: number, out: RawTick[]): void {
+    for (const l of ev.listings) {
+      if (l.closed) continue;
+      for (const q of l.quotes) if (q.open) pushTicks(q, now, false, out);
+      l.closed = true;
+    }
+    ev.status = 'ended';
+    this.planner.release(ev);
+    this.ended.push(ev);
+    if (this.ended.length > ENDED_KEPT) {
+      const old = this.ended.shift();
+      for (const l of old?.listings ?? []) this.byBookEventId.delete(`${l.book.id}\u0000${l.bookEventId}`);
+    }
+    this.poolsDirty = true;
+  }
+
+  /** After news, each book requotes once its lag has passed: sharps within a second or two, soft books later. */
+  private queueRequotes(ev: SimEvent, now: number, prop: SimProp | null): void {
+    for (const l of ev.listings) {
+      if (l.closed) continue;
+      const at = now + l.book.lagMs * this.world.range(1, 1.4);
+      for (const q of l.quotes) {
+        if (q.pending || !q.open || q.prop !== prop) continue;
+        q.pending = true;
+        this.due.push(at, { quote: q, restore: false });
+      }
+    }
+  }
+
+  private suspendSome(now: number, dt: number, out: RawTick[]): void {
+    const n = this.activity.poisson((this.opts.suspensionsPerMinute * dt) / MINUTE);
+    if (n === 0) return;
+    this.rebuildPools();
+    for (let i = 0; i < n; i++) {
+      const q = this.allQuotes[this.activity.int(this.allQuotes.length)];
+      if (q === undefined || !q.open || q.pending || q.listing.closed || this.isStale(q, now)) continue;
+      pushTicks(q, now, false, out);
+      q.open = false;
+      q.pending = true;
+      this.due.push(now + this.activity.range(20_000, 240_000), { quote: q, restore: true });
+    }
+  }
+
+  private processDue(now: number, out: RawTick[], limit: number): void {
+    while (out.length < limit && this.due.peekTime() <= now) {
+      const d = this.due.pop();
+      if (d === undefined) return;
+      const q = d.quote;
+      q.pending = false;
+      if (q.listing.closed) continue;
+      if (d.restore || (q.open && !this.isStale(q, now))) requote(q, now, this.activity, out);
+    }
+  }
+
+  /**
+   * The steady churn: pick quotes at random (live games and sharp books more often) and
+   * reprice them; most come out unchanged and go out as confirmations.
+   */
+  private randomActivity(now: number, out: RawTick[], limit: number): void {
+    this.rebuildPools();
+    const all = this.allQuotes;
+    if (all.length === 0) return;
+    const live = this.liveQuotes;
+    const sharp = this.sharpQuotes;
+    const rng = this.activity;
+    // Live games and sharp books get several times their share of the churn, within bounds,
+    // so that one live game does not take the whole budget.
+    const pLive = Math.min(0.4, (5 * live.length) / all.length);
+    const pSharp = pLive + Math.min(0.15, (2 * sharp.length) / all.length);
+    let attempts = 4 * (limit - out.length) + 16;
+    while (out.length < limit && attempts-- > 0) {
+      const r = rng.next();
+      const pool = r < pLive ? live : r < pSharp ? sharp : all;
+      const q = pool[rng.int(pool.length)];
+      if (q === undefined || !q.open) continue;
+      if (out.length + 2 * q.outcomes.length > limit) return;
+      if (this.isStale(q, now)) continue;
+      requote(q, now, rng, out);
+    }
+  }
+
+  private rebuildPools(): void {
+    if (!this.poolsDirty) return;
+    this.poolsDirty = false;
+    const all: Quote[] = [];
+    const live: Quote[] = [];
+    const sharp: Quote[] = [];
+    for (const ev of this.active) {
+      for (const l of ev.listings) {
+        if (l.closed) continue;
+        for (const q of l.quotes) {
+          all.push(q);
+          if (ev.status === 'live') live.push(q);
+          if (l.book.isSharp) sharp.push(q);
+        }
+      }
+    }
+    this.allQuotes = all;
+    this.liveQuotes = live;
+    this.sharpQuotes = sharp;
+  }
+
+  /**
+   * Whether the book is sitting on this quote: time is cut into windows per book, and in a
+   * `staleShare` of them (chosen by hash, so it costs no randomness) the quote is not touched.
+   */
+  private isStale(q: Quote, now: number): boolean {
+    const book = q.listing.book;
+    if (book.staleShare <= 0) return false;
+    const w = book.staleWindowMs;
+    const phase = Math.imul(q.uid, 0x9e3779b1) >>> 0;
+    const window = Math.floor((now + (phase % w)) / w);
+    return hash2(q.uid ^ this.staleSalt, window) < book.staleShare * 4294967296;
+  }
+}
