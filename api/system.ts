@@ -94,9 +94,9 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
     : new ChdbStore(join(config.dataDir, 'chdb'));
   const applied = await applyMigrations(store);
   if (applied.length > 0) logger.info({ applied }, 'schema migrations applied');
-  // The embedded bus starts empty, so the latest-odds table starts empty too: it mirrors the board
-  // this process rebuilds, not what a previous run left.
-  if (store.kind === 'chdb') await store.exec('TRUNCATE TABLE IF EXISTS odds_latest');
+  // The in-process bus starts empty, so the latest-odds table starts empty too: it mirrors the
+  // board this process rebuilds (its versions are this bus's offsets), not what a previous run left.
+  await store.exec('TRUNCATE TABLE IF EXISTS odds_latest');
 
   const bus = new MemoryBus({ now: () => clock.now() });
   const board = new LiveBoard();
