@@ -5,9 +5,12 @@ PORT ?= 8080
 
 .PHONY: run test typecheck lint unit build bench replay clean install system-deps
 
-# npm ci only when the lockfile changed since the last install.
+# Install only when the manifest or lockfile changed since the last install. Not `npm ci`:
+# chdb lists per-platform binaries as optional dependencies, some of which the registry does
+# not serve, so no lockfile can name them all and `npm ci` refuses it; `npm install` still
+# installs the locked versions.
 node_modules/.install-stamp: package.json package-lock.json
-	$(NPM) ci --no-audit --no-fund
+	$(NPM) install --no-audit --no-fund
 	@touch $@
 
 install: node_modules/.install-stamp
