@@ -15,10 +15,10 @@ node_modules/.install-stamp: package.json package-lock.json
 
 install: node_modules/.install-stamp
 
-# Debian packages the test suite uses when present (a real redis-server for the shared
-# rate-limit path). Installed with apt-get when missing and possible; tests that need them
+# Debian packages the test suite uses when present: redis-server for the shared rate-limit
+# path, kcat for librdkafka's mock Kafka cluster. Installed with apt-get when missing and possible; tests that need them
 # say why they skip otherwise.
-SYSTEM_PACKAGES := redis-server
+SYSTEM_PACKAGES := redis-server kcat
 system-deps:
 	@missing=""; for p in $(SYSTEM_PACKAGES); do command -v $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \

@@ -1,0 +1,75 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { OddsTick } from '../../schemas/index.js';
+import { mockKafkaUnavailable, startMockKafka } from '../../test/support/mock-kafka.js';
+import type { MockKafka } from '../../test/support/mock-kafka.js';
+import type { BusRecord } from './bus.js';
+import { KafkaBus } from './kafka-bus.js';
+import { partitionFor } from './partitioner.js';
+
+const unavailable = mockKafkaUnavailable();
+if (unavailable) console.warn(`skipping KafkaBus tests: ${unavailable}`);
+
+function tick(eventId: string, price: number): OddsTick {
+  return {
+    eventId, book: 'pinnacle', market: 'moneyline', selection: 'home', line: null, participant: null,
+    statCategory: null, priceAmerican: price, status: 'open', ts: 1, isLive: false, bookEventId: 'b1', selectionId: null,
+  };
+}
+
+async function until(cond: () => boolean, ms = 20_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe.skipIf(unavailable !== null)('KafkaBus on a Kafka-protocol broker (librdkafka mock cluster)', () => {
+  let kafka: MockKafka;
+  beforeAll(async () => {
+    kafka = await startMockKafka();
+  });
+  afterAll(() => kafka?.stop());
+
+  it('delivers one key in order, on the partition the shared partitioner picks, as typed values', async () => {
+    const bus = new KafkaBus({ brokers: kafka.brokers, sessionTimeoutMs: 6000 });
+    const seen: BusRecord<'odds.ticks'>[] = [];
+    const consumer = bus.consumer({ groupId: 'order', topic: 'odds.ticks', fromBeginning: true });
+    consumer.run(async (batch) => { seen.push(...batch.records); });
+    await bus.producer().send('odds.ticks', [101, 102, 103].map((p) => ({ key: 'ev-1', value: tick('ev-1', p) })));
+    await until(() => seen.length === 3);
+    expect(seen.map((r) => r.value?.priceAmerican)).toEqual([101, 102, 103]);
+    expect(new Set(seen.map((r) => r.partition))).toEqual(new Set([partitionFor('ev-1', 4)]));
+    expect(seen[0]?.value).toEqual(tick('ev-1', 101));
+    await bus.close();
+  });
+
+  it('resumes a consumer group after its committed offset', async () => {
+    const bus = new KafkaBus({ brokers: kafka.brokers, sessionTimeoutMs: 6000 });
+    const producer = bus.producer();
+    const first: number[] = [];
+    const c1 = bus.consumer({ groupId: 'resume', topic: 'odds.ticks.raw', fromBeginning: true });
+    await producer.send('odds.ticks.raw', [{ key: 'k', partitionKey: 'nba', value: null }]);
+    c1.run(async (b) => { first.push(...b.records.map((r) => r.offset)); });
+    await until(() => first.length === 1);
+    await c1.stop();
+    await producer.send('odds.ticks.raw', [{ key: 'k', partitionKey: 'nba', value: null }]);
+    const second: number[] = [];
+    const c2 = bus.consumer({ groupId: 'resume', topic: 'odds.ticks.raw', fromBeginning: true });
+    c2.run(async (b) => { second.push(...b.records.map((r) => r.offset)); });
+    await until(() => second.length === 1);
+    expect(second).toEqual([(first[0] ?? 0) + 1]);
+    await bus.close();
+  });
+
+  it('stops a consumer whose handler throws and rejects its done promise', async () => {
+    const bus = new KafkaBus({ brokers: kafka.brokers, sessionTimeoutMs: 6000 });
+    const consumer = bus.consumer({ groupId: 'boom', topic: 'events', fromBeginning: true });
+    consumer.run(async () => {
+      throw new Error('handler bug');
+    });
+    await bus.producer().send('events', [{ key: 'e', value: null }]);
+    await expect(consumer.done).rejects.toThrow('handler bug');
+    await bus.close();
+  });
+});

@@ -1,0 +1,75 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import { describe, expect, it } from 'vitest';
+import { LEAGUES, TEAMS, TOPICS } from '../schemas/index.js';
+import type { OddsChange, RawTick } from '../schemas/index.js';
+import { KafkaBus } from '../pipeline/bus/index.js';
+import { ManualClock } from '../pipeline/clock.js';
+import { startPipeline } from '../pipeline/pipeline.js';
+import { ChdbStore, applyMigrations } from '../pipeline/store/index.js';
+import { mockKafkaUnavailable, startMockKafka } from './support/mock-kafka.js';
+
+const unavailable = mockKafkaUnavailable();
+if (unavailable) console.warn(`skipping the pipeline-on-Kafka test: ${unavailable}`);
+
+const T0 = Date.UTC(2026, 10, 22, 0, 30);
+
+function raw(over: Partial<RawTick>): RawTick {
+  return {
+    book: 'pinnacle', bookEventId: 'p-1', sport: 'basketball', league: 'nba', homeTeam: 'Los Angeles Lakers',
+    awayTeam: 'Boston Celtics', startTime: T0, isLive: false, market: 'moneyline', outcome: 'Los Angeles Lakers',
+    line: null, participant: null, statCategory: null, priceAmerican: -120, status: 'open', ts: T0 - 3600_000, selectionId: null,
+    ...over,
+  };
+}
+
+describe.skipIf(unavailable !== null)('the pipeline on Kafka (librdkafka mock cluster)', () => {
+  it('runs the same processors unchanged: raw ticks in, exact snapshot changes and ClickHouse rows out', async () => {
+    const kafka = await startMockKafka();
+    const dir = mkdtempSync(join(tmpdir(), 'odds-kafka-'));
+    const store = new ChdbStore(dir);
+    const bus = new KafkaBus({ brokers: kafka.brokers, sessionTimeoutMs: 6000 });
+    try {
+      await applyMigrations(store);
+      const clock = new ManualClock(T0);
+      const pipeline = startPipeline({ bus, store, clock, logger: pino({ level: 'silent' }), catalog: { teams: TEAMS, leagues: LEAGUES }, sinkMaxWaitMs: 0 });
+      const changes: OddsChange[] = [];
+      const watcher = bus.consumer({ groupId: 'test-watcher', topic: TOPICS.snapshot, fromBeginning: true });
+      watcher.run(async (b) => { for (const r of b.records) if (r.value) changes.push(r.value); });
+
+      const ticks = [
+        raw({}),
+        raw({ book: 'draftkings', bookEventId: '9001', homeTeam: 'LA Lakers', awayTeam: 'Celtics', outcome: 'Celtics', priceAmerican: 105 }),
+        raw({ priceAmerican: -125, ts: T0 - 1800_000 }),
+        raw({ book: 'draftkings', bookEventId: '9001', homeTeam: 'LA Lakers', awayTeam: 'Celtics', outcome: 'Celtics', priceAmerican: null, status: 'suspended' }),
+      ];
+      await bus.producer().send(TOPICS.rawTicks, ticks.map((t) => ({ key: `${t.book}:${t.bookEventId}`, partitionKey: t.league, value: t })));
+
+      const end = Date.now() + 30_000;
+      while (changes.length < 4 && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+      expect(changes.map((c) => [c.row?.book ?? null, c.row?.selection ?? null, c.row?.priceAmerican ?? null])).toEqual([
+        ['pinnacle', 'home', -120],
+        ['draftkings', 'away', 105],
+        ['pinnacle', 'home', -125],
+        [null, null, null],
+      ]);
+      expect(new Set(changes.map((c) => c.eventId))).toEqual(new Set(['nba-20261122-bos-lal']));
+
+      let rows = 0;
+      while (rows < 4 && Date.now() < end) {
+        rows = Number((await store.query<{ n: string }>('SELECT count() AS n FROM odds_ticks'))[0]?.n);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(rows).toBe(4);
+      await watcher.stop();
+      await pipeline.stop();
+    } finally {
+      await bus.close();
+      await store.close();
+      kafka.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 90_000);
+});
