@@ -21,7 +21,8 @@ export class ClickHouseStore implements OlapStore {
       username: options.username ?? 'default',
       password: options.password ?? '',
       database: options.database ?? 'default',
-      clickhouse_settings: { date_time_input_format: 'best_effort' },
+      // Same JSON shapes as chDB: 64-bit integers as numbers, not quoted strings.
+      clickhouse_settings: { date_time_input_format: 'best_effort', output_format_json_quote_64bit_integers: 0 },
     });
   }
 
