@@ -1,0 +1,58 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { applyMigrations, appliedVersions, loadMigrations } from '../../pipeline/store/index.js';
+import type { OlapStore } from '../../pipeline/store/index.js';
+import { StoreError } from '../../pipeline/store/index.js';
+
+/**
+ * What every OlapStore adapter must do, run against each: the same DDL, the same JSON shapes
+ * back (64-bit integers as numbers, maps as objects, times as 'YYYY-MM-DD hh:mm:ss.sss'), bound
+ * parameters, and typed errors.
+ */
+export function describeStoreContract(name: string, open: () => Promise<{ store: OlapStore; cleanup: () => Promise<void> }>): void {
+  let store: OlapStore;
+  let cleanup: () => Promise<void> = async () => {};
+  beforeAll(async () => {
+    ({ store, cleanup } = await open());
+  }, 180_000);
+  afterAll(async () => {
+    await store?.close();
+    await cleanup();
+  });
+
+  describe(`${name}: the OlapStore contract and the migrations`, () => {
+    it('applies every migration once and is a no-op the second time', async () => {
+      const expected = loadMigrations().map((m) => m.version);
+      expect(await applyMigrations(store)).toEqual(expected);
+      expect(await applyMigrations(store)).toEqual([]);
+      expect(await appliedVersions(store)).toEqual(expected);
+    });
+
+    it('round-trips rows with nulls, maps and millisecond times, whatever the column order of the batch', async () => {
+      await store.insert('events', [
+        { id: 'e1', sport: 'basketball', league: 'nba', home_team_id: 'a', away_team_id: 'b', start_time: '2026-11-22 00:30:00.000', status: 'upcoming', is_live: false, external_ids: { pinnacle: 'p1', draftkings: '9' }, updated_at: '2026-11-21 10:00:00.123' },
+      ]);
+      await store.insert('odds_ticks', [
+        { tick_time: '2026-11-21 10:00:00.456', event_id: 'e1', sportsbook: 'pinnacle', market: 'moneyline', selection: 'home', line: null, participant: null, stat_category: null, odds_american: -120, odds_decimal: 1.8333, status: 'open', is_live: false, book_event_id: 'p1', ingested_at: '2026-11-21 10:00:00.500' },
+        { tick_time: '2026-11-21 10:00:01.000', event_id: 'e1', sportsbook: 'pinnacle', market: 'moneyline', selection: 'home', line: null, participant: null, stat_category: null, odds_american: null, odds_decimal: null, status: 'suspended', is_live: false, book_event_id: 'p1', ingested_at: '2026-11-21 10:00:01.000' },
+      ]);
+      const events = await store.query<{ id: string; external_ids: Record<string, string>; updated_at: string }>('SELECT id, external_ids, updated_at FROM events FINAL');
+      expect(events).toEqual([{ id: 'e1', external_ids: { draftkings: '9', pinnacle: 'p1' }, updated_at: '2026-11-21 10:00:00.123' }]);
+      const ticks = await store.query<{ status: string; odds_american: number | null; tick_time: string }>('SELECT status, odds_american, tick_time FROM odds_ticks ORDER BY tick_time');
+      expect(ticks).toEqual([
+        { status: 'open', odds_american: -120, tick_time: '2026-11-21 10:00:00.456' },
+        { status: 'suspended', odds_american: null, tick_time: '2026-11-21 10:00:01.000' },
+      ]);
+    });
+
+    it('binds query parameters server-side', async () => {
+      const rows = await store.query<{ n: number }>('SELECT count() AS n FROM odds_ticks WHERE sportsbook = {book:String}', { book: 'pinnacle' });
+      expect(rows).toEqual([{ n: 2 }]);
+    });
+
+    it('raises a typed, non-retryable StoreError for a bad statement', async () => {
+      const failure = store.query('SELECT nope FROM no_such_table');
+      await expect(failure).rejects.toBeInstanceOf(StoreError);
+      await expect(failure).rejects.toMatchObject({ retryable: false });
+    });
+  });
+}
