@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { TOPICS } from '../schemas/index.js';
-import type { CanonicalEvent, LeagueDef, OddsChange, OddsTick, TeamDef } from '../schemas/index.js';
+import type { LeagueDef, TeamDef } from '../schemas/index.js';
 import type { Bus, OutgoingRecord } from './bus/index.js';
 import type { Clock } from './clock.js';
 import { Normalizer } from './normalize/index.js';
@@ -92,15 +92,15 @@ export function startPipeline(options: PipelineOptions): Pipeline {
 
     startStage(bus, 'sink:odds_ticks', { groupId: 'sink-odds-ticks', topic: TOPICS.ticks, fromBeginning: true, ...sinkBatch }, async (records) => {
       const now = clock.now();
-      await ticksSink.write(records.flatMap((r) => (r.value ? [tickRow(r.value as OddsTick, now)] : [])));
+      await ticksSink.write(records.flatMap((r) => (r.value ? [tickRow(r.value, now)] : [])));
     }, logger, options.onFailure),
 
     startStage(bus, 'sink:odds_latest', { groupId: 'sink-odds-latest', topic: TOPICS.snapshot, fromBeginning: true, ...sinkBatch }, async (records) => {
-      await latestSink.write(records.flatMap((r) => (r.value ? [latestRow(r.value as OddsChange, r.offset + 1)] : [])));
+      await latestSink.write(records.flatMap((r) => (r.value ? [latestRow(r.value, r.offset + 1)] : [])));
     }, logger, options.onFailure),
 
     startStage(bus, 'sink:events', { groupId: 'sink-events', topic: TOPICS.events, fromBeginning: true, ...sinkBatch, minBatchSize: 1000 }, async (records) => {
-      await eventsSink.write(records.flatMap((r) => (r.value ? [eventRow(r.value as CanonicalEvent)] : [])));
+      await eventsSink.write(records.flatMap((r) => (r.value ? [eventRow(r.value)] : [])));
     }, logger, options.onFailure),
   ];
 
