@@ -1,15 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { LogController } from 'fastify';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import swagger from '@fastify/swagger';
 import type { Logger } from 'pino';
-import { ERROR_CODES } from './errors.js';
-import type { AppDeps } from './deps.js';
+import { ERROR_CODES, errorBody } from './errors.js';
+import type { AppDeps, ServingDeps } from './deps.js';
 import { authPlugin } from './plugins/auth.js';
 import { errorsPlugin } from './plugins/errors.js';
+import { finiteNumbersPlugin } from './plugins/finite-numbers.js';
 import { eventsRoutes } from './routes/events.js';
 import { healthRoutes } from './routes/health.js';
 import { oddsRoutes } from './routes/odds.js';
+import { oddsBatchRoutes } from './routes/odds-batch.js';
+import { opportunitiesRoutes } from './routes/opportunities.js';
+import { oddsDeltaRoutes } from './routes/odds-delta.js';
+import { TierViews } from './views/tier-views.js';
 import { referenceRoutes } from './routes/reference.js';
 
 export const API_PREFIX = '/api/v1';
@@ -19,7 +24,9 @@ export const API_VERSION = '2.0.0';
  * The API as a Fastify instance, ready for `inject()` or `listen()`. Routes under /api/v1,
  * everything but /health behind the auth plugin's hook.
  */
-export async function buildApp(deps: AppDeps, logger?: Logger): Promise<FastifyInstance> {
+export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<FastifyInstance> {
+  const views = appDeps.views ?? new TierViews(appDeps.board, appDeps.clock);
+  const deps: ServingDeps = { ...appDeps, views };
   // Fastify's instance type is parameterised by the logger; the callers only need the base type.
   const app = Fastify({
     ...(logger ? { loggerInstance: logger } : { logger: false }),
@@ -30,10 +37,15 @@ export async function buildApp(deps: AppDeps, logger?: Logger): Promise<FastifyI
     ajv: { customOptions: { coerceTypes: 'array', allErrors: false, removeAdditional: false } },
     bodyLimit: 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    // A URL that is not valid percent-encoding never reaches a route: answer it in the envelope too.
+    frameworkErrors: (error, _request, reply) => {
+      void (reply as unknown as FastifyReply).code(400).send(errorBody('invalid_request', error.code === 'FST_ERR_BAD_URL' ? 'Invalid URL: malformed percent-encoding' : error.message));
+    },
   });
   app.addHook('onRequest', async (request, reply) => {
     void reply.header('x-request-id', request.id);
   });
+  if (!appDeps.views) app.addHook('onClose', async () => views.close());
 
   await app.register(swagger, {
     openapi: {
@@ -44,6 +56,13 @@ export async function buildApp(deps: AppDeps, logger?: Logger): Promise<FastifyI
         description: 'Real-time sports odds from many sportsbooks, and the betting opportunities derived from them.',
       },
       servers: [{ url: '/' }],
+      tags: [
+        { name: 'health', description: 'Service health, no key needed.' },
+        { name: 'reference', description: 'Sports, leagues, sportsbooks, market types and teams.' },
+        { name: 'events', description: 'Events aggregated from the current odds.' },
+        { name: 'odds', description: 'Latest odds, best prices, comparison, batch and deltas.' },
+        { name: 'opportunities', description: '+EV, arbitrage, middles and low-hold opportunities derived from the latest odds.' },
+      ],
       components: {
         securitySchemes: {
           apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
@@ -55,6 +74,7 @@ export async function buildApp(deps: AppDeps, logger?: Logger): Promise<FastifyI
     },
   });
   await app.register(errorsPlugin);
+  await app.register(finiteNumbersPlugin);
 
   await app.register(async (open) => {
     await open.register(healthRoutes, { deps });
@@ -70,6 +90,9 @@ export async function buildApp(deps: AppDeps, logger?: Logger): Promise<FastifyI
     await authed.register(referenceRoutes, { deps });
     await authed.register(eventsRoutes, { deps });
     await authed.register(oddsRoutes, { deps });
+    await authed.register(oddsDeltaRoutes, { deps });
+    await authed.register(oddsBatchRoutes, { deps });
+    await authed.register(opportunitiesRoutes, { deps });
   }, { prefix: API_PREFIX });
 
   return app as unknown as FastifyInstance;

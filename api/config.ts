@@ -14,9 +14,13 @@ export interface Config {
   theOddsApi: { key: string | null; sports: string[]; regions: string[]; markets: string[]; baseUrl: string };
   clickhouse: { url: string; user: string; password: string; database: string } | null;
   redisUrl: string | null;
+  /** Kafka bootstrap servers; null runs the in-process bus. */
+  kafkaBrokers: string[] | null;
   apiKeys: string;
   /** ClickHouse insert batching: rows per insert, or the longest wait before a smaller one. */
   sink: { batchRows: number; maxWaitMs: number };
+  /** The in-memory change window that answers /odds/delta; an older `since` must resync. */
+  deltaWindow: { maxChanges: number; maxAgeMs: number };
 }
 
 export class ConfigError extends Error {
@@ -64,6 +68,10 @@ export function loadConfig(env: Env = process.env): Config {
   const oddsKey = env['THEODDSAPI_KEY'] ?? null;
   if (feed === 'theoddsapi' && !oddsKey) throw new ConfigError('FEED=theoddsapi needs THEODDSAPI_KEY');
   const chUrl = env['CLICKHOUSE_URL'];
+  const redisUrl = env['REDIS_URL'];
+  if (redisUrl !== undefined && redisUrl !== '' && !/^rediss?:\/\/./.test(redisUrl)) {
+    throw new ConfigError('REDIS_URL must be a redis:// or rediss:// URL');
+  }
   return {
     port: int(env, 'PORT', 8080, 0, 65535),
     host: str(env, 'HOST', '127.0.0.1'),
@@ -90,8 +98,13 @@ export function loadConfig(env: Env = process.env): Config {
           database: str(env, 'CLICKHOUSE_DATABASE', 'default'),
         }
       : null,
-    redisUrl: env['REDIS_URL'] ?? null,
+    redisUrl: env['REDIS_URL'] === undefined || env['REDIS_URL'] === '' ? null : env['REDIS_URL'],
+    kafkaBrokers: env['KAFKA_BROKERS'] ? list(env, 'KAFKA_BROKERS', []) : null,
     apiKeys: str(env, 'API_KEYS', ''),
+    deltaWindow: {
+      maxChanges: int(env, 'DELTA_WINDOW_CHANGES', 500_000, 1_000, 50_000_000),
+      maxAgeMs: int(env, 'DELTA_WINDOW_MINUTES', 15, 1, 24 * 60) * 60_000,
+    },
     sink: {
       batchRows: int(env, 'SINK_BATCH_ROWS', 20_000, 1, 1_000_000),
       maxWaitMs: int(env, 'SINK_MAX_WAIT_MS', 1000, 0, 60_000),

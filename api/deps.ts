@@ -4,6 +4,8 @@ import type { KeyStore } from './keys.js';
 import type { RateLimitStore } from './plugins/rate-limit.js';
 import type { LiveBoard } from './views/board.js';
 import type { Catalog } from './views/catalog.js';
+import type { OpportunityBoard } from './views/opportunity-board.js';
+import type { TierViews } from './views/tier-views.js';
 
 /** What the routes read from: views and the catalog, never the bus; the store only for health. */
 export interface AppDeps {
@@ -17,4 +19,11 @@ export interface AppDeps {
   redisUrl: string | null;
   /** Pipeline progress for health: null when this process runs no pipeline. */
   pipelineLag?: () => number;
+  /** The board each tier reads (live, or delayed for free); made from `board` when absent. */
+  views?: TierViews;
+  /** Active opportunities (+EV, arbitrage, middles, low-hold); an empty board when absent. */
+  opportunities?: OpportunityBoard;
 }
+
+/** The deps the odds-serving routes get: `views` always present. */
+export type ServingDeps = AppDeps & { views: TierViews };

@@ -7,6 +7,7 @@ export const ERROR_CODES = {
   unauthorized: { status: 401, description: 'The API key is missing or not valid.' },
   feature_required: { status: 403, description: "The key's tier lacks the feature; the message names the tier that has it." },
   not_found: { status: 404, description: 'No such sport, league, sportsbook, event or route.' },
+  resync_required: { status: 410, description: "A delta's `since` is older than the change window; reload /odds and poll from its meta.next_since." },
   rate_limited: { status: 429, description: 'The per-minute request limit is spent; retry after Retry-After seconds.' },
   internal_error: { status: 500, description: 'An unexpected failure; it is logged with the request id.' },
   unavailable: { status: 503, description: 'The service is starting or shutting down.' },

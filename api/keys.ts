@@ -8,15 +8,17 @@ export interface ApiKeyRecord {
   /** A label for logs and usage: never the key itself. */
   keyId: string;
   tier: TierName;
+  /** A per-key request limit (Enterprise's "custom"); the tier's when absent. */
+  requestsPerMinute?: number;
 }
 
 /** Keys are kept only as SHA-256 digests; the plaintext exists in the caller's hands. */
 export class KeyStore {
   private readonly byHash = new Map<string, ApiKeyRecord>();
 
-  add(key: string, tier: TierName): ApiKeyRecord {
+  add(key: string, tier: TierName, overrides: { requestsPerMinute?: number } = {}): ApiKeyRecord {
     const hash = hashKey(key);
-    const record = { keyId: hash.slice(0, 12), tier };
+    const record: ApiKeyRecord = { keyId: hash.slice(0, 12), tier, ...overrides };
     this.byHash.set(hash, record);
     return record;
   }

@@ -5,7 +5,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { LEAGUES, TEAMS, TOPICS } from '../schemas/index.js';
 import type { RawTick, TierName } from '../schemas/index.js';
-import { MemoryBus } from '../pipeline/bus/index.js';
+import { KafkaBus, MemoryBus } from '../pipeline/bus/index.js';
+import type { Bus } from '../pipeline/bus/index.js';
 import { ManualClock, systemClock } from '../pipeline/clock.js';
 import type { Clock } from '../pipeline/clock.js';
 import type { Feed } from '../pipeline/feeds/feed.js';
@@ -17,15 +18,25 @@ import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { KeyStore, loadOrCreateDemoKeys, parseApiKeys } from './keys.js';
 import { MemoryRateLimitStore } from './plugins/rate-limit.js';
+import type { RateLimitStore } from './plugins/rate-limit.js';
+import { RedisRateLimitStore } from './plugins/redis-rate-limit.js';
 import { LiveBoard } from './views/board.js';
 import { Catalog } from './views/catalog.js';
 import { startChangelogViews } from './views/changelog-views.js';
+import { OpportunityBoard, tierBookScopes } from './views/opportunity-board.js';
+import { TierViews } from './views/tier-views.js';
 
 export interface RunningSystem {
   app: FastifyInstance;
   url: string;
   demoKeys: Record<TierName, string>;
   board: LiveBoard;
+  /** The board each tier reads (live, delayed). */
+  views: TierViews;
+  /** Active opportunities, kept by the `opportunities` changelog. */
+  opportunities: OpportunityBoard;
+  /** The key store, so an operator (or a test) can issue keys at run time. */
+  keys: KeyStore;
   pipeline: Pipeline;
   feed: Feed;
   clock: Clock;
@@ -96,21 +107,30 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
   if (applied.length > 0) logger.info({ applied }, 'schema migrations applied');
   // The in-process bus starts empty, so the latest-odds table starts empty too: it mirrors the
   // board this process rebuilds (its versions are this bus's offsets), not what a previous run left.
-  await store.exec('TRUNCATE TABLE IF EXISTS odds_latest');
+  // Kafka's offsets outlive the process, and so does the table.
+  if (config.kafkaBrokers === null) await store.exec('TRUNCATE TABLE IF EXISTS odds_latest');
 
-  const bus = new MemoryBus({ now: () => clock.now() });
-  const board = new LiveBoard();
+  const bus: Bus = config.kafkaBrokers === null ? new MemoryBus({ now: () => clock.now() }) : new KafkaBus({ brokers: config.kafkaBrokers });
+  const board = new LiveBoard({ now: () => clock.now(), log: config.deltaWindow });
+  // Delayed boards follow the live one from its first change on.
+  const tierViews = new TierViews(board, clock, { log: config.deltaWindow });
   const catalog = new Catalog();
-  const views = startChangelogViews(bus, board, randomUUID().slice(0, 8), logger);
-  const pipeline = startPipeline({ bus, store, clock, logger, catalog: { teams: TEAMS, leagues: LEAGUES }, sinkBatchRows: config.sink.batchRows, sinkMaxWaitMs: config.sink.maxWaitMs });
+  const opportunities = new OpportunityBoard();
+  const views = startChangelogViews(bus, board, randomUUID().slice(0, 8), logger, opportunities);
+  const pipeline = startPipeline({ bus, store, clock, logger, catalog: { teams: TEAMS, leagues: LEAGUES }, sinkBatchRows: config.sink.batchRows, sinkMaxWaitMs: config.sink.maxWaitMs, opportunities: { bookScopes: tierBookScopes() } });
 
   const demoKeys = loadOrCreateDemoKeys(config.dataDir);
   const keys = new KeyStore();
   for (const [tier, key] of Object.entries(demoKeys)) keys.add(key, tier as TierName);
   for (const { key, tier } of parseApiKeys(config.apiKeys)) keys.add(key, tier);
-  const rateLimits = new MemoryRateLimitStore();
+  let rateLimits: RateLimitStore = new MemoryRateLimitStore();
+  if (config.redisUrl !== null) {
+    const redis = new RedisRateLimitStore({ url: config.redisUrl, logger: logger.child({ component: 'rate-limit' }) });
+    if (!(await redis.ready(3000))) logger.warn('Redis not reachable yet: rate-limit counters start in process');
+    rateLimits = redis;
+  }
 
-  const app = await buildApp({ board, catalog, keys, rateLimits, clock, store, version: packageVersion(), redisUrl: config.redisUrl, pipelineLag: () => pipeline.lag() }, logger);
+  const app = await buildApp({ board, views: tierViews, opportunities, catalog, keys, rateLimits, clock, store, version: packageVersion(), redisUrl: config.redisUrl, pipelineLag: () => pipeline.lag() }, logger);
   let url = '';
   if (overrides.listen !== false) url = await app.listen({ port: config.port, host: config.host });
 
@@ -135,6 +155,7 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
       await feed.stop();
       if (!(await drained(15_000))) logger.warn({ lag: pipeline.stats().lag }, 'pipeline did not drain before shutdown');
       await app.close();
+      tierViews.close();
       await Promise.all(views.map((v) => v.stop()));
       await pipeline.stop();
       await bus.close();
@@ -144,5 +165,5 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
     return stopped;
   };
 
-  return { app, url, demoKeys, board, pipeline, feed, clock, store, drained, stop };
+  return { app, url, demoKeys, board, views: tierViews, opportunities, keys, pipeline, feed, clock, store, drained, stop };
 }

@@ -30,6 +30,42 @@ export function lowestTierWith(feature: Feature): TierName {
 }
 
 const TIER_RANK: Record<TierName, number> = { free: 0, hobby: 1, pro: 2, sharp: 3, enterprise: 4 };
+const TIER_ORDER: readonly TierName[] = ['free', 'hobby', 'pro', 'sharp', 'enterprise'];
+
+/** The next tier up that serves more sportsbooks per request than `tier`. */
+export function tierWithMoreBooks(tier: TierName): TierName {
+  const max = TIERS[tier].maxSportsbooks;
+  return TIER_ORDER.find((t) => TIER_RANK[t] > TIER_RANK[tier] && (TIERS[t].maxSportsbooks === null || (max !== null && (TIERS[t].maxSportsbooks ?? 0) > max))) ?? 'enterprise';
+}
+
+/** Books a tier may ask for by name: those whose `requiresTier` is at or below it. */
+export function openBooks(tier: TierName, books: readonly SportsbookDef[]): Set<string> {
+  return new Set(books.filter((b) => TIER_RANK[b.requiresTier] <= TIER_RANK[tier]).map((b) => b.id));
+}
+
+export type BookSelection =
+  | { ok: true; books: Set<string> }
+  | { ok: false; reason: 'tier'; book: string; needs: TierName }
+  | { ok: false; reason: 'count'; asked: number; max: number; needs: TierName };
+
+/**
+ * The sportsbooks one request serves. Without `requested`, the tier's default set
+ * (`allowedBooks`); with it, exactly those books. `added` (the `add_sportsbook` parameter) joins
+ * either. Every book must be open to the tier and the union must fit the tier's maximum; what
+ * does not is reported, never silently dropped. Ids must already be known catalog ids.
+ */
+export function selectBooks(tier: TierName, books: readonly SportsbookDef[], requested?: ReadonlySet<string>, added?: ReadonlySet<string>): BookSelection {
+  const selected = new Set(requested ?? allowedBooks(tier, books));
+  for (const b of added ?? []) selected.add(b);
+  const open = openBooks(tier, books);
+  const byId = new Map(books.map((b) => [b.id, b]));
+  for (const id of selected) {
+    if (!open.has(id)) return { ok: false, reason: 'tier', book: id, needs: byId.get(id)?.requiresTier ?? 'enterprise' };
+  }
+  const max = TIERS[tier].maxSportsbooks;
+  if (max !== null && selected.size > max) return { ok: false, reason: 'count', asked: selected.size, max, needs: tierWithMoreBooks(tier) };
+  return { ok: true, books: selected };
+}
 
 /**
  * The sportsbooks a tier may see: books open to the tier (by `requiresTier`), cheapest tier's
@@ -44,4 +80,12 @@ export function allowedBooks(tier: TierName, books: readonly SportsbookDef[]): S
     .sort((x, y) => TIER_RANK[x.b.requiresTier] - TIER_RANK[y.b.requiresTier] || x.i - y.i)
     .map(({ b }) => b.id);
   return new Set(limit === null ? open : open.slice(0, limit));
+}
+
+/** The largest batch any tier allows: the body schema's bound; the tier's own is checked per key. */
+export const MAX_BATCH_EVENTS = Math.max(...Object.values(TIERS).map((t) => t.batchEvents));
+
+/** "free 5, hobby 20, pro 50, sharp 100, enterprise 100", for messages and docs. */
+export function tiersByBatchSize(): string {
+  return TIER_ORDER.map((t) => `${t} ${TIERS[t].batchEvents}`).join(', ');
 }

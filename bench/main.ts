@@ -1,5 +1,7 @@
 import { cpus } from 'node:os';
 import { benchApi } from './api.js';
+import { benchDelta } from './delta.js';
+import { benchOpportunities } from './opportunities.js';
 import { benchPipeline } from './pipeline.js';
 import { formatFigures } from './report.js';
 import type { BenchFigure } from './report.js';
@@ -14,6 +16,8 @@ async function main(): Promise<void> {
   const sections: [string, () => Promise<BenchFigure[]>][] = [
     ['Pipeline (normalizer + snapshot + sinks)', () => benchPipeline()],
     ['API (GET /odds from the live board)', () => benchApi()],
+    ['Opportunity engines (+EV, arbitrage, middles, low-hold)', () => benchOpportunities()],
+    ['Delta polling and rate limiting', () => benchDelta()],
   ];
   for (const [title, run] of sections) {
     const t0 = performance.now();

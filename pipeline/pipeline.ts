@@ -5,6 +5,8 @@ import type { Bus, OutgoingRecord } from './bus/index.js';
 import type { Clock } from './clock.js';
 import { Normalizer } from './normalize/index.js';
 import type { UnmatchedReason } from './normalize/index.js';
+import { OpportunityProcessor, opportunityRecords, opportunityRow } from './opportunities/index.js';
+import type { OpportunityOptions } from './opportunities/index.js';
 import { startStage } from './runner.js';
 import type { Stage } from './runner.js';
 import { SnapshotProcessor } from './snapshot/index.js';
@@ -22,11 +24,14 @@ export interface PipelineOptions {
   sinkBatchRows?: number;
   sinkMaxWaitMs?: number;
   onFailure?: (error: unknown) => void;
+  /** Tuning of the opportunity engines (reference books, thresholds). */
+  opportunities?: OpportunityOptions;
 }
 
 export interface PipelineStats {
   normalizer: { matched: number; unmatched: Partial<Record<UnmatchedReason, number>>; events: number };
   snapshotRows: number;
+  opportunities: { active: number; created: number; updated: number; expired: number; events: number };
   sinks: Record<string, SinkCounters>;
   lag: Record<string, number>;
 }
@@ -42,7 +47,8 @@ const UNMATCHED_LOG_EVERY = 1000;
 
 /**
  * Wires the processors to the bus and the sinks to the store. Stages: normalizer (raw ticks ->
- * ticks + events), snapshot (ticks -> changelog), and three table sinks. Each stage is its own
+ * ticks + events), snapshot (ticks -> changelog), opportunities (changelog + events ->
+ * opportunities), and the table sinks. Each stage is its own
  * consumer group, so on Kafka each scales with its partitions.
  */
 export function startPipeline(options: PipelineOptions): Pipeline {
@@ -54,6 +60,8 @@ export function startPipeline(options: PipelineOptions): Pipeline {
   const ticksSink = new TableSink(store, 'odds_ticks', logger);
   const latestSink = new TableSink(store, 'odds_latest', logger);
   const eventsSink = new TableSink(store, 'events', logger);
+  const opportunities = new OpportunityProcessor(options.opportunities);
+  const opportunitiesSink = new TableSink(store, 'opportunities', logger);
   let unmatchedSeen = 0;
 
   const stages: Stage[] = [
@@ -90,6 +98,20 @@ export function startPipeline(options: PipelineOptions): Pipeline {
       if (changes.length > 0) await producer.send(TOPICS.snapshot, changes);
     }, logger, options.onFailure),
 
+    // Opportunities: one processor fed by the snapshot changelog and the events (co-partitioned
+    // by event id); expiries leave as a final version and a tombstone.
+    startStage(bus, 'opportunities:events', { groupId: 'opportunities-events', topic: TOPICS.events, fromBeginning: true }, async (records) => {
+      const now = clock.now();
+      const changes = opportunities.handleBatch(records.flatMap((r) => (r.value ? [{ type: 'event' as const, event: r.value }] : [])), now);
+      if (changes.length > 0) await producer.send(TOPICS.opportunities, opportunityRecords(changes));
+    }, logger, options.onFailure),
+
+    startStage(bus, 'opportunities', { groupId: 'opportunities', topic: TOPICS.snapshot, fromBeginning: true }, async (records) => {
+      const now = clock.now();
+      const changes = opportunities.handleBatch(records.flatMap((r) => (r.value ? [{ type: 'odds' as const, change: r.value }] : [])), now);
+      if (changes.length > 0) await producer.send(TOPICS.opportunities, opportunityRecords(changes));
+    }, logger, options.onFailure),
+
     startStage(bus, 'sink:odds_ticks', { groupId: 'sink-odds-ticks', topic: TOPICS.ticks, fromBeginning: true, ...sinkBatch }, async (records) => {
       const now = clock.now();
       await ticksSink.write(records.flatMap((r) => (r.value ? [tickRow(r.value, now)] : [])));
@@ -97,6 +119,10 @@ export function startPipeline(options: PipelineOptions): Pipeline {
 
     startStage(bus, 'sink:odds_latest', { groupId: 'sink-odds-latest', topic: TOPICS.snapshot, fromBeginning: true, ...sinkBatch }, async (records) => {
       await latestSink.write(records.flatMap((r) => (r.value ? [latestRow(r.value, r.offset + 1)] : [])));
+    }, logger, options.onFailure),
+
+    startStage(bus, 'sink:opportunities', { groupId: 'sink-opportunities', topic: TOPICS.opportunities, fromBeginning: true, ...sinkBatch, minBatchSize: 1000 }, async (records) => {
+      await opportunitiesSink.write(records.flatMap((r) => (r.value ? [opportunityRow(r.value, r.offset + 1)] : [])));
     }, logger, options.onFailure),
 
     startStage(bus, 'sink:events', { groupId: 'sink-events', topic: TOPICS.events, fromBeginning: true, ...sinkBatch, minBatchSize: 1000 }, async (records) => {
@@ -112,7 +138,8 @@ export function startPipeline(options: PipelineOptions): Pipeline {
         events: normalizer.eventCount,
       },
       snapshotRows: snapshot.size,
-      sinks: { odds_ticks: ticksSink.counters, odds_latest: latestSink.counters, events: eventsSink.counters },
+      opportunities: { active: opportunities.size, ...pick(opportunities.counters), events: opportunities.eventCount },
+      sinks: { odds_ticks: ticksSink.counters, odds_latest: latestSink.counters, events: eventsSink.counters, opportunities: opportunitiesSink.counters },
       lag: Object.fromEntries(stages.map((s) => [s.name, s.consumer.lag()])),
     }),
     lag: () => stages.reduce((sum, s) => sum + s.consumer.lag(), 0),
@@ -120,4 +147,8 @@ export function startPipeline(options: PipelineOptions): Pipeline {
       await Promise.all(stages.map((s) => s.stop()));
     },
   };
+}
+
+function pick(c: { created: number; updated: number; expired: number }): { created: number; updated: number; expired: number } {
+  return { created: c.created, updated: c.updated, expired: c.expired };
 }

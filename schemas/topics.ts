@@ -1,5 +1,6 @@
 import type { CanonicalEvent } from './events.js';
 import type { OddsChange } from './odds.js';
+import type { Opportunity } from './opportunities.js';
 import type { OddsTick, RawTick } from './ticks.js';
 
 /**
@@ -11,6 +12,8 @@ export const TOPICS = {
   ticks: 'odds.ticks',
   events: 'events',
   snapshot: 'odds.snapshot',
+  /** Compacted, keyed by opportunity id, partitioned by event id; tombstone on expiry. */
+  opportunities: 'opportunities',
 } as const;
 export type TopicName = (typeof TOPICS)[keyof typeof TOPICS];
 
@@ -20,6 +23,7 @@ export interface TopicValues {
   'odds.ticks': OddsTick;
   events: CanonicalEvent;
   'odds.snapshot': OddsChange;
+  opportunities: Opportunity;
 }
 
 export interface TopicConfig {
@@ -33,4 +37,5 @@ export const TOPIC_CONFIGS: Record<TopicName, TopicConfig> = {
   'odds.ticks': { partitions: 4, compacted: false },
   events: { partitions: 4, compacted: true },
   'odds.snapshot': { partitions: 4, compacted: true },
+  opportunities: { partitions: 4, compacted: true },
 };

@@ -182,11 +182,11 @@ describe('odds', () => {
 
   it('pages with limit and offset, and reports has_more and next_offset', async () => {
     const first = await sys.get('/api/v1/odds?limit=3', pro);
-    expect(first.body['pagination']).toEqual({ limit: 3, offset: 0, has_more: true, next_offset: 3 });
+    expect(first.body['pagination']).toEqual({ limit: 3, offset: 0, has_more: true, next_offset: 3, next_cursor: expect.any(String) });
     const last = await sys.get('/api/v1/odds?limit=3&offset=6', pro);
-    expect(last.body['pagination']).toEqual({ limit: 3, offset: 6, has_more: false, next_offset: null });
+    expect(last.body['pagination']).toEqual({ limit: 3, offset: 6, has_more: false, next_offset: null, next_cursor: null });
     expect((last.body['data'] as unknown[]).length).toBe(2);
-    expect(last.body['meta']).toEqual({ count: 2, total: 8 });
+    expect(last.body['meta']).toMatchObject({ count: 2, total: 8 });
   });
 
   it('filters by team words, price bounds and live state', async () => {

@@ -14,6 +14,7 @@ export const paginationSchema = {
     offset: { type: 'integer' },
     has_more: { type: 'boolean' },
     next_offset: nullableInteger,
+    next_cursor: { ...nullableString, description: 'Opaque cursor of the next page (where the endpoint offers cursors); null on the last page.' },
   },
 } as const;
 
@@ -46,8 +47,20 @@ export const labelRefSchema = {
   properties: { id: { type: 'string' }, numerical_id: nullableInteger, label: { type: 'string' } },
 } as const;
 
+/** An error response with the description the OpenAPI document shows for it. */
+export function errorResponse(description: string): object {
+  return { ...errorSchema, description };
+}
+
 /** Error responses every authenticated route may give. */
-export const authErrorResponses = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 429: errorSchema } as const;
+export const authErrorResponses = {
+  400: errorResponse('invalid_request: a parameter or the body is missing or invalid; the message names it.'),
+  401: errorResponse('unauthorized: the API key is missing or not valid.'),
+  403: errorResponse("feature_required: the key's tier lacks a feature or sportsbook the request needs; the message names the tier that has it."),
+  429: errorResponse('rate_limited: the per-minute request limit is spent; see Retry-After.'),
+} as const;
+
+export const notFoundResponse = errorResponse('not_found: no such resource.');
 
 export function dataEnvelope(data: object, meta?: object): object {
   return {
@@ -92,7 +105,7 @@ export function pagination(limit: number, offset: number, total: number): Pagina
 
 /** Comma-separated multi-select parameter as a set; undefined when absent or empty. */
 export function csv(value: string | undefined): Set<string> | undefined {
-  if (value === undefined) return undefined;
+  if (typeof value !== 'string') return undefined;
   const items = value.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
   return items.length > 0 ? new Set(items) : undefined;
 }

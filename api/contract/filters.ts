@@ -1,4 +1,6 @@
+import type { TierName } from '../../schemas/index.js';
 import { ApiError } from '../errors.js';
+import { selectBooks } from '../tiers.js';
 import type { Catalog } from '../views/catalog.js';
 import type { EventFilter, RowFilter } from '../views/filters.js';
 import { csv, csvParam } from './common.js';
@@ -33,16 +35,19 @@ export interface SharedFilterQuery {
 }
 
 /** Unknown ids in a filter are a client's typo, not an empty result: 400 naming the field. */
-function known(field: string, values: Set<string> | undefined, has: (id: string) => boolean, what: string): Set<string> | undefined {
+function known(field: string, values: Set<string> | undefined, has: (id: string) => boolean, what: string, where = 'query parameter'): Set<string> | undefined {
   if (!values) return undefined;
   for (const v of values) {
-    if (!has(v)) throw new ApiError('invalid_request', `Invalid query parameter '${field}': unknown ${what} '${v}'`);
+    if (!has(v)) throw new ApiError('invalid_request', `Invalid ${where} '${field}': unknown ${what} '${v}'`);
   }
   return values;
 }
 
-export function parseFilters(query: SharedFilterQuery, catalog: Catalog): { event: EventFilter; row: RowFilter } {
-  const books = known('sportsbook', csv(query.sportsbook), (id) => catalog.books.has(id), 'sportsbook');
+/** Where the filters came from, for messages: `query parameter` or `body field`. */
+export type FilterSource = 'query parameter' | 'body field';
+
+export function parseFilters(query: SharedFilterQuery, catalog: Catalog, where: FilterSource = 'query parameter'): { event: EventFilter; row: RowFilter } {
+  const books = known('sportsbook', csv(query.sportsbook), (id) => catalog.books.has(id), 'sportsbook', where);
   const event: EventFilter = {
     sports: known('sport', csv(query.sport), (id) => catalog.sports.has(id), 'sport'),
     leagues: known('league', csv(query.league), (id) => catalog.leagues.has(id), 'league'),
@@ -57,9 +62,40 @@ export function parseFilters(query: SharedFilterQuery, catalog: Catalog): { even
   }
   const row: RowFilter = {
     books,
-    markets: known('market', csv(query.market), (id) => catalog.markets.has(id as never), 'market'),
+    markets: known('market', csv(query.market), (id) => catalog.markets.has(id as never), 'market', where),
     minOdds: query.min_odds,
     maxOdds: query.max_odds,
   };
   return { event, row };
+}
+
+export interface OddsFilterQuery extends SharedFilterQuery {
+  add_sportsbook?: string;
+}
+
+export const addSportsbookParam = csvParam(
+  'Sportsbook ids to serve on top of the selection (the tier default, or `sportsbook`); the union must stay within the tier.',
+);
+
+/**
+ * The shared filters of an odds endpoint, with the sportsbooks the key's tier serves: the
+ * tier's default set, or exactly `sportsbook`, plus `add_sportsbook`. A book the tier does not
+ * open, or more books than the tier serves, is 403 feature_required naming the tier that has it.
+ */
+export function parseOddsFilters(query: OddsFilterQuery, catalog: Catalog, tier: TierName, where: FilterSource = 'query parameter'): { event: EventFilter; row: RowFilter } {
+  const filters = parseFilters(query, catalog, where);
+  const added = known('add_sportsbook', csv(query.add_sportsbook), (id) => catalog.books.has(id), 'sportsbook');
+  const selection = selectBooks(tier, [...catalog.books.values()], filters.row.books, added);
+  if (!selection.ok) {
+    if (selection.reason === 'tier') {
+      throw new ApiError('feature_required', `Sportsbook '${selection.book}' needs the ${selection.needs} tier or higher; this key is ${tier}`);
+    }
+    throw new ApiError(
+      'feature_required',
+      `The ${tier} tier serves at most ${selection.max} sportsbooks per request (asked for ${selection.asked}); the ${selection.needs} tier serves more`,
+    );
+  }
+  // Every book selected is no book filter at all: the board's fast paths then skip the check.
+  const everyBook = selection.books.size === catalog.books.size;
+  return { event: filters.event, row: { ...filters.row, books: everyBook ? undefined : selection.books } };
 }

@@ -41,6 +41,78 @@ export const oddsRowSchema = {
 
 export type PublicOdds = Record<string, unknown>;
 
+/** Field names of an odds row, for `fields` projection. */
+export const ODDS_FIELDS = Object.keys(oddsRowSchema.properties) as readonly string[];
+
+const { required: _required, ...optionalRow } = oddsRowSchema;
+
+/**
+ * An item of `GET /odds`: an odds row (every field optional, since `fields` may project them
+ * away), or with `group_by=event` an event group whose `odds` holds the event's rows of the page.
+ */
+export const oddsListItemSchema = {
+  ...optionalRow,
+  description: 'An odds row; with group_by=event, an event group (event fields plus `odds`). With `fields`, only the named fields and `id`.',
+  properties: {
+    ...optionalRow.properties,
+    odds: { type: 'array', items: optionalRow, description: 'group_by=event only: the rows of this event on this page.' },
+  },
+} as const;
+
+/** `GET /odds/best`: the best row of a selection, and how many books quote it. */
+export const bestOddsRowSchema = {
+  ...oddsRowSchema,
+  properties: { ...oddsRowSchema.properties, book_count: { type: 'integer', description: 'Sportsbooks (of those served to the key) quoting this selection.' } },
+} as const;
+
+/** A row removed since `since` (suspended or pulled): enough to drop it from a mirror. */
+export const removedRowSchema = {
+  type: 'object',
+  required: ['id', 'event_id', 'sportsbook', 'market', 'removed_at'],
+  properties: {
+    id: { type: 'string' },
+    event_id: { type: 'string' },
+    sportsbook: { type: 'string' },
+    market: { type: 'string', enum: [...MARKET_IDS] },
+    removed_at: { type: 'string', format: 'date-time', description: 'Log time of the removal.' },
+  },
+} as const;
+
+/** Event fields an odds group carries. */
+export function presentGroup(catalog: Catalog, event: CanonicalEvent, odds: PublicOdds[]): PublicOdds {
+  return {
+    event_id: event.id,
+    sport: event.sport,
+    league: event.league,
+    home_team: teamName(catalog, event.homeTeamId),
+    away_team: teamName(catalog, event.awayTeamId),
+    event_start_time: isoTime(event.startTime),
+    is_live: event.isLive,
+    home: teamRef(catalog, event.homeTeamId),
+    away: teamRef(catalog, event.awayTeamId),
+    sport_ref: sportRef(catalog, event.sport),
+    league_ref: leagueRef(catalog, event.league),
+    odds,
+  };
+}
+
+/** Keeps `id` and the named fields. */
+export function project(row: PublicOdds, fields: readonly string[]): PublicOdds {
+  const out: PublicOdds = { id: row['id'] };
+  for (const f of fields) out[f] = row[f];
+  return out;
+}
+
+/** Selection key shared by every book's row of one outcome: `market:participant:stat:selection:line`, empty parts left out. */
+export function selectionKey(row: OddsRow): string {
+  const parts: string[] = [row.market];
+  if (row.participant !== null) parts.push(row.participant);
+  if (row.statCategory !== null) parts.push(row.statCategory);
+  parts.push(row.selection);
+  if (row.line !== null) parts.push(String(row.line));
+  return parts.join(':');
+}
+
 export function presentOdds(catalog: Catalog, row: OddsRow, event: CanonicalEvent): PublicOdds {
   return {
     id: row.id,

@@ -53,7 +53,7 @@ export const authPlugin = fp<AuthOptions>(async (app: FastifyInstance, options) 
     request.apiKey = record;
     const tier = TIERS[record.tier];
     const { count, resetAt } = await options.rateLimits.hit(record.keyId, options.now());
-    const limit = tier.requestsPerMinute;
+    const limit = record.requestsPerMinute ?? tier.requestsPerMinute;
     const headers: Record<string, string> = {
       'x-ratelimit-limit': String(limit),
       'x-ratelimit-remaining': String(Math.max(0, limit - count)),
@@ -70,6 +70,11 @@ export const authPlugin = fp<AuthOptions>(async (app: FastifyInstance, options) 
     }
   });
 });
+
+/** The tier of the request's key (routes behind the auth hook always have one). */
+export function tierOf(request: FastifyRequest): TierName {
+  return request.apiKey?.tier ?? 'free';
+}
 
 export function requireFeature(request: FastifyRequest, feature: Feature): void {
   const tier: TierName = request.apiKey?.tier ?? 'free';

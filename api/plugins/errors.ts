@@ -19,10 +19,25 @@ export function describeValidation(error: FastifyError): string {
   if (typeof missing === 'string') return `Missing required ${where} '${missing}'`;
   const field = first.instancePath.replace(/^\//, '').replace(/\//g, '.');
   const allowed = params['allowedValues'];
-  const detail = Array.isArray(allowed) ? `must be one of ${allowed.join(', ')}` : (first.message ?? 'is invalid');
+  const extra = params['additionalProperty'];
+  const detail = Array.isArray(allowed)
+    ? `must be one of ${allowed.join(', ')}`
+    : typeof extra === 'string'
+      ? `must NOT have additional property '${extra}'`
+      : (first.message ?? 'is invalid');
   if (field === '') return `Invalid ${where === 'body field' ? 'body' : where}: ${detail}`;
   return `Invalid ${where} '${field}': ${detail}`;
 }
+
+/** Fastify's own client errors, in the words of the rest of the API. */
+const FASTIFY_MESSAGES: Record<string, (e: FastifyError) => string> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: () => 'Invalid body: not valid JSON',
+  FST_ERR_CTP_EMPTY_JSON_BODY: () => 'Invalid body: empty, but the content-type is application/json',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: () => 'Invalid body: unsupported content-type; send application/json',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: () => 'Invalid body: content-length does not match the body',
+  FST_ERR_CTP_BODY_TOO_LARGE: () => 'Invalid body: larger than the 1 MiB limit',
+  FST_ERR_CTP_INVALID_TYPE: () => 'Invalid body: content-type must be a string',
+};
 
 /**
  * Every failure leaves in the error envelope: validation -> 400 invalid_request naming the
@@ -43,7 +58,8 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
     if (status >= 400 && status < 500) {
       // Fastify's own client errors (bad JSON body, body too large, unsupported media type).
       const code = status === 404 ? 'not_found' : status === 401 ? 'unauthorized' : status === 429 ? 'rate_limited' : 'invalid_request';
-      void reply.code(ERROR_CODES[code].status).send(errorBody(code, error.message));
+      const message = FASTIFY_MESSAGES[error.code]?.(error) ?? error.message;
+      void reply.code(ERROR_CODES[code].status).send(errorBody(code, message));
       return;
     }
     request.log.error({ err: error }, 'unhandled error');

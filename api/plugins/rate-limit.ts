@@ -2,16 +2,24 @@
 export interface RateLimitStore {
   /** Counts one request; returns the count in the current window and its reset (epoch s). */
   hit(keyId: string, now: number): Promise<{ count: number; resetAt: number }>;
+  /** Health of the shared store, when there is one: round-trip ms, or a reason it is not serving. */
+  check?(): Promise<{ ok: boolean; latencyMs?: number; message: string }>;
   close(): Promise<void>;
 }
 
 export const WINDOW_MS = 60_000;
 
+/** The window a time falls in: its start (epoch ms) and its reset (epoch s). */
+export function windowOf(now: number): { start: number; resetAt: number } {
+  const start = Math.floor(now / WINDOW_MS) * WINDOW_MS;
+  return { start, resetAt: (start + WINDOW_MS) / 1000 };
+}
+
 export class MemoryRateLimitStore implements RateLimitStore {
   private readonly windows = new Map<string, { start: number; count: number }>();
 
   async hit(keyId: string, now: number): Promise<{ count: number; resetAt: number }> {
-    const start = Math.floor(now / WINDOW_MS) * WINDOW_MS;
+    const { start, resetAt } = windowOf(now);
     let w = this.windows.get(keyId);
     if (!w || w.start !== start) {
       w = { start, count: 0 };
@@ -19,7 +27,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
       if (this.windows.size > 100_000) this.sweep(start);
     }
     w.count++;
-    return { count: w.count, resetAt: (start + WINDOW_MS) / 1000 };
+    return { count: w.count, resetAt };
   }
 
   private sweep(current: number): void {

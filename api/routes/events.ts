@@ -1,20 +1,24 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { authErrorResponses, dataEnvelope, errorSchema, pagination, paginatedEnvelope, pagingParams } from '../contract/common.js';
+import type { CanonicalEvent } from '../../schemas/index.js';
+import type { LiveBoard } from '../views/board.js';
+import { authErrorResponses, dataEnvelope, notFoundResponse, pagination, paginatedEnvelope, pagingParams } from '../contract/common.js';
 import { eventSchema, presentEvent } from '../contract/events.js';
-import { parseFilters, sharedFilterParams } from '../contract/filters.js';
+import { addSportsbookParam, parseFilters, parseOddsFilters, sharedFilterParams } from '../contract/filters.js';
 import type { SharedFilterQuery } from '../contract/filters.js';
 import { oddsRowSchema, presentOdds } from '../contract/odds.js';
-import type { AppDeps } from '../deps.js';
+import type { ServingDeps } from '../deps.js';
+import { tierOf } from '../plugins/auth.js';
 import { ApiError } from '../errors.js';
 import { eventMatches, rowMatches } from '../views/filters.js';
 
 const { sport, league, sportsbook, live, team, date, q, market } = sharedFilterParams;
 const eventParams = { type: 'object', required: ['eventId'], properties: { eventId: { type: 'string', maxLength: 200 } } } as const;
 
-export const eventsRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { deps }) => {
-  const { board, catalog } = deps;
+export const eventsRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (app, { deps }) => {
+  const { catalog, views } = deps;
 
-  function eventOr404(id: string): NonNullable<ReturnType<typeof board.event>> {
+  /** Events are served from the tier's board, so a delayed tier sees events and odds alike delayed. */
+  function eventOr404(board: LiveBoard, id: string): CanonicalEvent {
     const e = board.event(id);
     if (!e) throw new ApiError('not_found', `Unknown event '${id}'`);
     return e;
@@ -24,19 +28,22 @@ export const eventsRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, {
     schema: {
       tags: ['events'],
       summary: 'Events that currently have odds',
+      description: 'Events aggregated from the current odds of the board the key reads (delayed for the free tier), by start time. `sportsbook` keeps events that any of the books lists.',
       querystring: {
         type: 'object',
         properties: {
           sport, league, sportsbook, live, team, date, q,
           has_score: { type: 'boolean', description: 'true: only events with a live score. No score feed is connected yet, so true matches nothing.' },
-          ...pagingParams(50, 500),
+          ...pagingParams(50, 1000),
         },
       },
       response: { 200: paginatedEnvelope(eventSchema, { type: 'object', additionalProperties: true }), ...authErrorResponses },
     },
   }, async (request) => {
+    const board = views.boardFor(tierOf(request));
     const { limit, offset, has_score: hasScore } = request.query;
-    const { event: filter, row } = parseFilters(request.query, catalog);
+    const { sport: sp, league: lg, sportsbook: sb, live: lv, team: tm, date: dt, q: text } = request.query;
+    const { event: filter, row } = parseFilters({ sport: sp, league: lg, sportsbook: sb, live: lv, team: tm, date: dt, q: text }, catalog);
     const matches = board.activeEvents().filter(
       (e) => eventMatches(e, filter, catalog) && hasScore !== true && (!row.books || board.booksOf(e.id).some((b) => row.books?.has(b))),
     );
@@ -45,30 +52,40 @@ export const eventsRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, {
   });
 
   app.get<{ Params: { eventId: string } }>('/events/:eventId', {
-    schema: { tags: ['events'], summary: 'One event', params: eventParams, response: { 200: dataEnvelope(eventSchema), 404: errorSchema, ...authErrorResponses } },
-  }, async (request) => ({ success: true, data: presentEvent(catalog, board, eventOr404(request.params.eventId)) }));
+    schema: { tags: ['events'], summary: 'One event', description: 'One event by id; 404 when the board does not know it.', params: eventParams, response: { 200: dataEnvelope(eventSchema), 404: notFoundResponse, ...authErrorResponses } },
+  }, async (request) => {
+    const board = views.boardFor(tierOf(request));
+    return { success: true, data: presentEvent(catalog, board, eventOr404(board, request.params.eventId)) };
+  });
 
   app.get<{ Params: { eventId: string } }>('/events/:eventId/markets', {
     schema: {
       tags: ['events'],
       summary: 'Market types currently offered for an event',
+      description: 'Market ids with at least one row for the event now, in board order; 404 for an unknown event.',
       params: eventParams,
-      response: { 200: dataEnvelope({ type: 'array', items: { type: 'string' } }), 404: errorSchema, ...authErrorResponses },
+      response: { 200: dataEnvelope({ type: 'array', items: { type: 'string' } }), 404: notFoundResponse, ...authErrorResponses },
     },
-  }, async (request) => ({ success: true, data: board.marketsOf(eventOr404(request.params.eventId).id) }));
+  }, async (request) => {
+    const board = views.boardFor(tierOf(request));
+    return { success: true, data: board.marketsOf(eventOr404(board, request.params.eventId).id) };
+  });
 
-  app.get<{ Params: { eventId: string }; Querystring: { sportsbook?: string; market?: string; limit: number; offset: number } }>('/events/:eventId/odds', {
+  app.get<{ Params: { eventId: string }; Querystring: { sportsbook?: string; add_sportsbook?: string; market?: string; limit: number; offset: number } }>('/events/:eventId/odds', {
     schema: {
       tags: ['events'],
       summary: "An event's odds across sportsbooks",
+      description: "The event's rows in board order, from the sportsbooks the key's tier serves (`sportsbook` and `add_sportsbook` as on /odds); 404 for an unknown event.",
       params: eventParams,
-      querystring: { type: 'object', properties: { sportsbook, market, ...pagingParams(100, 1000) } },
-      response: { 200: paginatedEnvelope(oddsRowSchema), 404: errorSchema, ...authErrorResponses },
+      querystring: { type: 'object', properties: { sportsbook, add_sportsbook: addSportsbookParam, market, ...pagingParams(100, 1000) } },
+      response: { 200: paginatedEnvelope(oddsRowSchema), 404: notFoundResponse, ...authErrorResponses },
     },
   }, async (request) => {
-    const e = eventOr404(request.params.eventId);
+    const tier = tierOf(request);
+    const board = views.boardFor(tier);
+    const e = eventOr404(board, request.params.eventId);
     const { limit, offset } = request.query;
-    const { row } = parseFilters({ sportsbook: request.query.sportsbook, market: request.query.market }, catalog);
+    const { row } = parseOddsFilters({ sportsbook: request.query.sportsbook, add_sportsbook: request.query.add_sportsbook, market: request.query.market }, catalog, tier);
     const rows = board.rowsOf(e.id).filter((r) => rowMatches(r, row));
     const data = rows.slice(offset, offset + limit).map((r) => presentOdds(catalog, r, e));
     return { success: true, data, pagination: pagination(limit, offset, rows.length), meta: { count: data.length, total: rows.length } };

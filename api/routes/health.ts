@@ -62,15 +62,16 @@ export const healthRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, {
     return { status: ageMs > DATA_STALE_MS ? 'degraded' : 'ok', message };
   }
 
-  function redis(): Check {
-    if (deps.redisUrl === null) return { status: 'disabled', message: 'REDIS_URL not set: rate-limit counters are kept in process' };
-    return { status: 'ok', message: 'rate-limit counters in Redis' };
+  async function redis(): Promise<Check> {
+    if (deps.redisUrl === null || !deps.rateLimits.check) return { status: 'disabled', message: 'REDIS_URL not set: rate-limit counters are kept in process' };
+    const c = await deps.rateLimits.check();
+    return c.ok ? { status: 'ok', ...(c.latencyMs === undefined ? {} : { latency_ms: c.latencyMs }), message: c.message } : { status: 'degraded', message: c.message };
   }
 
   app.get('/health', {
-    schema: { tags: ['health'], summary: 'Service health (no authentication)', response: { 200: healthSchema, 503: healthSchema } },
+    schema: { tags: ['health'], summary: 'Service health (no authentication)', description: 'ok, degraded (no recent odds, or Redis unreachable) or down (schema missing or store unreachable: 503). Checks: redis, data, schema.', response: { 200: healthSchema, 503: healthSchema } },
   }, async (_request, reply) => {
-    const checks = { redis: redis(), data: data(), schema: await schema() };
+    const checks = { redis: await redis(), data: data(), schema: await schema() };
     const values = Object.values(checks).map((c) => c.status);
     const status = values.includes('down') ? 'down' : values.includes('degraded') ? 'degraded' : 'ok';
     return reply.code(status === 'down' ? 503 : 200).send({

@@ -1,47 +1,293 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { CanonicalEvent, OddsRow } from '../../schemas/index.js';
-import { authErrorResponses, pagination, paginatedEnvelope, pagingParams } from '../contract/common.js';
-import { parseFilters, sharedFilterParams } from '../contract/filters.js';
-import type { SharedFilterQuery } from '../contract/filters.js';
-import { oddsRowSchema, presentOdds } from '../contract/odds.js';
-import type { AppDeps } from '../deps.js';
+import { authErrorResponses, csvParam, dataEnvelope, notFoundResponse, pagination, paginatedEnvelope, pagingParams } from '../contract/common.js';
+import { decodeCursor, encodeCursor, queryFingerprint } from '../contract/cursor.js';
+import type { Cursor } from '../contract/cursor.js';
+import { eventSchema, presentEvent } from '../contract/events.js';
+import { addSportsbookParam, parseOddsFilters, sharedFilterParams } from '../contract/filters.js';
+import type { OddsFilterQuery } from '../contract/filters.js';
+import { ODDS_FIELDS, bestOddsRowSchema, oddsListItemSchema, oddsRowSchema, presentGroup, presentOdds, project, selectionKey } from '../contract/odds.js';
+import type { PublicOdds } from '../contract/odds.js';
+import type { ServingDeps } from '../deps.js';
+import { ApiError } from '../errors.js';
+import { formatLogTime } from '../views/log-time.js';
+import { SORT_VALUES, candidateEvents, comparePositions, forEachMatch, parseSort, positionOf } from '../views/odds-query.js';
 import { eventMatches, rowMatches } from '../views/filters.js';
+import type { Match, Position, SortSpec } from '../views/odds-query.js';
+import { tierOf } from '../plugins/auth.js';
 
-export const oddsRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { deps }) => {
-  const { board, catalog } = deps;
+const { sport, league, sportsbook, market, event, live, team, date, q, min_odds: minOdds, max_odds: maxOdds } = sharedFilterParams;
 
-  app.get<{ Querystring: SharedFilterQuery & { limit: number; offset: number } }>('/odds', {
+interface OddsQuery extends OddsFilterQuery {
+  sort?: string;
+  fields?: string;
+  group_by?: 'event';
+  cursor?: string;
+  limit: number;
+  offset: number;
+}
+
+const listMeta = {
+  type: 'object',
+  properties: {
+    count: { type: 'integer', description: 'Rows on this page.' },
+    total: { type: 'integer', description: 'Rows matching the query.' },
+    groups: { type: 'integer', description: 'group_by=event: event groups on this page.' },
+    next_since: { type: 'string', format: 'date-time', description: 'Pass as `since` to /odds/delta to receive every change after this snapshot.' },
+    sort: { type: ['string', 'null'] },
+  },
+} as const;
+
+function parseFields(value: string | undefined): string[] | null {
+  if (value === undefined) return null;
+  const fields = value.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+  for (const f of fields) {
+    if (!ODDS_FIELDS.includes(f)) throw new ApiError('invalid_request', `Invalid query parameter 'fields': unknown field '${f}' (fields: ${ODDS_FIELDS.join(', ')})`);
+  }
+  return fields.length > 0 ? fields : null;
+}
+
+/** Consecutive rows of one event and one outcome (board order puts the books of an outcome together). */
+function sameOutcome(a: OddsRow, b: OddsRow): boolean {
+  return a.eventId === b.eventId && a.market === b.market && a.selection === b.selection && a.line === b.line && a.participant === b.participant && a.statCategory === b.statCategory;
+}
+
+function better(a: OddsRow, b: OddsRow): boolean {
+  return a.priceDecimal > b.priceDecimal || (a.priceDecimal === b.priceDecimal && a.ts > b.ts);
+}
+
+export const oddsRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (app, { deps }) => {
+  const { catalog, views } = deps;
+
+  app.get<{ Querystring: OddsQuery }>('/odds', {
     schema: {
       tags: ['odds'],
-      summary: 'Latest odds, filtered, in board order (event start, market, line, selection, book)',
-      querystring: { type: 'object', properties: { ...sharedFilterParams, ...pagingParams(100, 1000) } },
-      response: { 200: paginatedEnvelope(oddsRowSchema, { type: 'object', additionalProperties: true }), ...authErrorResponses },
+      summary: 'Latest odds, filtered, sorted, projected or grouped',
+      description:
+        'Latest price of every (event, market, selection, line, sportsbook) the key may see. Default order is the board order ' +
+        '(event start, market, line, selection, sportsbook); `sort` orders by one of eight keys. Page with `limit`/`offset`, ' +
+        'or walk consistently with `cursor`/`next_cursor` (a walk over live data neither repeats nor skips rows). Free-tier keys ' +
+        'read a board delayed by the tier\'s data delay. `meta.next_since` starts a /odds/delta poll from this snapshot.',
+      querystring: {
+        type: 'object',
+        properties: {
+          sport, league, sportsbook, add_sportsbook: addSportsbookParam, market, event, live, team, date, q, min_odds: minOdds, max_odds: maxOdds,
+          sort: { type: 'string', enum: [...SORT_VALUES], description: 'Sort key; a leading - sorts descending. Ties keep board order.' },
+          fields: { type: 'string', maxLength: 2000, description: `Comma-separated fields to return (id always comes). One of: ${ODDS_FIELDS.join(', ')}.` },
+          group_by: { type: 'string', enum: ['event'], description: 'event: group the rows of the page by event.' },
+          cursor: { type: 'string', maxLength: 2000, description: 'next_cursor of the previous page; use with the same filters and sort, and without offset.' },
+          ...pagingParams(100, 1000),
+        },
+      },
+      response: { 200: paginatedEnvelope(oddsListItemSchema, listMeta), ...authErrorResponses },
+    },
+  }, async (request) => {
+    const query = request.query;
+    const { limit } = query;
+    const tier = tierOf(request);
+    const board = views.boardFor(tier);
+    const filters = parseOddsFilters({
+      sport: query.sport, league: query.league, sportsbook: query.sportsbook, add_sportsbook: query.add_sportsbook, market: query.market, event: query.event,
+      live: query.live, team: query.team, date: query.date, q: query.q, min_odds: query.min_odds, max_odds: query.max_odds,
+    }, catalog, tier);
+    const fields = parseFields(query.fields);
+    const sort: SortSpec | null = parseSort(query.sort);
+    const fingerprint = queryFingerprint({
+      sport: query.sport, league: query.league, sportsbook: query.sportsbook, add_sportsbook: query.add_sportsbook, market: query.market,
+      event: query.event, live: query.live, team: query.team, date: query.date, q: query.q, min_odds: query.min_odds, max_odds: query.max_odds,
+      sort: query.sort, tier,
+    });
+    let cursor: Cursor | null = null;
+    if (query.cursor !== undefined) {
+      cursor = decodeCursor(query.cursor);
+      if (!cursor) throw new ApiError('invalid_request', "Invalid query parameter 'cursor': not a cursor this API issued");
+      if (cursor.q !== fingerprint) throw new ApiError('invalid_request', "Invalid query parameter 'cursor': it belongs to a query with other filters or sort");
+      if (query.offset > 0) throw new ApiError('invalid_request', "Invalid query parameter 'offset': not allowed together with cursor");
+    }
+
+    const page: Match[] = [];
+    let total = 0;
+    let offset = query.offset;
+    if (sort === null) {
+      // Board order: one pass counts every match and materialises only the page. Without price
+      // bounds an event's matches are counted from the board's counters, so only the events
+      // the page overlaps are visited row by row.
+      const after = cursor?.p;
+      const countable = filters.row.minOdds === undefined && filters.row.maxOdds === undefined;
+      let passed = after === undefined;
+      let first = -1;
+      const end = offset + limit;
+      for (const ev of candidateEvents(board, filters.event)) {
+        if (!eventMatches(ev, filters.event, catalog)) continue;
+        if (countable) {
+          const n = board.countRows(ev.id, filters.row.books, filters.row.markets);
+          const skip = after
+            ? page.length >= limit || ev.startTime < after.t || (ev.startTime === after.t && ev.id < after.e)
+            : total + n <= offset || total >= end;
+          if (skip) {
+            total += n;
+            continue;
+          }
+        }
+        for (const row of board.rowsOf(ev.id)) {
+          if (!rowMatches(row, filters.row)) continue;
+          if (!passed && after && comparePositions(positionOf({ row, event: ev }, null), after, null) > 0) passed = true;
+          if (passed && (after ? page.length < limit : total >= offset && total < end)) {
+            if (first < 0) first = total;
+            page.push({ row, event: ev });
+          }
+          total++;
+        }
+      }
+      if (after) offset = first >= 0 ? first : total;
+    } else {
+      const all: { m: Match; p: Position }[] = [];
+      forEachMatch(board, catalog, filters.event, filters.row, (row, ev) => {
+        const m = { row, event: ev };
+        all.push({ m, p: positionOf(m, sort) });
+      });
+      all.sort((a, b) => comparePositions(a.p, b.p, sort));
+      total = all.length;
+      if (cursor) {
+        const c = cursor.p;
+        let lo = 0;
+        let hi = all.length;
+        while (lo < hi) {
+          const mid = (lo + hi) >>> 1;
+          if (comparePositions((all[mid] as { p: Position }).p, c, sort) > 0) hi = mid;
+          else lo = mid + 1;
+        }
+        offset = lo;
+      }
+      for (const x of all.slice(offset, offset + limit)) page.push(x.m);
+    }
+
+    const hasMore = offset + page.length < total;
+    const last = page[page.length - 1];
+    const nextCursor = hasMore && last ? encodeCursor({ q: fingerprint, p: positionOf(last, sort) }) : null;
+    const rows = page.map(({ row, event: ev }) => {
+      const full = presentOdds(catalog, row, ev);
+      return fields ? project(full, fields) : full;
+    });
+    let data: PublicOdds[] = rows;
+    let groups: number | undefined;
+    if (query.group_by === 'event') {
+      const byEvent = new Map<string, { event: CanonicalEvent; odds: PublicOdds[] }>();
+      page.forEach(({ event: ev }, i) => {
+        const g = byEvent.get(ev.id) ?? { event: ev, odds: [] };
+        g.odds.push(rows[i] as PublicOdds);
+        byEvent.set(ev.id, g);
+      });
+      data = [...byEvent.values()].map((g) => presentGroup(catalog, g.event, g.odds));
+      groups = data.length;
+    }
+    return {
+      success: true,
+      data,
+      pagination: { ...pagination(limit, offset, total), has_more: hasMore, next_offset: hasMore ? offset + page.length : null, next_cursor: nextCursor },
+      meta: { count: page.length, total, ...(groups === undefined ? {} : { groups }), next_since: formatLogTime(board.log.head()), sort: query.sort ?? null },
+    };
+  });
+
+  app.get<{ Querystring: OddsFilterQuery & { limit: number; offset: number } }>('/odds/best', {
+    schema: {
+      tags: ['odds'],
+      summary: 'Best price per selection across the sportsbooks the key may see',
+      description:
+        'One row per outcome (event, market, participant, selection, line): the sportsbook with the highest decimal price ' +
+        '(ties: the most recent price), with `book_count`, the number of books quoting it. Board order.',
+      querystring: {
+        type: 'object',
+        properties: { sport, league, sportsbook, add_sportsbook: addSportsbookParam, market, event, live, team, date, q, ...pagingParams(100, 1000) },
+      },
+      response: { 200: paginatedEnvelope(bestOddsRowSchema, listMeta), ...authErrorResponses },
     },
   }, async (request) => {
     const { limit, offset } = request.query;
-    const { event: eventFilter, row: rowFilter } = parseFilters(request.query, catalog);
-    const end = offset + limit;
-    const page: { row: OddsRow; event: CanonicalEvent }[] = [];
-    // Price bounds need the rows themselves; book and market filters are answered by counters.
-    const countable = rowFilter.minOdds === undefined && rowFilter.maxOdds === undefined;
+    const tier = tierOf(request);
+    const board = views.boardFor(tier);
+    const q = request.query;
+    const filters = parseOddsFilters(
+      { sport: q.sport, league: q.league, sportsbook: q.sportsbook, add_sportsbook: q.add_sportsbook, market: q.market, event: q.event, live: q.live, team: q.team, date: q.date, q: q.q },
+      catalog,
+      tier,
+    );
+    const data: PublicOdds[] = [];
     let total = 0;
-    for (const e of board.activeEvents()) {
-      if (!eventMatches(e, eventFilter, catalog)) continue;
-      if (countable) {
-        const n = board.countRows(e.id, rowFilter.books, rowFilter.markets);
-        // Only events overlapping the requested window are visited row by row.
-        if (total + n <= offset || total >= end) {
-          total += n;
-          continue;
-        }
+    let best: Match | null = null;
+    let books = 0;
+    const flush = (): void => {
+      if (best && total >= offset && total < offset + limit) data.push({ ...presentOdds(catalog, best.row, best.event), book_count: books });
+      if (best) total++;
+    };
+    forEachMatch(board, catalog, filters.event, filters.row, (row, ev) => {
+      if (best && sameOutcome(best.row, row)) {
+        books++;
+        if (better(row, best.row)) best = { row, event: ev };
+        return;
       }
-      for (const r of board.rowsOf(e.id)) {
-        if (!rowMatches(r, rowFilter)) continue;
-        if (total >= offset && total < end) page.push({ row: r, event: e });
-        total++;
-      }
-    }
-    const data = page.map(({ row, event }) => presentOdds(catalog, row, event));
-    return { success: true, data, pagination: pagination(limit, offset, total), meta: { count: data.length, total } };
+      flush();
+      best = { row, event: ev };
+      books = 1;
+    });
+    flush();
+    return { success: true, data, pagination: pagination(limit, offset, total), meta: { count: data.length, total, next_since: formatLogTime(board.log.head()) } };
+  });
+
+  app.get<{ Querystring: OddsFilterQuery & { event: string } }>('/odds/comparison', {
+    schema: {
+      tags: ['odds'],
+      summary: "One event's prices side by side across sportsbooks",
+      description:
+        'Maps each outcome of the event (`market:participant:stat:selection:line`, empty parts left out, e.g. `moneyline:home`, ' +
+        '`point_spread:away:2.5`) to its rows across the sportsbooks the key may see, best price first. 400 without `event`, ' +
+        '404 for an event without odds.',
+      querystring: {
+        type: 'object',
+        required: ['event'],
+        properties: {
+          event: { type: 'string', minLength: 1, maxLength: 200, description: 'Event id.' },
+          market: csvParam('Market ids, comma-separated.'),
+          sportsbook,
+          add_sportsbook: addSportsbookParam,
+        },
+      },
+      response: {
+        200: dataEnvelope(
+          { type: 'object', additionalProperties: { type: 'array', items: oddsRowSchema }, description: 'Outcome key -> rows, best price first.' },
+          { type: 'object', properties: { event: eventSchema, outcomes: { type: 'integer' }, books: { type: 'array', items: { type: 'string' } }, next_since: { type: 'string' } } },
+        ),
+        404: notFoundResponse,
+        ...authErrorResponses,
+      },
+    },
+  }, async (request) => {
+    const tier = tierOf(request);
+    const board = views.boardFor(tier);
+    const e = board.event(request.query.event);
+    if (!e || !board.hasOdds(e.id)) throw new ApiError('not_found', `Unknown event '${request.query.event}' (or it has no odds now)`);
+    const filters = parseOddsFilters({ market: request.query.market, sportsbook: request.query.sportsbook, add_sportsbook: request.query.add_sportsbook }, catalog, tier);
+    const data: Record<string, PublicOdds[]> = {};
+    const books = new Set<string>();
+    let group: OddsRow[] = [];
+    const flush = (): void => {
+      const first = group[0];
+      if (!first) return;
+      group.sort((a, b) => b.priceDecimal - a.priceDecimal || b.ts - a.ts);
+      data[selectionKey(first)] = group.map((r) => presentOdds(catalog, r, e));
+      group = [];
+    };
+    forEachMatch(board, catalog, { eventIds: new Set([e.id]) }, filters.row, (row) => {
+      const first = group[0];
+      if (first && !sameOutcome(first, row)) flush();
+      group.push(row);
+      books.add(row.book);
+    });
+    flush();
+    return {
+      success: true,
+      data,
+      meta: { event: presentEvent(catalog, board, e), outcomes: Object.keys(data).length, books: [...books].sort(), next_since: formatLogTime(board.log.head()) },
+    };
   });
 };

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { REGIONS, TIER_NAMES } from '../../schemas/index.js';
 import type { SportsbookDef } from '../../schemas/index.js';
-import { authErrorResponses, dataEnvelope, errorSchema, isoTime, labelRefSchema, nullableInteger, nullableString, pagination, paginationSchema, pagingParams } from '../contract/common.js';
+import { authErrorResponses, dataEnvelope, isoTime, labelRefSchema, notFoundResponse, nullableInteger, nullableString, pagination, paginatedEnvelope, pagingParams } from '../contract/common.js';
 import type { AppDeps } from '../deps.js';
 import { ApiError } from '../errors.js';
 import { TIERS } from '../tiers.js';
@@ -87,6 +87,7 @@ const teamSchema = {
 } as const;
 
 const listMeta = { type: 'object', additionalProperties: true } as const;
+const listEnvelope = (item: object): object => paginatedEnvelope(item, listMeta);
 const bool = (description: string, fallback = false): object => ({ type: 'boolean', default: fallback, description });
 const idParam = (name: string): object => ({ type: 'object', required: [name], properties: { [name]: { type: 'string', maxLength: 200 } } });
 
@@ -120,24 +121,29 @@ export const referenceRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app
     };
   }
 
-  app.get<{ Querystring: { include_empty: boolean } }>('/sports', {
+  app.get<{ Querystring: { include_empty: boolean; limit: number; offset: number } }>('/sports', {
     schema: {
       tags: ['reference'],
       summary: 'Sports, with the number of events that currently have odds',
-      querystring: { type: 'object', properties: { include_empty: bool('Include sports with zero events (off-season).') } },
-      response: { 200: dataEnvelope({ type: 'array', items: sportSchema }, listMeta), ...authErrorResponses },
+      description: 'Sports of the catalog with their leagues and event counts; by default only sports with events now.',
+      querystring: { type: 'object', properties: { include_empty: bool('Include sports with zero events (off-season).'), ...pagingParams(100, 1000) } },
+      response: { 200: listEnvelope(sportSchema), ...authErrorResponses },
     },
   }, async (request) => {
     const counts = countEvents(board, (e) => [e.sport]);
     const all = [...catalog.sports.keys()].flatMap((id) => presentSport(id, counts) ?? []);
-    const data = request.query.include_empty ? all : all.filter((s) => s.event_count > 0);
+    const { limit, offset } = request.query;
+    const matching = request.query.include_empty ? all : all.filter((s) => s.event_count > 0);
+    const data = matching.slice(offset, offset + limit);
+    const pages = pagination(limit, offset, matching.length);
     return {
       success: true,
       data,
+      pagination: pages,
       meta: {
         count: data.length,
         total: all.length,
-        pagination: pagination(data.length, 0, data.length),
+        pagination: pages,
         updated_at: isoTime(board.lastChangeAt ?? deps.clock.now()),
         filters: { include_empty: request.query.include_empty },
       },
@@ -145,35 +151,38 @@ export const referenceRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app
   });
 
   app.get<{ Params: { sportId: string } }>('/sports/:sportId', {
-    schema: { tags: ['reference'], summary: 'One sport', params: idParam('sportId'), response: { 200: dataEnvelope(sportSchema), 404: errorSchema, ...authErrorResponses } },
+    schema: { tags: ['reference'], summary: 'One sport', description: 'One sport by id; 404 when unknown.', params: idParam('sportId'), response: { 200: dataEnvelope(sportSchema), 404: notFoundResponse, ...authErrorResponses } },
   }, async (request) => {
     const sport = presentSport(request.params.sportId, countEvents(board, (e) => [e.sport]));
     if (!sport) throw new ApiError('not_found', `Unknown sport '${request.params.sportId}'`);
     return { success: true, data: sport };
   });
 
-  app.get<{ Querystring: { sport?: string; include_empty: boolean } }>('/leagues', {
+  app.get<{ Querystring: { sport?: string; include_empty: boolean; limit: number; offset: number } }>('/leagues', {
     schema: {
       tags: ['reference'],
       summary: 'Leagues, optionally of one sport',
-      querystring: { type: 'object', properties: { sport: { type: 'string', maxLength: 100 }, include_empty: bool('Include leagues with zero events.') } },
-      response: { 200: dataEnvelope({ type: 'array', items: leagueSchema }, listMeta), ...authErrorResponses },
+      description: 'Leagues with event counts; by default only leagues with events now; 404 for an unknown sport.',
+      querystring: { type: 'object', properties: { sport: { type: 'string', maxLength: 100 }, include_empty: bool('Include leagues with zero events.'), ...pagingParams(100, 1000) } },
+      response: { 200: listEnvelope(leagueSchema), 404: notFoundResponse, ...authErrorResponses },
     },
   }, async (request) => {
-    const { sport, include_empty: includeEmpty } = request.query;
+    const { sport, include_empty: includeEmpty, limit, offset } = request.query;
     if (sport !== undefined && !catalog.sports.has(sport)) throw new ApiError('not_found', `Unknown sport '${sport}'`);
     const counts = countEvents(board, (e) => [e.league]);
-    const data = [...catalog.leagues.values()]
+    const matching = [...catalog.leagues.values()]
       .filter((l) => sport === undefined || l.sport === sport)
       .map((l) => ({ id: l.id, numerical_id: l.numericalId, name: l.name, sport: l.sport, event_count: counts.get(l.id)?.events ?? 0, live_count: counts.get(l.id)?.live ?? 0 }))
       .filter((l) => includeEmpty || l.event_count > 0);
-    return { success: true, data, meta: { count: data.length, total: catalog.leagues.size } };
+    const data = matching.slice(offset, offset + limit);
+    return { success: true, data, pagination: pagination(limit, offset, matching.length), meta: { count: data.length, total: catalog.leagues.size } };
   });
 
-  app.get<{ Querystring: { region?: string; sharp?: boolean; catalog: boolean; include_unlisted: boolean; include_inactive: boolean } }>('/sportsbooks', {
+  app.get<{ Querystring: { region?: string; sharp?: boolean; catalog: boolean; include_unlisted: boolean; include_inactive: boolean; limit: number; offset: number } }>('/sportsbooks', {
     schema: {
       tags: ['reference'],
       summary: 'Sportsbooks, by default those with events now',
+      description: 'Sportsbooks with their tier (`requires_tier`), regions and live counts. `catalog=true` gives the configured catalog whatever the data.',
       querystring: {
         type: 'object',
         properties: {
@@ -182,42 +191,45 @@ export const referenceRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app
           catalog: bool('The configured catalog, whatever the live data.'),
           include_unlisted: bool('Include unlisted books (exchanges).'),
           include_inactive: bool('Include books with zero events.'),
+          ...pagingParams(100, 1000),
         },
       },
-      response: { 200: dataEnvelope({ type: 'array', items: sportsbookSchema }, listMeta), ...authErrorResponses },
+      response: { 200: listEnvelope(sportsbookSchema), ...authErrorResponses },
     },
   }, async (request) => {
     const q = request.query;
-    const data = [...catalog.books.values()]
+    const matching = [...catalog.books.values()]
       .filter((b) => q.region === undefined || b.regions.includes(q.region as never))
       .filter((b) => q.sharp === undefined || b.isSharp === q.sharp)
       .filter((b) => q.catalog || q.include_unlisted || !b.unlisted)
       .map(presentBook)
       .filter((b) => q.catalog || q.include_inactive || b['status'] === 'active');
-    return { success: true, data, meta: { count: data.length, total: catalog.books.size } };
+    const data = matching.slice(q.offset, q.offset + q.limit);
+    return { success: true, data, pagination: pagination(q.limit, q.offset, matching.length), meta: { count: data.length, total: catalog.books.size } };
   });
 
   app.get<{ Params: { bookId: string } }>('/sportsbooks/:bookId', {
-    schema: { tags: ['reference'], summary: 'One sportsbook', params: idParam('bookId'), response: { 200: dataEnvelope(sportsbookSchema), 404: errorSchema, ...authErrorResponses } },
+    schema: { tags: ['reference'], summary: 'One sportsbook', description: 'One sportsbook by id; 404 when unknown.', params: idParam('bookId'), response: { 200: dataEnvelope(sportsbookSchema), 404: notFoundResponse, ...authErrorResponses } },
   }, async (request) => {
     const book = catalog.books.get(request.params.bookId);
     if (!book) throw new ApiError('not_found', `Unknown sportsbook '${request.params.bookId}'`);
     return { success: true, data: presentBook(book) };
   });
 
-  app.get<{ Querystring: { sport?: string } }>('/markets', {
+  app.get<{ Querystring: { sport?: string; limit: number; offset: number } }>('/markets', {
     schema: {
       tags: ['reference'],
       summary: 'Market types, with the events and selections currently offering each',
-      querystring: { type: 'object', properties: { sport: { type: 'string', maxLength: 100 } } },
-      response: { 200: dataEnvelope({ type: 'array', items: marketSchema }, listMeta), ...authErrorResponses },
+      description: 'The market types of the contract with hasLine and current usage; `meta.rate_limit` echoes the rate-limit headers.',
+      querystring: { type: 'object', properties: { sport: { type: 'string', maxLength: 100 }, ...pagingParams(100, 1000) } },
+      response: { 200: listEnvelope(marketSchema), 404: notFoundResponse, ...authErrorResponses },
     },
   }, async (request, reply) => {
     const { sport } = request.query;
     if (sport !== undefined && !catalog.sports.has(sport)) throw new ApiError('not_found', `Unknown sport '${sport}'`);
     let totalEvents = 0;
     let totalSelections = 0;
-    const data = [...catalog.markets.values()].map((m) => {
+    const all = [...catalog.markets.values()].map((m) => {
       const sports = new Set<string>();
       let events = 0;
       let selections = 0;
@@ -233,12 +245,14 @@ export const referenceRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app
       totalSelections += selections;
       return { id: m.id, numerical_id: m.numericalId, name: m.name, description: m.description, hasLine: m.hasLine, examples: m.examples, event_count: events, selection_count: selections, sports: [...sports].sort() };
     });
-    const limit = TIERS[request.apiKey?.tier ?? 'free'].requestsPerMinute;
+    const limit = Number(reply.getHeader('x-ratelimit-limit') ?? TIERS[request.apiKey?.tier ?? 'free'].requestsPerMinute);
     const remaining = Number(reply.getHeader('x-ratelimit-remaining') ?? limit);
     const reset = Number(reply.getHeader('x-ratelimit-reset') ?? 0);
+    const data = all.slice(request.query.offset, request.query.offset + request.query.limit);
     return {
       success: true,
       data,
+      pagination: pagination(request.query.limit, request.query.offset, all.length),
       meta: { count: data.length, total_events: totalEvents, total_selections: totalSelections, rate_limit: { limit, remaining, reset } },
     };
   });
@@ -247,6 +261,7 @@ export const referenceRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app
     schema: {
       tags: ['reference'],
       summary: 'Teams (and players of individual sports) with their aliases',
+      description: 'Teams of the catalog with frozen numerical ids, abbreviations and the aliases books use; `q` searches names and aliases.',
       querystring: {
         type: 'object',
         properties: {
@@ -257,7 +272,7 @@ export const referenceRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app
         },
       },
       response: {
-        200: { type: 'object', properties: { success: { type: 'boolean' }, data: { type: 'array', items: teamSchema }, pagination: paginationSchema, meta: listMeta } },
+        200: listEnvelope(teamSchema),
         ...authErrorResponses,
       },
     },

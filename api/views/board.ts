@@ -1,4 +1,6 @@
 import type { CanonicalEvent, MarketId, OddsChange, OddsRow } from '../../schemas/index.js';
+import { ChangeLog, DEFAULT_CHANGE_LOG } from './change-log.js';
+import type { ChangeLogOptions } from './change-log.js';
 
 const MARKET_ORDER: Record<MarketId, number> = {
   moneyline: 0,
@@ -13,8 +15,11 @@ const MARKET_ORDER: Record<MarketId, number> = {
 };
 const SELECTION_ORDER: Record<string, number> = { home: 0, away: 1, draw: 2, over: 3, under: 4, yes: 5, no: 6 };
 
-/** Board order within an event: market, participant, line, selection, book. Stable across polls. */
-function compareRows(a: OddsRow, b: OddsRow): number {
+/** The fields of a row that place it on the board. */
+export type RowPlace = Pick<OddsRow, 'market' | 'participant' | 'statCategory' | 'line' | 'selection' | 'book'>;
+
+/** Board order within an event: market, participant, line, selection, book. A total order on row keys. */
+export function compareRows(a: RowPlace, b: RowPlace): number {
   return (
     (MARKET_ORDER[a.market] - MARKET_ORDER[b.market]) ||
     (a.participant ?? '').localeCompare(b.participant ?? '') ||
@@ -26,12 +31,27 @@ function compareRows(a: OddsRow, b: OddsRow): number {
   );
 }
 
+export interface BoardOptions {
+  /** The clock that stamps the change log (the system clock, or a replay's). */
+  now?: () => number;
+  log?: ChangeLogOptions;
+}
+
+/** Who else wants every applied change: a delayed board, for one. */
+export interface BoardListener {
+  applyEvent(event: CanonicalEvent): void;
+  applyChange(change: OddsChange): void;
+}
+
 /**
  * The live board an API replica serves from: the latest odds and the canonical events, kept
  * current by the snapshot and events changelogs. Reads never touch the store. Counters per book
- * and market are kept incrementally so reference endpoints cost O(books) or O(markets).
+ * and market are kept incrementally so reference endpoints cost O(books) or O(markets). Every
+ * applied change also goes into `log`, which answers deltas in O(changes since).
  */
 export class LiveBoard {
+  readonly log: ChangeLog;
+  private readonly listeners: BoardListener[] = [];
   private readonly events = new Map<string, CanonicalEvent>();
   private readonly rowsByEvent = new Map<string, Map<string, OddsRow>>();
   /** Row keys of an event in board order; rebuilt lazily when keys come or go. */
@@ -40,34 +60,52 @@ export class LiveBoard {
   private readonly bookEvents = new Map<string, Map<string, number>>();
   private readonly bookLastUpdate = new Map<string, number>();
   private readonly marketEvents = new Map<MarketId, Map<string, number>>();
-  /** Per event, rows by `book|market`: lets /odds count matches without visiting rows. */
-  private readonly eventBookMarket = new Map<string, Map<string, number>>();
+  /** Per event, rows by book then market: lets /odds count matches without visiting rows. */
+  private readonly eventBookMarket = new Map<string, Map<string, Map<string, number>>>();
   private rows = 0;
   /** Epoch ms of the last change applied, by the pipeline's clock. */
   lastChangeAt: number | null = null;
 
+  constructor(options: BoardOptions = {}) {
+    this.log = new ChangeLog(options.now ?? Date.now, options.log ?? DEFAULT_CHANGE_LOG);
+  }
+
   get rowCount(): number {
     return this.rows;
+  }
+
+  /** `listener` gets every event and change applied from now on. */
+  subscribe(listener: BoardListener): void {
+    this.listeners.push(listener);
   }
 
   applyEvent(event: CanonicalEvent): void {
     const previous = this.events.get(event.id);
     this.events.set(event.id, event);
     if (!previous || previous.startTime !== event.startTime) this.sortedEvents = null;
+    for (const l of this.listeners) l.applyEvent(event);
+    // Rows present their event (start time, teams): when that changes, or the event arrives after
+    // its rows, the rows change for a client too, so they go into the log again.
+    const rows = this.rowsByEvent.get(event.id);
+    if (rows && (!previous || previous.startTime !== event.startTime || previous.homeTeamId !== event.homeTeamId || previous.awayTeamId !== event.awayTeamId)) {
+      for (const [key, row] of rows) this.log.append(key, row, null);
+    }
   }
 
   applyChange(change: OddsChange): void {
     this.lastChangeAt = change.changedAt;
+    for (const l of this.listeners) l.applyChange(change);
     let rows = this.rowsByEvent.get(change.eventId);
     const existing = rows?.get(change.key);
     if (change.row === null) {
       if (!rows || !existing) return;
+      this.log.append(change.key, null, existing);
       rows.delete(change.key);
       this.rows--;
       this.sortedKeys.delete(change.eventId);
       bump(this.bookEvents, existing.book, change.eventId, -1);
       bump(this.marketEvents, existing.market, change.eventId, -1);
-      bump(this.eventBookMarket, change.eventId, `${existing.book}|${existing.market}`, -1);
+      this.countBookMarket(change.eventId, existing.book, existing.market, -1);
       if (rows.size === 0) {
         this.rowsByEvent.delete(change.eventId);
         this.eventBookMarket.delete(change.eventId);
@@ -81,6 +119,7 @@ export class LiveBoard {
       this.sortedEvents = null;
     }
     rows.set(change.key, change.row);
+    this.log.append(change.key, change.row, null);
     const prev = this.bookLastUpdate.get(change.row.book) ?? 0;
     if (change.row.ts > prev) this.bookLastUpdate.set(change.row.book, change.row.ts);
     if (existing) return;
@@ -88,7 +127,7 @@ export class LiveBoard {
     this.sortedKeys.delete(change.eventId);
     bump(this.bookEvents, change.row.book, change.eventId, 1);
     bump(this.marketEvents, change.row.market, change.eventId, 1);
-    bump(this.eventBookMarket, change.eventId, `${change.row.book}|${change.row.market}`, 1);
+    this.countBookMarket(change.eventId, change.row.book, change.row.market, 1);
   }
 
   /**
@@ -98,14 +137,23 @@ export class LiveBoard {
   countRows(eventId: string, books?: ReadonlySet<string>, markets?: ReadonlySet<string>): number {
     if (!books && !markets) return this.rowsByEvent.get(eventId)?.size ?? 0;
     let n = 0;
-    for (const [pair, count] of this.eventBookMarket.get(eventId) ?? []) {
-      const bar = pair.indexOf('|');
-      if (books && !books.has(pair.slice(0, bar))) continue;
-      if (markets && !markets.has(pair.slice(bar + 1))) continue;
-      n += count;
+    for (const [book, byMarket] of this.eventBookMarket.get(eventId) ?? []) {
+      if (books && !books.has(book)) continue;
+      for (const [market, count] of byMarket) if (!markets || markets.has(market)) n += count;
     }
     return n;
   }
+
+  private countBookMarket(eventId: string, book: string, market: string, delta: number): void {
+    let byBook = this.eventBookMarket.get(eventId);
+    if (!byBook) {
+      byBook = new Map();
+      this.eventBookMarket.set(eventId, byBook);
+    }
+    bump(byBook, book, market, delta);
+    if (byBook.get(book)?.size === 0) byBook.delete(book);
+  }
+
 
   event(id: string): CanonicalEvent | undefined {
     return this.events.get(id);
@@ -123,6 +171,21 @@ export class LiveBoard {
       this.sortedEvents = list;
     }
     return this.sortedEvents;
+  }
+
+  /** Every event this board knows, with or without odds. */
+  allEvents(): IterableIterator<CanonicalEvent> {
+    return this.events.values();
+  }
+
+  /** An event's rows by row key, in no particular order. */
+  entriesOf(eventId: string): IterableIterator<[string, OddsRow]> {
+    return (this.rowsByEvent.get(eventId) ?? new Map<string, OddsRow>()).entries();
+  }
+
+  /** The current row under a row key. */
+  row(eventId: string, key: string): OddsRow | undefined {
+    return this.rowsByEvent.get(eventId)?.get(key);
   }
 
   hasOdds(eventId: string): boolean {

@@ -4,14 +4,15 @@ import type { Bus } from '../../pipeline/bus/index.js';
 import { startStage } from '../../pipeline/runner.js';
 import type { Stage } from '../../pipeline/runner.js';
 import type { LiveBoard } from './board.js';
+import type { OpportunityBoard } from './opportunity-board.js';
 
 /**
  * Keeps a replica's board current from the compacted changelogs. Each replica is its own
  * consumer group reading from the beginning: compaction makes that the current state, not
  * the whole history.
  */
-export function startChangelogViews(bus: Bus, board: LiveBoard, replicaId: string, logger: Logger): Stage[] {
-  return [
+export function startChangelogViews(bus: Bus, board: LiveBoard, replicaId: string, logger: Logger, opportunities?: OpportunityBoard): Stage[] {
+  const stages = [
     startStage(bus, 'view:events', { groupId: `api-${replicaId}-events`, topic: TOPICS.events, fromBeginning: true }, async (records) => {
       for (const r of records) if (r.value) board.applyEvent(r.value);
     }, logger),
@@ -19,4 +20,10 @@ export function startChangelogViews(bus: Bus, board: LiveBoard, replicaId: strin
       for (const r of records) if (r.value) board.applyChange(r.value);
     }, logger),
   ];
+  if (opportunities) {
+    stages.push(startStage(bus, 'view:opportunities', { groupId: `api-${replicaId}-opportunities`, topic: TOPICS.opportunities, fromBeginning: true }, async (records) => {
+      for (const r of records) opportunities.apply(r.key, r.value);
+    }, logger));
+  }
+  return stages;
 }

@@ -1,0 +1,156 @@
+import { MARKET_IDS } from '../../schemas/index.js';
+import type { MarketId, Opportunity, OpportunityLeg, TierName } from '../../schemas/index.js';
+import { ApiError } from '../errors.js';
+import { selectBooks } from '../tiers.js';
+import type { BoardEntry } from '../views/opportunity-board.js';
+import type { Catalog } from '../views/catalog.js';
+import { easternDateOf, eventMatches } from '../views/filters.js';
+import type { EventFilter } from '../views/filters.js';
+import { csv, csvParam, pagingParams } from './common.js';
+import { parseFilters, sharedFilterParams } from './filters.js';
+
+/** Query parameters every opportunity endpoint shares, their parsing and the matching. */
+
+export const OPPORTUNITY_LIMIT = { default: 50, max: 200, maxOffset: 5000 } as const;
+
+/** `market` category aliases; any market id, or `player_<stat>` for one stat of player props. */
+export const MARKET_ALIASES: Readonly<Record<string, (o: Pick<Opportunity, 'market' | 'family' | 'participant'>) => boolean>> = {
+  main: (o) => o.market === 'moneyline' || o.market === 'point_spread' || o.market === 'total_points',
+  spread: (o) => o.family === 'side' && o.market !== 'moneyline' && o.market !== 'team_total',
+  total: (o) => o.family === 'total' && o.market !== 'player_prop',
+  props: (o) => o.market === 'player_prop' || o.market === 'game_prop',
+};
+
+export const DATE_RANGES = ['today', 'tomorrow', 'week'] as const;
+export type DateRange = (typeof DATE_RANGES)[number];
+
+export const commonOpportunityParams = {
+  sport: sharedFilterParams.sport,
+  league: sharedFilterParams.league,
+  sportsbook: csvParam('Sportsbook ids, comma-separated; default: every book your tier sees. An opportunity shows only when every leg is at one of them.'),
+  market: csvParam(`Market ids or categories, comma-separated: ${Object.keys(MARKET_ALIASES).join(', ')}, a market id (${MARKET_IDS.join(', ')}), or player_<stat> (e.g. player_points).`),
+  event: sharedFilterParams.event,
+  live: sharedFilterParams.live,
+  team: sharedFilterParams.team,
+  min_odds: { ...sharedFilterParams.min_odds, description: 'Lowest American price of every leg.' },
+  max_odds: { ...sharedFilterParams.max_odds, description: 'Highest American price of every leg.' },
+  max_odds_age: { type: 'number', minimum: 0, maximum: 86_400, description: 'Seconds; leaves out opportunities whose oldest underlying price is older.' },
+  date_range: { type: 'string', enum: [...DATE_RANGES], description: 'Start date in US Eastern time: today, tomorrow, or week (today and the 6 days after).' },
+  ...pagingParams(OPPORTUNITY_LIMIT.default, OPPORTUNITY_LIMIT.max, OPPORTUNITY_LIMIT.maxOffset),
+} as const;
+
+export interface CommonOpportunityQuery {
+  sport?: string;
+  league?: string;
+  sportsbook?: string;
+  market?: string;
+  event?: string;
+  live?: boolean;
+  team?: string;
+  min_odds?: number;
+  max_odds?: number;
+  max_odds_age?: number;
+  date_range?: DateRange;
+  limit: number;
+  offset: number;
+}
+
+export interface CommonFilter {
+  books: Set<string>;
+  event: EventFilter;
+  market?: (o: Opportunity) => boolean;
+  dates?: Set<string>;
+  maxAgeMs?: number;
+  minOdds?: number;
+  maxOdds?: number;
+}
+
+export function parseMarketFilter(value: string | undefined): ((o: Opportunity) => boolean) | undefined {
+  const items = csv(value);
+  if (!items) return undefined;
+  const tests: ((o: Opportunity) => boolean)[] = [];
+  for (const item of items) {
+    const alias = MARKET_ALIASES[item];
+    if (alias) tests.push(alias);
+    else if ((MARKET_IDS as readonly string[]).includes(item)) tests.push((o) => o.market === (item as MarketId));
+    else if (/^player_[a-z0-9_]+$/.test(item) && item !== 'player_prop') {
+      const stat = item.slice('player_'.length);
+      tests.push((o) => o.market === 'player_prop' && o.statCategory === stat);
+    } else {
+      throw new ApiError('invalid_request', `Invalid query parameter 'market': unknown market '${item}'`);
+    }
+  }
+  return (o) => tests.some((t) => t(o));
+}
+
+/** The US Eastern dates a range covers, from today's Eastern date (calendar arithmetic). */
+export function dateRangeDates(range: DateRange, now: number): Set<string> {
+  const [y, m, d] = easternDateOf(now).split('-').map(Number);
+  const days = range === 'today' ? [0] : range === 'tomorrow' ? [1] : [0, 1, 2, 3, 4, 5, 6];
+  return new Set(days.map((k) => new Date(Date.UTC(y ?? 1970, (m ?? 1) - 1, (d ?? 1) + k)).toISOString().slice(0, 10)));
+}
+
+export function parseCommon(query: CommonOpportunityQuery, catalog: Catalog, tier: TierName, now: number): CommonFilter {
+  const { event, row } = parseFilters(
+    { sport: query.sport, league: query.league, sportsbook: query.sportsbook, event: query.event, live: query.live, team: query.team, min_odds: query.min_odds, max_odds: query.max_odds },
+    catalog,
+  );
+  const selection = selectBooks(tier, [...catalog.books.values()], row.books);
+  if (!selection.ok) {
+    if (selection.reason === 'tier') throw new ApiError('feature_required', `Sportsbook '${selection.book}' needs the ${selection.needs} tier or higher; this key is ${tier}`);
+    throw new ApiError('feature_required', `The ${tier} tier serves at most ${selection.max} sportsbooks per request (asked for ${selection.asked}); the ${selection.needs} tier serves more`);
+  }
+  return {
+    books: selection.books,
+    event,
+    market: parseMarketFilter(query.market),
+    dates: query.date_range === undefined ? undefined : dateRangeDates(query.date_range, now),
+    maxAgeMs: query.max_odds_age === undefined ? undefined : query.max_odds_age * 1000,
+    minOdds: query.min_odds,
+    maxOdds: query.max_odds,
+  };
+}
+
+function legOk(l: OpportunityLeg, f: CommonFilter): boolean {
+  if (!f.books.has(l.book)) return false;
+  if (f.minOdds !== undefined && l.priceAmerican < f.minOdds) return false;
+  if (f.maxOdds !== undefined && l.priceAmerican > f.maxOdds) return false;
+  return true;
+}
+
+/** Every leg visible to the caller and within the price bounds, and the event and market match. */
+export function matchesCommon(e: BoardEntry, f: CommonFilter, catalog: Catalog, now: number): boolean {
+  if (!e.o.legs.every((l) => legOk(l, f))) return false;
+  if (f.market && !f.market(e.o)) return false;
+  if (f.maxAgeMs !== undefined && now - e.o.oldestOddsTs > f.maxAgeMs) return false;
+  if (f.dates && !f.dates.has(easternDateOf(e.o.event.startTime))) return false;
+  return eventMatches(e.event, f.event, catalog);
+}
+
+/**
+ * A `sort` parameter: each key may be prefixed with `-` for descending. Returns the comparator,
+ * ties broken by id so that pages never overlap.
+ */
+export function sortParam(keys: readonly string[], description: string, fallback: string): object {
+  return { type: 'string', enum: keys.flatMap((k) => [k, `-${k}`]), default: fallback, description };
+}
+
+export function comparator<E extends BoardEntry>(sort: string, keys: Readonly<Record<string, (e: E) => number | string>>): (a: E, b: E) => number {
+  const descending = sort.startsWith('-');
+  const key = keys[descending ? sort.slice(1) : sort];
+  if (!key) throw new ApiError('invalid_request', `Invalid query parameter 'sort': unknown key '${sort}'`);
+  const dir = descending ? -1 : 1;
+  return (a, b) => {
+    const x = key(a);
+    const y = key(b);
+    const c = x < y ? -1 : x > y ? 1 : 0;
+    return c !== 0 ? c * dir : a.o.id < b.o.id ? -1 : a.o.id > b.o.id ? 1 : 0;
+  };
+}
+
+/** Counts by a key (summary `by_*` objects), keys sorted for a stable body. */
+export function countBy<T>(items: readonly T[], key: (item: T) => string): Record<string, number> {
+  const counts = new Map<string, number>();
+  for (const i of items) counts.set(key(i), (counts.get(key(i)) ?? 0) + 1);
+  return Object.fromEntries([...counts.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1)));
+}

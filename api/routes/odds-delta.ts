@@ -1,0 +1,155 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { OddsRow } from '../../schemas/index.js';
+import { authErrorResponses, errorResponse, paginationSchema, pagingParams } from '../contract/common.js';
+import { addSportsbookParam, parseOddsFilters, sharedFilterParams } from '../contract/filters.js';
+import { oddsRowSchema, presentOdds, removedRowSchema } from '../contract/odds.js';
+import type { PublicOdds } from '../contract/odds.js';
+import type { ServingDeps } from '../deps.js';
+import { ApiError } from '../errors.js';
+import { tierOf } from '../plugins/auth.js';
+import { eventMatches, rowMatches } from '../views/filters.js';
+import { formatLogTime, maxLogTime, parseLogTime } from '../views/log-time.js';
+import type { LogTime } from '../views/log-time.js';
+
+const { sport, league, sportsbook, market, event, live } = sharedFilterParams;
+
+interface DeltaQuery {
+  since: string;
+  sport?: string;
+  league?: string;
+  sportsbook?: string;
+  add_sportsbook?: string;
+  market?: string;
+  event?: string;
+  live?: boolean;
+  limit: number;
+  offset: number;
+}
+
+const deltaResponse = {
+  type: 'object',
+  required: ['success', 'data', 'removed', 'pagination', 'meta'],
+  properties: {
+    success: { type: 'boolean' },
+    data: { type: 'array', items: oddsRowSchema, description: 'Rows added or changed since `since`, in their current state, in the order of their last change.' },
+    removed: { type: 'array', items: removedRowSchema, description: 'Rows gone since `since` (suspended, pulled, or out of the `live` filter now).' },
+    pagination: paginationSchema,
+    meta: {
+      type: 'object',
+      required: ['since', 'next_since', 'server_time', 'count'],
+      properties: {
+        since: { type: 'string', format: 'date-time', description: 'The `since` this answer starts after, normalised.' },
+        next_since: { type: 'string', format: 'date-time', description: 'Pass back verbatim as the next `since`: the next answer starts right after this one.' },
+        server_time: { type: 'string', format: 'date-time', description: 'Wall time of the answer (by the system clock).' },
+        count: { type: 'integer', description: 'Changed plus removed rows on this page.' },
+        changed_count: { type: 'integer' },
+        removed_count: { type: 'integer' },
+      },
+    },
+  },
+} as const;
+
+export const oddsDeltaRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (app, { deps }) => {
+  const { catalog, views } = deps;
+
+  app.get<{ Querystring: DeltaQuery }>('/odds/delta', {
+    schema: {
+      tags: ['odds'],
+      summary: 'Odds changed and removed since a time',
+      description:
+        'Rows changed since `since` (in their current state) and rows removed since then, each once, in the order of their ' +
+        'last change, with `meta.next_since` to pass back as the next `since`. A client that loads /odds, then polls this ' +
+        'endpoint from the snapshot\'s `meta.next_since` and applies `data` (upsert by id) and `removed` (delete by id) mirrors ' +
+        '/odds exactly: no gap, no double. When `has_more` is true, `next_since` is the place of the last item of the page, so ' +
+        'polling on from it continues the same delta. Cost is proportional to the changes since `since`. A `since` older than ' +
+        'the in-memory change window answers 410 resync_required: reload /odds and start again from its `meta.next_since`.',
+      querystring: {
+        type: 'object',
+        required: ['since'],
+        properties: {
+          since: { type: 'string', format: 'date-time', description: 'RFC 3339 time; best the `next_since` of the previous answer (or of /odds), passed back verbatim.' },
+          sport, league, sportsbook, add_sportsbook: addSportsbookParam, market, event, live,
+          ...pagingParams(1000, 5000),
+        },
+      },
+      response: {
+        200: deltaResponse,
+        ...authErrorResponses,
+        410: errorResponse('resync_required: `since` is older than the change window; reload /odds and poll from its meta.next_since.'),
+      },
+    },
+  }, async (request) => {
+    const query = request.query;
+    const since = parseLogTime(query.since);
+    if (!since) throw new ApiError('invalid_request', `Invalid query parameter 'since': '${query.since}' is not a valid RFC 3339 date-time`);
+    const tier = tierOf(request);
+    const board = views.boardFor(tier);
+    const log = board.log;
+    if (!log.covers(since)) {
+      throw new ApiError(
+        'resync_required',
+        `Parameter 'since' is older than the change window (oldest answerable: ${formatLogTime(log.floor)}); reload /odds and poll /odds/delta from its meta.next_since`,
+      );
+    }
+    const { event: ef, row: rf } = parseOddsFilters(
+      { sport: query.sport, league: query.league, sportsbook: query.sportsbook, add_sportsbook: query.add_sportsbook, market: query.market, event: query.event },
+      catalog,
+      tier,
+    );
+    const { limit, offset } = query;
+    const head = log.head();
+    const data: PublicOdds[] = [];
+    const removed: Record<string, unknown>[] = [];
+    const eventFilter = { ...ef, live: undefined };
+    const page = { skipped: 0, hasMore: false, last: null as LogTime | null };
+
+    const take = (time: LogTime, emit: () => void): boolean => {
+      if (page.skipped < offset) {
+        page.skipped++;
+        return true;
+      }
+      if (data.length + removed.length >= limit) {
+        page.hasMore = true;
+        return false;
+      }
+      emit();
+      page.last = time;
+      return true;
+    };
+    const gone = (r: OddsRow, time: LogTime): Record<string, unknown> => ({
+      id: r.id, event_id: r.eventId, sportsbook: r.book, market: r.market, removed_at: formatLogTime(time),
+    });
+
+    log.scan(since, (change) => {
+      const row = change.row ?? change.removed;
+      if (!row || !rowMatches(row, rf)) return true;
+      const ev = board.event(row.eventId);
+      if (change.row === null) {
+        if (ev && !eventMatches(ev, eventFilter, catalog)) return true;
+        return take(change.time, () => removed.push(gone(row, change.time)));
+      }
+      // A row whose event is not known yet is not on /odds either; it comes again when the event does.
+      if (!ev || !eventMatches(ev, eventFilter, catalog)) return true;
+      if (ef.live !== undefined && ev.isLive !== ef.live) return take(change.time, () => removed.push(gone(row, change.time)));
+      return take(change.time, () => data.push(presentOdds(catalog, row, ev)));
+    });
+
+    const hasMore = page.hasMore;
+    const next = hasMore && page.last ? page.last : maxLogTime(head, since);
+    const count = data.length + removed.length;
+    return {
+      success: true,
+      data,
+      removed,
+      pagination: { limit, offset, has_more: hasMore, next_offset: hasMore ? offset + count : null },
+      meta: {
+        since: formatLogTime(since),
+        next_since: formatLogTime(next),
+        server_time: new Date(deps.clock.now()).toISOString(),
+        count,
+        changed_count: data.length,
+        removed_count: removed.length,
+      },
+    };
+  });
+};

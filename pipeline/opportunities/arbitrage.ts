@@ -1,0 +1,56 @@
+import type { ArbitrageOpportunity, OddsRow, OpportunityLeg } from '../../schemas/index.js';
+import { arbitrage } from '../odds-math/index.js';
+import type { Combo } from './combos.js';
+import { combosUnder, distinctBooks } from './combos.js';
+import type { Candidate, EngineContext } from './context.js';
+import { commonFields, eventKey, rowKey } from './context.js';
+import { opportunityId } from './ids.js';
+import { lineKey, priceOf, round } from './state.js';
+import type { LineGroup } from './state.js';
+
+/** The legs of a combination with their stake shares (proportional to 1/decimal). */
+export function comboLegs(combo: Combo, stakes: readonly number[]): OpportunityLeg[] {
+  return combo.rows.map((r, i) => ({ ...priceOf(r), stakeShare: round(stakes[i] ?? 0, 6) }));
+}
+
+export function anyLive(rows: readonly OddsRow[]): boolean {
+  return rows.some((r) => r.isLive);
+}
+
+/** Id and input key of a combination of rows. */
+export function comboIdentity(ctx: EngineContext, kind: 'arbitrage' | 'low_hold' | 'middle', rows: readonly OddsRow[], extra = ''): { id: string; key: string } {
+  return {
+    id: opportunityId(kind, ctx.eventId, ctx.family.key, rows),
+    key: `${rows.map(rowKey).join(',')}|${eventKey(ctx)}${extra}`,
+  };
+}
+
+/**
+ * Arbitrage at one line: every combination of books, one per outcome, whose prices sum to less
+ * than 1 in implied probability (at least two books: one book's own market beating itself is a
+ * feed error). Best first, at most `maxCombosPerLine`; the API shows each caller the best
+ * combination among the books it may see.
+ */
+export function arbitrageCandidates(ctx: EngineContext, line: number | null, group: LineGroup): Candidate<ArbitrageOpportunity>[] {
+  const combos = combosUnder(group, ctx.outcomes, { maxSum: 1, strict: true, limit: ctx.options.maxCombosPerLine, accept: (rows) => distinctBooks(rows) >= 2 });
+  const situation = `${ctx.eventId}|${ctx.family.key}|${lineKey(line)}`;
+  return combos.map((combo) => {
+    const { id, key } = comboIdentity(ctx, 'arbitrage', combo.rows);
+    return {
+      id,
+      key,
+      build: (): ArbitrageOpportunity => {
+        const result = arbitrage(combo.decimals, 1);
+        const legs = comboLegs(combo, result.stakes);
+        const profit = round(result.profitPercent, 4);
+        return {
+          ...commonFields(ctx, id, situation, legs, legs, anyLive(combo.rows), profit),
+          kind: 'arbitrage',
+          line,
+          profitPercent: profit,
+          impliedSum: round(result.impliedSum, 8),
+        };
+      },
+    };
+  });
+}

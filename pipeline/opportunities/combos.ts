@@ -1,0 +1,115 @@
+import type { OddsRow, SelectionType } from '../../schemas/index.js';
+import { decimalOf } from './state.js';
+import type { LineGroup } from './state.js';
+
+/** One book's price for each outcome of a market, with the sum of their implied probabilities. */
+export interface Combo {
+  rows: OddsRow[];
+  decimals: number[];
+  impliedSum: number;
+}
+
+interface Candidate {
+  row: OddsRow;
+  d: number;
+  implied: number;
+}
+
+/** Never collect more combinations than this per line, whatever the feed sends. */
+const HARD_LIMIT = 128;
+
+const LISTS = new WeakMap<LineGroup, Candidate[][] | null>();
+
+/**
+ * Per outcome, every book's price, best first (book id breaks ties, so the order is stable);
+ * null when an outcome has no price. Built once per line group and recompute, then shared.
+ */
+function priceLists(group: LineGroup, outcomes: readonly SelectionType[]): Candidate[][] | null {
+  if (LISTS.has(group)) return LISTS.get(group) ?? null;
+  let lists: Candidate[][] | null = [];
+  for (const s of outcomes) {
+    const list: Candidate[] = [];
+    for (const bySelection of group.values()) {
+      const row = bySelection.get(s);
+      if (!row) continue;
+      const d = decimalOf(row);
+      list.push({ row, d, implied: 1 / d });
+    }
+    if (list.length === 0) {
+      lists = null;
+      break;
+    }
+    list.sort((a, b) => b.d - a.d || (a.row.book < b.row.book ? -1 : a.row.book > b.row.book ? 1 : 0));
+    lists.push(list);
+  }
+  LISTS.set(group, lists);
+  return lists;
+}
+
+function within(lists: Candidate[][], allowed: ReadonlySet<string> | null): Candidate[][] | null {
+  if (allowed === null) return lists;
+  const out: Candidate[][] = [];
+  for (const list of lists) {
+    const kept = list.filter((c) => allowed.has(c.row.book));
+    if (kept.length === 0) return null;
+    out.push(kept);
+  }
+  return out;
+}
+
+export interface ComboSearch {
+  /** Largest sum of implied probabilities (strictly less when `strict`). */
+  maxSum: number;
+  strict: boolean;
+  limit: number;
+  accept?: (rows: readonly OddsRow[]) => boolean;
+  /** Only these books; null for every book. */
+  allowed?: ReadonlySet<string> | null;
+}
+
+/**
+ * Every combination of one price per outcome whose implied probabilities stay under the bound,
+ * best (lowest sum) first, at most `limit`. Prices are visited best first, so a branch stops as
+ * soon as even the best remaining prices cannot stay under the bound. The single best
+ * combination without a constraint is simply the best price of each outcome.
+ */
+export function combosUnder(group: LineGroup, outcomes: readonly SelectionType[], search: ComboSearch): Combo[] {
+  const { maxSum, strict, limit } = search;
+  const all = priceLists(group, outcomes);
+  const lists = all && within(all, search.allowed ?? null);
+  if (!lists) return [];
+  const ok = (sum: number): boolean => (strict ? sum < maxSum : sum <= maxSum + 1e-12);
+  if (limit === 1 && !search.accept) {
+    const best = lists.map((l) => l[0] as Candidate);
+    const sum = best.reduce((acc, c) => acc + c.implied, 0);
+    return ok(sum) ? [{ rows: best.map((c) => c.row), decimals: best.map((c) => c.d), impliedSum: sum }] : [];
+  }
+  const accept = search.accept ?? ((): boolean => true);
+  const minRest: number[] = new Array<number>(lists.length + 1).fill(0);
+  for (let i = lists.length - 1; i >= 0; i--) minRest[i] = (minRest[i + 1] ?? 0) + (lists[i]?.[0]?.implied ?? 0);
+  const found: (Combo & { books: string })[] = [];
+  const picked: Candidate[] = [];
+  const visit = (depth: number, sum: number): void => {
+    if (found.length >= HARD_LIMIT) return;
+    const list = lists[depth];
+    if (!list) {
+      const rows = picked.map((c) => c.row);
+      if (accept(rows)) found.push({ rows, decimals: picked.map((c) => c.d), impliedSum: sum, books: rows.map((r) => r.book).join(',') });
+      return;
+    }
+    for (const c of list) {
+      const next = sum + c.implied;
+      if (!ok(next + (minRest[depth + 1] ?? 0))) break;
+      picked.push(c);
+      visit(depth + 1, next);
+      picked.pop();
+    }
+  };
+  visit(0, 0);
+  found.sort((a, b) => a.impliedSum - b.impliedSum || (a.books < b.books ? -1 : a.books > b.books ? 1 : 0));
+  return found.slice(0, limit);
+}
+
+export function distinctBooks(rows: readonly OddsRow[]): number {
+  return new Set(rows.map((r) => r.book)).size;
+}

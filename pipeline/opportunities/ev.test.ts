@@ -1,0 +1,174 @@
+import { describe, expect, it } from 'vitest';
+import type { EvOpportunity } from '../../schemas/index.js';
+import { Harness, T0, event, ml, only, spread, tick } from './fixtures/builders.js';
+
+// Expected values are computed here from the textbook formulas, independently of odds-math:
+// implied r = 1/d, multiplicative p = r / sum(r), additive p = r - (sum(r) - 1) / n (and Shin
+// equals additive for two outcomes), power p = r^k with sum r^k = 1 solved by bisection below.
+const dec = (a: number): number => (a > 0 ? 1 + a / 100 : 1 + 100 / -a);
+const implied = (prices: number[]): number[] => prices.map((a) => 1 / dec(a));
+const multiplicative = (prices: number[]): number[] => {
+  const r = implied(prices);
+  const s = r.reduce((x, y) => x + y, 0);
+  return r.map((x) => x / s);
+};
+const additive = (prices: number[]): number[] => {
+  const r = implied(prices);
+  const s = r.reduce((x, y) => x + y, 0);
+  return r.map((x) => x - (s - 1) / r.length);
+};
+const power = (prices: number[]): number[] => {
+  const r = implied(prices);
+  let lo = 0;
+  let hi = 10;
+  for (let i = 0; i < 200; i++) {
+    const k = (lo + hi) / 2;
+    if (r.reduce((s, x) => s + x ** k, 0) > 1) lo = k;
+    else hi = k;
+  }
+  return r.map((x) => x ** lo);
+};
+const ev = (p: number, american: number): number => (p * dec(american) - 1) * 100;
+const at = (list: number[], i: number): number => list[i] ?? Number.NaN;
+
+function evs(h: Harness): EvOpportunity[] {
+  return h.active('ev') as EvOpportunity[];
+}
+
+describe('+EV against one sharp book', () => {
+  const h = new Harness();
+  h.event(event());
+  h.ticks([...ml('pinnacle', -110, -110), ...ml('draftkings', -115, 105, { selectionId: 'dk-away' })]);
+
+  it('finds the book above the fair price, with every field of the contract', () => {
+    const o = only(evs(h));
+    expect(o).toMatchObject({
+      kind: 'ev',
+      book: 'draftkings',
+      selection: 'away',
+      line: null,
+      priceAmerican: 105,
+      sharpBook: 'pinnacle',
+      sharpBooks: ['pinnacle'],
+      marketWidth: 20,
+      bookCount: 2,
+      arbAvailable: false,
+      arbProfitPercent: null,
+      bookEventId: 'draftkings-1',
+      selectionId: 'dk-away',
+      oldestOddsAgeSeconds: 0,
+      possiblyStale: false,
+      warnings: ['SINGLE_SHARP_REF'],
+      detectedAt: T0,
+      value: 2.5,
+    });
+    for (const m of ['power', 'multiplicative', 'additive', 'shin'] as const) {
+      expect(o.methods[m]).toMatchObject({ fairProbability: 0.5, noVigOdds: 100, evPercent: 2.5, kellyPercent: 2.381 });
+    }
+  });
+
+  it('scores confidence from its inputs: one sharp 20, a 20-cent market 16.7, fresh 25, two books 2, plausible 10', () => {
+    const o = only(evs(h));
+    expect(o.confidence).toEqual({ sharpCount: 1, marketWidth: 20, referenceHoldPercent: 4.5455, bookCount: 2 });
+    expect(o.methods.power.confidenceScore).toBe(74);
+  });
+
+  it('never uses a book as its own reference: the sharp book alone is not +EV against itself', () => {
+    expect(evs(h).some((o) => o.book === 'pinnacle')).toBe(false);
+  });
+});
+
+describe('+EV against several sharp books', () => {
+  it('averages the fair probabilities of every reference present, per method', () => {
+    const h = new Harness();
+    h.event(event());
+    h.ticks([...ml('pinnacle', -120, 110), ...ml('circa', -125, 115), ...ml('draftkings', -150, 125)]);
+    const o = only(evs(h).filter((x) => x.book === 'draftkings'));
+    expect(o.sharpBooks).toEqual(['pinnacle', 'circa']);
+    expect(o.warnings).toEqual([]);
+    const expected = {
+      multiplicative: (at(multiplicative([-120, 110]), 1) + at(multiplicative([-125, 115]), 1)) / 2,
+      additive: (at(additive([-120, 110]), 1) + at(additive([-125, 115]), 1)) / 2,
+      shin: (at(additive([-120, 110]), 1) + at(additive([-125, 115]), 1)) / 2,
+      power: (at(power([-120, 110]), 1) + at(power([-125, 115]), 1)) / 2,
+    };
+    for (const [m, p] of Object.entries(expected) as [keyof typeof expected, number][]) {
+      expect(o.methods[m].fairProbability).toBeCloseTo(p, 6);
+      expect(o.methods[m].evPercent).toBeCloseTo(ev(p, 125), 4);
+      expect(o.methods[m].kellyPercent).toBeCloseTo((ev(p, 125) / 125) * 100, 4);
+    }
+  });
+
+  it('prices a sharp book against the other sharps only', () => {
+    const h = new Harness();
+    h.event(event());
+    // Each sharp is +EV on one side against the other's de-vigged line, never against itself.
+    h.ticks([...ml('pinnacle', -120, 110), ...ml('circa', -140, 130)]);
+    expect(evs(h).map((o) => [o.book, o.selection, o.sharpBooks])).toEqual([
+      ['circa', 'away', ['pinnacle']],
+      ['pinnacle', 'home', ['circa']],
+    ]);
+  });
+});
+
+describe('reference rules', () => {
+  it('falls back to the fallback book only when no sharp prices the market, and says so', () => {
+    const h = new Harness();
+    h.event(event());
+    h.ticks([...ml('betonlineag', -110, -110), ...ml('fanduel', -120, 108)]);
+    const o = only(evs(h));
+    expect([o.book, o.sharpBook]).toEqual(['fanduel', 'betonlineag']);
+    expect(o.warnings).toEqual(['SINGLE_SHARP_REF', 'FALLBACK_SHARP_REF']);
+    expect(o.confidence.sharpCount).toBe(0);
+  });
+
+  it('needs the reference to price every outcome at the same line, and never mixes lines', () => {
+    const h = new Harness();
+    h.event(event());
+    h.ticks([...spread('pinnacle', -3.5, -110, -110), ...spread('draftkings', -2.5, 120, -140), tick('circa', 'point_spread', 'home', -2.5, -105)]);
+    expect(evs(h)).toEqual([]);
+  });
+
+  it('de-vigs three outcomes in a three-way soccer moneyline', () => {
+    const h = new Harness();
+    h.event(event({ id: 'epl-1', sport: 'soccer', league: 'epl', homeTeamId: 'arsenal', awayTeamId: 'chelsea' }));
+    const soccer = { eventId: 'epl-1' };
+    h.ticks([
+      tick('pinnacle', 'moneyline', 'home', null, 150, soccer),
+      tick('pinnacle', 'moneyline', 'draw', null, 240, soccer),
+      tick('pinnacle', 'moneyline', 'away', null, 190, soccer),
+      tick('bet365', 'moneyline', 'draw', null, 270, soccer),
+    ]);
+    const o = only(evs(h));
+    expect([o.book, o.selection, o.marketWidth]).toEqual(['bet365', 'draw', null]);
+    expect(o.methods.multiplicative.fairProbability).toBeCloseTo(at(multiplicative([150, 240, 190]), 1), 6);
+    expect(o.references.map((r) => r.selection)).toEqual(['home', 'draw', 'away']);
+  });
+
+  it('keeps an opportunity that only some de-vig methods call +EV', () => {
+    const h = new Harness();
+    h.event(event());
+    // A longshot: power takes more margin off it than multiplicative does.
+    h.ticks([...ml('pinnacle', -400, 300), tick('draftkings', 'moneyline', 'away', null, 330)]);
+    const o = only(evs(h));
+    expect(o.methods.multiplicative.evPercent).toBeGreaterThan(0);
+    expect(o.methods.power.evPercent).toBeLessThan(0);
+    expect(o.methods.power.kellyPercent).toBe(0);
+    expect(o.value).toBe(o.methods.power.evPercent);
+  });
+});
+
+describe('staleness', () => {
+  it('flags prices older than 60 s before the game and 10 s in play', () => {
+    const h = new Harness();
+    h.event(event());
+    h.ticks([...ml('pinnacle', -110, -110, { ts: T0 - 90_000 }), ...ml('draftkings', -115, 105)], T0);
+    const pre = only(evs(h));
+    expect([pre.oldestOddsTs, pre.oldestOddsAgeSeconds, pre.possiblyStale, pre.warnings]).toEqual([T0 - 90_000, 90, true, ['POTENTIALLY_STALE_ODDS', 'SINGLE_SHARP_REF']]);
+
+    const live = new Harness();
+    live.event(event({ isLive: true, status: 'live' }));
+    live.ticks([...ml('pinnacle', -110, -110, { ts: T0 - 12_000, isLive: true }), ...ml('draftkings', -115, 105, { isLive: true })], T0);
+    expect(only(evs(live)).warnings).toEqual(['LIVE_STALE_ODDS', 'SINGLE_SHARP_REF']);
+  });
+});

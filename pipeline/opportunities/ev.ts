@@ -1,0 +1,194 @@
+import type { DevigMethodName, EvMethodValues, EvOpportunity, OddsRow, OpportunityLeg, SelectionType } from '../../schemas/index.js';
+import {
+  DEVIG_METHODS,
+  arbitrage,
+  deVig,
+  evPercent,
+  hold,
+  kellyPercent,
+  marketWidth,
+  probabilityToAmerican,
+} from '../odds-math/index.js';
+import type { DevigMethod } from '../odds-math/index.js';
+import { confidenceScore, evWarnings } from './confidence.js';
+import type { Candidate, EngineContext } from './context.js';
+import { commonFields, eventKey, rowKey } from './context.js';
+import { opportunityId } from './ids.js';
+import { Memo } from './memo.js';
+import { completeMarket, decimalOf, lineKey, priceOf, round, sortedBooks } from './state.js';
+import type { LineGroup } from './state.js';
+
+// The contract's method names and the odds math's are one list; the compiler keeps them so.
+const METHODS: readonly DevigMethodName[] = DEVIG_METHODS;
+const _sameMethods: readonly DevigMethod[] = METHODS;
+void _sameMethods;
+
+/** A reference book's complete market at the line, de-vigged by every method. */
+interface Reference {
+  book: string;
+  rows: OddsRow[];
+  /** Method -> fair probability per outcome (in the order of the context's outcomes). */
+  fair: Record<DevigMethodName, number[]>;
+}
+
+function reference(group: LineGroup, book: string, outcomes: readonly SelectionType[]): Reference | null {
+  const rows = completeMarket(group, book, outcomes);
+  if (!rows) return null;
+  const fair = FAIR.get(rows.map((r) => r.priceAmerican).join(','), () => fairOf(rows.map(decimalOf)));
+  return fair ? { book, rows, fair } : null;
+}
+
+/** De-vigging is a pure function of the prices, and sharp prices repeat: measured 2x faster with it. */
+const FAIR = new Memo<Record<DevigMethodName, number[]> | null>(50_000);
+
+function fairOf(decimals: readonly number[]): Record<DevigMethodName, number[]> | null {
+  try {
+    const fair = {} as Record<DevigMethodName, number[]>;
+    for (const m of METHODS) fair[m] = deVig(m, decimals);
+    return fair;
+  } catch {
+    // A market no method can de-vig (an overround above 100 %) is not a reference.
+    return null;
+  }
+}
+
+function references(ctx: EngineContext, group: LineGroup, books: readonly string[]): Reference[] {
+  const out: Reference[] = [];
+  for (const b of books) {
+    if (!group.has(b)) continue;
+    const r = reference(group, b, ctx.outcomes);
+    if (r) out.push(r);
+  }
+  return out;
+}
+
+/** The fair probability of outcome i under method m, averaged over the references in order. */
+function average(refs: readonly Reference[], m: DevigMethodName, i: number): number {
+  return refs.reduce((sum, r) => sum + (r.fair[m][i] ?? 0), 0) / refs.length;
+}
+
+/** Best-price arbitrage over every book at this line, for `arb_available` / `arb_profit`. */
+function bestPriceArbitrage(group: LineGroup, outcomes: readonly SelectionType[]): number | null {
+  const best: number[] = [];
+  for (const s of outcomes) {
+    let top = 0;
+    for (const bySelection of group.values()) {
+      const r = bySelection.get(s);
+      if (r) top = Math.max(top, decimalOf(r));
+    }
+    if (top === 0) return null;
+    best.push(top);
+  }
+  const result = arbitrage(best);
+  return result.isArb ? round(result.profitPercent, 4) : null;
+}
+
+/**
+ * +EV at one line: for every book and selection, the fair probability is the average over the
+ * reference books present (never the book itself) of their de-vigged probability; the book's
+ * price is +EV when EV > 0 under at least one de-vig method. All four methods are kept.
+ */
+export function evCandidates(ctx: EngineContext, line: number | null, group: LineGroup): Candidate<EvOpportunity>[] {
+  const primary = references(ctx, group, ctx.options.referenceBooks);
+  const fallback = references(ctx, group, ctx.options.fallbackReferenceBooks);
+  if (primary.length === 0 && fallback.length === 0) return [];
+  const arbProfit = bestPriceArbitrage(group, ctx.outcomes);
+  const refKeys = new Map<Reference, string>([...primary, ...fallback].map((r) => [r, r.rows.map(rowKey).join(',')]));
+  const out: Candidate<EvOpportunity>[] = [];
+  const books = sortedBooks(group);
+  const shared = `${eventKey(ctx)}|${arbProfit ?? ''}`;
+  const primaryBooks = new Set(primary.map((r) => r.book));
+  ctx.outcomes.forEach((selection, i) => {
+    let bookCount = 0;
+    for (const bySelection of group.values()) if (bySelection.has(selection)) bookCount++;
+    // Most books are not references: they share one fair price per method, and a price is +EV
+    // under some method exactly when p * d > 1 for the largest p, a cheap test that skips the rest.
+    const common = primary.length > 0 ? primary : fallback;
+    const sharedFair = METHODS.map((m) => average(common, m, i));
+    const sharedBar = Math.max(...sharedFair);
+    for (const book of books) {
+      const row = group.get(book)?.get(selection);
+      if (!row) continue;
+      const d = decimalOf(row);
+      const own = primaryBooks.has(book) || (primary.length === 0 && fallback.some((r) => r.book === book));
+      if (!own && sharedBar * d <= 1) continue;
+      let refs = primary.filter((r) => r.book !== book);
+      const sharpCount = refs.length;
+      if (refs.length === 0) refs = fallback.filter((r) => r.book !== book);
+      if (refs.length === 0) continue;
+      const raw = METHODS.map((m, k) => {
+        const p = own ? average(refs, m, i) : (sharedFair[k] ?? 0);
+        return { m, p, ev: evPercent(p, d), kelly: kellyPercent(p, d) };
+      });
+      if (!raw.some((x) => x.ev > 0)) continue;
+      const leg = { ...priceOf(row), stakeShare: 1 };
+      const id = opportunityId('ev', ctx.eventId, ctx.family.key, [leg]);
+      const key = `${rowKey(row)}|${refs.map((r) => refKeys.get(r)).join(';')}|${sharpCount}|${bookCount}|${shared}`;
+      out.push({ id, key, build: () => buildEv(ctx, line, selection, row, leg, id, refs, sharpCount, bookCount, arbProfit, raw) });
+    }
+  });
+  return out;
+}
+
+function buildEv(
+  ctx: EngineContext,
+  line: number | null,
+  selection: SelectionType,
+  row: OddsRow,
+  leg: OpportunityLeg,
+  id: string,
+  refs: readonly Reference[],
+  sharpCount: number,
+  bookCount: number,
+  arbProfit: number | null,
+  raw: readonly { m: DevigMethodName; p: number; ev: number; kelly: number }[],
+): EvOpportunity {
+  const main = refs[0] as Reference;
+  const referencePrices = refs.flatMap((r) => r.rows.map(priceOf));
+  const situation = `${ctx.eventId}|${ctx.family.key}|${selection}|${lineKey(line)}`;
+  const anyLive = row.isLive || refs.some((r) => r.rows.some((x) => x.isLive));
+  const evPower = raw.find((x) => x.m === 'power')?.ev ?? 0;
+  const base = commonFields(ctx, id, situation, [leg], [leg, ...referencePrices], anyLive, round(evPower, 4));
+  const width = ctx.outcomes.length === 2 ? marketWidth(main.rows.map((r) => r.priceAmerican)) : null;
+  const confidence = {
+    sharpCount,
+    marketWidth: width,
+    referenceHoldPercent: round(hold(main.rows.map(decimalOf)) * 100, 4),
+    bookCount,
+  };
+  const methods = {} as Record<DevigMethodName, EvMethodValues>;
+  const peakEvPercent = {} as Record<DevigMethodName, number>;
+  for (const x of raw) {
+    const ev = round(x.ev, 4);
+    methods[x.m] = {
+      fairProbability: round(x.p, 6),
+      noVigOdds: probabilityToAmerican(x.p),
+      evPercent: ev,
+      kellyPercent: round(Math.max(0, x.kelly), 4),
+      confidenceScore: confidenceScore(confidence, ev, base.oldestOddsAgeSeconds, base.event.isLive, ctx.options),
+    };
+    peakEvPercent[x.m] = ev;
+  }
+  return {
+    ...base,
+    kind: 'ev',
+    warnings: evWarnings({ ageSeconds: base.oldestOddsAgeSeconds, possiblyStale: base.possiblyStale, warning: base.warnings[0] ?? null }, sharpCount),
+    book: row.book,
+    selection,
+    line: row.line,
+    priceAmerican: row.priceAmerican,
+    priceDecimal: row.priceDecimal,
+    bookEventId: row.bookEventId,
+    selectionId: row.selectionId,
+    methods,
+    sharpBook: main.book,
+    sharpBooks: refs.map((r) => r.book),
+    references: referencePrices,
+    marketWidth: width,
+    bookCount,
+    arbAvailable: arbProfit !== null,
+    arbProfitPercent: arbProfit,
+    confidence,
+    peakEvPercent,
+  };
+}

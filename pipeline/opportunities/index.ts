@@ -1,0 +1,19 @@
+export { OpportunityProcessor } from './processor.js';
+export type { OpportunityCounters, OpportunityInput } from './processor.js';
+export { defaultReferenceBooks, middleSigma, resolveOptions, LIVE_STALE_AFTER_SECONDS, STALE_AFTER_SECONDS } from './config.js';
+export type { OpportunityOptions, ResolvedOptions } from './config.js';
+export {
+  DEFAULT_STALE_THRESHOLDS,
+  bookPoints,
+  confidenceScore,
+  evWarnings,
+  freshnessPoints,
+  marketPoints,
+  oddsAgeSeconds,
+  plausibilityPoints,
+  sharpPoints,
+  staleness,
+} from './confidence.js';
+export type { StaleThresholds, Staleness } from './confidence.js';
+export { opportunityId } from './ids.js';
+export { opportunityRow, opportunityRecords } from './records.js';

@@ -1,0 +1,94 @@
+import type { DevigMethodName, ExpireReason, Opportunity, OpportunityChange } from '../../schemas/index.js';
+import type { Candidate } from './context.js';
+import type { FamilyState } from './state.js';
+
+/**
+ * Create / update / expire: the candidates of a recompute against what the family had. A
+ * candidate whose inputs are unchanged emits nothing and is not even built; a changed one keeps
+ * its `detectedAt` and its peak; one that is gone expires, `leg_removed` when a price it used is
+ * no longer on the board.
+ */
+
+/** Fields that only lifecycle or the passing of time change (tests compare the rest). */
+const VOLATILE = new Set([
+  'detectedAt',
+  'lastSeenAt',
+  'expiredAt',
+  'expireReason',
+  'peakValue',
+  'peakEvPercent',
+  'oldestOddsAgeSeconds',
+  'possiblyStale',
+  'warnings',
+  'confidenceScore',
+]);
+
+const fingerprints = new WeakMap<Opportunity, string>();
+
+export function fingerprint(o: Opportunity): string {
+  let f = fingerprints.get(o);
+  if (f === undefined) {
+    f = JSON.stringify(o, (key, value: unknown) => (VOLATILE.has(key) ? undefined : value));
+    fingerprints.set(o, f);
+  }
+  return f;
+}
+
+/** Carries detection time and peak into a freshly built version (which nothing else holds yet). */
+function carry(prev: Opportunity, next: Opportunity): Opportunity {
+  next.detectedAt = prev.detectedAt;
+  if (next.kind === 'ev' && prev.kind === 'ev') {
+    for (const m of Object.keys(next.peakEvPercent) as DevigMethodName[]) {
+      next.peakEvPercent[m] = Math.max(prev.peakEvPercent[m], next.peakEvPercent[m]);
+    }
+  }
+  next.peakValue = next.kind === 'low_hold' ? Math.min(prev.peakValue, next.value) : Math.max(prev.peakValue, next.value);
+  return next;
+}
+
+export function expire(o: Opportunity, now: number, reason: ExpireReason): Opportunity {
+  return { ...o, expiredAt: now, expireReason: reason };
+}
+
+function usedRowIds(o: Opportunity): string[] {
+  const ids = o.legs.map((l) => l.rowId);
+  if (o.kind === 'ev') for (const r of o.references) ids.push(r.rowId);
+  return ids;
+}
+
+export function advance(
+  family: FamilyState,
+  fresh: readonly Candidate[],
+  inScope: (o: Opportunity) => boolean,
+  now: number,
+  out: OpportunityChange[],
+): void {
+  const freshIds = new Set<string>();
+  for (const c of fresh) {
+    freshIds.add(c.id);
+    const prev = family.active.get(c.id);
+    if (prev && family.inputKeys.get(c.id) === c.key) continue;
+    const f = c.build();
+    family.inputKeys.set(c.id, c.key);
+    if (!prev) {
+      family.active.set(c.id, f);
+      out.push({ type: 'create', opportunity: f });
+      continue;
+    }
+    const next = carry(prev, f);
+    family.active.set(c.id, next);
+    out.push({ type: 'update', opportunity: next });
+  }
+  const gone: Opportunity[] = [];
+  for (const [id, o] of family.active) if (!freshIds.has(id) && inScope(o)) gone.push(o);
+  if (gone.length === 0) return;
+  const present = new Set<string>();
+  for (const r of family.rows.values()) present.add(r.id);
+  gone.sort((a, b) => (a.id < b.id ? -1 : 1));
+  for (const o of gone) {
+    const reason: ExpireReason = usedRowIds(o).every((r) => present.has(r)) ? 'condition' : 'leg_removed';
+    family.active.delete(o.id);
+    family.inputKeys.delete(o.id);
+    out.push({ type: 'expire', opportunity: expire(o, now, reason) });
+  }
+}

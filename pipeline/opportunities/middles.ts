@@ -1,0 +1,136 @@
+import type { MiddleOpportunity, OddsRow } from '../../schemas/index.js';
+import { middleHitProbability, spreadMiddle, totalsMiddle } from '../odds-math/index.js';
+import { anyLive, comboIdentity } from './arbitrage.js';
+import { middleSigma } from './config.js';
+import type { Candidate, EngineContext } from './context.js';
+import { commonFields } from './context.js';
+import { canonicalLine, decimalOf, lineKey, priceOf, round } from './state.js';
+
+/**
+ * Middles in one family (spreads or totals, every line): one side at one book, the opposite side
+ * at another book and a different line, such that some whole-number result wins both. Totals:
+ * Over L and Under M with L < M. Spreads: home at handicap h and away at handicap a with
+ * -h < a, i.e. the home margin X wins both when -h < X < a. Quarter lines (Asian handicaps, which
+ * split the stake) are left out. The hit model is odds-math's: X normal around the family's
+ * consensus line (the median of the lines the reference books quote, or of every quoted line when
+ * no reference book quotes it), sigma by league and market (config.ts).
+ */
+
+function usableLine(line: number | null): line is number {
+  return line !== null && Number.isInteger(line * 2);
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  if (sorted.length % 2 === 1) return sorted[mid] ?? 0;
+  return ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+}
+
+/** Rows of one selection grouped by their canonical line, lines ascending. */
+function byLine(rows: readonly OddsRow[]): [number, OddsRow[]][] {
+  const map = new Map<number, OddsRow[]>();
+  for (const r of rows) {
+    const line = canonicalLine(r);
+    if (!usableLine(line)) continue;
+    const list = map.get(line);
+    if (list) list.push(r);
+    else map.set(line, [r]);
+  }
+  return [...map.entries()].sort((a, b) => a[0] - b[0]);
+}
+
+interface Pair {
+  first: OddsRow;
+  second: OddsRow;
+  /** Sum of the implied probabilities of the two prices. */
+  impliedSum: number;
+  /** Model EV for ranking: exact for half-point lines (no push), close otherwise. */
+  rankEv: number;
+}
+
+const byRank = (a: Pair, b: Pair): number =>
+  b.rankEv - a.rankEv || (a.first.book + '|' + a.second.book).localeCompare(b.first.book + '|' + b.second.book);
+
+/**
+ * Stakes proportional to 1/d return 1/S whichever leg wins alone and 2/S when both win, so
+ * within one pair of lines the cheapest combination (lowest S) is the best; hit probability is a
+ * function of the lines only. Per pair of lines the engine keeps the best combination over every
+ * book and the best within each book scope, and builds only those.
+ */
+export function middleCandidates(ctx: EngineContext): Candidate<MiddleOpportunity>[] {
+  const { family, options } = ctx;
+  if (family.family === 'binary' || family.market === 'moneyline') return [];
+  const isTotal = family.family === 'total';
+  const rows = [...family.rows.values()];
+  const lines = rows.map(canonicalLine).filter(usableLine);
+  if (lines.length < 2) return [];
+  const sharp = new Set(options.referenceBooks);
+  const sharpLines = rows.filter((r) => sharp.has(r.book)).map(canonicalLine).filter(usableLine);
+  const consensus = median(sharpLines.length > 0 ? sharpLines : lines);
+  // X is the total, or the home margin: a home handicap of -3.5 says the home side wins by 3.5.
+  const mean = isTotal ? consensus : 0 - consensus;
+  const sigma = middleSigma(ctx.league, family.market, family.family, consensus);
+  const firsts = byLine(rows.filter((r) => r.selection === (isTotal ? 'over' : 'home')));
+  const seconds = byLine(rows.filter((r) => r.selection === (isTotal ? 'under' : 'away')));
+
+  const kept: Pair[] = [];
+  for (const [l1, firstRows] of firsts) {
+    for (const [l2, secondRows] of seconds) {
+      // Totals: Over l1, Under l2, window l1 < X < l2. Spreads (canonical = home handicap):
+      // home at l1 covers when X > -l1, away at canonical l2 covers when X < -l2.
+      const lower = isTotal ? l1 : 0 - l1;
+      const upper = isTotal ? l2 : 0 - l2;
+      if (Math.floor(lower) + 1 > Math.ceil(upper) - 1) continue;
+      const hit = middleHitProbability(lower, upper, mean, sigma);
+      const pairs: Pair[] = [];
+      for (const first of firstRows) {
+        for (const second of secondRows) {
+          if (first.book === second.book) continue;
+          const impliedSum = 1 / decimalOf(first) + 1 / decimalOf(second);
+          pairs.push({ first, second, impliedSum, rankEv: (1 / impliedSum - 1 + hit / impliedSum) * 100 });
+        }
+      }
+      pairs.sort(byRank);
+      // The best pair over every book, and the best within each book scope.
+      const chosen = new Set<Pair>();
+      for (const allowed of options.scopes) {
+        const best = allowed === null ? pairs[0] : pairs.find((p) => allowed.has(p.first.book) && allowed.has(p.second.book));
+        if (best) chosen.add(best);
+      }
+      kept.push(...chosen);
+    }
+  }
+  kept.sort(byRank);
+  const model = `|${mean}|${sigma}`;
+  return kept.slice(0, options.maxMiddlesPerFamily).map(({ first, second }) => {
+    const { id, key } = comboIdentity(ctx, 'middle', [first, second], model);
+    return { id, key, build: () => buildMiddle(ctx, id, first, second, isTotal, mean, sigma) };
+  });
+}
+
+function buildMiddle(ctx: EngineContext, id: string, first: OddsRow, second: OddsRow, isTotal: boolean, mean: number, sigma: number): MiddleOpportunity {
+  const a = { line: first.line ?? 0, decimalOdds: decimalOf(first) };
+  const b = { line: second.line ?? 0, decimalOdds: decimalOf(second) };
+  const result = isTotal ? totalsMiddle(a, b, { sigma, mean, bankroll: 1 }) : spreadMiddle(a, b, { sigma, mean, bankroll: 1 });
+  const legs = [
+    { ...priceOf(first), stakeShare: round(result.stakes[0], 6) },
+    { ...priceOf(second), stakeShare: round(result.stakes[1], 6) },
+  ];
+  const situation = `${ctx.eventId}|${ctx.family.key}|${lineKey(canonicalLine(first))}|${lineKey(canonicalLine(second))}`;
+  const ev = round(result.evPercent, 4);
+  return {
+    ...commonFields(ctx, id, situation, legs, legs, anyLive([first, second]), ev),
+    kind: 'middle',
+    lowerBound: result.lowerBound,
+    upperBound: result.upperBound,
+    windowSize: result.windowWidth,
+    windowOutcomes: result.windowOutcomes,
+    hitProbability: round(result.hitProbability, 6),
+    evPercent: ev,
+    missProfitPercent: round(result.missProfitPercent, 4),
+    maxProfitPercent: round(result.maxProfitPercent, 4),
+    worstCaseProfitPercent: round(result.worstCaseProfitPercent, 4),
+    model: { mean: round(mean, 4), sigma: round(sigma, 4) },
+  };
+}

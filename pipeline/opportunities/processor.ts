@@ -1,0 +1,227 @@
+import { selectionFamily } from '../../schemas/index.js';
+import type { CanonicalEvent, OddsChange, OddsRow, Opportunity, OpportunityChange } from '../../schemas/index.js';
+import { arbitrageCandidates } from './arbitrage.js';
+import { resolveOptions } from './config.js';
+import type { OpportunityOptions, ResolvedOptions } from './config.js';
+import type { Candidate, EngineContext } from './context.js';
+import { evCandidates } from './ev.js';
+import { advance, expire } from './lifecycle.js';
+import { lowHoldCandidates } from './lowhold.js';
+import { middleCandidates } from './middles.js';
+import { SKIPPED_MARKETS, canonicalLine, familyKey, lineGroups, lineKey, outcomesOf } from './state.js';
+import type { EventState, FamilyState } from './state.js';
+
+export type OpportunityInput = { type: 'odds'; change: OddsChange } | { type: 'event'; event: CanonicalEvent };
+
+export interface OpportunityCounters {
+  created: number;
+  updated: number;
+  expired: number;
+  /** Inputs handled (odds changes and event records). */
+  inputs: number;
+}
+
+const EVICT_EVERY_INPUTS = 10_000;
+/** `all` recomputes every line of a family; otherwise only the listed line keys (and middles). */
+type Scope = 'all' | ReadonlySet<string>;
+/** Event id -> family key -> what to recompute at the end of a batch. */
+type Dirty = Map<string, Map<string, Set<string> | 'all'>>;
+type ProcessorEventState = EventState & { rowFamily: Map<string, string>; firstSeen: number };
+
+/**
+ * Opportunity state machine: the snapshot changelog and the events in, create / update / expire
+ * out. One state per event; a change recomputes only its family's line group (+EV, arbitrage,
+ * low-hold) and the family's middles. Deterministic: no clock but the `now` it is handed, and
+ * every output list in a stable order.
+ */
+export class OpportunityProcessor {
+  readonly counters: OpportunityCounters = { created: 0, updated: 0, expired: 0, inputs: 0 };
+  private readonly options: ResolvedOptions;
+  private readonly events = new Map<string, ProcessorEventState>();
+  private activeCount = 0;
+  private sinceEviction = 0;
+
+  constructor(options: OpportunityOptions = {}) {
+    this.options = resolveOptions(options);
+  }
+
+  /** Opportunities currently active. */
+  get size(): number {
+    return this.activeCount;
+  }
+
+  get eventCount(): number {
+    return this.events.size;
+  }
+
+  handle(input: OpportunityInput, now: number): OpportunityChange[] {
+    return this.handleBatch([input], now);
+  }
+
+  /**
+   * A batch at one time: every input is applied, then each family it touched is recomputed once
+   * (a book sends both sides of a market as two ticks; under load a batch holds many ticks of
+   * one market). The final state is the same as one input at a time; intermediate versions that
+   * nobody could have seen are skipped.
+   */
+  handleBatch(inputs: readonly OpportunityInput[], now: number): OpportunityChange[] {
+    const out: OpportunityChange[] = [];
+    this.counters.inputs += inputs.length;
+    this.sinceEviction += inputs.length;
+    if (this.sinceEviction >= EVICT_EVERY_INPUTS) {
+      this.sinceEviction = 0;
+      this.evict(now, out);
+    }
+    const dirty = new Map<string, Map<string, Set<string> | 'all'>>();
+    for (const input of inputs) {
+      if (input.type === 'event') this.onEvent(input.event, now, out, dirty);
+      else this.onChange(input.change, now, dirty);
+    }
+    for (const eventId of [...dirty.keys()].sort()) {
+      const s = this.events.get(eventId);
+      if (!s || s.event === null || s.event.status === 'ended') continue;
+      const families = dirty.get(eventId) ?? new Map<string, Set<string> | 'all'>();
+      for (const key of [...families.keys()].sort()) {
+        const family = s.families.get(key);
+        if (!family) continue;
+        this.recompute(s, family, families.get(key) ?? 'all', now, out);
+        if (family.rows.size === 0 && family.active.size === 0) s.families.delete(key);
+      }
+    }
+    for (const c of out) {
+      if (c.type === 'create') this.counters.created++;
+      else if (c.type === 'update') this.counters.updated++;
+      else this.counters.expired++;
+    }
+    return out;
+  }
+
+  /** Every active opportunity, by event then id (tests, snapshots). */
+  active(): Opportunity[] {
+    const all: Opportunity[] = [];
+    for (const id of [...this.events.keys()].sort()) {
+      for (const f of this.events.get(id)?.families.values() ?? []) all.push(...f.active.values());
+    }
+    return all.sort((a, b) => (a.eventId === b.eventId ? a.id.localeCompare(b.id) : a.eventId.localeCompare(b.eventId)));
+  }
+
+  private state(eventId: string, now: number): ProcessorEventState {
+    let s = this.events.get(eventId);
+    if (!s) {
+      s = { eventId, event: null, families: new Map(), rowFamily: new Map(), firstSeen: now };
+      this.events.set(eventId, s);
+    }
+    return s;
+  }
+
+  private onEvent(event: CanonicalEvent, now: number, out: OpportunityChange[], dirty: Dirty): void {
+    const s = this.state(event.id, now);
+    const previous = s.event;
+    s.event = event;
+    if (event.status === 'ended') {
+      this.expireAll(s, now, out);
+      return;
+    }
+    const relevant = !previous || previous.isLive !== event.isLive || previous.startTime !== event.startTime || previous.status !== event.status;
+    if (!relevant) return;
+    const families = new Map<string, Set<string> | 'all'>();
+    for (const key of s.families.keys()) families.set(key, 'all');
+    dirty.set(event.id, families);
+  }
+
+  private onChange(change: OddsChange, now: number, dirty: Dirty): void {
+    const s = this.state(change.eventId, now);
+    let family: FamilyState | undefined;
+    let touched: OddsRow | undefined;
+    if (change.row === null) {
+      const key = s.rowFamily.get(change.key);
+      if (key === undefined) return;
+      family = s.families.get(key);
+      touched = family?.rows.get(change.key);
+      family?.rows.delete(change.key);
+      s.rowFamily.delete(change.key);
+    } else {
+      const row = change.row;
+      if (SKIPPED_MARKETS.has(row.market)) return;
+      const key = familyKey(row);
+      family = s.families.get(key);
+      if (!family) {
+        family = { key, market: row.market, participant: row.participant, statCategory: row.statCategory, family: selectionFamily(row.selection), rows: new Map(), active: new Map(), inputKeys: new Map() };
+        s.families.set(key, family);
+      }
+      family.rows.set(change.key, row);
+      s.rowFamily.set(change.key, key);
+      touched = row;
+    }
+    if (!family || !touched) return;
+    let families = dirty.get(s.eventId);
+    if (!families) {
+      families = new Map();
+      dirty.set(s.eventId, families);
+    }
+    const scope = families.get(family.key);
+    if (scope === 'all') return;
+    if (scope) scope.add(lineKey(canonicalLine(touched)));
+    else families.set(family.key, new Set([lineKey(canonicalLine(touched))]));
+  }
+
+  private recompute(s: EventState, family: FamilyState, scope: Scope, now: number, out: OpportunityChange[]): void {
+    const event = s.event;
+    if (!event) return;
+    const league = this.options.leagues.get(event.league);
+    const ctx: EngineContext = { eventId: s.eventId, event, league, family, outcomes: outcomesOf(family, league), options: this.options, now };
+    const fresh: Candidate[] = [];
+    const groups = lineGroups(family, scope === 'all' ? undefined : scope);
+    for (const key of [...groups.keys()].sort()) {
+      const group = groups.get(key);
+      if (!group) continue;
+      fresh.push(...evCandidates(ctx, group.line, group.books));
+      fresh.push(...arbitrageCandidates(ctx, group.line, group.books));
+      fresh.push(...lowHoldCandidates(ctx, group.line, group.books));
+    }
+    fresh.push(...middleCandidates(ctx));
+    const inScope = (o: Opportunity): boolean => scope === 'all' || o.kind === 'middle' || scope.has(scopeKey(o));
+    const before = family.active.size;
+    advance(family, fresh, inScope, now, out);
+    this.activeCount += family.active.size - before;
+  }
+
+  private expireAll(s: EventState, now: number, out: OpportunityChange[]): void {
+    for (const key of [...s.families.keys()].sort()) {
+      const f = s.families.get(key);
+      if (!f) continue;
+      const ids = [...f.active.keys()].sort();
+      for (const id of ids) {
+        const o = f.active.get(id);
+        if (o) out.push({ type: 'expire', opportunity: expire(o, now, 'event_closed') });
+      }
+      this.activeCount -= ids.length;
+      f.active.clear();
+      f.inputKeys.clear();
+    }
+  }
+
+  /** Drops events long past their start (and states that never got an event). */
+  private evict(now: number, out: OpportunityChange[]): void {
+    const retain = this.options.retainAfterStartMs;
+    for (const [id, s] of [...this.events.entries()].sort((a, b) => a[0].localeCompare(b[0]))) {
+      const since = s.event ? s.event.startTime : s.firstSeen;
+      if (since + retain >= now) continue;
+      this.expireAll(s, now, out);
+      this.events.delete(id);
+    }
+  }
+}
+
+/** The line group an opportunity belongs to (its recompute scope). */
+function scopeKey(o: Opportunity): string {
+  switch (o.kind) {
+    case 'ev':
+      return lineKey(canonicalLine(o));
+    case 'arbitrage':
+    case 'low_hold':
+      return lineKey(o.line);
+    case 'middle':
+      return 'middle';
+  }
+}

@@ -1,0 +1,187 @@
+import type { MarketId, SelectionFamily, SelectionType } from './markets.js';
+
+/**
+ * Opportunity records: what the opportunity processors derive from the latest odds, topic
+ * `opportunities` (compacted, keyed by `id`, partitioned by `eventId`). Times are epoch ms,
+ * percentages are percent (4.2 = 4.2 %), probabilities are fractions. An expiry is sent as the
+ * final version (`expiredAt` set) followed by a tombstone, so that the table sink can record when
+ * and why it ended while compaction still forgets it.
+ */
+
+export const OPPORTUNITY_KINDS = ['ev', 'arbitrage', 'middle', 'low_hold'] as const;
+export type OpportunityKind = (typeof OPPORTUNITY_KINDS)[number];
+
+/** The de-vig methods every +EV opportunity carries values for (same list as the odds math). */
+export type DevigMethodName = 'power' | 'multiplicative' | 'additive' | 'shin';
+
+export const OPPORTUNITY_WARNINGS = [
+  'POTENTIALLY_STALE_ODDS',
+  'LIVE_STALE_ODDS',
+  'SINGLE_SHARP_REF',
+  'FALLBACK_SHARP_REF',
+] as const;
+export type OpportunityWarning = (typeof OPPORTUNITY_WARNINGS)[number];
+
+export const EXPIRE_REASONS = ['condition', 'leg_removed', 'event_closed'] as const;
+/**
+ * `condition`: the prices no longer make it an opportunity; `leg_removed`: a price it used was
+ * suspended or pulled; `event_closed`: the event ended or was forgotten.
+ */
+export type ExpireReason = (typeof EXPIRE_REASONS)[number];
+
+/** Low-hold threshold by default: best-price hold at or below 2 %. */
+export const DEFAULT_LOW_HOLD_PERCENT = 2;
+
+/** The event as the opportunity saw it (from the `events` topic). */
+export interface OpportunityEventInfo {
+  sport: string;
+  league: string;
+  homeTeamId: string;
+  awayTeamId: string;
+  startTime: number;
+  isLive: boolean;
+}
+
+/** One price an opportunity uses: a bet to place (leg) or a reference price. */
+export interface OpportunityPrice {
+  book: string;
+  selection: SelectionType;
+  /** The line from the selection's own perspective, as quoted. */
+  line: number | null;
+  priceAmerican: number;
+  priceDecimal: number;
+  /** When the book last set or confirmed the price. */
+  ts: number;
+  /** Odds row id (stable per event, market, participant, selection, line and book). */
+  rowId: string;
+  bookEventId: string;
+  selectionId: string | null;
+}
+
+export interface OpportunityLeg extends OpportunityPrice {
+  /** Share of the total stake, proportional to 1/decimal; legs sum to 1 (1 for a lone +EV bet). */
+  stakeShare: number;
+}
+
+export interface OpportunityCommon {
+  /** Stable hash of kind, event, market group, books, selections and lines. */
+  id: string;
+  kind: OpportunityKind;
+  eventId: string;
+  /**
+   * The situation without the books (event, market group, selections, lines): several
+   * combinations of books can show the same arbitrage, middle or low-hold market.
+   */
+  situation: string;
+  market: MarketId;
+  family: SelectionFamily;
+  /** Player (props) or `home`/`away` (team totals); null otherwise. */
+  participant: string | null;
+  statCategory: string | null;
+  event: OpportunityEventInfo;
+  legs: OpportunityLeg[];
+  /** Oldest `ts` among every price used (legs and references). */
+  oldestOddsTs: number;
+  /** Age of that price when this version was computed, seconds. */
+  oldestOddsAgeSeconds: number;
+  possiblyStale: boolean;
+  warnings: OpportunityWarning[];
+  detectedAt: number;
+  /** When this version was computed. */
+  lastSeenAt: number;
+  expiredAt: number | null;
+  expireReason: ExpireReason | null;
+  /** Headline value: EV % (power), profit %, middle EV %, or hold %. */
+  value: number;
+  /** Best headline value over the opportunity's life (lowest hold for low-hold). */
+  peakValue: number;
+}
+
+export interface EvMethodValues {
+  fairProbability: number;
+  /** Fair American odds of the selection. */
+  noVigOdds: number;
+  evPercent: number;
+  kellyPercent: number;
+  /** 0-100, computed with this method's EV and the age when the version was computed. */
+  confidenceScore: number;
+}
+
+/** Inputs of the confidence score that do not change with time or method. */
+export interface ConfidenceInputs {
+  /** Reference books averaged; 0 when only the fallback reference priced the market. */
+  sharpCount: number;
+  /** Width in cents of the main reference's two-way market; null for other markets. */
+  marketWidth: number | null;
+  /** Hold of the main reference's market, percent. */
+  referenceHoldPercent: number;
+  bookCount: number;
+}
+
+export interface EvOpportunity extends OpportunityCommon {
+  kind: 'ev';
+  book: string;
+  selection: SelectionType;
+  line: number | null;
+  priceAmerican: number;
+  priceDecimal: number;
+  bookEventId: string;
+  selectionId: string | null;
+  methods: Record<DevigMethodName, EvMethodValues>;
+  /** Best-ranked reference used; `sharpBooks` lists all of them, averaged. */
+  sharpBook: string;
+  sharpBooks: string[];
+  /** The reference prices (every outcome of every reference book used). */
+  references: OpportunityPrice[];
+  marketWidth: number | null;
+  /** Books pricing this selection at this line. */
+  bookCount: number;
+  arbAvailable: boolean;
+  arbProfitPercent: number | null;
+  confidence: ConfidenceInputs;
+  peakEvPercent: Record<DevigMethodName, number>;
+}
+
+export interface ArbitrageOpportunity extends OpportunityCommon {
+  kind: 'arbitrage';
+  /** Line of the market group, from the home side's (sides) or the Over's (totals) perspective. */
+  line: number | null;
+  profitPercent: number;
+  /** Sum of 1/decimal over the legs (below 1). */
+  impliedSum: number;
+}
+
+export interface MiddleOpportunity extends OpportunityCommon {
+  kind: 'middle';
+  /** Both legs win when lowerBound < X < upperBound (X: the total, or the home margin). */
+  lowerBound: number;
+  upperBound: number;
+  windowSize: number;
+  /** The whole-number outcomes that win both legs. */
+  windowOutcomes: number[];
+  hitProbability: number;
+  /** Model expected profit, % of the total stake, pushes included. */
+  evPercent: number;
+  /** Profit when only one leg wins (negative: the cost of a miss), %. */
+  missProfitPercent: number;
+  maxProfitPercent: number;
+  worstCaseProfitPercent: number;
+  /** The hit model: normal outcome with this mean and standard deviation, in points. */
+  model: { mean: number; sigma: number };
+}
+
+export interface LowHoldOpportunity extends OpportunityCommon {
+  kind: 'low_hold';
+  line: number | null;
+  /** 1 - 1/sum(1/d) over the best prices, percent; negative is an arbitrage. */
+  holdPercent: number;
+  impliedSum: number;
+}
+
+export type Opportunity = EvOpportunity | ArbitrageOpportunity | MiddleOpportunity | LowHoldOpportunity;
+
+/** What a processor step emits; the pipeline turns `expire` into a final version and a tombstone. */
+export interface OpportunityChange {
+  type: 'create' | 'update' | 'expire';
+  opportunity: Opportunity;
+}

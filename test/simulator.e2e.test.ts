@@ -1,0 +1,104 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SimulatorFeed } from '../pipeline/feeds/simulator/index.js';
+import { startTestSystem } from './support/system.js';
+import type { TestSystem } from './support/system.js';
+
+type Row = Record<string, unknown>;
+
+let sys: TestSystem;
+let feed: SimulatorFeed;
+let startedAt: number;
+
+beforeAll(async () => {
+  startedAt = Date.now();
+  sys = await startTestSystem({}, {
+    feed: (clock) => {
+      feed = new SimulatorFeed({ seed: 42, clock, ticksPerSecond: 2000, intervalMs: 50 });
+      return feed;
+    },
+  });
+});
+afterAll(async () => {
+  await sys.close();
+});
+
+async function allEvents(): Promise<Row[]> {
+  const out: Row[] = [];
+  for (let offset = 0; ; offset += 500) {
+    const r = await sys.get(`/api/v1/events?limit=500&offset=${offset}`, sys.demoKeys.enterprise);
+    out.push(...(r.body['data'] as Row[]));
+    if (!(r.body['pagination'] as Row)['has_more']) return out;
+  }
+}
+
+describe('the running system on the market simulator', () => {
+  it('serves in-season sports with events within 10 seconds of start, off-season ones hidden', async () => {
+    let sports: Row[] = [];
+    while (Date.now() - startedAt < 10_000) {
+      sports = (await sys.get('/api/v1/sports', sys.demoKeys.pro)).body['data'] as Row[];
+      if (sports.some((s) => (s['event_count'] as number) > 0)) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(Date.now() - startedAt).toBeLessThan(10_000);
+    const ids = sports.map((s) => s['id']);
+    expect(ids).toEqual(expect.arrayContaining(['basketball', 'football', 'hockey', 'soccer']));
+    expect(sports.every((s) => (s['event_count'] as number) > 0)).toBe(true);
+    const all = (await sys.get('/api/v1/sports?include_empty=true', sys.demoKeys.pro)).body['data'] as Row[];
+    const empty = all.filter((s) => s['event_count'] === 0).map((s) => s['id']);
+    expect(empty.length).toBeGreaterThan(0);
+  });
+
+  it('moves prices: /odds rows change between two reads a few seconds apart', async () => {
+    const read = async (): Promise<Map<string, string>> => {
+      const r = await sys.get('/api/v1/odds?sport=basketball,football,hockey,soccer&limit=1000', sys.demoKeys.enterprise);
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      const rows = r.body['data'] as Row[];
+      return new Map(rows.map((r) => [r['id'] as string, `${String(r['odds_american'])}@${String(r['timestamp'])}`]));
+    };
+    const before = await read();
+    await new Promise((r) => setTimeout(r, 2500));
+    const after = await read();
+    const changed = [...before].filter(([id, v]) => after.has(id) && after.get(id) !== v).length;
+    const gone = [...before.keys()].filter((id) => !after.has(id)).length;
+    expect(before.size).toBe(1000);
+    expect(changed + gone).toBeGreaterThan(0);
+  });
+
+  it('never splits a real game into two events nor merges two games, despite the matcher traps', async () => {
+    // A running feed never leaves the pipeline idle: stop it, then compare once everything is through.
+    await feed.stop();
+    expect(await sys.drained()).toBe(true);
+    const canonicalByListing = new Map<string, string>();
+    for (const e of await allEvents()) {
+      for (const [book, bookEventId] of Object.entries(e['external_ids'] as Record<string, string>)) {
+        canonicalByListing.set(`${book}|${bookEventId}`, e['id'] as string);
+      }
+    }
+    const truth = feed.simulator.trueEvents();
+    const traps = new Set(truth.flatMap((t) => t.traps));
+    expect([...traps].sort()).toEqual(['doubleheader', 'name_twin', 'neutral_site']);
+    // Books disagreeing on start times and listing home/away reversed (neutral sites) are in every run too.
+    expect(truth.some((t) => Object.values(t.books).some((l) => l.flipped))).toBe(true);
+    expect(truth.some((t) => Object.values(t.books).some((l) => l.startTime !== t.startTime))).toBe(true);
+    const canonicalOfTrue = new Map<string, string>();
+    let listings = 0;
+    for (const t of truth) {
+      const ids = new Set<string>();
+      for (const [book, listing] of Object.entries(t.books)) {
+        const id = canonicalByListing.get(`${book}|${listing.bookEventId}`);
+        if (id !== undefined) {
+          ids.add(id);
+          listings++;
+        }
+      }
+      expect([t.id, ids.size <= 1]).toEqual([t.id, true]);
+      const [only] = ids;
+      if (only !== undefined) canonicalOfTrue.set(t.id, only);
+    }
+    const ids = [...canonicalOfTrue.values()];
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(listings).toBeGreaterThan(1000);
+    const unmatched = sys.pipeline.stats().normalizer.unmatched;
+    expect(unmatched).toEqual({});
+  });
+});
