@@ -45,7 +45,15 @@ async function allPages(sys: TestSystem, path: string, key: string, pageSize: nu
  * recorded events on one id) with the recorded teams and start time, and /odds serves exactly
  * the recorded prices, nothing more.
  */
-async function replayAndCheck(file: string): Promise<{ snapshots: number; events: number; rowsChecked: number }> {
+interface ReplayFindings {
+  snapshots: number;
+  events: number;
+  rowsChecked: number;
+  opportunities: Record<string, number>;
+  sharpBooks: string[];
+}
+
+async function replayAndCheck(file: string): Promise<ReplayFindings> {
   const snapshots = await loadSnapshots(file);
   const clock = new ManualClock(0);
   const canonicalOf = new Map<string, string>();
@@ -115,7 +123,18 @@ async function replayAndCheck(file: string): Promise<{ snapshots: number; events
     if (failure === null && last) await check(last);
     if (failure !== null) throw failure;
     expect(checked).toBe(snapshots.length);
-    return { snapshots: checked, events: canonicalOf.size, rowsChecked };
+    // What the opportunity engines found over the whole replay, as analysts see it.
+    const byKind = await sys.store.query<{ kind: string; n: number }>('SELECT kind, count() AS n FROM opportunities FINAL GROUP BY kind ORDER BY kind');
+    const sharp = await sys.store.query<{ book: string }>(
+      "SELECT DISTINCT JSONExtractString(record, 'sharpBook') AS book FROM opportunities FINAL WHERE kind = 'ev' ORDER BY book",
+    );
+    return {
+      snapshots: checked,
+      events: canonicalOf.size,
+      rowsChecked,
+      opportunities: Object.fromEntries(byKind.map((r) => [r.kind, Number(r.n)])),
+      sharpBooks: sharp.map((r) => r.book),
+    };
   } finally {
     await sys.close();
   }
@@ -138,8 +157,12 @@ describe('replay of recorded The Odds API snapshots through the whole system', (
     it.runIf(present)(`serves exactly the recorded prices after every snapshot of ${name}`, async () => {
       const t0 = Date.now();
       const r = await replayAndCheck(file);
-      console.info(`${name}: ${r.snapshots} snapshots, ${r.events} events, ${r.rowsChecked} served prices checked in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+      console.info(`${name}: ${r.snapshots} snapshots, ${r.events} events, ${r.rowsChecked} served prices checked, opportunities ${JSON.stringify(r.opportunities)} (+EV references: ${r.sharpBooks.join(', ')}) in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
       expect([r.snapshots, r.events]).toEqual([snapshots, events]);
+      // The recordings carry no Pinnacle or Circa: +EV must be measured against the sharpest books present.
+      expect(r.sharpBooks.length).toBeGreaterThan(0);
+      expect(r.sharpBooks.every((b) => b === 'lowvig' || b === 'betonlineag')).toBe(true);
+      expect(Object.keys(r.opportunities).sort()).toEqual(['arbitrage', 'ev', 'low_hold', 'middle']);
     }, 240_000);
   }
 });
