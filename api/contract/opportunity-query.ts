@@ -8,6 +8,7 @@ import { easternDateOf, eventMatches } from '../views/filters.js';
 import type { EventFilter } from '../views/filters.js';
 import { csv, csvParam, pagingParams } from './common.js';
 import { parseFilters, sharedFilterParams } from './filters.js';
+import type { SharedFilterQuery } from './filters.js';
 
 /** Query parameters every opportunity endpoint shares, their parsing and the matching. */
 
@@ -39,16 +40,8 @@ export const commonOpportunityParams = {
   ...pagingParams(OPPORTUNITY_LIMIT.default, OPPORTUNITY_LIMIT.max, OPPORTUNITY_LIMIT.maxOffset),
 } as const;
 
-export interface CommonOpportunityQuery {
-  sport?: string;
-  league?: string;
-  sportsbook?: string;
-  market?: string;
-  event?: string;
-  live?: boolean;
-  team?: string;
-  min_odds?: number;
-  max_odds?: number;
+/** The shared filters (without `date` and `q`, which opportunities replace by `date_range`). */
+export interface CommonOpportunityQuery extends Omit<SharedFilterQuery, 'date' | 'q'> {
   max_odds_age?: number;
   date_range?: DateRange;
   limit: number;
