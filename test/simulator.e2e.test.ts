@@ -64,6 +64,36 @@ describe('the running system on the market simulator', () => {
     expect(changed + gone).toBeGreaterThan(0);
   });
 
+  it('finds +EV, arbitrage, middles and low-hold on the simulated market, then updates and expires them', async () => {
+    const kinds = ['ev', 'arbitrage', 'middles', 'low-hold'] as const;
+    const read = async (kind: (typeof kinds)[number]): Promise<Row[]> => {
+      const r = await sys.get(`/api/v1/opportunities/${kind}?limit=200`, sys.demoKeys.enterprise);
+      expect([kind, r.status]).toEqual([kind, 200]);
+      return r.body['data'] as Row[];
+    };
+    const first = new Map<string, Row[]>();
+    for (const kind of kinds) first.set(kind, await read(kind));
+    for (const kind of kinds) expect([kind, (first.get(kind) ?? []).length > 0]).toEqual([kind, true]);
+
+    // Within a bounded wait, some opportunity changes in place (same id, detected_at kept) and
+    // some disappears, on the live market.
+    const firstEv = new Map((first.get('ev') ?? []).map((o) => [o['id'] as string, o]));
+    const firstIds = new Set(kinds.flatMap((k) => (first.get(k) ?? []).map((o) => o['id'] as string)));
+    let updated = false;
+    let expired = false;
+    for (const end = Date.now() + 15_000; Date.now() < end && !(updated && expired); ) {
+      await new Promise((r) => setTimeout(r, 500));
+      const now = await Promise.all(kinds.map(read));
+      const ids = new Set(now.flat().map((o) => o['id'] as string));
+      expired ||= [...firstIds].some((id) => !ids.has(id));
+      for (const o of now[0] ?? []) {
+        const before = firstEv.get(o['id'] as string);
+        if (before && before['detected_at'] === o['detected_at'] && (before['ev_percentage'] !== o['ev_percentage'] || before['odds_american'] !== o['odds_american'] || before['oldest_odds_age_seconds'] !== o['oldest_odds_age_seconds'])) updated = true;
+      }
+    }
+    expect({ updated, expired }).toEqual({ updated: true, expired: true });
+  });
+
   it('never splits a real game into two events nor merges two games, despite the matcher traps', async () => {
     // A running feed never leaves the pipeline idle: stop it, then compare once everything is through.
     await feed.stop();
