@@ -36,7 +36,7 @@ async function pumpUntilDrained(send: (batch: RawTick[]) => Promise<void>, ticks
 }
 
 /**
- * Pipeline throughput (normalizer + snapshot + ClickHouse sinks on chDB) against the raw bus
+ * Pipeline throughput (normalizer, snapshot, opportunity engines, ClickHouse sinks on chDB) against the raw bus
  * carrying the same ticks to a consumer that does nothing: the ratio is what processing costs.
  */
 export async function benchPipeline(tickCount = 200_000): Promise<BenchFigure[]> {
