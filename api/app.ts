@@ -8,6 +8,7 @@ import type { AppDeps, ServingDeps } from './deps.js';
 import { authPlugin } from './plugins/auth.js';
 import { errorsPlugin } from './plugins/errors.js';
 import { finiteNumbersPlugin } from './plugins/finite-numbers.js';
+import { metricsPlugin } from './plugins/metrics.js';
 import { eventsRoutes } from './routes/events.js';
 import { healthRoutes } from './routes/health.js';
 import { oddsRoutes } from './routes/odds.js';
@@ -75,6 +76,7 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
   });
   await app.register(errorsPlugin);
   await app.register(finiteNumbersPlugin);
+  await app.register(metricsPlugin, { board: appDeps.board, ...(appDeps.pipelineStats ? { pipelineStats: appDeps.pipelineStats } : {}) });
 
   await app.register(async (open) => {
     await open.register(healthRoutes, { deps });

@@ -1,4 +1,5 @@
 import type { Clock } from '../pipeline/clock.js';
+import type { PipelineStats } from '../pipeline/pipeline.js';
 import type { OlapStore } from '../pipeline/store/index.js';
 import type { KeyStore } from './keys.js';
 import type { RateLimitStore } from './plugins/rate-limit.js';
@@ -19,6 +20,8 @@ export interface AppDeps {
   redisUrl: string | null;
   /** Pipeline progress for health: null when this process runs no pipeline. */
   pipelineLag?: () => number;
+  /** Pipeline counters for /metrics: absent when this process runs no pipeline. */
+  pipelineStats?: () => PipelineStats;
   /** The board each tier reads (live, or delayed for free); made from `board` when absent. */
   views?: TierViews;
   /** Active opportunities (+EV, arbitrage, middles, low-hold); an empty board when absent. */

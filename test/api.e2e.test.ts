@@ -244,3 +244,21 @@ describe('unknown routes', () => {
     expect((r.body['error'] as Record<string, unknown>)['code']).toBe('not_found');
   });
 });
+
+describe('metrics', () => {
+  it('exposes the pipeline counters, board size and HTTP traffic in Prometheus text', async () => {
+    await sys.drained();
+    const res = await fetch(`${sys.url}/metrics`);
+    const text = await res.text();
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
+    const lines = text.split('\n');
+    expect(lines).toContain('odds_normalizer_matched_ticks 10');
+    expect(lines).toContain('odds_board_rows 7');
+    expect(lines).toContain('odds_board_events 2');
+    expect(lines).toContain('odds_sink_rows{table="odds_ticks",outcome="written"} 10');
+    expect(lines).toContain('odds_sink_rows{table="odds_ticks",outcome="dropped"} 0');
+    expect(lines.some((l) => /^odds_http_requests_total\{method="GET",route="\/api\/v1\/sports",status="200"\} \d+$/.test(l))).toBe(true);
+    expect(lines.some((l) => l.startsWith('process_resident_memory_bytes '))).toBe(true);
+  });
+});
