@@ -58,7 +58,8 @@ export const oddsBatchRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async 
     }
     const board = views.boardFor(tier);
     const { row: rf } = parseOddsFilters({ sportsbook: request.body.sportsbook, market: request.body.market }, catalog, tier, 'body field');
-    const data: Record<string, PublicOdds[]> = {};
+    // Event ids are client input: `__proto__` must be a key like any other, not the prototype.
+    const data: Record<string, PublicOdds[]> = Object.create(null) as Record<string, PublicOdds[]>;
     const missing: string[] = [];
     let rows = 0;
     for (const id of ids) {

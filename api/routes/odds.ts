@@ -267,7 +267,8 @@ export const oddsRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (app,
     const e = board.event(request.query.event);
     if (!e || !board.hasOdds(e.id)) throw new ApiError('not_found', `Unknown event '${request.query.event}' (or it has no odds now)`);
     const filters = parseOddsFilters({ market: request.query.market, sportsbook: request.query.sportsbook, add_sportsbook: request.query.add_sportsbook }, catalog, tier);
-    const data: Record<string, PublicOdds[]> = {};
+    // Keys carry participant names from the feed: no prototype behind them.
+    const data: Record<string, PublicOdds[]> = Object.create(null) as Record<string, PublicOdds[]>;
     const books = new Set<string>();
     let group: OddsRow[] = [];
     const flush = (): void => {
