@@ -31,7 +31,9 @@ export const API_VERSION = '2.0.0';
 export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<FastifyInstance> {
   const views = appDeps.views ?? new TierViews(appDeps.board, appDeps.clock);
   const deps: ServingDeps = { ...appDeps, views };
-  const limits = appDeps.http ?? DEFAULT_HTTP_LIMITS;
+  // Embedded without settings (tests, benches): the default limits, but no shedding, which would
+  // turn a busy test machine's pauses into 503s. The configured system always passes its limits.
+  const limits = appDeps.http ?? { ...DEFAULT_HTTP_LIMITS, shedEventLoopDelayMs: 0 };
   // Fastify's instance type is parameterised by the logger; the callers only need the base type.
   const app = Fastify({
     ...(logger ? { loggerInstance: logger } : { logger: false }),

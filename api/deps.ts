@@ -25,7 +25,7 @@ export interface AppDeps {
   pipelineStats?: () => PipelineStats;
   /** The board each tier reads (live, or delayed for free); made from `board` when absent. */
   views?: TierViews;
-  /** Request timeouts, the per-address connection cap and load shedding; defaults when absent. */
+  /** Request timeouts, the per-address connection cap and load shedding; defaults without shedding when absent. */
   http?: HttpLimits;
   /** Active opportunities (+EV, arbitrage, middles, low-hold); an empty board when absent. */
   opportunities?: OpportunityBoard;

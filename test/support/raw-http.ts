@@ -37,7 +37,7 @@ export async function startBareApp(http: Partial<HttpLimits> = {}, deps: Partial
     store: nullStore,
     version: 'test',
     redisUrl: null,
-    http: { ...DEFAULT_HTTP_LIMITS, ...http },
+    http: { ...DEFAULT_HTTP_LIMITS, shedEventLoopDelayMs: 0, ...http },
     ...deps,
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
