@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { authErrorResponses, dataEnvelope } from '../contract/common.js';
+import { authErrorResponses, dataEnvelope, errorResponse } from '../contract/common.js';
 import { parseOddsFilters } from '../contract/filters.js';
 import { oddsRowSchema, presentOdds } from '../contract/odds.js';
 import type { PublicOdds } from '../contract/odds.js';
@@ -47,6 +47,8 @@ export const oddsBatchRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async 
           { type: 'object', properties: { events: { type: 'integer' }, rows: { type: 'integer' }, missing: { type: 'array', items: { type: 'string' } } } },
         ),
         ...authErrorResponses,
+        413: errorResponse('payload_too_large: the body is over 1 MiB.'),
+        415: errorResponse('unsupported_media_type: the body is not plain UTF-8 JSON (compressed, another charset, or another content-type).'),
       },
     },
   }, async (request) => {
