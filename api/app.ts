@@ -111,7 +111,7 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
 
   await app.register(async (authed) => {
     // Shed before authenticating: a refused request costs nothing and counts against no limit.
-    await authed.register(loadSheddingPlugin, { maxEventLoopDelayMs: limits.shedEventLoopDelayMs });
+    await authed.register(loadSheddingPlugin, { maxEventLoopDelayMs: limits.shedEventLoopDelayMs, turnBudgetMs: limits.shedTurnBudgetMs });
     await authed.register(authPlugin, { keys: deps.keys, rateLimits: deps.rateLimits, now: () => Date.now() });
     await authed.register(referenceRoutes, { deps });
     await authed.register(eventsRoutes, { deps });

@@ -114,6 +114,7 @@ export function loadConfig(env: Env = process.env): Config {
       keepAliveTimeoutMs: int(env, 'KEEP_ALIVE_TIMEOUT_MS', 72_000, 100, 600_000),
       maxConnectionsPerAddress: int(env, 'MAX_CONNECTIONS_PER_ADDRESS', 256, 1, 1_000_000),
       shedEventLoopDelayMs: int(env, 'SHED_EVENT_LOOP_DELAY_MS', 200, 0, 60_000),
+      shedTurnBudgetMs: int(env, 'SHED_TURN_BUDGET_MS', 50, 1, 60_000),
     },
     sink: {
       batchRows: int(env, 'SINK_BATCH_ROWS', 20_000, 1, 1_000_000),

@@ -24,7 +24,7 @@ const unlimited = unlimitedRateLimits;
 const store = { kind: 'chdb', query: async () => [], exec: async () => undefined, close: async () => undefined } as unknown as OlapStore;
 
 /** 1000 NBA-like events x 20 books x 5 selections: a 100k-row board. */
-function board(clock: ManualClock): { board: LiveBoard; rows: OddsRow[] } {
+export function board(clock: ManualClock): { board: LiveBoard; rows: OddsRow[] } {
   const b = new LiveBoard({ now: () => clock.now(), log: { maxChanges: 1_000_000, maxAgeMs: 3_600_000 } });
   const teams = TEAMS.filter((t) => t.leagues.includes('nba'));
   const league = LEAGUES.find((l) => l.id === 'nba');

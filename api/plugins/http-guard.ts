@@ -22,6 +22,8 @@ export interface HttpLimits {
   maxConnectionsPerAddress: number;
   /** Event-loop delay (ms) above which requests are shed with 503 overloaded; 0 turns shedding off. */
   shedEventLoopDelayMs: number;
+  /** Work (ms) one event-loop turn may spend on requests before the rest of the turn is shed. */
+  shedTurnBudgetMs: number;
 }
 
 export const DEFAULT_HTTP_LIMITS: HttpLimits = {
@@ -30,6 +32,7 @@ export const DEFAULT_HTTP_LIMITS: HttpLimits = {
   keepAliveTimeoutMs: 72_000,
   maxConnectionsPerAddress: 256,
   shedEventLoopDelayMs: 200,
+  shedTurnBudgetMs: 50,
 };
 
 /** Node checks request and header deadlines on an interval; a tenth of the timeout keeps them close. */
