@@ -61,8 +61,10 @@ class Window {
     }
   }
 
+  /** Adds a time; the caller has checked that fewer than `limit` are held. */
   push(t: number, limit: number): void {
-    if (limit > this.times.length) this.grow(limit);
+    // Grow by doubling, never beyond the limit: a key of a million a minute holds what it uses.
+    if (this.size === this.times.length) this.grow(Math.min(limit, this.times.length * 2));
     this.times[(this.start + this.size) % this.times.length] = t;
     this.size++;
   }
@@ -92,7 +94,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
     if (++this.hitsSinceSweep >= 10_000) this.sweep(now);
     let w = this.windows.get(keyId);
     if (!w) {
-      w = new Window(Math.min(limit, 1024));
+      w = new Window(Math.min(limit, 16));
       this.windows.set(keyId, w);
     }
     w.expire(now - WINDOW_MS);

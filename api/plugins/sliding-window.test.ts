@@ -61,3 +61,11 @@ describe('sliding one-minute window (in process)', () => {
     expect((await s.hit('a', 3000, T + 3)).allowed).toBe(false);
   });
 });
+
+describe('sliding window memory', () => {
+  it('holds what a key uses, not its limit: a key of 10^12 a minute costs a few slots', async () => {
+    const s = new MemoryRateLimitStore();
+    for (let i = 0; i < 100; i++) expect((await s.hit('huge', 1e12, T + i)).allowed).toBe(true);
+    expect(await s.hit('huge', 1e12, T + 100)).toMatchObject({ allowed: true, remaining: 1e12 - 101 });
+  });
+});
