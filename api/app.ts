@@ -53,7 +53,9 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
     },
     // A stalled upload is cut off with 408: nobody holds a socket by sending a body slowly.
     requestTimeout: limits.requestTimeoutMs,
-    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    // Node times the headers of the next request from the end of the last one, so an idle
+    // keep-alive socket must close before the headers timeout would answer it 408.
+    keepAliveTimeout: Math.min(limits.keepAliveTimeoutMs, Math.floor(Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs) * 0.9)),
     http: {
       headersTimeout: Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs),
       connectionsCheckingInterval: connectionsCheckingInterval(limits),
