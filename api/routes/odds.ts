@@ -113,7 +113,7 @@ export const oddsRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (app,
       // bounds an event's matches are counted from the board's counters, so only the events
       // the page overlaps are visited row by row.
       const after = cursor?.p;
-      const countable = filters.row.minOdds === undefined && filters.row.maxOdds === undefined;
+      const countable = filters.row.minOdds === undefined && filters.row.maxOdds === undefined && filters.row.marketTest === undefined;
       let passed = after === undefined;
       let first = -1;
       const end = offset + limit;
