@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import { ERROR_CODES, errorBody } from './errors.js';
 import type { AppDeps, ServingDeps } from './deps.js';
 import { authPlugin } from './plugins/auth.js';
+import { envelopePlugin } from './plugins/envelope.js';
 import { errorsPlugin } from './plugins/errors.js';
 import { finiteNumbersPlugin } from './plugins/finite-numbers.js';
 import { metricsPlugin } from './plugins/metrics.js';
@@ -89,6 +90,7 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
 
   await app.register(async (authed) => {
     await authed.register(authPlugin, { keys: deps.keys, rateLimits: deps.rateLimits, now: () => Date.now() });
+    await authed.register(envelopePlugin);
     await authed.register(referenceRoutes, { deps });
     await authed.register(eventsRoutes, { deps });
     await authed.register(oddsRoutes, { deps });

@@ -32,7 +32,8 @@ describe('envelopes and pagination', () => {
       const r = await c.sys.get(path, key);
       expect([path, r.status, r.body['success'], Array.isArray(r.body['data'])]).toEqual([path, 200, true, true]);
       const p = r.body['pagination'] as Row;
-      expect([path, Object.keys(p).filter((k) => k !== 'next_cursor').sort()]).toEqual([path, ['has_more', 'limit', 'next_offset', 'offset']]);
+      // SPEC's four keys, plus the page `count` and the match `total` (additive, docs/api.md).
+      expect([path, Object.keys(p).filter((k) => k !== 'next_cursor').sort()]).toEqual([path, ['count', 'has_more', 'limit', 'next_offset', 'offset', 'total']]);
     }
   });
 
@@ -121,7 +122,7 @@ describe('events', () => {
   it('lists events with the shared filters and meta count and total', async () => {
     const r = await c.sys.get('/api/v1/events?live=true', key);
     expect((r.body['data'] as Row[]).map((e) => [e['league'], e['is_live'], e['home_team'], e['away_team']])).toEqual([['epl', true, 'Arsenal', 'Chelsea']]);
-    expect(r.body['meta']).toEqual({ count: 1, total: 1 });
+    expect(r.body['meta']).toMatchObject({ count: 1, total: 1 });
     expect(((await c.sys.get('/api/v1/events?sportsbook=bovada', key)).body['data'] as Row[]).map((e) => e['league'])).toEqual(['nba']);
     expect(((await c.sys.get('/api/v1/events?team=celtics', key)).body['data'] as Row[]).length).toBe(1);
     expect(((await c.sys.get('/api/v1/events?has_score=true', key)).body['data'] as Row[]).length).toBe(0);
