@@ -13,7 +13,7 @@ import { confidenceScore, staleness } from '../../pipeline/opportunities/index.j
 import { americanToDecimal } from '../../pipeline/odds-math/index.js';
 import type { Catalog } from '../views/catalog.js';
 import { isoTime, labelRefSchema, nullableInteger, nullableNumber, nullableString, sportRefSchema, teamRefSchema } from './common.js';
-import { bookRef, leagueRef, marketRef, sportRef, teamName, teamRef } from './refs.js';
+import { bookRef, eventName, leagueRef, marketRef, marketType, selectionLabel, sportRef, teamName, teamRef } from './refs.js';
 
 /** Opportunity rows of the public contract: JSON schemas and the one mapping to snake_case. */
 
@@ -22,12 +22,7 @@ type Row = Record<string, unknown>;
 const r2 = (x: number): number => Math.round(x * 100) / 100;
 
 export function selectionName(catalog: Catalog, o: Opportunity, selection: SelectionType): string {
-  const team = (side: string | null): string | null =>
-    side === 'home' ? teamName(catalog, o.event.homeTeamId) : side === 'away' ? teamName(catalog, o.event.awayTeamId) : null;
-  const word = { home: team('home'), away: team('away'), draw: 'Draw', over: 'Over', under: 'Under', yes: 'Yes', no: 'No' }[selection] ?? selection;
-  if (o.market === 'team_total') return `${team(o.participant) ?? ''} ${word}`.trim();
-  if (o.market === 'player_prop' && o.participant) return `${o.participant} ${word}`;
-  return word;
+  return selectionLabel(catalog, o.event, o.market, o.participant, selection);
 }
 
 /** Event and market fields every opportunity row carries, with the reference blocks. */

@@ -87,7 +87,8 @@ export const eventsRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (ap
     const { limit, offset } = request.query;
     const { row } = parseOddsFilters({ sportsbook: request.query.sportsbook, add_sportsbook: request.query.add_sportsbook, market: request.query.market }, catalog, tier);
     const rows = board.rowsOf(e.id).filter((r) => rowMatches(r, row));
-    const data = rows.slice(offset, offset + limit).map((r) => presentOdds(catalog, r, e));
+    const main = board.mainLines(e.id);
+    const data = rows.slice(offset, offset + limit).map((r) => presentOdds(catalog, r, e, main));
     return { success: true, data, pagination: pagination(limit, offset, rows.length), meta: { count: data.length, total: rows.length } };
   });
 };

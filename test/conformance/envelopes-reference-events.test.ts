@@ -132,7 +132,7 @@ describe('events', () => {
     expect((await c.sys.get(`/api/v1/events/${nba}`, key)).body['data']).toMatchObject({ id: nba, book_count: 6, status: 'upcoming', external_ids: { pinnacle: 'p-100', draftkings: 'dk-100' } });
     expect((await c.sys.get(`/api/v1/events/${nba}/markets`, key)).body['data']).toEqual(['moneyline', 'point_spread', 'total_points', 'player_prop']);
     const odds = await c.sys.get(`/api/v1/events/${nba}/odds?market=point_spread&sportsbook=draftkings`, key);
-    expect((odds.body['data'] as Row[]).map((o) => [o['selection'], o['line']])).toEqual([['home', -2.5], ['away', 2.5]]);
+    expect((odds.body['data'] as Row[]).map((o) => [o['selection_type'], o['line']])).toEqual([['home', -2.5], ['away', 2.5]]);
     for (const path of ['/api/v1/events/nope', '/api/v1/events/nope/markets', '/api/v1/events/nope/odds']) {
       expect((await c.sys.get(path, key)).status).toBe(404);
     }
