@@ -129,3 +129,10 @@ export function countBy<T>(items: readonly T[], key: (item: T) => string): Recor
   for (const i of items) counts.set(key(i), (counts.get(key(i)) ?? 0) + 1);
   return Object.fromEntries([...counts.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1)));
 }
+
+/** Counts where one item may count under several keys (every sportsbook of a combination). */
+export function countByEach<T>(items: readonly T[], keys: (item: T) => readonly string[]): Record<string, number> {
+  const counts = new Map<string, number>();
+  for (const i of items) for (const k of new Set(keys(i))) counts.set(k, (counts.get(k) ?? 0) + 1);
+  return Object.fromEntries([...counts.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1)));
+}

@@ -32,6 +32,7 @@ describe('public face of the odds math library', () => {
         'marketWidth',
         'middle',
         'middleHitProbability',
+        'normalCdf',
         'overround',
         'powerExponent',
         'probabilityToAmerican',

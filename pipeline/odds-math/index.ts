@@ -32,6 +32,7 @@ export { evPercent } from './ev.js';
 export { kellyPercent } from './kelly.js';
 export { hold, impliedProbabilities, impliedSum, overround } from './hold.js';
 export { marketWidth } from './width.js';
+export { normalCdf } from './normal.js';
 export { arbitrage } from './arbitrage.js';
 export type { ArbitrageResult } from './arbitrage.js';
 export {
