@@ -90,7 +90,7 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
 
   await app.register(async (authed) => {
     await authed.register(authPlugin, { keys: deps.keys, rateLimits: deps.rateLimits, now: () => Date.now() });
-    await authed.register(envelopePlugin);
+    await authed.register(envelopePlugin, appDeps.inspectPayload ? { inspect: appDeps.inspectPayload } : {});
     await authed.register(referenceRoutes, { deps });
     await authed.register(eventsRoutes, { deps });
     await authed.register(oddsRoutes, { deps });

@@ -110,6 +110,12 @@ export function paginatedEnvelope(item: object, metaSchema?: object): object {
   };
 }
 
+/** `meta` of a plain list: the page's and the match set's sizes. */
+export const countMetaSchema = {
+  type: 'object',
+  properties: { count: { type: 'integer', description: 'Items on this page.' }, total: { type: 'integer', description: 'Items matching the query.' } },
+} as const;
+
 /** Query-string schema for `limit`/`offset` with the route's own bounds. */
 export function pagingParams(defaultLimit: number, maxLimit: number, maxOffset = 1_000_000): Record<string, object> {
   return {

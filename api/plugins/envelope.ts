@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { PayloadInspector } from '../deps.js';
 
 /**
  * What every answer of the authenticated API carries on the wire, beyond what a handler returns,
@@ -17,7 +18,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
  */
 
 /** Paths (under the API prefix) whose 200 answers carry an ETag. */
-const CACHEABLE = /^\/api\/v1\/(odds|events|sports|leagues|sportsbooks|markets|teams|opportunities)(\/|$)/;
+const CACHEABLE = /^\/api\/v1\/(odds|events|sports|leagues|sportsbooks|markets|teams|opportunities)(\/|\?|$)/;
 export const CACHE_CONTROL = 'private, max-age=0, must-revalidate';
 
 declare module 'fastify' {
@@ -60,7 +61,7 @@ function isEnvelope(payload: unknown): payload is Record<string, unknown> {
   return typeof payload === 'object' && payload !== null && !Array.isArray(payload) && !Buffer.isBuffer(payload) && 'data' in payload;
 }
 
-export const envelopePlugin = fp(async (app: FastifyInstance) => {
+export const envelopePlugin = fp<{ inspect?: PayloadInspector }>(async (app: FastifyInstance, options) => {
   app.decorateRequest('emittedAt', null);
 
   app.addHook('preValidation', async (request) => {
@@ -68,7 +69,10 @@ export const envelopePlugin = fp(async (app: FastifyInstance) => {
   });
 
   app.addHook('preSerialization', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
-    if (reply.statusCode < 200 || reply.statusCode >= 300 || !isEnvelope(payload)) return payload;
+    if (reply.statusCode < 200 || reply.statusCode >= 300 || !isEnvelope(payload)) {
+      options.inspect?.(request, reply.statusCode, payload);
+      return payload;
+    }
     const out: Record<string, unknown> = { ...payload };
     if (out['data'] === null || out['data'] === undefined) out['data'] = [];
     const page = out['pagination'];
@@ -78,6 +82,7 @@ export const envelopePlugin = fp(async (app: FastifyInstance) => {
     }
     request.emittedAt = new Date().toISOString();
     out['updated_at'] = request.emittedAt;
+    options.inspect?.(request, reply.statusCode, out);
     return out;
   });
 

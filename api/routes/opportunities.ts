@@ -2,7 +2,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { DEFAULT_LOW_HOLD_PERCENT } from '../../schemas/index.js';
 import type { ArbitrageOpportunity, DevigMethodName, EvOpportunity, LowHoldOpportunity, MiddleOpportunity, TierName } from '../../schemas/index.js';
 import { DEVIG_CHOICES } from '../../pipeline/odds-math/index.js';
-import { authErrorResponses, dataEnvelope, isoTime, notFoundResponse, pagination, paginatedEnvelope, paginationSchema } from '../contract/common.js';
+import { authErrorResponses, dataEnvelope, isoTime, notFoundResponse, pagination, paginatedEnvelope } from '../contract/common.js';
 import {
   arbitrageCsv,
   arbitrageRowSchema,
@@ -247,7 +247,7 @@ export const opportunitiesRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async 
         200: {
           description: 'Arbitrage opportunities (JSON), or the CSV export with format=csv.',
           content: {
-            'application/json': { schema: { anyOf: [paginatedEnvelope(arbitrageRowSchema, metaSchema), { ...dataEnvelope({ type: 'string', description: 'format=csv asked for as JSON: the CSV text.' }), properties: { ...(dataEnvelope({ type: 'string' }) as { properties: object }).properties, pagination: paginationSchema } }] } },
+            'application/json': { schema: { anyOf: [paginatedEnvelope(arbitrageRowSchema, metaSchema), dataEnvelope({ type: 'string', description: 'format=csv asked for as JSON: the CSV text.' })] } },
             'text/csv': { schema: { type: 'string' } },
           },
         },
@@ -266,7 +266,7 @@ export const opportunitiesRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async 
     const page = sorted.slice(q.offset, q.offset + q.limit).map((e) => presentArbitrage(catalog, e.o, q.bankroll, now, lines));
     if (q.format === 'csv') {
       const text = arbitrageCsv(page);
-      if (wantsJson(request)) return { success: true, data: text, pagination: pagination(q.limit, q.offset, matches.length) };
+      if (wantsJson(request)) return { success: true, data: text };
       const day = new Date(now).toISOString().slice(0, 10);
       return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="arbitrage_${day}.csv"`).send(text);
     }
