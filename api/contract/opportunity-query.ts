@@ -136,3 +136,24 @@ export function countByEach<T>(items: readonly T[], keys: (item: T) => readonly 
   for (const i of items) for (const k of new Set(keys(i))) counts.set(k, (counts.get(k) ?? 0) + 1);
   return Object.fromEntries([...counts.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1)));
 }
+
+/* `meta` of the opportunity lists, declared so that serialization and the OpenAPI document show every key. */
+
+const counts = { type: 'object', additionalProperties: { type: 'integer' } } as const;
+const nullableStr = { type: ['string', 'null'] } as const;
+const sharedFilterEcho = { sport: nullableStr, league: nullableStr, sportsbook: nullableStr, market: nullableStr, live: { type: ['boolean', 'null'] }, sort: { type: 'string' } } as const;
+
+export function opportunityMeta(summary: Record<string, object>, filters: Record<string, object>, extra: Record<string, object> = {}): object {
+  return {
+    type: 'object',
+    properties: {
+      source: { type: 'string', description: 'live: the in-memory board kept by the opportunities topic.' },
+      last_update: { type: ['string', 'null'], format: 'date-time', description: 'When the board last changed.' },
+      summary: { type: 'object', description: 'Over every match, not just this page.', properties: { count: { type: 'integer' }, by_sport: counts, by_market: counts, ...summary } },
+      filters: { type: 'object', description: 'The filters applied; null when unused.', properties: { ...sharedFilterEcho, ...filters } },
+      ...extra,
+    },
+  };
+}
+
+export const SUMMARY_COUNTS = counts;

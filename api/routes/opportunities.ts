@@ -17,7 +17,7 @@ import {
   middleQuality,
 } from '../contract/opportunities.js';
 import type { LinesOf } from '../contract/opportunities.js';
-import { commonOpportunityParams, comparator, countBy, countByEach, matchesCommon, parseCommon, sortParam } from '../contract/opportunity-query.js';
+import { SUMMARY_COUNTS, commonOpportunityParams, comparator, countBy, countByEach, matchesCommon, opportunityMeta, parseCommon, sortParam } from '../contract/opportunity-query.js';
 import type { CommonOpportunityQuery } from '../contract/opportunity-query.js';
 import type { AppDeps } from '../deps.js';
 import { ApiError } from '../errors.js';
@@ -109,7 +109,26 @@ const middleSummarySchema = {
   },
 };
 const groupParam = { type: 'string', enum: ['best'], description: 'best: only the best opportunity of each event.' };
-const metaSchema = { type: 'object', additionalProperties: true };
+const num = { type: 'number' };
+const nullableNum = { type: ['number', 'null'] };
+const groupEcho = { group: { type: ['string', 'null'] } };
+const EV_META = opportunityMeta(
+  { avg_ev: num, max_ev: num, by_sportsbook: SUMMARY_COUNTS },
+  { min_ev: num, max_ev: nullableNum, include: { type: ['string', 'null'] } },
+  { devig_method: { type: 'string', enum: [...DEVIG_CHOICES] } },
+);
+const ARB_META = opportunityMeta(
+  { avg_profit: num, max_profit: num, by_sportsbook: SUMMARY_COUNTS },
+  { min_profit: num, bankroll: num, ...groupEcho },
+  { books_analyzed: { type: 'integer', description: 'Sportsbooks the search covered (those the key may see, or the sportsbook selection).' } },
+);
+const MIDDLE_META = opportunityMeta({}, { min_size: num, bankroll: num, ...groupEcho });
+const LOW_HOLD_META = opportunityMeta(
+  { avg_hold: num, min_hold: num },
+  { max_hold: num, state: { type: ['string', 'null'] }, ...groupEcho },
+  { threshold: { type: 'number', description: 'The hold (%) up to which the processor keeps markets; a larger max_hold finds no more.' } },
+);
+const SOURCE_META = { type: 'object', properties: { source: { type: 'string' }, filters: { type: 'object', properties: { sport: { type: ['string', 'null'] }, league: { type: ['string', 'null'] } } } } };
 const withTags = (summary: string, description: string): { tags: string[]; summary: string; description: string } => ({ tags: ['opportunities'], summary, description });
 
 interface EvQuery extends CommonOpportunityQuery {
@@ -183,7 +202,7 @@ export const opportunitiesRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async 
           include: { type: 'string', enum: ['methods'], description: 'methods: add the values under every de-vig method.' },
         },
       },
-      response: { 200: paginatedEnvelope(evRowSchema, metaSchema), ...authErrorResponses },
+      response: { 200: paginatedEnvelope(evRowSchema, EV_META), ...authErrorResponses },
     },
   }, async (request) => {
     requireFeature(request, 'ev');
@@ -247,7 +266,7 @@ export const opportunitiesRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async 
         200: {
           description: 'Arbitrage opportunities (JSON), or the CSV export with format=csv.',
           content: {
-            'application/json': { schema: { anyOf: [paginatedEnvelope(arbitrageRowSchema, metaSchema), dataEnvelope({ type: 'string', description: 'format=csv asked for as JSON: the CSV text.' })] } },
+            'application/json': { schema: { anyOf: [paginatedEnvelope(arbitrageRowSchema, ARB_META), dataEnvelope({ type: 'string', description: 'format=csv asked for as JSON: the CSV text.' })] } },
             'text/csv': { schema: { type: 'string' } },
           },
         },
@@ -296,7 +315,7 @@ export const opportunitiesRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async 
     schema: {
       ...withTags('Middles summary', 'Counts and averages over the middles the key may see (Pro tier or higher), optionally of one sport or league.'),
       querystring: { type: 'object', properties: { sport: commonOpportunityParams.sport, league: commonOpportunityParams.league } },
-      response: { 200: dataEnvelope(middleSummarySchema, metaSchema), ...authErrorResponses },
+      response: { 200: dataEnvelope(middleSummarySchema, SOURCE_META), ...authErrorResponses },
     },
   }, async (request) => {
     requireFeature(request, 'middles');
@@ -330,7 +349,7 @@ export const opportunitiesRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async 
       ...withTags('One middle', 'One middle by id, if the key may see it (Pro tier or higher, every leg at a book of its tier); 404 otherwise.'),
       params: { type: 'object', required: ['id'], properties: { id: { type: 'string', pattern: MIDDLE_ID, description: 'Opportunity id (lowercase hex).' } } },
       querystring: { type: 'object', properties: { bankroll: bankrollParam } },
-      response: { 200: dataEnvelope(middleRowSchema, metaSchema), 404: notFoundResponse, ...authErrorResponses },
+      response: { 200: dataEnvelope(middleRowSchema, SOURCE_META), 404: notFoundResponse, ...authErrorResponses },
     },
   }, async (request) => {
     requireFeature(request, 'middles');
@@ -358,7 +377,7 @@ export const opportunitiesRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async 
           bankroll: bankrollParam,
         },
       },
-      response: { 200: paginatedEnvelope(middleRowSchema, metaSchema), ...authErrorResponses },
+      response: { 200: paginatedEnvelope(middleRowSchema, MIDDLE_META), ...authErrorResponses },
     },
   }, async (request) => {
     requireFeature(request, 'middles');
@@ -404,7 +423,7 @@ export const opportunitiesRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async 
           state: stateParam,
         },
       },
-      response: { 200: paginatedEnvelope(lowHoldRowSchema, metaSchema), ...authErrorResponses },
+      response: { 200: paginatedEnvelope(lowHoldRowSchema, LOW_HOLD_META), ...authErrorResponses },
     },
   }, async (request) => {
     requireFeature(request, 'arbitrage');

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { REGIONS } from '../../schemas/index.js';
-import { authErrorResponses, dataEnvelope, isoTime, notFoundResponse, nullableInteger, pagination, paginatedEnvelope, pagingParams } from '../contract/common.js';
+import { authErrorResponses, dataEnvelope, isoTime, notFoundResponse, nullableInteger, nullableString, pagination, paginatedEnvelope, pagingParams } from '../contract/common.js';
 import { leagueSchema, presentBook, presentLeague, presentSport, sportSchema, sportsbookSchema, teamSchema } from '../contract/reference.js';
 import type { AppDeps } from '../deps.js';
 import { ApiError } from '../errors.js';
@@ -23,8 +23,31 @@ const marketSchema = {
   },
 } as const;
 
-const listMeta = { type: 'object', additionalProperties: true } as const;
-const listEnvelope = (item: object): object => paginatedEnvelope(item, listMeta);
+const count = { type: 'integer', description: 'Items on this page.' } as const;
+const total = { type: 'integer', description: 'Items of the catalog (sports, leagues, sportsbooks) or matching the query (teams).' } as const;
+const listMeta = (extra: Record<string, object> = {}): object => ({ type: 'object', properties: { count, total, ...extra } });
+const listEnvelope = (item: object, meta: object = listMeta()): object => paginatedEnvelope(item, meta);
+const SPORTS_META = listMeta({
+  updated_at: { type: 'string', format: 'date-time', description: 'When the board last changed.' },
+  filters: { type: 'object', properties: { include_empty: { type: 'boolean' } } },
+});
+const MARKETS_META = {
+  type: 'object',
+  properties: {
+    count,
+    total_events: { type: 'integer' },
+    total_selections: { type: 'integer' },
+    rate_limit: { type: 'object', properties: { limit: { type: 'integer' }, remaining: { type: 'integer' }, reset: { type: 'integer' } } },
+  },
+};
+const TEAMS_META = listMeta({
+  sport_filter: nullableString,
+  league_filter: nullableString,
+  query: nullableString,
+  total_events: { type: 'integer' },
+  total_live: { type: 'integer' },
+  updated: { type: 'string', format: 'date-time' },
+});
 const bool = (description: string, fallback = false): object => ({ type: 'boolean', default: fallback, description });
 const idParam = (name: string): object => ({ type: 'object', required: [name], properties: { [name]: { type: 'string', maxLength: 200 } } });
 
@@ -37,7 +60,7 @@ export const referenceRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app
       summary: 'Sports, with the number of events that currently have odds',
       description: 'Sports of the catalog with their leagues and event counts; by default only sports with events now.',
       querystring: { type: 'object', properties: { include_empty: bool('Include sports with zero events (off-season).'), ...pagingParams(100, 1000) } },
-      response: { 200: listEnvelope(sportSchema), ...authErrorResponses },
+      response: { 200: listEnvelope(sportSchema, SPORTS_META), ...authErrorResponses },
     },
   }, async (request) => {
     const counts = countEvents(board, (e) => [e.sport]);
@@ -140,7 +163,7 @@ export const referenceRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app
       summary: 'Market types, with the events and selections currently offering each',
       description: 'The market types of the contract with hasLine and current usage; `meta.rate_limit` echoes the rate-limit headers.',
       querystring: { type: 'object', properties: { sport: { type: 'string', maxLength: 100 }, ...pagingParams(100, 1000) } },
-      response: { 200: listEnvelope(marketSchema), 404: notFoundResponse, ...authErrorResponses },
+      response: { 200: listEnvelope(marketSchema, MARKETS_META), 404: notFoundResponse, ...authErrorResponses },
     },
   }, async (request, reply) => {
     const { sport } = request.query;
@@ -190,7 +213,7 @@ export const referenceRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app
         },
       },
       response: {
-        200: listEnvelope(teamSchema),
+        200: listEnvelope(teamSchema, TEAMS_META),
         ...authErrorResponses,
       },
     },
