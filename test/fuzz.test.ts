@@ -34,6 +34,8 @@ const PATHS = (): string[] => [
   `/api/v1/events/${eventId}/markets`, '/api/v1/events/{x}/markets', `/api/v1/events/${eventId}/odds`, '/api/v1/events/{x}/odds',
   '/api/v1/odds', '/api/v1/odds/best', '/api/v1/odds/comparison', '/api/v1/odds/delta', '/api/v1/odds/batch', '/api/v1/openapi.json',
   '/api/v1/docs/errors', '/api/v1/{x}', '/{x}',
+  '/api/v1/leagues/nba', '/api/v1/leagues/{x}', '/api/v1/opportunities/ev', '/api/v1/opportunities/arbitrage', '/api/v1/opportunities/middles',
+  '/api/v1/opportunities/middles/summary', '/api/v1/opportunities/middles/{x}', '/api/v1/opportunities/low_hold', '/api/v1/opportunities/low-hold',
 ];
 
 const interesting = fc.constantFrom(
