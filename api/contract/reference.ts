@@ -16,15 +16,14 @@ type Counts = ReadonlyMap<string, { events: number; live: number }>;
 const slug = { type: 'string', description: 'URL-safe identifier; equal to `id` (ids are slugs).' } as const;
 const active = { type: 'boolean', description: 'Has events with odds now (event_count > 0).' } as const;
 
+/** What every reference resource starts with. */
+const identity = { id: { type: 'string' }, numerical_id: nullableInteger, name: { type: 'string' }, slug, active } as const;
+
 export const sportSchema = {
   type: 'object',
   required: ['id', 'name', 'slug', 'active', 'leagues', 'event_count', 'live_count'],
   properties: {
-    id: { type: 'string' },
-    numerical_id: nullableInteger,
-    name: { type: 'string' },
-    slug,
-    active,
+    ...identity,
     leagues: { type: 'array', items: { type: 'string' } },
     event_count: { type: 'integer' },
     live_count: { type: 'integer' },
@@ -35,11 +34,7 @@ export const leagueSchema = {
   type: 'object',
   required: ['id', 'name', 'slug', 'active', 'sport', 'sport_id', 'country', 'event_count', 'live_count'],
   properties: {
-    id: { type: 'string' },
-    numerical_id: nullableInteger,
-    name: { type: 'string' },
-    slug,
-    active,
+    ...identity,
     sport: { type: 'string' },
     sport_id: { type: 'string', description: 'Same as `sport`.' },
     country: { ...nullableString, description: 'ISO 3166-1 alpha-2 country code; null for international competitions.' },
