@@ -1,5 +1,6 @@
 import { cpus } from 'node:os';
 import { benchApi } from './api.js';
+import { benchCompat } from './compat.js';
 import { benchDelta } from './delta.js';
 import { benchOpportunities } from './opportunities.js';
 import { benchPipeline } from './pipeline.js';
@@ -18,8 +19,11 @@ async function main(): Promise<void> {
     ['API (GET /odds from the live board)', () => benchApi()],
     ['Opportunity engines (+EV, arbitrage, middles, low-hold)', () => benchOpportunities()],
     ['Delta polling and rate limiting', () => benchDelta()],
+    ['Drop-in compatibility (ETag, main lines)', () => benchCompat()],
   ];
-  for (const [title, run] of sections) {
+  // BENCH_ONLY=<part of a title> runs the matching sections only.
+  const only = process.env['BENCH_ONLY']?.toLowerCase();
+  for (const [title, run] of sections.filter(([t]) => only === undefined || t.toLowerCase().includes(only))) {
     const t0 = performance.now();
     const figures = await run();
     process.stdout.write(`${formatFigures(title, figures)}\n  (${((performance.now() - t0) / 1000).toFixed(1)} s)\n\n`);
