@@ -217,14 +217,14 @@ export class LiveBoard {
    * so a moved line is a removal and an addition), so they are cached per key set.
    */
   mainLines(eventId: string): MainLines {
+    // Called once per row presented: the cached answer must not cost a walk of the event's rows.
+    const cached = this.sortedKeys.get(eventId);
+    const hit = cached && this.mainLinesByKeys.get(cached);
+    if (hit) return hit;
     const rows = this.rowsOf(eventId);
+    const main = mainLinesOf(rows);
     const keys = this.sortedKeys.get(eventId);
-    if (!keys) return mainLinesOf(rows);
-    let main = this.mainLinesByKeys.get(keys);
-    if (!main) {
-      main = mainLinesOf(rows);
-      this.mainLinesByKeys.set(keys, main);
-    }
+    if (keys) this.mainLinesByKeys.set(keys, main);
     return main;
   }
 
