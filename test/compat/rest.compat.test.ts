@@ -451,6 +451,21 @@ describe('opportunities (COMPAT 3)', () => {
   });
 });
 
+describe('OpenAPI document', () => {
+  it('describes the compatibility paths, parameters and fields from the route schemas', async () => {
+    const doc = (await c.sys.get('/api/v1/openapi.json')).body as { paths: Record<string, Record<string, { parameters?: { name: string }[]; responses: Record<string, { content: Record<string, { schema: Row }> }> }>> };
+    for (const path of ['/api/v1/leagues/{leagueId}', '/api/v1/opportunities/low_hold', '/api/v1/opportunities/low-hold', '/api/v1/opportunities/middles/{id}', '/api/v1/opportunities/middles/summary']) {
+      expect(Object.keys(doc.paths)).toContain(path);
+    }
+    const odds = doc.paths['/api/v1/odds']?.['get'];
+    expect(odds?.parameters?.map((p) => p.name)).toEqual(expect.arrayContaining(['event', 'event_id', 'add_sportsbook', 'market', 'fields', 'sort']));
+    const item = ((odds?.responses['200']?.content['application/json']?.schema['properties'] as Row)['data'] as Row)['items'] as { properties: Row };
+    expect(Object.keys(item.properties)).toEqual(expect.arrayContaining(['market_type', 'selection_type', 'sportsbook_name', 'is_main_line', 'event_name']));
+    const envelope = doc.paths['/api/v1/sports']?.['get']?.responses['200']?.content['application/json']?.schema as { required: string[] };
+    expect(envelope.required).toContain('updated_at');
+  });
+});
+
 describe('response schemas', () => {
   it('every body the suite provoked matches its route schema exactly: no undeclared field, no required one missing', () => {
     expect(recorder.seen.size).toBeGreaterThan(30);
