@@ -4,6 +4,7 @@ import type { Catalog } from '../views/catalog.js';
 import { labelRefSchema, nullableNumber, nullableString, sportRefSchema, teamRefSchema } from './common.js';
 import { bookRef, leagueRef, marketRef, sportRef, teamName, teamRef } from './refs.js';
 import { isoTime } from './common.js';
+import { outcomeKey } from '../queries/row-identity.js';
 
 export const oddsRowSchema = {
   type: 'object',
@@ -105,12 +106,7 @@ export function project(row: PublicOdds, fields: readonly string[]): PublicOdds 
 
 /** Selection key shared by every book's row of one outcome: `market:participant:stat:selection:line`, empty parts left out. */
 export function selectionKey(row: OddsRow): string {
-  const parts: string[] = [row.market];
-  if (row.participant !== null) parts.push(row.participant);
-  if (row.statCategory !== null) parts.push(row.statCategory);
-  parts.push(row.selection);
-  if (row.line !== null) parts.push(String(row.line));
-  return parts.join(':');
+  return outcomeKey(row);
 }
 
 export function presentOdds(catalog: Catalog, row: OddsRow, event: CanonicalEvent): PublicOdds {

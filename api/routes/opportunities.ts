@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { DEFAULT_LOW_HOLD_PERCENT } from '../../schemas/index.js';
-import type { ArbitrageOpportunity, DevigMethodName, EvOpportunity, LowHoldOpportunity, MiddleOpportunity, TierName } from '../../schemas/index.js';
+import type { DevigMethodName, TierName } from '../../schemas/index.js';
 import { DEVIG_METHODS } from '../../pipeline/odds-math/index.js';
 import { authErrorResponses, isoTime, pagination, paginatedEnvelope } from '../contract/common.js';
 import {
@@ -14,18 +14,15 @@ import {
   presentLowHold,
   presentMiddle,
 } from '../contract/opportunities.js';
-import { commonOpportunityParams, comparator, countBy, matchesCommon, parseCommon, sortParam } from '../contract/opportunity-query.js';
+import { commonOpportunityParams, countBy, parseCommon, sortParam } from '../contract/opportunity-query.js';
 import type { CommonOpportunityQuery } from '../contract/opportunity-query.js';
 import type { AppDeps } from '../deps.js';
 import { ApiError } from '../errors.js';
 import { requireFeature } from '../plugins/auth.js';
-import { OpportunityBoard, bestPerEvent, bestPerSituation } from '../views/opportunity-board.js';
-import type { BoardEntry } from '../views/opportunity-board.js';
-
-type Ev = BoardEntry<EvOpportunity>;
-type Arb = BoardEntry<ArbitrageOpportunity>;
-type Mid = BoardEntry<MiddleOpportunity>;
-type Low = BoardEntry<LowHoldOpportunity>;
+import { OpportunityBoard } from '../views/opportunity-board.js';
+import {
+  ARBITRAGE_SORT_KEYS, EV_SORT_KEYS, LOW_HOLD_SORT_KEYS, MIDDLE_SORT_KEYS, arbitrageMatches, evMatches, evSortKeys, lowHoldMatches, middleMatches, sortedPage,
+} from '../queries/index.js';
 
 const SOURCE = 'live';
 const r4 = (x: number): number => Math.round(x * 1e4) / 1e4;
@@ -35,19 +32,6 @@ const bad = (field: string, message: string): ApiError => new ApiError('invalid_
 function bounds(field: string, min: number | undefined, max: number | undefined, other: string): void {
   if (min !== undefined && max !== undefined && min > max) throw bad(field, `must not exceed ${other}`);
 }
-
-const EV_SORT: Record<string, (e: Ev, m: DevigMethodName) => number | string> = {
-  ev: (e, m) => e.o.methods[m].evPercent,
-  odds: (e) => e.o.priceAmerican,
-  confidence: (e, m) => e.o.methods[m].confidenceScore,
-  confidence_score: (e, m) => e.o.methods[m].confidenceScore,
-  kelly: (e, m) => e.o.methods[m].kellyPercent,
-  kelly_percent: (e, m) => e.o.methods[m].kellyPercent,
-  start_time: (e) => e.o.event.startTime,
-  time: (e) => e.o.event.startTime,
-  book_count: (e) => e.o.bookCount,
-  books: (e) => e.o.bookCount,
-};
 
 const bankrollParam = { type: 'number', minimum: 1, maximum: 10_000_000, default: 100, description: 'Total stake to split across the legs; stakes are rounded to cents and add up to it.' };
 const groupParam = { type: 'string', enum: ['best'], description: 'best: only the best opportunity of each event.' };
@@ -110,7 +94,7 @@ export const opportunitiesRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async 
           max_ev: { type: 'number', minimum: -100, maximum: 1000, description: 'Maximum EV percentage.' },
           min_market_width: { type: 'number', minimum: -1000, maximum: 10_000, description: 'Cents; a lower width means a sharper reference market.' },
           max_market_width: { type: 'number', minimum: -1000, maximum: 10_000, description: 'Cents.' },
-          sort: sortParam(Object.keys(EV_SORT), 'Order; a leading - sorts descending.', '-ev'),
+          sort: sortParam(EV_SORT_KEYS, 'Order; a leading - sorts descending.', '-ev'),
           devig_method: { type: 'string', enum: [...DEVIG_METHODS], default: 'power', description: 'Which de-vig method fills the row and applies to min_ev/max_ev.' },
           include: { type: 'string', enum: ['methods'], description: 'methods: add the values under every de-vig method.' },
         },
@@ -125,18 +109,11 @@ export const opportunitiesRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async 
     bounds('min_market_width', q.min_market_width, q.max_market_width, 'max_market_width');
     const f = parseCommon(q, catalog, tier(request), now);
     const m = q.devig_method;
-    const matches = board.list('ev').filter((e) => {
-      const ev = e.o.methods[m].evPercent;
-      if (ev < q.min_ev || (q.max_ev !== undefined && ev > q.max_ev)) return false;
-      const w = e.o.marketWidth;
-      if ((q.min_market_width !== undefined || q.max_market_width !== undefined) && w === null) return false;
-      if (w !== null && ((q.min_market_width !== undefined && w < q.min_market_width) || (q.max_market_width !== undefined && w > q.max_market_width))) return false;
-      return matchesCommon(e, f, catalog, now);
-    });
-    const keys = Object.fromEntries(Object.entries(EV_SORT).map(([k, key]) => [k, (e: Ev) => key(e, m)]));
-    const sorted = [...matches].sort(comparator(q.sort, keys));
+    const matches = evMatches(board.list('ev'), {
+      common: f, method: m, minEv: q.min_ev, maxEv: q.max_ev, minMarketWidth: q.min_market_width, maxMarketWidth: q.max_market_width,
+    }, catalog, now);
     const evs = matches.map((e) => e.o.methods[m].evPercent);
-    const data = sorted.slice(q.offset, q.offset + q.limit).map((e) => presentEv(catalog, e.o, m, now, q.include === 'methods'));
+    const data = sortedPage(matches, q.sort, evSortKeys(m), q.offset, q.limit).map((e) => presentEv(catalog, e.o, m, now, q.include === 'methods'));
     return {
       success: true,
       data,
@@ -188,12 +165,8 @@ export const opportunitiesRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async 
     const q = request.query;
     const now = clock.now();
     const f = parseCommon(q, catalog, tier(request), now);
-    const better = (a: Arb, b: Arb): boolean => a.o.profitPercent > b.o.profitPercent;
-    let matches = bestPerSituation(board.list('arbitrage').filter((e) => matchesCommon(e, f, catalog, now)), better).filter((e) => e.o.profitPercent >= q.min_profit);
-    if (q.group === 'best') matches = bestPerEvent(matches, better);
-    const natural: Record<string, (e: Arb) => number | string> = { profit: (e) => -e.o.profitPercent, start_time: (e) => e.o.event.startTime, sport: (e) => e.o.event.sport };
-    const sorted = [...matches].sort(comparator(q.sort, natural));
-    const page = sorted.slice(q.offset, q.offset + q.limit).map((e) => presentArbitrage(catalog, e.o, q.bankroll, now));
+    const matches = arbitrageMatches(board.list('arbitrage'), { common: f, minProfit: q.min_profit, ...(q.group ? { group: q.group } : {}) }, catalog, now);
+    const page = sortedPage(matches, q.sort, ARBITRAGE_SORT_KEYS, q.offset, q.limit).map((e) => presentArbitrage(catalog, e.o, q.bankroll, now));
     if (q.format === 'csv') {
       return reply.type('text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="arbitrage.csv"').send(arbitrageCsv(page));
     }
@@ -228,7 +201,7 @@ export const opportunitiesRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async 
           min_hit_probability: { type: 'number', minimum: 0, maximum: 1, description: 'Minimum model probability that both legs win.' },
           max_cost: { type: 'number', minimum: 0, maximum: 100, description: 'Largest acceptable worst-case loss, % of the total stake.' },
           min_ev: { type: 'number', minimum: -100, maximum: 1000, description: 'Minimum model EV, %.' },
-          sort: sortParam(['ev', 'hit_probability', 'window', 'cost', 'start_time'], 'Order; a leading - sorts descending.', '-ev'),
+          sort: sortParam(Object.keys(MIDDLE_SORT_KEYS), 'Order; a leading - sorts descending.', '-ev'),
           group: groupParam,
           bankroll: bankrollParam,
         },
@@ -240,26 +213,12 @@ export const opportunitiesRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async 
     const q = request.query;
     const now = clock.now();
     const f = parseCommon(q, catalog, tier(request), now);
-    const better = (a: Mid, b: Mid): boolean => a.o.evPercent > b.o.evPercent;
-    let matches = bestPerSituation(board.list('middle').filter((e) => matchesCommon(e, f, catalog, now)), better).filter((e) => {
-      const o = e.o;
-      if (q.min_window !== undefined && o.windowSize < q.min_window) return false;
-      if (q.min_hit_probability !== undefined && o.hitProbability < q.min_hit_probability) return false;
-      if (q.max_cost !== undefined && -o.worstCaseProfitPercent > q.max_cost) return false;
-      return q.min_ev === undefined || o.evPercent >= q.min_ev;
-    });
-    if (q.group === 'best') matches = bestPerEvent(matches, better);
-    const keys: Record<string, (e: Mid) => number> = {
-      ev: (e) => e.o.evPercent,
-      hit_probability: (e) => e.o.hitProbability,
-      window: (e) => e.o.windowSize,
-      cost: (e) => -e.o.worstCaseProfitPercent,
-      start_time: (e) => e.o.event.startTime,
-    };
-    const sorted = [...matches].sort(comparator(q.sort, keys));
+    const matches = middleMatches(board.list('middle'), {
+      common: f, minWindow: q.min_window, minHitProbability: q.min_hit_probability, maxCost: q.max_cost, minEv: q.min_ev, ...(q.group ? { group: q.group } : {}),
+    }, catalog, now);
     return {
       success: true,
-      data: sorted.slice(q.offset, q.offset + q.limit).map((e) => presentMiddle(catalog, e.o, q.bankroll, now)),
+      data: sortedPage(matches, q.sort, MIDDLE_SORT_KEYS, q.offset, q.limit).map((e) => presentMiddle(catalog, e.o, q.bankroll, now)),
       pagination: pagination(q.limit, q.offset, matches.length),
       meta: {
         source: SOURCE,
@@ -278,7 +237,7 @@ export const opportunitiesRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async 
         properties: {
           ...commonOpportunityParams,
           max_hold: { type: 'number', minimum: -100, maximum: DEFAULT_LOW_HOLD_PERCENT, default: DEFAULT_LOW_HOLD_PERCENT, description: `Largest hold, % (at most ${DEFAULT_LOW_HOLD_PERCENT}, the threshold the processor keeps).` },
-          sort: sortParam(['hold', 'start_time', 'sport'], 'Order; a leading - sorts descending.', 'hold'),
+          sort: sortParam(Object.keys(LOW_HOLD_SORT_KEYS), 'Order; a leading - sorts descending.', 'hold'),
           group: groupParam,
         },
       },
@@ -289,14 +248,10 @@ export const opportunitiesRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async 
     const q = request.query;
     const now = clock.now();
     const f = parseCommon(q, catalog, tier(request), now);
-    const better = (a: Low, b: Low): boolean => a.o.holdPercent < b.o.holdPercent;
-    let matches = bestPerSituation(board.list('low_hold').filter((e) => matchesCommon(e, f, catalog, now)), better).filter((e) => e.o.holdPercent <= q.max_hold);
-    if (q.group === 'best') matches = bestPerEvent(matches, better);
-    const keys: Record<string, (e: Low) => number | string> = { hold: (e) => e.o.holdPercent, start_time: (e) => e.o.event.startTime, sport: (e) => e.o.event.sport };
-    const sorted = [...matches].sort(comparator(q.sort, keys));
+    const matches = lowHoldMatches(board.list('low_hold'), { common: f, maxHold: q.max_hold, ...(q.group ? { group: q.group } : {}) }, catalog, now);
     return {
       success: true,
-      data: sorted.slice(q.offset, q.offset + q.limit).map((e) => presentLowHold(catalog, e.o, now)),
+      data: sortedPage(matches, q.sort, LOW_HOLD_SORT_KEYS, q.offset, q.limit).map((e) => presentLowHold(catalog, e.o, now)),
       pagination: pagination(q.limit, q.offset, matches.length),
       meta: {
         source: SOURCE,
