@@ -21,6 +21,8 @@ export interface Config {
   sink: { batchRows: number; maxWaitMs: number };
   /** The in-memory change window that answers /odds/delta; an older `since` must resync. */
   deltaWindow: { maxChanges: number; maxAgeMs: number };
+  /** SSE and WebSocket: the replay window, per-connection buffer bound and heartbeat period. */
+  stream: { replayFrames: number; replayMs: number; bufferBytes: number; heartbeatMs: number };
 }
 
 export class ConfigError extends Error {
@@ -104,6 +106,12 @@ export function loadConfig(env: Env = process.env): Config {
     deltaWindow: {
       maxChanges: int(env, 'DELTA_WINDOW_CHANGES', 500_000, 1_000, 50_000_000),
       maxAgeMs: int(env, 'DELTA_WINDOW_MINUTES', 15, 1, 24 * 60) * 60_000,
+    },
+    stream: {
+      replayFrames: int(env, 'STREAM_REPLAY_FRAMES', 20_000, 100, 10_000_000),
+      replayMs: int(env, 'STREAM_REPLAY_SECONDS', 120, 1, 24 * 3600) * 1000,
+      bufferBytes: int(env, 'STREAM_BUFFER_KB', 1024, 16, 1024 * 1024) * 1024,
+      heartbeatMs: int(env, 'STREAM_HEARTBEAT_SECONDS', 30, 1, 3600) * 1000,
     },
     sink: {
       batchRows: int(env, 'SINK_BATCH_ROWS', 20_000, 1, 1_000_000),

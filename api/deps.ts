@@ -7,6 +7,7 @@ import type { LiveBoard } from './views/board.js';
 import type { Catalog } from './views/catalog.js';
 import type { OpportunityBoard } from './views/opportunity-board.js';
 import type { TierViews } from './views/tier-views.js';
+import type { StreamService, StreamSettings } from './stream/index.js';
 
 /** What the routes read from: views and the catalog, never the bus; the store only for health. */
 export interface AppDeps {
@@ -26,6 +27,10 @@ export interface AppDeps {
   views?: TierViews;
   /** Active opportunities (+EV, arbitrage, middles, low-hold); an empty board when absent. */
   opportunities?: OpportunityBoard;
+  /** Stream settings (replay window, buffers, heartbeats, limits); defaults when absent. */
+  stream?: Partial<StreamSettings>;
+  /** Hands over the stream service once made (tests and the bench read its hub). */
+  onStreams?: (service: StreamService) => void;
 }
 
 /** The deps the odds-serving routes get: `views` always present. */

@@ -9,6 +9,7 @@ export const ERROR_CODES = {
   not_found: { status: 404, description: 'No such sport, league, sportsbook, event or route.' },
   resync_required: { status: 410, description: "A delta's `since` is older than the change window; reload /odds and poll from its meta.next_since." },
   rate_limited: { status: 429, description: 'The per-minute request limit is spent; retry after Retry-After seconds.' },
+  too_many_streams: { status: 429, description: "The key already holds its tier's number of concurrent streams (SSE and WebSocket together); close one first." },
   internal_error: { status: 500, description: 'An unexpected failure; it is logged with the request id.' },
   unavailable: { status: 503, description: 'The service is starting or shutting down.' },
 } as const;

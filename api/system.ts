@@ -130,7 +130,7 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
     rateLimits = redis;
   }
 
-  const app = await buildApp({ board, views: tierViews, opportunities, catalog, keys, rateLimits, clock, store, version: packageVersion(), redisUrl: config.redisUrl, pipelineLag: () => pipeline.lag(), pipelineStats: () => pipeline.stats() }, logger);
+  const app = await buildApp({ board, views: tierViews, opportunities, catalog, keys, rateLimits, clock, store, version: packageVersion(), redisUrl: config.redisUrl, pipelineLag: () => pipeline.lag(), pipelineStats: () => pipeline.stats(), stream: config.stream }, logger);
   let url = '';
   if (overrides.listen !== false) url = await app.listen({ port: config.port, host: config.host });
 
