@@ -125,7 +125,9 @@ class SseConnection implements StreamConnection {
     // Told why, with the position it can resume from; then closed, and cut if it never reads it.
     const message = `The client read too slowly: more than ${this.maxBytes} bytes were waiting. Reconnect with Last-Event-ID to resume.`;
     this.res.end(`id: ${this.lastSeq}\nevent: error\ndata: ${JSON.stringify({ code: 'backpressure', message })}\n\n`);
-    setTimeout(() => this.res.destroy(), 1000).unref();
+    // The response is over; the connection goes too (the client is not reading, keep-alive is moot).
+    const socket = this.res.socket;
+    setTimeout(() => socket?.destroy(), 1000).unref();
     this.onDead();
   }
 
