@@ -204,7 +204,6 @@ async function rawSse(app: StreamApp, path: string): Promise<{ resume(): void; t
   const { port } = new URL(app.url);
   const socket = net.connect(Number(port), '127.0.0.1');
   await new Promise((r) => socket.once('connect', r));
-  socket.setRecvBufferSize?.(4096);
   socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\nX-API-Key: ${app.keys.sharp}\r\n\r\n`);
   socket.pause();
   const chunks: Buffer[] = [];
