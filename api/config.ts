@@ -110,7 +110,7 @@ export function loadConfig(env: Env = process.env): Config {
     stream: {
       replayFrames: int(env, 'STREAM_REPLAY_FRAMES', 20_000, 100, 10_000_000),
       replayMs: int(env, 'STREAM_REPLAY_SECONDS', 120, 1, 24 * 3600) * 1000,
-      bufferBytes: int(env, 'STREAM_BUFFER_KB', 1024, 16, 1024 * 1024) * 1024,
+      bufferBytes: int(env, 'STREAM_BUFFER_KB', 4096, 16, 1024 * 1024) * 1024,
       heartbeatMs: int(env, 'STREAM_HEARTBEAT_SECONDS', 30, 1, 3600) * 1000,
     },
     sink: {

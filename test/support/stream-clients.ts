@@ -40,10 +40,9 @@ export class SseClient {
     try {
       for await (const chunk of body) {
         buffer += decoder.decode(chunk, { stream: true });
-        let nl: number;
-        while ((nl = buffer.indexOf('\n')) >= 0) {
-          const line = buffer.slice(0, nl);
-          buffer = buffer.slice(nl + 1);
+        const lines = buffer.split('\n');
+        buffer = lines.pop() ?? '';
+        for (const line of lines) {
           if (line === '') {
             if (frame.data.length > 0 || frame.event) {
               if (frame.id !== undefined) this.lastId = frame.id;
@@ -57,7 +56,6 @@ export class SseClient {
               this.frames.push({ id: frame.id, event: frame.event ?? 'message', data });
             }
             frame = { data: [] };
-            this.wake();
             continue;
           }
           const colon = line.indexOf(':');
@@ -68,6 +66,7 @@ export class SseClient {
           else if (field === 'data') frame.data.push(value);
           else if (field === 'retry') this.retry = Number(value);
         }
+        this.wake();
       }
     } catch {
       // aborted or cut
@@ -86,7 +85,7 @@ export class SseClient {
   async until(pred: (frames: SseFrame[]) => boolean, timeoutMs = 10_000): Promise<void> {
     const end = Date.now() + timeoutMs;
     while (!pred(this.frames)) {
-      if (this.ended) throw new Error(`stream ended before the condition held (${this.frames.length} frames)`);
+      if (this.ended) throw new Error(`stream ended before the condition held (${this.frames.length} frames, the last: ${JSON.stringify(this.frames.at(-1))?.slice(0, 300)})`);
       const left = end - Date.now();
       if (left <= 0) throw new Error(`timed out waiting on the stream (${this.frames.length} frames: ${this.frames.slice(-3).map((f) => f.event).join(', ')})`);
       await new Promise<void>((resolve) => {
