@@ -3,6 +3,7 @@ import { benchApi } from './api.js';
 import { benchDelta } from './delta.js';
 import { benchOpportunities } from './opportunities.js';
 import { benchPipeline } from './pipeline.js';
+import { benchStreams } from './streams.js';
 import { formatFigures } from './report.js';
 import type { BenchFigure } from './report.js';
 
@@ -18,8 +19,12 @@ async function main(): Promise<void> {
     ['API (GET /odds from the live board)', () => benchApi()],
     ['Opportunity engines (+EV, arbitrage, middles, low-hold)', () => benchOpportunities()],
     ['Delta polling and rate limiting', () => benchDelta()],
+    ['Streams (1,000 SSE + 1,000 WebSocket subscribers, simulator at 2,000 ticks/s)', () => benchStreams()],
   ];
+  // `make bench SECTION=streams` runs the sections whose title contains the word.
+  const only = process.argv[2]?.toLowerCase();
   for (const [title, run] of sections) {
+    if (only && !title.toLowerCase().includes(only)) continue;
     const t0 = performance.now();
     const figures = await run();
     process.stdout.write(`${formatFigures(title, figures)}\n  (${((performance.now() - t0) / 1000).toFixed(1)} s)\n\n`);
