@@ -38,9 +38,23 @@ function measure(rows: { timestamp?: string }[] | undefined): void {
   for (const r of rows) if (r.timestamp) latencies.push(now - Date.parse(r.timestamp));
 }
 
+const started = Date.now();
+const progress = setInterval(() => process.stderr.write(`  clients: ${readyCount}/${config.subs.length} ready after ${Math.round((Date.now() - started) / 1000)} s\n`), 10_000);
+progress.unref();
+
+let announced = false;
+function announce(): void {
+  if (announced) return;
+  announced = true;
+  clearInterval(progress);
+  process.stdout.write(`ready ${readyCount}\n`);
+}
+// Bounded: on a machine too loaded to connect everyone in time, measure those that are in.
+setTimeout(announce, 90_000).unref();
+
 function ready(): void {
   readyCount++;
-  if (readyCount === config.subs.length) process.stdout.write('ready\n');
+  if (readyCount === config.subs.length) announce();
 }
 
 function openSse(sub: Sub, recordIt: boolean): void {
@@ -79,7 +93,8 @@ function openSse(sub: Sub, recordIt: boolean): void {
       if (measuring) closedEarly++;
     });
   });
-  req.on('error', () => {
+  req.on('error', (e) => {
+    process.stderr.write(`  sse error: ${e.message}\n`);
     if (measuring) closedEarly++;
   });
   req.end();
@@ -104,7 +119,7 @@ function openWs(sub: Sub, recordIt: boolean): void {
   ws.on('close', () => {
     if (measuring) closedEarly++;
   });
-  ws.on('error', () => undefined);
+  ws.on('error', (e) => process.stderr.write(`  ws error: ${e.message}\n`));
 }
 
 for (const sub of config.subs) {
@@ -126,8 +141,7 @@ process.stdin.on('data', (d) => {
       measuring = false;
       latencies.sort((a, b) => a - b);
       const q = (p: number): number => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? 0;
-      process.stdout.write(`${JSON.stringify({ frames, seconds: config.seconds, rows: latencies.length, p50: q(0.5), p99: q(0.99), closedEarly, recorded: config.record ? recorded : null })}\n`);
-      process.exit(0);
+      process.stdout.write(`${JSON.stringify({ frames, seconds: config.seconds, ready: readyCount, rows: latencies.length, p50: q(0.5), p99: q(0.99), closedEarly, recorded: config.record ? recorded : null })}\n`, () => process.exit(0));
     }, config.seconds * 1000);
   }
 });
