@@ -122,16 +122,25 @@ function openWs(sub: Sub, recordIt: boolean): void {
   ws.on('error', (e) => process.stderr.write(`  ws error: ${e.message}\n`));
 }
 
-for (const sub of config.subs) {
-  const key = `${sub.kind}|${sub.filter}`;
-  const recordIt = config.record && !recorders.has(key);
-  if (recordIt) {
-    recorders.add(key);
-    recorded[sub.filter] ??= { sse: [], ws: [] };
+// Connect in waves of 50 (each waits for the previous one's snapshots, at most 5 s), so the
+// server's accept queue never overflows: this measures streaming, not a connection storm.
+async function connectAll(): Promise<void> {
+  for (let i = 0; i < config.subs.length; i += 50) {
+    for (const sub of config.subs.slice(i, i + 50)) {
+      const key = `${sub.kind}|${sub.filter}`;
+      const recordIt = config.record && !recorders.has(key);
+      if (recordIt) {
+        recorders.add(key);
+        recorded[sub.filter] ??= { sse: [], ws: [] };
+      }
+      if (sub.kind === 'sse') openSse(sub, recordIt);
+      else openWs(sub, recordIt);
+    }
+    const until = Date.now() + 5000;
+    while (readyCount < Math.min(config.subs.length, i + 50) && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
   }
-  if (sub.kind === 'sse') openSse(sub, recordIt);
-  else openWs(sub, recordIt);
 }
+void connectAll();
 
 process.stdin.on('data', (d) => {
   if (String(d).includes('go')) {

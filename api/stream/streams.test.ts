@@ -224,6 +224,18 @@ function ofType(ms: WsMessage[], type: string): WsMessage[] {
   return ms.filter((m) => m.type === type);
 }
 
+describe('OpenAPI', () => {
+  it('lists the /stream paths with their parameters and error answers', async () => {
+    s = await startStreamApp();
+    const doc = (await (await fetch(`${s.url}/api/v1/openapi.json`)).json()) as { paths: Record<string, { get: { parameters: { name: string }[]; responses: Record<string, unknown> } }> };
+    const paths = Object.keys(doc.paths).filter((p) => p.includes('/stream')).sort();
+    expect(paths).toEqual(['/api/v1/stream', '/api/v1/stream/all', '/api/v1/stream/events/{eventId}', '/api/v1/stream/gamestate', '/api/v1/stream/odds', '/api/v1/stream/opportunities']);
+    const get = doc.paths['/api/v1/stream']?.get;
+    expect(get?.parameters.map((p) => p.name)).toEqual(expect.arrayContaining(['channel', 'channels', 'type', 'sport', 'event', 'eventId', 'min_ev', 'min_profit', 'last_event_id']));
+    expect(Object.keys(get?.responses ?? {})).toEqual(expect.arrayContaining(['200', '400', '401', '403', '429']));
+  });
+});
+
 describe('WebSocket', () => {
   it('connects with the subprotocol, then subscribed, snapshot, updates; subscribe changes filters live', async () => {
     s = await startStreamApp();
