@@ -111,6 +111,8 @@ export class OddsSource implements StreamSource, BoardListener {
   render(batch: SourceBatch, group: Group): { slot: number; payload: { name: string; sse: string; ws: string } }[] {
     const { book, items, partial } = batch.data as OddsBatch;
     const filters = group.spec.channels.get(ODDS_CHANNEL) as OddsFilters;
+    // A batch is one book's: a group that does not serve the book has nothing in it, before or now.
+    if (filters.row.books && !filters.row.books.has(book)) return [];
     const updated: string[] = [];
     const removed: string[] = [];
     for (const it of items) {

@@ -1,6 +1,7 @@
 import { DEFAULT_LOW_HOLD_PERCENT } from '../../schemas/index.js';
 import type { TierName } from '../../schemas/index.js';
 import { parseOddsFilters } from '../contract/filters.js';
+import type { SharedFilterQuery } from '../contract/filters.js';
 import { parseCommon } from '../contract/opportunity-query.js';
 import { ApiError } from '../errors.js';
 import type { OpportunityList } from '../queries/index.js';
@@ -21,16 +22,10 @@ export const STREAM_MIN_PROFIT = 0.5;
 export const LIST_FEATURE: Record<OpportunityList, Feature> = { ev: 'ev', arbitrage: 'arbitrage', middles: 'middles', low_hold: 'arbitrage' };
 
 /** A subscription in request terms: what to stream and the filters, comma lists as given. */
-export interface StreamRequest {
+export interface StreamRequest extends Pick<SharedFilterQuery, 'sport' | 'league' | 'sportsbook' | 'market' | 'event' | 'live'> {
   odds: boolean;
   lists: OpportunityList[];
   gamestate: boolean;
-  sport?: string;
-  league?: string;
-  sportsbook?: string;
-  market?: string;
-  event?: string;
-  live?: boolean;
   minOdds?: number;
   maxOdds?: number;
   minEv: number;

@@ -1,5 +1,26 @@
 import WebSocket from 'ws';
 
+/**
+ * Resolves when `pred` holds, re-checking whenever `subscribe`'s callback fires (or every 200 ms);
+ * rejects when `failed` says the connection is gone, or after the timeout.
+ */
+async function waitFor(pred: () => boolean, failed: () => string | null, subscribe: (wake: () => void) => void, describe: () => string, timeoutMs: number): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!pred()) {
+    const gone = failed();
+    if (gone !== null) throw new Error(gone);
+    const left = end - Date.now();
+    if (left <= 0) throw new Error(`timed out waiting (${describe()})`);
+    await new Promise<void>((resolve) => {
+      const t = setTimeout(resolve, Math.min(left, 200));
+      subscribe(() => {
+        clearTimeout(t);
+        resolve();
+      });
+    });
+  }
+}
+
 export interface SseFrame {
   id: string | undefined;
   event: string;
@@ -83,19 +104,13 @@ export class SseClient {
 
   /** Resolves when `pred` holds on the frames received so far (bounded). */
   async until(pred: (frames: SseFrame[]) => boolean, timeoutMs = 10_000): Promise<void> {
-    const end = Date.now() + timeoutMs;
-    while (!pred(this.frames)) {
-      if (this.ended) throw new Error(`stream ended before the condition held (${this.frames.length} frames, the last: ${JSON.stringify(this.frames.at(-1))?.slice(0, 300)})`);
-      const left = end - Date.now();
-      if (left <= 0) throw new Error(`timed out waiting on the stream (${this.frames.length} frames: ${this.frames.slice(-3).map((f) => f.event).join(', ')})`);
-      await new Promise<void>((resolve) => {
-        const t = setTimeout(resolve, Math.min(left, 200));
-        this.waiters.push(() => {
-          clearTimeout(t);
-          resolve();
-        });
-      });
-    }
+    await waitFor(
+      () => pred(this.frames),
+      () => (this.ended ? `stream ended before the condition held (${this.frames.length} frames, the last: ${JSON.stringify(this.frames.at(-1))?.slice(0, 300)})` : null),
+      (wake) => this.waiters.push(wake),
+      () => `${this.frames.length} frames: ${this.frames.slice(-3).map((f) => f.event).join(', ')}`,
+      timeoutMs,
+    );
   }
 
   close(): void {
@@ -145,34 +160,18 @@ export class WsClient {
   }
 
   async until(pred: (messages: WsMessage[]) => boolean, timeoutMs = 10_000): Promise<void> {
-    const end = Date.now() + timeoutMs;
-    while (!pred(this.messages)) {
-      if (this.closeCode !== null) throw new Error(`socket closed (${this.closeCode}) before the condition held`);
-      const left = end - Date.now();
-      if (left <= 0) throw new Error(`timed out waiting on the socket (${this.messages.length} messages: ${this.messages.slice(-3).map((m) => m.type).join(', ')})`);
-      await new Promise<void>((resolve) => {
-        const t = setTimeout(resolve, Math.min(left, 200));
-        this.waiters.push(() => {
-          clearTimeout(t);
-          resolve();
-        });
-      });
-    }
+    await waitFor(
+      () => pred(this.messages),
+      () => (this.closeCode !== null ? `socket closed (${this.closeCode}) before the condition held` : null),
+      (wake) => this.waiters.push(wake),
+      () => `${this.messages.length} messages: ${this.messages.slice(-3).map((m) => m.type).join(', ')}`,
+      timeoutMs,
+    );
   }
 
   async closed(timeoutMs = 10_000): Promise<number> {
-    const end = Date.now() + timeoutMs;
-    while (this.closeCode === null) {
-      if (Date.now() > end) throw new Error('socket did not close');
-      await new Promise<void>((resolve) => {
-        const t = setTimeout(resolve, 100);
-        this.waiters.push(() => {
-          clearTimeout(t);
-          resolve();
-        });
-      });
-    }
-    return this.closeCode;
+    await waitFor(() => this.closeCode !== null, () => null, (wake) => this.waiters.push(wake), () => 'socket did not close', timeoutMs);
+    return this.closeCode as number;
   }
 
   send(m: unknown): void {
