@@ -22,7 +22,7 @@ export interface Config {
   /** The in-memory change window that answers /odds/delta; an older `since` must resync. */
   deltaWindow: { maxChanges: number; maxAgeMs: number };
   /** SSE and WebSocket: the replay window, per-connection buffer bound and heartbeat period. */
-  stream: { replayFrames: number; replayMs: number; bufferBytes: number; heartbeatMs: number };
+  stream: { replayFrames: number; replayMs: number; replayBytes: number; bufferBytes: number; heartbeatMs: number };
 }
 
 export class ConfigError extends Error {
@@ -110,6 +110,7 @@ export function loadConfig(env: Env = process.env): Config {
     stream: {
       replayFrames: int(env, 'STREAM_REPLAY_FRAMES', 20_000, 100, 10_000_000),
       replayMs: int(env, 'STREAM_REPLAY_SECONDS', 120, 1, 24 * 3600) * 1000,
+      replayBytes: int(env, 'STREAM_REPLAY_MB', 256, 1, 64 * 1024) * 1024 * 1024,
       bufferBytes: int(env, 'STREAM_BUFFER_KB', 4096, 16, 1024 * 1024) * 1024,
       heartbeatMs: int(env, 'STREAM_HEARTBEAT_SECONDS', 30, 1, 3600) * 1000,
     },

@@ -71,7 +71,7 @@ export interface StreamHubOptions {
   maxStreams: (tier: TierName, keyId: string) => number;
 }
 
-export const DEFAULT_STREAM_OPTIONS = { replayFrames: 20_000, replayMs: 120_000, bufferBytes: 4 * 1024 * 1024, heartbeatMs: 30_000 } as const;
+export const DEFAULT_STREAM_OPTIONS = { replayFrames: 20_000, replayMs: 120_000, replayBytes: 256 * 1024 * 1024, bufferBytes: 4 * 1024 * 1024, heartbeatMs: 30_000 } as const;
 
 /**
  * Fans changes out to stream subscribers. Boards notify synchronously; sources only queue and

@@ -5,12 +5,15 @@ export interface ReplayWindowOptions {
   maxFrames: number;
   /** Frames older than this (wall time) go on the next append. */
   maxAgeMs: number;
+  /** Bytes of rendered frames kept (SSE and WebSocket forms); the oldest go first. */
+  maxBytes: number;
 }
 
 interface Entry<G> {
   seq: number;
   at: number;
   frames: Map<G, Rendered> | null;
+  bytes: number;
 }
 
 /**
@@ -22,6 +25,7 @@ interface Entry<G> {
 export class ReplayWindow<G> {
   private entries: Entry<G>[] = [];
   private head = 0;
+  private bytes = 0;
   /** Every frame after this sequence number is still here. */
   floor: number;
 
@@ -40,10 +44,14 @@ export class ReplayWindow<G> {
   /** Records sequence `seq` (the next one) with the frames rendered for it. */
   append(seq: number, frames: Map<G, Rendered> | null): void {
     const at = this.now();
-    this.entries.push({ seq, at, frames });
+    let bytes = 0;
+    for (const f of frames?.values() ?? []) bytes += f.sse.length + f.wsTail.length;
+    this.entries.push({ seq, at, frames, bytes });
+    this.bytes += bytes;
     const tooOld = at - this.options.maxAgeMs;
-    while (this.size > this.options.maxFrames || (this.size > 0 && (this.entries[this.head] as Entry<G>).at < tooOld)) {
+    while (this.size > this.options.maxFrames || (this.size > 0 && ((this.entries[this.head] as Entry<G>).at < tooOld || this.bytes > this.options.maxBytes))) {
       this.floor = (this.entries[this.head] as Entry<G>).seq;
+      this.bytes -= (this.entries[this.head] as Entry<G>).bytes;
       this.entries[this.head] = undefined as unknown as Entry<G>;
       this.head++;
     }

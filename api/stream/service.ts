@@ -17,6 +17,8 @@ export interface StreamSettings {
   replayFrames: number;
   /** Wall-time age after which frames leave the window. */
   replayMs: number;
+  /** Bytes of rendered frames the window keeps at most. */
+  replayBytes: number;
   /** Bytes a connection may have waiting to be sent (beyond its initial snapshot) before it is dropped. */
   bufferBytes: number;
   heartbeatMs: number;
@@ -51,7 +53,7 @@ export class StreamService {
   constructor(private readonly deps: StreamDeps) {
     this.settings = { ...DEFAULT_STREAM_OPTIONS, ...deps.settings };
     this.hub = new StreamHub({
-      window: { maxFrames: this.settings.replayFrames, maxAgeMs: this.settings.replayMs },
+      window: { maxFrames: this.settings.replayFrames, maxAgeMs: this.settings.replayMs, maxBytes: this.settings.replayBytes },
       heartbeatMs: this.settings.heartbeatMs,
       now: deps.now,
       maxStreams: this.settings.maxStreams ?? ((tier) => TIERS[tier].maxStreams),
