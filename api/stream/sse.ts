@@ -4,7 +4,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { authErrorResponses, csvParam, errorResponse } from '../contract/common.js';
 import { ApiError } from '../errors.js';
 import { tierOf } from '../plugins/auth.js';
-import { TIERS } from '../tiers.js';
+import { TIERS, lowestTierWith } from '../tiers.js';
 import type { Rendered } from './frames.js';
 import type { Group, StreamConnection } from './hub.js';
 import type { StreamService } from './service.js';
@@ -70,8 +70,10 @@ function parseChannel(q: SseQuery, fixed: SseChannel | null): SseChannel {
 }
 
 export function sseRequest(q: SseQuery, channel: SseChannel, tier: Parameters<typeof allowedLists>[0], eventId?: string): StreamRequest {
-  let lists = channel === 'opportunities' || channel === 'all' ? allowedLists(tier) : [];
-  if (channel === 'opportunities' && lists.length === 0) lists = ['ev', 'arbitrage', 'middles', 'low_hold'];
+  const lists = channel === 'opportunities' || channel === 'all' ? allowedLists(tier) : [];
+  if (channel === 'opportunities' && lists.length === 0) {
+    throw new ApiError('feature_required', `The opportunities stream needs the ${lowestTierWith('arbitrage')} tier or higher; this key is ${tier}`);
+  }
   const event = eventId ?? q.event ?? q.eventId ?? q.event_id;
   return {
     odds: channel === 'odds' || channel === 'all',
