@@ -133,7 +133,10 @@ export class StreamHub {
     const timestamp = new Date(now).toISOString();
     for (const source of this.sources) {
       const groups = this.index.get(`${source.feed}|${source.channel}`);
-      for (const batch of source.take(now)) {
+      const batches = source.take(now);
+      // Nobody subscribed (nor lingering to resume): nothing to render, no sequence numbers used.
+      if (!groups || groups.size === 0) continue;
+      for (const batch of batches) {
         const first = this.seq + 1;
         this.seq += batch.slots;
         const bySlot: (Map<Group, Rendered> | null)[] = new Array<Map<Group, Rendered> | null>(batch.slots).fill(null);

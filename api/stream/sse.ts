@@ -153,7 +153,22 @@ export const sseRoutes: FastifyPluginAsync<{ service: StreamService }> = async (
     '`ev:|arb:|middles:|low_hold:` + `detected|expired`) and `heartbeat`. Every frame has an `id`; reconnecting with ' +
     '`Last-Event-ID` replays exactly the missed frames from the replay window, or answers a fresh snapshot marked `resync`. See docs/api.md.';
   const responses = {
-    200: { description: 'An event stream (text/event-stream).', content: { 'text/event-stream': { schema: { type: 'string' } } } },
+    200: {
+      description: 'An event stream (text/event-stream). OpenAPI has no way to type the frames of a stream, so the application/json entry describes one frame: its `id`, its `event` name and the JSON of its `data` line.',
+      content: {
+        'text/event-stream': { schema: { type: 'string' } },
+        'application/json': {
+          schema: {
+            type: 'object',
+            properties: {
+              id: { type: 'string', description: 'Sequence number (a resume point), or `<n>-s<k>` on snapshot frames.' },
+              event: { type: 'string', examples: ['connected', 'snapshot', 'snapshot:complete', 'odds:update', 'odds:removed', 'ev:detected', 'arb:expired', 'heartbeat', 'error'] },
+              data: { type: ['object', 'array'], description: 'The frame payload; see docs/api.md, Streams.' },
+            },
+          },
+        },
+      },
+    },
     ...authErrorResponses,
     429: errorResponse('rate_limited, or too_many_streams: the key holds its tier\'s number of concurrent streams.'),
   };
