@@ -50,6 +50,8 @@ export interface StreamSource {
   render(batch: SourceBatch, group: Group, now: number): { slot: number; payload: FramePayload }[];
   /** A new group starts from the board as it is now. */
   openGroup?(group: Group, now: number): void;
+  /** Drops what is pending unseen (nobody subscribes): cheaper than taking it. */
+  discard(): void;
 }
 
 /** The hub's side of a connection (SSE or WebSocket). */
@@ -133,10 +135,12 @@ export class StreamHub {
     const timestamp = new Date(now).toISOString();
     for (const source of this.sources) {
       const groups = this.index.get(`${source.feed}|${source.channel}`);
-      const batches = source.take(now);
       // Nobody subscribed (nor lingering to resume): nothing to render, no sequence numbers used.
-      if (!groups || groups.size === 0) continue;
-      for (const batch of batches) {
+      if (!groups || groups.size === 0) {
+        source.discard();
+        continue;
+      }
+      for (const batch of source.take(now)) {
         const first = this.seq + 1;
         this.seq += batch.slots;
         const bySlot: (Map<Group, Rendered> | null)[] = new Array<Map<Group, Rendered> | null>(batch.slots).fill(null);

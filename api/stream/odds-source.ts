@@ -80,6 +80,10 @@ export class OddsSource implements StreamSource, BoardListener {
     this.notify();
   }
 
+  discard(): void {
+    this.pending = new Map();
+  }
+
   take(): SourceBatch[] {
     if (this.pending.size === 0) return [];
     const byBook = new Map<string, Item[]>();

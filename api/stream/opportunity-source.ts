@@ -65,6 +65,10 @@ export class OpportunitySource implements StreamSource {
     });
   }
 
+  discard(): void {
+    this.pending = new Map();
+  }
+
   take(): SourceBatch[] {
     const batches: SourceBatch[] = [];
     for (const [kind, situations] of this.pending) {
