@@ -21,6 +21,7 @@ import { opportunitiesRoutes } from './routes/opportunities.js';
 import { oddsDeltaRoutes } from './routes/odds-delta.js';
 import { TierViews } from './views/tier-views.js';
 import { referenceRoutes } from './routes/reference.js';
+import { streamPlugin } from './stream/index.js';
 
 export const API_PREFIX = '/api/v1';
 export const API_VERSION = '2.0.0';
@@ -87,6 +88,7 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
         { name: 'events', description: 'Events aggregated from the current odds.' },
         { name: 'odds', description: 'Latest odds, best prices, comparison, batch and deltas.' },
         { name: 'opportunities', description: '+EV, arbitrage, middles and low-hold opportunities derived from the latest odds.' },
+        { name: 'streams', description: 'Server-Sent Events pushing odds and opportunity changes (the WebSocket endpoint is described in docs/api.md).' },
       ],
       components: {
         securitySchemes: {
@@ -123,6 +125,11 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
     await authed.register(oddsDeltaRoutes, { deps });
     await authed.register(oddsBatchRoutes, { deps });
     await authed.register(opportunitiesRoutes, { deps });
+    await authed.register(streamPlugin, {
+      deps: { views, catalog: deps.catalog, ...(deps.opportunities ? { opportunities: deps.opportunities } : {}), now: () => deps.clock.now(), ...(deps.stream ? { settings: deps.stream } : {}) },
+      keys: deps.keys,
+      ...(appDeps.onStreams ? { onService: appDeps.onStreams } : {}),
+    });
   }, { prefix: API_PREFIX });
 
   return app as unknown as FastifyInstance;

@@ -24,6 +24,8 @@ export interface Config {
   deltaWindow: { maxChanges: number; maxAgeMs: number };
   /** Request timeouts, the per-address connection cap and load shedding. */
   http: HttpLimits;
+  /** SSE and WebSocket: the replay window, per-connection buffer bound and heartbeat period. */
+  stream: { replayFrames: number; replayMs: number; replayBytes: number; bufferBytes: number; heartbeatMs: number };
 }
 
 export class ConfigError extends Error {
@@ -115,6 +117,13 @@ export function loadConfig(env: Env = process.env): Config {
       maxConnectionsPerAddress: int(env, 'MAX_CONNECTIONS_PER_ADDRESS', 256, 1, 1_000_000),
       shedEventLoopDelayMs: int(env, 'SHED_EVENT_LOOP_DELAY_MS', 200, 0, 60_000),
       shedTurnBudgetMs: int(env, 'SHED_TURN_BUDGET_MS', 50, 1, 60_000),
+    },
+    stream: {
+      replayFrames: int(env, 'STREAM_REPLAY_FRAMES', 20_000, 100, 10_000_000),
+      replayMs: int(env, 'STREAM_REPLAY_SECONDS', 120, 1, 24 * 3600) * 1000,
+      replayBytes: int(env, 'STREAM_REPLAY_MB', 256, 1, 64 * 1024) * 1024 * 1024,
+      bufferBytes: int(env, 'STREAM_BUFFER_KB', 4096, 16, 1024 * 1024) * 1024,
+      heartbeatMs: int(env, 'STREAM_HEARTBEAT_SECONDS', 30, 1, 3600) * 1000,
     },
     sink: {
       batchRows: int(env, 'SINK_BATCH_ROWS', 20_000, 1, 1_000_000),

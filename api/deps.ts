@@ -9,6 +9,7 @@ import type { LiveBoard } from './views/board.js';
 import type { Catalog } from './views/catalog.js';
 import type { OpportunityBoard } from './views/opportunity-board.js';
 import type { TierViews } from './views/tier-views.js';
+import type { StreamService, StreamSettings } from './stream/index.js';
 
 /** What the routes read from: views and the catalog, never the bus; the store only for health. */
 export interface AppDeps {
@@ -35,6 +36,10 @@ export interface AppDeps {
    * response schema, which serialization would otherwise silently apply).
    */
   inspectPayload?: PayloadInspector;
+  /** Stream settings (replay window, buffers, heartbeats, limits); defaults when absent. */
+  stream?: Partial<StreamSettings>;
+  /** Hands over the stream service once made (tests and the bench read its hub). */
+  onStreams?: (service: StreamService) => void;
 }
 
 export type PayloadInspector = (request: FastifyRequest, statusCode: number, payload: unknown) => void;

@@ -133,7 +133,7 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
     rateLimits = redis;
   }
 
-  const app = await buildApp({ board, views: tierViews, opportunities, catalog, keys, rateLimits, clock, store, version: packageVersion(), redisUrl: config.redisUrl, http: config.http, pipelineLag: () => pipeline.lag(), pipelineStats: () => pipeline.stats(), ...(overrides.inspectPayload ? { inspectPayload: overrides.inspectPayload } : {}) }, logger);
+  const app = await buildApp({ board, views: tierViews, opportunities, catalog, keys, rateLimits, clock, store, version: packageVersion(), redisUrl: config.redisUrl, http: config.http, stream: config.stream, pipelineLag: () => pipeline.lag(), pipelineStats: () => pipeline.stats(), ...(overrides.inspectPayload ? { inspectPayload: overrides.inspectPayload } : {}) }, logger);
   let url = '';
   if (overrides.listen !== false) url = await app.listen({ port: config.port, host: config.host });
 

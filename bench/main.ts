@@ -5,6 +5,7 @@ import { benchDelta } from './delta.js';
 import { benchOpportunities } from './opportunities.js';
 import { benchPipeline } from './pipeline.js';
 import { benchShedding } from './shedding.js';
+import { benchStreams } from './streams.js';
 import { formatFigures } from './report.js';
 import type { BenchFigure } from './report.js';
 
@@ -22,6 +23,7 @@ async function main(): Promise<void> {
     ['Delta polling and rate limiting', () => benchDelta()],
     ['Load shedding (200 connections of GET /odds?limit=200)', () => benchShedding()],
     ['Drop-in compatibility (ETag, main lines)', () => benchCompat()],
+    ['Streams (1,000 SSE + 1,000 WebSocket subscribers, simulator at 2,000 ticks/s)', () => benchStreams()],
   ];
   // `make bench SECTION=shedding` runs the sections whose title contains the word.
   const only = process.argv[2]?.toLowerCase();

@@ -7,6 +7,7 @@ import { isMainLine } from '../views/main-lines.js';
 import type { MainLines } from '../views/main-lines.js';
 import { ApiError } from '../errors.js';
 import { isoTime } from './common.js';
+import { outcomeKey } from '../queries/row-identity.js';
 
 export const oddsRowSchema = {
   type: 'object',
@@ -150,12 +151,7 @@ export function project(row: PublicOdds, fields: Projection): PublicOdds {
 
 /** Selection key shared by every book's row of one outcome: `market:participant:stat:selection:line`, empty parts left out. */
 export function selectionKey(row: OddsRow): string {
-  const parts: string[] = [row.market];
-  if (row.participant !== null) parts.push(row.participant);
-  if (row.statCategory !== null) parts.push(row.statCategory);
-  parts.push(row.selection);
-  if (row.line !== null) parts.push(String(row.line));
-  return parts.join(':');
+  return outcomeKey(row);
 }
 
 /**

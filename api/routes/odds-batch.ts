@@ -7,7 +7,7 @@ import type { ServingDeps } from '../deps.js';
 import { ApiError } from '../errors.js';
 import { tierOf } from '../plugins/auth.js';
 import { MAX_BATCH_EVENTS, TIERS, tiersByBatchSize } from '../tiers.js';
-import { rowMatches } from '../views/filters.js';
+import { batchOdds } from '../queries/index.js';
 
 interface BatchBody {
   event_ids: string[];
@@ -60,17 +60,13 @@ export const oddsBatchRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async 
     }
     const board = views.boardFor(tier);
     const { row: rf } = parseOddsFilters({ sportsbook: request.body.sportsbook, market: request.body.market }, catalog, tier, 'body field');
+    const { events, missing } = batchOdds(board, ids, rf);
     // Event ids are client input: `__proto__` must be a key like any other, not the prototype.
     const data: Record<string, PublicOdds[]> = Object.create(null) as Record<string, PublicOdds[]>;
-    const missing: string[] = [];
     let rows = 0;
-    for (const id of ids) {
-      const e = board.event(id);
-      const list: PublicOdds[] = [];
-      if (e) for (const r of board.rowsOf(id)) if (rowMatches(r, rf)) list.push(presentOdds(catalog, r, e, board.mainLines(id)));
-      if (!e || !board.hasOdds(id)) missing.push(id);
+    for (const { id, event, rows: list } of events) {
+      data[id] = event ? list.map((r) => presentOdds(catalog, r, event, board.mainLines(id))) : [];
       rows += list.length;
-      data[id] = list;
     }
     return { success: true, data, meta: { events: ids.length, rows, missing } };
   });

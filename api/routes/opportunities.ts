@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { DEFAULT_LOW_HOLD_PERCENT } from '../../schemas/index.js';
-import type { ArbitrageOpportunity, DevigMethodName, EvOpportunity, LowHoldOpportunity, MiddleOpportunity, TierName } from '../../schemas/index.js';
+import type { DevigMethodName, TierName } from '../../schemas/index.js';
 import { DEVIG_CHOICES } from '../../pipeline/odds-math/index.js';
 import { authErrorResponses, dataEnvelope, isoTime, notFoundResponse, pagination, paginatedEnvelope } from '../contract/common.js';
 import {
@@ -14,21 +14,18 @@ import {
   presentEv,
   presentLowHold,
   presentMiddle,
-  middleQuality,
 } from '../contract/opportunities.js';
 import type { LinesOf } from '../contract/opportunities.js';
-import { SUMMARY_COUNTS, commonOpportunityParams, comparator, countBy, countByEach, matchesCommon, opportunityMeta, parseCommon, sortParam } from '../contract/opportunity-query.js';
+import { SUMMARY_COUNTS, commonOpportunityParams, countBy, countByEach, matchesCommon, opportunityMeta, parseCommon, sortParam } from '../contract/opportunity-query.js';
 import type { CommonOpportunityQuery } from '../contract/opportunity-query.js';
 import type { AppDeps } from '../deps.js';
 import { ApiError } from '../errors.js';
 import { requireFeature } from '../plugins/auth.js';
-import { OpportunityBoard, bestPerEvent, bestPerSituation } from '../views/opportunity-board.js';
-import type { BoardEntry } from '../views/opportunity-board.js';
-
-type Ev = BoardEntry<EvOpportunity>;
-type Arb = BoardEntry<ArbitrageOpportunity>;
-type Mid = BoardEntry<MiddleOpportunity>;
-type Low = BoardEntry<LowHoldOpportunity>;
+import { OpportunityBoard } from '../views/opportunity-board.js';
+import {
+  ARBITRAGE_SORT_KEYS, EV_SORT_KEYS, LOW_HOLD_SORT_KEYS, MIDDLE_SORT_KEYS, arbitrageMatches, evMatches, evSortKeys, lowHoldMatches, middleMatches, middleSortKeys, sortedPage,
+} from '../queries/index.js';
+import type { MiddleEntry } from '../queries/index.js';
 
 const SOURCE = 'live';
 const r4 = (x: number): number => Math.round(x * 1e4) / 1e4;
@@ -38,43 +35,6 @@ const bad = (field: string, message: string): ApiError => new ApiError('invalid_
 function bounds(field: string, min: number | undefined, max: number | undefined, other: string): void {
   if (min !== undefined && max !== undefined && min > max) throw bad(field, `must not exceed ${other}`);
 }
-
-const EV_SORT: Record<string, (e: Ev, m: DevigMethodName) => number | string> = {
-  ev: (e, m) => e.o.methods[m].evPercent,
-  odds: (e) => e.o.priceAmerican,
-  confidence: (e, m) => e.o.methods[m].confidenceScore,
-  confidence_score: (e, m) => e.o.methods[m].confidenceScore,
-  kelly: (e, m) => e.o.methods[m].kellyPercent,
-  kelly_percent: (e, m) => e.o.methods[m].kellyPercent,
-  start_time: (e) => e.o.event.startTime,
-  time: (e) => e.o.event.startTime,
-  book_count: (e) => e.o.bookCount,
-  books: (e) => e.o.bookCount,
-};
-
-const ARB_SORT: Record<string, (e: Arb) => number | string> = {
-  profit: (e) => -e.o.profitPercent,
-  start_time: (e) => e.o.event.startTime,
-  time: (e) => e.o.event.startTime,
-  sport: (e) => e.o.event.sport,
-  market: (e) => e.o.market,
-};
-
-/** Middle sort keys; quality, ev, probability and middle_size put the best first, as the reference does. */
-function middleSort(now: number): Record<string, (e: Mid) => number> {
-  const quality = (e: Mid): number => -middleQuality(e.o, Math.max(0, (now - e.o.oldestOddsTs) / 1000));
-  return {
-    quality,
-    ev: (e) => -e.o.evPercent,
-    probability: (e) => -e.o.hitProbability,
-    hit_probability: (e) => -e.o.hitProbability,
-    middle_size: (e) => -e.o.windowSize,
-    window: (e) => -e.o.windowSize,
-    cost: (e) => -e.o.worstCaseProfitPercent,
-    start_time: (e) => e.o.event.startTime,
-  };
-}
-const MIDDLE_SORT = middleSort(0);
 
 /**
  * format=csv as JSON `{"data": "<csv>"}`: for clients that parse every answer as JSON (the
@@ -180,10 +140,8 @@ export const opportunitiesRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async 
   const lines: LinesOf = (eventId) => deps.board.mainLines(eventId);
 
   /** The middles a caller may see: the best visible combination per situation, within the filters. */
-  function visibleMiddles(request: FastifyRequest, q: CommonOpportunityQuery, now: number): Mid[] {
-    const f = parseCommon(q, catalog, tier(request), now);
-    const better = (a: Mid, b: Mid): boolean => a.o.evPercent > b.o.evPercent;
-    return bestPerSituation(board.list('middle').filter((e) => matchesCommon(e, f, catalog, now)), better);
+  function visibleMiddles(request: FastifyRequest, q: CommonOpportunityQuery, now: number): MiddleEntry[] {
+    return middleMatches(board.list('middle'), { common: parseCommon(q, catalog, tier(request), now) }, catalog, now);
   }
 
   app.get<{ Querystring: EvQuery }>('/opportunities/ev', {
@@ -197,7 +155,7 @@ export const opportunitiesRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async 
           max_ev: { type: 'number', minimum: -100, maximum: 1000, description: 'Maximum EV percentage.' },
           min_market_width: { type: 'number', minimum: -1000, maximum: 10_000, description: 'Cents; a lower width means a sharper reference market.' },
           max_market_width: { type: 'number', minimum: -1000, maximum: 10_000, description: 'Cents.' },
-          sort: sortParam(Object.keys(EV_SORT), 'Order; a leading - sorts descending.', '-ev'),
+          sort: sortParam(EV_SORT_KEYS, 'Order; a leading - sorts descending.', '-ev'),
           devig_method: { type: 'string', enum: [...DEVIG_CHOICES], default: 'power', description: 'Which de-vig method fills the row and applies to min_ev/max_ev: power, multiplicative, additive, shin, odds_ratio (Cheung), logit (the same model solved in log-odds), or worst_case (per outcome the lowest fair probability of all methods).' },
           include: { type: 'string', enum: ['methods'], description: 'methods: add the values under every de-vig method.' },
         },
@@ -212,18 +170,11 @@ export const opportunitiesRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async 
     bounds('min_market_width', q.min_market_width, q.max_market_width, 'max_market_width');
     const f = parseCommon(q, catalog, tier(request), now);
     const m = q.devig_method;
-    const matches = board.list('ev').filter((e) => {
-      const ev = e.o.methods[m].evPercent;
-      if (ev < q.min_ev || (q.max_ev !== undefined && ev > q.max_ev)) return false;
-      const w = e.o.marketWidth;
-      if ((q.min_market_width !== undefined || q.max_market_width !== undefined) && w === null) return false;
-      if (w !== null && ((q.min_market_width !== undefined && w < q.min_market_width) || (q.max_market_width !== undefined && w > q.max_market_width))) return false;
-      return matchesCommon(e, f, catalog, now);
-    });
-    const keys = Object.fromEntries(Object.entries(EV_SORT).map(([k, key]) => [k, (e: Ev) => key(e, m)]));
-    const sorted = [...matches].sort(comparator(q.sort, keys));
+    const matches = evMatches(board.list('ev'), {
+      common: f, method: m, minEv: q.min_ev, maxEv: q.max_ev, minMarketWidth: q.min_market_width, maxMarketWidth: q.max_market_width,
+    }, catalog, now);
     const evs = matches.map((e) => e.o.methods[m].evPercent);
-    const data = sorted.slice(q.offset, q.offset + q.limit).map((e) => presentEv(catalog, e.o, m, now, q.include === 'methods'));
+    const data = sortedPage(matches, q.sort, evSortKeys(m), q.offset, q.limit).map((e) => presentEv(catalog, e.o, m, now, q.include === 'methods'));
     return {
       success: true,
       data,
@@ -256,7 +207,7 @@ export const opportunitiesRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async 
         properties: {
           ...commonOpportunityParams,
           min_profit: { type: 'number', minimum: 0, maximum: 1000, default: 0.5, description: 'Minimum guaranteed profit, % (default 0.5).' },
-          sort: sortParam(Object.keys(ARB_SORT), 'profit: most profitable first (default); start_time (alias time): soonest first; sport, market: A-Z. A leading - reverses.', 'profit'),
+          sort: sortParam(Object.keys(ARBITRAGE_SORT_KEYS), 'profit: most profitable first (default); start_time (alias time): soonest first; sport, market: A-Z. A leading - reverses.', 'profit'),
           format: { type: 'string', enum: ['json', 'csv'], default: 'json', description: 'csv: the rows as CSV (text/csv), or as {"data": "<csv>"} when the request asks for JSON (Accept: application/json without text/csv, or a Content-Type: application/json header).' },
           group: groupParam,
           bankroll: bankrollParam,
@@ -278,11 +229,8 @@ export const opportunitiesRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async 
     const q = request.query;
     const now = clock.now();
     const f = parseCommon(q, catalog, tier(request), now);
-    const better = (a: Arb, b: Arb): boolean => a.o.profitPercent > b.o.profitPercent;
-    let matches = bestPerSituation(board.list('arbitrage').filter((e) => matchesCommon(e, f, catalog, now)), better).filter((e) => e.o.profitPercent >= q.min_profit);
-    if (q.group === 'best') matches = bestPerEvent(matches, better);
-    const sorted = [...matches].sort(comparator(q.sort, ARB_SORT));
-    const page = sorted.slice(q.offset, q.offset + q.limit).map((e) => presentArbitrage(catalog, e.o, q.bankroll, now, lines));
+    const matches = arbitrageMatches(board.list('arbitrage'), { common: f, minProfit: q.min_profit, ...(q.group ? { group: q.group } : {}) }, catalog, now);
+    const page = sortedPage(matches, q.sort, ARBITRAGE_SORT_KEYS, q.offset, q.limit).map((e) => presentArbitrage(catalog, e.o, q.bankroll, now, lines));
     if (q.format === 'csv') {
       const text = arbitrageCsv(page);
       if (wantsJson(request)) return { success: true, data: text };
@@ -323,7 +271,7 @@ export const opportunitiesRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async 
     const q = request.query;
     const all = visibleMiddles(request, { sport: q.sport, league: q.league, limit: 1, offset: 0 }, now);
     const avg = (xs: number[]): number => (xs.length === 0 ? 0 : r4(xs.reduce((a, b) => a + b, 0) / xs.length));
-    const best = all.reduce<Mid | null>((b, e) => (b === null || e.o.evPercent > b.o.evPercent ? e : b), null);
+    const best = all.reduce<MiddleEntry | null>((b, e) => (b === null || e.o.evPercent > b.o.evPercent ? e : b), null);
     return {
       success: true,
       data: {
@@ -372,7 +320,7 @@ export const opportunitiesRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async 
           min_hit_probability: { type: 'number', minimum: 0, maximum: 1, description: 'Minimum model probability that both legs win.' },
           max_cost: { type: 'number', minimum: 0, maximum: 100, description: 'Largest acceptable worst-case loss, % of the total stake.' },
           min_ev: { type: 'number', minimum: -100, maximum: 1000, description: 'Minimum model EV, %.' },
-          sort: sortParam(Object.keys(MIDDLE_SORT), 'quality (default), ev, probability (alias hit_probability), middle_size (alias window): best first; cost: cheapest first; start_time: soonest first. A leading - reverses.', 'quality'),
+          sort: sortParam(MIDDLE_SORT_KEYS, 'quality (default), ev, probability (alias hit_probability), middle_size (alias window): best first; cost: cheapest first; start_time: soonest first. A leading - reverses.', 'quality'),
           group: groupParam,
           bankroll: bankrollParam,
         },
@@ -383,19 +331,13 @@ export const opportunitiesRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async 
     requireFeature(request, 'middles');
     const q = request.query;
     const now = clock.now();
-    const better = (a: Mid, b: Mid): boolean => a.o.evPercent > b.o.evPercent;
-    let matches = visibleMiddles(request, q, now).filter((e) => {
-      const o = e.o;
-      if (o.windowSize < q.min_size || (q.min_window !== undefined && o.windowSize < q.min_window)) return false;
-      if (q.min_hit_probability !== undefined && o.hitProbability < q.min_hit_probability) return false;
-      if (q.max_cost !== undefined && -o.worstCaseProfitPercent > q.max_cost) return false;
-      return q.min_ev === undefined || o.evPercent >= q.min_ev;
-    });
-    if (q.group === 'best') matches = bestPerEvent(matches, better);
-    const sorted = [...matches].sort(comparator(q.sort, middleSort(now)));
+    const matches = middleMatches(board.list('middle'), {
+      common: parseCommon(q, catalog, tier(request), now),
+      minSize: q.min_size, minWindow: q.min_window, minHitProbability: q.min_hit_probability, maxCost: q.max_cost, minEv: q.min_ev, ...(q.group ? { group: q.group } : {}),
+    }, catalog, now);
     return {
       success: true,
-      data: sorted.slice(q.offset, q.offset + q.limit).map((e) => presentMiddle(catalog, e.o, q.bankroll, now)),
+      data: sortedPage(matches, q.sort, middleSortKeys(now), q.offset, q.limit).map((e) => presentMiddle(catalog, e.o, q.bankroll, now)),
       pagination: pagination(q.limit, q.offset, matches.length),
       meta: {
         source: SOURCE,
@@ -418,7 +360,7 @@ export const opportunitiesRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async 
         properties: {
           ...commonOpportunityParams,
           max_hold: { type: 'number', minimum: -100, maximum: 100, default: 5, description: `Largest hold, % (default 5). Markets above ${DEFAULT_LOW_HOLD_PERCENT} % are not kept by the processor (meta.threshold).` },
-          sort: sortParam(['hold', 'start_time', 'sport', 'market'], 'hold: lowest first (default); start_time: soonest first; sport, market: A-Z. A leading - reverses.', 'hold'),
+          sort: sortParam(Object.keys(LOW_HOLD_SORT_KEYS), 'hold: lowest first (default); start_time: soonest first; sport, market: A-Z. A leading - reverses.', 'hold'),
           group: groupParam,
           state: stateParam,
         },
@@ -430,15 +372,11 @@ export const opportunitiesRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async 
     const q = request.query;
     const now = clock.now();
     const f = parseCommon(q, catalog, tier(request), now);
-    const better = (a: Low, b: Low): boolean => a.o.holdPercent < b.o.holdPercent;
-    let matches = bestPerSituation(board.list('low_hold').filter((e) => matchesCommon(e, f, catalog, now)), better).filter((e) => e.o.holdPercent <= q.max_hold);
-    if (q.group === 'best') matches = bestPerEvent(matches, better);
-    const keys: Record<string, (e: Low) => number | string> = { hold: (e) => e.o.holdPercent, start_time: (e) => e.o.event.startTime, sport: (e) => e.o.event.sport, market: (e) => e.o.market };
-    const sorted = [...matches].sort(comparator(q.sort, keys));
+    const matches = lowHoldMatches(board.list('low_hold'), { common: f, maxHold: q.max_hold, ...(q.group ? { group: q.group } : {}) }, catalog, now);
     const holds = matches.map((e) => e.o.holdPercent);
     return {
       success: true,
-      data: sorted.slice(q.offset, q.offset + q.limit).map((e) => presentLowHold(catalog, e.o, now, lines)),
+      data: sortedPage(matches, q.sort, LOW_HOLD_SORT_KEYS, q.offset, q.limit).map((e) => presentLowHold(catalog, e.o, now, lines)),
       pagination: pagination(q.limit, q.offset, matches.length),
       meta: {
         source: SOURCE,
