@@ -53,11 +53,11 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
         .header('x-request-id', request.id)
         .send(errorBody('invalid_request', error.code === 'FST_ERR_BAD_URL' ? 'Invalid URL: malformed percent-encoding' : error.message));
     },
-    // A stalled upload is cut off with 408: nobody holds a socket by sending a body slowly.
+    // A stalled upload is cut off with 408: nobody holds a socket by sending a body slowly. Node
+    // checks these deadlines in its timers phase, before reading sockets: a loop blocked longer
+    // than a timeout turns requests waiting unread into 408s, so the defaults stay generous.
     requestTimeout: limits.requestTimeoutMs,
-    // Node times the headers of the next request from the end of the last one, so an idle
-    // keep-alive socket must close before the headers timeout would answer it 408.
-    keepAliveTimeout: Math.min(limits.keepAliveTimeoutMs, Math.floor(Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs) * 0.9)),
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
     http: {
       headersTimeout: Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs),
       connectionsCheckingInterval: connectionsCheckingInterval(limits),

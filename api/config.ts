@@ -112,8 +112,8 @@ export function loadConfig(env: Env = process.env): Config {
     },
     http: {
       requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 600_000),
-      headersTimeoutMs: Math.min(int(env, 'HEADERS_TIMEOUT_MS', 10_000, 100, 600_000), int(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 600_000)),
-      keepAliveTimeoutMs: int(env, 'KEEP_ALIVE_TIMEOUT_MS', 5_000, 100, 600_000),
+      headersTimeoutMs: Math.min(int(env, 'HEADERS_TIMEOUT_MS', 30_000, 100, 600_000), int(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 600_000)),
+      keepAliveTimeoutMs: int(env, 'KEEP_ALIVE_TIMEOUT_MS', 72_000, 100, 600_000),
       maxConnectionsPerAddress: int(env, 'MAX_CONNECTIONS_PER_ADDRESS', 256, 1, 1_000_000),
       shedEventLoopDelayMs: int(env, 'SHED_EVENT_LOOP_DELAY_MS', 200, 0, 60_000),
       shedTurnBudgetMs: int(env, 'SHED_TURN_BUDGET_MS', 50, 1, 60_000),

@@ -16,7 +16,7 @@ export interface HttpLimits {
   requestTimeoutMs: number;
   /** The headers must arrive within this (at most requestTimeoutMs). */
   headersTimeoutMs: number;
-  /** An idle keep-alive connection closes after this (at most 90 % of the headers timeout). */
+  /** An idle keep-alive connection closes after this. */
   keepAliveTimeoutMs: number;
   /** Open connections one client address may hold; the next is answered 429 and closed. */
   maxConnectionsPerAddress: number;
@@ -28,8 +28,8 @@ export interface HttpLimits {
 
 export const DEFAULT_HTTP_LIMITS: HttpLimits = {
   requestTimeoutMs: 30_000,
-  headersTimeoutMs: 10_000,
-  keepAliveTimeoutMs: 5_000,
+  headersTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 72_000,
   maxConnectionsPerAddress: 256,
   shedEventLoopDelayMs: 200,
   shedTurnBudgetMs: 50,
