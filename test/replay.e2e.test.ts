@@ -163,6 +163,6 @@ describe('replay of recorded The Odds API snapshots through the whole system', (
       expect(r.sharpBooks.length).toBeGreaterThan(0);
       expect(r.sharpBooks.every((b) => b === 'lowvig' || b === 'betonlineag')).toBe(true);
       expect(Object.keys(r.opportunities).sort()).toEqual(['arbitrage', 'ev', 'low_hold', 'middle']);
-    }, 240_000);
+    }, 600_000);
   }
 });

@@ -45,9 +45,17 @@ afterAll(async () => {
  * discounts stale prices) are as of presentation time, the frame's or the request's, so they are
  * left out.
  */
+/**
+ * Fields that follow the clock (ages, staleness and the scores built on them) at any depth: a
+ * streamed row shows them as of when its frame was sent, REST as of the read.
+ */
+const CLOCK_FIELDS = new Set(['possibly_stale', 'oldest_odds_age_seconds', 'odds_age_seconds', 'warnings', 'confidence_score', 'confidence', 'quality_score']);
+
 function canonical(row: Row): string {
-  const { possibly_stale: _a, oldest_odds_age_seconds: _b, warnings: _c, confidence_score: _d, ...rest } = row;
-  return JSON.stringify(rest, (_k, v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1))) : v));
+  return JSON.stringify(row, (k, v: unknown) => {
+    if (CLOCK_FIELDS.has(k)) return undefined;
+    return v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1))) : v;
+  });
 }
 
 class Mirror {
