@@ -14,6 +14,7 @@ import { healthRoutes } from './routes/health.js';
 import { oddsRoutes } from './routes/odds.js';
 import { oddsBatchRoutes } from './routes/odds-batch.js';
 import { opportunitiesRoutes } from './routes/opportunities.js';
+import { accountRoutes } from './routes/account.js';
 import { oddsDeltaRoutes } from './routes/odds-delta.js';
 import { TierViews } from './views/tier-views.js';
 import { referenceRoutes } from './routes/reference.js';
@@ -63,6 +64,7 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
         { name: 'events', description: 'Events aggregated from the current odds.' },
         { name: 'odds', description: 'Latest odds, best prices, comparison, batch and deltas.' },
         { name: 'opportunities', description: '+EV, arbitrage, middles and low-hold opportunities derived from the latest odds.' },
+        { name: 'account', description: 'The account of the key in use: tier, usage, and its API keys.' },
       ],
       components: {
         securitySchemes: {
@@ -88,13 +90,14 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
   }, { prefix: API_PREFIX });
 
   await app.register(async (authed) => {
-    await authed.register(authPlugin, { keys: deps.keys, rateLimits: deps.rateLimits, now: () => Date.now() });
+    await authed.register(authPlugin, { keys: deps.keys, rateLimits: deps.rateLimits, now: () => Date.now(), ...(deps.usage ? { usage: deps.usage } : {}) });
     await authed.register(referenceRoutes, { deps });
     await authed.register(eventsRoutes, { deps });
     await authed.register(oddsRoutes, { deps });
     await authed.register(oddsDeltaRoutes, { deps });
     await authed.register(oddsBatchRoutes, { deps });
     await authed.register(opportunitiesRoutes, { deps });
+    if (deps.accounts) await authed.register(accountRoutes, { deps, accounts: deps.accounts });
   }, { prefix: API_PREFIX });
 
   return app as unknown as FastifyInstance;

@@ -17,6 +17,10 @@ export interface Config {
   /** Kafka bootstrap servers; null runs the in-process bus. */
   kafkaBrokers: string[] | null;
   apiKeys: string;
+  /** How often buffered request counts are written to `api_usage`. */
+  usageFlushMs: number;
+  /** A JSON file of deep-link templates per sportsbook, merged over the built-in table; null = built-in only. */
+  deepLinkTemplatesFile: string | null;
   /** ClickHouse insert batching: rows per insert, or the longest wait before a smaller one. */
   sink: { batchRows: number; maxWaitMs: number };
   /** The in-memory change window that answers /odds/delta; an older `since` must resync. */
@@ -101,6 +105,8 @@ export function loadConfig(env: Env = process.env): Config {
     redisUrl: env['REDIS_URL'] === undefined || env['REDIS_URL'] === '' ? null : env['REDIS_URL'],
     kafkaBrokers: env['KAFKA_BROKERS'] ? list(env, 'KAFKA_BROKERS', []) : null,
     apiKeys: str(env, 'API_KEYS', ''),
+    usageFlushMs: int(env, 'USAGE_FLUSH_MS', 5000, 100, 600_000),
+    deepLinkTemplatesFile: env['DEEPLINK_TEMPLATES'] ? resolve(env['DEEPLINK_TEMPLATES']) : null,
     deltaWindow: {
       maxChanges: int(env, 'DELTA_WINDOW_CHANGES', 500_000, 1_000, 50_000_000),
       maxAgeMs: int(env, 'DELTA_WINDOW_MINUTES', 15, 1, 24 * 60) * 60_000,

@@ -1,7 +1,7 @@
 import type { Clock } from '../pipeline/clock.js';
 import type { PipelineStats } from '../pipeline/pipeline.js';
 import type { OlapStore } from '../pipeline/store/index.js';
-import type { KeyStore } from './keys.js';
+import type { Accounts, KeyStore, StreamLeases, UsageRecorder } from './accounts/index.js';
 import type { RateLimitStore } from './plugins/rate-limit.js';
 import type { LiveBoard } from './views/board.js';
 import type { Catalog } from './views/catalog.js';
@@ -13,6 +13,14 @@ export interface AppDeps {
   board: LiveBoard;
   catalog: Catalog;
   keys: KeyStore;
+  /** Key management (the /account routes); absent in apps built without a key store behind them. */
+  accounts?: Accounts;
+  /** Request counting per key and endpoint; absent = not counted. */
+  usage?: UsageRecorder;
+  /** Open streams per account, for /account/usage and the stream endpoints. */
+  streams?: StreamLeases;
+  /** Wall clock of keys and usage (grace periods, usage periods); injectable for tests. */
+  now?: () => number;
   rateLimits: RateLimitStore;
   clock: Clock;
   store: OlapStore;

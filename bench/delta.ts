@@ -7,7 +7,7 @@ import type { CanonicalEvent, OddsRow } from '../schemas/index.js';
 import { ManualClock } from '../pipeline/clock.js';
 import type { OlapStore } from '../pipeline/store/index.js';
 import { buildApp } from '../api/app.js';
-import { KeyStore } from '../api/keys.js';
+import { KeyStore } from '../api/accounts/index.js';
 import { MemoryRateLimitStore } from '../api/plugins/rate-limit.js';
 import type { RateLimitStore } from '../api/plugins/rate-limit.js';
 import { RedisRateLimitStore } from '../api/plugins/redis-rate-limit.js';

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../api/app.js';
 import { ERROR_CODES } from '../../api/errors.js';
-import { KeyStore } from '../../api/keys.js';
+import { KeyStore } from '../../api/accounts/index.js';
 import { MemoryRateLimitStore } from '../../api/plugins/rate-limit.js';
 import { Catalog } from '../../api/views/catalog.js';
 import { startConformance } from '../support/fixture.js';
