@@ -279,3 +279,4 @@ describe('logs', () => {
     for (const s of secrets) expect(logs.includes(s), `secret ...${s.slice(-4)} in the logs`).toBe(false);
   });
 });
+
