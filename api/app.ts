@@ -15,6 +15,9 @@ import { oddsRoutes } from './routes/odds.js';
 import { oddsBatchRoutes } from './routes/odds-batch.js';
 import { opportunitiesRoutes } from './routes/opportunities.js';
 import { accountRoutes } from './routes/account.js';
+import { deepLinkBatchRoutes, deepLinkRoutes } from './routes/deeplinks.js';
+import { DeepLinkResolver, RowIdIndex } from './deeplinks/index.js';
+import { OpportunityBoard } from './views/opportunity-board.js';
 import { oddsDeltaRoutes } from './routes/odds-delta.js';
 import { TierViews } from './views/tier-views.js';
 import { referenceRoutes } from './routes/reference.js';
@@ -65,6 +68,7 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
         { name: 'odds', description: 'Latest odds, best prices, comparison, batch and deltas.' },
         { name: 'opportunities', description: '+EV, arbitrage, middles and low-hold opportunities derived from the latest odds.' },
         { name: 'account', description: 'The account of the key in use: tier, usage, and its API keys.' },
+        { name: 'deeplinks', description: 'Links from odds and opportunities to the sportsbook pages.' },
       ],
       components: {
         securitySchemes: {
@@ -80,8 +84,10 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
   await app.register(finiteNumbersPlugin);
   await app.register(metricsPlugin, { board: appDeps.board, ...(appDeps.pipelineStats ? { pipelineStats: appDeps.pipelineStats } : {}) });
 
+  const deepLinks = new DeepLinkResolver(deps.catalog, deps.board, new RowIdIndex(deps.board), deps.opportunities ?? new OpportunityBoard());
   await app.register(async (open) => {
     await open.register(healthRoutes, { deps });
+    await open.register(deepLinkRoutes, { resolver: deepLinks });
     open.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     open.get('/docs/errors', { schema: { hide: true } }, async () => ({
       success: true,
@@ -98,6 +104,7 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
     await authed.register(oddsBatchRoutes, { deps });
     await authed.register(opportunitiesRoutes, { deps });
     if (deps.accounts) await authed.register(accountRoutes, { deps, accounts: deps.accounts });
+    await authed.register(deepLinkBatchRoutes, { resolver: deepLinks });
   }, { prefix: API_PREFIX });
 
   return app as unknown as FastifyInstance;

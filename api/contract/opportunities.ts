@@ -14,6 +14,7 @@ import { americanToDecimal } from '../../pipeline/odds-math/index.js';
 import type { Catalog } from '../views/catalog.js';
 import { isoTime, labelRefSchema, nullableInteger, nullableNumber, nullableString, sportRefSchema, teamRefSchema } from './common.js';
 import { bookRef, leagueRef, marketRef, sportRef, teamName, teamRef } from './refs.js';
+import { deepLinkPath, legDeepLink } from '../deeplinks/index.js';
 
 /** Opportunity rows of the public contract: JSON schemas and the one mapping to snake_case. */
 
@@ -99,6 +100,7 @@ function legOut(catalog: Catalog, o: Opportunity, l: OpportunityLeg, money?: { s
     timestamp: isoTime(l.ts),
     external_event_id: l.bookEventId,
     selection_id: l.selectionId,
+    deep_link: legDeepLink(catalog, o.id, l.book),
     sportsbook_ref: bookRef(catalog, l.book),
   };
 }
@@ -115,6 +117,7 @@ export function presentEv(catalog: Catalog, o: EvOpportunity, method: DevigMetho
     ...eventFields(catalog, o),
     external_event_id: o.bookEventId,
     selection_id: o.selectionId,
+    deep_link: deepLinkPath(catalog, o.book, o.id),
     ev_percentage: m.evPercent,
     ev_percent: m.evPercent,
     odds_american: o.priceAmerican,
@@ -278,6 +281,7 @@ const legSchema = {
     timestamp: { type: 'string', description: 'When the sportsbook last set or confirmed the price.' },
     external_event_id: nullableString,
     selection_id: { ...nullableString, description: "The sportsbook's own selection id, for deep links to a bet slip." },
+    deep_link: { ...nullableString, description: "Resolver path that redirects to this leg's sportsbook; null when the book has no link templates." },
     sportsbook_ref: labelRefSchema,
   },
 } as const;
@@ -295,6 +299,7 @@ export const evRowSchema = {
     ...eventProps,
     external_event_id: nullableString,
     selection_id: nullableString,
+    deep_link: { ...nullableString, description: "Resolver path that redirects to the sportsbook; null when the book has no link templates." },
     ev_percentage: { type: 'number', description: '(fair_probability x decimal odds - 1) x 100.' },
     ev_percent: { type: 'number', description: 'Deprecated alias of ev_percentage.' },
     odds_american: { type: 'integer' },

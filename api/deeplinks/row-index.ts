@@ -1,0 +1,37 @@
+import type { CanonicalEvent, OddsChange, OddsRow } from '../../schemas/index.js';
+import type { BoardListener, LiveBoard } from '../views/board.js';
+
+/**
+ * Odds rows by their public id, for deep links: the board keys rows by row key, clients know
+ * the id. Follows the live board as a listener (and indexes what it already holds).
+ */
+export class RowIdIndex implements BoardListener {
+  private readonly byId = new Map<string, { eventId: string; key: string }>();
+  private readonly idByKey = new Map<string, string>();
+
+  constructor(private readonly board: LiveBoard) {
+    for (const event of board.allEvents()) for (const [key, row] of board.entriesOf(event.id)) this.put(key, row);
+    board.subscribe(this);
+  }
+
+  applyEvent(_event: CanonicalEvent): void {}
+
+  applyChange(change: OddsChange): void {
+    if (change.row === null) {
+      const id = this.idByKey.get(change.key);
+      if (id !== undefined) this.byId.delete(id);
+      this.idByKey.delete(change.key);
+    } else this.put(change.key, change.row);
+  }
+
+  /** The current row with this id, if it is on the board. */
+  row(id: string): OddsRow | undefined {
+    const at = this.byId.get(id);
+    return at ? this.board.row(at.eventId, at.key) : undefined;
+  }
+
+  private put(key: string, row: OddsRow): void {
+    this.byId.set(row.id, { eventId: row.eventId, key });
+    this.idByKey.set(key, row.id);
+  }
+}
