@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import { LEAGUES, SPORTSBOOKS, TEAMS, TIER_NAMES, TOPICS } from '../schemas/index.js';
+import { LEAGUES, TEAMS, TIER_NAMES, TOPICS } from '../schemas/index.js';
 import type { RawTick, TierName } from '../schemas/index.js';
 import { KafkaBus, MemoryBus } from '../pipeline/bus/index.js';
 import type { Bus } from '../pipeline/bus/index.js';
@@ -18,7 +18,6 @@ import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { StreamLeases, UsageRecorder, ensureKeys, loadOrCreateDemoSecrets, parseApiKeys, startAccounts } from './accounts/index.js';
 import type { Accounts, KeyStore } from './accounts/index.js';
-import { loadDeepLinkTemplates } from './deeplinks/index.js';
 import { MemoryRateLimitStore } from './plugins/rate-limit.js';
 import type { RateLimitStore } from './plugins/rate-limit.js';
 import { RedisRateLimitStore } from './plugins/redis-rate-limit.js';
@@ -122,7 +121,7 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
   const board = new LiveBoard({ now: () => clock.now(), log: config.deltaWindow });
   // Delayed boards follow the live one from its first change on.
   const tierViews = new TierViews(board, clock, { log: config.deltaWindow });
-  const catalog = new Catalog(undefined, loadDeepLinkTemplates(config.deepLinkTemplatesFile, new Set(SPORTSBOOKS.map((b) => b.id))));
+  const catalog = new Catalog(undefined, config.deepLinkTemplates);
   const opportunities = new OpportunityBoard();
   const views = startChangelogViews(bus, board, randomUUID().slice(0, 8), logger, opportunities);
   const pipeline = startPipeline({ bus, store, clock, logger, catalog: { teams: TEAMS, leagues: LEAGUES }, sinkBatchRows: config.sink.batchRows, sinkMaxWaitMs: config.sink.maxWaitMs, opportunities: { bookScopes: tierBookScopes() } });
