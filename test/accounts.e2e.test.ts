@@ -132,6 +132,7 @@ describe('the key lifecycle', () => {
     expect(pro.status).toBe(403);
     expect(pro.body['error']).toMatchObject({ code: 'feature_required' });
     expect((pro.body['error'] as Row)['message']).toContain('pro tier allows 1 active key');
+    expect((await api('POST', '/account/keys', sys.demoKeys.pro)).status).toBe(403);
     const sharp = await api('POST', '/account/keys', sys.demoKeys.sharp, {});
     expect(sharp.status).toBe(403);
   });
@@ -166,8 +167,9 @@ describe('the key lifecycle', () => {
   it('rotates at once without a grace period, also the key in use', async () => {
     const { secret } = await createTemporaryEnterpriseKey();
     const me = data(await api('GET', '/account', secret));
-    const r = await api('POST', `/account/keys/${me['key_id'] as string}/rotate`, secret, { name: 'renewed' });
+    const r = await api('POST', `/account/keys/${me['key_id'] as string}/rotate`, secret);
     expect(r.status).toBe(200);
+    expect((data(r)['new_key'] as Row)['name']).toBe('temporary');
     expect((data(r)['old_key'] as Row)['revoked']).toBe(true);
     expect(data(r)['old_key_expires_at']).toBeNull();
     secrets.push((data(r)['new_key'] as Row)['key'] as string);

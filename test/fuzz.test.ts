@@ -34,6 +34,8 @@ const PATHS = (): string[] => [
   `/api/v1/events/${eventId}/markets`, '/api/v1/events/{x}/markets', `/api/v1/events/${eventId}/odds`, '/api/v1/events/{x}/odds',
   '/api/v1/odds', '/api/v1/odds/best', '/api/v1/odds/comparison', '/api/v1/odds/delta', '/api/v1/odds/batch', '/api/v1/openapi.json',
   '/api/v1/docs/errors', '/api/v1/{x}', '/{x}',
+  '/api/v1/account', '/api/v1/account/usage', '/api/v1/account/keys', '/api/v1/account/keys/{x}', '/api/v1/account/keys/{x}/rotate',
+  '/api/v1/deeplinks/batch', '/api/v1/deeplink/{x}',
 ];
 
 const interesting = fc.constantFrom(
@@ -104,6 +106,8 @@ function checkEnvelope(p: Probe, r: { status: number; text: string; type: string
   const where = `${p.method} ${p.path} -> ${r.status} ${r.text.slice(0, 300)}`;
   if (r.status >= 500) throw new Error(`5xx: ${where}`);
   if (p.method === 'HEAD') return;
+  // The deep-link resolver answers with a bodiless redirect (to a fallback URL, for an unknown id).
+  if (r.status === 302 && p.path.startsWith('/api/v1/deeplink/')) return void expect(r.text, where).toBe('');
   let body: Row;
   try {
     body = JSON.parse(r.text) as Row;
