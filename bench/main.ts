@@ -1,4 +1,5 @@
 import { cpus } from 'node:os';
+import { benchAccounts } from './accounts.js';
 import { benchApi } from './api.js';
 import { benchDelta } from './delta.js';
 import { benchOpportunities } from './opportunities.js';
@@ -18,8 +19,12 @@ async function main(): Promise<void> {
     ['API (GET /odds from the live board)', () => benchApi()],
     ['Opportunity engines (+EV, arbitrage, middles, low-hold)', () => benchOpportunities()],
     ['Delta polling and rate limiting', () => benchDelta()],
+    ['Keys and usage counting', () => benchAccounts()],
   ];
+  // BENCH=usage make bench: only the sections whose title contains the word.
+  const only = process.env['BENCH']?.toLowerCase();
   for (const [title, run] of sections) {
+    if (only && !title.toLowerCase().includes(only)) continue;
     const t0 = performance.now();
     const figures = await run();
     process.stdout.write(`${formatFigures(title, figures)}\n  (${((performance.now() - t0) / 1000).toFixed(1)} s)\n\n`);
