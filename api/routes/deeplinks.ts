@@ -116,12 +116,9 @@ export const deepLinkRoutes: FastifyPluginAsync<{ resolver: DeepLinkResolver }> 
           description: 'Redirect: Location is the sportsbook URL; X-Deep-Link-Type is outcome, event, homepage or fallback; Cache-Control: private, max-age=60.',
           type: 'null',
           headers: {
-            type: 'object',
-            properties: {
-              Location: { type: 'string' },
-              'X-Deep-Link-Type': { type: 'string', enum: ['outcome', 'event', 'homepage', 'fallback'] },
-              'Cache-Control': { type: 'string' },
-            },
+            Location: { type: 'string', description: 'The sportsbook URL (or the fallback).' },
+            'X-Deep-Link-Type': { type: 'string', enum: ['outcome', 'event', 'homepage', 'fallback'] },
+            'Cache-Control': { type: 'string', description: 'private, max-age=60' },
           },
         },
         400: errorResponse('invalid_request: a malformed state or fallback; the message names it.'),
