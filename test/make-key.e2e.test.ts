@@ -49,4 +49,22 @@ describe('make key', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('registers API_KEYS secrets as ordinary keys that follow their configured tier across restarts', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'odds-api-keys-'));
+    const secret = 'operator-chosen-secret-1';
+    const start = (tier: string) => startSystem(loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dir, API_KEYS: `${tier}:${secret}` }), logger, { feed: () => new ScriptedFeed() });
+    try {
+      let s = await start('hobby');
+      const first = data(await call(s.url, '/account', secret));
+      expect(first).toMatchObject({ tier: 'hobby', account_name: 'operator hobby' });
+      await s.stop();
+      s = await start('sharp');
+      const second = data(await call(s.url, '/account', secret));
+      expect(second).toMatchObject({ tier: 'sharp', key_id: first['key_id'], account_id: first['account_id'] });
+      await s.stop();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

@@ -74,6 +74,14 @@ export class Accounts {
     return this.writeKey({ ...current, active: false, revokedAt: now, updatedAt: now, version: this.nextVersion(current, now) });
   }
 
+  /** Moves a key to another tier (operator tooling: `API_KEYS` entries follow their tier). */
+  async setTier(id: string, tier: TierName): Promise<ApiKeyRecord | undefined> {
+    const current = this.keys.key(id);
+    if (!current || !current.active || current.tier === tier) return current;
+    const now = this.now();
+    return this.writeKey({ ...current, tier, updatedAt: now, version: this.nextVersion(current, now) });
+  }
+
   /**
    * A new key with the old one's account, tier and limit (and name unless given); the old key
    * keeps working for `graceHours` (0 revokes it at once), then is refused.

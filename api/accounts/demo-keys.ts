@@ -48,12 +48,16 @@ export function parseApiKeys(spec: string): { key: string; tier: TierName }[] {
 
 /**
  * Makes sure each secret is a key of the store: a missing one gets its own account
- * (`<label> <tier>`) and key, made the ordinary way. A secret already known (active or not) is
- * left alone, so a revoked demo key stays revoked across restarts.
+ * (`<label> <tier>`) and key, made the ordinary way. A known one follows its configured tier;
+ * a revoked one stays revoked across restarts.
  */
 export async function ensureKeys(accounts: Accounts, label: string, secrets: readonly { key: string; tier: TierName }[]): Promise<void> {
   for (const s of secrets) {
-    if (accounts.keys.keyBySecret(s.key) !== undefined) continue;
+    const known = accounts.keys.keyBySecret(s.key);
+    if (known !== undefined) {
+      await accounts.setTier(known.id, s.tier);
+      continue;
+    }
     const account = await accounts.createAccount(`${label} ${s.tier}`);
     await accounts.createKey(account.id, { tier: s.tier, name: label, secret: s.key });
   }
