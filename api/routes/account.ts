@@ -5,10 +5,9 @@ import { accountSchema, apiKeySchema, newKeySchema, presentAccount, presentKey, 
 import { authErrorResponses, errorResponse, isoTime, notFoundResponse } from '../contract/common.js';
 import type { ServingDeps } from '../deps.js';
 import { ApiError } from '../errors.js';
+import { StoreError } from '../../pipeline/store/index.js';
 import { TIERS } from '../tiers.js';
-import type { TierName } from '../../schemas/index.js';
-
-const TIER_ORDER: readonly TierName[] = ['free', 'hobby', 'pro', 'sharp', 'enterprise'];
+import { TIER_NAMES } from '../../schemas/index.js';
 
 const keyIdParams = {
   type: 'object',
@@ -21,6 +20,8 @@ const envelope = (data: object, extra: Record<string, object> = {}): object => (
   required: ['success', 'data', 'updated_at'],
   properties: { success: { type: 'boolean' }, data, updated_at: { type: 'string', format: 'date-time' }, ...extra },
 });
+
+const storeDown = errorResponse('unavailable: the account store is not reachable; retry shortly.');
 
 interface RotateBody {
   gracePeriodHours?: number;
@@ -64,11 +65,12 @@ export const accountRoutes: FastifyPluginAsync<{ deps: ServingDeps; accounts: Ac
         'Requests of every key of the account, in total and per route, for the UTC day, ISO week and calendar month; the ' +
         'rate-limit window as of this request; open streams. Counts are kept in minute buckets; other replicas\' last few ' +
         'seconds may not be in yet.',
-      response: { 200: envelope(usageSchema), ...authErrorResponses },
+      response: { 200: envelope(usageSchema), ...authErrorResponses, 503: storeDown },
     },
   }, async (request, reply) => {
     const auth = caller(request);
-    const usage = deps.usage ? await deps.usage.usageOf(auth.accountId) : { today: 0, this_week: 0, this_month: 0, byEndpoint: new Map() };
+    const recorder = deps.usage;
+    const usage = recorder ? await viaStore(() => recorder.usageOf(auth.accountId)) : { today: 0, this_week: 0, this_month: 0, byEndpoint: new Map() };
     const t = TIERS[auth.tier];
     const perMinute = auth.requestsPerMinute ?? t.requestsPerMinute;
     const at = now();
@@ -123,23 +125,23 @@ export const accountRoutes: FastifyPluginAsync<{ deps: ServingDeps; accounts: Ac
       summary: 'Create a key',
       description:
         'A new key in the account, with the tier of the key that asks. The secret (`key`) is in this response only. ' +
-        `Active keys per account: ${TIER_ORDER.map((t) => `${t} ${TIERS[t].maxKeys}`).join(', ')}; a rotated key in its grace period does not count.`,
+        `Active keys per account: ${TIER_NAMES.map((t) => `${t} ${TIERS[t].maxKeys}`).join(', ')}; a rotated key in its grace period does not count.`,
       body: {
         type: ['object', 'null'],
         additionalProperties: false,
         properties: { name: { type: ['string', 'null'], minLength: 1, maxLength: 100, description: 'A label for the key.' } },
       },
-      response: { 201: envelope(newKeySchema), ...authErrorResponses },
+      response: { 201: envelope(newKeySchema), ...authErrorResponses, 503: storeDown },
     },
   }, async (request, reply) => {
     const auth = caller(request);
     const max = TIERS[auth.tier].maxKeys;
     const held = accounts.countedKeys(auth.accountId);
     if (held >= max) {
-      const more = TIER_ORDER.find((t) => TIERS[t].maxKeys > max);
+      const more = TIER_NAMES.find((t) => TIERS[t].maxKeys > max);
       throw new ApiError('feature_required', `The ${auth.tier} tier allows ${max} active key${max === 1 ? '' : 's'} per account and this account has ${held}: revoke or rotate one${more ? `, or move to the ${more} tier (${TIERS[more].maxKeys} keys)` : ''}`);
     }
-    const created = await accounts.createKey(auth.accountId, { tier: auth.tier, name: request.body?.name ?? null });
+    const created = await viaStore(() => accounts.createKey(auth.accountId, { tier: auth.tier, name: request.body?.name ?? null }));
     void reply.code(201);
     return { success: true, data: presentNewKey(created.record, created.secret), updated_at: isoTime(now()) };
   });
@@ -158,6 +160,7 @@ export const accountRoutes: FastifyPluginAsync<{ deps: ServingDeps; accounts: Ac
         ...authErrorResponses,
         400: errorResponse('validation_error: the key in use cannot revoke itself; invalid_request: a malformed key id.'),
         404: notFoundResponse,
+        503: storeDown,
       },
     },
   }, async (request) => {
@@ -165,7 +168,7 @@ export const accountRoutes: FastifyPluginAsync<{ deps: ServingDeps; accounts: Ac
     const id = request.params.keyId;
     ownKey(auth, id);
     if (id === auth.keyId) throw new ApiError('validation_error', 'This request was sent with the key it asks to revoke: revoke it with another key of the account, or rotate it');
-    const revoked = await accounts.revokeKey(id);
+    const revoked = await viaStore(() => accounts.revokeKey(id));
     const message = `Key ${id} is revoked`;
     const result = { id, revoked: true, revoked_at: isoTime(revoked?.revokedAt ?? now()), deleted: true, key_id: id, message };
     return { success: true, data: result, deleted: true, key_id: id, message, updated_at: isoTime(now()) };
@@ -205,6 +208,7 @@ export const accountRoutes: FastifyPluginAsync<{ deps: ServingDeps; accounts: Ac
         }),
         ...authErrorResponses,
         404: notFoundResponse,
+        503: storeDown,
       },
     },
   }, async (request) => {
@@ -213,7 +217,7 @@ export const accountRoutes: FastifyPluginAsync<{ deps: ServingDeps; accounts: Ac
     const current = ownKey(auth, id);
     const status = keyStatus(current, now());
     if (status === 'revoked' || status === 'expired') throw new ApiError('not_found', `Key '${id}' is ${status}: there is nothing to rotate`);
-    const rotation = await accounts.rotateKey(id, { graceHours: request.body?.gracePeriodHours ?? 0, ...(request.body?.name === undefined ? {} : { name: request.body.name }) });
+    const rotation = await viaStore(() => accounts.rotateKey(id, { graceHours: request.body?.gracePeriodHours ?? 0, ...(request.body?.name === undefined ? {} : { name: request.body.name }) }));
     if (!rotation) throw new ApiError('not_found', `Key '${id}' is revoked: there is nothing to rotate`);
     const { next, old } = rotation;
     const expiresAt = old.active && old.expiresAt !== null ? isoTime(old.expiresAt) : null;
@@ -230,6 +234,16 @@ export const accountRoutes: FastifyPluginAsync<{ deps: ServingDeps; accounts: Ac
     };
   });
 };
+
+/** A store that does not answer is the service's trouble, not the caller's: 503, retry. */
+async function viaStore<T>(op: () => Promise<T>): Promise<T> {
+  try {
+    return await op();
+  } catch (e) {
+    if (e instanceof StoreError) throw new ApiError('unavailable', 'The account store is not reachable; retry shortly');
+    throw e;
+  }
+}
 
 function headerInt(reply: FastifyReply, name: string, fallback: number): number {
   const v = Number(reply.getHeader(name));
