@@ -13,6 +13,14 @@ export interface NewKey {
   secret: string;
 }
 
+export interface KeyOptions {
+  tier: TierName;
+  name?: string | null;
+  requestsPerMinute?: number | null;
+  /** An operator-chosen secret (`API_KEYS`, demo keys); a new random one otherwise. */
+  secret?: string;
+}
+
 export interface Rotation {
   next: NewKey;
   old: ApiKeyRecord;
@@ -35,15 +43,32 @@ export class Accounts {
   ) {}
 
   async createAccount(name: string): Promise<AccountRecord> {
-    const now = this.now();
-    const account: AccountRecord = { id: newId('acct'), name, createdAt: now, version: now };
-    await this.store.insert('accounts', [accountRow(account)]);
-    await this.publish({ kind: 'account', account });
+    const account = this.newAccount(name);
+    await this.commit([account], []);
     return account;
   }
 
   /** A new key in an account. `secret` is for operator-supplied keys (`API_KEYS`, demo keys). */
-  async createKey(accountId: string, options: { tier: TierName; name?: string | null; requestsPerMinute?: number | null; secret?: string }): Promise<NewKey> {
+  async createKey(accountId: string, options: KeyOptions): Promise<NewKey> {
+    const created = this.newKey(accountId, options);
+    await this.commit([], [created.record]);
+    return created;
+  }
+
+  /** Accounts with one key each, in one write per table (start-up registration of many keys). */
+  async createAccountsWithKeys(entries: readonly { account: string; key: KeyOptions }[]): Promise<NewKey[]> {
+    const accounts = entries.map((e) => this.newAccount(e.account));
+    const keys = entries.map((e, i) => this.newKey((accounts[i] as AccountRecord).id, e.key));
+    await this.commit(accounts, keys.map((k) => k.record));
+    return keys;
+  }
+
+  private newAccount(name: string): AccountRecord {
+    const now = this.now();
+    return { id: newId('acct'), name, createdAt: now, version: now };
+  }
+
+  private newKey(accountId: string, options: KeyOptions): NewKey {
     const now = this.now();
     const secret = options.secret ?? newSecret();
     const record: ApiKeyRecord = {
@@ -62,7 +87,6 @@ export class Accounts {
       replacedBy: null,
       version: now,
     };
-    await this.writeKey(record);
     return { record, secret };
   }
 
@@ -89,7 +113,7 @@ export class Accounts {
   async rotateKey(id: string, options: { graceHours: number; name?: string | null }): Promise<Rotation | undefined> {
     const current = this.keys.key(id);
     if (!current || !current.active) return undefined;
-    const next = await this.createKey(current.accountId, {
+    const next = this.newKey(current.accountId, {
       tier: current.tier,
       name: options.name === undefined ? current.name : options.name,
       requestsPerMinute: current.requestsPerMinute,
@@ -99,7 +123,9 @@ export class Accounts {
     const old = options.graceHours === 0
       ? { ...base, active: false, revokedAt: now }
       : { ...base, expiresAt: Math.min(current.expiresAt ?? Infinity, now + options.graceHours * HOUR_MS) };
-    return { next, old: await this.writeKey(old) };
+    // One write: the new key and the old one's end arrive together everywhere.
+    await this.commit([], [next.record, old]);
+    return { next, old };
   }
 
   /** Keys of an account that count against its tier's cap: usable and not on their way out. */
@@ -113,15 +139,17 @@ export class Accounts {
   }
 
   private async writeKey(record: ApiKeyRecord): Promise<ApiKeyRecord> {
-    await this.store.insert('api_keys', [keyRow(record)]);
-    await this.publish({ kind: 'key', key: record });
+    await this.commit([], [record]);
     return record;
   }
 
-  private async publish(change: AccountChange): Promise<void> {
-    this.keys.apply(change);
-    const key = change.kind === 'account' ? `account:${change.account.id}` : `key:${change.key.id}`;
-    await this.producer?.send(TOPICS.accounts, [{ key, value: change }]);
+  /** Store first (durable), then this replica's view, then the topic for the others. */
+  private async commit(accounts: readonly AccountRecord[], keys: readonly ApiKeyRecord[]): Promise<void> {
+    if (accounts.length > 0) await this.store.insert('accounts', accounts.map(accountRow));
+    if (keys.length > 0) await this.store.insert('api_keys', keys.map(keyRow));
+    const changes: AccountChange[] = [...accounts.map((account): AccountChange => ({ kind: 'account', account })), ...keys.map((key): AccountChange => ({ kind: 'key', key }))];
+    for (const change of changes) this.keys.apply(change);
+    await this.producer?.send(TOPICS.accounts, changes.map((change) => ({ key: change.kind === 'account' ? `account:${change.account.id}` : `key:${change.key.id}`, value: change })));
   }
 }
 

@@ -52,13 +52,12 @@ export function parseApiKeys(spec: string): { key: string; tier: TierName }[] {
  * a revoked one stays revoked across restarts.
  */
 export async function ensureKeys(accounts: Accounts, label: string, secrets: readonly { key: string; tier: TierName }[]): Promise<void> {
+  const missing: { key: string; tier: TierName }[] = [];
   for (const s of secrets) {
     const known = accounts.keys.keyBySecret(s.key);
-    if (known !== undefined) {
-      await accounts.setTier(known.id, s.tier);
-      continue;
-    }
-    const account = await accounts.createAccount(`${label} ${s.tier}`);
-    await accounts.createKey(account.id, { tier: s.tier, name: label, secret: s.key });
+    if (known === undefined) missing.push(s);
+    else await accounts.setTier(known.id, s.tier);
   }
+  if (missing.length === 0) return;
+  await accounts.createAccountsWithKeys(missing.map((s) => ({ account: `${label} ${s.tier}`, key: { tier: s.tier, name: label, secret: s.key } })));
 }

@@ -1,5 +1,5 @@
 export { Accounts, loadAccountChanges, startAccounts } from './accounts.js';
-export type { AccountsReplica, NewKey, Rotation } from './accounts.js';
+export type { AccountsReplica, KeyOptions, NewKey, Rotation } from './accounts.js';
 export { KeyStore, keyStatus } from './key-store.js';
 export type { AuthenticatedKey, KeyStatus } from './key-store.js';
 export { UsageRecorder, periodStarts } from './usage.js';
