@@ -9,7 +9,7 @@
  * whose placeholders cannot all be filled is skipped for the next one down: selection, market,
  * event, homepage.
  *
- * The entries below are the books the simulator and The Odds API feed carry, shaped like each
+ * The entries below are US books the simulator and The Odds API feed carry, shaped like each
  * book's public links. Simulated event and selection ids are synthetic, so simulated links
  * open the right site and page type, not a real game.
  */
