@@ -19,7 +19,7 @@ export interface TierLimits {
 
 /** The tier table of the contract, in one place: routes, headers and docs read it from here. */
 export const TIERS: Record<TierName, TierLimits> = {
-  free: { requestsPerMinute: 12, dataDelaySeconds: 60, maxSportsbooks: 2, features: [], batchEvents: 5, maxKeys: 1, maxStreams: 0 },
+  free: { requestsPerMinute: 12, dataDelaySeconds: 60, maxSportsbooks: 2, features: [], batchEvents: 5, maxKeys: 1, maxStreams: 1 },
   hobby: { requestsPerMinute: 120, dataDelaySeconds: 0, maxSportsbooks: 5, features: ['arbitrage', 'deeplinks'], batchEvents: 20, maxKeys: 1, maxStreams: 2 },
   pro: { requestsPerMinute: 300, dataDelaySeconds: 0, maxSportsbooks: 15, features: ['ev', 'arbitrage', 'middles', 'deeplinks'], batchEvents: 50, maxKeys: 1, maxStreams: 5 },
   sharp: { requestsPerMinute: 1000, dataDelaySeconds: 0, maxSportsbooks: null, features: ['ev', 'arbitrage', 'middles', 'deeplinks'], batchEvents: 100, maxKeys: 2, maxStreams: 10 },

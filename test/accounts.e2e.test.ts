@@ -98,11 +98,11 @@ describe('GET /account', () => {
     const d = data(r);
     expect(d['tier']).toBe('free');
     expect(d['rate_limit']).toEqual({ requests_per_minute: 12, max_books: 2 });
-    expect(d['limits']).toEqual({ requests_per_minute: 12, max_streams: 0, odds_delay_seconds: 60, max_books: 2, batch_events: 5, max_keys: 1 });
-    expect(d['streaming']).toEqual({ enabled: false, max_connections: 0 });
+    expect(d['limits']).toEqual({ requests_per_minute: 12, max_streams: 1, odds_delay_seconds: 60, max_books: 2, batch_events: 5, max_keys: 1 });
+    expect(d['streaming']).toEqual({ enabled: true, max_connections: 1 });
     expect(d['data_delay_seconds']).toBe(60);
     expect((d['features'] as Row)['ev']).toBe(false);
-    expect(d['feature_list']).toEqual(['odds', 'schedule', 'splits']);
+    expect(d['feature_list']).toEqual(['odds', 'schedule', 'splits', 'streaming']);
     const sharp = data(await api('GET', '/account', sys.demoKeys.sharp));
     expect(sharp['rate_limit']).toEqual({ requests_per_minute: 1000, max_books: 999 });
     expect((sharp['features'] as Row)['ev']).toBe(true);
