@@ -5,7 +5,8 @@ import { Catalog } from '../api/views/catalog.js';
 import { LiveBoard } from '../api/views/board.js';
 import { ManualClock } from '../pipeline/clock.js';
 import type { OlapStore } from '../pipeline/store/index.js';
-import { perRequest, unlimited } from './delta.js';
+import { unlimitedRateLimits } from '../api/plugins/rate-limit.js';
+import { perRequest } from './delta.js';
 import type { BenchFigure } from './report.js';
 
 /**
@@ -17,7 +18,7 @@ export async function benchAccounts(): Promise<BenchFigure[]> {
   const inserts: number[] = [];
   const store = { kind: 'chdb', query: async () => [], exec: async () => undefined, insert: async (_t: string, rows: unknown[]) => void inserts.push(rows.length), close: async () => undefined } as unknown as OlapStore;
   const clock = new ManualClock(Date.UTC(2026, 10, 21, 18));
-  const deps = { board: new LiveBoard(), catalog: new Catalog(), clock, store, version: 'bench', redisUrl: null, rateLimits: unlimited };
+  const deps = { board: new LiveBoard(), catalog: new Catalog(), clock, store, version: 'bench', redisUrl: null, rateLimits: unlimitedRateLimits };
   const key = 'sk_live_bench_key_0000000000000000000000000000000';
 
   const one = new KeyStore();

@@ -4,6 +4,7 @@ import { benchApi } from './api.js';
 import { benchDelta } from './delta.js';
 import { benchOpportunities } from './opportunities.js';
 import { benchPipeline } from './pipeline.js';
+import { benchShedding } from './shedding.js';
 import { formatFigures } from './report.js';
 import type { BenchFigure } from './report.js';
 
@@ -19,10 +20,11 @@ async function main(): Promise<void> {
     ['API (GET /odds from the live board)', () => benchApi()],
     ['Opportunity engines (+EV, arbitrage, middles, low-hold)', () => benchOpportunities()],
     ['Delta polling and rate limiting', () => benchDelta()],
+    ['Load shedding (200 connections of GET /odds?limit=200)', () => benchShedding()],
     ['Keys and usage counting', () => benchAccounts()],
   ];
-  // BENCH=usage make bench: only the sections whose title contains the word.
-  const only = process.env['BENCH']?.toLowerCase();
+  // `make bench SECTION=shedding` runs the sections whose title contains the word.
+  const only = process.argv[2]?.toLowerCase();
   for (const [title, run] of sections) {
     if (only && !title.toLowerCase().includes(only)) continue;
     const t0 = performance.now();
