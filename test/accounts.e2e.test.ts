@@ -40,7 +40,7 @@ let sys: RunningSystem;
 let second: { app: FastifyInstance; url: string; replica: AccountsReplica; usage: UsageRecorder };
 
 async function start(): Promise<RunningSystem> {
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, USAGE_FLUSH_MS: '600000' });
+  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, USAGE_FLUSH_MS: '600000', SHED_EVENT_LOOP_DELAY_MS: '0' });
   return startSystem(config, logger, { feed: () => new ScriptedFeed(), now });
 }
 
