@@ -15,6 +15,7 @@ import type { Pipeline } from '../pipeline/pipeline.js';
 import { ChdbStore, ClickHouseStore, applyMigrations } from '../pipeline/store/index.js';
 import type { OlapStore } from '../pipeline/store/index.js';
 import { buildApp } from './app.js';
+import type { PayloadInspector } from './deps.js';
 import type { Config } from './config.js';
 import { StreamLeases, UsageRecorder, ensureKeys, loadOrCreateDemoSecrets, parseApiKeys, startAccounts } from './accounts/index.js';
 import type { Accounts, KeyStore } from './accounts/index.js';
@@ -58,6 +59,8 @@ export interface SystemOverrides {
   listen?: boolean;
   /** Wall clock of keys and usage (rotation grace periods, usage periods): tests move it. */
   now?: () => number;
+  /** Sees every API answer body before serialization (contract tests). */
+  inspectPayload?: PayloadInspector;
 }
 
 export function packageVersion(): string {
@@ -141,7 +144,7 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
     rateLimits = redis;
   }
 
-  const app = await buildApp({ board, views: tierViews, opportunities, catalog, keys, accounts: accounts.accounts, usage, streams: new StreamLeases(), now, rateLimits, clock, store, version: packageVersion(), redisUrl: config.redisUrl, http: config.http, pipelineLag: () => pipeline.lag(), pipelineStats: () => pipeline.stats() }, logger);
+  const app = await buildApp({ board, views: tierViews, opportunities, catalog, keys, accounts: accounts.accounts, usage, streams: new StreamLeases(), now, rateLimits, clock, store, version: packageVersion(), redisUrl: config.redisUrl, http: config.http, pipelineLag: () => pipeline.lag(), pipelineStats: () => pipeline.stats(), ...(overrides.inspectPayload ? { inspectPayload: overrides.inspectPayload } : {}) }, logger);
   let url = '';
   if (overrides.listen !== false) url = await app.listen({ port: config.port, host: config.host });
 
