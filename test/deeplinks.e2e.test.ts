@@ -21,7 +21,7 @@ afterAll(async () => {
 });
 
 const rowOf = (book: string, market: string, selection: string, league = 'nba'): Row => {
-  const r = rows.find((x) => x['sportsbook'] === book && x['market'] === market && x['selection'] === selection && x['league'] === league);
+  const r = rows.find((x) => x['sportsbook'] === book && x['market'] === market && x['selection_type'] === selection && x['league'] === league);
   if (!r) throw new Error(`fixture has no ${book} ${market} ${selection}`);
   return r;
 };

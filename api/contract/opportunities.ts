@@ -248,7 +248,7 @@ function middleSide(catalog: Catalog, o: MiddleOpportunity, l: OpportunityLeg, i
     odds: { american: l.priceAmerican, decimal: l.priceDecimal, probability: r6(implied), fair_probability: r6(implied / impliedSum) },
     stake_percent: r2(l.stakeShare * 100),
     odds_age_seconds: Math.max(0, Math.round((now - l.ts) / 100) / 10),
-    deep_link: null,
+    deep_link: legDeepLink(catalog, o.id, l.book),
     sportsbook_ref: bookRef(catalog, l.book),
   };
 }
@@ -310,7 +310,8 @@ function lowHoldSide(catalog: Catalog, o: LowHoldOpportunity, l: OpportunityLeg)
     books: [l.book],
     line: l.line,
     odds: { american: l.priceAmerican, decimal: l.priceDecimal, implied_probability: r6(implied), probability: r6(implied), fair_probability: r6(implied / o.impliedSum) },
-    deep_links: { [l.book]: null },
+    // A null-prototype object: a book id is data, never a property of Object.prototype.
+    deep_links: Object.assign(Object.create(null) as Record<string, string | null>, { [l.book]: legDeepLink(catalog, o.id, l.book) }),
   };
 }
 
@@ -528,7 +529,7 @@ const middleSideSchema = {
     },
     stake_percent: { type: 'number' },
     odds_age_seconds: nullableNumber,
-    deep_link: { ...nullableString, description: 'Always null: deep links are not served yet.' },
+    deep_link: { ...nullableString, description: "Resolver path that redirects to this side's sportsbook; null when the book has no link templates." },
     sportsbook_ref: labelRefSchema,
   },
 } as const;
@@ -599,7 +600,7 @@ const lowHoldSideSchema = {
         fair_probability: { type: 'number', description: 'Implied, normalised over the sides.' },
       },
     },
-    deep_links: { type: 'object', additionalProperties: nullableString, description: 'Book -> deep link; null until deep links are served.' },
+    deep_links: { type: 'object', additionalProperties: nullableString, description: 'Book -> resolver path that redirects to it; null when the book has no link templates.' },
   },
 } as const;
 
