@@ -18,6 +18,10 @@ import { healthRoutes } from './routes/health.js';
 import { oddsRoutes } from './routes/odds.js';
 import { oddsBatchRoutes } from './routes/odds-batch.js';
 import { opportunitiesRoutes } from './routes/opportunities.js';
+import { accountRoutes } from './routes/account.js';
+import { deepLinkBatchRoutes, deepLinkRoutes } from './routes/deeplinks.js';
+import { DeepLinkResolver, RowIdIndex } from './deeplinks/index.js';
+import { OpportunityBoard } from './views/opportunity-board.js';
 import { oddsDeltaRoutes } from './routes/odds-delta.js';
 import { TierViews } from './views/tier-views.js';
 import { referenceRoutes } from './routes/reference.js';
@@ -89,6 +93,8 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
         { name: 'odds', description: 'Latest odds, best prices, comparison, batch and deltas.' },
         { name: 'opportunities', description: '+EV, arbitrage, middles and low-hold opportunities derived from the latest odds.' },
         { name: 'streams', description: 'Server-Sent Events pushing odds and opportunity changes (the WebSocket endpoint is described in docs/api.md).' },
+        { name: 'account', description: 'The account of the key in use: tier, usage, and its API keys.' },
+        { name: 'deeplinks', description: 'Links from odds and opportunities to the sportsbook pages.' },
       ],
       components: {
         securitySchemes: {
@@ -105,8 +111,10 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
   await app.register(finiteNumbersPlugin);
   await app.register(metricsPlugin, { board: appDeps.board, ...(appDeps.pipelineStats ? { pipelineStats: appDeps.pipelineStats } : {}) });
 
+  const deepLinks = new DeepLinkResolver(deps.catalog, deps.board, new RowIdIndex(deps.board), deps.opportunities ?? new OpportunityBoard());
   await app.register(async (open) => {
     await open.register(healthRoutes, { deps });
+    await open.register(deepLinkRoutes, { resolver: deepLinks });
     open.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     open.get('/docs/errors', { schema: { hide: true } }, async () => ({
       success: true,
@@ -117,7 +125,7 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
   await app.register(async (authed) => {
     // Shed before authenticating: a refused request costs nothing and counts against no limit.
     await authed.register(loadSheddingPlugin, { maxEventLoopDelayMs: limits.shedEventLoopDelayMs, turnBudgetMs: limits.shedTurnBudgetMs });
-    await authed.register(authPlugin, { keys: deps.keys, rateLimits: deps.rateLimits, now: () => Date.now() });
+    await authed.register(authPlugin, { keys: deps.keys, rateLimits: deps.rateLimits, now: () => Date.now(), ...(deps.usage ? { usage: deps.usage } : {}) });
     await authed.register(envelopePlugin, appDeps.inspectPayload ? { inspect: appDeps.inspectPayload } : {});
     await authed.register(referenceRoutes, { deps });
     await authed.register(eventsRoutes, { deps });
@@ -130,6 +138,8 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
       keys: deps.keys,
       ...(appDeps.onStreams ? { onService: appDeps.onStreams } : {}),
     });
+    if (deps.accounts) await authed.register(accountRoutes, { deps, accounts: deps.accounts });
+    await authed.register(deepLinkBatchRoutes, { resolver: deepLinks });
   }, { prefix: API_PREFIX });
 
   return app as unknown as FastifyInstance;

@@ -1,4 +1,7 @@
 import { resolve } from 'node:path';
+import { SPORTSBOOKS } from '../schemas/index.js';
+import { loadDeepLinkTemplates } from './deeplinks/index.js';
+import type { DeepLinkTemplates } from './deeplinks/index.js';
 import type { HttpLimits } from './plugins/http-guard.js';
 
 export type FeedKind = 'simulator' | 'replay' | 'theoddsapi';
@@ -18,6 +21,10 @@ export interface Config {
   /** Kafka bootstrap servers; null runs the in-process bus. */
   kafkaBrokers: string[] | null;
   apiKeys: string;
+  /** How often buffered request counts are written to `api_usage`. */
+  usageFlushMs: number;
+  /** Deep-link URL templates per sportsbook: the built-in table merged with `DEEPLINK_TEMPLATES`. */
+  deepLinkTemplates: DeepLinkTemplates;
   /** ClickHouse insert batching: rows per insert, or the longest wait before a smaller one. */
   sink: { batchRows: number; maxWaitMs: number };
   /** The in-memory change window that answers /odds/delta; an older `since` must resync. */
@@ -56,6 +63,14 @@ function list(env: Env, name: string, fallback: string[]): string[] {
   const raw = env[name];
   if (raw === undefined || raw.trim() === '') return fallback;
   return raw.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+}
+
+function deepLinkTemplates(file: string | undefined): DeepLinkTemplates {
+  try {
+    return loadDeepLinkTemplates(file ? resolve(file) : null, new Set(SPORTSBOOKS.map((b) => b.id)));
+  } catch (e) {
+    throw new ConfigError(e instanceof Error ? e.message : String(e));
+  }
 }
 
 export function loadConfig(env: Env = process.env): Config {
@@ -106,6 +121,8 @@ export function loadConfig(env: Env = process.env): Config {
     redisUrl: env['REDIS_URL'] === undefined || env['REDIS_URL'] === '' ? null : env['REDIS_URL'],
     kafkaBrokers: env['KAFKA_BROKERS'] ? list(env, 'KAFKA_BROKERS', []) : null,
     apiKeys: str(env, 'API_KEYS', ''),
+    usageFlushMs: int(env, 'USAGE_FLUSH_MS', 5000, 100, 600_000),
+    deepLinkTemplates: deepLinkTemplates(env['DEEPLINK_TEMPLATES']),
     deltaWindow: {
       maxChanges: int(env, 'DELTA_WINDOW_CHANGES', 500_000, 1_000, 50_000_000),
       maxAgeMs: int(env, 'DELTA_WINDOW_MINUTES', 15, 1, 24 * 60) * 60_000,

@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Clock } from '../pipeline/clock.js';
 import type { PipelineStats } from '../pipeline/pipeline.js';
 import type { OlapStore } from '../pipeline/store/index.js';
-import type { KeyStore } from './keys.js';
+import type { Accounts, KeyStore, StreamLeases, UsageRecorder } from './accounts/index.js';
 import type { HttpLimits } from './plugins/http-guard.js';
 import type { RateLimitStore } from './plugins/rate-limit.js';
 import type { LiveBoard } from './views/board.js';
@@ -16,6 +16,14 @@ export interface AppDeps {
   board: LiveBoard;
   catalog: Catalog;
   keys: KeyStore;
+  /** Key management (the /account routes); absent in apps built without a key store behind them. */
+  accounts?: Accounts;
+  /** Request counting per key and endpoint; absent = not counted. */
+  usage?: UsageRecorder;
+  /** Open streams per account, for /account/usage and the stream endpoints. */
+  streams?: StreamLeases;
+  /** Wall clock of keys and usage (grace periods, usage periods); injectable for tests. */
+  now?: () => number;
   rateLimits: RateLimitStore;
   clock: Clock;
   store: OlapStore;

@@ -4,6 +4,7 @@
  */
 export const ERROR_CODES = {
   invalid_request: { status: 400, description: 'A parameter or the body is missing or invalid; the message names it.' },
+  validation_error: { status: 400, description: 'The request is valid but refused in the current state (e.g. revoking the key that sent it); the message says why.' },
   offset_too_large: { status: 400, description: '`offset` is past the endpoint\'s bound (`max_offset`); walk further with `cursor` (/odds) or narrow the filters.' },
   unauthorized: { status: 401, description: 'The API key is missing or not valid.' },
   feature_required: { status: 403, description: "The key's tier lacks the feature; the message names the tier that has it." },

@@ -23,7 +23,7 @@ async function main(): Promise<void> {
     `Odds platform API: ${system.url}/api/v1   (feed: ${config.feed}, store: ${system.store.kind}, data: ${config.dataDir})`,
     `OpenAPI document:  ${system.url}/api/v1/openapi.json`,
     'Demo API keys (send as X-API-Key, Authorization: Bearer, or ?api_key=):',
-    ...TIER_NAMES.map((tier) => `  ${tier.padEnd(10)} ${system.demoKeys[tier]}`),
+    ...TIER_NAMES.map((tier) => `  ${tier.padEnd(10)} ${system.demoKeys[tier]}${system.keys.lookup(system.demoKeys[tier]) ? '' : '   (revoked or expired)'}`),
     `Try: curl -H "X-API-Key: ${system.demoKeys.pro}" ${system.url}/api/v1/sports`,
     '',
   ];

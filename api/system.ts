@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import { LEAGUES, TEAMS, TOPICS } from '../schemas/index.js';
+import { LEAGUES, TEAMS, TIER_NAMES, TOPICS } from '../schemas/index.js';
 import type { RawTick, TierName } from '../schemas/index.js';
 import { KafkaBus, MemoryBus } from '../pipeline/bus/index.js';
 import type { Bus } from '../pipeline/bus/index.js';
@@ -17,7 +17,8 @@ import type { OlapStore } from '../pipeline/store/index.js';
 import { buildApp } from './app.js';
 import type { PayloadInspector } from './deps.js';
 import type { Config } from './config.js';
-import { KeyStore, loadOrCreateDemoKeys, parseApiKeys } from './keys.js';
+import { StreamLeases, UsageRecorder, ensureKeys, loadOrCreateDemoSecrets, parseApiKeys, startAccounts } from './accounts/index.js';
+import type { Accounts, KeyStore } from './accounts/index.js';
 import { MemoryRateLimitStore } from './plugins/rate-limit.js';
 import type { RateLimitStore } from './plugins/rate-limit.js';
 import { RedisRateLimitStore } from './plugins/redis-rate-limit.js';
@@ -36,8 +37,12 @@ export interface RunningSystem {
   views: TierViews;
   /** Active opportunities, kept by the `opportunities` changelog. */
   opportunities: OpportunityBoard;
-  /** The key store, so an operator (or a test) can issue keys at run time. */
+  /** This replica's view of every key (`keys.add` registers a replica-local key, for tests). */
   keys: KeyStore;
+  /** Account and key changes: durable, and seen by every API replica. */
+  accounts: Accounts;
+  usage: UsageRecorder;
+  bus: Bus;
   pipeline: Pipeline;
   feed: Feed;
   clock: Clock;
@@ -52,6 +57,8 @@ export interface SystemOverrides {
   feed?: (clock: Clock) => Feed;
   clock?: Clock;
   listen?: boolean;
+  /** Wall clock of keys and usage (rotation grace periods, usage periods): tests move it. */
+  now?: () => number;
   /** Sees every API answer body before serialization (contract tests). */
   inspectPayload?: PayloadInspector;
 }
@@ -117,15 +124,19 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
   const board = new LiveBoard({ now: () => clock.now(), log: config.deltaWindow });
   // Delayed boards follow the live one from its first change on.
   const tierViews = new TierViews(board, clock, { log: config.deltaWindow });
-  const catalog = new Catalog();
+  const catalog = new Catalog(undefined, config.deepLinkTemplates);
   const opportunities = new OpportunityBoard();
   const views = startChangelogViews(bus, board, randomUUID().slice(0, 8), logger, opportunities);
   const pipeline = startPipeline({ bus, store, clock, logger, catalog: { teams: TEAMS, leagues: LEAGUES }, sinkBatchRows: config.sink.batchRows, sinkMaxWaitMs: config.sink.maxWaitMs, opportunities: { bookScopes: tierBookScopes() } });
 
-  const demoKeys = loadOrCreateDemoKeys(config.dataDir);
-  const keys = new KeyStore();
-  for (const [tier, key] of Object.entries(demoKeys)) keys.add(key, tier as TierName);
-  for (const { key, tier } of parseApiKeys(config.apiKeys)) keys.add(key, tier);
+  // Demo and API_KEYS secrets become ordinary keys of the store (made once, kept by hash).
+  const now = overrides.now ?? Date.now;
+  const accounts = await startAccounts({ bus, store, now, replicaId: randomUUID().slice(0, 8), logger });
+  const demoKeys = loadOrCreateDemoSecrets(config.dataDir);
+  await ensureKeys(accounts.accounts, 'demo', TIER_NAMES.map((tier) => ({ key: demoKeys[tier], tier })));
+  await ensureKeys(accounts.accounts, 'operator', parseApiKeys(config.apiKeys));
+  const keys = accounts.keys;
+  const usage = new UsageRecorder({ store, logger, now, flushMs: config.usageFlushMs });
   let rateLimits: RateLimitStore = new MemoryRateLimitStore();
   if (config.redisUrl !== null) {
     const redis = new RedisRateLimitStore({ url: config.redisUrl, logger: logger.child({ component: 'rate-limit' }) });
@@ -133,7 +144,7 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
     rateLimits = redis;
   }
 
-  const app = await buildApp({ board, views: tierViews, opportunities, catalog, keys, rateLimits, clock, store, version: packageVersion(), redisUrl: config.redisUrl, http: config.http, stream: config.stream, pipelineLag: () => pipeline.lag(), pipelineStats: () => pipeline.stats(), ...(overrides.inspectPayload ? { inspectPayload: overrides.inspectPayload } : {}) }, logger);
+  const app = await buildApp({ board, views: tierViews, opportunities, catalog, keys, accounts: accounts.accounts, usage, streams: new StreamLeases(), now, rateLimits, clock, store, version: packageVersion(), redisUrl: config.redisUrl, http: config.http, stream: config.stream, pipelineLag: () => pipeline.lag(), pipelineStats: () => pipeline.stats(), ...(overrides.inspectPayload ? { inspectPayload: overrides.inspectPayload } : {}) }, logger);
   let url = '';
   if (overrides.listen !== false) url = await app.listen({ port: config.port, host: config.host });
 
@@ -158,6 +169,8 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
       await feed.stop();
       if (!(await drained(15_000))) logger.warn({ lag: pipeline.stats().lag }, 'pipeline did not drain before shutdown');
       await app.close();
+      await usage.stop();
+      await accounts.stop();
       tierViews.close();
       await Promise.all(views.map((v) => v.stop()));
       await pipeline.stop();
@@ -168,5 +181,5 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
     return stopped;
   };
 
-  return { app, url, demoKeys, board, views: tierViews, opportunities, keys, pipeline, feed, clock, store, drained, stop };
+  return { app, url, demoKeys, board, views: tierViews, opportunities, keys, accounts: accounts.accounts, usage, bus, pipeline, feed, clock, store, drained, stop };
 }

@@ -14,7 +14,7 @@ import { ChdbStore, applyMigrations } from '../pipeline/store/index.js';
 import { buildApp } from '../api/app.js';
 import { paginatedEnvelope, pagination } from '../api/contract/common.js';
 import { oddsRowSchema, presentOdds } from '../api/contract/odds.js';
-import { KeyStore } from '../api/keys.js';
+import { KeyStore } from '../api/accounts/index.js';
 import { unlimitedRateLimits } from '../api/plugins/rate-limit.js';
 import { LiveBoard } from '../api/views/board.js';
 import { Catalog } from '../api/views/catalog.js';

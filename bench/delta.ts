@@ -7,7 +7,7 @@ import type { CanonicalEvent, OddsRow } from '../schemas/index.js';
 import { ManualClock } from '../pipeline/clock.js';
 import type { OlapStore } from '../pipeline/store/index.js';
 import { buildApp } from '../api/app.js';
-import { KeyStore } from '../api/keys.js';
+import { KeyStore } from '../api/accounts/index.js';
 import { MemoryRateLimitStore, unlimitedRateLimits } from '../api/plugins/rate-limit.js';
 import { RedisRateLimitStore } from '../api/plugins/redis-rate-limit.js';
 import { LiveBoard } from '../api/views/board.js';
@@ -99,7 +99,7 @@ async function median(runs: number, f: () => Promise<unknown>): Promise<number> 
 }
 
 /** Median µs of one cheap authenticated request through each app, interleaved in rotating order so drift hits all alike. */
-async function perRequest(apps: FastifyInstance[], n: number): Promise<number[]> {
+export async function perRequest(apps: FastifyInstance[], n: number, key = KEY): Promise<number[]> {
   const times = apps.map(() => [] as number[]);
   const order = apps.map((_, j) => j);
   for (let i = 0; i < n; i++) {
@@ -108,7 +108,7 @@ async function perRequest(apps: FastifyInstance[], n: number): Promise<number[]>
     for (const j of order) {
       const app = apps[j] as FastifyInstance;
       const t0 = performance.now();
-      const r = await app.inject({ method: 'GET', url: '/api/v1/leagues?limit=1', headers: { 'x-api-key': KEY } });
+      const r = await app.inject({ method: 'GET', url: '/api/v1/leagues?limit=1', headers: { 'x-api-key': key } });
       times[j]?.push((performance.now() - t0) * 1000);
       if (r.statusCode !== 200) throw new Error(`rate-limit bench: ${r.statusCode}`);
     }

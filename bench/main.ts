@@ -1,4 +1,5 @@
 import { cpus } from 'node:os';
+import { benchAccounts } from './accounts.js';
 import { benchApi } from './api.js';
 import { benchCompat } from './compat.js';
 import { benchDelta } from './delta.js';
@@ -24,6 +25,7 @@ async function main(): Promise<void> {
     ['Load shedding (200 connections of GET /odds?limit=200)', () => benchShedding()],
     ['Drop-in compatibility (ETag, main lines)', () => benchCompat()],
     ['Streams (1,000 SSE + 1,000 WebSocket subscribers, simulator at 2,000 ticks/s)', () => benchStreams()],
+    ['Keys and usage counting', () => benchAccounts()],
   ];
   // `make bench SECTION=shedding` runs the sections whose title contains the word.
   const only = process.argv[2]?.toLowerCase();

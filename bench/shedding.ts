@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import type { OlapStore } from '../pipeline/store/index.js';
 import { ManualClock } from '../pipeline/clock.js';
 import { buildApp } from '../api/app.js';
-import { KeyStore } from '../api/keys.js';
+import { KeyStore } from '../api/accounts/index.js';
 import { DEFAULT_HTTP_LIMITS } from '../api/plugins/http-guard.js';
 import { unlimitedRateLimits } from '../api/plugins/rate-limit.js';
 import { Catalog } from '../api/views/catalog.js';

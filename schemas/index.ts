@@ -4,4 +4,5 @@ export * from './events.js';
 export * from './odds.js';
 export * from './opportunities.js';
 export * from './topics.js';
+export * from './accounts.js';
 export * from './reference/index.js';

@@ -1,3 +1,4 @@
+import type { AccountChange } from './accounts.js';
 import type { CanonicalEvent } from './events.js';
 import type { OddsChange } from './odds.js';
 import type { Opportunity } from './opportunities.js';
@@ -14,6 +15,8 @@ export const TOPICS = {
   snapshot: 'odds.snapshot',
   /** Compacted, keyed by opportunity id, partitioned by event id; tombstone on expiry. */
   opportunities: 'opportunities',
+  /** Compacted, keyed `account:<id>` / `key:<id>`: every API replica materialises it (api/accounts). */
+  accounts: 'accounts',
 } as const;
 export type TopicName = (typeof TOPICS)[keyof typeof TOPICS];
 
@@ -24,6 +27,7 @@ export interface TopicValues {
   events: CanonicalEvent;
   'odds.snapshot': OddsChange;
   opportunities: Opportunity;
+  accounts: AccountChange;
 }
 
 export interface TopicConfig {
@@ -38,4 +42,6 @@ export const TOPIC_CONFIGS: Record<TopicName, TopicConfig> = {
   events: { partitions: 4, compacted: true },
   'odds.snapshot': { partitions: 4, compacted: true },
   opportunities: { partitions: 4, compacted: true },
+  // One partition: key changes are rare and every replica reads them all, in order.
+  accounts: { partitions: 1, compacted: true },
 };

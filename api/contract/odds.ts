@@ -8,6 +8,7 @@ import type { MainLines } from '../views/main-lines.js';
 import { ApiError } from '../errors.js';
 import { isoTime } from './common.js';
 import { outcomeKey } from '../queries/row-identity.js';
+import { deepLinkPath } from '../deeplinks/index.js';
 
 export const oddsRowSchema = {
   type: 'object',
@@ -44,6 +45,7 @@ export const oddsRowSchema = {
     away_team: { type: 'string' },
     external_event_id: { ...nullableString, description: "The sportsbook's own event id." },
     selection_id: { ...nullableString, description: "The sportsbook's own selection id, for deep links." },
+    deep_link: { ...nullableString, description: 'Resolver path that redirects to the sportsbook (add ?state= for per-state sites); null when the book has no link templates.' },
     home: teamRefSchema,
     away: teamRefSchema,
     sport_ref: sportRefSchema,
@@ -189,6 +191,7 @@ export function presentOdds(catalog: Catalog, row: OddsRow, event: CanonicalEven
     away_team: teamName(catalog, event.awayTeamId),
     external_event_id: row.bookEventId,
     selection_id: row.selectionId,
+    deep_link: deepLinkPath(catalog, row.book, row.id),
     home: teamRef(catalog, event.homeTeamId),
     away: teamRef(catalog, event.awayTeamId),
     sport_ref: sportRef(catalog, event.sport),

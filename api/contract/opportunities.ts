@@ -16,6 +16,7 @@ import type { MainLines } from '../views/main-lines.js';
 import type { Catalog } from '../views/catalog.js';
 import { isoTime, labelRefSchema, nullableInteger, nullableNumber, nullableString, sportRefSchema, teamRefSchema } from './common.js';
 import { bookRef, leagueRef, marketRef, marketType, selectionLabel, sportRef, teamName, teamRef } from './refs.js';
+import { deepLinkPath, legDeepLink } from '../deeplinks/index.js';
 
 /** Opportunity rows of the public contract: JSON schemas and the one mapping to snake_case. */
 
@@ -115,6 +116,7 @@ function legOut(catalog: Catalog, o: Opportunity, l: OpportunityLeg, money?: { s
     timestamp: isoTime(l.ts),
     external_event_id: l.bookEventId,
     selection_id: l.selectionId,
+    deep_link: legDeepLink(catalog, o.id, l.book),
     sportsbook_ref: bookRef(catalog, l.book),
   };
 }
@@ -131,6 +133,7 @@ export function presentEv(catalog: Catalog, o: EvOpportunity, method: DevigMetho
     ...eventFields(catalog, o),
     external_event_id: o.bookEventId,
     selection_id: o.selectionId,
+    deep_link: deepLinkPath(catalog, o.book, o.id),
     ev_percentage: m.evPercent,
     ev_percent: m.evPercent,
     odds_american: o.priceAmerican,
@@ -245,7 +248,7 @@ function middleSide(catalog: Catalog, o: MiddleOpportunity, l: OpportunityLeg, i
     odds: { american: l.priceAmerican, decimal: l.priceDecimal, probability: r6(implied), fair_probability: r6(implied / impliedSum) },
     stake_percent: r2(l.stakeShare * 100),
     odds_age_seconds: Math.max(0, Math.round((now - l.ts) / 100) / 10),
-    deep_link: null,
+    deep_link: legDeepLink(catalog, o.id, l.book),
     sportsbook_ref: bookRef(catalog, l.book),
   };
 }
@@ -307,7 +310,8 @@ function lowHoldSide(catalog: Catalog, o: LowHoldOpportunity, l: OpportunityLeg)
     books: [l.book],
     line: l.line,
     odds: { american: l.priceAmerican, decimal: l.priceDecimal, implied_probability: r6(implied), probability: r6(implied), fair_probability: r6(implied / o.impliedSum) },
-    deep_links: { [l.book]: null },
+    // A null-prototype object: a book id is data, never a property of Object.prototype.
+    deep_links: Object.assign(Object.create(null) as Record<string, string | null>, { [l.book]: legDeepLink(catalog, o.id, l.book) }),
   };
 }
 
@@ -430,6 +434,7 @@ const legSchema = {
     timestamp: { type: 'string', description: 'When the sportsbook last set or confirmed the price.' },
     external_event_id: nullableString,
     selection_id: { ...nullableString, description: "The sportsbook's own selection id, for deep links to a bet slip." },
+    deep_link: { ...nullableString, description: "Resolver path that redirects to this leg's sportsbook; null when the book has no link templates." },
     sportsbook_ref: labelRefSchema,
   },
 } as const;
@@ -453,6 +458,7 @@ export const evRowSchema = {
     ...eventProps,
     external_event_id: nullableString,
     selection_id: nullableString,
+    deep_link: { ...nullableString, description: "Resolver path that redirects to the sportsbook; null when the book has no link templates." },
     ev_percentage: { type: 'number', description: '(fair_probability x decimal odds - 1) x 100.' },
     ev_percent: { type: 'number', description: 'Deprecated alias of ev_percentage.' },
     odds_american: { type: 'integer' },
@@ -523,7 +529,7 @@ const middleSideSchema = {
     },
     stake_percent: { type: 'number' },
     odds_age_seconds: nullableNumber,
-    deep_link: { ...nullableString, description: 'Always null: deep links are not served yet.' },
+    deep_link: { ...nullableString, description: "Resolver path that redirects to this side's sportsbook; null when the book has no link templates." },
     sportsbook_ref: labelRefSchema,
   },
 } as const;
@@ -594,7 +600,7 @@ const lowHoldSideSchema = {
         fair_probability: { type: 'number', description: 'Implied, normalised over the sides.' },
       },
     },
-    deep_links: { type: 'object', additionalProperties: nullableString, description: 'Book -> deep link; null until deep links are served.' },
+    deep_links: { type: 'object', additionalProperties: nullableString, description: 'Book -> resolver path that redirects to it; null when the book has no link templates.' },
   },
 } as const;
 

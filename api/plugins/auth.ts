@@ -2,14 +2,14 @@ import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TierName } from '../../schemas/index.js';
 import { ApiError } from '../errors.js';
-import type { ApiKeyRecord, KeyStore } from '../keys.js';
+import type { AuthenticatedKey, KeyStore, UsageRecorder } from '../accounts/index.js';
 import { TIERS, lowestTierWith } from '../tiers.js';
 import type { Feature } from '../tiers.js';
 import type { RateLimitStore } from './rate-limit.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    apiKey: ApiKeyRecord | null;
+    apiKey: AuthenticatedKey | null;
   }
 }
 
@@ -17,6 +17,8 @@ export interface AuthOptions {
   keys: KeyStore;
   rateLimits: RateLimitStore;
   now: () => number;
+  /** Counts each authenticated request per key and endpoint (buffered, flushed off the request path). */
+  usage?: UsageRecorder;
 }
 
 /** The key from `X-API-Key`, `Authorization: Bearer`, or `?api_key=` (for SSE clients). */
@@ -39,6 +41,13 @@ export function presentedKey(request: FastifyRequest): string | undefined {
  */
 export const authPlugin = fp<AuthOptions>(async (app: FastifyInstance, options) => {
   app.decorateRequest('apiKey', null);
+  const usage = options.usage;
+  if (usage) {
+    app.addHook('onResponse', async (request, reply) => {
+      const key = request.apiKey;
+      if (key) usage.record(key.accountId, key.keyId, endpointOf(request), reply.statusCode >= 400);
+    });
+  }
   app.addHook('onRequest', async (request, reply) => {
     const key = presentedKey(request);
     const record = key === undefined ? undefined : options.keys.lookup(key);
@@ -69,6 +78,12 @@ export const authPlugin = fp<AuthOptions>(async (app: FastifyInstance, options) 
     }
   });
 });
+
+/** The route pattern a request matched (`GET /api/v1/events/:eventId`): bounded, unlike URLs. */
+export function endpointOf(request: FastifyRequest): string {
+  const route = request.routeOptions.url;
+  return route === undefined ? `${request.method} (no route)` : `${request.method} ${route}`;
+}
 
 /** The tier of the request's key (routes behind the auth hook always have one). */
 export function tierOf(request: FastifyRequest): TierName {

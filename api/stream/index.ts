@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { KeyStore } from '../keys.js';
+import type { KeyStore } from '../accounts/index.js';
 import { StreamService } from './service.js';
 import type { StreamDeps } from './service.js';
 import { sseRoutes } from './sse.js';

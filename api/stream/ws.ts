@@ -6,7 +6,7 @@ import { WebSocketServer } from 'ws';
 import type { WebSocket } from 'ws';
 import type { TierName } from '../../schemas/index.js';
 import { ApiError } from '../errors.js';
-import type { KeyStore } from '../keys.js';
+import type { KeyStore } from '../accounts/index.js';
 import { TIERS, allowedBooks } from '../tiers.js';
 import { jsonArray, wsMessage } from './frames.js';
 import type { Rendered } from './frames.js';

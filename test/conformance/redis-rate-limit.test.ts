@@ -8,7 +8,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../api/app.js';
-import { KeyStore } from '../../api/keys.js';
+import { KeyStore } from '../../api/accounts/index.js';
 import { RedisRateLimitStore } from '../../api/plugins/redis-rate-limit.js';
 import { LiveBoard } from '../../api/views/board.js';
 import { Catalog } from '../../api/views/catalog.js';

@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../api/app.js';
 import type { AppDeps } from '../../api/deps.js';
-import { KeyStore } from '../../api/keys.js';
+import { KeyStore } from '../../api/accounts/index.js';
 import type { HttpLimits } from '../../api/plugins/http-guard.js';
 import { DEFAULT_HTTP_LIMITS } from '../../api/plugins/http-guard.js';
 import { MemoryRateLimitStore } from '../../api/plugins/rate-limit.js';

@@ -5,7 +5,7 @@ import { oddsRowKey } from '../../schemas/index.js';
 import { ManualClock } from '../../pipeline/clock.js';
 import type { OlapStore } from '../../pipeline/store/index.js';
 import { buildApp } from '../../api/app.js';
-import { KeyStore } from '../../api/keys.js';
+import { KeyStore } from '../../api/accounts/index.js';
 import { MemoryRateLimitStore } from '../../api/plugins/rate-limit.js';
 import type { StreamService, StreamSettings } from '../../api/stream/index.js';
 import { LiveBoard } from '../../api/views/board.js';
