@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { LEAGUES, TEAMS, TOPICS } from '../schemas/index.js';
-import type { RawTick, TierName } from '../schemas/index.js';
+import type { FeedRecord, TierName } from '../schemas/index.js';
 import { KafkaBus, MemoryBus } from '../pipeline/bus/index.js';
 import type { Bus } from '../pipeline/bus/index.js';
 import { ManualClock, systemClock } from '../pipeline/clock.js';
@@ -136,8 +136,8 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
 
   const feed = overrides.feed ? overrides.feed(clock) : await makeFeed(config, clock, logger);
   const producer = bus.producer();
-  const rawKey = (t: RawTick): string => `${t.book}:${t.bookEventId}`;
-  await feed.start((ticks) => producer.send(TOPICS.rawTicks, ticks.map((t) => ({ key: rawKey(t), partitionKey: t.league, value: t }))));
+  const rawKey = (t: FeedRecord): string => `${t.book}:${t.bookEventId}`;
+  await feed.start((records) => producer.send(TOPICS.rawTicks, records.map((t) => ({ key: rawKey(t), partitionKey: t.league, value: t }))));
 
   const drained = async (timeoutMs = 10_000): Promise<boolean> => {
     const end = Date.now() + timeoutMs;

@@ -1,7 +1,8 @@
 import type { CanonicalEvent } from './events.js';
 import type { OddsChange } from './odds.js';
 import type { Opportunity } from './opportunities.js';
-import type { OddsTick, RawTick } from './ticks.js';
+import type { FeedRecord, SplitsSnapshot } from './splits.js';
+import type { OddsTick } from './ticks.js';
 
 /**
  * Topic names, one place. Raw ticks are partitioned by league (event matching needs every
@@ -14,16 +15,23 @@ export const TOPICS = {
   snapshot: 'odds.snapshot',
   /** Compacted, keyed by opportunity id, partitioned by event id; tombstone on expiry. */
   opportunities: 'opportunities',
+  /**
+   * Compacted, keyed by `${eventId}|${book}`, partitioned by event id: each book's splits
+   * snapshots joined to the event and the book's line. `odds.ticks.raw` carries the raw splits.
+   */
+  splits: 'splits',
 } as const;
 export type TopicName = (typeof TOPICS)[keyof typeof TOPICS];
 
 /** The value type carried by each topic. */
 export interface TopicValues {
-  'odds.ticks.raw': RawTick;
+  /** The feed's records: ticks, and splits from feeds that have them. */
+  'odds.ticks.raw': FeedRecord;
   'odds.ticks': OddsTick;
   events: CanonicalEvent;
   'odds.snapshot': OddsChange;
   opportunities: Opportunity;
+  splits: SplitsSnapshot;
 }
 
 export interface TopicConfig {
@@ -38,4 +46,5 @@ export const TOPIC_CONFIGS: Record<TopicName, TopicConfig> = {
   events: { partitions: 4, compacted: true },
   'odds.snapshot': { partitions: 4, compacted: true },
   opportunities: { partitions: 4, compacted: true },
+  splits: { partitions: 4, compacted: true },
 };
