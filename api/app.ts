@@ -17,6 +17,7 @@ import { opportunitiesRoutes } from './routes/opportunities.js';
 import { oddsDeltaRoutes } from './routes/odds-delta.js';
 import { TierViews } from './views/tier-views.js';
 import { referenceRoutes } from './routes/reference.js';
+import { splitsRoutes } from './routes/splits.js';
 
 export const API_PREFIX = '/api/v1';
 export const API_VERSION = '2.0.0';
@@ -63,6 +64,7 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
         { name: 'events', description: 'Events aggregated from the current odds.' },
         { name: 'odds', description: 'Latest odds, best prices, comparison, batch and deltas.' },
         { name: 'opportunities', description: '+EV, arbitrage, middles and low-hold opportunities derived from the latest odds.' },
+        { name: 'splits', description: 'Betting splits (bet % and handle %) from a recreational and a sharp-friendly book, with history and sharp-money signals.' },
       ],
       components: {
         securitySchemes: {
@@ -95,6 +97,7 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
     await authed.register(oddsDeltaRoutes, { deps });
     await authed.register(oddsBatchRoutes, { deps });
     await authed.register(opportunitiesRoutes, { deps });
+    await authed.register(splitsRoutes, { deps });
   }, { prefix: API_PREFIX });
 
   return app as unknown as FastifyInstance;

@@ -6,6 +6,7 @@ import type { RateLimitStore } from './plugins/rate-limit.js';
 import type { LiveBoard } from './views/board.js';
 import type { Catalog } from './views/catalog.js';
 import type { OpportunityBoard } from './views/opportunity-board.js';
+import type { SplitsBoard } from './views/splits-board.js';
 import type { TierViews } from './views/tier-views.js';
 
 /** What the routes read from: views and the catalog, never the bus; the store only for health. */
@@ -26,6 +27,8 @@ export interface AppDeps {
   views?: TierViews;
   /** Active opportunities (+EV, arbitrage, middles, low-hold); an empty board when absent. */
   opportunities?: OpportunityBoard;
+  /** Current betting splits, kept by the `splits` changelog; an empty board when absent. */
+  splits?: SplitsBoard;
 }
 
 /** The deps the odds-serving routes get: `views` always present. */

@@ -24,6 +24,7 @@ import { LiveBoard } from './views/board.js';
 import { Catalog } from './views/catalog.js';
 import { startChangelogViews } from './views/changelog-views.js';
 import { OpportunityBoard, tierBookScopes } from './views/opportunity-board.js';
+import { SplitsBoard } from './views/splits-board.js';
 import { TierViews } from './views/tier-views.js';
 
 export interface RunningSystem {
@@ -35,6 +36,8 @@ export interface RunningSystem {
   views: TierViews;
   /** Active opportunities, kept by the `opportunities` changelog. */
   opportunities: OpportunityBoard;
+  /** Current betting splits (the `splits` stream channel subscribes here). */
+  splits: SplitsBoard;
   /** The key store, so an operator (or a test) can issue keys at run time. */
   keys: KeyStore;
   pipeline: Pipeline;
@@ -116,7 +119,8 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
   const tierViews = new TierViews(board, clock, { log: config.deltaWindow });
   const catalog = new Catalog();
   const opportunities = new OpportunityBoard();
-  const views = startChangelogViews(bus, board, randomUUID().slice(0, 8), logger, opportunities);
+  const splits = new SplitsBoard(clock);
+  const views = startChangelogViews(bus, board, randomUUID().slice(0, 8), logger, opportunities, splits);
   const pipeline = startPipeline({ bus, store, clock, logger, catalog: { teams: TEAMS, leagues: LEAGUES }, sinkBatchRows: config.sink.batchRows, sinkMaxWaitMs: config.sink.maxWaitMs, opportunities: { bookScopes: tierBookScopes() } });
 
   const demoKeys = loadOrCreateDemoKeys(config.dataDir);
@@ -130,7 +134,7 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
     rateLimits = redis;
   }
 
-  const app = await buildApp({ board, views: tierViews, opportunities, catalog, keys, rateLimits, clock, store, version: packageVersion(), redisUrl: config.redisUrl, pipelineLag: () => pipeline.lag(), pipelineStats: () => pipeline.stats() }, logger);
+  const app = await buildApp({ board, views: tierViews, opportunities, splits, catalog, keys, rateLimits, clock, store, version: packageVersion(), redisUrl: config.redisUrl, pipelineLag: () => pipeline.lag(), pipelineStats: () => pipeline.stats() }, logger);
   let url = '';
   if (overrides.listen !== false) url = await app.listen({ port: config.port, host: config.host });
 
@@ -156,6 +160,7 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
       if (!(await drained(15_000))) logger.warn({ lag: pipeline.stats().lag }, 'pipeline did not drain before shutdown');
       await app.close();
       tierViews.close();
+      splits.close();
       await Promise.all(views.map((v) => v.stop()));
       await pipeline.stop();
       await bus.close();
@@ -165,5 +170,5 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
     return stopped;
   };
 
-  return { app, url, demoKeys, board, views: tierViews, opportunities, keys, pipeline, feed, clock, store, drained, stop };
+  return { app, url, demoKeys, board, views: tierViews, opportunities, splits, keys, pipeline, feed, clock, store, drained, stop };
 }
