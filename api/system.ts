@@ -73,7 +73,7 @@ async function makeFeed(config: Config, clock: Clock, logger: Logger): Promise<F
   switch (config.feed) {
     case 'simulator': {
       const { SimulatorFeed } = await import('../pipeline/feeds/simulator/index.js');
-      return new SimulatorFeed({ seed: config.simulator.seed, ticksPerSecond: config.simulator.ticksPerSecond, clock });
+      return new SimulatorFeed({ seed: config.simulator.seed, ticksPerSecond: config.simulator.ticksPerSecond, splitsIntervalMs: config.simulator.splitsIntervalMs, clock });
     }
     case 'replay': {
       const { ReplayFeed } = await import('../pipeline/feeds/theoddsapi/index.js');
