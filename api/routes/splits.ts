@@ -50,7 +50,8 @@ function oneOf(name: string, value: string | undefined, allowed: ReadonlySet<str
   return items;
 }
 
-const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
+// An unencoded `+` in a query string arrives as a space: `...:00 05:00` is read as `+05:00`.
+const RFC3339 = /^(\d{4}-\d{2}-\d{2})[Tt ](\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?)([Zz]|[+ -]\d{2}:\d{2})$/;
 const UNIX_SECONDS = /^\d{1,11}(\.\d{1,9})?$/;
 
 /** RFC 3339 date-time or Unix seconds (fractions allowed), as epoch ms; 400 naming the parameter otherwise. */
@@ -59,7 +60,10 @@ export function parseTimeParam(name: string, value: string | undefined): number 
   const v = value.trim();
   let ms = Number.NaN;
   if (UNIX_SECONDS.test(v)) ms = Number(v) * 1000;
-  else if (RFC3339.test(v)) ms = Date.parse(v.replace(' ', 'T'));
+  else {
+    const m = RFC3339.exec(v);
+    if (m) ms = Date.parse(`${m[1]}T${m[2]}${(m[3] as string).replace(' ', '+')}`);
+  }
   if (!Number.isFinite(ms)) {
     throw new ApiError('invalid_request', `Invalid query parameter '${name}': must be an RFC 3339 date-time (2026-11-22T18:30:00Z) or Unix seconds`);
   }
