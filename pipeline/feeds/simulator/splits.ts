@@ -22,8 +22,8 @@ export const SPLITS_PUBLISHERS: Readonly<Record<string, SplitsPublisher>> = { dr
 interface Episode {
   side: 0 | 1;
   gap: number;
-  /** Rounds left. */
-  rounds: number;
+  /** Sharp money stays in until then (epoch ms). */
+  until: number;
 }
 
 interface Family {
@@ -39,7 +39,10 @@ interface EventSplits {
   total: Family;
 }
 
-const EPISODE_CHANCE = 0.12;
+/** Sharp episodes start at this rate per market family of an upcoming game (about one an hour and a half), whatever the splits interval. */
+const EPISODES_PER_MS = 0.055 / (5 * 60_000);
+const EPISODE_MIN_MS = 10 * 60_000;
+const EPISODE_MAX_MS = 30 * 60_000;
 const FADE_PUBLIC = 0.7;
 /** How far the truth moves on a sharp episode, in logistic scales (past the books' line hysteresis). */
 const SHARP_MOVE = 0.22;
@@ -55,6 +58,7 @@ function popularity(teamId: string): number {
 
 export class SplitsModel {
   private readonly state = new Map<number, EventSplits>();
+  private lastRound = Number.NaN;
 
   constructor(private readonly rng: Prng) {}
 
@@ -67,6 +71,10 @@ export class SplitsModel {
     const splits: RawSplits[] = [];
     const moved: SimEvent[] = [];
     const seen = new Set<number>();
+    // The first round sees a 5-minute window, like the rounds after it at the default interval.
+    const dt = Number.isNaN(this.lastRound) ? 5 * 60_000 : Math.max(0, now - this.lastRound);
+    this.lastRound = now;
+    const episodeChance = 1 - Math.exp(-EPISODES_PER_MS * dt);
     for (const ev of events) {
       if (ev.status === 'ended') continue;
       const listings = ev.listings.filter((l) => !l.closed && SPLITS_PUBLISHERS[l.book.id] !== undefined);
@@ -77,8 +85,8 @@ export class SplitsModel {
       const popular = popularity(ev.home.id) - popularity(ev.away.id);
       this.drift(st.side, clamp(0.5 + 0.5 * (pHome - 0.5) + 0.08 * popular + st.side.bias, 0.1, 0.9));
       this.drift(st.total, clamp(0.58 + st.total.bias, 0.25, 0.85));
-      if (ev.status === 'upcoming' && this.advanceEpisode(st.side, ev, now, 'side')) moved.push(ev);
-      if (ev.status === 'upcoming' && this.advanceEpisode(st.total, ev, now, 'total') && !moved.includes(ev)) moved.push(ev);
+      if (ev.status === 'upcoming' && this.advanceEpisode(st.side, ev, now, 'side', episodeChance)) moved.push(ev);
+      if (ev.status === 'upcoming' && this.advanceEpisode(st.total, ev, now, 'total', episodeChance) && !moved.includes(ev)) moved.push(ev);
       for (const l of listings) splits.push(this.snapshot(l, st, pHome, now));
     }
     for (const serial of this.state.keys()) if (!seen.has(serial)) this.state.delete(serial);
@@ -101,15 +109,15 @@ export class SplitsModel {
   }
 
   /** Runs the family's sharp episode down, or starts one; returns whether the truth moved. */
-  private advanceEpisode(f: Family, ev: SimEvent, now: number, kind: 'side' | 'total'): boolean {
+  private advanceEpisode(f: Family, ev: SimEvent, now: number, kind: 'side' | 'total', chance: number): boolean {
     if (f.episode) {
-      if (--f.episode.rounds <= 0) f.episode = null;
-      return false;
+      if (now < f.episode.until) return false;
+      f.episode = null;
     }
-    if (!this.rng.chance(EPISODE_CHANCE)) return false;
+    if (!this.rng.chance(chance)) return false;
     const publicSide: 0 | 1 = f.bets >= 0.5 ? 0 : 1;
     const side: 0 | 1 = this.rng.chance(FADE_PUBLIC) ? (publicSide === 0 ? 1 : 0) : publicSide;
-    f.episode = { side, gap: this.rng.range(0.15, 0.35), rounds: 2 + this.rng.int(4) };
+    f.episode = { side, gap: this.rng.range(0.15, 0.35), until: now + this.rng.range(EPISODE_MIN_MS, EPISODE_MAX_MS) };
     // Sharp money on home (or over) makes that side dearer: the truth moves its way.
     const sign = side === 0 ? 1 : -1;
     const st = ev.state;
