@@ -3,6 +3,7 @@
  * processor (joined to the book's line at that moment), ClickHouse and the read model, and come
  * out of GET /splits and GET /splits/history as the reference shapes them, with the signals.
  */
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RawSplits, RawSplitSide, RawTick } from '../schemas/index.js';
 import { startConformance } from './support/fixture.js';
@@ -240,6 +241,23 @@ describe('GET /splits/history', () => {
       const left = await c.sys.store.query<{ event_id: string }>(`SELECT event_id FROM ${table} WHERE event_id LIKE 'ttl-%' ORDER BY event_id`);
       expect([table, left.map((x) => x.event_id)]).toEqual([table, ['ttl-recent']]);
     }
+  });
+});
+
+describe('docs/analysts.md', () => {
+  it('has splits queries that run on the store as written', async () => {
+    const doc = readFileSync(new URL('../docs/analysts.md', import.meta.url), 'utf8');
+    const section = doc.slice(doc.indexOf('## Betting splits'));
+    const queries = [...section.slice(0, section.indexOf('\n## ', 5) > 0 ? section.indexOf('\n## ', 5) : undefined).matchAll(/```sql\n([\s\S]*?)```/g)].map((m) => (m[1] as string).replaceAll('nba-20261123-bos-lal', nba));
+    expect(queries.length).toBeGreaterThanOrEqual(5);
+    const results = [];
+    for (const sql of queries) results.push(await c.sys.store.query(sql.trim().replace(/;$/, '')));
+    // The latest snapshot of the game: draftkings 6 sides, circa 4.
+    expect(results[0]).toHaveLength(10);
+    // circa's spread divergence is on the list.
+    expect(results[1]).toEqual(expect.arrayContaining([expect.objectContaining({ event_id: nba, sportsbook: 'circa', market: 'spread', sharp_side: 'away' })]));
+    // circa's Lakers spread went from -3 to -2 under 68 % of the tickets.
+    expect(results[2]).toEqual([expect.objectContaining({ event_id: nba, sportsbook: 'circa', public_side: 'home', open_line: -3, current_line: -2, move: 1 })]);
   });
 });
 
