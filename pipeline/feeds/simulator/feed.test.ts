@@ -59,10 +59,9 @@ describe('SimulatorFeed', () => {
     expect(ticks).toBeGreaterThan(board);
     const times = rounds.map((r) => r[0]?.ts ?? 0);
     expect(rounds.every((r) => r.every((s) => s.ts === r[0]?.ts))).toBe(true);
-    expect(times[1]! - times[0]!).toBeGreaterThanOrEqual(1_000);
-    expect(times[2]! - times[1]!).toBeGreaterThanOrEqual(1_000);
-    expect(times[2]! - times[1]!).toBeLessThan(1_500);
-    expect(new Set(rounds[0]!.map((s) => s.book))).toEqual(new Set(['draftkings', 'circa']));
+    const gaps = times.slice(1).map((t, i) => t - (times[i] ?? 0));
+    expect(gaps.every((g) => g >= 1_000 && g < 1_500)).toBe(true);
+    expect(new Set(rounds[0]?.map((s) => s.book))).toEqual(new Set(['draftkings', 'circa']));
   });
 
   it('emits the full board first, then changes, in batches of at most maxBatch', async () => {

@@ -18,7 +18,12 @@ function stepTo(sim: MarketSimulator, until: number, stepMs: number): void {
   for (let now = Math.min(sim.now + stepMs, until); now <= until; now += stepMs) sim.step(now, 3_000);
 }
 
-const side = (s: RawSplits, market: string, i: 0 | 1) => s.sides.filter((x) => x.market === market)[i];
+/** Home (or over) is the first side of a market, away (or under) the second. */
+function side(s: RawSplits, market: string, i: 0 | 1): { betPct: number; handlePct: number } {
+  const found = s.sides.filter((x) => x.market === market)[i];
+  if (!found) throw new Error(`no ${market} side ${i} in ${s.book} ${s.bookEventId}`);
+  return found;
+}
 const share = <T>(items: readonly T[], f: (x: T) => boolean): number => items.filter(f).length / items.length;
 
 describe('simulated betting splits', () => {
@@ -29,10 +34,9 @@ describe('simulated betting splits', () => {
     for (const s of a) {
       expect(s.ts).toBe(NOVEMBER);
       for (const market of ['spread', 'total', 'moneyline']) {
-        const pair = s.sides.filter((x) => x.market === market);
-        expect(pair).toHaveLength(2);
-        expect(pair[0]!.betPct + pair[1]!.betPct).toBeCloseTo(1, 9);
-        expect(pair[0]!.handlePct + pair[1]!.handlePct).toBeCloseTo(1, 9);
+        expect(s.sides.filter((x) => x.market === market)).toHaveLength(2);
+        expect(side(s, market, 0).betPct + side(s, market, 1).betPct).toBeCloseTo(1, 9);
+        expect(side(s, market, 0).handlePct + side(s, market, 1).handlePct).toBeCloseTo(1, 9);
       }
     }
   });
@@ -43,11 +47,11 @@ describe('simulated betting splits', () => {
     const dk = sim.splits(NOVEMBER).filter((s) => s.book === 'draftkings');
     const favouriteShare = dk.map((s) => {
       const q = quotes.get(s.bookEventId) as QuoteView;
-      const homeFavoured = americanToProbability(q.prices[0]!) > americanToProbability(q.prices[1]!);
-      return homeFavoured ? side(s, 'moneyline', 0)!.betPct : side(s, 'moneyline', 1)!.betPct;
+      const homeFavoured = americanToProbability(q.prices[0] ?? 100) > americanToProbability(q.prices[1] ?? 100);
+      return homeFavoured ? side(s, 'moneyline', 0).betPct : side(s, 'moneyline', 1).betPct;
     });
     expect(share(favouriteShare, (x) => x > 0.5)).toBeGreaterThan(0.8);
-    expect(share(dk, (s) => side(s, 'total', 0)!.betPct > 0.5)).toBeGreaterThan(0.7);
+    expect(share(dk, (s) => side(s, 'total', 0).betPct > 0.5)).toBeGreaterThan(0.7);
   });
 
   it("when circa's handle runs ahead of its tickets on a side, the line then moves toward that side", () => {
@@ -60,7 +64,7 @@ describe('simulated betting splits', () => {
       stepTo(sim, at, FIVE_MIN);
       const before = new Map(sim.inspect().filter((q) => q.book === 'circa' && q.market === 'point_spread').map((q) => [q.bookEventId, q.lines[0] as number]));
       const circa = sim.splits(at).filter((s) => s.book === 'circa' && s.sides.some((x) => x.market === 'spread'));
-      const gaps = new Map(circa.map((s) => [s.bookEventId, side(s, 'spread', 0)!.handlePct - side(s, 'spread', 0)!.betPct]));
+      const gaps = new Map(circa.map((s) => [s.bookEventId, side(s, 'spread', 0).handlePct - side(s, 'spread', 0).betPct]));
       stepTo(sim, at + 60_000, 5_000);
       const after = new Map(sim.inspect().filter((q) => q.book === 'circa' && q.market === 'point_spread').map((q) => [q.bookEventId, q.lines[0] as number]));
       for (const [id, gap] of gaps) {
