@@ -27,6 +27,7 @@ export class SplitsBoard {
   private readonly listeners = new Set<DelayedListener>();
   private readonly maxDelayMs: number;
   private timer: NodeJS.Timeout | null = null;
+  private sweptAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly clock: Clock,
@@ -112,6 +113,9 @@ export class SplitsBoard {
       if (n === 0) continue;
       for (const s of l.queue.splice(0, n)) l.listener(s);
     }
+    // Games past the retention leave memory; once a minute is plenty at 5-minute snapshots.
+    if (now - this.sweptAt < 60_000) return;
+    this.sweptAt = now;
     for (const [key, list] of this.byKey) {
       const last = list[list.length - 1];
       if (last && last.ts < now - SPLITS_RETENTION_MS) this.byKey.delete(key);
