@@ -1,3 +1,4 @@
+import type { CanonicalEvent } from './events.js';
 import type { MarketId } from './markets.js';
 import type { RawTick } from './ticks.js';
 
@@ -42,16 +43,8 @@ export interface RawSplitSide {
  * It travels on the feed's topic (`odds.ticks.raw`) next to the ticks, so the normalizer meets
  * it after the book's prices for the event, in the order the feed saw them.
  */
-export interface RawSplits {
+export interface RawSplits extends Pick<RawTick, 'book' | 'bookEventId' | 'sport' | 'league' | 'homeTeam' | 'awayTeam' | 'startTime' | 'isLive'> {
   kind: 'splits';
-  book: string;
-  bookEventId: string;
-  sport: string;
-  league: string;
-  homeTeam: string;
-  awayTeam: string;
-  startTime: number;
-  isLive: boolean;
   /** When the book published these numbers, epoch ms. */
   ts: number;
   sides: RawSplitSide[];
@@ -119,15 +112,9 @@ export type SplitSignals = Partial<Record<SplitMarket, MarketSignals>>;
  * lines. Topic `splits` (compacted), keyed by `${eventId}|${book}` (the latest per event and
  * book survives compaction), partitioned by event id.
  */
-export interface SplitsSnapshot {
+export interface SplitsSnapshot extends Pick<CanonicalEvent, 'sport' | 'league' | 'homeTeamId' | 'awayTeamId' | 'startTime' | 'isLive'> {
   key: string;
   eventId: string;
-  sport: string;
-  league: string;
-  homeTeamId: string;
-  awayTeamId: string;
-  startTime: number;
-  isLive: boolean;
   book: string;
   /** When the book published the numbers, epoch ms. */
   ts: number;

@@ -40,6 +40,17 @@ const rlmSchema = {
 } as const;
 const marketSignalsSchema = { type: 'object', required: ['divergence', 'rlm'], properties: { divergence: divergenceSchema, rlm: rlmSchema } } as const;
 
+const totalBlock = {
+  type: 'object',
+  required: ['line', 'handle_pct', 'bets_pct'],
+  properties: { line: line('Total points line'), over_price: price, under_price: price, ...totalPct },
+} as const;
+const moneylineBlock = {
+  type: 'object',
+  required: ['away_odds', 'home_odds', 'handle_pct', 'bets_pct'],
+  properties: { away_odds: price, home_odds: price, ...sidesPct },
+} as const;
+
 export const signalsSchema = {
   type: 'object',
   description: 'Sharp-money signals per market present (rules in docs/splits.md).',
@@ -69,16 +80,8 @@ export const splitsRecordSchema = {
         ...sidesPct,
       },
     },
-    total: {
-      type: 'object',
-      required: ['line', 'handle_pct', 'bets_pct'],
-      properties: { line: line('Total points line'), over_price: price, under_price: price, ...totalPct },
-    },
-    moneyline: {
-      type: 'object',
-      required: ['away_odds', 'home_odds', 'handle_pct', 'bets_pct'],
-      properties: { away_odds: price, home_odds: price, ...sidesPct },
-    },
+    total: totalBlock,
+    moneyline: moneylineBlock,
     fetched_at: { type: 'string', format: 'date-time', description: 'When the book published these numbers.' },
     signals: signalsSchema,
   },
@@ -97,16 +100,8 @@ export const splitsHistoryEntrySchema = {
       required: ['away_line', 'home_line', 'handle_pct', 'bets_pct'],
       properties: { away_line: line('Away spread line'), home_line: line('Home spread line'), away_price: price, home_price: price, ...sidesPct },
     },
-    total: {
-      type: 'object',
-      required: ['line', 'handle_pct', 'bets_pct'],
-      properties: { line: line('Total points line'), over_price: price, under_price: price, ...totalPct },
-    },
-    moneyline: {
-      type: 'object',
-      required: ['away_odds', 'home_odds', 'handle_pct', 'bets_pct'],
-      properties: { away_odds: price, home_odds: price, ...sidesPct },
-    },
+    total: totalBlock,
+    moneyline: moneylineBlock,
   },
 } as const;
 

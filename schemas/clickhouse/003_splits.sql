@@ -25,24 +25,9 @@ PARTITION BY toYYYYMMDD(snapshot_time)
 ORDER BY (event_id, sportsbook, snapshot_time, market, side)
 TTL toDateTime(snapshot_time) + INTERVAL 48 HOUR DELETE;
 
--- The latest snapshot per event, book, market and side (the newest snapshot_time wins on merge).
-CREATE TABLE IF NOT EXISTS splits_latest
-(
-    snapshot_time   DateTime64(3, 'UTC'),
-    event_id        String,
-    sport           LowCardinality(String),
-    league          LowCardinality(String),
-    start_time      DateTime64(3, 'UTC'),
-    is_live         Bool,
-    sportsbook      LowCardinality(String),
-    market          LowCardinality(String),
-    side            LowCardinality(String),
-    line            Nullable(Float64),
-    odds_american   Nullable(Int32),
-    bet_pct         Float64,
-    handle_pct      Float64,
-    ingested_at     DateTime64(3, 'UTC')
-)
+-- The latest snapshot per event, book, market and side (the newest snapshot_time wins on merge),
+-- with the columns of splits_history.
+CREATE TABLE IF NOT EXISTS splits_latest AS splits_history
 ENGINE = ReplacingMergeTree(snapshot_time)
 ORDER BY (event_id, sportsbook, market, side)
 TTL toDateTime(snapshot_time) + INTERVAL 48 HOUR DELETE;
