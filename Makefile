@@ -45,7 +45,7 @@ unit: install system-deps
 test: typecheck lint unit
 
 bench: build
-	node dist/bench/main.js
+	node dist/bench/main.js $(SECTION)
 
 replay: build
 	@test -n "$(FILE)" || { echo "usage: make replay FILE=path.jsonl[.gz] [SPEED=60|max]"; exit 2; }

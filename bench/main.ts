@@ -3,6 +3,7 @@ import { benchApi } from './api.js';
 import { benchDelta } from './delta.js';
 import { benchOpportunities } from './opportunities.js';
 import { benchPipeline } from './pipeline.js';
+import { benchSplits } from './splits.js';
 import { formatFigures } from './report.js';
 import type { BenchFigure } from './report.js';
 
@@ -13,13 +14,18 @@ import type { BenchFigure } from './report.js';
 async function main(): Promise<void> {
   const cpu = cpus()[0]?.model ?? 'unknown CPU';
   process.stdout.write(`odds-platform bench — node ${process.version}, ${cpus().length} x ${cpu}\n\n`);
-  const sections: [string, () => Promise<BenchFigure[]>][] = [
-    ['Pipeline (normalizer + snapshot + opportunities + ClickHouse sinks)', () => benchPipeline()],
-    ['API (GET /odds from the live board)', () => benchApi()],
-    ['Opportunity engines (+EV, arbitrage, middles, low-hold)', () => benchOpportunities()],
-    ['Delta polling and rate limiting', () => benchDelta()],
+  const sections: [string, string, () => Promise<BenchFigure[]>][] = [
+    ['pipeline', 'Pipeline (normalizer + snapshot + opportunities + ClickHouse sinks)', () => benchPipeline()],
+    ['api', 'API (GET /odds from the live board)', () => benchApi()],
+    ['opportunities', 'Opportunity engines (+EV, arbitrage, middles, low-hold)', () => benchOpportunities()],
+    ['delta', 'Delta polling and rate limiting', () => benchDelta()],
+    ['splits', 'Betting splits in the normalizer stage', () => benchSplits()],
   ];
-  for (const [title, run] of sections) {
+  // `node dist/bench/main.js splits` (or `make bench SECTION=splits`) runs one section.
+  const only = process.argv[2];
+  if (only !== undefined && !sections.some(([key]) => key === only)) throw new Error(`unknown section '${only}'; one of ${sections.map(([k]) => k).join(', ')}`);
+  for (const [key, title, run] of sections) {
+    if (only !== undefined && key !== only) continue;
     const t0 = performance.now();
     const figures = await run();
     process.stdout.write(`${formatFigures(title, figures)}\n  (${((performance.now() - t0) / 1000).toFixed(1)} s)\n\n`);
