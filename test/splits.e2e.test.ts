@@ -108,7 +108,7 @@ describe('GET /splits', () => {
           },
         },
       ],
-      pagination: { limit: 100, offset: 0, has_more: false, next_offset: null },
+      pagination: { limit: 100, offset: 0, has_more: false, next_offset: null, count: 2, total: 2 },
       meta: { count: 2, total: 2 },
       updated_at: iso(at[0] as number),
     });
@@ -133,7 +133,7 @@ describe('GET /splits', () => {
     expect(await books('signal=divergence&market=total')).toEqual([]);
     expect(await books('signal=rlm')).toEqual([]);
     const page = await c.sys.get('/api/v1/splits?limit=1', c.keys.pro);
-    expect(page.body['pagination']).toEqual({ limit: 1, offset: 0, has_more: true, next_offset: 1 });
+    expect(page.body['pagination']).toEqual({ limit: 1, offset: 0, has_more: true, next_offset: 1, count: 1, total: 2 });
     expect((page.body['data'] as Row[]).map((x) => x['sportsbook'])).toEqual(['draftkings']);
   });
 

@@ -103,7 +103,10 @@ export const splitsRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (ap
           properties: {
             success: { type: 'boolean' },
             data: { type: 'array', items: splitsRecordSchema },
-            pagination: paginationSchema,
+            pagination: {
+              ...paginationSchema,
+              properties: { ...paginationSchema.properties, count: { type: 'integer', description: 'Records on this page.' }, total: { type: 'integer', description: 'Records matching.' } },
+            },
             meta: { type: 'object', properties: { count: { type: 'integer' }, total: { type: 'integer' } } },
             updated_at: { type: 'string', format: 'date-time', description: 'Time of the newest snapshot the key can see (the current time when none).' },
           },
@@ -127,7 +130,7 @@ export const splitsRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (ap
     return {
       success: true,
       data,
-      pagination: pagination(limit, offset, result.matches.length),
+      pagination: { ...pagination(limit, offset, result.matches.length), count: data.length, total: result.matches.length },
       meta: { count: data.length, total: result.matches.length },
       updated_at: isoTime(result.newestAt ?? clock.now()),
     };
