@@ -154,4 +154,14 @@ describe('SplitsProcessor', () => {
     expect(p.handle(spread('draftkings', T0 + 10 * MIN, 0.7, 0.7), event, T0 + 10 * MIN).signals.spread?.rlm)
       .toEqual({ publicSide: 'home', publicBetPct: 0.7, sharpSide: 'away', openLine: -3, currentLine: -2, move: 1 });
   });
+
+  it('forgets a game 48 hours after its last tick or snapshot, on ticks alone too (feeds without splits)', () => {
+    const p = new SplitsProcessor();
+    p.observeTick(tick('draftkings', 'moneyline', 'home', null, -120, T0));
+    expect(p.eventCount).toBe(1);
+    const other = { ...tick('circa', 'moneyline', 'home', null, -110, 0), eventId: 'other' };
+    // Eviction runs every 20,000 watched ticks; these come 48 h and a minute later.
+    for (let i = 0; i < 20_000; i++) p.observeTick({ ...other, ts: T0 + 48 * 60 * MIN + MIN });
+    expect(p.eventCount).toBe(1);
+  });
 });

@@ -14,9 +14,9 @@ import { divergence, reverseLineMovement } from './signals.js';
 const SPLIT_OF_ODDS = new Map<MarketId, SplitMarket>(SPLIT_MARKETS.map((m) => [SPLIT_ODDS_MARKET[m], m]));
 const BOOKS: ReadonlySet<string> = new Set(SPLITS_BOOKS);
 
-/** Snapshots are kept this long, like the history: older state is dropped. */
+/** A game's state is dropped this long after its last tick or snapshot, like the history. */
 const RETAIN_MS = 48 * 3_600_000;
-const EVICT_EVERY = 5_000;
+const EVICT_EVERY = 20_000;
 
 interface Quote {
   line: number | null;
@@ -24,7 +24,8 @@ interface Quote {
 }
 
 interface EventState {
-  startTime: number;
+  /** Time of the last tick or snapshot seen for the game (epoch ms). */
+  touchedAt: number;
   /** `${book}|${market}|${side}` -> the book's current line and price. */
   quotes: Map<string, Quote>;
   /** `${book}|${market}` -> the first snapshot that had the book's lines: where RLM measures from. */
@@ -53,10 +54,14 @@ export class SplitsProcessor {
     if (market === undefined) return;
     const side = t.selection;
     if (side !== 'home' && side !== 'away' && side !== 'over' && side !== 'under') return;
+    // Feeds without splits still send these books' ticks: the game's state must age out on ticks alone.
+    if (++this.calls % EVICT_EVERY === 0) this.evict(t.ts);
     const state = this.events.get(t.eventId);
     const key = `${t.book}|${market}|${side}`;
     if (t.status === 'open' && t.priceAmerican !== null) {
-      (state ?? this.state(t.eventId, Number.POSITIVE_INFINITY)).quotes.set(key, { line: t.line, price: t.priceAmerican });
+      const s = state ?? this.state(t.eventId, t.ts);
+      s.touchedAt = Math.max(s.touchedAt, t.ts);
+      s.quotes.set(key, { line: t.line, price: t.priceAmerican });
       return;
     }
     // A suspension pulls that line only: a move suspends the old line after opening the new one.
@@ -66,8 +71,8 @@ export class SplitsProcessor {
 
   handle(obs: SplitsObservation, event: CanonicalEvent, now: number): SplitsSnapshot {
     if (++this.calls % EVICT_EVERY === 0) this.evict(now);
-    const state = this.state(event.id, event.startTime);
-    state.startTime = event.startTime;
+    const state = this.state(event.id, now);
+    state.touchedAt = Math.max(state.touchedAt, now, obs.ts);
     const sides: SplitSideRecord[] = obs.sides.map((s) => {
       const q = state.quotes.get(`${obs.book}|${s.market}|${s.side}`);
       return { ...s, line: q?.line ?? null, priceAmerican: q?.price ?? null };
@@ -100,16 +105,16 @@ export class SplitsProcessor {
     };
   }
 
-  private state(eventId: string, startTime: number): EventState {
+  private state(eventId: string, touchedAt: number): EventState {
     let s = this.events.get(eventId);
     if (!s) {
-      s = { startTime, quotes: new Map(), opening: new Map() };
+      s = { touchedAt, quotes: new Map(), opening: new Map() };
       this.events.set(eventId, s);
     }
     return s;
   }
 
   private evict(now: number): void {
-    for (const [id, s] of this.events) if (s.startTime + RETAIN_MS < now) this.events.delete(id);
+    for (const [id, s] of this.events) if (s.touchedAt + RETAIN_MS < now) this.events.delete(id);
   }
 }
