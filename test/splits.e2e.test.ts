@@ -291,6 +291,18 @@ describe('bad input', () => {
     }
   });
 
+  it('documents both routes in the OpenAPI document, from the route schemas', async () => {
+    const doc = (await c.sys.get('/api/v1/openapi.json')).body as { paths: Record<string, Record<string, Row>> };
+    const list = doc.paths['/api/v1/splits']?.['get'];
+    const history = doc.paths['/api/v1/splits/history']?.['get'];
+    expect(list?.['tags']).toEqual(['splits']);
+    expect((list?.['parameters'] as Row[]).map((p) => p['name'])).toEqual(expect.arrayContaining(['sport', 'league', 'sportsbook', 'event', 'event_id', 'market', 'signal', 'limit', 'offset']));
+    expect((history?.['parameters'] as Row[]).filter((p) => p['required'] === true).map((p) => p['name'])).toEqual(['event_id']);
+    const item = JSON.stringify((list?.['responses'] as Row)['200']);
+    for (const field of ['fetched_at', 'handle_pct', 'bets_pct', 'signals', 'sharp_side', 'public_side']) expect([field, item.includes(`"${field}"`)]).toEqual([field, true]);
+    expect(JSON.stringify((history?.['responses'] as Row)['200'])).toContain('"oldest"');
+  });
+
   it('needs a key like every other route', async () => {
     expect((await c.sys.get('/api/v1/splits')).status).toBe(401);
     expect((await c.sys.get(`/api/v1/splits/history?event_id=${nba}`)).status).toBe(401);
