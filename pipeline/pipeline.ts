@@ -149,14 +149,11 @@ export function startPipeline(options: PipelineOptions): Pipeline {
       await opportunitiesSink.write(records.flatMap((r) => (r.value ? [opportunityRow(r.value, r.offset + 1)] : [])));
     }, logger, options.onFailure),
 
-    startStage(bus, 'sink:splits_history', { groupId: 'sink-splits-history', topic: TOPICS.splits, fromBeginning: true, ...sinkBatch, minBatchSize: 1000 }, async (records) => {
-      const now = clock.now();
-      await splitsHistorySink.write(records.flatMap((r) => (r.value ? splitsRows(r.value, now) : [])));
-    }, logger, options.onFailure),
-
-    startStage(bus, 'sink:splits_latest', { groupId: 'sink-splits-latest', topic: TOPICS.splits, fromBeginning: true, ...sinkBatch, minBatchSize: 1000 }, async (records) => {
-      const now = clock.now();
-      await splitsLatestSink.write(records.flatMap((r) => (r.value ? splitsRows(r.value, now) : [])));
+    // One consumer for both splits tables: the same rows, a few thousand every 5 minutes.
+    startStage(bus, 'sink:splits', { groupId: 'sink-splits', topic: TOPICS.splits, fromBeginning: true, ...sinkBatch, minBatchSize: 1000 }, async (records) => {
+      const rows = records.flatMap((r) => (r.value ? splitsRows(r.value, clock.now()) : []));
+      await splitsHistorySink.write(rows);
+      await splitsLatestSink.write(rows);
     }, logger, options.onFailure),
 
     startStage(bus, 'sink:events', { groupId: 'sink-events', topic: TOPICS.events, fromBeginning: true, ...sinkBatch, minBatchSize: 1000 }, async (records) => {
