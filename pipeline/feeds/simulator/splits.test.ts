@@ -3,6 +3,7 @@ import { LEAGUES, type RawSplits } from '../../../schemas/index.js';
 import { ManualClock } from '../../clock.js';
 import { MarketSimulator, type QuoteView, syntheticTeams } from './index.js';
 import { americanToProbability } from './pricing.js';
+import { popularity } from './splits.js';
 
 const NOVEMBER = Date.UTC(2026, 10, 21, 4, 35);
 const LEAGUE_IDS = new Set(['nba', 'nfl', 'nhl', 'ncaab']);
@@ -52,6 +53,27 @@ describe('simulated betting splits', () => {
     });
     expect(share(favouriteShare, (x) => x > 0.5)).toBeGreaterThan(0.8);
     expect(share(dk, (s) => side(s, 'total', 0).betPct > 0.5)).toBeGreaterThan(0.7);
+  });
+
+  it('lean to popular teams, beyond what the prices say', () => {
+    const sim = simulator();
+    const truth = new Map(sim.trueEvents().map((e) => [e.books['draftkings']?.bookEventId, e]));
+    const quotes = new Map(sim.inspect().filter((q) => q.book === 'draftkings' && q.market === 'moneyline').map((q) => [q.bookEventId, q]));
+    // Spread tickets on home beyond the favourite's pull, split by which team draws the crowd.
+    const excess = (s: RawSplits): number => {
+      const q = quotes.get(s.bookEventId) as QuoteView;
+      const pHome = americanToProbability(q.prices[0] ?? 100) / (americanToProbability(q.prices[0] ?? 100) + americanToProbability(q.prices[1] ?? 100));
+      return side(s, 'spread', 0).betPct - (0.5 + 0.5 * (pHome - 0.5));
+    };
+    const dk = sim.splits(NOVEMBER).filter((s) => s.book === 'draftkings' && truth.has(s.bookEventId));
+    const lean = (pick: (home: number, away: number) => boolean): number => {
+      const xs = dk.filter((s) => {
+        const e = truth.get(s.bookEventId);
+        return e !== undefined && pick(popularity(e.homeTeamId), popularity(e.awayTeamId));
+      }).map(excess);
+      return xs.reduce((a, b) => a + b, 0) / xs.length;
+    };
+    expect(lean((h, a) => h > a)).toBeGreaterThan(lean((h, a) => h < a) + 0.05);
   });
 
   it("when circa's handle runs ahead of its tickets on a side, the line then moves toward that side", () => {

@@ -51,7 +51,7 @@ const clamp = (x: number, lo: number, hi: number): number => Math.max(lo, Math.m
 const r3 = (x: number): number => Math.round(x * 1000) / 1000;
 
 /** How much the public likes a team: a few teams draw crowds whatever the matchup. */
-function popularity(teamId: string): number {
+export function popularity(teamId: string): number {
   const u = unitHash(teamId, 0x5917);
   return u > 0.8 ? 1 : u > 0.5 ? 0.4 : 0;
 }
