@@ -51,12 +51,8 @@ export function querySplits(splits: SplitsBoard, board: LiveBoard, catalog: Cata
   let newestAt: number | null = null;
   for (const s of splits.latest(q.delayMs)) {
     if (newestAt === null || s.ts > newestAt) newestAt = s.ts;
-    if (q.books && !q.books.has(s.book)) continue;
-    const event = board.event(s.eventId);
-    if (!event || !board.hasOdds(event.id) || !eventMatches(event, q.event, catalog)) continue;
-    if (q.markets && !s.sides.some((x) => q.markets?.has(x.market))) continue;
-    if (q.signals && !hasSignal(s, q.signals, q.markets)) continue;
-    matches.push({ snapshot: s, event });
+    const event = splitsMatch(s, board, catalog, q);
+    if (event) matches.push({ snapshot: s, event });
   }
   matches.sort((a, b) =>
     a.event.startTime - b.event.startTime ||
@@ -64,6 +60,20 @@ export function querySplits(splits: SplitsBoard, board: LiveBoard, catalog: Cata
     (BOOK_ORDER.get(a.snapshot.book) ?? 9) - (BOOK_ORDER.get(b.snapshot.book) ?? 9),
   );
   return { matches, newestAt };
+}
+
+/**
+ * Whether one snapshot belongs in the answer to `q` (its event as the reader's board has it, or
+ * undefined): the test `/splits` applies to each record, and a `splits` stream channel to each
+ * snapshot it is handed.
+ */
+export function splitsMatch(s: SplitsSnapshot, board: LiveBoard, catalog: Catalog, q: Omit<SplitsQuery, 'delayMs'>): CanonicalEvent | undefined {
+  if (q.books && !q.books.has(s.book)) return undefined;
+  const event = board.event(s.eventId);
+  if (!event || !board.hasOdds(event.id) || !eventMatches(event, q.event, catalog)) return undefined;
+  if (q.markets && !s.sides.some((x) => q.markets?.has(x.market))) return undefined;
+  if (q.signals && !hasSignal(s, q.signals, q.markets)) return undefined;
+  return event;
 }
 
 function hasSignal(s: SplitsSnapshot, kinds: ReadonlySet<SplitSignalKind>, markets: ReadonlySet<SplitMarket> | undefined): boolean {
