@@ -44,6 +44,7 @@ unit: install system-deps
 
 test: typecheck lint unit
 
+# SECTION=word runs only the sections whose title contains it (e.g. `make bench SECTION=shedding`).
 bench: build
 	node dist/bench/main.js $(SECTION)
 

@@ -109,8 +109,8 @@ describe('GET /splits', () => {
         },
       ],
       pagination: { limit: 100, offset: 0, has_more: false, next_offset: null, count: 2, total: 2 },
-      meta: { count: 2, total: 2 },
-      updated_at: iso(at[0] as number),
+      meta: { count: 2, total: 2, last_update: iso(at[0] as number), pagination: { limit: 100, offset: 0, has_more: false, next_offset: null, count: 2, total: 2 } },
+      updated_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
     });
   });
 
@@ -163,7 +163,7 @@ describe('GET /splits', () => {
     expect([free.status, free.headers.get('x-data-delay')]).toEqual([200, '60']);
     // The round before is more than a minute old; the one just taken is not visible yet.
     expect((free.body['data'] as Row[]).map((x) => [x['sportsbook'], x['fetched_at']])).toEqual([['draftkings', iso(at[1] as number)], ['circa', iso(at[1] as number)]]);
-    expect(free.body['updated_at']).toBe(iso(at[1] as number));
+    expect((free.body['meta'] as Row)['last_update']).toBe(iso(at[1] as number));
     const pro = await c.sys.get('/api/v1/splits?league=nba&sportsbook=draftkings', c.keys.pro);
     expect((pro.body['data'] as Row[])[0]).toEqual(dkRecord(newest, 0.64));
     c.advance(61_000);

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { SPLIT_MARKETS, SPLITS_BOOKS } from '../../schemas/index.js';
 import type { SplitMarket } from '../../schemas/index.js';
-import { authErrorResponses, csv, csvParam, isoTime, pagination, paginationSchema, pagingParams } from '../contract/common.js';
+import { authErrorResponses, csv, csvParam, dataEnvelope, isoTime, pagination, paginatedEnvelope, pagingParams } from '../contract/common.js';
 import { parseFilters, sharedFilterParams } from '../contract/filters.js';
 import { presentHistoryEntry, presentSplits, splitsHistoryEntrySchema, splitsRecordSchema } from '../contract/splits.js';
 import type { ServingDeps } from '../deps.js';
@@ -97,20 +97,14 @@ export const splitsRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (ap
         },
       },
       response: {
-        200: {
+        200: paginatedEnvelope(splitsRecordSchema, {
           type: 'object',
-          required: ['success', 'data', 'pagination', 'updated_at'],
           properties: {
-            success: { type: 'boolean' },
-            data: { type: 'array', items: splitsRecordSchema },
-            pagination: {
-              ...paginationSchema,
-              properties: { ...paginationSchema.properties, count: { type: 'integer', description: 'Records on this page.' }, total: { type: 'integer', description: 'Records matching.' } },
-            },
-            meta: { type: 'object', properties: { count: { type: 'integer' }, total: { type: 'integer' } } },
-            updated_at: { type: 'string', format: 'date-time', description: 'Time of the newest snapshot the key can see (the current time when none).' },
+            count: { type: 'integer' },
+            total: { type: 'integer' },
+            last_update: { type: 'string', format: 'date-time', description: 'Time of the newest snapshot the key can see (the current time when none).' },
           },
-        },
+        }),
         ...authErrorResponses,
       },
     },
@@ -130,9 +124,8 @@ export const splitsRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (ap
     return {
       success: true,
       data,
-      pagination: { ...pagination(limit, offset, result.matches.length), count: data.length, total: result.matches.length },
-      meta: { count: data.length, total: result.matches.length },
-      updated_at: isoTime(result.newestAt ?? clock.now()),
+      pagination: pagination(limit, offset, result.matches.length),
+      meta: { count: data.length, total: result.matches.length, last_update: isoTime(result.newestAt ?? clock.now()) },
     };
   });
 
@@ -155,28 +148,19 @@ export const splitsRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (ap
         },
       },
       response: {
-        200: {
+        200: dataEnvelope({ type: 'array', items: splitsHistoryEntrySchema }, {
           type: 'object',
-          required: ['success', 'data', 'meta'],
+          required: ['event_id', 'total', 'books', 'oldest', 'newest', 'updated_at'],
           properties: {
-            success: { type: 'boolean' },
-            data: { type: 'array', items: splitsHistoryEntrySchema },
-            meta: {
-              type: 'object',
-              required: ['event_id', 'total', 'books', 'oldest', 'newest', 'updated_at'],
-              properties: {
-                event_id: { type: 'string' },
-                total: { type: 'integer', description: 'Entries in `data`.' },
-                matched: { type: 'integer', description: 'Entries in the window before `limit` applied.' },
-                books: { type: 'array', items: { type: 'string' }, description: 'Distinct sportsbooks in `data`.' },
-                oldest: { type: ['string', 'null'], format: 'date-time' },
-                newest: { type: ['string', 'null'], format: 'date-time' },
-                updated_at: { type: 'string', format: 'date-time', description: "Time of the event's newest snapshot the key can see (the current time when none)." },
-              },
-            },
-            updated_at: { type: 'string', format: 'date-time' },
+            event_id: { type: 'string' },
+            total: { type: 'integer', description: 'Entries in `data`.' },
+            matched: { type: 'integer', description: 'Entries in the window before `limit` applied.' },
+            books: { type: 'array', items: { type: 'string' }, description: 'Distinct sportsbooks in `data`.' },
+            oldest: { type: ['string', 'null'], format: 'date-time' },
+            newest: { type: ['string', 'null'], format: 'date-time' },
+            updated_at: { type: 'string', format: 'date-time', description: "Time of the event's newest snapshot the key can see (the current time when none)." },
           },
-        },
+        }),
         ...authErrorResponses,
       },
     },
@@ -215,7 +199,6 @@ export const splitsRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (ap
         newest: last ? isoTime(last.ts) : null,
         updated_at: updatedAt,
       },
-      updated_at: updatedAt,
     };
   });
 };
