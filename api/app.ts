@@ -26,6 +26,7 @@ import { oddsDeltaRoutes } from './routes/odds-delta.js';
 import { TierViews } from './views/tier-views.js';
 import { referenceRoutes } from './routes/reference.js';
 import { streamPlugin } from './stream/index.js';
+import { splitsRoutes } from './routes/splits.js';
 
 export const API_PREFIX = '/api/v1';
 export const API_VERSION = '2.0.0';
@@ -95,6 +96,7 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
         { name: 'streams', description: 'Server-Sent Events pushing odds and opportunity changes (the WebSocket endpoint is described in docs/api.md).' },
         { name: 'account', description: 'The account of the key in use: tier, usage, and its API keys.' },
         { name: 'deeplinks', description: 'Links from odds and opportunities to the sportsbook pages.' },
+        { name: 'splits', description: 'Betting splits (bet % and handle %) from a recreational and a sharp-friendly book, with history and sharp-money signals.' },
       ],
       components: {
         securitySchemes: {
@@ -140,6 +142,7 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
     });
     if (deps.accounts) await authed.register(accountRoutes, { deps, accounts: deps.accounts });
     await authed.register(deepLinkBatchRoutes, { resolver: deepLinks });
+    await authed.register(splitsRoutes, { deps });
   }, { prefix: API_PREFIX });
 
   return app as unknown as FastifyInstance;

@@ -13,7 +13,7 @@ export interface Config {
   dataDir: string;
   logLevel: string;
   feed: FeedKind;
-  simulator: { seed: number; ticksPerSecond: number };
+  simulator: { seed: number; ticksPerSecond: number; splitsIntervalMs: number };
   replay: { file: string | null; speed: number | 'max' };
   theOddsApi: { key: string | null; sports: string[]; regions: string[]; markets: string[]; baseUrl: string };
   clickhouse: { url: string; user: string; password: string; database: string } | null;
@@ -101,6 +101,8 @@ export function loadConfig(env: Env = process.env): Config {
     simulator: {
       seed: int(env, 'SIM_SEED', 42, 0, 2 ** 31 - 1),
       ticksPerSecond: int(env, 'SIM_TICKS_PER_SECOND', 200, 1, 1_000_000),
+      // Betting splits rounds; 0 turns them off.
+      splitsIntervalMs: int(env, 'SPLITS_INTERVAL_SECONDS', 300, 0, 86_400) * 1000,
     },
     replay: { file: replayFile, speed },
     theOddsApi: {

@@ -8,6 +8,7 @@ import type { RateLimitStore } from './plugins/rate-limit.js';
 import type { LiveBoard } from './views/board.js';
 import type { Catalog } from './views/catalog.js';
 import type { OpportunityBoard } from './views/opportunity-board.js';
+import type { SplitsBoard } from './views/splits-board.js';
 import type { TierViews } from './views/tier-views.js';
 import type { StreamService, StreamSettings } from './stream/index.js';
 
@@ -39,6 +40,8 @@ export interface AppDeps {
   http?: HttpLimits;
   /** Active opportunities (+EV, arbitrage, middles, low-hold); an empty board when absent. */
   opportunities?: OpportunityBoard;
+  /** Current betting splits, kept by the `splits` changelog; an empty board when absent. */
+  splits?: SplitsBoard;
   /**
    * Sees every answer body before serialization (contract tests check it against the route's
    * response schema, which serialization would otherwise silently apply).

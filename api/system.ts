@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { LEAGUES, TEAMS, TIER_NAMES, TOPICS } from '../schemas/index.js';
-import type { RawTick, TierName } from '../schemas/index.js';
+import type { FeedRecord, TierName } from '../schemas/index.js';
 import { KafkaBus, MemoryBus } from '../pipeline/bus/index.js';
 import type { Bus } from '../pipeline/bus/index.js';
 import { ManualClock, systemClock } from '../pipeline/clock.js';
@@ -26,6 +26,7 @@ import { LiveBoard } from './views/board.js';
 import { Catalog } from './views/catalog.js';
 import { startChangelogViews } from './views/changelog-views.js';
 import { OpportunityBoard, tierBookScopes } from './views/opportunity-board.js';
+import { SplitsBoard } from './views/splits-board.js';
 import { TierViews } from './views/tier-views.js';
 
 export interface RunningSystem {
@@ -37,6 +38,8 @@ export interface RunningSystem {
   views: TierViews;
   /** Active opportunities, kept by the `opportunities` changelog. */
   opportunities: OpportunityBoard;
+  /** Current betting splits (the `splits` stream channel subscribes here). */
+  splits: SplitsBoard;
   /** This replica's view of every key (`keys.add` registers a replica-local key, for tests). */
   keys: KeyStore;
   /** Account and key changes: durable, and seen by every API replica. */
@@ -80,7 +83,7 @@ async function makeFeed(config: Config, clock: Clock, logger: Logger): Promise<F
   switch (config.feed) {
     case 'simulator': {
       const { SimulatorFeed } = await import('../pipeline/feeds/simulator/index.js');
-      return new SimulatorFeed({ seed: config.simulator.seed, ticksPerSecond: config.simulator.ticksPerSecond, clock });
+      return new SimulatorFeed({ seed: config.simulator.seed, ticksPerSecond: config.simulator.ticksPerSecond, splitsIntervalMs: config.simulator.splitsIntervalMs, clock });
     }
     case 'replay': {
       const { ReplayFeed } = await import('../pipeline/feeds/theoddsapi/index.js');
@@ -126,7 +129,8 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
   const tierViews = new TierViews(board, clock, { log: config.deltaWindow });
   const catalog = new Catalog(undefined, config.deepLinkTemplates);
   const opportunities = new OpportunityBoard();
-  const views = startChangelogViews(bus, board, randomUUID().slice(0, 8), logger, opportunities);
+  const splits = new SplitsBoard(clock);
+  const views = startChangelogViews(bus, board, randomUUID().slice(0, 8), logger, opportunities, splits);
   const pipeline = startPipeline({ bus, store, clock, logger, catalog: { teams: TEAMS, leagues: LEAGUES }, sinkBatchRows: config.sink.batchRows, sinkMaxWaitMs: config.sink.maxWaitMs, opportunities: { bookScopes: tierBookScopes() } });
 
   // Demo and API_KEYS secrets become ordinary keys of the store (made once, kept by hash).
@@ -144,14 +148,14 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
     rateLimits = redis;
   }
 
-  const app = await buildApp({ board, views: tierViews, opportunities, catalog, keys, accounts: accounts.accounts, usage, streams: new StreamLeases(), now, rateLimits, clock, store, version: packageVersion(), redisUrl: config.redisUrl, http: config.http, stream: config.stream, pipelineLag: () => pipeline.lag(), pipelineStats: () => pipeline.stats(), ...(overrides.inspectPayload ? { inspectPayload: overrides.inspectPayload } : {}) }, logger);
+  const app = await buildApp({ board, views: tierViews, opportunities, splits, catalog, keys, accounts: accounts.accounts, usage, streams: new StreamLeases(), now, rateLimits, clock, store, version: packageVersion(), redisUrl: config.redisUrl, http: config.http, stream: config.stream, pipelineLag: () => pipeline.lag(), pipelineStats: () => pipeline.stats(), ...(overrides.inspectPayload ? { inspectPayload: overrides.inspectPayload } : {}) }, logger);
   let url = '';
   if (overrides.listen !== false) url = await app.listen({ port: config.port, host: config.host });
 
   const feed = overrides.feed ? overrides.feed(clock) : await makeFeed(config, clock, logger);
   const producer = bus.producer();
-  const rawKey = (t: RawTick): string => `${t.book}:${t.bookEventId}`;
-  await feed.start((ticks) => producer.send(TOPICS.rawTicks, ticks.map((t) => ({ key: rawKey(t), partitionKey: t.league, value: t }))));
+  const rawKey = (t: FeedRecord): string => `${t.book}:${t.bookEventId}`;
+  await feed.start((records) => producer.send(TOPICS.rawTicks, records.map((t) => ({ key: rawKey(t), partitionKey: t.league, value: t }))));
 
   const drained = async (timeoutMs = 10_000): Promise<boolean> => {
     const end = Date.now() + timeoutMs;
@@ -172,6 +176,7 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
       await usage.stop();
       await accounts.stop();
       tierViews.close();
+      splits.close();
       await Promise.all(views.map((v) => v.stop()));
       await pipeline.stop();
       await bus.close();
@@ -181,5 +186,5 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
     return stopped;
   };
 
-  return { app, url, demoKeys, board, views: tierViews, opportunities, keys, accounts: accounts.accounts, usage, bus, pipeline, feed, clock, store, drained, stop };
+  return { app, url, demoKeys, board, views: tierViews, opportunities, splits, keys, accounts: accounts.accounts, usage, bus, pipeline, feed, clock, store, drained, stop };
 }

@@ -5,6 +5,7 @@ import { benchCompat } from './compat.js';
 import { benchDelta } from './delta.js';
 import { benchOpportunities } from './opportunities.js';
 import { benchPipeline } from './pipeline.js';
+import { benchSplits } from './splits.js';
 import { benchShedding } from './shedding.js';
 import { benchStreams } from './streams.js';
 import { formatFigures } from './report.js';
@@ -26,6 +27,7 @@ async function main(): Promise<void> {
     ['Drop-in compatibility (ETag, main lines)', () => benchCompat()],
     ['Streams (1,000 SSE + 1,000 WebSocket subscribers, simulator at 2,000 ticks/s)', () => benchStreams()],
     ['Keys and usage counting', () => benchAccounts()],
+    ['Betting splits in the normalizer stage', () => benchSplits()],
   ];
   // `make bench SECTION=shedding` runs the sections whose title contains the word.
   const only = process.argv[2]?.toLowerCase();

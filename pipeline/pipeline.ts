@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { TOPICS } from '../schemas/index.js';
+import { TOPICS, isRawSplits } from '../schemas/index.js';
 import type { LeagueDef, TeamDef } from '../schemas/index.js';
 import type { Bus, OutgoingRecord } from './bus/index.js';
 import type { Clock } from './clock.js';
@@ -10,6 +10,7 @@ import type { OpportunityOptions } from './opportunities/index.js';
 import { startStage } from './runner.js';
 import type { Stage } from './runner.js';
 import { SnapshotProcessor } from './snapshot/index.js';
+import { SplitsProcessor, splitsRows } from './splits/index.js';
 import { TableSink, eventRow, latestRow, tickRow } from './sinks/index.js';
 import type { SinkCounters } from './sinks/index.js';
 import type { OlapStore } from './store/index.js';
@@ -31,6 +32,7 @@ export interface PipelineOptions {
 export interface PipelineStats {
   normalizer: { matched: number; unmatched: Partial<Record<UnmatchedReason, number>>; events: number };
   snapshotRows: number;
+  splits: { events: number; snapshots: number };
   opportunities: { active: number; created: number; updated: number; expired: number; events: number };
   sinks: Record<string, SinkCounters>;
   lag: Record<string, number>;
@@ -62,6 +64,11 @@ export function startPipeline(options: PipelineOptions): Pipeline {
   const eventsSink = new TableSink(store, 'events', logger);
   const opportunities = new OpportunityProcessor(options.opportunities);
   const opportunitiesSink = new TableSink(store, 'opportunities', logger);
+  // Splits ride the feed's topic, so they are joined in the normalizer stage, in feed order.
+  const splits = new SplitsProcessor();
+  const splitsHistorySink = new TableSink(store, 'splits_history', logger);
+  const splitsLatestSink = new TableSink(store, 'splits_latest', logger);
+  let splitsSnapshots = 0;
   let unmatchedSeen = 0;
 
   const stages: Stage[] = [
@@ -69,10 +76,23 @@ export function startPipeline(options: PipelineOptions): Pipeline {
       const now = clock.now();
       const ticks: OutgoingRecord<typeof TOPICS.ticks>[] = [];
       const events: OutgoingRecord<typeof TOPICS.events>[] = [];
+      const snapshots: OutgoingRecord<typeof TOPICS.splits>[] = [];
       for (const record of records) {
         if (record.value === null) continue;
+        if (isRawSplits(record.value)) {
+          const result = normalizer.handleSplits(record.value, now);
+          for (const e of result.events) events.push({ key: e.id, value: e });
+          if (result.splits && result.event) {
+            const snapshot = splits.handle(result.splits, result.event, now);
+            snapshots.push({ key: snapshot.key, partitionKey: snapshot.eventId, value: snapshot });
+          }
+          continue;
+        }
         const result = normalizer.handle(record.value, now);
-        if (result.tick) ticks.push({ key: result.tick.eventId, value: result.tick });
+        if (result.tick) {
+          ticks.push({ key: result.tick.eventId, value: result.tick });
+          splits.observeTick(result.tick);
+        }
         for (const e of result.events) events.push({ key: e.id, value: e });
         if (result.unmatched && unmatchedSeen++ % UNMATCHED_LOG_EVERY === 0) {
           const raw = record.value;
@@ -85,6 +105,10 @@ export function startPipeline(options: PipelineOptions): Pipeline {
       // Events first: a consumer of ticks may look the event up.
       if (events.length > 0) await producer.send(TOPICS.events, events);
       if (ticks.length > 0) await producer.send(TOPICS.ticks, ticks);
+      if (snapshots.length > 0) {
+        splitsSnapshots += snapshots.length;
+        await producer.send(TOPICS.splits, snapshots);
+      }
     }, logger, options.onFailure),
 
     startStage(bus, 'snapshot', { groupId: 'snapshot', topic: TOPICS.ticks, fromBeginning: true }, async (records) => {
@@ -125,6 +149,13 @@ export function startPipeline(options: PipelineOptions): Pipeline {
       await opportunitiesSink.write(records.flatMap((r) => (r.value ? [opportunityRow(r.value, r.offset + 1)] : [])));
     }, logger, options.onFailure),
 
+    // One consumer for both splits tables: the same rows, a few thousand every 5 minutes.
+    startStage(bus, 'sink:splits', { groupId: 'sink-splits', topic: TOPICS.splits, fromBeginning: true, ...sinkBatch, minBatchSize: 1000 }, async (records) => {
+      const rows = records.flatMap((r) => (r.value ? splitsRows(r.value, clock.now()) : []));
+      await splitsHistorySink.write(rows);
+      await splitsLatestSink.write(rows);
+    }, logger, options.onFailure),
+
     startStage(bus, 'sink:events', { groupId: 'sink-events', topic: TOPICS.events, fromBeginning: true, ...sinkBatch, minBatchSize: 1000 }, async (records) => {
       await eventsSink.write(records.flatMap((r) => (r.value ? [eventRow(r.value)] : [])));
     }, logger, options.onFailure),
@@ -138,8 +169,9 @@ export function startPipeline(options: PipelineOptions): Pipeline {
         events: normalizer.eventCount,
       },
       snapshotRows: snapshot.size,
+      splits: { events: splits.eventCount, snapshots: splitsSnapshots },
       opportunities: { active: opportunities.size, ...pick(opportunities.counters), events: opportunities.eventCount },
-      sinks: { odds_ticks: ticksSink.counters, odds_latest: latestSink.counters, events: eventsSink.counters, opportunities: opportunitiesSink.counters },
+      sinks: { odds_ticks: ticksSink.counters, odds_latest: latestSink.counters, events: eventsSink.counters, opportunities: opportunitiesSink.counters, splits_history: splitsHistorySink.counters, splits_latest: splitsLatestSink.counters },
       lag: Object.fromEntries(stages.map((s) => [s.name, s.consumer.lag()])),
     }),
     lag: () => stages.reduce((sum, s) => sum + s.consumer.lag(), 0),

@@ -3,6 +3,7 @@ export * from './ticks.js';
 export * from './events.js';
 export * from './odds.js';
 export * from './opportunities.js';
+export * from './splits.js';
 export * from './topics.js';
 export * from './accounts.js';
 export * from './reference/index.js';

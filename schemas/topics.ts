@@ -2,7 +2,8 @@ import type { AccountChange } from './accounts.js';
 import type { CanonicalEvent } from './events.js';
 import type { OddsChange } from './odds.js';
 import type { Opportunity } from './opportunities.js';
-import type { OddsTick, RawTick } from './ticks.js';
+import type { FeedRecord, SplitsSnapshot } from './splits.js';
+import type { OddsTick } from './ticks.js';
 
 /**
  * Topic names, one place. Raw ticks are partitioned by league (event matching needs every
@@ -17,17 +18,24 @@ export const TOPICS = {
   opportunities: 'opportunities',
   /** Compacted, keyed `account:<id>` / `key:<id>`: every API replica materialises it (api/accounts). */
   accounts: 'accounts',
+  /**
+   * Compacted, keyed by `${eventId}|${book}`, partitioned by event id: each book's splits
+   * snapshots joined to the event and the book's line. `odds.ticks.raw` carries the raw splits.
+   */
+  splits: 'splits',
 } as const;
 export type TopicName = (typeof TOPICS)[keyof typeof TOPICS];
 
 /** The value type carried by each topic. */
 export interface TopicValues {
-  'odds.ticks.raw': RawTick;
+  /** The feed's records: ticks, and splits from feeds that have them. */
+  'odds.ticks.raw': FeedRecord;
   'odds.ticks': OddsTick;
   events: CanonicalEvent;
   'odds.snapshot': OddsChange;
   opportunities: Opportunity;
   accounts: AccountChange;
+  splits: SplitsSnapshot;
 }
 
 export interface TopicConfig {
@@ -44,4 +52,5 @@ export const TOPIC_CONFIGS: Record<TopicName, TopicConfig> = {
   opportunities: { partitions: 4, compacted: true },
   // One partition: key changes are rare and every replica reads them all, in order.
   accounts: { partitions: 1, compacted: true },
+  splits: { partitions: 4, compacted: true },
 };

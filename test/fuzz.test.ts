@@ -31,6 +31,7 @@ afterAll(async () => {
 const PARAMS = [
   'sport', 'league', 'sportsbook', 'add_sportsbook', 'market', 'event', 'live', 'team', 'date', 'q', 'min_odds', 'max_odds', 'limit', 'offset',
   'sort', 'fields', 'group_by', 'cursor', 'since', 'include_empty', 'region', 'sharp', 'catalog', 'include_unlisted', 'include_inactive', 'has_score', 'api_key',
+  'event_id', 'start_time', 'end_time', 'signal',
 ];
 
 const PATHS = (): string[] => [
@@ -38,7 +39,7 @@ const PATHS = (): string[] => [
   '/api/v1/sportsbooks/{x}', '/api/v1/markets', '/api/v1/teams', '/api/v1/events', `/api/v1/events/${eventId}`, '/api/v1/events/{x}',
   `/api/v1/events/${eventId}/markets`, '/api/v1/events/{x}/markets', `/api/v1/events/${eventId}/odds`, '/api/v1/events/{x}/odds',
   '/api/v1/odds', '/api/v1/odds/best', '/api/v1/odds/comparison', '/api/v1/odds/delta', '/api/v1/odds/batch', '/api/v1/openapi.json',
-  '/api/v1/docs/errors', '/api/v1/{x}', '/{x}',
+  '/api/v1/docs/errors', '/api/v1/{x}', '/{x}', '/api/v1/splits', '/api/v1/splits/history',
   '/api/v1/leagues/nba', '/api/v1/leagues/{x}', '/api/v1/opportunities/ev', '/api/v1/opportunities/arbitrage', '/api/v1/opportunities/middles',
   '/api/v1/opportunities/middles/summary', '/api/v1/opportunities/middles/{x}', '/api/v1/opportunities/low_hold', '/api/v1/opportunities/low-hold',
   '/api/v1/account', '/api/v1/account/usage', '/api/v1/account/keys', '/api/v1/account/keys/{x}', '/api/v1/account/keys/{x}/rotate',

@@ -2,8 +2,11 @@ import type {
   CanonicalEvent,
   LeagueDef,
   OddsTick,
+  RawSplits,
   RawTick,
   SelectionType,
+  SplitsObservation,
+  SplitSide,
   TeamDef,
 } from '../../schemas/index.js';
 import { TeamDirectory } from './team-directory.js';
@@ -13,7 +16,7 @@ function bookEventIdOf(event: CanonicalEvent, book: string): string | undefined 
   return Object.hasOwn(event.externalIds, book) ? event.externalIds[book] : undefined;
 }
 
-export type UnmatchedReason = 'unknown_league' | 'unknown_team' | 'unknown_outcome' | 'same_team_both_sides';
+export type UnmatchedReason = 'unknown_league' | 'unknown_team' | 'unknown_outcome' | 'same_team_both_sides' | 'splits_without_event';
 
 export interface NormalizeResult {
   tick: OddsTick | null;
@@ -31,6 +34,15 @@ export interface NormalizerOptions {
   matchToleranceMs?: number;
   /** Events whose start is this long past are forgotten (bounded memory over days of running). */
   retainAfterStartMs?: number;
+}
+
+export interface NormalizeSplitsResult {
+  splits: SplitsObservation | null;
+  /** Canonical events changed by this record (a book's listing found by teams and time). */
+  events: CanonicalEvent[];
+  /** The canonical event the splits belong to, as it stands. */
+  event: CanonicalEvent | null;
+  unmatched: UnmatchedReason | null;
 }
 
 interface EventState {
@@ -141,8 +153,50 @@ export class Normalizer {
     };
   }
 
+  /**
+   * A book's splits onto the canonical event and sides. Splits never create an event: a book
+   * publishes them for games it prices, so the event is known from its ticks, which the feed
+   * emitted earlier on the same partition. A listing not seen yet is matched by teams and
+   * start time like a tick's; nothing found is counted as `splits_without_event`.
+   */
+  handleSplits(raw: RawSplits, now: number): NormalizeSplitsResult {
+    const league = this.leagues.get(raw.league);
+    if (!league || league.sport !== raw.sport) return { splits: null, events: [], event: null, unmatched: this.count('unknown_league') };
+    const listingKey = `${raw.book}|${raw.bookEventId}`;
+    const changed: CanonicalEvent[] = [];
+    const known = this.listings.get(listingKey);
+    let state = known === undefined ? undefined : this.events.get(known);
+    if (!state) {
+      const homeId = this.teams.resolve(raw.league, raw.homeTeam);
+      const awayId = this.teams.resolve(raw.league, raw.awayTeam);
+      if (homeId === undefined || awayId === undefined) return { splits: null, events: [], event: null, unmatched: this.count('unknown_team') };
+      state = this.match({ league: raw.league, book: raw.book, startTime: raw.startTime }, homeId, awayId);
+      if (!state) return { splits: null, events: [], event: null, unmatched: this.count('splits_without_event') };
+      this.listings.set(listingKey, state.event.id);
+      state.event = { ...state.event, externalIds: { ...state.event.externalIds, [raw.book]: raw.bookEventId }, updatedAt: now };
+      changed.push(state.event);
+    }
+    const event = state.event;
+    const sides: SplitsObservation['sides'] = [];
+    for (const s of raw.sides) {
+      const side = this.splitSide(event, s.market, s.outcome);
+      if (side === undefined || !validShare(s.betPct) || !validShare(s.handlePct)) continue;
+      sides.push({ market: s.market, side, betPct: s.betPct, handlePct: s.handlePct });
+    }
+    if (sides.length === 0) return { splits: null, events: changed, event, unmatched: this.count('unknown_outcome') };
+    return { splits: { eventId: event.id, book: raw.book, ts: raw.ts, sides }, events: changed, event, unmatched: null };
+  }
+
+  private splitSide(event: CanonicalEvent, market: RawSplits['sides'][number]['market'], outcome: string): SplitSide | undefined {
+    if (market === 'total') {
+      const o = outcome.trim().toLowerCase();
+      return o === 'over' ? 'over' : o === 'under' ? 'under' : undefined;
+    }
+    return this.side(event, outcome);
+  }
+
   /** Nearest event of the same pair within tolerance that this book does not list yet. */
-  private match(raw: RawTick, homeId: string, awayId: string): EventState | undefined {
+  private match(raw: Pick<RawTick, 'league' | 'book' | 'startTime'>, homeId: string, awayId: string): EventState | undefined {
     const candidates = this.byPair.get(pairKey(raw.league, homeId, awayId)) ?? [];
     let best: EventState | undefined;
     let bestDiff = Number.POSITIVE_INFINITY;
@@ -252,6 +306,10 @@ export class Normalizer {
       }
     }
   }
+}
+
+function validShare(x: number): boolean {
+  return Number.isFinite(x) && x >= 0 && x <= 1;
 }
 
 function pairKey(league: string, a: string, b: string): string {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { RawTick, TierName } from '../../schemas/index.js';
+import type { FeedRecord, RawTick, TierName } from '../../schemas/index.js';
 import { ManualClock } from '../../pipeline/clock.js';
 import { ScriptedFeed } from './scripted-feed.js';
 import { startTestSystem } from './system.js';
@@ -61,8 +61,8 @@ export interface Conformance {
   feed: ScriptedFeed;
   /** The fixture's raw ticks, as first sent. */
   ticks: RawTick[];
-  /** Sends ticks through the pipeline (stamped now on the data clock) and waits until served. */
-  push(ticks: RawTick[]): Promise<void>;
+  /** Sends ticks (or splits) through the pipeline (stamped now on the data clock) and waits until served. */
+  push(records: readonly FeedRecord[]): Promise<void>;
   /** One key per tier; tests that spend a rate limit mint their own with `newKey`. */
   keys: Record<TierName, string>;
   newKey(tier: TierName, requestsPerMinute?: number): string;
@@ -97,7 +97,7 @@ export async function startConformance(env: Record<string, string> = {}, overrid
     sharp: newKey('sharp', 100_000),
     enterprise: newKey('enterprise', 100_000),
   };
-  const push = async (batch: RawTick[]): Promise<void> => {
+  const push = async (batch: readonly FeedRecord[]): Promise<void> => {
     clock.advance(1);
     await feed.push(batch.map((t) => ({ ...t, ts: clock.now() })));
     await sys.drained();

@@ -1,4 +1,4 @@
-import type { RawTick } from '../../../schemas/index.js';
+import type { FeedRecord } from '../../../schemas/index.js';
 import { type Clock, systemClock } from '../../clock.js';
 import type { Feed } from '../feed.js';
 import type { MarketSimulatorOptions } from './options.js';
@@ -11,6 +11,8 @@ export interface SimulatorFeedOptions extends MarketSimulatorOptions {
   intervalMs?: number;
   /** Largest array handed to `emit` at once. Default 2000. */
   maxBatch?: number;
+  /** Time between two rounds of betting splits (the first goes out right after the board). Default 5 minutes; 0 turns splits off. */
+  splitsIntervalMs?: number;
   /** Called when `emit` rejects; the feed has stopped by then. Without it the error is thrown uncaught. */
   onError?: (error: unknown) => void;
 }
@@ -28,6 +30,8 @@ export class SimulatorFeed implements Feed {
   private readonly ticksPerSecond: number;
   private readonly intervalMs: number;
   private readonly maxBatch: number;
+  private readonly splitsIntervalMs: number;
+  private nextSplitsAt = Number.POSITIVE_INFINITY;
   private readonly onError: ((error: unknown) => void) | undefined;
   private running = false;
   private timer: NodeJS.Timeout | null = null;
@@ -39,13 +43,16 @@ export class SimulatorFeed implements Feed {
     this.ticksPerSecond = positive('ticksPerSecond', options.ticksPerSecond ?? 200);
     this.intervalMs = positive('intervalMs', options.intervalMs ?? 100);
     this.maxBatch = Math.floor(positive('maxBatch', options.maxBatch ?? 2_000));
+    const splitsEvery = options.splitsIntervalMs ?? 300_000;
+    if (!Number.isFinite(splitsEvery) || splitsEvery < 0) throw new RangeError(`simulator feed option splitsIntervalMs must be >= 0, got ${splitsEvery}`);
+    this.splitsIntervalMs = splitsEvery;
     this.onError = options.onError;
     this.clock = options.clock ?? systemClock;
     this.simulator = new MarketSimulator(options);
   }
 
   /** Resolves once the full board has been emitted (rejects if that emit fails); the feed then runs until `stop`. */
-  async start(emit: (ticks: RawTick[]) => Promise<void>): Promise<void> {
+  async start(emit: Emit): Promise<void> {
     if (this.running) throw new Error('simulator feed already started');
     this.running = true;
     this.lastStep = this.clock.now();
@@ -57,6 +64,10 @@ export class SimulatorFeed implements Feed {
     } catch (error) {
       this.running = false;
       throw error;
+    }
+    if (this.splitsIntervalMs > 0) {
+      this.nextSplitsAt = this.lastStep;
+      await this.sendSplits(this.lastStep, emit);
     }
     this.schedule(emit);
   }
@@ -70,7 +81,7 @@ export class SimulatorFeed implements Feed {
     await this.inFlight;
   }
 
-  private schedule(emit: (ticks: RawTick[]) => Promise<void>): void {
+  private schedule(emit: Emit): void {
     if (!this.running) return;
     this.timer = setTimeout(() => {
       this.timer = null;
@@ -78,7 +89,7 @@ export class SimulatorFeed implements Feed {
     }, this.intervalMs);
   }
 
-  private async pump(emit: (ticks: RawTick[]) => Promise<void>): Promise<void> {
+  private async pump(emit: Emit): Promise<void> {
     const now = this.clock.now();
     const elapsed = Math.max(0, now - this.lastStep);
     this.lastStep = now;
@@ -88,6 +99,7 @@ export class SimulatorFeed implements Feed {
     this.budget = Math.max(this.budget - ticks.length, -this.ticksPerSecond);
     try {
       await this.send(ticks, emit);
+      await this.sendSplits(now, emit);
     } catch (error) {
       this.running = false;
       this.fail(error);
@@ -96,7 +108,14 @@ export class SimulatorFeed implements Feed {
     this.schedule(emit);
   }
 
-  private async send(ticks: RawTick[], emit: (ticks: RawTick[]) => Promise<void>): Promise<void> {
+  /** A splits round when one is due, after the ticks of the same step. */
+  private async sendSplits(now: number, emit: Emit): Promise<void> {
+    if (now < this.nextSplitsAt) return;
+    this.nextSplitsAt = now + this.splitsIntervalMs;
+    await this.send(this.simulator.splits(now), emit);
+  }
+
+  private async send(ticks: FeedRecord[], emit: Emit): Promise<void> {
     if (ticks.length <= this.maxBatch) {
       if (ticks.length > 0) await emit(ticks);
       return;
@@ -117,6 +136,8 @@ export class SimulatorFeed implements Feed {
     });
   }
 }
+
+type Emit = (records: readonly FeedRecord[]) => Promise<void>;
 
 function positive(name: string, value: number): number {
   if (!Number.isFinite(value) || value <= 0) throw new RangeError(`simulator feed option ${name} must be > 0, got ${value}`);

@@ -1,4 +1,4 @@
-import type { RawTick } from '../../../schemas/index.js';
+import type { RawSplits, RawTick } from '../../../schemas/index.js';
 import { type Quote, type SimEvent, type SimProp, buildQuotes, pushTicks, requote } from './board.js';
 import {
   type BookProfile,
@@ -17,6 +17,7 @@ import { Planner } from './planner.js';
 import { rosterProps } from './players.js';
 import { Prng, hash2 } from './prng.js';
 import { type EventPlan, MINUTE, durationMs } from './schedule.js';
+import { SplitsModel } from './splits.js';
 import { type QuoteView, type TrueEvent, toQuoteView, toTrueEvent } from './truth.js';
 
 interface BookRuntime {
@@ -51,6 +52,7 @@ export class MarketSimulator {
   private readonly due = new TimedHeap<Due>();
   private readonly byBookEventId = new Map<string, SimEvent>();
   private readonly staleSalt: number;
+  private readonly splitsModel: SplitsModel;
   private active: SimEvent[] = [];
   private readonly ended: SimEvent[] = [];
   private allQuotes: Quote[] = [];
@@ -68,6 +70,8 @@ export class MarketSimulator {
     this.activity = root.fork();
     const ids = root.fork();
     this.staleSalt = root.nextUint32();
+    // Forked last, so the other streams (and so the ticks) are the same as before splits existed.
+    this.splitsModel = new SplitsModel(root.fork());
     const catalog = this.opts.catalog;
     this.books = ensureTrapHabits(bookProfiles(catalog.books)).map((profile) => ({
       profile,
@@ -113,6 +117,18 @@ export class MarketSimulator {
     this.processDue(now, out, limit);
     this.randomActivity(now, out, limit);
     return out;
+  }
+
+  /**
+   * A round of betting splits at `nowMs` from the books that publish them (draftkings, circa),
+   * for every event they list. Sharp money in this round moves the truth of its game, and the
+   * books requote it over the next steps: the line follows the money.
+   */
+  splits(nowMs: number): RawSplits[] {
+    const now = Math.max(nowMs, this.clockMs);
+    const { splits, moved } = this.splitsModel.round(this.active, now);
+    for (const ev of moved) this.queueRequotes(ev, now, null);
+    return splits;
   }
 
   /** The real games behind the ticks, with every book's id for each (upcoming and live; ended on request). */
