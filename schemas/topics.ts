@@ -1,4 +1,5 @@
 import type { CanonicalEvent } from './events.js';
+import type { GameState, RawGameState } from './gamestate.js';
 import type { OddsChange } from './odds.js';
 import type { Opportunity } from './opportunities.js';
 import type { OddsTick, RawTick } from './ticks.js';
@@ -14,6 +15,10 @@ export const TOPICS = {
   snapshot: 'odds.snapshot',
   /** Compacted, keyed by opportunity id, partitioned by event id; tombstone on expiry. */
   opportunities: 'opportunities',
+  /** Game state in a book's vocabulary, partitioned by league like raw ticks. */
+  rawGameState: 'gamestate.raw',
+  /** Game state on canonical events; compacted by event id, tombstone once the event left the board. */
+  gameState: 'gamestate',
 } as const;
 export type TopicName = (typeof TOPICS)[keyof typeof TOPICS];
 
@@ -24,6 +29,8 @@ export interface TopicValues {
   events: CanonicalEvent;
   'odds.snapshot': OddsChange;
   opportunities: Opportunity;
+  'gamestate.raw': RawGameState;
+  gamestate: GameState;
 }
 
 export interface TopicConfig {
@@ -38,4 +45,6 @@ export const TOPIC_CONFIGS: Record<TopicName, TopicConfig> = {
   events: { partitions: 4, compacted: true },
   'odds.snapshot': { partitions: 4, compacted: true },
   opportunities: { partitions: 4, compacted: true },
+  'gamestate.raw': { partitions: 4, compacted: false },
+  gamestate: { partitions: 4, compacted: true },
 };

@@ -1,4 +1,4 @@
-import type { RawTick } from '../../schemas/index.js';
+import type { RawGameState, RawTick } from '../../schemas/index.js';
 
 /**
  * A source of raw ticks. The runner hands it `emit`, which resolves when the bus accepted the
@@ -9,4 +9,17 @@ export interface Feed {
   start(emit: (ticks: RawTick[]) => Promise<void>): Promise<void>;
   /** Stops producing; resolves once no further emit will be called. */
   stop(): Promise<void>;
+}
+
+/**
+ * A feed that also reports how games stand (status, score, period, clock). Registered before
+ * `start`; the runner sends what it gets to `gamestate.raw`. Odds recordings have no game state.
+ */
+export interface GameStateSource {
+  onGameState(emit: (states: RawGameState[]) => Promise<void>): void;
+}
+
+export function gameStateSource(feed: Feed): GameStateSource | null {
+  const candidate = feed as Partial<GameStateSource>;
+  return typeof candidate.onGameState === 'function' ? (feed as Feed & GameStateSource) : null;
 }

@@ -1,6 +1,6 @@
-import type { RawTick } from '../../../schemas/index.js';
+import type { RawGameState, RawTick } from '../../../schemas/index.js';
 import { type Clock, systemClock } from '../../clock.js';
-import type { Feed } from '../feed.js';
+import type { Feed, GameStateSource } from '../feed.js';
 import type { MarketSimulatorOptions } from './options.js';
 import { MarketSimulator } from './simulator.js';
 
@@ -20,7 +20,7 @@ export interface SimulatorFeedOptions extends MarketSimulatorOptions {
  * hands the ticks to `emit`, awaiting each batch so that a slow bus slows the feed down rather
  * than piling ticks up in memory. The first emit is the full board.
  */
-export class SimulatorFeed implements Feed {
+export class SimulatorFeed implements Feed, GameStateSource {
   readonly name = 'simulator';
   /** The core being driven, for ground truth (`trueEvents`, `inspect`). */
   readonly simulator: MarketSimulator;
@@ -34,6 +34,7 @@ export class SimulatorFeed implements Feed {
   private inFlight: Promise<void> = Promise.resolve();
   private lastStep = 0;
   private budget = 0;
+  private emitGameState: ((states: RawGameState[]) => Promise<void>) | null = null;
 
   constructor(options: SimulatorFeedOptions = {}) {
     this.ticksPerSecond = positive('ticksPerSecond', options.ticksPerSecond ?? 200);
@@ -44,13 +45,17 @@ export class SimulatorFeed implements Feed {
     this.simulator = new MarketSimulator(options);
   }
 
+  onGameState(emit: (states: RawGameState[]) => Promise<void>): void {
+    this.emitGameState = emit;
+  }
+
   /** Resolves once the full board has been emitted (rejects if that emit fails); the feed then runs until `stop`. */
   async start(emit: (ticks: RawTick[]) => Promise<void>): Promise<void> {
     if (this.running) throw new Error('simulator feed already started');
     this.running = true;
     this.lastStep = this.clock.now();
     this.budget = 0;
-    const board = this.send(this.simulator.snapshot(), emit);
+    const board = this.send(this.simulator.snapshot(), emit).then(() => this.sendGameStates());
     this.inFlight = board.catch(() => undefined);
     try {
       await board;
@@ -87,7 +92,9 @@ export class SimulatorFeed implements Feed {
     const ticks = this.simulator.step(now, Math.floor(Math.max(0, this.budget)));
     this.budget = Math.max(this.budget - ticks.length, -this.ticksPerSecond);
     try {
+      // Odds first: a game state names a listing the normalizer must already know.
       await this.send(ticks, emit);
+      await this.sendGameStates();
     } catch (error) {
       this.running = false;
       this.fail(error);
@@ -104,6 +111,11 @@ export class SimulatorFeed implements Feed {
     for (let i = 0; i < ticks.length && this.running; i += this.maxBatch) {
       await emit(ticks.slice(i, i + this.maxBatch));
     }
+  }
+
+  private async sendGameStates(): Promise<void> {
+    const states = this.simulator.takeGameStates();
+    if (states.length > 0 && this.emitGameState !== null) await this.emitGameState(states);
   }
 
   private fail(error: unknown): void {
