@@ -9,6 +9,7 @@ import { KafkaBus, MemoryBus } from '../pipeline/bus/index.js';
 import type { Bus } from '../pipeline/bus/index.js';
 import { ManualClock, systemClock } from '../pipeline/clock.js';
 import type { Clock } from '../pipeline/clock.js';
+import { gameStateSource } from '../pipeline/feeds/feed.js';
 import type { Feed } from '../pipeline/feeds/feed.js';
 import { startPipeline } from '../pipeline/pipeline.js';
 import type { Pipeline } from '../pipeline/pipeline.js';
@@ -136,6 +137,7 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
 
   const feed = overrides.feed ? overrides.feed(clock) : await makeFeed(config, clock, logger);
   const producer = bus.producer();
+  gameStateSource(feed)?.onGameState((states) => producer.send(TOPICS.rawGameState, states.map((g) => ({ key: `${g.book}:${g.bookEventId}`, partitionKey: g.league, value: g }))));
   const rawKey = (t: RawTick): string => `${t.book}:${t.bookEventId}`;
   await feed.start((ticks) => producer.send(TOPICS.rawTicks, ticks.map((t) => ({ key: rawKey(t), partitionKey: t.league, value: t }))));
 

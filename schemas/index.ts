@@ -2,6 +2,7 @@ export * from './markets.js';
 export * from './ticks.js';
 export * from './events.js';
 export * from './gamestate.js';
+export * from './closing.js';
 export * from './odds.js';
 export * from './opportunities.js';
 export * from './topics.js';
