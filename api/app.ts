@@ -10,6 +10,8 @@ import { errorsPlugin } from './plugins/errors.js';
 import { finiteNumbersPlugin } from './plugins/finite-numbers.js';
 import { metricsPlugin } from './plugins/metrics.js';
 import { eventsRoutes } from './routes/events.js';
+import { gameStateRoutes } from './routes/gamestate.js';
+import { closingRoutes } from './routes/closing.js';
 import { healthRoutes } from './routes/health.js';
 import { oddsRoutes } from './routes/odds.js';
 import { oddsBatchRoutes } from './routes/odds-batch.js';
@@ -63,6 +65,8 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
         { name: 'events', description: 'Events aggregated from the current odds.' },
         { name: 'odds', description: 'Latest odds, best prices, comparison, batch and deltas.' },
         { name: 'opportunities', description: '+EV, arbitrage, middles and low-hold opportunities derived from the latest odds.' },
+        { name: 'gamestate', description: 'Live score, period, clock and possession (Enterprise).' },
+        { name: 'closing', description: 'Closing lines, their history and closing-line value (CLV) of +EV opportunities.' },
       ],
       components: {
         securitySchemes: {
@@ -95,6 +99,8 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
     await authed.register(oddsDeltaRoutes, { deps });
     await authed.register(oddsBatchRoutes, { deps });
     await authed.register(opportunitiesRoutes, { deps });
+    await authed.register(gameStateRoutes, { deps });
+    await authed.register(closingRoutes, { deps });
   }, { prefix: API_PREFIX });
 
   return app as unknown as FastifyInstance;

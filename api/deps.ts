@@ -5,6 +5,7 @@ import type { KeyStore } from './keys.js';
 import type { RateLimitStore } from './plugins/rate-limit.js';
 import type { LiveBoard } from './views/board.js';
 import type { Catalog } from './views/catalog.js';
+import type { GameStateBoard } from './views/gamestate-board.js';
 import type { OpportunityBoard } from './views/opportunity-board.js';
 import type { TierViews } from './views/tier-views.js';
 
@@ -26,6 +27,8 @@ export interface AppDeps {
   views?: TierViews;
   /** Active opportunities (+EV, arbitrage, middles, low-hold); an empty board when absent. */
   opportunities?: OpportunityBoard;
+  /** Live game states (Enterprise); an empty board when absent. */
+  gameStates?: GameStateBoard;
 }
 
 /** The deps the odds-serving routes get: `views` always present. */

@@ -24,6 +24,7 @@ import { RedisRateLimitStore } from './plugins/redis-rate-limit.js';
 import { LiveBoard } from './views/board.js';
 import { Catalog } from './views/catalog.js';
 import { startChangelogViews } from './views/changelog-views.js';
+import { GameStateBoard } from './views/gamestate-board.js';
 import { OpportunityBoard, tierBookScopes } from './views/opportunity-board.js';
 import { TierViews } from './views/tier-views.js';
 
@@ -36,6 +37,8 @@ export interface RunningSystem {
   views: TierViews;
   /** Active opportunities, kept by the `opportunities` changelog. */
   opportunities: OpportunityBoard;
+  /** Live game states, kept by the `gamestate` changelog (streams subscribe here). */
+  gameStates: GameStateBoard;
   /** The key store, so an operator (or a test) can issue keys at run time. */
   keys: KeyStore;
   pipeline: Pipeline;
@@ -117,7 +120,8 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
   const tierViews = new TierViews(board, clock, { log: config.deltaWindow });
   const catalog = new Catalog();
   const opportunities = new OpportunityBoard();
-  const views = startChangelogViews(bus, board, randomUUID().slice(0, 8), logger, opportunities);
+  const gameStates = new GameStateBoard();
+  const views = startChangelogViews(bus, board, randomUUID().slice(0, 8), logger, opportunities, gameStates);
   const pipeline = startPipeline({ bus, store, clock, logger, catalog: { teams: TEAMS, leagues: LEAGUES }, sinkBatchRows: config.sink.batchRows, sinkMaxWaitMs: config.sink.maxWaitMs, opportunities: { bookScopes: tierBookScopes() } });
 
   const demoKeys = loadOrCreateDemoKeys(config.dataDir);
@@ -131,7 +135,7 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
     rateLimits = redis;
   }
 
-  const app = await buildApp({ board, views: tierViews, opportunities, catalog, keys, rateLimits, clock, store, version: packageVersion(), redisUrl: config.redisUrl, pipelineLag: () => pipeline.lag(), pipelineStats: () => pipeline.stats() }, logger);
+  const app = await buildApp({ board, views: tierViews, opportunities, gameStates, catalog, keys, rateLimits, clock, store, version: packageVersion(), redisUrl: config.redisUrl, pipelineLag: () => pipeline.lag(), pipelineStats: () => pipeline.stats() }, logger);
   let url = '';
   if (overrides.listen !== false) url = await app.listen({ port: config.port, host: config.host });
 
@@ -167,5 +171,5 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
     return stopped;
   };
 
-  return { app, url, demoKeys, board, views: tierViews, opportunities, keys, pipeline, feed, clock, store, drained, stop };
+  return { app, url, demoKeys, board, views: tierViews, opportunities, gameStates, keys, pipeline, feed, clock, store, drained, stop };
 }
