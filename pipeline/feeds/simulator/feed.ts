@@ -92,9 +92,13 @@ export class SimulatorFeed implements Feed, GameStateSource {
     const ticks = this.simulator.step(now, Math.floor(Math.max(0, this.budget)));
     this.budget = Math.max(this.budget - ticks.length, -this.ticksPerSecond);
     try {
-      // Odds first: a game state names a listing the normalizer must already know.
+      // A final whistle (or postponement) is news before the books pull their lines, so
+      // opportunities close with the event; other states follow the odds, since a game state
+      // names a listing the normalizer must already know.
+      const states = this.simulator.takeGameStates();
+      await this.sendStates(states.filter((g) => g.status !== 'live'));
       await this.send(ticks, emit);
-      await this.sendGameStates();
+      await this.sendStates(states.filter((g) => g.status === 'live'));
     } catch (error) {
       this.running = false;
       this.fail(error);
@@ -114,7 +118,10 @@ export class SimulatorFeed implements Feed, GameStateSource {
   }
 
   private async sendGameStates(): Promise<void> {
-    const states = this.simulator.takeGameStates();
+    await this.sendStates(this.simulator.takeGameStates());
+  }
+
+  private async sendStates(states: RawGameState[]): Promise<void> {
     if (states.length > 0 && this.emitGameState !== null) await this.emitGameState(states);
   }
 

@@ -254,7 +254,8 @@ export class MarketSimulator {
         this.play.start(ev, now);
       }
       if (ev.status === 'live' && ev.endTime <= now) {
-        this.play.step(ev, now);
+        // The last of the play happens before the final whistle, so its report comes before the final one.
+        this.play.step(ev, ev.endTime - 1);
         this.endEvent(ev, now, out, 'final');
         endedAny = true;
         continue;
