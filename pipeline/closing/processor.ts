@@ -37,6 +37,8 @@ interface EventState {
   event: CanonicalEvent | null;
   /** Row key -> the latest pre-match row (kept through the kickoff suspensions). */
   pre: Map<string, OddsRow>;
+  /** Row key -> when the row was pulled, before the capture: lines pulled before the start did not close. */
+  removed: Map<string, number>;
   /** Set once captured: row key -> closing line. */
   closing: Map<string, ClosingLine> | null;
   capturedAt: number | null;
@@ -108,7 +110,7 @@ export class ClosingProcessor {
   private state(eventId: string, now: number): EventState {
     let s = this.events.get(eventId);
     if (!s) {
-      s = { event: null, pre: new Map(), closing: null, capturedAt: null, evs: new Map(), final: null, firstSeen: now };
+      s = { event: null, pre: new Map(), removed: new Map(), closing: null, capturedAt: null, evs: new Map(), final: null, firstSeen: now };
       this.events.set(eventId, s);
     }
     return s;
@@ -118,8 +120,9 @@ export class ClosingProcessor {
     const s = this.state(change.eventId, now);
     const row = change.row;
     if (row === null) {
-      // A line pulled before the start was not there at the close; kickoff suspensions were.
-      if (s.closing === null && !(s.event?.isLive ?? false)) s.pre.delete(change.key);
+      // Whether the line was pulled before the start (it did not close) or at kickoff (it did) is
+      // decided at the capture, against the start time as corrected by then.
+      if (s.closing === null && s.pre.has(change.key)) s.removed.set(change.key, change.changedAt);
       return;
     }
     if (row.isLive) {
@@ -129,6 +132,7 @@ export class ClosingProcessor {
     if (row.market === 'future') return;
     if (s.closing === null) {
       s.pre.set(change.key, row);
+      s.removed.delete(change.key);
       return;
     }
     // A pre-match price that arrives after the capture (another stage ran ahead): amend the close.
@@ -142,7 +146,11 @@ export class ClosingProcessor {
     const s = this.state(event.id, now);
     s.event = event;
     if (s.closing === null && (event.isLive || event.status === 'live' || event.status === 'final')) this.capture(s, now, out);
-    if (s.closing === null && isClosedStatus(event.status)) s.pre.clear(); // postponed or cancelled: no close
+    if (s.closing === null && isClosedStatus(event.status)) {
+      // Postponed or cancelled: no close.
+      s.pre.clear();
+      s.removed.clear();
+    }
   }
 
   private onEv(o: EvOpportunity, now: number, out: ClosingOutput): void {
@@ -166,6 +174,8 @@ export class ClosingProcessor {
   private capture(s: EventState, now: number, out: ClosingOutput): void {
     const event = s.event;
     if (!event) return; // the event record always precedes its rows' consumers by design; wait for it
+    for (const [key, at] of s.removed) if (at < event.startTime) s.pre.delete(key);
+    s.removed.clear();
     s.closing = new Map();
     s.capturedAt = now;
     this.counters.captured++;
