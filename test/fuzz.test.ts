@@ -26,6 +26,7 @@ afterAll(async () => {
 const PARAMS = [
   'sport', 'league', 'sportsbook', 'add_sportsbook', 'market', 'event', 'live', 'team', 'date', 'q', 'min_odds', 'max_odds', 'limit', 'offset',
   'sort', 'fields', 'group_by', 'cursor', 'since', 'include_empty', 'region', 'sharp', 'catalog', 'include_unlisted', 'include_inactive', 'has_score', 'api_key',
+  'event_id', 'books', 'from', 'to', 'graded', 'devig_book',
 ];
 
 const PATHS = (): string[] => [
@@ -34,6 +35,8 @@ const PATHS = (): string[] => [
   `/api/v1/events/${eventId}/markets`, '/api/v1/events/{x}/markets', `/api/v1/events/${eventId}/odds`, '/api/v1/events/{x}/odds',
   '/api/v1/odds', '/api/v1/odds/best', '/api/v1/odds/comparison', '/api/v1/odds/delta', '/api/v1/odds/batch', '/api/v1/openapi.json',
   '/api/v1/docs/errors', '/api/v1/{x}', '/{x}',
+  '/api/v1/gamestate', '/api/v1/gamestate/{x}', '/api/v1/odds/closing', '/api/v1/historical/odds/closing', '/api/v1/historical/clv',
+  '/api/v1/opportunities/ev/history',
 ];
 
 const interesting = fc.constantFrom(

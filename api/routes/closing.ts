@@ -47,9 +47,15 @@ async function fromStore<T>(run: () => Promise<T>): Promise<T> {
 }
 
 /** `YYYY-MM-DD` or an ISO date-time -> epoch ms; the field is named when it is neither. */
+const EARLIEST = Date.UTC(2000, 0, 1);
+const LATEST = Date.UTC(2100, 0, 1);
+
 function parseDay(field: string, value: string): number {
-  const ms = /^\d{4}-\d{2}-\d{2}$/.test(value) ? Date.parse(`${value}T00:00:00Z`) : Date.parse(value);
-  if (!Number.isFinite(ms)) throw bad(field, 'expected YYYY-MM-DD or an ISO 8601 date-time');
+  const dayOnly = /^\d{4}-\d{2}-\d{2}$/.test(value);
+  const ms = dayOnly ? Date.parse(`${value}T00:00:00Z`) : Date.parse(value);
+  // A calendar day that does not exist (2025-02-30) must not roll over into the next month.
+  if (!Number.isFinite(ms) || (dayOnly && new Date(ms).toISOString().slice(0, 10) !== value)) throw bad(field, 'expected YYYY-MM-DD or an ISO 8601 date-time');
+  if (ms < EARLIEST || ms >= LATEST) throw bad(field, 'must be between 2000-01-01 and 2099-12-31');
   return ms;
 }
 
