@@ -10,7 +10,7 @@ export const ERROR_CODES = {
   resync_required: { status: 410, description: "A delta's `since` is older than the change window; reload /odds and poll from its meta.next_since." },
   rate_limited: { status: 429, description: 'The per-minute request limit is spent; retry after Retry-After seconds.' },
   internal_error: { status: 500, description: 'An unexpected failure; it is logged with the request id.' },
-  unavailable: { status: 503, description: 'The service is starting or shutting down.' },
+  unavailable: { status: 503, description: 'The service is starting or shutting down, or the history store cannot answer a closing-line or CLV query; retry.' },
 } as const;
 export type ErrorCode = keyof typeof ERROR_CODES;
 

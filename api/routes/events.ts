@@ -33,7 +33,7 @@ export const eventsRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (ap
         type: 'object',
         properties: {
           sport, league, sportsbook, live, team, date, q,
-          has_score: { type: 'boolean', description: 'true: only events with a live score. No score feed is connected yet, so true matches nothing.' },
+          has_score: { type: 'boolean', description: 'true: only events with a live score (a game-state source reports on them); false: only events without one.' },
           ...pagingParams(50, 1000),
         },
       },
@@ -45,7 +45,7 @@ export const eventsRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (ap
     const { sport: sp, league: lg, sportsbook: sb, live: lv, team: tm, date: dt, q: text } = request.query;
     const { event: filter, row } = parseFilters({ sport: sp, league: lg, sportsbook: sb, live: lv, team: tm, date: dt, q: text }, catalog);
     const matches = board.activeEvents().filter(
-      (e) => eventMatches(e, filter, catalog) && hasScore !== true && (!row.books || board.booksOf(e.id).some((b) => row.books?.has(b))),
+      (e) => eventMatches(e, filter, catalog) && (hasScore === undefined || (deps.gameStates?.get(e.id) !== undefined) === hasScore) && (!row.books || board.booksOf(e.id).some((b) => row.books?.has(b))),
     );
     const data = matches.slice(offset, offset + limit).map((e) => presentEvent(catalog, board, e));
     return { success: true, data, pagination: pagination(limit, offset, matches.length), meta: { count: data.length, total: matches.length } };
