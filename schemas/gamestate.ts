@@ -26,17 +26,8 @@ export interface GameStateExtras {
   outs?: number;
 }
 
-/** One book's view of a game's state, as a feed reports it (keyed like raw ticks). */
-export interface RawGameState {
-  kind: 'gamestate';
-  /** The book whose listing identifies the game. */
-  book: string;
-  bookEventId: string;
-  sport: string;
-  league: string;
-  /** Teams as this book spells them; `homeScore` is the score of `homeTeam`. */
-  homeTeam: string;
-  awayTeam: string;
+/** How a game stands: what every game-state record carries, raw or canonical. */
+export interface Scoreboard {
   status: EventStatus;
   homeScore: number;
   awayScore: number;
@@ -49,26 +40,30 @@ export interface RawGameState {
   server: Side | null;
   lastPlay: string | null;
   extras: GameStateExtras;
+}
+
+/** One book's view of a game's state, as a feed reports it (keyed like raw ticks). */
+export interface RawGameState extends Scoreboard {
+  kind: 'gamestate';
+  /** The book whose listing identifies the game. */
+  book: string;
+  bookEventId: string;
+  sport: string;
+  league: string;
+  /** Teams as this book spells them; `homeScore` is the score of `homeTeam`. */
+  homeTeam: string;
+  awayTeam: string;
   /** When the state was observed, epoch ms. */
   ts: number;
 }
 
 /** A game's state on the canonical event (topic `gamestate`, keyed by event id). */
-export interface GameState {
+export interface GameState extends Scoreboard {
   eventId: string;
   sport: string;
   league: string;
   homeTeamId: string;
   awayTeamId: string;
-  status: EventStatus;
-  homeScore: number;
-  awayScore: number;
-  period: string | null;
-  clock: string | null;
-  possession: Side | null;
-  server: Side | null;
-  lastPlay: string | null;
-  extras: GameStateExtras;
   /** The book whose feed reported this state, and how many books list the event. */
   primaryBook: string;
   bookCount: number;

@@ -11,7 +11,7 @@ import {
   presentEvHistory,
   presentHistoricalDay,
 } from '../contract/closing.js';
-import { authErrorResponses, csv, csvParam, errorResponse, pagination, paginatedEnvelope, pagingParams } from '../contract/common.js';
+import { authErrorResponses, csv, csvParam, dataEnvelope, errorResponse, pagination, paginatedEnvelope, pagingParams } from '../contract/common.js';
 import { teamName } from '../contract/refs.js';
 import type { AppDeps } from '../deps.js';
 import { ApiError } from '../errors.js';
@@ -84,7 +84,7 @@ export const closingRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, 
           books: csvParam('Legacy alias of sportsbook.'),
         },
       },
-      response: { 200: { type: 'object', required: ['success', 'data', 'meta'], properties: { success: { type: 'boolean' }, data: closingSnapshotSchema, meta: meta({}) } }, 503: errorResponse('unavailable: the history store cannot answer; retry.'), ...authErrorResponses },
+      response: { 200: dataEnvelope(closingSnapshotSchema, meta({})), 503: errorResponse('unavailable: the history store cannot answer; retry.'), ...authErrorResponses },
     },
   }, async (request, reply) => {
     const tier = requireTier(request, 'pro', 'Closing lines');
@@ -119,19 +119,14 @@ export const closingRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, 
         },
       },
       response: {
-        200: {
-          type: 'object',
-          required: ['success', 'data', 'meta'],
-          properties: {
-            success: { type: 'boolean' },
-            data: {
-              type: 'object',
-              required: ['date', 'sport', 'league', 'events', 'total_events', 'total_lines'],
-              properties: { date: { type: 'string' }, sport: { type: 'string' }, league: { type: 'string' }, events: { type: 'array', items: historicalEventSchema }, total_events: { type: 'integer' }, total_lines: { type: 'integer' } },
-            },
-            meta: meta({ tier_window_days: { type: 'integer' }, filters: filtersSchema }),
+        200: dataEnvelope(
+          {
+            type: 'object',
+            required: ['date', 'sport', 'league', 'events', 'total_events', 'total_lines'],
+            properties: { date: { type: 'string' }, sport: { type: 'string' }, league: { type: 'string' }, events: { type: 'array', items: historicalEventSchema }, total_events: { type: 'integer' }, total_lines: { type: 'integer' } },
           },
-        },
+          meta({ tier_window_days: { type: 'integer' }, filters: filtersSchema }),
+        ),
         503: errorResponse('unavailable: the history store cannot answer; retry.'),
         ...authErrorResponses,
       },
@@ -169,23 +164,18 @@ export const closingRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, 
         },
       },
       response: {
-        200: {
-          type: 'object',
-          required: ['success', 'data', 'meta'],
-          properties: {
-            success: { type: 'boolean' },
-            data: {
-              type: 'object',
-              required: ['date_range', 'group_by', 'groups'],
-              properties: {
-                date_range: { type: 'object', properties: { from: { type: 'string', format: 'date-time' }, to: { type: 'string', format: 'date-time' } } },
-                group_by: { type: 'string' },
-                groups: { type: 'array', items: clvGroupSchema },
-              },
+        200: dataEnvelope(
+          {
+            type: 'object',
+            required: ['date_range', 'group_by', 'groups'],
+            properties: {
+              date_range: { type: 'object', properties: { from: { type: 'string', format: 'date-time' }, to: { type: 'string', format: 'date-time' } } },
+              group_by: { type: 'string' },
+              groups: { type: 'array', items: clvGroupSchema },
             },
-            meta: meta({ filters: filtersSchema, tier_window_days: { type: ['integer', 'string'] } }),
           },
-        },
+          meta({ filters: filtersSchema, tier_window_days: { type: ['integer', 'string'] } }),
+        ),
         503: errorResponse('unavailable: the history store cannot answer; retry.'),
         ...authErrorResponses,
       },

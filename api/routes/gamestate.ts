@@ -1,30 +1,25 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { authErrorResponses } from '../contract/common.js';
+import { authErrorResponses, dataEnvelope } from '../contract/common.js';
 import { gameStateMap, gameStateSchema } from '../contract/gamestate.js';
 import type { AppDeps } from '../deps.js';
 import { requireFeature } from '../plugins/auth.js';
 import { GameStateBoard } from '../views/gamestate-board.js';
 
-const envelope = {
-  type: 'object',
-  required: ['success', 'data', 'meta'],
-  properties: {
-    success: { type: 'boolean' },
-    data: {
-      type: 'object',
-      description: 'sport -> event id -> game state. Empty when no game of the sport is live (an unknown sport too).',
-      additionalProperties: { type: 'object', additionalProperties: gameStateSchema },
-    },
-    meta: {
-      type: 'object',
-      properties: {
-        count: { type: 'integer' },
-        source: { type: 'string', description: '`live`: games the connected feed reports on. Replayed odds recordings carry no game state.' },
-        updated_at: { type: ['string', 'null'], format: 'date-time' },
-      },
+const envelope = dataEnvelope(
+  {
+    type: 'object',
+    description: 'sport -> event id -> game state. Empty when no game of the sport is live (an unknown sport too).',
+    additionalProperties: { type: 'object', additionalProperties: gameStateSchema },
+  },
+  {
+    type: 'object',
+    properties: {
+      count: { type: 'integer' },
+      source: { type: 'string', description: '`live`: games the connected feed reports on. Replayed odds recordings carry no game state.' },
+      updated_at: { type: ['string', 'null'], format: 'date-time' },
     },
   },
-} as const;
+);
 
 /**
  * Live game state (Enterprise): joined to odds and opportunities by event id only; EV rows

@@ -13,7 +13,7 @@ import type {
   SelectionType,
 } from '../../schemas/index.js';
 import { DEVIG_METHODS, americanToDecimal, americanToProbability, deVig } from '../odds-math/index.js';
-import { canonicalLine, familyKey, lineKey, outcomesOf, resolveOptions } from '../opportunities/index.js';
+import { canonicalLine, familyKey, lineKey, outcomesOf, resolveOptions, round } from '../opportunities/index.js';
 import type { OpportunityOptions, ResolvedOptions } from '../opportunities/index.js';
 
 export type ClosingInput =
@@ -372,10 +372,4 @@ function sameNoVig(a: ClosingLine, b: ClosingLine): boolean {
 
 function sameGrade(a: ClvGrade, b: ClvGrade): boolean {
   return a.clvPercent === b.clvPercent && a.closingNoVigProbability === b.closingNoVigProbability && a.closingPriceAmerican === b.closingPriceAmerican && a.closingDevigBook === b.closingDevigBook;
-}
-
-function round(x: number, digits: number): number {
-  const f = 10 ** digits;
-  const r = Math.round(x * f) / f;
-  return r === 0 ? 0 : r;
 }
