@@ -2,6 +2,7 @@ import type { Clock } from '../pipeline/clock.js';
 import type { PipelineStats } from '../pipeline/pipeline.js';
 import type { OlapStore } from '../pipeline/store/index.js';
 import type { KeyStore } from './keys.js';
+import type { HttpLimits } from './plugins/http-guard.js';
 import type { RateLimitStore } from './plugins/rate-limit.js';
 import type { LiveBoard } from './views/board.js';
 import type { Catalog } from './views/catalog.js';
@@ -25,6 +26,8 @@ export interface AppDeps {
   pipelineStats?: () => PipelineStats;
   /** The board each tier reads (live, or delayed for free); made from `board` when absent. */
   views?: TierViews;
+  /** Request timeouts, the per-address connection cap and load shedding; defaults without shedding when absent. */
+  http?: HttpLimits;
   /** Active opportunities (+EV, arbitrage, middles, low-hold); an empty board when absent. */
   opportunities?: OpportunityBoard;
   /** Live game states (Enterprise); an empty board when absent. */

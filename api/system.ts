@@ -135,7 +135,7 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
     rateLimits = redis;
   }
 
-  const app = await buildApp({ board, views: tierViews, opportunities, gameStates, catalog, keys, rateLimits, clock, store, version: packageVersion(), redisUrl: config.redisUrl, pipelineLag: () => pipeline.lag(), pipelineStats: () => pipeline.stats() }, logger);
+  const app = await buildApp({ board, views: tierViews, opportunities, gameStates, catalog, keys, rateLimits, clock, store, version: packageVersion(), redisUrl: config.redisUrl, http: config.http, pipelineLag: () => pipeline.lag(), pipelineStats: () => pipeline.stats() }, logger);
   let url = '';
   if (overrides.listen !== false) url = await app.listen({ port: config.port, host: config.host });
 

@@ -3,6 +3,7 @@ import { benchApi } from './api.js';
 import { benchDelta } from './delta.js';
 import { benchOpportunities } from './opportunities.js';
 import { benchPipeline } from './pipeline.js';
+import { benchShedding } from './shedding.js';
 import { formatFigures } from './report.js';
 import type { BenchFigure } from './report.js';
 
@@ -18,8 +19,12 @@ async function main(): Promise<void> {
     ['API (GET /odds from the live board)', () => benchApi()],
     ['Opportunity engines (+EV, arbitrage, middles, low-hold)', () => benchOpportunities()],
     ['Delta polling and rate limiting', () => benchDelta()],
+    ['Load shedding (200 connections of GET /odds?limit=200)', () => benchShedding()],
   ];
+  // `make bench SECTION=shedding` runs the sections whose title contains the word.
+  const only = process.argv[2]?.toLowerCase();
   for (const [title, run] of sections) {
+    if (only && !title.toLowerCase().includes(only)) continue;
     const t0 = performance.now();
     const figures = await run();
     process.stdout.write(`${formatFigures(title, figures)}\n  (${((performance.now() - t0) / 1000).toFixed(1)} s)\n\n`);

@@ -14,13 +14,16 @@ import type { SharedFilterQuery } from './filters.js';
 
 export const OPPORTUNITY_LIMIT = { default: 50, max: 200, maxOffset: 5000 } as const;
 
-/** `market` category aliases; any market id, or `player_<stat>` for one stat of player props. */
-export const MARKET_ALIASES: Readonly<Record<string, (o: Pick<Opportunity, 'market' | 'family' | 'participant'>) => boolean>> = {
-  main: (o) => o.market === 'moneyline' || o.market === 'point_spread' || o.market === 'total_points',
-  spread: (o) => o.family === 'side' && o.market !== 'moneyline' && o.market !== 'team_total',
-  total: (o) => o.family === 'total' && o.market !== 'player_prop',
-  props: (o) => o.market === 'player_prop' || o.market === 'game_prop',
-};
+/**
+ * `market` category aliases; any market id, or `player_<stat>` for one stat of player props.
+ * A Map, not an object literal: `market=constructor` must not find Object's constructor.
+ */
+export const MARKET_ALIASES: ReadonlyMap<string, (o: Pick<Opportunity, 'market' | 'family' | 'participant'>) => boolean> = new Map([
+  ['main', (o) => o.market === 'moneyline' || o.market === 'point_spread' || o.market === 'total_points'],
+  ['spread', (o) => o.family === 'side' && o.market !== 'moneyline' && o.market !== 'team_total'],
+  ['total', (o) => o.family === 'total' && o.market !== 'player_prop'],
+  ['props', (o) => o.market === 'player_prop' || o.market === 'game_prop'],
+]);
 
 export const DATE_RANGES = ['today', 'tomorrow', 'week'] as const;
 export type DateRange = (typeof DATE_RANGES)[number];
@@ -29,7 +32,7 @@ export const commonOpportunityParams = {
   sport: sharedFilterParams.sport,
   league: sharedFilterParams.league,
   sportsbook: csvParam('Sportsbook ids, comma-separated; default: every book your tier sees. An opportunity shows only when every leg is at one of them.'),
-  market: csvParam(`Market ids or categories, comma-separated: ${Object.keys(MARKET_ALIASES).join(', ')}, a market id (${MARKET_IDS.join(', ')}), or player_<stat> (e.g. player_points).`),
+  market: csvParam(`Market ids or categories, comma-separated: ${[...MARKET_ALIASES.keys()].join(', ')}, a market id (${MARKET_IDS.join(', ')}), or player_<stat> (e.g. player_points).`),
   event: sharedFilterParams.event,
   live: sharedFilterParams.live,
   team: sharedFilterParams.team,
@@ -63,7 +66,7 @@ export function parseMarketFilter(value: string | undefined): ((o: Opportunity) 
   if (!items) return undefined;
   const tests: ((o: Opportunity) => boolean)[] = [];
   for (const item of items) {
-    const alias = MARKET_ALIASES[item];
+    const alias = MARKET_ALIASES.get(item);
     if (alias) tests.push(alias);
     else if ((MARKET_IDS as readonly string[]).includes(item)) tests.push((o) => o.market === (item as MarketId));
     else if (/^player_[a-z0-9_]+$/.test(item) && item !== 'player_prop') {
@@ -130,7 +133,9 @@ export function sortParam(keys: readonly string[], description: string, fallback
 
 export function comparator<E extends BoardEntry>(sort: string, keys: Readonly<Record<string, (e: E) => number | string>>): (a: E, b: E) => number {
   const descending = sort.startsWith('-');
-  const key = keys[descending ? sort.slice(1) : sort];
+  const name = descending ? sort.slice(1) : sort;
+  // Own keys only: `sort=constructor` names no sort key, whatever Object.prototype holds.
+  const key = Object.hasOwn(keys, name) ? keys[name] : undefined;
   if (!key) throw new ApiError('invalid_request', `Invalid query parameter 'sort': unknown key '${sort}'`);
   const dir = descending ? -1 : 1;
   return (a, b) => {

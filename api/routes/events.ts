@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { CanonicalEvent } from '../../schemas/index.js';
+import type { CanonicalEvent, TierName } from '../../schemas/index.js';
+import { openBooks } from '../tiers.js';
 import type { LiveBoard } from '../views/board.js';
 import { authErrorResponses, dataEnvelope, notFoundResponse, pagination, paginatedEnvelope, pagingParams } from '../contract/common.js';
 import { eventSchema, presentEvent } from '../contract/events.js';
@@ -16,6 +17,7 @@ const eventParams = { type: 'object', required: ['eventId'], properties: { event
 
 export const eventsRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (app, { deps }) => {
   const { catalog, views } = deps;
+  const visibleBooks = (tier: TierName): Set<string> => openBooks(tier, [...catalog.books.values()]);
 
   /** Events are served from the tier's board, so a delayed tier sees events and odds alike delayed. */
   function eventOr404(board: LiveBoard, id: string): CanonicalEvent {
@@ -40,22 +42,29 @@ export const eventsRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (ap
       response: { 200: paginatedEnvelope(eventSchema, { type: 'object', additionalProperties: true }), ...authErrorResponses },
     },
   }, async (request) => {
-    const board = views.boardFor(tierOf(request));
+    const tier = tierOf(request);
+    const board = views.boardFor(tier);
+    const visible = visibleBooks(tier);
     const { limit, offset, has_score: hasScore } = request.query;
     const { sport: sp, league: lg, sportsbook: sb, live: lv, team: tm, date: dt, q: text } = request.query;
     const { event: filter, row } = parseFilters({ sport: sp, league: lg, sportsbook: sb, live: lv, team: tm, date: dt, q: text }, catalog);
+    // Filtering by a book the tier may not see would tell which events that book lists.
+    for (const b of row.books ?? []) {
+      if (!visible.has(b)) throw new ApiError('feature_required', `Sportsbook '${b}' needs the ${catalog.books.get(b)?.requiresTier ?? 'enterprise'} tier or higher; this key is ${tier}`);
+    }
     const matches = board.activeEvents().filter(
       (e) => eventMatches(e, filter, catalog) && (hasScore === undefined || (deps.gameStates?.get(e.id) !== undefined) === hasScore) && (!row.books || board.booksOf(e.id).some((b) => row.books?.has(b))),
     );
-    const data = matches.slice(offset, offset + limit).map((e) => presentEvent(catalog, board, e));
+    const data = matches.slice(offset, offset + limit).map((e) => presentEvent(catalog, board, e, visible));
     return { success: true, data, pagination: pagination(limit, offset, matches.length), meta: { count: data.length, total: matches.length } };
   });
 
   app.get<{ Params: { eventId: string } }>('/events/:eventId', {
     schema: { tags: ['events'], summary: 'One event', description: 'One event by id; 404 when the board does not know it.', params: eventParams, response: { 200: dataEnvelope(eventSchema), 404: notFoundResponse, ...authErrorResponses } },
   }, async (request) => {
-    const board = views.boardFor(tierOf(request));
-    return { success: true, data: presentEvent(catalog, board, eventOr404(board, request.params.eventId)) };
+    const tier = tierOf(request);
+    const board = views.boardFor(tier);
+    return { success: true, data: presentEvent(catalog, board, eventOr404(board, request.params.eventId), visibleBooks(tier)) };
   });
 
   app.get<{ Params: { eventId: string } }>('/events/:eventId/markets', {

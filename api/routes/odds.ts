@@ -10,6 +10,7 @@ import { ODDS_FIELDS, bestOddsRowSchema, oddsListItemSchema, oddsRowSchema, pres
 import type { PublicOdds } from '../contract/odds.js';
 import type { ServingDeps } from '../deps.js';
 import { ApiError } from '../errors.js';
+import { openBooks } from '../tiers.js';
 import { formatLogTime } from '../views/log-time.js';
 import { SORT_VALUES, candidateEvents, comparePositions, forEachMatch, parseSort, positionOf } from '../views/odds-query.js';
 import { eventMatches, rowMatches } from '../views/filters.js';
@@ -267,7 +268,8 @@ export const oddsRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (app,
     const e = board.event(request.query.event);
     if (!e || !board.hasOdds(e.id)) throw new ApiError('not_found', `Unknown event '${request.query.event}' (or it has no odds now)`);
     const filters = parseOddsFilters({ market: request.query.market, sportsbook: request.query.sportsbook, add_sportsbook: request.query.add_sportsbook }, catalog, tier);
-    const data: Record<string, PublicOdds[]> = {};
+    // Keys carry participant names from the feed: no prototype behind them.
+    const data: Record<string, PublicOdds[]> = Object.create(null) as Record<string, PublicOdds[]>;
     const books = new Set<string>();
     let group: OddsRow[] = [];
     const flush = (): void => {
@@ -287,7 +289,7 @@ export const oddsRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (app,
     return {
       success: true,
       data,
-      meta: { event: presentEvent(catalog, board, e), outcomes: Object.keys(data).length, books: [...books].sort(), next_since: formatLogTime(board.log.head()) },
+      meta: { event: presentEvent(catalog, board, e, openBooks(tier, [...catalog.books.values()])), outcomes: Object.keys(data).length, books: [...books].sort(), next_since: formatLogTime(board.log.head()) },
     };
   });
 };

@@ -261,7 +261,7 @@ export const referenceRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app
     schema: {
       tags: ['reference'],
       summary: 'Teams (and players of individual sports) with their aliases',
-      description: 'Teams of the catalog with frozen numerical ids, abbreviations and the aliases books use; `q` searches names and aliases.',
+      description: 'Teams of the catalog with frozen numerical ids, abbreviations and the aliases books use; `q` searches names and aliases; 404 for an unknown sport or league.',
       querystring: {
         type: 'object',
         properties: {
@@ -273,11 +273,15 @@ export const referenceRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app
       },
       response: {
         200: listEnvelope(teamSchema),
+        404: notFoundResponse,
         ...authErrorResponses,
       },
     },
   }, async (request) => {
     const { sport, league, q, limit, offset } = request.query;
+    // Unknown ids are 404 here as on /leagues and /markets, not an empty list.
+    if (sport !== undefined && !catalog.sports.has(sport)) throw new ApiError('not_found', `Unknown sport '${sport}'`);
+    if (league !== undefined && !catalog.leagues.has(league)) throw new ApiError('not_found', `Unknown league '${league}'`);
     const counts = countEvents(board, (e) => [e.homeTeamId, e.awayTeamId]);
     const hits = q === undefined ? null : catalog.teams.search(q);
     const all = [...catalog.teams.all()].filter(
