@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import { ERROR_CODES, errorBody } from './errors.js';
 import type { AppDeps, ServingDeps } from './deps.js';
 import { authPlugin } from './plugins/auth.js';
+import { envelopePlugin } from './plugins/envelope.js';
 import { errorsPlugin } from './plugins/errors.js';
 import { DEFAULT_HTTP_LIMITS, clientErrorHandler, connectionsCheckingInterval, httpGuardPlugin } from './plugins/http-guard.js';
 import { loadSheddingPlugin } from './plugins/load-shedding.js';
@@ -119,6 +120,7 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
     // Shed before authenticating: a refused request costs nothing and counts against no limit.
     await authed.register(loadSheddingPlugin, { maxEventLoopDelayMs: limits.shedEventLoopDelayMs, turnBudgetMs: limits.shedTurnBudgetMs });
     await authed.register(authPlugin, { keys: deps.keys, rateLimits: deps.rateLimits, now: () => Date.now() });
+    await authed.register(envelopePlugin, appDeps.inspectPayload ? { inspect: appDeps.inspectPayload } : {});
     await authed.register(referenceRoutes, { deps });
     await authed.register(eventsRoutes, { deps });
     await authed.register(oddsRoutes, { deps });

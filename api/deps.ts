@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import type { Clock } from '../pipeline/clock.js';
 import type { PipelineStats } from '../pipeline/pipeline.js';
 import type { OlapStore } from '../pipeline/store/index.js';
@@ -32,7 +33,14 @@ export interface AppDeps {
   opportunities?: OpportunityBoard;
   /** Live game states (Enterprise); an empty board when absent. */
   gameStates?: GameStateBoard;
+  /**
+   * Sees every answer body before serialization (contract tests check it against the route's
+   * response schema, which serialization would otherwise silently apply).
+   */
+  inspectPayload?: PayloadInspector;
 }
+
+export type PayloadInspector = (request: FastifyRequest, statusCode: number, payload: unknown) => void;
 
 /** The deps the odds-serving routes get: `views` always present. */
 export type ServingDeps = AppDeps & { views: TierViews };

@@ -74,7 +74,7 @@ export async function benchApi(seconds = 5): Promise<BenchFigure[]> {
   const bare = Fastify({ logger: false });
   const page = board.activeEvents().flatMap((e) => board.rowsOf(e.id).map((r) => presentOdds(catalog, r, e))).slice(0, 100);
   bare.get('/odds', { schema: { response: { 200: paginatedEnvelope(oddsRowSchema, { type: 'object', additionalProperties: true }) } } }, async () => ({
-    success: true, data: page, pagination: pagination(100, 0, board.rowCount), meta: { count: 100, total: board.rowCount },
+    success: true, data: page, pagination: pagination(100, 0, board.rowCount), meta: { count: 100, total: board.rowCount }, updated_at: new Date().toISOString(),
   }));
   const bareUrl = await bare.listen({ port: 0, host: '127.0.0.1' });
 

@@ -1,5 +1,6 @@
 import { cpus } from 'node:os';
 import { benchApi } from './api.js';
+import { benchCompat } from './compat.js';
 import { benchDelta } from './delta.js';
 import { benchOpportunities } from './opportunities.js';
 import { benchPipeline } from './pipeline.js';
@@ -20,6 +21,7 @@ async function main(): Promise<void> {
     ['Opportunity engines (+EV, arbitrage, middles, low-hold)', () => benchOpportunities()],
     ['Delta polling and rate limiting', () => benchDelta()],
     ['Load shedding (200 connections of GET /odds?limit=200)', () => benchShedding()],
+    ['Drop-in compatibility (ETag, main lines)', () => benchCompat()],
   ];
   // `make bench SECTION=shedding` runs the sections whose title contains the word.
   const only = process.argv[2]?.toLowerCase();

@@ -1,4 +1,3 @@
-import type { DevigMethodName } from './opportunities.js';
 import type { MarketId, SelectionType } from './markets.js';
 
 /**
@@ -6,6 +5,10 @@ import type { MarketId, SelectionType } from './markets.js';
  * per market and line is its close; the sharp references' closes, de-vigged, give the closing
  * fair probability each +EV opportunity detected before the start is graded against.
  */
+
+/** De-vig methods a close carries the references' fair probability for (one column each in `closing_odds`). */
+export const CLOSING_DEVIG_METHODS = ['power', 'multiplicative', 'additive', 'shin'] as const;
+export type ClosingDevigMethod = (typeof CLOSING_DEVIG_METHODS)[number];
 
 /** One book's last pre-match price on one selection at one line (table `closing_odds`). */
 export interface ClosingLine {
@@ -29,7 +32,7 @@ export interface ClosingLine {
   /** Power de-vig of this book's own closing market; null when the book closed only one side. */
   bookNoVigProbability: number | null;
   /** Fair probability from the sharp references' closes, by de-vig method (null: no reference closed this line). */
-  noVig: Record<DevigMethodName, number | null>;
+  noVig: Record<ClosingDevigMethod, number | null>;
   /** Reference books averaged into `noVig`, best first. */
   referenceBooks: string[];
   /** When the book last set or confirmed the price. */

@@ -40,6 +40,8 @@ const PATHS = (): string[] => [
   `/api/v1/events/${eventId}/markets`, '/api/v1/events/{x}/markets', `/api/v1/events/${eventId}/odds`, '/api/v1/events/{x}/odds',
   '/api/v1/odds', '/api/v1/odds/best', '/api/v1/odds/comparison', '/api/v1/odds/delta', '/api/v1/odds/batch', '/api/v1/openapi.json',
   '/api/v1/docs/errors', '/api/v1/{x}', '/{x}',
+  '/api/v1/leagues/nba', '/api/v1/leagues/{x}', '/api/v1/opportunities/ev', '/api/v1/opportunities/arbitrage', '/api/v1/opportunities/middles',
+  '/api/v1/opportunities/middles/summary', '/api/v1/opportunities/middles/{x}', '/api/v1/opportunities/low_hold', '/api/v1/opportunities/low-hold',
   '/api/v1/gamestate', '/api/v1/gamestate/{x}', '/api/v1/odds/closing', '/api/v1/historical/odds/closing', '/api/v1/historical/clv',
   '/api/v1/opportunities/ev/history',
 ];
@@ -129,8 +131,10 @@ function checkEnvelope(p: Probe, r: { status: number; text: string; type: string
     return;
   }
   const error = body['error'] as Row | undefined;
-  // Extras (e.g. retry_after) may join; these three are the envelope.
-  expect(error && Object.keys(error), where).toEqual(expect.arrayContaining(['code', 'docs', 'message']));
+  // code, docs and message always; beyond them only the documented extras (api/errors.ts ErrorExtras).
+  const keys = Object.keys(error ?? {});
+  expect(['code', 'docs', 'message'].every((k) => keys.includes(k)), where).toBe(true);
+  expect(keys.filter((k) => !['code', 'docs', 'message', 'tier', 'required_tier', 'retry_after', 'max_offset', 'max_books', 'requested_books'].includes(k)), where).toEqual([]);
   const code = error?.['code'] as keyof typeof ERROR_CODES;
   expect(code in ERROR_CODES, where).toBe(true);
   expect(ERROR_CODES[code].status, where).toBe(r.status);

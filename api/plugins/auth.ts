@@ -65,7 +65,7 @@ export const authPlugin = fp<AuthOptions>(async (app: FastifyInstance, options) 
       throw new ApiError('rate_limited', `Rate limit of ${limit} requests per minute reached; retry in ${rate.retryAfter} s`, {
         ...headers,
         'retry-after': String(rate.retryAfter),
-      });
+      }, { retry_after: rate.retryAfter });
     }
   });
 });
@@ -79,6 +79,6 @@ export function requireFeature(request: FastifyRequest, feature: Feature): void 
   const tier: TierName = request.apiKey?.tier ?? 'free';
   if (!TIERS[tier].features.includes(feature)) {
     const needed = lowestTierWith(feature);
-    throw new ApiError('feature_required', `The ${feature} feature needs the ${needed} tier or higher; this key is ${tier}`);
+    throw new ApiError('feature_required', `The ${feature} feature needs the ${needed} tier or higher; this key is ${tier}`, {}, { tier, required_tier: needed });
   }
 }

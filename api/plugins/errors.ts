@@ -30,6 +30,20 @@ export function describeValidation(error: FastifyError): string {
   return `Invalid ${where} '${field}': ${detail}`;
 }
 
+/**
+ * `offset` above the route's maximum is its own code, as clients of the reference service expect
+ * (400 offset_too_large with `max_offset`), with a pointer to the way further.
+ */
+function offsetTooLarge(error: FastifyError): { max: number; message: string } | null {
+  const first = error.validation?.[0];
+  if (!first || error.validationContext !== 'querystring' || first.instancePath !== '/offset' || first.keyword !== 'maximum') return null;
+  const max = Number((first.params as Record<string, unknown>)['limit']);
+  return {
+    max,
+    message: `Invalid query parameter 'offset': must be <= ${max}; page further with cursor/next_cursor where the endpoint offers it (GET /odds), or narrow the filters`,
+  };
+}
+
 /** Fastify's own client errors, in the words of the rest of the API. */
 const FASTIFY_MESSAGES = new Map<string, (e: FastifyError) => string>(Object.entries({
   FST_ERR_CTP_INVALID_JSON_BODY: () => 'Invalid body: not valid JSON',
@@ -61,7 +75,12 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
     // Errors raised before the onRequest hooks (a broken URL, a body parser) still carry the id.
     void reply.header('x-request-id', request.id);
     if (error instanceof ApiError) {
-      void reply.code(error.status).headers(error.headers).send(errorBody(error.code, error.message));
+      void reply.code(error.status).headers(error.headers).send(errorBody(error.code, error.message, error.extras));
+      return;
+    }
+    const tooFar = offsetTooLarge(error);
+    if (tooFar !== null) {
+      void reply.code(400).send(errorBody('offset_too_large', tooFar.message, { max_offset: tooFar.max }));
       return;
     }
     if (error.validation) {

@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { CanonicalEvent, TierName } from '../../schemas/index.js';
 import { openBooks } from '../tiers.js';
 import type { LiveBoard } from '../views/board.js';
-import { authErrorResponses, dataEnvelope, notFoundResponse, pagination, paginatedEnvelope, pagingParams } from '../contract/common.js';
+import { authErrorResponses, countMetaSchema, dataEnvelope, notFoundResponse, pagination, paginatedEnvelope, pagingParams } from '../contract/common.js';
 import { eventSchema, presentEvent } from '../contract/events.js';
 import { addSportsbookParam, parseFilters, parseOddsFilters, sharedFilterParams } from '../contract/filters.js';
 import type { SharedFilterQuery } from '../contract/filters.js';
@@ -39,7 +39,7 @@ export const eventsRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (ap
           ...pagingParams(50, 1000),
         },
       },
-      response: { 200: paginatedEnvelope(eventSchema, { type: 'object', additionalProperties: true }), ...authErrorResponses },
+      response: { 200: paginatedEnvelope(eventSchema, countMetaSchema), ...authErrorResponses },
     },
   }, async (request) => {
     const tier = tierOf(request);
@@ -87,7 +87,7 @@ export const eventsRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (ap
       description: "The event's rows in board order, from the sportsbooks the key's tier serves (`sportsbook` and `add_sportsbook` as on /odds); 404 for an unknown event.",
       params: eventParams,
       querystring: { type: 'object', properties: { sportsbook, add_sportsbook: addSportsbookParam, market, ...pagingParams(100, 1000) } },
-      response: { 200: paginatedEnvelope(oddsRowSchema), 404: notFoundResponse, ...authErrorResponses },
+      response: { 200: paginatedEnvelope(oddsRowSchema, countMetaSchema), 404: notFoundResponse, ...authErrorResponses },
     },
   }, async (request) => {
     const tier = tierOf(request);
@@ -96,7 +96,8 @@ export const eventsRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (ap
     const { limit, offset } = request.query;
     const { row } = parseOddsFilters({ sportsbook: request.query.sportsbook, add_sportsbook: request.query.add_sportsbook, market: request.query.market }, catalog, tier);
     const rows = board.rowsOf(e.id).filter((r) => rowMatches(r, row));
-    const data = rows.slice(offset, offset + limit).map((r) => presentOdds(catalog, r, e));
+    const main = board.mainLines(e.id);
+    const data = rows.slice(offset, offset + limit).map((r) => presentOdds(catalog, r, e, main));
     return { success: true, data, pagination: pagination(limit, offset, rows.length), meta: { count: data.length, total: rows.length } };
   });
 };

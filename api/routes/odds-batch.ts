@@ -67,7 +67,7 @@ export const oddsBatchRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async 
     for (const id of ids) {
       const e = board.event(id);
       const list: PublicOdds[] = [];
-      if (e) for (const r of board.rowsOf(id)) if (rowMatches(r, rf)) list.push(presentOdds(catalog, r, e));
+      if (e) for (const r of board.rowsOf(id)) if (rowMatches(r, rf)) list.push(presentOdds(catalog, r, e, board.mainLines(id)));
       if (!e || !board.hasOdds(id)) missing.push(id);
       rows += list.length;
       data[id] = list;

@@ -11,7 +11,7 @@ import { eventMatches, rowMatches } from '../views/filters.js';
 import { formatLogTime, maxLogTime, parseLogTime } from '../views/log-time.js';
 import type { LogTime } from '../views/log-time.js';
 
-const { sport, league, sportsbook, market, event, live } = sharedFilterParams;
+const { sport, league, sportsbook, market, event, event_id: eventId, live } = sharedFilterParams;
 
 interface DeltaQuery {
   since: string;
@@ -68,7 +68,7 @@ export const oddsDeltaRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async 
         required: ['since'],
         properties: {
           since: { type: 'string', format: 'date-time', description: 'RFC 3339 time; best the `next_since` of the previous answer (or of /odds), passed back verbatim.' },
-          sport, league, sportsbook, add_sportsbook: addSportsbookParam, market, event, live,
+          sport, league, sportsbook, add_sportsbook: addSportsbookParam, market, event, event_id: eventId, live,
           ...pagingParams(1000, 5000),
         },
       },
@@ -131,7 +131,7 @@ export const oddsDeltaRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async 
       // A row whose event is not known yet is not on /odds either; it comes again when the event does.
       if (!ev || !eventMatches(ev, eventFilter, catalog)) return true;
       if (ef.live !== undefined && ev.isLive !== ef.live) return take(change.time, () => removed.push(gone(row, change.time)));
-      return take(change.time, () => data.push(presentOdds(catalog, row, ev)));
+      return take(change.time, () => data.push(presentOdds(catalog, row, ev, board.mainLines(ev.id))));
     });
 
     const hasMore = page.hasMore;

@@ -6,7 +6,7 @@ import type { Cursor } from '../contract/cursor.js';
 import { eventSchema, presentEvent } from '../contract/events.js';
 import { addSportsbookParam, parseOddsFilters, sharedFilterParams } from '../contract/filters.js';
 import type { OddsFilterQuery } from '../contract/filters.js';
-import { ODDS_FIELDS, bestOddsRowSchema, oddsListItemSchema, oddsRowSchema, presentGroup, presentOdds, project, selectionKey } from '../contract/odds.js';
+import { CORE_ODDS_FIELDS, ODDS_FIELDS, bestOddsRowSchema, oddsListItemSchema, oddsRowSchema, parseFields, presentGroup, presentOdds, project, selectionKey } from '../contract/odds.js';
 import type { PublicOdds } from '../contract/odds.js';
 import type { ServingDeps } from '../deps.js';
 import { ApiError } from '../errors.js';
@@ -17,7 +17,7 @@ import { eventMatches, rowMatches } from '../views/filters.js';
 import type { Match, Position, SortSpec } from '../views/odds-query.js';
 import { tierOf } from '../plugins/auth.js';
 
-const { sport, league, sportsbook, market, event, live, team, date, q, min_odds: minOdds, max_odds: maxOdds } = sharedFilterParams;
+const { sport, league, sportsbook, market, event, event_id: eventId, live, team, date, q, min_odds: minOdds, max_odds: maxOdds } = sharedFilterParams;
 
 interface OddsQuery extends OddsFilterQuery {
   sort?: string;
@@ -38,15 +38,6 @@ const listMeta = {
     sort: { type: ['string', 'null'] },
   },
 } as const;
-
-function parseFields(value: string | undefined): string[] | null {
-  if (value === undefined) return null;
-  const fields = value.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
-  for (const f of fields) {
-    if (!ODDS_FIELDS.includes(f)) throw new ApiError('invalid_request', `Invalid query parameter 'fields': unknown field '${f}' (fields: ${ODDS_FIELDS.join(', ')})`);
-  }
-  return fields.length > 0 ? fields : null;
-}
 
 /** Consecutive rows of one event and one outcome (board order puts the books of an outcome together). */
 function sameOutcome(a: OddsRow, b: OddsRow): boolean {
@@ -72,9 +63,9 @@ export const oddsRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (app,
       querystring: {
         type: 'object',
         properties: {
-          sport, league, sportsbook, add_sportsbook: addSportsbookParam, market, event, live, team, date, q, min_odds: minOdds, max_odds: maxOdds,
+          sport, league, sportsbook, add_sportsbook: addSportsbookParam, market, event, event_id: eventId, live, team, date, q, min_odds: minOdds, max_odds: maxOdds,
           sort: { type: 'string', enum: [...SORT_VALUES], description: 'Sort key; a leading - sorts descending. Ties keep board order.' },
-          fields: { type: 'string', maxLength: 2000, description: `Comma-separated fields to return (id always comes). One of: ${ODDS_FIELDS.join(', ')}.` },
+          fields: { type: 'string', maxLength: 2000, description: `Comma-separated fields to return on top of the core (${CORE_ODDS_FIELDS.join(', ')}); -name drops one (id always stays); only -names: every field but those. Fields: ${ODDS_FIELDS.join(', ')}.` },
           group_by: { type: 'string', enum: ['event'], description: 'event: group the rows of the page by event.' },
           cursor: { type: 'string', maxLength: 2000, description: 'next_cursor of the previous page; use with the same filters and sort, and without offset.' },
           ...pagingParams(100, 1000),
@@ -114,7 +105,7 @@ export const oddsRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (app,
       // bounds an event's matches are counted from the board's counters, so only the events
       // the page overlaps are visited row by row.
       const after = cursor?.p;
-      const countable = filters.row.minOdds === undefined && filters.row.maxOdds === undefined;
+      const countable = filters.row.minOdds === undefined && filters.row.maxOdds === undefined && filters.row.marketTest === undefined;
       let passed = after === undefined;
       let first = -1;
       const end = offset + limit;
@@ -167,7 +158,7 @@ export const oddsRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (app,
     const last = page[page.length - 1];
     const nextCursor = hasMore && last ? encodeCursor({ q: fingerprint, p: positionOf(last, sort) }) : null;
     const rows = page.map(({ row, event: ev }) => {
-      const full = presentOdds(catalog, row, ev);
+      const full = presentOdds(catalog, row, ev, board.mainLines(ev.id));
       return fields ? project(full, fields) : full;
     });
     let data: PublicOdds[] = rows;
@@ -199,7 +190,7 @@ export const oddsRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (app,
         '(ties: the most recent price), with `book_count`, the number of books quoting it. Board order.',
       querystring: {
         type: 'object',
-        properties: { sport, league, sportsbook, add_sportsbook: addSportsbookParam, market, event, live, team, date, q, ...pagingParams(100, 1000) },
+        properties: { sport, league, sportsbook, add_sportsbook: addSportsbookParam, market, event, event_id: eventId, live, team, date, q, ...pagingParams(100, 1000) },
       },
       response: { 200: paginatedEnvelope(bestOddsRowSchema, listMeta), ...authErrorResponses },
     },
@@ -218,7 +209,7 @@ export const oddsRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (app,
     let best: Match | null = null;
     let books = 0;
     const flush = (): void => {
-      if (best && total >= offset && total < offset + limit) data.push({ ...presentOdds(catalog, best.row, best.event), book_count: books });
+      if (best && total >= offset && total < offset + limit) data.push({ ...presentOdds(catalog, best.row, best.event, board.mainLines(best.event.id)), book_count: books });
       if (best) total++;
     };
     forEachMatch(board, catalog, filters.event, filters.row, (row, ev) => {
@@ -248,6 +239,7 @@ export const oddsRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (app,
         required: ['event'],
         properties: {
           event: { type: 'string', minLength: 1, maxLength: 200, description: 'Event id.' },
+          event_id: { type: 'string', maxLength: 200, description: 'Alias of event (what the reference SDK sends).' },
           market: csvParam('Market ids, comma-separated.'),
           sportsbook,
           add_sportsbook: addSportsbookParam,
@@ -276,7 +268,7 @@ export const oddsRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (app,
       const first = group[0];
       if (!first) return;
       group.sort((a, b) => b.priceDecimal - a.priceDecimal || b.ts - a.ts);
-      data[selectionKey(first)] = group.map((r) => presentOdds(catalog, r, e));
+      data[selectionKey(first)] = group.map((r) => presentOdds(catalog, r, e, board.mainLines(e.id)));
       group = [];
     };
     forEachMatch(board, catalog, { eventIds: new Set([e.id]) }, filters.row, (row) => {

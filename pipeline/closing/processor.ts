@@ -1,9 +1,9 @@
-import { isClosedStatus, selectionFamily } from '../../schemas/index.js';
+import { CLOSING_DEVIG_METHODS, isClosedStatus, selectionFamily } from '../../schemas/index.js';
 import type {
   CanonicalEvent,
   ClosingLine,
   ClvGrade,
-  DevigMethodName,
+  ClosingDevigMethod,
   EvOpportunity,
   GameState,
   GradeResult,
@@ -12,7 +12,7 @@ import type {
   Opportunity,
   SelectionType,
 } from '../../schemas/index.js';
-import { DEVIG_METHODS, americanToDecimal, americanToProbability, deVig } from '../odds-math/index.js';
+import { americanToDecimal, americanToProbability, deVig } from '../odds-math/index.js';
 import { canonicalLine, familyKey, lineKey, outcomesOf, resolveOptions, round } from '../opportunities/index.js';
 import type { OpportunityOptions, ResolvedOptions } from '../opportunities/index.js';
 
@@ -48,7 +48,7 @@ interface EventState {
   firstSeen: number;
 }
 
-const METHODS: readonly DevigMethodName[] = DEVIG_METHODS;
+const METHODS: readonly ClosingDevigMethod[] = CLOSING_DEVIG_METHODS;
 const EVICT_EVERY_INPUTS = 10_000;
 
 /**
@@ -216,17 +216,17 @@ export class ClosingProcessor {
       }
       return list;
     };
-    const fairOf = (list: OddsRow[]): Record<DevigMethodName, number[]> | null => {
+    const fairOf = (list: OddsRow[]): Record<ClosingDevigMethod, number[]> | null => {
       try {
         const decimals = list.map((r) => americanToDecimal(r.priceAmerican));
-        const f = {} as Record<DevigMethodName, number[]>;
+        const f = {} as Record<ClosingDevigMethod, number[]>;
         for (const m of METHODS) f[m] = deVig(m, decimals);
         return f;
       } catch {
         return null;
       }
     };
-    const refsFrom = (books: readonly string[]): { book: string; fair: Record<DevigMethodName, number[]> }[] =>
+    const refsFrom = (books: readonly string[]): { book: string; fair: Record<ClosingDevigMethod, number[]> }[] =>
       books.flatMap((b) => {
         const list = complete(b);
         const fair = list ? fairOf(list) : null;
@@ -236,7 +236,7 @@ export class ClosingProcessor {
     if (refs.length === 0) refs = refsFrom(this.options.fallbackReferenceBooks);
     for (const [key, r] of rows.sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
       const i = outcomes.indexOf(r.selection);
-      const noVig = {} as Record<DevigMethodName, number | null>;
+      const noVig = {} as Record<ClosingDevigMethod, number | null>;
       for (const m of METHODS) noVig[m] = refs.length > 0 && i >= 0 ? round(refs.reduce((sum, ref) => sum + (ref.fair[m][i] ?? 0), 0) / refs.length, 6) : null;
       const own = complete(r.book);
       const ownFair = own ? fairOf(own) : null;
