@@ -14,6 +14,8 @@ import { jsonBodyPlugin } from './plugins/json-body.js';
 import { finiteNumbersPlugin } from './plugins/finite-numbers.js';
 import { metricsPlugin } from './plugins/metrics.js';
 import { eventsRoutes } from './routes/events.js';
+import { gameStateRoutes } from './routes/gamestate.js';
+import { closingRoutes } from './routes/closing.js';
 import { healthRoutes } from './routes/health.js';
 import { oddsRoutes } from './routes/odds.js';
 import { oddsBatchRoutes } from './routes/odds-batch.js';
@@ -97,6 +99,8 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
         { name: 'account', description: 'The account of the key in use: tier, usage, and its API keys.' },
         { name: 'deeplinks', description: 'Links from odds and opportunities to the sportsbook pages.' },
         { name: 'splits', description: 'Betting splits (bet % and handle %) from a recreational and a sharp-friendly book, with history and sharp-money signals.' },
+        { name: 'gamestate', description: 'Live score, period, clock and possession (Enterprise).' },
+        { name: 'closing', description: 'Closing lines, their history and closing-line value (CLV) of +EV opportunities.' },
       ],
       components: {
         securitySchemes: {
@@ -143,6 +147,8 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
     if (deps.accounts) await authed.register(accountRoutes, { deps, accounts: deps.accounts });
     await authed.register(deepLinkBatchRoutes, { resolver: deepLinks });
     await authed.register(splitsRoutes, { deps });
+    await authed.register(gameStateRoutes, { deps });
+    await authed.register(closingRoutes, { deps });
   }, { prefix: API_PREFIX });
 
   return app as unknown as FastifyInstance;

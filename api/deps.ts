@@ -7,6 +7,7 @@ import type { HttpLimits } from './plugins/http-guard.js';
 import type { RateLimitStore } from './plugins/rate-limit.js';
 import type { LiveBoard } from './views/board.js';
 import type { Catalog } from './views/catalog.js';
+import type { GameStateBoard } from './views/gamestate-board.js';
 import type { OpportunityBoard } from './views/opportunity-board.js';
 import type { SplitsBoard } from './views/splits-board.js';
 import type { TierViews } from './views/tier-views.js';
@@ -42,6 +43,8 @@ export interface AppDeps {
   opportunities?: OpportunityBoard;
   /** Current betting splits, kept by the `splits` changelog; an empty board when absent. */
   splits?: SplitsBoard;
+  /** Live game states (Enterprise); an empty board when absent. */
+  gameStates?: GameStateBoard;
   /**
    * Sees every answer body before serialization (contract tests check it against the route's
    * response schema, which serialization would otherwise silently apply).

@@ -18,7 +18,7 @@ export const ERROR_CODES = {
   headers_too_large: { status: 431, description: 'The request headers are larger than the server accepts (16 KiB).' },
   too_many_streams: { status: 429, description: "The key already holds its tier's number of concurrent streams (SSE and WebSocket together); close one first." },
   internal_error: { status: 500, description: 'An unexpected failure; it is logged with the request id.' },
-  unavailable: { status: 503, description: 'The service is starting or shutting down.' },
+  unavailable: { status: 503, description: 'The service is starting or shutting down, or the history store cannot answer a closing-line or CLV query; retry.' },
   overloaded: { status: 503, description: 'The server is shedding load; retry after Retry-After seconds.' },
 } as const;
 export type ErrorCode = keyof typeof ERROR_CODES;

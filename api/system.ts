@@ -9,6 +9,7 @@ import { KafkaBus, MemoryBus } from '../pipeline/bus/index.js';
 import type { Bus } from '../pipeline/bus/index.js';
 import { ManualClock, systemClock } from '../pipeline/clock.js';
 import type { Clock } from '../pipeline/clock.js';
+import { gameStateSource } from '../pipeline/feeds/feed.js';
 import type { Feed } from '../pipeline/feeds/feed.js';
 import { startPipeline } from '../pipeline/pipeline.js';
 import type { Pipeline } from '../pipeline/pipeline.js';
@@ -25,6 +26,7 @@ import { RedisRateLimitStore } from './plugins/redis-rate-limit.js';
 import { LiveBoard } from './views/board.js';
 import { Catalog } from './views/catalog.js';
 import { startChangelogViews } from './views/changelog-views.js';
+import { GameStateBoard } from './views/gamestate-board.js';
 import { OpportunityBoard, tierBookScopes } from './views/opportunity-board.js';
 import { SplitsBoard } from './views/splits-board.js';
 import { TierViews } from './views/tier-views.js';
@@ -40,6 +42,8 @@ export interface RunningSystem {
   opportunities: OpportunityBoard;
   /** Current betting splits (the `splits` stream channel subscribes here). */
   splits: SplitsBoard;
+  /** Live game states, kept by the `gamestate` changelog (streams subscribe here). */
+  gameStates: GameStateBoard;
   /** This replica's view of every key (`keys.add` registers a replica-local key, for tests). */
   keys: KeyStore;
   /** Account and key changes: durable, and seen by every API replica. */
@@ -130,7 +134,8 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
   const catalog = new Catalog(undefined, config.deepLinkTemplates);
   const opportunities = new OpportunityBoard();
   const splits = new SplitsBoard(clock);
-  const views = startChangelogViews(bus, board, randomUUID().slice(0, 8), logger, opportunities, splits);
+  const gameStates = new GameStateBoard();
+  const views = startChangelogViews(bus, board, randomUUID().slice(0, 8), logger, opportunities, splits, gameStates);
   const pipeline = startPipeline({ bus, store, clock, logger, catalog: { teams: TEAMS, leagues: LEAGUES }, sinkBatchRows: config.sink.batchRows, sinkMaxWaitMs: config.sink.maxWaitMs, opportunities: { bookScopes: tierBookScopes() } });
 
   // Demo and API_KEYS secrets become ordinary keys of the store (made once, kept by hash).
@@ -148,12 +153,13 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
     rateLimits = redis;
   }
 
-  const app = await buildApp({ board, views: tierViews, opportunities, splits, catalog, keys, accounts: accounts.accounts, usage, streams: new StreamLeases(), now, rateLimits, clock, store, version: packageVersion(), redisUrl: config.redisUrl, http: config.http, stream: config.stream, pipelineLag: () => pipeline.lag(), pipelineStats: () => pipeline.stats(), ...(overrides.inspectPayload ? { inspectPayload: overrides.inspectPayload } : {}) }, logger);
+  const app = await buildApp({ board, views: tierViews, opportunities, splits, gameStates, catalog, keys, accounts: accounts.accounts, usage, streams: new StreamLeases(), now, rateLimits, clock, store, version: packageVersion(), redisUrl: config.redisUrl, http: config.http, stream: config.stream, pipelineLag: () => pipeline.lag(), pipelineStats: () => pipeline.stats(), ...(overrides.inspectPayload ? { inspectPayload: overrides.inspectPayload } : {}) }, logger);
   let url = '';
   if (overrides.listen !== false) url = await app.listen({ port: config.port, host: config.host });
 
   const feed = overrides.feed ? overrides.feed(clock) : await makeFeed(config, clock, logger);
   const producer = bus.producer();
+  gameStateSource(feed)?.onGameState((states) => producer.send(TOPICS.rawGameState, states.map((g) => ({ key: `${g.book}:${g.bookEventId}`, partitionKey: g.league, value: g }))));
   const rawKey = (t: FeedRecord): string => `${t.book}:${t.bookEventId}`;
   await feed.start((records) => producer.send(TOPICS.rawTicks, records.map((t) => ({ key: rawKey(t), partitionKey: t.league, value: t }))));
 
@@ -186,5 +192,5 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
     return stopped;
   };
 
-  return { app, url, demoKeys, board, views: tierViews, opportunities, splits, keys, accounts: accounts.accounts, usage, bus, pipeline, feed, clock, store, drained, stop };
+  return { app, url, demoKeys, board, views: tierViews, opportunities, splits, gameStates, keys, accounts: accounts.accounts, usage, bus, pipeline, feed, clock, store, drained, stop };
 }

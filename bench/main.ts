@@ -19,7 +19,7 @@ async function main(): Promise<void> {
   const cpu = cpus()[0]?.model ?? 'unknown CPU';
   process.stdout.write(`odds-platform bench — node ${process.version}, ${cpus().length} x ${cpu}\n\n`);
   const sections: [string, () => Promise<BenchFigure[]>][] = [
-    ['Pipeline (normalizer + snapshot + opportunities + ClickHouse sinks)', () => benchPipeline()],
+    ['Pipeline (normalizer + snapshot + opportunities + closing lines + ClickHouse sinks)', () => benchPipeline()],
     ['API (GET /odds from the live board)', () => benchApi()],
     ['Opportunity engines (+EV, arbitrage, middles, low-hold)', () => benchOpportunities()],
     ['Delta polling and rate limiting', () => benchDelta()],

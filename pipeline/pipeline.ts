@@ -1,8 +1,10 @@
 import type { Logger } from 'pino';
-import { TOPICS, isRawSplits } from '../schemas/index.js';
+import { TOPICS, isClosedStatus, isRawSplits } from '../schemas/index.js';
 import type { LeagueDef, TeamDef } from '../schemas/index.js';
 import type { Bus, OutgoingRecord } from './bus/index.js';
 import type { Clock } from './clock.js';
+import { ClosingProcessor, closingRow, gameStateRow, gradeRow } from './closing/index.js';
+import type { ClosingInput } from './closing/index.js';
 import { Normalizer } from './normalize/index.js';
 import type { UnmatchedReason } from './normalize/index.js';
 import { OpportunityProcessor, opportunityRecords, opportunityRow } from './opportunities/index.js';
@@ -34,6 +36,7 @@ export interface PipelineStats {
   snapshotRows: number;
   splits: { events: number; snapshots: number };
   opportunities: { active: number; created: number; updated: number; expired: number; events: number };
+  closing: { captured: number; closingLines: number; graded: number; settled: number; events: number };
   sinks: Record<string, SinkCounters>;
   lag: Record<string, number>;
 }
@@ -69,6 +72,20 @@ export function startPipeline(options: PipelineOptions): Pipeline {
   const splitsHistorySink = new TableSink(store, 'splits_history', logger);
   const splitsLatestSink = new TableSink(store, 'splits_latest', logger);
   let splitsSnapshots = 0;
+  const closing = new ClosingProcessor(options.opportunities);
+  const closingSink = new TableSink(store, 'closing_odds', logger);
+  const gradesSink = new TableSink(store, 'clv_grades', logger);
+  const gameStateSink = new TableSink(store, 'game_state', logger);
+  // Versions of replaced closing and grade rows: grow across restarts (wall time) and within one.
+  let version = Date.now() * 1000;
+  const runClosing = async (inputs: ClosingInput[]): Promise<void> => {
+    if (inputs.length === 0) return;
+    const out = closing.handleBatch(inputs, clock.now());
+    await closingSink.write(out.closing.map((c) => closingRow(c, ++version)));
+    await gradesSink.write(out.grades.map((g) => gradeRow(g, ++version)));
+  };
+  // Odds-only sources never say a game ended: live events are closed on a schedule, checked once a minute.
+  let lastLifecycleSweep = Number.NEGATIVE_INFINITY;
   let unmatchedSeen = 0;
 
   const stages: Stage[] = [
@@ -102,6 +119,10 @@ export function startPipeline(options: PipelineOptions): Pipeline {
           );
         }
       }
+      if (now - lastLifecycleSweep >= 60_000) {
+        lastLifecycleSweep = now;
+        for (const e of normalizer.closeFinishedEvents(now)) events.push({ key: e.id, value: e });
+      }
       // Events first: a consumer of ticks may look the event up.
       if (events.length > 0) await producer.send(TOPICS.events, events);
       if (ticks.length > 0) await producer.send(TOPICS.ticks, ticks);
@@ -109,6 +130,33 @@ export function startPipeline(options: PipelineOptions): Pipeline {
         splitsSnapshots += snapshots.length;
         await producer.send(TOPICS.splits, snapshots);
       }
+    }, logger, options.onFailure),
+
+    // Game state from feeds that report it: resolved to canonical events; the status it reports
+    // becomes the event's (live, final, postponed, cancelled).
+    startStage(bus, 'normalizer:gamestate', { groupId: 'normalizer-gamestate', topic: TOPICS.rawGameState, fromBeginning: true }, async (records) => {
+      const now = clock.now();
+      const states: OutgoingRecord<typeof TOPICS.gameState>[] = [];
+      const events: OutgoingRecord<typeof TOPICS.events>[] = [];
+      for (const record of records) {
+        if (record.value === null) continue;
+        const result = normalizer.handleGameState(record.value, now);
+        for (const e of result.events) events.push({ key: e.id, value: e });
+        if (result.state) states.push({ key: result.state.eventId, value: result.state });
+      }
+      if (events.length > 0) await producer.send(TOPICS.events, events);
+      if (states.length > 0) await producer.send(TOPICS.gameState, states);
+    }, logger, options.onFailure),
+
+    // A finished, postponed or cancelled event: whatever is still open is suspended.
+    startStage(bus, 'snapshot:events', { groupId: 'snapshot-events', topic: TOPICS.events, fromBeginning: true }, async (records) => {
+      const now = clock.now();
+      const changes: OutgoingRecord<typeof TOPICS.snapshot>[] = [];
+      for (const record of records) {
+        if (record.value === null || !isClosedStatus(record.value.status)) continue;
+        for (const change of snapshot.closeEvent(record.value.id, now)) changes.push({ key: change.key, partitionKey: change.eventId, value: change });
+      }
+      if (changes.length > 0) await producer.send(TOPICS.snapshot, changes);
     }, logger, options.onFailure),
 
     startStage(bus, 'snapshot', { groupId: 'snapshot', topic: TOPICS.ticks, fromBeginning: true }, async (records) => {
@@ -134,6 +182,24 @@ export function startPipeline(options: PipelineOptions): Pipeline {
       const now = clock.now();
       const changes = opportunities.handleBatch(records.flatMap((r) => (r.value ? [{ type: 'odds' as const, change: r.value }] : [])), now);
       if (changes.length > 0) await producer.send(TOPICS.opportunities, opportunityRecords(changes));
+    }, logger, options.onFailure),
+
+    // Closing lines and CLV: one processor fed by odds, events, opportunities and game states.
+    startStage(bus, 'closing:events', { groupId: 'closing-events', topic: TOPICS.events, fromBeginning: true }, async (records) => {
+      await runClosing(records.flatMap((r) => (r.value ? [{ type: 'event' as const, event: r.value }] : [])));
+    }, logger, options.onFailure),
+    startStage(bus, 'closing:odds', { groupId: 'closing-odds', topic: TOPICS.snapshot, fromBeginning: true }, async (records) => {
+      await runClosing(records.flatMap((r) => (r.value ? [{ type: 'odds' as const, change: r.value }] : [])));
+    }, logger, options.onFailure),
+    startStage(bus, 'closing:opportunities', { groupId: 'closing-opportunities', topic: TOPICS.opportunities, fromBeginning: true }, async (records) => {
+      await runClosing(records.flatMap((r) => (r.value ? [{ type: 'opportunity' as const, opportunity: r.value }] : [])));
+    }, logger, options.onFailure),
+    startStage(bus, 'closing:gamestate', { groupId: 'closing-gamestate', topic: TOPICS.gameState, fromBeginning: true }, async (records) => {
+      await runClosing(records.flatMap((r) => (r.value ? [{ type: 'gamestate' as const, state: r.value }] : [])));
+    }, logger, options.onFailure),
+
+    startStage(bus, 'sink:game_state', { groupId: 'sink-game-state', topic: TOPICS.gameState, fromBeginning: true, ...sinkBatch, minBatchSize: 1000 }, async (records) => {
+      await gameStateSink.write(records.flatMap((r) => (r.value ? [gameStateRow(r.value)] : [])));
     }, logger, options.onFailure),
 
     startStage(bus, 'sink:odds_ticks', { groupId: 'sink-odds-ticks', topic: TOPICS.ticks, fromBeginning: true, ...sinkBatch }, async (records) => {
@@ -171,7 +237,8 @@ export function startPipeline(options: PipelineOptions): Pipeline {
       snapshotRows: snapshot.size,
       splits: { events: splits.eventCount, snapshots: splitsSnapshots },
       opportunities: { active: opportunities.size, ...pick(opportunities.counters), events: opportunities.eventCount },
-      sinks: { odds_ticks: ticksSink.counters, odds_latest: latestSink.counters, events: eventsSink.counters, opportunities: opportunitiesSink.counters, splits_history: splitsHistorySink.counters, splits_latest: splitsLatestSink.counters },
+      closing: { ...closing.counters, events: closing.eventCount },
+      sinks: { odds_ticks: ticksSink.counters, odds_latest: latestSink.counters, events: eventsSink.counters, opportunities: opportunitiesSink.counters, closing_odds: closingSink.counters, clv_grades: gradesSink.counters, game_state: gameStateSink.counters, splits_history: splitsHistorySink.counters, splits_latest: splitsLatestSink.counters },
       lag: Object.fromEntries(stages.map((s) => [s.name, s.consumer.lag()])),
     }),
     lag: () => stages.reduce((sum, s) => sum + s.consumer.lag(), 0),

@@ -1,5 +1,6 @@
 import type { AccountChange } from './accounts.js';
 import type { CanonicalEvent } from './events.js';
+import type { GameState, RawGameState } from './gamestate.js';
 import type { OddsChange } from './odds.js';
 import type { Opportunity } from './opportunities.js';
 import type { FeedRecord, SplitsSnapshot } from './splits.js';
@@ -23,6 +24,10 @@ export const TOPICS = {
    * snapshots joined to the event and the book's line. `odds.ticks.raw` carries the raw splits.
    */
   splits: 'splits',
+  /** Game state in a book's vocabulary, partitioned by league like raw ticks. */
+  rawGameState: 'gamestate.raw',
+  /** Game state on canonical events; compacted by event id, tombstone once the event left the board. */
+  gameState: 'gamestate',
 } as const;
 export type TopicName = (typeof TOPICS)[keyof typeof TOPICS];
 
@@ -36,6 +41,8 @@ export interface TopicValues {
   opportunities: Opportunity;
   accounts: AccountChange;
   splits: SplitsSnapshot;
+  'gamestate.raw': RawGameState;
+  gamestate: GameState;
 }
 
 export interface TopicConfig {
@@ -53,4 +60,6 @@ export const TOPIC_CONFIGS: Record<TopicName, TopicConfig> = {
   // One partition: key changes are rare and every replica reads them all, in order.
   accounts: { partitions: 1, compacted: true },
   splits: { partitions: 4, compacted: true },
+  'gamestate.raw': { partitions: 4, compacted: false },
+  gamestate: { partitions: 4, compacted: true },
 };

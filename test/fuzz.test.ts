@@ -32,6 +32,7 @@ const PARAMS = [
   'sport', 'league', 'sportsbook', 'add_sportsbook', 'market', 'event', 'live', 'team', 'date', 'q', 'min_odds', 'max_odds', 'limit', 'offset',
   'sort', 'fields', 'group_by', 'cursor', 'since', 'include_empty', 'region', 'sharp', 'catalog', 'include_unlisted', 'include_inactive', 'has_score', 'api_key',
   'event_id', 'start_time', 'end_time', 'signal',
+  'books', 'from', 'to', 'graded', 'devig_book',
 ];
 
 const PATHS = (): string[] => [
@@ -44,6 +45,8 @@ const PATHS = (): string[] => [
   '/api/v1/opportunities/middles/summary', '/api/v1/opportunities/middles/{x}', '/api/v1/opportunities/low_hold', '/api/v1/opportunities/low-hold',
   '/api/v1/account', '/api/v1/account/usage', '/api/v1/account/keys', '/api/v1/account/keys/{x}', '/api/v1/account/keys/{x}/rotate',
   '/api/v1/deeplinks/batch', '/api/v1/deeplink/{x}',
+  '/api/v1/gamestate', '/api/v1/gamestate/{x}', '/api/v1/odds/closing', '/api/v1/historical/odds/closing', '/api/v1/historical/clv',
+  '/api/v1/opportunities/ev/history',
 ];
 
 const interesting = fc.constantFrom(

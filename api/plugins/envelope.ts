@@ -95,7 +95,8 @@ export const envelopePlugin = fp<{ inspect?: PayloadInspector }>(async (app: Fas
     // The emit time changes every answer; the content it stamps may not.
     if (request.emittedAt !== null) body = body.replace(`"updated_at":"${request.emittedAt}"`, '');
     const etag = entityTag(tier, body);
-    void reply.header('etag', etag).header('cache-control', CACHE_CONTROL);
+    // A route with its own caching rule (/odds/closing: shared caches may keep it 30 s) keeps it.
+    void reply.header('etag', etag).header('cache-control', (reply.getHeader('cache-control') as string | undefined) ?? CACHE_CONTROL);
     if (!matchesIfNoneMatch(request.headers['if-none-match'], etag)) return payload;
     void reply.code(304).removeHeader('content-type').removeHeader('content-length').removeHeader('content-disposition');
     return '';

@@ -35,7 +35,7 @@ export const eventsRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (ap
         type: 'object',
         properties: {
           sport, league, sportsbook, live, team, date, q,
-          has_score: { type: 'boolean', description: 'true: only events with a live score. No score feed is connected yet, so true matches nothing.' },
+          has_score: { type: 'boolean', description: 'true: only events with a live score (a game-state source reports on them); false: only events without one.' },
           ...pagingParams(50, 1000),
         },
       },
@@ -53,7 +53,7 @@ export const eventsRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (ap
       if (!visible.has(b)) throw new ApiError('feature_required', `Sportsbook '${b}' needs the ${catalog.books.get(b)?.requiresTier ?? 'enterprise'} tier or higher; this key is ${tier}`);
     }
     const matches = board.activeEvents().filter(
-      (e) => eventMatches(e, filter, catalog) && hasScore !== true && (!row.books || board.booksOf(e.id).some((b) => row.books?.has(b))),
+      (e) => eventMatches(e, filter, catalog) && (hasScore === undefined || (deps.gameStates?.get(e.id) !== undefined) === hasScore) && (!row.books || board.booksOf(e.id).some((b) => row.books?.has(b))),
     );
     const data = matches.slice(offset, offset + limit).map((e) => presentEvent(catalog, board, e, visible));
     return { success: true, data, pagination: pagination(limit, offset, matches.length), meta: { count: data.length, total: matches.length } };

@@ -4,6 +4,7 @@ import type { Bus } from '../../pipeline/bus/index.js';
 import { startStage } from '../../pipeline/runner.js';
 import type { Stage } from '../../pipeline/runner.js';
 import type { LiveBoard } from './board.js';
+import type { GameStateBoard } from './gamestate-board.js';
 import type { OpportunityBoard } from './opportunity-board.js';
 import type { SplitsBoard } from './splits-board.js';
 
@@ -12,7 +13,7 @@ import type { SplitsBoard } from './splits-board.js';
  * consumer group reading from the beginning: compaction makes that the current state, not
  * the whole history.
  */
-export function startChangelogViews(bus: Bus, board: LiveBoard, replicaId: string, logger: Logger, opportunities?: OpportunityBoard, splits?: SplitsBoard): Stage[] {
+export function startChangelogViews(bus: Bus, board: LiveBoard, replicaId: string, logger: Logger, opportunities?: OpportunityBoard, splits?: SplitsBoard, gameStates?: GameStateBoard): Stage[] {
   const stages = [
     startStage(bus, 'view:events', { groupId: `api-${replicaId}-events`, topic: TOPICS.events, fromBeginning: true }, async (records) => {
       for (const r of records) if (r.value) board.applyEvent(r.value);
@@ -29,6 +30,11 @@ export function startChangelogViews(bus: Bus, board: LiveBoard, replicaId: strin
   if (splits) {
     stages.push(startStage(bus, 'view:splits', { groupId: `api-${replicaId}-splits`, topic: TOPICS.splits, fromBeginning: true }, async (records) => {
       for (const r of records) splits.apply(r.key, r.value);
+    }, logger));
+  }
+  if (gameStates) {
+    stages.push(startStage(bus, 'view:gamestate', { groupId: `api-${replicaId}-gamestate`, topic: TOPICS.gameState, fromBeginning: true }, async (records) => {
+      for (const r of records) gameStates.apply(r.value, r.key);
     }, logger));
   }
   return stages;

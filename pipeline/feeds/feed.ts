@@ -1,4 +1,4 @@
-import type { FeedRecord } from '../../schemas/index.js';
+import type { FeedRecord, RawGameState } from '../../schemas/index.js';
 
 /**
  * A source of raw records: prices (`RawTick`) and, from feeds that have them, betting splits
@@ -12,4 +12,17 @@ export interface Feed {
   start(emit: (records: readonly FeedRecord[]) => Promise<void>): Promise<void>;
   /** Stops producing; resolves once no further emit will be called. */
   stop(): Promise<void>;
+}
+
+/**
+ * A feed that also reports how games stand (status, score, period, clock). Registered before
+ * `start`; the runner sends what it gets to `gamestate.raw`. Odds recordings have no game state.
+ */
+export interface GameStateSource {
+  onGameState(emit: (states: RawGameState[]) => Promise<void>): void;
+}
+
+export function gameStateSource(feed: Feed): GameStateSource | null {
+  const candidate = feed as Partial<GameStateSource>;
+  return typeof candidate.onGameState === 'function' ? (feed as Feed & GameStateSource) : null;
 }

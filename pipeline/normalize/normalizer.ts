@@ -1,6 +1,9 @@
+import { isClosedStatus } from '../../schemas/index.js';
 import type {
   CanonicalEvent,
+  GameState,
   LeagueDef,
+  RawGameState,
   OddsTick,
   RawSplits,
   RawTick,
@@ -16,7 +19,7 @@ function bookEventIdOf(event: CanonicalEvent, book: string): string | undefined 
   return Object.hasOwn(event.externalIds, book) ? event.externalIds[book] : undefined;
 }
 
-export type UnmatchedReason = 'unknown_league' | 'unknown_team' | 'unknown_outcome' | 'same_team_both_sides' | 'splits_without_event';
+export type UnmatchedReason = 'unknown_league' | 'unknown_team' | 'unknown_outcome' | 'same_team_both_sides' | 'splits_without_event' | 'event_closed';
 
 export interface NormalizeResult {
   tick: OddsTick | null;
@@ -34,6 +37,18 @@ export interface NormalizerOptions {
   matchToleranceMs?: number;
   /** Events whose start is this long past are forgotten (bounded memory over days of running). */
   retainAfterStartMs?: number;
+  /**
+   * A live event whose source reports no game state (odds recordings, odds-only APIs) is
+   * declared `final` this long after its start.
+   */
+  finalAfterStartMs?: number;
+}
+
+export interface GameStateResult {
+  state: GameState | null;
+  /** The event, when the game state changed its status. */
+  events: CanonicalEvent[];
+  unmatched: 'unknown_listing' | null;
 }
 
 export interface NormalizeSplitsResult {
@@ -50,10 +65,13 @@ interface EventState {
   /** The book whose listing created the event: its start time updates are followed. */
   anchorBook: string;
   pairKey: string;
+  /** Whether a game-state source reports on this event (its status then follows that source). */
+  reported: boolean;
 }
 
 const DEFAULT_TOLERANCE_MS = 3 * 60 * 60 * 1000;
 const DEFAULT_RETAIN_MS = 24 * 60 * 60 * 1000;
+const DEFAULT_FINAL_AFTER_MS = 6 * 60 * 60 * 1000;
 const EVICT_EVERY_TICKS = 10_000;
 
 /**
@@ -69,6 +87,7 @@ export class Normalizer {
   private readonly byPair = new Map<string, string[]>();
   private readonly tolerance: number;
   private readonly retain: number;
+  private readonly finalAfter: number;
   private sinceEviction = 0;
   readonly counts = { matched: 0, unmatched: new Map<UnmatchedReason, number>() };
 
@@ -80,6 +99,72 @@ export class Normalizer {
     this.leagues = new Map(catalog.leagues.map((l) => [l.id, l]));
     this.tolerance = options.matchToleranceMs ?? DEFAULT_TOLERANCE_MS;
     this.retain = options.retainAfterStartMs ?? DEFAULT_RETAIN_MS;
+    this.finalAfter = options.finalAfterStartMs ?? DEFAULT_FINAL_AFTER_MS;
+  }
+
+  /**
+   * A game-state report in a book's vocabulary -> the state on the canonical event. The
+   * listing must be known (the book's odds name it first); the status it reports becomes the
+   * event's status, and the scores are turned to the canonical home and away.
+   */
+  handleGameState(raw: RawGameState, now: number): GameStateResult {
+    const id = this.listings.get(`${raw.book}|${raw.bookEventId}`);
+    const s = id === undefined ? undefined : this.events.get(id);
+    if (!s) return { state: null, events: [], unmatched: 'unknown_listing' };
+    s.reported = true;
+    const e = s.event;
+    const events: CanonicalEvent[] = [];
+    if (!isClosedStatus(e.status) && e.status !== raw.status) {
+      s.event = { ...e, status: raw.status, isLive: raw.status === 'live', updatedAt: now };
+      events.push(s.event);
+    }
+    const swapped = this.teams.resolve(e.league, raw.homeTeam) === e.awayTeamId;
+    const flip = <T>(pair: [T, T] | undefined): [T, T] | undefined => (pair && swapped ? [pair[1], pair[0]] : pair);
+    const side = (x: 'home' | 'away' | null): 'home' | 'away' | null => (x === null || !swapped ? x : x === 'home' ? 'away' : 'home');
+    const extras = { ...raw.extras };
+    for (const k of ['corners', 'yellowCards', 'redCards', 'fouls', 'sets'] as const) {
+      const v = flip(raw.extras[k]);
+      if (v) extras[k] = v;
+    }
+    if (raw.extras.powerPlay !== undefined) extras.powerPlay = side(raw.extras.powerPlay);
+    return {
+      state: {
+        eventId: e.id,
+        sport: e.sport,
+        league: e.league,
+        homeTeamId: e.homeTeamId,
+        awayTeamId: e.awayTeamId,
+        status: s.event.status,
+        homeScore: swapped ? raw.awayScore : raw.homeScore,
+        awayScore: swapped ? raw.homeScore : raw.awayScore,
+        period: raw.period,
+        clock: raw.clock,
+        possession: side(raw.possession),
+        server: side(raw.server),
+        lastPlay: raw.lastPlay,
+        extras,
+        primaryBook: raw.book,
+        bookCount: Object.keys(e.externalIds).length,
+        updatedAt: raw.ts,
+      },
+      events,
+      unmatched: null,
+    };
+  }
+
+  /**
+   * Live events no game-state source reports on become `final` once `finalAfterStartMs` has
+   * passed since their start (odds recordings say when a game starts, never when it ends).
+   */
+  closeFinishedEvents(now: number): CanonicalEvent[] {
+    const out: CanonicalEvent[] = [];
+    for (const s of this.events.values()) {
+      const e = s.event;
+      if (s.reported || e.status !== 'live' || e.startTime + this.finalAfter > now) continue;
+      s.event = { ...e, status: 'final', isLive: false, updatedAt: now };
+      out.push(s.event);
+    }
+    return out;
   }
 
   get eventCount(): number {
@@ -117,6 +202,8 @@ export class Normalizer {
       }
     }
 
+    // Prices on a finished, postponed or cancelled event are late: its odds stay suspended.
+    if (isClosedStatus(state.event.status) && raw.status === 'open') return { tick: null, events: changed, unmatched: this.count('event_closed') };
     const updated = this.applyListingUpdates(state, raw, now);
     if (updated && !changed.includes(state.event)) changed.push(state.event);
 
@@ -232,6 +319,7 @@ export class Normalizer {
       },
       anchorBook: raw.book,
       pairKey: key,
+      reported: false,
     };
     this.events.set(id, state);
     const list = this.byPair.get(key);
@@ -243,7 +331,9 @@ export class Normalizer {
   /** Live status from any book; start time only from the book that created the event. */
   private applyListingUpdates(state: EventState, raw: RawTick, now: number): boolean {
     const e = state.event;
-    const goesLive = raw.isLive && !e.isLive;
+    // A finished, postponed or cancelled event stays so, whatever a late tick says.
+    if (isClosedStatus(e.status)) return false;
+    const goesLive = raw.isLive && !e.isLive && !state.reported;
     const moves = raw.book === state.anchorBook && raw.startTime !== e.startTime;
     if (!goesLive && !moves) return false;
     state.event = {

@@ -1,6 +1,6 @@
-import type { FeedRecord } from '../../../schemas/index.js';
+import type { FeedRecord, RawGameState } from '../../../schemas/index.js';
 import { type Clock, systemClock } from '../../clock.js';
-import type { Feed } from '../feed.js';
+import type { Feed, GameStateSource } from '../feed.js';
 import type { MarketSimulatorOptions } from './options.js';
 import { MarketSimulator } from './simulator.js';
 
@@ -22,7 +22,7 @@ export interface SimulatorFeedOptions extends MarketSimulatorOptions {
  * hands the ticks to `emit`, awaiting each batch so that a slow bus slows the feed down rather
  * than piling ticks up in memory. The first emit is the full board.
  */
-export class SimulatorFeed implements Feed {
+export class SimulatorFeed implements Feed, GameStateSource {
   readonly name = 'simulator';
   /** The core being driven, for ground truth (`trueEvents`, `inspect`). */
   readonly simulator: MarketSimulator;
@@ -38,6 +38,7 @@ export class SimulatorFeed implements Feed {
   private inFlight: Promise<void> = Promise.resolve();
   private lastStep = 0;
   private budget = 0;
+  private emitGameState: ((states: RawGameState[]) => Promise<void>) | null = null;
 
   constructor(options: SimulatorFeedOptions = {}) {
     this.ticksPerSecond = positive('ticksPerSecond', options.ticksPerSecond ?? 200);
@@ -51,13 +52,17 @@ export class SimulatorFeed implements Feed {
     this.simulator = new MarketSimulator(options);
   }
 
+  onGameState(emit: (states: RawGameState[]) => Promise<void>): void {
+    this.emitGameState = emit;
+  }
+
   /** Resolves once the full board has been emitted (rejects if that emit fails); the feed then runs until `stop`. */
   async start(emit: Emit): Promise<void> {
     if (this.running) throw new Error('simulator feed already started');
     this.running = true;
     this.lastStep = this.clock.now();
     this.budget = 0;
-    const board = this.send(this.simulator.snapshot(), emit);
+    const board = this.send(this.simulator.snapshot(), emit).then(() => this.sendGameStates());
     this.inFlight = board.catch(() => undefined);
     try {
       await board;
@@ -98,7 +103,13 @@ export class SimulatorFeed implements Feed {
     const ticks = this.simulator.step(now, Math.floor(Math.max(0, this.budget)));
     this.budget = Math.max(this.budget - ticks.length, -this.ticksPerSecond);
     try {
+      // A final whistle (or postponement) is news before the books pull their lines, so
+      // opportunities close with the event; other states follow the odds, since a game state
+      // names a listing the normalizer must already know.
+      const states = this.simulator.takeGameStates();
+      await this.sendStates(states.filter((g) => g.status !== 'live'));
       await this.send(ticks, emit);
+      await this.sendStates(states.filter((g) => g.status === 'live'));
       await this.sendSplits(now, emit);
     } catch (error) {
       this.running = false;
@@ -123,6 +134,14 @@ export class SimulatorFeed implements Feed {
     for (let i = 0; i < ticks.length && this.running; i += this.maxBatch) {
       await emit(ticks.slice(i, i + this.maxBatch));
     }
+  }
+
+  private async sendGameStates(): Promise<void> {
+    await this.sendStates(this.simulator.takeGameStates());
+  }
+
+  private async sendStates(states: RawGameState[]): Promise<void> {
+    if (states.length > 0 && this.emitGameState !== null) await this.emitGameState(states);
   }
 
   private fail(error: unknown): void {

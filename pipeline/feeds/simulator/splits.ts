@@ -76,7 +76,7 @@ export class SplitsModel {
     this.lastRound = now;
     const episodeChance = 1 - Math.exp(-EPISODES_PER_MS * dt);
     for (const ev of events) {
-      if (ev.status === 'ended') continue;
+      if (ev.status === 'final') continue;
       const listings = ev.listings.filter((l) => !l.closed && SPLITS_PUBLISHERS[l.book.id] !== undefined);
       if (listings.length === 0) continue;
       seen.add(ev.serial);
