@@ -5,7 +5,8 @@ import swagger from '@fastify/swagger';
 import type { Logger } from 'pino';
 import { ERROR_CODES, errorBody } from './errors.js';
 import type { AppDeps, ServingDeps } from './deps.js';
-import { authPlugin } from './plugins/auth.js';
+import { InternalPasses, authPlugin } from './plugins/auth.js';
+import { RouteSchemas, mcpRoutes } from './mcp/index.js';
 import { errorsPlugin } from './plugins/errors.js';
 import { finiteNumbersPlugin } from './plugins/finite-numbers.js';
 import { metricsPlugin } from './plugins/metrics.js';
@@ -46,6 +47,10 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
   app.addHook('onRequest', async (request, reply) => {
     void reply.header('x-request-id', request.id);
   });
+  // MCP tools are described by the REST routes' schemas; record them as the routes register.
+  const routeSchemas = new RouteSchemas();
+  app.addHook('onRoute', routeSchemas.record);
+  const passes = new InternalPasses();
   if (!appDeps.views) app.addHook('onClose', async () => views.close());
 
   await app.register(swagger, {
@@ -63,6 +68,7 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
         { name: 'events', description: 'Events aggregated from the current odds.' },
         { name: 'odds', description: 'Latest odds, best prices, comparison, batch and deltas.' },
         { name: 'opportunities', description: '+EV, arbitrage, middles and low-hold opportunities derived from the latest odds.' },
+        { name: 'mcp', description: 'MCP tool server (JSON-RPC 2.0 over Streamable HTTP) for AI agents; see docs/mcp.md.' },
       ],
       components: {
         securitySchemes: {
@@ -88,13 +94,14 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
   }, { prefix: API_PREFIX });
 
   await app.register(async (authed) => {
-    await authed.register(authPlugin, { keys: deps.keys, rateLimits: deps.rateLimits, now: () => Date.now() });
+    await authed.register(authPlugin, { keys: deps.keys, rateLimits: deps.rateLimits, now: () => Date.now(), passes });
     await authed.register(referenceRoutes, { deps });
     await authed.register(eventsRoutes, { deps });
     await authed.register(oddsRoutes, { deps });
     await authed.register(oddsDeltaRoutes, { deps });
     await authed.register(oddsBatchRoutes, { deps });
     await authed.register(opportunitiesRoutes, { deps });
+    await authed.register(mcpRoutes, { deps, root: app as unknown as FastifyInstance, restPrefix: API_PREFIX, routeSchemas, passes });
   }, { prefix: API_PREFIX });
 
   return app as unknown as FastifyInstance;

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TierName } from '../../schemas/index.js';
@@ -17,6 +18,37 @@ export interface AuthOptions {
   keys: KeyStore;
   rateLimits: RateLimitStore;
   now: () => number;
+  /** Passes for in-process calls made on behalf of a request this hook already admitted. */
+  passes?: InternalPasses;
+}
+
+/**
+ * One-time passes for in-process calls made on behalf of a request that was already
+ * authenticated and counted (an MCP tool call dispatched to its REST route): the route sees the
+ * caller's key record and the call is not counted a second time. A pass is 32 random bytes,
+ * valid for one request, and never leaves the process.
+ */
+export class InternalPasses {
+  static readonly HEADER = 'x-internal-pass';
+  private readonly passes = new Map<string, ApiKeyRecord>();
+
+  async run<T>(record: ApiKeyRecord, call: (headers: Record<string, string>) => Promise<T>): Promise<T> {
+    const pass = randomBytes(32).toString('base64url');
+    this.passes.set(pass, record);
+    try {
+      return await call({ [InternalPasses.HEADER]: pass });
+    } finally {
+      this.passes.delete(pass);
+    }
+  }
+
+  take(request: FastifyRequest): ApiKeyRecord | undefined {
+    const pass = request.headers[InternalPasses.HEADER];
+    if (typeof pass !== 'string') return undefined;
+    const record = this.passes.get(pass);
+    this.passes.delete(pass);
+    return record;
+  }
 }
 
 /** The key from `X-API-Key`, `Authorization: Bearer`, or `?api_key=` (for SSE clients). */
@@ -40,6 +72,11 @@ export function presentedKey(request: FastifyRequest): string | undefined {
 export const authPlugin = fp<AuthOptions>(async (app: FastifyInstance, options) => {
   app.decorateRequest('apiKey', null);
   app.addHook('onRequest', async (request, reply) => {
+    const admitted = options.passes?.take(request);
+    if (admitted) {
+      request.apiKey = admitted;
+      return;
+    }
     const key = presentedKey(request);
     const record = key === undefined ? undefined : options.keys.lookup(key);
     if (!record) {
