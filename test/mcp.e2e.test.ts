@@ -168,7 +168,11 @@ describe('every tool answers what its REST twin answers', () => {
       const restPath = name === 'get_odds_delta' ? `/odds/delta?since=${encodeURIComponent(args['since'] as string)}&league=nfl&limit=100` : path;
       const rest = method === 'POST' ? await c.sys.post(`/api/v1${restPath}`, body, c.keys.sharp) : await c.sys.get(`/api/v1${restPath}`, c.keys.sharp);
       expect([name, rest.status]).toEqual([name, 200]);
-      expect([name, stable(r.structuredContent as Row)]).toEqual([name, stable(rest.body)]);
+      const structured = stable(r.structuredContent as Row);
+      if (name === 'compare_odds') expect(structured['pagination']).toEqual({ limit: 50, offset: 0, has_more: false, next_offset: null });
+      delete structured['pagination'];
+      if (name !== 'compare_odds') structured['pagination'] = (r.structuredContent as Row)['pagination'];
+      expect([name, structured]).toEqual([name, stable(rest.body)]);
       expect(text(r).length).toBeLessThan(400);
       if (name === 'get_odds_delta') expect(((r.structuredContent as Row)['data'] as Row[]).length).toBe(1);
     }
@@ -190,6 +194,10 @@ describe('every tool answers what its REST twin answers', () => {
     const next = (r.structuredContent as { pagination: { next_cursor: string } }).pagination.next_cursor;
     const page2 = await call(client, 'get_odds', { limit: 3, cursor: next });
     expect((page2.structuredContent as { pagination: { offset: number } }).pagination.offset).toBe(3);
+    const outcomes = await call(client, 'compare_odds', { event: nbaEvent, limit: 2, offset: 1 });
+    const all = (await c.sys.get(`/api/v1/odds/comparison?event=${nbaEvent}`, c.keys.sharp)).body['data'] as Row;
+    expect(Object.keys((outcomes.structuredContent as Row)['data'] as Row)).toEqual(Object.keys(all).slice(1, 3));
+    expect(text(outcomes)).toMatch(/^2 outcomes with \d+ prices in all\. More available: call compare_odds again with offset=3\.$/);
     const big = await call(client, 'get_odds', { limit: 1000 });
     expect([big.isError, text(big)]).toEqual([true, "Invalid argument 'limit': must be <= 100"]);
   });

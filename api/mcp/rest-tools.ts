@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { MARKET_IDS } from '../../schemas/index.js';
+import { pagination, paginationSchema } from '../contract/common.js';
 import { MARKET_ALIASES } from '../contract/opportunity-query.js';
 import type { InternalPasses } from '../plugins/auth.js';
 import type { Catalog } from '../views/catalog.js';
@@ -29,6 +30,11 @@ export interface RestToolDef {
   noun: string;
   /** The filters of `market` are opportunity categories as well as market ids. */
   marketCategories?: boolean;
+  /**
+   * The route answers an object (key -> rows) without paging: the tool pages its keys with
+   * `limit`/`offset` arguments of its own and adds `pagination` to the answer.
+   */
+  pageKeys?: { default: number; max: number };
 }
 
 export const REST_TOOLS: readonly RestToolDef[] = [
@@ -67,7 +73,7 @@ export const REST_TOOLS: readonly RestToolDef[] = [
     description: 'The best price for each outcome across the sportsbooks your key sees, with how many books quote it. Use it to shop a line.',
   },
   {
-    name: 'compare_odds', title: 'Compare odds', method: 'GET', path: '/odds/comparison', noun: 'outcomes',
+    name: 'compare_odds', title: 'Compare odds', method: 'GET', path: '/odds/comparison', noun: 'outcomes', pageKeys: { default: 50, max: 200 },
     description: "One event's prices side by side: each outcome (e.g. moneyline:home, point_spread:away:2.5) with every book's price, best first. Narrow with market for big events.",
   },
   {
@@ -142,16 +148,30 @@ function inputSchemaOf(def: RestToolDef, route: RouteSchema, catalog: Catalog): 
   if (def.limit && properties['limit']) {
     properties['limit'] = { type: 'integer', minimum: 1, maximum: def.limit.max, default: def.limit.default, description: `Page size, 1 to ${def.limit.max}.` };
   }
+  if (def.pageKeys) {
+    properties['limit'] = { type: 'integer', minimum: 1, maximum: def.pageKeys.max, default: def.pageKeys.default, description: `How many ${def.noun} to return, 1 to ${def.pageKeys.max}.` };
+    properties['offset'] = { type: 'integer', minimum: 0, maximum: 1_000_000, default: 0, description: `${def.noun[0]?.toUpperCase() ?? ''}${def.noun.slice(1)} to skip.` };
+  }
   const required = ((source['required'] ?? []) as string[]).filter((r) => !omit.has(r));
   return { type: 'object', properties, ...(required.length > 0 ? { required } : {}), additionalProperties: false };
 }
 
-function outputSchemaOf(route: RouteSchema): JsonSchema {
+function outputSchemaOf(def: RestToolDef, route: RouteSchema): JsonSchema {
   const ok = route.response?.['200'] ?? {};
   const content = ok['content'] as Record<string, { schema?: JsonSchema }> | undefined;
   const schema = content?.['application/json']?.schema ?? ok;
   const { description: _description, ...rest } = schema;
-  return rest;
+  if (!def.pageKeys) return rest;
+  return { ...rest, properties: { ...(rest['properties'] as object), pagination: paginationSchema } };
+}
+
+/** One page of an object answer's keys (in the route's order), with the paging a list would have. */
+function pageOfKeys(body: Envelope, args: Record<string, unknown>): Envelope {
+  const limit = args['limit'] as number;
+  const offset = args['offset'] as number;
+  const entries = Object.entries((body.data ?? {}) as Record<string, unknown>);
+  const data = Object.fromEntries(entries.slice(offset, offset + limit));
+  return { ...body, data, pagination: { ...pagination(limit, offset, entries.length) } };
 }
 
 /** Arguments as the route reads them: lists joined with commas, everything as text for a query. */
@@ -188,7 +208,8 @@ export function summarize(def: Pick<RestToolDef, 'name' | 'noun'>, body: Envelop
     const groups = Object.values(data as Record<string, unknown>);
     const rows = groups.reduce<number>((n, g) => n + (Array.isArray(g) ? g.length : 0), 0);
     const missing = Array.isArray(meta['missing']) && meta['missing'].length > 0 ? ` Missing or without odds: ${meta['missing'].join(', ')}.` : '';
-    return `${groups.length} ${def.noun} with ${rows} prices in all.${missing}`;
+    const more = p?.['has_more'] === true ? ` More available: call ${def.name} again with offset=${String(p['next_offset'])}.` : '';
+    return `${groups.length} ${def.noun} with ${rows} prices in all.${missing}${more}`;
   }
   return 'Done.';
 }
@@ -209,16 +230,21 @@ export function restTools(app: FastifyInstance, prefix: string, schemas: RouteSc
       title: def.title,
       description: def.description,
       inputSchema: inputSchemaOf(def, route, catalog),
-      outputSchema: outputSchemaOf(route),
+      outputSchema: outputSchemaOf(def, route),
       async run(args, { key }): Promise<ToolOutcome> {
-        const wire = { ...toWire(args, def.method === 'POST'), ...def.fixed };
+        const { limit: _limit, offset: _offset, ...routeArgs } = args;
+        const wire = { ...toWire(def.pageKeys ? routeArgs : args, def.method === 'POST'), ...def.fixed };
         const res = await passes.run(key, (headers) =>
           def.method === 'POST'
             ? app.inject({ method: 'POST', url, headers: { ...headers, 'content-type': 'application/json' }, payload: JSON.stringify(wire) })
             : app.inject({ method: 'GET', url, headers, query: wire as Record<string, string> }),
         );
-        const body = JSON.parse(res.payload) as Envelope;
-        if (res.statusCode === 200) return { ok: true, structured: body, summary: summarize(def, body) };
+        const answer = JSON.parse(res.payload) as Envelope;
+        if (res.statusCode === 200) {
+          const body = def.pageKeys ? pageOfKeys(answer, args) : answer;
+          return { ok: true, structured: body, summary: summarize(def, body) };
+        }
+        const body = answer;
         const error = (body['error'] ?? {}) as { code?: string; message?: string };
         if (res.statusCode >= 500) return { ok: false, message: `The ${def.name} tool failed (${error.code ?? res.statusCode}); retry later` };
         return { ok: false, message: asArgumentMessage(error.message ?? `${def.name} failed with status ${res.statusCode}`) };
