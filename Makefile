@@ -44,8 +44,9 @@ unit: install system-deps
 
 test: typecheck lint unit
 
+# SECTION=mcp (comma-separated: pipeline, api, opportunities, delta, mcp) runs only those figures.
 bench: build
-	node dist/bench/main.js
+	SECTION="$(SECTION)" node dist/bench/main.js
 
 replay: build
 	@test -n "$(FILE)" || { echo "usage: make replay FILE=path.jsonl[.gz] [SPEED=60|max]"; exit 2; }

@@ -174,6 +174,7 @@ describe('every tool answers what its REST twin answers', () => {
       if (name !== 'compare_odds') structured['pagination'] = (r.structuredContent as Row)['pagination'];
       expect([name, structured]).toEqual([name, stable(rest.body)]);
       expect(text(r).length).toBeLessThan(400);
+      expect(JSON.stringify(r)).not.toContain(c.keys.sharp);
       if (name === 'get_odds_delta') expect(((r.structuredContent as Row)['data'] as Row[]).length).toBe(1);
     }
   });
