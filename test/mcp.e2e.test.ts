@@ -6,6 +6,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RawTick } from '../schemas/index.js';
 import { startConformance } from './support/fixture.js';
@@ -89,6 +90,13 @@ describe('handshake', () => {
     expect((odds['sportsbook']?.['items'] as Row)['enum']).toContain('pinnacle');
     expect(odds['limit']).toMatchObject({ maximum: 100, default: 25 });
     expect(odds['api_key']).toBeUndefined();
+    // docs/mcp.md documents every tool and every argument.
+    const doc = readFileSync(new URL('../docs/mcp.md', import.meta.url), 'utf8');
+    for (const t of tools) {
+      const section = doc.split(`### \`${t.name}\``)[1]?.split('\n### ')[0] ?? '';
+      expect([t.name, section.includes('Example: `')]).toEqual([t.name, true]);
+      for (const arg of Object.keys(t.inputSchema.properties ?? {})) expect([t.name, arg, section.includes(`| \`${arg}\``)]).toEqual([t.name, arg, true]);
+    }
     const devig = tools.find((t) => t.name === 'devig_odds')?.inputSchema.properties as Record<string, Row>;
     expect(devig['method']?.['enum']).toEqual(['power', 'multiplicative', 'additive', 'shin']);
   });
@@ -262,6 +270,18 @@ describe('tiers, limits and errors', () => {
       body: '{"hello": "world"}',
     });
     expect([notRpc.status, (((await notRpc.json()) as Row)['error'] as Row)['code']]).toEqual([400, -32700]);
+    const plain = await fetch(`${c.sys.url}/api/v1/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain', accept: 'application/json, text/event-stream', 'x-api-key': c.keys.pro },
+      body: 'hello',
+    });
+    expect([plain.status, (((await plain.json()) as Row)['error'] as Row)['code']]).toEqual([415, -32000]);
+    const noSession = await fetch(`${c.sys.url}/api/v1/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-api-key': c.keys.pro },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/list' }),
+    });
+    expect([noSession.status, (((await noSession.json()) as Row)['error'] as Row)['code']]).toEqual([400, -32000]);
   });
 
   it('counts every request to /mcp against the key\'s per-minute limit, tool calls included, and refuses past it', async () => {

@@ -35,6 +35,8 @@ export interface RestToolDef {
    * `limit`/`offset` arguments of its own and adds `pagination` to the answer.
    */
   pageKeys?: { default: number; max: number };
+  /** The route's `sport`/`league` take one id (reference lists), not a comma-separated list. */
+  singleIds?: boolean;
 }
 
 export const REST_TOOLS: readonly RestToolDef[] = [
@@ -43,7 +45,7 @@ export const REST_TOOLS: readonly RestToolDef[] = [
     description: 'Sports with their leagues and how many events currently have odds (live included). Start here to learn which sport ids to filter by.',
   },
   {
-    name: 'get_leagues', title: 'Leagues', method: 'GET', path: '/leagues', noun: 'leagues', limit: { default: 50, max: 200 },
+    name: 'get_leagues', singleIds: true, title: 'Leagues', method: 'GET', path: '/leagues', noun: 'leagues', limit: { default: 50, max: 200 },
     description: 'Leagues, optionally of one sport, with their current event and live counts. League ids filter every odds and opportunity tool.',
   },
   {
@@ -51,11 +53,11 @@ export const REST_TOOLS: readonly RestToolDef[] = [
     description: 'Sportsbooks with regions, whether they are sharp, and the tier that unlocks each (`requires_tier`). Your key sees only the books of its tier.',
   },
   {
-    name: 'get_markets', title: 'Market types', method: 'GET', path: '/markets', noun: 'market types', limit: { default: 50, max: 100 },
+    name: 'get_markets', singleIds: true, title: 'Market types', method: 'GET', path: '/markets', noun: 'market types', limit: { default: 50, max: 100 },
     description: 'Market types (moneyline, point_spread, total_points, props, periods) with whether they carry a line and how many events offer them now.',
   },
   {
-    name: 'get_teams', title: 'Teams', method: 'GET', path: '/teams', noun: 'teams', limit: { default: 25, max: 100 },
+    name: 'get_teams', singleIds: true, title: 'Teams', method: 'GET', path: '/teams', noun: 'teams', limit: { default: 25, max: 100 },
     description: 'Teams (and players of individual sports) with abbreviations and the aliases books use; `q` searches names and aliases.',
   },
   {
@@ -123,14 +125,23 @@ function catalogEnums(catalog: Catalog, marketCategories: boolean): Map<string, 
   ]);
 }
 
+/** Words for the route parameters whose schema carries no description of its own. */
+const FALLBACK_DESCRIPTIONS = new Map<string, string>([
+  ['sport', 'Sport id (get_sports lists them).'],
+  ['league', 'League id (get_leagues lists them).'],
+  ['region', 'Only sportsbooks serving this region.'],
+  ['sharp', 'true: only sharp books (the reference for fair prices); false: only the others.'],
+]);
+
 /** A route parameter as a tool argument: comma-separated lists become arrays of catalog ids. */
-function argumentSchema(name: string, param: JsonSchema, enums: Map<string, JsonSchema>): JsonSchema {
+function argumentSchema(name: string, routeParam: JsonSchema, enums: Map<string, JsonSchema>, single: boolean): JsonSchema {
+  const fallback = FALLBACK_DESCRIPTIONS.get(name);
+  const param = typeof routeParam['description'] === 'string' || fallback === undefined ? routeParam : { ...routeParam, description: fallback };
   const item = enums.get(name);
   const description = typeof param['description'] === 'string' ? param['description'] : undefined;
   if (!item || !LIST_PARAMS.has(name)) return param;
   if (param['type'] === 'array') return { ...param, items: item };
-  const isList = description?.toLowerCase().includes('comma-separated') ?? false;
-  if (!isList) return { ...item, ...(description ? { description } : {}) };
+  if (single) return { ...item, ...(description ? { description } : {}) };
   const listDescription = (description ?? '').replace(/,?\s*comma-separated/i, '');
   return { type: 'array', items: item, minItems: 1, maxItems: 100, description: `${listDescription} A list (one id is accepted too).`.trim() };
 }
@@ -143,7 +154,7 @@ function inputSchemaOf(def: RestToolDef, route: RouteSchema, catalog: Catalog): 
   const properties: Record<string, JsonSchema> = {};
   for (const [name, param] of Object.entries(params)) {
     if (omit.has(name)) continue;
-    properties[name] = argumentSchema(name, param, enums);
+    properties[name] = argumentSchema(name, param, enums, def.singleIds === true);
   }
   if (def.limit && properties['limit']) {
     properties['limit'] = { type: 'integer', minimum: 1, maximum: def.limit.max, default: def.limit.default, description: `Page size, 1 to ${def.limit.max}.` };
