@@ -258,30 +258,17 @@ describe('tiers, limits and errors', () => {
     }
     await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toThrow(/-32602.*Unknown tool 'no_such_tool'/);
     await expect(client.callTool({ name: '__proto__', arguments: {} })).rejects.toThrow(/Unknown tool/);
-    const malformed = await fetch(`${c.sys.url}/api/v1/mcp`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-api-key': c.keys.pro },
-      body: '{"jsonrpc": "2.0", "id": 1, "method": ',
-    });
-    expect([malformed.status, (((await malformed.json()) as Row)['error'] as Row)['code']]).toEqual([400, -32700]);
-    const notRpc = await fetch(`${c.sys.url}/api/v1/mcp`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-api-key': c.keys.pro },
-      body: '{"hello": "world"}',
-    });
-    expect([notRpc.status, (((await notRpc.json()) as Row)['error'] as Row)['code']]).toEqual([400, -32700]);
-    const plain = await fetch(`${c.sys.url}/api/v1/mcp`, {
-      method: 'POST',
-      headers: { 'content-type': 'text/plain', accept: 'application/json, text/event-stream', 'x-api-key': c.keys.pro },
-      body: 'hello',
-    });
-    expect([plain.status, (((await plain.json()) as Row)['error'] as Row)['code']]).toEqual([415, -32000]);
-    const noSession = await fetch(`${c.sys.url}/api/v1/mcp`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-api-key': c.keys.pro },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/list' }),
-    });
-    expect([noSession.status, (((await noSession.json()) as Row)['error'] as Row)['code']]).toEqual([400, -32000]);
+    // Raw POSTs without a session: (body, content-type) -> (HTTP status, JSON-RPC error code).
+    const raw: [string, string, number, number][] = [
+      ['{"jsonrpc": "2.0", "id": 1, "method": ', 'application/json', 400, -32700],
+      ['{"hello": "world"}', 'application/json', 400, -32700],
+      ['hello', 'text/plain', 415, -32000],
+      [JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/list' }), 'application/json', 400, -32000],
+    ];
+    for (const [body, type, status, code] of raw) {
+      const r = await fetch(`${c.sys.url}/api/v1/mcp`, { method: 'POST', headers: { 'content-type': type, accept: 'application/json, text/event-stream', 'x-api-key': c.keys.pro }, body });
+      expect([body, r.status, (((await r.json()) as Row)['error'] as Row)['code']]).toEqual([body, status, code]);
+    }
   });
 
   it('counts every request to /mcp against the key\'s per-minute limit, tool calls included, and refuses past it', async () => {
