@@ -281,7 +281,10 @@ describe('tiers, limits and errors', () => {
     await call(client, 'get_sports');
     const rest = await c.sys.get('/api/v1/sports', key);
     expect(rest.headers.get('x-ratelimit-remaining')).toBe('3');
-    for (let i = 0; i < 3; i++) await call(client, 'get_sports');
+    // A tool sees the budget of the request that carried it, as the REST route would.
+    const markets = await call(client, 'get_markets');
+    expect(((markets.structuredContent as Row)['meta'] as Row)['rate_limit']).toMatchObject({ limit: 10, remaining: 2 });
+    for (let i = 0; i < 2; i++) await call(client, 'get_sports');
     await expect(call(client, 'get_sports')).rejects.toMatchObject({ code: 429 });
     expect((await c.sys.get('/api/v1/sports', key)).status).toBe(429);
   });

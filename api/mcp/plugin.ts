@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest 
 import { authErrorResponses } from '../contract/common.js';
 import type { ServingDeps } from '../deps.js';
 import type { ApiKeyRecord } from '../keys.js';
-import type { InternalPasses } from '../plugins/auth.js';
+import type { Admitted, InternalPasses } from '../plugins/auth.js';
 import { CALCULATOR_TOOLS } from './calculator-tools.js';
 import { restTools } from './rest-tools.js';
 import type { RouteSchemas } from './route-schemas.js';
@@ -76,9 +76,15 @@ export const mcpRoutes: FastifyPluginAsync<McpOptions> = async (app, options) =>
     }
     const raw = request.raw as IncomingMessage & { auth?: AuthInfo; rawBody?: Buffer };
     raw.rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-    // The tools see the key's record (tier, id), never the key itself.
-    raw.auth = { token: '', clientId: key.keyId, scopes: [], extra: { key } };
-    for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value);
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(reply.getHeaders())) {
+      if (value === undefined) continue;
+      reply.raw.setHeader(name, value);
+      if (name.startsWith('x-ratelimit-') || name === 'x-data-delay') headers[name] = String(value);
+    }
+    // The tools see the key's record (tier, id) and this request's rate-limit state, never the key itself.
+    const caller: Admitted = { record: key, headers };
+    raw.auth = { token: '', clientId: key.keyId, scopes: [], extra: { caller } };
     reply.hijack();
     try {
       await session.transport.handleRequest(raw, reply.raw);

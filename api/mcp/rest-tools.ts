@@ -242,10 +242,10 @@ export function restTools(app: FastifyInstance, prefix: string, schemas: RouteSc
       description: def.description,
       inputSchema: inputSchemaOf(def, route, catalog),
       outputSchema: outputSchemaOf(def, route),
-      async run(args, { key }): Promise<ToolOutcome> {
+      async run(args, caller): Promise<ToolOutcome> {
         const { limit: _limit, offset: _offset, ...routeArgs } = args;
         const wire = { ...toWire(def.pageKeys ? routeArgs : args, def.method === 'POST'), ...def.fixed };
-        const res = await passes.run(key, (headers) =>
+        const res = await passes.run(caller, (headers) =>
           def.method === 'POST'
             ? app.inject({ method: 'POST', url, headers: { ...headers, 'content-type': 'application/json' }, payload: JSON.stringify(wire) })
             : app.inject({ method: 'GET', url, headers, query: wire as Record<string, string> }),

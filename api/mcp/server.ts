@@ -2,7 +2,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyBaseLogger } from 'fastify';
-import type { ApiKeyRecord } from '../keys.js';
+import type { Admitted } from '../plugins/auth.js';
 import { ArgumentChecker } from './arguments.js';
 import type { ToolSpec } from './tool.js';
 
@@ -42,17 +42,17 @@ export class ToolRegistry {
   }
 
   /** A tool's answer; an unknown tool is a protocol error, everything the tool refuses is a tool error. */
-  async call(name: string, args: unknown, key: ApiKeyRecord, log: FastifyBaseLogger): Promise<CallToolResult> {
+  async call(name: string, args: unknown, caller: Admitted, log: FastifyBaseLogger): Promise<CallToolResult> {
     const tool = this.byName.get(name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool '${name}'; tools/list names the ${this.byName.size} tools`);
     const checked = this.checker.check(name, args);
     if (!checked.ok) return toolError(checked.message);
     try {
-      const outcome = await tool.run(checked.args, { key });
+      const outcome = await tool.run(checked.args, caller);
       if (!outcome.ok) return toolError(outcome.message);
       return { content: [{ type: 'text', text: outcome.summary }], structuredContent: outcome.structured };
     } catch (err) {
-      log.error({ err, tool: name, keyId: key.keyId }, 'mcp tool failed');
+      log.error({ err, tool: name, keyId: caller.record.keyId }, 'mcp tool failed');
       return toolError(`The ${name} tool failed unexpectedly; it is logged, retry later`);
     }
   }
@@ -72,9 +72,9 @@ export function createMcpServer(registry: ToolRegistry, version: string, log: Fa
   mcp.server.registerCapabilities({ tools: { listChanged: false } });
   mcp.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: registry.listing }));
   mcp.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    const key = extra.authInfo?.extra?.['key'] as ApiKeyRecord | undefined;
-    if (!key) throw new McpError(ErrorCode.InvalidRequest, 'Not authenticated');
-    return registry.call(request.params.name, request.params.arguments, key, log);
+    const caller = extra.authInfo?.extra?.['caller'] as Admitted | undefined;
+    if (!caller) throw new McpError(ErrorCode.InvalidRequest, 'Not authenticated');
+    return registry.call(request.params.name, request.params.arguments, caller, log);
   });
   return mcp;
 }

@@ -1,10 +1,8 @@
-import type { ApiKeyRecord } from '../keys.js';
+import type { Admitted } from '../plugins/auth.js';
 import type { JsonSchema } from './route-schemas.js';
 
-/** What a tool is given besides its arguments: the caller's key record, never the key. */
-export interface ToolContext {
-  key: ApiKeyRecord;
-}
+/** What a tool is given besides its arguments: the caller's key record (never the key) and its rate-limit headers. */
+export type ToolContext = Admitted;
 
 export type ToolOutcome =
   | { ok: true; structured: Record<string, unknown>; summary: string }

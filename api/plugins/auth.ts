@@ -22,19 +22,25 @@ export interface AuthOptions {
   passes?: InternalPasses;
 }
 
+/** Who an in-process call is made for: the key's record and the rate-limit headers of the request that was counted. */
+export interface Admitted {
+  record: ApiKeyRecord;
+  headers: Record<string, string>;
+}
+
 /**
  * One-time passes for in-process calls made on behalf of a request that was already
  * authenticated and counted (an MCP tool call dispatched to its REST route): the route sees the
- * caller's key record and the call is not counted a second time. A pass is 32 random bytes,
- * valid for one request, and never leaves the process.
+ * caller's key record and that request's rate-limit headers, and the call is not counted a
+ * second time. A pass is 32 random bytes, valid for one request, and never leaves the process.
  */
 export class InternalPasses {
   static readonly HEADER = 'x-internal-pass';
-  private readonly passes = new Map<string, ApiKeyRecord>();
+  private readonly passes = new Map<string, Admitted>();
 
-  async run<T>(record: ApiKeyRecord, call: (headers: Record<string, string>) => Promise<T>): Promise<T> {
+  async run<T>(admitted: Admitted, call: (headers: Record<string, string>) => Promise<T>): Promise<T> {
     const pass = randomBytes(32).toString('base64url');
-    this.passes.set(pass, record);
+    this.passes.set(pass, admitted);
     try {
       return await call({ [InternalPasses.HEADER]: pass });
     } finally {
@@ -42,12 +48,12 @@ export class InternalPasses {
     }
   }
 
-  take(request: FastifyRequest): ApiKeyRecord | undefined {
+  take(request: FastifyRequest): Admitted | undefined {
     const pass = request.headers[InternalPasses.HEADER];
     if (typeof pass !== 'string') return undefined;
-    const record = this.passes.get(pass);
+    const admitted = this.passes.get(pass);
     this.passes.delete(pass);
-    return record;
+    return admitted;
   }
 }
 
@@ -74,7 +80,8 @@ export const authPlugin = fp<AuthOptions>(async (app: FastifyInstance, options) 
   app.addHook('onRequest', async (request, reply) => {
     const admitted = options.passes?.take(request);
     if (admitted) {
-      request.apiKey = admitted;
+      request.apiKey = admitted.record;
+      void reply.headers(admitted.headers);
       return;
     }
     const key = presentedKey(request);
