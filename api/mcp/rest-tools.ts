@@ -235,7 +235,8 @@ export function restTools(app: FastifyInstance, prefix: string, schemas: RouteSc
   for (const def of REST_TOOLS) {
     const url = `${prefix}${def.path}`;
     const route = schemas.get(def.method, url);
-    if (!route) continue;
+    // A renamed or removed route must not make its tool vanish quietly.
+    if (!route) throw new Error(`MCP tool ${def.name}: no route ${def.method} ${url}; update REST_TOOLS`);
     tools.push({
       name: def.name,
       title: def.title,
@@ -250,7 +251,12 @@ export function restTools(app: FastifyInstance, prefix: string, schemas: RouteSc
             ? app.inject({ method: 'POST', url, headers: { ...headers, 'content-type': 'application/json' }, payload: JSON.stringify(wire) })
             : app.inject({ method: 'GET', url, headers, query: wire as Record<string, string> }),
         );
-        const answer = JSON.parse(res.payload) as Envelope;
+        let answer: Envelope;
+        try {
+          answer = JSON.parse(res.payload) as Envelope;
+        } catch {
+          return { ok: false, message: `The ${def.name} tool got an answer it could not read (status ${res.statusCode}); retry later` };
+        }
         if (res.statusCode === 200) {
           const body = def.pageKeys ? pageOfKeys(answer, args) : answer;
           return { ok: true, structured: body, summary: summarize(def, body) };
