@@ -16,14 +16,26 @@ export class ArgumentChecker {
   constructor() {
     addFormats(this.ajv);
   }
+  private readonly schemas = new Map<string, object>();
   private readonly compiled = new Map<string, ValidateFunction>();
 
   add(tool: string, schema: object): void {
-    this.compiled.set(tool, this.ajv.compile(schema));
+    this.schemas.set(tool, schema);
+  }
+
+  /** Compiled on first use: a process that serves no MCP pays nothing at start. */
+  private validator(tool: string): ValidateFunction | undefined {
+    let validate = this.compiled.get(tool);
+    const schema = this.schemas.get(tool);
+    if (!validate && schema) {
+      validate = this.ajv.compile(schema);
+      this.compiled.set(tool, validate);
+    }
+    return validate;
   }
 
   check(tool: string, raw: unknown): Checked {
-    const validate = this.compiled.get(tool);
+    const validate = this.validator(tool);
     if (!validate) return { ok: false, message: `Unknown tool '${tool}'` };
     // A copy: ajv fills defaults and coerces in place.
     const args: Record<string, unknown> = raw && typeof raw === 'object' && !Array.isArray(raw) ? { ...(raw as Record<string, unknown>) } : {};

@@ -45,6 +45,7 @@ export const mcpRoutes: FastifyPluginAsync<McpOptions> = async (app, options) =>
   const tools = (): ToolRegistry => (registry ??= new ToolRegistry([...restTools(root, restPrefix, routeSchemas, deps.catalog, passes), ...CALCULATOR_TOOLS]));
   const sessions = new Sessions(() => createMcpServer(tools(), deps.version, app.log), options.sessionLimits ?? DEFAULT_SESSION_LIMITS);
   app.addHook('onClose', async () => sessions.closeAll());
+  // Built when the app is ready (every route registered), so a tool whose route is missing stops the start.
   app.addHook('onReady', async () => {
     tools();
   });
