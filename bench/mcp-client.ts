@@ -1,7 +1,8 @@
 /**
  * The client side of the MCP bench, in its own process so that client work does not share the
  * server's event loop: `node mcp-client.js <base url> <key> <calls>` prints the latencies (ms)
- * of REST GET /odds?limit=50 and of the MCP get_odds tool (limit 50), one request at a time.
+ * of REST GET /odds?limit=50, of the MCP get_odds tool (limit 50) through the SDK client, and of
+ * the same tools/call as a plain HTTP POST, one request at a time.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -26,7 +27,19 @@ async function main(): Promise<void> {
     if (body.data.length !== 50) throw new Error(`REST answered ${body.data.length} rows, not 50`);
   };
   const client = new Client({ name: 'bench', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/api/v1/mcp`), { requestInit: { headers: { 'x-api-key': key } } }));
+  const transport = new StreamableHTTPClientTransport(new URL(`${base}/api/v1/mcp`), { requestInit: { headers: { 'x-api-key': key } } });
+  await client.connect(transport);
+  // The same call as a plain HTTP client sends it (no SDK-side schema checks): the server's share.
+  const rawHeaders = {
+    'x-api-key': key, 'content-type': 'application/json', accept: 'application/json, text/event-stream',
+    'mcp-session-id': transport.sessionId ?? '', 'mcp-protocol-version': transport.protocolVersion ?? '2025-03-26',
+  };
+  const rawBody = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_odds', arguments: { limit: 50 } } });
+  const raw = async (): Promise<void> => {
+    const res = await fetch(`${base}/api/v1/mcp`, { method: 'POST', headers: rawHeaders, body: rawBody });
+    const body = (await res.json()) as { result?: { structuredContent?: { data?: unknown[] } } };
+    if (body.result?.structuredContent?.data?.length !== 50) throw new Error('raw tools/call did not answer 50 rows');
+  };
   const tool = async (): Promise<void> => {
     const r = await client.callTool({ name: 'get_odds', arguments: { limit: 50 } });
     const rows = (r.structuredContent as { data?: unknown[] } | undefined)?.data?.length;
@@ -36,11 +49,13 @@ async function main(): Promise<void> {
   for (let i = 0; i < 50; i++) {
     await rest();
     await tool();
+    await raw();
   }
   const restMs = await timed(calls, rest);
   const mcpMs = await timed(calls, tool);
+  const rawMs = await timed(calls, raw);
   await client.close();
-  process.stdout.write(JSON.stringify({ rest: restMs, mcp: mcpMs }), () => process.exit(0));
+  process.stdout.write(JSON.stringify({ rest: restMs, mcp: mcpMs, raw: rawMs }), () => process.exit(0));
 }
 
 main().catch((e: unknown) => {
