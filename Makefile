@@ -44,9 +44,9 @@ unit: install system-deps
 
 test: typecheck lint unit
 
-# SECTION=mcp (comma-separated: pipeline, api, opportunities, delta, mcp) runs only those figures.
+# SECTION=word runs only the sections whose title contains it (e.g. `make bench SECTION=shedding`).
 bench: build
-	SECTION="$(SECTION)" node dist/bench/main.js
+	node dist/bench/main.js $(SECTION)
 
 replay: build
 	@test -n "$(FILE)" || { echo "usage: make replay FILE=path.jsonl[.gz] [SPEED=60|max]"; exit 2; }

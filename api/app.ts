@@ -6,8 +6,12 @@ import type { Logger } from 'pino';
 import { ERROR_CODES, errorBody } from './errors.js';
 import type { AppDeps, ServingDeps } from './deps.js';
 import { InternalPasses, authPlugin } from './plugins/auth.js';
+import { envelopePlugin } from './plugins/envelope.js';
 import { RouteSchemas, mcpRoutes } from './mcp/index.js';
 import { errorsPlugin } from './plugins/errors.js';
+import { DEFAULT_HTTP_LIMITS, clientErrorHandler, connectionsCheckingInterval, httpGuardPlugin } from './plugins/http-guard.js';
+import { loadSheddingPlugin } from './plugins/load-shedding.js';
+import { jsonBodyPlugin } from './plugins/json-body.js';
 import { finiteNumbersPlugin } from './plugins/finite-numbers.js';
 import { metricsPlugin } from './plugins/metrics.js';
 import { eventsRoutes } from './routes/events.js';
@@ -29,6 +33,9 @@ export const API_VERSION = '2.0.0';
 export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<FastifyInstance> {
   const views = appDeps.views ?? new TierViews(appDeps.board, appDeps.clock);
   const deps: ServingDeps = { ...appDeps, views };
+  // Embedded without settings (tests, benches): the default limits, but no shedding, which would
+  // turn a busy test machine's pauses into 503s. The configured system always passes its limits.
+  const limits = appDeps.http ?? { ...DEFAULT_HTTP_LIMITS, shedEventLoopDelayMs: 0 };
   // Fastify's instance type is parameterised by the logger; the callers only need the base type.
   const app = Fastify({
     ...(logger ? { loggerInstance: logger } : { logger: false }),
@@ -40,13 +47,30 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
     bodyLimit: 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     // A URL that is not valid percent-encoding never reaches a route: answer it in the envelope too.
-    frameworkErrors: (error, _request, reply) => {
-      void (reply as unknown as FastifyReply).code(400).send(errorBody('invalid_request', error.code === 'FST_ERR_BAD_URL' ? 'Invalid URL: malformed percent-encoding' : error.message));
+    frameworkErrors: (error, request, reply) => {
+      void (reply as unknown as FastifyReply)
+        .code(400)
+        .header('x-request-id', request.id)
+        .send(errorBody('invalid_request', error.code === 'FST_ERR_BAD_URL' ? 'Invalid URL: malformed percent-encoding' : error.message));
     },
+    // A stalled upload is cut off with 408: nobody holds a socket by sending a body slowly.
+    requestTimeout: limits.requestTimeoutMs,
+    // Node times the headers of the next request from the end of the last one, so an idle
+    // keep-alive socket must close before the headers timeout would answer it 408.
+    keepAliveTimeout: Math.min(limits.keepAliveTimeoutMs, Math.floor(Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs) * 0.9)),
+    http: {
+      headersTimeout: Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs),
+      connectionsCheckingInterval: connectionsCheckingInterval(limits),
+      maxHeaderSize: 16 * 1024,
+      // Node answers a request without Host with an empty 400; the guard plugin answers it in the envelope.
+      requireHostHeader: false,
+    },
+    clientErrorHandler,
   });
   app.addHook('onRequest', async (request, reply) => {
     void reply.header('x-request-id', request.id);
   });
+  await app.register(httpGuardPlugin, { limits });
   // MCP tools are described by the REST routes' schemas; record them as the routes register.
   const routeSchemas = new RouteSchemas();
   app.addHook('onRoute', routeSchemas.record);
@@ -81,6 +105,7 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
     },
   });
   await app.register(errorsPlugin);
+  await app.register(jsonBodyPlugin);
   await app.register(finiteNumbersPlugin);
   await app.register(metricsPlugin, { board: appDeps.board, ...(appDeps.pipelineStats ? { pipelineStats: appDeps.pipelineStats } : {}) });
 
@@ -94,7 +119,10 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
   }, { prefix: API_PREFIX });
 
   await app.register(async (authed) => {
+    // Shed before authenticating: a refused request costs nothing and counts against no limit.
+    await authed.register(loadSheddingPlugin, { maxEventLoopDelayMs: limits.shedEventLoopDelayMs, turnBudgetMs: limits.shedTurnBudgetMs });
     await authed.register(authPlugin, { keys: deps.keys, rateLimits: deps.rateLimits, now: () => Date.now(), passes });
+    await authed.register(envelopePlugin, appDeps.inspectPayload ? { inspect: appDeps.inspectPayload } : {});
     await authed.register(referenceRoutes, { deps });
     await authed.register(eventsRoutes, { deps });
     await authed.register(oddsRoutes, { deps });

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import type { HttpLimits } from './plugins/http-guard.js';
 
 export type FeedKind = 'simulator' | 'replay' | 'theoddsapi';
 
@@ -21,6 +22,8 @@ export interface Config {
   sink: { batchRows: number; maxWaitMs: number };
   /** The in-memory change window that answers /odds/delta; an older `since` must resync. */
   deltaWindow: { maxChanges: number; maxAgeMs: number };
+  /** Request timeouts, the per-address connection cap and load shedding. */
+  http: HttpLimits;
 }
 
 export class ConfigError extends Error {
@@ -104,6 +107,14 @@ export function loadConfig(env: Env = process.env): Config {
     deltaWindow: {
       maxChanges: int(env, 'DELTA_WINDOW_CHANGES', 500_000, 1_000, 50_000_000),
       maxAgeMs: int(env, 'DELTA_WINDOW_MINUTES', 15, 1, 24 * 60) * 60_000,
+    },
+    http: {
+      requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 600_000),
+      headersTimeoutMs: Math.min(int(env, 'HEADERS_TIMEOUT_MS', 10_000, 100, 600_000), int(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 600_000)),
+      keepAliveTimeoutMs: int(env, 'KEEP_ALIVE_TIMEOUT_MS', 5_000, 100, 600_000),
+      maxConnectionsPerAddress: int(env, 'MAX_CONNECTIONS_PER_ADDRESS', 256, 1, 1_000_000),
+      shedEventLoopDelayMs: int(env, 'SHED_EVENT_LOOP_DELAY_MS', 200, 0, 60_000),
+      shedTurnBudgetMs: int(env, 'SHED_TURN_BUDGET_MS', 50, 1, 60_000),
     },
     sink: {
       batchRows: int(env, 'SINK_BATCH_ROWS', 20_000, 1, 1_000_000),

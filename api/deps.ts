@@ -1,7 +1,9 @@
+import type { FastifyRequest } from 'fastify';
 import type { Clock } from '../pipeline/clock.js';
 import type { PipelineStats } from '../pipeline/pipeline.js';
 import type { OlapStore } from '../pipeline/store/index.js';
 import type { KeyStore } from './keys.js';
+import type { HttpLimits } from './plugins/http-guard.js';
 import type { RateLimitStore } from './plugins/rate-limit.js';
 import type { LiveBoard } from './views/board.js';
 import type { Catalog } from './views/catalog.js';
@@ -24,9 +26,18 @@ export interface AppDeps {
   pipelineStats?: () => PipelineStats;
   /** The board each tier reads (live, or delayed for free); made from `board` when absent. */
   views?: TierViews;
+  /** Request timeouts, the per-address connection cap and load shedding; defaults without shedding when absent. */
+  http?: HttpLimits;
   /** Active opportunities (+EV, arbitrage, middles, low-hold); an empty board when absent. */
   opportunities?: OpportunityBoard;
+  /**
+   * Sees every answer body before serialization (contract tests check it against the route's
+   * response schema, which serialization would otherwise silently apply).
+   */
+  inspectPayload?: PayloadInspector;
 }
+
+export type PayloadInspector = (request: FastifyRequest, statusCode: number, payload: unknown) => void;
 
 /** The deps the odds-serving routes get: `views` always present. */
 export type ServingDeps = AppDeps & { views: TierViews };

@@ -15,6 +15,7 @@ import type { Pipeline } from '../pipeline/pipeline.js';
 import { ChdbStore, ClickHouseStore, applyMigrations } from '../pipeline/store/index.js';
 import type { OlapStore } from '../pipeline/store/index.js';
 import { buildApp } from './app.js';
+import type { PayloadInspector } from './deps.js';
 import type { Config } from './config.js';
 import { KeyStore, loadOrCreateDemoKeys, parseApiKeys } from './keys.js';
 import { MemoryRateLimitStore } from './plugins/rate-limit.js';
@@ -51,6 +52,8 @@ export interface SystemOverrides {
   feed?: (clock: Clock) => Feed;
   clock?: Clock;
   listen?: boolean;
+  /** Sees every API answer body before serialization (contract tests). */
+  inspectPayload?: PayloadInspector;
 }
 
 export function packageVersion(): string {
@@ -130,7 +133,7 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
     rateLimits = redis;
   }
 
-  const app = await buildApp({ board, views: tierViews, opportunities, catalog, keys, rateLimits, clock, store, version: packageVersion(), redisUrl: config.redisUrl, pipelineLag: () => pipeline.lag(), pipelineStats: () => pipeline.stats() }, logger);
+  const app = await buildApp({ board, views: tierViews, opportunities, catalog, keys, rateLimits, clock, store, version: packageVersion(), redisUrl: config.redisUrl, http: config.http, pipelineLag: () => pipeline.lag(), pipelineStats: () => pipeline.stats(), ...(overrides.inspectPayload ? { inspectPayload: overrides.inspectPayload } : {}) }, logger);
   let url = '';
   if (overrides.listen !== false) url = await app.listen({ port: config.port, host: config.host });
 

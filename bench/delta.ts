@@ -8,8 +8,7 @@ import { ManualClock } from '../pipeline/clock.js';
 import type { OlapStore } from '../pipeline/store/index.js';
 import { buildApp } from '../api/app.js';
 import { KeyStore } from '../api/keys.js';
-import { MemoryRateLimitStore } from '../api/plugins/rate-limit.js';
-import type { RateLimitStore } from '../api/plugins/rate-limit.js';
+import { MemoryRateLimitStore, unlimitedRateLimits } from '../api/plugins/rate-limit.js';
 import { RedisRateLimitStore } from '../api/plugins/redis-rate-limit.js';
 import { LiveBoard } from '../api/views/board.js';
 import { Catalog } from '../api/views/catalog.js';
@@ -21,11 +20,11 @@ const BOOKS = SPORTSBOOKS.slice(0, 20).map((b) => b.id);
 const SELECTIONS = [['moneyline', 'home', null], ['moneyline', 'away', null], ['point_spread', 'home', -3.5], ['point_spread', 'away', 3.5], ['total_points', 'over', 220.5]] as const;
 
 /** The benchmark measures serving, not the limiter (except where it measures the limiter). */
-const unlimited: RateLimitStore = { hit: async (_k, now) => ({ count: 1, resetAt: Math.ceil(now / 60_000) * 60 }), close: async () => {} };
+const unlimited = unlimitedRateLimits;
 const store = { kind: 'chdb', query: async () => [], exec: async () => undefined, close: async () => undefined } as unknown as OlapStore;
 
 /** 1000 NBA-like events x 20 books x 5 selections: a 100k-row board. */
-function board(clock: ManualClock): { board: LiveBoard; rows: OddsRow[] } {
+export function board(clock: ManualClock): { board: LiveBoard; rows: OddsRow[] } {
   const b = new LiveBoard({ now: () => clock.now(), log: { maxChanges: 1_000_000, maxAgeMs: 3_600_000 } });
   const teams = TEAMS.filter((t) => t.leagues.includes('nba'));
   const league = LEAGUES.find((l) => l.id === 'nba');

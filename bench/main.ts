@@ -1,9 +1,11 @@
 import { cpus } from 'node:os';
 import { benchApi } from './api.js';
+import { benchCompat } from './compat.js';
 import { benchDelta } from './delta.js';
 import { benchMcp } from './mcp.js';
 import { benchOpportunities } from './opportunities.js';
 import { benchPipeline } from './pipeline.js';
+import { benchShedding } from './shedding.js';
 import { formatFigures } from './report.js';
 import type { BenchFigure } from './report.js';
 
@@ -14,17 +16,19 @@ import type { BenchFigure } from './report.js';
 async function main(): Promise<void> {
   const cpu = cpus()[0]?.model ?? 'unknown CPU';
   process.stdout.write(`odds-platform bench — node ${process.version}, ${cpus().length} x ${cpu}\n\n`);
-  const sections: [string, string, () => Promise<BenchFigure[]>][] = [
-    ['pipeline', 'Pipeline (normalizer + snapshot + opportunities + ClickHouse sinks)', () => benchPipeline()],
-    ['api', 'API (GET /odds from the live board)', () => benchApi()],
-    ['opportunities', 'Opportunity engines (+EV, arbitrage, middles, low-hold)', () => benchOpportunities()],
-    ['delta', 'Delta polling and rate limiting', () => benchDelta()],
-    ['mcp', 'MCP tool calls (official SDK client, Streamable HTTP)', () => benchMcp()],
+  const sections: [string, () => Promise<BenchFigure[]>][] = [
+    ['Pipeline (normalizer + snapshot + opportunities + ClickHouse sinks)', () => benchPipeline()],
+    ['API (GET /odds from the live board)', () => benchApi()],
+    ['Opportunity engines (+EV, arbitrage, middles, low-hold)', () => benchOpportunities()],
+    ['Delta polling and rate limiting', () => benchDelta()],
+    ['Load shedding (200 connections of GET /odds?limit=200)', () => benchShedding()],
+    ['Drop-in compatibility (ETag, main lines)', () => benchCompat()],
+    ['MCP tool calls (official SDK client, Streamable HTTP)', () => benchMcp()],
   ];
-  // `make bench SECTION=mcp` (or `node dist/bench/main.js mcp`) runs only the named sections.
-  const only = new Set((process.argv[2] ?? process.env['SECTION'] ?? '').split(',').filter((s) => s.length > 0));
-  for (const [id, title, run] of sections) {
-    if (only.size > 0 && !only.has(id)) continue;
+  // `make bench SECTION=shedding` runs the sections whose title contains the word.
+  const only = process.argv[2]?.toLowerCase();
+  for (const [title, run] of sections) {
+    if (only && !title.toLowerCase().includes(only)) continue;
     const t0 = performance.now();
     const figures = await run();
     process.stdout.write(`${formatFigures(title, figures)}\n  (${((performance.now() - t0) / 1000).toFixed(1)} s)\n\n`);

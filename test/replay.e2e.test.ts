@@ -89,7 +89,7 @@ async function replayAndCheck(file: string): Promise<ReplayFindings> {
         .map((t) => `${t.book}|${t.market}|${side(t.outcome)}|${t.line ?? ''}|${t.priceAmerican ?? ''}`)
         .sort();
       const served = (await allPages(sys, `/api/v1/odds?event=${id}`, key, 1000))
-        .map((o) => `${String(o['sportsbook'])}|${String(o['market'])}|${String(o['selection'])}|${String(o['line'] ?? '')}|${String(o['odds_american'])}`)
+        .map((o) => `${String(o['sportsbook'])}|${String(o['market'])}|${String(o['selection_type'])}|${String(o['line'] ?? '')}|${String(o['odds_american'])}`)
         .sort();
       expect(served, `odds of ${id} at ${new Date(snapshot.timestamp).toISOString()}`).toEqual(want);
       rowsChecked += want.length;

@@ -71,7 +71,8 @@ export const CALCULATOR_TOOLS: readonly ToolSpec[] = [
     title: 'De-vig a market',
     description:
       "Remove the book's margin from a market you give and get each outcome's fair probability and fair price. Methods: power (default; " +
-      'robust to favourite-longshot bias), multiplicative (proportional), additive (equal margin per outcome), shin (insider-trading model).',
+      'robust to favourite-longshot bias), multiplicative (proportional), additive (equal margin per outcome), shin (insider-trading model), ' +
+      `and the others the pipeline knows (${DEVIG_METHODS.join(', ')}).`,
     inputSchema: object({
       odds: market('The market\'s prices'),
       format,

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { MARKET_IDS } from '../../schemas/index.js';
 import { pagination, paginationSchema } from '../contract/common.js';
-import { MARKET_ALIASES } from '../contract/opportunity-query.js';
+import { MARKET_CATEGORIES } from '../contract/filters.js';
 import type { InternalPasses } from '../plugins/auth.js';
 import type { Catalog } from '../views/catalog.js';
 import type { JsonSchema, RouteSchema, RouteSchemas } from './route-schemas.js';
@@ -28,8 +28,6 @@ export interface RestToolDef {
   fixed?: Readonly<Record<string, string>>;
   /** What the rows are, for the summary ("odds rows"). */
   noun: string;
-  /** The filters of `market` are opportunity categories as well as market ids. */
-  marketCategories?: boolean;
   /**
    * The route answers an object (key -> rows) without paging: the tool pages its keys with
    * `limit`/`offset` arguments of its own and adds `pagination` to the answer.
@@ -89,32 +87,33 @@ export const REST_TOOLS: readonly RestToolDef[] = [
       'apply data as upserts and removed as deletes by id. A since older than the change window is refused: reload with get_odds.',
   },
   {
-    name: 'find_ev_opportunities', title: '+EV bets', method: 'GET', path: '/opportunities/ev', noun: '+EV opportunities', limit: { default: 20, max: 100 }, marketCategories: true,
+    name: 'find_ev_opportunities', title: '+EV bets', method: 'GET', path: '/opportunities/ev', noun: '+EV opportunities', limit: { default: 20, max: 100 },
     description: 'Prices above the fair price of the de-vigged sharp line, with EV %, Kelly % and a confidence score, best first. Pro tier or higher.',
   },
   {
-    name: 'find_arbitrage', title: 'Arbitrage', method: 'GET', path: '/opportunities/arbitrage', noun: 'arbitrage opportunities', limit: { default: 20, max: 100 }, marketCategories: true,
+    name: 'find_arbitrage', title: 'Arbitrage', method: 'GET', path: '/opportunities/arbitrage', noun: 'arbitrage opportunities', limit: { default: 20, max: 100 },
     omit: ['format'], fixed: { format: 'json' },
     description: 'Sure bets: the best prices across books whose implied probabilities sum below 1, with stakes per leg for a bankroll. Hobby tier or higher.',
   },
   {
-    name: 'find_middles', title: 'Middles', method: 'GET', path: '/opportunities/middles', noun: 'middles', limit: { default: 20, max: 100 }, marketCategories: true,
+    name: 'find_middles', title: 'Middles', method: 'GET', path: '/opportunities/middles', noun: 'middles', limit: { default: 20, max: 100 },
     description: 'Opposite sides of a spread or total at different lines at two books, that can both win, with the hit probability and EV. Pro tier or higher.',
   },
   {
-    name: 'find_low_hold', title: 'Low-hold markets', method: 'GET', path: '/opportunities/low-hold', noun: 'low-hold markets', limit: { default: 20, max: 100 }, marketCategories: true,
+    name: 'find_low_hold', title: 'Low-hold markets', method: 'GET', path: '/opportunities/low_hold', noun: 'low-hold markets', limit: { default: 20, max: 100 },
     description: 'Markets whose best prices across books leave the smallest hold (close to a free bet). Hobby tier or higher.',
   },
 ];
 
 const LIST_PARAMS = new Set(['sport', 'league', 'sportsbook', 'add_sportsbook', 'market', 'event']);
+/** REST aliases kept for the reference's clients; a tool offers one name per argument. */
+const ALIASES = new Set(['event_id']);
 
 /** The catalog's ids as enumerations, so an agent picks valid ids instead of guessing. */
-function catalogEnums(catalog: Catalog, marketCategories: boolean): Map<string, JsonSchema> {
+function catalogEnums(catalog: Catalog): Map<string, JsonSchema> {
   const books = [...catalog.books.keys()];
-  const markets: JsonSchema = marketCategories
-    ? { anyOf: [{ type: 'string', enum: [...Object.keys(MARKET_ALIASES), ...MARKET_IDS] }, { type: 'string', pattern: '^player_[a-z_]+$' }] }
-    : { type: 'string', enum: [...catalog.markets.keys()] };
+  // Every `market` filter takes the categories (main, spread, total, props) and player_<stat> as well as market ids.
+  const markets: JsonSchema = { anyOf: [{ type: 'string', enum: [...MARKET_CATEGORIES.keys(), ...MARKET_IDS] }, { type: 'string', pattern: '^player_[a-z0-9_]+$' }] };
   return new Map<string, JsonSchema>([
     ['sport', { type: 'string', enum: [...catalog.sports.keys()] }],
     ['league', { type: 'string', enum: [...catalog.leagues.keys()] }],
@@ -150,10 +149,10 @@ function inputSchemaOf(def: RestToolDef, route: RouteSchema, catalog: Catalog): 
   const source = (def.method === 'POST' ? route.body : route.querystring) ?? {};
   const params = (source['properties'] ?? {}) as Record<string, JsonSchema>;
   const omit = new Set(def.omit ?? []);
-  const enums = catalogEnums(catalog, def.marketCategories === true);
+  const enums = catalogEnums(catalog);
   const properties: Record<string, JsonSchema> = {};
   for (const [name, param] of Object.entries(params)) {
-    if (omit.has(name)) continue;
+    if (omit.has(name) || ALIASES.has(name)) continue;
     properties[name] = argumentSchema(name, param, enums, def.singleIds === true);
   }
   if (def.limit && properties['limit']) {
@@ -170,7 +169,10 @@ function inputSchemaOf(def: RestToolDef, route: RouteSchema, catalog: Catalog): 
 function outputSchemaOf(def: RestToolDef, route: RouteSchema): JsonSchema {
   const ok = route.response?.['200'] ?? {};
   const content = ok['content'] as Record<string, { schema?: JsonSchema }> | undefined;
-  const schema = content?.['application/json']?.schema ?? ok;
+  const answer = content?.['application/json']?.schema ?? ok;
+  // A route that answers several JSON shapes (arbitrage: rows, or CSV text as JSON) lists the rows first.
+  const variants = answer['anyOf'] as JsonSchema[] | undefined;
+  const schema = answer['type'] === undefined && variants ? (variants.find((v) => v['type'] === 'object') ?? answer) : answer;
   const { description: _description, ...rest } = schema;
   if (!def.pageKeys) return rest;
   return { ...rest, properties: { ...(rest['properties'] as object), pagination: paginationSchema } };

@@ -96,21 +96,20 @@ export const authPlugin = fp<AuthOptions>(async (app: FastifyInstance, options) 
     }
     request.apiKey = record;
     const tier = TIERS[record.tier];
-    const { count, resetAt } = await options.rateLimits.hit(record.keyId, options.now());
     const limit = record.requestsPerMinute ?? tier.requestsPerMinute;
+    const rate = await options.rateLimits.hit(record.keyId, limit, options.now());
     const headers: Record<string, string> = {
       'x-ratelimit-limit': String(limit),
-      'x-ratelimit-remaining': String(Math.max(0, limit - count)),
-      'x-ratelimit-reset': String(resetAt),
+      'x-ratelimit-remaining': String(rate.remaining),
+      'x-ratelimit-reset': String(rate.resetAt),
       'x-data-delay': String(tier.dataDelaySeconds),
     };
     void reply.headers(headers);
-    if (count > limit) {
-      const retryAfter = Math.max(1, Math.ceil(resetAt - options.now() / 1000));
-      throw new ApiError('rate_limited', `Rate limit of ${limit} requests per minute reached; retry in ${retryAfter} s`, {
+    if (!rate.allowed) {
+      throw new ApiError('rate_limited', `Rate limit of ${limit} requests per minute reached; retry in ${rate.retryAfter} s`, {
         ...headers,
-        'retry-after': String(retryAfter),
-      });
+        'retry-after': String(rate.retryAfter),
+      }, { retry_after: rate.retryAfter });
     }
   });
 });
@@ -124,6 +123,6 @@ export function requireFeature(request: FastifyRequest, feature: Feature): void 
   const tier: TierName = request.apiKey?.tier ?? 'free';
   if (!TIERS[tier].features.includes(feature)) {
     const needed = lowestTierWith(feature);
-    throw new ApiError('feature_required', `The ${feature} feature needs the ${needed} tier or higher; this key is ${tier}`);
+    throw new ApiError('feature_required', `The ${feature} feature needs the ${needed} tier or higher; this key is ${tier}`, {}, { tier, required_tier: needed });
   }
 }

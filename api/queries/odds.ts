@@ -43,7 +43,7 @@ export function listOdds(board: LiveBoard, catalog: Catalog, q: OddsListQuery): 
   let total = 0;
   let offset = q.offset;
   if (sort === null) {
-    const countable = filters.row.minOdds === undefined && filters.row.maxOdds === undefined;
+    const countable = filters.row.minOdds === undefined && filters.row.maxOdds === undefined && filters.row.marketTest === undefined;
     let passed = after === undefined;
     let first = -1;
     const end = offset + limit;

@@ -9,7 +9,7 @@ import { tierOf } from '../plugins/auth.js';
 import { formatLogTime, parseLogTime } from '../views/log-time.js';
 import { oddsDelta } from '../queries/index.js';
 
-const { sport, league, sportsbook, market, event, live } = sharedFilterParams;
+const { sport, league, sportsbook, market, event, event_id: eventId, live } = sharedFilterParams;
 
 interface DeltaQuery {
   since: string;
@@ -66,7 +66,7 @@ export const oddsDeltaRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async 
         required: ['since'],
         properties: {
           since: { type: 'string', format: 'date-time', description: 'RFC 3339 time; best the `next_since` of the previous answer (or of /odds), passed back verbatim.' },
-          sport, league, sportsbook, add_sportsbook: addSportsbookParam, market, event, live,
+          sport, league, sportsbook, add_sportsbook: addSportsbookParam, market, event, event_id: eventId, live,
           ...pagingParams(1000, 5000),
         },
       },
@@ -100,7 +100,7 @@ export const oddsDeltaRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async 
     for (const item of delta.items) {
       const r = item.row;
       if (item.removed || !item.event) removed.push({ id: r.id, event_id: r.eventId, sportsbook: r.book, market: r.market, removed_at: formatLogTime(item.time) });
-      else data.push(presentOdds(catalog, r, item.event));
+      else data.push(presentOdds(catalog, r, item.event, board.mainLines(item.event.id)));
     }
     const { hasMore, next } = delta;
     const count = data.length + removed.length;

@@ -6,17 +6,18 @@ import type { Cursor } from '../contract/cursor.js';
 import { eventSchema, presentEvent } from '../contract/events.js';
 import { addSportsbookParam, parseOddsFilters, sharedFilterParams } from '../contract/filters.js';
 import type { OddsFilterQuery } from '../contract/filters.js';
-import { ODDS_FIELDS, bestOddsRowSchema, oddsListItemSchema, oddsRowSchema, presentGroup, presentOdds, project, selectionKey } from '../contract/odds.js';
+import { CORE_ODDS_FIELDS, ODDS_FIELDS, bestOddsRowSchema, oddsListItemSchema, oddsRowSchema, parseFields, presentGroup, presentOdds, project, selectionKey } from '../contract/odds.js';
 import type { PublicOdds } from '../contract/odds.js';
 import type { ServingDeps } from '../deps.js';
 import { ApiError } from '../errors.js';
+import { openBooks } from '../tiers.js';
 import { formatLogTime } from '../views/log-time.js';
 import { SORT_VALUES, parseSort, positionOf } from '../views/odds-query.js';
 import type { SortSpec } from '../views/odds-query.js';
 import { bestOdds, compareOdds, listOdds } from '../queries/index.js';
 import { tierOf } from '../plugins/auth.js';
 
-const { sport, league, sportsbook, market, event, live, team, date, q, min_odds: minOdds, max_odds: maxOdds } = sharedFilterParams;
+const { sport, league, sportsbook, market, event, event_id: eventId, live, team, date, q, min_odds: minOdds, max_odds: maxOdds } = sharedFilterParams;
 
 interface OddsQuery extends OddsFilterQuery {
   sort?: string;
@@ -38,15 +39,6 @@ const listMeta = {
   },
 } as const;
 
-function parseFields(value: string | undefined): string[] | null {
-  if (value === undefined) return null;
-  const fields = value.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
-  for (const f of fields) {
-    if (!ODDS_FIELDS.includes(f)) throw new ApiError('invalid_request', `Invalid query parameter 'fields': unknown field '${f}' (fields: ${ODDS_FIELDS.join(', ')})`);
-  }
-  return fields.length > 0 ? fields : null;
-}
-
 export const oddsRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (app, { deps }) => {
   const { catalog, views } = deps;
 
@@ -62,9 +54,9 @@ export const oddsRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (app,
       querystring: {
         type: 'object',
         properties: {
-          sport, league, sportsbook, add_sportsbook: addSportsbookParam, market, event, live, team, date, q, min_odds: minOdds, max_odds: maxOdds,
+          sport, league, sportsbook, add_sportsbook: addSportsbookParam, market, event, event_id: eventId, live, team, date, q, min_odds: minOdds, max_odds: maxOdds,
           sort: { type: 'string', enum: [...SORT_VALUES], description: 'Sort key; a leading - sorts descending. Ties keep board order.' },
-          fields: { type: 'string', maxLength: 2000, description: `Comma-separated fields to return (id always comes). One of: ${ODDS_FIELDS.join(', ')}.` },
+          fields: { type: 'string', maxLength: 2000, description: `Comma-separated fields to return on top of the core (${CORE_ODDS_FIELDS.join(', ')}); -name drops one (id always stays); only -names: every field but those. Fields: ${ODDS_FIELDS.join(', ')}.` },
           group_by: { type: 'string', enum: ['event'], description: 'event: group the rows of the page by event.' },
           cursor: { type: 'string', maxLength: 2000, description: 'next_cursor of the previous page; use with the same filters and sort, and without offset.' },
           ...pagingParams(100, 1000),
@@ -100,7 +92,7 @@ export const oddsRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (app,
     const last = page[page.length - 1];
     const nextCursor = hasMore && last ? encodeCursor({ q: fingerprint, p: positionOf(last, sort) }) : null;
     const rows = page.map(({ row, event: ev }) => {
-      const full = presentOdds(catalog, row, ev);
+      const full = presentOdds(catalog, row, ev, board.mainLines(ev.id));
       return fields ? project(full, fields) : full;
     });
     let data: PublicOdds[] = rows;
@@ -132,7 +124,7 @@ export const oddsRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (app,
         '(ties: the most recent price), with `book_count`, the number of books quoting it. Board order.',
       querystring: {
         type: 'object',
-        properties: { sport, league, sportsbook, add_sportsbook: addSportsbookParam, market, event, live, team, date, q, ...pagingParams(100, 1000) },
+        properties: { sport, league, sportsbook, add_sportsbook: addSportsbookParam, market, event, event_id: eventId, live, team, date, q, ...pagingParams(100, 1000) },
       },
       response: { 200: paginatedEnvelope(bestOddsRowSchema, listMeta), ...authErrorResponses },
     },
@@ -147,7 +139,7 @@ export const oddsRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (app,
       tier,
     );
     const { page, total } = bestOdds(board, catalog, filters, offset, limit);
-    const data = page.map((m) => ({ ...presentOdds(catalog, m.row, m.event), book_count: m.bookCount }));
+    const data = page.map((m) => ({ ...presentOdds(catalog, m.row, m.event, board.mainLines(m.event.id)), book_count: m.bookCount }));
     return { success: true, data, pagination: pagination(limit, offset, total), meta: { count: data.length, total, next_since: formatLogTime(board.log.head()) } };
   });
 
@@ -164,6 +156,7 @@ export const oddsRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (app,
         required: ['event'],
         properties: {
           event: { type: 'string', minLength: 1, maxLength: 200, description: 'Event id.' },
+          event_id: { type: 'string', maxLength: 200, description: 'Alias of event (what the reference SDK sends).' },
           market: csvParam('Market ids, comma-separated.'),
           sportsbook,
           add_sportsbook: addSportsbookParam,
@@ -185,13 +178,13 @@ export const oddsRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (app,
     const comparison = compareOdds(board, catalog, request.query.event, filters.row);
     if (!comparison) throw new ApiError('not_found', `Unknown event '${request.query.event}' (or it has no odds now)`);
     const e = comparison.event;
-    const data: Record<string, PublicOdds[]> = {};
-    for (const rows of comparison.outcomes) data[selectionKey(rows[0] as OddsRow)] = rows.map((r) => presentOdds(catalog, r, e));
-    const books = comparison.books;
+    // Keys carry participant names from the feed: no prototype behind them.
+    const data: Record<string, PublicOdds[]> = Object.create(null) as Record<string, PublicOdds[]>;
+    for (const rows of comparison.outcomes) data[selectionKey(rows[0] as OddsRow)] = rows.map((r) => presentOdds(catalog, r, e, board.mainLines(e.id)));
     return {
       success: true,
       data,
-      meta: { event: presentEvent(catalog, board, e), outcomes: Object.keys(data).length, books, next_since: formatLogTime(board.log.head()) },
+      meta: { event: presentEvent(catalog, board, e, openBooks(tier, [...catalog.books.values()])), outcomes: Object.keys(data).length, books: comparison.books, next_since: formatLogTime(board.log.head()) },
     };
   });
 };

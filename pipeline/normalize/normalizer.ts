@@ -8,6 +8,11 @@ import type {
 } from '../../schemas/index.js';
 import { TeamDirectory } from './team-directory.js';
 
+/** A book's own event id, own keys only: a book named `constructor` is a book, not a method. */
+function bookEventIdOf(event: CanonicalEvent, book: string): string | undefined {
+  return Object.hasOwn(event.externalIds, book) ? event.externalIds[book] : undefined;
+}
+
 export type UnmatchedReason = 'unknown_league' | 'unknown_team' | 'unknown_outcome' | 'same_team_both_sides';
 
 export interface NormalizeResult {
@@ -90,7 +95,7 @@ export class Normalizer {
       if (homeId === awayId) return this.miss('same_team_both_sides');
       state = this.match(raw, homeId, awayId) ?? this.create(raw, homeId, awayId, now);
       this.listings.set(listingKey, state.event.id);
-      if (state.event.externalIds[raw.book] !== raw.bookEventId) {
+      if (bookEventIdOf(state.event, raw.book) !== raw.bookEventId) {
         state.event = {
           ...state.event,
           externalIds: { ...state.event.externalIds, [raw.book]: raw.bookEventId },
@@ -143,7 +148,7 @@ export class Normalizer {
     let bestDiff = Number.POSITIVE_INFINITY;
     for (const id of candidates) {
       const s = this.events.get(id);
-      if (!s || s.event.externalIds[raw.book] !== undefined) continue;
+      if (!s || bookEventIdOf(s.event, raw.book) !== undefined) continue;
       const diff = Math.abs(s.event.startTime - raw.startTime);
       if (diff <= this.tolerance && diff < bestDiff) {
         best = s;

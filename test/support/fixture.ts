@@ -4,6 +4,7 @@ import { ManualClock } from '../../pipeline/clock.js';
 import { ScriptedFeed } from './scripted-feed.js';
 import { startTestSystem } from './system.js';
 import type { TestSystem } from './system.js';
+import type { SystemOverrides } from '../../api/system.js';
 
 /**
  * A small board that exercises the contract: three events (NBA pre-match with spreads, totals
@@ -73,11 +74,11 @@ export interface Conformance {
  * The running system on the fixture board, on a manual data clock started at wall time and
  * already moved past the free tier's delay, so every tier sees the whole board.
  */
-export async function startConformance(env: Record<string, string> = {}): Promise<Conformance> {
+export async function startConformance(env: Record<string, string> = {}, overrides: Omit<SystemOverrides, 'feed' | 'clock'> = {}): Promise<Conformance> {
   const clock = new ManualClock(Date.now());
   const ticks = fixtureTicks(clock.now());
   const feed = new ScriptedFeed(ticks);
-  const sys = await startTestSystem(env, { feed: () => feed, clock });
+  const sys = await startTestSystem(env, { ...overrides, feed: () => feed, clock });
   await sys.drained();
   const newKey = (tier: TierName, requestsPerMinute?: number): string => {
     const key = `${tier}_test_${randomBytes(12).toString('base64url')}`;
