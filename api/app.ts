@@ -5,8 +5,9 @@ import swagger from '@fastify/swagger';
 import type { Logger } from 'pino';
 import { ERROR_CODES, errorBody } from './errors.js';
 import type { AppDeps, ServingDeps } from './deps.js';
-import { authPlugin } from './plugins/auth.js';
+import { InternalPasses, authPlugin } from './plugins/auth.js';
 import { envelopePlugin } from './plugins/envelope.js';
+import { RouteSchemas, mcpRoutes } from './mcp/index.js';
 import { errorsPlugin } from './plugins/errors.js';
 import { DEFAULT_HTTP_LIMITS, clientErrorHandler, connectionsCheckingInterval, httpGuardPlugin } from './plugins/http-guard.js';
 import { loadSheddingPlugin } from './plugins/load-shedding.js';
@@ -78,6 +79,10 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
     void reply.header('x-request-id', request.id);
   });
   await app.register(httpGuardPlugin, { limits });
+  // MCP tools are described by the REST routes' schemas; record them as the routes register.
+  const routeSchemas = new RouteSchemas();
+  app.addHook('onRoute', routeSchemas.record);
+  const passes = new InternalPasses();
   if (!appDeps.views) app.addHook('onClose', async () => views.close());
 
   await app.register(swagger, {
@@ -101,6 +106,7 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
         { name: 'splits', description: 'Betting splits (bet % and handle %) from a recreational and a sharp-friendly book, with history and sharp-money signals.' },
         { name: 'gamestate', description: 'Live score, period, clock and possession (Enterprise).' },
         { name: 'closing', description: 'Closing lines, their history and closing-line value (CLV) of +EV opportunities.' },
+        { name: 'mcp', description: 'MCP tool server (JSON-RPC 2.0 over Streamable HTTP) for AI agents; see docs/mcp.md.' },
       ],
       components: {
         securitySchemes: {
@@ -131,7 +137,7 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
   await app.register(async (authed) => {
     // Shed before authenticating: a refused request costs nothing and counts against no limit.
     await authed.register(loadSheddingPlugin, { maxEventLoopDelayMs: limits.shedEventLoopDelayMs, turnBudgetMs: limits.shedTurnBudgetMs });
-    await authed.register(authPlugin, { keys: deps.keys, rateLimits: deps.rateLimits, now: () => Date.now(), ...(deps.usage ? { usage: deps.usage } : {}) });
+    await authed.register(authPlugin, { keys: deps.keys, rateLimits: deps.rateLimits, now: () => Date.now(), passes, ...(deps.usage ? { usage: deps.usage } : {}) });
     await authed.register(envelopePlugin, appDeps.inspectPayload ? { inspect: appDeps.inspectPayload } : {});
     await authed.register(referenceRoutes, { deps });
     await authed.register(eventsRoutes, { deps });
@@ -149,6 +155,7 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
     await authed.register(splitsRoutes, { deps });
     await authed.register(gameStateRoutes, { deps });
     await authed.register(closingRoutes, { deps });
+    await authed.register(mcpRoutes, { deps, root: app as unknown as FastifyInstance, restPrefix: API_PREFIX, routeSchemas, passes });
   }, { prefix: API_PREFIX });
 
   return app as unknown as FastifyInstance;

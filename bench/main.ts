@@ -3,6 +3,7 @@ import { benchAccounts } from './accounts.js';
 import { benchApi } from './api.js';
 import { benchCompat } from './compat.js';
 import { benchDelta } from './delta.js';
+import { benchMcp } from './mcp.js';
 import { benchOpportunities } from './opportunities.js';
 import { benchPipeline } from './pipeline.js';
 import { benchSplits } from './splits.js';
@@ -28,6 +29,7 @@ async function main(): Promise<void> {
     ['Streams (1,000 SSE + 1,000 WebSocket subscribers, simulator at 2,000 ticks/s)', () => benchStreams()],
     ['Keys and usage counting', () => benchAccounts()],
     ['Betting splits in the normalizer stage', () => benchSplits()],
+    ['MCP tool calls (official SDK client, Streamable HTTP)', () => benchMcp()],
   ];
   // `make bench SECTION=shedding` runs the sections whose title contains the word.
   const only = process.argv[2]?.toLowerCase();
