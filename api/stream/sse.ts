@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { authErrorResponses, csvParam, errorResponse } from '../contract/common.js';
+import { authErrorResponses, csvParam, errorResponse, notFoundResponse } from '../contract/common.js';
 import { ApiError } from '../errors.js';
 import { tierOf } from '../plugins/auth.js';
 import { TIERS, lowestTierWith } from '../tiers.js';
@@ -275,8 +275,9 @@ export const sseRoutes: FastifyPluginAsync<{ service: StreamService }> = async (
     summary,
     description,
     querystring: querySchema,
+    // A path parameter can be empty: that path is no route (404).
     ...(params ? { params } : {}),
-    response: responses,
+    response: params ? { ...responses, 404: notFoundResponse } : responses,
   });
   app.get('/stream', { schema: schema('Server-Sent Events stream of odds, opportunities or both') }, open(null));
   app.get('/stream/odds', { schema: schema('SSE stream, channel=odds') }, open('odds'));
