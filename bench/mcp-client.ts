@@ -43,7 +43,7 @@ async function main(): Promise<void> {
   const tool = async (): Promise<void> => {
     const r = await client.callTool({ name: 'get_odds', arguments: { limit: 50 } });
     const rows = (r.structuredContent as { data?: unknown[] } | undefined)?.data?.length;
-    if (r.isError || rows !== 50) throw new Error(`get_odds answered ${String(rows)} rows${r.isError ? ' (tool error)' : ''}`);
+    if (r.isError || rows !== 50) throw new Error(`get_odds answered ${String(rows)} rows${r.isError ? ` (tool error: ${JSON.stringify(r.content).slice(0, 300)})` : ''}`);
   };
   // Warm both paths (JIT, connection pools, compiled schemas), interleaved.
   for (let i = 0; i < 50; i++) {

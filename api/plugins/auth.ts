@@ -50,6 +50,12 @@ export class InternalPasses {
     }
   }
 
+  /** Whether the request carries a live pass (without using it up). */
+  holds(request: FastifyRequest): boolean {
+    const pass = request.headers[InternalPasses.HEADER];
+    return typeof pass === 'string' && this.passes.has(pass);
+  }
+
   take(request: FastifyRequest): Admitted | undefined {
     const pass = request.headers[InternalPasses.HEADER];
     if (typeof pass !== 'string') return undefined;

@@ -1,6 +1,6 @@
 import underPressure from '@fastify/under-pressure';
 import fp from 'fastify-plugin';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
 
 export interface LoadSheddingOptions {
@@ -12,6 +12,11 @@ export interface LoadSheddingOptions {
   sampleIntervalMs?: number;
   /** Seconds a shed client is asked to wait. */
   retryAfterSeconds?: number;
+  /**
+   * Requests already admitted as part of another one (an MCP tool's in-process call to its
+   * route): shedding them would fail a request the server already took on.
+   */
+  admitted?: (request: FastifyRequest) => boolean;
 }
 
 /**
@@ -40,7 +45,9 @@ export const loadSheddingPlugin = fp<LoadSheddingOptions>(async (app: FastifyIns
   const endTurn = (): void => {
     inTurn = false;
   };
-  app.addHook('onRequest', async () => {
+  const admitted = options.admitted ?? ((): boolean => false);
+  app.addHook('onRequest', async (request) => {
+    if (admitted(request)) return;
     const now = performance.now();
     if (!inTurn) {
       // The first request of a turn is always served: shedding never starves the server.
@@ -57,7 +64,8 @@ export const loadSheddingPlugin = fp<LoadSheddingOptions>(async (app: FastifyIns
     sampleInterval: options.sampleIntervalMs ?? 100,
     retryAfter,
     // A rejected promise reaches Fastify's error handler, which writes the envelope.
-    pressureHandler: async (_request, _reply, type, value) => {
+    pressureHandler: async (request, _reply, type, value) => {
+      if (admitted(request)) return;
       throw overloaded(`${type} ${Math.round(value ?? 0)}`);
     },
   });
