@@ -135,7 +135,8 @@ async function bareServer(recorded: NonNullable<ClientResult['recorded']>): Prom
  */
 export async function benchStreams(seconds = 10, perKind = Number(process.env['BENCH_STREAM_SUBSCRIBERS'] ?? 1000)): Promise<BenchFigure[]> {
   const dataDir = mkdtempSync(join(tmpdir(), 'odds-bench-streams-'));
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, FEED: 'simulator', SIM_TICKS_PER_SECOND: '2000', SINK_MAX_WAIT_MS: '1000' });
+  // Every subscriber connects from 127.0.0.1: the per-address connection cap must allow them all.
+  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, FEED: 'simulator', SIM_TICKS_PER_SECOND: '2000', SINK_MAX_WAIT_MS: '1000', MAX_CONNECTIONS_PER_ADDRESS: String(4 * perKind + 100) });
   const sys = await startSystem(config, pino({ level: 'warn' }));
   try {
     await sys.drained(60_000);
