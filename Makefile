@@ -3,7 +3,11 @@ SHELL := /bin/bash
 NPM ?= npm
 PORT ?= 8080
 
-.PHONY: run test typecheck lint unit build bench replay clean install system-deps
+# The README's configuration table is generated from runtime/settings.ts; a test keeps it in step.
+config-doc: install
+	npx tsx runtime/render-settings.ts README.md
+
+.PHONY: config-doc run test typecheck lint unit build bench replay clean install system-deps
 
 # Install only when the manifest or lockfile changed since the last install. Not `npm ci`:
 # chdb lists per-platform binaries as optional dependencies, some of which the registry does
@@ -31,7 +35,7 @@ build: install
 	$(NPM) run --silent build
 
 run: build
-	PORT=$(PORT) node dist/api/main.js
+	PORT=$(PORT) node dist/runtime/main.js
 
 typecheck: install
 	$(NPM) run --silent typecheck
@@ -49,7 +53,7 @@ bench: build
 
 replay: build
 	@test -n "$(FILE)" || { echo "usage: make replay FILE=path.jsonl[.gz] [SPEED=60|max]"; exit 2; }
-	FEED=replay REPLAY_FILE="$(FILE)" REPLAY_SPEED="$(or $(SPEED),max)" PORT=$(PORT) node dist/api/main.js
+	FEED=replay REPLAY_FILE="$(FILE)" REPLAY_SPEED="$(or $(SPEED),max)" PORT=$(PORT) node dist/runtime/main.js
 
 clean:
 	rm -rf dist

@@ -1,6 +1,7 @@
 import type { Clock } from '../pipeline/clock.js';
 import type { PipelineStats } from '../pipeline/pipeline.js';
 import type { OlapStore } from '../pipeline/store/index.js';
+import type { RuntimeCheck } from '../runtime/health.js';
 import type { KeyStore } from './keys.js';
 import type { RateLimitStore } from './plugins/rate-limit.js';
 import type { LiveBoard } from './views/board.js';
@@ -20,6 +21,8 @@ export interface AppDeps {
   redisUrl: string | null;
   /** Pipeline progress for health: null when this process runs no pipeline. */
   pipelineLag?: () => number;
+  /** The runtime's own check (store damage at start, a failed stage); ok when absent. */
+  runtime?: () => RuntimeCheck;
   /** Pipeline counters for /metrics: absent when this process runs no pipeline. */
   pipelineStats?: () => PipelineStats;
   /** The board each tier reads (live, or delayed for free); made from `board` when absent. */

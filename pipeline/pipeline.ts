@@ -23,6 +23,9 @@ export interface PipelineOptions {
   /** Sink batching: insert when this many rows wait, or after `sinkMaxWaitMs`. */
   sinkBatchRows?: number;
   sinkMaxWaitMs?: number;
+  /** Attempts after a failed insert before the stage gives up (and `onFailure` is called). */
+  sinkRetries?: number;
+  /** A stage that cannot continue: the runtime decides what happens to the process. */
   onFailure?: (error: unknown) => void;
   /** Tuning of the opportunity engines (reference books, thresholds). */
   opportunities?: OpportunityOptions;
@@ -57,11 +60,12 @@ export function startPipeline(options: PipelineOptions): Pipeline {
   const normalizer = new Normalizer(options.catalog);
   const snapshot = new SnapshotProcessor();
   const sinkBatch = { minBatchSize: options.sinkBatchRows ?? 20_000, maxWaitMs: options.sinkMaxWaitMs ?? 1000, maxBatchSize: 100_000 };
-  const ticksSink = new TableSink(store, 'odds_ticks', logger);
-  const latestSink = new TableSink(store, 'odds_latest', logger);
-  const eventsSink = new TableSink(store, 'events', logger);
+  const sinkOptions = options.sinkRetries === undefined ? {} : { retries: options.sinkRetries };
+  const ticksSink = new TableSink(store, 'odds_ticks', logger, sinkOptions);
+  const latestSink = new TableSink(store, 'odds_latest', logger, sinkOptions);
+  const eventsSink = new TableSink(store, 'events', logger, sinkOptions);
   const opportunities = new OpportunityProcessor(options.opportunities);
-  const opportunitiesSink = new TableSink(store, 'opportunities', logger);
+  const opportunitiesSink = new TableSink(store, 'opportunities', logger, sinkOptions);
   let unmatchedSeen = 0;
 
   const stages: Stage[] = [

@@ -5,3 +5,4 @@ export * from './odds.js';
 export * from './opportunities.js';
 export * from './topics.js';
 export * from './reference/index.js';
+export * from './tiers.js';

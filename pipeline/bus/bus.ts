@@ -43,6 +43,12 @@ export interface ConsumerOptions<T extends TopicName> {
    */
   minBatchSize?: number;
   maxWaitMs?: number;
+  /**
+   * false: never commit. For readers that rebuild in-memory state from a compacted changelog at
+   * every start (API views): their group id can then stay the same across restarts without the
+   * restart resuming past the state it must rebuild, and no offsets are left behind.
+   */
+  commit?: boolean;
 }
 
 export interface Consumer<T extends TopicName> {

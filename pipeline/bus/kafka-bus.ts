@@ -5,6 +5,11 @@ import type { TopicConfig, TopicName, TopicValues } from '../../schemas/index.js
 import type { Bus, BusRecord, Consumer, ConsumerOptions, OutgoingRecord, Producer, RecordBatch } from './bus.js';
 import { partitionFor } from './partitioner.js';
 
+/** Upper bound of one fetch; also what `minBatchSize` is capped by. */
+const MAX_FETCH_BYTES = 32 * 1024 * 1024;
+/** A small tick's JSON is ~300 bytes; assume less so that a fetch never waits for more than asked. */
+const MIN_RECORD_BYTES = 150;
+
 export interface KafkaBusOptions {
   brokers: string[];
   clientId?: string;
@@ -115,10 +120,18 @@ export class KafkaBus implements Bus {
       groupId: options.groupId,
       sessionTimeout: this.sessionTimeoutMs,
       heartbeatInterval: Math.max(100, Math.floor(this.sessionTimeoutMs / 10)),
+      // Kafka's own batching: the broker holds a fetch until about `minBatchSize` records
+      // (at a conservative size per record) are there or `maxWaitMs` passed, so sinks insert
+      // big batches instead of whatever trickled in.
       maxWaitTimeInMs: options.maxWaitMs ?? 100,
-      minBytes: 1,
+      minBytes: Math.min(MAX_FETCH_BYTES / 2, Math.max(1, (options.minBatchSize ?? 1) * MIN_RECORD_BYTES)),
+      maxBytes: MAX_FETCH_BYTES,
+      maxBytesPerPartition: MAX_FETCH_BYTES / 2,
       allowAutoTopicCreation: true,
     });
+    const maxBatch = options.maxBatchSize ?? 5000;
+    const commit = options.commit ?? true;
+    const positions = new Map<number, number>();
     let lag = 0;
     let lagTimer: NodeJS.Timeout | null = null;
     let stopping: Promise<void> | null = null;
@@ -134,7 +147,8 @@ export class KafkaBus implements Bus {
           admin.fetchTopicOffsets(options.topic),
           admin.fetchOffsets({ groupId: options.groupId, topics: [options.topic] }),
         ]);
-        const committedBy = new Map((committed[0]?.partitions ?? []).map((p) => [p.partition, Number(p.offset)]));
+        // A group that never commits is measured by where this consumer got to.
+        const committedBy = commit ? new Map((committed[0]?.partitions ?? []).map((p) => [p.partition, Number(p.offset)])) : positions;
         lag = high.reduce((sum, p) => {
           const c = committedBy.get(p.partition) ?? -1;
           return sum + Math.max(0, Number(p.high) - (c < 0 ? Number(p.low) : c));
@@ -172,27 +186,34 @@ export class KafkaBus implements Bus {
             eachBatchAutoResolve: false,
             eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
               if (!isRunning() || isStale() || batch.messages.length === 0) return;
-              const records: BusRecord<T>[] = batch.messages.map((m) => ({
-                topic: options.topic,
-                partition: batch.partition,
-                offset: Number(m.offset),
-                key: m.key?.toString() ?? '',
-                value: m.value === null ? null : (JSON.parse(m.value.toString()) as TopicValues[T]),
-                timestamp: Number(m.timestamp),
-              }));
-              try {
-                await handler({ topic: options.topic, partition: batch.partition, records });
-              } catch (e) {
-                settle.reject(e);
-                void stop();
-                throw e;
+              // A fetch can carry far more than the consumer asked for: hand it over in slices
+              // of at most `maxBatchSize`, each committed after its handler resolved.
+              for (let from = 0; from < batch.messages.length; from += maxBatch) {
+                if (!isRunning() || isStale()) return;
+                const slice = batch.messages.slice(from, from + maxBatch);
+                const records: BusRecord<T>[] = slice.map((m) => ({
+                  topic: options.topic,
+                  partition: batch.partition,
+                  offset: Number(m.offset),
+                  key: m.key?.toString() ?? '',
+                  value: m.value === null ? null : (JSON.parse(m.value.toString()) as TopicValues[T]),
+                  timestamp: Number(m.timestamp),
+                }));
+                try {
+                  await handler({ topic: options.topic, partition: batch.partition, records });
+                } catch (e) {
+                  settle.reject(e);
+                  void stop();
+                  throw e;
+                }
+                const last = slice[slice.length - 1];
+                if (last) {
+                  resolveOffset(last.offset);
+                  positions.set(batch.partition, Number(last.offset) + 1);
+                  if (commit) await consumer.commitOffsets([{ topic: options.topic, partition: batch.partition, offset: String(Number(last.offset) + 1) }]);
+                }
+                await heartbeat();
               }
-              const last = batch.messages[batch.messages.length - 1];
-              if (last) {
-                resolveOffset(last.offset);
-                await consumer.commitOffsets([{ topic: options.topic, partition: batch.partition, offset: String(Number(last.offset) + 1) }]);
-              }
-              await heartbeat();
             },
           });
         };

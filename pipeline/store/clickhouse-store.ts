@@ -1,4 +1,4 @@
-import { createClient } from '@clickhouse/client';
+import { ClickHouseLogLevel, createClient } from '@clickhouse/client';
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { OlapStore, StoreRow } from './store.js';
 import { StoreError } from './store.js';
@@ -8,6 +8,8 @@ export interface ClickHouseStoreOptions {
   username?: string;
   password?: string;
   database?: string;
+  /** Per request; the client's default (30 s) is long for a start-up check. */
+  requestTimeoutMs?: number;
 }
 
 /** ClickHouse server over HTTP, for deployments that outgrow one machine. */
@@ -21,6 +23,9 @@ export class ClickHouseStore implements OlapStore {
       username: options.username ?? 'default',
       password: options.password ?? '',
       database: options.database ?? 'default',
+      // Failures reach the caller as StoreError and are logged there, once, in our format.
+      log: { level: ClickHouseLogLevel.OFF },
+      ...(options.requestTimeoutMs === undefined ? {} : { request_timeout: options.requestTimeoutMs }),
       // Same JSON shapes as chDB: 64-bit integers as numbers, not quoted strings.
       clickhouse_settings: { date_time_input_format: 'best_effort', output_format_json_quote_64bit_integers: 0 },
     });

@@ -1,0 +1,79 @@
+import { hostname } from 'node:os';
+import { resolve } from 'node:path';
+import { ConfigError, Settings } from './settings.js';
+import type { Env } from './settings.js';
+
+export { ConfigError } from './settings.js';
+
+export type FeedKind = 'simulator' | 'replay' | 'theoddsapi' | 'none';
+export type Role = 'all' | 'pipeline' | 'api';
+
+/** The validated configuration the rest of the code uses; read once at start. */
+export interface Config {
+  role: Role;
+  port: number;
+  host: string;
+  dataDir: string;
+  logLevel: string;
+  feed: FeedKind;
+  simulator: { seed: number; ticksPerSecond: number };
+  replay: { file: string | null; speed: number | 'max' };
+  theOddsApi: { key: string | null; sports: string[]; regions: string[]; markets: string[]; baseUrl: string };
+  clickhouse: { url: string; user: string; password: string; database: string } | null;
+  redisUrl: string | null;
+  /** Kafka bootstrap servers; null runs the in-process bus. */
+  kafkaBrokers: string[] | null;
+  apiKeys: string;
+  /** Stable per API replica: its changelog consumer groups are named after it. */
+  replicaId: string;
+  /** ClickHouse insert batching: rows per insert, or the longest wait before a smaller one. */
+  sink: { batchRows: number; maxWaitMs: number; retries: number };
+  /** The in-memory change window that answers /odds/delta; an older `since` must resync. */
+  deltaWindow: { maxChanges: number; maxAgeMs: number };
+  /** How long /health says `down` after a stage failed before the process exits. */
+  failureExitDelayMs: number;
+}
+
+/** Reads and validates the environment through the settings table; throws `ConfigError` naming the variable. */
+export function loadConfig(env: Env = process.env): Config {
+  const s = new Settings(env);
+  const role = s.string('ROLE') as Role;
+  const feed = s.string('FEED') as FeedKind;
+  const speedRaw = s.string('REPLAY_SPEED');
+  const replayFile = s.optional('REPLAY_FILE');
+  if (feed === 'replay' && !replayFile) throw new ConfigError('FEED=replay needs REPLAY_FILE (a .jsonl or .jsonl.gz recording)');
+  const oddsKey = s.optional('THEODDSAPI_KEY');
+  if (feed === 'theoddsapi' && !oddsKey) throw new ConfigError('FEED=theoddsapi needs THEODDSAPI_KEY');
+  const kafkaBrokers = s.list('KAFKA_BROKERS');
+  if (role !== 'all' && kafkaBrokers === null) {
+    throw new ConfigError(`ROLE=${role} needs KAFKA_BROKERS: separate processes meet only on Kafka`);
+  }
+  const chUrl = s.optional('CLICKHOUSE_URL');
+  return {
+    role,
+    port: s.int('PORT'),
+    host: s.string('HOST'),
+    dataDir: resolve(s.string('DATA_DIR')),
+    logLevel: s.string('LOG_LEVEL'),
+    feed,
+    simulator: { seed: s.int('SIM_SEED'), ticksPerSecond: s.int('SIM_TICKS_PER_SECOND') },
+    replay: { file: replayFile, speed: speedRaw === 'max' ? 'max' : Number(speedRaw) },
+    theOddsApi: {
+      key: oddsKey,
+      sports: s.list('THEODDSAPI_SPORTS') ?? [],
+      regions: s.list('THEODDSAPI_REGIONS') ?? [],
+      markets: s.list('THEODDSAPI_MARKETS') ?? [],
+      baseUrl: s.string('THEODDSAPI_BASE_URL'),
+    },
+    clickhouse: chUrl
+      ? { url: chUrl, user: s.string('CLICKHOUSE_USER'), password: s.string('CLICKHOUSE_PASSWORD'), database: s.string('CLICKHOUSE_DATABASE') }
+      : null,
+    redisUrl: s.optional('REDIS_URL'),
+    kafkaBrokers,
+    apiKeys: s.string('API_KEYS'),
+    replicaId: s.isSet('API_REPLICA_ID') ? s.string('API_REPLICA_ID') : hostname().replace(/[^A-Za-z0-9_.-]/g, '-').slice(0, 64) || 'api',
+    deltaWindow: { maxChanges: s.int('DELTA_WINDOW_CHANGES'), maxAgeMs: s.int('DELTA_WINDOW_MINUTES') * 60_000 },
+    sink: { batchRows: s.int('SINK_BATCH_ROWS'), maxWaitMs: s.int('SINK_MAX_WAIT_MS'), retries: s.int('SINK_RETRIES') },
+    failureExitDelayMs: s.int('FAILURE_EXIT_DELAY_MS'),
+  };
+}

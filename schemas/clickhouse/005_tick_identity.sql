@@ -1,0 +1,36 @@
+-- Exactly once by idempotence: odds_ticks becomes a ReplacingMergeTree whose sorting key is the
+-- tick's whole identity (every column but ingested_at and the derived odds_decimal). A batch
+-- replayed after a crash or a restart, or a recording replayed from its first line, inserts rows
+-- equal in every key column to rows already stored, and the engine keeps one of them. Batch
+-- boundaries after a restart differ from the first run's (size and wait driven), so insert
+-- deduplication tokens alone would miss most replays; the identity catches them all.
+-- Replacement happens at merge time: count with FINAL (or uniqExact over the key) for exact
+-- figures before the background merges ran.
+-- Existing rows move over (duplicates collapse), then the tables swap names.
+CREATE TABLE IF NOT EXISTS odds_ticks_dedup
+(
+    event_id        LowCardinality(String),
+    sportsbook      LowCardinality(String),
+    market          LowCardinality(String),
+    selection       LowCardinality(String),
+    line            Nullable(Float64),
+    participant     Nullable(String),
+    stat_category   LowCardinality(Nullable(String)),
+    odds_american   Nullable(Int32),
+    odds_decimal    Nullable(Float64),
+    status          LowCardinality(String),
+    is_live         Bool,
+    book_event_id   String,
+    tick_time       DateTime64(3, 'UTC'),
+    ingested_at     DateTime64(3, 'UTC')
+)
+ENGINE = ReplacingMergeTree
+PARTITION BY toYYYYMMDD(tick_time)
+ORDER BY (event_id, market, sportsbook, tick_time, selection, line, participant, stat_category, odds_american, status, is_live, book_event_id)
+SETTINGS allow_nullable_key = 1;
+
+INSERT INTO odds_ticks_dedup SELECT * FROM odds_ticks;
+
+EXCHANGE TABLES odds_ticks AND odds_ticks_dedup;
+
+DROP TABLE odds_ticks_dedup;
