@@ -12,6 +12,12 @@ export interface ClickHouseStoreOptions {
   requestTimeoutMs?: number;
 }
 
+/**
+ * Server error codes that say "not now" rather than "never": memory limit, too many parts or
+ * queries, timeouts, network and keeper trouble, a table in read-only mode during a restart.
+ */
+const TRANSIENT_CODES = new Set(['159', '164', '202', '209', '210', '241', '242', '252', '319', '425', '999']);
+
 /** ClickHouse server over HTTP, for deployments that outgrow one machine. */
 export class ClickHouseStore implements OlapStore {
   readonly kind = 'clickhouse' as const;
@@ -56,8 +62,10 @@ export class ClickHouseStore implements OlapStore {
       return await op();
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
-      // Connection-level failures are worth a retry; a server error on a statement is not.
-      const retryable = /ECONNREFUSED|ECONNRESET|ETIMEDOUT|socket hang up|Timeout/i.test(message);
+      // Connection-level failures and the server's load refusals are worth a retry; a statement
+      // the server rejects for what it says is not.
+      const code = String((e as { code?: unknown }).code ?? /Code: (\d+)/.exec(message)?.[1] ?? '');
+      const retryable = TRANSIENT_CODES.has(code) || /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|socket hang up|Timeout/i.test(message);
       throw new StoreError(message, retryable, { cause: e });
     }
   }
