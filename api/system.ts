@@ -139,6 +139,7 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
     }
   }
 
+  await pipeline?.ready;
   if (feed) await startFeed(feed, bus);
 
   const drained = async (timeoutMs = 10_000): Promise<boolean> => {

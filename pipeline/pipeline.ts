@@ -40,6 +40,11 @@ export interface PipelineStats {
 }
 
 export interface Pipeline {
+  /**
+   * Resolves once every processor rebuilt its state from the changelogs and its stage consumes:
+   * start the feed only then (the in-process bus keeps nothing for groups that do not exist yet).
+   */
+  readonly ready: Promise<void>;
   stats(): PipelineStats;
   /** Records not yet through every stage: zero when the pipeline has caught up with its input. */
   lag(): number;
@@ -68,7 +73,9 @@ export function startPipeline(options: PipelineOptions): Pipeline {
   const opportunitiesSink = new TableSink(store, 'opportunities', logger, sinkOptions);
   let unmatchedSeen = 0;
 
-  const stages: Stage[] = [
+  const stages: Stage[] = [];
+  let restoring = true;
+  const startStages = (): Stage[] => [
     startStage(bus, 'normalizer', { groupId: 'normalizer', topic: TOPICS.rawTicks, fromBeginning: true }, async (records) => {
       const now = clock.now();
       const ticks: OutgoingRecord<typeof TOPICS.ticks>[] = [];
@@ -134,7 +141,27 @@ export function startPipeline(options: PipelineOptions): Pipeline {
     }, logger, options.onFailure),
   ];
 
+  // State before input: each processor replays the compacted changelogs to their current end,
+  // so a restart (or a second instance) continues from what clients already saw, not from empty.
+  // Outputs of the rebuild are dropped: they are on the changelogs already.
+  const ready = (async () => {
+    await bus.readToEnd(TOPICS.events, (records) => {
+      const now = clock.now();
+      const events = records.flatMap((r) => (r.value ? [r.value] : []));
+      for (const e of events) normalizer.restore(e);
+      opportunities.handleBatch(events.map((event) => ({ type: 'event' as const, event })), now);
+    });
+    await bus.readToEnd(TOPICS.snapshot, (records) => {
+      for (const r of records) if (r.value) snapshot.restore(r.value);
+      opportunities.handleBatch(records.flatMap((r) => (r.value ? [{ type: 'odds' as const, change: r.value }] : [])), clock.now());
+    });
+    stages.push(...startStages());
+    restoring = false;
+    logger.info({ events: normalizer.eventCount, rows: snapshot.size, opportunities: opportunities.size }, 'pipeline state restored from the changelogs');
+  })();
+
   return {
+    ready,
     stats: () => ({
       normalizer: {
         matched: normalizer.counts.matched,
@@ -146,8 +173,9 @@ export function startPipeline(options: PipelineOptions): Pipeline {
       sinks: { odds_ticks: ticksSink.counters, odds_latest: latestSink.counters, events: eventsSink.counters, opportunities: opportunitiesSink.counters },
       lag: Object.fromEntries(stages.map((s) => [s.name, s.consumer.lag()])),
     }),
-    lag: () => stages.reduce((sum, s) => sum + s.consumer.lag(), 0),
+    lag: () => (restoring ? 1 : 0) + stages.reduce((sum, s) => sum + s.consumer.lag(), 0),
     stop: async () => {
+      await ready.catch(() => undefined);
       await Promise.all(stages.map((s) => s.stop()));
     },
   };

@@ -61,6 +61,7 @@ export async function startPipelineRole(config: Config, logger: Logger, onFatal:
   });
   const address = server.address() as AddressInfo;
   const url = `http://${address.address}:${address.port}`;
+  await pipeline.ready;
   if (feed) await startFeed(feed, bus);
 
   let stopped: Promise<void> | null = null;

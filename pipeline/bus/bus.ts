@@ -68,5 +68,11 @@ export interface Consumer<T extends TopicName> {
 export interface Bus {
   producer(): Producer;
   consumer<T extends TopicName>(options: ConsumerOptions<T>): Consumer<T>;
+  /**
+   * Reads a topic from its beginning to the end it had when called, every partition, outside
+   * any consumer group (nothing committed, nothing left behind): how a processor rebuilds its
+   * state from a compacted changelog before it consumes input.
+   */
+  readToEnd<T extends TopicName>(topic: T, handle: (records: readonly BusRecord<T>[]) => void): Promise<void>;
   close(): Promise<void>;
 }

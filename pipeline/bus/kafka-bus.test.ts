@@ -62,6 +62,36 @@ describe.skipIf(unavailable !== null)('KafkaBus on a Kafka-protocol broker (libr
     await bus.close();
   });
 
+  it('delivers what trickled in as one batch per fetch window, and never more than maxBatchSize', async () => {
+    // KafkaBus used to hand sinks whatever one fetch returned, often a handful of records: tiny
+    // ClickHouse inserts. The broker now holds the fetch for minBatchSize or maxWaitMs.
+    const bus = new KafkaBus({ brokers: kafka.brokers, sessionTimeoutMs: 6000 });
+    const sizes: number[] = [];
+    const producer = bus.producer();
+    await producer.send('odds.ticks', [{ key: 'warm', value: tick('warm', 100) }]);
+    const consumer = bus.consumer({ groupId: 'batching', topic: 'odds.ticks', fromBeginning: true, minBatchSize: 100_000, maxWaitMs: 1500, maxBatchSize: 120 });
+    let joined = false;
+    consumer.run(async (b) => {
+      if (b.records.some((r) => r.key === 'warm')) joined = true;
+      else if (joined) sizes.push(b.records.filter((r) => r.key === 'ev-b').length);
+    });
+    await until(() => joined);
+    for (let i = 0; i < 20; i++) await producer.send('odds.ticks', Array.from({ length: 10 }, (_, j) => ({ key: 'ev-b', value: tick('ev-b', 100 + i * 10 + j) })));
+    await until(() => sizes.reduce((a, b) => a + b, 0) >= 200);
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(120);
+    expect(sizes.length).toBeLessThanOrEqual(4);
+    await bus.close();
+  });
+
+  it('reads a compacted topic to its end outside any group, for state restoration', async () => {
+    const bus = new KafkaBus({ brokers: kafka.brokers, sessionTimeoutMs: 6000 });
+    await bus.producer().send('odds.snapshot', ['a', 'b', 'c'].map((k, i) => ({ key: k, partitionKey: k, value: { key: k, eventId: k, row: null, changedAt: i } })));
+    const keys: string[] = [];
+    await bus.readToEnd('odds.snapshot', (records) => { keys.push(...records.map((r) => r.key)); });
+    expect(keys.sort()).toEqual(['a', 'b', 'c']);
+    await bus.close();
+  });
+
   it('stops a consumer whose handler throws and rejects its done promise', async () => {
     const bus = new KafkaBus({ brokers: kafka.brokers, sessionTimeoutMs: 6000 });
     const consumer = bus.consumer({ groupId: 'boom', topic: 'events', fromBeginning: true });

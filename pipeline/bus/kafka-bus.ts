@@ -1,5 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { Kafka, logLevel } from 'kafkajs';
-import type { Admin, Consumer as KafkaConsumer, Producer as KafkaProducer } from 'kafkajs';
+import type { Admin, Consumer as KafkaConsumer, KafkaMessage, Producer as KafkaProducer } from 'kafkajs';
 import { TOPIC_CONFIGS } from '../../schemas/index.js';
 import type { TopicConfig, TopicName, TopicValues } from '../../schemas/index.js';
 import type { Bus, BusRecord, Consumer, ConsumerOptions, OutgoingRecord, Producer, RecordBatch } from './bus.js';
@@ -115,6 +116,58 @@ export class KafkaBus implements Bus {
     };
   }
 
+  async readToEnd<T extends TopicName>(topic: T, handle: (records: readonly BusRecord<T>[]) => void): Promise<void> {
+    await this.ensureTopics();
+    const admin = await this.admin();
+    let ends: Map<number, number>;
+    try {
+      ends = new Map((await admin.fetchTopicOffsets(topic)).map((p) => [p.partition, Number(p.high)]));
+    } catch {
+      return; // no such topic yet: nothing to restore
+    }
+    const remaining = new Set([...ends].filter(([, high]) => high > 0).map(([p]) => p));
+    if (remaining.size === 0) return;
+    // kafkajs reads only as a group member: a throwaway group that never commits, deleted after.
+    const groupId = `restore-${topic}-${randomUUID()}`;
+    const consumer = this.kafka.consumer({ groupId, sessionTimeout: this.sessionTimeoutMs, heartbeatInterval: Math.max(100, Math.floor(this.sessionTimeoutMs / 10)), maxWaitTimeInMs: 50, maxBytes: MAX_FETCH_BYTES });
+    let finish: () => void = () => {};
+    let fail: (e: unknown) => void = () => {};
+    const done = new Promise<void>((resolve, reject) => {
+      finish = resolve;
+      fail = reject;
+    });
+    try {
+      await consumer.connect();
+      await consumer.subscribe({ topic, fromBeginning: true });
+      await consumer.run({
+        autoCommit: false,
+        eachBatch: async ({ batch, resolveOffset }) => {
+          const end = ends.get(batch.partition) ?? 0;
+          const records: BusRecord<T>[] = [];
+          for (const m of batch.messages) {
+            if (Number(m.offset) >= end) break;
+            records.push({ topic, partition: batch.partition, offset: Number(m.offset), key: m.key?.toString() ?? '', value: m.value === null ? null : (JSON.parse(m.value.toString()) as TopicValues[T]), timestamp: Number(m.timestamp) });
+            resolveOffset(m.offset);
+          }
+          try {
+            if (records.length > 0) handle(records);
+          } catch (e) {
+            fail(e);
+          }
+          const last = records[records.length - 1];
+          if (last === undefined ? Number(batch.highWatermark) >= end && end <= Number(batch.firstOffset() ?? end) : last.offset + 1 >= end) {
+            remaining.delete(batch.partition);
+            if (remaining.size === 0) finish();
+          }
+        },
+      });
+      await done;
+    } finally {
+      await consumer.disconnect();
+      await admin.deleteGroups([groupId]).catch(() => undefined);
+    }
+  }
+
   consumer<T extends TopicName>(options: ConsumerOptions<T>): Consumer<T> {
     const consumer: KafkaConsumer = this.kafka.consumer({
       groupId: options.groupId,
@@ -131,9 +184,13 @@ export class KafkaBus implements Bus {
     });
     const maxBatch = options.maxBatchSize ?? 5000;
     const commit = options.commit ?? true;
+    const minBatch = options.minBatchSize ?? 1;
+    const maxWait = options.maxWaitMs ?? 0;
+    const lastDelivery = new Map<number, number>();
     const positions = new Map<number, number>();
     let lag = 0;
     let lagTimer: NodeJS.Timeout | null = null;
+    let flushTimer: NodeJS.Timeout | null = null;
     let stopping: Promise<void> | null = null;
     let settle: { resolve: () => void; reject: (e: unknown) => void } = { resolve: () => {}, reject: () => {} };
     const done = new Promise<void>((resolve, reject) => {
@@ -161,6 +218,7 @@ export class KafkaBus implements Bus {
     const stop = (): Promise<void> => {
       stopping ??= (async () => {
         if (lagTimer) clearInterval(lagTimer);
+        if (flushTimer) clearInterval(flushTimer);
         await consumer.disconnect();
         this.consumers.delete(handle);
         settle.resolve();
@@ -175,45 +233,80 @@ export class KafkaBus implements Bus {
       lag: () => lag,
       stop,
       run: (handler: (batch: RecordBatch<T>) => Promise<void>) => {
+        // Records fetched but not yet handed over, per partition. Brokers honour
+        // fetch.min.bytes unevenly (librdkafka's mock cluster answers each fetch with one
+        // producer batch), so the client gathers up to `minBatchSize` or `maxWaitMs` itself.
+        // Held records are resolved (fetching goes on) but committed only after the handler.
+        const held = new Map<number, KafkaMessage[]>();
+        let serial: Promise<void> = Promise.resolve();
+        const exclusive = (f: () => Promise<void>): Promise<void> => {
+          const next = serial.then(f);
+          serial = next.catch(() => undefined);
+          return next;
+        };
+        const deliver = async (partition: number, messages: readonly KafkaMessage[]): Promise<void> => {
+          lastDelivery.set(partition, Date.now());
+          // Never more than `maxBatchSize` per handler call, each slice committed after it.
+          for (let from = 0; from < messages.length; from += maxBatch) {
+            if (stopping) return;
+            const slice = messages.slice(from, from + maxBatch);
+            const records: BusRecord<T>[] = slice.map((m) => ({
+              topic: options.topic,
+              partition,
+              offset: Number(m.offset),
+              key: m.key?.toString() ?? '',
+              value: m.value === null ? null : (JSON.parse(m.value.toString()) as TopicValues[T]),
+              timestamp: Number(m.timestamp),
+            }));
+            try {
+              await handler({ topic: options.topic, partition, records });
+            } catch (e) {
+              settle.reject(e);
+              void stop();
+              throw e;
+            }
+            const next = Number(slice[slice.length - 1]?.offset ?? -1) + 1;
+            positions.set(partition, next);
+            // A commit refused after a rebalance is harmless: the new owner redelivers from the
+            // last commit and the sinks are idempotent.
+            if (commit) await consumer.commitOffsets([{ topic: options.topic, partition, offset: String(next) }]).catch(() => undefined);
+          }
+        };
+        const flushDue = (): Promise<void> => exclusive(async () => {
+          for (const [partition, messages] of [...held]) {
+            if (Date.now() - (lastDelivery.get(partition) ?? 0) < maxWait) continue;
+            held.delete(partition);
+            await deliver(partition, messages);
+          }
+        });
+        // Rebalanced: what this member held may now belong to another, which reads it from the commit.
+        consumer.on(consumer.events.GROUP_JOIN, () => held.clear());
         const start = async (): Promise<void> => {
           await this.ensureTopics();
           await consumer.connect();
           await consumer.subscribe({ topic: options.topic, fromBeginning: options.fromBeginning });
           await refreshLag();
           lagTimer = setInterval(() => void refreshLag(), this.lagRefreshMs);
+          if (minBatch > 1 && maxWait > 0) {
+            flushTimer = setInterval(() => void flushDue().catch(() => undefined), Math.max(10, Math.floor(maxWait / 4)));
+          }
           await consumer.run({
             autoCommit: false,
             eachBatchAutoResolve: false,
             eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
               if (!isRunning() || isStale() || batch.messages.length === 0) return;
-              // A fetch can carry far more than the consumer asked for: hand it over in slices
-              // of at most `maxBatchSize`, each committed after its handler resolved.
-              for (let from = 0; from < batch.messages.length; from += maxBatch) {
-                if (!isRunning() || isStale()) return;
-                const slice = batch.messages.slice(from, from + maxBatch);
-                const records: BusRecord<T>[] = slice.map((m) => ({
-                  topic: options.topic,
-                  partition: batch.partition,
-                  offset: Number(m.offset),
-                  key: m.key?.toString() ?? '',
-                  value: m.value === null ? null : (JSON.parse(m.value.toString()) as TopicValues[T]),
-                  timestamp: Number(m.timestamp),
-                }));
-                try {
-                  await handler({ topic: options.topic, partition: batch.partition, records });
-                } catch (e) {
-                  settle.reject(e);
-                  void stop();
-                  throw e;
+              await exclusive(async () => {
+                const pending = [...(held.get(batch.partition) ?? []), ...batch.messages];
+                const last = batch.messages[batch.messages.length - 1];
+                if (last) resolveOffset(last.offset);
+                if (pending.length < minBatch && Date.now() - (lastDelivery.get(batch.partition) ?? 0) < maxWait) {
+                  held.set(batch.partition, pending);
+                  return;
                 }
-                const last = slice[slice.length - 1];
-                if (last) {
-                  resolveOffset(last.offset);
-                  positions.set(batch.partition, Number(last.offset) + 1);
-                  if (commit) await consumer.commitOffsets([{ topic: options.topic, partition: batch.partition, offset: String(Number(last.offset) + 1) }]);
-                }
-                await heartbeat();
-              }
+                held.delete(batch.partition);
+                await deliver(batch.partition, pending);
+              });
+              await heartbeat();
             },
           });
         };

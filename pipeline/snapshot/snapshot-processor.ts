@@ -15,6 +15,12 @@ export class SnapshotProcessor {
     return this.rows.size;
   }
 
+  /** Rebuilds state from the processor's own changelog (`odds.snapshot`), oldest first. */
+  restore(change: OddsChange): void {
+    if (change.row === null) this.rows.delete(change.key);
+    else this.rows.set(change.key, change.row);
+  }
+
   handle(tick: OddsTick, now: number): OddsChange | null {
     const key = oddsRowKey(tick);
     const existing = this.rows.get(key);
