@@ -23,6 +23,7 @@ export interface Config {
   redisUrl: string | null;
   /** Kafka bootstrap servers; null runs the in-process bus. */
   kafkaBrokers: string[] | null;
+  kafkaSessionTimeoutMs: number;
   apiKeys: string;
   /** Stable per API replica: its changelog consumer groups are named after it. */
   replicaId: string;
@@ -70,6 +71,7 @@ export function loadConfig(env: Env = process.env): Config {
       : null,
     redisUrl: s.optional('REDIS_URL'),
     kafkaBrokers,
+    kafkaSessionTimeoutMs: s.int('KAFKA_SESSION_TIMEOUT_MS'),
     apiKeys: s.string('API_KEYS'),
     replicaId: s.isSet('API_REPLICA_ID') ? s.string('API_REPLICA_ID') : hostname().replace(/[^A-Za-z0-9_.-]/g, '-').slice(0, 64) || 'api',
     deltaWindow: { maxChanges: s.int('DELTA_WINDOW_CHANGES'), maxAgeMs: s.int('DELTA_WINDOW_MINUTES') * 60_000 },

@@ -172,6 +172,7 @@ export class KafkaBus implements Bus {
     const consumer: KafkaConsumer = this.kafka.consumer({
       groupId: options.groupId,
       sessionTimeout: this.sessionTimeoutMs,
+      rebalanceTimeout: this.sessionTimeoutMs,
       heartbeatInterval: Math.max(100, Math.floor(this.sessionTimeoutMs / 10)),
       // Kafka's own batching: the broker holds a fetch until about `minBatchSize` records
       // (at a conservative size per record) are there or `maxWaitMs` passed, so sinks insert
