@@ -42,6 +42,8 @@ export interface RunningSystem {
   feed: Feed | null;
   /** Store damage found at start, a failed stage: what /health adds to its own checks. */
   health: RuntimeHealth;
+  /** The read-only analyst SQL endpoint (ANALYST_PORT), or null. */
+  analystUrl: string | null;
   clock: Clock;
   store: OlapStore;
   /** Resolves when every record the feed produced so far went through every stage. */
@@ -168,5 +170,5 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
     return stopped;
   };
 
-  return { app, url, demoKeys, board, views: tierViews, opportunities, keys, pipeline, feed, clock, store, health, drained, stop };
+  return { app, url, demoKeys, board, views: tierViews, opportunities, keys, pipeline, feed, clock, store, health, analystUrl: opened.analystUrl, drained, stop };
 }

@@ -33,6 +33,8 @@ export interface Config {
   deltaWindow: { maxChanges: number; maxAgeMs: number };
   /** How long /health says `down` after a stage failed before the process exits. */
   failureExitDelayMs: number;
+  /** The read-only SQL endpoint over the embedded store; null when off. */
+  analyst: { port: number; user: string; password: string } | null;
 }
 
 /** Reads and validates the environment through the settings table; throws `ConfigError` naming the variable. */
@@ -50,6 +52,14 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError(`ROLE=${role} needs KAFKA_BROKERS: separate processes meet only on Kafka`);
   }
   const chUrl = s.optional('CLICKHOUSE_URL');
+  let analyst: Config['analyst'] = null;
+  if (s.isSet('ANALYST_PORT')) {
+    if (chUrl) throw new ConfigError('ANALYST_PORT serves the embedded store; with CLICKHOUSE_URL analysts query the server (its analyst user, infra/clickhouse/users.xml)');
+    if (role === 'api') throw new ConfigError('ANALYST_PORT needs the embedded store of a pipeline process (ROLE=all or pipeline)');
+    const password = s.optional('ANALYST_PASSWORD');
+    if (!password) throw new ConfigError('ANALYST_PORT needs ANALYST_PASSWORD (8+ characters)');
+    analyst = { port: s.int('ANALYST_PORT'), user: s.string('ANALYST_USER'), password };
+  }
   return {
     role,
     port: s.int('PORT'),
@@ -77,5 +87,6 @@ export function loadConfig(env: Env = process.env): Config {
     deltaWindow: { maxChanges: s.int('DELTA_WINDOW_CHANGES'), maxAgeMs: s.int('DELTA_WINDOW_MINUTES') * 60_000 },
     sink: { batchRows: s.int('SINK_BATCH_ROWS'), maxWaitMs: s.int('SINK_MAX_WAIT_MS'), retries: s.int('SINK_RETRIES') },
     failureExitDelayMs: s.int('FAILURE_EXIT_DELAY_MS'),
+    analyst,
   };
 }

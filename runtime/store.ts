@@ -4,11 +4,14 @@ import { ChdbStore, ClickHouseStore, applyMigrations } from '../pipeline/store/i
 import type { OlapStore } from '../pipeline/store/index.js';
 import type { Config } from './config.js';
 import type { RuntimeHealth } from './health.js';
+import { startAnalystEndpoint } from './analyst-endpoint.js';
 import { checkStoreIntegrity, recordCleanShutdown } from './integrity.js';
 import { StartupError, firstLine } from './startup-error.js';
 
 export interface OpenedStore {
   store: OlapStore;
+  /** The read-only analyst endpoint's URL when ANALYST_PORT is set. */
+  analystUrl: string | null;
   /** Records row counts for the next start's integrity check (embedded store), then closes. */
   closeCleanly(): Promise<void>;
 }
@@ -50,9 +53,14 @@ export async function openStore(config: Config, logger: Logger, health: RuntimeH
   }
   const applied = await applyMigrations(store);
   if (applied.length > 0) logger.info({ applied }, 'schema migrations applied');
+  const analyst = config.analyst && store instanceof ChdbStore
+    ? await startAnalystEndpoint({ store, host: config.host, port: config.analyst.port, user: config.analyst.user, password: config.analyst.password, logger })
+    : null;
   return {
     store,
+    analystUrl: analyst?.url ?? null,
     closeCleanly: async () => {
+      await analyst?.close();
       if (recordFile !== null && !health.failed) await recordCleanShutdown(store, recordFile).catch((e: unknown) => logger.warn({ err: e }, 'could not record row counts'));
       await store.close();
     },

@@ -34,7 +34,7 @@ function recordedInput(): RawTick[] {
   const clock = new ManualClock(T0);
   const sim = new MarketSimulator({ seed: 11, clock, eventsPerLeague: 1, suspensionsPerMinute: 120 });
   const raw = sim.snapshot();
-  for (let i = 1; i <= 30; i++) raw.push(...sim.step(T0 + i * 4000, 150));
+  for (let i = 1; i <= 15; i++) raw.push(...sim.step(T0 + i * 4000, 150));
   return raw;
 }
 

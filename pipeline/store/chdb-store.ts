@@ -47,6 +47,14 @@ export class ChdbStore implements OlapStore {
       .map((line) => JSON.parse(line) as T);
   }
 
+  /**
+   * One statement's output as text, in the FORMAT the statement names, else `defaultFormat`
+   * (the ClickHouse HTTP interface's behaviour): what the analyst endpoint passes through.
+   */
+  async queryText(sql: string, defaultFormat = 'TabSeparated'): Promise<string> {
+    return (await this.wrap(() => this.session.queryAsync(sql, { format: defaultFormat }))).text();
+  }
+
   async close(): Promise<void> {
     this.session.close();
   }
