@@ -25,7 +25,7 @@ describe('the analyst endpoint over the embedded store', () => {
       const rows = await rs.json<{ sportsbook: string; n: number | string }>();
       expect(rows.reduce((s, r) => s + Number(r.n), 0)).toBe(34);
       expect(rows.map((r) => r.sportsbook)).toEqual([...rows.map((r) => r.sportsbook)].sort());
-      const events = await (await ch.query({ query: 'SELECT count() AS n FROM events FINAL', format: 'JSON' })).json<{ data: { n: number | string }[] }>();
+      const events = await (await ch.query({ query: 'SELECT count() AS n FROM events FINAL', format: 'JSON' })).json<{ n: number | string }>();
       expect(Number(events.data[0]?.n)).toBeGreaterThan(0);
     } finally {
       await ch.close();
