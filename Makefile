@@ -7,7 +7,7 @@ PORT ?= 8080
 config-doc: install
 	npx tsx runtime/render-settings.ts README.md
 
-.PHONY: config-doc run test typecheck lint unit build bench replay clean install system-deps
+.PHONY: up down config-doc run test typecheck lint unit build bench replay clean install system-deps
 
 # Install only when the manifest or lockfile changed since the last install. Not `npm ci`:
 # chdb lists per-platform binaries as optional dependencies, some of which the registry does
@@ -22,7 +22,7 @@ install: node_modules/.install-stamp
 # Debian packages the test suite uses when present: redis-server for the shared rate-limit
 # path, kcat for librdkafka's mock Kafka cluster. Installed with apt-get when missing and possible; tests that need them
 # say why they skip otherwise.
-SYSTEM_PACKAGES := redis-server kcat
+SYSTEM_PACKAGES := redis-server kcat docker-compose
 system-deps:
 	@missing=""; for p in $(SYSTEM_PACKAGES); do command -v $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
@@ -57,3 +57,19 @@ replay: build
 
 clean:
 	rm -rf dist
+
+# Production on one Docker host (docker-compose.yml). .env keeps the generated secrets: API keys
+# shared by every API replica, the ClickHouse passwords of the platform and of the analyst user.
+.env:
+	@umask 077; { \
+	  echo "API_KEYS=pro:pro_$$(openssl rand -hex 12),enterprise:ent_$$(openssl rand -hex 12)"; \
+	  echo "CLICKHOUSE_PASSWORD=$$(openssl rand -hex 16)"; \
+	  echo "ANALYST_PASSWORD=$$(openssl rand -hex 16)"; } > .env
+	@echo "wrote .env (API keys and passwords): keep it private"
+
+up: .env
+	docker compose up -d --build --wait
+	@grep ^API_KEYS .env
+
+down:
+	docker compose down
