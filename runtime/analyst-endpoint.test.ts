@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { ClickHouseLogLevel, createClient } from '@clickhouse/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSystem } from '../test/support/system.js';
@@ -60,6 +61,21 @@ describe('the analyst endpoint over the embedded store', () => {
     const ch = client('wrong-password');
     try {
       await expect(ch.query({ query: 'SELECT 1', format: 'JSONEachRow' })).rejects.toThrow(/Authentication failed/);
+    } finally {
+      await ch.close();
+    }
+  });
+
+  it('runs every example query of docs/analysts.md', async () => {
+    const doc = readFileSync(new URL('../docs/analysts.md', import.meta.url), 'utf8');
+    const queries = [...doc.matchAll(/```sql\n([\s\S]*?)```/g)].map((m) => m[1] ?? '');
+    expect(queries.length).toBeGreaterThanOrEqual(4);
+    const ch = client();
+    try {
+      for (const query of queries) {
+        const rows = await (await ch.query({ query: query.replace(/;\s*$/, ''), format: 'JSONEachRow' })).json();
+        expect(Array.isArray(rows), query).toBe(true);
+      }
     } finally {
       await ch.close();
     }
