@@ -37,6 +37,8 @@ export interface PipelineStats {
   opportunities: { active: number; created: number; updated: number; expired: number; events: number };
   sinks: Record<string, SinkCounters>;
   lag: Record<string, number>;
+  /** Partitions each stage owns in this process (several processes share a group's partitions). */
+  partitions: Record<string, number[]>;
 }
 
 export interface Pipeline {
@@ -172,6 +174,7 @@ export function startPipeline(options: PipelineOptions): Pipeline {
       opportunities: { active: opportunities.size, ...pick(opportunities.counters), events: opportunities.eventCount },
       sinks: { odds_ticks: ticksSink.counters, odds_latest: latestSink.counters, events: eventsSink.counters, opportunities: opportunitiesSink.counters },
       lag: Object.fromEntries(stages.map((s) => [s.name, s.consumer.lag()])),
+      partitions: Object.fromEntries(stages.map((s) => [s.name, s.consumer.assignment()])),
     }),
     lag: () => (restoring ? 1 : 0) + stages.reduce((sum, s) => sum + s.consumer.lag(), 0),
     stop: async () => {

@@ -24,6 +24,8 @@ export interface Config {
   /** Kafka bootstrap servers; null runs the in-process bus. */
   kafkaBrokers: string[] | null;
   kafkaSessionTimeoutMs: number;
+  /** Avro through this Schema Registry on Kafka; null: JSON values. */
+  schemaRegistryUrl: string | null;
   apiKeys: string;
   /** Stable per API replica: its changelog consumer groups are named after it. */
   replicaId: string;
@@ -82,6 +84,7 @@ export function loadConfig(env: Env = process.env): Config {
     redisUrl: s.optional('REDIS_URL'),
     kafkaBrokers,
     kafkaSessionTimeoutMs: s.int('KAFKA_SESSION_TIMEOUT_MS'),
+    schemaRegistryUrl: s.optional('SCHEMA_REGISTRY_URL'),
     apiKeys: s.string('API_KEYS'),
     replicaId: s.isSet('API_REPLICA_ID') ? s.string('API_REPLICA_ID') : hostname().replace(/[^A-Za-z0-9_.-]/g, '-').slice(0, 64) || 'api',
     deltaWindow: { maxChanges: s.int('DELTA_WINDOW_CHANGES'), maxAgeMs: s.int('DELTA_WINDOW_MINUTES') * 60_000 },

@@ -65,6 +65,7 @@ export const SETTINGS = [
   { name: 'CLICKHOUSE_DATABASE', kind: 'string', default: 'default', doc: 'ClickHouse database' },
   { name: 'REDIS_URL', kind: 'url', schemes: ['redis', 'rediss'], doc: 'share rate-limit counters between API replicas through Redis' },
   { name: 'KAFKA_BROKERS', kind: 'list', doc: 'run the topics on Kafka (`host:port,...`) instead of the in-process bus' },
+  { name: 'SCHEMA_REGISTRY_URL', kind: 'url', schemes: ['http', 'https', 'mock'], doc: 'with `KAFKA_BROKERS`: Avro values in the Confluent wire format, schemas registered here (BACKWARD); JSON values when unset. `mock://` uses an in-process registry (tests)' },
   { name: 'KAFKA_SESSION_TIMEOUT_MS', kind: 'int', default: '30000', min: 3000, max: 300_000, doc: 'how long a vanished consumer (a killed process) keeps its partitions before the group moves them' },
   { name: 'API_REPLICA_ID', kind: 'string', default: '<hostname>', check: (v) => (/^[A-Za-z0-9_.-]{1,64}$/.test(v) ? null : 'must be 1-64 letters, digits, dot, dash or underscore'), doc: 'names this API process\'s changelog consumer groups (`api-<id>-...`): stable across restarts, unique per replica' },
   { name: 'API_KEYS', kind: 'secret', default: '', check: checkApiKeys, doc: 'extra keys, `tier:key` comma-separated (e.g. `pro:abc12345,free:xyz98765`)' },

@@ -6,3 +6,4 @@ export * from './opportunities.js';
 export * from './topics.js';
 export * from './reference/index.js';
 export * from './tiers.js';
+export * from './avro.js';

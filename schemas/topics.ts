@@ -14,6 +14,8 @@ export const TOPICS = {
   snapshot: 'odds.snapshot',
   /** Compacted, keyed by opportunity id, partitioned by event id; tombstone on expiry. */
   opportunities: 'opportunities',
+  /** Records a consumer could not decode, with the reason; kept for an operator to look at. */
+  deadLetter: 'dead-letter',
 } as const;
 export type TopicName = (typeof TOPICS)[keyof typeof TOPICS];
 
@@ -24,6 +26,18 @@ export interface TopicValues {
   events: CanonicalEvent;
   'odds.snapshot': OddsChange;
   opportunities: Opportunity;
+  'dead-letter': DeadLetter;
+}
+
+/** A record that could not be decoded, as it was on the wire (base64), and why. */
+export interface DeadLetter {
+  topic: string;
+  partition: number;
+  offset: number;
+  key: string;
+  reason: string;
+  payloadBase64: string | null;
+  at: number;
 }
 
 export interface TopicConfig {
@@ -38,4 +52,5 @@ export const TOPIC_CONFIGS: Record<TopicName, TopicConfig> = {
   events: { partitions: 4, compacted: true },
   'odds.snapshot': { partitions: 4, compacted: true },
   opportunities: { partitions: 4, compacted: true },
+  'dead-letter': { partitions: 1, compacted: false },
 };

@@ -63,6 +63,8 @@ export interface Consumer<T extends TopicName> {
   stop(): Promise<void>;
   /** Records produced but not yet committed by this consumer's group, over all partitions. */
   lag(): number;
+  /** The partitions this consumer owns now (the group may share the topic among members). */
+  assignment(): number[];
 }
 
 export interface Bus {

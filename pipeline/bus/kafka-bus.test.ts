@@ -1,8 +1,11 @@
+import { SchemaRegistryClient } from '@confluentinc/schemaregistry';
+import { Kafka, logLevel } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OddsTick } from '../../schemas/index.js';
 import { mockKafkaUnavailable, startMockKafka } from '../../test/support/mock-kafka.js';
 import type { MockKafka } from '../../test/support/mock-kafka.js';
 import type { BusRecord } from './bus.js';
+import { AvroCodec } from './codec.js';
 import { KafkaBus } from './kafka-bus.js';
 import { partitionFor } from './partitioner.js';
 
@@ -89,6 +92,30 @@ describe.skipIf(unavailable !== null)('KafkaBus on a Kafka-protocol broker (libr
     const keys: string[] = [];
     await bus.readToEnd('odds.snapshot', (records) => { keys.push(...records.map((r) => r.key)); });
     expect(keys.sort()).toEqual(['a', 'b', 'c']);
+    await bus.close();
+  });
+
+  it('carries Avro values in the Confluent wire format and sends what it cannot decode to dead-letter, then goes on', async () => {
+    const codec = new AvroCodec({ client: SchemaRegistryClient.newClient({ baseURLs: ['mock://'] }) });
+    const bus = new KafkaBus({ brokers: kafka.brokers, sessionTimeoutMs: 6000, codec });
+    const seen: BusRecord<'odds.ticks'>[] = [];
+    const consumer = bus.consumer({ groupId: 'avro', topic: 'odds.ticks', fromBeginning: true });
+    consumer.run(async (b) => { seen.push(...b.records.filter((r) => r.key === 'ev-avro')); });
+    await bus.producer().send('odds.ticks', [{ key: 'ev-avro', value: tick('ev-avro', 150) }]);
+    // A producer that knows nothing of the schema writes JSON into the same partition.
+    const raw = new Kafka({ brokers: kafka.brokers, logLevel: logLevel.NOTHING }).producer();
+    await raw.connect();
+    await raw.send({ topic: 'odds.ticks', messages: [{ key: 'ev-avro', value: JSON.stringify(tick('ev-avro', 151)), partition: partitionFor('ev-avro', 4) }] });
+    await raw.disconnect();
+    await bus.producer().send('odds.ticks', [{ key: 'ev-avro', value: tick('ev-avro', 152) }]);
+    await until(() => seen.length === 2);
+    expect(seen.map((r) => r.value)).toEqual([tick('ev-avro', 150), tick('ev-avro', 152)]);
+    const dead: BusRecord<'dead-letter'>[] = [];
+    await until(() => bus.deadLettered === 1);
+    await bus.readToEnd('dead-letter', (records) => { dead.push(...records); });
+    const letter = dead.find((d) => d.value?.topic === 'odds.ticks')?.value;
+    expect(letter?.reason).toMatch(/magic byte|Unknown|invalid/i);
+    expect(Buffer.from(letter?.payloadBase64 ?? '', 'base64').toString()).toBe(JSON.stringify(tick('ev-avro', 151)));
     await bus.close();
   });
 

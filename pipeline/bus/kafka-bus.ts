@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Kafka, logLevel } from 'kafkajs';
 import type { Admin, Consumer as KafkaConsumer, KafkaMessage, Producer as KafkaProducer } from 'kafkajs';
-import { TOPIC_CONFIGS } from '../../schemas/index.js';
+import { TOPICS, TOPIC_CONFIGS } from '../../schemas/index.js';
 import type { TopicConfig, TopicName, TopicValues } from '../../schemas/index.js';
 import type { Bus, BusRecord, Consumer, ConsumerOptions, OutgoingRecord, Producer, RecordBatch } from './bus.js';
+import { jsonCodec } from './codec.js';
+import type { Codec } from './codec.js';
 import { partitionFor } from './partitioner.js';
 
 /** Upper bound of one fetch; also what `minBatchSize` is capped by. */
@@ -19,13 +21,16 @@ export interface KafkaBusOptions {
   lagRefreshMs?: number;
   /** Consumer group session timeout: how long a vanished member holds its partitions. */
   sessionTimeoutMs?: number;
+  /** How values cross the wire: JSON by default, Avro through a Schema Registry in production. */
+  codec?: Codec;
 }
 
 /**
  * The bus on Kafka. kafkajs stays inside this file: the rest of the code sees the Bus port.
  * Partitions are chosen with the same partitioner as the in-process bus (by `partitionKey`,
  * else `key`), so every post-normalizer topic keeps an event's records in one partition while
- * compaction works on the record key. Values are JSON; offsets are committed only after the
+ * compaction works on the record key. Values go through a codec (JSON, or Avro in the Confluent
+ * wire format); a value that cannot be decoded goes to `dead-letter` with the reason. Offsets are committed only after the
  * handler resolved (at least once), exactly like the in-process bus.
  */
 export class KafkaBus implements Bus {
@@ -37,6 +42,10 @@ export class KafkaBus implements Bus {
   private adminPromise: Promise<Admin> | null = null;
   private readonly consumers = new Set<{ stop(): Promise<void> }>();
   private topicsReady: Promise<void> | null = null;
+  private readonly codec: Codec;
+  private codecReady: Promise<void> | null = null;
+  /** Records that could not be decoded, sent to the dead-letter topic. */
+  deadLettered = 0;
 
   constructor(options: KafkaBusOptions) {
     this.kafka = new Kafka({
@@ -48,6 +57,32 @@ export class KafkaBus implements Bus {
     this.configs = { ...TOPIC_CONFIGS, ...options.topics };
     this.lagRefreshMs = options.lagRefreshMs ?? 500;
     this.sessionTimeoutMs = options.sessionTimeoutMs ?? 30_000;
+    this.codec = options.codec ?? jsonCodec;
+  }
+
+  /**
+   * Registers the schemas (Avro) before anything is produced or consumed: a breaking change
+   * fails here, at start, instead of writing records readers cannot decode.
+   */
+  prepareCodec(): Promise<void> {
+    this.codecReady ??= this.codec.prepare();
+    return this.codecReady;
+  }
+
+  /** Decodes one value; a payload the codec cannot read goes to the dead-letter topic and reads as absent. */
+  private async decode<T extends TopicName>(topic: T, partition: number, m: KafkaMessage): Promise<{ ok: true; value: TopicValues[T] | null } | { ok: false }> {
+    if (m.value === null) return { ok: true, value: null };
+    try {
+      return { ok: true, value: (await this.codec.decode(topic, m.value)) as TopicValues[T] };
+    } catch (e) {
+      const reason = e instanceof Error ? e.message : String(e);
+      this.deadLettered++;
+      await this.producer().send(TOPICS.deadLetter, [{
+        key: `${topic}:${partition}:${m.offset}`,
+        value: { topic, partition, offset: Number(m.offset), key: m.key?.toString() ?? '', reason: reason.slice(0, 2000), payloadBase64: m.value.toString('base64'), at: Date.now() },
+      }]);
+      return { ok: false };
+    }
   }
 
   private admin(): Promise<Admin> {
@@ -89,6 +124,7 @@ export class KafkaBus implements Bus {
   private producerClient(): Promise<KafkaProducer> {
     this.producerPromise ??= (async () => {
       await this.ensureTopics();
+      await this.prepareCodec();
       const producer = this.kafka.producer({ allowAutoTopicCreation: true });
       await producer.connect();
       return producer;
@@ -102,12 +138,13 @@ export class KafkaBus implements Bus {
         if (records.length === 0) return;
         const producer = await this.producerClient();
         const partitions = this.configs[topic].partitions;
+        const values = await Promise.all(records.map((r) => (r.value === null ? null : this.codec.encode(topic, r.value))));
         await producer.send({
           topic,
           acks: -1,
-          messages: records.map((r) => ({
+          messages: records.map((r, i) => ({
             key: r.key,
-            value: r.value === null ? null : JSON.stringify(r.value),
+            value: values[i] ?? null,
             partition: partitionFor(r.partitionKey ?? r.key, partitions),
             ...(r.timestamp === undefined ? {} : { timestamp: String(r.timestamp) }),
           })),
@@ -118,6 +155,7 @@ export class KafkaBus implements Bus {
 
   async readToEnd<T extends TopicName>(topic: T, handle: (records: readonly BusRecord<T>[]) => void): Promise<void> {
     await this.ensureTopics();
+    await this.prepareCodec();
     const admin = await this.admin();
     let ends: Map<number, number>;
     try {
@@ -146,7 +184,8 @@ export class KafkaBus implements Bus {
           const records: BusRecord<T>[] = [];
           for (const m of batch.messages) {
             if (Number(m.offset) >= end) break;
-            records.push({ topic, partition: batch.partition, offset: Number(m.offset), key: m.key?.toString() ?? '', value: m.value === null ? null : (JSON.parse(m.value.toString()) as TopicValues[T]), timestamp: Number(m.timestamp) });
+            const decoded = await this.decode(topic, batch.partition, m);
+            if (decoded.ok) records.push({ topic, partition: batch.partition, offset: Number(m.offset), key: m.key?.toString() ?? '', value: decoded.value, timestamp: Number(m.timestamp) });
             resolveOffset(m.offset);
           }
           try {
@@ -189,6 +228,7 @@ export class KafkaBus implements Bus {
     const maxWait = options.maxWaitMs ?? 0;
     const lastDelivery = new Map<number, number>();
     const positions = new Map<number, number>();
+    let assigned: number[] = [];
     let lag = 0;
     let lagTimer: NodeJS.Timeout | null = null;
     let flushTimer: NodeJS.Timeout | null = null;
@@ -232,6 +272,7 @@ export class KafkaBus implements Bus {
     return {
       done,
       lag: () => lag,
+      assignment: () => assigned,
       stop,
       run: (handler: (batch: RecordBatch<T>) => Promise<void>) => {
         // Records fetched but not yet handed over, per partition. Brokers honour
@@ -251,16 +292,14 @@ export class KafkaBus implements Bus {
           for (let from = 0; from < messages.length; from += maxBatch) {
             if (stopping) return;
             const slice = messages.slice(from, from + maxBatch);
-            const records: BusRecord<T>[] = slice.map((m) => ({
-              topic: options.topic,
-              partition,
-              offset: Number(m.offset),
-              key: m.key?.toString() ?? '',
-              value: m.value === null ? null : (JSON.parse(m.value.toString()) as TopicValues[T]),
-              timestamp: Number(m.timestamp),
-            }));
+            const records: BusRecord<T>[] = [];
+            for (const m of slice) {
+              // Undecodable: to the dead-letter topic with the reason; the stage keeps going.
+              const decoded = await this.decode(options.topic, partition, m);
+              if (decoded.ok) records.push({ topic: options.topic, partition, offset: Number(m.offset), key: m.key?.toString() ?? '', value: decoded.value, timestamp: Number(m.timestamp) });
+            }
             try {
-              await handler({ topic: options.topic, partition, records });
+              if (records.length > 0) await handler({ topic: options.topic, partition, records });
             } catch (e) {
               settle.reject(e);
               void stop();
@@ -281,9 +320,13 @@ export class KafkaBus implements Bus {
           }
         });
         // Rebalanced: what this member held may now belong to another, which reads it from the commit.
-        consumer.on(consumer.events.GROUP_JOIN, () => held.clear());
+        consumer.on(consumer.events.GROUP_JOIN, (event) => {
+          held.clear();
+          assigned = [...(event.payload.memberAssignment[options.topic] ?? [])].sort((a, b) => a - b);
+        });
         const start = async (): Promise<void> => {
           await this.ensureTopics();
+          await this.prepareCodec();
           await consumer.connect();
           await consumer.subscribe({ topic: options.topic, fromBeginning: options.fromBeginning });
           await refreshLag();

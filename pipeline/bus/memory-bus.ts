@@ -233,6 +233,7 @@ export class MemoryBus implements Bus {
 
     return {
       done,
+      assignment: () => topic.partitions.map((_, i) => i),
       run: (handler) => {
         if (running) throw new Error(`consumer ${options.groupId} is already running`);
         running = true;
