@@ -49,7 +49,7 @@ unit: install system-deps
 test: typecheck lint unit
 
 bench: build
-	node dist/bench/main.js
+	BENCH_ONLY="$(ONLY)" node dist/bench/main.js
 
 replay: build
 	@test -n "$(FILE)" || { echo "usage: make replay FILE=path.jsonl[.gz] [SPEED=60|max]"; exit 2; }

@@ -1,6 +1,7 @@
 import { cpus } from 'node:os';
 import { benchApi } from './api.js';
 import { benchDelta } from './delta.js';
+import { benchKafka } from './kafka.js';
 import { benchOpportunities } from './opportunities.js';
 import { benchPipeline } from './pipeline.js';
 import { formatFigures } from './report.js';
@@ -18,8 +19,11 @@ async function main(): Promise<void> {
     ['API (GET /odds from the live board)', () => benchApi()],
     ['Opportunity engines (+EV, arbitrage, middles, low-hold)', () => benchOpportunities()],
     ['Delta polling and rate limiting', () => benchDelta()],
+    ['Kafka (librdkafka mock cluster): pipeline with Avro against raw kafkajs', () => benchKafka()],
   ];
-  for (const [title, run] of sections) {
+  // `make bench ONLY=kafka`: the sections whose title contains the word, case-insensitive.
+  const only = process.env['BENCH_ONLY']?.toLowerCase();
+  for (const [title, run] of sections.filter(([t]) => !only || t.toLowerCase().includes(only))) {
     const t0 = performance.now();
     const figures = await run();
     process.stdout.write(`${formatFigures(title, figures)}\n  (${((performance.now() - t0) / 1000).toFixed(1)} s)\n\n`);

@@ -33,9 +33,11 @@ function dataDir(): string {
 /** A deterministic market: the simulator's opening board and some minutes of repricing, suspensions included. */
 function recordedInput(): RawTick[] {
   const clock = new ManualClock(T0);
-  const sim = new MarketSimulator({ seed: 11, clock, eventsPerLeague: 1, suspensionsPerMinute: 120 });
+  // Four leagues keep it to a few thousand ticks: the suite runs it with every process on Avro.
+  const leagues = LEAGUES.filter((l) => ['nba', 'nhl', 'nfl', 'epl'].includes(l.id));
+  const sim = new MarketSimulator({ seed: 11, clock, eventsPerLeague: 1, suspensionsPerMinute: 240, catalog: { leagues } });
   const raw = sim.snapshot();
-  for (let i = 1; i <= 15; i++) raw.push(...sim.step(T0 + i * 4000, 150));
+  for (let i = 1; i <= 8; i++) raw.push(...sim.step(T0 + i * 4000, 150));
   return raw;
 }
 
@@ -135,7 +137,7 @@ describe.skipIf(unavailable !== null)('pipeline and API processes on Kafka', () 
   });
 
   it('kill -9 mid-stream and restart: every tick in ClickHouse exactly once, the board equal to an uninterrupted run', async () => {
-    expect(expected.ticks.size).toBeGreaterThan(2000);
+    expect(expected.ticks.size).toBeGreaterThan(1000);
     const bus = avroBus(kafka.brokers);
     const dir = dataDir();
     try {
@@ -166,7 +168,7 @@ describe.skipIf(unavailable !== null)('pipeline and API processes on Kafka', () 
     }
   }, 300_000);
 
-  it('two pipeline processes in one group split the partitions and store the same ticks, once; two API processes serve identical /odds', async () => {
+  it('two pipeline processes in one group share the partitions and store every tick once; two API processes serve identical /odds', async () => {
     const second = await startMockKafka();
     const bus = avroBus(second.brokers);
     const [da, db] = [dataDir(), dataDir()];
