@@ -78,7 +78,8 @@ export async function benchKafka(): Promise<BenchFigure[]> {
   let pipelinePerSecond = 0;
   try {
     await applyMigrations(store);
-    const bus = new KafkaBus({ brokers: mock.brokers, sessionTimeoutMs: 6000, codec: new AvroCodec({ client: SchemaRegistryClient.newClient({ baseURLs: ['mock://bench'] }) }) });
+    const codec = process.env['BENCH_KAFKA_JSON'] ? {} : { codec: new AvroCodec({ client: SchemaRegistryClient.newClient({ baseURLs: ['mock://bench'] }) }) };
+    const bus = new KafkaBus({ brokers: mock.brokers, sessionTimeoutMs: 6000, ...codec });
     const pipeline = startPipeline({ bus, store, clock: new ManualClock(T0), logger: pino({ level: 'silent' }), catalog: { teams: TEAMS, leagues: LEAGUES }, sinkMaxWaitMs: 200 });
     await pipeline.ready;
     const t0 = performance.now();

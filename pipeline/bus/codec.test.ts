@@ -87,6 +87,14 @@ describe('Avro schemas on the wire', () => {
     await expect(new AvroCodec({ client, schemas: { events: additive } }).prepare()).resolves.toBeUndefined();
     expect((await client.getLatestSchemaMetadata('events-value')).schema).toContain('venue');
 
+    // A process on the new schema reads what the old one wrote (the new field reads as its default).
+    const oldWriter = new AvroCodec({ client, schemas: { events: AVRO_SCHEMAS.events } });
+    await oldWriter.prepare();
+    const event = { id: 'e1', sport: 'basketball', league: 'nba', homeTeamId: 'a', awayTeamId: 'b', startTime: 1, status: 'upcoming', isLive: false, externalIds: { pinnacle: 'p1' }, updatedAt: 2 };
+    const newReader = new AvroCodec({ client, schemas: { events: additive } });
+    await newReader.prepare();
+    expect(await newReader.decode('events', await oldWriter.encode('events', event))).toEqual({ ...event, venue: null });
+
     // A required field with no default: old records cannot be read with it.
     const breaking = { ...base, fields: [...base.fields, { name: 'attendance', type: 'int' }] };
     let produced = 0;
