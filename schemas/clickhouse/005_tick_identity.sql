@@ -6,24 +6,9 @@
 -- deduplication tokens alone would miss most replays; the identity catches them all.
 -- Replacement happens at merge time: count with FINAL (or uniqExact over the key) for exact
 -- figures before the background merges ran.
--- Existing rows move over (duplicates collapse), then the tables swap names.
-CREATE TABLE IF NOT EXISTS odds_ticks_dedup
-(
-    event_id        LowCardinality(String),
-    sportsbook      LowCardinality(String),
-    market          LowCardinality(String),
-    selection       LowCardinality(String),
-    line            Nullable(Float64),
-    participant     Nullable(String),
-    stat_category   LowCardinality(Nullable(String)),
-    odds_american   Nullable(Int32),
-    odds_decimal    Nullable(Float64),
-    status          LowCardinality(String),
-    is_live         Bool,
-    book_event_id   String,
-    tick_time       DateTime64(3, 'UTC'),
-    ingested_at     DateTime64(3, 'UTC')
-)
+-- Same columns as 001's table; existing rows move over (duplicates collapse), then the tables
+-- swap names.
+CREATE TABLE IF NOT EXISTS odds_ticks_dedup AS odds_ticks
 ENGINE = ReplacingMergeTree
 PARTITION BY toYYYYMMDD(tick_time)
 ORDER BY (event_id, market, sportsbook, tick_time, selection, line, participant, stat_category, odds_american, status, is_live, book_event_id)
