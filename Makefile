@@ -7,7 +7,7 @@ PORT ?= 8080
 config-doc: install
 	npx tsx runtime/render-settings.ts README.md
 
-.PHONY: up down config-doc run test typecheck lint unit build bench replay clean install system-deps
+.PHONY: up down config-doc run test typecheck lint unit build bench replay clean install system-deps key
 
 # Install only when the manifest or lockfile changed since the last install. Not `npm ci`:
 # chdb lists per-platform binaries as optional dependencies, some of which the registry does
@@ -48,12 +48,18 @@ unit: install system-deps
 
 test: typecheck lint unit
 
+# SECTION=word runs only the sections whose title contains it (e.g. `make bench SECTION=shedding`).
 bench: build
-	BENCH_ONLY="$(ONLY)" node dist/bench/main.js
+	node dist/bench/main.js $(SECTION)
 
 replay: build
 	@test -n "$(FILE)" || { echo "usage: make replay FILE=path.jsonl[.gz] [SPEED=60|max]"; exit 2; }
 	FEED=replay REPLAY_FILE="$(FILE)" REPLAY_SPEED="$(or $(SPEED),max)" PORT=$(PORT) node dist/runtime/main.js
+
+# An account and an API key straight in the key store, without the API; prints the secret once.
+key: build
+	@test -n "$(TIER)" -a -n "$(NAME)" || { echo 'usage: make key TIER=free|hobby|pro|sharp|enterprise NAME="who it is for" [ACCOUNT=acct_...] [RPM=n]'; exit 2; }
+	@node dist/api/accounts/cli.js --tier "$(TIER)" --name "$(NAME)" $(if $(ACCOUNT),--account "$(ACCOUNT)") $(if $(RPM),--rpm "$(RPM)")
 
 clean:
 	rm -rf dist

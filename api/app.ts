@@ -5,18 +5,31 @@ import swagger from '@fastify/swagger';
 import type { Logger } from 'pino';
 import { ERROR_CODES, errorBody } from './errors.js';
 import type { AppDeps, ServingDeps } from './deps.js';
-import { authPlugin } from './plugins/auth.js';
+import { InternalPasses, authPlugin } from './plugins/auth.js';
+import { envelopePlugin } from './plugins/envelope.js';
+import { RouteSchemas, mcpRoutes } from './mcp/index.js';
 import { errorsPlugin } from './plugins/errors.js';
+import { DEFAULT_HTTP_LIMITS, clientErrorHandler, connectionsCheckingInterval, httpGuardPlugin } from './plugins/http-guard.js';
+import { loadSheddingPlugin } from './plugins/load-shedding.js';
+import { jsonBodyPlugin } from './plugins/json-body.js';
 import { finiteNumbersPlugin } from './plugins/finite-numbers.js';
 import { metricsPlugin } from './plugins/metrics.js';
 import { eventsRoutes } from './routes/events.js';
+import { gameStateRoutes } from './routes/gamestate.js';
+import { closingRoutes } from './routes/closing.js';
 import { healthRoutes } from './routes/health.js';
 import { oddsRoutes } from './routes/odds.js';
 import { oddsBatchRoutes } from './routes/odds-batch.js';
 import { opportunitiesRoutes } from './routes/opportunities.js';
+import { accountRoutes } from './routes/account.js';
+import { deepLinkBatchRoutes, deepLinkRoutes } from './routes/deeplinks.js';
+import { DeepLinkResolver, RowIdIndex } from './deeplinks/index.js';
+import { OpportunityBoard } from './views/opportunity-board.js';
 import { oddsDeltaRoutes } from './routes/odds-delta.js';
 import { TierViews } from './views/tier-views.js';
 import { referenceRoutes } from './routes/reference.js';
+import { streamPlugin } from './stream/index.js';
+import { splitsRoutes } from './routes/splits.js';
 
 export const API_PREFIX = '/api/v1';
 export const API_VERSION = '2.0.0';
@@ -28,6 +41,9 @@ export const API_VERSION = '2.0.0';
 export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<FastifyInstance> {
   const views = appDeps.views ?? new TierViews(appDeps.board, appDeps.clock);
   const deps: ServingDeps = { ...appDeps, views };
+  // Embedded without settings (tests, benches): the default limits, but no shedding, which would
+  // turn a busy test machine's pauses into 503s. The configured system always passes its limits.
+  const limits = appDeps.http ?? { ...DEFAULT_HTTP_LIMITS, shedEventLoopDelayMs: 0 };
   // Fastify's instance type is parameterised by the logger; the callers only need the base type.
   const app = Fastify({
     ...(logger ? { loggerInstance: logger } : { logger: false }),
@@ -39,13 +55,34 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
     bodyLimit: 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     // A URL that is not valid percent-encoding never reaches a route: answer it in the envelope too.
-    frameworkErrors: (error, _request, reply) => {
-      void (reply as unknown as FastifyReply).code(400).send(errorBody('invalid_request', error.code === 'FST_ERR_BAD_URL' ? 'Invalid URL: malformed percent-encoding' : error.message));
+    frameworkErrors: (error, request, reply) => {
+      void (reply as unknown as FastifyReply)
+        .code(400)
+        .header('x-request-id', request.id)
+        .send(errorBody('invalid_request', error.code === 'FST_ERR_BAD_URL' ? 'Invalid URL: malformed percent-encoding' : error.message));
     },
+    // A stalled upload is cut off with 408: nobody holds a socket by sending a body slowly. Node
+    // checks these deadlines in its timers phase, before reading sockets: a loop blocked longer
+    // than a timeout turns requests waiting unread into 408s, so the defaults stay generous.
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    http: {
+      headersTimeout: Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs),
+      connectionsCheckingInterval: connectionsCheckingInterval(limits),
+      maxHeaderSize: 16 * 1024,
+      // Node answers a request without Host with an empty 400; the guard plugin answers it in the envelope.
+      requireHostHeader: false,
+    },
+    clientErrorHandler,
   });
   app.addHook('onRequest', async (request, reply) => {
     void reply.header('x-request-id', request.id);
   });
+  await app.register(httpGuardPlugin, { limits });
+  // MCP tools are described by the REST routes' schemas; record them as the routes register.
+  const routeSchemas = new RouteSchemas();
+  app.addHook('onRoute', routeSchemas.record);
+  const passes = new InternalPasses();
   if (!appDeps.views) app.addHook('onClose', async () => views.close());
 
   await app.register(swagger, {
@@ -63,6 +100,13 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
         { name: 'events', description: 'Events aggregated from the current odds.' },
         { name: 'odds', description: 'Latest odds, best prices, comparison, batch and deltas.' },
         { name: 'opportunities', description: '+EV, arbitrage, middles and low-hold opportunities derived from the latest odds.' },
+        { name: 'streams', description: 'Server-Sent Events pushing odds and opportunity changes (the WebSocket endpoint is described in docs/api.md).' },
+        { name: 'account', description: 'The account of the key in use: tier, usage, and its API keys.' },
+        { name: 'deeplinks', description: 'Links from odds and opportunities to the sportsbook pages.' },
+        { name: 'splits', description: 'Betting splits (bet % and handle %) from a recreational and a sharp-friendly book, with history and sharp-money signals.' },
+        { name: 'gamestate', description: 'Live score, period, clock and possession (Enterprise).' },
+        { name: 'closing', description: 'Closing lines, their history and closing-line value (CLV) of +EV opportunities.' },
+        { name: 'mcp', description: 'MCP tool server (JSON-RPC 2.0 over Streamable HTTP) for AI agents; see docs/mcp.md.' },
       ],
       components: {
         securitySchemes: {
@@ -75,11 +119,14 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
     },
   });
   await app.register(errorsPlugin);
+  await app.register(jsonBodyPlugin);
   await app.register(finiteNumbersPlugin);
   await app.register(metricsPlugin, { board: appDeps.board, ...(appDeps.pipelineStats ? { pipelineStats: appDeps.pipelineStats } : {}) });
 
+  const deepLinks = new DeepLinkResolver(deps.catalog, deps.board, new RowIdIndex(deps.board), deps.opportunities ?? new OpportunityBoard());
   await app.register(async (open) => {
     await open.register(healthRoutes, { deps });
+    await open.register(deepLinkRoutes, { resolver: deepLinks });
     open.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     open.get('/docs/errors', { schema: { hide: true } }, async () => ({
       success: true,
@@ -88,13 +135,27 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
   }, { prefix: API_PREFIX });
 
   await app.register(async (authed) => {
-    await authed.register(authPlugin, { keys: deps.keys, rateLimits: deps.rateLimits, now: () => Date.now() });
+    // Shed before authenticating: a refused request costs nothing and counts against no limit.
+    await authed.register(loadSheddingPlugin, { maxEventLoopDelayMs: limits.shedEventLoopDelayMs, turnBudgetMs: limits.shedTurnBudgetMs });
+    await authed.register(authPlugin, { keys: deps.keys, rateLimits: deps.rateLimits, now: () => Date.now(), passes, ...(deps.usage ? { usage: deps.usage } : {}) });
+    await authed.register(envelopePlugin, appDeps.inspectPayload ? { inspect: appDeps.inspectPayload } : {});
     await authed.register(referenceRoutes, { deps });
     await authed.register(eventsRoutes, { deps });
     await authed.register(oddsRoutes, { deps });
     await authed.register(oddsDeltaRoutes, { deps });
     await authed.register(oddsBatchRoutes, { deps });
     await authed.register(opportunitiesRoutes, { deps });
+    await authed.register(streamPlugin, {
+      deps: { views, catalog: deps.catalog, ...(deps.opportunities ? { opportunities: deps.opportunities } : {}), now: () => deps.clock.now(), ...(deps.stream ? { settings: deps.stream } : {}) },
+      keys: deps.keys,
+      ...(appDeps.onStreams ? { onService: appDeps.onStreams } : {}),
+    });
+    if (deps.accounts) await authed.register(accountRoutes, { deps, accounts: deps.accounts });
+    await authed.register(deepLinkBatchRoutes, { resolver: deepLinks });
+    await authed.register(splitsRoutes, { deps });
+    await authed.register(gameStateRoutes, { deps });
+    await authed.register(closingRoutes, { deps });
+    await authed.register(mcpRoutes, { deps, root: app as unknown as FastifyInstance, restPrefix: API_PREFIX, routeSchemas, passes });
   }, { prefix: API_PREFIX });
 
   return app as unknown as FastifyInstance;

@@ -1,19 +1,32 @@
+import type { FastifyRequest } from 'fastify';
 import type { Clock } from '../pipeline/clock.js';
 import type { PipelineStats } from '../pipeline/pipeline.js';
 import type { OlapStore } from '../pipeline/store/index.js';
 import type { RuntimeCheck } from '../runtime/health.js';
-import type { KeyStore } from './keys.js';
+import type { Accounts, KeyStore, StreamLeases, UsageRecorder } from './accounts/index.js';
+import type { HttpLimits } from './plugins/http-guard.js';
 import type { RateLimitStore } from './plugins/rate-limit.js';
 import type { LiveBoard } from './views/board.js';
 import type { Catalog } from './views/catalog.js';
+import type { GameStateBoard } from './views/gamestate-board.js';
 import type { OpportunityBoard } from './views/opportunity-board.js';
+import type { SplitsBoard } from './views/splits-board.js';
 import type { TierViews } from './views/tier-views.js';
+import type { StreamService, StreamSettings } from './stream/index.js';
 
 /** What the routes read from: views and the catalog, never the bus; the store only for health. */
 export interface AppDeps {
   board: LiveBoard;
   catalog: Catalog;
   keys: KeyStore;
+  /** Key management (the /account routes); absent in apps built without a key store behind them. */
+  accounts?: Accounts;
+  /** Request counting per key and endpoint; absent = not counted. */
+  usage?: UsageRecorder;
+  /** Open streams per account, for /account/usage and the stream endpoints. */
+  streams?: StreamLeases;
+  /** Wall clock of keys and usage (grace periods, usage periods); injectable for tests. */
+  now?: () => number;
   rateLimits: RateLimitStore;
   clock: Clock;
   store: OlapStore;
@@ -27,9 +40,26 @@ export interface AppDeps {
   pipelineStats?: () => PipelineStats;
   /** The board each tier reads (live, or delayed for free); made from `board` when absent. */
   views?: TierViews;
+  /** Request timeouts, the per-address connection cap and load shedding; defaults without shedding when absent. */
+  http?: HttpLimits;
   /** Active opportunities (+EV, arbitrage, middles, low-hold); an empty board when absent. */
   opportunities?: OpportunityBoard;
+  /** Current betting splits, kept by the `splits` changelog; an empty board when absent. */
+  splits?: SplitsBoard;
+  /** Live game states (Enterprise); an empty board when absent. */
+  gameStates?: GameStateBoard;
+  /**
+   * Sees every answer body before serialization (contract tests check it against the route's
+   * response schema, which serialization would otherwise silently apply).
+   */
+  inspectPayload?: PayloadInspector;
+  /** Stream settings (replay window, buffers, heartbeats, limits); defaults when absent. */
+  stream?: Partial<StreamSettings>;
+  /** Hands over the stream service once made (tests and the bench read its hub). */
+  onStreams?: (service: StreamService) => void;
 }
+
+export type PayloadInspector = (request: FastifyRequest, statusCode: number, payload: unknown) => void;
 
 /** The deps the odds-serving routes get: `views` always present. */
 export type ServingDeps = AppDeps & { views: TierViews };

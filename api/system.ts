@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import { LEAGUES, TEAMS, tierBookScopes } from '../schemas/index.js';
+import { LEAGUES, TEAMS, TIER_NAMES, tierBookScopes } from '../schemas/index.js';
 import type { TierName } from '../schemas/index.js';
+import type { Bus } from '../pipeline/bus/index.js';
 import type { Clock } from '../pipeline/clock.js';
 import type { Feed } from '../pipeline/feeds/feed.js';
 import { startPipeline } from '../pipeline/pipeline.js';
@@ -14,15 +15,19 @@ import { RuntimeHealth } from '../runtime/health.js';
 import { openStore } from '../runtime/store.js';
 import { StartupError } from '../runtime/startup-error.js';
 import { buildApp } from './app.js';
+import type { PayloadInspector } from './deps.js';
 import type { Config } from './config.js';
-import { KeyStore, loadOrCreateDemoKeys, parseApiKeys } from './keys.js';
+import { StreamLeases, UsageRecorder, ensureKeys, loadOrCreateDemoSecrets, parseApiKeys, startAccounts } from './accounts/index.js';
+import type { Accounts, KeyStore } from './accounts/index.js';
 import { MemoryRateLimitStore } from './plugins/rate-limit.js';
 import type { RateLimitStore } from './plugins/rate-limit.js';
 import { RedisRateLimitStore } from './plugins/redis-rate-limit.js';
 import { LiveBoard } from './views/board.js';
 import { Catalog } from './views/catalog.js';
 import { startChangelogViews } from './views/changelog-views.js';
+import { GameStateBoard } from './views/gamestate-board.js';
 import { OpportunityBoard } from './views/opportunity-board.js';
+import { SplitsBoard } from './views/splits-board.js';
 import { TierViews } from './views/tier-views.js';
 
 export interface RunningSystem {
@@ -34,8 +39,16 @@ export interface RunningSystem {
   views: TierViews;
   /** Active opportunities, kept by the `opportunities` changelog. */
   opportunities: OpportunityBoard;
-  /** The key store, so an operator (or a test) can issue keys at run time. */
+  /** Current betting splits (the `splits` stream channel subscribes here). */
+  splits: SplitsBoard;
+  /** Live game states, kept by the `gamestate` changelog (streams subscribe here). */
+  gameStates: GameStateBoard;
+  /** This replica's view of every key (`keys.add` registers a replica-local key, for tests). */
   keys: KeyStore;
+  /** Account and key changes: durable, and seen by every API replica. */
+  accounts: Accounts;
+  usage: UsageRecorder;
+  bus: Bus;
   /** Null in the API role: the pipeline runs in its own process. */
   pipeline: Pipeline | null;
   /** Null in the API role, or with FEED=none. */
@@ -61,6 +74,10 @@ export interface SystemOverrides {
    * process (a supervisor restarts it from the last commit); tests observe.
    */
   onFatal?: (reason: string) => void;
+  /** Wall clock of keys and usage (rotation grace periods, usage periods): tests move it. */
+  now?: () => number;
+  /** Sees every API answer body before serialization (contract tests). */
+  inspectPayload?: PayloadInspector;
 }
 
 export function packageVersion(): string {
@@ -97,9 +114,11 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
   const board = new LiveBoard({ now: () => clock.now(), log: config.deltaWindow });
   // Delayed boards follow the live one from its first change on.
   const tierViews = new TierViews(board, clock, { log: config.deltaWindow });
-  const catalog = new Catalog();
+  const catalog = new Catalog(undefined, config.deepLinkTemplates);
   const opportunities = new OpportunityBoard();
-  const views = startChangelogViews(bus, board, config.replicaId, logger, opportunities);
+  const splits = new SplitsBoard(clock);
+  const gameStates = new GameStateBoard();
+  const views = startChangelogViews(bus, board, config.replicaId, logger, opportunities, splits, gameStates);
   const fatal = (reason: string): void => {
     if (health.failed) return;
     health.fail(reason);
@@ -115,10 +134,14 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
       })
     : null;
 
-  const demoKeys = loadOrCreateDemoKeys(config.dataDir);
-  const keys = new KeyStore();
-  for (const [tier, key] of Object.entries(demoKeys)) keys.add(key, tier as TierName);
-  for (const { key, tier } of parseApiKeys(config.apiKeys)) keys.add(key, tier);
+  // Demo and API_KEYS secrets become ordinary keys of the store (made once, kept by hash).
+  const now = overrides.now ?? Date.now;
+  const accounts = await startAccounts({ bus, store, now, replicaId: config.replicaId, logger });
+  const demoKeys = loadOrCreateDemoSecrets(config.dataDir);
+  await ensureKeys(accounts.accounts, 'demo', TIER_NAMES.map((tier) => ({ key: demoKeys[tier], tier })));
+  await ensureKeys(accounts.accounts, 'operator', parseApiKeys(config.apiKeys));
+  const keys = accounts.keys;
+  const usage = new UsageRecorder({ store, logger, now, flushMs: config.usageFlushMs });
   let rateLimits: RateLimitStore = new MemoryRateLimitStore();
   if (config.redisUrl !== null) {
     const redis = new RedisRateLimitStore({ url: config.redisUrl, logger: logger.child({ component: 'rate-limit' }) });
@@ -127,9 +150,11 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
   }
 
   const app = await buildApp({
-    board, views: tierViews, opportunities, catalog, keys, rateLimits, clock, store, version: packageVersion(), redisUrl: config.redisUrl,
+    board, views: tierViews, opportunities, splits, gameStates, catalog, keys, accounts: accounts.accounts, usage, streams: new StreamLeases(), now,
+    rateLimits, clock, store, version: packageVersion(), redisUrl: config.redisUrl, http: config.http, stream: config.stream,
     runtime: () => health.check(),
     ...(pipeline ? { pipelineLag: () => pipeline.lag(), pipelineStats: () => pipeline.stats() } : {}),
+    ...(overrides.inspectPayload ? { inspectPayload: overrides.inspectPayload } : {}),
   }, logger);
   let url = '';
   if (overrides.listen !== false) {
@@ -160,7 +185,10 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
       await feed?.stop();
       if (!health.failed && !(await drained(15_000))) logger.warn({ lag: pipeline?.stats().lag }, 'pipeline did not drain before shutdown');
       await app.close();
+      await usage.stop();
+      await accounts.stop();
       tierViews.close();
+      splits.close();
       await Promise.all(views.map((v) => v.stop()));
       await pipeline?.stop();
       await bus.close();
@@ -170,5 +198,5 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
     return stopped;
   };
 
-  return { app, url, demoKeys, board, views: tierViews, opportunities, keys, pipeline, feed, clock, store, health, analystUrl: opened.analystUrl, drained, stop };
+  return { app, url, demoKeys, board, views: tierViews, opportunities, splits, gameStates, keys, accounts: accounts.accounts, usage, bus, pipeline, feed, clock, store, health, analystUrl: opened.analystUrl, drained, stop };
 }

@@ -14,8 +14,8 @@ import { ChdbStore, applyMigrations } from '../pipeline/store/index.js';
 import { buildApp } from '../api/app.js';
 import { paginatedEnvelope, pagination } from '../api/contract/common.js';
 import { oddsRowSchema, presentOdds } from '../api/contract/odds.js';
-import { KeyStore } from '../api/keys.js';
-import type { RateLimitStore } from '../api/plugins/rate-limit.js';
+import { KeyStore } from '../api/accounts/index.js';
+import { unlimitedRateLimits } from '../api/plugins/rate-limit.js';
 import { LiveBoard } from '../api/views/board.js';
 import { Catalog } from '../api/views/catalog.js';
 import { startChangelogViews } from '../api/views/changelog-views.js';
@@ -26,10 +26,7 @@ const run = promisify(execFile);
 const KEY = 'bench-key-0123456789';
 
 /** The benchmark measures serving, not the limiter: every request is the first of its window. */
-const unlimited: RateLimitStore = {
-  hit: async (_key, now) => ({ count: 1, resetAt: Math.ceil(now / 60_000) * 60 }),
-  close: async () => {},
-};
+const unlimited = unlimitedRateLimits;
 
 interface LoadResult {
   rps: number;
@@ -77,7 +74,7 @@ export async function benchApi(seconds = 5): Promise<BenchFigure[]> {
   const bare = Fastify({ logger: false });
   const page = board.activeEvents().flatMap((e) => board.rowsOf(e.id).map((r) => presentOdds(catalog, r, e))).slice(0, 100);
   bare.get('/odds', { schema: { response: { 200: paginatedEnvelope(oddsRowSchema, { type: 'object', additionalProperties: true }) } } }, async () => ({
-    success: true, data: page, pagination: pagination(100, 0, board.rowCount), meta: { count: 100, total: board.rowCount },
+    success: true, data: page, pagination: pagination(100, 0, board.rowCount), meta: { count: 100, total: board.rowCount }, updated_at: new Date().toISOString(),
   }));
   const bareUrl = await bare.listen({ port: 0, host: '127.0.0.1' });
 

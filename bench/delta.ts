@@ -7,9 +7,8 @@ import type { CanonicalEvent, OddsRow } from '../schemas/index.js';
 import { ManualClock } from '../pipeline/clock.js';
 import type { OlapStore } from '../pipeline/store/index.js';
 import { buildApp } from '../api/app.js';
-import { KeyStore } from '../api/keys.js';
-import { MemoryRateLimitStore } from '../api/plugins/rate-limit.js';
-import type { RateLimitStore } from '../api/plugins/rate-limit.js';
+import { KeyStore } from '../api/accounts/index.js';
+import { MemoryRateLimitStore, unlimitedRateLimits } from '../api/plugins/rate-limit.js';
 import { RedisRateLimitStore } from '../api/plugins/redis-rate-limit.js';
 import { LiveBoard } from '../api/views/board.js';
 import { Catalog } from '../api/views/catalog.js';
@@ -21,11 +20,11 @@ const BOOKS = SPORTSBOOKS.slice(0, 20).map((b) => b.id);
 const SELECTIONS = [['moneyline', 'home', null], ['moneyline', 'away', null], ['point_spread', 'home', -3.5], ['point_spread', 'away', 3.5], ['total_points', 'over', 220.5]] as const;
 
 /** The benchmark measures serving, not the limiter (except where it measures the limiter). */
-const unlimited: RateLimitStore = { hit: async (_k, now) => ({ count: 1, resetAt: Math.ceil(now / 60_000) * 60 }), close: async () => {} };
+const unlimited = unlimitedRateLimits;
 const store = { kind: 'chdb', query: async () => [], exec: async () => undefined, close: async () => undefined } as unknown as OlapStore;
 
 /** 1000 NBA-like events x 20 books x 5 selections: a 100k-row board. */
-function board(clock: ManualClock): { board: LiveBoard; rows: OddsRow[] } {
+export function board(clock: ManualClock): { board: LiveBoard; rows: OddsRow[] } {
   const b = new LiveBoard({ now: () => clock.now(), log: { maxChanges: 1_000_000, maxAgeMs: 3_600_000 } });
   const teams = TEAMS.filter((t) => t.leagues.includes('nba'));
   const league = LEAGUES.find((l) => l.id === 'nba');
@@ -100,7 +99,7 @@ async function median(runs: number, f: () => Promise<unknown>): Promise<number> 
 }
 
 /** Median µs of one cheap authenticated request through each app, interleaved in rotating order so drift hits all alike. */
-async function perRequest(apps: FastifyInstance[], n: number): Promise<number[]> {
+export async function perRequest(apps: FastifyInstance[], n: number, key = KEY): Promise<number[]> {
   const times = apps.map(() => [] as number[]);
   const order = apps.map((_, j) => j);
   for (let i = 0; i < n; i++) {
@@ -109,7 +108,7 @@ async function perRequest(apps: FastifyInstance[], n: number): Promise<number[]>
     for (const j of order) {
       const app = apps[j] as FastifyInstance;
       const t0 = performance.now();
-      const r = await app.inject({ method: 'GET', url: '/api/v1/leagues?limit=1', headers: { 'x-api-key': KEY } });
+      const r = await app.inject({ method: 'GET', url: '/api/v1/leagues?limit=1', headers: { 'x-api-key': key } });
       times[j]?.push((performance.now() - t0) * 1000);
       if (r.statusCode !== 200) throw new Error(`rate-limit bench: ${r.statusCode}`);
     }

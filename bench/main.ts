@@ -1,9 +1,15 @@
 import { cpus } from 'node:os';
+import { benchAccounts } from './accounts.js';
 import { benchApi } from './api.js';
+import { benchCompat } from './compat.js';
 import { benchDelta } from './delta.js';
 import { benchKafka } from './kafka.js';
+import { benchMcp } from './mcp.js';
 import { benchOpportunities } from './opportunities.js';
 import { benchPipeline } from './pipeline.js';
+import { benchSplits } from './splits.js';
+import { benchShedding } from './shedding.js';
+import { benchStreams } from './streams.js';
 import { formatFigures } from './report.js';
 import type { BenchFigure } from './report.js';
 
@@ -15,15 +21,22 @@ async function main(): Promise<void> {
   const cpu = cpus()[0]?.model ?? 'unknown CPU';
   process.stdout.write(`odds-platform bench — node ${process.version}, ${cpus().length} x ${cpu}\n\n`);
   const sections: [string, () => Promise<BenchFigure[]>][] = [
-    ['Pipeline (normalizer + snapshot + opportunities + ClickHouse sinks)', () => benchPipeline()],
+    ['Pipeline (normalizer + snapshot + opportunities + closing lines + ClickHouse sinks)', () => benchPipeline()],
     ['API (GET /odds from the live board)', () => benchApi()],
     ['Opportunity engines (+EV, arbitrage, middles, low-hold)', () => benchOpportunities()],
     ['Delta polling and rate limiting', () => benchDelta()],
+    ['Load shedding (200 connections of GET /odds?limit=200)', () => benchShedding()],
+    ['Drop-in compatibility (ETag, main lines)', () => benchCompat()],
+    ['Streams (1,000 SSE + 1,000 WebSocket subscribers, simulator at 2,000 ticks/s)', () => benchStreams()],
+    ['Keys and usage counting', () => benchAccounts()],
+    ['Betting splits in the normalizer stage', () => benchSplits()],
+    ['MCP tool calls (official SDK client, Streamable HTTP)', () => benchMcp()],
     ['Kafka (librdkafka mock cluster): pipeline with Avro against raw kafkajs', () => benchKafka()],
   ];
-  // `make bench ONLY=kafka`: the sections whose title contains the word, case-insensitive.
-  const only = process.env['BENCH_ONLY']?.toLowerCase();
-  for (const [title, run] of sections.filter(([t]) => !only || t.toLowerCase().includes(only))) {
+  // `make bench SECTION=shedding` runs the sections whose title contains the word.
+  const only = process.argv[2]?.toLowerCase();
+  for (const [title, run] of sections) {
+    if (only && !title.toLowerCase().includes(only)) continue;
     const t0 = performance.now();
     const figures = await run();
     process.stdout.write(`${formatFigures(title, figures)}\n  (${((performance.now() - t0) / 1000).toFixed(1)} s)\n\n`);

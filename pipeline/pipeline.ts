@@ -1,8 +1,10 @@
 import type { Logger } from 'pino';
-import { TOPICS } from '../schemas/index.js';
+import { TOPICS, isClosedStatus, isRawSplits } from '../schemas/index.js';
 import type { LeagueDef, TeamDef } from '../schemas/index.js';
 import type { Bus, OutgoingRecord } from './bus/index.js';
 import type { Clock } from './clock.js';
+import { ClosingProcessor, closingRow, gameStateRow, gradeRow } from './closing/index.js';
+import type { ClosingInput } from './closing/index.js';
 import { Normalizer } from './normalize/index.js';
 import type { UnmatchedReason } from './normalize/index.js';
 import { OpportunityProcessor, opportunityRecords, opportunityRow } from './opportunities/index.js';
@@ -10,6 +12,7 @@ import type { OpportunityOptions } from './opportunities/index.js';
 import { startStage } from './runner.js';
 import type { Stage } from './runner.js';
 import { SnapshotProcessor } from './snapshot/index.js';
+import { SplitsProcessor, splitsRows } from './splits/index.js';
 import { TableSink, eventRow, latestRow, tickRow } from './sinks/index.js';
 import type { SinkCounters } from './sinks/index.js';
 import type { OlapStore } from './store/index.js';
@@ -34,7 +37,9 @@ export interface PipelineOptions {
 export interface PipelineStats {
   normalizer: { matched: number; unmatched: Partial<Record<UnmatchedReason, number>>; events: number };
   snapshotRows: number;
+  splits: { events: number; snapshots: number };
   opportunities: { active: number; created: number; updated: number; expired: number; events: number };
+  closing: { captured: number; closingLines: number; graded: number; settled: number; events: number };
   sinks: Record<string, SinkCounters>;
   lag: Record<string, number>;
   /** Partitions each stage owns in this process (several processes share a group's partitions). */
@@ -73,6 +78,25 @@ export function startPipeline(options: PipelineOptions): Pipeline {
   const eventsSink = new TableSink(store, 'events', logger, sinkOptions);
   const opportunities = new OpportunityProcessor(options.opportunities);
   const opportunitiesSink = new TableSink(store, 'opportunities', logger, sinkOptions);
+  // Splits ride the feed's topic, so they are joined in the normalizer stage, in feed order.
+  const splits = new SplitsProcessor();
+  const splitsHistorySink = new TableSink(store, 'splits_history', logger, sinkOptions);
+  const splitsLatestSink = new TableSink(store, 'splits_latest', logger, sinkOptions);
+  let splitsSnapshots = 0;
+  const closing = new ClosingProcessor(options.opportunities);
+  const closingSink = new TableSink(store, 'closing_odds', logger, sinkOptions);
+  const gradesSink = new TableSink(store, 'clv_grades', logger, sinkOptions);
+  const gameStateSink = new TableSink(store, 'game_state', logger, sinkOptions);
+  // Versions of replaced closing and grade rows: grow across restarts (wall time) and within one.
+  let version = Date.now() * 1000;
+  const runClosing = async (inputs: ClosingInput[]): Promise<void> => {
+    if (inputs.length === 0) return;
+    const out = closing.handleBatch(inputs, clock.now());
+    await closingSink.write(out.closing.map((c) => closingRow(c, ++version)));
+    await gradesSink.write(out.grades.map((g) => gradeRow(g, ++version)));
+  };
+  // Odds-only sources never say a game ended: live events are closed on a schedule, checked once a minute.
+  let lastLifecycleSweep = Number.NEGATIVE_INFINITY;
   let unmatchedSeen = 0;
 
   const stages: Stage[] = [];
@@ -82,10 +106,23 @@ export function startPipeline(options: PipelineOptions): Pipeline {
       const now = clock.now();
       const ticks: OutgoingRecord<typeof TOPICS.ticks>[] = [];
       const events: OutgoingRecord<typeof TOPICS.events>[] = [];
+      const snapshots: OutgoingRecord<typeof TOPICS.splits>[] = [];
       for (const record of records) {
         if (record.value === null) continue;
+        if (isRawSplits(record.value)) {
+          const result = normalizer.handleSplits(record.value, now);
+          for (const e of result.events) events.push({ key: e.id, value: e });
+          if (result.splits && result.event) {
+            const snapshot = splits.handle(result.splits, result.event, now);
+            snapshots.push({ key: snapshot.key, partitionKey: snapshot.eventId, value: snapshot });
+          }
+          continue;
+        }
         const result = normalizer.handle(record.value, now);
-        if (result.tick) ticks.push({ key: result.tick.eventId, value: result.tick });
+        if (result.tick) {
+          ticks.push({ key: result.tick.eventId, value: result.tick });
+          splits.observeTick(result.tick);
+        }
         for (const e of result.events) events.push({ key: e.id, value: e });
         if (result.unmatched && unmatchedSeen++ % UNMATCHED_LOG_EVERY === 0) {
           const raw = record.value;
@@ -95,9 +132,44 @@ export function startPipeline(options: PipelineOptions): Pipeline {
           );
         }
       }
+      if (now - lastLifecycleSweep >= 60_000) {
+        lastLifecycleSweep = now;
+        for (const e of normalizer.closeFinishedEvents(now)) events.push({ key: e.id, value: e });
+      }
       // Events first: a consumer of ticks may look the event up.
       if (events.length > 0) await producer.send(TOPICS.events, events);
       if (ticks.length > 0) await producer.send(TOPICS.ticks, ticks);
+      if (snapshots.length > 0) {
+        splitsSnapshots += snapshots.length;
+        await producer.send(TOPICS.splits, snapshots);
+      }
+    }, logger, options.onFailure),
+
+    // Game state from feeds that report it: resolved to canonical events; the status it reports
+    // becomes the event's (live, final, postponed, cancelled).
+    startStage(bus, 'normalizer:gamestate', { groupId: 'normalizer-gamestate', topic: TOPICS.rawGameState, fromBeginning: true }, async (records) => {
+      const now = clock.now();
+      const states: OutgoingRecord<typeof TOPICS.gameState>[] = [];
+      const events: OutgoingRecord<typeof TOPICS.events>[] = [];
+      for (const record of records) {
+        if (record.value === null) continue;
+        const result = normalizer.handleGameState(record.value, now);
+        for (const e of result.events) events.push({ key: e.id, value: e });
+        if (result.state) states.push({ key: result.state.eventId, value: result.state });
+      }
+      if (events.length > 0) await producer.send(TOPICS.events, events);
+      if (states.length > 0) await producer.send(TOPICS.gameState, states);
+    }, logger, options.onFailure),
+
+    // A finished, postponed or cancelled event: whatever is still open is suspended.
+    startStage(bus, 'snapshot:events', { groupId: 'snapshot-events', topic: TOPICS.events, fromBeginning: true }, async (records) => {
+      const now = clock.now();
+      const changes: OutgoingRecord<typeof TOPICS.snapshot>[] = [];
+      for (const record of records) {
+        if (record.value === null || !isClosedStatus(record.value.status)) continue;
+        for (const change of snapshot.closeEvent(record.value.id, now)) changes.push({ key: change.key, partitionKey: change.eventId, value: change });
+      }
+      if (changes.length > 0) await producer.send(TOPICS.snapshot, changes);
     }, logger, options.onFailure),
 
     startStage(bus, 'snapshot', { groupId: 'snapshot', topic: TOPICS.ticks, fromBeginning: true }, async (records) => {
@@ -125,6 +197,24 @@ export function startPipeline(options: PipelineOptions): Pipeline {
       if (changes.length > 0) await producer.send(TOPICS.opportunities, opportunityRecords(changes));
     }, logger, options.onFailure),
 
+    // Closing lines and CLV: one processor fed by odds, events, opportunities and game states.
+    startStage(bus, 'closing:events', { groupId: 'closing-events', topic: TOPICS.events, fromBeginning: true }, async (records) => {
+      await runClosing(records.flatMap((r) => (r.value ? [{ type: 'event' as const, event: r.value }] : [])));
+    }, logger, options.onFailure),
+    startStage(bus, 'closing:odds', { groupId: 'closing-odds', topic: TOPICS.snapshot, fromBeginning: true }, async (records) => {
+      await runClosing(records.flatMap((r) => (r.value ? [{ type: 'odds' as const, change: r.value }] : [])));
+    }, logger, options.onFailure),
+    startStage(bus, 'closing:opportunities', { groupId: 'closing-opportunities', topic: TOPICS.opportunities, fromBeginning: true }, async (records) => {
+      await runClosing(records.flatMap((r) => (r.value ? [{ type: 'opportunity' as const, opportunity: r.value }] : [])));
+    }, logger, options.onFailure),
+    startStage(bus, 'closing:gamestate', { groupId: 'closing-gamestate', topic: TOPICS.gameState, fromBeginning: true }, async (records) => {
+      await runClosing(records.flatMap((r) => (r.value ? [{ type: 'gamestate' as const, state: r.value }] : [])));
+    }, logger, options.onFailure),
+
+    startStage(bus, 'sink:game_state', { groupId: 'sink-game-state', topic: TOPICS.gameState, fromBeginning: true, ...sinkBatch, minBatchSize: 1000 }, async (records) => {
+      await gameStateSink.write(records.flatMap((r) => (r.value ? [gameStateRow(r.value)] : [])));
+    }, logger, options.onFailure),
+
     startStage(bus, 'sink:odds_ticks', { groupId: 'sink-odds-ticks', topic: TOPICS.ticks, fromBeginning: true, ...sinkBatch }, async (records) => {
       const now = clock.now();
       await ticksSink.write(records.flatMap((r) => (r.value ? [tickRow(r.value, now)] : [])));
@@ -136,6 +226,13 @@ export function startPipeline(options: PipelineOptions): Pipeline {
 
     startStage(bus, 'sink:opportunities', { groupId: 'sink-opportunities', topic: TOPICS.opportunities, fromBeginning: true, ...sinkBatch, minBatchSize: 1000 }, async (records) => {
       await opportunitiesSink.write(records.flatMap((r) => (r.value ? [opportunityRow(r.value, r.offset + 1)] : [])));
+    }, logger, options.onFailure),
+
+    // One consumer for both splits tables: the same rows, a few thousand every 5 minutes.
+    startStage(bus, 'sink:splits', { groupId: 'sink-splits', topic: TOPICS.splits, fromBeginning: true, ...sinkBatch, minBatchSize: 1000 }, async (records) => {
+      const rows = records.flatMap((r) => (r.value ? splitsRows(r.value, clock.now()) : []));
+      await splitsHistorySink.write(rows);
+      await splitsLatestSink.write(rows);
     }, logger, options.onFailure),
 
     startStage(bus, 'sink:events', { groupId: 'sink-events', topic: TOPICS.events, fromBeginning: true, ...sinkBatch, minBatchSize: 1000 }, async (records) => {
@@ -171,8 +268,10 @@ export function startPipeline(options: PipelineOptions): Pipeline {
         events: normalizer.eventCount,
       },
       snapshotRows: snapshot.size,
+      splits: { events: splits.eventCount, snapshots: splitsSnapshots },
       opportunities: { active: opportunities.size, ...pick(opportunities.counters), events: opportunities.eventCount },
-      sinks: { odds_ticks: ticksSink.counters, odds_latest: latestSink.counters, events: eventsSink.counters, opportunities: opportunitiesSink.counters },
+      closing: { ...closing.counters, events: closing.eventCount },
+      sinks: { odds_ticks: ticksSink.counters, odds_latest: latestSink.counters, events: eventsSink.counters, opportunities: opportunitiesSink.counters, closing_odds: closingSink.counters, clv_grades: gradesSink.counters, game_state: gameStateSink.counters, splits_history: splitsHistorySink.counters, splits_latest: splitsLatestSink.counters },
       lag: Object.fromEntries(stages.map((s) => [s.name, s.consumer.lag()])),
       partitions: Object.fromEntries(stages.map((s) => [s.name, s.consumer.assignment()])),
     }),

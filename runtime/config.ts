@@ -1,5 +1,8 @@
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
+import { SPORTSBOOKS } from '../schemas/index.js';
+import { loadDeepLinkTemplates } from '../schemas/reference/deeplink-templates.js';
+import type { DeepLinkTemplates } from '../schemas/reference/deeplink-templates.js';
 import { ConfigError, Settings } from './settings.js';
 import type { Env } from './settings.js';
 
@@ -16,7 +19,7 @@ export interface Config {
   dataDir: string;
   logLevel: string;
   feed: FeedKind;
-  simulator: { seed: number; ticksPerSecond: number };
+  simulator: { seed: number; ticksPerSecond: number; splitsIntervalMs: number };
   replay: { file: string | null; speed: number | 'max' };
   theOddsApi: { key: string | null; sports: string[]; regions: string[]; markets: string[]; baseUrl: string };
   clickhouse: { url: string; user: string; password: string; database: string } | null;
@@ -27,6 +30,21 @@ export interface Config {
   /** Avro through this Schema Registry on Kafka; null: JSON values. */
   schemaRegistryUrl: string | null;
   apiKeys: string;
+  /** How often buffered request counts are written to `api_usage`. */
+  usageFlushMs: number;
+  /** Deep-link URL templates per sportsbook: the built-in table merged with `DEEPLINK_TEMPLATES`. */
+  deepLinkTemplates: DeepLinkTemplates;
+  /** Request timeouts, the per-address connection cap and load shedding. */
+  http: {
+    requestTimeoutMs: number;
+    headersTimeoutMs: number;
+    keepAliveTimeoutMs: number;
+    maxConnectionsPerAddress: number;
+    shedEventLoopDelayMs: number;
+    shedTurnBudgetMs: number;
+  };
+  /** SSE and WebSocket: the replay window, per-connection buffer bound and heartbeat period. */
+  stream: { replayFrames: number; replayMs: number; replayBytes: number; bufferBytes: number; heartbeatMs: number };
   /** Stable per API replica: its changelog consumer groups are named after it. */
   replicaId: string;
   /** ClickHouse insert batching: rows per insert, or the longest wait before a smaller one. */
@@ -37,6 +55,14 @@ export interface Config {
   failureExitDelayMs: number;
   /** The read-only SQL endpoint over the embedded store; null when off. */
   analyst: { port: number; user: string; password: string } | null;
+}
+
+function deepLinkTemplates(file: string | null): DeepLinkTemplates {
+  try {
+    return loadDeepLinkTemplates(file ? resolve(file) : null, new Set(SPORTSBOOKS.map((b) => b.id)));
+  } catch (e) {
+    throw new ConfigError(e instanceof Error ? e.message : String(e));
+  }
 }
 
 /** Reads and validates the environment through the settings table; throws `ConfigError` naming the variable. */
@@ -69,7 +95,7 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir: resolve(s.string('DATA_DIR')),
     logLevel: s.string('LOG_LEVEL'),
     feed,
-    simulator: { seed: s.int('SIM_SEED'), ticksPerSecond: s.int('SIM_TICKS_PER_SECOND') },
+    simulator: { seed: s.int('SIM_SEED'), ticksPerSecond: s.int('SIM_TICKS_PER_SECOND'), splitsIntervalMs: s.int('SPLITS_INTERVAL_SECONDS') * 1000 },
     replay: { file: replayFile, speed: speedRaw === 'max' ? 'max' : Number(speedRaw) },
     theOddsApi: {
       key: oddsKey,
@@ -86,6 +112,23 @@ export function loadConfig(env: Env = process.env): Config {
     kafkaSessionTimeoutMs: s.int('KAFKA_SESSION_TIMEOUT_MS'),
     schemaRegistryUrl: s.optional('SCHEMA_REGISTRY_URL'),
     apiKeys: s.string('API_KEYS'),
+    usageFlushMs: s.int('USAGE_FLUSH_MS'),
+    deepLinkTemplates: deepLinkTemplates(s.optional('DEEPLINK_TEMPLATES')),
+    http: {
+      requestTimeoutMs: s.int('REQUEST_TIMEOUT_MS'),
+      headersTimeoutMs: Math.min(s.int('HEADERS_TIMEOUT_MS'), s.int('REQUEST_TIMEOUT_MS')),
+      keepAliveTimeoutMs: s.int('KEEP_ALIVE_TIMEOUT_MS'),
+      maxConnectionsPerAddress: s.int('MAX_CONNECTIONS_PER_ADDRESS'),
+      shedEventLoopDelayMs: s.int('SHED_EVENT_LOOP_DELAY_MS'),
+      shedTurnBudgetMs: s.int('SHED_TURN_BUDGET_MS'),
+    },
+    stream: {
+      replayFrames: s.int('STREAM_REPLAY_FRAMES'),
+      replayMs: s.int('STREAM_REPLAY_SECONDS') * 1000,
+      replayBytes: s.int('STREAM_REPLAY_MB') * 1024 * 1024,
+      bufferBytes: s.int('STREAM_BUFFER_KB') * 1024,
+      heartbeatMs: s.int('STREAM_HEARTBEAT_SECONDS') * 1000,
+    },
     replicaId: s.isSet('API_REPLICA_ID') ? s.string('API_REPLICA_ID') : hostname().replace(/[^A-Za-z0-9_.-]/g, '-').slice(0, 64) || 'api',
     deltaWindow: { maxChanges: s.int('DELTA_WINDOW_CHANGES'), maxAgeMs: s.int('DELTA_WINDOW_MINUTES') * 60_000 },
     sink: { batchRows: s.int('SINK_BATCH_ROWS'), maxWaitMs: s.int('SINK_MAX_WAIT_MS'), retries: s.int('SINK_RETRIES') },

@@ -1,9 +1,10 @@
 import type { Logger } from 'pino';
 import { TOPICS } from '../schemas/index.js';
-import type { RawTick } from '../schemas/index.js';
+import type { FeedRecord } from '../schemas/index.js';
 import type { Bus } from '../pipeline/bus/index.js';
 import { ManualClock, systemClock } from '../pipeline/clock.js';
 import type { Clock } from '../pipeline/clock.js';
+import { gameStateSource } from '../pipeline/feeds/feed.js';
 import type { Feed } from '../pipeline/feeds/feed.js';
 import type { Config } from './config.js';
 
@@ -19,7 +20,7 @@ export async function makeFeed(config: Config, clock: Clock, logger: Logger): Pr
       return null;
     case 'simulator': {
       const { SimulatorFeed } = await import('../pipeline/feeds/simulator/index.js');
-      return new SimulatorFeed({ seed: config.simulator.seed, ticksPerSecond: config.simulator.ticksPerSecond, clock });
+      return new SimulatorFeed({ seed: config.simulator.seed, ticksPerSecond: config.simulator.ticksPerSecond, splitsIntervalMs: config.simulator.splitsIntervalMs, clock });
     }
     case 'replay': {
       const { ReplayFeed } = await import('../pipeline/feeds/theoddsapi/index.js');
@@ -42,10 +43,13 @@ export async function makeFeed(config: Config, clock: Clock, logger: Logger): Pr
   }
 }
 
-
-/** Raw ticks go to `odds.ticks.raw`, partitioned by league (event matching needs a league in one place). */
+/**
+ * Raw records (odds ticks and splits) go to `odds.ticks.raw`, game states from feeds that report
+ * them to `gamestate.raw`; both partitioned by league (event matching needs a league in one place).
+ */
 export function startFeed(feed: Feed, bus: Bus): Promise<void> {
   const producer = bus.producer();
-  const rawKey = (t: RawTick): string => `${t.book}:${t.bookEventId}`;
-  return feed.start((ticks) => producer.send(TOPICS.rawTicks, ticks.map((t) => ({ key: rawKey(t), partitionKey: t.league, value: t }))));
+  const rawKey = (t: FeedRecord): string => `${t.book}:${t.bookEventId}`;
+  gameStateSource(feed)?.onGameState((states) => producer.send(TOPICS.rawGameState, states.map((g) => ({ key: `${g.book}:${g.bookEventId}`, partitionKey: g.league, value: g }))));
+  return feed.start((records) => producer.send(TOPICS.rawTicks, records.map((t) => ({ key: rawKey(t), partitionKey: t.league, value: t }))));
 }

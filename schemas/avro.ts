@@ -60,6 +60,7 @@ const oddsChange = record('OddsChange', [
 const PRICE_FIELDS: readonly (readonly [string, AvroSchema])[] = [
   ['book', S], ['selection', S], ['line', opt(D)], ['priceAmerican', I], ['priceDecimal', D], ['ts', L], ['rowId', S], ['bookEventId', S], ['selectionId', opt(S)],
 ];
+const DEVIG = ['power', 'multiplicative', 'additive', 'shin', 'odds_ratio', 'logit', 'worst_case'] as const;
 const methodValues = record('EvMethodValues', [['fairProbability', D], ['noVigOdds', D], ['evPercent', D], ['kellyPercent', D], ['confidenceScore', D]]);
 const METHOD = `${NS}.EvMethodValues`;
 
@@ -85,23 +86,81 @@ const opportunity = record('Opportunity', [
   ['detectedAt', L], ['lastSeenAt', L], ['expiredAt', opt(L)], ['expireReason', opt(S)], ['value', D], ['peakValue', D],
   // kind-specific (null for the other kinds)
   ['book', opt(S)], ['selection', opt(S)], ['line', opt(D)], ['priceAmerican', opt(I)], ['priceDecimal', opt(D)], ['bookEventId', opt(S)], ['selectionId', opt(S)],
-  ['methods', opt(record('EvMethods', [['power', methodValues], ['multiplicative', METHOD], ['additive', METHOD], ['shin', METHOD]]))],
+  ['methods', opt(record('EvMethods', DEVIG.map((m, i) => [m, i === 0 ? methodValues : METHOD] as const)))],
   ['sharpBook', opt(S)], ['sharpBooks', opt({ type: 'array', items: S })],
   ['references', opt({ type: 'array', items: record('OpportunityPrice', PRICE_FIELDS) })],
   ['marketWidth', opt(D)], ['bookCount', opt(I)], ['arbAvailable', opt(B)], ['arbProfitPercent', opt(D)],
   ['confidence', opt(record('ConfidenceInputs', [['sharpCount', I], ['marketWidth', opt(D)], ['referenceHoldPercent', D], ['bookCount', I]]))],
-  ['peakEvPercent', opt(record('EvMethodNumbers', [['power', D], ['multiplicative', D], ['additive', D], ['shin', D]]))],
+  ['peakEvPercent', opt(record('EvMethodNumbers', DEVIG.map((m) => [m, D] as const)))],
   ['profitPercent', opt(D)], ['impliedSum', opt(D)], ['holdPercent', opt(D)],
   ['lowerBound', opt(D)], ['upperBound', opt(D)], ['windowSize', opt(D)], ['windowOutcomes', opt({ type: 'array', items: D })],
   ['hitProbability', opt(D)], ['evPercent', opt(D)], ['missProfitPercent', opt(D)], ['maxProfitPercent', opt(D)], ['worstCaseProfitPercent', opt(D)],
   ['model', opt(record('MiddleModel', [['mean', D], ['sigma', D]]))],
 ], 'One version of an opportunity; kind says which of the nullable fields are set.');
 
+const rawSplits = record('RawSplits', [
+  ['book', S], ['bookEventId', S], ['sport', S], ['league', S], ['homeTeam', S], ['awayTeam', S], ['startTime', L], ['isLive', B],
+  ['kind', S], ['ts', L],
+  ['sides', { type: 'array', items: record('RawSplitSide', [['market', S], ['outcome', S], ['betPct', D], ['handlePct', D]]) }],
+], 'Betting splits as one book published them, in its own names.');
+
+/**
+ * The feed's topic carries prices and splits. Ticks carry no tag (the hot path stays as it was),
+ * so the wire value is a record with exactly one of the two set: a union at the top would leave
+ * no room for an additive change, a wrapper does.
+ */
+const feedRecord = record('FeedRecord', [['tick', opt(rawTick)], ['splits', opt(rawSplits)]], 'One record of the feed: a price (tick) or betting splits (splits); the other is null.');
+
+const marketSignals = record('MarketSignals', [
+  ['divergence', opt(record('DivergenceSignal', [['sharpSide', S], ['gap', D]]))],
+  ['rlm', opt(record('RlmSignal', [['publicSide', S], ['publicBetPct', D], ['sharpSide', S], ['openLine', D], ['currentLine', D], ['move', D]]))],
+]);
+
+const splitsSnapshot = record('SplitsSnapshot', [
+  ['key', S], ['eventId', S], ['book', S], ['ts', L],
+  ['sport', S], ['league', S], ['homeTeamId', S], ['awayTeamId', S], ['startTime', L], ['isLive', B],
+  ['sides', { type: 'array', items: record('SplitSideRecord', [['market', S], ['side', S], ['betPct', D], ['handlePct', D], ['line', opt(D)], ['priceAmerican', opt(I)]]) }],
+  // Keyed by split market (spread, total, moneyline): only the markets with signals are present.
+  ['signals', { type: 'map', values: marketSignals }],
+], 'A book\'s splits on a canonical event, joined to its lines, with the signals they show.');
+
+/**
+ * Score, period, clock: what raw and canonical game states share. `extras` (corners, cards, sets,
+ * power play, outs: a different handful per sport, each optional) travels as JSON text, so that a
+ * sport's new extra needs no schema change and absent stays distinct from null.
+ */
+const SCOREBOARD: readonly (readonly [string, AvroSchema])[] = [
+  ['status', S], ['homeScore', D], ['awayScore', D], ['period', opt(S)], ['clock', opt(S)], ['possession', opt(S)], ['server', opt(S)],
+  ['lastPlay', opt(S)], ['extras', S],
+];
+
+const rawGameState = record('RawGameState', [
+  ['kind', S], ['book', S], ['bookEventId', S], ['sport', S], ['league', S], ['homeTeam', S], ['awayTeam', S], ['ts', L], ...SCOREBOARD,
+], 'A game\'s state as one book reports it, in its own names.');
+
+const gameState = record('GameState', [
+  ['eventId', S], ['sport', S], ['league', S], ['homeTeamId', S], ['awayTeamId', S], ['primaryBook', S], ['bookCount', I], ['updatedAt', L], ...SCOREBOARD,
+], 'A game\'s state on the canonical event.');
+
+/** The `accounts` changelog: an account or a key, as the record's `kind` says (the other is null). */
+const accountChange = record('AccountChange', [
+  ['kind', S],
+  ['account', opt(record('AccountRecord', [['id', S], ['name', S], ['createdAt', L], ['version', L]]))],
+  ['key', opt(record('ApiKeyRecord', [
+    ['id', S], ['accountId', S], ['hash', S], ['preview', S], ['tier', S], ['name', opt(S)], ['createdAt', L], ['updatedAt', L], ['active', B],
+    ['expiresAt', opt(L)], ['revokedAt', opt(L)], ['requestsPerMinute', opt(I)], ['replacedBy', opt(S)], ['version', L],
+  ]))],
+], 'An account or an API key (its SHA-256, never the secret).');
+
 export const AVRO_SCHEMAS: Record<TopicName, AvroSchema> = {
-  'odds.ticks.raw': rawTick,
+  'odds.ticks.raw': feedRecord,
   'odds.ticks': oddsTick,
   events: canonicalEvent,
   'odds.snapshot': oddsChange,
   opportunities: opportunity,
   'dead-letter': record('DeadLetter', [['topic', S], ['partition', I], ['offset', L], ['key', S], ['reason', S], ['payloadBase64', opt(S)], ['at', L]], 'A record a consumer could not decode.'),
+  accounts: accountChange,
+  splits: splitsSnapshot,
+  'gamestate.raw': rawGameState,
+  gamestate: gameState,
 };

@@ -19,5 +19,17 @@ export interface CanonicalEvent {
   updatedAt: number;
 }
 
-export const EVENT_STATUSES = ['upcoming', 'live', 'ended'] as const;
+/**
+ * Event lifecycle (docs/api.md, "Event status"): `upcoming` -> `live` -> `final`, or `upcoming`
+ * -> `postponed` / `cancelled`. `final`, `postponed` and `cancelled` are terminal: odds are
+ * suspended and opportunities expire with reason `event_closed`.
+ */
+export const EVENT_STATUSES = ['upcoming', 'live', 'final', 'postponed', 'cancelled'] as const;
 export type EventStatus = (typeof EVENT_STATUSES)[number];
+
+const CLOSED: ReadonlySet<EventStatus> = new Set<EventStatus>(['final', 'postponed', 'cancelled']);
+
+/** Whether the event is over for betting purposes (final, postponed or cancelled). */
+export function isClosedStatus(status: EventStatus): boolean {
+  return CLOSED.has(status);
+}

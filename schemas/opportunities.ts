@@ -11,8 +11,11 @@ import type { MarketId, SelectionFamily, SelectionType } from './markets.js';
 export const OPPORTUNITY_KINDS = ['ev', 'arbitrage', 'middle', 'low_hold'] as const;
 export type OpportunityKind = (typeof OPPORTUNITY_KINDS)[number];
 
-/** The de-vig methods every +EV opportunity carries values for (same list as the odds math). */
-export type DevigMethodName = 'power' | 'multiplicative' | 'additive' | 'shin';
+/**
+ * The de-vig choices every +EV opportunity carries values for (the odds math's DEVIG_CHOICES:
+ * six methods and the worst-case screen over them).
+ */
+export type DevigMethodName = 'power' | 'multiplicative' | 'additive' | 'shin' | 'odds_ratio' | 'logit' | 'worst_case';
 
 export const OPPORTUNITY_WARNINGS = [
   'POTENTIALLY_STALE_ODDS',

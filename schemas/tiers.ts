@@ -1,7 +1,7 @@
 import { SPORTSBOOKS } from './reference/index.js';
 import type { SportsbookDef, TierName } from './reference/index.js';
 
-export const FEATURES = ['ev', 'arbitrage', 'middles', 'gamestate'] as const;
+export const FEATURES = ['ev', 'arbitrage', 'middles', 'gamestate', 'deeplinks'] as const;
 export type Feature = (typeof FEATURES)[number];
 
 export interface TierLimits {
@@ -12,16 +12,20 @@ export interface TierLimits {
   maxSportsbooks: number | null;
   features: readonly Feature[];
   batchEvents: number;
+  /** Keys an account of this tier may hold at once (keys in a rotation's grace not counted). */
+  maxKeys: number;
+  /** Concurrent streams (SSE, WebSocket) per account; 0 = no streaming. */
+  maxStreams: number;
 }
 
 /** The tier table of the contract, in one place: routes, headers and docs read it from here. */
 export const TIERS: Record<TierName, TierLimits> = {
-  free: { requestsPerMinute: 12, dataDelaySeconds: 60, maxSportsbooks: 2, features: [], batchEvents: 5 },
-  hobby: { requestsPerMinute: 120, dataDelaySeconds: 0, maxSportsbooks: 5, features: ['arbitrage'], batchEvents: 20 },
-  pro: { requestsPerMinute: 300, dataDelaySeconds: 0, maxSportsbooks: 15, features: ['ev', 'arbitrage', 'middles'], batchEvents: 50 },
-  sharp: { requestsPerMinute: 1000, dataDelaySeconds: 0, maxSportsbooks: null, features: ['ev', 'arbitrage', 'middles'], batchEvents: 100 },
-  // Enterprise is "custom" in the contract: a generous default an operator can raise per key.
-  enterprise: { requestsPerMinute: 10_000, dataDelaySeconds: 0, maxSportsbooks: null, features: ['ev', 'arbitrage', 'middles', 'gamestate'], batchEvents: 100 },
+  free: { requestsPerMinute: 12, dataDelaySeconds: 60, maxSportsbooks: 2, features: [], batchEvents: 5, maxKeys: 1, maxStreams: 1 },
+  hobby: { requestsPerMinute: 120, dataDelaySeconds: 0, maxSportsbooks: 5, features: ['arbitrage', 'deeplinks'], batchEvents: 20, maxKeys: 1, maxStreams: 2 },
+  pro: { requestsPerMinute: 300, dataDelaySeconds: 0, maxSportsbooks: 15, features: ['ev', 'arbitrage', 'middles', 'deeplinks'], batchEvents: 50, maxKeys: 1, maxStreams: 5 },
+  sharp: { requestsPerMinute: 1000, dataDelaySeconds: 0, maxSportsbooks: null, features: ['ev', 'arbitrage', 'middles', 'deeplinks'], batchEvents: 100, maxKeys: 2, maxStreams: 10 },
+  // Enterprise is "custom" in the contract: generous defaults an operator can raise per key.
+  enterprise: { requestsPerMinute: 10_000, dataDelaySeconds: 0, maxSportsbooks: null, features: ['ev', 'arbitrage', 'middles', 'gamestate', 'deeplinks'], batchEvents: 100, maxKeys: 25, maxStreams: 50 },
 };
 
 /** Lowest tier that has a feature, for the 403 message. */

@@ -1,7 +1,10 @@
+import type { AccountChange } from './accounts.js';
 import type { CanonicalEvent } from './events.js';
+import type { GameState, RawGameState } from './gamestate.js';
 import type { OddsChange } from './odds.js';
 import type { Opportunity } from './opportunities.js';
-import type { OddsTick, RawTick } from './ticks.js';
+import type { FeedRecord, SplitsSnapshot } from './splits.js';
+import type { OddsTick } from './ticks.js';
 
 /**
  * Topic names, one place. Raw ticks are partitioned by league (event matching needs every
@@ -16,17 +19,33 @@ export const TOPICS = {
   opportunities: 'opportunities',
   /** Records a consumer could not decode, with the reason; kept for an operator to look at. */
   deadLetter: 'dead-letter',
+  /** Compacted, keyed `account:<id>` / `key:<id>`: every API replica materialises it (api/accounts). */
+  accounts: 'accounts',
+  /**
+   * Compacted, keyed by `${eventId}|${book}`, partitioned by event id: each book's splits
+   * snapshots joined to the event and the book's line. `odds.ticks.raw` carries the raw splits.
+   */
+  splits: 'splits',
+  /** Game state in a book's vocabulary, partitioned by league like raw ticks. */
+  rawGameState: 'gamestate.raw',
+  /** Game state on canonical events; compacted by event id, tombstone once the event left the board. */
+  gameState: 'gamestate',
 } as const;
 export type TopicName = (typeof TOPICS)[keyof typeof TOPICS];
 
 /** The value type carried by each topic. */
 export interface TopicValues {
-  'odds.ticks.raw': RawTick;
+  /** The feed's records: ticks, and splits from feeds that have them. */
+  'odds.ticks.raw': FeedRecord;
   'odds.ticks': OddsTick;
   events: CanonicalEvent;
   'odds.snapshot': OddsChange;
   opportunities: Opportunity;
   'dead-letter': DeadLetter;
+  accounts: AccountChange;
+  splits: SplitsSnapshot;
+  'gamestate.raw': RawGameState;
+  gamestate: GameState;
 }
 
 /** A record that could not be decoded, as it was on the wire (base64), and why. */
@@ -53,4 +72,9 @@ export const TOPIC_CONFIGS: Record<TopicName, TopicConfig> = {
   'odds.snapshot': { partitions: 4, compacted: true },
   opportunities: { partitions: 4, compacted: true },
   'dead-letter': { partitions: 1, compacted: false },
+  // One partition: key changes are rare and every replica reads them all, in order.
+  accounts: { partitions: 1, compacted: true },
+  splits: { partitions: 4, compacted: true },
+  'gamestate.raw': { partitions: 4, compacted: false },
+  gamestate: { partitions: 4, compacted: true },
 };

@@ -146,7 +146,7 @@ describe('events', () => {
       status: 'upcoming', is_live: false, book_count: 2, markets: ['moneyline', 'point_spread'], books: ['draftkings', 'pinnacle'],
       external_ids: { pinnacle: 'p-100', draftkings: '9001' },
     });
-    expect(r.body['pagination']).toEqual({ limit: 50, offset: 0, has_more: false, next_offset: null });
+    expect(r.body['pagination']).toMatchObject({ limit: 50, offset: 0, has_more: false, next_offset: null });
   });
 
   it('serves one event, its markets and its odds, and 404s unknown ids', async () => {
@@ -154,7 +154,7 @@ describe('events', () => {
     expect((await sys.get(`/api/v1/events/${id}`, pro)).body['data']).toMatchObject({ id, home_team: 'Kansas City Chiefs' });
     expect((await sys.get(`/api/v1/events/${id}/markets`, pro)).body['data']).toEqual(['moneyline']);
     const odds = (await sys.get(`/api/v1/events/${id}/odds`, pro)).body['data'] as Record<string, unknown>[];
-    expect(odds.map((o) => [o['selection'], o['odds_american']])).toEqual([['home', -150], ['away', 130]]);
+    expect(odds.map((o) => [o['selection_type'], o['odds_american']])).toEqual([['home', -150], ['away', 130]]);
     for (const path of ['/api/v1/events/nope', '/api/v1/events/nope/markets', '/api/v1/events/nope/odds']) {
       const r = await sys.get(path, pro);
       expect(r.status).toBe(404);
@@ -169,7 +169,7 @@ describe('odds', () => {
     const rows = r.body['data'] as Record<string, unknown>[];
     expect(rows).toHaveLength(2);
     expect(rows[0]).toMatchObject({
-      sportsbook: 'draftkings', sport: 'basketball', league: 'nba', market: 'point_spread', selection: 'home', line: -2.5,
+      sportsbook: 'draftkings', sport: 'basketball', league: 'nba', market: 'point_spread', selection_type: 'home', line: -2.5,
       odds_american: -110, odds_decimal: 1.9091, probability: 0.52381, home_team: 'Los Angeles Lakers', away_team: 'Boston Celtics',
       external_event_id: '9001', event_start_time: new Date(T0).toISOString(),
       home: { id: 'los-angeles-lakers', name: 'Los Angeles Lakers', abbreviation: 'LAL' },
@@ -178,14 +178,14 @@ describe('odds', () => {
       market_ref: { id: 'point_spread', numerical_id: 2, label: 'Point Spread' },
       sportsbook_ref: { id: 'draftkings', label: 'DraftKings' },
     });
-    expect(rows[1]).toMatchObject({ selection: 'away', line: 2.5 });
+    expect(rows[1]).toMatchObject({ selection_type: 'away', line: 2.5 });
   });
 
   it('pages with limit and offset, and reports has_more and next_offset', async () => {
     const first = await sys.get('/api/v1/odds?limit=3', pro);
-    expect(first.body['pagination']).toEqual({ limit: 3, offset: 0, has_more: true, next_offset: 3, next_cursor: expect.any(String) });
+    expect(first.body['pagination']).toMatchObject({ limit: 3, offset: 0, has_more: true, next_offset: 3, next_cursor: expect.any(String) });
     const last = await sys.get('/api/v1/odds?limit=3&offset=6', pro);
-    expect(last.body['pagination']).toEqual({ limit: 3, offset: 6, has_more: false, next_offset: null, next_cursor: null });
+    expect(last.body['pagination']).toMatchObject({ limit: 3, offset: 6, has_more: false, next_offset: null, next_cursor: null });
     expect((last.body['data'] as unknown[]).length).toBe(2);
     expect(last.body['meta']).toMatchObject({ count: 2, total: 8 });
   });
@@ -222,7 +222,7 @@ describe('odds', () => {
     ]);
     await sys.drained();
     const rows = (await sys.get('/api/v1/odds?sportsbook=draftkings', pro)).body['data'] as Record<string, unknown>[];
-    expect(rows.map((o) => [o['market'], o['selection'], o['odds_american']])).toEqual([
+    expect(rows.map((o) => [o['market'], o['selection_type'], o['odds_american']])).toEqual([
       ['moneyline', 'home', -140], ['moneyline', 'away', 105], ['point_spread', 'home', -110],
     ]);
   });

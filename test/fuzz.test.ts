@@ -1,7 +1,11 @@
 /**
  * Random and malformed parameters, paths, headers and bodies thrown at every endpoint for a
- * bounded time: never a 5xx, never a body outside the envelopes (data envelope on success, the
- * error envelope with a catalogue code and its status otherwise).
+ * bounded time and count: never a 5xx, never a body outside the envelopes (data envelope on
+ * success, the error envelope with a catalogue code and its status otherwise), always an
+ * X-Request-Id. Two generators: free-form probes over known paths, and one property per
+ * operation of the generated OpenAPI document, fuzzing each of its parameters and body fields
+ * with schema-valid values, junk, prototype names, huge and unicode strings and malformed JSON,
+ * where the answer's status must also be one the document lists for the operation.
  */
 import { request } from 'node:http';
 import fc from 'fast-check';
@@ -9,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../api/errors.js';
 import { startConformance } from './support/fixture.js';
 import type { Conformance } from './support/fixture.js';
+import { PROTOTYPE_NAMES } from './support/prototype-names.js';
 
 const FUZZ_MS = Number(process.env['FUZZ_MS'] ?? 10_000);
 type Row = Record<string, unknown>;
@@ -26,6 +31,8 @@ afterAll(async () => {
 const PARAMS = [
   'sport', 'league', 'sportsbook', 'add_sportsbook', 'market', 'event', 'live', 'team', 'date', 'q', 'min_odds', 'max_odds', 'limit', 'offset',
   'sort', 'fields', 'group_by', 'cursor', 'since', 'include_empty', 'region', 'sharp', 'catalog', 'include_unlisted', 'include_inactive', 'has_score', 'api_key',
+  'event_id', 'start_time', 'end_time', 'signal',
+  'books', 'from', 'to', 'graded', 'devig_book',
 ];
 
 const PATHS = (): string[] => [
@@ -33,7 +40,13 @@ const PATHS = (): string[] => [
   '/api/v1/sportsbooks/{x}', '/api/v1/markets', '/api/v1/teams', '/api/v1/events', `/api/v1/events/${eventId}`, '/api/v1/events/{x}',
   `/api/v1/events/${eventId}/markets`, '/api/v1/events/{x}/markets', `/api/v1/events/${eventId}/odds`, '/api/v1/events/{x}/odds',
   '/api/v1/odds', '/api/v1/odds/best', '/api/v1/odds/comparison', '/api/v1/odds/delta', '/api/v1/odds/batch', '/api/v1/openapi.json',
-  '/api/v1/docs/errors', '/api/v1/{x}', '/{x}',
+  '/api/v1/docs/errors', '/api/v1/{x}', '/{x}', '/api/v1/splits', '/api/v1/splits/history',
+  '/api/v1/leagues/nba', '/api/v1/leagues/{x}', '/api/v1/opportunities/ev', '/api/v1/opportunities/arbitrage', '/api/v1/opportunities/middles',
+  '/api/v1/opportunities/middles/summary', '/api/v1/opportunities/middles/{x}', '/api/v1/opportunities/low_hold', '/api/v1/opportunities/low-hold',
+  '/api/v1/account', '/api/v1/account/usage', '/api/v1/account/keys', '/api/v1/account/keys/{x}', '/api/v1/account/keys/{x}/rotate',
+  '/api/v1/deeplinks/batch', '/api/v1/deeplink/{x}',
+  '/api/v1/gamestate', '/api/v1/gamestate/{x}', '/api/v1/odds/closing', '/api/v1/historical/odds/closing', '/api/v1/historical/clv',
+  '/api/v1/opportunities/ev/history',
 ];
 
 const interesting = fc.constantFrom(
@@ -85,14 +98,21 @@ const probe = fc.record({
   return { method: m, path: full, headers, ...(m === 'POST' && body !== undefined ? { body } : {}) };
 });
 
-function send(p: Probe): Promise<{ status: number; text: string; type: string }> {
+function send(p: Probe): Promise<{ status: number; text: string; type: string; requestId: string }> {
   const url = new URL(c.sys.url);
   return new Promise((resolve, reject) => {
     const req = request({ host: url.hostname, port: url.port, method: p.method, path: p.path, headers: p.headers }, (res) => {
+      const type = String(res.headers['content-type'] ?? '');
+      // An accepted stream never ends: its status and headers are the answer.
+      if (type.startsWith('text/event-stream')) {
+        resolve({ status: res.statusCode ?? 0, text: '', type, requestId: String(res.headers['x-request-id'] ?? '') });
+        req.destroy();
+        return;
+      }
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (d: string) => (text += d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text, type: String(res.headers['content-type'] ?? '') }));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text, type: String(res.headers['content-type'] ?? ''), requestId: String(res.headers['x-request-id'] ?? '') }));
     });
     req.on('error', reject);
     if (p.body !== undefined) req.write(p.body);
@@ -100,10 +120,14 @@ function send(p: Probe): Promise<{ status: number; text: string; type: string }>
   });
 }
 
-function checkEnvelope(p: Probe, r: { status: number; text: string; type: string }): void {
-  const where = `${p.method} ${p.path} -> ${r.status} ${r.text.slice(0, 300)}`;
+function checkEnvelope(p: Probe, r: { status: number; text: string; type: string; requestId: string }): void {
+  const where = `${p.method} ${p.path.slice(0, 300)} -> ${r.status} ${r.text.slice(0, 300)}`;
   if (r.status >= 500) throw new Error(`5xx: ${where}`);
+  expect(r.requestId, where).toMatch(/^[0-9a-f-]{36}$/);
   if (p.method === 'HEAD') return;
+  if (r.status === 200 && (r.type.startsWith('text/csv') || r.type.startsWith('text/event-stream'))) return;
+  // The deep-link resolver answers with a bodiless redirect (to a fallback URL, for an unknown id).
+  if (r.status === 302 && p.path.startsWith('/api/v1/deeplink/')) return void expect(r.text, where).toBe('');
   let body: Row;
   try {
     body = JSON.parse(r.text) as Row;
@@ -119,7 +143,10 @@ function checkEnvelope(p: Probe, r: { status: number; text: string; type: string
     return;
   }
   const error = body['error'] as Row | undefined;
-  expect(error && Object.keys(error).sort(), where).toEqual(['code', 'docs', 'message']);
+  // code, docs and message always; beyond them only the documented extras (api/errors.ts ErrorExtras).
+  const keys = Object.keys(error ?? {});
+  expect(['code', 'docs', 'message'].every((k) => keys.includes(k)), where).toBe(true);
+  expect(keys.filter((k) => !['code', 'docs', 'message', 'tier', 'required_tier', 'retry_after', 'max_offset', 'max_books', 'requested_books'].includes(k)), where).toEqual([]);
   const code = error?.['code'] as keyof typeof ERROR_CODES;
   expect(code in ERROR_CODES, where).toBe(true);
   expect(ERROR_CODES[code].status, where).toBe(r.status);
@@ -137,4 +164,191 @@ describe('fuzzing every endpoint', () => {
     );
     expect(runs).toBeGreaterThan(100);
   }, FUZZ_MS + 30_000);
+});
+
+interface OpenApiParameter {
+  name: string;
+  in: 'query' | 'path' | 'header';
+  required?: boolean;
+  schema: JsonSchema;
+}
+interface JsonSchema {
+  type?: string | string[];
+  enum?: unknown[];
+  minimum?: number;
+  maximum?: number;
+  maxLength?: number;
+  pattern?: string;
+  format?: string;
+  properties?: Record<string, JsonSchema>;
+  items?: JsonSchema;
+  maxItems?: number;
+  required?: string[];
+}
+interface Operation {
+  method: string;
+  path: string;
+  parameters: OpenApiParameter[];
+  body: JsonSchema | null;
+  statuses: Set<number>;
+}
+
+const OPERATION_RUNS = Number(process.env['FUZZ_OPERATION_RUNS'] ?? 100);
+
+/** Ids the catalog knows, so that schema-valid values also reach the code behind the checks. */
+const KNOWN = ['basketball', 'nba', 'nfl,epl', 'pinnacle', 'draftkings,fanduel', 'moneyline', 'point_spread,total_points', 'main', 'props', 'player_points', 'lakers', 'Boston Celtics'];
+
+const junk = fc.oneof(
+  interesting,
+  { arbitrary: fc.constantFrom(...PROTOTYPE_NAMES), weight: 3 },
+  fc.constantFrom(...PROTOTYPE_NAMES).map((n) => `nba,${n}`),
+  fc.constantFrom('0x10', '1e1', ' 5', '5 ', '+5', '-0', '00', '1.', '.5', '2026-02-30', '2026-13-01', '2028-02-29', '2026-05-01T25:00:00Z', 'true,false', 'TRUE'),
+  fc.string({ unit: 'binary', maxLength: 30 }),
+  fc.string({ unit: 'grapheme', minLength: 1, maxLength: 30 }),
+  fc.integer({ min: 1000, max: 12_000 }).map((n) => 'é'.repeat(n)),
+  fc.integer({ min: 1000, max: 9000 }).map((n) => 'x'.repeat(n)),
+);
+
+function validValue(schema: JsonSchema): fc.Arbitrary<string> {
+  if (schema.enum) return fc.constantFrom(...schema.enum.map(String));
+  const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
+  if (type === 'boolean') return fc.constantFrom('true', 'false');
+  if (type === 'integer') return fc.integer({ min: Math.max(schema.minimum ?? -1000, -1e6), max: Math.min(schema.maximum ?? 1000, 1e6) }).map(String);
+  if (type === 'number') return fc.double({ min: schema.minimum ?? -1000, max: schema.maximum ?? 1000, noNaN: true }).map((x) => String(Math.round(x * 100) / 100));
+  if (schema.format === 'date-time') return fc.date({ min: new Date('2020-01-01'), max: new Date('2030-01-01'), noInvalidDate: true }).map((d) => d.toISOString());
+  if (schema.pattern?.startsWith('^\\d{4}')) return fc.date({ min: new Date('2020-01-01'), max: new Date('2030-01-01'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
+  return fc.oneof(fc.constantFrom(...KNOWN, eventId), fc.string({ maxLength: 20 }));
+}
+
+
+/** A JSON value shaped like the schema, or junk in its place (any depth). */
+function bodyValue(schema: JsonSchema): fc.Arbitrary<unknown> {
+  const anything = fc.oneof(junk, fc.jsonValue({ maxDepth: 2 }), fc.constant(null));
+  if (schema.type === 'array' && schema.items) {
+    return fc.oneof({ arbitrary: fc.array(fc.oneof(validValue(schema.items), junk), { maxLength: (schema.maxItems ?? 10) + 5 }), weight: 3 }, { arbitrary: anything, weight: 1 });
+  }
+  if (schema.type === 'object' && schema.properties) {
+    const fields = Object.entries(schema.properties).map(([k, v]) => fc.option(bodyValue(v), { nil: undefined }).map((x) => [k, x] as const));
+    const extra = fc.option(fc.tuple(fc.oneof(fc.constantFrom(...PROTOTYPE_NAMES), fc.string({ maxLength: 8 })), anything), { nil: undefined });
+    return fc.tuple(fc.tuple(...fields), extra).map(([pairs, more]) => {
+      // defineProperty: a `__proto__` key must be an own key of the body, as a client would send it.
+      const out: Record<string, unknown> = {};
+      for (const [k, v] of [...pairs, ...(more ? [more] : [])]) if (v !== undefined) Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
+      return out;
+    });
+  }
+  return fc.oneof({ arbitrary: validValue(schema), weight: 2 }, { arbitrary: anything, weight: 1 });
+}
+
+const malformedJson = fc.constantFrom('{', '{"event_ids":[}', '\uFEFF{"event_ids":["x"]}', '[]', 'null', '"x"', '{"event_ids":["a"],"event_ids":5}', '{"__proto__":{"x":1},"event_ids":["a"]}', '{"event_ids":["\\ud800"]}', '{"event_ids":' + '['.repeat(5000), '');
+
+/**
+ * One request: each parameter absent or schema-valid, except one target parameter that gets
+ * junk (a request full of junk would stop at the first bad value and never test the others).
+ */
+function operationProbe(op: Operation): fc.Arbitrary<Probe> {
+  const target = fc.integer({ min: -1, max: op.parameters.length - 1 });
+  const params = fc.tuple(target, ...op.parameters.map((p) => fc.tuple(fc.option(validValue(p.schema), { nil: undefined, freq: 2 }), junk))).map(([t, ...vs]) =>
+    op.parameters.map((p, i) => {
+      const [valid, bad] = vs[i] as [string | undefined, string];
+      return [p, i === t ? bad : p.required && valid === undefined ? bad : valid] as const;
+    }),
+  );
+  const body = op.body
+    ? fc.oneof({ arbitrary: bodyValue(op.body).map((v) => JSON.stringify(v)), weight: 4 }, { arbitrary: malformedJson, weight: 1 })
+    : fc.constant(undefined);
+  return fc.record({
+    params,
+    body,
+    auth: fc.constantFrom('enterprise', 'enterprise', 'enterprise', 'free', 'hobby', 'none', 'wrong'),
+    contentType: fc.constantFrom('application/json', 'application/json', 'application/json; charset=utf-8', 'application/json; charset=utf-16', 'text/plain', ''),
+    gzip: fc.integer({ min: 0, max: 9 }).map((n) => n === 0),
+  }).map(({ params: values, body: text, auth, contentType, gzip }) => {
+    let path = op.path;
+    const query: string[] = [];
+    for (const [p, v] of values) {
+      if (v === undefined) continue;
+      if (p.in === 'path') path = path.replace(`{${p.name}}`, encodeURIComponent(v));
+      else if (p.in === 'query') query.push(`${encodeURIComponent(p.name)}=${enc(v)}`);
+    }
+    const headers: Record<string, string> = {};
+    const key = auth === 'free' ? c.keys.free : auth === 'hobby' ? c.keys.hobby : auth === 'wrong' ? 'not-a-key-at-all' : c.keys.enterprise;
+    if (auth !== 'none') headers['x-api-key'] = key;
+    if (text !== undefined && contentType !== '') headers['content-type'] = contentType;
+    if (text !== undefined && gzip) headers['content-encoding'] = 'gzip';
+    return { method: op.method, path: path + (query.length > 0 ? `?${query.join('&')}` : ''), headers, ...(text !== undefined ? { body: text } : {}) };
+  });
+}
+
+/** Statuses any operation may answer without listing them: a request id on every one still. */
+const TRANSPORT_STATUSES = new Set([408, 413, 415, 431]);
+
+describe('fuzzing every operation of the OpenAPI document', () => {
+  let operations: Operation[] = [];
+  beforeAll(async () => {
+    const doc = (await c.sys.get('/api/v1/openapi.json')).body as { paths: Record<string, Record<string, { parameters?: OpenApiParameter[]; requestBody?: { content: Record<string, { schema: JsonSchema }> }; responses: Record<string, unknown> }>> };
+    operations = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.entries(ops).map(([method, op]) => ({
+        method: method.toUpperCase(),
+        path,
+        parameters: op.parameters ?? [],
+        body: op.requestBody?.content['application/json']?.schema ?? null,
+        statuses: new Set(Object.keys(op.responses).map(Number)),
+      })),
+    // /mcp answers in JSON-RPC, not the REST envelope; test/mcp.e2e.test.ts drives its protocol errors.
+    ).filter((o) => !o.path.endsWith('/mcp'));
+  });
+
+  it('has the operations to fuzz', () => {
+    expect(operations.length).toBeGreaterThanOrEqual(20);
+    expect(operations.some((o) => o.body !== null)).toBe(true);
+  });
+
+  /** The answer must be a 2xx/4xx the document lists for the operation, in the envelope, with a request id. */
+  async function checkOperation(op: Operation, p: Probe): Promise<void> {
+    const r = await send(p);
+    checkEnvelope(p, r);
+    const documented = op.statuses.has(r.status) || TRANSPORT_STATUSES.has(r.status) || (r.status === 401 && !op.path.endsWith('/health'));
+    if (!documented) throw new Error(`undocumented ${r.status} for ${op.method} ${op.path}: ${p.method} ${p.path.slice(0, 200)} -> ${r.text.slice(0, 200)}`);
+  }
+
+  it('answers every prototype name in every parameter and body field of every operation (an exhaustive sweep)', async () => {
+    let requests = 0;
+    for (const op of operations) {
+      const headers = { 'x-api-key': c.keys.enterprise, 'content-type': 'application/json' };
+      for (const name of PROTOTYPE_NAMES) {
+        for (const param of op.parameters) {
+          const path = op.path.replace(/\{(\w+)\}/g, (_, n: string) => (n === param.name ? encodeURIComponent(name) : encodeURIComponent(eventId)));
+          const query = param.in === 'query' ? `?${param.name}=${encodeURIComponent(name)}` : '';
+          const required = op.parameters.filter((q) => q.required && q.in === 'query' && q.name !== param.name).map((q) => `${q.name}=${encodeURIComponent(q.schema.format === 'date-time' ? new Date().toISOString() : eventId)}`);
+          const full = path + query + (required.length > 0 ? `${query ? '&' : '?'}${required.join('&')}` : '');
+          await checkOperation(op, { method: op.method, path: full, headers, ...(op.body ? { body: JSON.stringify({ event_ids: [eventId] }) } : {}) });
+          requests++;
+        }
+        for (const field of Object.keys(op.body?.properties ?? {})) {
+          const body: Record<string, unknown> = { event_ids: [eventId], [field]: field === 'event_ids' ? [name, eventId] : name };
+          await checkOperation(op, { method: op.method, path: op.path, headers, body: JSON.stringify(body) });
+          requests++;
+        }
+      }
+    }
+    expect(requests).toBeGreaterThan(1000);
+  }, 300_000);
+
+  it(`answers ${OPERATION_RUNS} generated requests per operation with a documented 2xx/4xx in the envelope`, async () => {
+    const seed = Number(process.env['FUZZ_SEED'] ?? Date.now() % 100_000);
+    const deadline = Date.now() + Number(process.env['FUZZ_OPERATIONS_MS'] ?? 60_000);
+    let requests = 0;
+    for (const op of operations) {
+      if (Date.now() > deadline) break;
+      await fc.assert(
+        fc.asyncProperty(operationProbe(op), async (p) => {
+          requests++;
+          await checkOperation(op, p);
+        }),
+        { numRuns: OPERATION_RUNS, seed, endOnFailure: true },
+      );
+    }
+    expect(requests).toBeGreaterThanOrEqual(Math.min(operations.length * OPERATION_RUNS, 200));
+  }, Number(process.env['FUZZ_OPERATIONS_MS'] ?? 60_000) + 180_000);
 });

@@ -109,7 +109,7 @@ describe('GET /opportunities/ev', () => {
     expect(meta['summary']).toEqual({ count: 1, avg_ev: 2.5, max_ev: 2.5, by_sportsbook: { draftkings: 1 }, by_sport: { basketball: 1 }, by_market: { moneyline: 1 } });
     expect(meta['filters']).toEqual({ sport: null, league: null, sportsbook: null, market: null, min_ev: 0, max_ev: null, live: null, sort: '-ev', include: null });
     expect(meta['source']).toBe('live');
-    expect(r.body['pagination']).toEqual({ limit: 50, offset: 0, has_more: false, next_offset: null });
+    expect(r.body['pagination']).toMatchObject({ limit: 50, offset: 0, has_more: false, next_offset: null });
   });
 
   it('applies the filters, the de-vig method, the market aliases and include=methods', async () => {
@@ -122,22 +122,23 @@ describe('GET /opportunities/ev', () => {
     expect(await get('min_market_width=25')).toEqual([]);
     const [m] = await get('devig_method=multiplicative&include=methods&sort=-confidence');
     expect(m).toMatchObject({ devig_method: 'multiplicative', ev_percentage: 2.5 });
-    expect(Object.keys(m?.['methods'] as Row)).toEqual(['power', 'multiplicative', 'additive', 'shin']);
+    expect(Object.keys(m?.['methods'] as Row)).toEqual(['power', 'multiplicative', 'additive', 'shin', 'odds_ratio', 'logit', 'worst_case']);
   });
 
   it('answers 400 naming the parameter beyond the bounds', async () => {
     const cases: [string, string][] = [
       ['limit=201', "Invalid query parameter 'limit': must be <= 200"],
-      ['offset=5001', "Invalid query parameter 'offset': must be <= 5000"],
       ['market=corners', "Invalid query parameter 'market': unknown market 'corners'"],
       ['min_ev=5&max_ev=1', "Invalid query parameter 'min_ev': must not exceed max_ev"],
-      ['devig_method=median', "Invalid query parameter 'devig_method': must be one of power, multiplicative, additive, shin"],
+      ['devig_method=median', "Invalid query parameter 'devig_method': must be one of power, multiplicative, additive, shin, odds_ratio, logit, worst_case"],
       ['date_range=yesterday', "Invalid query parameter 'date_range': must be one of today, tomorrow, week"],
     ];
     for (const [q, message] of cases) {
       const r = await sys.get(`/api/v1/opportunities/ev?${q}`, keys.pro);
       expect([q, r.status, r.body['error']]).toEqual([q, 400, { code: 'invalid_request', message, docs: '/api/v1/docs/errors#invalid_request' }]);
     }
+    const far = await sys.get('/api/v1/opportunities/ev?offset=5001', keys.pro);
+    expect([far.status, far.body['error']]).toEqual([400, expect.objectContaining({ code: 'offset_too_large', max_offset: 5000, message: expect.stringMatching(/^Invalid query parameter 'offset': must be <= 5000/) })]);
   });
 });
 
@@ -147,18 +148,18 @@ describe('arbitrage, middles and low-hold', () => {
     const s = 1 / 2.05 + 1 / 2;
     expect(a).toMatchObject({ market: 'total_points', line: 220.5, bankroll: 1000, book_count: 2, profit_percentage: Math.round((1 / s - 1) * 1e6) / 1e4 });
     const legs = a?.['legs'] as Row[];
-    expect(legs.map((l) => [l['sportsbook'], l['selection'], l['line'], l['odds_american'], l['stake']])).toEqual([['fanduel', 'over', 220.5, 105, 493.83], ['caesars', 'under', 220.5, 100, 506.17]]);
+    expect(legs.map((l) => [l['sportsbook'], l['selection_type'], l['line'], l['odds_american'], l['stake']])).toEqual([['fanduel', 'over', 220.5, 105, 493.83], ['caesars', 'under', 220.5, 100, 506.17]]);
     expect((legs[0]?.['stake'] as number) + (legs[1]?.['stake'] as number)).toBeCloseTo(1000, 9);
     // 493.83 x 2.05 = 1012.35 and 506.17 x 2 = 1012.34: the worse leg is what is guaranteed.
     expect([a?.['guaranteed_payout'], a?.['guaranteed_profit']]).toEqual([1012.34, 12.34]);
 
     const res = await fetch(`${sys.url}/api/v1/opportunities/arbitrage?format=csv&sort=start_time`, { headers: { 'x-api-key': keys.pro } });
     expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
-    expect(res.headers.get('content-disposition')).toBe('attachment; filename="arbitrage.csv"');
+    expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="arbitrage_\d{4}-\d{2}-\d{2}\.csv"$/);
     const lines = (await res.text()).trimEnd().split('\r\n');
-    expect(lines[0]?.startsWith('id,game_id,game,sport,league,start_time,is_live,market,line,')).toBe(true);
+    expect(lines[0]?.startsWith('event,sport,market,line,profit_percent,implied_total,leg1_book,leg1_selection,leg1_odds,leg1_stake_percent,leg2_book,')).toBe(true);
     expect(lines).toHaveLength(3);
-    expect(lines.slice(1).every((l) => l.includes(',Boston Celtics @ Los Angeles Lakers,basketball,nba,'))).toBe(true);
+    expect(lines.slice(1).every((l) => l.startsWith('Boston Celtics @ Los Angeles Lakers,basketball,'))).toBe(true);
   });
 
   it('keeps the best arbitrage per event with group=best', async () => {
@@ -171,7 +172,7 @@ describe('arbitrage, middles and low-hold', () => {
     const r = await sys.get('/api/v1/opportunities/middles?min_window=2', keys.pro);
     const [m] = data(r);
     expect(m).toMatchObject({ market: 'point_spread', lower_bound: 2.5, upper_bound: 4.5, window_size: 2, window_outcomes: [3, 4], model: { distribution: 'normal', sigma: 12 } });
-    expect((m?.['legs'] as Row[]).map((l) => [l['sportsbook'], l['selection'], l['line']])).toEqual([['draftkings', 'home', -2.5], ['fanduel', 'away', 4.5]]);
+    expect((m?.['legs'] as Row[]).map((l) => [l['sportsbook'], l['selection_type'], l['line']])).toEqual([['draftkings', 'home', -2.5], ['fanduel', 'away', 4.5]]);
     expect(m?.['hit_probability']).toBeGreaterThan(0.04);
     expect(m?.['worst_case_cost_percentage']).toBeGreaterThan(0);
     expect(data(await sys.get('/api/v1/opportunities/middles?min_hit_probability=0.5', keys.pro))).toEqual([]);
@@ -181,7 +182,7 @@ describe('arbitrage, middles and low-hold', () => {
     const rows = data(await sys.get('/api/v1/opportunities/low-hold?market=moneyline', keys.pro));
     expect(rows.map((x) => [x['hold_percentage'], (x['legs'] as Row[]).map((l) => l['sportsbook'])])).toEqual([[1.1481, ['pinnacle', 'draftkings']]]);
     expect(data(await sys.get('/api/v1/opportunities/low-hold?market=moneyline&max_hold=1', keys.pro))).toEqual([]);
-    expect((await sys.get('/api/v1/opportunities/low-hold?max_hold=3', keys.pro)).status).toBe(400);
+    expect((await sys.get('/api/v1/opportunities/low-hold?max_hold=101', keys.pro)).status).toBe(400);
   });
 });
 

@@ -15,8 +15,13 @@ export const paginationSchema = {
     has_more: { type: 'boolean' },
     next_offset: nullableInteger,
     next_cursor: { ...nullableString, description: 'Opaque cursor of the next page (where the endpoint offers cursors); null on the last page.' },
+    count: { type: 'integer', description: 'Items on this page.' },
+    total: { type: 'integer', description: 'Items matching the query.' },
   },
 } as const;
+
+const requiredTier = { type: 'string', description: '403: the cheapest tier that would allow the request.' } as const;
+const retryAfter = { type: 'integer', description: '429: seconds until the rate-limit window resets (as Retry-After).' } as const;
 
 export const errorSchema = {
   type: 'object',
@@ -29,8 +34,16 @@ export const errorSchema = {
         code: { type: 'string', enum: Object.keys(ERROR_CODES) },
         message: { type: 'string' },
         docs: { type: 'string' },
+        tier: { type: 'string', description: "403: the caller's tier." },
+        required_tier: requiredTier,
+        retry_after: retryAfter,
+        max_offset: { type: 'integer', description: 'offset_too_large: the largest offset the endpoint takes.' },
+        max_books: { type: 'integer', description: '403 on too many sportsbooks: the most the tier serves per request.' },
+        requested_books: { type: 'integer', description: '403 on too many sportsbooks: how many the request asked for.' },
       },
     },
+    required_tier: { ...requiredTier, description: 'Same as error.required_tier (read there by some clients).' },
+    retry_after: { ...retryAfter, description: 'Same as error.retry_after (read there by some clients).' },
   },
 } as const;
 
@@ -62,26 +75,46 @@ export const authErrorResponses = {
 
 export const notFoundResponse = errorResponse('not_found: no such resource.');
 
+/**
+ * `updated_at` on every 2xx JSON envelope: the time the server emitted the answer. The envelope
+ * plugin sets it on the way out, after the handler, so handlers never write it.
+ */
+export const updatedAtSchema = { type: 'string', format: 'date-time', description: 'When the server emitted this answer (RFC 3339, UTC).' } as const;
+
 export function dataEnvelope(data: object, meta?: object): object {
   return {
     type: 'object',
-    required: ['success', 'data'],
-    properties: { success: { type: 'boolean' }, data, ...(meta ? { meta } : {}) },
+    required: ['success', 'data', 'updated_at'],
+    properties: { success: { type: 'boolean' }, data, ...(meta ? { meta } : {}), updated_at: updatedAtSchema },
   };
 }
 
-export function paginatedEnvelope(item: object, meta?: object): object {
+/** A list's `meta` also carries `pagination` (the envelope plugin copies it there: some clients read it only there). */
+function withMetaPagination(meta: object | undefined): object {
+  const m = (meta ?? { type: 'object' }) as { properties?: Record<string, object> };
+  return { ...m, properties: { ...(m.properties ?? {}), pagination: { ...paginationSchema, description: 'Same as the top-level pagination.' } } };
+}
+
+export function paginatedEnvelope(item: object, metaSchema?: object): object {
+  const meta = withMetaPagination(metaSchema);
   return {
     type: 'object',
-    required: ['success', 'data', 'pagination'],
+    required: ['success', 'data', 'pagination', 'updated_at'],
     properties: {
       success: { type: 'boolean' },
       data: { type: 'array', items: item },
       pagination: paginationSchema,
-      ...(meta ? { meta } : {}),
+      meta,
+      updated_at: updatedAtSchema,
     },
   };
 }
+
+/** `meta` of a plain list: the page's and the match set's sizes. */
+export const countMetaSchema = {
+  type: 'object',
+  properties: { count: { type: 'integer', description: 'Items on this page.' }, total: { type: 'integer', description: 'Items matching the query.' } },
+} as const;
 
 /** Query-string schema for `limit`/`offset` with the route's own bounds. */
 export function pagingParams(defaultLimit: number, maxLimit: number, maxOffset = 1_000_000): Record<string, object> {
@@ -98,9 +131,9 @@ export interface Pagination {
   next_offset: number | null;
 }
 
-export function pagination(limit: number, offset: number, total: number): Pagination {
+export function pagination(limit: number, offset: number, total: number): Pagination & { count: number; total: number } {
   const hasMore = offset + limit < total;
-  return { limit, offset, has_more: hasMore, next_offset: hasMore ? offset + limit : null };
+  return { limit, offset, has_more: hasMore, next_offset: hasMore ? offset + limit : null, count: Math.max(0, Math.min(limit, total - offset)), total };
 }
 
 /** Comma-separated multi-select parameter as a set; undefined when absent or empty. */

@@ -28,11 +28,17 @@ export const eventSchema = {
   },
 } as const;
 
-export function presentEvent(catalog: Catalog, board: LiveBoard, e: CanonicalEvent): Record<string, unknown> {
-  const books = board.booksOf(e.id);
+/**
+ * An event as the API shows it. `visibleBooks` are the sportsbooks the key's tier may see:
+ * `books`, `book_count` and `external_ids` name no other (a free key must not learn which
+ * other books list the game). Absent: every book.
+ */
+export function presentEvent(catalog: Catalog, board: LiveBoard, e: CanonicalEvent, visibleBooks?: ReadonlySet<string>): Record<string, unknown> {
+  const books = visibleBooks ? board.booksOf(e.id).filter((b) => visibleBooks.has(b)) : board.booksOf(e.id);
+  const externalIds = visibleBooks ? Object.fromEntries(Object.entries(e.externalIds).filter(([b]) => visibleBooks.has(b))) : e.externalIds;
   return {
     id: e.id,
-    external_ids: e.externalIds,
+    external_ids: externalIds,
     sport: e.sport,
     league: e.league,
     home_team: teamName(catalog, e.homeTeamId),

@@ -1,17 +1,75 @@
-import type { TierName } from '../../schemas/index.js';
+import { MARKET_IDS, selectionFamily } from '../../schemas/index.js';
+import type { MarketId, OddsRow, SelectionFamily, TierName } from '../../schemas/index.js';
 import { ApiError } from '../errors.js';
 import { selectBooks } from '../tiers.js';
+import type { BookSelection } from '../tiers.js';
 import type { Catalog } from '../views/catalog.js';
 import type { EventFilter, RowFilter } from '../views/filters.js';
 import { csv, csvParam } from './common.js';
+
+/** What a market filter sees of an odds row or an opportunity. */
+export interface MarketFacts {
+  market: MarketId;
+  family: SelectionFamily;
+  statCategory: string | null;
+}
+
+/**
+ * `market` category aliases (the reference service's): `main` the three game lines, `spread`
+ * every handicap (period spreads included), `total` every over/under but player props (team and
+ * period totals included), `props` player props. The same on every endpoint that takes `market`.
+ */
+export const MARKET_CATEGORIES: ReadonlyMap<string, { markets: readonly MarketId[]; test: (m: MarketFacts) => boolean }> = new Map([
+  ['main', { markets: ['moneyline', 'point_spread', 'total_points'], test: (m: MarketFacts) => m.market === 'moneyline' || m.market === 'point_spread' || m.market === 'total_points' }],
+  ['spread', { markets: ['point_spread', '1st_half', '1st_quarter'], test: (m: MarketFacts) => m.family === 'side' && m.market !== 'moneyline' && m.market !== 'team_total' }],
+  ['total', { markets: ['total_points', 'team_total', '1st_half', '1st_quarter'], test: (m: MarketFacts) => m.family === 'total' && m.market !== 'player_prop' }],
+  ['props', { markets: ['player_prop'], test: (m: MarketFacts) => m.market === 'player_prop' }],
+] as const);
+
+const PLAYER_STAT = /^player_([a-z0-9_]+)$/;
+
+/**
+ * A `market` value: market ids, categories, or `player_<stat>` (one stat of player props).
+ * `markets` is every market id it can match; `test` is set only when the ids alone are not exact.
+ */
+export function parseMarkets(value: string | undefined, field = 'market', where: FilterSource = 'query parameter'): { markets: Set<string>; test?: (m: MarketFacts) => boolean } | undefined {
+  const items = csv(value);
+  if (!items) return undefined;
+  const markets = new Set<string>();
+  const tests: ((m: MarketFacts) => boolean)[] = [];
+  let exact = true;
+  for (const item of items) {
+    const category = MARKET_CATEGORIES.get(item);
+    const stat = PLAYER_STAT.exec(item)?.[1];
+    if (category) {
+      for (const m of category.markets) markets.add(m);
+      tests.push(category.test);
+      // `main` and `props` are whole markets; the others split period markets by family.
+      if (item === 'spread' || item === 'total') exact = false;
+    } else if ((MARKET_IDS as readonly string[]).includes(item)) {
+      markets.add(item);
+      tests.push((m) => m.market === item);
+    } else if (stat !== undefined && item !== 'player_prop') {
+      markets.add('player_prop');
+      tests.push((m) => m.market === 'player_prop' && m.statCategory === stat);
+      exact = false;
+    } else {
+      throw new ApiError('invalid_request', `Invalid ${where} '${field}': unknown market '${item}'`);
+    }
+  }
+  return exact ? { markets } : { markets, test: (m) => tests.some((t) => t(m)) };
+}
+
+const MARKET_HELP = `Market ids (${MARKET_IDS.join(', ')}), categories (${[...MARKET_CATEGORIES.keys()].join(', ')}) or player_<stat> (e.g. player_points), comma-separated.`;
 
 /** Query-string schemas of the shared filters, one definition for every route. */
 export const sharedFilterParams = {
   sport: csvParam('Sport ids, comma-separated.'),
   league: csvParam('League ids, comma-separated.'),
-  sportsbook: csvParam('Sportsbook ids, comma-separated.'),
-  market: csvParam('Market ids, comma-separated.'),
+  sportsbook: csvParam('Sportsbook ids, comma-separated (or the parameter repeated).'),
+  market: csvParam(MARKET_HELP),
   event: csvParam('Event ids, comma-separated.'),
+  event_id: csvParam('Alias of `event` (the name the reference service\'s SDKs send).'),
   live: { type: 'boolean', description: 'true: live events only; false: pre-match only; omitted: both.' },
   team: { type: 'string', maxLength: 200, description: 'Team id, or whole words of a team name or alias.' },
   date: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'Start date (YYYY-MM-DD) in US Eastern time.' },
@@ -60,13 +118,32 @@ export function parseFilters(query: SharedFilterQuery, catalog: Catalog, where: 
   if (query.min_odds !== undefined && query.max_odds !== undefined && query.min_odds > query.max_odds) {
     throw new ApiError('invalid_request', "Invalid query parameter 'min_odds': must not exceed max_odds");
   }
+  const markets = parseMarkets(query.market, 'market', where);
+  const test = markets?.test;
   const row: RowFilter = {
     books,
-    markets: known('market', csv(query.market), (id) => catalog.markets.has(id as never), 'market', where),
+    markets: markets?.markets,
+    ...(test ? { marketTest: (r: OddsRow) => test({ market: r.market, family: selectionFamily(r.selection), statCategory: r.statCategory }) } : {}),
     minOdds: query.min_odds,
     maxOdds: query.max_odds,
   };
   return { event, row };
+}
+
+/** 403 feature_required for a book above the tier or too many books, with the tier that would serve it. */
+export function bookSelectionError(tier: TierName, selection: Exclude<BookSelection, { ok: true }>): ApiError {
+  if (selection.reason === 'tier') {
+    return new ApiError('feature_required', `Sportsbook '${selection.book}' needs the ${selection.needs} tier or higher; this key is ${tier}`, {}, {
+      tier,
+      required_tier: selection.needs,
+    });
+  }
+  return new ApiError(
+    'feature_required',
+    `The ${tier} tier serves at most ${selection.max} sportsbooks per request (asked for ${selection.asked}); the ${selection.needs} tier serves more`,
+    {},
+    { tier, required_tier: selection.needs, max_books: selection.max, requested_books: selection.asked },
+  );
 }
 
 export interface OddsFilterQuery extends SharedFilterQuery {
@@ -86,15 +163,7 @@ export function parseOddsFilters(query: OddsFilterQuery, catalog: Catalog, tier:
   const filters = parseFilters(query, catalog, where);
   const added = known('add_sportsbook', csv(query.add_sportsbook), (id) => catalog.books.has(id), 'sportsbook');
   const selection = selectBooks(tier, [...catalog.books.values()], filters.row.books, added);
-  if (!selection.ok) {
-    if (selection.reason === 'tier') {
-      throw new ApiError('feature_required', `Sportsbook '${selection.book}' needs the ${selection.needs} tier or higher; this key is ${tier}`);
-    }
-    throw new ApiError(
-      'feature_required',
-      `The ${tier} tier serves at most ${selection.max} sportsbooks per request (asked for ${selection.asked}); the ${selection.needs} tier serves more`,
-    );
-  }
+  if (!selection.ok) throw bookSelectionError(tier, selection);
   // Every book selected is no book filter at all: the board's fast paths then skip the check.
   const everyBook = selection.books.size === catalog.books.size;
   return { event: filters.event, row: { ...filters.row, books: everyBook ? undefined : selection.books } };

@@ -2,20 +2,31 @@ import { MARKET_IDS, SELECTION_TYPES } from '../../schemas/index.js';
 import type { CanonicalEvent, OddsRow } from '../../schemas/index.js';
 import type { Catalog } from '../views/catalog.js';
 import { labelRefSchema, nullableNumber, nullableString, sportRefSchema, teamRefSchema } from './common.js';
-import { bookRef, leagueRef, marketRef, sportRef, teamName, teamRef } from './refs.js';
+import { bookRef, eventName, leagueRef, marketRef, marketType, selectionLabel, sportRef, teamName, teamRef } from './refs.js';
+import { isMainLine } from '../views/main-lines.js';
+import type { MainLines } from '../views/main-lines.js';
+import { ApiError } from '../errors.js';
 import { isoTime } from './common.js';
+import { outcomeKey } from '../queries/row-identity.js';
+import { deepLinkPath } from '../deeplinks/index.js';
 
 export const oddsRowSchema = {
   type: 'object',
-  required: ['id', 'event_id', 'sportsbook', 'sport', 'league', 'market', 'selection', 'line', 'odds_american', 'odds_decimal', 'probability', 'timestamp', 'event_start_time'],
+  required: [
+    'id', 'event_id', 'sportsbook', 'sportsbook_name', 'sport', 'league', 'home_team', 'away_team', 'market', 'market_type', 'selection', 'selection_type', 'line',
+    'odds_american', 'odds_decimal', 'probability', 'odds_probability', 'timestamp', 'event_start_time', 'is_live', 'is_active', 'is_main_line', 'is_alternate_line',
+  ],
   properties: {
     id: { type: 'string', description: 'Stable id of the row (event, market, participant, selection, line, sportsbook).' },
     event_id: { type: 'string' },
     sportsbook: { type: 'string' },
+    sportsbook_name: { type: 'string', description: "The sportsbook's display name." },
     sport: { type: 'string' },
     league: { type: 'string' },
-    market: { type: 'string', enum: [...MARKET_IDS] },
-    selection: { type: 'string', enum: [...SELECTION_TYPES] },
+    market: { type: 'string', enum: [...MARKET_IDS], description: 'Market id (player props are one market, player_prop, with stat_category).' },
+    market_type: { type: 'string', description: 'The market as the reference service names it: the market id, or player_<stat> for player props (player_points).' },
+    selection: { type: 'string', description: 'Display label: the team name for sides, Draw, Over/Under, Yes/No; team totals and props prefix the team or player.' },
+    selection_type: { type: 'string', enum: [...SELECTION_TYPES], description: 'The canonical side: home, away, draw, over, under, yes, no.' },
     line: { ...nullableNumber, description: "Handicap or threshold from the selection's own perspective; null for markets without a line." },
     participant: { ...nullableString, description: 'Player name for player props; home or away for team totals.' },
     player_name: nullableString,
@@ -23,13 +34,18 @@ export const oddsRowSchema = {
     odds_american: { type: 'integer' },
     odds_decimal: { type: 'number' },
     probability: { type: 'number', description: 'Implied probability of the price, vig included.' },
+    odds_probability: { type: 'number', description: 'Same as probability (the name some reference pages and stream deltas use).' },
     timestamp: { type: 'string', format: 'date-time', description: 'When the sportsbook last set or confirmed the price.' },
     event_start_time: { type: 'string', format: 'date-time' },
     is_live: { type: 'boolean' },
+    is_active: { type: 'boolean', description: 'Always true: a suspended price leaves the board (and /odds/delta reports it in `removed`).' },
+    is_main_line: { type: 'boolean', description: 'The line most books quote for this outcome family (home side for handicaps); markets without a line are always main.' },
+    is_alternate_line: { type: 'boolean', description: 'Not the main line.' },
     home_team: { type: 'string' },
     away_team: { type: 'string' },
     external_event_id: { ...nullableString, description: "The sportsbook's own event id." },
     selection_id: { ...nullableString, description: "The sportsbook's own selection id, for deep links." },
+    deep_link: { ...nullableString, description: 'Resolver path that redirects to the sportsbook (add ?state= for per-state sites); null when the book has no link templates.' },
     home: teamRefSchema,
     away: teamRefSchema,
     sport_ref: sportRefSchema,
@@ -56,6 +72,8 @@ export const oddsListItemSchema = {
   properties: {
     ...optionalRow.properties,
     odds: { type: 'array', items: optionalRow, description: 'group_by=event only: the rows of this event on this page.' },
+    event_name: { type: 'string', description: 'group_by=event only: Away @ Home.' },
+    start_time: { type: 'string', format: 'date-time', description: 'group_by=event only: same as event_start_time.' },
   },
 } as const;
 
@@ -82,11 +100,13 @@ export const removedRowSchema = {
 export function presentGroup(catalog: Catalog, event: CanonicalEvent, odds: PublicOdds[]): PublicOdds {
   return {
     event_id: event.id,
+    event_name: eventName(catalog, event),
     sport: event.sport,
     league: event.league,
     home_team: teamName(catalog, event.homeTeamId),
     away_team: teamName(catalog, event.awayTeamId),
     event_start_time: isoTime(event.startTime),
+    start_time: isoTime(event.startTime),
     is_live: event.isLive,
     home: teamRef(catalog, event.homeTeamId),
     away: teamRef(catalog, event.awayTeamId),
@@ -96,32 +116,63 @@ export function presentGroup(catalog: Catalog, event: CanonicalEvent, odds: Publ
   };
 }
 
-/** Keeps `id` and the named fields. */
-export function project(row: PublicOdds, fields: readonly string[]): PublicOdds {
-  const out: PublicOdds = { id: row['id'] };
-  for (const f of fields) out[f] = row[f];
+/**
+ * Fields `fields=` keeps unless a `-name` drops them: the ones clients of the reference service
+ * cannot do without (its SDK refuses a row lacking any), and `id`, which is never dropped.
+ */
+export const CORE_ODDS_FIELDS = ['id', 'sportsbook', 'event_id', 'sport', 'league', 'home_team', 'away_team', 'market_type', 'selection', 'odds_american', 'odds_decimal', 'probability'] as const;
+
+/** A parsed `fields=`: which fields a row keeps, in schema order. */
+export type Projection = readonly string[];
+
+/**
+ * `fields=a,b,-c`: the core fields plus a and b, minus c (`id` stays). Only `-` entries: every
+ * field but those. Unknown names are 400 listing the valid ones.
+ */
+export function parseFields(value: string | undefined): Projection | null {
+  if (value === undefined) return null;
+  const items = value.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+  if (items.length === 0) return null;
+  const add = new Set<string>();
+  const drop = new Set<string>();
+  for (const item of items) {
+    const name = item.startsWith('-') ? item.slice(1) : item;
+    if (!ODDS_FIELDS.includes(name)) throw new ApiError('invalid_request', `Invalid query parameter 'fields': unknown field '${name}' (fields: ${ODDS_FIELDS.join(', ')})`);
+    (item.startsWith('-') ? drop : add).add(name);
+  }
+  const base = add.size === 0 ? ODDS_FIELDS : [...CORE_ODDS_FIELDS, ...add];
+  const keep = new Set(base.filter((f) => f === 'id' || !drop.has(f)));
+  return ODDS_FIELDS.filter((f) => keep.has(f));
+}
+
+export function project(row: PublicOdds, fields: Projection): PublicOdds {
+  const out: PublicOdds = {};
+  for (const f of fields) if (row[f] !== undefined) out[f] = row[f];
   return out;
 }
 
 /** Selection key shared by every book's row of one outcome: `market:participant:stat:selection:line`, empty parts left out. */
 export function selectionKey(row: OddsRow): string {
-  const parts: string[] = [row.market];
-  if (row.participant !== null) parts.push(row.participant);
-  if (row.statCategory !== null) parts.push(row.statCategory);
-  parts.push(row.selection);
-  if (row.line !== null) parts.push(String(row.line));
-  return parts.join(':');
+  return outcomeKey(row);
 }
 
-export function presentOdds(catalog: Catalog, row: OddsRow, event: CanonicalEvent): PublicOdds {
+/**
+ * A row of the contract. `main` is the event's main lines (LiveBoard.mainLines); without it
+ * every row counts as main.
+ */
+export function presentOdds(catalog: Catalog, row: OddsRow, event: CanonicalEvent, main?: MainLines): PublicOdds {
+  const isMain = main === undefined || isMainLine(main, row);
   return {
     id: row.id,
     event_id: row.eventId,
     sportsbook: row.book,
+    sportsbook_name: catalog.books.get(row.book)?.displayName ?? row.book,
     sport: event.sport,
     league: event.league,
     market: row.market,
-    selection: row.selection,
+    market_type: marketType(row.market, row.statCategory),
+    selection: selectionLabel(catalog, event, row.market, row.participant, row.selection),
+    selection_type: row.selection,
     line: row.line,
     participant: row.participant,
     player_name: row.market === 'player_prop' ? row.participant : null,
@@ -129,13 +180,18 @@ export function presentOdds(catalog: Catalog, row: OddsRow, event: CanonicalEven
     odds_american: row.priceAmerican,
     odds_decimal: row.priceDecimal,
     probability: row.probability,
+    odds_probability: row.probability,
     timestamp: isoTime(row.ts),
     event_start_time: isoTime(event.startTime),
     is_live: row.isLive,
+    is_active: true,
+    is_main_line: isMain,
+    is_alternate_line: !isMain,
     home_team: teamName(catalog, event.homeTeamId),
     away_team: teamName(catalog, event.awayTeamId),
     external_event_id: row.bookEventId,
     selection_id: row.selectionId,
+    deep_link: deepLinkPath(catalog, row.book, row.id),
     home: teamRef(catalog, event.homeTeamId),
     away: teamRef(catalog, event.awayTeamId),
     sport_ref: sportRef(catalog, event.sport),

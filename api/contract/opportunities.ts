@@ -10,24 +10,34 @@ import type {
   SelectionType,
 } from '../../schemas/index.js';
 import { confidenceScore, staleness } from '../../pipeline/opportunities/index.js';
-import { americanToDecimal } from '../../pipeline/odds-math/index.js';
+import { DEVIG_CHOICES, americanToDecimal, normalCdf } from '../../pipeline/odds-math/index.js';
+import { isMainLine } from '../views/main-lines.js';
+import type { MainLines } from '../views/main-lines.js';
 import type { Catalog } from '../views/catalog.js';
 import { isoTime, labelRefSchema, nullableInteger, nullableNumber, nullableString, sportRefSchema, teamRefSchema } from './common.js';
-import { bookRef, leagueRef, marketRef, sportRef, teamName, teamRef } from './refs.js';
+import { bookRef, leagueRef, marketRef, marketType, selectionLabel, sportRef, teamName, teamRef } from './refs.js';
+import { deepLinkPath, legDeepLink } from '../deeplinks/index.js';
 
 /** Opportunity rows of the public contract: JSON schemas and the one mapping to snake_case. */
 
 type Row = Record<string, unknown>;
 
 const r2 = (x: number): number => Math.round(x * 100) / 100;
+const r4 = (x: number): number => Math.round(x * 1e4) / 1e4;
+const r6 = (x: number): number => Math.round(x * 1e6) / 1e6;
+
+/** The event's main lines, to tell main from alternate lines (LiveBoard.mainLines). */
+export type LinesOf = (eventId: string) => MainLines;
+
+/** Whether the opportunity's line is not its family's main line (false for markets without a line). */
+function isAlternate(o: Opportunity, lines: LinesOf | undefined): boolean {
+  const leg = o.legs[0];
+  if (!leg || leg.line === null || !lines) return false;
+  return !isMainLine(lines(o.eventId), { market: o.market, participant: o.participant, statCategory: o.statCategory, selection: leg.selection, line: leg.line });
+}
 
 export function selectionName(catalog: Catalog, o: Opportunity, selection: SelectionType): string {
-  const team = (side: string | null): string | null =>
-    side === 'home' ? teamName(catalog, o.event.homeTeamId) : side === 'away' ? teamName(catalog, o.event.awayTeamId) : null;
-  const word = { home: team('home'), away: team('away'), draw: 'Draw', over: 'Over', under: 'Under', yes: 'Yes', no: 'No' }[selection] ?? selection;
-  if (o.market === 'team_total') return `${team(o.participant) ?? ''} ${word}`.trim();
-  if (o.market === 'player_prop' && o.participant) return `${o.participant} ${word}`;
-  return word;
+  return selectionLabel(catalog, o.event, o.market, o.participant, selection);
 }
 
 /** Event and market fields every opportunity row carries, with the reference blocks. */
@@ -36,6 +46,8 @@ function eventFields(catalog: Catalog, o: Opportunity): Row {
   const home = teamName(catalog, e.homeTeamId);
   const away = teamName(catalog, e.awayTeamId);
   return {
+    event_id: o.eventId,
+    event_name: `${away} @ ${home}`,
     game_id: o.eventId,
     game: `${away} @ ${home}`,
     sport: e.sport,
@@ -45,6 +57,7 @@ function eventFields(catalog: Catalog, o: Opportunity): Row {
     start_time: isoTime(e.startTime),
     is_live: e.isLive,
     market: o.market,
+    market_type: marketType(o.market, o.statCategory),
     is_player_prop: o.market === 'player_prop',
     player_name: o.market === 'player_prop' ? o.participant : null,
     stat_category: o.statCategory,
@@ -87,18 +100,23 @@ export function stakesFor(legs: readonly OpportunityLeg[], bankroll: number): { 
 }
 
 function legOut(catalog: Catalog, o: Opportunity, l: OpportunityLeg, money?: { stake: number; payout: number }): Row {
+  const label = selectionName(catalog, o, l.selection);
   return {
     sportsbook: l.book,
-    selection: l.selection,
-    selection_name: selectionName(catalog, o, l.selection),
+    selection: label,
+    selection_type: l.selection,
+    selection_name: label,
     line: l.line,
     odds_american: l.priceAmerican,
     odds_decimal: l.priceDecimal,
+    implied_probability: r6(1 / l.priceDecimal),
+    stake_percent: r2(l.stakeShare * 100),
     stake_percentage: r2(l.stakeShare * 100),
     ...(money ? { stake: money.stake, payout: money.payout } : {}),
     timestamp: isoTime(l.ts),
     external_event_id: l.bookEventId,
     selection_id: l.selectionId,
+    deep_link: legDeepLink(catalog, o.id, l.book),
     sportsbook_ref: bookRef(catalog, l.book),
   };
 }
@@ -115,6 +133,7 @@ export function presentEv(catalog: Catalog, o: EvOpportunity, method: DevigMetho
     ...eventFields(catalog, o),
     external_event_id: o.bookEventId,
     selection_id: o.selectionId,
+    deep_link: deepLinkPath(catalog, o.book, o.id),
     ev_percentage: m.evPercent,
     ev_percent: m.evPercent,
     odds_american: o.priceAmerican,
@@ -127,6 +146,7 @@ export function presentEv(catalog: Catalog, o: EvOpportunity, method: DevigMetho
     devig_book: o.sharpBook,
     sharp_books: o.sharpBooks,
     selection: o.selection,
+    selection_type: o.selection,
     selection_name: selectionName(catalog, o, o.selection),
     line: o.line,
     sportsbook: o.book,
@@ -151,14 +171,17 @@ export function presentEv(catalog: Catalog, o: EvOpportunity, method: DevigMetho
   };
 }
 
-export function presentArbitrage(catalog: Catalog, o: ArbitrageOpportunity, bankroll: number, now: number): Row {
+export function presentArbitrage(catalog: Catalog, o: ArbitrageOpportunity, bankroll: number, now: number, lines?: LinesOf): Row {
   const money = stakesFor(o.legs, bankroll);
   const guaranteed = Math.min(...money.map((m) => m.payout));
   return {
     id: o.id,
     ...eventFields(catalog, o),
     line: o.line,
+    is_alternate_line: isAlternate(o, lines),
+    profit_percent: o.profitPercent,
     profit_percentage: o.profitPercent,
+    implied_total: r4(o.impliedSum * 100),
     implied_probability_sum: o.impliedSum,
     bankroll,
     guaranteed_payout: guaranteed,
@@ -170,11 +193,96 @@ export function presentArbitrage(catalog: Catalog, o: ArbitrageOpportunity, bank
   };
 }
 
+/** Whole-number results books shade around: NFL and college football margins and totals. */
+const KEY_NUMBERS: Readonly<Record<string, { side: readonly number[]; total: readonly number[] }>> = {
+  nfl: { side: [3, 7, 10, 14, 6, 4, 1], total: [37, 41, 43, 44, 47, 51] },
+  ncaaf: { side: [3, 7, 10, 14, 6, 4, 1], total: [] },
+};
+
+export function keyNumbersOf(o: MiddleOpportunity): number[] {
+  const keys = KEY_NUMBERS[o.event.league];
+  if (!keys) return [];
+  const list = o.family === 'side' ? keys.side : o.market === 'total_points' ? keys.total : [];
+  return o.windowOutcomes.filter((x) => list.includes(Math.abs(x)));
+}
+
+/** Model mass of whole-number results: each x takes the normal mass of [x - 0.5, x + 0.5]. */
+function massOf(outcomes: readonly number[], model: { mean: number; sigma: number }): number {
+  let p = 0;
+  for (const x of outcomes) p += normalCdf((x + 0.5 - model.mean) / model.sigma) - normalCdf((x - 0.5 - model.mean) / model.sigma);
+  return p;
+}
+
+/**
+ * quality_score (0-100) of a middle, the reference's default order: model EV 40 points (-5 %
+ * or worse 0, +5 % or better 40, linear), hit probability 30 (0 to 20 % and above, linear),
+ * worst-case cost 20 (10 % or more 0, none 20), freshness 10 (fresh 10, 0 at 60 s, 10 s live).
+ */
+export function middleQuality(o: MiddleOpportunity, ageSeconds: number): number {
+  const clamp01 = (x: number): number => Math.min(1, Math.max(0, x));
+  const ev = 40 * clamp01((o.evPercent + 5) / 10);
+  const hit = 30 * clamp01(o.hitProbability / 0.2);
+  const cost = 20 * clamp01(1 - Math.max(0, -o.worstCaseProfitPercent) / 10);
+  const fresh = 10 * clamp01(1 - ageSeconds / (o.event.isLive ? 10 : 60));
+  return Math.round(ev + hit + cost + fresh);
+}
+
+function middleWarnings(o: MiddleOpportunity, ageSeconds: number, kept: readonly string[]): string[] {
+  const w = [...kept];
+  if (o.hitProbability > 0.15) w.push('HIGH_PROBABILITY');
+  if (o.windowSize > 3) w.push('LARGE_GAP');
+  if (ageSeconds > 30) w.push('STALE_ODDS');
+  if (o.event.isLive) w.push('LIVE_GAME');
+  if (o.worstCaseProfitPercent >= 0) w.push('GUARANTEED_PROFIT');
+  return w;
+}
+
+/** A middle's leg as the reference's `side1`/`side2`: book, label, line, odds block, stake. */
+function middleSide(catalog: Catalog, o: MiddleOpportunity, l: OpportunityLeg, impliedSum: number, now: number): Row {
+  const implied = 1 / l.priceDecimal;
+  return {
+    book: l.book,
+    selection: selectionName(catalog, o, l.selection),
+    selection_type: l.selection,
+    line: l.line ?? 0,
+    odds: { american: l.priceAmerican, decimal: l.priceDecimal, probability: r6(implied), fair_probability: r6(implied / impliedSum) },
+    stake_percent: r2(l.stakeShare * 100),
+    odds_age_seconds: Math.max(0, Math.round((now - l.ts) / 100) / 10),
+    deep_link: legDeepLink(catalog, o.id, l.book),
+    sportsbook_ref: bookRef(catalog, l.book),
+  };
+}
+
 export function presentMiddle(catalog: Catalog, o: MiddleOpportunity, bankroll: number, now: number): Row {
   const money = stakesFor(o.legs, bankroll);
+  const fresh = freshness(o, now);
+  const impliedSum = o.legs.reduce((a, l) => a + 1 / l.priceDecimal, 0);
+  const keys = keyNumbersOf(o);
+  const [leg1, leg2] = o.legs;
+  const miss = o.missProfitPercent;
+  const guaranteed = o.worstCaseProfitPercent >= 0;
   return {
     id: o.id,
     ...eventFields(catalog, o),
+    ...(leg1 ? { side1: middleSide(catalog, o, leg1, impliedSum, now) } : {}),
+    ...(leg2 ? { side2: middleSide(catalog, o, leg2, impliedSum, now) } : {}),
+    middle_size: o.windowSize,
+    middle_numbers: o.windowOutcomes,
+    middle_probability: o.hitProbability,
+    key_numbers: keys,
+    key_number_probability: r6(massOf(keys, o.model)),
+    market_overround: r4((impliedSum - 1) * 100),
+    expected_value: o.evPercent,
+    roi_percentage: o.evPercent,
+    worst_case_loss: o.worstCaseProfitPercent,
+    best_case_profit: o.maxProfitPercent,
+    break_even_percent: miss >= 0 ? 0 : r2((-miss / (o.maxProfitPercent - miss)) * 100),
+    is_guaranteed_profit: guaranteed,
+    guaranteed_roi: guaranteed ? o.worstCaseProfitPercent : null,
+    quality_score: middleQuality(o, fresh.oldest_odds_age_seconds),
+    odds_age_seconds: fresh.oldest_odds_age_seconds,
+    is_team_total: o.market === 'team_total',
+    team_name: o.market === 'team_total' && (o.participant === 'home' || o.participant === 'away') ? teamName(catalog, o.participant === 'home' ? o.event.homeTeamId : o.event.awayTeamId) : null,
     lower_bound: o.lowerBound,
     upper_bound: o.upperBound,
     window_size: o.windowSize,
@@ -187,21 +295,51 @@ export function presentMiddle(catalog: Catalog, o: MiddleOpportunity, bankroll: 
     model: { distribution: 'normal', mean: o.model.mean, sigma: o.model.sigma },
     bankroll,
     legs: o.legs.map((l, i) => legOut(catalog, o, l, money[i])),
-    ...freshness(o, now),
+    ...fresh,
+    warnings: middleWarnings(o, fresh.oldest_odds_age_seconds, fresh.warnings),
     ...lifecycle(o),
   };
 }
 
-export function presentLowHold(catalog: Catalog, o: LowHoldOpportunity, now: number): Row {
+/** A low-hold outcome as the reference's `side1`..`side3`: the best price, its book, fair probability. */
+function lowHoldSide(catalog: Catalog, o: LowHoldOpportunity, l: OpportunityLeg): Row {
+  const implied = 1 / l.priceDecimal;
+  return {
+    selection: selectionName(catalog, o, l.selection),
+    selection_type: l.selection,
+    books: [l.book],
+    line: l.line,
+    odds: { american: l.priceAmerican, decimal: l.priceDecimal, implied_probability: r6(implied), probability: r6(implied), fair_probability: r6(implied / o.impliedSum) },
+    // A null-prototype object: a book id is data, never a property of Object.prototype.
+    deep_links: Object.assign(Object.create(null) as Record<string, string | null>, { [l.book]: legDeepLink(catalog, o.id, l.book) }),
+  };
+}
+
+/** Confidence of a low-hold row (0-100): how fresh its prices are, 0 at twice the stale threshold. */
+function lowHoldConfidence(ageSeconds: number, isLive: boolean): number {
+  const limit = 2 * (isLive ? 10 : 60);
+  return Math.round(100 * Math.min(1, Math.max(0, 1 - ageSeconds / limit)));
+}
+
+export function presentLowHold(catalog: Catalog, o: LowHoldOpportunity, now: number, lines?: LinesOf): Row {
+  const fresh = freshness(o, now);
+  const [side1, side2, side3] = o.legs.map((l) => lowHoldSide(catalog, o, l));
   return {
     id: o.id,
     ...eventFields(catalog, o),
     line: o.line,
+    is_alternate_line: isAlternate(o, lines),
     hold_percentage: o.holdPercent,
     implied_probability_sum: o.impliedSum,
+    side1,
+    side2,
+    side3: side3 ?? null,
+    all_books: [...new Set(o.legs.map((l) => l.book))].sort(),
     book_count: new Set(o.legs.map((l) => l.book)).size,
+    confidence: lowHoldConfidence(fresh.oldest_odds_age_seconds, o.event.isLive),
+    odds_age_seconds: fresh.oldest_odds_age_seconds,
     legs: o.legs.map((l) => legOut(catalog, o, l)),
-    ...freshness(o, now),
+    ...fresh,
     ...lifecycle(o),
   };
 }
@@ -217,19 +355,28 @@ export function toCsv(header: readonly string[], rows: readonly (readonly unknow
 
 const MAX_LEGS = 3;
 
-/** One line per arbitrage, legs side by side (up to three: three-way markets). */
+/**
+ * One line per arbitrage. The reference's columns come first, in its order (event, sport,
+ * market, line, profit %, implied total, book/selection/odds/stake % of legs 1 and 2, is_live,
+ * is_alternate_line, possibly_stale, warnings, detected_at); ours follow (a third leg for
+ * three-way markets, ids, the bankroll's stakes and payouts).
+ */
 export function arbitrageCsv(rows: readonly Row[]): string {
-  const legFields = ['sportsbook', 'selection', 'selection_name', 'line', 'odds_american', 'odds_decimal', 'stake', 'payout'];
+  const legCols = (i: number): string[] => ['book', 'selection', 'odds', 'stake_percent'].map((f) => `leg${i}_${f}`);
+  const legVals = (l: Row | undefined): unknown[] => [l?.['sportsbook'], l?.['selection'], l?.['odds_american'], l?.['stake_percent']];
   const header = [
-    'id', 'game_id', 'game', 'sport', 'league', 'start_time', 'is_live', 'market', 'line', 'player_name', 'stat_category',
-    'profit_percentage', 'bankroll', 'guaranteed_payout', 'guaranteed_profit', 'oldest_odds_age_seconds', 'detected_at',
-    ...Array.from({ length: MAX_LEGS }, (_, i) => legFields.map((f) => `leg${i + 1}_${f}`)).flat(),
+    'event', 'sport', 'market', 'line', 'profit_percent', 'implied_total', ...legCols(1), ...legCols(2),
+    'is_live', 'is_alternate_line', 'possibly_stale', 'warnings', 'detected_at',
+    ...legCols(3), 'id', 'event_id', 'league', 'start_time', 'player_name', 'stat_category', 'bankroll', 'guaranteed_payout', 'guaranteed_profit',
+    'oldest_odds_age_seconds', ...Array.from({ length: MAX_LEGS }, (_, i) => [`leg${i + 1}_stake`, `leg${i + 1}_payout`]).flat(),
   ];
   const body = rows.map((r) => {
     const legs = (r['legs'] as Row[] | undefined) ?? [];
     return [
-      ...header.slice(0, 17).map((h) => r[h]),
-      ...Array.from({ length: MAX_LEGS }, (_, i) => legFields.map((f) => legs[i]?.[f])).flat(),
+      r['event_name'], r['sport'], r['market_type'], r['line'], r['profit_percent'], r['implied_total'], ...legVals(legs[0]), ...legVals(legs[1]),
+      r['is_live'], r['is_alternate_line'], r['possibly_stale'], ((r['warnings'] as string[] | undefined) ?? []).join(';'), r['detected_at'],
+      ...legVals(legs[2]), r['id'], r['event_id'], r['league'], r['start_time'], r['player_name'], r['stat_category'], r['bankroll'], r['guaranteed_payout'], r['guaranteed_profit'],
+      r['oldest_odds_age_seconds'], ...Array.from({ length: MAX_LEGS }, (_, i) => [legs[i]?.['stake'], legs[i]?.['payout']]).flat(),
     ];
   });
   return toCsv(header, body);
@@ -240,8 +387,10 @@ export function arbitrageCsv(rows: readonly Row[]): string {
 const refs = { home: teamRefSchema, away: teamRefSchema, sport_ref: sportRefSchema, league_ref: labelRefSchema, market_ref: labelRefSchema };
 
 const eventProps = {
-  game_id: { type: 'string', description: 'Event id.' },
-  game: { type: 'string', description: 'Human-readable: away @ home.' },
+  event_id: { type: 'string', description: 'Event id.' },
+  event_name: { type: 'string', description: 'Human-readable: Away @ Home.' },
+  game_id: { type: 'string', description: 'Same as event_id.' },
+  game: { type: 'string', description: 'Same as event_name.' },
   sport: { type: 'string' },
   league: { type: 'string' },
   home_team: nullableString,
@@ -249,6 +398,7 @@ const eventProps = {
   start_time: { ...nullableString, description: 'ISO 8601.' },
   is_live: { type: 'boolean' },
   market: { type: 'string', enum: [...MARKET_IDS] },
+  market_type: { type: 'string', description: 'The market id, or player_<stat> for player props.' },
   is_player_prop: { type: 'boolean' },
   player_name: nullableString,
   stat_category: nullableString,
@@ -263,21 +413,28 @@ const freshnessProps = {
   last_seen_at: { type: 'string', description: 'ISO 8601, when the current values were computed.' },
 } as const;
 
+const selectionType = { type: 'string', enum: [...SELECTION_TYPES], description: 'The canonical side: home, away, draw, over, under, yes, no.' } as const;
+
 const legSchema = {
   type: 'object',
+  required: ['sportsbook', 'selection', 'selection_type', 'odds_american', 'odds_decimal', 'stake_percent'],
   properties: {
     sportsbook: { type: 'string' },
-    selection: { type: 'string', enum: [...SELECTION_TYPES] },
-    selection_name: { type: 'string' },
+    selection: { type: 'string', description: 'Display label (team name, Over/Under, player and side).' },
+    selection_type: selectionType,
+    selection_name: { type: 'string', description: 'Same as selection.' },
     line: nullableNumber,
     odds_american: { type: 'integer' },
     odds_decimal: { type: 'number' },
-    stake_percentage: { type: 'number', description: 'Share of the total stake, proportional to 1/decimal.' },
+    implied_probability: { type: 'number', description: '1 / odds_decimal.' },
+    stake_percent: { type: 'number', description: 'Share of the total stake, %, proportional to 1/decimal.' },
+    stake_percentage: { type: 'number', description: 'Same as stake_percent.' },
     stake: { type: 'number', description: 'Stake for the requested bankroll, in cents; the legs add up to the bankroll.' },
     payout: { type: 'number', description: 'What the leg returns, stake included, if it wins.' },
     timestamp: { type: 'string', description: 'When the sportsbook last set or confirmed the price.' },
     external_event_id: nullableString,
     selection_id: { ...nullableString, description: "The sportsbook's own selection id, for deep links to a bet slip." },
+    deep_link: { ...nullableString, description: "Resolver path that redirects to this leg's sportsbook; null when the book has no link templates." },
     sportsbook_ref: labelRefSchema,
   },
 } as const;
@@ -287,14 +444,21 @@ const methodValues = {
   properties: { fair_probability: { type: 'number' }, no_vig_odds: { type: 'integer' }, ev_percentage: { type: 'number' }, kelly_percent: { type: 'number' } },
 } as const;
 
+const methodsSchema = {
+  type: 'object',
+  description: 'With include=methods: the values under every de-vig choice.',
+  properties: Object.fromEntries(DEVIG_CHOICES.map((m) => [m, methodValues])),
+};
+
 export const evRowSchema = {
   type: 'object',
-  required: ['id', 'ev_percentage', 'odds_american', 'odds_decimal', 'devig_method', 'sharp_book', 'selection', 'market', 'sportsbook', 'confidence_score', 'warnings', 'detected_at'],
+  required: ['id', 'event_id', 'event_name', 'market_type', 'ev_percentage', 'odds_american', 'odds_decimal', 'devig_method', 'sharp_book', 'selection', 'market', 'sportsbook', 'confidence_score', 'warnings', 'detected_at'],
   properties: {
     id: { type: 'string' },
     ...eventProps,
     external_event_id: nullableString,
     selection_id: nullableString,
+    deep_link: { ...nullableString, description: "Resolver path that redirects to the sportsbook; null when the book has no link templates." },
     ev_percentage: { type: 'number', description: '(fair_probability x decimal odds - 1) x 100.' },
     ev_percent: { type: 'number', description: 'Deprecated alias of ev_percentage.' },
     odds_american: { type: 'integer' },
@@ -302,11 +466,12 @@ export const evRowSchema = {
     no_vig_odds: { ...nullableInteger, description: 'Fair American odds from the de-vigged sharp line.' },
     fair_probability: nullableNumber,
     market_width: { ...nullableNumber, description: "Width in cents of the reference's two-way market; null for other markets." },
-    devig_method: { type: 'string', enum: ['power', 'multiplicative', 'additive', 'shin'] },
+    devig_method: { type: 'string', enum: [...DEVIG_CHOICES] },
     sharp_book: { type: 'string' },
     devig_book: { type: 'string', description: 'Deprecated alias of sharp_book.' },
     sharp_books: { type: 'array', items: { type: 'string' }, description: 'Every reference book averaged, best first.' },
-    selection: { type: 'string' },
+    selection: { type: 'string', description: 'The canonical side (home, away, draw, over, under, yes, no); the label is selection_name.' },
+    selection_type: selectionType,
     selection_name: { type: 'string' },
     line: nullableNumber,
     sportsbook: { type: 'string' },
@@ -317,19 +482,24 @@ export const evRowSchema = {
     arb_profit: nullableNumber,
     ...freshnessProps,
     sportsbook_ref: labelRefSchema,
-    methods: { type: 'object', description: 'With include=methods: the values under every de-vig method.', properties: { power: methodValues, multiplicative: methodValues, additive: methodValues, shin: methodValues } },
+    methods: methodsSchema,
   },
 } as const;
 
+const isAlternateLine = { type: 'boolean', description: "The line is not its market's main line (the one most books quote)." } as const;
+
 export const arbitrageRowSchema = {
   type: 'object',
-  required: ['id', 'profit_percentage', 'legs', 'detected_at'],
+  required: ['id', 'event_id', 'event_name', 'sport', 'market_type', 'profit_percent', 'implied_total', 'legs', 'detected_at'],
   properties: {
     id: { type: 'string' },
     ...eventProps,
     line: { ...nullableNumber, description: "The market's line from the home (sides) or Over (totals) perspective." },
-    profit_percentage: { type: 'number', description: 'Guaranteed profit, % of the total stake: (1 / sum(1/d) - 1) x 100.' },
-    implied_probability_sum: { type: 'number' },
+    is_alternate_line: isAlternateLine,
+    profit_percent: { type: 'number', description: 'Guaranteed profit, % of the total stake: (1 / sum(1/d) - 1) x 100 (1.83 = 1.83 %).' },
+    profit_percentage: { type: 'number', description: 'Same as profit_percent.' },
+    implied_total: { type: 'number', description: 'Sum of the legs\' implied probabilities, in percent (98.2); below 100 is an arbitrage.' },
+    implied_probability_sum: { type: 'number', description: 'The same sum as a fraction (0.982).' },
     bankroll: { type: 'number' },
     guaranteed_payout: { type: 'number', description: 'The smallest leg payout after rounding stakes to cents.' },
     guaranteed_profit: { type: 'number' },
@@ -339,12 +509,62 @@ export const arbitrageRowSchema = {
   },
 } as const;
 
+const middleSideSchema = {
+  type: 'object',
+  required: ['book', 'selection', 'line', 'odds'],
+  properties: {
+    book: { type: 'string' },
+    selection: { type: 'string', description: 'Display label.' },
+    selection_type: selectionType,
+    line: { type: 'number' },
+    odds: {
+      type: 'object',
+      required: ['american', 'decimal', 'probability'],
+      properties: {
+        american: { type: 'integer' },
+        decimal: { type: 'number' },
+        probability: { type: 'number', description: 'Implied, 1 / decimal.' },
+        fair_probability: { type: 'number', description: 'Implied, normalised over the two sides.' },
+      },
+    },
+    stake_percent: { type: 'number' },
+    odds_age_seconds: nullableNumber,
+    deep_link: { ...nullableString, description: "Resolver path that redirects to this side's sportsbook; null when the book has no link templates." },
+    sportsbook_ref: labelRefSchema,
+  },
+} as const;
+
 export const middleRowSchema = {
   type: 'object',
-  required: ['id', 'lower_bound', 'upper_bound', 'window_size', 'hit_probability', 'legs', 'detected_at'],
+  required: [
+    'id', 'event_id', 'event_name', 'sport', 'league', 'market_type', 'home_team', 'away_team', 'start_time', 'side1', 'side2', 'middle_size', 'middle_numbers',
+    'middle_probability', 'key_number_probability', 'market_overround', 'expected_value', 'roi_percentage', 'worst_case_loss', 'best_case_profit',
+    'break_even_percent', 'is_guaranteed_profit', 'guaranteed_roi', 'key_numbers', 'quality_score', 'odds_age_seconds', 'is_live', 'is_player_prop',
+    'is_team_total', 'player_name', 'stat_category', 'team_name', 'warnings', 'detected_at',
+    'lower_bound', 'upper_bound', 'window_size', 'hit_probability', 'legs',
+  ],
   properties: {
     id: { type: 'string' },
     ...eventProps,
+    side1: middleSideSchema,
+    side2: middleSideSchema,
+    middle_size: { type: 'number', description: 'Same as window_size: the gap between the lines, points.' },
+    middle_numbers: { type: 'array', items: { type: 'integer' }, description: 'Same as window_outcomes.' },
+    middle_probability: { type: 'number', description: 'Same as hit_probability.' },
+    key_numbers: { type: 'array', items: { type: 'integer' }, description: 'Middle numbers that are key numbers (NFL and college football margins and NFL totals).' },
+    key_number_probability: { type: 'number', description: 'Model probability of landing on one of key_numbers.' },
+    market_overround: { type: 'number', description: '(sum of the two implied probabilities - 1) x 100.' },
+    expected_value: { type: 'number', description: 'Model EV in $ per $100 staked (= ev_percentage).' },
+    roi_percentage: { type: 'number', description: 'Model EV, % of the stake (= ev_percentage).' },
+    worst_case_loss: { type: 'number', description: 'Worst outcome, $ per $100 staked; negative is a loss.' },
+    best_case_profit: { type: 'number', description: 'Both legs win, $ per $100 staked.' },
+    break_even_percent: { type: 'number', description: 'Hit probability (%) at which the middle breaks even, pushes left out.' },
+    is_guaranteed_profit: { type: 'boolean', description: 'worst_case_loss >= 0.' },
+    guaranteed_roi: { ...nullableNumber, description: 'worst_case_loss when it is not a loss, else null.' },
+    quality_score: { type: 'number', description: '0-100: EV 40, hit probability 30, worst-case cost 20, freshness 10 (docs/opportunities.md).' },
+    odds_age_seconds: { ...nullableNumber, description: 'Same as oldest_odds_age_seconds.' },
+    is_team_total: { type: 'boolean' },
+    team_name: { ...nullableString, description: 'Team totals: the team.' },
     lower_bound: { type: 'number', description: 'Both legs win when lower_bound < X < upper_bound; X is the total, or the home margin for spreads.' },
     upper_bound: { type: 'number' },
     window_size: { type: 'number', description: 'upper_bound - lower_bound, in points.' },
@@ -361,15 +581,48 @@ export const middleRowSchema = {
   },
 } as const;
 
+const lowHoldSideSchema = {
+  type: 'object',
+  required: ['selection', 'books', 'line', 'odds', 'deep_links'],
+  properties: {
+    selection: { type: 'string', description: 'Display label.' },
+    selection_type: selectionType,
+    books: { type: 'array', items: { type: 'string' }, description: 'The book(s) at the best price.' },
+    line: nullableNumber,
+    odds: {
+      type: 'object',
+      required: ['american', 'decimal', 'implied_probability', 'probability', 'fair_probability'],
+      properties: {
+        american: { type: 'integer' },
+        decimal: { type: 'number' },
+        implied_probability: { type: 'number' },
+        probability: { type: 'number', description: 'Same as implied_probability.' },
+        fair_probability: { type: 'number', description: 'Implied, normalised over the sides.' },
+      },
+    },
+    deep_links: { type: 'object', additionalProperties: nullableString, description: 'Book -> resolver path that redirects to it; null when the book has no link templates.' },
+  },
+} as const;
+
 export const lowHoldRowSchema = {
   type: 'object',
-  required: ['id', 'hold_percentage', 'legs', 'detected_at'],
+  required: [
+    'id', 'event_id', 'event_name', 'sport', 'league', 'market_type', 'home_team', 'away_team', 'line', 'start_time', 'hold_percentage', 'side1', 'side2', 'side3',
+    'is_live', 'is_alternate_line', 'is_player_prop', 'possibly_stale', 'all_books', 'player_name', 'stat_category', 'confidence', 'odds_age_seconds', 'detected_at', 'legs',
+  ],
   properties: {
     id: { type: 'string' },
     ...eventProps,
     line: nullableNumber,
+    is_alternate_line: isAlternateLine,
     hold_percentage: { type: 'number', description: 'Best-price hold: (1 - 1/sum(1/d)) x 100; negative is an arbitrage.' },
     implied_probability_sum: { type: 'number' },
+    side1: lowHoldSideSchema,
+    side2: lowHoldSideSchema,
+    side3: { anyOf: [lowHoldSideSchema, { type: 'null' }], description: 'Three-way markets only.' },
+    all_books: { type: 'array', items: { type: 'string' } },
+    confidence: { type: 'number', description: '0-100: freshness of the prices (100 fresh, 0 at twice the stale threshold).' },
+    odds_age_seconds: { ...nullableNumber, description: 'Same as oldest_odds_age_seconds.' },
     book_count: { type: 'integer' },
     legs: { type: 'array', items: legSchema },
     ...freshnessProps,

@@ -1,5 +1,4 @@
-import { MARKET_IDS } from '../../schemas/index.js';
-import type { MarketId, Opportunity, OpportunityLeg, TierName } from '../../schemas/index.js';
+import type { Opportunity, OpportunityLeg, TierName } from '../../schemas/index.js';
 import { ApiError } from '../errors.js';
 import { selectBooks } from '../tiers.js';
 import type { BoardEntry } from '../views/opportunity-board.js';
@@ -7,20 +6,12 @@ import type { Catalog } from '../views/catalog.js';
 import { easternDateOf, eventMatches } from '../views/filters.js';
 import type { EventFilter } from '../views/filters.js';
 import { csv, csvParam, pagingParams } from './common.js';
-import { parseFilters, sharedFilterParams } from './filters.js';
+import { addSportsbookParam, bookSelectionError, parseFilters, parseMarkets, sharedFilterParams } from './filters.js';
 import type { SharedFilterQuery } from './filters.js';
 
 /** Query parameters every opportunity endpoint shares, their parsing and the matching. */
 
 export const OPPORTUNITY_LIMIT = { default: 50, max: 200, maxOffset: 5000 } as const;
-
-/** `market` category aliases; any market id, or `player_<stat>` for one stat of player props. */
-export const MARKET_ALIASES: Readonly<Record<string, (o: Pick<Opportunity, 'market' | 'family' | 'participant'>) => boolean>> = {
-  main: (o) => o.market === 'moneyline' || o.market === 'point_spread' || o.market === 'total_points',
-  spread: (o) => o.family === 'side' && o.market !== 'moneyline' && o.market !== 'team_total',
-  total: (o) => o.family === 'total' && o.market !== 'player_prop',
-  props: (o) => o.market === 'player_prop' || o.market === 'game_prop',
-};
 
 export const DATE_RANGES = ['today', 'tomorrow', 'week'] as const;
 export type DateRange = (typeof DATE_RANGES)[number];
@@ -29,8 +20,10 @@ export const commonOpportunityParams = {
   sport: sharedFilterParams.sport,
   league: sharedFilterParams.league,
   sportsbook: csvParam('Sportsbook ids, comma-separated; default: every book your tier sees. An opportunity shows only when every leg is at one of them.'),
-  market: csvParam(`Market ids or categories, comma-separated: ${Object.keys(MARKET_ALIASES).join(', ')}, a market id (${MARKET_IDS.join(', ')}), or player_<stat> (e.g. player_points).`),
+  market: sharedFilterParams.market,
+  add_sportsbook: addSportsbookParam,
   event: sharedFilterParams.event,
+  event_id: sharedFilterParams.event_id,
   live: sharedFilterParams.live,
   team: sharedFilterParams.team,
   min_odds: { ...sharedFilterParams.min_odds, description: 'Lowest American price of every leg.' },
@@ -42,6 +35,7 @@ export const commonOpportunityParams = {
 
 /** The shared filters (without `date` and `q`, which opportunities replace by `date_range`). */
 export interface CommonOpportunityQuery extends Omit<SharedFilterQuery, 'date' | 'q'> {
+  add_sportsbook?: string;
   max_odds_age?: number;
   date_range?: DateRange;
   limit: number;
@@ -59,21 +53,10 @@ export interface CommonFilter {
 }
 
 export function parseMarketFilter(value: string | undefined): ((o: Opportunity) => boolean) | undefined {
-  const items = csv(value);
-  if (!items) return undefined;
-  const tests: ((o: Opportunity) => boolean)[] = [];
-  for (const item of items) {
-    const alias = MARKET_ALIASES[item];
-    if (alias) tests.push(alias);
-    else if ((MARKET_IDS as readonly string[]).includes(item)) tests.push((o) => o.market === (item as MarketId));
-    else if (/^player_[a-z0-9_]+$/.test(item) && item !== 'player_prop') {
-      const stat = item.slice('player_'.length);
-      tests.push((o) => o.market === 'player_prop' && o.statCategory === stat);
-    } else {
-      throw new ApiError('invalid_request', `Invalid query parameter 'market': unknown market '${item}'`);
-    }
-  }
-  return (o) => tests.some((t) => t(o));
+  const parsed = parseMarkets(value);
+  if (!parsed) return undefined;
+  const { markets, test } = parsed;
+  return test ? (o) => test({ market: o.market, family: o.family, statCategory: o.statCategory }) : (o) => markets.has(o.market);
 }
 
 /** The US Eastern dates a range covers, from today's Eastern date (calendar arithmetic). */
@@ -88,11 +71,10 @@ export function parseCommon(query: CommonOpportunityQuery, catalog: Catalog, tie
     { sport: query.sport, league: query.league, sportsbook: query.sportsbook, event: query.event, live: query.live, team: query.team, min_odds: query.min_odds, max_odds: query.max_odds },
     catalog,
   );
-  const selection = selectBooks(tier, [...catalog.books.values()], row.books);
-  if (!selection.ok) {
-    if (selection.reason === 'tier') throw new ApiError('feature_required', `Sportsbook '${selection.book}' needs the ${selection.needs} tier or higher; this key is ${tier}`);
-    throw new ApiError('feature_required', `The ${tier} tier serves at most ${selection.max} sportsbooks per request (asked for ${selection.asked}); the ${selection.needs} tier serves more`);
-  }
+  const added = csv(query.add_sportsbook);
+  for (const id of added ?? []) if (!catalog.books.has(id)) throw new ApiError('invalid_request', `Invalid query parameter 'add_sportsbook': unknown sportsbook '${id}'`);
+  const selection = selectBooks(tier, [...catalog.books.values()], row.books, added);
+  if (!selection.ok) throw bookSelectionError(tier, selection);
   return {
     books: selection.books,
     event,
@@ -130,7 +112,9 @@ export function sortParam(keys: readonly string[], description: string, fallback
 
 export function comparator<E extends BoardEntry>(sort: string, keys: Readonly<Record<string, (e: E) => number | string>>): (a: E, b: E) => number {
   const descending = sort.startsWith('-');
-  const key = keys[descending ? sort.slice(1) : sort];
+  const name = descending ? sort.slice(1) : sort;
+  // Own keys only: `sort=constructor` names no sort key, whatever Object.prototype holds.
+  const key = Object.hasOwn(keys, name) ? keys[name] : undefined;
   if (!key) throw new ApiError('invalid_request', `Invalid query parameter 'sort': unknown key '${sort}'`);
   const dir = descending ? -1 : 1;
   return (a, b) => {
@@ -147,3 +131,31 @@ export function countBy<T>(items: readonly T[], key: (item: T) => string): Recor
   for (const i of items) counts.set(key(i), (counts.get(key(i)) ?? 0) + 1);
   return Object.fromEntries([...counts.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1)));
 }
+
+/** Counts where one item may count under several keys (every sportsbook of a combination). */
+export function countByEach<T>(items: readonly T[], keys: (item: T) => readonly string[]): Record<string, number> {
+  const counts = new Map<string, number>();
+  for (const i of items) for (const k of new Set(keys(i))) counts.set(k, (counts.get(k) ?? 0) + 1);
+  return Object.fromEntries([...counts.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1)));
+}
+
+/* `meta` of the opportunity lists, declared so that serialization and the OpenAPI document show every key. */
+
+const counts = { type: 'object', additionalProperties: { type: 'integer' } } as const;
+const nullableStr = { type: ['string', 'null'] } as const;
+const sharedFilterEcho = { sport: nullableStr, league: nullableStr, sportsbook: nullableStr, market: nullableStr, live: { type: ['boolean', 'null'] }, sort: { type: 'string' } } as const;
+
+export function opportunityMeta(summary: Record<string, object>, filters: Record<string, object>, extra: Record<string, object> = {}): object {
+  return {
+    type: 'object',
+    properties: {
+      source: { type: 'string', description: 'live: the in-memory board kept by the opportunities topic.' },
+      last_update: { type: ['string', 'null'], format: 'date-time', description: 'When the board last changed.' },
+      summary: { type: 'object', description: 'Over every match, not just this page.', properties: { count: { type: 'integer' }, by_sport: counts, by_market: counts, ...summary } },
+      filters: { type: 'object', description: 'The filters applied; null when unused.', properties: { ...sharedFilterEcho, ...filters } },
+      ...extra,
+    },
+  };
+}
+
+export const SUMMARY_COUNTS = counts;

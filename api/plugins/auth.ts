@@ -1,15 +1,16 @@
+import { randomBytes } from 'node:crypto';
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TierName } from '../../schemas/index.js';
 import { ApiError } from '../errors.js';
-import type { ApiKeyRecord, KeyStore } from '../keys.js';
+import type { AuthenticatedKey, KeyStore, UsageRecorder } from '../accounts/index.js';
 import { TIERS, lowestTierWith } from '../tiers.js';
 import type { Feature } from '../tiers.js';
 import type { RateLimitStore } from './rate-limit.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    apiKey: ApiKeyRecord | null;
+    apiKey: AuthenticatedKey | null;
   }
 }
 
@@ -17,6 +18,45 @@ export interface AuthOptions {
   keys: KeyStore;
   rateLimits: RateLimitStore;
   now: () => number;
+  /** Counts each authenticated request per key and endpoint (buffered, flushed off the request path). */
+  usage?: UsageRecorder;
+  /** Passes for in-process calls made on behalf of a request this hook already admitted. */
+  passes?: InternalPasses;
+}
+
+/** Who an in-process call is made for: the key's record and the rate-limit headers of the request that was counted. */
+export interface Admitted {
+  record: AuthenticatedKey;
+  headers: Record<string, string>;
+}
+
+/**
+ * One-time passes for in-process calls made on behalf of a request that was already
+ * authenticated and counted (an MCP tool call dispatched to its REST route): the route sees the
+ * caller's key record and that request's rate-limit headers, and the call is not counted a
+ * second time. A pass is 32 random bytes, valid for one request, and never leaves the process.
+ */
+export class InternalPasses {
+  static readonly HEADER = 'x-internal-pass';
+  private readonly passes = new Map<string, Admitted>();
+
+  async run<T>(admitted: Admitted, call: (headers: Record<string, string>) => Promise<T>): Promise<T> {
+    const pass = randomBytes(32).toString('base64url');
+    this.passes.set(pass, admitted);
+    try {
+      return await call({ [InternalPasses.HEADER]: pass });
+    } finally {
+      this.passes.delete(pass);
+    }
+  }
+
+  take(request: FastifyRequest): Admitted | undefined {
+    const pass = request.headers[InternalPasses.HEADER];
+    if (typeof pass !== 'string') return undefined;
+    const admitted = this.passes.get(pass);
+    this.passes.delete(pass);
+    return admitted;
+  }
 }
 
 /** The key from `X-API-Key`, `Authorization: Bearer`, or `?api_key=` (for SSE clients). */
@@ -39,7 +79,21 @@ export function presentedKey(request: FastifyRequest): string | undefined {
  */
 export const authPlugin = fp<AuthOptions>(async (app: FastifyInstance, options) => {
   app.decorateRequest('apiKey', null);
+  const usage = options.usage;
+  if (usage) {
+    app.addHook('onResponse', async (request, reply) => {
+      const key = request.apiKey;
+      // An MCP tool's in-process call to its route is part of the /mcp request already counted.
+      if (key && request.headers[InternalPasses.HEADER] === undefined) usage.record(key.accountId, key.keyId, endpointOf(request), reply.statusCode >= 400);
+    });
+  }
   app.addHook('onRequest', async (request, reply) => {
+    const admitted = options.passes?.take(request);
+    if (admitted) {
+      request.apiKey = admitted.record;
+      void reply.headers(admitted.headers);
+      return;
+    }
     const key = presentedKey(request);
     const record = key === undefined ? undefined : options.keys.lookup(key);
     if (!record) {
@@ -52,24 +106,29 @@ export const authPlugin = fp<AuthOptions>(async (app: FastifyInstance, options) 
     }
     request.apiKey = record;
     const tier = TIERS[record.tier];
-    const { count, resetAt } = await options.rateLimits.hit(record.keyId, options.now());
     const limit = record.requestsPerMinute ?? tier.requestsPerMinute;
+    const rate = await options.rateLimits.hit(record.keyId, limit, options.now());
     const headers: Record<string, string> = {
       'x-ratelimit-limit': String(limit),
-      'x-ratelimit-remaining': String(Math.max(0, limit - count)),
-      'x-ratelimit-reset': String(resetAt),
+      'x-ratelimit-remaining': String(rate.remaining),
+      'x-ratelimit-reset': String(rate.resetAt),
       'x-data-delay': String(tier.dataDelaySeconds),
     };
     void reply.headers(headers);
-    if (count > limit) {
-      const retryAfter = Math.max(1, Math.ceil(resetAt - options.now() / 1000));
-      throw new ApiError('rate_limited', `Rate limit of ${limit} requests per minute reached; retry in ${retryAfter} s`, {
+    if (!rate.allowed) {
+      throw new ApiError('rate_limited', `Rate limit of ${limit} requests per minute reached; retry in ${rate.retryAfter} s`, {
         ...headers,
-        'retry-after': String(retryAfter),
-      });
+        'retry-after': String(rate.retryAfter),
+      }, { retry_after: rate.retryAfter });
     }
   });
 });
+
+/** The route pattern a request matched (`GET /api/v1/events/:eventId`): bounded, unlike URLs. */
+export function endpointOf(request: FastifyRequest): string {
+  const route = request.routeOptions.url;
+  return route === undefined ? `${request.method} (no route)` : `${request.method} ${route}`;
+}
 
 /** The tier of the request's key (routes behind the auth hook always have one). */
 export function tierOf(request: FastifyRequest): TierName {
@@ -80,6 +139,6 @@ export function requireFeature(request: FastifyRequest, feature: Feature): void 
   const tier: TierName = request.apiKey?.tier ?? 'free';
   if (!TIERS[tier].features.includes(feature)) {
     const needed = lowestTierWith(feature);
-    throw new ApiError('feature_required', `The ${feature} feature needs the ${needed} tier or higher; this key is ${tier}`);
+    throw new ApiError('feature_required', `The ${feature} feature needs the ${needed} tier or higher; this key is ${tier}`, {}, { tier, required_tier: needed });
   }
 }

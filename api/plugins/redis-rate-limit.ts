@@ -1,16 +1,33 @@
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { MemoryRateLimitStore, WINDOW_MS, windowOf } from './rate-limit.js';
-import type { RateLimitStore } from './rate-limit.js';
+import { randomBytes } from 'node:crypto';
+import { MemoryRateLimitStore, WINDOW_MS, decision } from './rate-limit.js';
+import type { RateLimitDecision, RateLimitStore } from './rate-limit.js';
 
-/** One round trip: count the request and give the window's key a lifetime on its first use. */
+/**
+ * One atomic round trip per request over a sorted set of the key's admitted request times:
+ * forget those out of the window, admit when fewer than the limit remain, and answer the count
+ * and the oldest time. Redis runs a script alone, so replicas racing on one key stay exact.
+ * ARGV: now (ms), window (ms), limit, a member unique to this request.
+ */
 const HIT_SCRIPT = `
-local n = redis.call('INCR', KEYS[1])
-if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-return n`;
+local now = tonumber(ARGV[1])
+local window = tonumber(ARGV[2])
+local limit = tonumber(ARGV[3])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+local count = redis.call('ZCARD', KEYS[1])
+local allowed = 0
+if count < limit then
+  redis.call('ZADD', KEYS[1], now, ARGV[4])
+  count = count + 1
+  allowed = 1
+end
+redis.call('PEXPIRE', KEYS[1], window)
+local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')[2]
+return {allowed, count, oldest or tostring(now)}`;
 
 interface HitCommand {
-  rateLimitHit(key: string, ttlMs: number): Promise<number>;
+  rateLimitHit(key: string, now: number, windowMs: number, limit: number, member: string): Promise<[number, number, string]>;
 }
 
 export interface RedisRateLimitOptions {
@@ -23,9 +40,9 @@ export interface RedisRateLimitOptions {
 }
 
 /**
- * Counters in Redis, shared by every API replica: one key per API key and minute window
- * (`odds:rl:<keyId>:<windowStart>`), incremented by a Lua script that sets its expiry on first
- * use. When Redis is unreachable the store keeps serving from in-process counters (per replica,
+ * The sliding window in Redis, shared by every API replica: one sorted set per API key
+ * (`odds:rl:<keyId>`) of admitted request times, kept by a Lua script. Times are the replicas'
+ * clocks, so replicas should keep them in sync (NTP); the count itself is exact. When Redis is unreachable the store keeps serving from in-process counters (per replica,
  * so the effective limit is looser, never stricter) and health reports it; it never fails or
  * slows a request for want of Redis.
  */
@@ -35,6 +52,9 @@ export class RedisRateLimitStore implements RateLimitStore {
   private readonly prefix: string;
   private readonly logger: Logger;
   private degradedSince: number | null = null;
+  /** Members must be unique per request, across replicas: a random prefix and a counter. */
+  private readonly memberPrefix = randomBytes(6).toString('base64url');
+  private sequence = 0;
 
   constructor(options: RedisRateLimitOptions) {
     this.prefix = options.prefix ?? 'odds:rl:';
@@ -68,15 +88,15 @@ export class RedisRateLimitStore implements RateLimitStore {
     });
   }
 
-  async hit(keyId: string, now: number): Promise<{ count: number; resetAt: number }> {
-    if (this.redis.status !== 'ready') return this.fallback.hit(keyId, now);
-    const { start, resetAt } = windowOf(now);
+  async hit(keyId: string, limit: number, now: number): Promise<RateLimitDecision> {
+    if (this.redis.status !== 'ready') return this.fallback.hitNow(keyId, limit, now);
     try {
-      const count = await (this.redis as unknown as HitCommand).rateLimitHit(`${this.prefix}${keyId}:${start}`, WINDOW_MS * 2);
-      return { count: Number(count), resetAt };
+      const member = `${now}:${this.memberPrefix}:${++this.sequence}`;
+      const [allowed, count, oldest] = await (this.redis as unknown as HitCommand).rateLimitHit(`${this.prefix}${keyId}`, now, WINDOW_MS, limit, member);
+      return decision(Number(allowed) === 1, limit, Number(count), Number(oldest), now);
     } catch (e) {
       this.degrade(e instanceof Error ? e.message : String(e));
-      return this.fallback.hit(keyId, now);
+      return this.fallback.hitNow(keyId, limit, now);
     }
   }
 

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { CanonicalEvent } from '../../schemas/index.js';
+import type { CanonicalEvent, TierName } from '../../schemas/index.js';
+import { openBooks } from '../tiers.js';
 import type { LiveBoard } from '../views/board.js';
-import { authErrorResponses, dataEnvelope, notFoundResponse, pagination, paginatedEnvelope, pagingParams } from '../contract/common.js';
+import { authErrorResponses, countMetaSchema, dataEnvelope, notFoundResponse, pagination, paginatedEnvelope, pagingParams } from '../contract/common.js';
 import { eventSchema, presentEvent } from '../contract/events.js';
 import { addSportsbookParam, parseFilters, parseOddsFilters, sharedFilterParams } from '../contract/filters.js';
 import type { SharedFilterQuery } from '../contract/filters.js';
@@ -16,6 +17,7 @@ const eventParams = { type: 'object', required: ['eventId'], properties: { event
 
 export const eventsRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (app, { deps }) => {
   const { catalog, views } = deps;
+  const visibleBooks = (tier: TierName): Set<string> => openBooks(tier, [...catalog.books.values()]);
 
   /** Events are served from the tier's board, so a delayed tier sees events and odds alike delayed. */
   function eventOr404(board: LiveBoard, id: string): CanonicalEvent {
@@ -33,29 +35,36 @@ export const eventsRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (ap
         type: 'object',
         properties: {
           sport, league, sportsbook, live, team, date, q,
-          has_score: { type: 'boolean', description: 'true: only events with a live score. No score feed is connected yet, so true matches nothing.' },
+          has_score: { type: 'boolean', description: 'true: only events with a live score (a game-state source reports on them); false: only events without one.' },
           ...pagingParams(50, 1000),
         },
       },
-      response: { 200: paginatedEnvelope(eventSchema, { type: 'object', additionalProperties: true }), ...authErrorResponses },
+      response: { 200: paginatedEnvelope(eventSchema, countMetaSchema), ...authErrorResponses },
     },
   }, async (request) => {
-    const board = views.boardFor(tierOf(request));
+    const tier = tierOf(request);
+    const board = views.boardFor(tier);
+    const visible = visibleBooks(tier);
     const { limit, offset, has_score: hasScore } = request.query;
     const { sport: sp, league: lg, sportsbook: sb, live: lv, team: tm, date: dt, q: text } = request.query;
     const { event: filter, row } = parseFilters({ sport: sp, league: lg, sportsbook: sb, live: lv, team: tm, date: dt, q: text }, catalog);
+    // Filtering by a book the tier may not see would tell which events that book lists.
+    for (const b of row.books ?? []) {
+      if (!visible.has(b)) throw new ApiError('feature_required', `Sportsbook '${b}' needs the ${catalog.books.get(b)?.requiresTier ?? 'enterprise'} tier or higher; this key is ${tier}`);
+    }
     const matches = board.activeEvents().filter(
-      (e) => eventMatches(e, filter, catalog) && hasScore !== true && (!row.books || board.booksOf(e.id).some((b) => row.books?.has(b))),
+      (e) => eventMatches(e, filter, catalog) && (hasScore === undefined || (deps.gameStates?.get(e.id) !== undefined) === hasScore) && (!row.books || board.booksOf(e.id).some((b) => row.books?.has(b))),
     );
-    const data = matches.slice(offset, offset + limit).map((e) => presentEvent(catalog, board, e));
+    const data = matches.slice(offset, offset + limit).map((e) => presentEvent(catalog, board, e, visible));
     return { success: true, data, pagination: pagination(limit, offset, matches.length), meta: { count: data.length, total: matches.length } };
   });
 
   app.get<{ Params: { eventId: string } }>('/events/:eventId', {
     schema: { tags: ['events'], summary: 'One event', description: 'One event by id; 404 when the board does not know it.', params: eventParams, response: { 200: dataEnvelope(eventSchema), 404: notFoundResponse, ...authErrorResponses } },
   }, async (request) => {
-    const board = views.boardFor(tierOf(request));
-    return { success: true, data: presentEvent(catalog, board, eventOr404(board, request.params.eventId)) };
+    const tier = tierOf(request);
+    const board = views.boardFor(tier);
+    return { success: true, data: presentEvent(catalog, board, eventOr404(board, request.params.eventId), visibleBooks(tier)) };
   });
 
   app.get<{ Params: { eventId: string } }>('/events/:eventId/markets', {
@@ -78,7 +87,7 @@ export const eventsRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (ap
       description: "The event's rows in board order, from the sportsbooks the key's tier serves (`sportsbook` and `add_sportsbook` as on /odds); 404 for an unknown event.",
       params: eventParams,
       querystring: { type: 'object', properties: { sportsbook, add_sportsbook: addSportsbookParam, market, ...pagingParams(100, 1000) } },
-      response: { 200: paginatedEnvelope(oddsRowSchema), 404: notFoundResponse, ...authErrorResponses },
+      response: { 200: paginatedEnvelope(oddsRowSchema, countMetaSchema), 404: notFoundResponse, ...authErrorResponses },
     },
   }, async (request) => {
     const tier = tierOf(request);
@@ -87,7 +96,8 @@ export const eventsRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (ap
     const { limit, offset } = request.query;
     const { row } = parseOddsFilters({ sportsbook: request.query.sportsbook, add_sportsbook: request.query.add_sportsbook, market: request.query.market }, catalog, tier);
     const rows = board.rowsOf(e.id).filter((r) => rowMatches(r, row));
-    const data = rows.slice(offset, offset + limit).map((r) => presentOdds(catalog, r, e));
+    const main = board.mainLines(e.id);
+    const data = rows.slice(offset, offset + limit).map((r) => presentOdds(catalog, r, e, main));
     return { success: true, data, pagination: pagination(limit, offset, rows.length), meta: { count: data.length, total: rows.length } };
   });
 };

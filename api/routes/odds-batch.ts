@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { authErrorResponses, dataEnvelope } from '../contract/common.js';
+import { authErrorResponses, dataEnvelope, errorResponse } from '../contract/common.js';
 import { parseOddsFilters } from '../contract/filters.js';
 import { oddsRowSchema, presentOdds } from '../contract/odds.js';
 import type { PublicOdds } from '../contract/odds.js';
@@ -7,7 +7,7 @@ import type { ServingDeps } from '../deps.js';
 import { ApiError } from '../errors.js';
 import { tierOf } from '../plugins/auth.js';
 import { MAX_BATCH_EVENTS, TIERS, tiersByBatchSize } from '../tiers.js';
-import { rowMatches } from '../views/filters.js';
+import { batchOdds } from '../queries/index.js';
 
 interface BatchBody {
   event_ids: string[];
@@ -47,6 +47,8 @@ export const oddsBatchRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async 
           { type: 'object', properties: { events: { type: 'integer' }, rows: { type: 'integer' }, missing: { type: 'array', items: { type: 'string' } } } },
         ),
         ...authErrorResponses,
+        413: errorResponse('payload_too_large: the body is over 1 MiB.'),
+        415: errorResponse('unsupported_media_type: the body is not plain UTF-8 JSON (compressed, another charset, or another content-type).'),
       },
     },
   }, async (request) => {
@@ -58,16 +60,13 @@ export const oddsBatchRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async 
     }
     const board = views.boardFor(tier);
     const { row: rf } = parseOddsFilters({ sportsbook: request.body.sportsbook, market: request.body.market }, catalog, tier, 'body field');
-    const data: Record<string, PublicOdds[]> = {};
-    const missing: string[] = [];
+    const { events, missing } = batchOdds(board, ids, rf);
+    // Event ids are client input: `__proto__` must be a key like any other, not the prototype.
+    const data: Record<string, PublicOdds[]> = Object.create(null) as Record<string, PublicOdds[]>;
     let rows = 0;
-    for (const id of ids) {
-      const e = board.event(id);
-      const list: PublicOdds[] = [];
-      if (e) for (const r of board.rowsOf(id)) if (rowMatches(r, rf)) list.push(presentOdds(catalog, r, e));
-      if (!e || !board.hasOdds(id)) missing.push(id);
+    for (const { id, event, rows: list } of events) {
+      data[id] = event ? list.map((r) => presentOdds(catalog, r, event, board.mainLines(id))) : [];
       rows += list.length;
-      data[id] = list;
     }
     return { success: true, data, meta: { events: ids.length, rows, missing } };
   });

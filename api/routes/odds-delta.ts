@@ -1,5 +1,4 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { OddsRow } from '../../schemas/index.js';
 import { authErrorResponses, errorResponse, paginationSchema, pagingParams } from '../contract/common.js';
 import { addSportsbookParam, parseOddsFilters, sharedFilterParams } from '../contract/filters.js';
 import { oddsRowSchema, presentOdds, removedRowSchema } from '../contract/odds.js';
@@ -7,11 +6,10 @@ import type { PublicOdds } from '../contract/odds.js';
 import type { ServingDeps } from '../deps.js';
 import { ApiError } from '../errors.js';
 import { tierOf } from '../plugins/auth.js';
-import { eventMatches, rowMatches } from '../views/filters.js';
-import { formatLogTime, maxLogTime, parseLogTime } from '../views/log-time.js';
-import type { LogTime } from '../views/log-time.js';
+import { formatLogTime, parseLogTime } from '../views/log-time.js';
+import { oddsDelta } from '../queries/index.js';
 
-const { sport, league, sportsbook, market, event, live } = sharedFilterParams;
+const { sport, league, sportsbook, market, event, event_id: eventId, live } = sharedFilterParams;
 
 interface DeltaQuery {
   since: string;
@@ -68,7 +66,7 @@ export const oddsDeltaRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async 
         required: ['since'],
         properties: {
           since: { type: 'string', format: 'date-time', description: 'RFC 3339 time; best the `next_since` of the previous answer (or of /odds), passed back verbatim.' },
-          sport, league, sportsbook, add_sportsbook: addSportsbookParam, market, event, live,
+          sport, league, sportsbook, add_sportsbook: addSportsbookParam, market, event, event_id: eventId, live,
           ...pagingParams(1000, 5000),
         },
       },
@@ -84,58 +82,27 @@ export const oddsDeltaRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async 
     if (!since) throw new ApiError('invalid_request', `Invalid query parameter 'since': '${query.since}' is not a valid RFC 3339 date-time`);
     const tier = tierOf(request);
     const board = views.boardFor(tier);
-    const log = board.log;
-    if (!log.covers(since)) {
-      throw new ApiError(
-        'resync_required',
-        `Parameter 'since' is older than the change window (oldest answerable: ${formatLogTime(log.floor)}); reload /odds and poll /odds/delta from its meta.next_since`,
-      );
-    }
-    const { event: ef, row: rf } = parseOddsFilters(
-      { sport: query.sport, league: query.league, sportsbook: query.sportsbook, add_sportsbook: query.add_sportsbook, market: query.market, event: query.event },
+    const filters = parseOddsFilters(
+      { sport: query.sport, league: query.league, sportsbook: query.sportsbook, add_sportsbook: query.add_sportsbook, market: query.market, event: query.event, live: query.live },
       catalog,
       tier,
     );
     const { limit, offset } = query;
-    const head = log.head();
+    const delta = oddsDelta(board, catalog, filters, since, offset, limit);
+    if (!delta.ok) {
+      throw new ApiError(
+        'resync_required',
+        `Parameter 'since' is older than the change window (oldest answerable: ${formatLogTime(delta.floor)}); reload /odds and poll /odds/delta from its meta.next_since`,
+      );
+    }
     const data: PublicOdds[] = [];
     const removed: Record<string, unknown>[] = [];
-    const eventFilter = { ...ef, live: undefined };
-    const page = { skipped: 0, hasMore: false, last: null as LogTime | null };
-
-    const take = (time: LogTime, emit: () => void): boolean => {
-      if (page.skipped < offset) {
-        page.skipped++;
-        return true;
-      }
-      if (data.length + removed.length >= limit) {
-        page.hasMore = true;
-        return false;
-      }
-      emit();
-      page.last = time;
-      return true;
-    };
-    const gone = (r: OddsRow, time: LogTime): Record<string, unknown> => ({
-      id: r.id, event_id: r.eventId, sportsbook: r.book, market: r.market, removed_at: formatLogTime(time),
-    });
-
-    log.scan(since, (change) => {
-      const row = change.row ?? change.removed;
-      if (!row || !rowMatches(row, rf)) return true;
-      const ev = board.event(row.eventId);
-      if (change.row === null) {
-        if (ev && !eventMatches(ev, eventFilter, catalog)) return true;
-        return take(change.time, () => removed.push(gone(row, change.time)));
-      }
-      // A row whose event is not known yet is not on /odds either; it comes again when the event does.
-      if (!ev || !eventMatches(ev, eventFilter, catalog)) return true;
-      if (ef.live !== undefined && ev.isLive !== ef.live) return take(change.time, () => removed.push(gone(row, change.time)));
-      return take(change.time, () => data.push(presentOdds(catalog, row, ev)));
-    });
-
-    const hasMore = page.hasMore;
-    const next = hasMore && page.last ? page.last : maxLogTime(head, since);
+    for (const item of delta.items) {
+      const r = item.row;
+      if (item.removed || !item.event) removed.push({ id: r.id, event_id: r.eventId, sportsbook: r.book, market: r.market, removed_at: formatLogTime(item.time) });
+      else data.push(presentOdds(catalog, r, item.event, board.mainLines(item.event.id)));
+    }
+    const { hasMore, next } = delta;
     const count = data.length + removed.length;
     return {
       success: true,

@@ -6,17 +6,18 @@ import type { Cursor } from '../contract/cursor.js';
 import { eventSchema, presentEvent } from '../contract/events.js';
 import { addSportsbookParam, parseOddsFilters, sharedFilterParams } from '../contract/filters.js';
 import type { OddsFilterQuery } from '../contract/filters.js';
-import { ODDS_FIELDS, bestOddsRowSchema, oddsListItemSchema, oddsRowSchema, presentGroup, presentOdds, project, selectionKey } from '../contract/odds.js';
+import { CORE_ODDS_FIELDS, ODDS_FIELDS, bestOddsRowSchema, oddsListItemSchema, oddsRowSchema, parseFields, presentGroup, presentOdds, project, selectionKey } from '../contract/odds.js';
 import type { PublicOdds } from '../contract/odds.js';
 import type { ServingDeps } from '../deps.js';
 import { ApiError } from '../errors.js';
+import { openBooks } from '../tiers.js';
 import { formatLogTime } from '../views/log-time.js';
-import { SORT_VALUES, candidateEvents, comparePositions, forEachMatch, parseSort, positionOf } from '../views/odds-query.js';
-import { eventMatches, rowMatches } from '../views/filters.js';
-import type { Match, Position, SortSpec } from '../views/odds-query.js';
+import { SORT_VALUES, parseSort, positionOf } from '../views/odds-query.js';
+import type { SortSpec } from '../views/odds-query.js';
+import { bestOdds, compareOdds, listOdds } from '../queries/index.js';
 import { tierOf } from '../plugins/auth.js';
 
-const { sport, league, sportsbook, market, event, live, team, date, q, min_odds: minOdds, max_odds: maxOdds } = sharedFilterParams;
+const { sport, league, sportsbook, market, event, event_id: eventId, live, team, date, q, min_odds: minOdds, max_odds: maxOdds } = sharedFilterParams;
 
 interface OddsQuery extends OddsFilterQuery {
   sort?: string;
@@ -38,24 +39,6 @@ const listMeta = {
   },
 } as const;
 
-function parseFields(value: string | undefined): string[] | null {
-  if (value === undefined) return null;
-  const fields = value.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
-  for (const f of fields) {
-    if (!ODDS_FIELDS.includes(f)) throw new ApiError('invalid_request', `Invalid query parameter 'fields': unknown field '${f}' (fields: ${ODDS_FIELDS.join(', ')})`);
-  }
-  return fields.length > 0 ? fields : null;
-}
-
-/** Consecutive rows of one event and one outcome (board order puts the books of an outcome together). */
-function sameOutcome(a: OddsRow, b: OddsRow): boolean {
-  return a.eventId === b.eventId && a.market === b.market && a.selection === b.selection && a.line === b.line && a.participant === b.participant && a.statCategory === b.statCategory;
-}
-
-function better(a: OddsRow, b: OddsRow): boolean {
-  return a.priceDecimal > b.priceDecimal || (a.priceDecimal === b.priceDecimal && a.ts > b.ts);
-}
-
 export const oddsRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (app, { deps }) => {
   const { catalog, views } = deps;
 
@@ -71,9 +54,9 @@ export const oddsRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (app,
       querystring: {
         type: 'object',
         properties: {
-          sport, league, sportsbook, add_sportsbook: addSportsbookParam, market, event, live, team, date, q, min_odds: minOdds, max_odds: maxOdds,
+          sport, league, sportsbook, add_sportsbook: addSportsbookParam, market, event, event_id: eventId, live, team, date, q, min_odds: minOdds, max_odds: maxOdds,
           sort: { type: 'string', enum: [...SORT_VALUES], description: 'Sort key; a leading - sorts descending. Ties keep board order.' },
-          fields: { type: 'string', maxLength: 2000, description: `Comma-separated fields to return (id always comes). One of: ${ODDS_FIELDS.join(', ')}.` },
+          fields: { type: 'string', maxLength: 2000, description: `Comma-separated fields to return on top of the core (${CORE_ODDS_FIELDS.join(', ')}); -name drops one (id always stays); only -names: every field but those. Fields: ${ODDS_FIELDS.join(', ')}.` },
           group_by: { type: 'string', enum: ['event'], description: 'event: group the rows of the page by event.' },
           cursor: { type: 'string', maxLength: 2000, description: 'next_cursor of the previous page; use with the same filters and sort, and without offset.' },
           ...pagingParams(100, 1000),
@@ -105,68 +88,11 @@ export const oddsRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (app,
       if (query.offset > 0) throw new ApiError('invalid_request', "Invalid query parameter 'offset': not allowed together with cursor");
     }
 
-    const page: Match[] = [];
-    let total = 0;
-    let offset = query.offset;
-    if (sort === null) {
-      // Board order: one pass counts every match and materialises only the page. Without price
-      // bounds an event's matches are counted from the board's counters, so only the events
-      // the page overlaps are visited row by row.
-      const after = cursor?.p;
-      const countable = filters.row.minOdds === undefined && filters.row.maxOdds === undefined;
-      let passed = after === undefined;
-      let first = -1;
-      const end = offset + limit;
-      for (const ev of candidateEvents(board, filters.event)) {
-        if (!eventMatches(ev, filters.event, catalog)) continue;
-        if (countable) {
-          const n = board.countRows(ev.id, filters.row.books, filters.row.markets);
-          const skip = after
-            ? page.length >= limit || ev.startTime < after.t || (ev.startTime === after.t && ev.id < after.e)
-            : total + n <= offset || total >= end;
-          if (skip) {
-            total += n;
-            continue;
-          }
-        }
-        for (const row of board.rowsOf(ev.id)) {
-          if (!rowMatches(row, filters.row)) continue;
-          if (!passed && after && comparePositions(positionOf({ row, event: ev }, null), after, null) > 0) passed = true;
-          if (passed && (after ? page.length < limit : total >= offset && total < end)) {
-            if (first < 0) first = total;
-            page.push({ row, event: ev });
-          }
-          total++;
-        }
-      }
-      if (after) offset = first >= 0 ? first : total;
-    } else {
-      const all: { m: Match; p: Position }[] = [];
-      forEachMatch(board, catalog, filters.event, filters.row, (row, ev) => {
-        const m = { row, event: ev };
-        all.push({ m, p: positionOf(m, sort) });
-      });
-      all.sort((a, b) => comparePositions(a.p, b.p, sort));
-      total = all.length;
-      if (cursor) {
-        const c = cursor.p;
-        let lo = 0;
-        let hi = all.length;
-        while (lo < hi) {
-          const mid = (lo + hi) >>> 1;
-          if (comparePositions((all[mid] as { p: Position }).p, c, sort) > 0) hi = mid;
-          else lo = mid + 1;
-        }
-        offset = lo;
-      }
-      for (const x of all.slice(offset, offset + limit)) page.push(x.m);
-    }
-
-    const hasMore = offset + page.length < total;
+    const { page, total, offset, hasMore } = listOdds(board, catalog, { filters, sort, after: cursor?.p ?? null, offset: query.offset, limit });
     const last = page[page.length - 1];
     const nextCursor = hasMore && last ? encodeCursor({ q: fingerprint, p: positionOf(last, sort) }) : null;
     const rows = page.map(({ row, event: ev }) => {
-      const full = presentOdds(catalog, row, ev);
+      const full = presentOdds(catalog, row, ev, board.mainLines(ev.id));
       return fields ? project(full, fields) : full;
     });
     let data: PublicOdds[] = rows;
@@ -198,7 +124,7 @@ export const oddsRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (app,
         '(ties: the most recent price), with `book_count`, the number of books quoting it. Board order.',
       querystring: {
         type: 'object',
-        properties: { sport, league, sportsbook, add_sportsbook: addSportsbookParam, market, event, live, team, date, q, ...pagingParams(100, 1000) },
+        properties: { sport, league, sportsbook, add_sportsbook: addSportsbookParam, market, event, event_id: eventId, live, team, date, q, ...pagingParams(100, 1000) },
       },
       response: { 200: paginatedEnvelope(bestOddsRowSchema, listMeta), ...authErrorResponses },
     },
@@ -212,25 +138,8 @@ export const oddsRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (app,
       catalog,
       tier,
     );
-    const data: PublicOdds[] = [];
-    let total = 0;
-    let best: Match | null = null;
-    let books = 0;
-    const flush = (): void => {
-      if (best && total >= offset && total < offset + limit) data.push({ ...presentOdds(catalog, best.row, best.event), book_count: books });
-      if (best) total++;
-    };
-    forEachMatch(board, catalog, filters.event, filters.row, (row, ev) => {
-      if (best && sameOutcome(best.row, row)) {
-        books++;
-        if (better(row, best.row)) best = { row, event: ev };
-        return;
-      }
-      flush();
-      best = { row, event: ev };
-      books = 1;
-    });
-    flush();
+    const { page, total } = bestOdds(board, catalog, filters, offset, limit);
+    const data = page.map((m) => ({ ...presentOdds(catalog, m.row, m.event, board.mainLines(m.event.id)), book_count: m.bookCount }));
     return { success: true, data, pagination: pagination(limit, offset, total), meta: { count: data.length, total, next_since: formatLogTime(board.log.head()) } };
   });
 
@@ -247,6 +156,7 @@ export const oddsRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (app,
         required: ['event'],
         properties: {
           event: { type: 'string', minLength: 1, maxLength: 200, description: 'Event id.' },
+          event_id: { type: 'string', maxLength: 200, description: 'Alias of event (what the reference SDK sends).' },
           market: csvParam('Market ids, comma-separated.'),
           sportsbook,
           add_sportsbook: addSportsbookParam,
@@ -264,30 +174,18 @@ export const oddsRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (app,
   }, async (request) => {
     const tier = tierOf(request);
     const board = views.boardFor(tier);
-    const e = board.event(request.query.event);
-    if (!e || !board.hasOdds(e.id)) throw new ApiError('not_found', `Unknown event '${request.query.event}' (or it has no odds now)`);
     const filters = parseOddsFilters({ market: request.query.market, sportsbook: request.query.sportsbook, add_sportsbook: request.query.add_sportsbook }, catalog, tier);
-    const data: Record<string, PublicOdds[]> = {};
-    const books = new Set<string>();
-    let group: OddsRow[] = [];
-    const flush = (): void => {
-      const first = group[0];
-      if (!first) return;
-      group.sort((a, b) => b.priceDecimal - a.priceDecimal || b.ts - a.ts);
-      data[selectionKey(first)] = group.map((r) => presentOdds(catalog, r, e));
-      group = [];
-    };
-    forEachMatch(board, catalog, { eventIds: new Set([e.id]) }, filters.row, (row) => {
-      const first = group[0];
-      if (first && !sameOutcome(first, row)) flush();
-      group.push(row);
-      books.add(row.book);
-    });
-    flush();
+    const comparison = compareOdds(board, catalog, request.query.event, filters.row);
+    if (!comparison) throw new ApiError('not_found', `Unknown event '${request.query.event}' (or it has no odds now)`);
+    const e = comparison.event;
+    // Keys carry participant names from the feed: no prototype behind them.
+    const data: Record<string, PublicOdds[]> = Object.create(null) as Record<string, PublicOdds[]>;
+    for (const rows of comparison.outcomes) data[selectionKey(rows[0] as OddsRow)] = rows.map((r) => presentOdds(catalog, r, e, board.mainLines(e.id)));
+    const books = comparison.books;
     return {
       success: true,
       data,
-      meta: { event: presentEvent(catalog, board, e), outcomes: Object.keys(data).length, books: [...books].sort(), next_since: formatLogTime(board.log.head()) },
+      meta: { event: presentEvent(catalog, board, e, openBooks(tier, [...catalog.books.values()])), outcomes: Object.keys(data).length, books, next_since: formatLogTime(board.log.head()) },
     };
   });
 };

@@ -1,12 +1,13 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { DEFAULT_LOW_HOLD_PERCENT } from '../../schemas/index.js';
-import type { ArbitrageOpportunity, DevigMethodName, EvOpportunity, LowHoldOpportunity, MiddleOpportunity, TierName } from '../../schemas/index.js';
-import { DEVIG_METHODS } from '../../pipeline/odds-math/index.js';
-import { authErrorResponses, isoTime, pagination, paginatedEnvelope } from '../contract/common.js';
+import type { DevigMethodName, TierName } from '../../schemas/index.js';
+import { DEVIG_CHOICES } from '../../pipeline/odds-math/index.js';
+import { authErrorResponses, dataEnvelope, isoTime, notFoundResponse, pagination, paginatedEnvelope } from '../contract/common.js';
 import {
   arbitrageCsv,
   arbitrageRowSchema,
   evRowSchema,
+  keyNumbersOf,
   lowHoldRowSchema,
   middleRowSchema,
   presentArbitrage,
@@ -14,18 +15,17 @@ import {
   presentLowHold,
   presentMiddle,
 } from '../contract/opportunities.js';
-import { commonOpportunityParams, comparator, countBy, matchesCommon, parseCommon, sortParam } from '../contract/opportunity-query.js';
+import type { LinesOf } from '../contract/opportunities.js';
+import { SUMMARY_COUNTS, commonOpportunityParams, countBy, countByEach, matchesCommon, opportunityMeta, parseCommon, sortParam } from '../contract/opportunity-query.js';
 import type { CommonOpportunityQuery } from '../contract/opportunity-query.js';
 import type { AppDeps } from '../deps.js';
 import { ApiError } from '../errors.js';
 import { requireFeature } from '../plugins/auth.js';
-import { OpportunityBoard, bestPerEvent, bestPerSituation } from '../views/opportunity-board.js';
-import type { BoardEntry } from '../views/opportunity-board.js';
-
-type Ev = BoardEntry<EvOpportunity>;
-type Arb = BoardEntry<ArbitrageOpportunity>;
-type Mid = BoardEntry<MiddleOpportunity>;
-type Low = BoardEntry<LowHoldOpportunity>;
+import { OpportunityBoard } from '../views/opportunity-board.js';
+import {
+  ARBITRAGE_SORT_KEYS, EV_SORT_KEYS, LOW_HOLD_SORT_KEYS, MIDDLE_SORT_KEYS, arbitrageMatches, evMatches, evSortKeys, lowHoldMatches, middleMatches, middleSortKeys, sortedPage,
+} from '../queries/index.js';
+import type { MiddleEntry } from '../queries/index.js';
 
 const SOURCE = 'live';
 const r4 = (x: number): number => Math.round(x * 1e4) / 1e4;
@@ -36,22 +36,59 @@ function bounds(field: string, min: number | undefined, max: number | undefined,
   if (min !== undefined && max !== undefined && min > max) throw bad(field, `must not exceed ${other}`);
 }
 
-const EV_SORT: Record<string, (e: Ev, m: DevigMethodName) => number | string> = {
-  ev: (e, m) => e.o.methods[m].evPercent,
-  odds: (e) => e.o.priceAmerican,
-  confidence: (e, m) => e.o.methods[m].confidenceScore,
-  confidence_score: (e, m) => e.o.methods[m].confidenceScore,
-  kelly: (e, m) => e.o.methods[m].kellyPercent,
-  kelly_percent: (e, m) => e.o.methods[m].kellyPercent,
-  start_time: (e) => e.o.event.startTime,
-  time: (e) => e.o.event.startTime,
-  book_count: (e) => e.o.bookCount,
-  books: (e) => e.o.bookCount,
-};
+/**
+ * format=csv as JSON `{"data": "<csv>"}`: for clients that parse every answer as JSON (the
+ * reference's Python SDK sends Content-Type: application/json even on GET, and no Accept).
+ */
+function wantsJson(request: FastifyRequest): boolean {
+  const accept = request.headers.accept ?? '';
+  if (/text\/csv/i.test(accept)) return false;
+  return /application\/json/i.test(accept) || /application\/json/i.test(request.headers['content-type'] ?? '');
+}
+
+const MIDDLE_ID = '^[a-f0-9]{16,40}$';
 
 const bankrollParam = { type: 'number', minimum: 1, maximum: 10_000_000, default: 100, description: 'Total stake to split across the legs; stakes are rounded to cents and add up to it.' };
+const stateParam = { type: 'string', pattern: '^[a-zA-Z]{2}$', description: 'US state code for deep links (accepted and echoed; deep links are not served yet).' };
+const middleSummarySchema = {
+  type: 'object',
+  required: ['total', 'positive_ev_count', 'guaranteed_profit_count', 'player_prop_count', 'has_key_numbers_count', 'by_sport', 'by_market', 'by_sportsbook', 'avg_middle_size', 'avg_probability', 'avg_ev', 'best_ev'],
+  properties: {
+    total: { type: 'integer' },
+    positive_ev_count: { type: 'integer' },
+    guaranteed_profit_count: { type: 'integer' },
+    player_prop_count: { type: 'integer' },
+    has_key_numbers_count: { type: 'integer' },
+    by_sport: { type: 'object', additionalProperties: { type: 'integer' } },
+    by_market: { type: 'object', additionalProperties: { type: 'integer' } },
+    by_sportsbook: { type: 'object', additionalProperties: { type: 'integer' }, description: 'Every book of a middle counts.' },
+    avg_middle_size: { type: 'number' },
+    avg_probability: { type: 'number' },
+    avg_ev: { type: 'number', description: '$ per $100 staked (= %).' },
+    best_ev: { anyOf: [{ type: 'object', required: ['ev', 'sport', 'market'], properties: { ev: { type: 'number' }, sport: { type: 'string' }, market: { type: 'string' } } }, { type: 'null' }] },
+  },
+};
 const groupParam = { type: 'string', enum: ['best'], description: 'best: only the best opportunity of each event.' };
-const metaSchema = { type: 'object', additionalProperties: true };
+const num = { type: 'number' };
+const nullableNum = { type: ['number', 'null'] };
+const groupEcho = { group: { type: ['string', 'null'] } };
+const EV_META = opportunityMeta(
+  { avg_ev: num, max_ev: num, by_sportsbook: SUMMARY_COUNTS },
+  { min_ev: num, max_ev: nullableNum, include: { type: ['string', 'null'] } },
+  { devig_method: { type: 'string', enum: [...DEVIG_CHOICES] } },
+);
+const ARB_META = opportunityMeta(
+  { avg_profit: num, max_profit: num, by_sportsbook: SUMMARY_COUNTS },
+  { min_profit: num, bankroll: num, ...groupEcho },
+  { books_analyzed: { type: 'integer', description: 'Sportsbooks the search covered (those the key may see, or the sportsbook selection).' } },
+);
+const MIDDLE_META = opportunityMeta({}, { min_size: num, bankroll: num, ...groupEcho });
+const LOW_HOLD_META = opportunityMeta(
+  { avg_hold: num, min_hold: num },
+  { max_hold: num, state: { type: ['string', 'null'] }, ...groupEcho },
+  { threshold: { type: 'number', description: 'The hold (%) up to which the processor keeps markets; a larger max_hold finds no more.' } },
+);
+const SOURCE_META = { type: 'object', properties: { source: { type: 'string' }, filters: { type: 'object', properties: { sport: { type: ['string', 'null'] }, league: { type: ['string', 'null'] } } } } };
 const withTags = (summary: string, description: string): { tags: string[]; summary: string; description: string } => ({ tags: ['opportunities'], summary, description });
 
 interface EvQuery extends CommonOpportunityQuery {
@@ -73,6 +110,7 @@ interface ArbQuery extends CommonOpportunityQuery {
 }
 
 interface MiddleQuery extends CommonOpportunityQuery {
+  min_size: number;
   min_window?: number;
   min_hit_probability?: number;
   max_cost?: number;
@@ -84,6 +122,7 @@ interface MiddleQuery extends CommonOpportunityQuery {
 
 interface LowHoldQuery extends CommonOpportunityQuery {
   max_hold: number;
+  state?: string;
   sort: string;
   group?: 'best';
 }
@@ -98,6 +137,12 @@ export const opportunitiesRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async 
   const { catalog, clock } = deps;
   // A process that runs no opportunity stages serves an empty board rather than failing.
   const board = deps.opportunities ?? new OpportunityBoard();
+  const lines: LinesOf = (eventId) => deps.board.mainLines(eventId);
+
+  /** The middles a caller may see: the best visible combination per situation, within the filters. */
+  function visibleMiddles(request: FastifyRequest, q: CommonOpportunityQuery, now: number): MiddleEntry[] {
+    return middleMatches(board.list('middle'), { common: parseCommon(q, catalog, tier(request), now) }, catalog, now);
+  }
 
   app.get<{ Querystring: EvQuery }>('/opportunities/ev', {
     schema: {
@@ -110,12 +155,12 @@ export const opportunitiesRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async 
           max_ev: { type: 'number', minimum: -100, maximum: 1000, description: 'Maximum EV percentage.' },
           min_market_width: { type: 'number', minimum: -1000, maximum: 10_000, description: 'Cents; a lower width means a sharper reference market.' },
           max_market_width: { type: 'number', minimum: -1000, maximum: 10_000, description: 'Cents.' },
-          sort: sortParam(Object.keys(EV_SORT), 'Order; a leading - sorts descending.', '-ev'),
-          devig_method: { type: 'string', enum: [...DEVIG_METHODS], default: 'power', description: 'Which de-vig method fills the row and applies to min_ev/max_ev.' },
+          sort: sortParam(EV_SORT_KEYS, 'Order; a leading - sorts descending.', '-ev'),
+          devig_method: { type: 'string', enum: [...DEVIG_CHOICES], default: 'power', description: 'Which de-vig method fills the row and applies to min_ev/max_ev: power, multiplicative, additive, shin, odds_ratio (Cheung), logit (the same model solved in log-odds), or worst_case (per outcome the lowest fair probability of all methods).' },
           include: { type: 'string', enum: ['methods'], description: 'methods: add the values under every de-vig method.' },
         },
       },
-      response: { 200: paginatedEnvelope(evRowSchema, metaSchema), ...authErrorResponses },
+      response: { 200: paginatedEnvelope(evRowSchema, EV_META), ...authErrorResponses },
     },
   }, async (request) => {
     requireFeature(request, 'ev');
@@ -125,18 +170,11 @@ export const opportunitiesRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async 
     bounds('min_market_width', q.min_market_width, q.max_market_width, 'max_market_width');
     const f = parseCommon(q, catalog, tier(request), now);
     const m = q.devig_method;
-    const matches = board.list('ev').filter((e) => {
-      const ev = e.o.methods[m].evPercent;
-      if (ev < q.min_ev || (q.max_ev !== undefined && ev > q.max_ev)) return false;
-      const w = e.o.marketWidth;
-      if ((q.min_market_width !== undefined || q.max_market_width !== undefined) && w === null) return false;
-      if (w !== null && ((q.min_market_width !== undefined && w < q.min_market_width) || (q.max_market_width !== undefined && w > q.max_market_width))) return false;
-      return matchesCommon(e, f, catalog, now);
-    });
-    const keys = Object.fromEntries(Object.entries(EV_SORT).map(([k, key]) => [k, (e: Ev) => key(e, m)]));
-    const sorted = [...matches].sort(comparator(q.sort, keys));
+    const matches = evMatches(board.list('ev'), {
+      common: f, method: m, minEv: q.min_ev, maxEv: q.max_ev, minMarketWidth: q.min_market_width, maxMarketWidth: q.max_market_width,
+    }, catalog, now);
     const evs = matches.map((e) => e.o.methods[m].evPercent);
-    const data = sorted.slice(q.offset, q.offset + q.limit).map((e) => presentEv(catalog, e.o, m, now, q.include === 'methods'));
+    const data = sortedPage(matches, q.sort, evSortKeys(m), q.offset, q.limit).map((e) => presentEv(catalog, e.o, m, now, q.include === 'methods'));
     return {
       success: true,
       data,
@@ -168,9 +206,9 @@ export const opportunitiesRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async 
         type: 'object',
         properties: {
           ...commonOpportunityParams,
-          min_profit: { type: 'number', minimum: 0, maximum: 1000, default: 0, description: 'Minimum guaranteed profit, %.' },
-          sort: { type: 'string', enum: ['profit', '-profit', 'start_time', '-start_time', 'sport', '-sport'], default: 'profit', description: 'profit: most profitable first (default); start_time: soonest first; sport: A-Z. A leading - reverses.' },
-          format: { type: 'string', enum: ['json', 'csv'], default: 'json' },
+          min_profit: { type: 'number', minimum: 0, maximum: 1000, default: 0.5, description: 'Minimum guaranteed profit, % (default 0.5).' },
+          sort: sortParam(Object.keys(ARBITRAGE_SORT_KEYS), 'profit: most profitable first (default); start_time (alias time): soonest first; sport, market: A-Z. A leading - reverses.', 'profit'),
+          format: { type: 'string', enum: ['json', 'csv'], default: 'json', description: 'csv: the rows as CSV (text/csv), or as {"data": "<csv>"} when the request asks for JSON (Accept: application/json without text/csv, or a Content-Type: application/json header).' },
           group: groupParam,
           bankroll: bankrollParam,
         },
@@ -178,7 +216,10 @@ export const opportunitiesRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async 
       response: {
         200: {
           description: 'Arbitrage opportunities (JSON), or the CSV export with format=csv.',
-          content: { 'application/json': { schema: paginatedEnvelope(arbitrageRowSchema, metaSchema) }, 'text/csv': { schema: { type: 'string' } } },
+          content: {
+            'application/json': { schema: { anyOf: [paginatedEnvelope(arbitrageRowSchema, ARB_META), dataEnvelope({ type: 'string', description: 'format=csv asked for as JSON: the CSV text.' })] } },
+            'text/csv': { schema: { type: 'string' } },
+          },
         },
         ...authErrorResponses,
       },
@@ -188,14 +229,13 @@ export const opportunitiesRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async 
     const q = request.query;
     const now = clock.now();
     const f = parseCommon(q, catalog, tier(request), now);
-    const better = (a: Arb, b: Arb): boolean => a.o.profitPercent > b.o.profitPercent;
-    let matches = bestPerSituation(board.list('arbitrage').filter((e) => matchesCommon(e, f, catalog, now)), better).filter((e) => e.o.profitPercent >= q.min_profit);
-    if (q.group === 'best') matches = bestPerEvent(matches, better);
-    const natural: Record<string, (e: Arb) => number | string> = { profit: (e) => -e.o.profitPercent, start_time: (e) => e.o.event.startTime, sport: (e) => e.o.event.sport };
-    const sorted = [...matches].sort(comparator(q.sort, natural));
-    const page = sorted.slice(q.offset, q.offset + q.limit).map((e) => presentArbitrage(catalog, e.o, q.bankroll, now));
+    const matches = arbitrageMatches(board.list('arbitrage'), { common: f, minProfit: q.min_profit, ...(q.group ? { group: q.group } : {}) }, catalog, now);
+    const page = sortedPage(matches, q.sort, ARBITRAGE_SORT_KEYS, q.offset, q.limit).map((e) => presentArbitrage(catalog, e.o, q.bankroll, now, lines));
     if (q.format === 'csv') {
-      return reply.type('text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="arbitrage.csv"').send(arbitrageCsv(page));
+      const text = arbitrageCsv(page);
+      if (wantsJson(request)) return { success: true, data: text };
+      const day = new Date(now).toISOString().slice(0, 10);
+      return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="arbitrage_${day}.csv"`).send(text);
     }
     const profits = matches.map((e) => e.o.profitPercent);
     return {
@@ -209,12 +249,63 @@ export const opportunitiesRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async 
           count: matches.length,
           avg_profit: profits.length === 0 ? 0 : r4(profits.reduce((a, b) => a + b, 0) / profits.length),
           max_profit: profits.length === 0 ? 0 : Math.max(...profits),
+          by_sportsbook: countByEach(matches, (e) => e.o.legs.map((l) => l.book)),
           by_sport: countBy(matches, (e) => e.o.event.sport),
           by_market: countBy(matches, (e) => e.o.market),
         },
         filters: { sport: q.sport ?? null, league: q.league ?? null, sportsbook: q.sportsbook ?? null, market: q.market ?? null, min_profit: q.min_profit, live: q.live ?? null, sort: q.sort, group: q.group ?? null, bankroll: q.bankroll },
+        books_analyzed: f.books.size,
       },
     };
+  });
+
+  app.get<{ Querystring: { sport?: string; league?: string } }>('/opportunities/middles/summary', {
+    schema: {
+      ...withTags('Middles summary', 'Counts and averages over the middles the key may see (Pro tier or higher), optionally of one sport or league.'),
+      querystring: { type: 'object', properties: { sport: commonOpportunityParams.sport, league: commonOpportunityParams.league } },
+      response: { 200: dataEnvelope(middleSummarySchema, SOURCE_META), ...authErrorResponses },
+    },
+  }, async (request) => {
+    requireFeature(request, 'middles');
+    const now = clock.now();
+    const q = request.query;
+    const all = visibleMiddles(request, { sport: q.sport, league: q.league, limit: 1, offset: 0 }, now);
+    const avg = (xs: number[]): number => (xs.length === 0 ? 0 : r4(xs.reduce((a, b) => a + b, 0) / xs.length));
+    const best = all.reduce<MiddleEntry | null>((b, e) => (b === null || e.o.evPercent > b.o.evPercent ? e : b), null);
+    return {
+      success: true,
+      data: {
+        total: all.length,
+        positive_ev_count: all.filter((e) => e.o.evPercent > 0).length,
+        guaranteed_profit_count: all.filter((e) => e.o.worstCaseProfitPercent >= 0).length,
+        player_prop_count: all.filter((e) => e.o.market === 'player_prop').length,
+        has_key_numbers_count: all.filter((e) => keyNumbersOf(e.o).length > 0).length,
+        by_sport: countBy(all, (e) => e.o.event.sport),
+        by_market: countBy(all, (e) => e.o.market),
+        by_sportsbook: countByEach(all, (e) => e.o.legs.map((l) => l.book)),
+        avg_middle_size: avg(all.map((e) => e.o.windowSize)),
+        avg_probability: avg(all.map((e) => e.o.hitProbability)),
+        avg_ev: avg(all.map((e) => e.o.evPercent)),
+        best_ev: best === null ? null : { ev: best.o.evPercent, sport: best.o.event.sport, market: best.o.market },
+      },
+      meta: { source: SOURCE, filters: { sport: q.sport ?? null, league: q.league ?? null } },
+    };
+  });
+
+  app.get<{ Params: { id: string }; Querystring: { bankroll: number } }>('/opportunities/middles/:id', {
+    schema: {
+      ...withTags('One middle', 'One middle by id, if the key may see it (Pro tier or higher, every leg at a book of its tier); 404 otherwise.'),
+      params: { type: 'object', required: ['id'], properties: { id: { type: 'string', pattern: MIDDLE_ID, description: 'Opportunity id (lowercase hex).' } } },
+      querystring: { type: 'object', properties: { bankroll: bankrollParam } },
+      response: { 200: dataEnvelope(middleRowSchema, SOURCE_META), 404: notFoundResponse, ...authErrorResponses },
+    },
+  }, async (request) => {
+    requireFeature(request, 'middles');
+    const now = clock.now();
+    const f = parseCommon({ limit: 1, offset: 0 }, catalog, tier(request), now);
+    const entry = board.list('middle').find((e) => e.o.id === request.params.id);
+    if (!entry || !matchesCommon(entry, f, catalog, now)) throw new ApiError('not_found', `Unknown middle '${request.params.id}' (or it is gone, or uses a book your tier does not see)`);
+    return { success: true, data: presentMiddle(catalog, entry.o, request.query.bankroll, now), meta: { source: SOURCE } };
   });
 
   app.get<{ Querystring: MiddleQuery }>('/opportunities/middles', {
@@ -224,85 +315,81 @@ export const opportunitiesRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async 
         type: 'object',
         properties: {
           ...commonOpportunityParams,
-          min_window: { type: 'number', minimum: 0, maximum: 1000, description: 'Minimum window size, points.' },
+          min_size: { type: 'number', minimum: 0, maximum: 1000, default: 0.5, description: 'Minimum middle size (the gap between the lines), points; default 0.5.' },
+          min_window: { type: 'number', minimum: 0, maximum: 1000, description: 'Same as min_size (our earlier name).' },
           min_hit_probability: { type: 'number', minimum: 0, maximum: 1, description: 'Minimum model probability that both legs win.' },
           max_cost: { type: 'number', minimum: 0, maximum: 100, description: 'Largest acceptable worst-case loss, % of the total stake.' },
           min_ev: { type: 'number', minimum: -100, maximum: 1000, description: 'Minimum model EV, %.' },
-          sort: sortParam(['ev', 'hit_probability', 'window', 'cost', 'start_time'], 'Order; a leading - sorts descending.', '-ev'),
+          sort: sortParam(MIDDLE_SORT_KEYS, 'quality (default), ev, probability (alias hit_probability), middle_size (alias window): best first; cost: cheapest first; start_time: soonest first. A leading - reverses.', 'quality'),
           group: groupParam,
           bankroll: bankrollParam,
         },
       },
-      response: { 200: paginatedEnvelope(middleRowSchema, metaSchema), ...authErrorResponses },
+      response: { 200: paginatedEnvelope(middleRowSchema, MIDDLE_META), ...authErrorResponses },
     },
   }, async (request) => {
     requireFeature(request, 'middles');
     const q = request.query;
     const now = clock.now();
-    const f = parseCommon(q, catalog, tier(request), now);
-    const better = (a: Mid, b: Mid): boolean => a.o.evPercent > b.o.evPercent;
-    let matches = bestPerSituation(board.list('middle').filter((e) => matchesCommon(e, f, catalog, now)), better).filter((e) => {
-      const o = e.o;
-      if (q.min_window !== undefined && o.windowSize < q.min_window) return false;
-      if (q.min_hit_probability !== undefined && o.hitProbability < q.min_hit_probability) return false;
-      if (q.max_cost !== undefined && -o.worstCaseProfitPercent > q.max_cost) return false;
-      return q.min_ev === undefined || o.evPercent >= q.min_ev;
-    });
-    if (q.group === 'best') matches = bestPerEvent(matches, better);
-    const keys: Record<string, (e: Mid) => number> = {
-      ev: (e) => e.o.evPercent,
-      hit_probability: (e) => e.o.hitProbability,
-      window: (e) => e.o.windowSize,
-      cost: (e) => -e.o.worstCaseProfitPercent,
-      start_time: (e) => e.o.event.startTime,
-    };
-    const sorted = [...matches].sort(comparator(q.sort, keys));
+    const matches = middleMatches(board.list('middle'), {
+      common: parseCommon(q, catalog, tier(request), now),
+      minSize: q.min_size, minWindow: q.min_window, minHitProbability: q.min_hit_probability, maxCost: q.max_cost, minEv: q.min_ev, ...(q.group ? { group: q.group } : {}),
+    }, catalog, now);
     return {
       success: true,
-      data: sorted.slice(q.offset, q.offset + q.limit).map((e) => presentMiddle(catalog, e.o, q.bankroll, now)),
+      data: sortedPage(matches, q.sort, middleSortKeys(now), q.offset, q.limit).map((e) => presentMiddle(catalog, e.o, q.bankroll, now)),
       pagination: pagination(q.limit, q.offset, matches.length),
       meta: {
         source: SOURCE,
         last_update: board.lastUpdate === null ? null : isoTime(board.lastUpdate),
         summary: { count: matches.length, by_sport: countBy(matches, (e) => e.o.event.sport), by_market: countBy(matches, (e) => e.o.market) },
-        filters: { sport: q.sport ?? null, league: q.league ?? null, sportsbook: q.sportsbook ?? null, market: q.market ?? null, live: q.live ?? null, sort: q.sort, group: q.group ?? null, bankroll: q.bankroll },
+        filters: { sport: q.sport ?? null, league: q.league ?? null, sportsbook: q.sportsbook ?? null, market: q.market ?? null, min_size: q.min_size, live: q.live ?? null, sort: q.sort, group: q.group ?? null, bankroll: q.bankroll },
       },
     };
   });
 
-  app.get<{ Querystring: LowHoldQuery }>('/opportunities/low-hold', {
+  for (const path of ['/opportunities/low_hold', '/opportunities/low-hold']) app.get<{ Querystring: LowHoldQuery }>(path, {
     schema: {
-      ...withTags('Low-hold markets', `Markets whose best-price hold, 1 - 1/sum(1/d), is at most max_hold (default ${DEFAULT_LOW_HOLD_PERCENT} %). Hobby tier or higher.`),
+      ...withTags(
+        path === '/opportunities/low_hold' ? 'Low-hold markets' : 'Low-hold markets (alias of /opportunities/low_hold)',
+        `Markets whose best-price hold, 1 - 1/sum(1/d), is at most max_hold. Hobby tier or higher. The processor keeps markets up to ${DEFAULT_LOW_HOLD_PERCENT} %, so a larger max_hold finds no more.`,
+      ),
+      ...(path === '/opportunities/low-hold' ? { deprecated: true } : {}),
       querystring: {
         type: 'object',
         properties: {
           ...commonOpportunityParams,
-          max_hold: { type: 'number', minimum: -100, maximum: DEFAULT_LOW_HOLD_PERCENT, default: DEFAULT_LOW_HOLD_PERCENT, description: `Largest hold, % (at most ${DEFAULT_LOW_HOLD_PERCENT}, the threshold the processor keeps).` },
-          sort: sortParam(['hold', 'start_time', 'sport'], 'Order; a leading - sorts descending.', 'hold'),
+          max_hold: { type: 'number', minimum: -100, maximum: 100, default: 5, description: `Largest hold, % (default 5). Markets above ${DEFAULT_LOW_HOLD_PERCENT} % are not kept by the processor (meta.threshold).` },
+          sort: sortParam(Object.keys(LOW_HOLD_SORT_KEYS), 'hold: lowest first (default); start_time: soonest first; sport, market: A-Z. A leading - reverses.', 'hold'),
           group: groupParam,
+          state: stateParam,
         },
       },
-      response: { 200: paginatedEnvelope(lowHoldRowSchema, metaSchema), ...authErrorResponses },
+      response: { 200: paginatedEnvelope(lowHoldRowSchema, LOW_HOLD_META), ...authErrorResponses },
     },
   }, async (request) => {
     requireFeature(request, 'arbitrage');
     const q = request.query;
     const now = clock.now();
     const f = parseCommon(q, catalog, tier(request), now);
-    const better = (a: Low, b: Low): boolean => a.o.holdPercent < b.o.holdPercent;
-    let matches = bestPerSituation(board.list('low_hold').filter((e) => matchesCommon(e, f, catalog, now)), better).filter((e) => e.o.holdPercent <= q.max_hold);
-    if (q.group === 'best') matches = bestPerEvent(matches, better);
-    const keys: Record<string, (e: Low) => number | string> = { hold: (e) => e.o.holdPercent, start_time: (e) => e.o.event.startTime, sport: (e) => e.o.event.sport };
-    const sorted = [...matches].sort(comparator(q.sort, keys));
+    const matches = lowHoldMatches(board.list('low_hold'), { common: f, maxHold: q.max_hold, ...(q.group ? { group: q.group } : {}) }, catalog, now);
+    const holds = matches.map((e) => e.o.holdPercent);
     return {
       success: true,
-      data: sorted.slice(q.offset, q.offset + q.limit).map((e) => presentLowHold(catalog, e.o, now)),
+      data: sortedPage(matches, q.sort, LOW_HOLD_SORT_KEYS, q.offset, q.limit).map((e) => presentLowHold(catalog, e.o, now, lines)),
       pagination: pagination(q.limit, q.offset, matches.length),
       meta: {
         source: SOURCE,
         last_update: board.lastUpdate === null ? null : isoTime(board.lastUpdate),
-        summary: { count: matches.length, by_sport: countBy(matches, (e) => e.o.event.sport), by_market: countBy(matches, (e) => e.o.market) },
-        filters: { sport: q.sport ?? null, league: q.league ?? null, sportsbook: q.sportsbook ?? null, market: q.market ?? null, max_hold: q.max_hold, live: q.live ?? null, sort: q.sort, group: q.group ?? null },
+        threshold: DEFAULT_LOW_HOLD_PERCENT,
+        summary: {
+          count: matches.length,
+          avg_hold: holds.length === 0 ? 0 : r4(holds.reduce((a, b) => a + b, 0) / holds.length),
+          min_hold: holds.length === 0 ? 0 : Math.min(...holds),
+          by_sport: countBy(matches, (e) => e.o.event.sport),
+          by_market: countBy(matches, (e) => e.o.market),
+        },
+        filters: { sport: q.sport ?? null, league: q.league ?? null, sportsbook: q.sportsbook ?? null, market: q.market ?? null, max_hold: q.max_hold, live: q.live ?? null, state: q.state ?? null, sort: q.sort, group: q.group ?? null },
       },
     };
   });

@@ -1,57 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { REGIONS, TIER_NAMES } from '../../schemas/index.js';
-import type { SportsbookDef } from '../../schemas/index.js';
-import { authErrorResponses, dataEnvelope, isoTime, labelRefSchema, notFoundResponse, nullableInteger, nullableString, pagination, paginatedEnvelope, pagingParams } from '../contract/common.js';
+import { REGIONS } from '../../schemas/index.js';
+import { authErrorResponses, dataEnvelope, isoTime, notFoundResponse, nullableInteger, nullableString, pagination, paginatedEnvelope, pagingParams } from '../contract/common.js';
+import { leagueSchema, presentBook, presentLeague, presentSport, sportSchema, sportsbookSchema, teamSchema } from '../contract/reference.js';
 import type { AppDeps } from '../deps.js';
 import { ApiError } from '../errors.js';
 import { TIERS } from '../tiers.js';
 import { countEvents } from '../views/counts.js';
-
-const sportSchema = {
-  type: 'object',
-  required: ['id', 'name', 'leagues', 'event_count', 'live_count'],
-  properties: {
-    id: { type: 'string' },
-    numerical_id: nullableInteger,
-    name: { type: 'string' },
-    leagues: { type: 'array', items: { type: 'string' } },
-    event_count: { type: 'integer' },
-    live_count: { type: 'integer' },
-  },
-} as const;
-
-const leagueSchema = {
-  type: 'object',
-  required: ['id', 'name', 'sport', 'event_count', 'live_count'],
-  properties: {
-    id: { type: 'string' },
-    numerical_id: nullableInteger,
-    name: { type: 'string' },
-    sport: { type: 'string' },
-    event_count: { type: 'integer' },
-    live_count: { type: 'integer' },
-  },
-} as const;
-
-const sportsbookSchema = {
-  type: 'object',
-  required: ['id', 'name', 'display_name', 'is_sharp', 'has_live_odds', 'has_player_props', 'regions', 'requires_tier', 'status', 'event_count', 'last_update', 'unlisted'],
-  properties: {
-    id: { type: 'string' },
-    numerical_id: nullableInteger,
-    name: { type: 'string' },
-    display_name: { type: 'string' },
-    is_sharp: { type: 'boolean' },
-    has_live_odds: { type: 'boolean' },
-    has_player_props: { type: 'boolean' },
-    regions: { type: 'array', items: { type: 'string', enum: [...REGIONS] } },
-    requires_tier: { type: 'string', enum: [...TIER_NAMES] },
-    status: { type: 'string', enum: ['active', 'inactive'] },
-    event_count: { type: 'integer' },
-    last_update: { ...nullableString, format: 'date-time' },
-    unlisted: { type: 'boolean' },
-  },
-} as const;
 
 const marketSchema = {
   type: 'object',
@@ -69,57 +23,36 @@ const marketSchema = {
   },
 } as const;
 
-const teamSchema = {
+const count = { type: 'integer', description: 'Items on this page.' } as const;
+const total = { type: 'integer', description: 'Items of the catalog (sports, leagues, sportsbooks) or matching the query (teams).' } as const;
+const listMeta = (extra: Record<string, object> = {}): object => ({ type: 'object', properties: { count, total, ...extra } });
+const listEnvelope = (item: object, meta: object = listMeta()): object => paginatedEnvelope(item, meta);
+const SPORTS_META = listMeta({
+  updated_at: { type: 'string', format: 'date-time', description: 'When the board last changed.' },
+  filters: { type: 'object', properties: { include_empty: { type: 'boolean' } } },
+});
+const MARKETS_META = {
   type: 'object',
-  required: ['id', 'name', 'abbreviation', 'sport', 'leagues', 'aliases', 'event_count', 'live_count'],
   properties: {
-    id: { type: 'string' },
-    numerical_id: nullableInteger,
-    name: { type: 'string' },
-    abbreviation: nullableString,
-    sport: { type: 'string' },
-    leagues: { type: 'array', items: { type: 'string' } },
-    aliases: { type: 'array', items: { type: 'string' } },
-    event_count: { type: 'integer' },
-    live_count: { type: 'integer' },
-    sport_ref: labelRefSchema,
+    count,
+    total_events: { type: 'integer' },
+    total_selections: { type: 'integer' },
+    rate_limit: { type: 'object', properties: { limit: { type: 'integer' }, remaining: { type: 'integer' }, reset: { type: 'integer' } } },
   },
-} as const;
-
-const listMeta = { type: 'object', additionalProperties: true } as const;
-const listEnvelope = (item: object): object => paginatedEnvelope(item, listMeta);
+};
+const TEAMS_META = listMeta({
+  sport_filter: nullableString,
+  league_filter: nullableString,
+  query: nullableString,
+  total_events: { type: 'integer' },
+  total_live: { type: 'integer' },
+  updated: { type: 'string', format: 'date-time' },
+});
 const bool = (description: string, fallback = false): object => ({ type: 'boolean', default: fallback, description });
 const idParam = (name: string): object => ({ type: 'object', required: [name], properties: { [name]: { type: 'string', maxLength: 200 } } });
 
 export const referenceRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { deps }) => {
   const { board, catalog } = deps;
-
-  function presentSport(id: string, counts: Map<string, { events: number; live: number }>) {
-    const s = catalog.sports.get(id);
-    if (!s) return undefined;
-    const c = counts.get(id);
-    return { id: s.id, numerical_id: s.numericalId, name: s.name, leagues: catalog.leaguesOf(s.id), event_count: c?.events ?? 0, live_count: c?.live ?? 0 };
-  }
-
-  function presentBook(b: SportsbookDef): Record<string, unknown> {
-    const events = board.bookEventCount(b.id);
-    const last = board.bookLastUpdateAt(b.id);
-    return {
-      id: b.id,
-      numerical_id: b.numericalId,
-      name: b.name,
-      display_name: b.displayName,
-      is_sharp: b.isSharp,
-      has_live_odds: b.hasLiveOdds,
-      has_player_props: b.hasPlayerProps,
-      regions: b.regions,
-      requires_tier: b.requiresTier,
-      status: events > 0 ? 'active' : 'inactive',
-      event_count: events,
-      last_update: last === null ? null : isoTime(last),
-      unlisted: b.unlisted,
-    };
-  }
 
   app.get<{ Querystring: { include_empty: boolean; limit: number; offset: number } }>('/sports', {
     schema: {
@@ -127,11 +60,11 @@ export const referenceRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app
       summary: 'Sports, with the number of events that currently have odds',
       description: 'Sports of the catalog with their leagues and event counts; by default only sports with events now.',
       querystring: { type: 'object', properties: { include_empty: bool('Include sports with zero events (off-season).'), ...pagingParams(100, 1000) } },
-      response: { 200: listEnvelope(sportSchema), ...authErrorResponses },
+      response: { 200: listEnvelope(sportSchema, SPORTS_META), ...authErrorResponses },
     },
   }, async (request) => {
     const counts = countEvents(board, (e) => [e.sport]);
-    const all = [...catalog.sports.keys()].flatMap((id) => presentSport(id, counts) ?? []);
+    const all = [...catalog.sports.keys()].flatMap((id) => presentSport(catalog, id, counts) ?? []);
     const { limit, offset } = request.query;
     const matching = request.query.include_empty ? all : all.filter((s) => s.event_count > 0);
     const data = matching.slice(offset, offset + limit);
@@ -153,7 +86,7 @@ export const referenceRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app
   app.get<{ Params: { sportId: string } }>('/sports/:sportId', {
     schema: { tags: ['reference'], summary: 'One sport', description: 'One sport by id; 404 when unknown.', params: idParam('sportId'), response: { 200: dataEnvelope(sportSchema), 404: notFoundResponse, ...authErrorResponses } },
   }, async (request) => {
-    const sport = presentSport(request.params.sportId, countEvents(board, (e) => [e.sport]));
+    const sport = presentSport(catalog, request.params.sportId, countEvents(board, (e) => [e.sport]));
     if (!sport) throw new ApiError('not_found', `Unknown sport '${request.params.sportId}'`);
     return { success: true, data: sport };
   });
@@ -172,10 +105,18 @@ export const referenceRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app
     const counts = countEvents(board, (e) => [e.league]);
     const matching = [...catalog.leagues.values()]
       .filter((l) => sport === undefined || l.sport === sport)
-      .map((l) => ({ id: l.id, numerical_id: l.numericalId, name: l.name, sport: l.sport, event_count: counts.get(l.id)?.events ?? 0, live_count: counts.get(l.id)?.live ?? 0 }))
+      .map((l) => presentLeague(l, counts))
       .filter((l) => includeEmpty || l.event_count > 0);
     const data = matching.slice(offset, offset + limit);
     return { success: true, data, pagination: pagination(limit, offset, matching.length), meta: { count: data.length, total: catalog.leagues.size } };
+  });
+
+  app.get<{ Params: { leagueId: string } }>('/leagues/:leagueId', {
+    schema: { tags: ['reference'], summary: 'One league', description: 'One league by id; 404 when unknown.', params: idParam('leagueId'), response: { 200: dataEnvelope(leagueSchema), 404: notFoundResponse, ...authErrorResponses } },
+  }, async (request) => {
+    const league = catalog.leagues.get(request.params.leagueId);
+    if (!league) throw new ApiError('not_found', `Unknown league '${request.params.leagueId}'`);
+    return { success: true, data: presentLeague(league, countEvents(board, (e) => [e.league])) };
   });
 
   app.get<{ Querystring: { region?: string; sharp?: boolean; catalog: boolean; include_unlisted: boolean; include_inactive: boolean; limit: number; offset: number } }>('/sportsbooks', {
@@ -202,7 +143,7 @@ export const referenceRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app
       .filter((b) => q.region === undefined || b.regions.includes(q.region as never))
       .filter((b) => q.sharp === undefined || b.isSharp === q.sharp)
       .filter((b) => q.catalog || q.include_unlisted || !b.unlisted)
-      .map(presentBook)
+      .map((b) => presentBook(board, b))
       .filter((b) => q.catalog || q.include_inactive || b['status'] === 'active');
     const data = matching.slice(q.offset, q.offset + q.limit);
     return { success: true, data, pagination: pagination(q.limit, q.offset, matching.length), meta: { count: data.length, total: catalog.books.size } };
@@ -213,7 +154,7 @@ export const referenceRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app
   }, async (request) => {
     const book = catalog.books.get(request.params.bookId);
     if (!book) throw new ApiError('not_found', `Unknown sportsbook '${request.params.bookId}'`);
-    return { success: true, data: presentBook(book) };
+    return { success: true, data: presentBook(board, book) };
   });
 
   app.get<{ Querystring: { sport?: string; limit: number; offset: number } }>('/markets', {
@@ -222,7 +163,7 @@ export const referenceRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app
       summary: 'Market types, with the events and selections currently offering each',
       description: 'The market types of the contract with hasLine and current usage; `meta.rate_limit` echoes the rate-limit headers.',
       querystring: { type: 'object', properties: { sport: { type: 'string', maxLength: 100 }, ...pagingParams(100, 1000) } },
-      response: { 200: listEnvelope(marketSchema), 404: notFoundResponse, ...authErrorResponses },
+      response: { 200: listEnvelope(marketSchema, MARKETS_META), 404: notFoundResponse, ...authErrorResponses },
     },
   }, async (request, reply) => {
     const { sport } = request.query;
@@ -261,25 +202,29 @@ export const referenceRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app
     schema: {
       tags: ['reference'],
       summary: 'Teams (and players of individual sports) with their aliases',
-      description: 'Teams of the catalog with frozen numerical ids, abbreviations and the aliases books use; `q` searches names and aliases.',
+      description: 'Teams of the catalog with frozen numerical ids, abbreviations and the aliases books use; `q` searches names and aliases; 404 for an unknown sport or league.',
       querystring: {
         type: 'object',
         properties: {
           sport: { type: 'string', maxLength: 100 },
           league: { type: 'string', maxLength: 100 },
-          q: { type: 'string', maxLength: 200, description: 'Case-insensitive search of names and aliases (whole words).' },
+          q: { type: 'string', maxLength: 200, description: 'Any part of a name, alias or abbreviation; case- and accent-insensitive (lak finds the Lakers).' },
           ...pagingParams(100, 1000),
         },
       },
       response: {
-        200: listEnvelope(teamSchema),
+        200: listEnvelope(teamSchema, TEAMS_META),
+        404: notFoundResponse,
         ...authErrorResponses,
       },
     },
   }, async (request) => {
     const { sport, league, q, limit, offset } = request.query;
+    // Unknown ids are 404 here as on /leagues and /markets, not an empty list.
+    if (sport !== undefined && !catalog.sports.has(sport)) throw new ApiError('not_found', `Unknown sport '${sport}'`);
+    if (league !== undefined && !catalog.leagues.has(league)) throw new ApiError('not_found', `Unknown league '${league}'`);
     const counts = countEvents(board, (e) => [e.homeTeamId, e.awayTeamId]);
-    const hits = q === undefined ? null : catalog.teams.search(q);
+    const hits = q === undefined ? null : catalog.teams.searchPartial(q);
     const all = [...catalog.teams.all()].filter(
       (t) => (sport === undefined || t.sport === sport) && (league === undefined || t.leagues.includes(league)) && (hits === null || hits.has(t.id)),
     );

@@ -1,5 +1,7 @@
 import type { CanonicalEvent, MarketId, OddsChange, OddsRow } from '../../schemas/index.js';
 import { ChangeLog, DEFAULT_CHANGE_LOG } from './change-log.js';
+import { mainLinesOf } from './main-lines.js';
+import type { MainLines } from './main-lines.js';
 import type { ChangeLogOptions } from './change-log.js';
 
 const MARKET_ORDER: Record<MarketId, number> = {
@@ -56,6 +58,7 @@ export class LiveBoard {
   private readonly rowsByEvent = new Map<string, Map<string, OddsRow>>();
   /** Row keys of an event in board order; rebuilt lazily when keys come or go. */
   private readonly sortedKeys = new Map<string, string[]>();
+  private readonly mainLinesByKeys = new WeakMap<string[], MainLines>();
   private sortedEvents: CanonicalEvent[] | null = null;
   private readonly bookEvents = new Map<string, Map<string, number>>();
   private readonly bookLastUpdate = new Map<string, number>();
@@ -207,6 +210,22 @@ export class LiveBoard {
       if (r) out.push(r);
     }
     return out;
+  }
+
+  /**
+   * The event's main lines. They depend only on which rows exist (a line is part of a row's key,
+   * so a moved line is a removal and an addition), so they are cached per key set.
+   */
+  mainLines(eventId: string): MainLines {
+    // Called once per row presented: the cached answer must not cost a walk of the event's rows.
+    const cached = this.sortedKeys.get(eventId);
+    const hit = cached && this.mainLinesByKeys.get(cached);
+    if (hit) return hit;
+    const rows = this.rowsOf(eventId);
+    const main = mainLinesOf(rows);
+    const keys = this.sortedKeys.get(eventId);
+    if (keys) this.mainLinesByKeys.set(keys, main);
+    return main;
   }
 
   booksOf(eventId: string): string[] {

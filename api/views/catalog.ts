@@ -1,5 +1,7 @@
 import { LEAGUES, MARKETS, SPORTS, SPORTSBOOKS, TEAMS } from '../../schemas/index.js';
 import type { LeagueDef, MarketDef, MarketId, SportDef, SportsbookDef, TeamDef } from '../../schemas/index.js';
+import { builtInTemplates } from '../../schemas/reference/deeplink-templates.js';
+import type { DeepLinkTemplates } from '../../schemas/reference/deeplink-templates.js';
 import { TeamIndex } from './team-index.js';
 
 /** Reference data by id, read-only, shared by every route. */
@@ -18,6 +20,8 @@ export class Catalog {
       markets: readonly MarketDef[];
       teams: readonly TeamDef[];
     } = { sports: SPORTS, leagues: LEAGUES, books: SPORTSBOOKS, markets: MARKETS, teams: TEAMS },
+    /** Deep-link URL templates per book (configuration: built in, merged with DEEPLINK_TEMPLATES). */
+    readonly deepLinks: DeepLinkTemplates = builtInTemplates(),
   ) {
     for (const s of data.sports) this.sports.set(s.id, s);
     for (const l of data.leagues) this.leagues.set(l.id, l);

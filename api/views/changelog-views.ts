@@ -4,14 +4,16 @@ import type { Bus } from '../../pipeline/bus/index.js';
 import { startStage } from '../../pipeline/runner.js';
 import type { Stage } from '../../pipeline/runner.js';
 import type { LiveBoard } from './board.js';
+import type { GameStateBoard } from './gamestate-board.js';
 import type { OpportunityBoard } from './opportunity-board.js';
+import type { SplitsBoard } from './splits-board.js';
 
 /**
  * Keeps a replica's board current from the compacted changelogs. Each replica is its own
  * consumer group (a stable id per replica) reading from the beginning at every start and never
  * committing: compaction makes that the current state, not the whole history.
  */
-export function startChangelogViews(bus: Bus, board: LiveBoard, replicaId: string, logger: Logger, opportunities?: OpportunityBoard): Stage[] {
+export function startChangelogViews(bus: Bus, board: LiveBoard, replicaId: string, logger: Logger, opportunities?: OpportunityBoard, splits?: SplitsBoard, gameStates?: GameStateBoard): Stage[] {
   const stages = [
     startStage(bus, 'view:events', { groupId: `api-${replicaId}-events`, topic: TOPICS.events, fromBeginning: true, commit: false }, async (records) => {
       for (const r of records) if (r.value) board.applyEvent(r.value);
@@ -23,6 +25,16 @@ export function startChangelogViews(bus: Bus, board: LiveBoard, replicaId: strin
   if (opportunities) {
     stages.push(startStage(bus, 'view:opportunities', { groupId: `api-${replicaId}-opportunities`, topic: TOPICS.opportunities, fromBeginning: true, commit: false }, async (records) => {
       for (const r of records) opportunities.apply(r.key, r.value);
+    }, logger));
+  }
+  if (splits) {
+    stages.push(startStage(bus, 'view:splits', { groupId: `api-${replicaId}-splits`, topic: TOPICS.splits, fromBeginning: true }, async (records) => {
+      for (const r of records) splits.apply(r.key, r.value);
+    }, logger));
+  }
+  if (gameStates) {
+    stages.push(startStage(bus, 'view:gamestate', { groupId: `api-${replicaId}-gamestate`, topic: TOPICS.gameState, fromBeginning: true }, async (records) => {
+      for (const r of records) gameStates.apply(r.value, r.key);
     }, logger));
   }
   return stages;

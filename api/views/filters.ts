@@ -20,6 +20,12 @@ export interface EventFilter {
 export interface RowFilter {
   books?: Set<string>;
   markets?: Set<string>;
+  /**
+   * Finer than `markets` (a category such as `spread` takes only the side rows of a period
+   * market; `player_points` one stat of player props); `markets` then holds the market ids it can
+   * match, and the board's per-market counters no longer count the match exactly.
+   */
+  marketTest?: (r: OddsRow) => boolean;
   minOdds?: number;
   maxOdds?: number;
 }
@@ -48,6 +54,7 @@ export function eventMatches(e: CanonicalEvent, f: EventFilter, catalog: Catalog
 export function rowMatches(r: OddsRow, f: RowFilter): boolean {
   if (f.books && !f.books.has(r.book)) return false;
   if (f.markets && !f.markets.has(r.market)) return false;
+  if (f.marketTest && !f.marketTest(r)) return false;
   if (f.minOdds !== undefined && r.priceAmerican < f.minOdds) return false;
   if (f.maxOdds !== undefined && r.priceAmerican > f.maxOdds) return false;
   return true;

@@ -38,7 +38,9 @@ function eventsById(board: LiveBoard, ids: ReadonlySet<string>): CanonicalEvent[
 /** The eight sort keys of `GET /odds`; `-key` sorts descending. */
 export const SORT_KEYS = ['odds_american', 'odds_decimal', 'probability', 'timestamp', 'event_start_time', 'sportsbook', 'sport', 'league'] as const;
 export type SortKey = (typeof SORT_KEYS)[number];
-export const SORT_VALUES: readonly string[] = SORT_KEYS.flatMap((k) => [k, `-${k}`]);
+/** Other names clients use for a sort key: the reference's pages also call probability odds_probability. */
+const SORT_ALIASES: ReadonlyMap<string, SortKey> = new Map([['odds_probability', 'probability']]);
+export const SORT_VALUES: readonly string[] = [...SORT_KEYS, ...SORT_ALIASES.keys()].flatMap((k) => [k, `-${k}`]);
 
 export interface SortSpec {
   key: SortKey;
@@ -48,7 +50,8 @@ export interface SortSpec {
 export function parseSort(value: string | undefined): SortSpec | null {
   if (value === undefined) return null;
   const desc = value.startsWith('-');
-  const key = (desc ? value.slice(1) : value) as SortKey;
+  const name = desc ? value.slice(1) : value;
+  const key = SORT_ALIASES.get(name) ?? (name as SortKey);
   return SORT_KEYS.includes(key) ? { key, desc } : null;
 }
 

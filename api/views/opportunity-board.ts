@@ -9,6 +9,9 @@ export interface BoardEntry<O extends Opportunity = Opportunity> {
 
 type EntryOf<K extends OpportunityKind> = BoardEntry<Extract<Opportunity, { kind: K }>>;
 
+/** Told, after each change is applied, which kind and situation it touched (streams recompute those). */
+export type OpportunityListener = (kind: OpportunityKind, situation: string) => void;
+
 /**
  * The active opportunities an API replica serves, kept by the `opportunities` changelog: a
  * version replaces the previous one, a final version (expiredAt set) or a tombstone removes it.
@@ -18,8 +21,16 @@ export class OpportunityBoard {
   private readonly byKind = new Map<OpportunityKind, Map<string, BoardEntry>>(OPPORTUNITY_KINDS.map((k) => [k, new Map()]));
   private readonly kindOf = new Map<string, OpportunityKind>();
   private readonly lists = new Map<OpportunityKind, BoardEntry[]>();
+  /** Per kind, situation -> keys of the entries showing it. */
+  private readonly situations = new Map<OpportunityKind, Map<string, Set<string>>>(OPPORTUNITY_KINDS.map((k) => [k, new Map()]));
+  private readonly listeners: OpportunityListener[] = [];
   /** Pipeline time of the last version applied (its lastSeenAt or expiredAt). */
   lastUpdate: number | null = null;
+
+  /** `listener` hears of every change applied from now on, synchronously: it must only take note. */
+  subscribe(listener: OpportunityListener): void {
+    this.listeners.push(listener);
+  }
 
   apply(key: string, value: Opportunity | null): void {
     if (value !== null) this.lastUpdate = Math.max(this.lastUpdate ?? 0, value.expiredAt ?? value.lastSeenAt);
@@ -28,10 +39,30 @@ export class OpportunityBoard {
       return;
     }
     const previous = this.kindOf.get(key);
-    if (previous !== undefined && previous !== value.kind) this.remove(key);
+    const before = previous === undefined ? undefined : this.byKind.get(previous)?.get(key);
+    if (previous !== undefined && (previous !== value.kind || before?.o.situation !== value.situation)) this.remove(key);
     this.byKind.get(value.kind)?.set(key, { o: value, event: eventOf(value) });
     this.kindOf.set(key, value.kind);
     this.lists.delete(value.kind);
+    const bySituation = this.situations.get(value.kind) as Map<string, Set<string>>;
+    let keys = bySituation.get(value.situation);
+    if (!keys) {
+      keys = new Set();
+      bySituation.set(value.situation, keys);
+    }
+    keys.add(key);
+    for (const l of this.listeners) l(value.kind, value.situation);
+  }
+
+  /** The active entries of a kind showing one situation. */
+  situation<K extends OpportunityKind>(kind: K, situation: string): EntryOf<K>[] {
+    const out: BoardEntry[] = [];
+    const entries = this.byKind.get(kind);
+    for (const key of this.situations.get(kind)?.get(situation) ?? []) {
+      const e = entries?.get(key);
+      if (e) out.push(e);
+    }
+    return out as unknown as EntryOf<K>[];
   }
 
   /** Active opportunities of a kind, in a stable order (by id). */
@@ -57,9 +88,16 @@ export class OpportunityBoard {
   private remove(key: string): void {
     const kind = this.kindOf.get(key);
     if (kind === undefined) return;
+    const entry = this.byKind.get(kind)?.get(key);
     this.byKind.get(kind)?.delete(key);
     this.kindOf.delete(key);
     this.lists.delete(kind);
+    if (!entry) return;
+    const bySituation = this.situations.get(kind);
+    const keys = bySituation?.get(entry.o.situation);
+    keys?.delete(key);
+    if (keys?.size === 0) bySituation?.delete(entry.o.situation);
+    for (const l of this.listeners) l(kind, entry.o.situation);
   }
 }
 

@@ -26,6 +26,20 @@ export class TeamIndex {
     return this.teams.values();
   }
 
+  /**
+   * `/teams?q=`: any part of a name, alias or abbreviation, case- and accent-insensitive
+   * ("lak" finds the Lakers, "tlant" Atlanta, "sao" São Paulo). For browsing, where a few
+   * extra candidates are what the user wants; filters keep the whole-word `search`.
+   */
+  searchPartial(query: string): Set<string> {
+    const ids = new Set<string>();
+    if (this.teams.has(query)) ids.add(query);
+    const folded = foldName(query);
+    if (folded.length === 0) return ids;
+    for (const s of this.spellings) if (s.folded.includes(folded)) ids.add(s.id);
+    return ids;
+  }
+
   search(query: string): Set<string> {
     const ids = new Set<string>();
     if (this.teams.has(query)) ids.add(query);

@@ -33,6 +33,17 @@ export class TierViews {
     }
   }
 
+  /** Which board a tier reads, as a name: `live`, or `delayed-<ms>`. Streams keep one sequence per board. */
+  feedFor(tier: TierName): string {
+    const delayMs = TIERS[tier].dataDelaySeconds * 1000;
+    return this.delayed.has(delayMs) ? `delayed-${delayMs}` : 'live';
+  }
+
+  /** Every board with its feed name: the live one first, then each delayed one. */
+  feeds(): { feed: string; board: LiveBoard }[] {
+    return [{ feed: 'live', board: this.live }, ...[...this.delayed].map(([ms, view]) => ({ feed: `delayed-${ms}`, board: view.board }))];
+  }
+
   /** The board a tier reads, current for its delay. */
   boardFor(tier: TierName): LiveBoard {
     const delayMs = TIERS[tier].dataDelaySeconds * 1000;

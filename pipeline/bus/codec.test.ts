@@ -2,13 +2,14 @@ import { readFileSync } from 'node:fs';
 import avro from 'avsc';
 import { SchemaRegistryClient } from '@confluentinc/schemaregistry';
 import { describe, expect, it } from 'vitest';
-import { AVRO_SCHEMAS, LEAGUES, TEAMS, TOPICS } from '../../schemas/index.js';
-import type { CanonicalEvent, OddsTick, TopicName, TopicValues } from '../../schemas/index.js';
+import { AVRO_SCHEMAS, LEAGUES, TEAMS, TOPICS, isRawSplits } from '../../schemas/index.js';
+import type { AccountChange, CanonicalEvent, OddsTick, TopicName, TopicValues } from '../../schemas/index.js';
 import { ManualClock } from '../clock.js';
 import { MarketSimulator } from '../feeds/simulator/index.js';
 import { Normalizer } from '../normalize/index.js';
 import { OpportunityProcessor } from '../opportunities/index.js';
 import { SnapshotProcessor } from '../snapshot/index.js';
+import { SplitsProcessor } from '../splits/index.js';
 import { AvroCodec, SchemaCompatibilityError } from './codec.js';
 
 const mockRegistry = () => SchemaRegistryClient.newClient({ baseURLs: ['mock://'] });
@@ -21,9 +22,22 @@ function sampleValues(): { [T in TopicName]: TopicValues[T][] } {
   const normalizer = new Normalizer({ teams: TEAMS, leagues: LEAGUES });
   const snapshot = new SnapshotProcessor();
   const opportunities = new OpportunityProcessor();
-  const out: { [T in TopicName]: TopicValues[T][] } = { 'odds.ticks.raw': [], 'odds.ticks': [], events: [], 'odds.snapshot': [], opportunities: [], 'dead-letter': [] };
+  const splits = new SplitsProcessor();
+  const out: { [T in TopicName]: TopicValues[T][] } = { 'odds.ticks.raw': [], 'odds.ticks': [], events: [], 'odds.snapshot': [], opportunities: [], 'dead-letter': [], accounts: [], splits: [], 'gamestate.raw': [], gamestate: [] };
   const raw = sim.snapshot();
   for (let i = 1; i <= 4; i++) raw.push(...sim.step(T0 + i * 5000, 300));
+  // Splits and game states from the same market, through the normalizer and the splits processor.
+  const rawSplits = sim.splits(T0 + 30_000);
+  // Game states come from games in play: a market of live games, a few minutes of play.
+  const liveClock = new ManualClock(T0);
+  const live = new MarketSimulator({ seed: 5, clock: liveClock, eventsPerLeague: 1, liveShare: 1 });
+  const liveNormalizer = new Normalizer({ teams: TEAMS, leagues: LEAGUES });
+  for (const r of live.snapshot()) liveNormalizer.handle(r, T0);
+  const rawStates = live.takeGameStates();
+  for (let i = 1; i <= 3; i++) {
+    for (const r of live.step(T0 + i * 60_000, 300)) liveNormalizer.handle(r, T0);
+    rawStates.push(...live.takeGameStates());
+  }
   for (const r of raw) {
     out['odds.ticks.raw'].push(r);
     const n = normalizer.handle(r, T0);
@@ -36,6 +50,22 @@ function sampleValues(): { [T in TopicName]: TopicValues[T][] } {
     out['odds.snapshot'].push(change);
     out.opportunities.push(...opportunities.handle({ type: 'odds', change }, T0).map((c) => c.opportunity));
   }
+  for (const r of rawSplits) {
+    out['odds.ticks.raw'].push(r);
+    const n = normalizer.handleSplits(r, T0 + 30_000);
+    if (n.splits && n.event) out.splits.push(splits.handle(n.splits, n.event, T0 + 30_000));
+  }
+  for (const r of rawStates) {
+    out['gamestate.raw'].push(r);
+    const n = liveNormalizer.handleGameState(r, T0 + 30_000);
+    if (n.state) out.gamestate.push(n.state);
+  }
+  const accounts: AccountChange[] = [
+    { kind: 'account', account: { id: 'acct_1', name: 'Acme', createdAt: T0, version: 1 } },
+    { kind: 'key', key: { id: 'key_1', accountId: 'acct_1', hash: 'ab'.repeat(32), preview: 'sk_live_…9f3a', tier: 'pro', name: null, createdAt: T0, updatedAt: T0, active: true, expiresAt: null, revokedAt: null, requestsPerMinute: null, replacedBy: null, version: 2 } },
+    { kind: 'key', key: { id: 'key_2', accountId: 'acct_1', hash: 'cd'.repeat(32), preview: 'sk_live_…11b0', tier: 'enterprise', name: 'backup', createdAt: T0, updatedAt: T0 + 1, active: false, expiresAt: T0 + 60_000, revokedAt: T0 + 1, requestsPerMinute: 20_000, replacedBy: 'key_1', version: 3 } },
+  ];
+  out.accounts.push(...accounts);
   // Every opportunity kind, middles included: the processors' recorded sequence.
   const fixture = readFileSync(new URL('../opportunities/fixtures/replay-sequence.jsonl', import.meta.url), 'utf8').split('\n').filter((l) => l.length > 0);
   const replaySnapshot = new SnapshotProcessor();
@@ -69,7 +99,9 @@ describe('Avro schemas on the wire', () => {
       const sample = values[topic];
       expect(sample.length, topic).toBeGreaterThan(0);
       // One of each opportunity kind, and a spread of the rest.
-      const picked = topic === TOPICS.opportunities ? [...kinds].map((k) => values.opportunities.find((o) => o.kind === k)) : sample.filter((_, i) => i % Math.ceil(sample.length / 50) === 0);
+      const picked: unknown[] = topic === TOPICS.opportunities ? [...kinds].map((k) => values.opportunities.find((o) => o.kind === k)) : sample.filter((_, i) => i % Math.ceil(sample.length / 50) === 0);
+      // The feed's topic: splits records as well as ticks.
+      if (topic === TOPICS.rawTicks) picked.push(...values['odds.ticks.raw'].filter(isRawSplits).slice(0, 5));
       for (const value of picked) {
         const bytes = await codec.encode(topic, value);
         expect(bytes[0], 'magic byte').toBe(0);

@@ -1,8 +1,8 @@
 import { Compatibility } from '@confluentinc/schemaregistry';
 import type { Client } from '@confluentinc/schemaregistry';
 import avro from 'avsc';
-import { AVRO_SCHEMAS, OPPORTUNITY_COMMON_FIELDS, OPPORTUNITY_KIND_FIELDS, TOPICS } from '../../schemas/index.js';
-import type { TopicName } from '../../schemas/index.js';
+import { AVRO_SCHEMAS, OPPORTUNITY_COMMON_FIELDS, OPPORTUNITY_KIND_FIELDS, TOPICS, isRawSplits } from '../../schemas/index.js';
+import type { AccountChange, FeedRecord, TopicName } from '../../schemas/index.js';
 
 /**
  * How record values cross the wire on Kafka. The in-process bus passes objects and needs none.
@@ -51,22 +51,56 @@ export function assertBackwardCompatible(subject: string, previous: string, next
 const KIND_FIELDS = new Map(Object.entries(OPPORTUNITY_KIND_FIELDS));
 const ALL_KIND_FIELDS = new Set(Object.values(OPPORTUNITY_KIND_FIELDS).flat());
 
-/** Opportunities are one Avro record whose kind-specific fields are nullable: fill and trim them. */
+/**
+ * Where the TypeScript value and the Avro record differ in shape: opportunities are one record
+ * whose kind-specific fields are nullable (filled and trimmed); the feed's records are wrapped
+ * (`tick` or `splits`); an account change sets one of `account` and `key`; game-state extras are
+ * JSON text.
+ */
 function toWire(topic: TopicName, value: unknown): unknown {
-  if (topic !== TOPICS.opportunities) return value;
-  const o = value as Record<string, unknown>;
-  const out: Record<string, unknown> = { ...o };
-  for (const f of ALL_KIND_FIELDS) if (out[f] === undefined) out[f] = null;
-  return out;
+  switch (topic) {
+    case TOPICS.opportunities: {
+      const out: Record<string, unknown> = { ...(value as Record<string, unknown>) };
+      for (const f of ALL_KIND_FIELDS) if (out[f] === undefined) out[f] = null;
+      return out;
+    }
+    case TOPICS.rawTicks: {
+      const v = value as FeedRecord;
+      return isRawSplits(v) ? { tick: null, splits: v } : { tick: v, splits: null };
+    }
+    case TOPICS.accounts: {
+      const v = value as AccountChange;
+      return v.kind === 'account' ? { kind: v.kind, account: v.account, key: null } : { kind: v.kind, account: null, key: v.key };
+    }
+    case TOPICS.rawGameState:
+    case TOPICS.gameState: {
+      const v = value as { extras: unknown };
+      return { ...v, extras: JSON.stringify(v.extras) };
+    }
+    default:
+      return value;
+  }
 }
 
 function fromWire(topic: TopicName, value: unknown): unknown {
-  if (topic !== TOPICS.opportunities) return value;
   const o = value as Record<string, unknown>;
-  const keep = new Set<string>([...OPPORTUNITY_COMMON_FIELDS, ...(KIND_FIELDS.get(String(o['kind'])) ?? [])]);
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(o)) if (keep.has(k)) out[k] = v;
-  return out;
+  switch (topic) {
+    case TOPICS.opportunities: {
+      const keep = new Set<string>([...OPPORTUNITY_COMMON_FIELDS, ...(KIND_FIELDS.get(String(o['kind'])) ?? [])]);
+      const out: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(o)) if (keep.has(k)) out[k] = v;
+      return out;
+    }
+    case TOPICS.rawTicks:
+      return o['tick'] ?? o['splits'];
+    case TOPICS.accounts:
+      return o['kind'] === 'account' ? { kind: 'account', account: o['account'] } : { kind: 'key', key: o['key'] };
+    case TOPICS.rawGameState:
+    case TOPICS.gameState:
+      return { ...o, extras: JSON.parse(String(o['extras'])) as unknown };
+    default:
+      return value;
+  }
 }
 
 export interface AvroCodecOptions {

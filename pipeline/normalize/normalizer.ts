@@ -1,14 +1,25 @@
+import { isClosedStatus } from '../../schemas/index.js';
 import type {
   CanonicalEvent,
+  GameState,
   LeagueDef,
+  RawGameState,
   OddsTick,
+  RawSplits,
   RawTick,
   SelectionType,
+  SplitsObservation,
+  SplitSide,
   TeamDef,
 } from '../../schemas/index.js';
 import { TeamDirectory } from './team-directory.js';
 
-export type UnmatchedReason = 'unknown_league' | 'unknown_team' | 'unknown_outcome' | 'same_team_both_sides';
+/** A book's own event id, own keys only: a book named `constructor` is a book, not a method. */
+function bookEventIdOf(event: CanonicalEvent, book: string): string | undefined {
+  return Object.hasOwn(event.externalIds, book) ? event.externalIds[book] : undefined;
+}
+
+export type UnmatchedReason = 'unknown_league' | 'unknown_team' | 'unknown_outcome' | 'same_team_both_sides' | 'splits_without_event' | 'event_closed';
 
 export interface NormalizeResult {
   tick: OddsTick | null;
@@ -26,6 +37,27 @@ export interface NormalizerOptions {
   matchToleranceMs?: number;
   /** Events whose start is this long past are forgotten (bounded memory over days of running). */
   retainAfterStartMs?: number;
+  /**
+   * A live event whose source reports no game state (odds recordings, odds-only APIs) is
+   * declared `final` this long after its start.
+   */
+  finalAfterStartMs?: number;
+}
+
+export interface GameStateResult {
+  state: GameState | null;
+  /** The event, when the game state changed its status. */
+  events: CanonicalEvent[];
+  unmatched: 'unknown_listing' | null;
+}
+
+export interface NormalizeSplitsResult {
+  splits: SplitsObservation | null;
+  /** Canonical events changed by this record (a book's listing found by teams and time). */
+  events: CanonicalEvent[];
+  /** The canonical event the splits belong to, as it stands. */
+  event: CanonicalEvent | null;
+  unmatched: UnmatchedReason | null;
 }
 
 interface EventState {
@@ -33,10 +65,13 @@ interface EventState {
   /** The book whose listing created the event: its start time updates are followed. */
   anchorBook: string;
   pairKey: string;
+  /** Whether a game-state source reports on this event (its status then follows that source). */
+  reported: boolean;
 }
 
 const DEFAULT_TOLERANCE_MS = 3 * 60 * 60 * 1000;
 const DEFAULT_RETAIN_MS = 24 * 60 * 60 * 1000;
+const DEFAULT_FINAL_AFTER_MS = 6 * 60 * 60 * 1000;
 const EVICT_EVERY_TICKS = 10_000;
 
 /**
@@ -52,6 +87,7 @@ export class Normalizer {
   private readonly byPair = new Map<string, string[]>();
   private readonly tolerance: number;
   private readonly retain: number;
+  private readonly finalAfter: number;
   private sinceEviction = 0;
   readonly counts = { matched: 0, unmatched: new Map<UnmatchedReason, number>() };
 
@@ -63,6 +99,72 @@ export class Normalizer {
     this.leagues = new Map(catalog.leagues.map((l) => [l.id, l]));
     this.tolerance = options.matchToleranceMs ?? DEFAULT_TOLERANCE_MS;
     this.retain = options.retainAfterStartMs ?? DEFAULT_RETAIN_MS;
+    this.finalAfter = options.finalAfterStartMs ?? DEFAULT_FINAL_AFTER_MS;
+  }
+
+  /**
+   * A game-state report in a book's vocabulary -> the state on the canonical event. The
+   * listing must be known (the book's odds name it first); the status it reports becomes the
+   * event's status, and the scores are turned to the canonical home and away.
+   */
+  handleGameState(raw: RawGameState, now: number): GameStateResult {
+    const id = this.listings.get(`${raw.book}|${raw.bookEventId}`);
+    const s = id === undefined ? undefined : this.events.get(id);
+    if (!s) return { state: null, events: [], unmatched: 'unknown_listing' };
+    s.reported = true;
+    const e = s.event;
+    const events: CanonicalEvent[] = [];
+    if (!isClosedStatus(e.status) && e.status !== raw.status) {
+      s.event = { ...e, status: raw.status, isLive: raw.status === 'live', updatedAt: now };
+      events.push(s.event);
+    }
+    const swapped = this.teams.resolve(e.league, raw.homeTeam) === e.awayTeamId;
+    const flip = <T>(pair: [T, T] | undefined): [T, T] | undefined => (pair && swapped ? [pair[1], pair[0]] : pair);
+    const side = (x: 'home' | 'away' | null): 'home' | 'away' | null => (x === null || !swapped ? x : x === 'home' ? 'away' : 'home');
+    const extras = { ...raw.extras };
+    for (const k of ['corners', 'yellowCards', 'redCards', 'fouls', 'sets'] as const) {
+      const v = flip(raw.extras[k]);
+      if (v) extras[k] = v;
+    }
+    if (raw.extras.powerPlay !== undefined) extras.powerPlay = side(raw.extras.powerPlay);
+    return {
+      state: {
+        eventId: e.id,
+        sport: e.sport,
+        league: e.league,
+        homeTeamId: e.homeTeamId,
+        awayTeamId: e.awayTeamId,
+        status: s.event.status,
+        homeScore: swapped ? raw.awayScore : raw.homeScore,
+        awayScore: swapped ? raw.homeScore : raw.awayScore,
+        period: raw.period,
+        clock: raw.clock,
+        possession: side(raw.possession),
+        server: side(raw.server),
+        lastPlay: raw.lastPlay,
+        extras,
+        primaryBook: raw.book,
+        bookCount: Object.keys(e.externalIds).length,
+        updatedAt: raw.ts,
+      },
+      events,
+      unmatched: null,
+    };
+  }
+
+  /**
+   * Live events no game-state source reports on become `final` once `finalAfterStartMs` has
+   * passed since their start (odds recordings say when a game starts, never when it ends).
+   */
+  closeFinishedEvents(now: number): CanonicalEvent[] {
+    const out: CanonicalEvent[] = [];
+    for (const s of this.events.values()) {
+      const e = s.event;
+      if (s.reported || e.status !== 'live' || e.startTime + this.finalAfter > now) continue;
+      s.event = { ...e, status: 'final', isLive: false, updatedAt: now };
+      out.push(s.event);
+    }
+    return out;
   }
 
   get eventCount(): number {
@@ -78,7 +180,8 @@ export class Normalizer {
     const key = pairKey(event.league, event.homeTeamId, event.awayTeamId);
     const known = this.events.get(event.id);
     const books = Object.keys(event.externalIds);
-    this.events.set(event.id, { event, anchorBook: known?.anchorBook ?? books[0] ?? '', pairKey: key });
+    // Whether a game-state source reports on it comes back with its next game state.
+    this.events.set(event.id, { event, anchorBook: known?.anchorBook ?? books[0] ?? '', pairKey: key, reported: known?.reported ?? false });
     if (!known) {
       const list = this.byPair.get(key);
       if (list) list.push(event.id);
@@ -108,7 +211,7 @@ export class Normalizer {
       if (homeId === awayId) return this.miss('same_team_both_sides');
       state = this.match(raw, homeId, awayId) ?? this.create(raw, homeId, awayId, now);
       this.listings.set(listingKey, state.event.id);
-      if (state.event.externalIds[raw.book] !== raw.bookEventId) {
+      if (bookEventIdOf(state.event, raw.book) !== raw.bookEventId) {
         state.event = {
           ...state.event,
           externalIds: { ...state.event.externalIds, [raw.book]: raw.bookEventId },
@@ -118,6 +221,8 @@ export class Normalizer {
       }
     }
 
+    // Prices on a finished, postponed or cancelled event are late: its odds stay suspended.
+    if (isClosedStatus(state.event.status) && raw.status === 'open') return { tick: null, events: changed, unmatched: this.count('event_closed') };
     const updated = this.applyListingUpdates(state, raw, now);
     if (updated && !changed.includes(state.event)) changed.push(state.event);
 
@@ -154,14 +259,56 @@ export class Normalizer {
     };
   }
 
+  /**
+   * A book's splits onto the canonical event and sides. Splits never create an event: a book
+   * publishes them for games it prices, so the event is known from its ticks, which the feed
+   * emitted earlier on the same partition. A listing not seen yet is matched by teams and
+   * start time like a tick's; nothing found is counted as `splits_without_event`.
+   */
+  handleSplits(raw: RawSplits, now: number): NormalizeSplitsResult {
+    const league = this.leagues.get(raw.league);
+    if (!league || league.sport !== raw.sport) return { splits: null, events: [], event: null, unmatched: this.count('unknown_league') };
+    const listingKey = `${raw.book}|${raw.bookEventId}`;
+    const changed: CanonicalEvent[] = [];
+    const known = this.listings.get(listingKey);
+    let state = known === undefined ? undefined : this.events.get(known);
+    if (!state) {
+      const homeId = this.teams.resolve(raw.league, raw.homeTeam);
+      const awayId = this.teams.resolve(raw.league, raw.awayTeam);
+      if (homeId === undefined || awayId === undefined) return { splits: null, events: [], event: null, unmatched: this.count('unknown_team') };
+      state = this.match({ league: raw.league, book: raw.book, startTime: raw.startTime }, homeId, awayId);
+      if (!state) return { splits: null, events: [], event: null, unmatched: this.count('splits_without_event') };
+      this.listings.set(listingKey, state.event.id);
+      state.event = { ...state.event, externalIds: { ...state.event.externalIds, [raw.book]: raw.bookEventId }, updatedAt: now };
+      changed.push(state.event);
+    }
+    const event = state.event;
+    const sides: SplitsObservation['sides'] = [];
+    for (const s of raw.sides) {
+      const side = this.splitSide(event, s.market, s.outcome);
+      if (side === undefined || !validShare(s.betPct) || !validShare(s.handlePct)) continue;
+      sides.push({ market: s.market, side, betPct: s.betPct, handlePct: s.handlePct });
+    }
+    if (sides.length === 0) return { splits: null, events: changed, event, unmatched: this.count('unknown_outcome') };
+    return { splits: { eventId: event.id, book: raw.book, ts: raw.ts, sides }, events: changed, event, unmatched: null };
+  }
+
+  private splitSide(event: CanonicalEvent, market: RawSplits['sides'][number]['market'], outcome: string): SplitSide | undefined {
+    if (market === 'total') {
+      const o = outcome.trim().toLowerCase();
+      return o === 'over' ? 'over' : o === 'under' ? 'under' : undefined;
+    }
+    return this.side(event, outcome);
+  }
+
   /** Nearest event of the same pair within tolerance that this book does not list yet. */
-  private match(raw: RawTick, homeId: string, awayId: string): EventState | undefined {
+  private match(raw: Pick<RawTick, 'league' | 'book' | 'startTime'>, homeId: string, awayId: string): EventState | undefined {
     const candidates = this.byPair.get(pairKey(raw.league, homeId, awayId)) ?? [];
     let best: EventState | undefined;
     let bestDiff = Number.POSITIVE_INFINITY;
     for (const id of candidates) {
       const s = this.events.get(id);
-      if (!s || s.event.externalIds[raw.book] !== undefined) continue;
+      if (!s || bookEventIdOf(s.event, raw.book) !== undefined) continue;
       const diff = Math.abs(s.event.startTime - raw.startTime);
       if (diff <= this.tolerance && diff < bestDiff) {
         best = s;
@@ -191,6 +338,7 @@ export class Normalizer {
       },
       anchorBook: raw.book,
       pairKey: key,
+      reported: false,
     };
     this.events.set(id, state);
     const list = this.byPair.get(key);
@@ -202,7 +350,9 @@ export class Normalizer {
   /** Live status from any book; start time only from the book that created the event. */
   private applyListingUpdates(state: EventState, raw: RawTick, now: number): boolean {
     const e = state.event;
-    const goesLive = raw.isLive && !e.isLive;
+    // A finished, postponed or cancelled event stays so, whatever a late tick says.
+    if (isClosedStatus(e.status)) return false;
+    const goesLive = raw.isLive && !e.isLive && !state.reported;
     const moves = raw.book === state.anchorBook && raw.startTime !== e.startTime;
     if (!goesLive && !moves) return false;
     state.event = {
@@ -265,6 +415,10 @@ export class Normalizer {
       }
     }
   }
+}
+
+function validShare(x: number): boolean {
+  return Number.isFinite(x) && x >= 0 && x <= 1;
 }
 
 function pairKey(league: string, a: string, b: string): string {

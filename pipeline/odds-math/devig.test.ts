@@ -8,7 +8,11 @@ import {
   deVigImplied,
   deVigMultiplicative,
   deVigPower,
+  deVigLogit,
+  deVigOddsRatio,
   deVigShin,
+  deVigWorstCase,
+  oddsRatio,
   powerExponent,
   shinZ,
 } from './devig.js';
@@ -211,8 +215,8 @@ describe('Shin de-vig', () => {
 });
 
 describe('dispatch and validation', () => {
-  it('lists the four methods, power first as the default', () => {
-    expect(DEVIG_METHODS).toEqual(['power', 'multiplicative', 'additive', 'shin']);
+  it('lists the six methods, power first as the default', () => {
+    expect(DEVIG_METHODS).toEqual(['power', 'multiplicative', 'additive', 'shin', 'odds_ratio', 'logit']);
   });
 
   it('deVigImplied takes implied probabilities and agrees with deVig on the prices', () => {
@@ -298,5 +302,86 @@ describe('properties of every method', () => {
         },
       ),
     );
+  });
+});
+
+// Odds-ratio method: the `implied` README (opisthokonta/implied, the version that prints the
+// results) runs method = 'or' on the same three football markets as above and prints
+//   [0.2320048 0.2636415 0.5043537], [0.3996912 0.2633869 0.3369219], [0.4634406 0.2919032 0.2446562]
+// with odds ratios 1.034449, 1.035805, 1.102606. Its solver is R's uniroot at the default
+// tolerance, so we agree to 5 decimals on the probabilities and 4 on the ratios.
+describe('odds-ratio (Cheung) de-vig', () => {
+  const expected = [
+    [0.2320048, 0.2636415, 0.5043537],
+    [0.3996912, 0.2633869, 0.3369219],
+    [0.4634406, 0.2919032, 0.2446562],
+  ];
+  const ratios = [1.034449, 1.035805, 1.102606];
+  IMPLIED_README_ODDS.forEach((odds, k) => {
+    it(`reproduces the implied README on ${odds.join('/')}`, () => {
+      expectAllClose(deVigOddsRatio(odds), expected[k] as number[], 5);
+      expect(oddsRatio(odds)).toBeCloseTo(ratios[k] as number, 4);
+    });
+  });
+
+  it('holds one odds ratio across every outcome', () => {
+    const odds = [2.05, 3.2, 3.8];
+    const fair = deVigOddsRatio(odds);
+    const ors = odds.map((d, i) => {
+      const r = 1 / d;
+      const p = fair[i] as number;
+      return (r * (1 - p)) / (p * (1 - r));
+    });
+    for (const c of ors) expect(c).toBeCloseTo(ors[0] as number, 9);
+  });
+
+  it('of -110/-110 is 0.5/0.5, and of -150/+130 lies between multiplicative and power on the favourite', () => {
+    expectAllClose(deVigOddsRatio([americanToDecimal(-110), americanToDecimal(-110)]), [0.5, 0.5], 12);
+    const odds = [americanToDecimal(-150), americanToDecimal(130)];
+    const fav = deVigOddsRatio(odds)[0] as number;
+    expect(fav).toBeGreaterThan(deVigMultiplicative(odds)[0] as number);
+    expect(fav).toBeLessThan((deVigPower(odds)[0] as number) + 1e-3);
+  });
+});
+
+describe('logit-shift de-vig', () => {
+  it('is the odds-ratio model on the log-odds scale: same probabilities, solved independently', () => {
+    for (const odds of [...IMPLIED_README_ODDS, [1.5, 2.74], [2.6, 2.4, 4.3], [1.19, 7, 14]]) {
+      expectAllClose(deVigLogit(odds), deVigOddsRatio(odds), 9);
+    }
+  });
+
+  it('shifts every outcome by the same amount in log-odds', () => {
+    const odds = [4.2, 3.7, 1.95];
+    const fair = deVigLogit(odds);
+    const logit = (p: number): number => Math.log(p / (1 - p));
+    const shifts = odds.map((d, i) => logit(1 / d) - logit(fair[i] as number));
+    for (const s of shifts) expect(s).toBeCloseTo(shifts[0] as number, 9);
+    // ln of the README's odds ratio for this market, 1.034449.
+    expect(shifts[0]).toBeCloseTo(Math.log(1.034449), 4);
+  });
+});
+
+describe('worst-case screen', () => {
+  it('takes, per outcome, the lowest fair probability of any method', () => {
+    const odds = [4.2, 3.7, 1.95];
+    const all = DEVIG_METHODS.map((m) => deVig(m, odds));
+    const worst = deVigWorstCase(odds);
+    worst.forEach((p, i) => expect(p).toBe(Math.min(...all.map((f) => f[i] as number))));
+    // README values: the longshot's lowest is the additive method's (the README's WPO, which is
+    // the additive method, 0.2310332); the favourite's is the basic method's 0.5021813.
+    expect(worst[0]).toBeCloseTo(0.2310332, 6);
+    expect(worst[2]).toBeCloseTo(0.5021813, 4);
+  });
+
+  it('does not sum to 1 when the methods disagree: it is a screen, not a distribution', () => {
+    const worst = deVigWorstCase([4.2, 3.7, 1.95]);
+    expect(sumOf(worst)).toBeLessThan(1);
+  });
+
+  it('still answers when the additive method cannot (overround above 100 %)', () => {
+    const worst = deVigWorstCase([1.05, 1.05, 1.05]);
+    expect(worst).toHaveLength(3);
+    for (const p of worst) expect(p).toBeGreaterThan(0);
   });
 });

@@ -29,6 +29,19 @@
  *   insider interpretation; it is still the value that makes the probabilities sum to 1 (and
  *   what the package's two-outcome closed form gives).
  *
+ * - odds_ratio: Keith Cheung's odds-ratio method ("Fixed-odds betting and traditional odds",
+ *   2015, as described in Buchdahl's "Wisdom of the Crowd" and implemented in the `implied` R
+ *   package): the book's odds are the fair odds times one ratio c for every outcome,
+ *   r_i / (1 - r_i) = c * p_i / (1 - p_i), so p_i = r_i / (c + r_i - c r_i), with c chosen so
+ *   that sum p_i = 1. The sum falls as c grows (from n at c = 0), so c is bisected on (0, hi]
+ *   with hi doubled until the sum drops below 1.
+ * - logit: the same model read on the log-odds scale, logit(p_i) = logit(r_i) - s, one shift s
+ *   for every outcome (s = ln c). It is solved independently, in logit space, so the two serve
+ *   as a check on each other; they agree to solver precision.
+ * - worst_case (deVigWorstCase, not a method of its own): per outcome, the lowest fair
+ *   probability any of the methods above gives. It does not sum to 1; it is the conservative
+ *   screen, an edge that survives it survives every model.
+ *
  * The solvers stop at a parameter tolerance of 1e-12; the tiny remaining error in the sum is
  * removed by dividing by it, so every method returns probabilities summing to 1 to machine
  * precision.
@@ -37,8 +50,12 @@ import { assertProbability } from './conversions.js';
 import { bisect } from './bisection.js';
 import { impliedProbabilities } from './hold.js';
 
-export const DEVIG_METHODS = ['power', 'multiplicative', 'additive', 'shin'] as const;
+export const DEVIG_METHODS = ['power', 'multiplicative', 'additive', 'shin', 'odds_ratio', 'logit'] as const;
 export type DevigMethod = (typeof DEVIG_METHODS)[number];
+
+/** What a caller may pick: every method, or the per-outcome minimum over all of them. */
+export const DEVIG_CHOICES = [...DEVIG_METHODS, 'worst_case'] as const;
+export type DevigChoice = (typeof DEVIG_CHOICES)[number];
 
 const sumOf = (values: readonly number[]): number => values.reduce((sum, v) => sum + v, 0);
 
@@ -119,11 +136,42 @@ function shinFromImplied(implied: readonly number[]): number[] {
   return normalise(shinFromZ(implied, sumOf(implied), shinZFromImplied(implied)));
 }
 
+function oddsRatioFromC(implied: readonly number[], c: number): number[] {
+  return implied.map((r) => r / (c + r - c * r));
+}
+
+function oddsRatioFromImplied(implied: readonly number[]): number[] {
+  if (sumOf(implied) === 1) return [...implied];
+  const residual = (c: number): number => sumOf(oddsRatioFromC(implied, c)) - 1;
+  let hi = 2;
+  while (residual(hi) > 0) hi *= 2;
+  return normalise(oddsRatioFromC(implied, bisect(residual, 0, hi)));
+}
+
+const logit = (p: number): number => Math.log(p / (1 - p));
+const logistic = (x: number): number => 1 / (1 + Math.exp(-x));
+
+function logitFromShift(logits: readonly number[], s: number): number[] {
+  return logits.map((l) => logistic(l - s));
+}
+
+function logitFromImplied(implied: readonly number[]): number[] {
+  if (sumOf(implied) === 1) return [...implied];
+  const logits = implied.map(logit);
+  const residual = (s: number): number => sumOf(logitFromShift(logits, s)) - 1;
+  // The sum falls from n to 0 as the shift grows; widen a symmetric bracket until it holds the root.
+  let half = 1;
+  while (residual(-half) < 0 || residual(half) > 0) half *= 2;
+  return normalise(logitFromShift(logits, bisect(residual, -half, half)));
+}
+
 const FROM_IMPLIED: Record<DevigMethod, (implied: readonly number[]) => number[]> = {
   power: powerFromImplied,
   multiplicative: multiplicativeFromImplied,
   additive: additiveFromImplied,
   shin: shinFromImplied,
+  odds_ratio: oddsRatioFromImplied,
+  logit: logitFromImplied,
 };
 
 function assertMethod(method: string): asserts method is DevigMethod {
@@ -161,6 +209,48 @@ export function deVigAdditive(decimalOdds: readonly number[]): number[] {
 
 export function deVigShin(decimalOdds: readonly number[]): number[] {
   return deVig('shin', decimalOdds);
+}
+
+export function deVigOddsRatio(decimalOdds: readonly number[]): number[] {
+  return deVig('odds_ratio', decimalOdds);
+}
+
+export function deVigLogit(decimalOdds: readonly number[]): number[] {
+  return deVig('logit', decimalOdds);
+}
+
+/** The odds ratio c of Cheung's method (book odds = c x fair odds); above 1 with a margin. */
+export function oddsRatio(decimalOdds: readonly number[]): number {
+  const implied = impliedProbabilities(decimalOdds);
+  const fair = oddsRatioFromImplied(implied);
+  const r = implied[0] ?? 0.5;
+  const p = fair[0] ?? 0.5;
+  return (r * (1 - p)) / (p * (1 - r));
+}
+
+/**
+ * Per outcome, the lowest fair probability over fair-probability sets already computed (one per
+ * method). Kept separate from the methods so a caller that has them pays no second de-vig.
+ */
+export function worstCaseOf(fairByMethod: readonly (readonly number[])[]): number[] {
+  const first = fairByMethod[0];
+  if (!first) throw new RangeError('worst case needs at least one method');
+  return first.map((_, i) => Math.min(...fairByMethod.map((f) => f[i] ?? Infinity)));
+}
+
+/** The conservative screen: per outcome, the lowest fair probability any method gives. */
+export function deVigWorstCase(decimalOdds: readonly number[]): number[] {
+  const implied = impliedProbabilities(decimalOdds);
+  assertImplied(implied);
+  const all: number[][] = [];
+  for (const m of DEVIG_METHODS) {
+    try {
+      all.push(FROM_IMPLIED[m](implied));
+    } catch {
+      // The additive method cannot take an overround above 100 %; the others still can.
+    }
+  }
+  return worstCaseOf(all);
 }
 
 /** The k of the power method (fair p_i = r_i^k); above 1 when the market carries a margin. */

@@ -5,7 +5,13 @@ describe('public face of the odds math library', () => {
   it('exports exactly the documented functions and constants', () => {
     expect(Object.keys(oddsMath).sort()).toEqual(
       [
+        'DEVIG_CHOICES',
         'DEVIG_METHODS',
+        'deVigLogit',
+        'deVigOddsRatio',
+        'deVigWorstCase',
+        'oddsRatio',
+        'worstCaseOf',
         'TYPICAL_MARGIN_SIGMA',
         'americanToDecimal',
         'americanToProbability',
@@ -26,6 +32,7 @@ describe('public face of the odds math library', () => {
         'marketWidth',
         'middle',
         'middleHitProbability',
+        'normalCdf',
         'overround',
         'powerExponent',
         'probabilityToAmerican',

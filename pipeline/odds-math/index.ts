@@ -11,8 +11,14 @@ export {
   probabilityToDecimal,
 } from './conversions.js';
 export {
+  DEVIG_CHOICES,
   DEVIG_METHODS,
   deVig,
+  deVigLogit,
+  deVigOddsRatio,
+  deVigWorstCase,
+  oddsRatio,
+  worstCaseOf,
   deVigAdditive,
   deVigImplied,
   deVigMultiplicative,
@@ -21,11 +27,12 @@ export {
   powerExponent,
   shinZ,
 } from './devig.js';
-export type { DevigMethod } from './devig.js';
+export type { DevigChoice, DevigMethod } from './devig.js';
 export { evPercent } from './ev.js';
 export { kellyPercent } from './kelly.js';
 export { hold, impliedProbabilities, impliedSum, overround } from './hold.js';
 export { marketWidth } from './width.js';
+export { normalCdf } from './normal.js';
 export { arbitrage } from './arbitrage.js';
 export type { ArbitrageResult } from './arbitrage.js';
 export {

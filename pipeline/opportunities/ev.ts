@@ -1,5 +1,6 @@
 import type { DevigMethodName, EvMethodValues, EvOpportunity, OddsRow, OpportunityLeg, SelectionType } from '../../schemas/index.js';
 import {
+  DEVIG_CHOICES,
   DEVIG_METHODS,
   arbitrage,
   deVig,
@@ -9,7 +10,7 @@ import {
   marketWidth,
   probabilityToAmerican,
 } from '../odds-math/index.js';
-import type { DevigMethod } from '../odds-math/index.js';
+import type { DevigChoice, DevigMethod } from '../odds-math/index.js';
 import { confidenceScore, evWarnings } from './confidence.js';
 import type { Candidate, EngineContext } from './context.js';
 import { commonFields, eventKey, rowKey } from './context.js';
@@ -18,17 +19,19 @@ import { Memo } from './memo.js';
 import { completeMarket, decimalOf, lineKey, priceOf, round, sortedBooks } from './state.js';
 import type { LineGroup } from './state.js';
 
-// The contract's method names and the odds math's are one list; the compiler keeps them so.
-const METHODS: readonly DevigMethodName[] = DEVIG_METHODS;
-const _sameMethods: readonly DevigMethod[] = METHODS;
-void _sameMethods;
+// The contract's choices and the odds math's are one list; the compiler keeps them so.
+const CHOICES: readonly DevigMethodName[] = DEVIG_CHOICES;
+const _sameChoices: readonly DevigChoice[] = CHOICES;
+void _sameChoices;
+/** The de-vig methods proper; `worst_case` is derived from their fair probabilities. */
+const METHODS: readonly DevigMethod[] = DEVIG_METHODS;
 
 /** A reference book's complete market at the line, de-vigged by every method. */
 interface Reference {
   book: string;
   rows: OddsRow[];
   /** Method -> fair probability per outcome (in the order of the context's outcomes). */
-  fair: Record<DevigMethodName, number[]>;
+  fair: Record<DevigMethod, number[]>;
 }
 
 function reference(group: LineGroup, book: string, outcomes: readonly SelectionType[]): Reference | null {
@@ -39,11 +42,11 @@ function reference(group: LineGroup, book: string, outcomes: readonly SelectionT
 }
 
 /** De-vigging is a pure function of the prices, and sharp prices repeat: measured 2x faster with it. */
-const FAIR = new Memo<Record<DevigMethodName, number[]> | null>(50_000);
+const FAIR = new Memo<Record<DevigMethod, number[]> | null>(50_000);
 
-function fairOf(decimals: readonly number[]): Record<DevigMethodName, number[]> | null {
+function fairOf(decimals: readonly number[]): Record<DevigMethod, number[]> | null {
   try {
-    const fair = {} as Record<DevigMethodName, number[]>;
+    const fair = {} as Record<DevigMethod, number[]>;
     for (const m of METHODS) fair[m] = deVig(m, decimals);
     return fair;
   } catch {
@@ -63,7 +66,7 @@ function references(ctx: EngineContext, group: LineGroup, books: readonly string
 }
 
 /** The fair probability of outcome i under method m, averaged over the references in order. */
-function average(refs: readonly Reference[], m: DevigMethodName, i: number): number {
+function average(refs: readonly Reference[], m: DevigMethod, i: number): number {
   return refs.reduce((sum, r) => sum + (r.fair[m][i] ?? 0), 0) / refs.length;
 }
 
@@ -116,10 +119,13 @@ export function evCandidates(ctx: EngineContext, line: number | null, group: Lin
       const sharpCount = refs.length;
       if (refs.length === 0) refs = fallback.filter((r) => r.book !== book);
       if (refs.length === 0) continue;
-      const raw = METHODS.map((m, k) => {
+      const raw: { m: DevigMethodName; p: number; ev: number; kelly: number }[] = METHODS.map((m, k) => {
         const p = own ? average(refs, m, i) : (sharedFair[k] ?? 0);
         return { m, p, ev: evPercent(p, d), kelly: kellyPercent(p, d) };
       });
+      // The conservative screen: the lowest of the (reference-averaged) fair probabilities.
+      const worst = Math.min(...raw.map((x) => x.p));
+      raw.push({ m: 'worst_case', p: worst, ev: evPercent(worst, d), kelly: kellyPercent(worst, d) });
       if (!raw.some((x) => x.ev > 0)) continue;
       const leg = { ...priceOf(row), stakeShare: 1 };
       const id = opportunityId('ev', ctx.eventId, ctx.family.key, [leg]);

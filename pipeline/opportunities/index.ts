@@ -17,3 +17,4 @@ export {
 export type { StaleThresholds, Staleness } from './confidence.js';
 export { opportunityId } from './ids.js';
 export { opportunityRow, opportunityRecords } from './records.js';
+export { canonicalLine, familyKey, lineKey, outcomesOf, round } from './state.js';

@@ -60,7 +60,7 @@ describe('opportunity lifecycle', () => {
     const h = new Harness();
     h.event(event());
     h.ticks([...ml('pinnacle', -110, -110), tick('draftkings', 'moneyline', 'away', null, 110), ...totals('pinnacle', 220.5, -104, -104)]);
-    const ended = h.event(event({ status: 'ended', updatedAt: T0 + 1 }), T0 + 1);
+    const ended = h.event(event({ status: 'final', updatedAt: T0 + 1 }), T0 + 1);
     expect(new Set(ended.map((c) => `${c.type}:${c.opportunity.kind}:${c.opportunity.expireReason}`))).toEqual(new Set(['expire:ev:event_closed', 'expire:low_hold:event_closed']));
     expect(h.processor.size).toBe(0);
 

@@ -1,4 +1,4 @@
-import { selectionFamily } from '../../schemas/index.js';
+import { isClosedStatus, selectionFamily } from '../../schemas/index.js';
 import type { CanonicalEvent, OddsChange, OddsRow, Opportunity, OpportunityChange } from '../../schemas/index.js';
 import { arbitrageCandidates } from './arbitrage.js';
 import { resolveOptions } from './config.js';
@@ -79,7 +79,7 @@ export class OpportunityProcessor {
     }
     for (const eventId of [...dirty.keys()].sort()) {
       const s = this.events.get(eventId);
-      if (!s || s.event === null || s.event.status === 'ended') continue;
+      if (!s || s.event === null || isClosedStatus(s.event.status)) continue;
       const families = dirty.get(eventId) ?? new Map<string, Set<string> | 'all'>();
       for (const key of [...families.keys()].sort()) {
         const family = s.families.get(key);
@@ -118,7 +118,7 @@ export class OpportunityProcessor {
     const s = this.state(event.id, now);
     const previous = s.event;
     s.event = event;
-    if (event.status === 'ended') {
+    if (isClosedStatus(event.status)) {
       this.expireAll(s, now, out);
       return;
     }

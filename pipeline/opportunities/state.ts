@@ -60,7 +60,7 @@ export function lineKey(line: number | null): string {
 }
 
 /** The outcomes a complete market of this family has, in a fixed order. */
-export function outcomesOf(family: FamilyState, league: LeagueDef | undefined): SelectionType[] {
+export function outcomesOf(family: Pick<FamilyState, 'family' | 'market'>, league: LeagueDef | undefined): SelectionType[] {
   switch (family.family) {
     case 'side':
       return family.market === 'moneyline' && league?.threeWay === true ? ['home', 'draw', 'away'] : ['home', 'away'];

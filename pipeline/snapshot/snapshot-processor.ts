@@ -21,6 +21,20 @@ export class SnapshotProcessor {
     else this.rows.set(change.key, change.row);
   }
 
+  /**
+   * Every row still open on an event that has finished (or was postponed or cancelled) is
+   * suspended: the removals go out as tombstones, whatever the books left behind.
+   */
+  closeEvent(eventId: string, now: number): OddsChange[] {
+    const out: OddsChange[] = [];
+    for (const [key, row] of this.rows) {
+      if (row.eventId !== eventId) continue;
+      this.rows.delete(key);
+      out.push({ key, eventId, row: null, changedAt: now });
+    }
+    return out;
+  }
+
   handle(tick: OddsTick, now: number): OddsChange | null {
     const key = oddsRowKey(tick);
     const existing = this.rows.get(key);

@@ -18,6 +18,8 @@ export interface LeagueDef {
   numericalId: number;
   name: string;
   sport: string;
+  /** ISO 3166-1 alpha-2 code of the league's country; null for international competitions. */
+  country?: string | null;
   /**
    * Months (1-12) in which the league plays; a league outside its season lists no events.
    * A range may wrap the year end (e.g. NBA: from 10 to 6).

@@ -32,7 +32,8 @@ describe('envelopes and pagination', () => {
       const r = await c.sys.get(path, key);
       expect([path, r.status, r.body['success'], Array.isArray(r.body['data'])]).toEqual([path, 200, true, true]);
       const p = r.body['pagination'] as Row;
-      expect([path, Object.keys(p).filter((k) => k !== 'next_cursor').sort()]).toEqual([path, ['has_more', 'limit', 'next_offset', 'offset']]);
+      // SPEC's four keys, plus the page `count` and the match `total` (additive, docs/api.md).
+      expect([path, Object.keys(p).filter((k) => k !== 'next_cursor').sort()]).toEqual([path, ['count', 'has_more', 'limit', 'next_offset', 'offset', 'total']]);
     }
   });
 
@@ -121,7 +122,7 @@ describe('events', () => {
   it('lists events with the shared filters and meta count and total', async () => {
     const r = await c.sys.get('/api/v1/events?live=true', key);
     expect((r.body['data'] as Row[]).map((e) => [e['league'], e['is_live'], e['home_team'], e['away_team']])).toEqual([['epl', true, 'Arsenal', 'Chelsea']]);
-    expect(r.body['meta']).toEqual({ count: 1, total: 1 });
+    expect(r.body['meta']).toMatchObject({ count: 1, total: 1 });
     expect(((await c.sys.get('/api/v1/events?sportsbook=bovada', key)).body['data'] as Row[]).map((e) => e['league'])).toEqual(['nba']);
     expect(((await c.sys.get('/api/v1/events?team=celtics', key)).body['data'] as Row[]).length).toBe(1);
     expect(((await c.sys.get('/api/v1/events?has_score=true', key)).body['data'] as Row[]).length).toBe(0);
@@ -131,7 +132,7 @@ describe('events', () => {
     expect((await c.sys.get(`/api/v1/events/${nba}`, key)).body['data']).toMatchObject({ id: nba, book_count: 6, status: 'upcoming', external_ids: { pinnacle: 'p-100', draftkings: 'dk-100' } });
     expect((await c.sys.get(`/api/v1/events/${nba}/markets`, key)).body['data']).toEqual(['moneyline', 'point_spread', 'total_points', 'player_prop']);
     const odds = await c.sys.get(`/api/v1/events/${nba}/odds?market=point_spread&sportsbook=draftkings`, key);
-    expect((odds.body['data'] as Row[]).map((o) => [o['selection'], o['line']])).toEqual([['home', -2.5], ['away', 2.5]]);
+    expect((odds.body['data'] as Row[]).map((o) => [o['selection_type'], o['line']])).toEqual([['home', -2.5], ['away', 2.5]]);
     for (const path of ['/api/v1/events/nope', '/api/v1/events/nope/markets', '/api/v1/events/nope/odds']) {
       expect((await c.sys.get(path, key)).status).toBe(404);
     }

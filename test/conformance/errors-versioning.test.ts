@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../api/app.js';
 import { ERROR_CODES } from '../../api/errors.js';
-import { KeyStore } from '../../api/keys.js';
+import { KeyStore } from '../../api/accounts/index.js';
 import { MemoryRateLimitStore } from '../../api/plugins/rate-limit.js';
 import { Catalog } from '../../api/views/catalog.js';
 import { startConformance } from '../support/fixture.js';
@@ -73,7 +73,11 @@ describe('OpenAPI document', () => {
       'get /api/v1/sportsbooks/{bookId}', 'get /api/v1/markets', 'get /api/v1/teams', 'get /api/v1/events', 'get /api/v1/events/{eventId}',
       'get /api/v1/events/{eventId}/markets', 'get /api/v1/events/{eventId}/odds', 'get /api/v1/odds', 'get /api/v1/odds/best',
       'get /api/v1/odds/comparison', 'post /api/v1/odds/batch', 'get /api/v1/odds/delta',
+      'get /api/v1/account', 'get /api/v1/account/usage', 'get /api/v1/account/keys', 'post /api/v1/account/keys',
+      'delete /api/v1/account/keys/{keyId}', 'post /api/v1/account/keys/{keyId}/rotate', 'post /api/v1/deeplinks/batch', 'get /api/v1/deeplink/{id}',
     ];
+    // Keyless routes: no 401 or 429. The deep-link resolver answers with a redirect, without a body.
+    const keyless = new Set(['/api/v1/health', '/api/v1/deeplink/{id}']);
     const present = Object.entries(paths).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m} ${p}`));
     for (const op of expected) expect(present).toContain(op);
     for (const [path, ops] of Object.entries(paths)) {
@@ -81,12 +85,12 @@ describe('OpenAPI document', () => {
         const where = `${method} ${path}`;
         expect([where, typeof op['summary'], typeof op['description'], Array.isArray(op['tags'])]).toEqual([where, 'string', 'string', true]);
         const responses = op['responses'] as Record<string, Row>;
-        expect([where, Object.keys(responses).some((s) => s.startsWith('2'))]).toEqual([where, true]);
+        expect([where, Object.keys(responses).some((s) => s.startsWith('2') || s === '302')]).toEqual([where, true]);
         for (const [status, res] of Object.entries(responses)) {
           expect([where, status, typeof res['description']]).toEqual([where, status, 'string']);
-          if (status !== '204') expect([where, status, Boolean((res['content'] as Row | undefined)?.['application/json'])]).toEqual([where, status, true]);
+          if (status !== '204' && status !== '302') expect([where, status, Boolean((res['content'] as Row | undefined)?.['application/json'])]).toEqual([where, status, true]);
         }
-        if (path !== '/api/v1/health') for (const s of ['400', '401', '429']) expect([where, s in responses]).toEqual([where, true]);
+        if (!keyless.has(path)) for (const s of ['400', '401', '429']) expect([where, s in responses]).toEqual([where, true]);
         for (const p of (op['parameters'] as Row[] | undefined) ?? []) {
           expect([where, p['name'], ['query', 'path', 'header'].includes(p['in'] as string), typeof p['schema']]).toEqual([where, p['name'], true, 'object']);
         }

@@ -71,7 +71,7 @@ describe('GET /odds/delta', () => {
     await c.push([{ ...tick('pinnacle', 'Los Angeles Lakers'), priceAmerican: -135 }, { ...tick('draftkings', 'Boston Celtics', 'point_spread'), status: 'suspended', priceAmerican: null }]);
     const r = await c.sys.get(`/api/v1/odds/delta?since=${encodeURIComponent(since)}`, key);
     expect(r.status).toBe(200);
-    expect((r.body['data'] as Row[]).map((x) => [x['sportsbook'], x['selection'], x['odds_american']])).toEqual([['pinnacle', 'home', -135]]);
+    expect((r.body['data'] as Row[]).map((x) => [x['sportsbook'], x['selection_type'], x['odds_american']])).toEqual([['pinnacle', 'home', -135]]);
     expect(r.body['removed']).toEqual([{ id: expect.any(String), event_id: expect.any(String), sportsbook: 'draftkings', market: 'point_spread', removed_at: expect.any(String) }]);
     const meta = r.body['meta'] as Row;
     expect(meta).toMatchObject({ since: expect.any(String), count: 2, changed_count: 1, removed_count: 1 });

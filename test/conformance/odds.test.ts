@@ -54,7 +54,7 @@ describe('GET /odds', () => {
     expect((await rows('/api/v1/odds?sport=football')).every((r) => r['league'] === 'nfl')).toBe(true);
     expect((await rows('/api/v1/odds?league=nba,epl')).map((r) => r['league'])).not.toContain('nfl');
     expect(new Set((await rows('/api/v1/odds?sportsbook=pinnacle,fanduel')).map((r) => r['sportsbook']))).toEqual(new Set(['pinnacle', 'fanduel']));
-    expect((await rows('/api/v1/odds?market=player_prop')).map((r) => [r['participant'], r['selection'], r['line']])).toEqual([
+    expect((await rows('/api/v1/odds?market=player_prop')).map((r) => [r['participant'], r['selection_type'], r['line']])).toEqual([
       ['LeBron James', 'over', 25.5], ['LeBron James', 'under', 25.5],
     ]);
     const live = await rows('/api/v1/odds?live=true');
@@ -90,10 +90,16 @@ describe('GET /odds', () => {
     }
   });
 
-  it('projects fields, always keeping id', async () => {
-    const data = await rows('/api/v1/odds?fields=odds_american,sportsbook&limit=3');
+  it('projects fields: the core fields clients require plus those named, -name drops one, id always stays', async () => {
+    const core = ['away_team', 'event_id', 'home_team', 'id', 'league', 'market_type', 'odds_american', 'odds_decimal', 'probability', 'selection', 'sport', 'sportsbook'];
+    const data = await rows('/api/v1/odds?fields=odds_american,sportsbook,line&limit=3');
     expect(data).toHaveLength(3);
-    for (const r of data) expect(Object.keys(r).sort()).toEqual(['id', 'odds_american', 'sportsbook']);
+    for (const r of data) expect(Object.keys(r).sort()).toEqual([...core, 'line'].sort());
+    const slim = await rows('/api/v1/odds?fields=odds_american,-home_team,-away_team,-id&limit=1');
+    expect(Object.keys(slim[0] as Row).sort()).toEqual(core.filter((f) => f !== 'home_team' && f !== 'away_team'));
+    const allBut = await rows('/api/v1/odds?fields=-home,-away&limit=1');
+    expect(Object.keys(allBut[0] as Row)).not.toContain('home');
+    expect(Object.keys(allBut[0] as Row)).toContain('sportsbook_ref');
   });
 
   it('groups the page by event with group_by=event', async () => {
@@ -104,7 +110,7 @@ describe('GET /odds', () => {
     expect(groups[1]).toMatchObject({ home_team: 'Los Angeles Lakers', away_team: 'Boston Celtics', is_live: false, home: { id: 'los-angeles-lakers' } });
     expect(r.body['meta']).toMatchObject({ count: FIXTURE_ROWS, total: FIXTURE_ROWS, groups: 3 });
     const projected = (await rows('/api/v1/odds?group_by=event&fields=odds_decimal&limit=1')) as Row[];
-    expect(projected).toEqual([expect.objectContaining({ odds: [{ id: expect.any(String), odds_decimal: expect.any(Number) }] })]);
+    expect(projected).toEqual([expect.objectContaining({ event_name: expect.stringContaining(' @ '), odds: [expect.objectContaining({ id: expect.any(String), odds_decimal: expect.any(Number), market_type: expect.any(String) })] })]);
   });
 
   it('walks the board with cursor and next_cursor: every row once, in board order', async () => {
@@ -166,7 +172,7 @@ describe('GET /odds', () => {
 describe('GET /odds/best', () => {
   it('gives one row per outcome: the highest price across the books, with book_count', async () => {
     const data = await rows('/api/v1/odds/best?league=nba&market=moneyline');
-    expect(data.map((r) => [r['selection'], r['sportsbook'], r['odds_american'], r['book_count']])).toEqual([
+    expect(data.map((r) => [r['selection_type'], r['sportsbook'], r['odds_american'], r['book_count']])).toEqual([
       ['home', 'espnbet', -115, 6],
       ['away', 'betmgm', 110, 6],
     ]);
@@ -179,7 +185,7 @@ describe('GET /odds/best', () => {
 
   it('paginates like every list', async () => {
     const r = await c.sys.get('/api/v1/odds/best?limit=2&offset=1', sharp);
-    expect(r.body['pagination']).toEqual({ limit: 2, offset: 1, has_more: true, next_offset: 3 });
+    expect(r.body['pagination']).toMatchObject({ limit: 2, offset: 1, has_more: true, next_offset: 3 });
   });
 });
 

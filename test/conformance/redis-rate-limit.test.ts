@@ -8,7 +8,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../api/app.js';
-import { KeyStore } from '../../api/keys.js';
+import { KeyStore } from '../../api/accounts/index.js';
 import { RedisRateLimitStore } from '../../api/plugins/redis-rate-limit.js';
 import { LiveBoard } from '../../api/views/board.js';
 import { Catalog } from '../../api/views/catalog.js';
@@ -52,8 +52,6 @@ describe.skipIf('missing' in binary)('rate limits shared through Redis', () => {
   const get = async (replica: number, path: string): Promise<Response> => fetch(`${replicas[replica]?.url}${path}`, { headers: { 'x-api-key': key } });
 
   it('counts one key across two replicas against one limit', async () => {
-    const intoWindow = Date.now() % 60_000;
-    if (intoWindow > 55_000) await new Promise((r) => setTimeout(r, 60_500 - intoWindow));
     for (let i = 1; i <= 12; i++) {
       const r = await get(i % 2, '/api/v1/sports');
       expect([i, r.status, r.headers.get('x-ratelimit-remaining')]).toEqual([i, 200, String(12 - i)]);
@@ -64,6 +62,26 @@ describe.skipIf('missing' in binary)('rate limits shared through Redis', () => {
       expect(Number(over.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
       expect(((await over.json()) as { error: { code: string } }).error.code).toBe('rate_limited');
     }
+  });
+
+  it('slides the window in Redis: refused until the oldest request is 60 s old, exactly', async () => {
+    const T = Date.UTC(2026, 10, 22, 12, 0, 59, 500);
+    const limits = replicas[0]?.limits as RedisRateLimitStore;
+    for (let i = 0; i < 12; i++) expect((await limits.hit('edge', 12, T + i)).allowed).toBe(true);
+    // Across the minute boundary, 709 ms later: the fixed window's 24 in under a second is gone.
+    for (let i = 0; i < 12; i++) expect((await limits.hit('edge', 12, T + 709 + i)).allowed).toBe(false);
+    expect(await limits.hit('edge', 12, T + 59_999)).toEqual({ allowed: false, remaining: 0, resetAt: Math.ceil((T + 60_000) / 1000), retryAfter: 1 });
+    expect(await limits.hit('edge', 12, T + 60_000)).toEqual({ allowed: true, remaining: 0, resetAt: Math.ceil((T + 60_001) / 1000), retryAfter: 1 });
+    expect((await limits.hit('edge', 12, T + 60_000)).allowed).toBe(false);
+    expect((await limits.hit('edge', 12, T + 60_001)).allowed).toBe(true);
+  });
+
+  it('admits exactly the limit when 60 requests race through both replicas\' connections', async () => {
+    const now = Date.now();
+    const stores = replicas.map((r) => r.limits);
+    const answers = await Promise.all(Array.from({ length: 60 }, (_, i) => (stores[i % 2] as RedisRateLimitStore).hit('race', 25, now)));
+    expect(answers.filter((a) => a.allowed)).toHaveLength(25);
+    expect(answers.filter((a) => a.allowed).map((a) => a.remaining).sort((a, b) => a - b)).toEqual(Array.from({ length: 25 }, (_, i) => i));
   });
 
   it('reports Redis in health with its latency', async () => {

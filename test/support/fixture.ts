@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import type { RawTick, TierName } from '../../schemas/index.js';
+import type { FeedRecord, RawTick, TierName } from '../../schemas/index.js';
 import { ManualClock } from '../../pipeline/clock.js';
 import { ScriptedFeed } from './scripted-feed.js';
 import { startTestSystem } from './system.js';
 import type { TestSystem } from './system.js';
+import type { SystemOverrides } from '../../api/system.js';
 
 /**
  * A small board that exercises the contract: three events (NBA pre-match with spreads, totals
@@ -60,8 +61,8 @@ export interface Conformance {
   feed: ScriptedFeed;
   /** The fixture's raw ticks, as first sent. */
   ticks: RawTick[];
-  /** Sends ticks through the pipeline (stamped now on the data clock) and waits until served. */
-  push(ticks: RawTick[]): Promise<void>;
+  /** Sends ticks (or splits) through the pipeline (stamped now on the data clock) and waits until served. */
+  push(records: readonly FeedRecord[]): Promise<void>;
   /** One key per tier; tests that spend a rate limit mint their own with `newKey`. */
   keys: Record<TierName, string>;
   newKey(tier: TierName, requestsPerMinute?: number): string;
@@ -73,11 +74,11 @@ export interface Conformance {
  * The running system on the fixture board, on a manual data clock started at wall time and
  * already moved past the free tier's delay, so every tier sees the whole board.
  */
-export async function startConformance(env: Record<string, string> = {}): Promise<Conformance> {
+export async function startConformance(env: Record<string, string> = {}, overrides: Omit<SystemOverrides, 'feed' | 'clock'> = {}): Promise<Conformance> {
   const clock = new ManualClock(Date.now());
   const ticks = fixtureTicks(clock.now());
   const feed = new ScriptedFeed(ticks);
-  const sys = await startTestSystem(env, { feed: () => feed, clock });
+  const sys = await startTestSystem(env, { ...overrides, feed: () => feed, clock });
   await sys.drained();
   const newKey = (tier: TierName, requestsPerMinute?: number): string => {
     const key = `${tier}_test_${randomBytes(12).toString('base64url')}`;
@@ -96,7 +97,7 @@ export async function startConformance(env: Record<string, string> = {}): Promis
     sharp: newKey('sharp', 100_000),
     enterprise: newKey('enterprise', 100_000),
   };
-  const push = async (batch: RawTick[]): Promise<void> => {
+  const push = async (batch: readonly FeedRecord[]): Promise<void> => {
     clock.advance(1);
     await feed.push(batch.map((t) => ({ ...t, ts: clock.now() })));
     await sys.drained();

@@ -1,21 +1,21 @@
-import type { RawTick } from '../../schemas/index.js';
+import type { FeedRecord } from '../../schemas/index.js';
 import type { Feed } from '../../pipeline/feeds/feed.js';
 
-/** A feed a test drives by hand: `push` emits ticks through the real pipeline. */
+/** A feed a test drives by hand: `push` emits ticks (and splits) through the real pipeline. */
 export class ScriptedFeed implements Feed {
   readonly name = 'scripted';
-  private emit: ((ticks: RawTick[]) => Promise<void>) | null = null;
+  private emit: ((records: readonly FeedRecord[]) => Promise<void>) | null = null;
 
-  constructor(private readonly initial: RawTick[] = []) {}
+  constructor(private readonly initial: readonly FeedRecord[] = []) {}
 
-  async start(emit: (ticks: RawTick[]) => Promise<void>): Promise<void> {
+  async start(emit: (records: readonly FeedRecord[]) => Promise<void>): Promise<void> {
     this.emit = emit;
     if (this.initial.length > 0) await emit(this.initial);
   }
 
-  async push(ticks: RawTick[]): Promise<void> {
+  async push(records: readonly FeedRecord[]): Promise<void> {
     if (!this.emit) throw new Error('feed not started');
-    await this.emit(ticks);
+    await this.emit(records);
   }
 
   async stop(): Promise<void> {

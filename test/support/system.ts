@@ -28,7 +28,8 @@ async function read(res: Response): Promise<TestResponse> {
 /** The real system on 127.0.0.1, a free port and a throwaway data directory. */
 export async function startTestSystem(env: Record<string, string>, overrides: SystemOverrides = {}, options: { logger?: Logger } = {}): Promise<TestSystem> {
   const dataDir = mkdtempSync(join(tmpdir(), 'odds-e2e-'));
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, ...env });
+  // Load shedding off unless a test asks for it: a loaded CI machine's pauses must not become 503s.
+  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, SHED_EVENT_LOOP_DELAY_MS: '0', ...env });
   const system = await startSystem(config, options.logger ?? pino({ level: process.env['TEST_LOG_LEVEL'] ?? 'silent' }), overrides);
   return {
     ...system,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LEAGUES, type RawTick } from '../../../schemas/index.js';
+import { LEAGUES, type FeedRecord, type RawSplits, type RawTick, isRawSplits } from '../../../schemas/index.js';
 import type { Clock } from '../../clock.js';
 import { SimulatorFeed, type SimulatorFeedOptions, syntheticTeams } from './index.js';
 
@@ -16,7 +16,8 @@ function steppingClock(): Clock {
 }
 
 function feed(options: SimulatorFeedOptions = {}): SimulatorFeed {
-  return new SimulatorFeed({ clock: steppingClock(), catalog: CATALOG, intervalMs: 1, ...options });
+  // Splits are off unless a test asks: the other tests count ticks.
+  return new SimulatorFeed({ clock: steppingClock(), catalog: CATALOG, intervalMs: 1, splitsIntervalMs: 0, ...options });
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -26,8 +27,8 @@ async function collect(f: SimulatorFeed, emits: number, onEmit?: () => Promise<v
   const batches: RawTick[][] = [];
   let done = (): void => undefined;
   const enough = new Promise<void>((r) => (done = r));
-  await f.start(async (ticks) => {
-    batches.push(ticks);
+  await f.start(async (records) => {
+    batches.push(records.filter((r): r is RawTick => !isRawSplits(r)));
     if (onEmit !== undefined) await onEmit();
     if (batches.length >= emits) done();
   });
@@ -37,6 +38,32 @@ async function collect(f: SimulatorFeed, emits: number, onEmit?: () => Promise<v
 }
 
 describe('SimulatorFeed', () => {
+  it('emits a round of splits right after the board, then one every splitsIntervalMs, after the ticks of the step', async () => {
+    // The stepping clock moves 100 ms per read: a 1 s interval is a round every ten or so steps.
+    const f = feed({ ticksPerSecond: 1_000, splitsIntervalMs: 1_000 });
+    const board = f.simulator.snapshot().length;
+    const rounds: RawSplits[][] = [];
+    let ticks = 0;
+    let done = (): void => undefined;
+    const enough = new Promise<void>((r) => (done = r));
+    await f.start(async (records: readonly FeedRecord[]) => {
+      const splits = records.filter(isRawSplits);
+      if (splits.length > 0) {
+        expect(splits).toHaveLength(records.length);
+        rounds.push(splits);
+      } else ticks += records.length;
+      if (rounds.length >= 3) done();
+    });
+    await enough;
+    await f.stop();
+    expect(ticks).toBeGreaterThan(board);
+    const times = rounds.map((r) => r[0]?.ts ?? 0);
+    expect(rounds.every((r) => r.every((s) => s.ts === r[0]?.ts))).toBe(true);
+    const gaps = times.slice(1).map((t, i) => t - (times[i] ?? 0));
+    expect(gaps.every((g) => g >= 1_000 && g < 1_500)).toBe(true);
+    expect(new Set(rounds[0]?.map((s) => s.book))).toEqual(new Set(['draftkings', 'circa']));
+  });
+
   it('emits the full board first, then changes, in batches of at most maxBatch', async () => {
     const f = feed({ maxBatch: 500, ticksPerSecond: 5_000 });
     const board = f.simulator.snapshot();

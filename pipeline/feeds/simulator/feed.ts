@@ -1,6 +1,6 @@
-import type { RawTick } from '../../../schemas/index.js';
+import type { FeedRecord, RawGameState } from '../../../schemas/index.js';
 import { type Clock, systemClock } from '../../clock.js';
-import type { Feed } from '../feed.js';
+import type { Feed, GameStateSource } from '../feed.js';
 import type { MarketSimulatorOptions } from './options.js';
 import { MarketSimulator } from './simulator.js';
 
@@ -11,6 +11,8 @@ export interface SimulatorFeedOptions extends MarketSimulatorOptions {
   intervalMs?: number;
   /** Largest array handed to `emit` at once. Default 2000. */
   maxBatch?: number;
+  /** Time between two rounds of betting splits (the first goes out right after the board). Default 5 minutes; 0 turns splits off. */
+  splitsIntervalMs?: number;
   /** Called when `emit` rejects; the feed has stopped by then. Without it the error is thrown uncaught. */
   onError?: (error: unknown) => void;
 }
@@ -20,7 +22,7 @@ export interface SimulatorFeedOptions extends MarketSimulatorOptions {
  * hands the ticks to `emit`, awaiting each batch so that a slow bus slows the feed down rather
  * than piling ticks up in memory. The first emit is the full board.
  */
-export class SimulatorFeed implements Feed {
+export class SimulatorFeed implements Feed, GameStateSource {
   readonly name = 'simulator';
   /** The core being driven, for ground truth (`trueEvents`, `inspect`). */
   readonly simulator: MarketSimulator;
@@ -28,35 +30,49 @@ export class SimulatorFeed implements Feed {
   private readonly ticksPerSecond: number;
   private readonly intervalMs: number;
   private readonly maxBatch: number;
+  private readonly splitsIntervalMs: number;
+  private nextSplitsAt = Number.POSITIVE_INFINITY;
   private readonly onError: ((error: unknown) => void) | undefined;
   private running = false;
   private timer: NodeJS.Timeout | null = null;
   private inFlight: Promise<void> = Promise.resolve();
   private lastStep = 0;
   private budget = 0;
+  private emitGameState: ((states: RawGameState[]) => Promise<void>) | null = null;
 
   constructor(options: SimulatorFeedOptions = {}) {
     this.ticksPerSecond = positive('ticksPerSecond', options.ticksPerSecond ?? 200);
     this.intervalMs = positive('intervalMs', options.intervalMs ?? 100);
     this.maxBatch = Math.floor(positive('maxBatch', options.maxBatch ?? 2_000));
+    const splitsEvery = options.splitsIntervalMs ?? 300_000;
+    if (!Number.isFinite(splitsEvery) || splitsEvery < 0) throw new RangeError(`simulator feed option splitsIntervalMs must be >= 0, got ${splitsEvery}`);
+    this.splitsIntervalMs = splitsEvery;
     this.onError = options.onError;
     this.clock = options.clock ?? systemClock;
     this.simulator = new MarketSimulator(options);
   }
 
+  onGameState(emit: (states: RawGameState[]) => Promise<void>): void {
+    this.emitGameState = emit;
+  }
+
   /** Resolves once the full board has been emitted (rejects if that emit fails); the feed then runs until `stop`. */
-  async start(emit: (ticks: RawTick[]) => Promise<void>): Promise<void> {
+  async start(emit: Emit): Promise<void> {
     if (this.running) throw new Error('simulator feed already started');
     this.running = true;
     this.lastStep = this.clock.now();
     this.budget = 0;
-    const board = this.send(this.simulator.snapshot(), emit);
+    const board = this.send(this.simulator.snapshot(), emit).then(() => this.sendGameStates());
     this.inFlight = board.catch(() => undefined);
     try {
       await board;
     } catch (error) {
       this.running = false;
       throw error;
+    }
+    if (this.splitsIntervalMs > 0) {
+      this.nextSplitsAt = this.lastStep;
+      await this.sendSplits(this.lastStep, emit);
     }
     this.schedule(emit);
   }
@@ -70,7 +86,7 @@ export class SimulatorFeed implements Feed {
     await this.inFlight;
   }
 
-  private schedule(emit: (ticks: RawTick[]) => Promise<void>): void {
+  private schedule(emit: Emit): void {
     if (!this.running) return;
     this.timer = setTimeout(() => {
       this.timer = null;
@@ -78,7 +94,7 @@ export class SimulatorFeed implements Feed {
     }, this.intervalMs);
   }
 
-  private async pump(emit: (ticks: RawTick[]) => Promise<void>): Promise<void> {
+  private async pump(emit: Emit): Promise<void> {
     const now = this.clock.now();
     const elapsed = Math.max(0, now - this.lastStep);
     this.lastStep = now;
@@ -87,7 +103,14 @@ export class SimulatorFeed implements Feed {
     const ticks = this.simulator.step(now, Math.floor(Math.max(0, this.budget)));
     this.budget = Math.max(this.budget - ticks.length, -this.ticksPerSecond);
     try {
+      // A final whistle (or postponement) is news before the books pull their lines, so
+      // opportunities close with the event; other states follow the odds, since a game state
+      // names a listing the normalizer must already know.
+      const states = this.simulator.takeGameStates();
+      await this.sendStates(states.filter((g) => g.status !== 'live'));
       await this.send(ticks, emit);
+      await this.sendStates(states.filter((g) => g.status === 'live'));
+      await this.sendSplits(now, emit);
     } catch (error) {
       this.running = false;
       this.fail(error);
@@ -96,7 +119,14 @@ export class SimulatorFeed implements Feed {
     this.schedule(emit);
   }
 
-  private async send(ticks: RawTick[], emit: (ticks: RawTick[]) => Promise<void>): Promise<void> {
+  /** A splits round when one is due, after the ticks of the same step. */
+  private async sendSplits(now: number, emit: Emit): Promise<void> {
+    if (now < this.nextSplitsAt) return;
+    this.nextSplitsAt = now + this.splitsIntervalMs;
+    await this.send(this.simulator.splits(now), emit);
+  }
+
+  private async send(ticks: FeedRecord[], emit: Emit): Promise<void> {
     if (ticks.length <= this.maxBatch) {
       if (ticks.length > 0) await emit(ticks);
       return;
@@ -104,6 +134,14 @@ export class SimulatorFeed implements Feed {
     for (let i = 0; i < ticks.length && this.running; i += this.maxBatch) {
       await emit(ticks.slice(i, i + this.maxBatch));
     }
+  }
+
+  private async sendGameStates(): Promise<void> {
+    await this.sendStates(this.simulator.takeGameStates());
+  }
+
+  private async sendStates(states: RawGameState[]): Promise<void> {
+    if (states.length > 0 && this.emitGameState !== null) await this.emitGameState(states);
   }
 
   private fail(error: unknown): void {
@@ -117,6 +155,8 @@ export class SimulatorFeed implements Feed {
     });
   }
 }
+
+type Emit = (records: readonly FeedRecord[]) => Promise<void>;
 
 function positive(name: string, value: number): number {
   if (!Number.isFinite(value) || value <= 0) throw new RangeError(`simulator feed option ${name} must be > 0, got ${value}`);

@@ -36,6 +36,8 @@ export interface MarketSimulatorOptions {
   suspensionsPerMinute?: number;
   /** Share of new events played at a neutral site (some books then list home and away reversed). Default 0.05. */
   neutralSiteShare?: number;
+  /** Share of games postponed at their start time instead of played. Default 0.01. */
+  postponedShare?: number;
 }
 
 export interface ResolvedSimulatorOptions {
@@ -47,6 +49,7 @@ export interface ResolvedSimulatorOptions {
   liveShare: number;
   suspensionsPerMinute: number;
   neutralSiteShare: number;
+  postponedShare: number;
 }
 
 function check(name: string, value: number, min: number, max: number): number {
@@ -70,5 +73,6 @@ export function resolveSimulatorOptions(options: MarketSimulatorOptions = {}): R
     liveShare: check('liveShare', options.liveShare ?? 0.1, 0, 1),
     suspensionsPerMinute: check('suspensionsPerMinute', options.suspensionsPerMinute ?? 4, 0, 1_000_000),
     neutralSiteShare: check('neutralSiteShare', options.neutralSiteShare ?? 0.05, 0, 1),
+    postponedShare: check('postponedShare', options.postponedShare ?? 0.01, 0, 1),
   };
 }

@@ -74,7 +74,7 @@ describe('MarketSimulator', () => {
     const fast = simulator();
     run(slow, 1_800, 10_000, 5);
     run(fast, 1_800, 10_000, 400);
-    expect(slow.trueEvents({ includeEnded: true }).some((e) => e.status === 'ended')).toBe(true);
+    expect(slow.trueEvents({ includeEnded: true }).some((e) => e.status === 'final')).toBe(true);
     expect(fast.trueEvents({ includeEnded: true })).toEqual(slow.trueEvents({ includeEnded: true }));
   });
 
@@ -239,7 +239,7 @@ describe('MarketSimulator', () => {
     expect(pulled).toBeGreaterThan(0);
     expect(open.size).toBe(0);
     expect(sim.trueEvents().some((e) => e.id === first.id)).toBe(false);
-    expect(sim.trueEvents({ includeEnded: true }).find((e) => e.id === first.id)?.status).toBe('ended');
+    expect(sim.trueEvents({ includeEnded: true }).find((e) => e.id === first.id)?.status).toBe('final');
     expect(sim.trueEventId('pinnacle', first.books['pinnacle']?.bookEventId ?? '')).toBe(first.id);
   });
 
@@ -325,7 +325,7 @@ describe('MarketSimulator', () => {
     const ticks = run(sim, 12 * 3_600, 60_000, 2);
     const count = new Map<string, number>();
     for (const e of sim.trueEvents()) count.set(e.league, (count.get(e.league) ?? 0) + 1);
-    expect(sim.trueEvents({ includeEnded: true }).filter((e) => e.status === 'ended').length).toBeGreaterThan(10);
+    expect(sim.trueEvents({ includeEnded: true }).filter((e) => e.status === 'final').length).toBeGreaterThan(10);
     expect(Math.min(...count.values())).toBeGreaterThanOrEqual(10);
     const newest = sim.trueEvents().reduce((a, b) => (a.startTime > b.startTime ? a : b));
     expect(ticks.some((t) => t.bookEventId === newest.books['pinnacle']?.bookEventId)).toBe(true);

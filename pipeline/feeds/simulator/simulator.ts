@@ -1,4 +1,4 @@
-import type { RawTick } from '../../../schemas/index.js';
+import type { EventStatus, RawGameState, RawSplits, RawTick } from '../../../schemas/index.js';
 import { type Quote, type SimEvent, type SimProp, buildQuotes, pushTicks, requote } from './board.js';
 import {
   type BookProfile,
@@ -10,6 +10,7 @@ import {
   spellTeam,
 } from './books.js';
 import { evolve } from './dynamics.js';
+import { GamePlay } from './gameplay.js';
 import { scalesFor, strengthSpread } from './fair.js';
 import { TimedHeap } from './heap.js';
 import { type MarketSimulatorOptions, type ResolvedSimulatorOptions, resolveSimulatorOptions } from './options.js';
@@ -17,6 +18,7 @@ import { Planner } from './planner.js';
 import { rosterProps } from './players.js';
 import { Prng, hash2 } from './prng.js';
 import { type EventPlan, MINUTE, durationMs } from './schedule.js';
+import { SplitsModel } from './splits.js';
 import { type QuoteView, type TrueEvent, toQuoteView, toTrueEvent } from './truth.js';
 
 interface BookRuntime {
@@ -48,9 +50,11 @@ export class MarketSimulator {
   private readonly activity: Prng;
   private readonly books: BookRuntime[];
   private readonly planner: Planner;
+  private readonly play: GamePlay;
   private readonly due = new TimedHeap<Due>();
   private readonly byBookEventId = new Map<string, SimEvent>();
   private readonly staleSalt: number;
+  private readonly splitsModel: SplitsModel;
   private active: SimEvent[] = [];
   private readonly ended: SimEvent[] = [];
   private allQuotes: Quote[] = [];
@@ -68,6 +72,8 @@ export class MarketSimulator {
     this.activity = root.fork();
     const ids = root.fork();
     this.staleSalt = root.nextUint32();
+    // Forked last, so the other streams (and so the ticks) are the same as before splits existed.
+    this.splitsModel = new SplitsModel(root.fork());
     const catalog = this.opts.catalog;
     this.books = ensureTrapHabits(bookProfiles(catalog.books)).map((profile) => ({
       profile,
@@ -75,6 +81,7 @@ export class MarketSimulator {
       selectionIds: profile.selectionIds === null ? null : new IdSequence(profile.selectionIds, ids.fork()),
     }));
     this.planner = new Planner(this.opts, this.world);
+    this.play = new GamePlay(this.opts.seed, this.opts.postponedShare);
     this.clockMs = this.opts.clock.now();
     const opening: RawTick[] = [];
     for (const plan of this.planner.opening(this.clockMs)) this.createEvent(plan, this.clockMs, opening);
@@ -113,6 +120,18 @@ export class MarketSimulator {
     this.processDue(now, out, limit);
     this.randomActivity(now, out, limit);
     return out;
+  }
+
+  /**
+   * A round of betting splits at `nowMs` from the books that publish them (draftkings, circa),
+   * for every event they list. Sharp money in this round moves the truth of its game, and the
+   * books requote it over the next steps: the line follows the money.
+   */
+  splits(nowMs: number): RawSplits[] {
+    const now = Math.max(nowMs, this.clockMs);
+    const { splits, moved } = this.splitsModel.round(this.active, now);
+    for (const ev of moved) this.queueRequotes(ev, now, null);
+    return splits;
   }
 
   /** The real games behind the ticks, with every book's id for each (upcoming and live; ended on request). */
@@ -227,6 +246,12 @@ export class MarketSimulator {
     }
     this.active.push(ev);
     this.poolsDirty = true;
+    if (ev.status === 'live') this.play.start(ev, now);
+  }
+
+  /** Game state records (score, period, clock, status) produced since the last call. */
+  takeGameStates(): RawGameState[] {
+    return this.play.take();
   }
 
   private advance(now: number, out: RawTick[]): void {
@@ -235,17 +260,28 @@ export class MarketSimulator {
     const jumped: SimProp[] = [];
     let endedAny = false;
     for (const ev of this.active) {
-      if (ev.status === 'upcoming' && ev.startTime <= now) this.goLive(ev, now, out);
+      if (ev.status === 'upcoming' && ev.startTime <= now) {
+        if (this.play.postponed(ev)) {
+          this.endEvent(ev, now, out, 'postponed');
+          endedAny = true;
+          continue;
+        }
+        this.goLive(ev, now, out);
+        this.play.start(ev, now);
+      }
       if (ev.status === 'live' && ev.endTime <= now) {
-        this.endEvent(ev, now, out);
+        // The last of the play happens before the final whistle, so its report comes before the final one.
+        this.play.step(ev, ev.endTime - 1);
+        this.endEvent(ev, now, out, 'final');
         endedAny = true;
         continue;
       }
       jumped.length = 0;
       if (evolve(ev, dt, now, this.world, jumped)) this.queueRequotes(ev, now, null);
+      if (ev.status === 'live' && this.scoreboard(ev, dt, now)) this.queueRequotes(ev, now, null);
       for (const p of jumped) this.queueRequotes(ev, now, p);
     }
-    if (endedAny) this.active = this.active.filter((e) => e.status !== 'ended');
+    if (endedAny) this.active = this.active.filter((e) => e.status === 'upcoming' || e.status === 'live');
     this.suspendSome(now, dt, out);
     for (const plan of this.planner.refill(now, this.active)) this.createEvent(plan, now, out);
   }
@@ -264,13 +300,35 @@ export class MarketSimulator {
     this.poolsDirty = true;
   }
 
-  private endEvent(ev: SimEvent, now: number, out: RawTick[]): void {
+  /**
+   * The game's clock runs and points are scored: the truth (expected final margin and total)
+   * follows the scoreboard. Returns whether anything was scored (books then requote).
+   */
+  private scoreboard(ev: SimEvent, dt: number, now: number): boolean {
+    const expected = this.play.expected(ev, dt);
+    const scored = this.play.step(ev, now);
+    const st = ev.state;
+    const before = st.margin;
+    const totalBefore = st.total;
+    st.margin += (scored?.diff ?? 0) - expected.diff;
+    const board = this.play.score(ev);
+    st.total = Math.max(board ? board.home + board.away : 0, st.total + (scored?.points ?? 0) - expected.points);
+    if (scored === null) return false;
+    // Lagging books see the game as it was before the score.
+    ev.jumpAt = now;
+    ev.jumpMargin = st.margin - before;
+    ev.jumpTotal = st.total - totalBefore;
+    return true;
+  }
+
+  private endEvent(ev: SimEvent, now: number, out: RawTick[], status: EventStatus): void {
     for (const l of ev.listings) {
       if (l.closed) continue;
       for (const q of l.quotes) if (q.open) pushTicks(q, now, false, out);
       l.closed = true;
     }
-    ev.status = 'ended';
+    this.play.finish(ev, status, now);
+    ev.status = status;
     this.planner.release(ev);
     this.ended.push(ev);
     if (this.ended.length > ENDED_KEPT) {

@@ -13,27 +13,28 @@ export interface LeagueRef {
   sport: string;
 }
 
-const SPORT_KEYS: Readonly<Record<string, string>> = {
-  americanfootball_nfl: 'nfl',
-  americanfootball_ncaaf: 'ncaaf',
-  basketball_nba: 'nba',
-  basketball_ncaab: 'ncaab',
-  basketball_wnba: 'wnba',
-  icehockey_nhl: 'nhl',
-  baseball_mlb: 'mlb',
-  soccer_epl: 'epl',
-  soccer_spain_la_liga: 'la_liga',
-  soccer_italy_serie_a: 'serie_a',
-  soccer_germany_bundesliga: 'bundesliga',
-  soccer_usa_mls: 'mls',
-  soccer_fifa_world_cup: 'fifa_world_cup',
-  mma_mixed_martial_arts: 'ufc',
-  boxing_boxing: 'boxing',
-  cricket_test_match: 'test_cricket',
-  rugbyunion_premiership: 'premiership_rugby',
-  rugbyleague_nrl: 'nrl',
-  lacrosse_pll: 'pll',
-};
+/** Feed keys are looked up in Maps: a key like `constructor` must map to nothing. */
+const SPORT_KEYS: ReadonlyMap<string, string> = new Map<string, string>([
+  ['americanfootball_nfl', 'nfl'],
+  ['americanfootball_ncaaf', 'ncaaf'],
+  ['basketball_nba', 'nba'],
+  ['basketball_ncaab', 'ncaab'],
+  ['basketball_wnba', 'wnba'],
+  ['icehockey_nhl', 'nhl'],
+  ['baseball_mlb', 'mlb'],
+  ['soccer_epl', 'epl'],
+  ['soccer_spain_la_liga', 'la_liga'],
+  ['soccer_italy_serie_a', 'serie_a'],
+  ['soccer_germany_bundesliga', 'bundesliga'],
+  ['soccer_usa_mls', 'mls'],
+  ['soccer_fifa_world_cup', 'fifa_world_cup'],
+  ['mma_mixed_martial_arts', 'ufc'],
+  ['boxing_boxing', 'boxing'],
+  ['cricket_test_match', 'test_cricket'],
+  ['rugbyunion_premiership', 'premiership_rugby'],
+  ['rugbyleague_nrl', 'nrl'],
+  ['lacrosse_pll', 'pll'],
+]);
 
 /** Tournament-scoped keys come and go each season; their prefix names the tour. */
 const SPORT_KEY_PREFIXES: readonly (readonly [prefix: string, league: string])[] = [
@@ -46,7 +47,7 @@ const LEAGUE_SPORT = new Map(LEAGUES.map((l) => [l.id, l.sport] as const));
 
 export function mapSportKey(sportKey: string): LeagueRef | null {
   const league =
-    SPORT_KEYS[sportKey] ?? SPORT_KEY_PREFIXES.find(([prefix]) => sportKey.startsWith(prefix))?.[1];
+    SPORT_KEYS.get(sportKey) ?? SPORT_KEY_PREFIXES.find(([prefix]) => sportKey.startsWith(prefix))?.[1];
   if (league === undefined) return null;
   const sport = LEAGUE_SPORT.get(league);
   return sport === undefined ? null : { league, sport };
@@ -117,38 +118,38 @@ export interface MarketSpec {
   shape: OutcomeShape;
 }
 
-const MARKET_KEYS: Readonly<Record<string, MarketSpec>> = {
-  h2h: { market: 'moneyline', statCategory: null, shape: 'side' },
-  spreads: { market: 'point_spread', statCategory: null, shape: 'spread' },
-  totals: { market: 'total_points', statCategory: null, shape: 'total' },
-  team_totals: { market: 'team_total', statCategory: null, shape: 'team_total' },
-  spreads_h1: { market: '1st_half', statCategory: null, shape: 'spread' },
-  totals_h1: { market: '1st_half', statCategory: null, shape: 'total' },
-  spreads_q1: { market: '1st_quarter', statCategory: null, shape: 'spread' },
-  totals_q1: { market: '1st_quarter', statCategory: null, shape: 'total' },
-};
+const MARKET_KEYS: ReadonlyMap<string, MarketSpec> = new Map<string, MarketSpec>([
+  ['h2h', { market: 'moneyline', statCategory: null, shape: 'side' }],
+  ['spreads', { market: 'point_spread', statCategory: null, shape: 'spread' }],
+  ['totals', { market: 'total_points', statCategory: null, shape: 'total' }],
+  ['team_totals', { market: 'team_total', statCategory: null, shape: 'team_total' }],
+  ['spreads_h1', { market: '1st_half', statCategory: null, shape: 'spread' }],
+  ['totals_h1', { market: '1st_half', statCategory: null, shape: 'total' }],
+  ['spreads_q1', { market: '1st_quarter', statCategory: null, shape: 'spread' }],
+  ['totals_q1', { market: '1st_quarter', statCategory: null, shape: 'total' }],
+]);
 
 /** Over/under player props: The Odds API key to our stat category. */
-const PROP_STATS: Readonly<Record<string, string>> = {
-  player_points: 'points',
-  player_rebounds: 'rebounds',
-  player_assists: 'assists',
-  player_threes: 'threes',
-  player_pass_yds: 'passing_yards',
-  player_rush_yds: 'rushing_yards',
-  player_reception_yds: 'receiving_yards',
-  player_receptions: 'receptions',
-  player_shots_on_goal: 'shots_on_goal',
-  pitcher_strikeouts: 'strikeouts',
-  batter_hits: 'hits',
-  batter_total_bases: 'total_bases',
-};
+const PROP_STATS: ReadonlyMap<string, string> = new Map<string, string>([
+  ['player_points', 'points'],
+  ['player_rebounds', 'rebounds'],
+  ['player_assists', 'assists'],
+  ['player_threes', 'threes'],
+  ['player_pass_yds', 'passing_yards'],
+  ['player_rush_yds', 'rushing_yards'],
+  ['player_reception_yds', 'receiving_yards'],
+  ['player_receptions', 'receptions'],
+  ['player_shots_on_goal', 'shots_on_goal'],
+  ['pitcher_strikeouts', 'strikeouts'],
+  ['batter_hits', 'hits'],
+  ['batter_total_bases', 'total_bases'],
+]);
 
 /** Null for keys we do not carry (h2h_lay, outrights, alternates, yes/no props, ...). */
 export function mapMarketKey(key: string): MarketSpec | null {
-  const spec = MARKET_KEYS[key];
+  const spec = MARKET_KEYS.get(key);
   if (spec !== undefined) return spec;
-  const stat = PROP_STATS[key];
+  const stat = PROP_STATS.get(key);
   return stat === undefined ? null : { market: 'player_prop', statCategory: stat, shape: 'prop' };
 }
 

@@ -4,7 +4,7 @@ import type { ManualClock } from '../../clock.js';
 import type { Feed } from '../feed.js';
 import type { PriceFormat } from './mapping.js';
 import { parseRecordingLine, readLines } from './recording.js';
-import { consoleLogger, errorMessage, realSleep } from './runtime.js';
+import { RepeatedWarning, consoleLogger, errorMessage, realSleep } from './runtime.js';
 import type { FeedLogger, Sleep } from './runtime.js';
 import { EMPTY_STATE, mapSnapshot } from './snapshot-diff.js';
 import type { DiffState } from './snapshot-diff.js';
@@ -129,6 +129,7 @@ export class ReplayFeed implements Feed {
     const signal = this.abort.signal;
     const stats = this.current;
     let previousTimestamp: number | null = null;
+    const malformed = new RepeatedWarning(this.logger, 'replay: malformed line skipped');
     this.logger.info({ file, speed }, 'replay started');
     try {
       for await (const line of readLines(file)) {
@@ -137,7 +138,7 @@ export class ReplayFeed implements Feed {
         const snapshot = parseRecordingLine(line);
         if (snapshot === null) {
           stats.malformedLines += 1;
-          this.logger.warn({ file, line: stats.snapshots + stats.malformedLines }, 'replay: malformed line skipped');
+          malformed.note({ file, line: stats.snapshots + stats.malformedLines });
           continue;
         }
         if (previousTimestamp !== null && speed !== 'max') {
@@ -156,6 +157,7 @@ export class ReplayFeed implements Feed {
             await emit(result.ticks);
           } catch (err) {
             stats.error = `emit failed: ${errorMessage(err)}`;
+            malformed.flush();
             this.logger.error({ file, error: stats.error }, 'replay stopped: emit failed');
             return;
           }
@@ -171,10 +173,12 @@ export class ReplayFeed implements Feed {
         this.progress({ snapshots: stats.snapshots, ticks: stats.ticks, timestamp: snapshot.timestamp });
       }
     } catch (err) {
+      malformed.flush();
       stats.error = `read failed: ${errorMessage(err)}`;
       this.logger.error({ file, error: stats.error }, 'replay stopped: recording unreadable');
       return;
     }
+    malformed.flush();
     stats.stopped = signal.aborted;
     stats.completed = !signal.aborted;
     this.logger.info(

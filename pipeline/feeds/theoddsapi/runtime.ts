@@ -56,3 +56,51 @@ export function errorMessage(err: unknown): string {
   }
   return String(err);
 }
+
+/**
+ * A warning that can repeat thousands of times (a garbage recording has a bad line per line):
+ * the first occurrence is logged with its details, later ones are only counted, and the count
+ * goes out as one summary line at most every `intervalMs` and once more on `flush`.
+ */
+export class RepeatedWarning {
+  private total = 0;
+  private unreported = 0;
+  private lastReportAt = 0;
+  private first: Record<string, unknown> | null = null;
+  private latest: Record<string, unknown> | null = null;
+
+  constructor(
+    private readonly logger: FeedLogger,
+    private readonly msg: string,
+    private readonly intervalMs = 60_000,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  get count(): number {
+    return this.total;
+  }
+
+  note(fields: Record<string, unknown>): void {
+    this.total++;
+    this.latest = fields;
+    if (this.first === null) {
+      this.first = fields;
+      this.lastReportAt = this.now();
+      this.logger.warn({ ...fields, note: 'further occurrences are counted and summarised' }, this.msg);
+      return;
+    }
+    this.unreported++;
+    if (this.now() - this.lastReportAt >= this.intervalMs) this.report();
+  }
+
+  /** The summary of what was counted since the last line, if anything was. */
+  flush(): void {
+    if (this.unreported > 0) this.report();
+  }
+
+  private report(): void {
+    this.logger.warn({ count: this.unreported, total: this.total, first: this.first, last: this.latest }, `${this.msg} (repeated)`);
+    this.unreported = 0;
+    this.lastReportAt = this.now();
+  }
+}

@@ -72,6 +72,7 @@ export function mapSnapshot(
   /** Market instances present in this snapshot, with their last_update. */
   const presentMarkets = new Map<string, number>();
   const seenEvents = new Set<string>();
+  const commenceOf = new Map<string, number>();
   const opens: RawTick[] = [];
   const eventIds: string[] = [];
 
@@ -90,6 +91,7 @@ export function mapSnapshot(
     stats.events += 1;
     eventIds.push(event.id);
     const isLive = snapshotTimeMs >= event.commenceTime;
+    commenceOf.set(event.id, event.commenceTime);
 
     // One bookmaker key per book: the preferred one when regional copies are both present.
     const chosen = new Map<string, ChosenBookmaker>();
@@ -178,9 +180,13 @@ export function mapSnapshot(
   for (const [key, row] of previous.rows) {
     if (rows.has(key)) continue;
     const seenAt = presentMarkets.get(row.marketRef) ?? snapshotTimeMs;
+    // A line pulled from an event still listed follows the event's start as this snapshot
+    // corrects it: a kickoff pushed back five minutes does not make a pre-match pull live.
+    const startTime = commenceOf.get(row.tick.bookEventId) ?? row.tick.startTime;
     suspensions.push({
       ...row.tick,
-      isLive: snapshotTimeMs >= row.tick.startTime,
+      startTime,
+      isLive: snapshotTimeMs >= startTime,
       priceAmerican: null,
       status: 'suspended',
       ts: Math.max(seenAt, row.tick.ts),

@@ -31,6 +31,11 @@ export interface MappingStats {
   malformed: MalformedCounts;
 }
 
+/** Counts keyed by feed input: no prototype, so `__proto__` or `constructor` count like any key. */
+function counter(): Record<string, number> {
+  return Object.create(null) as Record<string, number>;
+}
+
 export function emptyStats(): MappingStats {
   return {
     snapshots: 0,
@@ -39,9 +44,9 @@ export function emptyStats(): MappingStats {
     openTicks: 0,
     suspendedTicks: 0,
     confirmations: 0,
-    unknownSports: {},
-    unknownBookmakers: {},
-    unknownMarkets: {},
+    unknownSports: counter(),
+    unknownBookmakers: counter(),
+    unknownMarkets: counter(),
     duplicateBookmakers: 0,
     duplicateOutcomes: 0,
     malformed: { snapshots: 0, events: 0, bookmakers: 0, markets: 0, outcomes: 0 },
@@ -54,7 +59,8 @@ export function countKey(counts: Record<string, number>, key: string, by = 1): v
 }
 
 function mergeCounts(a: Record<string, number>, b: Record<string, number>): Record<string, number> {
-  const out = { ...a };
+  const out = counter();
+  for (const [key, n] of Object.entries(a)) countKey(out, key, n);
   for (const [key, n] of Object.entries(b)) countKey(out, key, n);
   return out;
 }

@@ -1,42 +1,16 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { TIER_NAMES } from '../schemas/index.js';
-import type { TierName } from '../schemas/index.js';
-
-export interface ApiKeyRecord {
-  /** A label for logs and usage: never the key itself. */
-  keyId: string;
-  tier: TierName;
-  /** A per-key request limit (Enterprise's "custom"); the tier's when absent. */
-  requestsPerMinute?: number;
-}
-
-/** Keys are kept only as SHA-256 digests; the plaintext exists in the caller's hands. */
-export class KeyStore {
-  private readonly byHash = new Map<string, ApiKeyRecord>();
-
-  add(key: string, tier: TierName, overrides: { requestsPerMinute?: number } = {}): ApiKeyRecord {
-    const hash = hashKey(key);
-    const record: ApiKeyRecord = { keyId: hash.slice(0, 12), tier, ...overrides };
-    this.byHash.set(hash, record);
-    return record;
-  }
-
-  lookup(key: string): ApiKeyRecord | undefined {
-    return this.byHash.get(hashKey(key));
-  }
-}
-
-export function hashKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
-}
+import { TIER_NAMES } from '../../schemas/index.js';
+import type { TierName } from '../../schemas/index.js';
+import type { Accounts } from './accounts.js';
 
 /**
- * One demo key per tier, made on first start and kept in the data directory (mode 0600) so
- * that restarts print the same keys.
+ * The secrets of `make run`'s demo keys, one per tier, made on first start and kept in the data
+ * directory (mode 0600) so that every start can print them. The key store itself holds only
+ * their hashes, like any other key's.
  */
-export function loadOrCreateDemoKeys(dataDir: string): Record<TierName, string> {
+export function loadOrCreateDemoSecrets(dataDir: string): Record<TierName, string> {
   const file = join(dataDir, 'demo-keys.json');
   if (existsSync(file)) {
     const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
@@ -55,7 +29,7 @@ function isKeyMap(x: unknown): x is Record<TierName, string> {
   return TIER_NAMES.every((t) => typeof (x as Record<string, unknown>)[t] === 'string');
 }
 
-/** `API_KEYS=pro:abc123,free:xyz`: operator-issued keys. */
+/** `API_KEYS=pro:abc123,free:xyz`: operator-chosen secrets. */
 export function parseApiKeys(spec: string): { key: string; tier: TierName }[] {
   return spec
     .split(',')
@@ -70,4 +44,20 @@ export function parseApiKeys(spec: string): { key: string; tier: TierName }[] {
       }
       return { key, tier: tier as TierName };
     });
+}
+
+/**
+ * Makes sure each secret is a key of the store: a missing one gets its own account
+ * (`<label> <tier>`) and key, made the ordinary way. A known one follows its configured tier;
+ * a revoked one stays revoked across restarts.
+ */
+export async function ensureKeys(accounts: Accounts, label: string, secrets: readonly { key: string; tier: TierName }[]): Promise<void> {
+  const missing: { key: string; tier: TierName }[] = [];
+  for (const s of secrets) {
+    const known = accounts.keys.keyBySecret(s.key);
+    if (known === undefined) missing.push(s);
+    else await accounts.setTier(known.id, s.tier);
+  }
+  if (missing.length === 0) return;
+  await accounts.createAccountsWithKeys(missing.map((s) => ({ account: `${label} ${s.tier}`, key: { tier: s.tier, name: label, secret: s.key } })));
 }

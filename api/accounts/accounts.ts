@@ -1,0 +1,192 @@
+import type { Logger } from 'pino';
+import { TOPICS } from '../../schemas/index.js';
+import type { AccountChange, AccountRecord, ApiKeyRecord, TierName } from '../../schemas/index.js';
+import type { Bus, Consumer, Producer } from '../../pipeline/bus/index.js';
+import type { OlapStore } from '../../pipeline/store/index.js';
+import { KeyStore, keyStatus } from './key-store.js';
+import { ACCOUNT_SELECT, KEY_SELECT, accountFromRow, accountRow, keyFromRow, keyRow } from './rows.js';
+import { hashSecret, newId, newSecret, previewOf } from './secrets.js';
+
+export interface NewKey {
+  record: ApiKeyRecord;
+  /** The secret: returned once, to be shown once, never stored or logged. */
+  secret: string;
+}
+
+export interface KeyOptions {
+  tier: TierName;
+  name?: string | null;
+  requestsPerMinute?: number | null;
+  /** An operator-chosen secret (`API_KEYS`, demo keys); a new random one otherwise. */
+  secret?: string;
+}
+
+export interface Rotation {
+  next: NewKey;
+  old: ApiKeyRecord;
+}
+
+const HOUR_MS = 3_600_000;
+
+/**
+ * The write side of accounts and keys. A change is written to the store first (so an
+ * acknowledged key survives any restart), applied to this replica's view at once (so the
+ * caller's next request sees it), then published on the compacted `accounts` topic, which
+ * every other replica follows.
+ */
+export class Accounts {
+  constructor(
+    readonly keys: KeyStore,
+    private readonly store: OlapStore,
+    private readonly producer: Producer | null,
+    private readonly now: () => number,
+  ) {}
+
+  async createAccount(name: string): Promise<AccountRecord> {
+    const account = this.newAccount(name);
+    await this.commit([account], []);
+    return account;
+  }
+
+  /** A new key in an account. `secret` is for operator-supplied keys (`API_KEYS`, demo keys). */
+  async createKey(accountId: string, options: KeyOptions): Promise<NewKey> {
+    const created = this.newKey(accountId, options);
+    await this.commit([], [created.record]);
+    return created;
+  }
+
+  /** Accounts with one key each, in one write per table (start-up registration of many keys). */
+  async createAccountsWithKeys(entries: readonly { account: string; key: KeyOptions }[]): Promise<NewKey[]> {
+    const accounts = entries.map((e) => this.newAccount(e.account));
+    const keys = entries.map((e, i) => this.newKey((accounts[i] as AccountRecord).id, e.key));
+    await this.commit(accounts, keys.map((k) => k.record));
+    return keys;
+  }
+
+  private newAccount(name: string): AccountRecord {
+    const now = this.now();
+    return { id: newId('acct'), name, createdAt: now, version: now };
+  }
+
+  private newKey(accountId: string, options: KeyOptions): NewKey {
+    const now = this.now();
+    const secret = options.secret ?? newSecret();
+    const record: ApiKeyRecord = {
+      id: newId('key'),
+      accountId,
+      hash: hashSecret(secret),
+      preview: previewOf(secret),
+      tier: options.tier,
+      name: options.name ?? null,
+      createdAt: now,
+      updatedAt: now,
+      active: true,
+      expiresAt: null,
+      revokedAt: null,
+      requestsPerMinute: options.requestsPerMinute ?? null,
+      replacedBy: null,
+      version: now,
+    };
+    return { record, secret };
+  }
+
+  /** Revokes at once; revoking a revoked key changes nothing. */
+  async revokeKey(id: string): Promise<ApiKeyRecord | undefined> {
+    const current = this.keys.key(id);
+    if (!current || !current.active) return current;
+    const now = this.now();
+    return this.writeKey({ ...current, active: false, revokedAt: now, updatedAt: now, version: this.nextVersion(current, now) });
+  }
+
+  /** Moves a key to another tier (operator tooling: `API_KEYS` entries follow their tier). */
+  async setTier(id: string, tier: TierName): Promise<ApiKeyRecord | undefined> {
+    const current = this.keys.key(id);
+    if (!current || !current.active || current.tier === tier) return current;
+    const now = this.now();
+    return this.writeKey({ ...current, tier, updatedAt: now, version: this.nextVersion(current, now) });
+  }
+
+  /**
+   * A new key with the old one's account, tier and limit (and name unless given); the old key
+   * keeps working for `graceHours` (0 revokes it at once), then is refused.
+   */
+  async rotateKey(id: string, options: { graceHours: number; name?: string | null }): Promise<Rotation | undefined> {
+    const current = this.keys.key(id);
+    if (!current || !current.active) return undefined;
+    const next = this.newKey(current.accountId, {
+      tier: current.tier,
+      name: options.name === undefined ? current.name : options.name,
+      requestsPerMinute: current.requestsPerMinute,
+    });
+    const now = this.now();
+    const base = { ...current, replacedBy: next.record.id, updatedAt: now, version: this.nextVersion(current, now) };
+    const old = options.graceHours === 0
+      ? { ...base, active: false, revokedAt: now }
+      : { ...base, expiresAt: Math.min(current.expiresAt ?? Infinity, now + options.graceHours * HOUR_MS) };
+    // One write: the new key and the old one's end arrive together everywhere.
+    await this.commit([], [next.record, old]);
+    return { next, old };
+  }
+
+  /** Keys of an account that count against its tier's cap: usable and not on their way out. */
+  countedKeys(accountId: string): number {
+    const now = this.now();
+    return this.keys.keysOf(accountId).filter((k) => keyStatus(k, now) === 'active').length;
+  }
+
+  private nextVersion(current: ApiKeyRecord, now: number): number {
+    return Math.max(current.version + 1, now);
+  }
+
+  private async writeKey(record: ApiKeyRecord): Promise<ApiKeyRecord> {
+    await this.commit([], [record]);
+    return record;
+  }
+
+  /** Store first (durable), then this replica's view, then the topic for the others. */
+  private async commit(accounts: readonly AccountRecord[], keys: readonly ApiKeyRecord[]): Promise<void> {
+    if (accounts.length > 0) await this.store.insert('accounts', accounts.map(accountRow));
+    if (keys.length > 0) await this.store.insert('api_keys', keys.map(keyRow));
+    const changes: AccountChange[] = [...accounts.map((account): AccountChange => ({ kind: 'account', account })), ...keys.map((key): AccountChange => ({ kind: 'key', key }))];
+    for (const change of changes) this.keys.apply(change);
+    await this.producer?.send(TOPICS.accounts, changes.map((change) => ({ key: change.kind === 'account' ? `account:${change.account.id}` : `key:${change.key.id}`, value: change })));
+  }
+}
+
+/** Every account and key in the store, as changes to apply. */
+export async function loadAccountChanges(store: OlapStore): Promise<AccountChange[]> {
+  const accounts = await store.query(ACCOUNT_SELECT);
+  const keys = await store.query(KEY_SELECT);
+  return [
+    ...accounts.map((r): AccountChange => ({ kind: 'account', account: accountFromRow(r) })),
+    ...keys.flatMap((r): AccountChange[] => {
+      const key = keyFromRow(r);
+      return key ? [{ kind: 'key', key }] : [];
+    }),
+  ];
+}
+
+export interface AccountsReplica {
+  keys: KeyStore;
+  accounts: Accounts;
+  /** Stops following the topic. */
+  stop(): Promise<void>;
+}
+
+/**
+ * One API replica's accounts: the view loaded from the store, then kept current by its own
+ * consumer group on the `accounts` topic (from the beginning: on Kafka the compacted topic
+ * replays every key; in process it holds what this run changed).
+ */
+export async function startAccounts(options: { bus: Bus; store: OlapStore; now?: () => number; replicaId: string; logger: Logger }): Promise<AccountsReplica> {
+  const now = options.now ?? Date.now;
+  const keys = new KeyStore(now);
+  for (const change of await loadAccountChanges(options.store)) keys.apply(change);
+  const consumer: Consumer<typeof TOPICS.accounts> = options.bus.consumer({ groupId: `api-accounts-${options.replicaId}`, topic: TOPICS.accounts, fromBeginning: true });
+  consumer.run(async (batch) => {
+    for (const r of batch.records) if (r.value !== null) keys.apply(r.value);
+  });
+  consumer.done.catch((err: unknown) => options.logger.error({ err }, 'accounts topic consumer stopped: key changes from other replicas no longer arrive'));
+  options.logger.info({ keys: keys.size }, 'accounts loaded');
+  return { keys, accounts: new Accounts(keys, options.store, options.bus.producer(), now), stop: () => consumer.stop() };
+}

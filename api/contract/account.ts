@@ -1,0 +1,200 @@
+import type { ApiKeyRecord, TierName } from '../../schemas/index.js';
+import { keyStatus } from '../accounts/index.js';
+import type { AuthenticatedKey } from '../accounts/index.js';
+import { TIERS } from '../tiers.js';
+import { isoTime, nullableString } from './common.js';
+
+/** Response schemas and presenters of the /account routes. */
+
+const dateTime = { type: 'string', format: 'date-time' } as const;
+const nullableDateTime = { type: ['string', 'null'], format: 'date-time' } as const;
+
+/** `max_books` stands for "all" with 999, as the reference does. */
+const UNLIMITED_BOOKS = 999;
+
+export const apiKeySchema = {
+  type: 'object',
+  required: ['id', 'id_masked', 'name', 'tier', 'is_active', 'status', 'created_at', 'updated_at'],
+  properties: {
+    id: { type: 'string', description: 'The key-store id (not the secret): use it to revoke or rotate.' },
+    id_masked: { type: 'string', description: "The secret's prefix and last four characters." },
+    name: nullableString,
+    tier: { type: 'string' },
+    is_active: { type: 'boolean', description: 'Whether the key is accepted now (true during a rotation grace period).' },
+    status: { type: 'string', enum: ['active', 'grace', 'expired', 'revoked'] },
+    is_current: { type: 'boolean', description: 'This is the key that sent the request.' },
+    created_at: dateTime,
+    updated_at: dateTime,
+    expires_at: { ...nullableDateTime, description: 'End of the grace period of a rotated key; null otherwise.' },
+    revoked_at: nullableDateTime,
+    replaced_by: { ...nullableString, description: 'The key that replaced this one in a rotation.' },
+  },
+} as const;
+
+/** A key as listed: never the secret. */
+export function presentKey(k: ApiKeyRecord, now: number, current?: string): Record<string, unknown> {
+  const status = keyStatus(k, now);
+  return {
+    id: k.id,
+    id_masked: k.preview,
+    name: k.name,
+    tier: k.tier,
+    is_active: status === 'active' || status === 'grace',
+    status,
+    is_current: k.id === current,
+    created_at: isoTime(k.createdAt),
+    updated_at: isoTime(k.updatedAt),
+    expires_at: k.expiresAt === null ? null : isoTime(k.expiresAt),
+    revoked_at: k.revokedAt === null ? null : isoTime(k.revokedAt),
+    replaced_by: k.replacedBy,
+  };
+}
+
+export const newKeySchema = {
+  type: 'object',
+  required: ['id', 'key', 'name', 'tier'],
+  properties: {
+    id: { type: 'string' },
+    key: { type: 'string', description: 'The secret. Shown this once: it cannot be read again.' },
+    name: nullableString,
+    tier: { type: 'string' },
+    id_masked: { type: 'string' },
+    created_at: dateTime,
+  },
+} as const;
+
+export function presentNewKey(k: ApiKeyRecord, secret: string): Record<string, unknown> {
+  return { id: k.id, key: secret, name: k.name, tier: k.tier, id_masked: k.preview, created_at: isoTime(k.createdAt) };
+}
+
+/**
+ * Features as an object of booleans. The reference documents an array of names, but the
+ * Python SDK validates `features` as an object (an array makes `account.me()` raise) and the
+ * TypeScript SDK types it so; the array is served beside it as `feature_list`.
+ */
+export function featuresOf(tier: TierName): Record<string, boolean> {
+  const t = TIERS[tier];
+  const has = (f: (typeof t.features)[number]): boolean => t.features.includes(f);
+  return {
+    odds: true,
+    schedule: true,
+    splits: true,
+    ev: has('ev'),
+    arbitrage: has('arbitrage'),
+    middles: has('middles'),
+    // Low-hold is served under the arbitrage gate (Hobby and up).
+    low_hold: has('arbitrage'),
+    deep_links: has('deeplinks'),
+    game_state: has('gamestate'),
+    streaming: t.maxStreams > 0,
+    history: false,
+    futures: false,
+    closing_line: false,
+  };
+}
+
+const booleans = (names: readonly string[]): object => ({
+  type: 'object',
+  required: [...names],
+  properties: Object.fromEntries(names.map((n) => [n, { type: 'boolean' }])),
+});
+const FEATURE_NAMES = Object.keys(featuresOf('free'));
+
+export const accountSchema = {
+  type: 'object',
+  required: ['key_id', 'account_id', 'tier', 'rate_limit', 'features', 'feature_list', 'streaming', 'limits', 'data_delay_seconds', 'key', 'add_ons'],
+  properties: {
+    key_id: { type: 'string', description: 'The key that sent the request.' },
+    account_id: { type: 'string' },
+    account_name: nullableString,
+    tier: { type: 'string', enum: Object.keys(TIERS) },
+    rate_limit: {
+      type: 'object',
+      required: ['requests_per_minute', 'max_books'],
+      properties: { requests_per_minute: { type: 'integer' }, max_books: { type: 'integer', description: '999 = all sportsbooks.' } },
+    },
+    features: { ...booleans(FEATURE_NAMES), description: 'What the tier includes, as booleans (the shape the SDKs read).' },
+    feature_list: { type: 'array', items: { type: 'string' }, description: 'The included features as names (the shape of the reference\'s document).' },
+    streaming: {
+      type: 'object',
+      required: ['enabled', 'max_connections'],
+      properties: { enabled: { type: 'boolean' }, max_connections: { type: 'integer', description: '0 when streaming is not included.' } },
+    },
+    limits: {
+      type: 'object',
+      required: ['requests_per_minute', 'max_streams', 'odds_delay_seconds', 'max_books', 'batch_events', 'max_keys'],
+      properties: {
+        requests_per_minute: { type: 'integer' },
+        max_streams: { type: 'integer' },
+        odds_delay_seconds: { type: 'integer' },
+        max_books: { type: 'integer', description: '999 = all sportsbooks.' },
+        batch_events: { type: 'integer' },
+        max_keys: { type: 'integer' },
+      },
+    },
+    data_delay_seconds: { type: 'integer', description: 'How far behind real time the odds are for this tier (X-Data-Delay).' },
+    key: apiKeySchema,
+    add_ons: { type: 'array', items: { type: 'string' }, description: 'Always empty: this service has no add-ons; tiers carry everything.' },
+  },
+} as const;
+
+export function presentAccount(auth: AuthenticatedKey, key: ApiKeyRecord, accountName: string | null, now: number): Record<string, unknown> {
+  const t = TIERS[auth.tier];
+  const requestsPerMinute = auth.requestsPerMinute ?? t.requestsPerMinute;
+  const maxBooks = t.maxSportsbooks ?? UNLIMITED_BOOKS;
+  const features = featuresOf(auth.tier);
+  return {
+    key_id: auth.keyId,
+    account_id: auth.accountId,
+    account_name: accountName,
+    tier: auth.tier,
+    rate_limit: { requests_per_minute: requestsPerMinute, max_books: maxBooks },
+    features,
+    feature_list: Object.entries(features).filter(([, on]) => on).map(([name]) => name),
+    streaming: { enabled: t.maxStreams > 0, max_connections: t.maxStreams },
+    limits: {
+      requests_per_minute: requestsPerMinute,
+      max_streams: t.maxStreams,
+      odds_delay_seconds: t.dataDelaySeconds,
+      max_books: maxBooks,
+      batch_events: t.batchEvents,
+      max_keys: t.maxKeys,
+    },
+    data_delay_seconds: t.dataDelaySeconds,
+    key: presentKey(key, now, auth.keyId),
+    add_ons: [],
+  };
+}
+
+const periodCounts = {
+  today: { type: 'integer' },
+  this_week: { type: 'integer', description: 'Since Monday 00:00 UTC.' },
+  this_month: { type: 'integer', description: 'Since the 1st, 00:00 UTC.' },
+} as const;
+
+export const usageSchema = {
+  type: 'object',
+  required: ['requests', 'streams', 'period'],
+  properties: {
+    requests: {
+      type: 'object',
+      required: ['today', 'this_week', 'this_month', 'limit', 'by_endpoint'],
+      properties: {
+        ...periodCounts,
+        limit: {
+          type: 'object',
+          required: ['per_minute', 'remaining', 'resets_at'],
+          description: 'The current rate-limit window, as of this request (which it includes).',
+          properties: { per_minute: { type: 'integer' }, remaining: { type: 'integer' }, resets_at: dateTime },
+        },
+        by_endpoint: {
+          type: 'array',
+          description: 'Per route, busiest this month first.',
+          items: { type: 'object', required: ['endpoint', 'today', 'this_week', 'this_month'], properties: { endpoint: { type: 'string', description: 'Method and route pattern, e.g. GET /api/v1/odds.' }, ...periodCounts } },
+        },
+      },
+    },
+    streams: { type: 'object', required: ['active', 'max'], properties: { active: { type: 'integer' }, max: { type: 'integer' } } },
+    period: { type: 'object', required: ['start', 'end'], description: 'The calendar month (UTC) the monthly count covers.', properties: { start: dateTime, end: dateTime } },
+  },
+} as const;

@@ -1,0 +1,6 @@
+/** The MCP tool server: Streamable HTTP on the official SDK, tools answered by the REST routes and the odds math. */
+export { mcpRoutes } from './plugin.js';
+export type { McpOptions } from './plugin.js';
+export { RouteSchemas } from './route-schemas.js';
+export { ToolRegistry } from './server.js';
+export type { ToolSpec } from './tool.js';

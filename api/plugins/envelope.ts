@@ -1,0 +1,104 @@
+import { createHash } from 'node:crypto';
+import fp from 'fastify-plugin';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { PayloadInspector } from '../deps.js';
+
+/**
+ * What every answer of the authenticated API carries on the wire, beyond what a handler returns,
+ * so that clients written for the reference service work unchanged (docs/api.md, "Compatibility"):
+ *
+ * - query conventions before validation: `event_id` is `event` on routes that take `event`, and a
+ *   repeated string parameter (`add_sportsbook=a&add_sportsbook=b`) is the comma list `a,b`;
+ * - on 2xx JSON envelopes: `updated_at` (emit time), `data` never null, and `meta.pagination`
+ *   beside the top-level `pagination`;
+ * - `X-Tier` (the key's tier, lowercase) on every answer to a known key;
+ * - on cacheable GETs (200): a strong `ETag` over the tier and the body (without `updated_at`)
+ *   and `Cache-Control: private, max-age=0, must-revalidate`; `If-None-Match` matching it (or
+ *   `*`) answers 304 with no body.
+ */
+
+/** Paths (under the API prefix) whose 200 answers carry an ETag. */
+const CACHEABLE = /^\/api\/v1\/(odds|events|sports|leagues|sportsbooks|markets|teams|opportunities)(\/|\?|$)/;
+export const CACHE_CONTROL = 'private, max-age=0, must-revalidate';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The `updated_at` written into this answer, so the ETag can leave it out. */
+    emittedAt: string | null;
+  }
+}
+
+interface QuerySchema {
+  properties?: Record<string, { type?: unknown }>;
+}
+
+function normaliseQuery(request: FastifyRequest): void {
+  const query = request.query as Record<string, unknown> | undefined;
+  if (!query || typeof query !== 'object') return;
+  const props = (request.routeOptions.schema?.querystring as QuerySchema | undefined)?.properties;
+  if (!props) return;
+  for (const [name, value] of Object.entries(query)) {
+    if (Array.isArray(value) && props[name]?.type === 'string') query[name] = value.map(String).join(',');
+  }
+  if ('event' in props && query['event'] === undefined && typeof query['event_id'] === 'string') query['event'] = query['event_id'];
+}
+
+/** RFC 9110: If-None-Match is `*` or a list of entity tags, compared weakly. */
+export function matchesIfNoneMatch(header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  const bare = etag.replace(/^W\//, '');
+  return header.split(',').some((t) => {
+    const tag = t.trim();
+    return tag === '*' || tag.replace(/^W\//, '') === bare;
+  });
+}
+
+export function entityTag(tier: string, body: string): string {
+  return `"${createHash('sha1').update(tier).update('\n').update(body).digest('base64url')}"`;
+}
+
+function isEnvelope(payload: unknown): payload is Record<string, unknown> {
+  return typeof payload === 'object' && payload !== null && !Array.isArray(payload) && !Buffer.isBuffer(payload) && 'data' in payload;
+}
+
+export const envelopePlugin = fp<{ inspect?: PayloadInspector }>(async (app: FastifyInstance, options) => {
+  app.decorateRequest('emittedAt', null);
+
+  app.addHook('preValidation', async (request) => {
+    normaliseQuery(request);
+  });
+
+  app.addHook('preSerialization', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    if (reply.statusCode < 200 || reply.statusCode >= 300 || !isEnvelope(payload)) {
+      options.inspect?.(request, reply.statusCode, payload);
+      return payload;
+    }
+    const out: Record<string, unknown> = { ...payload };
+    if (out['data'] === null || out['data'] === undefined) out['data'] = [];
+    const page = out['pagination'];
+    const meta = out['meta'];
+    if (page !== undefined && (meta === undefined || (typeof meta === 'object' && meta !== null && !('pagination' in meta)))) {
+      out['meta'] = { ...(meta as object | undefined), pagination: page };
+    }
+    request.emittedAt = new Date().toISOString();
+    out['updated_at'] = request.emittedAt;
+    options.inspect?.(request, reply.statusCode, out);
+    return out;
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    const tier = request.apiKey?.tier;
+    if (tier !== undefined) void reply.header('x-tier', tier);
+    if (request.method !== 'GET' || reply.statusCode !== 200 || tier === undefined || !CACHEABLE.test(request.url)) return payload;
+    if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
+    let body = typeof payload === 'string' ? payload : payload.toString('utf8');
+    // The emit time changes every answer; the content it stamps may not.
+    if (request.emittedAt !== null) body = body.replace(`"updated_at":"${request.emittedAt}"`, '');
+    const etag = entityTag(tier, body);
+    // A route with its own caching rule (/odds/closing: shared caches may keep it 30 s) keeps it.
+    void reply.header('etag', etag).header('cache-control', (reply.getHeader('cache-control') as string | undefined) ?? CACHE_CONTROL);
+    if (!matchesIfNoneMatch(request.headers['if-none-match'], etag)) return payload;
+    void reply.code(304).removeHeader('content-type').removeHeader('content-length').removeHeader('content-disposition');
+    return '';
+  });
+});

@@ -1,0 +1,63 @@
+import type { CanonicalEvent, OddsRow } from '../../schemas/index.js';
+import type { LiveBoard } from '../views/board.js';
+import type { Catalog } from '../views/catalog.js';
+import { eventMatches, rowMatches } from '../views/filters.js';
+import { maxLogTime } from '../views/log-time.js';
+import type { LogTime } from '../views/log-time.js';
+import type { OddsFilters } from './odds.js';
+
+export interface DeltaItem {
+  /** The row in its current state, or (for a removal) the row that went away. */
+  row: OddsRow;
+  /** The row's event, for presenting an upsert. */
+  event: CanonicalEvent | undefined;
+  removed: boolean;
+  time: LogTime;
+}
+
+export type DeltaResult =
+  | { ok: true; items: DeltaItem[]; hasMore: boolean; next: LogTime }
+  | { ok: false; floor: LogTime };
+
+/**
+ * `GET /odds/delta`: the rows changed and removed after `since`, each once, at the place of its
+ * last change, paged by `offset`/`limit`. A row whose event left the `live` state is a removal
+ * for that filter. `ok: false` when `since` is older than the board's change window.
+ */
+export function oddsDelta(board: LiveBoard, catalog: Catalog, filters: OddsFilters, since: LogTime, offset: number, limit: number): DeltaResult {
+  const log = board.log;
+  if (!log.covers(since)) return { ok: false, floor: log.floor };
+  const { event: ef, row: rf } = filters;
+  const head = log.head();
+  const items: DeltaItem[] = [];
+  const eventFilter = { ...ef, live: undefined };
+  const page = { skipped: 0, hasMore: false, last: null as LogTime | null };
+  const take = (item: DeltaItem): boolean => {
+    if (page.skipped < offset) {
+      page.skipped++;
+      return true;
+    }
+    if (items.length >= limit) {
+      page.hasMore = true;
+      return false;
+    }
+    items.push(item);
+    page.last = item.time;
+    return true;
+  };
+  log.scan(since, (change) => {
+    const row = change.row ?? change.removed;
+    if (!row || !rowMatches(row, rf)) return true;
+    const ev = board.event(row.eventId);
+    if (change.row === null) {
+      if (ev && !eventMatches(ev, eventFilter, catalog)) return true;
+      return take({ row, event: ev, removed: true, time: change.time });
+    }
+    // A row whose event is not known yet is not on /odds either; it comes again when the event does.
+    if (!ev || !eventMatches(ev, eventFilter, catalog)) return true;
+    if (ef.live !== undefined && ev.isLive !== ef.live) return take({ row, event: ev, removed: true, time: change.time });
+    return take({ row, event: ev, removed: false, time: change.time });
+  });
+  const next = page.hasMore && page.last ? page.last : maxLogTime(head, since);
+  return { ok: true, items, hasMore: page.hasMore, next };
+}

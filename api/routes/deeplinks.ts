@@ -1,0 +1,150 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { DEEP_LINK_PATH, DEFAULT_STATE, US_STATES } from '../deeplinks/index.js';
+import type { DeepLinkResolver } from '../deeplinks/index.js';
+import { authErrorResponses, errorResponse, isoTime, notFoundResponse } from '../contract/common.js';
+import { ApiError } from '../errors.js';
+import { requireFeature } from '../plugins/auth.js';
+
+const MAX_BATCH_IDS = 500;
+
+const stateParam = {
+  type: 'string',
+  pattern: '^[A-Za-z]{2}$',
+  default: DEFAULT_STATE,
+  description: 'US state code (e.g. nj); shapes the URL of books whose site is per state. Default pa.',
+} as const;
+
+/** `state`, lowercased and checked against the US state codes. */
+function stateOf(raw: string | undefined, where: string): string {
+  const state = (raw ?? DEFAULT_STATE).toLowerCase();
+  if (!US_STATES.has(state)) throw new ApiError('invalid_request', `Invalid ${where} 'state': '${raw ?? ''}' is not a US state code`);
+  return state;
+}
+
+interface BatchBody {
+  ids: string[];
+  state?: string;
+}
+
+/** `POST /deeplinks/batch` (Hobby and up): which ids have a deep link, as resolver paths. */
+export const deepLinkBatchRoutes: FastifyPluginAsync<{ resolver: DeepLinkResolver }> = async (app, { resolver }) => {
+  app.post<{ Body: BatchBody }>('/deeplinks/batch', {
+    schema: {
+      tags: ['deeplinks'],
+      summary: 'Deep links of many odds or opportunity ids',
+      description:
+        `Maps every requested id (odds ids and opportunity ids, 1 to ${MAX_BATCH_IDS}) to its resolver path ` +
+        '(`/api/v1/deeplink/{id}?state=…`), or to null when the id is unknown or expired or its sportsbook has no link templates. Hobby tier and up.',
+      body: {
+        type: 'object',
+        required: ['ids'],
+        additionalProperties: false,
+        properties: {
+          ids: { type: 'array', minItems: 1, maxItems: MAX_BATCH_IDS, items: { type: 'string', minLength: 1, maxLength: 200 }, description: 'Odds ids or opportunity ids.' },
+          state: stateParam,
+        },
+      },
+      response: {
+        200: {
+          type: 'object',
+          required: ['success', 'data', 'updated_at'],
+          properties: {
+            success: { type: 'boolean' },
+            data: { type: 'object', additionalProperties: { type: ['string', 'null'] }, description: 'Id -> resolver path, or null.' },
+            meta: { type: 'object', properties: { count: { type: 'integer' }, resolved: { type: 'integer' }, state: { type: 'string' } } },
+            updated_at: { type: 'string', format: 'date-time' },
+          },
+        },
+        ...authErrorResponses,
+      },
+    },
+  }, async (request) => {
+    requireFeature(request, 'deeplinks');
+    const state = stateOf(request.body.state, 'body field');
+    const links = new Map<string, string | null>();
+    for (const id of request.body.ids) {
+      if (links.has(id)) continue;
+      links.set(id, resolver.resolve(id, { state }) ? `${DEEP_LINK_PATH}${encodeURIComponent(id)}?state=${state}` : null);
+    }
+    const data: Record<string, string | null> = Object.create(null) as Record<string, string | null>;
+    for (const [id, link] of links) data[id] = link;
+    const resolved = [...links.values()].filter((l) => l !== null).length;
+    return { success: true, data, meta: { count: links.size, resolved, state }, updated_at: isoTime(Date.now()) };
+  });
+};
+
+interface LinkQuery {
+  state?: string;
+  book?: string;
+  game_id?: string;
+  sport?: string;
+  league?: string;
+  home?: string;
+  away?: string;
+  fallback?: string;
+}
+
+const hint = (description: string): object => ({ type: 'string', minLength: 1, maxLength: 200, description });
+
+/** `GET /deeplink/{id}` (no key): a redirect to the sportsbook. */
+export const deepLinkRoutes: FastifyPluginAsync<{ resolver: DeepLinkResolver }> = async (app, { resolver }) => {
+  app.get<{ Params: { id: string }; Querystring: LinkQuery }>('/deeplink/:id', {
+    schema: {
+      tags: ['deeplinks'],
+      summary: 'Redirect to the sportsbook page of an odds or opportunity id',
+      description:
+        'No key needed. 302 to the most precise page the book\'s templates allow: the bet slip or selection (X-Deep-Link-Type: ' +
+        'outcome), the event page (event), or the book\'s homepage (homepage). An unknown or expired id, or a book without ' +
+        'templates, is 404, or a 302 to `fallback` when one is given (X-Deep-Link-Type: fallback).',
+      security: [],
+      params: { type: 'object', required: ['id'], properties: { id: { type: 'string', minLength: 1, maxLength: 200, description: 'An odds id or an opportunity id.' } } },
+      querystring: {
+        type: 'object',
+        properties: {
+          state: stateParam,
+          book: hint('Sportsbook id: picks the leg of a multi-book opportunity; with game_id, the book of an unknown id.'),
+          game_id: hint('Our event id: with book, links to that book\'s event page when the id itself is no longer known.'),
+          sport: hint('Accepted for compatibility; the service resolves from its own data.'),
+          league: hint('Accepted for compatibility; the service resolves from its own data.'),
+          home: hint('Accepted for compatibility; the service resolves from its own data.'),
+          away: hint('Accepted for compatibility; the service resolves from its own data.'),
+          fallback: { type: 'string', maxLength: 2000, description: 'An http(s) URL to redirect to when no link resolves, instead of 404.' },
+        },
+      },
+      response: {
+        302: {
+          description: 'Redirect: Location is the sportsbook URL; X-Deep-Link-Type is outcome, event, homepage or fallback; Cache-Control: private, max-age=60.',
+          type: 'null',
+          headers: {
+            Location: { type: 'string', description: 'The sportsbook URL (or the fallback).' },
+            'X-Deep-Link-Type': { type: 'string', enum: ['outcome', 'event', 'homepage', 'fallback'] },
+            'Cache-Control': { type: 'string', description: 'private, max-age=60' },
+          },
+        },
+        400: errorResponse('invalid_request: a malformed state or fallback; the message names it.'),
+        404: notFoundResponse,
+      },
+    },
+  }, async (request, reply) => {
+    const q = request.query;
+    const state = stateOf(q.state, 'query parameter');
+    let fallback: string | null = null;
+    if (q.fallback !== undefined) {
+      if (!isHttpUrl(q.fallback)) throw new ApiError('invalid_request', "Invalid query parameter 'fallback': must be an http(s) URL");
+      fallback = q.fallback;
+    }
+    const link = resolver.resolve(request.params.id, { state, ...(q.book === undefined ? {} : { book: q.book }), ...(q.game_id === undefined ? {} : { gameId: q.game_id }) });
+    const target = link ?? (fallback === null ? null : { url: fallback, type: 'fallback' as const });
+    if (!target) throw new ApiError('not_found', `No deep link for '${request.params.id}': the id is unknown or expired, or its sportsbook has no link templates`);
+    return reply.code(302).headers({ location: target.url, 'x-deep-link-type': target.type, 'cache-control': 'private, max-age=60' }).send();
+  });
+};
+
+function isHttpUrl(s: string): boolean {
+  try {
+    const u = new URL(s);
+    return u.protocol === 'http:' || u.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,286 @@
+import type { TierName } from '../../schemas/index.js';
+import { render, wsMessage } from './frames.js';
+import type { FramePayload, Rendered } from './frames.js';
+import { ReplayWindow } from './replay-window.js';
+import type { ReplayWindowOptions } from './replay-window.js';
+
+/**
+ * What a subscriber asked for, parsed: the board it reads (`feed`), and per channel its parsed
+ * filter. Subscribers with the same signature share one group, so a change is matched and
+ * serialized once per group, not once per connection.
+ */
+export interface StreamSpec {
+  feed: string;
+  tier: TierName;
+  /** Channel name -> that channel's parsed filter (odds: OddsFilters; opportunities: the list queries). */
+  channels: ReadonlyMap<string, unknown>;
+  /** Equal for equal subscriptions (feed, tier and every filter). */
+  signature: string;
+}
+
+/** Subscribers sharing one subscription, and what its channels remember for it. */
+export class Group {
+  readonly members = new Set<StreamConnection>();
+  /** Per channel, state a channel keeps for the group (the opportunities it holds, for one). */
+  readonly state = new Map<string, unknown>();
+  /** Every frame after this sequence number was rendered for the group: resumes from here on are exact. */
+  since = 0;
+  /** Sequence number at which the last member left; null while it has members. */
+  idleAt: number | null = null;
+  constructor(readonly spec: StreamSpec) {}
+}
+
+/** One batch of changes a channel hands the hub; it gets `slots` consecutive sequence numbers. */
+export interface SourceBatch {
+  slots: number;
+  data: unknown;
+}
+
+/**
+ * A channel's source of changes (odds of one board, opportunities; splits and game state plug in
+ * the same way). Sources only take note when their board changes and call the hub's `schedule`;
+ * the hub takes their batches later, off the board's call stack.
+ */
+export interface StreamSource {
+  readonly channel: string;
+  readonly feed: string;
+  /** The changes since the last take, as batches, in order. */
+  take(now: number): SourceBatch[];
+  /** The frames of a batch for a group, each in one of the batch's slots (0-based). */
+  render(batch: SourceBatch, group: Group, now: number): { slot: number; payload: FramePayload }[];
+  /** A new group starts from the board as it is now. */
+  openGroup?(group: Group, now: number): void;
+  /** Drops what is pending unseen (nobody subscribes): cheaper than taking it. */
+  discard(): void;
+}
+
+/** The hub's side of a connection (SSE or WebSocket). */
+export interface StreamConnection {
+  readonly keyId: string;
+  /** Writes a frame; a connection whose buffer is full disconnects itself (backpressure). */
+  deliver(frame: Rendered, replay: boolean): void;
+  heartbeat(seq: number, timestamp: string): void;
+  /** Ends the connection (server shutdown). */
+  end(): void;
+}
+
+export interface StreamHubOptions {
+  window: ReplayWindowOptions;
+  heartbeatMs: number;
+  /** The data clock, for frame timestamps and presenters. */
+  now: () => number;
+  /** Concurrent streams (SSE and WebSocket together) one key may hold. */
+  maxStreams: (tier: TierName, keyId: string) => number;
+}
+
+export const DEFAULT_STREAM_OPTIONS = { replayFrames: 20_000, replayMs: 120_000, replayBytes: 256 * 1024 * 1024, bufferBytes: 4 * 1024 * 1024, heartbeatMs: 30_000 } as const;
+
+/**
+ * Fans changes out to stream subscribers. Boards notify synchronously; sources only queue and
+ * `schedule()` a flush on the next turn of the event loop, so no socket is written inside the
+ * pipeline's call stack and a slow socket (whose writes only buffer, up to its bound) never
+ * slows the consumer. A flush takes every source's batches, gives each a sequence number per
+ * slot, renders each batch once per group subscribed to that feed and channel (an index, not a
+ * loop over connections), records the rendered frames in the replay window and hands the same
+ * bytes to every member of the group.
+ */
+export class StreamHub {
+  private seq: number;
+  readonly window: ReplayWindow<Group>;
+  private readonly sources: StreamSource[] = [];
+  private readonly groups = new Map<string, Group>();
+  /** `${feed}|${channel}` -> groups subscribed to it. */
+  private readonly index = new Map<string, Set<Group>>();
+  private readonly streamsPerKey = new Map<string, number>();
+  private readonly connections = new Set<StreamConnection>();
+  private scheduled = false;
+  private timer: NodeJS.Timeout | null = null;
+  private closed = false;
+  /** Frames handed to connections since start (for the bench and metrics). */
+  delivered = 0;
+
+  constructor(readonly options: StreamHubOptions) {
+    // Sequence numbers start at the wall time in microseconds, so a number handed out by an
+    // earlier process is never mistaken for one of this process: it is below this window's floor.
+    this.seq = Date.now() * 1000;
+    this.window = new ReplayWindow<Group>(this.seq, options.window);
+    if (options.heartbeatMs > 0) {
+      this.timer = setInterval(() => this.heartbeat(), options.heartbeatMs);
+      this.timer.unref();
+    }
+  }
+
+  /** The last sequence number handed out. */
+  get head(): number {
+    return this.seq;
+  }
+
+  addSource(source: StreamSource): void {
+    this.sources.push(source);
+  }
+
+  /** Called by sources when they have something; the flush runs on the next turn. */
+  readonly schedule = (): void => {
+    if (this.scheduled || this.closed) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      this.flush();
+    });
+  };
+
+  /** Delivers everything the sources hold now. Also called before a subscriber reads a snapshot. */
+  flush(): void {
+    const now = this.options.now();
+    const timestamp = new Date(now).toISOString();
+    for (const source of this.sources) {
+      const groups = this.index.get(`${source.feed}|${source.channel}`);
+      // Nobody subscribed (nor lingering to resume): nothing to render, no sequence numbers used.
+      if (!groups || groups.size === 0) {
+        source.discard();
+        continue;
+      }
+      for (const batch of source.take(now)) {
+        const first = this.seq + 1;
+        this.seq += batch.slots;
+        const bySlot: (Map<Group, Rendered> | null)[] = new Array<Map<Group, Rendered> | null>(batch.slots).fill(null);
+        for (const group of groups ?? []) {
+          for (const { slot, payload } of source.render(batch, group, now)) {
+            const seq = first + slot;
+            const frame = render(String(seq), seq, payload, timestamp);
+            let frames = bySlot[slot];
+            if (!frames) {
+              frames = new Map();
+              bySlot[slot] = frames;
+            }
+            frames.set(group, frame);
+          }
+        }
+        // Slots go out in order, so every connection sees increasing sequence numbers.
+        for (let slot = 0; slot < batch.slots; slot++) {
+          const frames = bySlot[slot] ?? null;
+          this.window.append(first + slot, frames);
+          for (const [group, frame] of frames ?? []) {
+            for (const c of group.members) {
+              this.delivered++;
+              c.deliver(frame, false);
+            }
+          }
+        }
+      }
+    }
+    this.sweep();
+  }
+
+  /** The group for a subscription, made (from the boards as they are now) when new. Call `flush()` first. */
+  group(spec: StreamSpec): Group {
+    let g = this.groups.get(spec.signature);
+    if (g) return g;
+    g = new Group(spec);
+    g.since = this.seq;
+    for (const source of this.sources) {
+      if (source.feed === spec.feed && spec.channels.has(source.channel)) source.openGroup?.(g, this.options.now());
+    }
+    for (const channel of spec.channels.keys()) {
+      const key = `${spec.feed}|${channel}`;
+      let set = this.index.get(key);
+      if (!set) {
+        set = new Set();
+        this.index.set(key, set);
+      }
+      set.add(g);
+    }
+    this.groups.set(spec.signature, g);
+    return g;
+  }
+
+  /** True when a subscriber of `group` that last saw `seq` can be sent exactly what it missed. */
+  canResume(group: Group, seq: number): boolean {
+    return seq >= this.window.floor && seq >= group.since && seq <= this.seq;
+  }
+
+  /** Sends `conn` the frames of its group after `seq` (check `canResume` first). */
+  replay(conn: StreamConnection, group: Group, seq: number): number {
+    let n = 0;
+    this.window.forEachAfter(seq, group, (_s, frame) => {
+      n++;
+      conn.deliver(frame, true);
+    });
+    return n;
+  }
+
+  join(conn: StreamConnection, group: Group): void {
+    group.members.add(conn);
+    group.idleAt = null;
+    this.connections.add(conn);
+  }
+
+  leave(conn: StreamConnection, group: Group | null): void {
+    if (group) {
+      group.members.delete(conn);
+      if (group.members.size === 0) group.idleAt = this.seq;
+    }
+  }
+
+  /** Counts a new stream of a key against its tier's limit; false when the limit is reached. */
+  acquire(keyId: string, tier: TierName): boolean {
+    const n = this.streamsPerKey.get(keyId) ?? 0;
+    if (n >= this.options.maxStreams(tier, keyId)) return false;
+    this.streamsPerKey.set(keyId, n + 1);
+    return true;
+  }
+
+  release(conn: StreamConnection): void {
+    if (!this.connections.delete(conn)) return;
+    const n = (this.streamsPerKey.get(conn.keyId) ?? 1) - 1;
+    if (n <= 0) this.streamsPerKey.delete(conn.keyId);
+    else this.streamsPerKey.set(conn.keyId, n);
+  }
+
+  /** Registers a connection that holds a stream slot (acquired) before it joins a group. */
+  track(conn: StreamConnection): void {
+    this.connections.add(conn);
+  }
+
+  get connectionCount(): number {
+    return this.connections.size;
+  }
+
+  get groupCount(): number {
+    return this.groups.size;
+  }
+
+  /** A frame outside the sequence (connected, snapshot, subscribed...), rendered for one connection. */
+  renderOne(id: string, payload: FramePayload): Rendered {
+    return render(id, this.seq, payload, new Date(this.options.now()).toISOString());
+  }
+
+  private heartbeat(): void {
+    this.flush();
+    const ts = new Date(this.options.now()).toISOString();
+    for (const c of this.connections) c.heartbeat(this.seq, ts);
+  }
+
+  /**
+   * A group without members is kept while the window still holds frames from its last
+   * member's time, so that member can resume exactly; then it goes.
+   */
+  private sweep(): void {
+    for (const [signature, g] of this.groups) {
+      if (g.idleAt === null || g.idleAt >= this.window.floor) continue;
+      this.groups.delete(signature);
+      for (const channel of g.spec.channels.keys()) this.index.get(`${g.spec.feed}|${channel}`)?.delete(g);
+    }
+  }
+
+  close(): void {
+    this.closed = true;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    for (const c of [...this.connections]) c.end();
+    this.connections.clear();
+    this.streamsPerKey.clear();
+  }
+}
+
+export { wsMessage };

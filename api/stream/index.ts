@@ -1,0 +1,28 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { KeyStore } from '../accounts/index.js';
+import { StreamService } from './service.js';
+import type { StreamDeps } from './service.js';
+import { sseRoutes } from './sse.js';
+import { attachWebSocket } from './ws.js';
+
+export { StreamService } from './service.js';
+export type { StreamDeps, StreamSettings, StreamSnapshot } from './service.js';
+export { StreamHub, Group, DEFAULT_STREAM_OPTIONS } from './hub.js';
+export type { SourceBatch, StreamConnection, StreamSource, StreamSpec } from './hub.js';
+export { WS_PATHS, WS_PROTOCOL, CLOSE as WS_CLOSE } from './ws.js';
+
+/**
+ * SSE routes (in the authenticated context, so the key, rate limit and headers apply before a
+ * stream opens) and the WebSocket endpoint on the same server. The service is closed before
+ * the server, so open streams end and the server can stop.
+ */
+export const streamPlugin: FastifyPluginAsync<{ deps: StreamDeps; keys: KeyStore; onService?: (s: StreamService) => void }> = async (app, { deps, keys, onService }) => {
+  const service = new StreamService(deps);
+  onService?.(service);
+  await app.register(sseRoutes, { service });
+  attachWebSocket(app, service, keys);
+  app.addHook('preClose', (done) => {
+    service.close();
+    done();
+  });
+};

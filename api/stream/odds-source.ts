@@ -1,0 +1,151 @@
+import type { CanonicalEvent, OddsChange, OddsRow } from '../../schemas/index.js';
+import { allOdds, oddsMatch } from '../queries/index.js';
+import type { OddsFilters } from '../queries/index.js';
+import type { BoardListener, LiveBoard } from '../views/board.js';
+import type { Catalog } from '../views/catalog.js';
+import { jsonArray } from './frames.js';
+import type { Group, SourceBatch, StreamSource } from './hub.js';
+
+export const ODDS_CHANNEL = 'odds';
+/** Rows per `odds:update` frame; a book's larger batch goes out as several with `partial: true`. */
+export const ODDS_CHUNK = 1000;
+
+interface Pending {
+  eventId: string;
+  /** The row and event as the subscribers last saw them (before the first change since the last flush). */
+  prevRow: OddsRow | undefined;
+  prevEvent: CanonicalEvent | undefined;
+}
+
+interface Item extends Pending {
+  row: OddsRow | undefined;
+  event: CanonicalEvent | undefined;
+  /** The presented row, serialized once for every group. */
+  json?: string;
+}
+
+interface OddsBatch {
+  book: string;
+  items: Item[];
+  partial: boolean;
+}
+
+/** Fields of an event that odds rows present or filters read: a change to one changes its rows. */
+function presentedChange(a: CanonicalEvent, b: CanonicalEvent): boolean {
+  return a.startTime !== b.startTime || a.homeTeamId !== b.homeTeamId || a.awayTeamId !== b.awayTeamId || a.isLive !== b.isLive || a.sport !== b.sport || a.league !== b.league;
+}
+
+/**
+ * The odds channel of one board (the live one, or a tier's delayed one). It remembers, per row
+ * key changed since the last flush, the row and event as subscribers last saw them; at the flush
+ * it compares with the board now. A group gets `odds:update` for rows that match its filter now
+ * (full rows, as REST presents them) and `odds:removed` for rows that matched before and no longer
+ * do (removed, suspended, or moved out of the filter, e.g. an event going live under `live=false`),
+ * so a client applying frames in order holds exactly what `/odds` would answer with its filters.
+ */
+export class OddsSource implements StreamSource, BoardListener {
+  readonly channel = ODDS_CHANNEL;
+  private pending = new Map<string, Pending>();
+  private readonly events = new Map<string, CanonicalEvent>();
+
+  constructor(
+    readonly feed: string,
+    readonly board: LiveBoard,
+    private readonly catalog: Catalog,
+    private readonly present: (row: OddsRow, event: CanonicalEvent) => Record<string, unknown>,
+    private readonly notify: () => void,
+  ) {
+    for (const e of board.allEvents()) this.events.set(e.id, e);
+    board.subscribe(this);
+  }
+
+  applyEvent(event: CanonicalEvent): void {
+    const previous = this.events.get(event.id);
+    this.events.set(event.id, event);
+    if (previous && !presentedChange(previous, event)) return;
+    let any = false;
+    for (const [key, row] of this.board.entriesOf(event.id)) {
+      if (this.pending.has(key)) continue;
+      this.pending.set(key, { eventId: event.id, prevRow: row, prevEvent: previous });
+      any = true;
+    }
+    if (any) this.notify();
+  }
+
+  // Called before the board applies the change: the board still holds the previous row.
+  applyChange(change: OddsChange): void {
+    if (!this.pending.has(change.key)) {
+      this.pending.set(change.key, { eventId: change.eventId, prevRow: this.board.row(change.eventId, change.key), prevEvent: this.events.get(change.eventId) });
+    }
+    this.notify();
+  }
+
+  discard(): void {
+    this.pending = new Map();
+  }
+
+  take(): SourceBatch[] {
+    if (this.pending.size === 0) return [];
+    const byBook = new Map<string, Item[]>();
+    for (const [key, p] of this.pending) {
+      const row = this.board.row(p.eventId, key);
+      const event = this.board.event(p.eventId);
+      if (row === p.prevRow && event === p.prevEvent) continue;
+      const book = (row ?? p.prevRow)?.book;
+      if (book === undefined) continue;
+      let items = byBook.get(book);
+      if (!items) {
+        items = [];
+        byBook.set(book, items);
+      }
+      items.push({ ...p, row, event });
+    }
+    this.pending = new Map();
+    const batches: SourceBatch[] = [];
+    for (const [book, items] of byBook) {
+      for (let i = 0; i < items.length; i += ODDS_CHUNK) {
+        const data: OddsBatch = { book, items: items.slice(i, i + ODDS_CHUNK), partial: i + ODDS_CHUNK < items.length };
+        // Slot 0: odds:removed, slot 1: odds:update. Each row key appears once per batch.
+        batches.push({ slots: 2, data });
+      }
+    }
+    return batches;
+  }
+
+  render(batch: SourceBatch, group: Group): { slot: number; payload: { name: string; sse: string; ws: string } }[] {
+    const { book, items, partial } = batch.data as OddsBatch;
+    const filters = group.spec.channels.get(ODDS_CHANNEL) as OddsFilters;
+    // A batch is one book's: a group that does not serve the book has nothing in it, before or now.
+    if (filters.row.books && !filters.row.books.has(book)) return [];
+    const updated: string[] = [];
+    const removed: string[] = [];
+    for (const it of items) {
+      if (it.row && it.event && oddsMatch(it.row, it.event, filters, this.catalog)) {
+        it.json ??= JSON.stringify(this.present(it.row, it.event));
+        updated.push(it.json);
+      } else if (it.prevRow && it.prevEvent && oddsMatch(it.prevRow, it.prevEvent, filters, this.catalog)) {
+        removed.push(JSON.stringify(it.prevRow.id));
+      }
+    }
+    const out: { slot: number; payload: { name: string; sse: string; ws: string } }[] = [];
+    const b = JSON.stringify(book);
+    if (removed.length > 0) {
+      const ids = jsonArray(removed);
+      out.push({ slot: 0, payload: { name: 'odds:removed', sse: `{"ids":${ids},"count":${removed.length},"book":${b}}`, ws: `"source":${b},"ids":${ids},"count":${removed.length}` } });
+    }
+    if (updated.length > 0) {
+      const rows = jsonArray(updated);
+      out.push({
+        slot: 1,
+        payload: { name: 'odds:update', sse: `{"odds":${rows},"count":${updated.length},"book":${b},"partial":${partial}}`, ws: `"source":${b},"data":${rows},"count":${updated.length},"partial":${partial}` },
+      });
+    }
+    return out;
+  }
+
+  /** The rows a group's subscriber starts from, presented, in board order. */
+  snapshot(group: Group): { book: string; json: string }[] {
+    const filters = group.spec.channels.get(ODDS_CHANNEL) as OddsFilters;
+    return allOdds(this.board, this.catalog, filters).map((m) => ({ book: m.row.book, json: JSON.stringify(this.present(m.row, m.event)) }));
+  }
+}

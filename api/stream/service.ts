@@ -1,0 +1,98 @@
+import type { SportsbookDef, TierName } from '../../schemas/index.js';
+import { presentOdds } from '../contract/odds.js';
+import type { OpportunityList } from '../queries/index.js';
+import { TIERS } from '../tiers.js';
+import type { Catalog } from '../views/catalog.js';
+import type { OpportunityBoard } from '../views/opportunity-board.js';
+import type { TierViews } from '../views/tier-views.js';
+import { DEFAULT_STREAM_OPTIONS, StreamHub } from './hub.js';
+import type { Group, StreamSpec } from './hub.js';
+import { ODDS_CHANNEL, OddsSource } from './odds-source.js';
+import { OPPORTUNITIES_CHANNEL, OpportunitySource } from './opportunity-source.js';
+import { buildSpec } from './subscription.js';
+import type { StreamRequest } from './subscription.js';
+
+export interface StreamSettings {
+  /** Sequence numbers the replay window keeps. */
+  replayFrames: number;
+  /** Wall-time age after which frames leave the window. */
+  replayMs: number;
+  /** Bytes of rendered frames the window keeps at most. */
+  replayBytes: number;
+  /** Bytes a connection may have waiting to be sent (beyond its initial snapshot) before it is dropped. */
+  bufferBytes: number;
+  heartbeatMs: number;
+  /** Concurrent streams per key; the tier table's `maxStreams` when absent. */
+  maxStreams?: (tier: TierName, keyId: string) => number;
+}
+
+export interface StreamDeps {
+  views: TierViews;
+  catalog: Catalog;
+  opportunities?: OpportunityBoard;
+  now: () => number;
+  settings?: Partial<StreamSettings>;
+}
+
+export interface StreamSnapshot {
+  odds: { book: string; json: string }[] | null;
+  lists: { list: OpportunityList; rows: string[] }[] | null;
+}
+
+/**
+ * The streams' shared machinery: the hub, one odds source per board (live and each delayed
+ * one, so delayed tiers get pushed their delayed changes) and the opportunity source. SSE and
+ * WebSocket both open subscriptions here.
+ */
+export class StreamService {
+  readonly hub: StreamHub;
+  readonly settings: StreamSettings;
+  private readonly odds = new Map<string, OddsSource>();
+  private readonly opportunities: OpportunitySource | null;
+
+  constructor(private readonly deps: StreamDeps) {
+    this.settings = { ...DEFAULT_STREAM_OPTIONS, ...deps.settings };
+    this.hub = new StreamHub({
+      window: { maxFrames: this.settings.replayFrames, maxAgeMs: this.settings.replayMs, maxBytes: this.settings.replayBytes },
+      heartbeatMs: this.settings.heartbeatMs,
+      now: deps.now,
+      maxStreams: this.settings.maxStreams ?? ((tier) => TIERS[tier].maxStreams),
+    });
+    for (const { feed, board } of deps.views.feeds()) {
+      const source = new OddsSource(feed, board, deps.catalog, (row, event) => presentOdds(deps.catalog, row, event, board.mainLines(event.id)), this.hub.schedule);
+      this.odds.set(feed, source);
+      this.hub.addSource(source);
+    }
+    this.opportunities = deps.opportunities ? new OpportunitySource(deps.opportunities, deps.catalog, this.hub.schedule, (eventId) => deps.views.live.mainLines(eventId)) : null;
+    if (this.opportunities) this.hub.addSource(this.opportunities);
+  }
+
+  /**
+   * Parses a subscription (throws the REST errors: 400, 403) and returns its group, after
+   * bringing the tier's board and the hub up to date, so the group's snapshot and the frames
+   * that follow it meet exactly.
+   */
+  open(tier: TierName, req: StreamRequest): { spec: StreamSpec; group: Group } {
+    const feed = this.deps.views.feedFor(tier);
+    const spec = buildSpec(req, this.deps.catalog, tier, feed, this.deps.now());
+    this.deps.views.boardFor(tier);
+    this.hub.flush();
+    return { spec, group: this.hub.group(spec) };
+  }
+
+  /** What a group's new subscriber starts from (call right after `open`, in the same turn). */
+  snapshot(group: Group): StreamSnapshot {
+    const odds = group.spec.channels.has(ODDS_CHANNEL) ? (this.odds.get(group.spec.feed)?.snapshot(group) ?? []) : null;
+    const lists = group.spec.channels.has(OPPORTUNITIES_CHANNEL) ? (this.opportunities?.snapshot(group, this.deps.now()) ?? []) : null;
+    return { odds, lists };
+  }
+
+  /** The catalog's sportsbooks (for the tier's book set in `connected`). */
+  books(): SportsbookDef[] {
+    return [...this.deps.catalog.books.values()];
+  }
+
+  close(): void {
+    this.hub.close();
+  }
+}

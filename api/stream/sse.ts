@@ -1,0 +1,291 @@
+import { randomUUID } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { authErrorResponses, csvParam, errorResponse } from '../contract/common.js';
+import { ApiError } from '../errors.js';
+import { tierOf } from '../plugins/auth.js';
+import { TIERS, lowestTierWith } from '../tiers.js';
+import type { Rendered } from './frames.js';
+import type { Group, StreamConnection } from './hub.js';
+import type { StreamService } from './service.js';
+import { allowedLists, filterEcho } from './subscription.js';
+import type { StreamRequest } from './subscription.js';
+
+export const SSE_CHANNELS = ['opportunities', 'odds', 'all', 'gamestate'] as const;
+type SseChannel = (typeof SSE_CHANNELS)[number];
+/** Rows (odds) or items (opportunities) per snapshot frame. */
+export const SNAPSHOT_CHUNK = 1000;
+export const RETRY_MS = 3000;
+
+interface SseQuery {
+  channel?: string;
+  channels?: string;
+  type?: string;
+  sport?: string;
+  league?: string;
+  sportsbook?: string;
+  market?: string;
+  event?: string;
+  eventId?: string;
+  event_id?: string;
+  live?: boolean;
+  min_ev?: number;
+  min_profit?: number;
+  state?: string;
+  last_event_id?: string;
+}
+
+const querySchema = {
+  type: 'object',
+  properties: {
+    channel: { type: 'string', maxLength: 200, description: `${SSE_CHANNELS.join(', ')} (default opportunities); two or more collapse to all. Aliases: channels, type.` },
+    channels: { type: 'string', maxLength: 200, description: 'Alias of channel.' },
+    type: { type: 'string', maxLength: 200, description: 'Alias of channel (the TypeScript SDK sends it).' },
+    sport: csvParam('Sport ids, comma-separated.'),
+    league: csvParam('League ids, comma-separated.'),
+    sportsbook: csvParam('Sportsbook ids, comma-separated; default: the tier\'s books.'),
+    market: csvParam('Market ids (odds); opportunities also take the categories main, spread, total, props.'),
+    event: csvParam('Event ids, comma-separated. Aliases: eventId, event_id.'),
+    eventId: csvParam('Alias of event.'),
+    event_id: csvParam('Alias of event.'),
+    live: { type: 'boolean', description: 'true: live events only; false: pre-match only.' },
+    min_ev: { type: 'number', minimum: -100, maximum: 1000, description: 'Minimum +EV %, default 2.' },
+    min_profit: { type: 'number', minimum: 0, maximum: 1000, description: 'Minimum arbitrage profit %, default 0.5.' },
+    state: { type: 'string', maxLength: 10, description: 'US state for deep links (accepted; deep links are not built yet).' },
+    last_event_id: { type: 'string', maxLength: 100, description: 'Resume position, for clients that cannot send the Last-Event-ID header.' },
+  },
+} as const;
+
+function parseChannel(q: SseQuery, fixed: SseChannel | null): SseChannel {
+  if (fixed) return fixed;
+  const raw = q.channel ?? q.channels ?? q.type;
+  if (raw === undefined) return 'opportunities';
+  const names = new Set(raw.split(',').map((s) => s.trim()).filter((s) => s.length > 0));
+  for (const n of names) {
+    if (!(SSE_CHANNELS as readonly string[]).includes(n)) throw new ApiError('invalid_request', `Invalid query parameter 'channel': unknown channel '${n}' (channels: ${SSE_CHANNELS.join(', ')})`);
+  }
+  if (names.size === 0) return 'opportunities';
+  if (names.size > 1) return 'all';
+  return [...names][0] as SseChannel;
+}
+
+export function sseRequest(q: SseQuery, channel: SseChannel, tier: Parameters<typeof allowedLists>[0], eventId?: string): StreamRequest {
+  const lists = channel === 'opportunities' || channel === 'all' ? allowedLists(tier) : [];
+  if (channel === 'opportunities' && lists.length === 0) {
+    throw new ApiError('feature_required', `The opportunities stream needs the ${lowestTierWith('arbitrage')} tier or higher; this key is ${tier}`);
+  }
+  const event = eventId ?? q.event ?? q.eventId ?? q.event_id;
+  return {
+    odds: channel === 'odds' || channel === 'all',
+    lists,
+    gamestate: channel === 'gamestate' || (channel === 'all' && TIERS[tier].features.includes('gamestate')),
+    ...(q.sport === undefined ? {} : { sport: q.sport }),
+    ...(q.league === undefined ? {} : { league: q.league }),
+    ...(q.sportsbook === undefined ? {} : { sportsbook: q.sportsbook }),
+    ...(q.market === undefined ? {} : { market: q.market }),
+    ...(event === undefined ? {} : { event }),
+    ...(q.live === undefined ? {} : { live: q.live }),
+    minEv: q.min_ev ?? 2,
+    minProfit: q.min_profit ?? 0.5,
+  };
+}
+
+/** An SSE response as the hub sees it: bounded buffer, backpressure frame, then closed. */
+class SseConnection implements StreamConnection {
+  private dead = false;
+  private lastSeq: string;
+  /** Bytes of the initial snapshot or replay, which the client is allowed to be behind on too. */
+  allowance = 0;
+
+  constructor(
+    readonly keyId: string,
+    private readonly res: ServerResponse,
+    private readonly maxBytes: number,
+    start: string,
+    private readonly onDead: () => void,
+  ) {
+    this.lastSeq = start;
+  }
+
+  write(frame: Rendered | string, seq?: number): void {
+    if (this.dead) return;
+    this.res.write(frame instanceof Buffer || typeof frame === 'string' ? frame : frame.sse);
+    if (seq !== undefined) this.lastSeq = String(seq);
+    if (this.res.writableLength > this.maxBytes + this.allowance) this.backpressure();
+  }
+
+  deliver(frame: Rendered): void {
+    this.write(frame.sse as unknown as string, frame.seq);
+  }
+
+  heartbeat(seq: number, timestamp: string): void {
+    this.write(`id: ${seq}\nevent: heartbeat\ndata: {"timestamp":"${timestamp}"}\n\n`, seq);
+  }
+
+  private backpressure(): void {
+    this.dead = true;
+    // Told why, with the position it can resume from; then closed, and cut if it never reads it.
+    const message = `The client read too slowly: more than ${this.maxBytes} bytes were waiting. Reconnect with Last-Event-ID to resume.`;
+    this.res.end(`id: ${this.lastSeq}\nevent: error\ndata: ${JSON.stringify({ code: 'backpressure', message })}\n\n`);
+    // The response is over; the connection goes too (the client is not reading, keep-alive is moot).
+    const socket = this.res.socket;
+    setTimeout(() => socket?.destroy(), 1000).unref();
+    this.onDead();
+  }
+
+  end(): void {
+    if (this.dead) return;
+    this.dead = true;
+    this.res.end();
+  }
+}
+
+/**
+ * `GET /stream` (+ `/stream/{channel}` and `/stream/events/{eventId}`): Server-Sent Events. Errors
+ * before the stream opens are the REST envelope (401, 400, 403, 429); then `connected`, the
+ * snapshot (or, with `Last-Event-ID` inside the replay window, exactly the missed frames), deltas
+ * and heartbeats.
+ */
+export const sseRoutes: FastifyPluginAsync<{ service: StreamService }> = async (app, { service }) => {
+  const hub = service.hub;
+  const description =
+    'Server-Sent Events: `connected`, the snapshot in chunks, `snapshot:complete`, then deltas (`odds:update`, `odds:removed`, ' +
+    '`ev:|arb:|middles:|low_hold:` + `detected|expired`) and `heartbeat`. Every frame has an `id`; reconnecting with ' +
+    '`Last-Event-ID` replays exactly the missed frames from the replay window, or answers a fresh snapshot marked `resync`. See docs/api.md.';
+  const responses = {
+    200: {
+      description: 'An event stream (text/event-stream). OpenAPI has no way to type the frames of a stream, so the application/json entry describes one frame: its `id`, its `event` name and the JSON of its `data` line.',
+      content: {
+        'text/event-stream': { schema: { type: 'string' } },
+        'application/json': {
+          schema: {
+            type: 'object',
+            properties: {
+              id: { type: 'string', description: 'Sequence number (a resume point), or `<n>-s<k>` on snapshot frames.' },
+              event: { type: 'string', examples: ['connected', 'snapshot', 'snapshot:complete', 'odds:update', 'odds:removed', 'ev:detected', 'arb:expired', 'heartbeat', 'error'] },
+              data: { type: ['object', 'array'], description: 'The frame payload; see docs/api.md, Streams.' },
+            },
+          },
+        },
+      },
+    },
+    ...authErrorResponses,
+    429: errorResponse('rate_limited, or too_many_streams: the key holds its tier\'s number of concurrent streams.'),
+  };
+
+  const open = (fixed: SseChannel | null) => async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const q = request.query as SseQuery;
+    const tier = tierOf(request);
+    const keyId = request.apiKey?.keyId ?? '';
+    const channel = parseChannel(q, fixed);
+    const eventId = (request.params as { eventId?: string }).eventId;
+    const req = sseRequest(q, channel, tier, eventId);
+    const { group } = service.open(tier, req);
+    if (!hub.acquire(keyId, tier)) {
+      throw new ApiError('too_many_streams', `This key already holds ${TIERS[tier].maxStreams} concurrent stream(s), the ${tier} tier's limit; close one first`);
+    }
+    reply.hijack();
+    const res = reply.raw;
+    res.writeHead(200, {
+      ...(reply.getHeaders() as Record<string, string>),
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache, no-transform',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    });
+    res.socket?.setNoDelay(true);
+    const head = hub.head;
+    const conn = new SseConnection(keyId, res, service.settings.bufferBytes, String(head), () => {
+      hub.leave(conn, group);
+      hub.release(conn);
+    });
+    hub.track(conn);
+    res.on('close', () => {
+      hub.leave(conn, group);
+      hub.release(conn);
+    });
+    const lastHeader = request.headers['last-event-id'];
+    const lastId = (typeof lastHeader === 'string' ? lastHeader : undefined) ?? q.last_event_id;
+    const resumeAt = lastId !== undefined && /^\d{1,16}$/.test(lastId.trim()) ? Number(lastId.trim()) : null;
+    const resumed = resumeAt !== null && hub.canResume(group, resumeAt);
+    const frames: (Rendered | string)[] = [`retry: ${RETRY_MS}\n\n`];
+    frames.push(hub.renderOne(resumed ? String(resumeAt) : `${head}-s0`, {
+      name: 'connected',
+      ...json({
+        stream_id: randomUUID(), channel, tier, data_delay_seconds: TIERS[tier].dataDelaySeconds, filters: filterEcho(req),
+        reconnected: lastId !== undefined, resumed, resync: lastId !== undefined && !resumed,
+        replay_window: { frames: service.settings.replayFrames, seconds: Math.round(service.settings.replayMs / 1000) },
+      }),
+    }));
+    const initial = resumed ? replayFrames(group, resumeAt) : snapshotFrames(group, head, lastId !== undefined);
+    let bytes = 0;
+    for (const f of [...frames, ...initial]) {
+      bytes += typeof f === 'string' ? f.length : f.sse.length;
+    }
+    conn.allowance = bytes;
+    for (const f of [...frames, ...initial]) conn.write(f, typeof f === 'string' ? undefined : f.seq);
+    hub.join(conn, group);
+  };
+
+  function json(fields: Record<string, unknown>): { sse: string; ws: string } {
+    const text = JSON.stringify(fields);
+    return { sse: text, ws: text.slice(1, -1) };
+  }
+
+  function replayFrames(group: Group, after: number): Rendered[] {
+    const out: Rendered[] = [];
+    hub.window.forEachAfter(after, group, (_seq, frame) => out.push(frame));
+    return out;
+  }
+
+  /** Snapshot frames carry `<seq>-s<k>` ids: not a resume point, so a drop mid-snapshot resyncs; `snapshot:complete` carries the seq. */
+  function snapshotFrames(group: Group, head: number, resync: boolean): Rendered[] {
+    const snap = service.snapshot(group);
+    const out: Rendered[] = [];
+    let k = 0;
+    const books = new Set<string>();
+    if (snap.odds) {
+      const rows = snap.odds;
+      for (const r of rows) books.add(r.book);
+      for (let i = 0; i === 0 || i < rows.length; i += SNAPSHOT_CHUNK) {
+        const chunk = rows.slice(i, i + SNAPSHOT_CHUNK);
+        const sse = `{"odds":[${chunk.map((r) => r.json).join(',')}],"count":${chunk.length},"total":${rows.length},"offset":${i},"has_more":${i + SNAPSHOT_CHUNK < rows.length},"resync":${resync}}`;
+        out.push(hub.renderOne(`${head}-s${++k}`, { name: 'snapshot', sse, ws: sse.slice(1, -1) }));
+      }
+    }
+    const counts: Record<string, number> = {};
+    if (snap.lists) {
+      const items = snap.lists.flatMap((l) => l.rows.map((json) => ({ list: l.list, json })));
+      for (const l of snap.lists) counts[l.list] = l.rows.length;
+      const totalChunks = Math.max(1, Math.ceil(items.length / SNAPSHOT_CHUNK));
+      for (let c = 0; c < totalChunks; c++) {
+        const chunk = items.slice(c * SNAPSHOT_CHUNK, (c + 1) * SNAPSHOT_CHUNK);
+        const parts = snap.lists.map((l) => `${JSON.stringify(l.list)}:[${chunk.filter((x) => x.list === l.list).map((x) => x.json).join(',')}]`);
+        const sse = `{${parts.join(',')}${parts.length > 0 ? ',' : ''}"chunk":${c + 1},"total_chunks":${totalChunks},"resync":${resync}}`;
+        out.push(hub.renderOne(`${head}-s${++k}`, { name: 'snapshot', sse, ws: sse.slice(1, -1) }));
+      }
+    }
+    const complete = JSON.stringify({ status: 'ready', books: [...books].sort(), total_odds: snap.odds?.length ?? 0, opportunities: counts, resync });
+    out.push(hub.renderOne(String(head), { name: 'snapshot:complete', sse: complete, ws: complete.slice(1, -1) }));
+    return out;
+  }
+
+  const schema = (summary: string, params?: object) => ({
+    tags: ['streams'],
+    summary,
+    description,
+    querystring: querySchema,
+    ...(params ? { params } : {}),
+    response: responses,
+  });
+  app.get('/stream', { schema: schema('Server-Sent Events stream of odds, opportunities or both') }, open(null));
+  app.get('/stream/odds', { schema: schema('SSE stream, channel=odds') }, open('odds'));
+  app.get('/stream/opportunities', { schema: schema('SSE stream, channel=opportunities') }, open('opportunities'));
+  app.get('/stream/all', { schema: schema('SSE stream, channel=all') }, open('all'));
+  app.get('/stream/gamestate', { schema: schema('SSE stream, channel=gamestate (Enterprise; heartbeats only until game state is built)') }, open('gamestate'));
+  app.get('/stream/events/:eventId', {
+    schema: schema('SSE stream of one event\'s odds (channel=odds&event={eventId})', {
+      type: 'object', required: ['eventId'], properties: { eventId: { type: 'string', minLength: 1, maxLength: 200 } },
+    }),
+  }, open('odds'));
+};

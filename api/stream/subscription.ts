@@ -1,0 +1,90 @@
+import { DEFAULT_LOW_HOLD_PERCENT } from '../../schemas/index.js';
+import type { TierName } from '../../schemas/index.js';
+import { parseOddsFilters } from '../contract/filters.js';
+import type { SharedFilterQuery } from '../contract/filters.js';
+import { parseCommon } from '../contract/opportunity-query.js';
+import { ApiError } from '../errors.js';
+import type { OpportunityList } from '../queries/index.js';
+import { TIERS, lowestTierWith } from '../tiers.js';
+import type { Feature } from '../tiers.js';
+import type { StreamSpec } from './hub.js';
+import { ODDS_CHANNEL } from './odds-source.js';
+import { LIST_NAMES, OPPORTUNITIES_CHANNEL } from './opportunity-source.js';
+import type { ListQuery, OpportunitySpec } from './opportunity-source.js';
+import type { Catalog } from '../views/catalog.js';
+
+export const GAMESTATE_CHANNEL = 'gamestate';
+/** Stream defaults (COMPAT §5): +EV of at least 2 %, arbitrage of at least 0.5 %. */
+export const STREAM_MIN_EV = 2;
+export const STREAM_MIN_PROFIT = 0.5;
+
+/** The feature each opportunity list needs, as on its REST endpoint (low-hold rides on arbitrage). */
+export const LIST_FEATURE: Record<OpportunityList, Feature> = { ev: 'ev', arbitrage: 'arbitrage', middles: 'middles', low_hold: 'arbitrage' };
+
+/** A subscription in request terms: what to stream and the filters, comma lists as given. */
+export interface StreamRequest extends Pick<SharedFilterQuery, 'sport' | 'league' | 'sportsbook' | 'market' | 'event' | 'live'> {
+  odds: boolean;
+  lists: OpportunityList[];
+  gamestate: boolean;
+  minOdds?: number;
+  maxOdds?: number;
+  minEv: number;
+  minProfit: number;
+}
+
+function featureError(what: string, feature: Feature, tier: TierName): ApiError {
+  return new ApiError('feature_required', `The ${what} stream needs the ${lowestTierWith(feature)} tier or higher; this key is ${tier}`);
+}
+
+/** The opportunity lists a tier may stream. */
+export function allowedLists(tier: TierName): OpportunityList[] {
+  return LIST_NAMES.filter((l) => TIERS[tier].features.includes(LIST_FEATURE[l]));
+}
+
+/** Throws 403 feature_required when the tier lacks a channel it asked for by name. */
+export function checkAccess(req: StreamRequest, tier: TierName): void {
+  for (const l of req.lists) if (!TIERS[tier].features.includes(LIST_FEATURE[l])) throw featureError(l, LIST_FEATURE[l], tier);
+  if (req.gamestate && !TIERS[tier].features.includes('gamestate')) throw featureError('gamestate', 'gamestate', tier);
+}
+
+function normalizeCsv(v: string | undefined): string | undefined {
+  if (v === undefined) return undefined;
+  const items = [...new Set(v.split(',').map((s) => s.trim()).filter((s) => s.length > 0))].sort();
+  return items.length === 0 ? undefined : items.join(',');
+}
+
+/**
+ * The parsed subscription, through the same filter parsers as REST (400 naming the parameter for
+ * an unknown id, 403 for a sportsbook above the tier). `feed` is the board the tier reads.
+ */
+export function buildSpec(req: StreamRequest, catalog: Catalog, tier: TierName, feed: string, now: number): StreamSpec {
+  checkAccess(req, tier);
+  const f = {
+    sport: normalizeCsv(req.sport), league: normalizeCsv(req.league), sportsbook: normalizeCsv(req.sportsbook),
+    market: normalizeCsv(req.market), event: normalizeCsv(req.event), live: req.live, min_odds: req.minOdds, max_odds: req.maxOdds,
+  };
+  const channels = new Map<string, unknown>();
+  if (req.odds) channels.set(ODDS_CHANNEL, parseOddsFilters(f, catalog, tier));
+  if (req.lists.length > 0) {
+    const common = parseCommon({ ...f, limit: 0, offset: 0 }, catalog, tier, now);
+    const lists = new Map<OpportunityList, ListQuery>();
+    for (const l of LIST_NAMES) {
+      if (!req.lists.includes(l)) continue;
+      if (l === 'ev') lists.set(l, { common, method: 'power', minEv: req.minEv });
+      else if (l === 'arbitrage') lists.set(l, { common, minProfit: req.minProfit });
+      else if (l === 'middles') lists.set(l, { common });
+      else lists.set(l, { common, maxHold: DEFAULT_LOW_HOLD_PERCENT });
+    }
+    const spec: OpportunitySpec = { lists };
+    channels.set(OPPORTUNITIES_CHANNEL, spec);
+  }
+  if (req.gamestate) channels.set(GAMESTATE_CHANNEL, {});
+  const signature = JSON.stringify([feed, tier, req.odds, LIST_NAMES.filter((l) => req.lists.includes(l)), req.gamestate, f, req.lists.length > 0 ? [req.minEv, req.minProfit] : null]);
+  return { feed, tier, channels, signature };
+}
+
+/** Echo of the filters in `connected` / `subscribed`: arrays, or null when not filtered. */
+export function filterEcho(req: StreamRequest): Record<string, string[] | null> {
+  const list = (v: string | undefined): string[] | null => normalizeCsv(v)?.split(',') ?? null;
+  return { sportsbook: list(req.sportsbook), sport: list(req.sport), league: list(req.league), event: list(req.event), market: list(req.market) };
+}

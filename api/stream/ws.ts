@@ -1,0 +1,384 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { WebSocketServer } from 'ws';
+import type { WebSocket } from 'ws';
+import type { TierName } from '../../schemas/index.js';
+import { ApiError } from '../errors.js';
+import type { KeyStore } from '../accounts/index.js';
+import { TIERS, allowedBooks } from '../tiers.js';
+import { jsonArray, wsMessage } from './frames.js';
+import type { Rendered } from './frames.js';
+import type { Group, StreamConnection } from './hub.js';
+import type { StreamService } from './service.js';
+import { LIST_NAMES } from './opportunity-source.js';
+import { LIST_FEATURE, STREAM_MIN_EV, STREAM_MIN_PROFIT, allowedLists } from './subscription.js';
+import type { StreamRequest } from './subscription.js';
+
+export const WS_PROTOCOL = 'sharpapi-v1';
+/** Paths that upgrade to the WebSocket endpoint (COMPAT: the channel address `/`; the game-state page writes `/ws`). */
+export const WS_PATHS = new Set(['/', '/ws', '/api/v1/ws', '/api/v1/stream/ws']);
+export const WS_CHANNELS = ['odds', 'ev', 'arbitrage', 'middles', 'low_hold', 'gamestate'] as const;
+const OPPORTUNITY_SNAPSHOT_CHUNK = 300;
+const INITIAL_CHUNK = 1000;
+/** Largest client message; subscriptions are small. */
+const MAX_CLIENT_MESSAGE = 64 * 1024;
+
+export const CLOSE = { authFailed: 4001, noAccess: 4003, tooManyStreams: 4029, invalidFilter: 1008, tryAgainLater: 1013 } as const;
+
+type Params = Record<string, string | undefined>;
+
+/** Filters and channels of a WebSocket subscription, as the query string or a `subscribe` message give them. */
+interface WsSubscription {
+  channels: string[] | null;
+  sport?: string;
+  league?: string;
+  sportsbook?: string;
+  market?: string;
+  event?: string;
+  minEv: number;
+  minProfit: number;
+  minOdds?: number;
+  maxOdds?: number;
+}
+
+function num(field: string, v: unknown): number | undefined {
+  if (v === undefined || v === null || v === '') return undefined;
+  const n = typeof v === 'number' ? v : Number(v);
+  if (!Number.isFinite(n)) throw new ApiError('invalid_request', `Invalid filter '${field}': must be a number`);
+  return n;
+}
+
+/** A list given as an array or a comma string; anything else is a bad filter. */
+function csvOf(field: string, v: unknown): string | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (typeof v === 'string') return v.length > 0 ? v : undefined;
+  if (Array.isArray(v) && v.every((x) => typeof x === 'string')) return v.length > 0 ? v.join(',') : undefined;
+  throw new ApiError('invalid_request', `Invalid filter '${field}': must be a string or an array of strings`);
+}
+
+function channelsOf(v: unknown): string[] | null {
+  const text = csvOf('channels', v);
+  if (text === undefined) return null;
+  const names = [...new Set(text.split(',').map((s) => s.trim()).filter((s) => s.length > 0))];
+  for (const n of names) {
+    if (!(WS_CHANNELS as readonly string[]).includes(n)) throw new ApiError('invalid_request', `Invalid filter 'channels': unknown channel '${n}' (channels: ${WS_CHANNELS.join(', ')})`);
+  }
+  return names.length > 0 ? names : null;
+}
+
+function fromQuery(p: Params): WsSubscription {
+  return {
+    channels: channelsOf(p['channels'] ?? p['channel']),
+    sport: csvOf('sport', p['sport']),
+    league: csvOf('league', p['league']),
+    sportsbook: csvOf('sportsbook', p['sportsbook']),
+    market: csvOf('market', p['market']),
+    event: csvOf('event_id', p['event_id'] ?? p['event'] ?? p['eventId']),
+    minEv: num('min_ev', p['min_ev']) ?? STREAM_MIN_EV,
+    minProfit: num('min_profit', p['min_profit']) ?? STREAM_MIN_PROFIT,
+    minOdds: num('min_odds', p['min_odds']),
+    maxOdds: num('max_odds', p['max_odds']),
+  };
+}
+
+/** A `subscribe` message: plural array keys (AsyncAPI) or singular ones (a documented example); omitted channels stay. */
+function fromMessage(m: Record<string, unknown>, current: WsSubscription): WsSubscription {
+  const raw = m['filters'];
+  if (raw !== undefined && (raw === null || typeof raw !== 'object' || Array.isArray(raw))) throw new ApiError('invalid_request', "Invalid filter 'filters': must be an object");
+  const f = Object.assign(Object.create(null) as Record<string, unknown>, raw ?? {});
+  const pick = (...names: string[]): unknown => names.map((n) => f[n]).find((v) => v !== undefined);
+  return {
+    channels: m['channels'] === undefined ? current.channels : channelsOf(m['channels']),
+    sport: csvOf('sports', pick('sports', 'sport')),
+    league: csvOf('leagues', pick('leagues', 'league')),
+    sportsbook: csvOf('sportsbooks', pick('sportsbooks', 'sportsbook')),
+    market: csvOf('markets', pick('markets', 'market')),
+    event: csvOf('eventIds', pick('eventIds', 'event_ids', 'event_id', 'event')),
+    minEv: num('min_ev', pick('min_ev')) ?? STREAM_MIN_EV,
+    minProfit: num('min_profit', pick('min_profit')) ?? STREAM_MIN_PROFIT,
+    minOdds: num('min_odds', pick('min_odds')),
+    maxOdds: num('max_odds', pick('max_odds')),
+  };
+}
+
+function toRequest(s: WsSubscription, tier: TierName): StreamRequest {
+  const channels = s.channels;
+  // Without channels: everything the tier may stream (odds, and its opportunity lists).
+  const lists = channels === null ? allowedLists(tier) : LIST_NAMES.filter((l) => channels.includes(l));
+  return {
+    odds: channels === null || channels.includes('odds'),
+    lists,
+    gamestate: channels !== null && channels.includes('gamestate'),
+    ...(s.sport === undefined ? {} : { sport: s.sport }),
+    ...(s.league === undefined ? {} : { league: s.league }),
+    ...(s.sportsbook === undefined ? {} : { sportsbook: s.sportsbook }),
+    ...(s.market === undefined ? {} : { market: s.market }),
+    ...(s.event === undefined ? {} : { event: s.event }),
+    ...(s.minOdds === undefined ? {} : { minOdds: s.minOdds }),
+    ...(s.maxOdds === undefined ? {} : { maxOdds: s.maxOdds }),
+    minEv: s.minEv,
+    minProfit: s.minProfit,
+  };
+}
+
+function keyOf(req: IncomingMessage, url: URL): string | undefined {
+  const header = req.headers['x-api-key'];
+  if (typeof header === 'string' && header.length > 0) return header;
+  const m = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '');
+  if (m?.[1]) return m[1].trim();
+  return url.searchParams.get('api_key') ?? undefined;
+}
+
+class WsConnection implements StreamConnection {
+  private seq = 0;
+  private dead = false;
+  group: Group | null = null;
+  sub: WsSubscription;
+  /** Bytes of the initial snapshot, which the client may be behind on besides the bound. */
+  allowance = 0;
+
+  constructor(
+    readonly keyId: string,
+    readonly tier: TierName,
+    private readonly ws: WebSocket,
+    private readonly maxBytes: number,
+    sub: WsSubscription,
+    private readonly onDead: () => void,
+  ) {
+    this.sub = sub;
+  }
+
+  /** A message outside the sequence (connected, subscribed, snapshots, pong, errors). */
+  send(type: string, fields: Record<string, unknown>, globalSeq: number, timestamp: string): void {
+    this.raw(JSON.stringify({ type, seq: ++this.seq, ...fields, global_seq: globalSeq, timestamp }));
+  }
+
+  /** Like `send`, with the fields already serialized (a JSON fragment without braces). */
+  sendFragment(type: string, fragment: string, globalSeq: number, timestamp: string): void {
+    this.raw(`{"type":${JSON.stringify(type)},"seq":${++this.seq},${fragment},"global_seq":${globalSeq},"timestamp":"${timestamp}"}`);
+  }
+
+  deliver(frame: Rendered, replay: boolean): void {
+    this.raw(wsMessage(++this.seq, frame.wsTail, replay));
+  }
+
+  heartbeat(seq: number, timestamp: string): void {
+    this.raw(`{"seq":${++this.seq},"type":"heartbeat","global_seq":${seq},"timestamp":"${timestamp}"}`);
+  }
+
+  private raw(text: string): void {
+    if (this.dead) return;
+    this.ws.send(text);
+    if (this.ws.bufferedAmount > this.maxBytes + this.allowance) this.backpressure();
+  }
+
+  private backpressure(): void {
+    this.dead = true;
+    this.ws.send(JSON.stringify({ type: 'error', seq: ++this.seq, code: 'backpressure', message: `The client read too slowly: more than ${this.maxBytes} bytes were waiting. Reconnect with resume=true&from_seq.` }));
+    this.ws.close(CLOSE.tryAgainLater, 'backpressure');
+    setTimeout(() => this.ws.terminate(), 1000).unref();
+    this.onDead();
+  }
+
+  fail(code: string, message: string, close: number): void {
+    if (this.dead) return;
+    this.dead = true;
+    this.ws.send(JSON.stringify({ type: 'error', seq: ++this.seq, code, message }));
+    this.ws.close(close, code);
+  }
+
+  end(): void {
+    if (this.dead) return;
+    this.dead = true;
+    this.ws.close(1001, 'server shutting down');
+  }
+}
+
+/**
+ * The WebSocket endpoint on the API's own HTTP server (upgrade on `/`, `/ws`, `/api/v1/ws`),
+ * subprotocol `sharpapi-v1`, key by `?api_key=`, `X-API-Key` or Bearer.
+ */
+export function attachWebSocket(app: FastifyInstance, service: StreamService, keys: KeyStore): WebSocketServer {
+  const hub = service.hub;
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: MAX_CLIENT_MESSAGE,
+    handleProtocols: (protocols) => (protocols.has(WS_PROTOCOL) ? WS_PROTOCOL : false),
+  });
+  const now = (): string => new Date(Date.now()).toISOString();
+
+  app.server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (!WS_PATHS.has(url.pathname.replace(/\/+$/, '') || '/')) {
+      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => accept(ws, req, url));
+  });
+
+  function accept(ws: WebSocket, req: IncomingMessage, url: URL): void {
+    const reject = (code: string, message: string, close: number): void => {
+      ws.send(JSON.stringify({ type: 'error', seq: 1, code, message, timestamp: now() }));
+      ws.close(close, code);
+    };
+    const key = keyOf(req, url);
+    const record = key === undefined ? undefined : keys.lookup(key);
+    if (!record) {
+      reject('invalid_api_key', key === undefined ? 'An API key is required: api_key query parameter, X-API-Key or Authorization: Bearer' : 'The API key is not valid', CLOSE.authFailed);
+      return;
+    }
+    const tier = record.tier;
+    const params: Params = Object.create(null) as Params;
+    for (const [k, v] of url.searchParams) params[k] = v;
+    let sub: WsSubscription;
+    let opened: { group: Group };
+    try {
+      sub = fromQuery(params);
+      opened = service.open(tier, toRequest(sub, tier));
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 'feature_required') reject('tier_restricted', err.message, CLOSE.noAccess);
+      else reject('invalid_filter', err instanceof Error ? err.message : 'Invalid filter', CLOSE.invalidFilter);
+      return;
+    }
+    if (!hub.acquire(record.keyId, tier)) {
+      reject('too_many_streams', `This key already holds ${TIERS[tier].maxStreams} concurrent stream(s), the ${tier} tier's limit; close one first`, CLOSE.tooManyStreams);
+      return;
+    }
+    const conn: WsConnection = new WsConnection(record.keyId, tier, ws, service.settings.bufferBytes, sub, () => {
+      hub.leave(conn, conn.group);
+      hub.release(conn);
+    });
+    hub.track(conn);
+    ws.on('close', () => {
+      hub.leave(conn, conn.group);
+      hub.release(conn);
+    });
+    ws.on('error', () => ws.terminate());
+    const books = TIERS[tier].maxSportsbooks;
+    conn.send('connected', {
+      message: 'Connected', stream_id: randomUUID(), tier,
+      features: { ev: TIERS[tier].features.includes('ev'), arbitrage: TIERS[tier].features.includes('arbitrage'), middles: TIERS[tier].features.includes('middles'), low_hold: TIERS[tier].features.includes(LIST_FEATURE.low_hold) },
+      channels: sub.channels, data_delay_seconds: TIERS[tier].dataDelaySeconds,
+      books: { max: books ?? -1, allowed: books === null ? null : [...allowedBooks(tier, service.books())].sort() },
+      replay_window: { frames: service.settings.replayFrames, seconds: Math.round(service.settings.replayMs / 1000) },
+    }, hub.head, now());
+    const fromSeq = params['from_seq'];
+    const resumeAt = params['resume'] === 'true' && fromSeq !== undefined && /^\d{1,16}$/.test(fromSeq) ? Number(fromSeq) : null;
+    start(conn, opened.group, resumeAt, params['resume'] === 'true');
+
+    ws.on('message', (data, isBinary) => {
+      let m: unknown;
+      try {
+        m = JSON.parse(isBinary ? '' : String(data));
+      } catch {
+        conn.send('error', { code: 'invalid_message', message: 'Messages are JSON objects with a type' }, hub.head, now());
+        return;
+      }
+      if (m === null || typeof m !== 'object' || Array.isArray(m)) {
+        conn.send('error', { code: 'invalid_message', message: 'Messages are JSON objects with a type' }, hub.head, now());
+        return;
+      }
+      const msg = m as Record<string, unknown>;
+      switch (msg['type']) {
+        case 'ping':
+          conn.send('pong', {}, hub.head, now());
+          return;
+        case 'subscribe':
+        case 'unsubscribe': {
+          let next: WsSubscription;
+          let group: Group;
+          try {
+            if (msg['type'] === 'subscribe') next = fromMessage(msg, conn.sub);
+            else {
+              const drop = new Set(channelsOf(msg['channels']) ?? []);
+              const current = conn.sub.channels ?? ['odds', ...allowedLists(tier)];
+              next = { ...conn.sub, channels: current.filter((c) => !drop.has(c)) };
+            }
+            group = service.open(tier, toRequest(next, tier)).group;
+          } catch (err) {
+            const code = err instanceof ApiError && err.code === 'feature_required' ? 'tier_restricted' : 'invalid_filter';
+            conn.send('error', { code, message: err instanceof Error ? err.message : 'Invalid filter' }, hub.head, now());
+            return;
+          }
+          hub.leave(conn, conn.group);
+          conn.sub = next;
+          // A narrower set needs no snapshot: what the client holds already equals the new group's state.
+          start(conn, group, null, false, msg['type'] === 'unsubscribe');
+          return;
+        }
+        default:
+          conn.send('error', { code: 'unknown_message_type', message: `Unknown message type ${JSON.stringify(msg['type'])}; types: subscribe, unsubscribe, ping` }, hub.head, now());
+      }
+    });
+  }
+
+  /** subscribed, then the replay (resume inside the window) or the snapshot, then live frames. */
+  function start(conn: WsConnection, group: Group, resumeAt: number | null, resumeAsked: boolean, skipSnapshot = false): void {
+    const head = hub.head;
+    const ts = now();
+    const r = toRequest(conn.sub, conn.tier);
+    const list = (v: string | undefined): string[] | null => (v === undefined ? null : v.split(',').map((s) => s.trim()).filter((s) => s.length > 0));
+    conn.send('subscribed', {
+      channels: conn.sub.channels, sports: list(r.sport), sportsbooks: list(r.sportsbook), leagues: list(r.league), markets: list(r.market), eventIds: list(r.event),
+      min_ev: r.minEv, min_profit: r.minProfit,
+    }, head, ts);
+    if (skipSnapshot) {
+      hub.join(conn, group);
+      conn.group = group;
+      return;
+    }
+    let bytes = 0;
+    if (resumeAt !== null && hub.canResume(group, resumeAt)) {
+      const frames: Rendered[] = [];
+      hub.window.forEachAfter(resumeAt, group, (_s, f) => frames.push(f));
+      for (const f of frames) bytes += f.wsTail.length;
+      conn.allowance = bytes;
+      for (const f of frames) conn.deliver(f, true);
+      conn.send('snapshot:complete', { books: [], resumed: true, progressive: false, resync: false, replayed: frames.length }, head, ts);
+    } else {
+      const snap = service.snapshot(group);
+      const messages: [string, string][] = [];
+      for (const l of snap.lists ?? []) {
+        const total = Math.max(1, Math.ceil(l.rows.length / OPPORTUNITY_SNAPSHOT_CHUNK));
+        for (let c = 0; c < total; c++) {
+          const rows = l.rows.slice(c * OPPORTUNITY_SNAPSHOT_CHUNK, (c + 1) * OPPORTUNITY_SNAPSHOT_CHUNK);
+          messages.push(['opportunities_snapshot', `${JSON.stringify(l.list)}:${jsonArray(rows)},"chunk":${c + 1},"totalChunks":${total}`]);
+        }
+      }
+      const books: string[] = [];
+      if (snap.odds) {
+        const byBook = new Map<string, string[]>();
+        for (const row of snap.odds) {
+          const rows = byBook.get(row.book) ?? [];
+          rows.push(row.json);
+          byBook.set(row.book, rows);
+        }
+        for (const [book, rows] of [...byBook].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
+          books.push(book);
+          for (let i = 0; i < rows.length; i += INITIAL_CHUNK) {
+            const chunk = rows.slice(i, i + INITIAL_CHUNK);
+            messages.push(['initial', `"source":${JSON.stringify(book)},"data":${jsonArray(chunk)},"count":${chunk.length}`]);
+          }
+        }
+      }
+      const complete = JSON.stringify({ books, resumed: false, progressive: false, resync: resumeAsked, total_odds: snap.odds?.length ?? 0 });
+      messages.push(['snapshot:complete', complete.slice(1, -1)]);
+      conn.allowance = messages.reduce((n, [, text]) => n + text.length + 100, 0);
+      for (const [type, fragment] of messages) conn.sendFragment(type, fragment, head, ts);
+    }
+    hub.join(conn, group);
+    conn.group = group;
+  }
+
+  app.addHook('preClose', (done) => {
+    for (const ws of wss.clients) ws.close(1001, 'server shutting down');
+    done();
+  });
+  app.addHook('onClose', (_app, done) => {
+    for (const ws of wss.clients) ws.terminate();
+    wss.close(() => done());
+  });
+  return wss;
+}

@@ -1,0 +1,64 @@
+/**
+ * The client side of the MCP bench, in its own process so that client work does not share the
+ * server's event loop: `node mcp-client.js <base url> <key> <calls>` prints the latencies (ms)
+ * of REST GET /odds?limit=50, of the MCP get_odds tool (limit 50) through the SDK client, and of
+ * the same tools/call as a plain HTTP POST, one request at a time.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+
+async function timed(n: number, once: () => Promise<void>): Promise<number[]> {
+  const ms: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t0 = performance.now();
+    await once();
+    ms.push(performance.now() - t0);
+  }
+  return ms;
+}
+
+async function main(): Promise<void> {
+  const [base, key, callsArg] = process.argv.slice(2);
+  if (!base || !key) throw new Error('usage: mcp-client.js <base url> <key> <calls>');
+  const calls = Number(callsArg ?? 400);
+  const rest = async (): Promise<void> => {
+    const res = await fetch(`${base}/api/v1/odds?limit=50`, { headers: { 'x-api-key': key } });
+    const body = (await res.json()) as { data: unknown[] };
+    if (body.data.length !== 50) throw new Error(`REST answered ${body.data.length} rows, not 50`);
+  };
+  const client = new Client({ name: 'bench', version: '1.0.0' });
+  const transport = new StreamableHTTPClientTransport(new URL(`${base}/api/v1/mcp`), { requestInit: { headers: { 'x-api-key': key } } });
+  await client.connect(transport);
+  // The same call as a plain HTTP client sends it (no SDK-side schema checks): the server's share.
+  const rawHeaders = {
+    'x-api-key': key, 'content-type': 'application/json', accept: 'application/json, text/event-stream',
+    'mcp-session-id': transport.sessionId ?? '', 'mcp-protocol-version': transport.protocolVersion ?? '2025-03-26',
+  };
+  const rawBody = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_odds', arguments: { limit: 50 } } });
+  const raw = async (): Promise<void> => {
+    const res = await fetch(`${base}/api/v1/mcp`, { method: 'POST', headers: rawHeaders, body: rawBody });
+    const body = (await res.json()) as { result?: { structuredContent?: { data?: unknown[] } } };
+    if (body.result?.structuredContent?.data?.length !== 50) throw new Error('raw tools/call did not answer 50 rows');
+  };
+  const tool = async (): Promise<void> => {
+    const r = await client.callTool({ name: 'get_odds', arguments: { limit: 50 } });
+    const rows = (r.structuredContent as { data?: unknown[] } | undefined)?.data?.length;
+    if (r.isError || rows !== 50) throw new Error(`get_odds answered ${String(rows)} rows${r.isError ? ' (tool error)' : ''}`);
+  };
+  // Warm both paths (JIT, connection pools, compiled schemas), interleaved.
+  for (let i = 0; i < 50; i++) {
+    await rest();
+    await tool();
+    await raw();
+  }
+  const restMs = await timed(calls, rest);
+  const mcpMs = await timed(calls, tool);
+  const rawMs = await timed(calls, raw);
+  await client.close();
+  process.stdout.write(JSON.stringify({ rest: restMs, mcp: mcpMs, raw: rawMs }), () => process.exit(0));
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,184 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { pino } from 'pino';
+import { WebSocketServer } from 'ws';
+import type { WebSocket } from 'ws';
+import { loadConfig } from '../api/config.js';
+import { startSystem } from '../api/system.js';
+import type { BenchFigure } from './report.js';
+
+interface Sub {
+  kind: 'sse' | 'ws';
+  url: string;
+  filter: string;
+}
+
+interface ClientResult {
+  /** Subscribers that had their snapshot when the measurement started. */
+  ready: number;
+  frames: number;
+  seconds: number;
+  rows: number;
+  p50: number;
+  p99: number;
+  closedEarly: number;
+  recorded: Record<string, { sse: [number, string][]; ws: [number, string][] }> | null;
+}
+
+/** Runs the subscriber process: resolves `ready` once every subscriber has its snapshot, then measures. */
+async function runClients(subs: Sub[], seconds: number, record: boolean, onReady: () => void): Promise<ClientResult> {
+  const dir = mkdtempSync(join(tmpdir(), 'odds-bench-clients-'));
+  const file = join(dir, 'config.json');
+  writeFileSync(file, JSON.stringify({ subs, seconds, record }));
+  const child = spawn(process.execPath, [new URL('./stream-client.js', import.meta.url).pathname, file], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines = createInterface({ input: child.stdout });
+  try {
+    return await new Promise<ClientResult>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('stream bench clients did not finish in time')), (seconds + 150) * 1000);
+      lines.on('line', (line) => {
+        if (line.startsWith('ready')) {
+          onReady();
+          child.stdin.write('go\n');
+          return;
+        }
+        clearTimeout(timer);
+        resolve(JSON.parse(line) as ClientResult);
+      });
+      child.on('exit', (code) => {
+        if (code !== 0) reject(new Error(`stream bench clients exited with ${code}`));
+      });
+    });
+  } finally {
+    child.kill();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const ISO = /"timestamp":"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z"/g;
+
+/**
+ * The baseline: a bare `http` + `ws` server with no pipeline, no board and no hub, that writes the
+ * frames the hub's subscribers received (recorded per filter) to the same number of sockets per
+ * filter at the recorded times, each frame's timestamps set to its write time (same length, so
+ * the same bytes on the wire), so the client's timestamp-to-arrival figure is the bare cost of
+ * writing these frames to these sockets.
+ */
+async function bareServer(recorded: NonNullable<ClientResult['recorded']>): Promise<{ url: string; play(): void; close(): Promise<void> }> {
+  const sse = new Map<string, ServerResponse[]>();
+  const wsByFilter = new Map<string, WebSocket[]>();
+  const server = createServer((req, res) => {
+    const filter = new URL(req.url ?? '/', 'http://x').searchParams.get('f') ?? '';
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    res.write('event: snapshot:complete\ndata: {}\n\n');
+    const list = sse.get(filter) ?? [];
+    list.push(res);
+    sse.set(filter, list);
+  });
+  const wss = new WebSocketServer({ server, handleProtocols: (p) => (p.has('sharpapi-v1') ? 'sharpapi-v1' : false) });
+  wss.on('connection', (ws, req) => {
+    const filter = new URL(req.url ?? '/', 'http://x').searchParams.get('f') ?? '';
+    ws.send('{"type":"snapshot:complete"}');
+    const list = wsByFilter.get(filter) ?? [];
+    list.push(ws);
+    wsByFilter.set(filter, list);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  const schedule: { at: number; filter: string; kind: 'sse' | 'ws'; text: string }[] = [];
+  for (const [filter, r] of Object.entries(recorded)) {
+    for (const [at, text] of r.sse) schedule.push({ at, filter, kind: 'sse', text });
+    for (const [at, text] of r.ws) schedule.push({ at, filter, kind: 'ws', text });
+  }
+  schedule.sort((a, b) => a.at - b.at);
+  return {
+    url: `127.0.0.1:${port}`,
+    play() {
+      const t0 = Date.now();
+      let i = 0;
+      const tick = (): void => {
+        const due = Date.now() - t0;
+        for (; i < schedule.length && (schedule[i]?.at ?? Infinity) <= due; i++) {
+          const f = schedule[i] as (typeof schedule)[number];
+          const stamped = f.text.replace(ISO, `"timestamp":"${new Date().toISOString()}"`);
+          if (f.kind === 'sse') {
+            const bytes = Buffer.from(stamped);
+            for (const res of sse.get(f.filter) ?? []) res.write(bytes);
+          } else {
+            for (const ws of wsByFilter.get(f.filter) ?? []) ws.send(stamped);
+          }
+        }
+        if (i < schedule.length) setTimeout(tick, 1);
+      };
+      tick();
+    },
+    async close() {
+      for (const list of sse.values()) for (const res of list) res.destroy();
+      for (const ws of wss.clients) ws.terminate();
+      await new Promise<void>((r) => wss.close(() => r()));
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}
+
+/**
+ * 1,000 SSE and 1,000 WebSocket subscribers of the odds channel (each on one sportsbook and one
+ * league, so about 200 distinct subscriptions of ten members each) on the whole system in one
+ * process, the simulator at 2,000 ticks/s: frames delivered per second, and per odds row the time
+ * from the tick's timestamp to its arrival at the subscriber (p50, p99); beside the same frames
+ * written to the same sockets by a bare server.
+ */
+export async function benchStreams(seconds = 10, perKind = Number(process.env['BENCH_STREAM_SUBSCRIBERS'] ?? 1000)): Promise<BenchFigure[]> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'odds-bench-streams-'));
+  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, FEED: 'simulator', SIM_TICKS_PER_SECOND: '2000', SINK_MAX_WAIT_MS: '1000' });
+  const sys = await startSystem(config, pino({ level: 'warn' }));
+  try {
+    await sys.drained(60_000);
+    const keys: string[] = [];
+    for (let i = 0; i < Math.ceil((2 * perKind) / 50) + 1; i++) {
+      const key = `bench-stream-${i}-${Date.now()}`;
+      sys.keys.add(key, 'enterprise', { requestsPerMinute: 1_000_000 });
+      keys.push(key);
+    }
+    const books = new Set<string>();
+    const leagues = new Set<string>();
+    for (const e of sys.board.activeEvents()) {
+      leagues.add(e.league);
+      for (const b of sys.board.booksOf(e.id)) books.add(b);
+    }
+    const bookList = [...books].sort().slice(0, 20);
+    const leagueList = [...leagues].sort().slice(0, 10);
+    const filterOf = (i: number): { book: string; league: string } => ({ book: bookList[i % bookList.length] as string, league: leagueList[Math.floor(i / bookList.length) % leagueList.length] as string });
+    const host = sys.url.replace(/^http:\/\//, '');
+    const subs: Sub[] = [];
+    for (let i = 0; i < perKind; i++) {
+      const { book, league } = filterOf(i);
+      const key = keys[Math.floor(i / 50)] as string;
+      subs.push({ kind: 'sse', url: `http://${host}/api/v1/stream/odds?api_key=${key}&sportsbook=${book}&league=${league}`, filter: `${book}|${league}` });
+      subs.push({ kind: 'ws', url: `ws://${host}/ws?api_key=${keys[Math.floor((perKind + i) / 50)] as string}&channels=odds&sportsbook=${book}&league=${league}`, filter: `${book}|${league}` });
+    }
+    process.stdout.write(`  board: ${sys.board.rowCount.toLocaleString('en-US')} rows; ${subs.length} subscribers over ${new Set(subs.map((s) => s.filter)).size} filters (${bookList.length} books x ${leagueList.length} leagues)\n`);
+    const hub = await runClients(subs, seconds, true, () => undefined);
+    await sys.stop();
+    const bare = await bareServer(hub.recorded ?? {});
+    const bareSubs = subs.map((s) => ({ ...s, url: s.kind === 'sse' ? `http://${bare.url}/sse?f=${encodeURIComponent(s.filter)}` : `ws://${bare.url}/?f=${encodeURIComponent(s.filter)}` }));
+    const base = await runClients(bareSubs, seconds, false, () => bare.play());
+    await bare.close();
+    process.stdout.write(`  subscribers measured: ${hub.ready} of ${subs.length} (hub), ${base.ready} (bare)\n`);
+    if (hub.closedEarly > 0) process.stdout.write(`  warning: ${hub.closedEarly} subscribers were disconnected during the run\n`);
+    return [
+      { name: `frames delivered/s (${hub.ready} subscribers)`, value: hub.frames / seconds, unit: 'frames/s', baseline: { name: 'bare server, same frames', value: base.frames / seconds } },
+      { name: 'tick-to-client latency p50', value: hub.p50, unit: 'ms', baseline: { name: 'bare write-to-client p50', value: base.p50 } },
+      { name: 'tick-to-client latency p99', value: hub.p99, unit: 'ms', baseline: { name: 'bare write-to-client p99', value: base.p99 } },
+      { name: 'subscribers dropped while reading', value: hub.closedEarly, unit: 'subs', baseline: { name: 'bare', value: base.closedEarly } },
+    ];
+  } finally {
+    await sys.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,7 @@
+/**
+ * Betting splits in the pipeline: the processor that joins each book's splits to the canonical
+ * event and the book's lines, the sharp-money signals, and the ClickHouse rows.
+ */
+export { SplitsProcessor } from './processor.js';
+export { SIGNAL_RULES, divergence, reverseLineMovement } from './signals.js';
+export { splitsRows } from './rows.js';

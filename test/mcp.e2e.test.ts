@@ -1,0 +1,292 @@
+/**
+ * The MCP tool server at /api/v1/mcp, driven by the official SDK client over Streamable HTTP
+ * against the running system: handshake, the tool list, every tool against its REST twin,
+ * tier refusals, keys, argument errors and protocol errors.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RawTick } from '../schemas/index.js';
+import { DEVIG_METHODS } from '../pipeline/odds-math/index.js';
+import { startConformance } from './support/fixture.js';
+import type { Conformance } from './support/fixture.js';
+
+type Row = Record<string, unknown>;
+let c: Conformance;
+let nbaEvent = '';
+let nflEvent = '';
+const clients: Client[] = [];
+
+async function connect(key: string | null, how: 'header' | 'bearer' | 'query' = 'header'): Promise<Client> {
+  const url = new URL(`${c.sys.url}/api/v1/mcp`);
+  const headers: Record<string, string> = {};
+  if (key && how === 'header') headers['x-api-key'] = key;
+  if (key && how === 'bearer') headers['authorization'] = `Bearer ${key}`;
+  if (key && how === 'query') url.searchParams.set('api_key', key);
+  const client = new Client({ name: 'mcp-e2e', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers } }));
+  clients.push(client);
+  return client;
+}
+
+async function call(client: Client, name: string, args: Row = {}): Promise<CallToolResult> {
+  return (await client.callTool({ name, arguments: args })) as CallToolResult;
+}
+
+const text = (r: CallToolResult): string => r.content.map((x) => (x.type === 'text' ? x.text : '')).join('\n');
+
+/** Fields that differ between two reads by construction (emit time, the rate-limit budget). */
+function stable(body: Row): Row {
+  const { updated_at: _u, ...rest } = body;
+  const meta = rest['meta'] as Row | undefined;
+  if (meta) {
+    const { rate_limit: _r, server_time: _s, ...m } = meta;
+    rest['meta'] = m;
+  }
+  return rest;
+}
+
+beforeAll(async () => {
+  c = await startConformance();
+  const t = c.ticks.find((x) => x.league === 'nfl') as RawTick;
+  // An arbitrage and a +EV price on the NFL game (Caesars home +100 against DraftKings away +130 and
+  // Pinnacle -140/+128), and a middle on the NBA spread (DraftKings -2.5, Caesars +4.5).
+  const nba = c.ticks.find((x) => x.league === 'nba' && x.market === 'point_spread') as RawTick;
+  await c.push([
+    { ...t, book: 'caesars', bookEventId: 'cz-200', outcome: 'Kansas City Chiefs', priceAmerican: 100 },
+    { ...t, book: 'caesars', bookEventId: 'cz-200', outcome: 'Buffalo Bills', priceAmerican: -125 },
+    { ...nba, book: 'caesars', bookEventId: 'cz-100', outcome: 'Los Angeles Lakers', line: -4.5, priceAmerican: -110, selectionId: null },
+    { ...nba, book: 'caesars', bookEventId: 'cz-100', outcome: 'Boston Celtics', line: 4.5, priceAmerican: -110, selectionId: null },
+  ]);
+  const events = (await c.sys.get('/api/v1/events', c.keys.enterprise)).body['data'] as Row[];
+  nbaEvent = events.find((e) => e['league'] === 'nba')?.['id'] as string;
+  nflEvent = events.find((e) => e['league'] === 'nfl')?.['id'] as string;
+});
+
+afterAll(async () => {
+  await Promise.allSettled(clients.map((x) => x.close()));
+  await c.sys.close();
+});
+
+describe('handshake', () => {
+  it('initializes on the SDK\'s current protocol revision, with a session id, and lists every tool with schemas', async () => {
+    const client = await connect(c.keys.pro);
+    expect(client.getServerVersion()?.name).toBe('odds-platform');
+    expect(client.getServerCapabilities()?.tools).toBeTruthy();
+    const { tools } = await client.listTools();
+    const names = tools.map((t) => t.name).sort();
+    expect(names).toEqual([
+      'calculate_arbitrage', 'calculate_ev', 'calculate_hold', 'calculate_kelly', 'compare_odds', 'devig_odds', 'find_arbitrage', 'find_ev_opportunities',
+      'find_low_hold', 'find_middles', 'get_best_odds', 'get_events', 'get_leagues', 'get_markets', 'get_odds', 'get_odds_batch', 'get_odds_delta',
+      'get_sports', 'get_sportsbooks', 'get_teams',
+    ]);
+    for (const t of tools) {
+      expect([t.name, t.inputSchema.type, typeof t.description, t.outputSchema?.type]).toEqual([t.name, 'object', 'string', 'object']);
+      expect([t.name, (t.inputSchema as Row)['additionalProperties']]).toEqual([t.name, false]);
+    }
+    const odds = tools.find((t) => t.name === 'get_odds')?.inputSchema.properties as Record<string, Row>;
+    expect((odds['league']?.['items'] as Row)['enum']).toContain('nba');
+    expect((odds['sportsbook']?.['items'] as Row)['enum']).toContain('pinnacle');
+    expect(odds['limit']).toMatchObject({ maximum: 100, default: 25 });
+    expect(odds['api_key']).toBeUndefined();
+    // docs/mcp.md documents every tool and every argument.
+    const doc = readFileSync(new URL('../docs/mcp.md', import.meta.url), 'utf8');
+    for (const t of tools) {
+      const section = doc.split(`### \`${t.name}\``)[1]?.split('\n### ')[0] ?? '';
+      expect([t.name, section.includes('Example: `')]).toEqual([t.name, true]);
+      for (const arg of Object.keys(t.inputSchema.properties ?? {})) expect([t.name, arg, section.includes(`| \`${arg}\``)]).toEqual([t.name, arg, true]);
+    }
+    const devig = tools.find((t) => t.name === 'devig_odds')?.inputSchema.properties as Record<string, Row>;
+    expect(devig['method']?.['enum']).toEqual([...DEVIG_METHODS]);
+  });
+
+  it('accepts the reference\'s protocol revision 2025-03-26 and answers tools/list on it', async () => {
+    const init = await fetch(`${c.sys.url}/api/v1/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-api-key': c.keys.free },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'old', version: '0' } } }),
+    });
+    expect(init.status).toBe(200);
+    const session = init.headers.get('mcp-session-id') as string;
+    expect(session).toMatch(/^[0-9a-f-]{36}$/);
+    expect(((await init.json()) as Row)['result']).toMatchObject({ protocolVersion: '2025-03-26' });
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-api-key': c.keys.free, 'mcp-session-id': session, 'mcp-protocol-version': '2025-03-26' };
+    const note = await fetch(`${c.sys.url}/api/v1/mcp`, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
+    expect(note.status).toBe(202);
+    const list = await fetch(`${c.sys.url}/api/v1/mcp`, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }) });
+    expect(((((await list.json()) as Row)['result'] as Row)['tools'] as Row[]).length).toBe(20);
+    // Another key cannot use the session; its owner can end it; then it is gone.
+    const stolen = await fetch(`${c.sys.url}/api/v1/mcp`, { method: 'POST', headers: { ...headers, 'x-api-key': c.keys.pro }, body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list' }) });
+    expect(stolen.status).toBe(404);
+    expect(((await fetch(`${c.sys.url}/api/v1/mcp`, { method: 'GET', headers })).status)).toBe(405);
+    expect((await fetch(`${c.sys.url}/api/v1/mcp`, { method: 'DELETE', headers })).status).toBe(200);
+    const after = await fetch(`${c.sys.url}/api/v1/mcp`, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'tools/list' }) });
+    expect([after.status, (((await after.json()) as Row)['error'] as Row)['code']]).toEqual([404, -32001]);
+  });
+
+  it('takes the key as header, bearer or query parameter; without one (or a wrong one) answers HTTP 401 in the error envelope', async () => {
+    for (const how of ['header', 'bearer', 'query'] as const) {
+      const client = await connect(c.keys.hobby, how);
+      expect((await client.listTools()).tools.length).toBe(20);
+    }
+    const variants: Record<string, string>[] = [{}, { 'x-api-key': 'wrong-key' }];
+    for (const headers of variants) {
+      const r = await fetch(`${c.sys.url}/api/v1/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'x', version: '0' } } }),
+      });
+      expect([r.status, (((await r.json()) as Row)['error'] as Row)['code']]).toEqual([401, 'unauthorized']);
+    }
+    await expect(connect(null)).rejects.toMatchObject({ code: 401 });
+  });
+});
+
+describe('every tool answers what its REST twin answers', () => {
+  let since = '';
+  beforeAll(async () => {
+    since = ((await c.sys.get('/api/v1/odds?limit=1', c.keys.sharp)).body['meta'] as Row)['next_since'] as string;
+    const t = c.ticks.find((x) => x.league === 'nfl' && x.book === 'pinnacle') as RawTick;
+    await c.push([{ ...t, priceAmerican: (t.priceAmerican as number) - 5 }]);
+  });
+  const cases = (): [string, Row, string, 'GET' | 'POST', unknown?][] => [
+    ['get_sports', {}, '/sports?limit=50', 'GET'],
+    ['get_leagues', { sport: 'basketball', include_empty: true }, '/leagues?sport=basketball&include_empty=true&limit=50', 'GET'],
+    ['get_sportsbooks', { catalog: true }, '/sportsbooks?catalog=true&limit=50', 'GET'],
+    ['get_markets', {}, '/markets?limit=50', 'GET'],
+    ['get_teams', { q: 'lakers' }, '/teams?q=lakers&limit=25', 'GET'],
+    ['get_events', { sport: ['basketball', 'football'] }, '/events?sport=basketball,football&limit=25', 'GET'],
+    ['get_odds', { league: 'nba', market: ['moneyline', 'point_spread'], limit: 5 }, '/odds?league=nba&market=moneyline,point_spread&limit=5', 'GET'],
+    ['get_best_odds', { event: [nbaEvent] }, `/odds/best?event=${nbaEvent}&limit=25`, 'GET'],
+    ['compare_odds', { event: nbaEvent, market: 'moneyline' }, `/odds/comparison?event=${nbaEvent}&market=moneyline`, 'GET'],
+    ['get_odds_batch', { event_ids: [nbaEvent, nflEvent, 'no-such-event'], market: ['moneyline'] }, '/odds/batch', 'POST', { event_ids: [nbaEvent, nflEvent, 'no-such-event'], market: 'moneyline' }],
+    ['get_odds_delta', { since, league: ['nfl'] }, '', 'GET'],
+    ['find_ev_opportunities', { min_ev: 0 }, '/opportunities/ev?min_ev=0&limit=20', 'GET'],
+    ['find_arbitrage', {}, '/opportunities/arbitrage?limit=20', 'GET'],
+    ['find_middles', {}, '/opportunities/middles?limit=20', 'GET'],
+    ['find_low_hold', { group: 'best' }, '/opportunities/low_hold?group=best&limit=20', 'GET'],
+  ];
+
+  it('structured content equals the REST body (rows, paging, meta), with a short text summary', async () => {
+    const client = await connect(c.keys.sharp);
+    for (const [name, args, path, method, body] of cases()) {
+      const r = await call(client, name, args);
+      expect([name, r.isError ?? false, text(r)]).toEqual([name, false, expect.any(String)]);
+      const restPath = name === 'get_odds_delta' ? `/odds/delta?since=${encodeURIComponent(args['since'] as string)}&league=nfl&limit=100` : path;
+      const rest = method === 'POST' ? await c.sys.post(`/api/v1${restPath}`, body, c.keys.sharp) : await c.sys.get(`/api/v1${restPath}`, c.keys.sharp);
+      expect([name, rest.status]).toEqual([name, 200]);
+      const structured = stable(r.structuredContent as Row);
+      if (name === 'compare_odds') expect(structured['pagination']).toMatchObject({ limit: 50, offset: 0, has_more: false, next_offset: null });
+      delete structured['pagination'];
+      if (name !== 'compare_odds') structured['pagination'] = (r.structuredContent as Row)['pagination'];
+      expect([name, structured]).toEqual([name, stable(rest.body)]);
+      expect(text(r).length).toBeLessThan(400);
+      expect(JSON.stringify(r)).not.toContain(c.keys.sharp);
+      if (name === 'get_odds_delta') expect(((r.structuredContent as Row)['data'] as Row[]).length).toBe(1);
+    }
+  });
+
+  it('finds the scripted opportunities of every kind the board holds', async () => {
+    const client = await connect(c.keys.sharp);
+    for (const name of ['find_ev_opportunities', 'find_arbitrage', 'find_middles']) {
+      const r = await call(client, name);
+      expect([name, ((r.structuredContent as Row)['data'] as Row[]).length > 0]).toEqual([name, true]);
+    }
+  });
+
+  it('caps pages for an agent and says how to get more', async () => {
+    const client = await connect(c.keys.sharp);
+    const r = await call(client, 'get_odds', { limit: 3 });
+    expect(((r.structuredContent as Row)['data'] as Row[]).length).toBe(3);
+    expect(text(r)).toMatch(/^3 odds rows of \d+\. More available: call get_odds again with cursor=\S+ \(same filters\)\.$/);
+    const next = (r.structuredContent as { pagination: { next_cursor: string } }).pagination.next_cursor;
+    const page2 = await call(client, 'get_odds', { limit: 3, cursor: next });
+    expect((page2.structuredContent as { pagination: { offset: number } }).pagination.offset).toBe(3);
+    const outcomes = await call(client, 'compare_odds', { event: nbaEvent, limit: 2, offset: 1 });
+    const all = (await c.sys.get(`/api/v1/odds/comparison?event=${nbaEvent}`, c.keys.sharp)).body['data'] as Row;
+    expect(Object.keys((outcomes.structuredContent as Row)['data'] as Row)).toEqual(Object.keys(all).slice(1, 3));
+    expect(text(outcomes)).toMatch(/^2 outcomes with \d+ prices in all\. More available: call compare_odds again with offset=3\.$/);
+    const big = await call(client, 'get_odds', { limit: 1000 });
+    expect([big.isError, text(big)]).toEqual([true, "Invalid argument 'limit': must be <= 100"]);
+  });
+
+  it('does the odds math on prices the caller gives', async () => {
+    const client = await connect(c.keys.free);
+    const devig = await call(client, 'devig_odds', { odds: [-110, -110], method: 'multiplicative' });
+    expect(devig.structuredContent).toMatchObject({ method: 'multiplicative', hold_percent: 4.545455, outcomes: [{ fair_probability: 0.5, fair_odds_american: 100 }, { fair_probability: 0.5 }] });
+    const power = await call(client, 'devig_odds', { odds: [1.5, 2.8], format: 'decimal' });
+    const fair = (power.structuredContent as { outcomes: { fair_probability: number }[] }).outcomes.map((o) => o.fair_probability);
+    expect(fair.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 5);
+    expect((await call(client, 'calculate_ev', { odds: 110, fair_probability: 0.5 })).structuredContent).toMatchObject({ ev_percent: 5, kelly_percent: 4.545455 });
+    expect((await call(client, 'calculate_kelly', { odds: 2.1, format: 'decimal', fair_probability: 0.5, bankroll: 1000, fraction: 0.5 })).structuredContent).toMatchObject({ kelly_percent: 4.545455, stake: 22.73 });
+    expect((await call(client, 'calculate_arbitrage', { odds: [105, 100], bankroll: 100 })).structuredContent).toMatchObject({ is_arbitrage: true, stakes: [49.38, 50.62], payout: 101.23 });
+    expect((await call(client, 'calculate_hold', { odds: [-110, -110] })).structuredContent).toMatchObject({ hold_percent: 4.545455, overround_percent: 4.761905 });
+    const bad = await call(client, 'calculate_hold', { odds: [-110, 50] });
+    expect([bad.isError, text(bad)]).toEqual([true, "Invalid argument 'odds[1]': American odds must be a finite number <= -100 or >= +100, got 50"]);
+  });
+});
+
+describe('tiers, limits and errors', () => {
+  it('refuses a tool above a free key\'s tier with a tool error naming the tier that has it', async () => {
+    const client = await connect(c.keys.free);
+    const ev = await call(client, 'find_ev_opportunities');
+    expect([ev.isError, text(ev)]).toEqual([true, 'The ev feature needs the pro tier or higher; this key is free']);
+    const arb = await call(client, 'find_arbitrage');
+    expect([arb.isError, text(arb)]).toEqual([true, 'The arbitrage feature needs the hobby tier or higher; this key is free']);
+    const book = await call(client, 'get_odds', { sportsbook: ['pinnacle'] });
+    expect([book.isError, text(book)]).toEqual([true, expect.stringMatching(/pinnacle.*needs the pro tier/)]);
+    // The free key's rows come from its books only, on its delayed board, as on REST.
+    const odds = await call(client, 'get_odds', { limit: 100 });
+    const books = new Set(((odds.structuredContent as Row)['data'] as Row[]).map((r) => r['sportsbook']));
+    expect([...books].sort()).toEqual(['draftkings', 'fanduel']);
+  });
+
+  it('names the argument when arguments are invalid, and keeps unknown tools and malformed JSON-RPC as protocol errors', async () => {
+    const client = await connect(c.keys.pro);
+    const cases: [string, Row, string][] = [
+      ['get_odds', { league: 'no_such_league' }, "Invalid argument 'league[0]': must be one of"],
+      ['get_odds', { api_key: 'x' }, "Unknown argument 'api_key'"],
+      ['compare_odds', {}, "Missing required argument 'event'"],
+      ['get_odds_delta', { since: 'yesterday' }, "Invalid argument 'since'"],
+      ['find_ev_opportunities', { min_ev: 'lots' }, "Invalid argument 'min_ev': must be number"],
+      ['get_odds_batch', { event_ids: Array.from({ length: 60 }, (_, i) => `e${i}`) }, "Invalid argument 'event_ids': 60 events, the pro tier allows at most 50"],
+    ];
+    for (const [name, args, message] of cases) {
+      const r = await call(client, name, args);
+      expect([name, r.isError, text(r)]).toEqual([name, true, expect.stringContaining(message)]);
+    }
+    await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toThrow(/-32602.*Unknown tool 'no_such_tool'/);
+    await expect(client.callTool({ name: '__proto__', arguments: {} })).rejects.toThrow(/Unknown tool/);
+    // Raw POSTs without a session: (body, content-type) -> (HTTP status, JSON-RPC error code).
+    const raw: [string, string, number, number][] = [
+      ['{"jsonrpc": "2.0", "id": 1, "method": ', 'application/json', 400, -32700],
+      ['{"hello": "world"}', 'application/json', 400, -32700],
+      ['hello', 'text/plain', 415, -32000],
+      [JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/list' }), 'application/json', 400, -32000],
+    ];
+    for (const [body, type, status, code] of raw) {
+      const r = await fetch(`${c.sys.url}/api/v1/mcp`, { method: 'POST', headers: { 'content-type': type, accept: 'application/json, text/event-stream', 'x-api-key': c.keys.pro }, body });
+      expect([body, r.status, (((await r.json()) as Row)['error'] as Row)['code']]).toEqual([body, status, code]);
+    }
+  });
+
+  it('counts every request to /mcp against the key\'s per-minute limit, tool calls included, and refuses past it', async () => {
+    const key = c.newKey('hobby', 10);
+    // The SDK client's handshake is three requests: initialize, the initialized notification, and
+    // a GET for a server stream (answered 405).
+    const client = await connect(key);
+    await call(client, 'get_sports');
+    await call(client, 'calculate_hold', { odds: [-110, -110] });
+    await call(client, 'get_sports');
+    const rest = await c.sys.get('/api/v1/sports', key);
+    expect(rest.headers.get('x-ratelimit-remaining')).toBe('3');
+    // A tool sees the budget of the request that carried it, as the REST route would.
+    const markets = await call(client, 'get_markets');
+    expect(((markets.structuredContent as Row)['meta'] as Row)['rate_limit']).toMatchObject({ limit: 10, remaining: 2 });
+    for (let i = 0; i < 2; i++) await call(client, 'get_sports');
+    await expect(call(client, 'get_sports')).rejects.toMatchObject({ code: 429 });
+    expect((await c.sys.get('/api/v1/sports', key)).status).toBe(429);
+  });
+});
