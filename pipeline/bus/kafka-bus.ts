@@ -213,6 +213,10 @@ export class KafkaBus implements Bus {
       sessionTimeout: this.sessionTimeoutMs,
       rebalanceTimeout: this.sessionTimeoutMs,
       heartbeatInterval: Math.max(100, Math.floor(this.sessionTimeoutMs / 10)),
+      // After its retries (the client's: 8, backoff from 100 ms) a consumer crashes for good
+      // instead of kafkajs restarting it forever: `done` rejects, the stage fails and the process
+      // exits non-zero for its supervisor (a broker gone for good must not leave a frozen worker).
+      retry: { retries: 8, initialRetryTime: 100, restartOnFailure: async () => false },
       // Kafka's own batching: the broker holds a fetch until about `minBatchSize` records
       // (at a conservative size per record) are there or `maxWaitMs` passed, so sinks insert
       // big batches instead of whatever trickled in.
@@ -323,6 +327,11 @@ export class KafkaBus implements Bus {
         consumer.on(consumer.events.GROUP_JOIN, (event) => {
           held.clear();
           assigned = [...(event.payload.memberAssignment[options.topic] ?? [])].sort((a, b) => a - b);
+        });
+        consumer.on(consumer.events.CRASH, (event) => {
+          if (event.payload.restart || stopping) return;
+          settle.reject(event.payload.error);
+          void stop();
         });
         const start = async (): Promise<void> => {
           await this.ensureTopics();

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { afterAll } from 'vitest';
 
 /** The repository root, for spawning the real entry from tests. */
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -12,6 +13,19 @@ export interface Exited {
   stderr: string;
 }
 
+/**
+ * Every entry a test file started and that has not exited. A failed assertion skips the test's
+ * own stop: these are killed after the file (and if the test worker itself exits), so no pipeline
+ * process outlives its test run.
+ */
+const running = new Set<ChildProcess>();
+const killAll = (): void => {
+  for (const child of running) child.kill('SIGKILL');
+  running.clear();
+};
+afterAll(killAll);
+process.once('exit', killAll);
+
 /** Starts `runtime/main.ts` (through tsx) with the given environment; nothing inherited but PATH. */
 export function spawnEntry(env: Record<string, string>): ChildProcess & { output: { stdout: string; stderr: string } } {
   const child = spawn(process.execPath, ['--import', 'tsx', 'runtime/main.ts'], {
@@ -19,6 +33,8 @@ export function spawnEntry(env: Record<string, string>): ChildProcess & { output
     env: { PATH: process.env['PATH'] ?? '', HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
   const output = { stdout: '', stderr: '' };
   child.stdout.on('data', (c: Buffer) => (output.stdout += c.toString()));
   child.stderr.on('data', (c: Buffer) => (output.stderr += c.toString()));
