@@ -11,6 +11,22 @@ export { ConfigError } from './settings.js';
 export type FeedKind = 'simulator' | 'replay' | 'theoddsapi' | 'none';
 export type Role = 'all' | 'pipeline' | 'api';
 
+/** Limits on what one client can hold open: request timeouts, connections per address, load shedding. */
+export interface HttpLimits {
+  /** The whole request (headers and body) must arrive within this; else 408 and the socket closes. */
+  requestTimeoutMs: number;
+  /** The headers must arrive within this (at most requestTimeoutMs). */
+  headersTimeoutMs: number;
+  /** An idle keep-alive connection closes after this. */
+  keepAliveTimeoutMs: number;
+  /** Open connections one client address may hold; the next is answered 429 and closed. */
+  maxConnectionsPerAddress: number;
+  /** Event-loop delay (ms) above which requests are shed with 503 overloaded; 0 turns shedding off. */
+  shedEventLoopDelayMs: number;
+  /** Work (ms) one event-loop turn may spend on requests before the rest of the turn is shed. */
+  shedTurnBudgetMs: number;
+}
+
 /** The validated configuration the rest of the code uses; read once at start. */
 export interface Config {
   role: Role;
@@ -35,14 +51,7 @@ export interface Config {
   /** Deep-link URL templates per sportsbook: the built-in table merged with `DEEPLINK_TEMPLATES`. */
   deepLinkTemplates: DeepLinkTemplates;
   /** Request timeouts, the per-address connection cap and load shedding. */
-  http: {
-    requestTimeoutMs: number;
-    headersTimeoutMs: number;
-    keepAliveTimeoutMs: number;
-    maxConnectionsPerAddress: number;
-    shedEventLoopDelayMs: number;
-    shedTurnBudgetMs: number;
-  };
+  http: HttpLimits;
   /** SSE and WebSocket: the replay window, per-connection buffer bound and heartbeat period. */
   stream: { replayFrames: number; replayMs: number; replayBytes: number; bufferBytes: number; heartbeatMs: number };
   /** Stable per API replica: its changelog consumer groups are named after it. */
