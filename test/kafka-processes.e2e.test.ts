@@ -177,7 +177,9 @@ describe.skipIf(unavailable !== null)('pipeline and API processes on Kafka', () 
       const a = await startPipelineProcess(second.brokers, da);
       const b = await startPipelineProcess(second.brokers, db);
       await produce(bus, raw);
-      await idle([a.url, b.url]);
+      await idle([a.url, b.url]).catch((e: unknown) => {
+        throw new Error(`${e instanceof Error ? e.message : String(e)}; pipeline a: ${a.child.output.stdout.slice(-1500)} ${a.child.output.stderr.slice(-1500)}; pipeline b: ${b.child.output.stdout.slice(-1500)} ${b.child.output.stderr.slice(-1500)}`);
+      });
       for (const p of [a, b]) {
         p.child.kill('SIGTERM');
         expect((await exited(p.child)).code).toBe(0);

@@ -33,6 +33,16 @@ export interface KafkaBusOptions {
  * wire format); a value that cannot be decoded goes to `dead-letter` with the reason. Offsets are committed only after the
  * handler resolved (at least once), exactly like the in-process bus.
  */
+/** Whether a kafkajs error (or one it wraps) is a failure to reach the brokers at all. */
+function lostTheBrokers(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e instanceof Error && depth < 5; depth++) {
+    if (e.name === 'KafkaJSConnectionError' || e.name === 'KafkaJSBrokerNotFound' || /ECONNREFUSED|Connection error|Closed connection/.test(e.message)) return true;
+    const wrapped = e as Error & { originalError?: unknown; cause?: unknown };
+    e = wrapped.originalError ?? wrapped.cause;
+  }
+  return false;
+}
+
 export class KafkaBus implements Bus {
   private readonly kafka: Kafka;
   private readonly configs: Record<TopicName, TopicConfig>;
@@ -213,10 +223,11 @@ export class KafkaBus implements Bus {
       sessionTimeout: this.sessionTimeoutMs,
       rebalanceTimeout: this.sessionTimeoutMs,
       heartbeatInterval: Math.max(100, Math.floor(this.sessionTimeoutMs / 10)),
-      // After its retries (the client's: 8, backoff from 100 ms) a consumer crashes for good
-      // instead of kafkajs restarting it forever: `done` rejects, the stage fails and the process
-      // exits non-zero for its supervisor (a broker gone for good must not leave a frozen worker).
-      retry: { retries: 8, initialRetryTime: 100, restartOnFailure: async () => false },
+      // A consumer that lost the brokers (its retries, the client's 8 from 100 ms, exhausted)
+      // crashes for good instead of kafkajs restarting it forever: `done` rejects, the stage
+      // fails and the process exits non-zero for its supervisor (a broker gone for good must not
+      // leave a frozen worker). Other crashes (a rebalance race between members) restart.
+      retry: { retries: 8, initialRetryTime: 100, restartOnFailure: async (e) => !lostTheBrokers(e) },
       // Kafka's own batching: the broker holds a fetch until about `minBatchSize` records
       // (at a conservative size per record) are there or `maxWaitMs` passed, so sinks insert
       // big batches instead of whatever trickled in.
@@ -328,8 +339,12 @@ export class KafkaBus implements Bus {
           held.clear();
           assigned = [...(event.payload.memberAssignment[options.topic] ?? [])].sort((a, b) => a - b);
         });
+        // Only the lost-brokers crash fails the stage. kafkajs also gives up (no restart) on a
+        // non-retriable protocol error, e.g. librdkafka's mock cluster answering a SyncGroup of
+        // two joining members with INVALID_REQUEST; the group then hands that member's
+        // partitions to the others, as before this handler existed.
         consumer.on(consumer.events.CRASH, (event) => {
-          if (event.payload.restart || stopping) return;
+          if (event.payload.restart || stopping || !lostTheBrokers(event.payload.error)) return;
           settle.reject(event.payload.error);
           void stop();
         });
