@@ -3,7 +3,11 @@ SHELL := /bin/bash
 NPM ?= npm
 PORT ?= 8080
 
-.PHONY: run test typecheck lint unit build bench replay clean install system-deps key
+# The README's configuration table is generated from runtime/settings.ts; a test keeps it in step.
+config-doc: install
+	npx tsx runtime/render-settings.ts README.md
+
+.PHONY: up down config-doc run test typecheck lint unit build bench replay clean install system-deps key
 
 # Install only when the manifest or lockfile changed since the last install. Not `npm ci`:
 # chdb lists per-platform binaries as optional dependencies, some of which the registry does
@@ -18,7 +22,7 @@ install: node_modules/.install-stamp
 # Debian packages the test suite uses when present: redis-server for the shared rate-limit
 # path, kcat for librdkafka's mock Kafka cluster. Installed with apt-get when missing and possible; tests that need them
 # say why they skip otherwise.
-SYSTEM_PACKAGES := redis-server kcat
+SYSTEM_PACKAGES := redis-server kcat docker-compose
 system-deps:
 	@missing=""; for p in $(SYSTEM_PACKAGES); do command -v $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
@@ -31,7 +35,7 @@ build: install
 	$(NPM) run --silent build
 
 run: build
-	PORT=$(PORT) node dist/api/main.js
+	PORT=$(PORT) node dist/runtime/main.js
 
 typecheck: install
 	$(NPM) run --silent typecheck
@@ -50,7 +54,7 @@ bench: build
 
 replay: build
 	@test -n "$(FILE)" || { echo "usage: make replay FILE=path.jsonl[.gz] [SPEED=60|max]"; exit 2; }
-	FEED=replay REPLAY_FILE="$(FILE)" REPLAY_SPEED="$(or $(SPEED),max)" PORT=$(PORT) node dist/api/main.js
+	FEED=replay REPLAY_FILE="$(FILE)" REPLAY_SPEED="$(or $(SPEED),max)" PORT=$(PORT) node dist/runtime/main.js
 
 # An account and an API key straight in the key store, without the API; prints the secret once.
 key: build
@@ -59,3 +63,19 @@ key: build
 
 clean:
 	rm -rf dist
+
+# Production on one Docker host (docker-compose.yml). .env keeps the generated secrets: API keys
+# shared by every API replica, the ClickHouse passwords of the platform and of the analyst user.
+.env:
+	@umask 077; { \
+	  echo "API_KEYS=pro:pro_$$(openssl rand -hex 12),enterprise:ent_$$(openssl rand -hex 12)"; \
+	  echo "CLICKHOUSE_PASSWORD=$$(openssl rand -hex 16)"; \
+	  echo "ANALYST_PASSWORD=$$(openssl rand -hex 16)"; } > .env
+	@echo "wrote .env (API keys and passwords): keep it private"
+
+up: .env
+	docker compose up -d --build --wait
+	@grep ^API_KEYS .env
+
+down:
+	docker compose down

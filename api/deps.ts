@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Clock } from '../pipeline/clock.js';
 import type { PipelineStats } from '../pipeline/pipeline.js';
 import type { OlapStore } from '../pipeline/store/index.js';
+import type { RuntimeCheck } from '../runtime/health.js';
 import type { Accounts, KeyStore, StreamLeases, UsageRecorder } from './accounts/index.js';
 import type { HttpLimits } from './plugins/http-guard.js';
 import type { RateLimitStore } from './plugins/rate-limit.js';
@@ -33,6 +34,8 @@ export interface AppDeps {
   redisUrl: string | null;
   /** Pipeline progress for health: null when this process runs no pipeline. */
   pipelineLag?: () => number;
+  /** The runtime's own check (store damage at start, a failed stage); ok when absent. */
+  runtime?: () => RuntimeCheck;
   /** Pipeline counters for /metrics: absent when this process runs no pipeline. */
   pipelineStats?: () => PipelineStats;
   /** The board each tier reads (live, or delayed for free); made from `board` when absent. */

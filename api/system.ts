@@ -1,20 +1,19 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import { LEAGUES, TEAMS, TIER_NAMES, TOPICS } from '../schemas/index.js';
-import type { FeedRecord, TierName } from '../schemas/index.js';
-import { KafkaBus, MemoryBus } from '../pipeline/bus/index.js';
+import { LEAGUES, TEAMS, TIER_NAMES, tierBookScopes } from '../schemas/index.js';
+import type { TierName } from '../schemas/index.js';
 import type { Bus } from '../pipeline/bus/index.js';
-import { ManualClock, systemClock } from '../pipeline/clock.js';
 import type { Clock } from '../pipeline/clock.js';
-import { gameStateSource } from '../pipeline/feeds/feed.js';
 import type { Feed } from '../pipeline/feeds/feed.js';
 import { startPipeline } from '../pipeline/pipeline.js';
 import type { Pipeline } from '../pipeline/pipeline.js';
-import { ChdbStore, ClickHouseStore, applyMigrations } from '../pipeline/store/index.js';
 import type { OlapStore } from '../pipeline/store/index.js';
+import { makeBus } from '../runtime/bus.js';
+import { clockFor, makeFeed, startFeed } from '../runtime/feed.js';
+import { RuntimeHealth } from '../runtime/health.js';
+import { openStore } from '../runtime/store.js';
+import { StartupError } from '../runtime/startup-error.js';
 import { buildApp } from './app.js';
 import type { PayloadInspector } from './deps.js';
 import type { Config } from './config.js';
@@ -27,7 +26,7 @@ import { LiveBoard } from './views/board.js';
 import { Catalog } from './views/catalog.js';
 import { startChangelogViews } from './views/changelog-views.js';
 import { GameStateBoard } from './views/gamestate-board.js';
-import { OpportunityBoard, tierBookScopes } from './views/opportunity-board.js';
+import { OpportunityBoard } from './views/opportunity-board.js';
 import { SplitsBoard } from './views/splits-board.js';
 import { TierViews } from './views/tier-views.js';
 
@@ -50,8 +49,14 @@ export interface RunningSystem {
   accounts: Accounts;
   usage: UsageRecorder;
   bus: Bus;
-  pipeline: Pipeline;
-  feed: Feed;
+  /** Null in the API role: the pipeline runs in its own process. */
+  pipeline: Pipeline | null;
+  /** Null in the API role, or with FEED=none. */
+  feed: Feed | null;
+  /** Store damage found at start, a failed stage: what /health adds to its own checks. */
+  health: RuntimeHealth;
+  /** The read-only analyst SQL endpoint (ANALYST_PORT), or null. */
+  analystUrl: string | null;
   clock: Clock;
   store: OlapStore;
   /** Resolves when every record the feed produced so far went through every stage. */
@@ -64,6 +69,11 @@ export interface SystemOverrides {
   feed?: (clock: Clock) => Feed;
   clock?: Clock;
   listen?: boolean;
+  /**
+   * Called once when a stage cannot continue, after /health turned `down`. The entry exits the
+   * process (a supervisor restarts it from the last commit); tests observe.
+   */
+  onFatal?: (reason: string) => void;
   /** Wall clock of keys and usage (rotation grace periods, usage periods): tests move it. */
   now?: () => number;
   /** Sees every API answer body before serialization (contract tests). */
@@ -82,52 +92,25 @@ export function packageVersion(): string {
   return '0.0.0';
 }
 
-/** Only the configured feed's module is loaded. */
-async function makeFeed(config: Config, clock: Clock, logger: Logger): Promise<Feed> {
-  switch (config.feed) {
-    case 'simulator': {
-      const { SimulatorFeed } = await import('../pipeline/feeds/simulator/index.js');
-      return new SimulatorFeed({ seed: config.simulator.seed, ticksPerSecond: config.simulator.ticksPerSecond, splitsIntervalMs: config.simulator.splitsIntervalMs, clock });
-    }
-    case 'replay': {
-      const { ReplayFeed } = await import('../pipeline/feeds/theoddsapi/index.js');
-      if (!(clock instanceof ManualClock) || config.replay.file === null) throw new Error('replay needs a manual clock and REPLAY_FILE');
-      const file = config.replay.file;
-      return new ReplayFeed({
-        file,
-        speed: config.replay.speed,
-        clock,
-        logger: logger.child({ feed: 'replay' }),
-        onProgress: (p) => logger.debug({ progress: p }, 'replay progress'),
-      });
-    }
-    case 'theoddsapi': {
-      const o = config.theOddsApi;
-      if (o.key === null) throw new Error('FEED=theoddsapi needs THEODDSAPI_KEY');
-      const { TheOddsApiPollingFeed } = await import('../pipeline/feeds/theoddsapi/index.js');
-      return new TheOddsApiPollingFeed({ apiKey: o.key, baseUrl: o.baseUrl, sports: o.sports, regions: o.regions, markets: o.markets, clock, logger: logger.child({ feed: 'theoddsapi' }) });
-    }
-  }
-}
-
 /**
  * The whole platform in one process: store, bus, pipeline, views, API and the feed. Started in
  * dependency order (the feed last, so nothing it produces is missed); stopped in reverse (the
  * feed first, then the pipeline drains before anything closes).
  */
 export async function startSystem(config: Config, logger: Logger, overrides: SystemOverrides = {}): Promise<RunningSystem> {
-  const clock: Clock = overrides.clock ?? (config.feed === 'replay' ? new ManualClock(0) : systemClock);
-  const store: OlapStore = config.clickhouse
-    ? new ClickHouseStore({ url: config.clickhouse.url, username: config.clickhouse.user, password: config.clickhouse.password, database: config.clickhouse.database })
-    : new ChdbStore(join(config.dataDir, 'chdb'));
-  const applied = await applyMigrations(store);
-  if (applied.length > 0) logger.info({ applied }, 'schema migrations applied');
+  const clock: Clock = overrides.clock ?? clockFor(config);
+  const health = new RuntimeHealth();
+  const runsPipeline = config.role !== 'api';
+  const opened = await openStore(config, logger, health);
+  const store = opened.store;
   // The in-process bus starts empty, so the latest-odds table starts empty too: it mirrors the
   // board this process rebuilds (its versions are this bus's offsets), not what a previous run left.
   // Kafka's offsets outlive the process, and so does the table.
   if (config.kafkaBrokers === null) await store.exec('TRUNCATE TABLE IF EXISTS odds_latest');
+  // Made (and its file checked) before the port opens: a bad recording is a startup failure.
+  const feed = !runsPipeline ? null : overrides.feed ? overrides.feed(clock) : await makeFeed(config, clock, logger);
 
-  const bus: Bus = config.kafkaBrokers === null ? new MemoryBus({ now: () => clock.now() }) : new KafkaBus({ brokers: config.kafkaBrokers });
+  const bus = await makeBus(config, clock);
   const board = new LiveBoard({ now: () => clock.now(), log: config.deltaWindow });
   // Delayed boards follow the live one from its first change on.
   const tierViews = new TierViews(board, clock, { log: config.deltaWindow });
@@ -135,12 +118,25 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
   const opportunities = new OpportunityBoard();
   const splits = new SplitsBoard(clock);
   const gameStates = new GameStateBoard();
-  const views = startChangelogViews(bus, board, randomUUID().slice(0, 8), logger, opportunities, splits, gameStates);
-  const pipeline = startPipeline({ bus, store, clock, logger, catalog: { teams: TEAMS, leagues: LEAGUES }, sinkBatchRows: config.sink.batchRows, sinkMaxWaitMs: config.sink.maxWaitMs, opportunities: { bookScopes: tierBookScopes() } });
+  const views = startChangelogViews(bus, board, config.replicaId, logger, opportunities, splits, gameStates);
+  const fatal = (reason: string): void => {
+    if (health.failed) return;
+    health.fail(reason);
+    logger.fatal({ reason }, 'pipeline stage failed: the process stops');
+    overrides.onFatal?.(reason);
+  };
+  const pipeline = runsPipeline
+    ? startPipeline({
+        bus, store, clock, logger, catalog: { teams: TEAMS, leagues: LEAGUES },
+        sinkBatchRows: config.sink.batchRows, sinkMaxWaitMs: config.sink.maxWaitMs, sinkRetries: config.sink.retries,
+        opportunities: { bookScopes: tierBookScopes() },
+        onFailure: (e) => fatal(`stage failed: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`),
+      })
+    : null;
 
   // Demo and API_KEYS secrets become ordinary keys of the store (made once, kept by hash).
   const now = overrides.now ?? Date.now;
-  const accounts = await startAccounts({ bus, store, now, replicaId: randomUUID().slice(0, 8), logger });
+  const accounts = await startAccounts({ bus, store, now, replicaId: config.replicaId, logger });
   const demoKeys = loadOrCreateDemoSecrets(config.dataDir);
   await ensureKeys(accounts.accounts, 'demo', TIER_NAMES.map((tier) => ({ key: demoKeys[tier], tier })));
   await ensureKeys(accounts.accounts, 'operator', parseApiKeys(config.apiKeys));
@@ -153,19 +149,29 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
     rateLimits = redis;
   }
 
-  const app = await buildApp({ board, views: tierViews, opportunities, splits, gameStates, catalog, keys, accounts: accounts.accounts, usage, streams: new StreamLeases(), now, rateLimits, clock, store, version: packageVersion(), redisUrl: config.redisUrl, http: config.http, stream: config.stream, pipelineLag: () => pipeline.lag(), pipelineStats: () => pipeline.stats(), ...(overrides.inspectPayload ? { inspectPayload: overrides.inspectPayload } : {}) }, logger);
+  const app = await buildApp({
+    board, views: tierViews, opportunities, splits, gameStates, catalog, keys, accounts: accounts.accounts, usage, streams: new StreamLeases(), now,
+    rateLimits, clock, store, version: packageVersion(), redisUrl: config.redisUrl, http: config.http, stream: config.stream,
+    runtime: () => health.check(),
+    ...(pipeline ? { pipelineLag: () => pipeline.lag(), pipelineStats: () => pipeline.stats() } : {}),
+    ...(overrides.inspectPayload ? { inspectPayload: overrides.inspectPayload } : {}),
+  }, logger);
   let url = '';
-  if (overrides.listen !== false) url = await app.listen({ port: config.port, host: config.host });
+  if (overrides.listen !== false) {
+    try {
+      url = await app.listen({ port: config.port, host: config.host });
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code ?? '';
+      throw new StartupError(`PORT ${config.port} on HOST ${config.host} cannot be opened (${code || (e instanceof Error ? e.message : String(e))})`);
+    }
+  }
 
-  const feed = overrides.feed ? overrides.feed(clock) : await makeFeed(config, clock, logger);
-  const producer = bus.producer();
-  gameStateSource(feed)?.onGameState((states) => producer.send(TOPICS.rawGameState, states.map((g) => ({ key: `${g.book}:${g.bookEventId}`, partitionKey: g.league, value: g }))));
-  const rawKey = (t: FeedRecord): string => `${t.book}:${t.bookEventId}`;
-  await feed.start((records) => producer.send(TOPICS.rawTicks, records.map((t) => ({ key: rawKey(t), partitionKey: t.league, value: t }))));
+  await pipeline?.ready;
+  if (feed) await startFeed(feed, bus);
 
   const drained = async (timeoutMs = 10_000): Promise<boolean> => {
     const end = Date.now() + timeoutMs;
-    const allLag = (): number => pipeline.lag() + views.reduce((s, v) => s + v.consumer.lag(), 0);
+    const allLag = (): number => (pipeline?.lag() ?? 0) + views.reduce((s, v) => s + v.consumer.lag(), 0);
     while (allLag() > 0) {
       if (Date.now() > end) return false;
       await new Promise((r) => setTimeout(r, 20));
@@ -176,21 +182,21 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
   let stopped: Promise<void> | null = null;
   const stop = (): Promise<void> => {
     stopped ??= (async () => {
-      await feed.stop();
-      if (!(await drained(15_000))) logger.warn({ lag: pipeline.stats().lag }, 'pipeline did not drain before shutdown');
+      await feed?.stop();
+      if (!health.failed && !(await drained(15_000))) logger.warn({ lag: pipeline?.stats().lag }, 'pipeline did not drain before shutdown');
       await app.close();
       await usage.stop();
       await accounts.stop();
       tierViews.close();
       splits.close();
       await Promise.all(views.map((v) => v.stop()));
-      await pipeline.stop();
+      await pipeline?.stop();
       await bus.close();
       await rateLimits.close();
-      await store.close();
+      await opened.closeCleanly();
     })();
     return stopped;
   };
 
-  return { app, url, demoKeys, board, views: tierViews, opportunities, splits, gameStates, keys, accounts: accounts.accounts, usage, bus, pipeline, feed, clock, store, drained, stop };
+  return { app, url, demoKeys, board, views: tierViews, opportunities, splits, gameStates, keys, accounts: accounts.accounts, usage, bus, pipeline, feed, clock, store, health, analystUrl: opened.analystUrl, drained, stop };
 }

@@ -3,6 +3,7 @@ import { benchAccounts } from './accounts.js';
 import { benchApi } from './api.js';
 import { benchCompat } from './compat.js';
 import { benchDelta } from './delta.js';
+import { benchKafka } from './kafka.js';
 import { benchMcp } from './mcp.js';
 import { benchOpportunities } from './opportunities.js';
 import { benchPipeline } from './pipeline.js';
@@ -30,6 +31,7 @@ async function main(): Promise<void> {
     ['Keys and usage counting', () => benchAccounts()],
     ['Betting splits in the normalizer stage', () => benchSplits()],
     ['MCP tool calls (official SDK client, Streamable HTTP)', () => benchMcp()],
+    ['Kafka (librdkafka mock cluster): pipeline with Avro against raw kafkajs', () => benchKafka()],
   ];
   // `make bench SECTION=shedding` runs the sections whose title contains the word.
   const only = process.argv[2]?.toLowerCase();

@@ -26,6 +26,9 @@ export interface PipelineOptions {
   /** Sink batching: insert when this many rows wait, or after `sinkMaxWaitMs`. */
   sinkBatchRows?: number;
   sinkMaxWaitMs?: number;
+  /** Attempts after a failed insert before the stage gives up (and `onFailure` is called). */
+  sinkRetries?: number;
+  /** A stage that cannot continue: the runtime decides what happens to the process. */
   onFailure?: (error: unknown) => void;
   /** Tuning of the opportunity engines (reference books, thresholds). */
   opportunities?: OpportunityOptions;
@@ -39,9 +42,16 @@ export interface PipelineStats {
   closing: { captured: number; closingLines: number; graded: number; settled: number; events: number };
   sinks: Record<string, SinkCounters>;
   lag: Record<string, number>;
+  /** Partitions each stage owns in this process (several processes share a group's partitions). */
+  partitions: Record<string, number[]>;
 }
 
 export interface Pipeline {
+  /**
+   * Resolves once every processor rebuilt its state from the changelogs and its stage consumes:
+   * start the feed only then (the in-process bus keeps nothing for groups that do not exist yet).
+   */
+  readonly ready: Promise<void>;
   stats(): PipelineStats;
   /** Records not yet through every stage: zero when the pipeline has caught up with its input. */
   lag(): number;
@@ -62,20 +72,21 @@ export function startPipeline(options: PipelineOptions): Pipeline {
   const normalizer = new Normalizer(options.catalog);
   const snapshot = new SnapshotProcessor();
   const sinkBatch = { minBatchSize: options.sinkBatchRows ?? 20_000, maxWaitMs: options.sinkMaxWaitMs ?? 1000, maxBatchSize: 100_000 };
-  const ticksSink = new TableSink(store, 'odds_ticks', logger);
-  const latestSink = new TableSink(store, 'odds_latest', logger);
-  const eventsSink = new TableSink(store, 'events', logger);
+  const sinkOptions = options.sinkRetries === undefined ? {} : { retries: options.sinkRetries };
+  const ticksSink = new TableSink(store, 'odds_ticks', logger, sinkOptions);
+  const latestSink = new TableSink(store, 'odds_latest', logger, sinkOptions);
+  const eventsSink = new TableSink(store, 'events', logger, sinkOptions);
   const opportunities = new OpportunityProcessor(options.opportunities);
-  const opportunitiesSink = new TableSink(store, 'opportunities', logger);
+  const opportunitiesSink = new TableSink(store, 'opportunities', logger, sinkOptions);
   // Splits ride the feed's topic, so they are joined in the normalizer stage, in feed order.
   const splits = new SplitsProcessor();
-  const splitsHistorySink = new TableSink(store, 'splits_history', logger);
-  const splitsLatestSink = new TableSink(store, 'splits_latest', logger);
+  const splitsHistorySink = new TableSink(store, 'splits_history', logger, sinkOptions);
+  const splitsLatestSink = new TableSink(store, 'splits_latest', logger, sinkOptions);
   let splitsSnapshots = 0;
   const closing = new ClosingProcessor(options.opportunities);
-  const closingSink = new TableSink(store, 'closing_odds', logger);
-  const gradesSink = new TableSink(store, 'clv_grades', logger);
-  const gameStateSink = new TableSink(store, 'game_state', logger);
+  const closingSink = new TableSink(store, 'closing_odds', logger, sinkOptions);
+  const gradesSink = new TableSink(store, 'clv_grades', logger, sinkOptions);
+  const gameStateSink = new TableSink(store, 'game_state', logger, sinkOptions);
   // Versions of replaced closing and grade rows: grow across restarts (wall time) and within one.
   let version = Date.now() * 1000;
   const runClosing = async (inputs: ClosingInput[]): Promise<void> => {
@@ -88,7 +99,9 @@ export function startPipeline(options: PipelineOptions): Pipeline {
   let lastLifecycleSweep = Number.NEGATIVE_INFINITY;
   let unmatchedSeen = 0;
 
-  const stages: Stage[] = [
+  const stages: Stage[] = [];
+  let restoring = true;
+  const startStages = (): Stage[] => [
     startStage(bus, 'normalizer', { groupId: 'normalizer', topic: TOPICS.rawTicks, fromBeginning: true }, async (records) => {
       const now = clock.now();
       const ticks: OutgoingRecord<typeof TOPICS.ticks>[] = [];
@@ -227,7 +240,27 @@ export function startPipeline(options: PipelineOptions): Pipeline {
     }, logger, options.onFailure),
   ];
 
+  // State before input: each processor replays the compacted changelogs to their current end,
+  // so a restart (or a second instance) continues from what clients already saw, not from empty.
+  // Outputs of the rebuild are dropped: they are on the changelogs already.
+  const ready = (async () => {
+    await bus.readToEnd(TOPICS.events, (records) => {
+      const now = clock.now();
+      const events = records.flatMap((r) => (r.value ? [r.value] : []));
+      for (const e of events) normalizer.restore(e);
+      opportunities.handleBatch(events.map((event) => ({ type: 'event' as const, event })), now);
+    });
+    await bus.readToEnd(TOPICS.snapshot, (records) => {
+      for (const r of records) if (r.value) snapshot.restore(r.value);
+      opportunities.handleBatch(records.flatMap((r) => (r.value ? [{ type: 'odds' as const, change: r.value }] : [])), clock.now());
+    });
+    stages.push(...startStages());
+    restoring = false;
+    logger.info({ events: normalizer.eventCount, rows: snapshot.size, opportunities: opportunities.size }, 'pipeline state restored from the changelogs');
+  })();
+
   return {
+    ready,
     stats: () => ({
       normalizer: {
         matched: normalizer.counts.matched,
@@ -240,9 +273,11 @@ export function startPipeline(options: PipelineOptions): Pipeline {
       closing: { ...closing.counters, events: closing.eventCount },
       sinks: { odds_ticks: ticksSink.counters, odds_latest: latestSink.counters, events: eventsSink.counters, opportunities: opportunitiesSink.counters, closing_odds: closingSink.counters, clv_grades: gradesSink.counters, game_state: gameStateSink.counters, splits_history: splitsHistorySink.counters, splits_latest: splitsLatestSink.counters },
       lag: Object.fromEntries(stages.map((s) => [s.name, s.consumer.lag()])),
+      partitions: Object.fromEntries(stages.map((s) => [s.name, s.consumer.assignment()])),
     }),
-    lag: () => stages.reduce((sum, s) => sum + s.consumer.lag(), 0),
+    lag: () => (restoring ? 1 : 0) + stages.reduce((sum, s) => sum + s.consumer.lag(), 0),
     stop: async () => {
+      await ready.catch(() => undefined);
       await Promise.all(stages.map((s) => s.stop()));
     },
   };

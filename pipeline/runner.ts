@@ -10,8 +10,9 @@ export interface Stage {
 
 /**
  * Drives one consumer: each batch goes to `handle`, and the offsets are committed only once it
- * resolved (outputs produced, sink acknowledged). A handler that throws is a bug: the stage
- * stops and says so loudly instead of skipping data.
+ * resolved (outputs produced, sink acknowledged). A handler that throws (a bug, or a sink that
+ * exhausted its retries) stops the stage uncommitted instead of skipping data; `onFailure` lets
+ * the runtime take the process down so a supervisor restarts it from the last commit.
  */
 export function startStage<T extends TopicName>(
   bus: Bus,

@@ -9,3 +9,5 @@ export * from './splits.js';
 export * from './topics.js';
 export * from './accounts.js';
 export * from './reference/index.js';
+export * from './tiers.js';
+export * from './avro.js';

@@ -17,6 +17,8 @@ export const TOPICS = {
   snapshot: 'odds.snapshot',
   /** Compacted, keyed by opportunity id, partitioned by event id; tombstone on expiry. */
   opportunities: 'opportunities',
+  /** Records a consumer could not decode, with the reason; kept for an operator to look at. */
+  deadLetter: 'dead-letter',
   /** Compacted, keyed `account:<id>` / `key:<id>`: every API replica materialises it (api/accounts). */
   accounts: 'accounts',
   /**
@@ -39,10 +41,22 @@ export interface TopicValues {
   events: CanonicalEvent;
   'odds.snapshot': OddsChange;
   opportunities: Opportunity;
+  'dead-letter': DeadLetter;
   accounts: AccountChange;
   splits: SplitsSnapshot;
   'gamestate.raw': RawGameState;
   gamestate: GameState;
+}
+
+/** A record that could not be decoded, as it was on the wire (base64), and why. */
+export interface DeadLetter {
+  topic: string;
+  partition: number;
+  offset: number;
+  key: string;
+  reason: string;
+  payloadBase64: string | null;
+  at: number;
 }
 
 export interface TopicConfig {
@@ -57,6 +71,7 @@ export const TOPIC_CONFIGS: Record<TopicName, TopicConfig> = {
   events: { partitions: 4, compacted: true },
   'odds.snapshot': { partitions: 4, compacted: true },
   opportunities: { partitions: 4, compacted: true },
+  'dead-letter': { partitions: 1, compacted: false },
   // One partition: key changes are rare and every replica reads them all, in order.
   accounts: { partitions: 1, compacted: true },
   splits: { partitions: 4, compacted: true },

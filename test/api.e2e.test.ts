@@ -68,12 +68,13 @@ describe('authentication', () => {
     expect(r.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
 
-  it('needs no key for health, and reports the three checks', async () => {
+  it('needs no key for health, and reports the four checks', async () => {
     const r = await sys.get('/api/v1/health');
     expect(r.status).toBe(200);
     expect(r.body['status']).toBe('ok');
     const checks = r.body['checks'] as Record<string, Record<string, unknown>>;
-    expect(Object.keys(checks).sort()).toEqual(['data', 'redis', 'schema']);
+    expect(Object.keys(checks).sort()).toEqual(['data', 'redis', 'runtime', 'schema']);
+    expect(checks['runtime']).toEqual({ status: 'ok', message: 'every stage running' });
     expect(checks['redis']?.['status']).toBe('disabled');
     expect(checks['schema']?.['status']).toBe('ok');
     expect(checks['data']?.['message']).toMatch(/^8 odds rows, 2 events/);

@@ -177,7 +177,7 @@ describe('the running system on the market simulator', () => {
     const ids = [...canonicalOfTrue.values()];
     expect(new Set(ids).size).toBe(ids.length);
     expect(listings).toBeGreaterThan(1000);
-    const unmatched = sys.pipeline.stats().normalizer.unmatched;
-    expect(unmatched).toEqual({});
+    const unmatched = sys.pipeline?.stats().normalizer.unmatched;
+    expect(unmatched ?? null).toEqual({});
   });
 });

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { fillTemplate, loadDeepLinkTemplates } from './templates.js';
+import { fillTemplate, loadDeepLinkTemplates } from '../../schemas/reference/deeplink-templates.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'deeplinks-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -5,26 +5,14 @@ import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 import { ERROR_CODES, errorBody } from '../errors.js';
 import type { ErrorCode } from '../errors.js';
+import type { Config } from '../../runtime/config.js';
 
 /**
- * Limits on what one client can hold open: how long a request may take to arrive, how many
- * connections one address may keep. Every refusal leaves in the error envelope with an
- * X-Request-Id, including those Node answers before Fastify sees a request.
+ * Limits on what one client can hold open (the configuration's `http`, `runtime/config.ts`).
+ * Every refusal leaves in the error envelope with an X-Request-Id, including those Node answers
+ * before Fastify sees a request.
  */
-export interface HttpLimits {
-  /** The whole request (headers and body) must arrive within this; else 408 and the socket closes. */
-  requestTimeoutMs: number;
-  /** The headers must arrive within this (at most requestTimeoutMs). */
-  headersTimeoutMs: number;
-  /** An idle keep-alive connection closes after this. */
-  keepAliveTimeoutMs: number;
-  /** Open connections one client address may hold; the next is answered 429 and closed. */
-  maxConnectionsPerAddress: number;
-  /** Event-loop delay (ms) above which requests are shed with 503 overloaded; 0 turns shedding off. */
-  shedEventLoopDelayMs: number;
-  /** Work (ms) one event-loop turn may spend on requests before the rest of the turn is shed. */
-  shedTurnBudgetMs: number;
-}
+export type HttpLimits = Config['http'];
 
 export const DEFAULT_HTTP_LIMITS: HttpLimits = {
   requestTimeoutMs: 30_000,

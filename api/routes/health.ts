@@ -18,7 +18,7 @@ const healthSchema = {
     checks: {
       type: 'object',
       required: ['redis', 'data', 'schema'],
-      properties: { redis: checkSchema, data: checkSchema, schema: checkSchema },
+      properties: { redis: checkSchema, data: checkSchema, schema: checkSchema, runtime: checkSchema },
     },
   },
 } as const;
@@ -69,9 +69,9 @@ export const healthRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, {
   }
 
   app.get('/health', {
-    schema: { tags: ['health'], summary: 'Service health (no authentication)', description: 'ok, degraded (no recent odds, or Redis unreachable) or down (schema missing or store unreachable: 503). Checks: redis, data, schema.', response: { 200: healthSchema, 503: healthSchema } },
+    schema: { tags: ['health'], summary: 'Service health (no authentication)', description: 'ok, degraded (no recent odds, Redis unreachable, or data lost from the store) or down (schema missing, store unreachable, or a pipeline stage stopped: 503). Checks: redis, data, schema, runtime.', response: { 200: healthSchema, 503: healthSchema } },
   }, async (_request, reply) => {
-    const checks = { redis: await redis(), data: data(), schema: await schema() };
+    const checks = { redis: await redis(), data: data(), schema: await schema(), runtime: deps.runtime?.() ?? { status: 'ok' as const, message: 'no runtime checks' } };
     const values = Object.values(checks).map((c) => c.status);
     const status = values.includes('down') ? 'down' : values.includes('degraded') ? 'degraded' : 'ok';
     return reply.code(status === 'down' ? 503 : 200).send({

@@ -10,20 +10,20 @@ import type { SplitsBoard } from './splits-board.js';
 
 /**
  * Keeps a replica's board current from the compacted changelogs. Each replica is its own
- * consumer group reading from the beginning: compaction makes that the current state, not
- * the whole history.
+ * consumer group (a stable id per replica) reading from the beginning at every start and never
+ * committing: compaction makes that the current state, not the whole history.
  */
 export function startChangelogViews(bus: Bus, board: LiveBoard, replicaId: string, logger: Logger, opportunities?: OpportunityBoard, splits?: SplitsBoard, gameStates?: GameStateBoard): Stage[] {
   const stages = [
-    startStage(bus, 'view:events', { groupId: `api-${replicaId}-events`, topic: TOPICS.events, fromBeginning: true }, async (records) => {
+    startStage(bus, 'view:events', { groupId: `api-${replicaId}-events`, topic: TOPICS.events, fromBeginning: true, commit: false }, async (records) => {
       for (const r of records) if (r.value) board.applyEvent(r.value);
     }, logger),
-    startStage(bus, 'view:odds', { groupId: `api-${replicaId}-odds`, topic: TOPICS.snapshot, fromBeginning: true }, async (records) => {
+    startStage(bus, 'view:odds', { groupId: `api-${replicaId}-odds`, topic: TOPICS.snapshot, fromBeginning: true, commit: false }, async (records) => {
       for (const r of records) if (r.value) board.applyChange(r.value);
     }, logger),
   ];
   if (opportunities) {
-    stages.push(startStage(bus, 'view:opportunities', { groupId: `api-${replicaId}-opportunities`, topic: TOPICS.opportunities, fromBeginning: true }, async (records) => {
+    stages.push(startStage(bus, 'view:opportunities', { groupId: `api-${replicaId}-opportunities`, topic: TOPICS.opportunities, fromBeginning: true, commit: false }, async (records) => {
       for (const r of records) opportunities.apply(r.key, r.value);
     }, logger));
   }

@@ -1,6 +1,5 @@
-import { OPPORTUNITY_KINDS, SPORTSBOOKS } from '../../schemas/index.js';
-import type { CanonicalEvent, Opportunity, OpportunityKind, SportsbookDef } from '../../schemas/index.js';
-import { TIERS, allowedBooks } from '../tiers.js';
+import { OPPORTUNITY_KINDS } from '../../schemas/index.js';
+import type { CanonicalEvent, Opportunity, OpportunityKind } from '../../schemas/index.js';
 
 /** One active opportunity as the board keeps it, with the event shape the shared filters read. */
 export interface BoardEntry<O extends Opportunity = Opportunity> {
@@ -142,16 +141,4 @@ export function bestPerEvent<E extends BoardEntry>(entries: readonly E[], better
   return [...best.values()];
 }
 
-/**
- * The book sets of the tiers that may see arbitrage, low-hold or middles, for the processor's
- * `bookScopes`: it then keeps the best market within each, so every tier finds the best it can see.
- */
-export function tierBookScopes(books: readonly SportsbookDef[] = SPORTSBOOKS): string[][] {
-  const scopes = new Map<string, string[]>();
-  for (const [tier, limits] of Object.entries(TIERS) as [keyof typeof TIERS, (typeof TIERS)[keyof typeof TIERS]][]) {
-    if (limits.features.length === 0 || limits.maxSportsbooks === null) continue;
-    const set = [...allowedBooks(tier, books)].sort();
-    scopes.set(set.join(','), set);
-  }
-  return [...scopes.values()];
-}
+export { tierBookScopes } from '../../schemas/index.js';

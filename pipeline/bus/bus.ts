@@ -43,6 +43,12 @@ export interface ConsumerOptions<T extends TopicName> {
    */
   minBatchSize?: number;
   maxWaitMs?: number;
+  /**
+   * false: never commit. For readers that rebuild in-memory state from a compacted changelog at
+   * every start (API views): their group id can then stay the same across restarts without the
+   * restart resuming past the state it must rebuild, and no offsets are left behind.
+   */
+  commit?: boolean;
 }
 
 export interface Consumer<T extends TopicName> {
@@ -57,10 +63,18 @@ export interface Consumer<T extends TopicName> {
   stop(): Promise<void>;
   /** Records produced but not yet committed by this consumer's group, over all partitions. */
   lag(): number;
+  /** The partitions this consumer owns now (the group may share the topic among members). */
+  assignment(): number[];
 }
 
 export interface Bus {
   producer(): Producer;
   consumer<T extends TopicName>(options: ConsumerOptions<T>): Consumer<T>;
+  /**
+   * Reads a topic from its beginning to the end it had when called, every partition, outside
+   * any consumer group (nothing committed, nothing left behind): how a processor rebuilds its
+   * state from a compacted changelog before it consumes input.
+   */
+  readToEnd<T extends TopicName>(topic: T, handle: (records: readonly BusRecord<T>[]) => void): Promise<void>;
   close(): Promise<void>;
 }

@@ -4,3 +4,5 @@ export type { MemoryBusOptions } from './memory-bus.js';
 export { partitionFor } from './partitioner.js';
 export { KafkaBus } from './kafka-bus.js';
 export type { KafkaBusOptions } from './kafka-bus.js';
+export { AvroCodec, SchemaCompatibilityError, assertBackwardCompatible, jsonCodec } from './codec.js';
+export type { AvroCodecOptions, Codec } from './codec.js';

@@ -1,8 +1,11 @@
+import { SchemaRegistryClient } from '@confluentinc/schemaregistry';
+import { Kafka, logLevel } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OddsTick } from '../../schemas/index.js';
 import { mockKafkaUnavailable, startMockKafka } from '../../test/support/mock-kafka.js';
 import type { MockKafka } from '../../test/support/mock-kafka.js';
 import type { BusRecord } from './bus.js';
+import { AvroCodec } from './codec.js';
 import { KafkaBus } from './kafka-bus.js';
 import { partitionFor } from './partitioner.js';
 
@@ -59,6 +62,60 @@ describe.skipIf(unavailable !== null)('KafkaBus on a Kafka-protocol broker (libr
     c2.run(async (b) => { second.push(...b.records.map((r) => r.offset)); });
     await until(() => second.length === 1);
     expect(second).toEqual([(first[0] ?? 0) + 1]);
+    await bus.close();
+  });
+
+  it('delivers what trickled in as one batch per fetch window, and never more than maxBatchSize', async () => {
+    // KafkaBus used to hand sinks whatever one fetch returned, often a handful of records: tiny
+    // ClickHouse inserts. The broker now holds the fetch for minBatchSize or maxWaitMs.
+    const bus = new KafkaBus({ brokers: kafka.brokers, sessionTimeoutMs: 6000 });
+    const sizes: number[] = [];
+    const producer = bus.producer();
+    await producer.send('odds.ticks', [{ key: 'warm', value: tick('warm', 100) }]);
+    const consumer = bus.consumer({ groupId: 'batching', topic: 'odds.ticks', fromBeginning: true, minBatchSize: 100_000, maxWaitMs: 1500, maxBatchSize: 120 });
+    let joined = false;
+    consumer.run(async (b) => {
+      if (b.records.some((r) => r.key === 'warm')) joined = true;
+      else if (joined) sizes.push(b.records.filter((r) => r.key === 'ev-b').length);
+    });
+    await until(() => joined);
+    for (let i = 0; i < 20; i++) await producer.send('odds.ticks', Array.from({ length: 10 }, (_, j) => ({ key: 'ev-b', value: tick('ev-b', 100 + i * 10 + j) })));
+    await until(() => sizes.reduce((a, b) => a + b, 0) >= 200);
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(120);
+    expect(sizes.length).toBeLessThanOrEqual(4);
+    await bus.close();
+  });
+
+  it('reads a compacted topic to its end outside any group, for state restoration', async () => {
+    const bus = new KafkaBus({ brokers: kafka.brokers, sessionTimeoutMs: 6000 });
+    await bus.producer().send('odds.snapshot', ['a', 'b', 'c'].map((k, i) => ({ key: k, partitionKey: k, value: { key: k, eventId: k, row: null, changedAt: i } })));
+    const keys: string[] = [];
+    await bus.readToEnd('odds.snapshot', (records) => { keys.push(...records.map((r) => r.key)); });
+    expect(keys.sort()).toEqual(['a', 'b', 'c']);
+    await bus.close();
+  });
+
+  it('carries Avro values in the Confluent wire format and sends what it cannot decode to dead-letter, then goes on', async () => {
+    const codec = new AvroCodec({ client: SchemaRegistryClient.newClient({ baseURLs: ['mock://'] }) });
+    const bus = new KafkaBus({ brokers: kafka.brokers, sessionTimeoutMs: 6000, codec });
+    const seen: BusRecord<'odds.ticks'>[] = [];
+    const consumer = bus.consumer({ groupId: 'avro', topic: 'odds.ticks', fromBeginning: true });
+    consumer.run(async (b) => { seen.push(...b.records.filter((r) => r.key === 'ev-avro')); });
+    await bus.producer().send('odds.ticks', [{ key: 'ev-avro', value: tick('ev-avro', 150) }]);
+    // A producer that knows nothing of the schema writes JSON into the same partition.
+    const raw = new Kafka({ brokers: kafka.brokers, logLevel: logLevel.NOTHING }).producer();
+    await raw.connect();
+    await raw.send({ topic: 'odds.ticks', messages: [{ key: 'ev-avro', value: JSON.stringify(tick('ev-avro', 151)), partition: partitionFor('ev-avro', 4) }] });
+    await raw.disconnect();
+    await bus.producer().send('odds.ticks', [{ key: 'ev-avro', value: tick('ev-avro', 152) }]);
+    await until(() => seen.length === 2);
+    expect(seen.map((r) => r.value)).toEqual([tick('ev-avro', 150), tick('ev-avro', 152)]);
+    const dead: BusRecord<'dead-letter'>[] = [];
+    await until(() => bus.deadLettered >= 1);
+    await bus.readToEnd('dead-letter', (records) => { dead.push(...records); });
+    const letter = dead.find((d) => d.value?.topic === 'odds.ticks' && d.value.key === 'ev-avro')?.value;
+    expect(letter?.reason).toMatch(/magic byte|Unknown|invalid/i);
+    expect(Buffer.from(letter?.payloadBase64 ?? '', 'base64').toString()).toBe(JSON.stringify(tick('ev-avro', 151)));
     await bus.close();
   });
 

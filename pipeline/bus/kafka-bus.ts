@@ -1,9 +1,17 @@
+import { randomUUID } from 'node:crypto';
 import { Kafka, logLevel } from 'kafkajs';
-import type { Admin, Consumer as KafkaConsumer, Producer as KafkaProducer } from 'kafkajs';
-import { TOPIC_CONFIGS } from '../../schemas/index.js';
+import type { Admin, Consumer as KafkaConsumer, KafkaMessage, Producer as KafkaProducer } from 'kafkajs';
+import { TOPICS, TOPIC_CONFIGS } from '../../schemas/index.js';
 import type { TopicConfig, TopicName, TopicValues } from '../../schemas/index.js';
 import type { Bus, BusRecord, Consumer, ConsumerOptions, OutgoingRecord, Producer, RecordBatch } from './bus.js';
+import { jsonCodec } from './codec.js';
+import type { Codec } from './codec.js';
 import { partitionFor } from './partitioner.js';
+
+/** Upper bound of one fetch; also what `minBatchSize` is capped by. */
+const MAX_FETCH_BYTES = 32 * 1024 * 1024;
+/** A small tick's JSON is ~300 bytes; assume less so that a fetch never waits for more than asked. */
+const MIN_RECORD_BYTES = 150;
 
 export interface KafkaBusOptions {
   brokers: string[];
@@ -13,15 +21,28 @@ export interface KafkaBusOptions {
   lagRefreshMs?: number;
   /** Consumer group session timeout: how long a vanished member holds its partitions. */
   sessionTimeoutMs?: number;
+  /** How values cross the wire: JSON by default, Avro through a Schema Registry in production. */
+  codec?: Codec;
 }
 
 /**
  * The bus on Kafka. kafkajs stays inside this file: the rest of the code sees the Bus port.
  * Partitions are chosen with the same partitioner as the in-process bus (by `partitionKey`,
  * else `key`), so every post-normalizer topic keeps an event's records in one partition while
- * compaction works on the record key. Values are JSON; offsets are committed only after the
+ * compaction works on the record key. Values go through a codec (JSON, or Avro in the Confluent
+ * wire format); a value that cannot be decoded goes to `dead-letter` with the reason. Offsets are committed only after the
  * handler resolved (at least once), exactly like the in-process bus.
  */
+/** Whether a kafkajs error (or one it wraps) is a failure to reach the brokers at all. */
+function lostTheBrokers(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e instanceof Error && depth < 5; depth++) {
+    if (e.name === 'KafkaJSConnectionError' || e.name === 'KafkaJSBrokerNotFound' || /ECONNREFUSED|Connection error|Closed connection/.test(e.message)) return true;
+    const wrapped = e as Error & { originalError?: unknown; cause?: unknown };
+    e = wrapped.originalError ?? wrapped.cause;
+  }
+  return false;
+}
+
 export class KafkaBus implements Bus {
   private readonly kafka: Kafka;
   private readonly configs: Record<TopicName, TopicConfig>;
@@ -31,6 +52,10 @@ export class KafkaBus implements Bus {
   private adminPromise: Promise<Admin> | null = null;
   private readonly consumers = new Set<{ stop(): Promise<void> }>();
   private topicsReady: Promise<void> | null = null;
+  private readonly codec: Codec;
+  private codecReady: Promise<void> | null = null;
+  /** Records that could not be decoded, sent to the dead-letter topic. */
+  deadLettered = 0;
 
   constructor(options: KafkaBusOptions) {
     this.kafka = new Kafka({
@@ -42,6 +67,32 @@ export class KafkaBus implements Bus {
     this.configs = { ...TOPIC_CONFIGS, ...options.topics };
     this.lagRefreshMs = options.lagRefreshMs ?? 500;
     this.sessionTimeoutMs = options.sessionTimeoutMs ?? 30_000;
+    this.codec = options.codec ?? jsonCodec;
+  }
+
+  /**
+   * Registers the schemas (Avro) before anything is produced or consumed: a breaking change
+   * fails here, at start, instead of writing records readers cannot decode.
+   */
+  prepareCodec(): Promise<void> {
+    this.codecReady ??= this.codec.prepare();
+    return this.codecReady;
+  }
+
+  /** Decodes one value; a payload the codec cannot read goes to the dead-letter topic and reads as absent. */
+  private async decode<T extends TopicName>(topic: T, partition: number, m: KafkaMessage): Promise<{ ok: true; value: TopicValues[T] | null } | { ok: false }> {
+    if (m.value === null) return { ok: true, value: null };
+    try {
+      return { ok: true, value: (await this.codec.decode(topic, m.value)) as TopicValues[T] };
+    } catch (e) {
+      const reason = e instanceof Error ? e.message : String(e);
+      this.deadLettered++;
+      await this.producer().send(TOPICS.deadLetter, [{
+        key: `${topic}:${partition}:${m.offset}`,
+        value: { topic, partition, offset: Number(m.offset), key: m.key?.toString() ?? '', reason: reason.slice(0, 2000), payloadBase64: m.value.toString('base64'), at: Date.now() },
+      }]);
+      return { ok: false };
+    }
   }
 
   private admin(): Promise<Admin> {
@@ -83,6 +134,7 @@ export class KafkaBus implements Bus {
   private producerClient(): Promise<KafkaProducer> {
     this.producerPromise ??= (async () => {
       await this.ensureTopics();
+      await this.prepareCodec();
       const producer = this.kafka.producer({ allowAutoTopicCreation: true });
       await producer.connect();
       return producer;
@@ -96,12 +148,13 @@ export class KafkaBus implements Bus {
         if (records.length === 0) return;
         const producer = await this.producerClient();
         const partitions = this.configs[topic].partitions;
+        const values = await Promise.all(records.map((r) => (r.value === null ? null : this.codec.encode(topic, r.value))));
         await producer.send({
           topic,
           acks: -1,
-          messages: records.map((r) => ({
+          messages: records.map((r, i) => ({
             key: r.key,
-            value: r.value === null ? null : JSON.stringify(r.value),
+            value: values[i] ?? null,
             partition: partitionFor(r.partitionKey ?? r.key, partitions),
             ...(r.timestamp === undefined ? {} : { timestamp: String(r.timestamp) }),
           })),
@@ -110,17 +163,90 @@ export class KafkaBus implements Bus {
     };
   }
 
+  async readToEnd<T extends TopicName>(topic: T, handle: (records: readonly BusRecord<T>[]) => void): Promise<void> {
+    await this.ensureTopics();
+    await this.prepareCodec();
+    const admin = await this.admin();
+    let ends: Map<number, number>;
+    try {
+      ends = new Map((await admin.fetchTopicOffsets(topic)).map((p) => [p.partition, Number(p.high)]));
+    } catch {
+      return; // no such topic yet: nothing to restore
+    }
+    const remaining = new Set([...ends].filter(([, high]) => high > 0).map(([p]) => p));
+    if (remaining.size === 0) return;
+    // kafkajs reads only as a group member: a throwaway group that never commits, deleted after.
+    const groupId = `restore-${topic}-${randomUUID()}`;
+    const consumer = this.kafka.consumer({ groupId, sessionTimeout: this.sessionTimeoutMs, heartbeatInterval: Math.max(100, Math.floor(this.sessionTimeoutMs / 10)), maxWaitTimeInMs: 50, maxBytes: MAX_FETCH_BYTES });
+    let finish: () => void = () => {};
+    let fail: (e: unknown) => void = () => {};
+    const done = new Promise<void>((resolve, reject) => {
+      finish = resolve;
+      fail = reject;
+    });
+    try {
+      await consumer.connect();
+      await consumer.subscribe({ topic, fromBeginning: true });
+      await consumer.run({
+        autoCommit: false,
+        eachBatch: async ({ batch, resolveOffset }) => {
+          const end = ends.get(batch.partition) ?? 0;
+          const records: BusRecord<T>[] = [];
+          for (const m of batch.messages) {
+            if (Number(m.offset) >= end) break;
+            const decoded = await this.decode(topic, batch.partition, m);
+            if (decoded.ok) records.push({ topic, partition: batch.partition, offset: Number(m.offset), key: m.key?.toString() ?? '', value: decoded.value, timestamp: Number(m.timestamp) });
+            resolveOffset(m.offset);
+          }
+          try {
+            if (records.length > 0) handle(records);
+          } catch (e) {
+            fail(e);
+          }
+          const last = records[records.length - 1];
+          if (last === undefined ? Number(batch.highWatermark) >= end && end <= Number(batch.firstOffset() ?? end) : last.offset + 1 >= end) {
+            remaining.delete(batch.partition);
+            if (remaining.size === 0) finish();
+          }
+        },
+      });
+      await done;
+    } finally {
+      await consumer.disconnect();
+      await admin.deleteGroups([groupId]).catch(() => undefined);
+    }
+  }
+
   consumer<T extends TopicName>(options: ConsumerOptions<T>): Consumer<T> {
     const consumer: KafkaConsumer = this.kafka.consumer({
       groupId: options.groupId,
       sessionTimeout: this.sessionTimeoutMs,
+      rebalanceTimeout: this.sessionTimeoutMs,
       heartbeatInterval: Math.max(100, Math.floor(this.sessionTimeoutMs / 10)),
+      // A consumer that lost the brokers (its retries, the client's 8 from 100 ms, exhausted)
+      // crashes for good instead of kafkajs restarting it forever: `done` rejects, the stage
+      // fails and the process exits non-zero for its supervisor (a broker gone for good must not
+      // leave a frozen worker). Other crashes (a rebalance race between members) restart.
+      retry: { retries: 8, initialRetryTime: 100, restartOnFailure: async (e) => !lostTheBrokers(e) },
+      // Kafka's own batching: the broker holds a fetch until about `minBatchSize` records
+      // (at a conservative size per record) are there or `maxWaitMs` passed, so sinks insert
+      // big batches instead of whatever trickled in.
       maxWaitTimeInMs: options.maxWaitMs ?? 100,
-      minBytes: 1,
+      minBytes: Math.min(MAX_FETCH_BYTES / 2, Math.max(1, (options.minBatchSize ?? 1) * MIN_RECORD_BYTES)),
+      maxBytes: MAX_FETCH_BYTES,
+      maxBytesPerPartition: MAX_FETCH_BYTES / 2,
       allowAutoTopicCreation: true,
     });
+    const maxBatch = options.maxBatchSize ?? 5000;
+    const commit = options.commit ?? true;
+    const minBatch = options.minBatchSize ?? 1;
+    const maxWait = options.maxWaitMs ?? 0;
+    const lastDelivery = new Map<number, number>();
+    const positions = new Map<number, number>();
+    let assigned: number[] = [];
     let lag = 0;
     let lagTimer: NodeJS.Timeout | null = null;
+    let flushTimer: NodeJS.Timeout | null = null;
     let stopping: Promise<void> | null = null;
     let settle: { resolve: () => void; reject: (e: unknown) => void } = { resolve: () => {}, reject: () => {} };
     const done = new Promise<void>((resolve, reject) => {
@@ -134,7 +260,8 @@ export class KafkaBus implements Bus {
           admin.fetchTopicOffsets(options.topic),
           admin.fetchOffsets({ groupId: options.groupId, topics: [options.topic] }),
         ]);
-        const committedBy = new Map((committed[0]?.partitions ?? []).map((p) => [p.partition, Number(p.offset)]));
+        // A group that never commits is measured by where this consumer got to.
+        const committedBy = commit ? new Map((committed[0]?.partitions ?? []).map((p) => [p.partition, Number(p.offset)])) : positions;
         lag = high.reduce((sum, p) => {
           const c = committedBy.get(p.partition) ?? -1;
           return sum + Math.max(0, Number(p.high) - (c < 0 ? Number(p.low) : c));
@@ -147,6 +274,7 @@ export class KafkaBus implements Bus {
     const stop = (): Promise<void> => {
       stopping ??= (async () => {
         if (lagTimer) clearInterval(lagTimer);
+        if (flushTimer) clearInterval(flushTimer);
         await consumer.disconnect();
         this.consumers.delete(handle);
         settle.resolve();
@@ -159,39 +287,93 @@ export class KafkaBus implements Bus {
     return {
       done,
       lag: () => lag,
+      assignment: () => assigned,
       stop,
       run: (handler: (batch: RecordBatch<T>) => Promise<void>) => {
+        // Records fetched but not yet handed over, per partition. Brokers honour
+        // fetch.min.bytes unevenly (librdkafka's mock cluster answers each fetch with one
+        // producer batch), so the client gathers up to `minBatchSize` or `maxWaitMs` itself.
+        // Held records are resolved (fetching goes on) but committed only after the handler.
+        const held = new Map<number, KafkaMessage[]>();
+        let serial: Promise<void> = Promise.resolve();
+        const exclusive = (f: () => Promise<void>): Promise<void> => {
+          const next = serial.then(f);
+          serial = next.catch(() => undefined);
+          return next;
+        };
+        const deliver = async (partition: number, messages: readonly KafkaMessage[]): Promise<void> => {
+          lastDelivery.set(partition, Date.now());
+          // Never more than `maxBatchSize` per handler call, each slice committed after it.
+          for (let from = 0; from < messages.length; from += maxBatch) {
+            if (stopping) return;
+            const slice = messages.slice(from, from + maxBatch);
+            const records: BusRecord<T>[] = [];
+            for (const m of slice) {
+              // Undecodable: to the dead-letter topic with the reason; the stage keeps going.
+              const decoded = await this.decode(options.topic, partition, m);
+              if (decoded.ok) records.push({ topic: options.topic, partition, offset: Number(m.offset), key: m.key?.toString() ?? '', value: decoded.value, timestamp: Number(m.timestamp) });
+            }
+            try {
+              if (records.length > 0) await handler({ topic: options.topic, partition, records });
+            } catch (e) {
+              settle.reject(e);
+              void stop();
+              throw e;
+            }
+            const next = Number(slice[slice.length - 1]?.offset ?? -1) + 1;
+            positions.set(partition, next);
+            // A commit refused after a rebalance is harmless: the new owner redelivers from the
+            // last commit and the sinks are idempotent.
+            if (commit) await consumer.commitOffsets([{ topic: options.topic, partition, offset: String(next) }]).catch(() => undefined);
+          }
+        };
+        const flushDue = (): Promise<void> => exclusive(async () => {
+          for (const [partition, messages] of [...held]) {
+            if (Date.now() - (lastDelivery.get(partition) ?? 0) < maxWait) continue;
+            held.delete(partition);
+            await deliver(partition, messages);
+          }
+        });
+        // Rebalanced: what this member held may now belong to another, which reads it from the commit.
+        consumer.on(consumer.events.GROUP_JOIN, (event) => {
+          held.clear();
+          assigned = [...(event.payload.memberAssignment[options.topic] ?? [])].sort((a, b) => a - b);
+        });
+        // Only the lost-brokers crash fails the stage. kafkajs also gives up (no restart) on a
+        // non-retriable protocol error, e.g. librdkafka's mock cluster answering a SyncGroup of
+        // two joining members with INVALID_REQUEST; the group then hands that member's
+        // partitions to the others, as before this handler existed.
+        consumer.on(consumer.events.CRASH, (event) => {
+          if (event.payload.restart || stopping || !lostTheBrokers(event.payload.error)) return;
+          settle.reject(event.payload.error);
+          void stop();
+        });
         const start = async (): Promise<void> => {
           await this.ensureTopics();
+          await this.prepareCodec();
           await consumer.connect();
           await consumer.subscribe({ topic: options.topic, fromBeginning: options.fromBeginning });
           await refreshLag();
           lagTimer = setInterval(() => void refreshLag(), this.lagRefreshMs);
+          if (minBatch > 1 && maxWait > 0) {
+            flushTimer = setInterval(() => void flushDue().catch(() => undefined), Math.max(10, Math.floor(maxWait / 4)));
+          }
           await consumer.run({
             autoCommit: false,
             eachBatchAutoResolve: false,
             eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
               if (!isRunning() || isStale() || batch.messages.length === 0) return;
-              const records: BusRecord<T>[] = batch.messages.map((m) => ({
-                topic: options.topic,
-                partition: batch.partition,
-                offset: Number(m.offset),
-                key: m.key?.toString() ?? '',
-                value: m.value === null ? null : (JSON.parse(m.value.toString()) as TopicValues[T]),
-                timestamp: Number(m.timestamp),
-              }));
-              try {
-                await handler({ topic: options.topic, partition: batch.partition, records });
-              } catch (e) {
-                settle.reject(e);
-                void stop();
-                throw e;
-              }
-              const last = batch.messages[batch.messages.length - 1];
-              if (last) {
-                resolveOffset(last.offset);
-                await consumer.commitOffsets([{ topic: options.topic, partition: batch.partition, offset: String(Number(last.offset) + 1) }]);
-              }
+              await exclusive(async () => {
+                const pending = [...(held.get(batch.partition) ?? []), ...batch.messages];
+                const last = batch.messages[batch.messages.length - 1];
+                if (last) resolveOffset(last.offset);
+                if (pending.length < minBatch && Date.now() - (lastDelivery.get(batch.partition) ?? 0) < maxWait) {
+                  held.set(batch.partition, pending);
+                  return;
+                }
+                held.delete(batch.partition);
+                await deliver(batch.partition, pending);
+              });
               await heartbeat();
             },
           });

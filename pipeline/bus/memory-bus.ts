@@ -154,6 +154,21 @@ export class MemoryBus implements Bus {
     };
   }
 
+  async readToEnd<T extends TopicName>(name: T, handle: (records: readonly BusRecord<T>[]) => void): Promise<void> {
+    const topic = this.topic(name);
+    topic.partitions.forEach((p, partition) => {
+      const end = p.endOffset;
+      let position = 0;
+      while (position < end) {
+        const stored = p.read(position, 10_000).filter((r) => r.offset < end);
+        const last = stored[stored.length - 1];
+        if (!last) break;
+        handle(stored.map((r) => ({ topic: name, partition, offset: r.offset, key: r.key, value: r.value as TopicValues[T] | null, timestamp: r.timestamp })));
+        position = last.offset + 1;
+      }
+    });
+  }
+
   consumer<T extends TopicName>(options: ConsumerOptions<T>): Consumer<T> {
     const topic = this.topic(options.topic);
     let offsets = topic.groups.get(options.groupId);
@@ -218,6 +233,7 @@ export class MemoryBus implements Bus {
 
     return {
       done,
+      assignment: () => topic.partitions.map((_, i) => i),
       run: (handler) => {
         if (running) throw new Error(`consumer ${options.groupId} is already running`);
         running = true;

@@ -171,6 +171,25 @@ export class Normalizer {
     return this.events.size;
   }
 
+  /**
+   * Rebuilds matching state from the `events` changelog (latest version per event): listings
+   * from `externalIds`, and the creating book (whose start-time corrections are followed) as the
+   * first book listed, which is the order the events were built in.
+   */
+  restore(event: CanonicalEvent): void {
+    const key = pairKey(event.league, event.homeTeamId, event.awayTeamId);
+    const known = this.events.get(event.id);
+    const books = Object.keys(event.externalIds);
+    // Whether a game-state source reports on it comes back with its next game state.
+    this.events.set(event.id, { event, anchorBook: known?.anchorBook ?? books[0] ?? '', pairKey: key, reported: known?.reported ?? false });
+    if (!known) {
+      const list = this.byPair.get(key);
+      if (list) list.push(event.id);
+      else this.byPair.set(key, [event.id]);
+    }
+    for (const book of books) this.listings.set(`${book}|${event.externalIds[book] ?? ''}`, event.id);
+  }
+
   handle(raw: RawTick, now: number): NormalizeResult {
     if (++this.sinceEviction >= EVICT_EVERY_TICKS) {
       this.sinceEviction = 0;

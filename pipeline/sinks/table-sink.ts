@@ -16,11 +16,16 @@ export interface SinkCounters {
   lastWriteAt: number | null;
 }
 
+/** Longest wait between two attempts, whatever the attempt. */
+const MAX_BACKOFF_MS = 30_000;
+
 /**
  * Writes one batch into one table, retrying with backoff. The runner commits the batch's
- * offsets only after `write` resolved, so a crash between insert and commit replays the batch
- * (at-least-once; the ReplacingMergeTree tables absorb the duplicates). A batch that still fails
- * after the retries is counted and logged, so that a poisoned batch cannot stall the pipeline.
+ * offsets only after `write` resolved, so a crash between insert and commit replays the batch;
+ * the tables are keyed so that a replayed row replaces its twin (ticks by their identity, the
+ * others by key and version), which makes at-least-once delivery exactly once in ClickHouse.
+ * A batch that still fails after the retries, or fails in a way no retry can fix, rejects: the
+ * stage stops uncommitted (nothing is skipped) and the runtime's failure policy takes over.
  */
 export class TableSink {
   readonly counters: SinkCounters = { rowsWritten: 0, batchesWritten: 0, rowsFailed: 0, lastWriteAt: null };
@@ -34,7 +39,7 @@ export class TableSink {
     private readonly logger: Logger,
     options: TableSinkOptions = {},
   ) {
-    this.retries = options.retries ?? 5;
+    this.retries = options.retries ?? 8;
     this.backoffMs = options.backoffMs ?? 200;
     this.sleep = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
   }
@@ -52,11 +57,10 @@ export class TableSink {
         const retryable = !(e instanceof StoreError) || e.retryable;
         if (!retryable || attempt >= this.retries) {
           this.counters.rowsFailed += rows.length;
-          this.logger.error({ err: e, table: this.table, rows: rows.length }, 'sink batch dropped after retries');
-          return;
+          throw new Error(`insert into ${this.table} failed${retryable ? ` after ${attempt + 1} attempts` : ''}: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`, { cause: e });
         }
         this.logger.warn({ err: e, table: this.table, attempt }, 'sink insert failed, retrying');
-        await this.sleep(this.backoffMs * 2 ** attempt);
+        await this.sleep(Math.min(MAX_BACKOFF_MS, this.backoffMs * 2 ** attempt));
       }
     }
   }

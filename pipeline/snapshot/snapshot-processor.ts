@@ -15,6 +15,12 @@ export class SnapshotProcessor {
     return this.rows.size;
   }
 
+  /** Rebuilds state from the processor's own changelog (`odds.snapshot`), oldest first. */
+  restore(change: OddsChange): void {
+    if (change.row === null) this.rows.delete(change.key);
+    else this.rows.set(change.key, change.row);
+  }
+
   /**
    * Every row still open on an event that has finished (or was postponed or cancelled) is
    * suspended: the removals go out as tombstones, whatever the books left behind.

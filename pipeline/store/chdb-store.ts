@@ -3,6 +3,8 @@ import { Session } from 'chdb';
 import type { OlapStore, StoreRow } from './store.js';
 import { StoreError } from './store.js';
 
+const PERMANENT = /Syntax error|Unknown table|doesn't exist|Missing columns|There is no column|Cannot parse|Type mismatch|Unknown identifier|ILLEGAL_TYPE|NO_SUCH_COLUMN/i;
+
 /** ClickHouse engine in process (chDB): the embedded default, data under one directory. */
 export class ChdbStore implements OlapStore {
   readonly kind = 'chdb' as const;
@@ -45,6 +47,14 @@ export class ChdbStore implements OlapStore {
       .map((line) => JSON.parse(line) as T);
   }
 
+  /**
+   * One statement's output as text, in the FORMAT the statement names, else `defaultFormat`
+   * (the ClickHouse HTTP interface's behaviour): what the analyst endpoint passes through.
+   */
+  async queryText(sql: string, defaultFormat = 'TabSeparated'): Promise<string> {
+    return (await this.wrap(() => this.session.queryAsync(sql, { format: defaultFormat }))).text();
+  }
+
   async close(): Promise<void> {
     this.session.close();
   }
@@ -53,8 +63,11 @@ export class ChdbStore implements OlapStore {
     try {
       return await op();
     } catch (e) {
-      // The engine is in process: a failed statement is a bug or bad data, never a network blip.
-      throw new StoreError(e instanceof Error ? e.message : String(e), false, { cause: e });
+      // In process there is no network, but there are transient refusals (memory limit, too many
+      // parts, a merge holding a lock): retry those; a statement the engine cannot understand
+      // or data it cannot parse fails the same way every time.
+      const message = e instanceof Error ? e.message : String(e);
+      throw new StoreError(message, !PERMANENT.test(message), { cause: e });
     }
   }
 }

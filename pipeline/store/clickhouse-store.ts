@@ -1,4 +1,4 @@
-import { createClient } from '@clickhouse/client';
+import { ClickHouseLogLevel, createClient } from '@clickhouse/client';
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { OlapStore, StoreRow } from './store.js';
 import { StoreError } from './store.js';
@@ -8,7 +8,15 @@ export interface ClickHouseStoreOptions {
   username?: string;
   password?: string;
   database?: string;
+  /** Per request; the client's default (30 s) is long for a start-up check. */
+  requestTimeoutMs?: number;
 }
+
+/**
+ * Server error codes that say "not now" rather than "never": memory limit, too many parts or
+ * queries, timeouts, network and keeper trouble, a table in read-only mode during a restart.
+ */
+const TRANSIENT_CODES = new Set(['159', '164', '202', '209', '210', '241', '242', '252', '319', '425', '999']);
 
 /** ClickHouse server over HTTP, for deployments that outgrow one machine. */
 export class ClickHouseStore implements OlapStore {
@@ -21,6 +29,9 @@ export class ClickHouseStore implements OlapStore {
       username: options.username ?? 'default',
       password: options.password ?? '',
       database: options.database ?? 'default',
+      // Failures reach the caller as StoreError and are logged there, once, in our format.
+      log: { level: ClickHouseLogLevel.OFF },
+      ...(options.requestTimeoutMs === undefined ? {} : { request_timeout: options.requestTimeoutMs }),
       // Same JSON shapes as chDB: 64-bit integers as numbers, not quoted strings.
       clickhouse_settings: { date_time_input_format: 'best_effort', output_format_json_quote_64bit_integers: 0 },
     });
@@ -51,8 +62,10 @@ export class ClickHouseStore implements OlapStore {
       return await op();
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
-      // Connection-level failures are worth a retry; a server error on a statement is not.
-      const retryable = /ECONNREFUSED|ECONNRESET|ETIMEDOUT|socket hang up|Timeout/i.test(message);
+      // Connection-level failures and the server's load refusals are worth a retry; a statement
+      // the server rejects for what it says is not.
+      const code = String((e as { code?: unknown }).code ?? /Code: (\d+)/.exec(message)?.[1] ?? '');
+      const retryable = TRANSIENT_CODES.has(code) || /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|socket hang up|Timeout/i.test(message);
       throw new StoreError(message, retryable, { cause: e });
     }
   }

@@ -35,8 +35,9 @@ export function loadMigrations(dir = defaultMigrationsDir()): Migration[] {
 }
 
 /**
- * Applies the DDL in order. Statements are idempotent (IF NOT EXISTS), so a crash half way is
- * repaired by the next start; `schema_migrations` records what was applied for the health check.
+ * Applies the DDL files not applied yet, in order, and records each in `schema_migrations` once
+ * all its statements ran. A file whose statements are idempotent (IF NOT EXISTS) is repaired by
+ * the next start after a crash half way; a file that moves data (005) runs once.
  */
 export async function applyMigrations(store: OlapStore, migrations = loadMigrations()): Promise<string[]> {
   await store.exec(
@@ -45,11 +46,10 @@ export async function applyMigrations(store: OlapStore, migrations = loadMigrati
   const applied = new Set((await appliedVersions(store)));
   const done: string[] = [];
   for (const m of migrations) {
+    if (applied.has(m.version)) continue;
     for (const statement of m.statements) await store.exec(statement);
-    if (!applied.has(m.version)) {
-      await store.insert('schema_migrations', [{ version: m.version }]);
-      done.push(m.version);
-    }
+    await store.insert('schema_migrations', [{ version: m.version }]);
+    done.push(m.version);
   }
   return done;
 }

@@ -38,11 +38,11 @@ describe('errors', () => {
     }
   });
 
-  it('reports health without a key: status, version, timestamp and the three checks', async () => {
+  it('reports health without a key: status, version, timestamp and the four checks', async () => {
     const ok = await c.sys.get('/api/v1/health');
     expect(ok.status).toBe(200);
     expect(ok.body).toMatchObject({ status: expect.stringMatching(/^(ok|degraded)$/), version: expect.any(String), timestamp: expect.any(String) });
-    expect(Object.keys(ok.body['checks'] as Row).sort()).toEqual(['data', 'redis', 'schema']);
+    expect(Object.keys(ok.body['checks'] as Row).sort()).toEqual(['data', 'redis', 'runtime', 'schema']);
   });
 
   it('answers 503 with status down when the store is unreachable', async () => {

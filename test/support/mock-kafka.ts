@@ -19,9 +19,19 @@ export async function startMockKafka(): Promise<MockKafka> {
   const child = spawn('kcat', ['-b', 'localhost:1', '-C', '-t', 'keepalive', '-X', 'test.mock.num.brokers=1', '-d', 'mock'], {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
+  // Whatever happens to the caller (a failed test skipping its stop, a bench that throws), the
+  // cluster goes with this process.
+  const kill = (): void => {
+    child.kill('SIGKILL');
+  };
+  process.once('exit', kill);
+  child.once('exit', () => process.removeListener('exit', kill));
   const bootstrap = await new Promise<string>((resolve, reject) => {
     let seen = '';
-    const timer = setTimeout(() => reject(new Error(`mock cluster did not start: ${seen.slice(0, 500)}`)), 10_000);
+    const timer = setTimeout(() => {
+      kill();
+      reject(new Error(`mock cluster did not start: ${seen.slice(0, 500)}`));
+    }, 10_000);
     child.stderr.on('data', (chunk: Buffer) => {
       seen += chunk.toString();
       const m = /bootstrap\.servers=(127\.0\.0\.1:\d+)/.exec(seen);
@@ -37,5 +47,5 @@ export async function startMockKafka(): Promise<MockKafka> {
       reject(e);
     });
   });
-  return { brokers: [bootstrap], stop: () => child.kill('SIGKILL') };
+  return { brokers: [bootstrap], stop: kill };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SPORTSBOOKS } from '../schemas/index.js';
+import { SPORTSBOOKS } from './reference/index.js';
 import { allowedBooks, lowestTierWith, selectBooks, tierWithMoreBooks } from './tiers.js';
 
 describe('allowedBooks', () => {

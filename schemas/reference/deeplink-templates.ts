@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { DEEP_LINK_PLACEHOLDERS, DEEP_LINK_TEMPLATES } from '../../schemas/reference/deeplinks.js';
-import type { BookLinkTemplates } from '../../schemas/reference/deeplinks.js';
+import { DEEP_LINK_PLACEHOLDERS, DEEP_LINK_TEMPLATES } from './deeplinks.js';
+import type { BookLinkTemplates } from './deeplinks.js';
 
 export type DeepLinkTemplates = ReadonlyMap<string, BookLinkTemplates>;
 

@@ -1,0 +1,105 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SchemaRegistryClient } from '@confluentinc/schemaregistry';
+import { Kafka, logLevel } from 'kafkajs';
+import { pino } from 'pino';
+import { LEAGUES, TEAMS, TOPICS } from '../schemas/index.js';
+import type { RawTick } from '../schemas/index.js';
+import { AvroCodec, KafkaBus } from '../pipeline/bus/index.js';
+import { ManualClock } from '../pipeline/clock.js';
+import { MarketSimulator } from '../pipeline/feeds/simulator/index.js';
+import { Normalizer } from '../pipeline/normalize/index.js';
+import { startPipeline } from '../pipeline/pipeline.js';
+import { ChdbStore, applyMigrations } from '../pipeline/store/index.js';
+import { mockKafkaUnavailable, startMockKafka } from '../test/support/mock-kafka.js';
+import type { BenchFigure } from './report.js';
+
+const T0 = Date.UTC(2026, 10, 22, 12);
+
+function input(): RawTick[] {
+  const sim = new MarketSimulator({ seed: 5, clock: new ManualClock(T0), eventsPerLeague: 3 });
+  const raw = sim.snapshot();
+  for (let i = 1; raw.length < 20_000; i++) raw.push(...sim.step(T0 + i * 2000, 1000));
+  return raw.slice(0, 20_000);
+}
+
+async function until(cond: () => boolean, timeoutMs: number): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error('bench step timed out');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/**
+ * The pipeline over Kafka (librdkafka's mock cluster, Avro values through an in-process
+ * registry, chDB sinks) against raw kafkajs moving the same number of JSON messages through one
+ * produce and one consumer group in the same run: the cost of everything the pipeline adds.
+ */
+export async function benchKafka(): Promise<BenchFigure[]> {
+  const why = mockKafkaUnavailable();
+  if (why) {
+    process.stdout.write(`  skipped: ${why}\n`);
+    return [];
+  }
+  const raw = input();
+  const expectedTicks = (() => {
+    const normalizer = new Normalizer({ teams: TEAMS, leagues: LEAGUES });
+    return raw.filter((r) => normalizer.handle(r, T0).tick !== null).length;
+  })();
+
+  // Baseline: raw kafkajs, produce then consume every message once.
+  const baselineKafka = await startMockKafka();
+  let baselinePerSecond = 0;
+  try {
+    const kafka = new Kafka({ brokers: baselineKafka.brokers, logLevel: logLevel.NOTHING });
+    const producer = kafka.producer();
+    const consumer = kafka.consumer({ groupId: 'bench-raw', maxWaitTimeInMs: 100 });
+    await Promise.all([producer.connect(), consumer.connect()]);
+    const t0 = performance.now();
+    for (let i = 0; i < raw.length; i += 500) {
+      await producer.send({ topic: 'bench-raw', acks: -1, messages: raw.slice(i, i + 500).map((t) => ({ key: t.league, value: JSON.stringify(t) })) });
+    }
+    let seen = 0;
+    await consumer.subscribe({ topic: 'bench-raw', fromBeginning: true });
+    await consumer.run({ eachBatch: async ({ batch }) => { seen += batch.messages.length; } });
+    await until(() => seen >= raw.length, 120_000);
+    baselinePerSecond = raw.length / ((performance.now() - t0) / 1000);
+    await Promise.all([producer.disconnect(), consumer.disconnect()]);
+  } finally {
+    baselineKafka.stop();
+  }
+
+  // The pipeline: raw ticks produced as Avro, every stage on Kafka, until every tick is in ClickHouse.
+  const mock = await startMockKafka();
+  const dir = mkdtempSync(join(tmpdir(), 'odds-bench-kafka-'));
+  const store = new ChdbStore(dir);
+  let pipelinePerSecond = 0;
+  try {
+    await applyMigrations(store);
+    const codec = process.env['BENCH_KAFKA_JSON'] ? {} : { codec: new AvroCodec({ client: SchemaRegistryClient.newClient({ baseURLs: ['mock://bench'] }) }) };
+    const bus = new KafkaBus({ brokers: mock.brokers, sessionTimeoutMs: 6000, ...codec });
+    const pipeline = startPipeline({ bus, store, clock: new ManualClock(T0), logger: pino({ level: 'silent' }), catalog: { teams: TEAMS, leagues: LEAGUES }, sinkMaxWaitMs: 200 });
+    await pipeline.ready;
+    const t0 = performance.now();
+    const producer = bus.producer();
+    for (let i = 0; i < raw.length; i += 500) {
+      await producer.send(TOPICS.rawTicks, raw.slice(i, i + 500).map((t) => ({ key: `${t.book}:${t.bookEventId}`, partitionKey: t.league, value: t })));
+    }
+    await until(() => pipeline.stats().sinks['odds_ticks']?.rowsWritten === expectedTicks, 300_000);
+    pipelinePerSecond = raw.length / ((performance.now() - t0) / 1000);
+    await pipeline.stop();
+    await bus.close();
+  } finally {
+    await store.close();
+    mock.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return [{
+    name: 'pipeline over Kafka (Avro), raw tick to ClickHouse',
+    value: pipelinePerSecond,
+    unit: 'ticks/s',
+    baseline: { name: 'raw kafkajs produce + consume (JSON)', value: baselinePerSecond },
+  }];
+}

@@ -1,0 +1,146 @@
+import { readFileSync } from 'node:fs';
+import avro from 'avsc';
+import { SchemaRegistryClient } from '@confluentinc/schemaregistry';
+import { describe, expect, it } from 'vitest';
+import { AVRO_SCHEMAS, LEAGUES, TEAMS, TOPICS, isRawSplits } from '../../schemas/index.js';
+import type { AccountChange, CanonicalEvent, OddsTick, TopicName, TopicValues } from '../../schemas/index.js';
+import { ManualClock } from '../clock.js';
+import { MarketSimulator } from '../feeds/simulator/index.js';
+import { Normalizer } from '../normalize/index.js';
+import { OpportunityProcessor } from '../opportunities/index.js';
+import { SnapshotProcessor } from '../snapshot/index.js';
+import { SplitsProcessor } from '../splits/index.js';
+import { AvroCodec, SchemaCompatibilityError } from './codec.js';
+
+const mockRegistry = () => SchemaRegistryClient.newClient({ baseURLs: ['mock://'] });
+
+/** Real values of every topic: a simulated market through the real processors. */
+function sampleValues(): { [T in TopicName]: TopicValues[T][] } {
+  const T0 = Date.UTC(2026, 10, 22, 12);
+  const clock = new ManualClock(T0);
+  const sim = new MarketSimulator({ seed: 3, clock, eventsPerLeague: 1 });
+  const normalizer = new Normalizer({ teams: TEAMS, leagues: LEAGUES });
+  const snapshot = new SnapshotProcessor();
+  const opportunities = new OpportunityProcessor();
+  const splits = new SplitsProcessor();
+  const out: { [T in TopicName]: TopicValues[T][] } = { 'odds.ticks.raw': [], 'odds.ticks': [], events: [], 'odds.snapshot': [], opportunities: [], 'dead-letter': [], accounts: [], splits: [], 'gamestate.raw': [], gamestate: [] };
+  const raw = sim.snapshot();
+  for (let i = 1; i <= 4; i++) raw.push(...sim.step(T0 + i * 5000, 300));
+  // Splits and game states from the same market, through the normalizer and the splits processor.
+  const rawSplits = sim.splits(T0 + 30_000);
+  // Game states come from games in play: a market of live games, a few minutes of play.
+  const liveClock = new ManualClock(T0);
+  const live = new MarketSimulator({ seed: 5, clock: liveClock, eventsPerLeague: 1, liveShare: 1 });
+  const liveNormalizer = new Normalizer({ teams: TEAMS, leagues: LEAGUES });
+  for (const r of live.snapshot()) liveNormalizer.handle(r, T0);
+  const rawStates = live.takeGameStates();
+  for (let i = 1; i <= 3; i++) {
+    for (const r of live.step(T0 + i * 60_000, 300)) liveNormalizer.handle(r, T0);
+    rawStates.push(...live.takeGameStates());
+  }
+  for (const r of raw) {
+    out['odds.ticks.raw'].push(r);
+    const n = normalizer.handle(r, T0);
+    out.events.push(...n.events);
+    for (const event of n.events) out.opportunities.push(...opportunities.handle({ type: 'event', event }, T0).map((c) => c.opportunity));
+    if (!n.tick) continue;
+    out['odds.ticks'].push(n.tick);
+    const change = snapshot.handle(n.tick, T0);
+    if (!change) continue;
+    out['odds.snapshot'].push(change);
+    out.opportunities.push(...opportunities.handle({ type: 'odds', change }, T0).map((c) => c.opportunity));
+  }
+  for (const r of rawSplits) {
+    out['odds.ticks.raw'].push(r);
+    const n = normalizer.handleSplits(r, T0 + 30_000);
+    if (n.splits && n.event) out.splits.push(splits.handle(n.splits, n.event, T0 + 30_000));
+  }
+  for (const r of rawStates) {
+    out['gamestate.raw'].push(r);
+    const n = liveNormalizer.handleGameState(r, T0 + 30_000);
+    if (n.state) out.gamestate.push(n.state);
+  }
+  const accounts: AccountChange[] = [
+    { kind: 'account', account: { id: 'acct_1', name: 'Acme', createdAt: T0, version: 1 } },
+    { kind: 'key', key: { id: 'key_1', accountId: 'acct_1', hash: 'ab'.repeat(32), preview: 'sk_live_…9f3a', tier: 'pro', name: null, createdAt: T0, updatedAt: T0, active: true, expiresAt: null, revokedAt: null, requestsPerMinute: null, replacedBy: null, version: 2 } },
+    { kind: 'key', key: { id: 'key_2', accountId: 'acct_1', hash: 'cd'.repeat(32), preview: 'sk_live_…11b0', tier: 'enterprise', name: 'backup', createdAt: T0, updatedAt: T0 + 1, active: false, expiresAt: T0 + 60_000, revokedAt: T0 + 1, requestsPerMinute: 20_000, replacedBy: 'key_1', version: 3 } },
+  ];
+  out.accounts.push(...accounts);
+  // Every opportunity kind, middles included: the processors' recorded sequence.
+  const fixture = readFileSync(new URL('../opportunities/fixtures/replay-sequence.jsonl', import.meta.url), 'utf8').split('\n').filter((l) => l.length > 0);
+  const replaySnapshot = new SnapshotProcessor();
+  const replayProcessor = new OpportunityProcessor();
+  for (const line of fixture) {
+    const l = JSON.parse(line) as { at: number; event?: CanonicalEvent; tick?: OddsTick };
+    if (l.event) out.opportunities.push(...replayProcessor.handle({ type: 'event', event: l.event }, l.at).map((c) => c.opportunity));
+    const change = l.tick ? replaySnapshot.handle(l.tick, l.at) : null;
+    if (change) out.opportunities.push(...replayProcessor.handle({ type: 'odds', change }, l.at).map((c) => c.opportunity));
+  }
+  out['dead-letter'].push({ topic: 'odds.ticks', partition: 2, offset: 41, key: 'k', reason: 'Unknown magic byte', payloadBase64: 'AAEC', at: T0 });
+  return out;
+}
+
+describe('Avro schemas on the wire', () => {
+  it('has a schema for every topic in schemas/topics.ts, each a valid Avro record', () => {
+    for (const topic of Object.values(TOPICS)) {
+      const schema = AVRO_SCHEMAS[topic];
+      expect(schema, topic).toBeDefined();
+      expect(avro.Type.forSchema(schema as avro.Schema).typeName, topic).toBe('record');
+    }
+  });
+
+  it('round-trips real values of every topic, every opportunity kind included, in the Confluent wire format', async () => {
+    const codec = new AvroCodec({ client: mockRegistry() });
+    await codec.prepare();
+    const values = sampleValues();
+    const kinds = new Set(values.opportunities.map((o) => o.kind));
+    expect([...kinds].sort()).toEqual(['arbitrage', 'ev', 'low_hold', 'middle']);
+    for (const topic of Object.values(TOPICS)) {
+      const sample = values[topic];
+      expect(sample.length, topic).toBeGreaterThan(0);
+      // One of each opportunity kind, and a spread of the rest.
+      const picked: unknown[] = topic === TOPICS.opportunities ? [...kinds].map((k) => values.opportunities.find((o) => o.kind === k)) : sample.filter((_, i) => i % Math.ceil(sample.length / 50) === 0);
+      // The feed's topic: splits records as well as ticks.
+      if (topic === TOPICS.rawTicks) picked.push(...values['odds.ticks.raw'].filter(isRawSplits).slice(0, 5));
+      for (const value of picked) {
+        const bytes = await codec.encode(topic, value);
+        expect(bytes[0], 'magic byte').toBe(0);
+        expect(bytes.readInt32BE(1), 'schema id').toBeGreaterThan(0);
+        expect(await codec.decode(topic, bytes), topic).toEqual(value);
+      }
+    }
+  });
+
+  it('accepts an additive change (a new field with a default) and refuses a breaking one before anything is produced', async () => {
+    const client = mockRegistry();
+    await new AvroCodec({ client, schemas: { events: AVRO_SCHEMAS.events } }).prepare();
+    const base = AVRO_SCHEMAS.events as { fields: unknown[] };
+    const additive = { ...base, fields: [...base.fields, { name: 'venue', type: ['null', 'string'], default: null }] };
+    await expect(new AvroCodec({ client, schemas: { events: additive } }).prepare()).resolves.toBeUndefined();
+    expect((await client.getLatestSchemaMetadata('events-value')).schema).toContain('venue');
+
+    // A process on the new schema reads what the old one wrote (the new field reads as its default).
+    const oldWriter = new AvroCodec({ client, schemas: { events: AVRO_SCHEMAS.events } });
+    await oldWriter.prepare();
+    const event = { id: 'e1', sport: 'basketball', league: 'nba', homeTeamId: 'a', awayTeamId: 'b', startTime: 1, status: 'upcoming', isLive: false, externalIds: { pinnacle: 'p1' }, updatedAt: 2 };
+    const newReader = new AvroCodec({ client, schemas: { events: additive } });
+    await newReader.prepare();
+    expect(await newReader.decode('events', await oldWriter.encode('events', event))).toEqual({ ...event, venue: null });
+
+    // A required field with no default: old records cannot be read with it.
+    const breaking = { ...base, fields: [...base.fields, { name: 'attendance', type: 'int' }] };
+    let produced = 0;
+    const codec = new AvroCodec({ client, schemas: { events: breaking } });
+    await expect(codec.prepare().then(() => { produced++; })).rejects.toThrow(SchemaCompatibilityError);
+    await expect(new AvroCodec({ client, schemas: { events: breaking } }).prepare()).rejects.toThrow(/events-value is not BACKWARD compatible/);
+    expect(produced).toBe(0);
+    // The registry still holds the additive version as the latest.
+    expect((await client.getLatestSchemaMetadata('events-value')).schema).not.toContain('attendance');
+  });
+
+  it('refuses to decode bytes that are not in its format', async () => {
+    const codec = new AvroCodec({ client: mockRegistry() });
+    await codec.prepare();
+    await expect(codec.decode('events', Buffer.from('{"id":"x"}'))).rejects.toThrow();
+  });
+});

@@ -1,0 +1,147 @@
+import { hostname } from 'node:os';
+import { resolve } from 'node:path';
+import { SPORTSBOOKS } from '../schemas/index.js';
+import { loadDeepLinkTemplates } from '../schemas/reference/deeplink-templates.js';
+import type { DeepLinkTemplates } from '../schemas/reference/deeplink-templates.js';
+import { ConfigError, Settings } from './settings.js';
+import type { Env } from './settings.js';
+
+export { ConfigError } from './settings.js';
+
+export type FeedKind = 'simulator' | 'replay' | 'theoddsapi' | 'none';
+export type Role = 'all' | 'pipeline' | 'api';
+
+/** Limits on what one client can hold open: request timeouts, connections per address, load shedding. */
+export interface HttpLimits {
+  /** The whole request (headers and body) must arrive within this; else 408 and the socket closes. */
+  requestTimeoutMs: number;
+  /** The headers must arrive within this (at most requestTimeoutMs). */
+  headersTimeoutMs: number;
+  /** An idle keep-alive connection closes after this. */
+  keepAliveTimeoutMs: number;
+  /** Open connections one client address may hold; the next is answered 429 and closed. */
+  maxConnectionsPerAddress: number;
+  /** Event-loop delay (ms) above which requests are shed with 503 overloaded; 0 turns shedding off. */
+  shedEventLoopDelayMs: number;
+  /** Work (ms) one event-loop turn may spend on requests before the rest of the turn is shed. */
+  shedTurnBudgetMs: number;
+}
+
+/** The validated configuration the rest of the code uses; read once at start. */
+export interface Config {
+  role: Role;
+  port: number;
+  host: string;
+  dataDir: string;
+  logLevel: string;
+  feed: FeedKind;
+  simulator: { seed: number; ticksPerSecond: number; splitsIntervalMs: number };
+  replay: { file: string | null; speed: number | 'max' };
+  theOddsApi: { key: string | null; sports: string[]; regions: string[]; markets: string[]; baseUrl: string };
+  clickhouse: { url: string; user: string; password: string; database: string } | null;
+  redisUrl: string | null;
+  /** Kafka bootstrap servers; null runs the in-process bus. */
+  kafkaBrokers: string[] | null;
+  kafkaSessionTimeoutMs: number;
+  /** Avro through this Schema Registry on Kafka; null: JSON values. */
+  schemaRegistryUrl: string | null;
+  apiKeys: string;
+  /** How often buffered request counts are written to `api_usage`. */
+  usageFlushMs: number;
+  /** Deep-link URL templates per sportsbook: the built-in table merged with `DEEPLINK_TEMPLATES`. */
+  deepLinkTemplates: DeepLinkTemplates;
+  /** Request timeouts, the per-address connection cap and load shedding. */
+  http: HttpLimits;
+  /** SSE and WebSocket: the replay window, per-connection buffer bound and heartbeat period. */
+  stream: { replayFrames: number; replayMs: number; replayBytes: number; bufferBytes: number; heartbeatMs: number };
+  /** Stable per API replica: its changelog consumer groups are named after it. */
+  replicaId: string;
+  /** ClickHouse insert batching: rows per insert, or the longest wait before a smaller one. */
+  sink: { batchRows: number; maxWaitMs: number; retries: number };
+  /** The in-memory change window that answers /odds/delta; an older `since` must resync. */
+  deltaWindow: { maxChanges: number; maxAgeMs: number };
+  /** How long /health says `down` after a stage failed before the process exits. */
+  failureExitDelayMs: number;
+  /** The read-only SQL endpoint over the embedded store; null when off. */
+  analyst: { port: number; user: string; password: string } | null;
+}
+
+function deepLinkTemplates(file: string | null): DeepLinkTemplates {
+  try {
+    return loadDeepLinkTemplates(file ? resolve(file) : null, new Set(SPORTSBOOKS.map((b) => b.id)));
+  } catch (e) {
+    throw new ConfigError(e instanceof Error ? e.message : String(e));
+  }
+}
+
+/** Reads and validates the environment through the settings table; throws `ConfigError` naming the variable. */
+export function loadConfig(env: Env = process.env): Config {
+  const s = new Settings(env);
+  const role = s.string('ROLE') as Role;
+  const feed = s.string('FEED') as FeedKind;
+  const speedRaw = s.string('REPLAY_SPEED');
+  const replayFile = s.optional('REPLAY_FILE');
+  if (feed === 'replay' && !replayFile) throw new ConfigError('FEED=replay needs REPLAY_FILE (a .jsonl or .jsonl.gz recording)');
+  const oddsKey = s.optional('THEODDSAPI_KEY');
+  if (feed === 'theoddsapi' && !oddsKey) throw new ConfigError('FEED=theoddsapi needs THEODDSAPI_KEY');
+  const kafkaBrokers = s.list('KAFKA_BROKERS');
+  if (role !== 'all' && kafkaBrokers === null) {
+    throw new ConfigError(`ROLE=${role} needs KAFKA_BROKERS: separate processes meet only on Kafka`);
+  }
+  const chUrl = s.optional('CLICKHOUSE_URL');
+  let analyst: Config['analyst'] = null;
+  if (s.isSet('ANALYST_PORT')) {
+    if (chUrl) throw new ConfigError('ANALYST_PORT serves the embedded store; with CLICKHOUSE_URL analysts query the server (its analyst user, infra/clickhouse/users.xml)');
+    if (role === 'api') throw new ConfigError('ANALYST_PORT needs the embedded store of a pipeline process (ROLE=all or pipeline)');
+    const password = s.optional('ANALYST_PASSWORD');
+    if (!password) throw new ConfigError('ANALYST_PORT needs ANALYST_PASSWORD (8+ characters)');
+    analyst = { port: s.int('ANALYST_PORT'), user: s.string('ANALYST_USER'), password };
+  }
+  return {
+    role,
+    port: s.int('PORT'),
+    host: s.string('HOST'),
+    dataDir: resolve(s.string('DATA_DIR')),
+    logLevel: s.string('LOG_LEVEL'),
+    feed,
+    simulator: { seed: s.int('SIM_SEED'), ticksPerSecond: s.int('SIM_TICKS_PER_SECOND'), splitsIntervalMs: s.int('SPLITS_INTERVAL_SECONDS') * 1000 },
+    replay: { file: replayFile, speed: speedRaw === 'max' ? 'max' : Number(speedRaw) },
+    theOddsApi: {
+      key: oddsKey,
+      sports: s.list('THEODDSAPI_SPORTS') ?? [],
+      regions: s.list('THEODDSAPI_REGIONS') ?? [],
+      markets: s.list('THEODDSAPI_MARKETS') ?? [],
+      baseUrl: s.string('THEODDSAPI_BASE_URL'),
+    },
+    clickhouse: chUrl
+      ? { url: chUrl, user: s.string('CLICKHOUSE_USER'), password: s.string('CLICKHOUSE_PASSWORD'), database: s.string('CLICKHOUSE_DATABASE') }
+      : null,
+    redisUrl: s.optional('REDIS_URL'),
+    kafkaBrokers,
+    kafkaSessionTimeoutMs: s.int('KAFKA_SESSION_TIMEOUT_MS'),
+    schemaRegistryUrl: s.optional('SCHEMA_REGISTRY_URL'),
+    apiKeys: s.string('API_KEYS'),
+    usageFlushMs: s.int('USAGE_FLUSH_MS'),
+    deepLinkTemplates: deepLinkTemplates(s.optional('DEEPLINK_TEMPLATES')),
+    http: {
+      requestTimeoutMs: s.int('REQUEST_TIMEOUT_MS'),
+      headersTimeoutMs: Math.min(s.int('HEADERS_TIMEOUT_MS'), s.int('REQUEST_TIMEOUT_MS')),
+      keepAliveTimeoutMs: s.int('KEEP_ALIVE_TIMEOUT_MS'),
+      maxConnectionsPerAddress: s.int('MAX_CONNECTIONS_PER_ADDRESS'),
+      shedEventLoopDelayMs: s.int('SHED_EVENT_LOOP_DELAY_MS'),
+      shedTurnBudgetMs: s.int('SHED_TURN_BUDGET_MS'),
+    },
+    stream: {
+      replayFrames: s.int('STREAM_REPLAY_FRAMES'),
+      replayMs: s.int('STREAM_REPLAY_SECONDS') * 1000,
+      replayBytes: s.int('STREAM_REPLAY_MB') * 1024 * 1024,
+      bufferBytes: s.int('STREAM_BUFFER_KB') * 1024,
+      heartbeatMs: s.int('STREAM_HEARTBEAT_SECONDS') * 1000,
+    },
+    replicaId: s.isSet('API_REPLICA_ID') ? s.string('API_REPLICA_ID') : hostname().replace(/[^A-Za-z0-9_.-]/g, '-').slice(0, 64) || 'api',
+    deltaWindow: { maxChanges: s.int('DELTA_WINDOW_CHANGES'), maxAgeMs: s.int('DELTA_WINDOW_MINUTES') * 60_000 },
+    sink: { batchRows: s.int('SINK_BATCH_ROWS'), maxWaitMs: s.int('SINK_MAX_WAIT_MS'), retries: s.int('SINK_RETRIES') },
+    failureExitDelayMs: s.int('FAILURE_EXIT_DELAY_MS'),
+    analyst,
+  };
+}

@@ -1,0 +1,55 @@
+import type { Logger } from 'pino';
+import { TOPICS } from '../schemas/index.js';
+import type { FeedRecord } from '../schemas/index.js';
+import type { Bus } from '../pipeline/bus/index.js';
+import { ManualClock, systemClock } from '../pipeline/clock.js';
+import type { Clock } from '../pipeline/clock.js';
+import { gameStateSource } from '../pipeline/feeds/feed.js';
+import type { Feed } from '../pipeline/feeds/feed.js';
+import type { Config } from './config.js';
+
+/** A replay drives its own clock from the recorded timestamps; everything else runs on the wall clock. */
+export function clockFor(config: Config): Clock {
+  return config.feed === 'replay' ? new ManualClock(0) : systemClock;
+}
+
+/** Only the configured feed's module is loaded. */
+export async function makeFeed(config: Config, clock: Clock, logger: Logger): Promise<Feed | null> {
+  switch (config.feed) {
+    case 'none':
+      return null;
+    case 'simulator': {
+      const { SimulatorFeed } = await import('../pipeline/feeds/simulator/index.js');
+      return new SimulatorFeed({ seed: config.simulator.seed, ticksPerSecond: config.simulator.ticksPerSecond, splitsIntervalMs: config.simulator.splitsIntervalMs, clock });
+    }
+    case 'replay': {
+      const { ReplayFeed } = await import('../pipeline/feeds/theoddsapi/index.js');
+      if (!(clock instanceof ManualClock) || config.replay.file === null) throw new Error('replay needs a manual clock and REPLAY_FILE');
+      const file = config.replay.file;
+      return new ReplayFeed({
+        file,
+        speed: config.replay.speed,
+        clock,
+        logger: logger.child({ feed: 'replay' }),
+        onProgress: (p) => logger.debug({ progress: p }, 'replay progress'),
+      });
+    }
+    case 'theoddsapi': {
+      const o = config.theOddsApi;
+      if (o.key === null) throw new Error('FEED=theoddsapi needs THEODDSAPI_KEY');
+      const { TheOddsApiPollingFeed } = await import('../pipeline/feeds/theoddsapi/index.js');
+      return new TheOddsApiPollingFeed({ apiKey: o.key, baseUrl: o.baseUrl, sports: o.sports, regions: o.regions, markets: o.markets, clock, logger: logger.child({ feed: 'theoddsapi' }) });
+    }
+  }
+}
+
+/**
+ * Raw records (odds ticks and splits) go to `odds.ticks.raw`, game states from feeds that report
+ * them to `gamestate.raw`; both partitioned by league (event matching needs a league in one place).
+ */
+export function startFeed(feed: Feed, bus: Bus): Promise<void> {
+  const producer = bus.producer();
+  const rawKey = (t: FeedRecord): string => `${t.book}:${t.bookEventId}`;
+  gameStateSource(feed)?.onGameState((states) => producer.send(TOPICS.rawGameState, states.map((g) => ({ key: `${g.book}:${g.bookEventId}`, partitionKey: g.league, value: g }))));
+  return feed.start((records) => producer.send(TOPICS.rawTicks, records.map((t) => ({ key: rawKey(t), partitionKey: t.league, value: t }))));
+}

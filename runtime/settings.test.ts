@@ -1,0 +1,46 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from './config.js';
+import { readmeWithSettings } from './render-settings.js';
+import { SETTINGS, Settings } from './settings.js';
+
+describe('the configuration table', () => {
+  it('is what the README shows (run `make config-doc` after changing runtime/settings.ts)', () => {
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    expect(readme).toBe(readmeWithSettings(readme));
+  });
+
+  it('declares every variable the code reads, once', () => {
+    const names = SETTINGS.map((s) => s.name);
+    expect(new Set(names).size).toBe(names.length);
+    const source = ['config.ts', 'settings.ts'].map((f) => readFileSync(new URL(f, import.meta.url), 'utf8')).join('\n');
+    const read = new Set([...source.matchAll(/s\.(?:string|int|list|optional|isSet|raw)\('([A-Z_]+)'\)/g)].map((m) => m[1]));
+    for (const name of read) expect(names).toContain(name);
+  });
+
+  it('gives every default when the environment is empty', () => {
+    const c = loadConfig({});
+    expect([c.role, c.port, c.host, c.logLevel, c.feed, c.sink, c.deltaWindow, c.kafkaBrokers, c.clickhouse]).toEqual([
+      'all', 8080, '127.0.0.1', 'info', 'simulator', { batchRows: 20_000, maxWaitMs: 1000, retries: 8 }, { maxChanges: 500_000, maxAgeMs: 900_000 }, null, null,
+    ]);
+  });
+
+  it('refuses values out of bounds, naming the variable and the bound', () => {
+    expect(() => loadConfig({ PORT: '70000' })).toThrow('PORT must be an integer from 0 to 65535, got "70000"');
+    expect(() => loadConfig({ SINK_BATCH_ROWS: '1e3' })).toThrow('SINK_BATCH_ROWS must be an integer');
+    expect(() => loadConfig({ REPLAY_SPEED: '-2' })).toThrow('REPLAY_SPEED must be a positive number or "max"');
+    expect(() => loadConfig({ REDIS_URL: 'http://x' })).toThrow('REDIS_URL must be a redis:// or rediss:// URL');
+    expect(() => loadConfig({ CLICKHOUSE_URL: 'localhost:8123' })).toThrow('CLICKHOUSE_URL must be a http:// or https:// URL');
+    expect(() => loadConfig({ ROLE: 'api' })).toThrow('ROLE=api needs KAFKA_BROKERS');
+  });
+
+  it('never echoes a secret it refuses', () => {
+    expect(() => new Settings({ API_KEYS: 'pro:short' }).string('API_KEYS')).toThrow('got "<hidden>"');
+  });
+
+  it('parses lists and keeps API_REPLICA_ID stable and explicit when given', () => {
+    const c = loadConfig({ KAFKA_BROKERS: 'a:9092, b:9092', ROLE: 'api', API_REPLICA_ID: 'api-1' });
+    expect([c.kafkaBrokers, c.replicaId]).toEqual([['a:9092', 'b:9092'], 'api-1']);
+    expect(() => loadConfig({ API_REPLICA_ID: 'a b' })).toThrow('API_REPLICA_ID must be 1-64 letters');
+  });
+});

@@ -1,0 +1,111 @@
+import { SPORTSBOOKS } from './reference/index.js';
+import type { SportsbookDef, TierName } from './reference/index.js';
+
+export const FEATURES = ['ev', 'arbitrage', 'middles', 'gamestate', 'deeplinks'] as const;
+export type Feature = (typeof FEATURES)[number];
+
+export interface TierLimits {
+  /** Requests per minute. */
+  requestsPerMinute: number;
+  dataDelaySeconds: number;
+  /** Sportsbooks a key may see; null = all. */
+  maxSportsbooks: number | null;
+  features: readonly Feature[];
+  batchEvents: number;
+  /** Keys an account of this tier may hold at once (keys in a rotation's grace not counted). */
+  maxKeys: number;
+  /** Concurrent streams (SSE, WebSocket) per account; 0 = no streaming. */
+  maxStreams: number;
+}
+
+/** The tier table of the contract, in one place: routes, headers and docs read it from here. */
+export const TIERS: Record<TierName, TierLimits> = {
+  free: { requestsPerMinute: 12, dataDelaySeconds: 60, maxSportsbooks: 2, features: [], batchEvents: 5, maxKeys: 1, maxStreams: 1 },
+  hobby: { requestsPerMinute: 120, dataDelaySeconds: 0, maxSportsbooks: 5, features: ['arbitrage', 'deeplinks'], batchEvents: 20, maxKeys: 1, maxStreams: 2 },
+  pro: { requestsPerMinute: 300, dataDelaySeconds: 0, maxSportsbooks: 15, features: ['ev', 'arbitrage', 'middles', 'deeplinks'], batchEvents: 50, maxKeys: 1, maxStreams: 5 },
+  sharp: { requestsPerMinute: 1000, dataDelaySeconds: 0, maxSportsbooks: null, features: ['ev', 'arbitrage', 'middles', 'deeplinks'], batchEvents: 100, maxKeys: 2, maxStreams: 10 },
+  // Enterprise is "custom" in the contract: generous defaults an operator can raise per key.
+  enterprise: { requestsPerMinute: 10_000, dataDelaySeconds: 0, maxSportsbooks: null, features: ['ev', 'arbitrage', 'middles', 'gamestate', 'deeplinks'], batchEvents: 100, maxKeys: 25, maxStreams: 50 },
+};
+
+/** Lowest tier that has a feature, for the 403 message. */
+export function lowestTierWith(feature: Feature): TierName {
+  const order: TierName[] = ['free', 'hobby', 'pro', 'sharp', 'enterprise'];
+  return order.find((t) => TIERS[t].features.includes(feature)) ?? 'enterprise';
+}
+
+const TIER_RANK: Record<TierName, number> = { free: 0, hobby: 1, pro: 2, sharp: 3, enterprise: 4 };
+const TIER_ORDER: readonly TierName[] = ['free', 'hobby', 'pro', 'sharp', 'enterprise'];
+
+/** The next tier up that serves more sportsbooks per request than `tier`. */
+export function tierWithMoreBooks(tier: TierName): TierName {
+  const max = TIERS[tier].maxSportsbooks;
+  return TIER_ORDER.find((t) => TIER_RANK[t] > TIER_RANK[tier] && (TIERS[t].maxSportsbooks === null || (max !== null && (TIERS[t].maxSportsbooks ?? 0) > max))) ?? 'enterprise';
+}
+
+/** Books a tier may ask for by name: those whose `requiresTier` is at or below it. */
+export function openBooks(tier: TierName, books: readonly SportsbookDef[]): Set<string> {
+  return new Set(books.filter((b) => TIER_RANK[b.requiresTier] <= TIER_RANK[tier]).map((b) => b.id));
+}
+
+export type BookSelection =
+  | { ok: true; books: Set<string> }
+  | { ok: false; reason: 'tier'; book: string; needs: TierName }
+  | { ok: false; reason: 'count'; asked: number; max: number; needs: TierName };
+
+/**
+ * The sportsbooks one request serves. Without `requested`, the tier's default set
+ * (`allowedBooks`); with it, exactly those books. `added` (the `add_sportsbook` parameter) joins
+ * either. Every book must be open to the tier and the union must fit the tier's maximum; what
+ * does not is reported, never silently dropped. Ids must already be known catalog ids.
+ */
+export function selectBooks(tier: TierName, books: readonly SportsbookDef[], requested?: ReadonlySet<string>, added?: ReadonlySet<string>): BookSelection {
+  const selected = new Set(requested ?? allowedBooks(tier, books));
+  for (const b of added ?? []) selected.add(b);
+  const open = openBooks(tier, books);
+  const byId = new Map(books.map((b) => [b.id, b]));
+  for (const id of selected) {
+    if (!open.has(id)) return { ok: false, reason: 'tier', book: id, needs: byId.get(id)?.requiresTier ?? 'enterprise' };
+  }
+  const max = TIERS[tier].maxSportsbooks;
+  if (max !== null && selected.size > max) return { ok: false, reason: 'count', asked: selected.size, max, needs: tierWithMoreBooks(tier) };
+  return { ok: true, books: selected };
+}
+
+/**
+ * The sportsbooks a tier may see: books open to the tier (by `requiresTier`), cheapest tier's
+ * books first and catalog order within a tier, cut at the tier's maximum. Free gets the fixed
+ * pair of `free` books; hobby adds the first hobby books; pro reaches the sharp books.
+ */
+export function allowedBooks(tier: TierName, books: readonly SportsbookDef[]): Set<string> {
+  const limit = TIERS[tier].maxSportsbooks;
+  const open = books
+    .map((b, i) => ({ b, i }))
+    .filter(({ b }) => TIER_RANK[b.requiresTier] <= TIER_RANK[tier])
+    .sort((x, y) => TIER_RANK[x.b.requiresTier] - TIER_RANK[y.b.requiresTier] || x.i - y.i)
+    .map(({ b }) => b.id);
+  return new Set(limit === null ? open : open.slice(0, limit));
+}
+
+/** The largest batch any tier allows: the body schema's bound; the tier's own is checked per key. */
+export const MAX_BATCH_EVENTS = Math.max(...Object.values(TIERS).map((t) => t.batchEvents));
+
+/** "free 5, hobby 20, pro 50, sharp 100, enterprise 100", for messages and docs. */
+export function tiersByBatchSize(): string {
+  return TIER_ORDER.map((t) => `${t} ${TIERS[t].batchEvents}`).join(', ');
+}
+
+/**
+ * The book sets of the tiers that may see arbitrage, low-hold or middles, for the opportunity
+ * processor's `bookScopes`: it then keeps the best market within each, so every tier finds the
+ * best it can see. Here, beside the tier table, because the pipeline process needs it too.
+ */
+export function tierBookScopes(books: readonly SportsbookDef[] = SPORTSBOOKS): string[][] {
+  const scopes = new Map<string, string[]>();
+  for (const [tier, limits] of Object.entries(TIERS) as [TierName, TierLimits][]) {
+    if (limits.features.length === 0 || limits.maxSportsbooks === null) continue;
+    const set = [...allowedBooks(tier, books)].sort();
+    scopes.set(set.join(','), set);
+  }
+  return [...scopes.values()];
+}
