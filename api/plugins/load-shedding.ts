@@ -65,8 +65,10 @@ export const loadSheddingPlugin = fp<LoadSheddingOptions>(async (app: FastifyIns
     retryAfter,
     // A rejected promise reaches Fastify's error handler, which writes the envelope.
     pressureHandler: async (request, _reply, type, value) => {
-      if (admitted(request)) return;
-      throw overloaded(`${type} ${Math.round(value ?? 0)}`);
+      // Before its first sample the monitor reports an infinite delay: a server that just
+      // started is not overloaded, so that reading admits.
+      if (admitted(request) || value === undefined || !Number.isFinite(value)) return;
+      throw overloaded(`${type} ${Math.round(value)}`);
     },
   });
 });
