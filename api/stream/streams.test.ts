@@ -149,7 +149,7 @@ describe('SSE /stream', () => {
     three.close();
     const enterprise = await SseClient.open(`${base}/gamestate?api_key=${s.keys.enterprise}`);
     await enterprise.until((f) => f.some((x) => x.event === 'snapshot:complete'));
-    expect(enterprise.frames.map((f) => f.event)).toEqual(['connected', 'snapshot:complete']);
+    expect(enterprise.frames.map((f) => f.event)).toEqual(['connected', 'gamestate:snapshot', 'snapshot:complete']);
     enterprise.close();
   });
 
@@ -229,7 +229,7 @@ describe('OpenAPI', () => {
     s = await startStreamApp();
     const doc = (await (await fetch(`${s.url}/api/v1/openapi.json`)).json()) as { paths: Record<string, { get: { parameters: { name: string }[]; responses: Record<string, unknown> } }> };
     const paths = Object.keys(doc.paths).filter((p) => p.includes('/stream')).sort();
-    expect(paths).toEqual(['/api/v1/stream', '/api/v1/stream/all', '/api/v1/stream/events/{eventId}', '/api/v1/stream/gamestate', '/api/v1/stream/odds', '/api/v1/stream/opportunities']);
+    expect(paths).toEqual(['/api/v1/stream', '/api/v1/stream/all', '/api/v1/stream/events/{eventId}', '/api/v1/stream/gamestate', '/api/v1/stream/odds', '/api/v1/stream/opportunities', '/api/v1/stream/splits']);
     const get = doc.paths['/api/v1/stream']?.get;
     expect(get?.parameters.map((p) => p.name)).toEqual(expect.arrayContaining(['channel', 'channels', 'type', 'sport', 'event', 'eventId', 'min_ev', 'min_profit', 'last_event_id']));
     expect(Object.keys(get?.responses ?? {})).toEqual(expect.arrayContaining(['200', '400', '401', '403', '429']));
