@@ -16,6 +16,9 @@ import { SPLITS_CHANNEL, SplitsSource } from './splits-source.js';
 import { buildSpec } from './subscription.js';
 import type { StreamRequest } from './subscription.js';
 
+/** How long (data clock) members joining at the same group version share one snapshot. */
+export const SNAPSHOT_SHARE_MS = 1000;
+
 export interface StreamSettings {
   /** Sequence numbers the replay window keeps. */
   replayFrames: number;
@@ -111,8 +114,26 @@ export class StreamService {
     return { spec, group: this.hub.group(spec) };
   }
 
+  /**
+   * `build()`'s value for the group, shared by every member that joins at the same group version
+   * (no frame rendered for the group since) within `SNAPSHOT_SHARE_MS` of the data clock (rows
+   * carry fields that age with the clock). Subscribers that connect together share one snapshot.
+   */
+  shared<T>(group: Group, key: string, build: () => T): T {
+    const now = this.deps.now();
+    const hit = group.cache.get(key);
+    if (hit && hit.version === group.version && now - hit.at <= SNAPSHOT_SHARE_MS) return hit.value as T;
+    const value = build();
+    group.cache.set(key, { version: group.version, at: now, value });
+    return value;
+  }
+
   /** What a group's new subscriber starts from (call right after `open`, in the same turn). */
   snapshot(group: Group): StreamSnapshot {
+    return this.shared(group, 'snapshot', () => this.buildSnapshot(group));
+  }
+
+  private buildSnapshot(group: Group): StreamSnapshot {
     const odds = group.spec.channels.has(ODDS_CHANNEL) ? (this.odds.get(group.spec.feed)?.snapshot(group) ?? []) : null;
     const lists = group.spec.channels.has(OPPORTUNITIES_CHANNEL) ? (this.opportunities?.snapshot(group, this.deps.now()) ?? []) : null;
     const games = group.spec.channels.has(GAMESTATE_CHANNEL) ? (this.games.get(group.spec.feed)?.snapshot(group) ?? []) : null;

@@ -244,9 +244,15 @@ export const sseRoutes: FastifyPluginAsync<{ service: StreamService }> = async (
 
   /** Snapshot frames carry `<seq>-s<k>` ids: not a resume point, so a drop mid-snapshot resyncs; `snapshot:complete` carries the seq. */
   function snapshotFrames(group: Group, head: number, resync: boolean): Rendered[] {
+    // The frame bodies are built once per group version and shared by the members joining at it; only ids differ.
+    const bodies = service.shared(group, `sse|${resync}`, () => snapshotBodies(group, resync));
+    return bodies.map(([name, sse], i) => hub.renderOne(i === bodies.length - 1 ? String(head) : `${head}-s${i + 1}`, { name, sse, ws: sse.slice(1, -1) }));
+  }
+
+  /** The snapshot's frames as `[event name, data]`, `snapshot:complete` last. */
+  function snapshotBodies(group: Group, resync: boolean): [string, string][] {
     const snap = service.snapshot(group);
-    const out: Rendered[] = [];
-    let k = 0;
+    const out: [string, string][] = [];
     const books = new Set<string>();
     if (snap.odds) {
       const rows = snap.odds;
@@ -254,7 +260,7 @@ export const sseRoutes: FastifyPluginAsync<{ service: StreamService }> = async (
       for (let i = 0; i === 0 || i < rows.length; i += SNAPSHOT_CHUNK) {
         const chunk = rows.slice(i, i + SNAPSHOT_CHUNK);
         const sse = `{"odds":[${chunk.map((r) => r.json).join(',')}],"count":${chunk.length},"total":${rows.length},"offset":${i},"has_more":${i + SNAPSHOT_CHUNK < rows.length},"resync":${resync}}`;
-        out.push(hub.renderOne(`${head}-s${++k}`, { name: 'snapshot', sse, ws: sse.slice(1, -1) }));
+        out.push(['snapshot', sse]);
       }
     }
     const counts: Record<string, number> = {};
@@ -266,26 +272,26 @@ export const sseRoutes: FastifyPluginAsync<{ service: StreamService }> = async (
         const chunk = items.slice(c * SNAPSHOT_CHUNK, (c + 1) * SNAPSHOT_CHUNK);
         const parts = snap.lists.map((l) => `${JSON.stringify(l.list)}:[${chunk.filter((x) => x.list === l.list).map((x) => x.json).join(',')}]`);
         const sse = `{${parts.join(',')}${parts.length > 0 ? ',' : ''}"chunk":${c + 1},"total_chunks":${totalChunks},"resync":${resync}}`;
-        out.push(hub.renderOne(`${head}-s${++k}`, { name: 'snapshot', sse, ws: sse.slice(1, -1) }));
+        out.push(['snapshot', sse]);
       }
     }
     if (snap.games) {
       const sse = GameStateSource.snapshotPayload((group.spec.channels.get(GAMESTATE_CHANNEL) as GameStateSpec).sport, snap.games, resync);
-      out.push(hub.renderOne(`${head}-s${++k}`, { name: 'gamestate:snapshot', sse, ws: sse.slice(1, -1) }));
+      out.push(['gamestate:snapshot', sse]);
     }
     if (snap.splits) {
       const rows = snap.splits;
       for (let i = 0; i === 0 || i < rows.length; i += SNAPSHOT_CHUNK) {
         const chunk = rows.slice(i, i + SNAPSHOT_CHUNK);
         const sse = `{"splits":${jsonArray(chunk)},"count":${chunk.length},"total":${rows.length},"offset":${i},"has_more":${i + SNAPSHOT_CHUNK < rows.length},"resync":${resync}}`;
-        out.push(hub.renderOne(`${head}-s${++k}`, { name: 'splits:snapshot', sse, ws: sse.slice(1, -1) }));
+        out.push(['splits:snapshot', sse]);
       }
     }
     const complete = JSON.stringify({
       status: 'ready', books: [...books].sort(), total_odds: snap.odds?.length ?? 0, opportunities: counts,
       ...(snap.games ? { total_games: snap.games.length } : {}), ...(snap.splits ? { total_splits: snap.splits.length } : {}), resync,
     });
-    out.push(hub.renderOne(String(head), { name: 'snapshot:complete', sse: complete, ws: complete.slice(1, -1) }));
+    out.push(['snapshot:complete', complete]);
     return out;
   }
 
