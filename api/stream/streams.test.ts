@@ -71,6 +71,32 @@ describe('SSE /stream', () => {
     c.close();
   });
 
+  it('gives a subscriber joining a subscription that has been streaming for a while the rows /odds answers', async () => {
+    s = await startStreamApp();
+    seed(s);
+    const url = `${s.url}/api/v1/stream/odds?sportsbook=draftkings,fanduel&api_key=${s.keys.sharp}`;
+    const first = await SseClient.open(url);
+    await first.until((f) => f.some((x) => x.event === 'snapshot:complete'));
+    s.board.applyEvent(fixtureEvent('nba-2'));
+    s.set('nba-2', 'fanduel', 'moneyline', 'home', 2.2);
+    s.set('nba-1', 'draftkings', 'moneyline', 'home', 2.0);
+    s.set('nfl-1', 'fanduel', 'moneyline', 'home', null);
+    s.set('nba-1', 'betmgm', 'moneyline', 'home', 2.4);
+    await first.until((f) => f.filter((x) => x.event === 'odds:update' || x.event === 'odds:removed').length >= 2);
+    const later = await SseClient.open(url);
+    await later.until((f) => f.some((x) => x.event === 'snapshot:complete'));
+    const m = new OddsMirror();
+    for (const f of later.frames) applyOdds(m, f);
+    const rest = await restOdds(s, s.keys.sharp, '&sportsbook=draftkings,fanduel');
+    expect(mirrorJson(m)).toEqual(rest);
+    expect(rest.size).toBe(6);
+    // In board order, as /odds lists them.
+    const snapshotIds = (later.frames.find((f) => f.event === 'snapshot')?.data as { odds: { id: string }[] }).odds.map((r) => r.id);
+    expect(snapshotIds).toEqual([...rest.keys()]);
+    first.close();
+    later.close();
+  });
+
   it('resumes from Last-Event-ID with exactly the frames missed, then live ones', async () => {
     s = await startStreamApp();
     seed(s);
