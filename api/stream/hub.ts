@@ -267,6 +267,8 @@ export class StreamHub {
 
   private heartbeat(): void {
     this.flush();
+    // Shared snapshots outlive their use by at most a heartbeat, even in a group no frame reaches.
+    for (const g of this.groups.values()) g.cache.clear();
     const ts = new Date(this.options.now()).toISOString();
     for (const c of this.connections) c.heartbeat(this.seq, ts);
   }
