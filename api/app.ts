@@ -136,7 +136,7 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
 
   await app.register(async (authed) => {
     // Shed before authenticating: a refused request costs nothing and counts against no limit.
-    await authed.register(loadSheddingPlugin, { maxEventLoopDelayMs: limits.shedEventLoopDelayMs, turnBudgetMs: limits.shedTurnBudgetMs, admitted: (request) => passes.holds(request) });
+    await authed.register(loadSheddingPlugin, { maxEventLoopDelayMs: limits.shedEventLoopDelayMs, turnBudgetMs: limits.shedTurnBudgetMs, admitted: (request) => passes.holds(request), ...(appDeps.loadProbe ? { probe: appDeps.loadProbe } : {}) });
     await authed.register(authPlugin, { keys: deps.keys, rateLimits: deps.rateLimits, now: () => Date.now(), passes, ...(deps.usage ? { usage: deps.usage } : {}) });
     await authed.register(envelopePlugin, appDeps.inspectPayload ? { inspect: appDeps.inspectPayload } : {});
     await authed.register(referenceRoutes, { deps });
