@@ -3,7 +3,7 @@ import type { Clock } from '../pipeline/clock.js';
 import type { PipelineStats } from '../pipeline/pipeline.js';
 import type { OlapStore } from '../pipeline/store/index.js';
 import type { RuntimeCheck } from '../runtime/health.js';
-import type { Accounts, KeyStore, StreamLeases, UsageRecorder } from './accounts/index.js';
+import type { Accounts, KeyStore, UsageRecorder } from './accounts/index.js';
 import type { HttpLimits } from './plugins/http-guard.js';
 import type { LoadProbe } from './plugins/load-shedding.js';
 import type { RateLimitStore } from './plugins/rate-limit.js';
@@ -24,8 +24,6 @@ export interface AppDeps {
   accounts?: Accounts;
   /** Request counting per key and endpoint; absent = not counted. */
   usage?: UsageRecorder;
-  /** Open streams per account, for /account/usage and the stream endpoints. */
-  streams?: StreamLeases;
   /** Wall clock of keys and usage (grace periods, usage periods); injectable for tests. */
   now?: () => number;
   rateLimits: RateLimitStore;
