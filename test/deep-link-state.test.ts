@@ -4,25 +4,21 @@
  * to Pennsylvania's site by every per-state book. The paths now carry the state asked for (the
  * resolver honours `?state=` on the link itself); without `state` they are unchanged.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RawTick } from '../schemas/index.js';
-import { startConformance } from './support/fixture.js';
+import { conformanceForFile } from './support/fixture.js';
 import type { Conformance } from './support/fixture.js';
 
 type Row = Record<string, unknown>;
 let c: Conformance;
-
-beforeAll(async () => {
-  c = await startConformance();
+conformanceForFile(async (started) => {
+  c = started;
   // FanDuel's Lakers -4.5 / Celtics +4.5 against DraftKings' -2.5 makes a middle (a home win by 3 or 4).
   const dk = c.ticks.find((t) => t.book === 'draftkings' && t.market === 'point_spread' && t.outcome === 'Los Angeles Lakers') as RawTick;
   await c.push([
     { ...dk, book: 'fanduel', bookEventId: 'fd-100', line: -4.5, priceAmerican: -105, selectionId: null },
     { ...dk, book: 'fanduel', bookEventId: 'fd-100', outcome: 'Boston Celtics', line: 4.5, priceAmerican: -115, selectionId: null },
   ]);
-});
-afterAll(async () => {
-  await c.sys.close();
 });
 
 const data = async (path: string): Promise<Row[]> => {

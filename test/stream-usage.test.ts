@@ -4,17 +4,14 @@
  * a key held open. It now reads the stream hub's own count of the key's open streams (SSE and
  * WebSocket together), the count that enforces the tier's limit.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startConformance } from './support/fixture.js';
+import { expect, it } from 'vitest';
+import { conformanceForFile } from './support/fixture.js';
 import type { Conformance } from './support/fixture.js';
 import { SseClient } from './support/stream-clients.js';
 
 let c: Conformance;
-beforeAll(async () => {
-  c = await startConformance();
-});
-afterAll(async () => {
-  await c.sys.close();
+conformanceForFile((started) => {
+  c = started;
 });
 
 async function streams(key: string): Promise<unknown> {
