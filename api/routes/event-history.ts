@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { SELECTION_TYPES } from '../../schemas/index.js';
+import { americanToDecimal, americanToProbability } from '../../pipeline/odds-math/index.js';
 import { authErrorResponses, csv, csvParam, dataEnvelope, errorResponse, isoTime, notFoundResponse, nullableNumber, nullableString } from '../contract/common.js';
 import { bookSelectionError } from '../contract/filters.js';
 import type { ServingDeps } from '../deps.js';
@@ -138,9 +139,10 @@ export const eventHistoryRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = asy
       line: r.line === null ? null : Number(r.line),
       participant: r.participant,
       stat_category: r.stat_category,
+      // Rounded as the board's rows are (4 and 6 places), so a chart's last point equals /odds.
       odds_american: r.odds_american === null ? null : Number(r.odds_american),
-      odds_decimal: r.odds_decimal === null ? null : Number(r.odds_decimal),
-      probability: r.odds_decimal === null || Number(r.odds_decimal) <= 0 ? null : Math.round((1 / Number(r.odds_decimal)) * 1e6) / 1e6,
+      odds_decimal: r.odds_american === null ? null : Math.round(americanToDecimal(Number(r.odds_american)) * 1e4) / 1e4,
+      probability: r.odds_american === null ? null : Math.round(americanToProbability(Number(r.odds_american)) * 1e6) / 1e6,
       status: r.status,
       is_live: r.is_live === true || r.is_live === 1,
     }));
