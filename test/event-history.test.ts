@@ -12,7 +12,7 @@ type Row = Record<string, unknown>;
 let c: Conformance;
 let nba: string;
 /** Data-clock times of the two price moves pushed after the fixture. */
-let moved: number[] = [];
+const moved: number[] = [];
 
 const lakersMl = (c0: Conformance, book: string, price: number): RawTick => {
   const t = c0.ticks.find((x) => x.book === book && x.market === 'moneyline' && x.outcome === 'Los Angeles Lakers');

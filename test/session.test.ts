@@ -97,7 +97,7 @@ describe('the session cookie', () => {
     const cookie = cookieOf(await signIn(c.keys.pro));
     const post = (headers: Record<string, string>): Promise<Response> =>
       fetch(`${c.sys.url}/api/v1/odds/batch`, { method: 'POST', headers: { 'content-type': 'application/json', cookie, ...headers }, body: JSON.stringify({ event_ids: ['x'] }) });
-    for (const headers of [{}, { origin: 'https://evil.example' }, { origin: 'null' }]) {
+    for (const headers of [{}, { origin: 'https://evil.example' }, { origin: 'null' }] as Record<string, string>[]) {
       const res = await post(headers);
       expect(res.status).toBe(403);
       expect((((await res.json()) as Row)['error'] as Row)['code']).toBe('cross_site_request');
