@@ -69,7 +69,7 @@ key: build
 
 # Each screen at desktop and phone width, in Debian's Chromium, into docs/screenshots/.
 screenshots: install system-deps web-build
-	npx tsx web/screenshots.ts docs/screenshots
+	npx tsx test/screenshots.ts docs/screenshots
 
 clean:
 	rm -rf dist

@@ -30,13 +30,23 @@ export function App() {
   const [format, setFormat] = useState<OddsFormat>(() => (localStorage.getItem('odds-format') as OddsFormat | null) ?? 'american');
   const [prefill] = useState(takeKeyFromLink);
   const [headroom, setHeadroom] = useState<Headroom | null>(null);
-  const live = useMemo(() => new LiveData(() => void refreshSession()), []);
+  const live = useMemo(() => new LiveData(() => void afterRefusal()), []);
+  const start = (s: SessionInfo): void => live.start(s.features.ev.available || s.features.arbitrage.available || s.features.middles.available);
 
   async function refreshSession(): Promise<void> {
     const current = await session.current().catch(() => null);
     setMe(current);
-    if (current) live.connect();
+    if (current) start(current);
     else live.reset();
+  }
+
+  /** A stream was refused: signed out (back to the form), or only busy (open it again shortly). */
+  async function afterRefusal(): Promise<void> {
+    const current = await session.current().catch(() => undefined);
+    if (current === null) {
+      setMe(null);
+      live.reset();
+    } else live.retrySoon();
   }
 
   useEffect(() => {
@@ -64,7 +74,7 @@ export function App() {
         prefill={prefill}
         onSignedIn={(s) => {
           setMe(s);
-          live.connect();
+          start(s);
         }}
       />
     );

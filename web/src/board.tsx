@@ -1,5 +1,6 @@
-import { useMemo, useState } from 'preact/hooks';
-import type { SessionInfo } from './api.js';
+import { useEffect, useState } from 'preact/hooks';
+import { api } from './api.js';
+import type { Row, SessionInfo } from './api.js';
 import { formatLine, formatPrice, formatTime } from './format.js';
 import type { OddsFormat } from './format.js';
 import type { LiveData, LiveOdds } from './live.js';
@@ -103,6 +104,15 @@ export function EventTable({ event, books, format, caption }: { event: EventGrou
 
 const PAGE = 40;
 
+/** Ids of a reference list (/sports, /leagues, /markets), for the filter menus. */
+function useIds(path: string): string[] {
+  const [ids, setIds] = useState<string[]>([]);
+  useEffect(() => {
+    api<Row[]>(`${path}${path.includes('?') ? '&' : '?'}limit=200`).then((r) => setIds(r.data.map((x) => String(x['id'])).sort()), () => setIds([]));
+  }, [path]);
+  return ids;
+}
+
 export function Board({ live, me, format }: { live: LiveData; me: SessionInfo; format: OddsFormat }) {
   useLive(live);
   const [sport, setSport] = useState('');
@@ -112,10 +122,12 @@ export function Board({ live, me, format }: { live: LiveData; me: SessionInfo; f
   const [team, setTeam] = useState('');
   const [shown, setShown] = useState(PAGE);
 
+  // Sport, league and market are stream filters: the server sends only what the board shows.
+  useEffect(() => live.setOddsSpec({ sport, league, market }), [sport, league, market]);
+  const sports = useIds('/sports');
+  const leagues = useIds(`/leagues${sport ? `?sport=${encodeURIComponent(sport)}` : ''}`);
+  const markets = useIds('/markets');
   const all = [...live.odds.values()];
-  const sports = useMemo(() => [...new Set(all.map((r) => String(r['sport'])))].sort(), [live.version]);
-  const leagues = useMemo(() => [...new Set(all.filter((r) => !sport || r['sport'] === sport).map((r) => String(r['league'])))].sort(), [live.version, sport]);
-  const markets = useMemo(() => [...new Set(all.map((r) => r.market))].sort(), [live.version]);
   const needle = team.trim().toLowerCase();
   const rows = all.filter((r) => (!sport || r['sport'] === sport) && (!league || r['league'] === league) && (!market || r.market === market));
   const events = groupEvents(rows).filter(

@@ -27,6 +27,7 @@ const sameLine = (p: HistoryPoint, r: LiveOdds): boolean =>
 
 export function EventPage({ live, me, id, format }: { live: LiveData; me: SessionInfo; id: string; format: OddsFormat }) {
   useLive(live);
+  useEffect(() => live.setOddsSpec({ event: id }), [id]);
   const rows = [...live.odds.values()].filter((r) => r.event_id === id);
   const event = groupEvents(rows)[0];
   const lines = linesOf(rows);

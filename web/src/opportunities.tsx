@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { ApiFailure, api } from './api.js';
 import type { Row, SessionInfo } from './api.js';
 import { formatAmerican, formatLine, pct } from './format.js';
-import { LISTS, useLive } from './live.js';
+import { LISTS, STREAM_THRESHOLDS, useLive } from './live.js';
 import type { ListName, LiveData } from './live.js';
 
 const TITLES: Record<ListName, string> = { ev: '+EV', arbitrage: 'Arbitrage', middles: 'Middles', low_hold: 'Low hold' };
@@ -60,10 +60,13 @@ export function Opportunities({ live, me, list: asked }: { live: LiveData; me: S
   const list: ListName = (LISTS as readonly string[]).includes(asked) ? (asked as ListName) : 'ev';
   const feature = me.features[list];
   const [filters, setFilters] = useState<Filters>({ threshold: '', devig: STREAM_DEVIG, books: '', maxAge: '' });
+  // The stream carries +EV from 2 % and arbitrage from 0.5 % (its defaults); a looser threshold is read from REST.
+  const floor = list === 'ev' ? STREAM_THRESHOLDS.ev : list === 'arbitrage' ? STREAM_THRESHOLDS.arbitrage : null;
+  const looser = floor !== null && filters.threshold !== '' && Number(filters.threshold) < floor;
   const [bankroll, setBankroll] = useState('100');
   const [polled, setPolled] = useState<Row[] | null>(null);
   const [error, setError] = useState('');
-  const fromStream = list !== 'ev' || filters.devig === STREAM_DEVIG;
+  const fromStream = (list !== 'ev' || filters.devig === STREAM_DEVIG) && !looser;
 
   useEffect(() => {
     setPolled(null);
@@ -106,7 +109,7 @@ export function Opportunities({ live, me, list: asked }: { live: LiveData; me: S
         <>
           <form class="filters" onSubmit={(e) => e.preventDefault()} aria-label={`${TITLES[list]} filters`}>
             <label>{list === 'ev' ? 'Min EV %' : list === 'arbitrage' ? 'Min profit %' : list === 'low_hold' ? 'Max hold %' : 'Min EV %'}
-              <input name="threshold" type="number" step="0.1" value={filters.threshold} onInput={set('threshold')} />
+              <input name="threshold" type="number" step="0.1" placeholder={floor !== null ? String(floor) : ''} value={filters.threshold} onInput={set('threshold')} />
             </label>
             {list === 'ev' && (
               <label>De-vig method
@@ -128,7 +131,10 @@ export function Opportunities({ live, me, list: asked }: { live: LiveData; me: S
             )}
           </form>
           <p class="muted" data-testid="opp-source">
-            {fromStream ? 'Live from the stream.' : `De-vig ${filters.devig}: refreshed from the API every ${POLL_MS / 1000} s (the stream computes with ${STREAM_DEVIG}).`} {rows.length} rows.
+            {fromStream
+              ? `Live from the stream${floor !== null ? ` (from ${floor} %)` : ''}.`
+              : `Refreshed from the API every ${POLL_MS / 1000} s: the stream computes with ${STREAM_DEVIG}${floor !== null ? ` from ${floor} %` : ''}.`}{' '}
+            {rows.length} rows.
           </p>
           {error && <p class="error" role="alert">{error}</p>}
           <div class="scroll">
