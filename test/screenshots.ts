@@ -38,15 +38,15 @@ async function main(): Promise<void> {
       await page.goto(`${sys.url}/`);
       await page.getByLabel('API key').waitFor();
       await shot('sign-in');
-      await signIn(page, sys.demoKeys.sharp);
-      await page.locator('td[data-state="open"]').first().waitFor({ timeout: 20_000 });
+      await signIn(page, sys.demoKeys.pro);
+      await page.locator('td[data-state="open"]').first().waitFor({ timeout: 180_000 });
       await shot('board');
       for (const list of ['ev', 'arbitrage']) {
         await page.goto(`${sys.url}/#/opportunities/${list}`);
         await shot(`opportunities-${list}`);
       }
       await page.goto(`${sys.url}/#/event/${encodeURIComponent(eventId)}`);
-      await page.locator('[data-testid="chart"], [data-testid="chart-empty"]').first().waitFor({ timeout: 20_000 });
+      await page.locator('[data-testid="chart"], [data-testid="chart-empty"]').first().waitFor({ timeout: 180_000 });
       await shot('event');
       await page.getByRole('button', { name: 'Sign out' }).click();
       await signIn(page, sys.demoKeys.free);
@@ -63,7 +63,7 @@ async function main(): Promise<void> {
 async function signIn(page: Page, key: string): Promise<void> {
   await page.getByLabel('API key').fill(key);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByTestId('stream-state').filter({ hasText: 'live' }).waitFor({ timeout: 20_000 });
+  await page.getByTestId('stream-state').filter({ hasText: 'live' }).waitFor({ timeout: 180_000 });
 }
 
 main().then(
