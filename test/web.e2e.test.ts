@@ -44,7 +44,7 @@ describe.skipIf(unavailable !== null)('the web screen in Chromium', () => {
     browser = await launchBrowser();
     context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     page = await context.newPage();
-  }, 120_000);
+  }, 240_000);
   afterAll(async () => {
     await browser?.close();
     await c?.sys.close();

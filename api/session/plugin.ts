@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthenticatedKey, KeyStore } from '../accounts/index.js';
 import type { Catalog } from '../views/catalog.js';
-import { errorResponse, nullableString } from '../contract/common.js';
+import { dataEnvelope, errorResponse, nullableString } from '../contract/common.js';
 import { ApiError } from '../errors.js';
 import type { RateLimitStore } from '../plugins/rate-limit.js';
 import { TIERS, allowedBooks, lowestTierWith } from '../tiers.js';
@@ -79,11 +79,7 @@ export const sessionSchema = {
   },
 } as const;
 
-const envelope = {
-  type: 'object',
-  required: ['success', 'data', 'updated_at'],
-  properties: { success: { type: 'boolean' }, data: sessionSchema, updated_at: { type: 'string', format: 'date-time' } },
-} as const;
+const envelope = dataEnvelope(sessionSchema);
 
 export interface SessionRoutesOptions {
   auth: SessionAuth;
@@ -186,11 +182,7 @@ export const sessionRoutes: FastifyPluginAsync<SessionRoutesOptions> = async (ap
       summary: 'Sign out',
       description: 'Ends the session and clears its cookie. Idempotent: without a session it still answers 200.',
       response: {
-        200: {
-          type: 'object',
-          required: ['success', 'data', 'updated_at'],
-          properties: { success: { type: 'boolean' }, data: { type: 'object', required: ['signed_out'], properties: { signed_out: { type: 'boolean' } } }, updated_at: { type: 'string', format: 'date-time' } },
-        },
+        200: dataEnvelope({ type: 'object', required: ['signed_out'], properties: { signed_out: { type: 'boolean', description: 'Whether a session cookie came with the request.' } } }),
         403: errorResponse('cross_site_request: the Origin header is missing or names another site.'),
       },
     },
