@@ -96,7 +96,7 @@ export function Opportunities({ live, me, list: asked }: { live: LiveData; me: S
       <nav class="tabs" aria-label="Opportunity lists">
         {LISTS.map((l) => (
           <a key={l} href={`#/opportunities/${l}`} aria-current={l === list ? 'page' : undefined} class={me.features[l].available ? '' : 'locked'} data-testid={`tab-${l}`}>
-            {TITLES[l]}{!me.features[l].available && <span class="lock"> 🔒 {me.features[l].required_tier}+</span>}
+            {TITLES[l]}{!me.features[l].available && <span class="lock"> · <span class="sr-only">locked, needs </span>{me.features[l].required_tier}+</span>}
           </a>
         ))}
       </nav>
@@ -165,7 +165,7 @@ function Legs({ r, bankroll }: { r: Row; bankroll?: number }) {
         const stake = bankroll !== undefined && typeof l['stake_percent'] === 'number' ? (bankroll * (l['stake_percent'] as number)) / 100 : null;
         return (
           <li key={i}>
-            <b>{String(l['sportsbook'] ?? l['book'])}</b> {String(l['selection'] ?? '')} {formatLine(l['line'])} {formatAmerican(num(l['odds_american']))}
+            <b>{String(l['sportsbook'] ?? l['book'])}</b> {String(l['selection_name'] ?? l['selection'] ?? '')} {formatLine(l['line'])} {formatAmerican(num(l['odds_american']))}
             {stake !== null && <span class="stake" data-testid="stake"> · stake {stake.toFixed(2)}</span>}
           </li>
         );
@@ -195,7 +195,7 @@ function OppTable({ list, rows, bankroll }: { list: ListName; rows: Row[]; bankr
             <td>{String(r['market_type'] ?? r['market'] ?? '')}</td>
             <td>
               {list === 'ev' ? (
-                <span><b>{String(r['sportsbook'])}</b> {String(r['selection'] ?? '')} {formatLine(r['line'])} {formatAmerican(num(r['odds_american']))}</span>
+                <span><b>{String(r['sportsbook'])}</b> {String(r['selection_name'] ?? r['selection'] ?? '')} {formatLine(r['line'])} {formatAmerican(num(r['odds_american']))}</span>
               ) : (
                 <Legs r={r} {...(list === 'arbitrage' ? { bankroll } : {})} />
               )}
