@@ -147,7 +147,12 @@ describe.skipIf(unavailable !== null)('the web screen in Chromium', () => {
     const free = await browser.newContext({ viewport: { width: 390, height: 844 } });
     try {
       const p = await free.newPage();
-      await signIn(p, c.sys.demoKeys.free);
+      // The banner's sign-in link: the key fills the form and leaves the address bar at once.
+      await p.goto(`${c.sys.url}/#signin=${encodeURIComponent(c.sys.demoKeys.free)}`);
+      expect(await p.getByLabel('API key').inputValue()).toBe(c.sys.demoKeys.free);
+      expect(new URL(p.url()).hash).toBe('#/board');
+      await p.getByRole('button', { name: 'Sign in' }).click();
+      await p.getByTestId('stream-state').filter({ hasText: 'live' }).waitFor({ timeout: 15_000 });
       await p.locator('select[name="market"]').selectOption('');
       await p.locator('td[data-state="open"]').first().waitFor({ timeout: 10_000 });
       const columns = await p.locator('article.event').first().locator('thead th').allTextContents();
