@@ -116,7 +116,7 @@ describe.skipIf(unavailable !== null)('the web screen in Chromium', () => {
     expect(await page.locator('table.odds td[data-state="open"]').count()).toBeGreaterThan(10);
   });
 
-  it('shows an +EV row when a book misprices, and drops it when the price comes back', async () => {
+  it('shows an +EV row when a book misprices (and the arbitrage with stakes for a typed bankroll), and drops it when the price comes back', async () => {
     await page.goto(`${c.sys.url}/#/opportunities/ev`);
     await page.getByTestId('stream-state').filter({ hasText: 'live' }).waitFor({ timeout: 10_000 });
     const before = await page.locator('tr[data-opp-id]').count();
@@ -124,6 +124,21 @@ describe.skipIf(unavailable !== null)('the web screen in Chromium', () => {
     const row = page.locator('tr[data-opp-id]', { hasText: 'Buffalo Bills' }).filter({ hasText: 'draftkings' });
     await row.waitFor({ timeout: 5000 });
     expect(await row.textContent()).toContain('+240');
+
+    // The same misprice is an arbitrage against pinnacle's Chiefs: stakes follow the typed bankroll.
+    await page.getByTestId('tab-arbitrage').click();
+    const arbs = (await c.sys.get('/api/v1/opportunities/arbitrage?min_profit=0.5&league=nfl', c.keys.pro)).body['data'] as Row[];
+    const arb = arbs.find((a) => (a['legs'] as Row[]).some((l) => l['sportsbook'] === 'draftkings' && l['odds_american'] === 240));
+    if (!arb) throw new Error('no arbitrage on the misprice');
+    const arbRow = page.locator(`tr[data-opp-id="${String(arb['id'])}"]`);
+    await arbRow.waitFor({ timeout: 5000 });
+    await page.getByLabel('Bankroll').fill('1000');
+    const expected = (arb['legs'] as Row[]).map((l) => ` · stake ${((1000 * (l['stake_percent'] as number)) / 100).toFixed(2)}`);
+    expect(await arbRow.getByTestId('stake').allTextContents()).toEqual(expected);
+    expect(await arbRow.getByTestId('payout').textContent()).toBe((1000 * (1 + (arb['profit_percent'] as number) / 100)).toFixed(2));
+    await page.getByTestId('tab-ev').click();
+    await row.waitFor({ timeout: 5000 });
+
     await c.push([tick('draftkings', 'moneyline', 'Buffalo Bills', 130, 'nfl')]);
     await row.waitFor({ state: 'detached', timeout: 5000 });
     expect(await page.locator('tr[data-opp-id]').count()).toBe(before);
