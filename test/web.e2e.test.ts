@@ -33,6 +33,16 @@ async function signIn(p: Page, key: string): Promise<void> {
   await p.getByTestId('stream-state').filter({ hasText: 'live' }).waitFor({ timeout: 15_000 });
 }
 
+/** The page's document, typed just enough for the checks below (the tests compile without the DOM library). */
+interface PageDocument {
+  document: { querySelectorAll(selector: string): { length: number }; querySelector(selector: string): { getAttribute(name: string): string | null } | null };
+}
+
+/** Waits until `selector` matches exactly `n` elements (a function, not a string: the page's CSP forbids eval). */
+async function waitForCount(p: Page, selector: string, n: number, timeout = 10_000): Promise<void> {
+  await p.waitForFunction(([sel, want]) => (globalThis as unknown as PageDocument).document.querySelectorAll(sel).length === want, [selector, n] as const, { timeout });
+}
+
 async function openPrices(p: Page): Promise<string[]> {
   return p.locator('td[data-state="open"]').evaluateAll((cells) => cells.map((td) => td.getAttribute('data-odds-id') ?? '').sort());
 }
@@ -57,10 +67,10 @@ describe.skipIf(unavailable !== null)('the web screen in Chromium', () => {
     const api = await c.sys.get('/api/v1/odds?limit=1000', c.keys.pro);
     const ids = (api.body['data'] as Row[]).map((r) => String(r['id'])).sort();
     expect(ids.length).toBeGreaterThan(20);
-    await page.waitForFunction(`document.querySelectorAll('td[data-state="open"]').length === ${ids.length}`, undefined, { timeout: 10_000 });
+    await waitForCount(page, 'td[data-state="open"]', ids.length);
     expect(await openPrices(page)).toEqual(ids);
     // The key never reaches a script: the cookie is HttpOnly and nothing on the page holds the key.
-    expect(await page.evaluate<string>('document.cookie')).toBe('');
+    expect(await page.evaluate(() => (globalThis as unknown as { document: { cookie: string } }).document.cookie)).toBe('');
     const cookies = await context.cookies();
     expect(cookies.find((k) => k.name === 'odds_session')).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/api/v1' });
     expect(await page.content()).not.toContain(c.sys.demoKeys.pro);
@@ -94,11 +104,11 @@ describe.skipIf(unavailable !== null)('the web screen in Chromium', () => {
 
   it('filters the board by sport', async () => {
     await page.locator('select[name="sport"]').selectOption('soccer');
-    await page.waitForFunction("document.querySelectorAll('article.event').length === 1", undefined, { timeout: 5000 });
+    await waitForCount(page, 'article.event', 1, 5000);
     expect(await page.locator('article.event').getAttribute('data-sport')).toBe('soccer');
     expect(await page.locator('article.event h3').textContent()).toBe('Chelsea @ Arsenal');
     await page.locator('select[name="sport"]').selectOption('');
-    await page.waitForFunction("document.querySelectorAll('article.event').length === 3", undefined, { timeout: 5000 });
+    await waitForCount(page, 'article.event', 3, 5000);
   });
 
   it("opens an event and draws its line-movement chart from the stored history", async () => {
@@ -110,7 +120,7 @@ describe.skipIf(unavailable !== null)('the web screen in Chromium', () => {
     await picker.selectOption(value ?? '');
     const dk = page.locator('[data-testid="chart"] path[data-book="draftkings"]');
     await dk.waitFor({ state: 'attached', timeout: 10_000 });
-    await page.waitForFunction(`Number(document.querySelector('[data-testid="chart"] path[data-book="draftkings"]')?.getAttribute('data-points')) >= 2`, undefined, { timeout: 10_000 });
+    await page.waitForFunction(() => Number((globalThis as unknown as PageDocument).document.querySelector('[data-testid="chart"] path[data-book="draftkings"]')?.getAttribute('data-points')) >= 2, undefined, { timeout: 10_000 });
     expect(await dk.getAttribute('d')).toMatch(/^M[\d.]+,[\d.]+H[\d.]+V[\d.]+/);
     expect(await page.locator('[data-testid="chart"] path[data-book]').count()).toBeGreaterThanOrEqual(5);
     expect(await page.locator('table.odds td[data-state="open"]').count()).toBeGreaterThan(10);
@@ -154,7 +164,7 @@ describe.skipIf(unavailable !== null)('the web screen in Chromium', () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByLabel('API key').waitFor();
     expect((await context.cookies()).find((k) => k.name === 'odds_session')).toBeUndefined();
-    const status = await page.evaluate<number>("fetch('/api/v1/odds').then((r) => r.status)");
+    const status = await page.evaluate(async () => (await fetch('/api/v1/odds')).status);
     expect(status).toBe(401);
   });
 
@@ -169,7 +179,10 @@ describe.skipIf(unavailable !== null)('the web screen in Chromium', () => {
       await p.getByRole('button', { name: 'Sign in' }).click();
       await p.getByTestId('stream-state').filter({ hasText: 'live' }).waitFor({ timeout: 15_000 });
       await p.locator('select[name="market"]').selectOption('');
-      await p.locator('td[data-state="open"]').first().waitFor({ timeout: 10_000 });
+      // The market change reopens the stream: wait for its snapshot (free: the fixture's three events at draftkings and fanduel).
+      const rows = (await c.sys.get('/api/v1/odds?limit=1000', c.keys.free)).body['data'] as Row[];
+      await waitForCount(p, 'article.event', 3);
+      await waitForCount(p, 'td[data-state="open"]', rows.length);
       const columns = await p.locator('article.event').first().locator('thead th').allTextContents();
       expect(columns).toEqual(['Market', 'Selection', 'draftkings', 'fanduel']);
       expect(await p.getByTestId('delay').textContent()).toContain('60 s');
