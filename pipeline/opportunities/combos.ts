@@ -1,6 +1,6 @@
 import type { OddsRow, SelectionType } from '../../schemas/index.js';
 import { decimalOf } from './state.js';
-import type { LineGroup } from './state.js';
+import type { LineGroupState } from './state.js';
 
 /** One book's price for each outcome of a market, with the sum of their implied probabilities. */
 export interface Combo {
@@ -18,18 +18,32 @@ interface Candidate {
 /** Never collect more combinations than this per line, whatever the feed sends. */
 const HARD_LIMIT = 128;
 
-const LISTS = new WeakMap<LineGroup, Candidate[][] | null>();
+interface CachedLists {
+  version: number;
+  outcomes: readonly SelectionType[];
+  lists: Candidate[][] | null;
+}
+
+const LISTS = new WeakMap<LineGroupState, CachedLists>();
+
+function sameOutcomes(a: readonly SelectionType[], b: readonly SelectionType[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
 
 /**
  * Per outcome, every book's price, best first (book id breaks ties, so the order is stable);
- * null when an outcome has no price. Built once per line group and recompute, then shared.
+ * null when an outcome has no price. Built once per version of the line group, then shared by
+ * arbitrage and every low-hold scope.
  */
-function priceLists(group: LineGroup, outcomes: readonly SelectionType[]): Candidate[][] | null {
-  if (LISTS.has(group)) return LISTS.get(group) ?? null;
+function priceLists(group: LineGroupState, outcomes: readonly SelectionType[]): Candidate[][] | null {
+  const cached = LISTS.get(group);
+  if (cached && cached.version === group.version && sameOutcomes(cached.outcomes, outcomes)) return cached.lists;
   let lists: Candidate[][] | null = [];
   for (const s of outcomes) {
     const list: Candidate[] = [];
-    for (const bySelection of group.values()) {
+    for (const bySelection of group.books.values()) {
       const row = bySelection.get(s);
       if (!row) continue;
       const d = decimalOf(row);
@@ -42,7 +56,7 @@ function priceLists(group: LineGroup, outcomes: readonly SelectionType[]): Candi
     list.sort((a, b) => b.d - a.d || (a.row.book < b.row.book ? -1 : a.row.book > b.row.book ? 1 : 0));
     lists.push(list);
   }
-  LISTS.set(group, lists);
+  LISTS.set(group, { version: group.version, outcomes, lists });
   return lists;
 }
 
@@ -73,7 +87,7 @@ export interface ComboSearch {
  * soon as even the best remaining prices cannot stay under the bound. The single best
  * combination without a constraint is simply the best price of each outcome.
  */
-export function combosUnder(group: LineGroup, outcomes: readonly SelectionType[], search: ComboSearch): Combo[] {
+export function combosUnder(group: LineGroupState, outcomes: readonly SelectionType[], search: ComboSearch): Combo[] {
   const { maxSum, strict, limit } = search;
   const all = priceLists(group, outcomes);
   const lists = all && within(all, search.allowed ?? null);

@@ -8,7 +8,7 @@ import { evCandidates } from './ev.js';
 import { advance, expire } from './lifecycle.js';
 import { lowHoldCandidates } from './lowhold.js';
 import { middleCandidates } from './middles.js';
-import { SKIPPED_MARKETS, canonicalLine, familyKey, lineGroups, lineKey, outcomesOf } from './state.js';
+import { SKIPPED_MARKETS, addToLine, canonicalLine, familyKey, lineKey, outcomesOf, removeFromLine } from './state.js';
 import type { EventState, FamilyState } from './state.js';
 
 export type OpportunityInput = { type: 'odds'; change: OddsChange } | { type: 'event'; event: CanonicalEvent };
@@ -138,6 +138,7 @@ export class OpportunityProcessor {
       if (key === undefined) return;
       family = s.families.get(key);
       touched = family?.rows.get(change.key);
+      if (family && touched) removeFromLine(family, touched);
       family?.rows.delete(change.key);
       s.rowFamily.delete(change.key);
     } else {
@@ -146,10 +147,11 @@ export class OpportunityProcessor {
       const key = familyKey(row);
       family = s.families.get(key);
       if (!family) {
-        family = { key, market: row.market, participant: row.participant, statCategory: row.statCategory, family: selectionFamily(row.selection), rows: new Map(), active: new Map(), inputKeys: new Map() };
+        family = { key, market: row.market, participant: row.participant, statCategory: row.statCategory, family: selectionFamily(row.selection), rows: new Map(), lines: new Map(), active: new Map(), inputs: new Map() };
         s.families.set(key, family);
       }
       family.rows.set(change.key, row);
+      addToLine(family, row);
       s.rowFamily.set(change.key, key);
       touched = row;
     }
@@ -171,18 +173,18 @@ export class OpportunityProcessor {
     const league = this.options.leagues.get(event.league);
     const ctx: EngineContext = { eventId: s.eventId, event, league, family, outcomes: outcomesOf(family, league), options: this.options, now };
     const fresh: Candidate[] = [];
-    const groups = lineGroups(family, scope === 'all' ? undefined : scope);
-    for (const key of [...groups.keys()].sort()) {
-      const group = groups.get(key);
+    const keys = scope === 'all' ? [...family.lines.keys()] : [...scope];
+    keys.sort();
+    for (const key of keys) {
+      const group = family.lines.get(key);
       if (!group) continue;
-      fresh.push(...evCandidates(ctx, group.line, group.books));
-      fresh.push(...arbitrageCandidates(ctx, group.line, group.books));
-      fresh.push(...lowHoldCandidates(ctx, group.line, group.books));
+      evCandidates(ctx, group, fresh);
+      arbitrageCandidates(ctx, group, fresh);
+      lowHoldCandidates(ctx, group, fresh);
     }
-    fresh.push(...middleCandidates(ctx));
-    const inScope = (o: Opportunity): boolean => scope === 'all' || o.kind === 'middle' || scope.has(scopeKey(o));
+    middleCandidates(ctx, fresh);
     const before = family.active.size;
-    advance(family, fresh, inScope, now, out);
+    advance(family, fresh, scope, now, out);
     this.activeCount += family.active.size - before;
   }
 
@@ -197,7 +199,7 @@ export class OpportunityProcessor {
       }
       this.activeCount -= ids.length;
       f.active.clear();
-      f.inputKeys.clear();
+      f.inputs.clear();
     }
   }
 
@@ -210,18 +212,5 @@ export class OpportunityProcessor {
       this.expireAll(s, now, out);
       this.events.delete(id);
     }
-  }
-}
-
-/** The line group an opportunity belongs to (its recompute scope). */
-function scopeKey(o: Opportunity): string {
-  switch (o.kind) {
-    case 'ev':
-      return lineKey(canonicalLine(o));
-    case 'arbitrage':
-    case 'low_hold':
-      return lineKey(o.line);
-    case 'middle':
-      return 'middle';
   }
 }
