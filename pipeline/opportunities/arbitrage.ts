@@ -4,7 +4,7 @@ import type { Combo } from './combos.js';
 import { combosUnder, distinctBooks } from './combos.js';
 import type { Candidate, EngineContext } from './context.js';
 import { commonFields, eventKey, rowKey } from './context.js';
-import { opportunityId } from './ids.js';
+import { familyOpportunityId } from './ids.js';
 import { lineKey, priceOf, round } from './state.js';
 import type { LineGroupState } from './state.js';
 
@@ -20,7 +20,7 @@ export function anyLive(rows: readonly OddsRow[]): boolean {
 /** Id and input key of a combination of rows. */
 export function comboIdentity(ctx: EngineContext, kind: 'arbitrage' | 'low_hold' | 'middle', rows: readonly OddsRow[], extra = ''): { id: string; key: string } {
   return {
-    id: opportunityId(kind, ctx.eventId, ctx.family.key, rows),
+    id: familyOpportunityId(ctx.family.ids, kind, ctx.eventId, ctx.family.key, rows),
     key: `${rows.map(rowKey).join(',')}|${eventKey(ctx)}${extra}`,
   };
 }

@@ -14,7 +14,7 @@ import type { DevigChoice, DevigMethod } from '../odds-math/index.js';
 import { confidenceScore, evWarnings } from './confidence.js';
 import type { Candidate, EngineContext } from './context.js';
 import { commonFields, eventKey, rowKey } from './context.js';
-import { opportunityId } from './ids.js';
+import { familyOpportunityId } from './ids.js';
 import { Memo } from './memo.js';
 import { completeMarket, decimalOf, lineKey, priceOf, round, sortedBooks } from './state.js';
 import type { LineGroup, LineGroupState } from './state.js';
@@ -171,7 +171,7 @@ export function evCandidates(ctx: EngineContext, g: LineGroupState, out: Candida
       raw.push({ m: 'worst_case', p: worst, ev: evPercent(worst, d), kelly: kellyPercent(worst, d) });
       if (!raw.some((x) => x.ev > 0)) continue;
       const leg = { ...priceOf(row), stakeShare: 1 };
-      const id = opportunityId('ev', ctx.eventId, ctx.family.key, [leg]);
+      const id = familyOpportunityId(ctx.family.ids, 'ev', ctx.eventId, ctx.family.key, [row]);
       const key = `${rowKey(row)}|${refs.map(referenceKey).join(';')}|${sharpCount}|${bookCount}|${shared}`;
       out.push({ id, key, scope: g.key, build: () => buildEv(ctx, line, selection, row, leg, id, refs, sharpCount, bookCount, arbProfit, raw) });
     }

@@ -26,7 +26,12 @@ const EVICT_EVERY_INPUTS = 10_000;
 type Scope = 'all' | ReadonlySet<string>;
 /** Event id -> family key -> what to recompute at the end of a batch. */
 type Dirty = Map<string, Map<string, Set<string> | 'all'>>;
-type ProcessorEventState = EventState & { rowFamily: Map<string, string>; firstSeen: number };
+/** Where a row key's rows go, found once per key instead of rebuilding its family and line keys per change. */
+interface RowSlot {
+  family: FamilyState;
+  lineKey: string;
+}
+type ProcessorEventState = EventState & { slots: Map<string, RowSlot>; firstSeen: number };
 
 /**
  * Opportunity state machine: the snapshot changelog and the events in, create / update / expire
@@ -108,7 +113,7 @@ export class OpportunityProcessor {
   private state(eventId: string, now: number): ProcessorEventState {
     let s = this.events.get(eventId);
     if (!s) {
-      s = { eventId, event: null, families: new Map(), rowFamily: new Map(), firstSeen: now };
+      s = { eventId, event: null, families: new Map(), slots: new Map(), firstSeen: now };
       this.events.set(eventId, s);
     }
     return s;
@@ -131,31 +136,34 @@ export class OpportunityProcessor {
 
   private onChange(change: OddsChange, now: number, dirty: Dirty): void {
     const s = this.state(change.eventId, now);
-    let family: FamilyState | undefined;
-    let touched: OddsRow | undefined;
+    let slot = s.slots.get(change.key);
+    let family: FamilyState;
     if (change.row === null) {
-      const key = s.rowFamily.get(change.key);
-      if (key === undefined) return;
-      family = s.families.get(key);
-      touched = family?.rows.get(change.key);
-      if (family && touched) removeFromLine(family, touched);
-      family?.rows.delete(change.key);
-      s.rowFamily.delete(change.key);
+      if (!slot) return;
+      family = slot.family;
+      const touched = family.rows.get(change.key);
+      if (!touched) return;
+      removeFromLine(family, touched, slot.lineKey);
+      family.rows.delete(change.key);
+      s.slots.delete(change.key);
     } else {
       const row = change.row;
-      if (SKIPPED_MARKETS.has(row.market)) return;
-      const key = familyKey(row);
-      family = s.families.get(key);
-      if (!family) {
-        family = { key, market: row.market, participant: row.participant, statCategory: row.statCategory, family: selectionFamily(row.selection), rows: new Map(), lines: new Map(), active: new Map(), inputs: new Map() };
-        s.families.set(key, family);
+      if (!slot) {
+        if (SKIPPED_MARKETS.has(row.market)) return;
+        const key = familyKey(row);
+        let f = s.families.get(key);
+        if (!f) {
+          f = { key, market: row.market, participant: row.participant, statCategory: row.statCategory, family: selectionFamily(row.selection), rows: new Map(), lines: new Map(), active: new Map(), inputs: new Map(), ids: new Map() };
+          s.families.set(key, f);
+        }
+        slot = { family: f, lineKey: lineKey(canonicalLine(row)) };
+        s.slots.set(change.key, slot);
       }
+      family = slot.family;
       family.rows.set(change.key, row);
-      addToLine(family, row);
-      s.rowFamily.set(change.key, key);
-      touched = row;
+      addToLine(family, row, slot.lineKey);
     }
-    if (!family || !touched) return;
+    const touchedLine = slot.lineKey;
     let families = dirty.get(s.eventId);
     if (!families) {
       families = new Map();
@@ -163,8 +171,8 @@ export class OpportunityProcessor {
     }
     const scope = families.get(family.key);
     if (scope === 'all') return;
-    if (scope) scope.add(lineKey(canonicalLine(touched)));
-    else families.set(family.key, new Set([lineKey(canonicalLine(touched))]));
+    if (scope) scope.add(touchedLine);
+    else families.set(family.key, new Set([touchedLine]));
   }
 
   private recompute(s: EventState, family: FamilyState, scope: Scope, now: number, out: OpportunityChange[]): void {

@@ -1,5 +1,6 @@
 import { selectionFamily } from '../../schemas/index.js';
 import { americanToDecimal } from '../odds-math/index.js';
+import type { IdCache } from './ids.js';
 import type {
   CanonicalEvent,
   LeagueDef,
@@ -32,6 +33,8 @@ export interface FamilyState {
   active: Map<string, Opportunity>;
   /** Per active opportunity: its input key (see Candidate) and its recompute scope. */
   inputs: Map<string, ActiveInputs>;
+  /** Opportunity ids already computed for this family's combinations of rows. */
+  ids: IdCache;
 }
 
 export interface ActiveInputs {
@@ -96,13 +99,11 @@ export function outcomesOf(family: Pick<FamilyState, 'family' | 'market'>, leagu
 /** The rows at one canonical line: book -> selection -> row. */
 export type LineGroup = Map<string, Map<SelectionType, OddsRow>>;
 
-/** Puts a row into its line group (creating the group); the family's `rows` is the caller's. */
-export function addToLine(family: FamilyState, row: OddsRow): void {
-  const line = canonicalLine(row);
-  const key = lineKey(line);
+/** Puts a row into its line group (`key`: its line key; creates the group); the family's `rows` is the caller's. */
+export function addToLine(family: FamilyState, row: OddsRow, key: string): void {
   let group = family.lines.get(key);
   if (!group) {
-    group = { line, key, books: new Map(), version: 0, sortedBooks: null };
+    group = { line: canonicalLine(row), key, books: new Map(), version: 0, sortedBooks: null };
     family.lines.set(key, group);
   }
   let bySelection = group.books.get(row.book);
@@ -116,8 +117,7 @@ export function addToLine(family: FamilyState, row: OddsRow): void {
 }
 
 /** Takes a row out of its line group, dropping what becomes empty. */
-export function removeFromLine(family: FamilyState, row: OddsRow): void {
-  const key = lineKey(canonicalLine(row));
+export function removeFromLine(family: FamilyState, row: OddsRow, key: string): void {
   const group = family.lines.get(key);
   const bySelection = group?.books.get(row.book);
   if (!group || !bySelection) return;
