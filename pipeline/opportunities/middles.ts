@@ -39,6 +39,13 @@ interface Pair {
 const byRank = (a: Pair, b: Pair): number =>
   b.rankEv - a.rankEv || (a.first.book + '|' + a.second.book).localeCompare(b.first.book + '|' + b.second.book);
 
+/** `byRank(candidate, current) < 0` without building the candidate first. */
+function ranksBefore(rankEv: number, first: OddsRow, second: OddsRow, current: Pair): boolean {
+  const d = current.rankEv - rankEv;
+  if (d) return d < 0;
+  return (first.book + '|' + second.book).localeCompare(current.first.book + '|' + current.second.book) < 0;
+}
+
 const SHARP_SETS = new WeakMap<readonly string[], ReadonlySet<string>>();
 
 function sharpSet(books: readonly string[]): ReadonlySet<string> {
@@ -119,12 +126,15 @@ export function middleCandidates(ctx: EngineContext, out: Candidate[]): void {
         for (const second of secondRows) {
           if (first.book === second.book) continue;
           const impliedSum = firstImplied + 1 / decimalOf(second);
-          const pair: Pair = { first, second, impliedSum, rankEv: (1 / impliedSum - 1 + hit / impliedSum) * 100 };
+          const rankEv = (1 / impliedSum - 1 + hit / impliedSum) * 100;
+          // Only a pair that leads some scope becomes an object (this loop is the hot one).
+          let pair: Pair | null = null;
           for (let k = 0; k < scopes.length; k++) {
             const allowed = scopes[k];
             if (allowed && !(allowed.has(first.book) && allowed.has(second.book))) continue;
             const current = best[k];
-            if (!current || byRank(pair, current) < 0) best[k] = pair;
+            if (current && !ranksBefore(rankEv, first, second, current)) continue;
+            best[k] = pair ??= { first, second, impliedSum, rankEv };
           }
         }
       }
