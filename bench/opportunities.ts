@@ -4,12 +4,16 @@ import type { OpportunityInput } from '../pipeline/opportunities/index.js';
 import { SnapshotProcessor } from '../pipeline/snapshot/index.js';
 import { SYNTHETIC_T0, syntheticBoard } from '../pipeline/opportunities/fixtures/synthetic-board.js';
 import type { BenchFigure } from './report.js';
+import { spread, spreadLine } from './samples.js';
+import type { Spread } from './samples.js';
 
 /**
  * Opportunity detection: ticks/s through the snapshot processor and the four engines, against
  * the snapshot processor alone on the same ticks in the same run; and tick-to-opportunity
  * latency (time from a tick entering the snapshot processor to the opportunity changes it
- * causes), against the snapshot's own per-tick time. Median of 3 runs each; about 10-15 s.
+ * causes), against the snapshot's own per-tick time. Batches: median of 5 runs, per tick: of 3,
+ * interleaved with their baselines; the spread of the samples and the load average print under
+ * the figures. About 30 s on a quiet 2-core machine.
  *
  * The ticks are the seeded synthetic board of pipeline/opportunities/fixtures/synthetic-board.ts.
  */
@@ -23,33 +27,45 @@ export function syntheticTicks(): { events: CanonicalEvent[]; ticks: OddsTick[] 
 
 interface Run {
   ms: number;
+  /** Process CPU time (user + system): on a shared machine it moves less than wall time. */
+  cpuMs: number;
   latencies: Float64Array;
   changes: number;
 }
 
-type Mode = 'snapshot' | 'tick' | 'batch';
+/** Per tick (timed one by one), or in batches of BATCH ticks; `snapshot*`: the snapshot processor alone. */
+type Mode = 'snapshot' | 'tick' | 'snapshotBatch' | 'batch';
 const BATCH = 1000;
 
 function run(events: readonly CanonicalEvent[], ticks: readonly OddsTick[], mode: Mode): Run {
   const snapshot = new SnapshotProcessor();
   const processor = new OpportunityProcessor();
   processor.handleBatch(events.map((event) => ({ type: 'event' as const, event })), T0);
-  const latencies = new Float64Array(mode === 'batch' ? 0 : ticks.length);
+  const batched = mode === 'batch' || mode === 'snapshotBatch';
+  const latencies = new Float64Array(batched ? 0 : ticks.length);
   let changes = 0;
   let k = 0;
+  const cpu0 = process.cpuUsage();
   const t0 = performance.now();
-  if (mode === 'batch') {
+  const done = (): Run => {
+    const ms = performance.now() - t0;
+    const cpu = process.cpuUsage(cpu0);
+    return { ms, cpuMs: (cpu.user + cpu.system) / 1000, latencies: latencies.subarray(0, k), changes };
+  };
+  if (batched) {
     for (let i = 0; i < ticks.length; i += BATCH) {
       const inputs: OpportunityInput[] = [];
       let now = T0;
-      for (const t of ticks.slice(i, i + BATCH)) {
+      const end = Math.min(ticks.length, i + BATCH);
+      for (let j = i; j < end; j++) {
+        const t = ticks[j] as OddsTick;
         const change = snapshot.handle(t, t.ts);
         if (change) inputs.push({ type: 'odds', change });
         now = t.ts;
       }
-      changes += processor.handleBatch(inputs, now).length;
+      if (mode === 'batch') changes += processor.handleBatch(inputs, now).length;
     }
-    return { ms: performance.now() - t0, latencies, changes };
+    return done();
   }
   for (const t of ticks) {
     const start = performance.now();
@@ -61,7 +77,7 @@ function run(events: readonly CanonicalEvent[], ticks: readonly OddsTick[], mode
     // Snapshot only: every tick's time; with the engines: ticks that changed an opportunity.
     if (mode === 'snapshot' || produced > 0) latencies[k++] = (end - start) * 1000;
   }
-  return { ms: performance.now() - t0, latencies: latencies.subarray(0, k), changes };
+  return done();
 }
 
 function percentile(values: Float64Array, q: number): number {
@@ -69,25 +85,30 @@ function percentile(values: Float64Array, q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
 }
 
-function median(values: number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)] ?? 0;
-}
+const SAMPLES: Record<Mode, number> = { snapshot: 3, tick: 3, snapshotBatch: 5, batch: 5 };
 
 export async function benchOpportunities(): Promise<BenchFigure[]> {
   const { events, ticks } = syntheticTicks();
   run(events, ticks.slice(0, 20_000), 'tick'); // warm-up: JIT, not measured
-  const runs: Record<Mode, Run[]> = { snapshot: [], tick: [], batch: [] };
-  for (let i = 0; i < 3; i++) for (const mode of ['snapshot', 'tick', 'batch'] as const) runs[mode].push(run(events, ticks, mode));
-  const rate = (mode: Mode): number => median(runs[mode].map((r) => ticks.length / (r.ms / 1000)));
-  const latencies = runs.tick[1]?.latencies ?? new Float64Array();
-  const baseLatencies = runs.snapshot[1]?.latencies ?? new Float64Array();
-  const snapshotOnly = { name: 'snapshot only', value: rate('snapshot') };
+  run(events, ticks.slice(0, 20_000), 'batch');
+  const runs: Record<Mode, Run[]> = { snapshot: [], tick: [], snapshotBatch: [], batch: [] };
+  // Interleaved, so that a burst of load on the machine hits the figure and its baseline alike.
+  for (let i = 0; i < 5; i++) {
+    for (const mode of ['snapshotBatch', 'batch', 'snapshot', 'tick'] as const) if (runs[mode].length < SAMPLES[mode]) runs[mode].push(run(events, ticks, mode));
+  }
+  const rates = (mode: Mode): Spread => spread(runs[mode].map((r) => ticks.length / (r.ms / 1000)));
+  const cpuRates = (mode: Mode): Spread => spread(runs[mode].map((r) => ticks.length / (r.cpuMs / 1000)));
+  const middle = (mode: Mode): Run | undefined => [...runs[mode]].sort((a, b) => a.ms - b.ms)[Math.floor(runs[mode].length / 2)];
+  const latencies = middle('tick')?.latencies ?? new Float64Array();
+  const baseLatencies = middle('snapshot')?.latencies ?? new Float64Array();
+  process.stdout.write(spreadLine('per tick, ticks/s', rates('tick'), rates('snapshot')));
+  process.stdout.write(spreadLine(`batches of ${BATCH}, ticks/s`, rates('batch'), rates('snapshotBatch')));
+  process.stdout.write(spreadLine(`batches of ${BATCH}, ticks per CPU-second`, cpuRates('batch'), cpuRates('snapshotBatch')));
   return [
-    { name: 'ticks/s, snapshot + 4 engines, per tick', value: rate('tick'), unit: 'ticks/s', baseline: snapshotOnly },
-    { name: `ticks/s, snapshot + 4 engines, batches of ${BATCH}`, value: rate('batch'), unit: 'ticks/s', baseline: snapshotOnly },
+    { name: 'ticks/s, snapshot + 4 engines, per tick', value: rates('tick').median, unit: 'ticks/s', baseline: { name: 'snapshot only, per tick', value: rates('snapshot').median } },
+    { name: `ticks/s, snapshot + 4 engines, batches of ${BATCH}`, value: rates('batch').median, unit: 'ticks/s', baseline: { name: `snapshot only, batches of ${BATCH}`, value: rates('snapshotBatch').median } },
     { name: 'tick-to-opportunity latency p50', value: percentile(latencies, 0.5), unit: 'µs', baseline: { name: 'snapshot p50', value: percentile(baseLatencies, 0.5) } },
     { name: 'tick-to-opportunity latency p99', value: percentile(latencies, 0.99), unit: 'µs', baseline: { name: 'snapshot p99', value: percentile(baseLatencies, 0.99) } },
-    { name: 'opportunity changes per 1000 ticks (per tick)', value: ((runs.tick[1]?.changes ?? 0) / ticks.length) * 1000, unit: 'changes', baseline: { name: 'ticks', value: 1000 } },
+    { name: 'opportunity changes per 1000 ticks (per tick)', value: ((middle('tick')?.changes ?? 0) / ticks.length) * 1000, unit: 'changes', baseline: { name: 'ticks', value: 1000 } },
   ];
 }

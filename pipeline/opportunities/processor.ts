@@ -1,5 +1,5 @@
 import { isClosedStatus, selectionFamily } from '../../schemas/index.js';
-import type { CanonicalEvent, OddsChange, OddsRow, Opportunity, OpportunityChange } from '../../schemas/index.js';
+import type { CanonicalEvent, OddsChange, Opportunity, OpportunityChange } from '../../schemas/index.js';
 import { arbitrageCandidates } from './arbitrage.js';
 import { resolveOptions } from './config.js';
 import type { OpportunityOptions, ResolvedOptions } from './config.js';
