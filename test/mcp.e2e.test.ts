@@ -222,24 +222,6 @@ describe('every tool answers what its REST twin answers', () => {
     expect(data.filter((n) => !seen.has(n))).toEqual([]);
   });
 
-  it('answers the new areas with the data the fixture put there', async () => {
-    const sharp = await connect(c.keys.sharp);
-    const splits = (await call(sharp, 'get_splits', { event: [nbaEvent] })).structuredContent as Row;
-    expect(((splits['data'] as Row[]).map((x) => x['sportsbook'])).sort()).toEqual(['circa', 'draftkings']);
-    const history = await call(sharp, 'get_splits_history', { event_id: nbaEvent, limit: 2 });
-    expect(((history.structuredContent as Row)['data'] as Row[]).length).toBe(2);
-    expect(text(history)).toMatch(/^2 snapshots from \S+ to \S+\. 1 older snapshots in the window: call get_splits_history again/);
-    const enterprise = await connect(c.keys.enterprise);
-    const games = await call(enterprise, 'get_game_state', { sport: 'soccer' });
-    expect((((games.structuredContent as Row)['data'] as Row)['soccer'] as Row)[eplEvent]).toMatchObject({ home_score: 1, away_score: 0 });
-    expect(text(games)).toBe('1 live games in 1 sports.');
-    const account = await call(sharp, 'get_account_info');
-    expect(((account.structuredContent as Row)['data'] as Row)['tier']).toBe('sharp');
-    expect(text(account)).toMatch(/^Tier sharp: \d+ requests a minute, up to 999 sportsbooks, 0 s data delay, features: .*\bev\b/);
-    const closing = await call(sharp, 'get_closing_lines', { event_id: eplEvent, limit: 1 });
-    expect(text(closing)).toMatch(new RegExp(`^\\d+ closing lines at 1 sportsbooks for ${eplEvent}, captured \\S+\\. More available: call get_closing_lines again with offset=1\\.$`));
-  });
-
   it('finds the scripted opportunities of every kind the board holds', async () => {
     const client = await connect(c.keys.sharp);
     for (const name of ['find_ev_opportunities', 'find_arbitrage', 'find_middles']) {
@@ -277,6 +259,36 @@ describe('every tool answers what its REST twin answers', () => {
     expect((await call(client, 'calculate_hold', { odds: [-110, -110] })).structuredContent).toMatchObject({ hold_percent: 4.545455, overround_percent: 4.761905 });
     const bad = await call(client, 'calculate_hold', { odds: [-110, 50] });
     expect([bad.isError, text(bad)]).toEqual([true, "Invalid argument 'odds[1]': American odds must be a finite number <= -100 or >= +100, got 50"]);
+  });
+  it('answers the new areas with the data the fixture put there', async () => {
+    const sharp = await connect(c.keys.sharp);
+    const splits = (await call(sharp, 'get_splits', { event: [nbaEvent] })).structuredContent as Row;
+    expect(((splits['data'] as Row[]).map((x) => x['sportsbook'])).sort()).toEqual(['circa', 'draftkings']);
+    const history = await call(sharp, 'get_splits_history', { event_id: nbaEvent, limit: 2 });
+    expect(((history.structuredContent as Row)['data'] as Row[]).length).toBe(2);
+    expect(text(history)).toMatch(/^2 snapshots from \S+ to \S+\. 1 older snapshots in the window: call get_splits_history again/);
+    const enterprise = await connect(c.keys.enterprise);
+    const games = await call(enterprise, 'get_game_state', { sport: 'soccer' });
+    expect((((games.structuredContent as Row)['data'] as Row)['soccer'] as Row)[eplEvent]).toMatchObject({ home_score: 1, away_score: 0 });
+    expect(text(games)).toBe('1 live games in 1 sports.');
+    const account = await call(sharp, 'get_account_info');
+    expect(((account.structuredContent as Row)['data'] as Row)['tier']).toBe('sharp');
+    expect(text(account)).toMatch(/^Tier sharp: \d+ requests a minute, up to 999 sportsbooks, 0 s data delay, features: .*\bev\b/);
+    // The NFL game goes live: its pre-match prices close and reach the history store.
+    const t = c.ticks.find((x) => x.league === 'nfl' && x.book === 'pinnacle') as RawTick;
+    await c.push([{ ...t, isLive: true, priceAmerican: -160 }]);
+    let rest: Row = {};
+    for (let i = 0; i < 300 && Object.keys(((rest['data'] as Row | undefined)?.['books'] ?? {}) as Row).length === 0; i++) {
+      if (i > 0) await new Promise((resolve) => setTimeout(resolve, 100));
+      rest = (await c.sys.get(`/api/v1/odds/closing?event_id=${nflEvent}`, c.keys.sharp)).body;
+    }
+    const books = Object.keys((rest['data'] as Row)['books'] as Row);
+    expect(books.length).toBeGreaterThan(1);
+    const all = await call(sharp, 'get_closing_lines', { event_id: nflEvent, limit: 50 });
+    expect(stable(all.structuredContent as Row)).toMatchObject({ ...stable(rest), meta: { source: 'closing_odds' } });
+    const first = await call(sharp, 'get_closing_lines', { event_id: nflEvent, limit: 1 });
+    expect(Object.keys(((first.structuredContent as Row)['data'] as Row)['books'] as Row)).toEqual(books.slice(0, 1));
+    expect(text(first)).toMatch(new RegExp(`^\\d+ closing lines at 1 sportsbooks for ${nflEvent}, captured \\S+\\. More available: call get_closing_lines again with offset=1\\.$`));
   });
 });
 

@@ -1,5 +1,5 @@
 import type { TierName } from '../../schemas/index.js';
-import { MARKET_IDS } from '../../schemas/index.js';
+import { MARKET_IDS, SPLIT_MARKETS, SPLITS_BOOKS } from '../../schemas/index.js';
 import type { Accounts } from '../accounts/index.js';
 import { pagination, paginationSchema } from '../contract/common.js';
 import { MARKET_CATEGORIES } from '../contract/filters.js';
@@ -13,6 +13,7 @@ import type { OpportunitySource, SplitsSource } from '../queries/index.js';
 import { onTheWire } from '../plugins/envelope.js';
 import type { Catalog } from '../views/catalog.js';
 import type { GameStateBoard } from '../views/gamestate-board.js';
+import { SPLIT_SIGNALS } from '../views/splits-query.js';
 import type { JsonSchema, RouteSchema, RouteSchemas } from './route-schemas.js';
 import type { ToolCaller, ToolOutcome, ToolSpec } from './tool.js';
 
@@ -60,6 +61,8 @@ export interface QueryToolDef {
   singleIds?: boolean;
   /** Arguments the tool cannot do without that the route checks in code (closing lines' event_id). */
   required?: readonly string[];
+  /** Ids a list argument takes where they are not the catalog's (splits: two books, three markets, two signals). */
+  itemEnums?: Readonly<Record<string, readonly string[]>>;
   /** Arguments the route takes in its path rather than its query (game state's sport). */
   pathArgs?: Record<string, JsonSchema>;
   /** The summary line, when the generic one (rows, groups, paging) does not say it well. */
@@ -158,6 +161,7 @@ export const QUERY_TOOLS: readonly QueryToolDef[] = [
   },
   {
     name: 'get_splits', title: 'Betting splits', route: get('/splits'), noun: 'splits records', limit: { default: 25, max: 100 },
+    itemEnums: { sportsbook: SPLITS_BOOKS, market: SPLIT_MARKETS, signal: SPLIT_SIGNALS },
     answer: (s, tier, args) => splitsList(s.splits, tier, args),
     description:
       'Public betting splits per event and book (bet % and handle % per side of the spread, total and moneyline) from a recreational and a ' +
@@ -165,6 +169,7 @@ export const QUERY_TOOLS: readonly QueryToolDef[] = [
   },
   {
     name: 'get_splits_history', title: 'Splits history', route: get('/splits/history'), noun: 'snapshots', limit: { default: 50, max: 200 },
+    itemEnums: { sportsbook: SPLITS_BOOKS },
     answer: (s, tier, args) => splitsHistoryList(s.splits, tier, args),
     summary: (body) => {
       const meta = body.meta ?? {};
@@ -248,20 +253,27 @@ const FALLBACK_DESCRIPTIONS = new Map<string, string>([
   ['group_by', 'How to group the opportunities.'],
 ]);
 
-/** A route parameter as a tool argument: comma-separated lists become arrays of catalog ids. */
-function argumentSchema(name: string, routeParam: JsonSchema, enums: Map<string, JsonSchema>, single: boolean): JsonSchema {
-  const fallback = FALLBACK_DESCRIPTIONS.get(name);
-  const param = typeof routeParam['description'] === 'string' || fallback === undefined ? routeParam : { ...routeParam, description: fallback };
-  const item = enums.get(name);
-  const description = typeof param['description'] === 'string' ? param['description'] : undefined;
-  if (!item || !LIST_PARAMS.has(name)) return param;
-  if (param['type'] === 'array') return { ...param, items: item };
-  if (single) return { ...item, ...(description ? { description } : {}) };
-  const listDescription = (description ?? '').replace(/,?\s*comma-separated/i, '');
-  return { type: 'array', items: item, minItems: 1, maxItems: 100, description: `${listDescription} A list (one id is accepted too).`.trim() };
+/** A REST description of comma-separated text, reworded for a list argument. */
+function asListWords(description: string): string {
+  const lead = /^comma-separated\s+/i.exec(description);
+  const words = description.slice(lead?.[0].length ?? 0).replace(/[,;]?\s*comma-separated/i, '').replace(/;([.:])/g, '$1');
+  return lead ? words.charAt(0).toUpperCase() + words.slice(1) : words;
 }
 
-function inputSchemaOf(def: QueryToolDef, route: RouteSchema, catalog: Catalog): JsonSchema {
+/** A route parameter as a tool argument: comma-separated lists become arrays of catalog ids. */
+function argumentSchema(name: string, routeParam: JsonSchema, enums: Map<string, JsonSchema>, single: boolean, own: readonly string[] | undefined): JsonSchema {
+  const fallback = FALLBACK_DESCRIPTIONS.get(name);
+  const param = typeof routeParam['description'] === 'string' || fallback === undefined ? routeParam : { ...routeParam, description: fallback };
+  const item = own ? { type: 'string', enum: [...own] } : enums.get(name);
+  const description = typeof param['description'] === 'string' ? param['description'] : undefined;
+  if (!item || !(own || LIST_PARAMS.has(name))) return param;
+  if (param['type'] === 'array') return { ...param, items: item };
+  if (single) return { ...item, ...(description ? { description } : {}) };
+  return { type: 'array', items: item, minItems: 1, maxItems: 100, description: `${asListWords(description ?? '')} A list (one id is accepted too).`.trim() };
+}
+
+/** A tool's input schema, and the arguments it takes as lists that its route takes as comma-separated text. */
+function inputSchemaOf(def: QueryToolDef, route: RouteSchema, catalog: Catalog): { schema: JsonSchema; joined: Set<string> } {
   const source = (def.route.method === 'POST' ? route.body : route.querystring) ?? {};
   const params = { ...((source['properties'] ?? {}) as Record<string, JsonSchema>), ...def.pathArgs };
   const omit = new Set(def.omit ?? []);
@@ -270,8 +282,9 @@ function inputSchemaOf(def: QueryToolDef, route: RouteSchema, catalog: Catalog):
   for (const [name, param] of Object.entries(params)) {
     const canonical = ALIASES.get(name);
     if (omit.has(name) || (canonical !== undefined && canonical in params && !omit.has(canonical))) continue;
-    properties[name] = argumentSchema(name, param, enums, def.singleIds === true);
+    properties[name] = argumentSchema(name, param, enums, def.singleIds === true, def.itemEnums?.[name]);
   }
+  const joined = new Set(Object.keys(properties).filter((name) => properties[name]?.['type'] === 'array' && params[name]?.['type'] !== 'array'));
   if (def.limit && properties['limit']) {
     properties['limit'] = { type: 'integer', minimum: 1, maximum: def.limit.max, default: def.limit.default, description: `Page size, 1 to ${def.limit.max}.` };
   }
@@ -280,7 +293,7 @@ function inputSchemaOf(def: QueryToolDef, route: RouteSchema, catalog: Catalog):
     properties['offset'] = { type: 'integer', minimum: 0, maximum: 1_000_000, default: 0, description: `${def.noun[0]?.toUpperCase() ?? ''}${def.noun.slice(1)} to skip.` };
   }
   const required = [...((source['required'] ?? []) as string[]).filter((r) => !omit.has(r)), ...(def.required ?? [])];
-  return { type: 'object', properties, ...(required.length > 0 ? { required } : {}), additionalProperties: false };
+  return { schema: { type: 'object', properties, ...(required.length > 0 ? { required } : {}), additionalProperties: false }, joined };
 }
 
 function outputSchemaOf(def: QueryToolDef, route: RouteSchema): JsonSchema {
@@ -327,11 +340,11 @@ function pageOfKeys(def: QueryToolDef, body: Envelope, limit: number, offset: nu
 }
 
 /** Arguments in the shape of the route's parameters: lists as the comma-separated text REST takes. */
-function asRouteQuery(args: Record<string, unknown>): Record<string, unknown> {
+function asRouteQuery(args: Record<string, unknown>, joined: ReadonlySet<string>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(args)) {
     if (value === undefined) continue;
-    out[name] = Array.isArray(value) && LIST_PARAMS.has(name) ? value.join(',') : value;
+    out[name] = Array.isArray(value) && joined.has(name) ? value.join(',') : value;
   }
   return out;
 }
@@ -382,15 +395,16 @@ export function queryTools(sources: ToolSources, schemas: RouteSchemas, prefix: 
     const route = schemas.get(def.route.method, url);
     // A renamed or removed route must not leave its tool described by nothing.
     if (!route) throw new Error(`MCP tool ${def.name}: no route ${def.route.method} ${url}; update QUERY_TOOLS`);
+    const { schema: inputSchema, joined } = inputSchemaOf(def, route, sources.deps.catalog);
     tools.push({
       name: def.name,
       title: def.title,
       description: def.description,
-      inputSchema: inputSchemaOf(def, route, sources.deps.catalog),
+      inputSchema,
       outputSchema: outputSchemaOf(def, route),
       async run(args, caller): Promise<ToolOutcome> {
         const { limit, offset, ...rest } = args;
-        const query = asRouteQuery(def.pageKeys ? rest : args);
+        const query = asRouteQuery(def.pageKeys ? rest : args, joined);
         try {
           const answer = await def.answer(sources, caller.record.tier, query as never, caller);
           // As on the wire; the tool's own paging of an object answer goes on top, where REST has none.
