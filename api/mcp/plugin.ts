@@ -40,6 +40,14 @@ const responses = (ok: string): object => ({
  * `initialize`, mounted on this Fastify app behind the same key check and rate limit as REST
  * (every HTTP request to /mcp counts once; a tool call is one request).
  */
+function parsedJson(body: Buffer): unknown {
+  try {
+    return body.length === 0 ? undefined : (JSON.parse(body.toString('utf8')) as unknown);
+  } catch {
+    return undefined;
+  }
+}
+
 export const mcpRoutes: FastifyPluginAsync<McpOptions> = async (app, options) => {
   const { deps, restPrefix, routeSchemas } = options;
   // The boards the routes read; a process without a stage behind one serves it empty, as REST does.
@@ -86,7 +94,8 @@ export const mcpRoutes: FastifyPluginAsync<McpOptions> = async (app, options) =>
       return rpcError(reply, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
     }
     const raw = request.raw as IncomingMessage & { auth?: AuthInfo; rawBody?: Buffer };
-    raw.rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+    const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+    raw.rawBody = body;
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(reply.getHeaders())) {
       if (value === undefined) continue;
@@ -98,7 +107,9 @@ export const mcpRoutes: FastifyPluginAsync<McpOptions> = async (app, options) =>
     raw.auth = { token: '', clientId: key.keyId, scopes: [], extra: { caller } };
     reply.hijack();
     try {
-      await session.transport.handleRequest(raw, reply.raw);
+      // Parsed here, the message skips the transport's web-stream read of the body; a body that is
+      // not JSON is left to the transport, which answers it with its JSON-RPC parse error.
+      await session.transport.handleRequest(raw, reply.raw, request.method === 'POST' ? parsedJson(body) : undefined);
     } catch (err) {
       request.log.error({ err }, 'mcp transport failed');
       if (!reply.raw.headersSent) {
