@@ -299,6 +299,17 @@ describe('tiers, limits and errors', () => {
     expect([ev.isError, text(ev)]).toEqual([true, 'The ev feature needs the pro tier or higher; this key is free']);
     const arb = await call(client, 'find_arbitrage');
     expect([arb.isError, text(arb)]).toEqual([true, 'The arbitrage feature needs the hobby tier or higher; this key is free']);
+    const gates: [string, Row, string][] = [
+      ['get_closing_lines', { event_id: nflEvent }, 'Closing lines needs the pro tier or higher; this key is free'],
+      ['get_clv', {}, 'Closing-line value history needs the sharp tier or higher; this key is free'],
+      ['get_game_state', {}, 'The gamestate feature needs the enterprise tier or higher; this key is free'],
+      ['find_middles', {}, 'The middles feature needs the pro tier or higher; this key is free'],
+      ['find_low_hold', {}, 'The arbitrage feature needs the hobby tier or higher; this key is free'],
+    ];
+    for (const [name, args, message] of gates) {
+      const r = await call(client, name, args);
+      expect([name, r.isError, text(r)]).toEqual([name, true, message]);
+    }
     const book = await call(client, 'get_odds', { sportsbook: ['pinnacle'] });
     expect([book.isError, text(book)]).toEqual([true, expect.stringMatching(/pinnacle.*needs the pro tier/)]);
     // The free key's rows come from its books only, on its delayed board, as on REST.
@@ -316,6 +327,12 @@ describe('tiers, limits and errors', () => {
       ['get_odds_delta', { since: 'yesterday' }, "Invalid argument 'since'"],
       ['find_ev_opportunities', { min_ev: 'lots' }, "Invalid argument 'min_ev': must be number"],
       ['get_odds_batch', { event_ids: Array.from({ length: 60 }, (_, i) => `e${i}`) }, "Invalid argument 'event_ids': 60 events, the pro tier allows at most 50"],
+      ['get_closing_lines', {}, "Missing required argument 'event_id'"],
+      ['get_closing_lines', { event_id: 'x', sportsbook: ['nope'] }, "Invalid argument 'sportsbook[0]': must be one of"],
+      ['get_splits', { signal: ['steam'] }, "Invalid argument 'signal[0]': must be one of rlm, divergence"],
+      ['get_splits_history', { event_id: 'x', start_time: 'noon' }, "Invalid argument 'start_time': must be an RFC 3339 date-time"],
+      ['get_splits_history', { event_id: 'x', start_time: '2026-11-22T10:00:00Z', end_time: '2026-11-21T10:00:00Z' }, "Invalid argument 'start_time': must not be after end_time"],
+      ['get_game_state', { sport: 'quidditch' }, "Invalid argument 'sport': must be one of"],
     ];
     for (const [name, args, message] of cases) {
       const r = await call(client, name, args);
