@@ -6,6 +6,7 @@ import { presentHistoryEntry, presentSplits } from '../contract/splits.js';
 import type { ServingDeps } from '../deps.js';
 import { ApiError } from '../errors.js';
 import { TIERS, openBooks } from '../tiers.js';
+import { fromStore } from './closing-answers.js';
 import type { SplitsBoard } from '../views/splits-board.js';
 import { SPLIT_SIGNALS, querySplits, querySplitsHistory } from '../views/splits-query.js';
 import type { SplitSignalKind } from '../views/splits-query.js';
@@ -109,14 +110,15 @@ export async function splitsHistoryList(s: SplitsSource, tier: TierName, qs: Spl
     throw new ApiError('invalid_request', "Invalid query parameter 'start_time': must not be after end_time");
   }
   const now = clock.now();
-  const result = await querySplitsHistory(store, s.splits, now, {
+  // A history store that cannot answer is `unavailable` (503, retry), as for closing lines, never a 500.
+  const result = await fromStore(() => querySplitsHistory(store, s.splits, now, {
     eventId: qs.event_id,
     ...(books ? { books } : {}),
     ...(from !== undefined ? { from } : {}),
     ...(to !== undefined ? { to } : {}),
     limit: qs.limit,
     delayMs: TIERS[tier].dataDelaySeconds * 1000,
-  });
+  }));
   const open = pricesOpen(s, tier);
   const data = result.entries.map((e) => presentHistoryEntry(e.book, e.ts, e.sides, open.has(e.book)));
   const first = result.entries[0];

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { authErrorResponses, csvParam, dataEnvelope, paginatedEnvelope, pagingParams } from '../contract/common.js';
+import { authErrorResponses, csvParam, dataEnvelope, errorResponse, paginatedEnvelope, pagingParams } from '../contract/common.js';
 import { sharedFilterParams } from '../contract/filters.js';
 import { splitsHistoryEntrySchema, splitsRecordSchema } from '../contract/splits.js';
 import type { ServingDeps } from '../deps.js';
@@ -79,6 +79,7 @@ export const splitsRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (ap
             updated_at: { type: 'string', format: 'date-time', description: "Time of the event's newest snapshot the key can see (the current time when none)." },
           },
         }),
+        503: errorResponse('unavailable: the history store cannot answer; retry.'),
         ...authErrorResponses,
       },
     },
