@@ -201,6 +201,9 @@ describe('every tool answers what its REST twin answers', () => {
   it('structured content equals the REST body (rows, paging, meta), with a short text summary', async () => {
     const sharp = await connect(c.keys.sharp);
     const enterprise = await connect(c.keys.enterprise);
+    // Listed first, so the SDK client checks every structured result against the tool's output schema.
+    await sharp.listTools();
+    await enterprise.listTools();
     const seen = new Set<string>();
     for (const [name, args, path, method = 'GET', body, key = c.keys.sharp] of cases()) {
       seen.add(name);
