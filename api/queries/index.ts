@@ -30,7 +30,7 @@ export type { LeaguesQuery, MarketsQuery, RateLimitState, SportsQuery, Sportsboo
 export { eventsList } from './event-list.js';
 export type { EventsQuery } from './event-list.js';
 export { bestOddsList, oddsBatch, oddsComparison, oddsDeltaPage, oddsList } from './odds-answers.js';
-export type { BatchQuery, BestOddsQuery, ComparisonQuery, DeltaQuery, OddsQuery } from './odds-answers.js';
+export type { BatchQuery, BestOddsQuery, ComparisonQuery, DeltaQuery, OddsQuery, RowPresenter } from './odds-answers.js';
 export { arbitrageList, evList, lowHoldList, middlesList } from './opportunity-answers.js';
 export type { ArbitrageListQuery, EvListQuery, LowHoldListQuery, MiddlesListQuery, OpportunitySource } from './opportunity-answers.js';
 export { parseTimeParam, splitsHistoryList, splitsList } from './splits-answers.js';

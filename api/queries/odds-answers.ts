@@ -13,6 +13,7 @@ import { TIERS, openBooks, tiersByBatchSize } from '../tiers.js';
 import { formatLogTime, parseLogTime } from '../views/log-time.js';
 import { parseSort, positionOf } from '../views/odds-query.js';
 import type { SortSpec } from '../views/odds-query.js';
+import type { MainLines } from '../views/main-lines.js';
 import { oddsDelta } from './delta.js';
 import { batchOdds, bestOdds, compareOdds, listOdds } from './odds.js';
 
@@ -32,7 +33,14 @@ export interface OddsQuery extends OddsFilterQuery {
   offset: number;
 }
 
-export function oddsList(deps: OddsDeps, tier: TierName, query: OddsQuery): Record<string, unknown> {
+/**
+ * How a plain page presents a row: the public object by default; an interface with a faster
+ * form of the same row (REST's ready JSON) passes its own. Projected and grouped pages always
+ * use the object.
+ */
+export type RowPresenter = (row: OddsRow, event: CanonicalEvent, main: MainLines) => unknown;
+
+export function oddsList(deps: OddsDeps, tier: TierName, query: OddsQuery, presentRow?: RowPresenter): Record<string, unknown> {
   const { catalog, views } = deps;
   const { limit } = query;
   const board = views.boardFor(tier);
@@ -58,11 +66,12 @@ export function oddsList(deps: OddsDeps, tier: TierName, query: OddsQuery): Reco
   const { page, total, offset, hasMore } = listOdds(board, catalog, { filters, sort, after: cursor?.p ?? null, offset: query.offset, limit });
   const last = page[page.length - 1];
   const nextCursor = hasMore && last ? encodeCursor({ q: fingerprint, p: positionOf(last, sort) }) : null;
-  const rows = page.map(({ row, event: ev }) => {
+  const plain = presentRow !== undefined && !fields && query.group_by !== 'event';
+  const rows = plain ? [] : page.map(({ row, event: ev }) => {
     const full = presentOdds(catalog, row, ev, board.mainLines(ev.id));
     return fields ? project(full, fields) : full;
   });
-  let data: PublicOdds[] = rows;
+  let data: unknown[] = plain ? page.map(({ row, event: ev }) => presentRow(row, ev, board.mainLines(ev.id))) : rows;
   let groups: number | undefined;
   if (query.group_by === 'event') {
     const byEvent = new Map<string, { event: CanonicalEvent; odds: PublicOdds[] }>();
@@ -165,7 +174,7 @@ export interface DeltaQuery {
   offset: number;
 }
 
-export function oddsDeltaPage(deps: OddsDeps & Pick<ServingDeps, 'clock'>, tier: TierName, query: DeltaQuery): Record<string, unknown> {
+export function oddsDeltaPage(deps: OddsDeps & Pick<ServingDeps, 'clock'>, tier: TierName, query: DeltaQuery, presentRow: RowPresenter = (row, event, main) => presentOdds(deps.catalog, row, event, main)): Record<string, unknown> {
   const { catalog, views } = deps;
   const since = parseLogTime(query.since);
   if (!since) throw new ApiError('invalid_request', `Invalid query parameter 'since': '${query.since}' is not a valid RFC 3339 date-time`);
@@ -183,12 +192,12 @@ export function oddsDeltaPage(deps: OddsDeps & Pick<ServingDeps, 'clock'>, tier:
       `Parameter 'since' is older than the change window (oldest answerable: ${formatLogTime(delta.floor)}); reload /odds and poll /odds/delta from its meta.next_since`,
     );
   }
-  const data: PublicOdds[] = [];
+  const data: unknown[] = [];
   const removed: Record<string, unknown>[] = [];
   for (const item of delta.items) {
     const r = item.row;
     if (item.removed || !item.event) removed.push({ id: r.id, event_id: r.eventId, sportsbook: r.book, market: r.market, removed_at: formatLogTime(item.time) });
-    else data.push(presentOdds(catalog, r, item.event, board.mainLines(item.event.id)));
+    else data.push(presentRow(r, item.event, board.mainLines(item.event.id)));
   }
   const { hasMore, next } = delta;
   const count = data.length + removed.length;
