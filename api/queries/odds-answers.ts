@@ -7,6 +7,7 @@ import { parseOddsFilters } from '../contract/filters.js';
 import type { OddsFilterQuery } from '../contract/filters.js';
 import { parseFields, presentGroup, presentOdds, project, selectionKey } from '../contract/odds.js';
 import type { PublicOdds } from '../contract/odds.js';
+import { putStateInLinks, requestedState } from '../deeplinks/index.js';
 import type { ServingDeps } from '../deps.js';
 import { ApiError } from '../errors.js';
 import { TIERS, openBooks, tiersByBatchSize } from '../tiers.js';
@@ -29,6 +30,8 @@ export interface OddsQuery extends OddsFilterQuery {
   fields?: string;
   group_by?: 'event';
   cursor?: string;
+  /** US state for the deep links of the rows. */
+  state?: string;
   limit: number;
   offset: number;
 }
@@ -49,6 +52,7 @@ export function oddsList(deps: OddsDeps, tier: TierName, query: OddsQuery, prese
     live: query.live, team: query.team, date: query.date, q: query.q, min_odds: query.min_odds, max_odds: query.max_odds,
   }, catalog, tier);
   const fields = parseFields(query.fields);
+  const state = requestedState(query.state);
   const sort: SortSpec | null = parseSort(query.sort);
   const fingerprint = queryFingerprint({
     sport: query.sport, league: query.league, sportsbook: query.sportsbook, add_sportsbook: query.add_sportsbook, market: query.market,
@@ -66,9 +70,9 @@ export function oddsList(deps: OddsDeps, tier: TierName, query: OddsQuery, prese
   const { page, total, offset, hasMore } = listOdds(board, catalog, { filters, sort, after: cursor?.p ?? null, offset: query.offset, limit });
   const last = page[page.length - 1];
   const nextCursor = hasMore && last ? encodeCursor({ q: fingerprint, p: positionOf(last, sort) }) : null;
-  const plain = presentRow !== undefined && !fields && query.group_by !== 'event';
+  const plain = presentRow !== undefined && !fields && query.group_by !== 'event' && state === undefined;
   const rows = plain ? [] : page.map(({ row, event: ev }) => {
-    const full = presentOdds(catalog, row, ev, board.mainLines(ev.id));
+    const full = putStateInLinks(presentOdds(catalog, row, ev, board.mainLines(ev.id)), state);
     return fields ? project(full, fields) : full;
   });
   let data: unknown[] = plain ? page.map(({ row, event: ev }) => presentRow(row, ev, board.mainLines(ev.id))) : rows;
@@ -170,14 +174,18 @@ export interface DeltaQuery {
   market?: string;
   event?: string;
   live?: boolean;
+  /** US state for the deep links of the rows. */
+  state?: string;
   limit: number;
   offset: number;
 }
 
-export function oddsDeltaPage(deps: OddsDeps & Pick<ServingDeps, 'clock'>, tier: TierName, query: DeltaQuery, presentRow: RowPresenter = (row, event, main) => presentOdds(deps.catalog, row, event, main)): Record<string, unknown> {
+export function oddsDeltaPage(deps: OddsDeps & Pick<ServingDeps, 'clock'>, tier: TierName, query: DeltaQuery, presentRow?: RowPresenter): Record<string, unknown> {
   const { catalog, views } = deps;
   const since = parseLogTime(query.since);
   if (!since) throw new ApiError('invalid_request', `Invalid query parameter 'since': '${query.since}' is not a valid RFC 3339 date-time`);
+  const state = requestedState(query.state);
+  const present: RowPresenter = presentRow && state === undefined ? presentRow : (row, event, main) => putStateInLinks(presentOdds(catalog, row, event, main), state);
   const board = views.boardFor(tier);
   const filters = parseOddsFilters(
     { sport: query.sport, league: query.league, sportsbook: query.sportsbook, add_sportsbook: query.add_sportsbook, market: query.market, event: query.event, live: query.live },
@@ -197,7 +205,7 @@ export function oddsDeltaPage(deps: OddsDeps & Pick<ServingDeps, 'clock'>, tier:
   for (const item of delta.items) {
     const r = item.row;
     if (item.removed || !item.event) removed.push({ id: r.id, event_id: r.eventId, sportsbook: r.book, market: r.market, removed_at: formatLogTime(item.time) });
-    else data.push(presentRow(r, item.event, board.mainLines(item.event.id)));
+    else data.push(present(r, item.event, board.mainLines(item.event.id)));
   }
   const { hasMore, next } = delta;
   const count = data.length + removed.length;

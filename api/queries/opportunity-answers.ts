@@ -5,6 +5,7 @@ import { presentArbitrage, presentEv, presentLowHold, presentMiddle } from '../c
 import type { LinesOf } from '../contract/opportunities.js';
 import { countBy, countByEach, parseCommon } from '../contract/opportunity-query.js';
 import type { CommonOpportunityQuery } from '../contract/opportunity-query.js';
+import { putStateInLinks, requestedState } from '../deeplinks/index.js';
 import type { AppDeps } from '../deps.js';
 import { ApiError } from '../errors.js';
 import type { OpportunityBoard } from '../views/opportunity-board.js';
@@ -122,6 +123,8 @@ export interface MiddlesListQuery extends CommonOpportunityQuery {
   min_hit_probability?: number;
   max_cost?: number;
   min_ev?: number;
+  /** US state for the deep links of the legs. */
+  state?: string;
   sort: string;
   group?: 'best';
   bankroll: number;
@@ -130,6 +133,7 @@ export interface MiddlesListQuery extends CommonOpportunityQuery {
 export function middlesList(s: OpportunitySource, tier: TierName, q: MiddlesListQuery): Record<string, unknown> {
   requireFeatureOf(tier, 'middles');
   const { catalog, clock } = s.deps;
+  const state = requestedState(q.state);
   const now = clock.now();
   const matches = middleMatches(s.opportunities.list('middle'), {
     common: parseCommon(q, catalog, tier, now),
@@ -137,7 +141,7 @@ export function middlesList(s: OpportunitySource, tier: TierName, q: MiddlesList
   }, catalog, now);
   return {
     success: true,
-    data: sortedPage(matches, q.sort, middleSortKeys(now), q.offset, q.limit).map((e) => presentMiddle(catalog, e.o, q.bankroll, now)),
+    data: putStateInLinks(sortedPage(matches, q.sort, middleSortKeys(now), q.offset, q.limit).map((e) => presentMiddle(catalog, e.o, q.bankroll, now)), state),
     pagination: pagination(q.limit, q.offset, matches.length),
     meta: {
       source: SOURCE,
@@ -158,13 +162,14 @@ export interface LowHoldListQuery extends CommonOpportunityQuery {
 export function lowHoldList(s: OpportunitySource, tier: TierName, q: LowHoldListQuery): Record<string, unknown> {
   requireFeatureOf(tier, 'arbitrage');
   const { catalog, clock } = s.deps;
+  const state = requestedState(q.state);
   const now = clock.now();
   const f = parseCommon(q, catalog, tier, now);
   const matches = lowHoldMatches(s.opportunities.list('low_hold'), { common: f, maxHold: q.max_hold, ...(q.group ? { group: q.group } : {}) }, catalog, now);
   const holds = matches.map((e) => e.o.holdPercent);
   return {
     success: true,
-    data: sortedPage(matches, q.sort, LOW_HOLD_SORT_KEYS, q.offset, q.limit).map((e) => presentLowHold(catalog, e.o, now, linesOf(s))),
+    data: putStateInLinks(sortedPage(matches, q.sort, LOW_HOLD_SORT_KEYS, q.offset, q.limit).map((e) => presentLowHold(catalog, e.o, now, linesOf(s))), state),
     pagination: pagination(q.limit, q.offset, matches.length),
     meta: {
       source: SOURCE,
@@ -177,7 +182,7 @@ export function lowHoldList(s: OpportunitySource, tier: TierName, q: LowHoldList
         by_sport: countBy(matches, (e) => e.o.event.sport),
         by_market: countBy(matches, (e) => e.o.market),
       },
-      filters: { sport: q.sport ?? null, league: q.league ?? null, sportsbook: q.sportsbook ?? null, market: q.market ?? null, max_hold: q.max_hold, live: q.live ?? null, state: q.state ?? null, sort: q.sort, group: q.group ?? null },
+      filters: { sport: q.sport ?? null, league: q.league ?? null, sportsbook: q.sportsbook ?? null, market: q.market ?? null, max_hold: q.max_hold, live: q.live ?? null, state: state ?? null, sort: q.sort, group: q.group ?? null },
     },
   };
 }

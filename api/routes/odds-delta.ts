@@ -1,3 +1,4 @@
+import { deepLinkStateParam } from '../deeplinks/index.js';
 import type { FastifyPluginAsync } from 'fastify';
 import { authErrorResponses, errorResponse, paginationSchema, pagingParams } from '../contract/common.js';
 import { addSportsbookParam, sharedFilterParams } from '../contract/filters.js';
@@ -51,6 +52,7 @@ export const oddsDeltaRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async 
         properties: {
           since: { type: 'string', format: 'date-time', description: 'RFC 3339 time; best the `next_since` of the previous answer (or of /odds), passed back verbatim.' },
           sport, league, sportsbook, add_sportsbook: addSportsbookParam, market, event, event_id: eventId, live,
+          state: deepLinkStateParam,
           ...pagingParams(1000, 5000),
         },
       },

@@ -1,3 +1,4 @@
+import { deepLinkStateParam } from '../deeplinks/index.js';
 import type { FastifyPluginAsync } from 'fastify';
 import { authErrorResponses, csvParam, dataEnvelope, notFoundResponse, paginatedEnvelope, pagingParams } from '../contract/common.js';
 import { eventSchema } from '../contract/events.js';
@@ -40,6 +41,7 @@ export const oddsRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (app,
           fields: { type: 'string', maxLength: 2000, description: `Comma-separated fields to return on top of the core (${CORE_ODDS_FIELDS.join(', ')}); -name drops one (id always stays); only -names: every field but those. Fields: ${ODDS_FIELDS.join(', ')}.` },
           group_by: { type: 'string', enum: ['event'], description: 'event: group the rows of the page by event.' },
           cursor: { type: 'string', maxLength: 2000, description: 'next_cursor of the previous page; use with the same filters and sort, and without offset.' },
+          state: deepLinkStateParam,
           ...pagingParams(100, 1000),
         },
       },

@@ -1,3 +1,4 @@
+import { deepLinkStateParam } from '../deeplinks/index.js';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { DEFAULT_LOW_HOLD_PERCENT } from '../../schemas/index.js';
 import type { TierName } from '../../schemas/index.js';
@@ -38,7 +39,6 @@ function wantsJson(request: FastifyRequest): boolean {
 const MIDDLE_ID = '^[a-f0-9]{16,40}$';
 
 const bankrollParam = { type: 'number', minimum: 1, maximum: 10_000_000, default: 100, description: 'Total stake to split across the legs; stakes are rounded to cents and add up to it.' };
-const stateParam = { type: 'string', pattern: '^[a-zA-Z]{2}$', description: 'US state code for deep links (accepted and echoed; deep links are not served yet).' };
 const middleSummarySchema = {
   type: 'object',
   required: ['total', 'positive_ev_count', 'guaranteed_profit_count', 'player_prop_count', 'has_key_numbers_count', 'by_sport', 'by_market', 'by_sportsbook', 'avg_middle_size', 'avg_probability', 'avg_ev', 'best_ev'],
@@ -219,6 +219,7 @@ export const opportunitiesRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async 
           sort: sortParam(MIDDLE_SORT_KEYS, 'quality (default), ev, probability (alias hit_probability), middle_size (alias window): best first; cost: cheapest first; start_time: soonest first. A leading - reverses.', 'quality'),
           group: groupParam,
           bankroll: bankrollParam,
+          state: deepLinkStateParam,
         },
       },
       response: { 200: paginatedEnvelope(middleRowSchema, MIDDLE_META), ...authErrorResponses },
@@ -239,7 +240,7 @@ export const opportunitiesRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async 
           max_hold: { type: 'number', minimum: -100, maximum: 100, default: 5, description: `Largest hold, % (default 5). Markets above ${DEFAULT_LOW_HOLD_PERCENT} % are not kept by the processor (meta.threshold).` },
           sort: sortParam(Object.keys(LOW_HOLD_SORT_KEYS), 'hold: lowest first (default); start_time: soonest first; sport, market: A-Z. A leading - reverses.', 'hold'),
           group: groupParam,
-          state: stateParam,
+          state: deepLinkStateParam,
         },
       },
       response: { 200: paginatedEnvelope(lowHoldRowSchema, LOW_HOLD_META), ...authErrorResponses },
