@@ -20,6 +20,8 @@ export interface AuthOptions {
   now: () => number;
   /** Counts each authenticated request per key and endpoint (buffered, flushed off the request path). */
   usage?: UsageRecorder;
+  /** Browser sessions: the key behind a session cookie, when the request presents no key itself. */
+  sessions?: { authenticate(request: FastifyRequest): AuthenticatedKey | undefined };
 }
 
 /** The key from `X-API-Key`, `Authorization: Bearer`, or `?api_key=` (for SSE clients). */
@@ -51,12 +53,12 @@ export const authPlugin = fp<AuthOptions>(async (app: FastifyInstance, options) 
   }
   app.addHook('onRequest', async (request, reply) => {
     const key = presentedKey(request);
-    const record = key === undefined ? undefined : options.keys.lookup(key);
+    const record = key === undefined ? options.sessions?.authenticate(request) : options.keys.lookup(key);
     if (!record) {
       throw new ApiError(
         'unauthorized',
         key === undefined
-          ? 'An API key is required: send it as X-API-Key, as Authorization: Bearer, or as the api_key query parameter'
+          ? 'An API key is required: send it as X-API-Key, as Authorization: Bearer, or as the api_key query parameter (or sign in for a session cookie)'
           : 'The API key is not valid',
       );
     }

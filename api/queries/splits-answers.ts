@@ -1,15 +1,12 @@
-import { SPLIT_MARKETS, SPLITS_BOOKS } from '../../schemas/index.js';
-import type { SplitMarket, TierName } from '../../schemas/index.js';
-import { csv, isoTime, pagination } from '../contract/common.js';
-import { parseFilters } from '../contract/filters.js';
-import { presentHistoryEntry, presentSplits } from '../contract/splits.js';
+import type { TierName } from '../../schemas/index.js';
+import { isoTime, pagination } from '../contract/common.js';
+import { parseSplitsFilters, presentHistoryEntry, presentSplits, splitsBooks } from '../contract/splits.js';
 import type { ServingDeps } from '../deps.js';
 import { ApiError } from '../errors.js';
 import { TIERS, openBooks } from '../tiers.js';
 import { fromStore } from './closing-answers.js';
 import type { SplitsBoard } from '../views/splits-board.js';
-import { SPLIT_SIGNALS, querySplits, querySplitsHistory } from '../views/splits-query.js';
-import type { SplitSignalKind } from '../views/splits-query.js';
+import { querySplits, querySplitsHistory } from '../views/splits-query.js';
 
 /**
  * Current splits and an event's splits history as every interface answers them (REST routes and
@@ -19,19 +16,6 @@ export interface SplitsSource {
   deps: Pick<ServingDeps, 'catalog' | 'views' | 'store' | 'clock'>;
   /** The board the `splits` changelog keeps (an empty one when the process has none). */
   splits: SplitsBoard;
-}
-
-const SPLITS_BOOK_SET: ReadonlySet<string> = new Set(SPLITS_BOOKS);
-const MARKET_SET: ReadonlySet<string> = new Set(SPLIT_MARKETS);
-const SIGNAL_SET: ReadonlySet<string> = new Set(SPLIT_SIGNALS);
-
-/** A comma list whose every item must be one of `allowed`: 400 naming the parameter otherwise. */
-function oneOf(name: string, value: string | undefined, allowed: ReadonlySet<string>): Set<string> | undefined {
-  const items = csv(value);
-  for (const v of items ?? []) {
-    if (!allowed.has(v)) throw new ApiError('invalid_request', `Invalid query parameter '${name}': '${v}' is not one of ${[...allowed].join(', ')}`);
-  }
-  return items;
 }
 
 // An unencoded `+` in a query string arrives as a space: `...:00 05:00` is read as `+05:00`.
@@ -76,12 +60,9 @@ export interface SplitsListQuery {
 export function splitsList(s: SplitsSource, tier: TierName, qs: SplitsListQuery): Record<string, unknown> {
   const { catalog, views, clock } = s.deps;
   const events = [qs.event, qs.event_id].filter((x): x is string => x !== undefined).join(',');
-  const { event } = parseFilters({ sport: qs.sport, league: qs.league, event: events === '' ? undefined : events, live: qs.live, team: qs.team, date: qs.date, q: qs.q }, catalog);
-  const books = oneOf('sportsbook', qs.sportsbook, SPLITS_BOOK_SET);
-  const markets = oneOf('market', qs.market, MARKET_SET) as Set<SplitMarket> | undefined;
-  const signals = oneOf('signal', qs.signal, SIGNAL_SET) as Set<SplitSignalKind> | undefined;
+  const filters = parseSplitsFilters({ ...qs, event: events === '' ? undefined : events }, catalog);
   const delayMs = TIERS[tier].dataDelaySeconds * 1000;
-  const result = querySplits(s.splits, views.boardFor(tier), catalog, { event, ...(books ? { books } : {}), ...(markets ? { markets } : {}), ...(signals ? { signals } : {}), delayMs });
+  const result = querySplits(s.splits, views.boardFor(tier), catalog, { ...filters, delayMs });
   const open = pricesOpen(s, tier);
   const { limit, offset } = qs;
   const data = result.matches.slice(offset, offset + limit).map((m) => presentSplits(catalog, m.snapshot, m.event, open.has(m.snapshot.book)));
@@ -103,7 +84,7 @@ export interface SplitsHistoryListQuery {
 
 export async function splitsHistoryList(s: SplitsSource, tier: TierName, qs: SplitsHistoryListQuery): Promise<Record<string, unknown>> {
   const { store, clock } = s.deps;
-  const books = oneOf('sportsbook', qs.sportsbook, SPLITS_BOOK_SET);
+  const books = splitsBooks(qs.sportsbook);
   const from = parseTimeParam('start_time', qs.start_time);
   const to = parseTimeParam('end_time', qs.end_time);
   if (from !== undefined && to !== undefined && from > to) {
