@@ -6,7 +6,7 @@ import cookie from '@fastify/cookie';
 import type { Logger } from 'pino';
 import { ERROR_CODES, errorBody } from './errors.js';
 import type { AppDeps, ServingDeps } from './deps.js';
-import { InternalPasses, authPlugin } from './plugins/auth.js';
+import { authPlugin } from './plugins/auth.js';
 import { envelopePlugin } from './plugins/envelope.js';
 import { RouteSchemas, mcpRoutes } from './mcp/index.js';
 import { errorsPlugin } from './plugins/errors.js';
@@ -89,7 +89,6 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
   // MCP tools are described by the REST routes' schemas; record them as the routes register.
   const routeSchemas = new RouteSchemas();
   app.addHook('onRoute', routeSchemas.record);
-  const passes = new InternalPasses();
   if (!appDeps.views) app.addHook('onClose', async () => views.close());
 
   await app.register(swagger, {
@@ -148,8 +147,8 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
   let streamService: StreamService | undefined;
   await app.register(async (authed) => {
     // Shed before authenticating: a refused request costs nothing and counts against no limit.
-    await authed.register(loadSheddingPlugin, { maxEventLoopDelayMs: limits.shedEventLoopDelayMs, turnBudgetMs: limits.shedTurnBudgetMs, admitted: (request) => passes.holds(request), ...(appDeps.loadProbe ? { probe: appDeps.loadProbe } : {}) });
-    await authed.register(authPlugin, { keys: deps.keys, rateLimits: deps.rateLimits, now: () => Date.now(), passes, sessions, ...(deps.usage ? { usage: deps.usage } : {}) });
+    await authed.register(loadSheddingPlugin, { maxEventLoopDelayMs: limits.shedEventLoopDelayMs, turnBudgetMs: limits.shedTurnBudgetMs, ...(appDeps.loadProbe ? { probe: appDeps.loadProbe } : {}) });
+    await authed.register(authPlugin, { keys: deps.keys, rateLimits: deps.rateLimits, now: () => Date.now(), sessions, ...(deps.usage ? { usage: deps.usage } : {}) });
     await authed.register(envelopePlugin, appDeps.inspectPayload ? { inspect: appDeps.inspectPayload } : {});
     await authed.register(referenceRoutes, { deps });
     await authed.register(eventsRoutes, { deps });
@@ -178,7 +177,7 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
     await authed.register(gameStateRoutes, { deps });
     await authed.register(closingRoutes, { deps });
     await authed.register(eventHistoryRoutes, { deps });
-    await authed.register(mcpRoutes, { deps, root: app as unknown as FastifyInstance, restPrefix: API_PREFIX, routeSchemas, passes });
+    await authed.register(mcpRoutes, { deps, restPrefix: API_PREFIX, routeSchemas });
   }, { prefix: API_PREFIX });
 
   return app as unknown as FastifyInstance;

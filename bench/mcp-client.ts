@@ -2,7 +2,7 @@
  * The client side of the MCP bench, in its own process so that client work does not share the
  * server's event loop: `node mcp-client.js <base url> <key> <calls>` prints the latencies (ms)
  * of REST GET /odds?limit=50, of the MCP get_odds tool (limit 50) through the SDK client, and of
- * the same tools/call as a plain HTTP POST, one request at a time.
+ * the same tools/call as a plain HTTP POST, one request at a time, the three interleaved.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -34,11 +34,13 @@ async function main(): Promise<void> {
     'x-api-key': key, 'content-type': 'application/json', accept: 'application/json, text/event-stream',
     'mcp-session-id': transport.sessionId ?? '', 'mcp-protocol-version': transport.protocolVersion ?? '2025-03-26',
   };
-  const rawBody = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_odds', arguments: { limit: 50 } } });
+  // Ids of its own, far from the SDK client's: a session's request ids must not collide.
+  let rawId = 1_000_000;
   const raw = async (): Promise<void> => {
+    const rawBody = JSON.stringify({ jsonrpc: '2.0', id: rawId++, method: 'tools/call', params: { name: 'get_odds', arguments: { limit: 50 } } });
     const res = await fetch(`${base}/api/v1/mcp`, { method: 'POST', headers: rawHeaders, body: rawBody });
     const body = (await res.json()) as { result?: { structuredContent?: { data?: unknown[] } } };
-    if (body.result?.structuredContent?.data?.length !== 50) throw new Error('raw tools/call did not answer 50 rows');
+    if (body.result?.structuredContent?.data?.length !== 50) throw new Error(`raw tools/call did not answer 50 rows: ${JSON.stringify(body).slice(0, 400)}`);
   };
   const tool = async (): Promise<void> => {
     const r = await client.callTool({ name: 'get_odds', arguments: { limit: 50 } });
@@ -51,9 +53,15 @@ async function main(): Promise<void> {
     await tool();
     await raw();
   }
-  const restMs = await timed(calls, rest);
-  const mcpMs = await timed(calls, tool);
-  const rawMs = await timed(calls, raw);
+  // Interleaved, so that the machine's load at any moment weighs on the three alike.
+  const restMs: number[] = [];
+  const mcpMs: number[] = [];
+  const rawMs: number[] = [];
+  for (let i = 0; i < calls; i++) {
+    restMs.push(...(await timed(1, rest)));
+    mcpMs.push(...(await timed(1, tool)));
+    rawMs.push(...(await timed(1, raw)));
+  }
   await client.close();
   process.stdout.write(JSON.stringify({ rest: restMs, mcp: mcpMs, raw: rawMs }), () => process.exit(0));
 }

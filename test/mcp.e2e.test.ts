@@ -8,15 +8,19 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RawTick } from '../schemas/index.js';
+import type { RawSplits, RawTick } from '../schemas/index.js';
 import { DEVIG_METHODS } from '../pipeline/odds-math/index.js';
+import { QUERY_TOOLS } from '../api/mcp/index.js';
 import { startConformance } from './support/fixture.js';
 import type { Conformance } from './support/fixture.js';
 
 type Row = Record<string, unknown>;
+/** 20 data tools on the query layer, 5 calculators, and the account tool (the fixture has a key store). */
+const TOOL_COUNT = 26;
 let c: Conformance;
 let nbaEvent = '';
 let nflEvent = '';
+let eplEvent = '';
 const clients: Client[] = [];
 
 async function connect(key: string | null, how: 'header' | 'bearer' | 'query' = 'header'): Promise<Client> {
@@ -63,6 +67,22 @@ beforeAll(async () => {
   const events = (await c.sys.get('/api/v1/events', c.keys.enterprise)).body['data'] as Row[];
   nbaEvent = events.find((e) => e['league'] === 'nba')?.['id'] as string;
   nflEvent = events.find((e) => e['league'] === 'nfl')?.['id'] as string;
+  eplEvent = events.find((e) => e['league'] === 'epl')?.['id'] as string;
+  // Splits on the NBA game from both books, twice (a history), and the live EPL game's score.
+  const split = (book: string, bookEventId: string, bets: number): RawSplits => ({
+    kind: 'splits', book, bookEventId, sport: 'basketball', league: 'nba', homeTeam: 'Los Angeles Lakers', awayTeam: 'Boston Celtics',
+    startTime: nba.startTime, isLive: false, ts: 0,
+    sides: [{ market: 'moneyline', outcome: 'Los Angeles Lakers', betPct: bets, handlePct: 0.4 }, { market: 'moneyline', outcome: 'Boston Celtics', betPct: 1 - bets, handlePct: 0.6 }],
+  });
+  await c.push([split('draftkings', 'dk-100', 0.6), split('circa', 'c-100', 0.55)]);
+  c.advance(5 * 60_000);
+  await c.push([split('draftkings', 'dk-100', 0.7)]);
+  const epl = events.find((e) => e['league'] === 'epl') as Row;
+  c.sys.gameStates.apply({
+    eventId: eplEvent, sport: 'soccer', league: 'epl', homeTeamId: (epl['home'] as Row)['id'] as string, awayTeamId: (epl['away'] as Row)['id'] as string,
+    status: 'live', homeScore: 1, awayScore: 0, period: '2H', clock: '61:00', possession: 'home', server: null, lastPlay: null, extras: { corners: [4, 2] },
+    primaryBook: 'pinnacle', bookCount: 2, updatedAt: c.clock.now(),
+  }, eplEvent);
 });
 
 afterAll(async () => {
@@ -79,8 +99,8 @@ describe('handshake', () => {
     const names = tools.map((t) => t.name).sort();
     expect(names).toEqual([
       'calculate_arbitrage', 'calculate_ev', 'calculate_hold', 'calculate_kelly', 'compare_odds', 'devig_odds', 'find_arbitrage', 'find_ev_opportunities',
-      'find_low_hold', 'find_middles', 'get_best_odds', 'get_events', 'get_leagues', 'get_markets', 'get_odds', 'get_odds_batch', 'get_odds_delta',
-      'get_sports', 'get_sportsbooks', 'get_teams',
+      'find_low_hold', 'find_middles', 'get_account_info', 'get_best_odds', 'get_closing_lines', 'get_clv', 'get_events', 'get_game_state', 'get_leagues',
+      'get_markets', 'get_odds', 'get_odds_batch', 'get_odds_delta', 'get_splits', 'get_splits_history', 'get_sports', 'get_sportsbooks', 'get_teams',
     ]);
     for (const t of tools) {
       expect([t.name, t.inputSchema.type, typeof t.description, t.outputSchema?.type]).toEqual([t.name, 'object', 'string', 'object']);
@@ -116,7 +136,7 @@ describe('handshake', () => {
     const note = await fetch(`${c.sys.url}/api/v1/mcp`, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
     expect(note.status).toBe(202);
     const list = await fetch(`${c.sys.url}/api/v1/mcp`, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }) });
-    expect(((((await list.json()) as Row)['result'] as Row)['tools'] as Row[]).length).toBe(20);
+    expect(((((await list.json()) as Row)['result'] as Row)['tools'] as Row[]).length).toBe(TOOL_COUNT);
     // Another key cannot use the session; its owner can end it; then it is gone.
     const stolen = await fetch(`${c.sys.url}/api/v1/mcp`, { method: 'POST', headers: { ...headers, 'x-api-key': c.keys.pro }, body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list' }) });
     expect(stolen.status).toBe(404);
@@ -129,7 +149,7 @@ describe('handshake', () => {
   it('takes the key as header, bearer or query parameter; without one (or a wrong one) answers HTTP 401 in the error envelope', async () => {
     for (const how of ['header', 'bearer', 'query'] as const) {
       const client = await connect(c.keys.hobby, how);
-      expect((await client.listTools()).tools.length).toBe(20);
+      expect((await client.listTools()).tools.length).toBe(TOOL_COUNT);
     }
     const variants: Record<string, string>[] = [{}, { 'x-api-key': 'wrong-key' }];
     for (const headers of variants) {
@@ -151,41 +171,58 @@ describe('every tool answers what its REST twin answers', () => {
     const t = c.ticks.find((x) => x.league === 'nfl' && x.book === 'pinnacle') as RawTick;
     await c.push([{ ...t, priceAmerican: (t.priceAmerican as number) - 5 }]);
   });
-  const cases = (): [string, Row, string, 'GET' | 'POST', unknown?][] => [
-    ['get_sports', {}, '/sports?limit=50', 'GET'],
-    ['get_leagues', { sport: 'basketball', include_empty: true }, '/leagues?sport=basketball&include_empty=true&limit=50', 'GET'],
-    ['get_sportsbooks', { catalog: true }, '/sportsbooks?catalog=true&limit=50', 'GET'],
-    ['get_markets', {}, '/markets?limit=50', 'GET'],
-    ['get_teams', { q: 'lakers' }, '/teams?q=lakers&limit=25', 'GET'],
-    ['get_events', { sport: ['basketball', 'football'] }, '/events?sport=basketball,football&limit=25', 'GET'],
-    ['get_odds', { league: 'nba', market: ['moneyline', 'point_spread'], limit: 5 }, '/odds?league=nba&market=moneyline,point_spread&limit=5', 'GET'],
-    ['get_best_odds', { event: [nbaEvent] }, `/odds/best?event=${nbaEvent}&limit=25`, 'GET'],
-    ['compare_odds', { event: nbaEvent, market: 'moneyline' }, `/odds/comparison?event=${nbaEvent}&market=moneyline`, 'GET'],
+  /** Tools that page an object answer themselves (REST answers it whole): their `pagination` is the tool's own. */
+  const PAGED_OBJECTS = new Set(['compare_odds', 'get_closing_lines', 'get_game_state']);
+  const cases = (): [string, Row, string, ('GET' | 'POST')?, unknown?, string?][] => [
+    ['get_sports', {}, '/sports?limit=50'],
+    ['get_leagues', { sport: 'basketball', include_empty: true }, '/leagues?sport=basketball&include_empty=true&limit=50'],
+    ['get_sportsbooks', { catalog: true }, '/sportsbooks?catalog=true&limit=50'],
+    ['get_markets', {}, '/markets?limit=50'],
+    ['get_teams', { q: 'lakers' }, '/teams?q=lakers&limit=25'],
+    ['get_events', { sport: ['basketball', 'football'] }, '/events?sport=basketball,football&limit=25'],
+    ['get_odds', { league: 'nba', market: ['moneyline', 'point_spread'], limit: 5 }, '/odds?league=nba&market=moneyline,point_spread&limit=5'],
+    ['get_best_odds', { event: [nbaEvent] }, `/odds/best?event=${nbaEvent}&limit=25`],
+    ['compare_odds', { event: nbaEvent, market: 'moneyline' }, `/odds/comparison?event=${nbaEvent}&market=moneyline`],
     ['get_odds_batch', { event_ids: [nbaEvent, nflEvent, 'no-such-event'], market: ['moneyline'] }, '/odds/batch', 'POST', { event_ids: [nbaEvent, nflEvent, 'no-such-event'], market: 'moneyline' }],
-    ['get_odds_delta', { since, league: ['nfl'] }, '', 'GET'],
-    ['find_ev_opportunities', { min_ev: 0 }, '/opportunities/ev?min_ev=0&limit=20', 'GET'],
-    ['find_arbitrage', {}, '/opportunities/arbitrage?limit=20', 'GET'],
-    ['find_middles', {}, '/opportunities/middles?limit=20', 'GET'],
-    ['find_low_hold', { group: 'best' }, '/opportunities/low_hold?group=best&limit=20', 'GET'],
+    ['get_odds_delta', { since, league: ['nfl'] }, `/odds/delta?since=${encodeURIComponent(since)}&league=nfl&limit=100`],
+    ['get_closing_lines', { event_id: eplEvent }, `/odds/closing?event_id=${eplEvent}`],
+    ['get_clv', { group_by: 'sport', sport: ['soccer', 'basketball'] }, '/historical/clv?group_by=sport&sport=soccer,basketball'],
+    ['get_splits', { league: ['nba'] }, '/splits?league=nba&limit=25'],
+    ['get_splits_history', { event_id: nbaEvent }, `/splits/history?event_id=${nbaEvent}&limit=50`],
+    ['get_game_state', {}, '/gamestate', 'GET', undefined, c.keys.enterprise],
+    ['get_game_state', { sport: 'soccer' }, '/gamestate/soccer', 'GET', undefined, c.keys.enterprise],
+    ['get_account_info', {}, '/account'],
+    ['find_ev_opportunities', { min_ev: 0 }, '/opportunities/ev?min_ev=0&limit=20'],
+    ['find_arbitrage', {}, '/opportunities/arbitrage?limit=20'],
+    ['find_middles', {}, '/opportunities/middles?limit=20'],
+    ['find_low_hold', { group: 'best' }, '/opportunities/low_hold?group=best&limit=20'],
   ];
 
   it('structured content equals the REST body (rows, paging, meta), with a short text summary', async () => {
-    const client = await connect(c.keys.sharp);
-    for (const [name, args, path, method, body] of cases()) {
-      const r = await call(client, name, args);
+    const sharp = await connect(c.keys.sharp);
+    const enterprise = await connect(c.keys.enterprise);
+    // Listed first, so the SDK client checks every structured result against the tool's output schema.
+    await sharp.listTools();
+    await enterprise.listTools();
+    const seen = new Set<string>();
+    for (const [name, args, path, method = 'GET', body, key = c.keys.sharp] of cases()) {
+      seen.add(name);
+      const r = await call(key === c.keys.sharp ? sharp : enterprise, name, args);
       expect([name, r.isError ?? false, text(r)]).toEqual([name, false, expect.any(String)]);
-      const restPath = name === 'get_odds_delta' ? `/odds/delta?since=${encodeURIComponent(args['since'] as string)}&league=nfl&limit=100` : path;
-      const rest = method === 'POST' ? await c.sys.post(`/api/v1${restPath}`, body, c.keys.sharp) : await c.sys.get(`/api/v1${restPath}`, c.keys.sharp);
+      const rest = method === 'POST' ? await c.sys.post(`/api/v1${path}`, body, key) : await c.sys.get(`/api/v1${path}`, key);
       expect([name, rest.status]).toEqual([name, 200]);
       const structured = stable(r.structuredContent as Row);
-      if (name === 'compare_odds') expect(structured['pagination']).toMatchObject({ limit: 50, offset: 0, has_more: false, next_offset: null });
-      delete structured['pagination'];
-      if (name !== 'compare_odds') structured['pagination'] = (r.structuredContent as Row)['pagination'];
+      if (PAGED_OBJECTS.has(name)) {
+        expect([name, structured['pagination']]).toEqual([name, expect.objectContaining({ offset: 0, has_more: false, next_offset: null })]);
+        delete structured['pagination'];
+      }
       expect([name, structured]).toEqual([name, stable(rest.body)]);
       expect(text(r).length).toBeLessThan(400);
-      expect(JSON.stringify(r)).not.toContain(c.keys.sharp);
+      expect(JSON.stringify(r)).not.toContain(key);
       if (name === 'get_odds_delta') expect(((r.structuredContent as Row)['data'] as Row[]).length).toBe(1);
     }
+    // Every tool on the query layer has a row here.
+    expect(QUERY_TOOLS.map((t) => t.name).filter((n) => !seen.has(n))).toEqual([]);
   });
 
   it('finds the scripted opportunities of every kind the board holds', async () => {
@@ -226,6 +263,36 @@ describe('every tool answers what its REST twin answers', () => {
     const bad = await call(client, 'calculate_hold', { odds: [-110, 50] });
     expect([bad.isError, text(bad)]).toEqual([true, "Invalid argument 'odds[1]': American odds must be a finite number <= -100 or >= +100, got 50"]);
   });
+  it('answers the new areas with the data the fixture put there', async () => {
+    const sharp = await connect(c.keys.sharp);
+    const splits = (await call(sharp, 'get_splits', { event: [nbaEvent] })).structuredContent as Row;
+    expect(((splits['data'] as Row[]).map((x) => x['sportsbook'])).sort()).toEqual(['circa', 'draftkings']);
+    const history = await call(sharp, 'get_splits_history', { event_id: nbaEvent, limit: 2 });
+    expect(((history.structuredContent as Row)['data'] as Row[]).length).toBe(2);
+    expect(text(history)).toMatch(/^2 snapshots from \S+ to \S+\. 1 older snapshots in the window: call get_splits_history again/);
+    const enterprise = await connect(c.keys.enterprise);
+    const games = await call(enterprise, 'get_game_state', { sport: 'soccer' });
+    expect((((games.structuredContent as Row)['data'] as Row)['soccer'] as Row)[eplEvent]).toMatchObject({ home_score: 1, away_score: 0 });
+    expect(text(games)).toBe('1 live games in 1 sports.');
+    const account = await call(sharp, 'get_account_info');
+    expect(((account.structuredContent as Row)['data'] as Row)['tier']).toBe('sharp');
+    expect(text(account)).toMatch(/^Tier sharp: \d+ requests a minute, up to 999 sportsbooks, 0 s data delay, features: .*\bev\b/);
+    // The NFL game goes live: its pre-match prices close and reach the history store.
+    const t = c.ticks.find((x) => x.league === 'nfl' && x.book === 'pinnacle') as RawTick;
+    await c.push([{ ...t, isLive: true, priceAmerican: -160 }]);
+    let rest: Row = {};
+    for (let i = 0; i < 300 && Object.keys(((rest['data'] as Row | undefined)?.['books'] ?? {}) as Row).length === 0; i++) {
+      if (i > 0) await new Promise((resolve) => setTimeout(resolve, 100));
+      rest = (await c.sys.get(`/api/v1/odds/closing?event_id=${nflEvent}`, c.keys.sharp)).body;
+    }
+    const books = Object.keys((rest['data'] as Row)['books'] as Row);
+    expect(books.length).toBeGreaterThan(1);
+    const all = await call(sharp, 'get_closing_lines', { event_id: nflEvent, limit: 50 });
+    expect(stable(all.structuredContent as Row)).toMatchObject({ ...stable(rest), meta: { source: 'closing_odds' } });
+    const first = await call(sharp, 'get_closing_lines', { event_id: nflEvent, limit: 1 });
+    expect(Object.keys(((first.structuredContent as Row)['data'] as Row)['books'] as Row)).toEqual(books.slice(0, 1));
+    expect(text(first)).toMatch(new RegExp(`^\\d+ closing lines at 1 sportsbooks for ${nflEvent}, captured \\S+\\. More available: call get_closing_lines again with offset=1\\.$`));
+  });
 });
 
 describe('tiers, limits and errors', () => {
@@ -235,6 +302,17 @@ describe('tiers, limits and errors', () => {
     expect([ev.isError, text(ev)]).toEqual([true, 'The ev feature needs the pro tier or higher; this key is free']);
     const arb = await call(client, 'find_arbitrage');
     expect([arb.isError, text(arb)]).toEqual([true, 'The arbitrage feature needs the hobby tier or higher; this key is free']);
+    const gates: [string, Row, string][] = [
+      ['get_closing_lines', { event_id: nflEvent }, 'Closing lines needs the pro tier or higher; this key is free'],
+      ['get_clv', {}, 'Closing-line value history needs the sharp tier or higher; this key is free'],
+      ['get_game_state', {}, 'The gamestate feature needs the enterprise tier or higher; this key is free'],
+      ['find_middles', {}, 'The middles feature needs the pro tier or higher; this key is free'],
+      ['find_low_hold', {}, 'The arbitrage feature needs the hobby tier or higher; this key is free'],
+    ];
+    for (const [name, args, message] of gates) {
+      const r = await call(client, name, args);
+      expect([name, r.isError, text(r)]).toEqual([name, true, message]);
+    }
     const book = await call(client, 'get_odds', { sportsbook: ['pinnacle'] });
     expect([book.isError, text(book)]).toEqual([true, expect.stringMatching(/pinnacle.*needs the pro tier/)]);
     // The free key's rows come from its books only, on its delayed board, as on REST.
@@ -252,6 +330,12 @@ describe('tiers, limits and errors', () => {
       ['get_odds_delta', { since: 'yesterday' }, "Invalid argument 'since'"],
       ['find_ev_opportunities', { min_ev: 'lots' }, "Invalid argument 'min_ev': must be number"],
       ['get_odds_batch', { event_ids: Array.from({ length: 60 }, (_, i) => `e${i}`) }, "Invalid argument 'event_ids': 60 events, the pro tier allows at most 50"],
+      ['get_closing_lines', {}, "Missing required argument 'event_id'"],
+      ['get_closing_lines', { event_id: 'x', sportsbook: ['nope'] }, "Invalid argument 'sportsbook[0]': must be one of"],
+      ['get_splits', { signal: ['steam'] }, "Invalid argument 'signal[0]': must be one of rlm, divergence"],
+      ['get_splits_history', { event_id: 'x', start_time: 'noon' }, "Invalid argument 'start_time': must be an RFC 3339 date-time"],
+      ['get_splits_history', { event_id: 'x', start_time: '2026-11-22T10:00:00Z', end_time: '2026-11-21T10:00:00Z' }, "Invalid argument 'start_time': must not be after end_time"],
+      ['get_game_state', { sport: 'quidditch' }, "Invalid argument 'sport': must be one of"],
     ];
     for (const [name, args, message] of cases) {
       const r = await call(client, name, args);

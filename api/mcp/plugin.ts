@@ -1,25 +1,27 @@
 import type { IncomingMessage } from 'node:http';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
-import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { authErrorResponses } from '../contract/common.js';
 import type { ServingDeps } from '../deps.js';
 import type { AuthenticatedKey } from '../accounts/index.js';
-import type { Admitted, InternalPasses } from '../plugins/auth.js';
+import { GameStateBoard } from '../views/gamestate-board.js';
+import { OpportunityBoard } from '../views/opportunity-board.js';
+import { SplitsBoard } from '../views/splits-board.js';
 import { CALCULATOR_TOOLS } from './calculator-tools.js';
-import { restTools } from './rest-tools.js';
+import { queryTools } from './query-tools.js';
+import type { ToolSources } from './query-tools.js';
 import type { RouteSchemas } from './route-schemas.js';
 import { ToolRegistry, createMcpServer } from './server.js';
 import { DEFAULT_SESSION_LIMITS, Sessions } from './sessions.js';
 import type { Session, SessionLimits } from './sessions.js';
+import type { ToolCaller } from './tool.js';
 
 export interface McpOptions {
   deps: ServingDeps;
-  /** The app the REST routes live on (tools answer through them in process). */
-  root: FastifyInstance;
   /** Where the REST routes are mounted (not `prefix`: Fastify reads that as this plugin's own). */
   restPrefix: string;
+  /** The REST routes' schemas, which describe the tools' arguments and answers. */
   routeSchemas: RouteSchemas;
-  passes: InternalPasses;
   sessionLimits?: SessionLimits;
 }
 
@@ -38,11 +40,27 @@ const responses = (ok: string): object => ({
  * `initialize`, mounted on this Fastify app behind the same key check and rate limit as REST
  * (every HTTP request to /mcp counts once; a tool call is one request).
  */
+function parsedJson(body: Buffer): unknown {
+  try {
+    return body.length === 0 ? undefined : (JSON.parse(body.toString('utf8')) as unknown);
+  } catch {
+    return undefined;
+  }
+}
+
 export const mcpRoutes: FastifyPluginAsync<McpOptions> = async (app, options) => {
-  const { deps, root, restPrefix, routeSchemas, passes } = options;
+  const { deps, restPrefix, routeSchemas } = options;
+  // The boards the routes read; a process without a stage behind one serves it empty, as REST does.
+  const sources: ToolSources = {
+    deps,
+    opportunities: { deps, opportunities: deps.opportunities ?? new OpportunityBoard() },
+    splits: { deps, splits: deps.splits ?? new SplitsBoard(deps.clock, { syncEveryMs: 0 }) },
+    gameStates: deps.gameStates ?? new GameStateBoard(),
+    ...(deps.accounts ? { accounts: deps.accounts } : {}),
+  };
   let registry: ToolRegistry | undefined;
-  // The REST routes register after this plugin; their schemas are complete once the app is ready.
-  const tools = (): ToolRegistry => (registry ??= new ToolRegistry([...restTools(root, restPrefix, routeSchemas, deps.catalog, passes), ...CALCULATOR_TOOLS]));
+  // The tools are described by the REST routes' schemas, complete once the app is ready.
+  const tools = (): ToolRegistry => (registry ??= new ToolRegistry([...queryTools(sources, routeSchemas, restPrefix), ...CALCULATOR_TOOLS]));
   const sessions = new Sessions(() => createMcpServer(tools(), deps.version, app.log), options.sessionLimits ?? DEFAULT_SESSION_LIMITS);
   app.addHook('onClose', async () => sessions.closeAll());
   // Built when the app is ready (every route registered), so a tool whose route is missing stops the start.
@@ -76,7 +94,8 @@ export const mcpRoutes: FastifyPluginAsync<McpOptions> = async (app, options) =>
       return rpcError(reply, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
     }
     const raw = request.raw as IncomingMessage & { auth?: AuthInfo; rawBody?: Buffer };
-    raw.rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+    const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+    raw.rawBody = body;
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(reply.getHeaders())) {
       if (value === undefined) continue;
@@ -84,11 +103,13 @@ export const mcpRoutes: FastifyPluginAsync<McpOptions> = async (app, options) =>
       if (name.startsWith('x-ratelimit-') || name === 'x-data-delay') headers[name] = String(value);
     }
     // The tools see the key's record (tier, id) and this request's rate-limit state, never the key itself.
-    const caller: Admitted = { record: key, headers };
+    const caller: ToolCaller = { record: key, headers };
     raw.auth = { token: '', clientId: key.keyId, scopes: [], extra: { caller } };
     reply.hijack();
     try {
-      await session.transport.handleRequest(raw, reply.raw);
+      // Parsed here, the message skips the transport's web-stream read of the body; a body that is
+      // not JSON is left to the transport, which answers it with its JSON-RPC parse error.
+      await session.transport.handleRequest(raw, reply.raw, request.method === 'POST' ? parsedJson(body) : undefined);
     } catch (err) {
       request.log.error({ err }, 'mcp transport failed');
       if (!reply.raw.headersSent) {

@@ -2,9 +2,8 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Admitted } from '../plugins/auth.js';
 import { ArgumentChecker } from './arguments.js';
-import type { ToolSpec } from './tool.js';
+import type { ToolCaller, ToolSpec } from './tool.js';
 
 const INSTRUCTIONS =
   'Real-time sports odds from many sportsbooks and the betting opportunities derived from them. ' +
@@ -42,7 +41,7 @@ export class ToolRegistry {
   }
 
   /** A tool's answer; an unknown tool is a protocol error, everything the tool refuses is a tool error. */
-  async call(name: string, args: unknown, caller: Admitted, log: FastifyBaseLogger): Promise<CallToolResult> {
+  async call(name: string, args: unknown, caller: ToolCaller, log: FastifyBaseLogger): Promise<CallToolResult> {
     const tool = this.byName.get(name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool '${name}'; tools/list names the ${this.byName.size} tools`);
     const checked = this.checker.check(name, args);
@@ -72,7 +71,7 @@ export function createMcpServer(registry: ToolRegistry, version: string, log: Fa
   mcp.server.registerCapabilities({ tools: { listChanged: false } });
   mcp.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: registry.listing }));
   mcp.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    const caller = extra.authInfo?.extra?.['caller'] as Admitted | undefined;
+    const caller = extra.authInfo?.extra?.['caller'] as ToolCaller | undefined;
     if (!caller) throw new McpError(ErrorCode.InvalidRequest, 'Not authenticated');
     return registry.call(request.params.name, request.params.arguments, caller, log);
   });

@@ -1,8 +1,14 @@
-import type { Admitted } from '../plugins/auth.js';
+import type { AuthenticatedKey } from '../accounts/index.js';
 import type { JsonSchema } from './route-schemas.js';
 
-/** What a tool is given besides its arguments: the caller's key record (never the key) and its rate-limit headers. */
-export type ToolContext = Admitted;
+/**
+ * Who a tool answers: the key's record (tier, id; never the key itself) and the rate-limit
+ * headers of the `/mcp` request that carried the call, which the auth hook counted once.
+ */
+export interface ToolCaller {
+  record: AuthenticatedKey;
+  headers: Record<string, string>;
+}
 
 export type ToolOutcome =
   | { ok: true; structured: Record<string, unknown>; summary: string }
@@ -15,5 +21,5 @@ export interface ToolSpec {
   description: string;
   inputSchema: JsonSchema;
   outputSchema: JsonSchema;
-  run(args: Record<string, unknown>, context: ToolContext): Promise<ToolOutcome>;
+  run(args: Record<string, unknown>, caller: ToolCaller): Promise<ToolOutcome>;
 }

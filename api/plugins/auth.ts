@@ -1,10 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TierName } from '../../schemas/index.js';
 import { ApiError } from '../errors.js';
 import type { AuthenticatedKey, KeyStore, UsageRecorder } from '../accounts/index.js';
-import { TIERS, lowestTierWith } from '../tiers.js';
+import { TIERS } from '../tiers.js';
+import { requireFeatureOf } from '../queries/index.js';
 import type { Feature } from '../tiers.js';
 import type { RateLimitStore } from './rate-limit.js';
 
@@ -20,51 +20,8 @@ export interface AuthOptions {
   now: () => number;
   /** Counts each authenticated request per key and endpoint (buffered, flushed off the request path). */
   usage?: UsageRecorder;
-  /** Passes for in-process calls made on behalf of a request this hook already admitted. */
-  passes?: InternalPasses;
   /** Browser sessions: the key behind a session cookie, when the request presents no key itself. */
   sessions?: { authenticate(request: FastifyRequest): AuthenticatedKey | undefined };
-}
-
-/** Who an in-process call is made for: the key's record and the rate-limit headers of the request that was counted. */
-export interface Admitted {
-  record: AuthenticatedKey;
-  headers: Record<string, string>;
-}
-
-/**
- * One-time passes for in-process calls made on behalf of a request that was already
- * authenticated and counted (an MCP tool call dispatched to its REST route): the route sees the
- * caller's key record and that request's rate-limit headers, and the call is not counted a
- * second time. A pass is 32 random bytes, valid for one request, and never leaves the process.
- */
-export class InternalPasses {
-  static readonly HEADER = 'x-internal-pass';
-  private readonly passes = new Map<string, Admitted>();
-
-  async run<T>(admitted: Admitted, call: (headers: Record<string, string>) => Promise<T>): Promise<T> {
-    const pass = randomBytes(32).toString('base64url');
-    this.passes.set(pass, admitted);
-    try {
-      return await call({ [InternalPasses.HEADER]: pass });
-    } finally {
-      this.passes.delete(pass);
-    }
-  }
-
-  /** Whether the request carries a live pass (without using it up). */
-  holds(request: FastifyRequest): boolean {
-    const pass = request.headers[InternalPasses.HEADER];
-    return typeof pass === 'string' && this.passes.has(pass);
-  }
-
-  take(request: FastifyRequest): Admitted | undefined {
-    const pass = request.headers[InternalPasses.HEADER];
-    if (typeof pass !== 'string') return undefined;
-    const admitted = this.passes.get(pass);
-    this.passes.delete(pass);
-    return admitted;
-  }
 }
 
 /** The key from `X-API-Key`, `Authorization: Bearer`, or `?api_key=` (for SSE clients). */
@@ -91,17 +48,10 @@ export const authPlugin = fp<AuthOptions>(async (app: FastifyInstance, options) 
   if (usage) {
     app.addHook('onResponse', async (request, reply) => {
       const key = request.apiKey;
-      // An MCP tool's in-process call to its route is part of the /mcp request already counted.
-      if (key && request.headers[InternalPasses.HEADER] === undefined) usage.record(key.accountId, key.keyId, endpointOf(request), reply.statusCode >= 400);
+      if (key) usage.record(key.accountId, key.keyId, endpointOf(request), reply.statusCode >= 400);
     });
   }
   app.addHook('onRequest', async (request, reply) => {
-    const admitted = options.passes?.take(request);
-    if (admitted) {
-      request.apiKey = admitted.record;
-      void reply.headers(admitted.headers);
-      return;
-    }
     const key = presentedKey(request);
     const record = key === undefined ? options.sessions?.authenticate(request) : options.keys.lookup(key);
     if (!record) {
@@ -144,9 +94,5 @@ export function tierOf(request: FastifyRequest): TierName {
 }
 
 export function requireFeature(request: FastifyRequest, feature: Feature): void {
-  const tier: TierName = request.apiKey?.tier ?? 'free';
-  if (!TIERS[tier].features.includes(feature)) {
-    const needed = lowestTierWith(feature);
-    throw new ApiError('feature_required', `The ${feature} feature needs the ${needed} tier or higher; this key is ${tier}`, {}, { tier, required_tier: needed });
-  }
+  requireFeatureOf(tierOf(request), feature);
 }

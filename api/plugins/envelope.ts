@@ -61,6 +61,22 @@ function isEnvelope(payload: unknown): payload is Record<string, unknown> {
   return typeof payload === 'object' && payload !== null && !Array.isArray(payload) && !Buffer.isBuffer(payload) && 'data' in payload;
 }
 
+/**
+ * A 2xx envelope as it goes on the wire: `data` never null, `meta.pagination` beside the
+ * top-level `pagination`, and the emit time. MCP tools answer their structured content this way too.
+ */
+export function onTheWire(payload: Record<string, unknown>, emittedAt: string): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...payload };
+  if (out['data'] === null || out['data'] === undefined) out['data'] = [];
+  const page = out['pagination'];
+  const meta = out['meta'];
+  if (page !== undefined && (meta === undefined || (typeof meta === 'object' && meta !== null && !('pagination' in meta)))) {
+    out['meta'] = { ...(meta as object | undefined), pagination: page };
+  }
+  out['updated_at'] = emittedAt;
+  return out;
+}
+
 export const envelopePlugin = fp<{ inspect?: PayloadInspector }>(async (app: FastifyInstance, options) => {
   app.decorateRequest('emittedAt', null);
 
@@ -73,15 +89,8 @@ export const envelopePlugin = fp<{ inspect?: PayloadInspector }>(async (app: Fas
       options.inspect?.(request, reply.statusCode, payload);
       return payload;
     }
-    const out: Record<string, unknown> = { ...payload };
-    if (out['data'] === null || out['data'] === undefined) out['data'] = [];
-    const page = out['pagination'];
-    const meta = out['meta'];
-    if (page !== undefined && (meta === undefined || (typeof meta === 'object' && meta !== null && !('pagination' in meta)))) {
-      out['meta'] = { ...(meta as object | undefined), pagination: page };
-    }
     request.emittedAt = new Date().toISOString();
-    out['updated_at'] = request.emittedAt;
+    const out = onTheWire(payload, request.emittedAt);
     options.inspect?.(request, reply.statusCode, out);
     return out;
   });

@@ -24,3 +24,18 @@ export type { ArbEntry, ArbitrageQuery, EvEntry, EvQuery, LowHoldEntry, LowHoldQ
 export { betterPrice, outcomeKey, sameOutcome } from './row-identity.js';
 export type { OutcomeIdentity } from './row-identity.js';
 export type { Match } from '../views/odds-query.js';
+export { requireFeatureOf, requireTierOf } from './access.js';
+export { leaguesList, marketsList, rateLimitState, sportsList, sportsbooksList, teamsList } from './reference-lists.js';
+export type { LeaguesQuery, MarketsQuery, RateLimitState, SportsQuery, SportsbooksQuery, TeamsQuery } from './reference-lists.js';
+export { eventsList } from './event-list.js';
+export type { EventsQuery } from './event-list.js';
+export { bestOddsList, oddsBatch, oddsComparison, oddsDeltaPage, oddsList } from './odds-answers.js';
+export type { BatchQuery, BestOddsQuery, ComparisonQuery, DeltaQuery, OddsQuery, RowPresenter } from './odds-answers.js';
+export { arbitrageList, evList, lowHoldList, middlesList } from './opportunity-answers.js';
+export type { ArbitrageListQuery, EvListQuery, LowHoldListQuery, MiddlesListQuery, OpportunitySource } from './opportunity-answers.js';
+export { parseTimeParam, splitsHistoryList, splitsList } from './splits-answers.js';
+export type { SplitsHistoryListQuery, SplitsListQuery, SplitsSource } from './splits-answers.js';
+export { gameStates } from './gamestate-map.js';
+export { DAY_MS, closingLines, clvHistory, fromStore, parseDay } from './closing-answers.js';
+export type { ClosingLinesQuery, ClvQuery } from './closing-answers.js';
+export { accountInfo } from './account-info.js';

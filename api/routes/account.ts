@@ -1,13 +1,14 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { keyStatus, periodStarts } from '../accounts/index.js';
 import type { Accounts, AuthenticatedKey } from '../accounts/index.js';
-import { accountSchema, apiKeySchema, newKeySchema, presentAccount, presentKey, presentNewKey, usageSchema } from '../contract/account.js';
+import { accountSchema, apiKeySchema, newKeySchema, presentKey, presentNewKey, usageSchema } from '../contract/account.js';
 import { authErrorResponses, errorResponse, isoTime, notFoundResponse } from '../contract/common.js';
 import type { ServingDeps } from '../deps.js';
 import { ApiError } from '../errors.js';
 import { StoreError } from '../../pipeline/store/index.js';
 import { TIERS } from '../tiers.js';
 import { TIER_NAMES } from '../../schemas/index.js';
+import { accountInfo } from '../queries/index.js';
 import type { TierName } from '../../schemas/index.js';
 
 const keyIdParams = {
@@ -58,11 +59,7 @@ export const accountRoutes: FastifyPluginAsync<{ deps: ServingDeps; accounts: Ac
       description: 'Tier, rate limit, sportsbook allowance, features, streaming allowance and data delay of the key that sends the request.',
       response: { 200: envelope(accountSchema), ...authErrorResponses },
     },
-  }, async (request) => {
-    const auth = caller(request);
-    const key = ownKey(auth, auth.keyId);
-    return { success: true, data: presentAccount(auth, key, keys.account(auth.accountId)?.name ?? null, now()), updated_at: isoTime(now()) };
-  });
+  }, async (request) => accountInfo(accounts, caller(request), now()));
 
   app.get('/account/usage', {
     schema: {

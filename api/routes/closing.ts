@@ -1,63 +1,22 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import type { TierName } from '../../schemas/index.js';
-import { StoreError } from '../../pipeline/store/index.js';
+import type { FastifyPluginAsync } from 'fastify';
 import {
   closingSnapshotSchema,
   clvGroupSchema,
   evHistoryRowSchema,
   historicalEventSchema,
-  presentClosingSnapshot,
-  presentClvGroup,
   presentEvHistory,
   presentHistoricalDay,
 } from '../contract/closing.js';
-import { authErrorResponses, csv, csvParam, dataEnvelope, errorResponse, pagination, paginatedEnvelope, pagingParams } from '../contract/common.js';
-import { teamName } from '../contract/refs.js';
+import { authErrorResponses, csvParam, dataEnvelope, errorResponse, pagination, paginatedEnvelope, pagingParams } from '../contract/common.js';
 import type { AppDeps } from '../deps.js';
 import { ApiError } from '../errors.js';
 import { requireFeature, tierOf } from '../plugins/auth.js';
-import { allowedBooks } from '../tiers.js';
-import { CLV_GROUPS, closingLinesOfDay, closingLinesOfEvent, clvGroups, evHistory } from '../history/queries.js';
-import type { ClvGroupBy } from '../history/queries.js';
+import { CLV_GROUPS, closingLinesOfDay, evHistory } from '../history/queries.js';
+import { DAY_MS, closingLines, clvHistory, fromStore, parseDay, requireTierOf } from '../queries/index.js';
+import type { ClosingLinesQuery, ClvQuery } from '../queries/index.js';
 
-const DAY_MS = 86_400_000;
-const TIER_ORDER: readonly TierName[] = ['free', 'hobby', 'pro', 'sharp', 'enterprise'];
-/** How far back each tier may look (COMPAT §8): closing history 30 days from Sharp; CLV per tier. */
+/** How far back the closing history reaches (COMPAT §8): 30 days from Sharp. */
 const HISTORICAL_CLOSING_DAYS = 30;
-const CLV_WINDOW_DAYS: Readonly<Record<TierName, number | null>> = { free: 7, hobby: 30, pro: 90, sharp: 365, enterprise: null };
-
-function requireTier(request: FastifyRequest, min: TierName, what: string): TierName {
-  const tier = tierOf(request);
-  if (TIER_ORDER.indexOf(tier) < TIER_ORDER.indexOf(min)) {
-    throw new ApiError('feature_required', `${what} needs the ${min} tier or higher; this key is ${tier}`);
-  }
-  return tier;
-}
-
-const bad = (field: string, message: string): ApiError => new ApiError('invalid_request', `Invalid query parameter '${field}': ${message}`);
-
-/** A store that cannot answer is a 503 the client may retry, never a 500. */
-async function fromStore<T>(run: () => Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (e) {
-    if (e instanceof StoreError || e instanceof Error) throw new ApiError('unavailable', `The history store cannot answer right now: ${e.message.slice(0, 200)}`);
-    throw e;
-  }
-}
-
-/** `YYYY-MM-DD` or an ISO date-time -> epoch ms; the field is named when it is neither. */
-const EARLIEST = Date.UTC(2000, 0, 1);
-const LATEST = Date.UTC(2100, 0, 1);
-
-function parseDay(field: string, value: string): number {
-  const dayOnly = /^\d{4}-\d{2}-\d{2}$/.test(value);
-  const ms = dayOnly ? Date.parse(`${value}T00:00:00Z`) : Date.parse(value);
-  // A calendar day that does not exist (2025-02-30) must not roll over into the next month.
-  if (!Number.isFinite(ms) || (dayOnly && new Date(ms).toISOString().slice(0, 10) !== value)) throw bad(field, 'expected YYYY-MM-DD or an ISO 8601 date-time');
-  if (ms < EARLIEST || ms >= LATEST) throw bad(field, 'must be between 2000-01-01 and 2099-12-31');
-  return ms;
-}
 
 const meta = (extra: Record<string, unknown>): object => ({ type: 'object', properties: { source: { type: 'string' }, updated_at: { type: 'string', format: 'date-time' }, ...extra } });
 const filtersSchema = { type: 'object', additionalProperties: true } as const;
@@ -68,9 +27,9 @@ const idPattern = '^[A-Za-z0-9][A-Za-z0-9_.:-]*$';
  * +EV opportunities (Sharp+), all read from ClickHouse: a store that cannot answer gives 503.
  */
 export const closingRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { deps }) => {
-  const { store, catalog, clock, board } = deps;
+  const { store, catalog, clock } = deps;
 
-  app.get<{ Querystring: { event_id?: string; event?: string; sportsbook?: string; books?: string } }>('/odds/closing', {
+  app.get<{ Querystring: ClosingLinesQuery }>('/odds/closing', {
     schema: {
       tags: ['closing'],
       summary: "An event's closing lines",
@@ -87,21 +46,9 @@ export const closingRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, 
       response: { 200: dataEnvelope(closingSnapshotSchema, meta({})), 503: errorResponse('unavailable: the history store cannot answer; retry.'), ...authErrorResponses },
     },
   }, async (request, reply) => {
-    const tier = requireTier(request, 'pro', 'Closing lines');
-    const eventId = request.query.event_id ?? request.query.event;
-    if (eventId === undefined) throw new ApiError('invalid_request', "Missing required query parameter 'event_id'");
-    const requested = csv(request.query.sportsbook ?? request.query.books);
-    const visible = allowedBooks(tier, [...catalog.books.values()]);
-    for (const b of requested ?? []) {
-      if (!catalog.books.has(b)) throw bad('sportsbook', `unknown sportsbook '${b}'`);
-      if (!visible.has(b)) throw new ApiError('feature_required', `Sportsbook '${b}' is not served to the ${tier} tier`);
-    }
-    const books = [...(requested ?? visible)];
-    const rows = await fromStore(() => closingLinesOfEvent(store, eventId, books));
-    const e = board.event(eventId);
-    const fallback = e ? { sport: e.sport, league: e.league, home: teamName(catalog, e.homeTeamId), away: teamName(catalog, e.awayTeamId), start: e.startTime } : null;
+    const answer = await closingLines(deps, tierOf(request), request.query);
     void reply.header('cache-control', 'public, s-maxage=30, max-age=10');
-    return { success: true, data: presentClosingSnapshot(catalog, eventId, rows, fallback), meta: { source: 'closing_odds', updated_at: new Date(clock.now()).toISOString() } };
+    return answer;
   });
 
   app.get<{ Querystring: { date: string; sport: string; league: string } }>('/historical/odds/closing', {
@@ -132,7 +79,7 @@ export const closingRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, 
       },
     },
   }, async (request) => {
-    requireTier(request, 'sharp', 'Historical closing lines');
+    requireTierOf(tierOf(request), 'sharp', 'Historical closing lines');
     const { date, sport, league } = request.query;
     const day = parseDay('date', date);
     const today = Math.floor(clock.now() / DAY_MS) * DAY_MS;
@@ -146,7 +93,7 @@ export const closingRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, 
     };
   });
 
-  app.get<{ Querystring: { from?: string; to?: string; group_by: ClvGroupBy; sport?: string; league?: string; sportsbook?: string; devig_book?: string } }>('/historical/clv', {
+  app.get<{ Querystring: ClvQuery }>('/historical/clv', {
     schema: {
       tags: ['closing'],
       summary: 'Closing-line value of +EV opportunities',
@@ -180,24 +127,7 @@ export const closingRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, 
         ...authErrorResponses,
       },
     },
-  }, async (request) => {
-    const tier = requireTier(request, 'sharp', 'Closing-line value history');
-    const q = request.query;
-    const now = clock.now();
-    const window = CLV_WINDOW_DAYS[tier];
-    const dayOnly = (v: string | undefined): boolean => v !== undefined && /^\d{4}-\d{2}-\d{2}$/.test(v);
-    let from = q.from === undefined ? Math.floor(now / DAY_MS) * DAY_MS - 7 * DAY_MS : parseDay('from', q.from);
-    const to = q.to === undefined ? Math.floor(now / DAY_MS) * DAY_MS + DAY_MS : parseDay('to', q.to) + (dayOnly(q.to) ? DAY_MS : 0);
-    if (from >= to) throw bad('from', 'must be before to');
-    if (window !== null) from = Math.max(from, Math.floor(now / DAY_MS) * DAY_MS - window * DAY_MS);
-    const filters = { sport: q.sport ?? null, league: q.league ?? null, sportsbook: q.sportsbook ?? null, devig_book: q.devig_book ?? null };
-    const groups = await fromStore(() => clvGroups(store, { from, to: Math.max(from, to), groupBy: q.group_by, sport: filters.sport, league: filters.league, sportsbook: filters.sportsbook, devigBook: filters.devig_book }));
-    return {
-      success: true,
-      data: { date_range: { from: new Date(from).toISOString(), to: new Date(Math.max(from, to)).toISOString() }, group_by: q.group_by, groups: groups.map(presentClvGroup) },
-      meta: { filters, source: 'clv_grades', tier_window_days: window ?? 'unlimited', updated_at: new Date(now).toISOString() },
-    };
-  });
+  }, async (request) => clvHistory(deps, tierOf(request), request.query));
 
   app.get<{ Querystring: { from?: string; to?: string; event?: string; sport?: string; league?: string; sportsbook?: string; graded?: boolean; limit: number; offset: number } }>('/opportunities/ev/history', {
     schema: {

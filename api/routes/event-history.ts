@@ -8,7 +8,7 @@ import { ApiError } from '../errors.js';
 import { tierOf } from '../plugins/auth.js';
 import { TIERS, selectBooks } from '../tiers.js';
 import { eventKnown, oddsHistory } from '../history/odds-history.js';
-import { parseTimeParam } from './splits.js';
+import { parseTimeParam } from '../queries/index.js';
 
 const HOUR_MS = 3_600_000;
 /** The widest window one request reads: a week of ticks for one event is already a lot of points. */

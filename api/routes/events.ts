@@ -4,13 +4,14 @@ import { openBooks } from '../tiers.js';
 import type { LiveBoard } from '../views/board.js';
 import { authErrorResponses, countMetaSchema, dataEnvelope, notFoundResponse, pagination, paginatedEnvelope, pagingParams } from '../contract/common.js';
 import { eventSchema, presentEvent } from '../contract/events.js';
-import { addSportsbookParam, parseFilters, parseOddsFilters, sharedFilterParams } from '../contract/filters.js';
-import type { SharedFilterQuery } from '../contract/filters.js';
+import { addSportsbookParam, parseOddsFilters, sharedFilterParams } from '../contract/filters.js';
 import { oddsRowSchema, presentOdds } from '../contract/odds.js';
 import type { ServingDeps } from '../deps.js';
 import { tierOf } from '../plugins/auth.js';
 import { ApiError } from '../errors.js';
-import { eventMatches, rowMatches } from '../views/filters.js';
+import { rowMatches } from '../views/filters.js';
+import { eventsList } from '../queries/index.js';
+import type { EventsQuery } from '../queries/index.js';
 
 const { sport, league, sportsbook, live, team, date, q, market } = sharedFilterParams;
 const eventParams = { type: 'object', required: ['eventId'], properties: { eventId: { type: 'string', maxLength: 200 } } } as const;
@@ -26,7 +27,7 @@ export const eventsRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (ap
     return e;
   }
 
-  app.get<{ Querystring: SharedFilterQuery & { has_score?: boolean; limit: number; offset: number } }>('/events', {
+  app.get<{ Querystring: EventsQuery }>('/events', {
     schema: {
       tags: ['events'],
       summary: 'Events that currently have odds',
@@ -41,23 +42,7 @@ export const eventsRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (ap
       },
       response: { 200: paginatedEnvelope(eventSchema, countMetaSchema), ...authErrorResponses },
     },
-  }, async (request) => {
-    const tier = tierOf(request);
-    const board = views.boardFor(tier);
-    const visible = visibleBooks(tier);
-    const { limit, offset, has_score: hasScore } = request.query;
-    const { sport: sp, league: lg, sportsbook: sb, live: lv, team: tm, date: dt, q: text } = request.query;
-    const { event: filter, row } = parseFilters({ sport: sp, league: lg, sportsbook: sb, live: lv, team: tm, date: dt, q: text }, catalog);
-    // Filtering by a book the tier may not see would tell which events that book lists.
-    for (const b of row.books ?? []) {
-      if (!visible.has(b)) throw new ApiError('feature_required', `Sportsbook '${b}' needs the ${catalog.books.get(b)?.requiresTier ?? 'enterprise'} tier or higher; this key is ${tier}`);
-    }
-    const matches = board.activeEvents().filter(
-      (e) => eventMatches(e, filter, catalog) && (hasScore === undefined || (deps.gameStates?.get(e.id) !== undefined) === hasScore) && (!row.books || board.booksOf(e.id).some((b) => row.books?.has(b))),
-    );
-    const data = matches.slice(offset, offset + limit).map((e) => presentEvent(catalog, board, e, visible));
-    return { success: true, data, pagination: pagination(limit, offset, matches.length), meta: { count: data.length, total: matches.length } };
-  });
+  }, async (request) => eventsList(deps, tierOf(request), request.query));
 
   app.get<{ Params: { eventId: string } }>('/events/:eventId', {
     schema: { tags: ['events'], summary: 'One event', description: 'One event by id; 404 when the board does not know it.', params: eventParams, response: { 200: dataEnvelope(eventSchema), 404: notFoundResponse, ...authErrorResponses } },

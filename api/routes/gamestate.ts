@@ -1,8 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { authErrorResponses, dataEnvelope } from '../contract/common.js';
-import { gameStateMap, gameStateSchema } from '../contract/gamestate.js';
+import { gameStateSchema } from '../contract/gamestate.js';
 import type { AppDeps } from '../deps.js';
-import { requireFeature } from '../plugins/auth.js';
+import { tierOf } from '../plugins/auth.js';
+import { gameStates } from '../queries/index.js';
 import { GameStateBoard } from '../views/gamestate-board.js';
 
 const envelope = dataEnvelope(
@@ -27,22 +28,11 @@ const envelope = dataEnvelope(
  */
 export const gameStateRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { deps }) => {
   const board = deps.gameStates ?? new GameStateBoard();
-  const respond = (sport?: string): Record<string, unknown> => {
-    const states = board.list(sport);
-    return {
-      success: true,
-      data: gameStateMap(deps.catalog, states),
-      meta: { count: states.length, source: 'live', updated_at: board.lastUpdate === null ? null : new Date(board.lastUpdate).toISOString() },
-    };
-  };
   const description = 'Score, period, clock and possession (server in tennis) of every live game, by sport then event id. Enterprise tier only (403 feature_required otherwise). A game leaves the list at final, postponed or cancelled. A replayed odds recording has no game state, so the list is empty then.';
 
   app.get('/gamestate', {
     schema: { tags: ['gamestate'], summary: 'Live game state of every sport', description, response: { 200: envelope, ...authErrorResponses } },
-  }, async (request) => {
-    requireFeature(request, 'gamestate');
-    return respond();
-  });
+  }, async (request) => gameStates(board, deps.catalog, tierOf(request)));
 
   app.get<{ Params: { sport: string } }>('/gamestate/:sport', {
     schema: {
@@ -52,8 +42,5 @@ export const gameStateRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app
       params: { type: 'object', required: ['sport'], properties: { sport: { type: 'string', minLength: 1, maxLength: 64 } } },
       response: { 200: envelope, ...authErrorResponses },
     },
-  }, async (request) => {
-    requireFeature(request, 'gamestate');
-    return respond(request.params.sport);
-  });
+  }, async (request) => gameStates(board, deps.catalog, tierOf(request), request.params.sport));
 };

@@ -1,24 +1,14 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { authErrorResponses, dataEnvelope, errorResponse } from '../contract/common.js';
-import { parseOddsFilters } from '../contract/filters.js';
-import { oddsRowSchema, presentOdds } from '../contract/odds.js';
-import type { PublicOdds } from '../contract/odds.js';
+import { oddsRowSchema } from '../contract/odds.js';
 import type { ServingDeps } from '../deps.js';
-import { ApiError } from '../errors.js';
 import { tierOf } from '../plugins/auth.js';
-import { MAX_BATCH_EVENTS, TIERS, tiersByBatchSize } from '../tiers.js';
-import { batchOdds } from '../queries/index.js';
-
-interface BatchBody {
-  event_ids: string[];
-  sportsbook?: string;
-  market?: string;
-}
+import { MAX_BATCH_EVENTS, tiersByBatchSize } from '../tiers.js';
+import { oddsBatch } from '../queries/index.js';
+import type { BatchQuery } from '../queries/index.js';
 
 export const oddsBatchRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (app, { deps }) => {
-  const { catalog, views } = deps;
-
-  app.post<{ Body: BatchBody }>('/odds/batch', {
+  app.post<{ Body: BatchQuery }>('/odds/batch', {
     schema: {
       tags: ['odds'],
       summary: 'Odds of many events in one request',
@@ -51,23 +41,5 @@ export const oddsBatchRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async 
         415: errorResponse('unsupported_media_type: the body is not plain UTF-8 JSON (compressed, another charset, or another content-type).'),
       },
     },
-  }, async (request) => {
-    const tier = tierOf(request);
-    const ids = [...new Set(request.body.event_ids)];
-    const max = TIERS[tier].batchEvents;
-    if (ids.length > max) {
-      throw new ApiError('invalid_request', `Invalid body field 'event_ids': ${ids.length} events, the ${tier} tier allows at most ${max} per batch (${tiersByBatchSize()})`);
-    }
-    const board = views.boardFor(tier);
-    const { row: rf } = parseOddsFilters({ sportsbook: request.body.sportsbook, market: request.body.market }, catalog, tier, 'body field');
-    const { events, missing } = batchOdds(board, ids, rf);
-    // Event ids are client input: `__proto__` must be a key like any other, not the prototype.
-    const data: Record<string, PublicOdds[]> = Object.create(null) as Record<string, PublicOdds[]>;
-    let rows = 0;
-    for (const { id, event, rows: list } of events) {
-      data[id] = event ? list.map((r) => presentOdds(catalog, r, event, board.mainLines(id))) : [];
-      rows += list.length;
-    }
-    return { success: true, data, meta: { events: ids.length, rows, missing } };
-  });
+  }, async (request) => oddsBatch(deps, tierOf(request), request.body));
 };

@@ -1,30 +1,14 @@
-import { deepLinkStateParam, putStateInLinks, requestedState } from '../deeplinks/index.js';
+import { deepLinkStateParam } from '../deeplinks/index.js';
 import type { FastifyPluginAsync } from 'fastify';
 import { authErrorResponses, errorResponse, paginationSchema, pagingParams } from '../contract/common.js';
-import { addSportsbookParam, parseOddsFilters, sharedFilterParams } from '../contract/filters.js';
-import { oddsRowSchema, presentOdds, removedRowSchema } from '../contract/odds.js';
-import type { PublicOdds } from '../contract/odds.js';
+import { addSportsbookParam, sharedFilterParams } from '../contract/filters.js';
+import { oddsRowSchema, removedRowSchema } from '../contract/odds.js';
 import type { ServingDeps } from '../deps.js';
-import { ApiError } from '../errors.js';
 import { tierOf } from '../plugins/auth.js';
-import { formatLogTime, parseLogTime } from '../views/log-time.js';
-import { oddsDelta } from '../queries/index.js';
+import { oddsDeltaPage } from '../queries/index.js';
+import type { DeltaQuery } from '../queries/index.js';
 
 const { sport, league, sportsbook, market, event, event_id: eventId, live } = sharedFilterParams;
-
-interface DeltaQuery {
-  since: string;
-  sport?: string;
-  league?: string;
-  sportsbook?: string;
-  add_sportsbook?: string;
-  market?: string;
-  event?: string;
-  live?: boolean;
-  state?: string;
-  limit: number;
-  offset: number;
-}
 
 const deltaResponse = {
   type: 'object',
@@ -44,14 +28,13 @@ const deltaResponse = {
         count: { type: 'integer', description: 'Changed plus removed rows on this page.' },
         changed_count: { type: 'integer' },
         removed_count: { type: 'integer' },
+        pagination: { ...paginationSchema, description: 'Same as the top-level pagination.' },
       },
     },
   },
 } as const;
 
 export const oddsDeltaRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (app, { deps }) => {
-  const { catalog, views } = deps;
-
   app.get<{ Querystring: DeltaQuery }>('/odds/delta', {
     schema: {
       tags: ['odds'],
@@ -79,48 +62,5 @@ export const oddsDeltaRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async 
         410: errorResponse('resync_required: `since` is older than the change window; reload /odds and poll from its meta.next_since.'),
       },
     },
-  }, async (request) => {
-    const query = request.query;
-    const since = parseLogTime(query.since);
-    if (!since) throw new ApiError('invalid_request', `Invalid query parameter 'since': '${query.since}' is not a valid RFC 3339 date-time`);
-    const tier = tierOf(request);
-    const state = requestedState(query.state);
-    const board = views.boardFor(tier);
-    const filters = parseOddsFilters(
-      { sport: query.sport, league: query.league, sportsbook: query.sportsbook, add_sportsbook: query.add_sportsbook, market: query.market, event: query.event, live: query.live },
-      catalog,
-      tier,
-    );
-    const { limit, offset } = query;
-    const delta = oddsDelta(board, catalog, filters, since, offset, limit);
-    if (!delta.ok) {
-      throw new ApiError(
-        'resync_required',
-        `Parameter 'since' is older than the change window (oldest answerable: ${formatLogTime(delta.floor)}); reload /odds and poll /odds/delta from its meta.next_since`,
-      );
-    }
-    const data: PublicOdds[] = [];
-    const removed: Record<string, unknown>[] = [];
-    for (const item of delta.items) {
-      const r = item.row;
-      if (item.removed || !item.event) removed.push({ id: r.id, event_id: r.eventId, sportsbook: r.book, market: r.market, removed_at: formatLogTime(item.time) });
-      else data.push(putStateInLinks(presentOdds(catalog, r, item.event, board.mainLines(item.event.id)), state));
-    }
-    const { hasMore, next } = delta;
-    const count = data.length + removed.length;
-    return {
-      success: true,
-      data,
-      removed,
-      pagination: { limit, offset, has_more: hasMore, next_offset: hasMore ? offset + count : null },
-      meta: {
-        since: formatLogTime(since),
-        next_since: formatLogTime(next),
-        server_time: new Date(deps.clock.now()).toISOString(),
-        count,
-        changed_count: data.length,
-        removed_count: removed.length,
-      },
-    };
-  });
+  }, async (request) => oddsDeltaPage(deps, tierOf(request), request.query));
 };

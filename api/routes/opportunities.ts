@@ -1,9 +1,9 @@
-import { deepLinkStateParam, putStateInLinks, requestedState } from '../deeplinks/index.js';
+import { deepLinkStateParam } from '../deeplinks/index.js';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { DEFAULT_LOW_HOLD_PERCENT } from '../../schemas/index.js';
-import type { DevigMethodName, TierName } from '../../schemas/index.js';
+import type { TierName } from '../../schemas/index.js';
 import { DEVIG_CHOICES } from '../../pipeline/odds-math/index.js';
-import { authErrorResponses, dataEnvelope, isoTime, notFoundResponse, pagination, paginatedEnvelope } from '../contract/common.js';
+import { authErrorResponses, dataEnvelope, notFoundResponse, paginatedEnvelope } from '../contract/common.js';
 import {
   arbitrageCsv,
   arbitrageRowSchema,
@@ -11,31 +11,20 @@ import {
   keyNumbersOf,
   lowHoldRowSchema,
   middleRowSchema,
-  presentArbitrage,
-  presentEv,
-  presentLowHold,
   presentMiddle,
 } from '../contract/opportunities.js';
-import type { LinesOf } from '../contract/opportunities.js';
 import { SUMMARY_COUNTS, commonOpportunityParams, countBy, countByEach, matchesCommon, opportunityMeta, parseCommon, sortParam } from '../contract/opportunity-query.js';
 import type { CommonOpportunityQuery } from '../contract/opportunity-query.js';
 import type { AppDeps } from '../deps.js';
 import { ApiError } from '../errors.js';
 import { requireFeature } from '../plugins/auth.js';
 import { OpportunityBoard } from '../views/opportunity-board.js';
-import {
-  ARBITRAGE_SORT_KEYS, EV_SORT_KEYS, LOW_HOLD_SORT_KEYS, MIDDLE_SORT_KEYS, arbitrageMatches, evMatches, evSortKeys, lowHoldMatches, middleMatches, middleSortKeys, sortedPage,
-} from '../queries/index.js';
-import type { MiddleEntry } from '../queries/index.js';
+import { ARBITRAGE_SORT_KEYS, EV_SORT_KEYS, LOW_HOLD_SORT_KEYS, MIDDLE_SORT_KEYS, arbitrageList, evList, lowHoldList, middleMatches, middlesList } from '../queries/index.js';
+import type { ArbitrageListQuery, EvListQuery, LowHoldListQuery, MiddleEntry, MiddlesListQuery, OpportunitySource } from '../queries/index.js';
 
 const SOURCE = 'live';
 const r4 = (x: number): number => Math.round(x * 1e4) / 1e4;
 const tier = (request: FastifyRequest): TierName => request.apiKey?.tier ?? 'free';
-const bad = (field: string, message: string): ApiError => new ApiError('invalid_request', `Invalid query parameter '${field}': ${message}`);
-
-function bounds(field: string, min: number | undefined, max: number | undefined, other: string): void {
-  if (min !== undefined && max !== undefined && min > max) throw bad(field, `must not exceed ${other}`);
-}
 
 /**
  * format=csv as JSON `{"data": "<csv>"}`: for clients that parse every answer as JSON (the
@@ -91,42 +80,7 @@ const LOW_HOLD_META = opportunityMeta(
 const SOURCE_META = { type: 'object', properties: { source: { type: 'string' }, filters: { type: 'object', properties: { sport: { type: ['string', 'null'] }, league: { type: ['string', 'null'] } } } } };
 const withTags = (summary: string, description: string): { tags: string[]; summary: string; description: string } => ({ tags: ['opportunities'], summary, description });
 
-interface EvQuery extends CommonOpportunityQuery {
-  min_ev: number;
-  max_ev?: number;
-  min_market_width?: number;
-  max_market_width?: number;
-  sort: string;
-  devig_method: DevigMethodName;
-  include?: string;
-}
-
-interface ArbQuery extends CommonOpportunityQuery {
-  min_profit: number;
-  sort: string;
-  format: 'json' | 'csv';
-  group?: 'best';
-  bankroll: number;
-}
-
-interface MiddleQuery extends CommonOpportunityQuery {
-  min_size: number;
-  min_window?: number;
-  min_hit_probability?: number;
-  max_cost?: number;
-  min_ev?: number;
-  state?: string;
-  sort: string;
-  group?: 'best';
-  bankroll: number;
-}
-
-interface LowHoldQuery extends CommonOpportunityQuery {
-  max_hold: number;
-  state?: string;
-  sort: string;
-  group?: 'best';
-}
+type ArbQuery = ArbitrageListQuery & { format: 'json' | 'csv' };
 
 /**
  * The opportunity endpoints, served from the in-memory board the `opportunities` changelog keeps.
@@ -138,14 +92,14 @@ export const opportunitiesRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async 
   const { catalog, clock } = deps;
   // A process that runs no opportunity stages serves an empty board rather than failing.
   const board = deps.opportunities ?? new OpportunityBoard();
-  const lines: LinesOf = (eventId) => deps.board.mainLines(eventId);
+  const source: OpportunitySource = { deps, opportunities: board };
 
   /** The middles a caller may see: the best visible combination per situation, within the filters. */
   function visibleMiddles(request: FastifyRequest, q: CommonOpportunityQuery, now: number): MiddleEntry[] {
     return middleMatches(board.list('middle'), { common: parseCommon(q, catalog, tier(request), now) }, catalog, now);
   }
 
-  app.get<{ Querystring: EvQuery }>('/opportunities/ev', {
+  app.get<{ Querystring: EvListQuery }>('/opportunities/ev', {
     schema: {
       ...withTags('Positive expected value (+EV) bets', 'Prices above the fair price of the de-vigged sharp line. Pro tier or higher. One row per sportsbook and selection.'),
       querystring: {
@@ -163,42 +117,7 @@ export const opportunitiesRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async 
       },
       response: { 200: paginatedEnvelope(evRowSchema, EV_META), ...authErrorResponses },
     },
-  }, async (request) => {
-    requireFeature(request, 'ev');
-    const q = request.query;
-    const now = clock.now();
-    bounds('min_ev', q.min_ev, q.max_ev, 'max_ev');
-    bounds('min_market_width', q.min_market_width, q.max_market_width, 'max_market_width');
-    const f = parseCommon(q, catalog, tier(request), now);
-    const m = q.devig_method;
-    const matches = evMatches(board.list('ev'), {
-      common: f, method: m, minEv: q.min_ev, maxEv: q.max_ev, minMarketWidth: q.min_market_width, maxMarketWidth: q.max_market_width,
-    }, catalog, now);
-    const evs = matches.map((e) => e.o.methods[m].evPercent);
-    const data = sortedPage(matches, q.sort, evSortKeys(m), q.offset, q.limit).map((e) => presentEv(catalog, e.o, m, now, q.include === 'methods'));
-    return {
-      success: true,
-      data,
-      pagination: pagination(q.limit, q.offset, matches.length),
-      meta: {
-        source: SOURCE,
-        last_update: board.lastUpdate === null ? null : isoTime(board.lastUpdate),
-        devig_method: m,
-        summary: {
-          count: matches.length,
-          avg_ev: evs.length === 0 ? 0 : r4(evs.reduce((a, b) => a + b, 0) / evs.length),
-          max_ev: evs.length === 0 ? 0 : Math.max(...evs),
-          by_sportsbook: countBy(matches, (e) => e.o.book),
-          by_sport: countBy(matches, (e) => e.o.event.sport),
-          by_market: countBy(matches, (e) => e.o.market),
-        },
-        filters: {
-          sport: q.sport ?? null, league: q.league ?? null, sportsbook: q.sportsbook ?? null, market: q.market ?? null,
-          min_ev: q.min_ev, max_ev: q.max_ev ?? null, live: q.live ?? null, sort: q.sort, include: q.include ?? null,
-        },
-      },
-    };
-  });
+  }, async (request) => evList(source, tier(request), request.query));
 
   app.get<{ Querystring: ArbQuery }>('/opportunities/arbitrage', {
     schema: {
@@ -226,38 +145,14 @@ export const opportunitiesRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async 
       },
     },
   }, async (request, reply) => {
-    requireFeature(request, 'arbitrage');
-    const q = request.query;
-    const now = clock.now();
-    const f = parseCommon(q, catalog, tier(request), now);
-    const matches = arbitrageMatches(board.list('arbitrage'), { common: f, minProfit: q.min_profit, ...(q.group ? { group: q.group } : {}) }, catalog, now);
-    const page = sortedPage(matches, q.sort, ARBITRAGE_SORT_KEYS, q.offset, q.limit).map((e) => presentArbitrage(catalog, e.o, q.bankroll, now, lines));
-    if (q.format === 'csv') {
-      const text = arbitrageCsv(page);
+    const answer = arbitrageList(source, tier(request), request.query);
+    if (request.query.format === 'csv') {
+      const text = arbitrageCsv(answer.data as never);
       if (wantsJson(request)) return { success: true, data: text };
-      const day = new Date(now).toISOString().slice(0, 10);
+      const day = new Date(clock.now()).toISOString().slice(0, 10);
       return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="arbitrage_${day}.csv"`).send(text);
     }
-    const profits = matches.map((e) => e.o.profitPercent);
-    return {
-      success: true,
-      data: page,
-      pagination: pagination(q.limit, q.offset, matches.length),
-      meta: {
-        source: SOURCE,
-        last_update: board.lastUpdate === null ? null : isoTime(board.lastUpdate),
-        summary: {
-          count: matches.length,
-          avg_profit: profits.length === 0 ? 0 : r4(profits.reduce((a, b) => a + b, 0) / profits.length),
-          max_profit: profits.length === 0 ? 0 : Math.max(...profits),
-          by_sportsbook: countByEach(matches, (e) => e.o.legs.map((l) => l.book)),
-          by_sport: countBy(matches, (e) => e.o.event.sport),
-          by_market: countBy(matches, (e) => e.o.market),
-        },
-        filters: { sport: q.sport ?? null, league: q.league ?? null, sportsbook: q.sportsbook ?? null, market: q.market ?? null, min_profit: q.min_profit, live: q.live ?? null, sort: q.sort, group: q.group ?? null, bankroll: q.bankroll },
-        books_analyzed: f.books.size,
-      },
-    };
+    return answer;
   });
 
   app.get<{ Querystring: { sport?: string; league?: string } }>('/opportunities/middles/summary', {
@@ -309,7 +204,7 @@ export const opportunitiesRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async 
     return { success: true, data: presentMiddle(catalog, entry.o, request.query.bankroll, now), meta: { source: SOURCE } };
   });
 
-  app.get<{ Querystring: MiddleQuery }>('/opportunities/middles', {
+  app.get<{ Querystring: MiddlesListQuery }>('/opportunities/middles', {
     schema: {
       ...withTags('Middles', 'Opposite sides of a spread or total at different lines, at two books, that can both win. Pro tier or higher.'),
       querystring: {
@@ -329,29 +224,9 @@ export const opportunitiesRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async 
       },
       response: { 200: paginatedEnvelope(middleRowSchema, MIDDLE_META), ...authErrorResponses },
     },
-  }, async (request) => {
-    requireFeature(request, 'middles');
-    const q = request.query;
-    const state = requestedState(q.state);
-    const now = clock.now();
-    const matches = middleMatches(board.list('middle'), {
-      common: parseCommon(q, catalog, tier(request), now),
-      minSize: q.min_size, minWindow: q.min_window, minHitProbability: q.min_hit_probability, maxCost: q.max_cost, minEv: q.min_ev, ...(q.group ? { group: q.group } : {}),
-    }, catalog, now);
-    return {
-      success: true,
-      data: putStateInLinks(sortedPage(matches, q.sort, middleSortKeys(now), q.offset, q.limit).map((e) => presentMiddle(catalog, e.o, q.bankroll, now)), state),
-      pagination: pagination(q.limit, q.offset, matches.length),
-      meta: {
-        source: SOURCE,
-        last_update: board.lastUpdate === null ? null : isoTime(board.lastUpdate),
-        summary: { count: matches.length, by_sport: countBy(matches, (e) => e.o.event.sport), by_market: countBy(matches, (e) => e.o.market) },
-        filters: { sport: q.sport ?? null, league: q.league ?? null, sportsbook: q.sportsbook ?? null, market: q.market ?? null, min_size: q.min_size, live: q.live ?? null, sort: q.sort, group: q.group ?? null, bankroll: q.bankroll },
-      },
-    };
-  });
+  }, async (request) => middlesList(source, tier(request), request.query));
 
-  for (const path of ['/opportunities/low_hold', '/opportunities/low-hold']) app.get<{ Querystring: LowHoldQuery }>(path, {
+  for (const path of ['/opportunities/low_hold', '/opportunities/low-hold']) app.get<{ Querystring: LowHoldListQuery }>(path, {
     schema: {
       ...withTags(
         path === '/opportunities/low_hold' ? 'Low-hold markets' : 'Low-hold markets (alias of /opportunities/low_hold)',
@@ -370,32 +245,6 @@ export const opportunitiesRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async 
       },
       response: { 200: paginatedEnvelope(lowHoldRowSchema, LOW_HOLD_META), ...authErrorResponses },
     },
-  }, async (request) => {
-    requireFeature(request, 'arbitrage');
-    const q = request.query;
-    const state = requestedState(q.state);
-    const now = clock.now();
-    const f = parseCommon(q, catalog, tier(request), now);
-    const matches = lowHoldMatches(board.list('low_hold'), { common: f, maxHold: q.max_hold, ...(q.group ? { group: q.group } : {}) }, catalog, now);
-    const holds = matches.map((e) => e.o.holdPercent);
-    return {
-      success: true,
-      data: putStateInLinks(sortedPage(matches, q.sort, LOW_HOLD_SORT_KEYS, q.offset, q.limit).map((e) => presentLowHold(catalog, e.o, now, lines)), state),
-      pagination: pagination(q.limit, q.offset, matches.length),
-      meta: {
-        source: SOURCE,
-        last_update: board.lastUpdate === null ? null : isoTime(board.lastUpdate),
-        threshold: DEFAULT_LOW_HOLD_PERCENT,
-        summary: {
-          count: matches.length,
-          avg_hold: holds.length === 0 ? 0 : r4(holds.reduce((a, b) => a + b, 0) / holds.length),
-          min_hold: holds.length === 0 ? 0 : Math.min(...holds),
-          by_sport: countBy(matches, (e) => e.o.event.sport),
-          by_market: countBy(matches, (e) => e.o.market),
-        },
-        filters: { sport: q.sport ?? null, league: q.league ?? null, sportsbook: q.sportsbook ?? null, market: q.market ?? null, max_hold: q.max_hold, live: q.live ?? null, state: state ?? null, sort: q.sort, group: q.group ?? null },
-      },
-    };
-  });
+  }, async (request) => lowHoldList(source, tier(request), request.query));
 };
 

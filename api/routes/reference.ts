@@ -1,11 +1,12 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { REGIONS } from '../../schemas/index.js';
-import { authErrorResponses, dataEnvelope, isoTime, notFoundResponse, nullableInteger, nullableString, pagination, paginatedEnvelope, pagingParams } from '../contract/common.js';
+import { authErrorResponses, dataEnvelope, notFoundResponse, nullableInteger, nullableString, paginatedEnvelope, pagingParams } from '../contract/common.js';
 import { leagueSchema, presentBook, presentLeague, presentSport, sportSchema, sportsbookSchema, teamSchema } from '../contract/reference.js';
 import type { AppDeps } from '../deps.js';
 import { ApiError } from '../errors.js';
-import { TIERS } from '../tiers.js';
 import { countEvents } from '../views/counts.js';
+import { leaguesList, marketsList, rateLimitState, sportsList, sportsbooksList, teamsList } from '../queries/index.js';
+import type { LeaguesQuery, MarketsQuery, SportsQuery, SportsbooksQuery, TeamsQuery } from '../queries/index.js';
 
 const marketSchema = {
   type: 'object',
@@ -54,7 +55,7 @@ const idParam = (name: string): object => ({ type: 'object', required: [name], p
 export const referenceRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { deps }) => {
   const { board, catalog } = deps;
 
-  app.get<{ Querystring: { include_empty: boolean; limit: number; offset: number } }>('/sports', {
+  app.get<{ Querystring: SportsQuery }>('/sports', {
     schema: {
       tags: ['reference'],
       summary: 'Sports, with the number of events that currently have odds',
@@ -62,26 +63,7 @@ export const referenceRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app
       querystring: { type: 'object', properties: { include_empty: bool('Include sports with zero events (off-season).'), ...pagingParams(100, 1000) } },
       response: { 200: listEnvelope(sportSchema, SPORTS_META), ...authErrorResponses },
     },
-  }, async (request) => {
-    const counts = countEvents(board, (e) => [e.sport]);
-    const all = [...catalog.sports.keys()].flatMap((id) => presentSport(catalog, id, counts) ?? []);
-    const { limit, offset } = request.query;
-    const matching = request.query.include_empty ? all : all.filter((s) => s.event_count > 0);
-    const data = matching.slice(offset, offset + limit);
-    const pages = pagination(limit, offset, matching.length);
-    return {
-      success: true,
-      data,
-      pagination: pages,
-      meta: {
-        count: data.length,
-        total: all.length,
-        pagination: pages,
-        updated_at: isoTime(board.lastChangeAt ?? deps.clock.now()),
-        filters: { include_empty: request.query.include_empty },
-      },
-    };
-  });
+  }, async (request) => sportsList(deps, request.query));
 
   app.get<{ Params: { sportId: string } }>('/sports/:sportId', {
     schema: { tags: ['reference'], summary: 'One sport', description: 'One sport by id; 404 when unknown.', params: idParam('sportId'), response: { 200: dataEnvelope(sportSchema), 404: notFoundResponse, ...authErrorResponses } },
@@ -91,7 +73,7 @@ export const referenceRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app
     return { success: true, data: sport };
   });
 
-  app.get<{ Querystring: { sport?: string; include_empty: boolean; limit: number; offset: number } }>('/leagues', {
+  app.get<{ Querystring: LeaguesQuery }>('/leagues', {
     schema: {
       tags: ['reference'],
       summary: 'Leagues, optionally of one sport',
@@ -99,17 +81,7 @@ export const referenceRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app
       querystring: { type: 'object', properties: { sport: { type: 'string', maxLength: 100 }, include_empty: bool('Include leagues with zero events.'), ...pagingParams(100, 1000) } },
       response: { 200: listEnvelope(leagueSchema), 404: notFoundResponse, ...authErrorResponses },
     },
-  }, async (request) => {
-    const { sport, include_empty: includeEmpty, limit, offset } = request.query;
-    if (sport !== undefined && !catalog.sports.has(sport)) throw new ApiError('not_found', `Unknown sport '${sport}'`);
-    const counts = countEvents(board, (e) => [e.league]);
-    const matching = [...catalog.leagues.values()]
-      .filter((l) => sport === undefined || l.sport === sport)
-      .map((l) => presentLeague(l, counts))
-      .filter((l) => includeEmpty || l.event_count > 0);
-    const data = matching.slice(offset, offset + limit);
-    return { success: true, data, pagination: pagination(limit, offset, matching.length), meta: { count: data.length, total: catalog.leagues.size } };
-  });
+  }, async (request) => leaguesList(deps, request.query));
 
   app.get<{ Params: { leagueId: string } }>('/leagues/:leagueId', {
     schema: { tags: ['reference'], summary: 'One league', description: 'One league by id; 404 when unknown.', params: idParam('leagueId'), response: { 200: dataEnvelope(leagueSchema), 404: notFoundResponse, ...authErrorResponses } },
@@ -119,7 +91,7 @@ export const referenceRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app
     return { success: true, data: presentLeague(league, countEvents(board, (e) => [e.league])) };
   });
 
-  app.get<{ Querystring: { region?: string; sharp?: boolean; catalog: boolean; include_unlisted: boolean; include_inactive: boolean; limit: number; offset: number } }>('/sportsbooks', {
+  app.get<{ Querystring: SportsbooksQuery }>('/sportsbooks', {
     schema: {
       tags: ['reference'],
       summary: 'Sportsbooks, by default those with events now',
@@ -137,17 +109,7 @@ export const referenceRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app
       },
       response: { 200: listEnvelope(sportsbookSchema), ...authErrorResponses },
     },
-  }, async (request) => {
-    const q = request.query;
-    const matching = [...catalog.books.values()]
-      .filter((b) => q.region === undefined || b.regions.includes(q.region as never))
-      .filter((b) => q.sharp === undefined || b.isSharp === q.sharp)
-      .filter((b) => q.catalog || q.include_unlisted || !b.unlisted)
-      .map((b) => presentBook(board, b))
-      .filter((b) => q.catalog || q.include_inactive || b['status'] === 'active');
-    const data = matching.slice(q.offset, q.offset + q.limit);
-    return { success: true, data, pagination: pagination(q.limit, q.offset, matching.length), meta: { count: data.length, total: catalog.books.size } };
-  });
+  }, async (request) => sportsbooksList(deps, request.query));
 
   app.get<{ Params: { bookId: string } }>('/sportsbooks/:bookId', {
     schema: { tags: ['reference'], summary: 'One sportsbook', description: 'One sportsbook by id; 404 when unknown.', params: idParam('bookId'), response: { 200: dataEnvelope(sportsbookSchema), 404: notFoundResponse, ...authErrorResponses } },
@@ -157,7 +119,7 @@ export const referenceRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app
     return { success: true, data: presentBook(board, book) };
   });
 
-  app.get<{ Querystring: { sport?: string; limit: number; offset: number } }>('/markets', {
+  app.get<{ Querystring: MarketsQuery }>('/markets', {
     schema: {
       tags: ['reference'],
       summary: 'Market types, with the events and selections currently offering each',
@@ -165,40 +127,9 @@ export const referenceRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app
       querystring: { type: 'object', properties: { sport: { type: 'string', maxLength: 100 }, ...pagingParams(100, 1000) } },
       response: { 200: listEnvelope(marketSchema, MARKETS_META), 404: notFoundResponse, ...authErrorResponses },
     },
-  }, async (request, reply) => {
-    const { sport } = request.query;
-    if (sport !== undefined && !catalog.sports.has(sport)) throw new ApiError('not_found', `Unknown sport '${sport}'`);
-    let totalEvents = 0;
-    let totalSelections = 0;
-    const all = [...catalog.markets.values()].map((m) => {
-      const sports = new Set<string>();
-      let events = 0;
-      let selections = 0;
-      for (const [eventId, rows] of board.marketUsage(m.id).events) {
-        const e = board.event(eventId);
-        if (!e) continue;
-        sports.add(e.sport);
-        if (sport !== undefined && e.sport !== sport) continue;
-        events++;
-        selections += rows;
-      }
-      totalEvents += events;
-      totalSelections += selections;
-      return { id: m.id, numerical_id: m.numericalId, name: m.name, description: m.description, hasLine: m.hasLine, examples: m.examples, event_count: events, selection_count: selections, sports: [...sports].sort() };
-    });
-    const limit = Number(reply.getHeader('x-ratelimit-limit') ?? TIERS[request.apiKey?.tier ?? 'free'].requestsPerMinute);
-    const remaining = Number(reply.getHeader('x-ratelimit-remaining') ?? limit);
-    const reset = Number(reply.getHeader('x-ratelimit-reset') ?? 0);
-    const data = all.slice(request.query.offset, request.query.offset + request.query.limit);
-    return {
-      success: true,
-      data,
-      pagination: pagination(request.query.limit, request.query.offset, all.length),
-      meta: { count: data.length, total_events: totalEvents, total_selections: totalSelections, rate_limit: { limit, remaining, reset } },
-    };
-  });
+  }, async (request, reply) => marketsList(deps, request.query, rateLimitState((name) => reply.getHeader(name), request.apiKey?.tier ?? 'free')));
 
-  app.get<{ Querystring: { sport?: string; league?: string; q?: string; limit: number; offset: number } }>('/teams', {
+  app.get<{ Querystring: TeamsQuery }>('/teams', {
     schema: {
       tags: ['reference'],
       summary: 'Teams (and players of individual sports) with their aliases',
@@ -218,39 +149,5 @@ export const referenceRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app
         ...authErrorResponses,
       },
     },
-  }, async (request) => {
-    const { sport, league, q, limit, offset } = request.query;
-    // Unknown ids are 404 here as on /leagues and /markets, not an empty list.
-    if (sport !== undefined && !catalog.sports.has(sport)) throw new ApiError('not_found', `Unknown sport '${sport}'`);
-    if (league !== undefined && !catalog.leagues.has(league)) throw new ApiError('not_found', `Unknown league '${league}'`);
-    const counts = countEvents(board, (e) => [e.homeTeamId, e.awayTeamId]);
-    const hits = q === undefined ? null : catalog.teams.searchPartial(q);
-    const all = [...catalog.teams.all()].filter(
-      (t) => (sport === undefined || t.sport === sport) && (league === undefined || t.leagues.includes(league)) && (hits === null || hits.has(t.id)),
-    );
-    let totalEvents = 0;
-    let totalLive = 0;
-    const rows = all.map((t) => {
-      const c = counts.get(t.id);
-      totalEvents += c?.events ?? 0;
-      totalLive += c?.live ?? 0;
-      return { id: t.id, numerical_id: t.numericalId, name: t.name, abbreviation: t.abbreviation, sport: t.sport, leagues: t.leagues, aliases: t.aliases, event_count: c?.events ?? 0, live_count: c?.live ?? 0 };
-    });
-    const data = rows.slice(offset, offset + limit);
-    return {
-      success: true,
-      data,
-      pagination: pagination(limit, offset, rows.length),
-      meta: {
-        count: data.length,
-        total: rows.length,
-        sport_filter: sport ?? null,
-        league_filter: league ?? null,
-        query: q ?? null,
-        total_events: totalEvents,
-        total_live: totalLive,
-        updated: isoTime(board.lastChangeAt ?? deps.clock.now()),
-      },
-    };
-  });
+  }, async (request) => teamsList(deps, request.query));
 };

@@ -1,67 +1,19 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { authErrorResponses, csvParam, dataEnvelope, isoTime, pagination, paginatedEnvelope, pagingParams } from '../contract/common.js';
+import { authErrorResponses, csvParam, dataEnvelope, errorResponse, paginatedEnvelope, pagingParams } from '../contract/common.js';
 import { sharedFilterParams } from '../contract/filters.js';
-import { parseSplitsFilters, presentHistoryEntry, presentSplits, splitsBooks, splitsHistoryEntrySchema, splitsRecordSchema } from '../contract/splits.js';
+import { splitsHistoryEntrySchema, splitsRecordSchema } from '../contract/splits.js';
 import type { ServingDeps } from '../deps.js';
-import { ApiError } from '../errors.js';
 import { tierOf } from '../plugins/auth.js';
-import { TIERS, openBooks } from '../tiers.js';
 import { SplitsBoard } from '../views/splits-board.js';
-import { querySplits, querySplitsHistory } from '../views/splits-query.js';
+import { splitsHistoryList, splitsList } from '../queries/index.js';
+import type { SplitsHistoryListQuery, SplitsListQuery, SplitsSource } from '../queries/index.js';
 
 const { sport, league, live, team, date, q } = sharedFilterParams;
 
-interface SplitsQueryString {
-  sport?: string;
-  league?: string;
-  sportsbook?: string;
-  event?: string;
-  event_id?: string;
-  market?: string;
-  signal?: string;
-  live?: boolean;
-  team?: string;
-  date?: string;
-  q?: string;
-  limit: number;
-  offset: number;
-}
-
-interface HistoryQueryString {
-  event_id: string;
-  sportsbook?: string;
-  start_time?: string;
-  end_time?: string;
-  limit: number;
-}
-
-// An unencoded `+` in a query string arrives as a space: `...:00 05:00` is read as `+05:00`.
-const RFC3339 = /^(\d{4}-\d{2}-\d{2})[Tt ](\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?)([Zz]|[+ -]\d{2}:\d{2})$/;
-const UNIX_SECONDS = /^\d{1,11}(\.\d{1,9})?$/;
-
-/** RFC 3339 date-time or Unix seconds (fractions allowed), as epoch ms; 400 naming the parameter otherwise. */
-export function parseTimeParam(name: string, value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const v = value.trim();
-  let ms = Number.NaN;
-  if (UNIX_SECONDS.test(v)) ms = Number(v) * 1000;
-  else {
-    const m = RFC3339.exec(v);
-    if (m) ms = Date.parse(`${m[1]}T${m[2]}${(m[3] as string).replace(' ', '+')}`);
-  }
-  if (!Number.isFinite(ms)) {
-    throw new ApiError('invalid_request', `Invalid query parameter '${name}': must be an RFC 3339 date-time (2026-11-22T18:30:00Z) or Unix seconds`);
-  }
-  return ms;
-}
-
 export const splitsRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (app, { deps }) => {
-  const { catalog, views, store, clock } = deps;
-  const splits = deps.splits ?? new SplitsBoard(clock, { syncEveryMs: 0 });
-  /** Books whose odds (and so the lines and prices on their splits) a tier may read. */
-  const pricesOpen = (tier: Parameters<typeof openBooks>[0]): ReadonlySet<string> => openBooks(tier, [...catalog.books.values()]);
+  const source: SplitsSource = { deps, splits: deps.splits ?? new SplitsBoard(deps.clock, { syncEveryMs: 0 }) };
 
-  app.get<{ Querystring: SplitsQueryString }>('/splits', {
+  app.get<{ Querystring: SplitsListQuery }>('/splits', {
     schema: {
       tags: ['splits'],
       summary: 'Current betting splits, one record per event and sportsbook',
@@ -93,25 +45,9 @@ export const splitsRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (ap
         ...authErrorResponses,
       },
     },
-  }, async (request) => {
-    const tier = tierOf(request);
-    const qs = request.query;
-    const events = [qs.event, qs.event_id].filter((x): x is string => x !== undefined).join(',');
-    const filters = parseSplitsFilters({ ...qs, event: events === '' ? undefined : events }, catalog);
-    const delayMs = TIERS[tier].dataDelaySeconds * 1000;
-    const result = querySplits(splits, views.boardFor(tier), catalog, { ...filters, delayMs });
-    const open = pricesOpen(tier);
-    const { limit, offset } = qs;
-    const data = result.matches.slice(offset, offset + limit).map((m) => presentSplits(catalog, m.snapshot, m.event, open.has(m.snapshot.book)));
-    return {
-      success: true,
-      data,
-      pagination: pagination(limit, offset, result.matches.length),
-      meta: { count: data.length, total: result.matches.length, last_update: isoTime(result.newestAt ?? clock.now()) },
-    };
-  });
+  }, async (request) => splitsList(source, tierOf(request), request.query));
 
-  app.get<{ Querystring: HistoryQueryString }>('/splits/history', {
+  app.get<{ Querystring: SplitsHistoryListQuery }>('/splits/history', {
     schema: {
       tags: ['splits'],
       summary: "An event's splits history, oldest first",
@@ -143,44 +79,9 @@ export const splitsRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (ap
             updated_at: { type: 'string', format: 'date-time', description: "Time of the event's newest snapshot the key can see (the current time when none)." },
           },
         }),
+        503: errorResponse('unavailable: the history store cannot answer; retry.'),
         ...authErrorResponses,
       },
     },
-  }, async (request) => {
-    const tier = tierOf(request);
-    const qs = request.query;
-    const books = splitsBooks(qs.sportsbook);
-    const from = parseTimeParam('start_time', qs.start_time);
-    const to = parseTimeParam('end_time', qs.end_time);
-    if (from !== undefined && to !== undefined && from > to) {
-      throw new ApiError('invalid_request', "Invalid query parameter 'start_time': must not be after end_time");
-    }
-    const now = clock.now();
-    const result = await querySplitsHistory(store, splits, now, {
-      eventId: qs.event_id,
-      ...(books ? { books } : {}),
-      ...(from !== undefined ? { from } : {}),
-      ...(to !== undefined ? { to } : {}),
-      limit: qs.limit,
-      delayMs: TIERS[tier].dataDelaySeconds * 1000,
-    });
-    const open = pricesOpen(tier);
-    const data = result.entries.map((e) => presentHistoryEntry(e.book, e.ts, e.sides, open.has(e.book)));
-    const first = result.entries[0];
-    const last = result.entries[result.entries.length - 1];
-    const updatedAt = isoTime(result.newestAt ?? now);
-    return {
-      success: true,
-      data,
-      meta: {
-        event_id: qs.event_id,
-        total: data.length,
-        matched: result.matched,
-        books: [...new Set(result.entries.map((e) => e.book))].sort(),
-        oldest: first ? isoTime(first.ts) : null,
-        newest: last ? isoTime(last.ts) : null,
-        updated_at: updatedAt,
-      },
-    };
-  });
+  }, async (request) => splitsHistoryList(source, tierOf(request), request.query));
 };

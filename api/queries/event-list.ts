@@ -1,0 +1,37 @@
+import type { TierName } from '../../schemas/index.js';
+import { pagination } from '../contract/common.js';
+import { presentEvent } from '../contract/events.js';
+import { parseFilters } from '../contract/filters.js';
+import type { SharedFilterQuery } from '../contract/filters.js';
+import type { ServingDeps } from '../deps.js';
+import { ApiError } from '../errors.js';
+import { openBooks } from '../tiers.js';
+import { eventMatches } from '../views/filters.js';
+
+export interface EventsQuery extends SharedFilterQuery {
+  has_score?: boolean;
+  limit: number;
+  offset: number;
+}
+
+/**
+ * `GET /events` and the get_events tool: events of the tier's board (delayed for the free tier),
+ * by start time, with the books the tier may see.
+ */
+export function eventsList(deps: Pick<ServingDeps, 'catalog' | 'views' | 'gameStates'>, tier: TierName, query: EventsQuery): Record<string, unknown> {
+  const { catalog, views } = deps;
+  const board = views.boardFor(tier);
+  const visible = openBooks(tier, [...catalog.books.values()]);
+  const { limit, offset, has_score: hasScore } = query;
+  const { sport: sp, league: lg, sportsbook: sb, live: lv, team: tm, date: dt, q: text } = query;
+  const { event: filter, row } = parseFilters({ sport: sp, league: lg, sportsbook: sb, live: lv, team: tm, date: dt, q: text }, catalog);
+  // Filtering by a book the tier may not see would tell which events that book lists.
+  for (const b of row.books ?? []) {
+    if (!visible.has(b)) throw new ApiError('feature_required', `Sportsbook '${b}' needs the ${catalog.books.get(b)?.requiresTier ?? 'enterprise'} tier or higher; this key is ${tier}`);
+  }
+  const matches = board.activeEvents().filter(
+    (e) => eventMatches(e, filter, catalog) && (hasScore === undefined || (deps.gameStates?.get(e.id) !== undefined) === hasScore) && (!row.books || board.booksOf(e.id).some((b) => row.books?.has(b))),
+  );
+  const data = matches.slice(offset, offset + limit).map((e) => presentEvent(catalog, board, e, visible));
+  return { success: true, data, pagination: pagination(limit, offset, matches.length), meta: { count: data.length, total: matches.length } };
+}

@@ -1,0 +1,19 @@
+import type { TierName } from '../../schemas/index.js';
+import { gameStateMap } from '../contract/gamestate.js';
+import type { Catalog } from '../views/catalog.js';
+import type { GameStateBoard } from '../views/gamestate-board.js';
+import { requireFeatureOf } from './access.js';
+
+/**
+ * Live game states by sport then event id (Enterprise), as `/gamestate` and the get_game_state
+ * tool answer them; one sport when `sport` is given (an unknown sport is an empty map).
+ */
+export function gameStates(board: GameStateBoard, catalog: Catalog, tier: TierName, sport?: string): Record<string, unknown> {
+  requireFeatureOf(tier, 'gamestate');
+  const states = board.list(sport);
+  return {
+    success: true,
+    data: gameStateMap(catalog, states),
+    meta: { count: states.length, source: 'live', updated_at: board.lastUpdate === null ? null : new Date(board.lastUpdate).toISOString() },
+  };
+}
