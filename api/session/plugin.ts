@@ -162,7 +162,12 @@ export const sessionRoutes: FastifyPluginAsync<SessionRoutesOptions> = async (ap
       tags: ['account'],
       summary: 'The signed-in session',
       description: "The session cookie's key: tier, the sportsbooks and features it shows, and when the session ends. 401 without a live session.",
-      response: { 200: envelope, 401: errorResponse('unauthorized: no live session; sign in with POST /session.') },
+      response: {
+        200: envelope,
+        400: errorResponse('invalid_request: the request is malformed (its query or headers).'),
+        401: errorResponse('unauthorized: no live session; sign in with POST /session.'),
+        429: errorResponse('concurrent_request_cap: the client address holds too many connections already.'),
+      },
     },
   }, async (request, reply) => {
     const token = request.cookies[SESSION_COOKIE];
