@@ -10,6 +10,9 @@ import { benchPipeline } from './pipeline.js';
 import { benchSplits } from './splits.js';
 import { benchShedding } from './shedding.js';
 import { benchStreams } from './streams.js';
+import { benchMemory } from './memory.js';
+import { benchReads } from './reads.js';
+import { benchVisible } from './visible.js';
 import { formatFigures } from './report.js';
 import type { BenchFigure } from './report.js';
 
@@ -23,6 +26,10 @@ async function main(): Promise<void> {
   const sections: [string, () => Promise<BenchFigure[]>][] = [
     ['Pipeline (normalizer + snapshot + opportunities + closing lines + ClickHouse sinks)', () => benchPipeline()],
     ['API (GET /odds from the live board)', () => benchApi()],
+    ['Reads: GET /odds on the 45k-price board against bare Fastify', () => benchReads(90)],
+    ['Reads: GET /odds on the 1M-price board against bare Fastify', () => benchReads(2000)],
+    ['Reads: memory per live price, 1M-price board, all tier views', () => benchMemory()],
+    ['Reads: tick to visible on /odds at 2,000 ticks/s', () => benchVisible()],
     ['Opportunity engines (+EV, arbitrage, middles, low-hold)', () => benchOpportunities()],
     ['Delta polling and rate limiting', () => benchDelta()],
     ['Load shedding (200 connections of GET /odds?limit=200)', () => benchShedding()],

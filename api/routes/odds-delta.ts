@@ -1,8 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { authErrorResponses, errorResponse, paginationSchema, pagingParams } from '../contract/common.js';
 import { addSportsbookParam, parseOddsFilters, sharedFilterParams } from '../contract/filters.js';
-import { oddsRowSchema, presentOdds, removedRowSchema } from '../contract/odds.js';
-import type { PublicOdds } from '../contract/odds.js';
+import { oddsRowSchema, removedRowSchema } from '../contract/odds.js';
+import { RawRows, fragmentsFor, rawRowsSerializerCompiler } from '../contract/odds-fragments.js';
 import type { ServingDeps } from '../deps.js';
 import { ApiError } from '../errors.js';
 import { tierOf } from '../plugins/auth.js';
@@ -49,8 +49,11 @@ const deltaResponse = {
 
 export const oddsDeltaRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (app, { deps }) => {
   const { catalog, views } = deps;
+  const fragments = fragmentsFor(catalog);
 
   app.get<{ Querystring: DeltaQuery }>('/odds/delta', {
+    // Changed rows are the same ready JSON /odds serves (contract/odds-fragments.ts).
+    serializerCompiler: rawRowsSerializerCompiler,
     schema: {
       tags: ['odds'],
       summary: 'Odds changed and removed since a time',
@@ -95,18 +98,18 @@ export const oddsDeltaRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async 
         `Parameter 'since' is older than the change window (oldest answerable: ${formatLogTime(delta.floor)}); reload /odds and poll /odds/delta from its meta.next_since`,
       );
     }
-    const data: PublicOdds[] = [];
+    const data: string[] = [];
     const removed: Record<string, unknown>[] = [];
     for (const item of delta.items) {
       const r = item.row;
       if (item.removed || !item.event) removed.push({ id: r.id, event_id: r.eventId, sportsbook: r.book, market: r.market, removed_at: formatLogTime(item.time) });
-      else data.push(presentOdds(catalog, r, item.event, board.mainLines(item.event.id)));
+      else data.push(fragments.of(r, item.event, board.mainLines(item.event.id)));
     }
     const { hasMore, next } = delta;
     const count = data.length + removed.length;
     return {
       success: true,
-      data,
+      data: new RawRows(data),
       removed,
       pagination: { limit, offset, has_more: hasMore, next_offset: hasMore ? offset + count : null },
       meta: {

@@ -8,6 +8,7 @@ import { addSportsbookParam, parseOddsFilters, sharedFilterParams } from '../con
 import type { OddsFilterQuery } from '../contract/filters.js';
 import { CORE_ODDS_FIELDS, ODDS_FIELDS, bestOddsRowSchema, oddsListItemSchema, oddsRowSchema, parseFields, presentGroup, presentOdds, project, selectionKey } from '../contract/odds.js';
 import type { PublicOdds } from '../contract/odds.js';
+import { RawRows, fragmentsFor, rawRowsSerializerCompiler } from '../contract/odds-fragments.js';
 import type { ServingDeps } from '../deps.js';
 import { ApiError } from '../errors.js';
 import { openBooks } from '../tiers.js';
@@ -41,8 +42,11 @@ const listMeta = {
 
 export const oddsRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (app, { deps }) => {
   const { catalog, views } = deps;
+  const fragments = fragmentsFor(catalog);
 
   app.get<{ Querystring: OddsQuery }>('/odds', {
+    // The default page joins each row's ready JSON (contract/odds-fragments.ts).
+    serializerCompiler: rawRowsSerializerCompiler,
     schema: {
       tags: ['odds'],
       summary: 'Latest odds, filtered, sorted, projected or grouped',
@@ -91,21 +95,26 @@ export const oddsRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (app,
     const { page, total, offset, hasMore } = listOdds(board, catalog, { filters, sort, after: cursor?.p ?? null, offset: query.offset, limit });
     const last = page[page.length - 1];
     const nextCursor = hasMore && last ? encodeCursor({ q: fingerprint, p: positionOf(last, sort) }) : null;
-    const rows = page.map(({ row, event: ev }) => {
-      const full = presentOdds(catalog, row, ev, board.mainLines(ev.id));
-      return fields ? project(full, fields) : full;
-    });
-    let data: PublicOdds[] = rows;
+    let data: PublicOdds[] | RawRows;
     let groups: number | undefined;
-    if (query.group_by === 'event') {
-      const byEvent = new Map<string, { event: CanonicalEvent; odds: PublicOdds[] }>();
-      page.forEach(({ event: ev }, i) => {
-        const g = byEvent.get(ev.id) ?? { event: ev, odds: [] };
-        g.odds.push(rows[i] as PublicOdds);
-        byEvent.set(ev.id, g);
+    if (!fields && query.group_by !== 'event') {
+      data = new RawRows(page.map(({ row, event: ev }) => fragments.of(row, ev, board.mainLines(ev.id))));
+    } else {
+      const rows = page.map(({ row, event: ev }) => {
+        const full = presentOdds(catalog, row, ev, board.mainLines(ev.id));
+        return fields ? project(full, fields) : full;
       });
-      data = [...byEvent.values()].map((g) => presentGroup(catalog, g.event, g.odds));
-      groups = data.length;
+      data = rows;
+      if (query.group_by === 'event') {
+        const byEvent = new Map<string, { event: CanonicalEvent; odds: PublicOdds[] }>();
+        page.forEach(({ event: ev }, i) => {
+          const g = byEvent.get(ev.id) ?? { event: ev, odds: [] };
+          g.odds.push(rows[i] as PublicOdds);
+          byEvent.set(ev.id, g);
+        });
+        data = [...byEvent.values()].map((g) => presentGroup(catalog, g.event, g.odds));
+        groups = data.length;
+      }
     }
     return {
       success: true,

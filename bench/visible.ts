@@ -1,0 +1,148 @@
+import { fork } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { pino } from 'pino';
+import { LEAGUES, TEAMS, TOPICS } from '../schemas/index.js';
+import type { RawTick } from '../schemas/index.js';
+import { MemoryBus } from '../pipeline/bus/index.js';
+import { systemClock } from '../pipeline/clock.js';
+import { startPipeline } from '../pipeline/pipeline.js';
+import { ChdbStore, applyMigrations } from '../pipeline/store/index.js';
+import { buildApp } from '../api/app.js';
+import { KeyStore } from '../api/accounts/index.js';
+import { unlimitedRateLimits } from '../api/plugins/rate-limit.js';
+import { LiveBoard } from '../api/views/board.js';
+import { Catalog } from '../api/views/catalog.js';
+import { startChangelogViews } from '../api/views/changelog-views.js';
+import { recordedTicks } from './pipeline.js';
+import type { PollerResult } from './visible-poller.js';
+import { summarize } from './report.js';
+import type { BenchFigure } from './report.js';
+
+const KEY = 'bench-visible-key-0123456789';
+const wall = (): number => performance.timeOrigin + performance.now();
+
+/**
+ * Tick to visible: raw ticks enter the bus at `rate` a second (the recorded market, replayed with
+ * fresh times) through the whole pipeline (normalizer, snapshot, opportunities, chDB sinks) and
+ * the API's changelog view; every 50 ms one of them is a probe, a new price for one watched row.
+ * A client in its own process polls GET /odds for that row back to back; a probe's latency is
+ * from the moment it was sent to the bus to the moment the poll that first shows it returned.
+ * Baseline: the poll's own round trip (a probe cannot be seen faster than one poll).
+ */
+export async function benchVisible(rate = 2000, seconds = 12): Promise<BenchFigure[]> {
+  const { ticks } = recordedTicks(40_000);
+  const dir = mkdtempSync(join(tmpdir(), 'odds-bench-visible-'));
+  const store = new ChdbStore(dir);
+  await applyMigrations(store);
+  const clock = systemClock;
+  const logger = pino({ level: 'silent' });
+  const bus = new MemoryBus({ now: () => clock.now() });
+  const board = new LiveBoard();
+  const views = startChangelogViews(bus, board, 'bench', logger);
+  const pipeline = startPipeline({ bus, store, clock, logger, catalog: { teams: TEAMS, leagues: LEAGUES } });
+  const producer = bus.producer();
+  const key = (t: RawTick): string => `${t.book}:${t.bookEventId}`;
+  const send = (batch: RawTick[]): Promise<void> => producer.send(TOPICS.rawTicks, batch.map((t) => ({ key: key(t), partitionKey: t.league, value: t })));
+  const now0 = clock.now();
+  const fresh = (t: RawTick): RawTick => ({ ...t, ts: clock.now(), startTime: t.startTime - ticks[0]!.ts + now0 + 3600_000 }); // eslint-disable-line @typescript-eslint/no-non-null-assertion
+  for (let i = 0; i < 20_000; i += 2000) await send(ticks.slice(i, i + 2000).map(fresh));
+  const drained = async (): Promise<void> => {
+    while (pipeline.lag() + views.reduce((s, v) => s + v.consumer.lag(), 0) > 0) await new Promise((r) => setTimeout(r, 5));
+  };
+  await drained();
+
+  // The watched row: a pre-game moneyline price on the board, and the raw tick that sets it.
+  const probeBase = ticks.slice(0, 20_000).reverse().find((t) => t.market === 'moneyline' && t.status === 'open' && !t.isLive && t.priceAmerican !== null);
+  if (!probeBase) throw new Error('visible bench: no moneyline tick');
+  let rowId = '';
+  let eventId = '';
+  for (const e of board.activeEvents()) {
+    for (const r of board.rowsOf(e.id)) {
+      if (r.book === probeBase.book && r.bookEventId === probeBase.bookEventId && r.market === 'moneyline' && r.selection === 'home') {
+        rowId = r.id;
+        eventId = e.id;
+      }
+    }
+  }
+  if (!rowId) throw new Error('visible bench: watched row not on the board');
+  const home = board.rowsOf(eventId).find((r) => r.id === rowId);
+
+  const keys = new KeyStore();
+  keys.add(KEY, 'enterprise', { requestsPerMinute: 1e12 });
+  const app = await buildApp({ board, catalog: new Catalog(), keys, rateLimits: unlimitedRateLimits, clock, store, version: 'bench', redisUrl: null });
+  const base = await app.listen({ port: 0, host: '127.0.0.1' });
+  const url = `${base}/api/v1/odds?event=${encodeURIComponent(eventId)}&sportsbook=${probeBase.book}&market=moneyline`;
+
+  const probeTick = (price: number): RawTick => {
+    const outcome = ticks.find((t) => t.book === probeBase.book && t.bookEventId === probeBase.bookEventId && t.market === 'moneyline' && t.outcome === probeBase.outcome);
+    return { ...(outcome ?? probeBase), priceAmerican: price, status: 'open', ts: clock.now() };
+  };
+  // Which raw outcome is the home side is the normalizer's business: probe the one that moves the watched row.
+  await send([probeTick(151)]);
+  await drained();
+  const watched = board.rowsOf(eventId).find((r) => r.id === rowId);
+  if (!home || !watched || watched.priceAmerican !== 151) throw new Error('visible bench: the probe tick does not move the watched row');
+
+  const poller = fork(fileURLToPath(new URL('./visible-poller.js', import.meta.url)));
+  const result = new Promise<PollerResult>((resolve) => poller.once('message', (m) => resolve(m as PollerResult)));
+  poller.send({ url, key: KEY, seconds: seconds + 1, rowId });
+  await new Promise((r) => setTimeout(r, 300));
+
+  const probes: [number, number][] = [];
+  const start = performance.now();
+  let sent = 0;
+  let k = 0;
+  let next = 20_000;
+  let probeAt = start;
+  while (performance.now() - start < seconds * 1000) {
+    const due = Math.floor(((performance.now() - start) / 1000) * rate);
+    const batch: RawTick[] = [];
+    while (sent + batch.length < due) {
+      const t = ticks[next++ % ticks.length] as RawTick;
+      if (!(t.book === probeBase.book && t.bookEventId === probeBase.bookEventId && t.market === 'moneyline')) batch.push(fresh(t));
+    }
+    if (performance.now() >= probeAt) {
+      // Every 50 ms a probe, with a price not seen in the last hundred.
+      probeAt += 50;
+      const price = 152 + (k++ % 100);
+      batch.push(probeTick(price));
+      probes.push([price, wall()]);
+    }
+    sent += batch.length;
+    if (batch.length > 0) await send(batch);
+    await new Promise((r) => setTimeout(r, 2));
+  }
+  const { seen, roundTrips } = await result;
+  const latencies: number[] = [];
+  let from = 0;
+  for (const [price, emitted] of probes) {
+    for (let i = from; i < seen.length; i++) {
+      const s = seen[i] as [number, number];
+      if (s[0] === price && s[1] >= emitted) {
+        latencies.push(s[1] - emitted);
+        from = i + 1;
+        break;
+      }
+    }
+  }
+  await app.close();
+  await Promise.all(views.map((v) => v.stop()));
+  await pipeline.stop();
+  await bus.close();
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+
+  const lat = latencies.sort((a, b) => a - b);
+  const p = (q: number): number => lat[Math.min(lat.length - 1, Math.floor(q * lat.length))] ?? 0;
+  const rtt = summarize(roundTrips);
+  const rtts = [...roundTrips].sort((a, b) => a - b);
+  const rttP99 = rtts[Math.floor(0.99 * rtts.length)] ?? 0;
+  process.stdout.write(`  ${probes.length} probes, ${latencies.length} seen (a probe overtaken by the next before a poll landed is not seen); ${sent.toLocaleString('en-US')} ticks in ${seconds} s; board ${board.rowCount.toLocaleString('en-US')} prices\n`);
+  return [
+    { name: `tick -> visible on /odds p50 @ ${rate}/s`, value: p(0.5), unit: 'ms', baseline: { name: 'poll round trip p50', value: rtt.median } },
+    { name: `tick -> visible on /odds p99 @ ${rate}/s`, value: p(0.99), unit: 'ms', baseline: { name: 'poll round trip p99', value: rttP99 } },
+  ];
+}
