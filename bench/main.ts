@@ -2,7 +2,7 @@ import { cpus } from 'node:os';
 import { benchAccounts } from './accounts.js';
 import { benchApi } from './api.js';
 import { benchCompat } from './compat.js';
-import { benchDelta } from './delta.js';
+import { benchDelta, benchDeltaMillion } from './delta.js';
 import { benchKafka } from './kafka.js';
 import { benchMcp } from './mcp.js';
 import { benchOpportunities } from './opportunities.js';
@@ -30,6 +30,7 @@ async function main(): Promise<void> {
     ['Reads: GET /odds on the 1M-price board against bare Fastify', () => benchReads(2000)],
     ['Reads: memory per live price, 1M-price board, all tier views', () => benchMemory()],
     ['Reads: tick to visible on /odds at 2,000 ticks/s', () => benchVisible()],
+    ['Reads: delta polling on the 1M-price board', () => benchDeltaMillion()],
     ['Opportunity engines (+EV, arbitrage, middles, low-hold)', () => benchOpportunities()],
     ['Delta polling and rate limiting', () => benchDelta()],
     ['Load shedding (200 connections of GET /odds?limit=200)', () => benchShedding()],

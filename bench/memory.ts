@@ -14,7 +14,7 @@ setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
 
 function heap(): number {
-  for (let i = 0; i < 3; i++) gc();
+  for (let i = 0; i < 2; i++) gc();
   return process.memoryUsage().heapUsed;
 }
 
@@ -50,13 +50,15 @@ export async function benchMemory(events = 2000): Promise<BenchFigure[]> {
     for (const r of board.rowsOf(e.id)) fragments.of(r, e, main);
   }
   const afterFragments = (heap() - h1) / rows;
-  process.stdout.write(`  ${rows.toLocaleString('en-US')} live prices, ${views.feeds().length} tier views (${views.feeds().map((f) => `${f.feed}: ${f.board.rowCount.toLocaleString('en-US')}`).join(', ')}); change logs ${views.feeds().map((f) => f.board.log.length.toLocaleString('en-US')).join(' + ')} entries\n`);
+  // Held to here, so the measurement above cannot find the cache unreachable.
+  const serialized = fragments.serialized;
+  process.stdout.write(`  ${rows.toLocaleString('en-US')} live prices, ${views.feeds().length} tier views (${views.feeds().map((f) => `${f.feed}: ${f.board.rowCount.toLocaleString('en-US')}`).join(', ')}); change logs ${views.feeds().map((f) => f.board.log.length.toLocaleString('en-US')).join(' + ')} entries; ${serialized.toLocaleString('en-US')} fragments serialized\n`);
   views.close();
   const baseline = { name: 'the row objects alone', value: rowsOnly };
-  const target = { ratio: 1024 / rowsOnly, better: 'lower' } as const;
+  const target = { limit: 1024, better: 'lower' } as const;
   return [
     { name: 'heap per live price, board built, all views', value: afterBuild, unit: 'B', baseline, target },
     { name: '  + row indexes and main lines of every event', value: afterIndex, unit: 'B', baseline, target },
-    { name: '  + fragment cache full (200k fragments)', value: afterFragments, unit: 'B', baseline },
+    { name: '  + fragment cache full (200k fragments)', value: afterFragments, unit: 'B', baseline, target },
   ];
 }

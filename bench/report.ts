@@ -14,14 +14,15 @@ export interface BenchFigure {
   unit: string;
   baseline: { name: string; value: number; spread?: Spread };
   spread?: Spread;
-  /** A target as a ratio to the baseline (`bench-check` and the printout name it). */
-  target?: { ratio: number; better: 'higher' | 'lower' };
+  /** The issue's target: a ratio to the baseline, or an absolute limit in `unit`. */
+  target?: { ratio: number; better: 'higher' | 'lower' } | { limit: number; better: 'higher' | 'lower' };
 }
 
 export function formatFigures(title: string, figures: readonly BenchFigure[]): string {
   const rows = figures.map((f) => {
     const ratio = f.baseline.value === 0 ? 'n/a' : `${((f.value / f.baseline.value) * 100).toFixed(1)} %`;
-    const target = f.target ? ` target ${f.target.better === 'higher' ? '>=' : '<='} ${f.target.ratio}x: ${met(f) ? 'met' : 'NOT met'}` : '';
+    const bound = f.target && ('ratio' in f.target ? `${f.target.ratio}x` : `${fmt(f.target.limit)} ${f.unit}`);
+    const target = f.target ? ` target ${f.target.better === 'higher' ? '>=' : '<='} ${bound}: ${met(f) ? 'met' : 'NOT met'}` : '';
     return `  ${f.name.padEnd(44)} ${fmt(f.value).padStart(12)}${range(f.spread)} ${f.unit.padEnd(9)} | baseline ${f.baseline.name}: ${fmt(f.baseline.value)}${range(f.baseline.spread)} ${f.unit} (${ratio} of baseline)${target}`;
   });
   const [one, five] = loadavg();
@@ -30,9 +31,18 @@ export function formatFigures(title: string, figures: readonly BenchFigure[]): s
 
 /** Whether a figure meets its target ratio to its baseline. */
 export function met(f: BenchFigure): boolean {
-  if (!f.target || f.baseline.value === 0) return true;
-  const ratio = f.value / f.baseline.value;
-  return f.target.better === 'higher' ? ratio >= f.target.ratio : ratio <= f.target.ratio;
+  if (!f.target) return true;
+  let x: number;
+  let bound: number;
+  if ('ratio' in f.target) {
+    if (f.baseline.value === 0) return true;
+    x = f.value / f.baseline.value;
+    bound = f.target.ratio;
+  } else {
+    x = f.value;
+    bound = f.target.limit;
+  }
+  return f.target.better === 'higher' ? x >= bound : x <= bound;
 }
 
 function range(s: Spread | undefined): string {

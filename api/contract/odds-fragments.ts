@@ -3,7 +3,7 @@ import type { CanonicalEvent, OddsRow } from '../../schemas/index.js';
 import type { Catalog } from '../views/catalog.js';
 import { isMainLine } from '../views/main-lines.js';
 import type { MainLines } from '../views/main-lines.js';
-import { oddsRowSchema, presentOdds } from './odds.js';
+import { oddsListItemSchema, oddsRowSchema, presentOdds } from './odds.js';
 
 /**
  * A row's JSON is the same for every request that reads it until the row, its event or its main
@@ -16,8 +16,19 @@ type Serializer = (payload: unknown) => string;
 /** fast-json-stringify, as Fastify builds response serializers (no extra options); its types refuse `as const` schemas. */
 const compile = fastJson as unknown as (schema: object) => Serializer;
 
-/** The serializer Fastify compiles for the row schema: a fragment is byte for byte what the route's own serializer writes. */
-const serializeRow = compile(oddsRowSchema);
+/**
+ * The row schemas a fragment can be written for, each with the serializer Fastify compiles for
+ * it, so a fragment is byte for byte what the route's own serializer writes. They differ in key
+ * order: the serializer writes a schema's required fields first, and /odds items (projectable)
+ * require none while /odds/delta rows require the core ones.
+ */
+const ROW_SERIALIZERS = {
+  /** An item of GET /odds. */
+  list: compile(oddsListItemSchema),
+  /** A row of GET /odds/delta (and of every route answering with oddsRowSchema). */
+  row: compile(oddsRowSchema),
+} as const;
+export type FragmentKind = keyof typeof ROW_SERIALIZERS;
 
 /**
  * Rows already serialized, in place of `data` in an answer; `envelopeSerializer` splices them in.
@@ -37,6 +48,8 @@ export class RawRows {
 
 interface Fragment {
   event: CanonicalEvent;
+  /** The main lines it was checked against: the board keeps one object per key set, so an unchanged set costs no lookup. */
+  lines: MainLines;
   main: boolean;
   json: string;
 }
@@ -59,10 +72,14 @@ export class OddsFragments {
    * in the last 200,000 serializations, which on a million-price board is the part clients
    * actually page through; a full walk of the board serializes the rest as it goes.
    */
+  private readonly serializeRow: Serializer;
+
   constructor(
     private readonly catalog: Catalog,
+    kind: FragmentKind = 'list',
     capacity = 200_000,
   ) {
+    this.serializeRow = ROW_SERIALIZERS[kind];
     this.order = new Array<OddsRow | undefined>(capacity);
   }
 
@@ -72,18 +89,23 @@ export class OddsFragments {
   }
 
   of(row: OddsRow, event: CanonicalEvent, main: MainLines): string {
-    const isMain = isMainLine(main, row);
     const hit = this.cache.get(row);
-    if (hit && hit.event === event && hit.main === isMain) return hit.json;
-    const json = flat(serializeRow(presentOdds(this.catalog, row, event, main)));
+    if (hit && hit.event === event && hit.lines === main) return hit.json;
+    const isMain = isMainLine(main, row);
+    if (hit && hit.event === event && hit.main === isMain) {
+      hit.lines = main;
+      return hit.json;
+    }
+    const json = flat(this.serializeRow(presentOdds(this.catalog, row, event, main)));
     this.built++;
     if (hit) {
       hit.event = event;
+      hit.lines = main;
       hit.main = isMain;
       hit.json = json;
       return json;
     }
-    this.cache.set(row, { event, main: isMain, json });
+    this.cache.set(row, { event, lines: main, main: isMain, json });
     const oldest = this.order[this.next];
     if (oldest) this.cache.delete(oldest);
     this.order[this.next] = row;
@@ -103,13 +125,13 @@ function flat(s: string): string {
   return s;
 }
 
-const byCatalog = new WeakMap<Catalog, OddsFragments>();
+const byCatalog = new WeakMap<Catalog, Record<FragmentKind, OddsFragments>>();
 
-/** The fragment cache of a catalog (one per app: every route and stream presenting odds shares it). */
-export function fragmentsFor(catalog: Catalog): OddsFragments {
+/** The fragment caches of a catalog (one per app: every route presenting odds shares them). */
+export function fragmentsFor(catalog: Catalog, kind: FragmentKind = 'list'): OddsFragments {
   let f = byCatalog.get(catalog);
-  if (!f) byCatalog.set(catalog, (f = new OddsFragments(catalog)));
-  return f;
+  if (!f) byCatalog.set(catalog, (f = { list: new OddsFragments(catalog, 'list'), row: new OddsFragments(catalog, 'row') }));
+  return f[kind];
 }
 
 /**
@@ -124,7 +146,14 @@ export function envelopeSerializer(schema: object): Serializer {
     if (!(data instanceof RawRows)) return serialize(payload);
     const rest = serialize({ ...(payload as object), data: [] });
     const at = rest.indexOf('"data":[]') + '"data":['.length;
-    return `${rest.slice(0, at)}${data.json.join(',')}${rest.slice(at)}`;
+    // One join writes the answer once; slices of a flat string are views, not copies.
+    const parts: string[] = [rest.slice(0, at)];
+    for (let i = 0; i < data.json.length; i++) {
+      if (i > 0) parts.push(',');
+      parts.push(data.json[i] as string);
+    }
+    parts.push(rest.slice(at));
+    return parts.join('');
   };
 }
 

@@ -49,7 +49,7 @@ const deltaResponse = {
 
 export const oddsDeltaRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (app, { deps }) => {
   const { catalog, views } = deps;
-  const fragments = fragmentsFor(catalog);
+  const fragments = fragmentsFor(catalog, 'row');
 
   app.get<{ Querystring: DeltaQuery }>('/odds/delta', {
     // Changed rows are the same ready JSON /odds serves (contract/odds-fragments.ts).
