@@ -1,3 +1,4 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { benchAccounts } from './accounts.js';
 import { benchApi } from './api.js';
@@ -47,8 +48,15 @@ async function main(): Promise<void> {
     if (only && !title.toLowerCase().includes(only)) continue;
     const t0 = performance.now();
     const figures = await run();
+    if (process.env['BENCH_JSON']) appendFigures(process.env['BENCH_JSON'], figures);
     process.stdout.write(`${formatFigures(title, figures)}\n  (${((performance.now() - t0) / 1000).toFixed(1)} s)\n\n`);
   }
+}
+
+/** `make bench-check` reads the run's figures from this file (bench/check.ts). */
+function appendFigures(path: string, figures: readonly BenchFigure[]): void {
+  const previous = existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as BenchFigure[]) : [];
+  writeFileSync(path, JSON.stringify([...previous, ...figures]));
 }
 
 main().then(

@@ -54,37 +54,29 @@ export async function benchVisible(rate = 2000, seconds = 12): Promise<BenchFigu
   };
   await drained();
 
-  // The watched row: a pre-game moneyline price on the board, and the raw tick that sets it.
+  // The watched row: a pre-game moneyline price on the board, and the raw ticks that set its event's prices at that book.
   const probeBase = ticks.slice(0, 20_000).reverse().find((t) => t.market === 'moneyline' && t.status === 'open' && !t.isLive && t.priceAmerican !== null);
   if (!probeBase) throw new Error('visible bench: no moneyline tick');
+  const probeTick = (price: number): RawTick => fresh({ ...probeBase, priceAmerican: price, status: 'open' });
+  await send([probeTick(151)]);
+  await drained();
   let rowId = '';
   let eventId = '';
   for (const e of board.activeEvents()) {
     for (const r of board.rowsOf(e.id)) {
-      if (r.book === probeBase.book && r.bookEventId === probeBase.bookEventId && r.market === 'moneyline' && r.selection === 'home') {
+      if (r.book === probeBase.book && r.market === 'moneyline' && r.priceAmerican === 151) {
         rowId = r.id;
         eventId = e.id;
       }
     }
   }
-  if (!rowId) throw new Error('visible bench: watched row not on the board');
-  const home = board.rowsOf(eventId).find((r) => r.id === rowId);
+  if (!rowId) throw new Error('visible bench: the probe tick moves no row on the board');
 
   const keys = new KeyStore();
   keys.add(KEY, 'enterprise', { requestsPerMinute: 1e12 });
   const app = await buildApp({ board, catalog: new Catalog(), keys, rateLimits: unlimitedRateLimits, clock, store, version: 'bench', redisUrl: null });
   const base = await app.listen({ port: 0, host: '127.0.0.1' });
   const url = `${base}/api/v1/odds?event=${encodeURIComponent(eventId)}&sportsbook=${probeBase.book}&market=moneyline`;
-
-  const probeTick = (price: number): RawTick => {
-    const outcome = ticks.find((t) => t.book === probeBase.book && t.bookEventId === probeBase.bookEventId && t.market === 'moneyline' && t.outcome === probeBase.outcome);
-    return { ...(outcome ?? probeBase), priceAmerican: price, status: 'open', ts: clock.now() };
-  };
-  // Which raw outcome is the home side is the normalizer's business: probe the one that moves the watched row.
-  await send([probeTick(151)]);
-  await drained();
-  const watched = board.rowsOf(eventId).find((r) => r.id === rowId);
-  if (!home || !watched || watched.priceAmerican !== 151) throw new Error('visible bench: the probe tick does not move the watched row');
 
   const poller = fork(fileURLToPath(new URL('./visible-poller.js', import.meta.url)));
   const result = new Promise<PollerResult>((resolve) => poller.once('message', (m) => resolve(m as PollerResult)));

@@ -11,6 +11,7 @@ import { ManualClock } from '../../pipeline/clock.js';
 import { buildBoard, repriced } from '../../bench/board-fixture.js';
 import type { LiveBoard } from '../views/board.js';
 import { Catalog } from '../views/catalog.js';
+import { eventMatches, rowMatches } from '../views/filters.js';
 import { forEachMatch, positionOf } from '../views/odds-query.js';
 import { listOdds } from './index.js';
 import type { OddsFilters, OddsPage } from './index.js';
@@ -27,12 +28,13 @@ const FILTERS: Record<string, OddsFilters> = {
   nothing: { event: { leagues: new Set(['epl']) }, row: {} },
 };
 
-/** The reference: every match in board order, by walking all rows. */
+/** The reference: every match in board order, by walking every row of every event. */
 function walked(board: LiveBoard, filters: OddsFilters): string[] {
   const out: string[] = [];
-  forEachMatch(board, catalog, filters.event, filters.row, (r) => {
-    out.push(`${r.id}@${r.priceAmerican}`);
-  });
+  for (const e of board.activeEvents()) {
+    if (!eventMatches(e, filters.event, catalog)) continue;
+    for (const r of board.rowsOf(e.id)) if (rowMatches(r, filters.row)) out.push(`${r.id}@${r.priceAmerican}`);
+  }
   return out;
 }
 
@@ -58,6 +60,12 @@ function expectSameAsWalk(board: LiveBoard): void {
       after = positionOf(last, null);
     }
     expect([name, seen]).toEqual([name, all]);
+    // Streams' snapshots and /odds/best walk through the same index.
+    const visited: string[] = [];
+    forEachMatch(board, catalog, filters.event, filters.row, (r) => {
+      visited.push(`${r.id}@${r.priceAmerican}`);
+    });
+    expect([name, visited]).toEqual([name, all]);
   }
 }
 
