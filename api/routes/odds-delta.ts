@@ -1,7 +1,9 @@
+import { deepLinkStateParam, putStateInLinks, requestedState } from '../deeplinks/index.js';
 import type { FastifyPluginAsync } from 'fastify';
 import { authErrorResponses, errorResponse, paginationSchema, pagingParams } from '../contract/common.js';
 import { addSportsbookParam, parseOddsFilters, sharedFilterParams } from '../contract/filters.js';
-import { oddsRowSchema, removedRowSchema } from '../contract/odds.js';
+import { oddsRowSchema, presentOdds, removedRowSchema } from '../contract/odds.js';
+import type { PublicOdds } from '../contract/odds.js';
 import { RawRows, fragmentsFor, rawRowsSerializerCompiler } from '../contract/odds-fragments.js';
 import type { ServingDeps } from '../deps.js';
 import { ApiError } from '../errors.js';
@@ -20,6 +22,7 @@ interface DeltaQuery {
   market?: string;
   event?: string;
   live?: boolean;
+  state?: string;
   limit: number;
   offset: number;
 }
@@ -70,6 +73,7 @@ export const oddsDeltaRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async 
         properties: {
           since: { type: 'string', format: 'date-time', description: 'RFC 3339 time; best the `next_since` of the previous answer (or of /odds), passed back verbatim.' },
           sport, league, sportsbook, add_sportsbook: addSportsbookParam, market, event, event_id: eventId, live,
+          state: deepLinkStateParam,
           ...pagingParams(1000, 5000),
         },
       },
@@ -84,6 +88,7 @@ export const oddsDeltaRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async 
     const since = parseLogTime(query.since);
     if (!since) throw new ApiError('invalid_request', `Invalid query parameter 'since': '${query.since}' is not a valid RFC 3339 date-time`);
     const tier = tierOf(request);
+    const state = requestedState(query.state);
     const board = views.boardFor(tier);
     const filters = parseOddsFilters(
       { sport: query.sport, league: query.league, sportsbook: query.sportsbook, add_sportsbook: query.add_sportsbook, market: query.market, event: query.event, live: query.live },
@@ -99,17 +104,21 @@ export const oddsDeltaRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async 
       );
     }
     const data: string[] = [];
+    const presented: PublicOdds[] = [];
     const removed: Record<string, unknown>[] = [];
     for (const item of delta.items) {
       const r = item.row;
       if (item.removed || !item.event) removed.push({ id: r.id, event_id: r.eventId, sportsbook: r.book, market: r.market, removed_at: formatLogTime(item.time) });
-      else data.push(fragments.of(r, item.event, board.mainLines(item.event.id)));
+      // A state rewrites every deep link: those answers are presented per request.
+      else if (state === undefined) data.push(fragments.of(r, item.event, board.mainLines(item.event.id)));
+      else presented.push(putStateInLinks(presentOdds(catalog, r, item.event, board.mainLines(item.event.id)), state));
     }
     const { hasMore, next } = delta;
-    const count = data.length + removed.length;
+    const changed = data.length + presented.length;
+    const count = changed + removed.length;
     return {
       success: true,
-      data: new RawRows(data),
+      data: state === undefined ? new RawRows(data) : presented,
       removed,
       pagination: { limit, offset, has_more: hasMore, next_offset: hasMore ? offset + count : null },
       meta: {
@@ -117,7 +126,7 @@ export const oddsDeltaRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async 
         next_since: formatLogTime(next),
         server_time: new Date(deps.clock.now()).toISOString(),
         count,
-        changed_count: data.length,
+        changed_count: changed,
         removed_count: removed.length,
       },
     };

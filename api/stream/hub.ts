@@ -242,6 +242,11 @@ export class StreamHub {
     this.connections.add(conn);
   }
 
+  /** Streams (SSE and WebSocket) the key holds open on this replica. */
+  openStreams(keyId: string): number {
+    return this.streamsPerKey.get(keyId) ?? 0;
+  }
+
   get connectionCount(): number {
     return this.connections.size;
   }
