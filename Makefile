@@ -49,21 +49,23 @@ unit: install system-deps
 test: typecheck lint unit
 
 # SECTION=word runs only the sections whose title contains it (e.g. `make bench SECTION=shedding`).
+# The million-price sections hold two tier views of a 1M board: more than Node's default heap.
+BENCH_NODE := node --max-old-space-size=8192
 bench: build
-	node dist/bench/main.js $(SECTION)
+	$(BENCH_NODE) dist/bench/main.js $(SECTION)
 
 # Runs the read-side sections (or SECTION=word) and fails when a figure's ratio to its same-run
 # baseline regressed beyond the tolerance stored in bench/baseline.json (bench/check.ts).
 BENCH_RESULTS := dist/bench-results.json
 bench-check: build
 	@rm -f $(BENCH_RESULTS)
-	BENCH_JSON=$(BENCH_RESULTS) node dist/bench/main.js $(or $(SECTION),reads)
+	BENCH_JSON=$(BENCH_RESULTS) $(BENCH_NODE) dist/bench/main.js $(or $(SECTION),reads)
 	node dist/bench/check.js $(BENCH_RESULTS) bench/baseline.json
 
 # Stores a run's ratios as the new baseline (quiet machine, after a deliberate change).
 bench-baseline: build
 	@rm -f $(BENCH_RESULTS)
-	BENCH_JSON=$(BENCH_RESULTS) node dist/bench/main.js $(or $(SECTION),reads)
+	BENCH_JSON=$(BENCH_RESULTS) $(BENCH_NODE) dist/bench/main.js $(or $(SECTION),reads)
 	node dist/bench/check.js $(BENCH_RESULTS) bench/baseline.json --write
 
 replay: build

@@ -1,23 +1,14 @@
 import { fork } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { pino } from 'pino';
-import { LEAGUES, TEAMS, TOPICS } from '../schemas/index.js';
 import type { RawTick } from '../schemas/index.js';
-import { MemoryBus } from '../pipeline/bus/index.js';
 import { systemClock } from '../pipeline/clock.js';
-import { startPipeline } from '../pipeline/pipeline.js';
-import { ChdbStore, applyMigrations } from '../pipeline/store/index.js';
 import { buildApp } from '../api/app.js';
 import { KeyStore } from '../api/accounts/index.js';
 import { unlimitedRateLimits } from '../api/plugins/rate-limit.js';
-import { LiveBoard } from '../api/views/board.js';
 import { Catalog } from '../api/views/catalog.js';
-import { startChangelogViews } from '../api/views/changelog-views.js';
 import { recordedTicks } from './pipeline.js';
 import type { PollerResult } from './visible-poller.js';
+import { startServingPipeline } from './serving-pipeline.js';
 import { summarize } from './report.js';
 import type { BenchFigure } from './report.js';
 
@@ -34,24 +25,12 @@ const wall = (): number => performance.timeOrigin + performance.now();
  */
 export async function benchVisible(rate = 2000, seconds = 12): Promise<BenchFigure[]> {
   const { ticks } = recordedTicks(40_000);
-  const dir = mkdtempSync(join(tmpdir(), 'odds-bench-visible-'));
-  const store = new ChdbStore(dir);
-  await applyMigrations(store);
   const clock = systemClock;
-  const logger = pino({ level: 'silent' });
-  const bus = new MemoryBus({ now: () => clock.now() });
-  const board = new LiveBoard();
-  const views = startChangelogViews(bus, board, 'bench', logger);
-  const pipeline = startPipeline({ bus, store, clock, logger, catalog: { teams: TEAMS, leagues: LEAGUES } });
-  const producer = bus.producer();
-  const key = (t: RawTick): string => `${t.book}:${t.bookEventId}`;
-  const send = (batch: RawTick[]): Promise<void> => producer.send(TOPICS.rawTicks, batch.map((t) => ({ key: key(t), partitionKey: t.league, value: t })));
+  const serving = await startServingPipeline(clock, 'visible');
+  const { board, store, send, drained } = serving;
   const now0 = clock.now();
   const fresh = (t: RawTick): RawTick => ({ ...t, ts: clock.now(), startTime: t.startTime - ticks[0]!.ts + now0 + 3600_000 }); // eslint-disable-line @typescript-eslint/no-non-null-assertion
   for (let i = 0; i < 20_000; i += 2000) await send(ticks.slice(i, i + 2000).map(fresh));
-  const drained = async (): Promise<void> => {
-    while (pipeline.lag() + views.reduce((s, v) => s + v.consumer.lag(), 0) > 0) await new Promise((r) => setTimeout(r, 5));
-  };
   await drained();
 
   // The watched row: a pre-game moneyline price on the board, and the raw ticks that set its event's prices at that book.
@@ -121,11 +100,7 @@ export async function benchVisible(rate = 2000, seconds = 12): Promise<BenchFigu
     }
   }
   await app.close();
-  await Promise.all(views.map((v) => v.stop()));
-  await pipeline.stop();
-  await bus.close();
-  await store.close();
-  rmSync(dir, { recursive: true, force: true });
+  await serving.stop();
 
   const lat = latencies.sort((a, b) => a - b);
   const p = (q: number): number => lat[Math.min(lat.length - 1, Math.floor(q * lat.length))] ?? 0;
