@@ -7,7 +7,7 @@ PORT ?= 8080
 config-doc: install
 	npx tsx runtime/render-settings.ts README.md
 
-.PHONY: up down config-doc run test typecheck lint unit build bench replay clean install system-deps key web-build screenshots
+.PHONY: up down config-doc run test typecheck lint unit build bench bench-check bench-baseline replay clean install system-deps key web-build screenshots
 
 # Install only when the manifest or lockfile changed since the last install. Not `npm ci`:
 # chdb lists per-platform binaries as optional dependencies, some of which the registry does
@@ -55,8 +55,24 @@ unit: install system-deps web-build
 test: typecheck lint unit
 
 # SECTION=word runs only the sections whose title contains it (e.g. `make bench SECTION=shedding`).
+# The million-price sections hold two tier views of a 1M board: more than Node's default heap.
+BENCH_NODE := node --max-old-space-size=8192
 bench: build
-	node dist/bench/main.js $(SECTION)
+	$(BENCH_NODE) dist/bench/main.js $(SECTION)
+
+# Runs the read-side sections (or SECTION=word) and fails when a figure's ratio to its same-run
+# baseline regressed beyond the tolerance stored in bench/baseline.json (bench/check.ts).
+BENCH_RESULTS := dist/bench-results.json
+bench-check: build
+	@rm -f $(BENCH_RESULTS)
+	BENCH_JSON=$(BENCH_RESULTS) $(BENCH_NODE) dist/bench/main.js $(or $(SECTION),reads)
+	node dist/bench/check.js $(BENCH_RESULTS) bench/baseline.json
+
+# Stores a run's ratios as the new baseline (quiet machine, after a deliberate change).
+bench-baseline: build
+	@rm -f $(BENCH_RESULTS)
+	BENCH_JSON=$(BENCH_RESULTS) $(BENCH_NODE) dist/bench/main.js $(or $(SECTION),reads)
+	node dist/bench/check.js $(BENCH_RESULTS) bench/baseline.json --write
 
 replay: build
 	@test -n "$(FILE)" || { echo "usage: make replay FILE=path.jsonl[.gz] [SPEED=60|max]"; exit 2; }

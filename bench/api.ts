@@ -1,26 +1,17 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import Fastify from 'fastify';
-import { pino } from 'pino';
-import { LEAGUES, TEAMS, TOPICS } from '../schemas/index.js';
-import type { RawTick } from '../schemas/index.js';
-import { MemoryBus } from '../pipeline/bus/index.js';
 import { ManualClock } from '../pipeline/clock.js';
-import { startPipeline } from '../pipeline/pipeline.js';
-import { ChdbStore, applyMigrations } from '../pipeline/store/index.js';
 import { buildApp } from '../api/app.js';
 import { paginatedEnvelope, pagination } from '../api/contract/common.js';
 import { oddsRowSchema, presentOdds } from '../api/contract/odds.js';
 import { KeyStore } from '../api/accounts/index.js';
 import { unlimitedRateLimits } from '../api/plugins/rate-limit.js';
-import { LiveBoard } from '../api/views/board.js';
 import { Catalog } from '../api/views/catalog.js';
-import { startChangelogViews } from '../api/views/changelog-views.js';
 import { recordedTicks } from './pipeline.js';
 import type { BenchFigure } from './report.js';
+import { startServingPipeline } from './serving-pipeline.js';
 
 const run = promisify(execFile);
 const KEY = 'bench-key-0123456789';
@@ -49,21 +40,11 @@ async function load(url: string, seconds: number): Promise<LoadResult> {
  */
 export async function benchApi(seconds = 5): Promise<BenchFigure[]> {
   const { ticks, start } = recordedTicks(60_000);
-  const dir = mkdtempSync(join(tmpdir(), 'odds-bench-api-'));
-  const store = new ChdbStore(dir);
-  await applyMigrations(store);
   const clock = new ManualClock(start);
-  const logger = pino({ level: 'silent' });
-  const bus = new MemoryBus({ now: () => clock.now() });
-  const board = new LiveBoard();
-  const views = startChangelogViews(bus, board, 'bench', logger);
-  const pipeline = startPipeline({ bus, store, clock, logger, catalog: { teams: TEAMS, leagues: LEAGUES } });
-  const producer = bus.producer();
-  const key = (t: RawTick): string => `${t.book}:${t.bookEventId}`;
-  for (let i = 0; i < ticks.length; i += 2000) {
-    await producer.send(TOPICS.rawTicks, ticks.slice(i, i + 2000).map((t) => ({ key: key(t), partitionKey: t.league, value: t })));
-  }
-  while (pipeline.lag() + views.reduce((s, v) => s + v.consumer.lag(), 0) > 0) await new Promise((r) => setTimeout(r, 5));
+  const serving = await startServingPipeline(clock, 'api');
+  const { board, store } = serving;
+  for (let i = 0; i < ticks.length; i += 2000) await serving.send(ticks.slice(i, i + 2000));
+  await serving.drained();
 
   const catalog = new Catalog();
   const keys = new KeyStore();
@@ -87,11 +68,7 @@ export async function benchApi(seconds = 5): Promise<BenchFigure[]> {
 
   await app.close();
   await bare.close();
-  await Promise.all(views.map((v) => v.stop()));
-  await pipeline.stop();
-  await bus.close();
-  await store.close();
-  rmSync(dir, { recursive: true, force: true });
+  await serving.stop();
 
   const bareBase = { name: 'bare Fastify, same 100 rows', value: baseline.rps };
   return [

@@ -1,8 +1,9 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { benchAccounts } from './accounts.js';
 import { benchApi } from './api.js';
 import { benchCompat } from './compat.js';
-import { benchDelta } from './delta.js';
+import { benchDelta, benchDeltaMillion } from './delta.js';
 import { benchKafka } from './kafka.js';
 import { benchMcp } from './mcp.js';
 import { benchOpportunities } from './opportunities.js';
@@ -10,6 +11,9 @@ import { benchPipeline } from './pipeline.js';
 import { benchSplits } from './splits.js';
 import { benchShedding } from './shedding.js';
 import { benchStreams } from './streams.js';
+import { benchMemory } from './memory.js';
+import { benchReads } from './reads.js';
+import { benchVisible } from './visible.js';
 import { formatFigures } from './report.js';
 import type { BenchFigure } from './report.js';
 
@@ -23,6 +27,11 @@ async function main(): Promise<void> {
   const sections: [string, () => Promise<BenchFigure[]>][] = [
     ['Pipeline (normalizer + snapshot + opportunities + closing lines + ClickHouse sinks)', () => benchPipeline()],
     ['API (GET /odds from the live board)', () => benchApi()],
+    ['Reads: GET /odds on the 45k-price board against bare Fastify', () => benchReads(90)],
+    ['Reads: GET /odds on the 1M-price board against bare Fastify', () => benchReads(2000)],
+    ['Reads: memory per live price, 1M-price board, all tier views', () => benchMemory()],
+    ['Reads: tick to visible on /odds at 2,000 ticks/s', () => benchVisible()],
+    ['Reads: delta polling on the 1M-price board', () => benchDeltaMillion()],
     ['Opportunity engines (+EV, arbitrage, middles, low-hold)', () => benchOpportunities()],
     ['Delta polling and rate limiting', () => benchDelta()],
     ['Load shedding (200 connections of GET /odds?limit=200)', () => benchShedding()],
@@ -39,8 +48,15 @@ async function main(): Promise<void> {
     if (only && !title.toLowerCase().includes(only)) continue;
     const t0 = performance.now();
     const figures = await run();
+    if (process.env['BENCH_JSON']) appendFigures(process.env['BENCH_JSON'], figures);
     process.stdout.write(`${formatFigures(title, figures)}\n  (${((performance.now() - t0) / 1000).toFixed(1)} s)\n\n`);
   }
+}
+
+/** `make bench-check` reads the run's figures from this file (bench/check.ts). */
+function appendFigures(path: string, figures: readonly BenchFigure[]): void {
+  const previous = existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as BenchFigure[]) : [];
+  writeFileSync(path, JSON.stringify([...previous, ...figures]));
 }
 
 main().then(

@@ -57,6 +57,10 @@ export function entityTag(tier: string, body: string): string {
   return `"${createHash('sha1').update(tier).update('\n').update(body).digest('base64url')}"`;
 }
 
+function hasToJson(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && typeof (value as { toJSON?: unknown }).toJSON === 'function';
+}
+
 function isEnvelope(payload: unknown): payload is Record<string, unknown> {
   return typeof payload === 'object' && payload !== null && !Array.isArray(payload) && !Buffer.isBuffer(payload) && 'data' in payload;
 }
@@ -91,7 +95,8 @@ export const envelopePlugin = fp<{ inspect?: PayloadInspector }>(async (app: Fas
     }
     request.emittedAt = new Date().toISOString();
     const out = onTheWire(payload, request.emittedAt);
-    options.inspect?.(request, reply.statusCode, out);
+    // Rows a route hands over already serialized (RawRows) are inspected as the JSON they are.
+    options.inspect?.(request, reply.statusCode, hasToJson(out['data']) ? (JSON.parse(JSON.stringify(out)) as unknown) : out);
     return out;
   });
 

@@ -1,4 +1,5 @@
 import type { CanonicalEvent, OddsRow } from '../../schemas/index.js';
+import { compareRows } from '../views/board.js';
 import type { LiveBoard } from '../views/board.js';
 import type { Catalog } from '../views/catalog.js';
 import { eventMatches, rowMatches } from '../views/filters.js';
@@ -32,43 +33,130 @@ export interface OddsPage {
 }
 
 /**
- * One page of `GET /odds`. In board order one pass counts every match and materialises only the
- * page: without price bounds an event's matches are counted from the board's counters, so only
- * the events the page overlaps are visited row by row. Sorted, every match is placed and sorted.
+ * One page of `GET /odds`. Without a sort and without price bounds the page comes from the
+ * board's indexes: the events matching the filters with their match counts and running totals
+ * (kept per filter until the board's shape changes), a binary search to the event where the
+ * offset or cursor falls, then only the page's rows, read through each event's market and book
+ * index. O(page + log events) once the filter's counts exist; building them costs O(events).
+ * Sorted, or bounded by price, every match is visited and (sorted) placed.
  */
 export function listOdds(board: LiveBoard, catalog: Catalog, q: OddsListQuery): OddsPage {
+  const { filters, sort } = q;
+  const indexed = sort === null && filters.row.minOdds === undefined && filters.row.maxOdds === undefined && filters.row.marketTest === undefined;
+  return indexed ? indexedPage(board, catalog, q) : scannedPage(board, catalog, q);
+}
+
+/** The events matching a filter in board order, with running totals of their matching rows. */
+interface MatchIndex {
+  ids: string[];
+  starts: number[];
+  /** prefix[i]: matching rows in the events before i; prefix[ids.length] is the total. */
+  prefix: number[];
+}
+
+function matchIndex(board: LiveBoard, catalog: Catalog, filters: OddsFilters): MatchIndex {
+  const build = (): MatchIndex => {
+    const index: MatchIndex = { ids: [], starts: [], prefix: [0] };
+    let total = 0;
+    for (const ev of candidateEvents(board, filters.event)) {
+      if (!eventMatches(ev, filters.event, catalog)) continue;
+      const n = board.countRows(ev.id, filters.row.books, filters.row.markets);
+      if (n === 0) continue;
+      total += n;
+      index.ids.push(ev.id);
+      index.starts.push(ev.startTime);
+      index.prefix.push(total);
+    }
+    return index;
+  };
+  // `q` reads league names from the catalog: not a pure function of the board, so not kept.
+  return filters.event.q ? build() : board.derive(`odds:${filterSignature(filters)}`, build);
+}
+
+function filterSignature({ event: e, row: r }: OddsFilters): string {
+  const list = (s: ReadonlySet<string> | undefined): string => (s ? [...s].sort().join(',') : '*');
+  return [list(e.sports), list(e.leagues), list(e.eventIds), String(e.live), list(e.teamIds), e.date ?? '*', list(r.books), list(r.markets)].join('|');
+}
+
+function indexedPage(board: LiveBoard, catalog: Catalog, q: OddsListQuery): OddsPage {
+  const { filters, limit } = q;
+  const { books, markets } = filters.row;
+  const index = matchIndex(board, catalog, filters);
+  const n = index.ids.length;
+  const total = index.prefix[n] ?? 0;
+  const after = q.after ?? undefined;
+  let i: number;
+  let offset: number;
+  let skip: number;
+  if (after) {
+    // The first event at or after the cursor's event.
+    let lo = 0;
+    let hi = n;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const t = index.starts[mid] as number;
+      const id = index.ids[mid] as string;
+      if (t < after.t || (t === after.t && id < after.e)) lo = mid + 1;
+      else hi = mid;
+    }
+    i = lo;
+    offset = index.prefix[i] ?? total;
+    skip = 0;
+    if (index.ids[i] === after.e && index.starts[i] === after.t) {
+      for (const row of board.matchingRows(after.e, books, markets)) {
+        if (compareRows(row, after.r) > 0) break;
+        skip++;
+      }
+      offset += skip;
+    }
+  } else {
+    offset = q.offset;
+    // The last event whose running total is at most the offset.
+    let lo = 0;
+    let hi = n;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if ((index.prefix[mid] as number) <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    i = lo;
+    skip = offset - (index.prefix[i] ?? 0);
+  }
+  const page: Match[] = [];
+  for (; i < n && page.length < limit && offset < total; i++) {
+    const event = board.event(index.ids[i] as string);
+    if (!event) continue;
+    for (const row of board.matchingRows(event.id, books, markets)) {
+      if (skip > 0) {
+        skip--;
+        continue;
+      }
+      page.push({ row, event });
+      if (page.length >= limit) break;
+    }
+    skip = 0;
+  }
+  return { page, total, offset, hasMore: offset + page.length < total };
+}
+
+function scannedPage(board: LiveBoard, catalog: Catalog, q: OddsListQuery): OddsPage {
   const { filters, sort, limit } = q;
   const after = q.after ?? undefined;
   const page: Match[] = [];
   let total = 0;
   let offset = q.offset;
   if (sort === null) {
-    const countable = filters.row.minOdds === undefined && filters.row.maxOdds === undefined && filters.row.marketTest === undefined;
     let passed = after === undefined;
     let first = -1;
     const end = offset + limit;
-    for (const ev of candidateEvents(board, filters.event)) {
-      if (!eventMatches(ev, filters.event, catalog)) continue;
-      if (countable) {
-        const n = board.countRows(ev.id, filters.row.books, filters.row.markets);
-        const skip = after
-          ? page.length >= limit || ev.startTime < after.t || (ev.startTime === after.t && ev.id < after.e)
-          : total + n <= offset || total >= end;
-        if (skip) {
-          total += n;
-          continue;
-        }
+    forEachMatch(board, catalog, filters.event, filters.row, (row, ev) => {
+      if (!passed && after && comparePositions(positionOf({ row, event: ev }, null), after, null) > 0) passed = true;
+      if (passed && (after ? page.length < limit : total >= offset && total < end)) {
+        if (first < 0) first = total;
+        page.push({ row, event: ev });
       }
-      for (const row of board.rowsOf(ev.id)) {
-        if (!rowMatches(row, filters.row)) continue;
-        if (!passed && after && comparePositions(positionOf({ row, event: ev }, null), after, null) > 0) passed = true;
-        if (passed && (after ? page.length < limit : total >= offset && total < end)) {
-          if (first < 0) first = total;
-          page.push({ row, event: ev });
-        }
-        total++;
-      }
-    }
+      total++;
+    });
     if (after) offset = first >= 0 ? first : total;
   } else {
     const all: { m: Match; p: Position }[] = [];

@@ -3,10 +3,11 @@ import type { FastifyPluginAsync } from 'fastify';
 import { authErrorResponses, errorResponse, paginationSchema, pagingParams } from '../contract/common.js';
 import { addSportsbookParam, sharedFilterParams } from '../contract/filters.js';
 import { oddsRowSchema, removedRowSchema } from '../contract/odds.js';
+import { fragmentsFor, rawRowsSerializerCompiler, withReadyRows } from '../contract/odds-fragments.js';
 import type { ServingDeps } from '../deps.js';
 import { tierOf } from '../plugins/auth.js';
 import { oddsDeltaPage } from '../queries/index.js';
-import type { DeltaQuery } from '../queries/index.js';
+import type { DeltaQuery, RowPresenter } from '../queries/index.js';
 
 const { sport, league, sportsbook, market, event, event_id: eventId, live } = sharedFilterParams;
 
@@ -35,7 +36,12 @@ const deltaResponse = {
 } as const;
 
 export const oddsDeltaRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (app, { deps }) => {
+  const fragments = fragmentsFor(deps.catalog, 'row');
+  const ready: RowPresenter = (row, event, main) => fragments.of(row, event, main);
+
   app.get<{ Querystring: DeltaQuery }>('/odds/delta', {
+    // Changed rows are the same ready JSON /odds serves (contract/odds-fragments.ts).
+    serializerCompiler: rawRowsSerializerCompiler,
     schema: {
       tags: ['odds'],
       summary: 'Odds changed and removed since a time',
@@ -62,5 +68,5 @@ export const oddsDeltaRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async 
         410: errorResponse('resync_required: `since` is older than the change window; reload /odds and poll from its meta.next_since.'),
       },
     },
-  }, async (request) => oddsDeltaPage(deps, tierOf(request), request.query));
+  }, async (request) => withReadyRows(oddsDeltaPage(deps, tierOf(request), request.query, ready)));
 };

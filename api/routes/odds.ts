@@ -4,10 +4,11 @@ import { authErrorResponses, csvParam, dataEnvelope, notFoundResponse, paginated
 import { eventSchema } from '../contract/events.js';
 import { addSportsbookParam, sharedFilterParams } from '../contract/filters.js';
 import { CORE_ODDS_FIELDS, ODDS_FIELDS, bestOddsRowSchema, oddsListItemSchema, oddsRowSchema } from '../contract/odds.js';
+import { fragmentsFor, rawRowsSerializerCompiler, withReadyRows } from '../contract/odds-fragments.js';
 import type { ServingDeps } from '../deps.js';
 import { SORT_VALUES } from '../views/odds-query.js';
 import { bestOddsList, oddsComparison, oddsList } from '../queries/index.js';
-import type { BestOddsQuery, ComparisonQuery, OddsQuery } from '../queries/index.js';
+import type { BestOddsQuery, ComparisonQuery, OddsQuery, RowPresenter } from '../queries/index.js';
 import { tierOf } from '../plugins/auth.js';
 
 const { sport, league, sportsbook, market, event, event_id: eventId, live, team, date, q, min_odds: minOdds, max_odds: maxOdds } = sharedFilterParams;
@@ -24,7 +25,12 @@ const listMeta = {
 } as const;
 
 export const oddsRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (app, { deps }) => {
+  const fragments = fragmentsFor(deps.catalog);
+  const ready: RowPresenter = (row, event, main) => fragments.of(row, event, main);
+
   app.get<{ Querystring: OddsQuery }>('/odds', {
+    // The default page joins each row's ready JSON (contract/odds-fragments.ts).
+    serializerCompiler: rawRowsSerializerCompiler,
     schema: {
       tags: ['odds'],
       summary: 'Latest odds, filtered, sorted, projected or grouped',
@@ -47,7 +53,7 @@ export const oddsRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (app,
       },
       response: { 200: paginatedEnvelope(oddsListItemSchema, listMeta), ...authErrorResponses },
     },
-  }, async (request) => oddsList(deps, tierOf(request), request.query));
+  }, async (request) => withReadyRows(oddsList(deps, tierOf(request), request.query, ready)));
 
   app.get<{ Querystring: BestOddsQuery }>('/odds/best', {
     schema: {

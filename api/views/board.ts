@@ -1,6 +1,7 @@
 import type { CanonicalEvent, MarketId, OddsChange, OddsRow } from '../../schemas/index.js';
 import { ChangeLog, DEFAULT_CHANGE_LOG } from './change-log.js';
 import { mainLinesOf } from './main-lines.js';
+import { EventRows } from './event-rows.js';
 import type { MainLines } from './main-lines.js';
 import type { ChangeLogOptions } from './change-log.js';
 
@@ -56,8 +57,10 @@ export class LiveBoard {
   private readonly listeners: BoardListener[] = [];
   private readonly events = new Map<string, CanonicalEvent>();
   private readonly rowsByEvent = new Map<string, Map<string, OddsRow>>();
-  /** Row keys of an event in board order; rebuilt lazily when keys come or go. */
-  private readonly sortedKeys = new Map<string, string[]>();
+  /** An event's rows in board order, indexed by market and book; rebuilt lazily when keys come or go. */
+  private readonly eventRows = new Map<string, EventRows>();
+  /** Answers derived from the key set and the events (match counts per filter), dropped when `version` moves. */
+  private readonly derived = new Map<string, { version: number; value: unknown }>();
   private readonly mainLinesByKeys = new WeakMap<string[], MainLines>();
   private sortedEvents: CanonicalEvent[] | null = null;
   private readonly bookEvents = new Map<string, Map<string, number>>();
@@ -66,6 +69,11 @@ export class LiveBoard {
   /** Per event, rows by book then market: lets /odds count matches without visiting rows. */
   private readonly eventBookMarket = new Map<string, Map<string, Map<string, number>>>();
   private rows = 0;
+  /**
+   * Moves when a row key comes or goes or an event changes what filters see of it (sport, league,
+   * teams, start, live). A price change leaves it: counts and row order do not depend on prices.
+   */
+  private shape = 0;
   /** Epoch ms of the last change applied, by the pipeline's clock. */
   lastChangeAt: number | null = null;
 
@@ -86,6 +94,7 @@ export class LiveBoard {
     const previous = this.events.get(event.id);
     this.events.set(event.id, event);
     if (!previous || previous.startTime !== event.startTime) this.sortedEvents = null;
+    if (!previous || previous.sport !== event.sport || previous.league !== event.league || previous.isLive !== event.isLive || previous.startTime !== event.startTime || previous.homeTeamId !== event.homeTeamId || previous.awayTeamId !== event.awayTeamId) this.shape++;
     for (const l of this.listeners) l.applyEvent(event);
     // Rows present their event (start time, teams): when that changes, or the event arrives after
     // its rows, the rows change for a client too, so they go into the log again.
@@ -105,7 +114,8 @@ export class LiveBoard {
       this.log.append(change.key, null, existing);
       rows.delete(change.key);
       this.rows--;
-      this.sortedKeys.delete(change.eventId);
+      this.shape++;
+      this.eventRows.delete(change.eventId);
       bump(this.bookEvents, existing.book, change.eventId, -1);
       bump(this.marketEvents, existing.market, change.eventId, -1);
       this.countBookMarket(change.eventId, existing.book, existing.market, -1);
@@ -127,7 +137,8 @@ export class LiveBoard {
     if (change.row.ts > prev) this.bookLastUpdate.set(change.row.book, change.row.ts);
     if (existing) return;
     this.rows++;
-    this.sortedKeys.delete(change.eventId);
+    this.shape++;
+    this.eventRows.delete(change.eventId);
     bump(this.bookEvents, change.row.book, change.eventId, 1);
     bump(this.marketEvents, change.row.market, change.eventId, 1);
     this.countBookMarket(change.eventId, change.row.book, change.row.market, 1);
@@ -197,19 +208,60 @@ export class LiveBoard {
 
   /** An event's rows in board order. */
   rowsOf(eventId: string): OddsRow[] {
+    const index = this.indexOf(eventId);
     const rows = this.rowsByEvent.get(eventId);
-    if (!rows) return [];
-    let keys = this.sortedKeys.get(eventId);
-    if (!keys) {
-      keys = [...rows.entries()].sort((a, b) => compareRows(a[1], b[1])).map(([k]) => k);
-      this.sortedKeys.set(eventId, keys);
-    }
+    if (!index || !rows) return [];
     const out: OddsRow[] = [];
-    for (const k of keys) {
+    for (const k of index.keys) {
       const r = rows.get(k);
       if (r) out.push(r);
     }
     return out;
+  }
+
+  /**
+   * An event's rows of one of `books` in one of `markets` (all when a set is absent), in board
+   * order, visiting only those rows.
+   */
+  *matchingRows(eventId: string, books?: ReadonlySet<string>, markets?: ReadonlySet<string>): Generator<OddsRow> {
+    const index = this.indexOf(eventId);
+    const rows = this.rowsByEvent.get(eventId);
+    if (!index || !rows) return;
+    for (const p of index.positions(books, markets)) {
+      const r = rows.get(index.keys[p] as string);
+      if (r) yield r;
+    }
+  }
+
+  /** The event's row index, built on first use after its key set changed. */
+  indexOf(eventId: string): EventRows | undefined {
+    let index = this.eventRows.get(eventId);
+    if (!index) {
+      const rows = this.rowsByEvent.get(eventId);
+      if (!rows) return undefined;
+      index = new EventRows(rows, compareRows);
+      this.eventRows.set(eventId, index);
+    }
+    return index;
+  }
+
+  /**
+   * A value computed from the board's shape (which rows exist, which events and their filter
+   * attributes), kept under `name` until the shape changes: match counts per filter, for one. A
+   * few hundred names at most are kept; the least recently used go first.
+   */
+  derive<T>(name: string, compute: () => T): T {
+    const hit = this.derived.get(name);
+    if (hit && hit.version === this.shape) {
+      this.derived.delete(name);
+      this.derived.set(name, hit);
+      return hit.value as T;
+    }
+    const value = compute();
+    this.derived.delete(name);
+    this.derived.set(name, { version: this.shape, value });
+    if (this.derived.size > 256) this.derived.delete(this.derived.keys().next().value as string);
+    return value;
   }
 
   /**
@@ -218,12 +270,12 @@ export class LiveBoard {
    */
   mainLines(eventId: string): MainLines {
     // Called once per row presented: the cached answer must not cost a walk of the event's rows.
-    const cached = this.sortedKeys.get(eventId);
-    const hit = cached && this.mainLinesByKeys.get(cached);
+    const index = this.eventRows.get(eventId);
+    const hit = index && this.mainLinesByKeys.get(index.keys);
     if (hit) return hit;
     const rows = this.rowsOf(eventId);
     const main = mainLinesOf(rows);
-    const keys = this.sortedKeys.get(eventId);
+    const keys = this.eventRows.get(eventId)?.keys;
     if (keys) this.mainLinesByKeys.set(keys, main);
     return main;
   }

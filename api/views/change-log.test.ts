@@ -131,3 +131,26 @@ describe('change log', () => {
     expect(log.countAfter(start)).toBe(10_000);
   });
 });
+
+describe('change log compaction', () => {
+  it('walks each row once however often it changed, with the same answer and floor', () => {
+    let now = 1000;
+    const log = new ChangeLog(() => now, { maxChanges: 100_000, maxAgeMs: 3_600_000 });
+    const start = log.head();
+    const floor = log.floor;
+    for (let round = 0; round < 50; round++) {
+      now++;
+      for (let k = 0; k < 100; k++) log.append(`k${k}`, row(`r${k}`, -100 - round), null);
+    }
+    log.append('k7', null, row('r7'));
+    const mid = { ms: 1040, sub: 0 };
+    expect(log.length).toBeLessThanOrEqual(2 * 1024 + 100);
+    const changes = collect(log, start);
+    expect(changes.map((c) => c.key)).toEqual([...Array.from({ length: 100 }, (_, k) => `k${k}`).filter((k) => k !== 'k7'), 'k7']);
+    expect(changes.every((c) => c.key === 'k7' ? c.row === null : c.row?.priceAmerican === -149)).toBe(true);
+    expect(collect(log, mid).length).toBe(100);
+    expect(log.scan(start, () => true)).toBeLessThanOrEqual(log.length);
+    expect(log.floor).toEqual(floor);
+    expect(log.covers(start)).toBe(true);
+  });
+});

@@ -25,8 +25,9 @@ export interface EffectiveChange {
  * The recent changes of a board in apply order, each stamped with a strictly increasing log time,
  * in a bounded ring (by count and by age). A delta since a time walks the ring from that time on
  * and keeps only the entries that are still their row's latest: a row changed five times since
- * appears once, in its current state, at the place of its last change. Cost: O(log n) to find the
- * start, then O(entries walked).
+ * appears once, in its current state, at the place of its last change. Superseded entries are
+ * compacted away as they pile up, so a scan walks at most about twice the distinct rows changed
+ * since its start. Cost: O(log n) to find the start, then O(rows changed since).
  */
 export class ChangeLog {
   private cap = 1024;
@@ -88,7 +89,42 @@ export class ChangeLog {
     this.removedRows[i] = removed;
     this.latest.set(key, this.firstSeq + this.size);
     this.size++;
+    const dead = this.size - this.latest.size;
+    if (dead >= 1024 && dead >= this.latest.size) this.compact();
     return time;
+  }
+
+  /**
+   * Drops the entries a later change of their row superseded, keeping the order and times of
+   * the rest: a row changed a thousand times inside the window then costs a scan one entry, and
+   * the ring holds at most twice the distinct rows changed. Run when superseded entries are at
+   * least half the ring, so its O(ring) cost is O(1) per append. The floor does not move: a change
+   * dropped here has a later change of its row still in the log.
+   */
+  private compact(): void {
+    let kept = 0;
+    for (let i = 0; i < this.size; i++) {
+      const at = (this.start + i) % this.cap;
+      const key = this.keys[at] as string;
+      if (this.latest.get(key) !== this.firstSeq + i) continue;
+      const to = (this.start + kept) % this.cap;
+      if (to !== at) {
+        this.ms[to] = this.ms[at] ?? 0;
+        this.sub[to] = this.sub[at] ?? 0;
+        this.keys[to] = key;
+        this.rows[to] = this.rows[at] ?? null;
+        this.removedRows[to] = this.removedRows[at] ?? null;
+      }
+      this.latest.set(key, this.firstSeq + kept);
+      kept++;
+    }
+    for (let i = kept; i < this.size; i++) {
+      const at = (this.start + i) % this.cap;
+      this.keys[at] = undefined;
+      this.rows[at] = null;
+      this.removedRows[at] = null;
+    }
+    this.size = kept;
   }
 
   /**

@@ -10,11 +10,15 @@ export interface Match {
   event: CanonicalEvent;
 }
 
-/** Visits the rows matching both filters in board order; stops when `visit` returns false. */
+/**
+ * Visits the rows matching both filters in board order; stops when `visit` returns false. An
+ * event's rows are read through its market and book index, so rows of other books and markets
+ * are not visited.
+ */
 export function forEachMatch(board: LiveBoard, catalog: Catalog, ef: EventFilter, rf: RowFilter, visit: (row: OddsRow, event: CanonicalEvent) => boolean | void): void {
   for (const e of candidateEvents(board, ef)) {
     if (!eventMatches(e, ef, catalog)) continue;
-    for (const r of board.rowsOf(e.id)) {
+    for (const r of board.matchingRows(e.id, rf.books, rf.markets)) {
       if (!rowMatches(r, rf)) continue;
       if (visit(r, e) === false) return;
     }
