@@ -231,7 +231,7 @@ export class KafkaBus implements Bus {
       heartbeatInterval: heartbeatMs,
       // Partition p of every topic to one member: a stage reading co-partitioned topics owns
       // whole events (for one topic this is a plain spread of the partitions).
-      partitionAssigners: [coPartitionedAssigner],
+      partitionAssigners: [coPartitionedAssigner(Object.fromEntries(topics.map((t) => [t, this.configs[t].partitions])))],
       // A consumer that lost the brokers (its retries, the client's 8 from 100 ms, exhausted)
       // crashes for good instead of kafkajs restarting it forever; other retriable crashes (a
       // rebalance race between members) restart. A crash that is not restarted fails the stage.
