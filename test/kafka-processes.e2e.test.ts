@@ -7,17 +7,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LEAGUES, TEAMS, TOPICS } from '../schemas/index.js';
-import type { OddsTick, RawTick } from '../schemas/index.js';
+import { LEAGUES, TOPICS, tierBookScopes } from '../schemas/index.js';
+import type { RawTick } from '../schemas/index.js';
 import { SchemaRegistryClient } from '@confluentinc/schemaregistry';
 import { AvroCodec, KafkaBus } from '../pipeline/bus/index.js';
 import { ManualClock } from '../pipeline/clock.js';
 import { MarketSimulator } from '../pipeline/feeds/simulator/index.js';
-import { Normalizer } from '../pipeline/normalize/index.js';
-import { SnapshotProcessor } from '../pipeline/snapshot/index.js';
 import { ROOT, exited, spawnEntry, waitForOutput } from './support/entry.js';
 import { mockKafkaUnavailable, startMockKafka } from './support/mock-kafka.js';
 import type { MockKafka } from './support/mock-kafka.js';
+import { changelogOutcome, tickIdentity, uninterrupted } from './support/uninterrupted.js';
 
 const unavailable = mockKafkaUnavailable();
 if (unavailable) console.warn(`skipping the Kafka process tests: ${unavailable}`);
@@ -41,27 +40,6 @@ function recordedInput(): RawTick[] {
   return raw;
 }
 
-function tickIdentity(t: { eventId: string; book: string; market: string; selection: string; line: number | null; participant: string | null; statCategory: string | null; priceAmerican: number | null; status: string; isLive: boolean; bookEventId: string; ts: number }): string {
-  return [t.eventId, t.book, t.market, t.selection, t.line, t.participant, t.statCategory, t.priceAmerican, t.status, t.isLive, t.bookEventId, t.ts].join('|');
-}
-
-/** What an uninterrupted pipeline yields from the input: the distinct ticks and the final board. */
-function uninterrupted(raw: readonly RawTick[]): { ticks: Set<string>; board: Map<string, string> } {
-  const normalizer = new Normalizer({ teams: TEAMS, leagues: LEAGUES });
-  const snapshot = new SnapshotProcessor();
-  const ticks = new Set<string>();
-  const board = new Map<string, string>();
-  for (const r of raw) {
-    const tick: OddsTick | null = normalizer.handle(r, T0).tick;
-    if (!tick) continue;
-    ticks.add(tickIdentity(tick));
-    const change = snapshot.handle(tick, T0);
-    if (change?.row) board.set(change.key, `${change.row.priceAmerican}|${change.row.ts}|${change.row.isLive}`);
-    else if (change) board.delete(change.key);
-  }
-  return { ticks, board };
-}
-
 function storeTicks(dir: string): string[] {
   const sql = 'SELECT event_id, sportsbook, market, selection, line, participant, stat_category, odds_american, status, is_live, book_event_id, toUnixTimestamp64Milli(tick_time) AS ts FROM odds_ticks FINAL';
   const res = spawnSync(process.execPath, ['--import', 'tsx', 'test/support/chdb-query.ts', join(dir, 'chdb'), sql], { cwd: ROOT, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
@@ -72,17 +50,6 @@ function storeTicks(dir: string): string[] {
     line: r['line'] as number | null, participant: r['participant'] as string | null, statCategory: r['stat_category'] as string | null,
     priceAmerican: r['odds_american'] as number | null, status: String(r['status']), isLive: Boolean(r['is_live']), bookEventId: String(r['book_event_id']), ts: Number(r['ts']),
   }));
-}
-
-async function boardOnKafka(bus: KafkaBus): Promise<Map<string, string>> {
-  const board = new Map<string, string>();
-  await bus.readToEnd(TOPICS.snapshot, (records) => {
-    for (const r of records) {
-      if (r.value?.row) board.set(r.key, `${r.value.row.priceAmerican}|${r.value.row.ts}|${r.value.row.isLive}`);
-      else board.delete(r.key);
-    }
-  });
-  return board;
 }
 
 async function produce(bus: KafkaBus, raw: readonly RawTick[]): Promise<void> {
@@ -126,7 +93,8 @@ async function idle(urls: string[], timeoutMs = 120_000): Promise<void> {
 
 describe.skipIf(unavailable !== null)('pipeline and API processes on Kafka', () => {
   const raw = recordedInput();
-  const expected = uninterrupted(raw);
+  // The pipeline processes run on the wall clock: what follows the clock is left out of the comparison.
+  const expected = uninterrupted(raw, Date.now(), { bookScopes: tierBookScopes() });
   let kafka: MockKafka;
   beforeAll(async () => {
     kafka = await startMockKafka();
@@ -136,7 +104,7 @@ describe.skipIf(unavailable !== null)('pipeline and API processes on Kafka', () 
     for (const d of dirs) rmSync(d, { recursive: true, force: true });
   });
 
-  it('kill -9 mid-stream and restart: every tick in ClickHouse exactly once, the board equal to an uninterrupted run', async () => {
+  it('kill -9 mid-stream and restart: every tick in ClickHouse exactly once, the board and the active opportunities equal to an uninterrupted run', async () => {
     expect(expected.ticks.size).toBeGreaterThan(1000);
     const bus = avroBus(kafka.brokers);
     const dir = dataDir();
@@ -162,7 +130,10 @@ describe.skipIf(unavailable !== null)('pipeline and API processes on Kafka', () 
       const stored = storeTicks(dir);
       expect(stored.length).toBe(expected.ticks.size);
       expect(new Set(stored)).toEqual(expected.ticks);
-      expect(await boardOnKafka(bus)).toEqual(expected.board);
+      const onBus = await changelogOutcome(bus);
+      expect(onBus.board).toEqual(expected.board);
+      expect(expected.opportunities.size).toBeGreaterThan(0);
+      expect(onBus.opportunities).toEqual(expected.opportunities);
     } finally {
       await bus.close();
     }
@@ -191,7 +162,9 @@ describe.skipIf(unavailable !== null)('pipeline and API processes on Kafka', () 
       console.log(`[split] ticks stored by the two processes: ${ta.length} + ${tb.length}`);
       expect(new Set([...ta, ...tb])).toEqual(expected.ticks);
       expect(ta.length + tb.length).toBe(expected.ticks.size);
-      expect(await boardOnKafka(bus)).toEqual(expected.board);
+      const onBus = await changelogOutcome(bus);
+      expect(onBus.board).toEqual(expected.board);
+      expect(onBus.opportunities).toEqual(expected.opportunities);
       const urls: string[] = [];
       for (const id of ['replica-a', 'replica-b']) {
         const child = spawnEntry({ ROLE: 'api', KAFKA_BROKERS: second.brokers.join(','), SCHEMA_REGISTRY_URL: 'mock://registry', DATA_DIR: dataDir(), API_REPLICA_ID: id, API_KEYS: 'enterprise:replica-test-key', KAFKA_SESSION_TIMEOUT_MS: '6000', LOG_LEVEL: 'warn' });

@@ -1,5 +1,5 @@
 import { LEAGUES, TEAMS, TOPICS } from '../../schemas/index.js';
-import type { OddsTick, RawTick } from '../../schemas/index.js';
+import type { RawTick } from '../../schemas/index.js';
 import type { Bus } from '../../pipeline/bus/index.js';
 import { Normalizer } from '../../pipeline/normalize/index.js';
 import { OpportunityProcessor, fingerprint } from '../../pipeline/opportunities/index.js';
@@ -7,7 +7,7 @@ import type { OpportunityOptions } from '../../pipeline/opportunities/index.js';
 import { SnapshotProcessor } from '../../pipeline/snapshot/index.js';
 
 /** What identifies a stored tick (the columns of `odds_ticks`' replacing key). */
-export function tickIdentity(t: Pick<OddsTick, 'eventId' | 'book' | 'market' | 'selection' | 'line' | 'participant' | 'statCategory' | 'priceAmerican' | 'status' | 'isLive' | 'bookEventId' | 'ts'>): string {
+export function tickIdentity(t: { eventId: string; book: string; market: string; selection: string; line: number | null; participant: string | null; statCategory: string | null; priceAmerican: number | null; status: string; isLive: boolean; bookEventId: string; ts: number }): string {
   return [t.eventId, t.book, t.market, t.selection, t.line, t.participant, t.statCategory, t.priceAmerican, t.status, t.isLive, t.bookEventId, t.ts].join('|');
 }
 
