@@ -1,5 +1,8 @@
-import { AssignerProtocol, KafkaJSNonRetriableError } from 'kafkajs';
+import kafkajs from 'kafkajs';
 import type { PartitionAssigner } from 'kafkajs';
+
+// kafkajs is CommonJS: Node's ESM loader sees only some of its exports by name.
+const { AssignerProtocol, KafkaJSNonRetriableError } = kafkajs;
 
 export const CO_PARTITIONED_ASSIGNER = 'CoPartitionedAssigner';
 
