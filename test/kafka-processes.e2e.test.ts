@@ -71,7 +71,10 @@ function avroBus(brokers: string[]): KafkaBus {
 
 async function startPipelineProcess(brokers: string[], dir: string): Promise<{ child: Entry; url: string }> {
   const child = spawnEntry({ ROLE: 'pipeline', FEED: 'none', KAFKA_BROKERS: brokers.join(','), SCHEMA_REGISTRY_URL: 'mock://registry', DATA_DIR: dir, SINK_MAX_WAIT_MS: '100', KAFKA_SESSION_TIMEOUT_MS: '6000', LOG_LEVEL: 'warn' });
-  const [, url] = await waitForOutput(child, /Odds platform pipeline: (http:\/\/[0-9.:]+)\/health/);
+  const [, url] = await waitForOutput(child, /Odds platform pipeline: (http:\/\/[0-9.:]+)\/health/).catch((e: unknown) => {
+    // The process logs (pino) on stdout: say why it did not start.
+    throw new Error(`${e instanceof Error ? e.message : String(e)}; stdout: ${child.output.stdout.slice(-1500)}`);
+  });
   return { child, url: url ?? '' };
 }
 

@@ -261,6 +261,8 @@ export class KafkaBus implements Bus {
     let lagTimer: NodeJS.Timeout | null = null;
     let flushTimer: NodeJS.Timeout | null = null;
     let stopping: Promise<void> | null = null;
+    /** Waits for the commits on their way (set once the consumer runs). */
+    let flushCommits: () => Promise<void> = async () => undefined;
     let settle: { resolve: () => void; reject: (e: unknown) => void } = { resolve: () => {}, reject: () => {} };
     const done = new Promise<void>((resolve, reject) => {
       settle = { resolve, reject };
@@ -294,6 +296,7 @@ export class KafkaBus implements Bus {
       stopping ??= (async () => {
         if (lagTimer) clearInterval(lagTimer);
         if (flushTimer) clearInterval(flushTimer);
+        await flushCommits();
         await consumer.disconnect();
         this.consumers.delete(handle);
         settle.resolve();
@@ -314,11 +317,37 @@ export class KafkaBus implements Bus {
         // producer batch), so the client gathers up to `minBatchSize` or `maxWaitMs` itself.
         // Held records are resolved (fetching goes on) but committed only after the handler.
         const held = new Map<string, { topic: T; partition: number; messages: KafkaMessage[] }>();
-        let serial: Promise<void> = Promise.resolve();
-        const exclusive = (f: () => Promise<void>): Promise<void> => {
-          const next = serial.then(f);
-          serial = next.catch(() => undefined);
+        // Partitions are handled concurrently (their produce and insert round trips overlap),
+        // each in order: one chain per topic-partition. A new assignment waits for all of them.
+        const chains = new Map<string, Promise<void>>();
+        const inOrder = (key: string, f: () => Promise<void>): Promise<void> => {
+          const next = (chains.get(key) ?? Promise.resolve()).then(f);
+          chains.set(key, next.catch(() => undefined));
           return next;
+        };
+        const quiesced = async (): Promise<void> => {
+          await Promise.all([...chains.values()]);
+        };
+        // Commits leave without holding up the next batch: one in flight per consumer, the
+        // latest offset of each partition sent with the next one (at least once still holds:
+        // an offset is only ever committed after its handler resolved).
+        const toCommit = new Map<string, { topic: string; partition: number; offset: string }>();
+        let committing: Promise<void> | null = null;
+        const commitSoon = (topic: string, partition: number, offset: number): void => {
+          toCommit.set(slot(topic, partition), { topic, partition, offset: String(offset) });
+          committing ??= (async () => {
+            while (toCommit.size > 0) {
+              const offsets = [...toCommit.values()];
+              toCommit.clear();
+              // A commit refused after a rebalance is harmless: the new owner redelivers from
+              // the last commit and the sinks are idempotent.
+              await consumer.commitOffsets(offsets).catch(() => undefined);
+            }
+            committing = null;
+          })();
+        };
+        flushCommits = async () => {
+          while (committing) await committing;
         };
         const deliver = async (topic: T, partition: number, messages: readonly KafkaMessage[]): Promise<void> => {
           lastDelivery.set(slot(topic, partition), Date.now());
@@ -340,18 +369,18 @@ export class KafkaBus implements Bus {
             }
             const next = Number(slice[slice.length - 1]?.offset ?? -1) + 1;
             positions.set(slot(topic, partition), next);
-            // A commit refused after a rebalance is harmless: the new owner redelivers from the
-            // last commit and the sinks are idempotent.
-            if (commit) await consumer.commitOffsets([{ topic, partition, offset: String(next) }]).catch(() => undefined);
+            if (commit) commitSoon(topic, partition, next);
           }
         };
-        const flushDue = (): Promise<void> => exclusive(async () => {
-          for (const [key, { topic, partition, messages }] of [...held]) {
-            if (Date.now() - (lastDelivery.get(key) ?? 0) < maxWait) continue;
+        const flushDue = async (): Promise<void> => {
+          const due = [...held.keys()].filter((key) => Date.now() - (lastDelivery.get(key) ?? 0) >= maxWait);
+          await Promise.all(due.map((key) => inOrder(key, async () => {
+            const entry = held.get(key);
+            if (!entry || Date.now() - (lastDelivery.get(key) ?? 0) < maxWait) return;
             held.delete(key);
-            await deliver(topic, partition, messages);
-          }
-        });
+            await deliver(entry.topic, entry.partition, entry.messages);
+          })));
+        };
         // Rebalanced: what this member held may now belong to another, which reads it from the
         // commit. The state of lost partitions is dropped and that of gained ones rebuilt before
         // any of their records reaches the handler (eachBatch waits for `assignmentReady`).
@@ -363,7 +392,10 @@ export class KafkaBus implements Bus {
           assigned = now;
           if (lost.length === 0 && gained.length === 0 && !firstJoin) return;
           firstJoin = false;
-          assignmentReady = exclusive(async () => {
+          const previous = assignmentReady;
+          assignmentReady = (async () => {
+            await previous.catch(() => undefined);
+            await quiesced();
             if (lost.length > 0) options.onRevoke?.(lost);
             if (options.onAssign) {
               // Where the group resumes each gained partition: the state is rebuilt up to there.
@@ -376,7 +408,7 @@ export class KafkaBus implements Bus {
               }
               await options.onAssign(gained, (topic, partition) => committed.get(slot(topic, partition)) ?? 0);
             }
-          });
+          })();
           assignmentReady.catch(fail);
         });
         // kafkajs gives up on a consumer (no restart) when it lost the brokers or met a
@@ -401,6 +433,7 @@ export class KafkaBus implements Bus {
           await consumer.run({
             autoCommit: false,
             eachBatchAutoResolve: false,
+            partitionsConsumedConcurrently: topics.reduce((n, t) => n + this.configs[t].partitions, 0),
             eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
               if (!isRunning() || isStale() || batch.messages.length === 0) return;
               // A restore can take longer than the session: keep the membership alive meanwhile.
@@ -411,9 +444,9 @@ export class KafkaBus implements Bus {
                 if (!restored) await heartbeat();
               }
               const topic = batch.topic as T;
-              await exclusive(async () => {
+              const key = slot(topic, batch.partition);
+              await inOrder(key, async () => {
                 if (!assigned.has(batch.partition) || isStale()) return;
-                const key = slot(topic, batch.partition);
                 const pending = [...(held.get(key)?.messages ?? []), ...batch.messages];
                 const last = batch.messages[batch.messages.length - 1];
                 if (last) resolveOffset(last.offset);

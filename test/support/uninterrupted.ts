@@ -1,5 +1,5 @@
 import { LEAGUES, TEAMS, TOPICS } from '../../schemas/index.js';
-import type { RawTick } from '../../schemas/index.js';
+import type { Opportunity, RawTick } from '../../schemas/index.js';
 import type { Bus } from '../../pipeline/bus/index.js';
 import { Normalizer } from '../../pipeline/normalize/index.js';
 import { OpportunityProcessor, fingerprint } from '../../pipeline/opportunities/index.js';
@@ -46,8 +46,21 @@ export function uninterrupted(raw: readonly RawTick[], now: number, options: Opp
     else out.board.delete(change.key);
     opportunities.handle({ type: 'odds', change }, now);
   }
-  for (const o of opportunities.active()) out.opportunities.set(o.id, fingerprint(o));
+  for (const o of opportunities.active()) out.opportunities.set(o.id, comparable(o));
   return out;
+}
+
+/**
+ * An opportunity's fingerprint with its keys sorted: a version read back from Avro carries its
+ * fields in the schema's order, not in the order the processor built them.
+ */
+export function comparable(o: Opportunity): string {
+  const sorted = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(sorted);
+    if (v === null || typeof v !== 'object') return v;
+    return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sorted((v as Record<string, unknown>)[k])]));
+  };
+  return JSON.stringify(sorted(JSON.parse(fingerprint(o))));
 }
 
 function boardEntry(row: { priceAmerican: number; ts: number; isLive: boolean }): string {
@@ -66,7 +79,7 @@ export async function changelogOutcome(bus: Bus): Promise<Pick<Outcome, 'board' 
   const opportunities = new Map<string, string>();
   await bus.readToEnd(TOPICS.opportunities, (records) => {
     for (const r of records) {
-      if (r.value) opportunities.set(r.key, fingerprint(r.value));
+      if (r.value) opportunities.set(r.key, comparable(r.value));
       else opportunities.delete(r.key);
     }
   });
