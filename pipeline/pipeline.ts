@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
 import { TOPICS, TOPIC_CONFIGS, isClosedStatus, isRawSplits } from '../schemas/index.js';
-import type { CanonicalEvent, GameState, LeagueDef, OddsChange, OddsTick, Opportunity, TeamDef, TopicName, TopicValues } from '../schemas/index.js';
+import type { CanonicalEvent, GameState, LeagueDef, OddsChange, OddsTick, Opportunity, TeamDef, TopicName } from '../schemas/index.js';
 import { partitionFor } from './bus/index.js';
-import type { Bus, BusRecord, OutgoingRecord, RecordBatch } from './bus/index.js';
+import type { Bus, BusRecord, OutgoingRecord, ReadScope, RecordBatch } from './bus/index.js';
 import type { Clock } from './clock.js';
 import { ClosingProcessor, closingRow, gameStateRow, gradeRow, storedClosingLines } from './closing/index.js';
 import type { ClosingInput } from './closing/index.js';
@@ -225,19 +225,19 @@ export function startPipeline(options: PipelineOptions): Pipeline {
       onAssign: (partitions, committed) => restoring('opportunities', async () => {
         opportunities.reset(partitions);
         const now = clock.now();
-        await bus.readToEnd(TOPICS.events, (records) => {
-          for (const r of records) if (r.value) opportunities.of(r.partition).handle({ type: 'event', event: r.value }, now);
-        }, { partitions, before: (p) => committed(TOPICS.events, p) });
-        await bus.readToEnd(TOPICS.snapshot, (records) => {
-          for (const [partition, inputs] of byPartition(records, (r) => (r.value ? { type: 'odds' as const, change: r.value } : null))) opportunities.of(partition).handleBatch(inputs, now);
-        }, { partitions, before: (p) => committed(TOPICS.snapshot, p) });
+        // The three reads run at once (each is a group join on Kafka); applied in order after.
+        const [events, odds, versions] = await Promise.all([
+          collect(bus, TOPICS.events, { partitions, before: (p) => committed(TOPICS.events, p) }),
+          collect(bus, TOPICS.snapshot, { partitions, before: (p) => committed(TOPICS.snapshot, p) }),
+          collect(bus, TOPICS.opportunities, { partitions }),
+        ]);
+        for (const [partition, inputs] of byPartition(events, (r) => (r.value ? { type: 'event' as const, event: r.value } : null))) opportunities.of(partition).handleBatch(inputs, now);
+        for (const [partition, inputs] of byPartition(odds, (r) => (r.value ? { type: 'odds' as const, change: r.value } : null))) opportunities.of(partition).handleBatch(inputs, now);
         const listed = new Map<string, Opportunity>();
-        await bus.readToEnd(TOPICS.opportunities, (records) => {
-          for (const r of records) {
-            if (r.value) listed.set(r.key, r.value);
-            else listed.delete(r.key);
-          }
-        }, { partitions });
+        for (const r of versions) {
+          if (r.value) listed.set(r.key, r.value);
+          else listed.delete(r.key);
+        }
         for (const p of partitions) adoptDetections(opportunities.of(p).active(), listed);
       }),
       onRevoke: (partitions) => opportunities.drop(partitions),
@@ -264,16 +264,21 @@ export function startPipeline(options: PipelineOptions): Pipeline {
           const partition = partitionFor(c.eventId, eventPartitions);
           if (owned.has(partition)) closings.of(partition).restore([c], now);
         }
-        const replay = async <T extends typeof TOPICS.snapshot | typeof TOPICS.events | typeof TOPICS.opportunities | typeof TOPICS.gameState>(topic: T, input: (value: TopicValues[T]) => ClosingInput): Promise<void> => {
-          await bus.readToEnd(topic, (records) => {
-            for (const [partition, inputs] of byPartition(records, (r) => (r.value ? input(r.value) : null))) closings.of(partition).handleBatch(inputs, now);
-          }, { partitions, before: (p) => committed(topic, p) });
+        const upTo = (topic: TopicName): ReadScope => ({ partitions, before: (p) => committed(topic, p) });
+        const [odds, events, versions, states] = await Promise.all([
+          collect(bus, TOPICS.snapshot, upTo(TOPICS.snapshot)),
+          collect(bus, TOPICS.events, upTo(TOPICS.events)),
+          collect(bus, TOPICS.opportunities, upTo(TOPICS.opportunities)),
+          collect(bus, TOPICS.gameState, upTo(TOPICS.gameState)),
+        ]);
+        const replay = <T extends TopicName>(records: readonly BusRecord<T>[], input: (value: NonNullable<BusRecord<T>['value']>) => ClosingInput): void => {
+          for (const [partition, inputs] of byPartition(records, (r) => (r.value ? input(r.value) : null))) closings.of(partition).handleBatch(inputs, now);
         };
         // Prices before events: a live event replayed first would capture an empty close.
-        await replay(TOPICS.snapshot, (change) => ({ type: 'odds', change }));
-        await replay(TOPICS.events, (event) => ({ type: 'event', event }));
-        await replay(TOPICS.opportunities, (opportunity) => ({ type: 'opportunity', opportunity }));
-        await replay(TOPICS.gameState, (state) => ({ type: 'gamestate', state }));
+        replay(odds, (change) => ({ type: 'odds', change }));
+        replay(events, (event) => ({ type: 'event', event }));
+        replay(versions, (opportunity) => ({ type: 'opportunity', opportunity }));
+        replay(states, (state) => ({ type: 'gamestate', state }));
       }),
       onRevoke: (partitions) => closings.drop(partitions),
     }, async (records, batch) => {
@@ -379,6 +384,15 @@ function deferred(): { promise: Promise<void>; resolve: () => void } {
 /** Whether a batch of a multi-topic stage came from `topic` (its records then carry that topic's values). */
 function isFrom<K extends TopicName>(batch: RecordBatch<TopicName>, topic: K): batch is RecordBatch<K> {
   return batch.topic === topic;
+}
+
+/** A topic's records within `scope`, read outside any group (a restore). */
+async function collect<T extends TopicName>(bus: Bus, topic: T, scope: ReadScope): Promise<BusRecord<T>[]> {
+  const out: BusRecord<T>[] = [];
+  await bus.readToEnd(topic, (records) => {
+    for (const r of records) out.push(r);
+  }, scope);
+  return out;
 }
 
 /** Records grouped by partition (in order), each mapped to an input; null inputs are left out. */

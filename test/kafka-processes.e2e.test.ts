@@ -7,16 +7,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LEAGUES, TOPICS, tierBookScopes } from '../schemas/index.js';
-import type { RawTick } from '../schemas/index.js';
+import { tierBookScopes } from '../schemas/index.js';
 import { SchemaRegistryClient } from '@confluentinc/schemaregistry';
 import { AvroCodec, KafkaBus } from '../pipeline/bus/index.js';
-import { ManualClock } from '../pipeline/clock.js';
-import { MarketSimulator } from '../pipeline/feeds/simulator/index.js';
 import { ROOT, exited, spawnEntry, waitForOutput } from './support/entry.js';
 import { mockKafkaUnavailable, startMockKafka } from './support/mock-kafka.js';
 import type { MockKafka } from './support/mock-kafka.js';
 import { changelogOutcome, tickIdentity, uninterrupted } from './support/uninterrupted.js';
+import { idle, json, produce, recordedInput } from './support/pipeline-processes.js';
 
 const unavailable = mockKafkaUnavailable();
 if (unavailable) console.warn(`skipping the Kafka process tests: ${unavailable}`);
@@ -27,17 +25,6 @@ function dataDir(): string {
   const d = mkdtempSync(join(tmpdir(), 'odds-kproc-'));
   dirs.push(d);
   return d;
-}
-
-/** A deterministic market: the simulator's opening board and some minutes of repricing, suspensions included. */
-function recordedInput(): RawTick[] {
-  const clock = new ManualClock(T0);
-  // Four leagues keep it to a few thousand ticks: the suite runs it with every process on Avro.
-  const leagues = LEAGUES.filter((l) => ['nba', 'nhl', 'nfl', 'epl'].includes(l.id));
-  const sim = new MarketSimulator({ seed: 11, clock, eventsPerLeague: 1, suspensionsPerMinute: 240, catalog: { leagues } });
-  const raw = sim.snapshot();
-  for (let i = 1; i <= 8; i++) raw.push(...sim.step(T0 + i * 4000, 150));
-  return raw;
 }
 
 function storeTicks(dir: string): string[] {
@@ -52,13 +39,6 @@ function storeTicks(dir: string): string[] {
   }));
 }
 
-async function produce(bus: KafkaBus, raw: readonly RawTick[]): Promise<void> {
-  const producer = bus.producer();
-  for (let i = 0; i < raw.length; i += 250) {
-    await producer.send(TOPICS.rawTicks, raw.slice(i, i + 250).map((t) => ({ key: `${t.book}:${t.bookEventId}`, partitionKey: t.league, value: t })));
-  }
-}
-
 type Entry = ReturnType<typeof spawnEntry>;
 
 /**
@@ -71,31 +51,15 @@ function avroBus(brokers: string[]): KafkaBus {
 
 async function startPipelineProcess(brokers: string[], dir: string): Promise<{ child: Entry; url: string }> {
   const child = spawnEntry({ ROLE: 'pipeline', FEED: 'none', KAFKA_BROKERS: brokers.join(','), SCHEMA_REGISTRY_URL: 'mock://registry', DATA_DIR: dir, SINK_MAX_WAIT_MS: '100', KAFKA_SESSION_TIMEOUT_MS: '6000', LOG_LEVEL: 'warn' });
-  const [, url] = await waitForOutput(child, /Odds platform pipeline: (http:\/\/[0-9.:]+)\/health/).catch((e: unknown) => {
+  const [, url] = await waitForOutput(child, /Odds platform pipeline: (http:\/\/[0-9.:]+)\/health/, 180_000).catch((e: unknown) => {
     // The process logs (pino) on stdout: say why it did not start.
     throw new Error(`${e instanceof Error ? e.message : String(e)}; stdout: ${child.output.stdout.slice(-1500)}`);
   });
   return { child, url: url ?? '' };
 }
 
-async function json<T>(url: string): Promise<T> {
-  return (await (await fetch(url)).json()) as T;
-}
-
-/** Every stage of every process committed everything: lag 0 on several polls in a row. */
-async function idle(urls: string[], timeoutMs = 120_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  let calm = 0;
-  while (calm < 4) {
-    if (Date.now() > end) throw new Error(`pipelines still busy: ${JSON.stringify(await Promise.all(urls.map((u) => json(`${u}/stats`))))}`);
-    const lags = await Promise.all(urls.map(async (u) => (await json<{ lag: number }>(`${u}/health`)).lag));
-    calm = lags.every((l) => l === 0) ? calm + 1 : 0;
-    await new Promise((r) => setTimeout(r, 500));
-  }
-}
-
 describe.skipIf(unavailable !== null)('pipeline and API processes on Kafka', () => {
-  const raw = recordedInput();
+  const raw = recordedInput(T0);
   // The pipeline processes run on the wall clock: what follows the clock is left out of the comparison.
   const expected = uninterrupted(raw, Date.now(), { bookScopes: tierBookScopes() });
   let kafka: MockKafka;
