@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Kafka, logLevel } from 'kafkajs';
-import type { Admin, Consumer as KafkaConsumer, KafkaMessage, Producer as KafkaProducer } from 'kafkajs';
+import type { Admin, ConsumerRunConfig, Consumer as KafkaConsumer, KafkaMessage, Producer as KafkaProducer } from 'kafkajs';
 import { TOPICS, TOPIC_CONFIGS } from '../../schemas/index.js';
 import type { TopicConfig, TopicName, TopicValues } from '../../schemas/index.js';
 import type { Bus, BusRecord, Consumer, ConsumerOptions, OutgoingRecord, Producer, ReadScope, RecordBatch } from './bus.js';
@@ -14,6 +14,8 @@ import { partitionFor } from './partitioner.js';
 const MAX_FETCH_BYTES = 32 * 1024 * 1024;
 /** A small tick's JSON is ~300 bytes; assume less so that a fetch never waits for more than asked. */
 const MIN_RECORD_BYTES = 150;
+/** How many times a consumer the group refused for good rejoins before its stage fails. */
+const REJOINS = 3;
 
 export interface KafkaBusOptions {
   brokers: string[];
@@ -416,50 +418,66 @@ export class KafkaBus implements Bus {
         // SyncGroup answered INVALID_REQUEST...). The group then hands this member's partitions
         // to the others while this process would serve what it had, frozen: fail the stage, so
         // health says down and the process exits for its supervisor to restart it.
+        // A refusal can be a passing one (librdkafka's mock cluster answers a SyncGroup that
+        // races another member's join with INVALID_REQUEST): the member rejoins from scratch,
+        // REJOINS times at most, before its stage fails. Losing the brokers fails at once (the
+        // client already retried).
+        let rejoins = 0;
         consumer.on(consumer.events.CRASH, (event) => {
           if (event.payload.restart || stopping) return;
-          fail(event.payload.error);
+          if (rejoins >= REJOINS || lostTheBrokers(event.payload.error)) {
+            fail(event.payload.error);
+            return;
+          }
+          rejoins++;
+          setTimeout(() => {
+            if (!stopping) join().catch(fail);
+          }, 200 * rejoins);
         });
+        const join = async (): Promise<void> => {
+          await consumer.connect();
+          await consumer.subscribe({ topics: [...topics], fromBeginning: options.fromBeginning });
+          await consumer.run(runConfig);
+        };
         const start = async (): Promise<void> => {
           await this.ensureTopics();
           await this.prepareCodec();
-          await consumer.connect();
-          await consumer.subscribe({ topics: [...topics], fromBeginning: options.fromBeginning });
           await refreshLag();
           lagTimer = setInterval(() => void refreshLag(), this.lagRefreshMs);
           if (minBatch > 1 && maxWait > 0) {
             flushTimer = setInterval(() => void flushDue().catch(() => undefined), Math.max(10, Math.floor(maxWait / 4)));
           }
-          await consumer.run({
-            autoCommit: false,
-            eachBatchAutoResolve: false,
-            partitionsConsumedConcurrently: topics.reduce((n, t) => n + this.configs[t].partitions, 0),
-            eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
-              if (!isRunning() || isStale() || batch.messages.length === 0) return;
-              // A restore can take longer than the session: keep the membership alive meanwhile.
-              let restored = false;
-              const ready = assignmentReady.then(() => { restored = true; }, () => { restored = true; });
-              while (!restored) {
-                await Promise.race([ready, new Promise((r) => setTimeout(r, heartbeatMs))]);
-                if (!restored) await heartbeat();
+          await join();
+        };
+        const runConfig: ConsumerRunConfig = {
+          autoCommit: false,
+          eachBatchAutoResolve: false,
+          partitionsConsumedConcurrently: topics.reduce((n, t) => n + this.configs[t].partitions, 0),
+          eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
+            if (!isRunning() || isStale() || batch.messages.length === 0) return;
+            // A restore can take longer than the session: keep the membership alive meanwhile.
+            let restored = false;
+            const ready = assignmentReady.then(() => { restored = true; }, () => { restored = true; });
+            while (!restored) {
+              await Promise.race([ready, new Promise((r) => setTimeout(r, heartbeatMs))]);
+              if (!restored) await heartbeat();
+            }
+            const topic = batch.topic as T;
+            const key = slot(topic, batch.partition);
+            await inOrder(key, async () => {
+              if (!assigned.has(batch.partition) || isStale()) return;
+              const pending = [...(held.get(key)?.messages ?? []), ...batch.messages];
+              const last = batch.messages[batch.messages.length - 1];
+              if (last) resolveOffset(last.offset);
+              if (pending.length < minBatch && Date.now() - (lastDelivery.get(key) ?? 0) < maxWait) {
+                held.set(key, { topic, partition: batch.partition, messages: pending });
+                return;
               }
-              const topic = batch.topic as T;
-              const key = slot(topic, batch.partition);
-              await inOrder(key, async () => {
-                if (!assigned.has(batch.partition) || isStale()) return;
-                const pending = [...(held.get(key)?.messages ?? []), ...batch.messages];
-                const last = batch.messages[batch.messages.length - 1];
-                if (last) resolveOffset(last.offset);
-                if (pending.length < minBatch && Date.now() - (lastDelivery.get(key) ?? 0) < maxWait) {
-                  held.set(key, { topic, partition: batch.partition, messages: pending });
-                  return;
-                }
-                held.delete(key);
-                await deliver(topic, batch.partition, pending);
-              });
-              await heartbeat();
-            },
-          });
+              held.delete(key);
+              await deliver(topic, batch.partition, pending);
+            });
+            await heartbeat();
+          },
         };
         start().catch(fail);
       },
