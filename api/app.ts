@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { LogController } from 'fastify';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import swagger from '@fastify/swagger';
+import cookie from '@fastify/cookie';
 import type { Logger } from 'pino';
 import { ERROR_CODES, errorBody } from './errors.js';
 import type { AppDeps, ServingDeps } from './deps.js';
@@ -22,6 +23,8 @@ import { oddsRoutes } from './routes/odds.js';
 import { oddsBatchRoutes } from './routes/odds-batch.js';
 import { opportunitiesRoutes } from './routes/opportunities.js';
 import { accountRoutes } from './routes/account.js';
+import type { KeyStreams } from './routes/account.js';
+import { TIERS } from './tiers.js';
 import { deepLinkBatchRoutes, deepLinkRoutes } from './routes/deeplinks.js';
 import { DeepLinkResolver, RowIdIndex } from './deeplinks/index.js';
 import { OpportunityBoard } from './views/opportunity-board.js';
@@ -29,7 +32,11 @@ import { oddsDeltaRoutes } from './routes/odds-delta.js';
 import { TierViews } from './views/tier-views.js';
 import { referenceRoutes } from './routes/reference.js';
 import { streamPlugin } from './stream/index.js';
+import type { StreamService } from './stream/index.js';
 import { splitsRoutes } from './routes/splits.js';
+import { eventHistoryRoutes } from './routes/event-history.js';
+import { SessionAuth, SessionStore, sessionRoutes } from './session/index.js';
+import { webPlugin } from './web.js';
 
 export const API_PREFIX = '/api/v1';
 export const API_VERSION = '2.0.0';
@@ -119,6 +126,9 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
     },
   });
   await app.register(errorsPlugin);
+  await app.register(cookie);
+  const sessions = new SessionAuth(new SessionStore(appDeps.sessionTtlMs ?? 12 * 3_600_000), deps.keys);
+  if (appDeps.webRoot !== undefined) await app.register(webPlugin, { root: appDeps.webRoot });
   await app.register(jsonBodyPlugin);
   await app.register(finiteNumbersPlugin);
   await app.register(metricsPlugin, { board: appDeps.board, ...(appDeps.pipelineStats ? { pipelineStats: appDeps.pipelineStats } : {}) });
@@ -127,6 +137,7 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
   await app.register(async (open) => {
     await open.register(healthRoutes, { deps });
     await open.register(deepLinkRoutes, { resolver: deepLinks });
+    await open.register(sessionRoutes, { auth: sessions, keys: deps.keys, catalog: deps.catalog, rateLimits: deps.rateLimits, now: () => Date.now() });
     open.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     open.get('/docs/errors', { schema: { hide: true } }, async () => ({
       success: true,
@@ -134,10 +145,11 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
     }));
   }, { prefix: API_PREFIX });
 
+  let streamService: StreamService | undefined;
   await app.register(async (authed) => {
     // Shed before authenticating: a refused request costs nothing and counts against no limit.
-    await authed.register(loadSheddingPlugin, { maxEventLoopDelayMs: limits.shedEventLoopDelayMs, turnBudgetMs: limits.shedTurnBudgetMs, admitted: (request) => passes.holds(request) });
-    await authed.register(authPlugin, { keys: deps.keys, rateLimits: deps.rateLimits, now: () => Date.now(), passes, ...(deps.usage ? { usage: deps.usage } : {}) });
+    await authed.register(loadSheddingPlugin, { maxEventLoopDelayMs: limits.shedEventLoopDelayMs, turnBudgetMs: limits.shedTurnBudgetMs, admitted: (request) => passes.holds(request), ...(appDeps.loadProbe ? { probe: appDeps.loadProbe } : {}) });
+    await authed.register(authPlugin, { keys: deps.keys, rateLimits: deps.rateLimits, now: () => Date.now(), passes, sessions, ...(deps.usage ? { usage: deps.usage } : {}) });
     await authed.register(envelopePlugin, appDeps.inspectPayload ? { inspect: appDeps.inspectPayload } : {});
     await authed.register(referenceRoutes, { deps });
     await authed.register(eventsRoutes, { deps });
@@ -146,15 +158,26 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
     await authed.register(oddsBatchRoutes, { deps });
     await authed.register(opportunitiesRoutes, { deps });
     await authed.register(streamPlugin, {
-      deps: { views, catalog: deps.catalog, ...(deps.opportunities ? { opportunities: deps.opportunities } : {}), now: () => deps.clock.now(), ...(deps.stream ? { settings: deps.stream } : {}) },
+      deps: {
+        views, catalog: deps.catalog, ...(deps.opportunities ? { opportunities: deps.opportunities } : {}), now: () => deps.clock.now(), ...(deps.stream ? { settings: deps.stream } : {}),
+        ...(deps.splits ? { splits: deps.splits } : {}), ...(deps.gameStates ? { gameStates: deps.gameStates } : {}),
+      },
       keys: deps.keys,
-      ...(appDeps.onStreams ? { onService: appDeps.onStreams } : {}),
+      onService: (service) => {
+        streamService = service;
+        appDeps.onStreams?.(service);
+      },
     });
-    if (deps.accounts) await authed.register(accountRoutes, { deps, accounts: deps.accounts });
+    const keyStreams: KeyStreams = {
+      open: (keyId) => streamService?.hub.openStreams(keyId) ?? 0,
+      max: (tier, keyId) => streamService?.hub.options.maxStreams(tier, keyId) ?? TIERS[tier].maxStreams,
+    };
+    if (deps.accounts) await authed.register(accountRoutes, { deps, accounts: deps.accounts, streams: keyStreams });
     await authed.register(deepLinkBatchRoutes, { resolver: deepLinks });
     await authed.register(splitsRoutes, { deps });
     await authed.register(gameStateRoutes, { deps });
     await authed.register(closingRoutes, { deps });
+    await authed.register(eventHistoryRoutes, { deps });
     await authed.register(mcpRoutes, { deps, root: app as unknown as FastifyInstance, restPrefix: API_PREFIX, routeSchemas, passes });
   }, { prefix: API_PREFIX });
 

@@ -3,8 +3,9 @@ import type { Clock } from '../pipeline/clock.js';
 import type { PipelineStats } from '../pipeline/pipeline.js';
 import type { OlapStore } from '../pipeline/store/index.js';
 import type { RuntimeCheck } from '../runtime/health.js';
-import type { Accounts, KeyStore, StreamLeases, UsageRecorder } from './accounts/index.js';
+import type { Accounts, KeyStore, UsageRecorder } from './accounts/index.js';
 import type { HttpLimits } from './plugins/http-guard.js';
+import type { LoadProbe } from './plugins/load-shedding.js';
 import type { RateLimitStore } from './plugins/rate-limit.js';
 import type { LiveBoard } from './views/board.js';
 import type { Catalog } from './views/catalog.js';
@@ -23,8 +24,6 @@ export interface AppDeps {
   accounts?: Accounts;
   /** Request counting per key and endpoint; absent = not counted. */
   usage?: UsageRecorder;
-  /** Open streams per account, for /account/usage and the stream endpoints. */
-  streams?: StreamLeases;
   /** Wall clock of keys and usage (grace periods, usage periods); injectable for tests. */
   now?: () => number;
   rateLimits: RateLimitStore;
@@ -42,6 +41,8 @@ export interface AppDeps {
   views?: TierViews;
   /** Request timeouts, the per-address connection cap and load shedding; defaults without shedding when absent. */
   http?: HttpLimits;
+  /** What load shedding reads of the process (clock, turns, event-loop delay); the process itself when absent. */
+  loadProbe?: LoadProbe;
   /** Active opportunities (+EV, arbitrage, middles, low-hold); an empty board when absent. */
   opportunities?: OpportunityBoard;
   /** Current betting splits, kept by the `splits` changelog; an empty board when absent. */
@@ -55,6 +56,10 @@ export interface AppDeps {
   inspectPayload?: PayloadInspector;
   /** Stream settings (replay window, buffers, heartbeats, limits); defaults when absent. */
   stream?: Partial<StreamSettings>;
+  /** How long a browser session lasts (ms); 12 hours when absent. */
+  sessionTtlMs?: number;
+  /** The built web screen (a folder with index.html), served at `/`; no screen when absent. */
+  webRoot?: string;
   /** Hands over the stream service once made (tests and the bench read its hub). */
   onStreams?: (service: StreamService) => void;
 }

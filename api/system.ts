@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { LEAGUES, TEAMS, TIER_NAMES, tierBookScopes } from '../schemas/index.js';
@@ -17,7 +18,7 @@ import { StartupError } from '../runtime/startup-error.js';
 import { buildApp } from './app.js';
 import type { PayloadInspector } from './deps.js';
 import type { Config } from './config.js';
-import { StreamLeases, UsageRecorder, ensureKeys, loadOrCreateDemoSecrets, parseApiKeys, startAccounts } from './accounts/index.js';
+import { UsageRecorder, ensureKeys, loadOrCreateDemoSecrets, parseApiKeys, startAccounts } from './accounts/index.js';
 import type { Accounts, KeyStore } from './accounts/index.js';
 import { MemoryRateLimitStore } from './plugins/rate-limit.js';
 import type { RateLimitStore } from './plugins/rate-limit.js';
@@ -150,8 +151,9 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
   }
 
   const app = await buildApp({
-    board, views: tierViews, opportunities, splits, gameStates, catalog, keys, accounts: accounts.accounts, usage, streams: new StreamLeases(), now,
+    board, views: tierViews, opportunities, splits, gameStates, catalog, keys, accounts: accounts.accounts, usage, now,
     rateLimits, clock, store, version: packageVersion(), redisUrl: config.redisUrl, http: config.http, stream: config.stream,
+    sessionTtlMs: config.sessionTtlMs, webRoot: builtWebRoot(),
     runtime: () => health.check(),
     ...(pipeline ? { pipelineLag: () => pipeline.lag(), pipelineStats: () => pipeline.stats() } : {}),
     ...(overrides.inspectPayload ? { inspectPayload: overrides.inspectPayload } : {}),
@@ -199,4 +201,10 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
   };
 
   return { app, url, demoKeys, board, views: tierViews, opportunities, splits, gameStates, keys, accounts: accounts.accounts, usage, bus, pipeline, feed, clock, store, health, analystUrl: opened.analystUrl, drained, stop };
+}
+
+/** Where `make web-build` puts the web screen: dist/web, from the sources (tsx, vitest) and from dist/. */
+export function builtWebRoot(): string {
+  const here = import.meta.url;
+  return fileURLToPath(new URL(/\/dist\/api\/[^/]+$/.test(here) ? '../web/' : '../dist/web/', here));
 }
