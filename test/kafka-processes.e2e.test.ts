@@ -14,7 +14,7 @@ import { ROOT, exited, spawnEntry, waitForOutput } from './support/entry.js';
 import { mockKafkaUnavailable, startMockKafka } from './support/mock-kafka.js';
 import type { MockKafka } from './support/mock-kafka.js';
 import { changelogOutcome, tickIdentity, uninterrupted } from './support/uninterrupted.js';
-import { idle, json, produce, recordedInput } from './support/pipeline-processes.js';
+import { idle, killMidStream, produce, recordedInput } from './support/pipeline-processes.js';
 
 const unavailable = mockKafkaUnavailable();
 if (unavailable) console.warn(`skipping the Kafka process tests: ${unavailable}`);
@@ -77,17 +77,7 @@ describe.skipIf(unavailable !== null)('pipeline and API processes on Kafka', () 
     const dir = dataDir();
     try {
       const first = await startPipelineProcess(kafka.brokers, dir);
-      const half = Math.floor(raw.length / 2);
-      await produce(bus, raw.slice(0, half));
-      // Mid-stream: the sinks have written something and the stages are still busy.
-      const end = Date.now() + 60_000;
-      while ((await json<{ sinks: { odds_ticks: { rowsWritten: number } } }>(`${first.url}/stats`)).sinks.odds_ticks.rowsWritten === 0) {
-        if (Date.now() > end) throw new Error('the first pipeline wrote nothing');
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      first.child.kill('SIGKILL');
-      expect((await exited(first.child)).signal).toBe('SIGKILL');
-      await produce(bus, raw.slice(half));
+      await killMidStream(bus, raw, first, 60_000);
 
       const second = await startPipelineProcess(kafka.brokers, dir);
       await idle([second.url]);

@@ -18,7 +18,7 @@ import { AVRO_SCHEMAS, TOPICS, tierBookScopes } from '../schemas/index.js';
 import { AvroCodec, KafkaBus, SchemaCompatibilityError } from '../pipeline/bus/index.js';
 import { ClickHouseStore } from '../pipeline/store/index.js';
 import { exited, spawnEntry, waitForOutput } from './support/entry.js';
-import { idle, json, produce, recordedInput } from './support/pipeline-processes.js';
+import { idle, killMidStream, recordedInput } from './support/pipeline-processes.js';
 import { changelogOutcome, tickIdentity, uninterrupted } from './support/uninterrupted.js';
 
 async function whyUnavailable(): Promise<string | null> {
@@ -144,16 +144,7 @@ describe.skipIf(unavailable !== null)('the production stack in containers (Kafka
     const apis: ReturnType<typeof spawnEntry>[] = [];
     try {
       const first = await startPipelineProcess();
-      const half = Math.floor(raw.length / 2);
-      await produce(bus, raw.slice(0, half));
-      const end = Date.now() + 120_000;
-      while ((await json<{ sinks: { odds_ticks: { rowsWritten: number } } }>(`${first.url}/stats`)).sinks.odds_ticks.rowsWritten === 0) {
-        if (Date.now() > end) throw new Error('the first pipeline wrote nothing');
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      first.child.kill('SIGKILL');
-      expect((await exited(first.child)).signal).toBe('SIGKILL');
-      await produce(bus, raw.slice(half));
+      await killMidStream(bus, raw, first, 120_000);
       const second = await startPipelineProcess();
       await idle([second.url], 300_000);
 

@@ -1,8 +1,10 @@
+import type { ChildProcess } from 'node:child_process';
 import type { RawTick } from '../../schemas/index.js';
 import { LEAGUES, TOPICS } from '../../schemas/index.js';
 import type { Bus } from '../../pipeline/bus/index.js';
 import { ManualClock } from '../../pipeline/clock.js';
 import { MarketSimulator } from '../../pipeline/feeds/simulator/index.js';
+import { exited } from './entry.js';
 
 /** Helpers of the suites that run pipeline processes (`ROLE=pipeline`) on a Kafka broker. */
 
@@ -40,3 +42,21 @@ export async function idle(urls: string[], timeoutMs = 120_000): Promise<void> {
   }
 }
 
+
+/**
+ * Produces the first half of `raw`, waits until the pipeline process wrote some ticks (mid-stream:
+ * the stages are still busy), kills it with SIGKILL, then produces the rest.
+ */
+export async function killMidStream(bus: Bus, raw: readonly RawTick[], pipeline: { child: ChildProcess & { output: { stdout: string; stderr: string } }; url: string }, timeoutMs = 60_000): Promise<void> {
+  const half = Math.floor(raw.length / 2);
+  await produce(bus, raw.slice(0, half));
+  const end = Date.now() + timeoutMs;
+  while ((await json<{ sinks: { odds_ticks: { rowsWritten: number } } }>(`${pipeline.url}/stats`)).sinks.odds_ticks.rowsWritten === 0) {
+    if (Date.now() > end) throw new Error('the first pipeline wrote nothing');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  pipeline.child.kill('SIGKILL');
+  const result = await exited(pipeline.child);
+  if (result.signal !== 'SIGKILL') throw new Error(`the pipeline process ended by ${result.signal ?? result.code} before it was killed`);
+  await produce(bus, raw.slice(half));
+}
