@@ -14,7 +14,7 @@ import { ROOT, exited, spawnEntry, waitForOutput } from './support/entry.js';
 import { mockKafkaUnavailable, startMockKafka } from './support/mock-kafka.js';
 import type { MockKafka } from './support/mock-kafka.js';
 import { changelogOutcome, tickIdentity, uninterrupted } from './support/uninterrupted.js';
-import { idle, killMidStream, produce, recordedInput } from './support/pipeline-processes.js';
+import { idle, killMidStream, produce, recordedInput, settledOdds } from './support/pipeline-processes.js';
 
 const unavailable = mockKafkaUnavailable();
 if (unavailable) console.warn(`skipping the Kafka process tests: ${unavailable}`);
@@ -129,16 +129,7 @@ describe.skipIf(unavailable !== null)('pipeline and API processes on Kafka', () 
         const [, url] = await waitForOutput(child, /Odds platform API: (http:\/\/[0-9.:]+)\/api\/v1/);
         urls.push(url ?? '');
       }
-      const odds = async (url: string): Promise<string> => {
-        const res = await fetch(`${url}/api/v1/odds?limit=500`, { headers: { 'x-api-key': 'replica-test-key' } });
-        return JSON.stringify(await res.json());
-      };
-      const until = Date.now() + 60_000;
-      let bodies: string[] = [];
-      do {
-        await new Promise((r) => setTimeout(r, 500));
-        bodies = await Promise.all(urls.map(odds));
-      } while ((bodies[0] !== bodies[1] || !bodies[0]?.includes('"total"')) && Date.now() < until);
+      const bodies = await settledOdds(urls, 'replica-test-key', 60_000);
       expect(bodies[0]).toBe(bodies[1]);
       const parsed = JSON.parse(bodies[0] ?? '{}') as { data?: unknown[] };
       expect(parsed.data?.length).toBeGreaterThan(0);

@@ -18,7 +18,7 @@ import { AVRO_SCHEMAS, TOPICS, tierBookScopes } from '../schemas/index.js';
 import { AvroCodec, KafkaBus, SchemaCompatibilityError } from '../pipeline/bus/index.js';
 import { ClickHouseStore } from '../pipeline/store/index.js';
 import { exited, spawnEntry, waitForOutput } from './support/entry.js';
-import { idle, killMidStream, recordedInput } from './support/pipeline-processes.js';
+import { idle, killMidStream, recordedInput, settledOdds } from './support/pipeline-processes.js';
 import { changelogOutcome, tickIdentity, uninterrupted } from './support/uninterrupted.js';
 
 async function whyUnavailable(): Promise<string | null> {
@@ -168,13 +168,7 @@ describe.skipIf(unavailable !== null)('the production stack in containers (Kafka
         const [, url] = await waitForOutput(child, /Odds platform API: (http:\/\/[0-9.:]+)\/api\/v1/, 180_000);
         urls.push(url ?? '');
       }
-      const odds = async (url: string): Promise<string> => JSON.stringify(await (await fetch(`${url}/api/v1/odds?limit=500`, { headers: { 'x-api-key': 'stack-test-key' } })).json());
-      const until = Date.now() + 120_000;
-      let bodies: string[] = [];
-      do {
-        await new Promise((r) => setTimeout(r, 500));
-        bodies = await Promise.all(urls.map(odds));
-      } while ((bodies[0] !== bodies[1] || !bodies[0]?.includes('"total"')) && Date.now() < until);
+      const bodies = await settledOdds(urls, 'stack-test-key', 120_000);
       expect(bodies[0]).toBe(bodies[1]);
       second.child.kill('SIGTERM');
       expect((await exited(second.child)).code).toBe(0);

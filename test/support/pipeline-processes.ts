@@ -60,3 +60,15 @@ export async function killMidStream(bus: Bus, raw: readonly RawTick[], pipeline:
   if (result.signal !== 'SIGKILL') throw new Error(`the pipeline process ended by ${result.signal ?? result.code} before it was killed`);
   await produce(bus, raw.slice(half));
 }
+
+/** `/odds` of each API process, polled until they agree and hold a board (or `timeoutMs` passed). */
+export async function settledOdds(urls: readonly string[], apiKey: string, timeoutMs: number): Promise<string[]> {
+  const odds = async (url: string): Promise<string> => JSON.stringify(await (await fetch(`${url}/api/v1/odds?limit=500`, { headers: { 'x-api-key': apiKey } })).json());
+  const until = Date.now() + timeoutMs;
+  let bodies: string[] = [];
+  do {
+    await new Promise((r) => setTimeout(r, 500));
+    bodies = await Promise.all(urls.map(odds));
+  } while ((bodies.some((b) => b !== bodies[0]) || !bodies[0]?.includes('"total"')) && Date.now() < until);
+  return bodies;
+}
