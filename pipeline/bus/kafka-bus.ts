@@ -330,23 +330,30 @@ export class KafkaBus implements Bus {
         const quiesced = async (): Promise<void> => {
           await Promise.all([...chains.values()]);
         };
-        // Commits leave without holding up the next batch: one in flight per consumer, the
-        // latest offset of each partition sent with the next one (at least once still holds:
-        // an offset is only ever committed after its handler resolved).
+        // Commits are coalesced: one in flight per consumer, carrying the latest offset of every
+        // partition that finished a batch meanwhile. A partition's next batch waits for the
+        // commit of its last one (partitions overlap, so that wait overlaps too), which keeps a
+        // rebalance from handing the new owner a batch this member already wrote.
         const toCommit = new Map<string, { topic: string; partition: number; offset: string }>();
+        let waiting: (() => void)[] = [];
         let committing: Promise<void> | null = null;
-        const commitSoon = (topic: string, partition: number, offset: number): void => {
+        const commitSoon = (topic: string, partition: number, offset: number): Promise<void> => {
           toCommit.set(slot(topic, partition), { topic, partition, offset: String(offset) });
+          const sent = new Promise<void>((resolve) => waiting.push(resolve));
           committing ??= (async () => {
             while (toCommit.size > 0) {
               const offsets = [...toCommit.values()];
+              const wake = waiting;
               toCommit.clear();
+              waiting = [];
               // A commit refused after a rebalance is harmless: the new owner redelivers from
               // the last commit and the sinks are idempotent.
               await consumer.commitOffsets(offsets).catch(() => undefined);
+              for (const w of wake) w();
             }
             committing = null;
           })();
+          return sent;
         };
         flushCommits = async () => {
           while (committing) await committing;
@@ -371,7 +378,7 @@ export class KafkaBus implements Bus {
             }
             const next = Number(slice[slice.length - 1]?.offset ?? -1) + 1;
             positions.set(slot(topic, partition), next);
-            if (commit) commitSoon(topic, partition, next);
+            if (commit) await commitSoon(topic, partition, next);
           }
         };
         const flushDue = async (): Promise<void> => {
