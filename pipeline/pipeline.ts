@@ -1,14 +1,16 @@
 import type { Logger } from 'pino';
-import { TOPICS, isClosedStatus, isRawSplits } from '../schemas/index.js';
-import type { LeagueDef, TeamDef } from '../schemas/index.js';
-import type { Bus, OutgoingRecord } from './bus/index.js';
+import { TOPICS, TOPIC_CONFIGS, isClosedStatus, isRawSplits } from '../schemas/index.js';
+import type { CanonicalEvent, GameState, LeagueDef, OddsChange, OddsTick, Opportunity, TeamDef, TopicName } from '../schemas/index.js';
+import { partitionFor } from './bus/index.js';
+import type { Bus, BusRecord, OutgoingRecord, ReadScope, RecordBatch } from './bus/index.js';
 import type { Clock } from './clock.js';
-import { ClosingProcessor, closingRow, gameStateRow, gradeRow } from './closing/index.js';
+import { ClosingProcessor, closingRow, gameStateRow, gradeRow, storedClosingLines } from './closing/index.js';
 import type { ClosingInput } from './closing/index.js';
 import { Normalizer } from './normalize/index.js';
 import type { UnmatchedReason } from './normalize/index.js';
-import { OpportunityProcessor, opportunityRecords, opportunityRow } from './opportunities/index.js';
-import type { OpportunityOptions } from './opportunities/index.js';
+import { OpportunityProcessor, opportunityRecords, opportunityRow, resolveOptions } from './opportunities/index.js';
+import type { OpportunityInput, OpportunityOptions } from './opportunities/index.js';
+import { PerPartition, adoptDetections } from './partition-state.js';
 import { startStage } from './runner.js';
 import type { Stage } from './runner.js';
 import { SnapshotProcessor } from './snapshot/index.js';
@@ -62,36 +64,40 @@ const UNMATCHED_LOG_EVERY = 1000;
 
 /**
  * Wires the processors to the bus and the sinks to the store. Stages: normalizer (raw ticks ->
- * ticks + events), snapshot (ticks -> changelog), opportunities (changelog + events ->
- * opportunities), and the table sinks. Each stage is its own
- * consumer group, so on Kafka each scales with its partitions.
+ * ticks + events), snapshot (ticks + events -> changelog), opportunities (changelog + events ->
+ * opportunities), closing (changelog, events, opportunities, game states -> closes and grades),
+ * and the table sinks. Each stage is one consumer group, over one topic or several
+ * co-partitioned ones, so on Kafka each scales with its partitions and one process owns all of
+ * an event's inputs; stateful stages rebuild the state of partitions as they are assigned.
  */
 export function startPipeline(options: PipelineOptions): Pipeline {
   const { bus, store, clock, logger } = options;
   const producer = bus.producer();
   const normalizer = new Normalizer(options.catalog);
-  const snapshot = new SnapshotProcessor();
+  // Processors of event-partitioned topics: one instance per owned partition (see PerPartition).
+  const snapshots = new PerPartition(() => new SnapshotProcessor());
   const sinkBatch = { minBatchSize: options.sinkBatchRows ?? 20_000, maxWaitMs: options.sinkMaxWaitMs ?? 1000, maxBatchSize: 100_000 };
   const sinkOptions = options.sinkRetries === undefined ? {} : { retries: options.sinkRetries };
   const ticksSink = new TableSink(store, 'odds_ticks', logger, sinkOptions);
   const latestSink = new TableSink(store, 'odds_latest', logger, sinkOptions);
   const eventsSink = new TableSink(store, 'events', logger, sinkOptions);
-  const opportunities = new OpportunityProcessor(options.opportunities);
+  const opportunities = new PerPartition(() => new OpportunityProcessor(options.opportunities));
   const opportunitiesSink = new TableSink(store, 'opportunities', logger, sinkOptions);
   // Splits ride the feed's topic, so they are joined in the normalizer stage, in feed order.
   const splits = new SplitsProcessor();
   const splitsHistorySink = new TableSink(store, 'splits_history', logger, sinkOptions);
   const splitsLatestSink = new TableSink(store, 'splits_latest', logger, sinkOptions);
   let splitsSnapshots = 0;
-  const closing = new ClosingProcessor(options.opportunities);
+  const closings = new PerPartition(() => new ClosingProcessor(options.opportunities));
+  const retainAfterStartMs = resolveOptions(options.opportunities).retainAfterStartMs;
   const closingSink = new TableSink(store, 'closing_odds', logger, sinkOptions);
   const gradesSink = new TableSink(store, 'clv_grades', logger, sinkOptions);
   const gameStateSink = new TableSink(store, 'game_state', logger, sinkOptions);
   // Versions of replaced closing and grade rows: grow across restarts (wall time) and within one.
   let version = Date.now() * 1000;
-  const runClosing = async (inputs: ClosingInput[]): Promise<void> => {
+  const runClosing = async (partition: number, inputs: ClosingInput[]): Promise<void> => {
     if (inputs.length === 0) return;
-    const out = closing.handleBatch(inputs, clock.now());
+    const out = closings.of(partition).handleBatch(inputs, clock.now());
     await closingSink.write(out.closing.map((c) => closingRow(c, ++version)));
     await gradesSink.write(out.grades.map((g) => gradeRow(g, ++version)));
   };
@@ -100,9 +106,28 @@ export function startPipeline(options: PipelineOptions): Pipeline {
   let unmatchedSeen = 0;
 
   const stages: Stage[] = [];
-  let restoring = true;
+  let restores = 0;
+  const firstAssignment = new Map(['normalizer', 'snapshot', 'opportunities', 'closing'].map((name) => [name, deferred()]));
+  /** Runs a stage's restore, counted in lag() meanwhile; the stage's first one makes it ready. */
+  const restoring = async (stage: string, restore: () => Promise<void>): Promise<void> => {
+    restores++;
+    try {
+      await restore();
+      firstAssignment.get(stage)?.resolve();
+    } finally {
+      restores--;
+    }
+  };
   const startStages = (): Stage[] => [
-    startStage(bus, 'normalizer', { groupId: 'normalizer', topic: TOPICS.rawTicks, fromBeginning: true }, async (records) => {
+    // Event matching needs every event of the leagues this process normalizes, whoever created
+    // them: rebuilt from the events changelog at every assignment (a survivor taking over a
+    // league learns the events the lost process created).
+    startStage(bus, 'normalizer', {
+      groupId: 'normalizer', topic: TOPICS.rawTicks, fromBeginning: true,
+      onAssign: () => restoring('normalizer', () => bus.readToEnd(TOPICS.events, (records) => {
+        for (const r of records) if (r.value) normalizer.restore(r.value);
+      })),
+    }, async (records) => {
       const now = clock.now();
       const ticks: OutgoingRecord<typeof TOPICS.ticks>[] = [];
       const events: OutgoingRecord<typeof TOPICS.events>[] = [];
@@ -161,54 +186,110 @@ export function startPipeline(options: PipelineOptions): Pipeline {
       if (states.length > 0) await producer.send(TOPICS.gameState, states);
     }, logger, options.onFailure),
 
-    // A finished, postponed or cancelled event: whatever is still open is suspended.
-    startStage(bus, 'snapshot:events', { groupId: 'snapshot-events', topic: TOPICS.events, fromBeginning: true }, async (records) => {
+    // The snapshot: ticks in, the changelog out, and a finished, postponed or cancelled event's
+    // open rows suspended. One group over both topics (co-partitioned by event id); its state is
+    // its own changelog, rebuilt to the end for every partition this process is assigned.
+    startStage(bus, 'snapshot', {
+      groupId: 'snapshot', topic: [TOPICS.ticks, TOPICS.events], fromBeginning: true,
+      onAssign: (partitions) => restoring('snapshot', async () => {
+        snapshots.reset(partitions);
+        await bus.readToEnd(TOPICS.snapshot, (records) => {
+          for (const r of records) if (r.value) snapshots.of(r.partition).restore(r.value);
+        }, { partitions });
+      }),
+      onRevoke: (partitions) => snapshots.drop(partitions),
+    }, async (records, batch) => {
       const now = clock.now();
-      const changes: OutgoingRecord<typeof TOPICS.snapshot>[] = [];
-      for (const record of records) {
-        if (record.value === null || !isClosedStatus(record.value.status)) continue;
-        for (const change of snapshot.closeEvent(record.value.id, now)) changes.push({ key: change.key, partitionKey: change.eventId, value: change });
-      }
-      if (changes.length > 0) await producer.send(TOPICS.snapshot, changes);
-    }, logger, options.onFailure),
-
-    startStage(bus, 'snapshot', { groupId: 'snapshot', topic: TOPICS.ticks, fromBeginning: true }, async (records) => {
-      const now = clock.now();
+      const snapshot = snapshots.of(batch.partition);
       const changes: OutgoingRecord<typeof TOPICS.snapshot>[] = [];
       for (const record of records) {
         if (record.value === null) continue;
-        const change = snapshot.handle(record.value, now);
-        if (change) changes.push({ key: change.key, partitionKey: change.eventId, value: change });
+        if (isFrom(batch, TOPICS.events)) {
+          const event = record.value as CanonicalEvent;
+          if (!isClosedStatus(event.status)) continue;
+          for (const change of snapshot.closeEvent(event.id, now)) changes.push({ key: change.key, partitionKey: change.eventId, value: change });
+        } else {
+          const change = snapshot.handle(record.value as OddsTick, now);
+          if (change) changes.push({ key: change.key, partitionKey: change.eventId, value: change });
+        }
       }
       if (changes.length > 0) await producer.send(TOPICS.snapshot, changes);
     }, logger, options.onFailure),
 
-    // Opportunities: one processor fed by the snapshot changelog and the events (co-partitioned
-    // by event id); expiries leave as a final version and a tombstone.
-    startStage(bus, 'opportunities:events', { groupId: 'opportunities-events', topic: TOPICS.events, fromBeginning: true }, async (records) => {
-      const now = clock.now();
-      const changes = opportunities.handleBatch(records.flatMap((r) => (r.value ? [{ type: 'event' as const, event: r.value }] : [])), now);
+    // Opportunities: one group over the events and the snapshot changelog, co-partitioned by
+    // event id, so one process owns an event's odds and its event record. Its state is rebuilt
+    // from both inputs up to where the group resumes; expiries leave as a final version and a
+    // tombstone.
+    startStage(bus, 'opportunities', {
+      groupId: 'opportunities', topic: [TOPICS.events, TOPICS.snapshot], fromBeginning: true,
+      onAssign: (partitions, committed) => restoring('opportunities', async () => {
+        opportunities.reset(partitions);
+        const now = clock.now();
+        // The three reads run at once (each is a group join on Kafka); applied in order after.
+        const [events, odds, versions] = await Promise.all([
+          collect(bus, TOPICS.events, { partitions, before: (p) => committed(TOPICS.events, p) }),
+          collect(bus, TOPICS.snapshot, { partitions, before: (p) => committed(TOPICS.snapshot, p) }),
+          collect(bus, TOPICS.opportunities, { partitions }),
+        ]);
+        for (const [partition, inputs] of byPartition(events, (r) => (r.value ? { type: 'event' as const, event: r.value } : null))) opportunities.of(partition).handleBatch(inputs, now);
+        for (const [partition, inputs] of byPartition(odds, (r) => (r.value ? { type: 'odds' as const, change: r.value } : null))) opportunities.of(partition).handleBatch(inputs, now);
+        const listed = new Map<string, Opportunity>();
+        for (const r of versions) {
+          if (r.value) listed.set(r.key, r.value);
+          else listed.delete(r.key);
+        }
+        for (const p of partitions) adoptDetections(opportunities.of(p).active(), listed);
+      }),
+      onRevoke: (partitions) => opportunities.drop(partitions),
+    }, async (records, batch) => {
+      const inputs: OpportunityInput[] = isFrom(batch, TOPICS.events)
+        ? records.flatMap((r) => (r.value ? [{ type: 'event' as const, event: r.value as CanonicalEvent }] : []))
+        : records.flatMap((r) => (r.value ? [{ type: 'odds' as const, change: r.value as OddsChange }] : []));
+      const changes = opportunities.of(batch.partition).handleBatch(inputs, clock.now());
       if (changes.length > 0) await producer.send(TOPICS.opportunities, opportunityRecords(changes));
     }, logger, options.onFailure),
 
-    startStage(bus, 'opportunities', { groupId: 'opportunities', topic: TOPICS.snapshot, fromBeginning: true }, async (records) => {
-      const now = clock.now();
-      const changes = opportunities.handleBatch(records.flatMap((r) => (r.value ? [{ type: 'odds' as const, change: r.value }] : [])), now);
-      if (changes.length > 0) await producer.send(TOPICS.opportunities, opportunityRecords(changes));
-    }, logger, options.onFailure),
-
-    // Closing lines and CLV: one processor fed by odds, events, opportunities and game states.
-    startStage(bus, 'closing:events', { groupId: 'closing-events', topic: TOPICS.events, fromBeginning: true }, async (records) => {
-      await runClosing(records.flatMap((r) => (r.value ? [{ type: 'event' as const, event: r.value }] : [])));
-    }, logger, options.onFailure),
-    startStage(bus, 'closing:odds', { groupId: 'closing-odds', topic: TOPICS.snapshot, fromBeginning: true }, async (records) => {
-      await runClosing(records.flatMap((r) => (r.value ? [{ type: 'odds' as const, change: r.value }] : [])));
-    }, logger, options.onFailure),
-    startStage(bus, 'closing:opportunities', { groupId: 'closing-opportunities', topic: TOPICS.opportunities, fromBeginning: true }, async (records) => {
-      await runClosing(records.flatMap((r) => (r.value ? [{ type: 'opportunity' as const, opportunity: r.value }] : [])));
-    }, logger, options.onFailure),
-    startStage(bus, 'closing:gamestate', { groupId: 'closing-gamestate', topic: TOPICS.gameState, fromBeginning: true }, async (records) => {
-      await runClosing(records.flatMap((r) => (r.value ? [{ type: 'gamestate' as const, state: r.value }] : [])));
+    // Closing lines and CLV: one group over odds, events, opportunities and game states (all
+    // co-partitioned by event id). Restored from the captured closes in the store (so a captured
+    // event is never captured again from the live prices that replaced its closing ones), then
+    // from its inputs up to where the group resumes.
+    startStage(bus, 'closing', {
+      groupId: 'closing', topic: [TOPICS.snapshot, TOPICS.events, TOPICS.opportunities, TOPICS.gameState], fromBeginning: true,
+      onAssign: (partitions, committed) => restoring('closing', async () => {
+        closings.reset(partitions);
+        const now = clock.now();
+        const owned = new Set(partitions);
+        const eventPartitions = TOPIC_CONFIGS[TOPICS.events].partitions;
+        for (const c of await storedClosingLines(store, now - retainAfterStartMs)) {
+          const partition = partitionFor(c.eventId, eventPartitions);
+          if (owned.has(partition)) closings.of(partition).restore([c], now);
+        }
+        const upTo = (topic: TopicName): ReadScope => ({ partitions, before: (p) => committed(topic, p) });
+        const [odds, events, versions, states] = await Promise.all([
+          collect(bus, TOPICS.snapshot, upTo(TOPICS.snapshot)),
+          collect(bus, TOPICS.events, upTo(TOPICS.events)),
+          collect(bus, TOPICS.opportunities, upTo(TOPICS.opportunities)),
+          collect(bus, TOPICS.gameState, upTo(TOPICS.gameState)),
+        ]);
+        const replay = <T extends TopicName>(records: readonly BusRecord<T>[], input: (value: NonNullable<BusRecord<T>['value']>) => ClosingInput): void => {
+          for (const [partition, inputs] of byPartition(records, (r) => (r.value ? input(r.value) : null))) closings.of(partition).handleBatch(inputs, now);
+        };
+        // Prices before events: a live event replayed first would capture an empty close.
+        replay(odds, (change) => ({ type: 'odds', change }));
+        replay(events, (event) => ({ type: 'event', event }));
+        replay(versions, (opportunity) => ({ type: 'opportunity', opportunity }));
+        replay(states, (state) => ({ type: 'gamestate', state }));
+      }),
+      onRevoke: (partitions) => closings.drop(partitions),
+    }, async (records, batch) => {
+      const inputs = records.flatMap((r): ClosingInput[] => {
+        if (r.value === null) return [];
+        if (isFrom(batch, TOPICS.events)) return [{ type: 'event', event: r.value as CanonicalEvent }];
+        if (isFrom(batch, TOPICS.snapshot)) return [{ type: 'odds', change: r.value as OddsChange }];
+        if (isFrom(batch, TOPICS.opportunities)) return [{ type: 'opportunity', opportunity: r.value as Opportunity }];
+        return [{ type: 'gamestate', state: r.value as GameState }];
+      });
+      await runClosing(batch.partition, inputs);
     }, logger, options.onFailure),
 
     startStage(bus, 'sink:game_state', { groupId: 'sink-game-state', topic: TOPICS.gameState, fromBeginning: true, ...sinkBatch, minBatchSize: 1000 }, async (records) => {
@@ -240,23 +321,14 @@ export function startPipeline(options: PipelineOptions): Pipeline {
     }, logger, options.onFailure),
   ];
 
-  // State before input: each processor replays the compacted changelogs to their current end,
-  // so a restart (or a second instance) continues from what clients already saw, not from empty.
-  // Outputs of the rebuild are dropped: they are on the changelogs already.
+  // State before input: every stateful stage rebuilds the state of the partitions it is assigned
+  // (at start and at every rebalance) before their records reach it, so a restart, a second
+  // instance or a takeover continues from what clients already saw, not from empty. The
+  // pipeline is ready once each of them went through its first assignment.
   const ready = (async () => {
-    await bus.readToEnd(TOPICS.events, (records) => {
-      const now = clock.now();
-      const events = records.flatMap((r) => (r.value ? [r.value] : []));
-      for (const e of events) normalizer.restore(e);
-      opportunities.handleBatch(events.map((event) => ({ type: 'event' as const, event })), now);
-    });
-    await bus.readToEnd(TOPICS.snapshot, (records) => {
-      for (const r of records) if (r.value) snapshot.restore(r.value);
-      opportunities.handleBatch(records.flatMap((r) => (r.value ? [{ type: 'odds' as const, change: r.value }] : [])), clock.now());
-    });
     stages.push(...startStages());
-    restoring = false;
-    logger.info({ events: normalizer.eventCount, rows: snapshot.size, opportunities: opportunities.size }, 'pipeline state restored from the changelogs');
+    await Promise.all([...firstAssignment.values()].map((d) => d.promise));
+    logger.info({ events: normalizer.eventCount, rows: sum(snapshots.all(), (p) => p.size), opportunities: sum(opportunities.all(), (p) => p.size) }, 'pipeline state restored from the changelogs');
   })();
 
   return {
@@ -267,15 +339,27 @@ export function startPipeline(options: PipelineOptions): Pipeline {
         unmatched: Object.fromEntries(normalizer.counts.unmatched),
         events: normalizer.eventCount,
       },
-      snapshotRows: snapshot.size,
+      snapshotRows: sum(snapshots.all(), (p) => p.size),
       splits: { events: splits.eventCount, snapshots: splitsSnapshots },
-      opportunities: { active: opportunities.size, ...pick(opportunities.counters), events: opportunities.eventCount },
-      closing: { ...closing.counters, events: closing.eventCount },
+      opportunities: {
+        active: sum(opportunities.all(), (p) => p.size),
+        created: sum(opportunities.all(), (p) => p.counters.created),
+        updated: sum(opportunities.all(), (p) => p.counters.updated),
+        expired: sum(opportunities.all(), (p) => p.counters.expired),
+        events: sum(opportunities.all(), (p) => p.eventCount),
+      },
+      closing: {
+        captured: sum(closings.all(), (p) => p.counters.captured),
+        closingLines: sum(closings.all(), (p) => p.counters.closingLines),
+        graded: sum(closings.all(), (p) => p.counters.graded),
+        settled: sum(closings.all(), (p) => p.counters.settled),
+        events: sum(closings.all(), (p) => p.eventCount),
+      },
       sinks: { odds_ticks: ticksSink.counters, odds_latest: latestSink.counters, events: eventsSink.counters, opportunities: opportunitiesSink.counters, closing_odds: closingSink.counters, clv_grades: gradesSink.counters, game_state: gameStateSink.counters, splits_history: splitsHistorySink.counters, splits_latest: splitsLatestSink.counters },
       lag: Object.fromEntries(stages.map((s) => [s.name, s.consumer.lag()])),
       partitions: Object.fromEntries(stages.map((s) => [s.name, s.consumer.assignment()])),
     }),
-    lag: () => (restoring ? 1 : 0) + stages.reduce((sum, s) => sum + s.consumer.lag(), 0),
+    lag: () => restores + (stages.length === 0 ? 1 : 0) + stages.reduce((total, s) => total + s.consumer.lag(), 0),
     stop: async () => {
       await ready.catch(() => undefined);
       await Promise.all(stages.map((s) => s.stop()));
@@ -283,6 +367,43 @@ export function startPipeline(options: PipelineOptions): Pipeline {
   };
 }
 
-function pick(c: { created: number; updated: number; expired: number }): { created: number; updated: number; expired: number } {
-  return { created: c.created, updated: c.updated, expired: c.expired };
+function sum<P>(items: readonly P[], of: (p: P) => number): number {
+  let total = 0;
+  for (const p of items) total += of(p);
+  return total;
+}
+
+function deferred(): { promise: Promise<void>; resolve: () => void } {
+  let resolve: () => void = () => {};
+  const promise = new Promise<void>((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
+}
+
+/** Whether a batch of a multi-topic stage came from `topic` (its records then carry that topic's values). */
+function isFrom<K extends TopicName>(batch: RecordBatch<TopicName>, topic: K): batch is RecordBatch<K> {
+  return batch.topic === topic;
+}
+
+/** A topic's records within `scope`, read outside any group (a restore). */
+async function collect<T extends TopicName>(bus: Bus, topic: T, scope: ReadScope): Promise<BusRecord<T>[]> {
+  const out: BusRecord<T>[] = [];
+  await bus.readToEnd(topic, (records) => {
+    for (const r of records) out.push(r);
+  }, scope);
+  return out;
+}
+
+/** Records grouped by partition (in order), each mapped to an input; null inputs are left out. */
+function byPartition<T extends TopicName, I>(records: readonly BusRecord<T>[], input: (r: BusRecord<T>) => I | null): Map<number, I[]> {
+  const out = new Map<number, I[]>();
+  for (const r of records) {
+    const i = input(r);
+    if (i === null) continue;
+    let list = out.get(r.partition);
+    if (!list) out.set(r.partition, (list = []));
+    list.push(i);
+  }
+  return out;
 }

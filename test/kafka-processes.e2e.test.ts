@@ -7,17 +7,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LEAGUES, TEAMS, TOPICS } from '../schemas/index.js';
-import type { OddsTick, RawTick } from '../schemas/index.js';
+import { tierBookScopes } from '../schemas/index.js';
 import { SchemaRegistryClient } from '@confluentinc/schemaregistry';
 import { AvroCodec, KafkaBus } from '../pipeline/bus/index.js';
-import { ManualClock } from '../pipeline/clock.js';
-import { MarketSimulator } from '../pipeline/feeds/simulator/index.js';
-import { Normalizer } from '../pipeline/normalize/index.js';
-import { SnapshotProcessor } from '../pipeline/snapshot/index.js';
 import { ROOT, exited, spawnEntry, waitForOutput } from './support/entry.js';
 import { mockKafkaUnavailable, startMockKafka } from './support/mock-kafka.js';
 import type { MockKafka } from './support/mock-kafka.js';
+import { changelogOutcome, tickIdentity, uninterrupted } from './support/uninterrupted.js';
+import { idle, killMidStream, produce, recordedInput, settledOdds } from './support/pipeline-processes.js';
 
 const unavailable = mockKafkaUnavailable();
 if (unavailable) console.warn(`skipping the Kafka process tests: ${unavailable}`);
@@ -28,38 +25,6 @@ function dataDir(): string {
   const d = mkdtempSync(join(tmpdir(), 'odds-kproc-'));
   dirs.push(d);
   return d;
-}
-
-/** A deterministic market: the simulator's opening board and some minutes of repricing, suspensions included. */
-function recordedInput(): RawTick[] {
-  const clock = new ManualClock(T0);
-  // Four leagues keep it to a few thousand ticks: the suite runs it with every process on Avro.
-  const leagues = LEAGUES.filter((l) => ['nba', 'nhl', 'nfl', 'epl'].includes(l.id));
-  const sim = new MarketSimulator({ seed: 11, clock, eventsPerLeague: 1, suspensionsPerMinute: 240, catalog: { leagues } });
-  const raw = sim.snapshot();
-  for (let i = 1; i <= 8; i++) raw.push(...sim.step(T0 + i * 4000, 150));
-  return raw;
-}
-
-function tickIdentity(t: { eventId: string; book: string; market: string; selection: string; line: number | null; participant: string | null; statCategory: string | null; priceAmerican: number | null; status: string; isLive: boolean; bookEventId: string; ts: number }): string {
-  return [t.eventId, t.book, t.market, t.selection, t.line, t.participant, t.statCategory, t.priceAmerican, t.status, t.isLive, t.bookEventId, t.ts].join('|');
-}
-
-/** What an uninterrupted pipeline yields from the input: the distinct ticks and the final board. */
-function uninterrupted(raw: readonly RawTick[]): { ticks: Set<string>; board: Map<string, string> } {
-  const normalizer = new Normalizer({ teams: TEAMS, leagues: LEAGUES });
-  const snapshot = new SnapshotProcessor();
-  const ticks = new Set<string>();
-  const board = new Map<string, string>();
-  for (const r of raw) {
-    const tick: OddsTick | null = normalizer.handle(r, T0).tick;
-    if (!tick) continue;
-    ticks.add(tickIdentity(tick));
-    const change = snapshot.handle(tick, T0);
-    if (change?.row) board.set(change.key, `${change.row.priceAmerican}|${change.row.ts}|${change.row.isLive}`);
-    else if (change) board.delete(change.key);
-  }
-  return { ticks, board };
 }
 
 function storeTicks(dir: string): string[] {
@@ -74,24 +39,6 @@ function storeTicks(dir: string): string[] {
   }));
 }
 
-async function boardOnKafka(bus: KafkaBus): Promise<Map<string, string>> {
-  const board = new Map<string, string>();
-  await bus.readToEnd(TOPICS.snapshot, (records) => {
-    for (const r of records) {
-      if (r.value?.row) board.set(r.key, `${r.value.row.priceAmerican}|${r.value.row.ts}|${r.value.row.isLive}`);
-      else board.delete(r.key);
-    }
-  });
-  return board;
-}
-
-async function produce(bus: KafkaBus, raw: readonly RawTick[]): Promise<void> {
-  const producer = bus.producer();
-  for (let i = 0; i < raw.length; i += 250) {
-    await producer.send(TOPICS.rawTicks, raw.slice(i, i + 250).map((t) => ({ key: `${t.book}:${t.bookEventId}`, partitionKey: t.league, value: t })));
-  }
-}
-
 type Entry = ReturnType<typeof spawnEntry>;
 
 /**
@@ -104,29 +51,17 @@ function avroBus(brokers: string[]): KafkaBus {
 
 async function startPipelineProcess(brokers: string[], dir: string): Promise<{ child: Entry; url: string }> {
   const child = spawnEntry({ ROLE: 'pipeline', FEED: 'none', KAFKA_BROKERS: brokers.join(','), SCHEMA_REGISTRY_URL: 'mock://registry', DATA_DIR: dir, SINK_MAX_WAIT_MS: '100', KAFKA_SESSION_TIMEOUT_MS: '6000', LOG_LEVEL: 'warn' });
-  const [, url] = await waitForOutput(child, /Odds platform pipeline: (http:\/\/[0-9.:]+)\/health/);
+  const [, url] = await waitForOutput(child, /Odds platform pipeline: (http:\/\/[0-9.:]+)\/health/, 180_000).catch((e: unknown) => {
+    // The process logs (pino) on stdout: say why it did not start.
+    throw new Error(`${e instanceof Error ? e.message : String(e)}; stdout: ${child.output.stdout.slice(-1500)}`);
+  });
   return { child, url: url ?? '' };
 }
 
-async function json<T>(url: string): Promise<T> {
-  return (await (await fetch(url)).json()) as T;
-}
-
-/** Every stage of every process committed everything: lag 0 on several polls in a row. */
-async function idle(urls: string[], timeoutMs = 120_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  let calm = 0;
-  while (calm < 4) {
-    if (Date.now() > end) throw new Error(`pipelines still busy: ${JSON.stringify(await Promise.all(urls.map((u) => json(`${u}/stats`))))}`);
-    const lags = await Promise.all(urls.map(async (u) => (await json<{ lag: number }>(`${u}/health`)).lag));
-    calm = lags.every((l) => l === 0) ? calm + 1 : 0;
-    await new Promise((r) => setTimeout(r, 500));
-  }
-}
-
 describe.skipIf(unavailable !== null)('pipeline and API processes on Kafka', () => {
-  const raw = recordedInput();
-  const expected = uninterrupted(raw);
+  const raw = recordedInput(T0);
+  // The pipeline processes run on the wall clock: what follows the clock is left out of the comparison.
+  const expected = uninterrupted(raw, Date.now(), { bookScopes: tierBookScopes() });
   let kafka: MockKafka;
   beforeAll(async () => {
     kafka = await startMockKafka();
@@ -136,23 +71,13 @@ describe.skipIf(unavailable !== null)('pipeline and API processes on Kafka', () 
     for (const d of dirs) rmSync(d, { recursive: true, force: true });
   });
 
-  it('kill -9 mid-stream and restart: every tick in ClickHouse exactly once, the board equal to an uninterrupted run', async () => {
+  it('kill -9 mid-stream and restart: every tick in ClickHouse exactly once, the board and the active opportunities equal to an uninterrupted run', async () => {
     expect(expected.ticks.size).toBeGreaterThan(1000);
     const bus = avroBus(kafka.brokers);
     const dir = dataDir();
     try {
       const first = await startPipelineProcess(kafka.brokers, dir);
-      const half = Math.floor(raw.length / 2);
-      await produce(bus, raw.slice(0, half));
-      // Mid-stream: the sinks have written something and the stages are still busy.
-      const end = Date.now() + 60_000;
-      while ((await json<{ sinks: { odds_ticks: { rowsWritten: number } } }>(`${first.url}/stats`)).sinks.odds_ticks.rowsWritten === 0) {
-        if (Date.now() > end) throw new Error('the first pipeline wrote nothing');
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      first.child.kill('SIGKILL');
-      expect((await exited(first.child)).signal).toBe('SIGKILL');
-      await produce(bus, raw.slice(half));
+      await killMidStream(bus, raw, first, 60_000);
 
       const second = await startPipelineProcess(kafka.brokers, dir);
       await idle([second.url]);
@@ -162,7 +87,10 @@ describe.skipIf(unavailable !== null)('pipeline and API processes on Kafka', () 
       const stored = storeTicks(dir);
       expect(stored.length).toBe(expected.ticks.size);
       expect(new Set(stored)).toEqual(expected.ticks);
-      expect(await boardOnKafka(bus)).toEqual(expected.board);
+      const onBus = await changelogOutcome(bus);
+      expect(onBus.board).toEqual(expected.board);
+      expect(expected.opportunities.size).toBeGreaterThan(0);
+      expect(onBus.opportunities).toEqual(expected.opportunities);
     } finally {
       await bus.close();
     }
@@ -191,7 +119,9 @@ describe.skipIf(unavailable !== null)('pipeline and API processes on Kafka', () 
       console.log(`[split] ticks stored by the two processes: ${ta.length} + ${tb.length}`);
       expect(new Set([...ta, ...tb])).toEqual(expected.ticks);
       expect(ta.length + tb.length).toBe(expected.ticks.size);
-      expect(await boardOnKafka(bus)).toEqual(expected.board);
+      const onBus = await changelogOutcome(bus);
+      expect(onBus.board).toEqual(expected.board);
+      expect(onBus.opportunities).toEqual(expected.opportunities);
       const urls: string[] = [];
       for (const id of ['replica-a', 'replica-b']) {
         const child = spawnEntry({ ROLE: 'api', KAFKA_BROKERS: second.brokers.join(','), SCHEMA_REGISTRY_URL: 'mock://registry', DATA_DIR: dataDir(), API_REPLICA_ID: id, API_KEYS: 'enterprise:replica-test-key', KAFKA_SESSION_TIMEOUT_MS: '6000', LOG_LEVEL: 'warn' });
@@ -199,16 +129,7 @@ describe.skipIf(unavailable !== null)('pipeline and API processes on Kafka', () 
         const [, url] = await waitForOutput(child, /Odds platform API: (http:\/\/[0-9.:]+)\/api\/v1/);
         urls.push(url ?? '');
       }
-      const odds = async (url: string): Promise<string> => {
-        const res = await fetch(`${url}/api/v1/odds?limit=500`, { headers: { 'x-api-key': 'replica-test-key' } });
-        return JSON.stringify(await res.json());
-      };
-      const until = Date.now() + 60_000;
-      let bodies: string[] = [];
-      do {
-        await new Promise((r) => setTimeout(r, 500));
-        bodies = await Promise.all(urls.map(odds));
-      } while ((bodies[0] !== bodies[1] || !bodies[0]?.includes('"total"')) && Date.now() < until);
+      const bodies = await settledOdds(urls, 'replica-test-key', 60_000);
       expect(bodies[0]).toBe(bodies[1]);
       const parsed = JSON.parse(bodies[0] ?? '{}') as { data?: unknown[] };
       expect(parsed.data?.length).toBeGreaterThan(0);

@@ -32,7 +32,12 @@ export interface RecordBatch<T extends TopicName> {
 
 export interface ConsumerOptions<T extends TopicName> {
   groupId: string;
-  topic: T;
+  /**
+   * One topic, or several co-partitioned ones (same key, same partition count): the group then
+   * assigns partition p of every topic to the same member, so one member owns all of an event's
+   * records whichever topic they come on.
+   */
+  topic: T | readonly T[];
   /** Where a group with no committed offset starts: the earliest retained record or the end. */
   fromBeginning: boolean;
   maxBatchSize?: number;
@@ -49,6 +54,30 @@ export interface ConsumerOptions<T extends TopicName> {
    * restart resuming past the state it must rebuild, and no offsets are left behind.
    */
   commit?: boolean;
+  /**
+   * Called with the partitions this member gained at each assignment (the first one included),
+   * before any of their records is delivered: where a stateful stage rebuilds the state of those
+   * partitions from its changelogs. `committed` says where the group will resume each of them:
+   * replaying its inputs up to there rebuilds exactly the state the previous owner had then. Delivery of those partitions waits until it resolves; a
+   * rejection fails the consumer.
+   */
+  onAssign?: (partitions: readonly number[], committed: CommittedOffsets) => Promise<void>;
+  /** Called with the partitions this member lost at a rebalance, once no batch of theirs is in a handler. */
+  onRevoke?: (partitions: readonly number[]) => void;
+}
+
+/** The offset a group resumes a topic-partition from (0 when it never committed one). */
+export type CommittedOffsets = (topic: TopicName, partition: number) => number;
+
+/** What part of a topic `readToEnd` reads: some partitions, each up to an offset (exclusive). */
+export interface ReadScope {
+  partitions?: readonly number[];
+  before?: (partition: number) => number;
+}
+
+/** The topics a consumer reads, as a list. */
+export function topicsOf<T extends TopicName>(options: Pick<ConsumerOptions<T>, 'topic'>): readonly T[] {
+  return typeof options.topic === 'string' ? [options.topic as T] : (options.topic as readonly T[]);
 }
 
 export interface Consumer<T extends TopicName> {
@@ -63,7 +92,7 @@ export interface Consumer<T extends TopicName> {
   stop(): Promise<void>;
   /** Records produced but not yet committed by this consumer's group, over all partitions. */
   lag(): number;
-  /** The partitions this consumer owns now (the group may share the topic among members). */
+  /** The partitions this consumer owns now (the group may share the topics among members). */
   assignment(): number[];
 }
 
@@ -73,8 +102,9 @@ export interface Bus {
   /**
    * Reads a topic from its beginning to the end it had when called, every partition, outside
    * any consumer group (nothing committed, nothing left behind): how a processor rebuilds its
-   * state from a compacted changelog before it consumes input.
+   * state from a compacted changelog before it consumes input. `scope`: only some partitions
+   * (those a stage was just assigned), each only up to an offset (where its group resumes).
    */
-  readToEnd<T extends TopicName>(topic: T, handle: (records: readonly BusRecord<T>[]) => void): Promise<void>;
+  readToEnd<T extends TopicName>(topic: T, handle: (records: readonly BusRecord<T>[]) => void, scope?: ReadScope): Promise<void>;
   close(): Promise<void>;
 }

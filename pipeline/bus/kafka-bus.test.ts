@@ -129,4 +129,73 @@ describe.skipIf(unavailable !== null)('KafkaBus on a Kafka-protocol broker (libr
     await expect(consumer.done).rejects.toThrow('handler bug');
     await bus.close();
   });
+  it('gives partition p of every co-partitioned topic to one member, and a member rebuilds gained partitions before their records', async () => {
+    // The opportunity processor used to read events and odds through two groups: with two
+    // processes an event's odds and its event record could land on different ones.
+    const bus = new KafkaBus({ brokers: kafka.brokers, sessionTimeoutMs: 6000 });
+    const producer = bus.producer();
+    const keys = Array.from({ length: 24 }, (_, i) => `ev-co-${i}`);
+    const send = async (round: number): Promise<void> => {
+      await producer.send('events', keys.map((k) => ({ key: k, value: null })));
+      await producer.send('odds.snapshot', keys.map((k) => ({ key: `${k}|row`, partitionKey: k, value: { key: `${k}|row`, eventId: k, row: null, changedAt: round } })));
+    };
+    await send(0);
+    type Log = { assigned: Set<number>; entries: string[] };
+    const member = (name: string): { log: Log; consumer: ReturnType<KafkaBus['consumer']> } => {
+      const log: Log = { assigned: new Set(), entries: [] };
+      const consumer = bus.consumer({
+        groupId: 'co-partitioned', topic: ['events', 'odds.snapshot'], fromBeginning: true,
+        onAssign: async (partitions) => {
+          await new Promise((r) => setTimeout(r, 200)); // a restore that takes a while
+          for (const p of partitions) log.assigned.add(p);
+          log.entries.push(`${name} assigned ${partitions.join(',')}`);
+        },
+        onRevoke: (partitions) => {
+          for (const p of partitions) log.assigned.delete(p);
+          log.entries.push(`${name} revoked ${partitions.join(',')}`);
+        },
+      });
+      consumer.run(async (b) => {
+        // Nothing of a partition reaches the handler before its state was rebuilt.
+        if (!log.assigned.has(b.partition)) throw new Error(`${name} got partition ${b.partition} before onAssign`);
+        for (const r of b.records) log.entries.push(`${name} ${r.topic} ${r.partition} ${r.topic === 'events' ? r.key : r.key.split('|')[0]}`);
+      });
+      return { log, consumer };
+    };
+    const a = member('a');
+    const b = member('b');
+    await until(() => a.consumer.assignment().length > 0 && b.consumer.assignment().length > 0 && a.consumer.assignment().length + b.consumer.assignment().length === 4, 60_000);
+    await send(1);
+    const seenBy = (log: Log, key: string, topic: string): boolean => log.entries.some((e) => e.endsWith(` ${key}`) && e.includes(` ${topic} `));
+    await until(() => keys.every((k) => ['events', 'odds.snapshot'].every((t) => seenBy(a.log, k, t) || seenBy(b.log, k, t))), 60_000);
+    expect(new Set([...a.consumer.assignment(), ...b.consumer.assignment()])).toEqual(new Set([0, 1, 2, 3]));
+    for (const k of keys) {
+      const owner = a.consumer.assignment().includes(partitionFor(k, 4)) ? a.log : b.log;
+      const other = owner === a.log ? b.log : a.log;
+      // Records produced after the split: each event's records, both topics, at its owner only.
+      expect(['events', 'odds.snapshot'].every((t) => seenBy(owner, k, t))).toBe(true);
+      expect(other.entries.filter((e) => e.endsWith(` ${k}`)).length).toBeLessThanOrEqual(2); // round 0, before the split, at most
+    }
+    // b leaves: a is assigned b's partitions and rebuilds them before their records reach it.
+    const lost = b.consumer.assignment();
+    await b.consumer.stop();
+    await until(() => a.consumer.assignment().length === 4, 60_000);
+    const before = a.log.entries.length;
+    await send(2);
+    await until(() => keys.every((k) => a.log.entries.slice(before).some((e) => e.endsWith(` ${k}`) && e.includes(' odds.snapshot '))), 60_000);
+    expect(a.log.entries.some((e) => e === `a assigned ${lost.join(',')}`)).toBe(true);
+    await bus.close();
+  }, 180_000);
+
+  it('fails a consumer that the group refuses for good (topics not co-partitioned as configured) instead of leaving it stopped in silence', async () => {
+    // kafkajs gives up on a consumer after a non-retriable error; the others took its partitions
+    // while the process kept serving what it had. Here the assigner refuses: the cluster has 4
+    // partitions of `events`, this process was configured with 8.
+    const bus = new KafkaBus({ brokers: kafka.brokers, sessionTimeoutMs: 6000, topics: { events: { partitions: 8, compacted: true } } });
+    await bus.producer().send('odds.snapshot', [{ key: 'x', partitionKey: 'x', value: null }]);
+    const consumer = bus.consumer({ groupId: 'refused', topic: ['events', 'odds.snapshot'], fromBeginning: true });
+    consumer.run(async () => undefined);
+    await expect(consumer.done).rejects.toThrow(/not co-partitioned/);
+    await bus.close();
+  }, 60_000);
 });

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Kafka, logLevel } from 'kafkajs';
-import type { Admin, Consumer as KafkaConsumer, KafkaMessage, Producer as KafkaProducer } from 'kafkajs';
+import type { Admin, ConsumerRunConfig, Consumer as KafkaConsumer, KafkaMessage, Producer as KafkaProducer } from 'kafkajs';
 import { TOPICS, TOPIC_CONFIGS } from '../../schemas/index.js';
 import type { TopicConfig, TopicName, TopicValues } from '../../schemas/index.js';
-import type { Bus, BusRecord, Consumer, ConsumerOptions, OutgoingRecord, Producer, RecordBatch } from './bus.js';
+import type { Bus, BusRecord, Consumer, ConsumerOptions, OutgoingRecord, Producer, ReadScope, RecordBatch } from './bus.js';
+import { topicsOf } from './bus.js';
+import { coPartitionedAssigner } from './co-partitioned-assigner.js';
 import { jsonCodec } from './codec.js';
 import type { Codec } from './codec.js';
 import { partitionFor } from './partitioner.js';
@@ -12,6 +14,8 @@ import { partitionFor } from './partitioner.js';
 const MAX_FETCH_BYTES = 32 * 1024 * 1024;
 /** A small tick's JSON is ~300 bytes; assume less so that a fetch never waits for more than asked. */
 const MIN_RECORD_BYTES = 150;
+/** How many times a consumer the group refused for good rejoins before its stage fails. */
+const REJOINS = 3;
 
 export interface KafkaBusOptions {
   brokers: string[];
@@ -163,17 +167,18 @@ export class KafkaBus implements Bus {
     };
   }
 
-  async readToEnd<T extends TopicName>(topic: T, handle: (records: readonly BusRecord<T>[]) => void): Promise<void> {
+  async readToEnd<T extends TopicName>(topic: T, handle: (records: readonly BusRecord<T>[]) => void, scope: ReadScope = {}): Promise<void> {
     await this.ensureTopics();
     await this.prepareCodec();
     const admin = await this.admin();
     let ends: Map<number, number>;
     try {
-      ends = new Map((await admin.fetchTopicOffsets(topic)).map((p) => [p.partition, Number(p.high)]));
+      ends = new Map((await admin.fetchTopicOffsets(topic)).map((p) => [p.partition, Math.min(Number(p.high), scope.before?.(p.partition) ?? Number.POSITIVE_INFINITY)]));
     } catch {
       return; // no such topic yet: nothing to restore
     }
-    const remaining = new Set([...ends].filter(([, high]) => high > 0).map(([p]) => p));
+    const wanted = scope.partitions ? new Set(scope.partitions) : null;
+    const remaining = new Set([...ends].filter(([p, high]) => high > 0 && (wanted?.has(p) ?? true)).map(([p]) => p));
     if (remaining.size === 0) return;
     // kafkajs reads only as a group member: a throwaway group that never commits, deleted after.
     const groupId = `restore-${topic}-${randomUUID()}`;
@@ -190,6 +195,7 @@ export class KafkaBus implements Bus {
       await consumer.run({
         autoCommit: false,
         eachBatch: async ({ batch, resolveOffset }) => {
+          if (!remaining.has(batch.partition)) return; // not asked for, or already read to its end
           const end = ends.get(batch.partition) ?? 0;
           const records: BusRecord<T>[] = [];
           for (const m of batch.messages) {
@@ -218,15 +224,19 @@ export class KafkaBus implements Bus {
   }
 
   consumer<T extends TopicName>(options: ConsumerOptions<T>): Consumer<T> {
+    const topics = topicsOf(options);
+    const heartbeatMs = Math.max(100, Math.floor(this.sessionTimeoutMs / 10));
     const consumer: KafkaConsumer = this.kafka.consumer({
       groupId: options.groupId,
       sessionTimeout: this.sessionTimeoutMs,
       rebalanceTimeout: this.sessionTimeoutMs,
-      heartbeatInterval: Math.max(100, Math.floor(this.sessionTimeoutMs / 10)),
+      heartbeatInterval: heartbeatMs,
+      // Partition p of every topic to one member: a stage reading co-partitioned topics owns
+      // whole events (for one topic this is a plain spread of the partitions).
+      partitionAssigners: [coPartitionedAssigner(Object.fromEntries(topics.map((t) => [t, this.configs[t].partitions])))],
       // A consumer that lost the brokers (its retries, the client's 8 from 100 ms, exhausted)
-      // crashes for good instead of kafkajs restarting it forever: `done` rejects, the stage
-      // fails and the process exits non-zero for its supervisor (a broker gone for good must not
-      // leave a frozen worker). Other crashes (a rebalance race between members) restart.
+      // crashes for good instead of kafkajs restarting it forever; other retriable crashes (a
+      // rebalance race between members) restart. A crash that is not restarted fails the stage.
       retry: { retries: 8, initialRetryTime: 100, restartOnFailure: async (e) => !lostTheBrokers(e) },
       // Kafka's own batching: the broker holds a fetch until about `minBatchSize` records
       // (at a conservative size per record) are there or `maxWaitMs` passed, so sinks insert
@@ -241,13 +251,20 @@ export class KafkaBus implements Bus {
     const commit = options.commit ?? true;
     const minBatch = options.minBatchSize ?? 1;
     const maxWait = options.maxWaitMs ?? 0;
-    const lastDelivery = new Map<number, number>();
-    const positions = new Map<number, number>();
-    let assigned: number[] = [];
+    const slot = (topic: string, partition: number): string => `${topic}:${partition}`;
+    const lastDelivery = new Map<string, number>();
+    const positions = new Map<string, number>();
+    let assigned = new Set<number>();
+    /** The first assignment always reaches onAssign, even an empty one (a stage is then ready). */
+    let firstJoin = true;
+    /** Settles once the state of the latest assignment is rebuilt (onRevoke / onAssign ran). */
+    let assignmentReady: Promise<void> = Promise.resolve();
     let lag = 0;
     let lagTimer: NodeJS.Timeout | null = null;
     let flushTimer: NodeJS.Timeout | null = null;
     let stopping: Promise<void> | null = null;
+    /** Waits for the commits on their way (set once the consumer runs). */
+    let flushCommits: () => Promise<void> = async () => undefined;
     let settle: { resolve: () => void; reject: (e: unknown) => void } = { resolve: () => {}, reject: () => {} };
     const done = new Promise<void>((resolve, reject) => {
       settle = { resolve, reject };
@@ -256,25 +273,32 @@ export class KafkaBus implements Bus {
     const refreshLag = async (): Promise<void> => {
       try {
         const admin = await this.admin();
-        const [high, committed] = await Promise.all([
-          admin.fetchTopicOffsets(options.topic),
-          admin.fetchOffsets({ groupId: options.groupId, topics: [options.topic] }),
+        const [highs, committed] = await Promise.all([
+          Promise.all(topics.map(async (topic) => ({ topic, partitions: await admin.fetchTopicOffsets(topic) }))),
+          admin.fetchOffsets({ groupId: options.groupId, topics: [...topics] }),
         ]);
         // A group that never commits is measured by where this consumer got to.
-        const committedBy = commit ? new Map((committed[0]?.partitions ?? []).map((p) => [p.partition, Number(p.offset)])) : positions;
-        lag = high.reduce((sum, p) => {
-          const c = committedBy.get(p.partition) ?? -1;
+        const committedBy = commit
+          ? new Map(committed.flatMap((t) => t.partitions.map((p) => [slot(t.topic, p.partition), Number(p.offset)] as const)))
+          : positions;
+        lag = highs.reduce((total, { topic, partitions }) => total + partitions.reduce((sum, p) => {
+          const c = committedBy.get(slot(topic, p.partition)) ?? -1;
           return sum + Math.max(0, Number(p.high) - (c < 0 ? Number(p.low) : c));
-        }, 0);
+        }, 0), 0);
       } catch {
         // Lag is advisory; the next refresh will try again.
       }
     };
 
+    const fail = (e: unknown): void => {
+      settle.reject(e);
+      void stop();
+    };
     const stop = (): Promise<void> => {
       stopping ??= (async () => {
         if (lagTimer) clearInterval(lagTimer);
         if (flushTimer) clearInterval(flushTimer);
+        await flushCommits();
         await consumer.disconnect();
         this.consumers.delete(handle);
         settle.resolve();
@@ -287,101 +311,182 @@ export class KafkaBus implements Bus {
     return {
       done,
       lag: () => lag,
-      assignment: () => assigned,
+      assignment: () => [...assigned].sort((a, b) => a - b),
       stop,
       run: (handler: (batch: RecordBatch<T>) => Promise<void>) => {
-        // Records fetched but not yet handed over, per partition. Brokers honour
+        // Records fetched but not yet handed over, per topic-partition. Brokers honour
         // fetch.min.bytes unevenly (librdkafka's mock cluster answers each fetch with one
         // producer batch), so the client gathers up to `minBatchSize` or `maxWaitMs` itself.
         // Held records are resolved (fetching goes on) but committed only after the handler.
-        const held = new Map<number, KafkaMessage[]>();
-        let serial: Promise<void> = Promise.resolve();
-        const exclusive = (f: () => Promise<void>): Promise<void> => {
-          const next = serial.then(f);
-          serial = next.catch(() => undefined);
+        const held = new Map<string, { topic: T; partition: number; messages: KafkaMessage[] }>();
+        // Partitions are handled concurrently (their produce and insert round trips overlap),
+        // each in order: one chain per topic-partition. A new assignment waits for all of them.
+        const chains = new Map<string, Promise<void>>();
+        const inOrder = (key: string, f: () => Promise<void>): Promise<void> => {
+          const next = (chains.get(key) ?? Promise.resolve()).then(f);
+          chains.set(key, next.catch(() => undefined));
           return next;
         };
-        const deliver = async (partition: number, messages: readonly KafkaMessage[]): Promise<void> => {
-          lastDelivery.set(partition, Date.now());
+        const quiesced = async (): Promise<void> => {
+          await Promise.all([...chains.values()]);
+        };
+        // Commits are coalesced: one in flight per consumer, carrying the latest offset of every
+        // partition that finished a batch meanwhile. A partition's next batch waits for the
+        // commit of its last one (partitions overlap, so that wait overlaps too), which keeps a
+        // rebalance from handing the new owner a batch this member already wrote.
+        const toCommit = new Map<string, { topic: string; partition: number; offset: string }>();
+        let waiting: (() => void)[] = [];
+        let committing: Promise<void> | null = null;
+        const commitSoon = (topic: string, partition: number, offset: number): Promise<void> => {
+          toCommit.set(slot(topic, partition), { topic, partition, offset: String(offset) });
+          const sent = new Promise<void>((resolve) => waiting.push(resolve));
+          committing ??= (async () => {
+            while (toCommit.size > 0) {
+              const offsets = [...toCommit.values()];
+              const wake = waiting;
+              toCommit.clear();
+              waiting = [];
+              // A commit refused after a rebalance is harmless: the new owner redelivers from
+              // the last commit and the sinks are idempotent.
+              await consumer.commitOffsets(offsets).catch(() => undefined);
+              for (const w of wake) w();
+            }
+            committing = null;
+          })();
+          return sent;
+        };
+        flushCommits = async () => {
+          while (committing) await committing;
+        };
+        const deliver = async (topic: T, partition: number, messages: readonly KafkaMessage[]): Promise<void> => {
+          lastDelivery.set(slot(topic, partition), Date.now());
           // Never more than `maxBatchSize` per handler call, each slice committed after it.
           for (let from = 0; from < messages.length; from += maxBatch) {
-            if (stopping) return;
+            if (stopping || !assigned.has(partition)) return;
             const slice = messages.slice(from, from + maxBatch);
             const records: BusRecord<T>[] = [];
             for (const m of slice) {
               // Undecodable: to the dead-letter topic with the reason; the stage keeps going.
-              const decoded = await this.decode(options.topic, partition, m);
-              if (decoded.ok) records.push({ topic: options.topic, partition, offset: Number(m.offset), key: m.key?.toString() ?? '', value: decoded.value, timestamp: Number(m.timestamp) });
+              const decoded = await this.decode(topic, partition, m);
+              if (decoded.ok) records.push({ topic, partition, offset: Number(m.offset), key: m.key?.toString() ?? '', value: decoded.value, timestamp: Number(m.timestamp) });
             }
             try {
-              if (records.length > 0) await handler({ topic: options.topic, partition, records });
+              if (records.length > 0) await handler({ topic, partition, records });
             } catch (e) {
-              settle.reject(e);
-              void stop();
+              fail(e);
               throw e;
             }
             const next = Number(slice[slice.length - 1]?.offset ?? -1) + 1;
-            positions.set(partition, next);
-            // A commit refused after a rebalance is harmless: the new owner redelivers from the
-            // last commit and the sinks are idempotent.
-            if (commit) await consumer.commitOffsets([{ topic: options.topic, partition, offset: String(next) }]).catch(() => undefined);
+            positions.set(slot(topic, partition), next);
+            if (commit) await commitSoon(topic, partition, next);
           }
         };
-        const flushDue = (): Promise<void> => exclusive(async () => {
-          for (const [partition, messages] of [...held]) {
-            if (Date.now() - (lastDelivery.get(partition) ?? 0) < maxWait) continue;
-            held.delete(partition);
-            await deliver(partition, messages);
-          }
-        });
-        // Rebalanced: what this member held may now belong to another, which reads it from the commit.
+        const flushDue = async (): Promise<void> => {
+          const due = [...held.keys()].filter((key) => Date.now() - (lastDelivery.get(key) ?? 0) >= maxWait);
+          await Promise.all(due.map((key) => inOrder(key, async () => {
+            const entry = held.get(key);
+            if (!entry || Date.now() - (lastDelivery.get(key) ?? 0) < maxWait) return;
+            held.delete(key);
+            await deliver(entry.topic, entry.partition, entry.messages);
+          })));
+        };
+        // Rebalanced: what this member held may now belong to another, which reads it from the
+        // commit. The state of lost partitions is dropped and that of gained ones rebuilt before
+        // any of their records reaches the handler (eachBatch waits for `assignmentReady`).
         consumer.on(consumer.events.GROUP_JOIN, (event) => {
           held.clear();
-          assigned = [...(event.payload.memberAssignment[options.topic] ?? [])].sort((a, b) => a - b);
+          const now = new Set(topics.flatMap((t) => event.payload.memberAssignment[t] ?? []));
+          const lost = [...assigned].filter((p) => !now.has(p)).sort((a, b) => a - b);
+          const gained = [...now].filter((p) => !assigned.has(p)).sort((a, b) => a - b);
+          assigned = now;
+          if (lost.length === 0 && gained.length === 0 && !firstJoin) return;
+          firstJoin = false;
+          const previous = assignmentReady;
+          assignmentReady = (async () => {
+            await previous.catch(() => undefined);
+            await quiesced();
+            if (lost.length > 0) options.onRevoke?.(lost);
+            if (options.onAssign) {
+              // Where the group resumes each gained partition: the state is rebuilt up to there.
+              const committed = new Map<string, number>();
+              if (gained.length > 0) {
+                const admin = await this.admin();
+                for (const t of await admin.fetchOffsets({ groupId: options.groupId, topics: [...topics] })) {
+                  for (const p of t.partitions) committed.set(slot(t.topic, p.partition), Math.max(0, Number(p.offset)));
+                }
+              }
+              await options.onAssign(gained, (topic, partition) => committed.get(slot(topic, partition)) ?? 0);
+            }
+          })();
+          assignmentReady.catch(fail);
         });
-        // Only the lost-brokers crash fails the stage. kafkajs also gives up (no restart) on a
-        // non-retriable protocol error, e.g. librdkafka's mock cluster answering a SyncGroup of
-        // two joining members with INVALID_REQUEST; the group then hands that member's
-        // partitions to the others, as before this handler existed.
+        // kafkajs gives up on a consumer (no restart) when it lost the brokers or met a
+        // non-retriable protocol error (a JoinGroup refused for an inconsistent protocol, a
+        // SyncGroup answered INVALID_REQUEST...). The group then hands this member's partitions
+        // to the others while this process would serve what it had, frozen: fail the stage, so
+        // health says down and the process exits for its supervisor to restart it.
+        // A refusal can be a passing one (librdkafka's mock cluster answers a SyncGroup that
+        // races another member's join with INVALID_REQUEST): the member rejoins from scratch,
+        // REJOINS times at most, before its stage fails. Losing the brokers fails at once (the
+        // client already retried).
+        let rejoins = 0;
         consumer.on(consumer.events.CRASH, (event) => {
-          if (event.payload.restart || stopping || !lostTheBrokers(event.payload.error)) return;
-          settle.reject(event.payload.error);
-          void stop();
+          if (event.payload.restart || stopping) return;
+          if (rejoins >= REJOINS || lostTheBrokers(event.payload.error)) {
+            fail(event.payload.error);
+            return;
+          }
+          rejoins++;
+          setTimeout(() => {
+            if (!stopping) join().catch(fail);
+          }, 200 * rejoins);
         });
+        const join = async (): Promise<void> => {
+          await consumer.connect();
+          await consumer.subscribe({ topics: [...topics], fromBeginning: options.fromBeginning });
+          await consumer.run(runConfig);
+        };
         const start = async (): Promise<void> => {
           await this.ensureTopics();
           await this.prepareCodec();
-          await consumer.connect();
-          await consumer.subscribe({ topic: options.topic, fromBeginning: options.fromBeginning });
           await refreshLag();
           lagTimer = setInterval(() => void refreshLag(), this.lagRefreshMs);
           if (minBatch > 1 && maxWait > 0) {
             flushTimer = setInterval(() => void flushDue().catch(() => undefined), Math.max(10, Math.floor(maxWait / 4)));
           }
-          await consumer.run({
-            autoCommit: false,
-            eachBatchAutoResolve: false,
-            eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
-              if (!isRunning() || isStale() || batch.messages.length === 0) return;
-              await exclusive(async () => {
-                const pending = [...(held.get(batch.partition) ?? []), ...batch.messages];
-                const last = batch.messages[batch.messages.length - 1];
-                if (last) resolveOffset(last.offset);
-                if (pending.length < minBatch && Date.now() - (lastDelivery.get(batch.partition) ?? 0) < maxWait) {
-                  held.set(batch.partition, pending);
-                  return;
-                }
-                held.delete(batch.partition);
-                await deliver(batch.partition, pending);
-              });
-              await heartbeat();
-            },
-          });
+          await join();
         };
-        start().catch((e: unknown) => {
-          settle.reject(e);
-          void stop();
-        });
+        const runConfig: ConsumerRunConfig = {
+          autoCommit: false,
+          eachBatchAutoResolve: false,
+          partitionsConsumedConcurrently: topics.reduce((n, t) => n + this.configs[t].partitions, 0),
+          eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
+            if (!isRunning() || isStale() || batch.messages.length === 0) return;
+            // A restore can take longer than the session: keep the membership alive meanwhile.
+            let restored = false;
+            const ready = assignmentReady.then(() => { restored = true; }, () => { restored = true; });
+            while (!restored) {
+              await Promise.race([ready, new Promise((r) => setTimeout(r, heartbeatMs))]);
+              if (!restored) await heartbeat();
+            }
+            const topic = batch.topic as T;
+            const key = slot(topic, batch.partition);
+            await inOrder(key, async () => {
+              if (!assigned.has(batch.partition) || isStale()) return;
+              const pending = [...(held.get(key)?.messages ?? []), ...batch.messages];
+              const last = batch.messages[batch.messages.length - 1];
+              if (last) resolveOffset(last.offset);
+              if (pending.length < minBatch && Date.now() - (lastDelivery.get(key) ?? 0) < maxWait) {
+                held.set(key, { topic, partition: batch.partition, messages: pending });
+                return;
+              }
+              held.delete(key);
+              await deliver(topic, batch.partition, pending);
+            });
+            await heartbeat();
+          },
+        };
+        start().catch(fail);
       },
     };
   }

@@ -7,8 +7,10 @@ import type {
   ConsumerOptions,
   OutgoingRecord,
   Producer,
+  ReadScope,
   RecordBatch,
 } from './bus.js';
+import { topicsOf } from './bus.js';
 import { partitionFor } from './partitioner.js';
 
 export interface MemoryBusOptions {
@@ -154,10 +156,11 @@ export class MemoryBus implements Bus {
     };
   }
 
-  async readToEnd<T extends TopicName>(name: T, handle: (records: readonly BusRecord<T>[]) => void): Promise<void> {
+  async readToEnd<T extends TopicName>(name: T, handle: (records: readonly BusRecord<T>[]) => void, scope: ReadScope = {}): Promise<void> {
     const topic = this.topic(name);
     topic.partitions.forEach((p, partition) => {
-      const end = p.endOffset;
+      if (scope.partitions && !scope.partitions.includes(partition)) return;
+      const end = Math.min(p.endOffset, scope.before?.(partition) ?? Number.POSITIVE_INFINITY);
       let position = 0;
       while (position < end) {
         const stored = p.read(position, 10_000).filter((r) => r.offset < end);
@@ -170,20 +173,23 @@ export class MemoryBus implements Bus {
   }
 
   consumer<T extends TopicName>(options: ConsumerOptions<T>): Consumer<T> {
-    const topic = this.topic(options.topic);
-    let offsets = topic.groups.get(options.groupId);
-    if (!offsets) {
-      offsets = topic.partitions.map((p) =>
-        options.fromBeginning ? (p.compacted ? 0 : p.baseOffset) : p.endOffset,
-      );
-      topic.groups.set(options.groupId, offsets);
-    }
-    const committed = offsets;
+    // One member per group in process: it owns every partition of every topic it reads.
+    const sources = topicsOf(options).map((name) => {
+      const topic = this.topic(name);
+      let offsets = topic.groups.get(options.groupId);
+      if (!offsets) {
+        offsets = topic.partitions.map((p) =>
+          options.fromBeginning ? (p.compacted ? 0 : p.baseOffset) : p.endOffset,
+        );
+        topic.groups.set(options.groupId, offsets);
+      }
+      // Batching is about real elapsed time, not the (possibly replayed) clock of the data.
+      return { name, topic, committed: offsets, lastDelivery: topic.partitions.map(() => Date.now()) };
+    });
+    const partitions = Array.from({ length: Math.max(...sources.map((s) => s.topic.partitions.length)) }, (_, i) => i);
     const maxBatch = options.maxBatchSize ?? 5000;
     const minBatch = options.minBatchSize ?? 1;
     const maxWait = options.maxWaitMs ?? 0;
-    // Batching is about real elapsed time, not the (possibly replayed) clock of the data.
-    const lastDelivery = topic.partitions.map(() => Date.now());
     let running = false;
     let stopped = false;
     let resolveDone: () => void = () => {};
@@ -194,36 +200,42 @@ export class MemoryBus implements Bus {
     });
 
     const loop = async (handler: (batch: RecordBatch<T>) => Promise<void>): Promise<void> => {
+      if (options.onAssign) {
+        const committed = new Map(sources.map((s) => [s.name as TopicName, s.committed]));
+        await options.onAssign(partitions, (topic, partition) => committed.get(topic)?.[partition] ?? 0);
+      }
       while (!stopped && !this.closed) {
         let delivered = false;
         let holding = false;
-        for (let i = 0; i < topic.partitions.length; i++) {
-          const p = topic.partitions[i];
-          if (!p || stopped) continue;
-          const position = committed[i] ?? 0;
-          const pending = p.endOffset - position;
-          if (pending <= 0) continue;
-          if (pending < minBatch && Date.now() - (lastDelivery[i] ?? 0) < maxWait) {
-            holding = true;
-            continue;
+        for (const { name, topic, committed, lastDelivery } of sources) {
+          for (let i = 0; i < topic.partitions.length; i++) {
+            const p = topic.partitions[i];
+            if (!p || stopped) continue;
+            const position = committed[i] ?? 0;
+            const pending = p.endOffset - position;
+            if (pending <= 0) continue;
+            if (pending < minBatch && Date.now() - (lastDelivery[i] ?? 0) < maxWait) {
+              holding = true;
+              continue;
+            }
+            const stored = p.read(position, maxBatch);
+            if (stored.length === 0) continue;
+            lastDelivery[i] = Date.now();
+            const records: BusRecord<T>[] = stored.map((r) => ({
+              topic: name,
+              partition: i,
+              offset: r.offset,
+              key: r.key,
+              value: r.value as TopicValues[T] | null,
+              timestamp: r.timestamp,
+            }));
+            await handler({ topic: name, partition: i, records });
+            const last = stored[stored.length - 1];
+            committed[i] = (last?.offset ?? position) + 1;
+            p.trimTo(topic.minCommitted(i));
+            delivered = true;
+            this.wake();
           }
-          const stored = p.read(position, maxBatch);
-          if (stored.length === 0) continue;
-          lastDelivery[i] = Date.now();
-          const records: BusRecord<T>[] = stored.map((r) => ({
-            topic: options.topic,
-            partition: i,
-            offset: r.offset,
-            key: r.key,
-            value: r.value as TopicValues[T] | null,
-            timestamp: r.timestamp,
-          }));
-          await handler({ topic: options.topic, partition: i, records });
-          const last = stored[stored.length - 1];
-          committed[i] = (last?.offset ?? position) + 1;
-          p.trimTo(topic.minCommitted(i));
-          delivered = true;
-          this.wake();
         }
         if (!delivered && !stopped) {
           await (holding ? Promise.race([this.waitForChange(), sleep(maxWait)]) : this.waitForChange());
@@ -233,7 +245,7 @@ export class MemoryBus implements Bus {
 
     return {
       done,
-      assignment: () => topic.partitions.map((_, i) => i),
+      assignment: () => partitions,
       run: (handler) => {
         if (running) throw new Error(`consumer ${options.groupId} is already running`);
         running = true;
@@ -248,7 +260,7 @@ export class MemoryBus implements Bus {
         if (running) await done.catch(() => undefined);
       },
       lag: () =>
-        topic.partitions.reduce((sum, p, i) => sum + (p.endOffset - (committed[i] ?? 0)), 0),
+        sources.reduce((total, { topic, committed }) => total + topic.partitions.reduce((sum, p, i) => sum + (p.endOffset - (committed[i] ?? 0)), 0), 0),
     };
   }
 

@@ -102,6 +102,27 @@ export class ClosingProcessor {
     return out;
   }
 
+  /**
+   * Restores captured closes (from `closing_odds`) before the changelogs are replayed: an event
+   * restored this way is not captured again (the live prices replayed after it would otherwise
+   * become its close), and pre-match prices replayed later amend it only if newer than its close.
+   */
+  restore(lines: readonly ClosingLine[], now: number): void {
+    for (const line of lines) {
+      const s = this.state(line.eventId, now);
+      if (s.closing === null) {
+        s.closing = new Map();
+        s.capturedAt = line.capturedAt;
+      }
+      s.closing.set(line.rowKey, line);
+      s.pre.set(line.rowKey, {
+        id: line.rowKey, eventId: line.eventId, book: line.book, market: line.market, selection: line.selection, line: line.line,
+        participant: line.participant, statCategory: line.statCategory, priceAmerican: line.priceAmerican, priceDecimal: line.priceDecimal,
+        probability: line.impliedProbability, ts: line.oddsTs, isLive: false, bookEventId: '', selectionId: null,
+      });
+    }
+  }
+
   /** The captured close of an event (tests). */
   closingOf(eventId: string): ClosingLine[] {
     return [...(this.events.get(eventId)?.closing?.values() ?? [])];

@@ -1,6 +1,6 @@
 import type { ClosingLine, ClvGrade, GameState } from '../../schemas/index.js';
 import { clickHouseTime } from '../sinks/index.js';
-import type { StoreRow } from '../store/index.js';
+import type { OlapStore, StoreRow } from '../store/index.js';
 
 /** Closing lines, CLV grades and game states as rows of their ClickHouse tables (006_*.sql). */
 
@@ -32,6 +32,33 @@ export function closingRow(c: ClosingLine, version: number): StoreRow {
     captured_at: clickHouseTime(c.capturedAt),
     version,
   };
+}
+
+/**
+ * The captured closes of `closing_odds` (latest version per row), for restoring the processor
+ * at start or when this process is assigned an event's partition. Times come back as epoch ms.
+ */
+export async function storedClosingLines(store: OlapStore, startedAfter: number): Promise<ClosingLine[]> {
+  const rows = await store.query<Record<string, unknown>>(
+    `SELECT row_key, event_id, sport, league, home_team_id, away_team_id, toUnixTimestamp64Milli(event_start_time) AS start_ms,
+            sportsbook, market, participant, stat_category, selection, line, odds_american, odds_decimal, implied_probability,
+            book_no_vig_probability, no_vig_power, no_vig_multiplicative, no_vig_additive, no_vig_shin, reference_books,
+            toUnixTimestamp64Milli(odds_time) AS odds_ms, toUnixTimestamp64Milli(captured_at) AS captured_ms
+     FROM closing_odds FINAL WHERE event_start_time >= fromUnixTimestamp64Milli({after:Int64})`,
+    { after: startedAfter },
+  );
+  const num = (v: unknown): number => Number(v);
+  const orNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+  return rows.map((r) => ({
+    rowKey: String(r['row_key']), eventId: String(r['event_id']), sport: String(r['sport']), league: String(r['league']),
+    homeTeamId: String(r['home_team_id']), awayTeamId: String(r['away_team_id']), eventStartTime: num(r['start_ms']),
+    book: String(r['sportsbook']), market: r['market'] as ClosingLine['market'], participant: (r['participant'] as string | null) ?? null,
+    statCategory: (r['stat_category'] as string | null) ?? null, selection: r['selection'] as ClosingLine['selection'], line: orNull(r['line']),
+    priceAmerican: num(r['odds_american']), priceDecimal: num(r['odds_decimal']), impliedProbability: num(r['implied_probability']),
+    bookNoVigProbability: orNull(r['book_no_vig_probability']),
+    noVig: { power: orNull(r['no_vig_power']), multiplicative: orNull(r['no_vig_multiplicative']), additive: orNull(r['no_vig_additive']), shin: orNull(r['no_vig_shin']) },
+    referenceBooks: (r['reference_books'] as string[] | null) ?? [], oddsTs: num(r['odds_ms']), capturedAt: num(r['captured_ms']),
+  }));
 }
 
 export function gradeRow(g: ClvGrade, version: number): StoreRow {

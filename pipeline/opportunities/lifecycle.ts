@@ -35,7 +35,7 @@ export function fingerprint(o: Opportunity): string {
 }
 
 /** Carries detection time and peak into a freshly built version (which nothing else holds yet). */
-function carry(prev: Opportunity, next: Opportunity): Opportunity {
+export function carry(prev: Opportunity, next: Opportunity): Opportunity {
   next.detectedAt = prev.detectedAt;
   if (next.kind === 'ev' && prev.kind === 'ev') {
     for (const m of Object.keys(next.peakEvPercent) as DevigMethodName[]) {

@@ -1,0 +1,87 @@
+import { LEAGUES, TEAMS, TOPICS } from '../../schemas/index.js';
+import type { Opportunity, RawTick } from '../../schemas/index.js';
+import type { Bus } from '../../pipeline/bus/index.js';
+import { Normalizer } from '../../pipeline/normalize/index.js';
+import { OpportunityProcessor, fingerprint } from '../../pipeline/opportunities/index.js';
+import type { OpportunityOptions } from '../../pipeline/opportunities/index.js';
+import { SnapshotProcessor } from '../../pipeline/snapshot/index.js';
+
+/** What identifies a stored tick (the columns of `odds_ticks`' replacing key). */
+export function tickIdentity(t: { eventId: string; book: string; market: string; selection: string; line: number | null; participant: string | null; statCategory: string | null; priceAmerican: number | null; status: string; isLive: boolean; bookEventId: string; ts: number }): string {
+  return [t.eventId, t.book, t.market, t.selection, t.line, t.participant, t.statCategory, t.priceAmerican, t.status, t.isLive, t.bookEventId, t.ts].join('|');
+}
+
+export interface Outcome {
+  /** Distinct ticks. */
+  ticks: Set<string>;
+  /** Row key -> price, time and liveness of the latest row. */
+  board: Map<string, string>;
+  /** Active opportunity id -> its fingerprint (every field but those that follow the clock or the lifecycle). */
+  opportunities: Map<string, string>;
+  /** Canonical event ids. */
+  events: Set<string>;
+}
+
+/**
+ * What an uninterrupted pipeline yields from the input, with the processors called one input at
+ * a time in feed order: the distinct ticks, the final board and the active opportunities.
+ */
+export function uninterrupted(raw: readonly RawTick[], now: number, options: OpportunityOptions = {}): Outcome {
+  const normalizer = new Normalizer({ teams: TEAMS, leagues: LEAGUES });
+  const snapshot = new SnapshotProcessor();
+  const opportunities = new OpportunityProcessor(options);
+  const out: Outcome = { ticks: new Set(), board: new Map(), opportunities: new Map(), events: new Set() };
+  for (const r of raw) {
+    const result = normalizer.handle(r, now);
+    for (const event of result.events) {
+      out.events.add(event.id);
+      opportunities.handle({ type: 'event', event }, now);
+    }
+    const tick = result.tick;
+    if (!tick) continue;
+    out.ticks.add(tickIdentity(tick));
+    const change = snapshot.handle(tick, now);
+    if (!change) continue;
+    if (change.row) out.board.set(change.key, boardEntry(change.row));
+    else out.board.delete(change.key);
+    opportunities.handle({ type: 'odds', change }, now);
+  }
+  for (const o of opportunities.active()) out.opportunities.set(o.id, comparable(o));
+  return out;
+}
+
+/**
+ * An opportunity's fingerprint with its keys sorted: a version read back from Avro carries its
+ * fields in the schema's order, not in the order the processor built them.
+ */
+export function comparable(o: Opportunity): string {
+  const sorted = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(sorted);
+    if (v === null || typeof v !== 'object') return v;
+    return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sorted((v as Record<string, unknown>)[k])]));
+  };
+  return JSON.stringify(sorted(JSON.parse(fingerprint(o))));
+}
+
+function boardEntry(row: { priceAmerican: number; ts: number; isLive: boolean }): string {
+  return `${row.priceAmerican}|${row.ts}|${row.isLive}`;
+}
+
+/** The board and the active opportunities as the changelogs on the bus say (what API views build from). */
+export async function changelogOutcome(bus: Bus): Promise<Pick<Outcome, 'board' | 'opportunities'>> {
+  const board = new Map<string, string>();
+  await bus.readToEnd(TOPICS.snapshot, (records) => {
+    for (const r of records) {
+      if (r.value?.row) board.set(r.key, boardEntry(r.value.row));
+      else board.delete(r.key);
+    }
+  });
+  const opportunities = new Map<string, string>();
+  await bus.readToEnd(TOPICS.opportunities, (records) => {
+    for (const r of records) {
+      if (r.value) opportunities.set(r.key, comparable(r.value));
+      else opportunities.delete(r.key);
+    }
+  });
+  return { board, opportunities };
+}
