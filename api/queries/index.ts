@@ -24,3 +24,5 @@ export type { ArbEntry, ArbitrageQuery, EvEntry, EvQuery, LowHoldEntry, LowHoldQ
 export { betterPrice, outcomeKey, sameOutcome } from './row-identity.js';
 export type { OutcomeIdentity } from './row-identity.js';
 export type { Match } from '../views/odds-query.js';
+export { compareFutures, futuresEv, futuresOdds, listFutures } from './futures.js';
+export type { FutureMarketSummary, FutureOddsRow, FuturesComparison, FuturesEvQuery, FuturesListQuery, FuturesOddsQuery } from './futures.js';
