@@ -47,7 +47,7 @@ interface SimFuture {
 
 /** Outright margin of a book: soft books 20-40 % overround on a whole field, sharp books tighter; two-way season markets far less. */
 export function futuresOverround(book: BookProfile, outcomes: number): number {
-  if (outcomes <= 2) return Math.min(0.15, book.overround * 1.6);
+  if (outcomes <= 2) return Math.min(0.11, book.overround * 1.6);
   // Rounding in the book's favour adds a point or two on top.
   return book.isSharp ? Math.min(0.15, Math.max(0.08, book.overround * 5)) : Math.min(0.37, Math.max(0.2, book.overround * 5));
 }
@@ -101,6 +101,8 @@ export class FuturesModel {
   private readonly ratings = new Map<string, number>();
   private readonly futures: SimFuture[] = [];
   private lastDrift: number;
+  /** The last results the ratings took in (catalog team names), oldest first. */
+  readonly results: { league: string; winner: string; loser: string }[] = [];
 
   constructor(
     private readonly rng: Prng,
@@ -130,6 +132,8 @@ export class FuturesModel {
    * the season's length (one NFL game matters more than one MLB game).
    */
   result(league: LeagueDef, winner: TeamDef, loser: TeamDef): void {
+    this.results.push({ league: league.id, winner: winner.name, loser: loser.name });
+    if (this.results.length > 2_000) this.results.shift();
     const w = this.key(league, winner);
     const l = this.key(league, loser);
     if (!this.ratings.has(w) || !this.ratings.has(l)) return;

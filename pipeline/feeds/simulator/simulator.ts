@@ -147,6 +147,11 @@ export class MarketSimulator {
     return this.futuresModel.round(Math.max(nowMs, this.clockMs));
   }
 
+  /** Decided games the futures took in (the last 2000), winner and loser by catalog name. */
+  futuresResults(): readonly { league: string; winner: string; loser: string }[] {
+    return this.futuresModel.results;
+  }
+
   /** Futures markets on the board. */
   get futuresMarkets(): number {
     return this.futuresModel.marketCount;
