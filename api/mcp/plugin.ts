@@ -6,6 +6,7 @@ import type { ServingDeps } from '../deps.js';
 import type { AuthenticatedKey } from '../accounts/index.js';
 import type { Admitted, InternalPasses } from '../plugins/auth.js';
 import { CALCULATOR_TOOLS } from './calculator-tools.js';
+import { futuresTools } from './futures-tools.js';
 import { restTools } from './rest-tools.js';
 import type { RouteSchemas } from './route-schemas.js';
 import { ToolRegistry, createMcpServer } from './server.js';
@@ -42,7 +43,7 @@ export const mcpRoutes: FastifyPluginAsync<McpOptions> = async (app, options) =>
   const { deps, root, restPrefix, routeSchemas, passes } = options;
   let registry: ToolRegistry | undefined;
   // The REST routes register after this plugin; their schemas are complete once the app is ready.
-  const tools = (): ToolRegistry => (registry ??= new ToolRegistry([...restTools(root, restPrefix, routeSchemas, deps.catalog, passes), ...CALCULATOR_TOOLS]));
+  const tools = (): ToolRegistry => (registry ??= new ToolRegistry([...restTools(root, restPrefix, routeSchemas, deps.catalog, passes), ...futuresTools(deps.catalog, deps.futures), ...CALCULATOR_TOOLS]));
   const sessions = new Sessions(() => createMcpServer(tools(), deps.version, app.log), options.sessionLimits ?? DEFAULT_SESSION_LIMITS);
   app.addHook('onClose', async () => sessions.closeAll());
   // Built when the app is ready (every route registered), so a tool whose route is missing stops the start.
