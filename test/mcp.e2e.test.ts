@@ -78,8 +78,8 @@ describe('handshake', () => {
     const { tools } = await client.listTools();
     const names = tools.map((t) => t.name).sort();
     expect(names).toEqual([
-      'calculate_arbitrage', 'calculate_ev', 'calculate_hold', 'calculate_kelly', 'compare_odds', 'devig_odds', 'find_arbitrage', 'find_ev_opportunities',
-      'find_low_hold', 'find_middles', 'get_best_odds', 'get_events', 'get_leagues', 'get_markets', 'get_odds', 'get_odds_batch', 'get_odds_delta',
+      'calculate_arbitrage', 'calculate_ev', 'calculate_hold', 'calculate_kelly', 'compare_futures_lines', 'compare_odds', 'devig_odds', 'find_arbitrage', 'find_ev_opportunities',
+      'find_low_hold', 'find_middles', 'get_best_odds', 'get_events', 'get_futures_odds', 'get_leagues', 'get_markets', 'get_odds', 'get_odds_batch', 'get_odds_delta',
       'get_sports', 'get_sportsbooks', 'get_teams',
     ]);
     for (const t of tools) {
@@ -116,7 +116,7 @@ describe('handshake', () => {
     const note = await fetch(`${c.sys.url}/api/v1/mcp`, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
     expect(note.status).toBe(202);
     const list = await fetch(`${c.sys.url}/api/v1/mcp`, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }) });
-    expect(((((await list.json()) as Row)['result'] as Row)['tools'] as Row[]).length).toBe(20);
+    expect(((((await list.json()) as Row)['result'] as Row)['tools'] as Row[]).length).toBe(22);
     // Another key cannot use the session; its owner can end it; then it is gone.
     const stolen = await fetch(`${c.sys.url}/api/v1/mcp`, { method: 'POST', headers: { ...headers, 'x-api-key': c.keys.pro }, body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list' }) });
     expect(stolen.status).toBe(404);
@@ -129,7 +129,7 @@ describe('handshake', () => {
   it('takes the key as header, bearer or query parameter; without one (or a wrong one) answers HTTP 401 in the error envelope', async () => {
     for (const how of ['header', 'bearer', 'query'] as const) {
       const client = await connect(c.keys.hobby, how);
-      expect((await client.listTools()).tools.length).toBe(20);
+      expect((await client.listTools()).tools.length).toBe(22);
     }
     const variants: Record<string, string>[] = [{}, { 'x-api-key': 'wrong-key' }];
     for (const headers of variants) {
