@@ -3,9 +3,9 @@ import { clickHouseTime } from '../sinks/index.js';
 import type { StoreRow } from '../store/index.js';
 import type { FutureEvVersion, FutureLatestChange } from './processor.js';
 
-/** History (`futures_odds_ticks`): every outcome of every board a book published. */
-export function futuresTickRows(q: FuturesQuote): StoreRow[] {
-  return q.selections.map((p) => ({
+/** One outcome of one book's board, as both futures price tables hold it. */
+function priceRow(q: FuturesQuote, p: FuturesQuote['selections'][number]): StoreRow {
+  return {
     future_id: q.futureId,
     future_name: q.name,
     sport: q.sport,
@@ -20,30 +20,17 @@ export function futuresTickRows(q: FuturesQuote): StoreRow[] {
     implied_probability: p.probability,
     settles_at: clickHouseTime(q.settlesAt),
     odds_time: clickHouseTime(q.ts),
-  }));
+  };
+}
+
+/** History (`futures_odds_ticks`): every outcome of every board a book published. */
+export function futuresTickRows(q: FuturesQuote): StoreRow[] {
+  return q.selections.map((p) => priceRow(q, p));
 }
 
 /** Latest (`futures_odds_latest`): one row per book and outcome, replaced by newer boards; `removed` once delisted. */
 export function futuresLatestRow(c: FutureLatestChange): StoreRow {
-  const q = c.quote;
-  return {
-    future_id: q.futureId,
-    future_name: q.name,
-    sport: q.sport,
-    league: q.league,
-    future_type: q.futureType,
-    sportsbook: q.book,
-    selection: c.price.selection,
-    selection_id: c.price.selectionId,
-    line: c.price.line,
-    odds_american: c.price.priceAmerican,
-    odds_decimal: c.price.priceDecimal,
-    implied_probability: c.price.probability,
-    settles_at: clickHouseTime(q.settlesAt),
-    odds_time: clickHouseTime(q.ts),
-    removed: c.removed ? 1 : 0,
-    version: q.ts,
-  };
+  return { ...priceRow(c.quote, c.price), removed: c.removed ? 1 : 0, version: c.quote.ts };
 }
 
 /** +EV history (`futures_ev`): one row per opportunity occurrence, replaced by later versions; `expired_at` at its end. */
