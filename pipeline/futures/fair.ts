@@ -25,21 +25,37 @@ interface Reference {
   holdPercent: number;
 }
 
-function reference(quote: FuturesQuote, needed: ReadonlySet<string>): Reference | null {
-  if (quote.selections.length < 2) return null;
-  const index = new Map(quote.selections.map((s, i) => [outcomeKey(s), i]));
-  // De-vigging a board that leaves out part of the field would give its outcomes the missing
-  // ones' probability: a reference must price every outcome that two or more books list.
-  for (const k of needed) if (!index.has(k)) return null;
+/**
+ * A board's de-vig by every method, once per board: a market is recomputed whenever any of its
+ * books publishes, while each reference board changes only when that book does.
+ */
+const DEVIGGED = new WeakMap<FuturesQuote, Reference | null>();
+
+function devigged(quote: FuturesQuote): Reference | null {
+  const cached = DEVIGGED.get(quote);
+  if (cached !== undefined) return cached;
+  let out: Reference | null = null;
   const decimals = quote.selections.map((s) => s.priceDecimal);
   try {
     const fair = {} as Record<DevigMethod, number[]>;
     for (const m of DEVIG_METHODS) fair[m] = deVig(m, decimals);
-    return { book: quote.book, index, fair, holdPercent: hold(decimals) * 100 };
+    out = { book: quote.book, index: new Map(quote.selections.map((s, i) => [outcomeKey(s), i])), fair, holdPercent: hold(decimals) * 100 };
   } catch {
     // A board no method can de-vig (an overround above 100 % for the additive method) is no reference.
-    return null;
+    out = null;
   }
+  DEVIGGED.set(quote, out);
+  return out;
+}
+
+function reference(quote: FuturesQuote, needed: ReadonlySet<string>): Reference | null {
+  if (quote.selections.length < 2) return null;
+  const r = devigged(quote);
+  // De-vigging a board that leaves out part of the field would give its outcomes the missing
+  // ones' probability: a reference must price every outcome that two or more books list.
+  if (!r) return null;
+  for (const k of needed) if (!r.index.has(k)) return null;
+  return r;
 }
 
 /** The fair probability of an outcome under each method, averaged over the references that price it. */
