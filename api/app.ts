@@ -23,6 +23,8 @@ import { oddsRoutes } from './routes/odds.js';
 import { oddsBatchRoutes } from './routes/odds-batch.js';
 import { opportunitiesRoutes } from './routes/opportunities.js';
 import { accountRoutes } from './routes/account.js';
+import type { KeyStreams } from './routes/account.js';
+import { TIERS } from './tiers.js';
 import { deepLinkBatchRoutes, deepLinkRoutes } from './routes/deeplinks.js';
 import { DeepLinkResolver, RowIdIndex } from './deeplinks/index.js';
 import { OpportunityBoard } from './views/opportunity-board.js';
@@ -30,6 +32,7 @@ import { oddsDeltaRoutes } from './routes/odds-delta.js';
 import { TierViews } from './views/tier-views.js';
 import { referenceRoutes } from './routes/reference.js';
 import { streamPlugin } from './stream/index.js';
+import type { StreamService } from './stream/index.js';
 import { splitsRoutes } from './routes/splits.js';
 
 export const API_PREFIX = '/api/v1';
@@ -136,9 +139,10 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
     }));
   }, { prefix: API_PREFIX });
 
+  let streamService: StreamService | undefined;
   await app.register(async (authed) => {
     // Shed before authenticating: a refused request costs nothing and counts against no limit.
-    await authed.register(loadSheddingPlugin, { maxEventLoopDelayMs: limits.shedEventLoopDelayMs, turnBudgetMs: limits.shedTurnBudgetMs, admitted: (request) => passes.holds(request) });
+    await authed.register(loadSheddingPlugin, { maxEventLoopDelayMs: limits.shedEventLoopDelayMs, turnBudgetMs: limits.shedTurnBudgetMs, admitted: (request) => passes.holds(request), ...(appDeps.loadProbe ? { probe: appDeps.loadProbe } : {}) });
     await authed.register(authPlugin, { keys: deps.keys, rateLimits: deps.rateLimits, now: () => Date.now(), passes, ...(deps.usage ? { usage: deps.usage } : {}) });
     await authed.register(envelopePlugin, appDeps.inspectPayload ? { inspect: appDeps.inspectPayload } : {});
     await authed.register(referenceRoutes, { deps });
@@ -148,11 +152,21 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
     await authed.register(oddsBatchRoutes, { deps });
     await authed.register(opportunitiesRoutes, { deps });
     await authed.register(streamPlugin, {
-      deps: { views, catalog: deps.catalog, ...(deps.opportunities ? { opportunities: deps.opportunities } : {}), now: () => deps.clock.now(), ...(deps.stream ? { settings: deps.stream } : {}) },
+      deps: {
+        views, catalog: deps.catalog, ...(deps.opportunities ? { opportunities: deps.opportunities } : {}), now: () => deps.clock.now(), ...(deps.stream ? { settings: deps.stream } : {}),
+        ...(deps.splits ? { splits: deps.splits } : {}), ...(deps.gameStates ? { gameStates: deps.gameStates } : {}),
+      },
       keys: deps.keys,
-      ...(appDeps.onStreams ? { onService: appDeps.onStreams } : {}),
+      onService: (service) => {
+        streamService = service;
+        appDeps.onStreams?.(service);
+      },
     });
-    if (deps.accounts) await authed.register(accountRoutes, { deps, accounts: deps.accounts });
+    const keyStreams: KeyStreams = {
+      open: (keyId) => streamService?.hub.openStreams(keyId) ?? 0,
+      max: (tier, keyId) => streamService?.hub.options.maxStreams(tier, keyId) ?? TIERS[tier].maxStreams,
+    };
+    if (deps.accounts) await authed.register(accountRoutes, { deps, accounts: deps.accounts, streams: keyStreams });
     await authed.register(deepLinkBatchRoutes, { resolver: deepLinks });
     await authed.register(splitsRoutes, { deps });
     await authed.register(gameStateRoutes, { deps });

@@ -3,8 +3,9 @@ import type { Clock } from '../pipeline/clock.js';
 import type { PipelineStats } from '../pipeline/pipeline.js';
 import type { OlapStore } from '../pipeline/store/index.js';
 import type { RuntimeCheck } from '../runtime/health.js';
-import type { Accounts, KeyStore, StreamLeases, UsageRecorder } from './accounts/index.js';
+import type { Accounts, KeyStore, UsageRecorder } from './accounts/index.js';
 import type { HttpLimits } from './plugins/http-guard.js';
+import type { LoadProbe } from './plugins/load-shedding.js';
 import type { RateLimitStore } from './plugins/rate-limit.js';
 import type { LiveBoard } from './views/board.js';
 import type { Catalog } from './views/catalog.js';
@@ -24,8 +25,6 @@ export interface AppDeps {
   accounts?: Accounts;
   /** Request counting per key and endpoint; absent = not counted. */
   usage?: UsageRecorder;
-  /** Open streams per account, for /account/usage and the stream endpoints. */
-  streams?: StreamLeases;
   /** Wall clock of keys and usage (grace periods, usage periods); injectable for tests. */
   now?: () => number;
   rateLimits: RateLimitStore;
@@ -43,6 +42,8 @@ export interface AppDeps {
   views?: TierViews;
   /** Request timeouts, the per-address connection cap and load shedding; defaults without shedding when absent. */
   http?: HttpLimits;
+  /** What load shedding reads of the process (clock, turns, event-loop delay); the process itself when absent. */
+  loadProbe?: LoadProbe;
   /** Active opportunities (+EV, arbitrage, middles, low-hold); an empty board when absent. */
   opportunities?: OpportunityBoard;
   /** Current betting splits, kept by the `splits` changelog; an empty board when absent. */

@@ -17,7 +17,7 @@ import { StartupError } from '../runtime/startup-error.js';
 import { buildApp } from './app.js';
 import type { PayloadInspector } from './deps.js';
 import type { Config } from './config.js';
-import { StreamLeases, UsageRecorder, ensureKeys, loadOrCreateDemoSecrets, parseApiKeys, startAccounts } from './accounts/index.js';
+import { UsageRecorder, ensureKeys, loadOrCreateDemoSecrets, parseApiKeys, startAccounts } from './accounts/index.js';
 import type { Accounts, KeyStore } from './accounts/index.js';
 import { MemoryRateLimitStore } from './plugins/rate-limit.js';
 import type { RateLimitStore } from './plugins/rate-limit.js';
@@ -155,7 +155,7 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
   }
 
   const app = await buildApp({
-    board, views: tierViews, opportunities, splits, gameStates, futures, catalog, keys, accounts: accounts.accounts, usage, streams: new StreamLeases(), now,
+    board, views: tierViews, opportunities, splits, gameStates, futures, catalog, keys, accounts: accounts.accounts, usage, now,
     rateLimits, clock, store, version: packageVersion(), redisUrl: config.redisUrl, http: config.http, stream: config.stream,
     runtime: () => health.check(),
     ...(pipeline ? { pipelineLag: () => pipeline.lag(), pipelineStats: () => pipeline.stats() } : {}),

@@ -47,6 +47,7 @@ function announce(): void {
   if (announced) return;
   announced = true;
   clearInterval(progress);
+  if (refused.size > 0) process.stderr.write(`  SSE connects refused (status: count): ${[...refused].map(([k, v]) => `${k}: ${v}`).join(', ')}\n`);
   process.stdout.write(`ready ${readyCount}\n`);
 }
 // Bounded: on a machine too loaded to connect everyone in time, measure those that are in.
@@ -57,8 +58,17 @@ function ready(): void {
   if (readyCount === config.subs.length) announce();
 }
 
-function openSse(sub: Sub, recordIt: boolean): void {
+const refused = new Map<number, number>();
+
+function openSse(sub: Sub, recordIt: boolean, attempt = 0): void {
   const req = request(sub.url, { agent: false }, (res) => {
+    // Refused (503 overloaded, 429): counted, and tried again a few times as a client would.
+    if (res.statusCode !== 200) {
+      refused.set(res.statusCode ?? 0, (refused.get(res.statusCode ?? 0) ?? 0) + 1);
+      res.resume();
+      if (attempt < 5) setTimeout(() => openSse(sub, recordIt, attempt + 1), 1000);
+      return;
+    }
     let buffer = '';
     let event = '';
     let isReady = false;

@@ -9,7 +9,13 @@ import { pino } from 'pino';
 import { WebSocketServer } from 'ws';
 import type { WebSocket } from 'ws';
 import { loadConfig } from '../api/config.js';
+import { presentOdds } from '../api/contract/odds.js';
+import { allOdds } from '../api/queries/index.js';
+import type { OddsFilters } from '../api/queries/index.js';
+import { StreamService } from '../api/stream/index.js';
 import { startSystem } from '../api/system.js';
+import { Catalog } from '../api/views/catalog.js';
+import type { TierViews } from '../api/views/tier-views.js';
 import type { BenchFigure } from './report.js';
 
 interface Sub {
@@ -127,6 +133,47 @@ async function bareServer(recorded: NonNullable<ClientResult['recorded']>): Prom
 }
 
 /**
+ * The CPU cost of a subscriber's snapshot, on the board the run left (pipeline stopped): a
+ * subscriber joining a subscription that already streams starts from the rows its group holds
+ * (`StreamService.snapshot`, each join after a change, so nothing else is reused), against
+ * the per-subscriber board walk it replaced (the `/odds` query for the filter, every row presented).
+ */
+function snapshotJoins(views: TierViews, filters: { book: string; league: string }[]): { groups: number; rows: number; hubPerSecond: number; walkPerSecond: number } {
+  const catalog = new Catalog();
+  const board = views.live;
+  const service = new StreamService({ views, catalog, now: () => Date.now(), settings: { heartbeatMs: 0 } });
+  try {
+    const groups = filters.map((f) => service.open('enterprise', { odds: true, lists: [], gamestate: false, splits: false, sportsbook: f.book, league: f.league, minEv: 2, minProfit: 0.5 }).group);
+    const rounds = 5;
+    let rows = 0;
+    let t0 = performance.now();
+    for (let r = 0; r < rounds; r++) {
+      for (const g of groups) {
+        // As if a frame had reached the group since the last join: nothing shared but its rows.
+        g.version++;
+        g.cache.clear();
+        rows += service.snapshot(g).odds?.length ?? 0;
+      }
+    }
+    const hubMs = performance.now() - t0;
+    t0 = performance.now();
+    let walked = 0;
+    for (let r = 0; r < rounds; r++) {
+      for (const g of groups) {
+        const f = g.spec.channels.get('odds') as OddsFilters;
+        walked += allOdds(board, catalog, f).map((m) => JSON.stringify(presentOdds(catalog, m.row, m.event, board.mainLines(m.event.id)))).length;
+      }
+    }
+    const walkMs = performance.now() - t0;
+    if (walked !== rows) process.stdout.write(`  warning: the group snapshots held ${rows} rows, the board walks ${walked}\n`);
+    const joins = rounds * groups.length;
+    return { groups: groups.length, rows: rows / rounds, hubPerSecond: (joins / hubMs) * 1000, walkPerSecond: (joins / walkMs) * 1000 };
+  } finally {
+    service.close();
+  }
+}
+
+/**
  * 1,000 SSE and 1,000 WebSocket subscribers of the odds channel (each on one sportsbook and one
  * league, so about 200 distinct subscriptions of ten members each) on the whole system in one
  * process, the simulator at 2,000 ticks/s: frames delivered per second, and per odds row the time
@@ -136,7 +183,12 @@ async function bareServer(recorded: NonNullable<ClientResult['recorded']>): Prom
 export async function benchStreams(seconds = 10, perKind = Number(process.env['BENCH_STREAM_SUBSCRIBERS'] ?? 1000)): Promise<BenchFigure[]> {
   const dataDir = mkdtempSync(join(tmpdir(), 'odds-bench-streams-'));
   // Every subscriber connects from 127.0.0.1: the per-address connection cap must allow them all.
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, FEED: 'simulator', SIM_TICKS_PER_SECOND: '2000', SINK_MAX_WAIT_MS: '1000', MAX_CONNECTIONS_PER_ADDRESS: String(4 * perKind + 100) });
+  // Load shedding is off here: on a loaded machine it refuses subscribers' connects (503 while the
+  // event loop lags), and this section measures fan-out; the shedding section measures shedding.
+  const config = loadConfig({
+    PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, FEED: 'simulator', SIM_TICKS_PER_SECOND: '2000', SINK_MAX_WAIT_MS: '1000', MAX_CONNECTIONS_PER_ADDRESS: String(4 * perKind + 100),
+    SHED_EVENT_LOOP_DELAY_MS: '0',
+  });
   const sys = await startSystem(config, pino({ level: 'warn' }));
   try {
     await sys.drained(60_000);
@@ -166,6 +218,7 @@ export async function benchStreams(seconds = 10, perKind = Number(process.env['B
     process.stdout.write(`  board: ${sys.board.rowCount.toLocaleString('en-US')} rows; ${subs.length} subscribers over ${new Set(subs.map((s) => s.filter)).size} filters (${bookList.length} books x ${leagueList.length} leagues)\n`);
     const hub = await runClients(subs, seconds, true, () => undefined);
     await sys.stop();
+    const joins = snapshotJoins(sys.views, bookList.flatMap((book) => leagueList.map((league) => ({ book, league }))));
     const bare = await bareServer(hub.recorded ?? {});
     const bareSubs = subs.map((s) => ({ ...s, url: s.kind === 'sse' ? `http://${bare.url}/sse?f=${encodeURIComponent(s.filter)}` : `ws://${bare.url}/?f=${encodeURIComponent(s.filter)}` }));
     const base = await runClients(bareSubs, seconds, false, () => bare.play());
@@ -177,6 +230,7 @@ export async function benchStreams(seconds = 10, perKind = Number(process.env['B
       { name: 'tick-to-client latency p50', value: hub.p50, unit: 'ms', baseline: { name: 'bare write-to-client p50', value: base.p50 } },
       { name: 'tick-to-client latency p99', value: hub.p99, unit: 'ms', baseline: { name: 'bare write-to-client p99', value: base.p99 } },
       { name: 'subscribers dropped while reading', value: hub.closedEarly, unit: 'subs', baseline: { name: 'bare', value: base.closedEarly } },
+      { name: `snapshot for a joining subscriber (${joins.groups} filters, ${joins.rows} rows)`, value: joins.hubPerSecond, unit: 'joins/s', baseline: { name: 'walk the board per subscriber', value: joins.walkPerSecond } },
     ];
   } finally {
     await sys.stop();

@@ -87,7 +87,7 @@ export const SETTINGS = [
   { name: 'KEEP_ALIVE_TIMEOUT_MS', kind: 'int', default: '72000', min: 100, max: 600_000, doc: 'an idle keep-alive connection closes after this' },
   { name: 'MAX_CONNECTIONS_PER_ADDRESS', kind: 'int', default: '256', min: 1, max: 1_000_000, doc: 'open connections one client address may hold; the next gets 429 `concurrent_request_cap` and is closed (behind a proxy, every client shares its address: raise it)' },
   { name: 'SHED_EVENT_LOOP_DELAY_MS', kind: 'int', default: '200', min: 0, max: 60_000, doc: 'event-loop delay above which keyed requests are refused with 503 `overloaded` and `Retry-After` (`/health` is never shed); `0` turns shedding off' },
-  { name: 'SHED_TURN_BUDGET_MS', kind: 'int', default: '50', min: 1, max: 60_000, doc: 'time one event-loop turn may spend on requests; the rest of that turn\'s keyed requests are shed the same way (bounds the wait of what is admitted)' },
+  { name: 'SHED_TURN_BUDGET_MS', kind: 'int', default: '50', min: 1, max: 60_000, doc: 'longest a keyed request may wait for its turn: keyed requests are served one per event-loop turn (so `/health` is answered between any two), and one whose projected wait is longer is shed the same way (bounds the wait of what is admitted)' },
   { name: 'SINK_BATCH_ROWS', kind: 'int', default: '20000', min: 1, max: 1_000_000, doc: 'ClickHouse insert size' },
   { name: 'SINK_MAX_WAIT_MS', kind: 'int', default: '1000', min: 0, max: 60_000, doc: 'longest wait before a smaller insert' },
   { name: 'SINK_RETRIES', kind: 'int', default: '8', min: 0, max: 1_000, doc: 'attempts after a failed insert (backoff from 200 ms, doubling to 30 s); then the process stops' },

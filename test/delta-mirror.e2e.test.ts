@@ -139,5 +139,5 @@ describe('polling /odds/delta mirrors /odds', () => {
     expect(sharpMirror.changes).toBeGreaterThan(5_000);
     expect(sharpMirror.removals).toBeGreaterThan(10);
     expect(freeMirror.changes).toBeGreaterThan(100);
-  }, 120_000);
+  }, 400_000);
 });

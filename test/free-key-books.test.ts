@@ -4,18 +4,14 @@
  * `/events?sportsbook=pinnacle` told which games a book it may not see lists. Wherever an
  * event lists books, it now lists only those the key's tier may see.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startConformance } from './support/fixture.js';
+import { describe, expect, it } from 'vitest';
+import { conformanceForFile } from './support/fixture.js';
 import type { Conformance } from './support/fixture.js';
 
 type Row = Record<string, unknown>;
 let c: Conformance;
-
-beforeAll(async () => {
-  c = await startConformance();
-});
-afterAll(async () => {
-  await c.sys.close();
+conformanceForFile((started) => {
+  c = started;
 });
 
 const FREE_BOOKS = ['draftkings', 'fanduel'];

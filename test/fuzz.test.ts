@@ -9,9 +9,9 @@
  */
 import { request } from 'node:http';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../api/errors.js';
-import { startConformance } from './support/fixture.js';
+import { conformanceForFile, fixtureEventId } from './support/fixture.js';
 import type { Conformance } from './support/fixture.js';
 import { PROTOTYPE_NAMES } from './support/prototype-names.js';
 
@@ -19,13 +19,9 @@ const FUZZ_MS = Number(process.env['FUZZ_MS'] ?? 10_000);
 type Row = Record<string, unknown>;
 let c: Conformance;
 let eventId = '';
-
-beforeAll(async () => {
-  c = await startConformance();
-  eventId = ((await c.sys.get('/api/v1/events?league=nba', c.keys.sharp)).body['data'] as Row[])[0]?.['id'] as string;
-});
-afterAll(async () => {
-  await c.sys.close();
+conformanceForFile(async (started) => {
+  c = started;
+  eventId = await fixtureEventId(c, 'nba');
 });
 
 const PARAMS = [

@@ -5,21 +5,17 @@
  * it is. Now the batch result has no prototype, so every requested id is a key of `data`, and a
  * body key named after a prototype member is refused with 400 naming it.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startConformance } from './support/fixture.js';
+import { describe, expect, it } from 'vitest';
+import { conformanceForFile, fixtureEventId } from './support/fixture.js';
 import type { Conformance } from './support/fixture.js';
 import { PROTOTYPE_NAMES } from './support/prototype-names.js';
 
 type Row = Record<string, unknown>;
 let c: Conformance;
 let eventId = '';
-
-beforeAll(async () => {
-  c = await startConformance();
-  eventId = ((await c.sys.get('/api/v1/events?league=nba', c.keys.sharp)).body['data'] as Row[])[0]?.['id'] as string;
-});
-afterAll(async () => {
-  await c.sys.close();
+conformanceForFile(async (started) => {
+  c = started;
+  eventId = await fixtureEventId(c, 'nba');
 });
 
 describe('prototype names in JSON bodies', () => {

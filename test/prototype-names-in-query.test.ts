@@ -6,20 +6,16 @@
  * opportunity. Every lookup keyed by a query value now goes through a Map (or own keys only):
  * a prototype name is an unknown value like any other.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startConformance } from './support/fixture.js';
+import { describe, expect, it } from 'vitest';
+import { conformanceForFile } from './support/fixture.js';
 import type { Conformance } from './support/fixture.js';
 import { PROTOTYPE_NAMES } from './support/prototype-names.js';
 
 
 type Row = Record<string, unknown>;
 let c: Conformance;
-
-beforeAll(async () => {
-  c = await startConformance();
-});
-afterAll(async () => {
-  await c.sys.close();
+conformanceForFile((started) => {
+  c = started;
 });
 
 describe('prototype names as query values', () => {

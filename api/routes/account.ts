@@ -8,6 +8,7 @@ import { ApiError } from '../errors.js';
 import { StoreError } from '../../pipeline/store/index.js';
 import { TIERS } from '../tiers.js';
 import { TIER_NAMES } from '../../schemas/index.js';
+import type { TierName } from '../../schemas/index.js';
 
 const keyIdParams = {
   type: 'object',
@@ -28,7 +29,13 @@ interface RotateBody {
   name?: string | null;
 }
 
-export const accountRoutes: FastifyPluginAsync<{ deps: ServingDeps; accounts: Accounts }> = async (app, { deps, accounts }) => {
+/** The stream hub's view of a key: streams open on this replica, and how many it may hold. */
+export interface KeyStreams {
+  open(keyId: string): number;
+  max(tier: TierName, keyId: string): number;
+}
+
+export const accountRoutes: FastifyPluginAsync<{ deps: ServingDeps; accounts: Accounts; streams: KeyStreams }> = async (app, { deps, accounts, streams }) => {
   const keys = accounts.keys;
   const now = deps.now ?? Date.now;
 
@@ -88,7 +95,7 @@ export const accountRoutes: FastifyPluginAsync<{ deps: ServingDeps; accounts: Ac
           limit: { per_minute: perMinute, remaining: headerInt(reply, 'x-ratelimit-remaining', perMinute), resets_at: isoTime(headerInt(reply, 'x-ratelimit-reset', Math.ceil(at / 60_000) * 60) * 1000) },
           by_endpoint: byEndpoint,
         },
-        streams: { active: deps.streams?.active(auth.accountId) ?? 0, max: t.maxStreams },
+        streams: { active: streams.open(auth.keyId), max: streams.max(auth.tier, auth.keyId) },
         period: { start: isoTime(month), end: isoTime(nextMonth) },
       },
       updated_at: isoTime(at),

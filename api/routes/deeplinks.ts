@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { DEEP_LINK_PATH, DEFAULT_STATE, US_STATES } from '../deeplinks/index.js';
+import { DEEP_LINK_PATH, DEFAULT_STATE, stateOf } from '../deeplinks/index.js';
 import type { DeepLinkResolver } from '../deeplinks/index.js';
 import { authErrorResponses, errorResponse, isoTime, notFoundResponse } from '../contract/common.js';
 import { ApiError } from '../errors.js';
@@ -14,12 +14,6 @@ const stateParam = {
   description: 'US state code (e.g. nj); shapes the URL of books whose site is per state. Default pa.',
 } as const;
 
-/** `state`, lowercased and checked against the US state codes. */
-function stateOf(raw: string | undefined, where: string): string {
-  const state = (raw ?? DEFAULT_STATE).toLowerCase();
-  if (!US_STATES.has(state)) throw new ApiError('invalid_request', `Invalid ${where} 'state': '${raw ?? ''}' is not a US state code`);
-  return state;
-}
 
 interface BatchBody {
   ids: string[];

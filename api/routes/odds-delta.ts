@@ -1,3 +1,4 @@
+import { deepLinkStateParam, putStateInLinks, requestedState } from '../deeplinks/index.js';
 import type { FastifyPluginAsync } from 'fastify';
 import { authErrorResponses, errorResponse, paginationSchema, pagingParams } from '../contract/common.js';
 import { addSportsbookParam, parseOddsFilters, sharedFilterParams } from '../contract/filters.js';
@@ -20,6 +21,7 @@ interface DeltaQuery {
   market?: string;
   event?: string;
   live?: boolean;
+  state?: string;
   limit: number;
   offset: number;
 }
@@ -67,6 +69,7 @@ export const oddsDeltaRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async 
         properties: {
           since: { type: 'string', format: 'date-time', description: 'RFC 3339 time; best the `next_since` of the previous answer (or of /odds), passed back verbatim.' },
           sport, league, sportsbook, add_sportsbook: addSportsbookParam, market, event, event_id: eventId, live,
+          state: deepLinkStateParam,
           ...pagingParams(1000, 5000),
         },
       },
@@ -81,6 +84,7 @@ export const oddsDeltaRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async 
     const since = parseLogTime(query.since);
     if (!since) throw new ApiError('invalid_request', `Invalid query parameter 'since': '${query.since}' is not a valid RFC 3339 date-time`);
     const tier = tierOf(request);
+    const state = requestedState(query.state);
     const board = views.boardFor(tier);
     const filters = parseOddsFilters(
       { sport: query.sport, league: query.league, sportsbook: query.sportsbook, add_sportsbook: query.add_sportsbook, market: query.market, event: query.event, live: query.live },
@@ -100,7 +104,7 @@ export const oddsDeltaRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async 
     for (const item of delta.items) {
       const r = item.row;
       if (item.removed || !item.event) removed.push({ id: r.id, event_id: r.eventId, sportsbook: r.book, market: r.market, removed_at: formatLogTime(item.time) });
-      else data.push(presentOdds(catalog, r, item.event, board.mainLines(item.event.id)));
+      else data.push(putStateInLinks(presentOdds(catalog, r, item.event, board.mainLines(item.event.id)), state));
     }
     const { hasMore, next } = delta;
     const count = data.length + removed.length;

@@ -1,3 +1,4 @@
+import { deepLinkStateParam, putStateInLinks, requestedState } from '../deeplinks/index.js';
 import type { FastifyPluginAsync } from 'fastify';
 import type { CanonicalEvent, OddsRow } from '../../schemas/index.js';
 import { authErrorResponses, csvParam, dataEnvelope, notFoundResponse, pagination, paginatedEnvelope, pagingParams } from '../contract/common.js';
@@ -24,6 +25,7 @@ interface OddsQuery extends OddsFilterQuery {
   fields?: string;
   group_by?: 'event';
   cursor?: string;
+  state?: string;
   limit: number;
   offset: number;
 }
@@ -59,6 +61,7 @@ export const oddsRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (app,
           fields: { type: 'string', maxLength: 2000, description: `Comma-separated fields to return on top of the core (${CORE_ODDS_FIELDS.join(', ')}); -name drops one (id always stays); only -names: every field but those. Fields: ${ODDS_FIELDS.join(', ')}.` },
           group_by: { type: 'string', enum: ['event'], description: 'event: group the rows of the page by event.' },
           cursor: { type: 'string', maxLength: 2000, description: 'next_cursor of the previous page; use with the same filters and sort, and without offset.' },
+          state: deepLinkStateParam,
           ...pagingParams(100, 1000),
         },
       },
@@ -74,6 +77,7 @@ export const oddsRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (app,
       live: query.live, team: query.team, date: query.date, q: query.q, min_odds: query.min_odds, max_odds: query.max_odds,
     }, catalog, tier);
     const fields = parseFields(query.fields);
+    const state = requestedState(query.state);
     const sort: SortSpec | null = parseSort(query.sort);
     const fingerprint = queryFingerprint({
       sport: query.sport, league: query.league, sportsbook: query.sportsbook, add_sportsbook: query.add_sportsbook, market: query.market,
@@ -92,7 +96,7 @@ export const oddsRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (app,
     const last = page[page.length - 1];
     const nextCursor = hasMore && last ? encodeCursor({ q: fingerprint, p: positionOf(last, sort) }) : null;
     const rows = page.map(({ row, event: ev }) => {
-      const full = presentOdds(catalog, row, ev, board.mainLines(ev.id));
+      const full = putStateInLinks(presentOdds(catalog, row, ev, board.mainLines(ev.id)), state);
       return fields ? project(full, fields) : full;
     });
     let data: PublicOdds[] = rows;

@@ -1,3 +1,4 @@
+import { deepLinkStateParam, putStateInLinks, requestedState } from '../deeplinks/index.js';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { DEFAULT_LOW_HOLD_PERCENT } from '../../schemas/index.js';
 import type { DevigMethodName, TierName } from '../../schemas/index.js';
@@ -49,7 +50,6 @@ function wantsJson(request: FastifyRequest): boolean {
 const MIDDLE_ID = '^[a-f0-9]{16,40}$';
 
 const bankrollParam = { type: 'number', minimum: 1, maximum: 10_000_000, default: 100, description: 'Total stake to split across the legs; stakes are rounded to cents and add up to it.' };
-const stateParam = { type: 'string', pattern: '^[a-zA-Z]{2}$', description: 'US state code for deep links (accepted and echoed; deep links are not served yet).' };
 const middleSummarySchema = {
   type: 'object',
   required: ['total', 'positive_ev_count', 'guaranteed_profit_count', 'player_prop_count', 'has_key_numbers_count', 'by_sport', 'by_market', 'by_sportsbook', 'avg_middle_size', 'avg_probability', 'avg_ev', 'best_ev'],
@@ -115,6 +115,7 @@ interface MiddleQuery extends CommonOpportunityQuery {
   min_hit_probability?: number;
   max_cost?: number;
   min_ev?: number;
+  state?: string;
   sort: string;
   group?: 'best';
   bankroll: number;
@@ -323,6 +324,7 @@ export const opportunitiesRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async 
           sort: sortParam(MIDDLE_SORT_KEYS, 'quality (default), ev, probability (alias hit_probability), middle_size (alias window): best first; cost: cheapest first; start_time: soonest first. A leading - reverses.', 'quality'),
           group: groupParam,
           bankroll: bankrollParam,
+          state: deepLinkStateParam,
         },
       },
       response: { 200: paginatedEnvelope(middleRowSchema, MIDDLE_META), ...authErrorResponses },
@@ -330,6 +332,7 @@ export const opportunitiesRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async 
   }, async (request) => {
     requireFeature(request, 'middles');
     const q = request.query;
+    const state = requestedState(q.state);
     const now = clock.now();
     const matches = middleMatches(board.list('middle'), {
       common: parseCommon(q, catalog, tier(request), now),
@@ -337,7 +340,7 @@ export const opportunitiesRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async 
     }, catalog, now);
     return {
       success: true,
-      data: sortedPage(matches, q.sort, middleSortKeys(now), q.offset, q.limit).map((e) => presentMiddle(catalog, e.o, q.bankroll, now)),
+      data: putStateInLinks(sortedPage(matches, q.sort, middleSortKeys(now), q.offset, q.limit).map((e) => presentMiddle(catalog, e.o, q.bankroll, now)), state),
       pagination: pagination(q.limit, q.offset, matches.length),
       meta: {
         source: SOURCE,
@@ -362,7 +365,7 @@ export const opportunitiesRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async 
           max_hold: { type: 'number', minimum: -100, maximum: 100, default: 5, description: `Largest hold, % (default 5). Markets above ${DEFAULT_LOW_HOLD_PERCENT} % are not kept by the processor (meta.threshold).` },
           sort: sortParam(Object.keys(LOW_HOLD_SORT_KEYS), 'hold: lowest first (default); start_time: soonest first; sport, market: A-Z. A leading - reverses.', 'hold'),
           group: groupParam,
-          state: stateParam,
+          state: deepLinkStateParam,
         },
       },
       response: { 200: paginatedEnvelope(lowHoldRowSchema, LOW_HOLD_META), ...authErrorResponses },
@@ -370,13 +373,14 @@ export const opportunitiesRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async 
   }, async (request) => {
     requireFeature(request, 'arbitrage');
     const q = request.query;
+    const state = requestedState(q.state);
     const now = clock.now();
     const f = parseCommon(q, catalog, tier(request), now);
     const matches = lowHoldMatches(board.list('low_hold'), { common: f, maxHold: q.max_hold, ...(q.group ? { group: q.group } : {}) }, catalog, now);
     const holds = matches.map((e) => e.o.holdPercent);
     return {
       success: true,
-      data: sortedPage(matches, q.sort, LOW_HOLD_SORT_KEYS, q.offset, q.limit).map((e) => presentLowHold(catalog, e.o, now, lines)),
+      data: putStateInLinks(sortedPage(matches, q.sort, LOW_HOLD_SORT_KEYS, q.offset, q.limit).map((e) => presentLowHold(catalog, e.o, now, lines)), state),
       pagination: pagination(q.limit, q.offset, matches.length),
       meta: {
         source: SOURCE,
@@ -389,7 +393,7 @@ export const opportunitiesRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async 
           by_sport: countBy(matches, (e) => e.o.event.sport),
           by_market: countBy(matches, (e) => e.o.market),
         },
-        filters: { sport: q.sport ?? null, league: q.league ?? null, sportsbook: q.sportsbook ?? null, market: q.market ?? null, max_hold: q.max_hold, live: q.live ?? null, state: q.state ?? null, sort: q.sort, group: q.group ?? null },
+        filters: { sport: q.sport ?? null, league: q.league ?? null, sportsbook: q.sportsbook ?? null, market: q.market ?? null, max_hold: q.max_hold, live: q.live ?? null, state: state ?? null, sort: q.sort, group: q.group ?? null },
       },
     };
   });

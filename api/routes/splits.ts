@@ -1,21 +1,15 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { SPLIT_MARKETS, SPLITS_BOOKS } from '../../schemas/index.js';
-import type { SplitMarket } from '../../schemas/index.js';
-import { authErrorResponses, csv, csvParam, dataEnvelope, isoTime, pagination, paginatedEnvelope, pagingParams } from '../contract/common.js';
-import { parseFilters, sharedFilterParams } from '../contract/filters.js';
-import { presentHistoryEntry, presentSplits, splitsHistoryEntrySchema, splitsRecordSchema } from '../contract/splits.js';
+import { authErrorResponses, csvParam, dataEnvelope, isoTime, pagination, paginatedEnvelope, pagingParams } from '../contract/common.js';
+import { sharedFilterParams } from '../contract/filters.js';
+import { parseSplitsFilters, presentHistoryEntry, presentSplits, splitsBooks, splitsHistoryEntrySchema, splitsRecordSchema } from '../contract/splits.js';
 import type { ServingDeps } from '../deps.js';
 import { ApiError } from '../errors.js';
 import { tierOf } from '../plugins/auth.js';
 import { TIERS, openBooks } from '../tiers.js';
 import { SplitsBoard } from '../views/splits-board.js';
-import { SPLIT_SIGNALS, querySplits, querySplitsHistory } from '../views/splits-query.js';
-import type { SplitSignalKind } from '../views/splits-query.js';
+import { querySplits, querySplitsHistory } from '../views/splits-query.js';
 
 const { sport, league, live, team, date, q } = sharedFilterParams;
-const SPLITS_BOOK_SET: ReadonlySet<string> = new Set(SPLITS_BOOKS);
-const MARKET_SET: ReadonlySet<string> = new Set(SPLIT_MARKETS);
-const SIGNAL_SET: ReadonlySet<string> = new Set(SPLIT_SIGNALS);
 
 interface SplitsQueryString {
   sport?: string;
@@ -39,15 +33,6 @@ interface HistoryQueryString {
   start_time?: string;
   end_time?: string;
   limit: number;
-}
-
-/** A comma list whose every item must be one of `allowed`: 400 naming the parameter otherwise. */
-function oneOf(name: string, value: string | undefined, allowed: ReadonlySet<string>): Set<string> | undefined {
-  const items = csv(value);
-  for (const v of items ?? []) {
-    if (!allowed.has(v)) throw new ApiError('invalid_request', `Invalid query parameter '${name}': '${v}' is not one of ${[...allowed].join(', ')}`);
-  }
-  return items;
 }
 
 // An unencoded `+` in a query string arrives as a space: `...:00 05:00` is read as `+05:00`.
@@ -112,12 +97,9 @@ export const splitsRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (ap
     const tier = tierOf(request);
     const qs = request.query;
     const events = [qs.event, qs.event_id].filter((x): x is string => x !== undefined).join(',');
-    const { event } = parseFilters({ sport: qs.sport, league: qs.league, event: events === '' ? undefined : events, live: qs.live, team: qs.team, date: qs.date, q: qs.q }, catalog);
-    const books = oneOf('sportsbook', qs.sportsbook, SPLITS_BOOK_SET);
-    const markets = oneOf('market', qs.market, MARKET_SET) as Set<SplitMarket> | undefined;
-    const signals = oneOf('signal', qs.signal, SIGNAL_SET) as Set<SplitSignalKind> | undefined;
+    const filters = parseSplitsFilters({ ...qs, event: events === '' ? undefined : events }, catalog);
     const delayMs = TIERS[tier].dataDelaySeconds * 1000;
-    const result = querySplits(splits, views.boardFor(tier), catalog, { event, ...(books ? { books } : {}), ...(markets ? { markets } : {}), ...(signals ? { signals } : {}), delayMs });
+    const result = querySplits(splits, views.boardFor(tier), catalog, { ...filters, delayMs });
     const open = pricesOpen(tier);
     const { limit, offset } = qs;
     const data = result.matches.slice(offset, offset + limit).map((m) => presentSplits(catalog, m.snapshot, m.event, open.has(m.snapshot.book)));
@@ -167,7 +149,7 @@ export const splitsRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (ap
   }, async (request) => {
     const tier = tierOf(request);
     const qs = request.query;
-    const books = oneOf('sportsbook', qs.sportsbook, SPLITS_BOOK_SET);
+    const books = splitsBooks(qs.sportsbook);
     const from = parseTimeParam('start_time', qs.start_time);
     const to = parseTimeParam('end_time', qs.end_time);
     if (from !== undefined && to !== undefined && from > to) {

@@ -27,6 +27,13 @@ export class Group {
   since = 0;
   /** Sequence number at which the last member left; null while it has members. */
   idleAt: number | null = null;
+  /**
+   * Bumped whenever a frame is rendered for the group: what a new member starts from (the
+   * snapshot) changes only then, so members joining at the same version share one snapshot.
+   */
+  version = 0;
+  /** Snapshot work shared by members joining at the same version (see `StreamService.shared`). */
+  readonly cache = new Map<string, { version: number; at: number; value: unknown }>();
   constructor(readonly spec: StreamSpec) {}
 }
 
@@ -146,6 +153,9 @@ export class StreamHub {
         const bySlot: (Map<Group, Rendered> | null)[] = new Array<Map<Group, Rendered> | null>(batch.slots).fill(null);
         for (const group of groups ?? []) {
           for (const { slot, payload } of source.render(batch, group, now)) {
+            group.version++;
+            // What was shared is stale now; drop it rather than hold it until the next join.
+            if (group.cache.size > 0) group.cache.clear();
             const seq = first + slot;
             const frame = render(String(seq), seq, payload, timestamp);
             let frames = bySlot[slot];
@@ -242,6 +252,11 @@ export class StreamHub {
     this.connections.add(conn);
   }
 
+  /** Streams (SSE and WebSocket) the key holds open on this replica. */
+  openStreams(keyId: string): number {
+    return this.streamsPerKey.get(keyId) ?? 0;
+  }
+
   get connectionCount(): number {
     return this.connections.size;
   }
@@ -257,6 +272,8 @@ export class StreamHub {
 
   private heartbeat(): void {
     this.flush();
+    // Shared snapshots outlive their use by at most a heartbeat, even in a group no frame reaches.
+    for (const g of this.groups.values()) g.cache.clear();
     const ts = new Date(this.options.now()).toISOString();
     for (const c of this.connections) c.heartbeat(this.seq, ts);
   }

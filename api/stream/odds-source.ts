@@ -1,8 +1,11 @@
 import type { CanonicalEvent, OddsChange, OddsRow } from '../../schemas/index.js';
 import { allOdds, oddsMatch } from '../queries/index.js';
 import type { OddsFilters } from '../queries/index.js';
+import { compareRows } from '../views/board.js';
 import type { BoardListener, LiveBoard } from '../views/board.js';
 import type { Catalog } from '../views/catalog.js';
+import { isMainLine } from '../views/main-lines.js';
+import type { MainLines } from '../views/main-lines.js';
 import { jsonArray } from './frames.js';
 import type { Group, SourceBatch, StreamSource } from './hub.js';
 
@@ -15,6 +18,19 @@ interface Pending {
   /** The row and event as the subscribers last saw them (before the first change since the last flush). */
   prevRow: OddsRow | undefined;
   prevEvent: CanonicalEvent | undefined;
+  /** Unchanged itself, but presented differently: its main-line flag flipped when lines of its event came or went. */
+  restyled?: boolean;
+}
+
+/** A row a group holds, as last sent to it. */
+interface Held {
+  row: OddsRow;
+  event: CanonicalEvent;
+  json: string;
+}
+
+function compareHeld(a: Held, b: Held): number {
+  return a.event.startTime - b.event.startTime || (a.event.id < b.event.id ? -1 : a.event.id > b.event.id ? 1 : 0) || compareRows(a.row, b.row);
 }
 
 interface Item extends Pending {
@@ -47,6 +63,8 @@ export class OddsSource implements StreamSource, BoardListener {
   readonly channel = ODDS_CHANNEL;
   private pending = new Map<string, Pending>();
   private readonly events = new Map<string, CanonicalEvent>();
+  /** Per event whose rows came or went since the last flush, its main lines before the first such change. */
+  private mainBefore = new Map<string, MainLines>();
 
   constructor(
     readonly feed: string,
@@ -74,6 +92,10 @@ export class OddsSource implements StreamSource, BoardListener {
 
   // Called before the board applies the change: the board still holds the previous row.
   applyChange(change: OddsChange): void {
+    // A row that comes or goes can move the event's main line, which every row of the family presents.
+    if (!this.mainBefore.has(change.eventId) && (change.row === null || !this.board.row(change.eventId, change.key))) {
+      this.mainBefore.set(change.eventId, this.board.mainLines(change.eventId));
+    }
     if (!this.pending.has(change.key)) {
       this.pending.set(change.key, { eventId: change.eventId, prevRow: this.board.row(change.eventId, change.key), prevEvent: this.events.get(change.eventId) });
     }
@@ -82,15 +104,26 @@ export class OddsSource implements StreamSource, BoardListener {
 
   discard(): void {
     this.pending = new Map();
+    this.mainBefore = new Map();
   }
 
   take(): SourceBatch[] {
+    for (const [eventId, before] of this.mainBefore) {
+      const after = this.board.mainLines(eventId);
+      if (after === before) continue;
+      const event = this.board.event(eventId);
+      for (const [key, row] of this.board.entriesOf(eventId)) {
+        if (this.pending.has(key) || isMainLine(before, row) === isMainLine(after, row)) continue;
+        this.pending.set(key, { eventId, prevRow: row, prevEvent: event, restyled: true });
+      }
+    }
+    this.mainBefore = new Map();
     if (this.pending.size === 0) return [];
     const byBook = new Map<string, Item[]>();
     for (const [key, p] of this.pending) {
       const row = this.board.row(p.eventId, key);
       const event = this.board.event(p.eventId);
-      if (row === p.prevRow && event === p.prevEvent) continue;
+      if (row === p.prevRow && event === p.prevEvent && p.restyled !== true) continue;
       const book = (row ?? p.prevRow)?.book;
       if (book === undefined) continue;
       let items = byBook.get(book);
@@ -117,14 +150,17 @@ export class OddsSource implements StreamSource, BoardListener {
     const filters = group.spec.channels.get(ODDS_CHANNEL) as OddsFilters;
     // A batch is one book's: a group that does not serve the book has nothing in it, before or now.
     if (filters.row.books && !filters.row.books.has(book)) return [];
+    const held = group.state.get(ODDS_CHANNEL) as Map<string, Held>;
     const updated: string[] = [];
     const removed: string[] = [];
     for (const it of items) {
       if (it.row && it.event && oddsMatch(it.row, it.event, filters, this.catalog)) {
         it.json ??= JSON.stringify(this.present(it.row, it.event));
         updated.push(it.json);
+        held.set(it.row.id, { row: it.row, event: it.event, json: it.json });
       } else if (it.prevRow && it.prevEvent && oddsMatch(it.prevRow, it.prevEvent, filters, this.catalog)) {
         removed.push(JSON.stringify(it.prevRow.id));
+        held.delete(it.prevRow.id);
       }
     }
     const out: { slot: number; payload: { name: string; sse: string; ws: string } }[] = [];
@@ -143,9 +179,22 @@ export class OddsSource implements StreamSource, BoardListener {
     return out;
   }
 
-  /** The rows a group's subscriber starts from, presented, in board order. */
-  snapshot(group: Group): { book: string; json: string }[] {
+  /**
+   * A new group walks the board once (the `/odds` query); from then on the group holds its rows
+   * as its frames left them, so a subscriber joining later costs O(its rows), not a walk.
+   */
+  openGroup(group: Group): void {
     const filters = group.spec.channels.get(ODDS_CHANNEL) as OddsFilters;
-    return allOdds(this.board, this.catalog, filters).map((m) => ({ book: m.row.book, json: JSON.stringify(this.present(m.row, m.event)) }));
+    const held = new Map<string, Held>();
+    for (const m of allOdds(this.board, this.catalog, filters)) {
+      held.set(m.row.id, { row: m.row, event: m.event, json: JSON.stringify(this.present(m.row, m.event)) });
+    }
+    group.state.set(ODDS_CHANNEL, held);
+  }
+
+  /** The rows a group's subscriber starts from, presented, in board order (as `/odds` lists them). */
+  snapshot(group: Group): { book: string; json: string }[] {
+    const held = group.state.get(ODDS_CHANNEL) as Map<string, Held>;
+    return [...held.values()].sort(compareHeld).map((h) => ({ book: h.row.book, json: h.json }));
   }
 }

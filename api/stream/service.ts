@@ -3,14 +3,21 @@ import { presentOdds } from '../contract/odds.js';
 import type { OpportunityList } from '../queries/index.js';
 import { TIERS } from '../tiers.js';
 import type { Catalog } from '../views/catalog.js';
+import type { GameStateBoard } from '../views/gamestate-board.js';
 import type { OpportunityBoard } from '../views/opportunity-board.js';
+import type { SplitsBoard } from '../views/splits-board.js';
 import type { TierViews } from '../views/tier-views.js';
+import { GAMESTATE_CHANNEL, GameStateSource } from './gamestate-source.js';
 import { DEFAULT_STREAM_OPTIONS, StreamHub } from './hub.js';
 import type { Group, StreamSpec } from './hub.js';
 import { ODDS_CHANNEL, OddsSource } from './odds-source.js';
 import { OPPORTUNITIES_CHANNEL, OpportunitySource } from './opportunity-source.js';
+import { SPLITS_CHANNEL, SplitsSource } from './splits-source.js';
 import { buildSpec } from './subscription.js';
 import type { StreamRequest } from './subscription.js';
+
+/** How long (data clock) members joining at the same group version share one snapshot. */
+export const SNAPSHOT_SHARE_MS = 1000;
 
 export interface StreamSettings {
   /** Sequence numbers the replay window keeps. */
@@ -30,6 +37,10 @@ export interface StreamDeps {
   views: TierViews;
   catalog: Catalog;
   opportunities?: OpportunityBoard;
+  /** Current splits (the `splits` channel); the channel is empty without it. */
+  splits?: SplitsBoard;
+  /** Live game states (the `gamestate` channel); the channel is empty without it. */
+  gameStates?: GameStateBoard;
   now: () => number;
   settings?: Partial<StreamSettings>;
 }
@@ -37,6 +48,10 @@ export interface StreamDeps {
 export interface StreamSnapshot {
   odds: { book: string; json: string }[] | null;
   lists: { list: OpportunityList; rows: string[] }[] | null;
+  /** Live games, serialized (gamestate channel). */
+  games: string[] | null;
+  /** Splits records, serialized, in `/splits` order (splits channel). */
+  splits: string[] | null;
 }
 
 /**
@@ -49,6 +64,8 @@ export class StreamService {
   readonly settings: StreamSettings;
   private readonly odds = new Map<string, OddsSource>();
   private readonly opportunities: OpportunitySource | null;
+  private readonly splits = new Map<string, SplitsSource>();
+  private readonly games = new Map<string, GameStateSource>();
 
   constructor(private readonly deps: StreamDeps) {
     this.settings = { ...DEFAULT_STREAM_OPTIONS, ...deps.settings };
@@ -65,6 +82,21 @@ export class StreamService {
     }
     this.opportunities = deps.opportunities ? new OpportunitySource(deps.opportunities, deps.catalog, this.hub.schedule, (eventId) => deps.views.live.mainLines(eventId)) : null;
     if (this.opportunities) this.hub.addSource(this.opportunities);
+    // Splits reach each board's readers at that board's delay (the free tier's 60 s).
+    const delayOf = new Map<string, number>();
+    for (const tier of Object.keys(TIERS) as TierName[]) delayOf.set(deps.views.feedFor(tier), TIERS[tier].dataDelaySeconds * 1000);
+    for (const { feed, board } of deps.views.feeds()) {
+      if (deps.splits) {
+        const source = new SplitsSource(feed, deps.splits, delayOf.get(feed) ?? 0, board, deps.catalog, this.hub.schedule);
+        this.splits.set(feed, source);
+        this.hub.addSource(source);
+      }
+      if (deps.gameStates) {
+        const source = new GameStateSource(feed, deps.gameStates, deps.catalog, this.hub.schedule);
+        this.games.set(feed, source);
+        this.hub.addSource(source);
+      }
+    }
   }
 
   /**
@@ -76,15 +108,37 @@ export class StreamService {
     const feed = this.deps.views.feedFor(tier);
     const spec = buildSpec(req, this.deps.catalog, tier, feed, this.deps.now());
     this.deps.views.boardFor(tier);
+    // Splits due at the tier's delay are released to the stream now, so the snapshot and the frames meet.
+    this.deps.splits?.sync();
     this.hub.flush();
     return { spec, group: this.hub.group(spec) };
   }
 
+  /**
+   * `build()`'s value for the group, shared by every member that joins at the same group version
+   * (no frame rendered for the group since) within `SNAPSHOT_SHARE_MS` of the data clock (rows
+   * carry fields that age with the clock). Subscribers that connect together share one snapshot.
+   */
+  shared<T>(group: Group, key: string, build: () => T): T {
+    const now = this.deps.now();
+    const hit = group.cache.get(key);
+    if (hit && hit.version === group.version && now - hit.at <= SNAPSHOT_SHARE_MS) return hit.value as T;
+    const value = build();
+    group.cache.set(key, { version: group.version, at: now, value });
+    return value;
+  }
+
   /** What a group's new subscriber starts from (call right after `open`, in the same turn). */
   snapshot(group: Group): StreamSnapshot {
+    return this.shared(group, 'snapshot', () => this.buildSnapshot(group));
+  }
+
+  private buildSnapshot(group: Group): StreamSnapshot {
     const odds = group.spec.channels.has(ODDS_CHANNEL) ? (this.odds.get(group.spec.feed)?.snapshot(group) ?? []) : null;
     const lists = group.spec.channels.has(OPPORTUNITIES_CHANNEL) ? (this.opportunities?.snapshot(group, this.deps.now()) ?? []) : null;
-    return { odds, lists };
+    const games = group.spec.channels.has(GAMESTATE_CHANNEL) ? (this.games.get(group.spec.feed)?.snapshot(group) ?? []) : null;
+    const splits = group.spec.channels.has(SPLITS_CHANNEL) ? (this.splits.get(group.spec.feed)?.snapshot(group) ?? []) : null;
+    return { odds, lists, games, splits };
   }
 
   /** The catalog's sportsbooks (for the tier's book set in `connected`). */

@@ -5,13 +5,16 @@ import { authErrorResponses, csvParam, errorResponse, notFoundResponse } from '.
 import { ApiError } from '../errors.js';
 import { tierOf } from '../plugins/auth.js';
 import { TIERS, lowestTierWith } from '../tiers.js';
+import { jsonArray } from './frames.js';
 import type { Rendered } from './frames.js';
+import { GAMESTATE_CHANNEL, GameStateSource } from './gamestate-source.js';
+import type { GameStateSpec } from './gamestate-source.js';
 import type { Group, StreamConnection } from './hub.js';
 import type { StreamService } from './service.js';
 import { allowedLists, filterEcho } from './subscription.js';
 import type { StreamRequest } from './subscription.js';
 
-export const SSE_CHANNELS = ['opportunities', 'odds', 'all', 'gamestate'] as const;
+export const SSE_CHANNELS = ['opportunities', 'odds', 'all', 'gamestate', 'splits'] as const;
 type SseChannel = (typeof SSE_CHANNELS)[number];
 /** Rows (odds) or items (opportunities) per snapshot frame. */
 export const SNAPSHOT_CHUNK = 1000;
@@ -38,13 +41,13 @@ interface SseQuery {
 const querySchema = {
   type: 'object',
   properties: {
-    channel: { type: 'string', maxLength: 200, description: `${SSE_CHANNELS.join(', ')} (default opportunities); two or more collapse to all. Aliases: channels, type.` },
+    channel: { type: 'string', maxLength: 200, description: `${SSE_CHANNELS.join(', ')} (default opportunities); two or more collapse to all. Aliases: channels, type. gamestate: Enterprise only.` },
     channels: { type: 'string', maxLength: 200, description: 'Alias of channel.' },
     type: { type: 'string', maxLength: 200, description: 'Alias of channel (the TypeScript SDK sends it).' },
     sport: csvParam('Sport ids, comma-separated.'),
     league: csvParam('League ids, comma-separated.'),
-    sportsbook: csvParam('Sportsbook ids, comma-separated; default: the tier\'s books.'),
-    market: csvParam('Market ids (odds); opportunities also take the categories main, spread, total, props.'),
+    sportsbook: csvParam('Sportsbook ids, comma-separated; default: the tier\'s books. channel=splits: draftkings, circa.'),
+    market: csvParam('Market ids (odds); opportunities also take the categories main, spread, total, props; channel=splits: spread, total, moneyline.'),
     event: csvParam('Event ids, comma-separated. Aliases: eventId, event_id.'),
     eventId: csvParam('Alias of event.'),
     event_id: csvParam('Alias of event.'),
@@ -79,6 +82,7 @@ export function sseRequest(q: SseQuery, channel: SseChannel, tier: Parameters<ty
     odds: channel === 'odds' || channel === 'all',
     lists,
     gamestate: channel === 'gamestate' || (channel === 'all' && TIERS[tier].features.includes('gamestate')),
+    splits: channel === 'splits' ? 'named' : channel === 'all' ? 'all' : false,
     ...(q.sport === undefined ? {} : { sport: q.sport }),
     ...(q.league === undefined ? {} : { league: q.league }),
     ...(q.sportsbook === undefined ? {} : { sportsbook: q.sportsbook }),
@@ -150,7 +154,7 @@ export const sseRoutes: FastifyPluginAsync<{ service: StreamService }> = async (
   const hub = service.hub;
   const description =
     'Server-Sent Events: `connected`, the snapshot in chunks, `snapshot:complete`, then deltas (`odds:update`, `odds:removed`, ' +
-    '`ev:|arb:|middles:|low_hold:` + `detected|expired`) and `heartbeat`. Every frame has an `id`; reconnecting with ' +
+    '`ev:|arb:|middles:|low_hold:` + `detected|expired`, `gamestate:update|removed`, `splits:update|removed`) and `heartbeat`. Every frame has an `id`; reconnecting with ' +
     '`Last-Event-ID` replays exactly the missed frames from the replay window, or answers a fresh snapshot marked `resync`. See docs/api.md.';
   const responses = {
     200: {
@@ -162,7 +166,7 @@ export const sseRoutes: FastifyPluginAsync<{ service: StreamService }> = async (
             type: 'object',
             properties: {
               id: { type: 'string', description: 'Sequence number (a resume point), or `<n>-s<k>` on snapshot frames.' },
-              event: { type: 'string', examples: ['connected', 'snapshot', 'snapshot:complete', 'odds:update', 'odds:removed', 'ev:detected', 'arb:expired', 'heartbeat', 'error'] },
+              event: { type: 'string', examples: ['connected', 'snapshot', 'gamestate:snapshot', 'splits:snapshot', 'snapshot:complete', 'odds:update', 'odds:removed', 'ev:detected', 'arb:expired', 'gamestate:update', 'splits:update', 'heartbeat', 'error'] },
               data: { type: ['object', 'array'], description: 'The frame payload; see docs/api.md, Streams.' },
             },
           },
@@ -240,9 +244,15 @@ export const sseRoutes: FastifyPluginAsync<{ service: StreamService }> = async (
 
   /** Snapshot frames carry `<seq>-s<k>` ids: not a resume point, so a drop mid-snapshot resyncs; `snapshot:complete` carries the seq. */
   function snapshotFrames(group: Group, head: number, resync: boolean): Rendered[] {
+    // The frame bodies are built once per group version and shared by the members joining at it; only ids differ.
+    const bodies = service.shared(group, `sse|${resync}`, () => snapshotBodies(group, resync));
+    return bodies.map(([name, sse], i) => hub.renderOne(i === bodies.length - 1 ? String(head) : `${head}-s${i + 1}`, { name, sse, ws: sse.slice(1, -1) }));
+  }
+
+  /** The snapshot's frames as `[event name, data]`, `snapshot:complete` last. */
+  function snapshotBodies(group: Group, resync: boolean): [string, string][] {
     const snap = service.snapshot(group);
-    const out: Rendered[] = [];
-    let k = 0;
+    const out: [string, string][] = [];
     const books = new Set<string>();
     if (snap.odds) {
       const rows = snap.odds;
@@ -250,7 +260,7 @@ export const sseRoutes: FastifyPluginAsync<{ service: StreamService }> = async (
       for (let i = 0; i === 0 || i < rows.length; i += SNAPSHOT_CHUNK) {
         const chunk = rows.slice(i, i + SNAPSHOT_CHUNK);
         const sse = `{"odds":[${chunk.map((r) => r.json).join(',')}],"count":${chunk.length},"total":${rows.length},"offset":${i},"has_more":${i + SNAPSHOT_CHUNK < rows.length},"resync":${resync}}`;
-        out.push(hub.renderOne(`${head}-s${++k}`, { name: 'snapshot', sse, ws: sse.slice(1, -1) }));
+        out.push(['snapshot', sse]);
       }
     }
     const counts: Record<string, number> = {};
@@ -262,11 +272,26 @@ export const sseRoutes: FastifyPluginAsync<{ service: StreamService }> = async (
         const chunk = items.slice(c * SNAPSHOT_CHUNK, (c + 1) * SNAPSHOT_CHUNK);
         const parts = snap.lists.map((l) => `${JSON.stringify(l.list)}:[${chunk.filter((x) => x.list === l.list).map((x) => x.json).join(',')}]`);
         const sse = `{${parts.join(',')}${parts.length > 0 ? ',' : ''}"chunk":${c + 1},"total_chunks":${totalChunks},"resync":${resync}}`;
-        out.push(hub.renderOne(`${head}-s${++k}`, { name: 'snapshot', sse, ws: sse.slice(1, -1) }));
+        out.push(['snapshot', sse]);
       }
     }
-    const complete = JSON.stringify({ status: 'ready', books: [...books].sort(), total_odds: snap.odds?.length ?? 0, opportunities: counts, resync });
-    out.push(hub.renderOne(String(head), { name: 'snapshot:complete', sse: complete, ws: complete.slice(1, -1) }));
+    if (snap.games) {
+      const sse = GameStateSource.snapshotPayload((group.spec.channels.get(GAMESTATE_CHANNEL) as GameStateSpec).sport, snap.games, resync);
+      out.push(['gamestate:snapshot', sse]);
+    }
+    if (snap.splits) {
+      const rows = snap.splits;
+      for (let i = 0; i === 0 || i < rows.length; i += SNAPSHOT_CHUNK) {
+        const chunk = rows.slice(i, i + SNAPSHOT_CHUNK);
+        const sse = `{"splits":${jsonArray(chunk)},"count":${chunk.length},"total":${rows.length},"offset":${i},"has_more":${i + SNAPSHOT_CHUNK < rows.length},"resync":${resync}}`;
+        out.push(['splits:snapshot', sse]);
+      }
+    }
+    const complete = JSON.stringify({
+      status: 'ready', books: [...books].sort(), total_odds: snap.odds?.length ?? 0, opportunities: counts,
+      ...(snap.games ? { total_games: snap.games.length } : {}), ...(snap.splits ? { total_splits: snap.splits.length } : {}), resync,
+    });
+    out.push(['snapshot:complete', complete]);
     return out;
   }
 
@@ -283,7 +308,8 @@ export const sseRoutes: FastifyPluginAsync<{ service: StreamService }> = async (
   app.get('/stream/odds', { schema: schema('SSE stream, channel=odds') }, open('odds'));
   app.get('/stream/opportunities', { schema: schema('SSE stream, channel=opportunities') }, open('opportunities'));
   app.get('/stream/all', { schema: schema('SSE stream, channel=all') }, open('all'));
-  app.get('/stream/gamestate', { schema: schema('SSE stream, channel=gamestate (Enterprise; heartbeats only until game state is built)') }, open('gamestate'));
+  app.get('/stream/gamestate', { schema: schema('SSE stream, channel=gamestate: live game state (Enterprise)') }, open('gamestate'));
+  app.get('/stream/splits', { schema: schema('SSE stream, channel=splits: betting splits as /splits answers them') }, open('splits'));
   app.get('/stream/events/:eventId', {
     schema: schema('SSE stream of one event\'s odds (channel=odds&event={eventId})', {
       type: 'object', required: ['eventId'], properties: { eventId: { type: 'string', minLength: 1, maxLength: 200 } },

@@ -71,6 +71,32 @@ describe('SSE /stream', () => {
     c.close();
   });
 
+  it('gives a subscriber joining a subscription that has been streaming for a while the rows /odds answers', async () => {
+    s = await startStreamApp();
+    seed(s);
+    const url = `${s.url}/api/v1/stream/odds?sportsbook=draftkings,fanduel&api_key=${s.keys.sharp}`;
+    const first = await SseClient.open(url);
+    await first.until((f) => f.some((x) => x.event === 'snapshot:complete'));
+    s.board.applyEvent(fixtureEvent('nba-2'));
+    s.set('nba-2', 'fanduel', 'moneyline', 'home', 2.2);
+    s.set('nba-1', 'draftkings', 'moneyline', 'home', 2.0);
+    s.set('nfl-1', 'fanduel', 'moneyline', 'home', null);
+    s.set('nba-1', 'betmgm', 'moneyline', 'home', 2.4);
+    await first.until((f) => f.filter((x) => x.event === 'odds:update' || x.event === 'odds:removed').length >= 2);
+    const later = await SseClient.open(url);
+    await later.until((f) => f.some((x) => x.event === 'snapshot:complete'));
+    const m = new OddsMirror();
+    for (const f of later.frames) applyOdds(m, f);
+    const rest = await restOdds(s, s.keys.sharp, '&sportsbook=draftkings,fanduel');
+    expect(mirrorJson(m)).toEqual(rest);
+    expect(rest.size).toBe(6);
+    // In board order, as /odds lists them.
+    const snapshotIds = (later.frames.find((f) => f.event === 'snapshot')?.data as { odds: { id: string }[] }).odds.map((r) => r.id);
+    expect(snapshotIds).toEqual([...rest.keys()]);
+    first.close();
+    later.close();
+  });
+
   it('resumes from Last-Event-ID with exactly the frames missed, then live ones', async () => {
     s = await startStreamApp();
     seed(s);
@@ -149,7 +175,7 @@ describe('SSE /stream', () => {
     three.close();
     const enterprise = await SseClient.open(`${base}/gamestate?api_key=${s.keys.enterprise}`);
     await enterprise.until((f) => f.some((x) => x.event === 'snapshot:complete'));
-    expect(enterprise.frames.map((f) => f.event)).toEqual(['connected', 'snapshot:complete']);
+    expect(enterprise.frames.map((f) => f.event)).toEqual(['connected', 'gamestate:snapshot', 'snapshot:complete']);
     enterprise.close();
   });
 
@@ -229,7 +255,7 @@ describe('OpenAPI', () => {
     s = await startStreamApp();
     const doc = (await (await fetch(`${s.url}/api/v1/openapi.json`)).json()) as { paths: Record<string, { get: { parameters: { name: string }[]; responses: Record<string, unknown> } }> };
     const paths = Object.keys(doc.paths).filter((p) => p.includes('/stream')).sort();
-    expect(paths).toEqual(['/api/v1/stream', '/api/v1/stream/all', '/api/v1/stream/events/{eventId}', '/api/v1/stream/gamestate', '/api/v1/stream/odds', '/api/v1/stream/opportunities']);
+    expect(paths).toEqual(['/api/v1/stream', '/api/v1/stream/all', '/api/v1/stream/events/{eventId}', '/api/v1/stream/gamestate', '/api/v1/stream/odds', '/api/v1/stream/opportunities', '/api/v1/stream/splits']);
     const get = doc.paths['/api/v1/stream']?.get;
     expect(get?.parameters.map((p) => p.name)).toEqual(expect.arrayContaining(['channel', 'channels', 'type', 'sport', 'event', 'eventId', 'min_ev', 'min_profit', 'last_event_id']));
     expect(Object.keys(get?.responses ?? {})).toEqual(expect.arrayContaining(['200', '400', '401', '403', '429']));

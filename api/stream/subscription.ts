@@ -1,19 +1,24 @@
-import { DEFAULT_LOW_HOLD_PERCENT } from '../../schemas/index.js';
+import { DEFAULT_LOW_HOLD_PERCENT, SPLIT_MARKETS, SPLITS_BOOKS } from '../../schemas/index.js';
 import type { TierName } from '../../schemas/index.js';
-import { parseOddsFilters } from '../contract/filters.js';
+import { parseFilters, parseOddsFilters } from '../contract/filters.js';
 import type { SharedFilterQuery } from '../contract/filters.js';
 import { parseCommon } from '../contract/opportunity-query.js';
+import { parseSplitsFilters } from '../contract/splits.js';
 import { ApiError } from '../errors.js';
 import type { OpportunityList } from '../queries/index.js';
-import { TIERS, lowestTierWith } from '../tiers.js';
+import { TIERS, lowestTierWith, openBooks } from '../tiers.js';
 import type { Feature } from '../tiers.js';
 import type { StreamSpec } from './hub.js';
 import { ODDS_CHANNEL } from './odds-source.js';
 import { LIST_NAMES, OPPORTUNITIES_CHANNEL } from './opportunity-source.js';
 import type { ListQuery, OpportunitySpec } from './opportunity-source.js';
+import { GAMESTATE_CHANNEL } from './gamestate-source.js';
+import type { GameStateSpec } from './gamestate-source.js';
+import { SPLITS_CHANNEL } from './splits-source.js';
+import type { SplitsSpec } from './splits-source.js';
 import type { Catalog } from '../views/catalog.js';
 
-export const GAMESTATE_CHANNEL = 'gamestate';
+export { GAMESTATE_CHANNEL };
 /** Stream defaults (COMPAT §5): +EV of at least 2 %, arbitrage of at least 0.5 %. */
 export const STREAM_MIN_EV = 2;
 export const STREAM_MIN_PROFIT = 0.5;
@@ -26,14 +31,21 @@ export interface StreamRequest extends Pick<SharedFilterQuery, 'sport' | 'league
   odds: boolean;
   lists: OpportunityList[];
   gamestate: boolean;
+  /**
+   * Splits: `named` when the subscriber asked for the channel by name (its filters are then
+   * validated as on `/splits`); `all` carries it too, taking the odds filters where they mean
+   * something for splits (books and markets that splits have).
+   */
+  splits: false | 'named' | 'all';
   minOdds?: number;
   maxOdds?: number;
   minEv: number;
   minProfit: number;
 }
 
-function featureError(what: string, feature: Feature, tier: TierName): ApiError {
-  return new ApiError('feature_required', `The ${what} stream needs the ${lowestTierWith(feature)} tier or higher; this key is ${tier}`);
+export function featureError(what: string, feature: Feature, tier: TierName): ApiError {
+  const needed = lowestTierWith(feature);
+  return new ApiError('feature_required', `The ${what} stream needs the ${needed} tier or higher; this key is ${tier}`, {}, { tier, required_tier: needed });
 }
 
 /** The opportunity lists a tier may stream. */
@@ -78,9 +90,28 @@ export function buildSpec(req: StreamRequest, catalog: Catalog, tier: TierName, 
     const spec: OpportunitySpec = { lists };
     channels.set(OPPORTUNITIES_CHANNEL, spec);
   }
-  if (req.gamestate) channels.set(GAMESTATE_CHANNEL, {});
-  const signature = JSON.stringify([feed, tier, req.odds, LIST_NAMES.filter((l) => req.lists.includes(l)), req.gamestate, f, req.lists.length > 0 ? [req.minEv, req.minProfit] : null]);
+  if (req.gamestate) {
+    const { event } = parseFilters({ sport: f.sport, league: f.league, event: f.event }, catalog);
+    const spec: GameStateSpec = { event: { ...(event.sports ? { sports: event.sports } : {}), ...(event.leagues ? { leagues: event.leagues } : {}), ...(event.eventIds ? { eventIds: event.eventIds } : {}) }, sport: event.sports?.size === 1 ? [...event.sports][0] ?? null : null };
+    channels.set(GAMESTATE_CHANNEL, spec);
+  }
+  if (req.splits) channels.set(SPLITS_CHANNEL, splitsSpec(req.splits, f, catalog, tier));
+  const signature = JSON.stringify([feed, tier, req.odds, LIST_NAMES.filter((l) => req.lists.includes(l)), req.gamestate, req.splits, f, req.lists.length > 0 ? [req.minEv, req.minProfit] : null]);
   return { feed, tier, channels, signature };
+}
+
+/** Keeps, of a comma list, the items in `allowed`; undefined stays undefined (no filter), nothing left is an empty list (matches nothing). */
+function within(v: string | undefined, allowed: readonly string[]): string[] | undefined {
+  return v === undefined ? undefined : v.split(',').filter((x) => allowed.includes(x));
+}
+
+function splitsSpec(how: 'named' | 'all', f: { sport?: string | undefined; league?: string | undefined; sportsbook?: string | undefined; market?: string | undefined; event?: string | undefined; live?: boolean | undefined }, catalog: Catalog, tier: TierName): SplitsSpec {
+  const pricesOpen = openBooks(tier, [...catalog.books.values()]);
+  if (how === 'named') return { query: parseSplitsFilters(f, catalog), pricesOpen };
+  const query = parseSplitsFilters({ sport: f.sport, league: f.league, event: f.event, live: f.live }, catalog);
+  const books = within(f.sportsbook, SPLITS_BOOKS);
+  const markets = within(f.market, SPLIT_MARKETS);
+  return { query: { ...query, ...(books ? { books: new Set(books) } : {}), ...(markets ? { markets: new Set(markets) as NonNullable<SplitsSpec['query']['markets']> } : {}) }, pricesOpen };
 }
 
 /** Echo of the filters in `connected` / `subscribed`: arrays, or null when not filtered. */

@@ -10,6 +10,8 @@ import type { KeyStore } from '../accounts/index.js';
 import { TIERS, allowedBooks } from '../tiers.js';
 import { jsonArray, wsMessage } from './frames.js';
 import type { Rendered } from './frames.js';
+import { GAMESTATE_CHANNEL, GameStateSource } from './gamestate-source.js';
+import type { GameStateSpec } from './gamestate-source.js';
 import type { Group, StreamConnection } from './hub.js';
 import type { StreamService } from './service.js';
 import { LIST_NAMES } from './opportunity-source.js';
@@ -19,7 +21,7 @@ import type { StreamRequest } from './subscription.js';
 export const WS_PROTOCOL = 'sharpapi-v1';
 /** Paths that upgrade to the WebSocket endpoint (COMPAT: the channel address `/`; the game-state page writes `/ws`). */
 export const WS_PATHS = new Set(['/', '/ws', '/api/v1/ws', '/api/v1/stream/ws']);
-export const WS_CHANNELS = ['odds', 'ev', 'arbitrage', 'middles', 'low_hold', 'gamestate'] as const;
+export const WS_CHANNELS = ['odds', 'ev', 'arbitrage', 'middles', 'low_hold', 'gamestate', 'splits'] as const;
 const OPPORTUNITY_SNAPSHOT_CHUNK = 300;
 const INITIAL_CHUNK = 1000;
 /** Largest client message; subscriptions are small. */
@@ -111,6 +113,7 @@ function toRequest(s: WsSubscription, tier: TierName): StreamRequest {
     odds: channels === null || channels.includes('odds'),
     lists,
     gamestate: channels !== null && channels.includes('gamestate'),
+    splits: channels !== null && channels.includes('splits') ? 'named' : false,
     ...(s.sport === undefined ? {} : { sport: s.sport }),
     ...(s.league === undefined ? {} : { league: s.league }),
     ...(s.sportsbook === undefined ? {} : { sportsbook: s.sportsbook }),
@@ -338,38 +341,59 @@ export function attachWebSocket(app: FastifyInstance, service: StreamService, ke
       for (const f of frames) conn.deliver(f, true);
       conn.send('snapshot:complete', { books: [], resumed: true, progressive: false, resync: false, replayed: frames.length }, head, ts);
     } else {
-      const snap = service.snapshot(group);
-      const messages: [string, string][] = [];
-      for (const l of snap.lists ?? []) {
-        const total = Math.max(1, Math.ceil(l.rows.length / OPPORTUNITY_SNAPSHOT_CHUNK));
-        for (let c = 0; c < total; c++) {
-          const rows = l.rows.slice(c * OPPORTUNITY_SNAPSHOT_CHUNK, (c + 1) * OPPORTUNITY_SNAPSHOT_CHUNK);
-          messages.push(['opportunities_snapshot', `${JSON.stringify(l.list)}:${jsonArray(rows)},"chunk":${c + 1},"totalChunks":${total}`]);
-        }
-      }
-      const books: string[] = [];
-      if (snap.odds) {
-        const byBook = new Map<string, string[]>();
-        for (const row of snap.odds) {
-          const rows = byBook.get(row.book) ?? [];
-          rows.push(row.json);
-          byBook.set(row.book, rows);
-        }
-        for (const [book, rows] of [...byBook].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
-          books.push(book);
-          for (let i = 0; i < rows.length; i += INITIAL_CHUNK) {
-            const chunk = rows.slice(i, i + INITIAL_CHUNK);
-            messages.push(['initial', `"source":${JSON.stringify(book)},"data":${jsonArray(chunk)},"count":${chunk.length}`]);
-          }
-        }
-      }
-      const complete = JSON.stringify({ books, resumed: false, progressive: false, resync: resumeAsked, total_odds: snap.odds?.length ?? 0 });
-      messages.push(['snapshot:complete', complete.slice(1, -1)]);
+      // Built once per group version and shared by the members joining at it; each adds only its own seq.
+      const messages = service.shared(group, `ws|${resumeAsked}`, () => snapshotMessages(group, resumeAsked));
       conn.allowance = messages.reduce((n, [, text]) => n + text.length + 100, 0);
       for (const [type, fragment] of messages) conn.sendFragment(type, fragment, head, ts);
     }
     hub.join(conn, group);
     conn.group = group;
+  }
+
+  /** A group's snapshot as WebSocket messages `[type, fields]`, `snapshot:complete` last. */
+  function snapshotMessages(group: Group, resumeAsked: boolean): [string, string][] {
+    const snap = service.snapshot(group);
+    const messages: [string, string][] = [];
+    for (const l of snap.lists ?? []) {
+      const total = Math.max(1, Math.ceil(l.rows.length / OPPORTUNITY_SNAPSHOT_CHUNK));
+      for (let c = 0; c < total; c++) {
+        const rows = l.rows.slice(c * OPPORTUNITY_SNAPSHOT_CHUNK, (c + 1) * OPPORTUNITY_SNAPSHOT_CHUNK);
+        messages.push(['opportunities_snapshot', `${JSON.stringify(l.list)}:${jsonArray(rows)},"chunk":${c + 1},"totalChunks":${total}`]);
+      }
+    }
+    const books: string[] = [];
+    if (snap.odds) {
+      const byBook = new Map<string, string[]>();
+      for (const row of snap.odds) {
+        const rows = byBook.get(row.book) ?? [];
+        rows.push(row.json);
+        byBook.set(row.book, rows);
+      }
+      for (const [book, rows] of [...byBook].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
+        books.push(book);
+        for (let i = 0; i < rows.length; i += INITIAL_CHUNK) {
+          const chunk = rows.slice(i, i + INITIAL_CHUNK);
+          messages.push(['initial', `"source":${JSON.stringify(book)},"data":${jsonArray(chunk)},"count":${chunk.length}`]);
+        }
+      }
+    }
+    if (snap.games) {
+      const sse = GameStateSource.snapshotPayload((group.spec.channels.get(GAMESTATE_CHANNEL) as GameStateSpec).sport, snap.games, resumeAsked);
+      messages.push(['gamestate:snapshot', sse.slice(1, -1)]);
+    }
+    if (snap.splits) {
+      const rows = snap.splits;
+      for (let i = 0; i === 0 || i < rows.length; i += INITIAL_CHUNK) {
+        const chunk = rows.slice(i, i + INITIAL_CHUNK);
+        messages.push(['splits:snapshot', `"data":${jsonArray(chunk)},"count":${chunk.length},"total":${rows.length},"offset":${i},"has_more":${i + INITIAL_CHUNK < rows.length}`]);
+      }
+    }
+    const complete = JSON.stringify({
+      books, resumed: false, progressive: false, resync: resumeAsked, total_odds: snap.odds?.length ?? 0,
+      ...(snap.games ? { total_games: snap.games.length } : {}), ...(snap.splits ? { total_splits: snap.splits.length } : {}),
+    });
+    messages.push(['snapshot:complete', complete.slice(1, -1)]);
+    return messages;
   }
 
   app.addHook('preClose', (done) => {

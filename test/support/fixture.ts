@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll } from 'vitest';
 import type { FeedRecord, RawTick, TierName } from '../../schemas/index.js';
 import { ManualClock } from '../../pipeline/clock.js';
 import { ScriptedFeed } from './scripted-feed.js';
@@ -103,4 +104,27 @@ export async function startConformance(env: Record<string, string> = {}, overrid
     await sys.drained();
   };
   return { sys, clock, feed, ticks, push, keys, newKey, advance };
+}
+
+/**
+ * The conformance system for a test file: started before its tests, closed after them. `use`
+ * receives it once it is up (and may look up what the tests share).
+ */
+export function conformanceForFile(use: (c: Conformance) => void | Promise<void>, env: Record<string, string> = {}, overrides: Omit<SystemOverrides, 'feed' | 'clock'> = {}): void {
+  let running: Conformance | undefined;
+  beforeAll(async () => {
+    running = await startConformance(env, overrides);
+    await use(running);
+  });
+  afterAll(async () => {
+    await running?.sys.close();
+  });
+}
+
+/** The id of the fixture's event in `league` (as /events lists it). */
+export async function fixtureEventId(c: Conformance, league: string): Promise<string> {
+  const events = (await c.sys.get(`/api/v1/events?league=${league}`, c.keys.sharp)).body['data'] as Record<string, unknown>[];
+  const id = events[0]?.['id'];
+  if (typeof id !== 'string') throw new Error(`the fixture has no ${league} event`);
+  return id;
 }

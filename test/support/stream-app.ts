@@ -10,7 +10,9 @@ import { MemoryRateLimitStore } from '../../api/plugins/rate-limit.js';
 import type { StreamService, StreamSettings } from '../../api/stream/index.js';
 import { LiveBoard } from '../../api/views/board.js';
 import { Catalog } from '../../api/views/catalog.js';
+import { GameStateBoard } from '../../api/views/gamestate-board.js';
 import { OpportunityBoard } from '../../api/views/opportunity-board.js';
+import { SplitsBoard } from '../../api/views/splits-board.js';
 import { TierViews } from '../../api/views/tier-views.js';
 
 /** The store is only read by /health; stream tests never call it. */
@@ -28,6 +30,8 @@ export interface StreamApp {
   wsUrl: string;
   board: LiveBoard;
   views: TierViews;
+  splits: SplitsBoard;
+  gameStates: GameStateBoard;
   clock: ManualClock;
   keys: Record<TierName, string>;
   keyStore: KeyStore;
@@ -48,6 +52,8 @@ export async function startStreamApp(settings: Partial<StreamSettings> = {}): Pr
   const clock = new ManualClock(T0);
   const board = new LiveBoard({ now: () => clock.now() });
   const views = new TierViews(board, clock, { syncEveryMs: 20 });
+  const splits = new SplitsBoard(clock, { syncEveryMs: 20 });
+  const gameStates = new GameStateBoard();
   const keyStore = new KeyStore();
   const keys = {} as Record<TierName, string>;
   for (const tier of ['free', 'hobby', 'pro', 'sharp', 'enterprise'] as const) {
@@ -56,7 +62,7 @@ export async function startStreamApp(settings: Partial<StreamSettings> = {}): Pr
   }
   let service: StreamService | null = null;
   const app = await buildApp({
-    board, views, catalog: new Catalog(), opportunities: new OpportunityBoard(), keys: keyStore, rateLimits: new MemoryRateLimitStore(), clock, store: noStore,
+    board, views, splits, gameStates, catalog: new Catalog(), opportunities: new OpportunityBoard(), keys: keyStore, rateLimits: new MemoryRateLimitStore(), clock, store: noStore,
     version: 'test', redisUrl: null, stream: { heartbeatMs: 60_000, ...settings }, onStreams: (s) => {
       service = s;
     },
@@ -75,7 +81,7 @@ export async function startStreamApp(settings: Partial<StreamSettings> = {}): Pr
     return row;
   };
   return {
-    app, url, wsUrl: url.replace(/^http/, 'ws'), board, views, clock, keys, keyStore,
+    app, url, wsUrl: url.replace(/^http/, 'ws'), board, views, splits, gameStates, clock, keys, keyStore,
     get service(): StreamService {
       if (!service) throw new Error('no stream service');
       return service;
@@ -84,6 +90,7 @@ export async function startStreamApp(settings: Partial<StreamSettings> = {}): Pr
     async close() {
       await app.close();
       views.close();
+      splits.close();
     },
   };
 }
