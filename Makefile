@@ -7,7 +7,7 @@ PORT ?= 8080
 config-doc: install
 	npx tsx runtime/render-settings.ts README.md
 
-.PHONY: up down config-doc run test typecheck lint unit build bench replay clean install system-deps key
+.PHONY: up down config-doc run test typecheck lint unit build bench replay clean install system-deps key web-build screenshots
 
 # Install only when the manifest or lockfile changed since the last install. Not `npm ci`:
 # chdb lists per-platform binaries as optional dependencies, some of which the registry does
@@ -20,9 +20,9 @@ node_modules/.install-stamp: package.json package-lock.json
 install: node_modules/.install-stamp
 
 # Debian packages the test suite uses when present: redis-server for the shared rate-limit
-# path, kcat for librdkafka's mock Kafka cluster. Installed with apt-get when missing and possible; tests that need them
+# path, kcat for librdkafka's mock Kafka cluster, chromium for the web screen's browser tests. Installed with apt-get when missing and possible; tests that need them
 # say why they skip otherwise.
-SYSTEM_PACKAGES := redis-server kcat docker-compose
+SYSTEM_PACKAGES := redis-server kcat docker-compose chromium
 system-deps:
 	@missing=""; for p in $(SYSTEM_PACKAGES); do command -v $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
@@ -31,7 +31,13 @@ system-deps:
 	  else echo "note: missing$$missing and cannot apt-get install them; the tests that need them will skip"; fi; \
 	fi
 
-build: install
+# The web screen (web/, Vite + Preact) into dist/web, which the API serves at /. Not committed.
+# Rebuilt only when a file under web/ changed since the last build.
+web-build: dist/web/index.html
+dist/web/index.html: node_modules/.install-stamp $(shell find web -type f 2>/dev/null)
+	$(NPM) run --silent web:build
+
+build: install web-build
 	$(NPM) run --silent build
 
 run: build
@@ -43,7 +49,7 @@ typecheck: install
 lint: install
 	$(NPM) run --silent lint
 
-unit: install system-deps
+unit: install system-deps web-build
 	$(NPM) test
 
 test: typecheck lint unit
@@ -60,6 +66,10 @@ replay: build
 key: build
 	@test -n "$(TIER)" -a -n "$(NAME)" || { echo 'usage: make key TIER=free|hobby|pro|sharp|enterprise NAME="who it is for" [ACCOUNT=acct_...] [RPM=n]'; exit 2; }
 	@node dist/api/accounts/cli.js --tier "$(TIER)" --name "$(NAME)" $(if $(ACCOUNT),--account "$(ACCOUNT)") $(if $(RPM),--rpm "$(RPM)")
+
+# Each screen at desktop and phone width, in Debian's Chromium, into docs/screenshots/.
+screenshots: install system-deps web-build
+	npx tsx test/screenshots.ts docs/screenshots
 
 clean:
 	rm -rf dist

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { LogController } from 'fastify';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import swagger from '@fastify/swagger';
+import cookie from '@fastify/cookie';
 import type { Logger } from 'pino';
 import { ERROR_CODES, errorBody } from './errors.js';
 import type { AppDeps, ServingDeps } from './deps.js';
@@ -34,6 +35,9 @@ import { referenceRoutes } from './routes/reference.js';
 import { streamPlugin } from './stream/index.js';
 import type { StreamService } from './stream/index.js';
 import { splitsRoutes } from './routes/splits.js';
+import { eventHistoryRoutes } from './routes/event-history.js';
+import { SessionAuth, SessionStore, sessionRoutes } from './session/index.js';
+import { webPlugin } from './web.js';
 
 export const API_PREFIX = '/api/v1';
 export const API_VERSION = '2.0.0';
@@ -124,6 +128,9 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
     },
   });
   await app.register(errorsPlugin);
+  await app.register(cookie);
+  const sessions = new SessionAuth(new SessionStore(appDeps.sessionTtlMs ?? 12 * 3_600_000), deps.keys);
+  if (appDeps.webRoot !== undefined) await app.register(webPlugin, { root: appDeps.webRoot });
   await app.register(jsonBodyPlugin);
   await app.register(finiteNumbersPlugin);
   await app.register(metricsPlugin, { board: appDeps.board, ...(appDeps.pipelineStats ? { pipelineStats: appDeps.pipelineStats } : {}) });
@@ -132,6 +139,7 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
   await app.register(async (open) => {
     await open.register(healthRoutes, { deps });
     await open.register(deepLinkRoutes, { resolver: deepLinks });
+    await open.register(sessionRoutes, { auth: sessions, keys: deps.keys, catalog: deps.catalog, rateLimits: deps.rateLimits, now: () => Date.now() });
     open.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     open.get('/docs/errors', { schema: { hide: true } }, async () => ({
       success: true,
@@ -143,7 +151,7 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
   await app.register(async (authed) => {
     // Shed before authenticating: a refused request costs nothing and counts against no limit.
     await authed.register(loadSheddingPlugin, { maxEventLoopDelayMs: limits.shedEventLoopDelayMs, turnBudgetMs: limits.shedTurnBudgetMs, admitted: (request) => passes.holds(request), ...(appDeps.loadProbe ? { probe: appDeps.loadProbe } : {}) });
-    await authed.register(authPlugin, { keys: deps.keys, rateLimits: deps.rateLimits, now: () => Date.now(), passes, ...(deps.usage ? { usage: deps.usage } : {}) });
+    await authed.register(authPlugin, { keys: deps.keys, rateLimits: deps.rateLimits, now: () => Date.now(), passes, sessions, ...(deps.usage ? { usage: deps.usage } : {}) });
     await authed.register(envelopePlugin, appDeps.inspectPayload ? { inspect: appDeps.inspectPayload } : {});
     await authed.register(referenceRoutes, { deps });
     await authed.register(eventsRoutes, { deps });
@@ -172,6 +180,7 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
     await authed.register(gameStateRoutes, { deps });
     await authed.register(closingRoutes, { deps });
     await authed.register(futuresRoutes, { deps });
+    await authed.register(eventHistoryRoutes, { deps });
     await authed.register(mcpRoutes, { deps, root: app as unknown as FastifyInstance, restPrefix: API_PREFIX, routeSchemas, passes });
   }, { prefix: API_PREFIX });
 

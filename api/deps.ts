@@ -59,6 +59,10 @@ export interface AppDeps {
   inspectPayload?: PayloadInspector;
   /** Stream settings (replay window, buffers, heartbeats, limits); defaults when absent. */
   stream?: Partial<StreamSettings>;
+  /** How long a browser session lasts (ms); 12 hours when absent. */
+  sessionTtlMs?: number;
+  /** The built web screen (a folder with index.html), served at `/`; no screen when absent. */
+  webRoot?: string;
   /** Hands over the stream service once made (tests and the bench read its hub). */
   onStreams?: (service: StreamService) => void;
 }

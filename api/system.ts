@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { LEAGUES, TEAMS, TIER_NAMES, tierBookScopes } from '../schemas/index.js';
@@ -157,6 +158,7 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
   const app = await buildApp({
     board, views: tierViews, opportunities, splits, gameStates, futures, catalog, keys, accounts: accounts.accounts, usage, now,
     rateLimits, clock, store, version: packageVersion(), redisUrl: config.redisUrl, http: config.http, stream: config.stream,
+    sessionTtlMs: config.sessionTtlMs, webRoot: builtWebRoot(),
     runtime: () => health.check(),
     ...(pipeline ? { pipelineLag: () => pipeline.lag(), pipelineStats: () => pipeline.stats() } : {}),
     ...(overrides.inspectPayload ? { inspectPayload: overrides.inspectPayload } : {}),
@@ -204,4 +206,10 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
   };
 
   return { app, url, demoKeys, board, views: tierViews, opportunities, splits, gameStates, futures, keys, accounts: accounts.accounts, usage, bus, pipeline, feed, clock, store, health, analystUrl: opened.analystUrl, drained, stop };
+}
+
+/** Where `make web-build` puts the web screen: dist/web, from the sources (tsx, vitest) and from dist/. */
+export function builtWebRoot(): string {
+  const here = import.meta.url;
+  return fileURLToPath(new URL(/\/dist\/api\/[^/]+$/.test(here) ? '../web/' : '../dist/web/', here));
 }

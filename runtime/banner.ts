@@ -12,6 +12,9 @@ export function printBanner(config: Config, system: { url: string; store: { kind
     'Demo API keys (send as X-API-Key, Authorization: Bearer, or ?api_key=):',
     ...TIER_NAMES.map((tier) => `  ${tier.padEnd(10)} ${system.demoKeys[tier]}`),
     `Try: curl -H "X-API-Key: ${system.demoKeys.pro}" ${system.url}/api/v1/sports`,
+    // The key rides in the fragment, which browsers never send to a server; the page moves it into the sign-in form and clears it.
+    'Web screen, sign in as a demo tier (the link fills in the key; press Sign in):',
+    ...TIER_NAMES.map((tier) => `  ${tier.padEnd(10)} ${system.url}/#signin=${encodeURIComponent(system.demoKeys[tier])}`),
     '',
   ];
   process.stdout.write(lines.join('\n') + '\n');

@@ -48,6 +48,8 @@ export interface Config {
   apiKeys: string;
   /** How often buffered request counts are written to `api_usage`. */
   usageFlushMs: number;
+  /** How long a browser session (the web screen's cookie) lasts. */
+  sessionTtlMs: number;
   /** Deep-link URL templates per sportsbook: the built-in table merged with `DEEPLINK_TEMPLATES`. */
   deepLinkTemplates: DeepLinkTemplates;
   /** Request timeouts, the per-address connection cap and load shedding. */
@@ -122,6 +124,7 @@ export function loadConfig(env: Env = process.env): Config {
     schemaRegistryUrl: s.optional('SCHEMA_REGISTRY_URL'),
     apiKeys: s.string('API_KEYS'),
     usageFlushMs: s.int('USAGE_FLUSH_MS'),
+    sessionTtlMs: s.int('SESSION_HOURS') * 3_600_000,
     deepLinkTemplates: deepLinkTemplates(s.optional('DEEPLINK_TEMPLATES')),
     http: {
       requestTimeoutMs: s.int('REQUEST_TIMEOUT_MS'),

@@ -70,6 +70,7 @@ export const SETTINGS = [
   { name: 'KAFKA_SESSION_TIMEOUT_MS', kind: 'int', default: '30000', min: 3000, max: 300_000, doc: 'how long a vanished consumer (a killed process) keeps its partitions before the group moves them' },
   { name: 'API_REPLICA_ID', kind: 'string', default: '<hostname>', check: (v) => (/^[A-Za-z0-9_.-]{1,64}$/.test(v) ? null : 'must be 1-64 letters, digits, dot, dash or underscore'), doc: 'names this API process\'s changelog consumer groups (`api-<id>-...`): stable across restarts, unique per replica' },
   { name: 'API_KEYS', kind: 'secret', default: '', check: checkApiKeys, doc: 'extra keys with operator-chosen secrets, `tier:key` comma-separated (e.g. `pro:abc12345,free:xyz98765`); registered as ordinary keys at start, and a known secret follows the tier given here' },
+  { name: 'SESSION_HOURS', kind: 'int', default: '12', min: 1, max: 720, doc: 'how long a web screen sign-in (session cookie) lasts before the key must be entered again' },
   { name: 'USAGE_FLUSH_MS', kind: 'int', default: '5000', min: 100, max: 600_000, doc: 'how often each API replica writes its buffered request counts to `api_usage`' },
   { name: 'DEEPLINK_TEMPLATES', kind: 'file', doc: 'a JSON file of deep-link URL templates per sportsbook, merged over the built-in table (below)' },
   { name: 'ANALYST_PORT', kind: 'int', min: 0, max: 65535, doc: 'embedded store only: serve read-only ClickHouse HTTP SQL (for `@clickhouse/client`, curl) on this port; off when unset' },

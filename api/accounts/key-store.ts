@@ -61,7 +61,11 @@ export class KeyStore {
   /** The key a secret names, if it may be used now: not revoked, not past its grace period. */
   lookup(secret: string): AuthenticatedKey | undefined {
     const id = this.idByHash.get(hashSecret(secret));
-    if (id === undefined) return undefined;
+    return id === undefined ? undefined : this.lookupId(id);
+  }
+
+  /** The key of an id, if it may be used now (a browser session holds the id, never the secret). */
+  lookupId(id: string): AuthenticatedKey | undefined {
     const record = this.keysById.get(id);
     if (!record || !record.active || (record.expiresAt !== null && this.now() >= record.expiresAt)) return undefined;
     return this.authById.get(id);

@@ -22,6 +22,8 @@ export interface AuthOptions {
   usage?: UsageRecorder;
   /** Passes for in-process calls made on behalf of a request this hook already admitted. */
   passes?: InternalPasses;
+  /** Browser sessions: the key behind a session cookie, when the request presents no key itself. */
+  sessions?: { authenticate(request: FastifyRequest): AuthenticatedKey | undefined };
 }
 
 /** Who an in-process call is made for: the key's record and the rate-limit headers of the request that was counted. */
@@ -101,16 +103,16 @@ export const authPlugin = fp<AuthOptions>(async (app: FastifyInstance, options) 
       return;
     }
     const key = presentedKey(request);
-    if (key === undefined && request.routeOptions.config.keyless === true) {
+    const record = key === undefined ? options.sessions?.authenticate(request) : options.keys.lookup(key);
+    if (!record && key === undefined && request.routeOptions.config.keyless === true) {
       await keylessLimit(request, reply, options);
       return;
     }
-    const record = key === undefined ? undefined : options.keys.lookup(key);
     if (!record) {
       throw new ApiError(
         'unauthorized',
         key === undefined
-          ? 'An API key is required: send it as X-API-Key, as Authorization: Bearer, or as the api_key query parameter'
+          ? 'An API key is required: send it as X-API-Key, as Authorization: Bearer, or as the api_key query parameter (or sign in for a session cookie)'
           : 'The API key is not valid',
       );
     }

@@ -4,9 +4,9 @@ import type { Combo } from './combos.js';
 import { combosUnder, distinctBooks } from './combos.js';
 import type { Candidate, EngineContext } from './context.js';
 import { commonFields, eventKey, rowKey } from './context.js';
-import { opportunityId } from './ids.js';
+import { familyOpportunityId } from './ids.js';
 import { lineKey, priceOf, round } from './state.js';
-import type { LineGroup } from './state.js';
+import type { LineGroupState } from './state.js';
 
 /** The legs of a combination with their stake shares (proportional to 1/decimal). */
 export function comboLegs(combo: Combo, stakes: readonly number[]): OpportunityLeg[] {
@@ -20,7 +20,7 @@ export function anyLive(rows: readonly OddsRow[]): boolean {
 /** Id and input key of a combination of rows. */
 export function comboIdentity(ctx: EngineContext, kind: 'arbitrage' | 'low_hold' | 'middle', rows: readonly OddsRow[], extra = ''): { id: string; key: string } {
   return {
-    id: opportunityId(kind, ctx.eventId, ctx.family.key, rows),
+    id: familyOpportunityId(ctx.family.ids, kind, ctx.eventId, ctx.family.key, rows),
     key: `${rows.map(rowKey).join(',')}|${eventKey(ctx)}${extra}`,
   };
 }
@@ -31,14 +31,17 @@ export function comboIdentity(ctx: EngineContext, kind: 'arbitrage' | 'low_hold'
  * feed error). Best first, at most `maxCombosPerLine`; the API shows each caller the best
  * combination among the books it may see.
  */
-export function arbitrageCandidates(ctx: EngineContext, line: number | null, group: LineGroup): Candidate<ArbitrageOpportunity>[] {
-  const combos = combosUnder(group, ctx.outcomes, { maxSum: 1, strict: true, limit: ctx.options.maxCombosPerLine, accept: (rows) => distinctBooks(rows) >= 2 });
+export function arbitrageCandidates(ctx: EngineContext, g: LineGroupState, out: Candidate[]): void {
+  const combos = combosUnder(g, ctx.outcomes, { maxSum: 1, strict: true, limit: ctx.options.maxCombosPerLine, accept: (rows) => distinctBooks(rows) >= 2 });
+  if (combos.length === 0) return;
+  const line = g.line;
   const situation = `${ctx.eventId}|${ctx.family.key}|${lineKey(line)}`;
-  return combos.map((combo) => {
+  for (const combo of combos) {
     const { id, key } = comboIdentity(ctx, 'arbitrage', combo.rows);
-    return {
+    out.push({
       id,
       key,
+      scope: g.key,
       build: (): ArbitrageOpportunity => {
         const result = arbitrage(combo.decimals, 1);
         const legs = comboLegs(combo, result.stakes);
@@ -51,6 +54,6 @@ export function arbitrageCandidates(ctx: EngineContext, line: number | null, gro
           impliedSum: round(result.impliedSum, 8),
         };
       },
-    };
-  });
+    });
+  }
 }

@@ -1,6 +1,6 @@
 import type { OddsRow, SelectionType } from '../../schemas/index.js';
 import { decimalOf } from './state.js';
-import type { LineGroup } from './state.js';
+import type { LineGroupState } from './state.js';
 
 /** One book's price for each outcome of a market, with the sum of their implied probabilities. */
 export interface Combo {
@@ -18,18 +18,32 @@ interface Candidate {
 /** Never collect more combinations than this per line, whatever the feed sends. */
 const HARD_LIMIT = 128;
 
-const LISTS = new WeakMap<LineGroup, Candidate[][] | null>();
+interface CachedLists {
+  version: number;
+  outcomes: readonly SelectionType[];
+  lists: Candidate[][] | null;
+}
+
+const LISTS = new WeakMap<LineGroupState, CachedLists>();
+
+function sameOutcomes(a: readonly SelectionType[], b: readonly SelectionType[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
 
 /**
  * Per outcome, every book's price, best first (book id breaks ties, so the order is stable);
- * null when an outcome has no price. Built once per line group and recompute, then shared.
+ * null when an outcome has no price. Built once per version of the line group, then shared by
+ * arbitrage and every low-hold scope.
  */
-function priceLists(group: LineGroup, outcomes: readonly SelectionType[]): Candidate[][] | null {
-  if (LISTS.has(group)) return LISTS.get(group) ?? null;
+function priceLists(group: LineGroupState, outcomes: readonly SelectionType[]): Candidate[][] | null {
+  const cached = LISTS.get(group);
+  if (cached && cached.version === group.version && sameOutcomes(cached.outcomes, outcomes)) return cached.lists;
   let lists: Candidate[][] | null = [];
   for (const s of outcomes) {
     const list: Candidate[] = [];
-    for (const bySelection of group.values()) {
+    for (const bySelection of group.books.values()) {
       const row = bySelection.get(s);
       if (!row) continue;
       const d = decimalOf(row);
@@ -42,7 +56,7 @@ function priceLists(group: LineGroup, outcomes: readonly SelectionType[]): Candi
     list.sort((a, b) => b.d - a.d || (a.row.book < b.row.book ? -1 : a.row.book > b.row.book ? 1 : 0));
     lists.push(list);
   }
-  LISTS.set(group, lists);
+  LISTS.set(group, { version: group.version, outcomes, lists });
   return lists;
 }
 
@@ -73,20 +87,25 @@ export interface ComboSearch {
  * soon as even the best remaining prices cannot stay under the bound. The single best
  * combination without a constraint is simply the best price of each outcome.
  */
-export function combosUnder(group: LineGroup, outcomes: readonly SelectionType[], search: ComboSearch): Combo[] {
+export function combosUnder(group: LineGroupState, outcomes: readonly SelectionType[], search: ComboSearch): Combo[] {
   const { maxSum, strict, limit } = search;
-  const all = priceLists(group, outcomes);
-  const lists = all && within(all, search.allowed ?? null);
-  if (!lists) return [];
+  const allowed = search.allowed ?? null;
   const ok = (sum: number): boolean => (strict ? sum < maxSum : sum <= maxSum + 1e-12);
+  // The best price per outcome needs no sorted lists; most lines hold no arbitrage at all, and
+  // then the search below would stop at its very first step, on this same sum.
+  const best = bestPrices(group, outcomes, allowed);
+  if (!best) return [];
   if (limit === 1 && !search.accept) {
-    const best = lists.map((l) => l[0] as Candidate);
     const sum = best.reduce((acc, c) => acc + c.implied, 0);
     return ok(sum) ? [{ rows: best.map((c) => c.row), decimals: best.map((c) => c.d), impliedSum: sum }] : [];
   }
+  const minRest: number[] = new Array<number>(best.length + 1).fill(0);
+  for (let i = best.length - 1; i >= 0; i--) minRest[i] = (minRest[i + 1] ?? 0) + (best[i]?.implied ?? 0);
+  if (!ok(0 + (best[0]?.implied ?? 0) + (minRest[1] ?? 0))) return [];
+  const all = priceLists(group, outcomes);
+  const lists = all && within(all, allowed);
+  if (!lists) return [];
   const accept = search.accept ?? ((): boolean => true);
-  const minRest: number[] = new Array<number>(lists.length + 1).fill(0);
-  for (let i = lists.length - 1; i >= 0; i--) minRest[i] = (minRest[i + 1] ?? 0) + (lists[i]?.[0]?.implied ?? 0);
   const found: (Combo & { books: string })[] = [];
   const picked: Candidate[] = [];
   const visit = (depth: number, sum: number): void => {
@@ -108,6 +127,31 @@ export function combosUnder(group: LineGroup, outcomes: readonly SelectionType[]
   visit(0, 0);
   found.sort((a, b) => a.impliedSum - b.impliedSum || (a.books < b.books ? -1 : a.books > b.books ? 1 : 0));
   return found.slice(0, limit);
+}
+
+/**
+ * Per outcome, the first price of its sorted list (highest decimal, book id breaking ties)
+ * among the allowed books, found by one scan; null when an outcome has none.
+ */
+function bestPrices(group: LineGroupState, outcomes: readonly SelectionType[], allowed: ReadonlySet<string> | null): Candidate[] | null {
+  const out: Candidate[] = [];
+  for (const s of outcomes) {
+    let top: OddsRow | null = null;
+    let topD = 0;
+    for (const [book, bySelection] of group.books) {
+      if (allowed !== null && !allowed.has(book)) continue;
+      const row = bySelection.get(s);
+      if (!row) continue;
+      const d = decimalOf(row);
+      if (top === null || d > topD || (d === topD && row.book < top.book)) {
+        top = row;
+        topD = d;
+      }
+    }
+    if (top === null) return null;
+    out.push({ row: top, d: topD, implied: 1 / topD });
+  }
+  return out;
 }
 
 export function distinctBooks(rows: readonly OddsRow[]): number {

@@ -32,6 +32,8 @@ export interface EngineContext {
 export interface Candidate<O extends Opportunity = Opportunity> {
   id: string;
   key: string;
+  /** The line key of the group it was found in, or `middle` (see advance). */
+  scope: string;
   build(): O;
 }
 

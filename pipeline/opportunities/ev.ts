@@ -14,10 +14,10 @@ import type { DevigChoice, DevigMethod } from '../odds-math/index.js';
 import { confidenceScore, evWarnings } from './confidence.js';
 import type { Candidate, EngineContext } from './context.js';
 import { commonFields, eventKey, rowKey } from './context.js';
-import { opportunityId } from './ids.js';
+import { familyOpportunityId } from './ids.js';
 import { Memo } from './memo.js';
 import { completeMarket, decimalOf, lineKey, priceOf, round, sortedBooks } from './state.js';
-import type { LineGroup } from './state.js';
+import type { LineGroup, LineGroupState } from './state.js';
 
 // The contract's choices and the odds math's are one list; the compiler keeps them so.
 const CHOICES: readonly DevigMethodName[] = DEVIG_CHOICES;
@@ -32,13 +32,55 @@ interface Reference {
   rows: OddsRow[];
   /** Method -> fair probability per outcome (in the order of the context's outcomes). */
   fair: Record<DevigMethod, number[]>;
+  /** Its part of a candidate key, built on first use. */
+  key: string | null;
 }
 
+/** What a book's reference was computed from: the rows seen per outcome (identity), and the result. */
+interface CachedReference {
+  outcomes: readonly SelectionType[];
+  rows: (OddsRow | undefined)[];
+  reference: Reference | null;
+}
+
+/**
+ * References by line group and book, reused while the book's rows at the line are the same
+ * objects: a soft book's move re-de-vigs nothing.
+ */
+const REFERENCES = new WeakMap<LineGroup, Map<string, CachedReference>>();
+
 function reference(group: LineGroup, book: string, outcomes: readonly SelectionType[]): Reference | null {
+  let byBook = REFERENCES.get(group);
+  if (!byBook) {
+    byBook = new Map();
+    REFERENCES.set(group, byBook);
+  }
+  const bySelection = group.get(book);
+  const cached = byBook.get(book);
+  if (cached && sameRows(cached, bySelection, outcomes)) return cached.reference;
+  const seen = outcomes.map((s) => bySelection?.get(s));
   const rows = completeMarket(group, book, outcomes);
-  if (!rows) return null;
-  const fair = FAIR.get(rows.map((r) => r.priceAmerican).join(','), () => fairOf(rows.map(decimalOf)));
-  return fair ? { book, rows, fair } : null;
+  let ref: Reference | null = null;
+  if (rows) {
+    const fair = FAIR.get(rows.map((r) => r.priceAmerican).join(','), () => fairOf(rows.map(decimalOf)));
+    ref = fair ? { book, rows, fair, key: null } : null;
+  }
+  byBook.set(book, { outcomes, rows: seen, reference: ref });
+  return ref;
+}
+
+function sameRows(cached: CachedReference, bySelection: ReadonlyMap<SelectionType, OddsRow> | undefined, outcomes: readonly SelectionType[]): boolean {
+  if (cached.outcomes.length !== outcomes.length) return false;
+  for (let i = 0; i < outcomes.length; i++) {
+    const s = outcomes[i] as SelectionType;
+    if (cached.outcomes[i] !== s || cached.rows[i] !== bySelection?.get(s)) return false;
+  }
+  return true;
+}
+
+function referenceKey(r: Reference): string {
+  r.key ??= r.rows.map(rowKey).join(',');
+  return r.key;
 }
 
 /** De-vigging is a pure function of the prices, and sharp prices repeat: measured 2x faster with it. */
@@ -67,7 +109,9 @@ function references(ctx: EngineContext, group: LineGroup, books: readonly string
 
 /** The fair probability of outcome i under method m, averaged over the references in order. */
 function average(refs: readonly Reference[], m: DevigMethod, i: number): number {
-  return refs.reduce((sum, r) => sum + (r.fair[m][i] ?? 0), 0) / refs.length;
+  let sum = 0;
+  for (const r of refs) sum += r.fair[m][i] ?? 0;
+  return sum / refs.length;
 }
 
 /** Best-price arbitrage over every book at this line, for `arb_available` / `arb_profit`. */
@@ -91,36 +135,35 @@ function bestPriceArbitrage(group: LineGroup, outcomes: readonly SelectionType[]
  * reference books present (never the book itself) of their de-vigged probability; the book's
  * price is +EV when EV > 0 under at least one de-vig method. All four methods are kept.
  */
-export function evCandidates(ctx: EngineContext, line: number | null, group: LineGroup): Candidate<EvOpportunity>[] {
+export function evCandidates(ctx: EngineContext, g: LineGroupState, out: Candidate[]): void {
+  const group = g.books;
+  const line = g.line;
   const primary = references(ctx, group, ctx.options.referenceBooks);
   const fallback = references(ctx, group, ctx.options.fallbackReferenceBooks);
-  if (primary.length === 0 && fallback.length === 0) return [];
+  if (primary.length === 0 && fallback.length === 0) return;
   const arbProfit = bestPriceArbitrage(group, ctx.outcomes);
-  const refKeys = new Map<Reference, string>([...primary, ...fallback].map((r) => [r, r.rows.map(rowKey).join(',')]));
-  const out: Candidate<EvOpportunity>[] = [];
-  const books = sortedBooks(group);
+  const books = sortedBooks(g);
   const shared = `${eventKey(ctx)}|${arbProfit ?? ''}`;
-  const primaryBooks = new Set(primary.map((r) => r.book));
+  const common = primary.length > 0 ? primary : fallback;
   ctx.outcomes.forEach((selection, i) => {
     let bookCount = 0;
     for (const bySelection of group.values()) if (bySelection.has(selection)) bookCount++;
     // Most books are not references: they share one fair price per method, and a price is +EV
     // under some method exactly when p * d > 1 for the largest p, a cheap test that skips the rest.
-    const common = primary.length > 0 ? primary : fallback;
-    const sharedFair = METHODS.map((m) => average(common, m, i));
-    const sharedBar = Math.max(...sharedFair);
+    let sharedBar = Number.NEGATIVE_INFINITY;
+    for (const m of METHODS) sharedBar = Math.max(sharedBar, average(common, m, i));
     for (const book of books) {
       const row = group.get(book)?.get(selection);
       if (!row) continue;
       const d = decimalOf(row);
-      const own = primaryBooks.has(book) || (primary.length === 0 && fallback.some((r) => r.book === book));
+      const own = primary.some((r) => r.book === book) || (primary.length === 0 && fallback.some((r) => r.book === book));
       if (!own && sharedBar * d <= 1) continue;
       let refs = primary.filter((r) => r.book !== book);
       const sharpCount = refs.length;
       if (refs.length === 0) refs = fallback.filter((r) => r.book !== book);
       if (refs.length === 0) continue;
-      const raw: { m: DevigMethodName; p: number; ev: number; kelly: number }[] = METHODS.map((m, k) => {
-        const p = own ? average(refs, m, i) : (sharedFair[k] ?? 0);
+      const raw: { m: DevigMethodName; p: number; ev: number; kelly: number }[] = METHODS.map((m) => {
+        const p = average(own ? refs : common, m, i);
         return { m, p, ev: evPercent(p, d), kelly: kellyPercent(p, d) };
       });
       // The conservative screen: the lowest of the (reference-averaged) fair probabilities.
@@ -128,12 +171,11 @@ export function evCandidates(ctx: EngineContext, line: number | null, group: Lin
       raw.push({ m: 'worst_case', p: worst, ev: evPercent(worst, d), kelly: kellyPercent(worst, d) });
       if (!raw.some((x) => x.ev > 0)) continue;
       const leg = { ...priceOf(row), stakeShare: 1 };
-      const id = opportunityId('ev', ctx.eventId, ctx.family.key, [leg]);
-      const key = `${rowKey(row)}|${refs.map((r) => refKeys.get(r)).join(';')}|${sharpCount}|${bookCount}|${shared}`;
-      out.push({ id, key, build: () => buildEv(ctx, line, selection, row, leg, id, refs, sharpCount, bookCount, arbProfit, raw) });
+      const id = familyOpportunityId(ctx.family.ids, 'ev', ctx.eventId, ctx.family.key, [row]);
+      const key = `${rowKey(row)}|${refs.map(referenceKey).join(';')}|${sharpCount}|${bookCount}|${shared}`;
+      out.push({ id, key, scope: g.key, build: () => buildEv(ctx, line, selection, row, leg, id, refs, sharpCount, bookCount, arbProfit, raw) });
     }
   });
-  return out;
 }
 
 function buildEv(

@@ -1,17 +1,62 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { OpportunityKind } from '../../schemas/index.js';
 import { Memo } from './memo.js';
+
+type Leg = { book: string; selection: string; line: number | null };
 
 /**
  * Stable opportunity id: the same kind, event, market group, books, selections and lines give
  * the same id in every process and every replay, so updates and expiries find their record.
  */
-export function opportunityId(kind: OpportunityKind, eventId: string, familyKey: string, legs: readonly { book: string; selection: string; line: number | null }[]): string {
+export function opportunityId(kind: OpportunityKind, eventId: string, familyKey: string, legs: readonly Leg[]): string {
   const parts = legs.map((l) => `${l.book}:${l.selection}:${l.line ?? ''}`).join(',');
   const text = `${kind}|${eventId}|${familyKey}|${parts}`;
-  return IDS.get(text, () => createHash('sha1').update(text).digest('hex').slice(0, 20));
+  return IDS.get(text, () => hash('sha1', text, 'hex').slice(0, 20));
 }
 
 // The same combinations come back on every tick of a market; hashing them again cost ~10 % of
 // the processor's time in bench/opportunities.ts.
 const IDS = new Memo<string>(200_000);
+
+/** Ids of one family's opportunities by kind, then by the row id of each leg. */
+export type IdCache = Map<string, IdNode>;
+
+interface IdNode {
+  next: IdCache | null;
+  id: string | null;
+  /** What the id was computed from: a row id names its book, selection and line, checked anyway. */
+  legs: Leg[] | null;
+}
+
+/**
+ * `opportunityId` for a family whose legs are rows (`id` is the row id): found by walking maps
+ * keyed by strings that already exist (kind, row ids), so a repeat builds no text and hashes
+ * none; building and hashing the id text was the engines' largest string cost per recompute.
+ */
+export function familyOpportunityId(cache: IdCache, kind: OpportunityKind, eventId: string, familyKey: string, legs: readonly (Leg & { id: string })[]): string {
+  let node = step(cache, kind);
+  for (const leg of legs) node = step((node.next ??= new Map()), leg.id);
+  if (node.id !== null && node.legs !== null && sameLegs(node.legs, legs)) return node.id;
+  node.id = opportunityId(kind, eventId, familyKey, legs);
+  node.legs = legs.map((l) => ({ book: l.book, selection: l.selection, line: l.line }));
+  return node.id;
+}
+
+function step(map: IdCache, key: string): IdNode {
+  let node = map.get(key);
+  if (!node) {
+    node = { next: null, id: null, legs: null };
+    map.set(key, node);
+  }
+  return node;
+}
+
+function sameLegs(a: readonly Leg[], b: readonly Leg[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i] as Leg;
+    const y = b[i] as Leg;
+    if (x.book !== y.book || x.selection !== y.selection || x.line !== y.line) return false;
+  }
+  return true;
+}

@@ -56,20 +56,23 @@ function usedRowIds(o: Opportunity): string[] {
   return ids;
 }
 
-export function advance(
-  family: FamilyState,
-  fresh: readonly Candidate[],
-  inScope: (o: Opportunity) => boolean,
-  now: number,
-  out: OpportunityChange[],
-): void {
-  const freshIds = new Set<string>();
+/** Numbers recomputes, so that `seen` marks what the current one produced without a set. */
+let recomputes = 0;
+
+/**
+ * `scope`: what the recompute looked at, `all` lines of the family or the listed line keys
+ * (middles always); active opportunities in scope that it did not produce are gone.
+ */
+export function advance(family: FamilyState, fresh: readonly Candidate[], scope: 'all' | ReadonlySet<string>, now: number, out: OpportunityChange[]): void {
+  const stamp = ++recomputes;
   for (const c of fresh) {
-    freshIds.add(c.id);
     const prev = family.active.get(c.id);
-    if (prev && family.inputKeys.get(c.id) === c.key) continue;
+    const inputs = family.inputs.get(c.id);
+    if (inputs) inputs.seen = stamp;
+    if (prev && inputs?.key === c.key) continue;
     const f = c.build();
-    family.inputKeys.set(c.id, c.key);
+    if (inputs) inputs.key = c.key;
+    else family.inputs.set(c.id, { key: c.key, scope: c.scope, seen: stamp });
     if (!prev) {
       family.active.set(c.id, f);
       out.push({ type: 'create', opportunity: f });
@@ -79,16 +82,21 @@ export function advance(
     family.active.set(c.id, next);
     out.push({ type: 'update', opportunity: next });
   }
-  const gone: Opportunity[] = [];
-  for (const [id, o] of family.active) if (!freshIds.has(id) && inScope(o)) gone.push(o);
-  if (gone.length === 0) return;
+  let gone: Opportunity[] | null = null;
+  for (const [id, o] of family.active) {
+    const inputs = family.inputs.get(id);
+    if (!inputs || inputs.seen === stamp) continue;
+    if (scope !== 'all' && inputs.scope !== 'middle' && !scope.has(inputs.scope)) continue;
+    (gone ??= []).push(o);
+  }
+  if (gone === null) return;
   const present = new Set<string>();
   for (const r of family.rows.values()) present.add(r.id);
   gone.sort((a, b) => (a.id < b.id ? -1 : 1));
   for (const o of gone) {
     const reason: ExpireReason = usedRowIds(o).every((r) => present.has(r)) ? 'condition' : 'leg_removed';
     family.active.delete(o.id);
-    family.inputKeys.delete(o.id);
+    family.inputs.delete(o.id);
     out.push({ type: 'expire', opportunity: expire(o, now, reason) });
   }
 }

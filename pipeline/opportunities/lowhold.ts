@@ -5,7 +5,7 @@ import { combosUnder } from './combos.js';
 import type { Candidate, EngineContext } from './context.js';
 import { commonFields } from './context.js';
 import { lineKey, round } from './state.js';
-import type { LineGroup } from './state.js';
+import type { LineGroupState } from './state.js';
 
 /**
  * Low-hold at one line: the best price of each outcome (one book or several), when its hold
@@ -13,29 +13,33 @@ import type { LineGroup } from './state.js';
  * scope (the sets of books a tier sees), so that every caller finds the best market it can bet.
  * Hold, not overround, throughout: -110/-110 is a 4.55 % hold. Arbitrages (negative hold) count.
  */
-export function lowHoldCandidates(ctx: EngineContext, line: number | null, group: LineGroup): Candidate<LowHoldOpportunity>[] {
+export function lowHoldCandidates(ctx: EngineContext, g: LineGroupState, out: Candidate[]): void {
   const maxSum = 1 / (1 - ctx.options.lowHoldPercent / 100);
-  const seen = new Set<string>();
-  const combos = ctx.options.scopes.flatMap((allowed) => combosUnder(group, ctx.outcomes, { maxSum, strict: false, limit: 1, allowed }));
-  const situation = `${ctx.eventId}|${ctx.family.key}|${lineKey(line)}`;
-  return combos.flatMap((combo) => {
-    const { id, key } = comboIdentity(ctx, 'low_hold', combo.rows);
-    if (seen.has(id)) return [];
-    seen.add(id);
-    return [{
-      id,
-      key,
-      build: (): LowHoldOpportunity => {
-        const legs = comboLegs(combo, arbitrage(combo.decimals, 1).stakes);
-        const holdPercent = round(hold(combo.decimals) * 100, 4);
-        return {
-          ...commonFields(ctx, id, situation, legs, legs, anyLive(combo.rows), holdPercent),
-          kind: 'low_hold',
-          line,
-          holdPercent,
-          impliedSum: round(combo.impliedSum, 8),
-        };
-      },
-    }];
-  });
+  const line = g.line;
+  let seen: Set<string> | null = null;
+  for (const allowed of ctx.options.scopes) {
+    for (const combo of combosUnder(g, ctx.outcomes, { maxSum, strict: false, limit: 1, allowed })) {
+      const { id, key } = comboIdentity(ctx, 'low_hold', combo.rows);
+      seen ??= new Set();
+      if (seen.has(id)) continue;
+      seen.add(id);
+      const situation = `${ctx.eventId}|${ctx.family.key}|${lineKey(line)}`;
+      out.push({
+        id,
+        key,
+        scope: g.key,
+        build: (): LowHoldOpportunity => {
+          const legs = comboLegs(combo, arbitrage(combo.decimals, 1).stakes);
+          const holdPercent = round(hold(combo.decimals) * 100, 4);
+          return {
+            ...commonFields(ctx, id, situation, legs, legs, anyLive(combo.rows), holdPercent),
+            kind: 'low_hold',
+            line,
+            holdPercent,
+            impliedSum: round(combo.impliedSum, 8),
+          };
+        },
+      });
+    }
+  }
 }

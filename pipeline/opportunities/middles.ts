@@ -27,19 +27,6 @@ function median(values: readonly number[]): number {
   return ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
 }
 
-/** Rows of one selection grouped by their canonical line, lines ascending. */
-function byLine(rows: readonly OddsRow[]): [number, OddsRow[]][] {
-  const map = new Map<number, OddsRow[]>();
-  for (const r of rows) {
-    const line = canonicalLine(r);
-    if (!usableLine(line)) continue;
-    const list = map.get(line);
-    if (list) list.push(r);
-    else map.set(line, [r]);
-  }
-  return [...map.entries()].sort((a, b) => a[0] - b[0]);
-}
-
 interface Pair {
   first: OddsRow;
   second: OddsRow;
@@ -52,62 +39,123 @@ interface Pair {
 const byRank = (a: Pair, b: Pair): number =>
   b.rankEv - a.rankEv || (a.first.book + '|' + a.second.book).localeCompare(b.first.book + '|' + b.second.book);
 
+/** `byRank(candidate, current) < 0` without building the candidate first. */
+function ranksBefore(rankEv: number, first: OddsRow, second: OddsRow, current: Pair): boolean {
+  const d = current.rankEv - rankEv;
+  if (d) return d < 0;
+  return (first.book + '|' + second.book).localeCompare(current.first.book + '|' + current.second.book) < 0;
+}
+
+const SHARP_SETS = new WeakMap<readonly string[], ReadonlySet<string>>();
+
+function sharpSet(books: readonly string[]): ReadonlySet<string> {
+  let set = SHARP_SETS.get(books);
+  if (!set) {
+    set = new Set(books);
+    SHARP_SETS.set(books, set);
+  }
+  return set;
+}
+
+/** One side's rows at each usable line, lines ascending. */
+interface Side {
+  line: number;
+  rows: OddsRow[];
+}
+
 /**
  * Stakes proportional to 1/d return 1/S whichever leg wins alone and 2/S when both win, so
  * within one pair of lines the cheapest combination (lowest S) is the best; hit probability is a
  * function of the lines only. Per pair of lines the engine keeps the best combination over every
- * book and the best within each book scope, and builds only those.
+ * book and the best within each book scope, and builds only those. The best is found by one scan
+ * in the ranking order (`byRank`), never by sorting every combination.
  */
-export function middleCandidates(ctx: EngineContext): Candidate<MiddleOpportunity>[] {
+export function middleCandidates(ctx: EngineContext, out: Candidate[]): void {
   const { family, options } = ctx;
-  if (family.family === 'binary' || family.market === 'moneyline') return [];
+  if (family.family === 'binary' || family.market === 'moneyline') return;
   const isTotal = family.family === 'total';
-  const rows = [...family.rows.values()];
-  const lines = rows.map(canonicalLine).filter(usableLine);
-  if (lines.length < 2) return [];
-  const sharp = new Set(options.referenceBooks);
-  const sharpLines = rows.filter((r) => sharp.has(r.book)).map(canonicalLine).filter(usableLine);
+  const firstSelection = isTotal ? 'over' : 'home';
+  const secondSelection = isTotal ? 'under' : 'away';
+  const sharp = sharpSet(options.referenceBooks);
+  // Every row's canonical line counts once (the median is over rows, not over distinct lines).
+  const lines: number[] = [];
+  const sharpLines: number[] = [];
+  const firsts: Side[] = [];
+  const seconds: Side[] = [];
+  for (const g of family.lines.values()) {
+    const line = g.line;
+    if (!usableLine(line)) continue;
+    let firstRows: OddsRow[] | null = null;
+    let secondRows: OddsRow[] | null = null;
+    for (const [book, bySelection] of g.books) {
+      const isSharp = sharp.has(book);
+      for (let n = bySelection.size; n > 0; n--) {
+        lines.push(line);
+        if (isSharp) sharpLines.push(line);
+      }
+      const a = bySelection.get(firstSelection);
+      if (a) (firstRows ??= []).push(a);
+      const b = bySelection.get(secondSelection);
+      if (b) (secondRows ??= []).push(b);
+    }
+    if (firstRows) firsts.push({ line, rows: firstRows });
+    if (secondRows) seconds.push({ line, rows: secondRows });
+  }
+  if (lines.length < 2) return;
   const consensus = median(sharpLines.length > 0 ? sharpLines : lines);
   // X is the total, or the home margin: a home handicap of -3.5 says the home side wins by 3.5.
   const mean = isTotal ? consensus : 0 - consensus;
   const sigma = middleSigma(ctx.league, family.market, family.family, consensus);
-  const firsts = byLine(rows.filter((r) => r.selection === (isTotal ? 'over' : 'home')));
-  const seconds = byLine(rows.filter((r) => r.selection === (isTotal ? 'under' : 'away')));
+  firsts.sort(byLine);
+  seconds.sort(byLine);
 
+  const scopes = options.scopes;
+  const best: (Pair | null)[] = new Array<Pair | null>(scopes.length).fill(null);
   const kept: Pair[] = [];
-  for (const [l1, firstRows] of firsts) {
-    for (const [l2, secondRows] of seconds) {
+  for (const { line: l1, rows: firstRows } of firsts) {
+    for (const { line: l2, rows: secondRows } of seconds) {
       // Totals: Over l1, Under l2, window l1 < X < l2. Spreads (canonical = home handicap):
       // home at l1 covers when X > -l1, away at canonical l2 covers when X < -l2.
       const lower = isTotal ? l1 : 0 - l1;
       const upper = isTotal ? l2 : 0 - l2;
       if (Math.floor(lower) + 1 > Math.ceil(upper) - 1) continue;
       const hit = middleHitProbability(lower, upper, mean, sigma);
-      const pairs: Pair[] = [];
+      best.fill(null);
       for (const first of firstRows) {
+        const firstImplied = 1 / decimalOf(first);
         for (const second of secondRows) {
           if (first.book === second.book) continue;
-          const impliedSum = 1 / decimalOf(first) + 1 / decimalOf(second);
-          pairs.push({ first, second, impliedSum, rankEv: (1 / impliedSum - 1 + hit / impliedSum) * 100 });
+          const impliedSum = firstImplied + 1 / decimalOf(second);
+          const rankEv = (1 / impliedSum - 1 + hit / impliedSum) * 100;
+          // Only a pair that leads some scope becomes an object (this loop is the hot one).
+          let pair: Pair | null = null;
+          for (let k = 0; k < scopes.length; k++) {
+            const allowed = scopes[k];
+            if (allowed && !(allowed.has(first.book) && allowed.has(second.book))) continue;
+            const current = best[k];
+            if (current && !ranksBefore(rankEv, first, second, current)) continue;
+            best[k] = pair ??= { first, second, impliedSum, rankEv };
+          }
         }
       }
-      pairs.sort(byRank);
-      // The best pair over every book, and the best within each book scope.
-      const chosen = new Set<Pair>();
-      for (const allowed of options.scopes) {
-        const best = allowed === null ? pairs[0] : pairs.find((p) => allowed.has(p.first.book) && allowed.has(p.second.book));
-        if (best) chosen.add(best);
+      // The best pair over every book, and the best within each book scope, each once.
+      for (let k = 0; k < best.length; k++) {
+        const pair = best[k];
+        if (pair && best.indexOf(pair) === k) kept.push(pair);
       }
-      kept.push(...chosen);
     }
   }
   kept.sort(byRank);
   const model = `|${mean}|${sigma}`;
-  return kept.slice(0, options.maxMiddlesPerFamily).map(({ first, second }) => {
+  const n = Math.min(kept.length, options.maxMiddlesPerFamily);
+  for (let i = 0; i < n; i++) {
+    const { first, second } = kept[i] as Pair;
     const { id, key } = comboIdentity(ctx, 'middle', [first, second], model);
-    return { id, key, build: () => buildMiddle(ctx, id, first, second, isTotal, mean, sigma) };
-  });
+    out.push({ id, key, scope: 'middle', build: () => buildMiddle(ctx, id, first, second, isTotal, mean, sigma) });
+  }
 }
+
+const byLine = (a: Side, b: Side): number => a.line - b.line;
 
 function buildMiddle(ctx: EngineContext, id: string, first: OddsRow, second: OddsRow, isTotal: boolean, mean: number, sigma: number): MiddleOpportunity {
   const a = { line: first.line ?? 0, decimalOdds: decimalOf(first) };

@@ -1,5 +1,5 @@
 import { isClosedStatus, selectionFamily } from '../../schemas/index.js';
-import type { CanonicalEvent, OddsChange, OddsRow, Opportunity, OpportunityChange } from '../../schemas/index.js';
+import type { CanonicalEvent, OddsChange, Opportunity, OpportunityChange } from '../../schemas/index.js';
 import { arbitrageCandidates } from './arbitrage.js';
 import { resolveOptions } from './config.js';
 import type { OpportunityOptions, ResolvedOptions } from './config.js';
@@ -8,7 +8,7 @@ import { evCandidates } from './ev.js';
 import { advance, expire } from './lifecycle.js';
 import { lowHoldCandidates } from './lowhold.js';
 import { middleCandidates } from './middles.js';
-import { SKIPPED_MARKETS, canonicalLine, familyKey, lineGroups, lineKey, outcomesOf } from './state.js';
+import { SKIPPED_MARKETS, addToLine, canonicalLine, familyKey, lineKey, outcomesOf, removeFromLine } from './state.js';
 import type { EventState, FamilyState } from './state.js';
 
 export type OpportunityInput = { type: 'odds'; change: OddsChange } | { type: 'event'; event: CanonicalEvent };
@@ -26,7 +26,12 @@ const EVICT_EVERY_INPUTS = 10_000;
 type Scope = 'all' | ReadonlySet<string>;
 /** Event id -> family key -> what to recompute at the end of a batch. */
 type Dirty = Map<string, Map<string, Set<string> | 'all'>>;
-type ProcessorEventState = EventState & { rowFamily: Map<string, string>; firstSeen: number };
+/** Where a row key's rows go, found once per key instead of rebuilding its family and line keys per change. */
+interface RowSlot {
+  family: FamilyState;
+  lineKey: string;
+}
+type ProcessorEventState = EventState & { slots: Map<string, RowSlot>; firstSeen: number };
 
 /**
  * Opportunity state machine: the snapshot changelog and the events in, create / update / expire
@@ -108,7 +113,7 @@ export class OpportunityProcessor {
   private state(eventId: string, now: number): ProcessorEventState {
     let s = this.events.get(eventId);
     if (!s) {
-      s = { eventId, event: null, families: new Map(), rowFamily: new Map(), firstSeen: now };
+      s = { eventId, event: null, families: new Map(), slots: new Map(), firstSeen: now };
       this.events.set(eventId, s);
     }
     return s;
@@ -131,29 +136,34 @@ export class OpportunityProcessor {
 
   private onChange(change: OddsChange, now: number, dirty: Dirty): void {
     const s = this.state(change.eventId, now);
-    let family: FamilyState | undefined;
-    let touched: OddsRow | undefined;
+    let slot = s.slots.get(change.key);
+    let family: FamilyState;
     if (change.row === null) {
-      const key = s.rowFamily.get(change.key);
-      if (key === undefined) return;
-      family = s.families.get(key);
-      touched = family?.rows.get(change.key);
-      family?.rows.delete(change.key);
-      s.rowFamily.delete(change.key);
+      if (!slot) return;
+      family = slot.family;
+      const touched = family.rows.get(change.key);
+      if (!touched) return;
+      removeFromLine(family, touched, slot.lineKey);
+      family.rows.delete(change.key);
+      s.slots.delete(change.key);
     } else {
       const row = change.row;
-      if (SKIPPED_MARKETS.has(row.market)) return;
-      const key = familyKey(row);
-      family = s.families.get(key);
-      if (!family) {
-        family = { key, market: row.market, participant: row.participant, statCategory: row.statCategory, family: selectionFamily(row.selection), rows: new Map(), active: new Map(), inputKeys: new Map() };
-        s.families.set(key, family);
+      if (!slot) {
+        if (SKIPPED_MARKETS.has(row.market)) return;
+        const key = familyKey(row);
+        let f = s.families.get(key);
+        if (!f) {
+          f = { key, market: row.market, participant: row.participant, statCategory: row.statCategory, family: selectionFamily(row.selection), rows: new Map(), lines: new Map(), active: new Map(), inputs: new Map(), ids: new Map() };
+          s.families.set(key, f);
+        }
+        slot = { family: f, lineKey: lineKey(canonicalLine(row)) };
+        s.slots.set(change.key, slot);
       }
+      family = slot.family;
       family.rows.set(change.key, row);
-      s.rowFamily.set(change.key, key);
-      touched = row;
+      addToLine(family, row, slot.lineKey);
     }
-    if (!family || !touched) return;
+    const touchedLine = slot.lineKey;
     let families = dirty.get(s.eventId);
     if (!families) {
       families = new Map();
@@ -161,8 +171,8 @@ export class OpportunityProcessor {
     }
     const scope = families.get(family.key);
     if (scope === 'all') return;
-    if (scope) scope.add(lineKey(canonicalLine(touched)));
-    else families.set(family.key, new Set([lineKey(canonicalLine(touched))]));
+    if (scope) scope.add(touchedLine);
+    else families.set(family.key, new Set([touchedLine]));
   }
 
   private recompute(s: EventState, family: FamilyState, scope: Scope, now: number, out: OpportunityChange[]): void {
@@ -171,18 +181,18 @@ export class OpportunityProcessor {
     const league = this.options.leagues.get(event.league);
     const ctx: EngineContext = { eventId: s.eventId, event, league, family, outcomes: outcomesOf(family, league), options: this.options, now };
     const fresh: Candidate[] = [];
-    const groups = lineGroups(family, scope === 'all' ? undefined : scope);
-    for (const key of [...groups.keys()].sort()) {
-      const group = groups.get(key);
+    const keys = scope === 'all' ? [...family.lines.keys()] : [...scope];
+    keys.sort();
+    for (const key of keys) {
+      const group = family.lines.get(key);
       if (!group) continue;
-      fresh.push(...evCandidates(ctx, group.line, group.books));
-      fresh.push(...arbitrageCandidates(ctx, group.line, group.books));
-      fresh.push(...lowHoldCandidates(ctx, group.line, group.books));
+      evCandidates(ctx, group, fresh);
+      arbitrageCandidates(ctx, group, fresh);
+      lowHoldCandidates(ctx, group, fresh);
     }
-    fresh.push(...middleCandidates(ctx));
-    const inScope = (o: Opportunity): boolean => scope === 'all' || o.kind === 'middle' || scope.has(scopeKey(o));
+    middleCandidates(ctx, fresh);
     const before = family.active.size;
-    advance(family, fresh, inScope, now, out);
+    advance(family, fresh, scope, now, out);
     this.activeCount += family.active.size - before;
   }
 
@@ -197,7 +207,7 @@ export class OpportunityProcessor {
       }
       this.activeCount -= ids.length;
       f.active.clear();
-      f.inputKeys.clear();
+      f.inputs.clear();
     }
   }
 
@@ -210,18 +220,5 @@ export class OpportunityProcessor {
       this.expireAll(s, now, out);
       this.events.delete(id);
     }
-  }
-}
-
-/** The line group an opportunity belongs to (its recompute scope). */
-function scopeKey(o: Opportunity): string {
-  switch (o.kind) {
-    case 'ev':
-      return lineKey(canonicalLine(o));
-    case 'arbitrage':
-    case 'low_hold':
-      return lineKey(o.line);
-    case 'middle':
-      return 'middle';
   }
 }

@@ -1,11 +1,7 @@
 import type { Opportunity, OpportunityChange, TOPICS } from '../../schemas/index.js';
 import type { OutgoingRecord } from '../bus/index.js';
+import { clickHouseTime } from '../sinks/index.js';
 import type { StoreRow } from '../store/index.js';
-
-/** ClickHouse DateTime64(3) text, UTC. */
-function chTime(ms: number): string {
-  return new Date(ms).toISOString().replace('T', ' ').replace('Z', '');
-}
 
 /**
  * Topic records of a processor step: creates and updates as the new version; an expiry as its
@@ -37,14 +33,14 @@ export function opportunityRow(o: Opportunity, version: number): StoreRow {
     lines: o.legs.map((l) => l.line),
     odds_american: o.legs.map((l) => l.priceAmerican),
     is_live: o.event.isLive,
-    start_time: chTime(o.event.startTime),
-    detected_at: chTime(o.detectedAt),
-    last_seen_at: chTime(o.lastSeenAt),
-    expired_at: o.expiredAt === null ? null : chTime(o.expiredAt),
+    start_time: clickHouseTime(o.event.startTime),
+    detected_at: clickHouseTime(o.detectedAt),
+    last_seen_at: clickHouseTime(o.lastSeenAt),
+    expired_at: o.expiredAt === null ? null : clickHouseTime(o.expiredAt),
     expire_reason: o.expireReason,
     value: o.value,
     peak_value: o.peakValue,
-    oldest_odds_time: chTime(o.oldestOddsTs),
+    oldest_odds_time: clickHouseTime(o.oldestOddsTs),
     possibly_stale: o.possiblyStale,
     record: JSON.stringify(o),
     version,

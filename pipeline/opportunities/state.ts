@@ -1,5 +1,6 @@
 import { selectionFamily } from '../../schemas/index.js';
 import { americanToDecimal } from '../odds-math/index.js';
+import type { IdCache } from './ids.js';
 import type {
   CanonicalEvent,
   LeagueDef,
@@ -26,10 +27,34 @@ export interface FamilyState {
   family: SelectionFamily;
   /** Row key -> latest row, every line and book. */
   rows: Map<string, OddsRow>;
+  /** The same rows by canonical line (line key), kept as they change: no regrouping per recompute. */
+  lines: Map<string, LineGroupState>;
   /** Active opportunities derived from this family, by id. */
   active: Map<string, Opportunity>;
-  /** Input key of each active opportunity (see Candidate): unchanged inputs, nothing to do. */
-  inputKeys: Map<string, string>;
+  /** Per active opportunity: its input key (see Candidate) and its recompute scope. */
+  inputs: Map<string, ActiveInputs>;
+  /** Opportunity ids already computed for this family's combinations of rows. */
+  ids: IdCache;
+}
+
+export interface ActiveInputs {
+  /** Unchanged inputs, nothing to do. */
+  key: string;
+  /** The line key of the group it came from, or `middle`. */
+  scope: string;
+  /** The recompute that last produced it (the others in scope are gone). */
+  seen: number;
+}
+
+/** The rows at one canonical line of a family, maintained in place. */
+export interface LineGroupState {
+  line: number | null;
+  key: string;
+  books: LineGroup;
+  /** Bumped on every change of a row of the group: derived values cached per group compare it. */
+  version: number;
+  /** Its books by id, rebuilt only when a book joins or leaves. */
+  sortedBooks: string[] | null;
 }
 
 export interface EventState {
@@ -74,31 +99,40 @@ export function outcomesOf(family: Pick<FamilyState, 'family' | 'market'>, leagu
 /** The rows at one canonical line: book -> selection -> row. */
 export type LineGroup = Map<string, Map<SelectionType, OddsRow>>;
 
-/** The family's rows by canonical line; only the lines in `only` when given. */
-export function lineGroups(family: FamilyState, only?: ReadonlySet<string>): Map<string, { line: number | null; books: LineGroup }> {
-  const groups = new Map<string, { line: number | null; books: LineGroup }>();
-  for (const row of family.rows.values()) {
-    const line = canonicalLine(row);
-    const key = lineKey(line);
-    if (only && !only.has(key)) continue;
-    let group = groups.get(key);
-    if (!group) {
-      group = { line, books: new Map() };
-      groups.set(key, group);
-    }
-    let bySelection = group.books.get(row.book);
-    if (!bySelection) {
-      bySelection = new Map();
-      group.books.set(row.book, bySelection);
-    }
-    bySelection.set(row.selection, row);
+/** Puts a row into its line group (`key`: its line key; creates the group); the family's `rows` is the caller's. */
+export function addToLine(family: FamilyState, row: OddsRow, key: string): void {
+  let group = family.lines.get(key);
+  if (!group) {
+    group = { line: canonicalLine(row), key, books: new Map(), version: 0, sortedBooks: null };
+    family.lines.set(key, group);
   }
-  return groups;
+  let bySelection = group.books.get(row.book);
+  if (!bySelection) {
+    bySelection = new Map();
+    group.books.set(row.book, bySelection);
+    group.sortedBooks = null;
+  }
+  bySelection.set(row.selection, row);
+  group.version++;
+}
+
+/** Takes a row out of its line group, dropping what becomes empty. */
+export function removeFromLine(family: FamilyState, row: OddsRow, key: string): void {
+  const group = family.lines.get(key);
+  const bySelection = group?.books.get(row.book);
+  if (!group || !bySelection) return;
+  bySelection.delete(row.selection);
+  group.version++;
+  if (bySelection.size > 0) return;
+  group.books.delete(row.book);
+  group.sortedBooks = null;
+  if (group.books.size === 0) family.lines.delete(key);
 }
 
 /** Books of a line group in a stable order (by id), so that outputs never depend on arrival. */
-export function sortedBooks(group: LineGroup): string[] {
-  return [...group.keys()].sort();
+export function sortedBooks(group: LineGroupState): readonly string[] {
+  group.sortedBooks ??= [...group.books.keys()].sort();
+  return group.sortedBooks;
 }
 
 /** The rows of one book for every outcome, or null when it lacks one. */

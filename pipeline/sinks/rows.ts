@@ -4,9 +4,36 @@ import type { StoreRow } from '../store/index.js';
 
 /** The one place where pipeline records become ClickHouse column names (snake_case). */
 
+/**
+ * ClickHouse DateTime64(3) text, UTC: `toISOString()` without its T and Z. Built from the day's
+ * date (cached: a batch's times share a day) and arithmetic, because formatting a Date was the
+ * pipeline bench's largest self time (~10 %); 5-10x faster per call, equal to `toISOString()`
+ * on 2M random times (bench/pipeline.ts, issue 16). Other times take the Date path.
+ */
 export function clickHouseTime(ms: number): string {
-  return new Date(ms).toISOString().replace('T', ' ').replace('Z', '');
+  if (!Number.isInteger(ms) || ms < YEAR_0 || ms > YEAR_9999_END) return new Date(ms).toISOString().replace('T', ' ').replace('Z', '');
+  const day = Math.floor(ms / DAY_MS);
+  if (day !== cachedDay) {
+    cachedDayText = new Date(day * DAY_MS).toISOString().slice(0, 10);
+    cachedDay = day;
+  }
+  let rest = ms - day * DAY_MS;
+  const h = Math.floor(rest / 3_600_000);
+  rest -= h * 3_600_000;
+  const m = Math.floor(rest / 60_000);
+  rest -= m * 60_000;
+  const s = Math.floor(rest / 1000);
+  return `${cachedDayText} ${pad2(h)}:${pad2(m)}:${pad2(s)}.${pad3(rest - s * 1000)}`;
 }
+
+const DAY_MS = 86_400_000;
+/** Four-digit years only: `toISOString()` writes others as ±YYYYYY. */
+const YEAR_0 = -62_167_219_200_000;
+const YEAR_9999_END = 253_402_300_799_999;
+let cachedDay = Number.NaN;
+let cachedDayText = '';
+const pad2 = (n: number): string => (n < 10 ? `0${n}` : String(n));
+const pad3 = (n: number): string => (n < 10 ? `00${n}` : n < 100 ? `0${n}` : String(n));
 
 export function tickRow(t: OddsTick, ingestedAt: number): StoreRow {
   return {

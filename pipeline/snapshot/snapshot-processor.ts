@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { oddsRowKey } from '../../schemas/index.js';
 import type { OddsChange, OddsRow, OddsTick } from '../../schemas/index.js';
 import { americanToDecimal, americanToProbability } from '../odds-math/index.js';
@@ -76,7 +76,8 @@ export class SnapshotProcessor {
 
 /** Short stable id of a row key: what clients use to diff rows across polls. */
 function rowId(key: string): string {
-  return createHash('sha1').update(key).digest('hex').slice(0, 16);
+  // One-shot hashing: 1.6-6x faster per key than createHash().update().digest() (a noisy, loaded machine).
+  return hash('sha1', key, 'hex').slice(0, 16);
 }
 
 function round(x: number, digits: number): number {

@@ -1,0 +1,3 @@
+export { SessionStore } from './sessions.js';
+export type { Session } from './sessions.js';
+export { SESSION_COOKIE, SESSION_COOKIE_PATH, SessionAuth, assertSameOrigin, sessionRoutes, sessionSchema } from './plugin.js';

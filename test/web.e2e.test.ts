@@ -1,0 +1,199 @@
+/**
+ * The web screen in a real Chromium (Debian's, driven by playwright-core) against the running
+ * system on the fixture board: sign in with a demo key, the board equals /odds, a tick flashes
+ * its cell in place, sport filter, the event page's chart, an +EV row appearing and expiring,
+ * a reload keeping the session, sign-out clearing it, and a free key's two books and locked tabs.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { RawTick } from '../schemas/index.js';
+import { browserUnavailable, ensureWebBuilt, launchBrowser } from './support/browser.js';
+import { startConformance } from './support/fixture.js';
+import type { Conformance } from './support/fixture.js';
+
+type Row = Record<string, unknown>;
+const unavailable = browserUnavailable();
+if (unavailable) console.warn(`skipping the web screen's browser tests: ${unavailable}`);
+
+let c: Conformance;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+
+function tick(book: string, market: RawTick['market'], outcome: string, price: number, league = 'nba'): RawTick {
+  const t = c.ticks.find((x) => x.book === book && x.market === market && x.outcome === outcome && x.league === league);
+  if (!t) throw new Error(`fixture has no ${book} ${market} ${outcome}`);
+  return { ...t, priceAmerican: price };
+}
+
+async function signIn(p: Page, key: string): Promise<void> {
+  await p.goto(`${c.sys.url}/`);
+  await p.getByLabel('API key').fill(key);
+  await p.getByRole('button', { name: 'Sign in' }).click();
+  await p.getByTestId('stream-state').filter({ hasText: 'live' }).waitFor({ timeout: 15_000 });
+}
+
+/** The page's document, typed just enough for the checks below (the tests compile without the DOM library). */
+interface PageDocument {
+  document: { querySelectorAll(selector: string): { length: number }; querySelector(selector: string): { getAttribute(name: string): string | null } | null };
+}
+
+/** Waits until `selector` matches exactly `n` elements (a function, not a string: the page's CSP forbids eval). */
+async function waitForCount(p: Page, selector: string, n: number, timeout = 10_000): Promise<void> {
+  await p.waitForFunction(([sel, want]) => (globalThis as unknown as PageDocument).document.querySelectorAll(sel).length === want, [selector, n] as const, { timeout });
+}
+
+async function openPrices(p: Page): Promise<string[]> {
+  return p.locator('td[data-state="open"]').evaluateAll((cells) => cells.map((td) => td.getAttribute('data-odds-id') ?? '').sort());
+}
+
+describe.skipIf(unavailable !== null)('the web screen in Chromium', () => {
+  beforeAll(async () => {
+    await ensureWebBuilt();
+    c = await startConformance();
+    browser = await launchBrowser();
+    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    page = await context.newPage();
+  }, 240_000);
+  afterAll(async () => {
+    await browser?.close();
+    await c?.sys.close();
+  });
+
+  it('signs in with a demo key and fills the board with exactly the rows of /odds', async () => {
+    await signIn(page, c.sys.demoKeys.pro);
+    expect(await page.getByTestId('tier').textContent()).toBe('pro');
+    await page.locator('select[name="market"]').selectOption('');
+    const api = await c.sys.get('/api/v1/odds?limit=1000', c.keys.pro);
+    const ids = (api.body['data'] as Row[]).map((r) => String(r['id'])).sort();
+    expect(ids.length).toBeGreaterThan(20);
+    await waitForCount(page, 'td[data-state="open"]', ids.length);
+    expect(await openPrices(page)).toEqual(ids);
+    // The key never reaches a script: the cookie is HttpOnly and nothing on the page holds the key.
+    expect(await page.evaluate(() => (globalThis as unknown as { document: { cookie: string } }).document.cookie)).toBe('');
+    const cookies = await context.cookies();
+    expect(cookies.find((k) => k.name === 'odds_session')).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/api/v1' });
+    expect(await page.content()).not.toContain(c.sys.demoKeys.pro);
+  });
+
+  it('flashes a price within a second of the tick and updates it in place', async () => {
+    const rows = (await c.sys.get('/api/v1/odds?league=nba&market=moneyline&sportsbook=draftkings', c.keys.pro)).body['data'] as Row[];
+    const id = String(rows.find((r) => r['selection_type'] === 'home')?.['id']);
+    const cell = page.locator(`td[data-odds-id="${id}"]`);
+    expect(await cell.textContent()).toContain('-125');
+    const rowIndex = await cell.evaluate((td) => (td.parentElement as unknown as { rowIndex: number }).rowIndex);
+    await c.push([tick('draftkings', 'moneyline', 'Los Angeles Lakers', -160)]);
+    const served = Date.now();
+    await page.locator(`td.flash[data-odds-id="${id}"]`, { hasText: '-160' }).waitFor({ timeout: 1000 });
+    expect(Date.now() - served).toBeLessThan(1000);
+    expect(await cell.evaluate((td) => (td.parentElement as unknown as { rowIndex: number }).rowIndex)).toBe(rowIndex);
+    expect(await page.locator(`td[data-odds-id="${id}"]`).count()).toBe(1);
+  });
+
+  it('greys a suspended price and keeps its last value', async () => {
+    const rows = (await c.sys.get('/api/v1/odds?league=nba&market=moneyline&sportsbook=fanduel', c.keys.pro)).body['data'] as Row[];
+    const id = String(rows.find((r) => r['selection_type'] === 'away')?.['id']);
+    await c.push([{ ...tick('fanduel', 'moneyline', 'Boston Celtics', 100), priceAmerican: null, status: 'suspended' }]);
+    const cell = page.locator(`td[data-odds-id="${id}"][data-state="suspended"]`);
+    await cell.waitFor({ timeout: 5000 });
+    expect(await cell.textContent()).toContain('+100');
+    expect(await cell.getAttribute('class')).toContain('suspended');
+    await c.push([tick('fanduel', 'moneyline', 'Boston Celtics', 102)]);
+    await page.locator(`td[data-odds-id="${id}"][data-state="open"]`).waitFor({ timeout: 5000 });
+  });
+
+  it('filters the board by sport', async () => {
+    await page.locator('select[name="sport"]').selectOption('soccer');
+    await waitForCount(page, 'article.event', 1, 5000);
+    expect(await page.locator('article.event').getAttribute('data-sport')).toBe('soccer');
+    expect(await page.locator('article.event h3').textContent()).toBe('Chelsea @ Arsenal');
+    await page.locator('select[name="sport"]').selectOption('');
+    await waitForCount(page, 'article.event', 3, 5000);
+  });
+
+  it("opens an event and draws its line-movement chart from the stored history", async () => {
+    await page.getByRole('link', { name: 'Boston Celtics @ Los Angeles Lakers' }).click();
+    await page.getByRole('heading', { name: 'Boston Celtics @ Los Angeles Lakers' }).waitFor();
+    // The Lakers' moneyline: draftkings moved -125 -> -160 (and fanduel's other side was suspended).
+    const picker = page.getByLabel('Selection');
+    const value = await picker.locator('option', { hasText: 'moneyline · Los Angeles Lakers' }).getAttribute('value');
+    await picker.selectOption(value ?? '');
+    const dk = page.locator('[data-testid="chart"] path[data-book="draftkings"]');
+    await dk.waitFor({ state: 'attached', timeout: 10_000 });
+    await page.waitForFunction(() => Number((globalThis as unknown as PageDocument).document.querySelector('[data-testid="chart"] path[data-book="draftkings"]')?.getAttribute('data-points')) >= 2, undefined, { timeout: 10_000 });
+    expect(await dk.getAttribute('d')).toMatch(/^M[\d.]+,[\d.]+H[\d.]+V[\d.]+/);
+    expect(await page.locator('[data-testid="chart"] path[data-book]').count()).toBeGreaterThanOrEqual(5);
+    expect(await page.locator('table.odds td[data-state="open"]').count()).toBeGreaterThan(10);
+  });
+
+  it('shows an +EV row when a book misprices (and the arbitrage with stakes for a typed bankroll), and drops it when the price comes back', async () => {
+    await page.goto(`${c.sys.url}/#/opportunities/ev`);
+    await page.getByTestId('stream-state').filter({ hasText: 'live' }).waitFor({ timeout: 10_000 });
+    const before = await page.locator('tr[data-opp-id]').count();
+    await c.push([tick('draftkings', 'moneyline', 'Buffalo Bills', 240, 'nfl')]);
+    const row = page.locator('tr[data-opp-id]', { hasText: 'Buffalo Bills' }).filter({ hasText: 'draftkings' });
+    await row.waitFor({ timeout: 5000 });
+    expect(await row.textContent()).toContain('+240');
+
+    // The same misprice is an arbitrage against pinnacle's Chiefs: stakes follow the typed bankroll.
+    await page.getByTestId('tab-arbitrage').click();
+    const arbs = (await c.sys.get('/api/v1/opportunities/arbitrage?min_profit=0.5&league=nfl', c.keys.pro)).body['data'] as Row[];
+    const arb = arbs.find((a) => (a['legs'] as Row[]).some((l) => l['sportsbook'] === 'draftkings' && l['odds_american'] === 240));
+    if (!arb) throw new Error('no arbitrage on the misprice');
+    const arbRow = page.locator(`tr[data-opp-id="${String(arb['id'])}"]`);
+    await arbRow.waitFor({ timeout: 5000 });
+    await page.getByLabel('Bankroll').fill('1000');
+    const expected = (arb['legs'] as Row[]).map((l) => ` · stake ${((1000 * (l['stake_percent'] as number)) / 100).toFixed(2)}`);
+    expect(await arbRow.getByTestId('stake').allTextContents()).toEqual(expected);
+    expect(await arbRow.getByTestId('payout').textContent()).toBe((1000 * (1 + (arb['profit_percent'] as number) / 100)).toFixed(2));
+    await page.getByTestId('tab-ev').click();
+    await row.waitFor({ timeout: 5000 });
+
+    await c.push([tick('draftkings', 'moneyline', 'Buffalo Bills', 130, 'nfl')]);
+    await row.waitFor({ state: 'detached', timeout: 5000 });
+    expect(await page.locator('tr[data-opp-id]').count()).toBe(before);
+  });
+
+  it('stays signed in across a reload', async () => {
+    await page.reload();
+    await page.getByTestId('stream-state').filter({ hasText: 'live' }).waitFor({ timeout: 10_000 });
+    expect(await page.getByTestId('tier').textContent()).toBe('pro');
+  });
+
+  it('signs out: the cookie is gone and the API no longer knows the session', async () => {
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByLabel('API key').waitFor();
+    expect((await context.cookies()).find((k) => k.name === 'odds_session')).toBeUndefined();
+    const status = await page.evaluate(async () => (await fetch('/api/v1/odds')).status);
+    expect(status).toBe(401);
+  });
+
+  it('shows a free key its two books, 60 s late, and locks the opportunity tabs naming the tier', async () => {
+    const free = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    try {
+      const p = await free.newPage();
+      // The banner's sign-in link: the key fills the form and leaves the address bar at once.
+      await p.goto(`${c.sys.url}/#signin=${encodeURIComponent(c.sys.demoKeys.free)}`);
+      expect(await p.getByLabel('API key').inputValue()).toBe(c.sys.demoKeys.free);
+      expect(new URL(p.url()).hash).toBe('#/board');
+      await p.getByRole('button', { name: 'Sign in' }).click();
+      await p.getByTestId('stream-state').filter({ hasText: 'live' }).waitFor({ timeout: 15_000 });
+      await p.locator('select[name="market"]').selectOption('');
+      // The market change reopens the stream: wait for its snapshot (free: the fixture's three events at draftkings and fanduel).
+      const rows = (await c.sys.get('/api/v1/odds?limit=1000', c.keys.free)).body['data'] as Row[];
+      await waitForCount(p, 'article.event', 3);
+      await waitForCount(p, 'td[data-state="open"]', rows.length);
+      const columns = await p.locator('article.event').first().locator('thead th').allTextContents();
+      expect(columns).toEqual(['Market', 'Selection', 'draftkings', 'fanduel']);
+      expect(await p.getByTestId('delay').textContent()).toContain('60 s');
+      await p.goto(`${c.sys.url}/#/opportunities/ev`);
+      for (const [tab, tier] of [['ev', 'pro'], ['arbitrage', 'hobby'], ['middles', 'pro'], ['low_hold', 'hobby']] as const) {
+        expect(await p.getByTestId(`tab-${tab}`).getAttribute('class')).toContain('locked');
+        expect(await p.getByTestId(`tab-${tab}`).textContent()).toContain(`${tier}+`);
+      }
+      expect(await p.getByTestId('locked').textContent()).toContain('needs the pro tier');
+    } finally {
+      await free.close();
+    }
+  });
+});
