@@ -16,6 +16,7 @@ import { jsonBodyPlugin } from './plugins/json-body.js';
 import { finiteNumbersPlugin } from './plugins/finite-numbers.js';
 import { metricsPlugin } from './plugins/metrics.js';
 import { eventsRoutes } from './routes/events.js';
+import { futuresRoutes } from './routes/futures.js';
 import { gameStateRoutes } from './routes/gamestate.js';
 import { closingRoutes } from './routes/closing.js';
 import { healthRoutes } from './routes/health.js';
@@ -112,6 +113,7 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
         { name: 'splits', description: 'Betting splits (bet % and handle %) from a recreational and a sharp-friendly book, with history and sharp-money signals.' },
         { name: 'gamestate', description: 'Live score, period, clock and possession (Enterprise).' },
         { name: 'closing', description: 'Closing lines, their history and closing-line value (CLV) of +EV opportunities.' },
+        { name: 'futures', description: 'Outright markets (championship, MVP, season wins, playoffs): the list, prices at every book, fair lines and futures +EV.' },
         { name: 'mcp', description: 'MCP tool server (JSON-RPC 2.0 over Streamable HTTP) for AI agents; see docs/mcp.md.' },
       ],
       components: {
@@ -176,6 +178,7 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
     await authed.register(splitsRoutes, { deps });
     await authed.register(gameStateRoutes, { deps });
     await authed.register(closingRoutes, { deps });
+    await authed.register(futuresRoutes, { deps });
     await authed.register(eventHistoryRoutes, { deps });
     await authed.register(mcpRoutes, { deps, restPrefix: API_PREFIX, routeSchemas });
   }, { prefix: API_PREFIX });

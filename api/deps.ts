@@ -9,6 +9,7 @@ import type { LoadProbe } from './plugins/load-shedding.js';
 import type { RateLimitStore } from './plugins/rate-limit.js';
 import type { LiveBoard } from './views/board.js';
 import type { Catalog } from './views/catalog.js';
+import type { FuturesBoard } from './views/futures-board.js';
 import type { GameStateBoard } from './views/gamestate-board.js';
 import type { OpportunityBoard } from './views/opportunity-board.js';
 import type { SplitsBoard } from './views/splits-board.js';
@@ -49,6 +50,8 @@ export interface AppDeps {
   splits?: SplitsBoard;
   /** Live game states (Enterprise); an empty board when absent. */
   gameStates?: GameStateBoard;
+  /** Futures boards and each market's fair line and +EV, kept by the futures changelogs. */
+  futures?: FuturesBoard;
   /**
    * Sees every answer body before serialization (contract tests check it against the route's
    * response schema, which serialization would otherwise silently apply).

@@ -26,6 +26,8 @@ import { RedisRateLimitStore } from './plugins/redis-rate-limit.js';
 import { LiveBoard } from './views/board.js';
 import { Catalog } from './views/catalog.js';
 import { startChangelogViews } from './views/changelog-views.js';
+import { FuturesBoard } from './views/futures-board.js';
+import { startFuturesViews } from './views/futures-views.js';
 import { GameStateBoard } from './views/gamestate-board.js';
 import { OpportunityBoard } from './views/opportunity-board.js';
 import { SplitsBoard } from './views/splits-board.js';
@@ -44,6 +46,8 @@ export interface RunningSystem {
   splits: SplitsBoard;
   /** Live game states, kept by the `gamestate` changelog (streams subscribe here). */
   gameStates: GameStateBoard;
+  /** Futures boards, fair lines and futures +EV (kept by the futures changelogs). */
+  futures: FuturesBoard;
   /** This replica's view of every key (`keys.add` registers a replica-local key, for tests). */
   keys: KeyStore;
   /** Account and key changes: durable, and seen by every API replica. */
@@ -119,7 +123,8 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
   const opportunities = new OpportunityBoard();
   const splits = new SplitsBoard(clock);
   const gameStates = new GameStateBoard();
-  const views = startChangelogViews(bus, board, config.replicaId, logger, opportunities, splits, gameStates);
+  const futures = new FuturesBoard(() => clock.now());
+  const views = [...startChangelogViews(bus, board, config.replicaId, logger, opportunities, splits, gameStates), ...startFuturesViews(bus, futures, config.replicaId, logger)];
   const fatal = (reason: string): void => {
     if (health.failed) return;
     health.fail(reason);
@@ -151,7 +156,7 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
   }
 
   const app = await buildApp({
-    board, views: tierViews, opportunities, splits, gameStates, catalog, keys, accounts: accounts.accounts, usage, now,
+    board, views: tierViews, opportunities, splits, gameStates, futures, catalog, keys, accounts: accounts.accounts, usage, now,
     rateLimits, clock, store, version: packageVersion(), redisUrl: config.redisUrl, http: config.http, stream: config.stream,
     sessionTtlMs: config.sessionTtlMs, webRoot: builtWebRoot(),
     runtime: () => health.check(),
@@ -200,7 +205,7 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
     return stopped;
   };
 
-  return { app, url, demoKeys, board, views: tierViews, opportunities, splits, gameStates, keys, accounts: accounts.accounts, usage, bus, pipeline, feed, clock, store, health, analystUrl: opened.analystUrl, drained, stop };
+  return { app, url, demoKeys, board, views: tierViews, opportunities, splits, gameStates, futures, keys, accounts: accounts.accounts, usage, bus, pipeline, feed, clock, store, health, analystUrl: opened.analystUrl, drained, stop };
 }
 
 /** Where `make web-build` puts the web screen: dist/web, from the sources (tsx, vitest) and from dist/. */

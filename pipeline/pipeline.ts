@@ -1,11 +1,12 @@
 import type { Logger } from 'pino';
-import { TOPICS, TOPIC_CONFIGS, isClosedStatus, isRawSplits } from '../schemas/index.js';
+import { TOPICS, TOPIC_CONFIGS, isClosedStatus, isRawFutures, isRawSplits } from '../schemas/index.js';
 import type { CanonicalEvent, GameState, LeagueDef, OddsChange, OddsTick, Opportunity, TeamDef, TopicName } from '../schemas/index.js';
 import { partitionFor } from './bus/index.js';
 import type { Bus, BusRecord, OutgoingRecord, ReadScope, RecordBatch } from './bus/index.js';
 import type { Clock } from './clock.js';
 import { ClosingProcessor, closingRow, gameStateRow, gradeRow, storedClosingLines } from './closing/index.js';
 import type { ClosingInput } from './closing/index.js';
+import { FuturesNormalizer, FuturesProcessor, futuresEvRow, futuresLatestRow, futuresTickRows } from './futures/index.js';
 import { Normalizer } from './normalize/index.js';
 import type { UnmatchedReason } from './normalize/index.js';
 import { OpportunityProcessor, opportunityRecords, opportunityRow, resolveOptions } from './opportunities/index.js';
@@ -42,6 +43,7 @@ export interface PipelineStats {
   splits: { events: number; snapshots: number };
   opportunities: { active: number; created: number; updated: number; expired: number; events: number };
   closing: { captured: number; closingLines: number; graded: number; settled: number; events: number };
+  futures: { boards: number; markets: number; opportunities: number; created: number; expired: number; unmatched: Record<string, number> };
   sinks: Record<string, SinkCounters>;
   lag: Record<string, number>;
   /** Partitions each stage owns in this process (several processes share a group's partitions). */
@@ -93,6 +95,13 @@ export function startPipeline(options: PipelineOptions): Pipeline {
   const closingSink = new TableSink(store, 'closing_odds', logger, sinkOptions);
   const gradesSink = new TableSink(store, 'clv_grades', logger, sinkOptions);
   const gameStateSink = new TableSink(store, 'game_state', logger, sinkOptions);
+  // Futures: boards normalized beside the ticks, one processor for fair lines and +EV.
+  const futuresNormalizer = new FuturesNormalizer(options.catalog);
+  const references = resolveOptions(options.opportunities);
+  const futures = new FuturesProcessor({ referenceBooks: references.referenceBooks, fallbackReferenceBooks: references.fallbackReferenceBooks });
+  const futuresTicksSink = new TableSink(store, 'futures_odds_ticks', logger, sinkOptions);
+  const futuresLatestSink = new TableSink(store, 'futures_odds_latest', logger, sinkOptions);
+  const futuresEvSink = new TableSink(store, 'futures_ev', logger, sinkOptions);
   // Versions of replaced closing and grade rows: grow across restarts (wall time) and within one.
   let version = Date.now() * 1000;
   const runClosing = async (partition: number, inputs: ClosingInput[]): Promise<void> => {
@@ -132,8 +141,14 @@ export function startPipeline(options: PipelineOptions): Pipeline {
       const ticks: OutgoingRecord<typeof TOPICS.ticks>[] = [];
       const events: OutgoingRecord<typeof TOPICS.events>[] = [];
       const snapshots: OutgoingRecord<typeof TOPICS.splits>[] = [];
+      const boards: OutgoingRecord<typeof TOPICS.futures>[] = [];
       for (const record of records) {
         if (record.value === null) continue;
+        if (isRawFutures(record.value)) {
+          const quote = futuresNormalizer.handle(record.value).quote;
+          if (quote) boards.push({ key: quote.key, partitionKey: quote.futureId, value: quote });
+          continue;
+        }
         if (isRawSplits(record.value)) {
           const result = normalizer.handleSplits(record.value, now);
           for (const e of result.events) events.push({ key: e.id, value: e });
@@ -168,6 +183,18 @@ export function startPipeline(options: PipelineOptions): Pipeline {
         splitsSnapshots += snapshots.length;
         await producer.send(TOPICS.splits, snapshots);
       }
+      if (boards.length > 0) await producer.send(TOPICS.futures, boards);
+    }, logger, options.onFailure),
+
+    // Futures: each market's fair line and +EV from every book's latest board.
+    startStage(bus, 'futures', { groupId: 'futures', topic: TOPICS.futures, fromBeginning: true }, async (records) => {
+      const step = futures.handle(records.flatMap((r) => (r.value ? [r.value] : [])), clock.now());
+      if (step.markets.length > 0) await producer.send(TOPICS.futuresMarkets, step.markets.map((m) => ({ key: m.futureId, value: m })));
+      await futuresLatestSink.write(step.latest.map(futuresLatestRow));
+      await futuresEvSink.write(step.ev.map(futuresEvRow));
+    }, logger, options.onFailure),
+    startStage(bus, 'sink:futures_odds_ticks', { groupId: 'sink-futures-odds-ticks', topic: TOPICS.futures, fromBeginning: true, ...sinkBatch, minBatchSize: 1000 }, async (records) => {
+      await futuresTicksSink.write(records.flatMap((r) => (r.value ? futuresTickRows(r.value) : [])));
     }, logger, options.onFailure),
 
     // Game state from feeds that report it: resolved to canonical events; the status it reports
@@ -326,6 +353,11 @@ export function startPipeline(options: PipelineOptions): Pipeline {
   // instance or a takeover continues from what clients already saw, not from empty. The
   // pipeline is ready once each of them went through its first assignment.
   const ready = (async () => {
+    // Futures state is not partitioned yet: every instance rebuilds the whole futures changelog
+    // at start (a second instance keeps markets it does not own; their +EV is recomputed, not served twice).
+    await bus.readToEnd(TOPICS.futures, (records) => {
+      for (const r of records) if (r.value) futures.restore(r.value);
+    });
     stages.push(...startStages());
     await Promise.all([...firstAssignment.values()].map((d) => d.promise));
     logger.info({ events: normalizer.eventCount, rows: sum(snapshots.all(), (p) => p.size), opportunities: sum(opportunities.all(), (p) => p.size) }, 'pipeline state restored from the changelogs');
@@ -355,7 +387,8 @@ export function startPipeline(options: PipelineOptions): Pipeline {
         settled: sum(closings.all(), (p) => p.counters.settled),
         events: sum(closings.all(), (p) => p.eventCount),
       },
-      sinks: { odds_ticks: ticksSink.counters, odds_latest: latestSink.counters, events: eventsSink.counters, opportunities: opportunitiesSink.counters, closing_odds: closingSink.counters, clv_grades: gradesSink.counters, game_state: gameStateSink.counters, splits_history: splitsHistorySink.counters, splits_latest: splitsLatestSink.counters },
+      futures: { ...futures.counters, markets: futures.marketCount, opportunities: futures.opportunityCount, unmatched: Object.fromEntries(futuresNormalizer.counts.unmatched) },
+      sinks: { odds_ticks: ticksSink.counters, odds_latest: latestSink.counters, events: eventsSink.counters, opportunities: opportunitiesSink.counters, closing_odds: closingSink.counters, clv_grades: gradesSink.counters, game_state: gameStateSink.counters, futures_odds_ticks: futuresTicksSink.counters, futures_odds_latest: futuresLatestSink.counters, futures_ev: futuresEvSink.counters, splits_history: splitsHistorySink.counters, splits_latest: splitsLatestSink.counters },
       lag: Object.fromEntries(stages.map((s) => [s.name, s.consumer.lag()])),
       partitions: Object.fromEntries(stages.map((s) => [s.name, s.consumer.assignment()])),
     }),

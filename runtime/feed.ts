@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { TOPICS } from '../schemas/index.js';
+import { TOPICS, isRawFutures } from '../schemas/index.js';
 import type { FeedRecord } from '../schemas/index.js';
 import type { Bus } from '../pipeline/bus/index.js';
 import { ManualClock, systemClock } from '../pipeline/clock.js';
@@ -49,7 +49,7 @@ export async function makeFeed(config: Config, clock: Clock, logger: Logger): Pr
  */
 export function startFeed(feed: Feed, bus: Bus): Promise<void> {
   const producer = bus.producer();
-  const rawKey = (t: FeedRecord): string => `${t.book}:${t.bookEventId}`;
+  const rawKey = (t: FeedRecord): string => `${t.book}:${isRawFutures(t) ? t.bookMarketId : t.bookEventId}`;
   gameStateSource(feed)?.onGameState((states) => producer.send(TOPICS.rawGameState, states.map((g) => ({ key: `${g.book}:${g.bookEventId}`, partitionKey: g.league, value: g }))));
   return feed.start((records) => producer.send(TOPICS.rawTicks, records.map((t) => ({ key: rawKey(t), partitionKey: t.league, value: t }))));
 }

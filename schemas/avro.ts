@@ -109,7 +109,40 @@ const rawSplits = record('RawSplits', [
  * so the wire value is a record with exactly one of the two set: a union at the top would leave
  * no room for an additive change, a wrapper does.
  */
-const feedRecord = record('FeedRecord', [['tick', opt(rawTick)], ['splits', opt(rawSplits)]], 'One record of the feed: a price (tick) or betting splits (splits); the other is null.');
+const rawFutures = record('RawFutures', [
+  ['kind', S], ['book', S], ['bookMarketId', S], ['sport', S], ['league', S], ['market', S], ['season', S], ['subject', opt(S)], ['title', S],
+  ['settlesAt', L], ['ts', L],
+  ['selections', { type: 'array', items: record('RawFutureSelection', [['name', S], ['line', opt(D)], ['priceAmerican', I]]) }],
+], 'One book\'s board of one outright market, in its own names; no selections: the book pulled it.');
+
+const feedRecord = record('FeedRecord', [['tick', opt(rawTick)], ['splits', opt(rawSplits)], ['futures', opt(rawFutures)]], 'One record of the feed: a price (tick), betting splits (splits) or a futures board (futures); the others are null.');
+
+/** What identifies a canonical futures market, on both futures topics. */
+const FUTURE_MARKET_FIELDS: readonly (readonly [string, AvroSchema])[] = [
+  ['futureId', S], ['name', S], ['sport', S], ['league', S], ['futureType', S], ['market', S], ['season', S], ['subjectTeamId', opt(S)], ['settlesAt', L],
+];
+
+const futuresQuote = record('FuturesQuote', [
+  ...FUTURE_MARKET_FIELDS, ['key', S], ['book', S], ['bookMarketId', S], ['ts', L],
+  ['selections', { type: 'array', items: record('FuturePrice', [['selection', S], ['selectionId', S], ['line', opt(D)], ['priceAmerican', I], ['priceDecimal', D], ['probability', D]]) }],
+], 'One book\'s board of one canonical futures market; no selections: pulled.');
+
+const FAIR_METHODS = ['power', 'multiplicative', 'additive', 'shin', 'odds_ratio', 'logit'] as const;
+const futuresMarket = record('FuturesMarket', [
+  ...FUTURE_MARKET_FIELDS,
+  ['references', { type: 'array', items: S }],
+  ['selections', { type: 'array', items: record('FutureFairSelection', [
+    ['selection', S], ['selectionId', S], ['line', opt(D)], ['fair', opt(record('FutureFairByMethod', FAIR_METHODS.map((m) => [m, D] as const)))],
+    ['bestBook', S], ['bestPriceAmerican', I], ['bestPriceDecimal', D], ['bookCount', I],
+  ]) }],
+  ['opportunities', { type: 'array', items: record('FutureEvOpportunity', [
+    ['id', S], ['futureId', S], ['book', S], ['selection', S], ['selectionId', S], ['line', opt(D)], ['priceAmerican', I], ['priceDecimal', D], ['oddsTs', L],
+    ['methods', record('FutureEvMethods', DEVIG.map((m, i) => [m, i === 0 ? record('FutureEvMethodValues', [['fairProbability', D], ['noVigOdds', D], ['evPercent', D], ['kellyPercent', D]]) : `${NS}.FutureEvMethodValues`] as const))],
+    ['evPercent', D], ['sharpBooks', { type: 'array', items: S }], ['referenceHoldPercent', D], ['bookCount', I], ['detectedAt', L], ['lastSeenAt', L],
+  ]) }],
+  ['books', { type: 'array', items: record('FutureBookHold', [['book', S], ['holdPercent', D], ['ts', L]]) }],
+  ['updatedAt', L],
+], 'A futures market\'s fair line (the references de-vigged by each method) and its current +EV prices.');
 
 const marketSignals = record('MarketSignals', [
   ['divergence', opt(record('DivergenceSignal', [['sharpSide', S], ['gap', D]]))],
@@ -163,4 +196,6 @@ export const AVRO_SCHEMAS: Record<TopicName, AvroSchema> = {
   splits: splitsSnapshot,
   'gamestate.raw': rawGameState,
   gamestate: gameState,
+  futures: futuresQuote,
+  'futures.markets': futuresMarket,
 };

@@ -6,6 +6,7 @@ export * from './closing.js';
 export * from './odds.js';
 export * from './opportunities.js';
 export * from './splits.js';
+export * from './futures.js';
 export * from './topics.js';
 export * from './accounts.js';
 export * from './reference/index.js';

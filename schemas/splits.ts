@@ -1,5 +1,6 @@
 import type { CanonicalEvent } from './events.js';
 import type { MarketId } from './markets.js';
+import type { RawFutures } from './futures.js';
 import type { RawTick } from './ticks.js';
 
 /**
@@ -51,10 +52,10 @@ export interface RawSplits extends Pick<RawTick, 'book' | 'bookEventId' | 'sport
 }
 
 /**
- * What a feed produces: prices, and (for feeds that have them) splits. Ticks carry no tag so
- * that the hot path stays as it was; splits are told apart by `kind`.
+ * What a feed produces: prices, and (for feeds that have them) splits and futures boards. Ticks
+ * carry no tag so that the hot path stays as it was; splits and futures are told apart by `kind`.
  */
-export type FeedRecord = RawTick | RawSplits;
+export type FeedRecord = RawTick | RawSplits | RawFutures;
 
 export function isRawSplits(record: FeedRecord): record is RawSplits {
   return (record as Partial<RawSplits>).kind === 'splits';

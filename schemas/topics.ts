@@ -1,5 +1,6 @@
 import type { AccountChange } from './accounts.js';
 import type { CanonicalEvent } from './events.js';
+import type { FuturesMarket, FuturesQuote } from './futures.js';
 import type { GameState, RawGameState } from './gamestate.js';
 import type { OddsChange } from './odds.js';
 import type { Opportunity } from './opportunities.js';
@@ -30,6 +31,10 @@ export const TOPICS = {
   rawGameState: 'gamestate.raw',
   /** Game state on canonical events; compacted by event id, tombstone once the event left the board. */
   gameState: 'gamestate',
+  /** Futures boards on canonical markets: compacted, keyed `${futureId}|${book}`, partitioned by future id. */
+  futures: 'futures',
+  /** Each futures market's fair line and +EV, compacted by future id (the futures processor's output). */
+  futuresMarkets: 'futures.markets',
 } as const;
 export type TopicName = (typeof TOPICS)[keyof typeof TOPICS];
 
@@ -46,6 +51,8 @@ export interface TopicValues {
   splits: SplitsSnapshot;
   'gamestate.raw': RawGameState;
   gamestate: GameState;
+  futures: FuturesQuote;
+  'futures.markets': FuturesMarket;
 }
 
 /** A record that could not be decoded, as it was on the wire (base64), and why. */
@@ -77,4 +84,6 @@ export const TOPIC_CONFIGS: Record<TopicName, TopicConfig> = {
   splits: { partitions: 4, compacted: true },
   'gamestate.raw': { partitions: 4, compacted: false },
   gamestate: { partitions: 4, compacted: true },
+  futures: { partitions: 4, compacted: true },
+  'futures.markets': { partitions: 4, compacted: true },
 };

@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../pipeline/clock.js';
 import { ReplayFeed, parseRecordingLine, readLines, silentLogger } from '../pipeline/feeds/theoddsapi/index.js';
 import type { RecordedSnapshot } from '../pipeline/feeds/theoddsapi/index.js';
+import { closingFair, decimal, pricesOf } from './support/recorded-closes.js';
+import type { Price, RecordedEvent } from './support/recorded-closes.js';
 import { startTestSystem } from './support/system.js';
 
 /**
@@ -19,67 +21,6 @@ import { startTestSystem } from './support/system.js';
 const NFL_RECORDING = resolve(process.env['SHARED_DATA_DIR'] ?? resolve('..', 'shared', 'data'), 'theoddsapi_v4_nfl_2025wk10_snapshots.jsonl.gz');
 const present = existsSync(NFL_RECORDING);
 if (!present) console.warn(`skipping the closing-line replay: ${NFL_RECORDING} is not present (recordings live in ../shared/data)`);
-
-interface Outcome { name: string; price: number; point?: number }
-interface RecordedEvent {
-  id: string;
-  commence_time: string;
-  home_team: string;
-  away_team: string;
-  bookmakers: { key: string; markets: { key: string; outcomes: Outcome[] }[] }[];
-}
-
-const BOOK: Readonly<Record<string, string>> = { williamhill_us: 'caesars' };
-const MARKET: Readonly<Record<string, string>> = { h2h: 'moneyline', spreads: 'point_spread', totals: 'total_points' };
-
-interface Price { book: string; market: string; selection: string; line: number | null; american: number }
-
-function pricesOf(e: RecordedEvent): Price[] {
-  const out: Price[] = [];
-  for (const b of e.bookmakers) {
-    for (const m of b.markets) {
-      const market = MARKET[m.key];
-      if (market === undefined) continue;
-      for (const o of m.outcomes) {
-        const selection = o.name === e.home_team ? 'home' : o.name === e.away_team ? 'away' : o.name.toLowerCase();
-        out.push({ book: BOOK[b.key] ?? b.key, market, selection, line: o.point ?? null, american: o.price });
-      }
-    }
-  }
-  return out;
-}
-
-const decimal = (a: number): number => (a > 0 ? 1 + a / 100 : 1 + 100 / -a);
-
-/** Power de-vig written out: the k with sum p_i^k = 1, by bisection. */
-function powerDevig(americans: number[]): number[] {
-  const implied = americans.map((a) => 1 / decimal(a));
-  let lo = 0.5;
-  let hi = 2;
-  for (let i = 0; i < 200; i++) {
-    const k = (lo + hi) / 2;
-    const sum = implied.reduce((s, p) => s + p ** k, 0);
-    if (sum > 1) lo = k;
-    else hi = k;
-  }
-  const k = (lo + hi) / 2;
-  return implied.map((p) => p ** k);
-}
-
-/** The selection's fair probability at its line from one book's complete two-way market, or null. */
-function fairFrom(prices: Price[], book: string, p: { market: string; selection: string; line: number | null }): number | null {
-  const canonical = (x: { selection: string; line: number | null }): number | null => (x.line === null ? null : x.selection === 'away' ? -x.line : x.line);
-  const family = (s: string): string => (s === 'over' || s === 'under' ? 'total' : 'side');
-  const outcomes = family(p.selection) === 'total' ? ['over', 'under'] : ['home', 'away'];
-  const market = outcomes.map((s) => prices.find((x) => x.book === book && x.market === p.market && x.selection === s && canonical(x) === canonical(p)));
-  if (market.some((x) => x === undefined)) return null;
-  const fair = powerDevig(market.map((x) => (x as Price).american));
-  return fair[outcomes.indexOf(p.selection)] ?? null;
-}
-
-function closingFair(prices: Price[], p: { market: string; selection: string; line: number | null }): number | null {
-  return fairFrom(prices, 'lowvig', p) ?? fairFrom(prices, 'betonlineag', p);
-}
 
 describe('closing lines and CLV on the real NFL recording', () => {
   it.runIf(present)('captures every book\'s last pre-match price at each kickoff and grades pre-kickoff +EV against it', async () => {

@@ -46,6 +46,8 @@ beforeAll(async () => {
         postponedShare: 0,
         ticksPerSecond: 400,
         intervalMs: 5,
+        // Futures off: this suite plays games; futures have their own (test/futures-simulator.e2e.test.ts).
+        futuresIntervalMs: 0,
       });
       return feed;
     },

@@ -16,7 +16,7 @@ import type { Conformance } from './support/fixture.js';
 
 type Row = Record<string, unknown>;
 /** 20 data tools on the query layer, 5 calculators, and the account tool (the fixture has a key store). */
-const TOOL_COUNT = 26;
+const TOOL_COUNT = 28;
 let c: Conformance;
 let nbaEvent = '';
 let nflEvent = '';
@@ -98,9 +98,10 @@ describe('handshake', () => {
     const { tools } = await client.listTools();
     const names = tools.map((t) => t.name).sort();
     expect(names).toEqual([
-      'calculate_arbitrage', 'calculate_ev', 'calculate_hold', 'calculate_kelly', 'compare_odds', 'devig_odds', 'find_arbitrage', 'find_ev_opportunities',
-      'find_low_hold', 'find_middles', 'get_account_info', 'get_best_odds', 'get_closing_lines', 'get_clv', 'get_events', 'get_game_state', 'get_leagues',
-      'get_markets', 'get_odds', 'get_odds_batch', 'get_odds_delta', 'get_splits', 'get_splits_history', 'get_sports', 'get_sportsbooks', 'get_teams',
+      'calculate_arbitrage', 'calculate_ev', 'calculate_hold', 'calculate_kelly', 'compare_futures_lines', 'compare_odds', 'devig_odds', 'find_arbitrage',
+      'find_ev_opportunities', 'find_low_hold', 'find_middles', 'get_account_info', 'get_best_odds', 'get_closing_lines', 'get_clv', 'get_events',
+      'get_futures_odds', 'get_game_state', 'get_leagues', 'get_markets', 'get_odds', 'get_odds_batch', 'get_odds_delta', 'get_splits', 'get_splits_history',
+      'get_sports', 'get_sportsbooks', 'get_teams',
     ]);
     for (const t of tools) {
       expect([t.name, t.inputSchema.type, typeof t.description, t.outputSchema?.type]).toEqual([t.name, 'object', 'string', 'object']);

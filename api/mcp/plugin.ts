@@ -10,6 +10,7 @@ import { SplitsBoard } from '../views/splits-board.js';
 import { CALCULATOR_TOOLS } from './calculator-tools.js';
 import { queryTools } from './query-tools.js';
 import type { ToolSources } from './query-tools.js';
+import { futuresTools } from './futures-tools.js';
 import type { RouteSchemas } from './route-schemas.js';
 import { ToolRegistry, createMcpServer } from './server.js';
 import { DEFAULT_SESSION_LIMITS, Sessions } from './sessions.js';
@@ -60,7 +61,7 @@ export const mcpRoutes: FastifyPluginAsync<McpOptions> = async (app, options) =>
   };
   let registry: ToolRegistry | undefined;
   // The tools are described by the REST routes' schemas, complete once the app is ready.
-  const tools = (): ToolRegistry => (registry ??= new ToolRegistry([...queryTools(sources, routeSchemas, restPrefix), ...CALCULATOR_TOOLS]));
+  const tools = (): ToolRegistry => (registry ??= new ToolRegistry([...queryTools(sources, routeSchemas, restPrefix), ...futuresTools(deps.catalog, deps.futures), ...CALCULATOR_TOOLS]));
   const sessions = new Sessions(() => createMcpServer(tools(), deps.version, app.log), options.sessionLimits ?? DEFAULT_SESSION_LIMITS);
   app.addHook('onClose', async () => sessions.closeAll());
   // Built when the app is ready (every route registered), so a tool whose route is missing stops the start.

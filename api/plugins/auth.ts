@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TierName } from '../../schemas/index.js';
 import { ApiError } from '../errors.js';
 import type { AuthenticatedKey, KeyStore, UsageRecorder } from '../accounts/index.js';
@@ -54,6 +54,10 @@ export const authPlugin = fp<AuthOptions>(async (app: FastifyInstance, options) 
   app.addHook('onRequest', async (request, reply) => {
     const key = presentedKey(request);
     const record = key === undefined ? options.sessions?.authenticate(request) : options.keys.lookup(key);
+    if (!record && key === undefined && request.routeOptions.config.keyless === true) {
+      await keylessLimit(request, reply, options);
+      return;
+    }
     if (!record) {
       throw new ApiError(
         'unauthorized',
@@ -81,6 +85,30 @@ export const authPlugin = fp<AuthOptions>(async (app: FastifyInstance, options) 
     }
   });
 });
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route answers without an API key too (limited per address); a key sent is checked as usual. */
+    keyless?: boolean;
+  }
+}
+
+/** Requests per minute per client address on routes open without a key (`config: { keyless: true }`). */
+export const KEYLESS_REQUESTS_PER_MINUTE = 10;
+
+/** A route open without a key (a key, when sent, is checked as usual): limited per client address. */
+async function keylessLimit(request: FastifyRequest, reply: FastifyReply, options: AuthOptions): Promise<void> {
+  const rate = await options.rateLimits.hit(`address:${request.ip}`, KEYLESS_REQUESTS_PER_MINUTE, options.now());
+  const headers: Record<string, string> = {
+    'x-ratelimit-limit': String(KEYLESS_REQUESTS_PER_MINUTE),
+    'x-ratelimit-remaining': String(rate.remaining),
+    'x-ratelimit-reset': String(rate.resetAt),
+  };
+  void reply.headers(headers);
+  if (!rate.allowed) {
+    throw new ApiError('rate_limited', `Without an API key this route allows ${KEYLESS_REQUESTS_PER_MINUTE} requests per minute per address; retry in ${rate.retryAfter} s`, { ...headers, 'retry-after': String(rate.retryAfter) }, { retry_after: rate.retryAfter });
+  }
+}
 
 /** The route pattern a request matched (`GET /api/v1/events/:eventId`): bounded, unlike URLs. */
 export function endpointOf(request: FastifyRequest): string {

@@ -39,3 +39,5 @@ export { gameStates } from './gamestate-map.js';
 export { DAY_MS, closingLines, clvHistory, fromStore, parseDay } from './closing-answers.js';
 export type { ClosingLinesQuery, ClvQuery } from './closing-answers.js';
 export { accountInfo } from './account-info.js';
+export { compareFutures, futuresEv, futuresOdds, listFutures } from './futures.js';
+export type { FutureMarketSummary, FutureOddsRow, FuturesComparison, FuturesEvQuery, FuturesListQuery, FuturesOddsQuery } from './futures.js';

@@ -2,12 +2,13 @@ import { readFileSync } from 'node:fs';
 import avro from 'avsc';
 import { SchemaRegistryClient } from '@confluentinc/schemaregistry';
 import { describe, expect, it } from 'vitest';
-import { AVRO_SCHEMAS, LEAGUES, TEAMS, TOPICS, isRawSplits } from '../../schemas/index.js';
+import { AVRO_SCHEMAS, LEAGUES, TEAMS, TOPICS, isRawFutures, isRawSplits } from '../../schemas/index.js';
 import type { AccountChange, CanonicalEvent, OddsTick, TopicName, TopicValues } from '../../schemas/index.js';
 import { ManualClock } from '../clock.js';
 import { MarketSimulator } from '../feeds/simulator/index.js';
+import { FuturesNormalizer, FuturesProcessor } from '../futures/index.js';
 import { Normalizer } from '../normalize/index.js';
-import { OpportunityProcessor } from '../opportunities/index.js';
+import { OpportunityProcessor, defaultReferenceBooks } from '../opportunities/index.js';
 import { SnapshotProcessor } from '../snapshot/index.js';
 import { SplitsProcessor } from '../splits/index.js';
 import { AvroCodec, SchemaCompatibilityError } from './codec.js';
@@ -23,7 +24,7 @@ function sampleValues(): { [T in TopicName]: TopicValues[T][] } {
   const snapshot = new SnapshotProcessor();
   const opportunities = new OpportunityProcessor();
   const splits = new SplitsProcessor();
-  const out: { [T in TopicName]: TopicValues[T][] } = { 'odds.ticks.raw': [], 'odds.ticks': [], events: [], 'odds.snapshot': [], opportunities: [], 'dead-letter': [], accounts: [], splits: [], 'gamestate.raw': [], gamestate: [] };
+  const out: { [T in TopicName]: TopicValues[T][] } = { 'odds.ticks.raw': [], 'odds.ticks': [], events: [], 'odds.snapshot': [], opportunities: [], 'dead-letter': [], accounts: [], splits: [], 'gamestate.raw': [], gamestate: [], futures: [], 'futures.markets': [] };
   const raw = sim.snapshot();
   for (let i = 1; i <= 4; i++) raw.push(...sim.step(T0 + i * 5000, 300));
   // Splits and game states from the same market, through the normalizer and the splits processor.
@@ -60,6 +61,13 @@ function sampleValues(): { [T in TopicName]: TopicValues[T][] } {
     const n = liveNormalizer.handleGameState(r, T0 + 30_000);
     if (n.state) out.gamestate.push(n.state);
   }
+  // Futures boards, normalized, and the markets the futures processor derives from them.
+  const futuresNormalizer = new FuturesNormalizer({ teams: TEAMS, leagues: LEAGUES });
+  const futures = new FuturesProcessor({ referenceBooks: defaultReferenceBooks(), fallbackReferenceBooks: ['betonlineag'] });
+  const rawFutures = sim.futures(T0 + 60_000).filter((_, i) => i % 40 === 0);
+  out['odds.ticks.raw'].push(...rawFutures);
+  out.futures.push(...rawFutures.flatMap((r) => futuresNormalizer.handle(r).quote ?? []));
+  out['futures.markets'].push(...futures.handle(out.futures, T0 + 60_000).markets);
   const accounts: AccountChange[] = [
     { kind: 'account', account: { id: 'acct_1', name: 'Acme', createdAt: T0, version: 1 } },
     { kind: 'key', key: { id: 'key_1', accountId: 'acct_1', hash: 'ab'.repeat(32), preview: 'sk_live_…9f3a', tier: 'pro', name: null, createdAt: T0, updatedAt: T0, active: true, expiresAt: null, revokedAt: null, requestsPerMinute: null, replacedBy: null, version: 2 } },
@@ -101,7 +109,7 @@ describe('Avro schemas on the wire', () => {
       // One of each opportunity kind, and a spread of the rest.
       const picked: unknown[] = topic === TOPICS.opportunities ? [...kinds].map((k) => values.opportunities.find((o) => o.kind === k)) : sample.filter((_, i) => i % Math.ceil(sample.length / 50) === 0);
       // The feed's topic: splits records as well as ticks.
-      if (topic === TOPICS.rawTicks) picked.push(...values['odds.ticks.raw'].filter(isRawSplits).slice(0, 5));
+      if (topic === TOPICS.rawTicks) picked.push(...values['odds.ticks.raw'].filter(isRawSplits).slice(0, 5), ...values['odds.ticks.raw'].filter(isRawFutures).slice(0, 5));
       for (const value of picked) {
         const bytes = await codec.encode(topic, value);
         expect(bytes[0], 'magic byte').toBe(0);

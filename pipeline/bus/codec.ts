@@ -1,7 +1,7 @@
 import { Compatibility } from '@confluentinc/schemaregistry';
 import type { Client } from '@confluentinc/schemaregistry';
 import avro from 'avsc';
-import { AVRO_SCHEMAS, OPPORTUNITY_COMMON_FIELDS, OPPORTUNITY_KIND_FIELDS, TOPICS, isRawSplits } from '../../schemas/index.js';
+import { AVRO_SCHEMAS, OPPORTUNITY_COMMON_FIELDS, OPPORTUNITY_KIND_FIELDS, TOPICS, isRawFutures, isRawSplits } from '../../schemas/index.js';
 import type { AccountChange, FeedRecord, TopicName } from '../../schemas/index.js';
 
 /**
@@ -66,7 +66,8 @@ function toWire(topic: TopicName, value: unknown): unknown {
     }
     case TOPICS.rawTicks: {
       const v = value as FeedRecord;
-      return isRawSplits(v) ? { tick: null, splits: v } : { tick: v, splits: null };
+      if (isRawFutures(v)) return { tick: null, splits: null, futures: v };
+      return isRawSplits(v) ? { tick: null, splits: v, futures: null } : { tick: v, splits: null, futures: null };
     }
     case TOPICS.accounts: {
       const v = value as AccountChange;
@@ -92,7 +93,7 @@ function fromWire(topic: TopicName, value: unknown): unknown {
       return out;
     }
     case TOPICS.rawTicks:
-      return o['tick'] ?? o['splits'];
+      return o['tick'] ?? o['splits'] ?? o['futures'];
     case TOPICS.accounts:
       return o['kind'] === 'account' ? { kind: 'account', account: o['account'] } : { kind: 'key', key: o['key'] };
     case TOPICS.rawGameState:

@@ -16,8 +16,8 @@ function steppingClock(): Clock {
 }
 
 function feed(options: SimulatorFeedOptions = {}): SimulatorFeed {
-  // Splits are off unless a test asks: the other tests count ticks.
-  return new SimulatorFeed({ clock: steppingClock(), catalog: CATALOG, intervalMs: 1, splitsIntervalMs: 0, ...options });
+  // Splits and futures are off unless a test asks: the other tests count ticks.
+  return new SimulatorFeed({ clock: steppingClock(), catalog: CATALOG, intervalMs: 1, splitsIntervalMs: 0, futuresIntervalMs: 0, ...options });
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));

@@ -13,6 +13,8 @@ export interface SimulatorFeedOptions extends MarketSimulatorOptions {
   maxBatch?: number;
   /** Time between two rounds of betting splits (the first goes out right after the board). Default 5 minutes; 0 turns splits off. */
   splitsIntervalMs?: number;
+  /** Time between two rounds of futures boards (the first goes out right after the board). Default 5 minutes; 0 turns futures off. */
+  futuresIntervalMs?: number;
   /** Called when `emit` rejects; the feed has stopped by then. Without it the error is thrown uncaught. */
   onError?: (error: unknown) => void;
 }
@@ -32,6 +34,8 @@ export class SimulatorFeed implements Feed, GameStateSource {
   private readonly maxBatch: number;
   private readonly splitsIntervalMs: number;
   private nextSplitsAt = Number.POSITIVE_INFINITY;
+  private readonly futuresIntervalMs: number;
+  private nextFuturesAt = Number.POSITIVE_INFINITY;
   private readonly onError: ((error: unknown) => void) | undefined;
   private running = false;
   private timer: NodeJS.Timeout | null = null;
@@ -47,6 +51,9 @@ export class SimulatorFeed implements Feed, GameStateSource {
     const splitsEvery = options.splitsIntervalMs ?? 300_000;
     if (!Number.isFinite(splitsEvery) || splitsEvery < 0) throw new RangeError(`simulator feed option splitsIntervalMs must be >= 0, got ${splitsEvery}`);
     this.splitsIntervalMs = splitsEvery;
+    const futuresEvery = options.futuresIntervalMs ?? 300_000;
+    if (!Number.isFinite(futuresEvery) || futuresEvery < 0) throw new RangeError(`simulator feed option futuresIntervalMs must be >= 0, got ${futuresEvery}`);
+    this.futuresIntervalMs = futuresEvery;
     this.onError = options.onError;
     this.clock = options.clock ?? systemClock;
     this.simulator = new MarketSimulator(options);
@@ -73,6 +80,10 @@ export class SimulatorFeed implements Feed, GameStateSource {
     if (this.splitsIntervalMs > 0) {
       this.nextSplitsAt = this.lastStep;
       await this.sendSplits(this.lastStep, emit);
+    }
+    if (this.futuresIntervalMs > 0) {
+      this.nextFuturesAt = this.lastStep;
+      await this.sendFutures(this.lastStep, emit);
     }
     this.schedule(emit);
   }
@@ -111,6 +122,7 @@ export class SimulatorFeed implements Feed, GameStateSource {
       await this.send(ticks, emit);
       await this.sendStates(states.filter((g) => g.status === 'live'));
       await this.sendSplits(now, emit);
+      await this.sendFutures(now, emit);
     } catch (error) {
       this.running = false;
       this.fail(error);
@@ -124,6 +136,13 @@ export class SimulatorFeed implements Feed, GameStateSource {
     if (now < this.nextSplitsAt) return;
     this.nextSplitsAt = now + this.splitsIntervalMs;
     await this.send(this.simulator.splits(now), emit);
+  }
+
+  /** A round of futures boards when one is due: results of this step's finals are in it. */
+  private async sendFutures(now: number, emit: Emit): Promise<void> {
+    if (now < this.nextFuturesAt) return;
+    this.nextFuturesAt = now + this.futuresIntervalMs;
+    await this.send(this.simulator.futures(now), emit);
   }
 
   private async send(ticks: FeedRecord[], emit: Emit): Promise<void> {

@@ -177,7 +177,11 @@ export class GamePlay {
     }
     this.report(ev, play, status, now);
     this.plays.delete(ev);
+    this.lastFinal = status === 'final' ? { home: play.homeScore, away: play.awayScore } : null;
   }
+
+  /** The score of the game `finish` last ended as final (futures move with it); null after other endings. */
+  lastFinal: { home: number; away: number } | null = null;
 
   /** Final score of a finished game, for tests and grading checks. */
   score(ev: SimEvent): { home: number; away: number } | null {

@@ -1,4 +1,4 @@
-import type { EventStatus, RawGameState, RawSplits, RawTick } from '../../../schemas/index.js';
+import type { EventStatus, RawFutures, RawGameState, RawSplits, RawTick } from '../../../schemas/index.js';
 import { type Quote, type SimEvent, type SimProp, buildQuotes, pushTicks, requote } from './board.js';
 import {
   type BookProfile,
@@ -10,6 +10,7 @@ import {
   spellTeam,
 } from './books.js';
 import { evolve } from './dynamics.js';
+import { FuturesModel } from './futures.js';
 import { GamePlay } from './gameplay.js';
 import { scalesFor, strengthSpread } from './fair.js';
 import { TimedHeap } from './heap.js';
@@ -55,6 +56,7 @@ export class MarketSimulator {
   private readonly byBookEventId = new Map<string, SimEvent>();
   private readonly staleSalt: number;
   private readonly splitsModel: SplitsModel;
+  private readonly futuresModel: FuturesModel;
   private active: SimEvent[] = [];
   private readonly ended: SimEvent[] = [];
   private allQuotes: Quote[] = [];
@@ -74,6 +76,7 @@ export class MarketSimulator {
     this.staleSalt = root.nextUint32();
     // Forked last, so the other streams (and so the ticks) are the same as before splits existed.
     this.splitsModel = new SplitsModel(root.fork());
+    const futuresRng = root.fork();
     const catalog = this.opts.catalog;
     this.books = ensureTrapHabits(bookProfiles(catalog.books)).map((profile) => ({
       profile,
@@ -83,6 +86,7 @@ export class MarketSimulator {
     this.planner = new Planner(this.opts, this.world);
     this.play = new GamePlay(this.opts.seed, this.opts.postponedShare);
     this.clockMs = this.opts.clock.now();
+    this.futuresModel = new FuturesModel(futuresRng, catalog.leagues, catalog.teams, this.books.map((b) => b.profile), this.clockMs);
     const opening: RawTick[] = [];
     for (const plan of this.planner.opening(this.clockMs)) this.createEvent(plan, this.clockMs, opening);
   }
@@ -132,6 +136,25 @@ export class MarketSimulator {
     const { splits, moved } = this.splitsModel.round(this.active, now);
     for (const ev of moved) this.queueRequotes(ev, now, null);
     return splits;
+  }
+
+  /**
+   * A round of outright boards at `nowMs`: every book's board of every futures market whose
+   * prices changed since it last posted (all of them on the first round). Results of games that
+   * went final since the last round have moved the title race already.
+   */
+  futures(nowMs: number): RawFutures[] {
+    return this.futuresModel.round(Math.max(nowMs, this.clockMs));
+  }
+
+  /** Decided games the futures took in (the last 2000), winner and loser by catalog name. */
+  futuresResults(): readonly { league: string; winner: string; loser: string }[] {
+    return this.futuresModel.results;
+  }
+
+  /** Futures markets on the board. */
+  get futuresMarkets(): number {
+    return this.futuresModel.marketCount;
   }
 
   /** The real games behind the ticks, with every book's id for each (upcoming and live; ended on request). */
@@ -328,6 +351,10 @@ export class MarketSimulator {
       l.closed = true;
     }
     this.play.finish(ev, status, now);
+    const score = status === 'final' ? this.play.lastFinal : null;
+    if (score && score.home !== score.away) {
+      this.futuresModel.result(ev.league, score.home > score.away ? ev.home : ev.away, score.home > score.away ? ev.away : ev.home);
+    }
     ev.status = status;
     this.planner.release(ev);
     this.ended.push(ev);

@@ -1,0 +1,183 @@
+import { FUTURE_TYPES } from '../../schemas/index.js';
+import type { FutureEvOpportunity, FuturesMarket } from '../../schemas/index.js';
+import type { FutureMarketSummary, FutureOddsRow, FuturesComparison } from '../queries/index.js';
+import { isoTime, nullableNumber, nullableString } from './common.js';
+
+const futureType = { type: 'string', enum: [...FUTURE_TYPES], description: 'TEAM (one outcome per team), PLAYER (awards), OVER_UNDER (season win totals), YES_NO (to make the playoffs).' } as const;
+const methods = ['power', 'multiplicative', 'additive', 'shin', 'odds_ratio', 'logit', 'worst_case'] as const;
+
+/** A futures market (COMPAT §8 FutureMarket): the first six fields are what the reference requires. */
+export const futureMarketSchema = {
+  type: 'object',
+  required: ['market_id', 'display_name', 'sport', 'league', 'future_type', 'selection_count'],
+  properties: {
+    market_id: { type: 'string', description: 'The future id `/futures/odds` takes as `future_id`, e.g. nba-2026-27-championship.' },
+    display_name: { type: 'string' },
+    sport: { type: 'string' },
+    league: { type: 'string' },
+    future_type: futureType,
+    selection_count: { type: 'integer', description: 'Distinct outcomes over the books shown.' },
+    books_available: { type: 'array', items: { type: 'string' }, description: 'Books pricing the market, alphabetical.' },
+    season: { type: 'string', description: '2026-27, or 2026 for a season within one year.' },
+    team: { ...nullableString, description: 'Team id of a team\'s own market (season wins, playoffs).' },
+    event_start_time: { type: 'string', format: 'date-time', description: 'When the market settles (the end of the season).' },
+  },
+} as const;
+
+export function presentFutureMarket(m: FutureMarketSummary): Record<string, unknown> {
+  return {
+    market_id: m.futureId,
+    display_name: m.name,
+    sport: m.sport,
+    league: m.league,
+    future_type: m.futureType,
+    selection_count: m.selectionCount,
+    books_available: [...m.books].sort(),
+    season: m.season,
+    team: m.subjectTeamId,
+    event_start_time: isoTime(m.settlesAt),
+  };
+}
+
+/** One book's price of one outcome (COMPAT §8 FutureOdds); fair line fields for keys with the +EV feature. */
+export const futureOddsSchema = {
+  type: 'object',
+  required: ['selection', 'sportsbook', 'odds_american', 'odds_decimal', 'probability', 'future_type', 'future_market_id', 'future_market_name', 'sport', 'league', 'event_start_time', 'timestamp'],
+  properties: {
+    id: { type: 'string', description: 'Stable per market, book, outcome and line.' },
+    selection: { type: 'string', description: 'Team name, player name, Over/Under or Yes/No.' },
+    selection_id: { type: 'string', description: 'Team id, player slug, over/under or yes/no.' },
+    sportsbook: { type: 'string' },
+    odds_american: { type: 'integer' },
+    odds_decimal: { type: 'number' },
+    probability: { type: 'number', description: 'Implied probability of the price (vig included).' },
+    line: { ...nullableNumber, description: 'Season win totals: the threshold; null otherwise.' },
+    future_type: futureType,
+    future_market_id: { type: 'string' },
+    future_market_name: { type: 'string' },
+    sport: { type: 'string' },
+    league: { type: 'string' },
+    event_start_time: { type: 'string', format: 'date-time', description: 'When the market settles.' },
+    timestamp: { type: 'string', format: 'date-time', description: 'When the book set or confirmed its board.' },
+    fair_probability: { ...nullableNumber, description: 'The sharp references\' fair probability (power de-vig across every outcome, averaged); Pro tier and up, null otherwise or when no reference prices the outcome.' },
+    ev_percent: { ...nullableNumber, description: 'EV % of this price at that fair probability; Pro tier and up.' },
+    is_best: { type: 'boolean', description: 'The longest price of this outcome over every book.' },
+  },
+} as const;
+
+export function presentFutureOdds(r: FutureOddsRow, withFair: boolean): Record<string, unknown> {
+  const fair = withFair ? (r.fair?.fair?.power ?? null) : null;
+  return {
+    id: `${r.quote.futureId}|${r.quote.book}|${r.price.selectionId}|${r.price.line ?? ''}`,
+    selection: r.price.selection,
+    selection_id: r.price.selectionId,
+    sportsbook: r.quote.book,
+    odds_american: r.price.priceAmerican,
+    odds_decimal: r.price.priceDecimal,
+    probability: round6(r.price.probability),
+    line: r.price.line,
+    future_type: r.quote.futureType,
+    future_market_id: r.quote.futureId,
+    future_market_name: r.quote.name,
+    sport: r.quote.sport,
+    league: r.quote.league,
+    event_start_time: isoTime(r.quote.settlesAt),
+    timestamp: isoTime(r.quote.ts),
+    fair_probability: fair,
+    ev_percent: withFair ? r.evPercent : null,
+    is_best: r.fair !== null && r.fair.bestPriceDecimal === r.price.priceDecimal,
+  };
+}
+
+const methodValues = {
+  type: 'object',
+  required: ['fair_probability', 'no_vig_odds', 'ev_percent', 'kelly_percent'],
+  properties: { fair_probability: { type: 'number' }, no_vig_odds: { type: 'number' }, ev_percent: { type: 'number' }, kelly_percent: { type: 'number' } },
+} as const;
+
+/** A futures +EV price: the book's price against the references' de-vigged probability of that outcome. */
+export const futureEvSchema = {
+  type: 'object',
+  required: ['id', 'future_market_id', 'future_market_name', 'sport', 'league', 'future_type', 'sportsbook', 'selection', 'odds_american', 'odds_decimal', 'fair_probability', 'ev_percent', 'devig_methods', 'sharp_books', 'detected_at'],
+  properties: {
+    id: { type: 'string', pattern: '^[a-f0-9]{16}$' },
+    future_market_id: { type: 'string' },
+    future_market_name: { type: 'string' },
+    sport: { type: 'string' },
+    league: { type: 'string' },
+    future_type: futureType,
+    sportsbook: { type: 'string' },
+    selection: { type: 'string' },
+    selection_id: { type: 'string' },
+    line: nullableNumber,
+    odds_american: { type: 'integer' },
+    odds_decimal: { type: 'number' },
+    fair_probability: { type: 'number', description: 'Power de-vig (the headline); every method is in devig_methods.' },
+    no_vig_odds: { type: 'number' },
+    ev_percent: { type: 'number', description: 'EV % under power de-vig; an entry is listed when EV > 0 under at least one method.' },
+    kelly_percent: { type: 'number' },
+    devig_methods: { type: 'object', required: [...methods], properties: Object.fromEntries(methods.map((m) => [m, methodValues])) },
+    sharp_books: { type: 'array', items: { type: 'string' }, description: 'Reference books averaged, best first (never the book itself).' },
+    reference_hold_percent: { type: 'number', description: 'Hold of the main reference\'s board.' },
+    book_count: { type: 'integer' },
+    event_start_time: { type: 'string', format: 'date-time', description: 'When the market settles.' },
+    odds_timestamp: { type: 'string', format: 'date-time' },
+    detected_at: { type: 'string', format: 'date-time' },
+    last_seen_at: { type: 'string', format: 'date-time' },
+  },
+} as const;
+
+export function presentFutureEv(o: FutureEvOpportunity, m: FuturesMarket): Record<string, unknown> {
+  const power = o.methods.power;
+  return {
+    id: o.id,
+    future_market_id: o.futureId,
+    future_market_name: m.name,
+    sport: m.sport,
+    league: m.league,
+    future_type: m.futureType,
+    sportsbook: o.book,
+    selection: o.selection,
+    selection_id: o.selectionId,
+    line: o.line,
+    odds_american: o.priceAmerican,
+    odds_decimal: o.priceDecimal,
+    fair_probability: power.fairProbability,
+    no_vig_odds: power.noVigOdds,
+    ev_percent: o.evPercent,
+    kelly_percent: power.kellyPercent,
+    devig_methods: Object.fromEntries(methods.map((k) => {
+      const v = o.methods[k];
+      return [k, { fair_probability: v.fairProbability, no_vig_odds: v.noVigOdds, ev_percent: v.evPercent, kelly_percent: v.kellyPercent }];
+    })),
+    sharp_books: o.sharpBooks,
+    reference_hold_percent: o.referenceHoldPercent,
+    book_count: o.bookCount,
+    event_start_time: isoTime(m.settlesAt),
+    odds_timestamp: isoTime(o.oddsTs),
+    detected_at: isoTime(o.detectedAt),
+    last_seen_at: isoTime(o.lastSeenAt),
+  };
+}
+
+/** `compare_futures_lines` (MCP): a market across books with the best price and fair line per outcome. */
+export function presentFuturesComparison(c: FuturesComparison): Record<string, unknown> {
+  return {
+    market: presentFutureMarket(c.market),
+    reference_books: c.references,
+    holds: c.holds.map((h) => ({ sportsbook: h.book, hold_percent: h.holdPercent })),
+    outcomes: c.outcomes.map((o) => ({
+      selection: o.selection,
+      selection_id: o.selectionId,
+      line: o.line,
+      fair_probability: o.fair?.power ?? null,
+      fair_probability_by_method: o.fair,
+      best: o.best && { sportsbook: o.best.book, odds_american: o.best.priceAmerican, odds_decimal: o.best.priceDecimal },
+      prices: o.prices.map((p) => ({ sportsbook: p.book, odds_american: p.priceAmerican, odds_decimal: p.priceDecimal, ev_percent: p.evPercent })),
+    })),
+  };
+}
+
+function round6(x: number): number {
+  return Math.round(x * 1e6) / 1e6;
+}

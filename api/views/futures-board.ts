@@ -1,0 +1,89 @@
+import type { FuturesMarket, FuturesQuote } from '../../schemas/index.js';
+
+interface Version {
+  /** When this replica applied it (the delayed view's clock). */
+  at: number;
+  quote: FuturesQuote | null;
+}
+
+/** What a futures query reads: every market's boards (as of a moment) and its derived state. */
+export interface FuturesView {
+  /** Future ids of every market some book prices, sorted. */
+  futureIds(): string[];
+  /** Open boards of a market, by book (as of `delayMs` ago). */
+  boards(futureId: string, delayMs: number): FuturesQuote[];
+  /** Fair line and current +EV of a market (always live: only keys with the +EV feature read it). */
+  market(futureId: string): FuturesMarket | undefined;
+}
+
+/** How long a delayed read can reach back: the longest tier delay, with room. */
+const KEEP_MS = 5 * 60_000;
+
+/**
+ * The futures an API replica serves, kept by two changelogs: `futures` (each book's latest board
+ * of each market) and `futures.markets` (the fair line and +EV the pipeline derived). Boards keep
+ * a few minutes of versions so that a delayed tier reads each book's board as it stood then,
+ * like the delayed odds board.
+ */
+export class FuturesBoard implements FuturesView {
+  private readonly versions = new Map<string, Map<string, Version[]>>();
+  private readonly markets = new Map<string, FuturesMarket>();
+  lastUpdate: number | null = null;
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  /** A record of `futures`: key `${futureId}|${book}`; null (or no outcomes) pulls the board. */
+  applyQuote(quote: FuturesQuote | null, key: string): void {
+    const cut = key.lastIndexOf('|');
+    const futureId = quote?.futureId ?? key.slice(0, Math.max(0, cut));
+    const book = quote?.book ?? key.slice(cut + 1);
+    const at = this.now();
+    let books = this.versions.get(futureId);
+    if (!books) this.versions.set(futureId, (books = new Map()));
+    const list = books.get(book) ?? [];
+    list.push({ at, quote: quote && quote.selections.length > 0 ? quote : null });
+    // Keep the newest version older than the longest delay, and everything after it.
+    let keepFrom = 0;
+    for (let i = list.length - 1; i >= 0; i--) {
+      if ((list[i]?.at ?? 0) <= at - KEEP_MS) {
+        keepFrom = i;
+        break;
+      }
+    }
+    books.set(book, keepFrom > 0 ? list.slice(keepFrom) : list);
+    if (quote) this.lastUpdate = Math.max(this.lastUpdate ?? 0, quote.ts);
+  }
+
+  /** A record of `futures.markets`, keyed by future id. */
+  applyMarket(market: FuturesMarket | null, key: string): void {
+    if (market === null) this.markets.delete(key);
+    else this.markets.set(key, market);
+  }
+
+  futureIds(): string[] {
+    return [...this.versions.keys()].sort();
+  }
+
+  boards(futureId: string, delayMs: number): FuturesQuote[] {
+    const books = this.versions.get(futureId);
+    if (!books) return [];
+    const asOf = this.now() - delayMs;
+    const out: FuturesQuote[] = [];
+    for (const list of books.values()) {
+      let q: FuturesQuote | null = null;
+      for (let i = list.length - 1; i >= 0; i--) {
+        const v = list[i] as Version;
+        if (delayMs <= 0 || v.at <= asOf) {
+          q = v.quote;
+          break;
+        }
+      }
+      if (q) out.push(q);
+    }
+    return out.sort((a, b) => (a.book < b.book ? -1 : a.book > b.book ? 1 : 0));
+  }
+
+  market(futureId: string): FuturesMarket | undefined {
+    return this.markets.get(futureId);
+  }
+}
