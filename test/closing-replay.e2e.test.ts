@@ -1,12 +1,10 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../pipeline/clock.js';
-import { ReplayFeed, parseRecordingLine, readLines, silentLogger } from '../pipeline/feeds/theoddsapi/index.js';
+import { parseRecordingLine, readLines } from '../pipeline/feeds/theoddsapi/index.js';
 import type { RecordedSnapshot } from '../pipeline/feeds/theoddsapi/index.js';
-import { closingFair, decimal, pricesOf } from './support/recorded-closes.js';
+import { closingFair, decimal, pricesOf, replayThroughSystem } from './support/recorded-closes.js';
 import type { Price, RecordedEvent } from './support/recorded-closes.js';
-import { startTestSystem } from './support/system.js';
 
 /**
  * Closing lines and CLV on the real NFL week-10 recording, checked against values computed here
@@ -47,16 +45,8 @@ describe('closing lines and CLV on the real NFL recording', () => {
     const closed = [...games].filter(([, g]) => g.kickoff !== null && g.lastPre !== null);
     expect(closed.length).toBeGreaterThan(10);
 
-    const clock = new ManualClock(0);
-    let sys: Awaited<ReturnType<typeof startTestSystem>> | null = null;
-    const feed = new ReplayFeed({ file: NFL_RECORDING, speed: 1e12, clock, logger: silentLogger, sleep: async () => void (await sys?.drained(30_000)) });
-    sys = await startTestSystem({ SINK_MAX_WAIT_MS: '0' }, { clock, feed: () => feed });
+    const { sys, canonical } = await replayThroughSystem(NFL_RECORDING);
     try {
-      expect((await feed.done).completed).toBe(true);
-      expect(await sys.drained(30_000)).toBe(true);
-      const events = await sys.store.query<{ id: string; ext: string[] }>('SELECT id, mapValues(external_ids) AS ext FROM events FINAL');
-      const canonical = new Map<string, string>();
-      for (const e of events) for (const x of e.ext) canonical.set(x, e.id);
 
       let lines = 0;
       let graded = 0;

@@ -2,12 +2,10 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../pipeline/clock.js';
-import { ReplayFeed, parseRecordingLine, readLines, silentLogger } from '../pipeline/feeds/theoddsapi/index.js';
+import { parseRecordingLine, readLines } from '../pipeline/feeds/theoddsapi/index.js';
 import type { RecordedSnapshot } from '../pipeline/feeds/theoddsapi/index.js';
-import { closingFair, pricesOf } from './support/recorded-closes.js';
+import { closingFair, pricesOf, replayThroughSystem } from './support/recorded-closes.js';
 import type { Price, RecordedEvent } from './support/recorded-closes.js';
-import { startTestSystem } from './support/system.js';
 
 /**
  * Closing lines on the real FIFA World Cup 2026 recording (22-25 June, hourly then every 15
@@ -63,16 +61,8 @@ describe('closing lines on the real World Cup recording', () => {
     const trimmed = join(dir, 'worldcup-kickoffs.jsonl');
     writeFileSync(trimmed, `${[...keep].sort((a, b) => a - b).map((t) => lineAt.get(t)).join('\n')}\n`);
 
-    const clock = new ManualClock(0);
-    let sys: Awaited<ReturnType<typeof startTestSystem>> | null = null;
-    const feed = new ReplayFeed({ file: trimmed, speed: 1e12, clock, logger: silentLogger, sleep: async () => void (await sys?.drained(30_000)) });
-    sys = await startTestSystem({ SINK_MAX_WAIT_MS: '0' }, { clock, feed: () => feed });
+    const { sys, canonical } = await replayThroughSystem(trimmed);
     try {
-      expect((await feed.done).completed).toBe(true);
-      expect(await sys.drained(30_000)).toBe(true);
-      const events = await sys.store.query<{ id: string; ext: string[] }>('SELECT id, mapValues(external_ids) AS ext FROM events FINAL');
-      const canonical = new Map<string, string>();
-      for (const e of events) for (const x of e.ext) canonical.set(x, e.id);
 
       let lines = 0;
       const perMatch: string[] = [];

@@ -4,6 +4,11 @@
  * selection names, power de-vig written out, and the closing fair probability of a line from the
  * one sharp book the recordings have (LowVig), else BetOnline.
  */
+import { expect } from 'vitest';
+import { ManualClock } from '../../pipeline/clock.js';
+import { ReplayFeed, silentLogger } from '../../pipeline/feeds/theoddsapi/index.js';
+import { startTestSystem } from './system.js';
+import type { TestSystem } from './system.js';
 export interface Outcome { name: string; price: number; point?: number }
 export interface RecordedEvent {
   id: string;
@@ -66,3 +71,26 @@ export function closingFair(prices: Price[], p: { market: string; selection: str
   return fairFrom(prices, 'lowvig', p) ?? fairFrom(prices, 'betonlineag', p);
 }
 
+
+/**
+ * The recording replayed through the whole system as fast as it drains (each snapshot stored
+ * before the next), with the recording's event ids mapped to canonical ones. The caller closes
+ * the system.
+ */
+export async function replayThroughSystem(file: string): Promise<{ sys: TestSystem; canonical: Map<string, string> }> {
+  const clock = new ManualClock(0);
+  let sys: TestSystem | null = null;
+  const feed = new ReplayFeed({ file, speed: 1e12, clock, logger: silentLogger, sleep: async () => void (await sys?.drained(30_000)) });
+  sys = await startTestSystem({ SINK_MAX_WAIT_MS: '0' }, { clock, feed: () => feed });
+  try {
+    expect((await feed.done).completed).toBe(true);
+    expect(await sys.drained(30_000)).toBe(true);
+    const events = await sys.store.query<{ id: string; ext: string[] }>('SELECT id, mapValues(external_ids) AS ext FROM events FINAL');
+    const canonical = new Map<string, string>();
+    for (const e of events) for (const x of e.ext) canonical.set(x, e.id);
+    return { sys, canonical };
+  } catch (e) {
+    await sys.close();
+    throw e;
+  }
+}
