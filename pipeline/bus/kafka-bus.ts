@@ -232,9 +232,11 @@ export class KafkaBus implements Bus {
       rebalanceTimeout: this.sessionTimeoutMs,
       heartbeatInterval: heartbeatMs,
       // Partition p of every topic to one member: a stage reading co-partitioned topics owns
-      // whole events. A one-topic group keeps kafkajs's own assigner: under the co-partitioned
-      // one the accounts group (one topic, one partition) was never handed its partition on the
-      // mock cluster (cause not found yet), and one topic needs no co-partitioning.
+      // whole events. A one-topic group needs no co-partitioning and keeps kafkajs's own
+      // assigner: where the topics were auto-created at the broker's default count (librdkafka's
+      // mock cluster refuses kafkajs's CreateTopics, so every topic there has 4 partitions), the
+      // co-partitioned assigner's check against the configured count refused the one-partition
+      // `accounts` group and key changes stopped reaching other replicas.
       ...(topics.length > 1 ? { partitionAssigners: [coPartitionedAssigner(Object.fromEntries(topics.map((t) => [t, this.configs[t].partitions])))] } : {}),
       // A consumer that lost the brokers (its retries, the client's 8 from 100 ms, exhausted)
       // crashes for good instead of kafkajs restarting it forever; other retriable crashes (a
