@@ -17,6 +17,7 @@ import { openStore } from '../runtime/store.js';
 import { StartupError } from '../runtime/startup-error.js';
 import { buildApp } from './app.js';
 import type { PayloadInspector } from './deps.js';
+import type { StreamService } from './stream/index.js';
 import type { Config } from './config.js';
 import { UsageRecorder, ensureKeys, loadOrCreateDemoSecrets, parseApiKeys, startAccounts } from './accounts/index.js';
 import type { Accounts, KeyStore } from './accounts/index.js';
@@ -83,6 +84,8 @@ export interface SystemOverrides {
   now?: () => number;
   /** Sees every API answer body before serialization (contract tests). */
   inspectPayload?: PayloadInspector;
+  /** Hands over the stream service once made (the stream bench traces its hub). */
+  onStreams?: (service: StreamService) => void;
 }
 
 export function packageVersion(): string {
@@ -162,6 +165,7 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
     runtime: () => health.check(),
     ...(pipeline ? { pipelineLag: () => pipeline.lag(), pipelineStats: () => pipeline.stats() } : {}),
     ...(overrides.inspectPayload ? { inspectPayload: overrides.inspectPayload } : {}),
+    ...(overrides.onStreams ? { onStreams: overrides.onStreams } : {}),
   }, logger);
   let url = '';
   if (overrides.listen !== false) {

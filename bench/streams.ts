@@ -5,6 +5,7 @@ import type { ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { PerformanceObserver, monitorEventLoopDelay } from 'node:perf_hooks';
 import { pino } from 'pino';
 import { WebSocketServer } from 'ws';
 import type { WebSocket } from 'ws';
@@ -13,6 +14,8 @@ import { presentOdds } from '../api/contract/odds.js';
 import { allOdds } from '../api/queries/index.js';
 import type { OddsFilters } from '../api/queries/index.js';
 import { StreamService } from '../api/stream/index.js';
+import type { StreamHub } from '../api/stream/index.js';
+import type { LiveBoard } from '../api/views/board.js';
 import { startSystem } from '../api/system.js';
 import { Catalog } from '../api/views/catalog.js';
 import type { TierViews } from '../api/views/tier-views.js';
@@ -63,6 +66,75 @@ async function runClients(subs: Sub[], seconds: number, record: boolean, onReady
     child.kill();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+function quantile(sorted: readonly number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
+}
+
+/**
+ * Where a tick's time goes on the server while the subscribers measure: the event loop's delay
+ * (how long a ready callback waited), GC pauses, CPU, and per odds change the time from the tick's
+ * timestamp (feed emit) to the board applying it, to the hub's flush starting, and to the flush
+ * having written it to every socket. The client's figure adds the kernel and its own parsing.
+ */
+function traceServer(board: LiveBoard, hub: StreamHub): () => string[] {
+  const loop = monitorEventLoopDelay({ resolution: 5 });
+  loop.enable();
+  const gc: number[] = [];
+  const observer = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) gc.push(e.duration);
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  let active = true;
+  const applied: number[] = [];
+  const flushStart: number[] = [];
+  const flushEnd: number[] = [];
+  const flushMs: number[] = [];
+  let pending: number[] = [];
+  board.subscribe({
+    applyEvent: () => undefined,
+    applyChange: (c) => {
+      if (!active || !c.row) return;
+      applied.push(Date.now() - c.row.ts);
+      pending.push(c.row.ts);
+    },
+  });
+  const flush = hub.flush.bind(hub);
+  hub.flush = () => {
+    const start = Date.now();
+    flush();
+    const end = Date.now();
+    if (!active || pending.length === 0) return;
+    flushMs.push(end - start);
+    for (const ts of pending) {
+      flushStart.push(start - ts);
+      flushEnd.push(end - ts);
+    }
+    pending = [];
+  };
+  return () => {
+    active = false;
+    hub.flush = flush;
+    loop.disable();
+    observer.disconnect();
+    const cpu = process.cpuUsage(cpu0);
+    const wall = performance.now() - t0;
+    const q = (xs: number[]): string => {
+      const s = [...xs].sort((a, b) => a - b);
+      return `p50 ${quantile(s, 0.5).toFixed(1)} / p99 ${quantile(s, 0.99).toFixed(1)} / max ${(s[s.length - 1] ?? 0).toFixed(1)} ms`;
+    };
+    const ms = (ns: number): string => (ns / 1e6).toFixed(1);
+    return [
+      `server during the run: CPU ${(((cpu.user + cpu.system) / 1000 / wall) * 100).toFixed(0)} % of a core; event-loop delay p50 ${ms(loop.percentile(50))} / p99 ${ms(loop.percentile(99))} / max ${ms(loop.max)} ms`,
+      `GC pauses: ${gc.length}, ${gc.reduce((a, b) => a + b, 0).toFixed(0)} ms in all, longest ${Math.max(0, ...gc).toFixed(1)} ms`,
+      `tick -> board applied:   ${q(applied)} (${applied.length} changes)`,
+      `tick -> hub flush start: ${q(flushStart)}`,
+      `tick -> flush written:   ${q(flushEnd)}; a flush takes ${q(flushMs)} (${flushMs.length} flushes)`,
+    ];
+  };
 }
 
 const ISO = /"timestamp":"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z"/g;
@@ -189,7 +261,8 @@ export async function benchStreams(seconds = 10, perKind = Number(process.env['B
     PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, FEED: 'simulator', SIM_TICKS_PER_SECOND: '2000', SINK_MAX_WAIT_MS: '1000', MAX_CONNECTIONS_PER_ADDRESS: String(4 * perKind + 100),
     SHED_EVENT_LOOP_DELAY_MS: '0',
   });
-  const sys = await startSystem(config, pino({ level: 'warn' }));
+  let streams: StreamService | null = null;
+  const sys = await startSystem(config, pino({ level: 'warn' }), { onStreams: (s) => (streams = s) });
   try {
     await sys.drained(60_000);
     const keys: string[] = [];
@@ -216,7 +289,13 @@ export async function benchStreams(seconds = 10, perKind = Number(process.env['B
       subs.push({ kind: 'ws', url: `ws://${host}/ws?api_key=${keys[Math.floor((perKind + i) / 50)] as string}&channels=odds&sportsbook=${book}&league=${league}`, filter: `${book}|${league}` });
     }
     process.stdout.write(`  board: ${sys.board.rowCount.toLocaleString('en-US')} rows; ${subs.length} subscribers over ${new Set(subs.map((s) => s.filter)).size} filters (${bookList.length} books x ${leagueList.length} leagues)\n`);
-    const hub = await runClients(subs, seconds, true, () => undefined);
+    let trace: (() => string[]) | null = null;
+    const service = streams as StreamService | null;
+    const hub = await runClients(subs, seconds, true, () => {
+      if (service) trace = traceServer(sys.board, service.hub);
+    });
+    const traced = (trace as (() => string[]) | null)?.() ?? [];
+    for (const line of traced) process.stdout.write(`  ${line}\n`);
     await sys.stop();
     const joins = snapshotJoins(sys.views, bookList.flatMap((book) => leagueList.map((league) => ({ book, league }))));
     const bare = await bareServer(hub.recorded ?? {});
