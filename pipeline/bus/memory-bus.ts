@@ -89,6 +89,62 @@ class Topic {
 }
 
 /**
+ * The in-process bus shares its event loop with the rest of the process (in ROLE=all, the API
+ * and its streams), so its consumers take turns instead of chaining one stage into the next on
+ * one call stack: a consumer's round (a batch from each ready partition) starts in its own
+ * event-loop turn (setImmediate), one round at a time, the highest `priority` first and in
+ * arrival order within one. The next round is queued only once this one ended, so whatever a
+ * round queued (the stream hub's flush of the changes a view just applied) goes first, and
+ * sockets are served between rounds. A round whose handler waits for I/O (a store insert, a
+ * producer held by the high-water mark) gives its turn up at the next turn of the loop.
+ */
+const ROUND_BUDGET_MS = 4;
+
+class Turns {
+  private readonly waiting: { priority: number; start: () => void }[] = [];
+  private busy = false;
+  private queued = false;
+
+  /** Resolves when it is the caller's turn, with the function that ends it (call it once done). */
+  take(priority: number): Promise<() => void> {
+    return new Promise((resolve) => {
+      this.waiting.push({ priority, start: () => resolve(this.hold()) });
+      this.next();
+    });
+  }
+
+  private hold(): () => void {
+    let held = true;
+    const release = (): void => {
+      if (!held) return;
+      held = false;
+      clearImmediate(giveUp);
+      this.busy = false;
+      this.next();
+    };
+    // Queued before anything the round queues: still running by then means waiting for I/O.
+    const giveUp = setImmediate(release);
+    return release;
+  }
+
+  private next(): void {
+    if (this.busy || this.queued || this.waiting.length === 0) return;
+    this.queued = true;
+    setImmediate(() => {
+      this.queued = false;
+      let best = 0;
+      for (let i = 1; i < this.waiting.length; i++) {
+        if ((this.waiting[i]?.priority ?? 0) > (this.waiting[best]?.priority ?? 0)) best = i;
+      }
+      const [turn] = this.waiting.splice(best, 1);
+      if (!turn) return;
+      this.busy = true;
+      turn.start();
+    });
+  }
+}
+
+/**
  * The embedded log: Kafka's topic/key/partition/offset semantics in process, so that the
  * processors and their runner behave the same on it as on Kafka. Records are kept until every
  * consumer group has committed past them (and, for compacted topics, the latest per key for
@@ -99,6 +155,7 @@ export class MemoryBus implements Bus {
   private readonly highWaterMark: number;
   private readonly now: () => number;
   private readonly configs: Record<TopicName, TopicConfig>;
+  private readonly turns = new Turns();
   /** Woken whenever records are appended or committed. */
   private waiters: (() => void)[] = [];
   private closed = false;
@@ -190,6 +247,7 @@ export class MemoryBus implements Bus {
     const maxBatch = options.maxBatchSize ?? 5000;
     const minBatch = options.minBatchSize ?? 1;
     const maxWait = options.maxWaitMs ?? 0;
+    const priority = options.priority ?? 0;
     let running = false;
     let stopped = false;
     let resolveDone: () => void = () => {};
@@ -199,46 +257,84 @@ export class MemoryBus implements Bus {
       rejectDone = rej;
     });
 
+    /** Whether a round would deliver now; else whether a small batch is held back for `maxWaitMs`. */
+    const readiness = (): 'ready' | 'holding' | 'idle' => {
+      let holding = false;
+      for (const { topic, committed, lastDelivery } of sources) {
+        for (let i = 0; i < topic.partitions.length; i++) {
+          const p = topic.partitions[i];
+          if (!p) continue;
+          const pending = p.endOffset - (committed[i] ?? 0);
+          if (pending <= 0) continue;
+          if (pending < minBatch && Date.now() - (lastDelivery[i] ?? 0) < maxWait) {
+            holding = true;
+            continue;
+          }
+          return 'ready';
+        }
+      }
+      return holding ? 'holding' : 'idle';
+    };
+
+    /** Every topic-partition of the consumer; rounds start where the previous one stopped. */
+    const slots = sources.flatMap((source) => source.topic.partitions.map((_, i) => ({ source, i })));
+    let cursor = 0;
+    /**
+     * One batch per ready partition of every topic until the round has taken `ROUND_BUDGET_MS`:
+     * the rest waits for the consumer's next turn, so a heavy stage's round holds the event loop
+     * for about one batch.
+     */
+    const round = async (handler: (batch: RecordBatch<T>) => Promise<void>): Promise<void> => {
+      const started = performance.now();
+      for (let n = 0; n < slots.length; n++) {
+        const slot = slots[(cursor + n) % slots.length];
+        if (!slot || stopped) continue;
+        if (performance.now() - started >= ROUND_BUDGET_MS) {
+          cursor = (cursor + n) % slots.length;
+          return;
+        }
+        const { source: { name, topic, committed, lastDelivery }, i } = slot;
+        const p = topic.partitions[i];
+        if (!p) continue;
+        const position = committed[i] ?? 0;
+        const pending = p.endOffset - position;
+        if (pending <= 0) continue;
+        if (pending < minBatch && Date.now() - (lastDelivery[i] ?? 0) < maxWait) continue;
+        const stored = p.read(position, maxBatch);
+        if (stored.length === 0) continue;
+        lastDelivery[i] = Date.now();
+        const records: BusRecord<T>[] = stored.map((r) => ({
+          topic: name,
+          partition: i,
+          offset: r.offset,
+          key: r.key,
+          value: r.value as TopicValues[T] | null,
+          timestamp: r.timestamp,
+        }));
+        await handler({ topic: name, partition: i, records });
+        const last = stored[stored.length - 1];
+        committed[i] = (last?.offset ?? position) + 1;
+        p.trimTo(topic.minCommitted(i));
+        this.wake();
+      }
+    };
+
     const loop = async (handler: (batch: RecordBatch<T>) => Promise<void>): Promise<void> => {
       if (options.onAssign) {
         const committed = new Map(sources.map((s) => [s.name as TopicName, s.committed]));
         await options.onAssign(partitions, (topic, partition) => committed.get(topic)?.[partition] ?? 0);
       }
       while (!stopped && !this.closed) {
-        let delivered = false;
-        let holding = false;
-        for (const { name, topic, committed, lastDelivery } of sources) {
-          for (let i = 0; i < topic.partitions.length; i++) {
-            const p = topic.partitions[i];
-            if (!p || stopped) continue;
-            const position = committed[i] ?? 0;
-            const pending = p.endOffset - position;
-            if (pending <= 0) continue;
-            if (pending < minBatch && Date.now() - (lastDelivery[i] ?? 0) < maxWait) {
-              holding = true;
-              continue;
-            }
-            const stored = p.read(position, maxBatch);
-            if (stored.length === 0) continue;
-            lastDelivery[i] = Date.now();
-            const records: BusRecord<T>[] = stored.map((r) => ({
-              topic: name,
-              partition: i,
-              offset: r.offset,
-              key: r.key,
-              value: r.value as TopicValues[T] | null,
-              timestamp: r.timestamp,
-            }));
-            await handler({ topic: name, partition: i, records });
-            const last = stored[stored.length - 1];
-            committed[i] = (last?.offset ?? position) + 1;
-            p.trimTo(topic.minCommitted(i));
-            delivered = true;
-            this.wake();
-          }
+        const state = readiness();
+        if (state !== 'ready') {
+          await (state === 'holding' ? Promise.race([this.waitForChange(), sleep(maxWait)]) : this.waitForChange());
+          continue;
         }
-        if (!delivered && !stopped) {
-          await (holding ? Promise.race([this.waitForChange(), sleep(maxWait)]) : this.waitForChange());
+        const release = await this.turns.take(priority);
+        try {
+          await round(handler);
+        } finally {
+          release();
         }
       }
     };
