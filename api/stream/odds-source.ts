@@ -26,7 +26,26 @@ interface Pending {
 interface Held {
   row: OddsRow;
   event: CanonicalEvent;
-  json: string;
+  /** Presented; a row held since the group opened is presented when first read (`main` then says how). */
+  json?: string;
+  /** The event's main lines when the group opened, for a row presented later. */
+  main?: MainLines;
+}
+
+/** A row of a group's snapshot, in board order; presented (once, for every member) when its JSON is first read. */
+export class SnapshotRow {
+  constructor(
+    private readonly held: Held,
+    private readonly source: OddsSource,
+  ) {}
+
+  get book(): string {
+    return this.held.row.book;
+  }
+
+  get json(): string {
+    return this.source.jsonOf(this.held);
+  }
 }
 
 function compareHeld(a: Held, b: Held): number {
@@ -70,7 +89,7 @@ export class OddsSource implements StreamSource, BoardListener {
     readonly feed: string,
     readonly board: LiveBoard,
     private readonly catalog: Catalog,
-    private readonly present: (row: OddsRow, event: CanonicalEvent) => Record<string, unknown>,
+    private readonly present: (row: OddsRow, event: CanonicalEvent, main?: MainLines) => Record<string, unknown>,
     private readonly notify: () => void,
   ) {
     for (const e of board.allEvents()) this.events.set(e.id, e);
@@ -181,20 +200,29 @@ export class OddsSource implements StreamSource, BoardListener {
 
   /**
    * A new group walks the board once (the `/odds` query); from then on the group holds its rows
-   * as its frames left them, so a subscriber joining later costs O(its rows), not a walk.
+   * as its frames left them, so a subscriber joining later costs O(its rows), not a walk. Rows
+   * are presented when a snapshot first reads them, with the main lines of this moment (a flag
+   * that flips later goes out as an `odds:update`), so opening a large group costs the walk
+   * only and its snapshot is presented chunk by chunk as it is sent.
    */
   openGroup(group: Group): void {
     const filters = group.spec.channels.get(ODDS_CHANNEL) as OddsFilters;
     const held = new Map<string, Held>();
     for (const m of allOdds(this.board, this.catalog, filters)) {
-      held.set(m.row.id, { row: m.row, event: m.event, json: JSON.stringify(this.present(m.row, m.event)) });
+      held.set(m.row.id, { row: m.row, event: m.event, main: this.board.mainLines(m.event.id) });
     }
     group.state.set(ODDS_CHANNEL, held);
   }
 
-  /** The rows a group's subscriber starts from, presented, in board order (as `/odds` lists them). */
-  snapshot(group: Group): { book: string; json: string }[] {
+  /** The rows a group's subscriber starts from, in board order (as `/odds` lists them). */
+  snapshot(group: Group): SnapshotRow[] {
     const held = group.state.get(ODDS_CHANNEL) as Map<string, Held>;
-    return [...held.values()].sort(compareHeld).map((h) => ({ book: h.row.book, json: h.json }));
+    return [...held.values()].sort(compareHeld).map((h) => new SnapshotRow(h, this));
+  }
+
+  /** A held row's JSON, presented on first use. */
+  jsonOf(h: Held): string {
+    h.json ??= JSON.stringify(this.present(h.row, h.event, h.main));
+    return h.json;
   }
 }

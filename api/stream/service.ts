@@ -11,6 +11,7 @@ import { GAMESTATE_CHANNEL, GameStateSource } from './gamestate-source.js';
 import { DEFAULT_STREAM_OPTIONS, StreamHub } from './hub.js';
 import type { Group, StreamSpec } from './hub.js';
 import { ODDS_CHANNEL, OddsSource } from './odds-source.js';
+import type { SnapshotRow } from './odds-source.js';
 import { OPPORTUNITIES_CHANNEL, OpportunitySource } from './opportunity-source.js';
 import { SPLITS_CHANNEL, SplitsSource } from './splits-source.js';
 import { buildSpec } from './subscription.js';
@@ -46,7 +47,8 @@ export interface StreamDeps {
 }
 
 export interface StreamSnapshot {
-  odds: { book: string; json: string }[] | null;
+  /** Presented as each row's `json` is first read. */
+  odds: SnapshotRow[] | null;
   lists: { list: OpportunityList; rows: string[] }[] | null;
   /** Live games, serialized (gamestate channel). */
   games: string[] | null;
@@ -76,7 +78,7 @@ export class StreamService {
       maxStreams: this.settings.maxStreams ?? ((tier) => TIERS[tier].maxStreams),
     });
     for (const { feed, board } of deps.views.feeds()) {
-      const source = new OddsSource(feed, board, deps.catalog, (row, event) => presentOdds(deps.catalog, row, event, board.mainLines(event.id)), this.hub.schedule);
+      const source = new OddsSource(feed, board, deps.catalog, (row, event, main) => presentOdds(deps.catalog, row, event, main ?? board.mainLines(event.id)), this.hub.schedule);
       this.odds.set(feed, source);
       this.hub.addSource(source);
     }

@@ -11,6 +11,7 @@ import { GAMESTATE_CHANNEL, GameStateSource } from './gamestate-source.js';
 import type { GameStateSpec } from './gamestate-source.js';
 import type { Group, StreamConnection } from './hub.js';
 import type { StreamService } from './service.js';
+import { HeldFrames, once, sendInTurns } from './progressive.js';
 import { allowedLists, filterEcho } from './subscription.js';
 import type { StreamRequest } from './subscription.js';
 
@@ -97,9 +98,12 @@ export function sseRequest(q: SseQuery, channel: SseChannel, tier: Parameters<ty
 /** An SSE response as the hub sees it: bounded buffer, backpressure frame, then closed. */
 class SseConnection implements StreamConnection {
   private dead = false;
+  private closed = false;
   private lastSeq: string;
   /** Bytes of the initial snapshot or replay, which the client is allowed to be behind on too. */
   allowance = 0;
+  /** Live frames waiting for the snapshot being sent (null once live). */
+  private held: HeldFrames<Rendered> | null = null;
 
   constructor(
     readonly keyId: string,
@@ -109,6 +113,14 @@ class SseConnection implements StreamConnection {
     private readonly onDead: () => void,
   ) {
     this.lastSeq = start;
+    res.on('close', () => {
+      this.closed = true;
+    });
+  }
+
+  /** Still worth writing to. */
+  get open(): boolean {
+    return !this.dead && !this.closed;
   }
 
   write(frame: Rendered | string, seq?: number): void {
@@ -118,11 +130,35 @@ class SseConnection implements StreamConnection {
     if (this.res.writableLength > this.maxBytes + this.allowance) this.backpressure();
   }
 
+  /** A frame of the snapshot or replay: its bytes do not count against the bound. */
+  writeInitial(frame: Rendered | string, seq?: number): void {
+    this.allowance += typeof frame === 'string' ? frame.length : frame.sse.length;
+    this.write(frame, seq);
+  }
+
+  /** From now until `goLive`, live frames wait (a snapshot is being sent). */
+  holdLive(): void {
+    this.held = new HeldFrames();
+  }
+
+  goLive(): void {
+    const held = this.held?.take() ?? [];
+    this.held = null;
+    for (const f of held) this.write(f, f.seq);
+  }
+
   deliver(frame: Rendered): void {
-    this.write(frame.sse as unknown as string, frame.seq);
+    if (this.held && !this.dead) {
+      this.held.push(frame, frame.sse.length);
+      if (this.held.bytes > this.maxBytes) this.backpressure();
+      return;
+    }
+    this.write(frame, frame.seq);
   }
 
   heartbeat(seq: number, timestamp: string): void {
+    // Not in the middle of a snapshot: its id would be a resume point the client has not reached.
+    if (this.held) return;
     this.write(`id: ${seq}\nevent: heartbeat\ndata: {"timestamp":"${timestamp}"}\n\n`, seq);
   }
 
@@ -199,7 +235,12 @@ export const sseRoutes: FastifyPluginAsync<{ service: StreamService }> = async (
     });
     res.socket?.setNoDelay(true);
     const head = hub.head;
-    const conn = new SseConnection(keyId, res, service.settings.bufferBytes, String(head), () => {
+    const lastHeader = request.headers['last-event-id'];
+    const lastId = (typeof lastHeader === 'string' ? lastHeader : undefined) ?? q.last_event_id;
+    const resumeAt = lastId !== undefined && /^\d{1,16}$/.test(lastId.trim()) ? Number(lastId.trim()) : null;
+    const resumed = resumeAt !== null && hub.canResume(group, resumeAt);
+    // Until snapshot:complete the client holds no resume point: a drop before it resyncs.
+    const conn = new SseConnection(keyId, res, service.settings.bufferBytes, resumed ? String(head) : `${head}-s0`, () => {
       hub.leave(conn, group);
       hub.release(conn);
     });
@@ -208,12 +249,8 @@ export const sseRoutes: FastifyPluginAsync<{ service: StreamService }> = async (
       hub.leave(conn, group);
       hub.release(conn);
     });
-    const lastHeader = request.headers['last-event-id'];
-    const lastId = (typeof lastHeader === 'string' ? lastHeader : undefined) ?? q.last_event_id;
-    const resumeAt = lastId !== undefined && /^\d{1,16}$/.test(lastId.trim()) ? Number(lastId.trim()) : null;
-    const resumed = resumeAt !== null && hub.canResume(group, resumeAt);
-    const frames: (Rendered | string)[] = [`retry: ${RETRY_MS}\n\n`];
-    frames.push(hub.renderOne(resumed ? String(resumeAt) : `${head}-s0`, {
+    conn.writeInitial(`retry: ${RETRY_MS}\n\n`);
+    conn.writeInitial(hub.renderOne(resumed ? String(resumeAt) : `${head}-s0`, {
       name: 'connected',
       ...json({
         stream_id: randomUUID(), channel, tier, data_delay_seconds: TIERS[tier].dataDelaySeconds, filters: filterEcho(req),
@@ -221,14 +258,21 @@ export const sseRoutes: FastifyPluginAsync<{ service: StreamService }> = async (
         replay_window: { frames: service.settings.replayFrames, seconds: Math.round(service.settings.replayMs / 1000) },
       }),
     }));
-    const initial = resumed ? replayFrames(group, resumeAt) : snapshotFrames(group, head, lastId !== undefined);
-    let bytes = 0;
-    for (const f of [...frames, ...initial]) {
-      bytes += typeof f === 'string' ? f.length : f.sse.length;
+    if (resumed) {
+      for (const f of replayFrames(group, resumeAt)) conn.writeInitial(f, f.seq);
+      hub.join(conn, group);
+      return;
     }
-    conn.allowance = bytes;
-    for (const f of [...frames, ...initial]) conn.write(f, typeof f === 'string' ? undefined : f.seq);
+    // The snapshot is the group's state now; live frames from now on wait for it, so a large
+    // one goes out over many turns (connected first) without a gap or a duplicate.
+    const snapshot = snapshotFrames(group, head, lastId !== undefined);
+    conn.holdLive();
     hub.join(conn, group);
+    const sent = await sendInTurns(snapshot.length, (i) => {
+      const frame = (snapshot[i] as () => Rendered)();
+      conn.writeInitial(frame, i === snapshot.length - 1 ? head : undefined);
+    }, () => conn.open);
+    if (sent) conn.goLive();
   };
 
   function json(fields: Record<string, unknown>): { sse: string; ws: string } {
@@ -242,25 +286,33 @@ export const sseRoutes: FastifyPluginAsync<{ service: StreamService }> = async (
     return out;
   }
 
-  /** Snapshot frames carry `<seq>-s<k>` ids: not a resume point, so a drop mid-snapshot resyncs; `snapshot:complete` carries the seq. */
-  function snapshotFrames(group: Group, head: number, resync: boolean): Rendered[] {
+  /**
+   * Snapshot frames carry `<seq>-s<k>` ids: not a resume point, so a drop mid-snapshot resyncs;
+   * `snapshot:complete` carries the seq. Each is rendered when sent.
+   */
+  function snapshotFrames(group: Group, head: number, resync: boolean): (() => Rendered)[] {
     // The frame bodies are built once per group version and shared by the members joining at it; only ids differ.
     const bodies = service.shared(group, `sse|${resync}`, () => snapshotBodies(group, resync));
-    return bodies.map(([name, sse], i) => hub.renderOne(i === bodies.length - 1 ? String(head) : `${head}-s${i + 1}`, { name, sse, ws: sse.slice(1, -1) }));
+    return bodies.map(([name, data], i) => () => {
+      const sse = data();
+      return hub.renderOne(i === bodies.length - 1 ? String(head) : `${head}-s${i + 1}`, { name, sse, ws: sse.slice(1, -1) });
+    });
   }
 
-  /** The snapshot's frames as `[event name, data]`, `snapshot:complete` last. */
-  function snapshotBodies(group: Group, resync: boolean): [string, string][] {
+  /** The snapshot's frames as `[event name, data]`, `snapshot:complete` last; odds chunks are presented when first sent. */
+  function snapshotBodies(group: Group, resync: boolean): [string, () => string][] {
     const snap = service.snapshot(group);
-    const out: [string, string][] = [];
+    const out: [string, () => string][] = [];
     const books = new Set<string>();
     if (snap.odds) {
       const rows = snap.odds;
       for (const r of rows) books.add(r.book);
       for (let i = 0; i === 0 || i < rows.length; i += SNAPSHOT_CHUNK) {
-        const chunk = rows.slice(i, i + SNAPSHOT_CHUNK);
-        const sse = `{"odds":[${chunk.map((r) => r.json).join(',')}],"count":${chunk.length},"total":${rows.length},"offset":${i},"has_more":${i + SNAPSHOT_CHUNK < rows.length},"resync":${resync}}`;
-        out.push(['snapshot', sse]);
+        const offset = i;
+        out.push(['snapshot', once(() => {
+          const chunk = rows.slice(offset, offset + SNAPSHOT_CHUNK);
+          return `{"odds":[${chunk.map((r) => r.json).join(',')}],"count":${chunk.length},"total":${rows.length},"offset":${offset},"has_more":${offset + SNAPSHOT_CHUNK < rows.length},"resync":${resync}}`;
+        })]);
       }
     }
     const counts: Record<string, number> = {};
@@ -272,26 +324,26 @@ export const sseRoutes: FastifyPluginAsync<{ service: StreamService }> = async (
         const chunk = items.slice(c * SNAPSHOT_CHUNK, (c + 1) * SNAPSHOT_CHUNK);
         const parts = snap.lists.map((l) => `${JSON.stringify(l.list)}:[${chunk.filter((x) => x.list === l.list).map((x) => x.json).join(',')}]`);
         const sse = `{${parts.join(',')}${parts.length > 0 ? ',' : ''}"chunk":${c + 1},"total_chunks":${totalChunks},"resync":${resync}}`;
-        out.push(['snapshot', sse]);
+        out.push(['snapshot', () => sse]);
       }
     }
     if (snap.games) {
       const sse = GameStateSource.snapshotPayload((group.spec.channels.get(GAMESTATE_CHANNEL) as GameStateSpec).sport, snap.games, resync);
-      out.push(['gamestate:snapshot', sse]);
+      out.push(['gamestate:snapshot', () => sse]);
     }
     if (snap.splits) {
       const rows = snap.splits;
       for (let i = 0; i === 0 || i < rows.length; i += SNAPSHOT_CHUNK) {
         const chunk = rows.slice(i, i + SNAPSHOT_CHUNK);
         const sse = `{"splits":${jsonArray(chunk)},"count":${chunk.length},"total":${rows.length},"offset":${i},"has_more":${i + SNAPSHOT_CHUNK < rows.length},"resync":${resync}}`;
-        out.push(['splits:snapshot', sse]);
+        out.push(['splits:snapshot', () => sse]);
       }
     }
     const complete = JSON.stringify({
       status: 'ready', books: [...books].sort(), total_odds: snap.odds?.length ?? 0, opportunities: counts,
       ...(snap.games ? { total_games: snap.games.length } : {}), ...(snap.splits ? { total_splits: snap.splits.length } : {}), resync,
     });
-    out.push(['snapshot:complete', complete]);
+    out.push(['snapshot:complete', () => complete]);
     return out;
   }
 

@@ -15,6 +15,8 @@ import type { GameStateSpec } from './gamestate-source.js';
 import type { Group, StreamConnection } from './hub.js';
 import type { StreamService } from './service.js';
 import { LIST_NAMES } from './opportunity-source.js';
+import type { SnapshotRow } from './odds-source.js';
+import { HeldFrames, once, sendInTurns } from './progressive.js';
 import { LIST_FEATURE, STREAM_MIN_EV, STREAM_MIN_PROFIT, allowedLists } from './subscription.js';
 import type { StreamRequest } from './subscription.js';
 
@@ -141,6 +143,10 @@ class WsConnection implements StreamConnection {
   sub: WsSubscription;
   /** Bytes of the initial snapshot, which the client may be behind on besides the bound. */
   allowance = 0;
+  /** Bumped by every (re)start, so a snapshot still being sent for an older subscription stops. */
+  generation = 0;
+  /** Live frames waiting for the snapshot being sent (null once live). */
+  private held: HeldFrames<Rendered> | null = null;
 
   constructor(
     readonly keyId: string,
@@ -153,6 +159,16 @@ class WsConnection implements StreamConnection {
     this.sub = sub;
   }
 
+  /** Still worth writing to. */
+  get open(): boolean {
+    return !this.dead && this.ws.readyState === this.ws.OPEN;
+  }
+
+  /** True while a snapshot is being sent. */
+  get snapshotting(): boolean {
+    return this.held !== null;
+  }
+
   /** A message outside the sequence (connected, subscribed, snapshots, pong, errors). */
   send(type: string, fields: Record<string, unknown>, globalSeq: number, timestamp: string): void {
     this.raw(JSON.stringify({ type, seq: ++this.seq, ...fields, global_seq: globalSeq, timestamp }));
@@ -163,11 +179,34 @@ class WsConnection implements StreamConnection {
     this.raw(`{"type":${JSON.stringify(type)},"seq":${++this.seq},${fragment},"global_seq":${globalSeq},"timestamp":"${timestamp}"}`);
   }
 
+  /** A snapshot message: its bytes do not count against the bound. */
+  sendInitial(type: string, fragment: string, globalSeq: number, timestamp: string): void {
+    this.allowance += fragment.length + 100;
+    this.sendFragment(type, fragment, globalSeq, timestamp);
+  }
+
+  /** From now until `goLive`, live frames wait (a snapshot is being sent); frames held for an earlier subscription are dropped. */
+  holdLive(): void {
+    this.held = new HeldFrames();
+  }
+
+  goLive(): void {
+    const held = this.held?.take() ?? [];
+    this.held = null;
+    for (const f of held) this.raw(wsMessage(++this.seq, f.wsTail, false));
+  }
+
   deliver(frame: Rendered, replay: boolean): void {
+    if (this.held && !replay && !this.dead) {
+      this.held.push(frame, frame.wsTail.length);
+      if (this.held.bytes > this.maxBytes) this.backpressure();
+      return;
+    }
     this.raw(wsMessage(++this.seq, frame.wsTail, replay));
   }
 
   heartbeat(seq: number, timestamp: string): void {
+    if (this.held) return;
     this.raw(`{"seq":${++this.seq},"type":"heartbeat","global_seq":${seq},"timestamp":"${timestamp}"}`);
   }
 
@@ -322,77 +361,91 @@ export function attachWebSocket(app: FastifyInstance, service: StreamService, ke
     const head = hub.head;
     const ts = now();
     const r = toRequest(conn.sub, conn.tier);
+    const generation = ++conn.generation;
     const list = (v: string | undefined): string[] | null => (v === undefined ? null : v.split(',').map((s) => s.trim()).filter((s) => s.length > 0));
     conn.send('subscribed', {
       channels: conn.sub.channels, sports: list(r.sport), sportsbooks: list(r.sportsbook), leagues: list(r.league), markets: list(r.market), eventIds: list(r.event),
       min_ev: r.minEv, min_profit: r.minProfit,
     }, head, ts);
-    if (skipSnapshot) {
+    // A narrower set needs no snapshot, unless the last one is still being sent (the client holds part of it).
+    if (skipSnapshot && !conn.snapshotting) {
       hub.join(conn, group);
       conn.group = group;
       return;
     }
-    let bytes = 0;
     if (resumeAt !== null && hub.canResume(group, resumeAt)) {
       const frames: Rendered[] = [];
       hub.window.forEachAfter(resumeAt, group, (_s, f) => frames.push(f));
-      for (const f of frames) bytes += f.wsTail.length;
-      conn.allowance = bytes;
+      conn.allowance += frames.reduce((n, f) => n + f.wsTail.length, 0);
       for (const f of frames) conn.deliver(f, true);
       conn.send('snapshot:complete', { books: [], resumed: true, progressive: false, resync: false, replayed: frames.length }, head, ts);
-    } else {
-      // Built once per group version and shared by the members joining at it; each adds only its own seq.
-      const messages = service.shared(group, `ws|${resumeAsked}`, () => snapshotMessages(group, resumeAsked));
-      conn.allowance = messages.reduce((n, [, text]) => n + text.length + 100, 0);
-      for (const [type, fragment] of messages) conn.sendFragment(type, fragment, head, ts);
+      hub.join(conn, group);
+      conn.group = group;
+      return;
     }
+    // Built once per group version and shared by the members joining at it; each adds only its
+    // own seq. Sent over as many turns as it takes; live frames wait for snapshot:complete.
+    const messages = service.shared(group, `ws|${resumeAsked}`, () => snapshotMessages(group, resumeAsked));
+    conn.holdLive();
     hub.join(conn, group);
     conn.group = group;
+    const current = (): boolean => conn.open && conn.generation === generation;
+    void sendInTurns(messages.length, (i) => {
+      const [type, fragment] = messages[i] as [string, () => string];
+      conn.sendInitial(type, fragment(), head, ts);
+    }, current).then((sent) => {
+      if (sent) conn.goLive();
+    });
   }
 
-  /** A group's snapshot as WebSocket messages `[type, fields]`, `snapshot:complete` last. */
-  function snapshotMessages(group: Group, resumeAsked: boolean): [string, string][] {
+  /** A group's snapshot as WebSocket messages `[type, fields]`, `snapshot:complete` last; odds chunks are presented when first sent. */
+  function snapshotMessages(group: Group, resumeAsked: boolean): [string, () => string][] {
     const snap = service.snapshot(group);
-    const messages: [string, string][] = [];
+    const messages: [string, () => string][] = [];
     for (const l of snap.lists ?? []) {
       const total = Math.max(1, Math.ceil(l.rows.length / OPPORTUNITY_SNAPSHOT_CHUNK));
       for (let c = 0; c < total; c++) {
         const rows = l.rows.slice(c * OPPORTUNITY_SNAPSHOT_CHUNK, (c + 1) * OPPORTUNITY_SNAPSHOT_CHUNK);
-        messages.push(['opportunities_snapshot', `${JSON.stringify(l.list)}:${jsonArray(rows)},"chunk":${c + 1},"totalChunks":${total}`]);
+        const fragment = `${JSON.stringify(l.list)}:${jsonArray(rows)},"chunk":${c + 1},"totalChunks":${total}`;
+        messages.push(['opportunities_snapshot', () => fragment]);
       }
     }
     const books: string[] = [];
     if (snap.odds) {
-      const byBook = new Map<string, string[]>();
+      const byBook = new Map<string, SnapshotRow[]>();
       for (const row of snap.odds) {
         const rows = byBook.get(row.book) ?? [];
-        rows.push(row.json);
+        rows.push(row);
         byBook.set(row.book, rows);
       }
       for (const [book, rows] of [...byBook].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
         books.push(book);
         for (let i = 0; i < rows.length; i += INITIAL_CHUNK) {
-          const chunk = rows.slice(i, i + INITIAL_CHUNK);
-          messages.push(['initial', `"source":${JSON.stringify(book)},"data":${jsonArray(chunk)},"count":${chunk.length}`]);
+          const offset = i;
+          messages.push(['initial', once(() => {
+            const chunk = rows.slice(offset, offset + INITIAL_CHUNK);
+            return `"source":${JSON.stringify(book)},"data":[${chunk.map((x) => x.json).join(',')}],"count":${chunk.length}`;
+          })]);
         }
       }
     }
     if (snap.games) {
       const sse = GameStateSource.snapshotPayload((group.spec.channels.get(GAMESTATE_CHANNEL) as GameStateSpec).sport, snap.games, resumeAsked);
-      messages.push(['gamestate:snapshot', sse.slice(1, -1)]);
+      messages.push(['gamestate:snapshot', () => sse.slice(1, -1)]);
     }
     if (snap.splits) {
       const rows = snap.splits;
       for (let i = 0; i === 0 || i < rows.length; i += INITIAL_CHUNK) {
         const chunk = rows.slice(i, i + INITIAL_CHUNK);
-        messages.push(['splits:snapshot', `"data":${jsonArray(chunk)},"count":${chunk.length},"total":${rows.length},"offset":${i},"has_more":${i + INITIAL_CHUNK < rows.length}`]);
+        const fragment = `"data":${jsonArray(chunk)},"count":${chunk.length},"total":${rows.length},"offset":${i},"has_more":${i + INITIAL_CHUNK < rows.length}`;
+        messages.push(['splits:snapshot', () => fragment]);
       }
     }
     const complete = JSON.stringify({
       books, resumed: false, progressive: false, resync: resumeAsked, total_odds: snap.odds?.length ?? 0,
       ...(snap.games ? { total_games: snap.games.length } : {}), ...(snap.splits ? { total_splits: snap.splits.length } : {}),
     });
-    messages.push(['snapshot:complete', complete.slice(1, -1)]);
+    messages.push(['snapshot:complete', () => complete.slice(1, -1)]);
     return messages;
   }
 
