@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { LEAGUES, TEAMS, TIER_NAMES, tierBookScopes } from '../schemas/index.js';
 import type { TierName } from '../schemas/index.js';
+import { MemoryBus } from '../pipeline/bus/index.js';
 import type { Bus } from '../pipeline/bus/index.js';
 import type { Clock } from '../pipeline/clock.js';
 import type { Feed } from '../pipeline/feeds/feed.js';
@@ -88,6 +89,18 @@ export interface SystemOverrides {
   onStreams?: (service: StreamService) => void;
 }
 
+/**
+ * In one process the pipeline and the API share the event loop, and the in-process bus runs one
+ * consumer's round per turn. The stages a tick crosses on its way to the boards and the streams
+ * go first, the nearest to the reader first (so what is in flight lands before new input is
+ * taken): the API's changelog views, then the snapshot, then the normalizer. The opportunity
+ * engines, closing lines and the sinks, which read the same topics, take the turns left.
+ */
+export function inProcessPriority(replicaId: string): (groupId: string) => number {
+  const views = `api-${replicaId}-`;
+  return (groupId) => (groupId.startsWith(views) ? 3 : groupId === 'snapshot' ? 2 : groupId === 'normalizer' ? 1 : 0);
+}
+
 export function packageVersion(): string {
   for (const candidate of ['../package.json', '../../package.json']) {
     try {
@@ -119,6 +132,7 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
   const feed = !runsPipeline ? null : overrides.feed ? overrides.feed(clock) : await makeFeed(config, clock, logger);
 
   const bus = await makeBus(config, clock);
+  if (bus instanceof MemoryBus) bus.prioritize(inProcessPriority(config.replicaId));
   const board = new LiveBoard({ now: () => clock.now(), log: config.deltaWindow });
   // Delayed boards follow the live one from its first change on.
   const tierViews = new TierViews(board, clock, { log: config.deltaWindow });

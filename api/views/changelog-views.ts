@@ -9,38 +9,31 @@ import type { OpportunityBoard } from './opportunity-board.js';
 import type { SplitsBoard } from './splits-board.js';
 
 /**
- * On the in-process bus (ROLE=all) the views read before the pipeline's heavier stages that
- * share their topics (opportunities, closing lines, sinks): a change reaches the board, and the
- * streams' flush, first.
- */
-const VIEW_PRIORITY = 1;
-
-/**
  * Keeps a replica's board current from the compacted changelogs. Each replica is its own
  * consumer group (a stable id per replica) reading from the beginning at every start and never
  * committing: compaction makes that the current state, not the whole history.
  */
 export function startChangelogViews(bus: Bus, board: LiveBoard, replicaId: string, logger: Logger, opportunities?: OpportunityBoard, splits?: SplitsBoard, gameStates?: GameStateBoard): Stage[] {
   const stages = [
-    startStage(bus, 'view:events', { groupId: `api-${replicaId}-events`, topic: TOPICS.events, fromBeginning: true, commit: false, priority: VIEW_PRIORITY }, async (records) => {
+    startStage(bus, 'view:events', { groupId: `api-${replicaId}-events`, topic: TOPICS.events, fromBeginning: true, commit: false }, async (records) => {
       for (const r of records) if (r.value) board.applyEvent(r.value);
     }, logger),
-    startStage(bus, 'view:odds', { groupId: `api-${replicaId}-odds`, topic: TOPICS.snapshot, fromBeginning: true, commit: false, priority: VIEW_PRIORITY }, async (records) => {
+    startStage(bus, 'view:odds', { groupId: `api-${replicaId}-odds`, topic: TOPICS.snapshot, fromBeginning: true, commit: false }, async (records) => {
       for (const r of records) if (r.value) board.applyChange(r.value);
     }, logger),
   ];
   if (opportunities) {
-    stages.push(startStage(bus, 'view:opportunities', { groupId: `api-${replicaId}-opportunities`, topic: TOPICS.opportunities, fromBeginning: true, commit: false, priority: VIEW_PRIORITY }, async (records) => {
+    stages.push(startStage(bus, 'view:opportunities', { groupId: `api-${replicaId}-opportunities`, topic: TOPICS.opportunities, fromBeginning: true, commit: false }, async (records) => {
       for (const r of records) opportunities.apply(r.key, r.value);
     }, logger));
   }
   if (splits) {
-    stages.push(startStage(bus, 'view:splits', { groupId: `api-${replicaId}-splits`, topic: TOPICS.splits, fromBeginning: true, priority: VIEW_PRIORITY }, async (records) => {
+    stages.push(startStage(bus, 'view:splits', { groupId: `api-${replicaId}-splits`, topic: TOPICS.splits, fromBeginning: true }, async (records) => {
       for (const r of records) splits.apply(r.key, r.value);
     }, logger));
   }
   if (gameStates) {
-    stages.push(startStage(bus, 'view:gamestate', { groupId: `api-${replicaId}-gamestate`, topic: TOPICS.gameState, fromBeginning: true, priority: VIEW_PRIORITY }, async (records) => {
+    stages.push(startStage(bus, 'view:gamestate', { groupId: `api-${replicaId}-gamestate`, topic: TOPICS.gameState, fromBeginning: true }, async (records) => {
       for (const r of records) gameStates.apply(r.value, r.key);
     }, logger));
   }

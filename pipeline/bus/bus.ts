@@ -64,12 +64,6 @@ export interface ConsumerOptions<T extends TopicName> {
   onAssign?: (partitions: readonly number[], committed: CommittedOffsets) => Promise<void>;
   /** Called with the partitions this member lost at a rebalance, once no batch of theirs is in a handler. */
   onRevoke?: (partitions: readonly number[]) => void;
-  /**
-   * In-process bus only: when several consumers have records ready, higher priority goes first
-   * (default 0). The API's changelog views use it, so a change reaches the boards and the
-   * streams before the heavier stages that read the same topic run.
-   */
-  priority?: number;
 }
 
 /** The offset a group resumes a topic-partition from (0 when it never committed one). */

@@ -44,9 +44,10 @@ describe('MemoryBus turns', () => {
 
   it('runs the consumer of higher priority first when both have records ready', async () => {
     const bus = new MemoryBus();
+    bus.prioritize((g) => (g === 'high' ? 1 : 0));
     const order: string[] = [];
     const low = bus.consumer({ groupId: 'low', topic: 'odds.ticks', fromBeginning: true });
-    const high = bus.consumer({ groupId: 'high', topic: 'odds.ticks', fromBeginning: true, priority: 1 });
+    const high = bus.consumer({ groupId: 'high', topic: 'odds.ticks', fromBeginning: true });
     low.run(async () => {
       order.push('low');
     });
@@ -62,8 +63,9 @@ describe('MemoryBus turns', () => {
 
   it('runs what a round queued with setImmediate before the next round', async () => {
     const bus = new MemoryBus();
+    bus.prioritize((g) => (g === 'view' ? 1 : 0));
     const order: string[] = [];
-    const view = bus.consumer({ groupId: 'view', topic: 'odds.ticks', fromBeginning: true, priority: 1 });
+    const view = bus.consumer({ groupId: 'view', topic: 'odds.ticks', fromBeginning: true });
     const engine = bus.consumer({ groupId: 'engine', topic: 'odds.ticks', fromBeginning: true });
     view.run(async () => {
       order.push('view');
@@ -81,12 +83,13 @@ describe('MemoryBus turns', () => {
 
   it('lets other consumers run while a handler waits for I/O', async () => {
     const bus = new MemoryBus();
+    bus.prioritize((g) => (g === 'sink' ? 1 : 0));
     let finishInsert: () => void = () => {};
     const inserting = new Promise<void>((r) => {
       finishInsert = r;
     });
     const seen: string[] = [];
-    const sink = bus.consumer({ groupId: 'sink', topic: 'odds.ticks', fromBeginning: true, priority: 1 });
+    const sink = bus.consumer({ groupId: 'sink', topic: 'odds.ticks', fromBeginning: true });
     const other = bus.consumer({ groupId: 'other', topic: 'odds.ticks', fromBeginning: true });
     sink.run(async () => {
       seen.push('sink started');

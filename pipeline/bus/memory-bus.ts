@@ -92,8 +92,8 @@ class Topic {
  * The in-process bus shares its event loop with the rest of the process (in ROLE=all, the API
  * and its streams), so its consumers take turns instead of chaining one stage into the next on
  * one call stack: a consumer's round (a batch from each ready partition) starts in its own
- * event-loop turn (setImmediate), one round at a time, the highest `priority` first and in
- * arrival order within one. The next round is queued only once this one ended, so whatever a
+ * event-loop turn (setImmediate), one round at a time, the highest priority first and in
+ * arrival order within one (`prioritize`). The next round is queued only once this one ended, so whatever a
  * round queued (the stream hub's flush of the changes a view just applied) goes first, and
  * sockets are served between rounds. A round whose handler waits for I/O (a store insert, a
  * producer held by the high-water mark) gives its turn up at the next turn of the loop.
@@ -156,6 +156,7 @@ export class MemoryBus implements Bus {
   private readonly now: () => number;
   private readonly configs: Record<TopicName, TopicConfig>;
   private readonly turns = new Turns();
+  private priority: (groupId: string) => number = () => 0;
   /** Woken whenever records are appended or committed. */
   private waiters: (() => void)[] = [];
   private closed = false;
@@ -164,6 +165,15 @@ export class MemoryBus implements Bus {
     this.highWaterMark = options.highWaterMark ?? 100_000;
     this.now = options.now ?? Date.now;
     this.configs = { ...TOPIC_CONFIGS, ...options.topics };
+  }
+
+  /**
+   * Which consumer groups go first when several have records ready (higher first; default 0 for
+   * all). Set before the consumers are made: ROLE=all runs the stages a tick crosses on its way
+   * to the API's boards ahead of the heavier ones that read the same topics.
+   */
+  prioritize(priority: (groupId: string) => number): void {
+    this.priority = priority;
   }
 
   private topic(name: TopicName): Topic {
@@ -247,7 +257,7 @@ export class MemoryBus implements Bus {
     const maxBatch = options.maxBatchSize ?? 5000;
     const minBatch = options.minBatchSize ?? 1;
     const maxWait = options.maxWaitMs ?? 0;
-    const priority = options.priority ?? 0;
+    const priority = this.priority(options.groupId);
     let running = false;
     let stopped = false;
     let resolveDone: () => void = () => {};
