@@ -1,6 +1,7 @@
 import type { TierName } from '../../schemas/index.js';
 import { render, wsMessage } from './frames.js';
 import type { FramePayload, Rendered } from './frames.js';
+import { SNAPSHOT_TURN_MS } from './progressive.js';
 import { ReplayWindow } from './replay-window.js';
 import type { ReplayWindowOptions } from './replay-window.js';
 
@@ -80,7 +81,7 @@ export interface StreamHubOptions {
   maxStreams: (tier: TierName, keyId: string) => number;
 }
 
-export const DEFAULT_STREAM_OPTIONS = { replayFrames: 20_000, replayMs: 120_000, replayBytes: 256 * 1024 * 1024, bufferBytes: 4 * 1024 * 1024, heartbeatMs: 30_000 } as const;
+export const DEFAULT_STREAM_OPTIONS = { replayFrames: 20_000, replayMs: 120_000, replayBytes: 256 * 1024 * 1024, bufferBytes: 4 * 1024 * 1024, heartbeatMs: 30_000, snapshotTurnMs: SNAPSHOT_TURN_MS } as const;
 
 /**
  * Fans changes out to stream subscribers. Boards notify synchronously; sources only queue and

@@ -10,12 +10,12 @@ export const SNAPSHOT_TURN_MS = 8;
  * budget is spent, and stops when `alive()` turns false (the client went). Small snapshots go
  * out in the caller's turn. Resolves true when every one was sent.
  */
-export async function sendInTurns(count: number, send: (i: number) => void, alive: () => boolean): Promise<boolean> {
+export async function sendInTurns(count: number, send: (i: number) => void, alive: () => boolean, turnMs = SNAPSHOT_TURN_MS): Promise<boolean> {
   let since = performance.now();
   for (let i = 0; i < count; i++) {
     if (!alive()) return false;
     send(i);
-    if (i + 1 < count && performance.now() - since >= SNAPSHOT_TURN_MS) {
+    if (i + 1 < count && performance.now() - since >= turnMs) {
       await new Promise<void>((resolve) => setImmediate(resolve));
       since = performance.now();
     }

@@ -30,6 +30,8 @@ export interface StreamSettings {
   /** Bytes a connection may have waiting to be sent (beyond its initial snapshot) before it is dropped. */
   bufferBytes: number;
   heartbeatMs: number;
+  /** Longest stretch sending a snapshot holds the event loop before yielding (tests set 0: a turn per frame). */
+  snapshotTurnMs: number;
   /** Concurrent streams per key; the tier table's `maxStreams` when absent. */
   maxStreams?: (tier: TierName, keyId: string) => number;
 }

@@ -97,6 +97,44 @@ describe('SSE /stream', () => {
     later.close();
   });
 
+  it('sends connected first and a large snapshot over several turns; changes made meanwhile follow snapshot:complete, and the mirror equals /odds', async () => {
+    // A turn per frame: every snapshot chunk lets the board change before the next one.
+    s = await startStreamApp({ snapshotTurnMs: 0 });
+    s.board.applyEvent(fixtureEvent('nba-1'));
+    s.board.applyEvent(fixtureEvent('nba-2'));
+    for (const e of ['nba-1', 'nba-2']) {
+      for (const b of BOOKS) {
+        for (let line = -30; line <= 30; line += 0.25) s.set(e, b, 'point_spread', 'home', 1.9, line);
+      }
+    }
+    let changes = 0;
+    const churn = (): void => {
+      if (changes >= 40) return;
+      changes++;
+      s.set('nba-1', BOOKS[changes % 3] as string, 'point_spread', 'home', 1.8 + changes / 100, -30 + (changes % 20));
+      if (changes % 7 === 0) s.set('nba-2', 'fanduel', 'point_spread', 'home', null, changes - 10);
+      setImmediate(churn);
+    };
+    const url = `${s.url}/api/v1/stream/odds?api_key=${s.keys.sharp}`;
+    const c = await SseClient.open(url);
+    churn();
+    await c.until((f) => f.some((x) => x.event === 'snapshot:complete'));
+    while (changes < 40) await new Promise((r) => setTimeout(r, 10));
+    // Frames arrive in order: once the last change is in, so is every one before it.
+    s.set('nba-2', 'betmgm', 'point_spread', 'home', 2.5, 30);
+    await c.until((f) => f.some((x) => x.event === 'odds:update' && (x.data as { odds: { odds_decimal: number }[] }).odds.some((r) => r.odds_decimal === 2.5)));
+    const names = c.frames.map((f) => f.event);
+    const complete = names.indexOf('snapshot:complete');
+    expect(names.slice(0, complete + 1)).toEqual(['connected', 'snapshot', 'snapshot', 'snapshot:complete']);
+    expect(names.slice(complete + 1).every((n) => n === 'odds:update' || n === 'odds:removed')).toBe(true);
+    const m = new OddsMirror();
+    for (const f of c.frames) applyOdds(m, f);
+    const rest = new Map([...(await restOdds(s, s.keys.sharp, '&offset=0')), ...(await restOdds(s, s.keys.sharp, '&offset=1000'))]);
+    expect(rest.size).toBeGreaterThan(1000);
+    expect(mirrorJson(m)).toEqual(rest);
+    c.close();
+  });
+
   it('resumes from Last-Event-ID with exactly the frames missed, then live ones', async () => {
     s = await startStreamApp();
     seed(s);
