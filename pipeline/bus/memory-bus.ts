@@ -91,24 +91,32 @@ class Topic {
 /**
  * The in-process bus shares its event loop with the rest of the process (in ROLE=all, the API
  * and its streams), so its consumers take turns instead of chaining one stage into the next on
- * one call stack: a consumer's round (a batch from each ready partition) starts in its own
- * event-loop turn (setImmediate), one round at a time, the highest priority first and in
- * arrival order within one (`prioritize`). The next round is queued only once this one ended, so whatever a
- * round queued (the stream hub's flush of the changes a view just applied) goes first, and
- * sockets are served between rounds. A round whose handler waits for I/O (a store insert, a
- * producer held by the high-water mark) gives its turn up at the next turn of the loop.
+ * one call stack: a consumer's round (a batch from each ready partition, for at most
+ * `ROUND_BUDGET_MS`) starts in its own event-loop turn (setImmediate), one round at a time, the
+ * highest priority first (`prioritize`; a consumer gains a level for every `AGING_MS` it
+ * waits) and in arrival order within one. The next round is queued only once this one ended,
+ * so whatever a round queued (the stream hub's flush of the changes a view just applied) goes
+ * first, and sockets are served between rounds. A round whose handler waits for I/O (a store
+ * insert, a producer held by the high-water mark) gives its turn up at the next turn of the loop.
  */
 const ROUND_BUDGET_MS = 4;
 
+/**
+ * A waiting consumer gains one priority level per this much waiting, so under sustained overload
+ * the low-priority stages still get turns (else their lag would reach the high-water mark and
+ * stall every producer upstream of them).
+ */
+const AGING_MS = 250;
+
 class Turns {
-  private readonly waiting: { priority: number; start: () => void }[] = [];
+  private readonly waiting: { priority: number; since: number; start: () => void }[] = [];
   private busy = false;
   private queued = false;
 
   /** Resolves when it is the caller's turn, with the function that ends it (call it once done). */
   take(priority: number): Promise<() => void> {
     return new Promise((resolve) => {
-      this.waiting.push({ priority, start: () => resolve(this.hold()) });
+      this.waiting.push({ priority, since: performance.now(), start: () => resolve(this.hold()) });
       this.next();
     });
   }
@@ -132,9 +140,11 @@ class Turns {
     this.queued = true;
     setImmediate(() => {
       this.queued = false;
+      const now = performance.now();
+      const rank = (w: { priority: number; since: number }): number => w.priority + Math.floor((now - w.since) / AGING_MS);
       let best = 0;
       for (let i = 1; i < this.waiting.length; i++) {
-        if ((this.waiting[i]?.priority ?? 0) > (this.waiting[best]?.priority ?? 0)) best = i;
+        if (rank(this.waiting[i] as { priority: number; since: number }) > rank(this.waiting[best] as { priority: number; since: number })) best = i;
       }
       const [turn] = this.waiting.splice(best, 1);
       if (!turn) return;
