@@ -32,10 +32,28 @@ const recorded: Record<string, { sse: [number, string][]; ws: [number, string][]
 const recorders = new Set<string>();
 let t0 = 0;
 
-function measure(rows: { timestamp?: string }[] | undefined): void {
-  if (!measuring || !rows) return;
+/** Per subscriber, each row's last `timestamp` (snapshot and updates), by row id. */
+type Seen = Map<string, number>;
+let resent = 0;
+
+/**
+ * Per odds row, arrival time minus its `timestamp` (when the feed emitted the price). A row sent
+ * again with the timestamp this subscriber already holds is not a tick arriving: it is the same
+ * price presented again (its main-line flag flipped when another line of its event came or
+ * went, or its event changed), so it is counted apart, not as latency.
+ */
+function measure(rows: { id?: string; timestamp?: string }[] | undefined, seen: Seen): void {
+  if (!rows) return;
   const now = Date.now();
-  for (const r of rows) if (r.timestamp) latencies.push(now - Date.parse(r.timestamp));
+  for (const r of rows) {
+    if (!r.timestamp || !r.id) continue;
+    const ts = Date.parse(r.timestamp);
+    const before = seen.get(r.id);
+    seen.set(r.id, ts);
+    if (!measuring) continue;
+    if (before !== undefined && before >= ts) resent++;
+    else latencies.push(now - ts);
+  }
 }
 
 const started = Date.now();
@@ -71,6 +89,7 @@ function openSse(sub: Sub, recordIt: boolean, attempt = 0): void {
     }
     let buffer = '';
     let event = '';
+    const seen: Seen = new Map();
     let isReady = false;
     let raw: string[] = [];
     res.setEncoding('utf8');
@@ -94,8 +113,8 @@ function openSse(sub: Sub, recordIt: boolean, attempt = 0): void {
           continue;
         }
         if (line.startsWith('event: ')) event = line.slice(7);
-        else if (line.startsWith('data: ') && event === 'odds:update' && measuring) {
-          measure((JSON.parse(line.slice(6)) as { odds?: { timestamp?: string }[] }).odds);
+        else if (line.startsWith('data: ') && (event === 'odds:update' || event === 'snapshot')) {
+          measure((JSON.parse(line.slice(6)) as { odds?: { id?: string; timestamp?: string }[] }).odds, seen);
         }
       }
     });
@@ -113,9 +132,11 @@ function openSse(sub: Sub, recordIt: boolean, attempt = 0): void {
 function openWs(sub: Sub, recordIt: boolean): void {
   const ws = new WebSocket(sub.url, 'sharpapi-v1', { maxPayload: 64 * 1024 * 1024 });
   let isReady = false;
+  const seen: Seen = new Map();
   ws.on('message', (data) => {
     const text = String(data);
-    const m = JSON.parse(text) as { type: string; data?: { timestamp?: string }[] };
+    const m = JSON.parse(text) as { type: string; data?: { id?: string; timestamp?: string }[] };
+    if (m.type === 'initial') measure(m.data, seen);
     if (m.type === 'snapshot:complete' && !isReady) {
       isReady = true;
       ready();
@@ -124,7 +145,7 @@ function openWs(sub: Sub, recordIt: boolean): void {
     if (!measuring) return;
     frames++;
     if (recordIt && m.type !== 'heartbeat') recorded[sub.filter]?.ws.push([Date.now() - t0, text]);
-    if (m.type === 'odds:update') measure(m.data);
+    if (m.type === 'odds:update') measure(m.data, seen);
   });
   ws.on('close', () => {
     if (measuring) closedEarly++;
@@ -160,7 +181,7 @@ process.stdin.on('data', (d) => {
       measuring = false;
       latencies.sort((a, b) => a - b);
       const q = (p: number): number => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? 0;
-      process.stdout.write(`${JSON.stringify({ frames, seconds: config.seconds, ready: readyCount, rows: latencies.length, p50: q(0.5), p99: q(0.99), closedEarly, recorded: config.record ? recorded : null })}\n`, () => process.exit(0));
+      process.stdout.write(`${JSON.stringify({ frames, seconds: config.seconds, ready: readyCount, rows: latencies.length, resent, p50: q(0.5), p99: q(0.99), closedEarly, recorded: config.record ? recorded : null })}\n`, () => process.exit(0));
     }, config.seconds * 1000);
   }
 });

@@ -33,6 +33,8 @@ interface ClientResult {
   frames: number;
   seconds: number;
   rows: number;
+  /** Rows sent again with the timestamp the subscriber already held (not counted as latency). */
+  resent: number;
   p50: number;
   p99: number;
   closedEarly: number;
@@ -305,7 +307,7 @@ export async function benchStreams(seconds = 10, perKind = Number(process.env['B
     const bareSubs = subs.map((s) => ({ ...s, url: s.kind === 'sse' ? `http://${bare.url}/sse?f=${encodeURIComponent(s.filter)}` : `ws://${bare.url}/?f=${encodeURIComponent(s.filter)}` }));
     const base = await runClients(bareSubs, seconds, false, () => bare.play());
     await bare.close();
-    process.stdout.write(`  subscribers measured: ${hub.ready} of ${subs.length} (hub), ${base.ready} (bare)\n`);
+    process.stdout.write(`  subscribers measured: ${hub.ready} of ${subs.length} (hub), ${base.ready} (bare); rows timed ${hub.rows}, rows re-sent with an unchanged timestamp (main-line flag flips, event changes; not timed) ${hub.resent}\n`);
     if (hub.closedEarly > 0) process.stdout.write(`  warning: ${hub.closedEarly} subscribers were disconnected during the run\n`);
     return [
       { name: `frames delivered/s (${hub.ready} subscribers)`, value: hub.frames / seconds, unit: 'frames/s', baseline: { name: 'bare server, same frames', value: base.frames / seconds } },
