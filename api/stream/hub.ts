@@ -1,7 +1,7 @@
 import type { TierName } from '../../schemas/index.js';
 import { render, wsMessage } from './frames.js';
 import type { FramePayload, Rendered } from './frames.js';
-import { TURN_MS } from './progressive.js';
+import { SNAPSHOT_TURN_MS } from './progressive.js';
 import { ReplayWindow } from './replay-window.js';
 import type { ReplayWindowOptions } from './replay-window.js';
 
@@ -79,11 +79,9 @@ export interface StreamHubOptions {
   now: () => number;
   /** Concurrent streams (SSE and WebSocket together) one key may hold. */
   maxStreams: (tier: TierName, keyId: string) => number;
-  /** Longest stretch a scheduled flush writes before yielding to the event loop (at least one batch per turn); unbounded when absent. */
-  flushTurnMs?: number;
 }
 
-export const DEFAULT_STREAM_OPTIONS = { replayFrames: 20_000, replayMs: 120_000, replayBytes: 256 * 1024 * 1024, bufferBytes: 4 * 1024 * 1024, heartbeatMs: 30_000, turnMs: TURN_MS } as const;
+export const DEFAULT_STREAM_OPTIONS = { replayFrames: 20_000, replayMs: 120_000, replayBytes: 256 * 1024 * 1024, bufferBytes: 4 * 1024 * 1024, heartbeatMs: 30_000, snapshotTurnMs: SNAPSHOT_TURN_MS } as const;
 
 /**
  * Fans changes out to stream subscribers. Boards notify synchronously; sources only queue and
@@ -104,9 +102,6 @@ export class StreamHub {
   private readonly streamsPerKey = new Map<string, number>();
   private readonly connections = new Set<StreamConnection>();
   private scheduled = false;
-  /** Batches taken from the sources and not yet written, in order (from `backlogAt`). */
-  private backlog: { source: StreamSource; batch: SourceBatch }[] = [];
-  private backlogAt = 0;
   private timer: NodeJS.Timeout | null = null;
   private closed = false;
   /** Frames handed to connections since start (for the bench and metrics). */
@@ -138,25 +133,14 @@ export class StreamHub {
     this.scheduled = true;
     setImmediate(() => {
       this.scheduled = false;
-      if (this.closed) return;
-      this.take();
-      // A large change (an event going live, a main line moving under many rows) is written over
-      // several turns, a batch at a time, so other work (and the pipeline) is not held for all of it.
-      if (!this.deliver(this.options.flushTurnMs ?? Infinity)) this.schedule();
-      this.sweep();
+      this.flush();
     });
   };
 
   /** Delivers everything the sources hold now. Also called before a subscriber reads a snapshot. */
   flush(): void {
-    this.take();
-    this.deliver(Infinity);
-    this.sweep();
-  }
-
-  /** Takes every source's batches into the backlog, in order (a source nobody reads drops its own). */
-  private take(): void {
     const now = this.options.now();
+    const timestamp = new Date(now).toISOString();
     for (const source of this.sources) {
       const groups = this.index.get(`${source.feed}|${source.channel}`);
       // Nobody subscribed (nor lingering to resume): nothing to render, no sequence numbers used.
@@ -164,58 +148,39 @@ export class StreamHub {
         source.discard();
         continue;
       }
-      for (const batch of source.take(now)) this.backlog.push({ source, batch });
-    }
-  }
-
-  /** Renders and writes backlog batches in order (at least one) until `budgetMs` is spent; true when none is left. */
-  private deliver(budgetMs: number): boolean {
-    const started = performance.now();
-    while (this.backlogAt < this.backlog.length) {
-      const { source, batch } = this.backlog[this.backlogAt] as { source: StreamSource; batch: SourceBatch };
-      this.backlog[this.backlogAt] = undefined as unknown as { source: StreamSource; batch: SourceBatch };
-      this.backlogAt++;
-      this.deliverBatch(source, batch);
-      if (this.backlogAt < this.backlog.length && performance.now() - started >= budgetMs) return false;
-    }
-    this.backlog = [];
-    this.backlogAt = 0;
-    return true;
-  }
-
-  private deliverBatch(source: StreamSource, batch: SourceBatch): void {
-    const now = this.options.now();
-    const timestamp = new Date(now).toISOString();
-    const groups = this.index.get(`${source.feed}|${source.channel}`);
-    const first = this.seq + 1;
-    this.seq += batch.slots;
-    const bySlot: (Map<Group, Rendered> | null)[] = new Array<Map<Group, Rendered> | null>(batch.slots).fill(null);
-    for (const group of groups ?? []) {
-      for (const { slot, payload } of source.render(batch, group, now)) {
-        group.version++;
-        // What was shared is stale now; drop it rather than hold it until the next join.
-        if (group.cache.size > 0) group.cache.clear();
-        const seq = first + slot;
-        const frame = render(String(seq), seq, payload, timestamp);
-        let frames = bySlot[slot];
-        if (!frames) {
-          frames = new Map();
-          bySlot[slot] = frames;
+      for (const batch of source.take(now)) {
+        const first = this.seq + 1;
+        this.seq += batch.slots;
+        const bySlot: (Map<Group, Rendered> | null)[] = new Array<Map<Group, Rendered> | null>(batch.slots).fill(null);
+        for (const group of groups ?? []) {
+          for (const { slot, payload } of source.render(batch, group, now)) {
+            group.version++;
+            // What was shared is stale now; drop it rather than hold it until the next join.
+            if (group.cache.size > 0) group.cache.clear();
+            const seq = first + slot;
+            const frame = render(String(seq), seq, payload, timestamp);
+            let frames = bySlot[slot];
+            if (!frames) {
+              frames = new Map();
+              bySlot[slot] = frames;
+            }
+            frames.set(group, frame);
+          }
         }
-        frames.set(group, frame);
-      }
-    }
-    // Slots go out in order, so every connection sees increasing sequence numbers.
-    for (let slot = 0; slot < batch.slots; slot++) {
-      const frames = bySlot[slot] ?? null;
-      this.window.append(first + slot, frames);
-      for (const [group, frame] of frames ?? []) {
-        for (const c of group.members) {
-          this.delivered++;
-          c.deliver(frame, false);
+        // Slots go out in order, so every connection sees increasing sequence numbers.
+        for (let slot = 0; slot < batch.slots; slot++) {
+          const frames = bySlot[slot] ?? null;
+          this.window.append(first + slot, frames);
+          for (const [group, frame] of frames ?? []) {
+            for (const c of group.members) {
+              this.delivered++;
+              c.deliver(frame, false);
+            }
+          }
         }
       }
     }
+    this.sweep();
   }
 
   /** The group for a subscription, made (from the boards as they are now) when new. Call `flush()` first. */

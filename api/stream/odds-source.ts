@@ -55,8 +55,6 @@ function compareHeld(a: Held, b: Held): number {
 interface Item extends Pending {
   row: OddsRow | undefined;
   event: CanonicalEvent | undefined;
-  /** The event's main lines when the batch was taken: a batch written a few turns later presents the rows of that moment. */
-  main: MainLines | undefined;
   /** The presented row, serialized once for every group. */
   json?: string;
 }
@@ -152,7 +150,7 @@ export class OddsSource implements StreamSource, BoardListener {
         items = [];
         byBook.set(book, items);
       }
-      items.push({ ...p, row, event, main: event ? this.board.mainLines(p.eventId) : undefined });
+      items.push({ ...p, row, event });
     }
     this.pending = new Map();
     const batches: SourceBatch[] = [];
@@ -176,7 +174,7 @@ export class OddsSource implements StreamSource, BoardListener {
     const removed: string[] = [];
     for (const it of items) {
       if (it.row && it.event && oddsMatch(it.row, it.event, filters, this.catalog)) {
-        it.json ??= JSON.stringify(this.present(it.row, it.event, it.main));
+        it.json ??= JSON.stringify(this.present(it.row, it.event));
         updated.push(it.json);
         held.set(it.row.id, { row: it.row, event: it.event, json: it.json });
       } else if (it.prevRow && it.prevEvent && oddsMatch(it.prevRow, it.prevEvent, filters, this.catalog)) {

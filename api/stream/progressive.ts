@@ -1,16 +1,16 @@
 /**
- * Longest stretch a snapshot being sent (or a large change being written) holds the event loop
- * before it lets everything else run (other subscribers' frames, the pipeline): a Sharp key's
- * unfiltered snapshot is tens of megabytes, presented and written over many turns instead of one.
+ * Longest stretch a snapshot being sent holds the event loop before it lets everything else run
+ * (other subscribers' frames, the pipeline): a Sharp key's unfiltered snapshot is tens of
+ * megabytes, presented and written over many turns instead of one.
  */
-export const TURN_MS = 8;
+export const SNAPSHOT_TURN_MS = 8;
 
 /**
  * Calls `send(i)` for i = 0 .. count - 1 in order, yielding to the event loop whenever a turn's
  * budget is spent, and stops when `alive()` turns false (the client went). Small snapshots go
  * out in the caller's turn. Resolves true when every one was sent.
  */
-export async function sendInTurns(count: number, send: (i: number) => void, alive: () => boolean, turnMs = TURN_MS): Promise<boolean> {
+export async function sendInTurns(count: number, send: (i: number) => void, alive: () => boolean, turnMs = SNAPSHOT_TURN_MS): Promise<boolean> {
   let since = performance.now();
   for (let i = 0; i < count; i++) {
     if (!alive()) return false;

@@ -30,8 +30,8 @@ export interface StreamSettings {
   /** Bytes a connection may have waiting to be sent (beyond its initial snapshot) before it is dropped. */
   bufferBytes: number;
   heartbeatMs: number;
-  /** Longest stretch sending a snapshot, or writing a large change, holds the event loop before yielding (tests set 0: a turn per frame or batch). */
-  turnMs: number;
+  /** Longest stretch sending a snapshot holds the event loop before yielding (tests set 0: a turn per frame). */
+  snapshotTurnMs: number;
   /** Concurrent streams per key; the tier table's `maxStreams` when absent. */
   maxStreams?: (tier: TierName, keyId: string) => number;
 }
@@ -78,7 +78,6 @@ export class StreamService {
       heartbeatMs: this.settings.heartbeatMs,
       now: deps.now,
       maxStreams: this.settings.maxStreams ?? ((tier) => TIERS[tier].maxStreams),
-      flushTurnMs: this.settings.turnMs,
     });
     for (const { feed, board } of deps.views.feeds()) {
       const source = new OddsSource(feed, board, deps.catalog, (row, event, main) => presentOdds(deps.catalog, row, event, main ?? board.mainLines(event.id)), this.hub.schedule);

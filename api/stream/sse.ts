@@ -271,7 +271,7 @@ export const sseRoutes: FastifyPluginAsync<{ service: StreamService }> = async (
     const sent = await sendInTurns(snapshot.length, (i) => {
       const frame = (snapshot[i] as () => Rendered)();
       conn.writeInitial(frame, i === snapshot.length - 1 ? head : undefined);
-    }, () => conn.open, service.settings.turnMs);
+    }, () => conn.open, service.settings.snapshotTurnMs);
     if (sent) conn.goLive();
   };
 

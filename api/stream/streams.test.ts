@@ -99,7 +99,7 @@ describe('SSE /stream', () => {
 
   it('sends connected first and a large snapshot over several turns; changes made meanwhile follow snapshot:complete, and the mirror equals /odds', async () => {
     // A turn per frame: every snapshot chunk lets the board change before the next one.
-    s = await startStreamApp({ turnMs: 0 });
+    s = await startStreamApp({ snapshotTurnMs: 0 });
     s.board.applyEvent(fixtureEvent('nba-1'));
     s.board.applyEvent(fixtureEvent('nba-2'));
     for (const e of ['nba-1', 'nba-2']) {

@@ -393,7 +393,7 @@ export function attachWebSocket(app: FastifyInstance, service: StreamService, ke
     void sendInTurns(messages.length, (i) => {
       const [type, fragment] = messages[i] as [string, () => string];
       conn.sendInitial(type, fragment(), head, ts);
-    }, current, service.settings.turnMs).then((sent) => {
+    }, current, service.settings.snapshotTurnMs).then((sent) => {
       if (sent) conn.goLive();
     });
   }
