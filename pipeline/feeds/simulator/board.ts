@@ -94,8 +94,13 @@ export interface Quote {
   /** Home handicap for sides, threshold for totals and props; null for moneylines. */
   line: number | null;
   outcomes: Outcome[];
-  /** False while the book has this one market suspended (locked: its rows keep their last prices). */
+  /** False while the book has this one market suspended. */
   open: boolean;
+  /**
+   * While suspended: whether the book locked the market (its rows stay at their last prices) or
+   * took it down (its rows are gone until it comes back).
+   */
+  locked: boolean;
   lastTs: number;
   /** The book's lean: probability moved from the last outcome to the first. */
   tilt: number;
@@ -138,6 +143,7 @@ export function buildQuotes(listing: Listing, nextUid: () => number): Quote[] {
       line: null,
       outcomes: labels.map(outcome),
       open: true,
+      locked: false,
       lastTs: NEVER,
       tilt: 0,
       pending: false,
@@ -315,7 +321,8 @@ export function requote(q: Quote, now: number, rng: Prng, out: RawTick[], pulls:
   const line = targetLine(q);
   const first = q.lastTs === NEVER;
   if (first || line !== q.line) {
-    if (!first) pushTicks(q, now, 'pulled', q.open ? out : pulls);
+    if (q.open && !first) pushTicks(q, now, 'pulled', out);
+    else if (q.locked) pushTicks(q, now, 'pulled', pulls);
     setLine(q, line);
     q.tilt = drawTilt(book, rng);
   }
@@ -326,6 +333,7 @@ export function requote(q: Quote, now: number, rng: Prng, out: RawTick[], pulls:
     if (o !== undefined) o.price = prices[i] ?? 100;
   }
   q.open = true;
+  q.locked = false;
   q.lastTs = now;
   pushTicks(q, now, 'open', out);
 }

@@ -193,7 +193,7 @@ describe('MarketSimulator', () => {
     expect(moves).toBeGreaterThan(500);
   });
 
-  it('locks single markets at their last prices and reopens them; a line that moved meanwhile is pulled, so no locked row outlives its quote', () => {
+  it('locks single markets at their last prices (takes one in five down) and reopens them; a line that moved meanwhile is pulled, so no locked row outlives its quote', () => {
     const sim = simulator(NOVEMBER, { suspensionsPerMinute: 300 });
     const rows = new Map<string, { locked: boolean; price: number | null }>();
     const key = (t: RawTick): string => `${rowKey(t)}|${t.line}`;
@@ -222,7 +222,7 @@ describe('MarketSimulator', () => {
     expect(lockedPulled).toBeGreaterThan(10);
     const lockedNow = new Set([...rows].filter(([, r]) => r.locked).map(([k]) => k));
     const suspendedQuotes = new Set(
-      sim.inspect().filter((v) => !v.open).flatMap((v) => v.outcomes.map((o, i) => `${v.book}|${v.bookEventId}|${v.market}|${v.participant ?? ''}|${v.statCategory ?? ''}|${o}|${v.lines[i]}`)),
+      sim.inspect().filter((v) => v.locked).flatMap((v) => v.outcomes.map((o, i) => `${v.book}|${v.bookEventId}|${v.market}|${v.participant ?? ''}|${v.statCategory ?? ''}|${o}|${v.lines[i]}`)),
     );
     expect(lockedNow.size).toBeGreaterThan(0);
     expect(lockedNow).toEqual(suspendedQuotes);

@@ -324,7 +324,7 @@ export class MarketSimulator {
     for (const l of ev.listings) {
       if (l.closed) continue;
       if (!l.book.hasLiveOdds) {
-        for (const q of l.quotes) pushTicks(q, now, 'pulled', q.open ? out : this.pulls);
+        for (const q of l.quotes) if (q.open || q.locked) pushTicks(q, now, 'pulled', q.open ? out : this.pulls);
         l.closed = true;
         continue;
       }
@@ -357,7 +357,7 @@ export class MarketSimulator {
   private endEvent(ev: SimEvent, now: number, out: RawTick[], status: EventStatus): void {
     for (const l of ev.listings) {
       if (l.closed) continue;
-      for (const q of l.quotes) pushTicks(q, now, 'pulled', q.open ? out : this.pulls);
+      for (const q of l.quotes) if (q.open || q.locked) pushTicks(q, now, 'pulled', q.open ? out : this.pulls);
       l.closed = true;
     }
     this.play.finish(ev, status, now);
@@ -395,7 +395,10 @@ export class MarketSimulator {
     for (let i = 0; i < n; i++) {
       const q = this.allQuotes[this.activity.int(this.allQuotes.length)];
       if (q === undefined || !q.open || q.pending || q.listing.closed || this.isStale(q, now)) continue;
-      pushTicks(q, now, 'locked', out);
+      // Most suspensions lock the market; one in five takes it down (chosen by quote, not drawn,
+      // so the rest of the board moves the same either way).
+      q.locked = q.uid % 5 !== 0;
+      pushTicks(q, now, q.locked ? 'locked' : 'pulled', out);
       q.open = false;
       q.pending = true;
       this.due.push(now + this.activity.range(20_000, 240_000), { quote: q, restore: true });
