@@ -266,6 +266,12 @@ describe('a price the book suspends (locked, not pulled)', () => {
       ['away', -105, true, null],
     ]);
     expect(await rows('/api/v1/odds?limit=1000')).toHaveLength(FIXTURE_ROWS);
+    // Analysts see it in ClickHouse too: on the current board, inactive since the suspension.
+    const lockedId = (await rows(path))[0]?.['id'] as string;
+    const stored = await c.sys.store.query<{ is_active: unknown; suspended_since: string | null; odds_american: number }>(
+      'SELECT is_active, suspended_since, odds_american FROM odds_latest FINAL WHERE id = {id:String}', { id: lockedId },
+    );
+    expect(stored.map((r) => [Number(r.is_active), `${String(r.suspended_since).replace(' ', 'T')}Z`, Number(r.odds_american)])).toEqual([[0, lockedAt, -115]]);
     const best = await rows('/api/v1/odds/best?league=nba&market=moneyline');
     expect(best.map((r) => [r['selection_type'], r['sportsbook'], r['odds_american'], r['book_count']])).toEqual([
       ['home', 'fanduel', -118, 5],
