@@ -1,5 +1,6 @@
 import { selectionFamily } from '../../schemas/index.js';
 import { americanToDecimal } from '../odds-math/index.js';
+import type { LineSummary } from './combos.js';
 import type { IdCache } from './ids.js';
 import type {
   CanonicalEvent,
@@ -55,6 +56,8 @@ export interface LineGroupState {
   version: number;
   /** Its books by id, rebuilt only when a book joins or leaves. */
   sortedBooks: string[] | null;
+  /** Best prices and book counts of the last version they were asked for (combos.ts). */
+  summary: LineSummary | null;
 }
 
 export interface EventState {
@@ -103,7 +106,7 @@ export type LineGroup = Map<string, Map<SelectionType, OddsRow>>;
 export function addToLine(family: FamilyState, row: OddsRow, key: string): void {
   let group = family.lines.get(key);
   if (!group) {
-    group = { line: canonicalLine(row), key, books: new Map(), version: 0, sortedBooks: null };
+    group = { line: canonicalLine(row), key, books: new Map(), version: 0, sortedBooks: null, summary: null };
     family.lines.set(key, group);
   }
   let bySelection = group.books.get(row.book);
