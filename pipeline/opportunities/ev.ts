@@ -1,4 +1,4 @@
-import type { DevigMethodName, EvMethodValues, EvOpportunity, OddsRow, OpportunityLeg, SelectionType } from '../../schemas/index.js';
+import type { DevigMethodName, EvMethodValues, EvOpportunity, OddsRow, OpportunityPrice, SelectionType } from '../../schemas/index.js';
 import {
   DEVIG_CHOICES,
   DEVIG_METHODS,
@@ -16,7 +16,7 @@ import type { Candidate, EngineContext } from './context.js';
 import { commonFields, eventKey, rowKey } from './context.js';
 import { familyOpportunityId } from './ids.js';
 import { Memo } from './memo.js';
-import { completeMarket, decimalOf, lineKey, priceOf, round, sortedBooks } from './state.js';
+import { completeMarket, decimalOf, legOf, lineKey, priceOf, round, sortedBooks } from './state.js';
 import type { LineGroup, LineGroupState } from './state.js';
 
 // The contract's choices and the odds math's are one list; the compiler keeps them so.
@@ -206,11 +206,17 @@ function buildEv(
   arbProfit: number | null,
 ): EvOpportunity {
   const raw = methodValues(refs, i, d);
-  const leg: OpportunityLeg = { ...priceOf(row), stakeShare: 1 };
+  const leg = legOf(row, 1);
   const main = refs[0] as Reference;
-  const referencePrices = refs.flatMap((r) => r.rows.map(priceOf));
+  const referencePrices: OpportunityPrice[] = [];
+  let anyLive = row.isLive;
+  for (const r of refs) {
+    for (const x of r.rows) {
+      referencePrices.push(priceOf(x));
+      anyLive ||= x.isLive;
+    }
+  }
   const situation = `${ctx.eventId}|${ctx.family.key}|${selection}|${lineKey(line)}`;
-  const anyLive = row.isLive || refs.some((r) => r.rows.some((x) => x.isLive));
   const evPower = raw.find((x) => x.m === 'power')?.ev ?? 0;
   const base = commonFields(ctx, id, situation, [leg], [leg, ...referencePrices], anyLive, round(evPower, 4));
   const width = ctx.outcomes.length === 2 ? marketWidth(main.rows.map((r) => r.priceAmerican)) : null;

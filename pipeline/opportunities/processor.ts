@@ -172,7 +172,7 @@ export class OpportunityProcessor {
     const scope = families.get(family.key);
     if (scope === 'all') return;
     if (scope) scope.add(touchedLine);
-    else families.set(family.key, new Set([touchedLine]));
+    else families.set(family.key, new Set<string>().add(touchedLine));
   }
 
   private recompute(s: EventState, family: FamilyState, scope: Scope, now: number, out: OpportunityChange[]): void {

@@ -8,6 +8,7 @@ import type {
   MarketId,
   OddsRow,
   Opportunity,
+  OpportunityLeg,
   OpportunityPrice,
   SelectionFamily,
   SelectionType,
@@ -84,8 +85,21 @@ export function canonicalLine(row: { selection: SelectionType; line: number | nu
 }
 
 export function lineKey(line: number | null): string {
-  return line === null ? '-' : String(line);
+  if (line === null) return '-';
+  let key = LINE_KEYS.get(line);
+  if (key === undefined) {
+    if (LINE_KEYS.size >= 10_000) LINE_KEYS.clear();
+    key = String(line);
+    LINE_KEYS.set(line, key);
+  }
+  return key;
 }
+
+/**
+ * Line keys by line: a board has few distinct lines, and one string per line spares a number
+ * formatting per new row and makes equal keys the same string (cheap map lookups). Bounded.
+ */
+const LINE_KEYS = new Map<number, string>();
 
 /** The outcomes a complete market of this family has, in a fixed order. */
 export function outcomesOf(family: Pick<FamilyState, 'family' | 'market'>, league: LeagueDef | undefined): SelectionType[] {
@@ -149,6 +163,22 @@ export function completeMarket(group: LineGroup, book: string, outcomes: readonl
     rows.push(r);
   }
   return rows;
+}
+
+/** A leg: the price and its stake share (field order as `{ ...priceOf(row), stakeShare }`). */
+export function legOf(row: OddsRow, stakeShare: number): OpportunityLeg {
+  return {
+    book: row.book,
+    selection: row.selection,
+    line: row.line,
+    priceAmerican: row.priceAmerican,
+    priceDecimal: row.priceDecimal,
+    ts: row.ts,
+    rowId: row.id,
+    bookEventId: row.bookEventId,
+    selectionId: row.selectionId,
+    stakeShare,
+  };
 }
 
 export function priceOf(row: OddsRow): OpportunityPrice {
