@@ -82,12 +82,14 @@ export function advance(family: FamilyState, fresh: readonly Candidate[], scope:
     family.active.set(c.id, next);
     out.push({ type: 'update', opportunity: next });
   }
+  // `inputs` holds exactly the ids of `active` (both are set and dropped together): walking it
+  // spares a lookup per active opportunity, and only the gone ones are looked up.
   let gone: Opportunity[] | null = null;
-  for (const [id, o] of family.active) {
-    const inputs = family.inputs.get(id);
-    if (!inputs || inputs.seen === stamp) continue;
+  for (const [id, inputs] of family.inputs) {
+    if (inputs.seen === stamp) continue;
     if (scope !== 'all' && inputs.scope !== 'middle' && !scope.has(inputs.scope)) continue;
-    (gone ??= []).push(o);
+    const o = family.active.get(id);
+    if (o) (gone ??= []).push(o);
   }
   if (gone === null) return;
   const present = new Set<string>();
