@@ -81,6 +81,11 @@ function sideOf(line: number, rows: OddsRow[]): Side {
 export function middleCandidates(ctx: EngineContext, out: Candidate[]): void {
   const { family, options } = ctx;
   if (family.family === 'binary' || family.market === 'moneyline') return;
+  // A middle needs two different lines (at one line the window is empty whatever the prices):
+  // a family quoted at one line, like most props, is settled without looking at its rows.
+  let usableLines = 0;
+  for (const g of family.lines.values()) if (usableLine(g.line)) usableLines++;
+  if (usableLines < 2) return;
   const isTotal = family.family === 'total';
   const firstSelection = isTotal ? 'over' : 'home';
   const secondSelection = isTotal ? 'under' : 'away';
