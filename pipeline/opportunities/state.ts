@@ -27,8 +27,8 @@ export interface FamilyState {
   participant: string | null;
   statCategory: string | null;
   family: SelectionFamily;
-  /** Row key -> latest row, every line and book. */
-  rows: Map<string, OddsRow>;
+  /** How many rows it holds, every line and book (the rows are in `lines`, by line, book and selection). */
+  rowCount: number;
   /** The same rows by canonical line (line key), kept as they change: no regrouping per recompute. */
   lines: Map<string, LineGroupState>;
   /** Active opportunities derived from this family, by id. */
