@@ -165,20 +165,11 @@ export function completeMarket(group: LineGroup, book: string, outcomes: readonl
   return rows;
 }
 
-/** A leg: the price and its stake share (field order as `{ ...priceOf(row), stakeShare }`). */
+/** A leg: the price and its stake share, in the field order of `{ ...priceOf(row), stakeShare }` without the copy. */
 export function legOf(row: OddsRow, stakeShare: number): OpportunityLeg {
-  return {
-    book: row.book,
-    selection: row.selection,
-    line: row.line,
-    priceAmerican: row.priceAmerican,
-    priceDecimal: row.priceDecimal,
-    ts: row.ts,
-    rowId: row.id,
-    bookEventId: row.bookEventId,
-    selectionId: row.selectionId,
-    stakeShare,
-  };
+  const leg = priceOf(row) as OpportunityLeg;
+  leg.stakeShare = stakeShare;
+  return leg;
 }
 
 export function priceOf(row: OddsRow): OpportunityPrice {
