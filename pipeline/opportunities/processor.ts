@@ -1,4 +1,4 @@
-import { isClosedStatus, selectionFamily } from '../../schemas/index.js';
+import { bettableRow, isClosedStatus, selectionFamily } from '../../schemas/index.js';
 import type { CanonicalEvent, OddsChange, OddsRow, Opportunity, OpportunityChange } from '../../schemas/index.js';
 import { arbitrageCandidates } from './arbitrage.js';
 import { resolveOptions } from './config.js';
@@ -140,14 +140,15 @@ export class OpportunityProcessor {
     const s = this.state(change.eventId, now);
     let slot = s.slots.get(change.key);
     let family: FamilyState;
-    if (change.row === null) {
+    // A suspended (locked) row prices nothing: to the engines it is gone until it reopens.
+    const row = bettableRow(change);
+    if (row === null) {
       if (!slot) return;
       family = slot.family;
       removeFromLine(family, slot.row, slot.lineKey);
       family.rowCount--;
       s.slots.delete(change.key);
     } else {
-      const row = change.row;
       if (!slot) {
         if (SKIPPED_MARKETS.has(row.market)) return;
         const key = familyKey(row);
