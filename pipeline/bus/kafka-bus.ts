@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Kafka, logLevel } from 'kafkajs';
-import type { Admin, ConsumerRunConfig, Consumer as KafkaConsumer, KafkaMessage, Producer as KafkaProducer } from 'kafkajs';
+import type { Admin, ConsumerRunConfig, Consumer as KafkaConsumer, KafkaMessage, Message, Producer as KafkaProducer } from 'kafkajs';
 import { TOPICS, TOPIC_CONFIGS } from '../../schemas/index.js';
 import type { TopicConfig, TopicName, TopicValues } from '../../schemas/index.js';
 import type { Bus, BusRecord, Consumer, ConsumerOptions, OutgoingRecord, Producer, ReadScope, RecordBatch } from './bus.js';
@@ -85,11 +85,23 @@ export class KafkaBus implements Bus {
     return this.codecReady;
   }
 
+  /** Decodes one value without waiting, when the codec can: null when it must go the slow way (`decode`). */
+  private decodeNow<T extends TopicName>(topic: T, m: KafkaMessage): { ok: true; value: TopicValues[T] | null } | null {
+    if (m.value === null) return { ok: true, value: null };
+    try {
+      const value = this.codec.decode(topic, m.value);
+      return value instanceof Promise ? null : { ok: true, value: value as TopicValues[T] };
+    } catch {
+      return null;
+    }
+  }
+
   /** Decodes one value; a payload the codec cannot read goes to the dead-letter topic and reads as absent. */
   private async decode<T extends TopicName>(topic: T, partition: number, m: KafkaMessage): Promise<{ ok: true; value: TopicValues[T] | null } | { ok: false }> {
     if (m.value === null) return { ok: true, value: null };
     try {
-      return { ok: true, value: (await this.codec.decode(topic, m.value)) as TopicValues[T] };
+      const decoded = this.codec.decode(topic, m.value);
+      return { ok: true, value: (decoded instanceof Promise ? await decoded : decoded) as TopicValues[T] };
     } catch (e) {
       const reason = e instanceof Error ? e.message : String(e);
       this.deadLettered++;
@@ -168,25 +180,55 @@ export class KafkaBus implements Bus {
     return this.producerPromise;
   }
 
+  /**
+   * Sends issued during one turn of the event loop (a stage's partitions finishing together,
+   * several stages at once) go out as one produce request: one round trip and one socket write
+   * instead of one per partition and topic. Each caller still resolves only once its records
+   * are acknowledged by all in-sync replicas (acks -1).
+   */
   producer(): Producer {
     return {
       send: async <T extends TopicName>(topic: T, records: readonly OutgoingRecord<T>[]) => {
         if (records.length === 0) return;
-        const producer = await this.producerClient();
         const partitions = this.configs[topic].partitions;
-        const values = await Promise.all(records.map((r) => (r.value === null ? null : this.codec.encode(topic, r.value))));
-        await producer.send({
-          topic,
-          acks: -1,
-          messages: records.map((r, i) => ({
+        if (!this.codecReady) await this.prepareCodec();
+        await this.codecReady;
+        const messages: Message[] = new Array<Message>(records.length);
+        for (let i = 0; i < records.length; i++) {
+          const r = records[i] as OutgoingRecord<T>;
+          const encoded = r.value === null ? null : this.codec.encode(topic, r.value);
+          messages[i] = {
             key: r.key,
-            value: values[i] ?? null,
+            value: encoded instanceof Promise ? await encoded : encoded,
             partition: partitionFor(r.partitionKey ?? r.key, partitions),
             ...(r.timestamp === undefined ? {} : { timestamp: String(r.timestamp) }),
-          })),
-        });
+          };
+        }
+        await this.lingered(topic, messages);
       },
     };
+  }
+
+  private lingering: { topics: Map<string, Message[]>; sent: Promise<void> } | null = null;
+
+  private lingered(topic: string, messages: Message[]): Promise<void> {
+    let batch = this.lingering;
+    if (!batch) {
+      const topics = new Map<string, Message[]>();
+      const sent = new Promise<void>((resolve, reject) => {
+        setImmediate(() => {
+          this.lingering = null;
+          this.producerClient()
+            .then((producer) => producer.sendBatch({ acks: -1, topicMessages: [...topics].map(([t, m]) => ({ topic: t, messages: m })) }))
+            .then(() => resolve(), reject);
+        });
+      });
+      batch = this.lingering = { topics, sent };
+    }
+    const list = batch.topics.get(topic);
+    if (list) for (const m of messages) list.push(m);
+    else batch.topics.set(topic, messages);
+    return batch.sent;
   }
 
   async readToEnd<T extends TopicName>(topic: T, handle: (records: readonly BusRecord<T>[]) => void, scope: ReadScope = {}): Promise<void> {
@@ -222,7 +264,7 @@ export class KafkaBus implements Bus {
           const records: BusRecord<T>[] = [];
           for (const m of batch.messages) {
             if (Number(m.offset) >= end) break;
-            const decoded = await this.decode(topic, batch.partition, m);
+            const decoded = this.decodeNow(topic, m) ?? await this.decode(topic, batch.partition, m);
             if (decoded.ok) records.push({ topic, partition: batch.partition, offset: Number(m.offset), key: m.key?.toString() ?? '', value: decoded.value, timestamp: Number(m.timestamp) });
             resolveOffset(m.offset);
           }
@@ -413,7 +455,7 @@ export class KafkaBus implements Bus {
           const records: BusRecord<T>[] = [];
           for (const m of slice) {
             // Undecodable: to the dead-letter topic with the reason; the stage keeps going.
-            const decoded = await this.decode(topic, partition, m);
+            const decoded = this.decodeNow(topic, m) ?? await this.decode(topic, partition, m);
             if (decoded.ok) records.push({ topic, partition, offset: Number(m.offset), key: m.key?.toString() ?? '', value: decoded.value, timestamp: Number(m.timestamp) });
           }
           if (records.length > 0) await handler({ topic, partition, records });

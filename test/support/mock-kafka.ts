@@ -1,4 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { TOPIC_CONFIGS } from '../../schemas/index.js';
 
@@ -6,6 +7,8 @@ export interface MockKafka {
   brokers: string[];
   /** Whether the topics were created at the partition counts of `schemas/topics.ts` (else the broker auto-creates them at 4). */
   configuredPartitions: boolean;
+  /** CPU seconds the cluster's process used so far (user + system; Linux, else NaN): the bench's broker cost. */
+  cpuSeconds(): number;
   stop(): void;
 }
 
@@ -15,7 +18,8 @@ export function mockKafkaUnavailable(): string | null {
   return probe.error ? 'kcat is not installed (Debian package kcat; `make test` installs it when it can)' : null;
 }
 
-const HELPER = fileURLToPath(new URL('./mock-kafka.py', import.meta.url));
+// Beside this file, also when it runs compiled from dist/test/support (the bench).
+const HELPER = ['./mock-kafka.py', '../../../test/support/mock-kafka.py'].map((p) => fileURLToPath(new URL(p, import.meta.url))).find((p) => existsSync(p)) ?? 'mock-kafka.py';
 
 /** Why topics cannot be created at their configured counts (python3 or librdkafka missing), or null. */
 function configuredTopicsUnavailable(): string | null {
@@ -71,5 +75,14 @@ export async function startMockKafka(options: { autoCreate?: boolean } = {}): Pr
       reject(e);
     });
   });
-  return { brokers: [bootstrap], configuredPartitions: why === null, stop: kill };
+  const cpuSeconds = (): number => {
+    try {
+      // utime and stime, fields 14 and 15 of /proc/PID/stat, in clock ticks (100 per second on Linux).
+      const fields = readFileSync(`/proc/${child.pid ?? 0}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+      return (Number(fields[11]) + Number(fields[12])) / 100;
+    } catch {
+      return Number.NaN;
+    }
+  };
+  return { brokers: [bootstrap], configuredPartitions: why === null, cpuSeconds, stop: kill };
 }
