@@ -16,6 +16,8 @@ import type { TopicAdmin, TopicReport } from './topics.js';
 const MAX_FETCH_BYTES = 32 * 1024 * 1024;
 /** A small tick's JSON is ~300 bytes; assume less so that a fetch never waits for more than asked. */
 const MIN_RECORD_BYTES = 150;
+/** Decoded values kept for the other stages of the process that read the same records. */
+const DECODED_KEPT = 20_000;
 /** How many times a consumer the group refused for good rejoins before its stage fails. */
 const REJOINS = 3;
 
@@ -85,12 +87,30 @@ export class KafkaBus implements Bus {
     return this.codecReady;
   }
 
+  /**
+   * Values decoded lately, by topic, partition and offset. Several stages of a process read the
+   * same topics (the snapshot changelog feeds three): each record is decoded once and the stages
+   * share the value, as they share it on the in-process bus.
+   */
+  private readonly decoded = new Map<string, unknown>();
+
   /** Decodes one value without waiting, when the codec can: null when it must go the slow way (`decode`). */
-  private decodeNow<T extends TopicName>(topic: T, m: KafkaMessage): { ok: true; value: TopicValues[T] | null } | null {
+  private decodeNow<T extends TopicName>(topic: T, partition: number, m: KafkaMessage): { ok: true; value: TopicValues[T] | null } | null {
     if (m.value === null) return { ok: true, value: null };
+    const key = `${topic}|${partition}|${m.offset}`;
+    const known = this.decoded.get(key);
+    if (known !== undefined) return { ok: true, value: known as TopicValues[T] };
     try {
       const value = this.codec.decode(topic, m.value);
-      return value instanceof Promise ? null : { ok: true, value: value as TopicValues[T] };
+      if (value instanceof Promise) return null;
+      if (this.decoded.size >= DECODED_KEPT) {
+        for (const k of this.decoded.keys()) {
+          this.decoded.delete(k);
+          if (this.decoded.size < DECODED_KEPT * 0.9) break;
+        }
+      }
+      this.decoded.set(key, value);
+      return { ok: true, value: value as TopicValues[T] };
     } catch {
       return null;
     }
@@ -264,7 +284,7 @@ export class KafkaBus implements Bus {
           const records: BusRecord<T>[] = [];
           for (const m of batch.messages) {
             if (Number(m.offset) >= end) break;
-            const decoded = this.decodeNow(topic, m) ?? await this.decode(topic, batch.partition, m);
+            const decoded = this.decodeNow(topic, batch.partition, m) ?? await this.decode(topic, batch.partition, m);
             if (decoded.ok) records.push({ topic, partition: batch.partition, offset: Number(m.offset), key: m.key?.toString() ?? '', value: decoded.value, timestamp: Number(m.timestamp) });
             resolveOffset(m.offset);
           }
@@ -455,7 +475,7 @@ export class KafkaBus implements Bus {
           const records: BusRecord<T>[] = [];
           for (const m of slice) {
             // Undecodable: to the dead-letter topic with the reason; the stage keeps going.
-            const decoded = this.decodeNow(topic, m) ?? await this.decode(topic, partition, m);
+            const decoded = this.decodeNow(topic, partition, m) ?? await this.decode(topic, partition, m);
             if (decoded.ok) records.push({ topic, partition, offset: Number(m.offset), key: m.key?.toString() ?? '', value: decoded.value, timestamp: Number(m.timestamp) });
           }
           if (records.length > 0) await handler({ topic, partition, records });
