@@ -7,7 +7,7 @@ PORT ?= 8080
 config-doc: install
 	npx tsx runtime/render-settings.ts README.md
 
-.PHONY: up down config-doc run test typecheck lint unit build bench bench-check bench-baseline replay clean install system-deps key web-build screenshots
+.PHONY: up down config-doc run test typecheck lint unit build bench bench-check bench-baseline test-long replay clean install system-deps key web-build screenshots
 
 # Install only when the manifest or lockfile changed since the last install. Not `npm ci`:
 # chdb lists per-platform binaries as optional dependencies, some of which the registry does
@@ -53,6 +53,11 @@ unit: install system-deps web-build
 	$(NPM) test
 
 test: typecheck lint unit
+
+# Replays of whole real recordings and multi-process Kafka runs (listed in vitest.config.ts):
+# minutes each, so they sit outside the everyday suite. CI runs this target after `make test`.
+test-long: install system-deps web-build
+	$(NPM) run --silent test:long
 
 # SECTION=word runs only the sections whose title contains it (e.g. `make bench SECTION=shedding`).
 # The million-price sections hold two tier views of a 1M board: more than Node's default heap.

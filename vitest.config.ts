@@ -1,11 +1,34 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/**
+ * Files that replay whole real recordings or start several Kafka processes: minutes each, so
+ * they run in their own target (`make test-long`, which CI runs after `make test`) to keep the
+ * everyday suite under its 15-minute budget.
+ */
+const long = [
+  'test/replay.e2e.test.ts',
+  'test/closing-replay.e2e.test.ts',
+  'test/kafka-processes.e2e.test.ts',
+  'test/pipeline-rebalance.e2e.test.ts',
+  'test/kafka-broker-gone.e2e.test.ts',
+];
 
 export default defineConfig({
   test: {
-    include: ['schemas/**/*.test.ts', 'pipeline/**/*.test.ts', 'api/**/*.test.ts', 'runtime/**/*.test.ts', 'test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // chDB binds one data directory per process; separate test files must not share a process.
     pool: 'forks',
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'suite',
+          include: ['schemas/**/*.test.ts', 'pipeline/**/*.test.ts', 'api/**/*.test.ts', 'runtime/**/*.test.ts', 'test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...long],
+        },
+      },
+      { extends: true, test: { name: 'long', include: long } },
+    ],
   },
 });

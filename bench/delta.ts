@@ -73,9 +73,12 @@ async function walkStep(app: FastifyInstance, url: string): Promise<{ count: num
   const r = await app.inject({ method: 'GET', url, headers: { 'x-api-key': KEY } });
   if (r.statusCode !== 200) throw new Error(`${url}: ${r.statusCode} ${r.body.slice(0, 200)}`);
   const body = r.body;
-  const tail = body.slice(body.lastIndexOf('"pagination":'));
+  // The envelope's meta comes last and holds the count, next_since and pagination of both routes.
+  const tail = body.slice(body.lastIndexOf('"meta":'));
   const field = (name: string): string | null => new RegExp(`"${name}":"([^"]*)"`).exec(tail)?.[1] ?? null;
-  return { count: Number(/"count":(\d+)/.exec(tail.slice(tail.indexOf('"meta":')))?.[1] ?? 0), hasMore: tail.includes('"has_more":true'), nextSince: field('next_since'), nextCursor: field('next_cursor') };
+  const count = /"count":(\d+)/.exec(tail)?.[1];
+  if (count === undefined) throw new Error(`${url}: no count in the answer's meta`);
+  return { count: Number(count), hasMore: tail.includes('"has_more":true'), nextSince: field('next_since'), nextCursor: field('next_cursor') };
 }
 
 /** Every page of a delta from `since`, following next_since: what a polling client pays. */
@@ -85,8 +88,10 @@ async function catchUp(app: FastifyInstance, since: string): Promise<number> {
   for (;;) {
     const page = await walkStep(app, `/api/v1/odds/delta?limit=5000&since=${encodeURIComponent(next)}`);
     rows += page.count;
-    next = page.nextSince ?? next;
     if (!page.hasMore) return rows;
+    // A page that says "more" without moving next_since would loop forever.
+    if (page.nextSince === null || page.nextSince === next) throw new Error(`delta bench: next_since did not move past ${next}`);
+    next = page.nextSince;
   }
 }
 

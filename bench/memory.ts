@@ -52,7 +52,7 @@ export async function benchMemory(events = 2000): Promise<BenchFigure[]> {
   const afterFragments = (heap() - h1) / rows;
   // Held to here, so the measurement above cannot find the cache unreachable.
   const serialized = fragments.serialized;
-  process.stdout.write(`  ${rows.toLocaleString('en-US')} live prices, ${views.feeds().length} tier views (${views.feeds().map((f) => `${f.feed}: ${f.board.rowCount.toLocaleString('en-US')}`).join(', ')}); change logs ${views.feeds().map((f) => f.board.log.length.toLocaleString('en-US')).join(' + ')} entries; ${serialized.toLocaleString('en-US')} fragments serialized\n`);
+  process.stdout.write(`  ${rows.toLocaleString('en-US')} live prices, ${views.feeds().length} tier views (${views.feeds().map((f) => `${f.feed}: ${f.board.rowCount.toLocaleString('en-US')}`).join(', ')}); change logs ${views.feeds().map((f) => f.board.log.length.toLocaleString('en-US')).join(' + ')} entries; ${serialized.toLocaleString('en-US')} rows serialized, the newest 200,000 kept as fragments\n`);
   views.close();
   const baseline = { name: 'the row objects alone', value: rowsOnly };
   const target = { limit: 1024, better: 'lower' } as const;
