@@ -527,7 +527,8 @@ export class KafkaBus implements Bus {
             if (lost.length > 0) options.onRevoke?.(lost);
             const committed = new Map<string, number>();
             if (gained.length > 0) {
-              await new Promise((r) => setTimeout(r, handoffMs));
+              // A group that never commits (API views) has nothing to hand over.
+              if (commit) await new Promise((r) => setTimeout(r, handoffMs));
               const admin = await this.admin();
               for (const t of await admin.fetchOffsets({ groupId: options.groupId, topics: [...topics] })) {
                 for (const p of t.partitions) {
