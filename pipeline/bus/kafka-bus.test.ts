@@ -188,6 +188,45 @@ describe.skipIf(unavailable !== null)('KafkaBus on a Kafka-protocol broker (libr
     await bus.close();
   }, 180_000);
 
+  it('hands partitions over at a rebalance without a batch handled twice: the previous owner commits what it was writing, the new owner resumes after it', async () => {
+    // Two pipelines with separate stores stored one batch in both: the group refused the commit
+    // of a batch its owner was writing when another member joined, and the new owner resumed
+    // from the commit before it. Here every first batch takes 1.5 s to write while b joins.
+    const bus = new KafkaBus({ brokers: kafka.brokers, sessionTimeoutMs: 6000 });
+    const producer = bus.producer();
+    const keys = Array.from({ length: 16 }, (_, i) => `ho-${i}`);
+    const send = (round: number): Promise<void> => producer.send('odds.ticks', keys.map((k, i) => ({ key: k, value: tick(k, 1000 * round + i) })));
+    const handled: string[] = [];
+    let writing = 0;
+    const member = (name: string, slowFirst: boolean): ReturnType<KafkaBus['consumer']> => {
+      const consumer = bus.consumer({ groupId: 'handoff', topic: 'odds.ticks', fromBeginning: true });
+      const slowed = new Set<number>();
+      consumer.run(async (b) => {
+        const mine = b.records.filter((r) => r.key.startsWith('ho-'));
+        if (slowFirst && mine.length > 0 && !slowed.has(b.partition)) {
+          slowed.add(b.partition);
+          writing++;
+          await new Promise((r) => setTimeout(r, 1500));
+        }
+        for (const r of mine) handled.push(`${name} ${r.value?.priceAmerican ?? ''}`);
+      });
+      return consumer;
+    };
+    const a = member('a', true);
+    await until(() => a.assignment().length === 4, 30_000);
+    await send(1);
+    await until(() => writing > 0, 30_000);
+    const b = member('b', false);
+    await until(() => b.assignment().length > 0 && a.assignment().length + b.assignment().length === 4, 60_000);
+    await send(2);
+    await until(() => new Set(handled.map((h) => h.split(' ')[1])).size === 2 * keys.length, 60_000);
+    await new Promise((r) => setTimeout(r, 1000));
+    const prices = handled.map((h) => h.split(' ')[1]);
+    expect(prices.length).toBe(2 * keys.length);
+    expect(new Set(prices).size).toBe(2 * keys.length);
+    await bus.close();
+  }, 120_000);
+
   it('fails a consumer that the group refuses for good (topics not co-partitioned as configured) instead of leaving it stopped in silence', async () => {
     // kafkajs gives up on a consumer after a non-retriable error; the others took its partitions
     // while the process kept serving what it had. Here the assigner refuses: the cluster has 4
