@@ -117,5 +117,6 @@ export async function benchKafka(): Promise<BenchFigure[]> {
     value: pipelinePerSecond,
     unit: 'ticks/s',
     baseline: { name: 'raw kafkajs produce + consume (JSON)', value: baselinePerSecond },
+    target: { ratio: 0.5, better: 'higher' },
   }];
 }
