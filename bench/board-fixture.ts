@@ -59,7 +59,7 @@ export function buildBoard(events: number, clock: ManualClock, board = new LiveB
         const price = -110 - (rows.length % 40);
         const row: OddsRow = {
           id: rows.length.toString(16).padStart(16, '0'), eventId: e.id, book, market, selection, line, participant, statCategory: null,
-          priceAmerican: price, priceDecimal: 1 + 100 / -price, probability: -price / (100 - price), ts: clock.now(), isLive, bookEventId: `${book}-${i}`, selectionId: null,
+          priceAmerican: price, priceDecimal: 1 + 100 / -price, probability: -price / (100 - price), ts: clock.now(), isLive, bookEventId: `${book}-${i}`, selectionId: null, isActive: true, suspendedSince: null,
         };
         rows.push(row);
         board.applyChange({ key: oddsRowKey(row), eventId: e.id, row, changedAt: clock.now() });

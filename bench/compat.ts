@@ -26,7 +26,7 @@ export async function benchCompat(iterations = 3000): Promise<BenchFigure[]> {
       rows.push({
         id: `r${i}-${book}`, eventId: event.id, book, market: 'point_spread', participant: null, statCategory: null, selection: i % 2 === 0 ? 'home' : 'away',
         line: (i % 2 === 0 ? -1 : 1) * (2.5 + Math.floor(i / 4)), priceAmerican: -110, priceDecimal: 1.9091, probability: 0.5238, ts: Date.now(), isLive: false,
-        bookEventId: `${book}-1`, selectionId: null,
+        bookEventId: `${book}-1`, selectionId: null, isActive: true, suspendedSince: null,
       } as OddsRow);
     }
   }

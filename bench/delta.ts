@@ -39,7 +39,7 @@ export function board(clock: ManualClock): { board: LiveBoard; rows: OddsRow[] }
     b.applyEvent(e);
     for (const book of BOOKS) {
       for (const [market, selection, line] of SELECTIONS) {
-        const row: OddsRow = { id: `r${rows.length}`, eventId: e.id, book, market, selection, line, participant: null, statCategory: null, priceAmerican: -110, priceDecimal: 1.9091, probability: 0.52381, ts: clock.now(), isLive: false, bookEventId: `${book}-${i}`, selectionId: null };
+        const row: OddsRow = { id: `r${rows.length}`, eventId: e.id, book, market, selection, line, participant: null, statCategory: null, priceAmerican: -110, priceDecimal: 1.9091, probability: 0.52381, ts: clock.now(), isLive: false, bookEventId: `${book}-${i}`, selectionId: null, isActive: true, suspendedSince: null };
         rows.push(row);
       }
     }

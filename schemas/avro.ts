@@ -21,14 +21,17 @@ function opt(type: AvroSchema): readonly unknown[] {
   return ['null', type];
 }
 
-/** A record; nullable fields default to null so that a reader can add them later. */
-function record(name: string, fields: readonly (readonly [string, AvroSchema])[], doc?: string): Record<string, unknown> {
+/**
+ * A record; nullable fields default to null so that a reader can add them later. A field added
+ * to an existing record names its default as a third item (old records read as that value).
+ */
+function record(name: string, fields: readonly (readonly [string, AvroSchema, unknown?])[], doc?: string): Record<string, unknown> {
   return {
     type: 'record',
     name,
     namespace: NS,
     ...(doc ? { doc } : {}),
-    fields: fields.map(([field, type]) => (Array.isArray(type) && type[0] === 'null' ? { name: field, type, default: null } : { name: field, type })),
+    fields: fields.map(([field, type, dflt]) => (dflt !== undefined ? { name: field, type, default: dflt } : Array.isArray(type) && type[0] === 'null' ? { name: field, type, default: null } : { name: field, type })),
   };
 }
 
@@ -53,9 +56,11 @@ const oddsChange = record('OddsChange', [
   ['row', opt(record('OddsRow', [
     ['id', S], ['eventId', S], ['book', S], ['market', S], ['selection', S], ['line', opt(D)], ['participant', opt(S)], ['statCategory', opt(S)],
     ['priceAmerican', I], ['priceDecimal', D], ['probability', D], ['ts', L], ['isLive', B], ['bookEventId', S], ['selectionId', opt(S)],
+    // Added later (suspended rows stay, locked): records written before read as active.
+    ['isActive', B, true], ['suspendedSince', opt(L)],
   ]))],
   ['changedAt', L],
-], 'The latest price of one row; row null: the row was removed.');
+], 'The latest price of one row; row null: the row was removed (pulled); isActive false: suspended, price frozen.');
 
 const PRICE_FIELDS: readonly (readonly [string, AvroSchema])[] = [
   ['book', S], ['selection', S], ['line', opt(D)], ['priceAmerican', I], ['priceDecimal', D], ['ts', L], ['rowId', S], ['bookEventId', S], ['selectionId', opt(S)],

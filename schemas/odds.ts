@@ -20,12 +20,20 @@ export interface OddsRow {
   isLive: boolean;
   bookEventId: string;
   selectionId: string | null;
+  /**
+   * False while the book has the price suspended: the row stays on the board with its last price
+   * frozen (clients see it locked), but nobody can bet it, so nothing is computed from it.
+   */
+  isActive: boolean;
+  /** When the book suspended it (the suspension's own time, epoch ms); null while active. */
+  suspendedSince: number | null;
 }
 
 /**
  * Snapshot changelog record, topic `odds.snapshot` (compacted). The record key is the row key
  * (what compaction keeps the latest of); the partition is chosen by `eventId` like every
- * post-normalizer topic. `row: null` is the tombstone of a removed (suspended or pulled) row.
+ * post-normalizer topic. `row: null` is the tombstone of a removed (pulled) row; a suspended
+ * row stays, with `isActive: false`.
  */
 export interface OddsChange {
   key: string;
@@ -33,4 +41,24 @@ export interface OddsChange {
   row: OddsRow | null;
   /** Processing time of the change, epoch ms; also the time a delta poll compares against. */
   changedAt: number;
+}
+
+/**
+ * A changelog record as this version reads it: records written before `isActive` and
+ * `suspendedSince` existed (JSON on Kafka, or a replayed changelog) are active rows. Avro readers
+ * get the same from the schema's defaults.
+ */
+export function upgradeOddsChange(change: OddsChange): OddsChange {
+  const row = change.row as (Omit<OddsRow, 'isActive' | 'suspendedSince'> & Partial<OddsRow>) | null;
+  if (row === null || (row.isActive !== undefined && row.suspendedSince !== undefined)) return change;
+  return { ...change, row: { ...row, isActive: row.isActive ?? true, suspendedSince: row.suspendedSince ?? null } };
+}
+
+/**
+ * The row a consumer that prices from the board sees (the opportunity engines, closing lines):
+ * null when the row was removed or is suspended, since a suspended price cannot be bet.
+ */
+export function bettableRow(change: OddsChange): OddsRow | null {
+  const row = change.row;
+  return row !== null && row.isActive !== false ? row : null;
 }

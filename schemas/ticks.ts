@@ -30,9 +30,15 @@ export interface RawTick {
   participant: string | null;
   /** Stat of a player prop (points, rebounds, passing_yards, ...). */
   statCategory: string | null;
-  /** American odds; null when `suspended`. */
+  /**
+   * American odds. With `suspended`: the price the book froze (the line is locked and comes
+   * back), or null when the book pulled the line (it leaves the board).
+   */
   priceAmerican: number | null;
-  /** `suspended`: the book pulled this line; it must disappear from latest odds. */
+  /**
+   * `suspended` with a price: the book locked the line for now (latest odds keep it, inactive);
+   * `suspended` with a null price: the line is gone (latest odds drop it).
+   */
   status: 'open' | 'suspended';
   /** When the book last set or confirmed this price, epoch ms. */
   ts: number;
@@ -53,6 +59,7 @@ export interface OddsTick {
   /** Player name (player props) or `home`/`away` (team totals); null otherwise. */
   participant: string | null;
   statCategory: string | null;
+  /** Null when the line was pulled; the frozen price of a suspension otherwise (see RawTick). */
   priceAmerican: number | null;
   status: 'open' | 'suspended';
   ts: number;

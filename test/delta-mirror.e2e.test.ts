@@ -1,7 +1,8 @@
 /**
  * A client that loads /odds once and then only polls /odds/delta, passing `next_since` back,
  * holds exactly what /odds serves: over a minute of simulated market activity (price moves,
- * suspensions and restores, new listings), for a real-time key and for the free tier's delayed
+ * suspensions (locked rows, sent as changes with is_active false) and restores, markets taken
+ * down, new listings), for a real-time key and for the free tier's delayed
  * board, with polls landing while the pipeline is mid-batch. No gap (the mirror equals /odds at
  * every quiet point) and no double (no response names a row twice, no change arrives twice).
  */
@@ -40,6 +41,8 @@ class Mirror {
   since = '';
   changes = 0;
   removals = 0;
+  /** Changes that delivered a suspended (locked) row. */
+  locks = 0;
   /** Serialised states delivered per row id, to catch a change delivered twice. */
   private readonly lastDelivered = new Map<string, string>();
   constructor(readonly key: string) {}
@@ -65,6 +68,7 @@ class Mirror {
         this.lastDelivered.set(id, text);
         this.rows.set(id, text);
         this.changes++;
+        if (row['is_active'] === false) this.locks++;
       }
       for (const gone of removed) {
         const id = gone['id'] as string;
@@ -138,6 +142,7 @@ describe('polling /odds/delta mirrors /odds', () => {
     const [sharpMirror, freeMirror] = mirrors as [Mirror, Mirror];
     expect(sharpMirror.changes).toBeGreaterThan(5_000);
     expect(sharpMirror.removals).toBeGreaterThan(10);
+    expect(sharpMirror.locks).toBeGreaterThan(10);
     expect(freeMirror.changes).toBeGreaterThan(100);
   }, 400_000);
 });

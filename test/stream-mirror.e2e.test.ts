@@ -1,8 +1,8 @@
 /**
  * A stream client that applies frames in order holds exactly what REST serves: `/odds` and each
  * opportunity list (+EV, arbitrage, middles, low-hold with the stream's thresholds), after many
- * simulated changes (price moves, suspensions, new listings, opportunities found, updated and
- * expired) and a reconnect with Last-Event-ID in the middle. Over SSE for a sharp key and over
+ * simulated changes (price moves, suspended prices locked and reopened, pulled lines, new
+ * listings, opportunities found, updated and expired) and a reconnect with Last-Event-ID in the middle. Over SSE for a sharp key and over
  * WebSocket for a pro key (a smaller book set), on the real pipeline.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -63,6 +63,9 @@ class Mirror {
   readonly lists = new Map<string, Map<string, string>>(LISTS.map((l) => [l, new Map()]));
   upserts = 0;
   removals = 0;
+  /** Rows sent in `odds:locked`; each must be inactive and equal to its `odds:update` just before. */
+  locked = 0;
+  readonly badLocks: string[] = [];
   detected = 0;
   expired = 0;
 
@@ -74,6 +77,13 @@ class Mirror {
   upsert(rows: Row[]): void {
     for (const r of rows) this.odds.set(r['id'] as string, canonical(r));
     this.upserts += rows.length;
+  }
+
+  lock(rows: Row[]): void {
+    for (const r of rows) {
+      if (r['is_active'] !== false || this.odds.get(r['id'] as string) !== canonical(r)) this.badLocks.push(r['id'] as string);
+    }
+    this.locked += rows.length;
   }
 
   remove(ids: string[]): void {
@@ -102,6 +112,7 @@ class Mirror {
         for (const l of LISTS) this.detect(l, (d[l] as Row[] | undefined) ?? []);
       }
     } else if (f.event === 'odds:update') this.upsert(d['odds'] as Row[]);
+    else if (f.event === 'odds:locked') this.lock(d['odds'] as Row[]);
     else if (f.event === 'odds:removed') this.remove(d['ids'] as string[]);
     else {
       const [prefix, what] = f.event.split(':') as [string, string];
@@ -115,6 +126,7 @@ class Mirror {
     if (m.type === 'initial') this.upsert(m['data'] as Row[]);
     else if (m.type === 'opportunities_snapshot') for (const l of LISTS) this.detect(l, (m[l] as Row[] | undefined) ?? []);
     else if (m.type === 'odds:update') this.upsert(m['data'] as Row[]);
+    else if (m.type === 'odds:locked') this.lock(m['data'] as Row[]);
     else if (m.type === 'odds:removed') this.remove(m['ids'] as string[]);
     else {
       const [prefix, what] = m.type.split(':') as [string, string];
@@ -158,6 +170,8 @@ function diff(name: string, mine: Map<string, string>, truth: Map<string, string
 async function expectMirrors(m: Mirror, key: string): Promise<void> {
   const truth = await restOdds(key);
   expect(truth.size).toBeGreaterThan(500);
+  // The simulator locks markets (120 a minute here): some rows are on the board, suspended.
+  expect([...truth.values()].some((r) => r.includes('"is_active":false'))).toBe(true);
   expect(diff('odds', m.odds, truth)).toEqual({ name: 'odds', missing: [], extra: [] });
   for (const l of LISTS) {
     expect(diff(l, m.lists.get(l) as Map<string, string>, await restList(key, l))).toEqual({ name: l, missing: [], extra: [] });
@@ -229,6 +243,8 @@ describe('a stream client mirrors REST', () => {
     for (const m of [sseMirror, wsMirror]) {
       expect(m.upserts).toBeGreaterThan(2000);
       expect(m.removals).toBeGreaterThan(10);
+      expect(m.locked).toBeGreaterThan(0);
+      expect(m.badLocks).toEqual([]);
       expect(m.detected).toBeGreaterThan(10);
       expect(m.expired).toBeGreaterThan(0);
     }

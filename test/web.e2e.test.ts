@@ -102,6 +102,19 @@ describe.skipIf(unavailable !== null)('the web screen in Chromium', () => {
     await page.locator(`td[data-odds-id="${id}"][data-state="open"]`).waitFor({ timeout: 5000 });
   });
 
+  it('greys a price the book locked, at its frozen value, until the line reopens', async () => {
+    const rows = (await c.sys.get('/api/v1/odds?league=nba&market=moneyline&sportsbook=fanduel', c.keys.pro)).body['data'] as Row[];
+    const home = rows.find((r) => r['selection_type'] === 'home');
+    const id = String(home?.['id']);
+    const price = Number(home?.['odds_american']);
+    await c.push([{ ...tick('fanduel', 'moneyline', 'Los Angeles Lakers', price), status: 'suspended' }]);
+    const cell = page.locator(`td[data-odds-id="${id}"][data-state="suspended"]`);
+    await cell.waitFor({ timeout: 5000 });
+    expect(await cell.textContent()).toContain(String(price));
+    await c.push([tick('fanduel', 'moneyline', 'Los Angeles Lakers', price)]);
+    await page.locator(`td[data-odds-id="${id}"][data-state="open"]`).waitFor({ timeout: 5000 });
+  });
+
   it('filters the board by sport', async () => {
     await page.locator('select[name="sport"]').selectOption('soccer');
     await waitForCount(page, 'article.event', 1, 5000);

@@ -14,7 +14,7 @@ export const oddsRowSchema = {
   type: 'object',
   required: [
     'id', 'event_id', 'sportsbook', 'sportsbook_name', 'sport', 'league', 'home_team', 'away_team', 'market', 'market_type', 'selection', 'selection_type', 'line',
-    'odds_american', 'odds_decimal', 'probability', 'odds_probability', 'timestamp', 'event_start_time', 'is_live', 'is_active', 'is_main_line', 'is_alternate_line',
+    'odds_american', 'odds_decimal', 'probability', 'odds_probability', 'timestamp', 'event_start_time', 'is_live', 'is_active', 'suspended_since', 'is_main_line', 'is_alternate_line',
   ],
   properties: {
     id: { type: 'string', description: 'Stable id of the row (event, market, participant, selection, line, sportsbook).' },
@@ -38,7 +38,11 @@ export const oddsRowSchema = {
     timestamp: { type: 'string', format: 'date-time', description: 'When the sportsbook last set or confirmed the price.' },
     event_start_time: { type: 'string', format: 'date-time' },
     is_live: { type: 'boolean' },
-    is_active: { type: 'boolean', description: 'Always true: a suspended price leaves the board (and /odds/delta reports it in `removed`).' },
+    is_active: {
+      type: 'boolean',
+      description: 'False while the sportsbook has the price suspended: the row stays with its last price frozen (it cannot be bet; /odds/best, comparisons and opportunities leave it out) until the book reopens the line. A pulled line leaves the board instead.',
+    },
+    suspended_since: { type: ['string', 'null'], format: 'date-time', description: 'When the sportsbook suspended the price; null while the row is active.' },
     is_main_line: { type: 'boolean', description: 'The line most books quote for this outcome family (home side for handicaps); markets without a line are always main.' },
     is_alternate_line: { type: 'boolean', description: 'Not the main line.' },
     home_team: { type: 'string' },
@@ -83,7 +87,7 @@ export const bestOddsRowSchema = {
   properties: { ...oddsRowSchema.properties, book_count: { type: 'integer', description: 'Sportsbooks (of those served to the key) quoting this selection.' } },
 } as const;
 
-/** A row removed since `since` (suspended or pulled): enough to drop it from a mirror. */
+/** A row removed since `since` (pulled, or out of the filter): enough to drop it from a mirror. */
 export const removedRowSchema = {
   type: 'object',
   required: ['id', 'event_id', 'sportsbook', 'market', 'removed_at'],
@@ -184,7 +188,8 @@ export function presentOdds(catalog: Catalog, row: OddsRow, event: CanonicalEven
     timestamp: isoTime(row.ts),
     event_start_time: isoTime(event.startTime),
     is_live: row.isLive,
-    is_active: true,
+    is_active: row.isActive,
+    suspended_since: row.suspendedSince === null ? null : isoTime(row.suspendedSince),
     is_main_line: isMain,
     is_alternate_line: !isMain,
     home_team: teamName(catalog, event.homeTeamId),

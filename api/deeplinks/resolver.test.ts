@@ -9,7 +9,7 @@ import { RowIdIndex } from './row-index.js';
 const event = { id: 'nba-20260513-bos-lal', sport: 'basketball', league: 'nba', homeTeamId: 'lal', awayTeamId: 'bos', startTime: 0, isLive: false, externalIds: { fanatics: 'FAN-9' } } as unknown as CanonicalEvent;
 const row = (over: Partial<OddsRow>): OddsRow => ({
   id: 'r1', eventId: event.id, book: 'fanatics', market: 'moneyline', selection: 'home', line: null, participant: null, statCategory: null,
-  priceAmerican: -110, priceDecimal: 1.91, probability: 0.52, ts: 0, isLive: false, bookEventId: 'FAN-9', selectionId: null, ...over,
+  priceAmerican: -110, priceDecimal: 1.91, probability: 0.52, ts: 0, isLive: false, bookEventId: 'FAN-9', selectionId: null, isActive: true, suspendedSince: null, ...over,
 });
 
 function resolver(templates: Catalog['deepLinks']): { r: DeepLinkResolver; board: LiveBoard } {

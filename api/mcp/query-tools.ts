@@ -109,12 +109,13 @@ export const QUERY_TOOLS: readonly QueryToolDef[] = [
     answer: (s, tier, args) => oddsList(s.deps, tier, args),
     description:
       'Latest prices, one row per event, market, selection, line and sportsbook, filtered by sport, league, event, market, team, date or price. ' +
-      'Page with offset, or with cursor (the next_cursor of the previous answer) for a walk that neither repeats nor skips rows.',
+      'Page with offset, or with cursor (the next_cursor of the previous answer) for a walk that neither repeats nor skips rows. ' +
+      'A row with is_active false is suspended by the book: its price is frozen and cannot be bet until the line reopens.',
   },
   {
     name: 'get_best_odds', title: 'Best odds', route: get('/odds/best'), noun: 'best prices', limit: { default: 25, max: 100 },
     answer: (s, tier, args) => bestOddsList(s.deps, tier, args),
-    description: 'The best price for each outcome across the sportsbooks your key sees, with how many books quote it. Use it to shop a line.',
+    description: 'The best price for each outcome across the sportsbooks your key sees, with how many books quote it (suspended prices left out). Use it to shop a line.',
   },
   {
     name: 'compare_odds', title: 'Compare odds', route: get('/odds/comparison'), noun: 'outcomes', pageKeys: { default: 50, max: 200 },

@@ -200,7 +200,10 @@ export interface BestMatch extends Match {
   bookCount: number;
 }
 
-/** `GET /odds/best`: one row per outcome, the best price among the served books, in board order. */
+/**
+ * `GET /odds/best`: one row per outcome, the best price among the served books, in board order.
+ * Suspended rows are left out (a frozen price cannot be bet), so are outcomes with no other.
+ */
 export function bestOdds(board: LiveBoard, catalog: Catalog, filters: OddsFilters, offset: number, limit: number): { page: BestMatch[]; total: number } {
   const page: BestMatch[] = [];
   let total = 0;
@@ -211,6 +214,7 @@ export function bestOdds(board: LiveBoard, catalog: Catalog, filters: OddsFilter
     if (best) total++;
   };
   forEachMatch(board, catalog, filters.event, filters.row, (row, ev) => {
+    if (!row.isActive) return;
     if (best && sameOutcome(best.row, row)) {
       books++;
       if (betterPrice(row, best.row)) best = { row, event: ev };
@@ -231,7 +235,7 @@ export interface Comparison {
   books: string[];
 }
 
-/** `GET /odds/comparison`: null when the event is unknown or has no odds. */
+/** `GET /odds/comparison`: null when the event is unknown or has no odds. Suspended rows are left out, as on /odds/best. */
 export function compareOdds(board: LiveBoard, catalog: Catalog, eventId: string, rowFilter: RowFilter): Comparison | null {
   const e = board.event(eventId);
   if (!e || !board.hasOdds(e.id)) return null;
@@ -245,6 +249,7 @@ export function compareOdds(board: LiveBoard, catalog: Catalog, eventId: string,
     group = [];
   };
   forEachMatch(board, catalog, { eventIds: new Set([e.id]) }, rowFilter, (row) => {
+    if (!row.isActive) return;
     const first = group[0];
     if (first && !sameOutcome(first, row)) flush();
     group.push(row);

@@ -20,7 +20,7 @@ function event(id: string, league: string, startTime: number, isLive = false): C
 function row(eventId: string, book: string, market: MarketId, selection: SelectionType, priceDecimal: number, line: number | null = null, ts = T): OddsRow {
   const ident = { eventId, book, market, selection, line, participant: null, statCategory: null };
   const american = priceDecimal >= 2 ? Math.round((priceDecimal - 1) * 100) : Math.round(-100 / (priceDecimal - 1));
-  return { ...ident, id: oddsRowKey(ident), priceAmerican: american, priceDecimal, probability: 1 / priceDecimal, ts, isLive: false, bookEventId: `${book}-${eventId}`, selectionId: null };
+  return { ...ident, id: oddsRowKey(ident), priceAmerican: american, priceDecimal, probability: 1 / priceDecimal, ts, isLive: false, bookEventId: `${book}-${eventId}`, selectionId: null, isActive: true, suspendedSince: null };
 }
 
 function boardWith(rows: OddsRow[], events: CanonicalEvent[]): LiveBoard {

@@ -17,7 +17,7 @@ const deltaResponse = {
   properties: {
     success: { type: 'boolean' },
     data: { type: 'array', items: oddsRowSchema, description: 'Rows added or changed since `since`, in their current state, in the order of their last change.' },
-    removed: { type: 'array', items: removedRowSchema, description: 'Rows gone since `since` (suspended, pulled, or out of the `live` filter now).' },
+    removed: { type: 'array', items: removedRowSchema, description: 'Rows gone since `since` (pulled, or out of the `live` filter now). A suspended row is not gone: it comes in `data` with is_active false.' },
     pagination: paginationSchema,
     meta: {
       type: 'object',

@@ -56,8 +56,10 @@ function presentedChange(a: CanonicalEvent, b: CanonicalEvent): boolean {
  * key changed since the last flush, the row and event as subscribers last saw them; at the flush
  * it compares with the board now. A group gets `odds:update` for rows that match its filter now
  * (full rows, as REST presents them) and `odds:removed` for rows that matched before and no longer
- * do (removed, suspended, or moved out of the filter, e.g. an event going live under `live=false`),
- * so a client applying frames in order holds exactly what `/odds` would answer with its filters.
+ * do (pulled, or moved out of the filter, e.g. an event going live under `live=false`), so a client
+ * applying frames in order holds exactly what `/odds` would answer with its filters. Rows the book
+ * suspended stay (`is_active: false`): they come in `odds:update` like any change and, the moment
+ * they lock, again in an `odds:locked` frame of the same shape (as the reference service does).
  */
 export class OddsSource implements StreamSource, BoardListener {
   readonly channel = ODDS_CHANNEL;
@@ -138,8 +140,10 @@ export class OddsSource implements StreamSource, BoardListener {
     for (const [book, items] of byBook) {
       for (let i = 0; i < items.length; i += ODDS_CHUNK) {
         const data: OddsBatch = { book, items: items.slice(i, i + ODDS_CHUNK), partial: i + ODDS_CHUNK < items.length };
-        // Slot 0: odds:removed, slot 1: odds:update. Each row key appears once per batch.
-        batches.push({ slots: 2, data });
+        // Slot 0: odds:removed, slot 1: odds:update. Each row key appears once per batch. Slot 2,
+        // only when a row of the batch is suspended (a sequence number costs replay-window room):
+        // odds:locked, the rows of slot 1 that just locked.
+        batches.push({ slots: data.items.some((it) => it.row !== undefined && !it.row.isActive) ? 3 : 2, data });
       }
     }
     return batches;
@@ -153,10 +157,13 @@ export class OddsSource implements StreamSource, BoardListener {
     const held = group.state.get(ODDS_CHANNEL) as Map<string, Held>;
     const updated: string[] = [];
     const removed: string[] = [];
+    const locked: string[] = [];
     for (const it of items) {
       if (it.row && it.event && oddsMatch(it.row, it.event, filters, this.catalog)) {
         it.json ??= JSON.stringify(this.present(it.row, it.event));
         updated.push(it.json);
+        // Locked now, and not as the group last saw it (an active row, or none).
+        if (!it.row.isActive && held.get(it.row.id)?.row.isActive !== false) locked.push(it.json);
         held.set(it.row.id, { row: it.row, event: it.event, json: it.json });
       } else if (it.prevRow && it.prevEvent && oddsMatch(it.prevRow, it.prevEvent, filters, this.catalog)) {
         removed.push(JSON.stringify(it.prevRow.id));
@@ -174,6 +181,13 @@ export class OddsSource implements StreamSource, BoardListener {
       out.push({
         slot: 1,
         payload: { name: 'odds:update', sse: `{"odds":${rows},"count":${updated.length},"book":${b},"partial":${partial}}`, ws: `"source":${b},"data":${rows},"count":${updated.length},"partial":${partial}` },
+      });
+    }
+    if (locked.length > 0) {
+      const rows = jsonArray(locked);
+      out.push({
+        slot: 2,
+        payload: { name: 'odds:locked', sse: `{"odds":${rows},"count":${locked.length},"book":${b},"partial":${partial}}`, ws: `"source":${b},"data":${rows},"count":${locked.length},"partial":${partial}` },
       });
     }
     return out;

@@ -153,7 +153,7 @@ class SseConnection implements StreamConnection {
 export const sseRoutes: FastifyPluginAsync<{ service: StreamService }> = async (app, { service }) => {
   const hub = service.hub;
   const description =
-    'Server-Sent Events: `connected`, the snapshot in chunks, `snapshot:complete`, then deltas (`odds:update`, `odds:removed`, ' +
+    'Server-Sent Events: `connected`, the snapshot in chunks, `snapshot:complete`, then deltas (`odds:update`, `odds:locked`, `odds:removed`, ' +
     '`ev:|arb:|middles:|low_hold:` + `detected|expired`, `gamestate:update|removed`, `splits:update|removed`) and `heartbeat`. Every frame has an `id`; reconnecting with ' +
     '`Last-Event-ID` replays exactly the missed frames from the replay window, or answers a fresh snapshot marked `resync`. See docs/api.md.';
   const responses = {
@@ -166,7 +166,7 @@ export const sseRoutes: FastifyPluginAsync<{ service: StreamService }> = async (
             type: 'object',
             properties: {
               id: { type: 'string', description: 'Sequence number (a resume point), or `<n>-s<k>` on snapshot frames.' },
-              event: { type: 'string', examples: ['connected', 'snapshot', 'gamestate:snapshot', 'splits:snapshot', 'snapshot:complete', 'odds:update', 'odds:removed', 'ev:detected', 'arb:expired', 'gamestate:update', 'splits:update', 'heartbeat', 'error'] },
+              event: { type: 'string', examples: ['connected', 'snapshot', 'gamestate:snapshot', 'splits:snapshot', 'snapshot:complete', 'odds:update', 'odds:locked', 'odds:removed', 'ev:detected', 'arb:expired', 'gamestate:update', 'splits:update', 'heartbeat', 'error'] },
               data: { type: ['object', 'array'], description: 'The frame payload; see docs/api.md, Streams.' },
             },
           },

@@ -8,7 +8,7 @@ import type { LogTime } from './log-time.js';
 function row(id: string, price = -110): OddsRow {
   return {
     id, eventId: 'e1', book: 'pinnacle', market: 'moneyline', selection: 'home', line: null, participant: null, statCategory: null,
-    priceAmerican: price, priceDecimal: 1.9, probability: 0.52, ts: 0, isLive: false, bookEventId: 'b1', selectionId: null,
+    priceAmerican: price, priceDecimal: 1.9, probability: 0.52, ts: 0, isLive: false, bookEventId: 'b1', selectionId: null, isActive: true, suspendedSince: null,
   };
 }
 

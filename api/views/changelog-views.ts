@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { TOPICS } from '../../schemas/index.js';
+import { TOPICS, upgradeOddsChange } from '../../schemas/index.js';
 import type { Bus } from '../../pipeline/bus/index.js';
 import { startStage } from '../../pipeline/runner.js';
 import type { Stage } from '../../pipeline/runner.js';
@@ -19,7 +19,8 @@ export function startChangelogViews(bus: Bus, board: LiveBoard, replicaId: strin
       for (const r of records) if (r.value) board.applyEvent(r.value);
     }, logger),
     startStage(bus, 'view:odds', { groupId: `api-${replicaId}-odds`, topic: TOPICS.snapshot, fromBeginning: true, commit: false }, async (records) => {
-      for (const r of records) if (r.value) board.applyChange(r.value);
+      // Records from before suspended rows were kept lack their flags: they are active rows.
+      for (const r of records) if (r.value) board.applyChange(upgradeOddsChange(r.value));
     }, logger),
   ];
   if (opportunities) {

@@ -3,7 +3,7 @@ import type { OddsRow, SelectionType } from '../../schemas/index.js';
 import { isMainLine, mainLinesOf } from './main-lines.js';
 
 const row = (book: string, market: OddsRow['market'], selection: SelectionType, line: number | null, extra: Partial<OddsRow> = {}): OddsRow =>
-  ({ id: `${book}-${market}-${selection}-${String(line)}`, eventId: 'e', book, market, selection, line, participant: null, statCategory: null, priceAmerican: -110, priceDecimal: 1.9091, probability: 0.5238, ts: 0, isLive: false, bookEventId: 'x', selectionId: null, ...extra }) as OddsRow;
+  ({ id: `${book}-${market}-${selection}-${String(line)}`, eventId: 'e', book, market, selection, line, participant: null, statCategory: null, priceAmerican: -110, priceDecimal: 1.9091, probability: 0.5238, ts: 0, isLive: false, bookEventId: 'x', selectionId: null, isActive: true, suspendedSince: null, ...extra }) as OddsRow;
 
 describe('main lines', () => {
   it('is the handicap most books quote, reading the away side from the home side (home -2.5 = away +2.5)', () => {

@@ -1,4 +1,4 @@
-import { CLOSING_DEVIG_METHODS, isClosedStatus, selectionFamily } from '../../schemas/index.js';
+import { CLOSING_DEVIG_METHODS, bettableRow, isClosedStatus, selectionFamily } from '../../schemas/index.js';
 import type {
   CanonicalEvent,
   ClosingLine,
@@ -120,7 +120,7 @@ export class ClosingProcessor {
       s.pre.set(line.rowKey, {
         id: line.rowKey, eventId: line.eventId, book: line.book, market: line.market, selection: line.selection, line: line.line,
         participant: line.participant, statCategory: line.statCategory, priceAmerican: line.priceAmerican, priceDecimal: line.priceDecimal,
-        probability: line.impliedProbability, ts: line.oddsTs, isLive: false, bookEventId: '', selectionId: null,
+        probability: line.impliedProbability, ts: line.oddsTs, isLive: false, bookEventId: '', selectionId: null, isActive: true, suspendedSince: null,
       });
     }
   }
@@ -141,11 +141,13 @@ export class ClosingProcessor {
 
   private onChange(change: OddsChange, now: number, out: ClosingOutput): void {
     const s = this.state(change.eventId, now);
-    const row = change.row;
+    // A suspended (locked) price cannot be bet: it closes like a pulled one (see capture).
+    const row = bettableRow(change);
     if (row === null) {
       // Whether the line was pulled before the start (it did not close) or at kickoff (it did) is
       // decided at the capture, against the start time as corrected by then.
-      if (s.closing === null && s.pre.has(change.key)) s.removed.set(change.key, change.changedAt);
+      // The first removal counts: a locked line that is pulled later stopped being bettable at its lock.
+      if (s.closing === null && s.pre.has(change.key) && !s.removed.has(change.key)) s.removed.set(change.key, change.changedAt);
       return;
     }
     if (row.isLive) {

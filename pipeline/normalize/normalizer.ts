@@ -247,7 +247,8 @@ export class Normalizer {
         line: raw.line,
         participant,
         statCategory: raw.statCategory,
-        priceAmerican: raw.status === 'open' ? raw.priceAmerican : null,
+        // A suspension keeps its price when the book froze one (a lock); null is a pull.
+        priceAmerican: raw.priceAmerican,
         status: raw.priceAmerican === null ? 'suspended' : raw.status,
         ts: raw.ts,
         isLive: raw.isLive,

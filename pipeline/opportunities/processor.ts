@@ -1,4 +1,4 @@
-import { isClosedStatus, selectionFamily } from '../../schemas/index.js';
+import { bettableRow, isClosedStatus, selectionFamily } from '../../schemas/index.js';
 import type { CanonicalEvent, OddsChange, Opportunity, OpportunityChange } from '../../schemas/index.js';
 import { arbitrageCandidates } from './arbitrage.js';
 import { resolveOptions } from './config.js';
@@ -138,7 +138,9 @@ export class OpportunityProcessor {
     const s = this.state(change.eventId, now);
     let slot = s.slots.get(change.key);
     let family: FamilyState;
-    if (change.row === null) {
+    // A suspended (locked) row prices nothing: to the engines it is gone until it reopens.
+    const row = bettableRow(change);
+    if (row === null) {
       if (!slot) return;
       family = slot.family;
       const touched = family.rows.get(change.key);
@@ -147,7 +149,6 @@ export class OpportunityProcessor {
       family.rows.delete(change.key);
       s.slots.delete(change.key);
     } else {
-      const row = change.row;
       if (!slot) {
         if (SKIPPED_MARKETS.has(row.market)) return;
         const key = familyKey(row);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { OddsTick } from '../../schemas/index.js';
+import type { OddsChange, OddsRow, OddsTick } from '../../schemas/index.js';
 import { SnapshotProcessor } from './snapshot-processor.js';
 
 function tick(over: Partial<OddsTick>): OddsTick {
@@ -46,6 +46,65 @@ describe('SnapshotProcessor', () => {
 
   it('ignores the suspension of a row it never had', () => {
     expect(new SnapshotProcessor().handle(tick({ status: 'suspended', priceAmerican: null }), 1)).toBeNull();
+    expect(new SnapshotProcessor().handle(tick({ status: 'suspended', priceAmerican: -110 }), 1)).toBeNull();
+  });
+
+  it('locks a suspended price: the row stays with its last price frozen, inactive since the suspension', () => {
+    const s = new SnapshotProcessor();
+    const open = s.handle(tick({ priceAmerican: -110, ts: 1000 }), 1)?.row;
+    // The book's frozen price may differ from what we last saw: the board keeps its own last price.
+    const locked = s.handle(tick({ status: 'suspended', priceAmerican: -125, ts: 2000 }), 2);
+    expect(locked).toEqual({ key: expect.any(String), eventId: 'e1', changedAt: 2, row: { ...open, isActive: false, suspendedSince: 2000 } });
+    expect(s.size).toBe(1);
+    // A repeated suspension changes nothing (no changelog record).
+    expect(s.handle(tick({ status: 'suspended', priceAmerican: -110, ts: 3000 }), 3)).toBeNull();
+  });
+
+  it('reopens a locked row on a fresh price, under the same id, even at the price it froze', () => {
+    const s = new SnapshotProcessor();
+    const open = s.handle(tick({ ts: 1000 }), 1)?.row;
+    s.handle(tick({ status: 'suspended', priceAmerican: -110, ts: 2000 }), 2);
+    const reopened = s.handle(tick({ priceAmerican: -110, ts: 3000 }), 3)?.row;
+    expect(reopened).toEqual({ ...open, ts: 3000, isActive: true, suspendedSince: null });
+  });
+
+  it('keeps a row locked against a price older than the suspension, and open against an older suspension', () => {
+    const s = new SnapshotProcessor();
+    s.handle(tick({ ts: 1000 }), 1);
+    expect(s.handle(tick({ status: 'suspended', priceAmerican: -110, ts: 500 }), 2)).toBeNull();
+    s.handle(tick({ status: 'suspended', priceAmerican: -110, ts: 2000 }), 3);
+    expect(s.handle(tick({ priceAmerican: -105, ts: 1500 }), 4)).toBeNull();
+    expect(s.handle(tick({ priceAmerican: -105, ts: 2000 }), 5)?.row).toMatchObject({ priceAmerican: -105, isActive: true });
+  });
+
+  it('removes a locked row when the book pulls the line, and every row, locked ones too, when its event closes', () => {
+    const s = new SnapshotProcessor();
+    s.handle(tick({}), 1);
+    s.handle(tick({ status: 'suspended', ts: 2000 }), 2);
+    expect(s.handle(tick({ status: 'suspended', priceAmerican: null, ts: 2500 }), 3)).toMatchObject({ row: null, eventId: 'e1' });
+    expect(s.size).toBe(0);
+    s.handle(tick({}), 4);
+    s.handle(tick({ book: 'fanduel' }), 4);
+    s.handle(tick({ book: 'fanduel', status: 'suspended', ts: 2000 }), 5);
+    expect(s.closeEvent('e1', 6).map((c) => c.row)).toEqual([null, null]);
+    expect(s.size).toBe(0);
+  });
+
+  it('restores locked rows, and reads changelog records written before rows had the flags as active', () => {
+    const s = new SnapshotProcessor();
+    const first = s.handle(tick({}), 1) as OddsChange;
+    const locked = s.handle(tick({ status: 'suspended', ts: 2000 }), 2) as OddsChange;
+    const restored = new SnapshotProcessor();
+    restored.restore(first);
+    restored.restore(locked);
+    // Still locked: a second suspension is nothing new; a fresh price reopens it.
+    expect(restored.handle(tick({ status: 'suspended', ts: 2500 }), 3)).toBeNull();
+    expect(restored.handle(tick({ ts: 3000 }), 4)?.row?.isActive).toBe(true);
+
+    const { isActive: _a, suspendedSince: _s, ...oldRow } = first.row as OddsRow;
+    const old = new SnapshotProcessor();
+    old.restore({ ...first, row: oldRow } as unknown as OddsChange);
+    expect(old.handle(tick({ status: 'suspended', ts: 2000 }), 5)?.row).toMatchObject({ isActive: false, suspendedSince: 2000, priceAmerican: -110 });
   });
 
   it('never lets an out-of-order older price overwrite a newer one', () => {

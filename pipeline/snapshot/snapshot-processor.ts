@@ -1,12 +1,20 @@
 import { hash } from 'node:crypto';
-import { oddsRowKey } from '../../schemas/index.js';
+import { oddsRowKey, upgradeOddsChange } from '../../schemas/index.js';
 import type { OddsChange, OddsRow, OddsTick } from '../../schemas/index.js';
 import { americanToDecimal, americanToProbability } from '../odds-math/index.js';
 
 /**
  * Latest price per (event, market, participant, selection, line, book). Every change, a
- * confirmation included, goes out on the changelog; a suspension removes the row and goes out as
- * a tombstone. Deterministic: no clock but the `now` it is handed.
+ * confirmation included, goes out on the changelog. Deterministic: no clock but the `now` it is
+ * handed. What a `suspended` tick means depends on its price:
+ *
+ * - with a price (the book locked the line for now): the row stays with its last price frozen,
+ *   `isActive: false` and `suspendedSince` = the tick's time; further suspensions change nothing.
+ *   A suspension of a row never seen open, or older than the row's price, is ignored.
+ * - with a null price (the book pulled the line: a moved line, a book that stops quoting): the
+ *   row is removed and a tombstone goes out, whether it was active or locked.
+ * - an open price newer than the suspension reactivates a locked row (same id).
+ * - an event that finished, was postponed or cancelled loses every row, locked ones included.
  */
 export class SnapshotProcessor {
   private readonly rows = new Map<string, OddsRow>();
@@ -18,12 +26,12 @@ export class SnapshotProcessor {
   /** Rebuilds state from the processor's own changelog (`odds.snapshot`), oldest first. */
   restore(change: OddsChange): void {
     if (change.row === null) this.rows.delete(change.key);
-    else this.rows.set(change.key, change.row);
+    else this.rows.set(change.key, upgradeOddsChange(change).row as OddsRow);
   }
 
   /**
-   * Every row still open on an event that has finished (or was postponed or cancelled) is
-   * suspended: the removals go out as tombstones, whatever the books left behind.
+   * Every row still on an event that has finished (or was postponed or cancelled) is removed,
+   * locked ones included: the removals go out as tombstones, whatever the books left behind.
    */
   closeEvent(eventId: string, now: number): OddsChange[] {
     const out: OddsChange[] = [];
@@ -38,20 +46,24 @@ export class SnapshotProcessor {
   handle(tick: OddsTick, now: number): OddsChange | null {
     const key = oddsRowKey(tick);
     const existing = this.rows.get(key);
-    if (tick.status === 'suspended' || tick.priceAmerican === null) {
+    if (tick.priceAmerican === null) {
       if (!existing) return null;
       this.rows.delete(key);
       return { key, eventId: tick.eventId, row: null, changedAt: now };
     }
-    if (
-      existing &&
-      existing.priceAmerican === tick.priceAmerican &&
-      existing.ts >= tick.ts &&
-      existing.isLive === tick.isLive
-    ) {
-      return null;
+    if (tick.status === 'suspended') {
+      // Locks what the board shows; a lock of nothing, an older lock, or a second lock changes nothing.
+      if (!existing || !existing.isActive || tick.ts < existing.ts) return null;
+      const row: OddsRow = { ...existing, isActive: false, suspendedSince: tick.ts };
+      this.rows.set(key, row);
+      return { key, eventId: tick.eventId, row, changedAt: now };
     }
-    if (existing && tick.ts < existing.ts) return null; // out-of-order: an older price never wins
+    if (existing && existing.isActive) {
+      if (existing.priceAmerican === tick.priceAmerican && existing.ts >= tick.ts && existing.isLive === tick.isLive) return null;
+      if (tick.ts < existing.ts) return null; // out-of-order: an older price never wins
+    } else if (existing && tick.ts < (existing.suspendedSince ?? existing.ts)) {
+      return null; // a price from before the suspension does not reopen the line
+    }
     const row: OddsRow = {
       id: existing?.id ?? rowId(key),
       eventId: tick.eventId,
@@ -68,6 +80,8 @@ export class SnapshotProcessor {
       isLive: tick.isLive,
       bookEventId: tick.bookEventId,
       selectionId: tick.selectionId,
+      isActive: true,
+      suspendedSince: null,
     };
     this.rows.set(key, row);
     return { key, eventId: tick.eventId, row, changedAt: now };

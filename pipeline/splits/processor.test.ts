@@ -113,8 +113,11 @@ describe('SplitsProcessor', () => {
     p.observeTick(tick('draftkings', 'total_points', 'over', 47.5, null, T0 + 1));
     const obs: SplitsObservation = { eventId: event.id, book: 'draftkings', ts: T0 + 2, sides: [{ market: 'total', side: 'over', betPct: 0.7, handlePct: 0.7 }] };
     expect(p.handle(obs, event, T0 + 2).sides[0]).toMatchObject({ line: 47, priceAmerican: -105 });
-    p.observeTick(tick('draftkings', 'total_points', 'over', 47, null, T0 + 3));
-    expect(p.handle(obs, event, T0 + 3).sides[0]).toMatchObject({ line: null, priceAmerican: null });
+    // Locked (suspended at a price): the line stands at its last price, as the odds board shows it.
+    p.observeTick({ ...tick('draftkings', 'total_points', 'over', 47, -120, T0 + 3), status: 'suspended' });
+    expect(p.handle(obs, event, T0 + 3).sides[0]).toMatchObject({ line: 47, priceAmerican: -105 });
+    p.observeTick(tick('draftkings', 'total_points', 'over', 47, null, T0 + 4));
+    expect(p.handle(obs, event, T0 + 4).sides[0]).toMatchObject({ line: null, priceAmerican: null });
   });
 
   it('flags divergence at circa and then RLM once the line moves toward the sharp side, measured from the first snapshot', () => {

@@ -64,7 +64,9 @@ export class SplitsProcessor {
       s.quotes.set(key, { line: t.line, price: t.priceAmerican });
       return;
     }
-    // A suspension pulls that line only: a move suspends the old line after opening the new one.
+    // A suspension with a price locks the line: it stands, frozen, as on the board.
+    if (t.priceAmerican !== null) return;
+    // A pull removes that line only: a move pulls the old line after opening the new one.
     const q = state?.quotes.get(key);
     if (q && q.line === t.line) state?.quotes.delete(key);
   }

@@ -11,7 +11,7 @@ const row = {
   id: 'r1', event_id: 'e1', sportsbook: 'draftkings', sportsbook_name: 'DraftKings', sport: 'basketball', league: 'nba', home_team: 'A', away_team: 'B',
   market: 'moneyline', market_type: 'moneyline', selection: 'A', selection_type: 'home', line: null, odds_american: -110, odds_decimal: 1.9091,
   probability: 0.5238, odds_probability: 0.5238, timestamp: '2026-01-01T00:00:00.000Z', event_start_time: '2026-01-01T01:00:00.000Z', is_live: false,
-  is_active: true, is_main_line: true, is_alternate_line: false,
+  is_active: true, suspended_since: null, is_main_line: true, is_alternate_line: false,
 };
 const envelope = paginatedEnvelope(oddsRowSchema);
 const body = (data: object[]): object => ({ success: true, data, pagination: { limit: 1, offset: 0, has_more: false, next_offset: null }, updated_at: '2026-01-01T00:00:00.000Z' });

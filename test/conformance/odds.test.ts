@@ -251,3 +251,42 @@ describe('POST /odds/batch', () => {
     expect([over.status, (over.body['error'] as Row)['message']]).toEqual([400, "Invalid body field 'event_ids': must NOT have more than 100 items"]);
   });
 });
+
+describe('a price the book suspends (locked, not pulled)', () => {
+  it('stays on /odds inactive at its last price; /odds/best and /odds/comparison leave it out; /odds/delta sends it as changed; a fresh price reopens it', async () => {
+    const tick = c.ticks.find((t) => t.book === 'espnbet' && t.outcome === 'Los Angeles Lakers');
+    if (!tick) throw new Error('fixture changed');
+    const path = '/api/v1/odds?league=nba&market=moneyline&sportsbook=espnbet';
+    const since = ((await c.sys.get(path, sharp)).body['meta'] as Row)['next_since'] as string;
+    // The book's frozen price is not a new price: the board keeps the one it last served.
+    await c.push([{ ...tick, status: 'suspended', priceAmerican: -300 }]);
+    const lockedAt = new Date(c.clock.now()).toISOString();
+    expect((await rows(path)).map((r) => [r['selection_type'], r['odds_american'], r['is_active'], r['suspended_since']])).toEqual([
+      ['home', -115, false, lockedAt],
+      ['away', -105, true, null],
+    ]);
+    expect(await rows('/api/v1/odds?limit=1000')).toHaveLength(FIXTURE_ROWS);
+    // Analysts see it in ClickHouse too: on the current board, inactive since the suspension.
+    const lockedId = (await rows(path))[0]?.['id'] as string;
+    const stored = await c.sys.store.query<{ is_active: unknown; suspended_since: string | null; odds_american: number }>(
+      'SELECT is_active, suspended_since, odds_american FROM odds_latest FINAL WHERE id = {id:String}', { id: lockedId },
+    );
+    expect(stored.map((r) => [Number(r.is_active), `${String(r.suspended_since).replace(' ', 'T')}Z`, Number(r.odds_american)])).toEqual([[0, lockedAt, -115]]);
+    const best = await rows('/api/v1/odds/best?league=nba&market=moneyline');
+    expect(best.map((r) => [r['selection_type'], r['sportsbook'], r['odds_american'], r['book_count']])).toEqual([
+      ['home', 'fanduel', -118, 5],
+      ['away', 'betmgm', 110, 6],
+    ]);
+    const event = (await rows(path))[0]?.['event_id'] as string;
+    const comparison = (await c.sys.get(`/api/v1/odds/comparison?event=${event}&market=moneyline`, sharp)).body['data'] as Record<string, Row[]>;
+    expect(comparison['moneyline:home']?.map((x) => x['sportsbook'])).toEqual(['fanduel', 'pinnacle', 'bovada', 'draftkings', 'betmgm']);
+    const delta = await c.sys.get(`/api/v1/odds/delta?since=${encodeURIComponent(since)}&sportsbook=espnbet`, sharp);
+    expect((delta.body['data'] as Row[]).map((r) => [r['selection_type'], r['is_active']])).toEqual([['home', false]]);
+    expect(delta.body['removed']).toEqual([]);
+
+    await c.push([{ ...tick, priceAmerican: -112 }]);
+    expect((await rows(path))[0]).toMatchObject({ odds_american: -112, is_active: true, suspended_since: null });
+    expect((await rows('/api/v1/odds/best?league=nba&market=moneyline'))[0]).toMatchObject({ sportsbook: 'espnbet', odds_american: -112, book_count: 6 });
+    await c.push([tick]);
+  });
+});

@@ -38,6 +38,8 @@ export interface StreamApp {
   service: StreamService;
   /** Applies a row (upsert) or removes it (null price). */
   set(eventId: string, book: string, market: MarketId, selection: SelectionType, priceDecimal: number | null, line?: number | null): OddsRow | null;
+  /** Suspends a row the board holds: it stays at its price, inactive (the pipeline's lock). */
+  lock(eventId: string, book: string, market: MarketId, selection: SelectionType, line?: number | null): OddsRow;
   close(): Promise<void>;
 }
 
@@ -76,7 +78,15 @@ export async function startStreamApp(settings: Partial<StreamSettings> = {}): Pr
       return null;
     }
     const american = priceDecimal >= 2 ? Math.round((priceDecimal - 1) * 100) : Math.round(-100 / (priceDecimal - 1));
-    const row: OddsRow = { ...ident, id: createHash('sha1').update(key).digest('hex').slice(0, 16), priceAmerican: american, priceDecimal, probability: 1 / priceDecimal, ts: clock.now(), isLive: false, bookEventId: `${book}-${eventId}`, selectionId: null };
+    const row: OddsRow = { ...ident, id: createHash('sha1').update(key).digest('hex').slice(0, 16), priceAmerican: american, priceDecimal, probability: 1 / priceDecimal, ts: clock.now(), isLive: false, bookEventId: `${book}-${eventId}`, selectionId: null, isActive: true, suspendedSince: null };
+    board.applyChange({ key, eventId, row, changedAt: clock.now() });
+    return row;
+  };
+  const lock: StreamApp['lock'] = (eventId, book, market, selection, line = null) => {
+    const key = oddsRowKey({ eventId, book, market, selection, line, participant: null, statCategory: null });
+    const held = board.row(eventId, key);
+    if (!held) throw new Error(`no row ${key} to lock`);
+    const row: OddsRow = { ...held, isActive: false, suspendedSince: clock.now() };
     board.applyChange({ key, eventId, row, changedAt: clock.now() });
     return row;
   };
@@ -87,6 +97,7 @@ export async function startStreamApp(settings: Partial<StreamSettings> = {}): Pr
       return service;
     },
     set,
+    lock,
     async close() {
       await app.close();
       views.close();

@@ -11,9 +11,11 @@ export interface LiveOdds extends Row {
   odds_american: number;
   odds_decimal: number;
   probability: number;
+  /** False while the book has the price suspended (locked at this price). */
+  is_active?: boolean;
   /** Changes seen since the snapshot: a new value remounts the cell, which flashes once. */
   _v: number;
-  /** Pulled by the book (odds:removed): kept greyed with its last price until it returns. */
+  /** Suspended (is_active false) or pulled by the book (odds:removed): kept greyed with its last price until it returns. */
   _suspended: boolean;
 }
 
@@ -147,7 +149,7 @@ export class LiveData {
       on('odds:update', (d) => {
         for (const r of (d as { odds: LiveOdds[] }).odds) {
           const old = this.odds.get(r.id);
-          this.odds.set(r.id, { ...r, _v: old ? old._v + 1 : 1, _suspended: false });
+          this.odds.set(r.id, { ...r, _v: old ? old._v + 1 : 1, _suspended: r.is_active === false });
         }
       });
       on('odds:removed', (d) => {
@@ -188,7 +190,7 @@ export class LiveData {
   private applySnapshot(d: Row): void {
     if (Array.isArray(d['odds'])) {
       if (d['offset'] === 0) this.odds.clear();
-      for (const r of d['odds'] as LiveOdds[]) this.odds.set(r.id, { ...r, _v: 0, _suspended: false });
+      for (const r of d['odds'] as LiveOdds[]) this.odds.set(r.id, { ...r, _v: 0, _suspended: r.is_active === false });
       return;
     }
     for (const list of LISTS) {

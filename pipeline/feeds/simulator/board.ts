@@ -96,6 +96,11 @@ export interface Quote {
   outcomes: Outcome[];
   /** False while the book has this one market suspended. */
   open: boolean;
+  /**
+   * While suspended: whether the book locked the market (its rows stay at their last prices) or
+   * took it down (its rows are gone until it comes back).
+   */
+  locked: boolean;
   lastTs: number;
   /** The book's lean: probability moved from the last outcome to the first. */
   tilt: number;
@@ -138,6 +143,7 @@ export function buildQuotes(listing: Listing, nextUid: () => number): Quote[] {
       line: null,
       outcomes: labels.map(outcome),
       open: true,
+      locked: false,
       lastTs: NEVER,
       tilt: 0,
       pending: false,
@@ -181,8 +187,14 @@ export function buildQuotes(listing: Listing, nextUid: () => number): Quote[] {
   return quotes;
 }
 
-/** Appends one tick per outcome: the current prices, or a suspension of the current line. */
-export function pushTicks(q: Quote, ts: number, open: boolean, out: RawTick[]): void {
+/**
+ * How a quote's current line goes out: `open` prices, `locked` (suspended with the prices the
+ * book froze: the line comes back) or `pulled` (suspended with no price: the line is gone).
+ */
+export type QuoteState = 'open' | 'locked' | 'pulled';
+
+/** Appends one tick per outcome of the quote's current line, in the given state. */
+export function pushTicks(q: Quote, ts: number, state: QuoteState, out: RawTick[]): void {
   const l = q.listing;
   const ev = l.event;
   const isLive = ev.status === 'live';
@@ -201,8 +213,8 @@ export function pushTicks(q: Quote, ts: number, open: boolean, out: RawTick[]): 
       line: o.line,
       participant: q.participant,
       statCategory: q.statCategory,
-      priceAmerican: open ? o.price : null,
-      status: open ? 'open' : 'suspended',
+      priceAmerican: state === 'pulled' ? null : o.price,
+      status: state === 'open' ? 'open' : 'suspended',
       ts,
       selectionId: o.selectionId,
     });
@@ -299,16 +311,18 @@ function setLine(q: Quote, line: number | null): void {
 
 /**
  * Reprices a quote as the book sees the game now and appends its ticks. A moved line first
- * suspends the old line's rows (downstream latest-odds are keyed by line), then opens the new.
- * An unchanged price still goes out with the new timestamp: the book confirmed it.
+ * pulls the old line's rows (downstream latest-odds are keyed by line), then opens the new.
+ * An unchanged price still goes out with the new timestamp: the book confirmed it. A locked
+ * quote reopens here; if its line moved meanwhile, the locked line's pull goes to `pulls`.
  */
-export function requote(q: Quote, now: number, rng: Prng, out: RawTick[]): void {
+export function requote(q: Quote, now: number, rng: Prng, out: RawTick[], pulls: RawTick[] = out): void {
   const book = q.listing.book;
   fillView(q, now, book.lagMs);
   const line = targetLine(q);
   const first = q.lastTs === NEVER;
   if (first || line !== q.line) {
-    if (!first && q.open) pushTicks(q, now, false, out);
+    if (q.open && !first) pushTicks(q, now, 'pulled', out);
+    else if (q.locked) pushTicks(q, now, 'pulled', pulls);
     setLine(q, line);
     q.tilt = drawTilt(book, rng);
   }
@@ -319,6 +333,7 @@ export function requote(q: Quote, now: number, rng: Prng, out: RawTick[]): void 
     if (o !== undefined) o.price = prices[i] ?? 100;
   }
   q.open = true;
+  q.locked = false;
   q.lastTs = now;
-  pushTicks(q, now, true, out);
+  pushTicks(q, now, 'open', out);
 }

@@ -32,7 +32,10 @@ export interface MarketSimulatorOptions {
   horizonMs?: number;
   /** Share of each league's events already under way at start. Default 0.1. */
   liveShare?: number;
-  /** Single markets a book pulls and later restores, board-wide. Default 4 a minute. */
+  /**
+   * Single markets a book suspends and later restores, board-wide: four in five locked at their
+   * prices, one in five taken down. Default 4 a minute.
+   */
   suspensionsPerMinute?: number;
   /** Share of new events played at a neutral site (some books then list home and away reversed). Default 0.05. */
   neutralSiteShare?: number;

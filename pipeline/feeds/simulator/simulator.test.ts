@@ -193,6 +193,41 @@ describe('MarketSimulator', () => {
     expect(moves).toBeGreaterThan(500);
   });
 
+  it('locks single markets at their last prices (takes one in five down) and reopens them; a line that moved meanwhile is pulled, so no locked row outlives its quote', () => {
+    const sim = simulator(NOVEMBER, { suspensionsPerMinute: 300 });
+    const rows = new Map<string, { locked: boolean; price: number | null }>();
+    const key = (t: RawTick): string => `${rowKey(t)}|${t.line}`;
+    for (const t of sim.snapshot()) rows.set(key(t), { locked: false, price: t.priceAmerican });
+    let locks = 0;
+    let reopened = 0;
+    let lockedPulled = 0;
+    for (const t of run(sim, 900)) {
+      const k = key(t);
+      const row = rows.get(k);
+      if (t.status === 'suspended' && t.priceAmerican !== null) {
+        // A lock freezes exactly the open price the row last had.
+        expect([k, row]).toEqual([k, { locked: false, price: t.priceAmerican }]);
+        rows.set(k, { locked: true, price: t.priceAmerican });
+        locks++;
+      } else if (t.status === 'suspended') {
+        if (row?.locked) lockedPulled++;
+        rows.delete(k);
+      } else {
+        if (row?.locked) reopened++;
+        rows.set(k, { locked: false, price: t.priceAmerican });
+      }
+    }
+    expect(locks).toBeGreaterThan(500);
+    expect(reopened).toBeGreaterThan(100);
+    expect(lockedPulled).toBeGreaterThan(10);
+    const lockedNow = new Set([...rows].filter(([, r]) => r.locked).map(([k]) => k));
+    const suspendedQuotes = new Set(
+      sim.inspect().filter((v) => v.locked).flatMap((v) => v.outcomes.map((o, i) => `${v.book}|${v.bookEventId}|${v.market}|${v.participant ?? ''}|${v.statCategory ?? ''}|${o}|${v.lines[i]}`)),
+    );
+    expect(lockedNow.size).toBeGreaterThan(0);
+    expect(lockedNow).toEqual(suspendedQuotes);
+  });
+
   it('pulls every line of books without live odds at kickoff, and never quotes them again', () => {
     const sim = simulator();
     const kickoff = sim.trueEvents().find((e) => e.status === 'upcoming' && e.startTime < NOVEMBER + 2 * 3_600_000);
@@ -262,7 +297,8 @@ describe('MarketSimulator', () => {
     const ticks = [...sim.snapshot(), ...run(sim, 300, 1_000, 1_000)];
     const bad = ticks.filter((t) => {
       const p = t.priceAmerican;
-      if (t.status === 'suspended') return p !== null;
+      // A pulled line has no price; an open or locked one a valid price.
+      if (t.status === 'suspended' && p === null) return false;
       return p === null || !Number.isInteger(p) || Math.abs(p) < 100 || p === -100;
     });
     expect(ticks.length).toBeGreaterThan(300_000);

@@ -63,6 +63,12 @@ export class MarketSimulator {
   private liveQuotes: Quote[] = [];
   private sharpQuotes: Quote[] = [];
   private poolsDirty = true;
+  /**
+   * Pulls of locked lines (restored at another line, or on a listing that closes): they go out
+   * first in the step's ticks and outside its budget, so that the rest of the board moves exactly
+   * as it would if a suspension had removed the rows at once.
+   */
+  private pulls: RawTick[] = [];
   private serial = 0;
   private uid = 0;
   private clockMs: number;
@@ -102,7 +108,7 @@ export class MarketSimulator {
     for (const ev of this.active) {
       for (const l of ev.listings) {
         if (l.closed) continue;
-        for (const q of l.quotes) if (q.open) pushTicks(q, q.lastTs, true, out);
+        for (const q of l.quotes) if (q.open) pushTicks(q, q.lastTs, 'open', out);
       }
     }
     return out;
@@ -110,8 +116,9 @@ export class MarketSimulator {
 
   /**
    * Moves the board to `nowMs` and returns what changed. What time forces (new listings, lines
-   * pulled at kickoff or at the end, markets a book pulls) is always returned; repricing
+   * pulled at kickoff or at the end, markets a book locks) is always returned; repricing
    * (requotes, line moves, confirmations, restored markets) fills the rest up to `maxTicks`.
+   * Pulls of lines that were locked come first, beyond `maxTicks`.
    */
   step(nowMs: number, maxTicks: number): RawTick[] {
     if (!Number.isFinite(nowMs) || !Number.isFinite(maxTicks)) {
@@ -123,7 +130,10 @@ export class MarketSimulator {
     const limit = Math.max(0, Math.floor(maxTicks));
     this.processDue(now, out, limit);
     this.randomActivity(now, out, limit);
-    return out;
+    if (this.pulls.length === 0) return out;
+    const all = [...this.pulls, ...out];
+    this.pulls = [];
+    return all;
   }
 
   /**
@@ -314,7 +324,7 @@ export class MarketSimulator {
     for (const l of ev.listings) {
       if (l.closed) continue;
       if (!l.book.hasLiveOdds) {
-        for (const q of l.quotes) if (q.open) pushTicks(q, now, false, out);
+        for (const q of l.quotes) if (q.open || q.locked) pushTicks(q, now, 'pulled', q.open ? out : this.pulls);
         l.closed = true;
         continue;
       }
@@ -347,7 +357,7 @@ export class MarketSimulator {
   private endEvent(ev: SimEvent, now: number, out: RawTick[], status: EventStatus): void {
     for (const l of ev.listings) {
       if (l.closed) continue;
-      for (const q of l.quotes) if (q.open) pushTicks(q, now, false, out);
+      for (const q of l.quotes) if (q.open || q.locked) pushTicks(q, now, 'pulled', q.open ? out : this.pulls);
       l.closed = true;
     }
     this.play.finish(ev, status, now);
@@ -385,7 +395,10 @@ export class MarketSimulator {
     for (let i = 0; i < n; i++) {
       const q = this.allQuotes[this.activity.int(this.allQuotes.length)];
       if (q === undefined || !q.open || q.pending || q.listing.closed || this.isStale(q, now)) continue;
-      pushTicks(q, now, false, out);
+      // Most suspensions lock the market; one in five takes it down (chosen by quote, not drawn,
+      // so the rest of the board moves the same either way).
+      q.locked = q.uid % 5 !== 0;
+      pushTicks(q, now, q.locked ? 'locked' : 'pulled', out);
       q.open = false;
       q.pending = true;
       this.due.push(now + this.activity.range(20_000, 240_000), { quote: q, restore: true });
@@ -399,7 +412,7 @@ export class MarketSimulator {
       const q = d.quote;
       q.pending = false;
       if (q.listing.closed) continue;
-      if (d.restore || (q.open && !this.isStale(q, now))) requote(q, now, this.activity, out);
+      if (d.restore || (q.open && !this.isStale(q, now))) requote(q, now, this.activity, out, this.pulls);
     }
   }
 

@@ -46,6 +46,8 @@ export interface QuoteView {
   /** Fair probabilities of the outcomes at this quote's line, from the true state. */
   fair: readonly number[];
   open: boolean;
+  /** Suspended with its rows kept at their last prices (not taken down). */
+  locked: boolean;
   /** The book is sitting on this quote (not updating it) right now. */
   stale: boolean;
   lastTs: number;
@@ -93,6 +95,7 @@ export function toQuoteView(q: Quote, stale: boolean): QuoteView {
     prices: q.outcomes.map((o) => o.price),
     fair: trueFair(q),
     open: q.open,
+    locked: !q.open && q.locked,
     stale,
     lastTs: q.lastTs,
   };

@@ -9,7 +9,8 @@ import type { WireBookmaker } from './wire.js';
 /**
  * Successive full responses of `/v4/sports/{sport}/odds` diffed into ticks. The API has no
  * deltas: every poll returns the whole board, so a row's price becomes a tick only when it is
- * new, moved, or confirmed by a newer `last_update`; a row that is gone becomes a suspension.
+ * new, moved, or confirmed by a newer `last_update`; a row that is gone becomes a suspension
+ * with a null price (a pull: the API cannot tell a market suspended for a moment from one pulled).
  */
 
 export interface DiffRow {
