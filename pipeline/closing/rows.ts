@@ -61,7 +61,7 @@ export async function storedClosingLines(store: OlapStore, startedAfter: number)
   }));
 }
 
-/** A +EV opportunity as the closing processor first saw it (`clv_entries`, 008). */
+/** A +EV opportunity as the closing processor first saw it (`clv_entries`, 009). */
 export function entryRow(o: EvOpportunity): StoreRow {
   return {
     opportunity_id: o.id,
