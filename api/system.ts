@@ -131,7 +131,7 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
   // Made (and its file checked) before the port opens: a bad recording is a startup failure.
   const feed = !runsPipeline ? null : overrides.feed ? overrides.feed(clock) : await makeFeed(config, clock, logger);
 
-  const bus = await makeBus(config, clock);
+  const bus = await makeBus(config, clock, logger);
   if (bus instanceof MemoryBus) bus.prioritize(inProcessPriority(config.replicaId));
   const board = new LiveBoard({ now: () => clock.now(), log: config.deltaWindow });
   // Delayed boards follow the live one from its first change on.

@@ -1,3 +1,5 @@
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import type { CanonicalEvent, OddsTick } from '../schemas/index.js';
 import { OpportunityProcessor } from '../pipeline/opportunities/index.js';
 import type { OpportunityInput } from '../pipeline/opportunities/index.js';
@@ -13,7 +15,8 @@ import type { Spread } from './samples.js';
  * latency (time from a tick entering the snapshot processor to the opportunity changes it
  * causes), against the snapshot's own per-tick time. Batches: median of 5 runs, per tick: of 3,
  * interleaved with their baselines; the spread of the samples and the load average print under
- * the figures. About 30 s on a quiet 2-core machine.
+ * the figures. Then the batched run in child processes, V8's default heap against the larger
+ * young generation the runtime starts with (heapFigures). About a minute on a quiet 2-core machine.
  *
  * The ticks are the seeded synthetic board of pipeline/opportunities/fixtures/synthetic-board.ts.
  */
@@ -37,7 +40,7 @@ interface Run {
 type Mode = 'snapshot' | 'tick' | 'snapshotBatch' | 'batch';
 const BATCH = 1000;
 
-function run(events: readonly CanonicalEvent[], ticks: readonly OddsTick[], mode: Mode): Run {
+export function run(events: readonly CanonicalEvent[], ticks: readonly OddsTick[], mode: Mode): Run {
   const snapshot = new SnapshotProcessor();
   const processor = new OpportunityProcessor();
   processor.handleBatch(events.map((event) => ({ type: 'event' as const, event })), T0);
@@ -87,6 +90,48 @@ function percentile(values: Float64Array, q: number): number {
 
 const SAMPLES: Record<Mode, number> = { snapshot: 3, tick: 3, snapshotBatch: 5, batch: 5 };
 
+/** The young generation's size limit the runtime starts with (Makefile, Dockerfile), MB. */
+export const SEMI_SPACE_MB = 64;
+
+/** Batched samples from a child process started with these V8 flags (bench/opportunities-child.ts). */
+function forkedSamples(execArgv: string[], samples: number): Promise<{ ms: number; cpuMs: number }[]> {
+  // The parent's NODE_OPTIONS must not set the flag for both children.
+  const nodeOptions = (process.env['NODE_OPTIONS'] ?? '').replace(/--max-semi-space-size=\S+/g, '');
+  return new Promise((resolve, reject) => {
+    const child = fork(fileURLToPath(new URL('./opportunities-child.js', import.meta.url)), [String(samples)], {
+      execArgv,
+      env: { ...process.env, NODE_OPTIONS: nodeOptions },
+    });
+    let result: { ms: number; cpuMs: number }[] | null = null;
+    child.on('message', (m) => (result = m as { ms: number; cpuMs: number }[]));
+    child.on('error', reject);
+    child.on('exit', (code) => (result ? resolve(result) : reject(new Error(`opportunities child exited with ${String(code)}`))));
+  });
+}
+
+/**
+ * The same batched run in two child processes, V8's default young generation against
+ * `--max-semi-space-size=SEMI_SPACE_MB`, alternating: GC is a fifth of the engines' profile,
+ * and most of it is scavenges copying the board's rows while it grows.
+ */
+async function heapFigures(tickCount: number): Promise<BenchFigure[]> {
+  const byDefault: { ms: number; cpuMs: number }[] = [];
+  const larger: { ms: number; cpuMs: number }[] = [];
+  for (let i = 0; i < 2; i++) {
+    byDefault.push(...(await forkedSamples([], 2)));
+    larger.push(...(await forkedSamples([`--max-semi-space-size=${SEMI_SPACE_MB}`], 2)));
+  }
+  const wall = (xs: { ms: number }[]): Spread => spread(xs.map((x) => tickCount / (x.ms / 1000)));
+  const cpu = (xs: { cpuMs: number }[]): Spread => spread(xs.map((x) => tickCount / (x.cpuMs / 1000)));
+  const flag = `--max-semi-space-size=${SEMI_SPACE_MB}`;
+  process.stdout.write(spreadLine(`batches of ${BATCH}, ${flag} against V8's default, ticks/s`, wall(larger), wall(byDefault)));
+  process.stdout.write(spreadLine(`batches of ${BATCH}, ${flag} against V8's default, ticks per CPU-second`, cpu(larger), cpu(byDefault)));
+  return [
+    { name: `ticks/s, batches of ${BATCH}, ${flag}`, value: wall(larger).median, unit: 'ticks/s', baseline: { name: "same, V8's default heap (child processes)", value: wall(byDefault).median }, target: { limit: 100_000, better: 'higher' } },
+    { name: `ticks per CPU-second, batches, ${flag}`, value: cpu(larger).median, unit: 'ticks/s', baseline: { name: "same, V8's default heap", value: cpu(byDefault).median } },
+  ];
+}
+
 export async function benchOpportunities(): Promise<BenchFigure[]> {
   const { events, ticks } = syntheticTicks();
   run(events, ticks.slice(0, 20_000), 'tick'); // warm-up: JIT, not measured
@@ -106,9 +151,11 @@ export async function benchOpportunities(): Promise<BenchFigure[]> {
   process.stdout.write(spreadLine(`batches of ${BATCH}, ticks per CPU-second`, cpuRates('batch'), cpuRates('snapshotBatch')));
   return [
     { name: 'ticks/s, snapshot + 4 engines, per tick', value: rates('tick').median, unit: 'ticks/s', baseline: { name: 'snapshot only, per tick', value: rates('snapshot').median } },
-    { name: `ticks/s, snapshot + 4 engines, batches of ${BATCH}`, value: rates('batch').median, unit: 'ticks/s', baseline: { name: `snapshot only, batches of ${BATCH}`, value: rates('snapshotBatch').median } },
+    { name: `ticks/s, snapshot + 4 engines, batches of ${BATCH}`, value: rates('batch').median, unit: 'ticks/s', baseline: { name: `snapshot only, batches of ${BATCH}`, value: rates('snapshotBatch').median }, target: { limit: 100_000, better: 'higher' } },
+    { name: `ticks per CPU-second, engines, batches of ${BATCH}`, value: cpuRates('batch').median, unit: 'ticks/s', baseline: { name: 'snapshot only', value: cpuRates('snapshotBatch').median } },
     { name: 'tick-to-opportunity latency p50', value: percentile(latencies, 0.5), unit: 'µs', baseline: { name: 'snapshot p50', value: percentile(baseLatencies, 0.5) } },
     { name: 'tick-to-opportunity latency p99', value: percentile(latencies, 0.99), unit: 'µs', baseline: { name: 'snapshot p99', value: percentile(baseLatencies, 0.99) } },
     { name: 'opportunity changes per 1000 ticks (per tick)', value: ((middle('tick')?.changes ?? 0) / ticks.length) * 1000, unit: 'changes', baseline: { name: 'ticks', value: 1000 } },
+    ...(await heapFigures(ticks.length)),
   ];
 }

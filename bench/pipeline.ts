@@ -53,7 +53,7 @@ async function rawBusRun(ticks: RawTick[]): Promise<number> {
 
 const busKey = (t: RawTick): string => `${t.book}:${t.bookEventId}`;
 
-async function pipelineRun(ticks: RawTick[], start: number): Promise<{ ms: number; unmatched: number }> {
+export async function pipelineRun(ticks: RawTick[], start: number): Promise<{ ms: number; unmatched: number }> {
   const dir = mkdtempSync(join(tmpdir(), 'odds-bench-'));
   const store = new ChdbStore(dir);
   await applyMigrations(store);

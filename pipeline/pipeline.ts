@@ -4,7 +4,7 @@ import type { CanonicalEvent, GameState, LeagueDef, OddsChange, OddsTick, Opport
 import { partitionFor } from './bus/index.js';
 import type { Bus, BusRecord, OutgoingRecord, ReadScope, RecordBatch } from './bus/index.js';
 import type { Clock } from './clock.js';
-import { ClosingProcessor, closingRow, gameStateRow, gradeRow, storedClosingLines } from './closing/index.js';
+import { ClosingProcessor, closingRow, entryRow, gameStateRow, gradeRow, storedClosingLines, storedEntries } from './closing/index.js';
 import type { ClosingInput } from './closing/index.js';
 import { FuturesNormalizer, FuturesProcessor, futuresEvRow, futuresLatestRow, futuresTickRows } from './futures/index.js';
 import { Normalizer } from './normalize/index.js';
@@ -94,6 +94,7 @@ export function startPipeline(options: PipelineOptions): Pipeline {
   const retainAfterStartMs = resolveOptions(options.opportunities).retainAfterStartMs;
   const closingSink = new TableSink(store, 'closing_odds', logger, sinkOptions);
   const gradesSink = new TableSink(store, 'clv_grades', logger, sinkOptions);
+  const entriesSink = new TableSink(store, 'clv_entries', logger, sinkOptions);
   const gameStateSink = new TableSink(store, 'game_state', logger, sinkOptions);
   // Futures: boards normalized beside the ticks, one processor for fair lines and +EV.
   const futuresNormalizer = new FuturesNormalizer(options.catalog);
@@ -107,8 +108,18 @@ export function startPipeline(options: PipelineOptions): Pipeline {
   const runClosing = async (partition: number, inputs: ClosingInput[]): Promise<void> => {
     if (inputs.length === 0) return;
     const out = closings.of(partition).handleBatch(inputs, clock.now());
+    // Entries first: a grade never exists in the store without what it grades.
+    await entriesSink.write(out.entries.map(entryRow));
     await closingSink.write(out.closing.map((c) => closingRow(c, ++version)));
     await gradesSink.write(out.grades.map((g) => gradeRow(g, ++version)));
+  };
+  // The leagues this process normalizes: those of the raw partitions (odds and game state, both
+  // partitioned by league) its normalizer stages own.
+  const leagueOwners = { ticks: new Set<number>(), gameState: new Set<number>() };
+  const rawPartitions = TOPIC_CONFIGS[TOPICS.rawTicks].partitions;
+  const normalizesLeague = (league: string): boolean => {
+    const p = partitionFor(league, rawPartitions);
+    return leagueOwners.ticks.has(p) || leagueOwners.gameState.has(p);
   };
   // Odds-only sources never say a game ended: live events are closed on a schedule, checked once a minute.
   let lastLifecycleSweep = Number.NEGATIVE_INFINITY;
@@ -130,12 +141,20 @@ export function startPipeline(options: PipelineOptions): Pipeline {
   const startStages = (): Stage[] => [
     // Event matching needs every event of the leagues this process normalizes, whoever created
     // them: rebuilt from the events changelog at every assignment (a survivor taking over a
-    // league learns the events the lost process created).
+    // league learns the events the lost process created); the events of leagues it no longer
+    // normalizes are dropped at a revoke.
     startStage(bus, 'normalizer', {
       groupId: 'normalizer', topic: TOPICS.rawTicks, fromBeginning: true,
-      onAssign: () => restoring('normalizer', () => bus.readToEnd(TOPICS.events, (records) => {
-        for (const r of records) if (r.value) normalizer.restore(r.value);
-      })),
+      onAssign: (partitions) => restoring('normalizer', async () => {
+        for (const p of partitions) leagueOwners.ticks.add(p);
+        await bus.readToEnd(TOPICS.events, (records) => {
+          for (const r of records) if (r.value && normalizesLeague(r.value.league)) normalizer.restore(r.value);
+        });
+      }),
+      onRevoke: (partitions) => {
+        for (const p of partitions) leagueOwners.ticks.delete(p);
+        normalizer.forgetLeagues(normalizesLeague);
+      },
     }, async (records) => {
       const now = clock.now();
       const ticks: OutgoingRecord<typeof TOPICS.ticks>[] = [];
@@ -199,7 +218,17 @@ export function startPipeline(options: PipelineOptions): Pipeline {
 
     // Game state from feeds that report it: resolved to canonical events; the status it reports
     // becomes the event's (live, final, postponed, cancelled).
-    startStage(bus, 'normalizer:gamestate', { groupId: 'normalizer-gamestate', topic: TOPICS.rawGameState, fromBeginning: true }, async (records) => {
+    startStage(bus, 'normalizer:gamestate', {
+      groupId: 'normalizer-gamestate', topic: TOPICS.rawGameState, fromBeginning: true,
+      // Its events come from the normalizer's restore: the leagues it reads are kept there too.
+      onAssign: async (partitions) => {
+        for (const p of partitions) leagueOwners.gameState.add(p);
+      },
+      onRevoke: (partitions) => {
+        for (const p of partitions) leagueOwners.gameState.delete(p);
+        normalizer.forgetLeagues(normalizesLeague);
+      },
+    }, async (records) => {
       const now = clock.now();
       const states: OutgoingRecord<typeof TOPICS.gameState>[] = [];
       const events: OutgoingRecord<typeof TOPICS.events>[] = [];
@@ -290,6 +319,12 @@ export function startPipeline(options: PipelineOptions): Pipeline {
         for (const c of await storedClosingLines(store, now - retainAfterStartMs)) {
           const partition = partitionFor(c.eventId, eventPartitions);
           if (owned.has(partition)) closings.of(partition).restore([c], now);
+        }
+        // The +EV opportunities it grades, as detected: an occurrence that expired before kickoff
+        // is gone from the compacted changelog, and would otherwise never be graded or settled.
+        for (const opportunity of await storedEntries(store, now - retainAfterStartMs)) {
+          const partition = partitionFor(opportunity.eventId, eventPartitions);
+          if (owned.has(partition)) closings.of(partition).handleBatch([{ type: 'opportunity', opportunity }], now);
         }
         const upTo = (topic: TopicName): ReadScope => ({ partitions, before: (p) => committed(topic, p) });
         const [odds, events, versions, states] = await Promise.all([
@@ -388,7 +423,7 @@ export function startPipeline(options: PipelineOptions): Pipeline {
         events: sum(closings.all(), (p) => p.eventCount),
       },
       futures: { ...futures.counters, markets: futures.marketCount, opportunities: futures.opportunityCount, unmatched: Object.fromEntries(futuresNormalizer.counts.unmatched) },
-      sinks: { odds_ticks: ticksSink.counters, odds_latest: latestSink.counters, events: eventsSink.counters, opportunities: opportunitiesSink.counters, closing_odds: closingSink.counters, clv_grades: gradesSink.counters, game_state: gameStateSink.counters, futures_odds_ticks: futuresTicksSink.counters, futures_odds_latest: futuresLatestSink.counters, futures_ev: futuresEvSink.counters, splits_history: splitsHistorySink.counters, splits_latest: splitsLatestSink.counters },
+      sinks: { odds_ticks: ticksSink.counters, odds_latest: latestSink.counters, events: eventsSink.counters, opportunities: opportunitiesSink.counters, closing_odds: closingSink.counters, clv_grades: gradesSink.counters, clv_entries: entriesSink.counters, game_state: gameStateSink.counters, futures_odds_ticks: futuresTicksSink.counters, futures_odds_latest: futuresLatestSink.counters, futures_ev: futuresEvSink.counters, splits_history: splitsHistorySink.counters, splits_latest: splitsLatestSink.counters },
       lag: Object.fromEntries(stages.map((s) => [s.name, s.consumer.lag()])),
       partitions: Object.fromEntries(stages.map((s) => [s.name, s.consumer.assignment()])),
     }),

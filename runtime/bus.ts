@@ -1,6 +1,7 @@
 import { SchemaRegistryClient } from '@confluentinc/schemaregistry';
 import { AvroCodec, KafkaBus, MemoryBus } from '../pipeline/bus/index.js';
 import type { Bus } from '../pipeline/bus/index.js';
+import type { Logger } from 'pino';
 import type { Clock } from '../pipeline/clock.js';
 import type { Config } from './config.js';
 import { StartupError, firstLine } from './startup-error.js';
@@ -9,8 +10,10 @@ import { StartupError, firstLine } from './startup-error.js';
  * Kafka when `KAFKA_BROKERS` is set (Avro through `SCHEMA_REGISTRY_URL` when that is set too),
  * else the in-process bus, stamped with the system's clock. On Kafka the schemas are registered
  * here, before anything is produced: a breaking change or an unreachable registry stops the start.
+ * So do topics that are missing and cannot be created (a cluster that refuses CreateTopics is
+ * accepted when its brokers auto-create topics: logged as a warning with what they created).
  */
-export async function makeBus(config: Config, clock: Clock): Promise<Bus> {
+export async function makeBus(config: Config, clock: Clock, logger: Logger): Promise<Bus> {
   if (config.kafkaBrokers === null) return new MemoryBus({ now: () => clock.now() });
   const codec = config.schemaRegistryUrl === null ? undefined : new AvroCodec({ client: SchemaRegistryClient.newClient({ baseURLs: [config.schemaRegistryUrl], maxRetries: 2 }) });
   const bus = new KafkaBus({ brokers: config.kafkaBrokers, clientId: `odds-${config.role}`, sessionTimeoutMs: config.kafkaSessionTimeoutMs, ...(codec ? { codec } : {}) });
@@ -18,6 +21,17 @@ export async function makeBus(config: Config, clock: Clock): Promise<Bus> {
     await bus.prepareCodec();
   } catch (e) {
     throw new StartupError(`SCHEMA_REGISTRY_URL ${config.schemaRegistryUrl ?? ''}: ${firstLine(e).slice(0, 300)}`);
+  }
+  try {
+    const report = await bus.ensureTopics();
+    if (report.created.length > 0) logger.info({ topics: report.created }, 'Kafka topics created');
+    if (report.autoCreated.length > 0) {
+      logger.warn({ topics: report.autoCreated, refused: report.createError }, 'Kafka refused to create topics; the brokers auto-created them at their default partition count and cleanup policy (compacted topics should be compacted: create them yourself)');
+    }
+    for (const w of report.wider) logger.warn(w, 'Kafka topic has more partitions than configured: producers use only the configured ones');
+  } catch (e) {
+    await bus.close().catch(() => undefined);
+    throw new StartupError(`KAFKA_BROKERS ${config.kafkaBrokers.join(',')}: ${firstLine(e).slice(0, 400)}`);
   }
   return bus;
 }

@@ -27,7 +27,7 @@ export async function startPipelineRole(config: Config, logger: Logger, onFatal:
   const health = new RuntimeHealth();
   const opened = await openStore(config, logger, health);
   const feed = await makeFeed(config, clock, logger);
-  const bus = await makeBus(config, clock);
+  const bus = await makeBus(config, clock, logger);
   const pipeline = startPipeline({
     bus, store: opened.store, clock, logger, catalog: { teams: TEAMS, leagues: LEAGUES },
     sinkBatchRows: config.sink.batchRows, sinkMaxWaitMs: config.sink.maxWaitMs, sinkRetries: config.sink.retries,

@@ -3,7 +3,9 @@
 // consumed before a restart and that went live after it was "captured" with no prices (its close
 // lost), and a restored event could be captured again from whatever the changelog held by then.
 // The processor is now rebuilt from the closes already stored and from its inputs up to where
-// its group resumes.
+// its group resumes. A +EV opportunity that expired before kickoff was not graded after a
+// restart: its versions were gone from the compacted `opportunities` changelog (a final version
+// then a tombstone). What the closing processor grades is now kept in `clv_entries`.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -86,5 +88,23 @@ describe('closing lines across restarts (one durable bus, one store, three pipel
     ], START + 900_000);
     const amended = captured.map((c) => (c['sportsbook'] === 'draftkings' && c['selection'] === 'home' ? { ...c, odds_american: -118 } : c));
     expect(await closes()).toEqual(amended);
+  }, 120_000);
+
+  it('grades a +EV opportunity that expired before kickoff, across a restart', async () => {
+    const START2 = START + 86_400_000;
+    const game = (over: Partial<RawTick>): RawTick => raw({ bookEventId: 'p-2', homeTeam: 'Miami Heat', awayTeam: 'Boston Celtics', outcome: 'Miami Heat', startTime: START2, ts: START2 - 7200_000, ...over });
+    const dk2 = { book: 'draftkings', bookEventId: 'dk-2' };
+    // Process 1: DraftKings' Celtics at +130 against Pinnacle's -120 / +110: +EV.
+    await run([game({}), game({ outcome: 'Boston Celtics', priceAmerican: 110 }), game({ ...dk2, priceAmerican: -140 }), game({ ...dk2, outcome: 'Boston Celtics', priceAmerican: 130 })], START2 - 7200_000);
+    // Process 2: DraftKings cuts it to +100 before the start: the opportunity expires.
+    await run([game({ ...dk2, outcome: 'Boston Celtics', priceAmerican: 100, ts: START2 - 3600_000 })], START2 - 3600_000);
+    // Process 3: the game starts; the close is Pinnacle's -120 / +110.
+    await run([game({ isLive: true, priceAmerican: -300, ts: START2 + 60_000 }), game({ isLive: true, outcome: 'Boston Celtics', priceAmerican: 240, ts: START2 + 60_000 })], START2 + 120_000);
+    const grades = await store.query<Record<string, unknown>>(
+      "SELECT sportsbook, selection, odds_american, clv_percent FROM clv_grades FINAL WHERE event_id LIKE 'nba-%-bos-mia' ORDER BY sportsbook, selection",
+    );
+    // Pinnacle's no-vig away probability at the close (power de-vig of -120 / +110) x 2.30 - 1.
+    expect(grades.map((g) => [g['sportsbook'], g['selection'], g['odds_american']])).toEqual([['draftkings', 'away', 130]]);
+    expect(Number(grades[0]?.['clv_percent'])).toBeGreaterThan(5);
   }, 120_000);
 });

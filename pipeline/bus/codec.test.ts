@@ -149,6 +149,6 @@ describe('Avro schemas on the wire', () => {
   it('refuses to decode bytes that are not in its format', async () => {
     const codec = new AvroCodec({ client: mockRegistry() });
     await codec.prepare();
-    await expect(codec.decode('events', Buffer.from('{"id":"x"}'))).rejects.toThrow();
+    expect(() => codec.decode('events', Buffer.from('{"id":"x"}'))).toThrow();
   });
 });

@@ -7,3 +7,5 @@ export { KafkaBus } from './kafka-bus.js';
 export type { KafkaBusOptions } from './kafka-bus.js';
 export { AvroCodec, SchemaCompatibilityError, assertBackwardCompatible, jsonCodec } from './codec.js';
 export type { AvroCodecOptions, Codec } from './codec.js';
+export { TopicsUnavailableError, ensureTopics } from './topics.js';
+export type { TopicAdmin, TopicReport } from './topics.js';

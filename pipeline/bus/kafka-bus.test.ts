@@ -1,6 +1,7 @@
 import { SchemaRegistryClient } from '@confluentinc/schemaregistry';
 import { Kafka, logLevel } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TOPIC_CONFIGS } from '../../schemas/index.js';
 import type { OddsTick } from '../../schemas/index.js';
 import { mockKafkaUnavailable, startMockKafka } from '../../test/support/mock-kafka.js';
 import type { MockKafka } from '../../test/support/mock-kafka.js';
@@ -187,15 +188,80 @@ describe.skipIf(unavailable !== null)('KafkaBus on a Kafka-protocol broker (libr
     await bus.close();
   }, 180_000);
 
+  it('hands partitions over at a rebalance without a batch handled twice: the previous owner commits what it was writing, the new owner resumes after it', async () => {
+    // Two pipelines with separate stores stored one batch in both: the group refused the commit
+    // of a batch its owner was writing when another member joined, and the new owner resumed
+    // from the commit before it. Here every first batch takes 1.5 s to write while b joins.
+    const bus = new KafkaBus({ brokers: kafka.brokers, sessionTimeoutMs: 6000 });
+    const producer = bus.producer();
+    const keys = Array.from({ length: 16 }, (_, i) => `ho-${i}`);
+    const send = (round: number): Promise<void> => producer.send('odds.ticks', keys.map((k, i) => ({ key: k, value: tick(k, 1000 * round + i) })));
+    const handled: string[] = [];
+    let writing = 0;
+    const member = (name: string, slowFirst: boolean): ReturnType<KafkaBus['consumer']> => {
+      const consumer = bus.consumer({ groupId: 'handoff', topic: 'odds.ticks', fromBeginning: true });
+      const slowed = new Set<number>();
+      consumer.run(async (b) => {
+        const mine = b.records.filter((r) => r.key.startsWith('ho-'));
+        if (slowFirst && mine.length > 0 && !slowed.has(b.partition)) {
+          slowed.add(b.partition);
+          writing++;
+          await new Promise((r) => setTimeout(r, 1500));
+        }
+        for (const r of mine) handled.push(`${name} ${r.value?.priceAmerican ?? ''}`);
+      });
+      return consumer;
+    };
+    const a = member('a', true);
+    await until(() => a.assignment().length === 4, 30_000);
+    await send(1);
+    await until(() => writing > 0, 30_000);
+    const b = member('b', false);
+    await until(() => b.assignment().length > 0 && a.assignment().length + b.assignment().length === 4, 60_000);
+    await send(2);
+    await until(() => new Set(handled.map((h) => h.split(' ')[1])).size === 2 * keys.length, 60_000);
+    await new Promise((r) => setTimeout(r, 1000));
+    const prices = handled.map((h) => h.split(' ')[1]);
+    expect(prices.length).toBe(2 * keys.length);
+    expect(new Set(prices).size).toBe(2 * keys.length);
+    await bus.close();
+  }, 120_000);
+
   it('fails a consumer that the group refuses for good (topics not co-partitioned as configured) instead of leaving it stopped in silence', async () => {
     // kafkajs gives up on a consumer after a non-retriable error; the others took its partitions
     // while the process kept serving what it had. Here the assigner refuses: the cluster has 4
-    // partitions of `events`, this process was configured with 8.
-    const bus = new KafkaBus({ brokers: kafka.brokers, sessionTimeoutMs: 6000, topics: { events: { partitions: 8, compacted: true } } });
+    // partitions of `events`, as configured for the others, this process was configured with 2.
+    const bus = new KafkaBus({ brokers: kafka.brokers, sessionTimeoutMs: 6000, topics: { events: { partitions: 2, compacted: true } } });
     await bus.producer().send('odds.snapshot', [{ key: 'x', partitionKey: 'x', value: null }]);
     const consumer = bus.consumer({ groupId: 'refused', topic: ['events', 'odds.snapshot'], fromBeginning: true });
     consumer.run(async () => undefined);
     await expect(consumer.done).rejects.toThrow(/not co-partitioned/);
     await bus.close();
+  }, 60_000);
+
+  it('finds every topic at its configured partition count (the mock cluster is started with them), and refuses a configuration wider than the cluster', async () => {
+    expect(kafka.configuredPartitions).toBe(true);
+    const bus = new KafkaBus({ brokers: kafka.brokers, sessionTimeoutMs: 6000 });
+    expect(await bus.ensureTopics()).toEqual({ created: [], autoCreated: [], createError: null, wider: [] });
+    await bus.close();
+    const wider = new KafkaBus({ brokers: kafka.brokers, sessionTimeoutMs: 6000, topics: { events: { partitions: 8, compacted: true } } });
+    await expect(wider.ensureTopics()).rejects.toThrow('events has 4 (configured 8)');
+    await wider.close();
+  });
+
+  it('tolerates a cluster that refuses CreateTopics but auto-creates topics, and reports it', async () => {
+    // librdkafka's bare mock cluster (kcat): no controller for CreateTopics, topics made on first use at 4 partitions.
+    const bare = await startMockKafka({ autoCreate: true });
+    const bus = new KafkaBus({ brokers: bare.brokers, sessionTimeoutMs: 6000 });
+    try {
+      const report = await bus.ensureTopics();
+      expect(report.created).toEqual([]);
+      expect(report.autoCreated.sort()).toEqual(Object.keys(TOPIC_CONFIGS).sort());
+      expect(report.createError).toMatch(/controller/);
+      expect(report.wider).toEqual([{ topic: 'dead-letter', partitions: 4, configured: 1 }, { topic: 'accounts', partitions: 4, configured: 1 }]);
+    } finally {
+      await bus.close();
+      bare.stop();
+    }
   }, 60_000);
 });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Kafka, logLevel } from 'kafkajs';
-import type { Admin, ConsumerRunConfig, Consumer as KafkaConsumer, KafkaMessage, Producer as KafkaProducer } from 'kafkajs';
+import type { Admin, ConsumerRunConfig, Consumer as KafkaConsumer, KafkaMessage, Message, Producer as KafkaProducer } from 'kafkajs';
 import { TOPICS, TOPIC_CONFIGS } from '../../schemas/index.js';
 import type { TopicConfig, TopicName, TopicValues } from '../../schemas/index.js';
 import type { Bus, BusRecord, Consumer, ConsumerOptions, OutgoingRecord, Producer, ReadScope, RecordBatch } from './bus.js';
@@ -9,11 +9,15 @@ import { coPartitionedAssigner } from './co-partitioned-assigner.js';
 import { jsonCodec } from './codec.js';
 import type { Codec } from './codec.js';
 import { partitionFor } from './partitioner.js';
+import { ensureTopics } from './topics.js';
+import type { TopicAdmin, TopicReport } from './topics.js';
 
 /** Upper bound of one fetch; also what `minBatchSize` is capped by. */
 const MAX_FETCH_BYTES = 32 * 1024 * 1024;
 /** A small tick's JSON is ~300 bytes; assume less so that a fetch never waits for more than asked. */
 const MIN_RECORD_BYTES = 150;
+/** Decoded values kept for the other stages of the process that read the same records. */
+const DECODED_KEPT = 20_000;
 /** How many times a consumer the group refused for good rejoins before its stage fails. */
 const REJOINS = 3;
 
@@ -55,7 +59,7 @@ export class KafkaBus implements Bus {
   private producerPromise: Promise<KafkaProducer> | null = null;
   private adminPromise: Promise<Admin> | null = null;
   private readonly consumers = new Set<{ stop(): Promise<void> }>();
-  private topicsReady: Promise<void> | null = null;
+  private topicsReady: Promise<TopicReport> | null = null;
   private readonly codec: Codec;
   private codecReady: Promise<void> | null = null;
   /** Records that could not be decoded, sent to the dead-letter topic. */
@@ -83,11 +87,41 @@ export class KafkaBus implements Bus {
     return this.codecReady;
   }
 
+  /**
+   * Values decoded lately, by topic, partition and offset. Several stages of a process read the
+   * same topics (the snapshot changelog feeds three): each record is decoded once and the stages
+   * share the value, as they share it on the in-process bus.
+   */
+  private readonly decoded = new Map<string, unknown>();
+
+  /** Decodes one value without waiting, when the codec can: null when it must go the slow way (`decode`). */
+  private decodeNow<T extends TopicName>(topic: T, partition: number, m: KafkaMessage): { ok: true; value: TopicValues[T] | null } | null {
+    if (m.value === null) return { ok: true, value: null };
+    const key = `${topic}|${partition}|${m.offset}`;
+    const known = this.decoded.get(key);
+    if (known !== undefined) return { ok: true, value: known as TopicValues[T] };
+    try {
+      const value = this.codec.decode(topic, m.value);
+      if (value instanceof Promise) return null;
+      if (this.decoded.size >= DECODED_KEPT) {
+        for (const k of this.decoded.keys()) {
+          this.decoded.delete(k);
+          if (this.decoded.size < DECODED_KEPT * 0.9) break;
+        }
+      }
+      this.decoded.set(key, value);
+      return { ok: true, value: value as TopicValues[T] };
+    } catch {
+      return null;
+    }
+  }
+
   /** Decodes one value; a payload the codec cannot read goes to the dead-letter topic and reads as absent. */
   private async decode<T extends TopicName>(topic: T, partition: number, m: KafkaMessage): Promise<{ ok: true; value: TopicValues[T] | null } | { ok: false }> {
     if (m.value === null) return { ok: true, value: null };
     try {
-      return { ok: true, value: (await this.codec.decode(topic, m.value)) as TopicValues[T] };
+      const decoded = this.codec.decode(topic, m.value);
+      return { ok: true, value: (decoded instanceof Promise ? await decoded : decoded) as TopicValues[T] };
     } catch (e) {
       const reason = e instanceof Error ? e.message : String(e);
       this.deadLettered++;
@@ -109,30 +143,50 @@ export class KafkaBus implements Bus {
   }
 
   /**
-   * Creates missing topics with their partition counts and cleanup policy; existing ones stay.
-   * Best effort: a cluster that refuses (no controller, as in librdkafka's mock cluster, or no
-   * rights) falls back to broker-side auto-creation on first produce.
+   * Makes every configured topic exist (`topics.ts`): missing ones are created with their
+   * partition counts and cleanup policies; a cluster that refuses CreateTopics is accepted only
+   * if its brokers auto-create topics on first use. Rejects with `TopicsUnavailableError` when
+   * topics are missing and cannot be created, or are narrower than configured. Runs once per
+   * bus; the runtime awaits it at start and logs the report, so nothing here fails in silence.
    */
-  ensureTopics(): Promise<void> {
-    this.topicsReady ??= this.createTopics().catch(() => undefined);
+  ensureTopics(): Promise<TopicReport> {
+    this.topicsReady ??= ensureTopics(this.topicAdmin(), this.configs);
     return this.topicsReady;
   }
 
-  private async createTopics(): Promise<void> {
-    {
-      const admin = await this.admin();
-      const existing = new Set(await admin.listTopics());
-      const missing = (Object.keys(this.configs) as TopicName[]).filter((t) => !existing.has(t));
-      if (missing.length === 0) return;
-      await admin.createTopics({
-        waitForLeaders: true,
-        topics: missing.map((topic) => ({
-          topic,
-          numPartitions: this.configs[topic].partitions,
-          configEntries: [{ name: 'cleanup.policy', value: this.configs[topic].compacted ? 'compact' : 'delete' }],
-        })),
-      });
-    }
+  private topicAdmin(): TopicAdmin {
+    return {
+      partitionCounts: async (topics) => {
+        const admin = await this.admin();
+        const existing = new Set(await admin.listTopics());
+        const present = topics.filter((t) => existing.has(t));
+        if (present.length === 0) return new Map();
+        const { topics: metadata } = await admin.fetchTopicMetadata({ topics: present });
+        return new Map(metadata.map((t) => [t.name, t.partitions.length]));
+      },
+      create: async (topics) => {
+        const admin = await this.admin();
+        // A cluster whose metadata names no controller among its brokers cannot take CreateTopics
+        // (librdkafka's mock cluster): say so at once instead of retrying for half a minute.
+        const { brokers, controller } = await admin.describeCluster();
+        if (controller === null || !brokers.some((b) => b.nodeId === controller)) throw new Error(`the cluster names no controller among its brokers (controller id ${String(controller)})`);
+        await admin.createTopics({
+          waitForLeaders: true,
+          topics: topics.map(({ topic, partitions, compacted }) => ({ topic, numPartitions: partitions, configEntries: [{ name: 'cleanup.policy', value: compacted ? 'compact' : 'delete' }] })),
+        });
+      },
+      autoCreate: async (topics) => {
+        // A metadata request that allows auto-creation, which kafkajs's admin never sends: a
+        // producer's, for no messages.
+        const producer = this.kafka.producer({ allowAutoTopicCreation: true, retry: { retries: 3, initialRetryTime: 100 } });
+        await producer.connect();
+        try {
+          await producer.sendBatch({ topicMessages: topics.map((topic) => ({ topic, messages: [] })) });
+        } finally {
+          await producer.disconnect();
+        }
+      },
+    };
   }
 
   private producerClient(): Promise<KafkaProducer> {
@@ -146,25 +200,55 @@ export class KafkaBus implements Bus {
     return this.producerPromise;
   }
 
+  /**
+   * Sends issued during one turn of the event loop (a stage's partitions finishing together,
+   * several stages at once) go out as one produce request: one round trip and one socket write
+   * instead of one per partition and topic. Each caller still resolves only once its records
+   * are acknowledged by all in-sync replicas (acks -1).
+   */
   producer(): Producer {
     return {
       send: async <T extends TopicName>(topic: T, records: readonly OutgoingRecord<T>[]) => {
         if (records.length === 0) return;
-        const producer = await this.producerClient();
         const partitions = this.configs[topic].partitions;
-        const values = await Promise.all(records.map((r) => (r.value === null ? null : this.codec.encode(topic, r.value))));
-        await producer.send({
-          topic,
-          acks: -1,
-          messages: records.map((r, i) => ({
+        if (!this.codecReady) await this.prepareCodec();
+        await this.codecReady;
+        const messages: Message[] = new Array<Message>(records.length);
+        for (let i = 0; i < records.length; i++) {
+          const r = records[i] as OutgoingRecord<T>;
+          const encoded = r.value === null ? null : this.codec.encode(topic, r.value);
+          messages[i] = {
             key: r.key,
-            value: values[i] ?? null,
+            value: encoded instanceof Promise ? await encoded : encoded,
             partition: partitionFor(r.partitionKey ?? r.key, partitions),
             ...(r.timestamp === undefined ? {} : { timestamp: String(r.timestamp) }),
-          })),
-        });
+          };
+        }
+        await this.lingered(topic, messages);
       },
     };
+  }
+
+  private lingering: { topics: Map<string, Message[]>; sent: Promise<void> } | null = null;
+
+  private lingered(topic: string, messages: Message[]): Promise<void> {
+    let batch = this.lingering;
+    if (!batch) {
+      const topics = new Map<string, Message[]>();
+      const sent = new Promise<void>((resolve, reject) => {
+        setImmediate(() => {
+          this.lingering = null;
+          this.producerClient()
+            .then((producer) => producer.sendBatch({ acks: -1, topicMessages: [...topics].map(([t, m]) => ({ topic: t, messages: m })) }))
+            .then(() => resolve(), reject);
+        });
+      });
+      batch = this.lingering = { topics, sent };
+    }
+    const list = batch.topics.get(topic);
+    if (list) for (const m of messages) list.push(m);
+    else batch.topics.set(topic, messages);
+    return batch.sent;
   }
 
   async readToEnd<T extends TopicName>(topic: T, handle: (records: readonly BusRecord<T>[]) => void, scope: ReadScope = {}): Promise<void> {
@@ -200,7 +284,7 @@ export class KafkaBus implements Bus {
           const records: BusRecord<T>[] = [];
           for (const m of batch.messages) {
             if (Number(m.offset) >= end) break;
-            const decoded = await this.decode(topic, batch.partition, m);
+            const decoded = this.decodeNow(topic, batch.partition, m) ?? await this.decode(topic, batch.partition, m);
             if (decoded.ok) records.push({ topic, partition: batch.partition, offset: Number(m.offset), key: m.key?.toString() ?? '', value: decoded.value, timestamp: Number(m.timestamp) });
             resolveOffset(m.offset);
           }
@@ -226,6 +310,11 @@ export class KafkaBus implements Bus {
   consumer<T extends TopicName>(options: ConsumerOptions<T>): Consumer<T> {
     const topics = topicsOf(options);
     const heartbeatMs = Math.max(100, Math.floor(this.sessionTimeoutMs / 10));
+    /**
+     * How long a member that gained partitions waits for their previous owner's last commits
+     * before reading where to resume them (two heartbeats, at most 2 s).
+     */
+    const handoffMs = Math.min(2000, 2 * heartbeatMs);
     const consumer: KafkaConsumer = this.kafka.consumer({
       groupId: options.groupId,
       sessionTimeout: this.sessionTimeoutMs,
@@ -267,7 +356,8 @@ export class KafkaBus implements Bus {
     let lagTimer: NodeJS.Timeout | null = null;
     let flushTimer: NodeJS.Timeout | null = null;
     let stopping: Promise<void> | null = null;
-    /** Waits for the commits on their way (set once the consumer runs). */
+    /** Wait for the batches being handled and for the commits on their way (set once the consumer runs). */
+    let drainAll: () => Promise<void> = async () => undefined;
     let flushCommits: () => Promise<void> = async () => undefined;
     let settle: { resolve: () => void; reject: (e: unknown) => void } = { resolve: () => {}, reject: () => {} };
     const done = new Promise<void>((resolve, reject) => {
@@ -302,6 +392,7 @@ export class KafkaBus implements Bus {
       stopping ??= (async () => {
         if (lagTimer) clearInterval(lagTimer);
         if (flushTimer) clearInterval(flushTimer);
+        await drainAll();
         await flushCommits();
         await consumer.disconnect();
         this.consumers.delete(handle);
@@ -318,91 +409,115 @@ export class KafkaBus implements Bus {
       assignment: () => [...assigned].sort((a, b) => a - b),
       stop,
       run: (handler: (batch: RecordBatch<T>) => Promise<void>) => {
-        // Records fetched but not yet handed over, per topic-partition. Brokers honour
+        // Per topic-partition: records fetched and not yet handed over, and the offset after the
+        // last one accepted (a refetch after a rejoin, which starts again from the commit, is not
+        // handed over twice). eachBatch only queues, so kafkajs fetches on while the handler
+        // works: what arrives meanwhile goes out as the next, bigger, batch. Brokers honour
         // fetch.min.bytes unevenly (librdkafka's mock cluster answers each fetch with one
-        // producer batch), so the client gathers up to `minBatchSize` or `maxWaitMs` itself.
-        // Held records are resolved (fetching goes on) but committed only after the handler.
-        const held = new Map<string, { topic: T; partition: number; messages: KafkaMessage[] }>();
-        // Partitions are handled concurrently (their produce and insert round trips overlap),
-        // each in order: one chain per topic-partition. A new assignment waits for all of them.
-        const chains = new Map<string, Promise<void>>();
-        const inOrder = (key: string, f: () => Promise<void>): Promise<void> => {
-          const next = (chains.get(key) ?? Promise.resolve()).then(f);
-          chains.set(key, next.catch(() => undefined));
-          return next;
+        // producer batch), so the queue also gathers up to `minBatchSize` or `maxWaitMs`.
+        interface Slot { topic: T; partition: number; pending: KafkaMessage[]; next: number; draining: Promise<void> | null }
+        const slots = new Map<string, Slot>();
+        /** Where gained partitions resume, read after the handoff (slot key -> offset). */
+        const floors = new Map<string, number>();
+        const queueLimit = Math.max(minBatch, maxBatch) * 2;
+        const slotOf = (topic: T, partition: number, first: number): Slot => {
+          const key = slot(topic, partition);
+          let s = slots.get(key);
+          if (!s) {
+            s = { topic, partition, pending: [], next: floors.get(key) ?? first, draining: null };
+            slots.set(key, s);
+          }
+          return s;
         };
         const quiesced = async (): Promise<void> => {
-          await Promise.all([...chains.values()]);
+          for (let busy = [...slots.values()].flatMap((s) => (s.draining ? [s.draining] : [])); busy.length > 0; busy = [...slots.values()].flatMap((s) => (s.draining ? [s.draining] : []))) {
+            await Promise.all(busy.map((d) => d.catch(() => undefined)));
+          }
         };
         // Commits are coalesced: one in flight per consumer, carrying the latest offset of every
-        // partition that finished a batch meanwhile. A partition's next batch waits for the
-        // commit of its last one (partitions overlap, so that wait overlaps too), which keeps a
-        // rebalance from handing the new owner a batch this member already wrote.
+        // partition that finished a batch meanwhile. A commit the group refuses (a rebalance in
+        // progress: librdkafka's mock cluster refuses every commit then, Kafka those of an older
+        // generation) is owed, and retried until it lands in the next generation. For a partition
+        // this member gave up, only within the handoff window: the new owner reads where to
+        // resume after that window, and a later commit would move its offset back.
         const toCommit = new Map<string, { topic: string; partition: number; offset: string }>();
-        let waiting: (() => void)[] = [];
+        const owedUntil = new Map<string, number>();
         let committing: Promise<void> | null = null;
-        const commitSoon = (topic: string, partition: number, offset: number): Promise<void> => {
+        const commitSoon = (topic: string, partition: number, offset: number): void => {
           toCommit.set(slot(topic, partition), { topic, partition, offset: String(offset) });
-          const sent = new Promise<void>((resolve) => waiting.push(resolve));
           committing ??= (async () => {
             while (toCommit.size > 0) {
+              for (const [key, o] of toCommit) {
+                if (!assigned.has(o.partition) && (owedUntil.get(key) ?? 0) < Date.now()) toCommit.delete(key);
+              }
               const offsets = [...toCommit.values()];
-              const wake = waiting;
               toCommit.clear();
-              waiting = [];
-              // A commit refused after a rebalance is harmless: the new owner redelivers from
-              // the last commit and the sinks are idempotent.
-              await consumer.commitOffsets(offsets).catch(() => undefined);
-              for (const w of wake) w();
+              if (offsets.length === 0) break;
+              try {
+                await consumer.commitOffsets(offsets);
+              } catch {
+                if (stopping) break;
+                for (const o of offsets) {
+                  const key = slot(o.topic, o.partition);
+                  if (!toCommit.has(key)) toCommit.set(key, o);
+                }
+                await new Promise((r) => setTimeout(r, 100));
+              }
             }
             committing = null;
           })();
-          return sent;
         };
         flushCommits = async () => {
           while (committing) await committing;
         };
-        const deliver = async (topic: T, partition: number, messages: readonly KafkaMessage[]): Promise<void> => {
-          lastDelivery.set(slot(topic, partition), Date.now());
-          // Never more than `maxBatchSize` per handler call, each slice committed after it.
-          for (let from = 0; from < messages.length; from += maxBatch) {
-            if (stopping || !assigned.has(partition)) return;
-            const slice = messages.slice(from, from + maxBatch);
-            const records: BusRecord<T>[] = [];
-            for (const m of slice) {
-              // Undecodable: to the dead-letter topic with the reason; the stage keeps going.
-              const decoded = await this.decode(topic, partition, m);
-              if (decoded.ok) records.push({ topic, partition, offset: Number(m.offset), key: m.key?.toString() ?? '', value: decoded.value, timestamp: Number(m.timestamp) });
-            }
+        drainAll = quiesced;
+        const deliver = async (topic: T, partition: number, slice: readonly KafkaMessage[]): Promise<void> => {
+          const records: BusRecord<T>[] = [];
+          for (const m of slice) {
+            // Undecodable: to the dead-letter topic with the reason; the stage keeps going.
+            const decoded = this.decodeNow(topic, partition, m) ?? await this.decode(topic, partition, m);
+            if (decoded.ok) records.push({ topic, partition, offset: Number(m.offset), key: m.key?.toString() ?? '', value: decoded.value, timestamp: Number(m.timestamp) });
+          }
+          if (records.length > 0) await handler({ topic, partition, records });
+          const next = Number(slice[slice.length - 1]?.offset ?? -1) + 1;
+          positions.set(slot(topic, partition), next);
+          if (commit) commitSoon(topic, partition, next);
+        };
+        const due = (s: Slot): boolean => s.pending.length > 0 && (s.pending.length >= minBatch || Date.now() - (lastDelivery.get(slot(s.topic, s.partition)) ?? 0) >= maxWait);
+        /** Hands a partition's queue to the handler, in order, never more than `maxBatchSize` at once. */
+        const kick = (s: Slot): void => {
+          if (s.draining || !due(s)) return;
+          s.draining = (async () => {
             try {
-              if (records.length > 0) await handler({ topic, partition, records });
+              while (!stopping && assigned.has(s.partition) && slots.get(slot(s.topic, s.partition)) === s && due(s)) {
+                lastDelivery.set(slot(s.topic, s.partition), Date.now());
+                await deliver(s.topic, s.partition, s.pending.splice(0, maxBatch));
+              }
             } catch (e) {
               fail(e);
-              throw e;
+            } finally {
+              s.draining = null;
             }
-            const next = Number(slice[slice.length - 1]?.offset ?? -1) + 1;
-            positions.set(slot(topic, partition), next);
-            if (commit) await commitSoon(topic, partition, next);
-          }
+          })();
         };
-        const flushDue = async (): Promise<void> => {
-          const due = [...held.keys()].filter((key) => Date.now() - (lastDelivery.get(key) ?? 0) >= maxWait);
-          await Promise.all(due.map((key) => inOrder(key, async () => {
-            const entry = held.get(key);
-            if (!entry || Date.now() - (lastDelivery.get(key) ?? 0) < maxWait) return;
-            held.delete(key);
-            await deliver(entry.topic, entry.partition, entry.messages);
-          })));
+        const flushDue = (): void => {
+          for (const s of slots.values()) kick(s);
         };
-        // Rebalanced: what this member held may now belong to another, which reads it from the
-        // commit. The state of lost partitions is dropped and that of gained ones rebuilt before
-        // any of their records reaches the handler (eachBatch waits for `assignmentReady`).
+        // Rebalanced. The previous owner of a partition finishes what it handed over and commits
+        // it (into the new generation if the group refused it during the rebalance); a member
+        // that gained partitions waits `handoffMs` for those commits, then reads where the group
+        // resumes them: its state is rebuilt up to there and delivery starts there, so a batch
+        // the previous owner wrote is not written again. Lost partitions' state is dropped.
         consumer.on(consumer.events.GROUP_JOIN, (event) => {
-          held.clear();
           const now = new Set(topics.flatMap((t) => event.payload.memberAssignment[t] ?? []));
           const lost = [...assigned].filter((p) => !now.has(p)).sort((a, b) => a - b);
           const gained = [...now].filter((p) => !assigned.has(p)).sort((a, b) => a - b);
           assigned = now;
+          for (const [key, s] of slots) {
+            if (now.has(s.partition)) continue;
+            slots.delete(key);
+            owedUntil.set(key, Date.now() + handoffMs / 2);
+          }
           if (lost.length === 0 && gained.length === 0 && !firstJoin) return;
           firstJoin = false;
           const previous = assignmentReady;
@@ -410,17 +525,21 @@ export class KafkaBus implements Bus {
             await previous.catch(() => undefined);
             await quiesced();
             if (lost.length > 0) options.onRevoke?.(lost);
-            if (options.onAssign) {
-              // Where the group resumes each gained partition: the state is rebuilt up to there.
-              const committed = new Map<string, number>();
-              if (gained.length > 0) {
-                const admin = await this.admin();
-                for (const t of await admin.fetchOffsets({ groupId: options.groupId, topics: [...topics] })) {
-                  for (const p of t.partitions) committed.set(slot(t.topic, p.partition), Math.max(0, Number(p.offset)));
+            const committed = new Map<string, number>();
+            if (gained.length > 0) {
+              // A group that never commits (API views) has nothing to hand over.
+              if (commit) await new Promise((r) => setTimeout(r, handoffMs));
+              const admin = await this.admin();
+              for (const t of await admin.fetchOffsets({ groupId: options.groupId, topics: [...topics] })) {
+                for (const p of t.partitions) {
+                  if (!gained.includes(p.partition)) continue;
+                  const offset = Math.max(0, Number(p.offset));
+                  committed.set(slot(t.topic, p.partition), offset);
+                  if (commit) floors.set(slot(t.topic, p.partition), offset);
                 }
               }
-              await options.onAssign(gained, (topic, partition) => committed.get(slot(topic, partition)) ?? 0);
             }
+            await options.onAssign?.(gained, (topic, partition) => committed.get(slot(topic, partition)) ?? 0);
           })();
           assignmentReady.catch(fail);
         });
@@ -455,9 +574,7 @@ export class KafkaBus implements Bus {
           await this.prepareCodec();
           await refreshLag();
           lagTimer = setInterval(() => void refreshLag(), this.lagRefreshMs);
-          if (minBatch > 1 && maxWait > 0) {
-            flushTimer = setInterval(() => void flushDue().catch(() => undefined), Math.max(10, Math.floor(maxWait / 4)));
-          }
+          if (minBatch > 1 && maxWait > 0) flushTimer = setInterval(flushDue, Math.max(10, Math.floor(maxWait / 4)));
           await join();
         };
         const runConfig: ConsumerRunConfig = {
@@ -473,21 +590,22 @@ export class KafkaBus implements Bus {
               await Promise.race([ready, new Promise((r) => setTimeout(r, heartbeatMs))]);
               if (!restored) await heartbeat();
             }
-            const topic = batch.topic as T;
-            const key = slot(topic, batch.partition);
-            await inOrder(key, async () => {
-              if (!assigned.has(batch.partition) || isStale()) return;
-              const pending = [...(held.get(key)?.messages ?? []), ...batch.messages];
-              const last = batch.messages[batch.messages.length - 1];
-              if (last) resolveOffset(last.offset);
-              if (pending.length < minBatch && Date.now() - (lastDelivery.get(key) ?? 0) < maxWait) {
-                held.set(key, { topic, partition: batch.partition, messages: pending });
-                return;
-              }
-              held.delete(key);
-              await deliver(topic, batch.partition, pending);
-            });
-            await heartbeat();
+            if (!assigned.has(batch.partition) || isStale() || stopping) return;
+            const first = batch.messages[0];
+            const last = batch.messages[batch.messages.length - 1];
+            if (!first || !last) return;
+            const s = slotOf(batch.topic as T, batch.partition, Number(first.offset));
+            for (const m of batch.messages) if (Number(m.offset) >= s.next) s.pending.push(m);
+            s.next = Math.max(s.next, Number(last.offset) + 1);
+            resolveOffset(last.offset);
+            kick(s);
+            // Backpressure: a partition whose handler falls behind stops its fetching here (the
+            // heartbeat keeps the membership, and a rebalance still gets through).
+            while (s.pending.length >= queueLimit && slots.get(slot(s.topic, s.partition)) === s && !stopping) {
+              await Promise.race([s.draining ?? Promise.resolve(), new Promise((r) => setTimeout(r, heartbeatMs))]);
+              kick(s);
+              await heartbeat();
+            }
           },
         };
         start().catch(fail);

@@ -15,13 +15,13 @@ function harness(): { feed(ticks: OddsTick[], now: number): ClosingOutput; event
   const snapshot = new SnapshotProcessor();
   const opportunities = new OpportunityProcessor({ referenceBooks: ['pinnacle'], fallbackReferenceBooks: [] });
   const closing = new ClosingProcessor({ referenceBooks: ['pinnacle'], fallbackReferenceBooks: [] });
-  const merge = (a: ClosingOutput, b: ClosingOutput): ClosingOutput => ({ closing: [...a.closing, ...b.closing], grades: [...a.grades, ...b.grades] });
+  const merge = (a: ClosingOutput, b: ClosingOutput): ClosingOutput => ({ closing: [...a.closing, ...b.closing], grades: [...a.grades, ...b.grades], entries: [...a.entries, ...b.entries] });
   const opps = (changes: OpportunityChange[], now: number): ClosingOutput =>
     closing.handleBatch(changes.map((c) => ({ type: 'opportunity' as const, opportunity: c.opportunity })), now);
   return {
     closing,
     feed(ticks, now) {
-      let out: ClosingOutput = { closing: [], grades: [] };
+      let out: ClosingOutput = { closing: [], grades: [], entries: [] };
       for (const t of ticks) {
         const change = snapshot.handle(t, now);
         if (!change) continue;

@@ -25,6 +25,8 @@ export type ClosingInput =
 export interface ClosingOutput {
   closing: ClosingLine[];
   grades: ClvGrade[];
+  /** +EV opportunities seen for the first time (as detected): kept in the store, restored at start. */
+  entries: EvOpportunity[];
 }
 
 interface Entry {
@@ -77,7 +79,7 @@ export class ClosingProcessor {
   }
 
   handleBatch(inputs: readonly ClosingInput[], now: number): ClosingOutput {
-    const out: ClosingOutput = { closing: [], grades: [] };
+    const out: ClosingOutput = { closing: [], grades: [], entries: [] };
     this.sinceEviction += inputs.length;
     if (this.sinceEviction >= EVICT_EVERY_INPUTS) {
       this.sinceEviction = 0;
@@ -184,6 +186,7 @@ export class ClosingProcessor {
     if (s.evs.has(key)) return;
     const entry: Entry = { o, grade: null };
     s.evs.set(key, entry);
+    out.entries.push(o);
     if (s.closing !== null) this.grade(s, entry, now, out);
   }
 

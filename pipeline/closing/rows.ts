@@ -1,4 +1,4 @@
-import type { ClosingLine, ClvGrade, GameState } from '../../schemas/index.js';
+import type { ClosingLine, ClvGrade, EvOpportunity, GameState } from '../../schemas/index.js';
 import { clickHouseTime } from '../sinks/index.js';
 import type { OlapStore, StoreRow } from '../store/index.js';
 
@@ -59,6 +59,27 @@ export async function storedClosingLines(store: OlapStore, startedAfter: number)
     noVig: { power: orNull(r['no_vig_power']), multiplicative: orNull(r['no_vig_multiplicative']), additive: orNull(r['no_vig_additive']), shin: orNull(r['no_vig_shin']) },
     referenceBooks: (r['reference_books'] as string[] | null) ?? [], oddsTs: num(r['odds_ms']), capturedAt: num(r['captured_ms']),
   }));
+}
+
+/** A +EV opportunity as the closing processor first saw it (`clv_entries`, 009). */
+export function entryRow(o: EvOpportunity): StoreRow {
+  return {
+    opportunity_id: o.id,
+    event_id: o.eventId,
+    league: o.event.league,
+    event_start_time: clickHouseTime(o.event.startTime),
+    detected_at: clickHouseTime(o.detectedAt),
+    record: JSON.stringify(o),
+  };
+}
+
+/** The +EV opportunities of `clv_entries` whose events started after `startedAfter`: the closing processor's restore. */
+export async function storedEntries(store: OlapStore, startedAfter: number): Promise<EvOpportunity[]> {
+  const rows = await store.query<{ record: string }>(
+    'SELECT record FROM clv_entries FINAL WHERE event_start_time >= fromUnixTimestamp64Milli({after:Int64}) ORDER BY detected_at, opportunity_id',
+    { after: startedAfter },
+  );
+  return rows.map((r) => JSON.parse(r.record) as EvOpportunity);
 }
 
 export function gradeRow(g: ClvGrade, version: number): StoreRow {

@@ -404,16 +404,28 @@ export class Normalizer {
     return reason;
   }
 
+  /**
+   * Drops the events (and their listings) of the leagues `keep` refuses: after a rebalance, the
+   * leagues whose raw partitions another process now normalizes. That process rebuilt them from
+   * the `events` changelog; keeping them here would only let the lifecycle sweep close them twice.
+   */
+  forgetLeagues(keep: (league: string) => boolean): void {
+    for (const [id, s] of this.events) if (!keep(s.event.league)) this.remove(id, s);
+  }
+
   private evict(now: number): void {
     for (const [id, s] of this.events) {
-      if (s.event.startTime + this.retain >= now) continue;
-      this.events.delete(id);
-      const list = this.byPair.get(s.pairKey)?.filter((x) => x !== id) ?? [];
-      if (list.length > 0) this.byPair.set(s.pairKey, list);
-      else this.byPair.delete(s.pairKey);
-      for (const [book, bookEventId] of Object.entries(s.event.externalIds)) {
-        this.listings.delete(`${book}|${bookEventId}`);
-      }
+      if (s.event.startTime + this.retain < now) this.remove(id, s);
+    }
+  }
+
+  private remove(id: string, s: EventState): void {
+    this.events.delete(id);
+    const list = this.byPair.get(s.pairKey)?.filter((x) => x !== id) ?? [];
+    if (list.length > 0) this.byPair.set(s.pairKey, list);
+    else this.byPair.delete(s.pairKey);
+    for (const [book, bookEventId] of Object.entries(s.event.externalIds)) {
+      this.listings.delete(`${book}|${bookEventId}`);
     }
   }
 }

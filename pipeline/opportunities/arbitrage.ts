@@ -5,12 +5,12 @@ import { combosUnder, distinctBooks } from './combos.js';
 import type { Candidate, EngineContext } from './context.js';
 import { commonFields, eventKey, rowKey } from './context.js';
 import { familyOpportunityId } from './ids.js';
-import { lineKey, priceOf, round } from './state.js';
+import { legOf, lineKey, round } from './state.js';
 import type { LineGroupState } from './state.js';
 
 /** The legs of a combination with their stake shares (proportional to 1/decimal). */
 export function comboLegs(combo: Combo, stakes: readonly number[]): OpportunityLeg[] {
-  return combo.rows.map((r, i) => ({ ...priceOf(r), stakeShare: round(stakes[i] ?? 0, 6) }));
+  return combo.rows.map((r, i) => legOf(r, round(stakes[i] ?? 0, 6)));
 }
 
 export function anyLive(rows: readonly OddsRow[]): boolean {

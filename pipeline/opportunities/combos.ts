@@ -1,5 +1,5 @@
 import type { OddsRow, SelectionType } from '../../schemas/index.js';
-import { decimalOf } from './state.js';
+import { decimalOf, round } from './state.js';
 import type { LineGroupState } from './state.js';
 
 /** One book's price for each outcome of a market, with the sum of their implied probabilities. */
@@ -9,7 +9,7 @@ export interface Combo {
   impliedSum: number;
 }
 
-interface Candidate {
+export interface Candidate {
   row: OddsRow;
   d: number;
   implied: number;
@@ -131,15 +131,17 @@ export function combosUnder(group: LineGroupState, outcomes: readonly SelectionT
 
 /**
  * Per outcome, the first price of its sorted list (highest decimal, book id breaking ties)
- * among the allowed books, found by one scan; null when an outcome has none.
+ * among the allowed books, found by one scan; null when an outcome has none. Over every book it
+ * comes from the line's summary.
  */
 function bestPrices(group: LineGroupState, outcomes: readonly SelectionType[], allowed: ReadonlySet<string> | null): Candidate[] | null {
+  if (allowed === null) return lineSummary(group, outcomes).best;
   const out: Candidate[] = [];
   for (const s of outcomes) {
     let top: OddsRow | null = null;
     let topD = 0;
     for (const [book, bySelection] of group.books) {
-      if (allowed !== null && !allowed.has(book)) continue;
+      if (!allowed.has(book)) continue;
       const row = bySelection.get(s);
       if (!row) continue;
       const d = decimalOf(row);
@@ -152,6 +154,71 @@ function bestPrices(group: LineGroupState, outcomes: readonly SelectionType[], a
     out.push({ row: top, d: topD, implied: 1 / topD });
   }
   return out;
+}
+
+/** What every engine reads of a line group over every book, computed once per version of the group. */
+export interface LineSummary {
+  version: number;
+  outcomes: readonly SelectionType[];
+  /** Per outcome its best price (as `bestPrices`), null when an outcome has none. */
+  best: Candidate[] | null;
+  /** Per outcome, how many books price it. */
+  bookCounts: number[];
+  /** Best-price arbitrage profit (rounded as published), null when there is none. */
+  arbProfit: number | null;
+}
+
+/**
+ * One scan of the group's books for every outcome at once. +EV, arbitrage and low-hold each
+ * scanned the books per outcome before; the figures are the same (same comparisons, sums in
+ * the same order).
+ */
+export function lineSummary(group: LineGroupState, outcomes: readonly SelectionType[]): LineSummary {
+  const cached = group.summary;
+  if (cached !== null && cached.version === group.version && sameOutcomes(cached.outcomes, outcomes)) return cached;
+  const n = outcomes.length;
+  const tops: (OddsRow | null)[] = [];
+  const topDs: number[] = [];
+  const bookCounts: number[] = [];
+  for (let i = 0; i < n; i++) {
+    tops.push(null);
+    topDs.push(0);
+    bookCounts.push(0);
+  }
+  for (const bySelection of group.books.values()) {
+    for (let i = 0; i < n; i++) {
+      const row = bySelection.get(outcomes[i] as SelectionType);
+      if (!row) continue;
+      bookCounts[i] = (bookCounts[i] as number) + 1;
+      const d = decimalOf(row);
+      const top = tops[i] as OddsRow | null;
+      const topD = topDs[i] as number;
+      if (top === null || d > topD || (d === topD && row.book < top.book)) {
+        tops[i] = row;
+        topDs[i] = d;
+      }
+    }
+  }
+  let best: Candidate[] | null = [];
+  for (let i = 0; i < n; i++) {
+    const row = tops[i] as OddsRow | null;
+    if (row === null) {
+      best = null;
+      break;
+    }
+    const d = topDs[i] as number;
+    best.push({ row, d, implied: 1 / d });
+  }
+  let arbProfit: number | null = null;
+  if (best !== null) {
+    // arbitrage(best decimals): the implied probabilities summed in order from 0.
+    let sum = 0;
+    for (const c of best) sum += c.implied;
+    if (sum < 1) arbProfit = round((1 / sum - 1) * 100, 4);
+  }
+  const summary: LineSummary = { version: group.version, outcomes, best, bookCounts, arbProfit };
+  group.summary = summary;
+  return summary;
 }
 
 export function distinctBooks(rows: readonly OddsRow[]): number {

@@ -65,7 +65,9 @@ export function oldestTs(prices: readonly { ts: number }[]): number {
 
 export function stalenessOf(ctx: EngineContext, prices: readonly { ts: number }[], isLive: boolean): Staleness & { oldestTs: number } {
   const oldest = oldestTs(prices);
-  return { ...staleness(oldest, ctx.now, isLive, ctx.options), oldestTs: oldest };
+  const stale = staleness(oldest, ctx.now, isLive, ctx.options) as Staleness & { oldestTs: number };
+  stale.oldestTs = oldest;
+  return stale;
 }
 
 /** The fields every kind shares; lifecycle fields start as a first detection at `now`. */

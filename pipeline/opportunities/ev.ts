@@ -1,8 +1,7 @@
-import type { DevigMethodName, EvMethodValues, EvOpportunity, OddsRow, OpportunityLeg, SelectionType } from '../../schemas/index.js';
+import type { DevigMethodName, EvMethodValues, EvOpportunity, OddsRow, OpportunityPrice, SelectionType } from '../../schemas/index.js';
 import {
   DEVIG_CHOICES,
   DEVIG_METHODS,
-  arbitrage,
   deVig,
   evPercent,
   hold,
@@ -11,12 +10,13 @@ import {
   probabilityToAmerican,
 } from '../odds-math/index.js';
 import type { DevigChoice, DevigMethod } from '../odds-math/index.js';
+import { lineSummary } from './combos.js';
 import { confidenceScore, evWarnings } from './confidence.js';
 import type { Candidate, EngineContext } from './context.js';
 import { commonFields, eventKey, rowKey } from './context.js';
 import { familyOpportunityId } from './ids.js';
 import { Memo } from './memo.js';
-import { completeMarket, decimalOf, lineKey, priceOf, round, sortedBooks } from './state.js';
+import { completeMarket, decimalOf, legOf, lineKey, priceOf, round, sortedBooks } from './state.js';
 import type { LineGroup, LineGroupState } from './state.js';
 
 // The contract's choices and the odds math's are one list; the compiler keeps them so.
@@ -114,26 +114,32 @@ function average(refs: readonly Reference[], m: DevigMethod, i: number): number 
   return sum / refs.length;
 }
 
-/** Best-price arbitrage over every book at this line, for `arb_available` / `arb_profit`. */
-function bestPriceArbitrage(group: LineGroup, outcomes: readonly SelectionType[]): number | null {
-  const best: number[] = [];
-  for (const s of outcomes) {
-    let top = 0;
-    for (const bySelection of group.values()) {
-      const r = bySelection.get(s);
-      if (r) top = Math.max(top, decimalOf(r));
-    }
-    if (top === 0) return null;
-    best.push(top);
-  }
-  const result = arbitrage(best);
-  return result.isArb ? round(result.profitPercent, 4) : null;
+/** Whether one of the references is the book's own market. */
+function hasBook(refs: readonly Reference[], book: string): boolean {
+  for (const r of refs) if (r.book === book) return true;
+  return false;
+}
+
+/** The references without the book's own (a new list only when it is among them). */
+function without(refs: readonly Reference[], book: string): readonly Reference[] {
+  return hasBook(refs, book) ? refs.filter((r) => r.book !== book) : refs;
+}
+
+/** The largest of the methods' averaged fair probabilities of outcome i. */
+function maxAverage(refs: readonly Reference[], i: number): number {
+  let bar = Number.NEGATIVE_INFINITY;
+  for (const m of METHODS) bar = Math.max(bar, average(refs, m, i));
+  return bar;
 }
 
 /**
  * +EV at one line: for every book and selection, the fair probability is the average over the
  * reference books present (never the book itself) of their de-vigged probability; the book's
  * price is +EV when EV > 0 under at least one de-vig method. All four methods are kept.
+ *
+ * A price is +EV under some method exactly when p * d > 1 for the largest p (EV is
+ * (p * d - 1) * 100), so the test needs only the averages; the per-method values are computed
+ * when the opportunity is built, i.e. only when its inputs changed.
  */
 export function evCandidates(ctx: EngineContext, g: LineGroupState, out: Candidate[]): void {
   const group = g.books;
@@ -141,60 +147,76 @@ export function evCandidates(ctx: EngineContext, g: LineGroupState, out: Candida
   const primary = references(ctx, group, ctx.options.referenceBooks);
   const fallback = references(ctx, group, ctx.options.fallbackReferenceBooks);
   if (primary.length === 0 && fallback.length === 0) return;
-  const arbProfit = bestPriceArbitrage(group, ctx.outcomes);
+  const summary = lineSummary(g, ctx.outcomes);
+  const arbProfit = summary.arbProfit;
   const books = sortedBooks(g);
   const shared = `${eventKey(ctx)}|${arbProfit ?? ''}`;
+  // Most books are not references: they share one fair price per method (the common references).
   const common = primary.length > 0 ? primary : fallback;
-  ctx.outcomes.forEach((selection, i) => {
-    let bookCount = 0;
-    for (const bySelection of group.values()) if (bySelection.has(selection)) bookCount++;
-    // Most books are not references: they share one fair price per method, and a price is +EV
-    // under some method exactly when p * d > 1 for the largest p, a cheap test that skips the rest.
-    let sharedBar = Number.NEGATIVE_INFINITY;
-    for (const m of METHODS) sharedBar = Math.max(sharedBar, average(common, m, i));
+  let commonKey: string | null = null;
+  const outcomes = ctx.outcomes;
+  for (let i = 0; i < outcomes.length; i++) {
+    const selection = outcomes[i] as SelectionType;
+    const bookCount = summary.bookCounts[i] as number;
+    const sharedBar = maxAverage(common, i);
     for (const book of books) {
       const row = group.get(book)?.get(selection);
       if (!row) continue;
       const d = decimalOf(row);
-      const own = primary.some((r) => r.book === book) || (primary.length === 0 && fallback.some((r) => r.book === book));
+      const own = hasBook(primary, book) || (primary.length === 0 && hasBook(fallback, book));
       if (!own && sharedBar * d <= 1) continue;
-      let refs = primary.filter((r) => r.book !== book);
-      const sharpCount = refs.length;
-      if (refs.length === 0) refs = fallback.filter((r) => r.book !== book);
+      // Not its own reference: the common references, whole.
+      let refs = own ? without(primary, book) : common;
+      const sharpCount = own ? refs.length : primary.length;
+      if (refs.length === 0) refs = without(fallback, book);
       if (refs.length === 0) continue;
-      const raw: { m: DevigMethodName; p: number; ev: number; kelly: number }[] = METHODS.map((m) => {
-        const p = average(own ? refs : common, m, i);
-        return { m, p, ev: evPercent(p, d), kelly: kellyPercent(p, d) };
-      });
-      // The conservative screen: the lowest of the (reference-averaged) fair probabilities.
-      const worst = Math.min(...raw.map((x) => x.p));
-      raw.push({ m: 'worst_case', p: worst, ev: evPercent(worst, d), kelly: kellyPercent(worst, d) });
-      if (!raw.some((x) => x.ev > 0)) continue;
-      const leg = { ...priceOf(row), stakeShare: 1 };
+      if (own && maxAverage(refs, i) * d <= 1) continue;
       const id = familyOpportunityId(ctx.family.ids, 'ev', ctx.eventId, ctx.family.key, [row]);
-      const key = `${rowKey(row)}|${refs.map(referenceKey).join(';')}|${sharpCount}|${bookCount}|${shared}`;
-      out.push({ id, key, scope: g.key, build: () => buildEv(ctx, line, selection, row, leg, id, refs, sharpCount, bookCount, arbProfit, raw) });
+      const refsKey = refs === common ? (commonKey ??= common.map(referenceKey).join(';')) : refs.map(referenceKey).join(';');
+      const key = `${rowKey(row)}|${refsKey}|${sharpCount}|${bookCount}|${shared}`;
+      const chosen = refs;
+      out.push({ id, key, scope: g.key, build: () => buildEv(ctx, line, selection, i, row, d, id, chosen, sharpCount, bookCount, arbProfit) });
     }
+  }
+}
+
+/** The per-method values of a +EV price, worst case last. */
+function methodValues(refs: readonly Reference[], i: number, d: number): { m: DevigMethodName; p: number; ev: number; kelly: number }[] {
+  const raw: { m: DevigMethodName; p: number; ev: number; kelly: number }[] = METHODS.map((m) => {
+    const p = average(refs, m, i);
+    return { m, p, ev: evPercent(p, d), kelly: kellyPercent(p, d) };
   });
+  // The conservative screen: the lowest of the (reference-averaged) fair probabilities.
+  const worst = Math.min(...raw.map((x) => x.p));
+  raw.push({ m: 'worst_case', p: worst, ev: evPercent(worst, d), kelly: kellyPercent(worst, d) });
+  return raw;
 }
 
 function buildEv(
   ctx: EngineContext,
   line: number | null,
   selection: SelectionType,
+  i: number,
   row: OddsRow,
-  leg: OpportunityLeg,
+  d: number,
   id: string,
   refs: readonly Reference[],
   sharpCount: number,
   bookCount: number,
   arbProfit: number | null,
-  raw: readonly { m: DevigMethodName; p: number; ev: number; kelly: number }[],
 ): EvOpportunity {
+  const raw = methodValues(refs, i, d);
+  const leg = legOf(row, 1);
   const main = refs[0] as Reference;
-  const referencePrices = refs.flatMap((r) => r.rows.map(priceOf));
+  const referencePrices: OpportunityPrice[] = [];
+  let anyLive = row.isLive;
+  for (const r of refs) {
+    for (const x of r.rows) {
+      referencePrices.push(priceOf(x));
+      anyLive ||= x.isLive;
+    }
+  }
   const situation = `${ctx.eventId}|${ctx.family.key}|${selection}|${lineKey(line)}`;
-  const anyLive = row.isLive || refs.some((r) => r.rows.some((x) => x.isLive));
   const evPower = raw.find((x) => x.m === 'power')?.ev ?? 0;
   const base = commonFields(ctx, id, situation, [leg], [leg, ...referencePrices], anyLive, round(evPower, 4));
   const width = ctx.outcomes.length === 2 ? marketWidth(main.rows.map((r) => r.priceAmerican)) : null;

@@ -1,5 +1,6 @@
-import type { DevigMethodName, ExpireReason, Opportunity, OpportunityChange } from '../../schemas/index.js';
+import type { DevigMethodName, ExpireReason, Opportunity, OpportunityChange, OpportunityPrice } from '../../schemas/index.js';
 import type { Candidate } from './context.js';
+import { canonicalLine, lineKey } from './state.js';
 import type { FamilyState } from './state.js';
 
 /**
@@ -50,10 +51,19 @@ export function expire(o: Opportunity, now: number, reason: ExpireReason): Oppor
   return { ...o, expiredAt: now, expireReason: reason };
 }
 
-function usedRowIds(o: Opportunity): string[] {
-  const ids = o.legs.map((l) => l.rowId);
-  if (o.kind === 'ev') for (const r of o.references) ids.push(r.rowId);
-  return ids;
+/**
+ * Whether a price an opportunity used is still on the board: its row (found by canonical line,
+ * book and selection in the family's line groups) is still the one with its row id.
+ */
+function onBoard(family: FamilyState, p: OpportunityPrice): boolean {
+  const group = family.lines.get(lineKey(canonicalLine(p)));
+  return group?.books.get(p.book)?.get(p.selection)?.id === p.rowId;
+}
+
+function usesOnlyBoardRows(family: FamilyState, o: Opportunity): boolean {
+  for (const l of o.legs) if (!onBoard(family, l)) return false;
+  if (o.kind === 'ev') for (const r of o.references) if (!onBoard(family, r)) return false;
+  return true;
 }
 
 /** Numbers recomputes, so that `seen` marks what the current one produced without a set. */
@@ -82,19 +92,19 @@ export function advance(family: FamilyState, fresh: readonly Candidate[], scope:
     family.active.set(c.id, next);
     out.push({ type: 'update', opportunity: next });
   }
+  // `inputs` holds exactly the ids of `active` (both are set and dropped together): walking it
+  // spares a lookup per active opportunity, and only the gone ones are looked up.
   let gone: Opportunity[] | null = null;
-  for (const [id, o] of family.active) {
-    const inputs = family.inputs.get(id);
-    if (!inputs || inputs.seen === stamp) continue;
+  for (const [id, inputs] of family.inputs) {
+    if (inputs.seen === stamp) continue;
     if (scope !== 'all' && inputs.scope !== 'middle' && !scope.has(inputs.scope)) continue;
-    (gone ??= []).push(o);
+    const o = family.active.get(id);
+    if (o) (gone ??= []).push(o);
   }
   if (gone === null) return;
-  const present = new Set<string>();
-  for (const r of family.rows.values()) present.add(r.id);
   gone.sort((a, b) => (a.id < b.id ? -1 : 1));
   for (const o of gone) {
-    const reason: ExpireReason = usedRowIds(o).every((r) => present.has(r)) ? 'condition' : 'leg_removed';
+    const reason: ExpireReason = usesOnlyBoardRows(family, o) ? 'condition' : 'leg_removed';
     family.active.delete(o.id);
     family.inputs.delete(o.id);
     out.push({ type: 'expire', opportunity: expire(o, now, reason) });

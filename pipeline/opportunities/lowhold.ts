@@ -23,7 +23,6 @@ export function lowHoldCandidates(ctx: EngineContext, g: LineGroupState, out: Ca
       seen ??= new Set();
       if (seen.has(id)) continue;
       seen.add(id);
-      const situation = `${ctx.eventId}|${ctx.family.key}|${lineKey(line)}`;
       out.push({
         id,
         key,
@@ -31,6 +30,7 @@ export function lowHoldCandidates(ctx: EngineContext, g: LineGroupState, out: Ca
         build: (): LowHoldOpportunity => {
           const legs = comboLegs(combo, arbitrage(combo.decimals, 1).stakes);
           const holdPercent = round(hold(combo.decimals) * 100, 4);
+          const situation = `${ctx.eventId}|${ctx.family.key}|${lineKey(line)}`;
           return {
             ...commonFields(ctx, id, situation, legs, legs, anyLive(combo.rows), holdPercent),
             kind: 'low_hold',

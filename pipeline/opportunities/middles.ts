@@ -4,7 +4,7 @@ import { anyLive, comboIdentity } from './arbitrage.js';
 import { middleSigma } from './config.js';
 import type { Candidate, EngineContext } from './context.js';
 import { commonFields } from './context.js';
-import { canonicalLine, decimalOf, lineKey, priceOf, round } from './state.js';
+import { canonicalLine, decimalOf, legOf, lineKey, round } from './state.js';
 
 /**
  * Middles in one family (spreads or totals, every line): one side at one book, the opposite side
@@ -61,6 +61,14 @@ function sharpSet(books: readonly string[]): ReadonlySet<string> {
 interface Side {
   line: number;
   rows: OddsRow[];
+  /** 1 / decimal of each row, computed once per recompute instead of once per pair. */
+  implied: number[];
+}
+
+function sideOf(line: number, rows: OddsRow[]): Side {
+  const implied: number[] = [];
+  for (const r of rows) implied.push(1 / decimalOf(r));
+  return { line, rows, implied };
 }
 
 /**
@@ -73,6 +81,11 @@ interface Side {
 export function middleCandidates(ctx: EngineContext, out: Candidate[]): void {
   const { family, options } = ctx;
   if (family.family === 'binary' || family.market === 'moneyline') return;
+  // A middle needs two different lines (at one line the window is empty whatever the prices):
+  // a family quoted at one line, like most props, is settled without looking at its rows.
+  let usableLines = 0;
+  for (const g of family.lines.values()) if (usableLine(g.line)) usableLines++;
+  if (usableLines < 2) return;
   const isTotal = family.family === 'total';
   const firstSelection = isTotal ? 'over' : 'home';
   const secondSelection = isTotal ? 'under' : 'away';
@@ -98,8 +111,8 @@ export function middleCandidates(ctx: EngineContext, out: Candidate[]): void {
       const b = bySelection.get(secondSelection);
       if (b) (secondRows ??= []).push(b);
     }
-    if (firstRows) firsts.push({ line, rows: firstRows });
-    if (secondRows) seconds.push({ line, rows: secondRows });
+    if (firstRows) firsts.push(sideOf(line, firstRows));
+    if (secondRows) seconds.push(sideOf(line, secondRows));
   }
   if (lines.length < 2) return;
   const consensus = median(sharpLines.length > 0 ? sharpLines : lines);
@@ -112,8 +125,8 @@ export function middleCandidates(ctx: EngineContext, out: Candidate[]): void {
   const scopes = options.scopes;
   const best: (Pair | null)[] = new Array<Pair | null>(scopes.length).fill(null);
   const kept: Pair[] = [];
-  for (const { line: l1, rows: firstRows } of firsts) {
-    for (const { line: l2, rows: secondRows } of seconds) {
+  for (const { line: l1, rows: firstRows, implied: firstImplieds } of firsts) {
+    for (const { line: l2, rows: secondRows, implied: secondImplieds } of seconds) {
       // Totals: Over l1, Under l2, window l1 < X < l2. Spreads (canonical = home handicap):
       // home at l1 covers when X > -l1, away at canonical l2 covers when X < -l2.
       const lower = isTotal ? l1 : 0 - l1;
@@ -121,11 +134,13 @@ export function middleCandidates(ctx: EngineContext, out: Candidate[]): void {
       if (Math.floor(lower) + 1 > Math.ceil(upper) - 1) continue;
       const hit = middleHitProbability(lower, upper, mean, sigma);
       best.fill(null);
-      for (const first of firstRows) {
-        const firstImplied = 1 / decimalOf(first);
-        for (const second of secondRows) {
+      for (let a = 0; a < firstRows.length; a++) {
+        const first = firstRows[a] as OddsRow;
+        const firstImplied = firstImplieds[a] as number;
+        for (let b = 0; b < secondRows.length; b++) {
+          const second = secondRows[b] as OddsRow;
           if (first.book === second.book) continue;
-          const impliedSum = firstImplied + 1 / decimalOf(second);
+          const impliedSum = firstImplied + (secondImplieds[b] as number);
           const rankEv = (1 / impliedSum - 1 + hit / impliedSum) * 100;
           // Only a pair that leads some scope becomes an object (this loop is the hot one).
           let pair: Pair | null = null;
@@ -161,10 +176,7 @@ function buildMiddle(ctx: EngineContext, id: string, first: OddsRow, second: Odd
   const a = { line: first.line ?? 0, decimalOdds: decimalOf(first) };
   const b = { line: second.line ?? 0, decimalOdds: decimalOf(second) };
   const result = isTotal ? totalsMiddle(a, b, { sigma, mean, bankroll: 1 }) : spreadMiddle(a, b, { sigma, mean, bankroll: 1 });
-  const legs = [
-    { ...priceOf(first), stakeShare: round(result.stakes[0], 6) },
-    { ...priceOf(second), stakeShare: round(result.stakes[1], 6) },
-  ];
+  const legs = [legOf(first, round(result.stakes[0], 6)), legOf(second, round(result.stakes[1], 6))];
   const situation = `${ctx.eventId}|${ctx.family.key}|${lineKey(canonicalLine(first))}|${lineKey(canonicalLine(second))}`;
   const ev = round(result.evPercent, 4);
   return {

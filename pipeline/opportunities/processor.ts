@@ -1,5 +1,5 @@
 import { bettableRow, isClosedStatus, selectionFamily } from '../../schemas/index.js';
-import type { CanonicalEvent, OddsChange, Opportunity, OpportunityChange } from '../../schemas/index.js';
+import type { CanonicalEvent, OddsChange, OddsRow, Opportunity, OpportunityChange } from '../../schemas/index.js';
 import { arbitrageCandidates } from './arbitrage.js';
 import { resolveOptions } from './config.js';
 import type { OpportunityOptions, ResolvedOptions } from './config.js';
@@ -30,6 +30,8 @@ type Dirty = Map<string, Map<string, Set<string> | 'all'>>;
 interface RowSlot {
   family: FamilyState;
   lineKey: string;
+  /** The row on the board (also in its line group). */
+  row: OddsRow;
 }
 type ProcessorEventState = EventState & { slots: Map<string, RowSlot>; firstSeen: number };
 
@@ -90,7 +92,7 @@ export class OpportunityProcessor {
         const family = s.families.get(key);
         if (!family) continue;
         this.recompute(s, family, families.get(key) ?? 'all', now, out);
-        if (family.rows.size === 0 && family.active.size === 0) s.families.delete(key);
+        if (family.rowCount === 0 && family.active.size === 0) s.families.delete(key);
       }
     }
     for (const c of out) {
@@ -143,10 +145,8 @@ export class OpportunityProcessor {
     if (row === null) {
       if (!slot) return;
       family = slot.family;
-      const touched = family.rows.get(change.key);
-      if (!touched) return;
-      removeFromLine(family, touched, slot.lineKey);
-      family.rows.delete(change.key);
+      removeFromLine(family, slot.row, slot.lineKey);
+      family.rowCount--;
       s.slots.delete(change.key);
     } else {
       if (!slot) {
@@ -154,14 +154,15 @@ export class OpportunityProcessor {
         const key = familyKey(row);
         let f = s.families.get(key);
         if (!f) {
-          f = { key, market: row.market, participant: row.participant, statCategory: row.statCategory, family: selectionFamily(row.selection), rows: new Map(), lines: new Map(), active: new Map(), inputs: new Map(), ids: new Map() };
+          f = { key, market: row.market, participant: row.participant, statCategory: row.statCategory, family: selectionFamily(row.selection), rowCount: 0, lines: new Map(), active: new Map(), inputs: new Map(), ids: new Map() };
           s.families.set(key, f);
         }
-        slot = { family: f, lineKey: lineKey(canonicalLine(row)) };
+        slot = { family: f, lineKey: lineKey(canonicalLine(row)), row };
         s.slots.set(change.key, slot);
+        f.rowCount++;
       }
       family = slot.family;
-      family.rows.set(change.key, row);
+      slot.row = row;
       addToLine(family, row, slot.lineKey);
     }
     const touchedLine = slot.lineKey;
@@ -173,7 +174,7 @@ export class OpportunityProcessor {
     const scope = families.get(family.key);
     if (scope === 'all') return;
     if (scope) scope.add(touchedLine);
-    else families.set(family.key, new Set([touchedLine]));
+    else families.set(family.key, new Set<string>().add(touchedLine));
   }
 
   private recompute(s: EventState, family: FamilyState, scope: Scope, now: number, out: OpportunityChange[]): void {

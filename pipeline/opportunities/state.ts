@@ -1,5 +1,6 @@
 import { selectionFamily } from '../../schemas/index.js';
 import { americanToDecimal } from '../odds-math/index.js';
+import type { LineSummary } from './combos.js';
 import type { IdCache } from './ids.js';
 import type {
   CanonicalEvent,
@@ -7,6 +8,7 @@ import type {
   MarketId,
   OddsRow,
   Opportunity,
+  OpportunityLeg,
   OpportunityPrice,
   SelectionFamily,
   SelectionType,
@@ -25,8 +27,8 @@ export interface FamilyState {
   participant: string | null;
   statCategory: string | null;
   family: SelectionFamily;
-  /** Row key -> latest row, every line and book. */
-  rows: Map<string, OddsRow>;
+  /** How many rows it holds, every line and book (the rows are in `lines`, by line, book and selection). */
+  rowCount: number;
   /** The same rows by canonical line (line key), kept as they change: no regrouping per recompute. */
   lines: Map<string, LineGroupState>;
   /** Active opportunities derived from this family, by id. */
@@ -55,6 +57,8 @@ export interface LineGroupState {
   version: number;
   /** Its books by id, rebuilt only when a book joins or leaves. */
   sortedBooks: string[] | null;
+  /** Best prices and book counts of the last version they were asked for (combos.ts). */
+  summary: LineSummary | null;
 }
 
 export interface EventState {
@@ -81,8 +85,21 @@ export function canonicalLine(row: { selection: SelectionType; line: number | nu
 }
 
 export function lineKey(line: number | null): string {
-  return line === null ? '-' : String(line);
+  if (line === null) return '-';
+  let key = LINE_KEYS.get(line);
+  if (key === undefined) {
+    if (LINE_KEYS.size >= 10_000) LINE_KEYS.clear();
+    key = String(line);
+    LINE_KEYS.set(line, key);
+  }
+  return key;
 }
+
+/**
+ * Line keys by line: a board has few distinct lines, and one string per line spares a number
+ * formatting per new row and makes equal keys the same string (cheap map lookups). Bounded.
+ */
+const LINE_KEYS = new Map<number, string>();
 
 /** The outcomes a complete market of this family has, in a fixed order. */
 export function outcomesOf(family: Pick<FamilyState, 'family' | 'market'>, league: LeagueDef | undefined): SelectionType[] {
@@ -103,7 +120,7 @@ export type LineGroup = Map<string, Map<SelectionType, OddsRow>>;
 export function addToLine(family: FamilyState, row: OddsRow, key: string): void {
   let group = family.lines.get(key);
   if (!group) {
-    group = { line: canonicalLine(row), key, books: new Map(), version: 0, sortedBooks: null };
+    group = { line: canonicalLine(row), key, books: new Map(), version: 0, sortedBooks: null, summary: null };
     family.lines.set(key, group);
   }
   let bySelection = group.books.get(row.book);
@@ -146,6 +163,13 @@ export function completeMarket(group: LineGroup, book: string, outcomes: readonl
     rows.push(r);
   }
   return rows;
+}
+
+/** A leg: the price and its stake share, in the field order of `{ ...priceOf(row), stakeShare }` without the copy. */
+export function legOf(row: OddsRow, stakeShare: number): OpportunityLeg {
+  const leg = priceOf(row) as OpportunityLeg;
+  leg.stakeShare = stakeShare;
+  return leg;
 }
 
 export function priceOf(row: OddsRow): OpportunityPrice {

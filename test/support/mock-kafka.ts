@@ -1,7 +1,14 @@
 import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { TOPIC_CONFIGS } from '../../schemas/index.js';
 
 export interface MockKafka {
   brokers: string[];
+  /** Whether the topics were created at the partition counts of `schemas/topics.ts` (else the broker auto-creates them at 4). */
+  configuredPartitions: boolean;
+  /** CPU seconds the cluster's process used so far (user + system; Linux, else NaN): the bench's broker cost. */
+  cpuSeconds(): number;
   stop(): void;
 }
 
@@ -11,14 +18,35 @@ export function mockKafkaUnavailable(): string | null {
   return probe.error ? 'kcat is not installed (Debian package kcat; `make test` installs it when it can)' : null;
 }
 
+// Beside this file, also when it runs compiled from dist/test/support (the bench).
+const HELPER = ['./mock-kafka.py', '../../../test/support/mock-kafka.py'].map((p) => fileURLToPath(new URL(p, import.meta.url))).find((p) => existsSync(p)) ?? 'mock-kafka.py';
+
+/** Why topics cannot be created at their configured counts (python3 or librdkafka missing), or null. */
+function configuredTopicsUnavailable(): string | null {
+  const probe = spawnSync('python3', ['-c', 'import ctypes, ctypes.util; ctypes.CDLL(ctypes.util.find_library("rdkafka") or "librdkafka.so.1").rd_kafka_mock_topic_create'], { encoding: 'utf8' });
+  if (probe.error) return 'python3 is not installed';
+  return probe.status === 0 ? null : `librdkafka's mock API is not loadable from python3: ${probe.stderr.trim().split('\n').pop() ?? ''}`;
+}
+
+let warned = false;
+
 /**
- * A real Kafka-protocol broker in process: librdkafka's mock cluster, started through kcat,
- * listening on 127.0.0.1. Topics are auto-created; it lives until `stop`.
+ * A real Kafka-protocol broker in process: librdkafka's mock cluster, listening on 127.0.0.1; it
+ * lives until `stop`. By default every topic of `schemas/topics.ts` exists before the first
+ * client connects, at its configured partition count, as an operator's cluster would have them
+ * (created through librdkafka's mock API, `mock-kafka.py`). `autoCreate: true` starts the bare
+ * cluster through kcat instead: it refuses CreateTopics and creates every topic on first use at
+ * 4 partitions, like a broker with `auto.create.topics.enable`.
  */
-export async function startMockKafka(): Promise<MockKafka> {
-  const child = spawn('kcat', ['-b', 'localhost:1', '-C', '-t', 'keepalive', '-X', 'test.mock.num.brokers=1', '-d', 'mock'], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+export async function startMockKafka(options: { autoCreate?: boolean } = {}): Promise<MockKafka> {
+  const why = options.autoCreate ? 'asked for' : configuredTopicsUnavailable();
+  if (why && !options.autoCreate && !warned) {
+    warned = true;
+    console.warn(`mock Kafka: topics auto-created at 4 partitions, not at their configured counts: ${why}`);
+  }
+  const child = why
+    ? spawn('kcat', ['-b', 'localhost:1', '-C', '-t', 'keepalive', '-X', 'test.mock.num.brokers=1', '-d', 'mock'], { stdio: ['ignore', 'ignore', 'pipe'] })
+    : spawn('python3', [HELPER, ...Object.entries(TOPIC_CONFIGS).map(([topic, c]) => `${topic}=${c.partitions}`)], { stdio: ['pipe', 'ignore', 'pipe'] });
   // Whatever happens to the caller (a failed test skipping its stop, a bench that throws), the
   // cluster goes with this process.
   const kill = (): void => {
@@ -47,5 +75,14 @@ export async function startMockKafka(): Promise<MockKafka> {
       reject(e);
     });
   });
-  return { brokers: [bootstrap], stop: kill };
+  const cpuSeconds = (): number => {
+    try {
+      // utime and stime, fields 14 and 15 of /proc/PID/stat, in clock ticks (100 per second on Linux).
+      const fields = readFileSync(`/proc/${child.pid ?? 0}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+      return (Number(fields[11]) + Number(fields[12])) / 100;
+    } catch {
+      return Number.NaN;
+    }
+  };
+  return { brokers: [bootstrap], configuredPartitions: why === null, cpuSeconds, stop: kill };
 }
