@@ -64,7 +64,8 @@ test-long: install system-deps web-build
 
 # SECTION=word runs only the sections whose title contains it (e.g. `make bench SECTION=shedding`).
 # The million-price sections hold two tier views of a 1M board: more than Node's default heap.
-BENCH_NODE := node --max-old-space-size=8192
+# The servers the bench starts in process run with the runtime's own flags (NODE_RUN).
+BENCH_NODE := $(NODE_RUN) --max-old-space-size=8192
 bench: build
 	$(BENCH_NODE) dist/bench/main.js $(SECTION)
 
