@@ -89,9 +89,14 @@ export async function benchVisible(rate = 2000, seconds = 12): Promise<BenchFigu
   const { seen, roundTrips } = await result;
   const latencies: number[] = [];
   let from = 0;
+  // A price comes back every 100 probes: a sighting a whole cycle later is that later probe's,
+  // so a probe not seen within its cycle stays unseen instead of shifting every match after it
+  // by one cycle (which once reported a steady 5 s lag that was not there).
+  const cycleMs = 100 * 50;
   for (const [price, emitted] of probes) {
     for (let i = from; i < seen.length; i++) {
       const s = seen[i] as [number, number];
+      if (s[1] >= emitted + cycleMs) break;
       if (s[0] === price && s[1] >= emitted) {
         latencies.push(s[1] - emitted);
         from = i + 1;
