@@ -42,12 +42,22 @@ let resent = 0;
  * price presented again (its main-line flag flipped when another line of its event came or
  * went, or its event changed), so it is counted apart, not as latency.
  */
-function measure(rows: { id?: string; timestamp?: string }[] | undefined, seen: Seen): void {
+/** The fields of an odds row that date it. */
+interface TimedRow {
+  id?: string;
+  timestamp?: string;
+  is_active?: boolean;
+  suspended_since?: string | null;
+}
+
+function measure(rows: TimedRow[] | undefined, seen: Seen): void {
   if (!rows) return;
   const now = Date.now();
   for (const r of rows) {
-    if (!r.timestamp || !r.id) continue;
-    const ts = Date.parse(r.timestamp);
+    // A locked row keeps its last price's timestamp; what the feed just emitted is the lock.
+    const at = r.is_active === false && r.suspended_since ? r.suspended_since : r.timestamp;
+    if (!at || !r.id) continue;
+    const ts = Date.parse(at);
     const before = seen.get(r.id);
     seen.set(r.id, ts);
     if (!measuring) continue;
@@ -114,7 +124,7 @@ function openSse(sub: Sub, recordIt: boolean, attempt = 0): void {
         }
         if (line.startsWith('event: ')) event = line.slice(7);
         else if (line.startsWith('data: ') && (event === 'odds:update' || event === 'snapshot')) {
-          measure((JSON.parse(line.slice(6)) as { odds?: { id?: string; timestamp?: string }[] }).odds, seen);
+          measure((JSON.parse(line.slice(6)) as { odds?: TimedRow[] }).odds, seen);
         }
       }
     });
@@ -135,7 +145,7 @@ function openWs(sub: Sub, recordIt: boolean): void {
   const seen: Seen = new Map();
   ws.on('message', (data) => {
     const text = String(data);
-    const m = JSON.parse(text) as { type: string; data?: { id?: string; timestamp?: string }[] };
+    const m = JSON.parse(text) as { type: string; data?: TimedRow[] };
     if (m.type === 'initial') measure(m.data, seen);
     if (m.type === 'snapshot:complete' && !isReady) {
       isReady = true;

@@ -99,8 +99,10 @@ function traceServer(board: LiveBoard, hub: StreamHub): () => string[] {
     applyEvent: () => undefined,
     applyChange: (c) => {
       if (!active || !c.row) return;
-      applied.push(Date.now() - c.row.ts);
-      pending.push(c.row.ts);
+      // A locked row keeps its last price's time; the tick that locked it is suspendedSince.
+      const at = c.row.isActive ? c.row.ts : (c.row.suspendedSince ?? c.row.ts);
+      applied.push(Date.now() - at);
+      pending.push(at);
     },
   });
   const flush = hub.flush.bind(hub);
