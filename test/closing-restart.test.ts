@@ -17,17 +17,11 @@ import { MemoryBus } from '../pipeline/bus/index.js';
 import { ManualClock } from '../pipeline/clock.js';
 import { startPipeline } from '../pipeline/pipeline.js';
 import { ChdbStore, applyMigrations } from '../pipeline/store/index.js';
+import { rawTick } from './support/raw-tick.js';
 
 const START = Date.UTC(2026, 10, 22, 19);
 
-function raw(over: Partial<RawTick>): RawTick {
-  return {
-    book: 'pinnacle', bookEventId: 'p-1', sport: 'basketball', league: 'nba', homeTeam: 'Los Angeles Lakers',
-    awayTeam: 'Boston Celtics', startTime: START, isLive: false, market: 'moneyline', outcome: 'Los Angeles Lakers',
-    line: null, participant: null, statCategory: null, priceAmerican: -120, status: 'open', ts: START - 3600_000, selectionId: null,
-    ...over,
-  };
-}
+const raw = (over: Partial<RawTick>): RawTick => rawTick(START, over);
 const dk = { book: 'draftkings', bookEventId: 'dk-9' };
 
 describe('closing lines across restarts (one durable bus, one store, three pipeline processes in turn)', () => {

@@ -10,20 +10,14 @@ import { ManualClock } from '../pipeline/clock.js';
 import { startPipeline } from '../pipeline/pipeline.js';
 import { ChdbStore, applyMigrations } from '../pipeline/store/index.js';
 import { mockKafkaUnavailable, startMockKafka } from './support/mock-kafka.js';
+import { rawTick } from './support/raw-tick.js';
 
 const unavailable = mockKafkaUnavailable();
 if (unavailable) console.warn(`skipping the pipeline-on-Kafka test: ${unavailable}`);
 
 const T0 = Date.UTC(2026, 10, 22, 0, 30);
 
-function raw(over: Partial<RawTick>): RawTick {
-  return {
-    book: 'pinnacle', bookEventId: 'p-1', sport: 'basketball', league: 'nba', homeTeam: 'Los Angeles Lakers',
-    awayTeam: 'Boston Celtics', startTime: T0, isLive: false, market: 'moneyline', outcome: 'Los Angeles Lakers',
-    line: null, participant: null, statCategory: null, priceAmerican: -120, status: 'open', ts: T0 - 3600_000, selectionId: null,
-    ...over,
-  };
-}
+const raw = (over: Partial<RawTick>): RawTick => rawTick(T0, over);
 
 describe.skipIf(unavailable !== null)('the pipeline on Kafka (librdkafka mock cluster)', () => {
   it('runs the same processors unchanged: raw ticks in, exact snapshot changes and ClickHouse rows out', async () => {

@@ -6,17 +6,11 @@ import { describe, expect, it } from 'vitest';
 import { LEAGUES, TEAMS } from '../../schemas/index.js';
 import type { RawTick } from '../../schemas/index.js';
 import { Normalizer } from './normalizer.js';
+import { rawTick } from '../../test/support/raw-tick.js';
 
 const T0 = Date.UTC(2026, 10, 22, 18);
 
-function raw(over: Partial<RawTick>): RawTick {
-  return {
-    book: 'pinnacle', bookEventId: 'p1', sport: 'basketball', league: 'nba', homeTeam: 'Los Angeles Lakers',
-    awayTeam: 'Boston Celtics', startTime: T0, isLive: false, market: 'moneyline', outcome: 'Los Angeles Lakers',
-    line: null, participant: null, statCategory: null, priceAmerican: -120, status: 'open', ts: T0 - 3600_000, selectionId: null,
-    ...over,
-  };
-}
+const raw = (over: Partial<RawTick>): RawTick => rawTick(T0, { bookEventId: 'p1', ...over });
 
 describe('Normalizer.forgetLeagues', () => {
   it('drops the events and listings of the leagues it no longer normalizes and keeps the others', () => {

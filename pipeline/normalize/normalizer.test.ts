@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LeagueDef, RawTick, TeamDef } from '../../schemas/index.js';
 import { Normalizer } from './normalizer.js';
+import { rawTick } from '../../test/support/raw-tick.js';
 
 const H = 60 * 60 * 1000;
 const T0 = Date.UTC(2026, 10, 22, 18, 0);
@@ -20,14 +21,7 @@ const teams: TeamDef[] = [
   team('oregon-state', 6, 'Oregon State Beavers', 'ORST', 'ncaaf', ['Oregon State', 'Oregon St']),
 ];
 
-function raw(over: Partial<RawTick>): RawTick {
-  return {
-    book: 'pinnacle', bookEventId: 'p1', sport: 'basketball', league: 'nba', homeTeam: 'Los Angeles Lakers',
-    awayTeam: 'Boston Celtics', startTime: T0, isLive: false, market: 'moneyline', outcome: 'Los Angeles Lakers',
-    line: null, participant: null, statCategory: null, priceAmerican: -120, status: 'open', ts: T0 - H, selectionId: null,
-    ...over,
-  };
-}
+const raw = (over: Partial<RawTick>): RawTick => rawTick(T0, { bookEventId: 'p1', ...over });
 
 const fresh = (): Normalizer => new Normalizer({ teams, leagues });
 
