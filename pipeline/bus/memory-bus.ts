@@ -277,20 +277,23 @@ export class MemoryBus implements Bus {
       rejectDone = rej;
     });
 
-    /** Whether a round would deliver now; else whether a small batch is held back for `maxWaitMs`. */
+    type Source = (typeof sources)[number];
+    /** One partition: records to deliver now, a small batch held back for `maxWaitMs`, or nothing. */
+    const partitionState = ({ topic, committed, lastDelivery }: Source, i: number): 'ready' | 'holding' | 'idle' => {
+      const p = topic.partitions[i];
+      const pending = p ? p.endOffset - (committed[i] ?? 0) : 0;
+      if (pending <= 0) return 'idle';
+      return pending < minBatch && Date.now() - (lastDelivery[i] ?? 0) < maxWait ? 'holding' : 'ready';
+    };
+
+    /** Whether a round would deliver now; else whether a small batch is held back. */
     const readiness = (): 'ready' | 'holding' | 'idle' => {
       let holding = false;
-      for (const { topic, committed, lastDelivery } of sources) {
-        for (let i = 0; i < topic.partitions.length; i++) {
-          const p = topic.partitions[i];
-          if (!p) continue;
-          const pending = p.endOffset - (committed[i] ?? 0);
-          if (pending <= 0) continue;
-          if (pending < minBatch && Date.now() - (lastDelivery[i] ?? 0) < maxWait) {
-            holding = true;
-            continue;
-          }
-          return 'ready';
+      for (const source of sources) {
+        for (let i = 0; i < source.topic.partitions.length; i++) {
+          const state = partitionState(source, i);
+          if (state === 'ready') return 'ready';
+          if (state === 'holding') holding = true;
         }
       }
       return holding ? 'holding' : 'idle';
@@ -313,13 +316,11 @@ export class MemoryBus implements Bus {
           cursor = (cursor + n) % slots.length;
           return;
         }
-        const { source: { name, topic, committed, lastDelivery }, i } = slot;
+        const { source, i } = slot;
+        const { name, topic, committed, lastDelivery } = source;
         const p = topic.partitions[i];
-        if (!p) continue;
+        if (!p || partitionState(source, i) !== 'ready') continue;
         const position = committed[i] ?? 0;
-        const pending = p.endOffset - position;
-        if (pending <= 0) continue;
-        if (pending < minBatch && Date.now() - (lastDelivery[i] ?? 0) < maxWait) continue;
         const stored = p.read(position, maxBatch);
         if (stored.length === 0) continue;
         lastDelivery[i] = Date.now();
