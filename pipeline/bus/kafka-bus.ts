@@ -429,10 +429,10 @@ export class KafkaBus implements Bus {
           }
           return s;
         };
+        const draining = (): Promise<void>[] => [...slots.values()].flatMap((s) => (s.draining ? [s.draining] : []));
+        /** Until no partition is being handled (a drain that ends may have let another start). */
         const quiesced = async (): Promise<void> => {
-          for (let busy = [...slots.values()].flatMap((s) => (s.draining ? [s.draining] : [])); busy.length > 0; busy = [...slots.values()].flatMap((s) => (s.draining ? [s.draining] : []))) {
-            await Promise.all(busy.map((d) => d.catch(() => undefined)));
-          }
+          for (let busy = draining(); busy.length > 0; busy = draining()) await Promise.all(busy.map((d) => d.catch(() => undefined)));
         };
         // Commits are coalesced: one in flight per consumer, carrying the latest offset of every
         // partition that finished a batch meanwhile. A commit the group refuses (a rebalance in
