@@ -186,12 +186,15 @@ void connectAll();
 process.stdin.on('data', (d) => {
   if (String(d).includes('go')) {
     t0 = Date.now();
+    const cpu0 = process.cpuUsage();
     measuring = true;
     setTimeout(() => {
       measuring = false;
+      const cpu = process.cpuUsage(cpu0);
+      const cpuShare = (cpu.user + cpu.system) / 1000 / (Date.now() - t0);
       latencies.sort((a, b) => a - b);
       const q = (p: number): number => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? 0;
-      process.stdout.write(`${JSON.stringify({ frames, seconds: config.seconds, ready: readyCount, rows: latencies.length, resent, p50: q(0.5), p99: q(0.99), closedEarly, recorded: config.record ? recorded : null })}\n`, () => process.exit(0));
+      process.stdout.write(`${JSON.stringify({ frames, seconds: config.seconds, ready: readyCount, rows: latencies.length, resent, p50: q(0.5), p99: q(0.99), closedEarly, cpuShare, recorded: config.record ? recorded : null })}\n`, () => process.exit(0));
     }, config.seconds * 1000);
   }
 });

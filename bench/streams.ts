@@ -5,6 +5,7 @@ import type { ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { Session } from 'node:inspector';
 import { PerformanceObserver, monitorEventLoopDelay } from 'node:perf_hooks';
 import { pino } from 'pino';
 import { WebSocketServer } from 'ws';
@@ -38,6 +39,8 @@ interface ClientResult {
   p50: number;
   p99: number;
   closedEarly: number;
+  /** The subscriber process's CPU over the measured seconds, in cores. */
+  cpuShare: number;
   recorded: Record<string, { sse: [number, string][]; ws: [number, string][] }> | null;
 }
 
@@ -80,6 +83,13 @@ function quantile(sorted: readonly number[], p: number): number {
  * having written it to every socket. The client's figure adds the kernel and its own parsing.
  */
 function traceServer(board: LiveBoard, hub: StreamHub): () => string[] {
+  // BENCH_STREAM_PROFILE=<file>: a CPU profile of the server over the measured seconds only.
+  const profileTo = process.env['BENCH_STREAM_PROFILE'];
+  const session = profileTo ? new Session() : null;
+  if (session) {
+    session.connect();
+    session.post('Profiler.enable', () => session.post('Profiler.start'));
+  }
   const loop = monitorEventLoopDelay({ resolution: 5 });
   loop.enable();
   const gc: number[] = [];
@@ -121,6 +131,12 @@ function traceServer(board: LiveBoard, hub: StreamHub): () => string[] {
   return () => {
     active = false;
     hub.flush = flush;
+    if (session && profileTo) {
+      session.post('Profiler.stop', (err, r) => {
+        if (!err) writeFileSync(profileTo, JSON.stringify(r.profile));
+        session.disconnect();
+      });
+    }
     loop.disable();
     observer.disconnect();
     const cpu = process.cpuUsage(cpu0);
@@ -310,6 +326,7 @@ export async function benchStreams(seconds = 10, perKind = Number(process.env['B
     const base = await runClients(bareSubs, seconds, false, () => bare.play());
     await bare.close();
     process.stdout.write(`  subscribers measured: ${hub.ready} of ${subs.length} (hub), ${base.ready} (bare); rows timed ${hub.rows}, rows re-sent with an unchanged timestamp (main-line flag flips, event changes; not timed) ${hub.resent}\n`);
+    process.stdout.write(`  subscriber process CPU while measuring: ${(hub.cpuShare * 100).toFixed(0)} % of a core (hub), ${(base.cpuShare * 100).toFixed(0)} % (bare)\n`);
     if (hub.closedEarly > 0) process.stdout.write(`  warning: ${hub.closedEarly} subscribers were disconnected during the run\n`);
     return [
       { name: `frames delivered/s (${hub.ready} subscribers)`, value: hub.frames / seconds, unit: 'frames/s', baseline: { name: 'bare server, same frames', value: base.frames / seconds } },
