@@ -1,7 +1,8 @@
 /**
- * A frame is serialized once and its bytes shared by every connection that gets it: SSE
- * connections write the same Buffer; WebSocket connections share the message body and add only
- * their own `seq` in front (COMPAT: a per-connection counter).
+ * A frame is serialized and encoded once and its bytes shared by every connection that gets it:
+ * SSE connections write the same Buffer; WebSocket connections share the encoded message body and
+ * add only their own `seq` in front (COMPAT: a per-connection counter), so no connection
+ * re-encodes the rows.
  */
 export interface FramePayload {
   /** The SSE `event:` name, and the WebSocket `type`. */
@@ -17,15 +18,15 @@ export interface Rendered {
   seq: number;
   /** SSE: `id:`, `event:`, `data:` lines and the blank line. */
   sse: Buffer;
-  /** WebSocket: the message from its first field on; a connection writes `{"seq":n,` in front. */
-  wsTail: string;
+  /** WebSocket: the message from its first field on, UTF-8; a connection writes `{"seq":n,` in front. */
+  wsTail: Buffer;
 }
 
 export function render(id: string, globalSeq: number, p: FramePayload, timestamp: string): Rendered {
   return {
     seq: globalSeq,
     sse: Buffer.from(`id: ${id}\nevent: ${p.name}\ndata: ${p.sse}\n\n`),
-    wsTail: `"type":${JSON.stringify(p.name)}${p.ws.length > 0 ? `,${p.ws}` : ''},"global_seq":${globalSeq},"timestamp":"${timestamp}"}`,
+    wsTail: Buffer.from(`"type":${JSON.stringify(p.name)}${p.ws.length > 0 ? `,${p.ws}` : ''},"global_seq":${globalSeq},"timestamp":"${timestamp}"}`),
   };
 }
 
@@ -35,8 +36,16 @@ export function payload(name: string, fields: Record<string, unknown>): FramePay
   return { name, sse: json, ws: json.length > 2 ? json.slice(1, -1) : '' };
 }
 
-export function wsMessage(seq: number, tail: string, replay = false): string {
-  return `{"seq":${seq},${replay ? '"replay":true,' : ''}${tail}`;
+/**
+ * One connection's copy of a shared frame: its own `seq` head, then the shared body copied in
+ * (a memcpy; building a string per connection flattened, measured and encoded the rows each time).
+ */
+export function wsMessage(seq: number, tail: Buffer, replay = false): Buffer {
+  const head = replay ? `{"seq":${seq},"replay":true,` : `{"seq":${seq},`;
+  const out = Buffer.allocUnsafe(head.length + tail.length);
+  out.write(head, 0, 'latin1');
+  tail.copy(out, head.length);
+  return out;
 }
 
 /** A JSON array from already serialized items. */

@@ -210,9 +210,10 @@ class WsConnection implements StreamConnection {
     this.raw(`{"seq":${++this.seq},"type":"heartbeat","global_seq":${seq},"timestamp":"${timestamp}"}`);
   }
 
-  private raw(text: string): void {
+  /** Writes one message: a string, or a Buffer holding a text message's UTF-8 bytes. */
+  private raw(text: string | Buffer): void {
     if (this.dead) return;
-    this.ws.send(text);
+    this.ws.send(text, { binary: false });
     if (this.ws.bufferedAmount > this.maxBytes + this.allowance) this.backpressure();
   }
 
