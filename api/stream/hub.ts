@@ -58,6 +58,13 @@ export interface StreamSource {
   render(batch: SourceBatch, group: Group, now: number): { slot: number; payload: FramePayload }[];
   /** A new group starts from the board as it is now. */
   openGroup?(group: Group, now: number): void;
+  /** The hub dropped a group (no members left, past the replay window). */
+  closeGroup?(group: Group): void;
+  /**
+   * The groups that can have frames in a batch, when the source can tell without rendering
+   * (a batch of one sportsbook's odds reaches only groups that serve it); all of them otherwise.
+   */
+  audience?(batch: SourceBatch, groups: ReadonlySet<Group>): Iterable<Group>;
   /** Drops what is pending unseen (nobody subscribes): cheaper than taking it. */
   discard(): void;
 }
@@ -152,7 +159,7 @@ export class StreamHub {
         const first = this.seq + 1;
         this.seq += batch.slots;
         const bySlot: (Map<Group, Rendered> | null)[] = new Array<Map<Group, Rendered> | null>(batch.slots).fill(null);
-        for (const group of groups ?? []) {
+        for (const group of source.audience?.(batch, groups) ?? groups) {
           for (const { slot, payload } of source.render(batch, group, now)) {
             group.version++;
             // What was shared is stale now; drop it rather than hold it until the next join.
@@ -288,6 +295,9 @@ export class StreamHub {
       if (g.idleAt === null || g.idleAt >= this.window.floor) continue;
       this.groups.delete(signature);
       for (const channel of g.spec.channels.keys()) this.index.get(`${g.spec.feed}|${channel}`)?.delete(g);
+      for (const source of this.sources) {
+        if (source.feed === g.spec.feed && g.spec.channels.has(source.channel)) source.closeGroup?.(g);
+      }
     }
   }
 

@@ -86,6 +86,11 @@ export class OddsSource implements StreamSource, BoardListener {
   private readonly events = new Map<string, CanonicalEvent>();
   /** Per event whose rows came or went since the last flush, its main lines before the first such change. */
   private mainBefore = new Map<string, MainLines>();
+  /** Open groups that name sportsbooks, by sportsbook; and those that take every book. */
+  private readonly byBook = new Map<string, Set<Group>>();
+  private readonly everyBook = new Set<Group>();
+  /** Per sportsbook, the groups a batch of its odds can reach (built on use, dropped when groups come or go). */
+  private audiences = new Map<string, Group[]>();
 
   constructor(
     readonly feed: string,
@@ -168,6 +173,32 @@ export class OddsSource implements StreamSource, BoardListener {
     return batches;
   }
 
+  /**
+   * A batch holds one sportsbook's rows, so only groups serving that book can get frames from
+   * it: with 200 groups of one book each, a flush renders each batch for 10 groups, not 200.
+   */
+  audience(batch: SourceBatch): Group[] {
+    const { book } = batch.data as OddsBatch;
+    let groups = this.audiences.get(book);
+    if (!groups) {
+      groups = [...(this.byBook.get(book) ?? []), ...this.everyBook];
+      this.audiences.set(book, groups);
+    }
+    return groups;
+  }
+
+  closeGroup(group: Group): void {
+    const books = (group.spec.channels.get(ODDS_CHANNEL) as OddsFilters).row.books;
+    if (books) {
+      for (const b of books) {
+        const set = this.byBook.get(b);
+        set?.delete(group);
+        if (set?.size === 0) this.byBook.delete(b);
+      }
+    } else this.everyBook.delete(group);
+    this.audiences = new Map();
+  }
+
   render(batch: SourceBatch, group: Group): { slot: number; payload: { name: string; sse: string; ws: string } }[] {
     const { book, items, partial } = batch.data as OddsBatch;
     const filters = group.spec.channels.get(ODDS_CHANNEL) as OddsFilters;
@@ -226,6 +257,17 @@ export class OddsSource implements StreamSource, BoardListener {
       held.set(m.row.id, { row: m.row, event: m.event, main: this.board.mainLines(m.event.id) });
     }
     group.state.set(ODDS_CHANNEL, held);
+    if (filters.row.books) {
+      for (const b of filters.row.books) {
+        let set = this.byBook.get(b);
+        if (!set) {
+          set = new Set();
+          this.byBook.set(b, set);
+        }
+        set.add(group);
+      }
+    } else this.everyBook.add(group);
+    this.audiences = new Map();
   }
 
   /** The rows a group's subscriber starts from, in board order (as `/odds` lists them). */
