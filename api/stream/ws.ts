@@ -6,7 +6,8 @@ import { WebSocketServer } from 'ws';
 import type { WebSocket } from 'ws';
 import type { TierName } from '../../schemas/index.js';
 import { ApiError } from '../errors.js';
-import type { KeyStore } from '../accounts/index.js';
+import type { AuthenticatedKey, KeyStore } from '../accounts/index.js';
+import type { SessionAuth } from '../session/index.js';
 import { TIERS, allowedBooks } from '../tiers.js';
 import { jsonArray, wsMessage } from './frames.js';
 import type { Rendered } from './frames.js';
@@ -240,9 +241,10 @@ class WsConnection implements StreamConnection {
 
 /**
  * The WebSocket endpoint on the API's own HTTP server (upgrade on `/`, `/ws`, `/api/v1/ws`),
- * subprotocol `sharpapi-v1`, key by `?api_key=`, `X-API-Key` or Bearer.
+ * subprotocol `sharpapi-v1`, key by `?api_key=`, `X-API-Key` or Bearer, or else the web
+ * screen's session cookie (it reaches the `/api/v1/…` paths) from a page of this server.
  */
-export function attachWebSocket(app: FastifyInstance, service: StreamService, keys: KeyStore): WebSocketServer {
+export function attachWebSocket(app: FastifyInstance, service: StreamService, keys: KeyStore, sessions?: Pick<SessionAuth, 'authenticateUpgrade'>): WebSocketServer {
   const hub = service.hub;
   const wss = new WebSocketServer({
     noServer: true,
@@ -265,10 +267,19 @@ export function attachWebSocket(app: FastifyInstance, service: StreamService, ke
       ws.send(JSON.stringify({ type: 'error', seq: 1, code, message, timestamp: now() }));
       ws.close(close, code);
     };
+    // A key presented by the client wins; without one, the session cookie (the same store and
+    // key lookup as REST), which must come from this server's own pages.
     const key = keyOf(req, url);
-    const record = key === undefined ? undefined : keys.lookup(key);
+    let record: AuthenticatedKey | undefined;
+    try {
+      record = key === undefined ? sessions?.authenticateUpgrade(req) : keys.lookup(key);
+    } catch (err) {
+      const refusal = err instanceof ApiError && err.code === 'cross_site_request' ? 'cross_site_request' : 'invalid_api_key';
+      reject(refusal, err instanceof Error ? err.message : 'Authentication failed', CLOSE.authFailed);
+      return;
+    }
     if (!record) {
-      reject('invalid_api_key', key === undefined ? 'An API key is required: api_key query parameter, X-API-Key or Authorization: Bearer' : 'The API key is not valid', CLOSE.authFailed);
+      reject('invalid_api_key', key === undefined ? 'An API key is required: api_key query parameter, X-API-Key or Authorization: Bearer (or the session cookie of a signed-in page of this server)' : 'The API key is not valid', CLOSE.authFailed);
       return;
     }
     const tier = record.tier;
