@@ -17,7 +17,8 @@ import type { Group, StreamConnection } from './hub.js';
 import type { StreamService } from './service.js';
 import { LIST_NAMES } from './opportunity-source.js';
 import type { SnapshotRow } from './odds-source.js';
-import { HeldFrames, once, sendInTurns } from './progressive.js';
+import { HeldFrames, RowsFrame, sendInTurns } from './progressive.js';
+import type { Piecewise } from './progressive.js';
 import { LIST_FEATURE, STREAM_MIN_EV, STREAM_MIN_PROFIT, allowedLists } from './subscription.js';
 import type { StreamRequest } from './subscription.js';
 
@@ -33,6 +34,8 @@ const MAX_CLIENT_MESSAGE = 64 * 1024;
 export const CLOSE = { authFailed: 4001, noAccess: 4003, tooManyStreams: 4029, invalidFilter: 1008, tryAgainLater: 1013 } as const;
 
 type Params = Record<string, string | undefined>;
+/** A snapshot message: its type, its fields (a JSON fragment, built when first sent), and how to build them in pieces. */
+type SnapshotMessage = [string, () => string, Piecewise?];
 
 /** Filters and channels of a WebSocket subscription, as the query string or a `subscribe` message give them. */
 interface WsSubscription {
@@ -402,17 +405,17 @@ export function attachWebSocket(app: FastifyInstance, service: StreamService, ke
     conn.group = group;
     const current = (): boolean => conn.open && conn.generation === generation;
     void sendInTurns(messages.length, (i) => {
-      const [type, fragment] = messages[i] as [string, () => string];
+      const [type, fragment] = messages[i] as SnapshotMessage;
       conn.sendInitial(type, fragment(), head, ts);
-    }, current, service.settings.snapshotTurnMs).then((sent) => {
+    }, current, service.settings.snapshotTurnMs, (i) => messages[i]?.[2]).then((sent) => {
       if (sent) conn.goLive();
     });
   }
 
   /** A group's snapshot as WebSocket messages `[type, fields]`, `snapshot:complete` last; odds chunks are presented when first sent. */
-  function snapshotMessages(group: Group, resumeAsked: boolean): [string, () => string][] {
+  function snapshotMessages(group: Group, resumeAsked: boolean): SnapshotMessage[] {
     const snap = service.snapshot(group);
-    const messages: [string, () => string][] = [];
+    const messages: SnapshotMessage[] = [];
     for (const l of snap.lists ?? []) {
       const total = Math.max(1, Math.ceil(l.rows.length / OPPORTUNITY_SNAPSHOT_CHUNK));
       for (let c = 0; c < total; c++) {
@@ -432,11 +435,9 @@ export function attachWebSocket(app: FastifyInstance, service: StreamService, ke
       for (const [book, rows] of [...byBook].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
         books.push(book);
         for (let i = 0; i < rows.length; i += INITIAL_CHUNK) {
-          const offset = i;
-          messages.push(['initial', once(() => {
-            const chunk = rows.slice(offset, offset + INITIAL_CHUNK);
-            return `"source":${JSON.stringify(book)},"data":[${chunk.map((x) => x.json).join(',')}],"count":${chunk.length}`;
-          })]);
+          const chunk = rows.slice(i, i + INITIAL_CHUNK);
+          const frame = new RowsFrame(chunk, (joined) => `"source":${JSON.stringify(book)},"data":[${joined}],"count":${chunk.length}`);
+          messages.push(['initial', frame.text, frame]);
         }
       }
     }
