@@ -13,7 +13,8 @@ interface Job {
   headers?: Record<string, string>;
 }
 
-interface Result {
+/** What the client prints: also the bench's view of it (bench/snapshot.ts). */
+export interface Result {
   ms: number;
   connectedMs: number;
   bytes: number;

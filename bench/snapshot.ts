@@ -12,6 +12,7 @@ import { Catalog } from '../api/views/catalog.js';
 import { TierViews } from '../api/views/tier-views.js';
 import { buildBoard } from './board-fixture.js';
 import type { BenchFigure } from './report.js';
+import type { Result as ClientResult } from './snapshot-client.js';
 
 const KEY = 'bench-snapshot-enterprise-key';
 /** The reference's unfiltered snapshot for a Sharp key: about 59 MB of JSON. */
@@ -19,16 +20,6 @@ const REFERENCE_BYTES = 59e6;
 
 /** Streams and /odds never touch the store here. */
 const noStore: OlapStore = { kind: 'chdb', exec: async () => undefined, insert: async () => undefined, query: async () => [], close: async () => undefined };
-
-interface ClientResult {
-  ms: number;
-  connectedMs: number;
-  bytes: number;
-  messages: number;
-  sizes: number[];
-  rows: number;
-  closedEarly: string | null;
-}
 
 interface Measured extends ClientResult {
   loopP99: number;
