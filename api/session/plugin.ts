@@ -144,7 +144,7 @@ export const sessionRoutes: FastifyPluginAsync<SessionRoutesOptions> = async (ap
       tags: ['account'],
       summary: 'Sign in: exchange an API key for a session cookie',
       description:
-        'For browsers: the key is sent once and answered with an HttpOnly, SameSite=Strict session cookie (Secure over TLS, path /api/v1) that REST and SSE accept in place of the key. ' +
+        'For browsers: the key is sent once and answered with an HttpOnly, SameSite=Strict session cookie (Secure over TLS, path /api/v1) that REST, SSE and the WebSocket endpoint (at /api/v1/ws, from a page of this server) accept in place of the key. ' +
         'The session ends at `expires_at` (SESSION_HOURS), on sign-out, or when the key is revoked. With an Origin header, it must be this server. 20 attempts per minute per client address.',
       body: {
         type: 'object',
