@@ -128,7 +128,7 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
   });
   await app.register(errorsPlugin);
   await app.register(cookie);
-  const sessions = new SessionAuth(new SessionStore(appDeps.sessionTtlMs ?? 12 * 3_600_000), deps.keys);
+  const sessions = new SessionAuth(new SessionStore(appDeps.sessionTtlMs ?? 12 * 3_600_000), deps.keys, (header) => app.parseCookie(header));
   if (appDeps.webRoot !== undefined) await app.register(webPlugin, { root: appDeps.webRoot });
   await app.register(jsonBodyPlugin);
   await app.register(finiteNumbersPlugin);
@@ -164,6 +164,7 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
         ...(deps.splits ? { splits: deps.splits } : {}), ...(deps.gameStates ? { gameStates: deps.gameStates } : {}),
       },
       keys: deps.keys,
+      sessions,
       onService: (service) => {
         streamService = service;
         appDeps.onStreams?.(service);

@@ -8,7 +8,7 @@ export const ERROR_CODES = {
   offset_too_large: { status: 400, description: '`offset` is past the endpoint\'s bound (`max_offset`); walk further with `cursor` (/odds) or narrow the filters.' },
   unauthorized: { status: 401, description: 'The API key is missing or not valid.' },
   feature_required: { status: 403, description: "The key's tier lacks the feature; the message names the tier that has it." },
-  cross_site_request: { status: 403, description: 'A state-changing request signed in by the session cookie came without an Origin of this server; send it from the web screen, or authenticate with the key.' },
+  cross_site_request: { status: 403, description: 'A state-changing request (or a WebSocket handshake, closed with 4001) signed in by the session cookie came without an Origin of this server; send it from the web screen, or authenticate with the key.' },
   not_found: { status: 404, description: 'No such sport, league, sportsbook, event or route.' },
   request_timeout: { status: 408, description: 'The request (headers and body) did not arrive within the server\'s request timeout; the connection is closed.' },
   resync_required: { status: 410, description: "A delta's `since` is older than the change window; reload /odds and poll from its meta.next_since." },

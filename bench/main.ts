@@ -11,6 +11,7 @@ import { benchPipeline } from './pipeline.js';
 import { benchSplits } from './splits.js';
 import { benchShedding } from './shedding.js';
 import { benchStreams } from './streams.js';
+import { benchLargeSnapshot } from './snapshot.js';
 import { benchMemory } from './memory.js';
 import { benchReads } from './reads.js';
 import { benchVisible } from './visible.js';
@@ -37,6 +38,7 @@ async function main(): Promise<void> {
     ['Load shedding (200 connections of GET /odds?limit=200)', () => benchShedding()],
     ['Drop-in compatibility (ETag, main lines)', () => benchCompat()],
     ['Streams (1,000 SSE + 1,000 WebSocket subscribers, simulator at 2,000 ticks/s)', () => benchStreams()],
+    ['Progressive stream snapshot of an unfiltered Sharp-sized board (one WebSocket, one SSE subscriber)', () => benchLargeSnapshot()],
     ['Keys and usage counting', () => benchAccounts()],
     ['Betting splits in the normalizer stage', () => benchSplits()],
     ['MCP tool calls (official SDK client, Streamable HTTP)', () => benchMcp()],

@@ -1,11 +1,13 @@
 /**
- * Browser sign-in: a key posted once becomes an HttpOnly, SameSite=Strict cookie that REST and
- * SSE accept; state-changing requests carried by the cookie need this server's Origin; sign-out
- * ends the session. Bad input is answered in the envelope, naming the field.
+ * Browser sign-in: a key posted once becomes an HttpOnly, SameSite=Strict cookie that REST, SSE
+ * and the WebSocket endpoint accept; state-changing requests and WebSocket handshakes carried by
+ * the cookie need this server's Origin; sign-out ends the session. Bad input is answered in the
+ * envelope, naming the field.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startConformance } from './support/fixture.js';
 import type { Conformance } from './support/fixture.js';
+import { WsClient } from './support/stream-clients.js';
 
 type Row = Record<string, unknown>;
 let c: Conformance;
@@ -133,5 +135,68 @@ describe('the session cookie', () => {
     c.sys.keys.apply({ kind: 'key', key: { ...stored, active: false, revokedAt: Date.now(), version: stored.version + 1 } });
     expect((await c.sys.get('/api/v1/sports', undefined, { cookie })).status).toBe(401);
     expect((await c.sys.get('/api/v1/session', undefined, { cookie })).status).toBe(401);
+  });
+});
+
+describe('the session cookie on the WebSocket endpoint', () => {
+  const wsUrl = (path: string): string => `${c.sys.url.replace(/^http/, 'ws')}${path}`;
+  const ofType = (client: WsClient, type: string): Row[] => client.messages.filter((m) => m.type === type);
+
+  it('opens a stream with the session key\'s tier when the handshake comes from this server', async () => {
+    const cookie = cookieOf(await signIn(c.keys.enterprise));
+    for (const path of ['/api/v1/ws', '/api/v1/stream/ws']) {
+      const ws = await WsClient.open(wsUrl(`${path}?channels=odds&league=nba`), { cookie, origin });
+      await ws.until((m) => m.some((x) => x.type === 'snapshot:complete'));
+      expect(ws.messages[0]).toMatchObject({ type: 'connected', seq: 1, tier: 'enterprise', books: { max: -1 } });
+      expect(ofType(ws, 'initial').length).toBeGreaterThan(0);
+      expect(ws.closeCode).toBeNull();
+      ws.close();
+    }
+  });
+
+  it.each([
+    ['another site', { origin: 'https://evil.example' }],
+    ['an opaque origin', { origin: 'null' }],
+    ['no Origin', {}],
+  ] as [string, Record<string, string>][])('refuses a cookie-authenticated handshake from %s with 4001 cross_site_request', async (_name, headers) => {
+    const cookie = cookieOf(await signIn(c.keys.enterprise));
+    const ws = await WsClient.open(wsUrl('/api/v1/ws?channels=odds'), { cookie, ...headers });
+    expect(await ws.closed()).toBe(4001);
+    expect(ws.messages).toHaveLength(1);
+    expect(ws.messages[0]).toMatchObject({ type: 'error', code: 'cross_site_request' });
+    expect(ws.messages[0]?.['message']).toContain('WebSocket handshake signed in by the session cookie needs an Origin header of this server');
+  });
+
+  it('refuses an unknown or signed-out session with 4001 invalid_api_key, saying the session is not live', async () => {
+    const cookie = cookieOf(await signIn(c.keys.enterprise));
+    const out = await fetch(`${c.sys.url}/api/v1/session`, { method: 'DELETE', headers: { cookie, origin } });
+    expect(out.status).toBe(200);
+    for (const stale of [cookie, 'odds_session=not-a-session-token']) {
+      const ws = await WsClient.open(wsUrl('/api/v1/ws?channels=odds'), { cookie: stale, origin });
+      expect(await ws.closed()).toBe(4001);
+      expect(ws.messages[0]).toMatchObject({ type: 'error', code: 'invalid_api_key' });
+      expect(ws.messages[0]?.['message']).toContain('no live session');
+    }
+    // Without cookie and key, the refusal names both ways in.
+    const none = await WsClient.open(wsUrl('/api/v1/ws'), { origin });
+    expect(await none.closed()).toBe(4001);
+    expect(none.messages[0]?.['message']).toContain('session cookie');
+  });
+
+  it('lets a key presented by the client win over the cookie', async () => {
+    const cookie = cookieOf(await signIn(c.keys.pro));
+    // The key's tier, not the session's; the key needs no Origin (server-side clients).
+    const byQuery = await WsClient.open(wsUrl(`/api/v1/ws?channels=odds&league=nba&api_key=${c.keys.enterprise}`), { cookie, origin: 'https://evil.example' });
+    await byQuery.until((m) => m.length > 0);
+    expect(byQuery.messages[0]).toMatchObject({ type: 'connected', tier: 'enterprise' });
+    byQuery.close();
+    const byHeader = await WsClient.open(wsUrl('/api/v1/ws?channels=odds&league=nba'), { cookie, origin, 'x-api-key': c.keys.sharp });
+    await byHeader.until((m) => m.length > 0);
+    expect(byHeader.messages[0]).toMatchObject({ type: 'connected', tier: 'sharp' });
+    byHeader.close();
+    // A wrong key is refused, not rescued by the live session beside it.
+    const wrong = await WsClient.open(wsUrl('/api/v1/ws?api_key=pro_not_a_key'), { cookie, origin });
+    expect(await wrong.closed()).toBe(4001);
+    expect(wrong.messages[0]).toMatchObject({ code: 'invalid_api_key', message: 'The API key is not valid' });
   });
 });

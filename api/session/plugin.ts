@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthenticatedKey, KeyStore } from '../accounts/index.js';
 import type { Catalog } from '../views/catalog.js';
@@ -19,9 +20,10 @@ const SIGN_IN_ATTEMPTS_PER_MINUTE = 20;
  * A state-changing request carried by the cookie must come from this server's own pages.
  * SameSite=Strict already keeps the cookie off cross-site requests; the Origin check is the
  * second lock (same-site but cross-origin pages, browsers without SameSite). A request without
- * Origin is refused: every browser sends it on POST, PUT, PATCH and DELETE.
+ * Origin is refused: every browser sends it on POST, PUT, PATCH and DELETE, and on every
+ * WebSocket handshake. `what` names the request in the refusal.
  */
-export function assertSameOrigin(request: FastifyRequest): void {
+export function assertSameOrigin(request: { method?: string | undefined; headers: IncomingHttpHeaders }, what = `A ${request.method ?? 'request'}`): void {
   const origin = request.headers.origin;
   const host = request.headers.host;
   let originHost: string | null = null;
@@ -31,24 +33,47 @@ export function assertSameOrigin(request: FastifyRequest): void {
     originHost = null;
   }
   if (originHost === null || host === undefined || originHost !== host) {
-    throw new ApiError('cross_site_request', `A ${request.method} signed in by the session cookie needs an Origin header of this server (${host ?? 'unknown host'}); got ${typeof origin === 'string' ? `'${origin.slice(0, 200)}'` : 'none'}`);
+    throw new ApiError('cross_site_request', `${what} signed in by the session cookie needs an Origin header of this server (${host ?? 'unknown host'}); got ${typeof origin === 'string' ? `'${origin.slice(0, 200)}'` : 'none'}`);
   }
 }
 
-/** What the auth hook asks of sessions: the key behind the request's cookie, if any. */
+/** What the auth hook and the WebSocket endpoint ask of sessions: the key behind a request's cookie, if any. */
 export class SessionAuth {
   constructor(
     readonly store: SessionStore,
     private readonly keys: KeyStore,
+    /** The app's cookie parser (`app.parseCookie` of @fastify/cookie), for handshakes that bypass Fastify's hooks. */
+    private readonly parseCookies: (header: string) => Record<string, string | undefined>,
   ) {}
 
-  authenticate(request: FastifyRequest): AuthenticatedKey | undefined {
-    const token = request.cookies[SESSION_COOKIE];
+  /** The key of a live session's token (undefined: no token, or expired, signed out, key revoked). */
+  private keyOf(token: string | undefined): AuthenticatedKey | undefined {
     if (token === undefined || token === '') return undefined;
     const session = this.store.get(token);
-    if (!session) return undefined;
-    if (!SAFE_METHODS.has(request.method)) assertSameOrigin(request);
-    return this.keys.lookupId(session.keyId);
+    return session ? this.keys.lookupId(session.keyId) : undefined;
+  }
+
+  authenticate(request: FastifyRequest): AuthenticatedKey | undefined {
+    const record = this.keyOf(request.cookies[SESSION_COOKIE]);
+    if (record && !SAFE_METHODS.has(request.method)) assertSameOrigin(request);
+    return record;
+  }
+
+  /**
+   * The key of a WebSocket handshake that presents no key itself, by its session cookie
+   * (undefined without one). WebSockets are outside CORS: any page may open one to us, and the
+   * browser would attach the cookie (Cross-Site WebSocket Hijacking). So the handshake must come
+   * from this server's own pages, checked before the session is looked up, so another site learns
+   * nothing about it. Throws `cross_site_request`, or `unauthorized` for a cookie without a live session.
+   */
+  authenticateUpgrade(request: IncomingMessage): AuthenticatedKey | undefined {
+    const header = request.headers.cookie;
+    const token = header === undefined ? undefined : this.parseCookies(header)[SESSION_COOKIE];
+    if (token === undefined || token === '') return undefined;
+    assertSameOrigin(request, 'A WebSocket handshake');
+    const record = this.keyOf(token);
+    if (!record) throw new ApiError('unauthorized', 'The session cookie names no live session (expired, signed out, or its key revoked or expired): sign in again with POST /api/v1/session, or present an API key');
+    return record;
   }
 }
 
@@ -119,7 +144,7 @@ export const sessionRoutes: FastifyPluginAsync<SessionRoutesOptions> = async (ap
       tags: ['account'],
       summary: 'Sign in: exchange an API key for a session cookie',
       description:
-        'For browsers: the key is sent once and answered with an HttpOnly, SameSite=Strict session cookie (Secure over TLS, path /api/v1) that REST and SSE accept in place of the key. ' +
+        'For browsers: the key is sent once and answered with an HttpOnly, SameSite=Strict session cookie (Secure over TLS, path /api/v1) that REST, SSE and the WebSocket endpoint (at /api/v1/ws, from a page of this server) accept in place of the key. ' +
         'The session ends at `expires_at` (SESSION_HOURS), on sign-out, or when the key is revoked. With an Origin header, it must be this server. 20 attempts per minute per client address.',
       body: {
         type: 'object',

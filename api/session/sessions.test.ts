@@ -1,4 +1,10 @@
+import type { IncomingMessage } from 'node:http';
+import cookie from '@fastify/cookie';
+import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
+import { KeyStore } from '../accounts/index.js';
+import { ApiError } from '../errors.js';
+import { SessionAuth } from './plugin.js';
 import { SessionStore } from './sessions.js';
 
 describe('SessionStore', () => {
@@ -34,5 +40,49 @@ describe('SessionStore', () => {
     now = 20;
     store.create('d');
     expect(store.size).toBe(1);
+  });
+});
+
+describe('SessionAuth.authenticateUpgrade (a WebSocket handshake without a key)', () => {
+  async function setup(): Promise<{ auth: SessionAuth; token: string; setNow: (t: number) => void; close: () => Promise<void> }> {
+    const app = Fastify();
+    await app.register(cookie);
+    await app.ready();
+    let now = 1_000;
+    const keys = new KeyStore();
+    const key = keys.add('sharp_session_key', 'sharp');
+    const store = new SessionStore(60_000, () => now);
+    const auth = new SessionAuth(store, keys, (header) => app.parseCookie(header));
+    return { auth, token: store.create(key.keyId).token, setNow: (t) => (now = t), close: () => app.close() };
+  }
+  const handshake = (headers: Record<string, string>): IncomingMessage => ({ method: 'GET', headers: { host: 'odds.example:8080', ...headers } }) as unknown as IncomingMessage;
+  const refusal = (f: () => unknown): string | null => {
+    try {
+      f();
+      return null;
+    } catch (err) {
+      return err instanceof ApiError ? err.code : String(err);
+    }
+  };
+
+  it("answers the session's key for its cookie from this server's origin, among other cookies", async () => {
+    const s = await setup();
+    const record = s.auth.authenticateUpgrade(handshake({ cookie: `theme=dark; odds_session=${s.token}`, origin: 'http://odds.example:8080' }));
+    expect(record?.tier).toBe('sharp');
+    expect(s.auth.authenticateUpgrade(handshake({ origin: 'http://odds.example:8080' }))).toBeUndefined();
+    expect(s.auth.authenticateUpgrade(handshake({ cookie: 'theme=dark' }))).toBeUndefined();
+    await s.close();
+  });
+
+  it('refuses another origin (or none) before looking at the session, and an expired session after', async () => {
+    const s = await setup();
+    const cookieHeader = `odds_session=${s.token}`;
+    expect(refusal(() => s.auth.authenticateUpgrade(handshake({ cookie: cookieHeader, origin: 'http://evil.example' })))).toBe('cross_site_request');
+    expect(refusal(() => s.auth.authenticateUpgrade(handshake({ cookie: cookieHeader, origin: 'http://odds.example:9999' })))).toBe('cross_site_request');
+    expect(refusal(() => s.auth.authenticateUpgrade(handshake({ cookie: cookieHeader })))).toBe('cross_site_request');
+    expect(refusal(() => s.auth.authenticateUpgrade(handshake({ cookie: 'odds_session=unknown', origin: 'http://evil.example' })))).toBe('cross_site_request');
+    s.setNow(61_000);
+    expect(refusal(() => s.auth.authenticateUpgrade(handshake({ cookie: cookieHeader, origin: 'http://odds.example:8080' })))).toBe('unauthorized');
+    await s.close();
   });
 });

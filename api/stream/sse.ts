@@ -11,12 +11,15 @@ import { GAMESTATE_CHANNEL, GameStateSource } from './gamestate-source.js';
 import type { GameStateSpec } from './gamestate-source.js';
 import type { Group, StreamConnection } from './hub.js';
 import type { StreamService } from './service.js';
-import { HeldFrames, once, sendInTurns } from './progressive.js';
+import { HeldFrames, RowsFrame, sendInTurns } from './progressive.js';
+import type { Piecewise } from './progressive.js';
 import { allowedLists, filterEcho } from './subscription.js';
 import type { StreamRequest } from './subscription.js';
 
 export const SSE_CHANNELS = ['opportunities', 'odds', 'all', 'gamestate', 'splits'] as const;
 type SseChannel = (typeof SSE_CHANNELS)[number];
+/** A snapshot frame to send: rendered with its id when sent, and how to build its body in pieces ahead. */
+type SnapshotFrame = [() => Rendered, Piecewise | undefined];
 /** Rows (odds) or items (opportunities) per snapshot frame. */
 export const SNAPSHOT_CHUNK = 1000;
 export const RETRY_MS = 3000;
@@ -269,9 +272,9 @@ export const sseRoutes: FastifyPluginAsync<{ service: StreamService }> = async (
     conn.holdLive();
     hub.join(conn, group);
     const sent = await sendInTurns(snapshot.length, (i) => {
-      const frame = (snapshot[i] as () => Rendered)();
+      const frame = (snapshot[i] as SnapshotFrame)[0]();
       conn.writeInitial(frame, i === snapshot.length - 1 ? head : undefined);
-    }, () => conn.open, service.settings.snapshotTurnMs);
+    }, () => conn.open, service.settings.snapshotTurnMs, (i) => snapshot[i]?.[1]);
     if (sent) conn.goLive();
   };
 
@@ -290,29 +293,28 @@ export const sseRoutes: FastifyPluginAsync<{ service: StreamService }> = async (
    * Snapshot frames carry `<seq>-s<k>` ids: not a resume point, so a drop mid-snapshot resyncs;
    * `snapshot:complete` carries the seq. Each is rendered when sent.
    */
-  function snapshotFrames(group: Group, head: number, resync: boolean): (() => Rendered)[] {
+  function snapshotFrames(group: Group, head: number, resync: boolean): SnapshotFrame[] {
     // The frame bodies are built once per group version and shared by the members joining at it; only ids differ.
     const bodies = service.shared(group, `sse|${resync}`, () => snapshotBodies(group, resync));
-    return bodies.map(([name, data], i) => () => {
+    return bodies.map(([name, data, pieces], i) => [() => {
       const sse = data();
       return hub.renderOne(i === bodies.length - 1 ? String(head) : `${head}-s${i + 1}`, { name, sse, ws: sse.slice(1, -1) });
-    });
+    }, pieces]);
   }
 
   /** The snapshot's frames as `[event name, data]`, `snapshot:complete` last; odds chunks are presented when first sent. */
-  function snapshotBodies(group: Group, resync: boolean): [string, () => string][] {
+  function snapshotBodies(group: Group, resync: boolean): [string, () => string, Piecewise?][] {
     const snap = service.snapshot(group);
-    const out: [string, () => string][] = [];
+    const out: [string, () => string, Piecewise?][] = [];
     const books = new Set<string>();
     if (snap.odds) {
       const rows = snap.odds;
       for (const r of rows) books.add(r.book);
       for (let i = 0; i === 0 || i < rows.length; i += SNAPSHOT_CHUNK) {
         const offset = i;
-        out.push(['snapshot', once(() => {
-          const chunk = rows.slice(offset, offset + SNAPSHOT_CHUNK);
-          return `{"odds":[${chunk.map((r) => r.json).join(',')}],"count":${chunk.length},"total":${rows.length},"offset":${offset},"has_more":${offset + SNAPSHOT_CHUNK < rows.length},"resync":${resync}}`;
-        })]);
+        const chunk = rows.slice(offset, offset + SNAPSHOT_CHUNK);
+        const frame = new RowsFrame(chunk, (joined) => `{"odds":[${joined}],"count":${chunk.length},"total":${rows.length},"offset":${offset},"has_more":${offset + SNAPSHOT_CHUNK < rows.length},"resync":${resync}}`);
+        out.push(['snapshot', frame.text, frame]);
       }
     }
     const counts: Record<string, number> = {};

@@ -6,7 +6,8 @@ import { WebSocketServer } from 'ws';
 import type { WebSocket } from 'ws';
 import type { TierName } from '../../schemas/index.js';
 import { ApiError } from '../errors.js';
-import type { KeyStore } from '../accounts/index.js';
+import type { AuthenticatedKey, KeyStore } from '../accounts/index.js';
+import type { SessionAuth } from '../session/index.js';
 import { TIERS, allowedBooks } from '../tiers.js';
 import { jsonArray, wsMessage } from './frames.js';
 import type { Rendered } from './frames.js';
@@ -16,7 +17,8 @@ import type { Group, StreamConnection } from './hub.js';
 import type { StreamService } from './service.js';
 import { LIST_NAMES } from './opportunity-source.js';
 import type { SnapshotRow } from './odds-source.js';
-import { HeldFrames, once, sendInTurns } from './progressive.js';
+import { HeldFrames, RowsFrame, sendInTurns } from './progressive.js';
+import type { Piecewise } from './progressive.js';
 import { LIST_FEATURE, STREAM_MIN_EV, STREAM_MIN_PROFIT, allowedLists } from './subscription.js';
 import type { StreamRequest } from './subscription.js';
 
@@ -32,6 +34,8 @@ const MAX_CLIENT_MESSAGE = 64 * 1024;
 export const CLOSE = { authFailed: 4001, noAccess: 4003, tooManyStreams: 4029, invalidFilter: 1008, tryAgainLater: 1013 } as const;
 
 type Params = Record<string, string | undefined>;
+/** A snapshot message: its type, its fields (a JSON fragment, built when first sent), and how to build them in pieces. */
+type SnapshotMessage = [string, () => string, Piecewise?];
 
 /** Filters and channels of a WebSocket subscription, as the query string or a `subscribe` message give them. */
 interface WsSubscription {
@@ -241,9 +245,10 @@ class WsConnection implements StreamConnection {
 
 /**
  * The WebSocket endpoint on the API's own HTTP server (upgrade on `/`, `/ws`, `/api/v1/ws`),
- * subprotocol `sharpapi-v1`, key by `?api_key=`, `X-API-Key` or Bearer.
+ * subprotocol `sharpapi-v1`, key by `?api_key=`, `X-API-Key` or Bearer, or else the web
+ * screen's session cookie (it reaches the `/api/v1/…` paths) from a page of this server.
  */
-export function attachWebSocket(app: FastifyInstance, service: StreamService, keys: KeyStore): WebSocketServer {
+export function attachWebSocket(app: FastifyInstance, service: StreamService, keys: KeyStore, sessions?: Pick<SessionAuth, 'authenticateUpgrade'>): WebSocketServer {
   const hub = service.hub;
   const wss = new WebSocketServer({
     noServer: true,
@@ -266,10 +271,19 @@ export function attachWebSocket(app: FastifyInstance, service: StreamService, ke
       ws.send(JSON.stringify({ type: 'error', seq: 1, code, message, timestamp: now() }));
       ws.close(close, code);
     };
+    // A key presented by the client wins; without one, the session cookie (the same store and
+    // key lookup as REST), which must come from this server's own pages.
     const key = keyOf(req, url);
-    const record = key === undefined ? undefined : keys.lookup(key);
+    let record: AuthenticatedKey | undefined;
+    try {
+      record = key === undefined ? sessions?.authenticateUpgrade(req) : keys.lookup(key);
+    } catch (err) {
+      const refusal = err instanceof ApiError && err.code === 'cross_site_request' ? 'cross_site_request' : 'invalid_api_key';
+      reject(refusal, err instanceof Error ? err.message : 'Authentication failed', CLOSE.authFailed);
+      return;
+    }
     if (!record) {
-      reject('invalid_api_key', key === undefined ? 'An API key is required: api_key query parameter, X-API-Key or Authorization: Bearer' : 'The API key is not valid', CLOSE.authFailed);
+      reject('invalid_api_key', key === undefined ? 'An API key is required: api_key query parameter, X-API-Key or Authorization: Bearer (or the session cookie of a signed-in page of this server)' : 'The API key is not valid', CLOSE.authFailed);
       return;
     }
     const tier = record.tier;
@@ -392,17 +406,17 @@ export function attachWebSocket(app: FastifyInstance, service: StreamService, ke
     conn.group = group;
     const current = (): boolean => conn.open && conn.generation === generation;
     void sendInTurns(messages.length, (i) => {
-      const [type, fragment] = messages[i] as [string, () => string];
+      const [type, fragment] = messages[i] as SnapshotMessage;
       conn.sendInitial(type, fragment(), head, ts);
-    }, current, service.settings.snapshotTurnMs).then((sent) => {
+    }, current, service.settings.snapshotTurnMs, (i) => messages[i]?.[2]).then((sent) => {
       if (sent) conn.goLive();
     });
   }
 
   /** A group's snapshot as WebSocket messages `[type, fields]`, `snapshot:complete` last; odds chunks are presented when first sent. */
-  function snapshotMessages(group: Group, resumeAsked: boolean): [string, () => string][] {
+  function snapshotMessages(group: Group, resumeAsked: boolean): SnapshotMessage[] {
     const snap = service.snapshot(group);
-    const messages: [string, () => string][] = [];
+    const messages: SnapshotMessage[] = [];
     for (const l of snap.lists ?? []) {
       const total = Math.max(1, Math.ceil(l.rows.length / OPPORTUNITY_SNAPSHOT_CHUNK));
       for (let c = 0; c < total; c++) {
@@ -422,11 +436,9 @@ export function attachWebSocket(app: FastifyInstance, service: StreamService, ke
       for (const [book, rows] of [...byBook].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
         books.push(book);
         for (let i = 0; i < rows.length; i += INITIAL_CHUNK) {
-          const offset = i;
-          messages.push(['initial', once(() => {
-            const chunk = rows.slice(offset, offset + INITIAL_CHUNK);
-            return `"source":${JSON.stringify(book)},"data":[${chunk.map((x) => x.json).join(',')}],"count":${chunk.length}`;
-          })]);
+          const chunk = rows.slice(i, i + INITIAL_CHUNK);
+          const frame = new RowsFrame(chunk, (joined) => `"source":${JSON.stringify(book)},"data":[${joined}],"count":${chunk.length}`);
+          messages.push(['initial', frame.text, frame]);
         }
       }
     }
