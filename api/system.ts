@@ -95,10 +95,14 @@ export interface SystemOverrides {
  * go first, the nearest to the reader first (so what is in flight lands before new input is
  * taken): the API's changelog views, then the snapshot, then the normalizer. The opportunity
  * engines, closing lines and the sinks, which read the same topics, take the turns left.
+ * The levels are far apart because a waiting stage gains a level per 250 ms: one level apart, an
+ * engine batch or a sink that had waited a quarter of a second went ahead of newly arrived ticks
+ * whenever the loop was busy, and a burst of ticks reached the boards 200-500 ms late.
+ * Five levels apart, the tick path keeps its place unless a stage has waited 1.25 s.
  */
 export function inProcessPriority(replicaId: string): (groupId: string) => number {
   const views = `api-${replicaId}-`;
-  return (groupId) => (groupId.startsWith(views) ? 3 : groupId === 'snapshot' ? 2 : groupId === 'normalizer' ? 1 : 0);
+  return (groupId) => (groupId.startsWith(views) ? 15 : groupId === 'snapshot' ? 10 : groupId === 'normalizer' ? 5 : 0);
 }
 
 export function packageVersion(): string {
