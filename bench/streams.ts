@@ -277,7 +277,7 @@ export async function benchStreams(seconds = 10, perKind = Number(process.env['B
   // Load shedding is off here: on a loaded machine it refuses subscribers' connects (503 while the
   // event loop lags), and this section measures fan-out; the shedding section measures shedding.
   const config = loadConfig({
-    PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, FEED: 'simulator', SIM_TICKS_PER_SECOND: '2000', SINK_MAX_WAIT_MS: '1000', MAX_CONNECTIONS_PER_ADDRESS: String(4 * perKind + 100),
+    PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, FEED: 'simulator', SIM_TICKS_PER_SECOND: '2000', SIM_STEP_MS: process.env['BENCH_STREAM_STEP_MS'] ?? '100', SINK_MAX_WAIT_MS: '1000', MAX_CONNECTIONS_PER_ADDRESS: String(4 * perKind + 100),
     SHED_EVENT_LOOP_DELAY_MS: '0',
   });
   let streams: StreamService | null = null;

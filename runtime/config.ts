@@ -35,7 +35,7 @@ export interface Config {
   dataDir: string;
   logLevel: string;
   feed: FeedKind;
-  simulator: { seed: number; ticksPerSecond: number; splitsIntervalMs: number };
+  simulator: { seed: number; ticksPerSecond: number; stepMs: number; splitsIntervalMs: number };
   replay: { file: string | null; speed: number | 'max' };
   theOddsApi: { key: string | null; sports: string[]; regions: string[]; markets: string[]; baseUrl: string };
   clickhouse: { url: string; user: string; password: string; database: string } | null;
@@ -106,7 +106,7 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir: resolve(s.string('DATA_DIR')),
     logLevel: s.string('LOG_LEVEL'),
     feed,
-    simulator: { seed: s.int('SIM_SEED'), ticksPerSecond: s.int('SIM_TICKS_PER_SECOND'), splitsIntervalMs: s.int('SPLITS_INTERVAL_SECONDS') * 1000 },
+    simulator: { seed: s.int('SIM_SEED'), ticksPerSecond: s.int('SIM_TICKS_PER_SECOND'), stepMs: s.int('SIM_STEP_MS'), splitsIntervalMs: s.int('SPLITS_INTERVAL_SECONDS') * 1000 },
     replay: { file: replayFile, speed: speedRaw === 'max' ? 'max' : Number(speedRaw) },
     theOddsApi: {
       key: oddsKey,

@@ -20,7 +20,7 @@ export async function makeFeed(config: Config, clock: Clock, logger: Logger): Pr
       return null;
     case 'simulator': {
       const { SimulatorFeed } = await import('../pipeline/feeds/simulator/index.js');
-      return new SimulatorFeed({ seed: config.simulator.seed, ticksPerSecond: config.simulator.ticksPerSecond, splitsIntervalMs: config.simulator.splitsIntervalMs, clock });
+      return new SimulatorFeed({ seed: config.simulator.seed, ticksPerSecond: config.simulator.ticksPerSecond, intervalMs: config.simulator.stepMs, splitsIntervalMs: config.simulator.splitsIntervalMs, clock });
     }
     case 'replay': {
       const { ReplayFeed } = await import('../pipeline/feeds/theoddsapi/index.js');

@@ -52,6 +52,7 @@ export const SETTINGS = [
   { name: 'FEED', kind: 'enum', default: 'simulator', values: ['simulator', 'replay', 'theoddsapi', 'none'], doc: 'where ticks come from; `none` for extra pipeline workers that only process' },
   { name: 'SIM_SEED', kind: 'int', default: '42', min: 0, max: 2 ** 31 - 1, doc: 'simulator seed: the same seed gives the same market' },
   { name: 'SIM_TICKS_PER_SECOND', kind: 'int', default: '200', min: 1, max: 1_000_000, doc: 'simulated price updates per second (up to 100k for load)' },
+  { name: 'SIM_STEP_MS', kind: 'int', default: '100', min: 1, max: 60_000, doc: 'how often the simulator emits its ticks: each step carries the ticks of its interval, stamped at the step (smaller steps: smaller, more frequent bursts, as a streaming feed delivers them)' },
   { name: 'SPLITS_INTERVAL_SECONDS', kind: 'int', default: '300', min: 0, max: 86_400, doc: 'seconds between two rounds of simulated betting splits (draftkings, circa); `0` turns them off' },
   { name: 'REPLAY_FILE', kind: 'file', doc: 'recording to replay (`.jsonl` or `.jsonl.gz`), with `FEED=replay`' },
   { name: 'REPLAY_SPEED', kind: 'string', default: 'max', check: checkSpeed, doc: 'replayed time per real time (`60`: an hour a minute), or `max`' },
