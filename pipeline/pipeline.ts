@@ -360,15 +360,15 @@ export function startPipeline(options: PipelineOptions): Pipeline {
 
     startStage(bus, 'sink:odds_ticks', { groupId: 'sink-odds-ticks', topic: TOPICS.ticks, fromBeginning: true, ...sinkBatch }, async (records) => {
       const now = clock.now();
-      await ticksSink.writeRecords(records, (r) => (r.value ? tickRow(r.value, now) : null));
+      await ticksSink.write(records.flatMap((r) => (r.value ? [tickRow(r.value, now)] : [])));
     }, logger, options.onFailure),
 
     startStage(bus, 'sink:odds_latest', { groupId: 'sink-odds-latest', topic: TOPICS.snapshot, fromBeginning: true, ...sinkBatch }, async (records) => {
-      await latestSink.writeRecords(records, (r) => (r.value ? latestRow(r.value, r.offset + 1) : null));
+      await latestSink.write(records.flatMap((r) => (r.value ? [latestRow(r.value, r.offset + 1)] : [])));
     }, logger, options.onFailure),
 
     startStage(bus, 'sink:opportunities', { groupId: 'sink-opportunities', topic: TOPICS.opportunities, fromBeginning: true, ...sinkBatch, minBatchSize: 1000 }, async (records) => {
-      await opportunitiesSink.writeRecords(records, (r) => (r.value ? opportunityRow(r.value, r.offset + 1) : null));
+      await opportunitiesSink.write(records.flatMap((r) => (r.value ? [opportunityRow(r.value, r.offset + 1)] : [])));
     }, logger, options.onFailure),
 
     // One consumer for both splits tables: the same rows, a few thousand every 5 minutes.

@@ -16,9 +16,6 @@ export interface SinkCounters {
   lastWriteAt: number | null;
 }
 
-/** Longest stretch mapping a batch's records holds the event loop before yielding. */
-const MAP_SLICE_MS = 4;
-
 /** Longest wait between two attempts, whatever the attempt. */
 const MAX_BACKOFF_MS = 30_000;
 
@@ -45,25 +42,6 @@ export class TableSink {
     this.retries = options.retries ?? 8;
     this.backoffMs = options.backoffMs ?? 200;
     this.sleep = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
-  }
-
-  /**
-   * Maps records to rows and writes them. A sink's batch can hold seconds of records (it waits to
-   * make large inserts), and the mapping runs on the event loop the API shares in one process:
-   * it yields between slices of MAP_SLICE_MS instead of holding the loop for the whole batch.
-   */
-  async writeRecords<R>(records: readonly R[], toRow: (record: R) => StoreRow | null): Promise<void> {
-    const rows: StoreRow[] = [];
-    let since = performance.now();
-    for (let i = 0; i < records.length; i++) {
-      const row = toRow(records[i] as R);
-      if (row !== null) rows.push(row);
-      if ((i & 63) === 63 && performance.now() - since >= MAP_SLICE_MS) {
-        await new Promise<void>((resolve) => setImmediate(resolve));
-        since = performance.now();
-      }
-    }
-    await this.write(rows);
   }
 
   async write(rows: readonly StoreRow[]): Promise<void> {

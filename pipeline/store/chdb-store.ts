@@ -3,9 +3,6 @@ import { Session } from 'chdb';
 import type { OlapStore, StoreRow } from './store.js';
 import { StoreError } from './store.js';
 
-/** Longest stretch building one insert's text holds the event loop before yielding. */
-const TEXT_SLICE_MS = 4;
-
 const PERMANENT = /Syntax error|Unknown table|doesn't exist|Missing columns|There is no column|Cannot parse|Type mismatch|Unknown identifier|ILLEGAL_TYPE|NO_SUCH_COLUMN/i;
 
 /** ClickHouse engine in process (chDB): the embedded default, data under one directory. */
@@ -32,17 +29,7 @@ export class ChdbStore implements OlapStore {
     if (first === undefined) return;
     const columns = Object.keys(first);
     let text = '';
-    let since = performance.now();
-    for (let i = 0; i < rows.length; i++) {
-      text += JSON.stringify(columns.map((c) => (rows[i] as StoreRow)[c] ?? null)) + '\n';
-      // The text is built on the event loop, which in one process also serves the API and its
-      // streams: a backlog of a few thousand opportunity rows (about 3 KB each) held it for over
-      // 100 ms. Let everything else run between slices of TEXT_SLICE_MS.
-      if ((i & 63) === 63 && performance.now() - since >= TEXT_SLICE_MS) {
-        await new Promise<void>((resolve) => setImmediate(resolve));
-        since = performance.now();
-      }
-    }
+    for (const row of rows) text += JSON.stringify(columns.map((c) => row[c] ?? null)) + '\n';
     await this.wrap(() => this.session.insert({ table, values: text, format: 'JSONCompactEachRow', columns }));
   }
 

@@ -49,13 +49,6 @@ export function describeStoreContract(name: string, open: () => Promise<{ store:
       expect(rows).toEqual([{ n: 2 }]);
     });
 
-    it('inserts every row of a large batch (the embedded store builds its text over several turns of the event loop)', async () => {
-      await store.exec('CREATE TABLE IF NOT EXISTS contract_large_batch (i UInt32, s String) ENGINE = MergeTree ORDER BY i');
-      await store.insert('contract_large_batch', Array.from({ length: 30_000 }, (_, i) => ({ i, s: `row ${i} ${'x'.repeat(200)}` })));
-      const rows = await store.query<{ n: number; total: number; longest: number }>('SELECT count() AS n, sum(i) AS total, max(length(s)) AS longest FROM contract_large_batch');
-      expect(rows).toEqual([{ n: 30_000, total: 449_985_000, longest: 210 }]);
-    });
-
     it('raises a typed, non-retryable StoreError for a bad statement', async () => {
       const failure = store.query('SELECT nope FROM no_such_table');
       await expect(failure).rejects.toBeInstanceOf(StoreError);
