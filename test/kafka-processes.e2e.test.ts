@@ -110,7 +110,7 @@ describe.skipIf(unavailable !== null)('pipeline and API processes on Kafka', () 
       });
       for (const p of [a, b]) {
         p.child.kill('SIGTERM');
-        expect((await exited(p.child)).code).toBe(0);
+        expect((await exited(p.child)).code, `the process exited on SIGTERM with: ${p.child.output.stderr.slice(-3000)}`).toBe(0);
       }
       const [ta, tb] = [storeTicks(da), storeTicks(db)];
       // Whichever partitions each process owned (librdkafka's mock cluster moves partitions to a
