@@ -64,7 +64,7 @@ export interface StreamSource {
    * The groups that can have frames in a batch, when the source can tell without rendering
    * (a batch of one sportsbook's odds reaches only groups that serve it); all of them otherwise.
    */
-  audience?(batch: SourceBatch, groups: ReadonlySet<Group>): Iterable<Group>;
+  audience?(batch: SourceBatch): Iterable<Group>;
   /** Drops what is pending unseen (nobody subscribes): cheaper than taking it. */
   discard(): void;
 }
@@ -159,7 +159,7 @@ export class StreamHub {
         const first = this.seq + 1;
         this.seq += batch.slots;
         const bySlot: (Map<Group, Rendered> | null)[] = new Array<Map<Group, Rendered> | null>(batch.slots).fill(null);
-        for (const group of source.audience?.(batch, groups) ?? groups) {
+        for (const group of source.audience?.(batch) ?? groups) {
           for (const { slot, payload } of source.render(batch, group, now)) {
             group.version++;
             // What was shared is stale now; drop it rather than hold it until the next join.
@@ -196,9 +196,7 @@ export class StreamHub {
     if (g) return g;
     g = new Group(spec);
     g.since = this.seq;
-    for (const source of this.sources) {
-      if (source.feed === spec.feed && spec.channels.has(source.channel)) source.openGroup?.(g, this.options.now());
-    }
+    for (const source of this.sourcesOf(spec)) source.openGroup?.(g, this.options.now());
     for (const channel of spec.channels.keys()) {
       const key = `${spec.feed}|${channel}`;
       let set = this.index.get(key);
@@ -286,6 +284,11 @@ export class StreamHub {
     for (const c of this.connections) c.heartbeat(this.seq, ts);
   }
 
+  /** The sources whose changes a subscription reads (its feed, one of its channels). */
+  private sourcesOf(spec: StreamSpec): StreamSource[] {
+    return this.sources.filter((source) => source.feed === spec.feed && spec.channels.has(source.channel));
+  }
+
   /**
    * A group without members is kept while the window still holds frames from its last
    * member's time, so that member can resume exactly; then it goes.
@@ -295,9 +298,7 @@ export class StreamHub {
       if (g.idleAt === null || g.idleAt >= this.window.floor) continue;
       this.groups.delete(signature);
       for (const channel of g.spec.channels.keys()) this.index.get(`${g.spec.feed}|${channel}`)?.delete(g);
-      for (const source of this.sources) {
-        if (source.feed === g.spec.feed && g.spec.channels.has(source.channel)) source.closeGroup?.(g);
-      }
+      for (const source of this.sourcesOf(g.spec)) source.closeGroup?.(g);
     }
   }
 

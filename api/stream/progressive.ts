@@ -41,6 +41,9 @@ export interface Piecewise {
   build(piece: number): void;
 }
 
+/** A snapshot message as SSE and WebSocket list them: its name, its body (built when first sent), and how to build that body in pieces ahead. */
+export type SnapshotBody = [name: string, text: () => string, pieces?: Piecewise];
+
 /** Rows presented per piece of a `RowsFrame`: about a millisecond's work. */
 const ROWS_PER_PIECE = 100;
 

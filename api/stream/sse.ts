@@ -12,7 +12,7 @@ import type { GameStateSpec } from './gamestate-source.js';
 import type { Group, StreamConnection } from './hub.js';
 import type { StreamService } from './service.js';
 import { HeldFrames, RowsFrame, sendInTurns } from './progressive.js';
-import type { Piecewise } from './progressive.js';
+import type { Piecewise, SnapshotBody } from './progressive.js';
 import { allowedLists, filterEcho } from './subscription.js';
 import type { StreamRequest } from './subscription.js';
 
@@ -303,9 +303,9 @@ export const sseRoutes: FastifyPluginAsync<{ service: StreamService }> = async (
   }
 
   /** The snapshot's frames as `[event name, data]`, `snapshot:complete` last; odds chunks are presented when first sent. */
-  function snapshotBodies(group: Group, resync: boolean): [string, () => string, Piecewise?][] {
+  function snapshotBodies(group: Group, resync: boolean): SnapshotBody[] {
     const snap = service.snapshot(group);
-    const out: [string, () => string, Piecewise?][] = [];
+    const out: SnapshotBody[] = [];
     const books = new Set<string>();
     if (snap.odds) {
       const rows = snap.odds;

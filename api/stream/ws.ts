@@ -18,7 +18,7 @@ import type { StreamService } from './service.js';
 import { LIST_NAMES } from './opportunity-source.js';
 import type { SnapshotRow } from './odds-source.js';
 import { HeldFrames, RowsFrame, sendInTurns } from './progressive.js';
-import type { Piecewise } from './progressive.js';
+import type { SnapshotBody } from './progressive.js';
 import { LIST_FEATURE, STREAM_MIN_EV, STREAM_MIN_PROFIT, allowedLists } from './subscription.js';
 import type { StreamRequest } from './subscription.js';
 
@@ -34,8 +34,8 @@ const MAX_CLIENT_MESSAGE = 64 * 1024;
 export const CLOSE = { authFailed: 4001, noAccess: 4003, tooManyStreams: 4029, invalidFilter: 1008, tryAgainLater: 1013 } as const;
 
 type Params = Record<string, string | undefined>;
-/** A snapshot message: its type, its fields (a JSON fragment, built when first sent), and how to build them in pieces. */
-type SnapshotMessage = [string, () => string, Piecewise?];
+/** Send options of every message: text, also when its bytes come as a Buffer (frames shared by a group). */
+const TEXT_MESSAGE = { binary: false } as const;
 
 /** Filters and channels of a WebSocket subscription, as the query string or a `subscribe` message give them. */
 interface WsSubscription {
@@ -217,7 +217,7 @@ class WsConnection implements StreamConnection {
   /** Writes one message: a string, or a Buffer holding a text message's UTF-8 bytes. */
   private raw(text: string | Buffer): void {
     if (this.dead) return;
-    this.ws.send(text, { binary: false });
+    this.ws.send(text, TEXT_MESSAGE);
     if (this.ws.bufferedAmount > this.maxBytes + this.allowance) this.backpressure();
   }
 
@@ -406,7 +406,7 @@ export function attachWebSocket(app: FastifyInstance, service: StreamService, ke
     conn.group = group;
     const current = (): boolean => conn.open && conn.generation === generation;
     void sendInTurns(messages.length, (i) => {
-      const [type, fragment] = messages[i] as SnapshotMessage;
+      const [type, fragment] = messages[i] as SnapshotBody;
       conn.sendInitial(type, fragment(), head, ts);
     }, current, service.settings.snapshotTurnMs, (i) => messages[i]?.[2]).then((sent) => {
       if (sent) conn.goLive();
@@ -414,9 +414,9 @@ export function attachWebSocket(app: FastifyInstance, service: StreamService, ke
   }
 
   /** A group's snapshot as WebSocket messages `[type, fields]`, `snapshot:complete` last; odds chunks are presented when first sent. */
-  function snapshotMessages(group: Group, resumeAsked: boolean): SnapshotMessage[] {
+  function snapshotMessages(group: Group, resumeAsked: boolean): SnapshotBody[] {
     const snap = service.snapshot(group);
-    const messages: SnapshotMessage[] = [];
+    const messages: SnapshotBody[] = [];
     for (const l of snap.lists ?? []) {
       const total = Math.max(1, Math.ceil(l.rows.length / OPPORTUNITY_SNAPSHOT_CHUNK));
       for (let c = 0; c < total; c++) {
