@@ -11,6 +11,7 @@ const long = [
   'test/kafka-processes.e2e.test.ts',
   'test/pipeline-rebalance.e2e.test.ts',
   'test/kafka-broker-gone.e2e.test.ts',
+  'pipeline/bus/kafka-rejoin.test.ts',
 ];
 
 export default defineConfig({

@@ -6,6 +6,9 @@ const { AssignerProtocol, KafkaJSNonRetriableError } = kafkajs;
 
 export const CO_PARTITIONED_ASSIGNER = 'CoPartitionedAssigner';
 
+/** The cluster's topics are not co-partitioned as this process is configured: no retry fixes that. */
+export class NotCoPartitionedError extends KafkaJSNonRetriableError {}
+
 /**
  * Kafka group assignment for co-partitioned topics: partition p of every subscribed topic goes to
  * the same member (members sorted by id, partition p to member p mod n). kafkajs's default
@@ -28,7 +31,7 @@ export function coPartitionedAssigner(configured: Readonly<Record<string, number
       for (const [topic, n] of counts) {
         const expected = configured[topic];
         if ((expected !== undefined && n !== expected) || n !== counts[0]?.[1]) {
-          throw new KafkaJSNonRetriableError(`topics ${counts.map(([t, c]) => `${t} (${c} partitions)`).join(', ')} are not co-partitioned as configured (${topic} must have ${expected ?? counts[0]?.[1]})`);
+          throw new NotCoPartitionedError(`topics ${counts.map(([t, c]) => `${t} (${c} partitions)`).join(', ')} are not co-partitioned as configured (${topic} must have ${expected ?? counts[0]?.[1]})`);
         }
       }
       for (const topic of [...topics].sort()) {

@@ -5,7 +5,7 @@ import { TOPICS, TOPIC_CONFIGS } from '../../schemas/index.js';
 import type { TopicConfig, TopicName, TopicValues } from '../../schemas/index.js';
 import type { Bus, BusRecord, Consumer, ConsumerOptions, OutgoingRecord, Producer, ReadScope, RecordBatch } from './bus.js';
 import { topicsOf } from './bus.js';
-import { coPartitionedAssigner } from './co-partitioned-assigner.js';
+import { NotCoPartitionedError, coPartitionedAssigner } from './co-partitioned-assigner.js';
 import { jsonCodec } from './codec.js';
 import type { Codec } from './codec.js';
 import { partitionFor } from './partitioner.js';
@@ -18,8 +18,11 @@ const MAX_FETCH_BYTES = 32 * 1024 * 1024;
 const MIN_RECORD_BYTES = 150;
 /** Decoded values kept for the other stages of the process that read the same records. */
 const DECODED_KEPT = 20_000;
-/** How many times a consumer the group refused for good rejoins before its stage fails. */
-const REJOINS = 3;
+/**
+ * How many times in a row a consumer the group refused for good rejoins before its stage fails
+ * (a completed join starts the count again).
+ */
+const REJOINS = 5;
 
 export interface KafkaBusOptions {
   brokers: string[];
@@ -31,6 +34,15 @@ export interface KafkaBusOptions {
   sessionTimeoutMs?: number;
   /** How values cross the wire: JSON by default, Avro through a Schema Registry in production. */
   codec?: Codec;
+  /** Told each time a consumer the group refused rejoins from scratch (for the operator's log). */
+  onRejoin?: (rejoin: ConsumerRejoin) => void;
+}
+
+/** A consumer of `groupId` refused by the group (`reason`) and rejoining, the `attempt`-th time in a row. */
+export interface ConsumerRejoin {
+  groupId: string;
+  attempt: number;
+  reason: string;
 }
 
 /**
@@ -41,13 +53,30 @@ export interface KafkaBusOptions {
  * wire format); a value that cannot be decoded goes to `dead-letter` with the reason. Offsets are committed only after the
  * handler resolved (at least once), exactly like the in-process bus.
  */
-/** Whether a kafkajs error (or one it wraps) is a failure to reach the brokers at all. */
-function lostTheBrokers(error: unknown): boolean {
+function firstLineOf(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+}
+
+/** An error and the ones it wraps (kafkajs's `originalError`, or `cause`), outermost first. */
+function* causesOf(error: unknown): Generator<Error> {
   for (let e: unknown = error, depth = 0; e instanceof Error && depth < 5; depth++) {
-    if (e.name === 'KafkaJSConnectionError' || e.name === 'KafkaJSBrokerNotFound' || /ECONNREFUSED|Connection error|Closed connection/.test(e.message)) return true;
+    yield e;
     const wrapped = e as Error & { originalError?: unknown; cause?: unknown };
     e = wrapped.originalError ?? wrapped.cause;
   }
+}
+
+/** Whether a kafkajs error (or one it wraps) is a failure to reach the brokers at all. */
+function lostTheBrokers(error: unknown): boolean {
+  for (const e of causesOf(error)) {
+    if (e.name === 'KafkaJSConnectionError' || e.name === 'KafkaJSBrokerNotFound' || /ECONNREFUSED|Connection error|Closed connection/.test(e.message)) return true;
+  }
+  return false;
+}
+
+/** Whether rejoining cannot help: the cluster's topics contradict this process's configuration. */
+function misconfigured(error: unknown): boolean {
+  for (const e of causesOf(error)) if (e instanceof NotCoPartitionedError) return true;
   return false;
 }
 
@@ -61,6 +90,7 @@ export class KafkaBus implements Bus {
   private readonly consumers = new Set<{ stop(): Promise<void> }>();
   private topicsReady: Promise<TopicReport> | null = null;
   private readonly codec: Codec;
+  private readonly onRejoin: (rejoin: ConsumerRejoin) => void;
   private codecReady: Promise<void> | null = null;
   /** Records that could not be decoded, sent to the dead-letter topic. */
   deadLettered = 0;
@@ -76,6 +106,7 @@ export class KafkaBus implements Bus {
     this.lagRefreshMs = options.lagRefreshMs ?? 500;
     this.sessionTimeoutMs = options.sessionTimeoutMs ?? 30_000;
     this.codec = options.codec ?? jsonCodec;
+    this.onRejoin = options.onRejoin ?? (() => undefined);
   }
 
   /**
@@ -350,6 +381,8 @@ export class KafkaBus implements Bus {
     let assigned = new Set<number>();
     /** The first assignment always reaches onAssign, even an empty one (a stage is then ready). */
     let firstJoin = true;
+    /** Rejoins since the last completed join, after the group refused this member for good. */
+    let rejoins = 0;
     /** Settles once the state of the latest assignment is rebuilt (onRevoke / onAssign ran). */
     let assignmentReady: Promise<void> = Promise.resolve();
     let lag = 0;
@@ -509,6 +542,7 @@ export class KafkaBus implements Bus {
         // resumes them: its state is rebuilt up to there and delivery starts there, so a batch
         // the previous owner wrote is not written again. Lost partitions' state is dropped.
         consumer.on(consumer.events.GROUP_JOIN, (event) => {
+          rejoins = 0;
           const now = new Set(topics.flatMap((t) => event.payload.memberAssignment[t] ?? []));
           const lost = [...assigned].filter((p) => !now.has(p)).sort((a, b) => a - b);
           const gained = [...now].filter((p) => !assigned.has(p)).sort((a, b) => a - b);
@@ -550,16 +584,19 @@ export class KafkaBus implements Bus {
         // health says down and the process exits for its supervisor to restart it.
         // A refusal can be a passing one (librdkafka's mock cluster answers a SyncGroup that
         // races another member's join with INVALID_REQUEST): the member rejoins from scratch,
-        // REJOINS times at most, before its stage fails. Losing the brokers fails at once (the
-        // client already retried).
-        let rejoins = 0;
+        // REJOINS times in a row at most, before its stage fails. While two processes start
+        // together the group rebalances again and again, and a member can be refused more than
+        // three times over its life without ever being refused twice in a row. Losing the
+        // brokers fails at once (the client already retried), and so do topics that are not
+        // co-partitioned as configured (no rejoin changes them).
         consumer.on(consumer.events.CRASH, (event) => {
           if (event.payload.restart || stopping) return;
-          if (rejoins >= REJOINS || lostTheBrokers(event.payload.error)) {
+          if (rejoins >= REJOINS || lostTheBrokers(event.payload.error) || misconfigured(event.payload.error)) {
             fail(event.payload.error);
             return;
           }
           rejoins++;
+          this.onRejoin({ groupId: options.groupId, attempt: rejoins, reason: firstLineOf(event.payload.error) });
           setTimeout(() => {
             if (!stopping) join().catch(fail);
           }, 200 * rejoins);

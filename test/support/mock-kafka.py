@@ -8,6 +8,10 @@ mock API can, so this calls it through ctypes on the librdkafka that kcat instal
 usage: python3 mock-kafka.py topic=partitions ...
 Prints `bootstrap.servers=HOST:PORT` on stderr once the topics exist, then serves until killed
 or until its standard input closes (the parent died).
+
+While it serves, a line `errors API_KEY ERROR_CODE COUNT` on standard input makes the cluster
+answer the next COUNT requests of that API (any client) with that error, as a broker refusing
+them would; `pushed` on stderr acknowledges it.
 """
 import ctypes
 import ctypes.util
@@ -26,6 +30,8 @@ def main() -> int:
     lib.rd_kafka_mock_cluster_bootstraps.argtypes = [ctypes.c_void_p]
     lib.rd_kafka_mock_topic_create.restype = ctypes.c_int
     lib.rd_kafka_mock_topic_create.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int, ctypes.c_int]
+    lib.rd_kafka_mock_push_request_errors_array.restype = None
+    lib.rd_kafka_mock_push_request_errors_array.argtypes = [ctypes.c_void_p, ctypes.c_int16, ctypes.c_size_t, ctypes.POINTER(ctypes.c_int)]
 
     err = ctypes.create_string_buffer(512)
     conf = lib.rd_kafka_conf_new()
@@ -44,7 +50,14 @@ def main() -> int:
             print(f"mock cluster: cannot create {topic} ({code})", file=sys.stderr)
             return 1
     print(f"bootstrap.servers={lib.rd_kafka_mock_cluster_bootstraps(cluster).decode()}", file=sys.stderr, flush=True)
-    sys.stdin.read()  # returns when the parent closes the pipe or dies
+    for line in sys.stdin:  # ends when the parent closes the pipe or dies
+        words = line.split()
+        if len(words) == 4 and words[0] == "errors":
+            api_key, code, count = int(words[1]), int(words[2]), int(words[3])
+            lib.rd_kafka_mock_push_request_errors_array(cluster, api_key, count, (ctypes.c_int * count)(*([code] * count)))
+            print("pushed", file=sys.stderr, flush=True)
+        else:
+            print(f"mock cluster: unknown command {line.strip()!r}", file=sys.stderr, flush=True)
     return 0
 
 if __name__ == "__main__":

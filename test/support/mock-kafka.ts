@@ -9,8 +9,18 @@ export interface MockKafka {
   configuredPartitions: boolean;
   /** CPU seconds the cluster's process used so far (user + system; Linux, else NaN): the bench's broker cost. */
   cpuSeconds(): number;
+  /**
+   * Makes the cluster answer the next `count` requests of Kafka API `apiKey` (from any client)
+   * with error `code`, as a broker refusing them would. Only on the cluster with configured
+   * topics (librdkafka's mock API).
+   */
+  refuseNext(apiKey: number, code: number, count: number): Promise<void>;
   stop(): void;
 }
+
+/** Kafka API keys and error codes the tests make the mock cluster answer with. */
+export const KAFKA_API = { Heartbeat: 12, SyncGroup: 14 } as const;
+export const KAFKA_ERROR = { REBALANCE_IN_PROGRESS: 27, INVALID_REQUEST: 42 } as const;
 
 /** Why Kafka tests cannot run here, or null when kcat (librdkafka's mock cluster) is available. */
 export function mockKafkaUnavailable(): string | null {
@@ -54,6 +64,7 @@ export async function startMockKafka(options: { autoCreate?: boolean } = {}): Pr
   };
   process.once('exit', kill);
   child.once('exit', () => process.removeListener('exit', kill));
+  const acknowledged: (() => void)[] = [];
   const bootstrap = await new Promise<string>((resolve, reject) => {
     let seen = '';
     const timer = setTimeout(() => {
@@ -66,7 +77,9 @@ export async function startMockKafka(options: { autoCreate?: boolean } = {}): Pr
       if (m?.[1]) {
         clearTimeout(timer);
         child.stderr.removeAllListeners('data');
-        child.stderr.resume();
+        child.stderr.on('data', (more: Buffer) => {
+          for (const _ of more.toString().matchAll(/^pushed$/gm)) acknowledged.shift()?.();
+        });
         resolve(m[1]);
       }
     });
@@ -84,5 +97,13 @@ export async function startMockKafka(options: { autoCreate?: boolean } = {}): Pr
       return Number.NaN;
     }
   };
-  return { brokers: [bootstrap], configuredPartitions: why === null, cpuSeconds, stop: kill };
+  const refuseNext = (apiKey: number, code: number, count: number): Promise<void> => {
+    const stdin = child.stdin;
+    if (why !== null || !stdin) return Promise.reject(new Error(`the mock cluster cannot refuse requests: ${why ?? 'no control pipe'}`));
+    return new Promise<void>((resolve) => {
+      acknowledged.push(resolve);
+      stdin.write(`errors ${apiKey} ${code} ${count}\n`);
+    });
+  };
+  return { brokers: [bootstrap], configuredPartitions: why === null, cpuSeconds, refuseNext, stop: kill };
 }
