@@ -16,7 +16,10 @@ import { StartupError, firstLine } from './startup-error.js';
 export async function makeBus(config: Config, clock: Clock, logger: Logger): Promise<Bus> {
   if (config.kafkaBrokers === null) return new MemoryBus({ now: () => clock.now() });
   const codec = config.schemaRegistryUrl === null ? undefined : new AvroCodec({ client: SchemaRegistryClient.newClient({ baseURLs: [config.schemaRegistryUrl], maxRetries: 2 }) });
-  const bus = new KafkaBus({ brokers: config.kafkaBrokers, clientId: `odds-${config.role}`, sessionTimeoutMs: config.kafkaSessionTimeoutMs,
+  const bus = new KafkaBus({
+    brokers: config.kafkaBrokers,
+    clientId: `odds-${config.role}`,
+    sessionTimeoutMs: config.kafkaSessionTimeoutMs,
     onRejoin: (rejoin) => logger.warn(rejoin, 'Kafka consumer refused by its group: rejoining'),
     ...(codec ? { codec } : {}),
   });

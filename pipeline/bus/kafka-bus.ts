@@ -9,7 +9,7 @@ import { NotCoPartitionedError, coPartitionedAssigner } from './co-partitioned-a
 import { jsonCodec } from './codec.js';
 import type { Codec } from './codec.js';
 import { partitionFor } from './partitioner.js';
-import { ensureTopics } from './topics.js';
+import { ensureTopics, messageOf } from './topics.js';
 import type { TopicAdmin, TopicReport } from './topics.js';
 
 /** Upper bound of one fetch; also what `minBatchSize` is capped by. */
@@ -53,10 +53,6 @@ export interface ConsumerRejoin {
  * wire format); a value that cannot be decoded goes to `dead-letter` with the reason. Offsets are committed only after the
  * handler resolved (at least once), exactly like the in-process bus.
  */
-function firstLineOf(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
-}
-
 /** An error and the ones it wraps (kafkajs's `originalError`, or `cause`), outermost first. */
 function* causesOf(error: unknown): Generator<Error> {
   for (let e: unknown = error, depth = 0; e instanceof Error && depth < 5; depth++) {
@@ -585,8 +581,8 @@ export class KafkaBus implements Bus {
         // A refusal can be a passing one (librdkafka's mock cluster answers a SyncGroup that
         // races another member's join with INVALID_REQUEST): the member rejoins from scratch,
         // REJOINS times in a row at most, before its stage fails. While two processes start
-        // together the group rebalances again and again, and a member can be refused more than
-        // three times over its life without ever being refused twice in a row. Losing the
+        // together the group rebalances again and again, so a member can be refused many times
+        // over its life without ever being refused twice in a row. Losing the
         // brokers fails at once (the client already retried), and so do topics that are not
         // co-partitioned as configured (no rejoin changes them).
         consumer.on(consumer.events.CRASH, (event) => {
@@ -596,7 +592,7 @@ export class KafkaBus implements Bus {
             return;
           }
           rejoins++;
-          this.onRejoin({ groupId: options.groupId, attempt: rejoins, reason: firstLineOf(event.payload.error) });
+          this.onRejoin({ groupId: options.groupId, attempt: rejoins, reason: messageOf(event.payload.error) });
           setTimeout(() => {
             if (!stopping) join().catch(fail);
           }, 200 * rejoins);

@@ -33,7 +33,8 @@ export class TopicsUnavailableError extends Error {
   }
 }
 
-function messageOf(e: unknown): string {
+/** The first line of an error's message (kafkajs appends stacks and broker hints below it). */
+export function messageOf(e: unknown): string {
   return (e instanceof Error ? e.message : String(e)).split('\n')[0] ?? '';
 }
 
