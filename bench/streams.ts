@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -77,6 +77,21 @@ function quantile(sorted: readonly number[], p: number): number {
 }
 
 /**
+ * The main thread's (the event loop's) time on a CPU and time runnable but waiting for one, in
+ * ms, from Linux's per-thread scheduler statistics: the process's CPU figure also counts chDB's
+ * threads and V8's helpers, and a thread that waits for a core delays frames as much as one that
+ * computes. NaN where /proc has no schedstat.
+ */
+function mainThreadSchedule(): { cpuMs: number; waitMs: number } {
+  try {
+    const [cpu, wait] = readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ').map(Number);
+    return { cpuMs: (cpu ?? Number.NaN) / 1e6, waitMs: (wait ?? Number.NaN) / 1e6 };
+  } catch {
+    return { cpuMs: Number.NaN, waitMs: Number.NaN };
+  }
+}
+
+/**
  * Where a tick's time goes on the server while the subscribers measure: the event loop's delay
  * (how long a ready callback waited), GC pauses, CPU, and per odds change the time from the tick's
  * timestamp (feed emit) to the board applying it, to the hub's flush starting, and to the flush
@@ -98,6 +113,7 @@ function traceServer(board: LiveBoard, hub: StreamHub): () => string[] {
   });
   observer.observe({ entryTypes: ['gc'] });
   const cpu0 = process.cpuUsage();
+  const main0 = mainThreadSchedule();
   const t0 = performance.now();
   let active = true;
   const applied: number[] = [];
@@ -140,14 +156,16 @@ function traceServer(board: LiveBoard, hub: StreamHub): () => string[] {
     loop.disable();
     observer.disconnect();
     const cpu = process.cpuUsage(cpu0);
+    const main1 = mainThreadSchedule();
     const wall = performance.now() - t0;
     const q = (xs: number[]): string => {
       const s = [...xs].sort((a, b) => a - b);
       return `p50 ${quantile(s, 0.5).toFixed(1)} / p99 ${quantile(s, 0.99).toFixed(1)} / max ${(s[s.length - 1] ?? 0).toFixed(1)} ms`;
     };
     const ms = (ns: number): string => (ns / 1e6).toFixed(1);
+    const share = (x: number): string => (Number.isNaN(x) ? 'n/a' : `${((x / wall) * 100).toFixed(0)} %`);
     return [
-      `server during the run: CPU ${(((cpu.user + cpu.system) / 1000 / wall) * 100).toFixed(0)} % of a core; event-loop delay p50 ${ms(loop.percentile(50))} / p99 ${ms(loop.percentile(99))} / max ${ms(loop.max)} ms`,
+      `server during the run: CPU ${(((cpu.user + cpu.system) / 1000 / wall) * 100).toFixed(0)} % of a core (main thread: on a CPU ${share(main1.cpuMs - main0.cpuMs)}, waiting for one ${share(main1.waitMs - main0.waitMs)}); event-loop delay p50 ${ms(loop.percentile(50))} / p99 ${ms(loop.percentile(99))} / max ${ms(loop.max)} ms`,
       `GC pauses: ${gc.length}, ${gc.reduce((a, b) => a + b, 0).toFixed(0)} ms in all, longest ${Math.max(0, ...gc).toFixed(1)} ms`,
       `tick -> board applied:   ${q(applied)} (${applied.length} changes)`,
       `tick -> hub flush start: ${q(flushStart)}`,

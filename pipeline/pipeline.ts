@@ -9,14 +9,14 @@ import type { ClosingInput } from './closing/index.js';
 import { FuturesNormalizer, FuturesProcessor, futuresEvRow, futuresLatestRow, futuresTickRows } from './futures/index.js';
 import { Normalizer } from './normalize/index.js';
 import type { UnmatchedReason } from './normalize/index.js';
-import { OpportunityProcessor, opportunityRecords, opportunityRow, resolveOptions } from './opportunities/index.js';
+import { OpportunityProcessor, opportunityRecords, resolveOptions } from './opportunities/index.js';
 import type { OpportunityInput, OpportunityOptions } from './opportunities/index.js';
 import { PerPartition, adoptDetections } from './partition-state.js';
 import { startStage } from './runner.js';
 import type { Stage } from './runner.js';
 import { SnapshotProcessor } from './snapshot/index.js';
 import { SplitsProcessor, splitsRows } from './splits/index.js';
-import { TableSink, eventRow, latestRow, tickRow } from './sinks/index.js';
+import { TableSink, eventRow, latestRow, opportunityRow, tickRow } from './sinks/index.js';
 import type { SinkCounters } from './sinks/index.js';
 import type { OlapStore } from './store/index.js';
 

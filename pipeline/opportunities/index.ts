@@ -17,5 +17,5 @@ export {
 export type { StaleThresholds, Staleness } from './confidence.js';
 export { opportunityId } from './ids.js';
 export { carry, fingerprint } from './lifecycle.js';
-export { opportunityRow, opportunityRecords } from './records.js';
+export { opportunityRecords } from './records.js';
 export { canonicalLine, familyKey, lineKey, outcomesOf, round } from './state.js';
