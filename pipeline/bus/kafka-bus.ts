@@ -45,14 +45,6 @@ export interface ConsumerRejoin {
   reason: string;
 }
 
-/**
- * The bus on Kafka. kafkajs stays inside this file: the rest of the code sees the Bus port.
- * Partitions are chosen with the same partitioner as the in-process bus (by `partitionKey`,
- * else `key`), so every post-normalizer topic keeps an event's records in one partition while
- * compaction works on the record key. Values go through a codec (JSON, or Avro in the Confluent
- * wire format); a value that cannot be decoded goes to `dead-letter` with the reason. Offsets are committed only after the
- * handler resolved (at least once), exactly like the in-process bus.
- */
 /** An error and the ones it wraps (kafkajs's `originalError`, or `cause`), outermost first. */
 function* causesOf(error: unknown): Generator<Error> {
   for (let e: unknown = error, depth = 0; e instanceof Error && depth < 5; depth++) {
@@ -76,6 +68,14 @@ function misconfigured(error: unknown): boolean {
   return false;
 }
 
+/**
+ * The bus on Kafka. kafkajs stays inside this file: the rest of the code sees the Bus port.
+ * Partitions are chosen with the same partitioner as the in-process bus (by `partitionKey`,
+ * else `key`), so every post-normalizer topic keeps an event's records in one partition while
+ * compaction works on the record key. Values go through a codec (JSON, or Avro in the Confluent
+ * wire format); a value that cannot be decoded goes to `dead-letter` with the reason. Offsets are committed only after the
+ * handler resolved (at least once), exactly like the in-process bus.
+ */
 export class KafkaBus implements Bus {
   private readonly kafka: Kafka;
   private readonly configs: Record<TopicName, TopicConfig>;
