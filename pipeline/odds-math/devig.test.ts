@@ -44,6 +44,9 @@ function expectAllClose(actual: number[], expected: number[], digits: number): v
   expected.forEach((value, i) => expect(actual[i]).toBeCloseTo(value, digits));
 }
 
+/** Slack for comparisons that floating-point rounding can flip: far below any price step. */
+const ROUNDING = 1e-12;
+
 const sumOf = (values: readonly number[]): number => values.reduce((sum, v) => sum + v, 0);
 
 /** Implied probabilities of a random market: n outcomes, margin in [minMargin, maxMargin]. */
@@ -276,9 +279,12 @@ describe('properties of every method', () => {
       fc.assert(
         fc.property(impliedMarket(0, 0.2), (implied) => {
           const fair = deVigImplied(method, implied);
+          // Two implied probabilities a few ulps apart can come out in the other order after
+          // the solver's arithmetic (CI drew 0.45847520481388376 against 0.4584752048138838),
+          // so the order is asserted up to rounding, not to the last bit.
           implied.forEach((ri, i) =>
             implied.forEach((rj, j) => {
-              if (ri > rj) expect(fair[i] ?? 0).toBeGreaterThanOrEqual(fair[j] ?? 1);
+              if (ri > rj) expect((fair[i] ?? 0) - (fair[j] ?? 1)).toBeGreaterThan(-ROUNDING);
             }),
           );
         }),
