@@ -266,9 +266,18 @@ export const sseRoutes: FastifyPluginAsync<{ service: StreamService }> = async (
       hub.join(conn, group);
       return;
     }
-    // The snapshot is the group's state now; live frames from now on wait for it, so a large
-    // one goes out over many turns (connected first) without a gap or a duplicate.
-    const snapshot = snapshotFrames(group, head, lastId !== undefined);
+    await sendSnapshot(conn, group, head, lastId !== undefined);
+  };
+
+  /**
+   * The snapshot is the group's state now; live frames from now on wait for it, so a large one
+   * goes out over many turns (connected first) without a gap or a duplicate. A function of its
+   * own: closures made in `open` share one scope with the connection's close listeners, which
+   * live as long as the connection, and a snapshot held there stayed in memory until the client
+   * left (150 MB of a 500 MB heap with 1,000 subscribers).
+   */
+  async function sendSnapshot(conn: SseConnection, group: Group, head: number, resync: boolean): Promise<void> {
+    const snapshot = snapshotFrames(group, head, resync);
     conn.holdLive();
     hub.join(conn, group);
     const sent = await sendInTurns(snapshot.length, (i) => {
@@ -276,7 +285,7 @@ export const sseRoutes: FastifyPluginAsync<{ service: StreamService }> = async (
       conn.writeInitial(frame, i === snapshot.length - 1 ? head : undefined);
     }, () => conn.open, service.settings.snapshotTurnMs, (i) => snapshot[i]?.[1]);
     if (sent) conn.goLive();
-  };
+  }
 
   function json(fields: Record<string, unknown>): { sse: string; ws: string } {
     const text = JSON.stringify(fields);
