@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { getHeapSpaceStatistics } from 'node:v8';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { ServerResponse } from 'node:http';
@@ -6,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Session } from 'node:inspector';
-import { PerformanceObserver, monitorEventLoopDelay } from 'node:perf_hooks';
+import { PerformanceObserver, constants, monitorEventLoopDelay } from 'node:perf_hooks';
 import { pino } from 'pino';
 import { WebSocketServer } from 'ws';
 import type { WebSocket } from 'ws';
@@ -91,6 +92,12 @@ function mainThreadSchedule(): { cpuMs: number; waitMs: number } {
   }
 }
 
+/** Old generation and large objects in use: what a major GC has to mark (the young generation comes and goes). */
+function heapInUse(): string {
+  const mb = (name: string): number => Math.round((getHeapSpaceStatistics().find((s) => s.space_name === name)?.space_used_size ?? 0) / 1e6);
+  return `old space ${mb('old_space')} MB, large objects ${mb('large_object_space')} MB`;
+}
+
 /**
  * Where a tick's time goes on the server while the subscribers measure: the event loop's delay
  * (how long a ready callback waited), GC pauses, CPU, and per odds change the time from the tick's
@@ -108,8 +115,13 @@ function traceServer(board: LiveBoard, hub: StreamHub): () => string[] {
   const loop = monitorEventLoopDelay({ resolution: 5 });
   loop.enable();
   const gc: number[] = [];
+  let majorGcs = 0;
   const observer = new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) gc.push(e.duration);
+    for (const e of list.getEntries()) {
+      gc.push(e.duration);
+      const kind = (e as { detail?: { kind?: number } }).detail?.kind;
+      if (kind === constants.NODE_PERFORMANCE_GC_MAJOR || kind === constants.NODE_PERFORMANCE_GC_INCREMENTAL) majorGcs++;
+    }
   });
   observer.observe({ entryTypes: ['gc'] });
   const cpu0 = process.cpuUsage();
@@ -166,7 +178,7 @@ function traceServer(board: LiveBoard, hub: StreamHub): () => string[] {
     const share = (x: number): string => (Number.isNaN(x) ? 'n/a' : `${((x / wall) * 100).toFixed(0)} %`);
     return [
       `server during the run: CPU ${(((cpu.user + cpu.system) / 1000 / wall) * 100).toFixed(0)} % of a core (main thread: on a CPU ${share(main1.cpuMs - main0.cpuMs)}, waiting for one ${share(main1.waitMs - main0.waitMs)}); event-loop delay p50 ${ms(loop.percentile(50))} / p99 ${ms(loop.percentile(99))} / max ${ms(loop.max)} ms`,
-      `GC pauses: ${gc.length}, ${gc.reduce((a, b) => a + b, 0).toFixed(0)} ms in all, longest ${Math.max(0, ...gc).toFixed(1)} ms`,
+      `GC pauses: ${gc.length} (${majorGcs} of them in a major GC: marking or compacting), ${gc.reduce((a, b) => a + b, 0).toFixed(0)} ms in all, longest ${Math.max(0, ...gc).toFixed(1)} ms; heap at the end: ${heapInUse()}`,
       `tick -> board applied:   ${q(applied)} (${applied.length} changes)`,
       `tick -> hub flush start: ${q(flushStart)}`,
       `tick -> flush written:   ${q(flushEnd)}; a flush takes ${q(flushMs)} (${flushMs.length} flushes)`,
