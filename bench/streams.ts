@@ -94,7 +94,8 @@ function mainThreadSchedule(): { cpuMs: number; waitMs: number } {
 
 /** Old generation and large objects in use: what a major GC has to mark (the young generation comes and goes). */
 function heapInUse(): string {
-  const mb = (name: string): number => Math.round((getHeapSpaceStatistics().find((s) => s.space_name === name)?.space_used_size ?? 0) / 1e6);
+  const spaces = getHeapSpaceStatistics();
+  const mb = (name: string): number => Math.round((spaces.find((s) => s.space_name === name)?.space_used_size ?? 0) / 1e6);
   return `old space ${mb('old_space')} MB, large objects ${mb('large_object_space')} MB`;
 }
 
