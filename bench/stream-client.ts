@@ -3,7 +3,7 @@
  * share the server's event loop. Opens the SSE and WebSocket subscribers it is told to, prints
  * `ready` when every one has its snapshot, measures for the given seconds (frames received, and
  * per odds row the time from its `timestamp` to arrival), optionally records the frames of the
- * first subscriber of each filter (for the baseline), and prints one JSON line of results.
+ * first subscriber of each filter (for the baseline), prints `measured`, then one JSON line of results.
  */
 import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
@@ -190,6 +190,8 @@ process.stdin.on('data', (d) => {
     measuring = true;
     setTimeout(() => {
       measuring = false;
+      // First, so the server stops its trace before parsing the (large) results line.
+      process.stdout.write('measured\n');
       const cpu = process.cpuUsage(cpu0);
       const cpuShare = (cpu.user + cpu.system) / 1000 / (Date.now() - t0);
       latencies.sort((a, b) => a - b);

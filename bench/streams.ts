@@ -45,8 +45,11 @@ interface ClientResult {
   recorded: Record<string, { sse: [number, string][]; ws: [number, string][] }> | null;
 }
 
-/** Runs the subscriber process: resolves `ready` once every subscriber has its snapshot, then measures. */
-async function runClients(subs: Sub[], seconds: number, record: boolean, onReady: () => Promise<void> | void): Promise<ClientResult> {
+/**
+ * Runs the subscriber process: `onReady` once every subscriber has its snapshot, then it measures;
+ * `onMeasured` as its measured seconds end, before it sends the results.
+ */
+async function runClients(subs: Sub[], seconds: number, record: boolean, onReady: () => Promise<void> | void, onMeasured: () => void = () => undefined): Promise<ClientResult> {
   const dir = mkdtempSync(join(tmpdir(), 'odds-bench-clients-'));
   const file = join(dir, 'config.json');
   writeFileSync(file, JSON.stringify({ subs, seconds, record }));
@@ -58,6 +61,10 @@ async function runClients(subs: Sub[], seconds: number, record: boolean, onReady
       lines.on('line', (line) => {
         if (line.startsWith('ready')) {
           void Promise.resolve(onReady()).then(() => child.stdin.write('go\n'));
+          return;
+        }
+        if (line === 'measured') {
+          onMeasured();
           return;
         }
         clearTimeout(timer);
@@ -100,6 +107,28 @@ function heapInUse(): string {
 }
 
 /**
+ * `BENCH_STREAM_HEAP=<file>`: a sampling heap profile of what the measured seconds allocated and a
+ * major GC has to mark or sweep: objects still live at the end, or collected by a major GC (so
+ * they had reached the old generation). Young garbage, which only scavenges see, is left out. This
+ * is what fills the old generation between major GCs; `node dist/bench/profile-top.js <file>`
+ * prints it by allocating function. Returns the stop (a no-op without a file).
+ */
+function heapProfile(file: string | undefined): () => void {
+  if (!file) return () => undefined;
+  const session = new Session();
+  session.connect();
+  // Not in @types/node's protocol types yet; V8 11 (Node 20) accepts it.
+  const params: { samplingInterval: number; includeObjectsCollectedByMajorGC: boolean } = { samplingInterval: 32_768, includeObjectsCollectedByMajorGC: true };
+  session.post('HeapProfiler.startSampling', params);
+  return () => {
+    session.post('HeapProfiler.stopSampling', (err, r) => {
+      if (!err) writeFileSync(file, JSON.stringify(r.profile));
+      session.disconnect();
+    });
+  };
+}
+
+/**
  * Where a tick's time goes on the server while the subscribers measure: the event loop's delay
  * (how long a ready callback waited), GC pauses, CPU, and per odds change the time from the tick's
  * timestamp (feed emit) to the board applying it, to the hub's flush starting, and to the flush
@@ -113,6 +142,7 @@ function traceServer(board: LiveBoard, hub: StreamHub): () => string[] {
     session.connect();
     session.post('Profiler.enable', () => session.post('Profiler.start'));
   }
+  const stopHeapProfile = heapProfile(process.env['BENCH_STREAM_HEAP']);
   const loop = monitorEventLoopDelay({ resolution: 5 });
   loop.enable();
   const gc: number[] = [];
@@ -166,6 +196,7 @@ function traceServer(board: LiveBoard, hub: StreamHub): () => string[] {
         session.disconnect();
       });
     }
+    stopHeapProfile();
     loop.disable();
     observer.disconnect();
     const cpu = process.cpuUsage(cpu0);
@@ -300,9 +331,10 @@ function snapshotJoins(views: TierViews, filters: { book: string; league: string
  * league, so about 200 distinct subscriptions of ten members each) on the whole system in one
  * process, the simulator at 2,000 ticks/s: frames delivered per second, and per odds row the time
  * from the tick's timestamp to its arrival at the subscriber (p50, p99); beside the same frames
- * written to the same sockets by a bare server.
+ * written to the same sockets by a bare server. It measures for 30 s (`BENCH_STREAM_SECONDS`): a
+ * major GC comes every 20-40 s here, and a shorter run's p99 depends on whether one fell in it.
  */
-export async function benchStreams(seconds = 10, perKind = Number(process.env['BENCH_STREAM_SUBSCRIBERS'] ?? 1000)): Promise<BenchFigure[]> {
+export async function benchStreams(seconds = Number(process.env['BENCH_STREAM_SECONDS'] ?? 30), perKind = Number(process.env['BENCH_STREAM_SUBSCRIBERS'] ?? 1000)): Promise<BenchFigure[]> {
   const dataDir = mkdtempSync(join(tmpdir(), 'odds-bench-streams-'));
   // Every subscriber connects from 127.0.0.1: the per-address connection cap must allow them all.
   // Load shedding is off here: on a loaded machine it refuses subscribers' connects (503 while the
@@ -340,6 +372,7 @@ export async function benchStreams(seconds = 10, perKind = Number(process.env['B
     }
     process.stdout.write(`  board: ${sys.board.rowCount.toLocaleString('en-US')} rows; ${subs.length} subscribers over ${new Set(subs.map((s) => s.filter)).size} filters (${bookList.length} books x ${leagueList.length} leagues)\n`);
     let trace: (() => string[]) | null = null;
+    let traced: string[] = [];
     const service = streams as StreamService | null;
     const hub = await runClients(subs, seconds, true, async () => {
       // Steady state: the free tier's delayed board takes in the whole initial board 60 s after
@@ -347,8 +380,9 @@ export async function benchStreams(seconds = 10, perKind = Number(process.env['B
       const until = Date.now() + 60_000;
       while (sys.views.boardFor('free').rowCount < 0.9 * sys.board.rowCount && Date.now() < until) await new Promise((r) => setTimeout(r, 200));
       if (service) trace = traceServer(sys.board, service.hub);
+    }, () => {
+      traced = (trace as (() => string[]) | null)?.() ?? [];
     });
-    const traced = (trace as (() => string[]) | null)?.() ?? [];
     for (const line of traced) process.stdout.write(`  ${line}\n`);
     await sys.stop();
     const joins = snapshotJoins(sys.views, bookList.flatMap((book) => leagueList.map((league) => ({ book, league }))));
