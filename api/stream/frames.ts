@@ -22,12 +22,35 @@ export interface Rendered {
   wsTail: Buffer;
 }
 
-export function render(id: string, globalSeq: number, p: FramePayload, timestamp: string): Rendered {
+/**
+ * A frame as text, the form the replay window keeps. Kept as bytes, every frame would be a Buffer
+ * outside the V8 heap that lives as long as the window (minutes), and V8 starts a full mark of the
+ * heap whenever memory held outside it has grown by 64 MB since the last one: at 1,000 + 1,000
+ * subscribers that was a major GC every 15-20 s, each a 300-450 ms stall. As strings the same
+ * characters count towards the heap's own, proportional limit, and marking a string costs the
+ * same whatever its length.
+ */
+export interface FrameText {
+  seq: number;
+  sse: string;
+  wsTail: string;
+}
+
+export function frameText(id: string, globalSeq: number, p: FramePayload, timestamp: string): FrameText {
   return {
     seq: globalSeq,
-    sse: Buffer.from(`id: ${id}\nevent: ${p.name}\ndata: ${p.sse}\n\n`),
-    wsTail: Buffer.from(`"type":${JSON.stringify(p.name)}${p.ws.length > 0 ? `,${p.ws}` : ''},"global_seq":${globalSeq},"timestamp":"${timestamp}"}`),
+    sse: `id: ${id}\nevent: ${p.name}\ndata: ${p.sse}\n\n`,
+    wsTail: `"type":${JSON.stringify(p.name)}${p.ws.length > 0 ? `,${p.ws}` : ''},"global_seq":${globalSeq},"timestamp":"${timestamp}"}`,
   };
+}
+
+/** The bytes of a frame, encoded once for every connection that gets it. */
+export function encode(text: FrameText): Rendered {
+  return { seq: text.seq, sse: Buffer.from(text.sse), wsTail: Buffer.from(text.wsTail) };
+}
+
+export function render(id: string, globalSeq: number, p: FramePayload, timestamp: string): Rendered {
+  return encode(frameText(id, globalSeq, p, timestamp));
 }
 
 /** A payload whose SSE data and WebSocket fields are the same object. */

@@ -1,6 +1,6 @@
 import type { TierName } from '../../schemas/index.js';
-import { render, wsMessage } from './frames.js';
-import type { FramePayload, Rendered } from './frames.js';
+import { encode, frameText, render, wsMessage } from './frames.js';
+import type { FramePayload, FrameText, Rendered } from './frames.js';
 import { SNAPSHOT_TURN_MS } from './progressive.js';
 import { ReplayWindow } from './replay-window.js';
 import type { ReplayWindowOptions } from './replay-window.js';
@@ -158,14 +158,14 @@ export class StreamHub {
       for (const batch of source.take(now)) {
         const first = this.seq + 1;
         this.seq += batch.slots;
-        const bySlot: (Map<Group, Rendered> | null)[] = new Array<Map<Group, Rendered> | null>(batch.slots).fill(null);
+        const bySlot: (Map<Group, FrameText> | null)[] = new Array<Map<Group, FrameText> | null>(batch.slots).fill(null);
         for (const group of source.audience?.(batch) ?? groups) {
           for (const { slot, payload } of source.render(batch, group, now)) {
             group.version++;
             // What was shared is stale now; drop it rather than hold it until the next join.
             if (group.cache.size > 0) group.cache.clear();
             const seq = first + slot;
-            const frame = render(String(seq), seq, payload, timestamp);
+            const frame = frameText(String(seq), seq, payload, timestamp);
             let frames = bySlot[slot];
             if (!frames) {
               frames = new Map();
@@ -178,7 +178,8 @@ export class StreamHub {
         for (let slot = 0; slot < batch.slots; slot++) {
           const frames = bySlot[slot] ?? null;
           this.window.append(first + slot, frames);
-          for (const [group, frame] of frames ?? []) {
+          for (const [group, text] of frames ?? []) {
+            const frame = encode(text);
             for (const c of group.members) {
               this.delivered++;
               c.deliver(frame, false);

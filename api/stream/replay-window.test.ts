@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { render } from './frames.js';
+import { frameText } from './frames.js';
 import { ReplayWindow } from './replay-window.js';
 
-const frame = (seq: number, size = 10) => render(String(seq), seq, { name: 'odds:update', sse: `"${'x'.repeat(size)}"`, ws: '' }, '2026-11-22T12:00:00.000Z');
+const frame = (seq: number, size = 10) => frameText(String(seq), seq, { name: 'odds:update', sse: `"${'x'.repeat(size)}"`, ws: '' }, '2026-11-22T12:00:00.000Z');
 
 describe('ReplayWindow', () => {
   it("replays a group's frames after a position, in order, skipping sequence numbers it did not get", () => {

@@ -1,24 +1,26 @@
-import type { Rendered } from './frames.js';
+import { encode } from './frames.js';
+import type { FrameText, Rendered } from './frames.js';
 
 export interface ReplayWindowOptions {
   /** Most sequence numbers kept; the oldest go first. */
   maxFrames: number;
   /** Frames older than this (wall time) go on the next append. */
   maxAgeMs: number;
-  /** Bytes of rendered frames kept (SSE and WebSocket forms); the oldest go first. */
+  /** Characters of frame text kept (SSE and WebSocket forms; a byte each for ASCII); the oldest go first. */
   maxBytes: number;
 }
 
 interface Entry<G> {
   seq: number;
   at: number;
-  frames: Map<G, Rendered> | null;
+  frames: Map<G, FrameText> | null;
   bytes: number;
 }
 
 /**
  * The recent frames of a hub by sequence number, each kept once per subscriber group that got it
- * (the same bytes the live connections were sent). Every sequence number has an entry, so a
+ * (the text of what the live connections were sent, encoded again for a replay: see `FrameText`
+ * for why not the bytes). Every sequence number has an entry, so a
  * position N is answerable exactly when N is at or after `floor`: replaying is then the entries
  * after N in order, for the caller's group.
  */
@@ -42,7 +44,7 @@ export class ReplayWindow<G> {
   }
 
   /** Records sequence `seq` (the next one) with the frames rendered for it. */
-  append(seq: number, frames: Map<G, Rendered> | null): void {
+  append(seq: number, frames: Map<G, FrameText> | null): void {
     const at = this.now();
     let bytes = 0;
     for (const f of frames?.values() ?? []) bytes += f.sse.length + f.wsTail.length;
@@ -61,14 +63,14 @@ export class ReplayWindow<G> {
     }
   }
 
-  /** Visits the frames `group` got after `after`, in order. The caller checked `after >= floor`. */
+  /** Visits the frames `group` got after `after`, in order, as bytes. The caller checked `after >= floor`. */
   forEachAfter(after: number, group: G, visit: (seq: number, frame: Rendered) => void): void {
     const first = this.head + Math.max(0, after - this.floor);
     for (let i = first; i < this.entries.length; i++) {
       const e = this.entries[i] as Entry<G>;
       if (e.seq <= after) continue;
       const f = e.frames?.get(group);
-      if (f) visit(e.seq, f);
+      if (f) visit(e.seq, encode(f));
     }
   }
 }
