@@ -106,6 +106,20 @@ function heapInUse(): string {
   return `old space ${mb('old_space')} MB, large objects ${mb('large_object_space')} MB`;
 }
 
+/** `BENCH_STREAM_PROFILE=<file>`: a CPU profile of the server over the measured seconds only. Returns the stop. */
+function cpuProfile(file: string | undefined): () => void {
+  if (!file) return () => undefined;
+  const session = new Session();
+  session.connect();
+  session.post('Profiler.enable', () => session.post('Profiler.start'));
+  return () => {
+    session.post('Profiler.stop', (err, r) => {
+      if (!err) writeFileSync(file, JSON.stringify(r.profile));
+      session.disconnect();
+    });
+  };
+}
+
 /**
  * `BENCH_STREAM_HEAP=<file>`: a sampling heap profile of what the measured seconds allocated and a
  * major GC has to mark or sweep: objects still live at the end, or collected by a major GC (so
@@ -135,13 +149,7 @@ function heapProfile(file: string | undefined): () => void {
  * having written it to every socket. The client's figure adds the kernel and its own parsing.
  */
 function traceServer(board: LiveBoard, hub: StreamHub): () => string[] {
-  // BENCH_STREAM_PROFILE=<file>: a CPU profile of the server over the measured seconds only.
-  const profileTo = process.env['BENCH_STREAM_PROFILE'];
-  const session = profileTo ? new Session() : null;
-  if (session) {
-    session.connect();
-    session.post('Profiler.enable', () => session.post('Profiler.start'));
-  }
+  const stopCpuProfile = cpuProfile(process.env['BENCH_STREAM_PROFILE']);
   const stopHeapProfile = heapProfile(process.env['BENCH_STREAM_HEAP']);
   const loop = monitorEventLoopDelay({ resolution: 5 });
   loop.enable();
@@ -190,12 +198,7 @@ function traceServer(board: LiveBoard, hub: StreamHub): () => string[] {
   return () => {
     active = false;
     hub.flush = flush;
-    if (session && profileTo) {
-      session.post('Profiler.stop', (err, r) => {
-        if (!err) writeFileSync(profileTo, JSON.stringify(r.profile));
-        session.disconnect();
-      });
-    }
+    stopCpuProfile();
     stopHeapProfile();
     loop.disable();
     observer.disconnect();
