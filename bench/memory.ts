@@ -1,14 +1,15 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import type { CanonicalEvent, OddsChange } from '../schemas/index.js';
+import { oddsRowKey } from '../schemas/index.js';
+import type { CanonicalEvent, OddsChange, OddsRow } from '../schemas/index.js';
 import { ManualClock } from '../pipeline/clock.js';
 import { fragmentsFor } from '../api/contract/odds-fragments.js';
 import type { LiveBoard } from '../api/views/board.js';
 import { LiveBoard as Board } from '../api/views/board.js';
 import { Catalog } from '../api/views/catalog.js';
 import { TierViews } from '../api/views/tier-views.js';
-import { buildBoard } from './board-fixture.js';
-import type { BenchFigure } from './report.js';
+import { buildBoard, repriced } from './board-fixture.js';
+import type { BenchFigure, Spread } from './report.js';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -60,5 +61,61 @@ export async function benchMemory(events = 2000): Promise<BenchFigure[]> {
     { name: 'heap per live price, board built, all views', value: afterBuild, unit: 'B', baseline, target },
     { name: '  + row indexes and main lines of every event', value: afterIndex, unit: 'B', baseline, target },
     { name: '  + fragment cache full (200k fragments)', value: afterFragments, unit: 'B', baseline, target },
+  ];
+}
+
+/** Milliseconds of a full, stop-the-world mark-compact: the median of `runs`. */
+function fullGcMs(runs = 7): { value: number; spread: Spread } {
+  heap();
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t = performance.now();
+    gc();
+    times.push(performance.now() - t);
+  }
+  times.sort((a, b) => a - b);
+  return { value: times[runs >> 1] ?? 0, spread: { min: times[0] ?? 0, max: times[runs - 1] ?? 0, samples: runs } };
+}
+
+/**
+ * What the free tier's delay line costs the garbage collector: the 45k-price board with every
+ * tier view, and a minute of repricings at 2,000 a second (120,000 changes) waiting in the line.
+ * Figures: a full mark-compact and the heap with the line full; baseline: the same once the
+ * line has drained into the delayed board (which then holds the same rows). A major GC's
+ * marking is what stalls the event loop on two cores (docs/performance.md), and the line was a
+ * fifth of what it marked when each waiting change was a dozen objects.
+ */
+export async function benchDelayLine(events = 90, perSecond = 2000): Promise<BenchFigure[]> {
+  const clock = new ManualClock(Date.UTC(2026, 10, 23, 18));
+  const board = new Board({ now: () => clock.now() });
+  const views = new TierViews(board, clock, { syncEveryMs: 0 });
+  const { rows } = buildBoard(events, clock, board);
+  clock.advance(61_000);
+  views.sync();
+  let next = 0;
+  const t0 = performance.now();
+  for (let step = 0; step < 120; step++) {
+    clock.advance(500);
+    for (let i = 0; i < perSecond / 2; i++) {
+      next = (next + 7919) % rows.length;
+      const row = repriced(rows[next] as OddsRow, clock.now());
+      rows[next] = row;
+      board.applyChange({ key: oddsRowKey(row), eventId: row.eventId, row, changedAt: clock.now() });
+    }
+    views.sync();
+  }
+  const feedMs = performance.now() - t0;
+  const waiting = views.pending();
+  const full = fullGcMs();
+  const heapFull = heap();
+  clock.advance(61_000);
+  views.sync();
+  const drained = fullGcMs();
+  const heapDrained = heap();
+  process.stdout.write(`  ${rows.length.toLocaleString('en-US')} live prices; ${waiting.toLocaleString('en-US')} changes waiting in the line; fed and synced in ${feedMs.toFixed(0)} ms (live board, change logs and line)\n`);
+  views.close();
+  return [
+    { name: 'full GC with the line full', value: full.value, unit: 'ms', spread: full.spread, baseline: { name: 'line drained', value: drained.value, spread: drained.spread } },
+    { name: 'heap with the line full', value: heapFull / 1e6, unit: 'MB', baseline: { name: 'line drained', value: heapDrained / 1e6 } },
   ];
 }

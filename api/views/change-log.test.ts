@@ -1,9 +1,14 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import type { OddsRow } from '../../schemas/index.js';
 import { ChangeLog } from './change-log.js';
 import type { EffectiveChange } from './change-log.js';
 import { compareLogTime, formatLogTime, parseLogTime } from './log-time.js';
 import type { LogTime } from './log-time.js';
+
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
 
 function row(id: string, price = -110): OddsRow {
   return {
@@ -152,5 +157,21 @@ describe('change log compaction', () => {
     expect(log.scan(start, () => true)).toBeLessThanOrEqual(log.length);
     expect(log.floor).toEqual(floor);
     expect(log.covers(start)).toBe(true);
+  });
+
+  it('lets go of a superseded row at once, not at the next compaction', async () => {
+    const log = new ChangeLog(() => 1000, { maxChanges: 100_000, maxAgeMs: 3_600_000 });
+    const start = log.head();
+    let first: OddsRow | null = row('a', 100);
+    const ref = new WeakRef(first);
+    log.append('k1', first, null);
+    first = null;
+    log.append('k2', row('b'), null);
+    log.append('k1', row('a', 120), null);
+    await new Promise((resolve) => setImmediate(resolve));
+    gc();
+    expect(ref.deref()).toBeUndefined();
+    expect(collect(log, start).map((c) => [c.key, c.row?.priceAmerican])).toEqual([['k2', -110], ['k1', 120]]);
+    expect(log.length).toBe(3);
   });
 });

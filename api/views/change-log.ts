@@ -81,6 +81,16 @@ export class ChangeLog {
     this.last = time;
     this.evict(time.ms - this.options.maxAgeMs);
     if (this.size === this.cap) this.grow();
+    const previous = this.latest.get(key);
+    if (previous !== undefined) {
+      // The entry this one supersedes is skipped by every scan from now on: let go of its row
+      // (and key) now rather than at the next compaction, which can be ten thousand changes
+      // away: until then every major GC would mark the old row, its numbers and strings.
+      const at = (this.start + previous - this.firstSeq) % this.cap;
+      this.keys[at] = undefined;
+      this.rows[at] = null;
+      this.removedRows[at] = null;
+    }
     const i = (this.start + this.size) % this.cap;
     this.ms[i] = time.ms;
     this.sub[i] = time.sub;
