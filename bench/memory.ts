@@ -9,6 +9,7 @@ import { LiveBoard as Board } from '../api/views/board.js';
 import { Catalog } from '../api/views/catalog.js';
 import { TierViews } from '../api/views/tier-views.js';
 import { buildBoard, repriced } from './board-fixture.js';
+import { summarize } from './report.js';
 import type { BenchFigure, Spread } from './report.js';
 
 setFlagsFromString('--expose-gc');
@@ -64,8 +65,8 @@ export async function benchMemory(events = 2000): Promise<BenchFigure[]> {
   ];
 }
 
-/** Milliseconds of a full, stop-the-world mark-compact: the median of `runs`. */
-function fullGcMs(runs = 7): { value: number; spread: Spread } {
+/** Milliseconds of a full, stop-the-world mark-compact, over `runs` of them. */
+function fullGcMs(runs = 7): { median: number; spread: Spread } {
   heap();
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
@@ -73,8 +74,7 @@ function fullGcMs(runs = 7): { value: number; spread: Spread } {
     gc();
     times.push(performance.now() - t);
   }
-  times.sort((a, b) => a - b);
-  return { value: times[runs >> 1] ?? 0, spread: { min: times[0] ?? 0, max: times[runs - 1] ?? 0, samples: runs } };
+  return summarize(times);
 }
 
 /**
@@ -115,7 +115,7 @@ export async function benchDelayLine(events = 90, perSecond = 2000): Promise<Ben
   process.stdout.write(`  ${rows.length.toLocaleString('en-US')} live prices; ${waiting.toLocaleString('en-US')} changes waiting in the line; fed and synced in ${feedMs.toFixed(0)} ms (live board, change logs and line)\n`);
   views.close();
   return [
-    { name: 'full GC with the line full', value: full.value, unit: 'ms', spread: full.spread, baseline: { name: 'line drained', value: drained.value, spread: drained.spread } },
+    { name: 'full GC with the line full', value: full.median, unit: 'ms', spread: full.spread, baseline: { name: 'line drained', value: drained.median, spread: drained.spread } },
     { name: 'heap with the line full', value: heapFull / 1e6, unit: 'MB', baseline: { name: 'line drained', value: heapDrained / 1e6 } },
   ];
 }

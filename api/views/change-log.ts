@@ -84,8 +84,8 @@ export class ChangeLog {
     const previous = this.latest.get(key);
     if (previous !== undefined) {
       // The entry this one supersedes is skipped by every scan from now on: let go of its row
-      // (and key) now rather than at the next compaction, which can be ten thousand changes
-      // away: until then every major GC would mark the old row, its numbers and strings.
+      // (and key) now rather than at the next compaction, which waits until dead entries are as
+      // many as the distinct rows; until then every major GC would mark the old row.
       const at = (this.start + previous - this.firstSeq) % this.cap;
       this.keys[at] = undefined;
       this.rows[at] = null;

@@ -128,8 +128,8 @@ describe('a delayed board', () => {
   });
 
   it('does not keep a superseded row alive while its change waits in the line', async () => {
-    // The live board's change log keeps superseded entries until it compacts: here it keeps one
-    // entry, so that only the line could hold the first row.
+    // The live board's change log keeps one entry here, so that only the line could hold the
+    // first row.
     const { clock, live, delayed } = setup({ maxChanges: 1, maxAgeMs: DELAY });
     live.applyEvent(event);
     let first: OddsRow | null = row();

@@ -17,7 +17,7 @@ type Pending = CanonicalEvent | PackedChange;
  *
  * The line holds odds changes as text and unpacks each when it is due, reusing the source's
  * row when it has not changed since: a minute of changes at 2,000 ticks/s is then 120,000
- * strings, not 1.3 million objects for every major GC to mark.
+ * strings, not a change, a row and its boxed numbers and strings for each one.
  */
 export class DelayedBoard implements BoardListener {
   readonly board: LiveBoard;

@@ -49,25 +49,30 @@ export function unpackChange(text: PackedChange, current?: (eventId: string, key
   const c = current?.(eventId, key);
   if (c !== undefined && sameRow(c, f)) return { key, eventId, row: c, changedAt };
   const row: OddsRow = {
-    id: c !== undefined && c.id === f[3] ? c.id : f[3],
-    eventId: c !== undefined && c.eventId === f[4] ? c.eventId : f[4],
-    book: c !== undefined && c.book === f[5] ? c.book : f[5],
-    market: c !== undefined && c.market === f[6] ? c.market : f[6],
-    selection: c !== undefined && c.selection === f[7] ? c.selection : f[7],
+    id: shared(c?.id, f[3]),
+    eventId: shared(c?.eventId, f[4]),
+    book: shared(c?.book, f[5]),
+    market: shared(c?.market, f[6]),
+    selection: shared(c?.selection, f[7]),
     line: f[8],
-    participant: c !== undefined && c.participant === f[9] ? c.participant : f[9],
-    statCategory: c !== undefined && c.statCategory === f[10] ? c.statCategory : f[10],
+    participant: shared(c?.participant, f[9]),
+    statCategory: shared(c?.statCategory, f[10]),
     priceAmerican: f[11],
     priceDecimal: f[12],
     probability: f[13],
     ts: f[14],
     isLive: f[15],
-    bookEventId: c !== undefined && c.bookEventId === f[16] ? c.bookEventId : f[16],
-    selectionId: c !== undefined && c.selectionId === f[17] ? c.selectionId : f[17],
+    bookEventId: shared(c?.bookEventId, f[16]),
+    selectionId: shared(c?.selectionId, f[17]),
     isActive: f[18],
     suspendedSince: f[19],
   };
   return { key, eventId, row, changedAt };
+}
+
+/** The string the current row already holds when it is equal to the one read back: one copy, not two. */
+function shared<T extends string | null>(held: T | undefined, read: T): T {
+  return held === read ? held : read;
 }
 
 function sameRow(r: OddsRow, f: Fields): boolean {
