@@ -8,15 +8,11 @@
  * A snapshot must be garbage once it was sent and the group has moved on, while its subscriber
  * keeps reading live frames.
  */
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SseClient, WsClient } from '../../test/support/stream-clients.js';
 import { fixtureEvent, startStreamApp } from '../../test/support/stream-app.js';
 import type { StreamApp } from '../../test/support/stream-app.js';
-
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
+import { gc } from '../../test/support/gc.js';
 
 let s: StreamApp;
 afterEach(async () => {

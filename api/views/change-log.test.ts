@@ -1,14 +1,10 @@
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import type { OddsRow } from '../../schemas/index.js';
 import { ChangeLog } from './change-log.js';
 import type { EffectiveChange } from './change-log.js';
 import { compareLogTime, formatLogTime, parseLogTime } from './log-time.js';
 import type { LogTime } from './log-time.js';
-
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
+import { gc } from '../../test/support/gc.js';
 
 function row(id: string, price = -110): OddsRow {
   return {

@@ -3,17 +3,13 @@
  * keeps odds changes as text (`PackedChange`); these pin down that nothing is lost in the
  * packing and that the line no longer keeps superseded rows alive.
  */
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../pipeline/clock.js';
 import type { CanonicalEvent, OddsRow } from '../../schemas/index.js';
 import { LiveBoard } from './board.js';
 import { DelayedBoard } from './delayed-board.js';
 import { packChange, unpackChange } from './packed-change.js';
-
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
+import { gc } from '../../test/support/gc.js';
 
 const T0 = Date.UTC(2026, 10, 23, 18);
 const DELAY = 60_000;
