@@ -81,7 +81,7 @@ export const SETTINGS = [
   { name: 'DELTA_WINDOW_CHANGES', kind: 'int', default: '500000', min: 1_000, max: 50_000_000, doc: 'the most changes kept for deltas, whatever their age' },
   { name: 'STREAM_REPLAY_FRAMES', kind: 'int', default: '20000', min: 100, max: 10_000_000, doc: 'sequence numbers the SSE/WebSocket replay window keeps (a reconnect inside it resumes exactly)' },
   { name: 'STREAM_REPLAY_SECONDS', kind: 'int', default: '120', min: 1, max: 24 * 3600, doc: 'the longest a frame stays in the replay window; older resumes get a fresh snapshot marked `resync`' },
-  { name: 'STREAM_REPLAY_MB', kind: 'int', default: '256', min: 1, max: 64 * 1024, doc: 'memory the replay window may use for rendered frames; the oldest frames go first' },
+  { name: 'STREAM_REPLAY_MB', kind: 'int', default: '256', min: 1, max: 64 * 1024, doc: 'memory the replay window may use for rendered frames (their SSE text; the WebSocket form shares its strings); the oldest frames go first' },
   { name: 'STREAM_BUFFER_KB', kind: 'int', default: '4096', min: 16, max: 1024 * 1024, doc: 'bytes a stream connection may have unsent (beyond its initial snapshot) before it is told `backpressure` and closed' },
   { name: 'STREAM_HEARTBEAT_SECONDS', kind: 'int', default: '30', min: 1, max: 3600, doc: 'heartbeat period on idle and busy streams alike' },
   { name: 'REQUEST_TIMEOUT_MS', kind: 'int', default: '30000', min: 100, max: 600_000, doc: 'a request (headers and body) must arrive within this, else 408 `request_timeout` and the connection closes' },

@@ -23,30 +23,48 @@ export interface Rendered {
 }
 
 /**
- * A frame as text, the form the replay window keeps. Kept as bytes, every frame would be a Buffer
- * outside the V8 heap that lives as long as the window (minutes), and V8 starts a full mark of the
- * heap whenever memory held outside it has grown by 64 MB since the last one: at 1,000 + 1,000
- * subscribers that was a major GC every 15-20 s, each a 300-450 ms stall. As strings the same
- * characters count towards the heap's own, proportional limit, and marking a string costs the
- * same whatever its length.
+ * A frame as the replay window keeps it: the payload's strings as the source built them, and the
+ * head fields. Kept as bytes, every frame would be a Buffer outside the V8 heap that lives as long
+ * as the window (minutes), and V8 starts a full mark of the heap whenever memory held outside it
+ * has grown by 64 MB since the last one: at 1,000 + 1,000 subscribers that was a major GC every
+ * 15-20 s, each a 300-450 ms stall. As strings the same characters count towards the heap's own,
+ * proportional limit, and marking a string costs the same whatever its length.
+ *
+ * Not the frame's text either: encoding a string makes V8 flatten it in place, so a kept SSE text
+ * and a kept WebSocket text would each end up holding a flat copy of the rows, where the payload's
+ * two forms share one string of rows. `encode` builds the text around the payload afresh, and
+ * the flat copy it encodes is young garbage.
  */
 export interface FrameText {
   seq: number;
-  sse: string;
-  wsTail: string;
+  id: string;
+  payload: FramePayload;
+  timestamp: string;
 }
 
-export function frameText(id: string, globalSeq: number, p: FramePayload, timestamp: string): FrameText {
-  return {
-    seq: globalSeq,
-    sse: `id: ${id}\nevent: ${p.name}\ndata: ${p.sse}\n\n`,
-    wsTail: `"type":${JSON.stringify(p.name)}${p.ws.length > 0 ? `,${p.ws}` : ''},"global_seq":${globalSeq},"timestamp":"${timestamp}"}`,
-  };
+export function frameText(id: string, globalSeq: number, payload: FramePayload, timestamp: string): FrameText {
+  return { seq: globalSeq, id, payload, timestamp };
 }
+
+/**
+ * The characters a kept frame stands for: its SSE text. The WebSocket form shares the payload's
+ * strings (the rows, or the JSON it is a slice of), so counting it too would count them twice.
+ */
+export function frameChars(f: FrameText): number {
+  return f.id.length + f.payload.name.length + f.payload.sse.length + SSE_HEAD_CHARS;
+}
+
+/** `id: `, `\nevent: `, `\ndata: ` and the blank line's `\n\n`. */
+const SSE_HEAD_CHARS = 4 + 8 + 7 + 2;
 
 /** The bytes of a frame, encoded once for every connection that gets it. */
-export function encode(text: FrameText): Rendered {
-  return { seq: text.seq, sse: Buffer.from(text.sse), wsTail: Buffer.from(text.wsTail) };
+export function encode(f: FrameText): Rendered {
+  const p = f.payload;
+  return {
+    seq: f.seq,
+    sse: Buffer.from(`id: ${f.id}\nevent: ${p.name}\ndata: ${p.sse}\n\n`),
+    wsTail: Buffer.from(`"type":${JSON.stringify(p.name)}${p.ws.length > 0 ? `,${p.ws}` : ''},"global_seq":${f.seq},"timestamp":"${f.timestamp}"}`),
+  };
 }
 
 export function render(id: string, globalSeq: number, p: FramePayload, timestamp: string): Rendered {

@@ -9,46 +9,22 @@
  * The window must keep frames as text on the heap, and a replay must still send exactly the
  * bytes the live connections got.
  */
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { StreamHub } from './hub.js';
-import type { SourceBatch, StreamConnection, StreamSource, StreamSpec } from './hub.js';
-import type { FramePayload, Rendered } from './frames.js';
-
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
+import type { StreamHub } from './hub.js';
+import type { StreamConnection } from './hub.js';
+import type { Rendered } from './frames.js';
+import { NumberedFrames, keepingHub } from './fixtures/numbered-frames.js';
+import { gc } from '../../test/support/gc.js';
 
 const FRAMES = 48;
 const FRAME_CHARS = 1024 * 1024;
 
 /** One frame per batch, each with its own megabyte of payload (no two share a string). */
-class BigFrames implements StreamSource {
-  readonly channel = 'odds';
-  readonly feed = 'live';
-  private next = 0;
-  private pending = 0;
-
-  /** One more batch for the next flush. */
-  more(): void {
-    this.pending++;
-  }
-
-  take(): SourceBatch[] {
-    const out = Array.from({ length: this.pending }, () => ({ slots: 1, data: this.next++ }));
-    this.pending = 0;
-    return out;
-  }
-
-  render(batch: SourceBatch): { slot: number; payload: FramePayload }[] {
-    const n = batch.data as number;
+function bigFrames(): NumberedFrames {
+  return new NumberedFrames((n) => {
     const fill = String.fromCharCode(97 + (n % 26)).repeat(FRAME_CHARS);
-    return [{ slot: 0, payload: { name: 'odds:update', sse: `{"n":${n},"fill":"${fill}"}`, ws: `"n":${n}` } }];
-  }
-
-  discard(): void {
-    this.pending = 0;
-  }
+    return { name: 'odds:update', sse: `{"n":${n},"fill":"${fill}"}`, ws: `"n":${n}` };
+  });
 }
 
 /** A connection that keeps the SSE bytes it was handed, live or replayed, in order. */
@@ -72,12 +48,10 @@ afterEach(() => {
 
 describe('replay window memory', () => {
   it('keeps frames on the V8 heap, not as Buffers outside it, and replays the bytes the live connections got', async () => {
-    hub = new StreamHub({ window: { maxFrames: 1000, maxAgeMs: 3_600_000, maxBytes: 1e12 }, heartbeatMs: 0, now: () => 0, maxStreams: () => 10 });
-    const source = new BigFrames();
-    hub.addSource(source);
-    const spec: StreamSpec = { feed: 'live', tier: 'enterprise', channels: new Map([['odds', {}]]), signature: 'all' };
-    const group = hub.group(spec);
-    const start = hub.head;
+    const source = bigFrames();
+    const made = keepingHub(source);
+    hub = made.hub;
+    const { group, start } = made;
     const live = recorder();
     hub.join(live, group);
     await collect();

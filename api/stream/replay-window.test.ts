@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { frameText } from './frames.js';
+import { frameChars, frameText } from './frames.js';
 import { ReplayWindow } from './replay-window.js';
 
 const frame = (seq: number, size = 10) => frameText(String(seq), seq, { name: 'odds:update', sse: `"${'x'.repeat(size)}"`, ws: '' }, '2026-11-22T12:00:00.000Z');
@@ -26,7 +26,7 @@ describe('ReplayWindow', () => {
     now = 5000;
     w.append(6, null);
     expect([w.floor, w.size]).toEqual([5, 1]);
-    const bytes = frame(7, 1000).sse.length + frame(7, 1000).wsTail.length;
+    const bytes = frameChars(frame(7, 1000));
     const small = new ReplayWindow<string>(0, { maxFrames: 100, maxAgeMs: 1e9, maxBytes: 2 * bytes }, () => 0);
     for (let s = 1; s <= 4; s++) small.append(s, new Map([['a', frame(s, 1000)]]));
     expect([small.floor, small.size]).toEqual([2, 2]);

@@ -1,4 +1,4 @@
-import { encode } from './frames.js';
+import { encode, frameChars } from './frames.js';
 import type { FrameText, Rendered } from './frames.js';
 
 export interface ReplayWindowOptions {
@@ -6,7 +6,7 @@ export interface ReplayWindowOptions {
   maxFrames: number;
   /** Frames older than this (wall time) go on the next append. */
   maxAgeMs: number;
-  /** Characters of frame text kept (SSE and WebSocket forms; a byte each for ASCII); the oldest go first. */
+  /** Characters of frame text kept (see `frameChars`; a byte each for ASCII); the oldest go first. */
   maxBytes: number;
 }
 
@@ -19,8 +19,8 @@ interface Entry<G> {
 
 /**
  * The recent frames of a hub by sequence number, each kept once per subscriber group that got it
- * (the text of what the live connections were sent, encoded again for a replay: see `FrameText`
- * for why not the bytes). Every sequence number has an entry, so a
+ * (what the live connections were sent, encoded again for a replay: see `FrameText` for why
+ * neither the bytes nor the text). Every sequence number has an entry, so a
  * position N is answerable exactly when N is at or after `floor`: replaying is then the entries
  * after N in order, for the caller's group.
  */
@@ -47,7 +47,7 @@ export class ReplayWindow<G> {
   append(seq: number, frames: Map<G, FrameText> | null): void {
     const at = this.now();
     let bytes = 0;
-    for (const f of frames?.values() ?? []) bytes += f.sse.length + f.wsTail.length;
+    for (const f of frames?.values() ?? []) bytes += frameChars(f);
     this.entries.push({ seq, at, frames, bytes });
     this.bytes += bytes;
     const tooOld = at - this.options.maxAgeMs;
