@@ -172,3 +172,37 @@ describe('staleness', () => {
     expect(only(evs(live)).warnings).toEqual(['LIVE_STALE_ODDS', 'SINGLE_SHARP_REF']);
   });
 });
+
+describe('+EV reference prices are built once per reference market', () => {
+  // Every rebuild of a +EV price used to copy the reference's rows again: opportunities that are
+  // replaced within seconds filled the old generation with identical copies.
+  const h = new Harness();
+  h.event(event());
+  h.ticks([...ml('pinnacle', -110, -110), ...ml('draftkings', -115, 105), ...ml('fanduel', -125, 106)]);
+  const byBook = (book: string): EvOpportunity => only(evs(h).filter((o) => o.book === book));
+
+  it('gives every price measured against an unchanged reference the same reference objects', () => {
+    const dk = byBook('draftkings');
+    const fd = byBook('fanduel');
+    expect(dk.references.map((p) => [p.book, p.selection, p.priceAmerican])).toEqual([
+      ['pinnacle', 'home', -110],
+      ['pinnacle', 'away', -110],
+    ]);
+    expect(fd.references[0]).toBe(dk.references[0]);
+    expect(fd.references[1]).toBe(dk.references[1]);
+    // A soft book's move rebuilds its opportunity, not the reference's prices.
+    h.ticks(ml('draftkings', -115, 108), T0 + 1000);
+    expect(byBook('draftkings').priceAmerican).toBe(108);
+    expect(byBook('draftkings').references[1]).toBe(fd.references[1]);
+  });
+
+  it('builds new reference prices when the reference moves', () => {
+    const before = byBook('fanduel').references;
+    h.ticks(ml('pinnacle', -105, -115), T0 + 2000);
+    const after = byBook('fanduel').references;
+    expect(after.map((p) => p.priceAmerican)).toEqual([-105, -115]);
+    expect(after[1]).not.toBe(before[1]);
+    expect(before.map((p) => p.priceAmerican)).toEqual([-110, -110]);
+    expect(byBook('draftkings').references[1]).toBe(after[1]);
+  });
+});

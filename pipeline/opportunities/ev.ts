@@ -34,6 +34,12 @@ interface Reference {
   fair: Record<DevigMethod, number[]>;
   /** Its part of a candidate key, built on first use. */
   key: string | null;
+  /**
+   * Its rows as an opportunity's `references`, built on first use and shared by every +EV price
+   * measured against this reference while its rows stay the same (nothing mutates a price once
+   * built): rebuilt opportunities then add no copies of them to the heap.
+   */
+  prices: OpportunityPrice[] | null;
 }
 
 /** What a book's reference was computed from: the rows seen per outcome (identity), and the result. */
@@ -63,7 +69,7 @@ function reference(group: LineGroup, book: string, outcomes: readonly SelectionT
   let ref: Reference | null = null;
   if (rows) {
     const fair = FAIR.get(rows.map((r) => r.priceAmerican).join(','), () => fairOf(rows.map(decimalOf)));
-    ref = fair ? { book, rows, fair, key: null } : null;
+    ref = fair ? { book, rows, fair, key: null, prices: null } : null;
   }
   byBook.set(book, { outcomes, rows: seen, reference: ref });
   return ref;
@@ -211,10 +217,8 @@ function buildEv(
   const referencePrices: OpportunityPrice[] = [];
   let anyLive = row.isLive;
   for (const r of refs) {
-    for (const x of r.rows) {
-      referencePrices.push(priceOf(x));
-      anyLive ||= x.isLive;
-    }
+    for (const p of (r.prices ??= r.rows.map(priceOf))) referencePrices.push(p);
+    for (const x of r.rows) anyLive ||= x.isLive;
   }
   const situation = `${ctx.eventId}|${ctx.family.key}|${selection}|${lineKey(line)}`;
   const evPower = raw.find((x) => x.m === 'power')?.ev ?? 0;
