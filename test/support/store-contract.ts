@@ -44,6 +44,15 @@ export function describeStoreContract(name: string, open: () => Promise<{ store:
       ]);
     });
 
+    it('keeps text outside ASCII exactly (accents, CJK, characters beyond the BMP, quotes)', async () => {
+      const names = ['Atlético Madrid', '北京国安', 'Team 🏀 "Quoted" \\ back'];
+      await store.insert('events', names.map((name, i) => (
+        { id: `u${i}`, sport: 'soccer', league: name, home_team_id: 'a', away_team_id: 'b', start_time: '2026-11-22 00:30:00.000', status: 'upcoming', is_live: false, external_ids: { book: name }, updated_at: '2026-11-21 10:00:00.000' }
+      )));
+      const rows = await store.query<{ league: string; external_ids: Record<string, string> }>("SELECT league, external_ids FROM events FINAL WHERE startsWith(id, 'u') ORDER BY id");
+      expect(rows).toEqual(names.map((name) => ({ league: name, external_ids: { book: name } })));
+    });
+
     it('binds query parameters server-side', async () => {
       const rows = await store.query<{ n: number }>('SELECT count() AS n FROM odds_ticks WHERE sportsbook = {book:String}', { book: 'pinnacle' });
       expect(rows).toEqual([{ n: 2 }]);

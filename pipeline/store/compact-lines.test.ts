@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { compactLines } from './chdb-store.js';
+import type { StoreRow } from './store.js';
+
+/** What the store sent before: one string, a line per row. */
+const asOneString = (rows: readonly StoreRow[], columns: readonly string[]): string =>
+  rows.map((r) => `${JSON.stringify(columns.map((c) => r[c] ?? null))}\n`).join('');
+
+describe('compactLines (JSONCompactEachRow bytes for a chDB insert)', () => {
+  it('writes a line per row, columns in the order given, missing and undefined values as null', () => {
+    const rows: StoreRow[] = [
+      { a: 1, b: 'x', c: null },
+      { b: 'y', a: 2.5 },
+      { a: -0.1, b: undefined, c: { pinnacle: 'p1' } },
+    ];
+    expect(compactLines(rows, ['a', 'b', 'c']).toString('utf8')).toBe('[1,"x",null]\n[2.5,"y",null]\n[-0.1,null,{"pinnacle":"p1"}]\n');
+  });
+
+  it('encodes text outside ASCII as UTF-8, byte for byte as the single string did', () => {
+    const rows: StoreRow[] = [{ team: 'Atlético', city: '北京' }, { team: '🏀 "quoted" \\ back', city: 'tab\there' }];
+    const bytes = compactLines(rows, ['team', 'city']);
+    expect(bytes.equals(Buffer.from(asOneString(rows, ['team', 'city']), 'utf8'))).toBe(true);
+    expect(bytes.toString('utf8')).toBe('["Atlético","北京"]\n["🏀 \\"quoted\\" \\\\ back","tab\\there"]\n');
+  });
+
+  it('grows past its first guess of 256 bytes a row when lines are longer', () => {
+    const long = 'é'.repeat(5000);
+    const rows: StoreRow[] = Array.from({ length: 30 }, (_, i) => ({ i, text: i % 7 === 0 ? long : `row ${i}` }));
+    const bytes = compactLines(rows, ['i', 'text']);
+    expect(bytes.equals(Buffer.from(asOneString(rows, ['i', 'text']), 'utf8'))).toBe(true);
+    // Five rows of 10,000 bytes of text each: far past 30 * 256.
+    expect(bytes.length).toBeGreaterThan(50_000);
+  });
+
+  it('is empty for no rows', () => {
+    expect(compactLines([], ['a']).length).toBe(0);
+  });
+});
