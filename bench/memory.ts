@@ -1,5 +1,3 @@
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { oddsRowKey } from '../schemas/index.js';
 import type { CanonicalEvent, OddsChange, OddsRow } from '../schemas/index.js';
 import { ManualClock } from '../pipeline/clock.js';
@@ -11,9 +9,7 @@ import { TierViews } from '../api/views/tier-views.js';
 import { buildBoard, repriced } from './board-fixture.js';
 import { summarize } from './report.js';
 import type { BenchFigure, Spread } from './report.js';
-
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
+import { gc } from '../test/support/gc.js';
 
 function heap(): number {
   for (let i = 0; i < 2; i++) gc();

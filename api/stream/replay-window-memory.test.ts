@@ -10,8 +10,7 @@
  * bytes the live connections got.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { StreamHub } from './hub.js';
-import type { StreamConnection } from './hub.js';
+import type { StreamConnection, StreamHub } from './hub.js';
 import type { Rendered } from './frames.js';
 import { NumberedFrames, keepingHub } from './fixtures/numbered-frames.js';
 import { gc } from '../../test/support/gc.js';
