@@ -8,6 +8,8 @@
 import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import WebSocket from 'ws';
+import { checkedTimedRows, messageType } from './frame-rows.js';
+import type { TimedRow } from './frame-rows.js';
 
 interface Sub {
   kind: 'sse' | 'ws';
@@ -42,14 +44,6 @@ let resent = 0;
  * price presented again (its main-line flag flipped when another line of its event came or
  * went, or its event changed), so it is counted apart, not as latency.
  */
-/** The fields of an odds row that date it. */
-interface TimedRow {
-  id?: string;
-  timestamp?: string;
-  is_active?: boolean;
-  suspended_since?: string | null;
-}
-
 function measure(rows: TimedRow[] | undefined, seen: Seen): void {
   if (!rows) return;
   const now = Date.now();
@@ -108,23 +102,23 @@ function openSse(sub: Sub, recordIt: boolean, attempt = 0): void {
       const lines = buffer.split('\n');
       buffer = lines.pop() ?? '';
       for (const line of lines) {
-        raw.push(line);
+        // Only the recording subscriber keeps the frame's text.
+        if (recordIt) raw.push(line);
         if (line === '') {
-          const text = raw.join('\n');
-          raw = [];
           if (event === 'snapshot:complete' && !isReady) {
             isReady = true;
             ready();
           } else if (event !== '' && measuring) {
             frames++;
-            if (recordIt && event !== 'heartbeat') recorded[sub.filter]?.sse.push([Date.now() - t0, `${text}\n`]);
+            if (recordIt && event !== 'heartbeat') recorded[sub.filter]?.sse.push([Date.now() - t0, `${raw.join('\n')}\n`]);
           }
+          raw = [];
           event = '';
           continue;
         }
         if (line.startsWith('event: ')) event = line.slice(7);
         else if (line.startsWith('data: ') && (event === 'odds:update' || event === 'snapshot')) {
-          measure((JSON.parse(line.slice(6)) as { odds?: TimedRow[] }).odds, seen);
+          measure(checkedTimedRows(line.slice(6), (m) => (m as { odds?: TimedRow[] }).odds), seen);
         }
       }
     });
@@ -145,17 +139,18 @@ function openWs(sub: Sub, recordIt: boolean): void {
   const seen: Seen = new Map();
   ws.on('message', (data) => {
     const text = String(data);
-    const m = JSON.parse(text) as { type: string; data?: TimedRow[] };
-    if (m.type === 'initial') measure(m.data, seen);
-    if (m.type === 'snapshot:complete' && !isReady) {
+    const type = messageType(text);
+    const rows = (): TimedRow[] => checkedTimedRows(text, (m) => (m as { data?: TimedRow[] }).data);
+    if (type === 'initial') measure(rows(), seen);
+    if (type === 'snapshot:complete' && !isReady) {
       isReady = true;
       ready();
       return;
     }
     if (!measuring) return;
     frames++;
-    if (recordIt && m.type !== 'heartbeat') recorded[sub.filter]?.ws.push([Date.now() - t0, text]);
-    if (m.type === 'odds:update') measure(m.data, seen);
+    if (recordIt && type !== 'heartbeat') recorded[sub.filter]?.ws.push([Date.now() - t0, text]);
+    if (type === 'odds:update') measure(rows(), seen);
   });
   ws.on('close', () => {
     if (measuring) closedEarly++;

@@ -25,6 +25,8 @@ export interface SseFrame {
   id: string | undefined;
   event: string;
   data: unknown;
+  /** The `data:` lines as received. */
+  text: string;
 }
 
 /**
@@ -74,7 +76,7 @@ export class SseClient {
               } catch {
                 // raw text
               }
-              this.frames.push({ id: frame.id, event: frame.event ?? 'message', data });
+              this.frames.push({ id: frame.id, event: frame.event ?? 'message', data, text });
             }
             frame = { data: [] };
             continue;
@@ -128,12 +130,16 @@ export interface WsMessage {
 /** A `ws` client collecting messages, with the close code. */
 export class WsClient {
   readonly messages: WsMessage[] = [];
+  /** Each message as received. */
+  readonly texts: string[] = [];
   closeCode: number | null = null;
   private waiters: (() => void)[] = [];
 
   constructor(readonly ws: WebSocket) {
     ws.on('message', (data) => {
-      this.messages.push(JSON.parse(String(data)) as WsMessage);
+      const text = String(data);
+      this.texts.push(text);
+      this.messages.push(JSON.parse(text) as WsMessage);
       this.wake();
     });
     ws.on('close', (code) => {
