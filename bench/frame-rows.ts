@@ -64,10 +64,7 @@ function stringField(text: string, name: string, from: number): { value: string 
 
 /** The WebSocket message's `type`, which the server writes before the rows. */
 export function messageType(text: string): string {
-  const at = text.indexOf('"type":"');
-  if (at < 0) return '';
-  const start = at + 8;
-  return text.slice(start, text.indexOf('"', start));
+  return stringField(text, '"type":', 0).value ?? '';
 }
 
 let checked = 0;

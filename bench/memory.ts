@@ -9,12 +9,8 @@ import { TierViews } from '../api/views/tier-views.js';
 import { buildBoard, repriced } from './board-fixture.js';
 import { summarize } from './report.js';
 import type { BenchFigure, Spread } from './report.js';
-import { gc } from '../test/support/gc.js';
+import { gc, heapAfterGc } from '../test/support/gc.js';
 
-function heap(): number {
-  for (let i = 0; i < 2; i++) gc();
-  return process.memoryUsage().heapUsed;
-}
 
 /** A board that keeps nothing: the fixture's rows alone. */
 const nothing = { applyEvent: (_e: CanonicalEvent) => undefined, applyChange: (_c: OddsChange) => undefined } as unknown as LiveBoard;
@@ -27,27 +23,27 @@ const nothing = { applyEvent: (_e: CanonicalEvent) => undefined, applyChange: (_
  */
 export async function benchMemory(events = 2000): Promise<BenchFigure[]> {
   const clock = new ManualClock(Date.UTC(2026, 10, 21, 18));
-  const h0 = heap();
+  const h0 = heapAfterGc();
   let fixture: { rows: unknown[] } | null = buildBoard(events, clock, nothing);
-  const rowsOnly = (heap() - h0) / fixture.rows.length;
+  const rowsOnly = (heapAfterGc() - h0) / fixture.rows.length;
   fixture = null;
 
-  const h1 = heap();
+  const h1 = heapAfterGc();
   const board = new Board({ now: () => clock.now() });
   const views = new TierViews(board, clock, { syncEveryMs: 0 });
   const built = buildBoard(events, clock, board);
   clock.advance(61_000);
   views.sync();
   const rows = built.rows.length;
-  const afterBuild = (heap() - h1) / rows;
+  const afterBuild = (heapAfterGc() - h1) / rows;
   for (const { board: b } of views.feeds()) for (const e of b.activeEvents()) b.mainLines(e.id);
-  const afterIndex = (heap() - h1) / rows;
+  const afterIndex = (heapAfterGc() - h1) / rows;
   const fragments = fragmentsFor(new Catalog());
   for (const e of board.activeEvents()) {
     const main = board.mainLines(e.id);
     for (const r of board.rowsOf(e.id)) fragments.of(r, e, main);
   }
-  const afterFragments = (heap() - h1) / rows;
+  const afterFragments = (heapAfterGc() - h1) / rows;
   // Held to here, so the measurement above cannot find the cache unreachable.
   const serialized = fragments.serialized;
   process.stdout.write(`  ${rows.toLocaleString('en-US')} live prices, ${views.feeds().length} tier views (${views.feeds().map((f) => `${f.feed}: ${f.board.rowCount.toLocaleString('en-US')}`).join(', ')}); change logs ${views.feeds().map((f) => f.board.log.length.toLocaleString('en-US')).join(' + ')} entries; ${serialized.toLocaleString('en-US')} rows serialized, the newest 200,000 kept as fragments\n`);
@@ -63,7 +59,7 @@ export async function benchMemory(events = 2000): Promise<BenchFigure[]> {
 
 /** Milliseconds of a full, stop-the-world mark-compact, over `runs` of them. */
 function fullGcMs(runs = 7): { median: number; spread: Spread } {
-  heap();
+  heapAfterGc();
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
     const t = performance.now();
@@ -103,11 +99,11 @@ export async function benchDelayLine(events = 90, perSecond = 2000): Promise<Ben
   const feedMs = performance.now() - t0;
   const waiting = views.pending();
   const full = fullGcMs();
-  const heapFull = heap();
+  const heapFull = heapAfterGc();
   clock.advance(61_000);
   views.sync();
   const drained = fullGcMs();
-  const heapDrained = heap();
+  const heapDrained = heapAfterGc();
   process.stdout.write(`  ${rows.length.toLocaleString('en-US')} live prices; ${waiting.toLocaleString('en-US')} changes waiting in the line; fed and synced in ${feedMs.toFixed(0)} ms (live board, change logs and line)\n`);
   views.close();
   return [

@@ -12,7 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { StreamConnection, StreamHub } from './hub.js';
 import type { Rendered } from './frames.js';
 import { NumberedFrames, keepingHub } from './fixtures/numbered-frames.js';
-import { gc } from '../../test/support/gc.js';
+import { heapAfterGc } from '../../test/support/gc.js';
 
 const FRAMES = 32;
 const ROW_CHARS = 1024 * 1024;
@@ -43,12 +43,6 @@ function recorder(): StreamConnection & { sse: Buffer[]; ws: Buffer[] } {
   };
 }
 
-function heapUsed(): number {
-  gc();
-  gc();
-  return process.memoryUsage().heapUsed;
-}
-
 let hub: StreamHub | null = null;
 afterEach(() => {
   hub?.close();
@@ -65,7 +59,7 @@ describe('replay window: one copy of the rows per frame', () => {
     hub.join(live, group);
     const liveSse: Buffer[] = [];
     const liveWs: Buffer[] = [];
-    const before = heapUsed();
+    const before = heapAfterGc();
     for (let i = 0; i < FRAMES; i++) {
       source.more();
       hub.flush();
@@ -73,7 +67,7 @@ describe('replay window: one copy of the rows per frame', () => {
       liveSse.push(...live.sse.splice(0));
       liveWs.push(...live.ws.splice(0));
     }
-    const held = heapUsed() - before;
+    const held = heapAfterGc() - before;
     expect(hub.window.size).toBe(FRAMES);
     // One copy is FRAMES * ROW_CHARS; the old window held two (a flat SSE text and a flat WebSocket text).
     expect(held).toBeGreaterThan(0.9 * FRAMES * ROW_CHARS);

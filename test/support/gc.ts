@@ -7,3 +7,10 @@ setFlagsFromString('--expose-gc');
 
 /** A full, synchronous garbage collection. */
 export const gc = runInNewContext('gc') as () => void;
+
+/** Heap in use after two full collections (the second frees what the first only finalized). */
+export function heapAfterGc(): number {
+  gc();
+  gc();
+  return process.memoryUsage().heapUsed;
+}
