@@ -355,20 +355,20 @@ export function startPipeline(options: PipelineOptions): Pipeline {
     }, logger, options.onFailure),
 
     startStage(bus, 'sink:game_state', { groupId: 'sink-game-state', topic: TOPICS.gameState, fromBeginning: true, ...sinkBatch, minBatchSize: 1000 }, async (records) => {
-      await gameStateSink.write(records.flatMap((r) => (r.value ? [gameStateRow(r.value)] : [])));
+      await gameStateSink.writeRecords(records, (r) => (r.value ? gameStateRow(r.value) : null));
     }, logger, options.onFailure),
 
     startStage(bus, 'sink:odds_ticks', { groupId: 'sink-odds-ticks', topic: TOPICS.ticks, fromBeginning: true, ...sinkBatch }, async (records) => {
       const now = clock.now();
-      await ticksSink.write(records.flatMap((r) => (r.value ? [tickRow(r.value, now)] : [])));
+      await ticksSink.writeRecords(records, (r) => (r.value ? tickRow(r.value, now) : null));
     }, logger, options.onFailure),
 
     startStage(bus, 'sink:odds_latest', { groupId: 'sink-odds-latest', topic: TOPICS.snapshot, fromBeginning: true, ...sinkBatch }, async (records) => {
-      await latestSink.write(records.flatMap((r) => (r.value ? [latestRow(r.value, r.offset + 1)] : [])));
+      await latestSink.writeRecords(records, (r) => (r.value ? latestRow(r.value, r.offset + 1) : null));
     }, logger, options.onFailure),
 
     startStage(bus, 'sink:opportunities', { groupId: 'sink-opportunities', topic: TOPICS.opportunities, fromBeginning: true, ...sinkBatch, minBatchSize: 1000 }, async (records) => {
-      await opportunitiesSink.write(records.flatMap((r) => (r.value ? [opportunityRow(r.value, r.offset + 1)] : [])));
+      await opportunitiesSink.writeRecords(records, (r) => (r.value ? opportunityRow(r.value, r.offset + 1) : null));
     }, logger, options.onFailure),
 
     // One consumer for both splits tables: the same rows, a few thousand every 5 minutes.
@@ -379,7 +379,7 @@ export function startPipeline(options: PipelineOptions): Pipeline {
     }, logger, options.onFailure),
 
     startStage(bus, 'sink:events', { groupId: 'sink-events', topic: TOPICS.events, fromBeginning: true, ...sinkBatch, minBatchSize: 1000 }, async (records) => {
-      await eventsSink.write(records.flatMap((r) => (r.value ? [eventRow(r.value)] : [])));
+      await eventsSink.writeRecords(records, (r) => (r.value ? eventRow(r.value) : null));
     }, logger, options.onFailure),
   ];
 

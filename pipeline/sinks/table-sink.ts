@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { OlapStore, StoreRow } from '../store/index.js';
 import { StoreError } from '../store/index.js';
+import { forEachInSlices } from '../event-loop-slices.js';
 
 export interface TableSinkOptions {
   retries?: number;
@@ -42,6 +43,20 @@ export class TableSink {
     this.retries = options.retries ?? 8;
     this.backoffMs = options.backoffMs ?? 200;
     this.sleep = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+  }
+
+  /**
+   * Maps a batch's records to rows (a record mapping to null has no row: a tombstone) and writes
+   * them. The mapping runs in slices (see `SLICE_MS`): a sink's batch holds up to a second of
+   * records, and opportunity rows carry their record as JSON.
+   */
+  async writeRecords<R>(records: readonly R[], toRow: (record: R) => StoreRow | null): Promise<void> {
+    const rows: StoreRow[] = [];
+    await forEachInSlices(records, (record) => {
+      const row = toRow(record);
+      if (row !== null) rows.push(row);
+    });
+    await this.write(rows);
   }
 
   async write(rows: readonly StoreRow[]): Promise<void> {

@@ -1,12 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { compactLines } from './chdb-store.js';
+import { CompactLines } from './chdb-store.js';
 import type { StoreRow } from './store.js';
+
+/** A batch's bytes as the store builds them, a row at a time. */
+function compactLines(rows: readonly StoreRow[], columns: readonly string[]): Buffer {
+  const lines = new CompactLines(columns, rows.length);
+  for (const row of rows) lines.add(row);
+  return lines.bytes();
+}
 
 /** What the store sent before: one string, a line per row. */
 const asOneString = (rows: readonly StoreRow[], columns: readonly string[]): string =>
   rows.map((r) => `${JSON.stringify(columns.map((c) => r[c] ?? null))}\n`).join('');
 
-describe('compactLines (JSONCompactEachRow bytes for a chDB insert)', () => {
+describe('CompactLines (JSONCompactEachRow bytes for a chDB insert)', () => {
   it('writes a line per row, columns in the order given, missing and undefined values as null', () => {
     const rows: StoreRow[] = [
       { a: 1, b: 'x', c: null },

@@ -53,6 +53,13 @@ export function describeStoreContract(name: string, open: () => Promise<{ store:
       expect(rows).toEqual(names.map((name) => ({ league: name, external_ids: { book: name } })));
     });
 
+    it('inserts every row of a large batch in order (the embedded store builds its text over several turns of the event loop)', async () => {
+      await store.exec('CREATE TABLE IF NOT EXISTS contract_large_batch (i UInt32, s String) ENGINE = MergeTree ORDER BY i');
+      await store.insert('contract_large_batch', Array.from({ length: 30_000 }, (_, i) => ({ i, s: `row ${i} ${'x'.repeat(200)}` })));
+      const rows = await store.query<{ n: number; total: number; longest: number; last: string }>("SELECT count() AS n, sum(i) AS total, max(length(s)) AS longest, argMax(s, i) AS last FROM contract_large_batch");
+      expect(rows).toEqual([{ n: 30_000, total: 449_985_000, longest: 210, last: `row 29999 ${'x'.repeat(200)}` }]);
+    });
+
     it('binds query parameters server-side', async () => {
       const rows = await store.query<{ n: number }>('SELECT count() AS n FROM odds_ticks WHERE sportsbook = {book:String}', { book: 'pinnacle' });
       expect(rows).toEqual([{ n: 2 }]);
