@@ -1,5 +1,6 @@
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
+import { StoreError } from '../store/index.js';
 import type { OlapStore, StoreRow } from '../store/index.js';
 import { TableSink } from './table-sink.js';
 
@@ -60,5 +61,37 @@ describe('TableSink.writeRecords', () => {
     await sink.writeRecords([null, null], (r) => r);
     expect(store.inserts).toEqual([]);
     expect(sink.counters).toMatchObject({ rowsWritten: 0, batchesWritten: 0 });
+  });
+
+  it('hands the records and the mapper to a store that writes rows as it maps them, and counts what it wrote', async () => {
+    const calls: { table: string; records: readonly unknown[] }[] = [];
+    const store: OlapStore = {
+      ...recordingStore(),
+      insert: async () => {
+        throw new Error('insert is not used when the store maps the records itself');
+      },
+      insertMapped: async (table, records, toRow) => {
+        calls.push({ table, records });
+        return records.filter((r) => toRow(r) !== null).length;
+      },
+    };
+    const sink = new TableSink(store, 'odds_ticks', pino({ level: 'silent' }));
+    await sink.writeRecords([1, 2, 3, 4, 5], (n) => (n % 2 === 0 ? null : { n }));
+    expect(calls).toEqual([{ table: 'odds_ticks', records: [1, 2, 3, 4, 5] }]);
+    expect(sink.counters).toMatchObject({ rowsWritten: 3, batchesWritten: 1, rowsFailed: 0 });
+    await sink.writeRecords([2, 4], (n) => (n % 2 === 0 ? null : { n }));
+    expect(sink.counters).toMatchObject({ rowsWritten: 3, batchesWritten: 1 });
+  });
+
+  it('counts the rows of a batch that failed for good, when the store maps the records itself', async () => {
+    const store: OlapStore = {
+      ...recordingStore(),
+      insertMapped: async () => {
+        throw new StoreError('Syntax error', false);
+      },
+    };
+    const sink = new TableSink(store, 'opportunities', pino({ level: 'silent' }));
+    await expect(sink.writeRecords([1, 2, 3], (n) => (n === 2 ? null : { n }))).rejects.toThrow('insert into opportunities failed: Syntax error');
+    expect(sink.counters).toMatchObject({ rowsWritten: 0, batchesWritten: 0, rowsFailed: 2 });
   });
 });

@@ -47,10 +47,17 @@ export class TableSink {
 
   /**
    * Maps a batch's records to rows (a record mapping to null has no row: a tombstone) and writes
-   * them. The mapping runs in slices (see `SLICE_MS`): a sink's batch holds up to a second of
-   * records, and opportunity rows carry their record as JSON.
+   * them, in slices (see `SLICE_MS`): a sink's batch holds up to a second of records, and
+   * opportunity rows carry their record as JSON. A store that can write each row as it is mapped
+   * (`insertMapped`) gets the records, so no array of rows outlives a turn of the event loop.
    */
   async writeRecords<R>(records: readonly R[], toRow: (record: R) => StoreRow | null): Promise<void> {
+    const insertMapped = this.store.insertMapped?.bind(this.store);
+    if (insertMapped) {
+      const countRows = (): number => records.reduce((n, r) => n + (toRow(r) === null ? 0 : 1), 0);
+      await this.attempts(() => insertMapped(this.table, records, toRow), countRows);
+      return;
+    }
     const rows: StoreRow[] = [];
     await forEachInSlices(records, (record) => {
       const row = toRow(record);
@@ -61,17 +68,26 @@ export class TableSink {
 
   async write(rows: readonly StoreRow[]): Promise<void> {
     if (rows.length === 0) return;
+    await this.attempts(async () => {
+      await this.store.insert(this.table, rows);
+      return rows.length;
+    }, () => rows.length);
+  }
+
+  /** Runs `insert` (which resolves to the rows it wrote) until it succeeds, or fails for good. */
+  private async attempts(insert: () => Promise<number>, rowsOf: () => number): Promise<void> {
     for (let attempt = 0; ; attempt++) {
       try {
-        await this.store.insert(this.table, rows);
-        this.counters.rowsWritten += rows.length;
+        const written = await insert();
+        if (written === 0) return;
+        this.counters.rowsWritten += written;
         this.counters.batchesWritten++;
         this.counters.lastWriteAt = Date.now();
         return;
       } catch (e) {
         const retryable = !(e instanceof StoreError) || e.retryable;
         if (!retryable || attempt >= this.retries) {
-          this.counters.rowsFailed += rows.length;
+          this.counters.rowsFailed += rowsOf();
           throw new Error(`insert into ${this.table} failed${retryable ? ` after ${attempt + 1} attempts` : ''}: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`, { cause: e });
         }
         this.logger.warn({ err: e, table: this.table, attempt }, 'sink insert failed, retrying');

@@ -10,7 +10,7 @@ const PERMANENT = /Syntax error|Unknown table|doesn't exist|Missing columns|Ther
 export class ChdbStore implements OlapStore {
   readonly kind = 'chdb' as const;
   private readonly session: Session;
-  private readonly inserting = new Set<Promise<void>>();
+  private readonly inserting = new Set<Promise<number>>();
 
   constructor(dataDir: string) {
     mkdirSync(dataDir, { recursive: true });
@@ -28,19 +28,34 @@ export class ChdbStore implements OlapStore {
    * line by line (see `CompactLines`).
    */
   async insert(table: string, rows: readonly StoreRow[]): Promise<void> {
-    const first = rows[0];
-    if (first === undefined) return;
-    const columns = Object.keys(first);
-    // The text is built over several turns of the event loop (see `SLICE_MS`); `close` waits for inserts under way.
+    await this.insertMapped(table, rows, (row) => row);
+  }
+
+  /**
+   * Each row's line is written as the row is mapped: a batch's rows never exist all at once, so
+   * none of them lives across the turns the text is built over (see `SLICE_MS`) to be promoted
+   * by a scavenge. `close` waits for inserts under way.
+   */
+  async insertMapped<R>(table: string, records: readonly R[], toRow: (record: R) => StoreRow | null): Promise<number> {
     const done = (async () => {
-      const lines = new CompactLines(columns, rows.length);
-      await forEachInSlices(rows, (row) => lines.add(row));
+      const batch: { lines: CompactLines | null; rows: number } = { lines: null, rows: 0 };
+      await forEachInSlices(records, (record) => {
+        const row = toRow(record);
+        if (row === null) return;
+        // The columns are the first row's: one mapper made every row of a batch.
+        batch.lines ??= new CompactLines(Object.keys(row), records.length);
+        batch.lines.add(row);
+        batch.rows++;
+      });
+      const lines = batch.lines;
+      if (lines === null) return 0;
       const values = lines.bytes();
-      await this.wrap(() => this.session.insert({ table, values, format: 'JSONCompactEachRow', columns }));
+      await this.wrap(() => this.session.insert({ table, values, format: 'JSONCompactEachRow', columns: [...lines.columns] }));
+      return batch.rows;
     })();
     this.inserting.add(done);
     try {
-      await done;
+      return await done;
     } finally {
       this.inserting.delete(done);
     }
@@ -102,7 +117,7 @@ export class CompactLines {
   private used = 0;
 
   constructor(
-    private readonly columns: readonly string[],
+    readonly columns: readonly string[],
     expectedRows: number,
   ) {
     this.out = Buffer.allocUnsafe(Math.max(4096, expectedRows * 256));

@@ -9,6 +9,11 @@ export interface OlapStore {
   /** Runs one statement that returns nothing (DDL). */
   exec(sql: string): Promise<void>;
   insert(table: string, rows: readonly StoreRow[]): Promise<void>;
+  /**
+   * Optional: maps records to rows (null: no row) and inserts the rows, writing each one out as it
+   * is mapped, so a large batch never holds all its rows at once. Resolves to the rows inserted.
+   */
+  insertMapped?<R>(table: string, records: readonly R[], toRow: (record: R) => StoreRow | null): Promise<number>;
   /** `{name:Type}` placeholders are bound server-side from `params`. */
   query<T extends StoreRow>(sql: string, params?: Record<string, unknown>): Promise<T[]>;
   close(): Promise<void>;
