@@ -5,10 +5,19 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ChdbStore } from './chdb-store.js';
 
+/** Runs `use` with a fresh data directory, removed afterwards. */
+async function inDataDir(use: (dir: string) => Promise<void>): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'odds-store-insert-'));
+  try {
+    await use(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 describe('ChdbStore.close', () => {
-  it('waits for an insert whose text is still being built, so none of its rows is lost', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'odds-store-close-'));
-    try {
+  it('waits for an insert whose text is still being built, so none of its rows is lost', () =>
+    inDataDir(async (dir) => {
       const store = new ChdbStore(dir);
       await store.exec('CREATE TABLE t (i UInt32, s String) ENGINE = MergeTree ORDER BY i');
       const rows = Array.from({ length: 50_000 }, (_, i) => ({ i, s: `row ${i} ${'y'.repeat(300)}` }));
@@ -19,16 +28,12 @@ describe('ChdbStore.close', () => {
       const reopened = new ChdbStore(dir);
       expect(await reopened.query('SELECT count() AS n, max(i) AS top FROM t')).toEqual([{ n: 50_000, top: 49_999 }]);
       await reopened.close();
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+    }));
 });
 
 describe('ChdbStore.insertMapped', () => {
-  it('inserts the rows the records map to, in order, leaves out records that map to null, and says how many', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'odds-store-mapped-'));
-    try {
+  it('inserts the rows the records map to, leaves out records that map to null, and says how many', () =>
+    inDataDir(async (dir) => {
       const store = new ChdbStore(dir);
       await store.exec('CREATE TABLE m (i UInt32, s String) ENGINE = MergeTree ORDER BY i');
       const records = Array.from({ length: 20_000 }, (_, i) => ({ i, deleted: i % 4 === 3 }));
@@ -39,8 +44,5 @@ describe('ChdbStore.insertMapped', () => {
       ]);
       expect(await store.insertMapped('m', [1, 2], () => null)).toBe(0);
       await store.close();
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+    }));
 });
