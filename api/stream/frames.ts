@@ -15,11 +15,11 @@ export interface FramePayload {
 
 export interface Rendered {
   /** The sequence number (resume point) this frame stands at. */
-  seq: number;
+  readonly seq: number;
   /** SSE: `id:`, `event:`, `data:` lines and the blank line. */
-  sse: Buffer;
+  readonly sse: Buffer;
   /** WebSocket: the message from its first field on, UTF-8; a connection writes `{"seq":n,` in front. */
-  wsTail: Buffer;
+  readonly wsTail: Buffer;
 }
 
 /**
@@ -57,14 +57,41 @@ export function frameChars(f: FrameText): number {
 /** `id: `, `\nevent: `, `\ndata: ` and the blank line's `\n\n`. */
 const SSE_HEAD_CHARS = 4 + 8 + 7 + 2;
 
-/** The bytes of a frame, encoded once for every connection that gets it. */
+/**
+ * The bytes of a frame, each form encoded once for every connection that gets it, and only when
+ * a connection of that kind asks: a group of SSE subscribers never pays for the WebSocket bytes,
+ * nor an SSE snapshot chunk for its WebSocket twin.
+ */
+class EncodedFrame implements Rendered {
+  private sseBytes: Buffer | null = null;
+  private wsBytes: Buffer | null = null;
+
+  constructor(private readonly text: FrameText) {}
+
+  get seq(): number {
+    return this.text.seq;
+  }
+
+  get sse(): Buffer {
+    if (this.sseBytes === null) {
+      const f = this.text;
+      this.sseBytes = Buffer.from(`id: ${f.id}\nevent: ${f.payload.name}\ndata: ${f.payload.sse}\n\n`);
+    }
+    return this.sseBytes;
+  }
+
+  get wsTail(): Buffer {
+    if (this.wsBytes === null) {
+      const f = this.text;
+      const p = f.payload;
+      this.wsBytes = Buffer.from(`"type":${JSON.stringify(p.name)}${p.ws.length > 0 ? `,${p.ws}` : ''},"global_seq":${f.seq},"timestamp":"${f.timestamp}"}`);
+    }
+    return this.wsBytes;
+  }
+}
+
 export function encode(f: FrameText): Rendered {
-  const p = f.payload;
-  return {
-    seq: f.seq,
-    sse: Buffer.from(`id: ${f.id}\nevent: ${p.name}\ndata: ${p.sse}\n\n`),
-    wsTail: Buffer.from(`"type":${JSON.stringify(p.name)}${p.ws.length > 0 ? `,${p.ws}` : ''},"global_seq":${f.seq},"timestamp":"${f.timestamp}"}`),
-  };
+  return new EncodedFrame(f);
 }
 
 export function render(id: string, globalSeq: number, p: FramePayload, timestamp: string): Rendered {
