@@ -3,6 +3,8 @@ import { Session } from 'chdb';
 import type { OlapStore, StoreRow } from './store.js';
 import { StoreError } from './store.js';
 import { forEachInSlices } from '../event-loop-slices.js';
+import { CompactLines } from './compact-lines.js';
+import { InsertBuffers } from './insert-buffers.js';
 
 const PERMANENT = /Syntax error|Unknown table|doesn't exist|Missing columns|There is no column|Cannot parse|Type mismatch|Unknown identifier|ILLEGAL_TYPE|NO_SUCH_COLUMN/i;
 
@@ -11,6 +13,8 @@ export class ChdbStore implements OlapStore {
   readonly kind = 'chdb' as const;
   private readonly session: Session;
   private readonly inserting = new Set<Promise<number>>();
+  /** Every table's batches share them: buffers outlive their batch (see `InsertBuffers`). */
+  readonly buffers = new InsertBuffers();
 
   constructor(dataDir: string) {
     mkdirSync(dataDir, { recursive: true });
@@ -43,14 +47,20 @@ export class ChdbStore implements OlapStore {
         const row = toRow(record);
         if (row === null) return;
         // The columns are the first row's: one mapper made every row of a batch.
-        batch.lines ??= new CompactLines(Object.keys(row), records.length);
+        batch.lines ??= new CompactLines(Object.keys(row), records.length, this.buffers);
         batch.lines.add(row);
         batch.rows++;
       });
       const lines = batch.lines;
       if (lines === null) return 0;
-      const values = lines.bytes();
-      await this.wrap(() => this.session.insert({ table, values, format: 'JSONCompactEachRow', columns: [...lines.columns] }));
+      try {
+        const values = lines.bytes();
+        await this.wrap(() => this.session.insert({ table, values, format: 'JSONCompactEachRow', columns: [...lines.columns] }));
+      } finally {
+        // chDB has settled the insert, so it no longer reads the bytes (it is given no signal or
+        // timeout, which would settle it early).
+        lines.release();
+      }
       return batch.rows;
     })();
     this.inserting.add(done);
@@ -99,44 +109,5 @@ export class ChdbStore implements OlapStore {
       const message = e instanceof Error ? e.message : String(e);
       throw new StoreError(message, !PERMANENT.test(message), { cause: e });
     }
-  }
-}
-
-/** Bytes a line may take per UTF-16 unit of its text, at most (UTF-8). */
-const UTF8_MAX_PER_UNIT = 3;
-
-/**
- * A batch as JSONCompactEachRow bytes, written line by line. Built as one string, a second's batch
- * was a rope of a line per row, and encoding it flattened the whole text at once: hundreds of KB,
- * too large for the young generation, so allocated straight into V8's large-object space, where
- * it counts towards the next major GC. Here only short-lived line strings touch the heap, and
- * chDB takes the bytes as they are.
- */
-export class CompactLines {
-  private out: Buffer;
-  private used = 0;
-
-  constructor(
-    readonly columns: readonly string[],
-    expectedRows: number,
-  ) {
-    this.out = Buffer.allocUnsafe(Math.max(4096, expectedRows * 256));
-  }
-
-  add(row: StoreRow): void {
-    const line = JSON.stringify(this.columns.map((c) => row[c] ?? null));
-    const need = this.used + line.length * UTF8_MAX_PER_UNIT + 1;
-    if (need > this.out.length) {
-      const bigger = Buffer.allocUnsafe(Math.max(need, this.out.length * 2));
-      this.out.copy(bigger, 0, 0, this.used);
-      this.out = bigger;
-    }
-    this.used += this.out.write(line, this.used);
-    this.out[this.used++] = 0x0a;
-  }
-
-  /** The lines so far (a view of the buffer: add nothing after taking it). */
-  bytes(): Buffer {
-    return this.out.subarray(0, this.used);
   }
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { CompactLines } from './chdb-store.js';
+import { CompactLines } from './compact-lines.js';
 import type { StoreRow } from './store.js';
+import { InsertBuffers } from './insert-buffers.js';
 
 /** A batch's bytes as the store builds them, a row at a time. */
 function compactLines(rows: readonly StoreRow[], columns: readonly string[]): Buffer {
@@ -41,5 +42,34 @@ describe('CompactLines (JSONCompactEachRow bytes for a chDB insert)', () => {
 
   it('is empty for no rows', () => {
     expect(compactLines([], ['a']).length).toBe(0);
+  });
+});
+
+describe('CompactLines on shared insert buffers', () => {
+  it('writes a second batch into the first one\'s buffer, with none of the first batch\'s bytes left', () => {
+    const buffers = new InsertBuffers();
+    const first = new CompactLines(['s'], 1, buffers);
+    first.add({ s: 'x'.repeat(1000) });
+    const firstBuffer = first.bytes().buffer;
+    first.release();
+    expect(buffers.idleCount).toBe(1);
+    const second = new CompactLines(['i'], 1, buffers);
+    second.add({ i: 7 });
+    expect(second.bytes().buffer).toBe(firstBuffer);
+    expect(second.bytes().toString('utf8')).toBe('[7]\n');
+  });
+
+  it('gives its outgrown buffer back when it grows, and its last one on release (once)', () => {
+    const buffers = new InsertBuffers();
+    const lines = new CompactLines(['text'], 1, buffers);
+    const rows: StoreRow[] = Array.from({ length: 20 }, (_, i) => ({ text: `${i} ${'z'.repeat(5000)}` }));
+    for (const row of rows) lines.add(row);
+    // Grown from 64 KB to past 20 rows x 15 KB of room: the 64 KB buffer is idle again.
+    expect(buffers.idleCount).toBe(1);
+    expect(lines.bytes().equals(Buffer.from(asOneString(rows, ['text']), 'utf8'))).toBe(true);
+    lines.release();
+    lines.release();
+    expect(buffers.idleCount).toBe(2);
+    expect(lines.bytes().length).toBe(0);
   });
 });
