@@ -12,7 +12,7 @@ import { benchSplits } from './splits.js';
 import { benchShedding } from './shedding.js';
 import { benchStreams } from './streams.js';
 import { benchLargeSnapshot } from './snapshot.js';
-import { benchDelayLine, benchMemory } from './memory.js';
+import { inOwnProcess } from './memory.js';
 import { benchReads } from './reads.js';
 import { benchVisible } from './visible.js';
 import { formatFigures } from './report.js';
@@ -30,8 +30,8 @@ async function main(): Promise<void> {
     ['API (GET /odds from the live board)', () => benchApi()],
     ['Reads: GET /odds on the 45k-price board against bare Fastify', () => benchReads(90)],
     ['Reads: GET /odds on the 1M-price board against bare Fastify', () => benchReads(2000)],
-    ['Reads: memory per live price, 1M-price board, all tier views', () => benchMemory()],
-    ["Reads: the free tier's delay line, a minute of changes at 2,000/s on the 45k-price board", () => benchDelayLine()],
+    ['Reads: memory per live price, 1M-price board, all tier views', () => inOwnProcess('memory')],
+    ["Reads: the free tier's delay line, a minute of changes at 2,000/s on the 45k-price board", () => inOwnProcess('delay-line')],
     ['Reads: tick to visible on /odds at 2,000 ticks/s', () => benchVisible()],
     ['Reads: delta polling on the 1M-price board', () => benchDeltaMillion()],
     ['Opportunity engines (+EV, arbitrage, middles, low-hold)', () => benchOpportunities()],

@@ -148,7 +148,7 @@ function heapProfile(file: string | undefined): () => void {
  * timestamp (feed emit) to the board applying it, to the hub's flush starting, and to the flush
  * having written it to every socket. The client's figure adds the kernel and its own parsing.
  */
-function traceServer(board: LiveBoard, hub: StreamHub): () => string[] {
+function traceServer(board: LiveBoard, hub: StreamHub): () => ServerTrace {
   const stopCpuProfile = cpuProfile(process.env['BENCH_STREAM_PROFILE']);
   const stopHeapProfile = heapProfile(process.env['BENCH_STREAM_HEAP']);
   const loop = monitorEventLoopDelay({ resolution: 5 });
@@ -209,16 +209,24 @@ function traceServer(board: LiveBoard, hub: StreamHub): () => string[] {
       const s = [...xs].sort((a, b) => a - b);
       return `p50 ${quantile(s, 0.5).toFixed(1)} / p99 ${quantile(s, 0.99).toFixed(1)} / max ${(s[s.length - 1] ?? 0).toFixed(1)} ms`;
     };
+    const writtenP99 = flushEnd.length === 0 ? null : quantile([...flushEnd].sort((a, b) => a - b), 0.99);
     const ms = (ns: number): string => (ns / 1e6).toFixed(1);
     const share = (x: number): string => (Number.isNaN(x) ? 'n/a' : `${((x / wall) * 100).toFixed(0)} %`);
-    return [
+    const lines = [
       `server during the run: CPU ${(((cpu.user + cpu.system) / 1000 / wall) * 100).toFixed(0)} % of a core (main thread: on a CPU ${share(main1.cpuMs - main0.cpuMs)}, waiting for one ${share(main1.waitMs - main0.waitMs)}); event-loop delay p50 ${ms(loop.percentile(50))} / p99 ${ms(loop.percentile(99))} / max ${ms(loop.max)} ms`,
       `GC pauses: ${gc.length} (${majorGcs} of them in a major GC: marking or compacting), ${gc.reduce((a, b) => a + b, 0).toFixed(0)} ms in all, longest ${Math.max(0, ...gc).toFixed(1)} ms; heap at the end: ${heapInUse()}`,
       `tick -> board applied:   ${q(applied)} (${applied.length} changes)`,
       `tick -> hub flush start: ${q(flushStart)}`,
       `tick -> flush written:   ${q(flushEnd)}; a flush takes ${q(flushMs)} (${flushMs.length} flushes)`,
     ];
+    return { lines, writtenP99 };
   };
+}
+
+/** The server-side trace's lines, and its tick -> flush written p99 (null when no change was timed). */
+interface ServerTrace {
+  lines: string[];
+  writtenP99: number | null;
 }
 
 const ISO = /"timestamp":"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z"/g;
@@ -374,8 +382,8 @@ export async function benchStreams(seconds = Number(process.env['BENCH_STREAM_SE
       subs.push({ kind: 'ws', url: `ws://${host}/ws?api_key=${keys[Math.floor((perKind + i) / 50)] as string}&channels=odds&sportsbook=${book}&league=${league}`, filter: `${book}|${league}` });
     }
     process.stdout.write(`  board: ${sys.board.rowCount.toLocaleString('en-US')} rows; ${subs.length} subscribers over ${new Set(subs.map((s) => s.filter)).size} filters (${bookList.length} books x ${leagueList.length} leagues)\n`);
-    let trace: (() => string[]) | null = null;
-    let traced: string[] = [];
+    let trace: (() => ServerTrace) | null = null;
+    let traced: ServerTrace = { lines: [], writtenP99: null };
     const service = streams as StreamService | null;
     const hub = await runClients(subs, seconds, true, async () => {
       // Steady state: the free tier's delayed board takes in the whole initial board 60 s after
@@ -384,9 +392,9 @@ export async function benchStreams(seconds = Number(process.env['BENCH_STREAM_SE
       while (sys.views.boardFor('free').rowCount < 0.9 * sys.board.rowCount && Date.now() < until) await new Promise((r) => setTimeout(r, 200));
       if (service) trace = traceServer(sys.board, service.hub);
     }, () => {
-      traced = (trace as (() => string[]) | null)?.() ?? [];
+      traced = (trace as (() => ServerTrace) | null)?.() ?? traced;
     });
-    for (const line of traced) process.stdout.write(`  ${line}\n`);
+    for (const line of traced.lines) process.stdout.write(`  ${line}\n`);
     await sys.stop();
     const joins = snapshotJoins(sys.views, bookList.flatMap((book) => leagueList.map((league) => ({ book, league }))));
     const bare = await bareServer(hub.recorded ?? {});
@@ -395,6 +403,8 @@ export async function benchStreams(seconds = Number(process.env['BENCH_STREAM_SE
     await bare.close();
     process.stdout.write(`  subscribers measured: ${hub.ready} of ${subs.length} (hub), ${base.ready} (bare); rows timed ${hub.rows}, rows re-sent with an unchanged timestamp (main-line flag flips, event changes; not timed) ${hub.resent}\n`);
     process.stdout.write(`  subscriber process CPU while measuring: ${(hub.cpuShare * 100).toFixed(0)} % of a core (hub), ${(base.cpuShare * 100).toFixed(0)} % (bare)\n`);
+    // What the subscribers' side adds on top of the server (kernel, loopback, their own parsing), against the bare run's whole p99.
+    if (traced.writtenP99 !== null) process.stdout.write(`  client p99 minus the server's tick -> flush written p99: ${(hub.p99 - traced.writtenP99).toFixed(1)} ms (bare server's client p99: ${base.p99.toFixed(1)} ms)\n`);
     if (hub.closedEarly > 0) process.stdout.write(`  warning: ${hub.closedEarly} subscribers were disconnected during the run\n`);
     return [
       { name: `frames delivered/s (${hub.ready} subscribers)`, value: hub.frames / seconds, unit: 'frames/s', baseline: { name: 'bare server, same frames', value: base.frames / seconds } },
