@@ -69,7 +69,8 @@ export function entryRow(o: EvOpportunity): StoreRow {
     league: o.event.league,
     event_start_time: clickHouseTime(o.event.startTime),
     detected_at: clickHouseTime(o.detectedAt),
-    record: JSON.stringify(o),
+    // Written into the String column as JSON text, like `opportunityRow`'s record.
+    record: o,
   };
 }
 

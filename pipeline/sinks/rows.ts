@@ -143,7 +143,10 @@ export function opportunityRow(o: Opportunity, version: number): StoreRow {
     peak_value: o.peakValue,
     oldest_odds_time: clickHouseTime(o.oldestOddsTs),
     possibly_stale: o.possiblyStale,
-    record: JSON.stringify(o),
+    // The object itself, not its text: the store writes it into the String column as JSON
+    // (`input_format_json_read_objects_as_strings`, which keeps the text exactly), so a version
+    // is serialized once, where a string of 3 KB would be serialized and then escaped again.
+    record: o,
     version,
   };
 }

@@ -32,8 +32,9 @@ export class ClickHouseStore implements OlapStore {
       // Failures reach the caller as StoreError and are logged there, once, in our format.
       log: { level: ClickHouseLogLevel.OFF },
       ...(options.requestTimeoutMs === undefined ? {} : { request_timeout: options.requestTimeoutMs }),
-      // Same JSON shapes as chDB: 64-bit integers as numbers, not quoted strings.
-      clickhouse_settings: { date_time_input_format: 'best_effort', output_format_json_quote_64bit_integers: 0 },
+      // Same JSON shapes as chDB: 64-bit integers as numbers, not quoted strings, and a JSON object
+      // given for a String column stored as its text (rows carry records that way; see `StoreRow`).
+      clickhouse_settings: { date_time_input_format: 'best_effort', output_format_json_quote_64bit_integers: 0, input_format_json_read_objects_as_strings: 1 },
     });
   }
 

@@ -1,6 +1,7 @@
 /**
  * The OLAP store port: ClickHouse SQL in both adapters (chDB in process, ClickHouse server over
- * HTTP). Rows cross it as plain objects keyed by column name.
+ * HTTP). Rows cross it as plain objects keyed by column name. A plain object as the value of a
+ * String column is stored as its JSON text, exactly as `JSON.stringify` writes it.
  */
 export type StoreRow = Record<string, unknown>;
 

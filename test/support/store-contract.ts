@@ -60,6 +60,14 @@ export function describeStoreContract(name: string, open: () => Promise<{ store:
       expect(rows).toEqual([{ n: 30_000, total: 449_985_000, longest: 210, last: `row 29999 ${'x'.repeat(200)}` }]);
     });
 
+    it('stores a plain object given for a String column as its JSON text, exactly as JSON.stringify writes it', async () => {
+      await store.exec('CREATE TABLE IF NOT EXISTS contract_object_text (id String, record String) ENGINE = MergeTree ORDER BY id');
+      const record = { id: 'o1', value: 2.5, team: 'Atlético "Q" \\ 北京 🏀', legs: [{ line: null, live: true, price: -0.1 }], big: 1e21, tiny: 1e-7, empty: {} };
+      await store.insert('contract_object_text', [{ id: 'o1', record }, { id: 'o2', record: 'already text' }]);
+      const rows = await store.query<{ id: string; record: string }>('SELECT id, record FROM contract_object_text ORDER BY id');
+      expect(rows).toEqual([{ id: 'o1', record: JSON.stringify(record) }, { id: 'o2', record: 'already text' }]);
+    });
+
     it('binds query parameters server-side', async () => {
       const rows = await store.query<{ n: number }>('SELECT count() AS n FROM odds_ticks WHERE sportsbook = {book:String}', { book: 'pinnacle' });
       expect(rows).toEqual([{ n: 2 }]);
