@@ -1,5 +1,3 @@
-import { fork } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { oddsRowKey } from '../schemas/index.js';
 import type { CanonicalEvent, OddsChange, OddsRow } from '../schemas/index.js';
 import { ManualClock } from '../pipeline/clock.js';
@@ -12,19 +10,14 @@ import { buildBoard, repriced } from './board-fixture.js';
 import { summarize } from './report.js';
 import type { BenchFigure, Spread } from './report.js';
 import { gc, heapAfterGc } from '../test/support/gc.js';
+import { childResult } from './child-result.js';
 
 /**
  * Runs `benchMemory` or `benchDelayLine` in a child process (bench/memory-child.ts) with the
  * bench's own Node flags, so their heap and full-GC figures count only what the section built.
  */
 export function inOwnProcess(section: 'memory' | 'delay-line'): Promise<BenchFigure[]> {
-  return new Promise((resolve, reject) => {
-    const child = fork(fileURLToPath(new URL('./memory-child.js', import.meta.url)), [section]);
-    let figures: BenchFigure[] | null = null;
-    child.on('message', (m) => (figures = m as BenchFigure[]));
-    child.on('error', reject);
-    child.on('exit', (code) => (figures ? resolve(figures) : reject(new Error(`bench/memory-child.js ${section} exited with ${String(code)}`))));
-  });
+  return childResult<BenchFigure[]>('./memory-child.js', [section]);
 }
 
 /** A board that keeps nothing: the fixture's rows alone. */

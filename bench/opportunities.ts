@@ -1,11 +1,10 @@
-import { fork } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import type { CanonicalEvent, OddsTick } from '../schemas/index.js';
 import { OpportunityProcessor } from '../pipeline/opportunities/index.js';
 import type { OpportunityInput } from '../pipeline/opportunities/index.js';
 import { SnapshotProcessor } from '../pipeline/snapshot/index.js';
 import { SYNTHETIC_T0, syntheticBoard } from '../pipeline/opportunities/fixtures/synthetic-board.js';
 import type { BenchFigure } from './report.js';
+import { childResult } from './child-result.js';
 import { spread, spreadLine } from './samples.js';
 import type { Spread } from './samples.js';
 
@@ -97,16 +96,7 @@ export const SEMI_SPACE_MB = 64;
 function forkedSamples(execArgv: string[], samples: number): Promise<{ ms: number; cpuMs: number }[]> {
   // The parent's NODE_OPTIONS must not set the flag for both children.
   const nodeOptions = (process.env['NODE_OPTIONS'] ?? '').replace(/--max-semi-space-size=\S+/g, '');
-  return new Promise((resolve, reject) => {
-    const child = fork(fileURLToPath(new URL('./opportunities-child.js', import.meta.url)), [String(samples)], {
-      execArgv,
-      env: { ...process.env, NODE_OPTIONS: nodeOptions },
-    });
-    let result: { ms: number; cpuMs: number }[] | null = null;
-    child.on('message', (m) => (result = m as { ms: number; cpuMs: number }[]));
-    child.on('error', reject);
-    child.on('exit', (code) => (result ? resolve(result) : reject(new Error(`opportunities child exited with ${String(code)}`))));
-  });
+  return childResult<{ ms: number; cpuMs: number }[]>('./opportunities-child.js', [String(samples)], { execArgv, env: { ...process.env, NODE_OPTIONS: nodeOptions } });
 }
 
 /**
