@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { benchAccounts } from './accounts.js';
+import { benchAnalyst } from './analyst.js';
 import { benchApi } from './api.js';
 import { benchCompat } from './compat.js';
 import { benchDelta, benchDeltaMillion } from './delta.js';
@@ -41,6 +42,7 @@ async function main(): Promise<void> {
     ['Streams (1,000 SSE + 1,000 WebSocket subscribers, simulator at 2,000 ticks/s)', () => benchStreams()],
     ['Progressive stream snapshot of an unfiltered Sharp-sized board (one WebSocket, one SSE subscriber)', () => benchLargeSnapshot()],
     ['Keys and usage counting', () => benchAccounts()],
+    ['Analyst SQL: /health while heavy statements run on the embedded engine', () => benchAnalyst()],
     ['Betting splits in the normalizer stage', () => benchSplits()],
     ['MCP tool calls (official SDK client, Streamable HTTP)', () => benchMcp()],
     ['Kafka (librdkafka mock cluster): pipeline with Avro against raw kafkajs', () => benchKafka()],

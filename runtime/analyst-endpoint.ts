@@ -3,45 +3,78 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
-import type { ChdbStore } from '../pipeline/store/index.js';
+import { READONLY_CODE, ReadOnlyQueryError } from '../pipeline/store/index.js';
+import type { ReadOnlyLimits, ReadOnlyStatement } from '../pipeline/store/index.js';
 import { StartupError } from './startup-error.js';
 
+/** What runs the statements: the embedded store (`ChdbStore.readOnly`). */
+export interface ReadOnlyEngine {
+  readOnly(statement: ReadOnlyStatement): Promise<Uint8Array>;
+}
+
 /**
- * A read-only slice of the ClickHouse HTTP interface over the embedded store, so analysts can
- * query chDB while the service runs (chDB allows one process per data directory): `GET /ping`,
- * and one statement per request in the `query` parameter and/or the body, answered in the
- * statement's `FORMAT` (else `default_format`, else TabSeparated). Enough for
- * `@clickhouse/client` and curl. Its own credentials (Basic auth or the X-ClickHouse-User/-Key
- * headers); anything but a read is refused with ClickHouse's READONLY error (code 164).
+ * A slice of the ClickHouse HTTP interface over the embedded store, so analysts can query chDB
+ * while the service runs (chDB allows one process per data directory): `GET /ping`, and one
+ * statement per request in the `query` parameter and/or the body, answered in the statement's
+ * `FORMAT` (else `default_format`, else TabSeparated). Enough for `@clickhouse/client` and curl.
+ *
+ * Read-only is the engine's doing, not this file's: each statement runs in a session of its own
+ * whose limits are set and then locked by `readonly = 1` (see `runReadOnly`). This file checks
+ * credentials (and locks out an address that keeps failing them), caps how many statements run
+ * at once, and cancels a statement whose client went away.
  */
 export interface AnalystEndpointOptions {
-  store: ChdbStore;
+  engine: ReadOnlyEngine;
   host: string;
   port: number;
   user: string;
   password: string;
+  limits: ReadOnlyLimits;
+  /** Statements running at once; the next gets 429 with Retry-After. */
+  concurrency: number;
   logger: Logger;
+  now?: () => number;
 }
 
-const READ_STATEMENT = /^(SELECT|WITH|SHOW|DESCRIBE|DESC|EXISTS|EXPLAIN)\b/i;
-/** Table functions reach outside the store (files, network, processes): not for this endpoint. */
-const OUTSIDE = /\b(file|url|s3|s3Cluster|gcs|azureBlobStorage|hdfs|remote|remoteSecure|cluster|clusterAllReplicas|mysql|postgresql|jdbc|odbc|sqlite|mongodb|redis|executable|input|deltaLake|iceberg|hudi|fuzzJSON|python)\s*\(/i;
 const MAX_QUERY_BYTES = 256 * 1024;
+/** Failed sign-ins one address may make in `LOCKOUT_WINDOW_MS` before it is refused until the window passes. */
+export const MAX_FAILED_LOGINS = 10;
+const LOCKOUT_WINDOW_MS = 60_000;
 
-/** Comments and surrounding whitespace out, so the first keyword is the statement's. */
-function stripComments(sql: string): string {
-  return sql.replace(/--[^\n]*/g, ' ').replace(/\/\*[\s\S]*?\*\//g, ' ').trim();
-}
+const AUTHENTICATION_FAILED = 516;
+const TOO_MANY_SIMULTANEOUS_QUERIES = 202;
+const SYNTAX_ERROR = 62;
+const ACCESS_DENIED = 497;
 
-/** Why the statement is not a plain read of the store, or null when it is. */
-export function refusal(sql: string): string | null {
-  const s = stripComments(sql).replace(/;\s*$/, '');
-  if (s.length === 0) return 'Empty query';
-  if (!READ_STATEMENT.test(s)) return 'Cannot execute query in readonly mode: only SELECT, WITH, SHOW, DESCRIBE, EXISTS and EXPLAIN are allowed';
-  if (/;/.test(s.replace(/'(?:[^'\\]|\\.)*'/g, "''"))) return 'Multi-statements are not allowed';
-  if (/\bINTO\s+OUTFILE\b/i.test(s)) return 'Cannot execute query in readonly mode: INTO OUTFILE writes files';
-  if (OUTSIDE.test(s.replace(/'(?:[^'\\]|\\.)*'/g, "''"))) return 'Cannot execute query in readonly mode: table functions that reach outside the store are not allowed';
-  return null;
+/** Failed sign-ins per client address over a fixed window; an address past the bound waits the window out. */
+class FailedLogins {
+  private readonly byAddress = new Map<string, { count: number; since: number }>();
+
+  constructor(private readonly now: () => number) {}
+
+  /** Seconds until the address may try again, or 0 when it may now. */
+  lockedFor(address: string): number {
+    const entry = this.current(address);
+    if (!entry || entry.count < MAX_FAILED_LOGINS) return 0;
+    return Math.max(1, Math.ceil((entry.since + LOCKOUT_WINDOW_MS - this.now()) / 1000));
+  }
+
+  fail(address: string): void {
+    const entry = this.current(address);
+    if (entry) entry.count++;
+    else this.byAddress.set(address, { count: 1, since: this.now() });
+    // Forget finished windows now and then, so a scan of many addresses cannot grow the map for ever.
+    if (this.byAddress.size > 10_000) for (const a of [...this.byAddress.keys()]) this.current(a);
+  }
+
+  private current(address: string): { count: number; since: number } | undefined {
+    const entry = this.byAddress.get(address);
+    if (entry && this.now() - entry.since >= LOCKOUT_WINDOW_MS) {
+      this.byAddress.delete(address);
+      return undefined;
+    }
+    return entry;
+  }
 }
 
 function same(a: string, b: string): boolean {
@@ -62,14 +95,28 @@ function credentials(req: IncomingMessage, url: URL): { user: string; password: 
   return typeof user === 'string' && typeof password === 'string' ? { user, password } : null;
 }
 
-function fail(res: ServerResponse, status: number, code: number, message: string): void {
-  res.writeHead(status, { 'content-type': 'text/plain; charset=UTF-8', 'x-clickhouse-exception-code': String(code) });
+function fail(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  res.writeHead(status, { 'content-type': 'text/plain; charset=UTF-8', 'x-clickhouse-exception-code': String(code), ...headers });
   res.end(`Code: ${code}. DB::Exception: ${message}. (odds-platform analyst endpoint)\n`);
 }
 
+/** HTTP status of a refused or failed statement: never a 5xx for what the analyst sent. */
+function statusOf(code: number): number {
+  if (code === READONLY_CODE || code === ACCESS_DENIED) return 403;
+  return code === 0 ? 500 : 400;
+}
+
 export async function startAnalystEndpoint(options: AnalystEndpointOptions): Promise<{ url: string; close(): Promise<void> }> {
-  const { store, logger } = options;
-  const server: Server = createServer((req, res) => {
+  const { engine, logger } = options;
+  const now = options.now ?? Date.now;
+  const failedLogins = new FailedLogins(now);
+  let running = 0;
+
+  const serve = (req: IncomingMessage, res: ServerResponse): void => {
     const url = new URL(req.url ?? '/', 'http://analyst');
     if (url.pathname === '/ping' || (url.pathname === '/' && req.method === 'GET' && !url.searchParams.has('query'))) {
       res.writeHead(200, { 'content-type': 'text/plain; charset=UTF-8' });
@@ -77,43 +124,74 @@ export async function startAnalystEndpoint(options: AnalystEndpointOptions): Pro
       return;
     }
     if (url.pathname !== '/') return fail(res, 404, 0, `Unknown path ${url.pathname}`);
+    const address = req.socket.remoteAddress ?? 'unknown';
+    const locked = failedLogins.lockedFor(address);
+    if (locked > 0) {
+      return fail(res, 429, AUTHENTICATION_FAILED, `Too many failed sign-ins from this address: retry in ${locked} s`, { 'retry-after': String(locked) });
+    }
     const who = credentials(req, url);
     if (!who || !same(who.user, options.user) || !same(who.password, options.password)) {
-      return fail(res, 401, 516, `${who?.user ?? 'anonymous'}: Authentication failed: password is incorrect, or there is no user with such name`);
+      failedLogins.fail(address);
+      logger.warn({ address, user: who?.user ?? null }, 'analyst endpoint: sign-in refused');
+      return fail(res, 401, AUTHENTICATION_FAILED, `${who?.user ?? 'anonymous'}: Authentication failed: password is incorrect, or there is no user with such name`);
     }
-    let body = '';
-    let tooBig = false;
-    req.setEncoding('utf8');
-    req.on('data', (chunk: string) => {
-      body += chunk;
-      if (body.length > MAX_QUERY_BYTES) tooBig = true;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_QUERY_BYTES) chunks.push(chunk);
     });
     req.on('end', () => {
-      if (tooBig) return fail(res, 413, 0, `Query over ${MAX_QUERY_BYTES} bytes`);
+      if (size > MAX_QUERY_BYTES) return fail(res, 413, 0, `Query over ${MAX_QUERY_BYTES} bytes`);
       // Like ClickHouse: the `query` parameter, then the body, joined by a newline.
+      const body = Buffer.concat(chunks).toString('utf8');
       const sql = [url.searchParams.get('query'), body].filter((p) => p !== null && p.length > 0).join('\n');
-      const refused = refusal(sql);
-      if (refused) return fail(res, 400, refused === 'Empty query' ? 62 : 164, refused);
-      const started = Date.now();
-      store.queryText(sql, url.searchParams.get('default_format') ?? 'TabSeparated').then(
-        (text) => {
-          res.writeHead(200, { 'content-type': 'text/plain; charset=UTF-8', 'x-clickhouse-query-id': url.searchParams.get('query_id') ?? '', 'x-clickhouse-summary': JSON.stringify({ elapsed_ns: String((Date.now() - started) * 1e6) }) });
-          res.end(text);
+      if (sql.trim().length === 0) return fail(res, 400, SYNTAX_ERROR, 'Empty query');
+      if (running >= options.concurrency) {
+        return fail(res, 429, TOO_MANY_SIMULTANEOUS_QUERIES, `Too many simultaneous queries for user ${options.user}: ${options.concurrency} at a time`, { 'retry-after': '1' });
+      }
+      running++;
+      const gone = new AbortController();
+      // A client that hangs up before its answer is written cancels the statement in the engine.
+      res.on('close', () => {
+        if (!res.writableFinished) gone.abort();
+      });
+      const started = now();
+      engine.readOnly({ sql, defaultFormat: url.searchParams.get('default_format') ?? 'TabSeparated', limits: options.limits, signal: gone.signal }).then(
+        (bytes) => {
+          if (gone.signal.aborted) return;
+          res.writeHead(200, {
+            'content-type': 'text/plain; charset=UTF-8',
+            'x-clickhouse-query-id': url.searchParams.get('query_id') ?? '',
+            'x-clickhouse-summary': JSON.stringify({ elapsed_ns: String((now() - started) * 1e6), result_bytes: String(bytes.byteLength) }),
+          });
+          res.end(bytes);
         },
         (e: unknown) => {
-          const message = e instanceof Error ? e.message : String(e);
-          const code = Number(/Code: (\d+)/.exec(message)?.[1] ?? 0);
-          fail(res, 400, code, message.replace(/^.*?DB::Exception: /s, '').split('\n')[0] ?? message);
+          const error = e instanceof ReadOnlyQueryError ? e : new ReadOnlyQueryError(e instanceof Error ? e.message : String(e), 0);
+          logger.info({ code: error.code, ms: now() - started, cancelled: gone.signal.aborted }, 'analyst statement refused or failed');
+          if (!gone.signal.aborted) fail(res, statusOf(error.code), error.code, error.message);
         },
-      );
+      ).finally(() => {
+        running--;
+      });
     });
-  });
+  };
+
+  const server: Server = createServer(serve);
   await new Promise<void>((resolve, reject) => {
     server.once('error', (e: NodeJS.ErrnoException) => reject(new StartupError(`ANALYST_PORT ${options.port} cannot be opened (${e.code ?? e.message})`)));
     server.listen(options.port, options.host, () => resolve());
   });
   const address = server.address() as AddressInfo;
   const url = `http://${address.address}:${address.port}`;
-  logger.info({ url, user: options.user }, 'analyst endpoint (read-only ClickHouse HTTP) listening');
-  return { url, close: () => new Promise<void>((r) => server.close(() => r())) };
+  logger.info({ url, user: options.user, limits: options.limits, concurrency: options.concurrency }, 'analyst endpoint (read-only ClickHouse HTTP) listening');
+  return {
+    url,
+    close: () =>
+      new Promise<void>((r) => {
+        server.close(() => r());
+        server.closeAllConnections();
+      }),
+  };
 }

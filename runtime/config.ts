@@ -5,6 +5,7 @@ import { loadDeepLinkTemplates } from '../schemas/reference/deeplink-templates.j
 import type { DeepLinkTemplates } from '../schemas/reference/deeplink-templates.js';
 import { ConfigError, Settings } from './settings.js';
 import type { Env } from './settings.js';
+import type { ReadOnlyLimits } from '../pipeline/store/index.js';
 
 export { ConfigError } from './settings.js';
 
@@ -65,7 +66,7 @@ export interface Config {
   /** How long /health says `down` after a stage failed before the process exits. */
   failureExitDelayMs: number;
   /** The read-only SQL endpoint over the embedded store; null when off. */
-  analyst: { port: number; user: string; password: string } | null;
+  analyst: { port: number; user: string; password: string; limits: ReadOnlyLimits; concurrency: number } | null;
 }
 
 function deepLinkTemplates(file: string | null): DeepLinkTemplates {
@@ -97,7 +98,19 @@ export function loadConfig(env: Env = process.env): Config {
     if (role === 'api') throw new ConfigError('ANALYST_PORT needs the embedded store of a pipeline process (ROLE=all or pipeline)');
     const password = s.optional('ANALYST_PASSWORD');
     if (!password) throw new ConfigError('ANALYST_PORT needs ANALYST_PASSWORD (8+ characters)');
-    analyst = { port: s.int('ANALYST_PORT'), user: s.string('ANALYST_USER'), password };
+    analyst = {
+      port: s.int('ANALYST_PORT'),
+      user: s.string('ANALYST_USER'),
+      password,
+      limits: {
+        maxExecutionSeconds: s.int('ANALYST_MAX_SECONDS'),
+        maxMemoryBytes: s.int('ANALYST_MAX_MEMORY_MB') * 1024 * 1024,
+        maxRowsToRead: s.int('ANALYST_MAX_ROWS_READ'),
+        maxResultBytes: s.int('ANALYST_MAX_RESULT_MB') * 1024 * 1024,
+        maxThreads: s.int('ANALYST_THREADS'),
+      },
+      concurrency: s.int('ANALYST_CONCURRENCY'),
+    };
   }
   return {
     role,

@@ -54,7 +54,7 @@ export async function openStore(config: Config, logger: Logger, health: RuntimeH
   const applied = await applyMigrations(store);
   if (applied.length > 0) logger.info({ applied }, 'schema migrations applied');
   const analyst = config.analyst && store instanceof ChdbStore
-    ? await startAnalystEndpoint({ store, host: config.host, port: config.analyst.port, user: config.analyst.user, password: config.analyst.password, logger })
+    ? await startAnalystEndpoint({ engine: store, host: config.host, ...config.analyst, logger })
     : null;
   return {
     store,

@@ -11,9 +11,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SchemaRegistryClient } from '@confluentinc/schemaregistry';
-import { GenericContainer, Network, Wait, getContainerRuntimeClient } from 'testcontainers';
+import { GenericContainer, Network, Wait } from 'testcontainers';
 import type { StartedNetwork, StartedTestContainer } from 'testcontainers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { whyContainersUnavailable } from './support/container-runtime.js';
 import { AVRO_SCHEMAS, TOPICS, tierBookScopes } from '../schemas/index.js';
 import { AvroCodec, KafkaBus, SchemaCompatibilityError } from '../pipeline/bus/index.js';
 import { ClickHouseStore } from '../pipeline/store/index.js';
@@ -21,16 +22,7 @@ import { exited, spawnEntry, waitForOutput } from './support/entry.js';
 import { idle, killMidStream, recordedInput, settledOdds } from './support/pipeline-processes.js';
 import { changelogOutcome, tickIdentity, uninterrupted } from './support/uninterrupted.js';
 
-async function whyUnavailable(): Promise<string | null> {
-  try {
-    await getContainerRuntimeClient();
-    return null;
-  } catch (e) {
-    return `no container runtime for testcontainers (${e instanceof Error ? e.message.split('\n')[0] : String(e)})`;
-  }
-}
-
-const unavailable = await whyUnavailable();
+const unavailable = await whyContainersUnavailable();
 if (unavailable) console.warn(`skipping the production-stack suite (real Kafka, Schema Registry, ClickHouse server): ${unavailable}`);
 
 /** A free port on this host: Kafka must advertise the port clients reach it on, known before it starts. */

@@ -5,6 +5,8 @@ import { StoreError } from './store.js';
 import { forEachInSlices } from '../event-loop-slices.js';
 import { CompactLines } from './compact-lines.js';
 import { InsertBuffers } from './insert-buffers.js';
+import { runReadOnly } from './chdb-read-only.js';
+import type { ReadOnlyStatement } from './chdb-read-only.js';
 
 const PERMANENT = /Syntax error|Unknown table|doesn't exist|Missing columns|There is no column|Cannot parse|Type mismatch|Unknown identifier|ILLEGAL_TYPE|NO_SUCH_COLUMN/i;
 
@@ -13,10 +15,12 @@ export class ChdbStore implements OlapStore {
   readonly kind = 'chdb' as const;
   private readonly session: Session;
   private readonly inserting = new Set<Promise<number>>();
+  /** Analyst statements under way: cancelled, then awaited, on close. */
+  private readonly reading = new Set<Promise<unknown>>();
   /** Every table's batches share them: buffers outlive their batch (see `InsertBuffers`). */
   readonly buffers = new InsertBuffers();
 
-  constructor(dataDir: string) {
+  constructor(private readonly dataDir: string) {
     mkdirSync(dataDir, { recursive: true });
     this.session = new Session(dataDir);
   }
@@ -86,15 +90,26 @@ export class ChdbStore implements OlapStore {
   }
 
   /**
-   * One statement's output as text, in the FORMAT the statement names, else `defaultFormat`
-   * (the ClickHouse HTTP interface's behaviour): what the analyst endpoint passes through.
+   * One analyst statement, run where the engine refuses writes and bounded by `limits` (see
+   * `runReadOnly`): the output bytes in the statement's FORMAT, else `defaultFormat`.
    */
-  async queryText(sql: string, defaultFormat = 'TabSeparated'): Promise<string> {
-    return (await this.wrap(() => this.session.queryAsync(sql, { format: defaultFormat }))).text();
+  async readOnly(statement: ReadOnlyStatement): Promise<Uint8Array> {
+    const done = runReadOnly(this.dataDir, statement, (tag) => this.exec(`KILL QUERY WHERE Settings['log_comment'] = '${tag}' ASYNC`));
+    this.reading.add(done);
+    try {
+      return await done;
+    } finally {
+      this.reading.delete(done);
+    }
   }
 
   /** Closes the session once the inserts under way are in (their text is built over several turns). */
   async close(): Promise<void> {
+    if (this.reading.size > 0) {
+      // Tags are ours (a UUID after a fixed prefix), never the analyst's text.
+      await this.exec("KILL QUERY WHERE startsWith(Settings['log_comment'], 'analyst-') ASYNC").catch(() => undefined);
+      await Promise.allSettled([...this.reading]);
+    }
     await Promise.allSettled([...this.inserting]);
     this.session.close();
   }
