@@ -16,7 +16,8 @@ export interface ReadOnlyEngine {
  * A slice of the ClickHouse HTTP interface over the embedded store, so analysts can query chDB
  * while the service runs (chDB allows one process per data directory): `GET /ping`, and one
  * statement per request in the `query` parameter and/or the body, answered in the statement's
- * `FORMAT` (else `default_format`, else TabSeparated). Enough for `@clickhouse/client` and curl.
+ * `FORMAT` (else `default_format`, else TabSeparated), with `param_<name>` URL
+ * parameters bound to its `{name:Type}` placeholders. Enough for `@clickhouse/client` and curl.
  *
  * Read-only is the engine's doing, not this file's: each statement runs in a session of its own
  * whose limits are set and then locked by `readonly = 1` (see `runReadOnly`). This file checks
@@ -157,7 +158,9 @@ export async function startAnalystEndpoint(options: AnalystEndpointOptions): Pro
         if (!res.writableFinished) gone.abort();
       });
       const started = now();
-      engine.readOnly({ sql, defaultFormat: url.searchParams.get('default_format') ?? 'TabSeparated', limits: options.limits, signal: gone.signal }).then(
+      const params = new Map<string, string>();
+      for (const [name, value] of url.searchParams) if (name.startsWith('param_')) params.set(name.slice('param_'.length), value);
+      engine.readOnly({ sql, defaultFormat: url.searchParams.get('default_format') ?? 'TabSeparated', limits: options.limits, params, signal: gone.signal }).then(
         (bytes) => {
           if (gone.signal.aborted) return;
           res.writeHead(200, {

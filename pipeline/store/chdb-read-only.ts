@@ -19,6 +19,8 @@ export interface ReadOnlyStatement {
   /** Output format when the statement names none (`FORMAT ...`). */
   defaultFormat: string;
   limits: ReadOnlyLimits;
+  /** Values of the statement's `{name:Type}` placeholders (the HTTP interface's `param_name`), bound by the engine. */
+  params?: ReadonlyMap<string, string>;
   /** Aborting cancels the statement in the engine (the client went away). */
   signal?: AbortSignal;
 }
@@ -169,13 +171,16 @@ export async function runReadOnly(
       throw new ReadOnlyQueryError(f.message.replace(/: In scope SELECT formatQuerySingleLine[\s\S]*$/, ''), f.code || SYNTAX_ERROR_CODE);
     }
     if (canonical.trim().length === 0) throw new ReadOnlyQueryError('Empty query', SYNTAX_ERROR_CODE);
-    const shape = statementShape((await session.queryAsync(`EXPLAIN AST ${canonical}`, { format: 'TabSeparatedRaw' })).text());
+    // chDB takes parameters as an object: a null-prototype one, since the names are the client's.
+    const params = statement.params && statement.params.size > 0 ? Object.assign(Object.create(null) as Record<string, string>, Object.fromEntries(statement.params)) : null;
+    const run = (sql: string, format: string) => (params ? session.queryBindAsync(sql, params, { format }) : session.queryAsync(sql, { format }));
+    const shape = statementShape((await run(`EXPLAIN AST ${canonical}`, 'TabSeparatedRaw')).text());
     const refused = shapeRefusal(shape);
     if (refused !== null) throw new ReadOnlyQueryError(refused, READONLY_CODE);
     if (statement.signal?.aborted) throw new ReadOnlyQueryError('Query was cancelled: the client went away', QUERY_WAS_CANCELLED_CODE);
     statement.signal?.addEventListener('abort', cancel, { once: true });
     deadline = setTimeout(cancel, (statement.limits.maxExecutionSeconds + 5) * 1000);
-    const result = await session.queryAsync(canonical, { format: statement.defaultFormat });
+    const result = await run(canonical, statement.defaultFormat);
     return result.bytes();
   } catch (e) {
     throw failure(e);

@@ -34,8 +34,11 @@ async function tableCounts(): Promise<Record<string, string>> {
   return Object.fromEntries(rows.map((r) => [r.name, `${r.rows} rows, ${r.bytes} bytes`]));
 }
 
-async function send(sql: string, via: { query?: string } = {}): Promise<{ status: number; code: string | null; text: string }> {
-  const url = `${sys.analystUrl}/${via.query === undefined ? '' : `?query=${encodeURIComponent(via.query)}`}`;
+async function send(sql: string, via: { query?: string; params?: Record<string, string> } = {}): Promise<{ status: number; code: string | null; text: string }> {
+  const search = new URLSearchParams();
+  if (via.query !== undefined) search.set('query', via.query);
+  for (const [name, value] of Object.entries(via.params ?? {})) search.set(`param_${name}`, value);
+  const url = `${sys.analystUrl}/?${search.toString()}`;
   const res = await fetch(url, { method: 'POST', headers: { authorization: `Basic ${Buffer.from(`analyst:${PASSWORD}`).toString('base64')}` }, body: sql });
   return { status: res.status, code: res.headers.get('x-clickhouse-exception-code'), text: await res.text() };
 }
@@ -207,6 +210,16 @@ describe('the analyst endpoint refuses every statement that is not a read, and n
       }
     }
     expect(trapConnections).toBe(0);
+  });
+
+  it('binds param_ values as data: a value that would end the string and write is only text', async () => {
+    const before = await tableCounts();
+    const hostile = "x'); INSERT INTO accounts SELECT * FROM accounts; --";
+    const r = await send('SELECT {v:String} AS v, {n:UInt32} + 1 AS n FORMAT TSV', { params: { v: hostile, n: '41', ['__proto__']: 'x' } });
+    expect([r.status, r.text]).toEqual([200, "x\\'); INSERT INTO accounts SELECT * FROM accounts; --\t42\n"]);
+    const missing = await send('SELECT {v:String}');
+    expect([missing.status, missing.code]).toEqual([400, '456']);
+    expect(await tableCounts()).toEqual(before);
   });
 
   it('reads still answer, with comments, odd case and whitespace, through @clickhouse/client', async () => {
