@@ -27,7 +27,7 @@ import { accountRoutes } from './routes/account.js';
 import type { KeyStreams } from './routes/account.js';
 import { TIERS } from './tiers.js';
 import { deepLinkBatchRoutes, deepLinkRoutes } from './routes/deeplinks.js';
-import { DeepLinkResolver, RowIdIndex } from './deeplinks/index.js';
+import { DeepLinkResolver, RowIdIndex, templateOrigins } from './deeplinks/index.js';
 import { OpportunityBoard } from './views/opportunity-board.js';
 import { oddsDeltaRoutes } from './routes/odds-delta.js';
 import { TierViews } from './views/tier-views.js';
@@ -137,7 +137,7 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
   const deepLinks = new DeepLinkResolver(deps.catalog, deps.board, new RowIdIndex(deps.board), deps.opportunities ?? new OpportunityBoard());
   await app.register(async (open) => {
     await open.register(healthRoutes, { deps });
-    await open.register(deepLinkRoutes, { resolver: deepLinks });
+    await open.register(deepLinkRoutes, { resolver: deepLinks, origins: templateOrigins(deps.catalog.deepLinks) });
     await open.register(sessionRoutes, { auth: sessions, keys: deps.keys, catalog: deps.catalog, rateLimits: deps.rateLimits, now: () => Date.now() });
     open.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     open.get('/docs/errors', { schema: { hide: true } }, async () => ({
