@@ -14,6 +14,7 @@ import { DEFAULT_HTTP_LIMITS, clientErrorHandler, connectionsCheckingInterval, h
 import { loadSheddingPlugin } from './plugins/load-shedding.js';
 import { jsonBodyPlugin } from './plugins/json-body.js';
 import { finiteNumbersPlugin } from './plugins/finite-numbers.js';
+import { hardeningHeaders, hardeningPlugin } from './plugins/hardening.js';
 import { metricsPlugin } from './plugins/metrics.js';
 import { eventsRoutes } from './routes/events.js';
 import { futuresRoutes } from './routes/futures.js';
@@ -67,6 +68,7 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
       void (reply as unknown as FastifyReply)
         .code(400)
         .header('x-request-id', request.id)
+        .headers(hardeningHeaders(request.url, API_PREFIX))
         .send(errorBody('invalid_request', error.code === 'FST_ERR_BAD_URL' ? 'Invalid URL: malformed percent-encoding' : error.message));
     },
     // A stalled upload is cut off with 408: nobody holds a socket by sending a body slowly. Node
@@ -86,6 +88,7 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
   app.addHook('onRequest', async (request, reply) => {
     void reply.header('x-request-id', request.id);
   });
+  await app.register(hardeningPlugin, { apiPrefix: API_PREFIX });
   await app.register(httpGuardPlugin, { limits });
   // MCP tools are described by the REST routes' schemas; record them as the routes register.
   const routeSchemas = new RouteSchemas();
