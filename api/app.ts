@@ -135,7 +135,7 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
   if (appDeps.webRoot !== undefined) await app.register(webPlugin, { root: appDeps.webRoot });
   await app.register(jsonBodyPlugin);
   await app.register(finiteNumbersPlugin);
-  await app.register(metricsPlugin, { board: appDeps.board, ...(appDeps.pipelineStats ? { pipelineStats: appDeps.pipelineStats } : {}) });
+  await app.register(metricsPlugin, { board: appDeps.board, token: appDeps.metricsToken ?? null, ...(appDeps.pipelineStats ? { pipelineStats: appDeps.pipelineStats } : {}) });
 
   const deepLinks = new DeepLinkResolver(deps.catalog, deps.board, new RowIdIndex(deps.board), deps.opportunities ?? new OpportunityBoard());
   await app.register(async (open) => {

@@ -5,6 +5,7 @@ import { loadDeepLinkTemplates } from '../schemas/reference/deeplink-templates.j
 import type { DeepLinkTemplates } from '../schemas/reference/deeplink-templates.js';
 import { ConfigError, Settings } from './settings.js';
 import type { Env } from './settings.js';
+import type { OperatorSettings } from './operator-endpoint.js';
 
 export { ConfigError } from './settings.js';
 
@@ -66,6 +67,8 @@ export interface Config {
   failureExitDelayMs: number;
   /** The read-only SQL endpoint over the embedded store; null when off. */
   analyst: { port: number; user: string; password: string } | null;
+  /** Where the operator endpoints (metrics, pipeline counters) are served, and their token. */
+  metrics: OperatorSettings;
 }
 
 function deepLinkTemplates(file: string | null): DeepLinkTemplates {
@@ -99,6 +102,8 @@ export function loadConfig(env: Env = process.env): Config {
     if (!password) throw new ConfigError('ANALYST_PORT needs ANALYST_PASSWORD (8+ characters)');
     analyst = { port: s.int('ANALYST_PORT'), user: s.string('ANALYST_USER'), password };
   }
+  const metrics: OperatorSettings = { port: s.isSet('METRICS_PORT') ? s.int('METRICS_PORT') : null, token: s.optional('METRICS_TOKEN') };
+  if (metrics.port !== null && metrics.port !== 0 && metrics.port === s.int('PORT')) throw new ConfigError('METRICS_PORT must differ from PORT: the operator endpoints stay off the public port');
   return {
     role,
     port: s.int('PORT'),
@@ -146,5 +151,6 @@ export function loadConfig(env: Env = process.env): Config {
     sink: { batchRows: s.int('SINK_BATCH_ROWS'), maxWaitMs: s.int('SINK_MAX_WAIT_MS'), retries: s.int('SINK_RETRIES') },
     failureExitDelayMs: s.int('FAILURE_EXIT_DELAY_MS'),
     analyst,
+    metrics,
   };
 }
