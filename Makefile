@@ -7,7 +7,7 @@ PORT ?= 8080
 config-doc: install
 	npx tsx runtime/render-settings.ts README.md
 
-.PHONY: up down config-doc run test typecheck lint unit build bench bench-check bench-baseline test-long replay clean install system-deps key web-build screenshots
+.PHONY: up down config-doc run test test-security typecheck lint unit build bench bench-check bench-baseline test-long replay clean install system-deps key web-build screenshots
 
 # Install only when the manifest or lockfile changed since the last install. Not `npm ci`:
 # chdb lists per-platform binaries as optional dependencies, some of which the registry does
@@ -56,6 +56,11 @@ unit: install system-deps web-build
 	$(NPM) test
 
 test: typecheck lint unit
+
+# The attacks of test/security/ alone (open redirect, metrics exposure, headers, tier isolation,
+# CSRF and session fixation, key ids of other accounts, path traversal); `make test` runs them too.
+test-security: install web-build
+	$(NPM) run --silent test -- test/security/
 
 # Replays of whole real recordings and multi-process Kafka runs (listed in vitest.config.ts):
 # minutes each, so they sit outside the everyday suite. CI runs this target after `make test`.

@@ -14,6 +14,7 @@ import { DEFAULT_HTTP_LIMITS, clientErrorHandler, connectionsCheckingInterval, h
 import { loadSheddingPlugin } from './plugins/load-shedding.js';
 import { jsonBodyPlugin } from './plugins/json-body.js';
 import { finiteNumbersPlugin } from './plugins/finite-numbers.js';
+import { hardeningHeaders, hardeningPlugin } from './plugins/hardening.js';
 import { metricsPlugin } from './plugins/metrics.js';
 import { eventsRoutes } from './routes/events.js';
 import { futuresRoutes } from './routes/futures.js';
@@ -27,7 +28,7 @@ import { accountRoutes } from './routes/account.js';
 import type { KeyStreams } from './routes/account.js';
 import { TIERS } from './tiers.js';
 import { deepLinkBatchRoutes, deepLinkRoutes } from './routes/deeplinks.js';
-import { DeepLinkResolver, RowIdIndex } from './deeplinks/index.js';
+import { DeepLinkResolver, RowIdIndex, templateOrigins } from './deeplinks/index.js';
 import { OpportunityBoard } from './views/opportunity-board.js';
 import { oddsDeltaRoutes } from './routes/odds-delta.js';
 import { TierViews } from './views/tier-views.js';
@@ -67,6 +68,7 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
       void (reply as unknown as FastifyReply)
         .code(400)
         .header('x-request-id', request.id)
+        .headers(hardeningHeaders(request.url, API_PREFIX))
         .send(errorBody('invalid_request', error.code === 'FST_ERR_BAD_URL' ? 'Invalid URL: malformed percent-encoding' : error.message));
     },
     // A stalled upload is cut off with 408: nobody holds a socket by sending a body slowly. Node
@@ -86,6 +88,7 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
   app.addHook('onRequest', async (request, reply) => {
     void reply.header('x-request-id', request.id);
   });
+  await app.register(hardeningPlugin, { apiPrefix: API_PREFIX });
   await app.register(httpGuardPlugin, { limits });
   // MCP tools are described by the REST routes' schemas; record them as the routes register.
   const routeSchemas = new RouteSchemas();
@@ -132,12 +135,12 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
   if (appDeps.webRoot !== undefined) await app.register(webPlugin, { root: appDeps.webRoot });
   await app.register(jsonBodyPlugin);
   await app.register(finiteNumbersPlugin);
-  await app.register(metricsPlugin, { board: appDeps.board, ...(appDeps.pipelineStats ? { pipelineStats: appDeps.pipelineStats } : {}) });
+  await app.register(metricsPlugin, { board: appDeps.board, token: appDeps.metricsToken ?? null, ...(appDeps.pipelineStats ? { pipelineStats: appDeps.pipelineStats } : {}) });
 
   const deepLinks = new DeepLinkResolver(deps.catalog, deps.board, new RowIdIndex(deps.board), deps.opportunities ?? new OpportunityBoard());
   await app.register(async (open) => {
     await open.register(healthRoutes, { deps });
-    await open.register(deepLinkRoutes, { resolver: deepLinks });
+    await open.register(deepLinkRoutes, { resolver: deepLinks, origins: templateOrigins(deps.catalog.deepLinks) });
     await open.register(sessionRoutes, { auth: sessions, keys: deps.keys, catalog: deps.catalog, rateLimits: deps.rateLimits, now: () => Date.now() });
     open.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     open.get('/docs/errors', { schema: { hide: true } }, async () => ({

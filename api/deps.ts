@@ -38,6 +38,8 @@ export interface AppDeps {
   runtime?: () => RuntimeCheck;
   /** Pipeline counters for /metrics: absent when this process runs no pipeline. */
   pipelineStats?: () => PipelineStats;
+  /** METRICS_TOKEN: `GET /metrics` on the API port only with it as a bearer token; absent or null: not on the API port. */
+  metricsToken?: string | null;
   /** The board each tier reads (live, or delayed for free); made from `board` when absent. */
   views?: TierViews;
   /** Request timeouts, the per-address connection cap and load shedding; defaults without shedding when absent. */

@@ -16,6 +16,7 @@ import { clockFor, makeFeed, startFeed } from '../runtime/feed.js';
 import { RuntimeHealth } from '../runtime/health.js';
 import { openStore } from '../runtime/store.js';
 import { StartupError } from '../runtime/startup-error.js';
+import { startOperatorEndpoint } from '../runtime/operator-endpoint.js';
 import { buildApp } from './app.js';
 import type { PayloadInspector } from './deps.js';
 import type { StreamService } from './stream/index.js';
@@ -64,6 +65,8 @@ export interface RunningSystem {
   health: RuntimeHealth;
   /** The read-only analyst SQL endpoint (ANALYST_PORT), or null. */
   analystUrl: string | null;
+  /** The operator listener (METRICS_PORT) serving /metrics, or null. */
+  metricsUrl: string | null;
   clock: Clock;
   store: OlapStore;
   /** Resolves when every record the feed produced so far went through every stage. */
@@ -179,7 +182,7 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
   const app = await buildApp({
     board, views: tierViews, opportunities, splits, gameStates, futures, catalog, keys, accounts: accounts.accounts, usage, now,
     rateLimits, clock, store, version: packageVersion(), redisUrl: config.redisUrl, http: config.http, stream: config.stream,
-    sessionTtlMs: config.sessionTtlMs, webRoot: builtWebRoot(),
+    sessionTtlMs: config.sessionTtlMs, webRoot: builtWebRoot(), metricsToken: config.metrics.token,
     runtime: () => health.check(),
     ...(pipeline ? { pipelineLag: () => pipeline.lag(), pipelineStats: () => pipeline.stats() } : {}),
     ...(overrides.inspectPayload ? { inspectPayload: overrides.inspectPayload } : {}),
@@ -194,6 +197,10 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
       throw new StartupError(`PORT ${config.port} on HOST ${config.host} cannot be opened (${code || (e instanceof Error ? e.message : String(e))})`);
     }
   }
+
+  const operator = overrides.listen === false || config.metrics.port === null
+    ? null
+    : await startOperatorEndpoint({ host: config.host, port: config.metrics.port, token: config.metrics.token, routes: new Map([['/metrics', () => app.metricsText()]]) });
 
   await pipeline?.ready;
   if (feed) await startFeed(feed, bus);
@@ -213,6 +220,7 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
     stopped ??= (async () => {
       await feed?.stop();
       if (!health.failed && !(await drained(15_000))) logger.warn({ lag: pipeline?.stats().lag }, 'pipeline did not drain before shutdown');
+      await operator?.close();
       await app.close();
       await usage.stop();
       await accounts.stop();
@@ -227,7 +235,7 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
     return stopped;
   };
 
-  return { app, url, demoKeys, board, views: tierViews, opportunities, splits, gameStates, futures, keys, accounts: accounts.accounts, usage, bus, pipeline, feed, clock, store, health, analystUrl: opened.analystUrl, drained, stop };
+  return { app, url, demoKeys, board, views: tierViews, opportunities, splits, gameStates, futures, keys, accounts: accounts.accounts, usage, bus, pipeline, feed, clock, store, health, analystUrl: opened.analystUrl, metricsUrl: operator?.url ?? null, drained, stop };
 }
 
 /** Where `make web-build` puts the web screen: dist/web, from the sources (tsx, vitest) and from dist/. */

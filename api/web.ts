@@ -7,7 +7,8 @@ import type { FastifyPluginAsync } from 'fastify';
  * The web screen's built files (web/, `make web-build`) at `/`, beside the API under /api/v1.
  * Only the files that exist at start are routed (no wildcard), so an unknown path is the API's
  * ordinary 404. The page talks to the API with its session cookie and nothing else: the CSP
- * allows scripts, styles and connections to this origin only, and no framing.
+ * allows scripts, styles and connections to this origin only, and no framing. Nosniff and the
+ * referrer policy come with every answer of the server (plugins/hardening.ts).
  */
 export const webPlugin: FastifyPluginAsync<{ root: string }> = async (app, { root }) => {
   if (!existsSync(join(root, 'index.html'))) {
@@ -20,8 +21,6 @@ export const webPlugin: FastifyPluginAsync<{ root: string }> = async (app, { roo
     wildcard: false,
     index: ['index.html'],
     setHeaders: (res, path) => {
-      res.header('x-content-type-options', 'nosniff');
-      res.header('referrer-policy', 'no-referrer');
       if (path.endsWith('.html')) {
         res.header('content-security-policy', "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'");
         res.header('cache-control', 'no-cache');

@@ -6,6 +6,7 @@ import type { DeepLinkTemplates } from '../schemas/reference/deeplink-templates.
 import { ConfigError, Settings } from './settings.js';
 import type { Env } from './settings.js';
 import type { ReadOnlyLimits } from '../pipeline/store/index.js';
+import type { OperatorSettings } from './operator-endpoint.js';
 
 export { ConfigError } from './settings.js';
 
@@ -67,6 +68,8 @@ export interface Config {
   failureExitDelayMs: number;
   /** The read-only SQL endpoint over the embedded store; null when off. */
   analyst: { port: number; user: string; password: string; limits: ReadOnlyLimits; concurrency: number } | null;
+  /** Where the operator endpoints (metrics, pipeline counters) are served, and their token. */
+  metrics: OperatorSettings;
 }
 
 function deepLinkTemplates(file: string | null): DeepLinkTemplates {
@@ -112,6 +115,8 @@ export function loadConfig(env: Env = process.env): Config {
       concurrency: s.int('ANALYST_CONCURRENCY'),
     };
   }
+  const metrics: OperatorSettings = { port: s.isSet('METRICS_PORT') ? s.int('METRICS_PORT') : null, token: s.optional('METRICS_TOKEN') };
+  if (metrics.port !== null && metrics.port !== 0 && metrics.port === s.int('PORT')) throw new ConfigError('METRICS_PORT must differ from PORT: the operator endpoints stay off the public port');
   return {
     role,
     port: s.int('PORT'),
@@ -159,5 +164,6 @@ export function loadConfig(env: Env = process.env): Config {
     sink: { batchRows: s.int('SINK_BATCH_ROWS'), maxWaitMs: s.int('SINK_MAX_WAIT_MS'), retries: s.int('SINK_RETRIES') },
     failureExitDelayMs: s.int('FAILURE_EXIT_DELAY_MS'),
     analyst,
+    metrics,
   };
 }

@@ -30,6 +30,7 @@ async function main(): Promise<void> {
     const running = await startPipelineRole(config, logger, onFatal);
     stop = running.stop;
     process.stdout.write(`Odds platform pipeline: ${running.url}/health   (feed: ${config.feed}, store: ${config.clickhouse ? 'clickhouse' : 'chdb'}, kafka: ${config.kafkaBrokers?.join(',') ?? 'none'})\n`);
+    if (running.metricsUrl) process.stdout.write(`Metrics: ${running.metricsUrl}/metrics and /stats   (operator port: keep it private)\n`);
   } else {
     const { startSystem } = await import('../api/system.js');
     const { printBanner } = await import('./banner.js');

@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
+import { Registry, collectDefaultMetrics } from 'prom-client';
 import { LEAGUES, TEAMS, tierBookScopes } from '../schemas/index.js';
 import { startPipeline } from '../pipeline/pipeline.js';
 import type { Pipeline } from '../pipeline/pipeline.js';
@@ -8,11 +9,15 @@ import { makeBus } from './bus.js';
 import type { Config } from './config.js';
 import { clockFor, makeFeed, startFeed } from './feed.js';
 import { RuntimeHealth } from './health.js';
+import { operatorNotFound, registerPipelineMetrics, serveOperator, startOperatorEndpoint } from './operator-endpoint.js';
+import type { OperatorRoutes } from './operator-endpoint.js';
 import { StartupError } from './startup-error.js';
 import { openStore } from './store.js';
 
 export interface RunningPipeline {
   url: string;
+  /** The operator listener (METRICS_PORT) serving /metrics and /stats, or null. */
+  metricsUrl: string | null;
   pipeline: Pipeline;
   health: RuntimeHealth;
   stop(): Promise<void>;
@@ -20,7 +25,9 @@ export interface RunningPipeline {
 
 /**
  * ROLE=pipeline: the feed, the processors and the sinks, on Kafka, with `/health` (JSON, 503
- * when a stage failed) and `/stats` on PORT for the supervisor. Imports nothing from `api/`.
+ * when a stage failed) on PORT for the supervisor. The counters (`/stats` in JSON, `/metrics` in
+ * Prometheus text) are operator data: on METRICS_PORT, and on PORT only with METRICS_TOKEN.
+ * Imports nothing from `api/`.
  */
 export async function startPipelineRole(config: Config, logger: Logger, onFatal: (reason: string) => void): Promise<RunningPipeline> {
   const clock = clockFor(config);
@@ -41,18 +48,22 @@ export async function startPipelineRole(config: Config, logger: Logger, onFatal:
     },
   });
 
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  registerPipelineMetrics(registry, () => pipeline.stats());
+  const operatorRoutes: OperatorRoutes = new Map([
+    ['/metrics', async () => ({ contentType: registry.contentType, body: await registry.metrics() })],
+    ['/stats', async () => ({ contentType: 'application/json', body: JSON.stringify(pipeline.stats()) })],
+  ]);
+  const { token } = config.metrics;
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (path === '/health' || path === '/api/v1/health') {
       const check = health.check();
-      res.writeHead(check.status === 'down' ? 503 : 200, { 'content-type': 'application/json' });
+      res.writeHead(check.status === 'down' ? 503 : 200, { 'content-type': 'application/json', 'x-content-type-options': 'nosniff' });
       res.end(JSON.stringify({ status: check.status, role: 'pipeline', checks: { runtime: check }, lag: pipeline.lag(), timestamp: new Date(clock.now()).toISOString() }));
-    } else if (path === '/stats') {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(pipeline.stats()));
-    } else {
-      res.writeHead(404, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: { code: 'not_found', message: 'the pipeline process serves /health and /stats only' } }));
+    } else if (token === null || !serveOperator(req, res, operatorRoutes, token)) {
+      operatorNotFound(res, 'the pipeline process serves /health on this port; /stats and /metrics are on METRICS_PORT, or here with METRICS_TOKEN');
     }
   });
   await new Promise<void>((resolve, reject) => {
@@ -61,12 +72,14 @@ export async function startPipelineRole(config: Config, logger: Logger, onFatal:
   });
   const address = server.address() as AddressInfo;
   const url = `http://${address.address}:${address.port}`;
+  const operator = config.metrics.port === null ? null : await startOperatorEndpoint({ host: config.host, port: config.metrics.port, token, routes: operatorRoutes });
   await pipeline.ready;
   if (feed) await startFeed(feed, bus);
 
   let stopped: Promise<void> | null = null;
   return {
     url,
+    metricsUrl: operator?.url ?? null,
     pipeline,
     health,
     stop: () => {
@@ -77,6 +90,7 @@ export async function startPipelineRole(config: Config, logger: Logger, onFatal:
         await pipeline.stop();
         await bus.close();
         await opened.closeCleanly();
+        await operator?.close();
         await new Promise<void>((r) => server.close(() => r()));
       })();
       return stopped;

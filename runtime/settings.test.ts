@@ -32,6 +32,8 @@ describe('the configuration table', () => {
     expect(() => loadConfig({ REDIS_URL: 'http://x' })).toThrow('REDIS_URL must be a redis:// or rediss:// URL');
     expect(() => loadConfig({ CLICKHOUSE_URL: 'localhost:8123' })).toThrow('CLICKHOUSE_URL must be a http:// or https:// URL');
     expect(() => loadConfig({ ROLE: 'api' })).toThrow('ROLE=api needs KAFKA_BROKERS');
+    expect(() => loadConfig({ METRICS_PORT: '8080' })).toThrow('METRICS_PORT must differ from PORT');
+    expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow('METRICS_TOKEN must be 16+ characters, got "<hidden>"');
   });
 
   it('never echoes a secret it refuses', () => {

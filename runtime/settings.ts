@@ -45,7 +45,7 @@ function checkSpeed(value: string): string | null {
 
 export const SETTINGS = [
   { name: 'ROLE', kind: 'enum', default: 'all', values: ['all', 'pipeline', 'api'], doc: '`all`: feed, pipeline and API in one process; `pipeline`: feed and processors only; `api`: API replica reading the changelogs (both need `KAFKA_BROKERS`)' },
-  { name: 'PORT', kind: 'int', default: '8080', min: 0, max: 65535, doc: 'HTTP port (the pipeline role serves only `/health` and `/stats` on it)' },
+  { name: 'PORT', kind: 'int', default: '8080', min: 0, max: 65535, doc: 'HTTP port (the pipeline role serves only `/health` on it, and the operator endpoints with `METRICS_TOKEN`)' },
   { name: 'HOST', kind: 'string', default: '127.0.0.1', doc: 'listen address (`0.0.0.0` in a container)' },
   { name: 'DATA_DIR', kind: 'path', default: './data', doc: 'the embedded store, the demo keys and the instance lock (one process per directory)' },
   { name: 'LOG_LEVEL', kind: 'enum', default: 'info', values: LOG_LEVELS, doc: 'pino level' },
@@ -83,6 +83,8 @@ export const SETTINGS = [
   { name: 'ANALYST_MAX_RESULT_MB', kind: 'int', default: '100', min: 1, max: 64 * 1024, doc: 'size of one analyst result (code 396, TOO_MANY_ROWS_OR_BYTES, beyond)' },
   { name: 'ANALYST_THREADS', kind: 'int', default: '1', min: 1, max: 256, doc: 'engine threads per analyst statement: the rest of the cores stay with the API and the pipeline' },
   { name: 'ANALYST_CONCURRENCY', kind: 'int', default: '2', min: 1, max: 64, doc: 'analyst statements running at once; more get 429 with `Retry-After` (code 202, TOO_MANY_SIMULTANEOUS_QUERIES)' },
+  { name: 'METRICS_PORT', kind: 'int', min: 0, max: 65535, doc: 'serve the operator endpoints (`GET /metrics` in Prometheus text; the pipeline role adds `/stats`) on this port of `HOST`, for a scraper on the private network; off when unset. Never publish it' },
+  { name: 'METRICS_TOKEN', kind: 'secret', check: (v) => (v.length >= 16 ? null : 'must be 16+ characters'), doc: 'bearer token (`Authorization: Bearer ...`) the operator endpoints then require, on `METRICS_PORT` and on `PORT`, which serves them only when this is set' },
   { name: 'DELTA_WINDOW_MINUTES', kind: 'int', default: '15', min: 1, max: 24 * 60, doc: 'how far back `/odds/delta?since=` can answer from memory; older gets 410 `resync_required`' },
   { name: 'DELTA_WINDOW_CHANGES', kind: 'int', default: '500000', min: 1_000, max: 50_000_000, doc: 'the most changes kept for deltas, whatever their age' },
   { name: 'STREAM_REPLAY_FRAMES', kind: 'int', default: '20000', min: 100, max: 10_000_000, doc: 'sequence numbers the SSE/WebSocket replay window keeps (a reconnect inside it resumes exactly)' },

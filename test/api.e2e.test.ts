@@ -32,7 +32,7 @@ let pro: string;
 
 beforeAll(async () => {
   feed = new ScriptedFeed(board);
-  sys = await startTestSystem({}, { feed: () => feed });
+  sys = await startTestSystem({ METRICS_PORT: '0' }, { feed: () => feed });
   pro = sys.demoKeys.pro;
   await sys.drained();
 });
@@ -247,9 +247,9 @@ describe('unknown routes', () => {
 });
 
 describe('metrics', () => {
-  it('exposes the pipeline counters, board size and HTTP traffic in Prometheus text', async () => {
+  it('exposes the pipeline counters, board size and HTTP traffic in Prometheus text on the operator port', async () => {
     await sys.drained();
-    const res = await fetch(`${sys.url}/metrics`);
+    const res = await fetch(`${sys.metricsUrl ?? ''}/metrics`);
     const text = await res.text();
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/plain/);

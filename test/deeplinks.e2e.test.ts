@@ -68,14 +68,16 @@ describe('GET /deeplink/{id}', () => {
     expect((await follow(`/api/v1/deeplink/${rowOf('bovada', 'moneyline', 'home')['id'] as string}`)).status).toBe(404);
   });
 
-  it('honours fallback: a 302 there instead of the 404; a fallback that is not an http(s) URL is 400', async () => {
-    const fallback = 'https://example.com/odds?from=links';
+  it('honours fallback on a sportsbook site or this site: a 302 there instead of the 404; any other fallback is 400', async () => {
+    const fallback = 'https://sportsbook.draftkings.com/odds?from=links';
     const r = await follow(`/api/v1/deeplink/nope?fallback=${encodeURIComponent(fallback)}`);
     expect(r).toMatchObject({ status: 302, location: fallback, type: 'fallback', cache: 'private, max-age=60' });
     // A resolvable id ignores the fallback.
     const dk = rowOf('draftkings', 'moneyline', 'away');
     expect((await follow(`${dk['deep_link'] as string}?fallback=${encodeURIComponent(fallback)}`)).location).toBe('https://sportsbook.draftkings.com/event/dk-100');
+    expect((await follow(`/api/v1/deeplink/nope?fallback=${encodeURIComponent('/odds')}`)).location).toBe('/odds');
     expect((await follow(`/api/v1/deeplink/nope?fallback=${encodeURIComponent('javascript:alert(1)')}`)).status).toBe(400);
+    expect((await follow(`/api/v1/deeplink/nope?fallback=${encodeURIComponent('https://example.com/odds')}`)).status).toBe(400);
   });
 
   it('resolves an id it no longer knows from game_id and book to that book\'s event page', async () => {

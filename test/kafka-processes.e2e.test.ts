@@ -14,7 +14,7 @@ import { ROOT, exited, spawnEntry, waitForOutput } from './support/entry.js';
 import { mockKafkaUnavailable, startMockKafka } from './support/mock-kafka.js';
 import type { MockKafka } from './support/mock-kafka.js';
 import { changelogOutcome, tickIdentity, uninterrupted } from './support/uninterrupted.js';
-import { idle, killMidStream, produce, recordedInput, settledOdds } from './support/pipeline-processes.js';
+import { OPERATOR_ENV, idle, killMidStream, produce, recordedInput, settledOdds } from './support/pipeline-processes.js';
 
 const unavailable = mockKafkaUnavailable();
 if (unavailable) console.warn(`skipping the Kafka process tests: ${unavailable}`);
@@ -50,7 +50,7 @@ function avroBus(brokers: string[]): KafkaBus {
 }
 
 async function startPipelineProcess(brokers: string[], dir: string): Promise<{ child: Entry; url: string }> {
-  const child = spawnEntry({ ROLE: 'pipeline', FEED: 'none', KAFKA_BROKERS: brokers.join(','), SCHEMA_REGISTRY_URL: 'mock://registry', DATA_DIR: dir, SINK_MAX_WAIT_MS: '100', KAFKA_SESSION_TIMEOUT_MS: '6000', LOG_LEVEL: 'warn' });
+  const child = spawnEntry({ ...OPERATOR_ENV, ROLE: 'pipeline', FEED: 'none', KAFKA_BROKERS: brokers.join(','), SCHEMA_REGISTRY_URL: 'mock://registry', DATA_DIR: dir, SINK_MAX_WAIT_MS: '100', KAFKA_SESSION_TIMEOUT_MS: '6000', LOG_LEVEL: 'warn' });
   const [, url] = await waitForOutput(child, /Odds platform pipeline: (http:\/\/[0-9.:]+)\/health/, 180_000).catch((e: unknown) => {
     // The process logs (pino) on stdout: say why it did not start.
     throw new Error(`${e instanceof Error ? e.message : String(e)}; stdout: ${child.output.stdout.slice(-1500)}`);

@@ -19,7 +19,7 @@ import { AVRO_SCHEMAS, TOPICS, tierBookScopes } from '../schemas/index.js';
 import { AvroCodec, KafkaBus, SchemaCompatibilityError } from '../pipeline/bus/index.js';
 import { ClickHouseStore } from '../pipeline/store/index.js';
 import { exited, spawnEntry, waitForOutput } from './support/entry.js';
-import { idle, killMidStream, recordedInput, settledOdds } from './support/pipeline-processes.js';
+import { OPERATOR_ENV, idle, killMidStream, recordedInput, settledOdds } from './support/pipeline-processes.js';
 import { changelogOutcome, tickIdentity, uninterrupted } from './support/uninterrupted.js';
 
 const unavailable = await whyContainersUnavailable();
@@ -114,7 +114,7 @@ describe.skipIf(unavailable !== null)('the production stack in containers (Kafka
     KAFKA_SESSION_TIMEOUT_MS: '10000', LOG_LEVEL: 'warn',
   });
   const startPipelineProcess = async (): Promise<{ child: ReturnType<typeof spawnEntry>; url: string }> => {
-    const child = spawnEntry({ ...serverEnv(), ROLE: 'pipeline', FEED: 'none', DATA_DIR: dataDir(), SINK_MAX_WAIT_MS: '100' });
+    const child = spawnEntry({ ...serverEnv(), ...OPERATOR_ENV, ROLE: 'pipeline', FEED: 'none', DATA_DIR: dataDir(), SINK_MAX_WAIT_MS: '100' });
     const [, url] = await waitForOutput(child, /Odds platform pipeline: (http:\/\/[0-9.:]+)\/health/, 180_000);
     return { child, url: url ?? '' };
   };

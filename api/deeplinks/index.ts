@@ -1,3 +1,4 @@
+export { acceptableFallback, templateOrigins } from './fallback.js';
 export { DEEP_LINK_PATH, DeepLinkResolver, deepLinkPath, legDeepLink } from './resolver.js';
 export type { DeepLinkType, LinkRequest, ResolvedLink } from './resolver.js';
 export { RowIdIndex } from './row-index.js';

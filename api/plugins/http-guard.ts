@@ -5,6 +5,7 @@ import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 import { ERROR_CODES, errorBody } from '../errors.js';
 import type { ErrorCode } from '../errors.js';
+import { HARDENING_HEADERS } from './hardening.js';
 import type { Config } from '../../runtime/config.js';
 
 /**
@@ -36,6 +37,7 @@ export function rawErrorResponse(code: ErrorCode, message: string, extraHeaders:
     'content-type': 'application/json; charset=utf-8',
     'content-length': String(Buffer.byteLength(body)),
     'x-request-id': randomUUID(),
+    ...HARDENING_HEADERS,
     connection: 'close',
     ...extraHeaders,
   };

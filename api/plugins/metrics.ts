@@ -2,25 +2,35 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { PipelineStats } from '../../pipeline/pipeline.js';
+import { OPERATOR_UNAUTHORIZED, bearerMatches, registerPipelineMetrics } from '../../runtime/operator-endpoint.js';
+import type { OperatorAnswer } from '../../runtime/operator-endpoint.js';
+import { ApiError } from '../errors.js';
 import type { LiveBoard } from '../views/board.js';
 
 export interface MetricsOptions {
   board: LiveBoard;
   /** Absent when this process runs no pipeline (an API-only replica). */
   pipelineStats?: () => PipelineStats;
+  /** METRICS_TOKEN: `/metrics` on this port only with it as a bearer token; absent or null: not on this port. */
+  token?: string | null;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The Prometheus text now, for the operator listener (METRICS_PORT). */
+    metricsText(): Promise<OperatorAnswer>;
+  }
 }
 
 /**
- * `GET /metrics` in Prometheus text: HTTP traffic per route, the pipeline's counters (matched
- * and unmatched ticks by reason, sink rows written and dropped, lag per stage), the board's
- * size and the process defaults. Pipeline figures are read from `stats()` at scrape time, so
- * nothing is counted twice and the hot paths pay nothing. No key: scrape it from the private
- * network, do not expose it.
+ * Prometheus metrics: HTTP traffic per route, the pipeline's counters (matched and unmatched
+ * ticks by reason, sink rows written and dropped, lag per stage), the board's size and the
+ * process defaults. Operator data (runtime/operator-endpoint.ts): `app.metricsText()` feeds the
+ * operator listener, and this port serves `GET /metrics` only with a token configured and sent.
  */
 export const metricsPlugin = fp<MetricsOptions>(async (app: FastifyInstance, options) => {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
-  const stats = options.pipelineStats;
 
   const requests = new Counter({ name: 'odds_http_requests_total', help: 'HTTP requests by route and status.', labelNames: ['method', 'route', 'status'], registers: [registry] });
   const duration = new Histogram({
@@ -38,45 +48,15 @@ export const metricsPlugin = fp<MetricsOptions>(async (app: FastifyInstance, opt
 
   new Gauge({ name: 'odds_board_rows', help: 'Odds rows on the live board.', registers: [registry], collect() { this.set(options.board.rowCount); } });
   new Gauge({ name: 'odds_board_events', help: 'Events with odds on the live board.', registers: [registry], collect() { this.set(options.board.activeEvents().length); } });
-  if (stats) {
-    new Gauge({ name: 'odds_normalizer_matched_ticks', help: 'Raw ticks mapped onto canonical events since start.', registers: [registry], collect() { this.set(stats().normalizer.matched); } });
-    new Gauge({
-      name: 'odds_normalizer_unmatched_ticks',
-      help: 'Raw ticks the normalizer could not map since start, by reason.',
-      labelNames: ['reason'],
-      registers: [registry],
-      collect() {
-        this.reset();
-        for (const [reason, n] of Object.entries(stats().normalizer.unmatched)) this.set({ reason }, n ?? 0);
-      },
-    });
-    new Gauge({ name: 'odds_normalizer_events', help: 'Canonical events the normalizer tracks.', registers: [registry], collect() { this.set(stats().normalizer.events); } });
-    new Gauge({ name: 'odds_opportunities_active', help: 'Active opportunities of all kinds.', registers: [registry], collect() { this.set(stats().opportunities.active); } });
-    new Gauge({
-      name: 'odds_sink_rows',
-      help: 'Rows the ClickHouse sinks wrote, or dropped after retries, since start, by table.',
-      labelNames: ['table', 'outcome'],
-      registers: [registry],
-      collect() {
-        for (const [table, c] of Object.entries(stats().sinks)) {
-          this.set({ table, outcome: 'written' }, c.rowsWritten);
-          this.set({ table, outcome: 'dropped' }, c.rowsFailed);
-        }
-      },
-    });
-    new Gauge({
-      name: 'odds_stage_lag_records',
-      help: 'Records produced but not yet committed, by pipeline stage.',
-      labelNames: ['stage'],
-      registers: [registry],
-      collect() {
-        for (const [stage, lag] of Object.entries(stats().lag)) this.set({ stage }, lag);
-      },
-    });
-  }
+  if (options.pipelineStats) registerPipelineMetrics(registry, options.pipelineStats);
 
-  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
-    void reply.type(registry.contentType);
+  app.decorate('metricsText', async () => ({ contentType: registry.contentType, body: await registry.metrics() }));
+
+  const token = options.token ?? null;
+  if (token === null) return;
+  app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
+    if (!bearerMatches(request.headers.authorization, token)) throw new ApiError('unauthorized', OPERATOR_UNAUTHORIZED, { 'www-authenticate': 'Bearer' });
+    void reply.type(registry.contentType).header('cache-control', 'no-store');
     return registry.metrics();
   });
 });

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { DEEP_LINK_PATH, DEFAULT_STATE, stateOf } from '../deeplinks/index.js';
+import { DEEP_LINK_PATH, DEFAULT_STATE, acceptableFallback, stateOf } from '../deeplinks/index.js';
 import type { DeepLinkResolver } from '../deeplinks/index.js';
 import { authErrorResponses, errorResponse, isoTime, notFoundResponse } from '../contract/common.js';
 import { ApiError } from '../errors.js';
@@ -80,8 +80,11 @@ interface LinkQuery {
 
 const hint = (description: string): object => ({ type: 'string', minLength: 1, maxLength: 200, description });
 
-/** `GET /deeplink/{id}` (no key): a redirect to the sportsbook. */
-export const deepLinkRoutes: FastifyPluginAsync<{ resolver: DeepLinkResolver }> = async (app, { resolver }) => {
+/**
+ * `GET /deeplink/{id}` (no key): a redirect to the sportsbook. `origins` are the sportsbook sites
+ * of the link templates (`templateOrigins`): the only places off this site a fallback may lead.
+ */
+export const deepLinkRoutes: FastifyPluginAsync<{ resolver: DeepLinkResolver; origins: ReadonlySet<string> }> = async (app, { resolver, origins }) => {
   app.get<{ Params: { id: string }; Querystring: LinkQuery }>('/deeplink/:id', {
     schema: {
       tags: ['deeplinks'],
@@ -89,7 +92,8 @@ export const deepLinkRoutes: FastifyPluginAsync<{ resolver: DeepLinkResolver }> 
       description:
         'No key needed. 302 to the most precise page the book\'s templates allow: the bet slip or selection (X-Deep-Link-Type: ' +
         'outcome), the event page (event), or the book\'s homepage (homepage). An unknown or expired id, or a book without ' +
-        'templates, is 404, or a 302 to `fallback` when one is given (X-Deep-Link-Type: fallback).',
+        'templates, is 404, or a 302 to `fallback` when one is given (X-Deep-Link-Type: fallback). A fallback may only be a ' +
+        'path on this site or a URL on a sportsbook site the link templates point to; anything else is 400.',
       security: [],
       params: { type: 'object', required: ['id'], properties: { id: { type: 'string', minLength: 1, maxLength: 200, description: 'An odds id or an opportunity id.' } } },
       querystring: {
@@ -102,7 +106,11 @@ export const deepLinkRoutes: FastifyPluginAsync<{ resolver: DeepLinkResolver }> 
           league: hint('Accepted for compatibility; the service resolves from its own data.'),
           home: hint('Accepted for compatibility; the service resolves from its own data.'),
           away: hint('Accepted for compatibility; the service resolves from its own data.'),
-          fallback: { type: 'string', maxLength: 2000, description: 'An http(s) URL to redirect to when no link resolves, instead of 404.' },
+          fallback: {
+            type: 'string',
+            maxLength: 2000,
+            description: 'Where to redirect when no link resolves, instead of 404: a path on this site (`/…`) or an http(s) URL on a sportsbook site of the link templates.',
+          },
         },
       },
       response: {
@@ -115,7 +123,7 @@ export const deepLinkRoutes: FastifyPluginAsync<{ resolver: DeepLinkResolver }> 
             'Cache-Control': { type: 'string', description: 'private, max-age=60' },
           },
         },
-        400: errorResponse('invalid_request: a malformed state or fallback; the message names it.'),
+        400: errorResponse('invalid_request: a malformed state, or a fallback that leads off this site and the sportsbooks\' sites; the message names it.'),
         404: notFoundResponse,
       },
     },
@@ -124,8 +132,10 @@ export const deepLinkRoutes: FastifyPluginAsync<{ resolver: DeepLinkResolver }> 
     const state = stateOf(q.state, 'query parameter');
     let fallback: string | null = null;
     if (q.fallback !== undefined) {
-      if (!isHttpUrl(q.fallback)) throw new ApiError('invalid_request', "Invalid query parameter 'fallback': must be an http(s) URL");
-      fallback = q.fallback;
+      fallback = acceptableFallback(q.fallback, origins);
+      if (fallback === null) {
+        throw new ApiError('invalid_request', "Invalid query parameter 'fallback': must be a path on this site (/…) or an http(s) URL on a sportsbook site of the link templates");
+      }
     }
     const link = resolver.resolve(request.params.id, { state, ...(q.book === undefined ? {} : { book: q.book }), ...(q.game_id === undefined ? {} : { gameId: q.game_id }) });
     const target = link ?? (fallback === null ? null : { url: fallback, type: 'fallback' as const });
@@ -133,12 +143,3 @@ export const deepLinkRoutes: FastifyPluginAsync<{ resolver: DeepLinkResolver }> 
     return reply.code(302).headers({ location: target.url, 'x-deep-link-type': target.type, 'cache-control': 'private, max-age=60' }).send();
   });
 };
-
-function isHttpUrl(s: string): boolean {
-  try {
-    const u = new URL(s);
-    return u.protocol === 'http:' || u.protocol === 'https:';
-  } catch {
-    return false;
-  }
-}

@@ -26,8 +26,12 @@ export async function produce(bus: Bus, raw: readonly RawTick[]): Promise<void> 
   }
 }
 
+/** The counters (`/stats`) are operator data: pipeline processes spawned with this env serve them on PORT to `json`. */
+const OPERATOR_TOKEN = 'pipeline-processes-operator-token';
+export const OPERATOR_ENV = { METRICS_TOKEN: OPERATOR_TOKEN };
+
 export async function json<T>(url: string): Promise<T> {
-  return (await (await fetch(url)).json()) as T;
+  return (await (await fetch(url, { headers: { authorization: `Bearer ${OPERATOR_TOKEN}` } })).json()) as T;
 }
 
 /** Every stage of every process committed everything: lag 0 on several polls in a row. */
