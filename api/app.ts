@@ -37,6 +37,7 @@ import type { StreamService } from './stream/index.js';
 import { splitsRoutes } from './routes/splits.js';
 import { eventHistoryRoutes } from './routes/event-history.js';
 import { SessionAuth, SessionStore, sessionRoutes } from './session/index.js';
+import { AccessLeases } from './accounts/index.js';
 import { webPlugin } from './web.js';
 
 export const API_PREFIX = '/api/v1';
@@ -129,6 +130,9 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
   await app.register(errorsPlugin);
   await app.register(cookie);
   const sessions = new SessionAuth(new SessionStore(appDeps.sessionTtlMs ?? 12 * 3_600_000), deps.keys, (header) => app.parseCookie(header));
+  // Streams and MCP sessions hold their key's access here, so whatever ends a key or a browser session ends them too.
+  const access = new AccessLeases(deps.keys);
+  app.addHook('onClose', async () => access.close());
   if (appDeps.webRoot !== undefined) await app.register(webPlugin, { root: appDeps.webRoot });
   await app.register(jsonBodyPlugin);
   await app.register(finiteNumbersPlugin);
@@ -138,7 +142,7 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
   await app.register(async (open) => {
     await open.register(healthRoutes, { deps });
     await open.register(deepLinkRoutes, { resolver: deepLinks });
-    await open.register(sessionRoutes, { auth: sessions, keys: deps.keys, catalog: deps.catalog, rateLimits: deps.rateLimits, now: () => Date.now() });
+    await open.register(sessionRoutes, { auth: sessions, keys: deps.keys, catalog: deps.catalog, rateLimits: deps.rateLimits, now: () => Date.now(), access });
     open.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     open.get('/docs/errors', { schema: { hide: true } }, async () => ({
       success: true,
@@ -164,6 +168,7 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
         ...(deps.splits ? { splits: deps.splits } : {}), ...(deps.gameStates ? { gameStates: deps.gameStates } : {}),
       },
       keys: deps.keys,
+      access,
       sessions,
       onService: (service) => {
         streamService = service;
@@ -181,7 +186,7 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
     await authed.register(closingRoutes, { deps });
     await authed.register(futuresRoutes, { deps });
     await authed.register(eventHistoryRoutes, { deps });
-    await authed.register(mcpRoutes, { deps, restPrefix: API_PREFIX, routeSchemas });
+    await authed.register(mcpRoutes, { deps, restPrefix: API_PREFIX, routeSchemas, access });
   }, { prefix: API_PREFIX });
 
   return app as unknown as FastifyInstance;

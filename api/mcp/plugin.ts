@@ -3,7 +3,7 @@ import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { authErrorResponses } from '../contract/common.js';
 import type { ServingDeps } from '../deps.js';
-import type { AuthenticatedKey } from '../accounts/index.js';
+import type { AccessLeases, AuthenticatedKey } from '../accounts/index.js';
 import { GameStateBoard } from '../views/gamestate-board.js';
 import { OpportunityBoard } from '../views/opportunity-board.js';
 import { SplitsBoard } from '../views/splits-board.js';
@@ -24,6 +24,8 @@ export interface McpOptions {
   /** The REST routes' schemas, which describe the tools' arguments and answers. */
   routeSchemas: RouteSchemas;
   sessionLimits?: SessionLimits;
+  /** Ends sessions whose key stops being usable (revoked, expired, moved tier) or whose browser session signs out. */
+  access?: AccessLeases;
 }
 
 const anyJson = { type: 'object', additionalProperties: true } as const;
@@ -62,7 +64,7 @@ export const mcpRoutes: FastifyPluginAsync<McpOptions> = async (app, options) =>
   let registry: ToolRegistry | undefined;
   // The tools are described by the REST routes' schemas, complete once the app is ready.
   const tools = (): ToolRegistry => (registry ??= new ToolRegistry([...queryTools(sources, routeSchemas, restPrefix), ...futuresTools(deps.catalog, deps.futures), ...CALCULATOR_TOOLS]));
-  const sessions = new Sessions(() => createMcpServer(tools(), deps.version, app.log), options.sessionLimits ?? DEFAULT_SESSION_LIMITS);
+  const sessions = new Sessions(() => createMcpServer(tools(), deps.version, app.log), options.sessionLimits ?? DEFAULT_SESSION_LIMITS, Date.now, options.access);
   app.addHook('onClose', async () => sessions.closeAll());
   // Built when the app is ready (every route registered), so a tool whose route is missing stops the start.
   app.addHook('onReady', async () => {
@@ -89,7 +91,7 @@ export const mcpRoutes: FastifyPluginAsync<McpOptions> = async (app, options) =>
       session = sessions.find(sessionId, key.keyId);
       if (!session) return rpcError(reply, 404, -32001, 'Session not found: send initialize without Mcp-Session-Id to start a new one');
     } else if (request.method === 'POST') {
-      session = await sessions.open(key.keyId);
+      session = await sessions.open(key, request.browserSession ?? undefined);
       fresh = true;
     } else {
       return rpcError(reply, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { AccessLeases, AuthenticatedKey, LeaseSession } from '../accounts/index.js';
 
 export interface Session {
   transport: StreamableHTTPServerTransport;
@@ -8,6 +9,8 @@ export interface Session {
   /** The key that opened the session; only it may use the session. */
   keyId: string;
   lastSeen: number;
+  /** Gives back its hold on the key's access (see AccessLeases). */
+  release: () => void;
 }
 
 export interface SessionLimits {
@@ -33,6 +36,8 @@ export class Sessions {
     private readonly newServer: () => McpServer,
     private readonly limits: SessionLimits = DEFAULT_SESSION_LIMITS,
     private readonly now: () => number = Date.now,
+    /** Ends a session when its key stops being usable or its browser session signs out. */
+    private readonly access?: AccessLeases,
   ) {}
 
   get size(): number {
@@ -48,24 +53,30 @@ export class Sessions {
   }
 
   /** A transport and server for a request without a session id; kept only once it initializes. */
-  async open(keyId: string): Promise<Session> {
+  async open(key: AuthenticatedKey, browserSession?: LeaseSession): Promise<Session> {
     this.sweep();
+    const keyId = key.keyId;
     const server = this.newServer();
-    const session: Session = { server, keyId, lastSeen: this.now(), transport: undefined as unknown as StreamableHTTPServerTransport };
+    const session: Session = { server, keyId, lastSeen: this.now(), transport: undefined as unknown as StreamableHTTPServerTransport, release: () => undefined };
     session.transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       enableJsonResponse: true,
       onsessioninitialized: (id) => {
         this.makeRoom(keyId);
         this.byId.set(id, session);
+        session.release = this.access?.hold({
+          keyId, accountId: key.accountId, tier: key.tier, ...(browserSession ? { session: browserSession } : {}),
+          // Its next request finds no session (or no key): the client is told as for any expired session.
+          end: () => this.end(id, session),
+        }) ?? session.release;
       },
       onsessionclosed: (id) => {
-        this.byId.delete(id);
+        this.forget(id, session);
       },
     });
     session.transport.onclose = () => {
       const id = session.transport.sessionId;
-      if (id !== undefined && this.byId.get(id) === session) this.byId.delete(id);
+      if (id !== undefined) this.forget(id, session);
     };
     await server.connect(session.transport);
     return session;
@@ -85,22 +96,31 @@ export class Sessions {
 
   private evict(candidates: [string, Session][]): void {
     const oldest = candidates.reduce((a, b) => (b[1].lastSeen < a[1].lastSeen ? b : a));
-    this.byId.delete(oldest[0]);
-    void oldest[1].server.close();
+    this.end(oldest[0], oldest[1]);
   }
 
   private sweep(): void {
     const cutoff = this.now() - this.limits.idleMs;
     for (const [id, s] of this.byId) {
-      if (s.lastSeen < cutoff) {
-        this.byId.delete(id);
-        void s.server.close();
-      }
+      if (s.lastSeen < cutoff) this.end(id, s);
     }
+  }
+
+  /** Forgets a session and closes its server. */
+  private end(id: string, session: Session): void {
+    this.forget(id, session);
+    void session.server.close();
+  }
+
+  private forget(id: string, session: Session): void {
+    if (this.byId.get(id) !== session) return;
+    this.byId.delete(id);
+    session.release();
   }
 
   async closeAll(): Promise<void> {
     const all = [...this.byId.values()];
+    for (const s of all) s.release();
     this.byId.clear();
     await Promise.allSettled(all.map((s) => s.server.close()));
   }
