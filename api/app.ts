@@ -24,7 +24,7 @@ import { oddsRoutes } from './routes/odds.js';
 import { oddsBatchRoutes } from './routes/odds-batch.js';
 import { opportunitiesRoutes } from './routes/opportunities.js';
 import { accountRoutes } from './routes/account.js';
-import type { KeyStreams } from './routes/account.js';
+import type { AccountStreams } from './routes/account.js';
 import { TIERS } from './tiers.js';
 import { deepLinkBatchRoutes, deepLinkRoutes } from './routes/deeplinks.js';
 import { DeepLinkResolver, RowIdIndex } from './deeplinks/index.js';
@@ -175,11 +175,11 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
         appDeps.onStreams?.(service);
       },
     });
-    const keyStreams: KeyStreams = {
-      open: (keyId) => streamService?.hub.openStreams(keyId) ?? 0,
-      max: (tier, keyId) => streamService?.hub.options.maxStreams(tier, keyId) ?? TIERS[tier].maxStreams,
+    const accountStreams: AccountStreams = {
+      open: (accountId) => streamService?.hub.openStreams(accountId) ?? 0,
+      max: (tier, accountId) => streamService?.hub.options.maxStreams(tier, accountId) ?? TIERS[tier].maxStreams,
     };
-    if (deps.accounts) await authed.register(accountRoutes, { deps, accounts: deps.accounts, streams: keyStreams });
+    if (deps.accounts) await authed.register(accountRoutes, { deps, accounts: deps.accounts, streams: accountStreams });
     await authed.register(deepLinkBatchRoutes, { resolver: deepLinks });
     await authed.register(splitsRoutes, { deps });
     await authed.register(gameStateRoutes, { deps });

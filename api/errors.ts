@@ -17,7 +17,7 @@ export const ERROR_CODES = {
   rate_limited: { status: 429, description: 'The per-minute request limit is spent; retry after Retry-After seconds.' },
   concurrent_request_cap: { status: 429, description: 'Too many open connections from one client address; close some and retry.' },
   headers_too_large: { status: 431, description: 'The request headers are larger than the server accepts (16 KiB).' },
-  too_many_streams: { status: 429, description: "The key already holds its tier's number of concurrent streams (SSE and WebSocket together); close one first." },
+  too_many_streams: { status: 429, description: "The account already holds its tier's number of concurrent streams (SSE and WebSocket together, over all its keys); close one first." },
   internal_error: { status: 500, description: 'An unexpected failure; it is logged with the request id.' },
   unavailable: { status: 503, description: 'The service is starting or shutting down, or the history store cannot answer a closing-line or CLV query; retry.' },
   overloaded: { status: 503, description: 'The server is shedding load; retry after Retry-After seconds.' },

@@ -8,6 +8,8 @@ export interface Session {
   server: McpServer;
   /** The key that opened the session; only it may use the session. */
   keyId: string;
+  /** Sessions are counted per account, whichever of its keys opened them. */
+  accountId: string;
   lastSeen: number;
   /** Gives back its hold on the key's access (see AccessLeases). */
   release: () => void;
@@ -16,13 +18,19 @@ export interface Session {
 export interface SessionLimits {
   /** A session unused this long is closed. */
   idleMs: number;
-  /** Open sessions per key; the least recently used goes first. */
-  perKey: number;
+  /**
+   * Open sessions per account (over all its keys). At the cap a new `initialize` ends the
+   * account's least recently used session rather than being refused: an agent that initializes
+   * again has almost always lost its old session (restarted, crashed, dropped its id), and a
+   * refusal would lock it out until the idle timeout frees a slot; only the account's own
+   * sessions are ever ended this way.
+   */
+  perAccount: number;
   /** Open sessions in all. */
   total: number;
 }
 
-export const DEFAULT_SESSION_LIMITS: SessionLimits = { idleMs: 30 * 60_000, perKey: 32, total: 10_000 };
+export const DEFAULT_SESSION_LIMITS: SessionLimits = { idleMs: 30 * 60_000, perAccount: 32, total: 10_000 };
 
 /**
  * Open MCP sessions by `Mcp-Session-Id`, bound to the key that opened them, bounded in number
@@ -57,12 +65,12 @@ export class Sessions {
     this.sweep();
     const keyId = key.keyId;
     const server = this.newServer();
-    const session: Session = { server, keyId, lastSeen: this.now(), transport: undefined as unknown as StreamableHTTPServerTransport, release: () => undefined };
+    const session: Session = { server, keyId, accountId: key.accountId, lastSeen: this.now(), transport: undefined as unknown as StreamableHTTPServerTransport, release: () => undefined };
     session.transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       enableJsonResponse: true,
       onsessioninitialized: (id) => {
-        this.makeRoom(keyId);
+        this.makeRoom(key.accountId);
         this.byId.set(id, session);
         session.release = this.access?.hold({
           keyId, accountId: key.accountId, tier: key.tier, ...(browserSession ? { session: browserSession } : {}),
@@ -88,9 +96,9 @@ export class Sessions {
     if (id === undefined || this.byId.get(id) !== session) await session.server.close();
   }
 
-  private makeRoom(keyId: string): void {
-    const own = [...this.byId.entries()].filter(([, s]) => s.keyId === keyId);
-    if (own.length >= this.limits.perKey) this.evict(own);
+  private makeRoom(accountId: string): void {
+    const own = [...this.byId.entries()].filter(([, s]) => s.accountId === accountId);
+    if (own.length >= this.limits.perAccount) this.evict(own);
     if (this.byId.size >= this.limits.total) this.evict([...this.byId.entries()]);
   }
 

@@ -74,7 +74,11 @@ export const authPlugin = fp<AuthOptions>(async (app: FastifyInstance, options) 
     if (signedIn) request.browserSession = { id: signedIn.session.id, expiresAt: signedIn.session.expiresAt };
     const tier = TIERS[record.tier];
     const limit = record.requestsPerMinute ?? tier.requestsPerMinute;
-    const rate = await options.rateLimits.hit(record.keyId, limit, options.now());
+    // One window per account, whichever of its keys sends: more keys (created or rotated) never
+    // mean more requests. Each request is admitted against its own key's limit (an Enterprise
+    // key's custom one, else the tier's), so the account's budget is the largest limit it holds
+    // and a key with a lower one stops once the account's window reaches that lower figure.
+    const rate = await options.rateLimits.hit(record.accountId, limit, options.now());
     const headers: Record<string, string> = {
       'x-ratelimit-limit': String(limit),
       'x-ratelimit-remaining': String(rate.remaining),

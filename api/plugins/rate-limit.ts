@@ -1,6 +1,6 @@
 /**
- * Per-key request limits over a sliding one-minute window: a key with a limit of N per minute
- * is admitted at most N times in any 60 s span, whatever the clock's minute boundaries (a fixed
+ * Request limits over a sliding one-minute window, per account (or per client address, keyless):
+ * a limit of N per minute admits at most N requests in any 60 s span, whatever the clock's minute boundaries (a fixed
  * window let a 12/min key make 24 requests in under a second across a boundary). Only admitted
  * requests are counted, so a client that keeps knocking while refused recovers on time.
  */

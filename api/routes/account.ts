@@ -30,13 +30,13 @@ interface RotateBody {
   name?: string | null;
 }
 
-/** The stream hub's view of a key: streams open on this replica, and how many it may hold. */
-export interface KeyStreams {
-  open(keyId: string): number;
-  max(tier: TierName, keyId: string): number;
+/** The stream hub's view of an account: streams open on this replica, and how many it may hold. */
+export interface AccountStreams {
+  open(accountId: string): number;
+  max(tier: TierName, accountId: string): number;
 }
 
-export const accountRoutes: FastifyPluginAsync<{ deps: ServingDeps; accounts: Accounts; streams: KeyStreams }> = async (app, { deps, accounts, streams }) => {
+export const accountRoutes: FastifyPluginAsync<{ deps: ServingDeps; accounts: Accounts; streams: AccountStreams }> = async (app, { deps, accounts, streams }) => {
   const keys = accounts.keys;
   const now = deps.now ?? Date.now;
 
@@ -92,7 +92,7 @@ export const accountRoutes: FastifyPluginAsync<{ deps: ServingDeps; accounts: Ac
           limit: { per_minute: perMinute, remaining: headerInt(reply, 'x-ratelimit-remaining', perMinute), resets_at: isoTime(headerInt(reply, 'x-ratelimit-reset', Math.ceil(at / 60_000) * 60) * 1000) },
           by_endpoint: byEndpoint,
         },
-        streams: { active: streams.open(auth.keyId), max: streams.max(auth.tier, auth.keyId) },
+        streams: { active: streams.open(auth.accountId), max: streams.max(auth.tier, auth.accountId) },
         period: { start: isoTime(month), end: isoTime(nextMonth) },
       },
       updated_at: isoTime(at),

@@ -14,7 +14,7 @@ import type { Group, StreamConnection } from './hub.js';
 import type { StreamService } from './service.js';
 import { HeldFrames, RowsFrame, sendInTurns } from './progressive.js';
 import type { Piecewise, SnapshotBody } from './progressive.js';
-import { allowedLists, filterEcho } from './subscription.js';
+import { allowedLists, filterEcho, tooManyStreams } from './subscription.js';
 import type { StreamRequest } from './subscription.js';
 
 export const SSE_CHANNELS = ['opportunities', 'odds', 'all', 'gamestate', 'splits'] as const;
@@ -111,6 +111,7 @@ class SseConnection implements StreamConnection {
 
   constructor(
     readonly keyId: string,
+    readonly accountId: string,
     private readonly res: ServerResponse,
     private readonly maxBytes: number,
     start: string,
@@ -222,19 +223,20 @@ export const sseRoutes: FastifyPluginAsync<{ service: StreamService; access: Acc
       },
     },
     ...authErrorResponses,
-    429: errorResponse('rate_limited, or too_many_streams: the key holds its tier\'s number of concurrent streams.'),
+    429: errorResponse('rate_limited, or too_many_streams: the account holds its tier\'s number of concurrent streams over all its keys.'),
   };
 
   const open = (fixed: SseChannel | null) => async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const q = request.query as SseQuery;
     const tier = tierOf(request);
     const keyId = request.apiKey?.keyId ?? '';
+    const accountId = request.apiKey?.accountId ?? '';
     const channel = parseChannel(q, fixed);
     const eventId = (request.params as { eventId?: string }).eventId;
     const req = sseRequest(q, channel, tier, eventId);
     const { group } = service.open(tier, req);
-    if (!hub.acquire(keyId, tier)) {
-      throw new ApiError('too_many_streams', `This key already holds ${TIERS[tier].maxStreams} concurrent stream(s), the ${tier} tier's limit; close one first`);
+    if (!hub.acquire(accountId, tier)) {
+      throw new ApiError('too_many_streams', tooManyStreams(tier));
     }
     reply.hijack();
     const res = reply.raw;
@@ -259,10 +261,10 @@ export const sseRoutes: FastifyPluginAsync<{ service: StreamService; access: Acc
       lease();
     };
     // Until snapshot:complete the client holds no resume point: a drop before it resyncs.
-    const conn = new SseConnection(keyId, res, service.settings.bufferBytes, resumed ? String(head) : `${head}-s0`, closed);
+    const conn = new SseConnection(keyId, accountId, res, service.settings.bufferBytes, resumed ? String(head) : `${head}-s0`, closed);
     hub.track(conn);
     lease = access.hold({
-      keyId, accountId: request.apiKey?.accountId ?? '', tier, ...(request.browserSession ? { session: request.browserSession } : {}),
+      keyId, accountId, tier, ...(request.browserSession ? { session: request.browserSession } : {}),
       end: (reason, message) => conn.cut(reason, message),
     });
     if (!conn.open) return;

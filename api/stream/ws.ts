@@ -19,7 +19,7 @@ import { LIST_NAMES } from './opportunity-source.js';
 import type { SnapshotRow } from './odds-source.js';
 import { HeldFrames, RowsFrame, sendInTurns } from './progressive.js';
 import type { SnapshotBody } from './progressive.js';
-import { LIST_FEATURE, STREAM_MIN_EV, STREAM_MIN_PROFIT, allowedLists } from './subscription.js';
+import { LIST_FEATURE, STREAM_MIN_EV, STREAM_MIN_PROFIT, allowedLists, tooManyStreams } from './subscription.js';
 import type { StreamRequest } from './subscription.js';
 
 export const WS_PROTOCOL = 'sharpapi-v1';
@@ -154,6 +154,7 @@ class WsConnection implements StreamConnection {
 
   constructor(
     readonly keyId: string,
+    readonly accountId: string,
     readonly tier: TierName,
     private readonly ws: WebSocket,
     private readonly maxBytes: number,
@@ -311,8 +312,8 @@ export function attachWebSocket(app: FastifyInstance, service: StreamService, ke
       else reject('invalid_filter', err instanceof Error ? err.message : 'Invalid filter', CLOSE.invalidFilter);
       return;
     }
-    if (!hub.acquire(record.keyId, tier)) {
-      reject('too_many_streams', `This key already holds ${TIERS[tier].maxStreams} concurrent stream(s), the ${tier} tier's limit; close one first`, CLOSE.tooManyStreams);
+    if (!hub.acquire(record.accountId, tier)) {
+      reject('too_many_streams', tooManyStreams(tier), CLOSE.tooManyStreams);
       return;
     }
     // Assigned below; the close handlers may run before (a key revoked while this stream opened).
@@ -322,7 +323,7 @@ export function attachWebSocket(app: FastifyInstance, service: StreamService, ke
       hub.release(conn);
       lease();
     };
-    const conn: WsConnection = new WsConnection(record.keyId, tier, ws, service.settings.bufferBytes, sub, closed);
+    const conn: WsConnection = new WsConnection(record.keyId, record.accountId, tier, ws, service.settings.bufferBytes, sub, closed);
     hub.track(conn);
     lease = access.hold({
       keyId: record.keyId, accountId: record.accountId, tier, ...(signedIn ? { session: { id: signedIn.session.id, expiresAt: signedIn.session.expiresAt } } : {}),
