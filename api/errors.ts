@@ -10,6 +10,7 @@ export const ERROR_CODES = {
   feature_required: { status: 403, description: "The key's tier lacks the feature; the message names the tier that has it." },
   cross_site_request: { status: 403, description: 'A state-changing request (or a WebSocket handshake, closed with 4001) signed in by the session cookie came without an Origin of this server; send it from the web screen, or authenticate with the key.' },
   not_found: { status: 404, description: 'No such sport, league, sportsbook, event or route.' },
+  conflict: { status: 409, description: 'The change conflicts with the state it would change (e.g. rotating a key that was already rotated); the message names what is in the way.' },
   request_timeout: { status: 408, description: 'The request (headers and body) did not arrive within the server\'s request timeout; the connection is closed.' },
   resync_required: { status: 410, description: "A delta's `since` is older than the change window; reload /odds and poll from its meta.next_since." },
   payload_too_large: { status: 413, description: 'The body is larger than the server accepts (1 MiB).' },

@@ -1,4 +1,4 @@
-export { Accounts, loadAccountChanges, startAccounts } from './accounts.js';
+export { Accounts, KeyConflict, loadAccountChanges, rotationConflict, startAccounts } from './accounts.js';
 export type { AccountsReplica, KeyOptions, NewKey, Rotation } from './accounts.js';
 export { KeyStore, isUsable, keyStatus } from './key-store.js';
 export type { AuthenticatedKey, KeyChangeListener, KeyStatus } from './key-store.js';
