@@ -186,7 +186,7 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
     await authed.register(closingRoutes, { deps });
     await authed.register(futuresRoutes, { deps });
     await authed.register(eventHistoryRoutes, { deps });
-    await authed.register(mcpRoutes, { deps, restPrefix: API_PREFIX, routeSchemas, access });
+    await authed.register(mcpRoutes, { deps, restPrefix: API_PREFIX, routeSchemas, access, ...(appDeps.mcpSessions ? { sessionLimits: appDeps.mcpSessions } : {}) });
   }, { prefix: API_PREFIX });
 
   return app as unknown as FastifyInstance;

@@ -13,6 +13,8 @@ export interface Session {
   lastSeen: number;
   /** Gives back its hold on the key's access (see AccessLeases). */
   release: () => void;
+  /** Gives back the place it held under the global cap while its `initialize` was handled (idempotent). */
+  givePlace: () => void;
 }
 
 export interface SessionLimits {
@@ -26,9 +28,12 @@ export interface SessionLimits {
    * sessions are ever ended this way.
    */
   perAccount: number;
-  /** Open sessions in all. */
+  /** Open sessions in all; past it a new session is refused (never someone else's ended). */
   total: number;
 }
+
+/** What a client refused at the global cap is told to wait: sessions end whenever agents close them or go idle. */
+export const SESSIONS_FULL_RETRY_AFTER_S = 30;
 
 export const DEFAULT_SESSION_LIMITS: SessionLimits = { idleMs: 30 * 60_000, perAccount: 32, total: 10_000 };
 
@@ -39,6 +44,8 @@ export const DEFAULT_SESSION_LIMITS: SessionLimits = { idleMs: 30 * 60_000, perA
  */
 export class Sessions {
   private readonly byId = new Map<string, Session>();
+  /** Transports opened for an `initialize` still being handled: they hold a place until it is answered. */
+  private pending = 0;
 
   constructor(
     private readonly newServer: () => McpServer,
@@ -60,16 +67,33 @@ export class Sessions {
     return s;
   }
 
-  /** A transport and server for a request without a session id; kept only once it initializes. */
+  /**
+   * Whether an account may open a session now: there is room under the global cap, or the
+   * account is at its own cap (its new session replaces its least recently used one, so the
+   * total does not grow).
+   */
+  admits(accountId: string): boolean {
+    this.sweep();
+    return this.byId.size + this.pending < this.limits.total || this.held(accountId).length >= this.limits.perAccount;
+  }
+
+  /** A transport and server for a request without a session id; kept only once it initializes (ask `admits` first). */
   async open(key: AuthenticatedKey, browserSession?: LeaseSession): Promise<Session> {
     this.sweep();
+    this.pending++;
+    let placeHeld = true;
+    const givePlace = (): void => {
+      if (placeHeld) this.pending--;
+      placeHeld = false;
+    };
     const keyId = key.keyId;
     const server = this.newServer();
-    const session: Session = { server, keyId, accountId: key.accountId, lastSeen: this.now(), transport: undefined as unknown as StreamableHTTPServerTransport, release: () => undefined };
+    const session: Session = { server, keyId, accountId: key.accountId, lastSeen: this.now(), transport: undefined as unknown as StreamableHTTPServerTransport, release: () => undefined, givePlace };
     session.transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       enableJsonResponse: true,
       onsessioninitialized: (id) => {
+        givePlace();
         this.makeRoom(key.accountId);
         this.byId.set(id, session);
         session.release = this.access?.hold({
@@ -92,14 +116,19 @@ export class Sessions {
 
   /** Closes a transport that never became a session (the request was not an initialize). */
   async discardUnless(session: Session): Promise<void> {
+    session.givePlace();
     const id = session.transport.sessionId;
     if (id === undefined || this.byId.get(id) !== session) await session.server.close();
   }
 
+  private held(accountId: string): [string, Session][] {
+    return [...this.byId.entries()].filter(([, s]) => s.accountId === accountId);
+  }
+
+  /** Only the account's own sessions ever make room for it: the global cap is kept by `admits`. */
   private makeRoom(accountId: string): void {
-    const own = [...this.byId.entries()].filter(([, s]) => s.accountId === accountId);
+    const own = this.held(accountId);
     if (own.length >= this.limits.perAccount) this.evict(own);
-    if (this.byId.size >= this.limits.total) this.evict([...this.byId.entries()]);
   }
 
   private evict(candidates: [string, Session][]): void {
