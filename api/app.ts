@@ -131,7 +131,7 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
   await app.register(cookie);
   const sessions = new SessionAuth(new SessionStore(appDeps.sessionTtlMs ?? 12 * 3_600_000), deps.keys, (header) => app.parseCookie(header));
   // Streams and MCP sessions hold their key's access here, so whatever ends a key or a browser session ends them too.
-  const access = new AccessLeases(deps.keys);
+  const access = new AccessLeases(deps.keys, Date.now, undefined, (err) => app.log.error({ err }, 'ending a stream or MCP session whose access ended failed'));
   app.addHook('onClose', async () => access.close());
   if (appDeps.webRoot !== undefined) await app.register(webPlugin, { root: appDeps.webRoot });
   await app.register(jsonBodyPlugin);

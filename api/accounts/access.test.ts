@@ -59,6 +59,21 @@ describe('AccessLeases', () => {
     leases.close();
   });
 
+  it('ends the other accesses when ending one throws, and reports it instead of failing the key change', () => {
+    let now = 5000;
+    const keys = new KeyStore(() => now);
+    keys.apply({ kind: 'key', key: key() });
+    const errors: unknown[] = [];
+    const ended: AccessEnd[] = [];
+    const leases = new AccessLeases(keys, () => now, 0, (err) => errors.push(err));
+    leases.hold({ keyId: 'key_1', accountId: 'acct_1', tier: 'hobby', end: () => { throw new Error('socket gone'); } });
+    leases.hold({ keyId: 'key_1', accountId: 'acct_1', tier: 'hobby', end: (r) => ended.push(r) });
+    now = 6000;
+    expect(() => keys.apply({ kind: 'key', key: key({ active: false, revokedAt: 6000, version: 2000 }) })).not.toThrow();
+    expect([ended, errors.map(String), leases.heldBy('key_1')]).toEqual([['key_revoked'], ['Error: socket gone'], 0]);
+    leases.close();
+  });
+
   it('ends by session only what that session opened', () => {
     const { leases, ended } = setup();
     leases.hold({ keyId: 'key_1', accountId: 'acct_1', tier: 'hobby', session: { id: 's1', expiresAt: 10_000 }, end: (r) => ended.push(`${r}:s1` as AccessEnd) });

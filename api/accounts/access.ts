@@ -64,6 +64,11 @@ export class AccessLeases {
     /** The clock of browser sessions' `expiresAt`. */
     private readonly sessionNow: () => number = Date.now,
     private readonly sweepMs = ACCESS_SWEEP_MS,
+    /**
+     * Told when ending one access throws: the others still end, and a key change being applied
+     * (by this replica's write or the topic's consumer) is not failed by a stream's trouble.
+     */
+    private readonly onError: (err: unknown) => void = () => undefined,
   ) {
     this.unsubscribe = keys.onKeyChange((before, after) => {
       const reason = endOfChange(before, after, keys.status(after.id) ?? 'revoked');
@@ -78,7 +83,7 @@ export class AccessLeases {
   hold(lease: Lease): () => void {
     const over = this.check(lease);
     if (over) {
-      lease.end(over, messageOf(over));
+      this.end(lease, over);
       return () => undefined;
     }
     add(this.byKey, lease.keyId, lease);
@@ -112,10 +117,7 @@ export class AccessLeases {
 
   private endAll(leases: Set<Lease> | undefined, reason: AccessEnd): number {
     const all = [...(leases ?? [])];
-    for (const lease of all) {
-      this.release(lease);
-      lease.end(reason, messageOf(reason));
-    }
+    for (const lease of all) this.end(lease, reason);
     return all.length;
   }
 
@@ -133,13 +135,19 @@ export class AccessLeases {
         if (over) ended.push([lease, over]);
       }
     }
-    for (const [lease, reason] of ended) {
-      this.release(lease);
-      lease.end(reason, messageOf(reason));
-    }
+    for (const [lease, reason] of ended) this.end(lease, reason);
     if (this.byKey.size === 0 && this.timer) {
       clearInterval(this.timer);
       this.timer = null;
+    }
+  }
+
+  private end(lease: Lease, reason: AccessEnd): void {
+    this.release(lease);
+    try {
+      lease.end(reason, messageOf(reason));
+    } catch (err) {
+      this.onError(err);
     }
   }
 

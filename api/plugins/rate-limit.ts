@@ -15,8 +15,8 @@ export interface RateLimitDecision {
 }
 
 export interface RateLimitStore {
-  /** Counts one request of `keyId` at `now` (epoch ms) against `limit` per window, atomically. */
-  hit(keyId: string, limit: number, now: number): Promise<RateLimitDecision>;
+  /** Counts one request of `subject` (an account id, or `address:<ip>`) at `now` (epoch ms) against `limit` per window, atomically. */
+  hit(subject: string, limit: number, now: number): Promise<RateLimitDecision>;
   /** Health of the shared store, when there is one: round-trip ms, or a reason it is not serving. */
   check?(): Promise<{ ok: boolean; latencyMs?: number; message: string }>;
   close(): Promise<void>;

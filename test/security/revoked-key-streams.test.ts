@@ -93,7 +93,8 @@ describe('a revoked key', () => {
     expect(ended.ms).toBeLessThan(1000);
   });
 
-  it('loses its MCP session: the next request in it is refused with 401', async () => {
+  // The key itself is refused here, as it was before; the tier change below shows the session is ended too.
+  it('finds its MCP session refused from then on with 401', async () => {
     const { victim, owner } = await accountWithTwoKeys();
     const auth = { 'x-api-key': victim.secret };
     const session = await mcpSession(c.sys.url, auth);
