@@ -25,7 +25,7 @@ import { oddsRoutes } from './routes/odds.js';
 import { oddsBatchRoutes } from './routes/odds-batch.js';
 import { opportunitiesRoutes } from './routes/opportunities.js';
 import { accountRoutes } from './routes/account.js';
-import type { KeyStreams } from './routes/account.js';
+import type { AccountStreams } from './routes/account.js';
 import { TIERS } from './tiers.js';
 import { deepLinkBatchRoutes, deepLinkRoutes } from './routes/deeplinks.js';
 import { DeepLinkResolver, RowIdIndex, templateOrigins } from './deeplinks/index.js';
@@ -38,6 +38,7 @@ import type { StreamService } from './stream/index.js';
 import { splitsRoutes } from './routes/splits.js';
 import { eventHistoryRoutes } from './routes/event-history.js';
 import { SessionAuth, SessionStore, sessionRoutes } from './session/index.js';
+import { AccessLeases } from './accounts/index.js';
 import { webPlugin } from './web.js';
 
 export const API_PREFIX = '/api/v1';
@@ -132,6 +133,9 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
   await app.register(errorsPlugin);
   await app.register(cookie);
   const sessions = new SessionAuth(new SessionStore(appDeps.sessionTtlMs ?? 12 * 3_600_000), deps.keys, (header) => app.parseCookie(header));
+  // Streams and MCP sessions hold their key's access here, so whatever ends a key or a browser session ends them too.
+  const access = new AccessLeases(deps.keys, Date.now, undefined, (err) => app.log.error({ err }, 'ending a stream or MCP session whose access ended failed'));
+  app.addHook('onClose', async () => access.close());
   if (appDeps.webRoot !== undefined) await app.register(webPlugin, { root: appDeps.webRoot });
   await app.register(jsonBodyPlugin);
   await app.register(finiteNumbersPlugin);
@@ -141,7 +145,7 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
   await app.register(async (open) => {
     await open.register(healthRoutes, { deps });
     await open.register(deepLinkRoutes, { resolver: deepLinks, origins: templateOrigins(deps.catalog.deepLinks) });
-    await open.register(sessionRoutes, { auth: sessions, keys: deps.keys, catalog: deps.catalog, rateLimits: deps.rateLimits, now: () => Date.now() });
+    await open.register(sessionRoutes, { auth: sessions, keys: deps.keys, catalog: deps.catalog, rateLimits: deps.rateLimits, now: () => Date.now(), access });
     open.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     open.get('/docs/errors', { schema: { hide: true } }, async () => ({
       success: true,
@@ -167,24 +171,25 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
         ...(deps.splits ? { splits: deps.splits } : {}), ...(deps.gameStates ? { gameStates: deps.gameStates } : {}),
       },
       keys: deps.keys,
+      access,
       sessions,
       onService: (service) => {
         streamService = service;
         appDeps.onStreams?.(service);
       },
     });
-    const keyStreams: KeyStreams = {
-      open: (keyId) => streamService?.hub.openStreams(keyId) ?? 0,
-      max: (tier, keyId) => streamService?.hub.options.maxStreams(tier, keyId) ?? TIERS[tier].maxStreams,
+    const accountStreams: AccountStreams = {
+      open: (accountId) => streamService?.hub.openStreams(accountId) ?? 0,
+      max: (tier, accountId) => streamService?.hub.options.maxStreams(tier, accountId) ?? TIERS[tier].maxStreams,
     };
-    if (deps.accounts) await authed.register(accountRoutes, { deps, accounts: deps.accounts, streams: keyStreams });
+    if (deps.accounts) await authed.register(accountRoutes, { deps, accounts: deps.accounts, streams: accountStreams });
     await authed.register(deepLinkBatchRoutes, { resolver: deepLinks });
     await authed.register(splitsRoutes, { deps });
     await authed.register(gameStateRoutes, { deps });
     await authed.register(closingRoutes, { deps });
     await authed.register(futuresRoutes, { deps });
     await authed.register(eventHistoryRoutes, { deps });
-    await authed.register(mcpRoutes, { deps, restPrefix: API_PREFIX, routeSchemas });
+    await authed.register(mcpRoutes, { deps, restPrefix: API_PREFIX, routeSchemas, access, ...(appDeps.mcpSessions ? { sessionLimits: appDeps.mcpSessions } : {}) });
   }, { prefix: API_PREFIX });
 
   return app as unknown as FastifyInstance;

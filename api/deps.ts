@@ -15,6 +15,7 @@ import type { OpportunityBoard } from './views/opportunity-board.js';
 import type { SplitsBoard } from './views/splits-board.js';
 import type { TierViews } from './views/tier-views.js';
 import type { StreamService, StreamSettings } from './stream/index.js';
+import type { SessionLimits } from './mcp/sessions.js';
 
 /** What the routes read from: views and the catalog, never the bus; the store only for health. */
 export interface AppDeps {
@@ -65,6 +66,8 @@ export interface AppDeps {
   sessionTtlMs?: number;
   /** The built web screen (a folder with index.html), served at `/`; no screen when absent. */
   webRoot?: string;
+  /** MCP session limits (idle time, per account, in all); the defaults when absent. */
+  mcpSessions?: Partial<SessionLimits>;
   /** Hands over the stream service once made (tests and the bench read its hub). */
   onStreams?: (service: StreamService) => void;
 }

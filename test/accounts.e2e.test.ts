@@ -152,8 +152,10 @@ describe('the key lifecycle', () => {
     expect(d['old_key']).toEqual({ id: old['id'], revoked: false, expires_at: expiresAt });
     expect(d).toMatchObject({ new_key_id: fresh['id'], old_key_id: old['id'], old_key_expires_at: expiresAt });
     expect(fresh).toMatchObject({ name: 'trading bot', tier: 'sharp' });
-    // A key in its grace period does not count against the cap.
-    expect((data(await api('GET', '/account/keys', owner)) as unknown as Row[]).map((k) => k['status'])).toEqual(['active', 'grace', 'active']);
+    // A key in its grace period still works, so it counts against the cap until it expires.
+    const listed = await api('GET', '/account/keys', owner);
+    expect((data(listed) as unknown as Row[]).map((k) => k['status'])).toEqual(['active', 'grace', 'active']);
+    expect(listed.body['meta']).toEqual({ count: 3, total: 3, active: 3, max_keys: 2 });
 
     wall += 2 * HOUR - 1;
     expect((await api('GET', '/sports', oldSecret)).status).toBe(200);

@@ -3,7 +3,7 @@ import { TOPICS } from '../../schemas/index.js';
 import type { AccountChange, AccountRecord, ApiKeyRecord, TierName } from '../../schemas/index.js';
 import type { Bus, Consumer, Producer } from '../../pipeline/bus/index.js';
 import type { OlapStore } from '../../pipeline/store/index.js';
-import { KeyStore, keyStatus } from './key-store.js';
+import { KeyStore, isUsable, keyStatus } from './key-store.js';
 import { ACCOUNT_SELECT, KEY_SELECT, accountFromRow, accountRow, keyFromRow, keyRow } from './rows.js';
 import { hashSecret, newId, newSecret, previewOf } from './secrets.js';
 
@@ -26,6 +26,31 @@ export interface Rotation {
   old: ApiKeyRecord;
 }
 
+/** A key change refused by the state it would change (the API answers 409 conflict with the message). */
+export class KeyConflict extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'KeyConflict';
+  }
+}
+
+/**
+ * Why a rotation may not happen, if it may not. A key is rotated once: its successor carries on
+ * (a second rotation of the same key would leave two successors, each a working key). And a
+ * grace period keeps the old key working beside the new one, so an account holds at most one key
+ * in a grace period per active key: every usable key then has a slot, and rotating the newest
+ * key again and again mints nothing. Rotating without a grace period is always possible.
+ */
+export function rotationConflict(key: ApiKeyRecord, accountKeys: readonly ApiKeyRecord[], graceHours: number, now: number): string | null {
+  if (key.replacedBy !== null) return `Key '${key.id}' was already rotated: its successor is '${key.replacedBy}'; rotate that key instead`;
+  if (graceHours === 0) return null;
+  const grace = accountKeys.filter((k) => keyStatus(k, now) === 'grace');
+  const active = accountKeys.filter((k) => keyStatus(k, now) === 'active').length;
+  if (grace.length < active) return null;
+  const held = grace.map((k) => `'${k.id}' until ${new Date(k.expiresAt ?? now).toISOString()}`).join(', ');
+  return `This account already holds ${grace.length} key(s) in a rotation grace period (${held}) for ${active} active key(s): revoke ${grace.length === 1 ? 'it' : 'one'} or wait for its grace period to end, or rotate with gracePeriodHours 0`;
+}
+
 const HOUR_MS = 3_600_000;
 
 /**
@@ -35,12 +60,32 @@ const HOUR_MS = 3_600_000;
  * every other replica follows.
  */
 export class Accounts {
+  /** Per account, the key change in progress: checks and writes of one account's keys run one at a time. */
+  private readonly inProgress = new Map<string, Promise<unknown>>();
+
   constructor(
     readonly keys: KeyStore,
     private readonly store: OlapStore,
     private readonly producer: Producer | null,
     private readonly now: () => number,
   ) {}
+
+  /**
+   * Runs `op` after the account's earlier key changes on this replica have finished: a cap
+   * checked and then written across an await would otherwise let concurrent requests all pass
+   * the check. (Two replicas can still race; each key change is one durable write either way.)
+   */
+  async serially<T>(accountId: string, op: () => Promise<T>): Promise<T> {
+    const before = this.inProgress.get(accountId) ?? Promise.resolve();
+    const run = before.then(op, op);
+    const settled = run.then(() => undefined, () => undefined);
+    this.inProgress.set(accountId, settled);
+    try {
+      return await run;
+    } finally {
+      if (this.inProgress.get(accountId) === settled) this.inProgress.delete(accountId);
+    }
+  }
 
   async createAccount(name: string): Promise<AccountRecord> {
     const account = this.newAccount(name);
@@ -108,11 +153,14 @@ export class Accounts {
 
   /**
    * A new key with the old one's account, tier and limit (and name unless given); the old key
-   * keeps working for `graceHours` (0 revokes it at once), then is refused.
+   * keeps working for `graceHours` (0 revokes it at once), then is refused. Throws KeyConflict
+   * when `rotationConflict` refuses it.
    */
   async rotateKey(id: string, options: { graceHours: number; name?: string | null }): Promise<Rotation | undefined> {
     const current = this.keys.key(id);
     if (!current || !current.active) return undefined;
+    const conflict = rotationConflict(current, this.keys.keysOf(current.accountId), options.graceHours, this.now());
+    if (conflict !== null) throw new KeyConflict(conflict);
     const next = this.newKey(current.accountId, {
       tier: current.tier,
       name: options.name === undefined ? current.name : options.name,
@@ -128,10 +176,10 @@ export class Accounts {
     return { next, old };
   }
 
-  /** Keys of an account that count against its tier's cap: usable and not on their way out. */
+  /** Keys of an account that count against its tier's cap: every usable one, a rotated key in its grace period too. */
   countedKeys(accountId: string): number {
     const now = this.now();
-    return this.keys.keysOf(accountId).filter((k) => keyStatus(k, now) === 'active').length;
+    return this.keys.keysOf(accountId).filter((k) => isUsable(k, now)).length;
   }
 
   private nextVersion(current: ApiKeyRecord, now: number): number {

@@ -1,8 +1,10 @@
-export { Accounts, loadAccountChanges, startAccounts } from './accounts.js';
+export { Accounts, KeyConflict, loadAccountChanges, rotationConflict, startAccounts } from './accounts.js';
 export type { AccountsReplica, KeyOptions, NewKey, Rotation } from './accounts.js';
-export { KeyStore, keyStatus } from './key-store.js';
-export type { AuthenticatedKey, KeyStatus } from './key-store.js';
+export { KeyStore, isUsable, keyStatus } from './key-store.js';
+export type { AuthenticatedKey, KeyChangeListener, KeyStatus } from './key-store.js';
 export { UsageRecorder, periodStarts } from './usage.js';
 export type { AccountUsage, PeriodCounts, UsageOptions } from './usage.js';
 export { ensureKeys, loadOrCreateDemoSecrets, parseApiKeys } from './demo-keys.js';
 export { hashSecret, newSecret, previewOf } from './secrets.js';
+export { ACCESS_END_MESSAGES, ACCESS_SWEEP_MS, AccessLeases, endOfChange, endOfKey } from './access.js';
+export type { AccessEnd, Lease, LeaseSession } from './access.js';

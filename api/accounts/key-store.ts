@@ -19,6 +19,16 @@ export function keyStatus(k: ApiKeyRecord, now: number): KeyStatus {
   return now < k.expiresAt ? 'grace' : 'expired';
 }
 
+/** The one answer to "may this key be used now": REST lookups and lasting access both ask it. */
+export function isUsable(k: ApiKeyRecord | undefined, now: number): k is ApiKeyRecord {
+  if (!k) return false;
+  const status = keyStatus(k, now);
+  return status === 'active' || status === 'grace';
+}
+
+/** Told every key record this replica applies (its own writes and the topic's), with the one it replaced. */
+export type KeyChangeListener = (before: ApiKeyRecord | undefined, after: ApiKeyRecord) => void;
+
 /**
  * One replica's view of every account and key: loaded from the store at start, then kept by
  * the `accounts` topic. A lookup is one hash and one Map read; nothing here does I/O. Changes
@@ -31,6 +41,7 @@ export class KeyStore {
   private readonly accountsById = new Map<string, AccountRecord>();
   private readonly keyIdsByAccount = new Map<string, Set<string>>();
   private readonly authById = new Map<string, AuthenticatedKey>();
+  private readonly listeners = new Set<KeyChangeListener>();
 
   constructor(private readonly now: () => number = Date.now) {}
 
@@ -56,6 +67,17 @@ export class KeyStore {
       tier: record.tier,
       ...(record.requestsPerMinute === null ? {} : { requestsPerMinute: record.requestsPerMinute }),
     });
+    for (const listener of this.listeners) listener(current, record);
+  }
+
+  /**
+   * Calls `listener` with every key change applied from now on, on whichever path it came
+   * (this replica's write or the topic), so access that lasts can be ended where it is held.
+   * Returns the unsubscribe.
+   */
+  onKeyChange(listener: KeyChangeListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   /** The key a secret names, if it may be used now: not revoked, not past its grace period. */
@@ -66,13 +88,17 @@ export class KeyStore {
 
   /** The key of an id, if it may be used now (a browser session holds the id, never the secret). */
   lookupId(id: string): AuthenticatedKey | undefined {
-    const record = this.keysById.get(id);
-    if (!record || !record.active || (record.expiresAt !== null && this.now() >= record.expiresAt)) return undefined;
-    return this.authById.get(id);
+    return isUsable(this.keysById.get(id), this.now()) ? this.authById.get(id) : undefined;
   }
 
   key(id: string): ApiKeyRecord | undefined {
     return this.keysById.get(id);
+  }
+
+  /** A key's state now, by this store's clock (undefined: no such key). */
+  status(id: string): KeyStatus | undefined {
+    const record = this.keysById.get(id);
+    return record ? keyStatus(record, this.now()) : undefined;
   }
 
   /** The key record a secret names, whatever its state (operator tooling). */

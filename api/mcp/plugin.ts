@@ -3,7 +3,7 @@ import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { authErrorResponses } from '../contract/common.js';
 import type { ServingDeps } from '../deps.js';
-import type { AuthenticatedKey } from '../accounts/index.js';
+import type { AccessLeases, AuthenticatedKey } from '../accounts/index.js';
 import { GameStateBoard } from '../views/gamestate-board.js';
 import { OpportunityBoard } from '../views/opportunity-board.js';
 import { SplitsBoard } from '../views/splits-board.js';
@@ -13,7 +13,7 @@ import type { ToolSources } from './query-tools.js';
 import { futuresTools } from './futures-tools.js';
 import type { RouteSchemas } from './route-schemas.js';
 import { ToolRegistry, createMcpServer } from './server.js';
-import { DEFAULT_SESSION_LIMITS, Sessions } from './sessions.js';
+import { DEFAULT_SESSION_LIMITS, SESSIONS_FULL_RETRY_AFTER_S, Sessions } from './sessions.js';
 import type { Session, SessionLimits } from './sessions.js';
 import type { ToolCaller } from './tool.js';
 
@@ -23,7 +23,9 @@ export interface McpOptions {
   restPrefix: string;
   /** The REST routes' schemas, which describe the tools' arguments and answers. */
   routeSchemas: RouteSchemas;
-  sessionLimits?: SessionLimits;
+  sessionLimits?: Partial<SessionLimits>;
+  /** Ends sessions whose key stops being usable (revoked, expired, moved tier) or whose browser session signs out. */
+  access?: AccessLeases;
 }
 
 const anyJson = { type: 'object', additionalProperties: true } as const;
@@ -32,6 +34,7 @@ const responses = (ok: string): object => ({
   200: jsonRpc(ok),
   400: jsonRpc('A malformed or out-of-order JSON-RPC message (JSON-RPC error), or an invalid HTTP request (error envelope).'),
   404: jsonRpc('Unknown or expired Mcp-Session-Id (JSON-RPC error -32001): initialize a new session.'),
+  503: jsonRpc('The server holds as many MCP sessions as it allows (JSON-RPC error -32000): retry the initialize after Retry-After seconds.'),
   401: authErrorResponses[401],
   429: authErrorResponses[429],
 });
@@ -62,7 +65,7 @@ export const mcpRoutes: FastifyPluginAsync<McpOptions> = async (app, options) =>
   let registry: ToolRegistry | undefined;
   // The tools are described by the REST routes' schemas, complete once the app is ready.
   const tools = (): ToolRegistry => (registry ??= new ToolRegistry([...queryTools(sources, routeSchemas, restPrefix), ...futuresTools(deps.catalog, deps.futures), ...CALCULATOR_TOOLS]));
-  const sessions = new Sessions(() => createMcpServer(tools(), deps.version, app.log), options.sessionLimits ?? DEFAULT_SESSION_LIMITS);
+  const sessions = new Sessions(() => createMcpServer(tools(), deps.version, app.log), { ...DEFAULT_SESSION_LIMITS, ...options.sessionLimits }, Date.now, options.access);
   app.addHook('onClose', async () => sessions.closeAll());
   // Built when the app is ready (every route registered), so a tool whose route is missing stops the start.
   app.addHook('onReady', async () => {
@@ -89,7 +92,11 @@ export const mcpRoutes: FastifyPluginAsync<McpOptions> = async (app, options) =>
       session = sessions.find(sessionId, key.keyId);
       if (!session) return rpcError(reply, 404, -32001, 'Session not found: send initialize without Mcp-Session-Id to start a new one');
     } else if (request.method === 'POST') {
-      session = await sessions.open(key.keyId);
+      if (!sessions.admits(key.accountId)) {
+        // Refused rather than making room: ending another client's session would let one client knock every other agent out.
+        return rpcError(reply.header('retry-after', String(SESSIONS_FULL_RETRY_AFTER_S)), 503, -32000, `The server holds as many MCP sessions as it allows; retry in ${SESSIONS_FULL_RETRY_AFTER_S} s`);
+      }
+      session = await sessions.open(key, request.browserSession ?? undefined);
       fresh = true;
     } else {
       return rpcError(reply, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');

@@ -2,7 +2,7 @@ import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TierName } from '../../schemas/index.js';
 import { ApiError } from '../errors.js';
-import type { AuthenticatedKey, KeyStore, UsageRecorder } from '../accounts/index.js';
+import type { AuthenticatedKey, KeyStore, LeaseSession, UsageRecorder } from '../accounts/index.js';
 import { TIERS } from '../tiers.js';
 import { requireFeatureOf } from '../queries/index.js';
 import type { Feature } from '../tiers.js';
@@ -11,6 +11,8 @@ import type { RateLimitStore } from './rate-limit.js';
 declare module 'fastify' {
   interface FastifyRequest {
     apiKey: AuthenticatedKey | null;
+    /** The browser session when the request was signed in by its cookie (what it opens ends on sign-out). */
+    browserSession: LeaseSession | null;
   }
 }
 
@@ -21,7 +23,7 @@ export interface AuthOptions {
   /** Counts each authenticated request per key and endpoint (buffered, flushed off the request path). */
   usage?: UsageRecorder;
   /** Browser sessions: the key behind a session cookie, when the request presents no key itself. */
-  sessions?: { authenticate(request: FastifyRequest): AuthenticatedKey | undefined };
+  sessions?: { authenticate(request: FastifyRequest): { key: AuthenticatedKey; session: LeaseSession } | undefined };
 }
 
 /** The key from `X-API-Key`, `Authorization: Bearer`, or `?api_key=` (for SSE clients). */
@@ -44,6 +46,7 @@ export function presentedKey(request: FastifyRequest): string | undefined {
  */
 export const authPlugin = fp<AuthOptions>(async (app: FastifyInstance, options) => {
   app.decorateRequest('apiKey', null);
+  app.decorateRequest('browserSession', null);
   const usage = options.usage;
   if (usage) {
     app.addHook('onResponse', async (request, reply) => {
@@ -53,7 +56,8 @@ export const authPlugin = fp<AuthOptions>(async (app: FastifyInstance, options) 
   }
   app.addHook('onRequest', async (request, reply) => {
     const key = presentedKey(request);
-    const record = key === undefined ? options.sessions?.authenticate(request) : options.keys.lookup(key);
+    const signedIn = key === undefined ? options.sessions?.authenticate(request) : undefined;
+    const record = key === undefined ? signedIn?.key : options.keys.lookup(key);
     if (!record && key === undefined && request.routeOptions.config.keyless === true) {
       await keylessLimit(request, reply, options);
       return;
@@ -67,9 +71,14 @@ export const authPlugin = fp<AuthOptions>(async (app: FastifyInstance, options) 
       );
     }
     request.apiKey = record;
+    if (signedIn) request.browserSession = { id: signedIn.session.id, expiresAt: signedIn.session.expiresAt };
     const tier = TIERS[record.tier];
     const limit = record.requestsPerMinute ?? tier.requestsPerMinute;
-    const rate = await options.rateLimits.hit(record.keyId, limit, options.now());
+    // One window per account, whichever of its keys sends: more keys (created or rotated) never
+    // mean more requests. Each request is admitted against its own key's limit (an Enterprise
+    // key's custom one, else the tier's), so the account's budget is the largest limit it holds
+    // and a key with a lower one stops once the account's window reaches that lower figure.
+    const rate = await options.rateLimits.hit(record.accountId, limit, options.now());
     const headers: Record<string, string> = {
       'x-ratelimit-limit': String(limit),
       'x-ratelimit-remaining': String(rate.remaining),

@@ -1,6 +1,6 @@
 /**
- * Per-key request limits over a sliding one-minute window: a key with a limit of N per minute
- * is admitted at most N times in any 60 s span, whatever the clock's minute boundaries (a fixed
+ * Request limits over a sliding one-minute window, per account (or per client address, keyless):
+ * a limit of N per minute admits at most N requests in any 60 s span, whatever the clock's minute boundaries (a fixed
  * window let a 12/min key make 24 requests in under a second across a boundary). Only admitted
  * requests are counted, so a client that keeps knocking while refused recovers on time.
  */
@@ -15,8 +15,8 @@ export interface RateLimitDecision {
 }
 
 export interface RateLimitStore {
-  /** Counts one request of `keyId` at `now` (epoch ms) against `limit` per window, atomically. */
-  hit(keyId: string, limit: number, now: number): Promise<RateLimitDecision>;
+  /** Counts one request of `subject` (an account id, or `address:<ip>`) at `now` (epoch ms) against `limit` per window, atomically. */
+  hit(subject: string, limit: number, now: number): Promise<RateLimitDecision>;
   /** Health of the shared store, when there is one: round-trip ms, or a reason it is not serving. */
   check?(): Promise<{ ok: boolean; latencyMs?: number; message: string }>;
   close(): Promise<void>;

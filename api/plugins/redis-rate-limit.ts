@@ -41,7 +41,7 @@ export interface RedisRateLimitOptions {
 
 /**
  * The sliding window in Redis, shared by every API replica: one sorted set per API key
- * (`odds:rl:<keyId>`) of admitted request times, kept by a Lua script. Times are the replicas'
+ * (`odds:rl:<account id>`, or `odds:rl:address:<ip>` keyless) of admitted request times, kept by a Lua script. Times are the replicas'
  * clocks, so replicas should keep them in sync (NTP); the count itself is exact. When Redis is unreachable the store keeps serving from in-process counters (per replica,
  * so the effective limit is looser, never stricter) and health reports it; it never fails or
  * slows a request for want of Redis.

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { keyStatus, periodStarts } from '../accounts/index.js';
+import { KeyConflict, keyStatus, periodStarts } from '../accounts/index.js';
 import type { Accounts, AuthenticatedKey } from '../accounts/index.js';
 import { accountSchema, apiKeySchema, newKeySchema, presentKey, presentNewKey, usageSchema } from '../contract/account.js';
 import { authErrorResponses, errorResponse, isoTime, notFoundResponse } from '../contract/common.js';
@@ -30,13 +30,13 @@ interface RotateBody {
   name?: string | null;
 }
 
-/** The stream hub's view of a key: streams open on this replica, and how many it may hold. */
-export interface KeyStreams {
-  open(keyId: string): number;
-  max(tier: TierName, keyId: string): number;
+/** The stream hub's view of an account: streams open on this replica, and how many it may hold. */
+export interface AccountStreams {
+  open(accountId: string): number;
+  max(tier: TierName, accountId: string): number;
 }
 
-export const accountRoutes: FastifyPluginAsync<{ deps: ServingDeps; accounts: Accounts; streams: KeyStreams }> = async (app, { deps, accounts, streams }) => {
+export const accountRoutes: FastifyPluginAsync<{ deps: ServingDeps; accounts: Accounts; streams: AccountStreams }> = async (app, { deps, accounts, streams }) => {
   const keys = accounts.keys;
   const now = deps.now ?? Date.now;
 
@@ -92,7 +92,7 @@ export const accountRoutes: FastifyPluginAsync<{ deps: ServingDeps; accounts: Ac
           limit: { per_minute: perMinute, remaining: headerInt(reply, 'x-ratelimit-remaining', perMinute), resets_at: isoTime(headerInt(reply, 'x-ratelimit-reset', Math.ceil(at / 60_000) * 60) * 1000) },
           by_endpoint: byEndpoint,
         },
-        streams: { active: streams.open(auth.keyId), max: streams.max(auth.tier, auth.keyId) },
+        streams: { active: streams.open(auth.accountId), max: streams.max(auth.tier, auth.accountId) },
         period: { start: isoTime(month), end: isoTime(nextMonth) },
       },
       updated_at: isoTime(at),
@@ -118,6 +118,7 @@ export const accountRoutes: FastifyPluginAsync<{ deps: ServingDeps; accounts: Ac
     return {
       success: true,
       data: list,
+      // `active`: the keys that work now (in a grace period too), the figure the cap counts.
       meta: { count: list.length, total: list.length, active: accounts.countedKeys(auth.accountId), max_keys: TIERS[auth.tier].maxKeys },
       updated_at: isoTime(at),
     };
@@ -129,7 +130,7 @@ export const accountRoutes: FastifyPluginAsync<{ deps: ServingDeps; accounts: Ac
       summary: 'Create a key',
       description:
         'A new key in the account, with the tier of the key that asks. The secret (`key`) is in this response only. ' +
-        `Active keys per account: ${TIER_NAMES.map((t) => `${t} ${TIERS[t].maxKeys}`).join(', ')}; a rotated key in its grace period does not count.`,
+        `Active keys per account: ${TIER_NAMES.map((t) => `${t} ${TIERS[t].maxKeys}`).join(', ')}; a rotated key in its grace period counts until it expires.`,
       body: {
         type: ['object', 'null'],
         additionalProperties: false,
@@ -140,12 +141,14 @@ export const accountRoutes: FastifyPluginAsync<{ deps: ServingDeps; accounts: Ac
   }, async (request, reply) => {
     const auth = caller(request);
     const max = TIERS[auth.tier].maxKeys;
-    const held = accounts.countedKeys(auth.accountId);
-    if (held >= max) {
-      const more = TIER_NAMES.find((t) => TIERS[t].maxKeys > max);
-      throw new ApiError('feature_required', `The ${auth.tier} tier allows ${max} active key${max === 1 ? '' : 's'} per account and this account has ${held}: revoke or rotate one${more ? `, or move to the ${more} tier (${TIERS[more].maxKeys} keys)` : ''}`);
-    }
-    const created = await viaStore(() => accounts.createKey(auth.accountId, { tier: auth.tier, name: request.body?.name ?? null }));
+    const created = await accounts.serially(auth.accountId, async () => {
+      const held = accounts.countedKeys(auth.accountId);
+      if (held >= max) {
+        const more = TIER_NAMES.find((t) => TIERS[t].maxKeys > max);
+        throw new ApiError('feature_required', `The ${auth.tier} tier allows ${max} active key${max === 1 ? '' : 's'} per account, a key in a rotation grace period counting as one, and this account has ${held}: revoke one${more ? `, or move to the ${more} tier (${TIERS[more].maxKeys} keys)` : ''}`);
+      }
+      return viaStore(() => accounts.createKey(auth.accountId, { tier: auth.tier, name: request.body?.name ?? null }));
+    });
     void reply.code(201);
     return { success: true, data: presentNewKey(created.record, created.secret), updated_at: isoTime(now()) };
   });
@@ -184,7 +187,9 @@ export const accountRoutes: FastifyPluginAsync<{ deps: ServingDeps; accounts: Ac
       summary: 'Rotate a key',
       description:
         'Issues a new key with the same tier (and name, unless `name` is given) and retires the old one: at once with ' +
-        '`gracePeriodHours` 0 (the default), else when the grace period ends. The key in use may rotate itself.',
+        '`gracePeriodHours` 0 (the default), else when the grace period ends. The key in use may rotate itself. A key is rotated ' +
+        'once (409 conflict names its successor), and an account holds at most one key in a grace period per active key ' +
+        '(409 conflict names the keys in grace; rotating with gracePeriodHours 0 is always possible).',
       params: keyIdParams,
       body: {
         type: ['object', 'null'],
@@ -212,6 +217,7 @@ export const accountRoutes: FastifyPluginAsync<{ deps: ServingDeps; accounts: Ac
         }),
         ...authErrorResponses,
         404: notFoundResponse,
+        409: errorResponse('conflict: the key was already rotated (the message names its successor), or the account already holds as many keys in a grace period as active keys (the message names them).'),
         503: storeDown,
       },
     },
@@ -221,7 +227,7 @@ export const accountRoutes: FastifyPluginAsync<{ deps: ServingDeps; accounts: Ac
     const current = ownKey(auth, id);
     const status = keyStatus(current, now());
     if (status === 'revoked' || status === 'expired') throw new ApiError('not_found', `Key '${id}' is ${status}: there is nothing to rotate`);
-    const rotation = await viaStore(() => accounts.rotateKey(id, { graceHours: request.body?.gracePeriodHours ?? 0, ...(request.body?.name === undefined ? {} : { name: request.body.name }) }));
+    const rotation = await accounts.serially(auth.accountId, () => viaStore(() => accounts.rotateKey(id, { graceHours: request.body?.gracePeriodHours ?? 0, ...(request.body?.name === undefined ? {} : { name: request.body.name }) })));
     if (!rotation) throw new ApiError('not_found', `Key '${id}' is revoked: there is nothing to rotate`);
     const { next, old } = rotation;
     const expiresAt = old.active && old.expiresAt !== null ? isoTime(old.expiresAt) : null;
@@ -245,6 +251,7 @@ async function viaStore<T>(op: () => Promise<T>): Promise<T> {
     return await op();
   } catch (e) {
     if (e instanceof StoreError) throw new ApiError('unavailable', 'The account store is not reachable; retry shortly');
+    if (e instanceof KeyConflict) throw new ApiError('conflict', e.message);
     throw e;
   }
 }

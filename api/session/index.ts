@@ -1,3 +1,4 @@
 export { SessionStore } from './sessions.js';
 export type { Session } from './sessions.js';
+export type { SessionKey } from './plugin.js';
 export { SESSION_COOKIE, SESSION_COOKIE_PATH, SessionAuth, assertSameOrigin, sessionRoutes, sessionSchema } from './plugin.js';

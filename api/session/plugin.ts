@@ -1,13 +1,13 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import type { AuthenticatedKey, KeyStore } from '../accounts/index.js';
+import type { AccessLeases, AuthenticatedKey, KeyStore } from '../accounts/index.js';
 import type { Catalog } from '../views/catalog.js';
 import { dataEnvelope, errorResponse, nullableString } from '../contract/common.js';
 import { ApiError } from '../errors.js';
 import type { RateLimitStore } from '../plugins/rate-limit.js';
 import { TIERS, allowedBooks, lowestTierWith } from '../tiers.js';
 import type { Feature } from '../tiers.js';
-import type { SessionStore } from './sessions.js';
+import type { Session, SessionStore } from './sessions.js';
 
 export const SESSION_COOKIE = 'odds_session';
 /** The cookie goes only to the API (REST and streams), not with every static asset. */
@@ -37,6 +37,12 @@ export function assertSameOrigin(request: { method?: string | undefined; headers
   }
 }
 
+/** A request signed in by its session cookie: the session's key, and the session (what it opens ends on sign-out). */
+export interface SessionKey {
+  key: AuthenticatedKey;
+  session: Session;
+}
+
 /** What the auth hook and the WebSocket endpoint ask of sessions: the key behind a request's cookie, if any. */
 export class SessionAuth {
   constructor(
@@ -47,16 +53,17 @@ export class SessionAuth {
   ) {}
 
   /** The key of a live session's token (undefined: no token, or expired, signed out, key revoked). */
-  private keyOf(token: string | undefined): AuthenticatedKey | undefined {
+  private keyOf(token: string | undefined): SessionKey | undefined {
     if (token === undefined || token === '') return undefined;
     const session = this.store.get(token);
-    return session ? this.keys.lookupId(session.keyId) : undefined;
+    const key = session ? this.keys.lookupId(session.keyId) : undefined;
+    return session && key ? { key, session } : undefined;
   }
 
-  authenticate(request: FastifyRequest): AuthenticatedKey | undefined {
-    const record = this.keyOf(request.cookies[SESSION_COOKIE]);
-    if (record && !SAFE_METHODS.has(request.method)) assertSameOrigin(request);
-    return record;
+  authenticate(request: FastifyRequest): SessionKey | undefined {
+    const signedIn = this.keyOf(request.cookies[SESSION_COOKIE]);
+    if (signedIn && !SAFE_METHODS.has(request.method)) assertSameOrigin(request);
+    return signedIn;
   }
 
   /**
@@ -66,14 +73,14 @@ export class SessionAuth {
    * from this server's own pages, checked before the session is looked up, so another site learns
    * nothing about it. Throws `cross_site_request`, or `unauthorized` for a cookie without a live session.
    */
-  authenticateUpgrade(request: IncomingMessage): AuthenticatedKey | undefined {
+  authenticateUpgrade(request: IncomingMessage): SessionKey | undefined {
     const header = request.headers.cookie;
     const token = header === undefined ? undefined : this.parseCookies(header)[SESSION_COOKIE];
     if (token === undefined || token === '') return undefined;
     assertSameOrigin(request, 'A WebSocket handshake');
-    const record = this.keyOf(token);
-    if (!record) throw new ApiError('unauthorized', 'The session cookie names no live session (expired, signed out, or its key revoked or expired): sign in again with POST /api/v1/session, or present an API key');
-    return record;
+    const signedIn = this.keyOf(token);
+    if (!signedIn) throw new ApiError('unauthorized', 'The session cookie names no live session (expired, signed out, or its key revoked or expired): sign in again with POST /api/v1/session, or present an API key');
+    return signedIn;
   }
 }
 
@@ -112,6 +119,8 @@ export interface SessionRoutesOptions {
   catalog: Catalog;
   rateLimits: RateLimitStore;
   now: () => number;
+  /** Streams and MCP sessions opened with a session end when it is signed out (or replaced by a new sign-in). */
+  access: AccessLeases;
 }
 
 /**
@@ -119,7 +128,7 @@ export interface SessionRoutesOptions {
  * SameSite=Strict cookie, so no script on the page ever holds it. Outside the auth hook (it is
  * how one gets authenticated); the API and streams accept the cookie through that hook.
  */
-export const sessionRoutes: FastifyPluginAsync<SessionRoutesOptions> = async (app, { auth, keys, catalog, rateLimits, now }) => {
+export const sessionRoutes: FastifyPluginAsync<SessionRoutesOptions> = async (app, { auth, keys, catalog, rateLimits, now, access }) => {
   const info = (record: AuthenticatedKey, expiresAt: number): object => {
     const tier = TIERS[record.tier];
     return {
@@ -169,7 +178,8 @@ export const sessionRoutes: FastifyPluginAsync<SessionRoutesOptions> = async (ap
     const record = keys.lookup(request.body.api_key.trim());
     if (!record) throw new ApiError('unauthorized', "Invalid body field 'api_key': the API key is not valid (unknown, revoked or expired)");
     const old = request.cookies[SESSION_COOKIE];
-    if (old) auth.store.delete(old);
+    const replaced = old ? auth.store.delete(old) : undefined;
+    if (replaced) access.endSession(replaced.id);
     const { token, session } = auth.store.create(record.keyId);
     void reply.setCookie(SESSION_COOKIE, token, {
       path: SESSION_COOKIE_PATH,
@@ -210,7 +220,7 @@ export const sessionRoutes: FastifyPluginAsync<SessionRoutesOptions> = async (ap
     schema: {
       tags: ['account'],
       summary: 'Sign out',
-      description: 'Ends the session and clears its cookie. Idempotent: without a session it still answers 200.',
+      description: 'Ends the session and clears its cookie; SSE streams, WebSockets and MCP sessions opened with the cookie are closed at once. Idempotent: without a session it still answers 200.',
       response: {
         200: dataEnvelope({ type: 'object', required: ['signed_out'], properties: { signed_out: { type: 'boolean', description: 'Whether a session cookie came with the request.' } } }),
         403: errorResponse('cross_site_request: the Origin header is missing or names another site.'),
@@ -220,7 +230,9 @@ export const sessionRoutes: FastifyPluginAsync<SessionRoutesOptions> = async (ap
     const token = request.cookies[SESSION_COOKIE];
     if (token) {
       assertSameOrigin(request);
-      auth.store.delete(token);
+      const ended = auth.store.delete(token);
+      // Sessions live in this replica's memory (sticky routing), so what they opened is here too.
+      if (ended) access.endSession(ended.id);
     }
     clear(reply);
     return { success: true, data: { signed_out: token !== undefined }, updated_at: new Date().toISOString() };

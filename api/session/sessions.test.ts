@@ -12,7 +12,7 @@ describe('SessionStore', () => {
     let now = 1_000;
     const store = new SessionStore(60_000, () => now);
     const { token, session } = store.create('key_1');
-    expect(session).toEqual({ keyId: 'key_1', createdAt: 1_000, expiresAt: 61_000 });
+    expect(session).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/) as unknown, keyId: 'key_1', createdAt: 1_000, expiresAt: 61_000 });
     now = 60_999;
     expect(store.get(token)?.keyId).toBe('key_1');
     now = 61_000;
@@ -68,7 +68,7 @@ describe('SessionAuth.authenticateUpgrade (a WebSocket handshake without a key)'
   it("answers the session's key for its cookie from this server's origin, among other cookies", async () => {
     const s = await setup();
     const record = s.auth.authenticateUpgrade(handshake({ cookie: `theme=dark; odds_session=${s.token}`, origin: 'http://odds.example:8080' }));
-    expect(record?.tier).toBe('sharp');
+    expect(record?.key.tier).toBe('sharp');
     expect(s.auth.authenticateUpgrade(handshake({ origin: 'http://odds.example:8080' }))).toBeUndefined();
     expect(s.auth.authenticateUpgrade(handshake({ cookie: 'theme=dark' }))).toBeUndefined();
     await s.close();

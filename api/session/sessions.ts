@@ -1,7 +1,9 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 
 /** What a session stands for: a key (by id, so a revoked key ends its sessions) until a time. */
 export interface Session {
+  /** Names the session to what it opened (streams end on sign-out); unrelated to the token. */
+  id: string;
   keyId: string;
   createdAt: number;
   expiresAt: number;
@@ -28,7 +30,7 @@ export class SessionStore {
     this.sweep();
     const token = randomBytes(32).toString('base64url');
     const now = this.now();
-    const session: Session = { keyId, createdAt: now, expiresAt: now + this.ttlMs };
+    const session: Session = { id: randomUUID(), keyId, createdAt: now, expiresAt: now + this.ttlMs };
     this.sessions.set(digest(token), session);
     while (this.sessions.size > this.maxSessions) {
       const oldest = this.sessions.keys().next().value;
@@ -50,8 +52,12 @@ export class SessionStore {
     return session;
   }
 
-  delete(token: string): void {
-    this.sessions.delete(digest(token));
+  /** Ends the session a token names; returns it (undefined: none was live). */
+  delete(token: string): Session | undefined {
+    const id = digest(token);
+    const session = this.sessions.get(id);
+    this.sessions.delete(id);
+    return session;
   }
 
   get size(): number {

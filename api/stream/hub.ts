@@ -72,6 +72,8 @@ export interface StreamSource {
 /** The hub's side of a connection (SSE or WebSocket). */
 export interface StreamConnection {
   readonly keyId: string;
+  /** Streams are counted per account, whichever of its keys opened them. */
+  readonly accountId: string;
   /** Writes a frame; a connection whose buffer is full disconnects itself (backpressure). */
   deliver(frame: Rendered, replay: boolean): void;
   heartbeat(seq: number, timestamp: string): void;
@@ -84,8 +86,8 @@ export interface StreamHubOptions {
   heartbeatMs: number;
   /** The data clock, for frame timestamps and presenters. */
   now: () => number;
-  /** Concurrent streams (SSE and WebSocket together) one key may hold. */
-  maxStreams: (tier: TierName, keyId: string) => number;
+  /** Concurrent streams (SSE and WebSocket together) one account may hold. */
+  maxStreams: (tier: TierName, accountId: string) => number;
 }
 
 export const DEFAULT_STREAM_OPTIONS = { replayFrames: 20_000, replayMs: 120_000, replayBytes: 256 * 1024 * 1024, bufferBytes: 4 * 1024 * 1024, heartbeatMs: 30_000, snapshotTurnMs: SNAPSHOT_TURN_MS } as const;
@@ -106,7 +108,7 @@ export class StreamHub {
   private readonly groups = new Map<string, Group>();
   /** `${feed}|${channel}` -> groups subscribed to it. */
   private readonly index = new Map<string, Set<Group>>();
-  private readonly streamsPerKey = new Map<string, number>();
+  private readonly streamsPerAccount = new Map<string, number>();
   private readonly connections = new Set<StreamConnection>();
   private scheduled = false;
   private timer: NodeJS.Timeout | null = null;
@@ -239,19 +241,23 @@ export class StreamHub {
     }
   }
 
-  /** Counts a new stream of a key against its tier's limit; false when the limit is reached. */
-  acquire(keyId: string, tier: TierName): boolean {
-    const n = this.streamsPerKey.get(keyId) ?? 0;
-    if (n >= this.options.maxStreams(tier, keyId)) return false;
-    this.streamsPerKey.set(keyId, n + 1);
+  /**
+   * Counts a new stream of an account against its tier's limit; false when the limit is
+   * reached. Per account, not per key: another key (created, or a rotation's successor) adds no
+   * streams.
+   */
+  acquire(accountId: string, tier: TierName): boolean {
+    const n = this.streamsPerAccount.get(accountId) ?? 0;
+    if (n >= this.options.maxStreams(tier, accountId)) return false;
+    this.streamsPerAccount.set(accountId, n + 1);
     return true;
   }
 
   release(conn: StreamConnection): void {
     if (!this.connections.delete(conn)) return;
-    const n = (this.streamsPerKey.get(conn.keyId) ?? 1) - 1;
-    if (n <= 0) this.streamsPerKey.delete(conn.keyId);
-    else this.streamsPerKey.set(conn.keyId, n);
+    const n = (this.streamsPerAccount.get(conn.accountId) ?? 1) - 1;
+    if (n <= 0) this.streamsPerAccount.delete(conn.accountId);
+    else this.streamsPerAccount.set(conn.accountId, n);
   }
 
   /** Registers a connection that holds a stream slot (acquired) before it joins a group. */
@@ -259,9 +265,9 @@ export class StreamHub {
     this.connections.add(conn);
   }
 
-  /** Streams (SSE and WebSocket) the key holds open on this replica. */
-  openStreams(keyId: string): number {
-    return this.streamsPerKey.get(keyId) ?? 0;
+  /** Streams (SSE and WebSocket) the account's keys hold open on this replica. */
+  openStreams(accountId: string): number {
+    return this.streamsPerAccount.get(accountId) ?? 0;
   }
 
   get connectionCount(): number {
@@ -309,7 +315,7 @@ export class StreamHub {
     this.timer = null;
     for (const c of [...this.connections]) c.end();
     this.connections.clear();
-    this.streamsPerKey.clear();
+    this.streamsPerAccount.clear();
   }
 }
 

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { KeyStore } from '../accounts/index.js';
+import type { AccessLeases, KeyStore } from '../accounts/index.js';
 import type { SessionAuth } from '../session/index.js';
 import { StreamService } from './service.js';
 import type { StreamDeps } from './service.js';
@@ -17,11 +17,11 @@ export { WS_PATHS, WS_PROTOCOL, CLOSE as WS_CLOSE } from './ws.js';
  * stream opens) and the WebSocket endpoint on the same server. The service is closed before
  * the server, so open streams end and the server can stop.
  */
-export const streamPlugin: FastifyPluginAsync<{ deps: StreamDeps; keys: KeyStore; sessions?: SessionAuth; onService?: (s: StreamService) => void }> = async (app, { deps, keys, sessions, onService }) => {
+export const streamPlugin: FastifyPluginAsync<{ deps: StreamDeps; keys: KeyStore; access: AccessLeases; sessions?: SessionAuth; onService?: (s: StreamService) => void }> = async (app, { deps, keys, access, sessions, onService }) => {
   const service = new StreamService(deps);
   onService?.(service);
-  await app.register(sseRoutes, { service });
-  attachWebSocket(app, service, keys, sessions);
+  await app.register(sseRoutes, { service, access });
+  attachWebSocket(app, service, keys, access, sessions);
   app.addHook('preClose', (done) => {
     service.close();
     done();

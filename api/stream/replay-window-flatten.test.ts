@@ -32,6 +32,7 @@ function recorder(): StreamConnection & { sse: Buffer[]; ws: Buffer[] } {
   const ws: Buffer[] = [];
   return {
     keyId: 'k',
+    accountId: 'a',
     sse,
     ws,
     deliver: (f: Rendered) => {

@@ -32,8 +32,8 @@ export interface StreamSettings {
   heartbeatMs: number;
   /** Longest stretch sending a snapshot holds the event loop before yielding (tests set 0: a turn per frame). */
   snapshotTurnMs: number;
-  /** Concurrent streams per key; the tier table's `maxStreams` when absent. */
-  maxStreams?: (tier: TierName, keyId: string) => number;
+  /** Concurrent streams per account; the tier table's `maxStreams` when absent. */
+  maxStreams?: (tier: TierName, accountId: string) => number;
 }
 
 export interface StreamDeps {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { AccessLeases } from '../accounts/index.js';
 import { authErrorResponses, csvParam, errorResponse, notFoundResponse } from '../contract/common.js';
 import { ApiError } from '../errors.js';
 import { tierOf } from '../plugins/auth.js';
@@ -13,7 +14,7 @@ import type { Group, StreamConnection } from './hub.js';
 import type { StreamService } from './service.js';
 import { HeldFrames, RowsFrame, sendInTurns } from './progressive.js';
 import type { Piecewise, SnapshotBody } from './progressive.js';
-import { allowedLists, filterEcho } from './subscription.js';
+import { allowedLists, filterEcho, tooManyStreams } from './subscription.js';
 import type { StreamRequest } from './subscription.js';
 
 export const SSE_CHANNELS = ['opportunities', 'odds', 'all', 'gamestate', 'splits'] as const;
@@ -110,6 +111,7 @@ class SseConnection implements StreamConnection {
 
   constructor(
     readonly keyId: string,
+    readonly accountId: string,
     private readonly res: ServerResponse,
     private readonly maxBytes: number,
     start: string,
@@ -165,6 +167,14 @@ class SseConnection implements StreamConnection {
     this.write(`id: ${seq}\nevent: heartbeat\ndata: {"timestamp":"${timestamp}"}\n\n`, seq);
   }
 
+  /** Access ended (key revoked or expired, tier changed, signed out): told why, without an id (not a resume point), then closed. */
+  cut(code: string, message: string): void {
+    if (this.dead) return;
+    this.dead = true;
+    this.res.end(`event: error\ndata: ${JSON.stringify({ code, message })}\n\n`);
+    this.onDead();
+  }
+
   private backpressure(): void {
     this.dead = true;
     // Told why, with the position it can resume from; then closed, and cut if it never reads it.
@@ -189,7 +199,7 @@ class SseConnection implements StreamConnection {
  * snapshot (or, with `Last-Event-ID` inside the replay window, exactly the missed frames), deltas
  * and heartbeats.
  */
-export const sseRoutes: FastifyPluginAsync<{ service: StreamService }> = async (app, { service }) => {
+export const sseRoutes: FastifyPluginAsync<{ service: StreamService; access: AccessLeases }> = async (app, { service, access }) => {
   const hub = service.hub;
   const description =
     'Server-Sent Events: `connected`, the snapshot in chunks, `snapshot:complete`, then deltas (`odds:update`, `odds:locked`, `odds:removed`, ' +
@@ -213,19 +223,20 @@ export const sseRoutes: FastifyPluginAsync<{ service: StreamService }> = async (
       },
     },
     ...authErrorResponses,
-    429: errorResponse('rate_limited, or too_many_streams: the key holds its tier\'s number of concurrent streams.'),
+    429: errorResponse('rate_limited, or too_many_streams: the account holds its tier\'s number of concurrent streams over all its keys.'),
   };
 
   const open = (fixed: SseChannel | null) => async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const q = request.query as SseQuery;
     const tier = tierOf(request);
     const keyId = request.apiKey?.keyId ?? '';
+    const accountId = request.apiKey?.accountId ?? '';
     const channel = parseChannel(q, fixed);
     const eventId = (request.params as { eventId?: string }).eventId;
     const req = sseRequest(q, channel, tier, eventId);
     const { group } = service.open(tier, req);
-    if (!hub.acquire(keyId, tier)) {
-      throw new ApiError('too_many_streams', `This key already holds ${TIERS[tier].maxStreams} concurrent stream(s), the ${tier} tier's limit; close one first`);
+    if (!hub.acquire(accountId, tier)) {
+      throw new ApiError('too_many_streams', tooManyStreams(tier));
     }
     reply.hijack();
     const res = reply.raw;
@@ -242,16 +253,22 @@ export const sseRoutes: FastifyPluginAsync<{ service: StreamService }> = async (
     const lastId = (typeof lastHeader === 'string' ? lastHeader : undefined) ?? q.last_event_id;
     const resumeAt = lastId !== undefined && /^\d{1,16}$/.test(lastId.trim()) ? Number(lastId.trim()) : null;
     const resumed = resumeAt !== null && hub.canResume(group, resumeAt);
+    // Assigned below; the close handlers may run before (a key revoked while this stream opened).
+    let lease = (): void => undefined;
+    const closed = (): void => {
+      hub.leave(conn, group);
+      hub.release(conn);
+      lease();
+    };
     // Until snapshot:complete the client holds no resume point: a drop before it resyncs.
-    const conn = new SseConnection(keyId, res, service.settings.bufferBytes, resumed ? String(head) : `${head}-s0`, () => {
-      hub.leave(conn, group);
-      hub.release(conn);
-    });
+    const conn = new SseConnection(keyId, accountId, res, service.settings.bufferBytes, resumed ? String(head) : `${head}-s0`, closed);
     hub.track(conn);
-    res.on('close', () => {
-      hub.leave(conn, group);
-      hub.release(conn);
+    lease = access.hold({
+      keyId, accountId, tier, ...(request.browserSession ? { session: request.browserSession } : {}),
+      end: (reason, message) => conn.cut(reason, message),
     });
+    if (!conn.open) return;
+    res.on('close', closed);
     conn.writeInitial(`retry: ${RETRY_MS}\n\n`);
     conn.writeInitial(hub.renderOne(resumed ? String(resumeAt) : `${head}-s0`, {
       name: 'connected',

@@ -119,3 +119,8 @@ export function filterEcho(req: StreamRequest): Record<string, string[] | null> 
   const list = (v: string | undefined): string[] | null => normalizeCsv(v)?.split(',') ?? null;
   return { sportsbook: list(req.sportsbook), sport: list(req.sport), league: list(req.league), event: list(req.event), market: list(req.market) };
 }
+
+/** The refusal of a stream past the account's limit (SSE 429, WebSocket 4029). */
+export function tooManyStreams(tier: TierName): string {
+  return `This account already holds ${TIERS[tier].maxStreams} concurrent stream(s) over all its keys, the ${tier} tier's limit; close one first`;
+}

@@ -6,8 +6,8 @@ import { WebSocketServer } from 'ws';
 import type { WebSocket } from 'ws';
 import type { TierName } from '../../schemas/index.js';
 import { ApiError } from '../errors.js';
-import type { AuthenticatedKey, KeyStore } from '../accounts/index.js';
-import type { SessionAuth } from '../session/index.js';
+import type { AccessLeases, AuthenticatedKey, KeyStore } from '../accounts/index.js';
+import type { SessionAuth, SessionKey } from '../session/index.js';
 import { TIERS, allowedBooks } from '../tiers.js';
 import { jsonArray, wsMessage } from './frames.js';
 import type { Rendered } from './frames.js';
@@ -19,7 +19,7 @@ import { LIST_NAMES } from './opportunity-source.js';
 import type { SnapshotRow } from './odds-source.js';
 import { HeldFrames, RowsFrame, sendInTurns } from './progressive.js';
 import type { SnapshotBody } from './progressive.js';
-import { LIST_FEATURE, STREAM_MIN_EV, STREAM_MIN_PROFIT, allowedLists } from './subscription.js';
+import { LIST_FEATURE, STREAM_MIN_EV, STREAM_MIN_PROFIT, allowedLists, tooManyStreams } from './subscription.js';
 import type { StreamRequest } from './subscription.js';
 
 export const WS_PROTOCOL = 'sharpapi-v1';
@@ -154,6 +154,7 @@ class WsConnection implements StreamConnection {
 
   constructor(
     readonly keyId: string,
+    readonly accountId: string,
     readonly tier: TierName,
     private readonly ws: WebSocket,
     private readonly maxBytes: number,
@@ -229,6 +230,16 @@ class WsConnection implements StreamConnection {
     this.onDead();
   }
 
+  /** Access ended (key revoked or expired, tier changed, signed out): told why, closed with 4001 and the reason, and cut if the client does not answer the close. */
+  cut(reason: string, message: string): void {
+    if (this.dead) return;
+    this.dead = true;
+    this.ws.send(JSON.stringify({ type: 'error', seq: ++this.seq, code: reason, message }));
+    this.ws.close(CLOSE.authFailed, reason);
+    setTimeout(() => this.ws.terminate(), 1000).unref();
+    this.onDead();
+  }
+
   fail(code: string, message: string, close: number): void {
     if (this.dead) return;
     this.dead = true;
@@ -248,7 +259,7 @@ class WsConnection implements StreamConnection {
  * subprotocol `sharpapi-v1`, key by `?api_key=`, `X-API-Key` or Bearer, or else the web
  * screen's session cookie (it reaches the `/api/v1/…` paths) from a page of this server.
  */
-export function attachWebSocket(app: FastifyInstance, service: StreamService, keys: KeyStore, sessions?: Pick<SessionAuth, 'authenticateUpgrade'>): WebSocketServer {
+export function attachWebSocket(app: FastifyInstance, service: StreamService, keys: KeyStore, access: AccessLeases, sessions?: Pick<SessionAuth, 'authenticateUpgrade'>): WebSocketServer {
   const hub = service.hub;
   const wss = new WebSocketServer({
     noServer: true,
@@ -275,8 +286,10 @@ export function attachWebSocket(app: FastifyInstance, service: StreamService, ke
     // key lookup as REST), which must come from this server's own pages.
     const key = keyOf(req, url);
     let record: AuthenticatedKey | undefined;
+    let signedIn: SessionKey | undefined;
     try {
-      record = key === undefined ? sessions?.authenticateUpgrade(req) : keys.lookup(key);
+      signedIn = key === undefined ? sessions?.authenticateUpgrade(req) : undefined;
+      record = key === undefined ? signedIn?.key : keys.lookup(key);
     } catch (err) {
       const refusal = err instanceof ApiError && err.code === 'cross_site_request' ? 'cross_site_request' : 'invalid_api_key';
       reject(refusal, err instanceof Error ? err.message : 'Authentication failed', CLOSE.authFailed);
@@ -299,19 +312,25 @@ export function attachWebSocket(app: FastifyInstance, service: StreamService, ke
       else reject('invalid_filter', err instanceof Error ? err.message : 'Invalid filter', CLOSE.invalidFilter);
       return;
     }
-    if (!hub.acquire(record.keyId, tier)) {
-      reject('too_many_streams', `This key already holds ${TIERS[tier].maxStreams} concurrent stream(s), the ${tier} tier's limit; close one first`, CLOSE.tooManyStreams);
+    if (!hub.acquire(record.accountId, tier)) {
+      reject('too_many_streams', tooManyStreams(tier), CLOSE.tooManyStreams);
       return;
     }
-    const conn: WsConnection = new WsConnection(record.keyId, tier, ws, service.settings.bufferBytes, sub, () => {
+    // Assigned below; the close handlers may run before (a key revoked while this stream opened).
+    let lease = (): void => undefined;
+    const closed = (): void => {
       hub.leave(conn, conn.group);
       hub.release(conn);
-    });
+      lease();
+    };
+    const conn: WsConnection = new WsConnection(record.keyId, record.accountId, tier, ws, service.settings.bufferBytes, sub, closed);
     hub.track(conn);
-    ws.on('close', () => {
-      hub.leave(conn, conn.group);
-      hub.release(conn);
+    lease = access.hold({
+      keyId: record.keyId, accountId: record.accountId, tier, ...(signedIn ? { session: { id: signedIn.session.id, expiresAt: signedIn.session.expiresAt } } : {}),
+      end: (reason, message) => conn.cut(reason, message),
     });
+    ws.on('close', closed);
+    if (!conn.open) return;
     ws.on('error', () => ws.terminate());
     const books = TIERS[tier].maxSportsbooks;
     conn.send('connected', {

@@ -133,6 +133,7 @@ export class WsClient {
   /** Each message as received. */
   readonly texts: string[] = [];
   closeCode: number | null = null;
+  closeReason: string | null = null;
   private waiters: (() => void)[] = [];
 
   constructor(readonly ws: WebSocket) {
@@ -142,8 +143,9 @@ export class WsClient {
       this.messages.push(JSON.parse(text) as WsMessage);
       this.wake();
     });
-    ws.on('close', (code) => {
+    ws.on('close', (code, reason) => {
       this.closeCode = code;
+      this.closeReason = reason.toString();
       this.wake();
     });
     ws.on('error', () => this.wake());
