@@ -8,7 +8,8 @@ import type { BenchFigure } from './report.js';
 
 const PASSWORD = 'bench-analyst-password';
 /** Unbounded work for the engine: hashing every natural number until the time limit. */
-const HEAVY = 'SELECT count() FROM system.numbers WHERE NOT ignore(sipHash64(number))';
+// numbers_mt reads in as many streams as the statement has threads, like numbers(1e12) does.
+const HEAVY = 'SELECT count() FROM system.numbers_mt WHERE NOT ignore(sipHash64(number))';
 const WINDOW_MS = 6_000;
 
 function percentile(sorted: readonly number[], q: number): number {
@@ -34,7 +35,7 @@ async function healthLatency(url: string): Promise<{ p50: number; p99: number; n
  * What heavy analyst statements cost API clients: /health latency on the whole embedded system
  * (simulator, pipeline, chDB) while ANALYST_CONCURRENCY statements that would run for ever are
  * under way, beside the same system idle. Once with the endpoint's one engine thread per
- * statement, once with as many threads as cores (what an unbounded statement takes). About 40 s.
+ * statement, once with as many threads as cores (what an unbounded statement takes). About 60 s.
  */
 export async function benchAnalyst(): Promise<BenchFigure[]> {
   const run = async (threads: number): Promise<{ idle: Awaited<ReturnType<typeof healthLatency>>; busy: Awaited<ReturnType<typeof healthLatency>> }> => {
@@ -42,7 +43,8 @@ export async function benchAnalyst(): Promise<BenchFigure[]> {
     const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, ANALYST_PORT: '0', ANALYST_PASSWORD: PASSWORD, ANALYST_THREADS: String(threads), ANALYST_MAX_SECONDS: '60', SHED_EVENT_LOOP_DELAY_MS: '0' });
     const system = await startSystem(config, pino({ level: 'silent' }));
     try {
-      await new Promise((r) => setTimeout(r, 2_000));
+      // Past start-up (first sink batches, the simulator's first schedule) before the idle window.
+      await new Promise((r) => setTimeout(r, 8_000));
       const idle = await healthLatency(system.url);
       const statements = Array.from({ length: config.analyst?.concurrency ?? 2 }, () => {
         const client = new AbortController();
