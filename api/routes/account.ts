@@ -39,6 +39,11 @@ export interface AccountStreams {
 export const accountRoutes: FastifyPluginAsync<{ deps: ServingDeps; accounts: Accounts; streams: AccountStreams }> = async (app, { deps, accounts, streams }) => {
   const keys = accounts.keys;
   const now = deps.now ?? Date.now;
+  // Keys, usage and new secrets are the caller's alone; the key rides in X-API-Key, which a shared
+  // cache does not treat as Authorization, so it is told outright never to keep these answers.
+  app.addHook('onRequest', async (_request, reply) => {
+    void reply.header('cache-control', 'no-store');
+  });
 
   const caller = (request: FastifyRequest): AuthenticatedKey => {
     const auth = request.apiKey;

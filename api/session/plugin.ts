@@ -129,6 +129,10 @@ export interface SessionRoutesOptions {
  * how one gets authenticated); the API and streams accept the cookie through that hook.
  */
 export const sessionRoutes: FastifyPluginAsync<SessionRoutesOptions> = async (app, { auth, keys, catalog, rateLimits, now, access }) => {
+  // A session answer names the signed-in key and its account: never for a shared cache.
+  app.addHook('onRequest', async (_request, reply) => {
+    void reply.header('cache-control', 'no-store');
+  });
   const info = (record: AuthenticatedKey, expiresAt: number): object => {
     const tier = TIERS[record.tier];
     return {
