@@ -27,17 +27,20 @@ afterAll(async () => {
 describe('futures from the simulator', () => {
   it('serves every market at every book, the fair line and +EV, and stores them in ClickHouse', async () => {
     // Liveness only: the first round goes out right after the board (the data clock stands still).
+    // One league's boards can be in before the other's (a loaded machine showed NBA's 62 alone),
+    // so wait for every market, each at every book.
+    const expected = 2 + 2 * 30 + 2 + 2 * 32;
     const started = Date.now();
     let markets: Row[] = [];
     while (Date.now() - started < 60_000) {
       markets = (await sys.get('/api/v1/futures?limit=500')).body['data'] as Row[];
-      if (markets.length > 0 && markets.every((m) => (m['books_available'] as string[]).length === SPORTSBOOKS.length)) break;
+      if (markets.length >= expected && markets.every((m) => (m['books_available'] as string[]).length === SPORTSBOOKS.length)) break;
       await new Promise((r) => setTimeout(r, 200));
     }
     // Both changelogs read (boards and the markets derived from them) before comparing them.
     expect(await sys.drained(30_000)).toBe(true);
     // NBA: title, MVP, and per team season wins and playoffs (30 teams); NFL the same (32).
-    expect(markets).toHaveLength(2 + 2 * 30 + 2 + 2 * 32);
+    expect(markets).toHaveLength(expected);
     const nba = markets.find((m) => m['market_id'] === 'nba-2026-27-championship') as Row;
     expect(nba).toMatchObject({ future_type: 'TEAM', selection_count: 30, season: '2026-27' });
 
