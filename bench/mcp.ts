@@ -9,7 +9,7 @@ import type { RawTick } from '../schemas/index.js';
 import type { Feed } from '../pipeline/feeds/feed.js';
 import { ManualClock } from '../pipeline/clock.js';
 import { loadConfig } from '../api/config.js';
-import { startSystem } from '../api/system.js';
+import { startSystem } from '../runtime/system.js';
 import { recordedTicks } from './pipeline.js';
 import type { BenchFigure } from './report.js';
 

@@ -18,7 +18,7 @@ import type { OddsFilters } from '../api/queries/index.js';
 import { StreamService } from '../api/stream/index.js';
 import type { StreamHub } from '../api/stream/index.js';
 import type { LiveBoard } from '../api/views/board.js';
-import { startSystem } from '../api/system.js';
+import { startSystem } from '../runtime/system.js';
 import { Catalog } from '../api/views/catalog.js';
 import type { TierViews } from '../api/views/tier-views.js';
 import type { BenchFigure } from './report.js';
