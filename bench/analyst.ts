@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
-import { loadConfig } from '../api/config.js';
+import { loadConfig } from '../runtime/config.js';
 import { startSystem } from '../runtime/system.js';
 import type { BenchFigure } from './report.js';
 

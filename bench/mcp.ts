@@ -8,7 +8,7 @@ import { pino } from 'pino';
 import type { RawTick } from '../schemas/index.js';
 import type { Feed } from '../pipeline/feeds/feed.js';
 import { ManualClock } from '../pipeline/clock.js';
-import { loadConfig } from '../api/config.js';
+import { loadConfig } from '../runtime/config.js';
 import { startSystem } from '../runtime/system.js';
 import { recordedTicks } from './pipeline.js';
 import type { BenchFigure } from './report.js';

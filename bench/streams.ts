@@ -11,7 +11,7 @@ import { PerformanceObserver, constants, monitorEventLoopDelay } from 'node:perf
 import { pino } from 'pino';
 import { WebSocketServer } from 'ws';
 import type { WebSocket } from 'ws';
-import { loadConfig } from '../api/config.js';
+import { loadConfig } from '../runtime/config.js';
 import { presentOdds } from '../api/contract/odds.js';
 import { allOdds } from '../api/queries/index.js';
 import type { OddsFilters } from '../api/queries/index.js';

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UsageRecorder, startAccounts } from '../api/accounts/index.js';
 import type { AccountsReplica } from '../api/accounts/index.js';
 import { buildApp } from '../api/app.js';
-import { loadConfig } from '../api/config.js';
+import { loadConfig } from '../runtime/config.js';
 import { MemoryRateLimitStore } from '../api/plugins/rate-limit.js';
 import { startSystem } from '../runtime/system.js';
 import type { RunningSystem } from '../runtime/system.js';

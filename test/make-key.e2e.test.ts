@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { runKeyCommand } from '../runtime/key-command.js';
-import { loadConfig } from '../api/config.js';
+import { loadConfig } from '../runtime/config.js';
 import { startSystem } from '../runtime/system.js';
 import { ScriptedFeed } from './support/scripted-feed.js';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import type { Logger } from 'pino';
-import { loadConfig } from '../../api/config.js';
+import { loadConfig } from '../../runtime/config.js';
 import { startSystem } from '../../runtime/system.js';
 import type { RunningSystem, SystemOverrides } from '../../runtime/system.js';
 
