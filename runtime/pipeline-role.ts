@@ -30,7 +30,7 @@ export interface RunningPipeline {
 export async function startPipelineRole(config: Config, logger: Logger, onFatal: (reason: string) => void): Promise<RunningPipeline> {
   const parts = await openProcessParts(config, logger, { runsFeed: true });
   const { clock, health, opened, feed, bus } = parts;
-  const pipeline = startConfiguredPipeline(config, parts, logger, onFatal);
+  const pipeline = startConfiguredPipeline(config, parts, logger, { onFatal });
 
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });

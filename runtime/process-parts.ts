@@ -46,13 +46,23 @@ export async function openProcessParts(config: Config, logger: Logger, options: 
   return { clock, health, opened, feed, bus };
 }
 
+export interface ConfiguredPipelineOptions {
+  /** Told once a stage cannot continue, after /health turned `down` (see failure-policy.ts). */
+  onFatal?: (reason: string) => void;
+  /**
+   * Opportunities also within each tier's books (what the API serves a tier); true unless set.
+   * The benches that measure serving turn it off: their baselines were taken without.
+   */
+  tierScopes?: boolean;
+}
+
 /** The processors and sinks as configured, on the parts' bus and store, under the failure policy. */
-export function startConfiguredPipeline(config: Config, parts: ProcessParts, logger: Logger, onFatal?: (reason: string) => void): Pipeline {
+export function startConfiguredPipeline(config: Config, parts: ProcessParts, logger: Logger, options: ConfiguredPipelineOptions = {}): Pipeline {
   return startPipeline({
     bus: parts.bus, store: parts.opened.store, clock: parts.clock, logger, catalog: { teams: TEAMS, leagues: LEAGUES },
     sinkBatchRows: config.sink.batchRows, sinkMaxWaitMs: config.sink.maxWaitMs, sinkRetries: config.sink.retries,
-    opportunities: { bookScopes: tierBookScopes() },
-    onFailure: stageFailureHandler(parts.health, logger, onFatal),
+    ...(options.tierScopes === false ? {} : { opportunities: { bookScopes: tierBookScopes() } }),
+    onFailure: stageFailureHandler(parts.health, logger, options.onFatal),
   });
 }
 

@@ -142,7 +142,7 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
   const gameStates = new GameStateBoard();
   const futures = new FuturesBoard(() => clock.now());
   const views = [...startChangelogViews(bus, board, config.replicaId, logger, opportunities, splits, gameStates), ...startFuturesViews(bus, futures, config.replicaId, logger)];
-  const pipeline = runsPipeline ? startConfiguredPipeline(config, parts, logger, overrides.onFatal) : null;
+  const pipeline = runsPipeline ? startConfiguredPipeline(config, parts, logger, overrides.onFatal ? { onFatal: overrides.onFatal } : {}) : null;
 
   // Demo and API_KEYS secrets become ordinary keys of the store (made once, kept by hash).
   const now = overrides.now ?? Date.now;
