@@ -95,7 +95,7 @@ replay: build
 # An account and an API key straight in the key store, without the API; prints the secret once.
 key: build
 	@test -n "$(TIER)" -a -n "$(NAME)" || { echo 'usage: make key TIER=free|hobby|pro|sharp|enterprise NAME="who it is for" [ACCOUNT=acct_...] [RPM=n]'; exit 2; }
-	@node dist/api/accounts/cli.js --tier "$(TIER)" --name "$(NAME)" $(if $(ACCOUNT),--account "$(ACCOUNT)") $(if $(RPM),--rpm "$(RPM)")
+	@node dist/runtime/key-command.js --tier "$(TIER)" --name "$(NAME)" $(if $(ACCOUNT),--account "$(ACCOUNT)") $(if $(RPM),--rpm "$(RPM)")
 
 # Each screen at desktop and phone width, in Debian's Chromium, into docs/screenshots/.
 screenshots: install system-deps web-build

@@ -26,7 +26,7 @@ import { oddsBatchRoutes } from './routes/odds-batch.js';
 import { opportunitiesRoutes } from './routes/opportunities.js';
 import { accountRoutes } from './routes/account.js';
 import type { AccountStreams } from './routes/account.js';
-import { TIERS } from './tiers.js';
+import { TIERS } from '../schemas/index.js';
 import { deepLinkBatchRoutes, deepLinkRoutes } from './routes/deeplinks.js';
 import { DeepLinkResolver, RowIdIndex, templateOrigins } from './deeplinks/index.js';
 import { OpportunityBoard } from './views/opportunity-board.js';

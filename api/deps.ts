@@ -1,10 +1,9 @@
 import type { FastifyRequest } from 'fastify';
+import type { HttpLimits, RuntimeCheck } from '../schemas/index.js';
 import type { Clock } from '../pipeline/clock.js';
 import type { PipelineStats } from '../pipeline/pipeline.js';
 import type { OlapStore } from '../pipeline/store/index.js';
-import type { RuntimeCheck } from '../runtime/health.js';
 import type { Accounts, KeyStore, UsageRecorder } from './accounts/index.js';
-import type { HttpLimits } from './plugins/http-guard.js';
 import type { LoadProbe } from './plugins/load-shedding.js';
 import type { RateLimitStore } from './plugins/rate-limit.js';
 import type { LiveBoard } from './views/board.js';

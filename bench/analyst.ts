@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
-import { loadConfig } from '../api/config.js';
-import { startSystem } from '../api/system.js';
+import { loadConfig } from '../runtime/config.js';
+import { startSystem } from '../runtime/system.js';
 import type { BenchFigure } from './report.js';
 
 const PASSWORD = 'bench-analyst-password';

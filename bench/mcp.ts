@@ -8,8 +8,8 @@ import { pino } from 'pino';
 import type { RawTick } from '../schemas/index.js';
 import type { Feed } from '../pipeline/feeds/feed.js';
 import { ManualClock } from '../pipeline/clock.js';
-import { loadConfig } from '../api/config.js';
-import { startSystem } from '../api/system.js';
+import { loadConfig } from '../runtime/config.js';
+import { startSystem } from '../runtime/system.js';
 import { recordedTicks } from './pipeline.js';
 import type { BenchFigure } from './report.js';
 

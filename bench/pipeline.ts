@@ -10,9 +10,9 @@ import { MarketSimulator } from '../pipeline/feeds/simulator/index.js';
 import { Normalizer } from '../pipeline/normalize/index.js';
 import { OpportunityProcessor } from '../pipeline/opportunities/index.js';
 import type { OpportunityInput } from '../pipeline/opportunities/index.js';
-import { startPipeline } from '../pipeline/pipeline.js';
 import { SnapshotProcessor } from '../pipeline/snapshot/index.js';
-import { ChdbStore, applyMigrations } from '../pipeline/store/index.js';
+import { loadConfig } from '../runtime/config.js';
+import { openProcessParts, startConfiguredPipeline } from '../runtime/process-parts.js';
 import type { BenchFigure } from './report.js';
 import { spread, spreadLine } from './samples.js';
 
@@ -55,18 +55,18 @@ const busKey = (t: RawTick): string => `${t.book}:${t.bookEventId}`;
 
 export async function pipelineRun(ticks: RawTick[], start: number): Promise<{ ms: number; unmatched: number }> {
   const dir = mkdtempSync(join(tmpdir(), 'odds-bench-'));
-  const store = new ChdbStore(dir);
-  await applyMigrations(store);
-  const clock = new ManualClock(start);
-  const bus = new MemoryBus({ now: () => clock.now() });
-  const pipeline = startPipeline({ bus, store, clock, logger: pino({ level: 'silent' }), catalog: { teams: TEAMS, leagues: LEAGUES } });
+  const config = loadConfig({ DATA_DIR: dir, FEED: 'none' });
+  const logger = pino({ level: 'silent' });
+  const parts = await openProcessParts(config, logger, { runsFeed: false, clock: new ManualClock(start) });
+  const { bus, opened } = parts;
+  const pipeline = startConfiguredPipeline(config, parts, logger, { tierScopes: false });
   await pipeline.ready;
   const producer = bus.producer();
   const ms = await pumpUntilDrained((b) => producer.send(TOPICS.rawTicks, b.map((t) => ({ key: busKey(t), partitionKey: t.league, value: t }))), ticks, () => pipeline.lag());
   const stats = pipeline.stats();
   await pipeline.stop();
   await bus.close();
-  await store.close();
+  await opened.closeCleanly();
   rmSync(dir, { recursive: true, force: true });
   return { ms, unmatched: Object.values(stats.normalizer.unmatched).reduce((a, b) => a + (b ?? 0), 0) };
 }

@@ -11,14 +11,14 @@ import { PerformanceObserver, constants, monitorEventLoopDelay } from 'node:perf
 import { pino } from 'pino';
 import { WebSocketServer } from 'ws';
 import type { WebSocket } from 'ws';
-import { loadConfig } from '../api/config.js';
+import { loadConfig } from '../runtime/config.js';
 import { presentOdds } from '../api/contract/odds.js';
 import { allOdds } from '../api/queries/index.js';
 import type { OddsFilters } from '../api/queries/index.js';
 import { StreamService } from '../api/stream/index.js';
 import type { StreamHub } from '../api/stream/index.js';
 import type { LiveBoard } from '../api/views/board.js';
-import { startSystem } from '../api/system.js';
+import { startSystem } from '../runtime/system.js';
 import { Catalog } from '../api/views/catalog.js';
 import type { TierViews } from '../api/views/tier-views.js';
 import type { BenchFigure } from './report.js';

@@ -5,6 +5,7 @@ import { loadDeepLinkTemplates } from '../schemas/reference/deeplink-templates.j
 import type { DeepLinkTemplates } from '../schemas/reference/deeplink-templates.js';
 import { ConfigError, Settings } from './settings.js';
 import type { Env } from './settings.js';
+import type { HttpLimits } from '../schemas/index.js';
 import type { ReadOnlyLimits } from '../pipeline/store/index.js';
 import type { OperatorSettings } from './operator-endpoint.js';
 
@@ -12,22 +13,6 @@ export { ConfigError } from './settings.js';
 
 export type FeedKind = 'simulator' | 'replay' | 'theoddsapi' | 'none';
 export type Role = 'all' | 'pipeline' | 'api';
-
-/** Limits on what one client can hold open: request timeouts, connections per address, load shedding. */
-export interface HttpLimits {
-  /** The whole request (headers and body) must arrive within this; else 408 and the socket closes. */
-  requestTimeoutMs: number;
-  /** The headers must arrive within this (at most requestTimeoutMs). */
-  headersTimeoutMs: number;
-  /** An idle keep-alive connection closes after this. */
-  keepAliveTimeoutMs: number;
-  /** Open connections one client address may hold; the next is answered 429 and closed. */
-  maxConnectionsPerAddress: number;
-  /** Event-loop delay (ms) above which requests are shed with 503 overloaded; 0 turns shedding off. */
-  shedEventLoopDelayMs: number;
-  /** Work (ms) one event-loop turn may spend on requests before the rest of the turn is shed. */
-  shedTurnBudgetMs: number;
-}
 
 /** The validated configuration the rest of the code uses; read once at start. */
 export interface Config {

@@ -1,12 +1,4 @@
-/**
- * What the runtime knows about itself beyond the API's own checks: a store found damaged at
- * start (degraded), a stage that cannot continue (down, then the process exits). Read by
- * `/health` in every role.
- */
-export interface RuntimeCheck {
-  status: 'ok' | 'degraded' | 'down';
-  message: string;
-}
+import type { RuntimeCheck } from '../schemas/index.js';
 
 export class RuntimeHealth {
   private readonly degraded: string[] = [];

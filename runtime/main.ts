@@ -32,7 +32,7 @@ async function main(): Promise<void> {
     process.stdout.write(`Odds platform pipeline: ${running.url}/health   (feed: ${config.feed}, store: ${config.clickhouse ? 'clickhouse' : 'chdb'}, kafka: ${config.kafkaBrokers?.join(',') ?? 'none'})\n`);
     if (running.metricsUrl) process.stdout.write(`Metrics: ${running.metricsUrl}/metrics and /stats   (operator port: keep it private)\n`);
   } else {
-    const { startSystem } = await import('../api/system.js');
+    const { startSystem } = await import('./system.js');
     const { printBanner } = await import('./banner.js');
     const system = await startSystem(config, logger, { onFatal });
     stop = system.stop;

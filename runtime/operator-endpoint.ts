@@ -1,10 +1,8 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Gauge } from 'prom-client';
-import type { Registry } from 'prom-client';
-import type { PipelineStats } from '../pipeline/pipeline.js';
+import { OPERATOR_UNAUTHORIZED, bearerMatches } from '../schemas/operator-access.js';
+import type { OperatorAnswer } from '../schemas/operator-access.js';
 import { StartupError } from './startup-error.js';
 
 /**
@@ -21,23 +19,8 @@ export interface OperatorSettings {
   token: string | null;
 }
 
-export interface OperatorAnswer {
-  contentType: string;
-  body: string;
-}
-
 /** Operator paths and what they answer (a Map: the path is user input). */
 export type OperatorRoutes = ReadonlyMap<string, () => Promise<OperatorAnswer>>;
-
-const digest = (s: string): Buffer => createHash('sha256').update(s).digest();
-
-/** Whether `authorization` carries `token` as a bearer token (constant time in the token). */
-export function bearerMatches(authorization: string | undefined, token: string): boolean {
-  const given = authorization?.startsWith('Bearer ') ? authorization.slice(7).trim() : null;
-  return given !== null && timingSafeEqual(digest(given), digest(token));
-}
-
-export const OPERATOR_UNAUTHORIZED = 'The operator endpoints need METRICS_TOKEN as a bearer token (Authorization: Bearer <token>)';
 
 function fail(res: ServerResponse, status: number, code: string, message: string): void {
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'x-content-type-options': 'nosniff', ...(status === 401 ? { 'www-authenticate': 'Bearer' } : {}) });
@@ -83,45 +66,4 @@ export async function startOperatorEndpoint(options: { host: string; port: numbe
   });
   const address = server.address() as AddressInfo;
   return { url: `http://${address.address}:${address.port}`, close: () => new Promise<void>((r) => server.close(() => r())) };
-}
-
-/**
- * The pipeline's counters as gauges on `registry`, read from `stats()` at scrape time, so
- * nothing is counted twice and the hot paths pay nothing. Both roles that run a pipeline use it.
- */
-export function registerPipelineMetrics(registry: Registry, stats: () => PipelineStats): void {
-  new Gauge({ name: 'odds_normalizer_matched_ticks', help: 'Raw ticks mapped onto canonical events since start.', registers: [registry], collect() { this.set(stats().normalizer.matched); } });
-  new Gauge({
-    name: 'odds_normalizer_unmatched_ticks',
-    help: 'Raw ticks the normalizer could not map since start, by reason.',
-    labelNames: ['reason'],
-    registers: [registry],
-    collect() {
-      this.reset();
-      for (const [reason, n] of Object.entries(stats().normalizer.unmatched)) this.set({ reason }, n ?? 0);
-    },
-  });
-  new Gauge({ name: 'odds_normalizer_events', help: 'Canonical events the normalizer tracks.', registers: [registry], collect() { this.set(stats().normalizer.events); } });
-  new Gauge({ name: 'odds_opportunities_active', help: 'Active opportunities of all kinds.', registers: [registry], collect() { this.set(stats().opportunities.active); } });
-  new Gauge({
-    name: 'odds_sink_rows',
-    help: 'Rows the ClickHouse sinks wrote, or dropped after retries, since start, by table.',
-    labelNames: ['table', 'outcome'],
-    registers: [registry],
-    collect() {
-      for (const [table, c] of Object.entries(stats().sinks)) {
-        this.set({ table, outcome: 'written' }, c.rowsWritten);
-        this.set({ table, outcome: 'dropped' }, c.rowsFailed);
-      }
-    },
-  });
-  new Gauge({
-    name: 'odds_stage_lag_records',
-    help: 'Records produced but not yet committed, by pipeline stage.',
-    labelNames: ['stage'],
-    registers: [registry],
-    collect() {
-      for (const [stage, lag] of Object.entries(stats().lag)) this.set({ stage }, lag);
-    },
-  });
 }

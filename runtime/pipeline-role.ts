@@ -2,17 +2,15 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { Registry, collectDefaultMetrics } from 'prom-client';
-import { LEAGUES, TEAMS, tierBookScopes } from '../schemas/index.js';
-import { startPipeline } from '../pipeline/pipeline.js';
+import { registerPipelineMetrics } from '../pipeline/metrics.js';
 import type { Pipeline } from '../pipeline/pipeline.js';
-import { makeBus } from './bus.js';
 import type { Config } from './config.js';
-import { clockFor, makeFeed, startFeed } from './feed.js';
-import { RuntimeHealth } from './health.js';
-import { operatorNotFound, registerPipelineMetrics, serveOperator, startOperatorEndpoint } from './operator-endpoint.js';
+import { drain } from './drain.js';
+import type { RuntimeHealth } from './health.js';
+import { operatorNotFound, serveOperator, startOperatorEndpoint } from './operator-endpoint.js';
 import type { OperatorRoutes } from './operator-endpoint.js';
+import { openProcessParts, startConfiguredPipeline, startInput } from './process-parts.js';
 import { StartupError } from './startup-error.js';
-import { openStore } from './store.js';
 
 export interface RunningPipeline {
   url: string;
@@ -30,23 +28,9 @@ export interface RunningPipeline {
  * Imports nothing from `api/`.
  */
 export async function startPipelineRole(config: Config, logger: Logger, onFatal: (reason: string) => void): Promise<RunningPipeline> {
-  const clock = clockFor(config);
-  const health = new RuntimeHealth();
-  const opened = await openStore(config, logger, health);
-  const feed = await makeFeed(config, clock, logger);
-  const bus = await makeBus(config, clock, logger);
-  const pipeline = startPipeline({
-    bus, store: opened.store, clock, logger, catalog: { teams: TEAMS, leagues: LEAGUES },
-    sinkBatchRows: config.sink.batchRows, sinkMaxWaitMs: config.sink.maxWaitMs, sinkRetries: config.sink.retries,
-    opportunities: { bookScopes: tierBookScopes() },
-    onFailure: (e) => {
-      if (health.failed) return;
-      const reason = `stage failed: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`;
-      health.fail(reason);
-      logger.fatal({ reason }, 'pipeline stage failed: the process stops');
-      onFatal(reason);
-    },
-  });
+  const parts = await openProcessParts(config, logger, { runsFeed: true });
+  const { clock, health, opened, feed, bus } = parts;
+  const pipeline = startConfiguredPipeline(config, parts, logger, { onFatal });
 
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
@@ -73,8 +57,7 @@ export async function startPipelineRole(config: Config, logger: Logger, onFatal:
   const address = server.address() as AddressInfo;
   const url = `http://${address.address}:${address.port}`;
   const operator = config.metrics.port === null ? null : await startOperatorEndpoint({ host: config.host, port: config.metrics.port, token, routes: operatorRoutes });
-  await pipeline.ready;
-  if (feed) await startFeed(feed, bus);
+  await startInput(parts, pipeline);
 
   let stopped: Promise<void> | null = null;
   return {
@@ -85,8 +68,7 @@ export async function startPipelineRole(config: Config, logger: Logger, onFatal:
     stop: () => {
       stopped ??= (async () => {
         await feed?.stop();
-        const end = Date.now() + 15_000;
-        while (!health.failed && pipeline.lag() > 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+        await drain(() => pipeline.lag(), 15_000, () => health.failed);
         await pipeline.stop();
         await bus.close();
         await opened.closeCleanly();

@@ -12,3 +12,5 @@ export * from './accounts.js';
 export * from './reference/index.js';
 export * from './tiers.js';
 export * from './avro.js';
+export * from './health.js';
+export * from './http-limits.js';

@@ -13,10 +13,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UsageRecorder, startAccounts } from '../api/accounts/index.js';
 import type { AccountsReplica } from '../api/accounts/index.js';
 import { buildApp } from '../api/app.js';
-import { loadConfig } from '../api/config.js';
+import { loadConfig } from '../runtime/config.js';
 import { MemoryRateLimitStore } from '../api/plugins/rate-limit.js';
-import { startSystem } from '../api/system.js';
-import type { RunningSystem } from '../api/system.js';
+import { startSystem } from '../runtime/system.js';
+import type { RunningSystem } from '../runtime/system.js';
 import { Catalog } from '../api/views/catalog.js';
 import { ScriptedFeed } from './support/scripted-feed.js';
 

@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { runKeyCommand } from '../api/accounts/cli.js';
-import { loadConfig } from '../api/config.js';
-import { startSystem } from '../api/system.js';
+import { runKeyCommand } from '../runtime/key-command.js';
+import { loadConfig } from '../runtime/config.js';
+import { startSystem } from '../runtime/system.js';
 import { ScriptedFeed } from './support/scripted-feed.js';
 
 type Row = Record<string, unknown>;

@@ -1,7 +1,7 @@
 import type { ApiKeyRecord, TierName } from '../../schemas/index.js';
 import { keyStatus } from '../accounts/index.js';
 import type { AuthenticatedKey } from '../accounts/index.js';
-import { TIERS } from '../tiers.js';
+import { TIERS } from '../../schemas/index.js';
 import { isoTime, nullableString } from './common.js';
 
 /** Response schemas and presenters of the /account routes. */

@@ -1,8 +1,6 @@
-import { MARKET_IDS, selectionFamily } from '../../schemas/index.js';
-import type { MarketId, OddsRow, SelectionFamily, TierName } from '../../schemas/index.js';
+import { MARKET_IDS, selectBooks, selectionFamily } from '../../schemas/index.js';
+import type { BookSelection, MarketId, OddsRow, SelectionFamily, TierName } from '../../schemas/index.js';
 import { ApiError } from '../errors.js';
-import { selectBooks } from '../tiers.js';
-import type { BookSelection } from '../tiers.js';
 import type { Catalog } from '../views/catalog.js';
 import type { EventFilter, RowFilter } from '../views/filters.js';
 import { csv, csvParam } from './common.js';

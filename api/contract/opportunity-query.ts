@@ -1,6 +1,6 @@
 import type { Opportunity, OpportunityLeg, TierName } from '../../schemas/index.js';
 import { ApiError } from '../errors.js';
-import { selectBooks } from '../tiers.js';
+import { selectBooks } from '../../schemas/index.js';
 import type { BoardEntry } from '../views/opportunity-board.js';
 import type { Catalog } from '../views/catalog.js';
 import { easternDateOf, eventMatches } from '../views/filters.js';

@@ -1,9 +1,8 @@
-import { FUTURE_TYPES, TIERS } from '../../schemas/index.js';
+import { FUTURE_TYPES, TIERS, selectBooks } from '../../schemas/index.js';
 import type { TierName } from '../../schemas/index.js';
 import { futureMarketSchema, futureOddsSchema, presentFutureMarket, presentFutureOdds, presentFuturesComparison } from '../contract/futures.js';
 import { csv, pagination, paginationSchema } from '../contract/common.js';
 import { compareFutures, futuresOdds, listFutures } from '../queries/index.js';
-import { selectBooks } from '../tiers.js';
 import type { Catalog } from '../views/catalog.js';
 import { FuturesBoard } from '../views/futures-board.js';
 import type { FuturesView } from '../views/futures-board.js';

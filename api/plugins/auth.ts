@@ -1,11 +1,10 @@
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { TierName } from '../../schemas/index.js';
+import type { Feature, TierName } from '../../schemas/index.js';
 import { ApiError } from '../errors.js';
 import type { AuthenticatedKey, KeyStore, LeaseSession, UsageRecorder } from '../accounts/index.js';
-import { TIERS } from '../tiers.js';
+import { TIERS } from '../../schemas/index.js';
 import { requireFeatureOf } from '../queries/index.js';
-import type { Feature } from '../tiers.js';
 import type { RateLimitStore } from './rate-limit.js';
 
 declare module 'fastify' {

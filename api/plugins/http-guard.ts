@@ -6,15 +6,13 @@ import type { FastifyInstance } from 'fastify';
 import { ERROR_CODES, errorBody } from '../errors.js';
 import type { ErrorCode } from '../errors.js';
 import { HARDENING_HEADERS } from './hardening.js';
-import type { Config } from '../../runtime/config.js';
+import type { HttpLimits } from '../../schemas/index.js';
 
 /**
- * Limits on what one client can hold open (the configuration's `http`, `runtime/config.ts`).
- * Every refusal leaves in the error envelope with an X-Request-Id, including those Node answers
- * before Fastify sees a request.
+ * Limits on what one client can hold open (`HttpLimits`, the configuration's `http`) when none
+ * are given. Every refusal leaves in the error envelope with an X-Request-Id, including those
+ * Node answers before Fastify sees a request.
  */
-export type HttpLimits = Config['http'];
-
 export const DEFAULT_HTTP_LIMITS: HttpLimits = {
   requestTimeoutMs: 30_000,
   headersTimeoutMs: 30_000,

@@ -2,8 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { PipelineStats } from '../../pipeline/pipeline.js';
-import { OPERATOR_UNAUTHORIZED, bearerMatches, registerPipelineMetrics } from '../../runtime/operator-endpoint.js';
-import type { OperatorAnswer } from '../../runtime/operator-endpoint.js';
+import { registerPipelineMetrics } from '../../pipeline/metrics.js';
+import { OPERATOR_UNAUTHORIZED, bearerMatches } from '../../schemas/operator-access.js';
+import type { OperatorAnswer } from '../../schemas/operator-access.js';
 import { ApiError } from '../errors.js';
 import type { LiveBoard } from '../views/board.js';
 

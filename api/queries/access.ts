@@ -1,7 +1,6 @@
-import type { TierName } from '../../schemas/index.js';
+import type { Feature, TierName } from '../../schemas/index.js';
 import { ApiError } from '../errors.js';
-import { TIERS, lowestTierWith } from '../tiers.js';
-import type { Feature } from '../tiers.js';
+import { TIERS, lowestTierWith } from '../../schemas/index.js';
 
 const TIER_ORDER: readonly TierName[] = ['free', 'hobby', 'pro', 'sharp', 'enterprise'];
 

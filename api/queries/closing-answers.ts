@@ -7,7 +7,7 @@ import type { AppDeps } from '../deps.js';
 import { ApiError } from '../errors.js';
 import { closingLinesOfEvent, clvGroups } from '../history/queries.js';
 import type { ClvGroupBy } from '../history/queries.js';
-import { allowedBooks } from '../tiers.js';
+import { allowedBooks } from '../../schemas/index.js';
 import { requireTierOf } from './access.js';
 
 /**

@@ -5,7 +5,7 @@ import { parseFilters } from '../contract/filters.js';
 import type { SharedFilterQuery } from '../contract/filters.js';
 import type { ServingDeps } from '../deps.js';
 import { ApiError } from '../errors.js';
-import { openBooks } from '../tiers.js';
+import { openBooks } from '../../schemas/index.js';
 import { eventMatches } from '../views/filters.js';
 
 export interface EventsQuery extends SharedFilterQuery {

@@ -10,7 +10,7 @@ import type { PublicOdds } from '../contract/odds.js';
 import { putStateInLinks, requestedState } from '../deeplinks/index.js';
 import type { ServingDeps } from '../deps.js';
 import { ApiError } from '../errors.js';
-import { TIERS, openBooks, tiersByBatchSize } from '../tiers.js';
+import { TIERS, openBooks, tiersByBatchSize } from '../../schemas/index.js';
 import { formatLogTime, parseLogTime } from '../views/log-time.js';
 import { parseSort, positionOf } from '../views/odds-query.js';
 import type { SortSpec } from '../views/odds-query.js';

@@ -1,5 +1,5 @@
 import type { TierName } from '../../schemas/index.js';
-import { TIERS } from '../tiers.js';
+import { TIERS } from '../../schemas/index.js';
 import { isoTime, pagination } from '../contract/common.js';
 import { presentBook, presentLeague, presentSport } from '../contract/reference.js';
 import type { AppDeps } from '../deps.js';

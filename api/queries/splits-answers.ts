@@ -3,7 +3,7 @@ import { isoTime, pagination } from '../contract/common.js';
 import { parseSplitsFilters, presentHistoryEntry, presentSplits, splitsBooks } from '../contract/splits.js';
 import type { ServingDeps } from '../deps.js';
 import { ApiError } from '../errors.js';
-import { TIERS, openBooks } from '../tiers.js';
+import { TIERS, openBooks } from '../../schemas/index.js';
 import { fromStore } from './closing-answers.js';
 import type { SplitsBoard } from '../views/splits-board.js';
 import { querySplits, querySplitsHistory } from '../views/splits-query.js';

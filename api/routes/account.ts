@@ -6,8 +6,7 @@ import { authErrorResponses, errorResponse, isoTime, notFoundResponse } from '..
 import type { ServingDeps } from '../deps.js';
 import { ApiError } from '../errors.js';
 import { StoreError } from '../../pipeline/store/index.js';
-import { TIERS } from '../tiers.js';
-import { TIER_NAMES } from '../../schemas/index.js';
+import { TIERS, TIER_NAMES } from '../../schemas/index.js';
 import { accountInfo } from '../queries/index.js';
 import type { TierName } from '../../schemas/index.js';
 

@@ -1,12 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { SELECTION_TYPES } from '../../schemas/index.js';
+import { SELECTION_TYPES, TIERS, selectBooks } from '../../schemas/index.js';
 import { americanToDecimal, americanToProbability } from '../../pipeline/odds-math/index.js';
 import { authErrorResponses, csv, csvParam, dataEnvelope, errorResponse, isoTime, notFoundResponse, nullableNumber, nullableString } from '../contract/common.js';
 import { bookSelectionError } from '../contract/filters.js';
 import type { ServingDeps } from '../deps.js';
 import { ApiError } from '../errors.js';
 import { tierOf } from '../plugins/auth.js';
-import { TIERS, selectBooks } from '../tiers.js';
 import { eventKnown, oddsHistory } from '../history/odds-history.js';
 import { parseTimeParam } from '../queries/index.js';
 

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { CanonicalEvent, TierName } from '../../schemas/index.js';
-import { openBooks } from '../tiers.js';
+import { openBooks } from '../../schemas/index.js';
 import type { LiveBoard } from '../views/board.js';
 import { authErrorResponses, countMetaSchema, dataEnvelope, notFoundResponse, pagination, paginatedEnvelope, pagingParams } from '../contract/common.js';
 import { eventSchema, presentEvent } from '../contract/events.js';

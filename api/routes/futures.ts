@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { FUTURE_TYPES, TIERS } from '../../schemas/index.js';
+import { FUTURE_TYPES, TIERS, selectBooks } from '../../schemas/index.js';
 import { futureEvSchema, futureMarketSchema, futureOddsSchema, presentFutureEv, presentFutureMarket, presentFutureOdds } from '../contract/futures.js';
 import { authErrorResponses, countMetaSchema, csv, csvParam, dataEnvelope, pagination, paginatedEnvelope, pagingParams } from '../contract/common.js';
 import { bookSelectionError } from '../contract/filters.js';
@@ -7,7 +7,6 @@ import type { AppDeps } from '../deps.js';
 import { ApiError } from '../errors.js';
 import { requireFeature, tierOf } from '../plugins/auth.js';
 import { futuresEv, futuresOdds, listFutures } from '../queries/index.js';
-import { selectBooks } from '../tiers.js';
 import type { Catalog } from '../views/catalog.js';
 import { FuturesBoard } from '../views/futures-board.js';
 

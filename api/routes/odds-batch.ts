@@ -3,7 +3,7 @@ import { authErrorResponses, dataEnvelope, errorResponse } from '../contract/com
 import { oddsRowSchema } from '../contract/odds.js';
 import type { ServingDeps } from '../deps.js';
 import { tierOf } from '../plugins/auth.js';
-import { MAX_BATCH_EVENTS, tiersByBatchSize } from '../tiers.js';
+import { MAX_BATCH_EVENTS, tiersByBatchSize } from '../../schemas/index.js';
 import { oddsBatch } from '../queries/index.js';
 import type { BatchQuery } from '../queries/index.js';
 

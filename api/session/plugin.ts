@@ -5,8 +5,8 @@ import type { Catalog } from '../views/catalog.js';
 import { dataEnvelope, errorResponse, nullableString } from '../contract/common.js';
 import { ApiError } from '../errors.js';
 import type { RateLimitStore } from '../plugins/rate-limit.js';
-import { TIERS, allowedBooks, lowestTierWith } from '../tiers.js';
-import type { Feature } from '../tiers.js';
+import { TIERS, allowedBooks, lowestTierWith } from '../../schemas/index.js';
+import type { Feature } from '../../schemas/index.js';
 import type { Session, SessionStore } from './sessions.js';
 
 export const SESSION_COOKIE = 'odds_session';

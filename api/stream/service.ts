@@ -1,7 +1,7 @@
 import type { SportsbookDef, TierName } from '../../schemas/index.js';
 import { presentOdds } from '../contract/odds.js';
 import type { OpportunityList } from '../queries/index.js';
-import { TIERS } from '../tiers.js';
+import { TIERS } from '../../schemas/index.js';
 import type { Catalog } from '../views/catalog.js';
 import type { GameStateBoard } from '../views/gamestate-board.js';
 import type { OpportunityBoard } from '../views/opportunity-board.js';

@@ -5,7 +5,7 @@ import type { AccessLeases } from '../accounts/index.js';
 import { authErrorResponses, csvParam, errorResponse, notFoundResponse } from '../contract/common.js';
 import { ApiError } from '../errors.js';
 import { tierOf } from '../plugins/auth.js';
-import { TIERS, lowestTierWith } from '../tiers.js';
+import { TIERS, lowestTierWith } from '../../schemas/index.js';
 import { jsonArray } from './frames.js';
 import type { Rendered } from './frames.js';
 import { GAMESTATE_CHANNEL, GameStateSource } from './gamestate-source.js';

@@ -1,13 +1,11 @@
-import { DEFAULT_LOW_HOLD_PERCENT, SPLIT_MARKETS, SPLITS_BOOKS } from '../../schemas/index.js';
-import type { TierName } from '../../schemas/index.js';
+import { DEFAULT_LOW_HOLD_PERCENT, SPLITS_BOOKS, SPLIT_MARKETS, TIERS, lowestTierWith, openBooks } from '../../schemas/index.js';
+import type { Feature, TierName } from '../../schemas/index.js';
 import { parseFilters, parseOddsFilters } from '../contract/filters.js';
 import type { SharedFilterQuery } from '../contract/filters.js';
 import { parseCommon } from '../contract/opportunity-query.js';
 import { parseSplitsFilters } from '../contract/splits.js';
 import { ApiError } from '../errors.js';
 import type { OpportunityList } from '../queries/index.js';
-import { TIERS, lowestTierWith, openBooks } from '../tiers.js';
-import type { Feature } from '../tiers.js';
 import type { StreamSpec } from './hub.js';
 import { ODDS_CHANNEL } from './odds-source.js';
 import { LIST_NAMES, OPPORTUNITIES_CHANNEL } from './opportunity-source.js';

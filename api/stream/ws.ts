@@ -8,7 +8,7 @@ import type { TierName } from '../../schemas/index.js';
 import { ApiError } from '../errors.js';
 import type { AccessLeases, AuthenticatedKey, KeyStore } from '../accounts/index.js';
 import type { SessionAuth, SessionKey } from '../session/index.js';
-import { TIERS, allowedBooks } from '../tiers.js';
+import { TIERS, allowedBooks } from '../../schemas/index.js';
 import { jsonArray, wsMessage } from './frames.js';
 import type { Rendered } from './frames.js';
 import { GAMESTATE_CHANNEL, GameStateSource } from './gamestate-source.js';

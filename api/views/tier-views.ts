@@ -1,6 +1,6 @@
 import type { TierName } from '../../schemas/index.js';
 import type { Clock } from '../../pipeline/clock.js';
-import { TIERS } from '../tiers.js';
+import { TIERS } from '../../schemas/index.js';
 import type { LiveBoard } from './board.js';
 import type { ChangeLogOptions } from './change-log.js';
 import { DelayedBoard } from './delayed-board.js';

@@ -4,8 +4,7 @@
  * hobby 5, pro 15, sharp and enterprise all; 403 feature_required naming the tier that has it).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TIERS, allowedBooks } from '../../api/tiers.js';
-import { SPORTSBOOKS } from '../../schemas/index.js';
+import { SPORTSBOOKS, TIERS, allowedBooks } from '../../schemas/index.js';
 import { FIXTURE_ROWS, startConformance } from '../support/fixture.js';
 import type { Conformance } from '../support/fixture.js';
 

@@ -6,7 +6,7 @@
  * raw socket, since HTTP clients would resolve the dots themselves.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { builtWebRoot } from '../../api/system.js';
+import { builtWebRoot } from '../../runtime/system.js';
 import { ensureWebBuilt } from '../support/browser.js';
 import { rawRequest, startBareApp } from '../support/raw-http.js';
 import type { BareApp } from '../support/raw-http.js';

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import type { Browser } from 'playwright-core';
-import { builtWebRoot } from '../../api/system.js';
+import { builtWebRoot } from '../../runtime/system.js';
 
 /** Debian's Chromium (`make system-deps` installs it); CHROMIUM_PATH names another build. */
 export const CHROMIUM_PATH = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';

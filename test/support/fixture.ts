@@ -5,7 +5,7 @@ import { ManualClock } from '../../pipeline/clock.js';
 import { ScriptedFeed } from './scripted-feed.js';
 import { startTestSystem } from './system.js';
 import type { TestSystem } from './system.js';
-import type { SystemOverrides } from '../../api/system.js';
+import type { SystemOverrides } from '../../runtime/system.js';
 
 /**
  * A small board that exercises the contract: three events (NBA pre-match with spreads, totals

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../api/app.js';
 import type { AppDeps } from '../../api/deps.js';
 import { KeyStore } from '../../api/accounts/index.js';
-import type { HttpLimits } from '../../api/plugins/http-guard.js';
+import type { HttpLimits } from '../../schemas/index.js';
 import { DEFAULT_HTTP_LIMITS } from '../../api/plugins/http-guard.js';
 import { MemoryRateLimitStore } from '../../api/plugins/rate-limit.js';
 import { LiveBoard } from '../../api/views/board.js';

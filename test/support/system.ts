@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import type { Logger } from 'pino';
-import { loadConfig } from '../../api/config.js';
-import { startSystem } from '../../api/system.js';
-import type { RunningSystem, SystemOverrides } from '../../api/system.js';
+import { loadConfig } from '../../runtime/config.js';
+import { startSystem } from '../../runtime/system.js';
+import type { RunningSystem, SystemOverrides } from '../../runtime/system.js';
 
 export interface TestResponse {
   status: number;

@@ -1,15 +1,15 @@
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
-import { TIER_NAMES } from '../../schemas/index.js';
-import type { TierName } from '../../schemas/index.js';
-import { KafkaBus } from '../../pipeline/bus/index.js';
-import type { Bus } from '../../pipeline/bus/index.js';
-import { ChdbStore, ClickHouseStore, applyMigrations } from '../../pipeline/store/index.js';
-import type { OlapStore } from '../../pipeline/store/index.js';
-import { loadConfig } from '../config.js';
-import { Accounts, loadAccountChanges } from './accounts.js';
-import { KeyStore } from './key-store.js';
+import { TIER_NAMES } from '../schemas/index.js';
+import type { TierName } from '../schemas/index.js';
+import { KafkaBus } from '../pipeline/bus/index.js';
+import type { Bus } from '../pipeline/bus/index.js';
+import { ChdbStore, ClickHouseStore, applyMigrations } from '../pipeline/store/index.js';
+import type { OlapStore } from '../pipeline/store/index.js';
+import { Accounts, loadAccountChanges } from '../api/accounts/accounts.js';
+import { KeyStore } from '../api/accounts/key-store.js';
+import { loadConfig } from './config.js';
 
 const USAGE = 'usage: make key TIER=free|hobby|pro|sharp|enterprise NAME="who it is for" [ACCOUNT=acct_...] [RPM=requests per minute]';
 

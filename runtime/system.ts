@@ -2,39 +2,37 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import { LEAGUES, TEAMS, TIER_NAMES, tierBookScopes } from '../schemas/index.js';
+import { TIER_NAMES } from '../schemas/index.js';
 import type { TierName } from '../schemas/index.js';
 import { MemoryBus } from '../pipeline/bus/index.js';
 import type { Bus } from '../pipeline/bus/index.js';
 import type { Clock } from '../pipeline/clock.js';
 import type { Feed } from '../pipeline/feeds/feed.js';
-import { startPipeline } from '../pipeline/pipeline.js';
 import type { Pipeline } from '../pipeline/pipeline.js';
 import type { OlapStore } from '../pipeline/store/index.js';
-import { makeBus } from '../runtime/bus.js';
-import { clockFor, makeFeed, startFeed } from '../runtime/feed.js';
-import { RuntimeHealth } from '../runtime/health.js';
-import { openStore } from '../runtime/store.js';
-import { StartupError } from '../runtime/startup-error.js';
-import { startOperatorEndpoint } from '../runtime/operator-endpoint.js';
-import { buildApp } from './app.js';
-import type { PayloadInspector } from './deps.js';
-import type { StreamService } from './stream/index.js';
+import { buildApp } from '../api/app.js';
+import type { PayloadInspector } from '../api/deps.js';
+import type { StreamService } from '../api/stream/index.js';
+import { UsageRecorder, ensureKeys, loadOrCreateDemoSecrets, parseApiKeys, startAccounts } from '../api/accounts/index.js';
+import type { Accounts, KeyStore } from '../api/accounts/index.js';
+import { MemoryRateLimitStore } from '../api/plugins/rate-limit.js';
+import type { RateLimitStore } from '../api/plugins/rate-limit.js';
+import { RedisRateLimitStore } from '../api/plugins/redis-rate-limit.js';
+import { LiveBoard } from '../api/views/board.js';
+import { Catalog } from '../api/views/catalog.js';
+import { startChangelogViews } from '../api/views/changelog-views.js';
+import { FuturesBoard } from '../api/views/futures-board.js';
+import { startFuturesViews } from '../api/views/futures-views.js';
+import { GameStateBoard } from '../api/views/gamestate-board.js';
+import { OpportunityBoard } from '../api/views/opportunity-board.js';
+import { SplitsBoard } from '../api/views/splits-board.js';
+import { TierViews } from '../api/views/tier-views.js';
 import type { Config } from './config.js';
-import { UsageRecorder, ensureKeys, loadOrCreateDemoSecrets, parseApiKeys, startAccounts } from './accounts/index.js';
-import type { Accounts, KeyStore } from './accounts/index.js';
-import { MemoryRateLimitStore } from './plugins/rate-limit.js';
-import type { RateLimitStore } from './plugins/rate-limit.js';
-import { RedisRateLimitStore } from './plugins/redis-rate-limit.js';
-import { LiveBoard } from './views/board.js';
-import { Catalog } from './views/catalog.js';
-import { startChangelogViews } from './views/changelog-views.js';
-import { FuturesBoard } from './views/futures-board.js';
-import { startFuturesViews } from './views/futures-views.js';
-import { GameStateBoard } from './views/gamestate-board.js';
-import { OpportunityBoard } from './views/opportunity-board.js';
-import { SplitsBoard } from './views/splits-board.js';
-import { TierViews } from './views/tier-views.js';
+import { drain } from './drain.js';
+import type { RuntimeHealth } from './health.js';
+import { startOperatorEndpoint } from './operator-endpoint.js';
+import { openProcessParts, startConfiguredPipeline, startInput } from './process-parts.js';
+import { StartupError } from './startup-error.js';
 
 export interface RunningSystem {
   app: FastifyInstance;
@@ -126,19 +124,14 @@ export function packageVersion(): string {
  * feed first, then the pipeline drains before anything closes).
  */
 export async function startSystem(config: Config, logger: Logger, overrides: SystemOverrides = {}): Promise<RunningSystem> {
-  const clock: Clock = overrides.clock ?? clockFor(config);
-  const health = new RuntimeHealth();
   const runsPipeline = config.role !== 'api';
-  const opened = await openStore(config, logger, health);
+  const parts = await openProcessParts(config, logger, {
+    runsFeed: runsPipeline,
+    ...(overrides.clock ? { clock: overrides.clock } : {}),
+    ...(overrides.feed ? { feed: overrides.feed } : {}),
+  });
+  const { clock, health, opened, feed, bus } = parts;
   const store = opened.store;
-  // The in-process bus starts empty, so the latest-odds table starts empty too: it mirrors the
-  // board this process rebuilds (its versions are this bus's offsets), not what a previous run left.
-  // Kafka's offsets outlive the process, and so does the table.
-  if (config.kafkaBrokers === null) await store.exec('TRUNCATE TABLE IF EXISTS odds_latest');
-  // Made (and its file checked) before the port opens: a bad recording is a startup failure.
-  const feed = !runsPipeline ? null : overrides.feed ? overrides.feed(clock) : await makeFeed(config, clock, logger);
-
-  const bus = await makeBus(config, clock, logger);
   if (bus instanceof MemoryBus) bus.prioritize(inProcessPriority(config.replicaId));
   const board = new LiveBoard({ now: () => clock.now(), log: config.deltaWindow });
   // Delayed boards follow the live one from its first change on.
@@ -149,20 +142,7 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
   const gameStates = new GameStateBoard();
   const futures = new FuturesBoard(() => clock.now());
   const views = [...startChangelogViews(bus, board, config.replicaId, logger, opportunities, splits, gameStates), ...startFuturesViews(bus, futures, config.replicaId, logger)];
-  const fatal = (reason: string): void => {
-    if (health.failed) return;
-    health.fail(reason);
-    logger.fatal({ reason }, 'pipeline stage failed: the process stops');
-    overrides.onFatal?.(reason);
-  };
-  const pipeline = runsPipeline
-    ? startPipeline({
-        bus, store, clock, logger, catalog: { teams: TEAMS, leagues: LEAGUES },
-        sinkBatchRows: config.sink.batchRows, sinkMaxWaitMs: config.sink.maxWaitMs, sinkRetries: config.sink.retries,
-        opportunities: { bookScopes: tierBookScopes() },
-        onFailure: (e) => fatal(`stage failed: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`),
-      })
-    : null;
+  const pipeline = runsPipeline ? startConfiguredPipeline(config, parts, logger, overrides.onFatal ? { onFatal: overrides.onFatal } : {}) : null;
 
   // Demo and API_KEYS secrets become ordinary keys of the store (made once, kept by hash).
   const now = overrides.now ?? Date.now;
@@ -202,18 +182,10 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
     ? null
     : await startOperatorEndpoint({ host: config.host, port: config.metrics.port, token: config.metrics.token, routes: new Map([['/metrics', () => app.metricsText()]]) });
 
-  await pipeline?.ready;
-  if (feed) await startFeed(feed, bus);
+  await startInput(parts, pipeline);
 
-  const drained = async (timeoutMs = 10_000): Promise<boolean> => {
-    const end = Date.now() + timeoutMs;
-    const allLag = (): number => (pipeline?.lag() ?? 0) + views.reduce((s, v) => s + v.consumer.lag(), 0);
-    while (allLag() > 0) {
-      if (Date.now() > end) return false;
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    return true;
-  };
+  const allLag = (): number => (pipeline?.lag() ?? 0) + views.reduce((s, v) => s + v.consumer.lag(), 0);
+  const drained = (timeoutMs = 10_000): Promise<boolean> => drain(allLag, timeoutMs);
 
   let stopped: Promise<void> | null = null;
   const stop = (): Promise<void> => {
@@ -241,5 +213,5 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
 /** Where `make web-build` puts the web screen: dist/web, from the sources (tsx, vitest) and from dist/. */
 export function builtWebRoot(): string {
   const here = import.meta.url;
-  return fileURLToPath(new URL(/\/dist\/api\/[^/]+$/.test(here) ? '../web/' : '../dist/web/', here));
+  return fileURLToPath(new URL(/\/dist\/runtime\/[^/]+$/.test(here) ? '../web/' : '../dist/web/', here));
 }

@@ -1,2 +1,0 @@
-// `npm start` / older scripts: the entry now lives in runtime/ (one per role, chosen by ROLE).
-import '../runtime/main.js';

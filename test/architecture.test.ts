@@ -1,0 +1,76 @@
+// runtime/ is the only composition root: api/ and pipeline/ are assembled by it and never reach
+// back into it, and schemas/ (the contracts every layer shares) depends on no layer at all.
+// Type-only imports count too: they are where an upward dependency starts.
+import { readFileSync, readdirSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Which layers each layer may not import from. */
+const FORBIDDEN: Record<string, readonly string[]> = {
+  api: ['runtime'],
+  pipeline: ['runtime'],
+  schemas: ['api', 'pipeline', 'runtime'],
+};
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(join(ROOT, dir), { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile() && e.name.endsWith('.ts'))
+    .map((e) => relative(ROOT, join(e.parentPath, e.name)));
+}
+
+/** The project files `file` imports or re-exports from, statically (`import type` included), as paths from the root. */
+function importsOf(file: string): { specifier: string; target: string }[] {
+  const info = ts.preProcessFile(readFileSync(join(ROOT, file), 'utf8'), true, false);
+  return info.importedFiles
+    .filter((i) => i.fileName.startsWith('.'))
+    .map((i) => ({ specifier: i.fileName, target: relative(ROOT, resolve(ROOT, dirname(file), i.fileName)).replace(/\.js$/, '.ts') }));
+}
+
+const layerOf = (path: string): string => path.split(sep)[0] ?? '';
+
+const files = Object.keys(FORBIDDEN).flatMap(sourceFiles);
+const graph = new Map(files.map((f) => [f, importsOf(f)]));
+
+/** Import cycles among the files walked, each as the files around it (printed, not failed: see below). */
+function cycles(): string[][] {
+  const found: string[][] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const stack: string[] = [];
+  const visit = (file: string): void => {
+    state.set(file, 'open');
+    stack.push(file);
+    for (const { target } of graph.get(file) ?? []) {
+      if (!graph.has(target)) continue;
+      if (state.get(target) === 'open') found.push([...stack.slice(stack.indexOf(target)), target]);
+      else if (!state.has(target)) visit(target);
+    }
+    stack.pop();
+    state.set(file, 'done');
+  };
+  for (const file of graph.keys()) if (!state.has(file)) visit(file);
+  return found;
+}
+
+describe('layering', () => {
+  it('reads every source file of api/, pipeline/ and schemas/', () => {
+    for (const layer of Object.keys(FORBIDDEN)) expect(files.filter((f) => layerOf(f) === layer).length, layer).toBeGreaterThan(5);
+  });
+
+  it('api/ and pipeline/ import nothing from runtime/; schemas/ imports from no other layer', () => {
+    const offending = [...graph].flatMap(([file, imports]) =>
+      imports.filter(({ target }) => FORBIDDEN[layerOf(file)]?.includes(layerOf(target))).map(({ specifier }) => `${file} imports '${specifier}'`),
+    );
+    expect(offending).toEqual([]);
+  });
+
+  it('lists import cycles', () => {
+    // Not failed yet: known cycles remain (api/deps.ts - api/stream - api/queries, and one in
+    // pipeline/opportunities). Printed so that a new one is seen.
+    for (const cycle of cycles()) process.stdout.write(`import cycle: ${cycle.join(' -> ')}\n`);
+    expect(graph.size).toBe(files.length);
+  });
+});
