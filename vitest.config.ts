@@ -25,7 +25,14 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'suite',
-          include: ['schemas/**/*.test.ts', 'pipeline/**/*.test.ts', 'api/**/*.test.ts', 'runtime/**/*.test.ts', 'test/**/*.test.ts', 'bench/**/*.test.ts'],
+          include: [
+            'schemas/**/*.test.ts',
+            'pipeline/**/*.test.ts',
+            'api/**/*.test.ts',
+            'runtime/**/*.test.ts',
+            'test/**/*.test.ts',
+            'bench/**/*.test.ts',
+          ],
           exclude: [...configDefaults.exclude, ...long],
         },
       },

@@ -111,13 +111,24 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
         { name: 'events', description: 'Events aggregated from the current odds.' },
         { name: 'odds', description: 'Latest odds, best prices, comparison, batch and deltas.' },
         { name: 'opportunities', description: '+EV, arbitrage, middles and low-hold opportunities derived from the latest odds.' },
-        { name: 'streams', description: 'Server-Sent Events pushing odds and opportunity changes (the WebSocket endpoint is described in docs/api.md).' },
+        {
+          name: 'streams',
+          description: 'Server-Sent Events pushing odds and opportunity changes (the WebSocket endpoint is described in docs/api.md).',
+        },
         { name: 'account', description: 'The account of the key in use: tier, usage, and its API keys.' },
         { name: 'deeplinks', description: 'Links from odds and opportunities to the sportsbook pages.' },
-        { name: 'splits', description: 'Betting splits (bet % and handle %) from a recreational and a sharp-friendly book, with history and sharp-money signals.' },
+        {
+          name: 'splits',
+          description:
+            'Betting splits (bet % and handle %) from a recreational and a sharp-friendly book, with history and sharp-money signals.',
+        },
         { name: 'gamestate', description: 'Live score, period, clock and possession (Enterprise).' },
         { name: 'closing', description: 'Closing lines, their history and closing-line value (CLV) of +EV opportunities.' },
-        { name: 'futures', description: 'Outright markets (championship, MVP, season wins, playoffs): the list, prices at every book, fair lines and futures +EV.' },
+        {
+          name: 'futures',
+          description:
+            'Outright markets (championship, MVP, season wins, playoffs): the list, prices at every book, fair lines and futures +EV.',
+        },
         { name: 'mcp', description: 'MCP tool server (JSON-RPC 2.0 over Streamable HTTP) for AI agents; see docs/mcp.md.' },
       ],
       components: {
@@ -132,65 +143,112 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
   });
   await app.register(errorsPlugin);
   await app.register(cookie);
-  const sessions = new SessionAuth(new SessionStore(appDeps.sessionTtlMs ?? 12 * 3_600_000), deps.keys, (header) => app.parseCookie(header));
+  const sessions = new SessionAuth(new SessionStore(appDeps.sessionTtlMs ?? 12 * 3_600_000), deps.keys, (header) =>
+    app.parseCookie(header),
+  );
   // Streams and MCP sessions hold their key's access here, so whatever ends a key or a browser session ends them too.
-  const access = new AccessLeases(deps.keys, Date.now, undefined, (err) => app.log.error({ err }, 'ending a stream or MCP session whose access ended failed'));
+  const access = new AccessLeases(deps.keys, Date.now, undefined, (err) =>
+    app.log.error({ err }, 'ending a stream or MCP session whose access ended failed'),
+  );
   app.addHook('onClose', async () => access.close());
   if (appDeps.webRoot !== undefined) await app.register(webPlugin, { root: appDeps.webRoot });
   await app.register(jsonBodyPlugin);
   await app.register(finiteNumbersPlugin);
-  await app.register(metricsPlugin, { board: appDeps.board, token: appDeps.metricsToken ?? null, ...(appDeps.pipelineStats ? { pipelineStats: appDeps.pipelineStats } : {}) });
+  await app.register(metricsPlugin, {
+    board: appDeps.board,
+    token: appDeps.metricsToken ?? null,
+    ...(appDeps.pipelineStats ? { pipelineStats: appDeps.pipelineStats } : {}),
+  });
 
-  const deepLinks = new DeepLinkResolver(deps.catalog, deps.board, new RowIdIndex(deps.board), deps.opportunities ?? new OpportunityBoard());
-  await app.register(async (open) => {
-    await open.register(healthRoutes, { deps });
-    await open.register(deepLinkRoutes, { resolver: deepLinks, origins: templateOrigins(deps.catalog.deepLinks) });
-    await open.register(sessionRoutes, { auth: sessions, keys: deps.keys, catalog: deps.catalog, rateLimits: deps.rateLimits, now: () => Date.now(), access });
-    open.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-    open.get('/docs/errors', { schema: { hide: true } }, async () => ({
-      success: true,
-      data: Object.entries(ERROR_CODES).map(([code, e]) => ({ code, status: e.status, description: e.description })),
-    }));
-  }, { prefix: API_PREFIX });
+  const deepLinks = new DeepLinkResolver(
+    deps.catalog,
+    deps.board,
+    new RowIdIndex(deps.board),
+    deps.opportunities ?? new OpportunityBoard(),
+  );
+  await app.register(
+    async (open) => {
+      await open.register(healthRoutes, { deps });
+      await open.register(deepLinkRoutes, { resolver: deepLinks, origins: templateOrigins(deps.catalog.deepLinks) });
+      await open.register(sessionRoutes, {
+        auth: sessions,
+        keys: deps.keys,
+        catalog: deps.catalog,
+        rateLimits: deps.rateLimits,
+        now: () => Date.now(),
+        access,
+      });
+      open.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+      open.get('/docs/errors', { schema: { hide: true } }, async () => ({
+        success: true,
+        data: Object.entries(ERROR_CODES).map(([code, e]) => ({ code, status: e.status, description: e.description })),
+      }));
+    },
+    { prefix: API_PREFIX },
+  );
 
   let streamService: StreamService | undefined;
-  await app.register(async (authed) => {
-    // Shed before authenticating: a refused request costs nothing and counts against no limit.
-    await authed.register(loadSheddingPlugin, { maxEventLoopDelayMs: limits.shedEventLoopDelayMs, turnBudgetMs: limits.shedTurnBudgetMs, ...(appDeps.loadProbe ? { probe: appDeps.loadProbe } : {}) });
-    await authed.register(authPlugin, { keys: deps.keys, rateLimits: deps.rateLimits, now: () => Date.now(), sessions, ...(deps.usage ? { usage: deps.usage } : {}) });
-    await authed.register(envelopePlugin, appDeps.inspectPayload ? { inspect: appDeps.inspectPayload } : {});
-    await authed.register(referenceRoutes, { deps });
-    await authed.register(eventsRoutes, { deps });
-    await authed.register(oddsRoutes, { deps });
-    await authed.register(oddsDeltaRoutes, { deps });
-    await authed.register(oddsBatchRoutes, { deps });
-    await authed.register(opportunitiesRoutes, { deps });
-    await authed.register(streamPlugin, {
-      deps: {
-        views, catalog: deps.catalog, ...(deps.opportunities ? { opportunities: deps.opportunities } : {}), now: () => deps.clock.now(), ...(deps.stream ? { settings: deps.stream } : {}),
-        ...(deps.splits ? { splits: deps.splits } : {}), ...(deps.gameStates ? { gameStates: deps.gameStates } : {}),
-      },
-      keys: deps.keys,
-      access,
-      sessions,
-      onService: (service) => {
-        streamService = service;
-        appDeps.onStreams?.(service);
-      },
-    });
-    const accountStreams: AccountStreams = {
-      open: (accountId) => streamService?.hub.openStreams(accountId) ?? 0,
-      max: (tier, accountId) => streamService?.hub.options.maxStreams(tier, accountId) ?? TIERS[tier].maxStreams,
-    };
-    if (deps.accounts) await authed.register(accountRoutes, { deps, accounts: deps.accounts, streams: accountStreams });
-    await authed.register(deepLinkBatchRoutes, { resolver: deepLinks });
-    await authed.register(splitsRoutes, { deps });
-    await authed.register(gameStateRoutes, { deps });
-    await authed.register(closingRoutes, { deps });
-    await authed.register(futuresRoutes, { deps });
-    await authed.register(eventHistoryRoutes, { deps });
-    await authed.register(mcpRoutes, { deps, restPrefix: API_PREFIX, routeSchemas, access, ...(appDeps.mcpSessions ? { sessionLimits: appDeps.mcpSessions } : {}) });
-  }, { prefix: API_PREFIX });
+  await app.register(
+    async (authed) => {
+      // Shed before authenticating: a refused request costs nothing and counts against no limit.
+      await authed.register(loadSheddingPlugin, {
+        maxEventLoopDelayMs: limits.shedEventLoopDelayMs,
+        turnBudgetMs: limits.shedTurnBudgetMs,
+        ...(appDeps.loadProbe ? { probe: appDeps.loadProbe } : {}),
+      });
+      await authed.register(authPlugin, {
+        keys: deps.keys,
+        rateLimits: deps.rateLimits,
+        now: () => Date.now(),
+        sessions,
+        ...(deps.usage ? { usage: deps.usage } : {}),
+      });
+      await authed.register(envelopePlugin, appDeps.inspectPayload ? { inspect: appDeps.inspectPayload } : {});
+      await authed.register(referenceRoutes, { deps });
+      await authed.register(eventsRoutes, { deps });
+      await authed.register(oddsRoutes, { deps });
+      await authed.register(oddsDeltaRoutes, { deps });
+      await authed.register(oddsBatchRoutes, { deps });
+      await authed.register(opportunitiesRoutes, { deps });
+      await authed.register(streamPlugin, {
+        deps: {
+          views,
+          catalog: deps.catalog,
+          ...(deps.opportunities ? { opportunities: deps.opportunities } : {}),
+          now: () => deps.clock.now(),
+          ...(deps.stream ? { settings: deps.stream } : {}),
+          ...(deps.splits ? { splits: deps.splits } : {}),
+          ...(deps.gameStates ? { gameStates: deps.gameStates } : {}),
+        },
+        keys: deps.keys,
+        access,
+        sessions,
+        onService: (service) => {
+          streamService = service;
+          appDeps.onStreams?.(service);
+        },
+      });
+      const accountStreams: AccountStreams = {
+        open: (accountId) => streamService?.hub.openStreams(accountId) ?? 0,
+        max: (tier, accountId) => streamService?.hub.options.maxStreams(tier, accountId) ?? TIERS[tier].maxStreams,
+      };
+      if (deps.accounts) await authed.register(accountRoutes, { deps, accounts: deps.accounts, streams: accountStreams });
+      await authed.register(deepLinkBatchRoutes, { resolver: deepLinks });
+      await authed.register(splitsRoutes, { deps });
+      await authed.register(gameStateRoutes, { deps });
+      await authed.register(closingRoutes, { deps });
+      await authed.register(futuresRoutes, { deps });
+      await authed.register(eventHistoryRoutes, { deps });
+      await authed.register(mcpRoutes, {
+        deps,
+        restPrefix: API_PREFIX,
+        routeSchemas,
+        access,
+        ...(appDeps.mcpSessions ? { sessionLimits: appDeps.mcpSessions } : {}),
+      });
+    },
+    { prefix: API_PREFIX },
+  );
 
   return app as unknown as FastifyInstance;
 }

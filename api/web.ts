@@ -22,7 +22,10 @@ export const webPlugin: FastifyPluginAsync<{ root: string }> = async (app, { roo
     index: ['index.html'],
     setHeaders: (res, path) => {
       if (path.endsWith('.html')) {
-        res.header('content-security-policy', "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'");
+        res.header(
+          'content-security-policy',
+          "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+        );
         res.header('cache-control', 'no-cache');
       } else {
         // Vite names assets by content hash: safe to cache for good.

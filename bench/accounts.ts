@@ -16,9 +16,23 @@ import type { BenchFigure } from './report.js';
  */
 export async function benchAccounts(): Promise<BenchFigure[]> {
   const inserts: number[] = [];
-  const store = { kind: 'chdb', query: async () => [], exec: async () => undefined, insert: async (_t: string, rows: unknown[]) => void inserts.push(rows.length), close: async () => undefined } as unknown as OlapStore;
+  const store = {
+    kind: 'chdb',
+    query: async () => [],
+    exec: async () => undefined,
+    insert: async (_t: string, rows: unknown[]) => void inserts.push(rows.length),
+    close: async () => undefined,
+  } as unknown as OlapStore;
   const clock = new ManualClock(Date.UTC(2026, 10, 21, 18));
-  const deps = { board: new LiveBoard(), catalog: new Catalog(), clock, store, version: 'bench', redisUrl: null, rateLimits: unlimitedRateLimits };
+  const deps = {
+    board: new LiveBoard(),
+    catalog: new Catalog(),
+    clock,
+    store,
+    version: 'bench',
+    redisUrl: null,
+    rateLimits: unlimitedRateLimits,
+  };
   const key = 'sk_live_bench_key_0000000000000000000000000000000';
 
   const one = new KeyStore();

@@ -38,9 +38,20 @@ async function healthLatency(url: string): Promise<{ p50: number; p99: number; n
  * statement, once with as many threads as cores (what an unbounded statement takes). About 60 s.
  */
 export async function benchAnalyst(): Promise<BenchFigure[]> {
-  const run = async (threads: number): Promise<{ idle: Awaited<ReturnType<typeof healthLatency>>; busy: Awaited<ReturnType<typeof healthLatency>> }> => {
+  const run = async (
+    threads: number,
+  ): Promise<{ idle: Awaited<ReturnType<typeof healthLatency>>; busy: Awaited<ReturnType<typeof healthLatency>> }> => {
     const dataDir = mkdtempSync(join(tmpdir(), 'bench-analyst-'));
-    const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, ANALYST_PORT: '0', ANALYST_PASSWORD: PASSWORD, ANALYST_THREADS: String(threads), ANALYST_MAX_SECONDS: '60', SHED_EVENT_LOOP_DELAY_MS: '0' });
+    const config = loadConfig({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      ANALYST_PORT: '0',
+      ANALYST_PASSWORD: PASSWORD,
+      ANALYST_THREADS: String(threads),
+      ANALYST_MAX_SECONDS: '60',
+      SHED_EVENT_LOOP_DELAY_MS: '0',
+    });
     const system = await startSystem(config, pino({ level: 'silent' }));
     try {
       // Past start-up (first sink batches, the simulator's first schedule) before the idle window.
@@ -48,7 +59,12 @@ export async function benchAnalyst(): Promise<BenchFigure[]> {
       const idle = await healthLatency(system.url);
       const statements = Array.from({ length: config.analyst?.concurrency ?? 2 }, () => {
         const client = new AbortController();
-        const answer = fetch(`${system.analystUrl}/`, { method: 'POST', headers: { authorization: `Basic ${Buffer.from(`analyst:${PASSWORD}`).toString('base64')}` }, body: HEAVY, signal: client.signal }).catch(() => undefined);
+        const answer = fetch(`${system.analystUrl}/`, {
+          method: 'POST',
+          headers: { authorization: `Basic ${Buffer.from(`analyst:${PASSWORD}`).toString('base64')}` },
+          body: HEAVY,
+          signal: client.signal,
+        }).catch(() => undefined);
         return { client, answer };
       });
       await new Promise((r) => setTimeout(r, 500));
@@ -65,8 +81,18 @@ export async function benchAnalyst(): Promise<BenchFigure[]> {
   const unbounded = await run(cpus().length);
   const idle = (p: 'p50' | 'p99') => ({ name: `same system idle (n=${bounded.idle.n})`, value: bounded.idle[p] });
   return [
-    { name: `/health p50, 2 heavy statements, 1 thread each (n=${bounded.busy.n})`, value: bounded.busy.p50, unit: 'ms', baseline: idle('p50') },
+    {
+      name: `/health p50, 2 heavy statements, 1 thread each (n=${bounded.busy.n})`,
+      value: bounded.busy.p50,
+      unit: 'ms',
+      baseline: idle('p50'),
+    },
     { name: `/health p99, 2 heavy statements, 1 thread each`, value: bounded.busy.p99, unit: 'ms', baseline: idle('p99') },
-    { name: `/health p99, 2 heavy statements, ${cpus().length} threads each`, value: unbounded.busy.p99, unit: 'ms', baseline: { name: `that system idle (n=${unbounded.idle.n})`, value: unbounded.idle.p99 } },
+    {
+      name: `/health p99, 2 heavy statements, ${cpus().length} threads each`,
+      value: unbounded.busy.p99,
+      unit: 'ms',
+      baseline: { name: `that system idle (n=${unbounded.idle.n})`, value: unbounded.idle.p99 },
+    },
   ];
 }

@@ -29,7 +29,9 @@ interface LoadResult {
 /** autocannon in its own process, so load generation does not share the server's event loop. */
 async function load(url: string, seconds: number): Promise<LoadResult> {
   const bin = join(process.cwd(), 'node_modules', '.bin', 'autocannon');
-  const { stdout } = await run(bin, ['--json', '-c', '10', '-d', String(seconds), '-H', `x-api-key=${KEY}`, url], { maxBuffer: 16 * 1024 * 1024 });
+  const { stdout } = await run(bin, ['--json', '-c', '10', '-d', String(seconds), '-H', `x-api-key=${KEY}`, url], {
+    maxBuffer: 16 * 1024 * 1024,
+  });
   const r = JSON.parse(stdout) as { requests: { average: number }; latency: { p50: number; p99: number }; errors: number; non2xx: number };
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx };
 }
@@ -53,16 +55,30 @@ export async function benchApi(seconds = 5): Promise<BenchFigure[]> {
   const base = await app.listen({ port: 0, host: '127.0.0.1' });
 
   const bare = Fastify({ logger: false });
-  const page = board.activeEvents().flatMap((e) => board.rowsOf(e.id).map((r) => presentOdds(catalog, r, e))).slice(0, 100);
-  bare.get('/odds', { schema: { response: { 200: paginatedEnvelope(oddsRowSchema, { type: 'object', additionalProperties: true }) } } }, async () => ({
-    success: true, data: page, pagination: pagination(100, 0, board.rowCount), meta: { count: 100, total: board.rowCount }, updated_at: new Date().toISOString(),
-  }));
+  const page = board
+    .activeEvents()
+    .flatMap((e) => board.rowsOf(e.id).map((r) => presentOdds(catalog, r, e)))
+    .slice(0, 100);
+  bare.get(
+    '/odds',
+    { schema: { response: { 200: paginatedEnvelope(oddsRowSchema, { type: 'object', additionalProperties: true }) } } },
+    async () => ({
+      success: true,
+      data: page,
+      pagination: pagination(100, 0, board.rowCount),
+      meta: { count: 100, total: board.rowCount },
+      updated_at: new Date().toISOString(),
+    }),
+  );
   const bareUrl = await bare.listen({ port: 0, host: '127.0.0.1' });
 
   process.stdout.write(`  board: ${board.rowCount.toLocaleString('en-US')} odds rows, ${board.activeEvents().length} events\n`);
   const baseline = await load(`${bareUrl}/odds`, seconds);
   const all = await load(`${base}/api/v1/odds?limit=100`, seconds);
-  const filtered = await load(`${base}/api/v1/odds?sport=basketball,football&market=point_spread&sportsbook=pinnacle,draftkings&limit=100`, seconds);
+  const filtered = await load(
+    `${base}/api/v1/odds?sport=basketball,football&market=point_spread&sportsbook=pinnacle,draftkings&limit=100`,
+    seconds,
+  );
   const errors = baseline.errors + all.errors + filtered.errors;
   if (errors > 0) process.stdout.write(`  warning: ${errors} failed or non-2xx responses during load\n`);
 

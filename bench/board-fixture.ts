@@ -10,18 +10,30 @@ const BOARD_LEAGUES = ['nba', 'nfl', 'nhl', 'ncaab', 'ncaaf', 'mlb'];
 
 /** 24 outcomes per event and book, main and alternate lines included. */
 const OUTCOMES: readonly [MarketId, SelectionType, number | null, string | null][] = [
-  ['moneyline', 'home', null, null], ['moneyline', 'away', null, null],
-  ['point_spread', 'home', -3.5, null], ['point_spread', 'away', 3.5, null],
-  ['point_spread', 'home', -2.5, null], ['point_spread', 'away', 2.5, null],
-  ['point_spread', 'home', -4.5, null], ['point_spread', 'away', 4.5, null],
-  ['total_points', 'over', 44.5, null], ['total_points', 'under', 44.5, null],
-  ['total_points', 'over', 43.5, null], ['total_points', 'under', 43.5, null],
-  ['total_points', 'over', 45.5, null], ['total_points', 'under', 45.5, null],
-  ['team_total', 'over', 22.5, 'home'], ['team_total', 'under', 22.5, 'home'],
-  ['team_total', 'over', 21.5, 'away'], ['team_total', 'under', 21.5, 'away'],
-  ['1st_half', 'home', null, null], ['1st_half', 'away', null, null],
-  ['1st_half', 'home', -1.5, null], ['1st_half', 'away', 1.5, null],
-  ['1st_quarter', 'home', null, null], ['1st_quarter', 'away', null, null],
+  ['moneyline', 'home', null, null],
+  ['moneyline', 'away', null, null],
+  ['point_spread', 'home', -3.5, null],
+  ['point_spread', 'away', 3.5, null],
+  ['point_spread', 'home', -2.5, null],
+  ['point_spread', 'away', 2.5, null],
+  ['point_spread', 'home', -4.5, null],
+  ['point_spread', 'away', 4.5, null],
+  ['total_points', 'over', 44.5, null],
+  ['total_points', 'under', 44.5, null],
+  ['total_points', 'over', 43.5, null],
+  ['total_points', 'under', 43.5, null],
+  ['total_points', 'over', 45.5, null],
+  ['total_points', 'under', 45.5, null],
+  ['team_total', 'over', 22.5, 'home'],
+  ['team_total', 'under', 22.5, 'home'],
+  ['team_total', 'over', 21.5, 'away'],
+  ['team_total', 'under', 21.5, 'away'],
+  ['1st_half', 'home', null, null],
+  ['1st_half', 'away', null, null],
+  ['1st_half', 'home', -1.5, null],
+  ['1st_half', 'away', 1.5, null],
+  ['1st_quarter', 'home', null, null],
+  ['1st_quarter', 'away', null, null],
 ];
 
 /** Live prices per event of the fixture: every book quotes every outcome. */
@@ -49,8 +61,16 @@ export function buildBoard(events: number, clock: ManualClock, board = new LiveB
     if (!home || !away) throw new Error('catalog changed');
     const isLive = i % 10 === 0;
     const e: CanonicalEvent = {
-      id: `${league}-bench-${i}`, sport, league, homeTeamId: home.id, awayTeamId: away.id, startTime: clock.now() + 3600_000 + i * 60_000,
-      status: isLive ? 'live' : 'upcoming', isLive, externalIds: {}, updatedAt: clock.now(),
+      id: `${league}-bench-${i}`,
+      sport,
+      league,
+      homeTeamId: home.id,
+      awayTeamId: away.id,
+      startTime: clock.now() + 3600_000 + i * 60_000,
+      status: isLive ? 'live' : 'upcoming',
+      isLive,
+      externalIds: {},
+      updatedAt: clock.now(),
     };
     board.applyEvent(e);
     list.push(e);
@@ -58,8 +78,23 @@ export function buildBoard(events: number, clock: ManualClock, board = new LiveB
       for (const [market, selection, line, participant] of OUTCOMES) {
         const price = -110 - (rows.length % 40);
         const row: OddsRow = {
-          id: rows.length.toString(16).padStart(16, '0'), eventId: e.id, book, market, selection, line, participant, statCategory: null,
-          priceAmerican: price, priceDecimal: 1 + 100 / -price, probability: -price / (100 - price), ts: clock.now(), isLive, bookEventId: `${book}-${i}`, selectionId: null, isActive: true, suspendedSince: null,
+          id: rows.length.toString(16).padStart(16, '0'),
+          eventId: e.id,
+          book,
+          market,
+          selection,
+          line,
+          participant,
+          statCategory: null,
+          priceAmerican: price,
+          priceDecimal: 1 + 100 / -price,
+          probability: -price / (100 - price),
+          ts: clock.now(),
+          isLive,
+          bookEventId: `${book}-${i}`,
+          selectionId: null,
+          isActive: true,
+          suspendedSince: null,
         };
         rows.push(row);
         board.applyChange({ key: oddsRowKey(row), eventId: e.id, row, changedAt: clock.now() });

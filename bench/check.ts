@@ -30,10 +30,16 @@ function main(): void {
   const [resultsPath, baselinePath, flag] = process.argv.slice(2);
   if (!resultsPath || !baselinePath) throw new Error('usage: check.js results.json baseline.json [--write]');
   const figures = JSON.parse(readFileSync(resultsPath, 'utf8')) as BenchFigure[];
-  const ratios = new Map(figures.filter((f) => f.baseline.value > 0).map((f) => [f.name, { ratio: f.value / f.baseline.value, better: betterOf(f) }]));
+  const ratios = new Map(
+    figures.filter((f) => f.baseline.value > 0).map((f) => [f.name, { ratio: f.value / f.baseline.value, better: betterOf(f) }]),
+  );
   if (flag === '--write') {
     const previous = existsSync(baselinePath) ? (JSON.parse(readFileSync(baselinePath, 'utf8')) as BaselineFile) : null;
-    const file: BaselineFile = { tolerance: previous?.tolerance ?? 0.25, machine: previous?.machine ?? '', figures: { ...(previous?.figures ?? {}) } };
+    const file: BaselineFile = {
+      tolerance: previous?.tolerance ?? 0.25,
+      machine: previous?.machine ?? '',
+      figures: { ...(previous?.figures ?? {}) },
+    };
     for (const [name, r] of ratios) file.figures[name] = { ratio: Number(r.ratio.toFixed(4)), better: r.better };
     writeFileSync(baselinePath, `${JSON.stringify(file, null, 2)}\n`);
     process.stdout.write(`stored ${ratios.size} ratios in ${baselinePath}\n`);
@@ -50,9 +56,13 @@ function main(): void {
     const limit = stored.better === 'higher' ? stored.ratio * (1 - tol) : stored.ratio * (1 + tol);
     const ok = stored.better === 'higher' ? now.ratio >= limit : now.ratio <= limit;
     if (!ok) failed++;
-    process.stdout.write(`${ok ? 'ok  ' : 'FAIL'} ${name.padEnd(52)} ratio ${now.ratio.toFixed(3)} (stored ${stored.ratio.toFixed(3)}, ${stored.better === 'higher' ? 'at least' : 'at most'} ${limit.toFixed(3)})\n`);
+    process.stdout.write(
+      `${ok ? 'ok  ' : 'FAIL'} ${name.padEnd(52)} ratio ${now.ratio.toFixed(3)} (stored ${stored.ratio.toFixed(3)}, ${stored.better === 'higher' ? 'at least' : 'at most'} ${limit.toFixed(3)})\n`,
+    );
   }
-  process.stdout.write(`${compared} figures compared with ${baselinePath} (tolerance ${Math.round(tol * 100)} % of the stored ratio), ${failed} regressed\n`);
+  process.stdout.write(
+    `${compared} figures compared with ${baselinePath} (tolerance ${Math.round(tol * 100)} % of the stored ratio), ${failed} regressed\n`,
+  );
   if (compared === 0) throw new Error('no figure of the run is in the baseline file');
   if (failed > 0) process.exitCode = 1;
 }

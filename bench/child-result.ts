@@ -13,6 +13,10 @@ export function childResult<T>(script: string, args: readonly string[], options:
     let result: { value: T } | null = null;
     child.on('message', (m) => (result = { value: m as T }));
     child.on('error', reject);
-    child.on('exit', (code) => (result ? resolve(result.value) : reject(new Error(`bench/${script} ${args.join(' ')} exited with ${String(code)} before sending its result`))));
+    child.on('exit', (code) =>
+      result
+        ? resolve(result.value)
+        : reject(new Error(`bench/${script} ${args.join(' ')} exited with ${String(code)} before sending its result`)),
+    );
   });
 }

@@ -19,7 +19,13 @@ import { buildBoard, repriced } from './board-fixture.js';
 const KEY = 'bench-delta-key-0123456789';
 const EVENTS = 1000;
 const BOOKS = SPORTSBOOKS.slice(0, 20).map((b) => b.id);
-const SELECTIONS = [['moneyline', 'home', null], ['moneyline', 'away', null], ['point_spread', 'home', -3.5], ['point_spread', 'away', 3.5], ['total_points', 'over', 220.5]] as const;
+const SELECTIONS = [
+  ['moneyline', 'home', null],
+  ['moneyline', 'away', null],
+  ['point_spread', 'home', -3.5],
+  ['point_spread', 'away', 3.5],
+  ['total_points', 'over', 220.5],
+] as const;
 
 /** The benchmark measures serving, not the limiter (except where it measures the limiter). */
 const unlimited = unlimitedRateLimits;
@@ -35,11 +41,40 @@ export function board(clock: ManualClock): { board: LiveBoard; rows: OddsRow[] }
     const home = teams[i % teams.length];
     const away = teams[(i + 7) % teams.length];
     if (!home || !away || !league) throw new Error('catalog changed');
-    const e: CanonicalEvent = { id: `nba-bench-${i}`, sport: 'basketball', league: 'nba', homeTeamId: home.id, awayTeamId: away.id, startTime: clock.now() + 3600_000 + i * 60_000, status: 'upcoming', isLive: false, externalIds: {}, updatedAt: clock.now() };
+    const e: CanonicalEvent = {
+      id: `nba-bench-${i}`,
+      sport: 'basketball',
+      league: 'nba',
+      homeTeamId: home.id,
+      awayTeamId: away.id,
+      startTime: clock.now() + 3600_000 + i * 60_000,
+      status: 'upcoming',
+      isLive: false,
+      externalIds: {},
+      updatedAt: clock.now(),
+    };
     b.applyEvent(e);
     for (const book of BOOKS) {
       for (const [market, selection, line] of SELECTIONS) {
-        const row: OddsRow = { id: `r${rows.length}`, eventId: e.id, book, market, selection, line, participant: null, statCategory: null, priceAmerican: -110, priceDecimal: 1.9091, probability: 0.52381, ts: clock.now(), isLive: false, bookEventId: `${book}-${i}`, selectionId: null, isActive: true, suspendedSince: null };
+        const row: OddsRow = {
+          id: `r${rows.length}`,
+          eventId: e.id,
+          book,
+          market,
+          selection,
+          line,
+          participant: null,
+          statCategory: null,
+          priceAmerican: -110,
+          priceDecimal: 1.9091,
+          probability: 0.52381,
+          ts: clock.now(),
+          isLive: false,
+          bookEventId: `${book}-${i}`,
+          selectionId: null,
+          isActive: true,
+          suspendedSince: null,
+        };
         rows.push(row);
       }
     }
@@ -69,7 +104,10 @@ async function get(app: FastifyInstance, url: string): Promise<Record<string, un
  * answer's tail (pagination and meta follow `data`), so the bench times the server, not a
  * client parsing megabytes of JSON.
  */
-async function walkStep(app: FastifyInstance, url: string): Promise<{ count: number; hasMore: boolean; nextSince: string | null; nextCursor: string | null }> {
+async function walkStep(
+  app: FastifyInstance,
+  url: string,
+): Promise<{ count: number; hasMore: boolean; nextSince: string | null; nextCursor: string | null }> {
   const r = await app.inject({ method: 'GET', url, headers: { 'x-api-key': KEY } });
   if (r.statusCode !== 200) throw new Error(`${url}: ${r.statusCode} ${r.body.slice(0, 200)}`);
   const body = r.body;
@@ -78,7 +116,12 @@ async function walkStep(app: FastifyInstance, url: string): Promise<{ count: num
   const field = (name: string): string | null => new RegExp(`"${name}":"([^"]*)"`).exec(tail)?.[1] ?? null;
   const count = /"count":(\d+)/.exec(tail)?.[1];
   if (count === undefined) throw new Error(`${url}: no count in the answer's meta`);
-  return { count: Number(count), hasMore: tail.includes('"has_more":true'), nextSince: field('next_since'), nextCursor: field('next_cursor') };
+  return {
+    count: Number(count),
+    hasMore: tail.includes('"has_more":true'),
+    nextSince: field('next_since'),
+    nextCursor: field('next_cursor'),
+  };
 }
 
 /** Every page of a delta from `since`, following next_since: what a polling client pays. */
@@ -176,7 +219,11 @@ export async function benchDelta(): Promise<BenchFigure[]> {
   for (let round = 0; round < 10; round++) reprice(live, clock, rows, 0, 10_000);
   if ((await catchUp(app, since2)) !== 10_000) throw new Error('delta bench: expected 10000 changed rows');
   const compacted = await sampled(5, () => catchUp(app, since2));
-  const baseline = { name: `full /odds reload (${rows.length.toLocaleString('en-US')} rows, cursor)`, value: reloadMs.median, spread: reloadMs.spread };
+  const baseline = {
+    name: `full /odds reload (${rows.length.toLocaleString('en-US')} rows, cursor)`,
+    value: reloadMs.median,
+    spread: reloadMs.spread,
+  };
 
   const memory = await buildApp({ ...deps, rateLimits: new MemoryRateLimitStore() });
   const apps = [app, memory];
@@ -197,9 +244,18 @@ export async function benchDelta(): Promise<BenchFigure[]> {
   return [
     { name: 'GET /odds/delta catch-up, 1k changed rows', value: delta1k.median, spread: delta1k.spread, unit: 'ms', baseline },
     { name: 'GET /odds/delta catch-up, 100k changed rows', value: delta100k.median, spread: delta100k.spread, unit: 'ms', baseline },
-    { name: 'delta catch-up, 100k changes to 10k rows', value: compacted.median, spread: compacted.spread, unit: 'ms', baseline, target: { ratio: 0.3, better: 'lower' } },
+    {
+      name: 'delta catch-up, 100k changes to 10k rows',
+      value: compacted.median,
+      spread: compacted.spread,
+      unit: 'ms',
+      baseline,
+      target: { ratio: 0.3, better: 'lower' },
+    },
     { name: 'rate limit, in-process counters, per request', value: inProcess ?? 0, unit: 'µs', baseline: noLimiter },
-    ...(viaRedis === undefined ? [] : [{ name: 'rate limit, Redis counters, per request', value: viaRedis, unit: 'µs', baseline: noLimiter }]),
+    ...(viaRedis === undefined
+      ? []
+      : [{ name: 'rate limit, Redis counters, per request', value: viaRedis, unit: 'µs', baseline: noLimiter }]),
   ];
 }
 
@@ -216,7 +272,16 @@ export async function benchDeltaMillion(events = 2000): Promise<BenchFigure[]> {
   const { rows } = buildBoard(events, clock, live);
   const keys = new KeyStore();
   keys.add(KEY, 'enterprise', { requestsPerMinute: 1e12 });
-  const app = await buildApp({ board: live, catalog: new Catalog(), keys, clock, store, version: 'bench', redisUrl: null, rateLimits: unlimited });
+  const app = await buildApp({
+    board: live,
+    catalog: new Catalog(),
+    keys,
+    clock,
+    store,
+    version: 'bench',
+    redisUrl: null,
+    rateLimits: unlimited,
+  });
   const since = ((await get(app, '/api/v1/odds?limit=1'))['meta'] as { next_since: string }).next_since;
   const full = await sampled(2, () => reload(app));
   clock.advance(1000);
@@ -231,6 +296,17 @@ export async function benchDeltaMillion(events = 2000): Promise<BenchFigure[]> {
   const delta = await sampled(3, () => catchUp(app, since));
   await app.close();
   return [
-    { name: `delta catch-up, ${changed.toLocaleString('en-US')} changed rows [1M]`, value: delta.median, spread: delta.spread, unit: 'ms', baseline: { name: `full /odds reload (${rows.length.toLocaleString('en-US')} rows, cursor)`, value: full.median, spread: full.spread }, target: { ratio: 0.3, better: 'lower' } },
+    {
+      name: `delta catch-up, ${changed.toLocaleString('en-US')} changed rows [1M]`,
+      value: delta.median,
+      spread: delta.spread,
+      unit: 'ms',
+      baseline: {
+        name: `full /odds reload (${rows.length.toLocaleString('en-US')} rows, cursor)`,
+        value: full.median,
+        spread: full.spread,
+      },
+      target: { ratio: 0.3, better: 'lower' },
+    },
   ];
 }

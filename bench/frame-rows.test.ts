@@ -19,7 +19,12 @@ afterEach(async () => {
 type Row = Record<string, unknown>;
 
 const dating = (rows: Row[]): TimedRow[] =>
-  rows.map((r) => ({ id: r['id'] as string, timestamp: r['timestamp'] as string, is_active: r['is_active'] as boolean, suspended_since: r['suspended_since'] as string | null }));
+  rows.map((r) => ({
+    id: r['id'] as string,
+    timestamp: r['timestamp'] as string,
+    is_active: r['is_active'] as boolean,
+    suspended_since: r['suspended_since'] as string | null,
+  }));
 
 describe('reading odds rows from a frame without parsing it', () => {
   it('reads the id, timestamp, is_active and suspended_since of every row the server sent, SSE and WebSocket', async () => {
@@ -50,16 +55,20 @@ describe('reading odds rows from a frame without parsing it', () => {
     // Not vacuous: four rows in the snapshot, and the lock read as the server wrote it.
     expect(scanTimedRows(sseRows[0]?.text ?? '')).toHaveLength(4);
     const locked = scanTimedRows(wsRows[4] as string);
-    expect(locked).toEqual([{ id: expect.any(String), timestamp: '2026-11-22T12:00:00.000Z', is_active: false, suspended_since: '2026-11-22T12:00:01.500Z' }]);
+    expect(locked).toEqual([
+      { id: expect.any(String), timestamp: '2026-11-22T12:00:00.000Z', is_active: false, suspended_since: '2026-11-22T12:00:01.500Z' },
+    ]);
   });
 
   it('fails loudly when the scan and a parse disagree (a row whose fields moved)', () => {
-    const reordered = '{"type":"odds:update","data":[{"id":"a","is_active":true,"suspended_since":null,"timestamp":"2026-11-22T12:00:00.000Z"}]}';
+    const reordered =
+      '{"type":"odds:update","data":[{"id":"a","is_active":true,"suspended_since":null,"timestamp":"2026-11-22T12:00:00.000Z"}]}';
     expect(() => checkedTimedRows(reordered, (m) => (m as { data: TimedRow[] }).data)).toThrow(/frame scan disagrees with JSON.parse/);
   });
 
   it('tells a row from the references nested in it, which also start with an id', () => {
-    const text = '{"odds":[{"id":"r1","home":{"id":"nba-lal","name":"L"},"timestamp":"t1","is_active":true,"suspended_since":null},{"id":"r2","timestamp":"t2","away":{"id":"x"},"is_active":false,"suspended_since":"t3"}]}';
+    const text =
+      '{"odds":[{"id":"r1","home":{"id":"nba-lal","name":"L"},"timestamp":"t1","is_active":true,"suspended_since":null},{"id":"r2","timestamp":"t2","away":{"id":"x"},"is_active":false,"suspended_since":"t3"}]}';
     expect(scanTimedRows(text)).toEqual([
       { id: 'r1', timestamp: 't1', is_active: true, suspended_since: null },
       { id: 'r2', timestamp: 't2', is_active: false, suspended_since: 't3' },

@@ -77,9 +77,16 @@ let checked = 0;
 export function checkedTimedRows(text: string, parsedRows: (parsed: unknown) => TimedRow[] | undefined, every = 200): TimedRow[] {
   const rows = scanTimedRows(text);
   if (checked++ < 100 || checked % every === 0) {
-    const expected = (parsedRows(JSON.parse(text)) ?? []).map((r) => ({ id: r.id, timestamp: r.timestamp, is_active: r.is_active, suspended_since: r.suspended_since }));
+    const expected = (parsedRows(JSON.parse(text)) ?? []).map((r) => ({
+      id: r.id,
+      timestamp: r.timestamp,
+      is_active: r.is_active,
+      suspended_since: r.suspended_since,
+    }));
     if (JSON.stringify(expected) !== JSON.stringify(rows)) {
-      throw new Error(`frame scan disagrees with JSON.parse: ${JSON.stringify(rows).slice(0, 300)} against ${JSON.stringify(expected).slice(0, 300)} in ${text.slice(0, 300)}`);
+      throw new Error(
+        `frame scan disagrees with JSON.parse: ${JSON.stringify(rows).slice(0, 300)} against ${JSON.stringify(expected).slice(0, 300)} in ${text.slice(0, 300)}`,
+      );
     }
   }
   return rows;

@@ -66,11 +66,19 @@ export async function benchKafka(): Promise<BenchFigure[]> {
     const cpu0 = process.cpuUsage();
     const broker0 = baselineKafka.cpuSeconds();
     for (let i = 0; i < raw.length; i += 500) {
-      await producer.send({ topic: 'bench-raw', acks: -1, messages: raw.slice(i, i + 500).map((t) => ({ key: t.league, value: JSON.stringify(t) })) });
+      await producer.send({
+        topic: 'bench-raw',
+        acks: -1,
+        messages: raw.slice(i, i + 500).map((t) => ({ key: t.league, value: JSON.stringify(t) })),
+      });
     }
     let seen = 0;
     await consumer.subscribe({ topic: 'bench-raw', fromBeginning: true });
-    await consumer.run({ eachBatch: async ({ batch }) => { seen += batch.messages.length; } });
+    await consumer.run({
+      eachBatch: async ({ batch }) => {
+        seen += batch.messages.length;
+      },
+    });
     await until(() => seen >= raw.length, 120_000);
     baselinePerSecond = raw.length / ((performance.now() - t0) / 1000);
     baselineCpu = { own: cpuSeconds(process.cpuUsage(cpu0)), broker: baselineKafka.cpuSeconds() - broker0 };
@@ -86,16 +94,28 @@ export async function benchKafka(): Promise<BenchFigure[]> {
   let pipelinePerSecond = 0;
   try {
     await applyMigrations(store);
-    const codec = process.env['BENCH_KAFKA_JSON'] ? {} : { codec: new AvroCodec({ client: SchemaRegistryClient.newClient({ baseURLs: ['mock://bench'] }) }) };
+    const codec = process.env['BENCH_KAFKA_JSON']
+      ? {}
+      : { codec: new AvroCodec({ client: SchemaRegistryClient.newClient({ baseURLs: ['mock://bench'] }) }) };
     const bus = new KafkaBus({ brokers: mock.brokers, sessionTimeoutMs: 6000, ...codec });
-    const pipeline = startPipeline({ bus, store, clock: new ManualClock(T0), logger: pino({ level: 'silent' }), catalog: { teams: TEAMS, leagues: LEAGUES }, sinkMaxWaitMs: 200 });
+    const pipeline = startPipeline({
+      bus,
+      store,
+      clock: new ManualClock(T0),
+      logger: pino({ level: 'silent' }),
+      catalog: { teams: TEAMS, leagues: LEAGUES },
+      sinkMaxWaitMs: 200,
+    });
     await pipeline.ready;
     const t0 = performance.now();
     const cpu0 = process.cpuUsage();
     const broker0 = mock.cpuSeconds();
     const producer = bus.producer();
     for (let i = 0; i < raw.length; i += 500) {
-      await producer.send(TOPICS.rawTicks, raw.slice(i, i + 500).map((t) => ({ key: `${t.book}:${t.bookEventId}`, partitionKey: t.league, value: t })));
+      await producer.send(
+        TOPICS.rawTicks,
+        raw.slice(i, i + 500).map((t) => ({ key: `${t.book}:${t.bookEventId}`, partitionKey: t.league, value: t })),
+      );
     }
     const produced = performance.now();
     await until(() => pipeline.stats().sinks['odds_ticks']?.rowsWritten === expectedTicks, 300_000);
@@ -104,7 +124,9 @@ export async function benchKafka(): Promise<BenchFigure[]> {
     const broker = mock.cpuSeconds() - broker0;
     // CPU per 1000 ticks says what the pipeline costs whatever else runs on the machine.
     const per = (s: number): string => ((s * 1000 * 1000) / raw.length).toFixed(0);
-    process.stdout.write(`  pipeline: produced in ${((produced - t0) / 1000).toFixed(2)} s, every tick in ClickHouse after ${((performance.now() - t0) / 1000).toFixed(2)} s; CPU per 1000 ticks: ${per(own)} ms in process + ${per(broker)} ms broker (raw kafkajs: ${per(baselineCpu.own)} ms + ${per(baselineCpu.broker)} ms)\n`);
+    process.stdout.write(
+      `  pipeline: produced in ${((produced - t0) / 1000).toFixed(2)} s, every tick in ClickHouse after ${((performance.now() - t0) / 1000).toFixed(2)} s; CPU per 1000 ticks: ${per(own)} ms in process + ${per(broker)} ms broker (raw kafkajs: ${per(baselineCpu.own)} ms + ${per(baselineCpu.broker)} ms)\n`,
+    );
     await pipeline.stop();
     await bus.close();
   } finally {
@@ -112,11 +134,13 @@ export async function benchKafka(): Promise<BenchFigure[]> {
     mock.stop();
     rmSync(dir, { recursive: true, force: true });
   }
-  return [{
-    name: 'pipeline over Kafka (Avro), raw tick to ClickHouse',
-    value: pipelinePerSecond,
-    unit: 'ticks/s',
-    baseline: { name: 'raw kafkajs produce + consume (JSON)', value: baselinePerSecond },
-    target: { ratio: 0.5, better: 'higher' },
-  }];
+  return [
+    {
+      name: 'pipeline over Kafka (Avro), raw tick to ClickHouse',
+      value: pipelinePerSecond,
+      unit: 'ticks/s',
+      baseline: { name: 'raw kafkajs produce + consume (JSON)', value: baselinePerSecond },
+      target: { ratio: 0.5, better: 'higher' },
+    },
+  ];
 }

@@ -31,10 +31,15 @@ export interface WorkerResult {
 function get(agent: Agent, url: URL, key: string): Promise<{ status: number; ms: number; retryAfter: number }> {
   return new Promise((resolve) => {
     const t0 = performance.now();
-    const req = request({ agent, host: url.hostname, port: url.port, path: `${url.pathname}${url.search}`, headers: { 'x-api-key': key }, timeout: 30_000 }, (res) => {
-      res.resume();
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - t0, retryAfter: Number(res.headers['retry-after'] ?? 0) }));
-    });
+    const req = request(
+      { agent, host: url.hostname, port: url.port, path: `${url.pathname}${url.search}`, headers: { 'x-api-key': key }, timeout: 30_000 },
+      (res) => {
+        res.resume();
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, ms: performance.now() - t0, retryAfter: Number(res.headers['retry-after'] ?? 0) }),
+        );
+      },
+    );
     req.on('timeout', () => req.destroy(new Error('timeout')));
     req.on('error', () => resolve({ status: 0, ms: performance.now() - t0, retryAfter: 0 }));
     req.end();

@@ -31,21 +31,33 @@ async function main(): Promise<void> {
   await client.connect(transport);
   // The same call as a plain HTTP client sends it (no SDK-side schema checks): the server's share.
   const rawHeaders = {
-    'x-api-key': key, 'content-type': 'application/json', accept: 'application/json, text/event-stream',
-    'mcp-session-id': transport.sessionId ?? '', 'mcp-protocol-version': transport.protocolVersion ?? '2025-03-26',
+    'x-api-key': key,
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'mcp-session-id': transport.sessionId ?? '',
+    'mcp-protocol-version': transport.protocolVersion ?? '2025-03-26',
   };
   // Ids of its own, far from the SDK client's: a session's request ids must not collide.
   let rawId = 1_000_000;
   const raw = async (): Promise<void> => {
-    const rawBody = JSON.stringify({ jsonrpc: '2.0', id: rawId++, method: 'tools/call', params: { name: 'get_odds', arguments: { limit: 50 } } });
+    const rawBody = JSON.stringify({
+      jsonrpc: '2.0',
+      id: rawId++,
+      method: 'tools/call',
+      params: { name: 'get_odds', arguments: { limit: 50 } },
+    });
     const res = await fetch(`${base}/api/v1/mcp`, { method: 'POST', headers: rawHeaders, body: rawBody });
     const body = (await res.json()) as { result?: { structuredContent?: { data?: unknown[] } } };
-    if (body.result?.structuredContent?.data?.length !== 50) throw new Error(`raw tools/call did not answer 50 rows: ${JSON.stringify(body).slice(0, 400)}`);
+    if (body.result?.structuredContent?.data?.length !== 50)
+      throw new Error(`raw tools/call did not answer 50 rows: ${JSON.stringify(body).slice(0, 400)}`);
   };
   const tool = async (): Promise<void> => {
     const r = await client.callTool({ name: 'get_odds', arguments: { limit: 50 } });
     const rows = (r.structuredContent as { data?: unknown[] } | undefined)?.data?.length;
-    if (r.isError || rows !== 50) throw new Error(`get_odds answered ${String(rows)} rows${r.isError ? ` (tool error: ${JSON.stringify(r.content).slice(0, 300)})` : ''}`);
+    if (r.isError || rows !== 50)
+      throw new Error(
+        `get_odds answered ${String(rows)} rows${r.isError ? ` (tool error: ${JSON.stringify(r.content).slice(0, 300)})` : ''}`,
+      );
   };
   // Warm both paths (JIT, connection pools, compiled schemas), interleaved.
   for (let i = 0; i < 50; i++) {

@@ -46,13 +46,22 @@ export async function benchMcp(calls = 400): Promise<BenchFigure[]> {
     await sys.drained();
     sys.keys.add(KEY, 'enterprise', { requestsPerMinute: 1_000_000_000 });
     // The client runs in its own process (bench/mcp-client.ts), as an agent's would.
-    const { stdout } = await run(process.execPath, [fileURLToPath(new URL('./mcp-client.js', import.meta.url)), sys.url, KEY, String(calls)], { maxBuffer: 16 * 1024 * 1024 });
+    const { stdout } = await run(
+      process.execPath,
+      [fileURLToPath(new URL('./mcp-client.js', import.meta.url)), sys.url, KEY, String(calls)],
+      { maxBuffer: 16 * 1024 * 1024 },
+    );
     const out = JSON.parse(stdout) as { rest: number[]; mcp: number[]; raw: number[] };
     const r = stats(out.rest);
     const m = stats(out.mcp);
     const w = stats(out.raw);
     return [
-      { name: 'MCP get_odds 50 rows, SDK client: p99', value: m.p99, unit: 'ms', baseline: { name: 'REST GET /odds?limit=50 p99', value: r.p99 } },
+      {
+        name: 'MCP get_odds 50 rows, SDK client: p99',
+        value: m.p99,
+        unit: 'ms',
+        baseline: { name: 'REST GET /odds?limit=50 p99', value: r.p99 },
+      },
       { name: 'MCP get_odds 50 rows, SDK client: p50', value: m.p50, unit: 'ms', baseline: { name: 'REST p50', value: r.p50 } },
       { name: 'MCP get_odds 50 rows, plain POST: p99', value: w.p99, unit: 'ms', baseline: { name: 'REST p99', value: r.p99 } },
       { name: 'MCP get_odds 50 rows, plain POST: p50', value: w.p50, unit: 'ms', baseline: { name: 'REST p50', value: r.p50 } },

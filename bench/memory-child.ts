@@ -11,7 +11,9 @@ import type { BenchFigure } from './report.js';
 const sections: Record<string, () => Promise<BenchFigure[]>> = { memory: () => benchMemory(), 'delay-line': () => benchDelayLine() };
 const run = sections[process.argv[2] ?? ''];
 if (!run) {
-  process.stderr.write(`memory-child: unknown section ${JSON.stringify(process.argv[2])} (expected ${Object.keys(sections).join(' or ')})\n`);
+  process.stderr.write(
+    `memory-child: unknown section ${JSON.stringify(process.argv[2])} (expected ${Object.keys(sections).join(' or ')})\n`,
+  );
   process.exit(2);
 }
 run().then(

@@ -54,7 +54,15 @@ export async function benchMemory(events = 2000): Promise<BenchFigure[]> {
   const afterFragments = (heapAfterGc() - h1) / rows;
   // Held to here, so the measurement above cannot find the cache unreachable.
   const serialized = fragments.serialized;
-  process.stdout.write(`  ${rows.toLocaleString('en-US')} live prices, ${views.feeds().length} tier views (${views.feeds().map((f) => `${f.feed}: ${f.board.rowCount.toLocaleString('en-US')}`).join(', ')}); change logs ${views.feeds().map((f) => f.board.log.length.toLocaleString('en-US')).join(' + ')} entries; ${serialized.toLocaleString('en-US')} rows serialized, the newest 200,000 kept as fragments\n`);
+  process.stdout.write(
+    `  ${rows.toLocaleString('en-US')} live prices, ${views.feeds().length} tier views (${views
+      .feeds()
+      .map((f) => `${f.feed}: ${f.board.rowCount.toLocaleString('en-US')}`)
+      .join(', ')}); change logs ${views
+      .feeds()
+      .map((f) => f.board.log.length.toLocaleString('en-US'))
+      .join(' + ')} entries; ${serialized.toLocaleString('en-US')} rows serialized, the newest 200,000 kept as fragments\n`,
+  );
   views.close();
   const baseline = { name: 'the row objects alone', value: rowsOnly };
   const target = { limit: 1024, better: 'lower' } as const;
@@ -112,10 +120,18 @@ export async function benchDelayLine(events = 90, perSecond = 2000): Promise<Ben
   views.sync();
   const drained = fullGcMs();
   const heapDrained = heapAfterGc();
-  process.stdout.write(`  ${rows.length.toLocaleString('en-US')} live prices; ${waiting.toLocaleString('en-US')} changes waiting in the line; fed and synced in ${feedMs.toFixed(0)} ms (live board, change logs and line)\n`);
+  process.stdout.write(
+    `  ${rows.length.toLocaleString('en-US')} live prices; ${waiting.toLocaleString('en-US')} changes waiting in the line; fed and synced in ${feedMs.toFixed(0)} ms (live board, change logs and line)\n`,
+  );
   views.close();
   return [
-    { name: 'full GC with the line full', value: full.median, unit: 'ms', spread: full.spread, baseline: { name: 'line drained', value: drained.median, spread: drained.spread } },
+    {
+      name: 'full GC with the line full',
+      value: full.median,
+      unit: 'ms',
+      spread: full.spread,
+      baseline: { name: 'line drained', value: drained.median, spread: drained.spread },
+    },
     { name: 'heap with the line full', value: heapFull / 1e6, unit: 'MB', baseline: { name: 'line drained', value: heapDrained / 1e6 } },
   ];
 }

@@ -42,7 +42,10 @@ const BATCH = 1000;
 export function run(events: readonly CanonicalEvent[], ticks: readonly OddsTick[], mode: Mode): Run {
   const snapshot = new SnapshotProcessor();
   const processor = new OpportunityProcessor();
-  processor.handleBatch(events.map((event) => ({ type: 'event' as const, event })), T0);
+  processor.handleBatch(
+    events.map((event) => ({ type: 'event' as const, event })),
+    T0,
+  );
   const batched = mode === 'batch' || mode === 'snapshotBatch';
   const latencies = new Float64Array(batched ? 0 : ticks.length);
   let changes = 0;
@@ -96,7 +99,10 @@ export const SEMI_SPACE_MB = 64;
 function forkedSamples(execArgv: string[], samples: number): Promise<{ ms: number; cpuMs: number }[]> {
   // The parent's NODE_OPTIONS must not set the flag for both children.
   const nodeOptions = (process.env['NODE_OPTIONS'] ?? '').replace(/--max-semi-space-size=\S+/g, '');
-  return childResult<{ ms: number; cpuMs: number }[]>('./opportunities-child.js', [String(samples)], { execArgv, env: { ...process.env, NODE_OPTIONS: nodeOptions } });
+  return childResult<{ ms: number; cpuMs: number }[]>('./opportunities-child.js', [String(samples)], {
+    execArgv,
+    env: { ...process.env, NODE_OPTIONS: nodeOptions },
+  });
 }
 
 /**
@@ -117,8 +123,19 @@ async function heapFigures(tickCount: number): Promise<BenchFigure[]> {
   process.stdout.write(spreadLine(`batches of ${BATCH}, ${flag} against V8's default, ticks/s`, wall(larger), wall(byDefault)));
   process.stdout.write(spreadLine(`batches of ${BATCH}, ${flag} against V8's default, ticks per CPU-second`, cpu(larger), cpu(byDefault)));
   return [
-    { name: `ticks/s, batches of ${BATCH}, ${flag}`, value: wall(larger).median, unit: 'ticks/s', baseline: { name: "same, V8's default heap (child processes)", value: wall(byDefault).median }, target: { limit: 100_000, better: 'higher' } },
-    { name: `ticks per CPU-second, batches, ${flag}`, value: cpu(larger).median, unit: 'ticks/s', baseline: { name: "same, V8's default heap", value: cpu(byDefault).median } },
+    {
+      name: `ticks/s, batches of ${BATCH}, ${flag}`,
+      value: wall(larger).median,
+      unit: 'ticks/s',
+      baseline: { name: "same, V8's default heap (child processes)", value: wall(byDefault).median },
+      target: { limit: 100_000, better: 'higher' },
+    },
+    {
+      name: `ticks per CPU-second, batches, ${flag}`,
+      value: cpu(larger).median,
+      unit: 'ticks/s',
+      baseline: { name: "same, V8's default heap", value: cpu(byDefault).median },
+    },
   ];
 }
 
@@ -129,7 +146,8 @@ export async function benchOpportunities(): Promise<BenchFigure[]> {
   const runs: Record<Mode, Run[]> = { snapshot: [], tick: [], snapshotBatch: [], batch: [] };
   // Interleaved, so that a burst of load on the machine hits the figure and its baseline alike.
   for (let i = 0; i < 5; i++) {
-    for (const mode of ['snapshotBatch', 'batch', 'snapshot', 'tick'] as const) if (runs[mode].length < SAMPLES[mode]) runs[mode].push(run(events, ticks, mode));
+    for (const mode of ['snapshotBatch', 'batch', 'snapshot', 'tick'] as const)
+      if (runs[mode].length < SAMPLES[mode]) runs[mode].push(run(events, ticks, mode));
   }
   const rates = (mode: Mode): Spread => spread(runs[mode].map((r) => ticks.length / (r.ms / 1000)));
   const cpuRates = (mode: Mode): Spread => spread(runs[mode].map((r) => ticks.length / (r.cpuMs / 1000)));
@@ -140,12 +158,43 @@ export async function benchOpportunities(): Promise<BenchFigure[]> {
   process.stdout.write(spreadLine(`batches of ${BATCH}, ticks/s`, rates('batch'), rates('snapshotBatch')));
   process.stdout.write(spreadLine(`batches of ${BATCH}, ticks per CPU-second`, cpuRates('batch'), cpuRates('snapshotBatch')));
   return [
-    { name: 'ticks/s, snapshot + 4 engines, per tick', value: rates('tick').median, unit: 'ticks/s', baseline: { name: 'snapshot only, per tick', value: rates('snapshot').median } },
-    { name: `ticks/s, snapshot + 4 engines, batches of ${BATCH}`, value: rates('batch').median, unit: 'ticks/s', baseline: { name: `snapshot only, batches of ${BATCH}`, value: rates('snapshotBatch').median }, target: { limit: 100_000, better: 'higher' } },
-    { name: `ticks per CPU-second, engines, batches of ${BATCH}`, value: cpuRates('batch').median, unit: 'ticks/s', baseline: { name: 'snapshot only', value: cpuRates('snapshotBatch').median } },
-    { name: 'tick-to-opportunity latency p50', value: percentile(latencies, 0.5), unit: 'µs', baseline: { name: 'snapshot p50', value: percentile(baseLatencies, 0.5) } },
-    { name: 'tick-to-opportunity latency p99', value: percentile(latencies, 0.99), unit: 'µs', baseline: { name: 'snapshot p99', value: percentile(baseLatencies, 0.99) } },
-    { name: 'opportunity changes per 1000 ticks (per tick)', value: ((middle('tick')?.changes ?? 0) / ticks.length) * 1000, unit: 'changes', baseline: { name: 'ticks', value: 1000 } },
+    {
+      name: 'ticks/s, snapshot + 4 engines, per tick',
+      value: rates('tick').median,
+      unit: 'ticks/s',
+      baseline: { name: 'snapshot only, per tick', value: rates('snapshot').median },
+    },
+    {
+      name: `ticks/s, snapshot + 4 engines, batches of ${BATCH}`,
+      value: rates('batch').median,
+      unit: 'ticks/s',
+      baseline: { name: `snapshot only, batches of ${BATCH}`, value: rates('snapshotBatch').median },
+      target: { limit: 100_000, better: 'higher' },
+    },
+    {
+      name: `ticks per CPU-second, engines, batches of ${BATCH}`,
+      value: cpuRates('batch').median,
+      unit: 'ticks/s',
+      baseline: { name: 'snapshot only', value: cpuRates('snapshotBatch').median },
+    },
+    {
+      name: 'tick-to-opportunity latency p50',
+      value: percentile(latencies, 0.5),
+      unit: 'µs',
+      baseline: { name: 'snapshot p50', value: percentile(baseLatencies, 0.5) },
+    },
+    {
+      name: 'tick-to-opportunity latency p99',
+      value: percentile(latencies, 0.99),
+      unit: 'µs',
+      baseline: { name: 'snapshot p99', value: percentile(baseLatencies, 0.99) },
+    },
+    {
+      name: 'opportunity changes per 1000 ticks (per tick)',
+      value: ((middle('tick')?.changes ?? 0) / ticks.length) * 1000,
+      unit: 'changes',
+      baseline: { name: 'ticks', value: 1000 },
+    },
     ...(await heapFigures(ticks.length)),
   ];
 }

@@ -45,7 +45,15 @@ async function rawBusRun(ticks: RawTick[]): Promise<number> {
   const sink = rawBus.consumer({ groupId: 'noop', topic: TOPICS.rawTicks, fromBeginning: true, maxBatchSize: 5000 });
   sink.run(async () => {});
   const rawProducer = rawBus.producer();
-  const ms = await pumpUntilDrained((b) => rawProducer.send(TOPICS.rawTicks, b.map((t) => ({ key: busKey(t), partitionKey: t.league, value: t }))), ticks, () => sink.lag());
+  const ms = await pumpUntilDrained(
+    (b) =>
+      rawProducer.send(
+        TOPICS.rawTicks,
+        b.map((t) => ({ key: busKey(t), partitionKey: t.league, value: t })),
+      ),
+    ticks,
+    () => sink.lag(),
+  );
   await sink.stop();
   await rawBus.close();
   return ms;
@@ -62,7 +70,15 @@ export async function pipelineRun(ticks: RawTick[], start: number): Promise<{ ms
   const pipeline = startConfiguredPipeline(config, parts, logger, { tierScopes: false });
   await pipeline.ready;
   const producer = bus.producer();
-  const ms = await pumpUntilDrained((b) => producer.send(TOPICS.rawTicks, b.map((t) => ({ key: busKey(t), partitionKey: t.league, value: t }))), ticks, () => pipeline.lag());
+  const ms = await pumpUntilDrained(
+    (b) =>
+      producer.send(
+        TOPICS.rawTicks,
+        b.map((t) => ({ key: busKey(t), partitionKey: t.league, value: t })),
+      ),
+    ticks,
+    () => pipeline.lag(),
+  );
   const stats = pipeline.stats();
   await pipeline.stop();
   await bus.close();
@@ -128,7 +144,12 @@ export async function benchPipeline(tickCount = 200_000): Promise<BenchFigure[]>
   process.stdout.write(spreadLine('processors only, ticks/s', spread(processors), rawSpread));
   const baseline = { name: 'raw bus, no-op consumer', value: rawSpread.median };
   return [
-    { name: `pipeline ticks/s (${tickCount.toLocaleString('en-US')} ticks, chDB sinks)`, value: spread(full).median, unit: 'ticks/s', baseline },
+    {
+      name: `pipeline ticks/s (${tickCount.toLocaleString('en-US')} ticks, chDB sinks)`,
+      value: spread(full).median,
+      unit: 'ticks/s',
+      baseline,
+    },
     { name: 'processors only (normalizer+snapshot+engines)', value: spread(processors).median, unit: 'ticks/s', baseline },
   ];
 }

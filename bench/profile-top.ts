@@ -43,7 +43,8 @@ function frameName(f: ProfileNode['callFrame']): string {
 
 function printTop(title: string, m: Map<string, number>, total: number, rows: number, unit: (x: number) => string): void {
   process.stdout.write(`${title}\n`);
-  for (const [k, t] of [...m].sort((a, b) => b[1] - a[1]).slice(0, rows)) process.stdout.write(`${((t / total) * 100).toFixed(1).padStart(6)} % ${unit(t).padStart(9)}  ${k}\n`);
+  for (const [k, t] of [...m].sort((a, b) => b[1] - a[1]).slice(0, rows))
+    process.stdout.write(`${((t / total) * 100).toFixed(1).padStart(6)} % ${unit(t).padStart(9)}  ${k}\n`);
 }
 
 function heapTop(file: string, head: HeapProfileNode, rows: number): void {

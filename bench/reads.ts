@@ -35,7 +35,9 @@ interface Load {
 /** autocannon in its own process, so load generation does not share the server's event loop. */
 export async function autocannon(url: string, seconds: number, connections = 10): Promise<Load> {
   const bin = join(process.cwd(), 'node_modules', '.bin', 'autocannon');
-  const { stdout } = await run(bin, ['--json', '-c', String(connections), '-d', String(seconds), '-H', `x-api-key=${KEY}`, url], { maxBuffer: 16 * 1024 * 1024 });
+  const { stdout } = await run(bin, ['--json', '-c', String(connections), '-d', String(seconds), '-H', `x-api-key=${KEY}`, url], {
+    maxBuffer: 16 * 1024 * 1024,
+  });
   const r = JSON.parse(stdout) as { requests: { average: number }; latency: { p50: number; p99: number }; errors: number; non2xx: number };
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx };
 }
@@ -45,7 +47,16 @@ export async function readApp(events: number): Promise<{ app: FastifyInstance; r
   const { board } = buildBoard(events, clock);
   const keys = new KeyStore();
   keys.add(KEY, 'enterprise', { requestsPerMinute: 1e12 });
-  const app = await buildApp({ board, catalog: new Catalog(), keys, rateLimits: unlimitedRateLimits, clock, store, version: 'bench', redisUrl: null });
+  const app = await buildApp({
+    board,
+    catalog: new Catalog(),
+    keys,
+    rateLimits: unlimitedRateLimits,
+    clock,
+    store,
+    version: 'bench',
+    redisUrl: null,
+  });
   return { app, rows: board.rowCount, close: () => app.close() };
 }
 
@@ -53,12 +64,19 @@ export async function readApp(events: number): Promise<{ app: FastifyInstance; r
  * The bare baseline: Fastify with nothing but a route that serializes, with the same row schema,
  * the very rows our answer carries (taken from it once, held as ready objects).
  */
-async function bareServer(pages: Record<keyof typeof READ_QUERIES, unknown[]>, total: number): Promise<{ url: string; close: () => Promise<void> }> {
+async function bareServer(
+  pages: Record<keyof typeof READ_QUERIES, unknown[]>,
+  total: number,
+): Promise<{ url: string; close: () => Promise<void> }> {
   const bare = Fastify({ logger: false });
   const schema = { response: { 200: paginatedEnvelope(oddsRowSchema, { type: 'object', additionalProperties: true }) } };
   for (const [name, data] of Object.entries(pages)) {
     bare.get(`/${name}`, { schema }, async () => ({
-      success: true, data, pagination: { limit: 100, offset: 0, has_more: true, next_offset: 100, count: data.length, total }, meta: { count: data.length, total }, updated_at: new Date().toISOString(),
+      success: true,
+      data,
+      pagination: { limit: 100, offset: 0, has_more: true, next_offset: 100, count: data.length, total },
+      meta: { count: data.length, total },
+      updated_at: new Date().toISOString(),
     }));
   }
   const url = await bare.listen({ port: 0, host: '127.0.0.1' });
@@ -82,7 +100,9 @@ export async function benchReads(events: number, samples = 3, seconds = 3): Prom
   }
   const base = await app.listen({ port: 0, host: '127.0.0.1' });
   const bare = await bareServer(pages, rows);
-  process.stdout.write(`  board: ${rows.toLocaleString('en-US')} live prices, ${events} events (built in ${(buildMs / 1000).toFixed(1)} s); ${samples} samples x ${seconds} s per figure, 10 connections\n`);
+  process.stdout.write(
+    `  board: ${rows.toLocaleString('en-US')} live prices, ${events} events (built in ${(buildMs / 1000).toFixed(1)} s); ${samples} samples x ${seconds} s per figure, 10 connections\n`,
+  );
   const ours = { all: [] as Load[], filtered: [] as Load[] };
   const theirs = { all: [] as Load[], filtered: [] as Load[] };
   // Warm both (JIT, fragments) before the first sample.
@@ -110,7 +130,14 @@ export async function benchReads(events: number, samples = 3, seconds = 3): Prom
   const figure = (name: string, key: 'rps' | 'p99', q: 'all' | 'filtered', target?: BenchFigure['target']): BenchFigure => {
     const a = summarize(ours[q].map((l) => l[key]));
     const b = summarize(theirs[q].map((l) => l[key]));
-    return { name: `${name} [${size}]`, value: a.median, spread: a.spread, unit: key === 'rps' ? 'req/s' : 'ms', baseline: { name: `bare ${key === 'rps' ? 'req/s' : 'p99'}, same rows`, value: b.median, spread: b.spread }, ...(target ? { target } : {}) };
+    return {
+      name: `${name} [${size}]`,
+      value: a.median,
+      spread: a.spread,
+      unit: key === 'rps' ? 'req/s' : 'ms',
+      baseline: { name: `bare ${key === 'rps' ? 'req/s' : 'p99'}, same rows`, value: b.median, spread: b.spread },
+      ...(target ? { target } : {}),
+    };
   };
   return [
     figure('GET /odds?limit=100 req/s', 'rps', 'all', { ratio: 1.0, better: 'higher' }),

@@ -40,7 +40,11 @@ export async function startServingPipeline(clock: Clock, name: string): Promise<
   return {
     board,
     store: opened.store,
-    send: (batch) => producer.send(TOPICS.rawTicks, batch.map((t) => ({ key: `${t.book}:${t.bookEventId}`, partitionKey: t.league, value: t }))),
+    send: (batch) =>
+      producer.send(
+        TOPICS.rawTicks,
+        batch.map((t) => ({ key: `${t.book}:${t.bookEventId}`, partitionKey: t.league, value: t })),
+      ),
     drained: async () => {
       await drain(lag, Infinity);
     },

@@ -17,7 +17,12 @@ import type { BenchFigure } from './report.js';
 
 const KEY = 'bench-shedding-key-0123456789';
 // Answers health's schema check as migrated: /health is 200, as on a healthy server.
-const store = { kind: 'chdb', query: async () => loadMigrations().map((m) => ({ version: m.version })), exec: async () => undefined, close: async () => undefined } as unknown as OlapStore;
+const store = {
+  kind: 'chdb',
+  query: async () => loadMigrations().map((m) => ({ version: m.version })),
+  exec: async () => undefined,
+  close: async () => undefined,
+} as unknown as OlapStore;
 
 function quantile(values: number[], q: number): number {
   if (values.length === 0) return 0;
@@ -29,10 +34,13 @@ function quantile(values: number[], q: number): number {
 function loadFrom(base: string, connections: number, seconds: number, probeHealth: boolean): Promise<WorkerResult> {
   const child = fork(join(dirname(fileURLToPath(import.meta.url)), 'load-worker.js'), { stdio: 'inherit' });
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error('load worker did not finish'));
-    }, (seconds + 120) * 1000);
+    const timer = setTimeout(
+      () => {
+        child.kill('SIGKILL');
+        reject(new Error('load worker did not finish'));
+      },
+      (seconds + 120) * 1000,
+    );
     child.once('message', (m) => {
       clearTimeout(timer);
       resolve(m as WorkerResult);
@@ -99,13 +107,42 @@ export async function benchShedding(connections = 200, seconds = 8): Promise<Ben
   const idle = await measure(DEFAULT_HTTP_LIMITS.shedEventLoopDelayMs, 0, 4);
   const unprotected = await measure(0, connections, seconds);
   const protectedRun = await measure(DEFAULT_HTTP_LIMITS.shedEventLoopDelayMs, connections, seconds);
-  const load = loadavg().map((x) => x.toFixed(1)).join(' ');
-  process.stdout.write(`  ${connections} connections x ${seconds} s each, shed clients wait Retry-After; /health polled every 50 ms from its own process (${protectedRun.healthSamples} / ${unprotected.healthSamples} answers); load average ${load} on ${cpus().length} cores; failures ${unprotected.failures} / ${protectedRun.failures}\n`);
+  const load = loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ');
+  process.stdout.write(
+    `  ${connections} connections x ${seconds} s each, shed clients wait Retry-After; /health polled every 50 ms from its own process (${protectedRun.healthSamples} / ${unprotected.healthSamples} answers); load average ${load} on ${cpus().length} cores; failures ${unprotected.failures} / ${protectedRun.failures}\n`,
+  );
   return [
-    { name: `admitted p99 at ${connections} conns, shedding`, value: protectedRun.admittedP99, unit: 'ms', baseline: { name: 'no shedding p99', value: unprotected.admittedP99 } },
-    { name: '/health p99 under that load, shedding', value: protectedRun.healthP99, unit: 'ms', baseline: { name: 'no shedding', value: unprotected.healthP99 } },
-    { name: '/health p99 under that load, shedding', value: protectedRun.healthP99, unit: 'ms', baseline: { name: 'idle server', value: idle.healthP99 } },
-    { name: 'admitted requests/s, shedding', value: protectedRun.admittedRps, unit: 'req/s', baseline: { name: 'no shedding', value: unprotected.admittedRps } },
-    { name: 'shed (503 overloaded) share of answers', value: protectedRun.shedPercent, unit: '%', baseline: { name: 'no shedding', value: unprotected.shedPercent } },
+    {
+      name: `admitted p99 at ${connections} conns, shedding`,
+      value: protectedRun.admittedP99,
+      unit: 'ms',
+      baseline: { name: 'no shedding p99', value: unprotected.admittedP99 },
+    },
+    {
+      name: '/health p99 under that load, shedding',
+      value: protectedRun.healthP99,
+      unit: 'ms',
+      baseline: { name: 'no shedding', value: unprotected.healthP99 },
+    },
+    {
+      name: '/health p99 under that load, shedding',
+      value: protectedRun.healthP99,
+      unit: 'ms',
+      baseline: { name: 'idle server', value: idle.healthP99 },
+    },
+    {
+      name: 'admitted requests/s, shedding',
+      value: protectedRun.admittedRps,
+      unit: 'req/s',
+      baseline: { name: 'no shedding', value: unprotected.admittedRps },
+    },
+    {
+      name: 'shed (503 overloaded) share of answers',
+      value: protectedRun.shedPercent,
+      unit: '%',
+      baseline: { name: 'no shedding', value: unprotected.shedPercent },
+    },
   ];
 }

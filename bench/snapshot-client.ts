@@ -29,7 +29,11 @@ const COMPLETE_WS = '{"type":"snapshot:complete"';
 async function ws(job: Job): Promise<Result> {
   const t0 = performance.now();
   const r: Result = { ms: 0, connectedMs: 0, bytes: 0, messages: 0, sizes: [], rows: 0, closedEarly: null };
-  const socket = new WebSocket(job.url, 'sharpapi-v1', { headers: job.headers ?? {}, maxPayload: 256 * 1024 * 1024, perMessageDeflate: false });
+  const socket = new WebSocket(job.url, 'sharpapi-v1', {
+    headers: job.headers ?? {},
+    maxPayload: 256 * 1024 * 1024,
+    perMessageDeflate: false,
+  });
   return new Promise<Result>((resolve) => {
     socket.on('message', (data: Buffer) => {
       r.bytes += data.length;
@@ -103,7 +107,8 @@ async function pages(job: Job): Promise<Result> {
   do {
     const res = await fetch(cursor === null ? job.url : `${job.url}&cursor=${encodeURIComponent(cursor)}`, { headers: job.headers ?? {} });
     const body = Buffer.from(await res.arrayBuffer());
-    if (res.status !== 200) return { ...r, ms: performance.now() - t0, closedEarly: `status ${res.status}: ${body.subarray(0, 300).toString()}` };
+    if (res.status !== 200)
+      return { ...r, ms: performance.now() - t0, closedEarly: `status ${res.status}: ${body.subarray(0, 300).toString()}` };
     r.bytes += body.length;
     r.messages++;
     r.sizes.push(body.length);

@@ -19,7 +19,13 @@ const KEY = 'bench-snapshot-enterprise-key';
 const REFERENCE_BYTES = 59e6;
 
 /** Streams and /odds never touch the store here. */
-const noStore: OlapStore = { kind: 'chdb', exec: async () => undefined, insert: async () => undefined, query: async () => [], close: async () => undefined };
+const noStore: OlapStore = {
+  kind: 'chdb',
+  exec: async () => undefined,
+  insert: async () => undefined,
+  query: async () => [],
+  close: async () => undefined,
+};
 
 interface Measured extends ClientResult {
   loopP99: number;
@@ -43,7 +49,9 @@ async function measure(job: { kind: 'ws' | 'sse' | 'pages'; url: string; headers
   const sampler = setInterval(() => (peak = Math.max(peak, memory())), 20);
   loop.enable();
   try {
-    const child = spawn(process.execPath, [new URL('./snapshot-client.js', import.meta.url).pathname, JSON.stringify(job)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [new URL('./snapshot-client.js', import.meta.url).pathname, JSON.stringify(job)], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += String(d)));
     const result = await new Promise<ClientResult>((resolve, reject) => {
@@ -69,9 +77,18 @@ async function measure(job: { kind: 'ws' | 'sse' | 'pages'; url: string; headers
  * messages of the same sizes as the real snapshot had, all in one turn from ready buffers.
  */
 async function bareServer(ws: readonly number[], sse: readonly number[], rows: number): Promise<{ url: string; close(): Promise<void> }> {
-  const fill = (size: number, head: string, tail: string): Buffer => Buffer.from(head + 'x'.repeat(Math.max(0, size - head.length - tail.length)) + tail);
-  const wsMessages = ws.map((size, i) => (i === ws.length - 1 ? fill(size, `{"type":"snapshot:complete","total_odds":${rows},"pad":"`, '"}') : fill(size, '{"type":"initial","data":"', '"}')));
-  const sseFrames = sse.map((size, i) => (i === sse.length - 1 ? fill(size, `event: snapshot:complete\ndata: {"total_odds":${rows},"pad":"`, '"}\n\n') : fill(size, 'event: snapshot\ndata: "', '"\n\n')));
+  const fill = (size: number, head: string, tail: string): Buffer =>
+    Buffer.from(head + 'x'.repeat(Math.max(0, size - head.length - tail.length)) + tail);
+  const wsMessages = ws.map((size, i) =>
+    i === ws.length - 1
+      ? fill(size, `{"type":"snapshot:complete","total_odds":${rows},"pad":"`, '"}')
+      : fill(size, '{"type":"initial","data":"', '"}'),
+  );
+  const sseFrames = sse.map((size, i) =>
+    i === sse.length - 1
+      ? fill(size, `event: snapshot:complete\ndata: {"total_odds":${rows},"pad":"`, '"}\n\n')
+      : fill(size, 'event: snapshot\ndata: "', '"\n\n'),
+  );
   const server = createServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     for (const f of sseFrames) res.write(f);
@@ -110,12 +127,26 @@ export async function benchLargeSnapshot(events = Number(process.env['BENCH_SNAP
   keys.add(KEY, 'enterprise', { requestsPerMinute: 1_000_000 });
   const serve = async (): Promise<{ host: string; close: () => Promise<void> }> => {
     const views = new TierViews(board, clock, { syncEveryMs: 0 });
-    const app = await buildApp({ board, views, catalog: new Catalog(), keys, rateLimits: unlimitedRateLimits, clock, store: noStore, version: 'bench', redisUrl: null, stream: { heartbeatMs: 60_000 } });
+    const app = await buildApp({
+      board,
+      views,
+      catalog: new Catalog(),
+      keys,
+      rateLimits: unlimitedRateLimits,
+      clock,
+      store: noStore,
+      version: 'bench',
+      redisUrl: null,
+      stream: { heartbeatMs: 60_000 },
+    });
     const url = await app.listen({ port: 0, host: '127.0.0.1' });
-    return { host: url.replace(/^http:\/\//, ''), close: async () => {
-      await app.close();
-      views.close();
-    } };
+    return {
+      host: url.replace(/^http:\/\//, ''),
+      close: async () => {
+        await app.close();
+        views.close();
+      },
+    };
   };
   const headers = { 'x-api-key': KEY };
 
@@ -132,21 +163,69 @@ export async function benchLargeSnapshot(events = Number(process.env['BENCH_SNAP
   await bare.close();
 
   const mb = (b: number): string => (b / 1e6).toFixed(1);
-  process.stdout.write(`  board: ${board.rowCount.toLocaleString('en-US')} prices (${events} events x 504); the reference's Sharp snapshot: ~${mb(REFERENCE_BYTES)} MB\n`);
-  for (const [name, r] of [['WebSocket', ws], ['SSE', sse], ['/odds pages', pages], ['bare WebSocket', bareWs], ['bare SSE', bareSse]] as const) {
-    process.stdout.write(`  ${name.padEnd(14)} ${r.rows.toLocaleString('en-US')} rows, ${mb(r.bytes)} MB in ${r.messages} messages, ${(r.ms / 1000).toFixed(2)} s (first message ${r.connectedMs.toFixed(0)} ms); server loop delay p99 ${r.loopP99.toFixed(1)} / max ${r.loopMax.toFixed(1)} ms; server memory peak +${mb(r.peakMemory)} MB${r.closedEarly ? `; CLOSED EARLY: ${r.closedEarly}` : ''}\n`);
+  process.stdout.write(
+    `  board: ${board.rowCount.toLocaleString('en-US')} prices (${events} events x 504); the reference's Sharp snapshot: ~${mb(REFERENCE_BYTES)} MB\n`,
+  );
+  for (const [name, r] of [
+    ['WebSocket', ws],
+    ['SSE', sse],
+    ['/odds pages', pages],
+    ['bare WebSocket', bareWs],
+    ['bare SSE', bareSse],
+  ] as const) {
+    process.stdout.write(
+      `  ${name.padEnd(14)} ${r.rows.toLocaleString('en-US')} rows, ${mb(r.bytes)} MB in ${r.messages} messages, ${(r.ms / 1000).toFixed(2)} s (first message ${r.connectedMs.toFixed(0)} ms); server loop delay p99 ${r.loopP99.toFixed(1)} / max ${r.loopMax.toFixed(1)} ms; server memory peak +${mb(r.peakMemory)} MB${r.closedEarly ? `; CLOSED EARLY: ${r.closedEarly}` : ''}\n`,
+    );
   }
-  if (ws.bytes < REFERENCE_BYTES || sse.bytes < REFERENCE_BYTES) process.stdout.write(`  warning: the snapshot is smaller than the reference's ${mb(REFERENCE_BYTES)} MB: raise BENCH_SNAPSHOT_EVENTS\n`);
+  if (ws.bytes < REFERENCE_BYTES || sse.bytes < REFERENCE_BYTES)
+    process.stdout.write(
+      `  warning: the snapshot is smaller than the reference's ${mb(REFERENCE_BYTES)} MB: raise BENCH_SNAPSHOT_EVENTS\n`,
+    );
   const pagesBase = { name: '/odds?limit=1000 walked by cursor, same rows', value: pages.ms };
   return [
-    { name: `WebSocket snapshot, ${mb(ws.bytes)} MB: to snapshot:complete`, value: ws.ms, unit: 'ms', baseline: { name: 'bare server, same message sizes', value: bareWs.ms } },
+    {
+      name: `WebSocket snapshot, ${mb(ws.bytes)} MB: to snapshot:complete`,
+      value: ws.ms,
+      unit: 'ms',
+      baseline: { name: 'bare server, same message sizes', value: bareWs.ms },
+    },
     { name: '  the same, beside the REST walk', value: ws.ms, unit: 'ms', baseline: pagesBase },
-    { name: '  server event-loop delay max while sent', value: ws.loopMax, unit: 'ms', baseline: { name: 'bare server', value: bareWs.loopMax } },
-    { name: '  server event-loop delay p99 while sent', value: ws.loopP99, unit: 'ms', baseline: { name: 'bare server', value: bareWs.loopP99 } },
-    { name: `SSE snapshot, ${mb(sse.bytes)} MB: to snapshot:complete`, value: sse.ms, unit: 'ms', baseline: { name: 'bare server, same frame sizes', value: bareSse.ms } },
+    {
+      name: '  server event-loop delay max while sent',
+      value: ws.loopMax,
+      unit: 'ms',
+      baseline: { name: 'bare server', value: bareWs.loopMax },
+    },
+    {
+      name: '  server event-loop delay p99 while sent',
+      value: ws.loopP99,
+      unit: 'ms',
+      baseline: { name: 'bare server', value: bareWs.loopP99 },
+    },
+    {
+      name: `SSE snapshot, ${mb(sse.bytes)} MB: to snapshot:complete`,
+      value: sse.ms,
+      unit: 'ms',
+      baseline: { name: 'bare server, same frame sizes', value: bareSse.ms },
+    },
     { name: '  the same, beside the REST walk', value: sse.ms, unit: 'ms', baseline: pagesBase },
-    { name: '  server event-loop delay max while sent', value: sse.loopMax, unit: 'ms', baseline: { name: 'bare server', value: bareSse.loopMax } },
-    { name: '  server event-loop delay p99 while sent', value: sse.loopP99, unit: 'ms', baseline: { name: 'bare server', value: bareSse.loopP99 } },
-    { name: 'subscribers dropped before snapshot:complete', value: (ws.closedEarly ? 1 : 0) + (sse.closedEarly ? 1 : 0), unit: 'subs', baseline: { name: 'bare', value: (bareWs.closedEarly ? 1 : 0) + (bareSse.closedEarly ? 1 : 0) } },
+    {
+      name: '  server event-loop delay max while sent',
+      value: sse.loopMax,
+      unit: 'ms',
+      baseline: { name: 'bare server', value: bareSse.loopMax },
+    },
+    {
+      name: '  server event-loop delay p99 while sent',
+      value: sse.loopP99,
+      unit: 'ms',
+      baseline: { name: 'bare server', value: bareSse.loopP99 },
+    },
+    {
+      name: 'subscribers dropped before snapshot:complete',
+      value: (ws.closedEarly ? 1 : 0) + (sse.closedEarly ? 1 : 0),
+      unit: 'subs',
+      baseline: { name: 'bare', value: (bareWs.closedEarly ? 1 : 0) + (bareSse.closedEarly ? 1 : 0) },
+    },
   ];
 }

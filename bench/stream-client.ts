@@ -30,7 +30,10 @@ let frames = 0;
 let measuring = false;
 let closedEarly = 0;
 let readyCount = 0;
-const recorded: Record<string, { sse: [number, string][]; ws: [number, string][] }> = Object.create(null) as Record<string, { sse: [number, string][]; ws: [number, string][] }>;
+const recorded: Record<string, { sse: [number, string][]; ws: [number, string][] }> = Object.create(null) as Record<
+  string,
+  { sse: [number, string][]; ws: [number, string][] }
+>;
 const recorders = new Set<string>();
 let t0 = 0;
 
@@ -61,7 +64,10 @@ function measure(rows: TimedRow[] | undefined, seen: Seen): void {
 }
 
 const started = Date.now();
-const progress = setInterval(() => process.stderr.write(`  clients: ${readyCount}/${config.subs.length} ready after ${Math.round((Date.now() - started) / 1000)} s\n`), 10_000);
+const progress = setInterval(
+  () => process.stderr.write(`  clients: ${readyCount}/${config.subs.length} ready after ${Math.round((Date.now() - started) / 1000)} s\n`),
+  10_000,
+);
 progress.unref();
 
 let announced = false;
@@ -69,7 +75,8 @@ function announce(): void {
   if (announced) return;
   announced = true;
   clearInterval(progress);
-  if (refused.size > 0) process.stderr.write(`  SSE connects refused (status: count): ${[...refused].map(([k, v]) => `${k}: ${v}`).join(', ')}\n`);
+  if (refused.size > 0)
+    process.stderr.write(`  SSE connects refused (status: count): ${[...refused].map(([k, v]) => `${k}: ${v}`).join(', ')}\n`);
   process.stdout.write(`ready ${readyCount}\n`);
 }
 // Bounded: on a machine too loaded to connect everyone in time, measure those that are in.
@@ -118,7 +125,10 @@ function openSse(sub: Sub, recordIt: boolean, attempt = 0): void {
         }
         if (line.startsWith('event: ')) event = line.slice(7);
         else if (line.startsWith('data: ') && (event === 'odds:update' || event === 'snapshot')) {
-          measure(checkedTimedRows(line.slice(6), (m) => (m as { odds?: TimedRow[] }).odds), seen);
+          measure(
+            checkedTimedRows(line.slice(6), (m) => (m as { odds?: TimedRow[] }).odds),
+            seen,
+          );
         }
       }
     });
@@ -191,7 +201,10 @@ process.stdin.on('data', (d) => {
       const cpuShare = (cpu.user + cpu.system) / 1000 / (Date.now() - t0);
       latencies.sort((a, b) => a - b);
       const q = (p: number): number => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? 0;
-      process.stdout.write(`${JSON.stringify({ frames, seconds: config.seconds, ready: readyCount, rows: latencies.length, resent, p50: q(0.5), p99: q(0.99), closedEarly, cpuShare, recorded: config.record ? recorded : null })}\n`, () => process.exit(0));
+      process.stdout.write(
+        `${JSON.stringify({ frames, seconds: config.seconds, ready: readyCount, rows: latencies.length, resent, p50: q(0.5), p99: q(0.99), closedEarly, cpuShare, recorded: config.record ? recorded : null })}\n`,
+        () => process.exit(0),
+      );
     }, config.seconds * 1000);
   }
 });

@@ -49,11 +49,19 @@ interface ClientResult {
  * Runs the subscriber process: `onReady` once every subscriber has its snapshot, then it measures;
  * `onMeasured` as its measured seconds end, before it sends the results.
  */
-async function runClients(subs: Sub[], seconds: number, record: boolean, onReady: () => Promise<void> | void, onMeasured: () => void = () => undefined): Promise<ClientResult> {
+async function runClients(
+  subs: Sub[],
+  seconds: number,
+  record: boolean,
+  onReady: () => Promise<void> | void,
+  onMeasured: () => void = () => undefined,
+): Promise<ClientResult> {
   const dir = mkdtempSync(join(tmpdir(), 'odds-bench-clients-'));
   const file = join(dir, 'config.json');
   writeFileSync(file, JSON.stringify({ subs, seconds, record }));
-  const child = spawn(process.execPath, [new URL('./stream-client.js', import.meta.url).pathname, file], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [new URL('./stream-client.js', import.meta.url).pathname, file], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const lines = createInterface({ input: child.stdout });
   try {
     return await new Promise<ClientResult>((resolve, reject) => {
@@ -132,7 +140,10 @@ function heapProfile(file: string | undefined): () => void {
   const session = new Session();
   session.connect();
   // Not in @types/node's protocol types yet; V8 11 (Node 20) accepts it.
-  const params: { samplingInterval: number; includeObjectsCollectedByMajorGC: boolean } = { samplingInterval: 32_768, includeObjectsCollectedByMajorGC: true };
+  const params: { samplingInterval: number; includeObjectsCollectedByMajorGC: boolean } = {
+    samplingInterval: 32_768,
+    includeObjectsCollectedByMajorGC: true,
+  };
   session.post('HeapProfiler.startSampling', params);
   return () => {
     session.post('HeapProfiler.stopSampling', (err, r) => {
@@ -209,7 +220,13 @@ function traceServer(board: LiveBoard, hub: StreamHub): () => ServerTrace {
       const s = [...xs].sort((a, b) => a - b);
       return `p50 ${quantile(s, 0.5).toFixed(1)} / p99 ${quantile(s, 0.99).toFixed(1)} / max ${(s[s.length - 1] ?? 0).toFixed(1)} ms`;
     };
-    const writtenP99 = flushEnd.length === 0 ? null : quantile([...flushEnd].sort((a, b) => a - b), 0.99);
+    const writtenP99 =
+      flushEnd.length === 0
+        ? null
+        : quantile(
+            [...flushEnd].sort((a, b) => a - b),
+            0.99,
+          );
     const ms = (ns: number): string => (ns / 1e6).toFixed(1);
     const share = (x: number): string => (Number.isNaN(x) ? 'n/a' : `${((x / wall) * 100).toFixed(0)} %`);
     const lines = [
@@ -302,12 +319,27 @@ async function bareServer(recorded: NonNullable<ClientResult['recorded']>): Prom
  * (`StreamService.snapshot`, each join after a change, so nothing else is reused), against
  * the per-subscriber board walk it replaced (the `/odds` query for the filter, every row presented).
  */
-function snapshotJoins(views: TierViews, filters: { book: string; league: string }[]): { groups: number; rows: number; hubPerSecond: number; walkPerSecond: number } {
+function snapshotJoins(
+  views: TierViews,
+  filters: { book: string; league: string }[],
+): { groups: number; rows: number; hubPerSecond: number; walkPerSecond: number } {
   const catalog = new Catalog();
   const board = views.live;
   const service = new StreamService({ views, catalog, now: () => Date.now(), settings: { heartbeatMs: 0 } });
   try {
-    const groups = filters.map((f) => service.open('enterprise', { odds: true, lists: [], gamestate: false, splits: false, sportsbook: f.book, league: f.league, minEv: 2, minProfit: 0.5 }).group);
+    const groups = filters.map(
+      (f) =>
+        service.open('enterprise', {
+          odds: true,
+          lists: [],
+          gamestate: false,
+          splits: false,
+          sportsbook: f.book,
+          league: f.league,
+          minEv: 2,
+          minProfit: 0.5,
+        }).group,
+    );
     const rounds = 5;
     let rows = 0;
     let t0 = performance.now();
@@ -325,7 +357,9 @@ function snapshotJoins(views: TierViews, filters: { book: string; league: string
     for (let r = 0; r < rounds; r++) {
       for (const g of groups) {
         const f = g.spec.channels.get('odds') as OddsFilters;
-        walked += allOdds(board, catalog, f).map((m) => JSON.stringify(presentOdds(catalog, m.row, m.event, board.mainLines(m.event.id)))).length;
+        walked += allOdds(board, catalog, f).map((m) =>
+          JSON.stringify(presentOdds(catalog, m.row, m.event, board.mainLines(m.event.id))),
+        ).length;
       }
     }
     const walkMs = performance.now() - t0;
@@ -345,13 +379,23 @@ function snapshotJoins(views: TierViews, filters: { book: string; league: string
  * written to the same sockets by a bare server. It measures for 30 s (`BENCH_STREAM_SECONDS`): a
  * major GC comes every 20-40 s here, and a shorter run's p99 depends on whether one fell in it.
  */
-export async function benchStreams(seconds = Number(process.env['BENCH_STREAM_SECONDS'] ?? 30), perKind = Number(process.env['BENCH_STREAM_SUBSCRIBERS'] ?? 1000)): Promise<BenchFigure[]> {
+export async function benchStreams(
+  seconds = Number(process.env['BENCH_STREAM_SECONDS'] ?? 30),
+  perKind = Number(process.env['BENCH_STREAM_SUBSCRIBERS'] ?? 1000),
+): Promise<BenchFigure[]> {
   const dataDir = mkdtempSync(join(tmpdir(), 'odds-bench-streams-'));
   // Every subscriber connects from 127.0.0.1: the per-address connection cap must allow them all.
   // Load shedding is off here: on a loaded machine it refuses subscribers' connects (503 while the
   // event loop lags), and this section measures fan-out; the shedding section measures shedding.
   const config = loadConfig({
-    PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, FEED: 'simulator', SIM_TICKS_PER_SECOND: '2000', SIM_STEP_MS: process.env['BENCH_STREAM_STEP_MS'] ?? '100', SINK_MAX_WAIT_MS: '1000', MAX_CONNECTIONS_PER_ADDRESS: String(4 * perKind + 100),
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    FEED: 'simulator',
+    SIM_TICKS_PER_SECOND: '2000',
+    SIM_STEP_MS: process.env['BENCH_STREAM_STEP_MS'] ?? '100',
+    SINK_MAX_WAIT_MS: '1000',
+    MAX_CONNECTIONS_PER_ADDRESS: String(4 * perKind + 100),
     SHED_EVENT_LOOP_DELAY_MS: '0',
   });
   let streams: StreamService | null = null;
@@ -372,46 +416,97 @@ export async function benchStreams(seconds = Number(process.env['BENCH_STREAM_SE
     }
     const bookList = [...books].sort().slice(0, 20);
     const leagueList = [...leagues].sort().slice(0, 10);
-    const filterOf = (i: number): { book: string; league: string } => ({ book: bookList[i % bookList.length] as string, league: leagueList[Math.floor(i / bookList.length) % leagueList.length] as string });
+    const filterOf = (i: number): { book: string; league: string } => ({
+      book: bookList[i % bookList.length] as string,
+      league: leagueList[Math.floor(i / bookList.length) % leagueList.length] as string,
+    });
     const host = sys.url.replace(/^http:\/\//, '');
     const subs: Sub[] = [];
     for (let i = 0; i < perKind; i++) {
       const { book, league } = filterOf(i);
       const key = keys[Math.floor(i / 50)] as string;
-      subs.push({ kind: 'sse', url: `http://${host}/api/v1/stream/odds?api_key=${key}&sportsbook=${book}&league=${league}`, filter: `${book}|${league}` });
-      subs.push({ kind: 'ws', url: `ws://${host}/ws?api_key=${keys[Math.floor((perKind + i) / 50)] as string}&channels=odds&sportsbook=${book}&league=${league}`, filter: `${book}|${league}` });
+      subs.push({
+        kind: 'sse',
+        url: `http://${host}/api/v1/stream/odds?api_key=${key}&sportsbook=${book}&league=${league}`,
+        filter: `${book}|${league}`,
+      });
+      subs.push({
+        kind: 'ws',
+        url: `ws://${host}/ws?api_key=${keys[Math.floor((perKind + i) / 50)] as string}&channels=odds&sportsbook=${book}&league=${league}`,
+        filter: `${book}|${league}`,
+      });
     }
-    process.stdout.write(`  board: ${sys.board.rowCount.toLocaleString('en-US')} rows; ${subs.length} subscribers over ${new Set(subs.map((s) => s.filter)).size} filters (${bookList.length} books x ${leagueList.length} leagues)\n`);
+    process.stdout.write(
+      `  board: ${sys.board.rowCount.toLocaleString('en-US')} rows; ${subs.length} subscribers over ${new Set(subs.map((s) => s.filter)).size} filters (${bookList.length} books x ${leagueList.length} leagues)\n`,
+    );
     let trace: (() => ServerTrace) | null = null;
     let traced: ServerTrace = { lines: [], writtenP99: null };
     const service = streams as StreamService | null;
-    const hub = await runClients(subs, seconds, true, async () => {
-      // Steady state: the free tier's delayed board takes in the whole initial board 60 s after
-      // it arrived, in one go; measure after that, not across it (bounded).
-      const until = Date.now() + 60_000;
-      while (sys.views.boardFor('free').rowCount < 0.9 * sys.board.rowCount && Date.now() < until) await new Promise((r) => setTimeout(r, 200));
-      if (service) trace = traceServer(sys.board, service.hub);
-    }, () => {
-      traced = (trace as (() => ServerTrace) | null)?.() ?? traced;
-    });
+    const hub = await runClients(
+      subs,
+      seconds,
+      true,
+      async () => {
+        // Steady state: the free tier's delayed board takes in the whole initial board 60 s after
+        // it arrived, in one go; measure after that, not across it (bounded).
+        const until = Date.now() + 60_000;
+        while (sys.views.boardFor('free').rowCount < 0.9 * sys.board.rowCount && Date.now() < until)
+          await new Promise((r) => setTimeout(r, 200));
+        if (service) trace = traceServer(sys.board, service.hub);
+      },
+      () => {
+        traced = (trace as (() => ServerTrace) | null)?.() ?? traced;
+      },
+    );
     for (const line of traced.lines) process.stdout.write(`  ${line}\n`);
     await sys.stop();
-    const joins = snapshotJoins(sys.views, bookList.flatMap((book) => leagueList.map((league) => ({ book, league }))));
+    const joins = snapshotJoins(
+      sys.views,
+      bookList.flatMap((book) => leagueList.map((league) => ({ book, league }))),
+    );
     const bare = await bareServer(hub.recorded ?? {});
-    const bareSubs = subs.map((s) => ({ ...s, url: s.kind === 'sse' ? `http://${bare.url}/sse?f=${encodeURIComponent(s.filter)}` : `ws://${bare.url}/?f=${encodeURIComponent(s.filter)}` }));
+    const bareSubs = subs.map((s) => ({
+      ...s,
+      url:
+        s.kind === 'sse'
+          ? `http://${bare.url}/sse?f=${encodeURIComponent(s.filter)}`
+          : `ws://${bare.url}/?f=${encodeURIComponent(s.filter)}`,
+    }));
     const base = await runClients(bareSubs, seconds, false, () => bare.play());
     await bare.close();
-    process.stdout.write(`  subscribers measured: ${hub.ready} of ${subs.length} (hub), ${base.ready} (bare); rows timed ${hub.rows}, rows re-sent with an unchanged timestamp (main-line flag flips, event changes; not timed) ${hub.resent}\n`);
-    process.stdout.write(`  subscriber process CPU while measuring: ${(hub.cpuShare * 100).toFixed(0)} % of a core (hub), ${(base.cpuShare * 100).toFixed(0)} % (bare)\n`);
+    process.stdout.write(
+      `  subscribers measured: ${hub.ready} of ${subs.length} (hub), ${base.ready} (bare); rows timed ${hub.rows}, rows re-sent with an unchanged timestamp (main-line flag flips, event changes; not timed) ${hub.resent}\n`,
+    );
+    process.stdout.write(
+      `  subscriber process CPU while measuring: ${(hub.cpuShare * 100).toFixed(0)} % of a core (hub), ${(base.cpuShare * 100).toFixed(0)} % (bare)\n`,
+    );
     // What the subscribers' side adds on top of the server (kernel, loopback, their own parsing), against the bare run's whole p99.
-    if (traced.writtenP99 !== null) process.stdout.write(`  client p99 minus the server's tick -> flush written p99: ${(hub.p99 - traced.writtenP99).toFixed(1)} ms (bare server's client p99: ${base.p99.toFixed(1)} ms)\n`);
+    if (traced.writtenP99 !== null)
+      process.stdout.write(
+        `  client p99 minus the server's tick -> flush written p99: ${(hub.p99 - traced.writtenP99).toFixed(1)} ms (bare server's client p99: ${base.p99.toFixed(1)} ms)\n`,
+      );
     if (hub.closedEarly > 0) process.stdout.write(`  warning: ${hub.closedEarly} subscribers were disconnected during the run\n`);
     return [
-      { name: `frames delivered/s (${hub.ready} subscribers)`, value: hub.frames / seconds, unit: 'frames/s', baseline: { name: 'bare server, same frames', value: base.frames / seconds } },
+      {
+        name: `frames delivered/s (${hub.ready} subscribers)`,
+        value: hub.frames / seconds,
+        unit: 'frames/s',
+        baseline: { name: 'bare server, same frames', value: base.frames / seconds },
+      },
       { name: 'tick-to-client latency p50', value: hub.p50, unit: 'ms', baseline: { name: 'bare write-to-client p50', value: base.p50 } },
       { name: 'tick-to-client latency p99', value: hub.p99, unit: 'ms', baseline: { name: 'bare write-to-client p99', value: base.p99 } },
-      { name: 'subscribers dropped while reading', value: hub.closedEarly, unit: 'subs', baseline: { name: 'bare', value: base.closedEarly } },
-      { name: `snapshot for a joining subscriber (${joins.groups} filters, ${joins.rows} rows)`, value: joins.hubPerSecond, unit: 'joins/s', baseline: { name: 'walk the board per subscriber', value: joins.walkPerSecond } },
+      {
+        name: 'subscribers dropped while reading',
+        value: hub.closedEarly,
+        unit: 'subs',
+        baseline: { name: 'bare', value: base.closedEarly },
+      },
+      {
+        name: `snapshot for a joining subscriber (${joins.groups} filters, ${joins.rows} rows)`,
+        value: joins.hubPerSecond,
+        unit: 'joins/s',
+        baseline: { name: 'walk the board per subscriber', value: joins.walkPerSecond },
+      },
     ];
   } finally {
     await sys.stop();

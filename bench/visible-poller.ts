@@ -23,11 +23,14 @@ const wall = (): number => performance.timeOrigin + performance.now();
 
 function get(agent: Agent, url: URL, key: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const req = request({ agent, host: url.hostname, port: url.port, path: `${url.pathname}${url.search}`, headers: { 'x-api-key': key }, timeout: 30_000 }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    });
+    const req = request(
+      { agent, host: url.hostname, port: url.port, path: `${url.pathname}${url.search}`, headers: { 'x-api-key': key }, timeout: 30_000 },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+      },
+    );
     req.on('timeout', () => req.destroy(new Error('timeout')));
     req.on('error', reject);
     req.end();

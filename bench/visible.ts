@@ -34,7 +34,10 @@ export async function benchVisible(rate = 2000, seconds = 12): Promise<BenchFigu
   await drained();
 
   // The watched row: a pre-game moneyline price on the board, and the raw ticks that set its event's prices at that book.
-  const probeBase = ticks.slice(0, 20_000).reverse().find((t) => t.market === 'moneyline' && t.status === 'open' && !t.isLive && t.priceAmerican !== null);
+  const probeBase = ticks
+    .slice(0, 20_000)
+    .reverse()
+    .find((t) => t.market === 'moneyline' && t.status === 'open' && !t.isLive && t.priceAmerican !== null);
   if (!probeBase) throw new Error('visible bench: no moneyline tick');
   const probeTick = (price: number): RawTick => fresh({ ...probeBase, priceAmerican: price, status: 'open' });
   await send([probeTick(151)]);
@@ -53,7 +56,16 @@ export async function benchVisible(rate = 2000, seconds = 12): Promise<BenchFigu
 
   const keys = new KeyStore();
   keys.add(KEY, 'enterprise', { requestsPerMinute: 1e12 });
-  const app = await buildApp({ board, catalog: new Catalog(), keys, rateLimits: unlimitedRateLimits, clock, store, version: 'bench', redisUrl: null });
+  const app = await buildApp({
+    board,
+    catalog: new Catalog(),
+    keys,
+    rateLimits: unlimitedRateLimits,
+    clock,
+    store,
+    version: 'bench',
+    redisUrl: null,
+  });
   const base = await app.listen({ port: 0, host: '127.0.0.1' });
   const url = `${base}/api/v1/odds?event=${encodeURIComponent(eventId)}&sportsbook=${probeBase.book}&market=moneyline`;
 
@@ -112,9 +124,21 @@ export async function benchVisible(rate = 2000, seconds = 12): Promise<BenchFigu
   const rtt = summarize(roundTrips);
   const rtts = [...roundTrips].sort((a, b) => a - b);
   const rttP99 = rtts[Math.floor(0.99 * rtts.length)] ?? 0;
-  process.stdout.write(`  ${probes.length} probes, ${latencies.length} seen (a probe overtaken by the next before a poll landed is not seen); ${sent.toLocaleString('en-US')} ticks in ${seconds} s; board ${board.rowCount.toLocaleString('en-US')} prices\n`);
+  process.stdout.write(
+    `  ${probes.length} probes, ${latencies.length} seen (a probe overtaken by the next before a poll landed is not seen); ${sent.toLocaleString('en-US')} ticks in ${seconds} s; board ${board.rowCount.toLocaleString('en-US')} prices\n`,
+  );
   return [
-    { name: `tick -> visible on /odds p50 @ ${rate}/s`, value: p(0.5), unit: 'ms', baseline: { name: 'poll round trip p50', value: rtt.median } },
-    { name: `tick -> visible on /odds p99 @ ${rate}/s`, value: p(0.99), unit: 'ms', baseline: { name: 'poll round trip p99', value: rttP99 } },
+    {
+      name: `tick -> visible on /odds p50 @ ${rate}/s`,
+      value: p(0.5),
+      unit: 'ms',
+      baseline: { name: 'poll round trip p50', value: rtt.median },
+    },
+    {
+      name: `tick -> visible on /odds p99 @ ${rate}/s`,
+      value: p(0.99),
+      unit: 'ms',
+      baseline: { name: 'poll round trip p99', value: rttP99 },
+    },
   ];
 }

@@ -19,19 +19,27 @@ describe('forEachInSlices', () => {
     const seen: string[] = [];
     // Queued before the loop starts: without a yield it would run only after the last item.
     setImmediate(() => seen.push('other work'));
-    await forEachInSlices(Array.from({ length: 16 }, (_, i) => i), (i) => {
-      busyFor(0.5);
-      if (i === 7 || i === 15) seen.push(`item ${i}`);
-    }, 2);
+    await forEachInSlices(
+      Array.from({ length: 16 }, (_, i) => i),
+      (i) => {
+        busyFor(0.5);
+        if (i === 7 || i === 15) seen.push(`item ${i}`);
+      },
+      2,
+    );
     expect(seen).toEqual(['item 7', 'other work', 'item 15']);
   });
 
   it('holds the loop for the whole list when it takes less than a slice', async () => {
     const seen: string[] = [];
     setImmediate(() => seen.push('other work'));
-    const done = forEachInSlices(Array.from({ length: 64 }, (_, i) => i), (i) => {
-      if (i === 63) seen.push('last item');
-    }, 60_000);
+    const done = forEachInSlices(
+      Array.from({ length: 64 }, (_, i) => i),
+      (i) => {
+        if (i === 63) seen.push('last item');
+      },
+      60_000,
+    );
     expect(seen).toEqual(['last item']);
     await done;
   });

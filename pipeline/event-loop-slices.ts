@@ -19,7 +19,11 @@ const ITEMS_PER_LOOK = 8;
  * Visits `items` in order, giving the event loop a turn whenever a slice of `sliceMs` has passed.
  * The order and the result are those of a plain loop; only other work may run in between.
  */
-export async function forEachInSlices<T>(items: readonly T[], visit: (item: T, index: number) => void, sliceMs: number = SLICE_MS): Promise<void> {
+export async function forEachInSlices<T>(
+  items: readonly T[],
+  visit: (item: T, index: number) => void,
+  sliceMs: number = SLICE_MS,
+): Promise<void> {
   let since = performance.now();
   for (let i = 0; i < items.length; i++) {
     visit(items[i] as T, i);

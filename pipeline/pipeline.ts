@@ -99,7 +99,10 @@ export function startPipeline(options: PipelineOptions): Pipeline {
   // Futures: boards normalized beside the ticks, one processor for fair lines and +EV.
   const futuresNormalizer = new FuturesNormalizer(options.catalog);
   const references = resolveOptions(options.opportunities);
-  const futures = new FuturesProcessor({ referenceBooks: references.referenceBooks, fallbackReferenceBooks: references.fallbackReferenceBooks });
+  const futures = new FuturesProcessor({
+    referenceBooks: references.referenceBooks,
+    fallbackReferenceBooks: references.fallbackReferenceBooks,
+  });
   const futuresTicksSink = new TableSink(store, 'futures_odds_ticks', logger, sinkOptions);
   const futuresLatestSink = new TableSink(store, 'futures_odds_latest', logger, sinkOptions);
   const futuresEvSink = new TableSink(store, 'futures_ev', logger, sinkOptions);
@@ -143,244 +146,375 @@ export function startPipeline(options: PipelineOptions): Pipeline {
     // them: rebuilt from the events changelog at every assignment (a survivor taking over a
     // league learns the events the lost process created); the events of leagues it no longer
     // normalizes are dropped at a revoke.
-    startStage(bus, 'normalizer', {
-      groupId: 'normalizer', topic: TOPICS.rawTicks, fromBeginning: true,
-      onAssign: (partitions) => restoring('normalizer', async () => {
-        for (const p of partitions) leagueOwners.ticks.add(p);
-        await bus.readToEnd(TOPICS.events, (records) => {
-          for (const r of records) if (r.value && normalizesLeague(r.value.league)) normalizer.restore(r.value);
-        });
-      }),
-      onRevoke: (partitions) => {
-        for (const p of partitions) leagueOwners.ticks.delete(p);
-        normalizer.forgetLeagues(normalizesLeague);
+    startStage(
+      bus,
+      'normalizer',
+      {
+        groupId: 'normalizer',
+        topic: TOPICS.rawTicks,
+        fromBeginning: true,
+        onAssign: (partitions) =>
+          restoring('normalizer', async () => {
+            for (const p of partitions) leagueOwners.ticks.add(p);
+            await bus.readToEnd(TOPICS.events, (records) => {
+              for (const r of records) if (r.value && normalizesLeague(r.value.league)) normalizer.restore(r.value);
+            });
+          }),
+        onRevoke: (partitions) => {
+          for (const p of partitions) leagueOwners.ticks.delete(p);
+          normalizer.forgetLeagues(normalizesLeague);
+        },
       },
-    }, async (records) => {
-      const now = clock.now();
-      const ticks: OutgoingRecord<typeof TOPICS.ticks>[] = [];
-      const events: OutgoingRecord<typeof TOPICS.events>[] = [];
-      const snapshots: OutgoingRecord<typeof TOPICS.splits>[] = [];
-      const boards: OutgoingRecord<typeof TOPICS.futures>[] = [];
-      for (const record of records) {
-        if (record.value === null) continue;
-        if (isRawFutures(record.value)) {
-          const quote = futuresNormalizer.handle(record.value).quote;
-          if (quote) boards.push({ key: quote.key, partitionKey: quote.futureId, value: quote });
-          continue;
-        }
-        if (isRawSplits(record.value)) {
-          const result = normalizer.handleSplits(record.value, now);
-          for (const e of result.events) events.push({ key: e.id, value: e });
-          if (result.splits && result.event) {
-            const snapshot = splits.handle(result.splits, result.event, now);
-            snapshots.push({ key: snapshot.key, partitionKey: snapshot.eventId, value: snapshot });
+      async (records) => {
+        const now = clock.now();
+        const ticks: OutgoingRecord<typeof TOPICS.ticks>[] = [];
+        const events: OutgoingRecord<typeof TOPICS.events>[] = [];
+        const snapshots: OutgoingRecord<typeof TOPICS.splits>[] = [];
+        const boards: OutgoingRecord<typeof TOPICS.futures>[] = [];
+        for (const record of records) {
+          if (record.value === null) continue;
+          if (isRawFutures(record.value)) {
+            const quote = futuresNormalizer.handle(record.value).quote;
+            if (quote) boards.push({ key: quote.key, partitionKey: quote.futureId, value: quote });
+            continue;
           }
-          continue;
+          if (isRawSplits(record.value)) {
+            const result = normalizer.handleSplits(record.value, now);
+            for (const e of result.events) events.push({ key: e.id, value: e });
+            if (result.splits && result.event) {
+              const snapshot = splits.handle(result.splits, result.event, now);
+              snapshots.push({ key: snapshot.key, partitionKey: snapshot.eventId, value: snapshot });
+            }
+            continue;
+          }
+          const result = normalizer.handle(record.value, now);
+          if (result.tick) {
+            ticks.push({ key: result.tick.eventId, value: result.tick });
+            splits.observeTick(result.tick);
+          }
+          for (const e of result.events) events.push({ key: e.id, value: e });
+          if (result.unmatched && unmatchedSeen++ % UNMATCHED_LOG_EVERY === 0) {
+            const raw = record.value;
+            logger.warn(
+              {
+                reason: result.unmatched,
+                book: raw.book,
+                league: raw.league,
+                home: raw.homeTeam,
+                away: raw.awayTeam,
+                outcome: raw.outcome,
+                unmatchedSoFar: unmatchedSeen,
+              },
+              'unmatched raw tick (logged once per 1000)',
+            );
+          }
         }
-        const result = normalizer.handle(record.value, now);
-        if (result.tick) {
-          ticks.push({ key: result.tick.eventId, value: result.tick });
-          splits.observeTick(result.tick);
+        if (now - lastLifecycleSweep >= 60_000) {
+          lastLifecycleSweep = now;
+          for (const e of normalizer.closeFinishedEvents(now)) events.push({ key: e.id, value: e });
         }
-        for (const e of result.events) events.push({ key: e.id, value: e });
-        if (result.unmatched && unmatchedSeen++ % UNMATCHED_LOG_EVERY === 0) {
-          const raw = record.value;
-          logger.warn(
-            { reason: result.unmatched, book: raw.book, league: raw.league, home: raw.homeTeam, away: raw.awayTeam, outcome: raw.outcome, unmatchedSoFar: unmatchedSeen },
-            'unmatched raw tick (logged once per 1000)',
-          );
+        // Events first: a consumer of ticks may look the event up.
+        if (events.length > 0) await producer.send(TOPICS.events, events);
+        if (ticks.length > 0) await producer.send(TOPICS.ticks, ticks);
+        if (snapshots.length > 0) {
+          splitsSnapshots += snapshots.length;
+          await producer.send(TOPICS.splits, snapshots);
         }
-      }
-      if (now - lastLifecycleSweep >= 60_000) {
-        lastLifecycleSweep = now;
-        for (const e of normalizer.closeFinishedEvents(now)) events.push({ key: e.id, value: e });
-      }
-      // Events first: a consumer of ticks may look the event up.
-      if (events.length > 0) await producer.send(TOPICS.events, events);
-      if (ticks.length > 0) await producer.send(TOPICS.ticks, ticks);
-      if (snapshots.length > 0) {
-        splitsSnapshots += snapshots.length;
-        await producer.send(TOPICS.splits, snapshots);
-      }
-      if (boards.length > 0) await producer.send(TOPICS.futures, boards);
-    }, logger, options.onFailure),
+        if (boards.length > 0) await producer.send(TOPICS.futures, boards);
+      },
+      logger,
+      options.onFailure,
+    ),
 
     // Futures: each market's fair line and +EV from every book's latest board.
-    startStage(bus, 'futures', { groupId: 'futures', topic: TOPICS.futures, fromBeginning: true }, async (records) => {
-      const step = futures.handle(records.flatMap((r) => (r.value ? [r.value] : [])), clock.now());
-      if (step.markets.length > 0) await producer.send(TOPICS.futuresMarkets, step.markets.map((m) => ({ key: m.futureId, value: m })));
-      await futuresLatestSink.write(step.latest.map(futuresLatestRow));
-      await futuresEvSink.write(step.ev.map(futuresEvRow));
-    }, logger, options.onFailure),
-    startStage(bus, 'sink:futures_odds_ticks', { groupId: 'sink-futures-odds-ticks', topic: TOPICS.futures, fromBeginning: true, ...sinkBatch, minBatchSize: 1000 }, async (records) => {
-      await futuresTicksSink.write(records.flatMap((r) => (r.value ? futuresTickRows(r.value) : [])));
-    }, logger, options.onFailure),
+    startStage(
+      bus,
+      'futures',
+      { groupId: 'futures', topic: TOPICS.futures, fromBeginning: true },
+      async (records) => {
+        const step = futures.handle(
+          records.flatMap((r) => (r.value ? [r.value] : [])),
+          clock.now(),
+        );
+        if (step.markets.length > 0)
+          await producer.send(
+            TOPICS.futuresMarkets,
+            step.markets.map((m) => ({ key: m.futureId, value: m })),
+          );
+        await futuresLatestSink.write(step.latest.map(futuresLatestRow));
+        await futuresEvSink.write(step.ev.map(futuresEvRow));
+      },
+      logger,
+      options.onFailure,
+    ),
+    startStage(
+      bus,
+      'sink:futures_odds_ticks',
+      { groupId: 'sink-futures-odds-ticks', topic: TOPICS.futures, fromBeginning: true, ...sinkBatch, minBatchSize: 1000 },
+      async (records) => {
+        await futuresTicksSink.write(records.flatMap((r) => (r.value ? futuresTickRows(r.value) : [])));
+      },
+      logger,
+      options.onFailure,
+    ),
 
     // Game state from feeds that report it: resolved to canonical events; the status it reports
     // becomes the event's (live, final, postponed, cancelled).
-    startStage(bus, 'normalizer:gamestate', {
-      groupId: 'normalizer-gamestate', topic: TOPICS.rawGameState, fromBeginning: true,
-      // Its events come from the normalizer's restore: the leagues it reads are kept there too.
-      onAssign: async (partitions) => {
-        for (const p of partitions) leagueOwners.gameState.add(p);
+    startStage(
+      bus,
+      'normalizer:gamestate',
+      {
+        groupId: 'normalizer-gamestate',
+        topic: TOPICS.rawGameState,
+        fromBeginning: true,
+        // Its events come from the normalizer's restore: the leagues it reads are kept there too.
+        onAssign: async (partitions) => {
+          for (const p of partitions) leagueOwners.gameState.add(p);
+        },
+        onRevoke: (partitions) => {
+          for (const p of partitions) leagueOwners.gameState.delete(p);
+          normalizer.forgetLeagues(normalizesLeague);
+        },
       },
-      onRevoke: (partitions) => {
-        for (const p of partitions) leagueOwners.gameState.delete(p);
-        normalizer.forgetLeagues(normalizesLeague);
+      async (records) => {
+        const now = clock.now();
+        const states: OutgoingRecord<typeof TOPICS.gameState>[] = [];
+        const events: OutgoingRecord<typeof TOPICS.events>[] = [];
+        for (const record of records) {
+          if (record.value === null) continue;
+          const result = normalizer.handleGameState(record.value, now);
+          for (const e of result.events) events.push({ key: e.id, value: e });
+          if (result.state) states.push({ key: result.state.eventId, value: result.state });
+        }
+        if (events.length > 0) await producer.send(TOPICS.events, events);
+        if (states.length > 0) await producer.send(TOPICS.gameState, states);
       },
-    }, async (records) => {
-      const now = clock.now();
-      const states: OutgoingRecord<typeof TOPICS.gameState>[] = [];
-      const events: OutgoingRecord<typeof TOPICS.events>[] = [];
-      for (const record of records) {
-        if (record.value === null) continue;
-        const result = normalizer.handleGameState(record.value, now);
-        for (const e of result.events) events.push({ key: e.id, value: e });
-        if (result.state) states.push({ key: result.state.eventId, value: result.state });
-      }
-      if (events.length > 0) await producer.send(TOPICS.events, events);
-      if (states.length > 0) await producer.send(TOPICS.gameState, states);
-    }, logger, options.onFailure),
+      logger,
+      options.onFailure,
+    ),
 
     // The snapshot: ticks in, the changelog out, and a finished, postponed or cancelled event's
     // open rows suspended. One group over both topics (co-partitioned by event id); its state is
     // its own changelog, rebuilt to the end for every partition this process is assigned.
-    startStage(bus, 'snapshot', {
-      groupId: 'snapshot', topic: [TOPICS.ticks, TOPICS.events], fromBeginning: true,
-      onAssign: (partitions) => restoring('snapshot', async () => {
-        snapshots.reset(partitions);
-        await bus.readToEnd(TOPICS.snapshot, (records) => {
-          for (const r of records) if (r.value) snapshots.of(r.partition).restore(r.value);
-        }, { partitions });
-      }),
-      onRevoke: (partitions) => snapshots.drop(partitions),
-    }, async (records, batch) => {
-      const now = clock.now();
-      const snapshot = snapshots.of(batch.partition);
-      const changes: OutgoingRecord<typeof TOPICS.snapshot>[] = [];
-      for (const record of records) {
-        if (record.value === null) continue;
-        if (isFrom(batch, TOPICS.events)) {
-          const event = record.value as CanonicalEvent;
-          if (!isClosedStatus(event.status)) continue;
-          for (const change of snapshot.closeEvent(event.id, now)) changes.push({ key: change.key, partitionKey: change.eventId, value: change });
-        } else {
-          const change = snapshot.handle(record.value as OddsTick, now);
-          if (change) changes.push({ key: change.key, partitionKey: change.eventId, value: change });
+    startStage(
+      bus,
+      'snapshot',
+      {
+        groupId: 'snapshot',
+        topic: [TOPICS.ticks, TOPICS.events],
+        fromBeginning: true,
+        onAssign: (partitions) =>
+          restoring('snapshot', async () => {
+            snapshots.reset(partitions);
+            await bus.readToEnd(
+              TOPICS.snapshot,
+              (records) => {
+                for (const r of records) if (r.value) snapshots.of(r.partition).restore(r.value);
+              },
+              { partitions },
+            );
+          }),
+        onRevoke: (partitions) => snapshots.drop(partitions),
+      },
+      async (records, batch) => {
+        const now = clock.now();
+        const snapshot = snapshots.of(batch.partition);
+        const changes: OutgoingRecord<typeof TOPICS.snapshot>[] = [];
+        for (const record of records) {
+          if (record.value === null) continue;
+          if (isFrom(batch, TOPICS.events)) {
+            const event = record.value as CanonicalEvent;
+            if (!isClosedStatus(event.status)) continue;
+            for (const change of snapshot.closeEvent(event.id, now))
+              changes.push({ key: change.key, partitionKey: change.eventId, value: change });
+          } else {
+            const change = snapshot.handle(record.value as OddsTick, now);
+            if (change) changes.push({ key: change.key, partitionKey: change.eventId, value: change });
+          }
         }
-      }
-      if (changes.length > 0) await producer.send(TOPICS.snapshot, changes);
-    }, logger, options.onFailure),
+        if (changes.length > 0) await producer.send(TOPICS.snapshot, changes);
+      },
+      logger,
+      options.onFailure,
+    ),
 
     // Opportunities: one group over the events and the snapshot changelog, co-partitioned by
     // event id, so one process owns an event's odds and its event record. Its state is rebuilt
     // from both inputs up to where the group resumes; expiries leave as a final version and a
     // tombstone.
-    startStage(bus, 'opportunities', {
-      groupId: 'opportunities', topic: [TOPICS.events, TOPICS.snapshot], fromBeginning: true,
-      onAssign: (partitions, committed) => restoring('opportunities', async () => {
-        opportunities.reset(partitions);
-        const now = clock.now();
-        // The three reads run at once (each is a group join on Kafka); applied in order after.
-        const [events, odds, versions] = await Promise.all([
-          collect(bus, TOPICS.events, { partitions, before: (p) => committed(TOPICS.events, p) }),
-          collect(bus, TOPICS.snapshot, { partitions, before: (p) => committed(TOPICS.snapshot, p) }),
-          collect(bus, TOPICS.opportunities, { partitions }),
-        ]);
-        for (const [partition, inputs] of byPartition(events, (r) => (r.value ? { type: 'event' as const, event: r.value } : null))) opportunities.of(partition).handleBatch(inputs, now);
-        for (const [partition, inputs] of byPartition(odds, (r) => (r.value ? { type: 'odds' as const, change: r.value } : null))) opportunities.of(partition).handleBatch(inputs, now);
-        const listed = new Map<string, Opportunity>();
-        for (const r of versions) {
-          if (r.value) listed.set(r.key, r.value);
-          else listed.delete(r.key);
-        }
-        for (const p of partitions) adoptDetections(opportunities.of(p).active(), listed);
-      }),
-      onRevoke: (partitions) => opportunities.drop(partitions),
-    }, async (records, batch) => {
-      const inputs: OpportunityInput[] = isFrom(batch, TOPICS.events)
-        ? records.flatMap((r) => (r.value ? [{ type: 'event' as const, event: r.value as CanonicalEvent }] : []))
-        : records.flatMap((r) => (r.value ? [{ type: 'odds' as const, change: r.value as OddsChange }] : []));
-      const changes = opportunities.of(batch.partition).handleBatch(inputs, clock.now());
-      if (changes.length > 0) await producer.send(TOPICS.opportunities, opportunityRecords(changes));
-    }, logger, options.onFailure),
+    startStage(
+      bus,
+      'opportunities',
+      {
+        groupId: 'opportunities',
+        topic: [TOPICS.events, TOPICS.snapshot],
+        fromBeginning: true,
+        onAssign: (partitions, committed) =>
+          restoring('opportunities', async () => {
+            opportunities.reset(partitions);
+            const now = clock.now();
+            // The three reads run at once (each is a group join on Kafka); applied in order after.
+            const [events, odds, versions] = await Promise.all([
+              collect(bus, TOPICS.events, { partitions, before: (p) => committed(TOPICS.events, p) }),
+              collect(bus, TOPICS.snapshot, { partitions, before: (p) => committed(TOPICS.snapshot, p) }),
+              collect(bus, TOPICS.opportunities, { partitions }),
+            ]);
+            for (const [partition, inputs] of byPartition(events, (r) => (r.value ? { type: 'event' as const, event: r.value } : null)))
+              opportunities.of(partition).handleBatch(inputs, now);
+            for (const [partition, inputs] of byPartition(odds, (r) => (r.value ? { type: 'odds' as const, change: r.value } : null)))
+              opportunities.of(partition).handleBatch(inputs, now);
+            const listed = new Map<string, Opportunity>();
+            for (const r of versions) {
+              if (r.value) listed.set(r.key, r.value);
+              else listed.delete(r.key);
+            }
+            for (const p of partitions) adoptDetections(opportunities.of(p).active(), listed);
+          }),
+        onRevoke: (partitions) => opportunities.drop(partitions),
+      },
+      async (records, batch) => {
+        const inputs: OpportunityInput[] = isFrom(batch, TOPICS.events)
+          ? records.flatMap((r) => (r.value ? [{ type: 'event' as const, event: r.value as CanonicalEvent }] : []))
+          : records.flatMap((r) => (r.value ? [{ type: 'odds' as const, change: r.value as OddsChange }] : []));
+        const changes = opportunities.of(batch.partition).handleBatch(inputs, clock.now());
+        if (changes.length > 0) await producer.send(TOPICS.opportunities, opportunityRecords(changes));
+      },
+      logger,
+      options.onFailure,
+    ),
 
     // Closing lines and CLV: one group over odds, events, opportunities and game states (all
     // co-partitioned by event id). Restored from the captured closes in the store (so a captured
     // event is never captured again from the live prices that replaced its closing ones), then
     // from its inputs up to where the group resumes.
-    startStage(bus, 'closing', {
-      groupId: 'closing', topic: [TOPICS.snapshot, TOPICS.events, TOPICS.opportunities, TOPICS.gameState], fromBeginning: true,
-      onAssign: (partitions, committed) => restoring('closing', async () => {
-        closings.reset(partitions);
+    startStage(
+      bus,
+      'closing',
+      {
+        groupId: 'closing',
+        topic: [TOPICS.snapshot, TOPICS.events, TOPICS.opportunities, TOPICS.gameState],
+        fromBeginning: true,
+        onAssign: (partitions, committed) =>
+          restoring('closing', async () => {
+            closings.reset(partitions);
+            const now = clock.now();
+            const owned = new Set(partitions);
+            const eventPartitions = TOPIC_CONFIGS[TOPICS.events].partitions;
+            for (const c of await storedClosingLines(store, now - retainAfterStartMs)) {
+              const partition = partitionFor(c.eventId, eventPartitions);
+              if (owned.has(partition)) closings.of(partition).restore([c], now);
+            }
+            // The +EV opportunities it grades, as detected: an occurrence that expired before kickoff
+            // is gone from the compacted changelog, and would otherwise never be graded or settled.
+            for (const opportunity of await storedEntries(store, now - retainAfterStartMs)) {
+              const partition = partitionFor(opportunity.eventId, eventPartitions);
+              if (owned.has(partition)) closings.of(partition).handleBatch([{ type: 'opportunity', opportunity }], now);
+            }
+            const upTo = (topic: TopicName): ReadScope => ({ partitions, before: (p) => committed(topic, p) });
+            const [odds, events, versions, states] = await Promise.all([
+              collect(bus, TOPICS.snapshot, upTo(TOPICS.snapshot)),
+              collect(bus, TOPICS.events, upTo(TOPICS.events)),
+              collect(bus, TOPICS.opportunities, upTo(TOPICS.opportunities)),
+              collect(bus, TOPICS.gameState, upTo(TOPICS.gameState)),
+            ]);
+            const replay = <T extends TopicName>(
+              records: readonly BusRecord<T>[],
+              input: (value: NonNullable<BusRecord<T>['value']>) => ClosingInput,
+            ): void => {
+              for (const [partition, inputs] of byPartition(records, (r) => (r.value ? input(r.value) : null)))
+                closings.of(partition).handleBatch(inputs, now);
+            };
+            // Prices before events: a live event replayed first would capture an empty close.
+            replay(odds, (change) => ({ type: 'odds', change }));
+            replay(events, (event) => ({ type: 'event', event }));
+            replay(versions, (opportunity) => ({ type: 'opportunity', opportunity }));
+            replay(states, (state) => ({ type: 'gamestate', state }));
+          }),
+        onRevoke: (partitions) => closings.drop(partitions),
+      },
+      async (records, batch) => {
+        const inputs = records.flatMap((r): ClosingInput[] => {
+          if (r.value === null) return [];
+          if (isFrom(batch, TOPICS.events)) return [{ type: 'event', event: r.value as CanonicalEvent }];
+          if (isFrom(batch, TOPICS.snapshot)) return [{ type: 'odds', change: r.value as OddsChange }];
+          if (isFrom(batch, TOPICS.opportunities)) return [{ type: 'opportunity', opportunity: r.value as Opportunity }];
+          return [{ type: 'gamestate', state: r.value as GameState }];
+        });
+        await runClosing(batch.partition, inputs);
+      },
+      logger,
+      options.onFailure,
+    ),
+
+    startStage(
+      bus,
+      'sink:game_state',
+      { groupId: 'sink-game-state', topic: TOPICS.gameState, fromBeginning: true, ...sinkBatch, minBatchSize: 1000 },
+      async (records) => {
+        await gameStateSink.writeRecords(records, (r) => (r.value ? gameStateRow(r.value) : null));
+      },
+      logger,
+      options.onFailure,
+    ),
+
+    startStage(
+      bus,
+      'sink:odds_ticks',
+      { groupId: 'sink-odds-ticks', topic: TOPICS.ticks, fromBeginning: true, ...sinkBatch },
+      async (records) => {
         const now = clock.now();
-        const owned = new Set(partitions);
-        const eventPartitions = TOPIC_CONFIGS[TOPICS.events].partitions;
-        for (const c of await storedClosingLines(store, now - retainAfterStartMs)) {
-          const partition = partitionFor(c.eventId, eventPartitions);
-          if (owned.has(partition)) closings.of(partition).restore([c], now);
-        }
-        // The +EV opportunities it grades, as detected: an occurrence that expired before kickoff
-        // is gone from the compacted changelog, and would otherwise never be graded or settled.
-        for (const opportunity of await storedEntries(store, now - retainAfterStartMs)) {
-          const partition = partitionFor(opportunity.eventId, eventPartitions);
-          if (owned.has(partition)) closings.of(partition).handleBatch([{ type: 'opportunity', opportunity }], now);
-        }
-        const upTo = (topic: TopicName): ReadScope => ({ partitions, before: (p) => committed(topic, p) });
-        const [odds, events, versions, states] = await Promise.all([
-          collect(bus, TOPICS.snapshot, upTo(TOPICS.snapshot)),
-          collect(bus, TOPICS.events, upTo(TOPICS.events)),
-          collect(bus, TOPICS.opportunities, upTo(TOPICS.opportunities)),
-          collect(bus, TOPICS.gameState, upTo(TOPICS.gameState)),
-        ]);
-        const replay = <T extends TopicName>(records: readonly BusRecord<T>[], input: (value: NonNullable<BusRecord<T>['value']>) => ClosingInput): void => {
-          for (const [partition, inputs] of byPartition(records, (r) => (r.value ? input(r.value) : null))) closings.of(partition).handleBatch(inputs, now);
-        };
-        // Prices before events: a live event replayed first would capture an empty close.
-        replay(odds, (change) => ({ type: 'odds', change }));
-        replay(events, (event) => ({ type: 'event', event }));
-        replay(versions, (opportunity) => ({ type: 'opportunity', opportunity }));
-        replay(states, (state) => ({ type: 'gamestate', state }));
-      }),
-      onRevoke: (partitions) => closings.drop(partitions),
-    }, async (records, batch) => {
-      const inputs = records.flatMap((r): ClosingInput[] => {
-        if (r.value === null) return [];
-        if (isFrom(batch, TOPICS.events)) return [{ type: 'event', event: r.value as CanonicalEvent }];
-        if (isFrom(batch, TOPICS.snapshot)) return [{ type: 'odds', change: r.value as OddsChange }];
-        if (isFrom(batch, TOPICS.opportunities)) return [{ type: 'opportunity', opportunity: r.value as Opportunity }];
-        return [{ type: 'gamestate', state: r.value as GameState }];
-      });
-      await runClosing(batch.partition, inputs);
-    }, logger, options.onFailure),
+        await ticksSink.writeRecords(records, (r) => (r.value ? tickRow(r.value, now) : null));
+      },
+      logger,
+      options.onFailure,
+    ),
 
-    startStage(bus, 'sink:game_state', { groupId: 'sink-game-state', topic: TOPICS.gameState, fromBeginning: true, ...sinkBatch, minBatchSize: 1000 }, async (records) => {
-      await gameStateSink.writeRecords(records, (r) => (r.value ? gameStateRow(r.value) : null));
-    }, logger, options.onFailure),
+    startStage(
+      bus,
+      'sink:odds_latest',
+      { groupId: 'sink-odds-latest', topic: TOPICS.snapshot, fromBeginning: true, ...sinkBatch },
+      async (records) => {
+        await latestSink.writeRecords(records, (r) => (r.value ? latestRow(r.value, r.offset + 1) : null));
+      },
+      logger,
+      options.onFailure,
+    ),
 
-    startStage(bus, 'sink:odds_ticks', { groupId: 'sink-odds-ticks', topic: TOPICS.ticks, fromBeginning: true, ...sinkBatch }, async (records) => {
-      const now = clock.now();
-      await ticksSink.writeRecords(records, (r) => (r.value ? tickRow(r.value, now) : null));
-    }, logger, options.onFailure),
-
-    startStage(bus, 'sink:odds_latest', { groupId: 'sink-odds-latest', topic: TOPICS.snapshot, fromBeginning: true, ...sinkBatch }, async (records) => {
-      await latestSink.writeRecords(records, (r) => (r.value ? latestRow(r.value, r.offset + 1) : null));
-    }, logger, options.onFailure),
-
-    startStage(bus, 'sink:opportunities', { groupId: 'sink-opportunities', topic: TOPICS.opportunities, fromBeginning: true, ...sinkBatch, minBatchSize: 1000 }, async (records) => {
-      await opportunitiesSink.writeRecords(records, (r) => (r.value ? opportunityRow(r.value, r.offset + 1) : null));
-    }, logger, options.onFailure),
+    startStage(
+      bus,
+      'sink:opportunities',
+      { groupId: 'sink-opportunities', topic: TOPICS.opportunities, fromBeginning: true, ...sinkBatch, minBatchSize: 1000 },
+      async (records) => {
+        await opportunitiesSink.writeRecords(records, (r) => (r.value ? opportunityRow(r.value, r.offset + 1) : null));
+      },
+      logger,
+      options.onFailure,
+    ),
 
     // One consumer for both splits tables: the same rows, a few thousand every 5 minutes.
-    startStage(bus, 'sink:splits', { groupId: 'sink-splits', topic: TOPICS.splits, fromBeginning: true, ...sinkBatch, minBatchSize: 1000 }, async (records) => {
-      const rows = records.flatMap((r) => (r.value ? splitsRows(r.value, clock.now()) : []));
-      await splitsHistorySink.write(rows);
-      await splitsLatestSink.write(rows);
-    }, logger, options.onFailure),
+    startStage(
+      bus,
+      'sink:splits',
+      { groupId: 'sink-splits', topic: TOPICS.splits, fromBeginning: true, ...sinkBatch, minBatchSize: 1000 },
+      async (records) => {
+        const rows = records.flatMap((r) => (r.value ? splitsRows(r.value, clock.now()) : []));
+        await splitsHistorySink.write(rows);
+        await splitsLatestSink.write(rows);
+      },
+      logger,
+      options.onFailure,
+    ),
 
-    startStage(bus, 'sink:events', { groupId: 'sink-events', topic: TOPICS.events, fromBeginning: true, ...sinkBatch, minBatchSize: 1000 }, async (records) => {
-      await eventsSink.writeRecords(records, (r) => (r.value ? eventRow(r.value) : null));
-    }, logger, options.onFailure),
+    startStage(
+      bus,
+      'sink:events',
+      { groupId: 'sink-events', topic: TOPICS.events, fromBeginning: true, ...sinkBatch, minBatchSize: 1000 },
+      async (records) => {
+        await eventsSink.writeRecords(records, (r) => (r.value ? eventRow(r.value) : null));
+      },
+      logger,
+      options.onFailure,
+    ),
   ];
 
   // State before input: every stateful stage rebuilds the state of the partitions it is assigned
@@ -395,7 +529,10 @@ export function startPipeline(options: PipelineOptions): Pipeline {
     });
     stages.push(...startStages());
     await Promise.all([...firstAssignment.values()].map((d) => d.promise));
-    logger.info({ events: normalizer.eventCount, rows: sum(snapshots.all(), (p) => p.size), opportunities: sum(opportunities.all(), (p) => p.size) }, 'pipeline state restored from the changelogs');
+    logger.info(
+      { events: normalizer.eventCount, rows: sum(snapshots.all(), (p) => p.size), opportunities: sum(opportunities.all(), (p) => p.size) },
+      'pipeline state restored from the changelogs',
+    );
   })();
 
   return {
@@ -422,8 +559,27 @@ export function startPipeline(options: PipelineOptions): Pipeline {
         settled: sum(closings.all(), (p) => p.counters.settled),
         events: sum(closings.all(), (p) => p.eventCount),
       },
-      futures: { ...futures.counters, markets: futures.marketCount, opportunities: futures.opportunityCount, unmatched: Object.fromEntries(futuresNormalizer.counts.unmatched) },
-      sinks: { odds_ticks: ticksSink.counters, odds_latest: latestSink.counters, events: eventsSink.counters, opportunities: opportunitiesSink.counters, closing_odds: closingSink.counters, clv_grades: gradesSink.counters, clv_entries: entriesSink.counters, game_state: gameStateSink.counters, futures_odds_ticks: futuresTicksSink.counters, futures_odds_latest: futuresLatestSink.counters, futures_ev: futuresEvSink.counters, splits_history: splitsHistorySink.counters, splits_latest: splitsLatestSink.counters },
+      futures: {
+        ...futures.counters,
+        markets: futures.marketCount,
+        opportunities: futures.opportunityCount,
+        unmatched: Object.fromEntries(futuresNormalizer.counts.unmatched),
+      },
+      sinks: {
+        odds_ticks: ticksSink.counters,
+        odds_latest: latestSink.counters,
+        events: eventsSink.counters,
+        opportunities: opportunitiesSink.counters,
+        closing_odds: closingSink.counters,
+        clv_grades: gradesSink.counters,
+        clv_entries: entriesSink.counters,
+        game_state: gameStateSink.counters,
+        futures_odds_ticks: futuresTicksSink.counters,
+        futures_odds_latest: futuresLatestSink.counters,
+        futures_ev: futuresEvSink.counters,
+        splits_history: splitsHistorySink.counters,
+        splits_latest: splitsLatestSink.counters,
+      },
       lag: Object.fromEntries(stages.map((s) => [s.name, s.consumer.lag()])),
       partitions: Object.fromEntries(stages.map((s) => [s.name, s.consumer.assignment()])),
     }),
@@ -457,9 +613,13 @@ function isFrom<K extends TopicName>(batch: RecordBatch<TopicName>, topic: K): b
 /** A topic's records within `scope`, read outside any group (a restore). */
 async function collect<T extends TopicName>(bus: Bus, topic: T, scope: ReadScope): Promise<BusRecord<T>[]> {
   const out: BusRecord<T>[] = [];
-  await bus.readToEnd(topic, (records) => {
-    for (const r of records) out.push(r);
-  }, scope);
+  await bus.readToEnd(
+    topic,
+    (records) => {
+      for (const r of records) out.push(r);
+    },
+    scope,
+  );
   return out;
 }
 

@@ -9,7 +9,13 @@ const FIXTURE = 'pipeline/feeds/theoddsapi/fixtures/nfl-sunday.jsonl';
 describe('the analyst endpoint over the embedded store', () => {
   let sys: TestSystem;
   beforeAll(async () => {
-    sys = await startTestSystem({ FEED: 'replay', REPLAY_FILE: FIXTURE, SINK_MAX_WAIT_MS: '20', ANALYST_PORT: '0', ANALYST_PASSWORD: 'analyst-secret' });
+    sys = await startTestSystem({
+      FEED: 'replay',
+      REPLAY_FILE: FIXTURE,
+      SINK_MAX_WAIT_MS: '20',
+      ANALYST_PORT: '0',
+      ANALYST_PASSWORD: 'analyst-secret',
+    });
     // The recording diffs into 34 ticks: wait until the sink stored them all.
     const end = Date.now() + 20_000;
     while (Number((await sys.store.query<{ n: number }>('SELECT count() AS n FROM odds_ticks FINAL'))[0]?.n) < 34 && Date.now() < end) {
@@ -18,26 +24,34 @@ describe('the analyst endpoint over the embedded store', () => {
   });
   afterAll(async () => sys?.close());
 
-  const client = (password = 'analyst-secret') => createClient({ url: sys.analystUrl ?? '', username: 'analyst', password, log: { level: ClickHouseLogLevel.OFF } });
+  const client = (password = 'analyst-secret') =>
+    createClient({ url: sys.analystUrl ?? '', username: 'analyst', password, log: { level: ClickHouseLogLevel.OFF } });
 
   it('answers @clickhouse/client queries while the service runs', async () => {
     const ch = client();
     try {
       expect((await ch.ping()).success).toBe(true);
-      const rs = await ch.query({ query: 'SELECT sportsbook, count() AS n FROM odds_ticks FINAL GROUP BY sportsbook ORDER BY sportsbook', format: 'JSONEachRow' });
+      const rs = await ch.query({
+        query: 'SELECT sportsbook, count() AS n FROM odds_ticks FINAL GROUP BY sportsbook ORDER BY sportsbook',
+        format: 'JSONEachRow',
+      });
       const rows = await rs.json<{ sportsbook: string; n: number | string }>();
       expect(rows.reduce((s, r) => s + Number(r.n), 0)).toBe(34);
       expect(rows.map((r) => r.sportsbook)).toEqual([...rows.map((r) => r.sportsbook)].sort());
-      const events = await (await ch.query({ query: 'SELECT count() AS n FROM events FINAL', format: 'JSON' })).json<{ n: number | string }>();
+      const events = await (
+        await ch.query({ query: 'SELECT count() AS n FROM events FINAL', format: 'JSON' })
+      ).json<{ n: number | string }>();
       expect(Number(events.data[0]?.n)).toBeGreaterThan(0);
     } finally {
       await ch.close();
     }
   });
 
-  it('answers plain HTTP with the statement\'s FORMAT, TabSeparated by default', async () => {
+  it("answers plain HTTP with the statement's FORMAT, TabSeparated by default", async () => {
     const auth = { authorization: `Basic ${Buffer.from('analyst:analyst-secret').toString('base64')}` };
-    const csv = await fetch(`${sys.analystUrl}/?query=${encodeURIComponent("SELECT 1 AS a, 'x' AS b FORMAT CSVWithNames")}`, { headers: auth });
+    const csv = await fetch(`${sys.analystUrl}/?query=${encodeURIComponent("SELECT 1 AS a, 'x' AS b FORMAT CSVWithNames")}`, {
+      headers: auth,
+    });
     expect([csv.status, await csv.text()]).toEqual([200, '"a","b"\n1,"x"\n']);
     const tsv = await fetch(`${sys.analystUrl}/`, { method: 'POST', headers: auth, body: 'SELECT 2, 3' });
     expect(await tsv.text()).toBe('2\t3\n');

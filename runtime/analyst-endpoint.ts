@@ -128,13 +128,20 @@ export async function startAnalystEndpoint(options: AnalystEndpointOptions): Pro
     const address = req.socket.remoteAddress ?? 'unknown';
     const locked = failedLogins.lockedFor(address);
     if (locked > 0) {
-      return fail(res, 429, AUTHENTICATION_FAILED, `Too many failed sign-ins from this address: retry in ${locked} s`, { 'retry-after': String(locked) });
+      return fail(res, 429, AUTHENTICATION_FAILED, `Too many failed sign-ins from this address: retry in ${locked} s`, {
+        'retry-after': String(locked),
+      });
     }
     const who = credentials(req, url);
     if (!who || !same(who.user, options.user) || !same(who.password, options.password)) {
       failedLogins.fail(address);
       logger.warn({ address, user: who?.user ?? null }, 'analyst endpoint: sign-in refused');
-      return fail(res, 401, AUTHENTICATION_FAILED, `${who?.user ?? 'anonymous'}: Authentication failed: password is incorrect, or there is no user with such name`);
+      return fail(
+        res,
+        401,
+        AUTHENTICATION_FAILED,
+        `${who?.user ?? 'anonymous'}: Authentication failed: password is incorrect, or there is no user with such name`,
+      );
     }
     const chunks: Buffer[] = [];
     let size = 0;
@@ -149,7 +156,13 @@ export async function startAnalystEndpoint(options: AnalystEndpointOptions): Pro
       const sql = [url.searchParams.get('query'), body].filter((p) => p !== null && p.length > 0).join('\n');
       if (sql.trim().length === 0) return fail(res, 400, SYNTAX_ERROR, 'Empty query');
       if (running >= options.concurrency) {
-        return fail(res, 429, TOO_MANY_SIMULTANEOUS_QUERIES, `Too many simultaneous queries for user ${options.user}: ${options.concurrency} at a time`, { 'retry-after': '1' });
+        return fail(
+          res,
+          429,
+          TOO_MANY_SIMULTANEOUS_QUERIES,
+          `Too many simultaneous queries for user ${options.user}: ${options.concurrency} at a time`,
+          { 'retry-after': '1' },
+        );
       }
       running++;
       const gone = new AbortController();
@@ -160,35 +173,52 @@ export async function startAnalystEndpoint(options: AnalystEndpointOptions): Pro
       const started = now();
       const params = new Map<string, string>();
       for (const [name, value] of url.searchParams) if (name.startsWith('param_')) params.set(name.slice('param_'.length), value);
-      engine.readOnly({ sql, defaultFormat: url.searchParams.get('default_format') ?? 'TabSeparated', limits: options.limits, params, signal: gone.signal }).then(
-        (bytes) => {
-          if (gone.signal.aborted) return;
-          res.writeHead(200, {
-            'content-type': 'text/plain; charset=UTF-8',
-            'x-clickhouse-query-id': url.searchParams.get('query_id') ?? '',
-            'x-clickhouse-summary': JSON.stringify({ elapsed_ns: String((now() - started) * 1e6), result_bytes: String(bytes.byteLength) }),
-          });
-          res.end(bytes);
-        },
-        (e: unknown) => {
-          const error = e instanceof ReadOnlyQueryError ? e : new ReadOnlyQueryError(e instanceof Error ? e.message : String(e), 0);
-          logger.info({ code: error.code, ms: now() - started, cancelled: gone.signal.aborted }, 'analyst statement refused or failed');
-          if (!gone.signal.aborted) fail(res, statusOf(error.code), error.code, error.message);
-        },
-      ).finally(() => {
-        running--;
-      });
+      engine
+        .readOnly({
+          sql,
+          defaultFormat: url.searchParams.get('default_format') ?? 'TabSeparated',
+          limits: options.limits,
+          params,
+          signal: gone.signal,
+        })
+        .then(
+          (bytes) => {
+            if (gone.signal.aborted) return;
+            res.writeHead(200, {
+              'content-type': 'text/plain; charset=UTF-8',
+              'x-clickhouse-query-id': url.searchParams.get('query_id') ?? '',
+              'x-clickhouse-summary': JSON.stringify({
+                elapsed_ns: String((now() - started) * 1e6),
+                result_bytes: String(bytes.byteLength),
+              }),
+            });
+            res.end(bytes);
+          },
+          (e: unknown) => {
+            const error = e instanceof ReadOnlyQueryError ? e : new ReadOnlyQueryError(e instanceof Error ? e.message : String(e), 0);
+            logger.info({ code: error.code, ms: now() - started, cancelled: gone.signal.aborted }, 'analyst statement refused or failed');
+            if (!gone.signal.aborted) fail(res, statusOf(error.code), error.code, error.message);
+          },
+        )
+        .finally(() => {
+          running--;
+        });
     });
   };
 
   const server: Server = createServer(serve);
   await new Promise<void>((resolve, reject) => {
-    server.once('error', (e: NodeJS.ErrnoException) => reject(new StartupError(`ANALYST_PORT ${options.port} cannot be opened (${e.code ?? e.message})`)));
+    server.once('error', (e: NodeJS.ErrnoException) =>
+      reject(new StartupError(`ANALYST_PORT ${options.port} cannot be opened (${e.code ?? e.message})`)),
+    );
     server.listen(options.port, options.host, () => resolve());
   });
   const address = server.address() as AddressInfo;
   const url = `http://${address.address}:${address.port}`;
-  logger.info({ url, user: options.user, limits: options.limits, concurrency: options.concurrency }, 'analyst endpoint (read-only ClickHouse HTTP) listening');
+  logger.info(
+    { url, user: options.user, limits: options.limits, concurrency: options.concurrency },
+    'analyst endpoint (read-only ClickHouse HTTP) listening',
+  );
   return {
     url,
     close: () =>

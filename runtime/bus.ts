@@ -15,7 +15,10 @@ import { StartupError, firstLine } from './startup-error.js';
  */
 export async function makeBus(config: Config, clock: Clock, logger: Logger): Promise<Bus> {
   if (config.kafkaBrokers === null) return new MemoryBus({ now: () => clock.now() });
-  const codec = config.schemaRegistryUrl === null ? undefined : new AvroCodec({ client: SchemaRegistryClient.newClient({ baseURLs: [config.schemaRegistryUrl], maxRetries: 2 }) });
+  const codec =
+    config.schemaRegistryUrl === null
+      ? undefined
+      : new AvroCodec({ client: SchemaRegistryClient.newClient({ baseURLs: [config.schemaRegistryUrl], maxRetries: 2 }) });
   const bus = new KafkaBus({
     brokers: config.kafkaBrokers,
     clientId: `odds-${config.role}`,
@@ -32,7 +35,10 @@ export async function makeBus(config: Config, clock: Clock, logger: Logger): Pro
     const report = await bus.ensureTopics();
     if (report.created.length > 0) logger.info({ topics: report.created }, 'Kafka topics created');
     if (report.autoCreated.length > 0) {
-      logger.warn({ topics: report.autoCreated, refused: report.createError }, 'Kafka refused to create topics; the brokers auto-created them at their default partition count and cleanup policy (compacted topics should be compacted: create them yourself)');
+      logger.warn(
+        { topics: report.autoCreated, refused: report.createError },
+        'Kafka refused to create topics; the brokers auto-created them at their default partition count and cleanup policy (compacted topics should be compacted: create them yourself)',
+      );
     }
     for (const w of report.wider) logger.warn(w, 'Kafka topic has more partitions than configured: producers use only the configured ones');
   } catch (e) {

@@ -82,7 +82,10 @@ export function loadConfig(env: Env = process.env): Config {
   const chUrl = s.optional('CLICKHOUSE_URL');
   let analyst: Config['analyst'] = null;
   if (s.isSet('ANALYST_PORT')) {
-    if (chUrl) throw new ConfigError('ANALYST_PORT serves the embedded store; with CLICKHOUSE_URL analysts query the server (its analyst user, infra/clickhouse/users.xml)');
+    if (chUrl)
+      throw new ConfigError(
+        'ANALYST_PORT serves the embedded store; with CLICKHOUSE_URL analysts query the server (its analyst user, infra/clickhouse/users.xml)',
+      );
     if (role === 'api') throw new ConfigError('ANALYST_PORT needs the embedded store of a pipeline process (ROLE=all or pipeline)');
     const password = s.optional('ANALYST_PASSWORD');
     if (!password) throw new ConfigError('ANALYST_PORT needs ANALYST_PASSWORD (8+ characters)');
@@ -101,7 +104,8 @@ export function loadConfig(env: Env = process.env): Config {
     };
   }
   const metrics: OperatorSettings = { port: s.isSet('METRICS_PORT') ? s.int('METRICS_PORT') : null, token: s.optional('METRICS_TOKEN') };
-  if (metrics.port !== null && metrics.port !== 0 && metrics.port === s.int('PORT')) throw new ConfigError('METRICS_PORT must differ from PORT: the operator endpoints stay off the public port');
+  if (metrics.port !== null && metrics.port !== 0 && metrics.port === s.int('PORT'))
+    throw new ConfigError('METRICS_PORT must differ from PORT: the operator endpoints stay off the public port');
   return {
     role,
     port: s.int('PORT'),
@@ -109,7 +113,12 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir: resolve(s.string('DATA_DIR')),
     logLevel: s.string('LOG_LEVEL'),
     feed,
-    simulator: { seed: s.int('SIM_SEED'), ticksPerSecond: s.int('SIM_TICKS_PER_SECOND'), stepMs: s.int('SIM_STEP_MS'), splitsIntervalMs: s.int('SPLITS_INTERVAL_SECONDS') * 1000 },
+    simulator: {
+      seed: s.int('SIM_SEED'),
+      ticksPerSecond: s.int('SIM_TICKS_PER_SECOND'),
+      stepMs: s.int('SIM_STEP_MS'),
+      splitsIntervalMs: s.int('SPLITS_INTERVAL_SECONDS') * 1000,
+    },
     replay: { file: replayFile, speed: speedRaw === 'max' ? 'max' : Number(speedRaw) },
     theOddsApi: {
       key: oddsKey,
@@ -119,7 +128,12 @@ export function loadConfig(env: Env = process.env): Config {
       baseUrl: s.string('THEODDSAPI_BASE_URL'),
     },
     clickhouse: chUrl
-      ? { url: chUrl, user: s.string('CLICKHOUSE_USER'), password: s.string('CLICKHOUSE_PASSWORD'), database: s.string('CLICKHOUSE_DATABASE') }
+      ? {
+          url: chUrl,
+          user: s.string('CLICKHOUSE_USER'),
+          password: s.string('CLICKHOUSE_PASSWORD'),
+          database: s.string('CLICKHOUSE_DATABASE'),
+        }
       : null,
     redisUrl: s.optional('REDIS_URL'),
     kafkaBrokers,
@@ -144,7 +158,11 @@ export function loadConfig(env: Env = process.env): Config {
       bufferBytes: s.int('STREAM_BUFFER_KB') * 1024,
       heartbeatMs: s.int('STREAM_HEARTBEAT_SECONDS') * 1000,
     },
-    replicaId: s.isSet('API_REPLICA_ID') ? s.string('API_REPLICA_ID') : hostname().replace(/[^A-Za-z0-9_.-]/g, '-').slice(0, 64) || 'api',
+    replicaId: s.isSet('API_REPLICA_ID')
+      ? s.string('API_REPLICA_ID')
+      : hostname()
+          .replace(/[^A-Za-z0-9_.-]/g, '-')
+          .slice(0, 64) || 'api',
     deltaWindow: { maxChanges: s.int('DELTA_WINDOW_CHANGES'), maxAgeMs: s.int('DELTA_WINDOW_MINUTES') * 60_000 },
     sink: { batchRows: s.int('SINK_BATCH_ROWS'), maxWaitMs: s.int('SINK_MAX_WAIT_MS'), retries: s.int('SINK_RETRIES') },
     failureExitDelayMs: s.int('FAILURE_EXIT_DELAY_MS'),

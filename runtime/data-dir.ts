@@ -93,7 +93,15 @@ export function checkDemoKeysFile(dir: string): void {
   } catch {
     throw new StartupError(`${file} is not valid JSON: fix it, or delete it to make new demo keys`);
   }
-  const ok = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
-    && TIER_NAMES.every((t) => typeof (parsed as Record<string, unknown>)[t] === 'string' && ((parsed as Record<string, string>)[t] ?? '').length >= 8);
-  if (!ok) throw new StartupError(`${file} must map each tier (${TIER_NAMES.join(', ')}) to a key of 8+ characters: fix it, or delete it to make new demo keys`);
+  const ok =
+    typeof parsed === 'object' &&
+    parsed !== null &&
+    !Array.isArray(parsed) &&
+    TIER_NAMES.every(
+      (t) => typeof (parsed as Record<string, unknown>)[t] === 'string' && ((parsed as Record<string, string>)[t] ?? '').length >= 8,
+    );
+  if (!ok)
+    throw new StartupError(
+      `${file} must map each tier (${TIER_NAMES.join(', ')}) to a key of 8+ characters: fix it, or delete it to make new demo keys`,
+    );
 }

@@ -38,7 +38,15 @@ async function fakeClickHouse(): Promise<{ url: string; tickInserts: () => numbe
 describe('a stage that cannot continue', () => {
   it('is retried with backoff, then /health says down (503) and the process exits 1 after FAILURE_EXIT_DELAY_MS', async () => {
     const ch = await fakeClickHouse();
-    const child = spawnEntry({ DATA_DIR: dir, CLICKHOUSE_URL: ch.url, FEED: 'simulator', SIM_TICKS_PER_SECOND: '500', SINK_MAX_WAIT_MS: '50', SINK_RETRIES: '2', FAILURE_EXIT_DELAY_MS: '2000' });
+    const child = spawnEntry({
+      DATA_DIR: dir,
+      CLICKHOUSE_URL: ch.url,
+      FEED: 'simulator',
+      SIM_TICKS_PER_SECOND: '500',
+      SINK_MAX_WAIT_MS: '50',
+      SINK_RETRIES: '2',
+      FAILURE_EXIT_DELAY_MS: '2000',
+    });
     try {
       const [, url] = await waitForOutput(child, /Odds platform API: (http:\/\/127\.0\.0\.1:\d+)/);
       // The fake store has no schema_migrations rows, so /health is 503 from the start on the

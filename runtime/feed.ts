@@ -20,7 +20,13 @@ export async function makeFeed(config: Config, clock: Clock, logger: Logger): Pr
       return null;
     case 'simulator': {
       const { SimulatorFeed } = await import('../pipeline/feeds/simulator/index.js');
-      return new SimulatorFeed({ seed: config.simulator.seed, ticksPerSecond: config.simulator.ticksPerSecond, intervalMs: config.simulator.stepMs, splitsIntervalMs: config.simulator.splitsIntervalMs, clock });
+      return new SimulatorFeed({
+        seed: config.simulator.seed,
+        ticksPerSecond: config.simulator.ticksPerSecond,
+        intervalMs: config.simulator.stepMs,
+        splitsIntervalMs: config.simulator.splitsIntervalMs,
+        clock,
+      });
     }
     case 'replay': {
       const { ReplayFeed } = await import('../pipeline/feeds/theoddsapi/index.js');
@@ -38,7 +44,15 @@ export async function makeFeed(config: Config, clock: Clock, logger: Logger): Pr
       const o = config.theOddsApi;
       if (o.key === null) throw new Error('FEED=theoddsapi needs THEODDSAPI_KEY');
       const { TheOddsApiPollingFeed } = await import('../pipeline/feeds/theoddsapi/index.js');
-      return new TheOddsApiPollingFeed({ apiKey: o.key, baseUrl: o.baseUrl, sports: o.sports, regions: o.regions, markets: o.markets, clock, logger: logger.child({ feed: 'theoddsapi' }) });
+      return new TheOddsApiPollingFeed({
+        apiKey: o.key,
+        baseUrl: o.baseUrl,
+        sports: o.sports,
+        regions: o.regions,
+        markets: o.markets,
+        clock,
+        logger: logger.child({ feed: 'theoddsapi' }),
+      });
     }
   }
 }
@@ -50,6 +64,16 @@ export async function makeFeed(config: Config, clock: Clock, logger: Logger): Pr
 export function startFeed(feed: Feed, bus: Bus): Promise<void> {
   const producer = bus.producer();
   const rawKey = (t: FeedRecord): string => `${t.book}:${isRawFutures(t) ? t.bookMarketId : t.bookEventId}`;
-  gameStateSource(feed)?.onGameState((states) => producer.send(TOPICS.rawGameState, states.map((g) => ({ key: `${g.book}:${g.bookEventId}`, partitionKey: g.league, value: g }))));
-  return feed.start((records) => producer.send(TOPICS.rawTicks, records.map((t) => ({ key: rawKey(t), partitionKey: t.league, value: t }))));
+  gameStateSource(feed)?.onGameState((states) =>
+    producer.send(
+      TOPICS.rawGameState,
+      states.map((g) => ({ key: `${g.book}:${g.bookEventId}`, partitionKey: g.league, value: g })),
+    ),
+  );
+  return feed.start((records) =>
+    producer.send(
+      TOPICS.rawTicks,
+      records.map((t) => ({ key: rawKey(t), partitionKey: t.league, value: t })),
+    ),
+  );
 }

@@ -44,7 +44,9 @@ export async function checkStoreIntegrity(store: OlapStore, recordFile: string |
   if (detached.length > 0) {
     const byTable = new Map<string, string[]>();
     for (const d of detached) byTable.set(d.table, [...(byTable.get(d.table) ?? []), d.name]);
-    problems.push(`${detached.length} detached part(s) (${[...byTable].map(([t, names]) => `${t}: ${names.slice(0, 3).join(', ')}${names.length > 3 ? ', ...' : ''}`).join('; ')}): their rows are not readable (README, "Damaged store")`);
+    problems.push(
+      `${detached.length} detached part(s) (${[...byTable].map(([t, names]) => `${t}: ${names.slice(0, 3).join(', ')}${names.length > 3 ? ', ...' : ''}`).join('; ')}): their rows are not readable (README, "Damaged store")`,
+    );
   }
   const counts = await tableCounts(store);
   let compared = false;

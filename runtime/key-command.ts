@@ -28,23 +28,32 @@ export async function runKeyCommand(argv: readonly string[], env: Record<string,
     strict: true,
   });
   const tier = values.tier ?? '';
-  if (!(TIER_NAMES as readonly string[]).includes(tier)) throw new KeyCommandError(`TIER must be one of ${TIER_NAMES.join(', ')}\n${USAGE}`);
+  if (!(TIER_NAMES as readonly string[]).includes(tier))
+    throw new KeyCommandError(`TIER must be one of ${TIER_NAMES.join(', ')}\n${USAGE}`);
   const name = (values.name ?? '').trim();
   if (name.length === 0 || name.length > 100) throw new KeyCommandError(`NAME is required (1 to 100 characters)\n${USAGE}`);
   const rpm = values.rpm === undefined || values.rpm === '' ? null : Number(values.rpm);
-  if (rpm !== null && !(Number.isInteger(rpm) && rpm > 0 && rpm <= 10_000_000)) throw new KeyCommandError(`RPM must be a whole number of requests per minute\n${USAGE}`);
+  if (rpm !== null && !(Number.isInteger(rpm) && rpm > 0 && rpm <= 10_000_000))
+    throw new KeyCommandError(`RPM must be a whole number of requests per minute\n${USAGE}`);
 
   const config = loadConfig(env);
   let store: OlapStore;
   try {
     store = config.clickhouse
-      ? new ClickHouseStore({ url: config.clickhouse.url, username: config.clickhouse.user, password: config.clickhouse.password, database: config.clickhouse.database })
+      ? new ClickHouseStore({
+          url: config.clickhouse.url,
+          username: config.clickhouse.user,
+          password: config.clickhouse.password,
+          database: config.clickhouse.database,
+        })
       : new ChdbStore(join(config.dataDir, 'chdb'));
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
-    throw new KeyCommandError(/lock|Another server instance|Failed to create connection/i.test(message)
-      ? `the embedded store in ${config.dataDir} cannot be opened (${message}): it is most likely in use by a running service; stop it first (chDB allows one process), or run on a ClickHouse server`
-      : `cannot open the store: ${message}`);
+    throw new KeyCommandError(
+      /lock|Another server instance|Failed to create connection/i.test(message)
+        ? `the embedded store in ${config.dataDir} cannot be opened (${message}): it is most likely in use by a running service; stop it first (chDB allows one process), or run on a ClickHouse server`
+        : `cannot open the store: ${message}`,
+    );
   }
   const bus: Bus | null = config.kafkaBrokers ? new KafkaBus({ brokers: config.kafkaBrokers }) : null;
   try {

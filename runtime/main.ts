@@ -29,7 +29,9 @@ async function main(): Promise<void> {
     const { startPipelineRole } = await import('./pipeline-role.js');
     const running = await startPipelineRole(config, logger, onFatal);
     stop = running.stop;
-    process.stdout.write(`Odds platform pipeline: ${running.url}/health   (feed: ${config.feed}, store: ${config.clickhouse ? 'clickhouse' : 'chdb'}, kafka: ${config.kafkaBrokers?.join(',') ?? 'none'})\n`);
+    process.stdout.write(
+      `Odds platform pipeline: ${running.url}/health   (feed: ${config.feed}, store: ${config.clickhouse ? 'clickhouse' : 'chdb'}, kafka: ${config.kafkaBrokers?.join(',') ?? 'none'})\n`,
+    );
     if (running.metricsUrl) process.stdout.write(`Metrics: ${running.metricsUrl}/metrics and /stats   (operator port: keep it private)\n`);
   } else {
     const { startSystem } = await import('./system.js');

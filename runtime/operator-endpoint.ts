@@ -23,7 +23,11 @@ export interface OperatorSettings {
 export type OperatorRoutes = ReadonlyMap<string, () => Promise<OperatorAnswer>>;
 
 function fail(res: ServerResponse, status: number, code: string, message: string): void {
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'x-content-type-options': 'nosniff', ...(status === 401 ? { 'www-authenticate': 'Bearer' } : {}) });
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'x-content-type-options': 'nosniff',
+    ...(status === 401 ? { 'www-authenticate': 'Bearer' } : {}),
+  });
   res.end(JSON.stringify({ error: { code, message } }));
 }
 
@@ -56,12 +60,20 @@ export function operatorNotFound(res: ServerResponse, message: string): void {
  * The operator listener (METRICS_PORT). Without a token it trusts whoever reaches the port, so
  * it belongs on a private network only.
  */
-export async function startOperatorEndpoint(options: { host: string; port: number; token: string | null; routes: OperatorRoutes }): Promise<{ url: string; close(): Promise<void> }> {
+export async function startOperatorEndpoint(options: {
+  host: string;
+  port: number;
+  token: string | null;
+  routes: OperatorRoutes;
+}): Promise<{ url: string; close(): Promise<void> }> {
   const server: Server = createServer((req, res) => {
-    if (!serveOperator(req, res, options.routes, options.token)) operatorNotFound(res, `This port serves GET ${[...options.routes.keys()].join(', ')}`);
+    if (!serveOperator(req, res, options.routes, options.token))
+      operatorNotFound(res, `This port serves GET ${[...options.routes.keys()].join(', ')}`);
   });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', (e: NodeJS.ErrnoException) => reject(new StartupError(`METRICS_PORT ${options.port} on HOST ${options.host} cannot be opened (${e.code ?? e.message})`)));
+    server.once('error', (e: NodeJS.ErrnoException) =>
+      reject(new StartupError(`METRICS_PORT ${options.port} on HOST ${options.host} cannot be opened (${e.code ?? e.message})`)),
+    );
     server.listen(options.port, options.host, () => resolve());
   });
   const address = server.address() as AddressInfo;

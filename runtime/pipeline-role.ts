@@ -45,18 +45,34 @@ export async function startPipelineRole(config: Config, logger: Logger, onFatal:
     if (path === '/health' || path === '/api/v1/health') {
       const check = health.check();
       res.writeHead(check.status === 'down' ? 503 : 200, { 'content-type': 'application/json', 'x-content-type-options': 'nosniff' });
-      res.end(JSON.stringify({ status: check.status, role: 'pipeline', checks: { runtime: check }, lag: pipeline.lag(), timestamp: new Date(clock.now()).toISOString() }));
+      res.end(
+        JSON.stringify({
+          status: check.status,
+          role: 'pipeline',
+          checks: { runtime: check },
+          lag: pipeline.lag(),
+          timestamp: new Date(clock.now()).toISOString(),
+        }),
+      );
     } else if (token === null || !serveOperator(req, res, operatorRoutes, token)) {
-      operatorNotFound(res, 'the pipeline process serves /health on this port; /stats and /metrics are on METRICS_PORT, or here with METRICS_TOKEN');
+      operatorNotFound(
+        res,
+        'the pipeline process serves /health on this port; /stats and /metrics are on METRICS_PORT, or here with METRICS_TOKEN',
+      );
     }
   });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', (e: NodeJS.ErrnoException) => reject(new StartupError(`PORT ${config.port} on HOST ${config.host} cannot be opened (${e.code ?? e.message})`)));
+    server.once('error', (e: NodeJS.ErrnoException) =>
+      reject(new StartupError(`PORT ${config.port} on HOST ${config.host} cannot be opened (${e.code ?? e.message})`)),
+    );
     server.listen(config.port, config.host, () => resolve());
   });
   const address = server.address() as AddressInfo;
   const url = `http://${address.address}:${address.port}`;
-  const operator = config.metrics.port === null ? null : await startOperatorEndpoint({ host: config.host, port: config.metrics.port, token, routes: operatorRoutes });
+  const operator =
+    config.metrics.port === null
+      ? null
+      : await startOperatorEndpoint({ host: config.host, port: config.metrics.port, token, routes: operatorRoutes });
   await startInput(parts, pipeline);
 
   let stopped: Promise<void> | null = null;
@@ -68,7 +84,11 @@ export async function startPipelineRole(config: Config, logger: Logger, onFatal:
     stop: () => {
       stopped ??= (async () => {
         await feed?.stop();
-        await drain(() => pipeline.lag(), 15_000, () => health.failed);
+        await drain(
+          () => pipeline.lag(),
+          15_000,
+          () => health.failed,
+        );
         await pipeline.stop();
         await bus.close();
         await opened.closeCleanly();

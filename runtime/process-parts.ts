@@ -57,10 +57,21 @@ export interface ConfiguredPipelineOptions {
 }
 
 /** The processors and sinks as configured, on the parts' bus and store, under the failure policy. */
-export function startConfiguredPipeline(config: Config, parts: ProcessParts, logger: Logger, options: ConfiguredPipelineOptions = {}): Pipeline {
+export function startConfiguredPipeline(
+  config: Config,
+  parts: ProcessParts,
+  logger: Logger,
+  options: ConfiguredPipelineOptions = {},
+): Pipeline {
   return startPipeline({
-    bus: parts.bus, store: parts.opened.store, clock: parts.clock, logger, catalog: { teams: TEAMS, leagues: LEAGUES },
-    sinkBatchRows: config.sink.batchRows, sinkMaxWaitMs: config.sink.maxWaitMs, sinkRetries: config.sink.retries,
+    bus: parts.bus,
+    store: parts.opened.store,
+    clock: parts.clock,
+    logger,
+    catalog: { teams: TEAMS, leagues: LEAGUES },
+    sinkBatchRows: config.sink.batchRows,
+    sinkMaxWaitMs: config.sink.maxWaitMs,
+    sinkRetries: config.sink.retries,
     ...(options.tierScopes === false ? {} : { opportunities: { bookScopes: tierBookScopes() } }),
     onFailure: stageFailureHandler(parts.health, logger, options.onFatal),
   });

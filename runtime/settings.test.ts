@@ -21,7 +21,15 @@ describe('the configuration table', () => {
   it('gives every default when the environment is empty', () => {
     const c = loadConfig({});
     expect([c.role, c.port, c.host, c.logLevel, c.feed, c.sink, c.deltaWindow, c.kafkaBrokers, c.clickhouse]).toEqual([
-      'all', 8080, '127.0.0.1', 'info', 'simulator', { batchRows: 20_000, maxWaitMs: 1000, retries: 8 }, { maxChanges: 500_000, maxAgeMs: 900_000 }, null, null,
+      'all',
+      8080,
+      '127.0.0.1',
+      'info',
+      'simulator',
+      { batchRows: 20_000, maxWaitMs: 1000, retries: 8 },
+      { maxChanges: 500_000, maxAgeMs: 900_000 },
+      null,
+      null,
     ]);
   });
 

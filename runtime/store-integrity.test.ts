@@ -14,7 +14,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const env = { DATA_DIR: dir, FEED: 'replay', REPLAY_FILE: FIXTURE, LOG_LEVEL: 'info', SINK_MAX_WAIT_MS: '20' };
 
 async function health(url: string): Promise<{ status: string; checks: { runtime: { status: string; message: string } } }> {
-  return (await (await fetch(`${url}/api/v1/health`)).json()) as { status: string; checks: { runtime: { status: string; message: string } } };
+  return (await (await fetch(`${url}/api/v1/health`)).json()) as {
+    status: string;
+    checks: { runtime: { status: string; message: string } };
+  };
 }
 
 describe('the store integrity check at start', () => {
@@ -29,7 +32,9 @@ describe('the store integrity check at start', () => {
     expect((await exited(first)).code).toBe(0);
 
     const table = join(dir, 'chdb', 'data', 'default', 'odds_ticks');
-    const part = readdirSync(table).filter((p) => /^\d{8}_\d+_\d+_\d+$/.test(p)).sort()[0];
+    const part = readdirSync(table)
+      .filter((p) => /^\d{8}_\d+_\d+_\d+$/.test(p))
+      .sort()[0];
     expect(part).toBeDefined();
     truncateSync(join(table, part ?? '', 'data.bin'), 10);
 

@@ -53,15 +53,17 @@ export async function openStore(config: Config, logger: Logger, health: RuntimeH
   }
   const applied = await applyMigrations(store);
   if (applied.length > 0) logger.info({ applied }, 'schema migrations applied');
-  const analyst = config.analyst && store instanceof ChdbStore
-    ? await startAnalystEndpoint({ engine: store, host: config.host, ...config.analyst, logger })
-    : null;
+  const analyst =
+    config.analyst && store instanceof ChdbStore
+      ? await startAnalystEndpoint({ engine: store, host: config.host, ...config.analyst, logger })
+      : null;
   return {
     store,
     analystUrl: analyst?.url ?? null,
     closeCleanly: async () => {
       await analyst?.close();
-      if (recordFile !== null && !health.failed) await recordCleanShutdown(store, recordFile).catch((e: unknown) => logger.warn({ err: e }, 'could not record row counts'));
+      if (recordFile !== null && !health.failed)
+        await recordCleanShutdown(store, recordFile).catch((e: unknown) => logger.warn({ err: e }, 'could not record row counts'));
       await store.close();
     },
   };

@@ -141,14 +141,23 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
   const splits = new SplitsBoard(clock);
   const gameStates = new GameStateBoard();
   const futures = new FuturesBoard(() => clock.now());
-  const views = [...startChangelogViews(bus, board, config.replicaId, logger, opportunities, splits, gameStates), ...startFuturesViews(bus, futures, config.replicaId, logger)];
-  const pipeline = runsPipeline ? startConfiguredPipeline(config, parts, logger, overrides.onFatal ? { onFatal: overrides.onFatal } : {}) : null;
+  const views = [
+    ...startChangelogViews(bus, board, config.replicaId, logger, opportunities, splits, gameStates),
+    ...startFuturesViews(bus, futures, config.replicaId, logger),
+  ];
+  const pipeline = runsPipeline
+    ? startConfiguredPipeline(config, parts, logger, overrides.onFatal ? { onFatal: overrides.onFatal } : {})
+    : null;
 
   // Demo and API_KEYS secrets become ordinary keys of the store (made once, kept by hash).
   const now = overrides.now ?? Date.now;
   const accounts = await startAccounts({ bus, store, now, replicaId: config.replicaId, logger });
   const demoKeys = loadOrCreateDemoSecrets(config.dataDir);
-  await ensureKeys(accounts.accounts, 'demo', TIER_NAMES.map((tier) => ({ key: demoKeys[tier], tier })));
+  await ensureKeys(
+    accounts.accounts,
+    'demo',
+    TIER_NAMES.map((tier) => ({ key: demoKeys[tier], tier })),
+  );
   await ensureKeys(accounts.accounts, 'operator', parseApiKeys(config.apiKeys));
   const keys = accounts.keys;
   const usage = new UsageRecorder({ store, logger, now, flushMs: config.usageFlushMs });
@@ -159,28 +168,57 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
     rateLimits = redis;
   }
 
-  const app = await buildApp({
-    board, views: tierViews, opportunities, splits, gameStates, futures, catalog, keys, accounts: accounts.accounts, usage, now,
-    rateLimits, clock, store, version: packageVersion(), redisUrl: config.redisUrl, http: config.http, stream: config.stream,
-    sessionTtlMs: config.sessionTtlMs, webRoot: builtWebRoot(), metricsToken: config.metrics.token,
-    runtime: () => health.check(),
-    ...(pipeline ? { pipelineLag: () => pipeline.lag(), pipelineStats: () => pipeline.stats() } : {}),
-    ...(overrides.inspectPayload ? { inspectPayload: overrides.inspectPayload } : {}),
-    ...(overrides.onStreams ? { onStreams: overrides.onStreams } : {}),
-  }, logger);
+  const app = await buildApp(
+    {
+      board,
+      views: tierViews,
+      opportunities,
+      splits,
+      gameStates,
+      futures,
+      catalog,
+      keys,
+      accounts: accounts.accounts,
+      usage,
+      now,
+      rateLimits,
+      clock,
+      store,
+      version: packageVersion(),
+      redisUrl: config.redisUrl,
+      http: config.http,
+      stream: config.stream,
+      sessionTtlMs: config.sessionTtlMs,
+      webRoot: builtWebRoot(),
+      metricsToken: config.metrics.token,
+      runtime: () => health.check(),
+      ...(pipeline ? { pipelineLag: () => pipeline.lag(), pipelineStats: () => pipeline.stats() } : {}),
+      ...(overrides.inspectPayload ? { inspectPayload: overrides.inspectPayload } : {}),
+      ...(overrides.onStreams ? { onStreams: overrides.onStreams } : {}),
+    },
+    logger,
+  );
   let url = '';
   if (overrides.listen !== false) {
     try {
       url = await app.listen({ port: config.port, host: config.host });
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code ?? '';
-      throw new StartupError(`PORT ${config.port} on HOST ${config.host} cannot be opened (${code || (e instanceof Error ? e.message : String(e))})`);
+      throw new StartupError(
+        `PORT ${config.port} on HOST ${config.host} cannot be opened (${code || (e instanceof Error ? e.message : String(e))})`,
+      );
     }
   }
 
-  const operator = overrides.listen === false || config.metrics.port === null
-    ? null
-    : await startOperatorEndpoint({ host: config.host, port: config.metrics.port, token: config.metrics.token, routes: new Map([['/metrics', () => app.metricsText()]]) });
+  const operator =
+    overrides.listen === false || config.metrics.port === null
+      ? null
+      : await startOperatorEndpoint({
+          host: config.host,
+          port: config.metrics.port,
+          token: config.metrics.token,
+          routes: new Map([['/metrics', () => app.metricsText()]]),
+        });
 
   await startInput(parts, pipeline);
 
@@ -207,7 +245,30 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
     return stopped;
   };
 
-  return { app, url, demoKeys, board, views: tierViews, opportunities, splits, gameStates, futures, keys, accounts: accounts.accounts, usage, bus, pipeline, feed, clock, store, health, analystUrl: opened.analystUrl, metricsUrl: operator?.url ?? null, drained, stop };
+  return {
+    app,
+    url,
+    demoKeys,
+    board,
+    views: tierViews,
+    opportunities,
+    splits,
+    gameStates,
+    futures,
+    keys,
+    accounts: accounts.accounts,
+    usage,
+    bus,
+    pipeline,
+    feed,
+    clock,
+    store,
+    health,
+    analystUrl: opened.analystUrl,
+    metricsUrl: operator?.url ?? null,
+    drained,
+    stop,
+  };
 }
 
 /** Where `make web-build` puts the web screen: dist/web, from the sources (tsx, vitest) and from dist/. */

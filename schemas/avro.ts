@@ -31,136 +31,550 @@ function record(name: string, fields: readonly (readonly [string, AvroSchema, un
     name,
     namespace: NS,
     ...(doc ? { doc } : {}),
-    fields: fields.map(([field, type, dflt]) => (dflt !== undefined ? { name: field, type, default: dflt } : Array.isArray(type) && type[0] === 'null' ? { name: field, type, default: null } : { name: field, type })),
+    fields: fields.map(([field, type, dflt]) =>
+      dflt !== undefined
+        ? { name: field, type, default: dflt }
+        : Array.isArray(type) && type[0] === 'null'
+          ? { name: field, type, default: null }
+          : { name: field, type },
+    ),
   };
 }
 
-const rawTick = record('RawTick', [
-  ['book', S], ['bookEventId', S], ['sport', S], ['league', S], ['homeTeam', S], ['awayTeam', S], ['startTime', L], ['isLive', B],
-  ['market', S], ['outcome', S], ['line', opt(D)], ['participant', opt(S)], ['statCategory', opt(S)], ['priceAmerican', opt(I)],
-  ['status', S], ['ts', L], ['selectionId', opt(S)],
-], 'A price as one book published it, in its own names.');
+const rawTick = record(
+  'RawTick',
+  [
+    ['book', S],
+    ['bookEventId', S],
+    ['sport', S],
+    ['league', S],
+    ['homeTeam', S],
+    ['awayTeam', S],
+    ['startTime', L],
+    ['isLive', B],
+    ['market', S],
+    ['outcome', S],
+    ['line', opt(D)],
+    ['participant', opt(S)],
+    ['statCategory', opt(S)],
+    ['priceAmerican', opt(I)],
+    ['status', S],
+    ['ts', L],
+    ['selectionId', opt(S)],
+  ],
+  'A price as one book published it, in its own names.',
+);
 
-const oddsTick = record('OddsTick', [
-  ['eventId', S], ['book', S], ['market', S], ['selection', S], ['line', opt(D)], ['participant', opt(S)], ['statCategory', opt(S)],
-  ['priceAmerican', opt(I)], ['status', S], ['ts', L], ['isLive', B], ['bookEventId', S], ['selectionId', opt(S)],
-], 'A price on a canonical event and selection.');
+const oddsTick = record(
+  'OddsTick',
+  [
+    ['eventId', S],
+    ['book', S],
+    ['market', S],
+    ['selection', S],
+    ['line', opt(D)],
+    ['participant', opt(S)],
+    ['statCategory', opt(S)],
+    ['priceAmerican', opt(I)],
+    ['status', S],
+    ['ts', L],
+    ['isLive', B],
+    ['bookEventId', S],
+    ['selectionId', opt(S)],
+  ],
+  'A price on a canonical event and selection.',
+);
 
 const canonicalEvent = record('CanonicalEvent', [
-  ['id', S], ['sport', S], ['league', S], ['homeTeamId', S], ['awayTeamId', S], ['startTime', L], ['status', S], ['isLive', B],
-  ['externalIds', { type: 'map', values: S }], ['updatedAt', L],
+  ['id', S],
+  ['sport', S],
+  ['league', S],
+  ['homeTeamId', S],
+  ['awayTeamId', S],
+  ['startTime', L],
+  ['status', S],
+  ['isLive', B],
+  ['externalIds', { type: 'map', values: S }],
+  ['updatedAt', L],
 ]);
 
-const oddsChange = record('OddsChange', [
-  ['key', S], ['eventId', S],
-  ['row', opt(record('OddsRow', [
-    ['id', S], ['eventId', S], ['book', S], ['market', S], ['selection', S], ['line', opt(D)], ['participant', opt(S)], ['statCategory', opt(S)],
-    ['priceAmerican', I], ['priceDecimal', D], ['probability', D], ['ts', L], ['isLive', B], ['bookEventId', S], ['selectionId', opt(S)],
-    // Added later (suspended rows stay, locked): records written before read as active.
-    ['isActive', B, true], ['suspendedSince', opt(L)],
-  ]))],
-  ['changedAt', L],
-], 'The latest price of one row; row null: the row was removed (pulled); isActive false: suspended, price frozen.');
+const oddsChange = record(
+  'OddsChange',
+  [
+    ['key', S],
+    ['eventId', S],
+    [
+      'row',
+      opt(
+        record('OddsRow', [
+          ['id', S],
+          ['eventId', S],
+          ['book', S],
+          ['market', S],
+          ['selection', S],
+          ['line', opt(D)],
+          ['participant', opt(S)],
+          ['statCategory', opt(S)],
+          ['priceAmerican', I],
+          ['priceDecimal', D],
+          ['probability', D],
+          ['ts', L],
+          ['isLive', B],
+          ['bookEventId', S],
+          ['selectionId', opt(S)],
+          // Added later (suspended rows stay, locked): records written before read as active.
+          ['isActive', B, true],
+          ['suspendedSince', opt(L)],
+        ]),
+      ),
+    ],
+    ['changedAt', L],
+  ],
+  'The latest price of one row; row null: the row was removed (pulled); isActive false: suspended, price frozen.',
+);
 
 const PRICE_FIELDS: readonly (readonly [string, AvroSchema])[] = [
-  ['book', S], ['selection', S], ['line', opt(D)], ['priceAmerican', I], ['priceDecimal', D], ['ts', L], ['rowId', S], ['bookEventId', S], ['selectionId', opt(S)],
+  ['book', S],
+  ['selection', S],
+  ['line', opt(D)],
+  ['priceAmerican', I],
+  ['priceDecimal', D],
+  ['ts', L],
+  ['rowId', S],
+  ['bookEventId', S],
+  ['selectionId', opt(S)],
 ];
 const DEVIG = ['power', 'multiplicative', 'additive', 'shin', 'odds_ratio', 'logit', 'worst_case'] as const;
-const methodValues = record('EvMethodValues', [['fairProbability', D], ['noVigOdds', D], ['evPercent', D], ['kellyPercent', D], ['confidenceScore', D]]);
+const methodValues = record('EvMethodValues', [
+  ['fairProbability', D],
+  ['noVigOdds', D],
+  ['evPercent', D],
+  ['kellyPercent', D],
+  ['confidenceScore', D],
+]);
 const METHOD = `${NS}.EvMethodValues`;
 
 /** Fields every kind has; the kind's own fields follow, nullable, and are set only for that kind. */
 export const OPPORTUNITY_COMMON_FIELDS = [
-  'id', 'kind', 'eventId', 'situation', 'market', 'family', 'participant', 'statCategory', 'event', 'legs', 'oldestOddsTs',
-  'oldestOddsAgeSeconds', 'possiblyStale', 'warnings', 'detectedAt', 'lastSeenAt', 'expiredAt', 'expireReason', 'value', 'peakValue',
+  'id',
+  'kind',
+  'eventId',
+  'situation',
+  'market',
+  'family',
+  'participant',
+  'statCategory',
+  'event',
+  'legs',
+  'oldestOddsTs',
+  'oldestOddsAgeSeconds',
+  'possiblyStale',
+  'warnings',
+  'detectedAt',
+  'lastSeenAt',
+  'expiredAt',
+  'expireReason',
+  'value',
+  'peakValue',
 ] as const;
 
 /** Each kind's own fields, in the order the processors build them. */
 export const OPPORTUNITY_KIND_FIELDS: Record<string, readonly string[]> = {
-  ev: ['book', 'selection', 'line', 'priceAmerican', 'priceDecimal', 'bookEventId', 'selectionId', 'methods', 'sharpBook', 'sharpBooks', 'references', 'marketWidth', 'bookCount', 'arbAvailable', 'arbProfitPercent', 'confidence', 'peakEvPercent'],
+  ev: [
+    'book',
+    'selection',
+    'line',
+    'priceAmerican',
+    'priceDecimal',
+    'bookEventId',
+    'selectionId',
+    'methods',
+    'sharpBook',
+    'sharpBooks',
+    'references',
+    'marketWidth',
+    'bookCount',
+    'arbAvailable',
+    'arbProfitPercent',
+    'confidence',
+    'peakEvPercent',
+  ],
   arbitrage: ['line', 'profitPercent', 'impliedSum'],
-  middle: ['lowerBound', 'upperBound', 'windowSize', 'windowOutcomes', 'hitProbability', 'evPercent', 'missProfitPercent', 'maxProfitPercent', 'worstCaseProfitPercent', 'model'],
+  middle: [
+    'lowerBound',
+    'upperBound',
+    'windowSize',
+    'windowOutcomes',
+    'hitProbability',
+    'evPercent',
+    'missProfitPercent',
+    'maxProfitPercent',
+    'worstCaseProfitPercent',
+    'model',
+  ],
   low_hold: ['line', 'holdPercent', 'impliedSum'],
 };
 
-const opportunity = record('Opportunity', [
-  ['id', S], ['kind', S], ['eventId', S], ['situation', S], ['market', S], ['family', S], ['participant', opt(S)], ['statCategory', opt(S)],
-  ['event', record('OpportunityEventInfo', [['sport', S], ['league', S], ['homeTeamId', S], ['awayTeamId', S], ['startTime', L], ['isLive', B]])],
-  ['legs', { type: 'array', items: record('OpportunityLeg', [...PRICE_FIELDS, ['stakeShare', D]]) }],
-  ['oldestOddsTs', L], ['oldestOddsAgeSeconds', D], ['possiblyStale', B], ['warnings', { type: 'array', items: S }],
-  ['detectedAt', L], ['lastSeenAt', L], ['expiredAt', opt(L)], ['expireReason', opt(S)], ['value', D], ['peakValue', D],
-  // kind-specific (null for the other kinds)
-  ['book', opt(S)], ['selection', opt(S)], ['line', opt(D)], ['priceAmerican', opt(I)], ['priceDecimal', opt(D)], ['bookEventId', opt(S)], ['selectionId', opt(S)],
-  ['methods', opt(record('EvMethods', DEVIG.map((m, i) => [m, i === 0 ? methodValues : METHOD] as const)))],
-  ['sharpBook', opt(S)], ['sharpBooks', opt({ type: 'array', items: S })],
-  ['references', opt({ type: 'array', items: record('OpportunityPrice', PRICE_FIELDS) })],
-  ['marketWidth', opt(D)], ['bookCount', opt(I)], ['arbAvailable', opt(B)], ['arbProfitPercent', opt(D)],
-  ['confidence', opt(record('ConfidenceInputs', [['sharpCount', I], ['marketWidth', opt(D)], ['referenceHoldPercent', D], ['bookCount', I]]))],
-  ['peakEvPercent', opt(record('EvMethodNumbers', DEVIG.map((m) => [m, D] as const)))],
-  ['profitPercent', opt(D)], ['impliedSum', opt(D)], ['holdPercent', opt(D)],
-  ['lowerBound', opt(D)], ['upperBound', opt(D)], ['windowSize', opt(D)], ['windowOutcomes', opt({ type: 'array', items: D })],
-  ['hitProbability', opt(D)], ['evPercent', opt(D)], ['missProfitPercent', opt(D)], ['maxProfitPercent', opt(D)], ['worstCaseProfitPercent', opt(D)],
-  ['model', opt(record('MiddleModel', [['mean', D], ['sigma', D]]))],
-], 'One version of an opportunity; kind says which of the nullable fields are set.');
+const opportunity = record(
+  'Opportunity',
+  [
+    ['id', S],
+    ['kind', S],
+    ['eventId', S],
+    ['situation', S],
+    ['market', S],
+    ['family', S],
+    ['participant', opt(S)],
+    ['statCategory', opt(S)],
+    [
+      'event',
+      record('OpportunityEventInfo', [
+        ['sport', S],
+        ['league', S],
+        ['homeTeamId', S],
+        ['awayTeamId', S],
+        ['startTime', L],
+        ['isLive', B],
+      ]),
+    ],
+    ['legs', { type: 'array', items: record('OpportunityLeg', [...PRICE_FIELDS, ['stakeShare', D]]) }],
+    ['oldestOddsTs', L],
+    ['oldestOddsAgeSeconds', D],
+    ['possiblyStale', B],
+    ['warnings', { type: 'array', items: S }],
+    ['detectedAt', L],
+    ['lastSeenAt', L],
+    ['expiredAt', opt(L)],
+    ['expireReason', opt(S)],
+    ['value', D],
+    ['peakValue', D],
+    // kind-specific (null for the other kinds)
+    ['book', opt(S)],
+    ['selection', opt(S)],
+    ['line', opt(D)],
+    ['priceAmerican', opt(I)],
+    ['priceDecimal', opt(D)],
+    ['bookEventId', opt(S)],
+    ['selectionId', opt(S)],
+    [
+      'methods',
+      opt(
+        record(
+          'EvMethods',
+          DEVIG.map((m, i) => [m, i === 0 ? methodValues : METHOD] as const),
+        ),
+      ),
+    ],
+    ['sharpBook', opt(S)],
+    ['sharpBooks', opt({ type: 'array', items: S })],
+    ['references', opt({ type: 'array', items: record('OpportunityPrice', PRICE_FIELDS) })],
+    ['marketWidth', opt(D)],
+    ['bookCount', opt(I)],
+    ['arbAvailable', opt(B)],
+    ['arbProfitPercent', opt(D)],
+    [
+      'confidence',
+      opt(
+        record('ConfidenceInputs', [
+          ['sharpCount', I],
+          ['marketWidth', opt(D)],
+          ['referenceHoldPercent', D],
+          ['bookCount', I],
+        ]),
+      ),
+    ],
+    [
+      'peakEvPercent',
+      opt(
+        record(
+          'EvMethodNumbers',
+          DEVIG.map((m) => [m, D] as const),
+        ),
+      ),
+    ],
+    ['profitPercent', opt(D)],
+    ['impliedSum', opt(D)],
+    ['holdPercent', opt(D)],
+    ['lowerBound', opt(D)],
+    ['upperBound', opt(D)],
+    ['windowSize', opt(D)],
+    ['windowOutcomes', opt({ type: 'array', items: D })],
+    ['hitProbability', opt(D)],
+    ['evPercent', opt(D)],
+    ['missProfitPercent', opt(D)],
+    ['maxProfitPercent', opt(D)],
+    ['worstCaseProfitPercent', opt(D)],
+    [
+      'model',
+      opt(
+        record('MiddleModel', [
+          ['mean', D],
+          ['sigma', D],
+        ]),
+      ),
+    ],
+  ],
+  'One version of an opportunity; kind says which of the nullable fields are set.',
+);
 
-const rawSplits = record('RawSplits', [
-  ['book', S], ['bookEventId', S], ['sport', S], ['league', S], ['homeTeam', S], ['awayTeam', S], ['startTime', L], ['isLive', B],
-  ['kind', S], ['ts', L],
-  ['sides', { type: 'array', items: record('RawSplitSide', [['market', S], ['outcome', S], ['betPct', D], ['handlePct', D]]) }],
-], 'Betting splits as one book published them, in its own names.');
+const rawSplits = record(
+  'RawSplits',
+  [
+    ['book', S],
+    ['bookEventId', S],
+    ['sport', S],
+    ['league', S],
+    ['homeTeam', S],
+    ['awayTeam', S],
+    ['startTime', L],
+    ['isLive', B],
+    ['kind', S],
+    ['ts', L],
+    [
+      'sides',
+      {
+        type: 'array',
+        items: record('RawSplitSide', [
+          ['market', S],
+          ['outcome', S],
+          ['betPct', D],
+          ['handlePct', D],
+        ]),
+      },
+    ],
+  ],
+  'Betting splits as one book published them, in its own names.',
+);
 
 /**
  * The feed's topic carries prices and splits. Ticks carry no tag (the hot path stays as it was),
  * so the wire value is a record with exactly one of the two set: a union at the top would leave
  * no room for an additive change, a wrapper does.
  */
-const rawFutures = record('RawFutures', [
-  ['kind', S], ['book', S], ['bookMarketId', S], ['sport', S], ['league', S], ['market', S], ['season', S], ['subject', opt(S)], ['title', S],
-  ['settlesAt', L], ['ts', L],
-  ['selections', { type: 'array', items: record('RawFutureSelection', [['name', S], ['line', opt(D)], ['priceAmerican', I]]) }],
-], 'One book\'s board of one outright market, in its own names; no selections: the book pulled it.');
+const rawFutures = record(
+  'RawFutures',
+  [
+    ['kind', S],
+    ['book', S],
+    ['bookMarketId', S],
+    ['sport', S],
+    ['league', S],
+    ['market', S],
+    ['season', S],
+    ['subject', opt(S)],
+    ['title', S],
+    ['settlesAt', L],
+    ['ts', L],
+    [
+      'selections',
+      {
+        type: 'array',
+        items: record('RawFutureSelection', [
+          ['name', S],
+          ['line', opt(D)],
+          ['priceAmerican', I],
+        ]),
+      },
+    ],
+  ],
+  "One book's board of one outright market, in its own names; no selections: the book pulled it.",
+);
 
-const feedRecord = record('FeedRecord', [['tick', opt(rawTick)], ['splits', opt(rawSplits)], ['futures', opt(rawFutures)]], 'One record of the feed: a price (tick), betting splits (splits) or a futures board (futures); the others are null.');
+const feedRecord = record(
+  'FeedRecord',
+  [
+    ['tick', opt(rawTick)],
+    ['splits', opt(rawSplits)],
+    ['futures', opt(rawFutures)],
+  ],
+  'One record of the feed: a price (tick), betting splits (splits) or a futures board (futures); the others are null.',
+);
 
 /** What identifies a canonical futures market, on both futures topics. */
 const FUTURE_MARKET_FIELDS: readonly (readonly [string, AvroSchema])[] = [
-  ['futureId', S], ['name', S], ['sport', S], ['league', S], ['futureType', S], ['market', S], ['season', S], ['subjectTeamId', opt(S)], ['settlesAt', L],
+  ['futureId', S],
+  ['name', S],
+  ['sport', S],
+  ['league', S],
+  ['futureType', S],
+  ['market', S],
+  ['season', S],
+  ['subjectTeamId', opt(S)],
+  ['settlesAt', L],
 ];
 
-const futuresQuote = record('FuturesQuote', [
-  ...FUTURE_MARKET_FIELDS, ['key', S], ['book', S], ['bookMarketId', S], ['ts', L],
-  ['selections', { type: 'array', items: record('FuturePrice', [['selection', S], ['selectionId', S], ['line', opt(D)], ['priceAmerican', I], ['priceDecimal', D], ['probability', D]]) }],
-], 'One book\'s board of one canonical futures market; no selections: pulled.');
+const futuresQuote = record(
+  'FuturesQuote',
+  [
+    ...FUTURE_MARKET_FIELDS,
+    ['key', S],
+    ['book', S],
+    ['bookMarketId', S],
+    ['ts', L],
+    [
+      'selections',
+      {
+        type: 'array',
+        items: record('FuturePrice', [
+          ['selection', S],
+          ['selectionId', S],
+          ['line', opt(D)],
+          ['priceAmerican', I],
+          ['priceDecimal', D],
+          ['probability', D],
+        ]),
+      },
+    ],
+  ],
+  "One book's board of one canonical futures market; no selections: pulled.",
+);
 
 const FAIR_METHODS = ['power', 'multiplicative', 'additive', 'shin', 'odds_ratio', 'logit'] as const;
-const futuresMarket = record('FuturesMarket', [
-  ...FUTURE_MARKET_FIELDS,
-  ['references', { type: 'array', items: S }],
-  ['selections', { type: 'array', items: record('FutureFairSelection', [
-    ['selection', S], ['selectionId', S], ['line', opt(D)], ['fair', opt(record('FutureFairByMethod', FAIR_METHODS.map((m) => [m, D] as const)))],
-    ['bestBook', S], ['bestPriceAmerican', I], ['bestPriceDecimal', D], ['bookCount', I],
-  ]) }],
-  ['opportunities', { type: 'array', items: record('FutureEvOpportunity', [
-    ['id', S], ['futureId', S], ['book', S], ['selection', S], ['selectionId', S], ['line', opt(D)], ['priceAmerican', I], ['priceDecimal', D], ['oddsTs', L],
-    ['methods', record('FutureEvMethods', DEVIG.map((m, i) => [m, i === 0 ? record('FutureEvMethodValues', [['fairProbability', D], ['noVigOdds', D], ['evPercent', D], ['kellyPercent', D]]) : `${NS}.FutureEvMethodValues`] as const))],
-    ['evPercent', D], ['sharpBooks', { type: 'array', items: S }], ['referenceHoldPercent', D], ['bookCount', I], ['detectedAt', L], ['lastSeenAt', L],
-  ]) }],
-  ['books', { type: 'array', items: record('FutureBookHold', [['book', S], ['holdPercent', D], ['ts', L]]) }],
-  ['updatedAt', L],
-], 'A futures market\'s fair line (the references de-vigged by each method) and its current +EV prices.');
+const futuresMarket = record(
+  'FuturesMarket',
+  [
+    ...FUTURE_MARKET_FIELDS,
+    ['references', { type: 'array', items: S }],
+    [
+      'selections',
+      {
+        type: 'array',
+        items: record('FutureFairSelection', [
+          ['selection', S],
+          ['selectionId', S],
+          ['line', opt(D)],
+          [
+            'fair',
+            opt(
+              record(
+                'FutureFairByMethod',
+                FAIR_METHODS.map((m) => [m, D] as const),
+              ),
+            ),
+          ],
+          ['bestBook', S],
+          ['bestPriceAmerican', I],
+          ['bestPriceDecimal', D],
+          ['bookCount', I],
+        ]),
+      },
+    ],
+    [
+      'opportunities',
+      {
+        type: 'array',
+        items: record('FutureEvOpportunity', [
+          ['id', S],
+          ['futureId', S],
+          ['book', S],
+          ['selection', S],
+          ['selectionId', S],
+          ['line', opt(D)],
+          ['priceAmerican', I],
+          ['priceDecimal', D],
+          ['oddsTs', L],
+          [
+            'methods',
+            record(
+              'FutureEvMethods',
+              DEVIG.map(
+                (m, i) =>
+                  [
+                    m,
+                    i === 0
+                      ? record('FutureEvMethodValues', [
+                          ['fairProbability', D],
+                          ['noVigOdds', D],
+                          ['evPercent', D],
+                          ['kellyPercent', D],
+                        ])
+                      : `${NS}.FutureEvMethodValues`,
+                  ] as const,
+              ),
+            ),
+          ],
+          ['evPercent', D],
+          ['sharpBooks', { type: 'array', items: S }],
+          ['referenceHoldPercent', D],
+          ['bookCount', I],
+          ['detectedAt', L],
+          ['lastSeenAt', L],
+        ]),
+      },
+    ],
+    [
+      'books',
+      {
+        type: 'array',
+        items: record('FutureBookHold', [
+          ['book', S],
+          ['holdPercent', D],
+          ['ts', L],
+        ]),
+      },
+    ],
+    ['updatedAt', L],
+  ],
+  "A futures market's fair line (the references de-vigged by each method) and its current +EV prices.",
+);
 
 const marketSignals = record('MarketSignals', [
-  ['divergence', opt(record('DivergenceSignal', [['sharpSide', S], ['gap', D]]))],
-  ['rlm', opt(record('RlmSignal', [['publicSide', S], ['publicBetPct', D], ['sharpSide', S], ['openLine', D], ['currentLine', D], ['move', D]]))],
+  [
+    'divergence',
+    opt(
+      record('DivergenceSignal', [
+        ['sharpSide', S],
+        ['gap', D],
+      ]),
+    ),
+  ],
+  [
+    'rlm',
+    opt(
+      record('RlmSignal', [
+        ['publicSide', S],
+        ['publicBetPct', D],
+        ['sharpSide', S],
+        ['openLine', D],
+        ['currentLine', D],
+        ['move', D],
+      ]),
+    ),
+  ],
 ]);
 
-const splitsSnapshot = record('SplitsSnapshot', [
-  ['key', S], ['eventId', S], ['book', S], ['ts', L],
-  ['sport', S], ['league', S], ['homeTeamId', S], ['awayTeamId', S], ['startTime', L], ['isLive', B],
-  ['sides', { type: 'array', items: record('SplitSideRecord', [['market', S], ['side', S], ['betPct', D], ['handlePct', D], ['line', opt(D)], ['priceAmerican', opt(I)]]) }],
-  // Keyed by split market (spread, total, moneyline): only the markets with signals are present.
-  ['signals', { type: 'map', values: marketSignals }],
-], 'A book\'s splits on a canonical event, joined to its lines, with the signals they show.');
+const splitsSnapshot = record(
+  'SplitsSnapshot',
+  [
+    ['key', S],
+    ['eventId', S],
+    ['book', S],
+    ['ts', L],
+    ['sport', S],
+    ['league', S],
+    ['homeTeamId', S],
+    ['awayTeamId', S],
+    ['startTime', L],
+    ['isLive', B],
+    [
+      'sides',
+      {
+        type: 'array',
+        items: record('SplitSideRecord', [
+          ['market', S],
+          ['side', S],
+          ['betPct', D],
+          ['handlePct', D],
+          ['line', opt(D)],
+          ['priceAmerican', opt(I)],
+        ]),
+      },
+    ],
+    // Keyed by split market (spread, total, moneyline): only the markets with signals are present.
+    ['signals', { type: 'map', values: marketSignals }],
+  ],
+  "A book's splits on a canonical event, joined to its lines, with the signals they show.",
+);
 
 /**
  * Score, period, clock: what raw and canonical game states share. `extras` (corners, cards, sets,
@@ -168,27 +582,79 @@ const splitsSnapshot = record('SplitsSnapshot', [
  * sport's new extra needs no schema change and absent stays distinct from null.
  */
 const SCOREBOARD: readonly (readonly [string, AvroSchema])[] = [
-  ['status', S], ['homeScore', D], ['awayScore', D], ['period', opt(S)], ['clock', opt(S)], ['possession', opt(S)], ['server', opt(S)],
-  ['lastPlay', opt(S)], ['extras', S],
+  ['status', S],
+  ['homeScore', D],
+  ['awayScore', D],
+  ['period', opt(S)],
+  ['clock', opt(S)],
+  ['possession', opt(S)],
+  ['server', opt(S)],
+  ['lastPlay', opt(S)],
+  ['extras', S],
 ];
 
-const rawGameState = record('RawGameState', [
-  ['kind', S], ['book', S], ['bookEventId', S], ['sport', S], ['league', S], ['homeTeam', S], ['awayTeam', S], ['ts', L], ...SCOREBOARD,
-], 'A game\'s state as one book reports it, in its own names.');
+const rawGameState = record(
+  'RawGameState',
+  [['kind', S], ['book', S], ['bookEventId', S], ['sport', S], ['league', S], ['homeTeam', S], ['awayTeam', S], ['ts', L], ...SCOREBOARD],
+  "A game's state as one book reports it, in its own names.",
+);
 
-const gameState = record('GameState', [
-  ['eventId', S], ['sport', S], ['league', S], ['homeTeamId', S], ['awayTeamId', S], ['primaryBook', S], ['bookCount', I], ['updatedAt', L], ...SCOREBOARD,
-], 'A game\'s state on the canonical event.');
+const gameState = record(
+  'GameState',
+  [
+    ['eventId', S],
+    ['sport', S],
+    ['league', S],
+    ['homeTeamId', S],
+    ['awayTeamId', S],
+    ['primaryBook', S],
+    ['bookCount', I],
+    ['updatedAt', L],
+    ...SCOREBOARD,
+  ],
+  "A game's state on the canonical event.",
+);
 
 /** The `accounts` changelog: an account or a key, as the record's `kind` says (the other is null). */
-const accountChange = record('AccountChange', [
-  ['kind', S],
-  ['account', opt(record('AccountRecord', [['id', S], ['name', S], ['createdAt', L], ['version', L]]))],
-  ['key', opt(record('ApiKeyRecord', [
-    ['id', S], ['accountId', S], ['hash', S], ['preview', S], ['tier', S], ['name', opt(S)], ['createdAt', L], ['updatedAt', L], ['active', B],
-    ['expiresAt', opt(L)], ['revokedAt', opt(L)], ['requestsPerMinute', opt(I)], ['replacedBy', opt(S)], ['version', L],
-  ]))],
-], 'An account or an API key (its SHA-256, never the secret).');
+const accountChange = record(
+  'AccountChange',
+  [
+    ['kind', S],
+    [
+      'account',
+      opt(
+        record('AccountRecord', [
+          ['id', S],
+          ['name', S],
+          ['createdAt', L],
+          ['version', L],
+        ]),
+      ),
+    ],
+    [
+      'key',
+      opt(
+        record('ApiKeyRecord', [
+          ['id', S],
+          ['accountId', S],
+          ['hash', S],
+          ['preview', S],
+          ['tier', S],
+          ['name', opt(S)],
+          ['createdAt', L],
+          ['updatedAt', L],
+          ['active', B],
+          ['expiresAt', opt(L)],
+          ['revokedAt', opt(L)],
+          ['requestsPerMinute', opt(I)],
+          ['replacedBy', opt(S)],
+          ['version', L],
+        ]),
+      ),
+    ],
+  ],
+  'An account or an API key (its SHA-256, never the secret).',
+);
 
 export const AVRO_SCHEMAS: Record<TopicName, AvroSchema> = {
   'odds.ticks.raw': feedRecord,
@@ -196,7 +662,19 @@ export const AVRO_SCHEMAS: Record<TopicName, AvroSchema> = {
   events: canonicalEvent,
   'odds.snapshot': oddsChange,
   opportunities: opportunity,
-  'dead-letter': record('DeadLetter', [['topic', S], ['partition', I], ['offset', L], ['key', S], ['reason', S], ['payloadBase64', opt(S)], ['at', L]], 'A record a consumer could not decode.'),
+  'dead-letter': record(
+    'DeadLetter',
+    [
+      ['topic', S],
+      ['partition', I],
+      ['offset', L],
+      ['key', S],
+      ['reason', S],
+      ['payloadBase64', opt(S)],
+      ['at', L],
+    ],
+    'A record a consumer could not decode.',
+  ),
   accounts: accountChange,
   splits: splitsSnapshot,
   'gamestate.raw': rawGameState,

@@ -17,12 +17,7 @@ export type OpportunityKind = (typeof OPPORTUNITY_KINDS)[number];
  */
 export type DevigMethodName = 'power' | 'multiplicative' | 'additive' | 'shin' | 'odds_ratio' | 'logit' | 'worst_case';
 
-export const OPPORTUNITY_WARNINGS = [
-  'POTENTIALLY_STALE_ODDS',
-  'LIVE_STALE_ODDS',
-  'SINGLE_SHARP_REF',
-  'FALLBACK_SHARP_REF',
-] as const;
+export const OPPORTUNITY_WARNINGS = ['POTENTIALLY_STALE_ODDS', 'LIVE_STALE_ODDS', 'SINGLE_SHARP_REF', 'FALLBACK_SHARP_REF'] as const;
 export type OpportunityWarning = (typeof OPPORTUNITY_WARNINGS)[number];
 
 export const EXPIRE_REASONS = ['condition', 'leg_removed', 'event_closed'] as const;

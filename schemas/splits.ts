@@ -44,7 +44,10 @@ export interface RawSplitSide {
  * It travels on the feed's topic (`odds.ticks.raw`) next to the ticks, so the normalizer meets
  * it after the book's prices for the event, in the order the feed saw them.
  */
-export interface RawSplits extends Pick<RawTick, 'book' | 'bookEventId' | 'sport' | 'league' | 'homeTeam' | 'awayTeam' | 'startTime' | 'isLive'> {
+export interface RawSplits extends Pick<
+  RawTick,
+  'book' | 'bookEventId' | 'sport' | 'league' | 'homeTeam' | 'awayTeam' | 'startTime' | 'isLive'
+> {
   kind: 'splits';
   /** When the book published these numbers, epoch ms. */
   ts: number;

@@ -30,11 +30,20 @@ describe('selectBooks', () => {
   it('serves the default set without a request, and exactly the asked books within the tier', () => {
     expect(selectBooks('hobby', SPORTSBOOKS)).toEqual({ ok: true, books: allowedBooks('hobby', SPORTSBOOKS) });
     expect(selectBooks('hobby', SPORTSBOOKS, new Set(['espnbet']))).toEqual({ ok: true, books: new Set(['espnbet']) });
-    expect(selectBooks('pro', SPORTSBOOKS, new Set(['bovada']), new Set(['pinnacle']))).toEqual({ ok: true, books: new Set(['bovada', 'pinnacle']) });
+    expect(selectBooks('pro', SPORTSBOOKS, new Set(['bovada']), new Set(['pinnacle']))).toEqual({
+      ok: true,
+      books: new Set(['bovada', 'pinnacle']),
+    });
   });
   it('names the tier a book needs, and the tier that serves more books', () => {
     expect(selectBooks('free', SPORTSBOOKS, new Set(['pinnacle']))).toEqual({ ok: false, reason: 'tier', book: 'pinnacle', needs: 'pro' });
-    expect(selectBooks('hobby', SPORTSBOOKS, undefined, new Set(['bet365']))).toEqual({ ok: false, reason: 'count', asked: 6, max: 5, needs: 'pro' });
+    expect(selectBooks('hobby', SPORTSBOOKS, undefined, new Set(['bet365']))).toEqual({
+      ok: false,
+      reason: 'count',
+      asked: 6,
+      max: 5,
+      needs: 'pro',
+    });
     expect(tierWithMoreBooks('pro')).toBe('sharp');
   });
   it('lets sharp and enterprise add anything', () => {

@@ -21,11 +21,43 @@ export interface TierLimits {
 /** The tier table of the contract, in one place: routes, headers and docs read it from here. */
 export const TIERS: Record<TierName, TierLimits> = {
   free: { requestsPerMinute: 12, dataDelaySeconds: 60, maxSportsbooks: 2, features: [], batchEvents: 5, maxKeys: 1, maxStreams: 1 },
-  hobby: { requestsPerMinute: 120, dataDelaySeconds: 0, maxSportsbooks: 5, features: ['arbitrage', 'deeplinks'], batchEvents: 20, maxKeys: 1, maxStreams: 2 },
-  pro: { requestsPerMinute: 300, dataDelaySeconds: 0, maxSportsbooks: 15, features: ['ev', 'arbitrage', 'middles', 'deeplinks'], batchEvents: 50, maxKeys: 1, maxStreams: 5 },
-  sharp: { requestsPerMinute: 1000, dataDelaySeconds: 0, maxSportsbooks: null, features: ['ev', 'arbitrage', 'middles', 'deeplinks'], batchEvents: 100, maxKeys: 2, maxStreams: 10 },
+  hobby: {
+    requestsPerMinute: 120,
+    dataDelaySeconds: 0,
+    maxSportsbooks: 5,
+    features: ['arbitrage', 'deeplinks'],
+    batchEvents: 20,
+    maxKeys: 1,
+    maxStreams: 2,
+  },
+  pro: {
+    requestsPerMinute: 300,
+    dataDelaySeconds: 0,
+    maxSportsbooks: 15,
+    features: ['ev', 'arbitrage', 'middles', 'deeplinks'],
+    batchEvents: 50,
+    maxKeys: 1,
+    maxStreams: 5,
+  },
+  sharp: {
+    requestsPerMinute: 1000,
+    dataDelaySeconds: 0,
+    maxSportsbooks: null,
+    features: ['ev', 'arbitrage', 'middles', 'deeplinks'],
+    batchEvents: 100,
+    maxKeys: 2,
+    maxStreams: 10,
+  },
   // Enterprise is "custom" in the contract: generous defaults an operator can raise per key.
-  enterprise: { requestsPerMinute: 10_000, dataDelaySeconds: 0, maxSportsbooks: null, features: ['ev', 'arbitrage', 'middles', 'gamestate', 'deeplinks'], batchEvents: 100, maxKeys: 25, maxStreams: 50 },
+  enterprise: {
+    requestsPerMinute: 10_000,
+    dataDelaySeconds: 0,
+    maxSportsbooks: null,
+    features: ['ev', 'arbitrage', 'middles', 'gamestate', 'deeplinks'],
+    batchEvents: 100,
+    maxKeys: 25,
+    maxStreams: 50,
+  },
 };
 
 /** Lowest tier that has a feature, for the 403 message. */
@@ -40,7 +72,11 @@ const TIER_ORDER: readonly TierName[] = ['free', 'hobby', 'pro', 'sharp', 'enter
 /** The next tier up that serves more sportsbooks per request than `tier`. */
 export function tierWithMoreBooks(tier: TierName): TierName {
   const max = TIERS[tier].maxSportsbooks;
-  return TIER_ORDER.find((t) => TIER_RANK[t] > TIER_RANK[tier] && (TIERS[t].maxSportsbooks === null || (max !== null && (TIERS[t].maxSportsbooks ?? 0) > max))) ?? 'enterprise';
+  return (
+    TIER_ORDER.find(
+      (t) => TIER_RANK[t] > TIER_RANK[tier] && (TIERS[t].maxSportsbooks === null || (max !== null && (TIERS[t].maxSportsbooks ?? 0) > max)),
+    ) ?? 'enterprise'
+  );
 }
 
 /** Books a tier may ask for by name: those whose `requiresTier` is at or below it. */
@@ -59,7 +95,12 @@ export type BookSelection =
  * either. Every book must be open to the tier and the union must fit the tier's maximum; what
  * does not is reported, never silently dropped. Ids must already be known catalog ids.
  */
-export function selectBooks(tier: TierName, books: readonly SportsbookDef[], requested?: ReadonlySet<string>, added?: ReadonlySet<string>): BookSelection {
+export function selectBooks(
+  tier: TierName,
+  books: readonly SportsbookDef[],
+  requested?: ReadonlySet<string>,
+  added?: ReadonlySet<string>,
+): BookSelection {
   const selected = new Set(requested ?? allowedBooks(tier, books));
   for (const b of added ?? []) selected.add(b);
   const open = openBooks(tier, books);

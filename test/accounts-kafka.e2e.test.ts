@@ -32,7 +32,11 @@ describe.skipIf(unavailable !== null)('accounts on Kafka (librdkafka mock cluste
     const dir = mkdtempSync(join(tmpdir(), 'odds-accounts-kafka-'));
     const store = new ChdbStore(dir);
     const logger = pino({ level: 'silent' });
-    const buses = [new KafkaBus({ brokers: kafka.brokers, sessionTimeoutMs: 6000 }), new KafkaBus({ brokers: kafka.brokers, sessionTimeoutMs: 6000 }), new KafkaBus({ brokers: kafka.brokers, sessionTimeoutMs: 6000 })];
+    const buses = [
+      new KafkaBus({ brokers: kafka.brokers, sessionTimeoutMs: 6000 }),
+      new KafkaBus({ brokers: kafka.brokers, sessionTimeoutMs: 6000 }),
+      new KafkaBus({ brokers: kafka.brokers, sessionTimeoutMs: 6000 }),
+    ];
     const [busA, busB, busC] = buses as [KafkaBus, KafkaBus, KafkaBus];
     try {
       await applyMigrations(store);
@@ -51,11 +55,17 @@ describe.skipIf(unavailable !== null)('accounts on Kafka (librdkafka mock cluste
       expect(await waitFor(() => b.keys.lookup(first.secret) === undefined, 1000)).toBeLessThan(1000);
 
       const rotation = await b.accounts.rotateKey(second.record.id, { graceHours: 0 });
-      expect(await waitFor(() => a.keys.lookup(second.secret) === undefined && a.keys.lookup(rotation?.next.secret ?? '') !== undefined, 1000)).toBeLessThan(1000);
+      expect(
+        await waitFor(() => a.keys.lookup(second.secret) === undefined && a.keys.lookup(rotation?.next.secret ?? '') !== undefined, 1000),
+      ).toBeLessThan(1000);
 
       // A replica started now loads every key from the store, revocations included.
       const c = await startAccounts({ bus: busC, store, replicaId: 'c', logger });
-      expect([c.keys.lookup(first.secret), c.keys.lookup(second.secret), c.keys.lookup(rotation?.next.secret ?? '')?.tier]).toEqual([undefined, undefined, 'pro']);
+      expect([c.keys.lookup(first.secret), c.keys.lookup(second.secret), c.keys.lookup(rotation?.next.secret ?? '')?.tier]).toEqual([
+        undefined,
+        undefined,
+        'pro',
+      ]);
       await Promise.all([a.stop(), b.stop(), c.stop()]);
     } finally {
       await Promise.all(buses.map((x) => x.close()));

@@ -30,7 +30,15 @@ interface Answer {
 const HOUR = 3_600_000;
 const dataDir = mkdtempSync(join(tmpdir(), 'odds-accounts-'));
 let logs = '';
-const logger = pino({ level: 'trace' }, new Writable({ write(chunk: Buffer, _e, done) { logs += chunk.toString(); done(); } }));
+const logger = pino(
+  { level: 'trace' },
+  new Writable({
+    write(chunk: Buffer, _e, done) {
+      logs += chunk.toString();
+      done();
+    },
+  }),
+);
 /** The wall clock of keys and usage; the tests move it. */
 let wall = Date.UTC(2026, 4, 13, 15, 30, 0);
 const now = (): number => wall;
@@ -48,7 +56,22 @@ async function start(): Promise<RunningSystem> {
 async function startSecond(s: RunningSystem): Promise<typeof second> {
   const replica = await startAccounts({ bus: s.bus, store: s.store, now, replicaId: 'second', logger });
   const usage = new UsageRecorder({ store: s.store, logger, now, flushMs: 600_000 });
-  const app = await buildApp({ board: s.board, catalog: new Catalog(), keys: replica.keys, accounts: replica.accounts, usage, now, rateLimits: new MemoryRateLimitStore(), clock: s.clock, store: s.store, version: 'test', redisUrl: null }, logger);
+  const app = await buildApp(
+    {
+      board: s.board,
+      catalog: new Catalog(),
+      keys: replica.keys,
+      accounts: replica.accounts,
+      usage,
+      now,
+      rateLimits: new MemoryRateLimitStore(),
+      clock: s.clock,
+      store: s.store,
+      version: 'test',
+      redisUrl: null,
+    },
+    logger,
+  );
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   return { app, url, replica, usage };
 }
@@ -98,7 +121,14 @@ describe('GET /account', () => {
     const d = data(r);
     expect(d['tier']).toBe('free');
     expect(d['rate_limit']).toEqual({ requests_per_minute: 12, max_books: 2 });
-    expect(d['limits']).toEqual({ requests_per_minute: 12, max_streams: 1, odds_delay_seconds: 60, max_books: 2, batch_events: 5, max_keys: 1 });
+    expect(d['limits']).toEqual({
+      requests_per_minute: 12,
+      max_streams: 1,
+      odds_delay_seconds: 60,
+      max_books: 2,
+      batch_events: 5,
+      max_keys: 1,
+    });
     expect(d['streaming']).toEqual({ enabled: true, max_connections: 1 });
     expect(d['data_delay_seconds']).toBe(60);
     expect((d['features'] as Row)['ev']).toBe(false);
@@ -184,7 +214,8 @@ describe('the key lifecycle', () => {
     const { id, secret } = await createKey(owner, 'to revoke');
     // Creation reaches the other instance within a second.
     const until = Date.now() + 1000;
-    while ((await call(second.url, 'GET', '/sports', secret)).status !== 200 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    while ((await call(second.url, 'GET', '/sports', secret)).status !== 200 && Date.now() < until)
+      await new Promise((r) => setTimeout(r, 20));
     expect((await call(second.url, 'GET', '/sports', secret)).status).toBe(200);
 
     const r = await api('DELETE', `/account/keys/${id}`, owner);
@@ -244,7 +275,7 @@ describe('usage', () => {
     expect(data(r)['streams']).toEqual({ active: 0, max: 50 });
     expect(data(r)['period']).toEqual({ start: '2026-05-01T00:00:00.000Z', end: '2026-06-01T00:00:00.000Z' });
     // The usage request itself counts from the next one on.
-    expect(((data(await api('GET', '/account/usage', secret))['requests'] as Row)['today'])).toBe(7);
+    expect((data(await api('GET', '/account/usage', secret))['requests'] as Row)['today']).toBe(7);
   });
 });
 
@@ -283,4 +314,3 @@ describe('logs', () => {
     for (const s of secrets) expect(logs.includes(s), `secret ...${s.slice(-4)} in the logs`).toBe(false);
   });
 });
-

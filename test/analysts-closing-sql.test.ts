@@ -14,7 +14,12 @@ it('runs every query of the closing-line section of docs/analysts.md on the curr
     const start = md.indexOf('## Closing lines, closing-line value and game state');
     const end = md.indexOf('\n## ', start + 1);
     const section = md.slice(start, end < 0 ? undefined : end);
-    const queries = [...section.matchAll(/```sql\n([\s\S]*?)```/g)].flatMap((m) => (m[1] ?? '').split(/;\s*\n/).map((q) => q.trim()).filter((q) => q.length > 0));
+    const queries = [...section.matchAll(/```sql\n([\s\S]*?)```/g)].flatMap((m) =>
+      (m[1] ?? '')
+        .split(/;\s*\n/)
+        .map((q) => q.trim())
+        .filter((q) => q.length > 0),
+    );
     expect(queries.length).toBe(8);
     for (const q of queries) await expect(store.query(q), q.slice(0, 60)).resolves.toBeDefined();
   } finally {

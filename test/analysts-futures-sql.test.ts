@@ -19,7 +19,10 @@ it('runs every query of the futures section of docs/analysts.md on simulated fut
     const sim = new MarketSimulator({ seed: 2, clock: new ManualClock(T0), eventsPerLeague: 1 });
     const normalizer = new FuturesNormalizer({ teams: TEAMS, leagues: LEAGUES });
     const processor = new FuturesProcessor({ referenceBooks: defaultReferenceBooks(), fallbackReferenceBooks: ['betonlineag'] });
-    const quotes = sim.futures(T0).flatMap((r) => normalizer.handle(r).quote ?? []).filter((q) => q.league === 'nba' || q.league === 'nfl');
+    const quotes = sim
+      .futures(T0)
+      .flatMap((r) => normalizer.handle(r).quote ?? [])
+      .filter((q) => q.league === 'nba' || q.league === 'nfl');
     const step = processor.handle(quotes, T0);
     await store.insert('futures_odds_ticks', quotes.flatMap(futuresTickRows));
     await store.insert('futures_odds_latest', step.latest.map(futuresLatestRow));
@@ -29,7 +32,12 @@ it('runs every query of the futures section of docs/analysts.md on simulated fut
     const start = md.indexOf('## Futures');
     const end = md.indexOf('\n## ', start + 1);
     const section = md.slice(start, end < 0 ? undefined : end);
-    const queries = [...section.matchAll(/```sql\n([\s\S]*?)```/g)].flatMap((m) => (m[1] ?? '').split(/;\s*\n/).map((q) => q.trim()).filter((q) => q.length > 0));
+    const queries = [...section.matchAll(/```sql\n([\s\S]*?)```/g)].flatMap((m) =>
+      (m[1] ?? '')
+        .split(/;\s*\n/)
+        .map((q) => q.trim())
+        .filter((q) => q.length > 0),
+    );
     expect(queries.length).toBe(5);
     const answers: Record<string, unknown>[][] = [];
     for (const q of queries) answers.push(await store.query<Record<string, unknown>>(q));

@@ -8,9 +8,23 @@ const T0 = Date.now() + 24 * 60 * 60 * 1000;
 
 function raw(over: Partial<RawTick>): RawTick {
   return {
-    book: 'pinnacle', bookEventId: 'p-100', sport: 'basketball', league: 'nba', homeTeam: 'Los Angeles Lakers',
-    awayTeam: 'Boston Celtics', startTime: T0, isLive: false, market: 'moneyline', outcome: 'Los Angeles Lakers',
-    line: null, participant: null, statCategory: null, priceAmerican: -120, status: 'open', ts: Date.now(), selectionId: null,
+    book: 'pinnacle',
+    bookEventId: 'p-100',
+    sport: 'basketball',
+    league: 'nba',
+    homeTeam: 'Los Angeles Lakers',
+    awayTeam: 'Boston Celtics',
+    startTime: T0,
+    isLive: false,
+    market: 'moneyline',
+    outcome: 'Los Angeles Lakers',
+    line: null,
+    participant: null,
+    statCategory: null,
+    priceAmerican: -120,
+    status: 'open',
+    ts: Date.now(),
+    selectionId: null,
     ...over,
   };
 }
@@ -18,12 +32,58 @@ function raw(over: Partial<RawTick>): RawTick {
 const board: RawTick[] = [
   raw({}),
   raw({ outcome: 'Boston Celtics', priceAmerican: 110 }),
-  raw({ book: 'draftkings', bookEventId: '9001', homeTeam: 'LA Lakers', awayTeam: 'Celtics', outcome: 'LA Lakers', priceAmerican: -125, selectionId: 'dk-sel-1' }),
+  raw({
+    book: 'draftkings',
+    bookEventId: '9001',
+    homeTeam: 'LA Lakers',
+    awayTeam: 'Celtics',
+    outcome: 'LA Lakers',
+    priceAmerican: -125,
+    selectionId: 'dk-sel-1',
+  }),
   raw({ book: 'draftkings', bookEventId: '9001', homeTeam: 'LA Lakers', awayTeam: 'Celtics', outcome: 'Celtics', priceAmerican: 105 }),
-  raw({ book: 'draftkings', bookEventId: '9001', homeTeam: 'LA Lakers', awayTeam: 'Celtics', market: 'point_spread', outcome: 'LA Lakers', line: -2.5, priceAmerican: -110 }),
-  raw({ book: 'draftkings', bookEventId: '9001', homeTeam: 'LA Lakers', awayTeam: 'Celtics', market: 'point_spread', outcome: 'Celtics', line: 2.5, priceAmerican: -110 }),
-  raw({ book: 'fanduel', bookEventId: '34.77', sport: 'football', league: 'nfl', homeTeam: 'Kansas City Chiefs', awayTeam: 'Buffalo Bills', outcome: 'Kansas City Chiefs', priceAmerican: -150, startTime: T0 + 3600_000 }),
-  raw({ book: 'fanduel', bookEventId: '34.77', sport: 'football', league: 'nfl', homeTeam: 'Kansas City Chiefs', awayTeam: 'Buffalo Bills', outcome: 'Buffalo Bills', priceAmerican: 130, startTime: T0 + 3600_000 }),
+  raw({
+    book: 'draftkings',
+    bookEventId: '9001',
+    homeTeam: 'LA Lakers',
+    awayTeam: 'Celtics',
+    market: 'point_spread',
+    outcome: 'LA Lakers',
+    line: -2.5,
+    priceAmerican: -110,
+  }),
+  raw({
+    book: 'draftkings',
+    bookEventId: '9001',
+    homeTeam: 'LA Lakers',
+    awayTeam: 'Celtics',
+    market: 'point_spread',
+    outcome: 'Celtics',
+    line: 2.5,
+    priceAmerican: -110,
+  }),
+  raw({
+    book: 'fanduel',
+    bookEventId: '34.77',
+    sport: 'football',
+    league: 'nfl',
+    homeTeam: 'Kansas City Chiefs',
+    awayTeam: 'Buffalo Bills',
+    outcome: 'Kansas City Chiefs',
+    priceAmerican: -150,
+    startTime: T0 + 3600_000,
+  }),
+  raw({
+    book: 'fanduel',
+    bookEventId: '34.77',
+    sport: 'football',
+    league: 'nfl',
+    homeTeam: 'Kansas City Chiefs',
+    awayTeam: 'Buffalo Bills',
+    outcome: 'Buffalo Bills',
+    priceAmerican: 130,
+    startTime: T0 + 3600_000,
+  }),
 ];
 
 let sys: TestSystem;
@@ -44,7 +104,9 @@ describe('authentication', () => {
   it('answers 401 unauthorized in the error envelope without a key', async () => {
     const r = await sys.get('/api/v1/sports');
     expect(r.status).toBe(401);
-    expect(r.body).toEqual({ error: { code: 'unauthorized', message: expect.stringContaining('API key is required'), docs: '/api/v1/docs/errors#unauthorized' } });
+    expect(r.body).toEqual({
+      error: { code: 'unauthorized', message: expect.stringContaining('API key is required'), docs: '/api/v1/docs/errors#unauthorized' },
+    });
   });
 
   it('answers 401 for a wrong key', async () => {
@@ -85,7 +147,10 @@ describe('reference data', () => {
   it('lists only sports with events by default, with counts', async () => {
     const r = await sys.get('/api/v1/sports', pro);
     const data = r.body['data'] as Record<string, unknown>[];
-    expect(data.map((s) => [s['id'], s['event_count'], s['live_count']])).toEqual([['basketball', 1, 0], ['football', 1, 0]]);
+    expect(data.map((s) => [s['id'], s['event_count'], s['live_count']])).toEqual([
+      ['basketball', 1, 0],
+      ['football', 1, 0],
+    ]);
     expect(data[0]?.['numerical_id']).toBe(1);
     const meta = r.body['meta'] as Record<string, unknown>;
     expect(meta['count']).toBe(2);
@@ -103,18 +168,29 @@ describe('reference data', () => {
     expect((missing.body['error'] as Record<string, unknown>)['code']).toBe('not_found');
     const bad = await sys.get('/api/v1/sports?include_empty=maybe', pro);
     expect(bad.status).toBe(400);
-    expect(bad.body['error']).toMatchObject({ code: 'invalid_request', message: "Invalid query parameter 'include_empty': must be boolean" });
+    expect(bad.body['error']).toMatchObject({
+      code: 'invalid_request',
+      message: "Invalid query parameter 'include_empty': must be boolean",
+    });
   });
 
   it('lists active sportsbooks with live counts, and the catalog on catalog=true', async () => {
     const active = (await sys.get('/api/v1/sportsbooks', pro)).body['data'] as Record<string, unknown>[];
     expect(active.map((b) => [b['id'], b['event_count'], b['status']])).toEqual([
-      ['pinnacle', 1, 'active'], ['draftkings', 1, 'active'], ['fanduel', 1, 'active'],
+      ['pinnacle', 1, 'active'],
+      ['draftkings', 1, 'active'],
+      ['fanduel', 1, 'active'],
     ]);
     const catalog = (await sys.get('/api/v1/sportsbooks?catalog=true', pro)).body['data'] as unknown[];
     expect(catalog.length).toBe(21);
     const one = await sys.get('/api/v1/sportsbooks/draftkings', pro);
-    expect(one.body['data']).toMatchObject({ id: 'draftkings', display_name: 'DraftKings', requires_tier: 'free', is_sharp: false, regions: ['US'] });
+    expect(one.body['data']).toMatchObject({
+      id: 'draftkings',
+      display_name: 'DraftKings',
+      requires_tier: 'free',
+      is_sharp: false,
+      regions: ['US'],
+    });
     expect((await sys.get('/api/v1/sportsbooks/nope', pro)).status).toBe(404);
   });
 
@@ -132,7 +208,14 @@ describe('reference data', () => {
     const data = r.body['data'] as Record<string, unknown>[];
     expect(data.map((t) => t['id'])).toEqual(['los-angeles-lakers']);
     expect(data[0]).toMatchObject({ abbreviation: 'LAL', event_count: 1, live_count: 0 });
-    expect(r.body['meta']).toMatchObject({ count: 1, sport_filter: null, league_filter: 'nba', query: 'lakers', total_events: 1, total_live: 0 });
+    expect(r.body['meta']).toMatchObject({
+      count: 1,
+      sport_filter: null,
+      league_filter: 'nba',
+      query: 'lakers',
+      total_events: 1,
+      total_live: 0,
+    });
   });
 });
 
@@ -142,8 +225,15 @@ describe('events', () => {
     const data = r.body['data'] as Record<string, unknown>[];
     expect(data).toHaveLength(1);
     expect(data[0]).toMatchObject({
-      sport: 'basketball', league: 'nba', home_team: 'Los Angeles Lakers', away_team: 'Boston Celtics',
-      status: 'upcoming', is_live: false, book_count: 2, markets: ['moneyline', 'point_spread'], books: ['draftkings', 'pinnacle'],
+      sport: 'basketball',
+      league: 'nba',
+      home_team: 'Los Angeles Lakers',
+      away_team: 'Boston Celtics',
+      status: 'upcoming',
+      is_live: false,
+      book_count: 2,
+      markets: ['moneyline', 'point_spread'],
+      books: ['draftkings', 'pinnacle'],
       external_ids: { pinnacle: 'p-100', draftkings: '9001' },
     });
     expect(r.body['pagination']).toMatchObject({ limit: 50, offset: 0, has_more: false, next_offset: null });
@@ -154,7 +244,10 @@ describe('events', () => {
     expect((await sys.get(`/api/v1/events/${id}`, pro)).body['data']).toMatchObject({ id, home_team: 'Kansas City Chiefs' });
     expect((await sys.get(`/api/v1/events/${id}/markets`, pro)).body['data']).toEqual(['moneyline']);
     const odds = (await sys.get(`/api/v1/events/${id}/odds`, pro)).body['data'] as Record<string, unknown>[];
-    expect(odds.map((o) => [o['selection_type'], o['odds_american']])).toEqual([['home', -150], ['away', 130]]);
+    expect(odds.map((o) => [o['selection_type'], o['odds_american']])).toEqual([
+      ['home', -150],
+      ['away', 130],
+    ]);
     for (const path of ['/api/v1/events/nope', '/api/v1/events/nope/markets', '/api/v1/events/nope/odds']) {
       const r = await sys.get(path, pro);
       expect(r.status).toBe(404);
@@ -169,9 +262,19 @@ describe('odds', () => {
     const rows = r.body['data'] as Record<string, unknown>[];
     expect(rows).toHaveLength(2);
     expect(rows[0]).toMatchObject({
-      sportsbook: 'draftkings', sport: 'basketball', league: 'nba', market: 'point_spread', selection_type: 'home', line: -2.5,
-      odds_american: -110, odds_decimal: 1.9091, probability: 0.52381, home_team: 'Los Angeles Lakers', away_team: 'Boston Celtics',
-      external_event_id: '9001', event_start_time: new Date(T0).toISOString(),
+      sportsbook: 'draftkings',
+      sport: 'basketball',
+      league: 'nba',
+      market: 'point_spread',
+      selection_type: 'home',
+      line: -2.5,
+      odds_american: -110,
+      odds_decimal: 1.9091,
+      probability: 0.52381,
+      home_team: 'Los Angeles Lakers',
+      away_team: 'Boston Celtics',
+      external_event_id: '9001',
+      event_start_time: new Date(T0).toISOString(),
       home: { id: 'los-angeles-lakers', name: 'Los Angeles Lakers', abbreviation: 'LAL' },
       sport_ref: { id: 'basketball', numerical_id: 1, name: 'Basketball' },
       league_ref: { id: 'nba', label: 'NBA' },
@@ -183,7 +286,13 @@ describe('odds', () => {
 
   it('pages with limit and offset, and reports has_more and next_offset', async () => {
     const first = await sys.get('/api/v1/odds?limit=3', pro);
-    expect(first.body['pagination']).toMatchObject({ limit: 3, offset: 0, has_more: true, next_offset: 3, next_cursor: expect.any(String) });
+    expect(first.body['pagination']).toMatchObject({
+      limit: 3,
+      offset: 0,
+      has_more: true,
+      next_offset: 3,
+      next_cursor: expect.any(String),
+    });
     const last = await sys.get('/api/v1/odds?limit=3&offset=6', pro);
     expect(last.body['pagination']).toMatchObject({ limit: 3, offset: 6, has_more: false, next_offset: null, next_cursor: null });
     expect((last.body['data'] as unknown[]).length).toBe(2);
@@ -206,24 +315,48 @@ describe('odds', () => {
       ['/api/v1/odds?live=perhaps', "Invalid query parameter 'live': must be boolean"],
       ['/api/v1/odds?sport=quidditch', "Invalid query parameter 'sport': unknown sport 'quidditch'"],
       ['/api/v1/odds?market=moneyline,corners', "Invalid query parameter 'market': unknown market 'corners'"],
-      ['/api/v1/odds?date=tomorrow', "Invalid query parameter 'date': must match pattern \"^\\d{4}-\\d{2}-\\d{2}$\""],
+      ['/api/v1/odds?date=tomorrow', 'Invalid query parameter \'date\': must match pattern "^\\d{4}-\\d{2}-\\d{2}$"'],
       ['/api/v1/odds?min_odds=200&max_odds=100', "Invalid query parameter 'min_odds': must not exceed max_odds"],
     ];
     for (const [path, message] of cases) {
       const r = await sys.get(path, pro);
-      expect([path, r.status, r.body]).toEqual([path, 400, { error: { code: 'invalid_request', message, docs: '/api/v1/docs/errors#invalid_request' } }]);
+      expect([path, r.status, r.body]).toEqual([
+        path,
+        400,
+        { error: { code: 'invalid_request', message, docs: '/api/v1/docs/errors#invalid_request' } },
+      ]);
     }
   });
 
   it('reflects a price move and a suspension on the next read', async () => {
     await feed.push([
-      raw({ book: 'draftkings', bookEventId: '9001', homeTeam: 'LA Lakers', awayTeam: 'Celtics', outcome: 'LA Lakers', priceAmerican: -140, ts: Date.now() + 1 }),
-      raw({ book: 'draftkings', bookEventId: '9001', homeTeam: 'LA Lakers', awayTeam: 'Celtics', market: 'point_spread', outcome: 'Celtics', line: 2.5, priceAmerican: null, status: 'suspended' }),
+      raw({
+        book: 'draftkings',
+        bookEventId: '9001',
+        homeTeam: 'LA Lakers',
+        awayTeam: 'Celtics',
+        outcome: 'LA Lakers',
+        priceAmerican: -140,
+        ts: Date.now() + 1,
+      }),
+      raw({
+        book: 'draftkings',
+        bookEventId: '9001',
+        homeTeam: 'LA Lakers',
+        awayTeam: 'Celtics',
+        market: 'point_spread',
+        outcome: 'Celtics',
+        line: 2.5,
+        priceAmerican: null,
+        status: 'suspended',
+      }),
     ]);
     await sys.drained();
     const rows = (await sys.get('/api/v1/odds?sportsbook=draftkings', pro)).body['data'] as Record<string, unknown>[];
     expect(rows.map((o) => [o['market'], o['selection_type'], o['odds_american']])).toEqual([
-      ['moneyline', 'home', -140], ['moneyline', 'away', 105], ['point_spread', 'home', -110],
+      ['moneyline', 'home', -140],
+      ['moneyline', 'away', 105],
+      ['point_spread', 'home', -110],
     ]);
   });
 

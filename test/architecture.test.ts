@@ -62,7 +62,9 @@ describe('layering', () => {
 
   it('api/ and pipeline/ import nothing from runtime/; schemas/ imports from no other layer', () => {
     const offending = [...graph].flatMap(([file, imports]) =>
-      imports.filter(({ target }) => FORBIDDEN[layerOf(file)]?.includes(layerOf(target))).map(({ specifier }) => `${file} imports '${specifier}'`),
+      imports
+        .filter(({ target }) => FORBIDDEN[layerOf(file)]?.includes(layerOf(target)))
+        .map(({ specifier }) => `${file} imports '${specifier}'`),
     );
     expect(offending).toEqual([]);
   });

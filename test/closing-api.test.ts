@@ -17,7 +17,15 @@ const code = (body: Row): unknown => (body['error'] as Row)['code'];
 describe('closing lines, CLV and game state over HTTP', () => {
   it('lists every new route in the OpenAPI document', async () => {
     const paths = Object.keys(((await c.sys.get('/api/v1/openapi.json')).body['paths'] ?? {}) as Row);
-    for (const p of ['/api/v1/gamestate', '/api/v1/gamestate/{sport}', '/api/v1/odds/closing', '/api/v1/historical/odds/closing', '/api/v1/historical/clv', '/api/v1/opportunities/ev/history']) expect(paths).toContain(p);
+    for (const p of [
+      '/api/v1/gamestate',
+      '/api/v1/gamestate/{sport}',
+      '/api/v1/odds/closing',
+      '/api/v1/historical/odds/closing',
+      '/api/v1/historical/clv',
+      '/api/v1/opportunities/ev/history',
+    ])
+      expect(paths).toContain(p);
   });
 
   it('gates each route by tier with 403 feature_required naming the tier', async () => {

@@ -41,28 +41,49 @@ describe('closing lines across restarts (one durable bus, one store, three pipel
   /** Runs one pipeline "process" over these raw ticks until every stage caught up, then stops it. */
   async function run(ticks: RawTick[], now: number): Promise<void> {
     clock.set(now);
-    const pipeline = startPipeline({ bus, store, clock, logger: pino({ level: 'silent' }), catalog: { teams: TEAMS, leagues: LEAGUES }, sinkMaxWaitMs: 0 });
+    const pipeline = startPipeline({
+      bus,
+      store,
+      clock,
+      logger: pino({ level: 'silent' }),
+      catalog: { teams: TEAMS, leagues: LEAGUES },
+      sinkMaxWaitMs: 0,
+    });
     await pipeline.ready;
-    await bus.producer().send(TOPICS.rawTicks, ticks.map((t) => ({ key: `${t.book}:${t.bookEventId}`, partitionKey: t.league, value: t })));
+    await bus.producer().send(
+      TOPICS.rawTicks,
+      ticks.map((t) => ({ key: `${t.book}:${t.bookEventId}`, partitionKey: t.league, value: t })),
+    );
     while (pipeline.lag() > 0) await new Promise((r) => setTimeout(r, 10));
     await pipeline.stop();
   }
 
   const closes = (): Promise<Record<string, unknown>[]> =>
-    store.query('SELECT sportsbook, selection, odds_american, toUnixTimestamp64Milli(captured_at) AS captured, no_vig_power FROM closing_odds FINAL ORDER BY sportsbook, selection');
+    store.query(
+      'SELECT sportsbook, selection, odds_american, toUnixTimestamp64Milli(captured_at) AS captured, no_vig_power FROM closing_odds FINAL ORDER BY sportsbook, selection',
+    );
 
   it('captures the pre-match prices consumed before a restart, and never captures an event again after the next one', async () => {
     // Process 1: the pre-match market, two books.
-    await run([
-      raw({}), raw({ outcome: 'Boston Celtics', priceAmerican: 110 }),
-      raw({ ...dk, priceAmerican: -115 }), raw({ ...dk, outcome: 'Boston Celtics', priceAmerican: 105 }),
-    ], START - 3600_000);
+    await run(
+      [
+        raw({}),
+        raw({ outcome: 'Boston Celtics', priceAmerican: 110 }),
+        raw({ ...dk, priceAmerican: -115 }),
+        raw({ ...dk, outcome: 'Boston Celtics', priceAmerican: 105 }),
+      ],
+      START - 3600_000,
+    );
     expect(await closes()).toEqual([]);
 
     // Process 2: the game starts; only Pinnacle goes on pricing live.
-    await run([
-      raw({ isLive: true, priceAmerican: -300, ts: START + 60_000 }), raw({ isLive: true, outcome: 'Boston Celtics', priceAmerican: 240, ts: START + 60_000 }),
-    ], START + 120_000);
+    await run(
+      [
+        raw({ isLive: true, priceAmerican: -300, ts: START + 60_000 }),
+        raw({ isLive: true, outcome: 'Boston Celtics', priceAmerican: 240, ts: START + 60_000 }),
+      ],
+      START + 120_000,
+    );
     const captured = await closes();
     expect(captured.map((c) => [c['sportsbook'], c['selection'], c['odds_american'], Number(c['captured'])])).toEqual([
       ['draftkings', 'away', 105, START + 120_000],
@@ -76,24 +97,49 @@ describe('closing lines across restarts (one durable bus, one store, three pipel
     // close. DraftKings' pre-match rows are still the latest on the changelog while Pinnacle's
     // were replaced by live ones: an event captured again from the changelog would close
     // DraftKings without Pinnacle's reference (and at another time).
-    await run([
-      raw({ isLive: true, priceAmerican: -350, ts: START + 600_000 }),
-      raw({ ...dk, priceAmerican: -118, ts: START - 60_000 }),
-    ], START + 900_000);
-    const amended = captured.map((c) => (c['sportsbook'] === 'draftkings' && c['selection'] === 'home' ? { ...c, odds_american: -118 } : c));
+    await run(
+      [raw({ isLive: true, priceAmerican: -350, ts: START + 600_000 }), raw({ ...dk, priceAmerican: -118, ts: START - 60_000 })],
+      START + 900_000,
+    );
+    const amended = captured.map((c) =>
+      c['sportsbook'] === 'draftkings' && c['selection'] === 'home' ? { ...c, odds_american: -118 } : c,
+    );
     expect(await closes()).toEqual(amended);
   }, 120_000);
 
   it('grades a +EV opportunity that expired before kickoff, across a restart', async () => {
     const START2 = START + 86_400_000;
-    const game = (over: Partial<RawTick>): RawTick => raw({ bookEventId: 'p-2', homeTeam: 'Miami Heat', awayTeam: 'Boston Celtics', outcome: 'Miami Heat', startTime: START2, ts: START2 - 7200_000, ...over });
+    const game = (over: Partial<RawTick>): RawTick =>
+      raw({
+        bookEventId: 'p-2',
+        homeTeam: 'Miami Heat',
+        awayTeam: 'Boston Celtics',
+        outcome: 'Miami Heat',
+        startTime: START2,
+        ts: START2 - 7200_000,
+        ...over,
+      });
     const dk2 = { book: 'draftkings', bookEventId: 'dk-2' };
     // Process 1: DraftKings' Celtics at +130 against Pinnacle's -120 / +110: +EV.
-    await run([game({}), game({ outcome: 'Boston Celtics', priceAmerican: 110 }), game({ ...dk2, priceAmerican: -140 }), game({ ...dk2, outcome: 'Boston Celtics', priceAmerican: 130 })], START2 - 7200_000);
+    await run(
+      [
+        game({}),
+        game({ outcome: 'Boston Celtics', priceAmerican: 110 }),
+        game({ ...dk2, priceAmerican: -140 }),
+        game({ ...dk2, outcome: 'Boston Celtics', priceAmerican: 130 }),
+      ],
+      START2 - 7200_000,
+    );
     // Process 2: DraftKings cuts it to +100 before the start: the opportunity expires.
     await run([game({ ...dk2, outcome: 'Boston Celtics', priceAmerican: 100, ts: START2 - 3600_000 })], START2 - 3600_000);
     // Process 3: the game starts; the close is Pinnacle's -120 / +110.
-    await run([game({ isLive: true, priceAmerican: -300, ts: START2 + 60_000 }), game({ isLive: true, outcome: 'Boston Celtics', priceAmerican: 240, ts: START2 + 60_000 })], START2 + 120_000);
+    await run(
+      [
+        game({ isLive: true, priceAmerican: -300, ts: START2 + 60_000 }),
+        game({ isLive: true, outcome: 'Boston Celtics', priceAmerican: 240, ts: START2 + 60_000 }),
+      ],
+      START2 + 120_000,
+    );
     const grades = await store.query<Record<string, unknown>>(
       "SELECT sportsbook, selection, odds_american, clv_percent FROM clv_grades FINAL WHERE event_id LIKE 'nba-%-bos-mia' ORDER BY sportsbook, selection",
     );

@@ -11,19 +11,29 @@ function composeCommand(): string[] | null {
 }
 
 const compose = composeCommand();
-if (!compose) console.warn('skipping the docker-compose.yml check: neither `docker compose` nor `docker-compose` is installed (`make test` installs docker-compose when it can)');
+if (!compose)
+  console.warn(
+    'skipping the docker-compose.yml check: neither `docker compose` nor `docker-compose` is installed (`make test` installs docker-compose when it can)',
+  );
 
 describe.skipIf(compose === null)('docker-compose.yml', () => {
   const run = (...args: string[]) => {
     const [cmd, ...pre] = compose ?? [];
-    return spawnSync(cmd ?? '', [...pre, ...args], { cwd: ROOT, encoding: 'utf8', env: { PATH: process.env['PATH'] ?? '', API_KEYS: 'pro:compose-check-key' } });
+    return spawnSync(cmd ?? '', [...pre, ...args], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      env: { PATH: process.env['PATH'] ?? '', API_KEYS: 'pro:compose-check-key' },
+    });
   };
 
   it('passes `compose config` and names every service of the production shape', () => {
     const check = run('config', '-q');
     expect(check.stderr).toBe('');
     expect(check.status).toBe(0);
-    const services = run('config', '--services').stdout.split('\n').filter((s) => s.length > 0).sort();
+    const services = run('config', '--services')
+      .stdout.split('\n')
+      .filter((s) => s.length > 0)
+      .sort();
     expect(services).toEqual(['api', 'clickhouse', 'kafka', 'pipeline', 'pipeline-feed', 'redis', 'schema-registry']);
   });
 

@@ -33,18 +33,23 @@ async function follow(path: string): Promise<{ status: number; location: string 
   return { status: res.status, location: res.headers.get('location') };
 }
 
-const betmgmHome = (rows: Row[]): Row => rows.find((r) => r['sportsbook'] === 'betmgm' && r['market'] === 'moneyline' && r['selection_type'] === 'home') as Row;
+const betmgmHome = (rows: Row[]): Row =>
+  rows.find((r) => r['sportsbook'] === 'betmgm' && r['market'] === 'moneyline' && r['selection_type'] === 'home') as Row;
 
 describe('deep_link on odds rows', () => {
-  it('carries the state asked for (lowercased) on /odds, and the link opens that state\'s site', async () => {
+  it("carries the state asked for (lowercased) on /odds, and the link opens that state's site", async () => {
     const rows = await data('/api/v1/odds?limit=1000&state=NJ');
     expect(rows.length).toBeGreaterThan(0);
-    for (const r of rows) expect([r['id'], r['deep_link']]).toEqual([r['id'], r['deep_link'] === null ? null : `/api/v1/deeplink/${r['id'] as string}?state=nj`]);
+    for (const r of rows)
+      expect([r['id'], r['deep_link']]).toEqual([
+        r['id'],
+        r['deep_link'] === null ? null : `/api/v1/deeplink/${r['id'] as string}?state=nj`,
+      ]);
     const link = betmgmHome(rows)['deep_link'] as string;
     expect(await follow(link)).toEqual({ status: 302, location: 'https://sports.nj.betmgm.com/en/sports/events/mgm-100' });
   });
 
-  it('leaves the paths without a state when none is asked for (the resolver\'s default, pa)', async () => {
+  it("leaves the paths without a state when none is asked for (the resolver's default, pa)", async () => {
     const row = betmgmHome(await data('/api/v1/odds?limit=1000'));
     expect(row['deep_link']).toBe(`/api/v1/deeplink/${row['id'] as string}`);
     expect((await follow(row['deep_link'] as string)).location).toBe('https://sports.pa.betmgm.com/en/sports/events/mgm-100');
@@ -69,7 +74,10 @@ describe('deep_link on odds rows', () => {
   it('refuses a state that is not a US state code, naming the parameter', async () => {
     for (const path of ['/api/v1/odds?state=zz', '/api/v1/opportunities/middles?state=zz', '/api/v1/opportunities/low-hold?state=zz']) {
       const r = await c.sys.get(path, c.keys.sharp);
-      expect([r.status, r.body['error']], path).toMatchObject([400, { code: 'invalid_request', message: "Invalid query parameter 'state': 'zz' is not a US state code" }]);
+      expect([r.status, r.body['error']], path).toMatchObject([
+        400,
+        { code: 'invalid_request', message: "Invalid query parameter 'state': 'zz' is not a US state code" },
+      ]);
     }
   });
 });
@@ -93,7 +101,9 @@ describe('deep links on opportunities', () => {
     expect(rows.length).toBeGreaterThan(0);
     const links = rows.flatMap((o) => [
       ...(o['legs'] as Row[]).map((l) => [l['sportsbook'], l['deep_link'], o['id']]),
-      ...['side1', 'side2', 'side3'].flatMap((s) => Object.entries(((o[s] as Row | undefined)?.['deep_links'] ?? {}) as Row).map(([book, link]) => [book, link, o['id']])),
+      ...['side1', 'side2', 'side3'].flatMap((s) =>
+        Object.entries(((o[s] as Row | undefined)?.['deep_links'] ?? {}) as Row).map(([book, link]) => [book, link, o['id']]),
+      ),
     ]);
     expect(links.some(([book]) => book === 'betmgm')).toBe(true);
     for (const [book, link, id] of links) {

@@ -21,15 +21,25 @@ afterAll(async () => {
 });
 
 const rowOf = (book: string, market: string, selection: string, league = 'nba'): Row => {
-  const r = rows.find((x) => x['sportsbook'] === book && x['market'] === market && x['selection_type'] === selection && x['league'] === league);
+  const r = rows.find(
+    (x) => x['sportsbook'] === book && x['market'] === market && x['selection_type'] === selection && x['league'] === league,
+  );
   if (!r) throw new Error(`fixture has no ${book} ${market} ${selection}`);
   return r;
 };
 
-async function follow(path: string): Promise<{ status: number; location: string | null; type: string | null; cache: string | null; body: Row | null }> {
+async function follow(
+  path: string,
+): Promise<{ status: number; location: string | null; type: string | null; cache: string | null; body: Row | null }> {
   const res = await fetch(`${c.sys.url}${path}`, { redirect: 'manual' });
   const text = await res.text();
-  return { status: res.status, location: res.headers.get('location'), type: res.headers.get('x-deep-link-type'), cache: res.headers.get('cache-control'), body: text ? (JSON.parse(text) as Row) : null };
+  return {
+    status: res.status,
+    location: res.headers.get('location'),
+    type: res.headers.get('x-deep-link-type'),
+    cache: res.headers.get('cache-control'),
+    body: text ? (JSON.parse(text) as Row) : null,
+  };
 }
 
 describe('deep_link on odds rows', () => {
@@ -37,15 +47,22 @@ describe('deep_link on odds rows', () => {
     const dk = rowOf('draftkings', 'point_spread', 'home');
     expect(dk['deep_link']).toBe(`/api/v1/deeplink/${dk['id'] as string}`);
     expect(rowOf('bovada', 'moneyline', 'home')['deep_link']).toBeNull();
-    expect(rowOf('betmgm', 'moneyline', 'home')['deep_link']).toBe(`/api/v1/deeplink/${rowOf('betmgm', 'moneyline', 'home')['id'] as string}`);
+    expect(rowOf('betmgm', 'moneyline', 'home')['deep_link']).toBe(
+      `/api/v1/deeplink/${rowOf('betmgm', 'moneyline', 'home')['id'] as string}`,
+    );
   });
 });
 
 describe('GET /deeplink/{id}', () => {
-  it('fills the selection template from the row\'s own event and selection ids, without a key', async () => {
+  it("fills the selection template from the row's own event and selection ids, without a key", async () => {
     const dk = rowOf('draftkings', 'point_spread', 'home');
     const r = await follow(dk['deep_link'] as string);
-    expect(r).toMatchObject({ status: 302, location: 'https://sportsbook.draftkings.com/event/dk-100?outcomes=dk-sel-1', type: 'outcome', cache: 'private, max-age=60' });
+    expect(r).toMatchObject({
+      status: 302,
+      location: 'https://sportsbook.draftkings.com/event/dk-100?outcomes=dk-sel-1',
+      type: 'outcome',
+      cache: 'private, max-age=60',
+    });
   });
 
   it('falls back to the event page when the row has no selection id', async () => {
@@ -53,7 +70,7 @@ describe('GET /deeplink/{id}', () => {
     expect(r).toMatchObject({ status: 302, location: 'https://sportsbook.draftkings.com/event/dk-100', type: 'event' });
   });
 
-  it('applies state where the book\'s URL depends on it (default pa), case-insensitively', async () => {
+  it("applies state where the book's URL depends on it (default pa), case-insensitively", async () => {
     const link = rowOf('betmgm', 'moneyline', 'home')['deep_link'] as string;
     expect((await follow(link)).location).toBe('https://sports.pa.betmgm.com/en/sports/events/mgm-100');
     expect((await follow(`${link}?state=NJ`)).location).toBe('https://sports.nj.betmgm.com/en/sports/events/mgm-100');
@@ -74,13 +91,15 @@ describe('GET /deeplink/{id}', () => {
     expect(r).toMatchObject({ status: 302, location: fallback, type: 'fallback', cache: 'private, max-age=60' });
     // A resolvable id ignores the fallback.
     const dk = rowOf('draftkings', 'moneyline', 'away');
-    expect((await follow(`${dk['deep_link'] as string}?fallback=${encodeURIComponent(fallback)}`)).location).toBe('https://sportsbook.draftkings.com/event/dk-100');
+    expect((await follow(`${dk['deep_link'] as string}?fallback=${encodeURIComponent(fallback)}`)).location).toBe(
+      'https://sportsbook.draftkings.com/event/dk-100',
+    );
     expect((await follow(`/api/v1/deeplink/nope?fallback=${encodeURIComponent('/odds')}`)).location).toBe('/odds');
     expect((await follow(`/api/v1/deeplink/nope?fallback=${encodeURIComponent('javascript:alert(1)')}`)).status).toBe(400);
     expect((await follow(`/api/v1/deeplink/nope?fallback=${encodeURIComponent('https://example.com/odds')}`)).status).toBe(400);
   });
 
-  it('resolves an id it no longer knows from game_id and book to that book\'s event page', async () => {
+  it("resolves an id it no longer knows from game_id and book to that book's event page", async () => {
     const event = rowOf('betmgm', 'moneyline', 'home')['event_id'] as string;
     const r = await follow(`/api/v1/deeplink/gone?game_id=${event}&book=betmgm&state=mi`);
     expect(r).toMatchObject({ status: 302, location: 'https://sports.mi.betmgm.com/en/sports/events/mgm-100', type: 'event' });
@@ -103,8 +122,12 @@ describe('POST /deeplinks/batch', () => {
     expect([free.status, (free.body['error'] as Row)['code']]).toEqual([403, 'feature_required']);
     expect((await c.sys.post('/api/v1/deeplinks/batch', { ids: [] }, c.keys.hobby)).status).toBe(400);
     expect((await c.sys.post('/api/v1/deeplinks/batch', {}, c.keys.hobby)).status).toBe(400);
-    expect((await c.sys.post('/api/v1/deeplinks/batch', { ids: Array.from({ length: 501 }, (_, i) => `id${i}`) }, c.keys.hobby)).status).toBe(400);
-    expect((await c.sys.post('/api/v1/deeplinks/batch', { ids: Array.from({ length: 500 }, (_, i) => `id${i}`) }, c.keys.hobby)).status).toBe(200);
+    expect(
+      (await c.sys.post('/api/v1/deeplinks/batch', { ids: Array.from({ length: 501 }, (_, i) => `id${i}`) }, c.keys.hobby)).status,
+    ).toBe(400);
+    expect(
+      (await c.sys.post('/api/v1/deeplinks/batch', { ids: Array.from({ length: 500 }, (_, i) => `id${i}`) }, c.keys.hobby)).status,
+    ).toBe(200);
     expect((await c.sys.post('/api/v1/deeplinks/batch', { ids: ['x'] })).status).toBe(401);
   });
 });
@@ -131,6 +154,7 @@ describe('deep_link on opportunities', () => {
   it('gives +EV rows the resolver path of the opportunity', async () => {
     const ev = (await c.sys.get('/api/v1/opportunities/ev?limit=200', c.keys.sharp)).body['data'] as Row[];
     expect(ev.length).toBeGreaterThan(0);
-    for (const e of ev) expect(e['deep_link']).toBe(builtInTemplates().has(e['sportsbook'] as string) ? `/api/v1/deeplink/${e['id'] as string}` : null);
+    for (const e of ev)
+      expect(e['deep_link']).toBe(builtInTemplates().has(e['sportsbook'] as string) ? `/api/v1/deeplink/${e['id'] as string}` : null);
   });
 });

@@ -33,7 +33,9 @@ afterAll(async () => {
 
 /** Field order is the serializer's business: compare rows as sorted-key JSON. */
 function canonical(row: Row): string {
-  return JSON.stringify(row, (_k, v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1))) : v));
+  return JSON.stringify(row, (_k, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1))) : v,
+  );
 }
 
 class Mirror {
@@ -103,8 +105,13 @@ async function snapshot(key: string): Promise<{ rows: Map<string, string>; since
 function expectSame(mirror: Mirror, truth: Map<string, string>): void {
   const missing = [...truth.keys()].filter((id) => mirror.rows.get(id) !== truth.get(id));
   const extra = [...mirror.rows.keys()].filter((id) => !truth.has(id));
-  if (process.env['DEBUG_MIRROR']) for (const id of missing.slice(0, 2)) process.stdout.write(`\nMIRROR ${mirror.rows.get(id)}\nTRUTH  ${truth.get(id)}\n`);
-  expect({ key: mirror.key.slice(0, 5), missing: missing.slice(0, 5), extra: extra.slice(0, 5) }).toEqual({ key: mirror.key.slice(0, 5), missing: [], extra: [] });
+  if (process.env['DEBUG_MIRROR'])
+    for (const id of missing.slice(0, 2)) process.stdout.write(`\nMIRROR ${mirror.rows.get(id)}\nTRUTH  ${truth.get(id)}\n`);
+  expect({ key: mirror.key.slice(0, 5), missing: missing.slice(0, 5), extra: extra.slice(0, 5) }).toEqual({
+    key: mirror.key.slice(0, 5),
+    missing: [],
+    extra: [],
+  });
 }
 
 describe('polling /odds/delta mirrors /odds', () => {

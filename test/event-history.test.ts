@@ -53,13 +53,22 @@ afterAll(async () => {
 });
 
 describe('GET /events/{id}/history', () => {
-  it("gives every price of a selection at a book, oldest first, in American, decimal and probability", async () => {
+  it('gives every price of a selection at a book, oldest first, in American, decimal and probability', async () => {
     const r = await history('?sportsbook=draftkings&market=moneyline&selection=home');
     expect(r.status).toBe(200);
     const data = r.body['data'] as Row[];
     expect(data.map((p) => p['odds_american'])).toEqual([-125, -135, -145]);
     expect(data.map((p) => Date.parse(p['timestamp'] as string)).slice(1)).toEqual(moved);
-    expect(data[2]).toMatchObject({ sportsbook: 'draftkings', market: 'moneyline', selection: 'home', line: null, status: 'open', is_live: false, odds_decimal: 1.6897, probability: 0.591837 });
+    expect(data[2]).toMatchObject({
+      sportsbook: 'draftkings',
+      market: 'moneyline',
+      selection: 'home',
+      line: null,
+      status: 'open',
+      is_live: false,
+      odds_decimal: 1.6897,
+      probability: 0.591837,
+    });
     expect(r.body['meta']).toMatchObject({ event_id: nba, count: 3, truncated: false, sportsbooks: ['draftkings'], data_delay_seconds: 0 });
   });
 
@@ -67,7 +76,10 @@ describe('GET /events/{id}/history', () => {
     const data = (await history('')).body['data'] as Row[];
     // Every NBA price of the fixture at pro's default books (all but bovada): 20 first prices and the 2 moves.
     expect(data).toHaveLength(22);
-    const key = (p: Row): string => [p['timestamp'], p['sportsbook'], p['market'], p['participant'] ?? '', String(p['line'] ?? 0).padStart(8, '0'), p['selection']].join('|');
+    const key = (p: Row): string =>
+      [p['timestamp'], p['sportsbook'], p['market'], p['participant'] ?? '', String(p['line'] ?? 0).padStart(8, '0'), p['selection']].join(
+        '|',
+      );
     const keys = data.map(key);
     expect(keys).toEqual([...keys].sort());
     expect(new Set(data.map((p) => p['sportsbook']))).toEqual(new Set(['pinnacle', 'draftkings', 'fanduel', 'betmgm', 'espnbet']));
@@ -97,7 +109,10 @@ describe('GET /events/{id}/history', () => {
     expect(r.status).toBe(200);
     const data = r.body['data'] as Row[];
     // The moves are less than 60 s old on the data clock: free sees only the first prices.
-    expect(data.map((p) => [p['sportsbook'], p['odds_american']])).toEqual([['draftkings', -125], ['fanduel', -118]]);
+    expect(data.map((p) => [p['sportsbook'], p['odds_american']])).toEqual([
+      ['draftkings', -125],
+      ['fanduel', -118],
+    ]);
     expect(r.body['meta']).toMatchObject({ data_delay_seconds: 60, sportsbooks: ['draftkings', 'fanduel'] });
     expect(Date.parse((r.body['meta'] as Row)['to'] as string)).toBe(c.clock.now() - 60_000);
   });
@@ -135,7 +150,15 @@ describe('GET /events/{id}/history', () => {
   it('is in the OpenAPI document with its parameters and point schema', async () => {
     const doc = (await c.sys.get('/api/v1/openapi.json')).body as { paths: Record<string, Record<string, Row>> };
     const op = doc.paths['/api/v1/events/{eventId}/history']?.['get'] as Row;
-    expect((op['parameters'] as Row[]).map((p) => p['name']).sort()).toEqual(['eventId', 'from', 'limit', 'market', 'selection', 'sportsbook', 'to']);
+    expect((op['parameters'] as Row[]).map((p) => p['name']).sort()).toEqual([
+      'eventId',
+      'from',
+      'limit',
+      'market',
+      'selection',
+      'sportsbook',
+      'to',
+    ]);
     expect(JSON.stringify(op['responses'])).toContain('odds_american');
   });
 });

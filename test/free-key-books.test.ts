@@ -18,7 +18,10 @@ const FREE_BOOKS = ['draftkings', 'fanduel'];
 
 function expectOnly(event: Row, books: string[]): void {
   const listed = event['books'] as string[];
-  expect(listed.every((b) => books.includes(b)), JSON.stringify(event)).toBe(true);
+  expect(
+    listed.every((b) => books.includes(b)),
+    JSON.stringify(event),
+  ).toBe(true);
   expect(Object.keys(event['external_ids'] as Row).sort()).toEqual([...listed].sort());
   expect(event['book_count']).toBe(listed.length);
 }

@@ -13,22 +13,66 @@ let c: Conformance;
 
 const SETTLES = Date.UTC(2027, 5, 30, 23, 59, 59, 999);
 const board = (book: string, prices: [string, number][]): RawFutures => ({
-  kind: 'futures', book, bookMarketId: `${book}-title`, sport: 'basketball', league: 'nba', market: 'championship', season: '2026-27',
-  subject: null, title: 'NBA Champion 2026-27', settlesAt: SETTLES, ts: 0, selections: prices.map(([name, priceAmerican]) => ({ name, line: null, priceAmerican })),
+  kind: 'futures',
+  book,
+  bookMarketId: `${book}-title`,
+  sport: 'basketball',
+  league: 'nba',
+  market: 'championship',
+  season: '2026-27',
+  subject: null,
+  title: 'NBA Champion 2026-27',
+  settlesAt: SETTLES,
+  ts: 0,
+  selections: prices.map(([name, priceAmerican]) => ({ name, line: null, priceAmerican })),
 });
 // Pinnacle is the only reference; its board: implied 0.4, 0.285714, 0.2, 0.142857 (overround 2.857 %).
-const PINNACLE: [string, number][] = [['Boston Celtics', 150], ['Denver Nuggets', 250], ['Los Angeles Lakers', 400], ['Milwaukee Bucks', 600]];
+const PINNACLE: [string, number][] = [
+  ['Boston Celtics', 150],
+  ['Denver Nuggets', 250],
+  ['Los Angeles Lakers', 400],
+  ['Milwaukee Bucks', 600],
+];
 // Books spell teams their own way (abbreviations, nicknames): the normalizer resolves them.
-const DRAFTKINGS: [string, number][] = [['BOS', 130], ['Denver', 200], ['LA Lakers', 300], ['Bucks', 700]];
-const FANDUEL: [string, number][] = [['Boston Celtics', 120], ['Denver Nuggets', 220], ['Los Angeles Lakers', 350], ['Milwaukee Bucks', 500]];
+const DRAFTKINGS: [string, number][] = [
+  ['BOS', 130],
+  ['Denver', 200],
+  ['LA Lakers', 300],
+  ['Bucks', 700],
+];
+const FANDUEL: [string, number][] = [
+  ['Boston Celtics', 120],
+  ['Denver Nuggets', 220],
+  ['Los Angeles Lakers', 350],
+  ['Milwaukee Bucks', 500],
+];
 const WINS = (book: string, over: number, under: number): RawFutures => ({
-  kind: 'futures', book, bookMarketId: `${book}-bos-wins`, sport: 'basketball', league: 'nba', market: 'season_wins', season: '2026-27',
-  subject: 'Boston Celtics', title: 'Celtics wins', settlesAt: SETTLES, ts: 0, selections: [{ name: 'Over', line: 54.5, priceAmerican: over }, { name: 'Under', line: 54.5, priceAmerican: under }],
+  kind: 'futures',
+  book,
+  bookMarketId: `${book}-bos-wins`,
+  sport: 'basketball',
+  league: 'nba',
+  market: 'season_wins',
+  season: '2026-27',
+  subject: 'Boston Celtics',
+  title: 'Celtics wins',
+  settlesAt: SETTLES,
+  ts: 0,
+  selections: [
+    { name: 'Over', line: 54.5, priceAmerican: over },
+    { name: 'Under', line: 54.5, priceAmerican: under },
+  ],
 });
 
 beforeAll(async () => {
   c = await startConformance();
-  await c.push([board('pinnacle', PINNACLE), board('draftkings', DRAFTKINGS), board('fanduel', FANDUEL), WINS('pinnacle', -105, -105), WINS('draftkings', -110, -110)]);
+  await c.push([
+    board('pinnacle', PINNACLE),
+    board('draftkings', DRAFTKINGS),
+    board('fanduel', FANDUEL),
+    WINS('pinnacle', -105, -105),
+    WINS('draftkings', -110, -110),
+  ]);
 });
 afterAll(async () => {
   await c.sys.close();
@@ -61,8 +105,14 @@ describe('futures over HTTP', () => {
     const data = r.body['data'] as Row[];
     expect(data.map((m) => m['market_id'])).toEqual([TITLE, 'nba-2026-27-season_wins-boston-celtics']);
     expect(data[0]).toMatchObject({
-      market_id: TITLE, display_name: 'NBA 2026-27 Championship Winner', sport: 'basketball', league: 'nba', future_type: 'TEAM', selection_count: 4,
-      books_available: ['draftkings', 'fanduel', 'pinnacle'], event_start_time: new Date(SETTLES).toISOString(),
+      market_id: TITLE,
+      display_name: 'NBA 2026-27 Championship Winner',
+      sport: 'basketball',
+      league: 'nba',
+      future_type: 'TEAM',
+      selection_count: 4,
+      books_available: ['draftkings', 'fanduel', 'pinnacle'],
+      event_start_time: new Date(SETTLES).toISOString(),
     });
     expect(data[1]).toMatchObject({ future_type: 'OVER_UNDER', selection_count: 2, team: 'boston-celtics' });
     expect(typeof r.body['updated_at']).toBe('string');
@@ -73,7 +123,11 @@ describe('futures over HTTP', () => {
 
   it('checks a key sent to /futures, and names bad parameters', async () => {
     expect((await c.sys.get('/api/v1/futures', 'sk_not_a_key')).status).toBe(401);
-    for (const [path, field] of [['/api/v1/futures?future_type=TEAMS', 'future_type'], ['/api/v1/futures?league=nbaa', 'league'], ['/api/v1/futures?sportsbook=nope', 'sportsbook']] as const) {
+    for (const [path, field] of [
+      ['/api/v1/futures?future_type=TEAMS', 'future_type'],
+      ['/api/v1/futures?league=nbaa', 'league'],
+      ['/api/v1/futures?sportsbook=nope', 'sportsbook'],
+    ] as const) {
       const r = await c.sys.get(path, c.keys.pro);
       expect([path, r.status, code(r.body)]).toEqual([path, 400, 'invalid_request']);
       expect((r.body['error'] as Row)['message']).toContain(`'${field}'`);
@@ -95,9 +149,20 @@ describe('futures over HTTP', () => {
     const fair = power(PINNACLE.map(([, a]) => 100 / (a + 100)));
     const dkBucks = rows.find((x) => x['sportsbook'] === 'draftkings' && x['selection'] === 'Milwaukee Bucks') as Row;
     expect(dkBucks).toMatchObject({
-      selection: 'Milwaukee Bucks', selection_id: 'milwaukee-bucks', sportsbook: 'draftkings', odds_american: 700, odds_decimal: 8, probability: 0.125, line: null,
-      future_type: 'TEAM', future_market_id: TITLE, future_market_name: 'NBA 2026-27 Championship Winner', sport: 'basketball', league: 'nba',
-      event_start_time: new Date(SETTLES).toISOString(), is_best: true,
+      selection: 'Milwaukee Bucks',
+      selection_id: 'milwaukee-bucks',
+      sportsbook: 'draftkings',
+      odds_american: 700,
+      odds_decimal: 8,
+      probability: 0.125,
+      line: null,
+      future_type: 'TEAM',
+      future_market_id: TITLE,
+      future_market_name: 'NBA 2026-27 Championship Winner',
+      sport: 'basketball',
+      league: 'nba',
+      event_start_time: new Date(SETTLES).toISOString(),
+      is_best: true,
     });
     expect(dkBucks['fair_probability']).toBeCloseTo(fair[3] as number, 6);
     expect(dkBucks['ev_percent']).toBeCloseTo(((fair[3] as number) * 8 - 1) * 100, 3);
@@ -117,8 +182,15 @@ describe('futures over HTTP', () => {
     expect([above.status, code(above.body)]).toEqual([403, 'feature_required']);
   });
 
-  it('shows the free tier a book\'s new board only after the delay', async () => {
-    await c.push([board('fanduel', [['Boston Celtics', 110], ['Denver Nuggets', 220], ['Los Angeles Lakers', 350], ['Milwaukee Bucks', 500]])]);
+  it("shows the free tier a book's new board only after the delay", async () => {
+    await c.push([
+      board('fanduel', [
+        ['Boston Celtics', 110],
+        ['Denver Nuggets', 220],
+        ['Los Angeles Lakers', 350],
+        ['Milwaukee Bucks', 500],
+      ]),
+    ]);
     const price = async (key: string): Promise<unknown> => {
       const r = await c.sys.get(`/api/v1/futures/odds?future_id=${TITLE}&sportsbook=fanduel`, key);
       return (r.body['data'] as Row[]).find((x) => x['selection'] === 'Boston Celtics')?.['odds_american'];
@@ -149,8 +221,14 @@ describe('futures over HTTP', () => {
     expect(bucks['ev_percent']).toBeCloseTo(((fair[3] as number) * 8 - 1) * 100, 3);
     const methods = bucks['devig_methods'] as Record<string, Row>;
     expect(methods['multiplicative']?.['fair_probability']).toBeCloseTo((implied[3] as number) / sum, 6);
-    expect(methods['multiplicative']?.['ev_percent']).toBeCloseTo(((implied[3] as number) / sum * 8 - 1) * 100, 3);
-    expect(bucks).toMatchObject({ future_market_id: TITLE, future_type: 'TEAM', sharp_books: ['pinnacle'], odds_american: 700, book_count: 3 });
+    expect(methods['multiplicative']?.['ev_percent']).toBeCloseTo((((implied[3] as number) / sum) * 8 - 1) * 100, 3);
+    expect(bucks).toMatchObject({
+      future_market_id: TITLE,
+      future_type: 'TEAM',
+      sharp_books: ['pinnacle'],
+      odds_american: 700,
+      book_count: 3,
+    });
     expect(bucks['id']).toMatch(/^[a-f0-9]{16}$/);
     // Every listed price is EV-positive under some method; nothing at pinnacle (the reference has no other reference).
     for (const x of rows) {

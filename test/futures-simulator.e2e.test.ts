@@ -15,10 +15,23 @@ const leagues = LEAGUES.filter((l) => l.id === 'nba' || l.id === 'nfl');
 
 beforeAll(async () => {
   // A November data clock, whatever the date of the run: both leagues are in season then.
-  sys = await startTestSystem({ SINK_MAX_WAIT_MS: '0' }, {
-    clock: new ManualClock(Date.UTC(2026, 10, 22, 12)),
-    feed: (clock) => new SimulatorFeed({ seed: 9, clock, catalog: { leagues, teams: TEAMS }, eventsPerLeague: 2, ticksPerSecond: 500, intervalMs: 50, splitsIntervalMs: 0, futuresIntervalMs: 2_000 }),
-  });
+  sys = await startTestSystem(
+    { SINK_MAX_WAIT_MS: '0' },
+    {
+      clock: new ManualClock(Date.UTC(2026, 10, 22, 12)),
+      feed: (clock) =>
+        new SimulatorFeed({
+          seed: 9,
+          clock,
+          catalog: { leagues, teams: TEAMS },
+          eventsPerLeague: 2,
+          ticksPerSecond: 500,
+          intervalMs: 50,
+          splitsIntervalMs: 0,
+          futuresIntervalMs: 2_000,
+        }),
+    },
+  );
 });
 afterAll(async () => {
   await sys.close();

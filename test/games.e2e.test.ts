@@ -33,25 +33,28 @@ function note(id: string, status: string): void {
 
 beforeAll(async () => {
   clock = new ManualClock(T0);
-  sys = await startTestSystem({ SINK_MAX_WAIT_MS: '0' }, {
-    clock,
-    feed: (c) => {
-      feed = new SimulatorFeed({
-        seed: 7,
-        clock: c,
-        catalog: { teams: TEAMS, leagues: NFL },
-        eventsPerLeague: 3,
-        horizonMs: 3_600_000,
-        liveShare: 0,
-        postponedShare: 0,
-        ticksPerSecond: 400,
-        intervalMs: 5,
-        // Futures off: this suite plays games; futures have their own (test/futures-simulator.e2e.test.ts).
-        futuresIntervalMs: 0,
-      });
-      return feed;
+  sys = await startTestSystem(
+    { SINK_MAX_WAIT_MS: '0' },
+    {
+      clock,
+      feed: (c) => {
+        feed = new SimulatorFeed({
+          seed: 7,
+          clock: c,
+          catalog: { teams: TEAMS, leagues: NFL },
+          eventsPerLeague: 3,
+          horizonMs: 3_600_000,
+          liveShare: 0,
+          postponedShare: 0,
+          ticksPerSecond: 400,
+          intervalMs: 5,
+          // Futures off: this suite plays games; futures have their own (test/futures-simulator.e2e.test.ts).
+          futuresIntervalMs: 0,
+        });
+        return feed;
+      },
     },
-  });
+  );
   expect(await sys.drained(30_000)).toBe(true);
   const first = (await sys.get('/api/v1/events?limit=50', sys.demoKeys.enterprise)).body['data'] as Row[];
   tracked = first.map((e) => e['id'] as string);
@@ -72,7 +75,7 @@ beforeAll(async () => {
       if (r.status === 200) note(id, (r.body['data'] as Row)['status'] as string);
     }
     const gs = await sys.get('/api/v1/gamestate/football', sys.demoKeys.enterprise);
-    const games = ((gs.body['data'] as Record<string, Record<string, Row>>)['football'] ?? {});
+    const games = (gs.body['data'] as Record<string, Record<string, Row>>)['football'] ?? {};
     for (const [id, g] of Object.entries(games)) gameFrames.set(id, [...(gameFrames.get(id) ?? []), g]);
     if (tracked.every((id) => statuses.get(id)?.at(-1) === 'final')) break;
   }
@@ -151,11 +154,13 @@ describe('games played start to final on the simulator', () => {
     expect(moves.filter((m) => m > 0).length / moves.length).toBeGreaterThan(0.7);
   });
 
-  it('suspends every price at the end and closes the event\'s opportunities', async () => {
+  it("suspends every price at the end and closes the event's opportunities", async () => {
     for (const id of tracked) {
       const odds = await sys.get(`/api/v1/odds?event=${id}`, sys.demoKeys.enterprise);
       expect(odds.body['data']).toEqual([]);
-      const open = await sys.store.query<{ n: number }>('SELECT count() AS n FROM odds_latest FINAL WHERE event_id = {e:String}', { e: id });
+      const open = await sys.store.query<{ n: number }>('SELECT count() AS n FROM odds_latest FINAL WHERE event_id = {e:String}', {
+        e: id,
+      });
       expect(Number(open[0]?.n)).toBe(0);
     }
     const opp = await sys.store.query<{ event_id: string; active: number; closed: number }>(
@@ -179,7 +184,16 @@ describe('games played start to final on the simulator', () => {
       expect(Number(c.books)).toBeGreaterThan(5);
       expect(Number(c.with_ref)).toBeGreaterThan(0);
     }
-    const grades = await sys.store.query<{ market: string; selection: string; line: number | null; odds_decimal: number; closing_no_vig_probability: number | null; clv_percent: number | null; result: string | null; event_id: string }>(
+    const grades = await sys.store.query<{
+      market: string;
+      selection: string;
+      line: number | null;
+      odds_decimal: number;
+      closing_no_vig_probability: number | null;
+      clv_percent: number | null;
+      result: string | null;
+      event_id: string;
+    }>(
       'SELECT event_id, market, selection, line, odds_decimal, closing_no_vig_probability, clv_percent, result FROM clv_grades FINAL WHERE event_id IN {ids:Array(String)}',
       { ids: tracked },
     );
@@ -194,7 +208,9 @@ describe('games played start to final on the simulator', () => {
         expect(Number(g.clv_percent)).toBeCloseTo((Number(g.closing_no_vig_probability) * Number(g.odds_decimal) - 1) * 100, 1);
       }
       const final = finalOf.get(g.event_id);
-      const expected = final ? settle({ market: g.market, selection: g.selection as never, line: g.line === null ? null : Number(g.line) }, final) : null;
+      const expected = final
+        ? settle({ market: g.market, selection: g.selection as never, line: g.line === null ? null : Number(g.line) }, final)
+        : null;
       expect(g.result).toBe(expected);
       if (expected !== null) settled++;
     }

@@ -17,7 +17,15 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe.skipIf(unavailable !== null)('a pipeline process that loses its Kafka broker', () => {
   it('exits non-zero instead of retrying forever', async () => {
     const kafka = await startMockKafka();
-    const child = spawnEntry({ ROLE: 'pipeline', FEED: 'none', KAFKA_BROKERS: kafka.brokers.join(','), DATA_DIR: dir, KAFKA_SESSION_TIMEOUT_MS: '6000', FAILURE_EXIT_DELAY_MS: '0', LOG_LEVEL: 'warn' });
+    const child = spawnEntry({
+      ROLE: 'pipeline',
+      FEED: 'none',
+      KAFKA_BROKERS: kafka.brokers.join(','),
+      DATA_DIR: dir,
+      KAFKA_SESSION_TIMEOUT_MS: '6000',
+      FAILURE_EXIT_DELAY_MS: '0',
+      LOG_LEVEL: 'warn',
+    });
     try {
       await waitForOutput(child, /Odds platform pipeline: http:\/\/[0-9.:]+\/health/);
       kafka.stop();

@@ -28,15 +28,31 @@ function dataDir(): string {
 }
 
 function storeTicks(dir: string): string[] {
-  const sql = 'SELECT event_id, sportsbook, market, selection, line, participant, stat_category, odds_american, status, is_live, book_event_id, toUnixTimestamp64Milli(tick_time) AS ts FROM odds_ticks FINAL';
-  const res = spawnSync(process.execPath, ['--import', 'tsx', 'test/support/chdb-query.ts', join(dir, 'chdb'), sql], { cwd: ROOT, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  const sql =
+    'SELECT event_id, sportsbook, market, selection, line, participant, stat_category, odds_american, status, is_live, book_event_id, toUnixTimestamp64Milli(tick_time) AS ts FROM odds_ticks FINAL';
+  const res = spawnSync(process.execPath, ['--import', 'tsx', 'test/support/chdb-query.ts', join(dir, 'chdb'), sql], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+  });
   if (res.status !== 0) throw new Error(`chdb-query failed: ${res.stderr}`);
   const rows = JSON.parse(res.stdout) as Record<string, unknown>[];
-  return rows.map((r) => tickIdentity({
-    eventId: String(r['event_id']), book: String(r['sportsbook']), market: String(r['market']), selection: String(r['selection']),
-    line: r['line'] as number | null, participant: r['participant'] as string | null, statCategory: r['stat_category'] as string | null,
-    priceAmerican: r['odds_american'] as number | null, status: String(r['status']), isLive: Boolean(r['is_live']), bookEventId: String(r['book_event_id']), ts: Number(r['ts']),
-  }));
+  return rows.map((r) =>
+    tickIdentity({
+      eventId: String(r['event_id']),
+      book: String(r['sportsbook']),
+      market: String(r['market']),
+      selection: String(r['selection']),
+      line: r['line'] as number | null,
+      participant: r['participant'] as string | null,
+      statCategory: r['stat_category'] as string | null,
+      priceAmerican: r['odds_american'] as number | null,
+      status: String(r['status']),
+      isLive: Boolean(r['is_live']),
+      bookEventId: String(r['book_event_id']),
+      ts: Number(r['ts']),
+    }),
+  );
 }
 
 type Entry = ReturnType<typeof spawnEntry>;
@@ -46,11 +62,25 @@ type Entry = ReturnType<typeof spawnEntry>;
  * (`mock://`); they register the same schemas in the same order, so schema ids agree.
  */
 function avroBus(brokers: string[]): KafkaBus {
-  return new KafkaBus({ brokers, sessionTimeoutMs: 6000, codec: new AvroCodec({ client: SchemaRegistryClient.newClient({ baseURLs: ['mock://registry'] }) }) });
+  return new KafkaBus({
+    brokers,
+    sessionTimeoutMs: 6000,
+    codec: new AvroCodec({ client: SchemaRegistryClient.newClient({ baseURLs: ['mock://registry'] }) }),
+  });
 }
 
 async function startPipelineProcess(brokers: string[], dir: string): Promise<{ child: Entry; url: string }> {
-  const child = spawnEntry({ ...OPERATOR_ENV, ROLE: 'pipeline', FEED: 'none', KAFKA_BROKERS: brokers.join(','), SCHEMA_REGISTRY_URL: 'mock://registry', DATA_DIR: dir, SINK_MAX_WAIT_MS: '100', KAFKA_SESSION_TIMEOUT_MS: '6000', LOG_LEVEL: 'warn' });
+  const child = spawnEntry({
+    ...OPERATOR_ENV,
+    ROLE: 'pipeline',
+    FEED: 'none',
+    KAFKA_BROKERS: brokers.join(','),
+    SCHEMA_REGISTRY_URL: 'mock://registry',
+    DATA_DIR: dir,
+    SINK_MAX_WAIT_MS: '100',
+    KAFKA_SESSION_TIMEOUT_MS: '6000',
+    LOG_LEVEL: 'warn',
+  });
   const [, url] = await waitForOutput(child, /Odds platform pipeline: (http:\/\/[0-9.:]+)\/health/, 180_000).catch((e: unknown) => {
     // The process logs (pino) on stdout: say why it did not start.
     throw new Error(`${e instanceof Error ? e.message : String(e)}; stdout: ${child.output.stdout.slice(-1500)}`);
@@ -106,7 +136,9 @@ describe.skipIf(unavailable !== null)('pipeline and API processes on Kafka', () 
       const b = await startPipelineProcess(second.brokers, db);
       await produce(bus, raw);
       await idle([a.url, b.url]).catch((e: unknown) => {
-        throw new Error(`${e instanceof Error ? e.message : String(e)}; pipeline a: ${a.child.output.stdout.slice(-1500)} ${a.child.output.stderr.slice(-1500)}; pipeline b: ${b.child.output.stdout.slice(-1500)} ${b.child.output.stderr.slice(-1500)}`);
+        throw new Error(
+          `${e instanceof Error ? e.message : String(e)}; pipeline a: ${a.child.output.stdout.slice(-1500)} ${a.child.output.stderr.slice(-1500)}; pipeline b: ${b.child.output.stdout.slice(-1500)} ${b.child.output.stderr.slice(-1500)}`,
+        );
       });
       for (const p of [a, b]) {
         p.child.kill('SIGTERM');
@@ -128,7 +160,16 @@ describe.skipIf(unavailable !== null)('pipeline and API processes on Kafka', () 
       expect(onBus.opportunities).toEqual(expected.opportunities);
       const urls: string[] = [];
       for (const id of ['replica-a', 'replica-b']) {
-        const child = spawnEntry({ ROLE: 'api', KAFKA_BROKERS: second.brokers.join(','), SCHEMA_REGISTRY_URL: 'mock://registry', DATA_DIR: dataDir(), API_REPLICA_ID: id, API_KEYS: 'enterprise:replica-test-key', KAFKA_SESSION_TIMEOUT_MS: '6000', LOG_LEVEL: 'warn' });
+        const child = spawnEntry({
+          ROLE: 'api',
+          KAFKA_BROKERS: second.brokers.join(','),
+          SCHEMA_REGISTRY_URL: 'mock://registry',
+          DATA_DIR: dataDir(),
+          API_REPLICA_ID: id,
+          API_KEYS: 'enterprise:replica-test-key',
+          KAFKA_SESSION_TIMEOUT_MS: '6000',
+          LOG_LEVEL: 'warn',
+        });
         apis.push(child);
         const [, url] = await waitForOutput(child, /Odds platform API: (http:\/\/[0-9.:]+)\/api\/v1/);
         urls.push(url ?? '');

@@ -25,8 +25,12 @@ type Outcome = 'waiting' | 'admitted' | string;
 function follow(p: Promise<void>): { outcome: Outcome } {
   const state: { outcome: Outcome } = { outcome: 'waiting' };
   p.then(
-    () => { state.outcome = 'admitted'; },
-    (e: unknown) => { state.outcome = e instanceof ApiError ? e.message : String(e); },
+    () => {
+      state.outcome = 'admitted';
+    },
+    (e: unknown) => {
+      state.outcome = e instanceof ApiError ? e.message : String(e);
+    },
   );
   return state;
 }
@@ -78,7 +82,14 @@ describe('the turn queue (budget 50 ms)', () => {
     // 0, 10.8, 21.6, 32.4 and 43.2 ms ahead are within 50 ms; 54 ms is not.
     const next = Array.from({ length: 6 }, () => follow(queue.take()));
     await settle();
-    expect(next.map((n) => n.outcome)).toEqual(['waiting', 'waiting', 'waiting', 'waiting', 'waiting', '5 requests queued, about 54 ms of work ahead']);
+    expect(next.map((n) => n.outcome)).toEqual([
+      'waiting',
+      'waiting',
+      'waiting',
+      'waiting',
+      'waiting',
+      '5 requests queued, about 54 ms of work ahead',
+    ]);
   });
 
   it('always admits a request that finds the queue empty, however long slots have been', async () => {
@@ -119,7 +130,11 @@ describe('load shedding in the API (delay threshold 200 ms, budget 50 ms)', () =
     expect(shed.headers['retry-after']).toBe('1');
     expect(shed.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     expect(shed.json()).toEqual({
-      error: { code: 'overloaded', message: 'The server is overloaded (event-loop delay 250 ms); retry in 1 s', docs: expect.stringMatching(/#overloaded$/) as unknown },
+      error: {
+        code: 'overloaded',
+        message: 'The server is overloaded (event-loop delay 250 ms); retry in 1 s',
+        docs: expect.stringMatching(/#overloaded$/) as unknown,
+      },
     });
     expect(health.statusCode).toBe(200);
     expect(health.json()).toMatchObject({ status: 'degraded', checks: { schema: { status: 'ok' } } }); // degraded: an empty board
@@ -154,15 +169,28 @@ describe('against real sockets and the real event loop', () => {
   /** Sends one request on each of `n` connections at once and collects every answer. */
   async function burst(paths: string[]): Promise<RawAnswer[]> {
     const sockets: Socket[] = await Promise.all(paths.map(() => openSocket(s.port)));
-    return Promise.all(sockets.map((socket, i) => collect(socket, () => socket.write(`GET ${paths[i] ?? ''} HTTP/1.1\r\nHost: 127.0.0.1\r\nX-API-Key: ${s.key}\r\nConnection: close\r\n\r\n`), { maxMs: 10_000 })));
+    return Promise.all(
+      sockets.map((socket, i) =>
+        collect(
+          socket,
+          () => socket.write(`GET ${paths[i] ?? ''} HTTP/1.1\r\nHost: 127.0.0.1\r\nX-API-Key: ${s.key}\r\nConnection: close\r\n\r\n`),
+          { maxMs: 10_000 },
+        ),
+      ),
+    );
   }
 
   it('never sheds /health or the open documents, and answers every keyed request 200 or 503 overloaded', async () => {
-    const paths = Array.from({ length: 40 }, (_, i) => (i % 4 === 0 ? '/api/v1/health' : i % 4 === 1 ? '/api/v1/docs/errors' : '/api/v1/teams?limit=1000'));
+    const paths = Array.from({ length: 40 }, (_, i) =>
+      i % 4 === 0 ? '/api/v1/health' : i % 4 === 1 ? '/api/v1/docs/errors' : '/api/v1/teams?limit=1000',
+    );
     const answers = await burst(paths);
     answers.forEach((a, i) => {
       if (paths[i] === '/api/v1/teams?limit=1000') {
-        expect(a.status === 200 || (a.status === 503 && a.body.includes('"code":"overloaded"') && a.headers.get('retry-after') === '1'), a.text).toBe(true);
+        expect(
+          a.status === 200 || (a.status === 503 && a.body.includes('"code":"overloaded"') && a.headers.get('retry-after') === '1'),
+          a.text,
+        ).toBe(true);
         return;
       }
       expect(a.status, a.text).toBe(200);

@@ -32,16 +32,23 @@ describe('make key', () => {
       const more = await runKeyCommand(['--tier', 'pro', '--name', 'Acme backup', '--account', account, '--rpm', '50'], { DATA_DIR: dir });
       const other = /: (\S+)$/.exec(more[1] ?? '')?.[1] as string;
       await expect(runKeyCommand(['--tier', 'gold', '--name', 'x'], { DATA_DIR: dir })).rejects.toThrow(/TIER must be one of/);
-      await expect(runKeyCommand(['--tier', 'pro', '--name', 'x', '--account', 'acct_nope'], { DATA_DIR: dir })).rejects.toThrow(/no account/);
+      await expect(runKeyCommand(['--tier', 'pro', '--name', 'x', '--account', 'acct_nope'], { DATA_DIR: dir })).rejects.toThrow(
+        /no account/,
+      );
 
-      const s = await startSystem(loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dir, SHED_EVENT_LOOP_DELAY_MS: '0' }), logger, { feed: () => new ScriptedFeed() });
+      const s = await startSystem(loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dir, SHED_EVENT_LOOP_DELAY_MS: '0' }), logger, {
+        feed: () => new ScriptedFeed(),
+      });
       try {
         const me = await call(s.url, '/account', secret);
         expect(me.status).toBe(200);
         expect(data(me)).toMatchObject({ tier: 'pro', account_id: account, account_name: 'Acme Analytics' });
         const limited = await call(s.url, '/account', other);
         expect(data(limited)['rate_limit']).toEqual({ requests_per_minute: 50, max_books: 15 });
-        expect(((await call(s.url, '/account/keys', secret)).body['data'] as Row[]).map((k) => k['name'])).toEqual(['Acme Analytics', 'Acme backup']);
+        expect(((await call(s.url, '/account/keys', secret)).body['data'] as Row[]).map((k) => k['name'])).toEqual([
+          'Acme Analytics',
+          'Acme backup',
+        ]);
       } finally {
         await s.stop();
       }
@@ -53,7 +60,12 @@ describe('make key', () => {
   it('registers API_KEYS secrets as ordinary keys that follow their configured tier across restarts', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'odds-api-keys-'));
     const secret = 'operator-chosen-secret-1';
-    const start = (tier: string) => startSystem(loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dir, API_KEYS: `${tier}:${secret}`, SHED_EVENT_LOOP_DELAY_MS: '0' }), logger, { feed: () => new ScriptedFeed() });
+    const start = (tier: string) =>
+      startSystem(
+        loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dir, API_KEYS: `${tier}:${secret}`, SHED_EVENT_LOOP_DELAY_MS: '0' }),
+        logger,
+        { feed: () => new ScriptedFeed() },
+      );
     try {
       let s = await start('hobby');
       const first = data(await call(s.url, '/account', secret));

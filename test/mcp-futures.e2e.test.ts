@@ -16,25 +16,53 @@ const clients: Client[] = [];
 const TITLE = 'nfl-2026-27-championship';
 
 const board = (book: string, prices: [string, number][]): RawFutures => ({
-  kind: 'futures', book, bookMarketId: `${book}-sb`, sport: 'football', league: 'nfl', market: 'championship', season: '2026-27', subject: null,
-  title: 'Super Bowl winner', settlesAt: Date.UTC(2027, 2, 1) - 1, ts: 0, selections: prices.map(([name, priceAmerican]) => ({ name, line: null, priceAmerican })),
+  kind: 'futures',
+  book,
+  bookMarketId: `${book}-sb`,
+  sport: 'football',
+  league: 'nfl',
+  market: 'championship',
+  season: '2026-27',
+  subject: null,
+  title: 'Super Bowl winner',
+  settlesAt: Date.UTC(2027, 2, 1) - 1,
+  ts: 0,
+  selections: prices.map(([name, priceAmerican]) => ({ name, line: null, priceAmerican })),
 });
 
 async function connect(key: string): Promise<Client> {
   const client = new Client({ name: 'mcp-futures-e2e', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${c.sys.url}/api/v1/mcp`), { requestInit: { headers: { 'x-api-key': key } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${c.sys.url}/api/v1/mcp`), { requestInit: { headers: { 'x-api-key': key } } }),
+  );
   clients.push(client);
   return client;
 }
-const call = async (client: Client, name: string, args: Row = {}): Promise<CallToolResult> => (await client.callTool({ name, arguments: args })) as CallToolResult;
+const call = async (client: Client, name: string, args: Row = {}): Promise<CallToolResult> =>
+  (await client.callTool({ name, arguments: args })) as CallToolResult;
 const text = (r: CallToolResult): string => r.content.map((x) => (x.type === 'text' ? x.text : '')).join('\n');
 
 beforeAll(async () => {
   c = await startConformance();
   await c.push([
-    board('pinnacle', [['Kansas City Chiefs', 300], ['Buffalo Bills', 400], ['Detroit Lions', 450], ['Philadelphia Eagles', 500]]),
-    board('draftkings', [['Kansas City Chiefs', 260], ['Buffalo Bills', 380], ['Detroit Lions', 600], ['Philadelphia Eagles', 450]]),
-    board('fanduel', [['Kansas City Chiefs', 280], ['Buffalo Bills', 350], ['Detroit Lions', 400], ['Philadelphia Eagles', 450]]),
+    board('pinnacle', [
+      ['Kansas City Chiefs', 300],
+      ['Buffalo Bills', 400],
+      ['Detroit Lions', 450],
+      ['Philadelphia Eagles', 500],
+    ]),
+    board('draftkings', [
+      ['Kansas City Chiefs', 260],
+      ['Buffalo Bills', 380],
+      ['Detroit Lions', 600],
+      ['Philadelphia Eagles', 450],
+    ]),
+    board('fanduel', [
+      ['Kansas City Chiefs', 280],
+      ['Buffalo Bills', 350],
+      ['Detroit Lions', 400],
+      ['Philadelphia Eagles', 450],
+    ]),
   ]);
 });
 afterAll(async () => {
@@ -86,7 +114,10 @@ describe('futures MCP tools', () => {
     const dk = (outcomes[2]?.['prices'] as Row[]).find((p) => p['sportsbook'] === 'draftkings');
     expect(dk?.['ev_percent']).toBeCloseTo(((fair[2] as number) * 7 - 1) * 100, 3);
     const holds = s['holds'] as Row[];
-    expect(holds.find((h) => h['sportsbook'] === 'pinnacle')?.['hold_percent']).toBeCloseTo((1 - 1 / implied.reduce((a, b) => a + b, 0)) * 100, 3);
+    expect(holds.find((h) => h['sportsbook'] === 'pinnacle')?.['hold_percent']).toBeCloseTo(
+      (1 - 1 / implied.reduce((a, b) => a + b, 0)) * 100,
+      3,
+    );
     expect(text(r)).toContain('favourite Kansas City Chiefs');
   });
 
@@ -102,6 +133,9 @@ describe('futures MCP tools', () => {
     expect(missing.isError).toBe(true);
     expect(text(missing)).toContain('future_id');
     const badType = await call(pro, 'get_futures_odds', { future_type: 'TEAMS' });
-    expect([badType.isError, text(badType)]).toEqual([true, "Invalid argument 'future_type': expected one of TEAM, PLAYER, OVER_UNDER, YES_NO"]);
+    expect([badType.isError, text(badType)]).toEqual([
+      true,
+      "Invalid argument 'future_type': expected one of TEAM, PLAYER, OVER_UNDER, YES_NO",
+    ]);
   });
 });

@@ -70,19 +70,47 @@ beforeAll(async () => {
   eplEvent = events.find((e) => e['league'] === 'epl')?.['id'] as string;
   // Splits on the NBA game from both books, twice (a history), and the live EPL game's score.
   const split = (book: string, bookEventId: string, bets: number): RawSplits => ({
-    kind: 'splits', book, bookEventId, sport: 'basketball', league: 'nba', homeTeam: 'Los Angeles Lakers', awayTeam: 'Boston Celtics',
-    startTime: nba.startTime, isLive: false, ts: 0,
-    sides: [{ market: 'moneyline', outcome: 'Los Angeles Lakers', betPct: bets, handlePct: 0.4 }, { market: 'moneyline', outcome: 'Boston Celtics', betPct: 1 - bets, handlePct: 0.6 }],
+    kind: 'splits',
+    book,
+    bookEventId,
+    sport: 'basketball',
+    league: 'nba',
+    homeTeam: 'Los Angeles Lakers',
+    awayTeam: 'Boston Celtics',
+    startTime: nba.startTime,
+    isLive: false,
+    ts: 0,
+    sides: [
+      { market: 'moneyline', outcome: 'Los Angeles Lakers', betPct: bets, handlePct: 0.4 },
+      { market: 'moneyline', outcome: 'Boston Celtics', betPct: 1 - bets, handlePct: 0.6 },
+    ],
   });
   await c.push([split('draftkings', 'dk-100', 0.6), split('circa', 'c-100', 0.55)]);
   c.advance(5 * 60_000);
   await c.push([split('draftkings', 'dk-100', 0.7)]);
   const epl = events.find((e) => e['league'] === 'epl') as Row;
-  c.sys.gameStates.apply({
-    eventId: eplEvent, sport: 'soccer', league: 'epl', homeTeamId: (epl['home'] as Row)['id'] as string, awayTeamId: (epl['away'] as Row)['id'] as string,
-    status: 'live', homeScore: 1, awayScore: 0, period: '2H', clock: '61:00', possession: 'home', server: null, lastPlay: null, extras: { corners: [4, 2] },
-    primaryBook: 'pinnacle', bookCount: 2, updatedAt: c.clock.now(),
-  }, eplEvent);
+  c.sys.gameStates.apply(
+    {
+      eventId: eplEvent,
+      sport: 'soccer',
+      league: 'epl',
+      homeTeamId: (epl['home'] as Row)['id'] as string,
+      awayTeamId: (epl['away'] as Row)['id'] as string,
+      status: 'live',
+      homeScore: 1,
+      awayScore: 0,
+      period: '2H',
+      clock: '61:00',
+      possession: 'home',
+      server: null,
+      lastPlay: null,
+      extras: { corners: [4, 2] },
+      primaryBook: 'pinnacle',
+      bookCount: 2,
+      updatedAt: c.clock.now(),
+    },
+    eplEvent,
+  );
 });
 
 afterAll(async () => {
@@ -91,17 +119,41 @@ afterAll(async () => {
 });
 
 describe('handshake', () => {
-  it('initializes on the SDK\'s current protocol revision, with a session id, and lists every tool with schemas', async () => {
+  it("initializes on the SDK's current protocol revision, with a session id, and lists every tool with schemas", async () => {
     const client = await connect(c.keys.pro);
     expect(client.getServerVersion()?.name).toBe('odds-platform');
     expect(client.getServerCapabilities()?.tools).toBeTruthy();
     const { tools } = await client.listTools();
     const names = tools.map((t) => t.name).sort();
     expect(names).toEqual([
-      'calculate_arbitrage', 'calculate_ev', 'calculate_hold', 'calculate_kelly', 'compare_futures_lines', 'compare_odds', 'devig_odds', 'find_arbitrage',
-      'find_ev_opportunities', 'find_low_hold', 'find_middles', 'get_account_info', 'get_best_odds', 'get_closing_lines', 'get_clv', 'get_events',
-      'get_futures_odds', 'get_game_state', 'get_leagues', 'get_markets', 'get_odds', 'get_odds_batch', 'get_odds_delta', 'get_splits', 'get_splits_history',
-      'get_sports', 'get_sportsbooks', 'get_teams',
+      'calculate_arbitrage',
+      'calculate_ev',
+      'calculate_hold',
+      'calculate_kelly',
+      'compare_futures_lines',
+      'compare_odds',
+      'devig_odds',
+      'find_arbitrage',
+      'find_ev_opportunities',
+      'find_low_hold',
+      'find_middles',
+      'get_account_info',
+      'get_best_odds',
+      'get_closing_lines',
+      'get_clv',
+      'get_events',
+      'get_futures_odds',
+      'get_game_state',
+      'get_leagues',
+      'get_markets',
+      'get_odds',
+      'get_odds_batch',
+      'get_odds_delta',
+      'get_splits',
+      'get_splits_history',
+      'get_sports',
+      'get_sportsbooks',
+      'get_teams',
     ]);
     for (const t of tools) {
       expect([t.name, t.inputSchema.type, typeof t.description, t.outputSchema?.type]).toEqual([t.name, 'object', 'string', 'object']);
@@ -117,33 +169,61 @@ describe('handshake', () => {
     for (const t of tools) {
       const section = doc.split(`### \`${t.name}\``)[1]?.split('\n### ')[0] ?? '';
       expect([t.name, section.includes('Example: `')]).toEqual([t.name, true]);
-      for (const arg of Object.keys(t.inputSchema.properties ?? {})) expect([t.name, arg, section.includes(`| \`${arg}\``)]).toEqual([t.name, arg, true]);
+      for (const arg of Object.keys(t.inputSchema.properties ?? {}))
+        expect([t.name, arg, section.includes(`| \`${arg}\``)]).toEqual([t.name, arg, true]);
     }
     const devig = tools.find((t) => t.name === 'devig_odds')?.inputSchema.properties as Record<string, Row>;
     expect(devig['method']?.['enum']).toEqual([...DEVIG_METHODS]);
   });
 
-  it('accepts the reference\'s protocol revision 2025-03-26 and answers tools/list on it', async () => {
+  it("accepts the reference's protocol revision 2025-03-26 and answers tools/list on it", async () => {
     const init = await fetch(`${c.sys.url}/api/v1/mcp`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-api-key': c.keys.free },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'old', version: '0' } } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'old', version: '0' } },
+      }),
     });
     expect(init.status).toBe(200);
     const session = init.headers.get('mcp-session-id') as string;
     expect(session).toMatch(/^[0-9a-f-]{36}$/);
     expect(((await init.json()) as Row)['result']).toMatchObject({ protocolVersion: '2025-03-26' });
-    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-api-key': c.keys.free, 'mcp-session-id': session, 'mcp-protocol-version': '2025-03-26' };
-    const note = await fetch(`${c.sys.url}/api/v1/mcp`, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
+    const headers = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'x-api-key': c.keys.free,
+      'mcp-session-id': session,
+      'mcp-protocol-version': '2025-03-26',
+    };
+    const note = await fetch(`${c.sys.url}/api/v1/mcp`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+    });
     expect(note.status).toBe(202);
-    const list = await fetch(`${c.sys.url}/api/v1/mcp`, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }) });
+    const list = await fetch(`${c.sys.url}/api/v1/mcp`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+    });
     expect(((((await list.json()) as Row)['result'] as Row)['tools'] as Row[]).length).toBe(TOOL_COUNT);
     // Another key cannot use the session; its owner can end it; then it is gone.
-    const stolen = await fetch(`${c.sys.url}/api/v1/mcp`, { method: 'POST', headers: { ...headers, 'x-api-key': c.keys.pro }, body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list' }) });
+    const stolen = await fetch(`${c.sys.url}/api/v1/mcp`, {
+      method: 'POST',
+      headers: { ...headers, 'x-api-key': c.keys.pro },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list' }),
+    });
     expect(stolen.status).toBe(404);
-    expect(((await fetch(`${c.sys.url}/api/v1/mcp`, { method: 'GET', headers })).status)).toBe(405);
+    expect((await fetch(`${c.sys.url}/api/v1/mcp`, { method: 'GET', headers })).status).toBe(405);
     expect((await fetch(`${c.sys.url}/api/v1/mcp`, { method: 'DELETE', headers })).status).toBe(200);
-    const after = await fetch(`${c.sys.url}/api/v1/mcp`, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'tools/list' }) });
+    const after = await fetch(`${c.sys.url}/api/v1/mcp`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'tools/list' }),
+    });
     expect([after.status, (((await after.json()) as Row)['error'] as Row)['code']]).toEqual([404, -32001]);
   });
 
@@ -157,7 +237,12 @@ describe('handshake', () => {
       const r = await fetch(`${c.sys.url}/api/v1/mcp`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'x', version: '0' } } }),
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'x', version: '0' } },
+        }),
       });
       expect([r.status, (((await r.json()) as Row)['error'] as Row)['code']]).toEqual([401, 'unauthorized']);
     }
@@ -181,10 +266,20 @@ describe('every tool answers what its REST twin answers', () => {
     ['get_markets', {}, '/markets?limit=50'],
     ['get_teams', { q: 'lakers' }, '/teams?q=lakers&limit=25'],
     ['get_events', { sport: ['basketball', 'football'] }, '/events?sport=basketball,football&limit=25'],
-    ['get_odds', { league: 'nba', market: ['moneyline', 'point_spread'], limit: 5 }, '/odds?league=nba&market=moneyline,point_spread&limit=5'],
+    [
+      'get_odds',
+      { league: 'nba', market: ['moneyline', 'point_spread'], limit: 5 },
+      '/odds?league=nba&market=moneyline,point_spread&limit=5',
+    ],
     ['get_best_odds', { event: [nbaEvent] }, `/odds/best?event=${nbaEvent}&limit=25`],
     ['compare_odds', { event: nbaEvent, market: 'moneyline' }, `/odds/comparison?event=${nbaEvent}&market=moneyline`],
-    ['get_odds_batch', { event_ids: [nbaEvent, nflEvent, 'no-such-event'], market: ['moneyline'] }, '/odds/batch', 'POST', { event_ids: [nbaEvent, nflEvent, 'no-such-event'], market: 'moneyline' }],
+    [
+      'get_odds_batch',
+      { event_ids: [nbaEvent, nflEvent, 'no-such-event'], market: ['moneyline'] },
+      '/odds/batch',
+      'POST',
+      { event_ids: [nbaEvent, nflEvent, 'no-such-event'], market: 'moneyline' },
+    ],
     ['get_odds_delta', { since, league: ['nfl'] }, `/odds/delta?since=${encodeURIComponent(since)}&league=nfl&limit=100`],
     ['get_closing_lines', { event_id: eplEvent }, `/odds/closing?event_id=${eplEvent}`],
     ['get_clv', { group_by: 'sport', sport: ['soccer', 'basketball'] }, '/historical/clv?group_by=sport&sport=soccer,basketball'],
@@ -214,7 +309,10 @@ describe('every tool answers what its REST twin answers', () => {
       expect([name, rest.status]).toEqual([name, 200]);
       const structured = stable(r.structuredContent as Row);
       if (PAGED_OBJECTS.has(name)) {
-        expect([name, structured['pagination']]).toEqual([name, expect.objectContaining({ offset: 0, has_more: false, next_offset: null })]);
+        expect([name, structured['pagination']]).toEqual([
+          name,
+          expect.objectContaining({ offset: 0, has_more: false, next_offset: null }),
+        ]);
         delete structured['pagination'];
       }
       expect([name, structured]).toEqual([name, stable(rest.body)]);
@@ -253,21 +351,41 @@ describe('every tool answers what its REST twin answers', () => {
   it('does the odds math on prices the caller gives', async () => {
     const client = await connect(c.keys.free);
     const devig = await call(client, 'devig_odds', { odds: [-110, -110], method: 'multiplicative' });
-    expect(devig.structuredContent).toMatchObject({ method: 'multiplicative', hold_percent: 4.545455, outcomes: [{ fair_probability: 0.5, fair_odds_american: 100 }, { fair_probability: 0.5 }] });
+    expect(devig.structuredContent).toMatchObject({
+      method: 'multiplicative',
+      hold_percent: 4.545455,
+      outcomes: [{ fair_probability: 0.5, fair_odds_american: 100 }, { fair_probability: 0.5 }],
+    });
     const power = await call(client, 'devig_odds', { odds: [1.5, 2.8], format: 'decimal' });
     const fair = (power.structuredContent as { outcomes: { fair_probability: number }[] }).outcomes.map((o) => o.fair_probability);
     expect(fair.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 5);
-    expect((await call(client, 'calculate_ev', { odds: 110, fair_probability: 0.5 })).structuredContent).toMatchObject({ ev_percent: 5, kelly_percent: 4.545455 });
-    expect((await call(client, 'calculate_kelly', { odds: 2.1, format: 'decimal', fair_probability: 0.5, bankroll: 1000, fraction: 0.5 })).structuredContent).toMatchObject({ kelly_percent: 4.545455, stake: 22.73 });
-    expect((await call(client, 'calculate_arbitrage', { odds: [105, 100], bankroll: 100 })).structuredContent).toMatchObject({ is_arbitrage: true, stakes: [49.38, 50.62], payout: 101.23 });
-    expect((await call(client, 'calculate_hold', { odds: [-110, -110] })).structuredContent).toMatchObject({ hold_percent: 4.545455, overround_percent: 4.761905 });
+    expect((await call(client, 'calculate_ev', { odds: 110, fair_probability: 0.5 })).structuredContent).toMatchObject({
+      ev_percent: 5,
+      kelly_percent: 4.545455,
+    });
+    expect(
+      (await call(client, 'calculate_kelly', { odds: 2.1, format: 'decimal', fair_probability: 0.5, bankroll: 1000, fraction: 0.5 }))
+        .structuredContent,
+    ).toMatchObject({ kelly_percent: 4.545455, stake: 22.73 });
+    expect((await call(client, 'calculate_arbitrage', { odds: [105, 100], bankroll: 100 })).structuredContent).toMatchObject({
+      is_arbitrage: true,
+      stakes: [49.38, 50.62],
+      payout: 101.23,
+    });
+    expect((await call(client, 'calculate_hold', { odds: [-110, -110] })).structuredContent).toMatchObject({
+      hold_percent: 4.545455,
+      overround_percent: 4.761905,
+    });
     const bad = await call(client, 'calculate_hold', { odds: [-110, 50] });
-    expect([bad.isError, text(bad)]).toEqual([true, "Invalid argument 'odds[1]': American odds must be a finite number <= -100 or >= +100, got 50"]);
+    expect([bad.isError, text(bad)]).toEqual([
+      true,
+      "Invalid argument 'odds[1]': American odds must be a finite number <= -100 or >= +100, got 50",
+    ]);
   });
   it('answers the new areas with the data the fixture put there', async () => {
     const sharp = await connect(c.keys.sharp);
     const splits = (await call(sharp, 'get_splits', { event: [nbaEvent] })).structuredContent as Row;
-    expect(((splits['data'] as Row[]).map((x) => x['sportsbook'])).sort()).toEqual(['circa', 'draftkings']);
+    expect((splits['data'] as Row[]).map((x) => x['sportsbook']).sort()).toEqual(['circa', 'draftkings']);
     const history = await call(sharp, 'get_splits_history', { event_id: nbaEvent, limit: 2 });
     expect(((history.structuredContent as Row)['data'] as Row[]).length).toBe(2);
     expect(text(history)).toMatch(/^2 snapshots from \S+ to \S+\. 1 older snapshots in the window: call get_splits_history again/);
@@ -292,12 +410,16 @@ describe('every tool answers what its REST twin answers', () => {
     expect(stable(all.structuredContent as Row)).toMatchObject({ ...stable(rest), meta: { source: 'closing_odds' } });
     const first = await call(sharp, 'get_closing_lines', { event_id: nflEvent, limit: 1 });
     expect(Object.keys(((first.structuredContent as Row)['data'] as Row)['books'] as Row)).toEqual(books.slice(0, 1));
-    expect(text(first)).toMatch(new RegExp(`^\\d+ closing lines at 1 sportsbooks for ${nflEvent}, captured \\S+\\. More available: call get_closing_lines again with offset=1\\.$`));
+    expect(text(first)).toMatch(
+      new RegExp(
+        `^\\d+ closing lines at 1 sportsbooks for ${nflEvent}, captured \\S+\\. More available: call get_closing_lines again with offset=1\\.$`,
+      ),
+    );
   });
 });
 
 describe('tiers, limits and errors', () => {
-  it('refuses a tool above a free key\'s tier with a tool error naming the tier that has it', async () => {
+  it("refuses a tool above a free key's tier with a tool error naming the tier that has it", async () => {
     const client = await connect(c.keys.free);
     const ev = await call(client, 'find_ev_opportunities');
     expect([ev.isError, text(ev)]).toEqual([true, 'The ev feature needs the pro tier or higher; this key is free']);
@@ -330,12 +452,20 @@ describe('tiers, limits and errors', () => {
       ['compare_odds', {}, "Missing required argument 'event'"],
       ['get_odds_delta', { since: 'yesterday' }, "Invalid argument 'since'"],
       ['find_ev_opportunities', { min_ev: 'lots' }, "Invalid argument 'min_ev': must be number"],
-      ['get_odds_batch', { event_ids: Array.from({ length: 60 }, (_, i) => `e${i}`) }, "Invalid argument 'event_ids': 60 events, the pro tier allows at most 50"],
+      [
+        'get_odds_batch',
+        { event_ids: Array.from({ length: 60 }, (_, i) => `e${i}`) },
+        "Invalid argument 'event_ids': 60 events, the pro tier allows at most 50",
+      ],
       ['get_closing_lines', {}, "Missing required argument 'event_id'"],
       ['get_closing_lines', { event_id: 'x', sportsbook: ['nope'] }, "Invalid argument 'sportsbook[0]': must be one of"],
       ['get_splits', { signal: ['steam'] }, "Invalid argument 'signal[0]': must be one of rlm, divergence"],
       ['get_splits_history', { event_id: 'x', start_time: 'noon' }, "Invalid argument 'start_time': must be an RFC 3339 date-time"],
-      ['get_splits_history', { event_id: 'x', start_time: '2026-11-22T10:00:00Z', end_time: '2026-11-21T10:00:00Z' }, "Invalid argument 'start_time': must not be after end_time"],
+      [
+        'get_splits_history',
+        { event_id: 'x', start_time: '2026-11-22T10:00:00Z', end_time: '2026-11-21T10:00:00Z' },
+        "Invalid argument 'start_time': must not be after end_time",
+      ],
       ['get_game_state', { sport: 'quidditch' }, "Invalid argument 'sport': must be one of"],
     ];
     for (const [name, args, message] of cases) {
@@ -352,12 +482,16 @@ describe('tiers, limits and errors', () => {
       [JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/list' }), 'application/json', 400, -32000],
     ];
     for (const [body, type, status, code] of raw) {
-      const r = await fetch(`${c.sys.url}/api/v1/mcp`, { method: 'POST', headers: { 'content-type': type, accept: 'application/json, text/event-stream', 'x-api-key': c.keys.pro }, body });
+      const r = await fetch(`${c.sys.url}/api/v1/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': type, accept: 'application/json, text/event-stream', 'x-api-key': c.keys.pro },
+        body,
+      });
       expect([body, r.status, (((await r.json()) as Row)['error'] as Row)['code']]).toEqual([body, status, code]);
     }
   });
 
-  it('counts every request to /mcp against the key\'s per-minute limit, tool calls included, and refuses past it', async () => {
+  it("counts every request to /mcp against the key's per-minute limit, tool calls included, and refuses past it", async () => {
     const key = c.newKey('hobby', 10);
     // The SDK client's handshake is three requests: initialize, the initialized notification, and
     // a GET for a server stream (answered 405).

@@ -18,12 +18,32 @@ const NAMES: Record<string, [string, string]> = {
   caesars: ['Lakers', 'Celtics'],
 };
 
-function raw(book: string, market: RawTick['market'], outcome: 'home' | 'away' | 'Over' | 'Under', line: number | null, price: number | null): RawTick {
+function raw(
+  book: string,
+  market: RawTick['market'],
+  outcome: 'home' | 'away' | 'Over' | 'Under',
+  line: number | null,
+  price: number | null,
+): RawTick {
   const [home, away] = NAMES[book] ?? ['Los Angeles Lakers', 'Boston Celtics'];
   return {
-    book, bookEventId: `${book}-1`, sport: 'basketball', league: 'nba', homeTeam: home, awayTeam: away, startTime: START, isLive: false, market,
-    outcome: outcome === 'home' ? home : outcome === 'away' ? away : outcome, line, participant: null, statCategory: null,
-    priceAmerican: price, status: price === null ? 'suspended' : 'open', ts: Date.now(), selectionId: book === 'draftkings' ? `dk-${market}-${outcome}` : null,
+    book,
+    bookEventId: `${book}-1`,
+    sport: 'basketball',
+    league: 'nba',
+    homeTeam: home,
+    awayTeam: away,
+    startTime: START,
+    isLive: false,
+    market,
+    outcome: outcome === 'home' ? home : outcome === 'away' ? away : outcome,
+    line,
+    participant: null,
+    statCategory: null,
+    priceAmerican: price,
+    status: price === null ? 'suspended' : 'open',
+    ts: Date.now(),
+    selectionId: book === 'draftkings' ? `dk-${market}-${outcome}` : null,
   };
 }
 
@@ -31,7 +51,10 @@ const side = (book: string, market: RawTick['market'], homeLine: number | null, 
   raw(book, market, 'home', homeLine, home),
   raw(book, market, 'away', homeLine === null ? null : 0 - homeLine, away),
 ];
-const totals = (book: string, line: number, over: number | null, under: number | null): RawTick[] => [raw(book, 'total_points', 'Over', line, over), raw(book, 'total_points', 'Under', line, under)];
+const totals = (book: string, line: number, over: number | null, under: number | null): RawTick[] => [
+  raw(book, 'total_points', 'Over', line, over),
+  raw(book, 'total_points', 'Under', line, under),
+];
 
 const initial: RawTick[] = [
   // Moneyline: DraftKings' Celtics +105 is +EV against Pinnacle's -110/-110 (2.5 %), and a 1.15 % low-hold market.
@@ -82,7 +105,10 @@ describe('tier gating', () => {
     const hobby = data(await sys.get('/api/v1/opportunities/arbitrage', keys.hobby));
     expect(hobby.map((a) => (a['legs'] as Row[]).map((l) => l['sportsbook']))).toEqual([['fanduel', 'caesars']]);
     const pro = data(await sys.get('/api/v1/opportunities/arbitrage', keys.pro));
-    expect(pro.map((a) => (a['legs'] as Row[]).map((l) => l['sportsbook'])).sort()).toEqual([['fanduel', 'caesars'], ['pinnacle', 'draftkings']]);
+    expect(pro.map((a) => (a['legs'] as Row[]).map((l) => l['sportsbook'])).sort()).toEqual([
+      ['fanduel', 'caesars'],
+      ['pinnacle', 'draftkings'],
+    ]);
     const asked = await sys.get('/api/v1/opportunities/arbitrage?sportsbook=pinnacle', keys.hobby);
     expect([asked.status, (asked.body['error'] as Row)['code']]).toEqual([403, 'feature_required']);
   });
@@ -94,20 +120,65 @@ describe('GET /opportunities/ev', () => {
     expect(r.status).toBe(200);
     const [o] = data(r);
     expect(o).toMatchObject({
-      sportsbook: 'draftkings', selection: 'away', selection_name: 'Boston Celtics', market: 'moneyline', line: null,
-      odds_american: 105, odds_decimal: 2.05, ev_percentage: 2.5, ev_percent: 2.5, fair_probability: 0.5, no_vig_odds: 100,
-      kelly_percent: 2.381, market_width: 20, devig_method: 'power', sharp_book: 'pinnacle', devig_book: 'pinnacle',
-      game: 'Boston Celtics @ Los Angeles Lakers', sport: 'basketball', league: 'nba', home_team: 'Los Angeles Lakers',
-      away_team: 'Boston Celtics', start_time: new Date(START).toISOString(), is_live: false, book_count: 2,
-      arb_available: false, arb_profit: null, is_player_prop: false, player_name: null, stat_category: null,
-      possibly_stale: false, warnings: ['SINGLE_SHARP_REF'], external_event_id: 'draftkings-1', selection_id: 'dk-moneyline-away',
-      sportsbook_ref: { id: 'draftkings', label: 'DraftKings' }, home: { id: 'los-angeles-lakers' }, market_ref: { id: 'moneyline' },
+      sportsbook: 'draftkings',
+      selection: 'away',
+      selection_name: 'Boston Celtics',
+      market: 'moneyline',
+      line: null,
+      odds_american: 105,
+      odds_decimal: 2.05,
+      ev_percentage: 2.5,
+      ev_percent: 2.5,
+      fair_probability: 0.5,
+      no_vig_odds: 100,
+      kelly_percent: 2.381,
+      market_width: 20,
+      devig_method: 'power',
+      sharp_book: 'pinnacle',
+      devig_book: 'pinnacle',
+      game: 'Boston Celtics @ Los Angeles Lakers',
+      sport: 'basketball',
+      league: 'nba',
+      home_team: 'Los Angeles Lakers',
+      away_team: 'Boston Celtics',
+      start_time: new Date(START).toISOString(),
+      is_live: false,
+      book_count: 2,
+      arb_available: false,
+      arb_profit: null,
+      is_player_prop: false,
+      player_name: null,
+      stat_category: null,
+      possibly_stale: false,
+      warnings: ['SINGLE_SHARP_REF'],
+      external_event_id: 'draftkings-1',
+      selection_id: 'dk-moneyline-away',
+      sportsbook_ref: { id: 'draftkings', label: 'DraftKings' },
+      home: { id: 'los-angeles-lakers' },
+      market_ref: { id: 'moneyline' },
     });
     expect(o?.['confidence_score']).toBeGreaterThan(60);
     expect(typeof o?.['detected_at']).toBe('string');
     const meta = r.body['meta'] as Row;
-    expect(meta['summary']).toEqual({ count: 1, avg_ev: 2.5, max_ev: 2.5, by_sportsbook: { draftkings: 1 }, by_sport: { basketball: 1 }, by_market: { moneyline: 1 } });
-    expect(meta['filters']).toEqual({ sport: null, league: null, sportsbook: null, market: null, min_ev: 0, max_ev: null, live: null, sort: '-ev', include: null });
+    expect(meta['summary']).toEqual({
+      count: 1,
+      avg_ev: 2.5,
+      max_ev: 2.5,
+      by_sportsbook: { draftkings: 1 },
+      by_sport: { basketball: 1 },
+      by_market: { moneyline: 1 },
+    });
+    expect(meta['filters']).toEqual({
+      sport: null,
+      league: null,
+      sportsbook: null,
+      market: null,
+      min_ev: 0,
+      max_ev: null,
+      live: null,
+      sort: '-ev',
+      include: null,
+    });
     expect(meta['source']).toBe('live');
     expect(r.body['pagination']).toMatchObject({ limit: 50, offset: 0, has_more: false, next_offset: null });
   });
@@ -122,7 +193,15 @@ describe('GET /opportunities/ev', () => {
     expect(await get('min_market_width=25')).toEqual([]);
     const [m] = await get('devig_method=multiplicative&include=methods&sort=-confidence');
     expect(m).toMatchObject({ devig_method: 'multiplicative', ev_percentage: 2.5 });
-    expect(Object.keys(m?.['methods'] as Row)).toEqual(['power', 'multiplicative', 'additive', 'shin', 'odds_ratio', 'logit', 'worst_case']);
+    expect(Object.keys(m?.['methods'] as Row)).toEqual([
+      'power',
+      'multiplicative',
+      'additive',
+      'shin',
+      'odds_ratio',
+      'logit',
+      'worst_case',
+    ]);
   });
 
   it('answers 400 naming the parameter beyond the bounds', async () => {
@@ -130,15 +209,29 @@ describe('GET /opportunities/ev', () => {
       ['limit=201', "Invalid query parameter 'limit': must be <= 200"],
       ['market=corners', "Invalid query parameter 'market': unknown market 'corners'"],
       ['min_ev=5&max_ev=1', "Invalid query parameter 'min_ev': must not exceed max_ev"],
-      ['devig_method=median', "Invalid query parameter 'devig_method': must be one of power, multiplicative, additive, shin, odds_ratio, logit, worst_case"],
+      [
+        'devig_method=median',
+        "Invalid query parameter 'devig_method': must be one of power, multiplicative, additive, shin, odds_ratio, logit, worst_case",
+      ],
       ['date_range=yesterday', "Invalid query parameter 'date_range': must be one of today, tomorrow, week"],
     ];
     for (const [q, message] of cases) {
       const r = await sys.get(`/api/v1/opportunities/ev?${q}`, keys.pro);
-      expect([q, r.status, r.body['error']]).toEqual([q, 400, { code: 'invalid_request', message, docs: '/api/v1/docs/errors#invalid_request' }]);
+      expect([q, r.status, r.body['error']]).toEqual([
+        q,
+        400,
+        { code: 'invalid_request', message, docs: '/api/v1/docs/errors#invalid_request' },
+      ]);
     }
     const far = await sys.get('/api/v1/opportunities/ev?offset=5001', keys.pro);
-    expect([far.status, far.body['error']]).toEqual([400, expect.objectContaining({ code: 'offset_too_large', max_offset: 5000, message: expect.stringMatching(/^Invalid query parameter 'offset': must be <= 5000/) })]);
+    expect([far.status, far.body['error']]).toEqual([
+      400,
+      expect.objectContaining({
+        code: 'offset_too_large',
+        max_offset: 5000,
+        message: expect.stringMatching(/^Invalid query parameter 'offset': must be <= 5000/),
+      }),
+    ]);
   });
 });
 
@@ -146,9 +239,18 @@ describe('arbitrage, middles and low-hold', () => {
   it('splits a bankroll into stakes that add up to it to the cent, and exports CSV', async () => {
     const [a] = data(await sys.get('/api/v1/opportunities/arbitrage?sportsbook=fanduel,caesars&bankroll=1000', keys.pro));
     const s = 1 / 2.05 + 1 / 2;
-    expect(a).toMatchObject({ market: 'total_points', line: 220.5, bankroll: 1000, book_count: 2, profit_percentage: Math.round((1 / s - 1) * 1e6) / 1e4 });
+    expect(a).toMatchObject({
+      market: 'total_points',
+      line: 220.5,
+      bankroll: 1000,
+      book_count: 2,
+      profit_percentage: Math.round((1 / s - 1) * 1e6) / 1e4,
+    });
     const legs = a?.['legs'] as Row[];
-    expect(legs.map((l) => [l['sportsbook'], l['selection_type'], l['line'], l['odds_american'], l['stake']])).toEqual([['fanduel', 'over', 220.5, 105, 493.83], ['caesars', 'under', 220.5, 100, 506.17]]);
+    expect(legs.map((l) => [l['sportsbook'], l['selection_type'], l['line'], l['odds_american'], l['stake']])).toEqual([
+      ['fanduel', 'over', 220.5, 105, 493.83],
+      ['caesars', 'under', 220.5, 100, 506.17],
+    ]);
     expect((legs[0]?.['stake'] as number) + (legs[1]?.['stake'] as number)).toBeCloseTo(1000, 9);
     // 493.83 x 2.05 = 1012.35 and 506.17 x 2 = 1012.34: the worse leg is what is guaranteed.
     expect([a?.['guaranteed_payout'], a?.['guaranteed_profit']]).toEqual([1012.34, 12.34]);
@@ -157,7 +259,11 @@ describe('arbitrage, middles and low-hold', () => {
     expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="arbitrage_\d{4}-\d{2}-\d{2}\.csv"$/);
     const lines = (await res.text()).trimEnd().split('\r\n');
-    expect(lines[0]?.startsWith('event,sport,market,line,profit_percent,implied_total,leg1_book,leg1_selection,leg1_odds,leg1_stake_percent,leg2_book,')).toBe(true);
+    expect(
+      lines[0]?.startsWith(
+        'event,sport,market,line,profit_percent,implied_total,leg1_book,leg1_selection,leg1_odds,leg1_stake_percent,leg2_book,',
+      ),
+    ).toBe(true);
     expect(lines).toHaveLength(3);
     expect(lines.slice(1).every((l) => l.startsWith('Boston Celtics @ Los Angeles Lakers,basketball,'))).toBe(true);
   });
@@ -171,8 +277,18 @@ describe('arbitrage, middles and low-hold', () => {
   it('serves the middle with its window, cost and hit probability', async () => {
     const r = await sys.get('/api/v1/opportunities/middles?min_window=2', keys.pro);
     const [m] = data(r);
-    expect(m).toMatchObject({ market: 'point_spread', lower_bound: 2.5, upper_bound: 4.5, window_size: 2, window_outcomes: [3, 4], model: { distribution: 'normal', sigma: 12 } });
-    expect((m?.['legs'] as Row[]).map((l) => [l['sportsbook'], l['selection_type'], l['line']])).toEqual([['draftkings', 'home', -2.5], ['fanduel', 'away', 4.5]]);
+    expect(m).toMatchObject({
+      market: 'point_spread',
+      lower_bound: 2.5,
+      upper_bound: 4.5,
+      window_size: 2,
+      window_outcomes: [3, 4],
+      model: { distribution: 'normal', sigma: 12 },
+    });
+    expect((m?.['legs'] as Row[]).map((l) => [l['sportsbook'], l['selection_type'], l['line']])).toEqual([
+      ['draftkings', 'home', -2.5],
+      ['fanduel', 'away', 4.5],
+    ]);
     expect(m?.['hit_probability']).toBeGreaterThan(0.04);
     expect(m?.['worst_case_cost_percentage']).toBeGreaterThan(0);
     expect(data(await sys.get('/api/v1/opportunities/middles?min_hit_probability=0.5', keys.pro))).toEqual([]);
@@ -180,7 +296,9 @@ describe('arbitrage, middles and low-hold', () => {
 
   it('lists low-hold markets at or below 2 % by default, lowest first', async () => {
     const rows = data(await sys.get('/api/v1/opportunities/low-hold?market=moneyline', keys.pro));
-    expect(rows.map((x) => [x['hold_percentage'], (x['legs'] as Row[]).map((l) => l['sportsbook'])])).toEqual([[1.1481, ['pinnacle', 'draftkings']]]);
+    expect(rows.map((x) => [x['hold_percentage'], (x['legs'] as Row[]).map((l) => l['sportsbook'])])).toEqual([
+      [1.1481, ['pinnacle', 'draftkings']],
+    ]);
     expect(data(await sys.get('/api/v1/opportunities/low-hold?market=moneyline&max_hold=1', keys.pro))).toEqual([]);
     expect((await sys.get('/api/v1/opportunities/low-hold?max_hold=101', keys.pro)).status).toBe(400);
   });
@@ -192,7 +310,12 @@ describe('updates and expiry', () => {
     await feed.push([raw('draftkings', 'moneyline', 'away', null, 110)]);
     await sys.drained();
     const after = data(await sys.get('/api/v1/opportunities/ev', keys.pro))[0];
-    expect([after?.['id'], after?.['odds_american'], after?.['ev_percentage'], after?.['detected_at']]).toEqual([before?.['id'], 110, 5, before?.['detected_at']]);
+    expect([after?.['id'], after?.['odds_american'], after?.['ev_percentage'], after?.['detected_at']]).toEqual([
+      before?.['id'],
+      110,
+      5,
+      before?.['detected_at'],
+    ]);
 
     await feed.push([
       raw('draftkings', 'moneyline', 'away', null, null),
@@ -209,11 +332,15 @@ describe('updates and expiry', () => {
     await sys.drained();
     let rows: Row[] = [];
     for (let i = 0; i < 50; i++) {
-      rows = await sys.store.query<Row>("SELECT kind, expire_reason, peak_value, value, detected_at <= last_seen_at AS ordered, expired_at IS NOT NULL AS expired FROM opportunities FINAL WHERE kind = 'ev'");
+      rows = await sys.store.query<Row>(
+        "SELECT kind, expire_reason, peak_value, value, detected_at <= last_seen_at AS ordered, expired_at IS NOT NULL AS expired FROM opportunities FINAL WHERE kind = 'ev'",
+      );
       if (rows.length > 0 && rows.every((r) => Number(r['expired']) === 1)) break;
       await new Promise((r) => setTimeout(r, 100));
     }
-    expect(rows.map((r) => [r['kind'], r['expire_reason'], r['peak_value'], r['value'], Number(r['ordered']), Number(r['expired'])])).toEqual([['ev', 'leg_removed', 5, 5, 1, 1]]);
+    expect(
+      rows.map((r) => [r['kind'], r['expire_reason'], r['peak_value'], r['value'], Number(r['ordered']), Number(r['expired'])]),
+    ).toEqual([['ev', 'leg_removed', 5, 5, 1, 1]]);
   });
 });
 
@@ -229,10 +356,65 @@ describe('OpenAPI', () => {
 
 describe('robustness', () => {
   it('answers random parameters with 200 or a 4xx envelope, never a 5xx', async () => {
-    const names = ['sport', 'league', 'sportsbook', 'market', 'event', 'live', 'team', 'min_odds', 'max_odds', 'max_odds_age', 'date_range', 'limit', 'offset', 'sort', 'min_ev', 'max_ev',
-      'min_market_width', 'max_market_width', 'devig_method', 'include', 'min_profit', 'format', 'group', 'bankroll', 'min_window', 'min_hit_probability', 'max_cost', 'max_hold'];
-    const values = fc.oneof(fc.constantFrom('', 'nba', 'main,props', 'player_points', '-ev', 'profit', '-hold', 'best', 'csv', 'methods', 'shin', 'week', '1e308', 'NaN', '-1', '0', '201', 'true', ',,', 'pinnacle'), fc.string({ maxLength: 12 }));
-    const probe = fc.record({ path: fc.constantFrom('ev', 'arbitrage', 'middles', 'low-hold'), params: fc.array(fc.tuple(fc.constantFrom(...names), values), { maxLength: 4 }) });
+    const names = [
+      'sport',
+      'league',
+      'sportsbook',
+      'market',
+      'event',
+      'live',
+      'team',
+      'min_odds',
+      'max_odds',
+      'max_odds_age',
+      'date_range',
+      'limit',
+      'offset',
+      'sort',
+      'min_ev',
+      'max_ev',
+      'min_market_width',
+      'max_market_width',
+      'devig_method',
+      'include',
+      'min_profit',
+      'format',
+      'group',
+      'bankroll',
+      'min_window',
+      'min_hit_probability',
+      'max_cost',
+      'max_hold',
+    ];
+    const values = fc.oneof(
+      fc.constantFrom(
+        '',
+        'nba',
+        'main,props',
+        'player_points',
+        '-ev',
+        'profit',
+        '-hold',
+        'best',
+        'csv',
+        'methods',
+        'shin',
+        'week',
+        '1e308',
+        'NaN',
+        '-1',
+        '0',
+        '201',
+        'true',
+        ',,',
+        'pinnacle',
+      ),
+      fc.string({ maxLength: 12 }),
+    );
+    const probe = fc.record({
+      path: fc.constantFrom('ev', 'arbitrage', 'middles', 'low-hold'),
+      params: fc.array(fc.tuple(fc.constantFrom(...names), values), { maxLength: 4 }),
+    });
     const end = Date.now() + 3000;
     await fc.assert(
       fc.asyncProperty(probe, async ({ path, params }) => {

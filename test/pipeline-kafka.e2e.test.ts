@@ -28,18 +28,45 @@ describe.skipIf(unavailable !== null)('the pipeline on Kafka (librdkafka mock cl
     try {
       await applyMigrations(store);
       const clock = new ManualClock(T0);
-      const pipeline = startPipeline({ bus, store, clock, logger: pino({ level: 'silent' }), catalog: { teams: TEAMS, leagues: LEAGUES }, sinkMaxWaitMs: 0 });
+      const pipeline = startPipeline({
+        bus,
+        store,
+        clock,
+        logger: pino({ level: 'silent' }),
+        catalog: { teams: TEAMS, leagues: LEAGUES },
+        sinkMaxWaitMs: 0,
+      });
       const changes: OddsChange[] = [];
       const watcher = bus.consumer({ groupId: 'test-watcher', topic: TOPICS.snapshot, fromBeginning: true });
-      watcher.run(async (b) => { for (const r of b.records) if (r.value) changes.push(r.value); });
+      watcher.run(async (b) => {
+        for (const r of b.records) if (r.value) changes.push(r.value);
+      });
 
       const ticks = [
         raw({}),
-        raw({ book: 'draftkings', bookEventId: '9001', homeTeam: 'LA Lakers', awayTeam: 'Celtics', outcome: 'Celtics', priceAmerican: 105 }),
+        raw({
+          book: 'draftkings',
+          bookEventId: '9001',
+          homeTeam: 'LA Lakers',
+          awayTeam: 'Celtics',
+          outcome: 'Celtics',
+          priceAmerican: 105,
+        }),
         raw({ priceAmerican: -125, ts: T0 - 1800_000 }),
-        raw({ book: 'draftkings', bookEventId: '9001', homeTeam: 'LA Lakers', awayTeam: 'Celtics', outcome: 'Celtics', priceAmerican: null, status: 'suspended' }),
+        raw({
+          book: 'draftkings',
+          bookEventId: '9001',
+          homeTeam: 'LA Lakers',
+          awayTeam: 'Celtics',
+          outcome: 'Celtics',
+          priceAmerican: null,
+          status: 'suspended',
+        }),
       ];
-      await bus.producer().send(TOPICS.rawTicks, ticks.map((t) => ({ key: `${t.book}:${t.bookEventId}`, partitionKey: t.league, value: t })));
+      await bus.producer().send(
+        TOPICS.rawTicks,
+        ticks.map((t) => ({ key: `${t.book}:${t.bookEventId}`, partitionKey: t.league, value: t })),
+      );
 
       const end = Date.now() + 30_000;
       while (changes.length < 4 && Date.now() < end) await new Promise((r) => setTimeout(r, 50));

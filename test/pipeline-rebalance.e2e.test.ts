@@ -45,7 +45,10 @@ class NullStore implements OlapStore {
 
 async function produce(bus: KafkaBus, raw: readonly RawTick[]): Promise<void> {
   for (let i = 0; i < raw.length; i += 250) {
-    await bus.producer().send(TOPICS.rawTicks, raw.slice(i, i + 250).map((t) => ({ key: `${t.book}:${t.bookEventId}`, partitionKey: t.league, value: t })));
+    await bus.producer().send(
+      TOPICS.rawTicks,
+      raw.slice(i, i + 250).map((t) => ({ key: `${t.book}:${t.bookEventId}`, partitionKey: t.league, value: t })),
+    );
   }
 }
 
@@ -67,7 +70,7 @@ describe.skipIf(unavailable !== null)('two pipelines sharing the partitions', ()
   });
   afterAll(() => kafka?.stop());
 
-  it('own whole events (odds and event record at one instance); a survivor rebuilds a lost instance\'s partitions and ends equal to an uninterrupted run', async () => {
+  it("own whole events (odds and event record at one instance); a survivor rebuilds a lost instance's partitions and ends equal to an uninterrupted run", async () => {
     const raw = recordedInput();
     const expected = uninterrupted(raw, T0);
     expect(expected.events.size).toBeGreaterThanOrEqual(6);
@@ -75,7 +78,14 @@ describe.skipIf(unavailable !== null)('two pipelines sharing the partitions', ()
     const logger = pino({ level: 'silent' });
     const start = (): { bus: KafkaBus; pipeline: Pipeline } => {
       const bus = new KafkaBus({ brokers: kafka.brokers, sessionTimeoutMs: 6000, lagRefreshMs: 200 });
-      const pipeline = startPipeline({ bus, store: new NullStore(), clock: new ManualClock(T0), logger, catalog: { teams: TEAMS, leagues: LEAGUES }, sinkMaxWaitMs: 100 });
+      const pipeline = startPipeline({
+        bus,
+        store: new NullStore(),
+        clock: new ManualClock(T0),
+        logger,
+        catalog: { teams: TEAMS, leagues: LEAGUES },
+        sinkMaxWaitMs: 100,
+      });
       return { bus, pipeline };
     };
     const a = start();
@@ -84,7 +94,10 @@ describe.skipIf(unavailable !== null)('two pipelines sharing the partitions', ()
     try {
       await Promise.all([a.pipeline.ready, b.pipeline.ready]);
       const owned = (p: Pipeline): number[] => p.stats().partitions['opportunities'] ?? [];
-      await until(() => owned(a.pipeline).length > 0 && owned(b.pipeline).length > 0 && owned(a.pipeline).length + owned(b.pipeline).length === 4, 'the opportunity partitions to be split');
+      await until(
+        () => owned(a.pipeline).length > 0 && owned(b.pipeline).length > 0 && owned(a.pipeline).length + owned(b.pipeline).length === 4,
+        'the opportunity partitions to be split',
+      );
 
       const half = Math.floor(raw.length / 2);
       await produce(reader, raw.slice(0, half));
@@ -93,11 +106,16 @@ describe.skipIf(unavailable !== null)('two pipelines sharing the partitions', ()
       const [ownedA, ownedB] = [new Set(owned(a.pipeline)), new Set(owned(b.pipeline))];
       expect([...ownedA].some((p) => ownedB.has(p))).toBe(false);
       const seen = uninterrupted(raw.slice(0, half), T0).events;
-      const byOwner = { a: [...seen].filter((e) => ownedA.has(partitionFor(e, 4))).length, b: [...seen].filter((e) => ownedB.has(partitionFor(e, 4))).length };
+      const byOwner = {
+        a: [...seen].filter((e) => ownedA.has(partitionFor(e, 4))).length,
+        b: [...seen].filter((e) => ownedB.has(partitionFor(e, 4))).length,
+      };
       expect(byOwner.a + byOwner.b).toBe(seen.size);
       expect(a.pipeline.stats().opportunities.events).toBe(byOwner.a);
       expect(b.pipeline.stats().opportunities.events).toBe(byOwner.b);
-      console.log(`[rebalance] events owned: a ${byOwner.a}, b ${byOwner.b}; opportunities active: a ${a.pipeline.stats().opportunities.active}, b ${b.pipeline.stats().opportunities.active}`);
+      console.log(
+        `[rebalance] events owned: a ${byOwner.a}, b ${byOwner.b}; opportunities active: a ${a.pipeline.stats().opportunities.active}, b ${b.pipeline.stats().opportunities.active}`,
+      );
 
       // a is lost mid-stream; b is assigned its partitions and rebuilds them from the changelogs.
       await a.bus.close();

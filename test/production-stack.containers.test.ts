@@ -108,13 +108,30 @@ describe.skipIf(unavailable !== null)('the production stack in containers (Kafka
     for (const d of dirs) rmSync(d, { recursive: true, force: true });
   }, 120_000);
 
-  const registryBus = (): KafkaBus => new KafkaBus({ brokers, sessionTimeoutMs: 10_000, codec: new AvroCodec({ client: SchemaRegistryClient.newClient({ baseURLs: [registryUrl] }) }) });
+  const registryBus = (): KafkaBus =>
+    new KafkaBus({
+      brokers,
+      sessionTimeoutMs: 10_000,
+      codec: new AvroCodec({ client: SchemaRegistryClient.newClient({ baseURLs: [registryUrl] }) }),
+    });
   const serverEnv = (): Record<string, string> => ({
-    KAFKA_BROKERS: brokers.join(','), SCHEMA_REGISTRY_URL: registryUrl, CLICKHOUSE_URL: clickhouseUrl, CLICKHOUSE_USER: 'odds', CLICKHOUSE_PASSWORD: 'odds',
-    KAFKA_SESSION_TIMEOUT_MS: '10000', LOG_LEVEL: 'warn',
+    KAFKA_BROKERS: brokers.join(','),
+    SCHEMA_REGISTRY_URL: registryUrl,
+    CLICKHOUSE_URL: clickhouseUrl,
+    CLICKHOUSE_USER: 'odds',
+    CLICKHOUSE_PASSWORD: 'odds',
+    KAFKA_SESSION_TIMEOUT_MS: '10000',
+    LOG_LEVEL: 'warn',
   });
   const startPipelineProcess = async (): Promise<{ child: ReturnType<typeof spawnEntry>; url: string }> => {
-    const child = spawnEntry({ ...serverEnv(), ...OPERATOR_ENV, ROLE: 'pipeline', FEED: 'none', DATA_DIR: dataDir(), SINK_MAX_WAIT_MS: '100' });
+    const child = spawnEntry({
+      ...serverEnv(),
+      ...OPERATOR_ENV,
+      ROLE: 'pipeline',
+      FEED: 'none',
+      DATA_DIR: dataDir(),
+      SINK_MAX_WAIT_MS: '100',
+    });
     const [, url] = await waitForOutput(child, /Odds platform pipeline: (http:\/\/[0-9.:]+)\/health/, 180_000);
     return { child, url: url ?? '' };
   };
@@ -124,8 +141,13 @@ describe.skipIf(unavailable !== null)('the production stack in containers (Kafka
     await new AvroCodec({ client }).prepare();
     // The events schema without its (required) id: data written before cannot be read with it.
     const events = AVRO_SCHEMAS[TOPICS.events] as { fields: { name: string }[] };
-    const breaking = { ...events, fields: events.fields.filter((f) => f.name !== 'id').concat([{ name: 'renamedId', type: 'string' } as { name: string }]) };
-    await expect(new AvroCodec({ client, schemas: { [TOPICS.events]: breaking } }).prepare()).rejects.toBeInstanceOf(SchemaCompatibilityError);
+    const breaking = {
+      ...events,
+      fields: events.fields.filter((f) => f.name !== 'id').concat([{ name: 'renamedId', type: 'string' } as { name: string }]),
+    };
+    await expect(new AvroCodec({ client, schemas: { [TOPICS.events]: breaking } }).prepare()).rejects.toBeInstanceOf(
+      SchemaCompatibilityError,
+    );
   }, 120_000);
 
   it('kill -9 mid-stream and restart: every tick in ClickHouse exactly once, the board and active opportunities equal to an uninterrupted run; two API processes serve identical /odds', async () => {
@@ -140,13 +162,26 @@ describe.skipIf(unavailable !== null)('the production stack in containers (Kafka
       const second = await startPipelineProcess();
       await idle([second.url], 300_000);
 
-      const stored = (await store.query<Record<string, unknown>>(
-        'SELECT event_id, sportsbook, market, selection, line, participant, stat_category, odds_american, status, is_live, book_event_id, toUnixTimestamp64Milli(tick_time) AS ts FROM odds_ticks FINAL',
-      )).map((r) => tickIdentity({
-        eventId: String(r['event_id']), book: String(r['sportsbook']), market: String(r['market']), selection: String(r['selection']),
-        line: r['line'] as number | null, participant: r['participant'] as string | null, statCategory: r['stat_category'] as string | null,
-        priceAmerican: r['odds_american'] as number | null, status: String(r['status']), isLive: Boolean(r['is_live']), bookEventId: String(r['book_event_id']), ts: Number(r['ts']),
-      }));
+      const stored = (
+        await store.query<Record<string, unknown>>(
+          'SELECT event_id, sportsbook, market, selection, line, participant, stat_category, odds_american, status, is_live, book_event_id, toUnixTimestamp64Milli(tick_time) AS ts FROM odds_ticks FINAL',
+        )
+      ).map((r) =>
+        tickIdentity({
+          eventId: String(r['event_id']),
+          book: String(r['sportsbook']),
+          market: String(r['market']),
+          selection: String(r['selection']),
+          line: r['line'] as number | null,
+          participant: r['participant'] as string | null,
+          statCategory: r['stat_category'] as string | null,
+          priceAmerican: r['odds_american'] as number | null,
+          status: String(r['status']),
+          isLive: Boolean(r['is_live']),
+          bookEventId: String(r['book_event_id']),
+          ts: Number(r['ts']),
+        }),
+      );
       expect(stored.length).toBe(expected.ticks.size);
       expect(new Set(stored)).toEqual(expected.ticks);
       const onBus = await changelogOutcome(bus);
@@ -155,7 +190,13 @@ describe.skipIf(unavailable !== null)('the production stack in containers (Kafka
 
       const urls: string[] = [];
       for (const id of ['replica-a', 'replica-b']) {
-        const child = spawnEntry({ ...serverEnv(), ROLE: 'api', DATA_DIR: dataDir(), API_REPLICA_ID: id, API_KEYS: 'enterprise:stack-test-key' });
+        const child = spawnEntry({
+          ...serverEnv(),
+          ROLE: 'api',
+          DATA_DIR: dataDir(),
+          API_REPLICA_ID: id,
+          API_KEYS: 'enterprise:stack-test-key',
+        });
         apis.push(child);
         const [, url] = await waitForOutput(child, /Odds platform API: (http:\/\/[0-9.:]+)\/api\/v1/, 180_000);
         urls.push(url ?? '');

@@ -28,7 +28,7 @@ describe('prototype names in JSON bodies', () => {
       const data = r.body['data'] as Row;
       expect(Object.keys(data).sort()).toEqual([...ids].sort());
       for (const name of names.slice(i, i + 4)) expect([name, data[name]]).toEqual([name, []]);
-      expect(((data[eventId] as Row[]).length)).toBeGreaterThan(0);
+      expect((data[eventId] as Row[]).length).toBeGreaterThan(0);
       expect((r.body['meta'] as Row)['missing']).toEqual(names.slice(i, i + 4));
     }
   });
@@ -41,7 +41,14 @@ describe('prototype names in JSON bodies', () => {
     ];
     for (const [key, body] of bodies) {
       const r = await c.sys.post('/api/v1/odds/batch', body, c.keys.sharp);
-      expect([r.status, r.body['error']]).toEqual([400, { code: 'invalid_request', message: `Invalid body field '${key}': not a field of this API (a reserved name)`, docs: '/api/v1/docs/errors#invalid_request' }]);
+      expect([r.status, r.body['error']]).toEqual([
+        400,
+        {
+          code: 'invalid_request',
+          message: `Invalid body field '${key}': not a field of this API (a reserved name)`,
+          docs: '/api/v1/docs/errors#invalid_request',
+        },
+      ]);
       expect(r.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
     }
     expect(({} as Row)['polluted']).toBeUndefined();

@@ -11,7 +11,6 @@ import { conformanceForFile } from './support/fixture.js';
 import type { Conformance } from './support/fixture.js';
 import { PROTOTYPE_NAMES } from './support/prototype-names.js';
 
-
 type Row = Record<string, unknown>;
 let c: Conformance;
 conformanceForFile((started) => {
@@ -25,17 +24,35 @@ describe('prototype names as query values', () => {
     it(`${route}: market=<prototype name> is 400 unknown market, never 500 nor every opportunity`, async () => {
       for (const name of PROTOTYPE_NAMES) {
         const r = await c.sys.get(`/api/v1${route}?market=${encodeURIComponent(name)}`, c.keys.enterprise);
-        expect([name, r.status, (r.body['error'] as Row | undefined)?.['message']]).toEqual([name, 400, `Invalid query parameter 'market': unknown market '${name}'`]);
+        expect([name, r.status, (r.body['error'] as Row | undefined)?.['message']]).toEqual([
+          name,
+          400,
+          `Invalid query parameter 'market': unknown market '${name}'`,
+        ]);
       }
     });
   }
 
   it('a prototype name in a catalog filter (sport, league, sportsbook, market, add_sportsbook) is 400 naming the field', async () => {
-    const cases: [string, string][] = [['/odds', 'sport'], ['/odds', 'league'], ['/odds', 'sportsbook'], ['/odds', 'market'], ['/odds', 'add_sportsbook'], ['/events', 'sport'], ['/odds/best', 'league']];
+    const cases: [string, string][] = [
+      ['/odds', 'sport'],
+      ['/odds', 'league'],
+      ['/odds', 'sportsbook'],
+      ['/odds', 'market'],
+      ['/odds', 'add_sportsbook'],
+      ['/events', 'sport'],
+      ['/odds/best', 'league'],
+    ];
     for (const [path, field] of cases) {
       for (const name of PROTOTYPE_NAMES) {
         const r = await c.sys.get(`/api/v1${path}?${field}=${encodeURIComponent(name)}`, c.keys.enterprise);
-        expect([path, field, name, r.status, (r.body['error'] as Row | undefined)?.['message']]).toEqual([path, field, name, 400, expect.stringContaining(`'${field}': unknown`)]);
+        expect([path, field, name, r.status, (r.body['error'] as Row | undefined)?.['message']]).toEqual([
+          path,
+          field,
+          name,
+          400,
+          expect.stringContaining(`'${field}': unknown`),
+        ]);
       }
     }
   });

@@ -35,11 +35,33 @@ function expectEnvelope(r: RawAnswer, status: number, code: string): void {
 describe('malformed HTTP', () => {
   const host = 'Host: 127.0.0.1\r\n';
   const cases: [string, string, number, string][] = [
-    ['bad chunk size', `POST /api/v1/odds/batch HTTP/1.1\r\n${host}Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`, 400, 'invalid_request'],
-    ['Content-Length and Transfer-Encoding together', `POST /api/v1/odds/batch HTTP/1.1\r\n${host}Content-Type: application/json\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n`, 400, 'invalid_request'],
-    ['two different Content-Lengths', `POST /api/v1/odds/batch HTTP/1.1\r\n${host}Content-Length: 2\r\nContent-Length: 3\r\n\r\n{}`, 400, 'invalid_request'],
+    [
+      'bad chunk size',
+      `POST /api/v1/odds/batch HTTP/1.1\r\n${host}Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`,
+      400,
+      'invalid_request',
+    ],
+    [
+      'Content-Length and Transfer-Encoding together',
+      `POST /api/v1/odds/batch HTTP/1.1\r\n${host}Content-Type: application/json\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n`,
+      400,
+      'invalid_request',
+    ],
+    [
+      'two different Content-Lengths',
+      `POST /api/v1/odds/batch HTTP/1.1\r\n${host}Content-Length: 2\r\nContent-Length: 3\r\n\r\n{}`,
+      400,
+      'invalid_request',
+    ],
     ['a space in the path', `GET /api/v1/sports x/y HTTP/1.1\r\n${host}\r\n`, 400, 'invalid_request'],
-    ['raw UTF-8 in the path', Buffer.concat([Buffer.from('GET /api/v1/sports/'), Buffer.from('fútbol', 'utf8'), Buffer.from(` HTTP/1.1\r\n${host}\r\n`)]).toString('latin1'), 400, 'invalid_request'],
+    [
+      'raw UTF-8 in the path',
+      Buffer.concat([Buffer.from('GET /api/v1/sports/'), Buffer.from('fútbol', 'utf8'), Buffer.from(` HTTP/1.1\r\n${host}\r\n`)]).toString(
+        'latin1',
+      ),
+      400,
+      'invalid_request',
+    ],
     ['an unknown method', `FROB /api/v1/sports HTTP/1.1\r\n${host}\r\n`, 400, 'invalid_request'],
     ['a header line without a colon', `GET /api/v1/sports HTTP/1.1\r\n${host}not a header\r\n\r\n`, 400, 'invalid_request'],
     ['headers over 16 KiB', `GET /api/v1/sports HTTP/1.1\r\n${host}X-Big: ${'a'.repeat(17 * 1024)}\r\n\r\n`, 431, 'headers_too_large'],
@@ -79,7 +101,9 @@ describe('stalled requests', () => {
 
   it('closes headers that stop arriving with 408 as well', async () => {
     const socket = await openSocket(s.port);
-    const r = await collect(socket, () => socket.write('GET /api/v1/sports HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Api'), { maxMs: REQUEST_TIMEOUT_MS * 5 });
+    const r = await collect(socket, () => socket.write('GET /api/v1/sports HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Api'), {
+      maxMs: REQUEST_TIMEOUT_MS * 5,
+    });
     expectEnvelope(r, 408, 'request_timeout');
     expect(r.closed).toBe(true);
     expect(r.elapsedMs).toBeLessThan(REQUEST_TIMEOUT_MS * 3);

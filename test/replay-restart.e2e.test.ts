@@ -32,7 +32,9 @@ describe('a replay restarted from its first line', () => {
     const store = new ChdbStore(join(dir, 'chdb'));
     try {
       const [final] = await store.query<{ n: number }>('SELECT count() AS n FROM odds_ticks FINAL');
-      const [distinct] = await store.query<{ n: number }>('SELECT count() AS n FROM (SELECT DISTINCT * EXCEPT ingested_at FROM odds_ticks)');
+      const [distinct] = await store.query<{ n: number }>(
+        'SELECT count() AS n FROM (SELECT DISTINCT * EXCEPT ingested_at FROM odds_ticks)',
+      );
       await store.exec('OPTIMIZE TABLE odds_ticks FINAL');
       const [merged] = await store.query<{ n: number }>('SELECT count() AS n FROM odds_ticks');
       // The recording's three snapshots diff into 34 ticks.

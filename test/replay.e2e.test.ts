@@ -77,12 +77,19 @@ async function replayAndCheck(file: string): Promise<ReplayFindings> {
     for (const recorded of snapshot.data as RecordedEvent[]) {
       const matches = byExternal.get(recorded.id) ?? [];
       if (!expected.some((t) => t.bookEventId === recorded.id)) continue;
-      expect(matches.map((m) => m['id']), `recorded event ${recorded.id}`).toHaveLength(1);
+      expect(
+        matches.map((m) => m['id']),
+        `recorded event ${recorded.id}`,
+      ).toHaveLength(1);
       const e = matches[0] as Row;
       const id = e['id'] as string;
       expect(canonicalOf.get(recorded.id) ?? id, `recorded event ${recorded.id} changed canonical id`).toBe(id);
       canonicalOf.set(recorded.id, id);
-      expect([e['home_team'], e['away_team'], e['start_time']]).toEqual([recorded.home_team, recorded.away_team, new Date(recorded.commence_time).toISOString()]);
+      expect([e['home_team'], e['away_team'], e['start_time']]).toEqual([
+        recorded.home_team,
+        recorded.away_team,
+        new Date(recorded.commence_time).toISOString(),
+      ]);
 
       const side = (outcome: string): string =>
         outcome === recorded.home_team ? 'home' : outcome === recorded.away_team ? 'away' : outcome.toLowerCase();
@@ -91,7 +98,10 @@ async function replayAndCheck(file: string): Promise<ReplayFindings> {
         .map((t) => `${t.book}|${t.market}|${side(t.outcome)}|${t.line ?? ''}|${t.priceAmerican ?? ''}`)
         .sort();
       const served = (await allPages(sys, `/api/v1/odds?event=${id}`, key, 1000))
-        .map((o) => `${String(o['sportsbook'])}|${String(o['market'])}|${String(o['selection_type'])}|${String(o['line'] ?? '')}|${String(o['odds_american'])}`)
+        .map(
+          (o) =>
+            `${String(o['sportsbook'])}|${String(o['market'])}|${String(o['selection_type'])}|${String(o['line'] ?? '')}|${String(o['odds_american'])}`,
+        )
         .sort();
       expect(served, `odds of ${id} at ${new Date(snapshot.timestamp).toISOString()}`).toEqual(want);
       rowsChecked += want.length;
@@ -126,7 +136,9 @@ async function replayAndCheck(file: string): Promise<ReplayFindings> {
     if (failure !== null) throw failure;
     expect(checked).toBe(snapshots.length);
     // What the opportunity engines found over the whole replay, as analysts see it.
-    const byKind = await sys.store.query<{ kind: string; n: number }>('SELECT kind, count() AS n FROM opportunities FINAL GROUP BY kind ORDER BY kind');
+    const byKind = await sys.store.query<{ kind: string; n: number }>(
+      'SELECT kind, count() AS n FROM opportunities FINAL GROUP BY kind ORDER BY kind',
+    );
     const sharp = await sys.store.query<{ book: string }>(
       "SELECT DISTINCT JSONExtractString(record, 'sharpBook') AS book FROM opportunities FINAL WHERE kind = 'ev' ORDER BY book",
     );
@@ -160,15 +172,21 @@ describe('replay of recorded The Odds API snapshots through the whole system', (
   for (const [name, file, snapshots, events] of recordings) {
     const present = existsSync(file);
     if (!present) console.warn(`skipping the replay of ${name}: ${file} is not present (recordings live in ../shared/data)`);
-    it.runIf(present)(`serves exactly the recorded prices after every snapshot of ${name}`, async () => {
-      const t0 = Date.now();
-      const r = await replayAndCheck(file);
-      console.info(`${name}: ${r.snapshots} snapshots, ${r.events} events, ${r.rowsChecked} served prices checked, opportunities ${JSON.stringify(r.opportunities)} (+EV references: ${r.sharpBooks.join(', ')}) in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-      expect([r.snapshots, r.events, r.splits]).toEqual([snapshots, events, 0]);
-      // The recordings carry no Pinnacle or Circa: +EV must be measured against the sharpest books present.
-      expect(r.sharpBooks.length).toBeGreaterThan(0);
-      expect(r.sharpBooks.every((b) => b === 'lowvig' || b === 'betonlineag')).toBe(true);
-      expect(Object.keys(r.opportunities).sort()).toEqual(['arbitrage', 'ev', 'low_hold', 'middle']);
-    }, 600_000);
+    it.runIf(present)(
+      `serves exactly the recorded prices after every snapshot of ${name}`,
+      async () => {
+        const t0 = Date.now();
+        const r = await replayAndCheck(file);
+        console.info(
+          `${name}: ${r.snapshots} snapshots, ${r.events} events, ${r.rowsChecked} served prices checked, opportunities ${JSON.stringify(r.opportunities)} (+EV references: ${r.sharpBooks.join(', ')}) in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+        );
+        expect([r.snapshots, r.events, r.splits]).toEqual([snapshots, events, 0]);
+        // The recordings carry no Pinnacle or Circa: +EV must be measured against the sharpest books present.
+        expect(r.sharpBooks.length).toBeGreaterThan(0);
+        expect(r.sharpBooks.every((b) => b === 'lowvig' || b === 'betonlineag')).toBe(true);
+        expect(Object.keys(r.opportunities).sort()).toEqual(['arbitrage', 'ev', 'low_hold', 'middle']);
+      },
+      600_000,
+    );
   }
 });

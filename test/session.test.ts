@@ -14,7 +14,11 @@ let c: Conformance;
 let origin: string;
 
 async function signIn(key: string, headers: Record<string, string> = {}): Promise<Response> {
-  return fetch(`${c.sys.url}/api/v1/session`, { method: 'POST', headers: { 'content-type': 'application/json', origin, ...headers }, body: JSON.stringify({ api_key: key }) });
+  return fetch(`${c.sys.url}/api/v1/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin, ...headers },
+    body: JSON.stringify({ api_key: key }),
+  });
 }
 
 function cookieOf(res: Response): string {
@@ -40,8 +44,18 @@ describe('POST /session', () => {
     expect(set).not.toContain('Secure');
     const body = (await res.json()) as Row;
     expect(body['data']).toMatchObject({
-      tier: 'free', data_delay_seconds: 60, requests_per_minute: 100_000, max_streams: 1, sportsbooks: ['draftkings', 'fanduel'],
-      features: { ev: { available: false, required_tier: 'pro' }, arbitrage: { available: false, required_tier: 'hobby' }, middles: { available: false, required_tier: 'pro' }, low_hold: { available: false, required_tier: 'hobby' }, gamestate: { available: false, required_tier: 'enterprise' } },
+      tier: 'free',
+      data_delay_seconds: 60,
+      requests_per_minute: 100_000,
+      max_streams: 1,
+      sportsbooks: ['draftkings', 'fanduel'],
+      features: {
+        ev: { available: false, required_tier: 'pro' },
+        arbitrage: { available: false, required_tier: 'hobby' },
+        middles: { available: false, required_tier: 'pro' },
+        low_hold: { available: false, required_tier: 'hobby' },
+        gamestate: { available: false, required_tier: 'enterprise' },
+      },
     });
     expect(JSON.stringify(body)).not.toContain(c.keys.free);
   });
@@ -61,7 +75,11 @@ describe('POST /session', () => {
     [{ api_key: 'k'.repeat(201) }, "Invalid body field 'api_key'"],
     [{ api_key: 'x', extra: 1 }, "additional property 'extra'"],
   ])('answers the body %j with 400 naming the field', async (body, words) => {
-    const res = await fetch(`${c.sys.url}/api/v1/session`, { method: 'POST', headers: { 'content-type': 'application/json', origin }, body: JSON.stringify(body) });
+    const res = await fetch(`${c.sys.url}/api/v1/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin },
+      body: JSON.stringify(body),
+    });
     expect(res.status).toBe(400);
     const error = ((await res.json()) as Row)['error'] as Row;
     expect(error['code']).toBe('invalid_request');
@@ -98,7 +116,11 @@ describe('the session cookie', () => {
   it('needs an Origin of this server on state-changing requests', async () => {
     const cookie = cookieOf(await signIn(c.keys.pro));
     const post = (headers: Record<string, string>): Promise<Response> =>
-      fetch(`${c.sys.url}/api/v1/odds/batch`, { method: 'POST', headers: { 'content-type': 'application/json', cookie, ...headers }, body: JSON.stringify({ event_ids: ['x'] }) });
+      fetch(`${c.sys.url}/api/v1/odds/batch`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', cookie, ...headers },
+        body: JSON.stringify({ event_ids: ['x'] }),
+      });
     for (const headers of [{}, { origin: 'https://evil.example' }, { origin: 'null' }] as Record<string, string>[]) {
       const res = await post(headers);
       expect(res.status).toBe(403);
@@ -106,7 +128,11 @@ describe('the session cookie', () => {
     }
     expect((await post({ origin })).status).not.toBe(403);
     // A key presented by the client itself is no cookie: no Origin needed (curl, SDKs).
-    const withKey = await fetch(`${c.sys.url}/api/v1/odds/batch`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': c.keys.pro }, body: JSON.stringify({ event_ids: ['x'] }) });
+    const withKey = await fetch(`${c.sys.url}/api/v1/odds/batch`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': c.keys.pro },
+      body: JSON.stringify({ event_ids: ['x'] }),
+    });
     expect(withKey.status).not.toBe(403);
   });
 
@@ -118,7 +144,9 @@ describe('the session cookie', () => {
 
     const out = await fetch(`${c.sys.url}/api/v1/session`, { method: 'DELETE', headers: { cookie, origin } });
     expect(out.status).toBe(200);
-    expect(out.headers.get('set-cookie')).toMatch(/^odds_session=; Max-Age=0; Path=\/api\/v1; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; SameSite=Strict$/);
+    expect(out.headers.get('set-cookie')).toMatch(
+      /^odds_session=; Max-Age=0; Path=\/api\/v1; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; SameSite=Strict$/,
+    );
     expect((await c.sys.get('/api/v1/session', undefined, { cookie })).status).toBe(401);
     const odds = await c.sys.get('/api/v1/odds', undefined, { cookie });
     expect(odds.status).toBe(401);
@@ -142,7 +170,7 @@ describe('the session cookie on the WebSocket endpoint', () => {
   const wsUrl = (path: string): string => `${c.sys.url.replace(/^http/, 'ws')}${path}`;
   const ofType = (client: WsClient, type: string): Row[] => client.messages.filter((m) => m.type === type);
 
-  it('opens a stream with the session key\'s tier when the handshake comes from this server', async () => {
+  it("opens a stream with the session key's tier when the handshake comes from this server", async () => {
     const cookie = cookieOf(await signIn(c.keys.enterprise));
     for (const path of ['/api/v1/ws', '/api/v1/stream/ws']) {
       const ws = await WsClient.open(wsUrl(`${path}?channels=odds&league=nba`), { cookie, origin });
@@ -158,14 +186,19 @@ describe('the session cookie on the WebSocket endpoint', () => {
     ['another site', { origin: 'https://evil.example' }],
     ['an opaque origin', { origin: 'null' }],
     ['no Origin', {}],
-  ] as [string, Record<string, string>][])('refuses a cookie-authenticated handshake from %s with 4001 cross_site_request', async (_name, headers) => {
-    const cookie = cookieOf(await signIn(c.keys.enterprise));
-    const ws = await WsClient.open(wsUrl('/api/v1/ws?channels=odds'), { cookie, ...headers });
-    expect(await ws.closed()).toBe(4001);
-    expect(ws.messages).toHaveLength(1);
-    expect(ws.messages[0]).toMatchObject({ type: 'error', code: 'cross_site_request' });
-    expect(ws.messages[0]?.['message']).toContain('WebSocket handshake signed in by the session cookie needs an Origin header of this server');
-  });
+  ] as [string, Record<string, string>][])(
+    'refuses a cookie-authenticated handshake from %s with 4001 cross_site_request',
+    async (_name, headers) => {
+      const cookie = cookieOf(await signIn(c.keys.enterprise));
+      const ws = await WsClient.open(wsUrl('/api/v1/ws?channels=odds'), { cookie, ...headers });
+      expect(await ws.closed()).toBe(4001);
+      expect(ws.messages).toHaveLength(1);
+      expect(ws.messages[0]).toMatchObject({ type: 'error', code: 'cross_site_request' });
+      expect(ws.messages[0]?.['message']).toContain(
+        'WebSocket handshake signed in by the session cookie needs an Origin header of this server',
+      );
+    },
+  );
 
   it('refuses an unknown or signed-out session with 4001 invalid_api_key, saying the session is not live', async () => {
     const cookie = cookieOf(await signIn(c.keys.enterprise));
@@ -186,7 +219,10 @@ describe('the session cookie on the WebSocket endpoint', () => {
   it('lets a key presented by the client win over the cookie', async () => {
     const cookie = cookieOf(await signIn(c.keys.pro));
     // The key's tier, not the session's; the key needs no Origin (server-side clients).
-    const byQuery = await WsClient.open(wsUrl(`/api/v1/ws?channels=odds&league=nba&api_key=${c.keys.enterprise}`), { cookie, origin: 'https://evil.example' });
+    const byQuery = await WsClient.open(wsUrl(`/api/v1/ws?channels=odds&league=nba&api_key=${c.keys.enterprise}`), {
+      cookie,
+      origin: 'https://evil.example',
+    });
     await byQuery.until((m) => m.length > 0);
     expect(byQuery.messages[0]).toMatchObject({ type: 'connected', tier: 'enterprise' });
     byQuery.close();

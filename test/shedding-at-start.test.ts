@@ -18,6 +18,10 @@ afterAll(async () => {
 
 it('serves the first request of a freshly started server instead of shedding it', async () => {
   const socket = await openSocket(s.port);
-  const a = await collect(socket, () => socket.write(`GET /api/v1/sports HTTP/1.1\r\nHost: 127.0.0.1\r\nX-API-Key: ${s.key}\r\nConnection: close\r\n\r\n`), { maxMs: 10_000 });
+  const a = await collect(
+    socket,
+    () => socket.write(`GET /api/v1/sports HTTP/1.1\r\nHost: 127.0.0.1\r\nX-API-Key: ${s.key}\r\nConnection: close\r\n\r\n`),
+    { maxMs: 10_000 },
+  );
   expect(a.status, a.body).toBe(200);
 });

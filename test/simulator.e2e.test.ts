@@ -14,12 +14,15 @@ const SPLITS_EVERY_MS = 2_000;
 
 beforeAll(async () => {
   startedAt = Date.now();
-  sys = await startTestSystem({}, {
-    feed: (clock) => {
-      feed = new SimulatorFeed({ seed: 42, clock, ticksPerSecond: 2000, intervalMs: 50, splitsIntervalMs: SPLITS_EVERY_MS });
-      return feed;
+  sys = await startTestSystem(
+    {},
+    {
+      feed: (clock) => {
+        feed = new SimulatorFeed({ seed: 42, clock, ticksPerSecond: 2000, intervalMs: 50, splitsIntervalMs: SPLITS_EVERY_MS });
+        return feed;
+      },
     },
-  });
+  );
 });
 afterAll(async () => {
   await sys.close();
@@ -69,7 +72,7 @@ describe('the running system on the market simulator', () => {
     // The board is up (the test before waited for it), and the first round of splits went out
     // right after it: they show within a refresh, with slack for a loaded machine.
     let first: Row[] = [];
-    for (const end = Date.now() + SPLITS_EVERY_MS + 30_000; first.length === 0 && Date.now() < end; ) {
+    for (const end = Date.now() + SPLITS_EVERY_MS + 30_000; first.length === 0 && Date.now() < end;) {
       first = await readAll('');
       if (first.length === 0) await new Promise((r) => setTimeout(r, 100));
     }
@@ -90,7 +93,10 @@ describe('the running system on the market simulator', () => {
     expect(times.length).toBeGreaterThanOrEqual(4);
     const gaps = times.slice(1).map((t, i) => t - (times[i] as number));
     // Never early; late only by the feed's step (and back-pressure on a loaded machine).
-    expect(gaps.filter((g) => g < SPLITS_EVERY_MS), String(gaps)).toEqual([]);
+    expect(
+      gaps.filter((g) => g < SPLITS_EVERY_MS),
+      String(gaps),
+    ).toEqual([]);
     expect(median(gaps), String(gaps)).toBeLessThan(2 * SPLITS_EVERY_MS);
     expect((history.body['meta'] as Row)['total']).toBe(times.length);
   }, 120_000);
@@ -120,7 +126,7 @@ describe('the running system on the market simulator', () => {
     };
     // The engines work through the opening board first: on a loaded machine that takes seconds.
     const first = new Map<string, Row[]>();
-    for (const end = Date.now() + 120_000; ; ) {
+    for (const end = Date.now() + 120_000; ;) {
       for (const kind of kinds) first.set(kind, await read(kind));
       if (kinds.every((k) => (first.get(k) ?? []).length > 0) || Date.now() > end) break;
       await new Promise((r) => setTimeout(r, 250));
@@ -133,14 +139,21 @@ describe('the running system on the market simulator', () => {
     const firstIds = new Set(kinds.flatMap((k) => (first.get(k) ?? []).map((o) => o['id'] as string)));
     let updated = false;
     let expired = false;
-    for (const end = Date.now() + 15_000; Date.now() < end && !(updated && expired); ) {
+    for (const end = Date.now() + 15_000; Date.now() < end && !(updated && expired);) {
       await new Promise((r) => setTimeout(r, 500));
       const now = await Promise.all(kinds.map(read));
       const ids = new Set(now.flat().map((o) => o['id'] as string));
       expired ||= [...firstIds].some((id) => !ids.has(id));
       for (const o of now[0] ?? []) {
         const before = firstEv.get(o['id'] as string);
-        if (before && before['detected_at'] === o['detected_at'] && (before['ev_percentage'] !== o['ev_percentage'] || before['odds_american'] !== o['odds_american'] || before['oldest_odds_age_seconds'] !== o['oldest_odds_age_seconds'])) updated = true;
+        if (
+          before &&
+          before['detected_at'] === o['detected_at'] &&
+          (before['ev_percentage'] !== o['ev_percentage'] ||
+            before['odds_american'] !== o['odds_american'] ||
+            before['oldest_odds_age_seconds'] !== o['oldest_odds_age_seconds'])
+        )
+          updated = true;
       }
     }
     expect({ updated, expired }).toEqual({ updated: true, expired: true });

@@ -33,7 +33,10 @@ beforeAll(async () => {
   clock = new ManualClock(Date.UTC(2026, 10, 21, 18, 0, 0));
   sim = new MarketSimulator({ seed: 11, clock, eventsPerLeague: 2, suspensionsPerMinute: 120 });
   feed = new ScriptedFeed(sim.snapshot());
-  sys = await startTestSystem({ SINK_MAX_WAIT_MS: '5', STREAM_HEARTBEAT_SECONDS: '1', STREAM_BUFFER_KB: '65536' }, { feed: () => feed, clock });
+  sys = await startTestSystem(
+    { SINK_MAX_WAIT_MS: '5', STREAM_HEARTBEAT_SECONDS: '1', STREAM_BUFFER_KB: '65536' },
+    { feed: () => feed, clock },
+  );
   await sys.drained(30_000);
 });
 afterAll(async () => {
@@ -49,7 +52,15 @@ afterAll(async () => {
  * Fields that follow the clock (ages, staleness and the scores built on them) at any depth: a
  * streamed row shows them as of when its frame was sent, REST as of the read.
  */
-const CLOCK_FIELDS = new Set(['possibly_stale', 'oldest_odds_age_seconds', 'odds_age_seconds', 'warnings', 'confidence_score', 'confidence', 'quality_score']);
+const CLOCK_FIELDS = new Set([
+  'possibly_stale',
+  'oldest_odds_age_seconds',
+  'odds_age_seconds',
+  'warnings',
+  'confidence_score',
+  'confidence',
+  'quality_score',
+]);
 
 function canonical(row: Row): string {
   return JSON.stringify(row, (k, v: unknown) => {
@@ -159,7 +170,9 @@ async function restList(key: string, list: (typeof LISTS)[number]): Promise<Map<
 }
 
 function diff(name: string, mine: Map<string, string>, truth: Map<string, string>): { name: string; missing: string[]; extra: string[] } {
-  if (process.env['DEBUG_MIRROR']) for (const id of [...truth.keys()].filter((i) => mine.get(i) !== truth.get(i)).slice(0, 2)) process.stdout.write(`\nMIRROR ${mine.get(id)}\nTRUTH  ${truth.get(id)}\n`);
+  if (process.env['DEBUG_MIRROR'])
+    for (const id of [...truth.keys()].filter((i) => mine.get(i) !== truth.get(i)).slice(0, 2))
+      process.stdout.write(`\nMIRROR ${mine.get(id)}\nTRUTH  ${truth.get(id)}\n`);
   return {
     name,
     missing: [...truth.keys()].filter((id) => mine.get(id) !== truth.get(id)).slice(0, 3),

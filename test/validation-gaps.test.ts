@@ -31,8 +31,14 @@ async function post(body: string | Buffer, headers: Record<string, string>): Pro
 
 describe('validation gaps', () => {
   it('answers /teams with an unknown sport or league 404, as /leagues and /markets do', async () => {
-    expect(await get('/teams?sport=nope')).toEqual({ status: 404, error: { code: 'not_found', message: "Unknown sport 'nope'", docs: '/api/v1/docs/errors#not_found' } });
-    expect(await get('/teams?league=nope')).toEqual({ status: 404, error: { code: 'not_found', message: "Unknown league 'nope'", docs: '/api/v1/docs/errors#not_found' } });
+    expect(await get('/teams?sport=nope')).toEqual({
+      status: 404,
+      error: { code: 'not_found', message: "Unknown sport 'nope'", docs: '/api/v1/docs/errors#not_found' },
+    });
+    expect(await get('/teams?league=nope')).toEqual({
+      status: 404,
+      error: { code: 'not_found', message: "Unknown league 'nope'", docs: '/api/v1/docs/errors#not_found' },
+    });
     expect((await get('/leagues?sport=nope')).status).toBe(404);
     expect((await get('/teams?sport=basketball&league=nba')).status).toBe(200);
   });
@@ -40,7 +46,11 @@ describe('validation gaps', () => {
   it('refuses dates that are not on the calendar, and accepts a leap day that is', async () => {
     for (const date of ['2026-02-30', '2026-13-01', '2026-00-10', '2026-04-31', '2026-02-29']) {
       for (const path of ['/events', '/odds']) {
-        expect([path, date, await get(`${path}?date=${date}`)]).toEqual([path, date, { status: 400, error: expect.objectContaining({ message: `Invalid query parameter 'date': '${date}' is not a calendar date` }) }]);
+        expect([path, date, await get(`${path}?date=${date}`)]).toEqual([
+          path,
+          date,
+          { status: 400, error: expect.objectContaining({ message: `Invalid query parameter 'date': '${date}' is not a calendar date` }) },
+        ]);
       }
     }
     expect((await get('/events?date=2028-02-29')).status).toBe(200);
@@ -50,7 +60,11 @@ describe('validation gaps', () => {
   it('reads numbers only in plain decimal: hex, exponents, padding and signs are refused', async () => {
     for (const limit of ['0x10', '1e1', '%205', '5%20', '+5', '0b11', '0o7', '1_0', '10.0']) {
       const r = await get(`/events?limit=${limit}`);
-      expect([limit, r.status, r.error?.['message']]).toEqual([limit, 400, expect.stringMatching(/^Invalid query parameter 'limit': must be an integer in decimal digits/)]);
+      expect([limit, r.status, r.error?.['message']]).toEqual([
+        limit,
+        400,
+        expect.stringMatching(/^Invalid query parameter 'limit': must be an integer in decimal digits/),
+      ]);
     }
     for (const odds of ['0x10', 'Infinity', '1e3', '-', '']) {
       const r = await get(`/odds?min_odds=${odds}`);
@@ -64,11 +78,19 @@ describe('validation gaps', () => {
     const json = JSON.stringify({ event_ids: ['nba-20261122-bos-lal'] });
     expect(await post(gzipSync(json), { 'content-type': 'application/json', 'content-encoding': 'gzip' })).toEqual({
       status: 415,
-      error: { code: 'unsupported_media_type', message: "Invalid body: Content-Encoding 'gzip' is not accepted; send uncompressed JSON", docs: '/api/v1/docs/errors#unsupported_media_type' },
+      error: {
+        code: 'unsupported_media_type',
+        message: "Invalid body: Content-Encoding 'gzip' is not accepted; send uncompressed JSON",
+        docs: '/api/v1/docs/errors#unsupported_media_type',
+      },
     });
     expect(await post(Buffer.from(json, 'utf16le'), { 'content-type': 'application/json; charset=utf-16' })).toEqual({
       status: 415,
-      error: { code: 'unsupported_media_type', message: "Invalid body: charset 'utf-16' is not accepted; send JSON in UTF-8", docs: '/api/v1/docs/errors#unsupported_media_type' },
+      error: {
+        code: 'unsupported_media_type',
+        message: "Invalid body: charset 'utf-16' is not accepted; send JSON in UTF-8",
+        docs: '/api/v1/docs/errors#unsupported_media_type',
+      },
     });
     expect((await post(json, { 'content-type': 'application/xml' })).status).toBe(415);
     expect((await post(json, { 'content-type': 'application/json; charset=UTF-8', 'content-encoding': 'identity' })).status).toBe(200);

@@ -35,12 +35,19 @@ async function signIn(p: Page, key: string): Promise<void> {
 
 /** The page's document, typed just enough for the checks below (the tests compile without the DOM library). */
 interface PageDocument {
-  document: { querySelectorAll(selector: string): { length: number }; querySelector(selector: string): { getAttribute(name: string): string | null } | null };
+  document: {
+    querySelectorAll(selector: string): { length: number };
+    querySelector(selector: string): { getAttribute(name: string): string | null } | null;
+  };
 }
 
 /** Waits until `selector` matches exactly `n` elements (a function, not a string: the page's CSP forbids eval). */
 async function waitForCount(p: Page, selector: string, n: number, timeout = 10_000): Promise<void> {
-  await p.waitForFunction(([sel, want]) => (globalThis as unknown as PageDocument).document.querySelectorAll(sel).length === want, [selector, n] as const, { timeout });
+  await p.waitForFunction(
+    ([sel, want]) => (globalThis as unknown as PageDocument).document.querySelectorAll(sel).length === want,
+    [selector, n] as const,
+    { timeout },
+  );
 }
 
 async function openPrices(p: Page): Promise<string[]> {
@@ -124,7 +131,7 @@ describe.skipIf(unavailable !== null)('the web screen in Chromium', () => {
     await waitForCount(page, 'article.event', 3, 5000);
   });
 
-  it("opens an event and draws its line-movement chart from the stored history", async () => {
+  it('opens an event and draws its line-movement chart from the stored history', async () => {
     await page.getByRole('link', { name: 'Boston Celtics @ Los Angeles Lakers' }).click();
     await page.getByRole('heading', { name: 'Boston Celtics @ Los Angeles Lakers' }).waitFor();
     // The Lakers' moneyline: draftkings moved -125 -> -160 (and fanduel's other side was suspended).
@@ -133,7 +140,16 @@ describe.skipIf(unavailable !== null)('the web screen in Chromium', () => {
     await picker.selectOption(value ?? '');
     const dk = page.locator('[data-testid="chart"] path[data-book="draftkings"]');
     await dk.waitFor({ state: 'attached', timeout: 10_000 });
-    await page.waitForFunction(() => Number((globalThis as unknown as PageDocument).document.querySelector('[data-testid="chart"] path[data-book="draftkings"]')?.getAttribute('data-points')) >= 2, undefined, { timeout: 10_000 });
+    await page.waitForFunction(
+      () =>
+        Number(
+          (globalThis as unknown as PageDocument).document
+            .querySelector('[data-testid="chart"] path[data-book="draftkings"]')
+            ?.getAttribute('data-points'),
+        ) >= 2,
+      undefined,
+      { timeout: 10_000 },
+    );
     expect(await dk.getAttribute('d')).toMatch(/^M[\d.]+,[\d.]+H[\d.]+V[\d.]+/);
     expect(await page.locator('[data-testid="chart"] path[data-book]').count()).toBeGreaterThanOrEqual(5);
     expect(await page.locator('table.odds td[data-state="open"]').count()).toBeGreaterThan(10);
@@ -200,7 +216,12 @@ describe.skipIf(unavailable !== null)('the web screen in Chromium', () => {
       expect(columns).toEqual(['Market', 'Selection', 'draftkings', 'fanduel']);
       expect(await p.getByTestId('delay').textContent()).toContain('60 s');
       await p.goto(`${c.sys.url}/#/opportunities/ev`);
-      for (const [tab, tier] of [['ev', 'pro'], ['arbitrage', 'hobby'], ['middles', 'pro'], ['low_hold', 'hobby']] as const) {
+      for (const [tab, tier] of [
+        ['ev', 'pro'],
+        ['arbitrage', 'hobby'],
+        ['middles', 'pro'],
+        ['low_hold', 'hobby'],
+      ] as const) {
         expect(await p.getByTestId(`tab-${tab}`).getAttribute('class')).toContain('locked');
         expect(await p.getByTestId(`tab-${tab}`).textContent()).toContain(`${tier}+`);
       }

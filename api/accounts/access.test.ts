@@ -6,11 +6,24 @@ import { KeyStore } from './key-store.js';
 import { hashSecret, previewOf } from './secrets.js';
 
 const key = (over: Partial<ApiKeyRecord> = {}): ApiKeyRecord => ({
-  id: 'key_1', accountId: 'acct_1', hash: hashSecret('sk_live_secret'), preview: previewOf('sk_live_secret'), tier: 'hobby', name: null,
-  createdAt: 1000, updatedAt: 1000, active: true, expiresAt: null, revokedAt: null, requestsPerMinute: null, replacedBy: null, version: 1000, ...over,
+  id: 'key_1',
+  accountId: 'acct_1',
+  hash: hashSecret('sk_live_secret'),
+  preview: previewOf('sk_live_secret'),
+  tier: 'hobby',
+  name: null,
+  createdAt: 1000,
+  updatedAt: 1000,
+  active: true,
+  expiresAt: null,
+  revokedAt: null,
+  requestsPerMinute: null,
+  replacedBy: null,
+  version: 1000,
+  ...over,
 });
 
-describe('what ends a key\'s lasting access', () => {
+describe("what ends a key's lasting access", () => {
   it('is revocation, the end of a grace period, or another tier; nothing else', () => {
     expect(endOfKey('active', 'hobby', 'hobby')).toBeNull();
     expect(endOfKey('grace', 'hobby', 'hobby')).toBeNull();
@@ -65,8 +78,20 @@ describe('AccessLeases', () => {
     keys.apply({ kind: 'key', key: key() });
     const errors: unknown[] = [];
     const ended: AccessEnd[] = [];
-    const leases = new AccessLeases(keys, () => now, 0, (err) => errors.push(err));
-    leases.hold({ keyId: 'key_1', accountId: 'acct_1', tier: 'hobby', end: () => { throw new Error('socket gone'); } });
+    const leases = new AccessLeases(
+      keys,
+      () => now,
+      0,
+      (err) => errors.push(err),
+    );
+    leases.hold({
+      keyId: 'key_1',
+      accountId: 'acct_1',
+      tier: 'hobby',
+      end: () => {
+        throw new Error('socket gone');
+      },
+    });
     leases.hold({ keyId: 'key_1', accountId: 'acct_1', tier: 'hobby', end: (r) => ended.push(r) });
     now = 6000;
     expect(() => keys.apply({ kind: 'key', key: key({ active: false, revokedAt: 6000, version: 2000 }) })).not.toThrow();
@@ -76,7 +101,13 @@ describe('AccessLeases', () => {
 
   it('ends by session only what that session opened', () => {
     const { leases, ended } = setup();
-    leases.hold({ keyId: 'key_1', accountId: 'acct_1', tier: 'hobby', session: { id: 's1', expiresAt: 10_000 }, end: (r) => ended.push(`${r}:s1` as AccessEnd) });
+    leases.hold({
+      keyId: 'key_1',
+      accountId: 'acct_1',
+      tier: 'hobby',
+      session: { id: 's1', expiresAt: 10_000 },
+      end: (r) => ended.push(`${r}:s1` as AccessEnd),
+    });
     leases.hold({ keyId: 'key_1', accountId: 'acct_1', tier: 'hobby', end: (r) => ended.push(`${r}:key` as AccessEnd) });
     expect(leases.endSession('s2')).toBe(0);
     expect(leases.endSession('s1')).toBe(1);

@@ -78,7 +78,10 @@ export class Accounts {
   async serially<T>(accountId: string, op: () => Promise<T>): Promise<T> {
     const before = this.inProgress.get(accountId) ?? Promise.resolve();
     const run = before.then(op, op);
-    const settled = run.then(() => undefined, () => undefined);
+    const settled = run.then(
+      () => undefined,
+      () => undefined,
+    );
     this.inProgress.set(accountId, settled);
     try {
       return await run;
@@ -104,7 +107,10 @@ export class Accounts {
   async createAccountsWithKeys(entries: readonly { account: string; key: KeyOptions }[]): Promise<NewKey[]> {
     const accounts = entries.map((e) => this.newAccount(e.account));
     const keys = entries.map((e, i) => this.newKey((accounts[i] as AccountRecord).id, e.key));
-    await this.commit(accounts, keys.map((k) => k.record));
+    await this.commit(
+      accounts,
+      keys.map((k) => k.record),
+    );
     return keys;
   }
 
@@ -168,9 +174,10 @@ export class Accounts {
     });
     const now = this.now();
     const base = { ...current, replacedBy: next.record.id, updatedAt: now, version: this.nextVersion(current, now) };
-    const old = options.graceHours === 0
-      ? { ...base, active: false, revokedAt: now }
-      : { ...base, expiresAt: Math.min(current.expiresAt ?? Infinity, now + options.graceHours * HOUR_MS) };
+    const old =
+      options.graceHours === 0
+        ? { ...base, active: false, revokedAt: now }
+        : { ...base, expiresAt: Math.min(current.expiresAt ?? Infinity, now + options.graceHours * HOUR_MS) };
     // One write: the new key and the old one's end arrive together everywhere.
     await this.commit([], [next.record, old]);
     return { next, old };
@@ -195,9 +202,18 @@ export class Accounts {
   private async commit(accounts: readonly AccountRecord[], keys: readonly ApiKeyRecord[]): Promise<void> {
     if (accounts.length > 0) await this.store.insert('accounts', accounts.map(accountRow));
     if (keys.length > 0) await this.store.insert('api_keys', keys.map(keyRow));
-    const changes: AccountChange[] = [...accounts.map((account): AccountChange => ({ kind: 'account', account })), ...keys.map((key): AccountChange => ({ kind: 'key', key }))];
+    const changes: AccountChange[] = [
+      ...accounts.map((account): AccountChange => ({ kind: 'account', account })),
+      ...keys.map((key): AccountChange => ({ kind: 'key', key })),
+    ];
     for (const change of changes) this.keys.apply(change);
-    await this.producer?.send(TOPICS.accounts, changes.map((change) => ({ key: change.kind === 'account' ? `account:${change.account.id}` : `key:${change.key.id}`, value: change })));
+    await this.producer?.send(
+      TOPICS.accounts,
+      changes.map((change) => ({
+        key: change.kind === 'account' ? `account:${change.account.id}` : `key:${change.key.id}`,
+        value: change,
+      })),
+    );
   }
 }
 
@@ -226,15 +242,27 @@ export interface AccountsReplica {
  * consumer group on the `accounts` topic (from the beginning: on Kafka the compacted topic
  * replays every key; in process it holds what this run changed).
  */
-export async function startAccounts(options: { bus: Bus; store: OlapStore; now?: () => number; replicaId: string; logger: Logger }): Promise<AccountsReplica> {
+export async function startAccounts(options: {
+  bus: Bus;
+  store: OlapStore;
+  now?: () => number;
+  replicaId: string;
+  logger: Logger;
+}): Promise<AccountsReplica> {
   const now = options.now ?? Date.now;
   const keys = new KeyStore(now);
   for (const change of await loadAccountChanges(options.store)) keys.apply(change);
-  const consumer: Consumer<typeof TOPICS.accounts> = options.bus.consumer({ groupId: `api-accounts-${options.replicaId}`, topic: TOPICS.accounts, fromBeginning: true });
+  const consumer: Consumer<typeof TOPICS.accounts> = options.bus.consumer({
+    groupId: `api-accounts-${options.replicaId}`,
+    topic: TOPICS.accounts,
+    fromBeginning: true,
+  });
   consumer.run(async (batch) => {
     for (const r of batch.records) if (r.value !== null) keys.apply(r.value);
   });
-  consumer.done.catch((err: unknown) => options.logger.error({ err }, 'accounts topic consumer stopped: key changes from other replicas no longer arrive'));
+  consumer.done.catch((err: unknown) =>
+    options.logger.error({ err }, 'accounts topic consumer stopped: key changes from other replicas no longer arrive'),
+  );
   options.logger.info({ keys: keys.size }, 'accounts loaded');
   return { keys, accounts: new Accounts(keys, options.store, options.bus.producer(), now), stop: () => consumer.stop() };
 }

@@ -16,9 +16,10 @@ export function loadOrCreateDemoSecrets(dataDir: string): Record<TierName, strin
     const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
     if (isKeyMap(parsed)) return parsed;
   }
-  const keys = Object.fromEntries(
-    TIER_NAMES.map((tier) => [tier, `${tier}_${randomBytes(18).toString('base64url')}`]),
-  ) as Record<TierName, string>;
+  const keys = Object.fromEntries(TIER_NAMES.map((tier) => [tier, `${tier}_${randomBytes(18).toString('base64url')}`])) as Record<
+    TierName,
+    string
+  >;
   mkdirSync(dataDir, { recursive: true });
   writeFileSync(file, JSON.stringify(keys, null, 2), { mode: 0o600 });
   return keys;
@@ -59,5 +60,7 @@ export async function ensureKeys(accounts: Accounts, label: string, secrets: rea
     else await accounts.setTier(known.id, s.tier);
   }
   if (missing.length === 0) return;
-  await accounts.createAccountsWithKeys(missing.map((s) => ({ account: `${label} ${s.tier}`, key: { tier: s.tier, name: label, secret: s.key } })));
+  await accounts.createAccountsWithKeys(
+    missing.map((s) => ({ account: `${label} ${s.tier}`, key: { tier: s.tier, name: label, secret: s.key } })),
+  );
 }

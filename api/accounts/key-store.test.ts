@@ -4,8 +4,21 @@ import { KeyStore } from './key-store.js';
 import { hashSecret, previewOf } from './secrets.js';
 
 const key = (over: Partial<ApiKeyRecord> = {}): ApiKeyRecord => ({
-  id: 'key_1', accountId: 'acct_1', hash: hashSecret('sk_live_secret'), preview: previewOf('sk_live_secret'), tier: 'pro', name: null,
-  createdAt: 1000, updatedAt: 1000, active: true, expiresAt: null, revokedAt: null, requestsPerMinute: null, replacedBy: null, version: 1000, ...over,
+  id: 'key_1',
+  accountId: 'acct_1',
+  hash: hashSecret('sk_live_secret'),
+  preview: previewOf('sk_live_secret'),
+  tier: 'pro',
+  name: null,
+  createdAt: 1000,
+  updatedAt: 1000,
+  active: true,
+  expiresAt: null,
+  revokedAt: null,
+  requestsPerMinute: null,
+  replacedBy: null,
+  version: 1000,
+  ...over,
 });
 
 describe('KeyStore', () => {

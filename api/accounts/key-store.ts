@@ -133,8 +133,20 @@ export class KeyStore {
     this.apply({
       kind: 'key',
       key: {
-        id, accountId, hash: hashSecret(secret), preview: previewOf(secret), tier, name: null, createdAt: now, updatedAt: now,
-        active: true, expiresAt: null, revokedAt: null, requestsPerMinute: overrides.requestsPerMinute ?? null, replacedBy: null, version: 1,
+        id,
+        accountId,
+        hash: hashSecret(secret),
+        preview: previewOf(secret),
+        tier,
+        name: null,
+        createdAt: now,
+        updatedAt: now,
+        active: true,
+        expiresAt: null,
+        revokedAt: null,
+        requestsPerMinute: overrides.requestsPerMinute ?? null,
+        replacedBy: null,
+        version: 1,
       },
     });
     return this.authById.get(id) as AuthenticatedKey;

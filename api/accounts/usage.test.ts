@@ -8,7 +8,8 @@ function flakyStore(): OlapStore & { rows: StoreRow[] } {
   let fail = true;
   const rows: StoreRow[] = [];
   return {
-    kind: 'chdb', rows,
+    kind: 'chdb',
+    rows,
     exec: async () => {},
     insert: async (_table, r) => {
       if (fail) {
@@ -43,6 +44,11 @@ describe('UsageRecorder', () => {
   it('starts the week on Monday and the month on the 1st, in UTC', () => {
     // Sunday 2026-05-31 23:59 UTC: the week began Monday the 25th.
     const p = periodStarts(Date.UTC(2026, 4, 31, 23, 59));
-    expect([p.day, p.week, p.month, p.nextMonth].map((t) => new Date(t).toISOString().slice(0, 10))).toEqual(['2026-05-31', '2026-05-25', '2026-05-01', '2026-06-01']);
+    expect([p.day, p.week, p.month, p.nextMonth].map((t) => new Date(t).toISOString().slice(0, 10))).toEqual([
+      '2026-05-31',
+      '2026-05-25',
+      '2026-05-01',
+      '2026-06-01',
+    ]);
   });
 });

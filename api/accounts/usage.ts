@@ -108,7 +108,10 @@ export class UsageRecorder {
    */
   usageOf(accountId: string): Promise<AccountUsage> {
     const result = this.flushing.then(() => this.readUsage(accountId));
-    this.flushing = result.then(() => undefined, () => undefined);
+    this.flushing = result.then(
+      () => undefined,
+      () => undefined,
+    );
     return result;
   }
 
@@ -124,7 +127,14 @@ export class UsageRecorder {
         WHERE account_id = {account:String}
           AND minute >= toDateTime({from:UInt32}, 'UTC') AND minute < toDateTime({until:UInt32}, 'UTC')
         GROUP BY endpoint`,
-      { account: accountId, day: day / 1000, week: week / 1000, month: month / 1000, from: from / 1000, until: Math.max(nextMonth, day + DAY_MS) / 1000 },
+      {
+        account: accountId,
+        day: day / 1000,
+        week: week / 1000,
+        month: month / 1000,
+        from: from / 1000,
+        until: Math.max(nextMonth, day + DAY_MS) / 1000,
+      },
     );
     const byEndpoint = new Map<string, PeriodCounts>();
     const add = (endpoint: string, counts: PeriodCounts): void => {
@@ -137,7 +147,11 @@ export class UsageRecorder {
     for (const r of rows) add(r.endpoint, { today: Number(r.today), this_week: Number(r.this_week), this_month: Number(r.this_month) });
     for (const b of this.buffer.values()) {
       if (b.accountId !== accountId) continue;
-      add(b.endpoint, { today: b.minute >= day ? b.requests : 0, this_week: b.minute >= week ? b.requests : 0, this_month: b.minute >= month ? b.requests : 0 });
+      add(b.endpoint, {
+        today: b.minute >= day ? b.requests : 0,
+        this_week: b.minute >= week ? b.requests : 0,
+        this_month: b.minute >= month ? b.requests : 0,
+      });
     }
     const sum = (f: keyof PeriodCounts): number => [...byEndpoint.values()].reduce((s, e) => s + e[f], 0);
     return { today: sum('today'), this_week: sum('this_week'), this_month: sum('this_month'), byEndpoint };

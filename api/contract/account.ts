@@ -102,7 +102,19 @@ const FEATURE_NAMES = Object.keys(featuresOf('free'));
 
 export const accountSchema = {
   type: 'object',
-  required: ['key_id', 'account_id', 'tier', 'rate_limit', 'features', 'feature_list', 'streaming', 'limits', 'data_delay_seconds', 'key', 'add_ons'],
+  required: [
+    'key_id',
+    'account_id',
+    'tier',
+    'rate_limit',
+    'features',
+    'feature_list',
+    'streaming',
+    'limits',
+    'data_delay_seconds',
+    'key',
+    'add_ons',
+  ],
   properties: {
     key_id: { type: 'string', description: 'The key that sent the request.' },
     account_id: { type: 'string' },
@@ -114,7 +126,11 @@ export const accountSchema = {
       properties: { requests_per_minute: { type: 'integer' }, max_books: { type: 'integer', description: '999 = all sportsbooks.' } },
     },
     features: { ...booleans(FEATURE_NAMES), description: 'What the tier includes, as booleans (the shape the SDKs read).' },
-    feature_list: { type: 'array', items: { type: 'string' }, description: 'The included features as names (the shape of the reference\'s document).' },
+    feature_list: {
+      type: 'array',
+      items: { type: 'string' },
+      description: "The included features as names (the shape of the reference's document).",
+    },
     streaming: {
       type: 'object',
       required: ['enabled', 'max_connections'],
@@ -134,11 +150,20 @@ export const accountSchema = {
     },
     data_delay_seconds: { type: 'integer', description: 'How far behind real time the odds are for this tier (X-Data-Delay).' },
     key: apiKeySchema,
-    add_ons: { type: 'array', items: { type: 'string' }, description: 'Always empty: this service has no add-ons; tiers carry everything.' },
+    add_ons: {
+      type: 'array',
+      items: { type: 'string' },
+      description: 'Always empty: this service has no add-ons; tiers carry everything.',
+    },
   },
 } as const;
 
-export function presentAccount(auth: AuthenticatedKey, key: ApiKeyRecord, accountName: string | null, now: number): Record<string, unknown> {
+export function presentAccount(
+  auth: AuthenticatedKey,
+  key: ApiKeyRecord,
+  accountName: string | null,
+  now: number,
+): Record<string, unknown> {
   const t = TIERS[auth.tier];
   const requestsPerMinute = auth.requestsPerMinute ?? t.requestsPerMinute;
   const maxBooks = t.maxSportsbooks ?? UNLIMITED_BOOKS;
@@ -150,7 +175,9 @@ export function presentAccount(auth: AuthenticatedKey, key: ApiKeyRecord, accoun
     tier: auth.tier,
     rate_limit: { requests_per_minute: requestsPerMinute, max_books: maxBooks },
     features,
-    feature_list: Object.entries(features).filter(([, on]) => on).map(([name]) => name),
+    feature_list: Object.entries(features)
+      .filter(([, on]) => on)
+      .map(([name]) => name),
     streaming: { enabled: t.maxStreams > 0, max_connections: t.maxStreams },
     limits: {
       requests_per_minute: requestsPerMinute,
@@ -190,11 +217,20 @@ export const usageSchema = {
         by_endpoint: {
           type: 'array',
           description: 'Per route, busiest this month first.',
-          items: { type: 'object', required: ['endpoint', 'today', 'this_week', 'this_month'], properties: { endpoint: { type: 'string', description: 'Method and route pattern, e.g. GET /api/v1/odds.' }, ...periodCounts } },
+          items: {
+            type: 'object',
+            required: ['endpoint', 'today', 'this_week', 'this_month'],
+            properties: { endpoint: { type: 'string', description: 'Method and route pattern, e.g. GET /api/v1/odds.' }, ...periodCounts },
+          },
         },
       },
     },
     streams: { type: 'object', required: ['active', 'max'], properties: { active: { type: 'integer' }, max: { type: 'integer' } } },
-    period: { type: 'object', required: ['start', 'end'], description: 'The calendar month (UTC) the monthly count covers.', properties: { start: dateTime, end: dateTime } },
+    period: {
+      type: 'object',
+      required: ['start', 'end'],
+      description: 'The calendar month (UTC) the monthly count covers.',
+      properties: { start: dateTime, end: dateTime },
+    },
   },
 } as const;

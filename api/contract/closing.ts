@@ -16,7 +16,8 @@ export function chIso(value: string | null): string | null {
 
 const fairSchema = {
   type: 'object',
-  description: 'Fair probability of this selection from the sharp references\' closes, by de-vig method; null when no reference closed this line.',
+  description:
+    "Fair probability of this selection from the sharp references' closes, by de-vig method; null when no reference closed this line.",
   properties: { power: nullableNumber, multiplicative: nullableNumber, additive: nullableNumber, shin: nullableNumber },
 } as const;
 
@@ -34,7 +35,10 @@ export const closingOddSchema = {
     odds_american: { type: 'integer' },
     odds_decimal: { type: 'number' },
     implied_probability: { type: 'number' },
-    no_vig_probability: { ...nullableNumber, description: "Power de-vig of this book's own closing market; null when it closed one side only." },
+    no_vig_probability: {
+      ...nullableNumber,
+      description: "Power de-vig of this book's own closing market; null when it closed one side only.",
+    },
     fair_probability: fairSchema,
     reference_books: { type: 'array', items: { type: 'string' } },
     timestamp: { ...time, description: 'When the book last set or confirmed this price before the start.' },
@@ -82,12 +86,21 @@ export const closingSnapshotSchema = {
     away_team: nullableString,
     event_start_time: nullableTime,
     captured_at: { ...nullableTime, description: 'First capture; null while nothing is captured.' },
-    books: { type: 'object', description: 'Sportsbook id -> its closing lines; {} until the event has started.', additionalProperties: { type: 'array', items: closingOddSchema } },
+    books: {
+      type: 'object',
+      description: 'Sportsbook id -> its closing lines; {} until the event has started.',
+      additionalProperties: { type: 'array', items: closingOddSchema },
+    },
   },
 } as const;
 
 /** Closing lines grouped by book, with the event's fields from the first one. */
-export function presentClosingSnapshot(catalog: Catalog, eventId: string, rows: readonly ClosingLineRecord[], fallback: { sport: string; league: string; home: string; away: string; start: number } | null): Record<string, unknown> {
+export function presentClosingSnapshot(
+  catalog: Catalog,
+  eventId: string,
+  rows: readonly ClosingLineRecord[],
+  fallback: { sport: string; league: string; home: string; away: string; start: number } | null,
+): Record<string, unknown> {
   const books: Record<string, Record<string, unknown>[]> = Object.create(null) as Record<string, Record<string, unknown>[]>;
   let captured: string | null = null;
   for (const r of rows) {
@@ -110,7 +123,17 @@ export function presentClosingSnapshot(catalog: Catalog, eventId: string, rows: 
 
 export const historicalLineSchema = {
   type: 'object',
-  required: ['market_type', 'selection', 'selection_type', 'line', 'odds_american', 'odds_decimal', 'implied_probability', 'no_vig_probability', 'timestamp'],
+  required: [
+    'market_type',
+    'selection',
+    'selection_type',
+    'line',
+    'odds_american',
+    'odds_decimal',
+    'implied_probability',
+    'no_vig_probability',
+    'timestamp',
+  ],
   properties: {
     market_type: { type: 'string' },
     selection: { type: 'string' },
@@ -121,7 +144,10 @@ export const historicalLineSchema = {
     odds_american: { type: 'integer' },
     odds_decimal: { type: 'number' },
     implied_probability: { type: 'number' },
-    no_vig_probability: { ...nullableNumber, description: "Power de-vig of the book's own closing market; null for single-selection markets." },
+    no_vig_probability: {
+      ...nullableNumber,
+      description: "Power de-vig of the book's own closing market; null for single-selection markets.",
+    },
     fair_probability: fairSchema,
     timestamp: time,
   },
@@ -140,13 +166,23 @@ export const historicalEventSchema = {
     first_captured_at: time,
     books: {
       type: 'array',
-      items: { type: 'object', required: ['book', 'captured_at', 'lines'], properties: { book: { type: 'string' }, captured_at: time, lines: { type: 'array', items: historicalLineSchema } } },
+      items: {
+        type: 'object',
+        required: ['book', 'captured_at', 'lines'],
+        properties: { book: { type: 'string' }, captured_at: time, lines: { type: 'array', items: historicalLineSchema } },
+      },
     },
   },
 } as const;
 
-export function presentHistoricalDay(catalog: Catalog, rows: readonly ClosingLineRecord[]): { events: Record<string, unknown>[]; totalLines: number } {
-  const events = new Map<string, { head: ClosingLineRecord; first: string; books: Map<string, { captured: string; lines: Record<string, unknown>[] }> }>();
+export function presentHistoricalDay(
+  catalog: Catalog,
+  rows: readonly ClosingLineRecord[],
+): { events: Record<string, unknown>[]; totalLines: number } {
+  const events = new Map<
+    string,
+    { head: ClosingLineRecord; first: string; books: Map<string, { captured: string; lines: Record<string, unknown>[] }> }
+  >();
   for (const r of rows) {
     let e = events.get(r.event_id);
     const at = chIso(r.captured_at) ?? '';
@@ -213,7 +249,20 @@ export function presentClvGroup(g: ClvGroupRecord): Record<string, unknown> {
 
 export const evHistoryRowSchema = {
   type: 'object',
-  required: ['id', 'game_id', 'sport', 'league', 'market', 'selection', 'sportsbook', 'odds_american', 'odds_decimal', 'ev_percentage', 'detected_at', 'clv'],
+  required: [
+    'id',
+    'game_id',
+    'sport',
+    'league',
+    'market',
+    'selection',
+    'sportsbook',
+    'odds_american',
+    'odds_decimal',
+    'ev_percentage',
+    'detected_at',
+    'clv',
+  ],
   properties: {
     id: { type: 'string' },
     game_id: { type: 'string' },
@@ -289,15 +338,16 @@ export function presentEvHistory(r: EvHistoryRecord): Record<string, unknown> {
     last_seen_at: chIso(r.last_seen_at),
     expired_at: chIso(r.expired_at),
     expire_reason: r.expire_reason,
-    clv: Number(r.graded) === 1 || r.graded === (true as unknown)
-      ? {
-          closing_devig_book: r.closing_devig_book,
-          closing_no_vig_probability: r.closing_no_vig_probability,
-          closing_odds_american: r.closing_odds_american,
-          clv_percent: r.clv_percent,
-          result: r.result,
-          graded_at: chIso(r.graded_at),
-        }
-      : null,
+    clv:
+      Number(r.graded) === 1 || r.graded === (true as unknown)
+        ? {
+            closing_devig_book: r.closing_devig_book,
+            closing_no_vig_probability: r.closing_no_vig_probability,
+            closing_odds_american: r.closing_odds_american,
+            clv_percent: r.clv_percent,
+            result: r.result,
+            graded_at: chIso(r.graded_at),
+          }
+        : null,
   };
 }

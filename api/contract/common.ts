@@ -14,7 +14,10 @@ export const paginationSchema = {
     offset: { type: 'integer' },
     has_more: { type: 'boolean' },
     next_offset: nullableInteger,
-    next_cursor: { ...nullableString, description: 'Opaque cursor of the next page (where the endpoint offers cursors); null on the last page.' },
+    next_cursor: {
+      ...nullableString,
+      description: 'Opaque cursor of the next page (where the endpoint offers cursors); null on the last page.',
+    },
     count: { type: 'integer', description: 'Items on this page.' },
     total: { type: 'integer', description: 'Items matching the query.' },
   },
@@ -69,7 +72,9 @@ export function errorResponse(description: string): object {
 export const authErrorResponses = {
   400: errorResponse('invalid_request: a parameter or the body is missing or invalid; the message names it.'),
   401: errorResponse('unauthorized: the API key is missing or not valid.'),
-  403: errorResponse("feature_required: the key's tier lacks a feature or sportsbook the request needs; the message names the tier that has it."),
+  403: errorResponse(
+    "feature_required: the key's tier lacks a feature or sportsbook the request needs; the message names the tier that has it.",
+  ),
   429: errorResponse('rate_limited: the per-minute request limit is spent; see Retry-After.'),
 } as const;
 
@@ -79,7 +84,11 @@ export const notFoundResponse = errorResponse('not_found: no such resource.');
  * `updated_at` on every 2xx JSON envelope: the time the server emitted the answer. The envelope
  * plugin sets it on the way out, after the handler, so handlers never write it.
  */
-export const updatedAtSchema = { type: 'string', format: 'date-time', description: 'When the server emitted this answer (RFC 3339, UTC).' } as const;
+export const updatedAtSchema = {
+  type: 'string',
+  format: 'date-time',
+  description: 'When the server emitted this answer (RFC 3339, UTC).',
+} as const;
 
 export function dataEnvelope(data: object, meta?: object): object {
   return {
@@ -92,7 +101,10 @@ export function dataEnvelope(data: object, meta?: object): object {
 /** A list's `meta` also carries `pagination` (the envelope plugin copies it there: some clients read it only there). */
 function withMetaPagination(meta: object | undefined): object {
   const m = (meta ?? { type: 'object' }) as { properties?: Record<string, object> };
-  return { ...m, properties: { ...(m.properties ?? {}), pagination: { ...paginationSchema, description: 'Same as the top-level pagination.' } } };
+  return {
+    ...m,
+    properties: { ...(m.properties ?? {}), pagination: { ...paginationSchema, description: 'Same as the top-level pagination.' } },
+  };
 }
 
 export function paginatedEnvelope(item: object, metaSchema?: object): object {
@@ -113,7 +125,10 @@ export function paginatedEnvelope(item: object, metaSchema?: object): object {
 /** `meta` of a plain list: the page's and the match set's sizes. */
 export const countMetaSchema = {
   type: 'object',
-  properties: { count: { type: 'integer', description: 'Items on this page.' }, total: { type: 'integer', description: 'Items matching the query.' } },
+  properties: {
+    count: { type: 'integer', description: 'Items on this page.' },
+    total: { type: 'integer', description: 'Items matching the query.' },
+  },
 } as const;
 
 /** Query-string schema for `limit`/`offset` with the route's own bounds. */
@@ -133,13 +148,23 @@ export interface Pagination {
 
 export function pagination(limit: number, offset: number, total: number): Pagination & { count: number; total: number } {
   const hasMore = offset + limit < total;
-  return { limit, offset, has_more: hasMore, next_offset: hasMore ? offset + limit : null, count: Math.max(0, Math.min(limit, total - offset)), total };
+  return {
+    limit,
+    offset,
+    has_more: hasMore,
+    next_offset: hasMore ? offset + limit : null,
+    count: Math.max(0, Math.min(limit, total - offset)),
+    total,
+  };
 }
 
 /** Comma-separated multi-select parameter as a set; undefined when absent or empty. */
 export function csv(value: string | undefined): Set<string> | undefined {
   if (typeof value !== 'string') return undefined;
-  const items = value.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+  const items = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
   return items.length > 0 ? new Set(items) : undefined;
 }
 

@@ -7,7 +7,20 @@ import { leagueRef, sportRef, teamName, teamRef } from './refs.js';
 
 export const eventSchema = {
   type: 'object',
-  required: ['id', 'external_ids', 'sport', 'league', 'home_team', 'away_team', 'start_time', 'status', 'is_live', 'book_count', 'markets', 'books'],
+  required: [
+    'id',
+    'external_ids',
+    'sport',
+    'league',
+    'home_team',
+    'away_team',
+    'start_time',
+    'status',
+    'is_live',
+    'book_count',
+    'markets',
+    'books',
+  ],
   properties: {
     id: { type: 'string' },
     external_ids: { type: 'object', additionalProperties: { type: 'string' }, description: "Sportsbook id -> that book's own event id." },
@@ -33,7 +46,12 @@ export const eventSchema = {
  * `books`, `book_count` and `external_ids` name no other (a free key must not learn which
  * other books list the game). Absent: every book.
  */
-export function presentEvent(catalog: Catalog, board: LiveBoard, e: CanonicalEvent, visibleBooks?: ReadonlySet<string>): Record<string, unknown> {
+export function presentEvent(
+  catalog: Catalog,
+  board: LiveBoard,
+  e: CanonicalEvent,
+  visibleBooks?: ReadonlySet<string>,
+): Record<string, unknown> {
   const books = visibleBooks ? board.booksOf(e.id).filter((b) => visibleBooks.has(b)) : board.booksOf(e.id);
   const externalIds = visibleBooks ? Object.fromEntries(Object.entries(e.externalIds).filter(([b]) => visibleBooks.has(b))) : e.externalIds;
   return {

@@ -18,9 +18,27 @@ export interface MarketFacts {
  * period totals included), `props` player props. The same on every endpoint that takes `market`.
  */
 export const MARKET_CATEGORIES: ReadonlyMap<string, { markets: readonly MarketId[]; test: (m: MarketFacts) => boolean }> = new Map([
-  ['main', { markets: ['moneyline', 'point_spread', 'total_points'], test: (m: MarketFacts) => m.market === 'moneyline' || m.market === 'point_spread' || m.market === 'total_points' }],
-  ['spread', { markets: ['point_spread', '1st_half', '1st_quarter'], test: (m: MarketFacts) => m.family === 'side' && m.market !== 'moneyline' && m.market !== 'team_total' }],
-  ['total', { markets: ['total_points', 'team_total', '1st_half', '1st_quarter'], test: (m: MarketFacts) => m.family === 'total' && m.market !== 'player_prop' }],
+  [
+    'main',
+    {
+      markets: ['moneyline', 'point_spread', 'total_points'],
+      test: (m: MarketFacts) => m.market === 'moneyline' || m.market === 'point_spread' || m.market === 'total_points',
+    },
+  ],
+  [
+    'spread',
+    {
+      markets: ['point_spread', '1st_half', '1st_quarter'],
+      test: (m: MarketFacts) => m.family === 'side' && m.market !== 'moneyline' && m.market !== 'team_total',
+    },
+  ],
+  [
+    'total',
+    {
+      markets: ['total_points', 'team_total', '1st_half', '1st_quarter'],
+      test: (m: MarketFacts) => m.family === 'total' && m.market !== 'player_prop',
+    },
+  ],
   ['props', { markets: ['player_prop'], test: (m: MarketFacts) => m.market === 'player_prop' }],
 ] as const);
 
@@ -30,7 +48,11 @@ const PLAYER_STAT = /^player_([a-z0-9_]+)$/;
  * A `market` value: market ids, categories, or `player_<stat>` (one stat of player props).
  * `markets` is every market id it can match; `test` is set only when the ids alone are not exact.
  */
-export function parseMarkets(value: string | undefined, field = 'market', where: FilterSource = 'query parameter'): { markets: Set<string>; test?: (m: MarketFacts) => boolean } | undefined {
+export function parseMarkets(
+  value: string | undefined,
+  field = 'market',
+  where: FilterSource = 'query parameter',
+): { markets: Set<string>; test?: (m: MarketFacts) => boolean } | undefined {
   const items = csv(value);
   if (!items) return undefined;
   const markets = new Set<string>();
@@ -67,7 +89,7 @@ export const sharedFilterParams = {
   sportsbook: csvParam('Sportsbook ids, comma-separated (or the parameter repeated).'),
   market: csvParam(MARKET_HELP),
   event: csvParam('Event ids, comma-separated.'),
-  event_id: csvParam('Alias of `event` (the name the reference service\'s SDKs send).'),
+  event_id: csvParam("Alias of `event` (the name the reference service's SDKs send)."),
   live: { type: 'boolean', description: 'true: live events only; false: pre-match only; omitted: both.' },
   team: { type: 'string', maxLength: 200, description: 'Team id, or whole words of a team name or alias.' },
   date: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'Start date (YYYY-MM-DD) in US Eastern time.' },
@@ -91,7 +113,13 @@ export interface SharedFilterQuery {
 }
 
 /** Unknown ids in a filter are a client's typo, not an empty result: 400 naming the field. */
-function known(field: string, values: Set<string> | undefined, has: (id: string) => boolean, what: string, where = 'query parameter'): Set<string> | undefined {
+function known(
+  field: string,
+  values: Set<string> | undefined,
+  has: (id: string) => boolean,
+  what: string,
+  where = 'query parameter',
+): Set<string> | undefined {
   if (!values) return undefined;
   for (const v of values) {
     if (!has(v)) throw new ApiError('invalid_request', `Invalid ${where} '${field}': unknown ${what} '${v}'`);
@@ -102,7 +130,11 @@ function known(field: string, values: Set<string> | undefined, has: (id: string)
 /** Where the filters came from, for messages: `query parameter` or `body field`. */
 export type FilterSource = 'query parameter' | 'body field';
 
-export function parseFilters(query: SharedFilterQuery, catalog: Catalog, where: FilterSource = 'query parameter'): { event: EventFilter; row: RowFilter } {
+export function parseFilters(
+  query: SharedFilterQuery,
+  catalog: Catalog,
+  where: FilterSource = 'query parameter',
+): { event: EventFilter; row: RowFilter } {
   const books = known('sportsbook', csv(query.sportsbook), (id) => catalog.books.has(id), 'sportsbook', where);
   const event: EventFilter = {
     sports: known('sport', csv(query.sport), (id) => catalog.sports.has(id), 'sport'),
@@ -121,7 +153,9 @@ export function parseFilters(query: SharedFilterQuery, catalog: Catalog, where: 
   const row: RowFilter = {
     books,
     markets: markets?.markets,
-    ...(test ? { marketTest: (r: OddsRow) => test({ market: r.market, family: selectionFamily(r.selection), statCategory: r.statCategory }) } : {}),
+    ...(test
+      ? { marketTest: (r: OddsRow) => test({ market: r.market, family: selectionFamily(r.selection), statCategory: r.statCategory }) }
+      : {}),
     minOdds: query.min_odds,
     maxOdds: query.max_odds,
   };
@@ -131,10 +165,15 @@ export function parseFilters(query: SharedFilterQuery, catalog: Catalog, where: 
 /** 403 feature_required for a book above the tier or too many books, with the tier that would serve it. */
 export function bookSelectionError(tier: TierName, selection: Exclude<BookSelection, { ok: true }>): ApiError {
   if (selection.reason === 'tier') {
-    return new ApiError('feature_required', `Sportsbook '${selection.book}' needs the ${selection.needs} tier or higher; this key is ${tier}`, {}, {
-      tier,
-      required_tier: selection.needs,
-    });
+    return new ApiError(
+      'feature_required',
+      `Sportsbook '${selection.book}' needs the ${selection.needs} tier or higher; this key is ${tier}`,
+      {},
+      {
+        tier,
+        required_tier: selection.needs,
+      },
+    );
   }
   return new ApiError(
     'feature_required',
@@ -157,7 +196,12 @@ export const addSportsbookParam = csvParam(
  * tier's default set, or exactly `sportsbook`, plus `add_sportsbook`. A book the tier does not
  * open, or more books than the tier serves, is 403 feature_required naming the tier that has it.
  */
-export function parseOddsFilters(query: OddsFilterQuery, catalog: Catalog, tier: TierName, where: FilterSource = 'query parameter'): { event: EventFilter; row: RowFilter } {
+export function parseOddsFilters(
+  query: OddsFilterQuery,
+  catalog: Catalog,
+  tier: TierName,
+  where: FilterSource = 'query parameter',
+): { event: EventFilter; row: RowFilter } {
   const filters = parseFilters(query, catalog, where);
   const added = known('add_sportsbook', csv(query.add_sportsbook), (id) => catalog.books.has(id), 'sportsbook');
   const selection = selectBooks(tier, [...catalog.books.values()], filters.row.books, added);

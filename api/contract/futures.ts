@@ -3,7 +3,11 @@ import type { FutureEvOpportunity, FuturesMarket } from '../../schemas/index.js'
 import type { FutureMarketSummary, FutureOddsRow, FuturesComparison } from '../queries/index.js';
 import { isoTime, nullableNumber, nullableString } from './common.js';
 
-const futureType = { type: 'string', enum: [...FUTURE_TYPES], description: 'TEAM (one outcome per team), PLAYER (awards), OVER_UNDER (season win totals), YES_NO (to make the playoffs).' } as const;
+const futureType = {
+  type: 'string',
+  enum: [...FUTURE_TYPES],
+  description: 'TEAM (one outcome per team), PLAYER (awards), OVER_UNDER (season win totals), YES_NO (to make the playoffs).',
+} as const;
 const methods = ['power', 'multiplicative', 'additive', 'shin', 'odds_ratio', 'logit', 'worst_case'] as const;
 
 /** A futures market (COMPAT §8 FutureMarket): the first six fields are what the reference requires. */
@@ -19,7 +23,7 @@ export const futureMarketSchema = {
     selection_count: { type: 'integer', description: 'Distinct outcomes over the books shown.' },
     books_available: { type: 'array', items: { type: 'string' }, description: 'Books pricing the market, alphabetical.' },
     season: { type: 'string', description: '2026-27, or 2026 for a season within one year.' },
-    team: { ...nullableString, description: 'Team id of a team\'s own market (season wins, playoffs).' },
+    team: { ...nullableString, description: "Team id of a team's own market (season wins, playoffs)." },
     event_start_time: { type: 'string', format: 'date-time', description: 'When the market settles (the end of the season).' },
   },
 } as const;
@@ -42,7 +46,20 @@ export function presentFutureMarket(m: FutureMarketSummary): Record<string, unkn
 /** One book's price of one outcome (COMPAT §8 FutureOdds); fair line fields for keys with the +EV feature. */
 export const futureOddsSchema = {
   type: 'object',
-  required: ['selection', 'sportsbook', 'odds_american', 'odds_decimal', 'probability', 'future_type', 'future_market_id', 'future_market_name', 'sport', 'league', 'event_start_time', 'timestamp'],
+  required: [
+    'selection',
+    'sportsbook',
+    'odds_american',
+    'odds_decimal',
+    'probability',
+    'future_type',
+    'future_market_id',
+    'future_market_name',
+    'sport',
+    'league',
+    'event_start_time',
+    'timestamp',
+  ],
   properties: {
     id: { type: 'string', description: 'Stable per market, book, outcome and line.' },
     selection: { type: 'string', description: 'Team name, player name, Over/Under or Yes/No.' },
@@ -59,7 +76,11 @@ export const futureOddsSchema = {
     league: { type: 'string' },
     event_start_time: { type: 'string', format: 'date-time', description: 'When the market settles.' },
     timestamp: { type: 'string', format: 'date-time', description: 'When the book set or confirmed its board.' },
-    fair_probability: { ...nullableNumber, description: 'The sharp references\' fair probability (power de-vig across every outcome, averaged); Pro tier and up, null otherwise or when no reference prices the outcome.' },
+    fair_probability: {
+      ...nullableNumber,
+      description:
+        "The sharp references' fair probability (power de-vig across every outcome, averaged); Pro tier and up, null otherwise or when no reference prices the outcome.",
+    },
     ev_percent: { ...nullableNumber, description: 'EV % of this price at that fair probability; Pro tier and up.' },
     is_best: { type: 'boolean', description: 'The longest price of this outcome over every book.' },
   },
@@ -92,13 +113,34 @@ export function presentFutureOdds(r: FutureOddsRow, withFair: boolean): Record<s
 const methodValues = {
   type: 'object',
   required: ['fair_probability', 'no_vig_odds', 'ev_percent', 'kelly_percent'],
-  properties: { fair_probability: { type: 'number' }, no_vig_odds: { type: 'number' }, ev_percent: { type: 'number' }, kelly_percent: { type: 'number' } },
+  properties: {
+    fair_probability: { type: 'number' },
+    no_vig_odds: { type: 'number' },
+    ev_percent: { type: 'number' },
+    kelly_percent: { type: 'number' },
+  },
 } as const;
 
 /** A futures +EV price: the book's price against the references' de-vigged probability of that outcome. */
 export const futureEvSchema = {
   type: 'object',
-  required: ['id', 'future_market_id', 'future_market_name', 'sport', 'league', 'future_type', 'sportsbook', 'selection', 'odds_american', 'odds_decimal', 'fair_probability', 'ev_percent', 'devig_methods', 'sharp_books', 'detected_at'],
+  required: [
+    'id',
+    'future_market_id',
+    'future_market_name',
+    'sport',
+    'league',
+    'future_type',
+    'sportsbook',
+    'selection',
+    'odds_american',
+    'odds_decimal',
+    'fair_probability',
+    'ev_percent',
+    'devig_methods',
+    'sharp_books',
+    'detected_at',
+  ],
   properties: {
     id: { type: 'string', pattern: '^[a-f0-9]{16}$' },
     future_market_id: { type: 'string' },
@@ -118,7 +160,7 @@ export const futureEvSchema = {
     kelly_percent: { type: 'number' },
     devig_methods: { type: 'object', required: [...methods], properties: Object.fromEntries(methods.map((m) => [m, methodValues])) },
     sharp_books: { type: 'array', items: { type: 'string' }, description: 'Reference books averaged, best first (never the book itself).' },
-    reference_hold_percent: { type: 'number', description: 'Hold of the main reference\'s board.' },
+    reference_hold_percent: { type: 'number', description: "Hold of the main reference's board." },
     book_count: { type: 'integer' },
     event_start_time: { type: 'string', format: 'date-time', description: 'When the market settles.' },
     odds_timestamp: { type: 'string', format: 'date-time' },
@@ -146,10 +188,15 @@ export function presentFutureEv(o: FutureEvOpportunity, m: FuturesMarket): Recor
     no_vig_odds: power.noVigOdds,
     ev_percent: o.evPercent,
     kelly_percent: power.kellyPercent,
-    devig_methods: Object.fromEntries(methods.map((k) => {
-      const v = o.methods[k];
-      return [k, { fair_probability: v.fairProbability, no_vig_odds: v.noVigOdds, ev_percent: v.evPercent, kelly_percent: v.kellyPercent }];
-    })),
+    devig_methods: Object.fromEntries(
+      methods.map((k) => {
+        const v = o.methods[k];
+        return [
+          k,
+          { fair_probability: v.fairProbability, no_vig_odds: v.noVigOdds, ev_percent: v.evPercent, kelly_percent: v.kellyPercent },
+        ];
+      }),
+    ),
     sharp_books: o.sharpBooks,
     reference_hold_percent: o.referenceHoldPercent,
     book_count: o.bookCount,
@@ -173,7 +220,12 @@ export function presentFuturesComparison(c: FuturesComparison): Record<string, u
       fair_probability: o.fair?.power ?? null,
       fair_probability_by_method: o.fair,
       best: o.best && { sportsbook: o.best.book, odds_american: o.best.priceAmerican, odds_decimal: o.best.priceDecimal },
-      prices: o.prices.map((p) => ({ sportsbook: p.book, odds_american: p.priceAmerican, odds_decimal: p.priceDecimal, ev_percent: p.evPercent })),
+      prices: o.prices.map((p) => ({
+        sportsbook: p.book,
+        odds_american: p.priceAmerican,
+        odds_decimal: p.priceDecimal,
+        ev_percent: p.evPercent,
+      })),
     })),
   };
 }

@@ -23,15 +23,23 @@ export const gameStateSchema = {
     primary_book: { type: 'string', description: 'The source whose report this is.' },
     book_count: { type: 'integer' },
     game_period: { ...nullableString, description: 'Q3, 2H, P2, S2, T5 (top of the 5th), ...' },
-    game_clock: { ...nullableString, description: 'mm:ss; counts down within the period, up through the match in soccer; null where the sport has no clock.' },
+    game_clock: {
+      ...nullableString,
+      description: 'mm:ss; counts down within the period, up through the match in soccer; null where the sport has no clock.',
+    },
     possession: side,
     server: { ...side, description: 'Tennis: who serves.' },
     last_play: nullableString,
-    corners_home: pair, corners_away: pair,
-    yellow_cards_home: pair, yellow_cards_away: pair,
-    red_cards_home: pair, red_cards_away: pair,
-    fouls_home: pair, fouls_away: pair,
-    sets_home: pair, sets_away: pair,
+    corners_home: pair,
+    corners_away: pair,
+    yellow_cards_home: pair,
+    yellow_cards_away: pair,
+    red_cards_home: pair,
+    red_cards_away: pair,
+    fouls_home: pair,
+    fouls_away: pair,
+    sets_home: pair,
+    sets_away: pair,
     power_play: side,
     outs: pair,
     updated_at: { type: 'string', format: 'date-time' },
@@ -59,7 +67,13 @@ export function presentGameState(catalog: Catalog, s: GameState): Record<string,
     updated_at: isoTime(s.updatedAt),
   };
   const x = s.extras;
-  const pairs: [string, [number, number] | undefined][] = [['corners', x.corners], ['yellow_cards', x.yellowCards], ['red_cards', x.redCards], ['fouls', x.fouls], ['sets', x.sets]];
+  const pairs: [string, [number, number] | undefined][] = [
+    ['corners', x.corners],
+    ['yellow_cards', x.yellowCards],
+    ['red_cards', x.redCards],
+    ['fouls', x.fouls],
+    ['sets', x.sets],
+  ];
   for (const [name, v] of pairs) {
     if (!v) continue;
     out[`${name}_home`] = v[0];
@@ -72,7 +86,10 @@ export function presentGameState(catalog: Catalog, s: GameState): Record<string,
 
 /** `data` of /gamestate: sport -> event id -> state (null-prototype maps: ids come from feeds). */
 export function gameStateMap(catalog: Catalog, states: readonly GameState[]): Record<string, Record<string, Record<string, unknown>>> {
-  const data: Record<string, Record<string, Record<string, unknown>>> = Object.create(null) as Record<string, Record<string, Record<string, unknown>>>;
+  const data: Record<string, Record<string, Record<string, unknown>>> = Object.create(null) as Record<
+    string,
+    Record<string, Record<string, unknown>>
+  >;
   for (const s of states) {
     const bucket = (data[s.sport] ??= Object.create(null) as Record<string, Record<string, unknown>>);
     bucket[s.eventId] = presentGameState(catalog, s);

@@ -10,7 +10,10 @@ import { LEAGUES, MARKETS, SPORTS, SPORTSBOOKS, TEAMS } from '../../schemas/inde
 
 describe('numerical ids', () => {
   const domains: [string, readonly { id: string; numericalId: number | null }[]][] = [
-    ['sports', SPORTS], ['leagues', LEAGUES], ['sportsbooks', SPORTSBOOKS], ['teams', TEAMS],
+    ['sports', SPORTS],
+    ['leagues', LEAGUES],
+    ['sportsbooks', SPORTSBOOKS],
+    ['teams', TEAMS],
   ];
   for (const [name, items] of domains) {
     it(`numbers ${name} densely from 1 in catalog order`, () => {
@@ -25,8 +28,15 @@ describe('numerical ids', () => {
   });
 
   it('pins the ids that clients may have stored', () => {
-    expect(SPORTS.slice(0, 3).map((s) => [s.id, s.numericalId])).toEqual([['basketball', 1], ['football', 2], ['hockey', 3]]);
-    expect(SPORTSBOOKS.slice(0, 2).map((s) => [s.id, s.numericalId])).toEqual([['pinnacle', 1], ['circa', 2]]);
+    expect(SPORTS.slice(0, 3).map((s) => [s.id, s.numericalId])).toEqual([
+      ['basketball', 1],
+      ['football', 2],
+      ['hockey', 3],
+    ]);
+    expect(SPORTSBOOKS.slice(0, 2).map((s) => [s.id, s.numericalId])).toEqual([
+      ['pinnacle', 1],
+      ['circa', 2],
+    ]);
     expect(LEAGUES.find((l) => l.id === 'nba')?.numericalId).toBe(1);
   });
 });

@@ -14,11 +14,23 @@ import { oddsListItemSchema, oddsRowSchema, presentOdds } from './odds.js';
 import { OddsFragments, RawRows, envelopeSerializer } from './odds-fragments.js';
 
 const catalog = new Catalog();
-const schema = paginatedEnvelope(oddsListItemSchema, { type: 'object', properties: { count: { type: 'integer' }, total: { type: 'integer' } } });
+const schema = paginatedEnvelope(oddsListItemSchema, {
+  type: 'object',
+  properties: { count: { type: 'integer' }, total: { type: 'integer' } },
+});
 const compile = fastJson as unknown as (s: object) => (x: unknown) => string;
 const serialize = compile(schema);
 /** The shape of an /odds/delta answer: rows of oddsRowSchema, which requires the core fields. */
-const deltaSchema = { type: 'object', properties: { success: { type: 'boolean' }, data: { type: 'array', items: oddsRowSchema }, removed: { type: 'array' }, pagination: paginationSchema, meta: { type: 'object', properties: { count: { type: 'integer' } } } } };
+const deltaSchema = {
+  type: 'object',
+  properties: {
+    success: { type: 'boolean' },
+    data: { type: 'array', items: oddsRowSchema },
+    removed: { type: 'array' },
+    pagination: paginationSchema,
+    meta: { type: 'object', properties: { count: { type: 'integer' } } },
+  },
+};
 const serializeDelta = compile(deltaSchema);
 
 describe('odds fragments', () => {
@@ -32,13 +44,22 @@ describe('odds fragments', () => {
     for (const e of board.activeEvents()) {
       const main = board.mainLines(e.id);
       const rows = board.rowsOf(e.id);
-      const envelope = { success: true, pagination: { limit: 100, offset: 0, has_more: false, next_offset: null }, meta: { count: rows.length, total: rows.length }, updated_at: '2026-11-21T18:00:00.000Z' };
+      const envelope = {
+        success: true,
+        pagination: { limit: 100, offset: 0, has_more: false, next_offset: null },
+        meta: { count: rows.length, total: rows.length },
+        updated_at: '2026-11-21T18:00:00.000Z',
+      };
       const expected = serialize({ ...envelope, data: rows.map((r) => presentOdds(catalog, r, e, main)) });
       expect(spliced({ ...envelope, data: new RawRows(rows.map((r) => fragments.of(r, e, main))) })).toBe(expected);
       expect(spliced({ ...envelope, data: [] })).toBe(serialize({ ...envelope, data: [] }));
       const changes = { success: true, removed: [], pagination: envelope.pagination, meta: { count: rows.length } };
-      expect(delta({ ...changes, data: new RawRows(rows.map((r) => rowFragments.of(r, e, main))) })).toBe(serializeDelta({ ...changes, data: rows.map((r) => presentOdds(catalog, r, e, main)) }));
-      expect(JSON.parse(JSON.stringify(new RawRows(rows.slice(0, 2).map((r) => fragments.of(r, e, main)))))).toEqual(JSON.parse(JSON.stringify(rows.slice(0, 2).map((r) => presentOdds(catalog, r, e, main)))));
+      expect(delta({ ...changes, data: new RawRows(rows.map((r) => rowFragments.of(r, e, main))) })).toBe(
+        serializeDelta({ ...changes, data: rows.map((r) => presentOdds(catalog, r, e, main)) }),
+      );
+      expect(JSON.parse(JSON.stringify(new RawRows(rows.slice(0, 2).map((r) => fragments.of(r, e, main)))))).toEqual(
+        JSON.parse(JSON.stringify(rows.slice(0, 2).map((r) => presentOdds(catalog, r, e, main)))),
+      );
     }
   });
 
@@ -66,7 +87,8 @@ describe('odds fragments', () => {
 
     // Every book but one drops -3.5 and -4.5: the most quoted home line is now -2.5, so this row turns main.
     for (const r of board.rowsOf(e.id)) {
-      if (r.market === 'point_spread' && Math.abs(r.line ?? 0) !== 2.5 && r.book !== 'pinnacle') board.applyChange({ key: oddsRowKey(r), eventId: r.eventId, row: null, changedAt: clock.now() });
+      if (r.market === 'point_spread' && Math.abs(r.line ?? 0) !== 2.5 && r.book !== 'pinnacle')
+        board.applyChange({ key: oddsRowKey(r), eventId: r.eventId, row: null, changedAt: clock.now() });
     }
     expect(JSON.parse(read(moved, renamed))).toMatchObject({ is_main_line: true, is_alternate_line: false });
     expect(fragments.serialized).toBe(4);

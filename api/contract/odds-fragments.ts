@@ -40,7 +40,8 @@ export type FragmentKind = keyof typeof ROW_SERIALIZERS;
  */
 export function withReadyRows(answer: Record<string, unknown>): Record<string, unknown> {
   const data = answer['data'];
-  if (Array.isArray(data) && data.length > 0 && data.every((d) => typeof d === 'string')) return { ...answer, data: new RawRows(data as string[]) };
+  if (Array.isArray(data) && data.length > 0 && data.every((d) => typeof d === 'string'))
+    return { ...answer, data: new RawRows(data as string[]) };
   return answer;
 }
 

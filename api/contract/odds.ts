@@ -13,8 +13,30 @@ import { deepLinkPath } from '../deeplinks/index.js';
 export const oddsRowSchema = {
   type: 'object',
   required: [
-    'id', 'event_id', 'sportsbook', 'sportsbook_name', 'sport', 'league', 'home_team', 'away_team', 'market', 'market_type', 'selection', 'selection_type', 'line',
-    'odds_american', 'odds_decimal', 'probability', 'odds_probability', 'timestamp', 'event_start_time', 'is_live', 'is_active', 'suspended_since', 'is_main_line', 'is_alternate_line',
+    'id',
+    'event_id',
+    'sportsbook',
+    'sportsbook_name',
+    'sport',
+    'league',
+    'home_team',
+    'away_team',
+    'market',
+    'market_type',
+    'selection',
+    'selection_type',
+    'line',
+    'odds_american',
+    'odds_decimal',
+    'probability',
+    'odds_probability',
+    'timestamp',
+    'event_start_time',
+    'is_live',
+    'is_active',
+    'suspended_since',
+    'is_main_line',
+    'is_alternate_line',
   ],
   properties: {
     id: { type: 'string', description: 'Stable id of the row (event, market, participant, selection, line, sportsbook).' },
@@ -23,11 +45,28 @@ export const oddsRowSchema = {
     sportsbook_name: { type: 'string', description: "The sportsbook's display name." },
     sport: { type: 'string' },
     league: { type: 'string' },
-    market: { type: 'string', enum: [...MARKET_IDS], description: 'Market id (player props are one market, player_prop, with stat_category).' },
-    market_type: { type: 'string', description: 'The market as the reference service names it: the market id, or player_<stat> for player props (player_points).' },
-    selection: { type: 'string', description: 'Display label: the team name for sides, Draw, Over/Under, Yes/No; team totals and props prefix the team or player.' },
-    selection_type: { type: 'string', enum: [...SELECTION_TYPES], description: 'The canonical side: home, away, draw, over, under, yes, no.' },
-    line: { ...nullableNumber, description: "Handicap or threshold from the selection's own perspective; null for markets without a line." },
+    market: {
+      type: 'string',
+      enum: [...MARKET_IDS],
+      description: 'Market id (player props are one market, player_prop, with stat_category).',
+    },
+    market_type: {
+      type: 'string',
+      description: 'The market as the reference service names it: the market id, or player_<stat> for player props (player_points).',
+    },
+    selection: {
+      type: 'string',
+      description: 'Display label: the team name for sides, Draw, Over/Under, Yes/No; team totals and props prefix the team or player.',
+    },
+    selection_type: {
+      type: 'string',
+      enum: [...SELECTION_TYPES],
+      description: 'The canonical side: home, away, draw, over, under, yes, no.',
+    },
+    line: {
+      ...nullableNumber,
+      description: "Handicap or threshold from the selection's own perspective; null for markets without a line.",
+    },
     participant: { ...nullableString, description: 'Player name for player props; home or away for team totals.' },
     player_name: nullableString,
     stat_category: nullableString,
@@ -40,16 +79,28 @@ export const oddsRowSchema = {
     is_live: { type: 'boolean' },
     is_active: {
       type: 'boolean',
-      description: 'False while the sportsbook has the price suspended: the row stays with its last price frozen (it cannot be bet; /odds/best, comparisons and opportunities leave it out) until the book reopens the line. A pulled line leaves the board instead.',
+      description:
+        'False while the sportsbook has the price suspended: the row stays with its last price frozen (it cannot be bet; /odds/best, comparisons and opportunities leave it out) until the book reopens the line. A pulled line leaves the board instead.',
     },
-    suspended_since: { type: ['string', 'null'], format: 'date-time', description: 'When the sportsbook suspended the price; null while the row is active.' },
-    is_main_line: { type: 'boolean', description: 'The line most books quote for this outcome family (home side for handicaps); markets without a line are always main.' },
+    suspended_since: {
+      type: ['string', 'null'],
+      format: 'date-time',
+      description: 'When the sportsbook suspended the price; null while the row is active.',
+    },
+    is_main_line: {
+      type: 'boolean',
+      description: 'The line most books quote for this outcome family (home side for handicaps); markets without a line are always main.',
+    },
     is_alternate_line: { type: 'boolean', description: 'Not the main line.' },
     home_team: { type: 'string' },
     away_team: { type: 'string' },
     external_event_id: { ...nullableString, description: "The sportsbook's own event id." },
     selection_id: { ...nullableString, description: "The sportsbook's own selection id, for deep links." },
-    deep_link: { ...nullableString, description: 'Resolver path that redirects to the sportsbook (add ?state= for per-state sites); null when the book has no link templates.' },
+    deep_link: {
+      ...nullableString,
+      description:
+        'Resolver path that redirects to the sportsbook (add ?state= for per-state sites); null when the book has no link templates.',
+    },
     home: teamRefSchema,
     away: teamRefSchema,
     sport_ref: sportRefSchema,
@@ -72,7 +123,8 @@ const { required: _required, ...optionalRow } = oddsRowSchema;
  */
 export const oddsListItemSchema = {
   ...optionalRow,
-  description: 'An odds row; with group_by=event, an event group (event fields plus `odds`). With `fields`, only the named fields and `id`.',
+  description:
+    'An odds row; with group_by=event, an event group (event fields plus `odds`). With `fields`, only the named fields and `id`.',
   properties: {
     ...optionalRow.properties,
     odds: { type: 'array', items: optionalRow, description: 'group_by=event only: the rows of this event on this page.' },
@@ -84,7 +136,10 @@ export const oddsListItemSchema = {
 /** `GET /odds/best`: the best row of a selection, and how many books quote it. */
 export const bestOddsRowSchema = {
   ...oddsRowSchema,
-  properties: { ...oddsRowSchema.properties, book_count: { type: 'integer', description: 'Sportsbooks (of those served to the key) quoting this selection.' } },
+  properties: {
+    ...oddsRowSchema.properties,
+    book_count: { type: 'integer', description: 'Sportsbooks (of those served to the key) quoting this selection.' },
+  },
 } as const;
 
 /** A row removed since `since` (pulled, or out of the filter): enough to drop it from a mirror. */
@@ -124,7 +179,20 @@ export function presentGroup(catalog: Catalog, event: CanonicalEvent, odds: Publ
  * Fields `fields=` keeps unless a `-name` drops them: the ones clients of the reference service
  * cannot do without (its SDK refuses a row lacking any), and `id`, which is never dropped.
  */
-export const CORE_ODDS_FIELDS = ['id', 'sportsbook', 'event_id', 'sport', 'league', 'home_team', 'away_team', 'market_type', 'selection', 'odds_american', 'odds_decimal', 'probability'] as const;
+export const CORE_ODDS_FIELDS = [
+  'id',
+  'sportsbook',
+  'event_id',
+  'sport',
+  'league',
+  'home_team',
+  'away_team',
+  'market_type',
+  'selection',
+  'odds_american',
+  'odds_decimal',
+  'probability',
+] as const;
 
 /** A parsed `fields=`: which fields a row keeps, in schema order. */
 export type Projection = readonly string[];
@@ -135,13 +203,20 @@ export type Projection = readonly string[];
  */
 export function parseFields(value: string | undefined): Projection | null {
   if (value === undefined) return null;
-  const items = value.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+  const items = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
   if (items.length === 0) return null;
   const add = new Set<string>();
   const drop = new Set<string>();
   for (const item of items) {
     const name = item.startsWith('-') ? item.slice(1) : item;
-    if (!ODDS_FIELDS.includes(name)) throw new ApiError('invalid_request', `Invalid query parameter 'fields': unknown field '${name}' (fields: ${ODDS_FIELDS.join(', ')})`);
+    if (!ODDS_FIELDS.includes(name))
+      throw new ApiError(
+        'invalid_request',
+        `Invalid query parameter 'fields': unknown field '${name}' (fields: ${ODDS_FIELDS.join(', ')})`,
+      );
     (item.startsWith('-') ? drop : add).add(name);
   }
   const base = add.size === 0 ? ODDS_FIELDS : [...CORE_ODDS_FIELDS, ...add];

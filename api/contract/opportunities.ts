@@ -33,7 +33,13 @@ export type LinesOf = (eventId: string) => MainLines;
 function isAlternate(o: Opportunity, lines: LinesOf | undefined): boolean {
   const leg = o.legs[0];
   if (!leg || leg.line === null || !lines) return false;
-  return !isMainLine(lines(o.eventId), { market: o.market, participant: o.participant, statCategory: o.statCategory, selection: leg.selection, line: leg.line });
+  return !isMainLine(lines(o.eventId), {
+    market: o.market,
+    participant: o.participant,
+    statCategory: o.statCategory,
+    selection: leg.selection,
+    line: leg.line,
+  });
 }
 
 export function selectionName(catalog: Catalog, o: Opportunity, selection: SelectionType): string {
@@ -163,7 +169,12 @@ export function presentEv(catalog: Catalog, o: EvOpportunity, method: DevigMetho
           methods: Object.fromEntries(
             (Object.keys(o.methods) as DevigMethodName[]).map((k) => [
               k,
-              { fair_probability: o.methods[k].fairProbability, no_vig_odds: o.methods[k].noVigOdds, ev_percentage: o.methods[k].evPercent, kelly_percent: o.methods[k].kellyPercent },
+              {
+                fair_probability: o.methods[k].fairProbability,
+                no_vig_odds: o.methods[k].noVigOdds,
+                ev_percentage: o.methods[k].evPercent,
+                kelly_percent: o.methods[k].kellyPercent,
+              },
             ]),
           ),
         }
@@ -282,7 +293,10 @@ export function presentMiddle(catalog: Catalog, o: MiddleOpportunity, bankroll: 
     quality_score: middleQuality(o, fresh.oldest_odds_age_seconds),
     odds_age_seconds: fresh.oldest_odds_age_seconds,
     is_team_total: o.market === 'team_total',
-    team_name: o.market === 'team_total' && (o.participant === 'home' || o.participant === 'away') ? teamName(catalog, o.participant === 'home' ? o.event.homeTeamId : o.event.awayTeamId) : null,
+    team_name:
+      o.market === 'team_total' && (o.participant === 'home' || o.participant === 'away')
+        ? teamName(catalog, o.participant === 'home' ? o.event.homeTeamId : o.event.awayTeamId)
+        : null,
     lower_bound: o.lowerBound,
     upper_bound: o.upperBound,
     window_size: o.windowSize,
@@ -309,7 +323,13 @@ function lowHoldSide(catalog: Catalog, o: LowHoldOpportunity, l: OpportunityLeg)
     selection_type: l.selection,
     books: [l.book],
     line: l.line,
-    odds: { american: l.priceAmerican, decimal: l.priceDecimal, implied_probability: r6(implied), probability: r6(implied), fair_probability: r6(implied / o.impliedSum) },
+    odds: {
+      american: l.priceAmerican,
+      decimal: l.priceDecimal,
+      implied_probability: r6(implied),
+      probability: r6(implied),
+      fair_probability: r6(implied / o.impliedSum),
+    },
     // A null-prototype object: a book id is data, never a property of Object.prototype.
     deep_links: Object.assign(Object.create(null) as Record<string, string | null>, { [l.book]: legDeepLink(catalog, o.id, l.book) }),
   };
@@ -365,18 +385,60 @@ export function arbitrageCsv(rows: readonly Row[]): string {
   const legCols = (i: number): string[] => ['book', 'selection', 'odds', 'stake_percent'].map((f) => `leg${i}_${f}`);
   const legVals = (l: Row | undefined): unknown[] => [l?.['sportsbook'], l?.['selection'], l?.['odds_american'], l?.['stake_percent']];
   const header = [
-    'event', 'sport', 'market', 'line', 'profit_percent', 'implied_total', ...legCols(1), ...legCols(2),
-    'is_live', 'is_alternate_line', 'possibly_stale', 'warnings', 'detected_at',
-    ...legCols(3), 'id', 'event_id', 'league', 'start_time', 'player_name', 'stat_category', 'bankroll', 'guaranteed_payout', 'guaranteed_profit',
-    'oldest_odds_age_seconds', ...Array.from({ length: MAX_LEGS }, (_, i) => [`leg${i + 1}_stake`, `leg${i + 1}_payout`]).flat(),
+    'event',
+    'sport',
+    'market',
+    'line',
+    'profit_percent',
+    'implied_total',
+    ...legCols(1),
+    ...legCols(2),
+    'is_live',
+    'is_alternate_line',
+    'possibly_stale',
+    'warnings',
+    'detected_at',
+    ...legCols(3),
+    'id',
+    'event_id',
+    'league',
+    'start_time',
+    'player_name',
+    'stat_category',
+    'bankroll',
+    'guaranteed_payout',
+    'guaranteed_profit',
+    'oldest_odds_age_seconds',
+    ...Array.from({ length: MAX_LEGS }, (_, i) => [`leg${i + 1}_stake`, `leg${i + 1}_payout`]).flat(),
   ];
   const body = rows.map((r) => {
     const legs = (r['legs'] as Row[] | undefined) ?? [];
     return [
-      r['event_name'], r['sport'], r['market_type'], r['line'], r['profit_percent'], r['implied_total'], ...legVals(legs[0]), ...legVals(legs[1]),
-      r['is_live'], r['is_alternate_line'], r['possibly_stale'], ((r['warnings'] as string[] | undefined) ?? []).join(';'), r['detected_at'],
-      ...legVals(legs[2]), r['id'], r['event_id'], r['league'], r['start_time'], r['player_name'], r['stat_category'], r['bankroll'], r['guaranteed_payout'], r['guaranteed_profit'],
-      r['oldest_odds_age_seconds'], ...Array.from({ length: MAX_LEGS }, (_, i) => [legs[i]?.['stake'], legs[i]?.['payout']]).flat(),
+      r['event_name'],
+      r['sport'],
+      r['market_type'],
+      r['line'],
+      r['profit_percent'],
+      r['implied_total'],
+      ...legVals(legs[0]),
+      ...legVals(legs[1]),
+      r['is_live'],
+      r['is_alternate_line'],
+      r['possibly_stale'],
+      ((r['warnings'] as string[] | undefined) ?? []).join(';'),
+      r['detected_at'],
+      ...legVals(legs[2]),
+      r['id'],
+      r['event_id'],
+      r['league'],
+      r['start_time'],
+      r['player_name'],
+      r['stat_category'],
+      r['bankroll'],
+      r['guaranteed_payout'],
+      r['guaranteed_profit'],
+      r['oldest_odds_age_seconds'],
+      ...Array.from({ length: MAX_LEGS }, (_, i) => [legs[i]?.['stake'], legs[i]?.['payout']]).flat(),
     ];
   });
   return toCsv(header, body);
@@ -384,7 +446,13 @@ export function arbitrageCsv(rows: readonly Row[]): string {
 
 /* JSON schemas (fast serialization and the OpenAPI document). */
 
-const refs = { home: teamRefSchema, away: teamRefSchema, sport_ref: sportRefSchema, league_ref: labelRefSchema, market_ref: labelRefSchema };
+const refs = {
+  home: teamRefSchema,
+  away: teamRefSchema,
+  sport_ref: sportRefSchema,
+  league_ref: labelRefSchema,
+  market_ref: labelRefSchema,
+};
 
 const eventProps = {
   event_id: { type: 'string', description: 'Event id.' },
@@ -408,12 +476,20 @@ const eventProps = {
 const freshnessProps = {
   possibly_stale: { type: 'boolean', description: 'The oldest price used is older than 60 s (10 s in play) now.' },
   oldest_odds_age_seconds: { ...nullableNumber, description: 'Age of the oldest price used, at the time of the request.' },
-  warnings: { type: 'array', items: { type: 'string' }, description: 'POTENTIALLY_STALE_ODDS, LIVE_STALE_ODDS, SINGLE_SHARP_REF, FALLBACK_SHARP_REF.' },
+  warnings: {
+    type: 'array',
+    items: { type: 'string' },
+    description: 'POTENTIALLY_STALE_ODDS, LIVE_STALE_ODDS, SINGLE_SHARP_REF, FALLBACK_SHARP_REF.',
+  },
   detected_at: { type: 'string', description: 'ISO 8601, first detection.' },
   last_seen_at: { type: 'string', description: 'ISO 8601, when the current values were computed.' },
 } as const;
 
-const selectionType = { type: 'string', enum: [...SELECTION_TYPES], description: 'The canonical side: home, away, draw, over, under, yes, no.' } as const;
+const selectionType = {
+  type: 'string',
+  enum: [...SELECTION_TYPES],
+  description: 'The canonical side: home, away, draw, over, under, yes, no.',
+} as const;
 
 const legSchema = {
   type: 'object',
@@ -434,14 +510,22 @@ const legSchema = {
     timestamp: { type: 'string', description: 'When the sportsbook last set or confirmed the price.' },
     external_event_id: nullableString,
     selection_id: { ...nullableString, description: "The sportsbook's own selection id, for deep links to a bet slip." },
-    deep_link: { ...nullableString, description: "Resolver path that redirects to this leg's sportsbook; null when the book has no link templates." },
+    deep_link: {
+      ...nullableString,
+      description: "Resolver path that redirects to this leg's sportsbook; null when the book has no link templates.",
+    },
     sportsbook_ref: labelRefSchema,
   },
 } as const;
 
 const methodValues = {
   type: 'object',
-  properties: { fair_probability: { type: 'number' }, no_vig_odds: { type: 'integer' }, ev_percentage: { type: 'number' }, kelly_percent: { type: 'number' } },
+  properties: {
+    fair_probability: { type: 'number' },
+    no_vig_odds: { type: 'integer' },
+    ev_percentage: { type: 'number' },
+    kelly_percent: { type: 'number' },
+  },
 } as const;
 
 const methodsSchema = {
@@ -452,13 +536,32 @@ const methodsSchema = {
 
 export const evRowSchema = {
   type: 'object',
-  required: ['id', 'event_id', 'event_name', 'market_type', 'ev_percentage', 'odds_american', 'odds_decimal', 'devig_method', 'sharp_book', 'selection', 'market', 'sportsbook', 'confidence_score', 'warnings', 'detected_at'],
+  required: [
+    'id',
+    'event_id',
+    'event_name',
+    'market_type',
+    'ev_percentage',
+    'odds_american',
+    'odds_decimal',
+    'devig_method',
+    'sharp_book',
+    'selection',
+    'market',
+    'sportsbook',
+    'confidence_score',
+    'warnings',
+    'detected_at',
+  ],
   properties: {
     id: { type: 'string' },
     ...eventProps,
     external_event_id: nullableString,
     selection_id: nullableString,
-    deep_link: { ...nullableString, description: "Resolver path that redirects to the sportsbook; null when the book has no link templates." },
+    deep_link: {
+      ...nullableString,
+      description: 'Resolver path that redirects to the sportsbook; null when the book has no link templates.',
+    },
     ev_percentage: { type: 'number', description: '(fair_probability x decimal odds - 1) x 100.' },
     ev_percent: { type: 'number', description: 'Deprecated alias of ev_percentage.' },
     odds_american: { type: 'integer' },
@@ -498,7 +601,7 @@ export const arbitrageRowSchema = {
     is_alternate_line: isAlternateLine,
     profit_percent: { type: 'number', description: 'Guaranteed profit, % of the total stake: (1 / sum(1/d) - 1) x 100 (1.83 = 1.83 %).' },
     profit_percentage: { type: 'number', description: 'Same as profit_percent.' },
-    implied_total: { type: 'number', description: 'Sum of the legs\' implied probabilities, in percent (98.2); below 100 is an arbitrage.' },
+    implied_total: { type: 'number', description: "Sum of the legs' implied probabilities, in percent (98.2); below 100 is an arbitrage." },
     implied_probability_sum: { type: 'number', description: 'The same sum as a fraction (0.982).' },
     bankroll: { type: 'number' },
     guaranteed_payout: { type: 'number', description: 'The smallest leg payout after rounding stakes to cents.' },
@@ -529,7 +632,10 @@ const middleSideSchema = {
     },
     stake_percent: { type: 'number' },
     odds_age_seconds: nullableNumber,
-    deep_link: { ...nullableString, description: "Resolver path that redirects to this side's sportsbook; null when the book has no link templates." },
+    deep_link: {
+      ...nullableString,
+      description: "Resolver path that redirects to this side's sportsbook; null when the book has no link templates.",
+    },
     sportsbook_ref: labelRefSchema,
   },
 } as const;
@@ -537,11 +643,45 @@ const middleSideSchema = {
 export const middleRowSchema = {
   type: 'object',
   required: [
-    'id', 'event_id', 'event_name', 'sport', 'league', 'market_type', 'home_team', 'away_team', 'start_time', 'side1', 'side2', 'middle_size', 'middle_numbers',
-    'middle_probability', 'key_number_probability', 'market_overround', 'expected_value', 'roi_percentage', 'worst_case_loss', 'best_case_profit',
-    'break_even_percent', 'is_guaranteed_profit', 'guaranteed_roi', 'key_numbers', 'quality_score', 'odds_age_seconds', 'is_live', 'is_player_prop',
-    'is_team_total', 'player_name', 'stat_category', 'team_name', 'warnings', 'detected_at',
-    'lower_bound', 'upper_bound', 'window_size', 'hit_probability', 'legs',
+    'id',
+    'event_id',
+    'event_name',
+    'sport',
+    'league',
+    'market_type',
+    'home_team',
+    'away_team',
+    'start_time',
+    'side1',
+    'side2',
+    'middle_size',
+    'middle_numbers',
+    'middle_probability',
+    'key_number_probability',
+    'market_overround',
+    'expected_value',
+    'roi_percentage',
+    'worst_case_loss',
+    'best_case_profit',
+    'break_even_percent',
+    'is_guaranteed_profit',
+    'guaranteed_roi',
+    'key_numbers',
+    'quality_score',
+    'odds_age_seconds',
+    'is_live',
+    'is_player_prop',
+    'is_team_total',
+    'player_name',
+    'stat_category',
+    'team_name',
+    'warnings',
+    'detected_at',
+    'lower_bound',
+    'upper_bound',
+    'window_size',
+    'hit_probability',
+    'legs',
   ],
   properties: {
     id: { type: 'string' },
@@ -551,7 +691,11 @@ export const middleRowSchema = {
     middle_size: { type: 'number', description: 'Same as window_size: the gap between the lines, points.' },
     middle_numbers: { type: 'array', items: { type: 'integer' }, description: 'Same as window_outcomes.' },
     middle_probability: { type: 'number', description: 'Same as hit_probability.' },
-    key_numbers: { type: 'array', items: { type: 'integer' }, description: 'Middle numbers that are key numbers (NFL and college football margins and NFL totals).' },
+    key_numbers: {
+      type: 'array',
+      items: { type: 'integer' },
+      description: 'Middle numbers that are key numbers (NFL and college football margins and NFL totals).',
+    },
     key_number_probability: { type: 'number', description: 'Model probability of landing on one of key_numbers.' },
     market_overround: { type: 'number', description: '(sum of the two implied probabilities - 1) x 100.' },
     expected_value: { type: 'number', description: 'Model EV in $ per $100 staked (= ev_percentage).' },
@@ -561,11 +705,17 @@ export const middleRowSchema = {
     break_even_percent: { type: 'number', description: 'Hit probability (%) at which the middle breaks even, pushes left out.' },
     is_guaranteed_profit: { type: 'boolean', description: 'worst_case_loss >= 0.' },
     guaranteed_roi: { ...nullableNumber, description: 'worst_case_loss when it is not a loss, else null.' },
-    quality_score: { type: 'number', description: '0-100: EV 40, hit probability 30, worst-case cost 20, freshness 10 (docs/opportunities.md).' },
+    quality_score: {
+      type: 'number',
+      description: '0-100: EV 40, hit probability 30, worst-case cost 20, freshness 10 (docs/opportunities.md).',
+    },
     odds_age_seconds: { ...nullableNumber, description: 'Same as oldest_odds_age_seconds.' },
     is_team_total: { type: 'boolean' },
     team_name: { ...nullableString, description: 'Team totals: the team.' },
-    lower_bound: { type: 'number', description: 'Both legs win when lower_bound < X < upper_bound; X is the total, or the home margin for spreads.' },
+    lower_bound: {
+      type: 'number',
+      description: 'Both legs win when lower_bound < X < upper_bound; X is the total, or the home margin for spreads.',
+    },
     upper_bound: { type: 'number' },
     window_size: { type: 'number', description: 'upper_bound - lower_bound, in points.' },
     window_outcomes: { type: 'array', items: { type: 'number' }, description: 'Whole-number results that win both legs.' },
@@ -600,15 +750,42 @@ const lowHoldSideSchema = {
         fair_probability: { type: 'number', description: 'Implied, normalised over the sides.' },
       },
     },
-    deep_links: { type: 'object', additionalProperties: nullableString, description: 'Book -> resolver path that redirects to it; null when the book has no link templates.' },
+    deep_links: {
+      type: 'object',
+      additionalProperties: nullableString,
+      description: 'Book -> resolver path that redirects to it; null when the book has no link templates.',
+    },
   },
 } as const;
 
 export const lowHoldRowSchema = {
   type: 'object',
   required: [
-    'id', 'event_id', 'event_name', 'sport', 'league', 'market_type', 'home_team', 'away_team', 'line', 'start_time', 'hold_percentage', 'side1', 'side2', 'side3',
-    'is_live', 'is_alternate_line', 'is_player_prop', 'possibly_stale', 'all_books', 'player_name', 'stat_category', 'confidence', 'odds_age_seconds', 'detected_at', 'legs',
+    'id',
+    'event_id',
+    'event_name',
+    'sport',
+    'league',
+    'market_type',
+    'home_team',
+    'away_team',
+    'line',
+    'start_time',
+    'hold_percentage',
+    'side1',
+    'side2',
+    'side3',
+    'is_live',
+    'is_alternate_line',
+    'is_player_prop',
+    'possibly_stale',
+    'all_books',
+    'player_name',
+    'stat_category',
+    'confidence',
+    'odds_age_seconds',
+    'detected_at',
+    'legs',
   ],
   properties: {
     id: { type: 'string' },

@@ -19,7 +19,9 @@ export type DateRange = (typeof DATE_RANGES)[number];
 export const commonOpportunityParams = {
   sport: sharedFilterParams.sport,
   league: sharedFilterParams.league,
-  sportsbook: csvParam('Sportsbook ids, comma-separated; default: every book your tier sees. An opportunity shows only when every leg is at one of them.'),
+  sportsbook: csvParam(
+    'Sportsbook ids, comma-separated; default: every book your tier sees. An opportunity shows only when every leg is at one of them.',
+  ),
   market: sharedFilterParams.market,
   add_sportsbook: addSportsbookParam,
   event: sharedFilterParams.event,
@@ -28,8 +30,17 @@ export const commonOpportunityParams = {
   team: sharedFilterParams.team,
   min_odds: { ...sharedFilterParams.min_odds, description: 'Lowest American price of every leg.' },
   max_odds: { ...sharedFilterParams.max_odds, description: 'Highest American price of every leg.' },
-  max_odds_age: { type: 'number', minimum: 0, maximum: 86_400, description: 'Seconds; leaves out opportunities whose oldest underlying price is older.' },
-  date_range: { type: 'string', enum: [...DATE_RANGES], description: 'Start date in US Eastern time: today, tomorrow, or week (today and the 6 days after).' },
+  max_odds_age: {
+    type: 'number',
+    minimum: 0,
+    maximum: 86_400,
+    description: 'Seconds; leaves out opportunities whose oldest underlying price is older.',
+  },
+  date_range: {
+    type: 'string',
+    enum: [...DATE_RANGES],
+    description: 'Start date in US Eastern time: today, tomorrow, or week (today and the 6 days after).',
+  },
   ...pagingParams(OPPORTUNITY_LIMIT.default, OPPORTUNITY_LIMIT.max, OPPORTUNITY_LIMIT.maxOffset),
 } as const;
 
@@ -68,11 +79,22 @@ export function dateRangeDates(range: DateRange, now: number): Set<string> {
 
 export function parseCommon(query: CommonOpportunityQuery, catalog: Catalog, tier: TierName, now: number): CommonFilter {
   const { event, row } = parseFilters(
-    { sport: query.sport, league: query.league, sportsbook: query.sportsbook, event: query.event, live: query.live, team: query.team, min_odds: query.min_odds, max_odds: query.max_odds },
+    {
+      sport: query.sport,
+      league: query.league,
+      sportsbook: query.sportsbook,
+      event: query.event,
+      live: query.live,
+      team: query.team,
+      min_odds: query.min_odds,
+      max_odds: query.max_odds,
+    },
     catalog,
   );
   const added = csv(query.add_sportsbook);
-  for (const id of added ?? []) if (!catalog.books.has(id)) throw new ApiError('invalid_request', `Invalid query parameter 'add_sportsbook': unknown sportsbook '${id}'`);
+  for (const id of added ?? [])
+    if (!catalog.books.has(id))
+      throw new ApiError('invalid_request', `Invalid query parameter 'add_sportsbook': unknown sportsbook '${id}'`);
   const selection = selectBooks(tier, [...catalog.books.values()], row.books, added);
   if (!selection.ok) throw bookSelectionError(tier, selection);
   return {
@@ -110,7 +132,10 @@ export function sortParam(keys: readonly string[], description: string, fallback
   return { type: 'string', enum: keys.flatMap((k) => [k, `-${k}`]), default: fallback, description };
 }
 
-export function comparator<E extends BoardEntry>(sort: string, keys: Readonly<Record<string, (e: E) => number | string>>): (a: E, b: E) => number {
+export function comparator<E extends BoardEntry>(
+  sort: string,
+  keys: Readonly<Record<string, (e: E) => number | string>>,
+): (a: E, b: E) => number {
   const descending = sort.startsWith('-');
   const name = descending ? sort.slice(1) : sort;
   // Own keys only: `sort=constructor` names no sort key, whatever Object.prototype holds.
@@ -143,15 +168,30 @@ export function countByEach<T>(items: readonly T[], keys: (item: T) => readonly 
 
 const counts = { type: 'object', additionalProperties: { type: 'integer' } } as const;
 const nullableStr = { type: ['string', 'null'] } as const;
-const sharedFilterEcho = { sport: nullableStr, league: nullableStr, sportsbook: nullableStr, market: nullableStr, live: { type: ['boolean', 'null'] }, sort: { type: 'string' } } as const;
+const sharedFilterEcho = {
+  sport: nullableStr,
+  league: nullableStr,
+  sportsbook: nullableStr,
+  market: nullableStr,
+  live: { type: ['boolean', 'null'] },
+  sort: { type: 'string' },
+} as const;
 
-export function opportunityMeta(summary: Record<string, object>, filters: Record<string, object>, extra: Record<string, object> = {}): object {
+export function opportunityMeta(
+  summary: Record<string, object>,
+  filters: Record<string, object>,
+  extra: Record<string, object> = {},
+): object {
   return {
     type: 'object',
     properties: {
       source: { type: 'string', description: 'live: the in-memory board kept by the opportunities topic.' },
       last_update: { type: ['string', 'null'], format: 'date-time', description: 'When the board last changed.' },
-      summary: { type: 'object', description: 'Over every match, not just this page.', properties: { count: { type: 'integer' }, by_sport: counts, by_market: counts, ...summary } },
+      summary: {
+        type: 'object',
+        description: 'Over every match, not just this page.',
+        properties: { count: { type: 'integer' }, by_sport: counts, by_market: counts, ...summary },
+      },
       filters: { type: 'object', description: 'The filters applied; null when unused.', properties: { ...sharedFilterEcho, ...filters } },
       ...extra,
     },

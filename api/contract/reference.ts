@@ -47,7 +47,23 @@ export const SPORTSBOOK_FEATURES = ['odds', 'live', 'props'] as const;
 
 export const sportsbookSchema = {
   type: 'object',
-  required: ['id', 'name', 'slug', 'active', 'display_name', 'is_sharp', 'has_live_odds', 'has_player_props', 'regions', 'features', 'requires_tier', 'status', 'event_count', 'last_update', 'unlisted'],
+  required: [
+    'id',
+    'name',
+    'slug',
+    'active',
+    'display_name',
+    'is_sharp',
+    'has_live_odds',
+    'has_player_props',
+    'regions',
+    'features',
+    'requires_tier',
+    'status',
+    'event_count',
+    'last_update',
+    'unlisted',
+  ],
   properties: {
     id: { type: 'string' },
     numerical_id: nullableInteger,
@@ -59,7 +75,11 @@ export const sportsbookSchema = {
     has_live_odds: { type: 'boolean' },
     has_player_props: { type: 'boolean' },
     regions: { type: 'array', items: { type: 'string', enum: [...REGIONS] } },
-    features: { type: 'array', items: { type: 'string', enum: [...SPORTSBOOK_FEATURES] }, description: 'What the book offers: odds always, live (in-play odds), props (player props).' },
+    features: {
+      type: 'array',
+      items: { type: 'string', enum: [...SPORTSBOOK_FEATURES] },
+      description: 'What the book offers: odds always, live (in-play odds), props (player props).',
+    },
     requires_tier: { type: 'string', enum: [...TIER_NAMES] },
     status: { type: 'string', enum: ['active', 'inactive'] },
     event_count: { type: 'integer' },
@@ -85,12 +105,25 @@ export const teamSchema = {
   },
 } as const;
 
-export function presentSport(catalog: Catalog, id: string, counts: Counts): Record<string, unknown> & { event_count: number } | undefined {
+export function presentSport(
+  catalog: Catalog,
+  id: string,
+  counts: Counts,
+): (Record<string, unknown> & { event_count: number }) | undefined {
   const s = catalog.sports.get(id);
   if (!s) return undefined;
   const c = counts.get(id);
   const events = c?.events ?? 0;
-  return { id: s.id, numerical_id: s.numericalId, name: s.name, slug: s.id, active: events > 0, leagues: catalog.leaguesOf(s.id), event_count: events, live_count: c?.live ?? 0 };
+  return {
+    id: s.id,
+    numerical_id: s.numericalId,
+    name: s.name,
+    slug: s.id,
+    active: events > 0,
+    leagues: catalog.leaguesOf(s.id),
+    event_count: events,
+    live_count: c?.live ?? 0,
+  };
 }
 
 export function presentLeague(l: LeagueDef, counts: Counts): Record<string, unknown> & { event_count: number } {

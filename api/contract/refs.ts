@@ -2,7 +2,10 @@ import type { MarketId, SelectionType } from '../../schemas/index.js';
 import type { Catalog } from '../views/catalog.js';
 
 /** The nested reference blocks (additive): present only for mapped entities. */
-export function teamRef(catalog: Catalog, id: string): { id: string; numerical_id: number; name: string; abbreviation: string | null } | undefined {
+export function teamRef(
+  catalog: Catalog,
+  id: string,
+): { id: string; numerical_id: number; name: string; abbreviation: string | null } | undefined {
   const t = catalog.teams.get(id);
   return t && { id: t.id, numerical_id: t.numericalId, name: t.name, abbreviation: t.abbreviation };
 }
@@ -45,7 +48,8 @@ export function selectionLabel(
 ): string {
   const team = (side: string | null): string | null =>
     side === 'home' ? teamName(catalog, teams.homeTeamId) : side === 'away' ? teamName(catalog, teams.awayTeamId) : null;
-  const word = { home: team('home'), away: team('away'), draw: 'Draw', over: 'Over', under: 'Under', yes: 'Yes', no: 'No' }[selection] ?? selection;
+  const word =
+    { home: team('home'), away: team('away'), draw: 'Draw', over: 'Over', under: 'Under', yes: 'Yes', no: 'No' }[selection] ?? selection;
   if (market === 'team_total') return `${team(participant) ?? ''} ${word}`.trim();
   if (market === 'player_prop' && participant) return `${participant} ${word}`;
   return word;

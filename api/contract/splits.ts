@@ -19,8 +19,15 @@ const share = { type: 'number', minimum: 0, maximum: 1 } as const;
 const pair = (a: string, b: string): object => ({ type: 'object', required: [a, b], properties: { [a]: share, [b]: share } });
 const sidesPct = { handle_pct: pair('away', 'home'), bets_pct: pair('away', 'home') };
 const totalPct = { handle_pct: pair('over', 'under'), bets_pct: pair('over', 'under') };
-const price = { ...nullableNumber, description: 'American odds the book had on this side at the snapshot; null when it had none, or when the key\'s tier does not serve this book\'s odds.' };
-const line = (what: string): object => ({ ...nullableNumber, description: `${what}; null when the book had no line, or when the key's tier does not serve this book's odds.` });
+const price = {
+  ...nullableNumber,
+  description:
+    "American odds the book had on this side at the snapshot; null when it had none, or when the key's tier does not serve this book's odds.",
+};
+const line = (what: string): object => ({
+  ...nullableNumber,
+  description: `${what}; null when the book had no line, or when the key's tier does not serve this book's odds.`,
+});
 
 const sideValues = ['home', 'away', 'over', 'under'] as const;
 const divergenceSchema = {
@@ -32,7 +39,8 @@ const divergenceSchema = {
 const rlmSchema = {
   type: ['object', 'null'],
   required: ['public_side', 'public_bets_pct', 'sharp_side', 'open_line', 'current_line', 'move'],
-  description: 'Reverse line movement: since the first snapshot the line moved in favour of the side with most bets (books move against the side they need to stop).',
+  description:
+    'Reverse line movement: since the first snapshot the line moved in favour of the side with most bets (books move against the side they need to stop).',
   properties: {
     public_side: { type: 'string', enum: sideValues },
     public_bets_pct: share,
@@ -42,7 +50,11 @@ const rlmSchema = {
     move: { type: 'number', description: 'Points (moneyline: probability) the public side gained.' },
   },
 } as const;
-const marketSignalsSchema = { type: 'object', required: ['divergence', 'rlm'], properties: { divergence: divergenceSchema, rlm: rlmSchema } } as const;
+const marketSignalsSchema = {
+  type: 'object',
+  required: ['divergence', 'rlm'],
+  properties: { divergence: divergenceSchema, rlm: rlmSchema },
+} as const;
 
 const totalBlock = {
   type: 'object',
@@ -102,7 +114,13 @@ export const splitsHistoryEntrySchema = {
     spread: {
       type: 'object',
       required: ['away_line', 'home_line', 'handle_pct', 'bets_pct'],
-      properties: { away_line: line('Away spread line'), home_line: line('Home spread line'), away_price: price, home_price: price, ...sidesPct },
+      properties: {
+        away_line: line('Away spread line'),
+        home_line: line('Home spread line'),
+        away_price: price,
+        home_price: price,
+        ...sidesPct,
+      },
     },
     total: totalBlock,
     moneyline: moneylineBlock,
@@ -140,15 +158,22 @@ function marketBlocks(sides: readonly SplitSideRecord[], lineKey: '_odds' | '_li
   if (spread) {
     const [away, home] = spread;
     out['spread'] = {
-      [`away${lineKey}`]: hide(away.line), [`home${lineKey}`]: hide(home.line),
-      away_price: hide(away.priceAmerican), home_price: hide(home.priceAmerican),
+      [`away${lineKey}`]: hide(away.line),
+      [`home${lineKey}`]: hide(home.line),
+      away_price: hide(away.priceAmerican),
+      home_price: hide(home.priceAmerican),
       ...pct(away, home, 'away', 'home'),
     };
   }
   const total = both(map, 'total', 'over', 'under');
   if (total) {
     const [over, under] = total;
-    out['total'] = { line: hide(over.line ?? under.line), over_price: hide(over.priceAmerican), under_price: hide(under.priceAmerican), ...pct(over, under, 'over', 'under') };
+    out['total'] = {
+      line: hide(over.line ?? under.line),
+      over_price: hide(over.priceAmerican),
+      under_price: hide(under.priceAmerican),
+      ...pct(over, under, 'over', 'under'),
+    };
   }
   const ml = both(map, 'moneyline', 'away', 'home');
   if (ml) {
@@ -180,7 +205,12 @@ function presentSignals(signals: SplitsSnapshot['signals'], showPrices: boolean)
   return out;
 }
 
-export function presentSplits(catalog: Catalog, s: SplitsSnapshot, event: { homeTeamId: string; awayTeamId: string; startTime: number; isLive: boolean }, showPrices: boolean): Record<string, unknown> {
+export function presentSplits(
+  catalog: Catalog,
+  s: SplitsSnapshot,
+  event: { homeTeamId: string; awayTeamId: string; startTime: number; isLive: boolean },
+  showPrices: boolean,
+): Record<string, unknown> {
   return {
     event_id: s.eventId,
     sport: s.sport,
@@ -196,7 +226,12 @@ export function presentSplits(catalog: Catalog, s: SplitsSnapshot, event: { home
   };
 }
 
-export function presentHistoryEntry(book: string, ts: number, sides: readonly SplitSideRecord[], showPrices: boolean): Record<string, unknown> {
+export function presentHistoryEntry(
+  book: string,
+  ts: number,
+  sides: readonly SplitSideRecord[],
+  showPrices: boolean,
+): Record<string, unknown> {
   return { book, sportsbook: book, ts: isoTime(ts), timestamp: ts / 1000, ...marketBlocks(sides, '_line', showPrices) };
 }
 
@@ -208,7 +243,8 @@ const SIGNAL_SET: ReadonlySet<string> = new Set(SPLIT_SIGNALS);
 export function oneOf(name: string, value: string | undefined, allowed: ReadonlySet<string>): Set<string> | undefined {
   const items = csv(value);
   for (const v of items ?? []) {
-    if (!allowed.has(v)) throw new ApiError('invalid_request', `Invalid query parameter '${name}': '${v}' is not one of ${[...allowed].join(', ')}`);
+    if (!allowed.has(v))
+      throw new ApiError('invalid_request', `Invalid query parameter '${name}': '${v}' is not one of ${[...allowed].join(', ')}`);
   }
   return items;
 }
@@ -233,7 +269,10 @@ export interface SplitsFilterQuery {
 
 /** Parses the `/splits` filters: 400 naming the parameter for an unknown id, book, market or signal. */
 export function parseSplitsFilters(qs: SplitsFilterQuery, catalog: Catalog): Omit<SplitsQuery, 'delayMs'> {
-  const { event } = parseFilters({ sport: qs.sport, league: qs.league, event: qs.event, live: qs.live, team: qs.team, date: qs.date, q: qs.q }, catalog);
+  const { event } = parseFilters(
+    { sport: qs.sport, league: qs.league, event: qs.event, live: qs.live, team: qs.team, date: qs.date, q: qs.q },
+    catalog,
+  );
   const books = splitsBooks(qs.sportsbook);
   const markets = oneOf('market', qs.market, MARKET_SET) as Set<SplitMarket> | undefined;
   const signals = oneOf('signal', qs.signal, SIGNAL_SET) as Set<SplitSignalKind> | undefined;

@@ -3,19 +3,21 @@ import { US_STATES } from '../../schemas/reference/deeplink-templates.js';
 import { acceptableFallback, templateOrigins } from './fallback.js';
 
 describe('templateOrigins', () => {
-  const origins = templateOrigins(new Map([
-    ['fanduel', { homepage: 'https://sportsbook.fanduel.com', event: 'https://{state}.sportsbook.fanduel.com/event/{event_id}' }],
-    ['local', { homepage: 'http://book.example:8080/{state}', event: 'https://{sport}.book.example/e/{event_id}' }],
-  ]));
+  const origins = templateOrigins(
+    new Map([
+      ['fanduel', { homepage: 'https://sportsbook.fanduel.com', event: 'https://{state}.sportsbook.fanduel.com/event/{event_id}' }],
+      ['local', { homepage: 'http://book.example:8080/{state}', event: 'https://{sport}.book.example/e/{event_id}' }],
+    ]),
+  );
 
-  it('lists each template\'s origin, one per state where the host holds {state}', () => {
+  it("lists each template's origin, one per state where the host holds {state}", () => {
     expect(origins.has('https://sportsbook.fanduel.com')).toBe(true);
     expect(origins.has('https://nj.sportsbook.fanduel.com')).toBe(true);
     expect(origins.has('https://pa.sportsbook.fanduel.com')).toBe(true);
     expect(origins.has('http://book.example:8080')).toBe(true);
   });
 
-  it('lists no host built from the listing\'s own values (it could be anything)', () => {
+  it("lists no host built from the listing's own values (it could be anything)", () => {
     expect([...origins].filter((o) => o.endsWith('.book.example'))).toEqual([]);
     expect(origins.size).toBe(1 + US_STATES.size + 1);
   });

@@ -42,7 +42,12 @@ export function legDeepLink(catalog: Catalog, opportunityId: string, book: strin
   return deepLinkPath(catalog, book, opportunityId, `?book=${encodeURIComponent(book)}`);
 }
 
-const LEVELS = [['selection', 'outcome'], ['market', 'outcome'], ['event', 'event'], ['homepage', 'homepage']] as const;
+const LEVELS = [
+  ['selection', 'outcome'],
+  ['market', 'outcome'],
+  ['event', 'event'],
+  ['homepage', 'homepage'],
+] as const;
 
 /**
  * Odds ids and opportunity ids to a sportsbook URL, from the configured templates: the most
@@ -63,14 +68,16 @@ export class DeepLinkResolver {
 
   private targetOf(id: string, book: string | undefined): Target | null {
     const row = this.rows.row(id);
-    if (row) return { book: row.book, eventId: row.eventId, bookEventId: row.bookEventId, selectionId: row.selectionId, market: row.market };
+    if (row)
+      return { book: row.book, eventId: row.eventId, bookEventId: row.bookEventId, selectionId: row.selectionId, market: row.market };
     const o = this.opportunities.get(id);
     return o ? this.legOf(o, book) : null;
   }
 
   /** The leg `book` names, else the first leg whose book has templates. */
   private legOf(o: Opportunity, book: string | undefined): Target | null {
-    const leg = book === undefined ? (o.legs.find((l) => this.catalog.deepLinks.has(l.book)) ?? o.legs[0]) : o.legs.find((l) => l.book === book);
+    const leg =
+      book === undefined ? (o.legs.find((l) => this.catalog.deepLinks.has(l.book)) ?? o.legs[0]) : o.legs.find((l) => l.book === book);
     if (!leg) return null;
     return { book: leg.book, eventId: o.eventId, bookEventId: leg.bookEventId, selectionId: leg.selectionId, market: o.market };
   }

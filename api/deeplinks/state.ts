@@ -5,7 +5,8 @@ import { DEFAULT_STATE, US_STATES } from '../../schemas/reference/deeplink-templ
 export const deepLinkStateParam = {
   type: 'string',
   pattern: '^[A-Za-z]{2}$',
-  description: 'US state code (e.g. nj): the `deep_link` paths carry it, so books whose site is per state open the right one. Default: the resolver\'s, pa.',
+  description:
+    "US state code (e.g. nj): the `deep_link` paths carry it, so books whose site is per state open the right one. Default: the resolver's, pa.",
 } as const;
 
 /** `state`, lowercased and checked against the US state codes; the default when absent. */

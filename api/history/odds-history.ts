@@ -44,7 +44,15 @@ export async function oddsHistory(store: OlapStore, q: OddsHistoryQuery): Promis
        AND tick_time >= fromUnixTimestamp64Milli({from:Int64}) AND tick_time <= fromUnixTimestamp64Milli({to:Int64})
      ORDER BY tick_time, sportsbook, market, ifNull(participant, ''), ifNull(stat_category, ''), ifNull(line, 0), selection, odds_american
      LIMIT {limit:UInt32}`,
-    { event: q.eventId, books: q.books.join(','), markets: (q.markets ?? []).join(','), selections: (q.selections ?? []).join(','), from: q.from, to: q.to, limit: q.limit + 1 },
+    {
+      event: q.eventId,
+      books: q.books.join(','),
+      markets: (q.markets ?? []).join(','),
+      selections: (q.selections ?? []).join(','),
+      from: q.from,
+      to: q.to,
+      limit: q.limit + 1,
+    },
   );
 }
 

@@ -40,7 +40,11 @@ const CLOSING_COLUMNS = `event_id, sport, league, home_team_id, away_team_id, ev
 const CLOSING_ORDER = 'ORDER BY event_start_time, event_id, sportsbook, market, participant, stat_category, line, selection';
 
 /** An event's closing lines, optionally for some books only. */
-export async function closingLinesOfEvent(store: OlapStore, eventId: string, books: readonly string[] | null): Promise<ClosingLineRecord[]> {
+export async function closingLinesOfEvent(
+  store: OlapStore,
+  eventId: string,
+  books: readonly string[] | null,
+): Promise<ClosingLineRecord[]> {
   return store.query<ClosingLineRecord>(
     `SELECT ${CLOSING_COLUMNS} FROM closing_odds FINAL
      WHERE event_id = {event:String} AND ({books:String} = '' OR has(splitByChar(',', {books:String}), sportsbook))

@@ -38,8 +38,10 @@ export class ArgumentChecker {
     const validate = this.validator(tool);
     if (!validate) return { ok: false, message: `Unknown tool '${tool}'` };
     // A copy: ajv fills defaults and coerces in place.
-    const args: Record<string, unknown> = raw && typeof raw === 'object' && !Array.isArray(raw) ? { ...(raw as Record<string, unknown>) } : {};
-    if (raw !== undefined && raw !== null && (typeof raw !== 'object' || Array.isArray(raw))) return { ok: false, message: 'Invalid arguments: must be an object' };
+    const args: Record<string, unknown> =
+      raw && typeof raw === 'object' && !Array.isArray(raw) ? { ...(raw as Record<string, unknown>) } : {};
+    if (raw !== undefined && raw !== null && (typeof raw !== 'object' || Array.isArray(raw)))
+      return { ok: false, message: 'Invalid arguments: must be an object' };
     if (validate(args)) return { ok: true, args };
     return { ok: false, message: describe(validate.errors?.[0], validate.schema) };
   }
@@ -55,7 +57,7 @@ function describe(error: ErrorObject | undefined, schema: unknown): string {
   if (typeof missing === 'string') return `Missing required argument '${missing}'`;
   const extra = params['additionalProperty'];
   if (typeof extra === 'string') {
-    const known = Object.keys(((schema as { properties?: object }).properties ?? {}));
+    const known = Object.keys((schema as { properties?: object }).properties ?? {});
     return `Unknown argument '${extra}' (arguments: ${known.join(', ')})`;
   }
   const path = error.instancePath.replace(/^\//, '').split('/');

@@ -1,6 +1,12 @@
 import { FUTURE_TYPES, TIERS, selectBooks } from '../../schemas/index.js';
 import type { TierName } from '../../schemas/index.js';
-import { futureMarketSchema, futureOddsSchema, presentFutureMarket, presentFutureOdds, presentFuturesComparison } from '../contract/futures.js';
+import {
+  futureMarketSchema,
+  futureOddsSchema,
+  presentFutureMarket,
+  presentFutureOdds,
+  presentFuturesComparison,
+} from '../contract/futures.js';
 import { csv, pagination, paginationSchema } from '../contract/common.js';
 import { compareFutures, futuresOdds, listFutures } from '../queries/index.js';
 import type { Catalog } from '../views/catalog.js';
@@ -18,21 +24,35 @@ type Scope = { ok: true; books: Set<string>; delayMs: number; withFair: boolean 
 
 /** The caller's books (its tier's, or the ones it names) and delay, or why not. */
 function scope(catalog: Catalog, tier: TierName, sportsbook: unknown): Scope {
-  if (TIER_ORDER.indexOf(tier) < TIER_ORDER.indexOf(MIN_TIER)) return { ok: false, message: `The futures tools need the ${MIN_TIER} tier or higher; this key is ${tier}` };
+  if (TIER_ORDER.indexOf(tier) < TIER_ORDER.indexOf(MIN_TIER))
+    return { ok: false, message: `The futures tools need the ${MIN_TIER} tier or higher; this key is ${tier}` };
   const requested = csv(typeof sportsbook === 'string' ? sportsbook : undefined);
-  for (const b of requested ?? []) if (!catalog.books.has(b)) return { ok: false, message: `Invalid argument 'sportsbook': unknown sportsbook '${b}'` };
+  for (const b of requested ?? [])
+    if (!catalog.books.has(b)) return { ok: false, message: `Invalid argument 'sportsbook': unknown sportsbook '${b}'` };
   const selection = selectBooks(tier, [...catalog.books.values()], requested);
-  if (!selection.ok) return { ok: false, message: selection.reason === 'tier' ? `Sportsbook '${selection.book}' needs the ${selection.needs} tier or higher` : `The ${tier} tier serves at most ${selection.max} sportsbooks per request` };
+  if (!selection.ok)
+    return {
+      ok: false,
+      message:
+        selection.reason === 'tier'
+          ? `Sportsbook '${selection.book}' needs the ${selection.needs} tier or higher`
+          : `The ${tier} tier serves at most ${selection.max} sportsbooks per request`,
+    };
   return { ok: true, books: selection.books, delayMs: TIERS[tier].dataDelaySeconds * 1000, withFair: TIERS[tier].features.includes('ev') };
 }
 
-function filters(catalog: Catalog, args: Record<string, unknown>): { sports?: Set<string>; leagues?: Set<string>; futureTypes?: Set<string> } | string {
+function filters(
+  catalog: Catalog,
+  args: Record<string, unknown>,
+): { sports?: Set<string>; leagues?: Set<string>; futureTypes?: Set<string> } | string {
   const sports = csv(args['sport'] as string | undefined);
   const leagues = csv(args['league'] as string | undefined);
   const types = csv(args['future_type'] as string | undefined);
   for (const s of sports ?? []) if (!catalog.sports.has(s)) return `Invalid argument 'sport': unknown sport '${s}'`;
   for (const l of leagues ?? []) if (!catalog.leagues.has(l)) return `Invalid argument 'league': unknown league '${l}'`;
-  for (const t of types ?? []) if (!(FUTURE_TYPES as readonly string[]).includes(t)) return `Invalid argument 'future_type': expected one of ${FUTURE_TYPES.join(', ')}`;
+  for (const t of types ?? [])
+    if (!(FUTURE_TYPES as readonly string[]).includes(t))
+      return `Invalid argument 'future_type': expected one of ${FUTURE_TYPES.join(', ')}`;
   return { ...(sports ? { sports } : {}), ...(leagues ? { leagues } : {}), ...(types ? { futureTypes: types } : {}) };
 }
 
@@ -55,7 +75,7 @@ export function futuresTools(catalog: Catalog, view: FuturesView = new FuturesBo
       title: 'Futures odds',
       description:
         'Outright markets: championship winners, MVP races, season win totals, to make the playoffs. Without future_id: the markets (market_id, name, type, books). ' +
-        'With future_id (market ids, comma-separated): every price at your books, most likely outcome first, with the sharp references\' de-vigged fair probability and the EV % of each price. Pro tier and up.',
+        "With future_id (market ids, comma-separated): every price at your books, most likely outcome first, with the sharp references' de-vigged fair probability and the EV % of each price. Pro tier and up.",
       inputSchema: {
         type: 'object',
         additionalProperties: false,
@@ -104,12 +124,15 @@ export function futuresTools(catalog: Catalog, view: FuturesView = new FuturesBo
       name: 'compare_futures_lines',
       title: 'Compare futures lines',
       description:
-        'One outright market side by side: for each outcome every book\'s price, the best price and book, the sharp references\' fair probability (each de-vig method) and the EV % of each price; plus each book\'s hold on the market. Pro tier and up.',
+        "One outright market side by side: for each outcome every book's price, the best price and book, the sharp references' fair probability (each de-vig method) and the EV % of each price; plus each book's hold on the market. Pro tier and up.",
       inputSchema: {
         type: 'object',
         additionalProperties: false,
         required: ['future_id'],
-        properties: { future_id: { ...idList, description: 'One market id (market_id from get_futures_odds).' }, sportsbook: marketArgs.sportsbook },
+        properties: {
+          future_id: { ...idList, description: 'One market id (market_id from get_futures_odds).' },
+          sportsbook: marketArgs.sportsbook,
+        },
       },
       outputSchema: {
         type: 'object',
@@ -117,7 +140,10 @@ export function futuresTools(catalog: Catalog, view: FuturesView = new FuturesBo
         properties: {
           market: futureMarketSchema as unknown as JsonSchema,
           reference_books: { type: 'array', items: { type: 'string' } },
-          holds: { type: 'array', items: { type: 'object', properties: { sportsbook: { type: 'string' }, hold_percent: { type: 'number' } } } },
+          holds: {
+            type: 'array',
+            items: { type: 'object', properties: { sportsbook: { type: 'string' }, hold_percent: { type: 'number' } } },
+          },
           outcomes: { type: 'array', items: { type: 'object', additionalProperties: true } },
         },
       } as JsonSchema,
@@ -126,12 +152,20 @@ export function futuresTools(catalog: Catalog, view: FuturesView = new FuturesBo
         if (!s.ok) return { ok: false, message: s.message };
         const futureId = String(args['future_id']);
         const comparison = compareFutures(view, futureId, s.books, s.delayMs);
-        if (!comparison) return { ok: false, message: `No book of yours prices the futures market '${futureId}'; get_futures_odds without future_id lists the markets` };
+        if (!comparison)
+          return {
+            ok: false,
+            message: `No book of yours prices the futures market '${futureId}'; get_futures_odds without future_id lists the markets`,
+          };
         const best = comparison.outcomes[0];
         return {
           ok: true,
           structured: presentFuturesComparison(comparison),
-          summary: `${comparison.market.name}: ${comparison.outcomes.length} outcomes at ${comparison.holds.length} books` + (best?.best ? `; favourite ${best.selection}, best ${best.best.priceAmerican > 0 ? '+' : ''}${best.best.priceAmerican} at ${best.best.book}.` : '.'),
+          summary:
+            `${comparison.market.name}: ${comparison.outcomes.length} outcomes at ${comparison.holds.length} books` +
+            (best?.best
+              ? `; favourite ${best.selection}, best ${best.best.priceAmerican > 0 ? '+' : ''}${best.best.priceAmerican} at ${best.best.book}.`
+              : '.'),
         };
       },
     },

@@ -34,7 +34,9 @@ const responses = (ok: string): object => ({
   200: jsonRpc(ok),
   400: jsonRpc('A malformed or out-of-order JSON-RPC message (JSON-RPC error), or an invalid HTTP request (error envelope).'),
   404: jsonRpc('Unknown or expired Mcp-Session-Id (JSON-RPC error -32001): initialize a new session.'),
-  503: jsonRpc('The server holds as many MCP sessions as it allows (JSON-RPC error -32000): retry the initialize after Retry-After seconds.'),
+  503: jsonRpc(
+    'The server holds as many MCP sessions as it allows (JSON-RPC error -32000): retry the initialize after Retry-After seconds.',
+  ),
   401: authErrorResponses[401],
   429: authErrorResponses[429],
 });
@@ -64,8 +66,18 @@ export const mcpRoutes: FastifyPluginAsync<McpOptions> = async (app, options) =>
   };
   let registry: ToolRegistry | undefined;
   // The tools are described by the REST routes' schemas, complete once the app is ready.
-  const tools = (): ToolRegistry => (registry ??= new ToolRegistry([...queryTools(sources, routeSchemas, restPrefix), ...futuresTools(deps.catalog, deps.futures), ...CALCULATOR_TOOLS]));
-  const sessions = new Sessions(() => createMcpServer(tools(), deps.version, app.log), { ...DEFAULT_SESSION_LIMITS, ...options.sessionLimits }, Date.now, options.access);
+  const tools = (): ToolRegistry =>
+    (registry ??= new ToolRegistry([
+      ...queryTools(sources, routeSchemas, restPrefix),
+      ...futuresTools(deps.catalog, deps.futures),
+      ...CALCULATOR_TOOLS,
+    ]));
+  const sessions = new Sessions(
+    () => createMcpServer(tools(), deps.version, app.log),
+    { ...DEFAULT_SESSION_LIMITS, ...options.sessionLimits },
+    Date.now,
+    options.access,
+  );
   app.addHook('onClose', async () => sessions.closeAll());
   // Built when the app is ready (every route registered), so a tool whose route is missing stops the start.
   app.addHook('onReady', async () => {
@@ -94,7 +106,12 @@ export const mcpRoutes: FastifyPluginAsync<McpOptions> = async (app, options) =>
     } else if (request.method === 'POST') {
       if (!sessions.admits(key.accountId)) {
         // Refused rather than making room: ending another client's session would let one client knock every other agent out.
-        return rpcError(reply.header('retry-after', String(SESSIONS_FULL_RETRY_AFTER_S)), 503, -32000, `The server holds as many MCP sessions as it allows; retry in ${SESSIONS_FULL_RETRY_AFTER_S} s`);
+        return rpcError(
+          reply.header('retry-after', String(SESSIONS_FULL_RETRY_AFTER_S)),
+          503,
+          -32000,
+          `The server holds as many MCP sessions as it allows; retry in ${SESSIONS_FULL_RETRY_AFTER_S} s`,
+        );
       }
       session = await sessions.open(key, request.browserSession ?? undefined);
       fresh = true;
@@ -122,7 +139,13 @@ export const mcpRoutes: FastifyPluginAsync<McpOptions> = async (app, options) =>
       request.log.error({ err }, 'mcp transport failed');
       if (!reply.raw.headersSent) {
         reply.raw.writeHead(503, { 'content-type': 'application/json' });
-        reply.raw.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32603, message: 'The MCP server could not handle the request; retry' }, id: null }));
+        reply.raw.end(
+          JSON.stringify({
+            jsonrpc: '2.0',
+            error: { code: -32603, message: 'The MCP server could not handle the request; retry' },
+            id: null,
+          }),
+        );
       } else reply.raw.end();
     } finally {
       if (fresh) await sessions.discardUnless(session);
@@ -130,33 +153,52 @@ export const mcpRoutes: FastifyPluginAsync<McpOptions> = async (app, options) =>
     return undefined;
   }
 
-  app.post('/mcp', {
-    schema: {
-      tags: ['mcp'],
-      summary: 'MCP tool server (JSON-RPC 2.0 over Streamable HTTP)',
-      description:
-        'One JSON-RPC message (or batch) per POST, `Accept: application/json, text/event-stream`. `initialize` without `Mcp-Session-Id` ' +
-        'opens a session and answers with its id in the `Mcp-Session-Id` header; send it on every later request with `MCP-Protocol-Version`. ' +
-        'Requests are answered with JSON; notifications get 202. Tools: `tools/list`. See docs/mcp.md.',
-      response: responses('The JSON-RPC response.'),
+  app.post(
+    '/mcp',
+    {
+      schema: {
+        tags: ['mcp'],
+        summary: 'MCP tool server (JSON-RPC 2.0 over Streamable HTTP)',
+        description:
+          'One JSON-RPC message (or batch) per POST, `Accept: application/json, text/event-stream`. `initialize` without `Mcp-Session-Id` ' +
+          'opens a session and answers with its id in the `Mcp-Session-Id` header; send it on every later request with `MCP-Protocol-Version`. ' +
+          'Requests are answered with JSON; notifications get 202. Tools: `tools/list`. See docs/mcp.md.',
+        response: responses('The JSON-RPC response.'),
+      },
     },
-  }, handle);
+    handle,
+  );
 
-  app.get('/mcp', {
-    schema: {
-      tags: ['mcp'],
-      summary: 'MCP server-to-client stream (not offered)',
-      description: 'This server sends nothing unprompted (the tool list is fixed), so it offers no server stream: 405, as the transport allows.',
-      response: { ...responses('Never: always 405.'), 405: jsonRpc('No server-initiated stream; use POST.') },
+  app.get(
+    '/mcp',
+    {
+      schema: {
+        tags: ['mcp'],
+        summary: 'MCP server-to-client stream (not offered)',
+        description:
+          'This server sends nothing unprompted (the tool list is fixed), so it offers no server stream: 405, as the transport allows.',
+        response: { ...responses('Never: always 405.'), 405: jsonRpc('No server-initiated stream; use POST.') },
+      },
     },
-  }, async (_request, reply) => rpcError(reply.header('allow', 'POST, DELETE'), 405, -32000, 'Method not allowed: this server offers no server-initiated stream; send requests with POST'));
+    async (_request, reply) =>
+      rpcError(
+        reply.header('allow', 'POST, DELETE'),
+        405,
+        -32000,
+        'Method not allowed: this server offers no server-initiated stream; send requests with POST',
+      ),
+  );
 
-  app.delete('/mcp', {
-    schema: {
-      tags: ['mcp'],
-      summary: 'End an MCP session',
-      description: 'Closes the session named by `Mcp-Session-Id` (only the key that opened it can).',
-      response: responses('The session is closed.'),
+  app.delete(
+    '/mcp',
+    {
+      schema: {
+        tags: ['mcp'],
+        summary: 'End an MCP session',
+        description: 'Closes the session named by `Mcp-Session-Id` (only the key that opened it can).',
+        response: responses('The session is closed.'),
+      },
     },
-  }, handle);
+    handle,
+  );
 };

@@ -6,8 +6,28 @@ import { MARKET_CATEGORIES } from '../contract/filters.js';
 import type { ServingDeps } from '../deps.js';
 import { ApiError } from '../errors.js';
 import {
-  accountInfo, arbitrageList, bestOddsList, closingLines, clvHistory, eventsList, evList, gameStates, leaguesList, lowHoldList, marketsList, middlesList, oddsBatch,
-  oddsComparison, oddsDeltaPage, oddsList, rateLimitState, splitsHistoryList, splitsList, sportsList, sportsbooksList, teamsList,
+  accountInfo,
+  arbitrageList,
+  bestOddsList,
+  closingLines,
+  clvHistory,
+  eventsList,
+  evList,
+  gameStates,
+  leaguesList,
+  lowHoldList,
+  marketsList,
+  middlesList,
+  oddsBatch,
+  oddsComparison,
+  oddsDeltaPage,
+  oddsList,
+  rateLimitState,
+  splitsHistoryList,
+  splitsList,
+  sportsList,
+  sportsbooksList,
+  teamsList,
 } from '../queries/index.js';
 import type { OpportunitySource, SplitsSource } from '../queries/index.js';
 import { onTheWire } from '../plugins/envelope.js';
@@ -75,37 +95,79 @@ const get = (path: string): QueryToolDef['route'] => ({ method: 'GET', path });
 
 export const QUERY_TOOLS: readonly QueryToolDef[] = [
   {
-    name: 'get_sports', title: 'Sports', route: get('/sports'), noun: 'sports', limit: { default: 50, max: 100 },
+    name: 'get_sports',
+    title: 'Sports',
+    route: get('/sports'),
+    noun: 'sports',
+    limit: { default: 50, max: 100 },
     answer: (s, _tier, args) => sportsList(s.deps, args),
-    description: 'Sports with their leagues and how many events currently have odds (live included). Start here to learn which sport ids to filter by.',
+    description:
+      'Sports with their leagues and how many events currently have odds (live included). Start here to learn which sport ids to filter by.',
   },
   {
-    name: 'get_leagues', singleIds: true, title: 'Leagues', route: get('/leagues'), noun: 'leagues', limit: { default: 50, max: 200 },
+    name: 'get_leagues',
+    singleIds: true,
+    title: 'Leagues',
+    route: get('/leagues'),
+    noun: 'leagues',
+    limit: { default: 50, max: 200 },
     answer: (s, _tier, args) => leaguesList(s.deps, args),
-    description: 'Leagues, optionally of one sport, with their current event and live counts. League ids filter every odds and opportunity tool.',
+    description:
+      'Leagues, optionally of one sport, with their current event and live counts. League ids filter every odds and opportunity tool.',
   },
   {
-    name: 'get_sportsbooks', title: 'Sportsbooks', route: get('/sportsbooks'), noun: 'sportsbooks', limit: { default: 50, max: 200 },
+    name: 'get_sportsbooks',
+    title: 'Sportsbooks',
+    route: get('/sportsbooks'),
+    noun: 'sportsbooks',
+    limit: { default: 50, max: 200 },
     answer: (s, _tier, args) => sportsbooksList(s.deps, args),
-    description: 'Sportsbooks with regions, whether they are sharp, and the tier that unlocks each (`requires_tier`). Your key sees only the books of its tier.',
+    description:
+      'Sportsbooks with regions, whether they are sharp, and the tier that unlocks each (`requires_tier`). Your key sees only the books of its tier.',
   },
   {
-    name: 'get_markets', singleIds: true, title: 'Market types', route: get('/markets'), noun: 'market types', limit: { default: 50, max: 100 },
-    answer: (s, tier, args, caller) => marketsList(s.deps, args, rateLimitState((name) => caller.headers[name], tier)),
-    description: 'Market types (moneyline, point_spread, total_points, props, periods) with whether they carry a line and how many events offer them now.',
+    name: 'get_markets',
+    singleIds: true,
+    title: 'Market types',
+    route: get('/markets'),
+    noun: 'market types',
+    limit: { default: 50, max: 100 },
+    answer: (s, tier, args, caller) =>
+      marketsList(
+        s.deps,
+        args,
+        rateLimitState((name) => caller.headers[name], tier),
+      ),
+    description:
+      'Market types (moneyline, point_spread, total_points, props, periods) with whether they carry a line and how many events offer them now.',
   },
   {
-    name: 'get_teams', singleIds: true, title: 'Teams', route: get('/teams'), noun: 'teams', limit: { default: 25, max: 100 },
+    name: 'get_teams',
+    singleIds: true,
+    title: 'Teams',
+    route: get('/teams'),
+    noun: 'teams',
+    limit: { default: 25, max: 100 },
     answer: (s, _tier, args) => teamsList(s.deps, args),
     description: 'Teams (and players of individual sports) with abbreviations and the aliases books use; `q` searches names and aliases.',
   },
   {
-    name: 'get_events', title: 'Events', route: get('/events'), noun: 'events', limit: { default: 25, max: 100 },
+    name: 'get_events',
+    title: 'Events',
+    route: get('/events'),
+    noun: 'events',
+    limit: { default: 25, max: 100 },
     answer: (s, tier, args) => eventsList(s.deps, tier, args),
-    description: 'Events that currently have odds, soonest first, with the markets and sportsbooks offering each. Use the event ids with get_odds, compare_odds and get_odds_batch.',
+    description:
+      'Events that currently have odds, soonest first, with the markets and sportsbooks offering each. Use the event ids with get_odds, compare_odds and get_odds_batch.',
   },
   {
-    name: 'get_odds', title: 'Odds', route: get('/odds'), noun: 'odds rows', limit: { default: 25, max: 100 }, omit: ['fields', 'group_by'],
+    name: 'get_odds',
+    title: 'Odds',
+    route: get('/odds'),
+    noun: 'odds rows',
+    limit: { default: 25, max: 100 },
+    omit: ['fields', 'group_by'],
     answer: (s, tier, args) => oddsList(s.deps, tier, args),
     description:
       'Latest prices, one row per event, market, selection, line and sportsbook, filtered by sport, league, event, market, team, date or price. ' +
@@ -113,29 +175,52 @@ export const QUERY_TOOLS: readonly QueryToolDef[] = [
       'A row with is_active false is suspended by the book: its price is frozen and cannot be bet until the line reopens.',
   },
   {
-    name: 'get_best_odds', title: 'Best odds', route: get('/odds/best'), noun: 'best prices', limit: { default: 25, max: 100 },
+    name: 'get_best_odds',
+    title: 'Best odds',
+    route: get('/odds/best'),
+    noun: 'best prices',
+    limit: { default: 25, max: 100 },
     answer: (s, tier, args) => bestOddsList(s.deps, tier, args),
-    description: 'The best price for each outcome across the sportsbooks your key sees, with how many books quote it (suspended prices left out). Use it to shop a line.',
+    description:
+      'The best price for each outcome across the sportsbooks your key sees, with how many books quote it (suspended prices left out). Use it to shop a line.',
   },
   {
-    name: 'compare_odds', title: 'Compare odds', route: get('/odds/comparison'), noun: 'outcomes', pageKeys: { default: 50, max: 200 },
+    name: 'compare_odds',
+    title: 'Compare odds',
+    route: get('/odds/comparison'),
+    noun: 'outcomes',
+    pageKeys: { default: 50, max: 200 },
     answer: (s, tier, args) => oddsComparison(s.deps, tier, args),
-    description: "One event's prices side by side: each outcome (e.g. moneyline:home, point_spread:away:2.5) with every book's price, best first. Narrow with market for big events.",
+    description:
+      "One event's prices side by side: each outcome (e.g. moneyline:home, point_spread:away:2.5) with every book's price, best first. Narrow with market for big events.",
   },
   {
-    name: 'get_odds_batch', title: 'Odds of many events', route: { method: 'POST', path: '/odds/batch' }, noun: 'events',
+    name: 'get_odds_batch',
+    title: 'Odds of many events',
+    route: { method: 'POST', path: '/odds/batch' },
+    noun: 'events',
     answer: (s, tier, args) => oddsBatch(s.deps, tier, args),
-    description: 'The odds of several events in one call (up to your tier\'s batch size), keyed by event id; unknown ids are listed in meta.missing.',
+    description:
+      "The odds of several events in one call (up to your tier's batch size), keyed by event id; unknown ids are listed in meta.missing.",
   },
   {
-    name: 'get_odds_delta', title: 'Odds changes', route: get('/odds/delta'), noun: 'changes', limit: { default: 100, max: 500 },
+    name: 'get_odds_delta',
+    title: 'Odds changes',
+    route: get('/odds/delta'),
+    noun: 'changes',
+    limit: { default: 100, max: 500 },
     answer: (s, tier, args) => oddsDeltaPage(s.deps, tier, args),
     description:
       'Prices changed and removed since a time. Pass meta.next_since of a get_odds answer (or of the previous delta) as since; ' +
       'apply data as upserts and removed as deletes by id. A since older than the change window is refused: reload with get_odds.',
   },
   {
-    name: 'get_closing_lines', title: 'Closing lines', route: get('/odds/closing'), noun: 'sportsbooks', omit: ['books', 'event'], required: ['event_id'],
+    name: 'get_closing_lines',
+    title: 'Closing lines',
+    route: get('/odds/closing'),
+    noun: 'sportsbooks',
+    omit: ['books', 'event'],
+    required: ['event_id'],
     pageKeys: { default: 10, max: 50, at: ['data', 'books'] },
     answer: (s, tier, args) => closingLines(s.deps, tier, args),
     summary: (body) => {
@@ -150,7 +235,10 @@ export const QUERY_TOOLS: readonly QueryToolDef[] = [
       'probability by method. Empty books before the event starts. Pro tier or higher.',
   },
   {
-    name: 'get_clv', title: 'Closing-line value', route: get('/historical/clv'), noun: 'groups',
+    name: 'get_clv',
+    title: 'Closing-line value',
+    route: get('/historical/clv'),
+    noun: 'groups',
     answer: (s, tier, args) => clvHistory(s.deps, tier, args),
     summary: (body) => {
       const data = (body.data ?? {}) as { group_by?: string; groups?: unknown[]; date_range?: { from?: string; to?: string } };
@@ -161,7 +249,11 @@ export const QUERY_TOOLS: readonly QueryToolDef[] = [
       'count, average CLV %, share beating the close, and win/loss/push where settled. Sharp tier or higher.',
   },
   {
-    name: 'get_splits', title: 'Betting splits', route: get('/splits'), noun: 'splits records', limit: { default: 25, max: 100 },
+    name: 'get_splits',
+    title: 'Betting splits',
+    route: get('/splits'),
+    noun: 'splits records',
+    limit: { default: 25, max: 100 },
     itemEnums: { sportsbook: SPLITS_BOOKS, market: SPLIT_MARKETS, signal: SPLIT_SIGNALS },
     answer: (s, tier, args) => splitsList(s.splits, tier, args),
     description:
@@ -169,20 +261,32 @@ export const QUERY_TOOLS: readonly QueryToolDef[] = [
       'sharp-friendly book, with the line at the snapshot and sharp-money signals (rlm: reverse line movement; divergence: handle far from bets).',
   },
   {
-    name: 'get_splits_history', title: 'Splits history', route: get('/splits/history'), noun: 'snapshots', limit: { default: 50, max: 200 },
+    name: 'get_splits_history',
+    title: 'Splits history',
+    route: get('/splits/history'),
+    noun: 'snapshots',
+    limit: { default: 50, max: 200 },
     itemEnums: { sportsbook: SPLITS_BOOKS },
     answer: (s, tier, args) => splitsHistoryList(s.splits, tier, args),
     summary: (body) => {
       const meta = body.meta ?? {};
       const shown = Array.isArray(body.data) ? body.data.length : 0;
       const matched = typeof meta['matched'] === 'number' ? meta['matched'] : shown;
-      const more = matched > shown ? ` ${matched - shown} older snapshots in the window: call get_splits_history again with an earlier end_time (or a sportsbook).` : ' That is all.';
+      const more =
+        matched > shown
+          ? ` ${matched - shown} older snapshots in the window: call get_splits_history again with an earlier end_time (or a sportsbook).`
+          : ' That is all.';
       return `${shown} snapshots from ${String(meta['oldest'])} to ${String(meta['newest'])}.${more}`;
     },
-    description: "An event's splits over time (a snapshot about every 5 minutes, kept 48 hours), oldest first: how the public and the money moved.",
+    description:
+      "An event's splits over time (a snapshot about every 5 minutes, kept 48 hours), oldest first: how the public and the money moved.",
   },
   {
-    name: 'get_game_state', title: 'Live game state', route: get('/gamestate'), noun: 'live games', singleIds: true,
+    name: 'get_game_state',
+    title: 'Live game state',
+    route: get('/gamestate'),
+    noun: 'live games',
+    singleIds: true,
     pathArgs: { sport: { type: 'string', description: 'Only the live games of this sport (get_sports lists them).' } },
     pageKeys: { default: 50, max: 200, depth: 2 },
     answer: (s, tier, args: { sport?: string }) => gameStates(s.gameStates, s.deps.catalog, tier, args.sport),
@@ -194,34 +298,63 @@ export const QUERY_TOOLS: readonly QueryToolDef[] = [
     description: 'Score, period, clock and possession of every live game, by sport then event id; one sport with `sport`. Enterprise tier.',
   },
   {
-    name: 'find_ev_opportunities', title: '+EV bets', route: get('/opportunities/ev'), noun: '+EV opportunities', limit: { default: 20, max: 100 },
+    name: 'find_ev_opportunities',
+    title: '+EV bets',
+    route: get('/opportunities/ev'),
+    noun: '+EV opportunities',
+    limit: { default: 20, max: 100 },
     answer: (s, tier, args) => evList(s.opportunities, tier, args),
-    description: 'Prices above the fair price of the de-vigged sharp line, with EV %, Kelly % and a confidence score, best first. Pro tier or higher.',
+    description:
+      'Prices above the fair price of the de-vigged sharp line, with EV %, Kelly % and a confidence score, best first. Pro tier or higher.',
   },
   {
-    name: 'find_arbitrage', title: 'Arbitrage', route: get('/opportunities/arbitrage'), noun: 'arbitrage opportunities', limit: { default: 20, max: 100 }, omit: ['format'],
+    name: 'find_arbitrage',
+    title: 'Arbitrage',
+    route: get('/opportunities/arbitrage'),
+    noun: 'arbitrage opportunities',
+    limit: { default: 20, max: 100 },
+    omit: ['format'],
     answer: (s, tier, args) => arbitrageList(s.opportunities, tier, args),
-    description: 'Sure bets: the best prices across books whose implied probabilities sum below 1, with stakes per leg for a bankroll. Hobby tier or higher.',
+    description:
+      'Sure bets: the best prices across books whose implied probabilities sum below 1, with stakes per leg for a bankroll. Hobby tier or higher.',
   },
   {
-    name: 'find_middles', title: 'Middles', route: get('/opportunities/middles'), noun: 'middles', limit: { default: 20, max: 100 },
+    name: 'find_middles',
+    title: 'Middles',
+    route: get('/opportunities/middles'),
+    noun: 'middles',
+    limit: { default: 20, max: 100 },
     answer: (s, tier, args) => middlesList(s.opportunities, tier, args),
-    description: 'Opposite sides of a spread or total at different lines at two books, that can both win, with the hit probability and EV. Pro tier or higher.',
+    description:
+      'Opposite sides of a spread or total at different lines at two books, that can both win, with the hit probability and EV. Pro tier or higher.',
   },
   {
-    name: 'find_low_hold', title: 'Low-hold markets', route: get('/opportunities/low_hold'), noun: 'low-hold markets', limit: { default: 20, max: 100 },
+    name: 'find_low_hold',
+    title: 'Low-hold markets',
+    route: get('/opportunities/low_hold'),
+    noun: 'low-hold markets',
+    limit: { default: 20, max: 100 },
     answer: (s, tier, args) => lowHoldList(s.opportunities, tier, args),
     description: 'Markets whose best prices across books leave the smallest hold (close to a free bet). Hobby tier or higher.',
   },
   {
-    name: 'get_account_info', title: 'Account', route: get('/account'), noun: 'account',
+    name: 'get_account_info',
+    title: 'Account',
+    route: get('/account'),
+    noun: 'account',
     available: (s) => s.accounts !== undefined,
     answer: (s, _tier, _args, caller) => accountInfo(s.accounts as Accounts, caller.record, s.deps.now?.() ?? Date.now()),
     summary: (body) => {
-      const a = (body.data ?? {}) as { tier?: string; limits?: { requests_per_minute?: number; max_books?: number }; data_delay_seconds?: number; feature_list?: string[] };
+      const a = (body.data ?? {}) as {
+        tier?: string;
+        limits?: { requests_per_minute?: number; max_books?: number };
+        data_delay_seconds?: number;
+        feature_list?: string[];
+      };
       return `Tier ${String(a.tier)}: ${String(a.limits?.requests_per_minute)} requests a minute, up to ${String(a.limits?.max_books)} sportsbooks, ${String(a.data_delay_seconds)} s data delay, features: ${(a.feature_list ?? []).join(', ') || 'none'}.`;
     },
-    description: "Your key's tier, rate limit, sportsbook allowance, features, streaming allowance and data delay: what the other tools will give you. The key itself is never shown.",
+    description:
+      "Your key's tier, rate limit, sportsbook allowance, features, streaming allowance and data delay: what the other tools will give you. The key itself is never shown.",
   },
 ];
 
@@ -233,7 +366,12 @@ const ALIASES = new Map([['event_id', 'event']]);
 function catalogEnums(catalog: Catalog): Map<string, JsonSchema> {
   const books: JsonSchema = { type: 'string', enum: [...catalog.books.keys()] };
   // Every `market` filter takes the categories (main, spread, total, props) and player_<stat> as well as market ids.
-  const markets: JsonSchema = { anyOf: [{ type: 'string', enum: [...MARKET_CATEGORIES.keys(), ...MARKET_IDS] }, { type: 'string', pattern: '^player_[a-z0-9_]+$' }] };
+  const markets: JsonSchema = {
+    anyOf: [
+      { type: 'string', enum: [...MARKET_CATEGORIES.keys(), ...MARKET_IDS] },
+      { type: 'string', pattern: '^player_[a-z0-9_]+$' },
+    ],
+  };
   return new Map<string, JsonSchema>([
     ['sport', { type: 'string', enum: [...catalog.sports.keys()] }],
     ['league', { type: 'string', enum: [...catalog.leagues.keys()] }],
@@ -257,20 +395,36 @@ const FALLBACK_DESCRIPTIONS = new Map<string, string>([
 /** A REST description of comma-separated text, reworded for a list argument. */
 function asListWords(description: string): string {
   const lead = /^comma-separated\s+/i.exec(description);
-  const words = description.slice(lead?.[0].length ?? 0).replace(/[,;]?\s*comma-separated/i, '').replace(/;([.:])/g, '$1');
+  const words = description
+    .slice(lead?.[0].length ?? 0)
+    .replace(/[,;]?\s*comma-separated/i, '')
+    .replace(/;([.:])/g, '$1');
   return lead ? words.charAt(0).toUpperCase() + words.slice(1) : words;
 }
 
 /** A route parameter as a tool argument: comma-separated lists become arrays of catalog ids. */
-function argumentSchema(name: string, routeParam: JsonSchema, enums: Map<string, JsonSchema>, single: boolean, own: readonly string[] | undefined): JsonSchema {
+function argumentSchema(
+  name: string,
+  routeParam: JsonSchema,
+  enums: Map<string, JsonSchema>,
+  single: boolean,
+  own: readonly string[] | undefined,
+): JsonSchema {
   const fallback = FALLBACK_DESCRIPTIONS.get(name);
-  const param = typeof routeParam['description'] === 'string' || fallback === undefined ? routeParam : { ...routeParam, description: fallback };
+  const param =
+    typeof routeParam['description'] === 'string' || fallback === undefined ? routeParam : { ...routeParam, description: fallback };
   const item = own ? { type: 'string', enum: [...own] } : enums.get(name);
   const description = typeof param['description'] === 'string' ? param['description'] : undefined;
   if (!item || !(own || LIST_PARAMS.has(name))) return param;
   if (param['type'] === 'array') return { ...param, items: item };
   if (single) return { ...item, ...(description ? { description } : {}) };
-  return { type: 'array', items: item, minItems: 1, maxItems: 100, description: `${asListWords(description ?? '')} A list (one id is accepted too).`.trim() };
+  return {
+    type: 'array',
+    items: item,
+    minItems: 1,
+    maxItems: 100,
+    description: `${asListWords(description ?? '')} A list (one id is accepted too).`.trim(),
+  };
 }
 
 /** A tool's input schema, and the arguments it takes as lists that its route takes as comma-separated text. */
@@ -285,13 +439,33 @@ function inputSchemaOf(def: QueryToolDef, route: RouteSchema, catalog: Catalog):
     if (omit.has(name) || (canonical !== undefined && canonical in params && !omit.has(canonical))) continue;
     properties[name] = argumentSchema(name, param, enums, def.singleIds === true, def.itemEnums?.[name]);
   }
-  const joined = new Set(Object.keys(properties).filter((name) => properties[name]?.['type'] === 'array' && params[name]?.['type'] !== 'array'));
+  const joined = new Set(
+    Object.keys(properties).filter((name) => properties[name]?.['type'] === 'array' && params[name]?.['type'] !== 'array'),
+  );
   if (def.limit && properties['limit']) {
-    properties['limit'] = { type: 'integer', minimum: 1, maximum: def.limit.max, default: def.limit.default, description: `Page size, 1 to ${def.limit.max}.` };
+    properties['limit'] = {
+      type: 'integer',
+      minimum: 1,
+      maximum: def.limit.max,
+      default: def.limit.default,
+      description: `Page size, 1 to ${def.limit.max}.`,
+    };
   }
   if (def.pageKeys) {
-    properties['limit'] = { type: 'integer', minimum: 1, maximum: def.pageKeys.max, default: def.pageKeys.default, description: `How many ${def.noun} to return, 1 to ${def.pageKeys.max}.` };
-    properties['offset'] = { type: 'integer', minimum: 0, maximum: 1_000_000, default: 0, description: `${def.noun[0]?.toUpperCase() ?? ''}${def.noun.slice(1)} to skip.` };
+    properties['limit'] = {
+      type: 'integer',
+      minimum: 1,
+      maximum: def.pageKeys.max,
+      default: def.pageKeys.default,
+      description: `How many ${def.noun} to return, 1 to ${def.pageKeys.max}.`,
+    };
+    properties['offset'] = {
+      type: 'integer',
+      minimum: 0,
+      maximum: 1_000_000,
+      default: 0,
+      description: `${def.noun[0]?.toUpperCase() ?? ''}${def.noun.slice(1)} to skip.`,
+    };
   }
   const required = [...((source['required'] ?? []) as string[]).filter((r) => !omit.has(r)), ...(def.required ?? [])];
   return { schema: { type: 'object', properties, ...(required.length > 0 ? { required } : {}), additionalProperties: false }, joined };
@@ -310,7 +484,12 @@ function outputSchemaOf(def: QueryToolDef, route: RouteSchema): JsonSchema {
 }
 
 /** A window of an object's entries, one level (key -> value) or two (sport -> event -> value) deep. */
-function pageEntries(object: Record<string, unknown>, depth: 1 | 2, offset: number, limit: number): { page: Record<string, unknown>; total: number } {
+function pageEntries(
+  object: Record<string, unknown>,
+  depth: 1 | 2,
+  offset: number,
+  limit: number,
+): { page: Record<string, unknown>; total: number } {
   // Keys come from the data (participant names, event ids): no prototype behind them.
   const page = Object.create(null) as Record<string, unknown>;
   let total = 0;
@@ -361,13 +540,18 @@ export function summarize(def: Pick<QueryToolDef, 'name' | 'noun'>, body: Envelo
   const p = body.pagination;
   const meta = body.meta ?? {};
   if (Array.isArray(data)) {
-    const total = typeof meta['total'] === 'number' ? meta['total'] : ((meta['summary'] as Record<string, unknown> | undefined)?.['count'] ?? undefined);
+    const total =
+      typeof meta['total'] === 'number'
+        ? meta['total']
+        : ((meta['summary'] as Record<string, unknown> | undefined)?.['count'] ?? undefined);
     const offset = typeof p?.['offset'] === 'number' ? p['offset'] : 0;
     const removed = Array.isArray(body['removed']) ? body['removed'].length : 0;
     let text = `${data.length} ${def.noun}${removed > 0 ? ` and ${removed} removals` : ''}${typeof total === 'number' ? ` of ${total}` : ''}${offset > 0 ? ` from offset ${offset}` : ''}.`;
     if (p?.['has_more'] === true) {
-      if (typeof meta['next_since'] === 'string' && def.name === 'get_odds_delta') text += ` More available: call ${def.name} again with since=${meta['next_since']}.`;
-      else if (typeof p['next_cursor'] === 'string') text += ` More available: call ${def.name} again with cursor=${p['next_cursor']} (same filters).`;
+      if (typeof meta['next_since'] === 'string' && def.name === 'get_odds_delta')
+        text += ` More available: call ${def.name} again with since=${meta['next_since']}.`;
+      else if (typeof p['next_cursor'] === 'string')
+        text += ` More available: call ${def.name} again with cursor=${p['next_cursor']} (same filters).`;
       else text += ` More available: call ${def.name} again with offset=${String(p['next_offset'])}.`;
     } else if (data.length > 0) text += ' That is all.';
     return text;
@@ -375,7 +559,8 @@ export function summarize(def: Pick<QueryToolDef, 'name' | 'noun'>, body: Envelo
   if (data && typeof data === 'object') {
     const groups = Object.values(data as Record<string, unknown>);
     const rows = groups.reduce<number>((n, g) => n + (Array.isArray(g) ? g.length : 0), 0);
-    const missing = Array.isArray(meta['missing']) && meta['missing'].length > 0 ? ` Missing or without odds: ${meta['missing'].join(', ')}.` : '';
+    const missing =
+      Array.isArray(meta['missing']) && meta['missing'].length > 0 ? ` Missing or without odds: ${meta['missing'].join(', ')}.` : '';
     const more = p?.['has_more'] === true ? ` More available: call ${def.name} again with offset=${String(p['next_offset'])}.` : '';
     return `${groups.length} ${def.noun} with ${rows} prices in all.${missing}${more}`;
   }
@@ -414,7 +599,11 @@ export function queryTools(sources: ToolSources, schemas: RouteSchemas, prefix: 
           return { ok: true, structured: body, summary: def.summary ? def.summary(body) : summarize(def, body) };
         } catch (err) {
           if (!(err instanceof ApiError)) throw err;
-          if (err.status >= 500) return { ok: false, message: `The ${def.name} tool cannot answer right now (${err.code}): ${asArgumentMessage(err.message)}; retry later` };
+          if (err.status >= 500)
+            return {
+              ok: false,
+              message: `The ${def.name} tool cannot answer right now (${err.code}): ${asArgumentMessage(err.message)}; retry later`,
+            };
           return { ok: false, message: asArgumentMessage(err.message) };
         }
       },

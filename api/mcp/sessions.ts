@@ -88,7 +88,15 @@ export class Sessions {
     };
     const keyId = key.keyId;
     const server = this.newServer();
-    const session: Session = { server, keyId, accountId: key.accountId, lastSeen: this.now(), transport: undefined as unknown as StreamableHTTPServerTransport, release: () => undefined, givePlace };
+    const session: Session = {
+      server,
+      keyId,
+      accountId: key.accountId,
+      lastSeen: this.now(),
+      transport: undefined as unknown as StreamableHTTPServerTransport,
+      release: () => undefined,
+      givePlace,
+    };
     session.transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       enableJsonResponse: true,
@@ -96,11 +104,15 @@ export class Sessions {
         givePlace();
         this.makeRoom(key.accountId);
         this.byId.set(id, session);
-        session.release = this.access?.hold({
-          keyId, accountId: key.accountId, tier: key.tier, ...(browserSession ? { session: browserSession } : {}),
-          // Its next request finds no session (or no key): the client is told as for any expired session.
-          end: () => this.end(id, session),
-        }) ?? session.release;
+        session.release =
+          this.access?.hold({
+            keyId,
+            accountId: key.accountId,
+            tier: key.tier,
+            ...(browserSession ? { session: browserSession } : {}),
+            // Its next request finds no session (or no key): the client is told as for any expired session.
+            end: () => this.end(id, session),
+          }) ?? session.release;
       },
       onsessionclosed: (id) => {
         this.forget(id, session);

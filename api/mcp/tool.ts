@@ -10,9 +10,7 @@ export interface ToolCaller {
   headers: Record<string, string>;
 }
 
-export type ToolOutcome =
-  | { ok: true; structured: Record<string, unknown>; summary: string }
-  | { ok: false; message: string };
+export type ToolOutcome = { ok: true; structured: Record<string, unknown>; summary: string } | { ok: false; message: string };
 
 /** One MCP tool: its contract (name, schemas, description) and how it answers. */
 export interface ToolSpec {

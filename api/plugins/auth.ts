@@ -86,10 +86,15 @@ export const authPlugin = fp<AuthOptions>(async (app: FastifyInstance, options) 
     };
     void reply.headers(headers);
     if (!rate.allowed) {
-      throw new ApiError('rate_limited', `Rate limit of ${limit} requests per minute reached; retry in ${rate.retryAfter} s`, {
-        ...headers,
-        'retry-after': String(rate.retryAfter),
-      }, { retry_after: rate.retryAfter });
+      throw new ApiError(
+        'rate_limited',
+        `Rate limit of ${limit} requests per minute reached; retry in ${rate.retryAfter} s`,
+        {
+          ...headers,
+          'retry-after': String(rate.retryAfter),
+        },
+        { retry_after: rate.retryAfter },
+      );
     }
   });
 });
@@ -114,7 +119,12 @@ async function keylessLimit(request: FastifyRequest, reply: FastifyReply, option
   };
   void reply.headers(headers);
   if (!rate.allowed) {
-    throw new ApiError('rate_limited', `Without an API key this route allows ${KEYLESS_REQUESTS_PER_MINUTE} requests per minute per address; retry in ${rate.retryAfter} s`, { ...headers, 'retry-after': String(rate.retryAfter) }, { retry_after: rate.retryAfter });
+    throw new ApiError(
+      'rate_limited',
+      `Without an API key this route allows ${KEYLESS_REQUESTS_PER_MINUTE} requests per minute per address; retry in ${rate.retryAfter} s`,
+      { ...headers, 'retry-after': String(rate.retryAfter) },
+      { retry_after: rate.retryAfter },
+    );
   }
 }
 

@@ -45,14 +45,16 @@ function offsetTooLarge(error: FastifyError): { max: number; message: string } |
 }
 
 /** Fastify's own client errors, in the words of the rest of the API. */
-const FASTIFY_MESSAGES = new Map<string, (e: FastifyError) => string>(Object.entries({
-  FST_ERR_CTP_INVALID_JSON_BODY: () => 'Invalid body: not valid JSON',
-  FST_ERR_CTP_EMPTY_JSON_BODY: () => 'Invalid body: empty, but the content-type is application/json',
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: () => 'Invalid body: unsupported content-type; send application/json',
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: () => 'Invalid body: content-length does not match the body',
-  FST_ERR_CTP_BODY_TOO_LARGE: () => 'Invalid body: larger than the 1 MiB limit',
-  FST_ERR_CTP_INVALID_TYPE: () => 'Invalid body: content-type must be a string',
-}));
+const FASTIFY_MESSAGES = new Map<string, (e: FastifyError) => string>(
+  Object.entries({
+    FST_ERR_CTP_INVALID_JSON_BODY: () => 'Invalid body: not valid JSON',
+    FST_ERR_CTP_EMPTY_JSON_BODY: () => 'Invalid body: empty, but the content-type is application/json',
+    FST_ERR_CTP_INVALID_MEDIA_TYPE: () => 'Invalid body: unsupported content-type; send application/json',
+    FST_ERR_CTP_INVALID_CONTENT_LENGTH: () => 'Invalid body: content-length does not match the body',
+    FST_ERR_CTP_BODY_TOO_LARGE: () => 'Invalid body: larger than the 1 MiB limit',
+    FST_ERR_CTP_INVALID_TYPE: () => 'Invalid body: content-type must be a string',
+  }),
+);
 
 /** The catalogue code of a client-error status Fastify raised itself. */
 const CODE_BY_STATUS = new Map<number, ErrorCode>([
@@ -75,7 +77,10 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
     // Errors raised before the onRequest hooks (a broken URL, a body parser) still carry the id.
     void reply.header('x-request-id', request.id);
     if (error instanceof ApiError) {
-      void reply.code(error.status).headers(error.headers).send(errorBody(error.code, error.message, error.extras));
+      void reply
+        .code(error.status)
+        .headers(error.headers)
+        .send(errorBody(error.code, error.message, error.extras));
       return;
     }
     const tooFar = offsetTooLarge(error);

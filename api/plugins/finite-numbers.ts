@@ -51,12 +51,16 @@ export function isCalendarDate(text: string): boolean {
 function checkLiteral(name: string, property: PropertySchema, value: string): void {
   const types = Array.isArray(property.type) ? property.type : [property.type];
   if (types.includes('integer') && !types.includes('string') && !INTEGER.test(value)) {
-    throw new ApiError('invalid_request', `Invalid query parameter '${name}': must be an integer in decimal digits, got '${value.slice(0, 40)}'`);
+    throw new ApiError(
+      'invalid_request',
+      `Invalid query parameter '${name}': must be an integer in decimal digits, got '${value.slice(0, 40)}'`,
+    );
   }
   if (types.includes('number') && !types.includes('string') && !DECIMAL.test(value)) {
     throw new ApiError('invalid_request', `Invalid query parameter '${name}': must be a decimal number, got '${value.slice(0, 40)}'`);
   }
-  const isDate = property.format === 'date' || property.format === 'date-time' || (property.pattern?.startsWith('^\\d{4}-\\d{2}-\\d{2}') ?? false);
+  const isDate =
+    property.format === 'date' || property.format === 'date-time' || (property.pattern?.startsWith('^\\d{4}-\\d{2}-\\d{2}') ?? false);
   if (types.includes('string') && isDate && DATE_PREFIX.test(value) && !isCalendarDate(value)) {
     throw new ApiError('invalid_request', `Invalid query parameter '${name}': '${value.slice(0, 40)}' is not a calendar date`);
   }
@@ -65,7 +69,9 @@ function checkLiteral(name: string, property: PropertySchema, value: string): vo
 function checkFinite(values: unknown, where: string): void {
   if (values === null || typeof values !== 'object' || Array.isArray(values)) return;
   for (const [name, v] of Object.entries(values as Record<string, unknown>)) {
-    if (typeof v === 'number' && !Number.isFinite(v)) throw new ApiError('invalid_request', `Invalid ${where} '${name}': must be a finite number`);
-    if (Array.isArray(v) && v.some((x) => typeof x === 'number' && !Number.isFinite(x))) throw new ApiError('invalid_request', `Invalid ${where} '${name}': must be finite numbers`);
+    if (typeof v === 'number' && !Number.isFinite(v))
+      throw new ApiError('invalid_request', `Invalid ${where} '${name}': must be a finite number`);
+    if (Array.isArray(v) && v.some((x) => typeof x === 'number' && !Number.isFinite(x)))
+      throw new ApiError('invalid_request', `Invalid ${where} '${name}': must be finite numbers`);
   }
 }

@@ -30,8 +30,11 @@ export function hardeningHeaders(url: string, apiPrefix: string): Readonly<Recor
  * Set when the request arrives rather than as the answer leaves: streams (SSE, MCP) write their
  * head from the reply's headers and skip the send hooks, and an error keeps what was set before it.
  */
-export const hardeningPlugin = fp<{ apiPrefix: string }>(async (app: FastifyInstance, { apiPrefix }) => {
-  app.addHook('onRequest', async (request, reply) => {
-    void reply.headers(hardeningHeaders(request.url, apiPrefix));
-  });
-}, { name: 'hardening' });
+export const hardeningPlugin = fp<{ apiPrefix: string }>(
+  async (app: FastifyInstance, { apiPrefix }) => {
+    app.addHook('onRequest', async (request, reply) => {
+      void reply.headers(hardeningHeaders(request.url, apiPrefix));
+    });
+  },
+  { name: 'hardening' },
+);

@@ -39,7 +39,9 @@ export function rawErrorResponse(code: ErrorCode, message: string, extraHeaders:
     connection: 'close',
     ...extraHeaders,
   };
-  const head = Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join('\r\n');
+  const head = Object.entries(headers)
+    .map(([k, v]) => `${k}: ${v}`)
+    .join('\r\n');
   return `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n${head}\r\n\r\n${body}`;
 }
 
@@ -74,7 +76,10 @@ function describeClientError(code: string | undefined): { code: ErrorCode; messa
     case 'HPE_INVALID_CONTENT_LENGTH':
       return { code: 'invalid_request', message: 'Malformed HTTP: invalid Content-Length, or both Content-Length and Transfer-Encoding' };
     case 'HPE_INVALID_URL':
-      return { code: 'invalid_request', message: 'Malformed HTTP: invalid characters in the request target (spaces and non-ASCII must be percent-encoded)' };
+      return {
+        code: 'invalid_request',
+        message: 'Malformed HTTP: invalid characters in the request target (spaces and non-ASCII must be percent-encoded)',
+      };
     case 'HPE_INVALID_HEADER_TOKEN':
     case 'HPE_INVALID_CONSTANT':
     case 'HPE_INVALID_VERSION':
@@ -119,7 +124,14 @@ export const httpGuardPlugin = fp<{ limits: HttpLimits }>(async (app, { limits }
     });
     if (count > limits.maxConnectionsPerAddress) {
       socket[OVER_CAP] = true;
-      answerAndClose(socket, rawErrorResponse('concurrent_request_cap', `At most ${limits.maxConnectionsPerAddress} open connections per client address; close some and retry`, { 'retry-after': '1' }));
+      answerAndClose(
+        socket,
+        rawErrorResponse(
+          'concurrent_request_cap',
+          `At most ${limits.maxConnectionsPerAddress} open connections per client address; close some and retry`,
+          { 'retry-after': '1' },
+        ),
+      );
     }
   });
 

@@ -32,7 +32,8 @@ export function parseJsonBody(text: string): unknown {
       continue;
     }
     for (const key of Object.keys(v)) {
-      if (PROTOTYPE_KEYS.has(key)) throw new ApiError('invalid_request', `Invalid body field '${key}': not a field of this API (a reserved name)`);
+      if (PROTOTYPE_KEYS.has(key))
+        throw new ApiError('invalid_request', `Invalid body field '${key}': not a field of this API (a reserved name)`);
       stack.push((v as Record<string, unknown>)[key]);
     }
   }
@@ -50,7 +51,10 @@ export const jsonBodyPlugin = fp(async (app: FastifyInstance) => {
     try {
       const encoding = request.headers['content-encoding'];
       if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') {
-        throw new ApiError('unsupported_media_type', `Invalid body: Content-Encoding '${encoding}' is not accepted; send uncompressed JSON`);
+        throw new ApiError(
+          'unsupported_media_type',
+          `Invalid body: Content-Encoding '${encoding}' is not accepted; send uncompressed JSON`,
+        );
       }
       const charset = charsetOf(request.headers['content-type'] ?? '');
       if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {

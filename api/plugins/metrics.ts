@@ -33,7 +33,12 @@ export const metricsPlugin = fp<MetricsOptions>(async (app: FastifyInstance, opt
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
 
-  const requests = new Counter({ name: 'odds_http_requests_total', help: 'HTTP requests by route and status.', labelNames: ['method', 'route', 'status'], registers: [registry] });
+  const requests = new Counter({
+    name: 'odds_http_requests_total',
+    help: 'HTTP requests by route and status.',
+    labelNames: ['method', 'route', 'status'],
+    registers: [registry],
+  });
   const duration = new Histogram({
     name: 'odds_http_request_duration_seconds',
     help: 'HTTP request duration by route.',
@@ -47,8 +52,22 @@ export const metricsPlugin = fp<MetricsOptions>(async (app: FastifyInstance, opt
     duration.observe({ route }, reply.elapsedTime / 1000);
   });
 
-  new Gauge({ name: 'odds_board_rows', help: 'Odds rows on the live board.', registers: [registry], collect() { this.set(options.board.rowCount); } });
-  new Gauge({ name: 'odds_board_events', help: 'Events with odds on the live board.', registers: [registry], collect() { this.set(options.board.activeEvents().length); } });
+  new Gauge({
+    name: 'odds_board_rows',
+    help: 'Odds rows on the live board.',
+    registers: [registry],
+    collect() {
+      this.set(options.board.rowCount);
+    },
+  });
+  new Gauge({
+    name: 'odds_board_events',
+    help: 'Events with odds on the live board.',
+    registers: [registry],
+    collect() {
+      this.set(options.board.activeEvents().length);
+    },
+  });
   if (options.pipelineStats) registerPipelineMetrics(registry, options.pipelineStats);
 
   app.decorate('metricsText', async () => ({ contentType: registry.contentType, body: await registry.metrics() }));
@@ -56,7 +75,8 @@ export const metricsPlugin = fp<MetricsOptions>(async (app: FastifyInstance, opt
   const token = options.token ?? null;
   if (token === null) return;
   app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
-    if (!bearerMatches(request.headers.authorization, token)) throw new ApiError('unauthorized', OPERATOR_UNAUTHORIZED, { 'www-authenticate': 'Bearer' });
+    if (!bearerMatches(request.headers.authorization, token))
+      throw new ApiError('unauthorized', OPERATOR_UNAUTHORIZED, { 'www-authenticate': 'Bearer' });
     void reply.type(registry.contentType).header('cache-control', 'no-store');
     return registry.metrics();
   });

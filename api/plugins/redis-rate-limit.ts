@@ -92,7 +92,13 @@ export class RedisRateLimitStore implements RateLimitStore {
     if (this.redis.status !== 'ready') return this.fallback.hitNow(keyId, limit, now);
     try {
       const member = `${now}:${this.memberPrefix}:${++this.sequence}`;
-      const [allowed, count, oldest] = await (this.redis as unknown as HitCommand).rateLimitHit(`${this.prefix}${keyId}`, now, WINDOW_MS, limit, member);
+      const [allowed, count, oldest] = await (this.redis as unknown as HitCommand).rateLimitHit(
+        `${this.prefix}${keyId}`,
+        now,
+        WINDOW_MS,
+        limit,
+        member,
+      );
       return decision(Number(allowed) === 1, limit, Number(count), Number(oldest), now);
     } catch (e) {
       this.degrade(e instanceof Error ? e.message : String(e));

@@ -21,7 +21,12 @@ describe('sliding one-minute window (in process)', () => {
   it('frees a slot exactly when the oldest admitted request is 60 s old, not a millisecond sooner', async () => {
     const s = new MemoryRateLimitStore();
     for (let i = 0; i < 3; i++) await s.hit('k', 3, T + i * 1000);
-    expect(await s.hit('k', 3, T + WINDOW_MS - 1)).toEqual({ allowed: false, remaining: 0, resetAt: Math.ceil((T + WINDOW_MS) / 1000), retryAfter: 1 });
+    expect(await s.hit('k', 3, T + WINDOW_MS - 1)).toEqual({
+      allowed: false,
+      remaining: 0,
+      resetAt: Math.ceil((T + WINDOW_MS) / 1000),
+      retryAfter: 1,
+    });
     expect(await s.hit('k', 3, T + WINDOW_MS)).toMatchObject({ allowed: true, remaining: 0 });
     expect((await s.hit('k', 3, T + WINDOW_MS + 999)).allowed).toBe(false);
     expect(await s.hit('k', 3, T + WINDOW_MS + 1000)).toMatchObject({ allowed: true, remaining: 0 });
@@ -32,7 +37,12 @@ describe('sliding one-minute window (in process)', () => {
     expect(await s.hit('k', 5, T)).toEqual({ allowed: true, remaining: 4, resetAt: Math.ceil((T + WINDOW_MS) / 1000), retryAfter: 60 });
     expect(await s.hit('k', 5, T + 20_000)).toMatchObject({ allowed: true, remaining: 3, resetAt: Math.ceil((T + WINDOW_MS) / 1000) });
     for (let i = 0; i < 3; i++) await s.hit('k', 5, T + 30_000);
-    expect(await s.hit('k', 5, T + 45_000)).toEqual({ allowed: false, remaining: 0, resetAt: Math.ceil((T + WINDOW_MS) / 1000), retryAfter: 15 });
+    expect(await s.hit('k', 5, T + 45_000)).toEqual({
+      allowed: false,
+      remaining: 0,
+      resetAt: Math.ceil((T + WINDOW_MS) / 1000),
+      retryAfter: 15,
+    });
   });
 
   it('does not count refused requests: a client knocking while refused recovers on time', async () => {

@@ -11,7 +11,12 @@ const TIER_ORDER: readonly TierName[] = ['free', 'hobby', 'pro', 'sharp', 'enter
 export function requireFeatureOf(tier: TierName, feature: Feature): void {
   if (!TIERS[tier].features.includes(feature)) {
     const needed = lowestTierWith(feature);
-    throw new ApiError('feature_required', `The ${feature} feature needs the ${needed} tier or higher; this key is ${tier}`, {}, { tier, required_tier: needed });
+    throw new ApiError(
+      'feature_required',
+      `The ${feature} feature needs the ${needed} tier or higher; this key is ${tier}`,
+      {},
+      { tier, required_tier: needed },
+    );
   }
 }
 

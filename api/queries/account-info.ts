@@ -10,5 +10,9 @@ import { ApiError } from '../errors.js';
 export function accountInfo(accounts: Accounts, auth: AuthenticatedKey, now: number): Record<string, unknown> {
   const key = accounts.keys.key(auth.keyId);
   if (!key || key.accountId !== auth.accountId) throw new ApiError('not_found', `No key '${auth.keyId}' in this account`);
-  return { success: true, data: presentAccount(auth, key, accounts.keys.account(auth.accountId)?.name ?? null, now), updated_at: isoTime(now) };
+  return {
+    success: true,
+    data: presentAccount(auth, key, accounts.keys.account(auth.accountId)?.name ?? null, now),
+    updated_at: isoTime(now),
+  };
 }

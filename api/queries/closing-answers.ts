@@ -21,14 +21,16 @@ export const DAY_MS = 86_400_000;
 /** How far back each tier may look at CLV (COMPAT §8); null = unlimited. */
 const CLV_WINDOW_DAYS: Readonly<Record<TierName, number | null>> = { free: 7, hobby: 30, pro: 90, sharp: 365, enterprise: null };
 
-export const badQuery = (field: string, message: string): ApiError => new ApiError('invalid_request', `Invalid query parameter '${field}': ${message}`);
+export const badQuery = (field: string, message: string): ApiError =>
+  new ApiError('invalid_request', `Invalid query parameter '${field}': ${message}`);
 
 /** A store that cannot answer is a 503 the client may retry, never a 500. */
 export async function fromStore<T>(run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (e) {
-    if (e instanceof StoreError || e instanceof Error) throw new ApiError('unavailable', `The history store cannot answer right now: ${e.message.slice(0, 200)}`);
+    if (e instanceof StoreError || e instanceof Error)
+      throw new ApiError('unavailable', `The history store cannot answer right now: ${e.message.slice(0, 200)}`);
     throw e;
   }
 }
@@ -41,7 +43,8 @@ export function parseDay(field: string, value: string): number {
   const dayOnly = /^\d{4}-\d{2}-\d{2}$/.test(value);
   const ms = dayOnly ? Date.parse(`${value}T00:00:00Z`) : Date.parse(value);
   // A calendar day that does not exist (2025-02-30) must not roll over into the next month.
-  if (!Number.isFinite(ms) || (dayOnly && new Date(ms).toISOString().slice(0, 10) !== value)) throw badQuery(field, 'expected YYYY-MM-DD or an ISO 8601 date-time');
+  if (!Number.isFinite(ms) || (dayOnly && new Date(ms).toISOString().slice(0, 10) !== value))
+    throw badQuery(field, 'expected YYYY-MM-DD or an ISO 8601 date-time');
   if (ms < EARLIEST || ms >= LATEST) throw badQuery(field, 'must be between 2000-01-01 and 2099-12-31');
   return ms;
 }
@@ -67,8 +70,14 @@ export async function closingLines(deps: ClosingDeps, tier: TierName, q: Closing
   const books = [...(requested ?? visible)];
   const rows = await fromStore(() => closingLinesOfEvent(store, eventId, books));
   const e = board.event(eventId);
-  const fallback = e ? { sport: e.sport, league: e.league, home: teamName(catalog, e.homeTeamId), away: teamName(catalog, e.awayTeamId), start: e.startTime } : null;
-  return { success: true, data: presentClosingSnapshot(catalog, eventId, rows, fallback), meta: { source: 'closing_odds', updated_at: new Date(clock.now()).toISOString() } };
+  const fallback = e
+    ? { sport: e.sport, league: e.league, home: teamName(catalog, e.homeTeamId), away: teamName(catalog, e.awayTeamId), start: e.startTime }
+    : null;
+  return {
+    success: true,
+    data: presentClosingSnapshot(catalog, eventId, rows, fallback),
+    meta: { source: 'closing_odds', updated_at: new Date(clock.now()).toISOString() },
+  };
 }
 
 export interface ClvQuery {
@@ -92,10 +101,24 @@ export async function clvHistory(deps: ClosingDeps, tier: TierName, q: ClvQuery)
   if (from >= to) throw badQuery('from', 'must be before to');
   if (window !== null) from = Math.max(from, Math.floor(now / DAY_MS) * DAY_MS - window * DAY_MS);
   const filters = { sport: q.sport ?? null, league: q.league ?? null, sportsbook: q.sportsbook ?? null, devig_book: q.devig_book ?? null };
-  const groups = await fromStore(() => clvGroups(store, { from, to: Math.max(from, to), groupBy: q.group_by, sport: filters.sport, league: filters.league, sportsbook: filters.sportsbook, devigBook: filters.devig_book }));
+  const groups = await fromStore(() =>
+    clvGroups(store, {
+      from,
+      to: Math.max(from, to),
+      groupBy: q.group_by,
+      sport: filters.sport,
+      league: filters.league,
+      sportsbook: filters.sportsbook,
+      devigBook: filters.devig_book,
+    }),
+  );
   return {
     success: true,
-    data: { date_range: { from: new Date(from).toISOString(), to: new Date(Math.max(from, to)).toISOString() }, group_by: q.group_by, groups: groups.map(presentClvGroup) },
+    data: {
+      date_range: { from: new Date(from).toISOString(), to: new Date(Math.max(from, to)).toISOString() },
+      group_by: q.group_by,
+      groups: groups.map(presentClvGroup),
+    },
     meta: { filters, source: 'clv_grades', tier_window_days: window ?? 'unlimited', updated_at: new Date(now).toISOString() },
   };
 }

@@ -15,16 +15,21 @@ export interface DeltaItem {
   time: LogTime;
 }
 
-export type DeltaResult =
-  | { ok: true; items: DeltaItem[]; hasMore: boolean; next: LogTime }
-  | { ok: false; floor: LogTime };
+export type DeltaResult = { ok: true; items: DeltaItem[]; hasMore: boolean; next: LogTime } | { ok: false; floor: LogTime };
 
 /**
  * `GET /odds/delta`: the rows changed and removed after `since`, each once, at the place of its
  * last change, paged by `offset`/`limit`. A row whose event left the `live` state is a removal
  * for that filter. `ok: false` when `since` is older than the board's change window.
  */
-export function oddsDelta(board: LiveBoard, catalog: Catalog, filters: OddsFilters, since: LogTime, offset: number, limit: number): DeltaResult {
+export function oddsDelta(
+  board: LiveBoard,
+  catalog: Catalog,
+  filters: OddsFilters,
+  since: LogTime,
+  offset: number,
+  limit: number,
+): DeltaResult {
   const log = board.log;
   if (!log.covers(since)) return { ok: false, floor: log.floor };
   const { event: ef, row: rf } = filters;

@@ -18,7 +18,11 @@ export interface EventsQuery extends SharedFilterQuery {
  * `GET /events` and the get_events tool: events of the tier's board (delayed for the free tier),
  * by start time, with the books the tier may see.
  */
-export function eventsList(deps: Pick<ServingDeps, 'catalog' | 'views' | 'gameStates'>, tier: TierName, query: EventsQuery): Record<string, unknown> {
+export function eventsList(
+  deps: Pick<ServingDeps, 'catalog' | 'views' | 'gameStates'>,
+  tier: TierName,
+  query: EventsQuery,
+): Record<string, unknown> {
   const { catalog, views } = deps;
   const board = views.boardFor(tier);
   const visible = openBooks(tier, [...catalog.books.values()]);
@@ -27,11 +31,25 @@ export function eventsList(deps: Pick<ServingDeps, 'catalog' | 'views' | 'gameSt
   const { event: filter, row } = parseFilters({ sport: sp, league: lg, sportsbook: sb, live: lv, team: tm, date: dt, q: text }, catalog);
   // Filtering by a book the tier may not see would tell which events that book lists.
   for (const b of row.books ?? []) {
-    if (!visible.has(b)) throw new ApiError('feature_required', `Sportsbook '${b}' needs the ${catalog.books.get(b)?.requiresTier ?? 'enterprise'} tier or higher; this key is ${tier}`);
+    if (!visible.has(b))
+      throw new ApiError(
+        'feature_required',
+        `Sportsbook '${b}' needs the ${catalog.books.get(b)?.requiresTier ?? 'enterprise'} tier or higher; this key is ${tier}`,
+      );
   }
-  const matches = board.activeEvents().filter(
-    (e) => eventMatches(e, filter, catalog) && (hasScore === undefined || (deps.gameStates?.get(e.id) !== undefined) === hasScore) && (!row.books || board.booksOf(e.id).some((b) => row.books?.has(b))),
-  );
+  const matches = board
+    .activeEvents()
+    .filter(
+      (e) =>
+        eventMatches(e, filter, catalog) &&
+        (hasScore === undefined || (deps.gameStates?.get(e.id) !== undefined) === hasScore) &&
+        (!row.books || board.booksOf(e.id).some((b) => row.books?.has(b))),
+    );
   const data = matches.slice(offset, offset + limit).map((e) => presentEvent(catalog, board, e, visible));
-  return { success: true, data, pagination: pagination(limit, offset, matches.length), meta: { count: data.length, total: matches.length } };
+  return {
+    success: true,
+    data,
+    pagination: pagination(limit, offset, matches.length),
+    meta: { count: data.length, total: matches.length },
+  };
 }

@@ -1,4 +1,11 @@
-import type { FutureEvOpportunity, FutureFairSelection, FuturePrice, FuturesMarket, FuturesQuote, FutureType } from '../../schemas/index.js';
+import type {
+  FutureEvOpportunity,
+  FutureFairSelection,
+  FuturePrice,
+  FuturesMarket,
+  FuturesQuote,
+  FutureType,
+} from '../../schemas/index.js';
 import type { FuturesView } from '../views/futures-board.js';
 
 /** One futures market as the list shows it: what it is and which books price it. */
@@ -24,8 +31,13 @@ export interface FuturesListQuery {
   delayMs: number;
 }
 
-function matches(q: FuturesQuote, f: { sports?: ReadonlySet<string>; leagues?: ReadonlySet<string>; futureTypes?: ReadonlySet<string> }): boolean {
-  return (!f.sports || f.sports.has(q.sport)) && (!f.leagues || f.leagues.has(q.league)) && (!f.futureTypes || f.futureTypes.has(q.futureType));
+function matches(
+  q: FuturesQuote,
+  f: { sports?: ReadonlySet<string>; leagues?: ReadonlySet<string>; futureTypes?: ReadonlySet<string> },
+): boolean {
+  return (
+    (!f.sports || f.sports.has(q.sport)) && (!f.leagues || f.leagues.has(q.league)) && (!f.futureTypes || f.futureTypes.has(q.futureType))
+  );
 }
 
 /** Every market some (selected) book prices, by league then id. */
@@ -94,11 +106,28 @@ export function futuresOdds(view: FuturesView, q: FuturesOddsQuery): FutureOddsR
         // An EV entry of an older board of the book is not this price's.
         const fair = fairBy.get(outcomeOf(p)) ?? null;
         const power = fair?.fair?.power;
-        rows.push({ quote: b, price: p, fair, ev: ev && ev.priceAmerican === p.priceAmerican ? ev : null, evPercent: power === undefined ? null : round4((power * p.priceDecimal - 1) * 100) });
+        rows.push({
+          quote: b,
+          price: p,
+          fair,
+          ev: ev && ev.priceAmerican === p.priceAmerican ? ev : null,
+          evPercent: power === undefined ? null : round4((power * p.priceDecimal - 1) * 100),
+        });
       }
     }
     const rank = (r: FutureOddsRow): number => order.get(outcomeOf(r.price)) ?? Number.MAX_SAFE_INTEGER;
-    rows.sort((a, b) => rank(a) - rank(b) || a.price.probability - b.price.probability || (a.price.selectionId < b.price.selectionId ? -1 : a.price.selectionId > b.price.selectionId ? 1 : a.quote.book < b.quote.book ? -1 : 1));
+    rows.sort(
+      (a, b) =>
+        rank(a) - rank(b) ||
+        a.price.probability - b.price.probability ||
+        (a.price.selectionId < b.price.selectionId
+          ? -1
+          : a.price.selectionId > b.price.selectionId
+            ? 1
+            : a.quote.book < b.quote.book
+              ? -1
+              : 1),
+    );
     out.push(...rows);
   }
   return out;
@@ -129,9 +158,21 @@ export function compareFutures(view: FuturesView, futureId: string, books: Reado
   for (const r of rows) {
     const k = outcomeOf(r.price);
     let o = byOutcome.get(k);
-    if (!o) byOutcome.set(k, (o = { selection: r.price.selection, selectionId: r.price.selectionId, line: r.price.line, fair: r.fair?.fair ?? null, best: null, prices: [] }));
+    if (!o)
+      byOutcome.set(
+        k,
+        (o = {
+          selection: r.price.selection,
+          selectionId: r.price.selectionId,
+          line: r.price.line,
+          fair: r.fair?.fair ?? null,
+          best: null,
+          prices: [],
+        }),
+      );
     o.prices.push({ book: r.quote.book, priceAmerican: r.price.priceAmerican, priceDecimal: r.price.priceDecimal, evPercent: r.evPercent });
-    if (!o.best || r.price.priceDecimal > o.best.priceDecimal) o.best = { book: r.quote.book, priceAmerican: r.price.priceAmerican, priceDecimal: r.price.priceDecimal };
+    if (!o.best || r.price.priceDecimal > o.best.priceDecimal)
+      o.best = { book: r.quote.book, priceAmerican: r.price.priceAmerican, priceDecimal: r.price.priceDecimal };
   }
   const holds = (market?.books ?? []).filter((b) => books.has(b.book)).map((b) => ({ book: b.book, holdPercent: b.holdPercent }));
   return { market: summary, references: market?.references ?? [], outcomes: [...byOutcome.values()], holds };
@@ -159,8 +200,14 @@ export function futuresEv(view: FuturesView, q: FuturesEvQuery): { opportunity: 
     if (q.futureIds && !q.futureIds.has(futureId)) continue;
     const market = view.market(futureId);
     if (!market) continue;
-    if ((q.sports && !q.sports.has(market.sport)) || (q.leagues && !q.leagues.has(market.league)) || (q.futureTypes && !q.futureTypes.has(market.futureType))) continue;
-    for (const o of market.opportunities) if (q.books.has(o.book) && (q.minEv === undefined || o.evPercent >= q.minEv)) out.push({ opportunity: o, market });
+    if (
+      (q.sports && !q.sports.has(market.sport)) ||
+      (q.leagues && !q.leagues.has(market.league)) ||
+      (q.futureTypes && !q.futureTypes.has(market.futureType))
+    )
+      continue;
+    for (const o of market.opportunities)
+      if (q.books.has(o.book) && (q.minEv === undefined || o.evPercent >= q.minEv)) out.push({ opportunity: o, market });
   }
   return out.sort((a, b) => b.opportunity.evPercent - a.opportunity.evPercent || (a.opportunity.id < b.opportunity.id ? -1 : 1));
 }

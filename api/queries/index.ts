@@ -20,7 +20,17 @@ export {
   middleMatches,
   sortedPage,
 } from './opportunities.js';
-export type { ArbEntry, ArbitrageQuery, EvEntry, EvQuery, LowHoldEntry, LowHoldQuery, MiddleEntry, MiddleQuery, OpportunityList } from './opportunities.js';
+export type {
+  ArbEntry,
+  ArbitrageQuery,
+  EvEntry,
+  EvQuery,
+  LowHoldEntry,
+  LowHoldQuery,
+  MiddleEntry,
+  MiddleQuery,
+  OpportunityList,
+} from './opportunities.js';
 export { betterPrice, outcomeKey, sameOutcome } from './row-identity.js';
 export type { OutcomeIdentity } from './row-identity.js';
 export type { Match } from '../views/odds-query.js';
@@ -40,4 +50,11 @@ export { DAY_MS, closingLines, clvHistory, fromStore, parseDay } from './closing
 export type { ClosingLinesQuery, ClvQuery } from './closing-answers.js';
 export { accountInfo } from './account-info.js';
 export { compareFutures, futuresEv, futuresOdds, listFutures } from './futures.js';
-export type { FutureMarketSummary, FutureOddsRow, FuturesComparison, FuturesEvQuery, FuturesListQuery, FuturesOddsQuery } from './futures.js';
+export type {
+  FutureMarketSummary,
+  FutureOddsRow,
+  FuturesComparison,
+  FuturesEvQuery,
+  FuturesListQuery,
+  FuturesOddsQuery,
+} from './futures.js';

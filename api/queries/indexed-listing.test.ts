@@ -20,7 +20,10 @@ const catalog = new Catalog();
 
 const FILTERS: Record<string, OddsFilters> = {
   none: { event: {}, row: {} },
-  sportMarketBook: { event: { sports: new Set(['basketball', 'football']) }, row: { markets: new Set(['point_spread']), books: new Set(['pinnacle', 'draftkings']) } },
+  sportMarketBook: {
+    event: { sports: new Set(['basketball', 'football']) },
+    row: { markets: new Set(['point_spread']), books: new Set(['pinnacle', 'draftkings']) },
+  },
   league: { event: { leagues: new Set(['nhl']) }, row: {} },
   live: { event: { live: true }, row: { books: new Set(['fanduel', 'betmgm', 'circa']) } },
   markets: { event: {}, row: { markets: new Set(['team_total', 'moneyline']) } },
@@ -43,10 +46,23 @@ const ids = (p: OddsPage): string[] => p.page.map((m) => `${m.row.id}@${m.row.pr
 function expectSameAsWalk(board: LiveBoard): void {
   for (const [name, filters] of Object.entries(FILTERS)) {
     const all = walked(board, filters);
-    for (const [offset, limit] of [[0, 100], [0, 1], [37, 50], [500, 7], [all.length - 3, 10], [all.length + 5, 10]] as const) {
+    for (const [offset, limit] of [
+      [0, 100],
+      [0, 1],
+      [37, 50],
+      [500, 7],
+      [all.length - 3, 10],
+      [all.length + 5, 10],
+    ] as const) {
       const p = listOdds(board, catalog, { filters, sort: null, offset: Math.max(0, offset), limit });
       const from = Math.max(0, offset);
-      expect({ name, offset, rows: ids(p), total: p.total, hasMore: p.hasMore }).toEqual({ name, offset, rows: all.slice(from, from + limit), total: all.length, hasMore: from + limit < all.length });
+      expect({ name, offset, rows: ids(p), total: p.total, hasMore: p.hasMore }).toEqual({
+        name,
+        offset,
+        rows: all.slice(from, from + limit),
+        total: all.length,
+        hasMore: from + limit < all.length,
+      });
     }
     // A cursor walk visits every match once, in order, and reports where each page starts.
     let after = null;

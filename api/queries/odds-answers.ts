@@ -47,34 +47,68 @@ export function oddsList(deps: OddsDeps, tier: TierName, query: OddsQuery, prese
   const { catalog, views } = deps;
   const { limit } = query;
   const board = views.boardFor(tier);
-  const filters = parseOddsFilters({
-    sport: query.sport, league: query.league, sportsbook: query.sportsbook, add_sportsbook: query.add_sportsbook, market: query.market, event: query.event,
-    live: query.live, team: query.team, date: query.date, q: query.q, min_odds: query.min_odds, max_odds: query.max_odds,
-  }, catalog, tier);
+  const filters = parseOddsFilters(
+    {
+      sport: query.sport,
+      league: query.league,
+      sportsbook: query.sportsbook,
+      add_sportsbook: query.add_sportsbook,
+      market: query.market,
+      event: query.event,
+      live: query.live,
+      team: query.team,
+      date: query.date,
+      q: query.q,
+      min_odds: query.min_odds,
+      max_odds: query.max_odds,
+    },
+    catalog,
+    tier,
+  );
   const fields = parseFields(query.fields);
   const state = requestedState(query.state);
   const sort: SortSpec | null = parseSort(query.sort);
   const fingerprint = queryFingerprint({
-    sport: query.sport, league: query.league, sportsbook: query.sportsbook, add_sportsbook: query.add_sportsbook, market: query.market,
-    event: query.event, live: query.live, team: query.team, date: query.date, q: query.q, min_odds: query.min_odds, max_odds: query.max_odds,
-    sort: query.sort, tier,
+    sport: query.sport,
+    league: query.league,
+    sportsbook: query.sportsbook,
+    add_sportsbook: query.add_sportsbook,
+    market: query.market,
+    event: query.event,
+    live: query.live,
+    team: query.team,
+    date: query.date,
+    q: query.q,
+    min_odds: query.min_odds,
+    max_odds: query.max_odds,
+    sort: query.sort,
+    tier,
   });
   let cursor: Cursor | null = null;
   if (query.cursor !== undefined) {
     cursor = decodeCursor(query.cursor);
     if (!cursor) throw new ApiError('invalid_request', "Invalid query parameter 'cursor': not a cursor this API issued");
-    if (cursor.q !== fingerprint) throw new ApiError('invalid_request', "Invalid query parameter 'cursor': it belongs to a query with other filters or sort");
+    if (cursor.q !== fingerprint)
+      throw new ApiError('invalid_request', "Invalid query parameter 'cursor': it belongs to a query with other filters or sort");
     if (query.offset > 0) throw new ApiError('invalid_request', "Invalid query parameter 'offset': not allowed together with cursor");
   }
 
-  const { page, total, offset, hasMore } = listOdds(board, catalog, { filters, sort, after: cursor?.p ?? null, offset: query.offset, limit });
+  const { page, total, offset, hasMore } = listOdds(board, catalog, {
+    filters,
+    sort,
+    after: cursor?.p ?? null,
+    offset: query.offset,
+    limit,
+  });
   const last = page[page.length - 1];
   const nextCursor = hasMore && last ? encodeCursor({ q: fingerprint, p: positionOf(last, sort) }) : null;
   const plain = presentRow !== undefined && !fields && query.group_by !== 'event' && state === undefined;
-  const rows = plain ? [] : page.map(({ row, event: ev }) => {
-    const full = putStateInLinks(presentOdds(catalog, row, ev, board.mainLines(ev.id)), state);
-    return fields ? project(full, fields) : full;
-  });
+  const rows = plain
+    ? []
+    : page.map(({ row, event: ev }) => {
+        const full = putStateInLinks(presentOdds(catalog, row, ev, board.mainLines(ev.id)), state);
+        return fields ? project(full, fields) : full;
+      });
   let data: unknown[] = plain ? page.map(({ row, event: ev }) => presentRow(row, ev, board.mainLines(ev.id))) : rows;
   let groups: number | undefined;
   if (query.group_by === 'event') {
@@ -90,8 +124,19 @@ export function oddsList(deps: OddsDeps, tier: TierName, query: OddsQuery, prese
   return {
     success: true,
     data,
-    pagination: { ...pagination(limit, offset, total), has_more: hasMore, next_offset: hasMore ? offset + page.length : null, next_cursor: nextCursor },
-    meta: { count: page.length, total, ...(groups === undefined ? {} : { groups }), next_since: formatLogTime(board.log.head()), sort: query.sort ?? null },
+    pagination: {
+      ...pagination(limit, offset, total),
+      has_more: hasMore,
+      next_offset: hasMore ? offset + page.length : null,
+      next_cursor: nextCursor,
+    },
+    meta: {
+      count: page.length,
+      total,
+      ...(groups === undefined ? {} : { groups }),
+      next_since: formatLogTime(board.log.head()),
+      sort: query.sort ?? null,
+    },
   };
 }
 
@@ -105,13 +150,29 @@ export function bestOddsList(deps: OddsDeps, tier: TierName, q: BestOddsQuery): 
   const { limit, offset } = q;
   const board = views.boardFor(tier);
   const filters = parseOddsFilters(
-    { sport: q.sport, league: q.league, sportsbook: q.sportsbook, add_sportsbook: q.add_sportsbook, market: q.market, event: q.event, live: q.live, team: q.team, date: q.date, q: q.q },
+    {
+      sport: q.sport,
+      league: q.league,
+      sportsbook: q.sportsbook,
+      add_sportsbook: q.add_sportsbook,
+      market: q.market,
+      event: q.event,
+      live: q.live,
+      team: q.team,
+      date: q.date,
+      q: q.q,
+    },
     catalog,
     tier,
   );
   const { page, total } = bestOdds(board, catalog, filters, offset, limit);
   const data = page.map((m) => ({ ...presentOdds(catalog, m.row, m.event, board.mainLines(m.event.id)), book_count: m.bookCount }));
-  return { success: true, data, pagination: pagination(limit, offset, total), meta: { count: data.length, total, next_since: formatLogTime(board.log.head()) } };
+  return {
+    success: true,
+    data,
+    pagination: pagination(limit, offset, total),
+    meta: { count: data.length, total, next_since: formatLogTime(board.log.head()) },
+  };
 }
 
 export interface ComparisonQuery {
@@ -130,12 +191,18 @@ export function oddsComparison(deps: OddsDeps, tier: TierName, q: ComparisonQuer
   const e = comparison.event;
   // Keys carry participant names from the feed: no prototype behind them.
   const data: Record<string, PublicOdds[]> = Object.create(null) as Record<string, PublicOdds[]>;
-  for (const rows of comparison.outcomes) data[selectionKey(rows[0] as OddsRow)] = rows.map((r) => presentOdds(catalog, r, e, board.mainLines(e.id)));
+  for (const rows of comparison.outcomes)
+    data[selectionKey(rows[0] as OddsRow)] = rows.map((r) => presentOdds(catalog, r, e, board.mainLines(e.id)));
   const books = comparison.books;
   return {
     success: true,
     data,
-    meta: { event: presentEvent(catalog, board, e, openBooks(tier, [...catalog.books.values()])), outcomes: Object.keys(data).length, books, next_since: formatLogTime(board.log.head()) },
+    meta: {
+      event: presentEvent(catalog, board, e, openBooks(tier, [...catalog.books.values()])),
+      outcomes: Object.keys(data).length,
+      books,
+      next_since: formatLogTime(board.log.head()),
+    },
   };
 }
 
@@ -150,7 +217,10 @@ export function oddsBatch(deps: OddsDeps, tier: TierName, body: BatchQuery): Rec
   const ids = [...new Set(body.event_ids)];
   const max = TIERS[tier].batchEvents;
   if (ids.length > max) {
-    throw new ApiError('invalid_request', `Invalid body field 'event_ids': ${ids.length} events, the ${tier} tier allows at most ${max} per batch (${tiersByBatchSize()})`);
+    throw new ApiError(
+      'invalid_request',
+      `Invalid body field 'event_ids': ${ids.length} events, the ${tier} tier allows at most ${max} per batch (${tiersByBatchSize()})`,
+    );
   }
   const board = views.boardFor(tier);
   const { row: rf } = parseOddsFilters({ sportsbook: body.sportsbook, market: body.market }, catalog, tier, 'body field');
@@ -180,15 +250,29 @@ export interface DeltaQuery {
   offset: number;
 }
 
-export function oddsDeltaPage(deps: OddsDeps & Pick<ServingDeps, 'clock'>, tier: TierName, query: DeltaQuery, presentRow?: RowPresenter): Record<string, unknown> {
+export function oddsDeltaPage(
+  deps: OddsDeps & Pick<ServingDeps, 'clock'>,
+  tier: TierName,
+  query: DeltaQuery,
+  presentRow?: RowPresenter,
+): Record<string, unknown> {
   const { catalog, views } = deps;
   const since = parseLogTime(query.since);
   if (!since) throw new ApiError('invalid_request', `Invalid query parameter 'since': '${query.since}' is not a valid RFC 3339 date-time`);
   const state = requestedState(query.state);
-  const present: RowPresenter = presentRow && state === undefined ? presentRow : (row, event, main) => putStateInLinks(presentOdds(catalog, row, event, main), state);
+  const present: RowPresenter =
+    presentRow && state === undefined ? presentRow : (row, event, main) => putStateInLinks(presentOdds(catalog, row, event, main), state);
   const board = views.boardFor(tier);
   const filters = parseOddsFilters(
-    { sport: query.sport, league: query.league, sportsbook: query.sportsbook, add_sportsbook: query.add_sportsbook, market: query.market, event: query.event, live: query.live },
+    {
+      sport: query.sport,
+      league: query.league,
+      sportsbook: query.sportsbook,
+      add_sportsbook: query.add_sportsbook,
+      market: query.market,
+      event: query.event,
+      live: query.live,
+    },
     catalog,
     tier,
   );
@@ -204,7 +288,8 @@ export function oddsDeltaPage(deps: OddsDeps & Pick<ServingDeps, 'clock'>, tier:
   const removed: Record<string, unknown>[] = [];
   for (const item of delta.items) {
     const r = item.row;
-    if (item.removed || !item.event) removed.push({ id: r.id, event_id: r.eventId, sportsbook: r.book, market: r.market, removed_at: formatLogTime(item.time) });
+    if (item.removed || !item.event)
+      removed.push({ id: r.id, event_id: r.eventId, sportsbook: r.book, market: r.market, removed_at: formatLogTime(item.time) });
     else data.push(present(r, item.event, board.mainLines(item.event.id)));
   }
   const { hasMore, next } = delta;

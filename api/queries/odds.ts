@@ -42,7 +42,8 @@ export interface OddsPage {
  */
 export function listOdds(board: LiveBoard, catalog: Catalog, q: OddsListQuery): OddsPage {
   const { filters, sort } = q;
-  const indexed = sort === null && filters.row.minOdds === undefined && filters.row.maxOdds === undefined && filters.row.marketTest === undefined;
+  const indexed =
+    sort === null && filters.row.minOdds === undefined && filters.row.maxOdds === undefined && filters.row.marketTest === undefined;
   return indexed ? indexedPage(board, catalog, q) : scannedPage(board, catalog, q);
 }
 
@@ -75,7 +76,16 @@ function matchIndex(board: LiveBoard, catalog: Catalog, filters: OddsFilters): M
 
 function filterSignature({ event: e, row: r }: OddsFilters): string {
   const list = (s: ReadonlySet<string> | undefined): string => (s ? [...s].sort().join(',') : '*');
-  return [list(e.sports), list(e.leagues), list(e.eventIds), String(e.live), list(e.teamIds), e.date ?? '*', list(r.books), list(r.markets)].join('|');
+  return [
+    list(e.sports),
+    list(e.leagues),
+    list(e.eventIds),
+    String(e.live),
+    list(e.teamIds),
+    e.date ?? '*',
+    list(r.books),
+    list(r.markets),
+  ].join('|');
 }
 
 function indexedPage(board: LiveBoard, catalog: Catalog, q: OddsListQuery): OddsPage {
@@ -204,7 +214,13 @@ export interface BestMatch extends Match {
  * `GET /odds/best`: one row per outcome, the best price among the served books, in board order.
  * Suspended rows are left out (a frozen price cannot be bet), so are outcomes with no other.
  */
-export function bestOdds(board: LiveBoard, catalog: Catalog, filters: OddsFilters, offset: number, limit: number): { page: BestMatch[]; total: number } {
+export function bestOdds(
+  board: LiveBoard,
+  catalog: Catalog,
+  filters: OddsFilters,
+  offset: number,
+  limit: number,
+): { page: BestMatch[]; total: number } {
   const page: BestMatch[] = [];
   let total = 0;
   let best: Match | null = null;

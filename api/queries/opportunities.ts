@@ -1,4 +1,11 @@
-import type { ArbitrageOpportunity, DevigMethodName, EvOpportunity, LowHoldOpportunity, MiddleOpportunity, OpportunityKind } from '../../schemas/index.js';
+import type {
+  ArbitrageOpportunity,
+  DevigMethodName,
+  EvOpportunity,
+  LowHoldOpportunity,
+  MiddleOpportunity,
+  OpportunityKind,
+} from '../../schemas/index.js';
 import { middleQuality } from '../contract/opportunities.js';
 import { comparator, matchesCommon } from '../contract/opportunity-query.js';
 import type { CommonFilter } from '../contract/opportunity-query.js';
@@ -12,7 +19,10 @@ export type MiddleEntry = BoardEntry<MiddleOpportunity>;
 export type LowHoldEntry = BoardEntry<LowHoldOpportunity>;
 
 /** The four public opportunity lists and the board kind each reads. */
-export const OPPORTUNITY_LISTS = { ev: 'ev', arbitrage: 'arbitrage', middles: 'middle', low_hold: 'low_hold' } as const satisfies Record<string, OpportunityKind>;
+export const OPPORTUNITY_LISTS = { ev: 'ev', arbitrage: 'arbitrage', middles: 'middle', low_hold: 'low_hold' } as const satisfies Record<
+  string,
+  OpportunityKind
+>;
 export type OpportunityList = keyof typeof OPPORTUNITY_LISTS;
 
 export interface EvQuery {
@@ -59,7 +69,11 @@ export function evMatches(entries: readonly EvEntry[], q: EvQuery, catalog: Cata
     if (ev < q.minEv || (q.maxEv !== undefined && ev > q.maxEv)) return false;
     const w = e.o.marketWidth;
     if ((q.minMarketWidth !== undefined || q.maxMarketWidth !== undefined) && w === null) return false;
-    if (w !== null && ((q.minMarketWidth !== undefined && w < q.minMarketWidth) || (q.maxMarketWidth !== undefined && w > q.maxMarketWidth))) return false;
+    if (
+      w !== null &&
+      ((q.minMarketWidth !== undefined && w < q.minMarketWidth) || (q.maxMarketWidth !== undefined && w > q.maxMarketWidth))
+    )
+      return false;
     return matchesCommon(e, q.common, catalog, now);
   });
 }
@@ -69,12 +83,18 @@ const betterMiddle = (a: MiddleEntry, b: MiddleEntry): boolean => a.o.evPercent 
 const betterLowHold = (a: LowHoldEntry, b: LowHoldEntry): boolean => a.o.holdPercent < b.o.holdPercent;
 
 export function arbitrageMatches(entries: readonly ArbEntry[], q: ArbitrageQuery, catalog: Catalog, now: number): ArbEntry[] {
-  const matches = bestPerSituation(entries.filter((e) => matchesCommon(e, q.common, catalog, now)), betterArb).filter((e) => e.o.profitPercent >= q.minProfit);
+  const matches = bestPerSituation(
+    entries.filter((e) => matchesCommon(e, q.common, catalog, now)),
+    betterArb,
+  ).filter((e) => e.o.profitPercent >= q.minProfit);
   return q.group === 'best' ? bestPerEvent(matches, betterArb) : matches;
 }
 
 export function middleMatches(entries: readonly MiddleEntry[], q: MiddleQuery, catalog: Catalog, now: number): MiddleEntry[] {
-  const matches = bestPerSituation(entries.filter((e) => matchesCommon(e, q.common, catalog, now)), betterMiddle).filter((e) => {
+  const matches = bestPerSituation(
+    entries.filter((e) => matchesCommon(e, q.common, catalog, now)),
+    betterMiddle,
+  ).filter((e) => {
     const o = e.o;
     if ((q.minSize !== undefined && o.windowSize < q.minSize) || (q.minWindow !== undefined && o.windowSize < q.minWindow)) return false;
     if (q.minHitProbability !== undefined && o.hitProbability < q.minHitProbability) return false;
@@ -85,7 +105,10 @@ export function middleMatches(entries: readonly MiddleEntry[], q: MiddleQuery, c
 }
 
 export function lowHoldMatches(entries: readonly LowHoldEntry[], q: LowHoldQuery, catalog: Catalog, now: number): LowHoldEntry[] {
-  const matches = bestPerSituation(entries.filter((e) => matchesCommon(e, q.common, catalog, now)), betterLowHold).filter((e) => e.o.holdPercent <= q.maxHold);
+  const matches = bestPerSituation(
+    entries.filter((e) => matchesCommon(e, q.common, catalog, now)),
+    betterLowHold,
+  ).filter((e) => e.o.holdPercent <= q.maxHold);
   return q.group === 'best' ? bestPerEvent(matches, betterLowHold) : matches;
 }
 
@@ -135,6 +158,12 @@ export const LOW_HOLD_SORT_KEYS: Record<string, (e: LowHoldEntry) => number | st
 };
 
 /** Sorted by `sort` (ties by id), then the page. */
-export function sortedPage<E extends BoardEntry>(matches: readonly E[], sort: string, keys: Readonly<Record<string, (e: E) => number | string>>, offset: number, limit: number): E[] {
+export function sortedPage<E extends BoardEntry>(
+  matches: readonly E[],
+  sort: string,
+  keys: Readonly<Record<string, (e: E) => number | string>>,
+  offset: number,
+  limit: number,
+): E[] {
   return [...matches].sort(comparator(sort, keys)).slice(offset, offset + limit);
 }

@@ -10,7 +10,17 @@ import type { AppDeps } from '../deps.js';
 import { ApiError } from '../errors.js';
 import type { OpportunityBoard } from '../views/opportunity-board.js';
 import { requireFeatureOf } from './access.js';
-import { ARBITRAGE_SORT_KEYS, LOW_HOLD_SORT_KEYS, arbitrageMatches, evMatches, evSortKeys, lowHoldMatches, middleMatches, middleSortKeys, sortedPage } from './opportunities.js';
+import {
+  ARBITRAGE_SORT_KEYS,
+  LOW_HOLD_SORT_KEYS,
+  arbitrageMatches,
+  evMatches,
+  evSortKeys,
+  lowHoldMatches,
+  middleMatches,
+  middleSortKeys,
+  sortedPage,
+} from './opportunities.js';
 
 /**
  * The four opportunity lists (+EV, arbitrage, middles, low-hold) as every interface answers
@@ -31,8 +41,12 @@ function bounds(field: string, min: number | undefined, max: number | undefined,
   if (min !== undefined && max !== undefined && min > max) throw bad(field, `must not exceed ${other}`);
 }
 
-const linesOf = (s: OpportunitySource): LinesOf => (eventId) => s.deps.board.mainLines(eventId);
-const lastUpdate = (s: OpportunitySource): string | null => (s.opportunities.lastUpdate === null ? null : isoTime(s.opportunities.lastUpdate));
+const linesOf =
+  (s: OpportunitySource): LinesOf =>
+  (eventId) =>
+    s.deps.board.mainLines(eventId);
+const lastUpdate = (s: OpportunitySource): string | null =>
+  s.opportunities.lastUpdate === null ? null : isoTime(s.opportunities.lastUpdate);
 
 export interface EvListQuery extends CommonOpportunityQuery {
   min_ev: number;
@@ -52,11 +66,23 @@ export function evList(s: OpportunitySource, tier: TierName, q: EvListQuery): Re
   bounds('min_market_width', q.min_market_width, q.max_market_width, 'max_market_width');
   const f = parseCommon(q, catalog, tier, now);
   const m = q.devig_method;
-  const matches = evMatches(s.opportunities.list('ev'), {
-    common: f, method: m, minEv: q.min_ev, maxEv: q.max_ev, minMarketWidth: q.min_market_width, maxMarketWidth: q.max_market_width,
-  }, catalog, now);
+  const matches = evMatches(
+    s.opportunities.list('ev'),
+    {
+      common: f,
+      method: m,
+      minEv: q.min_ev,
+      maxEv: q.max_ev,
+      minMarketWidth: q.min_market_width,
+      maxMarketWidth: q.max_market_width,
+    },
+    catalog,
+    now,
+  );
   const evs = matches.map((e) => e.o.methods[m].evPercent);
-  const data = sortedPage(matches, q.sort, evSortKeys(m), q.offset, q.limit).map((e) => presentEv(catalog, e.o, m, now, q.include === 'methods'));
+  const data = sortedPage(matches, q.sort, evSortKeys(m), q.offset, q.limit).map((e) =>
+    presentEv(catalog, e.o, m, now, q.include === 'methods'),
+  );
   return {
     success: true,
     data,
@@ -74,8 +100,15 @@ export function evList(s: OpportunitySource, tier: TierName, q: EvListQuery): Re
         by_market: countBy(matches, (e) => e.o.market),
       },
       filters: {
-        sport: q.sport ?? null, league: q.league ?? null, sportsbook: q.sportsbook ?? null, market: q.market ?? null,
-        min_ev: q.min_ev, max_ev: q.max_ev ?? null, live: q.live ?? null, sort: q.sort, include: q.include ?? null,
+        sport: q.sport ?? null,
+        league: q.league ?? null,
+        sportsbook: q.sportsbook ?? null,
+        market: q.market ?? null,
+        min_ev: q.min_ev,
+        max_ev: q.max_ev ?? null,
+        live: q.live ?? null,
+        sort: q.sort,
+        include: q.include ?? null,
       },
     },
   };
@@ -88,13 +121,24 @@ export interface ArbitrageListQuery extends CommonOpportunityQuery {
   bankroll: number;
 }
 
-export function arbitrageList(s: OpportunitySource, tier: TierName, q: ArbitrageListQuery): Record<string, unknown> & { data: Record<string, unknown>[] } {
+export function arbitrageList(
+  s: OpportunitySource,
+  tier: TierName,
+  q: ArbitrageListQuery,
+): Record<string, unknown> & { data: Record<string, unknown>[] } {
   requireFeatureOf(tier, 'arbitrage');
   const { catalog, clock } = s.deps;
   const now = clock.now();
   const f = parseCommon(q, catalog, tier, now);
-  const matches = arbitrageMatches(s.opportunities.list('arbitrage'), { common: f, minProfit: q.min_profit, ...(q.group ? { group: q.group } : {}) }, catalog, now);
-  const page = sortedPage(matches, q.sort, ARBITRAGE_SORT_KEYS, q.offset, q.limit).map((e) => presentArbitrage(catalog, e.o, q.bankroll, now, linesOf(s)));
+  const matches = arbitrageMatches(
+    s.opportunities.list('arbitrage'),
+    { common: f, minProfit: q.min_profit, ...(q.group ? { group: q.group } : {}) },
+    catalog,
+    now,
+  );
+  const page = sortedPage(matches, q.sort, ARBITRAGE_SORT_KEYS, q.offset, q.limit).map((e) =>
+    presentArbitrage(catalog, e.o, q.bankroll, now, linesOf(s)),
+  );
   const profits = matches.map((e) => e.o.profitPercent);
   return {
     success: true,
@@ -111,7 +155,17 @@ export function arbitrageList(s: OpportunitySource, tier: TierName, q: Arbitrage
         by_sport: countBy(matches, (e) => e.o.event.sport),
         by_market: countBy(matches, (e) => e.o.market),
       },
-      filters: { sport: q.sport ?? null, league: q.league ?? null, sportsbook: q.sportsbook ?? null, market: q.market ?? null, min_profit: q.min_profit, live: q.live ?? null, sort: q.sort, group: q.group ?? null, bankroll: q.bankroll },
+      filters: {
+        sport: q.sport ?? null,
+        league: q.league ?? null,
+        sportsbook: q.sportsbook ?? null,
+        market: q.market ?? null,
+        min_profit: q.min_profit,
+        live: q.live ?? null,
+        sort: q.sort,
+        group: q.group ?? null,
+        bankroll: q.bankroll,
+      },
       books_analyzed: f.books.size,
     },
   };
@@ -135,19 +189,46 @@ export function middlesList(s: OpportunitySource, tier: TierName, q: MiddlesList
   const { catalog, clock } = s.deps;
   const state = requestedState(q.state);
   const now = clock.now();
-  const matches = middleMatches(s.opportunities.list('middle'), {
-    common: parseCommon(q, catalog, tier, now),
-    minSize: q.min_size, minWindow: q.min_window, minHitProbability: q.min_hit_probability, maxCost: q.max_cost, minEv: q.min_ev, ...(q.group ? { group: q.group } : {}),
-  }, catalog, now);
+  const matches = middleMatches(
+    s.opportunities.list('middle'),
+    {
+      common: parseCommon(q, catalog, tier, now),
+      minSize: q.min_size,
+      minWindow: q.min_window,
+      minHitProbability: q.min_hit_probability,
+      maxCost: q.max_cost,
+      minEv: q.min_ev,
+      ...(q.group ? { group: q.group } : {}),
+    },
+    catalog,
+    now,
+  );
   return {
     success: true,
-    data: putStateInLinks(sortedPage(matches, q.sort, middleSortKeys(now), q.offset, q.limit).map((e) => presentMiddle(catalog, e.o, q.bankroll, now)), state),
+    data: putStateInLinks(
+      sortedPage(matches, q.sort, middleSortKeys(now), q.offset, q.limit).map((e) => presentMiddle(catalog, e.o, q.bankroll, now)),
+      state,
+    ),
     pagination: pagination(q.limit, q.offset, matches.length),
     meta: {
       source: SOURCE,
       last_update: lastUpdate(s),
-      summary: { count: matches.length, by_sport: countBy(matches, (e) => e.o.event.sport), by_market: countBy(matches, (e) => e.o.market) },
-      filters: { sport: q.sport ?? null, league: q.league ?? null, sportsbook: q.sportsbook ?? null, market: q.market ?? null, min_size: q.min_size, live: q.live ?? null, sort: q.sort, group: q.group ?? null, bankroll: q.bankroll },
+      summary: {
+        count: matches.length,
+        by_sport: countBy(matches, (e) => e.o.event.sport),
+        by_market: countBy(matches, (e) => e.o.market),
+      },
+      filters: {
+        sport: q.sport ?? null,
+        league: q.league ?? null,
+        sportsbook: q.sportsbook ?? null,
+        market: q.market ?? null,
+        min_size: q.min_size,
+        live: q.live ?? null,
+        sort: q.sort,
+        group: q.group ?? null,
+        bankroll: q.bankroll,
+      },
     },
   };
 }
@@ -165,11 +246,19 @@ export function lowHoldList(s: OpportunitySource, tier: TierName, q: LowHoldList
   const state = requestedState(q.state);
   const now = clock.now();
   const f = parseCommon(q, catalog, tier, now);
-  const matches = lowHoldMatches(s.opportunities.list('low_hold'), { common: f, maxHold: q.max_hold, ...(q.group ? { group: q.group } : {}) }, catalog, now);
+  const matches = lowHoldMatches(
+    s.opportunities.list('low_hold'),
+    { common: f, maxHold: q.max_hold, ...(q.group ? { group: q.group } : {}) },
+    catalog,
+    now,
+  );
   const holds = matches.map((e) => e.o.holdPercent);
   return {
     success: true,
-    data: putStateInLinks(sortedPage(matches, q.sort, LOW_HOLD_SORT_KEYS, q.offset, q.limit).map((e) => presentLowHold(catalog, e.o, now, linesOf(s))), state),
+    data: putStateInLinks(
+      sortedPage(matches, q.sort, LOW_HOLD_SORT_KEYS, q.offset, q.limit).map((e) => presentLowHold(catalog, e.o, now, linesOf(s))),
+      state,
+    ),
     pagination: pagination(q.limit, q.offset, matches.length),
     meta: {
       source: SOURCE,
@@ -182,7 +271,17 @@ export function lowHoldList(s: OpportunitySource, tier: TierName, q: LowHoldList
         by_sport: countBy(matches, (e) => e.o.event.sport),
         by_market: countBy(matches, (e) => e.o.market),
       },
-      filters: { sport: q.sport ?? null, league: q.league ?? null, sportsbook: q.sportsbook ?? null, market: q.market ?? null, max_hold: q.max_hold, live: q.live ?? null, state: state ?? null, sort: q.sort, group: q.group ?? null },
+      filters: {
+        sport: q.sport ?? null,
+        league: q.league ?? null,
+        sportsbook: q.sportsbook ?? null,
+        market: q.market ?? null,
+        max_hold: q.max_hold,
+        live: q.live ?? null,
+        state: state ?? null,
+        sort: q.sort,
+        group: q.group ?? null,
+      },
     },
   };
 }

@@ -14,13 +14,44 @@ const catalog = new Catalog();
 const none: OddsFilters = { event: {}, row: {} };
 
 function event(id: string, league: string, startTime: number, isLive = false): CanonicalEvent {
-  return { id, sport: league === 'nfl' ? 'football' : 'basketball', league, homeTeamId: 'h', awayTeamId: 'a', startTime, status: isLive ? 'live' : 'upcoming', isLive, externalIds: {}, updatedAt: T };
+  return {
+    id,
+    sport: league === 'nfl' ? 'football' : 'basketball',
+    league,
+    homeTeamId: 'h',
+    awayTeamId: 'a',
+    startTime,
+    status: isLive ? 'live' : 'upcoming',
+    isLive,
+    externalIds: {},
+    updatedAt: T,
+  };
 }
 
-function row(eventId: string, book: string, market: MarketId, selection: SelectionType, priceDecimal: number, line: number | null = null, ts = T): OddsRow {
+function row(
+  eventId: string,
+  book: string,
+  market: MarketId,
+  selection: SelectionType,
+  priceDecimal: number,
+  line: number | null = null,
+  ts = T,
+): OddsRow {
   const ident = { eventId, book, market, selection, line, participant: null, statCategory: null };
   const american = priceDecimal >= 2 ? Math.round((priceDecimal - 1) * 100) : Math.round(-100 / (priceDecimal - 1));
-  return { ...ident, id: oddsRowKey(ident), priceAmerican: american, priceDecimal, probability: 1 / priceDecimal, ts, isLive: false, bookEventId: `${book}-${eventId}`, selectionId: null, isActive: true, suspendedSince: null };
+  return {
+    ...ident,
+    id: oddsRowKey(ident),
+    priceAmerican: american,
+    priceDecimal,
+    probability: 1 / priceDecimal,
+    ts,
+    isLive: false,
+    bookEventId: `${book}-${eventId}`,
+    selectionId: null,
+    isActive: true,
+    suspendedSince: null,
+  };
 }
 
 function boardWith(rows: OddsRow[], events: CanonicalEvent[]): LiveBoard {
@@ -46,7 +77,10 @@ describe('listOdds', () => {
   it('pages in board order (event start, market, selection, book) and counts every match', () => {
     const board = boardWith(rows, [nba, nfl]);
     const p = listOdds(board, catalog, { filters: none, sort: null, offset: 1, limit: 2 });
-    expect(p.page.map((m) => `${m.row.eventId}/${m.row.market}/${m.row.selection}/${m.row.book}`)).toEqual(['nba-1/moneyline/home/fanduel', 'nba-1/moneyline/away/draftkings']);
+    expect(p.page.map((m) => `${m.row.eventId}/${m.row.market}/${m.row.selection}/${m.row.book}`)).toEqual([
+      'nba-1/moneyline/home/fanduel',
+      'nba-1/moneyline/away/draftkings',
+    ]);
     expect([p.total, p.offset, p.hasMore]).toEqual([6, 1, true]);
   });
 
@@ -58,7 +92,13 @@ describe('listOdds', () => {
     const first = listOdds(board, catalog, { filters: books, sort: null, offset: 0, limit: 1 });
     const last = first.page[0];
     if (!last) throw new Error('empty page');
-    const next = listOdds(board, catalog, { filters: books, sort: null, after: { v: null, t: last.event.startTime, e: last.event.id, r: last.row }, offset: 0, limit: 10 });
+    const next = listOdds(board, catalog, {
+      filters: books,
+      sort: null,
+      after: { v: null, t: last.event.startTime, e: last.event.id, r: last.row },
+      offset: 0,
+      limit: 10,
+    });
     expect(next.page.map((m) => `${m.row.market}/${m.row.selection}`)).toEqual(['moneyline/away', 'point_spread/home']);
     expect([next.offset, next.total, next.hasMore]).toEqual([1, 3, false]);
   });
@@ -95,7 +135,10 @@ describe('batchOdds', () => {
   it('answers each id once, in board order, and names the ones without odds', () => {
     const board = boardWith(rows, [nba, nfl]);
     const r = batchOdds(board, ['nfl-1', 'nope', 'nfl-1'], { markets: new Set(['moneyline']) });
-    expect(r.events.map((e) => [e.id, e.rows.length])).toEqual([['nfl-1', 1], ['nope', 0]]);
+    expect(r.events.map((e) => [e.id, e.rows.length])).toEqual([
+      ['nfl-1', 1],
+      ['nope', 0],
+    ]);
     expect(r.missing).toEqual(['nope']);
   });
 });
@@ -111,7 +154,10 @@ describe('oddsDelta', () => {
     board.applyChange({ key: oddsRowKey(gone), eventId: 'nfl-1', row: null, changedAt: T });
     const d = oddsDelta(board, catalog, none, since, 0, 10);
     if (!d.ok) throw new Error('resync');
-    expect(d.items.map((i) => [i.row.id, i.removed, i.row.priceDecimal])).toEqual([[moved.id, false, 1.85], [gone.id, true, 1.5]]);
+    expect(d.items.map((i) => [i.row.id, i.removed, i.row.priceDecimal])).toEqual([
+      [moved.id, false, 1.85],
+      [gone.id, true, 1.5],
+    ]);
     expect(d.hasMore).toBe(false);
     expect(oddsDelta(board, catalog, none, { ms: T - 60_000, sub: 0 }, 0, 10).ok).toBe(false);
   });

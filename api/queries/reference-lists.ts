@@ -55,7 +55,12 @@ export function leaguesList(deps: ReferenceDeps, q: LeaguesQuery): Record<string
     .map((l) => presentLeague(l, counts))
     .filter((l) => includeEmpty || l.event_count > 0);
   const data = matching.slice(offset, offset + limit);
-  return { success: true, data, pagination: pagination(limit, offset, matching.length), meta: { count: data.length, total: catalog.leagues.size } };
+  return {
+    success: true,
+    data,
+    pagination: pagination(limit, offset, matching.length),
+    meta: { count: data.length, total: catalog.leagues.size },
+  };
 }
 
 export interface SportsbooksQuery extends Page {
@@ -75,7 +80,12 @@ export function sportsbooksList(deps: ReferenceDeps, q: SportsbooksQuery): Recor
     .map((b) => presentBook(board, b))
     .filter((b) => q.catalog || q.include_inactive || b['status'] === 'active');
   const data = matching.slice(q.offset, q.offset + q.limit);
-  return { success: true, data, pagination: pagination(q.limit, q.offset, matching.length), meta: { count: data.length, total: catalog.books.size } };
+  return {
+    success: true,
+    data,
+    pagination: pagination(q.limit, q.offset, matching.length),
+    meta: { count: data.length, total: catalog.books.size },
+  };
 }
 
 export interface MarketsQuery extends Page {
@@ -117,7 +127,17 @@ export function marketsList(deps: ReferenceDeps, q: MarketsQuery, rateLimit: Rat
     }
     totalEvents += events;
     totalSelections += selections;
-    return { id: m.id, numerical_id: m.numericalId, name: m.name, description: m.description, hasLine: m.hasLine, examples: m.examples, event_count: events, selection_count: selections, sports: [...sports].sort() };
+    return {
+      id: m.id,
+      numerical_id: m.numericalId,
+      name: m.name,
+      description: m.description,
+      hasLine: m.hasLine,
+      examples: m.examples,
+      event_count: events,
+      selection_count: selections,
+      sports: [...sports].sort(),
+    };
   });
   const data = all.slice(q.offset, q.offset + q.limit);
   return {
@@ -143,7 +163,10 @@ export function teamsList(deps: ReferenceDeps, query: TeamsQuery): Record<string
   const counts = countEvents(board, (e) => [e.homeTeamId, e.awayTeamId]);
   const hits = q === undefined ? null : catalog.teams.searchPartial(q);
   const all = [...catalog.teams.all()].filter(
-    (t) => (sport === undefined || t.sport === sport) && (league === undefined || t.leagues.includes(league)) && (hits === null || hits.has(t.id)),
+    (t) =>
+      (sport === undefined || t.sport === sport) &&
+      (league === undefined || t.leagues.includes(league)) &&
+      (hits === null || hits.has(t.id)),
   );
   let totalEvents = 0;
   let totalLive = 0;
@@ -151,7 +174,17 @@ export function teamsList(deps: ReferenceDeps, query: TeamsQuery): Record<string
     const c = counts.get(t.id);
     totalEvents += c?.events ?? 0;
     totalLive += c?.live ?? 0;
-    return { id: t.id, numerical_id: t.numericalId, name: t.name, abbreviation: t.abbreviation, sport: t.sport, leagues: t.leagues, aliases: t.aliases, event_count: c?.events ?? 0, live_count: c?.live ?? 0 };
+    return {
+      id: t.id,
+      numerical_id: t.numericalId,
+      name: t.name,
+      abbreviation: t.abbreviation,
+      sport: t.sport,
+      leagues: t.leagues,
+      aliases: t.aliases,
+      event_count: c?.events ?? 0,
+      live_count: c?.live ?? 0,
+    };
   });
   const data = rows.slice(offset, offset + limit);
   return {

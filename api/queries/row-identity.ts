@@ -9,7 +9,14 @@ import type { OddsRow } from '../../schemas/index.js';
 export type OutcomeIdentity = Pick<OddsRow, 'eventId' | 'market' | 'participant' | 'statCategory' | 'selection' | 'line'>;
 
 export function sameOutcome(a: OutcomeIdentity, b: OutcomeIdentity): boolean {
-  return a.eventId === b.eventId && a.market === b.market && a.selection === b.selection && a.line === b.line && a.participant === b.participant && a.statCategory === b.statCategory;
+  return (
+    a.eventId === b.eventId &&
+    a.market === b.market &&
+    a.selection === b.selection &&
+    a.line === b.line &&
+    a.participant === b.participant &&
+    a.statCategory === b.statCategory
+  );
 }
 
 /** An outcome within its event, as text: `market:participant:stat:selection:line`, empty parts left out. */

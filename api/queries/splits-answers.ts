@@ -33,7 +33,10 @@ export function parseTimeParam(name: string, value: string | undefined): number 
     if (m) ms = Date.parse(`${m[1]}T${m[2]}${(m[3] as string).replace(' ', '+')}`);
   }
   if (!Number.isFinite(ms)) {
-    throw new ApiError('invalid_request', `Invalid query parameter '${name}': must be an RFC 3339 date-time (2026-11-22T18:30:00Z) or Unix seconds`);
+    throw new ApiError(
+      'invalid_request',
+      `Invalid query parameter '${name}': must be an RFC 3339 date-time (2026-11-22T18:30:00Z) or Unix seconds`,
+    );
   }
   return ms;
 }
@@ -65,7 +68,9 @@ export function splitsList(s: SplitsSource, tier: TierName, qs: SplitsListQuery)
   const result = querySplits(s.splits, views.boardFor(tier), catalog, { ...filters, delayMs });
   const open = pricesOpen(s, tier);
   const { limit, offset } = qs;
-  const data = result.matches.slice(offset, offset + limit).map((m) => presentSplits(catalog, m.snapshot, m.event, open.has(m.snapshot.book)));
+  const data = result.matches
+    .slice(offset, offset + limit)
+    .map((m) => presentSplits(catalog, m.snapshot, m.event, open.has(m.snapshot.book)));
   return {
     success: true,
     data,
@@ -92,14 +97,16 @@ export async function splitsHistoryList(s: SplitsSource, tier: TierName, qs: Spl
   }
   const now = clock.now();
   // A history store that cannot answer is `unavailable` (503, retry), as for closing lines, never a 500.
-  const result = await fromStore(() => querySplitsHistory(store, s.splits, now, {
-    eventId: qs.event_id,
-    ...(books ? { books } : {}),
-    ...(from !== undefined ? { from } : {}),
-    ...(to !== undefined ? { to } : {}),
-    limit: qs.limit,
-    delayMs: TIERS[tier].dataDelaySeconds * 1000,
-  }));
+  const result = await fromStore(() =>
+    querySplitsHistory(store, s.splits, now, {
+      eventId: qs.event_id,
+      ...(books ? { books } : {}),
+      ...(from !== undefined ? { from } : {}),
+      ...(to !== undefined ? { to } : {}),
+      limit: qs.limit,
+      delayMs: TIERS[tier].dataDelaySeconds * 1000,
+    }),
+  );
   const open = pricesOpen(s, tier);
   const data = result.entries.map((e) => presentHistoryEntry(e.book, e.ts, e.sides, open.has(e.book)));
   const first = result.entries[0];

@@ -18,7 +18,18 @@ describe('the account routes when the store does not answer', () => {
     const keys = new KeyStore();
     keys.add('sk_live_owner_key_1234567890', 'sharp');
     const usage = new UsageRecorder({ store, logger: pino({ level: 'silent' }), flushMs: 600_000 });
-    const app = await buildApp({ board: new LiveBoard(), catalog: new Catalog(), keys, accounts: new Accounts(keys, store, null, Date.now), usage, rateLimits: new MemoryRateLimitStore(), clock: new ManualClock(0), store, version: 't', redisUrl: null });
+    const app = await buildApp({
+      board: new LiveBoard(),
+      catalog: new Catalog(),
+      keys,
+      accounts: new Accounts(keys, store, null, Date.now),
+      usage,
+      rateLimits: new MemoryRateLimitStore(),
+      clock: new ManualClock(0),
+      store,
+      version: 't',
+      redisUrl: null,
+    });
     const headers = { 'x-api-key': 'sk_live_owner_key_1234567890' };
     const created = await app.inject({ method: 'POST', url: '/api/v1/account/keys', headers, payload: {} });
     expect([created.statusCode, created.json<{ error: { code: string } }>().error.code]).toEqual([503, 'unavailable']);

@@ -14,7 +14,6 @@ const stateParam = {
   description: 'US state code (e.g. nj); shapes the URL of books whose site is per state. Default pa.',
 } as const;
 
-
 interface BatchBody {
   ids: string[];
   state?: string;
@@ -22,49 +21,62 @@ interface BatchBody {
 
 /** `POST /deeplinks/batch` (Hobby and up): which ids have a deep link, as resolver paths. */
 export const deepLinkBatchRoutes: FastifyPluginAsync<{ resolver: DeepLinkResolver }> = async (app, { resolver }) => {
-  app.post<{ Body: BatchBody }>('/deeplinks/batch', {
-    schema: {
-      tags: ['deeplinks'],
-      summary: 'Deep links of many odds or opportunity ids',
-      description:
-        `Maps every requested id (odds ids and opportunity ids, 1 to ${MAX_BATCH_IDS}) to its resolver path ` +
-        '(`/api/v1/deeplink/{id}?state=…`), or to null when the id is unknown or expired or its sportsbook has no link templates. Hobby tier and up.',
-      body: {
-        type: 'object',
-        required: ['ids'],
-        additionalProperties: false,
-        properties: {
-          ids: { type: 'array', minItems: 1, maxItems: MAX_BATCH_IDS, items: { type: 'string', minLength: 1, maxLength: 200 }, description: 'Odds ids or opportunity ids.' },
-          state: stateParam,
-        },
-      },
-      response: {
-        200: {
+  app.post<{ Body: BatchBody }>(
+    '/deeplinks/batch',
+    {
+      schema: {
+        tags: ['deeplinks'],
+        summary: 'Deep links of many odds or opportunity ids',
+        description:
+          `Maps every requested id (odds ids and opportunity ids, 1 to ${MAX_BATCH_IDS}) to its resolver path ` +
+          '(`/api/v1/deeplink/{id}?state=…`), or to null when the id is unknown or expired or its sportsbook has no link templates. Hobby tier and up.',
+        body: {
           type: 'object',
-          required: ['success', 'data', 'updated_at'],
+          required: ['ids'],
+          additionalProperties: false,
           properties: {
-            success: { type: 'boolean' },
-            data: { type: 'object', additionalProperties: { type: ['string', 'null'] }, description: 'Id -> resolver path, or null.' },
-            meta: { type: 'object', properties: { count: { type: 'integer' }, resolved: { type: 'integer' }, state: { type: 'string' } } },
-            updated_at: { type: 'string', format: 'date-time' },
+            ids: {
+              type: 'array',
+              minItems: 1,
+              maxItems: MAX_BATCH_IDS,
+              items: { type: 'string', minLength: 1, maxLength: 200 },
+              description: 'Odds ids or opportunity ids.',
+            },
+            state: stateParam,
           },
         },
-        ...authErrorResponses,
+        response: {
+          200: {
+            type: 'object',
+            required: ['success', 'data', 'updated_at'],
+            properties: {
+              success: { type: 'boolean' },
+              data: { type: 'object', additionalProperties: { type: ['string', 'null'] }, description: 'Id -> resolver path, or null.' },
+              meta: {
+                type: 'object',
+                properties: { count: { type: 'integer' }, resolved: { type: 'integer' }, state: { type: 'string' } },
+              },
+              updated_at: { type: 'string', format: 'date-time' },
+            },
+          },
+          ...authErrorResponses,
+        },
       },
     },
-  }, async (request) => {
-    requireFeature(request, 'deeplinks');
-    const state = stateOf(request.body.state, 'body field');
-    const links = new Map<string, string | null>();
-    for (const id of request.body.ids) {
-      if (links.has(id)) continue;
-      links.set(id, resolver.resolve(id, { state }) ? `${DEEP_LINK_PATH}${encodeURIComponent(id)}?state=${state}` : null);
-    }
-    const data: Record<string, string | null> = Object.create(null) as Record<string, string | null>;
-    for (const [id, link] of links) data[id] = link;
-    const resolved = [...links.values()].filter((l) => l !== null).length;
-    return { success: true, data, meta: { count: links.size, resolved, state }, updated_at: isoTime(Date.now()) };
-  });
+    async (request) => {
+      requireFeature(request, 'deeplinks');
+      const state = stateOf(request.body.state, 'body field');
+      const links = new Map<string, string | null>();
+      for (const id of request.body.ids) {
+        if (links.has(id)) continue;
+        links.set(id, resolver.resolve(id, { state }) ? `${DEEP_LINK_PATH}${encodeURIComponent(id)}?state=${state}` : null);
+      }
+      const data: Record<string, string | null> = Object.create(null) as Record<string, string | null>;
+      for (const [id, link] of links) data[id] = link;
+      const resolved = [...links.values()].filter((l) => l !== null).length;
+      return { success: true, data, meta: { count: links.size, resolved, state }, updated_at: isoTime(Date.now()) };
+    },
+  );
 };
 
 interface LinkQuery {
@@ -84,62 +96,91 @@ const hint = (description: string): object => ({ type: 'string', minLength: 1, m
  * `GET /deeplink/{id}` (no key): a redirect to the sportsbook. `origins` are the sportsbook sites
  * of the link templates (`templateOrigins`): the only places off this site a fallback may lead.
  */
-export const deepLinkRoutes: FastifyPluginAsync<{ resolver: DeepLinkResolver; origins: ReadonlySet<string> }> = async (app, { resolver, origins }) => {
-  app.get<{ Params: { id: string }; Querystring: LinkQuery }>('/deeplink/:id', {
-    schema: {
-      tags: ['deeplinks'],
-      summary: 'Redirect to the sportsbook page of an odds or opportunity id',
-      description:
-        'No key needed. 302 to the most precise page the book\'s templates allow: the bet slip or selection (X-Deep-Link-Type: ' +
-        'outcome), the event page (event), or the book\'s homepage (homepage). An unknown or expired id, or a book without ' +
-        'templates, is 404, or a 302 to `fallback` when one is given (X-Deep-Link-Type: fallback). A fallback may only be a ' +
-        'path on this site or a URL on a sportsbook site the link templates point to; anything else is 400.',
-      security: [],
-      params: { type: 'object', required: ['id'], properties: { id: { type: 'string', minLength: 1, maxLength: 200, description: 'An odds id or an opportunity id.' } } },
-      querystring: {
-        type: 'object',
-        properties: {
-          state: stateParam,
-          book: hint('Sportsbook id: picks the leg of a multi-book opportunity; with game_id, the book of an unknown id.'),
-          game_id: hint('Our event id: with book, links to that book\'s event page when the id itself is no longer known.'),
-          sport: hint('Accepted for compatibility; the service resolves from its own data.'),
-          league: hint('Accepted for compatibility; the service resolves from its own data.'),
-          home: hint('Accepted for compatibility; the service resolves from its own data.'),
-          away: hint('Accepted for compatibility; the service resolves from its own data.'),
-          fallback: {
-            type: 'string',
-            maxLength: 2000,
-            description: 'Where to redirect when no link resolves, instead of 404: a path on this site (`/…`) or an http(s) URL on a sportsbook site of the link templates.',
+export const deepLinkRoutes: FastifyPluginAsync<{ resolver: DeepLinkResolver; origins: ReadonlySet<string> }> = async (
+  app,
+  { resolver, origins },
+) => {
+  app.get<{ Params: { id: string }; Querystring: LinkQuery }>(
+    '/deeplink/:id',
+    {
+      schema: {
+        tags: ['deeplinks'],
+        summary: 'Redirect to the sportsbook page of an odds or opportunity id',
+        description:
+          "No key needed. 302 to the most precise page the book's templates allow: the bet slip or selection (X-Deep-Link-Type: " +
+          "outcome), the event page (event), or the book's homepage (homepage). An unknown or expired id, or a book without " +
+          'templates, is 404, or a 302 to `fallback` when one is given (X-Deep-Link-Type: fallback). A fallback may only be a ' +
+          'path on this site or a URL on a sportsbook site the link templates point to; anything else is 400.',
+        security: [],
+        params: {
+          type: 'object',
+          required: ['id'],
+          properties: { id: { type: 'string', minLength: 1, maxLength: 200, description: 'An odds id or an opportunity id.' } },
+        },
+        querystring: {
+          type: 'object',
+          properties: {
+            state: stateParam,
+            book: hint('Sportsbook id: picks the leg of a multi-book opportunity; with game_id, the book of an unknown id.'),
+            game_id: hint("Our event id: with book, links to that book's event page when the id itself is no longer known."),
+            sport: hint('Accepted for compatibility; the service resolves from its own data.'),
+            league: hint('Accepted for compatibility; the service resolves from its own data.'),
+            home: hint('Accepted for compatibility; the service resolves from its own data.'),
+            away: hint('Accepted for compatibility; the service resolves from its own data.'),
+            fallback: {
+              type: 'string',
+              maxLength: 2000,
+              description:
+                'Where to redirect when no link resolves, instead of 404: a path on this site (`/…`) or an http(s) URL on a sportsbook site of the link templates.',
+            },
           },
         },
-      },
-      response: {
-        302: {
-          description: 'Redirect: Location is the sportsbook URL; X-Deep-Link-Type is outcome, event, homepage or fallback; Cache-Control: private, max-age=60.',
-          type: 'null',
-          headers: {
-            Location: { type: 'string', description: 'The sportsbook URL (or the fallback).' },
-            'X-Deep-Link-Type': { type: 'string', enum: ['outcome', 'event', 'homepage', 'fallback'] },
-            'Cache-Control': { type: 'string', description: 'private, max-age=60' },
+        response: {
+          302: {
+            description:
+              'Redirect: Location is the sportsbook URL; X-Deep-Link-Type is outcome, event, homepage or fallback; Cache-Control: private, max-age=60.',
+            type: 'null',
+            headers: {
+              Location: { type: 'string', description: 'The sportsbook URL (or the fallback).' },
+              'X-Deep-Link-Type': { type: 'string', enum: ['outcome', 'event', 'homepage', 'fallback'] },
+              'Cache-Control': { type: 'string', description: 'private, max-age=60' },
+            },
           },
+          400: errorResponse(
+            "invalid_request: a malformed state, or a fallback that leads off this site and the sportsbooks' sites; the message names it.",
+          ),
+          404: notFoundResponse,
         },
-        400: errorResponse('invalid_request: a malformed state, or a fallback that leads off this site and the sportsbooks\' sites; the message names it.'),
-        404: notFoundResponse,
       },
     },
-  }, async (request, reply) => {
-    const q = request.query;
-    const state = stateOf(q.state, 'query parameter');
-    let fallback: string | null = null;
-    if (q.fallback !== undefined) {
-      fallback = acceptableFallback(q.fallback, origins);
-      if (fallback === null) {
-        throw new ApiError('invalid_request', "Invalid query parameter 'fallback': must be a path on this site (/…) or an http(s) URL on a sportsbook site of the link templates");
+    async (request, reply) => {
+      const q = request.query;
+      const state = stateOf(q.state, 'query parameter');
+      let fallback: string | null = null;
+      if (q.fallback !== undefined) {
+        fallback = acceptableFallback(q.fallback, origins);
+        if (fallback === null) {
+          throw new ApiError(
+            'invalid_request',
+            "Invalid query parameter 'fallback': must be a path on this site (/…) or an http(s) URL on a sportsbook site of the link templates",
+          );
+        }
       }
-    }
-    const link = resolver.resolve(request.params.id, { state, ...(q.book === undefined ? {} : { book: q.book }), ...(q.game_id === undefined ? {} : { gameId: q.game_id }) });
-    const target = link ?? (fallback === null ? null : { url: fallback, type: 'fallback' as const });
-    if (!target) throw new ApiError('not_found', `No deep link for '${request.params.id}': the id is unknown or expired, or its sportsbook has no link templates`);
-    return reply.code(302).headers({ location: target.url, 'x-deep-link-type': target.type, 'cache-control': 'private, max-age=60' }).send();
-  });
+      const link = resolver.resolve(request.params.id, {
+        state,
+        ...(q.book === undefined ? {} : { book: q.book }),
+        ...(q.game_id === undefined ? {} : { gameId: q.game_id }),
+      });
+      const target = link ?? (fallback === null ? null : { url: fallback, type: 'fallback' as const });
+      if (!target)
+        throw new ApiError(
+          'not_found',
+          `No deep link for '${request.params.id}': the id is unknown or expired, or its sportsbook has no link templates`,
+        );
+      return reply
+        .code(302)
+        .headers({ location: target.url, 'x-deep-link-type': target.type, 'cache-control': 'private, max-age=60' })
+        .send();
+    },
+  );
 };

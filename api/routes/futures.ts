@@ -1,7 +1,23 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { FUTURE_TYPES, TIERS, selectBooks } from '../../schemas/index.js';
-import { futureEvSchema, futureMarketSchema, futureOddsSchema, presentFutureEv, presentFutureMarket, presentFutureOdds } from '../contract/futures.js';
-import { authErrorResponses, countMetaSchema, csv, csvParam, dataEnvelope, pagination, paginatedEnvelope, pagingParams } from '../contract/common.js';
+import {
+  futureEvSchema,
+  futureMarketSchema,
+  futureOddsSchema,
+  presentFutureEv,
+  presentFutureMarket,
+  presentFutureOdds,
+} from '../contract/futures.js';
+import {
+  authErrorResponses,
+  countMetaSchema,
+  csv,
+  csvParam,
+  dataEnvelope,
+  pagination,
+  paginatedEnvelope,
+  pagingParams,
+} from '../contract/common.js';
 import { bookSelectionError } from '../contract/filters.js';
 import type { AppDeps } from '../deps.js';
 import { ApiError } from '../errors.js';
@@ -26,7 +42,9 @@ interface MarketFilterQuery {
 
 function marketFilters(q: MarketFilterQuery, catalog: Catalog): { sports?: Set<string>; leagues?: Set<string>; futureTypes?: Set<string> } {
   const types = csv(q.future_type);
-  for (const t of types ?? []) if (!(FUTURE_TYPES as readonly string[]).includes(t)) throw bad('future_type', `expected one of ${FUTURE_TYPES.join(', ')}, got '${t}'`);
+  for (const t of types ?? [])
+    if (!(FUTURE_TYPES as readonly string[]).includes(t))
+      throw bad('future_type', `expected one of ${FUTURE_TYPES.join(', ')}, got '${t}'`);
   const sports = known('sport', csv(q.sport), (id) => catalog.sports.has(id), 'sport');
   const leagues = known('league', csv(q.league), (id) => catalog.leagues.has(id), 'league');
   return { ...(sports ? { sports } : {}), ...(leagues ? { leagues } : {}), ...(types ? { futureTypes: types } : {}) };
@@ -57,111 +75,166 @@ export const futuresRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, 
   };
   const updatedAt = (): string | null => (board.lastUpdate === null ? null : new Date(board.lastUpdate).toISOString());
 
-  app.get<{ Querystring: MarketFilterQuery & { sportsbook?: string; limit: number; offset: number } }>('/futures', {
-    config: { keyless: true },
-    schema: {
-      tags: ['futures'],
-      summary: 'Futures markets',
-      description: 'Outright markets (championship winner, MVP, season win totals, to make the playoffs) that at least one book prices. Open without an API key (10 requests a minute per address); a key, when sent, is checked and counted as usual. Lists markets only: prices are on /futures/odds.',
-      security: [{}, { apiKeyHeader: [] }, { bearer: [] }, { apiKeyQuery: [] }],
-      querystring: {
-        type: 'object',
-        properties: { ...marketParams, sportsbook: csvParam('Markets priced by these books (and only these listed in books_available).'), ...pagingParams(100, 500, 5000) },
-      },
-      response: {
-        200: dataEnvelope({ type: 'array', items: futureMarketSchema }, { type: 'object', properties: { ...countMetaSchema.properties, source: { type: 'string' }, updated_at: { type: ['string', 'null'], format: 'date-time' } } }),
-        ...authErrorResponses,
-      },
-    },
-  }, async (request) => {
-    const q = request.query;
-    const books = known('sportsbook', csv(q.sportsbook), (id) => catalog.books.has(id), 'sportsbook');
-    const markets = listFutures(board, { ...marketFilters(q, catalog), ...(books ? { books } : {}), delayMs: 0 });
-    const page = markets.slice(q.offset, q.offset + q.limit);
-    return {
-      success: true,
-      data: page.map(presentFutureMarket),
-      meta: { count: page.length, total: markets.length, source: 'live', updated_at: updatedAt() },
-    };
-  });
-
-  app.get<{ Querystring: { future_id?: string; market?: string; sportsbook?: string; sport?: string; league?: string; limit: number; offset: number } }>('/futures/odds', {
-    schema: {
-      tags: ['futures'],
-      summary: 'Prices of futures markets',
-      description: 'Every price of the markets named by `future_id` (required) at the tier\'s books, outcomes most likely first. The free tier sees its two books and data 60 s behind, like other odds. Keys with the +EV feature (Pro and up) also get each outcome\'s fair probability (the sharp references de-vigged across every outcome) and the EV % of each price.',
-      querystring: {
-        type: 'object',
-        properties: {
-          future_id: { type: 'string', minLength: 1, maxLength: 2000, pattern: idPattern, description: 'Market ids from /futures (`market_id`), comma-separated. Required.' },
-          market: { type: 'string', minLength: 1, maxLength: 2000, pattern: idPattern, description: 'Alias of future_id.' },
-          sportsbook: csvParam('Sportsbook ids, comma-separated; default: the books of the tier.'),
-          sport: marketParams.sport,
-          league: marketParams.league,
-          ...pagingParams(50, 500, 5000),
-        },
-      },
-      response: {
-        200: paginatedEnvelope(futureOddsSchema, {
+  app.get<{ Querystring: MarketFilterQuery & { sportsbook?: string; limit: number; offset: number } }>(
+    '/futures',
+    {
+      config: { keyless: true },
+      schema: {
+        tags: ['futures'],
+        summary: 'Futures markets',
+        description:
+          'Outright markets (championship winner, MVP, season win totals, to make the playoffs) that at least one book prices. Open without an API key (10 requests a minute per address); a key, when sent, is checked and counted as usual. Lists markets only: prices are on /futures/odds.',
+        security: [{}, { apiKeyHeader: [] }, { bearer: [] }, { apiKeyQuery: [] }],
+        querystring: {
           type: 'object',
           properties: {
-            ...countMetaSchema.properties,
-            missing: { type: 'array', items: { type: 'string' }, description: 'Requested market ids no book prices now.' },
-            data_delay_seconds: { type: 'integer' },
+            ...marketParams,
+            sportsbook: csvParam('Markets priced by these books (and only these listed in books_available).'),
+            ...pagingParams(100, 500, 5000),
           },
-        }),
-        ...authErrorResponses,
-      },
-    },
-  }, async (request) => {
-    const q = request.query;
-    const ids = csv(q.future_id ?? q.market);
-    if (!ids) throw new ApiError('invalid_request', "Missing required query parameter 'future_id'");
-    const tier = tierOf(request);
-    const books = booksFor(tier, csv(q.sportsbook));
-    const filters = marketFilters(q, catalog);
-    const delaySeconds = TIERS[tier].dataDelaySeconds;
-    const rows = futuresOdds(board, { futureIds: ids, books, ...filters, delayMs: delaySeconds * 1000 });
-    const withFair = TIERS[tier].features.includes('ev');
-    const page = rows.slice(q.offset, q.offset + q.limit);
-    const present = new Set(rows.map((r) => r.quote.futureId));
-    return {
-      success: true,
-      data: page.map((r) => presentFutureOdds(r, withFair)),
-      pagination: pagination(q.limit, q.offset, rows.length),
-      meta: { count: page.length, total: rows.length, missing: [...ids].filter((id) => !present.has(id)).sort(), data_delay_seconds: delaySeconds },
-    };
-  });
-
-  app.get<{ Querystring: MarketFilterQuery & { future_id?: string; sportsbook?: string; min_ev?: number; limit: number; offset: number } }>('/futures/ev', {
-    schema: {
-      tags: ['futures'],
-      summary: 'Futures +EV',
-      description: 'Futures prices above the sharp references\' fair probability: each reference board is de-vigged across all its outcomes by every method (power, multiplicative, additive, Shin, odds ratio, logit); a price is listed while its EV is positive under at least one of them (worst case included), best EV (power) first. +EV feature: Pro tier and up.',
-      querystring: {
-        type: 'object',
-        properties: {
-          ...marketParams,
-          future_id: { type: 'string', minLength: 1, maxLength: 2000, pattern: idPattern, description: 'Market ids, comma-separated.' },
-          sportsbook: csvParam('Sportsbook ids, comma-separated; default: the books of the tier.'),
-          min_ev: { type: 'number', minimum: -100, maximum: 1000, description: 'Lowest EV % under power de-vig.' },
-          ...pagingParams(50, 200, 5000),
+        },
+        response: {
+          200: dataEnvelope(
+            { type: 'array', items: futureMarketSchema },
+            {
+              type: 'object',
+              properties: {
+                ...countMetaSchema.properties,
+                source: { type: 'string' },
+                updated_at: { type: ['string', 'null'], format: 'date-time' },
+              },
+            },
+          ),
+          ...authErrorResponses,
         },
       },
-      response: { 200: paginatedEnvelope(futureEvSchema, countMetaSchema), ...authErrorResponses },
     },
-  }, async (request) => {
-    requireFeature(request, 'ev');
-    const q = request.query;
-    const books = booksFor(tierOf(request), csv(q.sportsbook));
-    const futureIds = csv(q.future_id);
-    const found = futuresEv(board, { ...marketFilters(q, catalog), books, ...(futureIds ? { futureIds } : {}), ...(q.min_ev === undefined ? {} : { minEv: q.min_ev }) });
-    const page = found.slice(q.offset, q.offset + q.limit);
-    return {
-      success: true,
-      data: page.map((f) => presentFutureEv(f.opportunity, f.market)),
-      pagination: pagination(q.limit, q.offset, found.length),
-      meta: { count: page.length, total: found.length },
+    async (request) => {
+      const q = request.query;
+      const books = known('sportsbook', csv(q.sportsbook), (id) => catalog.books.has(id), 'sportsbook');
+      const markets = listFutures(board, { ...marketFilters(q, catalog), ...(books ? { books } : {}), delayMs: 0 });
+      const page = markets.slice(q.offset, q.offset + q.limit);
+      return {
+        success: true,
+        data: page.map(presentFutureMarket),
+        meta: { count: page.length, total: markets.length, source: 'live', updated_at: updatedAt() },
+      };
+    },
+  );
+
+  app.get<{
+    Querystring: {
+      future_id?: string;
+      market?: string;
+      sportsbook?: string;
+      sport?: string;
+      league?: string;
+      limit: number;
+      offset: number;
     };
-  });
+  }>(
+    '/futures/odds',
+    {
+      schema: {
+        tags: ['futures'],
+        summary: 'Prices of futures markets',
+        description:
+          "Every price of the markets named by `future_id` (required) at the tier's books, outcomes most likely first. The free tier sees its two books and data 60 s behind, like other odds. Keys with the +EV feature (Pro and up) also get each outcome's fair probability (the sharp references de-vigged across every outcome) and the EV % of each price.",
+        querystring: {
+          type: 'object',
+          properties: {
+            future_id: {
+              type: 'string',
+              minLength: 1,
+              maxLength: 2000,
+              pattern: idPattern,
+              description: 'Market ids from /futures (`market_id`), comma-separated. Required.',
+            },
+            market: { type: 'string', minLength: 1, maxLength: 2000, pattern: idPattern, description: 'Alias of future_id.' },
+            sportsbook: csvParam('Sportsbook ids, comma-separated; default: the books of the tier.'),
+            sport: marketParams.sport,
+            league: marketParams.league,
+            ...pagingParams(50, 500, 5000),
+          },
+        },
+        response: {
+          200: paginatedEnvelope(futureOddsSchema, {
+            type: 'object',
+            properties: {
+              ...countMetaSchema.properties,
+              missing: { type: 'array', items: { type: 'string' }, description: 'Requested market ids no book prices now.' },
+              data_delay_seconds: { type: 'integer' },
+            },
+          }),
+          ...authErrorResponses,
+        },
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      const ids = csv(q.future_id ?? q.market);
+      if (!ids) throw new ApiError('invalid_request', "Missing required query parameter 'future_id'");
+      const tier = tierOf(request);
+      const books = booksFor(tier, csv(q.sportsbook));
+      const filters = marketFilters(q, catalog);
+      const delaySeconds = TIERS[tier].dataDelaySeconds;
+      const rows = futuresOdds(board, { futureIds: ids, books, ...filters, delayMs: delaySeconds * 1000 });
+      const withFair = TIERS[tier].features.includes('ev');
+      const page = rows.slice(q.offset, q.offset + q.limit);
+      const present = new Set(rows.map((r) => r.quote.futureId));
+      return {
+        success: true,
+        data: page.map((r) => presentFutureOdds(r, withFair)),
+        pagination: pagination(q.limit, q.offset, rows.length),
+        meta: {
+          count: page.length,
+          total: rows.length,
+          missing: [...ids].filter((id) => !present.has(id)).sort(),
+          data_delay_seconds: delaySeconds,
+        },
+      };
+    },
+  );
+
+  app.get<{ Querystring: MarketFilterQuery & { future_id?: string; sportsbook?: string; min_ev?: number; limit: number; offset: number } }>(
+    '/futures/ev',
+    {
+      schema: {
+        tags: ['futures'],
+        summary: 'Futures +EV',
+        description:
+          "Futures prices above the sharp references' fair probability: each reference board is de-vigged across all its outcomes by every method (power, multiplicative, additive, Shin, odds ratio, logit); a price is listed while its EV is positive under at least one of them (worst case included), best EV (power) first. +EV feature: Pro tier and up.",
+        querystring: {
+          type: 'object',
+          properties: {
+            ...marketParams,
+            future_id: { type: 'string', minLength: 1, maxLength: 2000, pattern: idPattern, description: 'Market ids, comma-separated.' },
+            sportsbook: csvParam('Sportsbook ids, comma-separated; default: the books of the tier.'),
+            min_ev: { type: 'number', minimum: -100, maximum: 1000, description: 'Lowest EV % under power de-vig.' },
+            ...pagingParams(50, 200, 5000),
+          },
+        },
+        response: { 200: paginatedEnvelope(futureEvSchema, countMetaSchema), ...authErrorResponses },
+      },
+    },
+    async (request) => {
+      requireFeature(request, 'ev');
+      const q = request.query;
+      const books = booksFor(tierOf(request), csv(q.sportsbook));
+      const futureIds = csv(q.future_id);
+      const found = futuresEv(board, {
+        ...marketFilters(q, catalog),
+        books,
+        ...(futureIds ? { futureIds } : {}),
+        ...(q.min_ev === undefined ? {} : { minEv: q.min_ev }),
+      });
+      const page = found.slice(q.offset, q.offset + q.limit);
+      return {
+        success: true,
+        data: page.map((f) => presentFutureEv(f.opportunity, f.market)),
+        pagination: pagination(q.limit, q.offset, found.length),
+        meta: { count: page.length, total: found.length },
+      };
+    },
+  );
 };

@@ -28,19 +28,33 @@ const envelope = dataEnvelope(
  */
 export const gameStateRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { deps }) => {
   const board = deps.gameStates ?? new GameStateBoard();
-  const description = 'Score, period, clock and possession (server in tennis) of every live game, by sport then event id. Enterprise tier only (403 feature_required otherwise). A game leaves the list at final, postponed or cancelled. A replayed odds recording has no game state, so the list is empty then.';
+  const description =
+    'Score, period, clock and possession (server in tennis) of every live game, by sport then event id. Enterprise tier only (403 feature_required otherwise). A game leaves the list at final, postponed or cancelled. A replayed odds recording has no game state, so the list is empty then.';
 
-  app.get('/gamestate', {
-    schema: { tags: ['gamestate'], summary: 'Live game state of every sport', description, response: { 200: envelope, ...authErrorResponses } },
-  }, async (request) => gameStates(board, deps.catalog, tierOf(request)));
-
-  app.get<{ Params: { sport: string } }>('/gamestate/:sport', {
-    schema: {
-      tags: ['gamestate'],
-      summary: 'Live game state of one sport',
-      description: `${description} The sport id is case-insensitive; an unknown sport gives an empty \`data\`, not 404.`,
-      params: { type: 'object', required: ['sport'], properties: { sport: { type: 'string', minLength: 1, maxLength: 64 } } },
-      response: { 200: envelope, ...authErrorResponses },
+  app.get(
+    '/gamestate',
+    {
+      schema: {
+        tags: ['gamestate'],
+        summary: 'Live game state of every sport',
+        description,
+        response: { 200: envelope, ...authErrorResponses },
+      },
     },
-  }, async (request) => gameStates(board, deps.catalog, tierOf(request), request.params.sport));
+    async (request) => gameStates(board, deps.catalog, tierOf(request)),
+  );
+
+  app.get<{ Params: { sport: string } }>(
+    '/gamestate/:sport',
+    {
+      schema: {
+        tags: ['gamestate'],
+        summary: 'Live game state of one sport',
+        description: `${description} The sport id is case-insensitive; an unknown sport gives an empty \`data\`, not 404.`,
+        params: { type: 'object', required: ['sport'], properties: { sport: { type: 'string', minLength: 1, maxLength: 64 } } },
+        response: { 200: envelope, ...authErrorResponses },
+      },
+    },
+    async (request) => gameStates(board, deps.catalog, tierOf(request), request.params.sport),
+  );
 };

@@ -44,9 +44,10 @@ export const healthRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, {
     try {
       const applied = new Set(await appliedVersions(deps.store));
       const missing = expected.filter((v) => !applied.has(v));
-      check = missing.length === 0
-        ? { status: 'ok', latency_ms: Date.now() - now, message: `${expected.length} migrations applied (${deps.store.kind})` }
-        : { status: 'down', latency_ms: Date.now() - now, message: `migrations not applied: ${missing.join(', ')}` };
+      check =
+        missing.length === 0
+          ? { status: 'ok', latency_ms: Date.now() - now, message: `${expected.length} migrations applied (${deps.store.kind})` }
+          : { status: 'down', latency_ms: Date.now() - now, message: `migrations not applied: ${missing.join(', ')}` };
     } catch (e) {
       check = { status: 'down', message: `store unreachable: ${e instanceof Error ? e.message : String(e)}` };
     }
@@ -63,22 +64,40 @@ export const healthRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, {
   }
 
   async function redis(): Promise<Check> {
-    if (deps.redisUrl === null || !deps.rateLimits.check) return { status: 'disabled', message: 'REDIS_URL not set: rate-limit counters are kept in process' };
+    if (deps.redisUrl === null || !deps.rateLimits.check)
+      return { status: 'disabled', message: 'REDIS_URL not set: rate-limit counters are kept in process' };
     const c = await deps.rateLimits.check();
-    return c.ok ? { status: 'ok', ...(c.latencyMs === undefined ? {} : { latency_ms: c.latencyMs }), message: c.message } : { status: 'degraded', message: c.message };
+    return c.ok
+      ? { status: 'ok', ...(c.latencyMs === undefined ? {} : { latency_ms: c.latencyMs }), message: c.message }
+      : { status: 'degraded', message: c.message };
   }
 
-  app.get('/health', {
-    schema: { tags: ['health'], summary: 'Service health (no authentication)', description: 'ok, degraded (no recent odds, Redis unreachable, or data lost from the store) or down (schema missing, store unreachable, or a pipeline stage stopped: 503). Checks: redis, data, schema, runtime.', response: { 200: healthSchema, 503: healthSchema } },
-  }, async (_request, reply) => {
-    const checks = { redis: await redis(), data: data(), schema: await schema(), runtime: deps.runtime?.() ?? { status: 'ok' as const, message: 'no runtime checks' } };
-    const values = Object.values(checks).map((c) => c.status);
-    const status = values.includes('down') ? 'down' : values.includes('degraded') ? 'degraded' : 'ok';
-    return reply.code(status === 'down' ? 503 : 200).send({
-      status,
-      version: deps.version,
-      timestamp: new Date(deps.clock.now()).toISOString(),
-      checks,
-    });
-  });
+  app.get(
+    '/health',
+    {
+      schema: {
+        tags: ['health'],
+        summary: 'Service health (no authentication)',
+        description:
+          'ok, degraded (no recent odds, Redis unreachable, or data lost from the store) or down (schema missing, store unreachable, or a pipeline stage stopped: 503). Checks: redis, data, schema, runtime.',
+        response: { 200: healthSchema, 503: healthSchema },
+      },
+    },
+    async (_request, reply) => {
+      const checks = {
+        redis: await redis(),
+        data: data(),
+        schema: await schema(),
+        runtime: deps.runtime?.() ?? { status: 'ok' as const, message: 'no runtime checks' },
+      };
+      const values = Object.values(checks).map((c) => c.status);
+      const status = values.includes('down') ? 'down' : values.includes('degraded') ? 'degraded' : 'ok';
+      return reply.code(status === 'down' ? 503 : 200).send({
+        status,
+        version: deps.version,
+        timestamp: new Date(deps.clock.now()).toISOString(),
+        checks,
+      });
+    },
+  );
 };

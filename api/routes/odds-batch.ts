@@ -8,38 +8,51 @@ import { oddsBatch } from '../queries/index.js';
 import type { BatchQuery } from '../queries/index.js';
 
 export const oddsBatchRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (app, { deps }) => {
-  app.post<{ Body: BatchQuery }>('/odds/batch', {
-    schema: {
-      tags: ['odds'],
-      summary: 'Odds of many events in one request',
-      description:
-        `Maps every requested event id to its rows (an empty array for an unknown event or one without odds; those ids are ` +
-        `also listed in meta.missing). Duplicated ids count once. The number of events is bounded by the tier: ${tiersByBatchSize()}.`,
-      body: {
-        type: 'object',
-        required: ['event_ids'],
-        additionalProperties: false,
-        properties: {
-          event_ids: {
-            type: 'array',
-            minItems: 1,
-            maxItems: MAX_BATCH_EVENTS,
-            items: { type: 'string', minLength: 1, maxLength: 200 },
-            description: 'Event ids; at most the tier\'s batch size.',
+  app.post<{ Body: BatchQuery }>(
+    '/odds/batch',
+    {
+      schema: {
+        tags: ['odds'],
+        summary: 'Odds of many events in one request',
+        description:
+          `Maps every requested event id to its rows (an empty array for an unknown event or one without odds; those ids are ` +
+          `also listed in meta.missing). Duplicated ids count once. The number of events is bounded by the tier: ${tiersByBatchSize()}.`,
+        body: {
+          type: 'object',
+          required: ['event_ids'],
+          additionalProperties: false,
+          properties: {
+            event_ids: {
+              type: 'array',
+              minItems: 1,
+              maxItems: MAX_BATCH_EVENTS,
+              items: { type: 'string', minLength: 1, maxLength: 200 },
+              description: "Event ids; at most the tier's batch size.",
+            },
+            sportsbook: { type: 'string', maxLength: 2000, description: 'Sportsbook ids, comma-separated (within the tier).' },
+            market: { type: 'string', maxLength: 2000, description: 'Market ids, comma-separated.' },
           },
-          sportsbook: { type: 'string', maxLength: 2000, description: 'Sportsbook ids, comma-separated (within the tier).' },
-          market: { type: 'string', maxLength: 2000, description: 'Market ids, comma-separated.' },
+        },
+        response: {
+          200: dataEnvelope(
+            {
+              type: 'object',
+              additionalProperties: { type: 'array', items: oddsRowSchema },
+              description: 'Event id -> its rows in board order.',
+            },
+            {
+              type: 'object',
+              properties: { events: { type: 'integer' }, rows: { type: 'integer' }, missing: { type: 'array', items: { type: 'string' } } },
+            },
+          ),
+          ...authErrorResponses,
+          413: errorResponse('payload_too_large: the body is over 1 MiB.'),
+          415: errorResponse(
+            'unsupported_media_type: the body is not plain UTF-8 JSON (compressed, another charset, or another content-type).',
+          ),
         },
       },
-      response: {
-        200: dataEnvelope(
-          { type: 'object', additionalProperties: { type: 'array', items: oddsRowSchema }, description: 'Event id -> its rows in board order.' },
-          { type: 'object', properties: { events: { type: 'integer' }, rows: { type: 'integer' }, missing: { type: 'array', items: { type: 'string' } } } },
-        ),
-        ...authErrorResponses,
-        413: errorResponse('payload_too_large: the body is over 1 MiB.'),
-        415: errorResponse('unsupported_media_type: the body is not plain UTF-8 JSON (compressed, another charset, or another content-type).'),
-      },
     },
-  }, async (request) => oddsBatch(deps, tierOf(request), request.body));
+    async (request) => oddsBatch(deps, tierOf(request), request.body),
+  );
 };

@@ -16,15 +16,28 @@ const deltaResponse = {
   required: ['success', 'data', 'removed', 'pagination', 'meta'],
   properties: {
     success: { type: 'boolean' },
-    data: { type: 'array', items: oddsRowSchema, description: 'Rows added or changed since `since`, in their current state, in the order of their last change.' },
-    removed: { type: 'array', items: removedRowSchema, description: 'Rows gone since `since` (pulled, or out of the `live` filter now). A suspended row is not gone: it comes in `data` with is_active false.' },
+    data: {
+      type: 'array',
+      items: oddsRowSchema,
+      description: 'Rows added or changed since `since`, in their current state, in the order of their last change.',
+    },
+    removed: {
+      type: 'array',
+      items: removedRowSchema,
+      description:
+        'Rows gone since `since` (pulled, or out of the `live` filter now). A suspended row is not gone: it comes in `data` with is_active false.',
+    },
     pagination: paginationSchema,
     meta: {
       type: 'object',
       required: ['since', 'next_since', 'server_time', 'count'],
       properties: {
         since: { type: 'string', format: 'date-time', description: 'The `since` this answer starts after, normalised.' },
-        next_since: { type: 'string', format: 'date-time', description: 'Pass back verbatim as the next `since`: the next answer starts right after this one.' },
+        next_since: {
+          type: 'string',
+          format: 'date-time',
+          description: 'Pass back verbatim as the next `since`: the next answer starts right after this one.',
+        },
         server_time: { type: 'string', format: 'date-time', description: 'Wall time of the answer (by the system clock).' },
         count: { type: 'integer', description: 'Changed plus removed rows on this page.' },
         changed_count: { type: 'integer' },
@@ -39,34 +52,49 @@ export const oddsDeltaRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async 
   const fragments = fragmentsFor(deps.catalog, 'row');
   const ready: RowPresenter = (row, event, main) => fragments.of(row, event, main);
 
-  app.get<{ Querystring: DeltaQuery }>('/odds/delta', {
-    // Changed rows are the same ready JSON /odds serves (contract/odds-fragments.ts).
-    serializerCompiler: rawRowsSerializerCompiler,
-    schema: {
-      tags: ['odds'],
-      summary: 'Odds changed and removed since a time',
-      description:
-        'Rows changed since `since` (in their current state) and rows removed since then, each once, in the order of their ' +
-        'last change, with `meta.next_since` to pass back as the next `since`. A client that loads /odds, then polls this ' +
-        'endpoint from the snapshot\'s `meta.next_since` and applies `data` (upsert by id) and `removed` (delete by id) mirrors ' +
-        '/odds exactly: no gap, no double. When `has_more` is true, `next_since` is the place of the last item of the page, so ' +
-        'polling on from it continues the same delta. Cost is proportional to the changes since `since`. A `since` older than ' +
-        'the in-memory change window answers 410 resync_required: reload /odds and start again from its `meta.next_since`.',
-      querystring: {
-        type: 'object',
-        required: ['since'],
-        properties: {
-          since: { type: 'string', format: 'date-time', description: 'RFC 3339 time; best the `next_since` of the previous answer (or of /odds), passed back verbatim.' },
-          sport, league, sportsbook, add_sportsbook: addSportsbookParam, market, event, event_id: eventId, live,
-          state: deepLinkStateParam,
-          ...pagingParams(1000, 5000),
+  app.get<{ Querystring: DeltaQuery }>(
+    '/odds/delta',
+    {
+      // Changed rows are the same ready JSON /odds serves (contract/odds-fragments.ts).
+      serializerCompiler: rawRowsSerializerCompiler,
+      schema: {
+        tags: ['odds'],
+        summary: 'Odds changed and removed since a time',
+        description:
+          'Rows changed since `since` (in their current state) and rows removed since then, each once, in the order of their ' +
+          'last change, with `meta.next_since` to pass back as the next `since`. A client that loads /odds, then polls this ' +
+          "endpoint from the snapshot's `meta.next_since` and applies `data` (upsert by id) and `removed` (delete by id) mirrors " +
+          '/odds exactly: no gap, no double. When `has_more` is true, `next_since` is the place of the last item of the page, so ' +
+          'polling on from it continues the same delta. Cost is proportional to the changes since `since`. A `since` older than ' +
+          'the in-memory change window answers 410 resync_required: reload /odds and start again from its `meta.next_since`.',
+        querystring: {
+          type: 'object',
+          required: ['since'],
+          properties: {
+            since: {
+              type: 'string',
+              format: 'date-time',
+              description: 'RFC 3339 time; best the `next_since` of the previous answer (or of /odds), passed back verbatim.',
+            },
+            sport,
+            league,
+            sportsbook,
+            add_sportsbook: addSportsbookParam,
+            market,
+            event,
+            event_id: eventId,
+            live,
+            state: deepLinkStateParam,
+            ...pagingParams(1000, 5000),
+          },
+        },
+        response: {
+          200: deltaResponse,
+          ...authErrorResponses,
+          410: errorResponse('resync_required: `since` is older than the change window; reload /odds and poll from its meta.next_since.'),
         },
       },
-      response: {
-        200: deltaResponse,
-        ...authErrorResponses,
-        410: errorResponse('resync_required: `since` is older than the change window; reload /odds and poll from its meta.next_since.'),
-      },
     },
-  }, async (request) => withReadyRows(oddsDeltaPage(deps, tierOf(request), request.query, ready)));
+    async (request) => withReadyRows(oddsDeltaPage(deps, tierOf(request), request.query, ready)),
+  );
 };

@@ -13,14 +13,40 @@ import {
   middleRowSchema,
   presentMiddle,
 } from '../contract/opportunities.js';
-import { SUMMARY_COUNTS, commonOpportunityParams, countBy, countByEach, matchesCommon, opportunityMeta, parseCommon, sortParam } from '../contract/opportunity-query.js';
+import {
+  SUMMARY_COUNTS,
+  commonOpportunityParams,
+  countBy,
+  countByEach,
+  matchesCommon,
+  opportunityMeta,
+  parseCommon,
+  sortParam,
+} from '../contract/opportunity-query.js';
 import type { CommonOpportunityQuery } from '../contract/opportunity-query.js';
 import type { AppDeps } from '../deps.js';
 import { ApiError } from '../errors.js';
 import { requireFeature } from '../plugins/auth.js';
 import { OpportunityBoard } from '../views/opportunity-board.js';
-import { ARBITRAGE_SORT_KEYS, EV_SORT_KEYS, LOW_HOLD_SORT_KEYS, MIDDLE_SORT_KEYS, arbitrageList, evList, lowHoldList, middleMatches, middlesList } from '../queries/index.js';
-import type { ArbitrageListQuery, EvListQuery, LowHoldListQuery, MiddleEntry, MiddlesListQuery, OpportunitySource } from '../queries/index.js';
+import {
+  ARBITRAGE_SORT_KEYS,
+  EV_SORT_KEYS,
+  LOW_HOLD_SORT_KEYS,
+  MIDDLE_SORT_KEYS,
+  arbitrageList,
+  evList,
+  lowHoldList,
+  middleMatches,
+  middlesList,
+} from '../queries/index.js';
+import type {
+  ArbitrageListQuery,
+  EvListQuery,
+  LowHoldListQuery,
+  MiddleEntry,
+  MiddlesListQuery,
+  OpportunitySource,
+} from '../queries/index.js';
 
 const SOURCE = 'live';
 const r4 = (x: number): number => Math.round(x * 1e4) / 1e4;
@@ -38,10 +64,29 @@ function wantsJson(request: FastifyRequest): boolean {
 
 const MIDDLE_ID = '^[a-f0-9]{16,40}$';
 
-const bankrollParam = { type: 'number', minimum: 1, maximum: 10_000_000, default: 100, description: 'Total stake to split across the legs; stakes are rounded to cents and add up to it.' };
+const bankrollParam = {
+  type: 'number',
+  minimum: 1,
+  maximum: 10_000_000,
+  default: 100,
+  description: 'Total stake to split across the legs; stakes are rounded to cents and add up to it.',
+};
 const middleSummarySchema = {
   type: 'object',
-  required: ['total', 'positive_ev_count', 'guaranteed_profit_count', 'player_prop_count', 'has_key_numbers_count', 'by_sport', 'by_market', 'by_sportsbook', 'avg_middle_size', 'avg_probability', 'avg_ev', 'best_ev'],
+  required: [
+    'total',
+    'positive_ev_count',
+    'guaranteed_profit_count',
+    'player_prop_count',
+    'has_key_numbers_count',
+    'by_sport',
+    'by_market',
+    'by_sportsbook',
+    'avg_middle_size',
+    'avg_probability',
+    'avg_ev',
+    'best_ev',
+  ],
   properties: {
     total: { type: 'integer' },
     positive_ev_count: { type: 'integer' },
@@ -54,7 +99,16 @@ const middleSummarySchema = {
     avg_middle_size: { type: 'number' },
     avg_probability: { type: 'number' },
     avg_ev: { type: 'number', description: '$ per $100 staked (= %).' },
-    best_ev: { anyOf: [{ type: 'object', required: ['ev', 'sport', 'market'], properties: { ev: { type: 'number' }, sport: { type: 'string' }, market: { type: 'string' } } }, { type: 'null' }] },
+    best_ev: {
+      anyOf: [
+        {
+          type: 'object',
+          required: ['ev', 'sport', 'market'],
+          properties: { ev: { type: 'number' }, sport: { type: 'string' }, market: { type: 'string' } },
+        },
+        { type: 'null' },
+      ],
+    },
   },
 };
 const groupParam = { type: 'string', enum: ['best'], description: 'best: only the best opportunity of each event.' };
@@ -69,7 +123,12 @@ const EV_META = opportunityMeta(
 const ARB_META = opportunityMeta(
   { avg_profit: num, max_profit: num, by_sportsbook: SUMMARY_COUNTS },
   { min_profit: num, bankroll: num, ...groupEcho },
-  { books_analyzed: { type: 'integer', description: 'Sportsbooks the search covered (those the key may see, or the sportsbook selection).' } },
+  {
+    books_analyzed: {
+      type: 'integer',
+      description: 'Sportsbooks the search covered (those the key may see, or the sportsbook selection).',
+    },
+  },
 );
 const MIDDLE_META = opportunityMeta({}, { min_size: num, bankroll: num, ...groupEcho });
 const LOW_HOLD_META = opportunityMeta(
@@ -77,8 +136,18 @@ const LOW_HOLD_META = opportunityMeta(
   { max_hold: num, state: { type: ['string', 'null'] }, ...groupEcho },
   { threshold: { type: 'number', description: 'The hold (%) up to which the processor keeps markets; a larger max_hold finds no more.' } },
 );
-const SOURCE_META = { type: 'object', properties: { source: { type: 'string' }, filters: { type: 'object', properties: { sport: { type: ['string', 'null'] }, league: { type: ['string', 'null'] } } } } };
-const withTags = (summary: string, description: string): { tags: string[]; summary: string; description: string } => ({ tags: ['opportunities'], summary, description });
+const SOURCE_META = {
+  type: 'object',
+  properties: {
+    source: { type: 'string' },
+    filters: { type: 'object', properties: { sport: { type: ['string', 'null'] }, league: { type: ['string', 'null'] } } },
+  },
+};
+const withTags = (summary: string, description: string): { tags: string[]; summary: string; description: string } => ({
+  tags: ['opportunities'],
+  summary,
+  description,
+});
 
 type ArbQuery = ArbitrageListQuery & { format: 'json' | 'csv' };
 
@@ -99,152 +168,264 @@ export const opportunitiesRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async 
     return middleMatches(board.list('middle'), { common: parseCommon(q, catalog, tier(request), now) }, catalog, now);
   }
 
-  app.get<{ Querystring: EvListQuery }>('/opportunities/ev', {
-    schema: {
-      ...withTags('Positive expected value (+EV) bets', 'Prices above the fair price of the de-vigged sharp line. Pro tier or higher. One row per sportsbook and selection.'),
-      querystring: {
-        type: 'object',
-        properties: {
-          ...commonOpportunityParams,
-          min_ev: { type: 'number', minimum: -100, maximum: 1000, default: 0, description: 'Minimum EV percentage under the chosen de-vig method.' },
-          max_ev: { type: 'number', minimum: -100, maximum: 1000, description: 'Maximum EV percentage.' },
-          min_market_width: { type: 'number', minimum: -1000, maximum: 10_000, description: 'Cents; a lower width means a sharper reference market.' },
-          max_market_width: { type: 'number', minimum: -1000, maximum: 10_000, description: 'Cents.' },
-          sort: sortParam(EV_SORT_KEYS, 'Order; a leading - sorts descending.', '-ev'),
-          devig_method: { type: 'string', enum: [...DEVIG_CHOICES], default: 'power', description: 'Which de-vig method fills the row and applies to min_ev/max_ev: power, multiplicative, additive, shin, odds_ratio (Cheung), logit (the same model solved in log-odds), or worst_case (per outcome the lowest fair probability of all methods).' },
-          include: { type: 'string', enum: ['methods'], description: 'methods: add the values under every de-vig method.' },
-        },
-      },
-      response: { 200: paginatedEnvelope(evRowSchema, EV_META), ...authErrorResponses },
-    },
-  }, async (request) => evList(source, tier(request), request.query));
-
-  app.get<{ Querystring: ArbQuery }>('/opportunities/arbitrage', {
-    schema: {
-      ...withTags('Arbitrage (sure bets)', 'Best prices across books whose implied probabilities sum below 1. Hobby tier or higher. format=csv downloads the same rows as CSV.'),
-      querystring: {
-        type: 'object',
-        properties: {
-          ...commonOpportunityParams,
-          min_profit: { type: 'number', minimum: 0, maximum: 1000, default: 0.5, description: 'Minimum guaranteed profit, % (default 0.5).' },
-          sort: sortParam(Object.keys(ARBITRAGE_SORT_KEYS), 'profit: most profitable first (default); start_time (alias time): soonest first; sport, market: A-Z. A leading - reverses.', 'profit'),
-          format: { type: 'string', enum: ['json', 'csv'], default: 'json', description: 'csv: the rows as CSV (text/csv), or as {"data": "<csv>"} when the request asks for JSON (Accept: application/json without text/csv, or a Content-Type: application/json header).' },
-          group: groupParam,
-          bankroll: bankrollParam,
-        },
-      },
-      response: {
-        200: {
-          description: 'Arbitrage opportunities (JSON), or the CSV export with format=csv.',
-          content: {
-            'application/json': { schema: { anyOf: [paginatedEnvelope(arbitrageRowSchema, ARB_META), dataEnvelope({ type: 'string', description: 'format=csv asked for as JSON: the CSV text.' })] } },
-            'text/csv': { schema: { type: 'string' } },
+  app.get<{ Querystring: EvListQuery }>(
+    '/opportunities/ev',
+    {
+      schema: {
+        ...withTags(
+          'Positive expected value (+EV) bets',
+          'Prices above the fair price of the de-vigged sharp line. Pro tier or higher. One row per sportsbook and selection.',
+        ),
+        querystring: {
+          type: 'object',
+          properties: {
+            ...commonOpportunityParams,
+            min_ev: {
+              type: 'number',
+              minimum: -100,
+              maximum: 1000,
+              default: 0,
+              description: 'Minimum EV percentage under the chosen de-vig method.',
+            },
+            max_ev: { type: 'number', minimum: -100, maximum: 1000, description: 'Maximum EV percentage.' },
+            min_market_width: {
+              type: 'number',
+              minimum: -1000,
+              maximum: 10_000,
+              description: 'Cents; a lower width means a sharper reference market.',
+            },
+            max_market_width: { type: 'number', minimum: -1000, maximum: 10_000, description: 'Cents.' },
+            sort: sortParam(EV_SORT_KEYS, 'Order; a leading - sorts descending.', '-ev'),
+            devig_method: {
+              type: 'string',
+              enum: [...DEVIG_CHOICES],
+              default: 'power',
+              description:
+                'Which de-vig method fills the row and applies to min_ev/max_ev: power, multiplicative, additive, shin, odds_ratio (Cheung), logit (the same model solved in log-odds), or worst_case (per outcome the lowest fair probability of all methods).',
+            },
+            include: { type: 'string', enum: ['methods'], description: 'methods: add the values under every de-vig method.' },
           },
         },
-        ...authErrorResponses,
+        response: { 200: paginatedEnvelope(evRowSchema, EV_META), ...authErrorResponses },
       },
     },
-  }, async (request, reply) => {
-    const answer = arbitrageList(source, tier(request), request.query);
-    if (request.query.format === 'csv') {
-      const text = arbitrageCsv(answer.data as never);
-      if (wantsJson(request)) return { success: true, data: text };
-      const day = new Date(clock.now()).toISOString().slice(0, 10);
-      return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="arbitrage_${day}.csv"`).send(text);
-    }
-    return answer;
-  });
+    async (request) => evList(source, tier(request), request.query),
+  );
 
-  app.get<{ Querystring: { sport?: string; league?: string } }>('/opportunities/middles/summary', {
-    schema: {
-      ...withTags('Middles summary', 'Counts and averages over the middles the key may see (Pro tier or higher), optionally of one sport or league.'),
-      querystring: { type: 'object', properties: { sport: commonOpportunityParams.sport, league: commonOpportunityParams.league } },
-      response: { 200: dataEnvelope(middleSummarySchema, SOURCE_META), ...authErrorResponses },
-    },
-  }, async (request) => {
-    requireFeature(request, 'middles');
-    const now = clock.now();
-    const q = request.query;
-    const all = visibleMiddles(request, { sport: q.sport, league: q.league, limit: 1, offset: 0 }, now);
-    const avg = (xs: number[]): number => (xs.length === 0 ? 0 : r4(xs.reduce((a, b) => a + b, 0) / xs.length));
-    const best = all.reduce<MiddleEntry | null>((b, e) => (b === null || e.o.evPercent > b.o.evPercent ? e : b), null);
-    return {
-      success: true,
-      data: {
-        total: all.length,
-        positive_ev_count: all.filter((e) => e.o.evPercent > 0).length,
-        guaranteed_profit_count: all.filter((e) => e.o.worstCaseProfitPercent >= 0).length,
-        player_prop_count: all.filter((e) => e.o.market === 'player_prop').length,
-        has_key_numbers_count: all.filter((e) => keyNumbersOf(e.o).length > 0).length,
-        by_sport: countBy(all, (e) => e.o.event.sport),
-        by_market: countBy(all, (e) => e.o.market),
-        by_sportsbook: countByEach(all, (e) => e.o.legs.map((l) => l.book)),
-        avg_middle_size: avg(all.map((e) => e.o.windowSize)),
-        avg_probability: avg(all.map((e) => e.o.hitProbability)),
-        avg_ev: avg(all.map((e) => e.o.evPercent)),
-        best_ev: best === null ? null : { ev: best.o.evPercent, sport: best.o.event.sport, market: best.o.market },
-      },
-      meta: { source: SOURCE, filters: { sport: q.sport ?? null, league: q.league ?? null } },
-    };
-  });
-
-  app.get<{ Params: { id: string }; Querystring: { bankroll: number } }>('/opportunities/middles/:id', {
-    schema: {
-      ...withTags('One middle', 'One middle by id, if the key may see it (Pro tier or higher, every leg at a book of its tier); 404 otherwise.'),
-      params: { type: 'object', required: ['id'], properties: { id: { type: 'string', pattern: MIDDLE_ID, description: 'Opportunity id (lowercase hex).' } } },
-      querystring: { type: 'object', properties: { bankroll: bankrollParam } },
-      response: { 200: dataEnvelope(middleRowSchema, SOURCE_META), 404: notFoundResponse, ...authErrorResponses },
-    },
-  }, async (request) => {
-    requireFeature(request, 'middles');
-    const now = clock.now();
-    const f = parseCommon({ limit: 1, offset: 0 }, catalog, tier(request), now);
-    const entry = board.list('middle').find((e) => e.o.id === request.params.id);
-    if (!entry || !matchesCommon(entry, f, catalog, now)) throw new ApiError('not_found', `Unknown middle '${request.params.id}' (or it is gone, or uses a book your tier does not see)`);
-    return { success: true, data: presentMiddle(catalog, entry.o, request.query.bankroll, now), meta: { source: SOURCE } };
-  });
-
-  app.get<{ Querystring: MiddlesListQuery }>('/opportunities/middles', {
-    schema: {
-      ...withTags('Middles', 'Opposite sides of a spread or total at different lines, at two books, that can both win. Pro tier or higher.'),
-      querystring: {
-        type: 'object',
-        properties: {
-          ...commonOpportunityParams,
-          min_size: { type: 'number', minimum: 0, maximum: 1000, default: 0.5, description: 'Minimum middle size (the gap between the lines), points; default 0.5.' },
-          min_window: { type: 'number', minimum: 0, maximum: 1000, description: 'Same as min_size (our earlier name).' },
-          min_hit_probability: { type: 'number', minimum: 0, maximum: 1, description: 'Minimum model probability that both legs win.' },
-          max_cost: { type: 'number', minimum: 0, maximum: 100, description: 'Largest acceptable worst-case loss, % of the total stake.' },
-          min_ev: { type: 'number', minimum: -100, maximum: 1000, description: 'Minimum model EV, %.' },
-          sort: sortParam(MIDDLE_SORT_KEYS, 'quality (default), ev, probability (alias hit_probability), middle_size (alias window): best first; cost: cheapest first; start_time: soonest first. A leading - reverses.', 'quality'),
-          group: groupParam,
-          bankroll: bankrollParam,
-          state: deepLinkStateParam,
+  app.get<{ Querystring: ArbQuery }>(
+    '/opportunities/arbitrage',
+    {
+      schema: {
+        ...withTags(
+          'Arbitrage (sure bets)',
+          'Best prices across books whose implied probabilities sum below 1. Hobby tier or higher. format=csv downloads the same rows as CSV.',
+        ),
+        querystring: {
+          type: 'object',
+          properties: {
+            ...commonOpportunityParams,
+            min_profit: {
+              type: 'number',
+              minimum: 0,
+              maximum: 1000,
+              default: 0.5,
+              description: 'Minimum guaranteed profit, % (default 0.5).',
+            },
+            sort: sortParam(
+              Object.keys(ARBITRAGE_SORT_KEYS),
+              'profit: most profitable first (default); start_time (alias time): soonest first; sport, market: A-Z. A leading - reverses.',
+              'profit',
+            ),
+            format: {
+              type: 'string',
+              enum: ['json', 'csv'],
+              default: 'json',
+              description:
+                'csv: the rows as CSV (text/csv), or as {"data": "<csv>"} when the request asks for JSON (Accept: application/json without text/csv, or a Content-Type: application/json header).',
+            },
+            group: groupParam,
+            bankroll: bankrollParam,
+          },
+        },
+        response: {
+          200: {
+            description: 'Arbitrage opportunities (JSON), or the CSV export with format=csv.',
+            content: {
+              'application/json': {
+                schema: {
+                  anyOf: [
+                    paginatedEnvelope(arbitrageRowSchema, ARB_META),
+                    dataEnvelope({ type: 'string', description: 'format=csv asked for as JSON: the CSV text.' }),
+                  ],
+                },
+              },
+              'text/csv': { schema: { type: 'string' } },
+            },
+          },
+          ...authErrorResponses,
         },
       },
-      response: { 200: paginatedEnvelope(middleRowSchema, MIDDLE_META), ...authErrorResponses },
     },
-  }, async (request) => middlesList(source, tier(request), request.query));
+    async (request, reply) => {
+      const answer = arbitrageList(source, tier(request), request.query);
+      if (request.query.format === 'csv') {
+        const text = arbitrageCsv(answer.data as never);
+        if (wantsJson(request)) return { success: true, data: text };
+        const day = new Date(clock.now()).toISOString().slice(0, 10);
+        return reply
+          .type('text/csv; charset=utf-8')
+          .header('content-disposition', `attachment; filename="arbitrage_${day}.csv"`)
+          .send(text);
+      }
+      return answer;
+    },
+  );
 
-  for (const path of ['/opportunities/low_hold', '/opportunities/low-hold']) app.get<{ Querystring: LowHoldListQuery }>(path, {
-    schema: {
-      ...withTags(
-        path === '/opportunities/low_hold' ? 'Low-hold markets' : 'Low-hold markets (alias of /opportunities/low_hold)',
-        `Markets whose best-price hold, 1 - 1/sum(1/d), is at most max_hold. Hobby tier or higher. The processor keeps markets up to ${DEFAULT_LOW_HOLD_PERCENT} %, so a larger max_hold finds no more.`,
-      ),
-      ...(path === '/opportunities/low-hold' ? { deprecated: true } : {}),
-      querystring: {
-        type: 'object',
-        properties: {
-          ...commonOpportunityParams,
-          max_hold: { type: 'number', minimum: -100, maximum: 100, default: 5, description: `Largest hold, % (default 5). Markets above ${DEFAULT_LOW_HOLD_PERCENT} % are not kept by the processor (meta.threshold).` },
-          sort: sortParam(Object.keys(LOW_HOLD_SORT_KEYS), 'hold: lowest first (default); start_time: soonest first; sport, market: A-Z. A leading - reverses.', 'hold'),
-          group: groupParam,
-          state: deepLinkStateParam,
+  app.get<{ Querystring: { sport?: string; league?: string } }>(
+    '/opportunities/middles/summary',
+    {
+      schema: {
+        ...withTags(
+          'Middles summary',
+          'Counts and averages over the middles the key may see (Pro tier or higher), optionally of one sport or league.',
+        ),
+        querystring: { type: 'object', properties: { sport: commonOpportunityParams.sport, league: commonOpportunityParams.league } },
+        response: { 200: dataEnvelope(middleSummarySchema, SOURCE_META), ...authErrorResponses },
+      },
+    },
+    async (request) => {
+      requireFeature(request, 'middles');
+      const now = clock.now();
+      const q = request.query;
+      const all = visibleMiddles(request, { sport: q.sport, league: q.league, limit: 1, offset: 0 }, now);
+      const avg = (xs: number[]): number => (xs.length === 0 ? 0 : r4(xs.reduce((a, b) => a + b, 0) / xs.length));
+      const best = all.reduce<MiddleEntry | null>((b, e) => (b === null || e.o.evPercent > b.o.evPercent ? e : b), null);
+      return {
+        success: true,
+        data: {
+          total: all.length,
+          positive_ev_count: all.filter((e) => e.o.evPercent > 0).length,
+          guaranteed_profit_count: all.filter((e) => e.o.worstCaseProfitPercent >= 0).length,
+          player_prop_count: all.filter((e) => e.o.market === 'player_prop').length,
+          has_key_numbers_count: all.filter((e) => keyNumbersOf(e.o).length > 0).length,
+          by_sport: countBy(all, (e) => e.o.event.sport),
+          by_market: countBy(all, (e) => e.o.market),
+          by_sportsbook: countByEach(all, (e) => e.o.legs.map((l) => l.book)),
+          avg_middle_size: avg(all.map((e) => e.o.windowSize)),
+          avg_probability: avg(all.map((e) => e.o.hitProbability)),
+          avg_ev: avg(all.map((e) => e.o.evPercent)),
+          best_ev: best === null ? null : { ev: best.o.evPercent, sport: best.o.event.sport, market: best.o.market },
+        },
+        meta: { source: SOURCE, filters: { sport: q.sport ?? null, league: q.league ?? null } },
+      };
+    },
+  );
+
+  app.get<{ Params: { id: string }; Querystring: { bankroll: number } }>(
+    '/opportunities/middles/:id',
+    {
+      schema: {
+        ...withTags(
+          'One middle',
+          'One middle by id, if the key may see it (Pro tier or higher, every leg at a book of its tier); 404 otherwise.',
+        ),
+        params: {
+          type: 'object',
+          required: ['id'],
+          properties: { id: { type: 'string', pattern: MIDDLE_ID, description: 'Opportunity id (lowercase hex).' } },
+        },
+        querystring: { type: 'object', properties: { bankroll: bankrollParam } },
+        response: { 200: dataEnvelope(middleRowSchema, SOURCE_META), 404: notFoundResponse, ...authErrorResponses },
+      },
+    },
+    async (request) => {
+      requireFeature(request, 'middles');
+      const now = clock.now();
+      const f = parseCommon({ limit: 1, offset: 0 }, catalog, tier(request), now);
+      const entry = board.list('middle').find((e) => e.o.id === request.params.id);
+      if (!entry || !matchesCommon(entry, f, catalog, now))
+        throw new ApiError('not_found', `Unknown middle '${request.params.id}' (or it is gone, or uses a book your tier does not see)`);
+      return { success: true, data: presentMiddle(catalog, entry.o, request.query.bankroll, now), meta: { source: SOURCE } };
+    },
+  );
+
+  app.get<{ Querystring: MiddlesListQuery }>(
+    '/opportunities/middles',
+    {
+      schema: {
+        ...withTags(
+          'Middles',
+          'Opposite sides of a spread or total at different lines, at two books, that can both win. Pro tier or higher.',
+        ),
+        querystring: {
+          type: 'object',
+          properties: {
+            ...commonOpportunityParams,
+            min_size: {
+              type: 'number',
+              minimum: 0,
+              maximum: 1000,
+              default: 0.5,
+              description: 'Minimum middle size (the gap between the lines), points; default 0.5.',
+            },
+            min_window: { type: 'number', minimum: 0, maximum: 1000, description: 'Same as min_size (our earlier name).' },
+            min_hit_probability: { type: 'number', minimum: 0, maximum: 1, description: 'Minimum model probability that both legs win.' },
+            max_cost: {
+              type: 'number',
+              minimum: 0,
+              maximum: 100,
+              description: 'Largest acceptable worst-case loss, % of the total stake.',
+            },
+            min_ev: { type: 'number', minimum: -100, maximum: 1000, description: 'Minimum model EV, %.' },
+            sort: sortParam(
+              MIDDLE_SORT_KEYS,
+              'quality (default), ev, probability (alias hit_probability), middle_size (alias window): best first; cost: cheapest first; start_time: soonest first. A leading - reverses.',
+              'quality',
+            ),
+            group: groupParam,
+            bankroll: bankrollParam,
+            state: deepLinkStateParam,
+          },
+        },
+        response: { 200: paginatedEnvelope(middleRowSchema, MIDDLE_META), ...authErrorResponses },
+      },
+    },
+    async (request) => middlesList(source, tier(request), request.query),
+  );
+
+  for (const path of ['/opportunities/low_hold', '/opportunities/low-hold'])
+    app.get<{ Querystring: LowHoldListQuery }>(
+      path,
+      {
+        schema: {
+          ...withTags(
+            path === '/opportunities/low_hold' ? 'Low-hold markets' : 'Low-hold markets (alias of /opportunities/low_hold)',
+            `Markets whose best-price hold, 1 - 1/sum(1/d), is at most max_hold. Hobby tier or higher. The processor keeps markets up to ${DEFAULT_LOW_HOLD_PERCENT} %, so a larger max_hold finds no more.`,
+          ),
+          ...(path === '/opportunities/low-hold' ? { deprecated: true } : {}),
+          querystring: {
+            type: 'object',
+            properties: {
+              ...commonOpportunityParams,
+              max_hold: {
+                type: 'number',
+                minimum: -100,
+                maximum: 100,
+                default: 5,
+                description: `Largest hold, % (default 5). Markets above ${DEFAULT_LOW_HOLD_PERCENT} % are not kept by the processor (meta.threshold).`,
+              },
+              sort: sortParam(
+                Object.keys(LOW_HOLD_SORT_KEYS),
+                'hold: lowest first (default); start_time: soonest first; sport, market: A-Z. A leading - reverses.',
+                'hold',
+              ),
+              group: groupParam,
+              state: deepLinkStateParam,
+            },
+          },
+          response: { 200: paginatedEnvelope(lowHoldRowSchema, LOW_HOLD_META), ...authErrorResponses },
         },
       },
-      response: { 200: paginatedEnvelope(lowHoldRowSchema, LOW_HOLD_META), ...authErrorResponses },
-    },
-  }, async (request) => lowHoldList(source, tier(request), request.query));
+      async (request) => lowHoldList(source, tier(request), request.query),
+    );
 };
-

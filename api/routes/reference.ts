@@ -1,7 +1,23 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { REGIONS } from '../../schemas/index.js';
-import { authErrorResponses, dataEnvelope, notFoundResponse, nullableInteger, nullableString, paginatedEnvelope, pagingParams } from '../contract/common.js';
-import { leagueSchema, presentBook, presentLeague, presentSport, sportSchema, sportsbookSchema, teamSchema } from '../contract/reference.js';
+import {
+  authErrorResponses,
+  dataEnvelope,
+  notFoundResponse,
+  nullableInteger,
+  nullableString,
+  paginatedEnvelope,
+  pagingParams,
+} from '../contract/common.js';
+import {
+  leagueSchema,
+  presentBook,
+  presentLeague,
+  presentSport,
+  sportSchema,
+  sportsbookSchema,
+  teamSchema,
+} from '../contract/reference.js';
 import type { AppDeps } from '../deps.js';
 import { ApiError } from '../errors.js';
 import { countEvents } from '../views/counts.js';
@@ -25,7 +41,10 @@ const marketSchema = {
 } as const;
 
 const count = { type: 'integer', description: 'Items on this page.' } as const;
-const total = { type: 'integer', description: 'Items of the catalog (sports, leagues, sportsbooks) or matching the query (teams).' } as const;
+const total = {
+  type: 'integer',
+  description: 'Items of the catalog (sports, leagues, sportsbooks) or matching the query (teams).',
+} as const;
 const listMeta = (extra: Record<string, object> = {}): object => ({ type: 'object', properties: { count, total, ...extra } });
 const listEnvelope = (item: object, meta: object = listMeta()): object => paginatedEnvelope(item, meta);
 const SPORTS_META = listMeta({
@@ -50,104 +69,189 @@ const TEAMS_META = listMeta({
   updated: { type: 'string', format: 'date-time' },
 });
 const bool = (description: string, fallback = false): object => ({ type: 'boolean', default: fallback, description });
-const idParam = (name: string): object => ({ type: 'object', required: [name], properties: { [name]: { type: 'string', maxLength: 200 } } });
+const idParam = (name: string): object => ({
+  type: 'object',
+  required: [name],
+  properties: { [name]: { type: 'string', maxLength: 200 } },
+});
 
 export const referenceRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { deps }) => {
   const { board, catalog } = deps;
 
-  app.get<{ Querystring: SportsQuery }>('/sports', {
-    schema: {
-      tags: ['reference'],
-      summary: 'Sports, with the number of events that currently have odds',
-      description: 'Sports of the catalog with their leagues and event counts; by default only sports with events now.',
-      querystring: { type: 'object', properties: { include_empty: bool('Include sports with zero events (off-season).'), ...pagingParams(100, 1000) } },
-      response: { 200: listEnvelope(sportSchema, SPORTS_META), ...authErrorResponses },
+  app.get<{ Querystring: SportsQuery }>(
+    '/sports',
+    {
+      schema: {
+        tags: ['reference'],
+        summary: 'Sports, with the number of events that currently have odds',
+        description: 'Sports of the catalog with their leagues and event counts; by default only sports with events now.',
+        querystring: {
+          type: 'object',
+          properties: { include_empty: bool('Include sports with zero events (off-season).'), ...pagingParams(100, 1000) },
+        },
+        response: { 200: listEnvelope(sportSchema, SPORTS_META), ...authErrorResponses },
+      },
     },
-  }, async (request) => sportsList(deps, request.query));
+    async (request) => sportsList(deps, request.query),
+  );
 
-  app.get<{ Params: { sportId: string } }>('/sports/:sportId', {
-    schema: { tags: ['reference'], summary: 'One sport', description: 'One sport by id; 404 when unknown.', params: idParam('sportId'), response: { 200: dataEnvelope(sportSchema), 404: notFoundResponse, ...authErrorResponses } },
-  }, async (request) => {
-    const sport = presentSport(catalog, request.params.sportId, countEvents(board, (e) => [e.sport]));
-    if (!sport) throw new ApiError('not_found', `Unknown sport '${request.params.sportId}'`);
-    return { success: true, data: sport };
-  });
-
-  app.get<{ Querystring: LeaguesQuery }>('/leagues', {
-    schema: {
-      tags: ['reference'],
-      summary: 'Leagues, optionally of one sport',
-      description: 'Leagues with event counts; by default only leagues with events now; 404 for an unknown sport.',
-      querystring: { type: 'object', properties: { sport: { type: 'string', maxLength: 100 }, include_empty: bool('Include leagues with zero events.'), ...pagingParams(100, 1000) } },
-      response: { 200: listEnvelope(leagueSchema), 404: notFoundResponse, ...authErrorResponses },
+  app.get<{ Params: { sportId: string } }>(
+    '/sports/:sportId',
+    {
+      schema: {
+        tags: ['reference'],
+        summary: 'One sport',
+        description: 'One sport by id; 404 when unknown.',
+        params: idParam('sportId'),
+        response: { 200: dataEnvelope(sportSchema), 404: notFoundResponse, ...authErrorResponses },
+      },
     },
-  }, async (request) => leaguesList(deps, request.query));
+    async (request) => {
+      const sport = presentSport(
+        catalog,
+        request.params.sportId,
+        countEvents(board, (e) => [e.sport]),
+      );
+      if (!sport) throw new ApiError('not_found', `Unknown sport '${request.params.sportId}'`);
+      return { success: true, data: sport };
+    },
+  );
 
-  app.get<{ Params: { leagueId: string } }>('/leagues/:leagueId', {
-    schema: { tags: ['reference'], summary: 'One league', description: 'One league by id; 404 when unknown.', params: idParam('leagueId'), response: { 200: dataEnvelope(leagueSchema), 404: notFoundResponse, ...authErrorResponses } },
-  }, async (request) => {
-    const league = catalog.leagues.get(request.params.leagueId);
-    if (!league) throw new ApiError('not_found', `Unknown league '${request.params.leagueId}'`);
-    return { success: true, data: presentLeague(league, countEvents(board, (e) => [e.league])) };
-  });
+  app.get<{ Querystring: LeaguesQuery }>(
+    '/leagues',
+    {
+      schema: {
+        tags: ['reference'],
+        summary: 'Leagues, optionally of one sport',
+        description: 'Leagues with event counts; by default only leagues with events now; 404 for an unknown sport.',
+        querystring: {
+          type: 'object',
+          properties: {
+            sport: { type: 'string', maxLength: 100 },
+            include_empty: bool('Include leagues with zero events.'),
+            ...pagingParams(100, 1000),
+          },
+        },
+        response: { 200: listEnvelope(leagueSchema), 404: notFoundResponse, ...authErrorResponses },
+      },
+    },
+    async (request) => leaguesList(deps, request.query),
+  );
 
-  app.get<{ Querystring: SportsbooksQuery }>('/sportsbooks', {
-    schema: {
-      tags: ['reference'],
-      summary: 'Sportsbooks, by default those with events now',
-      description: 'Sportsbooks with their tier (`requires_tier`), regions and live counts. `catalog=true` gives the configured catalog whatever the data.',
-      querystring: {
-        type: 'object',
-        properties: {
-          region: { type: 'string', enum: [...REGIONS] },
-          sharp: { type: 'boolean' },
-          catalog: bool('The configured catalog, whatever the live data.'),
-          include_unlisted: bool('Include unlisted books (exchanges).'),
-          include_inactive: bool('Include books with zero events.'),
-          ...pagingParams(100, 1000),
+  app.get<{ Params: { leagueId: string } }>(
+    '/leagues/:leagueId',
+    {
+      schema: {
+        tags: ['reference'],
+        summary: 'One league',
+        description: 'One league by id; 404 when unknown.',
+        params: idParam('leagueId'),
+        response: { 200: dataEnvelope(leagueSchema), 404: notFoundResponse, ...authErrorResponses },
+      },
+    },
+    async (request) => {
+      const league = catalog.leagues.get(request.params.leagueId);
+      if (!league) throw new ApiError('not_found', `Unknown league '${request.params.leagueId}'`);
+      return {
+        success: true,
+        data: presentLeague(
+          league,
+          countEvents(board, (e) => [e.league]),
+        ),
+      };
+    },
+  );
+
+  app.get<{ Querystring: SportsbooksQuery }>(
+    '/sportsbooks',
+    {
+      schema: {
+        tags: ['reference'],
+        summary: 'Sportsbooks, by default those with events now',
+        description:
+          'Sportsbooks with their tier (`requires_tier`), regions and live counts. `catalog=true` gives the configured catalog whatever the data.',
+        querystring: {
+          type: 'object',
+          properties: {
+            region: { type: 'string', enum: [...REGIONS] },
+            sharp: { type: 'boolean' },
+            catalog: bool('The configured catalog, whatever the live data.'),
+            include_unlisted: bool('Include unlisted books (exchanges).'),
+            include_inactive: bool('Include books with zero events.'),
+            ...pagingParams(100, 1000),
+          },
+        },
+        response: { 200: listEnvelope(sportsbookSchema), ...authErrorResponses },
+      },
+    },
+    async (request) => sportsbooksList(deps, request.query),
+  );
+
+  app.get<{ Params: { bookId: string } }>(
+    '/sportsbooks/:bookId',
+    {
+      schema: {
+        tags: ['reference'],
+        summary: 'One sportsbook',
+        description: 'One sportsbook by id; 404 when unknown.',
+        params: idParam('bookId'),
+        response: { 200: dataEnvelope(sportsbookSchema), 404: notFoundResponse, ...authErrorResponses },
+      },
+    },
+    async (request) => {
+      const book = catalog.books.get(request.params.bookId);
+      if (!book) throw new ApiError('not_found', `Unknown sportsbook '${request.params.bookId}'`);
+      return { success: true, data: presentBook(board, book) };
+    },
+  );
+
+  app.get<{ Querystring: MarketsQuery }>(
+    '/markets',
+    {
+      schema: {
+        tags: ['reference'],
+        summary: 'Market types, with the events and selections currently offering each',
+        description: 'The market types of the contract with hasLine and current usage; `meta.rate_limit` echoes the rate-limit headers.',
+        querystring: { type: 'object', properties: { sport: { type: 'string', maxLength: 100 }, ...pagingParams(100, 1000) } },
+        response: { 200: listEnvelope(marketSchema, MARKETS_META), 404: notFoundResponse, ...authErrorResponses },
+      },
+    },
+    async (request, reply) =>
+      marketsList(
+        deps,
+        request.query,
+        rateLimitState((name) => reply.getHeader(name), request.apiKey?.tier ?? 'free'),
+      ),
+  );
+
+  app.get<{ Querystring: TeamsQuery }>(
+    '/teams',
+    {
+      schema: {
+        tags: ['reference'],
+        summary: 'Teams (and players of individual sports) with their aliases',
+        description:
+          'Teams of the catalog with frozen numerical ids, abbreviations and the aliases books use; `q` searches names and aliases; 404 for an unknown sport or league.',
+        querystring: {
+          type: 'object',
+          properties: {
+            sport: { type: 'string', maxLength: 100 },
+            league: { type: 'string', maxLength: 100 },
+            q: {
+              type: 'string',
+              maxLength: 200,
+              description: 'Any part of a name, alias or abbreviation; case- and accent-insensitive (lak finds the Lakers).',
+            },
+            ...pagingParams(100, 1000),
+          },
+        },
+        response: {
+          200: listEnvelope(teamSchema, TEAMS_META),
+          404: notFoundResponse,
+          ...authErrorResponses,
         },
       },
-      response: { 200: listEnvelope(sportsbookSchema), ...authErrorResponses },
     },
-  }, async (request) => sportsbooksList(deps, request.query));
-
-  app.get<{ Params: { bookId: string } }>('/sportsbooks/:bookId', {
-    schema: { tags: ['reference'], summary: 'One sportsbook', description: 'One sportsbook by id; 404 when unknown.', params: idParam('bookId'), response: { 200: dataEnvelope(sportsbookSchema), 404: notFoundResponse, ...authErrorResponses } },
-  }, async (request) => {
-    const book = catalog.books.get(request.params.bookId);
-    if (!book) throw new ApiError('not_found', `Unknown sportsbook '${request.params.bookId}'`);
-    return { success: true, data: presentBook(board, book) };
-  });
-
-  app.get<{ Querystring: MarketsQuery }>('/markets', {
-    schema: {
-      tags: ['reference'],
-      summary: 'Market types, with the events and selections currently offering each',
-      description: 'The market types of the contract with hasLine and current usage; `meta.rate_limit` echoes the rate-limit headers.',
-      querystring: { type: 'object', properties: { sport: { type: 'string', maxLength: 100 }, ...pagingParams(100, 1000) } },
-      response: { 200: listEnvelope(marketSchema, MARKETS_META), 404: notFoundResponse, ...authErrorResponses },
-    },
-  }, async (request, reply) => marketsList(deps, request.query, rateLimitState((name) => reply.getHeader(name), request.apiKey?.tier ?? 'free')));
-
-  app.get<{ Querystring: TeamsQuery }>('/teams', {
-    schema: {
-      tags: ['reference'],
-      summary: 'Teams (and players of individual sports) with their aliases',
-      description: 'Teams of the catalog with frozen numerical ids, abbreviations and the aliases books use; `q` searches names and aliases; 404 for an unknown sport or league.',
-      querystring: {
-        type: 'object',
-        properties: {
-          sport: { type: 'string', maxLength: 100 },
-          league: { type: 'string', maxLength: 100 },
-          q: { type: 'string', maxLength: 200, description: 'Any part of a name, alias or abbreviation; case- and accent-insensitive (lak finds the Lakers).' },
-          ...pagingParams(100, 1000),
-        },
-      },
-      response: {
-        200: listEnvelope(teamSchema, TEAMS_META),
-        404: notFoundResponse,
-        ...authErrorResponses,
-      },
-    },
-  }, async (request) => teamsList(deps, request.query));
+    async (request) => teamsList(deps, request.query),
+  );
 };

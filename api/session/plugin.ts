@@ -23,7 +23,10 @@ const SIGN_IN_ATTEMPTS_PER_MINUTE = 20;
  * Origin is refused: every browser sends it on POST, PUT, PATCH and DELETE, and on every
  * WebSocket handshake. `what` names the request in the refusal.
  */
-export function assertSameOrigin(request: { method?: string | undefined; headers: IncomingHttpHeaders }, what = `A ${request.method ?? 'request'}`): void {
+export function assertSameOrigin(
+  request: { method?: string | undefined; headers: IncomingHttpHeaders },
+  what = `A ${request.method ?? 'request'}`,
+): void {
   const origin = request.headers.origin;
   const host = request.headers.host;
   let originHost: string | null = null;
@@ -33,7 +36,10 @@ export function assertSameOrigin(request: { method?: string | undefined; headers
     originHost = null;
   }
   if (originHost === null || host === undefined || originHost !== host) {
-    throw new ApiError('cross_site_request', `${what} signed in by the session cookie needs an Origin header of this server (${host ?? 'unknown host'}); got ${typeof origin === 'string' ? `'${origin.slice(0, 200)}'` : 'none'}`);
+    throw new ApiError(
+      'cross_site_request',
+      `${what} signed in by the session cookie needs an Origin header of this server (${host ?? 'unknown host'}); got ${typeof origin === 'string' ? `'${origin.slice(0, 200)}'` : 'none'}`,
+    );
   }
 }
 
@@ -79,14 +85,24 @@ export class SessionAuth {
     if (token === undefined || token === '') return undefined;
     assertSameOrigin(request, 'A WebSocket handshake');
     const signedIn = this.keyOf(token);
-    if (!signedIn) throw new ApiError('unauthorized', 'The session cookie names no live session (expired, signed out, or its key revoked or expired): sign in again with POST /api/v1/session, or present an API key');
+    if (!signedIn)
+      throw new ApiError(
+        'unauthorized',
+        'The session cookie names no live session (expired, signed out, or its key revoked or expired): sign in again with POST /api/v1/session, or present an API key',
+      );
     return signedIn;
   }
 }
 
 const FEATURE_NAMES = ['ev', 'arbitrage', 'middles', 'low_hold', 'gamestate'] as const;
 /** low-hold is served with arbitrage (the same tiers). */
-const FEATURE_OF: Record<(typeof FEATURE_NAMES)[number], Feature> = { ev: 'ev', arbitrage: 'arbitrage', middles: 'middles', low_hold: 'arbitrage', gamestate: 'gamestate' };
+const FEATURE_OF: Record<(typeof FEATURE_NAMES)[number], Feature> = {
+  ev: 'ev',
+  arbitrage: 'arbitrage',
+  middles: 'middles',
+  low_hold: 'arbitrage',
+  gamestate: 'gamestate',
+};
 
 const featureSchema = {
   type: 'object',
@@ -96,7 +112,17 @@ const featureSchema = {
 
 export const sessionSchema = {
   type: 'object',
-  required: ['tier', 'account_id', 'key_id', 'expires_at', 'data_delay_seconds', 'requests_per_minute', 'max_streams', 'sportsbooks', 'features'],
+  required: [
+    'tier',
+    'account_id',
+    'key_id',
+    'expires_at',
+    'data_delay_seconds',
+    'requests_per_minute',
+    'max_streams',
+    'sportsbooks',
+    'features',
+  ],
   properties: {
     tier: { type: 'string' },
     account_id: { type: 'string' },
@@ -107,7 +133,11 @@ export const sessionSchema = {
     requests_per_minute: { type: 'integer' },
     max_streams: { type: 'integer' },
     sportsbooks: { type: 'array', items: { type: 'string' }, description: "The tier's default sportsbooks: what the screen shows." },
-    features: { type: 'object', required: [...FEATURE_NAMES], properties: Object.fromEntries(FEATURE_NAMES.map((f) => [f, featureSchema])) },
+    features: {
+      type: 'object',
+      required: [...FEATURE_NAMES],
+      properties: Object.fromEntries(FEATURE_NAMES.map((f) => [f, featureSchema])),
+    },
   },
 } as const;
 
@@ -145,100 +175,126 @@ export const sessionRoutes: FastifyPluginAsync<SessionRoutesOptions> = async (ap
       requests_per_minute: record.requestsPerMinute ?? tier.requestsPerMinute,
       max_streams: tier.maxStreams,
       sportsbooks: [...allowedBooks(record.tier, [...catalog.books.values()])],
-      features: Object.fromEntries(FEATURE_NAMES.map((f) => [f, { available: tier.features.includes(FEATURE_OF[f]), required_tier: lowestTierWith(FEATURE_OF[f]) }])),
+      features: Object.fromEntries(
+        FEATURE_NAMES.map((f) => [f, { available: tier.features.includes(FEATURE_OF[f]), required_tier: lowestTierWith(FEATURE_OF[f]) }]),
+      ),
     };
   };
   const clear = (reply: FastifyReply): void => {
     void reply.clearCookie(SESSION_COOKIE, { path: SESSION_COOKIE_PATH, httpOnly: true, sameSite: 'strict' });
   };
 
-  app.post<{ Body: { api_key: string } }>('/session', {
-    schema: {
-      tags: ['account'],
-      summary: 'Sign in: exchange an API key for a session cookie',
-      description:
-        'For browsers: the key is sent once and answered with an HttpOnly, SameSite=Strict session cookie (Secure over TLS, path /api/v1) that REST, SSE and the WebSocket endpoint (at /api/v1/ws, from a page of this server) accept in place of the key. ' +
-        'The session ends at `expires_at` (SESSION_HOURS), on sign-out, or when the key is revoked. With an Origin header, it must be this server. 20 attempts per minute per client address.',
-      body: {
-        type: 'object',
-        required: ['api_key'],
-        additionalProperties: false,
-        properties: { api_key: { type: 'string', minLength: 1, maxLength: 200, description: 'The API key to sign in with.' } },
-      },
-      response: {
-        200: envelope,
-        400: errorResponse('invalid_request: the body or `api_key` is missing or malformed.'),
-        401: errorResponse("unauthorized: `api_key` is not a valid key."),
-        403: errorResponse('cross_site_request: the Origin header names another site.'),
-        429: errorResponse('rate_limited: too many sign-in attempts from this address; see Retry-After.'),
+  app.post<{ Body: { api_key: string } }>(
+    '/session',
+    {
+      schema: {
+        tags: ['account'],
+        summary: 'Sign in: exchange an API key for a session cookie',
+        description:
+          'For browsers: the key is sent once and answered with an HttpOnly, SameSite=Strict session cookie (Secure over TLS, path /api/v1) that REST, SSE and the WebSocket endpoint (at /api/v1/ws, from a page of this server) accept in place of the key. ' +
+          'The session ends at `expires_at` (SESSION_HOURS), on sign-out, or when the key is revoked. With an Origin header, it must be this server. 20 attempts per minute per client address.',
+        body: {
+          type: 'object',
+          required: ['api_key'],
+          additionalProperties: false,
+          properties: { api_key: { type: 'string', minLength: 1, maxLength: 200, description: 'The API key to sign in with.' } },
+        },
+        response: {
+          200: envelope,
+          400: errorResponse('invalid_request: the body or `api_key` is missing or malformed.'),
+          401: errorResponse('unauthorized: `api_key` is not a valid key.'),
+          403: errorResponse('cross_site_request: the Origin header names another site.'),
+          429: errorResponse('rate_limited: too many sign-in attempts from this address; see Retry-After.'),
+        },
       },
     },
-  }, async (request, reply) => {
-    if (request.headers.origin !== undefined) assertSameOrigin(request);
-    const rate = await rateLimits.hit(`session-sign-in:${request.ip}`, SIGN_IN_ATTEMPTS_PER_MINUTE, now());
-    if (!rate.allowed) {
-      throw new ApiError('rate_limited', `Too many sign-in attempts from this address; retry in ${rate.retryAfter} s`, { 'retry-after': String(rate.retryAfter) }, { retry_after: rate.retryAfter });
-    }
-    const record = keys.lookup(request.body.api_key.trim());
-    if (!record) throw new ApiError('unauthorized', "Invalid body field 'api_key': the API key is not valid (unknown, revoked or expired)");
-    const old = request.cookies[SESSION_COOKIE];
-    const replaced = old ? auth.store.delete(old) : undefined;
-    if (replaced) access.endSession(replaced.id);
-    const { token, session } = auth.store.create(record.keyId);
-    void reply.setCookie(SESSION_COOKIE, token, {
-      path: SESSION_COOKIE_PATH,
-      httpOnly: true,
-      sameSite: 'strict',
-      secure: request.protocol === 'https',
-      maxAge: Math.floor(auth.store.ttlMs / 1000),
-    });
-    void reply.header('cache-control', 'no-store');
-    return { success: true, data: info(record, session.expiresAt), updated_at: new Date().toISOString() };
-  });
+    async (request, reply) => {
+      if (request.headers.origin !== undefined) assertSameOrigin(request);
+      const rate = await rateLimits.hit(`session-sign-in:${request.ip}`, SIGN_IN_ATTEMPTS_PER_MINUTE, now());
+      if (!rate.allowed) {
+        throw new ApiError(
+          'rate_limited',
+          `Too many sign-in attempts from this address; retry in ${rate.retryAfter} s`,
+          { 'retry-after': String(rate.retryAfter) },
+          { retry_after: rate.retryAfter },
+        );
+      }
+      const record = keys.lookup(request.body.api_key.trim());
+      if (!record)
+        throw new ApiError('unauthorized', "Invalid body field 'api_key': the API key is not valid (unknown, revoked or expired)");
+      const old = request.cookies[SESSION_COOKIE];
+      const replaced = old ? auth.store.delete(old) : undefined;
+      if (replaced) access.endSession(replaced.id);
+      const { token, session } = auth.store.create(record.keyId);
+      void reply.setCookie(SESSION_COOKIE, token, {
+        path: SESSION_COOKIE_PATH,
+        httpOnly: true,
+        sameSite: 'strict',
+        secure: request.protocol === 'https',
+        maxAge: Math.floor(auth.store.ttlMs / 1000),
+      });
+      void reply.header('cache-control', 'no-store');
+      return { success: true, data: info(record, session.expiresAt), updated_at: new Date().toISOString() };
+    },
+  );
 
-  app.get('/session', {
-    schema: {
-      tags: ['account'],
-      summary: 'The signed-in session',
-      description: "The session cookie's key: tier, the sportsbooks and features it shows, and when the session ends. 401 without a live session.",
-      response: {
-        200: envelope,
-        400: errorResponse('invalid_request: the request is malformed (its query or headers).'),
-        401: errorResponse('unauthorized: no live session; sign in with POST /session.'),
-        429: errorResponse('concurrent_request_cap: the client address holds too many connections already.'),
+  app.get(
+    '/session',
+    {
+      schema: {
+        tags: ['account'],
+        summary: 'The signed-in session',
+        description:
+          "The session cookie's key: tier, the sportsbooks and features it shows, and when the session ends. 401 without a live session.",
+        response: {
+          200: envelope,
+          400: errorResponse('invalid_request: the request is malformed (its query or headers).'),
+          401: errorResponse('unauthorized: no live session; sign in with POST /session.'),
+          429: errorResponse('concurrent_request_cap: the client address holds too many connections already.'),
+        },
       },
     },
-  }, async (request, reply) => {
-    const token = request.cookies[SESSION_COOKIE];
-    const session = token ? auth.store.get(token) : undefined;
-    const record = session ? keys.lookupId(session.keyId) : undefined;
-    if (!session || !record) {
-      if (token) clear(reply);
-      throw new ApiError('unauthorized', 'No live session: sign in with POST /api/v1/session');
-    }
-    void reply.header('cache-control', 'no-store');
-    return { success: true, data: info(record, session.expiresAt), updated_at: new Date().toISOString() };
-  });
+    async (request, reply) => {
+      const token = request.cookies[SESSION_COOKIE];
+      const session = token ? auth.store.get(token) : undefined;
+      const record = session ? keys.lookupId(session.keyId) : undefined;
+      if (!session || !record) {
+        if (token) clear(reply);
+        throw new ApiError('unauthorized', 'No live session: sign in with POST /api/v1/session');
+      }
+      void reply.header('cache-control', 'no-store');
+      return { success: true, data: info(record, session.expiresAt), updated_at: new Date().toISOString() };
+    },
+  );
 
-  app.delete('/session', {
-    schema: {
-      tags: ['account'],
-      summary: 'Sign out',
-      description: 'Ends the session and clears its cookie; SSE streams, WebSockets and MCP sessions opened with the cookie are closed at once. Idempotent: without a session it still answers 200.',
-      response: {
-        200: dataEnvelope({ type: 'object', required: ['signed_out'], properties: { signed_out: { type: 'boolean', description: 'Whether a session cookie came with the request.' } } }),
-        403: errorResponse('cross_site_request: the Origin header is missing or names another site.'),
+  app.delete(
+    '/session',
+    {
+      schema: {
+        tags: ['account'],
+        summary: 'Sign out',
+        description:
+          'Ends the session and clears its cookie; SSE streams, WebSockets and MCP sessions opened with the cookie are closed at once. Idempotent: without a session it still answers 200.',
+        response: {
+          200: dataEnvelope({
+            type: 'object',
+            required: ['signed_out'],
+            properties: { signed_out: { type: 'boolean', description: 'Whether a session cookie came with the request.' } },
+          }),
+          403: errorResponse('cross_site_request: the Origin header is missing or names another site.'),
+        },
       },
     },
-  }, async (request, reply) => {
-    const token = request.cookies[SESSION_COOKIE];
-    if (token) {
-      assertSameOrigin(request);
-      const ended = auth.store.delete(token);
-      // Sessions live in this replica's memory (sticky routing), so what they opened is here too.
-      if (ended) access.endSession(ended.id);
-    }
-    clear(reply);
-    return { success: true, data: { signed_out: token !== undefined }, updated_at: new Date().toISOString() };
-  });
+    async (request, reply) => {
+      const token = request.cookies[SESSION_COOKIE];
+      if (token) {
+        assertSameOrigin(request);
+        const ended = auth.store.delete(token);
+        // Sessions live in this replica's memory (sticky routing), so what they opened is here too.
+        if (ended) access.endSession(ended.id);
+      }
+      clear(reply);
+      return { success: true, data: { signed_out: token !== undefined }, updated_at: new Date().toISOString() };
+    },
+  );
 };

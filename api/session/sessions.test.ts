@@ -12,7 +12,12 @@ describe('SessionStore', () => {
     let now = 1_000;
     const store = new SessionStore(60_000, () => now);
     const { token, session } = store.create('key_1');
-    expect(session).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/) as unknown, keyId: 'key_1', createdAt: 1_000, expiresAt: 61_000 });
+    expect(session).toEqual({
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/) as unknown,
+      keyId: 'key_1',
+      createdAt: 1_000,
+      expiresAt: 61_000,
+    });
     now = 60_999;
     expect(store.get(token)?.keyId).toBe('key_1');
     now = 61_000;
@@ -55,7 +60,8 @@ describe('SessionAuth.authenticateUpgrade (a WebSocket handshake without a key)'
     const auth = new SessionAuth(store, keys, (header) => app.parseCookie(header));
     return { auth, token: store.create(key.keyId).token, setNow: (t) => (now = t), close: () => app.close() };
   }
-  const handshake = (headers: Record<string, string>): IncomingMessage => ({ method: 'GET', headers: { host: 'odds.example:8080', ...headers } }) as unknown as IncomingMessage;
+  const handshake = (headers: Record<string, string>): IncomingMessage =>
+    ({ method: 'GET', headers: { host: 'odds.example:8080', ...headers } }) as unknown as IncomingMessage;
   const refusal = (f: () => unknown): string | null => {
     try {
       f();
@@ -67,7 +73,9 @@ describe('SessionAuth.authenticateUpgrade (a WebSocket handshake without a key)'
 
   it("answers the session's key for its cookie from this server's origin, among other cookies", async () => {
     const s = await setup();
-    const record = s.auth.authenticateUpgrade(handshake({ cookie: `theme=dark; odds_session=${s.token}`, origin: 'http://odds.example:8080' }));
+    const record = s.auth.authenticateUpgrade(
+      handshake({ cookie: `theme=dark; odds_session=${s.token}`, origin: 'http://odds.example:8080' }),
+    );
     expect(record?.key.tier).toBe('sharp');
     expect(s.auth.authenticateUpgrade(handshake({ origin: 'http://odds.example:8080' }))).toBeUndefined();
     expect(s.auth.authenticateUpgrade(handshake({ cookie: 'theme=dark' }))).toBeUndefined();
@@ -77,12 +85,20 @@ describe('SessionAuth.authenticateUpgrade (a WebSocket handshake without a key)'
   it('refuses another origin (or none) before looking at the session, and an expired session after', async () => {
     const s = await setup();
     const cookieHeader = `odds_session=${s.token}`;
-    expect(refusal(() => s.auth.authenticateUpgrade(handshake({ cookie: cookieHeader, origin: 'http://evil.example' })))).toBe('cross_site_request');
-    expect(refusal(() => s.auth.authenticateUpgrade(handshake({ cookie: cookieHeader, origin: 'http://odds.example:9999' })))).toBe('cross_site_request');
+    expect(refusal(() => s.auth.authenticateUpgrade(handshake({ cookie: cookieHeader, origin: 'http://evil.example' })))).toBe(
+      'cross_site_request',
+    );
+    expect(refusal(() => s.auth.authenticateUpgrade(handshake({ cookie: cookieHeader, origin: 'http://odds.example:9999' })))).toBe(
+      'cross_site_request',
+    );
     expect(refusal(() => s.auth.authenticateUpgrade(handshake({ cookie: cookieHeader })))).toBe('cross_site_request');
-    expect(refusal(() => s.auth.authenticateUpgrade(handshake({ cookie: 'odds_session=unknown', origin: 'http://evil.example' })))).toBe('cross_site_request');
+    expect(refusal(() => s.auth.authenticateUpgrade(handshake({ cookie: 'odds_session=unknown', origin: 'http://evil.example' })))).toBe(
+      'cross_site_request',
+    );
     s.setNow(61_000);
-    expect(refusal(() => s.auth.authenticateUpgrade(handshake({ cookie: cookieHeader, origin: 'http://odds.example:8080' })))).toBe('unauthorized');
+    expect(refusal(() => s.auth.authenticateUpgrade(handshake({ cookie: cookieHeader, origin: 'http://odds.example:8080' })))).toBe(
+      'unauthorized',
+    );
     await s.close();
   });
 });

@@ -23,8 +23,12 @@ describe('an encoded frame', () => {
     const frame = render('42', 42, { name: 'odds:update', sse: '[{"id":"a"}]', ws: '"odds":[{"id":"a"}]' }, '2026-11-24T04:00:00.000Z');
     expect(frame.seq).toBe(42);
     expect(frame.sse.toString()).toBe('id: 42\nevent: odds:update\ndata: [{"id":"a"}]\n\n');
-    expect(frame.wsTail.toString()).toBe('"type":"odds:update","odds":[{"id":"a"}],"global_seq":42,"timestamp":"2026-11-24T04:00:00.000Z"}');
-    expect(wsMessage(7, frame.wsTail).toString()).toBe('{"seq":7,"type":"odds:update","odds":[{"id":"a"}],"global_seq":42,"timestamp":"2026-11-24T04:00:00.000Z"}');
+    expect(frame.wsTail.toString()).toBe(
+      '"type":"odds:update","odds":[{"id":"a"}],"global_seq":42,"timestamp":"2026-11-24T04:00:00.000Z"}',
+    );
+    expect(wsMessage(7, frame.wsTail).toString()).toBe(
+      '{"seq":7,"type":"odds:update","odds":[{"id":"a"}],"global_seq":42,"timestamp":"2026-11-24T04:00:00.000Z"}',
+    );
   });
 
   it('leaves out an empty WebSocket fragment', () => {

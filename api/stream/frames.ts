@@ -84,7 +84,9 @@ class EncodedFrame implements Rendered {
     if (this.wsBytes === null) {
       const f = this.text;
       const p = f.payload;
-      this.wsBytes = Buffer.from(`"type":${JSON.stringify(p.name)}${p.ws.length > 0 ? `,${p.ws}` : ''},"global_seq":${f.seq},"timestamp":"${f.timestamp}"}`);
+      this.wsBytes = Buffer.from(
+        `"type":${JSON.stringify(p.name)}${p.ws.length > 0 ? `,${p.ws}` : ''},"global_seq":${f.seq},"timestamp":"${f.timestamp}"}`,
+      );
     }
     return this.wsBytes;
   }

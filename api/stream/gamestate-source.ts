@@ -78,7 +78,10 @@ export class GameStateSource implements StreamSource {
   /** The live games a new subscriber starts from, serialized, by sport then event id (as `/gamestate`). */
   snapshot(group: Group): string[] {
     const spec = group.spec.channels.get(GAMESTATE_CHANNEL) as GameStateSpec;
-    return this.board.list().filter((s) => matches(s, spec.event)).map((s) => JSON.stringify(presentGameState(this.catalog, s)));
+    return this.board
+      .list()
+      .filter((s) => matches(s, spec.event))
+      .map((s) => JSON.stringify(presentGameState(this.catalog, s)));
   }
 
   /** `gamestate:snapshot` data: `{sport, events, count}` (the reference's shape, events as a list). */
@@ -91,8 +94,14 @@ export class GameStateSource implements StreamSource {
     if (change.type === 'update') return JSON.stringify(presentGameState(this.catalog, s));
     // The game left the live list: its final (or last) state, without the live-only fields.
     return JSON.stringify({
-      event_id: s.eventId, sport: s.sport, league: s.league, status: s.status,
-      home_score: s.homeScore, away_score: s.awayScore, is_live: false, updated_at: new Date(s.updatedAt).toISOString(),
+      event_id: s.eventId,
+      sport: s.sport,
+      league: s.league,
+      status: s.status,
+      home_score: s.homeScore,
+      away_score: s.awayScore,
+      is_live: false,
+      updated_at: new Date(s.updatedAt).toISOString(),
     });
   }
 }

@@ -90,7 +90,14 @@ export interface StreamHubOptions {
   maxStreams: (tier: TierName, accountId: string) => number;
 }
 
-export const DEFAULT_STREAM_OPTIONS = { replayFrames: 20_000, replayMs: 120_000, replayBytes: 256 * 1024 * 1024, bufferBytes: 4 * 1024 * 1024, heartbeatMs: 30_000, snapshotTurnMs: SNAPSHOT_TURN_MS } as const;
+export const DEFAULT_STREAM_OPTIONS = {
+  replayFrames: 20_000,
+  replayMs: 120_000,
+  replayBytes: 256 * 1024 * 1024,
+  bufferBytes: 4 * 1024 * 1024,
+  heartbeatMs: 30_000,
+  snapshotTurnMs: SNAPSHOT_TURN_MS,
+} as const;
 
 /**
  * Fans changes out to stream subscribers. Boards notify synchronously; sources only queue and

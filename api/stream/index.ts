@@ -17,7 +17,13 @@ export { WS_PATHS, WS_PROTOCOL, CLOSE as WS_CLOSE } from './ws.js';
  * stream opens) and the WebSocket endpoint on the same server. The service is closed before
  * the server, so open streams end and the server can stop.
  */
-export const streamPlugin: FastifyPluginAsync<{ deps: StreamDeps; keys: KeyStore; access: AccessLeases; sessions?: SessionAuth; onService?: (s: StreamService) => void }> = async (app, { deps, keys, access, sessions, onService }) => {
+export const streamPlugin: FastifyPluginAsync<{
+  deps: StreamDeps;
+  keys: KeyStore;
+  access: AccessLeases;
+  sessions?: SessionAuth;
+  onService?: (s: StreamService) => void;
+}> = async (app, { deps, keys, access, sessions, onService }) => {
   const service = new StreamService(deps);
   onService?.(service);
   await app.register(sseRoutes, { service, access });

@@ -31,14 +31,20 @@ describe('odds channel and main lines', () => {
     expect(await flags()).toEqual({ 'draftkings -2.5': true, 'fanduel -2.5': true, 'betmgm -3.5': false });
     // fanduel now quotes -3.5 too: two books each, the tie goes to the lower line, -3.5.
     s.set('nba-1', 'fanduel', 'point_spread', 'home', 1.85, -3.5);
-    await c.until((f) => f.filter((x) => x.event === 'odds:update').some((x) => (x.data as { odds: { sportsbook: string }[] }).odds.some((r) => r.sportsbook === 'draftkings')));
+    await c.until((f) =>
+      f
+        .filter((x) => x.event === 'odds:update')
+        .some((x) => (x.data as { odds: { sportsbook: string }[] }).odds.some((r) => r.sportsbook === 'draftkings')),
+    );
     const mirror = new OddsMirror();
     for (const f of c.frames) {
       const d = f.data as Record<string, unknown>;
       if (f.event === 'snapshot' || f.event === 'odds:update') mirror.upsert(d['odds'] as Record<string, unknown>[]);
       if (f.event === 'odds:removed') mirror.remove(d['ids'] as string[]);
     }
-    const streamed = Object.fromEntries([...mirror.rows.values()].map((r) => [`${r['sportsbook'] as string} ${r['line'] as number}`, r['is_main_line']]));
+    const streamed = Object.fromEntries(
+      [...mirror.rows.values()].map((r) => [`${r['sportsbook'] as string} ${r['line'] as number}`, r['is_main_line']]),
+    );
     expect(streamed).toEqual(await flags());
     expect(streamed).toEqual({ 'draftkings -2.5': false, 'fanduel -2.5': false, 'fanduel -3.5': true, 'betmgm -3.5': true });
     c.close();

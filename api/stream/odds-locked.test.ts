@@ -52,7 +52,13 @@ describe('a suspended price on the streams', () => {
     s.lock('nba-1', 'draftkings', 'moneyline', 'home');
     await c.until((f) => named(f, 'odds:locked').length === 1);
     const [update, locked] = c.frames.slice(start);
-    const row = expect.objectContaining({ sportsbook: 'draftkings', selection_type: 'home', odds_decimal: 1.9, is_active: false, suspended_since: new Date(s.clock.now()).toISOString() });
+    const row = expect.objectContaining({
+      sportsbook: 'draftkings',
+      selection_type: 'home',
+      odds_decimal: 1.9,
+      is_active: false,
+      suspended_since: new Date(s.clock.now()).toISOString(),
+    });
     expect(update).toMatchObject({ event: 'odds:update', data: { odds: [row], count: 1, book: 'draftkings', partial: false } });
     expect(locked).toMatchObject({ event: 'odds:locked', data: { odds: [row], count: 1, book: 'draftkings', partial: false } });
     expect(Number(locked?.id)).toBeGreaterThan(Number(update?.id));
@@ -74,7 +80,9 @@ describe('a suspended price on the streams', () => {
     s.clock.advance(1000);
     s.set('nba-1', 'draftkings', 'moneyline', 'home', 2.0);
     await c.until((f) => named(f, 'odds:update').length === 2);
-    expect((named(c.frames, 'odds:update')[1]?.data as { odds: Row[] }).odds).toEqual([expect.objectContaining({ odds_decimal: 2, is_active: true, suspended_since: null })]);
+    expect((named(c.frames, 'odds:update')[1]?.data as { odds: Row[] }).odds).toEqual([
+      expect.objectContaining({ odds_decimal: 2, is_active: true, suspended_since: null }),
+    ]);
 
     s.lock('nba-1', 'draftkings', 'moneyline', 'home');
     s.set('nba-1', 'draftkings', 'moneyline', 'home', null);
@@ -96,7 +104,12 @@ describe('a suspended price on the streams', () => {
     const types = c.messages.map((m) => m.type);
     expect(types.slice(types.indexOf('snapshot:complete') + 1)).toEqual(['odds:update', 'odds:locked']);
     const [update, locked] = c.messages.slice(-2) as [WsMessage, WsMessage];
-    expect(locked).toMatchObject({ source: 'fanduel', count: 1, partial: false, data: [expect.objectContaining({ sportsbook: 'fanduel', is_active: false })] });
+    expect(locked).toMatchObject({
+      source: 'fanduel',
+      count: 1,
+      partial: false,
+      data: [expect.objectContaining({ sportsbook: 'fanduel', is_active: false })],
+    });
     expect(locked['data']).toEqual(update['data']);
     expect(locked.seq).toBe(update.seq + 1);
     c.close();

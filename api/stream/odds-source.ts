@@ -49,7 +49,9 @@ export class SnapshotRow {
 }
 
 function compareHeld(a: Held, b: Held): number {
-  return a.event.startTime - b.event.startTime || (a.event.id < b.event.id ? -1 : a.event.id > b.event.id ? 1 : 0) || compareRows(a.row, b.row);
+  return (
+    a.event.startTime - b.event.startTime || (a.event.id < b.event.id ? -1 : a.event.id > b.event.id ? 1 : 0) || compareRows(a.row, b.row)
+  );
 }
 
 interface Item extends Pending {
@@ -67,7 +69,14 @@ interface OddsBatch {
 
 /** Fields of an event that odds rows present or filters read: a change to one changes its rows. */
 function presentedChange(a: CanonicalEvent, b: CanonicalEvent): boolean {
-  return a.startTime !== b.startTime || a.homeTeamId !== b.homeTeamId || a.awayTeamId !== b.awayTeamId || a.isLive !== b.isLive || a.sport !== b.sport || a.league !== b.league;
+  return (
+    a.startTime !== b.startTime ||
+    a.homeTeamId !== b.homeTeamId ||
+    a.awayTeamId !== b.awayTeamId ||
+    a.isLive !== b.isLive ||
+    a.sport !== b.sport ||
+    a.league !== b.league
+  );
 }
 
 /**
@@ -123,7 +132,11 @@ export class OddsSource implements StreamSource, BoardListener {
       this.mainBefore.set(change.eventId, this.board.mainLines(change.eventId));
     }
     if (!this.pending.has(change.key)) {
-      this.pending.set(change.key, { eventId: change.eventId, prevRow: this.board.row(change.eventId, change.key), prevEvent: this.events.get(change.eventId) });
+      this.pending.set(change.key, {
+        eventId: change.eventId,
+        prevRow: this.board.row(change.eventId, change.key),
+        prevEvent: this.events.get(change.eventId),
+      });
     }
     this.notify();
   }
@@ -224,20 +237,35 @@ export class OddsSource implements StreamSource, BoardListener {
     const b = JSON.stringify(book);
     if (removed.length > 0) {
       const ids = jsonArray(removed);
-      out.push({ slot: 0, payload: { name: 'odds:removed', sse: `{"ids":${ids},"count":${removed.length},"book":${b}}`, ws: `"source":${b},"ids":${ids},"count":${removed.length}` } });
+      out.push({
+        slot: 0,
+        payload: {
+          name: 'odds:removed',
+          sse: `{"ids":${ids},"count":${removed.length},"book":${b}}`,
+          ws: `"source":${b},"ids":${ids},"count":${removed.length}`,
+        },
+      });
     }
     if (updated.length > 0) {
       const rows = jsonArray(updated);
       out.push({
         slot: 1,
-        payload: { name: 'odds:update', sse: `{"odds":${rows},"count":${updated.length},"book":${b},"partial":${partial}}`, ws: `"source":${b},"data":${rows},"count":${updated.length},"partial":${partial}` },
+        payload: {
+          name: 'odds:update',
+          sse: `{"odds":${rows},"count":${updated.length},"book":${b},"partial":${partial}}`,
+          ws: `"source":${b},"data":${rows},"count":${updated.length},"partial":${partial}`,
+        },
       });
     }
     if (locked.length > 0) {
       const rows = jsonArray(locked);
       out.push({
         slot: 2,
-        payload: { name: 'odds:locked', sse: `{"odds":${rows},"count":${locked.length},"book":${b},"partial":${partial}}`, ws: `"source":${b},"data":${rows},"count":${locked.length},"partial":${partial}` },
+        payload: {
+          name: 'odds:locked',
+          sse: `{"odds":${rows},"count":${locked.length},"book":${b},"partial":${partial}}`,
+          ws: `"source":${b},"data":${rows},"count":${locked.length},"partial":${partial}`,
+        },
       });
     }
     return out;

@@ -2,7 +2,17 @@ import type { Opportunity, OpportunityKind } from '../../schemas/index.js';
 import { presentArbitrage, presentEv, presentLowHold, presentMiddle } from '../contract/opportunities.js';
 import type { LinesOf } from '../contract/opportunities.js';
 import { OPPORTUNITY_LISTS, arbitrageMatches, evMatches, lowHoldMatches, middleMatches } from '../queries/index.js';
-import type { ArbEntry, ArbitrageQuery, EvEntry, EvQuery, LowHoldEntry, LowHoldQuery, MiddleEntry, MiddleQuery, OpportunityList } from '../queries/index.js';
+import type {
+  ArbEntry,
+  ArbitrageQuery,
+  EvEntry,
+  EvQuery,
+  LowHoldEntry,
+  LowHoldQuery,
+  MiddleEntry,
+  MiddleQuery,
+  OpportunityList,
+} from '../queries/index.js';
 import type { Catalog } from '../views/catalog.js';
 import type { BoardEntry, OpportunityBoard } from '../views/opportunity-board.js';
 import { jsonArray } from './frames.js';
@@ -34,7 +44,12 @@ interface OpportunityBatch {
   situations: string[];
 }
 
-const LIST_OF_KIND: Record<OpportunityKind, OpportunityList> = { ev: 'ev', arbitrage: 'arbitrage', middle: 'middles', low_hold: 'low_hold' };
+const LIST_OF_KIND: Record<OpportunityKind, OpportunityList> = {
+  ev: 'ev',
+  arbitrage: 'arbitrage',
+  middle: 'middles',
+  low_hold: 'low_hold',
+};
 /** Situations per batch: bounds the work of one flush step and the size of a frame. */
 const SITUATIONS_PER_BATCH = 500;
 
@@ -129,7 +144,10 @@ export class OpportunitySource implements StreamSource {
     if (expired.length > 0) {
       const ids = jsonArray(expired);
       const ts = JSON.stringify(new Date(now).toISOString());
-      out.push({ slot: 0, payload: { name: `${prefix}:expired`, sse: `{"expired":${ids},"timestamp":${ts}}`, ws: `"data":{"expired":${ids}}` } });
+      out.push({
+        slot: 0,
+        payload: { name: `${prefix}:expired`, sse: `{"expired":${ids},"timestamp":${ts}}`, ws: `"data":{"expired":${ids}}` },
+      });
     }
     if (detected.length > 0) {
       const rows = jsonArray(detected);

@@ -50,25 +50,57 @@ describe('sendInTurns', () => {
     const built: string[] = [];
     const piecewise = (i: number): { pieces: number; build(k: number): void } | undefined => {
       const f = frames[i];
-      return f && { pieces: f.pieces, build: (k) => { built.push(`${i}.${k}`); log.push(`build ${i}.${k}`); f.build(k); } };
+      return (
+        f && {
+          pieces: f.pieces,
+          build: (k) => {
+            built.push(`${i}.${k}`);
+            log.push(`build ${i}.${k}`);
+            f.build(k);
+          },
+        }
+      );
     };
-    const sent = await sendInTurns(2, (i) => log.push(`send ${i}`), () => true, 0, piecewise);
+    const sent = await sendInTurns(
+      2,
+      (i) => log.push(`send ${i}`),
+      () => true,
+      0,
+      piecewise,
+    );
     expect(sent).toBe(true);
     expect(built).toEqual(['0.0', '0.1']);
     const mine = log.filter((l) => l !== 'other work');
     expect(mine).toEqual(['build 0.0', 'build 0.1', 'send 0', 'send 1']);
     // With no budget, other work runs between the pieces and between the frames.
-    expect(log.slice(log.indexOf('build 0.0'), log.indexOf('send 1') + 1)).toEqual(['build 0.0', 'other work', 'build 0.1', 'other work', 'send 0', 'other work', 'send 1']);
+    expect(log.slice(log.indexOf('build 0.0'), log.indexOf('send 1') + 1)).toEqual([
+      'build 0.0',
+      'other work',
+      'build 0.1',
+      'other work',
+      'send 0',
+      'other work',
+      'send 1',
+    ]);
   });
 
   it('stops between pieces when the client goes', async () => {
     const log: string[] = [];
     const frame = new RowsFrame(lazyRows(300, log), (j) => j);
     let alive = true;
-    const sent = await sendInTurns(1, () => log.push('send'), () => alive, 0, () => ({ pieces: frame.pieces, build: (k) => {
-      frame.build(k);
-      alive = false;
-    } }));
+    const sent = await sendInTurns(
+      1,
+      () => log.push('send'),
+      () => alive,
+      0,
+      () => ({
+        pieces: frame.pieces,
+        build: (k) => {
+          frame.build(k);
+          alive = false;
+        },
+      }),
+    );
     expect(sent).toBe(false);
     expect(log).toHaveLength(100);
     expect(log).not.toContain('send');

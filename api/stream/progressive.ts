@@ -13,7 +13,13 @@ export const SNAPSHOT_TURN_MS = 8;
  * the loop for tens of milliseconds. Small snapshots go out in the caller's turn. Resolves true
  * when every one was sent.
  */
-export async function sendInTurns(count: number, send: (i: number) => void, alive: () => boolean, turnMs = SNAPSHOT_TURN_MS, piecewise?: (i: number) => Piecewise | undefined): Promise<boolean> {
+export async function sendInTurns(
+  count: number,
+  send: (i: number) => void,
+  alive: () => boolean,
+  turnMs = SNAPSHOT_TURN_MS,
+  piecewise?: (i: number) => Piecewise | undefined,
+): Promise<boolean> {
   let since = performance.now();
   const spent = (): boolean => performance.now() - since >= turnMs;
   const nextTurn = async (): Promise<void> => {

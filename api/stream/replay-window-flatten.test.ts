@@ -51,7 +51,7 @@ afterEach(() => {
 });
 
 describe('replay window: one copy of the rows per frame', () => {
-  it('holds about one copy of each sent frame\'s rows on the heap, and replays both forms byte for byte', () => {
+  it("holds about one copy of each sent frame's rows on the heap, and replays both forms byte for byte", () => {
     const source = sharedRows();
     const made = keepingHub(source);
     hub = made.hub;
@@ -80,6 +80,8 @@ describe('replay window: one copy of the rows per frame', () => {
     expect(replayed.ws.every((b, i) => b.equals(liveWs[i] as Buffer))).toBe(true);
     const head = `id: ${start + 4}\nevent: odds:update\ndata: {"odds":["dddd`;
     expect((replayed.sse[3] as Buffer).subarray(0, head.length).toString()).toBe(head);
-    expect((replayed.ws[3] as Buffer).subarray(-80).toString()).toMatch(/d"\],"n":3,"global_seq":\d+,"timestamp":"1970-01-01T00:00:00.000Z"}$/);
+    expect((replayed.ws[3] as Buffer).subarray(-80).toString()).toMatch(
+      /d"\],"n":3,"global_seq":\d+,"timestamp":"1970-01-01T00:00:00.000Z"}$/,
+    );
   });
 });

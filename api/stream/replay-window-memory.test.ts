@@ -29,7 +29,14 @@ function bigFrames(): NumberedFrames {
 /** A connection that keeps the SSE bytes it was handed, live or replayed, in order. */
 function recorder(): StreamConnection & { got: Buffer[] } {
   const got: Buffer[] = [];
-  return { keyId: 'k', accountId: 'a', got, deliver: (f: Rendered) => void got.push(f.sse), heartbeat: () => undefined, end: () => undefined };
+  return {
+    keyId: 'k',
+    accountId: 'a',
+    got,
+    deliver: (f: Rendered) => void got.push(f.sse),
+    heartbeat: () => undefined,
+    end: () => undefined,
+  };
 }
 
 /** Full GCs, with a turn of the event loop between for what V8 frees after one (array buffers). */

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { frameChars, frameText } from './frames.js';
 import { ReplayWindow } from './replay-window.js';
 
-const frame = (seq: number, size = 10) => frameText(String(seq), seq, { name: 'odds:update', sse: `"${'x'.repeat(size)}"`, ws: '' }, '2026-11-22T12:00:00.000Z');
+const frame = (seq: number, size = 10) =>
+  frameText(String(seq), seq, { name: 'odds:update', sse: `"${'x'.repeat(size)}"`, ws: '' }, '2026-11-22T12:00:00.000Z');
 
 describe('ReplayWindow', () => {
   it("replays a group's frames after a position, in order, skipping sequence numbers it did not get", () => {
@@ -10,7 +11,13 @@ describe('ReplayWindow', () => {
     w.append(101, new Map([['a', frame(101)]]));
     w.append(102, new Map([['b', frame(102)]]));
     w.append(103, null);
-    w.append(104, new Map([['a', frame(104)], ['b', frame(104)]]));
+    w.append(
+      104,
+      new Map([
+        ['a', frame(104)],
+        ['b', frame(104)],
+      ]),
+    );
     const seen: number[] = [];
     w.forEachAfter(101, 'a', (seq) => seen.push(seq));
     expect(seen).toEqual([104]);

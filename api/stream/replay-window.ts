@@ -51,7 +51,10 @@ export class ReplayWindow<G> {
     this.entries.push({ seq, at, frames, bytes });
     this.bytes += bytes;
     const tooOld = at - this.options.maxAgeMs;
-    while (this.size > this.options.maxFrames || (this.size > 0 && ((this.entries[this.head] as Entry<G>).at < tooOld || this.bytes > this.options.maxBytes))) {
+    while (
+      this.size > this.options.maxFrames ||
+      (this.size > 0 && ((this.entries[this.head] as Entry<G>).at < tooOld || this.bytes > this.options.maxBytes))
+    ) {
       this.floor = (this.entries[this.head] as Entry<G>).seq;
       this.bytes -= (this.entries[this.head] as Entry<G>).bytes;
       this.entries[this.head] = undefined as unknown as Entry<G>;

@@ -80,11 +80,19 @@ export class StreamService {
       maxStreams: this.settings.maxStreams ?? ((tier) => TIERS[tier].maxStreams),
     });
     for (const { feed, board } of deps.views.feeds()) {
-      const source = new OddsSource(feed, board, deps.catalog, (row, event, main) => presentOdds(deps.catalog, row, event, main ?? board.mainLines(event.id)), this.hub.schedule);
+      const source = new OddsSource(
+        feed,
+        board,
+        deps.catalog,
+        (row, event, main) => presentOdds(deps.catalog, row, event, main ?? board.mainLines(event.id)),
+        this.hub.schedule,
+      );
       this.odds.set(feed, source);
       this.hub.addSource(source);
     }
-    this.opportunities = deps.opportunities ? new OpportunitySource(deps.opportunities, deps.catalog, this.hub.schedule, (eventId) => deps.views.live.mainLines(eventId)) : null;
+    this.opportunities = deps.opportunities
+      ? new OpportunitySource(deps.opportunities, deps.catalog, this.hub.schedule, (eventId) => deps.views.live.mainLines(eventId))
+      : null;
     if (this.opportunities) this.hub.addSource(this.opportunities);
     // Splits reach each board's readers at that board's delay (the free tier's 60 s).
     const delayOf = new Map<string, number>();

@@ -24,11 +24,12 @@ function watchSnapshots(app: StreamApp, prefix: string): WeakRef<object>[] {
   const built: WeakRef<object>[] = [];
   const service = app.service;
   const shared = service.shared.bind(service);
-  service.shared = (group, key, build) => shared(group, key, () => {
-    const value = build();
-    if (key.startsWith(prefix)) built.push(new WeakRef(value as object));
-    return value;
-  });
+  service.shared = (group, key, build) =>
+    shared(group, key, () => {
+      const value = build();
+      if (key.startsWith(prefix)) built.push(new WeakRef(value as object));
+      return value;
+    });
   return built;
 }
 
@@ -74,24 +75,27 @@ const protocols: { name: string; share: string; open: (app: StreamApp) => Promis
 ];
 
 describe('a sent snapshot is not kept for the life of the connection', () => {
-  it.each(protocols)('$name: collected after the group moves on, while the subscriber still receives live frames', async ({ share, open }) => {
-    s = await startStreamApp();
-    seed(s);
-    const built = watchSnapshots(s, share);
-    const c = await open(s);
-    await c.until('snapshot:complete', 1);
-    expect(built).toHaveLength(1);
+  it.each(protocols)(
+    '$name: collected after the group moves on, while the subscriber still receives live frames',
+    async ({ share, open }) => {
+      s = await startStreamApp();
+      seed(s);
+      const built = watchSnapshots(s, share);
+      const c = await open(s);
+      await c.until('snapshot:complete', 1);
+      expect(built).toHaveLength(1);
 
-    // A live change: the group's version moves, so its shared snapshot is stale and dropped.
-    s.clock.advance(1000);
-    s.set('nba-1', 'draftkings', 'total_points', 'over', 2.05, 200);
-    await c.until('odds:update', 1);
-    await collect();
+      // A live change: the group's version moves, so its shared snapshot is stale and dropped.
+      s.clock.advance(1000);
+      s.set('nba-1', 'draftkings', 'total_points', 'over', 2.05, 200);
+      await c.until('odds:update', 1);
+      await collect();
 
-    expect(built[0]?.deref()).toBeUndefined();
-    s.clock.advance(1000);
-    s.set('nba-1', 'fanduel', 'total_points', 'over', 2.1, 201);
-    await c.until('odds:update', 2);
-    c.close();
-  });
+      expect(built[0]?.deref()).toBeUndefined();
+      s.clock.advance(1000);
+      s.set('nba-1', 'fanduel', 'total_points', 'over', 2.1, 201);
+      await c.until('odds:update', 2);
+      c.close();
+    },
+  );
 });

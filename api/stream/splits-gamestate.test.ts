@@ -27,8 +27,16 @@ function seed(app: StreamApp): void {
 function split(eventId: string, book: string, ts: number, homeBets: number): SplitsSnapshot {
   const league = eventId.startsWith('nfl') ? 'nfl' : 'nba';
   return {
-    key: `${eventId}|${book}`, eventId, book, ts, sport: league === 'nfl' ? 'football' : 'basketball', league, homeTeamId: 'nba-lal', awayTeamId: 'nba-bos',
-    startTime: T0 + 3600_000, isLive: false,
+    key: `${eventId}|${book}`,
+    eventId,
+    book,
+    ts,
+    sport: league === 'nfl' ? 'football' : 'basketball',
+    league,
+    homeTeamId: 'nba-lal',
+    awayTeamId: 'nba-bos',
+    startTime: T0 + 3600_000,
+    isLive: false,
     sides: [
       { market: 'moneyline', side: 'home', betPct: homeBets, handlePct: 0.5, line: null, priceAmerican: -110 },
       { market: 'moneyline', side: 'away', betPct: 1 - homeBets, handlePct: 0.5, line: null, priceAmerican: -110 },
@@ -40,8 +48,24 @@ function split(eventId: string, book: string, ts: number, homeBets: number): Spl
 function game(eventId: string, over: Partial<GameState> = {}): GameState {
   const nfl = eventId.startsWith('nfl');
   return {
-    eventId, sport: nfl ? 'football' : 'basketball', league: nfl ? 'nfl' : 'nba', homeTeamId: 'nba-lal', awayTeamId: 'nba-bos', status: 'live', homeScore: 0, awayScore: 0,
-    period: 'Q1', clock: '12:00', possession: null, server: null, lastPlay: null, extras: {}, primaryBook: 'draftkings', bookCount: 2, updatedAt: T0, ...over,
+    eventId,
+    sport: nfl ? 'football' : 'basketball',
+    league: nfl ? 'nfl' : 'nba',
+    homeTeamId: 'nba-lal',
+    awayTeamId: 'nba-bos',
+    status: 'live',
+    homeScore: 0,
+    awayScore: 0,
+    period: 'Q1',
+    clock: '12:00',
+    possession: null,
+    server: null,
+    lastPlay: null,
+    extras: {},
+    primaryBook: 'draftkings',
+    bookCount: 2,
+    updatedAt: T0,
+    ...over,
   };
 }
 
@@ -122,7 +146,9 @@ describe('splits channel', () => {
     expect(again.frames.slice(1).map((f) => f.event)).toEqual(['splits:removed', 'splits:update']);
     expect(again.frames[1]?.data).toEqual({ removed: [{ event_id: 'nfl-1', sportsbook: 'draftkings' }], count: 1 });
     await steady.until((f) => f.some((x) => x.event === 'splits:update'));
-    expect(steady.frames.filter((f) => f.event === 'splits:update').map((f) => [f.id, f.data])).toEqual(again.frames.filter((f) => f.event === 'splits:update').map((f) => [f.id, f.data]));
+    expect(steady.frames.filter((f) => f.event === 'splits:update').map((f) => [f.id, f.data])).toEqual(
+      again.frames.filter((f) => f.event === 'splits:update').map((f) => [f.id, f.data]),
+    );
     const mirror = sseMirror([...c.frames, ...again.frames.slice(1)]);
     expect(mirror).toEqual(await restSplits(s, s.keys.pro, '&sportsbook=draftkings'));
     expect(mirror.size).toBe(1);
@@ -180,7 +206,10 @@ describe('splits channel', () => {
     seed(s);
     s.splits.apply('nba-1|draftkings', split('nba-1', 'draftkings', T0 - 1000, 0.6));
     const bad = await SseClient.open(`${s.url}/api/v1/stream/splits?sportsbook=fanduel&api_key=${s.keys.pro}`);
-    expect([bad.status, (bad.body as { error: { message: string } }).error.message]).toEqual([400, "Invalid query parameter 'sportsbook': 'fanduel' is not one of draftkings, circa"]);
+    expect([bad.status, (bad.body as { error: { message: string } }).error.message]).toEqual([
+      400,
+      "Invalid query parameter 'sportsbook': 'fanduel' is not one of draftkings, circa",
+    ]);
     const all = await SseClient.open(`${s.url}/api/v1/stream?channel=all&sportsbook=draftkings,fanduel&api_key=${s.keys.pro}`);
     await all.until((f) => f.some((x) => x.event === 'snapshot:complete'));
     expect(all.frames.map((f) => f.event)).toEqual(['connected', 'snapshot', 'snapshot', 'splits:snapshot', 'snapshot:complete']);
@@ -213,7 +242,11 @@ describe('gamestate channel', () => {
 
     s.gameStates.apply(game('nba-1', { status: 'final', homeScore: 101, updatedAt: T0 + 3 }), 'nba-1');
     await c.until((f) => f.some((x) => x.event === 'gamestate:removed'));
-    expect(c.frames.filter((f) => f.event.startsWith('gamestate:')).map((f) => f.event)).toEqual(['gamestate:snapshot', 'gamestate:update', 'gamestate:removed']);
+    expect(c.frames.filter((f) => f.event.startsWith('gamestate:')).map((f) => f.event)).toEqual([
+      'gamestate:snapshot',
+      'gamestate:update',
+      'gamestate:removed',
+    ]);
     expect(c.frames.at(-1)?.data).toMatchObject({ event_id: 'nba-1', status: 'final', home_score: 101, is_live: false });
     expect(await rest(s, s.keys.enterprise, '/gamestate/basketball')).toEqual({});
     c.close();
@@ -223,7 +256,10 @@ describe('gamestate channel', () => {
     s = await startStreamApp();
     const sse = await SseClient.open(`${s.url}/api/v1/stream/gamestate?api_key=${s.keys.sharp}`);
     expect(sse.status).toBe(403);
-    expect(sse.body).toMatchObject({ error: { code: 'feature_required', tier: 'sharp', required_tier: 'enterprise' }, required_tier: 'enterprise' });
+    expect(sse.body).toMatchObject({
+      error: { code: 'feature_required', tier: 'sharp', required_tier: 'enterprise' },
+      required_tier: 'enterprise',
+    });
     const viaChannel = await SseClient.open(`${s.url}/api/v1/stream?channel=gamestate&api_key=${s.keys.pro}`);
     expect(viaChannel.status).toBe(403);
     const ws = await WsClient.open(`${s.wsUrl}/ws?api_key=${s.keys.sharp}&channels=gamestate`);

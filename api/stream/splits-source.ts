@@ -43,7 +43,14 @@ function removedName(s: SplitsSnapshot): string {
 }
 
 function presentedChange(a: CanonicalEvent, b: CanonicalEvent): boolean {
-  return a.startTime !== b.startTime || a.homeTeamId !== b.homeTeamId || a.awayTeamId !== b.awayTeamId || a.isLive !== b.isLive || a.sport !== b.sport || a.league !== b.league;
+  return (
+    a.startTime !== b.startTime ||
+    a.homeTeamId !== b.homeTeamId ||
+    a.awayTeamId !== b.awayTeamId ||
+    a.isLive !== b.isLive ||
+    a.sport !== b.sport ||
+    a.league !== b.league
+  );
 }
 
 /**
@@ -156,11 +163,25 @@ export class SplitsSource implements StreamSource, BoardListener {
     const out: { slot: number; payload: FramePayload }[] = [];
     if (removed.length > 0) {
       const names = jsonArray(removed);
-      out.push({ slot: 0, payload: { name: 'splits:removed', sse: `{"removed":${names},"count":${removed.length}}`, ws: `"removed":${names},"count":${removed.length}` } });
+      out.push({
+        slot: 0,
+        payload: {
+          name: 'splits:removed',
+          sse: `{"removed":${names},"count":${removed.length}}`,
+          ws: `"removed":${names},"count":${removed.length}`,
+        },
+      });
     }
     if (updated.length > 0) {
       const rows = jsonArray(updated);
-      out.push({ slot: 1, payload: { name: 'splits:update', sse: `{"splits":${rows},"count":${updated.length}}`, ws: `"data":${rows},"count":${updated.length}` } });
+      out.push({
+        slot: 1,
+        payload: {
+          name: 'splits:update',
+          sse: `{"splits":${rows},"count":${updated.length}}`,
+          ws: `"data":${rows},"count":${updated.length}`,
+        },
+      });
     }
     return out;
   }
@@ -169,10 +190,12 @@ export class SplitsSource implements StreamSource, BoardListener {
   snapshot(group: Group): string[] {
     const held = group.state.get(SPLITS_CHANNEL) as Map<string, Held>;
     return [...held.values()]
-      .sort((a, b) =>
-        a.event.startTime - b.event.startTime ||
-        (a.event.id < b.event.id ? -1 : a.event.id > b.event.id ? 1 : 0) ||
-        (BOOK_ORDER.get(a.snapshot.book) ?? 9) - (BOOK_ORDER.get(b.snapshot.book) ?? 9))
+      .sort(
+        (a, b) =>
+          a.event.startTime - b.event.startTime ||
+          (a.event.id < b.event.id ? -1 : a.event.id > b.event.id ? 1 : 0) ||
+          (BOOK_ORDER.get(a.snapshot.book) ?? 9) - (BOOK_ORDER.get(b.snapshot.book) ?? 9),
+      )
       .map((h) => h.json);
   }
 

@@ -46,13 +46,19 @@ interface SseQuery {
 const querySchema = {
   type: 'object',
   properties: {
-    channel: { type: 'string', maxLength: 200, description: `${SSE_CHANNELS.join(', ')} (default opportunities); two or more collapse to all. Aliases: channels, type. gamestate: Enterprise only.` },
+    channel: {
+      type: 'string',
+      maxLength: 200,
+      description: `${SSE_CHANNELS.join(', ')} (default opportunities); two or more collapse to all. Aliases: channels, type. gamestate: Enterprise only.`,
+    },
     channels: { type: 'string', maxLength: 200, description: 'Alias of channel.' },
     type: { type: 'string', maxLength: 200, description: 'Alias of channel (the TypeScript SDK sends it).' },
     sport: csvParam('Sport ids, comma-separated.'),
     league: csvParam('League ids, comma-separated.'),
-    sportsbook: csvParam('Sportsbook ids, comma-separated; default: the tier\'s books. channel=splits: draftkings, circa.'),
-    market: csvParam('Market ids (odds); opportunities also take the categories main, spread, total, props; channel=splits: spread, total, moneyline.'),
+    sportsbook: csvParam("Sportsbook ids, comma-separated; default: the tier's books. channel=splits: draftkings, circa."),
+    market: csvParam(
+      'Market ids (odds); opportunities also take the categories main, spread, total, props; channel=splits: spread, total, moneyline.',
+    ),
     event: csvParam('Event ids, comma-separated. Aliases: eventId, event_id.'),
     eventId: csvParam('Alias of event.'),
     event_id: csvParam('Alias of event.'),
@@ -60,7 +66,11 @@ const querySchema = {
     min_ev: { type: 'number', minimum: -100, maximum: 1000, description: 'Minimum +EV %, default 2.' },
     min_profit: { type: 'number', minimum: 0, maximum: 1000, description: 'Minimum arbitrage profit %, default 0.5.' },
     state: { type: 'string', maxLength: 10, description: 'US state for deep links (accepted; deep links are not built yet).' },
-    last_event_id: { type: 'string', maxLength: 100, description: 'Resume position, for clients that cannot send the Last-Event-ID header.' },
+    last_event_id: {
+      type: 'string',
+      maxLength: 100,
+      description: 'Resume position, for clients that cannot send the Last-Event-ID header.',
+    },
   },
 } as const;
 
@@ -68,9 +78,18 @@ function parseChannel(q: SseQuery, fixed: SseChannel | null): SseChannel {
   if (fixed) return fixed;
   const raw = q.channel ?? q.channels ?? q.type;
   if (raw === undefined) return 'opportunities';
-  const names = new Set(raw.split(',').map((s) => s.trim()).filter((s) => s.length > 0));
+  const names = new Set(
+    raw
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s.length > 0),
+  );
   for (const n of names) {
-    if (!(SSE_CHANNELS as readonly string[]).includes(n)) throw new ApiError('invalid_request', `Invalid query parameter 'channel': unknown channel '${n}' (channels: ${SSE_CHANNELS.join(', ')})`);
+    if (!(SSE_CHANNELS as readonly string[]).includes(n))
+      throw new ApiError(
+        'invalid_request',
+        `Invalid query parameter 'channel': unknown channel '${n}' (channels: ${SSE_CHANNELS.join(', ')})`,
+      );
   }
   if (names.size === 0) return 'opportunities';
   if (names.size > 1) return 'all';
@@ -80,7 +99,10 @@ function parseChannel(q: SseQuery, fixed: SseChannel | null): SseChannel {
 export function sseRequest(q: SseQuery, channel: SseChannel, tier: Parameters<typeof allowedLists>[0], eventId?: string): StreamRequest {
   const lists = channel === 'opportunities' || channel === 'all' ? allowedLists(tier) : [];
   if (channel === 'opportunities' && lists.length === 0) {
-    throw new ApiError('feature_required', `The opportunities stream needs the ${lowestTierWith('arbitrage')} tier or higher; this key is ${tier}`);
+    throw new ApiError(
+      'feature_required',
+      `The opportunities stream needs the ${lowestTierWith('arbitrage')} tier or higher; this key is ${tier}`,
+    );
   }
   const event = eventId ?? q.event ?? q.eventId ?? q.event_id;
   return {
@@ -207,7 +229,8 @@ export const sseRoutes: FastifyPluginAsync<{ service: StreamService; access: Acc
     '`Last-Event-ID` replays exactly the missed frames from the replay window, or answers a fresh snapshot marked `resync`. See docs/api.md.';
   const responses = {
     200: {
-      description: 'An event stream (text/event-stream). OpenAPI has no way to type the frames of a stream, so the application/json entry describes one frame: its `id`, its `event` name and the JSON of its `data` line.',
+      description:
+        'An event stream (text/event-stream). OpenAPI has no way to type the frames of a stream, so the application/json entry describes one frame: its `id`, its `event` name and the JSON of its `data` line.',
       content: {
         'text/event-stream': { schema: { type: 'string' } },
         'application/json': {
@@ -215,7 +238,25 @@ export const sseRoutes: FastifyPluginAsync<{ service: StreamService; access: Acc
             type: 'object',
             properties: {
               id: { type: 'string', description: 'Sequence number (a resume point), or `<n>-s<k>` on snapshot frames.' },
-              event: { type: 'string', examples: ['connected', 'snapshot', 'gamestate:snapshot', 'splits:snapshot', 'snapshot:complete', 'odds:update', 'odds:locked', 'odds:removed', 'ev:detected', 'arb:expired', 'gamestate:update', 'splits:update', 'heartbeat', 'error'] },
+              event: {
+                type: 'string',
+                examples: [
+                  'connected',
+                  'snapshot',
+                  'gamestate:snapshot',
+                  'splits:snapshot',
+                  'snapshot:complete',
+                  'odds:update',
+                  'odds:locked',
+                  'odds:removed',
+                  'ev:detected',
+                  'arb:expired',
+                  'gamestate:update',
+                  'splits:update',
+                  'heartbeat',
+                  'error',
+                ],
+              },
               data: { type: ['object', 'array'], description: 'The frame payload; see docs/api.md, Streams.' },
             },
           },
@@ -223,68 +264,81 @@ export const sseRoutes: FastifyPluginAsync<{ service: StreamService; access: Acc
       },
     },
     ...authErrorResponses,
-    429: errorResponse('rate_limited, or too_many_streams: the account holds its tier\'s number of concurrent streams over all its keys.'),
+    429: errorResponse("rate_limited, or too_many_streams: the account holds its tier's number of concurrent streams over all its keys."),
   };
 
-  const open = (fixed: SseChannel | null) => async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    const q = request.query as SseQuery;
-    const tier = tierOf(request);
-    const keyId = request.apiKey?.keyId ?? '';
-    const accountId = request.apiKey?.accountId ?? '';
-    const channel = parseChannel(q, fixed);
-    const eventId = (request.params as { eventId?: string }).eventId;
-    const req = sseRequest(q, channel, tier, eventId);
-    const { group } = service.open(tier, req);
-    if (!hub.acquire(accountId, tier)) {
-      throw new ApiError('too_many_streams', tooManyStreams(tier));
-    }
-    reply.hijack();
-    const res = reply.raw;
-    res.writeHead(200, {
-      ...(reply.getHeaders() as Record<string, string>),
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache, no-transform',
-      connection: 'keep-alive',
-      'x-accel-buffering': 'no',
-    });
-    res.socket?.setNoDelay(true);
-    const head = hub.head;
-    const lastHeader = request.headers['last-event-id'];
-    const lastId = (typeof lastHeader === 'string' ? lastHeader : undefined) ?? q.last_event_id;
-    const resumeAt = lastId !== undefined && /^\d{1,16}$/.test(lastId.trim()) ? Number(lastId.trim()) : null;
-    const resumed = resumeAt !== null && hub.canResume(group, resumeAt);
-    // Assigned below; the close handlers may run before (a key revoked while this stream opened).
-    let lease = (): void => undefined;
-    const closed = (): void => {
-      hub.leave(conn, group);
-      hub.release(conn);
-      lease();
+  const open =
+    (fixed: SseChannel | null) =>
+    async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+      const q = request.query as SseQuery;
+      const tier = tierOf(request);
+      const keyId = request.apiKey?.keyId ?? '';
+      const accountId = request.apiKey?.accountId ?? '';
+      const channel = parseChannel(q, fixed);
+      const eventId = (request.params as { eventId?: string }).eventId;
+      const req = sseRequest(q, channel, tier, eventId);
+      const { group } = service.open(tier, req);
+      if (!hub.acquire(accountId, tier)) {
+        throw new ApiError('too_many_streams', tooManyStreams(tier));
+      }
+      reply.hijack();
+      const res = reply.raw;
+      res.writeHead(200, {
+        ...(reply.getHeaders() as Record<string, string>),
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache, no-transform',
+        connection: 'keep-alive',
+        'x-accel-buffering': 'no',
+      });
+      res.socket?.setNoDelay(true);
+      const head = hub.head;
+      const lastHeader = request.headers['last-event-id'];
+      const lastId = (typeof lastHeader === 'string' ? lastHeader : undefined) ?? q.last_event_id;
+      const resumeAt = lastId !== undefined && /^\d{1,16}$/.test(lastId.trim()) ? Number(lastId.trim()) : null;
+      const resumed = resumeAt !== null && hub.canResume(group, resumeAt);
+      // Assigned below; the close handlers may run before (a key revoked while this stream opened).
+      let lease = (): void => undefined;
+      const closed = (): void => {
+        hub.leave(conn, group);
+        hub.release(conn);
+        lease();
+      };
+      // Until snapshot:complete the client holds no resume point: a drop before it resyncs.
+      const conn = new SseConnection(keyId, accountId, res, service.settings.bufferBytes, resumed ? String(head) : `${head}-s0`, closed);
+      hub.track(conn);
+      lease = access.hold({
+        keyId,
+        accountId,
+        tier,
+        ...(request.browserSession ? { session: request.browserSession } : {}),
+        end: (reason, message) => conn.cut(reason, message),
+      });
+      if (!conn.open) return;
+      res.on('close', closed);
+      conn.writeInitial(`retry: ${RETRY_MS}\n\n`);
+      conn.writeInitial(
+        hub.renderOne(resumed ? String(resumeAt) : `${head}-s0`, {
+          name: 'connected',
+          ...json({
+            stream_id: randomUUID(),
+            channel,
+            tier,
+            data_delay_seconds: TIERS[tier].dataDelaySeconds,
+            filters: filterEcho(req),
+            reconnected: lastId !== undefined,
+            resumed,
+            resync: lastId !== undefined && !resumed,
+            replay_window: { frames: service.settings.replayFrames, seconds: Math.round(service.settings.replayMs / 1000) },
+          }),
+        }),
+      );
+      if (resumed) {
+        for (const f of replayFrames(group, resumeAt)) conn.writeInitial(f, f.seq);
+        hub.join(conn, group);
+        return;
+      }
+      await sendSnapshot(conn, group, head, lastId !== undefined);
     };
-    // Until snapshot:complete the client holds no resume point: a drop before it resyncs.
-    const conn = new SseConnection(keyId, accountId, res, service.settings.bufferBytes, resumed ? String(head) : `${head}-s0`, closed);
-    hub.track(conn);
-    lease = access.hold({
-      keyId, accountId, tier, ...(request.browserSession ? { session: request.browserSession } : {}),
-      end: (reason, message) => conn.cut(reason, message),
-    });
-    if (!conn.open) return;
-    res.on('close', closed);
-    conn.writeInitial(`retry: ${RETRY_MS}\n\n`);
-    conn.writeInitial(hub.renderOne(resumed ? String(resumeAt) : `${head}-s0`, {
-      name: 'connected',
-      ...json({
-        stream_id: randomUUID(), channel, tier, data_delay_seconds: TIERS[tier].dataDelaySeconds, filters: filterEcho(req),
-        reconnected: lastId !== undefined, resumed, resync: lastId !== undefined && !resumed,
-        replay_window: { frames: service.settings.replayFrames, seconds: Math.round(service.settings.replayMs / 1000) },
-      }),
-    }));
-    if (resumed) {
-      for (const f of replayFrames(group, resumeAt)) conn.writeInitial(f, f.seq);
-      hub.join(conn, group);
-      return;
-    }
-    await sendSnapshot(conn, group, head, lastId !== undefined);
-  };
 
   /**
    * The snapshot is the group's state now; live frames from now on wait for it, so a large one
@@ -297,10 +351,16 @@ export const sseRoutes: FastifyPluginAsync<{ service: StreamService; access: Acc
     const snapshot = snapshotFrames(group, head, resync);
     conn.holdLive();
     hub.join(conn, group);
-    const sent = await sendInTurns(snapshot.length, (i) => {
-      const frame = (snapshot[i] as SnapshotFrame)[0]();
-      conn.writeInitial(frame, i === snapshot.length - 1 ? head : undefined);
-    }, () => conn.open, service.settings.snapshotTurnMs, (i) => snapshot[i]?.[1]);
+    const sent = await sendInTurns(
+      snapshot.length,
+      (i) => {
+        const frame = (snapshot[i] as SnapshotFrame)[0]();
+        conn.writeInitial(frame, i === snapshot.length - 1 ? head : undefined);
+      },
+      () => conn.open,
+      service.settings.snapshotTurnMs,
+      (i) => snapshot[i]?.[1],
+    );
     if (sent) conn.goLive();
   }
 
@@ -322,10 +382,13 @@ export const sseRoutes: FastifyPluginAsync<{ service: StreamService; access: Acc
   function snapshotFrames(group: Group, head: number, resync: boolean): SnapshotFrame[] {
     // The frame bodies are built once per group version and shared by the members joining at it; only ids differ.
     const bodies = service.shared(group, `sse|${resync}`, () => snapshotBodies(group, resync));
-    return bodies.map(([name, data, pieces], i) => [() => {
-      const sse = data();
-      return hub.renderOne(i === bodies.length - 1 ? String(head) : `${head}-s${i + 1}`, { name, sse, ws: sse.slice(1, -1) });
-    }, pieces]);
+    return bodies.map(([name, data, pieces], i) => [
+      () => {
+        const sse = data();
+        return hub.renderOne(i === bodies.length - 1 ? String(head) : `${head}-s${i + 1}`, { name, sse, ws: sse.slice(1, -1) });
+      },
+      pieces,
+    ]);
   }
 
   /** The snapshot's frames as `[event name, data]`, `snapshot:complete` last; odds chunks are presented when first sent. */
@@ -339,7 +402,11 @@ export const sseRoutes: FastifyPluginAsync<{ service: StreamService; access: Acc
       for (let i = 0; i === 0 || i < rows.length; i += SNAPSHOT_CHUNK) {
         const offset = i;
         const chunk = rows.slice(offset, offset + SNAPSHOT_CHUNK);
-        const frame = new RowsFrame(chunk, (joined) => `{"odds":[${joined}],"count":${chunk.length},"total":${rows.length},"offset":${offset},"has_more":${offset + SNAPSHOT_CHUNK < rows.length},"resync":${resync}}`);
+        const frame = new RowsFrame(
+          chunk,
+          (joined) =>
+            `{"odds":[${joined}],"count":${chunk.length},"total":${rows.length},"offset":${offset},"has_more":${offset + SNAPSHOT_CHUNK < rows.length},"resync":${resync}}`,
+        );
         out.push(['snapshot', frame.text, frame]);
       }
     }
@@ -350,7 +417,13 @@ export const sseRoutes: FastifyPluginAsync<{ service: StreamService; access: Acc
       const totalChunks = Math.max(1, Math.ceil(items.length / SNAPSHOT_CHUNK));
       for (let c = 0; c < totalChunks; c++) {
         const chunk = items.slice(c * SNAPSHOT_CHUNK, (c + 1) * SNAPSHOT_CHUNK);
-        const parts = snap.lists.map((l) => `${JSON.stringify(l.list)}:[${chunk.filter((x) => x.list === l.list).map((x) => x.json).join(',')}]`);
+        const parts = snap.lists.map(
+          (l) =>
+            `${JSON.stringify(l.list)}:[${chunk
+              .filter((x) => x.list === l.list)
+              .map((x) => x.json)
+              .join(',')}]`,
+        );
         const sse = `{${parts.join(',')}${parts.length > 0 ? ',' : ''}"chunk":${c + 1},"total_chunks":${totalChunks},"resync":${resync}}`;
         out.push(['snapshot', () => sse]);
       }
@@ -368,8 +441,13 @@ export const sseRoutes: FastifyPluginAsync<{ service: StreamService; access: Acc
       }
     }
     const complete = JSON.stringify({
-      status: 'ready', books: [...books].sort(), total_odds: snap.odds?.length ?? 0, opportunities: counts,
-      ...(snap.games ? { total_games: snap.games.length } : {}), ...(snap.splits ? { total_splits: snap.splits.length } : {}), resync,
+      status: 'ready',
+      books: [...books].sort(),
+      total_odds: snap.odds?.length ?? 0,
+      opportunities: counts,
+      ...(snap.games ? { total_games: snap.games.length } : {}),
+      ...(snap.splits ? { total_splits: snap.splits.length } : {}),
+      resync,
     });
     out.push(['snapshot:complete', () => complete]);
     return out;
@@ -390,9 +468,15 @@ export const sseRoutes: FastifyPluginAsync<{ service: StreamService; access: Acc
   app.get('/stream/all', { schema: schema('SSE stream, channel=all') }, open('all'));
   app.get('/stream/gamestate', { schema: schema('SSE stream, channel=gamestate: live game state (Enterprise)') }, open('gamestate'));
   app.get('/stream/splits', { schema: schema('SSE stream, channel=splits: betting splits as /splits answers them') }, open('splits'));
-  app.get('/stream/events/:eventId', {
-    schema: schema('SSE stream of one event\'s odds (channel=odds&event={eventId})', {
-      type: 'object', required: ['eventId'], properties: { eventId: { type: 'string', minLength: 1, maxLength: 200 } },
-    }),
-  }, open('odds'));
+  app.get(
+    '/stream/events/:eventId',
+    {
+      schema: schema("SSE stream of one event's odds (channel=odds&event={eventId})", {
+        type: 'object',
+        required: ['eventId'],
+        properties: { eventId: { type: 'string', minLength: 1, maxLength: 200 } },
+      }),
+    },
+    open('odds'),
+  );
 };

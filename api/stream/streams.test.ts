@@ -50,7 +50,12 @@ describe('SSE /stream', () => {
     await c.until((f) => f.some((x) => x.event === 'snapshot:complete'));
     expect(c.retry).toBe(3000);
     expect(c.frames.map((f) => f.event)).toEqual(['connected', 'snapshot', 'snapshot:complete']);
-    expect(c.frames[0]?.data).toMatchObject({ channel: 'odds', reconnected: false, resumed: false, filters: { sportsbook: ['draftkings', 'fanduel'], sport: null } });
+    expect(c.frames[0]?.data).toMatchObject({
+      channel: 'odds',
+      reconnected: false,
+      resumed: false,
+      filters: { sportsbook: ['draftkings', 'fanduel'], sport: null },
+    });
     expect((c.frames[1]?.data as { count: number }).count).toBe(6);
     expect(c.frames[2]?.data).toMatchObject({ status: 'ready', books: ['draftkings', 'fanduel'], total_odds: 6 });
     s.set('nba-1', 'draftkings', 'moneyline', 'home', 2.0);
@@ -122,7 +127,9 @@ describe('SSE /stream', () => {
     while (changes < 40) await new Promise((r) => setTimeout(r, 10));
     // Frames arrive in order: once the last change is in, so is every one before it.
     s.set('nba-2', 'betmgm', 'point_spread', 'home', 2.5, 30);
-    await c.until((f) => f.some((x) => x.event === 'odds:update' && (x.data as { odds: { odds_decimal: number }[] }).odds.some((r) => r.odds_decimal === 2.5)));
+    await c.until((f) =>
+      f.some((x) => x.event === 'odds:update' && (x.data as { odds: { odds_decimal: number }[] }).odds.some((r) => r.odds_decimal === 2.5)),
+    );
     const names = c.frames.map((f) => f.event);
     const complete = names.indexOf('snapshot:complete');
     expect(names.slice(0, complete + 1)).toEqual(['connected', 'snapshot', 'snapshot', 'snapshot:complete']);
@@ -156,7 +163,11 @@ describe('SSE /stream', () => {
     expect(missed.length).toBeGreaterThanOrEqual(4);
     const again = await SseClient.open(url, { 'last-event-id': lastId });
     await again.until((f) => f.length >= 1 + missed.length);
-    expect(again.frames[0]).toMatchObject({ event: 'connected', id: lastId, data: expect.objectContaining({ reconnected: true, resumed: true, resync: false }) });
+    expect(again.frames[0]).toMatchObject({
+      event: 'connected',
+      id: lastId,
+      data: expect.objectContaining({ reconnected: true, resumed: true, resync: false }),
+    });
     expect(again.frames.slice(1).map((f) => [f.id, f.event, f.data])).toEqual(missed.map((f) => [f.id, f.event, f.data]));
     s.set('nba-1', 'betmgm', 'moneyline', 'away', 1.7);
     await again.until((f) => f.length === 2 + missed.length);
@@ -201,7 +212,10 @@ describe('SSE /stream', () => {
     const gs = await SseClient.open(`${base}/gamestate`, { 'x-api-key': s.keys.sharp });
     expect(gs.status).toBe(403);
     const typo = await SseClient.open(`${base}?channel=odds&sport=notasport`, { authorization: `Bearer ${s.keys.pro}` });
-    expect([typo.status, (typo.body as { error: { message: string } }).error.message]).toEqual([400, "Invalid query parameter 'sport': unknown sport 'notasport'"]);
+    expect([typo.status, (typo.body as { error: { message: string } }).error.message]).toEqual([
+      400,
+      "Invalid query parameter 'sport': unknown sport 'notasport'",
+    ]);
     const one = await SseClient.open(`${base}/odds?api_key=${s.keys.free}`);
     expect(one.status).toBe(200);
     const two = await SseClient.open(`${base}/odds?api_key=${s.keys.free}`);
@@ -256,7 +270,9 @@ describe('SSE /stream', () => {
     const text = await slow.text();
     expect(text).toMatch(/event: error\ndata: \{"code":"backpressure"/);
     s.set('nfl-1', 'draftkings', 'moneyline', 'home', 3.3);
-    await reader.until((f) => f.some((x) => x.event === 'odds:update' && (x.data as { odds: { odds_decimal: number }[] }).odds.some((r) => r.odds_decimal === 3.3)));
+    await reader.until((f) =>
+      f.some((x) => x.event === 'odds:update' && (x.data as { odds: { odds_decimal: number }[] }).odds.some((r) => r.odds_decimal === 3.3)),
+    );
     expect(reader.ended).toBe(false);
     reader.close();
   });
@@ -276,11 +292,12 @@ async function rawSse(app: StreamApp, path: string): Promise<{ resume(): void; t
       socket.on('data', (c: Buffer) => chunks.push(c));
       socket.resume();
     },
-    text: () => new Promise((resolve) => {
-      const done = (): void => resolve(Buffer.concat(chunks).toString('utf8'));
-      socket.on('close', done);
-      socket.on('end', done);
-    }),
+    text: () =>
+      new Promise((resolve) => {
+        const done = (): void => resolve(Buffer.concat(chunks).toString('utf8'));
+        socket.on('close', done);
+        socket.on('end', done);
+      }),
   };
 }
 
@@ -291,11 +308,25 @@ function ofType(ms: WsMessage[], type: string): WsMessage[] {
 describe('OpenAPI', () => {
   it('lists the /stream paths with their parameters and error answers', async () => {
     s = await startStreamApp();
-    const doc = (await (await fetch(`${s.url}/api/v1/openapi.json`)).json()) as { paths: Record<string, { get: { parameters: { name: string }[]; responses: Record<string, unknown> } }> };
-    const paths = Object.keys(doc.paths).filter((p) => p.includes('/stream')).sort();
-    expect(paths).toEqual(['/api/v1/stream', '/api/v1/stream/all', '/api/v1/stream/events/{eventId}', '/api/v1/stream/gamestate', '/api/v1/stream/odds', '/api/v1/stream/opportunities', '/api/v1/stream/splits']);
+    const doc = (await (await fetch(`${s.url}/api/v1/openapi.json`)).json()) as {
+      paths: Record<string, { get: { parameters: { name: string }[]; responses: Record<string, unknown> } }>;
+    };
+    const paths = Object.keys(doc.paths)
+      .filter((p) => p.includes('/stream'))
+      .sort();
+    expect(paths).toEqual([
+      '/api/v1/stream',
+      '/api/v1/stream/all',
+      '/api/v1/stream/events/{eventId}',
+      '/api/v1/stream/gamestate',
+      '/api/v1/stream/odds',
+      '/api/v1/stream/opportunities',
+      '/api/v1/stream/splits',
+    ]);
     const get = doc.paths['/api/v1/stream']?.get;
-    expect(get?.parameters.map((p) => p.name)).toEqual(expect.arrayContaining(['channel', 'channels', 'type', 'sport', 'event', 'eventId', 'min_ev', 'min_profit', 'last_event_id']));
+    expect(get?.parameters.map((p) => p.name)).toEqual(
+      expect.arrayContaining(['channel', 'channels', 'type', 'sport', 'event', 'eventId', 'min_ev', 'min_profit', 'last_event_id']),
+    );
     expect(Object.keys(get?.responses ?? {})).toEqual(expect.arrayContaining(['200', '400', '401', '403', '429']));
   });
 });
@@ -309,7 +340,12 @@ describe('WebSocket', () => {
     await c.until((m) => ofType(m, 'snapshot:complete').length === 1);
     expect(c.messages.map((m) => m.type)).toEqual(['connected', 'subscribed', 'initial', 'snapshot:complete']);
     expect(c.messages.map((m) => m.seq)).toEqual([1, 2, 3, 4]);
-    expect(c.messages[0]).toMatchObject({ tier: 'pro', features: { ev: true, arbitrage: true, middles: true, low_hold: true }, channels: ['odds'], books: { max: 15 } });
+    expect(c.messages[0]).toMatchObject({
+      tier: 'pro',
+      features: { ev: true, arbitrage: true, middles: true, low_hold: true },
+      channels: ['odds'],
+      books: { max: 15 },
+    });
     expect(c.messages[1]).toMatchObject({ channels: ['odds'], sportsbooks: ['draftkings'], min_ev: 2, min_profit: 0.5 });
     expect(c.messages[2]).toMatchObject({ source: 'draftkings', count: 3 });
     s.set('nba-1', 'fanduel', 'moneyline', 'home', 2.0);
@@ -355,7 +391,9 @@ describe('WebSocket', () => {
     const again = await WsClient.open(`${url}&resume=true&from_seq=${last}`);
     await again.until((m) => ofType(m, 'snapshot:complete').length === 1);
     const replayed = again.messages.filter((m) => m['replay'] === true);
-    const missed = steady.messages.filter((m) => (m.type === 'odds:update' || m.type === 'odds:removed') && (m.global_seq as number) > last);
+    const missed = steady.messages.filter(
+      (m) => (m.type === 'odds:update' || m.type === 'odds:removed') && (m.global_seq as number) > last,
+    );
     const strip = (m: WsMessage): unknown => ({ ...m, seq: 0, replay: undefined });
     expect(replayed.map(strip)).toEqual(missed.map(strip));
     expect(ofType(again.messages, 'initial')).toEqual([]);
@@ -401,7 +439,9 @@ describe('WebSocket', () => {
     expect(await slow.closed()).not.toBe(1000);
     s.set('nfl-1', 'draftkings', 'moneyline', 'home', 3.3);
     const sent = Date.now();
-    await fast.until((m) => m.some((x) => x.type === 'odds:update' && (x['data'] as { odds_decimal: number }[]).some((r) => r.odds_decimal === 3.3)));
+    await fast.until((m) =>
+      m.some((x) => x.type === 'odds:update' && (x['data'] as { odds_decimal: number }[]).some((r) => r.odds_decimal === 3.3)),
+    );
     expect(Date.now() - sent).toBeLessThan(5000);
     expect(fast.closeCode).toBeNull();
     fast.close();

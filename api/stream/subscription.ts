@@ -22,7 +22,12 @@ export const STREAM_MIN_EV = 2;
 export const STREAM_MIN_PROFIT = 0.5;
 
 /** The feature each opportunity list needs, as on its REST endpoint (low-hold rides on arbitrage). */
-export const LIST_FEATURE: Record<OpportunityList, Feature> = { ev: 'ev', arbitrage: 'arbitrage', middles: 'middles', low_hold: 'arbitrage' };
+export const LIST_FEATURE: Record<OpportunityList, Feature> = {
+  ev: 'ev',
+  arbitrage: 'arbitrage',
+  middles: 'middles',
+  low_hold: 'arbitrage',
+};
 
 /** A subscription in request terms: what to stream and the filters, comma lists as given. */
 export interface StreamRequest extends Pick<SharedFilterQuery, 'sport' | 'league' | 'sportsbook' | 'market' | 'event' | 'live'> {
@@ -43,7 +48,12 @@ export interface StreamRequest extends Pick<SharedFilterQuery, 'sport' | 'league
 
 export function featureError(what: string, feature: Feature, tier: TierName): ApiError {
   const needed = lowestTierWith(feature);
-  return new ApiError('feature_required', `The ${what} stream needs the ${needed} tier or higher; this key is ${tier}`, {}, { tier, required_tier: needed });
+  return new ApiError(
+    'feature_required',
+    `The ${what} stream needs the ${needed} tier or higher; this key is ${tier}`,
+    {},
+    { tier, required_tier: needed },
+  );
 }
 
 /** The opportunity lists a tier may stream. */
@@ -59,7 +69,14 @@ export function checkAccess(req: StreamRequest, tier: TierName): void {
 
 function normalizeCsv(v: string | undefined): string | undefined {
   if (v === undefined) return undefined;
-  const items = [...new Set(v.split(',').map((s) => s.trim()).filter((s) => s.length > 0))].sort();
+  const items = [
+    ...new Set(
+      v
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s.length > 0),
+    ),
+  ].sort();
   return items.length === 0 ? undefined : items.join(',');
 }
 
@@ -70,8 +87,14 @@ function normalizeCsv(v: string | undefined): string | undefined {
 export function buildSpec(req: StreamRequest, catalog: Catalog, tier: TierName, feed: string, now: number): StreamSpec {
   checkAccess(req, tier);
   const f = {
-    sport: normalizeCsv(req.sport), league: normalizeCsv(req.league), sportsbook: normalizeCsv(req.sportsbook),
-    market: normalizeCsv(req.market), event: normalizeCsv(req.event), live: req.live, min_odds: req.minOdds, max_odds: req.maxOdds,
+    sport: normalizeCsv(req.sport),
+    league: normalizeCsv(req.league),
+    sportsbook: normalizeCsv(req.sportsbook),
+    market: normalizeCsv(req.market),
+    event: normalizeCsv(req.event),
+    live: req.live,
+    min_odds: req.minOdds,
+    max_odds: req.maxOdds,
   };
   const channels = new Map<string, unknown>();
   if (req.odds) channels.set(ODDS_CHANNEL, parseOddsFilters(f, catalog, tier));
@@ -90,11 +113,27 @@ export function buildSpec(req: StreamRequest, catalog: Catalog, tier: TierName, 
   }
   if (req.gamestate) {
     const { event } = parseFilters({ sport: f.sport, league: f.league, event: f.event }, catalog);
-    const spec: GameStateSpec = { event: { ...(event.sports ? { sports: event.sports } : {}), ...(event.leagues ? { leagues: event.leagues } : {}), ...(event.eventIds ? { eventIds: event.eventIds } : {}) }, sport: event.sports?.size === 1 ? [...event.sports][0] ?? null : null };
+    const spec: GameStateSpec = {
+      event: {
+        ...(event.sports ? { sports: event.sports } : {}),
+        ...(event.leagues ? { leagues: event.leagues } : {}),
+        ...(event.eventIds ? { eventIds: event.eventIds } : {}),
+      },
+      sport: event.sports?.size === 1 ? ([...event.sports][0] ?? null) : null,
+    };
     channels.set(GAMESTATE_CHANNEL, spec);
   }
   if (req.splits) channels.set(SPLITS_CHANNEL, splitsSpec(req.splits, f, catalog, tier));
-  const signature = JSON.stringify([feed, tier, req.odds, LIST_NAMES.filter((l) => req.lists.includes(l)), req.gamestate, req.splits, f, req.lists.length > 0 ? [req.minEv, req.minProfit] : null]);
+  const signature = JSON.stringify([
+    feed,
+    tier,
+    req.odds,
+    LIST_NAMES.filter((l) => req.lists.includes(l)),
+    req.gamestate,
+    req.splits,
+    f,
+    req.lists.length > 0 ? [req.minEv, req.minProfit] : null,
+  ]);
   return { feed, tier, channels, signature };
 }
 
@@ -103,19 +142,44 @@ function within(v: string | undefined, allowed: readonly string[]): string[] | u
   return v === undefined ? undefined : v.split(',').filter((x) => allowed.includes(x));
 }
 
-function splitsSpec(how: 'named' | 'all', f: { sport?: string | undefined; league?: string | undefined; sportsbook?: string | undefined; market?: string | undefined; event?: string | undefined; live?: boolean | undefined }, catalog: Catalog, tier: TierName): SplitsSpec {
+function splitsSpec(
+  how: 'named' | 'all',
+  f: {
+    sport?: string | undefined;
+    league?: string | undefined;
+    sportsbook?: string | undefined;
+    market?: string | undefined;
+    event?: string | undefined;
+    live?: boolean | undefined;
+  },
+  catalog: Catalog,
+  tier: TierName,
+): SplitsSpec {
   const pricesOpen = openBooks(tier, [...catalog.books.values()]);
   if (how === 'named') return { query: parseSplitsFilters(f, catalog), pricesOpen };
   const query = parseSplitsFilters({ sport: f.sport, league: f.league, event: f.event, live: f.live }, catalog);
   const books = within(f.sportsbook, SPLITS_BOOKS);
   const markets = within(f.market, SPLIT_MARKETS);
-  return { query: { ...query, ...(books ? { books: new Set(books) } : {}), ...(markets ? { markets: new Set(markets) as NonNullable<SplitsSpec['query']['markets']> } : {}) }, pricesOpen };
+  return {
+    query: {
+      ...query,
+      ...(books ? { books: new Set(books) } : {}),
+      ...(markets ? { markets: new Set(markets) as NonNullable<SplitsSpec['query']['markets']> } : {}),
+    },
+    pricesOpen,
+  };
 }
 
 /** Echo of the filters in `connected` / `subscribed`: arrays, or null when not filtered. */
 export function filterEcho(req: StreamRequest): Record<string, string[] | null> {
   const list = (v: string | undefined): string[] | null => normalizeCsv(v)?.split(',') ?? null;
-  return { sportsbook: list(req.sportsbook), sport: list(req.sport), league: list(req.league), event: list(req.event), market: list(req.market) };
+  return {
+    sportsbook: list(req.sportsbook),
+    sport: list(req.sport),
+    league: list(req.league),
+    event: list(req.event),
+    market: list(req.market),
+  };
 }
 
 /** The refusal of a stream past the account's limit (SSE 429, WebSocket 4029). */

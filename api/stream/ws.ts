@@ -69,9 +69,17 @@ function csvOf(field: string, v: unknown): string | undefined {
 function channelsOf(v: unknown): string[] | null {
   const text = csvOf('channels', v);
   if (text === undefined) return null;
-  const names = [...new Set(text.split(',').map((s) => s.trim()).filter((s) => s.length > 0))];
+  const names = [
+    ...new Set(
+      text
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s.length > 0),
+    ),
+  ];
   for (const n of names) {
-    if (!(WS_CHANNELS as readonly string[]).includes(n)) throw new ApiError('invalid_request', `Invalid filter 'channels': unknown channel '${n}' (channels: ${WS_CHANNELS.join(', ')})`);
+    if (!(WS_CHANNELS as readonly string[]).includes(n))
+      throw new ApiError('invalid_request', `Invalid filter 'channels': unknown channel '${n}' (channels: ${WS_CHANNELS.join(', ')})`);
   }
   return names.length > 0 ? names : null;
 }
@@ -94,7 +102,8 @@ function fromQuery(p: Params): WsSubscription {
 /** A `subscribe` message: plural array keys (AsyncAPI) or singular ones (a documented example); omitted channels stay. */
 function fromMessage(m: Record<string, unknown>, current: WsSubscription): WsSubscription {
   const raw = m['filters'];
-  if (raw !== undefined && (raw === null || typeof raw !== 'object' || Array.isArray(raw))) throw new ApiError('invalid_request', "Invalid filter 'filters': must be an object");
+  if (raw !== undefined && (raw === null || typeof raw !== 'object' || Array.isArray(raw)))
+    throw new ApiError('invalid_request', "Invalid filter 'filters': must be an object");
   const f = Object.assign(Object.create(null) as Record<string, unknown>, raw ?? {});
   const pick = (...names: string[]): unknown => names.map((n) => f[n]).find((v) => v !== undefined);
   return {
@@ -224,7 +233,14 @@ class WsConnection implements StreamConnection {
 
   private backpressure(): void {
     this.dead = true;
-    this.ws.send(JSON.stringify({ type: 'error', seq: ++this.seq, code: 'backpressure', message: `The client read too slowly: more than ${this.maxBytes} bytes were waiting. Reconnect with resume=true&from_seq.` }));
+    this.ws.send(
+      JSON.stringify({
+        type: 'error',
+        seq: ++this.seq,
+        code: 'backpressure',
+        message: `The client read too slowly: more than ${this.maxBytes} bytes were waiting. Reconnect with resume=true&from_seq.`,
+      }),
+    );
     this.ws.close(CLOSE.tryAgainLater, 'backpressure');
     setTimeout(() => this.ws.terminate(), 1000).unref();
     this.onDead();
@@ -259,7 +275,13 @@ class WsConnection implements StreamConnection {
  * subprotocol `sharpapi-v1`, key by `?api_key=`, `X-API-Key` or Bearer, or else the web
  * screen's session cookie (it reaches the `/api/v1/…` paths) from a page of this server.
  */
-export function attachWebSocket(app: FastifyInstance, service: StreamService, keys: KeyStore, access: AccessLeases, sessions?: Pick<SessionAuth, 'authenticateUpgrade'>): WebSocketServer {
+export function attachWebSocket(
+  app: FastifyInstance,
+  service: StreamService,
+  keys: KeyStore,
+  access: AccessLeases,
+  sessions?: Pick<SessionAuth, 'authenticateUpgrade'>,
+): WebSocketServer {
   const hub = service.hub;
   const wss = new WebSocketServer({
     noServer: true,
@@ -296,7 +318,13 @@ export function attachWebSocket(app: FastifyInstance, service: StreamService, ke
       return;
     }
     if (!record) {
-      reject('invalid_api_key', key === undefined ? 'An API key is required: api_key query parameter, X-API-Key or Authorization: Bearer (or the session cookie of a signed-in page of this server)' : 'The API key is not valid', CLOSE.authFailed);
+      reject(
+        'invalid_api_key',
+        key === undefined
+          ? 'An API key is required: api_key query parameter, X-API-Key or Authorization: Bearer (or the session cookie of a signed-in page of this server)'
+          : 'The API key is not valid',
+        CLOSE.authFailed,
+      );
       return;
     }
     const tier = record.tier;
@@ -326,20 +354,36 @@ export function attachWebSocket(app: FastifyInstance, service: StreamService, ke
     const conn: WsConnection = new WsConnection(record.keyId, record.accountId, tier, ws, service.settings.bufferBytes, sub, closed);
     hub.track(conn);
     lease = access.hold({
-      keyId: record.keyId, accountId: record.accountId, tier, ...(signedIn ? { session: { id: signedIn.session.id, expiresAt: signedIn.session.expiresAt } } : {}),
+      keyId: record.keyId,
+      accountId: record.accountId,
+      tier,
+      ...(signedIn ? { session: { id: signedIn.session.id, expiresAt: signedIn.session.expiresAt } } : {}),
       end: (reason, message) => conn.cut(reason, message),
     });
     ws.on('close', closed);
     if (!conn.open) return;
     ws.on('error', () => ws.terminate());
     const books = TIERS[tier].maxSportsbooks;
-    conn.send('connected', {
-      message: 'Connected', stream_id: randomUUID(), tier,
-      features: { ev: TIERS[tier].features.includes('ev'), arbitrage: TIERS[tier].features.includes('arbitrage'), middles: TIERS[tier].features.includes('middles'), low_hold: TIERS[tier].features.includes(LIST_FEATURE.low_hold) },
-      channels: sub.channels, data_delay_seconds: TIERS[tier].dataDelaySeconds,
-      books: { max: books ?? -1, allowed: books === null ? null : [...allowedBooks(tier, service.books())].sort() },
-      replay_window: { frames: service.settings.replayFrames, seconds: Math.round(service.settings.replayMs / 1000) },
-    }, hub.head, now());
+    conn.send(
+      'connected',
+      {
+        message: 'Connected',
+        stream_id: randomUUID(),
+        tier,
+        features: {
+          ev: TIERS[tier].features.includes('ev'),
+          arbitrage: TIERS[tier].features.includes('arbitrage'),
+          middles: TIERS[tier].features.includes('middles'),
+          low_hold: TIERS[tier].features.includes(LIST_FEATURE.low_hold),
+        },
+        channels: sub.channels,
+        data_delay_seconds: TIERS[tier].dataDelaySeconds,
+        books: { max: books ?? -1, allowed: books === null ? null : [...allowedBooks(tier, service.books())].sort() },
+        replay_window: { frames: service.settings.replayFrames, seconds: Math.round(service.settings.replayMs / 1000) },
+      },
+      hub.head,
+      now(),
+    );
     const fromSeq = params['from_seq'];
     const resumeAt = params['resume'] === 'true' && fromSeq !== undefined && /^\d{1,16}$/.test(fromSeq) ? Number(fromSeq) : null;
     start(conn, opened.group, resumeAt, params['resume'] === 'true');
@@ -385,7 +429,15 @@ export function attachWebSocket(app: FastifyInstance, service: StreamService, ke
           return;
         }
         default:
-          conn.send('error', { code: 'unknown_message_type', message: `Unknown message type ${JSON.stringify(msg['type'])}; types: subscribe, unsubscribe, ping` }, hub.head, now());
+          conn.send(
+            'error',
+            {
+              code: 'unknown_message_type',
+              message: `Unknown message type ${JSON.stringify(msg['type'])}; types: subscribe, unsubscribe, ping`,
+            },
+            hub.head,
+            now(),
+          );
       }
     });
   }
@@ -396,11 +448,28 @@ export function attachWebSocket(app: FastifyInstance, service: StreamService, ke
     const ts = now();
     const r = toRequest(conn.sub, conn.tier);
     const generation = ++conn.generation;
-    const list = (v: string | undefined): string[] | null => (v === undefined ? null : v.split(',').map((s) => s.trim()).filter((s) => s.length > 0));
-    conn.send('subscribed', {
-      channels: conn.sub.channels, sports: list(r.sport), sportsbooks: list(r.sportsbook), leagues: list(r.league), markets: list(r.market), eventIds: list(r.event),
-      min_ev: r.minEv, min_profit: r.minProfit,
-    }, head, ts);
+    const list = (v: string | undefined): string[] | null =>
+      v === undefined
+        ? null
+        : v
+            .split(',')
+            .map((s) => s.trim())
+            .filter((s) => s.length > 0);
+    conn.send(
+      'subscribed',
+      {
+        channels: conn.sub.channels,
+        sports: list(r.sport),
+        sportsbooks: list(r.sportsbook),
+        leagues: list(r.league),
+        markets: list(r.market),
+        eventIds: list(r.event),
+        min_ev: r.minEv,
+        min_profit: r.minProfit,
+      },
+      head,
+      ts,
+    );
     // A narrower set needs no snapshot, unless the last one is still being sent (the client holds part of it).
     if (skipSnapshot && !conn.snapshotting) {
       hub.join(conn, group);
@@ -424,10 +493,16 @@ export function attachWebSocket(app: FastifyInstance, service: StreamService, ke
     hub.join(conn, group);
     conn.group = group;
     const current = (): boolean => conn.open && conn.generation === generation;
-    void sendInTurns(messages.length, (i) => {
-      const [type, fragment] = messages[i] as SnapshotBody;
-      conn.sendInitial(type, fragment(), head, ts);
-    }, current, service.settings.snapshotTurnMs, (i) => messages[i]?.[2]).then((sent) => {
+    void sendInTurns(
+      messages.length,
+      (i) => {
+        const [type, fragment] = messages[i] as SnapshotBody;
+        conn.sendInitial(type, fragment(), head, ts);
+      },
+      current,
+      service.settings.snapshotTurnMs,
+      (i) => messages[i]?.[2],
+    ).then((sent) => {
       if (sent) conn.goLive();
     });
   }
@@ -462,7 +537,11 @@ export function attachWebSocket(app: FastifyInstance, service: StreamService, ke
       }
     }
     if (snap.games) {
-      const sse = GameStateSource.snapshotPayload((group.spec.channels.get(GAMESTATE_CHANNEL) as GameStateSpec).sport, snap.games, resumeAsked);
+      const sse = GameStateSource.snapshotPayload(
+        (group.spec.channels.get(GAMESTATE_CHANNEL) as GameStateSpec).sport,
+        snap.games,
+        resumeAsked,
+      );
       messages.push(['gamestate:snapshot', () => sse.slice(1, -1)]);
     }
     if (snap.splits) {
@@ -474,8 +553,13 @@ export function attachWebSocket(app: FastifyInstance, service: StreamService, ke
       }
     }
     const complete = JSON.stringify({
-      books, resumed: false, progressive: false, resync: resumeAsked, total_odds: snap.odds?.length ?? 0,
-      ...(snap.games ? { total_games: snap.games.length } : {}), ...(snap.splits ? { total_splits: snap.splits.length } : {}),
+      books,
+      resumed: false,
+      progressive: false,
+      resync: resumeAsked,
+      total_odds: snap.odds?.length ?? 0,
+      ...(snap.games ? { total_games: snap.games.length } : {}),
+      ...(snap.splits ? { total_splits: snap.splits.length } : {}),
     });
     messages.push(['snapshot:complete', () => complete.slice(1, -1)]);
     return messages;

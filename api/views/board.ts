@@ -24,11 +24,11 @@ export type RowPlace = Pick<OddsRow, 'market' | 'participant' | 'statCategory' |
 /** Board order within an event: market, participant, line, selection, book. A total order on row keys. */
 export function compareRows(a: RowPlace, b: RowPlace): number {
   return (
-    (MARKET_ORDER[a.market] - MARKET_ORDER[b.market]) ||
+    MARKET_ORDER[a.market] - MARKET_ORDER[b.market] ||
     (a.participant ?? '').localeCompare(b.participant ?? '') ||
     (a.statCategory ?? '').localeCompare(b.statCategory ?? '') ||
     Math.abs(a.line ?? 0) - Math.abs(b.line ?? 0) ||
-    ((SELECTION_ORDER[a.selection] ?? 9) - (SELECTION_ORDER[b.selection] ?? 9)) ||
+    (SELECTION_ORDER[a.selection] ?? 9) - (SELECTION_ORDER[b.selection] ?? 9) ||
     (a.line ?? 0) - (b.line ?? 0) ||
     (a.book < b.book ? -1 : a.book > b.book ? 1 : 0)
   );
@@ -94,12 +94,27 @@ export class LiveBoard {
     const previous = this.events.get(event.id);
     this.events.set(event.id, event);
     if (!previous || previous.startTime !== event.startTime) this.sortedEvents = null;
-    if (!previous || previous.sport !== event.sport || previous.league !== event.league || previous.isLive !== event.isLive || previous.startTime !== event.startTime || previous.homeTeamId !== event.homeTeamId || previous.awayTeamId !== event.awayTeamId) this.shape++;
+    if (
+      !previous ||
+      previous.sport !== event.sport ||
+      previous.league !== event.league ||
+      previous.isLive !== event.isLive ||
+      previous.startTime !== event.startTime ||
+      previous.homeTeamId !== event.homeTeamId ||
+      previous.awayTeamId !== event.awayTeamId
+    )
+      this.shape++;
     for (const l of this.listeners) l.applyEvent(event);
     // Rows present their event (start time, teams): when that changes, or the event arrives after
     // its rows, the rows change for a client too, so they go into the log again.
     const rows = this.rowsByEvent.get(event.id);
-    if (rows && (!previous || previous.startTime !== event.startTime || previous.homeTeamId !== event.homeTeamId || previous.awayTeamId !== event.awayTeamId)) {
+    if (
+      rows &&
+      (!previous ||
+        previous.startTime !== event.startTime ||
+        previous.homeTeamId !== event.homeTeamId ||
+        previous.awayTeamId !== event.awayTeamId)
+    ) {
       for (const [key, row] of rows) this.log.append(key, row, null);
     }
   }
@@ -167,7 +182,6 @@ export class LiveBoard {
     bump(byBook, book, market, delta);
     if (byBook.get(book)?.size === 0) byBook.delete(book);
   }
-
 
   event(id: string): CanonicalEvent | undefined {
     return this.events.get(id);

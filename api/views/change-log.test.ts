@@ -8,8 +8,23 @@ import { gc } from '../../test/support/gc.js';
 
 function row(id: string, price = -110): OddsRow {
   return {
-    id, eventId: 'e1', book: 'pinnacle', market: 'moneyline', selection: 'home', line: null, participant: null, statCategory: null,
-    priceAmerican: price, priceDecimal: 1.9, probability: 0.52, ts: 0, isLive: false, bookEventId: 'b1', selectionId: null, isActive: true, suspendedSince: null,
+    id,
+    eventId: 'e1',
+    book: 'pinnacle',
+    market: 'moneyline',
+    selection: 'home',
+    line: null,
+    participant: null,
+    statCategory: null,
+    priceAmerican: price,
+    priceDecimal: 1.9,
+    probability: 0.52,
+    ts: 0,
+    isLive: false,
+    bookEventId: 'b1',
+    selectionId: null,
+    isActive: true,
+    suspendedSince: null,
   };
 }
 
@@ -38,7 +53,16 @@ describe('log time', () => {
   });
 
   it('rejects what is not an instant', () => {
-    for (const bad of ['', 'yesterday', '2026-05-01', '2026-02-30T00:00:00Z', '2026-13-01T00:00:00Z', '2026-05-01T24:00:00Z', '2026-05-01T18:30:00', '2026-05-01T18:30:00+25:00']) {
+    for (const bad of [
+      '',
+      'yesterday',
+      '2026-05-01',
+      '2026-02-30T00:00:00Z',
+      '2026-13-01T00:00:00Z',
+      '2026-05-01T24:00:00Z',
+      '2026-05-01T18:30:00',
+      '2026-05-01T18:30:00+25:00',
+    ]) {
       expect([bad, parseLogTime(bad)]).toEqual([bad, null]);
     }
   });
@@ -52,7 +76,11 @@ describe('change log', () => {
     const b = log.append('k2', row('b'), null);
     now = 1005;
     const c = log.append('k3', row('c'), null);
-    expect([a, b, c]).toEqual([{ ms: 1000, sub: 1 }, { ms: 1000, sub: 2 }, { ms: 1005, sub: 1 }]);
+    expect([a, b, c]).toEqual([
+      { ms: 1000, sub: 1 },
+      { ms: 1000, sub: 2 },
+      { ms: 1005, sub: 1 },
+    ]);
   });
 
   it('never runs back when the clock does', () => {
@@ -148,7 +176,7 @@ describe('change log compaction', () => {
     expect(log.length).toBeLessThanOrEqual(2 * 1024 + 100);
     const changes = collect(log, start);
     expect(changes.map((c) => c.key)).toEqual([...Array.from({ length: 100 }, (_, k) => `k${k}`).filter((k) => k !== 'k7'), 'k7']);
-    expect(changes.every((c) => c.key === 'k7' ? c.row === null : c.row?.priceAmerican === -149)).toBe(true);
+    expect(changes.every((c) => (c.key === 'k7' ? c.row === null : c.row?.priceAmerican === -149))).toBe(true);
     expect(collect(log, mid).length).toBe(100);
     expect(log.scan(start, () => true)).toBeLessThanOrEqual(log.length);
     expect(log.floor).toEqual(floor);
@@ -167,7 +195,10 @@ describe('change log compaction', () => {
     await new Promise((resolve) => setImmediate(resolve));
     gc();
     expect(ref.deref()).toBeUndefined();
-    expect(collect(log, start).map((c) => [c.key, c.row?.priceAmerican])).toEqual([['k2', -110], ['k1', 120]]);
+    expect(collect(log, start).map((c) => [c.key, c.row?.priceAmerican])).toEqual([
+      ['k2', -110],
+      ['k1', 120],
+    ]);
     expect(log.length).toBe(3);
   });
 });

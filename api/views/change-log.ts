@@ -149,7 +149,12 @@ export class ChangeLog {
       const at = (this.start + i) % this.cap;
       const key = this.keys[at] as string;
       if (this.latest.get(key) !== this.firstSeq + i) continue;
-      const more = visit({ key, row: this.rows[at] ?? null, removed: this.removedRows[at] ?? null, time: { ms: this.ms[at] ?? 0, sub: this.sub[at] ?? 0 } });
+      const more = visit({
+        key,
+        row: this.rows[at] ?? null,
+        removed: this.removedRows[at] ?? null,
+        time: { ms: this.ms[at] ?? 0, sub: this.sub[at] ?? 0 },
+      });
       if (!more) break;
     }
     return walked;

@@ -13,30 +13,74 @@ import type { SplitsBoard } from './splits-board.js';
  * consumer group (a stable id per replica) reading from the beginning at every start and never
  * committing: compaction makes that the current state, not the whole history.
  */
-export function startChangelogViews(bus: Bus, board: LiveBoard, replicaId: string, logger: Logger, opportunities?: OpportunityBoard, splits?: SplitsBoard, gameStates?: GameStateBoard): Stage[] {
+export function startChangelogViews(
+  bus: Bus,
+  board: LiveBoard,
+  replicaId: string,
+  logger: Logger,
+  opportunities?: OpportunityBoard,
+  splits?: SplitsBoard,
+  gameStates?: GameStateBoard,
+): Stage[] {
   const stages = [
-    startStage(bus, 'view:events', { groupId: `api-${replicaId}-events`, topic: TOPICS.events, fromBeginning: true, commit: false }, async (records) => {
-      for (const r of records) if (r.value) board.applyEvent(r.value);
-    }, logger),
-    startStage(bus, 'view:odds', { groupId: `api-${replicaId}-odds`, topic: TOPICS.snapshot, fromBeginning: true, commit: false }, async (records) => {
-      // Records from before suspended rows were kept lack their flags: they are active rows.
-      for (const r of records) if (r.value) board.applyChange(upgradeOddsChange(r.value));
-    }, logger),
+    startStage(
+      bus,
+      'view:events',
+      { groupId: `api-${replicaId}-events`, topic: TOPICS.events, fromBeginning: true, commit: false },
+      async (records) => {
+        for (const r of records) if (r.value) board.applyEvent(r.value);
+      },
+      logger,
+    ),
+    startStage(
+      bus,
+      'view:odds',
+      { groupId: `api-${replicaId}-odds`, topic: TOPICS.snapshot, fromBeginning: true, commit: false },
+      async (records) => {
+        // Records from before suspended rows were kept lack their flags: they are active rows.
+        for (const r of records) if (r.value) board.applyChange(upgradeOddsChange(r.value));
+      },
+      logger,
+    ),
   ];
   if (opportunities) {
-    stages.push(startStage(bus, 'view:opportunities', { groupId: `api-${replicaId}-opportunities`, topic: TOPICS.opportunities, fromBeginning: true, commit: false }, async (records) => {
-      for (const r of records) opportunities.apply(r.key, r.value);
-    }, logger));
+    stages.push(
+      startStage(
+        bus,
+        'view:opportunities',
+        { groupId: `api-${replicaId}-opportunities`, topic: TOPICS.opportunities, fromBeginning: true, commit: false },
+        async (records) => {
+          for (const r of records) opportunities.apply(r.key, r.value);
+        },
+        logger,
+      ),
+    );
   }
   if (splits) {
-    stages.push(startStage(bus, 'view:splits', { groupId: `api-${replicaId}-splits`, topic: TOPICS.splits, fromBeginning: true }, async (records) => {
-      for (const r of records) splits.apply(r.key, r.value);
-    }, logger));
+    stages.push(
+      startStage(
+        bus,
+        'view:splits',
+        { groupId: `api-${replicaId}-splits`, topic: TOPICS.splits, fromBeginning: true },
+        async (records) => {
+          for (const r of records) splits.apply(r.key, r.value);
+        },
+        logger,
+      ),
+    );
   }
   if (gameStates) {
-    stages.push(startStage(bus, 'view:gamestate', { groupId: `api-${replicaId}-gamestate`, topic: TOPICS.gameState, fromBeginning: true }, async (records) => {
-      for (const r of records) gameStates.apply(r.value, r.key);
-    }, logger));
+    stages.push(
+      startStage(
+        bus,
+        'view:gamestate',
+        { groupId: `api-${replicaId}-gamestate`, topic: TOPICS.gameState, fromBeginning: true },
+        async (records) => {
+          for (const r of records) gameStates.apply(r.value, r.key);
+        },
+        logger,
+      ),
+    );
   }
   return stages;
 }

@@ -14,7 +14,18 @@ import { gc } from '../../test/support/gc.js';
 const T0 = Date.UTC(2026, 10, 23, 18);
 const DELAY = 60_000;
 
-const event: CanonicalEvent = { id: 'nba-1', sport: 'basketball', league: 'nba', homeTeamId: 'nba-lal', awayTeamId: 'nba-bos', startTime: T0 + 3_600_000, status: 'upcoming', isLive: false, externalIds: {}, updatedAt: T0 };
+const event: CanonicalEvent = {
+  id: 'nba-1',
+  sport: 'basketball',
+  league: 'nba',
+  homeTeamId: 'nba-lal',
+  awayTeamId: 'nba-bos',
+  startTime: T0 + 3_600_000,
+  status: 'upcoming',
+  isLive: false,
+  externalIds: {},
+  updatedAt: T0,
+};
 
 function row(over: Partial<OddsRow> = {}): OddsRow {
   return {
@@ -51,7 +62,19 @@ function setup(log?: { maxChanges: number; maxAgeMs: number }): { clock: ManualC
 
 describe('packed odds changes', () => {
   it('read back field for field: awkward doubles, nulls, a locked row and a removal', () => {
-    const locked = row({ line: null, participant: 'LeBron James', statCategory: 'points', priceAmerican: 137, priceDecimal: 2.37, probability: 0.421941, ts: 1795460105854.25, isLive: true, selectionId: 'sel-9', isActive: false, suspendedSince: 1795460106000 });
+    const locked = row({
+      line: null,
+      participant: 'LeBron James',
+      statCategory: 'points',
+      priceAmerican: 137,
+      priceDecimal: 2.37,
+      probability: 0.421941,
+      ts: 1795460105854.25,
+      isLive: true,
+      selectionId: 'sel-9',
+      isActive: false,
+      suspendedSince: 1795460106000,
+    });
     for (const change of [
       { key: KEY, eventId: 'nba-1', row: row(), changedAt: T0 + 1 },
       { key: KEY, eventId: 'nba-1', row: locked, changedAt: 0.1 + 0.2 },
@@ -133,7 +156,12 @@ describe('a delayed board', () => {
     live.applyChange({ key: KEY, eventId: 'nba-1', row: first, changedAt: T0 });
     first = null;
     clock.advance(1_000);
-    live.applyChange({ key: KEY, eventId: 'nba-1', row: row({ priceAmerican: -120, priceDecimal: 1.8333, probability: 0.545455, ts: T0 + 1_000 }), changedAt: T0 + 1_000 });
+    live.applyChange({
+      key: KEY,
+      eventId: 'nba-1',
+      row: row({ priceAmerican: -120, priceDecimal: 1.8333, probability: 0.545455, ts: T0 + 1_000 }),
+      changedAt: T0 + 1_000,
+    });
     await new Promise((resolve) => setImmediate(resolve));
     gc();
     expect(ref.deref()).toBeUndefined();

@@ -8,11 +8,23 @@ import type { FuturesBoard } from './futures-board.js';
 /** Keeps a replica's futures board from the two futures changelogs (same rules as the other views). */
 export function startFuturesViews(bus: Bus, futures: FuturesBoard, replicaId: string, logger: Logger): Stage[] {
   return [
-    startStage(bus, 'view:futures', { groupId: `api-${replicaId}-futures`, topic: TOPICS.futures, fromBeginning: true, commit: false }, async (records) => {
-      for (const r of records) futures.applyQuote(r.value, r.key);
-    }, logger),
-    startStage(bus, 'view:futures-markets', { groupId: `api-${replicaId}-futures-markets`, topic: TOPICS.futuresMarkets, fromBeginning: true, commit: false }, async (records) => {
-      for (const r of records) futures.applyMarket(r.value, r.key);
-    }, logger),
+    startStage(
+      bus,
+      'view:futures',
+      { groupId: `api-${replicaId}-futures`, topic: TOPICS.futures, fromBeginning: true, commit: false },
+      async (records) => {
+        for (const r of records) futures.applyQuote(r.value, r.key);
+      },
+      logger,
+    ),
+    startStage(
+      bus,
+      'view:futures-markets',
+      { groupId: `api-${replicaId}-futures-markets`, topic: TOPICS.futuresMarkets, fromBeginning: true, commit: false },
+      async (records) => {
+        for (const r of records) futures.applyMarket(r.value, r.key);
+      },
+      logger,
+    ),
   ];
 }

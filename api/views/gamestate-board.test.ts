@@ -4,8 +4,24 @@ import { GameStateBoard } from './gamestate-board.js';
 import type { GameStateChange } from './gamestate-board.js';
 
 const game = (eventId: string, sport: string, over: Partial<GameState> = {}): GameState => ({
-  eventId, sport, league: sport === 'hockey' ? 'nhl' : 'nba', homeTeamId: 'h', awayTeamId: 'a', status: 'live', homeScore: 0, awayScore: 0,
-  period: 'P1', clock: '20:00', possession: null, server: null, lastPlay: null, extras: {}, primaryBook: 'pinnacle', bookCount: 3, updatedAt: 1, ...over,
+  eventId,
+  sport,
+  league: sport === 'hockey' ? 'nhl' : 'nba',
+  homeTeamId: 'h',
+  awayTeamId: 'a',
+  status: 'live',
+  homeScore: 0,
+  awayScore: 0,
+  period: 'P1',
+  clock: '20:00',
+  possession: null,
+  server: null,
+  lastPlay: null,
+  extras: {},
+  primaryBook: 'pinnacle',
+  bookCount: 3,
+  updatedAt: 1,
+  ...over,
 });
 
 describe('GameStateBoard', () => {

@@ -15,7 +15,13 @@ export interface Match {
  * event's rows are read through its market and book index, so rows of other books and markets
  * are not visited.
  */
-export function forEachMatch(board: LiveBoard, catalog: Catalog, ef: EventFilter, rf: RowFilter, visit: (row: OddsRow, event: CanonicalEvent) => boolean | void): void {
+export function forEachMatch(
+  board: LiveBoard,
+  catalog: Catalog,
+  ef: EventFilter,
+  rf: RowFilter,
+  visit: (row: OddsRow, event: CanonicalEvent) => boolean | void,
+): void {
   for (const e of candidateEvents(board, ef)) {
     if (!eventMatches(e, ef, catalog)) continue;
     for (const r of board.matchingRows(e.id, rf.books, rf.markets)) {
@@ -40,7 +46,16 @@ function eventsById(board: LiveBoard, ids: ReadonlySet<string>): CanonicalEvent[
 }
 
 /** The eight sort keys of `GET /odds`; `-key` sorts descending. */
-export const SORT_KEYS = ['odds_american', 'odds_decimal', 'probability', 'timestamp', 'event_start_time', 'sportsbook', 'sport', 'league'] as const;
+export const SORT_KEYS = [
+  'odds_american',
+  'odds_decimal',
+  'probability',
+  'timestamp',
+  'event_start_time',
+  'sportsbook',
+  'sport',
+  'league',
+] as const;
 export type SortKey = (typeof SORT_KEYS)[number];
 /** Other names clients use for a sort key: the reference's pages also call probability odds_probability. */
 const SORT_ALIASES: ReadonlyMap<string, SortKey> = new Map([['odds_probability', 'probability']]);
@@ -93,7 +108,12 @@ export interface Position {
 
 export function positionOf(m: Match, sort: SortSpec | null): Position {
   const { market, participant, statCategory, line, selection, book } = m.row;
-  return { v: sort ? sortValue(m, sort.key) : null, t: m.event.startTime, e: m.event.id, r: { market, participant, statCategory, line, selection, book } };
+  return {
+    v: sort ? sortValue(m, sort.key) : null,
+    t: m.event.startTime,
+    e: m.event.id,
+    r: { market, participant, statCategory, line, selection, book },
+  };
 }
 
 function cmp(a: number | string, b: number | string): number {

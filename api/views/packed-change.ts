@@ -16,9 +16,31 @@ export type PackedChange = string & { readonly __packed: unique symbol };
 
 export function packChange(c: OddsChange): PackedChange {
   const r = c.row;
-  const fields = r === null
-    ? [c.key, c.eventId, c.changedAt]
-    : [c.key, c.eventId, c.changedAt, r.id, r.eventId, r.book, r.market, r.selection, r.line, r.participant, r.statCategory, r.priceAmerican, r.priceDecimal, r.probability, r.ts, r.isLive, r.bookEventId, r.selectionId, r.isActive, r.suspendedSince];
+  const fields =
+    r === null
+      ? [c.key, c.eventId, c.changedAt]
+      : [
+          c.key,
+          c.eventId,
+          c.changedAt,
+          r.id,
+          r.eventId,
+          r.book,
+          r.market,
+          r.selection,
+          r.line,
+          r.participant,
+          r.statCategory,
+          r.priceAmerican,
+          r.priceDecimal,
+          r.probability,
+          r.ts,
+          r.isLive,
+          r.bookEventId,
+          r.selectionId,
+          r.isActive,
+          r.suspendedSince,
+        ];
   return flat(JSON.stringify(fields)) as PackedChange;
 }
 
@@ -32,7 +54,28 @@ function flat(text: string): string {
   return text.trim();
 }
 
-type Fields = [string, string, number, string, string, string, MarketId, SelectionType, number | null, string | null, string | null, number, number, number, number, boolean, string, string | null, boolean, number | null];
+type Fields = [
+  string,
+  string,
+  number,
+  string,
+  string,
+  string,
+  MarketId,
+  SelectionType,
+  number | null,
+  string | null,
+  string | null,
+  number,
+  number,
+  number,
+  number,
+  boolean,
+  string,
+  string | null,
+  boolean,
+  number | null,
+];
 
 /**
  * The change back, as a new object. `current` finds the row its key holds now somewhere else

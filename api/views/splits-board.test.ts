@@ -8,8 +8,18 @@ const MIN = 60_000;
 
 function snap(book: string, ts: number, eventId = 'nba-1'): SplitsSnapshot {
   return {
-    key: `${eventId}|${book}`, eventId, sport: 'basketball', league: 'nba', homeTeamId: 'lakers', awayTeamId: 'celtics', startTime: T0 + 600 * MIN,
-    isLive: false, book, ts, sides: [{ market: 'moneyline', side: 'home', betPct: 0.6, handlePct: 0.6, line: null, priceAmerican: -120 }], signals: {},
+    key: `${eventId}|${book}`,
+    eventId,
+    sport: 'basketball',
+    league: 'nba',
+    homeTeamId: 'lakers',
+    awayTeamId: 'celtics',
+    startTime: T0 + 600 * MIN,
+    isLive: false,
+    book,
+    ts,
+    sides: [{ market: 'moneyline', side: 'home', betPct: 0.6, handlePct: 0.6, line: null, priceAmerican: -120 }],
+    signals: {},
   };
 }
 
@@ -21,12 +31,21 @@ describe('SplitsBoard', () => {
     board.apply('nba-1|draftkings', snap('draftkings', T0));
     board.apply('nba-1|circa', snap('circa', T0 - 30_000));
     const times = (delay: number): [string, number][] => board.latest(delay).map((s) => [s.book, s.ts]);
-    expect(times(0)).toEqual([['draftkings', T0], ['circa', T0 - 30_000]]);
+    expect(times(0)).toEqual([
+      ['draftkings', T0],
+      ['circa', T0 - 30_000],
+    ]);
     expect(times(60_000)).toEqual([['draftkings', T0 - 5 * MIN]]);
     clock.advance(30_000);
-    expect(times(60_000)).toEqual([['draftkings', T0 - 5 * MIN], ['circa', T0 - 30_000]]);
+    expect(times(60_000)).toEqual([
+      ['draftkings', T0 - 5 * MIN],
+      ['circa', T0 - 30_000],
+    ]);
     clock.advance(30_000);
-    expect(times(60_000)).toEqual([['draftkings', T0], ['circa', T0 - 30_000]]);
+    expect(times(60_000)).toEqual([
+      ['draftkings', T0],
+      ['circa', T0 - 30_000],
+    ]);
     expect(board.latestOf('nba-1', ['circa', 'draftkings'], 0).map((s) => s.book)).toEqual(['circa', 'draftkings']);
   });
 

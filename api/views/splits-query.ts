@@ -54,10 +54,11 @@ export function querySplits(splits: SplitsBoard, board: LiveBoard, catalog: Cata
     const event = splitsMatch(s, board, catalog, q);
     if (event) matches.push({ snapshot: s, event });
   }
-  matches.sort((a, b) =>
-    a.event.startTime - b.event.startTime ||
-    (a.event.id < b.event.id ? -1 : a.event.id > b.event.id ? 1 : 0) ||
-    (BOOK_ORDER.get(a.snapshot.book) ?? 9) - (BOOK_ORDER.get(b.snapshot.book) ?? 9),
+  matches.sort(
+    (a, b) =>
+      a.event.startTime - b.event.startTime ||
+      (a.event.id < b.event.id ? -1 : a.event.id > b.event.id ? 1 : 0) ||
+      (BOOK_ORDER.get(a.snapshot.book) ?? 9) - (BOOK_ORDER.get(b.snapshot.book) ?? 9),
   );
   return { matches, newestAt };
 }
@@ -67,7 +68,12 @@ export function querySplits(splits: SplitsBoard, board: LiveBoard, catalog: Cata
  * undefined): the test `/splits` applies to each record, and a `splits` stream channel to each
  * snapshot it is handed.
  */
-export function splitsMatch(s: SplitsSnapshot, board: LiveBoard, catalog: Catalog, q: Omit<SplitsQuery, 'delayMs'>): CanonicalEvent | undefined {
+export function splitsMatch(
+  s: SplitsSnapshot,
+  board: LiveBoard,
+  catalog: Catalog,
+  q: Omit<SplitsQuery, 'delayMs'>,
+): CanonicalEvent | undefined {
   if (q.books && !q.books.has(s.book)) return undefined;
   const event = board.event(s.eventId);
   if (!event || !board.hasOdds(event.id) || !eventMatches(event, q.event, catalog)) return undefined;
@@ -128,7 +134,12 @@ interface HistoryRow {
  * says). The store has what the sink wrote; the latest snapshot of each book may not be there
  * yet (sinks batch for a second), so it comes from memory when missing.
  */
-export async function querySplitsHistory(store: OlapStore, splits: SplitsBoard, now: number, q: SplitsHistoryQuery): Promise<SplitsHistoryResult> {
+export async function querySplitsHistory(
+  store: OlapStore,
+  splits: SplitsBoard,
+  now: number,
+  q: SplitsHistoryQuery,
+): Promise<SplitsHistoryResult> {
   const visibleTo = now - q.delayMs;
   const from = Math.max(q.from ?? -Infinity, now - SPLITS_RETENTION_MS);
   const to = Math.min(q.to ?? Infinity, visibleTo);

@@ -31,7 +31,9 @@ export function coPartitionedAssigner(configured: Readonly<Record<string, number
       for (const [topic, n] of counts) {
         const expected = configured[topic];
         if ((expected !== undefined && n !== expected) || n !== counts[0]?.[1]) {
-          throw new NotCoPartitionedError(`topics ${counts.map(([t, c]) => `${t} (${c} partitions)`).join(', ')} are not co-partitioned as configured (${topic} must have ${expected ?? counts[0]?.[1]})`);
+          throw new NotCoPartitionedError(
+            `topics ${counts.map(([t, c]) => `${t} (${c} partitions)`).join(', ')} are not co-partitioned as configured (${topic} must have ${expected ?? counts[0]?.[1]})`,
+          );
         }
       }
       for (const topic of [...topics].sort()) {
@@ -46,7 +48,10 @@ export function coPartitionedAssigner(configured: Readonly<Record<string, number
       }));
     },
     protocol({ topics }) {
-      return { name: CO_PARTITIONED_ASSIGNER, metadata: AssignerProtocol.MemberMetadata.encode({ version: 0, topics, userData: Buffer.alloc(0) }) };
+      return {
+        name: CO_PARTITIONED_ASSIGNER,
+        metadata: AssignerProtocol.MemberMetadata.encode({ version: 0, topics, userData: Buffer.alloc(0) }),
+      };
     },
   });
 }

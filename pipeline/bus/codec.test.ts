@@ -24,7 +24,20 @@ function sampleValues(): { [T in TopicName]: TopicValues[T][] } {
   const snapshot = new SnapshotProcessor();
   const opportunities = new OpportunityProcessor();
   const splits = new SplitsProcessor();
-  const out: { [T in TopicName]: TopicValues[T][] } = { 'odds.ticks.raw': [], 'odds.ticks': [], events: [], 'odds.snapshot': [], opportunities: [], 'dead-letter': [], accounts: [], splits: [], 'gamestate.raw': [], gamestate: [], futures: [], 'futures.markets': [] };
+  const out: { [T in TopicName]: TopicValues[T][] } = {
+    'odds.ticks.raw': [],
+    'odds.ticks': [],
+    events: [],
+    'odds.snapshot': [],
+    opportunities: [],
+    'dead-letter': [],
+    accounts: [],
+    splits: [],
+    'gamestate.raw': [],
+    gamestate: [],
+    futures: [],
+    'futures.markets': [],
+  };
   const raw = sim.snapshot();
   for (let i = 1; i <= 4; i++) raw.push(...sim.step(T0 + i * 5000, 300));
   // Splits and game states from the same market, through the normalizer and the splits processor.
@@ -70,12 +83,50 @@ function sampleValues(): { [T in TopicName]: TopicValues[T][] } {
   out['futures.markets'].push(...futures.handle(out.futures, T0 + 60_000).markets);
   const accounts: AccountChange[] = [
     { kind: 'account', account: { id: 'acct_1', name: 'Acme', createdAt: T0, version: 1 } },
-    { kind: 'key', key: { id: 'key_1', accountId: 'acct_1', hash: 'ab'.repeat(32), preview: 'sk_live_…9f3a', tier: 'pro', name: null, createdAt: T0, updatedAt: T0, active: true, expiresAt: null, revokedAt: null, requestsPerMinute: null, replacedBy: null, version: 2 } },
-    { kind: 'key', key: { id: 'key_2', accountId: 'acct_1', hash: 'cd'.repeat(32), preview: 'sk_live_…11b0', tier: 'enterprise', name: 'backup', createdAt: T0, updatedAt: T0 + 1, active: false, expiresAt: T0 + 60_000, revokedAt: T0 + 1, requestsPerMinute: 20_000, replacedBy: 'key_1', version: 3 } },
+    {
+      kind: 'key',
+      key: {
+        id: 'key_1',
+        accountId: 'acct_1',
+        hash: 'ab'.repeat(32),
+        preview: 'sk_live_…9f3a',
+        tier: 'pro',
+        name: null,
+        createdAt: T0,
+        updatedAt: T0,
+        active: true,
+        expiresAt: null,
+        revokedAt: null,
+        requestsPerMinute: null,
+        replacedBy: null,
+        version: 2,
+      },
+    },
+    {
+      kind: 'key',
+      key: {
+        id: 'key_2',
+        accountId: 'acct_1',
+        hash: 'cd'.repeat(32),
+        preview: 'sk_live_…11b0',
+        tier: 'enterprise',
+        name: 'backup',
+        createdAt: T0,
+        updatedAt: T0 + 1,
+        active: false,
+        expiresAt: T0 + 60_000,
+        revokedAt: T0 + 1,
+        requestsPerMinute: 20_000,
+        replacedBy: 'key_1',
+        version: 3,
+      },
+    },
   ];
   out.accounts.push(...accounts);
   // Every opportunity kind, middles included: the processors' recorded sequence.
-  const fixture = readFileSync(new URL('../opportunities/fixtures/replay-sequence.jsonl', import.meta.url), 'utf8').split('\n').filter((l) => l.length > 0);
+  const fixture = readFileSync(new URL('../opportunities/fixtures/replay-sequence.jsonl', import.meta.url), 'utf8')
+    .split('\n')
+    .filter((l) => l.length > 0);
   const replaySnapshot = new SnapshotProcessor();
   const replayProcessor = new OpportunityProcessor();
   for (const line of fixture) {
@@ -84,7 +135,15 @@ function sampleValues(): { [T in TopicName]: TopicValues[T][] } {
     const change = l.tick ? replaySnapshot.handle(l.tick, l.at) : null;
     if (change) out.opportunities.push(...replayProcessor.handle({ type: 'odds', change }, l.at).map((c) => c.opportunity));
   }
-  out['dead-letter'].push({ topic: 'odds.ticks', partition: 2, offset: 41, key: 'k', reason: 'Unknown magic byte', payloadBase64: 'AAEC', at: T0 });
+  out['dead-letter'].push({
+    topic: 'odds.ticks',
+    partition: 2,
+    offset: 41,
+    key: 'k',
+    reason: 'Unknown magic byte',
+    payloadBase64: 'AAEC',
+    at: T0,
+  });
   return out;
 }
 
@@ -107,9 +166,16 @@ describe('Avro schemas on the wire', () => {
       const sample = values[topic];
       expect(sample.length, topic).toBeGreaterThan(0);
       // One of each opportunity kind, and a spread of the rest.
-      const picked: unknown[] = topic === TOPICS.opportunities ? [...kinds].map((k) => values.opportunities.find((o) => o.kind === k)) : sample.filter((_, i) => i % Math.ceil(sample.length / 50) === 0);
+      const picked: unknown[] =
+        topic === TOPICS.opportunities
+          ? [...kinds].map((k) => values.opportunities.find((o) => o.kind === k))
+          : sample.filter((_, i) => i % Math.ceil(sample.length / 50) === 0);
       // The feed's topic: splits records as well as ticks.
-      if (topic === TOPICS.rawTicks) picked.push(...values['odds.ticks.raw'].filter(isRawSplits).slice(0, 5), ...values['odds.ticks.raw'].filter(isRawFutures).slice(0, 5));
+      if (topic === TOPICS.rawTicks)
+        picked.push(
+          ...values['odds.ticks.raw'].filter(isRawSplits).slice(0, 5),
+          ...values['odds.ticks.raw'].filter(isRawFutures).slice(0, 5),
+        );
       for (const value of picked) {
         const bytes = await codec.encode(topic, value);
         expect(bytes[0], 'magic byte').toBe(0);
@@ -130,7 +196,18 @@ describe('Avro schemas on the wire', () => {
     // A process on the new schema reads what the old one wrote (the new field reads as its default).
     const oldWriter = new AvroCodec({ client, schemas: { events: AVRO_SCHEMAS.events } });
     await oldWriter.prepare();
-    const event = { id: 'e1', sport: 'basketball', league: 'nba', homeTeamId: 'a', awayTeamId: 'b', startTime: 1, status: 'upcoming', isLive: false, externalIds: { pinnacle: 'p1' }, updatedAt: 2 };
+    const event = {
+      id: 'e1',
+      sport: 'basketball',
+      league: 'nba',
+      homeTeamId: 'a',
+      awayTeamId: 'b',
+      startTime: 1,
+      status: 'upcoming',
+      isLive: false,
+      externalIds: { pinnacle: 'p1' },
+      updatedAt: 2,
+    };
     const newReader = new AvroCodec({ client, schemas: { events: additive } });
     await newReader.prepare();
     expect(await newReader.decode('events', await oldWriter.encode('events', event))).toEqual({ ...event, venue: null });
@@ -139,8 +216,14 @@ describe('Avro schemas on the wire', () => {
     const breaking = { ...base, fields: [...base.fields, { name: 'attendance', type: 'int' }] };
     let produced = 0;
     const codec = new AvroCodec({ client, schemas: { events: breaking } });
-    await expect(codec.prepare().then(() => { produced++; })).rejects.toThrow(SchemaCompatibilityError);
-    await expect(new AvroCodec({ client, schemas: { events: breaking } }).prepare()).rejects.toThrow(/events-value is not BACKWARD compatible/);
+    await expect(
+      codec.prepare().then(() => {
+        produced++;
+      }),
+    ).rejects.toThrow(SchemaCompatibilityError);
+    await expect(new AvroCodec({ client, schemas: { events: breaking } }).prepare()).rejects.toThrow(
+      /events-value is not BACKWARD compatible/,
+    );
     expect(produced).toBe(0);
     // The registry still holds the additive version as the latest.
     expect((await client.getLatestSchemaMetadata('events-value')).schema).not.toContain('attendance');

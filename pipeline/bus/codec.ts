@@ -1,7 +1,14 @@
 import { Compatibility } from '@confluentinc/schemaregistry';
 import type { Client } from '@confluentinc/schemaregistry';
 import avro from 'avsc';
-import { AVRO_SCHEMAS, OPPORTUNITY_COMMON_FIELDS, OPPORTUNITY_KIND_FIELDS, TOPICS, isRawFutures, isRawSplits } from '../../schemas/index.js';
+import {
+  AVRO_SCHEMAS,
+  OPPORTUNITY_COMMON_FIELDS,
+  OPPORTUNITY_KIND_FIELDS,
+  TOPICS,
+  isRawFutures,
+  isRawSplits,
+} from '../../schemas/index.js';
 import type { AccountChange, FeedRecord, TopicName } from '../../schemas/index.js';
 
 /**
@@ -48,7 +55,9 @@ export function assertBackwardCompatible(subject: string, previous: string, next
   try {
     avro.Type.forSchema(JSON.parse(next) as avro.Schema).createResolver(avro.Type.forSchema(JSON.parse(previous) as avro.Schema));
   } catch (e) {
-    throw new SchemaCompatibilityError(`schema for ${subject} is not BACKWARD compatible with the registered one: ${e instanceof Error ? e.message : String(e)}`);
+    throw new SchemaCompatibilityError(
+      `schema for ${subject} is not BACKWARD compatible with the registered one: ${e instanceof Error ? e.message : String(e)}`,
+    );
   }
 }
 
@@ -171,13 +180,15 @@ export class AvroCodec implements Codec {
 
   /** Synchronous for records written with this process's own schema; otherwise the writer's schema is fetched first. */
   decode(topic: TopicName, payload: Buffer): unknown {
-    if (payload.length < 5 || payload[0] !== 0) throw new Error(`Unknown magic byte: not a Confluent-framed Avro record (${payload.length} bytes)`);
+    if (payload.length < 5 || payload[0] !== 0)
+      throw new Error(`Unknown magic byte: not a Confluent-framed Avro record (${payload.length} bytes)`);
     const id = payload.readInt32BE(1);
     const own = this.writers.get(topic);
     if (own !== undefined && own.id === id) return fromWire(topic, own.type.fromBuffer(payload.subarray(5)));
     return this.reader(topic, id).then((reader) => {
       const body = payload.subarray(5);
-      const value = reader instanceof avro.Type ? reader.fromBuffer(body) : (own?.type ?? avro.Type.forSchema('null')).fromBuffer(body, reader);
+      const value =
+        reader instanceof avro.Type ? reader.fromBuffer(body) : (own?.type ?? avro.Type.forSchema('null')).fromBuffer(body, reader);
       return fromWire(topic, value);
     });
   }

@@ -15,8 +15,19 @@ if (unavailable) console.warn(`skipping KafkaBus tests: ${unavailable}`);
 
 function tick(eventId: string, price: number): OddsTick {
   return {
-    eventId, book: 'pinnacle', market: 'moneyline', selection: 'home', line: null, participant: null,
-    statCategory: null, priceAmerican: price, status: 'open', ts: 1, isLive: false, bookEventId: 'b1', selectionId: null,
+    eventId,
+    book: 'pinnacle',
+    market: 'moneyline',
+    selection: 'home',
+    line: null,
+    participant: null,
+    statCategory: null,
+    priceAmerican: price,
+    status: 'open',
+    ts: 1,
+    isLive: false,
+    bookEventId: 'b1',
+    selectionId: null,
   };
 }
 
@@ -39,8 +50,13 @@ describe.skipIf(unavailable !== null)('KafkaBus on a Kafka-protocol broker (libr
     const bus = new KafkaBus({ brokers: kafka.brokers, sessionTimeoutMs: 6000 });
     const seen: BusRecord<'odds.ticks'>[] = [];
     const consumer = bus.consumer({ groupId: 'order', topic: 'odds.ticks', fromBeginning: true });
-    consumer.run(async (batch) => { seen.push(...batch.records); });
-    await bus.producer().send('odds.ticks', [101, 102, 103].map((p) => ({ key: 'ev-1', value: tick('ev-1', p) })));
+    consumer.run(async (batch) => {
+      seen.push(...batch.records);
+    });
+    await bus.producer().send(
+      'odds.ticks',
+      [101, 102, 103].map((p) => ({ key: 'ev-1', value: tick('ev-1', p) })),
+    );
     await until(() => seen.length === 3);
     expect(seen.map((r) => r.value?.priceAmerican)).toEqual([101, 102, 103]);
     expect(new Set(seen.map((r) => r.partition))).toEqual(new Set([partitionFor('ev-1', 4)]));
@@ -54,13 +70,17 @@ describe.skipIf(unavailable !== null)('KafkaBus on a Kafka-protocol broker (libr
     const first: number[] = [];
     const c1 = bus.consumer({ groupId: 'resume', topic: 'odds.ticks.raw', fromBeginning: true });
     await producer.send('odds.ticks.raw', [{ key: 'k', partitionKey: 'nba', value: null }]);
-    c1.run(async (b) => { first.push(...b.records.map((r) => r.offset)); });
+    c1.run(async (b) => {
+      first.push(...b.records.map((r) => r.offset));
+    });
     await until(() => first.length === 1);
     await c1.stop();
     await producer.send('odds.ticks.raw', [{ key: 'k', partitionKey: 'nba', value: null }]);
     const second: number[] = [];
     const c2 = bus.consumer({ groupId: 'resume', topic: 'odds.ticks.raw', fromBeginning: true });
-    c2.run(async (b) => { second.push(...b.records.map((r) => r.offset)); });
+    c2.run(async (b) => {
+      second.push(...b.records.map((r) => r.offset));
+    });
     await until(() => second.length === 1);
     expect(second).toEqual([(first[0] ?? 0) + 1]);
     await bus.close();
@@ -73,14 +93,25 @@ describe.skipIf(unavailable !== null)('KafkaBus on a Kafka-protocol broker (libr
     const sizes: number[] = [];
     const producer = bus.producer();
     await producer.send('odds.ticks', [{ key: 'warm', value: tick('warm', 100) }]);
-    const consumer = bus.consumer({ groupId: 'batching', topic: 'odds.ticks', fromBeginning: true, minBatchSize: 100_000, maxWaitMs: 1500, maxBatchSize: 120 });
+    const consumer = bus.consumer({
+      groupId: 'batching',
+      topic: 'odds.ticks',
+      fromBeginning: true,
+      minBatchSize: 100_000,
+      maxWaitMs: 1500,
+      maxBatchSize: 120,
+    });
     let joined = false;
     consumer.run(async (b) => {
       if (b.records.some((r) => r.key === 'warm')) joined = true;
       else if (joined) sizes.push(b.records.filter((r) => r.key === 'ev-b').length);
     });
     await until(() => joined);
-    for (let i = 0; i < 20; i++) await producer.send('odds.ticks', Array.from({ length: 10 }, (_, j) => ({ key: 'ev-b', value: tick('ev-b', 100 + i * 10 + j) })));
+    for (let i = 0; i < 20; i++)
+      await producer.send(
+        'odds.ticks',
+        Array.from({ length: 10 }, (_, j) => ({ key: 'ev-b', value: tick('ev-b', 100 + i * 10 + j) })),
+      );
     await until(() => sizes.reduce((a, b) => a + b, 0) >= 200);
     expect(Math.max(...sizes)).toBeLessThanOrEqual(120);
     expect(sizes.length).toBeLessThanOrEqual(4);
@@ -89,9 +120,14 @@ describe.skipIf(unavailable !== null)('KafkaBus on a Kafka-protocol broker (libr
 
   it('reads a compacted topic to its end outside any group, for state restoration', async () => {
     const bus = new KafkaBus({ brokers: kafka.brokers, sessionTimeoutMs: 6000 });
-    await bus.producer().send('odds.snapshot', ['a', 'b', 'c'].map((k, i) => ({ key: k, partitionKey: k, value: { key: k, eventId: k, row: null, changedAt: i } })));
+    await bus.producer().send(
+      'odds.snapshot',
+      ['a', 'b', 'c'].map((k, i) => ({ key: k, partitionKey: k, value: { key: k, eventId: k, row: null, changedAt: i } })),
+    );
     const keys: string[] = [];
-    await bus.readToEnd('odds.snapshot', (records) => { keys.push(...records.map((r) => r.key)); });
+    await bus.readToEnd('odds.snapshot', (records) => {
+      keys.push(...records.map((r) => r.key));
+    });
     expect(keys.sort()).toEqual(['a', 'b', 'c']);
     await bus.close();
   });
@@ -101,19 +137,26 @@ describe.skipIf(unavailable !== null)('KafkaBus on a Kafka-protocol broker (libr
     const bus = new KafkaBus({ brokers: kafka.brokers, sessionTimeoutMs: 6000, codec });
     const seen: BusRecord<'odds.ticks'>[] = [];
     const consumer = bus.consumer({ groupId: 'avro', topic: 'odds.ticks', fromBeginning: true });
-    consumer.run(async (b) => { seen.push(...b.records.filter((r) => r.key === 'ev-avro')); });
+    consumer.run(async (b) => {
+      seen.push(...b.records.filter((r) => r.key === 'ev-avro'));
+    });
     await bus.producer().send('odds.ticks', [{ key: 'ev-avro', value: tick('ev-avro', 150) }]);
     // A producer that knows nothing of the schema writes JSON into the same partition.
     const raw = new Kafka({ brokers: kafka.brokers, logLevel: logLevel.NOTHING }).producer();
     await raw.connect();
-    await raw.send({ topic: 'odds.ticks', messages: [{ key: 'ev-avro', value: JSON.stringify(tick('ev-avro', 151)), partition: partitionFor('ev-avro', 4) }] });
+    await raw.send({
+      topic: 'odds.ticks',
+      messages: [{ key: 'ev-avro', value: JSON.stringify(tick('ev-avro', 151)), partition: partitionFor('ev-avro', 4) }],
+    });
     await raw.disconnect();
     await bus.producer().send('odds.ticks', [{ key: 'ev-avro', value: tick('ev-avro', 152) }]);
     await until(() => seen.length === 2);
     expect(seen.map((r) => r.value)).toEqual([tick('ev-avro', 150), tick('ev-avro', 152)]);
     const dead: BusRecord<'dead-letter'>[] = [];
     await until(() => bus.deadLettered >= 1);
-    await bus.readToEnd('dead-letter', (records) => { dead.push(...records); });
+    await bus.readToEnd('dead-letter', (records) => {
+      dead.push(...records);
+    });
     const letter = dead.find((d) => d.value?.topic === 'odds.ticks' && d.value.key === 'ev-avro')?.value;
     expect(letter?.reason).toMatch(/magic byte|Unknown|invalid/i);
     expect(Buffer.from(letter?.payloadBase64 ?? '', 'base64').toString()).toBe(JSON.stringify(tick('ev-avro', 151)));
@@ -137,15 +180,23 @@ describe.skipIf(unavailable !== null)('KafkaBus on a Kafka-protocol broker (libr
     const producer = bus.producer();
     const keys = Array.from({ length: 24 }, (_, i) => `ev-co-${i}`);
     const send = async (round: number): Promise<void> => {
-      await producer.send('events', keys.map((k) => ({ key: k, value: null })));
-      await producer.send('odds.snapshot', keys.map((k) => ({ key: `${k}|row`, partitionKey: k, value: { key: `${k}|row`, eventId: k, row: null, changedAt: round } })));
+      await producer.send(
+        'events',
+        keys.map((k) => ({ key: k, value: null })),
+      );
+      await producer.send(
+        'odds.snapshot',
+        keys.map((k) => ({ key: `${k}|row`, partitionKey: k, value: { key: `${k}|row`, eventId: k, row: null, changedAt: round } })),
+      );
     };
     await send(0);
     type Log = { assigned: Set<number>; entries: string[] };
     const member = (name: string): { log: Log; consumer: ReturnType<KafkaBus['consumer']> } => {
       const log: Log = { assigned: new Set(), entries: [] };
       const consumer = bus.consumer({
-        groupId: 'co-partitioned', topic: ['events', 'odds.snapshot'], fromBeginning: true,
+        groupId: 'co-partitioned',
+        topic: ['events', 'odds.snapshot'],
+        fromBeginning: true,
         onAssign: async (partitions) => {
           await new Promise((r) => setTimeout(r, 200)); // a restore that takes a while
           for (const p of partitions) log.assigned.add(p);
@@ -159,15 +210,23 @@ describe.skipIf(unavailable !== null)('KafkaBus on a Kafka-protocol broker (libr
       consumer.run(async (b) => {
         // Nothing of a partition reaches the handler before its state was rebuilt.
         if (!log.assigned.has(b.partition)) throw new Error(`${name} got partition ${b.partition} before onAssign`);
-        for (const r of b.records) log.entries.push(`${name} ${r.topic} ${r.partition} ${r.topic === 'events' ? r.key : r.key.split('|')[0]}`);
+        for (const r of b.records)
+          log.entries.push(`${name} ${r.topic} ${r.partition} ${r.topic === 'events' ? r.key : r.key.split('|')[0]}`);
       });
       return { log, consumer };
     };
     const a = member('a');
     const b = member('b');
-    await until(() => a.consumer.assignment().length > 0 && b.consumer.assignment().length > 0 && a.consumer.assignment().length + b.consumer.assignment().length === 4, 60_000);
+    await until(
+      () =>
+        a.consumer.assignment().length > 0 &&
+        b.consumer.assignment().length > 0 &&
+        a.consumer.assignment().length + b.consumer.assignment().length === 4,
+      60_000,
+    );
     await send(1);
-    const seenBy = (log: Log, key: string, topic: string): boolean => log.entries.some((e) => e.endsWith(` ${key}`) && e.includes(` ${topic} `));
+    const seenBy = (log: Log, key: string, topic: string): boolean =>
+      log.entries.some((e) => e.endsWith(` ${key}`) && e.includes(` ${topic} `));
     await until(() => keys.every((k) => ['events', 'odds.snapshot'].every((t) => seenBy(a.log, k, t) || seenBy(b.log, k, t))), 60_000);
     expect(new Set([...a.consumer.assignment(), ...b.consumer.assignment()])).toEqual(new Set([0, 1, 2, 3]));
     for (const k of keys) {
@@ -183,7 +242,10 @@ describe.skipIf(unavailable !== null)('KafkaBus on a Kafka-protocol broker (libr
     await until(() => a.consumer.assignment().length === 4, 60_000);
     const before = a.log.entries.length;
     await send(2);
-    await until(() => keys.every((k) => a.log.entries.slice(before).some((e) => e.endsWith(` ${k}`) && e.includes(' odds.snapshot '))), 60_000);
+    await until(
+      () => keys.every((k) => a.log.entries.slice(before).some((e) => e.endsWith(` ${k}`) && e.includes(' odds.snapshot '))),
+      60_000,
+    );
     expect(a.log.entries.some((e) => e === `a assigned ${lost.join(',')}`)).toBe(true);
     await bus.close();
   }, 180_000);
@@ -195,7 +257,11 @@ describe.skipIf(unavailable !== null)('KafkaBus on a Kafka-protocol broker (libr
     const bus = new KafkaBus({ brokers: kafka.brokers, sessionTimeoutMs: 6000 });
     const producer = bus.producer();
     const keys = Array.from({ length: 16 }, (_, i) => `ho-${i}`);
-    const send = (round: number): Promise<void> => producer.send('odds.ticks', keys.map((k, i) => ({ key: k, value: tick(k, 1000 * round + i) })));
+    const send = (round: number): Promise<void> =>
+      producer.send(
+        'odds.ticks',
+        keys.map((k, i) => ({ key: k, value: tick(k, 1000 * round + i) })),
+      );
     const handled: string[] = [];
     let writing = 0;
     const member = (name: string, slowFirst: boolean): ReturnType<KafkaBus['consumer']> => {
@@ -233,7 +299,12 @@ describe.skipIf(unavailable !== null)('KafkaBus on a Kafka-protocol broker (libr
     // partitions of `events`, as configured for the others, this process was configured with 2.
     // No rejoin: it would meet the same topics.
     const rejoins: unknown[] = [];
-    const bus = new KafkaBus({ brokers: kafka.brokers, sessionTimeoutMs: 6000, topics: { events: { partitions: 2, compacted: true } }, onRejoin: (r) => rejoins.push(r) });
+    const bus = new KafkaBus({
+      brokers: kafka.brokers,
+      sessionTimeoutMs: 6000,
+      topics: { events: { partitions: 2, compacted: true } },
+      onRejoin: (r) => rejoins.push(r),
+    });
     await bus.producer().send('odds.snapshot', [{ key: 'x', partitionKey: 'x', value: null }]);
     const consumer = bus.consumer({ groupId: 'refused', topic: ['events', 'odds.snapshot'], fromBeginning: true });
     consumer.run(async () => undefined);
@@ -261,7 +332,10 @@ describe.skipIf(unavailable !== null)('KafkaBus on a Kafka-protocol broker (libr
       expect(report.created).toEqual([]);
       expect(report.autoCreated.sort()).toEqual(Object.keys(TOPIC_CONFIGS).sort());
       expect(report.createError).toMatch(/controller/);
-      expect(report.wider).toEqual([{ topic: 'dead-letter', partitions: 4, configured: 1 }, { topic: 'accounts', partitions: 4, configured: 1 }]);
+      expect(report.wider).toEqual([
+        { topic: 'dead-letter', partitions: 4, configured: 1 },
+        { topic: 'accounts', partitions: 4, configured: 1 },
+      ]);
     } finally {
       await bus.close();
       bare.stop();

@@ -57,7 +57,12 @@ function* causesOf(error: unknown): Generator<Error> {
 /** Whether a kafkajs error (or one it wraps) is a failure to reach the brokers at all. */
 function lostTheBrokers(error: unknown): boolean {
   for (const e of causesOf(error)) {
-    if (e.name === 'KafkaJSConnectionError' || e.name === 'KafkaJSBrokerNotFound' || /ECONNREFUSED|Connection error|Closed connection/.test(e.message)) return true;
+    if (
+      e.name === 'KafkaJSConnectionError' ||
+      e.name === 'KafkaJSBrokerNotFound' ||
+      /ECONNREFUSED|Connection error|Closed connection/.test(e.message)
+    )
+      return true;
   }
   return false;
 }
@@ -144,7 +149,11 @@ export class KafkaBus implements Bus {
   }
 
   /** Decodes one value; a payload the codec cannot read goes to the dead-letter topic and reads as absent. */
-  private async decode<T extends TopicName>(topic: T, partition: number, m: KafkaMessage): Promise<{ ok: true; value: TopicValues[T] | null } | { ok: false }> {
+  private async decode<T extends TopicName>(
+    topic: T,
+    partition: number,
+    m: KafkaMessage,
+  ): Promise<{ ok: true; value: TopicValues[T] | null } | { ok: false }> {
     if (m.value === null) return { ok: true, value: null };
     try {
       const decoded = this.codec.decode(topic, m.value);
@@ -152,10 +161,20 @@ export class KafkaBus implements Bus {
     } catch (e) {
       const reason = e instanceof Error ? e.message : String(e);
       this.deadLettered++;
-      await this.producer().send(TOPICS.deadLetter, [{
-        key: `${topic}:${partition}:${m.offset}`,
-        value: { topic, partition, offset: Number(m.offset), key: m.key?.toString() ?? '', reason: reason.slice(0, 2000), payloadBase64: m.value.toString('base64'), at: Date.now() },
-      }]);
+      await this.producer().send(TOPICS.deadLetter, [
+        {
+          key: `${topic}:${partition}:${m.offset}`,
+          value: {
+            topic,
+            partition,
+            offset: Number(m.offset),
+            key: m.key?.toString() ?? '',
+            reason: reason.slice(0, 2000),
+            payloadBase64: m.value.toString('base64'),
+            at: Date.now(),
+          },
+        },
+      ]);
       return { ok: false };
     }
   }
@@ -196,10 +215,15 @@ export class KafkaBus implements Bus {
         // A cluster whose metadata names no controller among its brokers cannot take CreateTopics
         // (librdkafka's mock cluster): say so at once instead of retrying for half a minute.
         const { brokers, controller } = await admin.describeCluster();
-        if (controller === null || !brokers.some((b) => b.nodeId === controller)) throw new Error(`the cluster names no controller among its brokers (controller id ${String(controller)})`);
+        if (controller === null || !brokers.some((b) => b.nodeId === controller))
+          throw new Error(`the cluster names no controller among its brokers (controller id ${String(controller)})`);
         await admin.createTopics({
           waitForLeaders: true,
-          topics: topics.map(({ topic, partitions, compacted }) => ({ topic, numPartitions: partitions, configEntries: [{ name: 'cleanup.policy', value: compacted ? 'compact' : 'delete' }] })),
+          topics: topics.map(({ topic, partitions, compacted }) => ({
+            topic,
+            numPartitions: partitions,
+            configEntries: [{ name: 'cleanup.policy', value: compacted ? 'compact' : 'delete' }],
+          })),
         });
       },
       autoCreate: async (topics) => {
@@ -284,7 +308,12 @@ export class KafkaBus implements Bus {
     const admin = await this.admin();
     let ends: Map<number, number>;
     try {
-      ends = new Map((await admin.fetchTopicOffsets(topic)).map((p) => [p.partition, Math.min(Number(p.high), scope.before?.(p.partition) ?? Number.POSITIVE_INFINITY)]));
+      ends = new Map(
+        (await admin.fetchTopicOffsets(topic)).map((p) => [
+          p.partition,
+          Math.min(Number(p.high), scope.before?.(p.partition) ?? Number.POSITIVE_INFINITY),
+        ]),
+      );
     } catch {
       return; // no such topic yet: nothing to restore
     }
@@ -293,7 +322,13 @@ export class KafkaBus implements Bus {
     if (remaining.size === 0) return;
     // kafkajs reads only as a group member: a throwaway group that never commits, deleted after.
     const groupId = `restore-${topic}-${randomUUID()}`;
-    const consumer = this.kafka.consumer({ groupId, sessionTimeout: this.sessionTimeoutMs, heartbeatInterval: Math.max(100, Math.floor(this.sessionTimeoutMs / 10)), maxWaitTimeInMs: 50, maxBytes: MAX_FETCH_BYTES });
+    const consumer = this.kafka.consumer({
+      groupId,
+      sessionTimeout: this.sessionTimeoutMs,
+      heartbeatInterval: Math.max(100, Math.floor(this.sessionTimeoutMs / 10)),
+      maxWaitTimeInMs: 50,
+      maxBytes: MAX_FETCH_BYTES,
+    });
     let finish: () => void = () => {};
     let fail: (e: unknown) => void = () => {};
     const done = new Promise<void>((resolve, reject) => {
@@ -311,8 +346,16 @@ export class KafkaBus implements Bus {
           const records: BusRecord<T>[] = [];
           for (const m of batch.messages) {
             if (Number(m.offset) >= end) break;
-            const decoded = this.decodeNow(topic, batch.partition, m) ?? await this.decode(topic, batch.partition, m);
-            if (decoded.ok) records.push({ topic, partition: batch.partition, offset: Number(m.offset), key: m.key?.toString() ?? '', value: decoded.value, timestamp: Number(m.timestamp) });
+            const decoded = this.decodeNow(topic, batch.partition, m) ?? (await this.decode(topic, batch.partition, m));
+            if (decoded.ok)
+              records.push({
+                topic,
+                partition: batch.partition,
+                offset: Number(m.offset),
+                key: m.key?.toString() ?? '',
+                value: decoded.value,
+                timestamp: Number(m.timestamp),
+              });
             resolveOffset(m.offset);
           }
           try {
@@ -321,7 +364,9 @@ export class KafkaBus implements Bus {
             fail(e);
           }
           const last = records[records.length - 1];
-          if (last === undefined ? Number(batch.highWatermark) >= end && end <= Number(batch.firstOffset() ?? end) : last.offset + 1 >= end) {
+          if (
+            last === undefined ? Number(batch.highWatermark) >= end && end <= Number(batch.firstOffset() ?? end) : last.offset + 1 >= end
+          ) {
             remaining.delete(batch.partition);
             if (remaining.size === 0) finish();
           }
@@ -353,7 +398,9 @@ export class KafkaBus implements Bus {
       // mock cluster refuses kafkajs's CreateTopics, so every topic there has 4 partitions), the
       // co-partitioned assigner's check against the configured count refused the one-partition
       // `accounts` group and key changes stopped reaching other replicas.
-      ...(topics.length > 1 ? { partitionAssigners: [coPartitionedAssigner(Object.fromEntries(topics.map((t) => [t, this.configs[t].partitions])))] } : {}),
+      ...(topics.length > 1
+        ? { partitionAssigners: [coPartitionedAssigner(Object.fromEntries(topics.map((t) => [t, this.configs[t].partitions])))] }
+        : {}),
       // A consumer that lost the brokers (its retries, the client's 8 from 100 ms, exhausted)
       // crashes for good instead of kafkajs restarting it forever; other retriable crashes (a
       // rebalance race between members) restart. A crash that is not restarted fails the stage.
@@ -404,10 +451,15 @@ export class KafkaBus implements Bus {
         const committedBy = commit
           ? new Map(committed.flatMap((t) => t.partitions.map((p) => [slot(t.topic, p.partition), Number(p.offset)] as const)))
           : positions;
-        lag = highs.reduce((total, { topic, partitions }) => total + partitions.reduce((sum, p) => {
-          const c = committedBy.get(slot(topic, p.partition)) ?? -1;
-          return sum + Math.max(0, Number(p.high) - (c < 0 ? Number(p.low) : c));
-        }, 0), 0);
+        lag = highs.reduce(
+          (total, { topic, partitions }) =>
+            total +
+            partitions.reduce((sum, p) => {
+              const c = committedBy.get(slot(topic, p.partition)) ?? -1;
+              return sum + Math.max(0, Number(p.high) - (c < 0 ? Number(p.low) : c));
+            }, 0),
+          0,
+        );
       } catch {
         // Lag is advisory; the next refresh will try again.
       }
@@ -444,7 +496,13 @@ export class KafkaBus implements Bus {
         // works: what arrives meanwhile goes out as the next, bigger, batch. Brokers honour
         // fetch.min.bytes unevenly (librdkafka's mock cluster answers each fetch with one
         // producer batch), so the queue also gathers up to `minBatchSize` or `maxWaitMs`.
-        interface Slot { topic: T; partition: number; pending: KafkaMessage[]; next: number; draining: Promise<void> | null }
+        interface Slot {
+          topic: T;
+          partition: number;
+          pending: KafkaMessage[];
+          next: number;
+          draining: Promise<void> | null;
+        }
         const slots = new Map<string, Slot>();
         /** Where gained partitions resume, read after the handoff (slot key -> offset). */
         const floors = new Map<string, number>();
@@ -504,15 +562,25 @@ export class KafkaBus implements Bus {
           const records: BusRecord<T>[] = [];
           for (const m of slice) {
             // Undecodable: to the dead-letter topic with the reason; the stage keeps going.
-            const decoded = this.decodeNow(topic, partition, m) ?? await this.decode(topic, partition, m);
-            if (decoded.ok) records.push({ topic, partition, offset: Number(m.offset), key: m.key?.toString() ?? '', value: decoded.value, timestamp: Number(m.timestamp) });
+            const decoded = this.decodeNow(topic, partition, m) ?? (await this.decode(topic, partition, m));
+            if (decoded.ok)
+              records.push({
+                topic,
+                partition,
+                offset: Number(m.offset),
+                key: m.key?.toString() ?? '',
+                value: decoded.value,
+                timestamp: Number(m.timestamp),
+              });
           }
           if (records.length > 0) await handler({ topic, partition, records });
           const next = Number(slice[slice.length - 1]?.offset ?? -1) + 1;
           positions.set(slot(topic, partition), next);
           if (commit) commitSoon(topic, partition, next);
         };
-        const due = (s: Slot): boolean => s.pending.length > 0 && (s.pending.length >= minBatch || Date.now() - (lastDelivery.get(slot(s.topic, s.partition)) ?? 0) >= maxWait);
+        const due = (s: Slot): boolean =>
+          s.pending.length > 0 &&
+          (s.pending.length >= minBatch || Date.now() - (lastDelivery.get(slot(s.topic, s.partition)) ?? 0) >= maxWait);
         /** Hands a partition's queue to the handler, in order, never more than `maxBatchSize` at once. */
         const kick = (s: Slot): void => {
           if (s.draining || !due(s)) return;
@@ -618,7 +686,14 @@ export class KafkaBus implements Bus {
             if (!isRunning() || isStale() || batch.messages.length === 0) return;
             // A restore can take longer than the session: keep the membership alive meanwhile.
             let restored = false;
-            const ready = assignmentReady.then(() => { restored = true; }, () => { restored = true; });
+            const ready = assignmentReady.then(
+              () => {
+                restored = true;
+              },
+              () => {
+                restored = true;
+              },
+            );
             while (!restored) {
               await Promise.race([ready, new Promise((r) => setTimeout(r, heartbeatMs))]);
               if (!restored) await heartbeat();

@@ -33,9 +33,13 @@ describe.skipIf(unavailable !== null)('a Kafka consumer the group refuses', () =
     const seen: string[] = [];
     await kafka.refuseNext(KAFKA_API.SyncGroup, KAFKA_ERROR.INVALID_REQUEST, 3);
     const consumer = bus.consumer({ groupId: 'refused-often', topic: 'odds.ticks.raw', fromBeginning: true });
-    consumer.run(async (batch) => { seen.push(...batch.records.map((r) => r.key)); });
+    consumer.run(async (batch) => {
+      seen.push(...batch.records.map((r) => r.key));
+    });
     let failed: unknown = null;
-    consumer.done.catch((e: unknown) => { failed = e; });
+    consumer.done.catch((e: unknown) => {
+      failed = e;
+    });
     await bus.producer().send('odds.ticks.raw', [{ key: 'first', partitionKey: 'nba', value: null }]);
     await vi.waitFor(() => expect(seen).toEqual(['first']), { timeout: 30_000, interval: 50 });
 
@@ -49,8 +53,12 @@ describe.skipIf(unavailable !== null)('a Kafka consumer the group refuses', () =
 
     expect(failed).toBeNull();
     expect(rejoins.map((r) => [r.groupId, r.attempt])).toEqual([
-      ['refused-often', 1], ['refused-often', 2], ['refused-often', 3],
-      ['refused-often', 1], ['refused-often', 2], ['refused-often', 3],
+      ['refused-often', 1],
+      ['refused-often', 2],
+      ['refused-often', 3],
+      ['refused-often', 1],
+      ['refused-often', 2],
+      ['refused-often', 3],
     ]);
     expect(rejoins[0]?.reason).toMatch(/malformed/);
   }, 90_000);

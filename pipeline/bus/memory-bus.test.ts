@@ -5,15 +5,34 @@ import type { BusRecord } from './bus.js';
 
 function tick(eventId: string, price: number): OddsTick {
   return {
-    eventId, book: 'pinnacle', market: 'moneyline', selection: 'home', line: null, participant: null,
-    statCategory: null, priceAmerican: price, status: 'open', ts: 1, isLive: false, bookEventId: 'b1', selectionId: null,
+    eventId,
+    book: 'pinnacle',
+    market: 'moneyline',
+    selection: 'home',
+    line: null,
+    participant: null,
+    statCategory: null,
+    priceAmerican: price,
+    status: 'open',
+    ts: 1,
+    isLive: false,
+    bookEventId: 'b1',
+    selectionId: null,
   };
 }
 
 function event(id: string, updatedAt: number): CanonicalEvent {
   return {
-    id, sport: 'basketball', league: 'nba', homeTeamId: 'a', awayTeamId: 'b', startTime: 0,
-    status: 'upcoming', isLive: false, externalIds: {}, updatedAt,
+    id,
+    sport: 'basketball',
+    league: 'nba',
+    homeTeamId: 'a',
+    awayTeamId: 'b',
+    startTime: 0,
+    status: 'upcoming',
+    isLive: false,
+    externalIds: {},
+    updatedAt,
   };
 }
 
@@ -30,8 +49,13 @@ describe('MemoryBus', () => {
     const bus = new MemoryBus();
     const seen: BusRecord<'odds.ticks'>[] = [];
     const consumer = bus.consumer({ groupId: 'g', topic: 'odds.ticks', fromBeginning: true });
-    consumer.run(async (batch) => { seen.push(...batch.records); });
-    await bus.producer().send('odds.ticks', [100, 110, 120].map((p) => ({ key: 'ev1', value: tick('ev1', p) })));
+    consumer.run(async (batch) => {
+      seen.push(...batch.records);
+    });
+    await bus.producer().send(
+      'odds.ticks',
+      [100, 110, 120].map((p) => ({ key: 'ev1', value: tick('ev1', p) })),
+    );
     await until(() => seen.length === 3);
     expect(new Set(seen.map((r) => r.partition)).size).toBe(1);
     expect(seen.map((r) => r.offset)).toEqual([0, 1, 2]);
@@ -45,14 +69,18 @@ describe('MemoryBus', () => {
     const producer = bus.producer();
     const first: number[] = [];
     const c1 = bus.consumer({ groupId: 'g', topic: 'odds.ticks', fromBeginning: true });
-    c1.run(async (b) => { first.push(...b.records.map((r) => r.value?.priceAmerican ?? 0)); });
+    c1.run(async (b) => {
+      first.push(...b.records.map((r) => r.value?.priceAmerican ?? 0));
+    });
     await producer.send('odds.ticks', [{ key: 'e', value: tick('e', 101) }]);
     await until(() => first.length === 1);
     await c1.stop();
     await producer.send('odds.ticks', [{ key: 'e', value: tick('e', 102) }]);
     const second: number[] = [];
     const c2 = bus.consumer({ groupId: 'g', topic: 'odds.ticks', fromBeginning: true });
-    c2.run(async (b) => { second.push(...b.records.map((r) => r.value?.priceAmerican ?? 0)); });
+    c2.run(async (b) => {
+      second.push(...b.records.map((r) => r.value?.priceAmerican ?? 0));
+    });
     await until(() => second.length === 1);
     expect(second).toEqual([102]);
     await c2.stop();
@@ -70,7 +98,9 @@ describe('MemoryBus', () => {
     ]);
     const seen: BusRecord<'events'>[] = [];
     const c = bus.consumer({ groupId: 'late', topic: 'events', fromBeginning: true });
-    c.run(async (b) => { seen.push(...b.records); });
+    c.run(async (b) => {
+      seen.push(...b.records);
+    });
     await until(() => seen.length >= 1);
     await new Promise((r) => setTimeout(r, 20));
     expect(seen.map((r) => [r.key, r.value?.updatedAt ?? null])).toEqual([['e1', 2]]);
@@ -82,12 +112,21 @@ describe('MemoryBus', () => {
     const bus = new MemoryBus({ highWaterMark: 10 });
     const producer = bus.producer();
     let release: () => void = () => {};
-    const gate = new Promise<void>((r) => { release = r; });
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
     const c = bus.consumer({ groupId: 'slow', topic: 'odds.ticks', fromBeginning: true, maxBatchSize: 5 });
-    c.run(async () => { await gate; });
-    await producer.send('odds.ticks', Array.from({ length: 20 }, (_, i) => ({ key: 'e', value: tick('e', 100 + i) })));
+    c.run(async () => {
+      await gate;
+    });
+    await producer.send(
+      'odds.ticks',
+      Array.from({ length: 20 }, (_, i) => ({ key: 'e', value: tick('e', 100 + i) })),
+    );
     let sent = false;
-    const pending = producer.send('odds.ticks', [{ key: 'e', value: tick('e', 999) }]).then(() => { sent = true; });
+    const pending = producer.send('odds.ticks', [{ key: 'e', value: tick('e', 999) }]).then(() => {
+      sent = true;
+    });
     await new Promise((r) => setTimeout(r, 30));
     expect(sent).toBe(false);
     release();
@@ -101,7 +140,9 @@ describe('MemoryBus', () => {
     const bus = new MemoryBus();
     const batches: number[] = [];
     const c = bus.consumer({ groupId: 'sink', topic: 'odds.ticks', fromBeginning: true, minBatchSize: 1000, maxWaitMs: 80 });
-    c.run(async (b) => { batches.push(b.records.length); });
+    c.run(async (b) => {
+      batches.push(b.records.length);
+    });
     const producer = bus.producer();
     for (let i = 0; i < 5; i++) await producer.send('odds.ticks', [{ key: 'e', value: tick('e', 100 + i) }]);
     await new Promise((r) => setTimeout(r, 20));
@@ -124,7 +165,7 @@ describe('MemoryBus', () => {
  * before the next round.
  */
 describe('MemoryBus turns', () => {
-  it('delivers in a later turn of the event loop, not on the producer\'s call stack', async () => {
+  it("delivers in a later turn of the event loop, not on the producer's call stack", async () => {
     const bus = new MemoryBus();
     const seen: number[] = [];
     const consumer = bus.consumer({ groupId: 'g', topic: 'odds.ticks', fromBeginning: true });

@@ -1,15 +1,6 @@
 import { TOPIC_CONFIGS } from '../../schemas/index.js';
 import type { TopicConfig, TopicName, TopicValues } from '../../schemas/index.js';
-import type {
-  Bus,
-  BusRecord,
-  Consumer,
-  ConsumerOptions,
-  OutgoingRecord,
-  Producer,
-  ReadScope,
-  RecordBatch,
-} from './bus.js';
+import type { Bus, BusRecord, Consumer, ConsumerOptions, OutgoingRecord, Producer, ReadScope, RecordBatch } from './bus.js';
 import { topicsOf } from './bus.js';
 import { partitionFor } from './partitioner.js';
 
@@ -64,9 +55,7 @@ class Partition {
   /** Records from `position` on, at most `max`: compacted history first for a late joiner. */
   read(position: number, max: number): StoredRecord[] {
     if (position < this.baseOffset && this.compacted) {
-      const older = [...this.compacted.values()]
-        .filter((r) => r.offset >= position)
-        .sort((a, b) => a.offset - b.offset);
+      const older = [...this.compacted.values()].filter((r) => r.offset >= position).sort((a, b) => a.offset - b.offset);
       if (older.length > 0) return older.slice(0, max);
     }
     const start = Math.max(position, this.baseOffset) - this.baseOffset;
@@ -144,7 +133,8 @@ class Turns {
       const rank = (w: { priority: number; since: number }): number => w.priority + Math.floor((now - w.since) / AGING_MS);
       let best = 0;
       for (let i = 1; i < this.waiting.length; i++) {
-        if (rank(this.waiting[i] as { priority: number; since: number }) > rank(this.waiting[best] as { priority: number; since: number })) best = i;
+        if (rank(this.waiting[i] as { priority: number; since: number }) > rank(this.waiting[best] as { priority: number; since: number }))
+          best = i;
       }
       const [turn] = this.waiting.splice(best, 1);
       if (!turn) return;
@@ -243,7 +233,16 @@ export class MemoryBus implements Bus {
         const stored = p.read(position, 10_000).filter((r) => r.offset < end);
         const last = stored[stored.length - 1];
         if (!last) break;
-        handle(stored.map((r) => ({ topic: name, partition, offset: r.offset, key: r.key, value: r.value as TopicValues[T] | null, timestamp: r.timestamp })));
+        handle(
+          stored.map((r) => ({
+            topic: name,
+            partition,
+            offset: r.offset,
+            key: r.key,
+            value: r.value as TopicValues[T] | null,
+            timestamp: r.timestamp,
+          })),
+        );
         position = last.offset + 1;
       }
     });
@@ -255,9 +254,7 @@ export class MemoryBus implements Bus {
       const topic = this.topic(name);
       let offsets = topic.groups.get(options.groupId);
       if (!offsets) {
-        offsets = topic.partitions.map((p) =>
-          options.fromBeginning ? (p.compacted ? 0 : p.baseOffset) : p.endOffset,
-        );
+        offsets = topic.partitions.map((p) => (options.fromBeginning ? (p.compacted ? 0 : p.baseOffset) : p.endOffset));
         topic.groups.set(options.groupId, offsets);
       }
       // Batching is about real elapsed time, not the (possibly replayed) clock of the data.
@@ -377,7 +374,10 @@ export class MemoryBus implements Bus {
         if (running) await done.catch(() => undefined);
       },
       lag: () =>
-        sources.reduce((total, { topic, committed }) => total + topic.partitions.reduce((sum, p, i) => sum + (p.endOffset - (committed[i] ?? 0)), 0), 0),
+        sources.reduce(
+          (total, { topic, committed }) => total + topic.partitions.reduce((sum, p, i) => sum + (p.endOffset - (committed[i] ?? 0)), 0),
+          0,
+        ),
     };
   }
 

@@ -13,7 +13,10 @@ const CONFIGS: Record<string, TopicConfig> = {
 };
 
 /** A cluster holding `topics`, whose CreateTopics and auto-creation behave as told. */
-function cluster(topics: Record<string, number>, behaviour: { create: 'ok' | 'refuse'; autoCreate: number | null }): TopicAdmin & { created: string[] } {
+function cluster(
+  topics: Record<string, number>,
+  behaviour: { create: 'ok' | 'refuse'; autoCreate: number | null },
+): TopicAdmin & { created: string[] } {
   const existing = new Map(Object.entries(topics));
   const created: string[] = [];
   return {
@@ -54,10 +57,14 @@ describe('ensureTopics', () => {
   it('refuses to start when topics are missing and the cluster neither creates nor auto-creates them, naming them and why', async () => {
     const run = ensureTopics(cluster({ events: 4 }, { create: 'refuse', autoCreate: null }), CONFIGS);
     await expect(run).rejects.toThrow(TopicsUnavailableError);
-    await expect(run).rejects.toThrow('Kafka topics odds.ticks, accounts are missing and cannot be created (Broker 0 not found in the cached metadata)');
+    await expect(run).rejects.toThrow(
+      'Kafka topics odds.ticks, accounts are missing and cannot be created (Broker 0 not found in the cached metadata)',
+    );
   });
 
   it('refuses topics with fewer partitions than configured: producers would write to partitions that do not exist', async () => {
-    await expect(ensureTopics(cluster({ 'odds.ticks': 4, events: 2, accounts: 1 }, { create: 'ok', autoCreate: null }), CONFIGS)).rejects.toThrow('events has 2 (configured 4)');
+    await expect(
+      ensureTopics(cluster({ 'odds.ticks': 4, events: 2, accounts: 1 }, { create: 'ok', autoCreate: null }), CONFIGS),
+    ).rejects.toThrow('events has 2 (configured 4)');
   });
 });

@@ -54,7 +54,9 @@ export async function ensureTopics(admin: TopicAdmin, configs: Readonly<Record<s
   const missing = names.filter((t) => !counts.has(t));
   if (missing.length > 0) {
     try {
-      await admin.create(missing.map((topic) => ({ topic, partitions: configs[topic]?.partitions ?? 1, compacted: configs[topic]?.compacted ?? false })));
+      await admin.create(
+        missing.map((topic) => ({ topic, partitions: configs[topic]?.partitions ?? 1, compacted: configs[topic]?.compacted ?? false })),
+      );
       report.created = missing;
     } catch (e) {
       report.createError = messageOf(e);
@@ -63,7 +65,9 @@ export async function ensureTopics(admin: TopicAdmin, configs: Readonly<Record<s
     counts = await admin.partitionCounts(names);
     const still = missing.filter((t) => !counts.has(t));
     if (still.length > 0) {
-      throw new TopicsUnavailableError(`Kafka topics ${still.join(', ')} are missing and cannot be created (${report.createError ?? 'not visible after creation'}); create them with the partition counts and cleanup policies of docs/architecture.md (Topics), or grant this client CreateTopics`);
+      throw new TopicsUnavailableError(
+        `Kafka topics ${still.join(', ')} are missing and cannot be created (${report.createError ?? 'not visible after creation'}); create them with the partition counts and cleanup policies of docs/architecture.md (Topics), or grant this client CreateTopics`,
+      );
     }
     if (report.createError !== null) report.autoCreated = missing;
   }
@@ -75,7 +79,9 @@ export async function ensureTopics(admin: TopicAdmin, configs: Readonly<Record<s
     else if (partitions > configured) report.wider.push({ topic, partitions, configured });
   }
   if (narrower.length > 0) {
-    throw new TopicsUnavailableError(`Kafka topics have fewer partitions than configured, so records would go to partitions that do not exist: ${narrower.join(', ')}`);
+    throw new TopicsUnavailableError(
+      `Kafka topics have fewer partitions than configured, so records would go to partitions that do not exist: ${narrower.join(', ')}`,
+    );
   }
   return report;
 }

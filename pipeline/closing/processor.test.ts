@@ -11,13 +11,25 @@ const START = event().startTime;
 const dec = (a: number): number => (a > 0 ? 1 + a / 100 : 1 + 100 / -a);
 
 /** Ticks through the real snapshot and opportunity processors into the closing processor. */
-function harness(): { feed(ticks: OddsTick[], now: number): ClosingOutput; event(over: Parameters<typeof event>[0], now: number): ClosingOutput; final(home: number, away: number, now: number): ClosingOutput; closing: ClosingProcessor } {
+function harness(): {
+  feed(ticks: OddsTick[], now: number): ClosingOutput;
+  event(over: Parameters<typeof event>[0], now: number): ClosingOutput;
+  final(home: number, away: number, now: number): ClosingOutput;
+  closing: ClosingProcessor;
+} {
   const snapshot = new SnapshotProcessor();
   const opportunities = new OpportunityProcessor({ referenceBooks: ['pinnacle'], fallbackReferenceBooks: [] });
   const closing = new ClosingProcessor({ referenceBooks: ['pinnacle'], fallbackReferenceBooks: [] });
-  const merge = (a: ClosingOutput, b: ClosingOutput): ClosingOutput => ({ closing: [...a.closing, ...b.closing], grades: [...a.grades, ...b.grades], entries: [...a.entries, ...b.entries] });
+  const merge = (a: ClosingOutput, b: ClosingOutput): ClosingOutput => ({
+    closing: [...a.closing, ...b.closing],
+    grades: [...a.grades, ...b.grades],
+    entries: [...a.entries, ...b.entries],
+  });
   const opps = (changes: OpportunityChange[], now: number): ClosingOutput =>
-    closing.handleBatch(changes.map((c) => ({ type: 'opportunity' as const, opportunity: c.opportunity })), now);
+    closing.handleBatch(
+      changes.map((c) => ({ type: 'opportunity' as const, opportunity: c.opportunity })),
+      now,
+    );
   return {
     closing,
     feed(ticks, now) {
@@ -32,10 +44,31 @@ function harness(): { feed(ticks: OddsTick[], now: number): ClosingOutput; event
     },
     event(over, now) {
       const e = event(over);
-      return merge(closing.handleBatch([{ type: 'event', event: e }], now), opps(opportunities.handle({ type: 'event', event: e }, now), now));
+      return merge(
+        closing.handleBatch([{ type: 'event', event: e }], now),
+        opps(opportunities.handle({ type: 'event', event: e }, now), now),
+      );
     },
     final(home, away, now) {
-      const state: GameState = { eventId: EVENT_ID, sport: 'basketball', league: 'nba', homeTeamId: 'h', awayTeamId: 'a', status: 'final', homeScore: home, awayScore: away, period: 'FT', clock: null, possession: null, server: null, lastPlay: null, extras: {}, primaryBook: 'pinnacle', bookCount: 2, updatedAt: now };
+      const state: GameState = {
+        eventId: EVENT_ID,
+        sport: 'basketball',
+        league: 'nba',
+        homeTeamId: 'h',
+        awayTeamId: 'a',
+        status: 'final',
+        homeScore: home,
+        awayScore: away,
+        period: 'FT',
+        clock: null,
+        possession: null,
+        server: null,
+        lastPlay: null,
+        extras: {},
+        primaryBook: 'pinnacle',
+        bookCount: 2,
+        updatedAt: now,
+      };
       return closing.handleBatch([{ type: 'gamestate', state }], now);
     },
   };
@@ -51,7 +84,10 @@ describe('closing lines', () => {
     const out = h.event({ status: 'live', isLive: true, updatedAt: START }, START);
     const fair = deVigPower([dec(-160), dec(140)]);
     expect(out.closing.map((c) => `${c.book}|${c.selection}|${c.priceAmerican}`).sort()).toEqual([
-      'draftkings|away|120', 'draftkings|home|-140', 'pinnacle|away|140', 'pinnacle|home|-160',
+      'draftkings|away|120',
+      'draftkings|home|-140',
+      'pinnacle|away|140',
+      'pinnacle|home|-160',
     ]);
     const dkHome = out.closing.find((c) => c.book === 'draftkings' && c.selection === 'home');
     expect(dkHome?.noVig.power).toBeCloseTo(fair[0] ?? 0, 6);
@@ -63,11 +99,17 @@ describe('closing lines', () => {
   it('keeps what books pull at kickoff, drops lines pulled before the start, and ignores in-play prices', () => {
     const h = harness();
     h.event({}, T0);
-    h.feed([...spread('pinnacle', -3.5, -110, -110), ...spread('draftkings', -3.5, -105, -115), ...spread('draftkings', -4, -100, -120)], T0);
+    h.feed(
+      [...spread('pinnacle', -3.5, -110, -110), ...spread('draftkings', -3.5, -105, -115), ...spread('draftkings', -4, -100, -120)],
+      T0,
+    );
     h.feed(spread('draftkings', -4, null, null), T0 + 60_000); // pulled an hour before the start
     h.feed(spread('draftkings', -3.5, null, null), START); // pulled at kickoff
     h.feed(spread('pinnacle', -3.5, -200, 160, { isLive: true, ts: START + 1 }), START + 1);
-    const lines = h.closing.closingOf(EVENT_ID).map((c) => `${c.book}|${c.selection}|${c.line}|${c.priceAmerican}`).sort();
+    const lines = h.closing
+      .closingOf(EVENT_ID)
+      .map((c) => `${c.book}|${c.selection}|${c.line}|${c.priceAmerican}`)
+      .sort();
     expect(lines).toEqual(['draftkings|away|3.5|-115', 'draftkings|home|-3.5|-105', 'pinnacle|away|3.5|-110', 'pinnacle|home|-3.5|-110']);
   });
 

@@ -118,9 +118,23 @@ export class ClosingProcessor {
       }
       s.closing.set(line.rowKey, line);
       s.pre.set(line.rowKey, {
-        id: line.rowKey, eventId: line.eventId, book: line.book, market: line.market, selection: line.selection, line: line.line,
-        participant: line.participant, statCategory: line.statCategory, priceAmerican: line.priceAmerican, priceDecimal: line.priceDecimal,
-        probability: line.impliedProbability, ts: line.oddsTs, isLive: false, bookEventId: '', selectionId: null, isActive: true, suspendedSince: null,
+        id: line.rowKey,
+        eventId: line.eventId,
+        book: line.book,
+        market: line.market,
+        selection: line.selection,
+        line: line.line,
+        participant: line.participant,
+        statCategory: line.statCategory,
+        priceAmerican: line.priceAmerican,
+        priceDecimal: line.priceDecimal,
+        probability: line.impliedProbability,
+        ts: line.oddsTs,
+        isLive: false,
+        bookEventId: '',
+        selectionId: null,
+        isActive: true,
+        suspendedSince: null,
       });
     }
   }
@@ -263,7 +277,8 @@ export class ClosingProcessor {
     for (const [key, r] of rows.sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
       const i = outcomes.indexOf(r.selection);
       const noVig = {} as Record<ClosingDevigMethod, number | null>;
-      for (const m of METHODS) noVig[m] = refs.length > 0 && i >= 0 ? round(refs.reduce((sum, ref) => sum + (ref.fair[m][i] ?? 0), 0) / refs.length, 6) : null;
+      for (const m of METHODS)
+        noVig[m] = refs.length > 0 && i >= 0 ? round(refs.reduce((sum, ref) => sum + (ref.fair[m][i] ?? 0), 0) / refs.length, 6) : null;
       const own = complete(r.book);
       const ownFair = own ? fairOf(own) : null;
       const line: ClosingLine = {
@@ -290,7 +305,8 @@ export class ClosingProcessor {
         capturedAt: s.capturedAt ?? now,
       };
       const previous = s.closing.get(key);
-      if (previous && previous.priceAmerican === line.priceAmerican && previous.oddsTs === line.oddsTs && sameNoVig(previous, line)) continue;
+      if (previous && previous.priceAmerican === line.priceAmerican && previous.oddsTs === line.oddsTs && sameNoVig(previous, line))
+        continue;
       s.closing.set(key, line);
       out.closing.push(line);
       this.counters.closingLines++;
@@ -360,7 +376,13 @@ export class ClosingProcessor {
 }
 
 /** Family and canonical line: the rows priced against each other. */
-function groupKey(r: { market: OddsRow['market']; participant: string | null; statCategory: string | null; selection: SelectionType; line: number | null }): string {
+function groupKey(r: {
+  market: OddsRow['market'];
+  participant: string | null;
+  statCategory: string | null;
+  selection: SelectionType;
+  line: number | null;
+}): string {
   return `${familyKey(r)}|${lineKey(canonicalLine(r))}`;
 }
 
@@ -368,7 +390,10 @@ function groupKey(r: { market: OddsRow['market']; participant: string | null; st
  * Settles a full-game bet on the final score; null for markets the score cannot settle here
  * (periods, team totals, props, outrights).
  */
-export function settle(g: { market: string; selection: SelectionType; line: number | null }, final: { home: number; away: number }): GradeResult | null {
+export function settle(
+  g: { market: string; selection: SelectionType; line: number | null },
+  final: { home: number; away: number },
+): GradeResult | null {
   const margin = final.home - final.away;
   const decide = (x: number): GradeResult => (x > 0 ? 'win' : x < 0 ? 'loss' : 'push');
   switch (g.market) {
@@ -397,5 +422,10 @@ function sameNoVig(a: ClosingLine, b: ClosingLine): boolean {
 }
 
 function sameGrade(a: ClvGrade, b: ClvGrade): boolean {
-  return a.clvPercent === b.clvPercent && a.closingNoVigProbability === b.closingNoVigProbability && a.closingPriceAmerican === b.closingPriceAmerican && a.closingDevigBook === b.closingDevigBook;
+  return (
+    a.clvPercent === b.clvPercent &&
+    a.closingNoVigProbability === b.closingNoVigProbability &&
+    a.closingPriceAmerican === b.closingPriceAmerican &&
+    a.closingDevigBook === b.closingDevigBook
+  );
 }

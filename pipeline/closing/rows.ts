@@ -50,14 +50,32 @@ export async function storedClosingLines(store: OlapStore, startedAfter: number)
   const num = (v: unknown): number => Number(v);
   const orNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
   return rows.map((r) => ({
-    rowKey: String(r['row_key']), eventId: String(r['event_id']), sport: String(r['sport']), league: String(r['league']),
-    homeTeamId: String(r['home_team_id']), awayTeamId: String(r['away_team_id']), eventStartTime: num(r['start_ms']),
-    book: String(r['sportsbook']), market: r['market'] as ClosingLine['market'], participant: (r['participant'] as string | null) ?? null,
-    statCategory: (r['stat_category'] as string | null) ?? null, selection: r['selection'] as ClosingLine['selection'], line: orNull(r['line']),
-    priceAmerican: num(r['odds_american']), priceDecimal: num(r['odds_decimal']), impliedProbability: num(r['implied_probability']),
+    rowKey: String(r['row_key']),
+    eventId: String(r['event_id']),
+    sport: String(r['sport']),
+    league: String(r['league']),
+    homeTeamId: String(r['home_team_id']),
+    awayTeamId: String(r['away_team_id']),
+    eventStartTime: num(r['start_ms']),
+    book: String(r['sportsbook']),
+    market: r['market'] as ClosingLine['market'],
+    participant: (r['participant'] as string | null) ?? null,
+    statCategory: (r['stat_category'] as string | null) ?? null,
+    selection: r['selection'] as ClosingLine['selection'],
+    line: orNull(r['line']),
+    priceAmerican: num(r['odds_american']),
+    priceDecimal: num(r['odds_decimal']),
+    impliedProbability: num(r['implied_probability']),
     bookNoVigProbability: orNull(r['book_no_vig_probability']),
-    noVig: { power: orNull(r['no_vig_power']), multiplicative: orNull(r['no_vig_multiplicative']), additive: orNull(r['no_vig_additive']), shin: orNull(r['no_vig_shin']) },
-    referenceBooks: (r['reference_books'] as string[] | null) ?? [], oddsTs: num(r['odds_ms']), capturedAt: num(r['captured_ms']),
+    noVig: {
+      power: orNull(r['no_vig_power']),
+      multiplicative: orNull(r['no_vig_multiplicative']),
+      additive: orNull(r['no_vig_additive']),
+      shin: orNull(r['no_vig_shin']),
+    },
+    referenceBooks: (r['reference_books'] as string[] | null) ?? [],
+    oddsTs: num(r['odds_ms']),
+    capturedAt: num(r['captured_ms']),
   }));
 }
 

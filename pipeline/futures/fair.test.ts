@@ -8,11 +8,29 @@ const T = Date.UTC(2026, 10, 22, 12);
 function board(book: string, prices: readonly number[], ts = T): FuturesQuote {
   const teams = ['boston-celtics', 'denver-nuggets', 'los-angeles-lakers', 'milwaukee-bucks'];
   return {
-    key: `nba-2026-27-championship|${book}`, futureId: 'nba-2026-27-championship', name: 'NBA 2026-27 Championship Winner', sport: 'basketball', league: 'nba',
-    futureType: 'TEAM', market: 'championship', season: '2026-27', subjectTeamId: null, settlesAt: Date.UTC(2027, 6, 1) - 1, book, bookMarketId: `${book}-1`, ts,
+    key: `nba-2026-27-championship|${book}`,
+    futureId: 'nba-2026-27-championship',
+    name: 'NBA 2026-27 Championship Winner',
+    sport: 'basketball',
+    league: 'nba',
+    futureType: 'TEAM',
+    market: 'championship',
+    season: '2026-27',
+    subjectTeamId: null,
+    settlesAt: Date.UTC(2027, 6, 1) - 1,
+    book,
+    bookMarketId: `${book}-1`,
+    ts,
     selections: prices.map((a, i) => {
       const d = a > 0 ? 1 + a / 100 : 1 + 100 / -a;
-      return { selection: teams[i] as string, selectionId: teams[i] as string, line: null, priceAmerican: a, priceDecimal: d, probability: 1 / d };
+      return {
+        selection: teams[i] as string,
+        selectionId: teams[i] as string,
+        line: null,
+        priceAmerican: a,
+        priceDecimal: d,
+        probability: 1 / d,
+      };
     }),
   };
 }
@@ -36,10 +54,15 @@ describe('futures fair line and +EV', () => {
     for (const m of ['power', 'multiplicative', 'additive', 'shin', 'odds_ratio', 'logit'] as const) {
       expect(line.selections.reduce((s, x) => s + (x.fair?.[m] ?? 0), 0)).toBeCloseTo(1, 5);
     }
-    expect(line.selections.map((s) => [s.bestBook, s.bestPriceAmerican])).toEqual([['pinnacle', 150], ['circa', 260], ['circa', 400], ['circa', 650]]);
+    expect(line.selections.map((s) => [s.bestBook, s.bestPriceAmerican])).toEqual([
+      ['pinnacle', 150],
+      ['circa', 260],
+      ['circa', 400],
+      ['circa', 650],
+    ]);
   });
 
-  it('finds the soft book\'s long price above the references\' fair probability, with exact EV', () => {
+  it("finds the soft book's long price above the references' fair probability, with exact EV", () => {
     const line = futuresFairLine([board('pinnacle', PINNACLE), board('circa', CIRCA), board('draftkings', [130, 200, 300, 800])], OPTIONS);
     const dk = line.opportunities.filter((o) => o.book === 'draftkings');
     expect(dk.map((o) => o.selectionId)).toEqual(['milwaukee-bucks']);
@@ -64,7 +87,7 @@ describe('futures fair line and +EV', () => {
     expect(line.references).toEqual(['betonlineag']);
   });
 
-  it('keeps an opportunity\'s detection time while it lasts and records its expiry', () => {
+  it("keeps an opportunity's detection time while it lasts and records its expiry", () => {
     const p = new FuturesProcessor(OPTIONS);
     const first = p.handle([board('pinnacle', PINNACLE), board('circa', CIRCA), board('draftkings', [130, 200, 300, 800])], T);
     const id = first.markets[0]?.opportunities.find((o) => o.book === 'draftkings')?.id;
@@ -78,7 +101,12 @@ describe('futures fair line and +EV', () => {
     expect(third.ev.filter((v) => v.expiredAt !== null).map((v) => [v.opportunity.id, v.expiredAt])).toEqual([[id, T + 120_000]]);
     // The latest table hears of each outcome of the new board; a delisted outcome is marked removed.
     const cut = board('draftkings', [130, 200, 300], T + 180_000);
-    expect(p.handle([cut], T + 180_000).latest.filter((l) => l.removed).map((l) => l.price.selectionId)).toEqual(['milwaukee-bucks']);
+    expect(
+      p
+        .handle([cut], T + 180_000)
+        .latest.filter((l) => l.removed)
+        .map((l) => l.price.selectionId),
+    ).toEqual(['milwaukee-bucks']);
     expect(p.counters.expired).toBeGreaterThanOrEqual(1);
   });
 });

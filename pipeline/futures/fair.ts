@@ -100,12 +100,24 @@ export function futuresFairLine(boards: readonly FuturesQuote[], options: Future
   const common = primary.length > 0 ? primary : fallback;
 
   // Best price and book count per outcome, in the order the outcomes first appear (by book).
-  const outcomes = new Map<string, { selection: string; selectionId: string; line: number | null; bestBook: string; best: number; bestAmerican: number; count: number }>();
+  const outcomes = new Map<
+    string,
+    { selection: string; selectionId: string; line: number | null; bestBook: string; best: number; bestAmerican: number; count: number }
+  >();
   for (const b of open) {
     for (const s of b.selections) {
       const k = outcomeKey(s);
       const o = outcomes.get(k);
-      if (!o) outcomes.set(k, { selection: s.selection, selectionId: s.selectionId, line: s.line, bestBook: b.book, best: s.priceDecimal, bestAmerican: s.priceAmerican, count: 1 });
+      if (!o)
+        outcomes.set(k, {
+          selection: s.selection,
+          selectionId: s.selectionId,
+          line: s.line,
+          bestBook: b.book,
+          best: s.priceDecimal,
+          bestAmerican: s.priceAmerican,
+          count: 1,
+        });
       else {
         o.count++;
         if (s.priceDecimal > o.best) Object.assign(o, { bestBook: b.book, best: s.priceDecimal, bestAmerican: s.priceAmerican });
@@ -126,7 +138,10 @@ export function futuresFairLine(boards: readonly FuturesQuote[], options: Future
     };
   });
   // Shortest first (most likely), as books list them.
-  selections.sort((a, b) => (b.fair?.power ?? 0) - (a.fair?.power ?? 0) || a.bestPriceDecimal - b.bestPriceDecimal || (a.selectionId < b.selectionId ? -1 : 1));
+  selections.sort(
+    (a, b) =>
+      (b.fair?.power ?? 0) - (a.fair?.power ?? 0) || a.bestPriceDecimal - b.bestPriceDecimal || (a.selectionId < b.selectionId ? -1 : 1),
+  );
 
   const opportunities: FuturesFairLine['opportunities'] = [];
   for (const b of open) {
@@ -186,5 +201,8 @@ function roundFair(f: FutureFairByMethod): FutureFairByMethod {
 
 /** 16 lowercase hex digits (the reference's opportunity id shape), stable per market, book, outcome and line. */
 export function futuresOpportunityId(futureId: string, book: string, s: { selectionId: string; line: number | null }): string {
-  return createHash('sha1').update(`future_ev|${futureId}|${book}|${outcomeKey(s)}`).digest('hex').slice(0, 16);
+  return createHash('sha1')
+    .update(`future_ev|${futureId}|${book}|${outcomeKey(s)}`)
+    .digest('hex')
+    .slice(0, 16);
 }

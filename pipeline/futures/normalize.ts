@@ -61,10 +61,26 @@ export class FuturesNormalizer {
         selectionId = foldName(s.name).replace(/\s+/g, '-');
       } else {
         selectionId = foldName(s.name);
-        selection = selectionId === 'over' ? 'Over' : selectionId === 'under' ? 'Under' : selectionId === 'yes' ? 'Yes' : selectionId === 'no' ? 'No' : s.name;
+        selection =
+          selectionId === 'over'
+            ? 'Over'
+            : selectionId === 'under'
+              ? 'Under'
+              : selectionId === 'yes'
+                ? 'Yes'
+                : selectionId === 'no'
+                  ? 'No'
+                  : s.name;
       }
       const priceDecimal = americanToDecimal(s.priceAmerican);
-      selections.push({ selection, selectionId, line: s.line, priceAmerican: s.priceAmerican, priceDecimal, probability: 1 / priceDecimal });
+      selections.push({
+        selection,
+        selectionId,
+        line: s.line,
+        priceAmerican: s.priceAmerican,
+        priceDecimal,
+        probability: 1 / priceDecimal,
+      });
     }
     const subjectName = subjectTeamId === null ? null : (this.teams.team(subjectTeamId)?.name ?? raw.subject);
     const futureId = `${league.id}-${raw.season}-${raw.market}${subjectTeamId === null ? '' : `-${subjectTeamId}`}`;

@@ -16,7 +16,17 @@ describe('Normalizer.forgetLeagues', () => {
   it('drops the events and listings of the leagues it no longer normalizes and keeps the others', () => {
     const n = new Normalizer({ teams: TEAMS, leagues: LEAGUES });
     const nba = n.handle(raw({}), T0).tick?.eventId;
-    const nhl = n.handle(raw({ bookEventId: 'p2', sport: 'hockey', league: 'nhl', homeTeam: 'Boston Bruins', awayTeam: 'Toronto Maple Leafs', outcome: 'Boston Bruins' }), T0).tick?.eventId;
+    const nhl = n.handle(
+      raw({
+        bookEventId: 'p2',
+        sport: 'hockey',
+        league: 'nhl',
+        homeTeam: 'Boston Bruins',
+        awayTeam: 'Toronto Maple Leafs',
+        outcome: 'Boston Bruins',
+      }),
+      T0,
+    ).tick?.eventId;
     expect([nba, nhl, n.eventCount]).toEqual(['nba-20261122-bos-lal', 'nhl-20261122-tor-bos', 2]);
 
     n.forgetLeagues((league) => league !== 'nhl');

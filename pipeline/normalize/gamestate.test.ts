@@ -6,20 +6,61 @@ import { rawTick } from '../../test/support/raw-tick.js';
 const H = 60 * 60 * 1000;
 const T0 = Date.UTC(2026, 10, 22, 18, 0);
 const leagues: LeagueDef[] = [
-  { id: 'nba', numericalId: 1, name: 'NBA', sport: 'basketball', season: { from: 10, to: 6 }, markets: ['moneyline'], threeWay: false, scoring: { total: 228, spreadStep: 0.5, totalStep: 0.5 }, propStats: [] },
+  {
+    id: 'nba',
+    numericalId: 1,
+    name: 'NBA',
+    sport: 'basketball',
+    season: { from: 10, to: 6 },
+    markets: ['moneyline'],
+    threeWay: false,
+    scoring: { total: 228, spreadStep: 0.5, totalStep: 0.5 },
+    propStats: [],
+  },
 ];
 const teams: TeamDef[] = [
-  { id: 'lakers', numericalId: 1, name: 'Los Angeles Lakers', abbreviation: 'LAL', sport: 'basketball', leagues: ['nba'], aliases: ['Lakers'] },
-  { id: 'celtics', numericalId: 2, name: 'Boston Celtics', abbreviation: 'BOS', sport: 'basketball', leagues: ['nba'], aliases: ['Celtics'] },
+  {
+    id: 'lakers',
+    numericalId: 1,
+    name: 'Los Angeles Lakers',
+    abbreviation: 'LAL',
+    sport: 'basketball',
+    leagues: ['nba'],
+    aliases: ['Lakers'],
+  },
+  {
+    id: 'celtics',
+    numericalId: 2,
+    name: 'Boston Celtics',
+    abbreviation: 'BOS',
+    sport: 'basketball',
+    leagues: ['nba'],
+    aliases: ['Celtics'],
+  },
 ];
 
 const raw = (over: Partial<RawTick> = {}): RawTick => rawTick(T0, { bookEventId: 'p1', ...over });
 
 function state(over: Partial<RawGameState> = {}): RawGameState {
   return {
-    kind: 'gamestate', book: 'pinnacle', bookEventId: 'p1', sport: 'basketball', league: 'nba', homeTeam: 'Los Angeles Lakers', awayTeam: 'Boston Celtics',
-    status: 'live', homeScore: 10, awayScore: 7, period: 'Q1', clock: '05:00', possession: 'home', server: null, lastPlay: 'home +2 (Q1)',
-    extras: { fouls: [2, 3] }, ts: T0 + 600_000, ...over,
+    kind: 'gamestate',
+    book: 'pinnacle',
+    bookEventId: 'p1',
+    sport: 'basketball',
+    league: 'nba',
+    homeTeam: 'Los Angeles Lakers',
+    awayTeam: 'Boston Celtics',
+    status: 'live',
+    homeScore: 10,
+    awayScore: 7,
+    period: 'Q1',
+    clock: '05:00',
+    possession: 'home',
+    server: null,
+    lastPlay: 'home +2 (Q1)',
+    extras: { fouls: [2, 3] },
+    ts: T0 + 600_000,
+    ...over,
   };
 }
 
@@ -28,7 +69,15 @@ describe('game state in the normalizer', () => {
     const n = new Normalizer({ teams, leagues });
     n.handle(raw(), T0 - H);
     const r = n.handleGameState(state(), T0 + 600_000);
-    expect(r.state).toMatchObject({ eventId: 'nba-20261122-bos-lal', status: 'live', homeScore: 10, awayScore: 7, possession: 'home', primaryBook: 'pinnacle', bookCount: 1 });
+    expect(r.state).toMatchObject({
+      eventId: 'nba-20261122-bos-lal',
+      status: 'live',
+      homeScore: 10,
+      awayScore: 7,
+      possession: 'home',
+      primaryBook: 'pinnacle',
+      bookCount: 1,
+    });
     expect(r.events.map((e) => [e.status, e.isLive])).toEqual([['live', true]]);
     const end = n.handleGameState(state({ status: 'final', homeScore: 101, awayScore: 99, period: 'FT' }), T0 + 3 * H);
     expect(end.events.map((e) => [e.status, e.isLive])).toEqual([['final', false]]);
@@ -37,8 +86,22 @@ describe('game state in the normalizer', () => {
   it('turns scores round when the reporting book lists the teams the other way', () => {
     const n = new Normalizer({ teams, leagues });
     n.handle(raw(), T0 - H);
-    n.handle(raw({ book: 'draftkings', bookEventId: 'd9', homeTeam: 'Boston Celtics', awayTeam: 'Los Angeles Lakers', outcome: 'Boston Celtics' }), T0 - H);
-    const r = n.handleGameState(state({ book: 'draftkings', bookEventId: 'd9', homeTeam: 'Boston Celtics', awayTeam: 'Los Angeles Lakers', homeScore: 7, awayScore: 10, possession: 'away' }), T0);
+    n.handle(
+      raw({ book: 'draftkings', bookEventId: 'd9', homeTeam: 'Boston Celtics', awayTeam: 'Los Angeles Lakers', outcome: 'Boston Celtics' }),
+      T0 - H,
+    );
+    const r = n.handleGameState(
+      state({
+        book: 'draftkings',
+        bookEventId: 'd9',
+        homeTeam: 'Boston Celtics',
+        awayTeam: 'Los Angeles Lakers',
+        homeScore: 7,
+        awayScore: 10,
+        possession: 'away',
+      }),
+      T0,
+    );
     expect(r.state).toMatchObject({ homeScore: 10, awayScore: 7, possession: 'home', extras: { fouls: [3, 2] } });
   });
 

@@ -7,11 +7,38 @@ const H = 60 * 60 * 1000;
 const T0 = Date.UTC(2026, 10, 22, 18, 0);
 
 const leagues: LeagueDef[] = [
-  { id: 'nba', numericalId: 1, name: 'NBA', sport: 'basketball', season: { from: 10, to: 6 }, markets: ['moneyline', 'point_spread'], threeWay: false, scoring: { total: 228, spreadStep: 0.5, totalStep: 0.5 }, propStats: [] },
-  { id: 'ncaaf', numericalId: 2, name: 'NCAAF', sport: 'football', season: { from: 8, to: 1 }, markets: ['moneyline'], threeWay: false, scoring: { total: 52, spreadStep: 0.5, totalStep: 0.5 }, propStats: [] },
+  {
+    id: 'nba',
+    numericalId: 1,
+    name: 'NBA',
+    sport: 'basketball',
+    season: { from: 10, to: 6 },
+    markets: ['moneyline', 'point_spread'],
+    threeWay: false,
+    scoring: { total: 228, spreadStep: 0.5, totalStep: 0.5 },
+    propStats: [],
+  },
+  {
+    id: 'ncaaf',
+    numericalId: 2,
+    name: 'NCAAF',
+    sport: 'football',
+    season: { from: 8, to: 1 },
+    markets: ['moneyline'],
+    threeWay: false,
+    scoring: { total: 52, spreadStep: 0.5, totalStep: 0.5 },
+    propStats: [],
+  },
 ];
-const team = (id: string, n: number, name: string, abbreviation: string | null, league: string, aliases: string[]): TeamDef =>
-  ({ id, numericalId: n, name, abbreviation, sport: league === 'nba' ? 'basketball' : 'football', leagues: [league], aliases });
+const team = (id: string, n: number, name: string, abbreviation: string | null, league: string, aliases: string[]): TeamDef => ({
+  id,
+  numericalId: n,
+  name,
+  abbreviation,
+  sport: league === 'nba' ? 'basketball' : 'football',
+  leagues: [league],
+  aliases,
+});
 const teams: TeamDef[] = [
   team('lakers', 1, 'Los Angeles Lakers', 'LAL', 'nba', ['LA Lakers', 'Lakers']),
   team('celtics', 2, 'Boston Celtics', 'BOS', 'nba', ['Celtics']),
@@ -66,8 +93,21 @@ describe('Normalizer', () => {
 
   it('tells "Washington" from "Washington State"', () => {
     const n = fresh();
-    const huskies = n.handle(raw({ sport: 'football', league: 'ncaaf', bookEventId: 'w1', homeTeam: 'Washington', awayTeam: 'Oregon', outcome: 'Washington' }), T0);
-    const cougars = n.handle(raw({ sport: 'football', league: 'ncaaf', bookEventId: 'w2', homeTeam: 'Washington St', awayTeam: 'Oregon St', outcome: 'Washington St' }), T0);
+    const huskies = n.handle(
+      raw({ sport: 'football', league: 'ncaaf', bookEventId: 'w1', homeTeam: 'Washington', awayTeam: 'Oregon', outcome: 'Washington' }),
+      T0,
+    );
+    const cougars = n.handle(
+      raw({
+        sport: 'football',
+        league: 'ncaaf',
+        bookEventId: 'w2',
+        homeTeam: 'Washington St',
+        awayTeam: 'Oregon St',
+        outcome: 'Washington St',
+      }),
+      T0,
+    );
     expect(huskies.events[0]?.homeTeamId).toBe('washington');
     expect(cougars.events[0]?.homeTeamId).toBe('washington-state');
     expect(huskies.tick?.eventId).not.toBe(cougars.tick?.eventId);
@@ -76,10 +116,19 @@ describe('Normalizer', () => {
   it('maps outcomes by team, so a book listing home and away the other way round prices the right side', () => {
     const n = fresh();
     n.handle(raw({}), T0);
-    const reversed = n.handle(raw({
-      book: 'bovada', bookEventId: 'bv1', homeTeam: 'Boston Celtics', awayTeam: 'Los Angeles Lakers',
-      market: 'point_spread', outcome: 'Boston Celtics', line: 4.5, priceAmerican: -110,
-    }), T0);
+    const reversed = n.handle(
+      raw({
+        book: 'bovada',
+        bookEventId: 'bv1',
+        homeTeam: 'Boston Celtics',
+        awayTeam: 'Los Angeles Lakers',
+        market: 'point_spread',
+        outcome: 'Boston Celtics',
+        line: 4.5,
+        priceAmerican: -110,
+      }),
+      T0,
+    );
     expect(reversed.tick?.eventId).toBe('nba-20261122-bos-lal');
     expect(reversed.tick?.selection).toBe('away');
     expect(reversed.tick?.line).toBe(4.5);
@@ -128,7 +177,10 @@ describe('Normalizer', () => {
   it('maps a team total participant to the side and keeps player names', () => {
     const n = fresh();
     const tt = n.handle(raw({ market: 'team_total', outcome: 'Over', line: 112.5, participant: 'LA Lakers' }), T0);
-    const prop = n.handle(raw({ market: 'player_prop', outcome: 'Under', line: 27.5, participant: ' L. James ', statCategory: 'points' }), T0);
+    const prop = n.handle(
+      raw({ market: 'player_prop', outcome: 'Under', line: 27.5, participant: ' L. James ', statCategory: 'points' }),
+      T0,
+    );
     expect([tt.tick?.selection, tt.tick?.participant]).toEqual(['over', 'home']);
     expect([prop.tick?.selection, prop.tick?.participant, prop.tick?.statCategory]).toEqual(['under', 'L. James', 'points']);
   });

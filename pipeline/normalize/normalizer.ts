@@ -19,7 +19,8 @@ function bookEventIdOf(event: CanonicalEvent, book: string): string | undefined 
   return Object.hasOwn(event.externalIds, book) ? event.externalIds[book] : undefined;
 }
 
-export type UnmatchedReason = 'unknown_league' | 'unknown_team' | 'unknown_outcome' | 'same_team_both_sides' | 'splits_without_event' | 'event_closed';
+export type UnmatchedReason =
+  'unknown_league' | 'unknown_team' | 'unknown_outcome' | 'same_team_both_sides' | 'splits_without_event' | 'event_closed';
 
 export interface NormalizeResult {
   tick: OddsTick | null;
@@ -91,10 +92,7 @@ export class Normalizer {
   private sinceEviction = 0;
   readonly counts = { matched: 0, unmatched: new Map<UnmatchedReason, number>() };
 
-  constructor(
-    catalog: { teams: readonly TeamDef[]; leagues: readonly LeagueDef[] },
-    options: NormalizerOptions = {},
-  ) {
+  constructor(catalog: { teams: readonly TeamDef[]; leagues: readonly LeagueDef[] }, options: NormalizerOptions = {}) {
     this.teams = new TeamDirectory(catalog.teams);
     this.leagues = new Map(catalog.leagues.map((l) => [l.id, l]));
     this.tolerance = options.matchToleranceMs ?? DEFAULT_TOLERANCE_MS;
@@ -222,7 +220,8 @@ export class Normalizer {
     }
 
     // Prices on a finished, postponed or cancelled event are late: its odds stay suspended.
-    if (isClosedStatus(state.event.status) && raw.status === 'open') return { tick: null, events: changed, unmatched: this.count('event_closed') };
+    if (isClosedStatus(state.event.status) && raw.status === 'open')
+      return { tick: null, events: changed, unmatched: this.count('event_closed') };
     const updated = this.applyListingUpdates(state, raw, now);
     if (updated && !changed.includes(state.event)) changed.push(state.event);
 
@@ -276,7 +275,8 @@ export class Normalizer {
     if (!state) {
       const homeId = this.teams.resolve(raw.league, raw.homeTeam);
       const awayId = this.teams.resolve(raw.league, raw.awayTeam);
-      if (homeId === undefined || awayId === undefined) return { splits: null, events: [], event: null, unmatched: this.count('unknown_team') };
+      if (homeId === undefined || awayId === undefined)
+        return { splits: null, events: [], event: null, unmatched: this.count('unknown_team') };
       state = this.match({ league: raw.league, book: raw.book, startTime: raw.startTime }, homeId, awayId);
       if (!state) return { splits: null, events: [], event: null, unmatched: this.count('splits_without_event') };
       this.listings.set(listingKey, state.event.id);

@@ -11,16 +11,41 @@ import { Normalizer } from './normalizer.js';
 
 const T0 = Date.UTC(2026, 10, 22, 18, 0);
 const leagues: LeagueDef[] = [
-  { id: 'nba', numericalId: 1, name: 'NBA', sport: 'basketball', season: { from: 10, to: 6 }, markets: ['moneyline'], threeWay: false, scoring: { total: 228, spreadStep: 0.5, totalStep: 0.5 }, propStats: [] },
+  {
+    id: 'nba',
+    numericalId: 1,
+    name: 'NBA',
+    sport: 'basketball',
+    season: { from: 10, to: 6 },
+    markets: ['moneyline'],
+    threeWay: false,
+    scoring: { total: 228, spreadStep: 0.5, totalStep: 0.5 },
+    propStats: [],
+  },
 ];
 const teams: TeamDef[] = [
   { id: 'lakers', numericalId: 1, name: 'Los Angeles Lakers', abbreviation: 'LAL', sport: 'basketball', leagues: ['nba'], aliases: [] },
   { id: 'celtics', numericalId: 2, name: 'Boston Celtics', abbreviation: 'BOS', sport: 'basketball', leagues: ['nba'], aliases: [] },
 ];
 const raw = (over: Partial<RawTick>): RawTick => ({
-  book: 'pinnacle', bookEventId: 'p1', sport: 'basketball', league: 'nba', homeTeam: 'Los Angeles Lakers', awayTeam: 'Boston Celtics',
-  startTime: T0, isLive: false, market: 'moneyline', outcome: 'Los Angeles Lakers', line: null, participant: null, statCategory: null,
-  priceAmerican: -120, status: 'open', ts: T0 - 1000, selectionId: null, ...over,
+  book: 'pinnacle',
+  bookEventId: 'p1',
+  sport: 'basketball',
+  league: 'nba',
+  homeTeam: 'Los Angeles Lakers',
+  awayTeam: 'Boston Celtics',
+  startTime: T0,
+  isLive: false,
+  market: 'moneyline',
+  outcome: 'Los Angeles Lakers',
+  line: null,
+  participant: null,
+  statCategory: null,
+  priceAmerican: -120,
+  status: 'open',
+  ts: T0 - 1000,
+  selectionId: null,
+  ...over,
 });
 
 describe('books named after prototype members', () => {

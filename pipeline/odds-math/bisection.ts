@@ -5,12 +5,7 @@
  * message. It stops once the bracket is narrower than `tolerance` (absolute) or the residual is
  * exactly zero.
  */
-export function bisect(
-  f: (x: number) => number,
-  low: number,
-  high: number,
-  tolerance = 1e-12,
-): number {
+export function bisect(f: (x: number) => number, low: number, high: number, tolerance = 1e-12): number {
   let lo = low;
   let hi = high;
   let fLo = f(lo);

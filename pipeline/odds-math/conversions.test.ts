@@ -17,10 +17,7 @@ import {
 // - calczero.com, "Implied probability" (https://calczero.com/sports/implied-probability.html):
 //   -150 -> 60%, +200 -> 33.33%, -110 -> 52.38%.
 
-const americanOutsideEven = fc.oneof(
-  fc.integer({ min: -100_000, max: -101 }),
-  fc.integer({ min: 100, max: 100_000 }),
-);
+const americanOutsideEven = fc.oneof(fc.integer({ min: -100_000, max: -101 }), fc.integer({ min: 100, max: 100_000 }));
 
 describe('American to decimal', () => {
   it('+150 is 2.50 and -150 is 1.667 (betting-tool.com)', () => {

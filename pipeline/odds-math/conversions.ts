@@ -18,25 +18,19 @@
 
 export function assertAmerican(american: number): void {
   if (!Number.isFinite(american) || (american > -100 && american < 100)) {
-    throw new RangeError(
-      `American odds must be a finite number <= -100 or >= +100, got ${String(american)}`,
-    );
+    throw new RangeError(`American odds must be a finite number <= -100 or >= +100, got ${String(american)}`);
   }
 }
 
 export function assertDecimal(decimalOdds: number): void {
   if (!Number.isFinite(decimalOdds) || decimalOdds <= 1) {
-    throw new RangeError(
-      `decimal odds must be a finite number greater than 1, got ${String(decimalOdds)}`,
-    );
+    throw new RangeError(`decimal odds must be a finite number greater than 1, got ${String(decimalOdds)}`);
   }
 }
 
 export function assertProbability(probability: number): void {
   if (!Number.isFinite(probability) || probability <= 0 || probability >= 1) {
-    throw new RangeError(
-      `probability must be a number strictly between 0 and 1, got ${String(probability)}`,
-    );
+    throw new RangeError(`probability must be a number strictly between 0 and 1, got ${String(probability)}`);
   }
 }
 

@@ -153,7 +153,7 @@ describe('additive de-vig', () => {
     expectAllClose(deVigAdditive([1 / 0.55, 1 / 0.5]), [0.525, 0.475], 12);
   });
 
-  it('caps longshots at half their implied probability in Clarke et al.\'s six-runner market', () => {
+  it("caps longshots at half their implied probability in Clarke et al.'s six-runner market", () => {
     // Overround 0.25. Equal shares of 0.04167 would make the 0.02 and 0.01 runners negative.
     // Capped at half: 0.01 and 0.005 leave 0.235 for four runners (0.05875 each), which
     // exceeds the 0.05 runner's cap of 0.025; that leaves 0.21 for three (0.07 each), over the
@@ -174,11 +174,7 @@ describe('additive de-vig', () => {
 
 describe('Shin de-vig', () => {
   it('matches the `shin` Python package on [2.6, 2.4, 4.3]', () => {
-    expectAllClose(
-      deVigShin([2.6, 2.4, 4.3]),
-      [0.37299406033208965, 0.4047794109200184, 0.2222265287474275],
-      10,
-    );
+    expectAllClose(deVigShin([2.6, 2.4, 4.3]), [0.37299406033208965, 0.4047794109200184, 0.2222265287474275], 10);
     expect(shinZ([2.6, 2.4, 4.3])).toBeCloseTo(0.01694251276407055, 10);
   });
 
@@ -225,7 +221,12 @@ describe('dispatch and validation', () => {
   it('deVigImplied takes implied probabilities and agrees with deVig on the prices', () => {
     const odds = [2.6, 2.4, 4.3];
     for (const method of DEVIG_METHODS) {
-      expect(deVigImplied(method, odds.map((d) => 1 / d))).toEqual(deVig(method, odds));
+      expect(
+        deVigImplied(
+          method,
+          odds.map((d) => 1 / d),
+        ),
+      ).toEqual(deVig(method, odds));
     }
   });
 
@@ -292,21 +293,16 @@ describe('properties of every method', () => {
     });
   }
 
-  it('power: raising one outcome\'s implied probability raises its fair probability', () => {
+  it("power: raising one outcome's implied probability raises its fair probability", () => {
     fc.assert(
-      fc.property(
-        impliedMarket(0, 0.2),
-        fc.nat(),
-        fc.double({ min: 0.001, max: 0.2, noNaN: true }),
-        (implied, pick, bump) => {
-          const i = pick % implied.length;
-          const raised = implied.map((r, j) => (j === i ? r * (1 + bump) : r));
-          fc.pre(raised.every((r) => r < 1));
-          const before = deVigImplied('power', implied)[i] ?? 1;
-          const after = deVigImplied('power', raised)[i] ?? 0;
-          expect(after).toBeGreaterThan(before);
-        },
-      ),
+      fc.property(impliedMarket(0, 0.2), fc.nat(), fc.double({ min: 0.001, max: 0.2, noNaN: true }), (implied, pick, bump) => {
+        const i = pick % implied.length;
+        const raised = implied.map((r, j) => (j === i ? r * (1 + bump) : r));
+        fc.pre(raised.every((r) => r < 1));
+        const before = deVigImplied('power', implied)[i] ?? 1;
+        const after = deVigImplied('power', raised)[i] ?? 0;
+        expect(after).toBeGreaterThan(before);
+      }),
     );
   });
 });

@@ -97,18 +97,14 @@ function additiveFromImplied(implied: readonly number[]): number[] {
   if (excess <= 0) return normalise(implied.map((r) => r - excess / n));
   const caps = implied.map((r) => r / 2);
   if (excess > sumOf(caps)) {
-    throw new RangeError(
-      `additive de-vig needs an overround of at most 100%, got ${String(excess * 100)}%`,
-    );
+    throw new RangeError(`additive de-vig needs an overround of at most 100%, got ${String(excess * 100)}%`);
   }
   const capped = new Set<number>();
   let share = excess / n;
   // Capping raises the share left for the others, which can push more outcomes over their cap;
   // each pass caps at least one more outcome, so this ends within n passes.
   for (;;) {
-    const newlyCapped = caps
-      .map((cap, i) => ({ cap, i }))
-      .filter(({ cap, i }) => !capped.has(i) && cap < share);
+    const newlyCapped = caps.map((cap, i) => ({ cap, i })).filter(({ cap, i }) => !capped.has(i) && cap < share);
     if (newlyCapped.length === 0) break;
     for (const { i } of newlyCapped) capped.add(i);
     const paidByCapped = sumOf(caps.filter((_, i) => capped.has(i)));
@@ -119,9 +115,7 @@ function additiveFromImplied(implied: readonly number[]): number[] {
 
 function shinFromZ(implied: readonly number[], total: number, z: number): number[] {
   if (z === 1) return implied.map((r) => (r * r) / total);
-  return implied.map(
-    (r) => (Math.sqrt(z * z + (4 * (1 - z) * r * r) / total) - z) / (2 * (1 - z)),
-  );
+  return implied.map((r) => (Math.sqrt(z * z + (4 * (1 - z) * r * r) / total) - z) / (2 * (1 - z)));
 }
 
 function shinZFromImplied(implied: readonly number[]): number {
@@ -176,9 +170,7 @@ const FROM_IMPLIED: Record<DevigMethod, (implied: readonly number[]) => number[]
 
 function assertMethod(method: string): asserts method is DevigMethod {
   if (!(DEVIG_METHODS as readonly string[]).includes(method)) {
-    throw new RangeError(
-      `unknown de-vig method "${method}", expected one of ${DEVIG_METHODS.join(', ')}`,
-    );
+    throw new RangeError(`unknown de-vig method "${method}", expected one of ${DEVIG_METHODS.join(', ')}`);
   }
 }
 

@@ -38,14 +38,10 @@ describe('expected value', () => {
 
   it('has the sign of fair probability minus implied probability', () => {
     fc.assert(
-      fc.property(
-        fc.double({ min: 0.001, max: 0.999, noNaN: true }),
-        fc.double({ min: 1.001, max: 100, noNaN: true }),
-        (p, d) => {
-          fc.pre(Math.abs(p * d - 1) > 1e-12);
-          expect(Math.sign(evPercent(p, d))).toBe(Math.sign(p - 1 / d));
-        },
-      ),
+      fc.property(fc.double({ min: 0.001, max: 0.999, noNaN: true }), fc.double({ min: 1.001, max: 100, noNaN: true }), (p, d) => {
+        fc.pre(Math.abs(p * d - 1) > 1e-12);
+        expect(Math.sign(evPercent(p, d))).toBe(Math.sign(p - 1 / d));
+      }),
     );
   });
 });

@@ -45,10 +45,7 @@ describe('public face of the odds math library', () => {
   });
 
   it('chains end to end: de-vig a sharp -150/+130, then price +145 elsewhere', () => {
-    const fair = oddsMath.deVigPower([
-      oddsMath.americanToDecimal(-150),
-      oddsMath.americanToDecimal(130),
-    ]);
+    const fair = oddsMath.deVigPower([oddsMath.americanToDecimal(-150), oddsMath.americanToDecimal(130)]);
     const underdog = fair[1] ?? 0;
     const offered = oddsMath.americanToDecimal(145);
     expect(oddsMath.evPercent(underdog, offered)).toBeGreaterThan(0);

@@ -35,11 +35,5 @@ export { marketWidth } from './width.js';
 export { normalCdf } from './normal.js';
 export { arbitrage } from './arbitrage.js';
 export type { ArbitrageResult } from './arbitrage.js';
-export {
-  TYPICAL_MARGIN_SIGMA,
-  middle,
-  middleHitProbability,
-  spreadMiddle,
-  totalsMiddle,
-} from './middles.js';
+export { TYPICAL_MARGIN_SIGMA, middle, middleHitProbability, spreadMiddle, totalsMiddle } from './middles.js';
 export type { MiddleLeg, MiddleMarket, MiddleModel, MiddleResult } from './middles.js';

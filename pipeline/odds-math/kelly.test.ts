@@ -33,25 +33,17 @@ describe('Kelly stake', () => {
 
   it('equals the EV divided by the net odds, so it has the sign of the EV', () => {
     fc.assert(
-      fc.property(
-        fc.double({ min: 0.001, max: 0.999, noNaN: true }),
-        fc.double({ min: 1.001, max: 100, noNaN: true }),
-        (p, d) => {
-          expect(kellyPercent(p, d)).toBeCloseTo(evPercent(p, d) / (d - 1), 6);
-        },
-      ),
+      fc.property(fc.double({ min: 0.001, max: 0.999, noNaN: true }), fc.double({ min: 1.001, max: 100, noNaN: true }), (p, d) => {
+        expect(kellyPercent(p, d)).toBeCloseTo(evPercent(p, d) / (d - 1), 6);
+      }),
     );
   });
 
   it('never stakes more than the whole bankroll', () => {
     fc.assert(
-      fc.property(
-        fc.double({ min: 0.001, max: 0.999, noNaN: true }),
-        fc.double({ min: 1.001, max: 100, noNaN: true }),
-        (p, d) => {
-          expect(kellyPercent(p, d)).toBeLessThan(100);
-        },
-      ),
+      fc.property(fc.double({ min: 0.001, max: 0.999, noNaN: true }), fc.double({ min: 1.001, max: 100, noNaN: true }), (p, d) => {
+        expect(kellyPercent(p, d)).toBeLessThan(100);
+      }),
     );
   });
 });

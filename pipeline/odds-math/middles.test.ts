@@ -1,13 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import { americanToDecimal } from './conversions.js';
-import {
-  TYPICAL_MARGIN_SIGMA,
-  middle,
-  middleHitProbability,
-  spreadMiddle,
-  totalsMiddle,
-} from './middles.js';
+import { TYPICAL_MARGIN_SIGMA, middle, middleHitProbability, spreadMiddle, totalsMiddle } from './middles.js';
 
 // Expected probabilities were computed independently with Python's math.erfc:
 // Phi(z) = erfc(-z / sqrt 2) / 2. The standard deviations are the published ones in
@@ -21,11 +15,7 @@ const MISS_AT_110 = (1 / (2 / minus110) - 1) * 100;
 const HIT_AT_110 = (minus110 - 1) * 100;
 
 describe('totals middle', () => {
-  const result = totalsMiddle(
-    { line: 44.5, decimalOdds: minus110 },
-    { line: 47.5, decimalOdds: minus110 },
-    { sigma: 10 },
-  );
+  const result = totalsMiddle({ line: 44.5, decimalOdds: minus110 }, { line: 47.5, decimalOdds: minus110 }, { sigma: 10 });
 
   it('Over 44.5 / Under 47.5 wins both on 45, 46 and 47', () => {
     expect(result.isMiddle).toBe(true);
@@ -49,11 +39,7 @@ describe('totals middle', () => {
   });
 
   it('with whole-number lines, Over 44 / Under 47 also pays on the pushes at 44 and 47', () => {
-    const integerLines = totalsMiddle(
-      { line: 44, decimalOdds: minus110 },
-      { line: 47, decimalOdds: minus110 },
-      { sigma: 10 },
-    );
+    const integerLines = totalsMiddle({ line: 44, decimalOdds: minus110 }, { line: 47, decimalOdds: minus110 }, { sigma: 10 });
     expect(integerLines.windowOutcomes).toEqual([45, 46]);
     // P(45) + P(46) with mean 45.5 = 0.07965567455405798; each push outcome has P = 0.0394319
     // and returns one stake plus the other leg's win: 50 + 95.45 = 145.45 (+45.45%).
@@ -63,11 +49,7 @@ describe('totals middle', () => {
   });
 
   it('Over 50 -110 / Under 51 +100 has no window but profits on either push (sharpandsquare.com)', () => {
-    const pushes = totalsMiddle(
-      { line: 50, decimalOdds: minus110 },
-      { line: 51, decimalOdds: 2 },
-      { sigma: 10 },
-    );
+    const pushes = totalsMiddle({ line: 50, decimalOdds: minus110 }, { line: 51, decimalOdds: 2 }, { sigma: 10 });
     expect(pushes.isMiddle).toBe(false);
     expect(pushes.windowOutcomes).toEqual([]);
     expect(pushes.hitProbability).toBe(0);
@@ -79,11 +61,7 @@ describe('totals middle', () => {
   });
 
   it('lines crossed the wrong way (Over 47.5 / Under 44.5) lose both bets on 45-47', () => {
-    const crossed = totalsMiddle(
-      { line: 47.5, decimalOdds: minus110 },
-      { line: 44.5, decimalOdds: minus110 },
-      { sigma: 10 },
-    );
+    const crossed = totalsMiddle({ line: 47.5, decimalOdds: minus110 }, { line: 44.5, decimalOdds: minus110 }, { sigma: 10 });
     expect(crossed.isMiddle).toBe(false);
     expect(crossed.windowWidth).toBe(-3);
     expect(crossed.windowOutcomes).toEqual([]);
@@ -105,11 +83,7 @@ describe('totals middle', () => {
   });
 
   it('a mean away from the window lowers the hit probability', () => {
-    const offCentre = totalsMiddle(
-      { line: 44.5, decimalOdds: minus110 },
-      { line: 47.5, decimalOdds: minus110 },
-      { sigma: 10, mean: 52 },
-    );
+    const offCentre = totalsMiddle({ line: 44.5, decimalOdds: minus110 }, { line: 47.5, decimalOdds: minus110 }, { sigma: 10, mean: 52 });
     expect(offCentre.hitProbability).toBeLessThan(result.hitProbability);
   });
 });
@@ -155,12 +129,8 @@ describe('spread middle', () => {
     expect(weighted.hitProbability).toBeCloseTo(0.07777947509042535, 12);
   });
 
-  it('a pick\'em line (0) on team A gives no negative zero bound', () => {
-    const pickem = spreadMiddle(
-      { line: 0, decimalOdds: minus110 },
-      { line: 2.5, decimalOdds: minus110 },
-      { sigma: 12 },
-    );
+  it("a pick'em line (0) on team A gives no negative zero bound", () => {
+    const pickem = spreadMiddle({ line: 0, decimalOdds: minus110 }, { line: 2.5, decimalOdds: minus110 }, { sigma: 12 });
     expect(Object.is(pickem.lowerBound, 0)).toBe(true);
     expect(pickem.windowOutcomes).toEqual([1, 2]);
   });
@@ -171,9 +141,7 @@ describe('middle dispatch and validation', () => {
   const under = { line: 47.5, decimalOdds: minus110 };
 
   it('middle("total") and middle("spread") are totalsMiddle and spreadMiddle', () => {
-    expect(middle('total', over, under, { sigma: 10 })).toEqual(
-      totalsMiddle(over, under, { sigma: 10 }),
-    );
+    expect(middle('total', over, under, { sigma: 10 })).toEqual(totalsMiddle(over, under, { sigma: 10 }));
     const a = { line: 3.5, decimalOdds: minus110 };
     const b = { line: -1.5, decimalOdds: 2 };
     expect(middle('spread', a, b, { sigma: 12 })).toEqual(spreadMiddle(a, b, { sigma: 12 }));
@@ -188,15 +156,9 @@ describe('middle dispatch and validation', () => {
     expect(() => totalsMiddle(over, under, { sigma: 0 })).toThrow(/sigma/);
     expect(() => totalsMiddle(over, under, { sigma: Number.NaN })).toThrow(RangeError);
     expect(() => totalsMiddle(over, under, { sigma: 10, bankroll: -1 })).toThrow(/bankroll/);
-    expect(() => totalsMiddle(over, { line: 47.5, decimalOdds: 1 }, { sigma: 10 })).toThrow(
-      RangeError,
-    );
-    expect(() => totalsMiddle(over, { line: 5000, decimalOdds: 2 }, { sigma: 10 })).toThrow(
-      RangeError,
-    );
-    expect(() =>
-      totalsMiddle(over, { line: Number.POSITIVE_INFINITY, decimalOdds: 2 }, { sigma: 10 }),
-    ).toThrow(RangeError);
+    expect(() => totalsMiddle(over, { line: 47.5, decimalOdds: 1 }, { sigma: 10 })).toThrow(RangeError);
+    expect(() => totalsMiddle(over, { line: 5000, decimalOdds: 2 }, { sigma: 10 })).toThrow(RangeError);
+    expect(() => totalsMiddle(over, { line: Number.POSITIVE_INFINITY, decimalOdds: 2 }, { sigma: 10 })).toThrow(RangeError);
   });
 
   it('rejects key-number weights that are not [integer, weight >= 0], repeated, or on continuous scores', () => {
@@ -216,9 +178,7 @@ describe('middle dispatch and validation', () => {
         ]),
       ),
     ).toThrow(/twice/);
-    expect(() =>
-      totalsMiddle(over, under, { sigma: 10, integerScores: false, keyNumberWeights: [[45, 2]] }),
-    ).toThrow(/integer scores/);
+    expect(() => totalsMiddle(over, under, { sigma: 10, integerScores: false, keyNumberWeights: [[45, 2]] })).toThrow(/integer scores/);
   });
 
   it('middleHitProbability is zero without a window and the normal mass of the window otherwise', () => {
@@ -281,10 +241,7 @@ describe('middle properties', () => {
           );
           const p = result.hitProbability;
           expect(result.windowOutcomes).toHaveLength(width);
-          expect(result.evPercent).toBeCloseTo(
-            p * result.maxProfitPercent + (1 - p) * result.missProfitPercent,
-            8,
-          );
+          expect(result.evPercent).toBeCloseTo(p * result.maxProfitPercent + (1 - p) * result.missProfitPercent, 8);
         },
       ),
     );
@@ -292,17 +249,10 @@ describe('middle properties', () => {
 
   it('without key numbers the hit probability does not depend on where scores are counted from', () => {
     fc.assert(
-      fc.property(
-        fc.integer({ min: -50, max: 50 }),
-        fc.double({ min: 2, max: 20, noNaN: true }),
-        (shift, sigma) => {
-          const base = middleHitProbability(44.5, 47.5, 46, sigma);
-          expect(middleHitProbability(44.5 + shift, 47.5 + shift, 46 + shift, sigma)).toBeCloseTo(
-            base,
-            12,
-          );
-        },
-      ),
+      fc.property(fc.integer({ min: -50, max: 50 }), fc.double({ min: 2, max: 20, noNaN: true }), (shift, sigma) => {
+        const base = middleHitProbability(44.5, 47.5, 46, sigma);
+        expect(middleHitProbability(44.5 + shift, 47.5 + shift, 46 + shift, sigma)).toBeCloseTo(base, 12);
+      }),
     );
   });
 });

@@ -90,19 +90,13 @@ interface Distribution {
   range(a: number, b: number): number;
 }
 
-function integerDistribution(
-  mean: number,
-  sigma: number,
-  keyNumberWeights: readonly (readonly [number, number])[],
-): Distribution {
+function integerDistribution(mean: number, sigma: number, keyNumberWeights: readonly (readonly [number, number])[]): Distribution {
   const cdf = (x: number): number => normalCdf((x - mean) / sigma);
   const base = (x: number): number => cdf(x + 0.5) - cdf(x - 0.5);
   const weights = new Map<number, number>();
   for (const [outcome, weight] of keyNumberWeights) {
     if (!Number.isInteger(outcome) || !Number.isFinite(weight) || weight < 0) {
-      throw new RangeError(
-        `key number weights must be [integer outcome, weight >= 0], got [${String(outcome)}, ${String(weight)}]`,
-      );
+      throw new RangeError(`key number weights must be [integer outcome, weight >= 0], got [${String(outcome)}, ${String(weight)}]`);
     }
     if (weights.has(outcome)) {
       throw new RangeError(`key number ${String(outcome)} is weighted twice`);
@@ -161,13 +155,7 @@ export function middleHitProbability(
   return integerDistribution(mean, sigma, keyNumberWeights).range(first, last);
 }
 
-function evaluateMiddle(
-  lower: number,
-  upper: number,
-  legA: MiddleLeg,
-  legB: MiddleLeg,
-  model: MiddleModel,
-): MiddleResult {
+function evaluateMiddle(lower: number, upper: number, legA: MiddleLeg, legB: MiddleLeg, model: MiddleModel): MiddleResult {
   assertFinite('line', legA.line);
   assertFinite('line', legB.line);
   assertDecimal(legA.decimalOdds);
@@ -182,14 +170,7 @@ function evaluateMiddle(
   const integerScores = model.integerScores ?? true;
   const mean = model.mean ?? (lower + upper) / 2;
   const keyNumberWeights = model.keyNumberWeights ?? [];
-  const hitProbability = middleHitProbability(
-    lower,
-    upper,
-    mean,
-    model.sigma,
-    integerScores,
-    keyNumberWeights,
-  );
+  const hitProbability = middleHitProbability(lower, upper, mean, model.sigma, integerScores, keyNumberWeights);
 
   const impliedSum = 1 / legA.decimalOdds + 1 / legB.decimalOdds;
   const stakeA = bankroll / legA.decimalOdds / impliedSum;
@@ -237,10 +218,7 @@ function evaluateMiddle(
     maxProfitPercent: Math.max(...profits),
     worstCaseProfitPercent: Math.min(...profits),
     hitProbability,
-    evPercent: cases.reduce(
-      (ev, c) => ev + c.probability * (c.profitPercent - missProfitPercent),
-      missProfitPercent,
-    ),
+    evPercent: cases.reduce((ev, c) => ev + c.probability * (c.profitPercent - missProfitPercent), missProfitPercent),
   };
 }
 
@@ -255,12 +233,7 @@ export function spreadMiddle(teamA: MiddleLeg, teamB: MiddleLeg, model: MiddleMo
 }
 
 /** `first` is the Over (totals) or team A (spreads); `second` the Under or team B. */
-export function middle(
-  market: MiddleMarket,
-  first: MiddleLeg,
-  second: MiddleLeg,
-  model: MiddleModel,
-): MiddleResult {
+export function middle(market: MiddleMarket, first: MiddleLeg, second: MiddleLeg, model: MiddleModel): MiddleResult {
   if (market === 'total') return totalsMiddle(first, second, model);
   if (market === 'spread') return spreadMiddle(first, second, model);
   throw new RangeError(`unknown middle market "${String(market)}", expected "total" or "spread"`);

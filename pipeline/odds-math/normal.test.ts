@@ -36,13 +36,9 @@ describe('standard normal distribution function', () => {
 
   it('is non-decreasing', () => {
     fc.assert(
-      fc.property(
-        fc.double({ min: -10, max: 10, noNaN: true }),
-        fc.double({ min: 0, max: 5, noNaN: true }),
-        (z, step) => {
-          expect(normalCdf(z + step)).toBeGreaterThanOrEqual(normalCdf(z));
-        },
-      ),
+      fc.property(fc.double({ min: -10, max: 10, noNaN: true }), fc.double({ min: 0, max: 5, noNaN: true }), (z, step) => {
+        expect(normalCdf(z + step)).toBeGreaterThanOrEqual(normalCdf(z));
+      }),
     );
   });
 });

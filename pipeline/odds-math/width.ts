@@ -21,9 +21,7 @@ function centsFromEvenMoney(american: number): number {
 export function marketWidth(americanOdds: readonly number[]): number {
   const [a, b] = americanOdds;
   if (americanOdds.length !== 2 || a === undefined || b === undefined) {
-    throw new RangeError(
-      `market width is defined for two-way markets, got ${String(americanOdds.length)} prices`,
-    );
+    throw new RangeError(`market width is defined for two-way markets, got ${String(americanOdds.length)} prices`);
   }
   assertAmerican(a);
   assertAmerican(b);

@@ -13,7 +13,10 @@ describe('arbitrage', () => {
   it('pairs the best prices of two books when their implied probabilities sum below 1', () => {
     const best = arbs.reduce((a, b) => (a.profitPercent >= b.profitPercent ? a : b));
     const s = 1 / dec(110) + 1 / dec(105);
-    expect(best.legs.map((l) => [l.book, l.selection, l.priceAmerican])).toEqual([['fanduel', 'home', 110], ['caesars', 'away', 105]]);
+    expect(best.legs.map((l) => [l.book, l.selection, l.priceAmerican])).toEqual([
+      ['fanduel', 'home', 110],
+      ['caesars', 'away', 105],
+    ]);
     expect(best.profitPercent).toBeCloseTo((1 / s - 1) * 100, 4);
     expect(best.impliedSum).toBeCloseTo(s, 8);
     expect(best.legs.map((l) => l.stakeShare)).toEqual([+(1 / dec(110) / s).toFixed(6), +(1 / dec(105) / s).toFixed(6)]);
@@ -41,7 +44,10 @@ describe('low-hold', () => {
     h.event(event());
     h.ticks([...totals('pinnacle', 220.5, -104, -104), ...totals('draftkings', 220.5, -110, -110)]);
     const o = only(h.active('low_hold')) as LowHoldOpportunity;
-    expect(o.legs.map((l) => [l.book, l.selection, l.line])).toEqual([['pinnacle', 'over', 220.5], ['pinnacle', 'under', 220.5]]);
+    expect(o.legs.map((l) => [l.book, l.selection, l.line])).toEqual([
+      ['pinnacle', 'over', 220.5],
+      ['pinnacle', 'under', 220.5],
+    ]);
     expect(o.holdPercent).toBeCloseTo((1 - 204 / 208) * 100, 4);
     expect(o.line).toBe(220.5);
   });
@@ -59,11 +65,16 @@ describe('low-hold', () => {
     plain.event(event());
     plain.ticks(ticks);
     const holds = (h: Harness): [string, number][] =>
-      (h.active('low_hold') as LowHoldOpportunity[]).map((o): [string, number] => [o.legs.map((l) => l.book).join('+'), o.holdPercent]).sort();
+      (h.active('low_hold') as LowHoldOpportunity[])
+        .map((o): [string, number] => [o.legs.map((l) => l.book).join('+'), o.holdPercent])
+        .sort();
     expect(holds(plain)).toEqual([['pinnacle+lowvig', 0]]);
     const scoped = new Harness({ bookScopes: [['circa', 'lowvig']] });
     scoped.event(event());
     scoped.ticks(ticks);
-    expect(holds(scoped)).toEqual([['circa+lowvig', +((1 - 1 / (1 / dec(-101) + 1 / dec(100))) * 100).toFixed(4)], ['pinnacle+lowvig', 0]]);
+    expect(holds(scoped)).toEqual([
+      ['circa+lowvig', +((1 - 1 / (1 / dec(-101) + 1 / dec(100))) * 100).toFixed(4)],
+      ['pinnacle+lowvig', 0],
+    ]);
   });
 });

@@ -18,7 +18,12 @@ export function anyLive(rows: readonly OddsRow[]): boolean {
 }
 
 /** Id and input key of a combination of rows. */
-export function comboIdentity(ctx: EngineContext, kind: 'arbitrage' | 'low_hold' | 'middle', rows: readonly OddsRow[], extra = ''): { id: string; key: string } {
+export function comboIdentity(
+  ctx: EngineContext,
+  kind: 'arbitrage' | 'low_hold' | 'middle',
+  rows: readonly OddsRow[],
+  extra = '',
+): { id: string; key: string } {
   return {
     id: familyOpportunityId(ctx.family.ids, kind, ctx.eventId, ctx.family.key, rows),
     key: `${rows.map(rowKey).join(',')}|${eventKey(ctx)}${extra}`,
@@ -32,7 +37,12 @@ export function comboIdentity(ctx: EngineContext, kind: 'arbitrage' | 'low_hold'
  * combination among the books it may see.
  */
 export function arbitrageCandidates(ctx: EngineContext, g: LineGroupState, out: Candidate[]): void {
-  const combos = combosUnder(g, ctx.outcomes, { maxSum: 1, strict: true, limit: ctx.options.maxCombosPerLine, accept: (rows) => distinctBooks(rows) >= 2 });
+  const combos = combosUnder(g, ctx.outcomes, {
+    maxSum: 1,
+    strict: true,
+    limit: ctx.options.maxCombosPerLine,
+    accept: (rows) => distinctBooks(rows) >= 2,
+  });
   if (combos.length === 0) return;
   const line = g.line;
   const situation = `${ctx.eventId}|${ctx.family.key}|${lineKey(line)}`;

@@ -80,7 +80,13 @@ export function plausibilityPoints(evPercent: number): number {
 }
 
 /** 0-100, a whole number: the sum of the five parts above. */
-export function confidenceScore(inputs: ConfidenceInputs, evPercent: number, ageSeconds: number, isLive: boolean, t: StaleThresholds = DEFAULT_STALE_THRESHOLDS): number {
+export function confidenceScore(
+  inputs: ConfidenceInputs,
+  evPercent: number,
+  ageSeconds: number,
+  isLive: boolean,
+  t: StaleThresholds = DEFAULT_STALE_THRESHOLDS,
+): number {
   const total =
     sharpPoints(inputs.sharpCount) +
     marketPoints(inputs.marketWidth, inputs.referenceHoldPercent) +

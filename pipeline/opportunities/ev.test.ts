@@ -125,7 +125,11 @@ describe('reference rules', () => {
   it('needs the reference to price every outcome at the same line, and never mixes lines', () => {
     const h = new Harness();
     h.event(event());
-    h.ticks([...spread('pinnacle', -3.5, -110, -110), ...spread('draftkings', -2.5, 120, -140), tick('circa', 'point_spread', 'home', -2.5, -105)]);
+    h.ticks([
+      ...spread('pinnacle', -3.5, -110, -110),
+      ...spread('draftkings', -2.5, 120, -140),
+      tick('circa', 'point_spread', 'home', -2.5, -105),
+    ]);
     expect(evs(h)).toEqual([]);
   });
 
@@ -164,7 +168,12 @@ describe('staleness', () => {
     h.event(event());
     h.ticks([...ml('pinnacle', -110, -110, { ts: T0 - 90_000 }), ...ml('draftkings', -115, 105)], T0);
     const pre = only(evs(h));
-    expect([pre.oldestOddsTs, pre.oldestOddsAgeSeconds, pre.possiblyStale, pre.warnings]).toEqual([T0 - 90_000, 90, true, ['POTENTIALLY_STALE_ODDS', 'SINGLE_SHARP_REF']]);
+    expect([pre.oldestOddsTs, pre.oldestOddsAgeSeconds, pre.possiblyStale, pre.warnings]).toEqual([
+      T0 - 90_000,
+      90,
+      true,
+      ['POTENTIALLY_STALE_ODDS', 'SINGLE_SHARP_REF'],
+    ]);
 
     const live = new Harness();
     live.event(event({ isLive: true, status: 'live' }));

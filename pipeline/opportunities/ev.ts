@@ -75,7 +75,11 @@ function reference(group: LineGroup, book: string, outcomes: readonly SelectionT
   return ref;
 }
 
-function sameRows(cached: CachedReference, bySelection: ReadonlyMap<SelectionType, OddsRow> | undefined, outcomes: readonly SelectionType[]): boolean {
+function sameRows(
+  cached: CachedReference,
+  bySelection: ReadonlyMap<SelectionType, OddsRow> | undefined,
+  outcomes: readonly SelectionType[],
+): boolean {
   if (cached.outcomes.length !== outcomes.length) return false;
   for (let i = 0; i < outcomes.length; i++) {
     const s = outcomes[i] as SelectionType;
@@ -181,7 +185,12 @@ export function evCandidates(ctx: EngineContext, g: LineGroupState, out: Candida
       const refsKey = refs === common ? (commonKey ??= common.map(referenceKey).join(';')) : refs.map(referenceKey).join(';');
       const key = `${rowKey(row)}|${refsKey}|${sharpCount}|${bookCount}|${shared}`;
       const chosen = refs;
-      out.push({ id, key, scope: g.key, build: () => buildEv(ctx, line, selection, i, row, d, id, chosen, sharpCount, bookCount, arbProfit) });
+      out.push({
+        id,
+        key,
+        scope: g.key,
+        build: () => buildEv(ctx, line, selection, i, row, d, id, chosen, sharpCount, bookCount, arbProfit),
+      });
     }
   }
 }
@@ -246,7 +255,10 @@ function buildEv(
   return {
     ...base,
     kind: 'ev',
-    warnings: evWarnings({ ageSeconds: base.oldestOddsAgeSeconds, possiblyStale: base.possiblyStale, warning: base.warnings[0] ?? null }, sharpCount),
+    warnings: evWarnings(
+      { ageSeconds: base.oldestOddsAgeSeconds, possiblyStale: base.possiblyStale, warning: base.warnings[0] ?? null },
+      sharpCount,
+    ),
     book: row.book,
     selection,
     line: row.line,

@@ -63,7 +63,12 @@ function synthetic(batch: number, options: OpportunityOptions): Digest {
   const snapshot = new SnapshotProcessor();
   const processor = new OpportunityProcessor(options);
   const rec = new Recorder();
-  rec.add(processor.handleBatch([...byId.values()].map((event) => ({ type: 'event' as const, event })), SYNTHETIC_T0));
+  rec.add(
+    processor.handleBatch(
+      [...byId.values()].map((event) => ({ type: 'event' as const, event })),
+      SYNTHETIC_T0,
+    ),
+  );
   let inputs: OpportunityInput[] = [];
   let now = SYNTHETIC_T0;
   ticks.forEach((t, i) => {
@@ -73,7 +78,11 @@ function synthetic(batch: number, options: OpportunityOptions): Digest {
       const e = byId.get(`nba-bench-${(n * 7) % events.length}`);
       if (e) {
         const next: CanonicalEvent =
-          n % 3 === 0 ? { ...e, status: 'live', isLive: true, updatedAt: now } : n % 3 === 1 ? { ...e, startTime: e.startTime + 1_800_000, updatedAt: now } : { ...e, status: 'final', updatedAt: now };
+          n % 3 === 0
+            ? { ...e, status: 'live', isLive: true, updatedAt: now }
+            : n % 3 === 1
+              ? { ...e, startTime: e.startTime + 1_800_000, updatedAt: now }
+              : { ...e, status: 'final', updatedAt: now };
         byId.set(e.id, next);
         inputs.push({ type: 'event', event: next });
       }
@@ -152,11 +161,101 @@ async function recorded(): Promise<Digest> {
 }
 
 const EXPECTED: Record<string, Digest> = {
-  'synthetic-tick': {"changes":10540,"byType":{"create:low_hold":2957,"create:middle":1077,"update:middle":703,"expire:middle":918,"expire:low_hold":2378,"create:ev":561,"update:low_hold":429,"update:ev":1081,"expire:ev":325,"create:arbitrage":71,"expire:arbitrage":26,"update:arbitrage":14},"stream":"3cbb0f66903b14658c37fb3b617f36de5b7b2b1bf5d591e38aa1098b183ebd0b","active":"7f928a59cb6d705918ab85d0ed97ed5886433645acdd73d4ecbbaead787650ca"},
-  'synthetic-1000': {"changes":8080,"byType":{"create:low_hold":2434,"create:middle":878,"update:middle":432,"expire:middle":719,"expire:low_hold":1855,"create:ev":517,"update:low_hold":346,"expire:ev":281,"update:ev":523,"create:arbitrage":64,"expire:arbitrage":19,"update:arbitrage":12},"stream":"b9eda9d7266b3fa49b7e08defaf9807151fe83d136fccd9059e6846261bda00d","active":"3d1b1afa8caf48bb5f5785ad1d79a9a7b05373f95b95d6b10cfd024736f586b8"},
-  'synthetic-7': {"changes":8268,"byType":{"create:low_hold":2479,"create:middle":699,"update:middle":271,"expire:middle":623,"expire:low_hold":2025,"create:ev":560,"update:low_hold":359,"update:ev":817,"expire:ev":324,"create:arbitrage":71,"expire:arbitrage":26,"update:arbitrage":14},"stream":"959287bb10440c304f0946751c6c5b2fd59f4cae7674eb084792fcb752c18ede","active":"755c71e6b5d32a51078bdd4e766881af4607e90f318d8ef60153e3bf06a7c79f"},
-  simulator: {"changes":17715,"byType":{"create:low_hold":1184,"create:ev":1540,"create:arbitrage":3311,"update:low_hold":146,"update:ev":2407,"expire:low_hold":1010,"create:middle":1583,"expire:middle":1366,"expire:ev":1330,"expire:arbitrage":2975,"update:middle":590,"update:arbitrage":273},"stream":"1de8633987c45957a9abfb3ce646f228224b05fc01131660b5adaef600bb53d5","active":"88433ffaf2d05aa62a088d81690b20aa1c0d4e03516778feaf2616203182eac7"},
-  nfl: {"changes":5185,"byType":{"create:middle":434,"create:ev":96,"create:low_hold":172,"expire:middle":368,"update:ev":547,"update:middle":2572,"update:low_hold":720,"expire:low_hold":155,"expire:ev":88,"create:arbitrage":15,"update:arbitrage":3,"expire:arbitrage":15},"stream":"15ef03e76c8c85a24ca3fe634831ab43e60ed15cf6e0d0878146d1eb51e6b325","active":"4050075aecfdf3928f22efb548c467b540c581eaf24080fc816a97929e70d09c"},
+  'synthetic-tick': {
+    changes: 10540,
+    byType: {
+      'create:low_hold': 2957,
+      'create:middle': 1077,
+      'update:middle': 703,
+      'expire:middle': 918,
+      'expire:low_hold': 2378,
+      'create:ev': 561,
+      'update:low_hold': 429,
+      'update:ev': 1081,
+      'expire:ev': 325,
+      'create:arbitrage': 71,
+      'expire:arbitrage': 26,
+      'update:arbitrage': 14,
+    },
+    stream: '3cbb0f66903b14658c37fb3b617f36de5b7b2b1bf5d591e38aa1098b183ebd0b',
+    active: '7f928a59cb6d705918ab85d0ed97ed5886433645acdd73d4ecbbaead787650ca',
+  },
+  'synthetic-1000': {
+    changes: 8080,
+    byType: {
+      'create:low_hold': 2434,
+      'create:middle': 878,
+      'update:middle': 432,
+      'expire:middle': 719,
+      'expire:low_hold': 1855,
+      'create:ev': 517,
+      'update:low_hold': 346,
+      'expire:ev': 281,
+      'update:ev': 523,
+      'create:arbitrage': 64,
+      'expire:arbitrage': 19,
+      'update:arbitrage': 12,
+    },
+    stream: 'b9eda9d7266b3fa49b7e08defaf9807151fe83d136fccd9059e6846261bda00d',
+    active: '3d1b1afa8caf48bb5f5785ad1d79a9a7b05373f95b95d6b10cfd024736f586b8',
+  },
+  'synthetic-7': {
+    changes: 8268,
+    byType: {
+      'create:low_hold': 2479,
+      'create:middle': 699,
+      'update:middle': 271,
+      'expire:middle': 623,
+      'expire:low_hold': 2025,
+      'create:ev': 560,
+      'update:low_hold': 359,
+      'update:ev': 817,
+      'expire:ev': 324,
+      'create:arbitrage': 71,
+      'expire:arbitrage': 26,
+      'update:arbitrage': 14,
+    },
+    stream: '959287bb10440c304f0946751c6c5b2fd59f4cae7674eb084792fcb752c18ede',
+    active: '755c71e6b5d32a51078bdd4e766881af4607e90f318d8ef60153e3bf06a7c79f',
+  },
+  simulator: {
+    changes: 17715,
+    byType: {
+      'create:low_hold': 1184,
+      'create:ev': 1540,
+      'create:arbitrage': 3311,
+      'update:low_hold': 146,
+      'update:ev': 2407,
+      'expire:low_hold': 1010,
+      'create:middle': 1583,
+      'expire:middle': 1366,
+      'expire:ev': 1330,
+      'expire:arbitrage': 2975,
+      'update:middle': 590,
+      'update:arbitrage': 273,
+    },
+    stream: '1de8633987c45957a9abfb3ce646f228224b05fc01131660b5adaef600bb53d5',
+    active: '88433ffaf2d05aa62a088d81690b20aa1c0d4e03516778feaf2616203182eac7',
+  },
+  nfl: {
+    changes: 5185,
+    byType: {
+      'create:middle': 434,
+      'create:ev': 96,
+      'create:low_hold': 172,
+      'expire:middle': 368,
+      'update:ev': 547,
+      'update:middle': 2572,
+      'update:low_hold': 720,
+      'expire:low_hold': 155,
+      'expire:ev': 88,
+      'create:arbitrage': 15,
+      'update:arbitrage': 3,
+      'expire:arbitrage': 15,
+    },
+    stream: '15ef03e76c8c85a24ca3fe634831ab43e60ed15cf6e0d0878146d1eb51e6b325',
+    active: '4050075aecfdf3928f22efb548c467b540c581eaf24080fc816a97929e70d09c',
+  },
 };
 
 function check(name: string, actual: Digest): void {

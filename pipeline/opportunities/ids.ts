@@ -33,7 +33,13 @@ interface IdNode {
  * keyed by strings that already exist (kind, row ids), so a repeat builds no text and hashes
  * none; building and hashing the id text was the engines' largest string cost per recompute.
  */
-export function familyOpportunityId(cache: IdCache, kind: OpportunityKind, eventId: string, familyKey: string, legs: readonly (Leg & { id: string })[]): string {
+export function familyOpportunityId(
+  cache: IdCache,
+  kind: OpportunityKind,
+  eventId: string,
+  familyKey: string,
+  legs: readonly (Leg & { id: string })[],
+): string {
   let node = step(cache, kind);
   for (const leg of legs) node = step((node.next ??= new Map()), leg.id);
   if (node.id !== null && node.legs !== null && sameLegs(node.legs, legs)) return node.id;

@@ -73,7 +73,13 @@ let recomputes = 0;
  * `scope`: what the recompute looked at, `all` lines of the family or the listed line keys
  * (middles always); active opportunities in scope that it did not produce are gone.
  */
-export function advance(family: FamilyState, fresh: readonly Candidate[], scope: 'all' | ReadonlySet<string>, now: number, out: OpportunityChange[]): void {
+export function advance(
+  family: FamilyState,
+  fresh: readonly Candidate[],
+  scope: 'all' | ReadonlySet<string>,
+  now: number,
+  out: OpportunityChange[],
+): void {
   const stamp = ++recomputes;
   for (const c of fresh) {
     const prev = family.active.get(c.id);

@@ -20,7 +20,10 @@ describe('middles', () => {
     h.event(nfl);
     h.ticks([...totals('draftkings', 44.5, -110, -110), ...totals('fanduel', 47.5, -110, -110)]);
     const o = only(h.active('middle')) as MiddleOpportunity;
-    expect(o.legs.map((l) => [l.book, l.selection, l.line, l.stakeShare])).toEqual([['draftkings', 'over', 44.5, 0.5], ['fanduel', 'under', 47.5, 0.5]]);
+    expect(o.legs.map((l) => [l.book, l.selection, l.line, l.stakeShare])).toEqual([
+      ['draftkings', 'over', 44.5, 0.5],
+      ['fanduel', 'under', 47.5, 0.5],
+    ]);
     expect([o.lowerBound, o.upperBound, o.windowSize, o.windowOutcomes]).toEqual([44.5, 47.5, 3, [45, 46, 47]]);
     expect(o.model).toEqual({ mean: 46, sigma: 13.5 });
     // Whole scores: the window 45..47 is the mass of [44.5, 47.5] after the continuity correction.
@@ -39,7 +42,10 @@ describe('middles', () => {
     h.ticks([...spread('draftkings', -2.5, -110, -110), ...spread('fanduel', -3.5, -105, -115)]);
     const o = only(h.active('middle')) as MiddleOpportunity;
     // DraftKings home -2.5 covers when the home side wins by 3+, FanDuel away +3.5 when it wins by 3 or less.
-    expect(o.legs.map((l) => [l.book, l.selection, l.line])).toEqual([['draftkings', 'home', -2.5], ['fanduel', 'away', 3.5]]);
+    expect(o.legs.map((l) => [l.book, l.selection, l.line])).toEqual([
+      ['draftkings', 'home', -2.5],
+      ['fanduel', 'away', 3.5],
+    ]);
     expect([o.lowerBound, o.upperBound, o.windowOutcomes]).toEqual([2.5, 3.5, [3]]);
     expect(o.model).toEqual({ mean: 3, sigma: 13.86 });
     expect(o.hitProbability).toBeCloseTo(normalMass(2.5, 3.5, 3, 13.86), 6);

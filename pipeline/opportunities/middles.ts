@@ -172,7 +172,15 @@ export function middleCandidates(ctx: EngineContext, out: Candidate[]): void {
 
 const byLine = (a: Side, b: Side): number => a.line - b.line;
 
-function buildMiddle(ctx: EngineContext, id: string, first: OddsRow, second: OddsRow, isTotal: boolean, mean: number, sigma: number): MiddleOpportunity {
+function buildMiddle(
+  ctx: EngineContext,
+  id: string,
+  first: OddsRow,
+  second: OddsRow,
+  isTotal: boolean,
+  mean: number,
+  sigma: number,
+): MiddleOpportunity {
   const a = { line: first.line ?? 0, decimalOdds: decimalOf(first) };
   const b = { line: second.line ?? 0, decimalOdds: decimalOf(second) };
   const result = isTotal ? totalsMiddle(a, b, { sigma, mean, bankroll: 1 }) : spreadMiddle(a, b, { sigma, mean, bankroll: 1 });

@@ -24,11 +24,19 @@ describe('opportunity lifecycle', () => {
     const moved = h.ticks([tick('draftkings', 'moneyline', 'away', null, 104, { ts: T0 + 2000 })], T0 + 2000);
     expect(kinds(moved)).toEqual(['update:ev']);
     const second = only(h.active('ev')) as EvOpportunity;
-    expect([second.id, second.detectedAt, second.lastSeenAt, second.value, second.peakValue]).toEqual([first.id, T0 + 1000, T0 + 2000, 2, 5]);
+    expect([second.id, second.detectedAt, second.lastSeenAt, second.value, second.peakValue]).toEqual([
+      first.id,
+      T0 + 1000,
+      T0 + 2000,
+      2,
+      5,
+    ]);
     expect(second.peakEvPercent.power).toBe(5);
 
     const gone = h.ticks([tick('draftkings', 'moneyline', 'away', null, -105, { ts: T0 + 3000 })], T0 + 3000);
-    expect(evOnly(gone).map((c) => [c.type, c.opportunity.id, c.opportunity.expiredAt, c.opportunity.expireReason])).toEqual([['expire', first.id, T0 + 3000, 'condition']]);
+    expect(evOnly(gone).map((c) => [c.type, c.opportunity.id, c.opportunity.expiredAt, c.opportunity.expireReason])).toEqual([
+      ['expire', first.id, T0 + 3000, 'condition'],
+    ]);
     expect(h.active('ev')).toEqual([]);
   });
 
@@ -61,7 +69,9 @@ describe('opportunity lifecycle', () => {
     h.event(event());
     h.ticks([...ml('pinnacle', -110, -110), tick('draftkings', 'moneyline', 'away', null, 110), ...totals('pinnacle', 220.5, -104, -104)]);
     const ended = h.event(event({ status: 'final', updatedAt: T0 + 1 }), T0 + 1);
-    expect(new Set(ended.map((c) => `${c.type}:${c.opportunity.kind}:${c.opportunity.expireReason}`))).toEqual(new Set(['expire:ev:event_closed', 'expire:low_hold:event_closed']));
+    expect(new Set(ended.map((c) => `${c.type}:${c.opportunity.kind}:${c.opportunity.expireReason}`))).toEqual(
+      new Set(['expire:ev:event_closed', 'expire:low_hold:event_closed']),
+    );
     expect(h.processor.size).toBe(0);
 
     const old = new Harness({ retainAfterStartMs: 1000 });
@@ -69,7 +79,8 @@ describe('opportunity lifecycle', () => {
     old.ticks([...ml('pinnacle', -110, -110), tick('draftkings', 'moneyline', 'away', null, 110)]);
     const late = event().startTime + 2000;
     let evicted: OpportunityChange[] = [];
-    for (let i = 0; i < 10_000 && evicted.length === 0; i++) evicted = old.ticks([tick('fanduel', 'moneyline', 'home', null, -120 - (i % 2), { eventId: 'other', ts: late + i })], late + i);
+    for (let i = 0; i < 10_000 && evicted.length === 0; i++)
+      evicted = old.ticks([tick('fanduel', 'moneyline', 'home', null, -120 - (i % 2), { eventId: 'other', ts: late + i })], late + i);
     expect(new Set(evicted.map((c) => c.opportunity.expireReason))).toEqual(new Set(['event_closed']));
     expect(old.processor.eventCount).toBe(1);
   });
@@ -166,7 +177,11 @@ describe('properties', () => {
           const c = snapshot.handle(toTick(s, t), t);
           if (c) changes.push(c);
         }
-        for (let i = 0; i < changes.length; i += size) batched.handleBatch(changes.slice(i, i + size).map((change) => ({ type: 'odds' as const, change })), now);
+        for (let i = 0; i < changes.length; i += size)
+          batched.handleBatch(
+            changes.slice(i, i + size).map((change) => ({ type: 'odds' as const, change })),
+            now,
+          );
         for (const change of changes) single.handle({ type: 'odds', change }, now);
         const view = (list: Opportunity[]): string[] => list.map((o) => fingerprint(o)).sort();
         expect(view(batched.active())).toEqual(view(single.active()));
@@ -190,7 +205,10 @@ describe('properties', () => {
       fc.property(fc.array(tickArb, { minLength: 1, maxLength: 60 }), (steps) => {
         const { h } = play(steps);
         for (const o of h.active()) {
-          const sum = o.legs.reduce((acc, l) => acc + 1 / (l.priceAmerican > 0 ? 1 + l.priceAmerican / 100 : 1 + 100 / -l.priceAmerican), 0);
+          const sum = o.legs.reduce(
+            (acc, l) => acc + 1 / (l.priceAmerican > 0 ? 1 + l.priceAmerican / 100 : 1 + 100 / -l.priceAmerican),
+            0,
+          );
           if (o.kind === 'arbitrage') expect(sum).toBeLessThan(1);
           if (o.kind === 'low_hold') expect(1 - 1 / sum).toBeLessThanOrEqual(0.02 + 1e-12);
           if (o.kind === 'ev') {

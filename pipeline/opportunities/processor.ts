@@ -129,7 +129,8 @@ export class OpportunityProcessor {
       this.expireAll(s, now, out);
       return;
     }
-    const relevant = !previous || previous.isLive !== event.isLive || previous.startTime !== event.startTime || previous.status !== event.status;
+    const relevant =
+      !previous || previous.isLive !== event.isLive || previous.startTime !== event.startTime || previous.status !== event.status;
     if (!relevant) return;
     const families = new Map<string, Set<string> | 'all'>();
     for (const key of s.families.keys()) families.set(key, 'all');
@@ -154,7 +155,18 @@ export class OpportunityProcessor {
         const key = familyKey(row);
         let f = s.families.get(key);
         if (!f) {
-          f = { key, market: row.market, participant: row.participant, statCategory: row.statCategory, family: selectionFamily(row.selection), rowCount: 0, lines: new Map(), active: new Map(), inputs: new Map(), ids: new Map() };
+          f = {
+            key,
+            market: row.market,
+            participant: row.participant,
+            statCategory: row.statCategory,
+            family: selectionFamily(row.selection),
+            rowCount: 0,
+            lines: new Map(),
+            active: new Map(),
+            inputs: new Map(),
+            ids: new Map(),
+          };
           s.families.set(key, f);
         }
         slot = { family: f, lineKey: lineKey(canonicalLine(row)), row };
@@ -181,7 +193,15 @@ export class OpportunityProcessor {
     const event = s.event;
     if (!event) return;
     const league = this.options.leagues.get(event.league);
-    const ctx: EngineContext = { eventId: s.eventId, event, league, family, outcomes: outcomesOf(family, league), options: this.options, now };
+    const ctx: EngineContext = {
+      eventId: s.eventId,
+      event,
+      league,
+      family,
+      outcomes: outcomesOf(family, league),
+      options: this.options,
+      now,
+    };
     const fresh: Candidate[] = [];
     const keys = scope === 'all' ? [...family.lines.keys()] : [...scope];
     keys.sort();

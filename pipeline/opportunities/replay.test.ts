@@ -36,7 +36,13 @@ function replay(): { changes: OpportunityChange[]; active: Opportunity[] } {
 const expectedUrl = new URL('replay-sequence.expected.json', dir);
 const { changes, active } = replay();
 const summary = {
-  changes: changes.map((c) => [c.opportunity.expiredAt ?? c.opportunity.lastSeenAt, c.type, c.opportunity.kind, c.opportunity.id, c.opportunity.expireReason]),
+  changes: changes.map((c) => [
+    c.opportunity.expiredAt ?? c.opportunity.lastSeenAt,
+    c.type,
+    c.opportunity.kind,
+    c.opportunity.id,
+    c.opportunity.expireReason,
+  ]),
   active,
 };
 if (process.env['UPDATE_GOLDEN'] === '1') writeFileSync(expectedUrl, `${JSON.stringify(summary, null, 1)}\n`);
@@ -69,8 +75,13 @@ describe('replay of a recorded tick sequence', () => {
     const p = (r[1] ?? 0) / r.reduce((x, y) => x + y, 0);
     expect(o.methods.multiplicative.fairProbability).toBe(Math.round(p * 1e6) / 1e6);
     expect(o.methods.multiplicative.evPercent).toBe(Math.round((p * dec(310) - 1) * 100 * 1e4) / 1e4);
-        // Pinnacle's prices are two minutes old when William Hill moves: stale, and a single reference.
-    expect([o.detectedAt, o.sharpBook, o.possiblyStale, o.warnings]).toEqual([lines[lines.length - 1]?.at, 'pinnacle', true, ['POTENTIALLY_STALE_ODDS', 'SINGLE_SHARP_REF']]);
+    // Pinnacle's prices are two minutes old when William Hill moves: stale, and a single reference.
+    expect([o.detectedAt, o.sharpBook, o.possiblyStale, o.warnings]).toEqual([
+      lines[lines.length - 1]?.at,
+      'pinnacle',
+      true,
+      ['POTENTIALLY_STALE_ODDS', 'SINGLE_SHARP_REF'],
+    ]);
   });
 
   it('keeps detected_at across updates', () => {

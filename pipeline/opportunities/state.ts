@@ -70,7 +70,12 @@ export interface EventState {
 /** Market ids the engines leave alone: outrights have no opposite side to price against. */
 export const SKIPPED_MARKETS: ReadonlySet<MarketId> = new Set<MarketId>(['future']);
 
-export function familyKey(row: { market: MarketId; participant: string | null; statCategory: string | null; selection: SelectionType }): string {
+export function familyKey(row: {
+  market: MarketId;
+  participant: string | null;
+  statCategory: string | null;
+  selection: SelectionType;
+}): string {
   return `${row.market}|${row.participant ?? ''}|${row.statCategory ?? ''}|${selectionFamily(row.selection)}`;
 }
 

@@ -35,7 +35,10 @@ describe('TableSink.writeRecords', () => {
     expect(store.inserts).toHaveLength(1);
     expect(store.inserts[0]?.table).toBe('odds_ticks');
     expect(store.inserts[0]?.rows).toHaveLength(900);
-    expect(store.inserts[0]?.rows.slice(0, 2)).toEqual([{ offset: 0, price: -100 }, { offset: 1, price: -101 }]);
+    expect(store.inserts[0]?.rows.slice(0, 2)).toEqual([
+      { offset: 0, price: -100 },
+      { offset: 1, price: -101 },
+    ]);
     expect(store.inserts[0]?.rows.at(-1)).toEqual({ offset: 998, price: -1098 });
     expect(sink.counters).toMatchObject({ rowsWritten: 900, batchesWritten: 1, rowsFailed: 0 });
   });
@@ -46,11 +49,14 @@ describe('TableSink.writeRecords', () => {
     const seen: string[] = [];
     // Queued before the write starts: it runs at the first yield, before the insert.
     setImmediate(() => seen.push('other work'));
-    await sink.writeRecords(Array.from({ length: 200 }, (_, i) => i), (i) => {
-      busyFor(0.1);
-      if (i === 199) seen.push('last row mapped');
-      return { i };
-    });
+    await sink.writeRecords(
+      Array.from({ length: 200 }, (_, i) => i),
+      (i) => {
+        busyFor(0.1);
+        if (i === 199) seen.push('last row mapped');
+        return { i };
+      },
+    );
     expect(seen).toEqual(['other work', 'last row mapped']);
     expect(store.inserts[0]?.rows).toHaveLength(200);
   });
@@ -91,7 +97,9 @@ describe('TableSink.writeRecords', () => {
       },
     };
     const sink = new TableSink(store, 'opportunities', pino({ level: 'silent' }));
-    await expect(sink.writeRecords([1, 2, 3], (n) => (n === 2 ? null : { n }))).rejects.toThrow('insert into opportunities failed: Syntax error');
+    await expect(sink.writeRecords([1, 2, 3], (n) => (n === 2 ? null : { n }))).rejects.toThrow(
+      'insert into opportunities failed: Syntax error',
+    );
     expect(sink.counters).toMatchObject({ rowsWritten: 0, batchesWritten: 0, rowsFailed: 2 });
   });
 });

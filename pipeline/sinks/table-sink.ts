@@ -68,10 +68,13 @@ export class TableSink {
 
   async write(rows: readonly StoreRow[]): Promise<void> {
     if (rows.length === 0) return;
-    await this.attempts(async () => {
-      await this.store.insert(this.table, rows);
-      return rows.length;
-    }, () => rows.length);
+    await this.attempts(
+      async () => {
+        await this.store.insert(this.table, rows);
+        return rows.length;
+      },
+      () => rows.length,
+    );
   }
 
   /** Runs `insert` (which resolves to the rows it wrote) until it succeeds, or fails for good. */
@@ -88,7 +91,10 @@ export class TableSink {
         const retryable = !(e instanceof StoreError) || e.retryable;
         if (!retryable || attempt >= this.retries) {
           this.counters.rowsFailed += rowsOf();
-          throw new Error(`insert into ${this.table} failed${retryable ? ` after ${attempt + 1} attempts` : ''}: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`, { cause: e });
+          throw new Error(
+            `insert into ${this.table} failed${retryable ? ` after ${attempt + 1} attempts` : ''}: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`,
+            { cause: e },
+          );
         }
         this.logger.warn({ err: e, table: this.table, attempt }, 'sink insert failed, retrying');
         await this.sleep(Math.min(MAX_BACKOFF_MS, this.backoffMs * 2 ** attempt));

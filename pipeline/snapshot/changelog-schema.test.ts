@@ -23,8 +23,19 @@ function previousSchema(): AvroRecord {
 }
 
 const TICK: OddsTick = {
-  eventId: 'e1', book: 'draftkings', market: 'moneyline', selection: 'home', line: null, participant: null,
-  statCategory: null, priceAmerican: -110, status: 'open', ts: 1000, isLive: false, bookEventId: 'dk1', selectionId: null,
+  eventId: 'e1',
+  book: 'draftkings',
+  market: 'moneyline',
+  selection: 'home',
+  line: null,
+  participant: null,
+  statCategory: null,
+  priceAmerican: -110,
+  status: 'open',
+  ts: 1000,
+  isLive: false,
+  bookEventId: 'dk1',
+  selectionId: null,
 };
 
 describe('the odds.snapshot changelog schema', () => {

@@ -21,7 +21,9 @@ describe('a locked row downstream of the snapshot', () => {
     const ev = h.active('ev');
     expect(ev).toHaveLength(1);
     const out = h.ticks([lock(edge, T0 + 1000)], T0 + 1000);
-    expect(out.filter((c) => c.opportunity.kind === 'ev').map((c) => [c.type, c.opportunity.expireReason])).toEqual([['expire', 'leg_removed']]);
+    expect(out.filter((c) => c.opportunity.kind === 'ev').map((c) => [c.type, c.opportunity.expireReason])).toEqual([
+      ['expire', 'leg_removed'],
+    ]);
     expect(h.snapshot.size).toBe(3);
     // Other prices move while it is locked: nothing is built on the locked row.
     h.ticks([tick('pinnacle', 'moneyline', 'home', null, -108, { ts: T0 + 2000 })], T0 + 2000);
@@ -42,11 +44,20 @@ describe('a locked row downstream of the snapshot', () => {
     };
     closing.handleBatch([{ type: 'event', event: event() }], T0);
     feed([...spread('pinnacle', -3.5, -110, -110), ...spread('draftkings', -3.5, -105, -115), ...spread('fanduel', -3.5, -108, -112)], T0);
-    feed(spread('draftkings', -3.5, -105, -115).map((t) => lock(t, T0 + 60_000)), T0 + 60_000); // locked an hour before, never reopened
+    feed(
+      spread('draftkings', -3.5, -105, -115).map((t) => lock(t, T0 + 60_000)),
+      T0 + 60_000,
+    ); // locked an hour before, never reopened
     feed(spread('draftkings', -3.5, null, null, { ts: start }), start); // then pulled at kickoff: still not a close
-    feed(spread('fanduel', -3.5, -108, -112).map((t) => lock(t, start)), start); // locked at kickoff
+    feed(
+      spread('fanduel', -3.5, -108, -112).map((t) => lock(t, start)),
+      start,
+    ); // locked at kickoff
     closing.handleBatch([{ type: 'event', event: event({ status: 'live', isLive: true, updatedAt: start }) }], start);
-    const lines = closing.closingOf(EVENT_ID).map((c) => `${c.book}|${c.selection}|${c.priceAmerican}`).sort();
+    const lines = closing
+      .closingOf(EVENT_ID)
+      .map((c) => `${c.book}|${c.selection}|${c.priceAmerican}`)
+      .sort();
     expect(lines).toEqual(['fanduel|away|-112', 'fanduel|home|-108', 'pinnacle|away|-110', 'pinnacle|home|-110']);
   });
 });

@@ -4,8 +4,19 @@ import { SnapshotProcessor } from './snapshot-processor.js';
 
 function tick(over: Partial<OddsTick>): OddsTick {
   return {
-    eventId: 'e1', book: 'draftkings', market: 'point_spread', selection: 'home', line: -3.5, participant: null,
-    statCategory: null, priceAmerican: -110, status: 'open', ts: 1000, isLive: false, bookEventId: 'dk1', selectionId: null,
+    eventId: 'e1',
+    book: 'draftkings',
+    market: 'point_spread',
+    selection: 'home',
+    line: -3.5,
+    participant: null,
+    statCategory: null,
+    priceAmerican: -110,
+    status: 'open',
+    ts: 1000,
+    isLive: false,
+    bookEventId: 'dk1',
+    selectionId: null,
     ...over,
   };
 }
@@ -54,7 +65,12 @@ describe('SnapshotProcessor', () => {
     const open = s.handle(tick({ priceAmerican: -110, ts: 1000 }), 1)?.row;
     // The book's frozen price may differ from what we last saw: the board keeps its own last price.
     const locked = s.handle(tick({ status: 'suspended', priceAmerican: -125, ts: 2000 }), 2);
-    expect(locked).toEqual({ key: expect.any(String), eventId: 'e1', changedAt: 2, row: { ...open, isActive: false, suspendedSince: 2000 } });
+    expect(locked).toEqual({
+      key: expect.any(String),
+      eventId: 'e1',
+      changedAt: 2,
+      row: { ...open, isActive: false, suspendedSince: 2000 },
+    });
     expect(s.size).toBe(1);
     // A repeated suspension changes nothing (no changelog record).
     expect(s.handle(tick({ status: 'suspended', priceAmerican: -110, ts: 3000 }), 3)).toBeNull();
@@ -104,7 +120,11 @@ describe('SnapshotProcessor', () => {
     const { isActive: _a, suspendedSince: _s, ...oldRow } = first.row as OddsRow;
     const old = new SnapshotProcessor();
     old.restore({ ...first, row: oldRow } as unknown as OddsChange);
-    expect(old.handle(tick({ status: 'suspended', ts: 2000 }), 5)?.row).toMatchObject({ isActive: false, suspendedSince: 2000, priceAmerican: -110 });
+    expect(old.handle(tick({ status: 'suspended', ts: 2000 }), 5)?.row).toMatchObject({
+      isActive: false,
+      suspendedSince: 2000,
+      priceAmerican: -110,
+    });
   });
 
   it('never lets an out-of-order older price overwrite a newer one', () => {

@@ -19,17 +19,37 @@ const event: CanonicalEvent = {
   updatedAt: T0,
 };
 
-function tick(book: string, market: OddsTick['market'], selection: OddsTick['selection'], line: number | null, price: number | null, ts: number): OddsTick {
+function tick(
+  book: string,
+  market: OddsTick['market'],
+  selection: OddsTick['selection'],
+  line: number | null,
+  price: number | null,
+  ts: number,
+): OddsTick {
   return {
-    eventId: event.id, book, market, selection, line, participant: null, statCategory: null,
-    priceAmerican: price, status: price === null ? 'suspended' : 'open', ts, isLive: false, bookEventId: 'x', selectionId: null,
+    eventId: event.id,
+    book,
+    market,
+    selection,
+    line,
+    participant: null,
+    statCategory: null,
+    priceAmerican: price,
+    status: price === null ? 'suspended' : 'open',
+    ts,
+    isLive: false,
+    bookEventId: 'x',
+    selectionId: null,
   };
 }
 
 /** Spread shares: home bets/handle; away gets the rest. */
 function spread(book: string, ts: number, homeBets: number, homeHandle: number): SplitsObservation {
   return {
-    eventId: event.id, book, ts,
+    eventId: event.id,
+    book,
+    ts,
     sides: [
       { market: 'spread', side: 'home', betPct: homeBets, handlePct: homeHandle },
       { market: 'spread', side: 'away', betPct: round(1 - homeBets), handlePct: round(1 - homeHandle) },
@@ -53,12 +73,26 @@ describe('divergence', () => {
 });
 
 describe('reverse line movement', () => {
-  const side = (s: 'home' | 'away' | 'over' | 'under', betPct: number, line: number | null, price: number | null) => ({ market: 'spread' as const, side: s, betPct, handlePct: betPct, line, priceAmerican: price });
+  const side = (s: 'home' | 'away' | 'over' | 'under', betPct: number, line: number | null, price: number | null) => ({
+    market: 'spread' as const,
+    side: s,
+    betPct,
+    handlePct: betPct,
+    line,
+    priceAmerican: price,
+  });
 
   it('flags a spread that moved in favour of the side most tickets are on', () => {
     const open = [side('home', 0.7, -7, -110), side('away', 0.3, 7, -110)];
     const now = [side('home', 0.72, -6, -110), side('away', 0.28, 6, -110)];
-    expect(reverseLineMovement('spread', open, now)).toEqual({ publicSide: 'home', publicBetPct: 0.72, sharpSide: 'away', openLine: -7, currentLine: -6, move: 1 });
+    expect(reverseLineMovement('spread', open, now)).toEqual({
+      publicSide: 'home',
+      publicBetPct: 0.72,
+      sharpSide: 'away',
+      openLine: -7,
+      currentLine: -6,
+      move: 1,
+    });
   });
 
   it('does not flag a line that moved with the public, or by less than half a point', () => {
@@ -73,14 +107,32 @@ describe('reverse line movement', () => {
   });
 
   it('reads totals from the over and under, moneylines from implied probability', () => {
-    const t = (s: 'over' | 'under', betPct: number, line: number) => ({ market: 'total' as const, side: s, betPct, handlePct: betPct, line, priceAmerican: -110 });
-    expect(reverseLineMovement('total', [t('over', 0.8, 47.5), t('under', 0.2, 47.5)], [t('over', 0.8, 46.5), t('under', 0.2, 46.5)]))
-      .toEqual({ publicSide: 'over', publicBetPct: 0.8, sharpSide: 'under', openLine: 47.5, currentLine: 46.5, move: 1 });
-    expect(reverseLineMovement('total', [t('over', 0.3, 47.5), t('under', 0.7, 47.5)], [t('over', 0.3, 46.5), t('under', 0.7, 46.5)])).toBeNull();
-    const m = (s: 'home' | 'away', betPct: number, price: number) => ({ market: 'moneyline' as const, side: s, betPct, handlePct: betPct, line: null, priceAmerican: price });
+    const t = (s: 'over' | 'under', betPct: number, line: number) => ({
+      market: 'total' as const,
+      side: s,
+      betPct,
+      handlePct: betPct,
+      line,
+      priceAmerican: -110,
+    });
+    expect(
+      reverseLineMovement('total', [t('over', 0.8, 47.5), t('under', 0.2, 47.5)], [t('over', 0.8, 46.5), t('under', 0.2, 46.5)]),
+    ).toEqual({ publicSide: 'over', publicBetPct: 0.8, sharpSide: 'under', openLine: 47.5, currentLine: 46.5, move: 1 });
+    expect(
+      reverseLineMovement('total', [t('over', 0.3, 47.5), t('under', 0.7, 47.5)], [t('over', 0.3, 46.5), t('under', 0.7, 46.5)]),
+    ).toBeNull();
+    const m = (s: 'home' | 'away', betPct: number, price: number) => ({
+      market: 'moneyline' as const,
+      side: s,
+      betPct,
+      handlePct: betPct,
+      line: null,
+      priceAmerican: price,
+    });
     // -200 (0.6667) to -170 (0.6296): the favourite the public backs got cheaper.
-    expect(reverseLineMovement('moneyline', [m('home', 0.75, -200), m('away', 0.25, 170)], [m('home', 0.75, -170), m('away', 0.25, 150)]))
-      .toEqual({ publicSide: 'home', publicBetPct: 0.75, sharpSide: 'away', openLine: 0.6667, currentLine: 0.6296, move: 0.037 });
+    expect(
+      reverseLineMovement('moneyline', [m('home', 0.75, -200), m('away', 0.25, 170)], [m('home', 0.75, -170), m('away', 0.25, 150)]),
+    ).toEqual({ publicSide: 'home', publicBetPct: 0.75, sharpSide: 'away', openLine: 0.6667, currentLine: 0.6296, move: 0.037 });
   });
 });
 
@@ -94,8 +146,15 @@ describe('SplitsProcessor', () => {
     const s = p.handle(spread('draftkings', T0 + MIN, 0.64, 0.6), event, T0 + MIN);
     expect(s).toEqual({
       key: `${event.id}|draftkings`,
-      eventId: event.id, sport: 'football', league: 'nfl', homeTeamId: 'kansas-city-chiefs', awayTeamId: 'buffalo-bills',
-      startTime: event.startTime, isLive: false, book: 'draftkings', ts: T0 + MIN,
+      eventId: event.id,
+      sport: 'football',
+      league: 'nfl',
+      homeTeamId: 'kansas-city-chiefs',
+      awayTeamId: 'buffalo-bills',
+      startTime: event.startTime,
+      isLive: false,
+      book: 'draftkings',
+      ts: T0 + MIN,
       sides: [
         { market: 'spread', side: 'home', betPct: 0.64, handlePct: 0.6, line: -3.5, priceAmerican: -110 },
         { market: 'spread', side: 'away', betPct: 0.36, handlePct: 0.4, line: 3.5, priceAmerican: -110 },
@@ -103,7 +162,10 @@ describe('SplitsProcessor', () => {
       signals: { spread: { divergence: null, rlm: null } },
     });
     const c = p.handle(spread('circa', T0 + MIN, 0.64, 0.6), event, T0 + MIN);
-    expect(c.sides.map((x) => [x.line, x.priceAmerican])).toEqual([[-3, -105], [null, null]]);
+    expect(c.sides.map((x) => [x.line, x.priceAmerican])).toEqual([
+      [-3, -105],
+      [null, null],
+    ]);
   });
 
   it('follows a line move (new line opened, old line suspended) and a pulled market', () => {
@@ -111,7 +173,12 @@ describe('SplitsProcessor', () => {
     p.observeTick(tick('draftkings', 'total_points', 'over', 47.5, -110, T0));
     p.observeTick(tick('draftkings', 'total_points', 'over', 47, -105, T0 + 1));
     p.observeTick(tick('draftkings', 'total_points', 'over', 47.5, null, T0 + 1));
-    const obs: SplitsObservation = { eventId: event.id, book: 'draftkings', ts: T0 + 2, sides: [{ market: 'total', side: 'over', betPct: 0.7, handlePct: 0.7 }] };
+    const obs: SplitsObservation = {
+      eventId: event.id,
+      book: 'draftkings',
+      ts: T0 + 2,
+      sides: [{ market: 'total', side: 'over', betPct: 0.7, handlePct: 0.7 }],
+    };
     expect(p.handle(obs, event, T0 + 2).sides[0]).toMatchObject({ line: 47, priceAmerican: -105 });
     // Locked (suspended at a price): the line stands at its last price, as the odds board shows it.
     p.observeTick({ ...tick('draftkings', 'total_points', 'over', 47, -120, T0 + 3), status: 'suspended' });
@@ -145,7 +212,7 @@ describe('SplitsProcessor', () => {
     expect(p.handle(spread('circa', T0 + 15 * MIN, 0.71, 0.4), event, T0 + 15 * MIN).signals.spread?.rlm).toBeNull();
   });
 
-  it('measures RLM from the first snapshot that had the book\'s lines', () => {
+  it("measures RLM from the first snapshot that had the book's lines", () => {
     const p = new SplitsProcessor();
     // No line yet: this snapshot cannot be the opening.
     p.handle(spread('draftkings', T0, 0.7, 0.7), event, T0);
@@ -154,8 +221,14 @@ describe('SplitsProcessor', () => {
     p.handle(spread('draftkings', T0 + 5 * MIN, 0.7, 0.7), event, T0 + 5 * MIN);
     p.observeTick(tick('draftkings', 'point_spread', 'home', -2, -110, T0 + 6 * MIN));
     p.observeTick(tick('draftkings', 'point_spread', 'away', 2, -110, T0 + 6 * MIN));
-    expect(p.handle(spread('draftkings', T0 + 10 * MIN, 0.7, 0.7), event, T0 + 10 * MIN).signals.spread?.rlm)
-      .toEqual({ publicSide: 'home', publicBetPct: 0.7, sharpSide: 'away', openLine: -3, currentLine: -2, move: 1 });
+    expect(p.handle(spread('draftkings', T0 + 10 * MIN, 0.7, 0.7), event, T0 + 10 * MIN).signals.spread?.rlm).toEqual({
+      publicSide: 'home',
+      publicBetPct: 0.7,
+      sharpSide: 'away',
+      openLine: -3,
+      currentLine: -2,
+      move: 1,
+    });
   });
 
   it('forgets a game 48 hours after its last tick or snapshot, on ticks alone too (feeds without splits)', () => {

@@ -35,7 +35,11 @@ export function divergence(sides: readonly SplitSideRecord[]): DivergenceSignal 
  * dropped under a public over, rose under a public under. Moneyline: the public side's implied
  * probability fell.
  */
-export function reverseLineMovement(market: SplitMarket, open: readonly SplitSideRecord[], now: readonly SplitSideRecord[]): RlmSignal | null {
+export function reverseLineMovement(
+  market: SplitMarket,
+  open: readonly SplitSideRecord[],
+  now: readonly SplitSideRecord[],
+): RlmSignal | null {
   const [a, b] = now;
   if (!a || !b || now.length !== 2) return null;
   const pub = a.betPct >= b.betPct ? a : b;
@@ -49,7 +53,14 @@ export function reverseLineMovement(market: SplitMarket, open: readonly SplitSid
   const move = round4(favourable(market, pub.side, openLine, currentLine));
   const min = market === 'moneyline' ? SIGNAL_RULES.rlmMinProbabilityMove : SIGNAL_RULES.rlmMinLineMove;
   if (move < min) return null;
-  return { publicSide: pub.side, publicBetPct: pub.betPct, sharpSide: other.side, openLine: round4(openLine), currentLine: round4(currentLine), move };
+  return {
+    publicSide: pub.side,
+    publicBetPct: pub.betPct,
+    sharpSide: other.side,
+    openLine: round4(openLine),
+    currentLine: round4(currentLine),
+    move,
+  };
 }
 
 /** What moves: the line for spreads and totals, the implied probability for moneylines. */

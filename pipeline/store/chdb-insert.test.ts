@@ -48,18 +48,26 @@ describe('ChdbStore.insertMapped', () => {
 });
 
 describe('ChdbStore insert buffers', () => {
-  it('reuses a settled batch\'s buffer for the next, and each batch arrives exactly as written', () =>
+  it("reuses a settled batch's buffer for the next, and each batch arrives exactly as written", () =>
     inDataDir(async (dir) => {
       const store = new ChdbStore(dir);
       await store.exec('CREATE TABLE b (batch UInt8, i UInt32, s String) ENGINE = MergeTree ORDER BY (batch, i)');
       // The first batch's lines are longer than the second's: any of its bytes left in the reused
       // buffer past the second batch's end would show as extra or broken rows.
-      await store.insert('b', Array.from({ length: 3_000 }, (_, i) => ({ batch: 1, i, s: 'a'.repeat(100) })));
+      await store.insert(
+        'b',
+        Array.from({ length: 3_000 }, (_, i) => ({ batch: 1, i, s: 'a'.repeat(100) })),
+      );
       expect(store.buffers.idleCount).toBe(1);
       const idle = store.buffers.idleByteCount;
-      await store.insert('b', Array.from({ length: 1_000 }, (_, i) => ({ batch: 2, i, s: 'b' })));
+      await store.insert(
+        'b',
+        Array.from({ length: 1_000 }, (_, i) => ({ batch: 2, i, s: 'b' })),
+      );
       expect(store.buffers.idleByteCount).toBe(idle);
-      expect(await store.query('SELECT batch, count() AS n, sum(i) AS total, sum(length(s)) AS chars FROM b GROUP BY batch ORDER BY batch')).toEqual([
+      expect(
+        await store.query('SELECT batch, count() AS n, sum(i) AS total, sum(length(s)) AS chars FROM b GROUP BY batch ORDER BY batch'),
+      ).toEqual([
         { batch: 1, n: 3_000, total: 4_498_500, chars: 300_000 },
         { batch: 2, n: 1_000, total: 499_500, chars: 1_000 },
       ]);
@@ -73,7 +81,11 @@ describe('ChdbStore insert buffers', () => {
       const batch = (t: number) => Array.from({ length: 20_000 }, (_, i) => ({ t, i, s: `${t}:${i}` }));
       await Promise.all([store.insert('c', batch(1)), store.insert('c', batch(2)), store.insert('c', batch(3))]);
       expect(store.buffers.idleCount).toBe(3);
-      expect(await store.query("SELECT t, count() AS n, sum(i) AS total, countIf(s = concat(toString(t), ':', toString(i))) AS intact FROM c GROUP BY t ORDER BY t")).toEqual([
+      expect(
+        await store.query(
+          "SELECT t, count() AS n, sum(i) AS total, countIf(s = concat(toString(t), ':', toString(i))) AS intact FROM c GROUP BY t ORDER BY t",
+        ),
+      ).toEqual([
         { t: 1, n: 20_000, total: 199_990_000, intact: 20_000 },
         { t: 2, n: 20_000, total: 199_990_000, intact: 20_000 },
         { t: 3, n: 20_000, total: 199_990_000, intact: 20_000 },

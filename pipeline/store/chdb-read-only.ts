@@ -105,7 +105,8 @@ export function statementShape(ast: string): StatementShape {
 /** Why a statement of this shape is not run, or null when it only reads the store. */
 export function shapeRefusal(shape: StatementShape): string | null {
   if (!READ_KINDS.has(shape.kind)) return `Cannot execute query in readonly mode: ${shape.kind || 'this'} statements are not reads`;
-  if (shape.explained !== null && (!READ_KINDS.has(shape.explained) || shape.explained === 'Explain')) return `Cannot execute query in readonly mode: EXPLAIN of ${shape.explained || 'this'} statements`;
+  if (shape.explained !== null && (!READ_KINDS.has(shape.explained) || shape.explained === 'Explain'))
+    return `Cannot execute query in readonly mode: EXPLAIN of ${shape.explained || 'this'} statements`;
   if (shape.writesFile) return 'Cannot execute query in readonly mode: INTO OUTFILE writes a file';
   if (shape.describesFunction) return 'Cannot execute query in readonly mode: DESCRIBE of a table function reads outside the store';
   return null;
@@ -134,7 +135,11 @@ function failure(e: unknown): ReadOnlyQueryError {
   const coded = (e as { clickhouseCode?: unknown } | null)?.clickhouseCode;
   const code = typeof coded === 'number' ? coded : Number(/Code: (\d+)/.exec(message)?.[1] ?? 0);
   // The engine nests its own "Code: N. DB::Exception:" prefixes; the last message is the reason.
-  const reason = (message.split('DB::Exception: ').pop() ?? message).split('\n')[0]?.replace(/\s*\(version [^)]*\)\.?/g, '').trim() ?? message;
+  const reason =
+    (message.split('DB::Exception: ').pop() ?? message)
+      .split('\n')[0]
+      ?.replace(/\s*\(version [^)]*\)\.?/g, '')
+      .trim() ?? message;
   return new ReadOnlyQueryError(reason, code);
 }
 
@@ -164,7 +169,11 @@ export async function runReadOnly(
     await session.queryAsync(`SET ${lockingSettings(statement.limits, tag)}`);
     let canonical: string;
     try {
-      canonical = (await session.queryBindAsync('SELECT formatQuerySingleLine({q:String})', { q: statement.sql }, { format: 'TabSeparatedRaw' })).text().replace(/\n$/, '');
+      canonical = (
+        await session.queryBindAsync('SELECT formatQuerySingleLine({q:String})', { q: statement.sql }, { format: 'TabSeparatedRaw' })
+      )
+        .text()
+        .replace(/\n$/, '');
     } catch (e) {
       const f = failure(e);
       // The bound-parameter wrapper is ours: report the analyst's statement's syntax error alone.
@@ -172,8 +181,12 @@ export async function runReadOnly(
     }
     if (canonical.trim().length === 0) throw new ReadOnlyQueryError('Empty query', SYNTAX_ERROR_CODE);
     // chDB takes parameters as an object: a null-prototype one, since the names are the client's.
-    const params = statement.params && statement.params.size > 0 ? Object.assign(Object.create(null) as Record<string, string>, Object.fromEntries(statement.params)) : null;
-    const run = (sql: string, format: string) => (params ? session.queryBindAsync(sql, params, { format }) : session.queryAsync(sql, { format }));
+    const params =
+      statement.params && statement.params.size > 0
+        ? Object.assign(Object.create(null) as Record<string, string>, Object.fromEntries(statement.params))
+        : null;
+    const run = (sql: string, format: string) =>
+      params ? session.queryBindAsync(sql, params, { format }) : session.queryAsync(sql, { format });
     const shape = statementShape((await run(`EXPLAIN AST ${canonical}`, 'TabSeparatedRaw')).text());
     const refused = shapeRefusal(shape);
     if (refused !== null) throw new ReadOnlyQueryError(refused, READONLY_CODE);

@@ -8,7 +8,8 @@ import { InsertBuffers } from './insert-buffers.js';
 import { runReadOnly } from './chdb-read-only.js';
 import type { ReadOnlyStatement } from './chdb-read-only.js';
 
-const PERMANENT = /Syntax error|Unknown table|doesn't exist|Missing columns|There is no column|Cannot parse|Type mismatch|Unknown identifier|ILLEGAL_TYPE|NO_SUCH_COLUMN/i;
+const PERMANENT =
+  /Syntax error|Unknown table|doesn't exist|Missing columns|There is no column|Cannot parse|Type mismatch|Unknown identifier|ILLEGAL_TYPE|NO_SUCH_COLUMN/i;
 
 /** ClickHouse engine in process (chDB): the embedded default, data under one directory. */
 export class ChdbStore implements OlapStore {

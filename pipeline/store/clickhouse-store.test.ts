@@ -29,16 +29,40 @@ if (unavailable) {
     const given = process.env['CLICKHOUSE_URL'];
     if (given) {
       const database = `odds_test_${Date.now()}`;
-      const admin = new ClickHouseStore({ url: given, username: process.env['CLICKHOUSE_USER'], password: process.env['CLICKHOUSE_PASSWORD'] });
+      const admin = new ClickHouseStore({
+        url: given,
+        username: process.env['CLICKHOUSE_USER'],
+        password: process.env['CLICKHOUSE_PASSWORD'],
+      });
       await admin.exec(`CREATE DATABASE ${database}`);
-      const store = new ClickHouseStore({ url: given, username: process.env['CLICKHOUSE_USER'], password: process.env['CLICKHOUSE_PASSWORD'], database });
-      return { store, cleanup: async () => { await admin.exec(`DROP DATABASE ${database}`); await admin.close(); } };
+      const store = new ClickHouseStore({
+        url: given,
+        username: process.env['CLICKHOUSE_USER'],
+        password: process.env['CLICKHOUSE_PASSWORD'],
+        database,
+      });
+      return {
+        store,
+        cleanup: async () => {
+          await admin.exec(`DROP DATABASE ${database}`);
+          await admin.close();
+        },
+      };
     }
     const container: StartedTestContainer = await new GenericContainer('clickhouse/clickhouse-server:25.8')
       .withExposedPorts(8123)
       .withEnvironment({ CLICKHOUSE_USER: 'odds', CLICKHOUSE_PASSWORD: 'odds', CLICKHOUSE_DEFAULT_ACCESS_MANAGEMENT: '1' })
       .start();
-    const store = new ClickHouseStore({ url: `http://${container.getHost()}:${container.getMappedPort(8123)}`, username: 'odds', password: 'odds' });
-    return { store, cleanup: async () => { await container.stop(); } };
+    const store = new ClickHouseStore({
+      url: `http://${container.getHost()}:${container.getMappedPort(8123)}`,
+      username: 'odds',
+      password: 'odds',
+    });
+    return {
+      store,
+      cleanup: async () => {
+        await container.stop();
+      },
+    };
   });
 }

@@ -34,7 +34,11 @@ export class ClickHouseStore implements OlapStore {
       ...(options.requestTimeoutMs === undefined ? {} : { request_timeout: options.requestTimeoutMs }),
       // Same JSON shapes as chDB: 64-bit integers as numbers, not quoted strings, and a JSON object
       // given for a String column stored as its text (rows carry records that way; see `StoreRow`).
-      clickhouse_settings: { date_time_input_format: 'best_effort', output_format_json_quote_64bit_integers: 0, input_format_json_read_objects_as_strings: 1 },
+      clickhouse_settings: {
+        date_time_input_format: 'best_effort',
+        output_format_json_quote_64bit_integers: 0,
+        input_format_json_read_objects_as_strings: 1,
+      },
     });
   }
 

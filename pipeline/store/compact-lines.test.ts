@@ -25,7 +25,10 @@ describe('CompactLines (JSONCompactEachRow bytes for a chDB insert)', () => {
   });
 
   it('encodes text outside ASCII as UTF-8, byte for byte as the single string did', () => {
-    const rows: StoreRow[] = [{ team: 'Atlético', city: '北京' }, { team: '🏀 "quoted" \\ back', city: 'tab\there' }];
+    const rows: StoreRow[] = [
+      { team: 'Atlético', city: '北京' },
+      { team: '🏀 "quoted" \\ back', city: 'tab\there' },
+    ];
     const bytes = compactLines(rows, ['team', 'city']);
     expect(bytes.equals(Buffer.from(asOneString(rows, ['team', 'city']), 'utf8'))).toBe(true);
     expect(bytes.toString('utf8')).toBe('["Atlético","北京"]\n["🏀 \\"quoted\\" \\\\ back","tab\\there"]\n');
@@ -46,7 +49,7 @@ describe('CompactLines (JSONCompactEachRow bytes for a chDB insert)', () => {
 });
 
 describe('CompactLines on shared insert buffers', () => {
-  it('writes a second batch into the first one\'s buffer, with none of the first batch\'s bytes left', () => {
+  it("writes a second batch into the first one's buffer, with none of the first batch's bytes left", () => {
     const buffers = new InsertBuffers();
     const first = new CompactLines(['s'], 1, buffers);
     first.add({ s: 'x'.repeat(1000) });

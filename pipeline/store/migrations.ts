@@ -43,7 +43,7 @@ export async function applyMigrations(store: OlapStore, migrations = loadMigrati
   await store.exec(
     `CREATE TABLE IF NOT EXISTS schema_migrations (version String, applied_at DateTime64(3, 'UTC') DEFAULT now64(3)) ENGINE = ReplacingMergeTree ORDER BY version`,
   );
-  const applied = new Set((await appliedVersions(store)));
+  const applied = new Set(await appliedVersions(store));
   const done: string[] = [];
   for (const m of migrations) {
     if (applied.has(m.version)) continue;

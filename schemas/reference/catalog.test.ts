@@ -66,9 +66,7 @@ describe('team catalog', () => {
       .update(first.map((team) => `${team.numericalId}:${team.id}`).join('\n'))
       .digest('hex');
     expect(TEAMS.length).toBeGreaterThanOrEqual(FIRST_CATALOG_SIZE);
-    expect(digest, 'numericalIds of existing teams moved: append new teams to APPENDED in teams/index.ts').toBe(
-      FIRST_CATALOG_DIGEST,
-    );
+    expect(digest, 'numericalIds of existing teams moved: append new teams to APPENDED in teams/index.ts').toBe(FIRST_CATALOG_DIGEST);
   });
 
   it('gives every team a unique slug id', () => {
@@ -98,7 +96,18 @@ describe('team catalog', () => {
 
   it('holds the full rosters of the major leagues', () => {
     const counts = Object.fromEntries(LEAGUES.map((league) => [league.id, teamsIn(league.id).length]));
-    expect(counts).toMatchObject({ nfl: 32, nba: 30, nhl: 32, mlb: 30, epl: 20, la_liga: 20, serie_a: 20, bundesliga: 18, mls: 30, fifa_world_cup: 48 });
+    expect(counts).toMatchObject({
+      nfl: 32,
+      nba: 30,
+      nhl: 32,
+      mlb: 30,
+      epl: 20,
+      la_liga: 20,
+      serie_a: 20,
+      bundesliga: 18,
+      mls: 30,
+      fifa_world_cup: 48,
+    });
     expect(counts['wnba']).toBeGreaterThanOrEqual(13);
     expect(counts['ncaaf']).toBeGreaterThanOrEqual(40);
     expect(counts['ncaab']).toBeGreaterThanOrEqual(30);

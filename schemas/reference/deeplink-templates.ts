@@ -6,7 +6,9 @@ export type DeepLinkTemplates = ReadonlyMap<string, BookLinkTemplates>;
 
 /** US state (and DC, PR) codes accepted as `state`. */
 export const US_STATES: ReadonlySet<string> = new Set(
-  'al ak az ar ca co ct de dc fl ga hi id il in ia ks ky la me md ma mi mn ms mo mt ne nv nh nj nm ny nc nd oh ok or pa pr ri sc sd tn tx ut vt va wa wv wi wy'.split(' '),
+  'al ak az ar ca co ct de dc fl ga hi id il in ia ks ky la me md ma mi mn ms mo mt ne nv nh nj nm ny nc nd oh ok or pa pr ri sc sd tn tx ut vt va wa wv wi wy'.split(
+    ' ',
+  ),
 );
 export const DEFAULT_STATE = 'pa';
 
@@ -32,7 +34,8 @@ export function loadDeepLinkTemplates(file: string | null, knownBooks: ReadonlyS
   } catch (e) {
     throw new Error(`DEEPLINK_TEMPLATES: cannot read ${file}: ${e instanceof Error ? e.message : String(e)}`);
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('DEEPLINK_TEMPLATES: the file must hold an object of sportsbook id -> templates');
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw new Error('DEEPLINK_TEMPLATES: the file must hold an object of sportsbook id -> templates');
   for (const [book, entry] of Object.entries(parsed as Record<string, unknown>)) {
     if (!knownBooks.has(book)) throw new Error(`DEEPLINK_TEMPLATES: unknown sportsbook '${book}'`);
     if (entry === null) {
@@ -45,25 +48,32 @@ export function loadDeepLinkTemplates(file: string | null, knownBooks: ReadonlyS
 }
 
 function validateTemplates(book: string, entry: unknown): BookLinkTemplates {
-  if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) throw new Error(`DEEPLINK_TEMPLATES: '${book}' must be an object or null`);
+  if (typeof entry !== 'object' || entry === null || Array.isArray(entry))
+    throw new Error(`DEEPLINK_TEMPLATES: '${book}' must be an object or null`);
   const e = entry as Record<string, unknown>;
   for (const key of Object.keys(e)) {
-    if (!(LEVELS as readonly string[]).includes(key) && key !== 'states') throw new Error(`DEEPLINK_TEMPLATES: '${book}.${key}' is not a field (${[...LEVELS, 'states'].join(', ')})`);
+    if (!(LEVELS as readonly string[]).includes(key) && key !== 'states')
+      throw new Error(`DEEPLINK_TEMPLATES: '${book}.${key}' is not a field (${[...LEVELS, 'states'].join(', ')})`);
   }
   const out: { -readonly [K in keyof BookLinkTemplates]: BookLinkTemplates[K] } = { homepage: '' };
   for (const level of LEVELS) {
     const t = e[level];
     if (t === undefined && level !== 'homepage') continue;
-    if (typeof t !== 'string' || !/^https?:\/\/\S+$/.test(t)) throw new Error(`DEEPLINK_TEMPLATES: '${book}.${level}' must be an http(s) URL template`);
+    if (typeof t !== 'string' || !/^https?:\/\/\S+$/.test(t))
+      throw new Error(`DEEPLINK_TEMPLATES: '${book}.${level}' must be an http(s) URL template`);
     for (const [, name] of t.matchAll(PLACEHOLDER)) {
-      if (!(DEEP_LINK_PLACEHOLDERS as readonly string[]).includes(name ?? '')) throw new Error(`DEEPLINK_TEMPLATES: '${book}.${level}' uses {${name}}; placeholders are ${DEEP_LINK_PLACEHOLDERS.map((p) => `{${p}}`).join(', ')}`);
+      if (!(DEEP_LINK_PLACEHOLDERS as readonly string[]).includes(name ?? ''))
+        throw new Error(
+          `DEEPLINK_TEMPLATES: '${book}.${level}' uses {${name}}; placeholders are ${DEEP_LINK_PLACEHOLDERS.map((p) => `{${p}}`).join(', ')}`,
+        );
       if (level === 'homepage' && name !== 'state') throw new Error(`DEEPLINK_TEMPLATES: '${book}.homepage' may use only {state}`);
     }
     out[level] = t;
   }
   if (e['states'] !== undefined) {
     const states = e['states'];
-    if (!Array.isArray(states) || !states.every((s) => typeof s === 'string' && US_STATES.has(s))) throw new Error(`DEEPLINK_TEMPLATES: '${book}.states' must be a list of lowercase US state codes`);
+    if (!Array.isArray(states) || !states.every((s) => typeof s === 'string' && US_STATES.has(s)))
+      throw new Error(`DEEPLINK_TEMPLATES: '${book}.states' must be a list of lowercase US state codes`);
     out.states = states as string[];
   }
   return out;

@@ -45,7 +45,15 @@ function opportunityTicks(fixture: readonly RawTick[]): RawTick[] {
   // A book lists a game once: reuse its listing id where the fixture has one.
   const listing = (book: string): string => fixture.find((t) => t.league === 'nba' && t.book === book)?.bookEventId ?? `${book}-100`;
   const at = (book: string, market: RawTick['market'], outcome: string, price: number, line: number | null = null): RawTick => ({
-    ...base, book, bookEventId: listing(book), market, outcome, priceAmerican: price, line, participant: null, statCategory: null,
+    ...base,
+    book,
+    bookEventId: listing(book),
+    market,
+    outcome,
+    priceAmerican: price,
+    line,
+    participant: null,
+    statCategory: null,
   });
   return [
     at('caesars', 'moneyline', 'Los Angeles Lakers', -160),
@@ -74,10 +82,28 @@ const get = (path: string, key = sharp, headers: Record<string, string> = {}) =>
 
 /** Every GET we serve, with the parameters it needs. */
 const ENDPOINTS = (): string[] => [
-  '/sports?include_empty=true', '/sports/basketball', '/leagues?include_empty=true', '/leagues/nba', '/sportsbooks?catalog=true', '/sportsbooks/pinnacle',
-  '/markets', '/teams?league=nba', '/events', `/events/${nba}`, `/events/${nba}/markets`, `/events/${nba}/odds`, '/odds', '/odds/best',
-  `/odds/comparison?event=${nba}`, '/odds/delta?since=2020-01-01T00:00:00Z', '/opportunities/ev', '/opportunities/arbitrage',
-  '/opportunities/middles', '/opportunities/middles/summary', '/opportunities/low_hold', '/opportunities/low-hold',
+  '/sports?include_empty=true',
+  '/sports/basketball',
+  '/leagues?include_empty=true',
+  '/leagues/nba',
+  '/sportsbooks?catalog=true',
+  '/sportsbooks/pinnacle',
+  '/markets',
+  '/teams?league=nba',
+  '/events',
+  `/events/${nba}`,
+  `/events/${nba}/markets`,
+  `/events/${nba}/odds`,
+  '/odds',
+  '/odds/best',
+  `/odds/comparison?event=${nba}`,
+  '/odds/delta?since=2020-01-01T00:00:00Z',
+  '/opportunities/ev',
+  '/opportunities/arbitrage',
+  '/opportunities/middles',
+  '/opportunities/middles/summary',
+  '/opportunities/low_hold',
+  '/opportunities/low-hold',
 ];
 
 describe('envelope and headers (COMPAT 1.1, 1.2)', () => {
@@ -98,11 +124,28 @@ describe('envelope and headers (COMPAT 1.1, 1.2)', () => {
   });
 
   it('mirrors pagination into meta.pagination with count and total, where the SDK reads it', async () => {
-    for (const path of ['/sports?include_empty=true', '/leagues', '/sportsbooks', '/markets', '/teams', '/events', `/events/${nba}/odds`, '/odds', '/odds/best', '/opportunities/arbitrage']) {
+    for (const path of [
+      '/sports?include_empty=true',
+      '/leagues',
+      '/sportsbooks',
+      '/markets',
+      '/teams',
+      '/events',
+      `/events/${nba}/odds`,
+      '/odds',
+      '/odds/best',
+      '/opportunities/arbitrage',
+    ]) {
       const r = await get(path);
       const meta = r.body['meta'] as Row;
       expect([path, meta['pagination']]).toEqual([path, r.body['pagination']]);
-      expectShape(`${path} pagination`, meta['pagination'], { limit: 'integer', offset: 'integer', has_more: 'boolean', count: 'integer', total: 'integer' });
+      expectShape(`${path} pagination`, meta['pagination'], {
+        limit: 'integer',
+        offset: 'integer',
+        has_more: 'boolean',
+        count: 'integer',
+        total: 'integer',
+      });
     }
   });
 
@@ -171,8 +214,12 @@ describe('error extras (COMPAT 1.3)', () => {
     expect(r.headers.get('x-tier')).toBe('free');
   });
 
-  it('answers offset_too_large with max_offset and a pointer to cursor past an endpoint\'s offset bound', async () => {
-    for (const [path, max] of [['/odds?offset=1000001', 1_000_000], ['/odds/delta?since=2030-01-01T00:00:00Z&offset=1000001', 1_000_000], ['/opportunities/arbitrage?offset=5001', 5000]] as const) {
+  it("answers offset_too_large with max_offset and a pointer to cursor past an endpoint's offset bound", async () => {
+    for (const [path, max] of [
+      ['/odds?offset=1000001', 1_000_000],
+      ['/odds/delta?since=2030-01-01T00:00:00Z&offset=1000001', 1_000_000],
+      ['/opportunities/arbitrage?offset=5001', 5000],
+    ] as const) {
       const r = await get(path);
       expect([path, r.status]).toEqual([path, 400]);
       expect(r.body['error']).toMatchObject({ code: 'offset_too_large', max_offset: max, message: expect.stringContaining('cursor') });
@@ -200,7 +247,8 @@ describe('query conventions (COMPAT 1.4)', () => {
   });
 
   it('takes add_sportsbook repeated as well as comma-separated', async () => {
-    const books = async (q: string): Promise<string[]> => [...new Set(((await get(`/odds?${q}&limit=1000`, c.keys.free)).body['data'] as Row[]).map((r) => r['sportsbook'] as string))].sort();
+    const books = async (q: string): Promise<string[]> =>
+      [...new Set(((await get(`/odds?${q}&limit=1000`, c.keys.free)).body['data'] as Row[]).map((r) => r['sportsbook'] as string))].sort();
     // Free serves two books: the pair, narrowed to one, plus one added, stays within it.
     expect(await books('sportsbook=draftkings&add_sportsbook=fanduel')).toEqual(['draftkings', 'fanduel']);
     expect(await books('sportsbook=draftkings&add_sportsbook=fanduel&add_sportsbook=draftkings')).toEqual(['draftkings', 'fanduel']);
@@ -208,7 +256,8 @@ describe('query conventions (COMPAT 1.4)', () => {
   });
 
   it('understands the market categories main, spread, total and props on every market filter', async () => {
-    const markets = async (path: string): Promise<string[]> => [...new Set(((await get(path)).body['data'] as Row[]).map((r) => r['market'] as string))].sort();
+    const markets = async (path: string): Promise<string[]> =>
+      [...new Set(((await get(path)).body['data'] as Row[]).map((r) => r['market'] as string))].sort();
     expect(await markets('/odds?market=main&limit=1000')).toEqual(['moneyline', 'point_spread', 'total_points']);
     expect(await markets('/odds?market=spread&limit=1000')).toEqual(['point_spread']);
     expect(await markets('/odds?market=total&limit=1000')).toEqual(['total_points']);
@@ -216,16 +265,24 @@ describe('query conventions (COMPAT 1.4)', () => {
     expect(await markets('/odds?market=player_points&limit=1000')).toEqual(['player_prop']);
     expect(await markets('/odds/best?market=props')).toEqual(['player_prop']);
     expect(await markets(`/events/${nba}/odds?market=spread`)).toEqual(['point_spread']);
-    expect(Object.keys((await get(`/odds/comparison?event=${nba}&market=total`)).body['data'] as Row).every((k) => k.startsWith('total_points:'))).toBe(true);
+    expect(
+      Object.keys((await get(`/odds/comparison?event=${nba}&market=total`)).body['data'] as Row).every((k) =>
+        k.startsWith('total_points:'),
+      ),
+    ).toBe(true);
     const batch = await c.sys.post('/api/v1/odds/batch', { event_ids: [nba], market: 'props' }, sharp);
-    expect(((batch.body['data'] as Record<string, Row[]>)[nba] ?? []).map((r) => r['market_type'])).toEqual(['player_points', 'player_points']);
+    expect(((batch.body['data'] as Record<string, Row[]>)[nba] ?? []).map((r) => r['market_type'])).toEqual([
+      'player_points',
+      'player_points',
+    ]);
     expect(await markets('/opportunities/arbitrage?market=total')).toEqual(['total_points']);
     expect(await markets('/opportunities/middles?market=spread')).toEqual(['point_spread']);
     expect(await markets('/opportunities/arbitrage?market=main')).toEqual(['moneyline', 'total_points']);
   });
 
   it('sorts by probability and odds_probability alike', async () => {
-    const ids = async (sort: string): Promise<unknown[]> => ((await get(`/odds?sort=${sort}&limit=1000`)).body['data'] as Row[]).map((r) => r['id']);
+    const ids = async (sort: string): Promise<unknown[]> =>
+      ((await get(`/odds?sort=${sort}&limit=1000`)).body['data'] as Row[]).map((r) => r['id']);
     expect(await ids('odds_probability')).toEqual(await ids('probability'));
     expect(await ids('-odds_probability')).toEqual(await ids('-probability'));
   });
@@ -242,18 +299,40 @@ describe('reference data (COMPAT 2.1-2.3)', () => {
 
   it('serves leagues with slug, active, sport_id and country, and one league by id', async () => {
     for (const l of (await get('/leagues?include_empty=true')).body['data'] as Row[]) {
-      expectShape('league', l, { id: 'string', name: 'string', slug: 'string', active: 'boolean', sport: 'string', sport_id: 'string', country: 'string|null' });
+      expectShape('league', l, {
+        id: 'string',
+        name: 'string',
+        slug: 'string',
+        active: 'boolean',
+        sport: 'string',
+        sport_id: 'string',
+        country: 'string|null',
+      });
       expect(l['sport_id']).toBe(l['sport']);
     }
     const nbaLeague = await get('/leagues/nba');
-    expect(nbaLeague.body['data']).toMatchObject({ id: 'nba', slug: 'nba', name: 'NBA', sport_id: 'basketball', country: 'US', active: true });
+    expect(nbaLeague.body['data']).toMatchObject({
+      id: 'nba',
+      slug: 'nba',
+      name: 'NBA',
+      sport_id: 'basketball',
+      country: 'US',
+      active: true,
+    });
     expect((await get('/leagues/atp')).body['data']).toMatchObject({ id: 'atp', country: null, active: false });
     expect((await get('/leagues/__proto__')).status).toBe(404);
   });
 
   it('serves sportsbooks with slug, active, regions and features', async () => {
     for (const b of (await get('/sportsbooks?catalog=true')).body['data'] as Row[]) {
-      expectShape('sportsbook', b, { id: 'string', name: 'string', slug: 'string', active: 'boolean', regions: 'array', features: 'array' });
+      expectShape('sportsbook', b, {
+        id: 'string',
+        name: 'string',
+        slug: 'string',
+        active: 'boolean',
+        regions: 'array',
+        features: 'array',
+      });
       expect(b['active']).toBe(b['status'] === 'active');
       expect((b['features'] as string[])[0]).toBe('odds');
     }
@@ -261,7 +340,8 @@ describe('reference data (COMPAT 2.1-2.3)', () => {
   });
 
   it('finds teams by any part of a name or alias, case- and accent-insensitive', async () => {
-    const ids = async (q: string): Promise<string[]> => ((await get(`/teams?q=${encodeURIComponent(q)}&limit=1000`)).body['data'] as Row[]).map((t) => t['id'] as string);
+    const ids = async (q: string): Promise<string[]> =>
+      ((await get(`/teams?q=${encodeURIComponent(q)}&limit=1000`)).body['data'] as Row[]).map((t) => t['id'] as string);
     expect(await ids('lak')).toContain('los-angeles-lakers');
     expect(await ids('LAK')).toContain('los-angeles-lakers');
     const tlant = await ids('tlant');
@@ -275,13 +355,33 @@ describe('reference data (COMPAT 2.1-2.3)', () => {
 
 /** COMPAT 2.5: the fields the SDK's OddsLine requires, with their types. */
 const ODDS_LINE: Record<string, Kind> = {
-  id: 'string', sportsbook: 'string', event_id: 'string', sport: 'string', league: 'string', home_team: 'string', away_team: 'string',
-  market_type: 'string', selection: 'string', odds_american: 'number', odds_decimal: 'number', probability: 'number',
+  id: 'string',
+  sportsbook: 'string',
+  event_id: 'string',
+  sport: 'string',
+  league: 'string',
+  home_team: 'string',
+  away_team: 'string',
+  market_type: 'string',
+  selection: 'string',
+  odds_american: 'number',
+  odds_decimal: 'number',
+  probability: 'number',
 };
 
 describe('odds rows (COMPAT 2.5)', () => {
   it('carries the reference fields on every odds endpoint', async () => {
-    const extra: Record<string, Kind> = { selection_type: 'string', sportsbook_name: 'string', is_live: 'boolean', is_active: 'boolean', is_main_line: 'boolean', is_alternate_line: 'boolean', event_start_time: 'string', timestamp: 'string', odds_probability: 'number' };
+    const extra: Record<string, Kind> = {
+      selection_type: 'string',
+      sportsbook_name: 'string',
+      is_live: 'boolean',
+      is_active: 'boolean',
+      is_main_line: 'boolean',
+      is_alternate_line: 'boolean',
+      event_start_time: 'string',
+      timestamp: 'string',
+      odds_probability: 'number',
+    };
     const lists: Row[][] = [
       (await get('/odds?limit=1000')).body['data'] as Row[],
       (await get('/odds/best')).body['data'] as Row[],
@@ -297,14 +397,28 @@ describe('odds rows (COMPAT 2.5)', () => {
 
   it('names the selection for display and keeps the side in selection_type', async () => {
     const rows = (await get(`/events/${nba}/odds?sportsbook=draftkings`)).body['data'] as Row[];
-    const pick = (market: string, side: string): Row | undefined => rows.find((r) => r['market'] === market && r['selection_type'] === side);
-    expect(pick('moneyline', 'home')).toMatchObject({ selection: 'Los Angeles Lakers', market_type: 'moneyline', sportsbook_name: 'DraftKings' });
+    const pick = (market: string, side: string): Row | undefined =>
+      rows.find((r) => r['market'] === market && r['selection_type'] === side);
+    expect(pick('moneyline', 'home')).toMatchObject({
+      selection: 'Los Angeles Lakers',
+      market_type: 'moneyline',
+      sportsbook_name: 'DraftKings',
+    });
     expect(pick('point_spread', 'away')).toMatchObject({ selection: 'Boston Celtics', line: 2.5 });
-    expect(pick('player_prop', 'over')).toMatchObject({ selection: 'LeBron James Over', market_type: 'player_points', market: 'player_prop' });
+    expect(pick('player_prop', 'over')).toMatchObject({
+      selection: 'LeBron James Over',
+      market_type: 'player_points',
+      market: 'player_prop',
+    });
   });
 
   it('tells main lines from alternates: the line most books quote, per side of the market', async () => {
-    const spreads = ((await get(`/events/${nba}/odds?market=point_spread`)).body['data'] as Row[]).map((r) => [r['sportsbook'], r['line'], r['is_main_line'], r['is_alternate_line']]);
+    const spreads = ((await get(`/events/${nba}/odds?market=point_spread`)).body['data'] as Row[]).map((r) => [
+      r['sportsbook'],
+      r['line'],
+      r['is_main_line'],
+      r['is_alternate_line'],
+    ]);
     // DraftKings and Pinnacle quote -2.5/+2.5, FanDuel -4.5/+4.5: -2.5 is main.
     expect(spreads).toContainEqual(['draftkings', -2.5, true, false]);
     expect(spreads).toContainEqual(['pinnacle', 2.5, true, false]);
@@ -313,7 +427,8 @@ describe('odds rows (COMPAT 2.5)', () => {
   });
 
   it('keeps the required fields under fields= unless a -name drops them', async () => {
-    for (const r of (await get('/odds?fields=line&limit=5')).body['data'] as Row[]) expectShape('projected', r, { ...ODDS_LINE, line: 'number|null' });
+    for (const r of (await get('/odds?fields=line&limit=5')).body['data'] as Row[])
+      expectShape('projected', r, { ...ODDS_LINE, line: 'number|null' });
     const slim = ((await get('/odds?fields=-home_team&limit=1')).body['data'] as Row[])[0] as Row;
     expect('home_team' in slim).toBe(false);
     expect('away_team' in slim).toBe(true);
@@ -321,7 +436,15 @@ describe('odds rows (COMPAT 2.5)', () => {
 
   it('names each event group with event_name and start_time on group_by=event', async () => {
     for (const g of (await get('/odds?group_by=event&limit=1000')).body['data'] as Row[]) {
-      expectShape('group', g, { event_id: 'string', event_name: 'string', sport: 'string', league: 'string', start_time: 'string', is_live: 'boolean', odds: 'array' });
+      expectShape('group', g, {
+        event_id: 'string',
+        event_name: 'string',
+        sport: 'string',
+        league: 'string',
+        start_time: 'string',
+        is_live: 'boolean',
+        odds: 'array',
+      });
       expect(g['event_name']).toBe(`${String(g['away_team'])} @ ${String(g['home_team'])}`);
     }
   });
@@ -333,22 +456,58 @@ describe('opportunities (COMPAT 3)', () => {
     const rows = r.body['data'] as Row[];
     expect(rows.length).toBeGreaterThan(0);
     for (const a of rows) {
-      expectShape('arbitrage', a, { id: 'string', sport: 'string', event_id: 'string', event_name: 'string', market_type: 'string', profit_percent: 'number', implied_total: 'number', legs: 'array', is_alternate_line: 'boolean', warnings: 'array', detected_at: 'string' });
+      expectShape('arbitrage', a, {
+        id: 'string',
+        sport: 'string',
+        event_id: 'string',
+        event_name: 'string',
+        market_type: 'string',
+        profit_percent: 'number',
+        implied_total: 'number',
+        legs: 'array',
+        is_alternate_line: 'boolean',
+        warnings: 'array',
+        detected_at: 'string',
+      });
       // Percent units: 98.2 means the legs' implied probabilities sum to 0.982.
       expect(a['implied_total']).toBeCloseTo((a['implied_probability_sum'] as number) * 100, 2);
       expect(a['implied_total']).toBeLessThan(100);
-      for (const l of a['legs'] as Row[]) expectShape('leg', l, { sportsbook: 'string', selection: 'string', selection_type: 'string', odds_american: 'number', odds_decimal: 'number', stake_percent: 'number', implied_probability: 'number' });
+      for (const l of a['legs'] as Row[])
+        expectShape('leg', l, {
+          sportsbook: 'string',
+          selection: 'string',
+          selection_type: 'string',
+          odds_american: 'number',
+          odds_decimal: 'number',
+          stake_percent: 'number',
+          implied_probability: 'number',
+        });
       expect((a['legs'] as Row[]).reduce((s, l) => s + (l['stake_percent'] as number), 0)).toBeCloseTo(100, 1);
     }
-    expect(Object.keys((r.body['meta'] as Row)['summary'] as Row).sort()).toEqual(['avg_profit', 'by_market', 'by_sport', 'by_sportsbook', 'count', 'max_profit']);
-    expect((r.body['meta'] as Row)['filters']).toMatchObject({ min_profit: 0.5, sport: null, league: null, sportsbook: null, market: null, live: null });
+    expect(Object.keys((r.body['meta'] as Row)['summary'] as Row).sort()).toEqual([
+      'avg_profit',
+      'by_market',
+      'by_sport',
+      'by_sportsbook',
+      'count',
+      'max_profit',
+    ]);
+    expect((r.body['meta'] as Row)['filters']).toMatchObject({
+      min_profit: 0.5,
+      sport: null,
+      league: null,
+      sportsbook: null,
+      market: null,
+      live: null,
+    });
     expectShape('meta', r.body['meta'], { source: 'string', books_analyzed: 'integer' });
   });
 
   it('sorts arbitrage by profit (most first), time and market', async () => {
     const profits = ((await get('/opportunities/arbitrage')).body['data'] as Row[]).map((a) => a['profit_percent'] as number);
     expect(profits).toEqual([...profits].sort((x, y) => y - x));
-    for (const sort of ['time', '-start_time', 'market', '-sport']) expect((await get(`/opportunities/arbitrage?sort=${sort}`)).status).toBe(200);
+    for (const sort of ['time', '-start_time', 'market', '-sport'])
+      expect((await get(`/opportunities/arbitrage?sort=${sort}`)).status).toBe(200);
     expect(((await get('/opportunities/arbitrage?min_profit=50')).body['data'] as Row[]).length).toBe(0);
   });
 
@@ -357,7 +516,9 @@ describe('opportunities (COMPAT 3)', () => {
     expect(raw.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     expect(raw.headers.get('content-disposition')).toMatch(/filename="arbitrage_\d{4}-\d{2}-\d{2}\.csv"/);
     const text = await raw.text();
-    expect(text.split('\r\n')[0]).toMatch(/^event,sport,market,line,profit_percent,implied_total,leg1_book,leg1_selection,leg1_odds,leg1_stake_percent,leg2_book,leg2_selection,leg2_odds,leg2_stake_percent,is_live,is_alternate_line,possibly_stale,warnings,detected_at,/);
+    expect(text.split('\r\n')[0]).toMatch(
+      /^event,sport,market,line,profit_percent,implied_total,leg1_book,leg1_selection,leg1_odds,leg1_stake_percent,leg2_book,leg2_selection,leg2_odds,leg2_stake_percent,is_live,is_alternate_line,possibly_stale,warnings,detected_at,/,
+    );
     // What the Python SDK sends: Content-Type: application/json on a GET, and parses the answer as JSON.
     const wrapped = await get('/opportunities/arbitrage?format=csv', sharp, { 'content-type': 'application/json' });
     expect(wrapped.body).toMatchObject({ success: true, data: text });
@@ -371,15 +532,43 @@ describe('opportunities (COMPAT 3)', () => {
     expect(rows.length).toBeGreaterThan(0);
     for (const m of rows) {
       expectShape('middle', m, {
-        id: 'string', event_id: 'string', event_name: 'string', sport: 'string', league: 'string', market_type: 'string', home_team: 'string', away_team: 'string',
-        middle_size: 'number', middle_numbers: 'array', middle_probability: 'number', key_numbers: 'array', key_number_probability: 'number', market_overround: 'number',
-        expected_value: 'number', roi_percentage: 'number', worst_case_loss: 'number', best_case_profit: 'number', break_even_percent: 'number',
-        is_guaranteed_profit: 'boolean', guaranteed_roi: 'number|null', quality_score: 'number', odds_age_seconds: 'number|null', is_live: 'boolean',
-        is_player_prop: 'boolean', is_team_total: 'boolean', warnings: 'array', detected_at: 'string',
+        id: 'string',
+        event_id: 'string',
+        event_name: 'string',
+        sport: 'string',
+        league: 'string',
+        market_type: 'string',
+        home_team: 'string',
+        away_team: 'string',
+        middle_size: 'number',
+        middle_numbers: 'array',
+        middle_probability: 'number',
+        key_numbers: 'array',
+        key_number_probability: 'number',
+        market_overround: 'number',
+        expected_value: 'number',
+        roi_percentage: 'number',
+        worst_case_loss: 'number',
+        best_case_profit: 'number',
+        break_even_percent: 'number',
+        is_guaranteed_profit: 'boolean',
+        guaranteed_roi: 'number|null',
+        quality_score: 'number',
+        odds_age_seconds: 'number|null',
+        is_live: 'boolean',
+        is_player_prop: 'boolean',
+        is_team_total: 'boolean',
+        warnings: 'array',
+        detected_at: 'string',
       });
       for (const side of ['side1', 'side2']) {
         expectShape(side, m[side], { book: 'string', selection: 'string', line: 'number', odds: 'object', stake_percent: 'number' });
-        expectShape(`${side}.odds`, (m[side] as Row)['odds'], { american: 'number', decimal: 'number', probability: 'number', fair_probability: 'number' });
+        expectShape(`${side}.odds`, (m[side] as Row)['odds'], {
+          american: 'number',
+          decimal: 'number',
+          probability: 'number',
+          fair_probability: 'number',
+        });
       }
       expect((m['quality_score'] as number) >= 0 && (m['quality_score'] as number) <= 100).toBe(true);
       expect(Number.isInteger((m['middle_numbers'] as number[])[0])).toBe(true);
@@ -403,10 +592,21 @@ describe('opportunities (COMPAT 3)', () => {
     expect((await get(`/opportunities/middles/${String(first['id'])}`, c.keys.hobby)).status).toBe(403);
     const summary = await get('/opportunities/middles/summary');
     expectShape('summary', summary.body['data'], {
-      total: 'integer', positive_ev_count: 'integer', guaranteed_profit_count: 'integer', player_prop_count: 'integer', has_key_numbers_count: 'integer',
-      by_sport: 'object', by_market: 'object', by_sportsbook: 'object', avg_middle_size: 'number', avg_probability: 'number', avg_ev: 'number',
+      total: 'integer',
+      positive_ev_count: 'integer',
+      guaranteed_profit_count: 'integer',
+      player_prop_count: 'integer',
+      has_key_numbers_count: 'integer',
+      by_sport: 'object',
+      by_market: 'object',
+      by_sportsbook: 'object',
+      avg_middle_size: 'number',
+      avg_probability: 'number',
+      avg_ev: 'number',
     });
-    expect((summary.body['data'] as Row)['total']).toBe(((await get('/opportunities/middles')).body['meta'] as Row & { summary: Row })['summary']['count']);
+    expect((summary.body['data'] as Row)['total']).toBe(
+      ((await get('/opportunities/middles')).body['meta'] as Row & { summary: Row })['summary']['count'],
+    );
     expect(((await get('/opportunities/middles/summary?sport=soccer')).body['data'] as Row)['total']).toBe(0);
   });
 
@@ -416,11 +616,29 @@ describe('opportunities (COMPAT 3)', () => {
     expect(rows.length).toBeGreaterThan(0);
     expect(((await get('/opportunities/low-hold')).body['data'] as Row[]).map((x) => x['id'])).toEqual(rows.map((x) => x['id']));
     for (const l of rows) {
-      expectShape('low_hold', l, { id: 'string', event_id: 'string', event_name: 'string', sport: 'string', market_type: 'string', hold_percentage: 'number', side1: 'object', side2: 'object', all_books: 'array', confidence: 'number', is_alternate_line: 'boolean' });
+      expectShape('low_hold', l, {
+        id: 'string',
+        event_id: 'string',
+        event_name: 'string',
+        sport: 'string',
+        market_type: 'string',
+        hold_percentage: 'number',
+        side1: 'object',
+        side2: 'object',
+        all_books: 'array',
+        confidence: 'number',
+        is_alternate_line: 'boolean',
+      });
       expect('side3' in l).toBe(true);
       for (const side of ['side1', 'side2']) {
         expectShape(side, l[side], { selection: 'string', books: 'array', odds: 'object', deep_links: 'object' });
-        expectShape(`${side}.odds`, (l[side] as Row)['odds'], { american: 'number', decimal: 'number', probability: 'number', implied_probability: 'number', fair_probability: 'number' });
+        expectShape(`${side}.odds`, (l[side] as Row)['odds'], {
+          american: 'number',
+          decimal: 'number',
+          probability: 'number',
+          implied_probability: 'number',
+          fair_probability: 'number',
+        });
       }
     }
     const meta = r.body['meta'] as Row;
@@ -432,7 +650,16 @@ describe('opportunities (COMPAT 3)', () => {
   it('serves +EV rows with event_name and market_type, and every de-vig choice', async () => {
     const rows = (await get('/opportunities/ev?include=methods')).body['data'] as Row[];
     expect(rows.length).toBeGreaterThan(0);
-    for (const e of rows) expectShape('ev', e, { id: 'string', event_id: 'string', event_name: 'string', market_type: 'string', ev_percentage: 'number', fair_probability: 'number|null', kelly_percent: 'number|null' });
+    for (const e of rows)
+      expectShape('ev', e, {
+        id: 'string',
+        event_id: 'string',
+        event_name: 'string',
+        market_type: 'string',
+        ev_percentage: 'number',
+        fair_probability: 'number|null',
+        kelly_percent: 'number|null',
+      });
     const methods = (rows[0] as Row)['methods'] as Record<string, Row>;
     expect(Object.keys(methods)).toEqual(['power', 'multiplicative', 'additive', 'shin', 'odds_ratio', 'logit', 'worst_case']);
     const fair = Object.values(methods).map((m) => m['fair_probability'] as number);
@@ -453,14 +680,31 @@ describe('opportunities (COMPAT 3)', () => {
 
 describe('OpenAPI document', () => {
   it('describes the compatibility paths, parameters and fields from the route schemas', async () => {
-    const doc = (await c.sys.get('/api/v1/openapi.json')).body as { paths: Record<string, Record<string, { parameters?: { name: string }[]; responses: Record<string, { content: Record<string, { schema: Row }> }> }>> };
-    for (const path of ['/api/v1/leagues/{leagueId}', '/api/v1/opportunities/low_hold', '/api/v1/opportunities/low-hold', '/api/v1/opportunities/middles/{id}', '/api/v1/opportunities/middles/summary']) {
+    const doc = (await c.sys.get('/api/v1/openapi.json')).body as {
+      paths: Record<
+        string,
+        Record<string, { parameters?: { name: string }[]; responses: Record<string, { content: Record<string, { schema: Row }> }> }>
+      >;
+    };
+    for (const path of [
+      '/api/v1/leagues/{leagueId}',
+      '/api/v1/opportunities/low_hold',
+      '/api/v1/opportunities/low-hold',
+      '/api/v1/opportunities/middles/{id}',
+      '/api/v1/opportunities/middles/summary',
+    ]) {
       expect(Object.keys(doc.paths)).toContain(path);
     }
     const odds = doc.paths['/api/v1/odds']?.['get'];
-    expect(odds?.parameters?.map((p) => p.name)).toEqual(expect.arrayContaining(['event', 'event_id', 'add_sportsbook', 'market', 'fields', 'sort']));
-    const item = ((odds?.responses['200']?.content['application/json']?.schema['properties'] as Row)['data'] as Row)['items'] as { properties: Row };
-    expect(Object.keys(item.properties)).toEqual(expect.arrayContaining(['market_type', 'selection_type', 'sportsbook_name', 'is_main_line', 'event_name']));
+    expect(odds?.parameters?.map((p) => p.name)).toEqual(
+      expect.arrayContaining(['event', 'event_id', 'add_sportsbook', 'market', 'fields', 'sort']),
+    );
+    const item = ((odds?.responses['200']?.content['application/json']?.schema['properties'] as Row)['data'] as Row)['items'] as {
+      properties: Row;
+    };
+    expect(Object.keys(item.properties)).toEqual(
+      expect.arrayContaining(['market_type', 'selection_type', 'sportsbook_name', 'is_main_line', 'event_name']),
+    );
     const envelope = doc.paths['/api/v1/sports']?.['get']?.responses['200']?.content['application/json']?.schema as { required: string[] };
     expect(envelope.required).toContain('updated_at');
   });
@@ -470,6 +714,13 @@ describe('response schemas', () => {
   it('every body the suite provoked matches its route schema exactly: no undeclared field, no required one missing', () => {
     expect(recorder.seen.size).toBeGreaterThan(30);
     expect(recorder.unschemed).toEqual([]);
-    expect(recorder.violations.slice(0, 12).map((v) => `${v.route} ${v.status}: ${v.errors.map((e) => `${e.instancePath} ${e.message ?? ''} ${JSON.stringify(e.params)}`).join('; ')}`)).toEqual([]);
+    expect(
+      recorder.violations
+        .slice(0, 12)
+        .map(
+          (v) =>
+            `${v.route} ${v.status}: ${v.errors.map((e) => `${e.instancePath} ${e.message ?? ''} ${JSON.stringify(e.params)}`).join('; ')}`,
+        ),
+    ).toEqual([]);
   });
 });

@@ -8,13 +8,38 @@ import { strictSchema, validatorFor } from '../support/strict-schema.js';
 // its schema does not declare (serialization would drop it silently) or omits a required one.
 
 const row = {
-  id: 'r1', event_id: 'e1', sportsbook: 'draftkings', sportsbook_name: 'DraftKings', sport: 'basketball', league: 'nba', home_team: 'A', away_team: 'B',
-  market: 'moneyline', market_type: 'moneyline', selection: 'A', selection_type: 'home', line: null, odds_american: -110, odds_decimal: 1.9091,
-  probability: 0.5238, odds_probability: 0.5238, timestamp: '2026-01-01T00:00:00.000Z', event_start_time: '2026-01-01T01:00:00.000Z', is_live: false,
-  is_active: true, suspended_since: null, is_main_line: true, is_alternate_line: false,
+  id: 'r1',
+  event_id: 'e1',
+  sportsbook: 'draftkings',
+  sportsbook_name: 'DraftKings',
+  sport: 'basketball',
+  league: 'nba',
+  home_team: 'A',
+  away_team: 'B',
+  market: 'moneyline',
+  market_type: 'moneyline',
+  selection: 'A',
+  selection_type: 'home',
+  line: null,
+  odds_american: -110,
+  odds_decimal: 1.9091,
+  probability: 0.5238,
+  odds_probability: 0.5238,
+  timestamp: '2026-01-01T00:00:00.000Z',
+  event_start_time: '2026-01-01T01:00:00.000Z',
+  is_live: false,
+  is_active: true,
+  suspended_since: null,
+  is_main_line: true,
+  is_alternate_line: false,
 };
 const envelope = paginatedEnvelope(oddsRowSchema);
-const body = (data: object[]): object => ({ success: true, data, pagination: { limit: 1, offset: 0, has_more: false, next_offset: null }, updated_at: '2026-01-01T00:00:00.000Z' });
+const body = (data: object[]): object => ({
+  success: true,
+  data,
+  pagination: { limit: 1, offset: 0, has_more: false, next_offset: null },
+  updated_at: '2026-01-01T00:00:00.000Z',
+});
 
 describe('strict response-schema check', () => {
   it('accepts a row with exactly the declared fields', () => {
@@ -38,9 +63,15 @@ describe('strict response-schema check', () => {
   });
 
   it('leaves explicit open maps open (additionalProperties given) and closes everything else', () => {
-    const strict = strictSchema(evRowSchema) as { additionalProperties: unknown; properties: Record<string, { additionalProperties?: unknown }> };
+    const strict = strictSchema(evRowSchema) as {
+      additionalProperties: unknown;
+      properties: Record<string, { additionalProperties?: unknown }>;
+    };
     expect(strict.additionalProperties).toBe(false);
     expect(strict.properties['methods']?.additionalProperties).toBe(false);
-    expect(strictSchema({ type: 'object', additionalProperties: { type: 'integer' } })).toEqual({ type: 'object', additionalProperties: { type: 'integer' } });
+    expect(strictSchema({ type: 'object', additionalProperties: { type: 'integer' } })).toEqual({
+      type: 'object',
+      additionalProperties: { type: 'integer' },
+    });
   });
 });

@@ -19,16 +19,36 @@ let eventId = '';
 
 /** Every authenticated GET endpoint of the contract. */
 const ENDPOINTS = (): string[] => [
-  '/api/v1/sports', '/api/v1/sports/basketball', '/api/v1/leagues', '/api/v1/sportsbooks', '/api/v1/sportsbooks/draftkings',
-  '/api/v1/markets', '/api/v1/teams', '/api/v1/events', `/api/v1/events/${eventId}`, `/api/v1/events/${eventId}/markets`,
-  `/api/v1/events/${eventId}/odds`, '/api/v1/odds', '/api/v1/odds/best', `/api/v1/odds/comparison?event=${eventId}`,
+  '/api/v1/sports',
+  '/api/v1/sports/basketball',
+  '/api/v1/leagues',
+  '/api/v1/sportsbooks',
+  '/api/v1/sportsbooks/draftkings',
+  '/api/v1/markets',
+  '/api/v1/teams',
+  '/api/v1/events',
+  `/api/v1/events/${eventId}`,
+  `/api/v1/events/${eventId}/markets`,
+  `/api/v1/events/${eventId}/odds`,
+  '/api/v1/odds',
+  '/api/v1/odds/best',
+  `/api/v1/odds/comparison?event=${eventId}`,
   `/api/v1/odds/delta?since=${encodeURIComponent(new Date().toISOString())}`,
 ];
 
 beforeAll(async () => {
   const clock = new ManualClock(Date.now());
-  const sink = new Writable({ write(chunk: Buffer, _enc, done) { logs += chunk.toString(); done(); } });
-  sys = await startTestSystem({}, { feed: () => new ScriptedFeed(fixtureTicks(clock.now())), clock }, { logger: pino({ level: 'trace' }, sink) });
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      logs += chunk.toString();
+      done();
+    },
+  });
+  sys = await startTestSystem(
+    {},
+    { feed: () => new ScriptedFeed(fixtureTicks(clock.now())), clock },
+    { logger: pino({ level: 'trace' }, sink) },
+  );
   await sys.drained();
   const r = await sys.get('/api/v1/events?league=nba', sys.demoKeys.enterprise);
   eventId = ((r.body['data'] as Row[])[0]?.['id'] as string) ?? '';
@@ -53,7 +73,12 @@ describe('the three ways to present a key', () => {
 
   it('answers 401 unauthorized on every endpoint without a key, with a wrong key, or a malformed bearer', async () => {
     for (const path of ENDPOINTS()) {
-      const variants: Record<string, string>[] = [{}, { 'x-api-key': 'wrong-key-123' }, { authorization: 'Bearer ' }, { authorization: 'Basic abc' }];
+      const variants: Record<string, string>[] = [
+        {},
+        { 'x-api-key': 'wrong-key-123' },
+        { authorization: 'Bearer ' },
+        { authorization: 'Basic abc' },
+      ];
       for (const headers of variants) {
         const r = await sys.get(path, undefined, headers);
         expect([path, headers, r.status, (r.body['error'] as Row)['code']]).toEqual([path, headers, 401, 'unauthorized']);
@@ -71,12 +96,17 @@ describe('the three ways to present a key', () => {
 describe('headers of authenticated responses', () => {
   it('carries X-RateLimit-Limit, -Remaining, -Reset, X-Data-Delay and X-Request-Id, errors included', async () => {
     const cases: [string, number][] = [
-      ['/api/v1/odds', 200], ['/api/v1/odds?limit=0', 400], ['/api/v1/events/nope', 404], ['/api/v1/odds?sportsbook=pinnacle', 403],
+      ['/api/v1/odds', 200],
+      ['/api/v1/odds?limit=0', 400],
+      ['/api/v1/events/nope', 404],
+      ['/api/v1/odds?sportsbook=pinnacle', 403],
       ['/api/v1/odds/delta?since=2001-01-01T00:00:00Z', 410],
     ];
     const ids = new Set<string>();
     for (const tier of ['free', 'hobby', 'pro', 'sharp', 'enterprise'] as const) {
-      const expected = { free: ['12', '60'], hobby: ['120', '0'], pro: ['300', '0'], sharp: ['1000', '0'], enterprise: ['10000', '0'] }[tier];
+      const expected = { free: ['12', '60'], hobby: ['120', '0'], pro: ['300', '0'], sharp: ['1000', '0'], enterprise: ['10000', '0'] }[
+        tier
+      ];
       let remaining = Number(expected[0]);
       const key = `${tier}-headers-${Math.random().toString(36).slice(2)}`;
       sys.keys.add(key, tier);
@@ -85,7 +115,13 @@ describe('headers of authenticated responses', () => {
         const wanted = status === 403 && tier !== 'free' && tier !== 'hobby' ? 200 : status;
         expect([tier, path, r.status]).toEqual([tier, path, wanted]);
         remaining--;
-        expect([tier, path, r.headers.get('x-ratelimit-limit'), r.headers.get('x-ratelimit-remaining'), r.headers.get('x-data-delay')]).toEqual([tier, path, expected[0], String(remaining), expected[1]]);
+        expect([
+          tier,
+          path,
+          r.headers.get('x-ratelimit-limit'),
+          r.headers.get('x-ratelimit-remaining'),
+          r.headers.get('x-data-delay'),
+        ]).toEqual([tier, path, expected[0], String(remaining), expected[1]]);
         const reset = Number(r.headers.get('x-ratelimit-reset'));
         // The sliding window frees its oldest slot 60 s after that request, rounded up to a second.
         expect(Number.isInteger(reset) && reset > Date.now() / 1000 && reset <= Math.ceil(Date.now() / 1000) + 60).toBe(true);

@@ -26,32 +26,69 @@ afterAll(async () => {
 describe('errors', () => {
   it('lists every code of the catalogue on the docs page, and docs/api.md documents each', async () => {
     const r = await c.sys.get('/api/v1/docs/errors');
-    expect((r.body['data'] as Row[]).map((e) => [e['code'], e['status']])).toEqual(Object.entries(ERROR_CODES).map(([code, e]) => [code, e.status]));
+    expect((r.body['data'] as Row[]).map((e) => [e['code'], e['status']])).toEqual(
+      Object.entries(ERROR_CODES).map(([code, e]) => [code, e.status]),
+    );
     const doc = readFileSync(new URL('../../docs/api.md', import.meta.url), 'utf8');
     for (const [code, e] of Object.entries(ERROR_CODES)) expect(doc).toMatch(new RegExp(`\\| ${e.status} \\| \`${code}\` \\|`));
   });
 
   it('answers unknown routes and methods with 404 not_found in the envelope', async () => {
-    for (const [method, path] of [['GET', '/api/v1/nothing'], ['DELETE', '/api/v1/odds'], ['GET', '/nothing'], ['PUT', '/api/v1/odds/batch']]) {
+    for (const [method, path] of [
+      ['GET', '/api/v1/nothing'],
+      ['DELETE', '/api/v1/odds'],
+      ['GET', '/nothing'],
+      ['PUT', '/api/v1/odds/batch'],
+    ]) {
       const res = await fetch(`${c.sys.url}${path}`, { method, headers: { 'x-api-key': c.keys.sharp } });
-      expect([method, path, res.status, ((await res.json()) as Row)['error']]).toEqual([method, path, 404, expect.objectContaining({ code: 'not_found', docs: '/api/v1/docs/errors#not_found' })]);
+      expect([method, path, res.status, ((await res.json()) as Row)['error']]).toEqual([
+        method,
+        path,
+        404,
+        expect.objectContaining({ code: 'not_found', docs: '/api/v1/docs/errors#not_found' }),
+      ]);
     }
   });
 
   it('reports health without a key: status, version, timestamp and the four checks', async () => {
     const ok = await c.sys.get('/api/v1/health');
     expect(ok.status).toBe(200);
-    expect(ok.body).toMatchObject({ status: expect.stringMatching(/^(ok|degraded)$/), version: expect.any(String), timestamp: expect.any(String) });
+    expect(ok.body).toMatchObject({
+      status: expect.stringMatching(/^(ok|degraded)$/),
+      version: expect.any(String),
+      timestamp: expect.any(String),
+    });
     expect(Object.keys(ok.body['checks'] as Row).sort()).toEqual(['data', 'redis', 'runtime', 'schema']);
   });
 
   it('answers 503 with status down when the store is unreachable', async () => {
-    const store = { ...c.sys.store, kind: c.sys.store.kind, query: async () => { throw new Error('connection refused'); }, exec: async () => { throw new Error('connection refused'); } };
-    const app = await buildApp({ board: c.sys.board, catalog: new Catalog(), keys: new KeyStore(), rateLimits: new MemoryRateLimitStore(), clock: c.clock, store: store as typeof c.sys.store, version: 'test', redisUrl: null });
+    const store = {
+      ...c.sys.store,
+      kind: c.sys.store.kind,
+      query: async () => {
+        throw new Error('connection refused');
+      },
+      exec: async () => {
+        throw new Error('connection refused');
+      },
+    };
+    const app = await buildApp({
+      board: c.sys.board,
+      catalog: new Catalog(),
+      keys: new KeyStore(),
+      rateLimits: new MemoryRateLimitStore(),
+      clock: c.clock,
+      store: store as typeof c.sys.store,
+      version: 'test',
+      redisUrl: null,
+    });
     const r = await app.inject({ method: 'GET', url: '/api/v1/health' });
     await app.close();
     expect(r.statusCode).toBe(503);
-    expect(r.json()).toMatchObject({ status: 'down', checks: { schema: { status: 'down', message: expect.stringContaining('connection refused') } } });
+    expect(r.json()).toMatchObject({
+      status: 'down',
+      checks: { schema: { status: 'down', message: expect.stringContaining('connection refused') } },
+    });
   });
 });
 
@@ -69,12 +106,31 @@ describe('OpenAPI document', () => {
     const doc = (await c.sys.get('/api/v1/openapi.json')).body;
     const paths = doc['paths'] as Record<string, Record<string, Row>>;
     const expected = [
-      'get /api/v1/health', 'get /api/v1/sports', 'get /api/v1/sports/{sportId}', 'get /api/v1/leagues', 'get /api/v1/sportsbooks',
-      'get /api/v1/sportsbooks/{bookId}', 'get /api/v1/markets', 'get /api/v1/teams', 'get /api/v1/events', 'get /api/v1/events/{eventId}',
-      'get /api/v1/events/{eventId}/markets', 'get /api/v1/events/{eventId}/odds', 'get /api/v1/odds', 'get /api/v1/odds/best',
-      'get /api/v1/odds/comparison', 'post /api/v1/odds/batch', 'get /api/v1/odds/delta',
-      'get /api/v1/account', 'get /api/v1/account/usage', 'get /api/v1/account/keys', 'post /api/v1/account/keys',
-      'delete /api/v1/account/keys/{keyId}', 'post /api/v1/account/keys/{keyId}/rotate', 'post /api/v1/deeplinks/batch', 'get /api/v1/deeplink/{id}',
+      'get /api/v1/health',
+      'get /api/v1/sports',
+      'get /api/v1/sports/{sportId}',
+      'get /api/v1/leagues',
+      'get /api/v1/sportsbooks',
+      'get /api/v1/sportsbooks/{bookId}',
+      'get /api/v1/markets',
+      'get /api/v1/teams',
+      'get /api/v1/events',
+      'get /api/v1/events/{eventId}',
+      'get /api/v1/events/{eventId}/markets',
+      'get /api/v1/events/{eventId}/odds',
+      'get /api/v1/odds',
+      'get /api/v1/odds/best',
+      'get /api/v1/odds/comparison',
+      'post /api/v1/odds/batch',
+      'get /api/v1/odds/delta',
+      'get /api/v1/account',
+      'get /api/v1/account/usage',
+      'get /api/v1/account/keys',
+      'post /api/v1/account/keys',
+      'delete /api/v1/account/keys/{keyId}',
+      'post /api/v1/account/keys/{keyId}/rotate',
+      'post /api/v1/deeplinks/batch',
+      'get /api/v1/deeplink/{id}',
     ];
     // Keyless routes: no 401 or 429. The deep-link resolver answers with a redirect, without a body.
     // The session routes take the key in the sign-in body or the cookie, not per request.
@@ -84,21 +140,35 @@ describe('OpenAPI document', () => {
     for (const [path, ops] of Object.entries(paths)) {
       for (const [method, op] of Object.entries(ops)) {
         const where = `${method} ${path}`;
-        expect([where, typeof op['summary'], typeof op['description'], Array.isArray(op['tags'])]).toEqual([where, 'string', 'string', true]);
+        expect([where, typeof op['summary'], typeof op['description'], Array.isArray(op['tags'])]).toEqual([
+          where,
+          'string',
+          'string',
+          true,
+        ]);
         const responses = op['responses'] as Record<string, Row>;
         expect([where, Object.keys(responses).some((s) => s.startsWith('2') || s === '302')]).toEqual([where, true]);
         for (const [status, res] of Object.entries(responses)) {
           expect([where, status, typeof res['description']]).toEqual([where, status, 'string']);
-          if (status !== '204' && status !== '302') expect([where, status, Boolean((res['content'] as Row | undefined)?.['application/json'])]).toEqual([where, status, true]);
+          if (status !== '204' && status !== '302')
+            expect([where, status, Boolean((res['content'] as Row | undefined)?.['application/json'])]).toEqual([where, status, true]);
         }
         if (!keyless.has(path)) for (const s of ['400', '401', '429']) expect([where, s in responses]).toEqual([where, true]);
         for (const p of (op['parameters'] as Row[] | undefined) ?? []) {
-          expect([where, p['name'], ['query', 'path', 'header'].includes(p['in'] as string), typeof p['schema']]).toEqual([where, p['name'], true, 'object']);
+          expect([where, p['name'], ['query', 'path', 'header'].includes(p['in'] as string), typeof p['schema']]).toEqual([
+            where,
+            p['name'],
+            true,
+            'object',
+          ]);
         }
       }
     }
     const delta = paths['/api/v1/odds/delta']?.['get'] as Row;
-    expect((delta['parameters'] as Row[]).find((p) => p['name'] === 'since')).toMatchObject({ required: true, schema: { type: 'string', format: 'date-time' } });
+    expect((delta['parameters'] as Row[]).find((p) => p['name'] === 'since')).toMatchObject({
+      required: true,
+      schema: { type: 'string', format: 'date-time' },
+    });
     expect(Object.keys(delta['responses'] as Row)).toContain('410');
     const batch = paths['/api/v1/odds/batch']?.['post'] as Row;
     expect(((batch['requestBody'] as Row)['content'] as Row)['application/json']).toBeTruthy();

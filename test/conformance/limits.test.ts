@@ -49,20 +49,37 @@ describe('sportsbooks by tier', () => {
       ['free', '/api/v1/odds?sportsbook=pinnacle', "Sportsbook 'pinnacle' needs the pro tier or higher; this key is free"],
       ['free', '/api/v1/odds?add_sportsbook=betmgm', "Sportsbook 'betmgm' needs the hobby tier or higher; this key is free"],
       ['hobby', '/api/v1/odds?sportsbook=bovada', "Sportsbook 'bovada' needs the pro tier or higher; this key is hobby"],
-      ['hobby', '/api/v1/odds?add_sportsbook=espnbet', 'The hobby tier serves at most 5 sportsbooks per request (asked for 6); the pro tier serves more'],
-      ['pro', '/api/v1/odds?sportsbook=pinnacle,circa,bookmaker,betfair_ex_eu,lowvig,betonlineag,draftkings,fanduel,betmgm,caesars,espnbet,betrivers,fanatics,hardrockbet,bovada,mybookieag', 'The pro tier serves at most 15 sportsbooks per request (asked for 16); the sharp tier serves more'],
+      [
+        'hobby',
+        '/api/v1/odds?add_sportsbook=espnbet',
+        'The hobby tier serves at most 5 sportsbooks per request (asked for 6); the pro tier serves more',
+      ],
+      [
+        'pro',
+        '/api/v1/odds?sportsbook=pinnacle,circa,bookmaker,betfair_ex_eu,lowvig,betonlineag,draftkings,fanduel,betmgm,caesars,espnbet,betrivers,fanatics,hardrockbet,bovada,mybookieag',
+        'The pro tier serves at most 15 sportsbooks per request (asked for 16); the sharp tier serves more',
+      ],
       ['free', '/api/v1/odds/best?sportsbook=pinnacle', "Sportsbook 'pinnacle' needs the pro tier or higher; this key is free"],
-      ['free', '/api/v1/odds/delta?since=2030-01-01T00:00:00Z&sportsbook=pinnacle', "Sportsbook 'pinnacle' needs the pro tier or higher; this key is free"],
+      [
+        'free',
+        '/api/v1/odds/delta?since=2030-01-01T00:00:00Z&sportsbook=pinnacle',
+        "Sportsbook 'pinnacle' needs the pro tier or higher; this key is free",
+      ],
     ];
     for (const [tier, path, message] of cases) {
       const r = await c.sys.get(path, c.keys[tier as 'free']);
-      expect([tier, path, r.status, r.body]).toMatchObject([tier, path, 403, { error: { code: 'feature_required', message, docs: '/api/v1/docs/errors#feature_required', tier } }]);
+      expect([tier, path, r.status, r.body]).toMatchObject([
+        tier,
+        path,
+        403,
+        { error: { code: 'feature_required', message, docs: '/api/v1/docs/errors#feature_required', tier } },
+      ]);
     }
     const batch = await c.sys.post('/api/v1/odds/batch', { event_ids: ['x'], sportsbook: 'pinnacle' }, c.keys.hobby);
     expect([batch.status, (batch.body['error'] as Row)['code']]).toEqual([403, 'feature_required']);
   });
 
-  it('applies the tier to an event\'s odds too', async () => {
+  it("applies the tier to an event's odds too", async () => {
     const id = ((await c.sys.get('/api/v1/events?league=nba', c.keys.free)).body['data'] as Row[])[0]?.['id'] as string;
     expect(await books(`/api/v1/events/${id}/odds`, c.keys.free)).toEqual(['draftkings', 'fanduel']);
     expect((await c.sys.get(`/api/v1/events/${id}/odds?sportsbook=pinnacle`, c.keys.free)).status).toBe(403);
@@ -90,9 +107,17 @@ describe('data delay', () => {
   it('delays events with their odds: a new event reaches free keys a minute late', async () => {
     const t = c.ticks.find((x) => x.league === 'nfl' && x.book === 'fanduel');
     if (!t) throw new Error('fixture changed');
-    const fresh = { ...t, homeTeam: 'Dallas Cowboys', awayTeam: 'New York Giants', outcome: 'Dallas Cowboys', bookEventId: 'fd-999', startTime: t.startTime + 7 * 86_400_000 };
+    const fresh = {
+      ...t,
+      homeTeam: 'Dallas Cowboys',
+      awayTeam: 'New York Giants',
+      outcome: 'Dallas Cowboys',
+      bookEventId: 'fd-999',
+      startTime: t.startTime + 7 * 86_400_000,
+    };
     await c.push([fresh]);
-    const count = async (key: string): Promise<number> => ((await c.sys.get('/api/v1/events?league=nfl', key)).body['data'] as Row[]).length;
+    const count = async (key: string): Promise<number> =>
+      ((await c.sys.get('/api/v1/events?league=nfl', key)).body['data'] as Row[]).length;
     expect(await count(c.keys.pro)).toBe(2);
     expect(await count(c.keys.free)).toBe(1);
     c.advance(61_000);
@@ -104,7 +129,7 @@ describe('data delay', () => {
 });
 
 describe('requests per minute', () => {
-  it('answers 429 rate_limited with Retry-After once the minute\'s requests are spent', async () => {
+  it("answers 429 rate_limited with Retry-After once the minute's requests are spent", async () => {
     const key = c.newKey('free');
     const limit = TIERS.free.requestsPerMinute;
     for (let i = 1; i <= limit; i++) {
@@ -114,7 +139,12 @@ describe('requests per minute', () => {
     const over = await c.sys.get('/api/v1/odds', key);
     expect(over.status).toBe(429);
     expect(over.body).toEqual({
-      error: { code: 'rate_limited', message: expect.stringMatching(/^Rate limit of 12 requests per minute reached; retry in \d+ s$/), docs: '/api/v1/docs/errors#rate_limited', retry_after: expect.any(Number) },
+      error: {
+        code: 'rate_limited',
+        message: expect.stringMatching(/^Rate limit of 12 requests per minute reached; retry in \d+ s$/),
+        docs: '/api/v1/docs/errors#rate_limited',
+        retry_after: expect.any(Number),
+      },
       retry_after: expect.any(Number),
     });
     const retry = Number(over.headers.get('retry-after'));

@@ -43,7 +43,19 @@ describe('GET /odds', () => {
     const data = await rows('/api/v1/odds?limit=1000');
     expect(data).toHaveLength(FIXTURE_ROWS);
     for (const row of data) {
-      for (const f of ['id', 'sportsbook', 'sport', 'league', 'odds_american', 'odds_decimal', 'probability', 'timestamp', 'event_start_time', 'line']) expect(row).toHaveProperty(f);
+      for (const f of [
+        'id',
+        'sportsbook',
+        'sport',
+        'league',
+        'odds_american',
+        'odds_decimal',
+        'probability',
+        'timestamp',
+        'event_start_time',
+        'line',
+      ])
+        expect(row).toHaveProperty(f);
       expect(row['sportsbook_ref']).toMatchObject({ id: row['sportsbook'] });
       expect(typeof (row['sport_ref'] as Row)['numerical_id']).toBe('number');
     }
@@ -53,9 +65,12 @@ describe('GET /odds', () => {
   it('filters by sport, league, sportsbook, market, event, live, team, date and q', async () => {
     expect((await rows('/api/v1/odds?sport=football')).every((r) => r['league'] === 'nfl')).toBe(true);
     expect((await rows('/api/v1/odds?league=nba,epl')).map((r) => r['league'])).not.toContain('nfl');
-    expect(new Set((await rows('/api/v1/odds?sportsbook=pinnacle,fanduel')).map((r) => r['sportsbook']))).toEqual(new Set(['pinnacle', 'fanduel']));
+    expect(new Set((await rows('/api/v1/odds?sportsbook=pinnacle,fanduel')).map((r) => r['sportsbook']))).toEqual(
+      new Set(['pinnacle', 'fanduel']),
+    );
     expect((await rows('/api/v1/odds?market=player_prop')).map((r) => [r['participant'], r['selection_type'], r['line']])).toEqual([
-      ['LeBron James', 'over', 25.5], ['LeBron James', 'under', 25.5],
+      ['LeBron James', 'over', 25.5],
+      ['LeBron James', 'under', 25.5],
     ]);
     const live = await rows('/api/v1/odds?live=true');
     expect(live).toHaveLength(6);
@@ -91,7 +106,20 @@ describe('GET /odds', () => {
   });
 
   it('projects fields: the core fields clients require plus those named, -name drops one, id always stays', async () => {
-    const core = ['away_team', 'event_id', 'home_team', 'id', 'league', 'market_type', 'odds_american', 'odds_decimal', 'probability', 'selection', 'sport', 'sportsbook'];
+    const core = [
+      'away_team',
+      'event_id',
+      'home_team',
+      'id',
+      'league',
+      'market_type',
+      'odds_american',
+      'odds_decimal',
+      'probability',
+      'selection',
+      'sport',
+      'sportsbook',
+    ];
     const data = await rows('/api/v1/odds?fields=odds_american,sportsbook,line&limit=3');
     expect(data).toHaveLength(3);
     for (const r of data) expect(Object.keys(r).sort()).toEqual([...core, 'line'].sort());
@@ -107,10 +135,20 @@ describe('GET /odds', () => {
     const groups = r.body['data'] as Row[];
     expect(groups.map((g) => g['league'])).toEqual(['epl', 'nba', 'nfl']);
     expect(groups.map((g) => (g['odds'] as Row[]).length)).toEqual([6, 22, 6]);
-    expect(groups[1]).toMatchObject({ home_team: 'Los Angeles Lakers', away_team: 'Boston Celtics', is_live: false, home: { id: 'los-angeles-lakers' } });
+    expect(groups[1]).toMatchObject({
+      home_team: 'Los Angeles Lakers',
+      away_team: 'Boston Celtics',
+      is_live: false,
+      home: { id: 'los-angeles-lakers' },
+    });
     expect(r.body['meta']).toMatchObject({ count: FIXTURE_ROWS, total: FIXTURE_ROWS, groups: 3 });
     const projected = (await rows('/api/v1/odds?group_by=event&fields=odds_decimal&limit=1')) as Row[];
-    expect(projected).toEqual([expect.objectContaining({ event_name: expect.stringContaining(' @ '), odds: [expect.objectContaining({ id: expect.any(String), odds_decimal: expect.any(Number), market_type: expect.any(String) })] })]);
+    expect(projected).toEqual([
+      expect.objectContaining({
+        event_name: expect.stringContaining(' @ '),
+        odds: [expect.objectContaining({ id: expect.any(String), odds_decimal: expect.any(Number), market_type: expect.any(String) })],
+      }),
+    ]);
   });
 
   it('walks the board with cursor and next_cursor: every row once, in board order', async () => {
@@ -151,12 +189,22 @@ describe('GET /odds', () => {
     ];
     for (const [path, message] of cases) {
       const res = await c.sys.get(path, sharp);
-      expect([path, res.status, res.body['error']]).toEqual([path, 400, expect.objectContaining({ code: 'invalid_request', message: expect.stringMatching(message) })]);
+      expect([path, res.status, res.body['error']]).toEqual([
+        path,
+        400,
+        expect.objectContaining({ code: 'invalid_request', message: expect.stringMatching(message) }),
+      ]);
     }
   });
 
   it('answers 400 naming the parameter for an unknown sort key, field or group_by', async () => {
-    for (const [path, field] of [['sort=price', 'sort'], ['sort=-', 'sort'], ['fields=odds,price', 'fields'], ['group_by=league', 'group_by'], ['add_sportsbook=nope', 'add_sportsbook']]) {
+    for (const [path, field] of [
+      ['sort=price', 'sort'],
+      ['sort=-', 'sort'],
+      ['fields=odds,price', 'fields'],
+      ['group_by=league', 'group_by'],
+      ['add_sportsbook=nope', 'add_sportsbook'],
+    ]) {
       const r = await c.sys.get(`/api/v1/odds?${path}`, sharp);
       expect([path, r.status, (r.body['error'] as Row)['message']]).toEqual([path, 400, expect.stringContaining(`'${field}'`)]);
     }
@@ -167,7 +215,6 @@ describe('GET /odds', () => {
     expect((r.body['meta'] as Row)['next_since']).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{9}Z$/);
   });
 });
-
 
 describe('GET /odds/best', () => {
   it('gives one row per outcome: the highest price across the books, with book_count', async () => {
@@ -180,7 +227,10 @@ describe('GET /odds/best', () => {
 
   it('takes the best only among the books the key is served', async () => {
     const free = await rows('/api/v1/odds/best?league=nba&market=moneyline', c.keys.free);
-    expect(free.map((r) => [r['sportsbook'], r['odds_american'], r['book_count']])).toEqual([['fanduel', -118, 2], ['draftkings', 105, 2]]);
+    expect(free.map((r) => [r['sportsbook'], r['odds_american'], r['book_count']])).toEqual([
+      ['fanduel', -118, 2],
+      ['draftkings', 105, 2],
+    ]);
   });
 
   it('paginates like every list', async () => {
@@ -196,10 +246,23 @@ describe('GET /odds/comparison', () => {
     expect(r.status).toBe(200);
     const data = r.body['data'] as Record<string, Row[]>;
     expect(Object.keys(data)).toEqual([
-      'moneyline:home', 'moneyline:away', 'point_spread:home:-2.5', 'point_spread:away:2.5', 'total_points:over:228.5', 'total_points:under:228.5',
-      'player_prop:LeBron James:points:over:25.5', 'player_prop:LeBron James:points:under:25.5',
+      'moneyline:home',
+      'moneyline:away',
+      'point_spread:home:-2.5',
+      'point_spread:away:2.5',
+      'total_points:over:228.5',
+      'total_points:under:228.5',
+      'player_prop:LeBron James:points:over:25.5',
+      'player_prop:LeBron James:points:under:25.5',
     ]);
-    expect(data['moneyline:home']?.map((x) => x['sportsbook'])).toEqual(['espnbet', 'fanduel', 'pinnacle', 'bovada', 'draftkings', 'betmgm']);
+    expect(data['moneyline:home']?.map((x) => x['sportsbook'])).toEqual([
+      'espnbet',
+      'fanduel',
+      'pinnacle',
+      'bovada',
+      'draftkings',
+      'betmgm',
+    ]);
     expect(r.body['meta']).toMatchObject({ outcomes: 8, event: { id: event, home_team: 'Los Angeles Lakers' } });
     const ml = await c.sys.get(`/api/v1/odds/comparison?event=${event}&market=point_spread`, sharp);
     expect(Object.keys(ml.body['data'] as Row)).toEqual(['point_spread:home:-2.5', 'point_spread:away:2.5']);
@@ -207,7 +270,10 @@ describe('GET /odds/comparison', () => {
 
   it('answers 400 without event and 404 for an unknown event', async () => {
     const missing = await c.sys.get('/api/v1/odds/comparison', sharp);
-    expect([missing.status, missing.body['error']]).toEqual([400, expect.objectContaining({ code: 'invalid_request', message: "Missing required query parameter 'event'" })]);
+    expect([missing.status, missing.body['error']]).toEqual([
+      400,
+      expect.objectContaining({ code: 'invalid_request', message: "Missing required query parameter 'event'" }),
+    ]);
     const unknown = await c.sys.get('/api/v1/odds/comparison?event=nope', sharp);
     expect([unknown.status, (unknown.body['error'] as Row)['code']]).toEqual([404, 'not_found']);
   });
@@ -216,7 +282,11 @@ describe('GET /odds/comparison', () => {
 describe('POST /odds/batch', () => {
   it('maps every requested event id to its rows, empty for unknown ids', async () => {
     const ids = [...new Set((await rows('/api/v1/odds?limit=1000')).map((r) => r['event_id'] as string))];
-    const r = await c.sys.post('/api/v1/odds/batch', { event_ids: [...ids, 'nope', ids[0]], market: 'moneyline', sportsbook: 'pinnacle,draftkings' }, sharp);
+    const r = await c.sys.post(
+      '/api/v1/odds/batch',
+      { event_ids: [...ids, 'nope', ids[0]], market: 'moneyline', sportsbook: 'pinnacle,draftkings' },
+      sharp,
+    );
     expect(r.status).toBe(200);
     const data = r.body['data'] as Record<string, Row[]>;
     expect(Object.keys(data)).toEqual([...ids, 'nope']);
@@ -236,19 +306,35 @@ describe('POST /odds/batch', () => {
     ];
     for (const [body, message] of cases) {
       const r = await c.sys.post('/api/v1/odds/batch', body === null ? 'null' : body, sharp);
-      expect([body, r.status, r.body['error']]).toEqual([body, 400, { code: 'invalid_request', message, docs: '/api/v1/docs/errors#invalid_request' }]);
+      expect([body, r.status, r.body['error']]).toEqual([
+        body,
+        400,
+        { code: 'invalid_request', message, docs: '/api/v1/docs/errors#invalid_request' },
+      ]);
     }
   });
 
   it('bounds the batch by tier with a message naming the limits', async () => {
     const ids = Array.from({ length: 6 }, (_, i) => `e${i}`);
     const free = await c.sys.post('/api/v1/odds/batch', { event_ids: ids }, c.keys.free);
-    expect([free.status, (free.body['error'] as Row)['message']]).toEqual([400, expect.stringMatching(/^Invalid body field 'event_ids': 6 events, the free tier allows at most 5 per batch \(free 5, hobby 20, pro 50, sharp 100, enterprise 100\)$/)]);
+    expect([free.status, (free.body['error'] as Row)['message']]).toEqual([
+      400,
+      expect.stringMatching(
+        /^Invalid body field 'event_ids': 6 events, the free tier allows at most 5 per batch \(free 5, hobby 20, pro 50, sharp 100, enterprise 100\)$/,
+      ),
+    ]);
     expect((await c.sys.post('/api/v1/odds/batch', { event_ids: ids.slice(0, 5) }, c.keys.free)).status).toBe(200);
-    expect((await c.sys.post('/api/v1/odds/batch', { event_ids: Array.from({ length: 21 }, (_, i) => `e${i}`) }, c.keys.hobby)).status).toBe(400);
-    expect((await c.sys.post('/api/v1/odds/batch', { event_ids: Array.from({ length: 50 }, (_, i) => `e${i}`) }, c.keys.pro)).status).toBe(200);
+    expect(
+      (await c.sys.post('/api/v1/odds/batch', { event_ids: Array.from({ length: 21 }, (_, i) => `e${i}`) }, c.keys.hobby)).status,
+    ).toBe(400);
+    expect((await c.sys.post('/api/v1/odds/batch', { event_ids: Array.from({ length: 50 }, (_, i) => `e${i}`) }, c.keys.pro)).status).toBe(
+      200,
+    );
     const over = await c.sys.post('/api/v1/odds/batch', { event_ids: Array.from({ length: 101 }, (_, i) => `e${i}`) }, c.keys.enterprise);
-    expect([over.status, (over.body['error'] as Row)['message']]).toEqual([400, "Invalid body field 'event_ids': must NOT have more than 100 items"]);
+    expect([over.status, (over.body['error'] as Row)['message']]).toEqual([
+      400,
+      "Invalid body field 'event_ids': must NOT have more than 100 items",
+    ]);
   });
 });
 
@@ -269,16 +355,22 @@ describe('a price the book suspends (locked, not pulled)', () => {
     // Analysts see it in ClickHouse too: on the current board, inactive since the suspension.
     const lockedId = (await rows(path))[0]?.['id'] as string;
     const stored = await c.sys.store.query<{ is_active: unknown; suspended_since: string | null; odds_american: number }>(
-      'SELECT is_active, suspended_since, odds_american FROM odds_latest FINAL WHERE id = {id:String}', { id: lockedId },
+      'SELECT is_active, suspended_since, odds_american FROM odds_latest FINAL WHERE id = {id:String}',
+      { id: lockedId },
     );
-    expect(stored.map((r) => [Number(r.is_active), `${String(r.suspended_since).replace(' ', 'T')}Z`, Number(r.odds_american)])).toEqual([[0, lockedAt, -115]]);
+    expect(stored.map((r) => [Number(r.is_active), `${String(r.suspended_since).replace(' ', 'T')}Z`, Number(r.odds_american)])).toEqual([
+      [0, lockedAt, -115],
+    ]);
     const best = await rows('/api/v1/odds/best?league=nba&market=moneyline');
     expect(best.map((r) => [r['selection_type'], r['sportsbook'], r['odds_american'], r['book_count']])).toEqual([
       ['home', 'fanduel', -118, 5],
       ['away', 'betmgm', 110, 6],
     ]);
     const event = (await rows(path))[0]?.['event_id'] as string;
-    const comparison = (await c.sys.get(`/api/v1/odds/comparison?event=${event}&market=moneyline`, sharp)).body['data'] as Record<string, Row[]>;
+    const comparison = (await c.sys.get(`/api/v1/odds/comparison?event=${event}&market=moneyline`, sharp)).body['data'] as Record<
+      string,
+      Row[]
+    >;
     expect(comparison['moneyline:home']?.map((x) => x['sportsbook'])).toEqual(['fanduel', 'pinnacle', 'bovada', 'draftkings', 'betmgm']);
     const delta = await c.sys.get(`/api/v1/odds/delta?since=${encodeURIComponent(since)}&sportsbook=espnbet`, sharp);
     expect((delta.body['data'] as Row[]).map((r) => [r['selection_type'], r['is_active']])).toEqual([['home', false]]);
@@ -286,7 +378,11 @@ describe('a price the book suspends (locked, not pulled)', () => {
 
     await c.push([{ ...tick, priceAmerican: -112 }]);
     expect((await rows(path))[0]).toMatchObject({ odds_american: -112, is_active: true, suspended_since: null });
-    expect((await rows('/api/v1/odds/best?league=nba&market=moneyline'))[0]).toMatchObject({ sportsbook: 'espnbet', odds_american: -112, book_count: 6 });
+    expect((await rows('/api/v1/odds/best?league=nba&market=moneyline'))[0]).toMatchObject({
+      sportsbook: 'espnbet',
+      odds_american: -112,
+      book_count: 6,
+    });
     await c.push([tick]);
   });
 });

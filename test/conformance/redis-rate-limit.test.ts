@@ -36,7 +36,16 @@ describe.skipIf('missing' in binary)('rate limits shared through Redis', () => {
     for (let i = 0; i < 2; i++) {
       const limits = new RedisRateLimitStore({ url: redis.url, logger: pino({ level: 'silent' }), prefix });
       expect(await limits.ready(5000)).toBe(true);
-      const app = await buildApp({ board: new LiveBoard(), catalog: new Catalog(), keys, rateLimits: limits, clock: new ManualClock(Date.now()), store, version: 'test', redisUrl: redis.url });
+      const app = await buildApp({
+        board: new LiveBoard(),
+        catalog: new Catalog(),
+        keys,
+        rateLimits: limits,
+        clock: new ManualClock(Date.now()),
+        store,
+        version: 'test',
+        redisUrl: redis.url,
+      });
       const url = await app.listen({ port: 0, host: '127.0.0.1' });
       replicas.push({ app, url, limits });
     }
@@ -49,7 +58,8 @@ describe.skipIf('missing' in binary)('rate limits shared through Redis', () => {
     await redis?.stop();
   });
 
-  const get = async (replica: number, path: string): Promise<Response> => fetch(`${replicas[replica]?.url}${path}`, { headers: { 'x-api-key': key } });
+  const get = async (replica: number, path: string): Promise<Response> =>
+    fetch(`${replicas[replica]?.url}${path}`, { headers: { 'x-api-key': key } });
 
   it('counts one key across two replicas against one limit', async () => {
     for (let i = 1; i <= 12; i++) {
@@ -70,18 +80,33 @@ describe.skipIf('missing' in binary)('rate limits shared through Redis', () => {
     for (let i = 0; i < 12; i++) expect((await limits.hit('edge', 12, T + i)).allowed).toBe(true);
     // Across the minute boundary, 709 ms later: the fixed window's 24 in under a second is gone.
     for (let i = 0; i < 12; i++) expect((await limits.hit('edge', 12, T + 709 + i)).allowed).toBe(false);
-    expect(await limits.hit('edge', 12, T + 59_999)).toEqual({ allowed: false, remaining: 0, resetAt: Math.ceil((T + 60_000) / 1000), retryAfter: 1 });
-    expect(await limits.hit('edge', 12, T + 60_000)).toEqual({ allowed: true, remaining: 0, resetAt: Math.ceil((T + 60_001) / 1000), retryAfter: 1 });
+    expect(await limits.hit('edge', 12, T + 59_999)).toEqual({
+      allowed: false,
+      remaining: 0,
+      resetAt: Math.ceil((T + 60_000) / 1000),
+      retryAfter: 1,
+    });
+    expect(await limits.hit('edge', 12, T + 60_000)).toEqual({
+      allowed: true,
+      remaining: 0,
+      resetAt: Math.ceil((T + 60_001) / 1000),
+      retryAfter: 1,
+    });
     expect((await limits.hit('edge', 12, T + 60_000)).allowed).toBe(false);
     expect((await limits.hit('edge', 12, T + 60_001)).allowed).toBe(true);
   });
 
-  it('admits exactly the limit when 60 requests race through both replicas\' connections', async () => {
+  it("admits exactly the limit when 60 requests race through both replicas' connections", async () => {
     const now = Date.now();
     const stores = replicas.map((r) => r.limits);
     const answers = await Promise.all(Array.from({ length: 60 }, (_, i) => (stores[i % 2] as RedisRateLimitStore).hit('race', 25, now)));
     expect(answers.filter((a) => a.allowed)).toHaveLength(25);
-    expect(answers.filter((a) => a.allowed).map((a) => a.remaining).sort((a, b) => a - b)).toEqual(Array.from({ length: 25 }, (_, i) => i));
+    expect(
+      answers
+        .filter((a) => a.allowed)
+        .map((a) => a.remaining)
+        .sort((a, b) => a - b),
+    ).toEqual(Array.from({ length: 25 }, (_, i) => i));
   });
 
   it('reports Redis in health with its latency', async () => {
@@ -97,7 +122,10 @@ describe.skipIf('missing' in binary)('rate limits shared through Redis', () => {
     const r = await fetch(`${replicas[0]?.url}/api/v1/sports`, { headers: { 'x-api-key': other } });
     expect(r.status).toBe(200);
     expect(r.headers.get('x-ratelimit-remaining')).toBe('119');
-    const health = (await (await fetch(`${replicas[0]?.url}/api/v1/health`)).json()) as { status: string; checks: { redis: { status: string } } };
+    const health = (await (await fetch(`${replicas[0]?.url}/api/v1/health`)).json()) as {
+      status: string;
+      checks: { redis: { status: string } };
+    };
     expect(health.checks.redis.status).toBe('degraded');
   });
 });

@@ -17,16 +17,33 @@ const HEAVY = 'SELECT count() FROM system.numbers WHERE NOT ignore(sipHash64(num
 
 let sys: TestSystem;
 const logLines: string[] = [];
-const auth = (password = PASSWORD): Record<string, string> => ({ authorization: `Basic ${Buffer.from(`analyst:${password}`).toString('base64')}` });
+const auth = (password = PASSWORD): Record<string, string> => ({
+  authorization: `Basic ${Buffer.from(`analyst:${password}`).toString('base64')}`,
+});
 
-async function send(sql: string, init: { password?: string; signal?: AbortSignal } = {}): Promise<{ status: number; code: string | null; retryAfter: string | null; text: string }> {
-  const res = await fetch(`${sys.analystUrl}/`, { method: 'POST', headers: auth(init.password), body: sql, ...(init.signal ? { signal: init.signal } : {}) });
-  return { status: res.status, code: res.headers.get('x-clickhouse-exception-code'), retryAfter: res.headers.get('retry-after'), text: await res.text() };
+async function send(
+  sql: string,
+  init: { password?: string; signal?: AbortSignal } = {},
+): Promise<{ status: number; code: string | null; retryAfter: string | null; text: string }> {
+  const res = await fetch(`${sys.analystUrl}/`, {
+    method: 'POST',
+    headers: auth(init.password),
+    body: sql,
+    ...(init.signal ? { signal: init.signal } : {}),
+  });
+  return {
+    status: res.status,
+    code: res.headers.get('x-clickhouse-exception-code'),
+    retryAfter: res.headers.get('retry-after'),
+    text: await res.text(),
+  };
 }
 
 /** Analyst statements the engine is running now (they carry our tag in log_comment). */
 async function running(): Promise<number> {
-  const rows = await sys.store.query<{ n: string }>("SELECT toString(count()) AS n FROM system.processes WHERE startsWith(Settings['log_comment'], 'analyst-')");
+  const rows = await sys.store.query<{ n: string }>(
+    "SELECT toString(count()) AS n FROM system.processes WHERE startsWith(Settings['log_comment'], 'analyst-')",
+  );
   return Number(rows[0]?.n ?? 0);
 }
 
@@ -48,8 +65,14 @@ beforeAll(async () => {
   });
   sys = await startTestSystem(
     {
-      FEED: 'none', ANALYST_PORT: '0', ANALYST_PASSWORD: PASSWORD, ANALYST_MAX_SECONDS: String(MAX_SECONDS), ANALYST_MAX_MEMORY_MB: '64',
-      ANALYST_MAX_RESULT_MB: '1', ANALYST_MAX_ROWS_READ: '1000000000', ANALYST_CONCURRENCY: '1',
+      FEED: 'none',
+      ANALYST_PORT: '0',
+      ANALYST_PASSWORD: PASSWORD,
+      ANALYST_MAX_SECONDS: String(MAX_SECONDS),
+      ANALYST_MAX_MEMORY_MB: '64',
+      ANALYST_MAX_RESULT_MB: '1',
+      ANALYST_MAX_ROWS_READ: '1000000000',
+      ANALYST_CONCURRENCY: '1',
     },
     {},
     { logger: pino({ level: 'debug' }, sink) },

@@ -29,17 +29,24 @@ let secretFile: string;
 /** Rows and bytes of every table of the store, as the engine counts them (no FINAL: a duplicate counts). */
 async function tableCounts(): Promise<Record<string, string>> {
   const rows = await sys.store.query<{ name: string; rows: string; bytes: string }>(
-    "SELECT name, toString(total_rows) AS rows, toString(total_bytes) AS bytes FROM system.tables WHERE database = currentDatabase() ORDER BY name",
+    'SELECT name, toString(total_rows) AS rows, toString(total_bytes) AS bytes FROM system.tables WHERE database = currentDatabase() ORDER BY name',
   );
   return Object.fromEntries(rows.map((r) => [r.name, `${r.rows} rows, ${r.bytes} bytes`]));
 }
 
-async function send(sql: string, via: { query?: string; params?: Record<string, string> } = {}): Promise<{ status: number; code: string | null; text: string }> {
+async function send(
+  sql: string,
+  via: { query?: string; params?: Record<string, string> } = {},
+): Promise<{ status: number; code: string | null; text: string }> {
   const search = new URLSearchParams();
   if (via.query !== undefined) search.set('query', via.query);
   for (const [name, value] of Object.entries(via.params ?? {})) search.set(`param_${name}`, value);
   const url = `${sys.analystUrl}/?${search.toString()}`;
-  const res = await fetch(url, { method: 'POST', headers: { authorization: `Basic ${Buffer.from(`analyst:${PASSWORD}`).toString('base64')}` }, body: sql });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { authorization: `Basic ${Buffer.from(`analyst:${PASSWORD}`).toString('base64')}` },
+    body: sql,
+  });
   return { status: res.status, code: res.headers.get('x-clickhouse-exception-code'), text: await res.text() };
 }
 
@@ -53,7 +60,13 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => trap.listen(0, '127.0.0.1', () => r()));
   trapPort = (trap.address() as { port: number }).port;
-  sys = await startTestSystem({ FEED: 'replay', REPLAY_FILE: FIXTURE, SINK_MAX_WAIT_MS: '20', ANALYST_PORT: '0', ANALYST_PASSWORD: PASSWORD });
+  sys = await startTestSystem({
+    FEED: 'replay',
+    REPLAY_FILE: FIXTURE,
+    SINK_MAX_WAIT_MS: '20',
+    ANALYST_PORT: '0',
+    ANALYST_PASSWORD: PASSWORD,
+  });
   const end = Date.now() + 20_000;
   while (Number((await sys.store.query<{ n: number }>('SELECT count() AS n FROM odds_ticks FINAL'))[0]?.n) < 34 && Date.now() < end) {
     await new Promise((r) => setTimeout(r, 50));
@@ -74,14 +87,14 @@ const writes = [
   '-- a line comment\nINSERT INTO accounts SELECT * FROM accounts',
   'iNsErT\tInTo\n\n  accounts   SELECT * FROM accounts',
   '\u00a0INSERT INTO accounts SELECT * FROM accounts',
-  'INSERT INTO accounts (id, name, created_at, version) VALUES (\'acct_x\', \'x\', now64(3), 1)',
-  'INSERT INTO FUNCTION null(\'x String\') SELECT 1',
+  "INSERT INTO accounts (id, name, created_at, version) VALUES ('acct_x', 'x', now64(3), 1)",
+  "INSERT INTO FUNCTION null('x String') SELECT 1",
   'CREATE TABLE stolen ENGINE = Memory AS SELECT * FROM api_keys',
   'CREATE TEMPORARY TABLE t AS SELECT 1',
   'CREATE VIEW v AS SELECT * FROM api_keys',
   'CREATE DICTIONARY d (x UInt8) PRIMARY KEY x SOURCE(NULL()) LAYOUT(FLAT()) LIFETIME(0)',
   'ALTER TABLE accounts DELETE WHERE 1',
-  'ALTER TABLE accounts UPDATE name = \'x\' WHERE 1',
+  "ALTER TABLE accounts UPDATE name = 'x' WHERE 1",
   'ALTER TABLE accounts ADD COLUMN stolen UInt8',
   'DELETE FROM accounts WHERE 1',
   'TRUNCATE TABLE accounts',
@@ -116,7 +129,7 @@ const writes = [
   'SELECT * FROM system.users',
   'GRANT ALL ON *.* TO default',
   'CREATE USER intruder',
-  'BACKUP TABLE accounts TO Disk(\'default\', \'stolen.zip\')',
+  "BACKUP TABLE accounts TO Disk('default', 'stolen.zip')",
 ];
 
 describe('the analyst endpoint refuses every statement that is not a read, and nothing changes', () => {
@@ -225,9 +238,19 @@ describe('the analyst endpoint refuses every statement that is not a read, and n
   it('reads still answer, with comments, odd case and whitespace, through @clickhouse/client', async () => {
     const ch = createClient({ url: sys.analystUrl ?? '', username: 'analyst', password: PASSWORD, log: { level: ClickHouseLogLevel.OFF } });
     try {
-      const rows = await (await ch.query({ query: '-- how many ticks\n/* per book */ sElEcT\tcount() AS n\nFROM odds_ticks FINAL', format: 'JSONEachRow' })).json<{ n: string | number }>();
+      const rows = await (
+        await ch.query({ query: '-- how many ticks\n/* per book */ sElEcT\tcount() AS n\nFROM odds_ticks FINAL', format: 'JSONEachRow' })
+      ).json<{ n: string | number }>();
       expect(Number(rows[0]?.n)).toBe(34);
-      for (const sql of ['SHOW TABLES', 'DESCRIBE TABLE odds_ticks', 'EXISTS TABLE odds_ticks', 'SHOW CREATE TABLE events', 'EXPLAIN SELECT 1', 'SELECT 1 UNION ALL SELECT 2', "SELECT ';' AS semicolon"]) {
+      for (const sql of [
+        'SHOW TABLES',
+        'DESCRIBE TABLE odds_ticks',
+        'EXISTS TABLE odds_ticks',
+        'SHOW CREATE TABLE events',
+        'EXPLAIN SELECT 1',
+        'SELECT 1 UNION ALL SELECT 2',
+        "SELECT ';' AS semicolon",
+      ]) {
         const r = await send(sql);
         expect(r.status, `${sql}: ${r.text}`).toBe(200);
       }

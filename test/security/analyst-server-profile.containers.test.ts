@@ -14,7 +14,7 @@ if (unavailable) console.warn(`skipping the server analyst-profile suite (ClickH
 
 const ATTEMPTS = [
   'WITH 1 AS x INSERT INTO accounts SELECT * FROM accounts',
-  'INSERT INTO accounts VALUES (\'acct_x\', \'x\')',
+  "INSERT INTO accounts VALUES ('acct_x', 'x')",
   'CREATE TABLE stolen ENGINE = Memory AS SELECT * FROM accounts',
   'ALTER TABLE accounts DELETE WHERE 1',
   'TRUNCATE TABLE accounts',
@@ -38,7 +38,12 @@ describe.skipIf(unavailable !== null)('the server analyst profile (infra/clickho
     server = await new GenericContainer('clickhouse/clickhouse-server:25.8')
       .withExposedPorts(8123)
       .withEnvironment({ ODDS_PASSWORD: 'odds-password', ANALYST_PASSWORD: 'analyst-password' })
-      .withCopyFilesToContainer([{ source: fileURLToPath(new URL('../../infra/clickhouse/users.xml', import.meta.url)), target: '/etc/clickhouse-server/users.d/odds-users.xml' }])
+      .withCopyFilesToContainer([
+        {
+          source: fileURLToPath(new URL('../../infra/clickhouse/users.xml', import.meta.url)),
+          target: '/etc/clickhouse-server/users.d/odds-users.xml',
+        },
+      ])
       .withWaitStrategy(Wait.forHttp('/ping', 8123).forStatusCode(200))
       .withStartupTimeout(180_000)
       .start();
@@ -55,16 +60,23 @@ describe.skipIf(unavailable !== null)('the server analyst profile (infra/clickho
     await server?.stop().catch(() => undefined);
   });
 
-  const count = async (): Promise<number> => Number((await (await odds.query({ query: 'SELECT count() AS n FROM accounts', format: 'JSONEachRow' })).json<{ n: string }>())[0]?.n);
+  const count = async (): Promise<number> =>
+    Number((await (await odds.query({ query: 'SELECT count() AS n FROM accounts', format: 'JSONEachRow' })).json<{ n: string }>())[0]?.n);
 
   it('refuses every write, DDL, SYSTEM, settings change and outside table function, and accounts keep their one row', async () => {
-    for (const query of ATTEMPTS) await expect(analyst.command({ query }), query).rejects.toThrow(/readonly|Not enough privileges|ACCESS_DENIED|READONLY/i);
+    for (const query of ATTEMPTS)
+      await expect(analyst.command({ query }), query).rejects.toThrow(/readonly|Not enough privileges|ACCESS_DENIED|READONLY/i);
     expect(await count()).toBe(1);
   });
 
-  it('cuts numbers(1e12) at the profile\'s rows limit, and cannot kill another user\'s query', async () => {
+  it("cuts numbers(1e12) at the profile's rows limit, and cannot kill another user's query", async () => {
     await expect(analyst.query({ query: 'SELECT * FROM numbers(1e12) FORMAT Null' })).rejects.toThrow(/TOO_MANY_ROWS|max_rows_to_read/);
-    const long = odds.query({ query: 'SELECT count() FROM system.numbers', format: 'JSONEachRow', clickhouse_settings: { max_execution_time: 5 } }).then(() => 'finished', (e: unknown) => String(e));
+    const long = odds
+      .query({ query: 'SELECT count() FROM system.numbers', format: 'JSONEachRow', clickhouse_settings: { max_execution_time: 5 } })
+      .then(
+        () => 'finished',
+        (e: unknown) => String(e),
+      );
     await new Promise((r) => setTimeout(r, 500));
     await analyst.command({ query: "KILL QUERY WHERE user = 'odds' ASYNC" }).catch(() => undefined);
     expect(await long).toMatch(/TIMEOUT_EXCEEDED|Timeout exceeded/);

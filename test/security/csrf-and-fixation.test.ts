@@ -17,11 +17,20 @@ conformanceForFile(async (running) => {
   c = running;
   origin = c.sys.url;
   const doc = (await c.sys.get('/api/v1/openapi.json')).body as { paths: Record<string, Record<string, unknown>> };
-  mutating = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).filter((m) => !['get', 'head', 'options'].includes(m)).map((m) => [m.toUpperCase(), path] as [string, string]));
+  mutating = Object.entries(doc.paths).flatMap(([path, ops]) =>
+    Object.keys(ops)
+      .filter((m) => !['get', 'head', 'options'].includes(m))
+      .map((m) => [m.toUpperCase(), path] as [string, string]),
+  );
 });
 
 async function signIn(key: string, headers: Record<string, string> = {}): Promise<Response> {
-  return fetch(`${c.sys.url}/api/v1/session`, { method: 'POST', headers: { 'content-type': 'application/json', origin, ...headers }, body: JSON.stringify({ api_key: key }), signal: AbortSignal.timeout(5000) });
+  return fetch(`${c.sys.url}/api/v1/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin, ...headers },
+    body: JSON.stringify({ api_key: key }),
+    signal: AbortSignal.timeout(5000),
+  });
 }
 const tokenOf = (res: Response): string => /^odds_session=([^;]*)/.exec(res.headers.get('set-cookie') ?? '')?.[1] ?? '';
 const sessionTier = async (token: string): Promise<unknown> => {
@@ -40,16 +49,32 @@ describe('CSRF: a cookie-authenticated state change from another site', () => {
   it('is refused 403 cross_site_request on every non-GET operation of the document, changing nothing', async () => {
     const key = c.sys.demoKeys.enterprise;
     const cookie = `odds_session=${tokenOf(await signIn(key))}`;
-    const second = await fetch(`${c.sys.url}/api/v1/account/keys`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: JSON.stringify({ name: 'csrf-target' }) });
+    const second = await fetch(`${c.sys.url}/api/v1/account/keys`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': key },
+      body: JSON.stringify({ name: 'csrf-target' }),
+    });
     const target = ((await second.json()) as { data: Row }).data;
     const keysBefore = (await c.sys.get('/api/v1/account/keys', key)).body['data'];
     const operations = mutating.filter(([m, p]) => !(m === 'POST' && p === '/api/v1/session'));
-    expect(operations).toEqual(expect.arrayContaining([['POST', '/api/v1/account/keys'], ['DELETE', '/api/v1/account/keys/{keyId}'], ['POST', '/api/v1/account/keys/{keyId}/rotate'], ['DELETE', '/api/v1/session']]));
+    expect(operations).toEqual(
+      expect.arrayContaining([
+        ['POST', '/api/v1/account/keys'],
+        ['DELETE', '/api/v1/account/keys/{keyId}'],
+        ['POST', '/api/v1/account/keys/{keyId}/rotate'],
+        ['DELETE', '/api/v1/session'],
+      ]),
+    );
     for (const [method, path] of operations) {
       const url = path.replace('{keyId}', String(target['id']));
       for (const [what, headers] of crossSite) {
         const body = method === 'DELETE' ? {} : { headers: { 'content-type': 'application/json' }, body: '{}' };
-        const res = await fetch(`${c.sys.url}${url}`, { method, ...body, headers: { ...body.headers, cookie, ...headers }, signal: AbortSignal.timeout(5000) });
+        const res = await fetch(`${c.sys.url}${url}`, {
+          method,
+          ...body,
+          headers: { ...body.headers, cookie, ...headers },
+          signal: AbortSignal.timeout(5000),
+        });
         const error = ((await res.json()) as { error: Row }).error;
         expect([method, url, what, res.status, error['code']]).toEqual([method, url, what, 403, 'cross_site_request']);
       }
@@ -60,9 +85,13 @@ describe('CSRF: a cookie-authenticated state change from another site', () => {
     expect((await c.sys.get('/api/v1/session', undefined, { cookie })).status).toBe(200);
   });
 
-  it('is allowed from this server\'s own origin (the defence is the Origin, not the cookie)', async () => {
+  it("is allowed from this server's own origin (the defence is the Origin, not the cookie)", async () => {
     const cookie = `odds_session=${tokenOf(await signIn(c.sys.demoKeys.pro))}`;
-    const out = await fetch(`${c.sys.url}/api/v1/session`, { method: 'DELETE', headers: { cookie, origin }, signal: AbortSignal.timeout(5000) });
+    const out = await fetch(`${c.sys.url}/api/v1/session`, {
+      method: 'DELETE',
+      headers: { cookie, origin },
+      signal: AbortSignal.timeout(5000),
+    });
     expect(out.status).toBe(200);
   });
 
@@ -84,7 +113,7 @@ describe('session fixation', () => {
     expect(await sessionTier(issued)).toBe('sharp');
   });
 
-  it('does not carry a live session planted by the attacker over to the victim: it ends at the victim\'s sign-in', async () => {
+  it("does not carry a live session planted by the attacker over to the victim: it ends at the victim's sign-in", async () => {
     const attackers = tokenOf(await signIn(c.keys.free));
     expect(await sessionTier(attackers)).toBe('free');
     const victims = tokenOf(await signIn(c.keys.enterprise, { cookie: `odds_session=${attackers}` }));

@@ -11,7 +11,11 @@ import { ensureWebBuilt } from '../support/browser.js';
 import { rawRequest, startBareApp } from '../support/raw-http.js';
 import type { BareApp } from '../support/raw-http.js';
 
-const API = { 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer', 'content-security-policy': "default-src 'none'; frame-ancestors 'none'" };
+const API = {
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+};
 const EVERY = { 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' };
 
 let api: BareApp;
@@ -52,14 +56,28 @@ describe('every API answer carries nosniff, no-referrer and a CSP that renders n
     ['404 unknown route under the API', () => answer('/api/v1/nothing-here', { headers: key() }), 404],
     ['400 a bad parameter', () => answer('/api/v1/odds?limit=abc', { headers: key() }), 400],
     ['400 a malformed percent-encoding (answered before routing)', () => answer('/api/v1/sports%zz', { headers: key() }), 400],
-    ['400 a body that is not JSON', () => answer('/api/v1/deeplinks/batch', { method: 'POST', headers: { ...key(), 'content-type': 'application/json' }, body: '{' }), 400],
+    [
+      '400 a body that is not JSON',
+      () => answer('/api/v1/deeplinks/batch', { method: 'POST', headers: { ...key(), 'content-type': 'application/json' }, body: '{' }),
+      400,
+    ],
     ['302 a deep-link redirect', () => answer('/api/v1/deeplink/unknown?fallback=%2Fodds'), 302],
-    ['200 the SSE stream\'s head', () => answer('/api/v1/stream?channel=odds', { headers: key() }), 200],
-    ['200 the MCP endpoint (written by its transport)', () => answer('/api/v1/mcp', {
-      method: 'POST',
-      headers: { ...key(), 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'headers', version: '0' } } }),
-    }), 200],
+    ["200 the SSE stream's head", () => answer('/api/v1/stream?channel=odds', { headers: key() }), 200],
+    [
+      '200 the MCP endpoint (written by its transport)',
+      () =>
+        answer('/api/v1/mcp', {
+          method: 'POST',
+          headers: { ...key(), 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'initialize',
+            params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'headers', version: '0' } },
+          }),
+        }),
+      200,
+    ],
   ];
   for (const [what, send, status] of cases) {
     it(what, async () => {
@@ -81,7 +99,7 @@ describe('answers outside the API prefix', () => {
 });
 
 describe('answers written on the raw socket', () => {
-  it('the connection cap\'s 429 carries them too', async () => {
+  it("the connection cap's 429 carries them too", async () => {
     const capped = await startBareApp({ maxConnectionsPerAddress: 1 });
     try {
       const held = await rawRequest(capped.port, 'GET /api/v1/health HTTP/1.1\r\nHost: x\r\n\r\n', { waitMs: 50 });

@@ -26,7 +26,9 @@ let dir: string;
 let store: ChdbStore;
 
 async function counts(): Promise<string> {
-  const rows = await store.query<{ name: string; n: string }>("SELECT name, toString(total_rows) AS n FROM system.tables WHERE database = currentDatabase() ORDER BY name");
+  const rows = await store.query<{ name: string; n: string }>(
+    'SELECT name, toString(total_rows) AS n FROM system.tables WHERE database = currentDatabase() ORDER BY name',
+  );
   return rows.map((r) => `${r.name}=${r.n}`).join(' ');
 }
 
@@ -35,7 +37,21 @@ beforeAll(async () => {
   store = new ChdbStore(dir);
   await applyMigrations(store);
   const t = '2026-11-28 12:00:00.000';
-  await store.insert('events', HOSTILE.map((id) => ({ id, sport: 'basketball', league: 'nba', home_team_id: 'h', away_team_id: 'a', start_time: t, status: 'scheduled', is_live: false, external_ids: {}, updated_at: t })));
+  await store.insert(
+    'events',
+    HOSTILE.map((id) => ({
+      id,
+      sport: 'basketball',
+      league: 'nba',
+      home_team_id: 'h',
+      away_team_id: 'a',
+      start_time: t,
+      status: 'scheduled',
+      is_live: false,
+      external_ids: {},
+      updated_at: t,
+    })),
+  );
   await store.insert('accounts', [{ id: 'acct_1', name: 'one', created_at: t, version: 1 }]);
 });
 
@@ -56,11 +72,17 @@ describe('hostile values in store queries are data', () => {
     const before = await counts();
     const window = { from: Date.UTC(2026, 0, 1), to: Date.UTC(2027, 0, 1) };
     for (const v of HOSTILE) {
-      expect(await oddsHistory(store, { eventId: v, books: [v, 'draftkings'], markets: [v], selections: [v], ...window, limit: 10 }), v).toEqual([]);
+      expect(
+        await oddsHistory(store, { eventId: v, books: [v, 'draftkings'], markets: [v], selections: [v], ...window, limit: 10 }),
+        v,
+      ).toEqual([]);
       expect(await closingLinesOfEvent(store, v, [v]), v).toEqual([]);
       expect(await closingLinesOfDay(store, '2026-11-28', v, v), v).toEqual([]);
       expect(await clvGroups(store, { ...window, groupBy: 'sportsbook', sport: v, league: v, sportsbook: v, devigBook: v }), v).toEqual([]);
-      expect(await evHistory(store, { ...window, event: v, sport: v, league: v, sportsbook: v, graded: null, limit: 10, offset: 0 }), v).toEqual({ rows: [], total: 0 });
+      expect(
+        await evHistory(store, { ...window, event: v, sport: v, league: v, sportsbook: v, graded: null, limit: 10, offset: 0 }),
+        v,
+      ).toEqual({ rows: [], total: 0 });
     }
     expect(await counts()).toBe(before);
     expect(await store.query('SELECT id FROM accounts')).toEqual([{ id: 'acct_1' }]);

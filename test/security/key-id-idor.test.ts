@@ -55,7 +55,10 @@ describe("another account's key id", () => {
   it('is refused by id whatever the id looks like (prototype names, traversal), never a 5xx', async () => {
     const attacker = c.sys.demoKeys.enterprise;
     for (const id of ['__proto__', 'constructor', 'hasOwnProperty', '..', '..%2F..%2Faccount']) {
-      for (const [method, path] of [['DELETE', `/account/keys/${id}`], ['POST', `/account/keys/${id}/rotate`]] as const) {
+      for (const [method, path] of [
+        ['DELETE', `/account/keys/${id}`],
+        ['POST', `/account/keys/${id}/rotate`],
+      ] as const) {
         const r = await api(method, path, attacker, method === 'POST' ? {} : undefined);
         expect([method, id, r.status < 500, [400, 404].includes(r.status)]).toEqual([method, id, true, true]);
       }

@@ -21,7 +21,13 @@ import type { OlapStore } from '../../pipeline/store/index.js';
 import { mcpList, mcpPost, mcpSession } from '../support/replicas.js';
 
 /** Keys are the only thing these tests keep; nothing reads the store back. */
-const noStore: OlapStore = { kind: 'chdb', exec: async () => undefined, insert: async () => undefined, query: async () => [], close: async () => undefined };
+const noStore: OlapStore = {
+  kind: 'chdb',
+  exec: async () => undefined,
+  insert: async () => undefined,
+  query: async () => [],
+  close: async () => undefined,
+};
 let app: FastifyInstance;
 let url: string;
 let accounts: Accounts;
@@ -30,7 +36,8 @@ let accounts: Accounts;
 async function account(name: string, n: number): Promise<Record<string, string>[]> {
   const a = await accounts.createAccount(name);
   const out: Record<string, string>[] = [];
-  for (let i = 0; i < n; i++) out.push({ 'x-api-key': (await accounts.createKey(a.id, { tier: 'pro', requestsPerMinute: 100_000 })).secret });
+  for (let i = 0; i < n; i++)
+    out.push({ 'x-api-key': (await accounts.createKey(a.id, { tier: 'pro', requestsPerMinute: 100_000 })).secret });
   return out;
 }
 
@@ -38,8 +45,16 @@ beforeAll(async () => {
   const keys = new KeyStore();
   accounts = new Accounts(keys, noStore, null, Date.now);
   app = await buildApp({
-    board: new LiveBoard(), catalog: new Catalog(), keys, accounts, rateLimits: new MemoryRateLimitStore(), clock: new ManualClock(0), store: noStore,
-    version: 'test', redisUrl: null, mcpSessions: { total: 3, perAccount: 2 },
+    board: new LiveBoard(),
+    catalog: new Catalog(),
+    keys,
+    accounts,
+    rateLimits: new MemoryRateLimitStore(),
+    clock: new ManualClock(0),
+    store: noStore,
+    version: 'test',
+    redisUrl: null,
+    mcpSessions: { total: 3, perAccount: 2 },
   });
   url = await app.listen({ port: 0, host: '127.0.0.1' });
 });
@@ -57,11 +72,20 @@ describe('MCP sessions at the caps', () => {
     const a2 = await mcpSession(url, k2);
 
     // Full (3 of 3): another account is refused, and the victim's session stays.
-    const refused = await mcpPost(url, other, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'x', version: '1' } } });
+    const refused = await mcpPost(url, other, {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+    });
     expect(refused.status).toBe(503);
     expect(refused.headers.get('retry-after')).toBe('30');
     expect(refused.headers.get('mcp-session-id')).toBeNull();
-    expect(refused.body).toEqual({ jsonrpc: '2.0', error: { code: -32000, message: 'The server holds as many MCP sessions as it allows; retry in 30 s' }, id: null });
+    expect(refused.body).toEqual({
+      jsonrpc: '2.0',
+      error: { code: -32000, message: 'The server holds as many MCP sessions as it allows; retry in 30 s' },
+      id: null,
+    });
     expect(await mcpList(url, victim, v)).toEqual([200, null]);
 
     // The attacker's account is at its own cap (2): its new session replaces its least recently used one, not the victim's.
@@ -73,7 +97,10 @@ describe('MCP sessions at the caps', () => {
     expect(await mcpList(url, victim, v)).toEqual([200, null]);
 
     // A session that ends frees its place.
-    const ended = await fetch(`${url}/api/v1/mcp`, { method: 'DELETE', headers: { ...victim, 'mcp-session-id': v, 'mcp-protocol-version': '2025-03-26' } });
+    const ended = await fetch(`${url}/api/v1/mcp`, {
+      method: 'DELETE',
+      headers: { ...victim, 'mcp-session-id': v, 'mcp-protocol-version': '2025-03-26' },
+    });
     expect(ended.status).toBe(200);
     const o = await mcpSession(url, other);
     expect(await mcpList(url, other, o)).toEqual([200, null]);

@@ -12,7 +12,10 @@ import type { TestSystem } from '../support/system.js';
 
 const TOKEN = 'operator-token-0123456789';
 const NOT_FOUND = { code: 'not_found' };
-const UNAUTHORIZED = { code: 'unauthorized', message: 'The operator endpoints need METRICS_TOKEN as a bearer token (Authorization: Bearer <token>)' };
+const UNAUTHORIZED = {
+  code: 'unauthorized',
+  message: 'The operator endpoints need METRICS_TOKEN as a bearer token (Authorization: Bearer <token>)',
+};
 
 interface Scrape {
   status: number;
@@ -24,7 +27,11 @@ async function scrape(url: string, headers: Record<string, string> = {}): Promis
   const res = await fetch(url, { headers, signal: AbortSignal.timeout(5000) });
   const text = await res.text();
   const metrics = text.includes('odds_http_requests_total') || text.includes('process_resident_memory_bytes');
-  return { status: res.status, metrics, error: res.headers.get('content-type')?.startsWith('application/json') ? (JSON.parse(text) as { error: unknown }).error : null };
+  return {
+    status: res.status,
+    metrics,
+    error: res.headers.get('content-type')?.startsWith('application/json') ? (JSON.parse(text) as { error: unknown }).error : null,
+  };
 }
 
 describe('the configured system, default settings but METRICS_PORT', () => {
@@ -36,7 +43,7 @@ describe('the configured system, default settings but METRICS_PORT', () => {
     await sys.close();
   });
 
-  it('has no /metrics on the API port, for anyone: no key, any tier\'s key, any spelling', async () => {
+  it("has no /metrics on the API port, for anyone: no key, any tier's key, any spelling", async () => {
     const expected = { status: 404, metrics: false, error: expect.objectContaining(NOT_FOUND) as unknown };
     expect(await scrape(`${sys.url}/metrics`)).toEqual(expected);
     for (const tier of ['free', 'enterprise'] as const) {
@@ -61,7 +68,12 @@ describe('with METRICS_TOKEN', () => {
   let operator: Awaited<ReturnType<typeof startOperatorEndpoint>>;
   beforeAll(async () => {
     api = await startBareApp({}, { metricsToken: TOKEN });
-    operator = await startOperatorEndpoint({ host: '127.0.0.1', port: 0, token: TOKEN, routes: new Map([['/metrics', () => api.app.metricsText()]]) });
+    operator = await startOperatorEndpoint({
+      host: '127.0.0.1',
+      port: 0,
+      token: TOKEN,
+      routes: new Map([['/metrics', () => api.app.metricsText()]]),
+    });
   });
   afterAll(async () => {
     await operator.close();
@@ -79,12 +91,22 @@ describe('with METRICS_TOKEN', () => {
 
   it('the API port answers 401 in the envelope without the token, and the metrics with it', async () => {
     const url = `http://127.0.0.1:${api.port}/metrics`;
-    for (const [, headers] of refusals()) expect(await scrape(url, headers)).toEqual({ status: 401, metrics: false, error: { ...UNAUTHORIZED, docs: '/api/v1/docs/errors#unauthorized' } });
+    for (const [, headers] of refusals())
+      expect(await scrape(url, headers)).toEqual({
+        status: 401,
+        metrics: false,
+        error: { ...UNAUTHORIZED, docs: '/api/v1/docs/errors#unauthorized' },
+      });
     expect(await scrape(url, { authorization: `Bearer ${TOKEN}` })).toEqual({ status: 200, metrics: true, error: null });
   });
 
   it('the operator port requires the token as well', async () => {
-    for (const [, headers] of refusals()) expect(await scrape(`${operator.url}/metrics`, headers)).toEqual({ status: 401, metrics: false, error: UNAUTHORIZED });
-    expect(await scrape(`${operator.url}/metrics`, { authorization: `Bearer ${TOKEN}` })).toEqual({ status: 200, metrics: true, error: null });
+    for (const [, headers] of refusals())
+      expect(await scrape(`${operator.url}/metrics`, headers)).toEqual({ status: 401, metrics: false, error: UNAUTHORIZED });
+    expect(await scrape(`${operator.url}/metrics`, { authorization: `Bearer ${TOKEN}` })).toEqual({
+      status: 200,
+      metrics: true,
+      error: null,
+    });
   });
 });

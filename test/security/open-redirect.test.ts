@@ -11,10 +11,34 @@ import { LiveBoard } from '../../api/views/board.js';
 import { startBareApp } from '../support/raw-http.js';
 import type { BareApp } from '../support/raw-http.js';
 
-const event = { id: 'nba-20260513-bos-lal', sport: 'basketball', league: 'nba', homeTeamId: 'lal', awayTeamId: 'bos', startTime: 0, isLive: false, externalIds: { draftkings: 'dk-100' } } as unknown as CanonicalEvent;
+const event = {
+  id: 'nba-20260513-bos-lal',
+  sport: 'basketball',
+  league: 'nba',
+  homeTeamId: 'lal',
+  awayTeamId: 'bos',
+  startTime: 0,
+  isLive: false,
+  externalIds: { draftkings: 'dk-100' },
+} as unknown as CanonicalEvent;
 const row: OddsRow = {
-  id: 'dk-row-1', eventId: event.id, book: 'draftkings', market: 'moneyline', selection: 'home', line: null, participant: null, statCategory: null,
-  priceAmerican: -110, priceDecimal: 1.91, probability: 0.52, ts: 0, isLive: false, bookEventId: 'dk-100', selectionId: 'dk-sel-1', isActive: true, suspendedSince: null,
+  id: 'dk-row-1',
+  eventId: event.id,
+  book: 'draftkings',
+  market: 'moneyline',
+  selection: 'home',
+  line: null,
+  participant: null,
+  statCategory: null,
+  priceAmerican: -110,
+  priceDecimal: 1.91,
+  probability: 0.52,
+  ts: 0,
+  isLive: false,
+  bookEventId: 'dk-100',
+  selectionId: 'dk-sel-1',
+  isActive: true,
+  suspendedSince: null,
 };
 
 let api: BareApp;
@@ -37,9 +61,17 @@ interface Answer {
 
 /** `query` goes on the wire exactly as written (the attacks depend on their encoding). */
 async function resolve(id: string, query: string): Promise<Answer> {
-  const res = await fetch(`http://127.0.0.1:${api.port}/api/v1/deeplink/${id}${query}`, { redirect: 'manual', signal: AbortSignal.timeout(5000) });
+  const res = await fetch(`http://127.0.0.1:${api.port}/api/v1/deeplink/${id}${query}`, {
+    redirect: 'manual',
+    signal: AbortSignal.timeout(5000),
+  });
   const text = await res.text();
-  return { status: res.status, location: res.headers.get('location'), type: res.headers.get('x-deep-link-type'), body: text === '' ? null : (JSON.parse(text) as unknown) };
+  return {
+    status: res.status,
+    location: res.headers.get('location'),
+    type: res.headers.get('x-deep-link-type'),
+    body: text === '' ? null : (JSON.parse(text) as unknown),
+  };
 }
 
 const fallback = (value: string): string => `?fallback=${encodeURIComponent(value)}`;
@@ -47,10 +79,17 @@ const refused = {
   status: 400,
   location: null,
   type: null,
-  body: { error: { code: 'invalid_request', message: "Invalid query parameter 'fallback': must be a path on this site (/…) or an http(s) URL on a sportsbook site of the link templates", docs: '/api/v1/docs/errors#invalid_request' } },
+  body: {
+    error: {
+      code: 'invalid_request',
+      message:
+        "Invalid query parameter 'fallback': must be a path on this site (/…) or an http(s) URL on a sportsbook site of the link templates",
+      docs: '/api/v1/docs/errors#invalid_request',
+    },
+  },
 };
 
-describe('a fallback that leads off this site and the sportsbooks\' sites is 400, never a redirect', () => {
+describe("a fallback that leads off this site and the sportsbooks' sites is 400, never a redirect", () => {
   const attacks: [string, string][] = [
     ['another site', fallback('https://evil.example/x')],
     ['another site, slashes percent-encoded once more', '?fallback=https:%2F%2Fevil.example/x'],
@@ -85,8 +124,13 @@ describe('a fallback that leads off this site and the sportsbooks\' sites is 400
 });
 
 describe('legitimate redirects still work', () => {
-  it('a known id goes to its book\'s template URL, fallback or not', async () => {
-    const expected = { status: 302, location: 'https://sportsbook.draftkings.com/event/dk-100?outcomes=dk-sel-1', type: 'outcome', body: null };
+  it("a known id goes to its book's template URL, fallback or not", async () => {
+    const expected = {
+      status: 302,
+      location: 'https://sportsbook.draftkings.com/event/dk-100?outcomes=dk-sel-1',
+      type: 'outcome',
+      body: null,
+    };
     expect(await resolve(row.id, '')).toEqual(expected);
     expect(await resolve(row.id, fallback('/odds'))).toEqual(expected);
   });
@@ -108,7 +152,11 @@ describe('legitimate redirects still work', () => {
   });
 
   it('a path on this site is followed as a path, dot segments resolved', async () => {
-    expect(await resolve('nonexistent', fallback('/odds?league=nba#top'))).toMatchObject({ status: 302, location: '/odds?league=nba#top', type: 'fallback' });
+    expect(await resolve('nonexistent', fallback('/odds?league=nba#top'))).toMatchObject({
+      status: 302,
+      location: '/odds?league=nba#top',
+      type: 'fallback',
+    });
     expect(await resolve('nonexistent', fallback('/a/../b'))).toMatchObject({ status: 302, location: '/b', type: 'fallback' });
   });
 });

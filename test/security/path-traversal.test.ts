@@ -28,7 +28,9 @@ const SECRETS = [/"name":\s*"odds-platform"/, /root:.*:0:0:/, /export (async )?f
 
 /** `code`: the error code, or `empty` when `data` is an empty list or map (an unknown id filtered to nothing). */
 async function get(path: string, headers = ''): Promise<{ status: number; code: unknown; leaked: boolean }> {
-  const answer = await rawRequest(api.port, `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n${headers}\r\n`, { maxMs: 5000 });
+  const answer = await rawRequest(api.port, `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n${headers}\r\n`, {
+    maxMs: 5000,
+  });
   let code: unknown = null;
   try {
     const body = JSON.parse(answer.body) as { error?: { code?: unknown }; data?: unknown };
@@ -40,10 +42,23 @@ async function get(path: string, headers = ''): Promise<{ status: number; code: 
   return { status: answer.status, code, leaked: SECRETS.some((s) => s.test(answer.body)) };
 }
 
-const DOTS = ['..%2f', '%2e%2e/', '%2e%2e%2f', '..%5c', '%2e%2e%5c', '..\\', '%252e%252e%252f', '.%2e/', '%2e./', '..%c0%af', '..;/', '....//'];
+const DOTS = [
+  '..%2f',
+  '%2e%2e/',
+  '%2e%2e%2f',
+  '..%5c',
+  '%2e%2e%5c',
+  '..\\',
+  '%252e%252e%252f',
+  '.%2e/',
+  '%2e./',
+  '..%c0%af',
+  '..;/',
+  '....//',
+];
 const TARGETS = ['package.json', 'etc/passwd', 'api/app.ts', 'README.md'];
 
-describe('the web screen\'s static files', () => {
+describe("the web screen's static files", () => {
   it('serves what it should (the check below is not vacuous)', async () => {
     expect(asset).toMatch(/^\/assets\/.+\.js$/);
     expect((await get(asset)).status).toBe(200);
@@ -57,7 +72,12 @@ describe('the web screen\'s static files', () => {
         for (const target of TARGETS) {
           const path = `${prefix}${dots.repeat(6)}${target}`;
           const r = await get(path);
-          expect([path, r.leaked, r.status === 400 || r.status === 404, r.code === 'invalid_request' || r.code === 'not_found']).toEqual([path, false, true, true]);
+          expect([path, r.leaked, r.status === 400 || r.status === 404, r.code === 'invalid_request' || r.code === 'not_found']).toEqual([
+            path,
+            false,
+            true,
+            true,
+          ]);
         }
       }
     }
@@ -72,20 +92,41 @@ describe('the web screen\'s static files', () => {
 });
 
 describe('path parameters of every route in the OpenAPI document', () => {
-  it('take traversal as an unknown id (400, 404 or nothing), never another route\'s answer', async () => {
-    const doc = (await (await fetch(`http://127.0.0.1:${api.port}/api/v1/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
-    const templated = Object.entries(doc.paths).filter(([p, ops]) => p.includes('{') && 'get' in ops && !p.startsWith('/api/v1/stream')).map(([p]) => p);
-    expect(templated).toEqual(expect.arrayContaining(['/api/v1/events/{eventId}', '/api/v1/deeplink/{id}', '/api/v1/sportsbooks/{bookId}']));
+  it("take traversal as an unknown id (400, 404 or nothing), never another route's answer", async () => {
+    const doc = (await (await fetch(`http://127.0.0.1:${api.port}/api/v1/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, unknown>>;
+    };
+    const templated = Object.entries(doc.paths)
+      .filter(([p, ops]) => p.includes('{') && 'get' in ops && !p.startsWith('/api/v1/stream'))
+      .map(([p]) => p);
+    expect(templated).toEqual(
+      expect.arrayContaining(['/api/v1/events/{eventId}', '/api/v1/deeplink/{id}', '/api/v1/sportsbooks/{bookId}']),
+    );
     // Enterprise: no route is refused on tier before its parameter is read.
     api.keys.add('enterprise-traversal-key', 'enterprise');
     const key = 'X-API-Key: enterprise-traversal-key\r\n';
     for (const template of templated) {
-      for (const value of ['..%2f..%2fhealth', '%2e%2e', '%2e%2e%2f%2e%2e%2fopenapi.json', '..%5c..%5chealth', '%252e%252e%252fhealth', '..%00']) {
+      for (const value of [
+        '..%2f..%2fhealth',
+        '%2e%2e',
+        '%2e%2e%2f%2e%2e%2fopenapi.json',
+        '..%5c..%5chealth',
+        '%252e%252e%252fhealth',
+        '..%00',
+      ]) {
         const path = template.replace(/\{\w+\}/g, value);
         const r = await get(path, key);
         // 400 where the parameter has a pattern (the message names it), else what any unknown id
         // gets: 404, or nothing at all where the route filters by it (/gamestate/{sport}).
-        expect([path, r.leaked, [r.status, r.code]]).toEqual([path, false, expect.toBeOneOf([[404, 'not_found'], [400, 'invalid_request'], [200, 'empty']])]);
+        expect([path, r.leaked, [r.status, r.code]]).toEqual([
+          path,
+          false,
+          expect.toBeOneOf([
+            [404, 'not_found'],
+            [400, 'invalid_request'],
+            [200, 'empty'],
+          ]),
+        ]);
       }
     }
   });

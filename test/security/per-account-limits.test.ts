@@ -59,7 +59,8 @@ describe('the request rate limit', () => {
 describe('the concurrent stream cap', () => {
   it("is the account's: two hobby keys share the tier's 2 streams, SSE and WebSocket together, and /account/usage says so", async () => {
     const [a, b] = await twoKeys('hobby', [100_000, 100_000]);
-    const usage = async (key: string): Promise<unknown> => ((await c.sys.get('/api/v1/account/usage', key)).body['data'] as Record<string, unknown>)['streams'];
+    const usage = async (key: string): Promise<unknown> =>
+      ((await c.sys.get('/api/v1/account/usage', key)).body['data'] as Record<string, unknown>)['streams'];
     const sse = await SseClient.open(`${c.sys.url}/api/v1/stream?channel=odds&api_key=${a}`);
     expect(sse.status).toBe(200);
     const ws = await WsClient.open(`${c.sys.url.replace(/^http/, 'ws')}/api/v1/ws?channels=odds&api_key=${b}`);

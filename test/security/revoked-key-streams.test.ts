@@ -44,7 +44,11 @@ async function openStreams(base: string, secret: string): Promise<{ sse: SseClie
 }
 
 /** How each stream ended, and in how many ms after `from`. */
-async function ends(sse: SseClient, ws: WsClient, from: number): Promise<{ sseLast: unknown; wsLast: unknown; close: [number | null, string | null]; ms: number }> {
+async function ends(
+  sse: SseClient,
+  ws: WsClient,
+  from: number,
+): Promise<{ sseLast: unknown; wsLast: unknown; close: [number | null, string | null]; ms: number }> {
   await eventually(() => sse.ended && ws.closeCode !== null, 'both streams to end', 3000);
   const last = ws.messages.at(-1);
   return {
@@ -137,7 +141,9 @@ describe('a rotated key', () => {
     const { sse, ws } = await openStreams(c.sys.url, victim.secret);
     // One hour of grace, as a client sets it; the test moves the key's end to now instead of waiting.
     const rotated = await fetch(`${c.sys.url}/api/v1/account/keys/${victim.id}/rotate`, {
-      method: 'POST', headers: { 'x-api-key': owner, 'content-type': 'application/json' }, body: JSON.stringify({ gracePeriodHours: 1 }),
+      method: 'POST',
+      headers: { 'x-api-key': owner, 'content-type': 'application/json' },
+      body: JSON.stringify({ gracePeriodHours: 1 }),
     });
     expect(rotated.status).toBe(200);
     expect(sse.ended).toBe(false);

@@ -36,7 +36,8 @@ async function hobbyAccount(): Promise<{ id: string; secret: string }> {
   return { id: record.id, secret };
 }
 
-const rotate = (id: string, key: string, gracePeriodHours: number): Promise<{ status: number; body: Row }> => api('POST', `/account/keys/${id}/rotate`, key, { gracePeriodHours });
+const rotate = (id: string, key: string, gracePeriodHours: number): Promise<{ status: number; body: Row }> =>
+  api('POST', `/account/keys/${id}/rotate`, key, { gracePeriodHours });
 const newKeyOf = (r: { body: Row }): { id: string; secret: string } => {
   const k = (r.body['data'] as Row)['new_key'] as Row;
   return { id: k['id'] as string, secret: k['key'] as string };
@@ -67,7 +68,11 @@ describe('rotating with a grace period', () => {
     const successor = newKeyOf(await rotate(first.id, first.secret, 1));
     for (const grace of [72, 0]) {
       const again = await rotate(first.id, first.secret, grace);
-      expect([again.status, error(again)['code'], error(again)['message']]).toEqual([409, 'conflict', `Key '${first.id}' was already rotated: its successor is '${successor.id}'; rotate that key instead`]);
+      expect([again.status, error(again)['code'], error(again)['message']]).toEqual([
+        409,
+        'conflict',
+        `Key '${first.id}' was already rotated: its successor is '${successor.id}'; rotate that key instead`,
+      ]);
     }
   });
 
@@ -83,7 +88,9 @@ describe('rotating with a grace period', () => {
     const second = newKeyOf(await rotate(first.id, first.secret, 72));
     const created = await api('POST', '/account/keys', second.secret, { name: 'extra' });
     expect([created.status, error(created)['code']]).toEqual([403, 'feature_required']);
-    expect(error(created)['message']).toContain('The hobby tier allows 1 active key per account, a key in a rotation grace period counting as one, and this account has 2');
+    expect(error(created)['message']).toContain(
+      'The hobby tier allows 1 active key per account, a key in a rotation grace period counting as one, and this account has 2',
+    );
 
     // Without a grace period a rotation replaces the key at once: nothing is added, so it is never refused.
     const now = await rotate(second.id, second.secret, 0);

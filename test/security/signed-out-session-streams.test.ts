@@ -19,7 +19,11 @@ let c: Conformance;
 let origin: string;
 
 async function signIn(key: string): Promise<string> {
-  const res = await fetch(`${c.sys.url}/api/v1/session`, { method: 'POST', headers: { 'content-type': 'application/json', origin }, body: JSON.stringify({ api_key: key }) });
+  const res = await fetch(`${c.sys.url}/api/v1/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin },
+    body: JSON.stringify({ api_key: key }),
+  });
   expect(res.status).toBe(200);
   return (res.headers.get('set-cookie') ?? '').split(';')[0] as string;
 }
@@ -30,7 +34,7 @@ conformanceForFile((started) => {
 });
 
 describe('sign-out', () => {
-  it('ends the SSE stream, the WebSocket and the MCP session opened with the cookie, and leaves the key\'s own stream alone', async () => {
+  it("ends the SSE stream, the WebSocket and the MCP session opened with the cookie, and leaves the key's own stream alone", async () => {
     const key = c.newKey('pro', 100_000);
     const cookie = await signIn(key);
     const sse = await SseClient.open(`${c.sys.url}/api/v1/stream?channel=odds`, { cookie });
@@ -47,10 +51,11 @@ describe('sign-out', () => {
     const at = Date.now();
     const out = await fetch(`${c.sys.url}/api/v1/session`, { method: 'DELETE', headers: { cookie, origin } });
     expect(out.status).toBe(200);
-    await eventually(() => sse.ended && ws.closeCode !== null, 'the cookie\'s streams to end', 3000);
+    await eventually(() => sse.ended && ws.closeCode !== null, "the cookie's streams to end", 3000);
     expect(Date.now() - at).toBeLessThan(1000);
     expect({ event: sse.frames.at(-1)?.event, data: sse.frames.at(-1)?.data }).toEqual({
-      event: 'error', data: { code: 'signed_out', message: 'The browser session was signed out; sign in again' },
+      event: 'error',
+      data: { code: 'signed_out', message: 'The browser session was signed out; sign in again' },
     });
     expect([ws.closeCode, ws.closeReason, ws.messages.at(-1)?.['code']]).toEqual([4001, 'signed_out', 'signed_out']);
     expect(await mcpList(c.sys.url, { cookie, origin }, session)).toEqual([401, 'unauthorized']);
@@ -67,9 +72,13 @@ describe('sign-out', () => {
     const sse = await SseClient.open(`${c.sys.url}/api/v1/stream?channel=odds`, { cookie });
     await sse.until((f) => f.some((x) => x.event === 'snapshot:complete'));
 
-    const again = await fetch(`${c.sys.url}/api/v1/session`, { method: 'POST', headers: { 'content-type': 'application/json', origin, cookie }, body: JSON.stringify({ api_key: key }) });
+    const again = await fetch(`${c.sys.url}/api/v1/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin, cookie },
+      body: JSON.stringify({ api_key: key }),
+    });
     expect(again.status).toBe(200);
-    await eventually(() => sse.ended, 'the old session\'s stream to end', 3000);
+    await eventually(() => sse.ended, "the old session's stream to end", 3000);
     expect((sse.frames.at(-1)?.data as { code: string }).code).toBe('signed_out');
   });
 });

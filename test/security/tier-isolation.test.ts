@@ -32,17 +32,31 @@ conformanceForFile(async (running) => {
   operations = Object.entries(doc.paths).flatMap(([path, ops]) => (ops['get'] ? [[path, ops['get']] as [string, Operation]] : []));
   const nba = await fixtureEventId(c, 'nba');
   // Values for the parameters a route requires: the fixture's own ids, so the enterprise key gets data.
-  values = new Map(Object.entries({
-    eventId: nba, event: nba, event_id: nba, id: nba, sportId: 'basketball', sport: 'basketball', leagueId: 'nba', league: 'nba',
-    bookId: 'pinnacle', since: String(Date.now() - 60_000), date: new Date().toISOString().slice(0, 10), channel: 'odds',
-  }));
+  values = new Map(
+    Object.entries({
+      eventId: nba,
+      event: nba,
+      event_id: nba,
+      id: nba,
+      sportId: 'basketball',
+      sport: 'basketball',
+      leagueId: 'nba',
+      league: 'nba',
+      bookId: 'pinnacle',
+      since: String(Date.now() - 60_000),
+      date: new Date().toISOString().slice(0, 10),
+      channel: 'odds',
+    }),
+  );
 });
 
 /** The URL of a GET operation with its required parameters filled. */
 function urlOf(path: string, op: Operation): string {
   const params = op.parameters ?? [];
   const filled = path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(values.get(name) ?? 'x'));
-  const query = params.filter((p) => p.in === 'query' && p.required).map((p) => `${p.name}=${encodeURIComponent(values.get(p.name) ?? 'x')}`);
+  const query = params
+    .filter((p) => p.in === 'query' && p.required)
+    .map((p) => `${p.name}=${encodeURIComponent(values.get(p.name) ?? 'x')}`);
   return query.length > 0 ? `${filled}?${query.join('&')}` : filled;
 }
 
@@ -64,7 +78,15 @@ const isStream = (path: string): boolean => path.startsWith('/api/v1/stream');
 describe('every tiered REST read, enumerated from the OpenAPI document', () => {
   it('finds the routes (the document is the source, not a list in this file)', () => {
     const tiered = operations.filter(([p]) => !NOT_TIERED.test(p) && !CATALOGUE.test(p) && !isStream(p)).map(([p]) => p);
-    expect(tiered).toEqual(expect.arrayContaining(['/api/v1/odds', '/api/v1/opportunities/ev', '/api/v1/gamestate', '/api/v1/odds/closing', '/api/v1/historical/clv']));
+    expect(tiered).toEqual(
+      expect.arrayContaining([
+        '/api/v1/odds',
+        '/api/v1/opportunities/ev',
+        '/api/v1/gamestate',
+        '/api/v1/odds/closing',
+        '/api/v1/historical/clv',
+      ]),
+    );
   });
 
   it('answers a free key 403 feature_required naming a higher tier, or only free books with the free delay', async () => {
@@ -84,7 +106,8 @@ describe('every tiered REST read, enumerated from the OpenAPI document', () => {
       // Whatever else a free key gets, a paid key gets too: the tier never turns a refusal into data.
       expect([url, free.status]).toEqual([url, enterprise.status]);
       expect([url, [...paidBooksIn(free.body)]]).toEqual([url, []]);
-      if (free.status === 200 && free.headers.get('x-data-delay') !== null) expect([url, free.headers.get('x-data-delay')]).toEqual([url, '60']);
+      if (free.status === 200 && free.headers.get('x-data-delay') !== null)
+        expect([url, free.headers.get('x-data-delay')]).toEqual([url, '60']);
       if (free.status === 200) seen.filtered++;
     }
     // The fixture has something to leak, and both defences were exercised.
@@ -94,7 +117,12 @@ describe('every tiered REST read, enumerated from the OpenAPI document', () => {
   });
 
   it('refuses a free key that asks for a paid book by name', async () => {
-    for (const url of ['/api/v1/odds?sportsbook=pinnacle', '/api/v1/odds/best?sportsbook=pinnacle', '/api/v1/events?sportsbook=pinnacle', '/api/v1/odds?add_sportsbook=pinnacle']) {
+    for (const url of [
+      '/api/v1/odds?sportsbook=pinnacle',
+      '/api/v1/odds/best?sportsbook=pinnacle',
+      '/api/v1/events?sportsbook=pinnacle',
+      '/api/v1/odds?add_sportsbook=pinnacle',
+    ]) {
       const r = await c.sys.get(url, c.keys.free);
       expect([url, r.status, (r.body['error'] as Row)['code']]).toEqual([url, 403, 'feature_required']);
     }
@@ -136,10 +164,20 @@ describe('every stream channel, enumerated from the OpenAPI document', () => {
         continue;
       }
       expect([path, r.status]).toEqual([path, 200]);
-      const data = r.text.split('\n').filter((l) => l.startsWith('data: ')).map((l) => JSON.parse(l.slice(6)) as unknown);
+      const data = r.text
+        .split('\n')
+        .filter((l) => l.startsWith('data: '))
+        .map((l) => JSON.parse(l.slice(6)) as unknown);
       expect(data.length).toBeGreaterThan(0);
       expect([path, [...paidBooksIn(data)]]).toEqual([path, []]);
     }
-    expect(refused).toEqual(expect.arrayContaining(['/api/v1/stream?channel=opportunities', '/api/v1/stream?channel=gamestate', '/api/v1/stream/opportunities', '/api/v1/stream/gamestate']));
+    expect(refused).toEqual(
+      expect.arrayContaining([
+        '/api/v1/stream?channel=opportunities',
+        '/api/v1/stream?channel=gamestate',
+        '/api/v1/stream/opportunities',
+        '/api/v1/stream/gamestate',
+      ]),
+    );
   });
 });

@@ -9,7 +9,8 @@ export const CHROMIUM_PATH = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium'
 
 /** Why browser tests cannot run here, or null when they can. */
 export function browserUnavailable(): string | null {
-  if (!existsSync(CHROMIUM_PATH)) return `no Chromium at ${CHROMIUM_PATH} (apt-get install chromium, or run make test as root to have it installed)`;
+  if (!existsSync(CHROMIUM_PATH))
+    return `no Chromium at ${CHROMIUM_PATH} (apt-get install chromium, or run make test as root to have it installed)`;
   return null;
 }
 
@@ -22,7 +23,16 @@ export async function launchBrowser(): Promise<Browser> {
     executablePath: CHROMIUM_PATH,
     headless: true,
     timeout: 120_000,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-dev-shm-usage',
+    ],
   });
 }
 

@@ -62,7 +62,8 @@ export function waitForOutput(child: ReturnType<typeof spawnEntry>, pattern: Reg
     const poll = (): void => {
       const m = pattern.exec(child.output.stdout);
       if (m) return resolve(m);
-      if (child.exitCode !== null) return reject(new Error(`entry exited (${child.exitCode}) before ${pattern}: ${child.output.stderr.slice(0, 800)}`));
+      if (child.exitCode !== null)
+        return reject(new Error(`entry exited (${child.exitCode}) before ${pattern}: ${child.output.stderr.slice(0, 800)}`));
       if (Date.now() > end) return reject(new Error(`no ${pattern} within ${timeoutMs} ms: ${child.output.stderr.slice(0, 800)}`));
       setTimeout(poll, 50);
     };

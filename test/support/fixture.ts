@@ -15,15 +15,73 @@ import type { SystemOverrides } from '../../runtime/system.js';
 export function fixtureTicks(now: number): RawTick[] {
   const t0 = now + 24 * 3600_000;
   const ts = now - 1000;
-  const base = { sport: 'basketball', league: 'nba', homeTeam: 'Los Angeles Lakers', awayTeam: 'Boston Celtics', startTime: t0, isLive: false, line: null, participant: null, statCategory: null, status: 'open' as const, ts, selectionId: null };
-  const nba = (book: string, bookEventId: string, market: RawTick['market'], outcome: string, price: number, extra: Partial<RawTick> = {}): RawTick => ({ ...base, book, bookEventId, market, outcome, priceAmerican: price, ...extra });
-  const ml = (book: string, id: string, home: number, away: number): RawTick[] => [nba(book, id, 'moneyline', 'Los Angeles Lakers', home), nba(book, id, 'moneyline', 'Boston Celtics', away)];
+  const base = {
+    sport: 'basketball',
+    league: 'nba',
+    homeTeam: 'Los Angeles Lakers',
+    awayTeam: 'Boston Celtics',
+    startTime: t0,
+    isLive: false,
+    line: null,
+    participant: null,
+    statCategory: null,
+    status: 'open' as const,
+    ts,
+    selectionId: null,
+  };
+  const nba = (
+    book: string,
+    bookEventId: string,
+    market: RawTick['market'],
+    outcome: string,
+    price: number,
+    extra: Partial<RawTick> = {},
+  ): RawTick => ({ ...base, book, bookEventId, market, outcome, priceAmerican: price, ...extra });
+  const ml = (book: string, id: string, home: number, away: number): RawTick[] => [
+    nba(book, id, 'moneyline', 'Los Angeles Lakers', home),
+    nba(book, id, 'moneyline', 'Boston Celtics', away),
+  ];
   const nfl = (book: string, id: string, home: number, away: number): RawTick[] => [
-    { ...base, sport: 'football', league: 'nfl', homeTeam: 'Kansas City Chiefs', awayTeam: 'Buffalo Bills', startTime: t0 + 3600_000, book, bookEventId: id, market: 'moneyline', outcome: 'Kansas City Chiefs', priceAmerican: home },
-    { ...base, sport: 'football', league: 'nfl', homeTeam: 'Kansas City Chiefs', awayTeam: 'Buffalo Bills', startTime: t0 + 3600_000, book, bookEventId: id, market: 'moneyline', outcome: 'Buffalo Bills', priceAmerican: away },
+    {
+      ...base,
+      sport: 'football',
+      league: 'nfl',
+      homeTeam: 'Kansas City Chiefs',
+      awayTeam: 'Buffalo Bills',
+      startTime: t0 + 3600_000,
+      book,
+      bookEventId: id,
+      market: 'moneyline',
+      outcome: 'Kansas City Chiefs',
+      priceAmerican: home,
+    },
+    {
+      ...base,
+      sport: 'football',
+      league: 'nfl',
+      homeTeam: 'Kansas City Chiefs',
+      awayTeam: 'Buffalo Bills',
+      startTime: t0 + 3600_000,
+      book,
+      bookEventId: id,
+      market: 'moneyline',
+      outcome: 'Buffalo Bills',
+      priceAmerican: away,
+    },
   ];
   const epl = (book: string, id: string, outcome: string, price: number): RawTick => ({
-    ...base, sport: 'soccer', league: 'epl', homeTeam: 'Arsenal', awayTeam: 'Chelsea', startTime: now - 1800_000, isLive: true, book, bookEventId: id, market: 'moneyline', outcome, priceAmerican: price,
+    ...base,
+    sport: 'soccer',
+    league: 'epl',
+    homeTeam: 'Arsenal',
+    awayTeam: 'Chelsea',
+    startTime: now - 1800_000,
+    isLive: true,
+    book,
+    bookEventId: id,
+    market: 'moneyline',
+    outcome,
+    priceAmerican: price,
   });
   return [
     ...ml('pinnacle', 'p-100', -120, 110),
@@ -75,7 +133,10 @@ export interface Conformance {
  * The running system on the fixture board, on a manual data clock started at wall time and
  * already moved past the free tier's delay, so every tier sees the whole board.
  */
-export async function startConformance(env: Record<string, string> = {}, overrides: Omit<SystemOverrides, 'feed' | 'clock'> = {}): Promise<Conformance> {
+export async function startConformance(
+  env: Record<string, string> = {},
+  overrides: Omit<SystemOverrides, 'feed' | 'clock'> = {},
+): Promise<Conformance> {
   const clock = new ManualClock(Date.now());
   const ticks = fixtureTicks(clock.now());
   const feed = new ScriptedFeed(ticks);
@@ -110,7 +171,11 @@ export async function startConformance(env: Record<string, string> = {}, overrid
  * The conformance system for a test file: started before its tests, closed after them. `use`
  * receives it once it is up (and may look up what the tests share).
  */
-export function conformanceForFile(use: (c: Conformance) => void | Promise<void>, env: Record<string, string> = {}, overrides: Omit<SystemOverrides, 'feed' | 'clock'> = {}): void {
+export function conformanceForFile(
+  use: (c: Conformance) => void | Promise<void>,
+  env: Record<string, string> = {},
+  overrides: Omit<SystemOverrides, 'feed' | 'clock'> = {},
+): void {
   let running: Conformance | undefined;
   beforeAll(async () => {
     running = await startConformance(env, overrides);

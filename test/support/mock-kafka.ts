@@ -29,11 +29,18 @@ export function mockKafkaUnavailable(): string | null {
 }
 
 // Beside this file, also when it runs compiled from dist/test/support (the bench).
-const HELPER = ['./mock-kafka.py', '../../../test/support/mock-kafka.py'].map((p) => fileURLToPath(new URL(p, import.meta.url))).find((p) => existsSync(p)) ?? 'mock-kafka.py';
+const HELPER =
+  ['./mock-kafka.py', '../../../test/support/mock-kafka.py']
+    .map((p) => fileURLToPath(new URL(p, import.meta.url)))
+    .find((p) => existsSync(p)) ?? 'mock-kafka.py';
 
 /** Why topics cannot be created at their configured counts (python3 or librdkafka missing), or null. */
 function configuredTopicsUnavailable(): string | null {
-  const probe = spawnSync('python3', ['-c', 'import ctypes, ctypes.util; ctypes.CDLL(ctypes.util.find_library("rdkafka") or "librdkafka.so.1").rd_kafka_mock_topic_create'], { encoding: 'utf8' });
+  const probe = spawnSync(
+    'python3',
+    ['-c', 'import ctypes, ctypes.util; ctypes.CDLL(ctypes.util.find_library("rdkafka") or "librdkafka.so.1").rd_kafka_mock_topic_create'],
+    { encoding: 'utf8' },
+  );
   if (probe.error) return 'python3 is not installed';
   return probe.status === 0 ? null : `librdkafka's mock API is not loadable from python3: ${probe.stderr.trim().split('\n').pop() ?? ''}`;
 }
@@ -55,8 +62,12 @@ export async function startMockKafka(options: { autoCreate?: boolean } = {}): Pr
     console.warn(`mock Kafka: topics auto-created at 4 partitions, not at their configured counts: ${why}`);
   }
   const child = why
-    ? spawn('kcat', ['-b', 'localhost:1', '-C', '-t', 'keepalive', '-X', 'test.mock.num.brokers=1', '-d', 'mock'], { stdio: ['ignore', 'ignore', 'pipe'] })
-    : spawn('python3', [HELPER, ...Object.entries(TOPIC_CONFIGS).map(([topic, c]) => `${topic}=${c.partitions}`)], { stdio: ['pipe', 'ignore', 'pipe'] });
+    ? spawn('kcat', ['-b', 'localhost:1', '-C', '-t', 'keepalive', '-X', 'test.mock.num.brokers=1', '-d', 'mock'], {
+        stdio: ['ignore', 'ignore', 'pipe'],
+      })
+    : spawn('python3', [HELPER, ...Object.entries(TOPIC_CONFIGS).map(([topic, c]) => `${topic}=${c.partitions}`)], {
+        stdio: ['pipe', 'ignore', 'pipe'],
+      });
   // Whatever happens to the caller (a failed test skipping its stop, a bench that throws), the
   // cluster goes with this process.
   const kill = (): void => {
@@ -91,7 +102,10 @@ export async function startMockKafka(options: { autoCreate?: boolean } = {}): Pr
   const cpuSeconds = (): number => {
     try {
       // utime and stime, fields 14 and 15 of /proc/PID/stat, in clock ticks (100 per second on Linux).
-      const fields = readFileSync(`/proc/${child.pid ?? 0}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+      const fields =
+        readFileSync(`/proc/${child.pid ?? 0}/stat`, 'utf8')
+          .split(') ')[1]
+          ?.split(' ') ?? [];
       return (Number(fields[11]) + Number(fields[12])) / 100;
     } catch {
       return Number.NaN;

@@ -22,7 +22,10 @@ export function recordedInput(T0: number): RawTick[] {
 export async function produce(bus: Bus, raw: readonly RawTick[]): Promise<void> {
   const producer = bus.producer();
   for (let i = 0; i < raw.length; i += 250) {
-    await producer.send(TOPICS.rawTicks, raw.slice(i, i + 250).map((t) => ({ key: `${t.book}:${t.bookEventId}`, partitionKey: t.league, value: t })));
+    await producer.send(
+      TOPICS.rawTicks,
+      raw.slice(i, i + 250).map((t) => ({ key: `${t.book}:${t.bookEventId}`, partitionKey: t.league, value: t })),
+    );
   }
 }
 
@@ -39,19 +42,24 @@ export async function idle(urls: string[], timeoutMs = 120_000): Promise<void> {
   const end = Date.now() + timeoutMs;
   let calm = 0;
   while (calm < 4) {
-    if (Date.now() > end) throw new Error(`pipelines still busy: ${JSON.stringify(await Promise.all(urls.map((u) => json(`${u}/stats`))))}`);
+    if (Date.now() > end)
+      throw new Error(`pipelines still busy: ${JSON.stringify(await Promise.all(urls.map((u) => json(`${u}/stats`))))}`);
     const lags = await Promise.all(urls.map(async (u) => (await json<{ lag: number }>(`${u}/health`)).lag));
     calm = lags.every((l) => l === 0) ? calm + 1 : 0;
     await new Promise((r) => setTimeout(r, 500));
   }
 }
 
-
 /**
  * Produces the first half of `raw`, waits until the pipeline process wrote some ticks (mid-stream:
  * the stages are still busy), kills it with SIGKILL, then produces the rest.
  */
-export async function killMidStream(bus: Bus, raw: readonly RawTick[], pipeline: { child: ChildProcess & { output: { stdout: string; stderr: string } }; url: string }, timeoutMs = 60_000): Promise<void> {
+export async function killMidStream(
+  bus: Bus,
+  raw: readonly RawTick[],
+  pipeline: { child: ChildProcess & { output: { stdout: string; stderr: string } }; url: string },
+  timeoutMs = 60_000,
+): Promise<void> {
   const half = Math.floor(raw.length / 2);
   await produce(bus, raw.slice(0, half));
   const end = Date.now() + timeoutMs;
@@ -67,7 +75,8 @@ export async function killMidStream(bus: Bus, raw: readonly RawTick[], pipeline:
 
 /** `/odds` of each API process, polled until they agree and hold a board (or `timeoutMs` passed). */
 export async function settledOdds(urls: readonly string[], apiKey: string, timeoutMs: number): Promise<string[]> {
-  const odds = async (url: string): Promise<string> => JSON.stringify(await (await fetch(`${url}/api/v1/odds?limit=500`, { headers: { 'x-api-key': apiKey } })).json());
+  const odds = async (url: string): Promise<string> =>
+    JSON.stringify(await (await fetch(`${url}/api/v1/odds?limit=500`, { headers: { 'x-api-key': apiKey } })).json());
   const until = Date.now() + timeoutMs;
   let bodies: string[] = [];
   do {

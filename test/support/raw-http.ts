@@ -88,12 +88,20 @@ export function openSocket(port: number): Promise<Socket> {
  * Writes `bytes` on a fresh connection and collects what comes back until the server closes it
  * or `waitMs` passes after the first byte of an answer (keep-alive answers do not close).
  */
-export async function rawRequest(port: number, bytes: string | Buffer, options: { waitMs?: number; maxMs?: number } = {}): Promise<RawAnswer> {
+export async function rawRequest(
+  port: number,
+  bytes: string | Buffer,
+  options: { waitMs?: number; maxMs?: number } = {},
+): Promise<RawAnswer> {
   const socket = await openSocket(port);
   return collect(socket, () => socket.write(bytes), options);
 }
 
-export function collect(socket: Socket, start: () => void, { waitMs = 150, maxMs = 10_000 }: { waitMs?: number; maxMs?: number } = {}): Promise<RawAnswer> {
+export function collect(
+  socket: Socket,
+  start: () => void,
+  { waitMs = 150, maxMs = 10_000 }: { waitMs?: number; maxMs?: number } = {},
+): Promise<RawAnswer> {
   return new Promise((resolve) => {
     const t0 = Date.now();
     let first = 0;

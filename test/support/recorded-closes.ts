@@ -9,7 +9,11 @@ import { ManualClock } from '../../pipeline/clock.js';
 import { ReplayFeed, silentLogger } from '../../pipeline/feeds/theoddsapi/index.js';
 import { startTestSystem } from './system.js';
 import type { TestSystem } from './system.js';
-export interface Outcome { name: string; price: number; point?: number }
+export interface Outcome {
+  name: string;
+  price: number;
+  point?: number;
+}
 export interface RecordedEvent {
   id: string;
   commence_time: string;
@@ -21,7 +25,13 @@ export interface RecordedEvent {
 const BOOK: Readonly<Record<string, string>> = { williamhill_us: 'caesars' };
 const MARKET: Readonly<Record<string, string>> = { h2h: 'moneyline', spreads: 'point_spread', totals: 'total_points' };
 
-export interface Price { book: string; market: string; selection: string; line: number | null; american: number }
+export interface Price {
+  book: string;
+  market: string;
+  selection: string;
+  line: number | null;
+  american: number;
+}
 
 export function pricesOf(e: RecordedEvent): Price[] {
   const out: Price[] = [];
@@ -57,11 +67,15 @@ export function powerDevig(americans: number[]): number[] {
 
 /** The selection's fair probability at its line from one book's complete two-way market, or null. */
 export function fairFrom(prices: Price[], book: string, p: { market: string; selection: string; line: number | null }): number | null {
-  const canonical = (x: { selection: string; line: number | null }): number | null => (x.line === null ? null : x.selection === 'away' ? -x.line : x.line);
+  const canonical = (x: { selection: string; line: number | null }): number | null =>
+    x.line === null ? null : x.selection === 'away' ? -x.line : x.line;
   // Sides are two-way, or three-way where the book prices a draw (soccer).
   const threeWay = prices.some((x) => x.book === book && x.market === p.market && x.selection === 'draw');
-  const outcomes = p.selection === 'over' || p.selection === 'under' ? ['over', 'under'] : threeWay ? ['home', 'away', 'draw'] : ['home', 'away'];
-  const market = outcomes.map((s) => prices.find((x) => x.book === book && x.market === p.market && x.selection === s && canonical(x) === canonical(p)));
+  const outcomes =
+    p.selection === 'over' || p.selection === 'under' ? ['over', 'under'] : threeWay ? ['home', 'away', 'draw'] : ['home', 'away'];
+  const market = outcomes.map((s) =>
+    prices.find((x) => x.book === book && x.market === p.market && x.selection === s && canonical(x) === canonical(p)),
+  );
   if (market.some((x) => x === undefined)) return null;
   const fair = powerDevig(market.map((x) => (x as Price).american));
   return fair[outcomes.indexOf(p.selection)] ?? null;
@@ -70,7 +84,6 @@ export function fairFrom(prices: Price[], book: string, p: { market: string; sel
 export function closingFair(prices: Price[], p: { market: string; selection: string; line: number | null }): number | null {
   return fairFrom(prices, 'lowvig', p) ?? fairFrom(prices, 'betonlineag', p);
 }
-
 
 /**
  * The recording replayed through the whole system as fast as it drains (each snapshot stored

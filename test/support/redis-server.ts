@@ -41,7 +41,11 @@ export interface RedisServer {
 /** A throwaway redis-server on 127.0.0.1 and a free port, without persistence. */
 export async function startRedisServer(binary: string): Promise<RedisServer> {
   const port = await freePort();
-  const child: ChildProcess = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'], { stdio: 'ignore' });
+  const child: ChildProcess = spawn(
+    binary,
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'],
+    { stdio: 'ignore' },
+  );
   const deadline = Date.now() + 10_000;
   while (!(await accepting(port))) {
     if (Date.now() > deadline || child.exitCode !== null) throw new Error(`redis-server did not start on port ${port}`);

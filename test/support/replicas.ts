@@ -23,12 +23,23 @@ export async function startReplica(sys: RunningSystem, replicaId: string): Promi
   const logger = pino({ level: 'silent' });
   const replica = await startAccounts({ bus: sys.bus, store: sys.store, replicaId, logger });
   const app = await buildApp({
-    board: sys.board, views: sys.views, catalog: new Catalog(), keys: replica.keys, accounts: replica.accounts, rateLimits: new MemoryRateLimitStore(),
-    clock: sys.clock, store: sys.store, version: 'test', redisUrl: null, stream: { heartbeatMs: 60_000 },
+    board: sys.board,
+    views: sys.views,
+    catalog: new Catalog(),
+    keys: replica.keys,
+    accounts: replica.accounts,
+    rateLimits: new MemoryRateLimitStore(),
+    clock: sys.clock,
+    store: sys.store,
+    version: 'test',
+    redisUrl: null,
+    stream: { heartbeatMs: 60_000 },
   });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   return {
-    app, url, replica,
+    app,
+    url,
+    replica,
     async close() {
       await app.close();
       await replica.stop();
@@ -45,7 +56,11 @@ export async function eventually(pred: () => boolean, what: string, timeoutMs = 
   }
 }
 
-const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-03-26' };
+const MCP_HEADERS = {
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+  'mcp-protocol-version': '2025-03-26',
+};
 
 export interface McpAnswer {
   status: number;
@@ -67,7 +82,12 @@ export async function mcpPost(base: string, auth: Record<string, string>, messag
 
 /** `initialize` then `notifications/initialized`: the session id (throws when refused). */
 export async function mcpSession(base: string, auth: Record<string, string>): Promise<string> {
-  const init = await mcpPost(base, auth, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'security-test', version: '1' } } });
+  const init = await mcpPost(base, auth, {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'security-test', version: '1' } },
+  });
   const id = init.headers.get('mcp-session-id');
   if (init.status !== 200 || id === null) throw new Error(`initialize answered ${init.status}: ${JSON.stringify(init.body)}`);
   await mcpPost(base, auth, { jsonrpc: '2.0', method: 'notifications/initialized' }, id);

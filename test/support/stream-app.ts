@@ -37,7 +37,14 @@ export interface StreamApp {
   keyStore: KeyStore;
   service: StreamService;
   /** Applies a row (upsert) or removes it (null price). */
-  set(eventId: string, book: string, market: MarketId, selection: SelectionType, priceDecimal: number | null, line?: number | null): OddsRow | null;
+  set(
+    eventId: string,
+    book: string,
+    market: MarketId,
+    selection: SelectionType,
+    priceDecimal: number | null,
+    line?: number | null,
+  ): OddsRow | null;
   /** Suspends a row the board holds: it stays at its price, inactive (the pipeline's lock). */
   lock(eventId: string, book: string, market: MarketId, selection: SelectionType, line?: number | null): OddsRow;
   close(): Promise<void>;
@@ -46,7 +53,18 @@ export interface StreamApp {
 export const T0 = Date.UTC(2026, 10, 22, 12);
 
 export function fixtureEvent(id: string, league = 'nba', startTime = T0 + 3600_000, isLive = false): CanonicalEvent {
-  return { id, sport: league === 'nfl' ? 'football' : 'basketball', league, homeTeamId: 'nba-lal', awayTeamId: 'nba-bos', startTime, status: isLive ? 'live' : 'upcoming', isLive, externalIds: {}, updatedAt: T0 };
+  return {
+    id,
+    sport: league === 'nfl' ? 'football' : 'basketball',
+    league,
+    homeTeamId: 'nba-lal',
+    awayTeamId: 'nba-bos',
+    startTime,
+    status: isLive ? 'live' : 'upcoming',
+    isLive,
+    externalIds: {},
+    updatedAt: T0,
+  };
 }
 
 /** The API alone (no pipeline) on 127.0.0.1, over a board the test writes to directly. */
@@ -64,8 +82,20 @@ export async function startStreamApp(settings: Partial<StreamSettings> = {}): Pr
   }
   let service: StreamService | null = null;
   const app = await buildApp({
-    board, views, splits, gameStates, catalog: new Catalog(), opportunities: new OpportunityBoard(), keys: keyStore, rateLimits: new MemoryRateLimitStore(), clock, store: noStore,
-    version: 'test', redisUrl: null, stream: { heartbeatMs: 60_000, ...settings }, onStreams: (s) => {
+    board,
+    views,
+    splits,
+    gameStates,
+    catalog: new Catalog(),
+    opportunities: new OpportunityBoard(),
+    keys: keyStore,
+    rateLimits: new MemoryRateLimitStore(),
+    clock,
+    store: noStore,
+    version: 'test',
+    redisUrl: null,
+    stream: { heartbeatMs: 60_000, ...settings },
+    onStreams: (s) => {
       service = s;
     },
   });
@@ -78,7 +108,19 @@ export async function startStreamApp(settings: Partial<StreamSettings> = {}): Pr
       return null;
     }
     const american = priceDecimal >= 2 ? Math.round((priceDecimal - 1) * 100) : Math.round(-100 / (priceDecimal - 1));
-    const row: OddsRow = { ...ident, id: createHash('sha1').update(key).digest('hex').slice(0, 16), priceAmerican: american, priceDecimal, probability: 1 / priceDecimal, ts: clock.now(), isLive: false, bookEventId: `${book}-${eventId}`, selectionId: null, isActive: true, suspendedSince: null };
+    const row: OddsRow = {
+      ...ident,
+      id: createHash('sha1').update(key).digest('hex').slice(0, 16),
+      priceAmerican: american,
+      priceDecimal,
+      probability: 1 / priceDecimal,
+      ts: clock.now(),
+      isLive: false,
+      bookEventId: `${book}-${eventId}`,
+      selectionId: null,
+      isActive: true,
+      suspendedSince: null,
+    };
     board.applyChange({ key, eventId, row, changedAt: clock.now() });
     return row;
   };
@@ -91,7 +133,16 @@ export async function startStreamApp(settings: Partial<StreamSettings> = {}): Pr
     return row;
   };
   return {
-    app, url, wsUrl: url.replace(/^http/, 'ws'), board, views, splits, gameStates, clock, keys, keyStore,
+    app,
+    url,
+    wsUrl: url.replace(/^http/, 'ws'),
+    board,
+    views,
+    splits,
+    gameStates,
+    clock,
+    keys,
+    keyStore,
     get service(): StreamService {
       if (!service) throw new Error('no stream service');
       return service;

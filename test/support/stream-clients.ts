@@ -4,7 +4,13 @@ import WebSocket from 'ws';
  * Resolves when `pred` holds, re-checking whenever `subscribe`'s callback fires (or every 200 ms);
  * rejects when `failed` says the connection is gone, or after the timeout.
  */
-async function waitFor(pred: () => boolean, failed: () => string | null, subscribe: (wake: () => void) => void, describe: () => string, timeoutMs: number): Promise<void> {
+async function waitFor(
+  pred: () => boolean,
+  failed: () => string | null,
+  subscribe: (wake: () => void) => void,
+  describe: () => string,
+  timeoutMs: number,
+): Promise<void> {
   const end = Date.now() + timeoutMs;
   while (!pred()) {
     const gone = failed();
@@ -108,9 +114,16 @@ export class SseClient {
   async until(pred: (frames: SseFrame[]) => boolean, timeoutMs = 10_000): Promise<void> {
     await waitFor(
       () => pred(this.frames),
-      () => (this.ended ? `stream ended before the condition held (${this.frames.length} frames, the last: ${JSON.stringify(this.frames.at(-1))?.slice(0, 300)})` : null),
+      () =>
+        this.ended
+          ? `stream ended before the condition held (${this.frames.length} frames, the last: ${JSON.stringify(this.frames.at(-1))?.slice(0, 300)})`
+          : null,
       (wake) => this.waiters.push(wake),
-      () => `${this.frames.length} frames: ${this.frames.slice(-3).map((f) => f.event).join(', ')}`,
+      () =>
+        `${this.frames.length} frames: ${this.frames
+          .slice(-3)
+          .map((f) => f.event)
+          .join(', ')}`,
       timeoutMs,
     );
   }
@@ -172,13 +185,23 @@ export class WsClient {
       () => pred(this.messages),
       () => (this.closeCode !== null ? `socket closed (${this.closeCode}) before the condition held` : null),
       (wake) => this.waiters.push(wake),
-      () => `${this.messages.length} messages: ${this.messages.slice(-3).map((m) => m.type).join(', ')}`,
+      () =>
+        `${this.messages.length} messages: ${this.messages
+          .slice(-3)
+          .map((m) => m.type)
+          .join(', ')}`,
       timeoutMs,
     );
   }
 
   async closed(timeoutMs = 10_000): Promise<number> {
-    await waitFor(() => this.closeCode !== null, () => null, (wake) => this.waiters.push(wake), () => 'socket did not close', timeoutMs);
+    await waitFor(
+      () => this.closeCode !== null,
+      () => null,
+      (wake) => this.waiters.push(wake),
+      () => 'socket did not close',
+      timeoutMs,
+    );
     return this.closeCode as number;
   }
 

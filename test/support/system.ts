@@ -26,7 +26,11 @@ async function read(res: Response): Promise<TestResponse> {
 }
 
 /** The real system on 127.0.0.1, a free port and a throwaway data directory. */
-export async function startTestSystem(env: Record<string, string>, overrides: SystemOverrides = {}, options: { logger?: Logger } = {}): Promise<TestSystem> {
+export async function startTestSystem(
+  env: Record<string, string>,
+  overrides: SystemOverrides = {},
+  options: { logger?: Logger } = {},
+): Promise<TestSystem> {
   const dataDir = mkdtempSync(join(tmpdir(), 'odds-e2e-'));
   // Load shedding off unless a test asks for it: a loaded CI machine's pauses must not become 503s.
   const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, SHED_EVENT_LOOP_DELAY_MS: '0', ...env });
@@ -37,11 +41,13 @@ export async function startTestSystem(env: Record<string, string>, overrides: Sy
       return read(await fetch(`${system.url}${path}`, { headers: { ...(key ? { 'x-api-key': key } : {}), ...headers } }));
     },
     async post(path, body, key, headers = {}) {
-      return read(await fetch(`${system.url}${path}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...(key ? { 'x-api-key': key } : {}), ...headers },
-        body: typeof body === 'string' ? body : JSON.stringify(body),
-      }));
+      return read(
+        await fetch(`${system.url}${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...(key ? { 'x-api-key': key } : {}), ...headers },
+          body: typeof body === 'string' ? body : JSON.stringify(body),
+        }),
+      );
     },
     async close() {
       await system.stop();

@@ -7,8 +7,34 @@ import type { OpportunityOptions } from '../../pipeline/opportunities/index.js';
 import { SnapshotProcessor } from '../../pipeline/snapshot/index.js';
 
 /** What identifies a stored tick (the columns of `odds_ticks`' replacing key). */
-export function tickIdentity(t: { eventId: string; book: string; market: string; selection: string; line: number | null; participant: string | null; statCategory: string | null; priceAmerican: number | null; status: string; isLive: boolean; bookEventId: string; ts: number }): string {
-  return [t.eventId, t.book, t.market, t.selection, t.line, t.participant, t.statCategory, t.priceAmerican, t.status, t.isLive, t.bookEventId, t.ts].join('|');
+export function tickIdentity(t: {
+  eventId: string;
+  book: string;
+  market: string;
+  selection: string;
+  line: number | null;
+  participant: string | null;
+  statCategory: string | null;
+  priceAmerican: number | null;
+  status: string;
+  isLive: boolean;
+  bookEventId: string;
+  ts: number;
+}): string {
+  return [
+    t.eventId,
+    t.book,
+    t.market,
+    t.selection,
+    t.line,
+    t.participant,
+    t.statCategory,
+    t.priceAmerican,
+    t.status,
+    t.isLive,
+    t.bookEventId,
+    t.ts,
+  ].join('|');
 }
 
 export interface Outcome {
@@ -58,7 +84,11 @@ export function comparable(o: Opportunity): string {
   const sorted = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(sorted);
     if (v === null || typeof v !== 'object') return v;
-    return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sorted((v as Record<string, unknown>)[k])]));
+    return Object.fromEntries(
+      Object.keys(v)
+        .sort()
+        .map((k) => [k, sorted((v as Record<string, unknown>)[k])]),
+    );
   };
   return JSON.stringify(sorted(JSON.parse(fingerprint(o))));
 }

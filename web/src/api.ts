@@ -42,10 +42,18 @@ export function onUnauthorized(handler: () => void): void {
 }
 
 export async function api<T>(path: string, init: RequestInit = {}): Promise<Envelope<T>> {
-  const res = await fetch(`/api/v1${path}`, { ...init, credentials: 'same-origin', headers: { accept: 'application/json', ...(init.body ? { 'content-type': 'application/json' } : {}), ...init.headers } });
+  const res = await fetch(`/api/v1${path}`, {
+    ...init,
+    credentials: 'same-origin',
+    headers: { accept: 'application/json', ...(init.body ? { 'content-type': 'application/json' } : {}), ...init.headers },
+  });
   const limit = res.headers.get('x-ratelimit-limit');
   if (limit !== null) {
-    const h: Headroom = { limit: Number(limit), remaining: Number(res.headers.get('x-ratelimit-remaining') ?? 0), reset: Number(res.headers.get('x-ratelimit-reset') ?? 0) };
+    const h: Headroom = {
+      limit: Number(limit),
+      remaining: Number(res.headers.get('x-ratelimit-remaining') ?? 0),
+      reset: Number(res.headers.get('x-ratelimit-reset') ?? 0),
+    };
     for (const l of headroomListeners) l(h);
   }
   const text = await res.text();
@@ -89,7 +97,8 @@ export const session = {
       throw e;
     }
   },
-  signIn: async (apiKey: string): Promise<SessionInfo> => (await api<SessionInfo>('/session', { method: 'POST', body: JSON.stringify({ api_key: apiKey }) })).data,
+  signIn: async (apiKey: string): Promise<SessionInfo> =>
+    (await api<SessionInfo>('/session', { method: 'POST', body: JSON.stringify({ api_key: apiKey }) })).data,
   signOut: async (): Promise<void> => {
     await api('/session', { method: 'DELETE' });
   },

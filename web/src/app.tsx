@@ -31,7 +31,8 @@ export function App() {
   const [prefill] = useState(takeKeyFromLink);
   const [headroom, setHeadroom] = useState<Headroom | null>(null);
   const live = useMemo(() => new LiveData(() => void afterRefusal()), []);
-  const start = (s: SessionInfo): void => live.start(s.features.ev.available || s.features.arbitrage.available || s.features.middles.available);
+  const start = (s: SessionInfo): void =>
+    live.start(s.features.ev.available || s.features.arbitrage.available || s.features.middles.available);
 
   async function refreshSession(): Promise<void> {
     const current = await session.current().catch(() => null);
@@ -67,7 +68,12 @@ export function App() {
 
   useEffect(() => localStorage.setItem('odds-format', format), [format]);
 
-  if (me === undefined) return <p class="loading" role="status">Loading…</p>;
+  if (me === undefined)
+    return (
+      <p class="loading" role="status">
+        Loading…
+      </p>
+    );
   if (me === null) {
     return (
       <SignIn
@@ -91,8 +97,12 @@ export function App() {
       <header class="top">
         <h1 class="brand">Odds screen</h1>
         <nav aria-label="Screens">
-          <a href="#/board" aria-current={route.page === 'board' ? 'page' : undefined}>Board</a>
-          <a href="#/opportunities/ev" aria-current={route.page === 'opportunities' ? 'page' : undefined}>Opportunities</a>
+          <a href="#/board" aria-current={route.page === 'board' ? 'page' : undefined}>
+            Board
+          </a>
+          <a href="#/opportunities/ev" aria-current={route.page === 'opportunities' ? 'page' : undefined}>
+            Opportunities
+          </a>
         </nav>
         <label class="format">
           Odds
@@ -103,8 +113,12 @@ export function App() {
           </select>
         </label>
         <span class="who">
-          <span class={`tier tier-${me.tier}`} data-testid="tier">{me.tier}</span>
-          <button type="button" onClick={() => void signOut()}>Sign out</button>
+          <span class={`tier tier-${me.tier}`} data-testid="tier">
+            {me.tier}
+          </span>
+          <button type="button" onClick={() => void signOut()}>
+            Sign out
+          </button>
         </span>
       </header>
       <StatusBar live={live} me={me} headroom={headroom} />
@@ -117,7 +131,13 @@ export function App() {
   );
 }
 
-const STATE_LABEL = { connecting: 'connecting', live: 'live', reconnecting: 'reconnecting', resynced: 'resynced', closed: 'closed' } as const;
+const STATE_LABEL = {
+  connecting: 'connecting',
+  live: 'live',
+  reconnecting: 'reconnecting',
+  resynced: 'resynced',
+  closed: 'closed',
+} as const;
 
 function StatusBar({ live, me, headroom }: { live: LiveData; me: SessionInfo; headroom: Headroom | null }) {
   useLive(live);
@@ -164,9 +184,25 @@ function SignIn({ prefill, onSignedIn }: { prefill: string; onSignedIn: (s: Sess
       <h1>Odds screen</h1>
       <form onSubmit={(e) => void submit(e)} aria-describedby="signin-help">
         <label for="api-key">API key</label>
-        <input id="api-key" name="api_key" type="password" autocomplete="off" required value={key} onInput={(e) => setKey((e.currentTarget as HTMLInputElement).value)} aria-invalid={error ? 'true' : undefined} aria-describedby={error ? 'signin-error' : undefined} />
-        <button type="submit" disabled={busy}>{busy ? 'Signing in…' : 'Sign in'}</button>
-        {error && <p id="signin-error" class="error" role="alert">{error}</p>}
+        <input
+          id="api-key"
+          name="api_key"
+          type="password"
+          autocomplete="off"
+          required
+          value={key}
+          onInput={(e) => setKey((e.currentTarget as HTMLInputElement).value)}
+          aria-invalid={error ? 'true' : undefined}
+          aria-describedby={error ? 'signin-error' : undefined}
+        />
+        <button type="submit" disabled={busy}>
+          {busy ? 'Signing in…' : 'Sign in'}
+        </button>
+        {error && (
+          <p id="signin-error" class="error" role="alert">
+            {error}
+          </p>
+        )}
         <p id="signin-help" class="muted">
           The key is sent once and exchanged for a session cookie this page cannot read. `make run` prints a sign-in link per demo tier.
         </p>

@@ -23,7 +23,16 @@ export function groupEvents(rows: Iterable<LiveOdds>): EventGroup[] {
   for (const r of rows) {
     let e = events.get(r.event_id);
     if (!e) {
-      e = { id: r.event_id, sport: String(r['sport']), league: String(r['league']), home: String(r['home_team']), away: String(r['away_team']), start: String(r['event_start_time']), isLive: r['is_live'] === true, rows: [] };
+      e = {
+        id: r.event_id,
+        sport: String(r['sport']),
+        league: String(r['league']),
+        home: String(r['home_team']),
+        away: String(r['away_team']),
+        start: String(r['event_start_time']),
+        isLive: r['is_live'] === true,
+        rows: [],
+      };
       events.set(r.event_id, e);
     }
     if (r['is_live'] === true) e.isLive = true;
@@ -54,7 +63,13 @@ export function linesOf(rows: readonly LiveOdds[]): Line[] {
     let l = lines.get(key);
     if (!l) {
       const line = formatLine(r['line'], r.market);
-      l = { key, market: String(r['market_type'] ?? r.market), label: `${r.selection}${line ? ` ${line}` : ''}`, byBook: new Map(), best: 0 };
+      l = {
+        key,
+        market: String(r['market_type'] ?? r.market),
+        label: `${r.selection}${line ? ` ${line}` : ''}`,
+        byBook: new Map(),
+        best: 0,
+      };
       lines.set(key, l);
     }
     l.byBook.set(r.sportsbook, r);
@@ -64,12 +79,27 @@ export function linesOf(rows: readonly LiveOdds[]): Line[] {
 }
 
 export function PriceCell({ row, best, format }: { row: LiveOdds | undefined; best: number; format: OddsFormat }) {
-  if (!row) return <td class="price empty" aria-label="no price">–</td>;
+  if (!row)
+    return (
+      <td class="price empty" aria-label="no price">
+        –
+      </td>
+    );
   const isBest = !row._suspended && row.odds_decimal === best;
   const cls = ['price', isBest ? 'best' : '', row._suspended ? 'suspended' : '', row._v > 0 ? 'flash' : ''].filter(Boolean).join(' ');
   return (
     // The key changes with every update, so the cell is a new element and its flash animation runs again.
-    <td key={`${row.id}:${row._v}`} class={cls} data-odds-id={row.id} data-state={row._suspended ? 'suspended' : 'open'} title={row._suspended ? 'Suspended by the book' : `${row['sportsbook_name'] ?? row.sportsbook} · ${row['timestamp'] ?? ''}${isBest ? ' · best price' : ''}`}>
+    <td
+      key={`${row.id}:${row._v}`}
+      class={cls}
+      data-odds-id={row.id}
+      data-state={row._suspended ? 'suspended' : 'open'}
+      title={
+        row._suspended
+          ? 'Suspended by the book'
+          : `${row['sportsbook_name'] ?? row.sportsbook} · ${row['timestamp'] ?? ''}${isBest ? ' · best price' : ''}`
+      }
+    >
       {formatPrice(row, format)}
       {row._suspended && <span class="sr-only"> (suspended)</span>}
       {isBest && <span class="sr-only"> (best)</span>}
@@ -86,7 +116,11 @@ export function EventTable({ event, books, format, caption }: { event: EventGrou
         <tr>
           <th scope="col">Market</th>
           <th scope="col">Selection</th>
-          {books.map((b) => <th scope="col" key={b}>{b}</th>)}
+          {books.map((b) => (
+            <th scope="col" key={b}>
+              {b}
+            </th>
+          ))}
         </tr>
       </thead>
       <tbody>
@@ -94,7 +128,9 @@ export function EventTable({ event, books, format, caption }: { event: EventGrou
           <tr key={l.key}>
             <td class="market">{l.market}</td>
             <th scope="row">{l.label}</th>
-            {books.map((b) => <PriceCell key={b} row={l.byBook.get(b)} best={l.best} format={format} />)}
+            {books.map((b) => (
+              <PriceCell key={b} row={l.byBook.get(b)} best={l.best} format={format} />
+            ))}
           </tr>
         ))}
       </tbody>
@@ -108,7 +144,10 @@ const PAGE = 40;
 function useIds(path: string): string[] {
   const [ids, setIds] = useState<string[]>([]);
   useEffect(() => {
-    api<Row[]>(`${path}${path.includes('?') ? '&' : '?'}limit=200`).then((r) => setIds(r.data.map((x) => String(x['id'])).sort()), () => setIds([]));
+    api<Row[]>(`${path}${path.includes('?') ? '&' : '?'}limit=200`).then(
+      (r) => setIds(r.data.map((x) => String(x['id'])).sort()),
+      () => setIds([]),
+    );
   }, [path]);
   return ids;
 }
@@ -129,9 +168,13 @@ export function Board({ live, me, format }: { live: LiveData; me: SessionInfo; f
   const markets = useIds('/markets');
   const all = [...live.odds.values()];
   const needle = team.trim().toLowerCase();
-  const rows = all.filter((r) => (!sport || r['sport'] === sport) && (!league || r['league'] === league) && (!market || r.market === market));
+  const rows = all.filter(
+    (r) => (!sport || r['sport'] === sport) && (!league || r['league'] === league) && (!market || r.market === market),
+  );
   const events = groupEvents(rows).filter(
-    (e) => (when === 'all' || (when === 'live') === e.isLive) && (!needle || e.home.toLowerCase().includes(needle) || e.away.toLowerCase().includes(needle)),
+    (e) =>
+      (when === 'all' || (when === 'live') === e.isLive) &&
+      (!needle || e.home.toLowerCase().includes(needle) || e.away.toLowerCase().includes(needle)),
   );
   const visible = events.slice(0, shown);
   const books = bookColumns(me, rows);
@@ -140,49 +183,97 @@ export function Board({ live, me, format }: { live: LiveData; me: SessionInfo; f
     <section aria-labelledby="board-title">
       <h2 id="board-title">Board</h2>
       <form class="filters" onSubmit={(e) => e.preventDefault()} aria-label="Board filters">
-        <label>Sport
-          <select name="sport" value={sport} onChange={(e) => { setSport((e.currentTarget as HTMLSelectElement).value); setLeague(''); }}>
+        <label>
+          Sport
+          <select
+            name="sport"
+            value={sport}
+            onChange={(e) => {
+              setSport((e.currentTarget as HTMLSelectElement).value);
+              setLeague('');
+            }}
+          >
             <option value="">All sports</option>
-            {sports.map((s) => <option key={s} value={s}>{s}</option>)}
+            {sports.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
           </select>
         </label>
-        <label>League
+        <label>
+          League
           <select name="league" value={league} onChange={(e) => setLeague((e.currentTarget as HTMLSelectElement).value)}>
             <option value="">All leagues</option>
-            {leagues.map((l) => <option key={l} value={l}>{l}</option>)}
+            {leagues.map((l) => (
+              <option key={l} value={l}>
+                {l}
+              </option>
+            ))}
           </select>
         </label>
-        <label>Market
+        <label>
+          Market
           <select name="market" value={market} onChange={(e) => setMarket((e.currentTarget as HTMLSelectElement).value)}>
             <option value="">All markets</option>
-            {(markets.includes(market) || !market ? markets : [market, ...markets]).map((m) => <option key={m} value={m}>{m}</option>)}
+            {(markets.includes(market) || !market ? markets : [market, ...markets]).map((m) => (
+              <option key={m} value={m}>
+                {m}
+              </option>
+            ))}
           </select>
         </label>
-        <label>When
-          <select name="when" value={when} onChange={(e) => setWhen((e.currentTarget as HTMLSelectElement).value as 'all' | 'live' | 'pre')}>
+        <label>
+          When
+          <select
+            name="when"
+            value={when}
+            onChange={(e) => setWhen((e.currentTarget as HTMLSelectElement).value as 'all' | 'live' | 'pre')}
+          >
             <option value="all">Live and pre-match</option>
             <option value="live">Live</option>
             <option value="pre">Pre-match</option>
           </select>
         </label>
-        <label>Team
-          <input name="team" type="search" placeholder="Search a team" value={team} onInput={(e) => setTeam((e.currentTarget as HTMLInputElement).value)} />
+        <label>
+          Team
+          <input
+            name="team"
+            type="search"
+            placeholder="Search a team"
+            value={team}
+            onInput={(e) => setTeam((e.currentTarget as HTMLInputElement).value)}
+          />
         </label>
       </form>
       {!live.snapshotComplete && <p role="status">Loading the board…</p>}
       {live.snapshotComplete && events.length === 0 && <p>No events match these filters.</p>}
-      <p class="muted" data-testid="board-count">{events.length} events · {rows.filter((r) => !r._suspended).length} prices</p>
+      <p class="muted" data-testid="board-count">
+        {events.length} events · {rows.filter((r) => !r._suspended).length} prices
+      </p>
       {visible.map((e) => (
         <article class="event" key={e.id} data-event-id={e.id} data-sport={e.sport}>
           <header>
-            <span class="league">{e.sport} · {e.league}</span>
-            <h3><a href={`#/event/${encodeURIComponent(e.id)}`}>{e.away} @ {e.home}</a></h3>
+            <span class="league">
+              {e.sport} · {e.league}
+            </span>
+            <h3>
+              <a href={`#/event/${encodeURIComponent(e.id)}`}>
+                {e.away} @ {e.home}
+              </a>
+            </h3>
             {e.isLive ? <span class="badge live">Live</span> : <span class="muted">{formatTime(e.start)}</span>}
           </header>
-          <div class="scroll"><EventTable event={e} books={books} format={format} caption={`${e.away} at ${e.home}: prices by sportsbook`} /></div>
+          <div class="scroll">
+            <EventTable event={e} books={books} format={format} caption={`${e.away} at ${e.home}: prices by sportsbook`} />
+          </div>
         </article>
       ))}
-      {events.length > shown && <button type="button" onClick={() => setShown(shown + PAGE)}>Show more events ({events.length - shown} more)</button>}
+      {events.length > shown && (
+        <button type="button" onClick={() => setShown(shown + PAGE)}>
+          Show more events ({events.length - shown} more)
+        </button>
+      )}
     </section>
   );
 }

@@ -50,12 +50,28 @@ export function LineChart({ series, title }: { series: Series[]; title: string }
         {ticks.map((p) => (
           <g key={p}>
             <line x1={PAD.l} x2={W - PAD.r} y1={y(p)} y2={y(p)} class="grid" />
-            <text x={PAD.l - 6} y={y(p) + 4} text-anchor="end" class="axis">{(p * 100).toFixed(1)}%</text>
+            <text x={PAD.l - 6} y={y(p) + 4} text-anchor="end" class="axis">
+              {(p * 100).toFixed(1)}%
+            </text>
           </g>
         ))}
-        <text x={PAD.l} y={H - 8} class="axis">{new Date(t0).toLocaleTimeString()}</text>
-        <text x={W - PAD.r} y={H - 8} text-anchor="end" class="axis">{new Date(t1).toLocaleTimeString()}</text>
-        {series.map((s, i) => <path key={s.book} d={path(s)} stroke={COLORS[i % COLORS.length]} fill="none" stroke-width="2" data-book={s.book} data-points={s.points.length} />)}
+        <text x={PAD.l} y={H - 8} class="axis">
+          {new Date(t0).toLocaleTimeString()}
+        </text>
+        <text x={W - PAD.r} y={H - 8} text-anchor="end" class="axis">
+          {new Date(t1).toLocaleTimeString()}
+        </text>
+        {series.map((s, i) => (
+          <path
+            key={s.book}
+            d={path(s)}
+            stroke={COLORS[i % COLORS.length]}
+            fill="none"
+            stroke-width="2"
+            data-book={s.book}
+            data-points={s.points.length}
+          />
+        ))}
       </svg>
       <figcaption>
         {series.map((s, i) => (

@@ -23,7 +23,11 @@ interface HistoryPoint {
 }
 
 const sameLine = (p: HistoryPoint, r: LiveOdds): boolean =>
-  p.market === r.market && p.selection === r['selection_type'] && (p.line ?? null) === (r['line'] ?? null) && (p.participant ?? null) === (r['participant'] ?? null) && (p.stat_category ?? null) === (r['stat_category'] ?? null);
+  p.market === r.market &&
+  p.selection === r['selection_type'] &&
+  (p.line ?? null) === (r['line'] ?? null) &&
+  (p.participant ?? null) === (r['participant'] ?? null) &&
+  (p.stat_category ?? null) === (r['stat_category'] ?? null);
 
 export function EventPage({ live, me, id, format }: { live: LiveData; me: SessionInfo; id: string; format: OddsFormat }) {
   useLive(live);
@@ -44,7 +48,12 @@ export function EventPage({ live, me, id, format }: { live: LiveData; me: Sessio
     if (!sample) return;
     setHistory(null);
     setError('');
-    const q = new URLSearchParams({ market: sample.market, selection: String(sample['selection_type']), sportsbook: books.join(','), limit: '10000' });
+    const q = new URLSearchParams({
+      market: sample.market,
+      selection: String(sample['selection_type']),
+      sportsbook: books.join(','),
+      limit: '10000',
+    });
     api<HistoryPoint[]>(`/events/${encodeURIComponent(id)}/history?${q.toString()}`).then(
       (r) => setHistory(r.data.filter((p) => sameLine(p, sample))),
       (e: unknown) => setError(e instanceof ApiFailure ? e.message : 'The history cannot be loaded'),
@@ -52,72 +61,142 @@ export function EventPage({ live, me, id, format }: { live: LiveData; me: Sessio
   }, [id, chosen?.key, books.join(',')]);
 
   useEffect(() => {
-    api<Row[]>(`/splits?event=${encodeURIComponent(id)}`).then((r) => setSplits(r.data), () => setSplits([]));
+    api<Row[]>(`/splits?event=${encodeURIComponent(id)}`).then(
+      (r) => setSplits(r.data),
+      () => setSplits([]),
+    );
     if (me.features.gamestate.available) {
-      api<Row[]>('/gamestate').then((r) => setGame(r.data.find((g) => g['event_id'] === id) ?? null), () => setGame(null));
+      api<Row[]>('/gamestate').then(
+        (r) => setGame(r.data.find((g) => g['event_id'] === id) ?? null),
+        () => setGame(null),
+      );
     }
   }, [id]);
 
   if (!event) {
     return (
       <section>
-        <p><a href="#/board">← Board</a></p>
-        <p role="status">{live.snapshotComplete ? 'This event is not on the board (finished, or not offered at your books).' : 'Loading…'}</p>
+        <p>
+          <a href="#/board">← Board</a>
+        </p>
+        <p role="status">
+          {live.snapshotComplete ? 'This event is not on the board (finished, or not offered at your books).' : 'Loading…'}
+        </p>
       </section>
     );
   }
 
   // The chart: stored history, then the live price of each book (the stream is newer than the store).
   const series: Series[] = books.map((book) => {
-    const pts = (history ?? []).filter((p) => p.sportsbook === book).map((p) => ({ t: Date.parse(p.timestamp), p: p.probability, label: p.odds_american === null ? 'suspended' : formatPrice(p as { odds_american: number; odds_decimal: number; probability: number }, format) }));
+    const pts = (history ?? [])
+      .filter((p) => p.sportsbook === book)
+      .map((p) => ({
+        t: Date.parse(p.timestamp),
+        p: p.probability,
+        label:
+          p.odds_american === null
+            ? 'suspended'
+            : formatPrice(p as { odds_american: number; odds_decimal: number; probability: number }, format),
+      }));
     const now = chosen?.byBook.get(book);
     if (now && !now._suspended) {
       const t = Date.parse(String(now['timestamp']));
       const last = pts[pts.length - 1];
-      if (!last || t > last.t || last.p !== now.probability) pts.push({ t: Math.max(t, last?.t ?? t), p: now.probability, label: formatPrice(now, format) });
+      if (!last || t > last.t || last.p !== now.probability)
+        pts.push({ t: Math.max(t, last?.t ?? t), p: now.probability, label: formatPrice(now, format) });
     }
     return { book, points: pts };
   });
 
   return (
     <section aria-labelledby="event-title">
-      <p><a href="#/board">← Board</a></p>
-      <h2 id="event-title">{event.away} @ {event.home}</h2>
-      <p class="muted">{event.sport} · {event.league} · {event.isLive ? <span class="badge live">Live</span> : formatTime(event.start)}</p>
+      <p>
+        <a href="#/board">← Board</a>
+      </p>
+      <h2 id="event-title">
+        {event.away} @ {event.home}
+      </h2>
+      <p class="muted">
+        {event.sport} · {event.league} · {event.isLive ? <span class="badge live">Live</span> : formatTime(event.start)}
+      </p>
 
       <h3>Line movement</h3>
-      <label>Selection
+      <label>
+        Selection
         <select name="line" value={chosen?.key ?? ''} onChange={(e) => setLineKey((e.currentTarget as HTMLSelectElement).value)}>
-          {lines.map((l) => <option key={l.key} value={l.key}>{l.market} · {l.label}</option>)}
+          {lines.map((l) => (
+            <option key={l.key} value={l.key}>
+              {l.market} · {l.label}
+            </option>
+          ))}
         </select>
       </label>
-      {error && <p class="error" role="alert">{error}</p>}
-      {history === null && !error ? <p role="status">Loading history…</p> : <LineChart series={series} title={`Implied probability over time for ${chosen?.label ?? ''}, by sportsbook`} />}
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
+      {history === null && !error ? (
+        <p role="status">Loading history…</p>
+      ) : (
+        <LineChart series={series} title={`Implied probability over time for ${chosen?.label ?? ''}, by sportsbook`} />
+      )}
 
       <h3>All markets</h3>
-      <div class="scroll"><EventTable event={event} books={bookColumns(me, rows)} format={format} caption="Every market and book of this event" /></div>
+      <div class="scroll">
+        <EventTable event={event} books={bookColumns(me, rows)} format={format} caption="Every market and book of this event" />
+      </div>
 
       <h3>Betting splits</h3>
-      {splits === null ? <p role="status">Loading…</p> : splits.length === 0 ? <p class="muted">No splits for this event.</p> : (
+      {splits === null ? (
+        <p role="status">Loading…</p>
+      ) : splits.length === 0 ? (
+        <p class="muted">No splits for this event.</p>
+      ) : (
         <table class="splits">
-          <thead><tr><th scope="col">Book</th><th scope="col">Market</th><th scope="col">Bets (home/over)</th><th scope="col">Handle (home/over)</th></tr></thead>
+          <thead>
+            <tr>
+              <th scope="col">Book</th>
+              <th scope="col">Market</th>
+              <th scope="col">Bets (home/over)</th>
+              <th scope="col">Handle (home/over)</th>
+            </tr>
+          </thead>
           <tbody>
-            {splits.flatMap((s) => (['spread', 'total', 'moneyline'] as const).flatMap((m) => {
-              const b = s[m] as Row | undefined;
-              if (!b) return [];
-              const bets = (b['bets_pct'] ?? {}) as Row;
-              const handle = (b['handle_pct'] ?? {}) as Row;
-              return [<tr key={`${String(s['sportsbook'])}-${m}`}><td>{String(s['sportsbook'])}</td><td>{m}</td><td>{pct(bets['home'] ?? bets['over'], 0)}</td><td>{pct(handle['home'] ?? handle['over'], 0)}</td></tr>];
-            }))}
+            {splits.flatMap((s) =>
+              (['spread', 'total', 'moneyline'] as const).flatMap((m) => {
+                const b = s[m] as Row | undefined;
+                if (!b) return [];
+                const bets = (b['bets_pct'] ?? {}) as Row;
+                const handle = (b['handle_pct'] ?? {}) as Row;
+                return [
+                  <tr key={`${String(s['sportsbook'])}-${m}`}>
+                    <td>{String(s['sportsbook'])}</td>
+                    <td>{m}</td>
+                    <td>{pct(bets['home'] ?? bets['over'], 0)}</td>
+                    <td>{pct(handle['home'] ?? handle['over'], 0)}</td>
+                  </tr>,
+                ];
+              }),
+            )}
           </tbody>
         </table>
       )}
 
       <h3>Game state</h3>
       {!me.features.gamestate.available ? (
-        <p class="locked-panel">Live score and clock need the {me.features.gamestate.required_tier} tier; this key is {me.tier}.</p>
-      ) : game === undefined ? <p role="status">Loading…</p> : game === null ? <p class="muted">No live game state for this event.</p> : (
-        <p data-testid="gamestate">{String(game['away_team'])} {String(game['away_score'])} – {String(game['home_score'])} {String(game['home_team'])} · {String(game['game_period'] ?? '')} {String(game['game_clock'] ?? '')}</p>
+        <p class="locked-panel">
+          Live score and clock need the {me.features.gamestate.required_tier} tier; this key is {me.tier}.
+        </p>
+      ) : game === undefined ? (
+        <p role="status">Loading…</p>
+      ) : game === null ? (
+        <p class="muted">No live game state for this event.</p>
+      ) : (
+        <p data-testid="gamestate">
+          {String(game['away_team'])} {String(game['away_score'])} – {String(game['home_score'])} {String(game['home_team'])} ·{' '}
+          {String(game['game_period'] ?? '')} {String(game['game_clock'] ?? '')}
+        </p>
       )}
     </section>
   );

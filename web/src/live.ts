@@ -21,7 +21,12 @@ export interface LiveOdds extends Row {
 
 export const LISTS = ['ev', 'arbitrage', 'middles', 'low_hold'] as const;
 export type ListName = (typeof LISTS)[number];
-const LIST_OF_PREFIX = new Map<string, ListName>([['ev', 'ev'], ['arb', 'arbitrage'], ['middles', 'middles'], ['low_hold', 'low_hold']]);
+const LIST_OF_PREFIX = new Map<string, ListName>([
+  ['ev', 'ev'],
+  ['arb', 'arbitrage'],
+  ['middles', 'middles'],
+  ['low_hold', 'low_hold'],
+]);
 
 export type StreamState = 'connecting' | 'live' | 'reconnecting' | 'resynced' | 'closed';
 
@@ -127,7 +132,10 @@ export class LiveData {
 
   private openOpportunities(): void {
     this.oppSource?.close();
-    this.oppSource = this.open(`/api/v1/stream?channel=opportunities&min_ev=${STREAM_THRESHOLDS.ev}&min_profit=${STREAM_THRESHOLDS.arbitrage}`, false);
+    this.oppSource = this.open(
+      `/api/v1/stream?channel=opportunities&min_ev=${STREAM_THRESHOLDS.ev}&min_profit=${STREAM_THRESHOLDS.arbitrage}`,
+      false,
+    );
   }
 
   private open(url: string, isOdds: boolean): EventSource {

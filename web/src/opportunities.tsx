@@ -6,7 +6,12 @@ import { LISTS, STREAM_THRESHOLDS, useLive } from './live.js';
 import type { ListName, LiveData } from './live.js';
 
 const TITLES: Record<ListName, string> = { ev: '+EV', arbitrage: 'Arbitrage', middles: 'Middles', low_hold: 'Low hold' };
-const PATHS: Record<ListName, string> = { ev: '/opportunities/ev', arbitrage: '/opportunities/arbitrage', middles: '/opportunities/middles', low_hold: '/opportunities/low_hold' };
+const PATHS: Record<ListName, string> = {
+  ev: '/opportunities/ev',
+  arbitrage: '/opportunities/arbitrage',
+  middles: '/opportunities/middles',
+  low_hold: '/opportunities/low_hold',
+};
 const DEVIG = ['power', 'multiplicative', 'additive', 'shin', 'odds_ratio', 'logit', 'worst_case'] as const;
 /** The stream's lists are computed with these (docs/api.md, Streams); other choices are polled from REST. */
 const STREAM_DEVIG = 'power';
@@ -21,7 +26,8 @@ interface Filters {
 
 const num = (x: unknown): number | null => (typeof x === 'number' && Number.isFinite(x) ? x : null);
 const legsOf = (r: Row): Row[] => (Array.isArray(r['legs']) ? (r['legs'] as Row[]) : []);
-const booksOf = (r: Row): string[] => (legsOf(r).length > 0 ? legsOf(r).map((l) => String(l['sportsbook'] ?? l['book'])) : [String(r['sportsbook'])]);
+const booksOf = (r: Row): string[] =>
+  legsOf(r).length > 0 ? legsOf(r).map((l) => String(l['sportsbook'] ?? l['book'])) : [String(r['sportsbook'])];
 const ageOf = (r: Row): number | null => num(r['oldest_odds_age_seconds']) ?? num(r['odds_age_seconds']);
 
 /** The figure each list is filtered and sorted by. */
@@ -38,7 +44,10 @@ function passes(list: ListName, r: Row, f: Filters): boolean {
   if (f.threshold !== '' && Number.isFinite(threshold)) {
     if (list === 'low_hold' ? (num(r['hold_percentage']) ?? 0) > threshold : valueOf(list, r) < threshold) return false;
   }
-  const books = f.books.split(',').map((b) => b.trim()).filter(Boolean);
+  const books = f.books
+    .split(',')
+    .map((b) => b.trim())
+    .filter(Boolean);
   if (books.length > 0 && !booksOf(r).every((b) => books.includes(b))) return false;
   const maxAge = Number(f.maxAge);
   const age = ageOf(r);
@@ -48,7 +57,8 @@ function passes(list: ListName, r: Row, f: Filters): boolean {
 
 function query(list: ListName, f: Filters): string {
   const p = new URLSearchParams({ limit: '200' });
-  if (f.threshold !== '') p.set(list === 'ev' ? 'min_ev' : list === 'arbitrage' ? 'min_profit' : list === 'low_hold' ? 'max_hold' : 'min_ev', f.threshold);
+  if (f.threshold !== '')
+    p.set(list === 'ev' ? 'min_ev' : list === 'arbitrage' ? 'min_profit' : list === 'low_hold' ? 'max_hold' : 'min_ev', f.threshold);
   if (list === 'ev') p.set('devig_method', f.devig);
   if (f.books.trim() !== '') p.set('sportsbook', f.books.replace(/\s+/g, ''));
   if (f.maxAge !== '') p.set('max_odds_age', f.maxAge);
@@ -87,7 +97,9 @@ export function Opportunities({ live, me, list: asked }: { live: LiveData; me: S
     };
   }, [list, fromStream, filters.threshold, filters.devig, filters.books, filters.maxAge, feature.available]);
 
-  const rows = (fromStream ? [...live.lists[list].values()].filter((r) => passes(list, r, filters)) : (polled ?? [])).sort((a, b) => valueOf(list, b) - valueOf(list, a));
+  const rows = (fromStream ? [...live.lists[list].values()].filter((r) => passes(list, r, filters)) : (polled ?? [])).sort(
+    (a, b) => valueOf(list, b) - valueOf(list, a),
+  );
   const set = (k: keyof Filters) => (e: Event) => setFilters({ ...filters, [k]: (e.currentTarget as HTMLInputElement).value });
 
   return (
@@ -95,38 +107,85 @@ export function Opportunities({ live, me, list: asked }: { live: LiveData; me: S
       <h2 id="opp-title">Opportunities</h2>
       <nav class="tabs" aria-label="Opportunity lists">
         {LISTS.map((l) => (
-          <a key={l} href={`#/opportunities/${l}`} aria-current={l === list ? 'page' : undefined} class={me.features[l].available ? '' : 'locked'} data-testid={`tab-${l}`}>
-            {TITLES[l]}{!me.features[l].available && <span class="lock"> · <span class="sr-only">locked, needs </span>{me.features[l].required_tier}+</span>}
+          <a
+            key={l}
+            href={`#/opportunities/${l}`}
+            aria-current={l === list ? 'page' : undefined}
+            class={me.features[l].available ? '' : 'locked'}
+            data-testid={`tab-${l}`}
+          >
+            {TITLES[l]}
+            {!me.features[l].available && (
+              <span class="lock">
+                {' '}
+                · <span class="sr-only">locked, needs </span>
+                {me.features[l].required_tier}+
+              </span>
+            )}
           </a>
         ))}
       </nav>
       {!feature.available ? (
         <div class="locked-panel" data-testid="locked">
-          <p><strong>{TITLES[list]} needs the {feature.required_tier} tier or higher.</strong> This key is {me.tier}.</p>
+          <p>
+            <strong>
+              {TITLES[list]} needs the {feature.required_tier} tier or higher.
+            </strong>{' '}
+            This key is {me.tier}.
+          </p>
           <p class="muted">Upgrade the key (or sign in with a {feature.required_tier} key) to see this list live.</p>
         </div>
       ) : (
         <>
           <form class="filters" onSubmit={(e) => e.preventDefault()} aria-label={`${TITLES[list]} filters`}>
-            <label>{list === 'ev' ? 'Min EV %' : list === 'arbitrage' ? 'Min profit %' : list === 'low_hold' ? 'Max hold %' : 'Min EV %'}
-              <input name="threshold" type="number" step="0.1" placeholder={floor !== null ? String(floor) : ''} value={filters.threshold} onInput={set('threshold')} />
+            <label>
+              {list === 'ev' ? 'Min EV %' : list === 'arbitrage' ? 'Min profit %' : list === 'low_hold' ? 'Max hold %' : 'Min EV %'}
+              <input
+                name="threshold"
+                type="number"
+                step="0.1"
+                placeholder={floor !== null ? String(floor) : ''}
+                value={filters.threshold}
+                onInput={set('threshold')}
+              />
             </label>
             {list === 'ev' && (
-              <label>De-vig method
+              <label>
+                De-vig method
                 <select name="devig" value={filters.devig} onChange={set('devig')}>
-                  {DEVIG.map((d) => <option key={d} value={d}>{d}</option>)}
+                  {DEVIG.map((d) => (
+                    <option key={d} value={d}>
+                      {d}
+                    </option>
+                  ))}
                 </select>
               </label>
             )}
-            <label>Books
-              <input name="books" type="text" placeholder={me.sportsbooks.slice(0, 3).join(',')} value={filters.books} onInput={set('books')} />
+            <label>
+              Books
+              <input
+                name="books"
+                type="text"
+                placeholder={me.sportsbooks.slice(0, 3).join(',')}
+                value={filters.books}
+                onInput={set('books')}
+              />
             </label>
-            <label>Max odds age (s)
+            <label>
+              Max odds age (s)
               <input name="max_age" type="number" min="0" value={filters.maxAge} onInput={set('maxAge')} />
             </label>
             {list === 'arbitrage' && (
-              <label>Bankroll
-                <input name="bankroll" type="number" min="0" step="1" value={bankroll} onInput={(e) => setBankroll((e.currentTarget as HTMLInputElement).value)} />
+              <label>
+                Bankroll
+                <input
+                  name="bankroll"
+                  type="number"
+                  min="0"
+                  step="1"
+                  value={bankroll}
+                  onInput={(e) => setBankroll((e.currentTarget as HTMLInputElement).value)}
+                />
               </label>
             )}
           </form>
@@ -136,7 +195,11 @@ export function Opportunities({ live, me, list: asked }: { live: LiveData; me: S
               : `Refreshed from the API every ${POLL_MS / 1000} s: the stream computes with ${STREAM_DEVIG}${floor !== null ? ` from ${floor} %` : ''}.`}{' '}
             {rows.length} rows.
           </p>
-          {error && <p class="error" role="alert">{error}</p>}
+          {error && (
+            <p class="error" role="alert">
+              {error}
+            </p>
+          )}
           <div class="scroll">
             <OppTable list={list} rows={rows} bankroll={Number(bankroll) || 0} />
           </div>
@@ -152,7 +215,8 @@ function Stale({ r }: { r: Row }) {
   if (r['possibly_stale'] !== true && warnings.length === 0) return <span class="muted">{age !== null ? `${age.toFixed(0)} s` : ''}</span>;
   return (
     <span class="stale" title={warnings.join('; ')} data-testid="stale">
-      ⚠ {r['possibly_stale'] === true ? 'possibly stale' : ''}{age !== null ? ` ${age.toFixed(0)} s` : ''}
+      ⚠ {r['possibly_stale'] === true ? 'possibly stale' : ''}
+      {age !== null ? ` ${age.toFixed(0)} s` : ''}
       {warnings.length > 0 && <span class="sr-only">: {warnings.join('; ')}</span>}
     </span>
   );
@@ -162,11 +226,18 @@ function Legs({ r, bankroll }: { r: Row; bankroll?: number }) {
   return (
     <ul class="legs">
       {legsOf(r).map((l, i) => {
-        const stake = bankroll !== undefined && typeof l['stake_percent'] === 'number' ? (bankroll * (l['stake_percent'] as number)) / 100 : null;
+        const stake =
+          bankroll !== undefined && typeof l['stake_percent'] === 'number' ? (bankroll * (l['stake_percent'] as number)) / 100 : null;
         return (
           <li key={i}>
-            <b>{String(l['sportsbook'] ?? l['book'])}</b> {String(l['selection_name'] ?? l['selection'] ?? '')} {formatLine(l['line'])} {formatAmerican(num(l['odds_american']))}
-            {stake !== null && <span class="stake" data-testid="stake"> · stake {stake.toFixed(2)}</span>}
+            <b>{String(l['sportsbook'] ?? l['book'])}</b> {String(l['selection_name'] ?? l['selection'] ?? '')} {formatLine(l['line'])}{' '}
+            {formatAmerican(num(l['odds_american']))}
+            {stake !== null && (
+              <span class="stake" data-testid="stake">
+                {' '}
+                · stake {stake.toFixed(2)}
+              </span>
+            )}
           </li>
         );
       })}
@@ -191,11 +262,17 @@ function OppTable({ list, rows, bankroll }: { list: ListName; rows: Row[]; bankr
       <tbody>
         {rows.map((r) => (
           <tr key={String(r['id'])} data-opp-id={String(r['id'])}>
-            <td><a href={`#/event/${encodeURIComponent(String(r['event_id']))}`}>{String(r['event_name'] ?? r['event_id'])}</a>{r['is_live'] === true && <span class="badge live">Live</span>}</td>
+            <td>
+              <a href={`#/event/${encodeURIComponent(String(r['event_id']))}`}>{String(r['event_name'] ?? r['event_id'])}</a>
+              {r['is_live'] === true && <span class="badge live">Live</span>}
+            </td>
             <td>{String(r['market_type'] ?? r['market'] ?? '')}</td>
             <td>
               {list === 'ev' ? (
-                <span><b>{String(r['sportsbook'])}</b> {String(r['selection_name'] ?? r['selection'] ?? '')} {formatLine(r['line'])} {formatAmerican(num(r['odds_american']))}</span>
+                <span>
+                  <b>{String(r['sportsbook'])}</b> {String(r['selection_name'] ?? r['selection'] ?? '')} {formatLine(r['line'])}{' '}
+                  {formatAmerican(num(r['odds_american']))}
+                </span>
               ) : (
                 <Legs r={r} {...(list === 'arbitrage' ? { bankroll } : {})} />
               )}
@@ -206,8 +283,14 @@ function OppTable({ list, rows, bankroll }: { list: ListName; rows: Row[]; bankr
               {list === 'middles' && `${pct(r['ev_percentage'] ?? r['roi_percentage'])} · ${String(r['middle_size'] ?? '')} pts`}
               {list === 'low_hold' && pct(r['hold_percentage'])}
             </td>
-            {list === 'arbitrage' && <td class="num" data-testid="payout">{(bankroll * (1 + (num(r['profit_percent']) ?? 0) / 100)).toFixed(2)}</td>}
-            <td><Stale r={r} /></td>
+            {list === 'arbitrage' && (
+              <td class="num" data-testid="payout">
+                {(bankroll * (1 + (num(r['profit_percent']) ?? 0) / 100)).toFixed(2)}
+              </td>
+            )}
+            <td>
+              <Stale r={r} />
+            </td>
           </tr>
         ))}
       </tbody>

@@ -87,7 +87,12 @@ const KNOWN: Readonly<Record<string, Partial<Habits>>> = {
   bookmaker: { overround: 0.028, lagMs: 2_000, eventIds: { kind: 'numeric', start: 13_500_000, spread: 12 } },
   betfair_ex_eu: { overround: 0.018, lagMs: 300, eventIds: { kind: 'prefixed', prefix: '1.2', start: 30_000_000, spread: 400 } },
   lowvig: { overround: 0.025, lagMs: 2_500, eventIds: { kind: 'numeric', start: 7_700_000, spread: 9 } },
-  betonlineag: { overround: 0.045, lagMs: 8_000, startTime: { kind: 'roundHour' }, eventIds: { kind: 'numeric', start: 2_300_000, spread: 7 } },
+  betonlineag: {
+    overround: 0.045,
+    lagMs: 8_000,
+    startTime: { kind: 'roundHour' },
+    eventIds: { kind: 'numeric', start: 2_300_000, spread: 7 },
+  },
   draftkings: {
     overround: 0.048,
     lagMs: 15_000,
@@ -208,7 +213,7 @@ function uuidFrom(rng: Prng): string {
   const b = hex8(rng.nextUint32());
   const c = hex8(rng.nextUint32());
   const d = hex8(rng.nextUint32());
-  return `${a}-${b.slice(0, 4)}-4${b.slice(5, 8)}-${(8 + (rng.int(4))).toString(16)}${c.slice(1, 4)}-${c.slice(4)}${d}`;
+  return `${a}-${b.slice(0, 4)}-4${b.slice(5, 8)}-${(8 + rng.int(4)).toString(16)}${c.slice(1, 4)}-${c.slice(4)}${d}`;
 }
 
 function slugify(s: string): string {

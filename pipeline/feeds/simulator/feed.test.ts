@@ -17,7 +17,14 @@ function steppingClock(): Clock {
 
 function feed(options: SimulatorFeedOptions = {}): SimulatorFeed {
   // Splits and futures are off unless a test asks: the other tests count ticks.
-  return new SimulatorFeed({ clock: steppingClock(), catalog: CATALOG, intervalMs: 1, splitsIntervalMs: 0, futuresIntervalMs: 0, ...options });
+  return new SimulatorFeed({
+    clock: steppingClock(),
+    catalog: CATALOG,
+    intervalMs: 1,
+    splitsIntervalMs: 0,
+    futuresIntervalMs: 0,
+    ...options,
+  });
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -132,9 +139,7 @@ describe('SimulatorFeed', () => {
 
   it('rejects start when the board cannot be emitted', async () => {
     const f = feed();
-    await expect(
-      f.start(() => Promise.reject(new Error('no bus'))),
-    ).rejects.toThrow('no bus');
+    await expect(f.start(() => Promise.reject(new Error('no bus')))).rejects.toThrow('no bus');
     await f.stop();
   });
 

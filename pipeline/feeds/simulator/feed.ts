@@ -49,10 +49,12 @@ export class SimulatorFeed implements Feed, GameStateSource {
     this.intervalMs = positive('intervalMs', options.intervalMs ?? 100);
     this.maxBatch = Math.floor(positive('maxBatch', options.maxBatch ?? 2_000));
     const splitsEvery = options.splitsIntervalMs ?? 300_000;
-    if (!Number.isFinite(splitsEvery) || splitsEvery < 0) throw new RangeError(`simulator feed option splitsIntervalMs must be >= 0, got ${splitsEvery}`);
+    if (!Number.isFinite(splitsEvery) || splitsEvery < 0)
+      throw new RangeError(`simulator feed option splitsIntervalMs must be >= 0, got ${splitsEvery}`);
     this.splitsIntervalMs = splitsEvery;
     const futuresEvery = options.futuresIntervalMs ?? 300_000;
-    if (!Number.isFinite(futuresEvery) || futuresEvery < 0) throw new RangeError(`simulator feed option futuresIntervalMs must be >= 0, got ${futuresEvery}`);
+    if (!Number.isFinite(futuresEvery) || futuresEvery < 0)
+      throw new RangeError(`simulator feed option futuresIntervalMs must be >= 0, got ${futuresEvery}`);
     this.futuresIntervalMs = futuresEvery;
     this.onError = options.onError;
     this.clock = options.clock ?? systemClock;

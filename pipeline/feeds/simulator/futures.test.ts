@@ -105,4 +105,3 @@ describe('simulated futures', () => {
     expect(withFutures.step(T0 + 60_000, 2000)).toEqual(plain.step(T0 + 60_000, 2000));
   });
 });
-

@@ -220,7 +220,11 @@ export class FuturesModel {
       kind: 'championship',
       subject: null,
       outcomes: field.map((t) => ({ name: t.name, team: t, line: null })),
-      fair: () => softmax(field.map((t) => this.rating(league, t)), TITLE_SCALE),
+      fair: () =>
+        softmax(
+          field.map((t) => this.rating(league, t)),
+          TITLE_SCALE,
+        ),
     });
     if (league.propStats.length > 0) {
       // The MVP race: each team's lead player; his chance follows his team's and his own form.
@@ -239,7 +243,11 @@ export class FuturesModel {
           kind: 'mvp',
           subject: null,
           outcomes: players.map((p) => ({ name: p.name, team: null, line: null })),
-          fair: () => softmax(players.map((p) => 0.6 * this.rating(league, p.team) + p.own), MVP_SCALE),
+          fair: () =>
+            softmax(
+              players.map((p) => 0.6 * this.rating(league, p.team) + p.own),
+              MVP_SCALE,
+            ),
         });
       }
     }
@@ -258,7 +266,10 @@ export class FuturesModel {
         id: `${league.id}/wins/${t.id}`,
         kind: 'season_wins',
         subject: t,
-        outcomes: [{ name: 'Over', team: null, line }, { name: 'Under', team: null, line }],
+        outcomes: [
+          { name: 'Over', team: null, line },
+          { name: 'Under', team: null, line },
+        ],
         fair: () => {
           const over = clampP(1 - normalCdf((line - games * winShare(t)) / sigma));
           return [over, 1 - over];
@@ -269,7 +280,10 @@ export class FuturesModel {
         id: `${league.id}/playoffs/${t.id}`,
         kind: 'make_playoffs',
         subject: t,
-        outcomes: [{ name: 'Yes', team: null, line: null }, { name: 'No', team: null, line: null }],
+        outcomes: [
+          { name: 'Yes', team: null, line: null },
+          { name: 'No', team: null, line: null },
+        ],
         fair: () => {
           const yes = clampP(normalCdf((this.rating(league, t) - cutoff) / 0.6));
           return [yes, 1 - yes];
@@ -297,4 +311,3 @@ function gauss(key: string): number {
   const u2 = unitHash(key, 2);
   return Math.sqrt(-2 * Math.log(u1)) * Math.cos(2 * Math.PI * u2);
 }
-

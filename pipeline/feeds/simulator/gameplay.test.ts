@@ -7,9 +7,20 @@ import { MarketSimulator } from './simulator.js';
 const T0 = Date.UTC(2025, 10, 9, 16, 0, 0);
 const league = (id: string): typeof LEAGUES => LEAGUES.filter((l) => l.id === id);
 
-function play(id: string, options: { postponedShare?: number; hours?: number } = {}): { sim: MarketSimulator; states: RawGameState[]; clock: ManualClock } {
+function play(
+  id: string,
+  options: { postponedShare?: number; hours?: number } = {},
+): { sim: MarketSimulator; states: RawGameState[]; clock: ManualClock } {
   const clock = new ManualClock(T0);
-  const sim = new MarketSimulator({ seed: 11, clock, catalog: { teams: TEAMS, leagues: league(id) }, eventsPerLeague: 4, horizonMs: 3_600_000, liveShare: 0, postponedShare: options.postponedShare ?? 0 });
+  const sim = new MarketSimulator({
+    seed: 11,
+    clock,
+    catalog: { teams: TEAMS, leagues: league(id) },
+    eventsPerLeague: 4,
+    horizonMs: 3_600_000,
+    liveShare: 0,
+    postponedShare: options.postponedShare ?? 0,
+  });
   const kickoff = Math.min(...sim.trueEvents().map((e) => e.startTime));
   clock.set(kickoff - 60_000);
   sim.step(clock.now(), 0);

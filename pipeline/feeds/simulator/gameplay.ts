@@ -31,11 +31,40 @@ interface SportPlay {
 const ONE: readonly (readonly [number, number])[] = [[1, 1]];
 
 const PLAY: Readonly<Record<string, SportPlay>> = {
-  basketball: { periods: 4, label: (p) => `Q${p}`, clockMinutes: 12, scores: [[2, 0.7], [3, 0.22], [1, 0.08]], possession: true, server: false },
-  football: { periods: 4, label: (p) => `Q${p}`, clockMinutes: 15, scores: [[7, 0.6], [3, 0.37], [2, 0.03]], possession: true, server: false },
+  basketball: {
+    periods: 4,
+    label: (p) => `Q${p}`,
+    clockMinutes: 12,
+    scores: [
+      [2, 0.7],
+      [3, 0.22],
+      [1, 0.08],
+    ],
+    possession: true,
+    server: false,
+  },
+  football: {
+    periods: 4,
+    label: (p) => `Q${p}`,
+    clockMinutes: 15,
+    scores: [
+      [7, 0.6],
+      [3, 0.37],
+      [2, 0.03],
+    ],
+    possession: true,
+    server: false,
+  },
   hockey: { periods: 3, label: (p) => `P${p}`, clockMinutes: 20, scores: ONE, possession: false, server: false },
   soccer: { periods: 2, label: (p) => `${p}H`, clockMinutes: 45, clockUp: true, scores: ONE, possession: false, server: false },
-  baseball: { periods: 18, label: (p) => `${p % 2 === 1 ? 'T' : 'B'}${Math.ceil(p / 2)}`, clockMinutes: null, scores: ONE, possession: false, server: false },
+  baseball: {
+    periods: 18,
+    label: (p) => `${p % 2 === 1 ? 'T' : 'B'}${Math.ceil(p / 2)}`,
+    clockMinutes: null,
+    scores: ONE,
+    possession: false,
+    server: false,
+  },
   tennis: { periods: 3, label: (p) => `S${p}`, clockMinutes: null, scores: ONE, possession: false, server: true },
 };
 const DEFAULT_PLAY: SportPlay = { periods: 2, label: (p) => `P${p}`, clockMinutes: null, scores: ONE, possession: false, server: false };
@@ -278,9 +307,8 @@ function clockAt(ev: SimEvent, now: number, sport: SportPlay): string | null {
   if (sport.clockMinutes === null) return null;
   const f = Math.max(0, Math.min(1, (now - ev.startTime) / (ev.endTime - ev.startTime)));
   const inPeriod = f * sport.periods - Math.min(sport.periods - 1, Math.floor(f * sport.periods));
-  const seconds = sport.clockUp === true
-    ? Math.floor(f * sport.periods * sport.clockMinutes * 60)
-    : Math.round((1 - inPeriod) * sport.clockMinutes * 60);
+  const seconds =
+    sport.clockUp === true ? Math.floor(f * sport.periods * sport.clockMinutes * 60) : Math.round((1 - inPeriod) * sport.clockMinutes * 60);
   const mm = Math.floor(seconds / 60);
   const ss = seconds % 60;
   return `${String(mm).padStart(2, '0')}:${String(ss).padStart(2, '0')}`;

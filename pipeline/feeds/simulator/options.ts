@@ -1,11 +1,4 @@
-import {
-  LEAGUES,
-  type LeagueDef,
-  SPORTSBOOKS,
-  type SportsbookDef,
-  TEAMS,
-  type TeamDef,
-} from '../../../schemas/index.js';
+import { LEAGUES, type LeagueDef, SPORTSBOOKS, type SportsbookDef, TEAMS, type TeamDef } from '../../../schemas/index.js';
 import { type Clock, systemClock } from '../../clock.js';
 
 /** The reference data the simulator draws from; the real catalog unless a test passes its own. */

@@ -57,9 +57,7 @@ export class Planner {
       for (let k = 0; k < want; k++) {
         for (let attempt = 0; attempt < 6; attempt++) {
           const start =
-            k < live
-              ? quantizeStart(now - rng.range(0.05, 0.85) * duration)
-              : randomStart(rng, now + 10 * MINUTE, now + horizonMs);
+            k < live ? quantizeStart(now - rng.range(0.05, 0.85) * duration) : randomStart(rng, now + 10 * MINUTE, now + horizonMs);
           const pair = pickPair(teams, start, this.calendar, rng);
           if (pair === null) continue;
           const neutralSite = rng.chance(neutralSiteShare);

@@ -9,7 +9,7 @@ describe('probabilityToAmerican', () => {
     expect(probabilityToAmerican(0.5001, 5)).toBe(-105);
   });
 
-  it('rounds in the book\'s favour to its increment', () => {
+  it("rounds in the book's favour to its increment", () => {
     expect(probabilityToAmerican(0.5238, 1)).toBe(-110);
     expect(probabilityToAmerican(0.51, 1)).toBe(-105);
     expect(probabilityToAmerican(0.51, 5)).toBe(-105);

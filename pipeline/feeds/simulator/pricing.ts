@@ -53,14 +53,7 @@ export function probabilityToAmerican(p: number, cents: number): number {
  * outcome to the first (a shaded side, or the book's own opinion), which is what makes one
  * soft book's price beat the fair line on one side.
  */
-export function priceOutcomes(
-  fair: ArrayLike<number>,
-  n: number,
-  overround: number,
-  tilt: number,
-  cents: number,
-  out: number[],
-): void {
+export function priceOutcomes(fair: ArrayLike<number>, n: number, overround: number, tilt: number, cents: number, out: number[]): void {
   const k = 1 + overround;
   for (let i = 0; i < n; i++) {
     let q = (fair[i] ?? 0) * k;

@@ -24,8 +24,7 @@ function run(sim: MarketSimulator, seconds: number, stepMs = 1_000, perSecond = 
   return out;
 }
 
-const rowKey = (t: RawTick): string =>
-  `${t.book}|${t.bookEventId}|${t.market}|${t.participant ?? ''}|${t.statCategory ?? ''}|${t.outcome}`;
+const rowKey = (t: RawTick): string => `${t.book}|${t.bookEventId}|${t.market}|${t.participant ?? ''}|${t.statCategory ?? ''}|${t.outcome}`;
 
 const noVig = (prices: readonly number[]): number[] => {
   const p = prices.map(americanToProbability);
@@ -33,8 +32,7 @@ const noVig = (prices: readonly number[]): number[] => {
   return p.map((x) => x / sum);
 };
 const offBy = (v: QuoteView): number => Math.abs((noVig(v.prices)[0] ?? 0) - (v.fair[0] ?? 0));
-const evOf = (v: QuoteView): number =>
-  Math.max(...v.prices.map((p, i) => (v.fair[i] ?? 0) * (p > 0 ? 1 + p / 100 : 1 + 100 / -p) - 1));
+const evOf = (v: QuoteView): number => Math.max(...v.prices.map((p, i) => (v.fair[i] ?? 0) * (p > 0 ? 1 + p / 100 : 1 + 100 / -p) - 1));
 const share = <T>(items: readonly T[], f: (x: T) => boolean): number => items.filter(f).length / items.length;
 const mean = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
 
@@ -135,7 +133,9 @@ describe('MarketSimulator', () => {
   });
 
   it('offers a Draw in three-way moneylines only', () => {
-    const board = simulator().snapshot().filter((t) => t.market === 'moneyline');
+    const board = simulator()
+      .snapshot()
+      .filter((t) => t.market === 'moneyline');
     const byListing = new Map<string, RawTick[]>();
     for (const t of board) byListing.set(`${t.book}|${t.bookEventId}`, [...(byListing.get(`${t.book}|${t.bookEventId}`) ?? []), t]);
     const threeWay = new Set(LEAGUES.filter((l) => l.threeWay).map((l) => l.id));
@@ -154,7 +154,11 @@ describe('MarketSimulator', () => {
   it('quotes spread outcomes of one book, event and line from each side: home -x, away +x', () => {
     const sim = simulator();
     const ticks = [...sim.snapshot(), ...run(sim, 60)].filter((t) => t.status === 'open');
-    const sides = ticks.filter((t) => t.market === 'point_spread' || ((t.market === '1st_half' || t.market === '1st_quarter') && t.outcome !== 'Over' && t.outcome !== 'Under'));
+    const sides = ticks.filter(
+      (t) =>
+        t.market === 'point_spread' ||
+        ((t.market === '1st_half' || t.market === '1st_quarter') && t.outcome !== 'Over' && t.outcome !== 'Under'),
+    );
     const latest = new Map<string, RawTick>();
     for (const t of sides) latest.set(rowKey(t), t);
     const groups = new Map<string, RawTick[]>();
@@ -222,7 +226,14 @@ describe('MarketSimulator', () => {
     expect(lockedPulled).toBeGreaterThan(10);
     const lockedNow = new Set([...rows].filter(([, r]) => r.locked).map(([k]) => k));
     const suspendedQuotes = new Set(
-      sim.inspect().filter((v) => v.locked).flatMap((v) => v.outcomes.map((o, i) => `${v.book}|${v.bookEventId}|${v.market}|${v.participant ?? ''}|${v.statCategory ?? ''}|${o}|${v.lines[i]}`)),
+      sim
+        .inspect()
+        .filter((v) => v.locked)
+        .flatMap((v) =>
+          v.outcomes.map(
+            (o, i) => `${v.book}|${v.bookEventId}|${v.market}|${v.participant ?? ''}|${v.statCategory ?? ''}|${o}|${v.lines[i]}`,
+          ),
+        ),
     );
     expect(lockedNow.size).toBeGreaterThan(0);
     expect(lockedNow).toEqual(suspendedQuotes);
@@ -247,7 +258,9 @@ describe('MarketSimulator', () => {
       } else if (open.get(rowKey(t)) === t.line) open.delete(rowKey(t));
     }
     expect(open.size).toBe(0);
-    const live = ticks.filter((t) => t.book === 'pinnacle' && t.bookEventId === kickoff.books['pinnacle']?.bookEventId && t.ts >= kickoff.startTime);
+    const live = ticks.filter(
+      (t) => t.book === 'pinnacle' && t.bookEventId === kickoff.books['pinnacle']?.bookEventId && t.ts >= kickoff.startTime,
+    );
     expect(live.length).toBeGreaterThan(0);
     expect(live.every((t) => t.isLive)).toBe(true);
   });
@@ -325,7 +338,10 @@ describe('MarketSimulator', () => {
     for (const e of events) {
       for (const [book, l] of Object.entries(e.books)) {
         const [home, away] = l.flipped ? [l.awayTeam, l.homeTeam] : [l.homeTeam, l.awayTeam];
-        for (const [team, name] of [[e.homeTeamId, home], [e.awayTeamId, away]] as const) {
+        for (const [team, name] of [
+          [e.homeTeamId, home],
+          [e.awayTeamId, away],
+        ] as const) {
           const k = `${book}|${team}`;
           spelling.set(k, (spelling.get(k) ?? new Set()).add(name));
         }

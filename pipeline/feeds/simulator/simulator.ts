@@ -1,14 +1,6 @@
 import type { EventStatus, RawFutures, RawGameState, RawSplits, RawTick } from '../../../schemas/index.js';
 import { type Quote, type SimEvent, type SimProp, buildQuotes, pushTicks, requote } from './board.js';
-import {
-  type BookProfile,
-  IdSequence,
-  bookProfiles,
-  ensureTrapHabits,
-  listsEvent,
-  reportedStartTime,
-  spellTeam,
-} from './books.js';
+import { type BookProfile, IdSequence, bookProfiles, ensureTrapHabits, listsEvent, reportedStartTime, spellTeam } from './books.js';
 import { evolve } from './dynamics.js';
 import { FuturesModel } from './futures.js';
 import { GamePlay } from './gameplay.js';
@@ -92,7 +84,13 @@ export class MarketSimulator {
     this.planner = new Planner(this.opts, this.world);
     this.play = new GamePlay(this.opts.seed, this.opts.postponedShare);
     this.clockMs = this.opts.clock.now();
-    this.futuresModel = new FuturesModel(futuresRng, catalog.leagues, catalog.teams, this.books.map((b) => b.profile), this.clockMs);
+    this.futuresModel = new FuturesModel(
+      futuresRng,
+      catalog.leagues,
+      catalog.teams,
+      this.books.map((b) => b.profile),
+      this.clockMs,
+    );
     const opening: RawTick[] = [];
     for (const plan of this.planner.opening(this.clockMs)) this.createEvent(plan, this.clockMs, opening);
   }

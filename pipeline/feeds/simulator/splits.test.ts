@@ -44,7 +44,12 @@ describe('simulated betting splits', () => {
 
   it('lean to favourites and overs', () => {
     const sim = simulator();
-    const quotes = new Map(sim.inspect().filter((q) => q.book === 'draftkings' && q.market === 'moneyline').map((q) => [q.bookEventId, q]));
+    const quotes = new Map(
+      sim
+        .inspect()
+        .filter((q) => q.book === 'draftkings' && q.market === 'moneyline')
+        .map((q) => [q.bookEventId, q]),
+    );
     const dk = sim.splits(NOVEMBER).filter((s) => s.book === 'draftkings');
     const favouriteShare = dk.map((s) => {
       const q = quotes.get(s.bookEventId) as QuoteView;
@@ -58,19 +63,27 @@ describe('simulated betting splits', () => {
   it('lean to popular teams, beyond what the prices say', () => {
     const sim = simulator();
     const truth = new Map(sim.trueEvents().map((e) => [e.books['draftkings']?.bookEventId, e]));
-    const quotes = new Map(sim.inspect().filter((q) => q.book === 'draftkings' && q.market === 'moneyline').map((q) => [q.bookEventId, q]));
+    const quotes = new Map(
+      sim
+        .inspect()
+        .filter((q) => q.book === 'draftkings' && q.market === 'moneyline')
+        .map((q) => [q.bookEventId, q]),
+    );
     // Spread tickets on home beyond the favourite's pull, split by which team draws the crowd.
     const excess = (s: RawSplits): number => {
       const q = quotes.get(s.bookEventId) as QuoteView;
-      const pHome = americanToProbability(q.prices[0] ?? 100) / (americanToProbability(q.prices[0] ?? 100) + americanToProbability(q.prices[1] ?? 100));
+      const pHome =
+        americanToProbability(q.prices[0] ?? 100) / (americanToProbability(q.prices[0] ?? 100) + americanToProbability(q.prices[1] ?? 100));
       return side(s, 'spread', 0).betPct - (0.5 + 0.5 * (pHome - 0.5));
     };
     const dk = sim.splits(NOVEMBER).filter((s) => s.book === 'draftkings' && truth.has(s.bookEventId));
     const lean = (pick: (home: number, away: number) => boolean): number => {
-      const xs = dk.filter((s) => {
-        const e = truth.get(s.bookEventId);
-        return e !== undefined && pick(popularity(e.homeTeamId), popularity(e.awayTeamId));
-      }).map(excess);
+      const xs = dk
+        .filter((s) => {
+          const e = truth.get(s.bookEventId);
+          return e !== undefined && pick(popularity(e.homeTeamId), popularity(e.awayTeamId));
+        })
+        .map(excess);
       return xs.reduce((a, b) => a + b, 0) / xs.length;
     };
     expect(lean((h, a) => h > a)).toBeGreaterThan(lean((h, a) => h < a) + 0.05);
@@ -84,11 +97,21 @@ describe('simulated betting splits', () => {
     for (let round = 0; round < 8; round++) {
       const at = NOVEMBER + round * FIVE_MIN;
       stepTo(sim, at, FIVE_MIN);
-      const before = new Map(sim.inspect().filter((q) => q.book === 'circa' && q.market === 'point_spread').map((q) => [q.bookEventId, q.lines[0] as number]));
+      const before = new Map(
+        sim
+          .inspect()
+          .filter((q) => q.book === 'circa' && q.market === 'point_spread')
+          .map((q) => [q.bookEventId, q.lines[0] as number]),
+      );
       const circa = sim.splits(at).filter((s) => s.book === 'circa' && s.sides.some((x) => x.market === 'spread'));
       const gaps = new Map(circa.map((s) => [s.bookEventId, side(s, 'spread', 0).handlePct - side(s, 'spread', 0).betPct]));
       stepTo(sim, at + 60_000, 5_000);
-      const after = new Map(sim.inspect().filter((q) => q.book === 'circa' && q.market === 'point_spread').map((q) => [q.bookEventId, q.lines[0] as number]));
+      const after = new Map(
+        sim
+          .inspect()
+          .filter((q) => q.book === 'circa' && q.market === 'point_spread')
+          .map((q) => [q.bookEventId, q.lines[0] as number]),
+      );
       for (const [id, gap] of gaps) {
         // A new sharp episode: a big gap now that was not there the round before.
         if (Math.abs(gap) < 0.15 || Math.abs(previous.get(id) ?? 0) >= 0.15) continue;

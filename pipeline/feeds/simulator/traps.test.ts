@@ -13,8 +13,7 @@ function simulator(at = NOVEMBER, teams: readonly TeamDef[] = syntheticTeams(LEA
   return new MarketSimulator({ clock: new ManualClock(at), catalog: { teams } });
 }
 
-const withTrap = (events: readonly TrueEvent[], trap: string): TrueEvent[] =>
-  events.filter((e) => e.traps.some((t) => t === trap));
+const withTrap = (events: readonly TrueEvent[], trap: string): TrueEvent[] => events.filter((e) => e.traps.some((t) => t === trap));
 
 describe('matcher traps in a default run', () => {
   it('reports start times exactly at most books, off by 5-90 minutes at a few, rounded to the hour at one', () => {

@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SPORTSBOOKS } from '../../../schemas/index.js';
-import {
-  KNOWN_BOOKMAKER_KEYS,
-  decimalToAmerican,
-  mapBookmakerKey,
-  mapMarketKey,
-  mapSportKey,
-  toAmerican,
-} from './mapping.js';
+import { KNOWN_BOOKMAKER_KEYS, decimalToAmerican, mapBookmakerKey, mapMarketKey, mapSportKey, toAmerican } from './mapping.js';
 
 describe('sport keys', () => {
   it('maps league keys to our league and its sport', () => {

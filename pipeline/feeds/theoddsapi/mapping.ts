@@ -46,8 +46,7 @@ const SPORT_KEY_PREFIXES: readonly (readonly [prefix: string, league: string])[]
 const LEAGUE_SPORT = new Map(LEAGUES.map((l) => [l.id, l.sport] as const));
 
 export function mapSportKey(sportKey: string): LeagueRef | null {
-  const league =
-    SPORT_KEYS.get(sportKey) ?? SPORT_KEY_PREFIXES.find(([prefix]) => sportKey.startsWith(prefix))?.[1];
+  const league = SPORT_KEYS.get(sportKey) ?? SPORT_KEY_PREFIXES.find(([prefix]) => sportKey.startsWith(prefix))?.[1];
   if (league === undefined) return null;
   const sport = LEAGUE_SPORT.get(league);
   return sport === undefined ? null : { league, sport };

@@ -82,7 +82,10 @@ interface Harness {
 }
 
 /** A feed whose sleeps return at once and move the manual clock on by what they were asked. */
-function harness(over: Partial<PollingFeedOptions> = {}, emit?: (ticks: RawTick[]) => Promise<void>): Harness & { start: () => Promise<void> } {
+function harness(
+  over: Partial<PollingFeedOptions> = {},
+  emit?: (ticks: RawTick[]) => Promise<void>,
+): Harness & { start: () => Promise<void> } {
   const clock = new ManualClock(NOW);
   const sleeps: number[] = [];
   const batches: RawTick[][] = [];
@@ -175,7 +178,11 @@ describe('TheOddsApiPollingFeed', () => {
   it('pauses until the period resets when the credits run out, and logs it once', async () => {
     replies['americanfootball_nfl'] = [
       { body: SNAPSHOTS[0], headers: credits(2, 19_998) },
-      { status: 401, body: '{"message":"Usage quota has been reached","error_code":"OUT_OF_USAGE_CREDITS"}', headers: credits(0, 20_000, 0) },
+      {
+        status: 401,
+        body: '{"message":"Usage quota has been reached","error_code":"OUT_OF_USAGE_CREDITS"}',
+        headers: credits(0, 20_000, 0),
+      },
       { body: SNAPSHOTS[0], headers: credits(19_997, 3) },
     ];
     const h = harness();

@@ -2,14 +2,7 @@ import type { RawTick } from '../../../schemas/index.js';
 import type { Clock } from '../../clock.js';
 import type { Feed } from '../feed.js';
 import type { PriceFormat } from './mapping.js';
-import {
-  backoffDelay,
-  creditsPerCall,
-  nextPeriodReset,
-  parseQuotaHeaders,
-  parseRetryAfter,
-  planInterval,
-} from './quota.js';
+import { backoffDelay, creditsPerCall, nextPeriodReset, parseQuotaHeaders, parseRetryAfter, planInterval } from './quota.js';
 import { consoleLogger, errorMessage, realSleep } from './runtime.js';
 import type { FeedLogger, Sleep } from './runtime.js';
 import { EMPTY_STATE, mapSnapshot } from './snapshot-diff.js';
@@ -84,12 +77,7 @@ export interface PollingStats {
   mapping: MappingStats;
 }
 
-type PollOutcome =
-  | { kind: 'ok' }
-  | { kind: 'retry'; delayMs: number }
-  | { kind: 'exhausted' }
-  | { kind: 'stop' }
-  | { kind: 'aborted' };
+type PollOutcome = { kind: 'ok' } | { kind: 'retry'; delayMs: number } | { kind: 'exhausted' } | { kind: 'stop' } | { kind: 'aborted' };
 
 interface SportPoller {
   sport: string;
@@ -267,8 +255,7 @@ export class TheOddsApiPollingFeed implements Feed {
   private retry(poller: SportPoller, retryAfterMs: number | null = null): PollOutcome {
     poller.failures += 1;
     const delayMs =
-      retryAfterMs ??
-      backoffDelay(poller.failures, this.options.backoffBaseMs ?? 2_000, this.options.backoffMaxMs ?? 300_000, this.random);
+      retryAfterMs ?? backoffDelay(poller.failures, this.options.backoffBaseMs ?? 2_000, this.options.backoffMaxMs ?? 300_000, this.random);
     return { kind: 'retry', delayMs };
   }
 

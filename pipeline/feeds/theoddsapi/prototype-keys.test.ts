@@ -23,7 +23,12 @@ describe('feed keys named after prototype members', () => {
   it('are counted as unknown, one count per key, like any other unknown key', () => {
     const body = PROTOTYPE_NAMES.map((name, i) =>
       event(`evt-${i}`, name, '2025-11-09T18:00:00Z', 'Baltimore Ravens', 'Minnesota Vikings', [
-        bookmaker('draftkings', LU, [market('h2h', LU, [{ name: 'Baltimore Ravens', price: -180 }, { name: 'Minnesota Vikings', price: 150 }])]),
+        bookmaker('draftkings', LU, [
+          market('h2h', LU, [
+            { name: 'Baltimore Ravens', price: -180 },
+            { name: 'Minnesota Vikings', price: 150 },
+          ]),
+        ]),
       ]),
     );
     const { ticks, stats } = mapSnapshot(body, T0, EMPTY_STATE);
@@ -35,7 +40,12 @@ describe('feed keys named after prototype members', () => {
   it('count unknown bookmakers and markets of a known sport the same way', () => {
     const body = [
       event('evt-1', 'americanfootball_nfl', '2025-11-09T18:00:00Z', 'Baltimore Ravens', 'Minnesota Vikings', [
-        bookmaker('constructor', LU, [market('h2h', LU, [{ name: 'Baltimore Ravens', price: -180 }, { name: 'Minnesota Vikings', price: 150 }])]),
+        bookmaker('constructor', LU, [
+          market('h2h', LU, [
+            { name: 'Baltimore Ravens', price: -180 },
+            { name: 'Minnesota Vikings', price: 150 },
+          ]),
+        ]),
         bookmaker('draftkings', LU, [market('__proto__', LU, [{ name: 'Over', price: -110 }])]),
       ]),
     ];

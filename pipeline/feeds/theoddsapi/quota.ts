@@ -64,8 +64,7 @@ export interface IntervalInputs {
 }
 
 export type IntervalDecision =
-  | { kind: 'poll'; intervalMs: number; availableCredits: number | null }
-  | { kind: 'exhausted'; resumeAt: number; availableCredits: number };
+  { kind: 'poll'; intervalMs: number; availableCredits: number | null } | { kind: 'exhausted'; resumeAt: number; availableCredits: number };
 
 /**
  * How long to wait before the next cycle so that the credits last until the period resets:
@@ -81,8 +80,7 @@ export type IntervalDecision =
 export function planInterval(i: IntervalInputs): IntervalDecision {
   const clamp = (ms: number): number => Math.ceil(Math.min(i.maxIntervalMs, Math.max(i.minIntervalMs, ms)));
   const fromHeader = i.remaining ?? Number.POSITIVE_INFINITY;
-  const fromBudget =
-    i.monthlyCreditBudget === null ? Number.POSITIVE_INFINITY : i.monthlyCreditBudget - (i.used ?? 0);
+  const fromBudget = i.monthlyCreditBudget === null ? Number.POSITIVE_INFINITY : i.monthlyCreditBudget - (i.used ?? 0);
   const available = Math.max(0, Math.min(fromHeader, fromBudget));
   if (!Number.isFinite(available)) {
     return { kind: 'poll', intervalMs: clamp(i.preferredIntervalMs ?? i.defaultIntervalMs), availableCredits: null };

@@ -13,11 +13,18 @@ import { ReplayFeed } from './replay-feed.js';
 import { RepeatedWarning } from './runtime.js';
 import type { FeedLogger } from './runtime.js';
 
-interface Line { level: string; msg: string; fields: Record<string, unknown> }
+interface Line {
+  level: string;
+  msg: string;
+  fields: Record<string, unknown>;
+}
 
 function capture(): { logger: FeedLogger; lines: Line[] } {
   const lines: Line[] = [];
-  const at = (level: string) => (fields: Record<string, unknown>, msg: string): void => void lines.push({ level, msg, fields });
+  const at =
+    (level: string) =>
+    (fields: Record<string, unknown>, msg: string): void =>
+      void lines.push({ level, msg, fields });
   return { logger: { info: at('info'), warn: at('warn'), error: at('error') }, lines };
 }
 

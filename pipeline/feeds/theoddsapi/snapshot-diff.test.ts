@@ -113,9 +113,7 @@ describe('mapping one snapshot', () => {
       ]),
     ];
     const { ticks, stats } = mapSnapshot(body, T0, EMPTY_STATE);
-    expect(ticks.map(compact)).toEqual([
-      'open draftkings point_spread - - Minnesota Vikings 3.5 -110 2025-11-09T11:58:00.000Z',
-    ]);
+    expect(ticks.map(compact)).toEqual(['open draftkings point_spread - - Minnesota Vikings 3.5 -110 2025-11-09T11:58:00.000Z']);
     expect(stats.malformed.outcomes).toBe(2);
   });
 
@@ -135,9 +133,7 @@ describe('mapping one snapshot', () => {
     expect(stats.unknownBookmakers).toEqual({ pointsbetau: 1 });
     expect(stats.unknownMarkets).toEqual({ h2h_lay: 1 });
     // The exchange's decimal 1.55 arrives as American -182.
-    expect(ticks.map(compact)).toEqual([
-      'open betfair_ex_eu moneyline - - Baltimore Ravens - -182 2025-11-09T11:58:00.000Z',
-    ]);
+    expect(ticks.map(compact)).toEqual(['open betfair_ex_eu moneyline - - Baltimore Ravens - -182 2025-11-09T11:58:00.000Z']);
   });
 
   it('counts malformed events, bookmakers and markets and keeps the rest', () => {
@@ -197,7 +193,11 @@ describe('mapping one snapshot', () => {
   });
 
   it('leaves the state as it was when the body is not an events array', () => {
-    const first = mapSnapshot([nfl([bookmaker('draftkings', LU0, [market('h2h', LU0, [{ name: 'Baltimore Ravens', price: -180 }])])])], T0, EMPTY_STATE);
+    const first = mapSnapshot(
+      [nfl([bookmaker('draftkings', LU0, [market('h2h', LU0, [{ name: 'Baltimore Ravens', price: -180 }])])])],
+      T0,
+      EMPTY_STATE,
+    );
     const { ticks, state, stats } = mapSnapshot({ message: 'oops' }, T1, first.state);
     expect(ticks).toEqual([]);
     expect(state).toBe(first.state);
@@ -232,9 +232,7 @@ describe('diffing successive snapshots', () => {
   it('emits one tick for a moved price', () => {
     const first = mapSnapshot([nfl([dk([-180, 150])])], T0, EMPTY_STATE);
     const second = mapSnapshot([nfl([dk([-190, 150])])], T1, first.state);
-    expect(second.ticks.map(compact)).toEqual([
-      'open draftkings moneyline - - Baltimore Ravens - -190 2025-11-09T11:58:00.000Z',
-    ]);
+    expect(second.ticks.map(compact)).toEqual(['open draftkings moneyline - - Baltimore Ravens - -190 2025-11-09T11:58:00.000Z']);
   });
 
   it('emits a confirmation for the same price with a newer last_update', () => {

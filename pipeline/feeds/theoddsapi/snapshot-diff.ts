@@ -56,12 +56,7 @@ interface ChosenBookmaker {
  * of the previous snapshot. Pure: `previous` is not touched. A body that is not an array is
  * counted as a malformed snapshot and leaves the state as it was (no mass suspension).
  */
-export function mapSnapshot(
-  body: unknown,
-  snapshotTimeMs: number,
-  previous: DiffState,
-  options: MapSnapshotOptions = {},
-): SnapshotResult {
+export function mapSnapshot(body: unknown, snapshotTimeMs: number, previous: DiffState, options: MapSnapshotOptions = {}): SnapshotResult {
   const stats = emptyStats();
   if (!Array.isArray(body)) {
     stats.malformed.snapshots = 1;

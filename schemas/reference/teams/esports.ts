@@ -6,7 +6,7 @@ const team = teamsOf('esports', 'cs2', 'cs2-');
 /** Counter-Strike 2: the top of the HLTV ranking. Ids `cs2-*` (organisations play several games). */
 export const CS2: readonly TeamSeed[] = [
   team('Team Vitality', null, ['Vitality']),
-  team('Natus Vincere', 'NAVI', ['Na\'Vi', 'NaVi']),
+  team('Natus Vincere', 'NAVI', ["Na'Vi", 'NaVi']),
   team('FaZe Clan', null, ['FaZe']),
   team('Team Spirit', null, ['Spirit']),
   team('MOUZ', null, ['mousesports']),

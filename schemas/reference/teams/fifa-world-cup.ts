@@ -32,7 +32,7 @@ export const FIFA_WORLD_CUP: readonly TeamSeed[] = [
   nation('Haiti', 'HAI', []),
   nation('Iran', 'IRN', ['IR Iran']),
   nation('Iraq', 'IRQ', []),
-  nation('Ivory Coast', 'CIV', ['Côte d\'Ivoire', 'Cote dIvoire']),
+  nation('Ivory Coast', 'CIV', ["Côte d'Ivoire", 'Cote dIvoire']),
   nation('Japan', 'JPN', []),
   nation('Jordan', 'JOR', []),
   nation('Mexico', 'MEX', []),

@@ -7,7 +7,7 @@ const team = teamsOf('baseball', 'mlb');
 export const MLB: readonly TeamSeed[] = [
   team('Arizona Diamondbacks', 'ARI', ['Arizona', 'Diamondbacks', 'D-backs', 'Dbacks', 'AZ']),
   team('Atlanta Braves', 'ATL', ['Atlanta', 'Braves']),
-  team('Baltimore Orioles', 'BAL', ['Baltimore', 'Orioles', 'O\'s']),
+  team('Baltimore Orioles', 'BAL', ['Baltimore', 'Orioles', "O's"]),
   team('Boston Red Sox', 'BOS', ['Boston', 'Red Sox']),
   team('Chicago Cubs', 'CHC', ['Cubs', 'CHI Cubs']),
   team('Chicago White Sox', 'CWS', ['White Sox', 'CHI White Sox', 'CHW']),
@@ -24,7 +24,7 @@ export const MLB: readonly TeamSeed[] = [
   team('Minnesota Twins', 'MIN', ['Minnesota', 'Twins']),
   team('New York Mets', 'NYM', ['NY Mets', 'Mets']),
   team('New York Yankees', 'NYY', ['NY Yankees', 'Yankees']),
-  team('Athletics', 'ATH', ['Oakland Athletics', 'Sacramento Athletics', 'Las Vegas Athletics', 'A\'s', 'OAK']),
+  team('Athletics', 'ATH', ['Oakland Athletics', 'Sacramento Athletics', 'Las Vegas Athletics', "A's", 'OAK']),
   team('Philadelphia Phillies', 'PHI', ['Philadelphia', 'Phillies']),
   team('Pittsburgh Pirates', 'PIT', ['Pittsburgh', 'Pirates']),
   team('San Diego Padres', 'SD', ['San Diego', 'Padres', 'SDP']),

@@ -8,7 +8,7 @@ export const SNOOKER: readonly TeamSeed[] = [
   snooker('Judd Trump'),
   snooker('Kyren Wilson'),
   snooker('Mark Selby'),
-  snooker('Ronnie O\'Sullivan', { aliases: ['Ronnie OSullivan'] }),
+  snooker("Ronnie O'Sullivan", { aliases: ['Ronnie OSullivan'] }),
   snooker('Mark Allen'),
   snooker('Neil Robertson'),
   snooker('John Higgins'),

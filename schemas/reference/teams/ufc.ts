@@ -22,7 +22,7 @@ export const UFC: readonly TeamSeed[] = [
   ufc('Max Holloway'),
   ufc('Alexander Volkanovski', { aliases: ['Alex Volkanovski'] }),
   ufc('Diego Lopes'),
-  ufc('Sean O\'Malley', { aliases: ['Sean OMalley', 'Suga Sean O\'Malley'] }),
+  ufc("Sean O'Malley", { aliases: ['Sean OMalley', "Suga Sean O'Malley"] }),
   ufc('Ciryl Gane'),
   ufc('Kayla Harrison'),
   ufc('Valentina Shevchenko'),
