@@ -49,8 +49,12 @@ run: build
 typecheck: install
 	$(NPM) run --silent typecheck
 
+# Lint includes the formatter's check; `make format` rewrites the tree the way it expects.
 lint: install
 	$(NPM) run --silent lint
+
+format: install
+	$(NPM) run --silent format
 
 unit: install system-deps web-build
 	$(NPM) test
