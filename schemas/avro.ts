@@ -1,3 +1,4 @@
+import { DEVIG_CHOICES, DEVIG_METHODS } from './opportunities.js';
 import type { TopicName } from './topics.js';
 
 /**
@@ -144,7 +145,6 @@ const PRICE_FIELDS: readonly (readonly [string, AvroSchema])[] = [
   ['bookEventId', S],
   ['selectionId', opt(S)],
 ];
-const DEVIG = ['power', 'multiplicative', 'additive', 'shin', 'odds_ratio', 'logit', 'worst_case'] as const;
 const methodValues = record('EvMethodValues', [
   ['fairProbability', D],
   ['noVigOdds', D],
@@ -261,7 +261,7 @@ const opportunity = record(
       opt(
         record(
           'EvMethods',
-          DEVIG.map((m, i) => [m, i === 0 ? methodValues : METHOD] as const),
+          DEVIG_CHOICES.map((m, i) => [m, i === 0 ? methodValues : METHOD] as const),
         ),
       ),
     ],
@@ -288,7 +288,7 @@ const opportunity = record(
       opt(
         record(
           'EvMethodNumbers',
-          DEVIG.map((m) => [m, D] as const),
+          DEVIG_CHOICES.map((m) => [m, D] as const),
         ),
       ),
     ],
@@ -429,7 +429,6 @@ const futuresQuote = record(
   "One book's board of one canonical futures market; no selections: pulled.",
 );
 
-const FAIR_METHODS = ['power', 'multiplicative', 'additive', 'shin', 'odds_ratio', 'logit'] as const;
 const futuresMarket = record(
   'FuturesMarket',
   [
@@ -448,7 +447,7 @@ const futuresMarket = record(
             opt(
               record(
                 'FutureFairByMethod',
-                FAIR_METHODS.map((m) => [m, D] as const),
+                DEVIG_METHODS.map((m) => [m, D] as const),
               ),
             ),
           ],
@@ -477,7 +476,7 @@ const futuresMarket = record(
             'methods',
             record(
               'FutureEvMethods',
-              DEVIG.map(
+              DEVIG_CHOICES.map(
                 (m, i) =>
                   [
                     m,

@@ -12,10 +12,15 @@ export const OPPORTUNITY_KINDS = ['ev', 'arbitrage', 'middle', 'low_hold'] as co
 export type OpportunityKind = (typeof OPPORTUNITY_KINDS)[number];
 
 /**
- * The de-vig choices every +EV opportunity carries values for (the odds math's DEVIG_CHOICES:
- * six methods and the worst-case screen over them).
+ * The de-vig methods a fair price is computed with (the odds math implements each), in the order
+ * the Avro enums list them: one list for the engines, the API's parameters and the schemas.
  */
-export type DevigMethodName = 'power' | 'multiplicative' | 'additive' | 'shin' | 'odds_ratio' | 'logit' | 'worst_case';
+export const DEVIG_METHODS = ['power', 'multiplicative', 'additive', 'shin', 'odds_ratio', 'logit'] as const;
+export type DevigMethod = (typeof DEVIG_METHODS)[number];
+
+/** What a caller may pick, and what every +EV opportunity carries values for: each method, or the per-outcome minimum over all of them. */
+export const DEVIG_CHOICES = [...DEVIG_METHODS, 'worst_case'] as const;
+export type DevigMethodName = (typeof DEVIG_CHOICES)[number];
 
 export const OPPORTUNITY_WARNINGS = ['POTENTIALLY_STALE_ODDS', 'LIVE_STALE_ODDS', 'SINGLE_SHARP_REF', 'FALLBACK_SHARP_REF'] as const;
 export type OpportunityWarning = (typeof OPPORTUNITY_WARNINGS)[number];

@@ -1,4 +1,4 @@
-import { FUTURE_TYPES } from '../../schemas/index.js';
+import { DEVIG_CHOICES, FUTURE_TYPES } from '../../schemas/index.js';
 import type { FutureEvOpportunity, FuturesMarket } from '../../schemas/index.js';
 import type { FutureMarketSummary, FutureOddsRow, FuturesComparison } from '../queries/index.js';
 import { isoTime, nullableNumber, nullableString } from './common.js';
@@ -8,7 +8,6 @@ const futureType = {
   enum: [...FUTURE_TYPES],
   description: 'TEAM (one outcome per team), PLAYER (awards), OVER_UNDER (season win totals), YES_NO (to make the playoffs).',
 } as const;
-const methods = ['power', 'multiplicative', 'additive', 'shin', 'odds_ratio', 'logit', 'worst_case'] as const;
 
 /** A futures market (COMPAT §8 FutureMarket): the first six fields are what the reference requires. */
 export const futureMarketSchema = {
@@ -158,7 +157,11 @@ export const futureEvSchema = {
     no_vig_odds: { type: 'number' },
     ev_percent: { type: 'number', description: 'EV % under power de-vig; an entry is listed when EV > 0 under at least one method.' },
     kelly_percent: { type: 'number' },
-    devig_methods: { type: 'object', required: [...methods], properties: Object.fromEntries(methods.map((m) => [m, methodValues])) },
+    devig_methods: {
+      type: 'object',
+      required: [...DEVIG_CHOICES],
+      properties: Object.fromEntries(DEVIG_CHOICES.map((m) => [m, methodValues])),
+    },
     sharp_books: { type: 'array', items: { type: 'string' }, description: 'Reference books averaged, best first (never the book itself).' },
     reference_hold_percent: { type: 'number', description: "Hold of the main reference's board." },
     book_count: { type: 'integer' },
@@ -189,7 +192,7 @@ export function presentFutureEv(o: FutureEvOpportunity, m: FuturesMarket): Recor
     ev_percent: o.evPercent,
     kelly_percent: power.kellyPercent,
     devig_methods: Object.fromEntries(
-      methods.map((k) => {
+      DEVIG_CHOICES.map((k) => {
         const v = o.methods[k];
         return [
           k,

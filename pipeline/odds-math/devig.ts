@@ -46,16 +46,16 @@
  * removed by dividing by it, so every method returns probabilities summing to 1 to machine
  * precision.
  */
+import { DEVIG_CHOICES, DEVIG_METHODS } from '../../schemas/index.js';
+import type { DevigMethod, DevigMethodName } from '../../schemas/index.js';
 import { assertProbability } from './conversions.js';
 import { bisect } from './bisection.js';
 import { impliedProbabilities } from './hold.js';
 
-export const DEVIG_METHODS = ['power', 'multiplicative', 'additive', 'shin', 'odds_ratio', 'logit'] as const;
-export type DevigMethod = (typeof DEVIG_METHODS)[number];
-
-/** What a caller may pick: every method, or the per-outcome minimum over all of them. */
-export const DEVIG_CHOICES = [...DEVIG_METHODS, 'worst_case'] as const;
-export type DevigChoice = (typeof DEVIG_CHOICES)[number];
+// The method lists are contracts (API parameters, Avro enums): schemas/ holds them once.
+export { DEVIG_CHOICES, DEVIG_METHODS };
+export type { DevigMethod };
+export type DevigChoice = DevigMethodName;
 
 const sumOf = (values: readonly number[]): number => values.reduce((sum, v) => sum + v, 0);
 
