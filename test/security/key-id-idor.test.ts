@@ -14,14 +14,8 @@ conformanceForFile((running) => {
 });
 
 async function api(method: string, path: string, key: string, body?: unknown): Promise<{ status: number; body: Row }> {
-  const res = await fetch(`${c.sys.url}/api/v1${path}`, {
-    method,
-    headers: { 'x-api-key': key, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    signal: AbortSignal.timeout(5000),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text === '' ? {} : (JSON.parse(text) as Row) };
+  const answer = await c.sys.send(method, `/api/v1${path}`, { key, ...(body === undefined ? {} : { body }), timeoutMs: 5000 });
+  return { status: answer.status, body: answer.body };
 }
 
 const notFound = (id: string): { status: number; body: Row } => ({

@@ -21,12 +21,8 @@ conformanceForFile((started) => {
 });
 
 async function api(method: string, path: string, key: string, body?: unknown): Promise<{ status: number; body: Row }> {
-  const res = await fetch(`${c.sys.url}/api/v1${path}`, {
-    method,
-    headers: { 'x-api-key': key, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: res.status, body: (await res.json()) as Row };
+  const answer = await c.sys.send(method, `/api/v1${path}`, { key, ...(body === undefined ? {} : { body }) });
+  return { status: answer.status, body: answer.body };
 }
 
 /** A hobby account with its one key, as a signed-up user holds it. */
