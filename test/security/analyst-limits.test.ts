@@ -39,12 +39,23 @@ async function send(
   };
 }
 
-/** Analyst statements the engine is running now (they carry our tag in log_comment). */
-async function running(): Promise<number> {
+/**
+ * Analyst statements the engine is running now (they carry our tag in log_comment). With
+ * `heavyOnly`, only the analyst's own statement counts, not the parse and EXPLAIN steps that
+ * run before it under the same tag: a wait for "running" must see the statement itself, or it
+ * can end while an earlier request still holds its slot.
+ */
+async function running(heavyOnly = false): Promise<number> {
+  const steps = heavyOnly ? " AND NOT startsWith(query, 'EXPLAIN') AND position(query, 'formatQuerySingleLine') = 0" : '';
   const rows = await sys.store.query<{ n: string }>(
-    "SELECT toString(count()) AS n FROM system.processes WHERE startsWith(Settings['log_comment'], 'analyst-')",
+    `SELECT toString(count()) AS n FROM system.processes WHERE startsWith(Settings['log_comment'], 'analyst-')${steps}`,
   );
   return Number(rows[0]?.n ?? 0);
+}
+
+/** The endpoint lets a statement through again: its slot was given back. */
+async function slotFree(): Promise<boolean> {
+  return until(async () => (await send('SELECT 1')).status === 200, 2_000);
 }
 
 async function until(what: () => Promise<boolean>, ms: number): Promise<boolean> {
@@ -105,19 +116,20 @@ describe('analyst statements are bounded by the engine', () => {
   it('cancels the statement in the engine when the client hangs up', async () => {
     const client = new AbortController();
     const answer = send(HEAVY, { signal: client.signal }).catch((e: unknown) => e);
-    expect(await until(async () => (await running()) === 1, 3_000)).toBe(true);
+    expect(await until(async () => (await running(true)) === 1, 3_000)).toBe(true);
     const hungUpAt = Date.now();
     client.abort();
     await answer;
     // Gone well before the time limit would have ended it.
     expect(await until(async () => (await running()) === 0, 2_000)).toBe(true);
     expect(Date.now() - hungUpAt).toBeLessThan(MAX_SECONDS * 1000);
+    expect(await slotFree()).toBe(true);
   });
 
   it('refuses a statement over ANALYST_CONCURRENCY with 429, Retry-After and TOO_MANY_SIMULTANEOUS_QUERIES (202), and serves /health meanwhile', async () => {
     const client = new AbortController();
     const first = send(HEAVY, { signal: client.signal }).catch((e: unknown) => e);
-    expect(await until(async () => (await running()) === 1, 3_000)).toBe(true);
+    expect(await until(async () => (await running(true)) === 1, 3_000)).toBe(true);
     const second = await send('SELECT 1');
     expect([second.status, second.code, second.retryAfter]).toEqual([429, '202', '1']);
     const health = await fetch(`${sys.url}/api/v1/health`);
