@@ -58,3 +58,13 @@ export type {
   FuturesListQuery,
   FuturesOddsQuery,
 } from './futures.js';
+export { futuresComparison, futuresEvList, futuresMarkets, futuresPrices } from './futures-answers.js';
+export type {
+  FuturesComparisonQuery,
+  FuturesEvListQuery,
+  FuturesFilterQuery,
+  FuturesMarketsQuery,
+  FuturesPrices,
+  FuturesPricesQuery,
+  FuturesSource,
+} from './futures-answers.js';
