@@ -56,6 +56,11 @@ export function parseDay(field: string, value: string): number {
   return ms;
 }
 
+/** The end of a range, exclusive: a day counts whole (up to the next midnight), a date-time is the end itself. */
+function parseEnd(field: string, value: string): number {
+  return parseDay(field, value) + (isDay(value) ? DAY_MS : 0);
+}
+
 export interface ClosingLinesQuery {
   event_id?: string;
   event?: string;
@@ -107,7 +112,7 @@ export async function clvHistory(
   const now = clock.now();
   const window = TIERS[tier].clvWindowDays;
   let from = q.from === undefined ? startOfDay(now) - 7 * DAY_MS : parseDay('from', q.from);
-  const to = q.to === undefined ? startOfDay(now) + DAY_MS : parseDay('to', q.to) + (isDay(q.to) ? DAY_MS : 0);
+  const to = q.to === undefined ? startOfDay(now) + DAY_MS : parseEnd('to', q.to);
   if (from >= to) throw badQuery('from', 'must be before to');
   if (window !== null) from = Math.max(from, startOfDay(now) - window * DAY_MS);
   const filters = { sport: q.sport ?? null, league: q.league ?? null, sportsbook: q.sportsbook ?? null, devig_book: q.devig_book ?? null };
@@ -188,7 +193,7 @@ export async function evHistoryList(
   requireFeatureOf(tier, 'ev');
   const now = clock.now();
   const from = q.from === undefined ? now - 7 * DAY_MS : parseDay('from', q.from);
-  const to = q.to === undefined ? now + 1 : parseDay('to', q.to) + (isDay(q.to) ? DAY_MS : 0);
+  const to = q.to === undefined ? now + 1 : parseEnd('to', q.to);
   const { rows, total } = await fromStore(() =>
     evHistory(store, {
       from,
