@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SPORTSBOOKS } from './reference/index.js';
-import { allowedBooks, lowestTierWith, selectBooks, tierWithMoreBooks } from './tiers.js';
+import { TIERS, TIER_MINIMUMS, TIER_ORDER, allowedBooks, lowestTierWith, selectBooks, tierAtLeast, tierWithMoreBooks } from './tiers.js';
 
 describe('allowedBooks', () => {
   it('gives the free tier the fixed pair', () => {
@@ -48,5 +48,17 @@ describe('selectBooks', () => {
   });
   it('lets sharp and enterprise add anything', () => {
     expect(selectBooks('sharp', SPORTSBOOKS, undefined, new Set(['betfair_ex_eu']))).toMatchObject({ ok: true });
+  });
+});
+
+describe('the tier policy', () => {
+  it('orders the tiers once, cheapest first', () => {
+    expect(TIER_ORDER).toEqual(['free', 'hobby', 'pro', 'sharp', 'enterprise']);
+    expect([tierAtLeast('pro', 'pro'), tierAtLeast('sharp', 'pro'), tierAtLeast('hobby', 'pro')]).toEqual([true, true, false]);
+  });
+  it('holds the minimums and windows of COMPAT §6 and §8', () => {
+    expect(TIER_MINIMUMS).toEqual({ closingLines: 'pro', closingHistory: 'sharp', clvHistory: 'sharp', futuresTools: 'pro' });
+    expect(TIER_ORDER.map((t) => TIERS[t].clvWindowDays)).toEqual([7, 30, 90, 365, null]);
+    expect(TIERS.sharp.closingHistoryDays).toBe(30);
   });
 });

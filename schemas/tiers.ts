@@ -1,4 +1,4 @@
-import { SPORTSBOOKS } from './reference/index.js';
+import { SPORTSBOOKS, TIER_NAMES } from './reference/index.js';
 import type { SportsbookDef, TierName } from './reference/index.js';
 
 export const FEATURES = ['ev', 'arbitrage', 'middles', 'gamestate', 'deeplinks'] as const;
@@ -16,11 +16,25 @@ export interface TierLimits {
   maxKeys: number;
   /** Concurrent streams (SSE, WebSocket) per account; 0 = no streaming. */
   maxStreams: number;
+  /** How far back CLV history reaches (COMPAT §8), on the event start; null = unlimited. */
+  clvWindowDays: number | null;
+  /** How far back historical closing lines reach (COMPAT §8: a 30-day window). */
+  closingHistoryDays: number;
 }
 
 /** The tier table of the contract, in one place: routes, headers and docs read it from here. */
 export const TIERS: Record<TierName, TierLimits> = {
-  free: { requestsPerMinute: 12, dataDelaySeconds: 60, maxSportsbooks: 2, features: [], batchEvents: 5, maxKeys: 1, maxStreams: 1 },
+  free: {
+    requestsPerMinute: 12,
+    dataDelaySeconds: 60,
+    maxSportsbooks: 2,
+    features: [],
+    batchEvents: 5,
+    maxKeys: 1,
+    maxStreams: 1,
+    clvWindowDays: 7,
+    closingHistoryDays: 30,
+  },
   hobby: {
     requestsPerMinute: 120,
     dataDelaySeconds: 0,
@@ -29,6 +43,8 @@ export const TIERS: Record<TierName, TierLimits> = {
     batchEvents: 20,
     maxKeys: 1,
     maxStreams: 2,
+    clvWindowDays: 30,
+    closingHistoryDays: 30,
   },
   pro: {
     requestsPerMinute: 300,
@@ -38,6 +54,8 @@ export const TIERS: Record<TierName, TierLimits> = {
     batchEvents: 50,
     maxKeys: 1,
     maxStreams: 5,
+    clvWindowDays: 90,
+    closingHistoryDays: 30,
   },
   sharp: {
     requestsPerMinute: 1000,
@@ -47,6 +65,8 @@ export const TIERS: Record<TierName, TierLimits> = {
     batchEvents: 100,
     maxKeys: 2,
     maxStreams: 10,
+    clvWindowDays: 365,
+    closingHistoryDays: 30,
   },
   // Enterprise is "custom" in the contract: generous defaults an operator can raise per key.
   enterprise: {
@@ -57,31 +77,55 @@ export const TIERS: Record<TierName, TierLimits> = {
     batchEvents: 100,
     maxKeys: 25,
     maxStreams: 50,
+    clvWindowDays: null,
+    closingHistoryDays: 30,
   },
 };
 
-/** Lowest tier that has a feature, for the 403 message. */
-export function lowestTierWith(feature: Feature): TierName {
-  const order: TierName[] = ['free', 'hobby', 'pro', 'sharp', 'enterprise'];
-  return order.find((t) => TIERS[t].features.includes(feature)) ?? 'enterprise';
+/** The tiers from the cheapest up: every comparison of two tiers reads this one order. */
+export const TIER_ORDER: readonly TierName[] = TIER_NAMES;
+const TIER_RANK: ReadonlyMap<TierName, number> = new Map(TIER_ORDER.map((t, i) => [t, i]));
+const rank = (tier: TierName): number => TIER_RANK.get(tier) ?? 0;
+
+/** Whether `tier` is `min` or above it. */
+export function tierAtLeast(tier: TierName, min: TierName): boolean {
+  return rank(tier) >= rank(min);
 }
 
-const TIER_RANK: Record<TierName, number> = { free: 0, hobby: 1, pro: 2, sharp: 3, enterprise: 4 };
-const TIER_ORDER: readonly TierName[] = ['free', 'hobby', 'pro', 'sharp', 'enterprise'];
+/**
+ * Data sets open from a tier up, beside the feature lists (they are not features of the `features`
+ * array the account answers): the lowest tier of each, by the name every interface asks for.
+ */
+export const TIER_MINIMUMS = {
+  /** `/odds/closing`, MCP `get_closing_lines` (COMPAT §8, Pro+). */
+  closingLines: 'pro',
+  /** `/historical/odds/closing` (COMPAT §8, Sharp+). */
+  closingHistory: 'sharp',
+  /** `/historical/clv`, MCP `get_clv`: Sharp+ (COMPAT §8 says Enterprise, its pricing Sharp+). */
+  clvHistory: 'sharp',
+  /** The MCP futures tools (COMPAT §6, Pro); REST futures follow the OpenAPI document: any key. */
+  futuresTools: 'pro',
+} as const satisfies Record<string, TierName>;
+export type TierRule = keyof typeof TIER_MINIMUMS;
+
+/** Lowest tier that has a feature, for the 403 message. */
+export function lowestTierWith(feature: Feature): TierName {
+  return TIER_ORDER.find((t) => TIERS[t].features.includes(feature)) ?? 'enterprise';
+}
 
 /** The next tier up that serves more sportsbooks per request than `tier`. */
 export function tierWithMoreBooks(tier: TierName): TierName {
   const max = TIERS[tier].maxSportsbooks;
   return (
     TIER_ORDER.find(
-      (t) => TIER_RANK[t] > TIER_RANK[tier] && (TIERS[t].maxSportsbooks === null || (max !== null && (TIERS[t].maxSportsbooks ?? 0) > max)),
+      (t) => rank(t) > rank(tier) && (TIERS[t].maxSportsbooks === null || (max !== null && (TIERS[t].maxSportsbooks ?? 0) > max)),
     ) ?? 'enterprise'
   );
 }
 
 /** Books a tier may ask for by name: those whose `requiresTier` is at or below it. */
 export function openBooks(tier: TierName, books: readonly SportsbookDef[]): Set<string> {
-  return new Set(books.filter((b) => TIER_RANK[b.requiresTier] <= TIER_RANK[tier]).map((b) => b.id));
+  return new Set(books.filter((b) => tierAtLeast(tier, b.requiresTier)).map((b) => b.id));
 }
 
 export type BookSelection =
@@ -122,8 +166,8 @@ export function allowedBooks(tier: TierName, books: readonly SportsbookDef[]): S
   const limit = TIERS[tier].maxSportsbooks;
   const open = books
     .map((b, i) => ({ b, i }))
-    .filter(({ b }) => TIER_RANK[b.requiresTier] <= TIER_RANK[tier])
-    .sort((x, y) => TIER_RANK[x.b.requiresTier] - TIER_RANK[y.b.requiresTier] || x.i - y.i)
+    .filter(({ b }) => tierAtLeast(tier, b.requiresTier))
+    .sort((x, y) => rank(x.b.requiresTier) - rank(y.b.requiresTier) || x.i - y.i)
     .map(({ b }) => b.id);
   return new Set(limit === null ? open : open.slice(0, limit));
 }

@@ -113,7 +113,7 @@ export interface SharedFilterQuery {
 }
 
 /** Unknown ids in a filter are a client's typo, not an empty result: 400 naming the field. */
-function known(
+export function known(
   field: string,
   values: Set<string> | undefined,
   has: (id: string) => boolean,

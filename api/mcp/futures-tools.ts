@@ -1,5 +1,4 @@
-import { FUTURE_TYPES, TIERS, selectBooks } from '../../schemas/index.js';
-import type { TierName } from '../../schemas/index.js';
+import { FUTURE_TYPES } from '../../schemas/index.js';
 import {
   futureMarketSchema,
   futureOddsSchema,
@@ -7,54 +6,17 @@ import {
   presentFutureOdds,
   presentFuturesComparison,
 } from '../contract/futures.js';
-import { csv, pagination, paginationSchema } from '../contract/common.js';
-import { compareFutures, futuresOdds, listFutures } from '../queries/index.js';
+import { pagination, paginationSchema } from '../contract/common.js';
+import { futuresComparison, futuresMarkets, futuresPrices, requireTierFor } from '../queries/index.js';
+import type { FuturesComparisonQuery, FuturesPricesQuery, FuturesSource } from '../queries/index.js';
 import type { Catalog } from '../views/catalog.js';
 import { FuturesBoard } from '../views/futures-board.js';
 import type { FuturesView } from '../views/futures-board.js';
 import type { JsonSchema } from './route-schemas.js';
 import type { ToolOutcome, ToolSpec } from './tool.js';
+import { refusalsAsToolErrors } from './tool-refusal.js';
 
-/** COMPAT §6: the futures tools need the Pro tier. */
-const MIN_TIER: TierName = 'pro';
-const TIER_ORDER: readonly TierName[] = ['free', 'hobby', 'pro', 'sharp', 'enterprise'];
 const idList = { type: 'string', minLength: 1, maxLength: 2000, pattern: '^[A-Za-z0-9][A-Za-z0-9_.,-]*$' } as const;
-
-type Scope = { ok: true; books: Set<string>; delayMs: number; withFair: boolean } | { ok: false; message: string };
-
-/** The caller's books (its tier's, or the ones it names) and delay, or why not. */
-function scope(catalog: Catalog, tier: TierName, sportsbook: unknown): Scope {
-  if (TIER_ORDER.indexOf(tier) < TIER_ORDER.indexOf(MIN_TIER))
-    return { ok: false, message: `The futures tools need the ${MIN_TIER} tier or higher; this key is ${tier}` };
-  const requested = csv(typeof sportsbook === 'string' ? sportsbook : undefined);
-  for (const b of requested ?? [])
-    if (!catalog.books.has(b)) return { ok: false, message: `Invalid argument 'sportsbook': unknown sportsbook '${b}'` };
-  const selection = selectBooks(tier, [...catalog.books.values()], requested);
-  if (!selection.ok)
-    return {
-      ok: false,
-      message:
-        selection.reason === 'tier'
-          ? `Sportsbook '${selection.book}' needs the ${selection.needs} tier or higher`
-          : `The ${tier} tier serves at most ${selection.max} sportsbooks per request`,
-    };
-  return { ok: true, books: selection.books, delayMs: TIERS[tier].dataDelaySeconds * 1000, withFair: TIERS[tier].features.includes('ev') };
-}
-
-function filters(
-  catalog: Catalog,
-  args: Record<string, unknown>,
-): { sports?: Set<string>; leagues?: Set<string>; futureTypes?: Set<string> } | string {
-  const sports = csv(args['sport'] as string | undefined);
-  const leagues = csv(args['league'] as string | undefined);
-  const types = csv(args['future_type'] as string | undefined);
-  for (const s of sports ?? []) if (!catalog.sports.has(s)) return `Invalid argument 'sport': unknown sport '${s}'`;
-  for (const l of leagues ?? []) if (!catalog.leagues.has(l)) return `Invalid argument 'league': unknown league '${l}'`;
-  for (const t of types ?? [])
-    if (!(FUTURE_TYPES as readonly string[]).includes(t))
-      return `Invalid argument 'future_type': expected one of ${FUTURE_TYPES.join(', ')}`;
-  return { ...(sports ? { sports } : {}), ...(leagues ? { leagues } : {}), ...(types ? { futureTypes: types } : {}) };
-}
 
 const marketArgs = {
   sport: { type: 'string', maxLength: 2000, description: 'Sport ids, comma-separated.' },
@@ -66,9 +28,11 @@ const marketArgs = {
 /**
  * The futures tools of COMPAT §6 (Pro): `get_futures_odds` lists the markets, or with
  * `future_id` every book's prices with the fair line; `compare_futures_lines` lays one market
- * out side by side. Answered from the futures query layer directly, with the REST presenters.
+ * out side by side. Answered by the futures answers the REST routes call (ids, the tier's books and
+ * delay), behind the futures tools' own tier gate, with the REST presenters.
  */
 export function futuresTools(catalog: Catalog, view: FuturesView = new FuturesBoard()): ToolSpec[] {
+  const src: FuturesSource = { futures: view, catalog };
   return [
     {
       name: 'get_futures_odds',
@@ -94,31 +58,30 @@ export function futuresTools(catalog: Catalog, view: FuturesView = new FuturesBo
           pagination: paginationSchema,
         },
       } as JsonSchema,
-      run: async (args, context): Promise<ToolOutcome> => {
-        const s = scope(catalog, context.record.tier, args['sportsbook']);
-        if (!s.ok) return { ok: false, message: s.message };
-        const f = filters(catalog, args);
-        if (typeof f === 'string') return { ok: false, message: f };
-        const limit = (args['limit'] as number | undefined) ?? 50;
-        const offset = (args['offset'] as number | undefined) ?? 0;
-        const ids = csv(args['future_id'] as string | undefined);
-        if (!ids) {
-          const markets = listFutures(view, { ...f, books: s.books, delayMs: s.delayMs });
-          const page = markets.slice(offset, offset + limit);
+      run: async (args, context): Promise<ToolOutcome> =>
+        refusalsAsToolErrors(() => {
+          const tier = context.record.tier;
+          requireTierFor(tier, 'futuresTools');
+          // Checked against the input schema, its defaults filled in, before the tool runs.
+          const q = args as unknown as FuturesPricesQuery & { limit: number; offset: number };
+          const { limit, offset } = q;
+          if (q.future_id === undefined) {
+            const markets = futuresMarkets(src, tier, q);
+            const page = markets.slice(offset, offset + limit);
+            return {
+              ok: true,
+              structured: { data: page.map(presentFutureMarket), pagination: pagination(limit, offset, markets.length) },
+              summary: `${markets.length} futures markets${markets.length > offset + limit ? `; more with offset ${offset + limit}` : ''}. Ask again with future_id for prices.`,
+            };
+          }
+          const { rows, requested, missing, withFair } = futuresPrices(src, tier, q);
+          const page = rows.slice(offset, offset + limit);
           return {
             ok: true,
-            structured: { data: page.map(presentFutureMarket), pagination: pagination(limit, offset, markets.length) },
-            summary: `${markets.length} futures markets${markets.length > offset + limit ? `; more with offset ${offset + limit}` : ''}. Ask again with future_id for prices.`,
+            structured: { data: page.map((r) => presentFutureOdds(r, withFair)), pagination: pagination(limit, offset, rows.length) },
+            summary: `${rows.length} futures prices in ${requested - missing.length} of ${requested} markets${rows.length > offset + limit ? `; more with offset ${offset + limit}` : ''}.`,
           };
-        }
-        const rows = futuresOdds(view, { ...f, futureIds: ids, books: s.books, delayMs: s.delayMs });
-        const page = rows.slice(offset, offset + limit);
-        return {
-          ok: true,
-          structured: { data: page.map((r) => presentFutureOdds(r, s.withFair)), pagination: pagination(limit, offset, rows.length) },
-          summary: `${rows.length} futures prices in ${new Set(rows.map((r) => r.quote.futureId)).size} of ${ids.size} markets${rows.length > offset + limit ? `; more with offset ${offset + limit}` : ''}.`,
-        };
-      },
+        }),
     },
     {
       name: 'compare_futures_lines',
@@ -147,27 +110,28 @@ export function futuresTools(catalog: Catalog, view: FuturesView = new FuturesBo
           outcomes: { type: 'array', items: { type: 'object', additionalProperties: true } },
         },
       } as JsonSchema,
-      run: async (args, context): Promise<ToolOutcome> => {
-        const s = scope(catalog, context.record.tier, args['sportsbook']);
-        if (!s.ok) return { ok: false, message: s.message };
-        const futureId = String(args['future_id']);
-        const comparison = compareFutures(view, futureId, s.books, s.delayMs);
-        if (!comparison)
+      run: async (args, context): Promise<ToolOutcome> =>
+        refusalsAsToolErrors(() => {
+          const tier = context.record.tier;
+          requireTierFor(tier, 'futuresTools');
+          const q = args as unknown as FuturesComparisonQuery;
+          const comparison = futuresComparison(src, tier, q);
+          if (!comparison)
+            return {
+              ok: false,
+              message: `No book of yours prices the futures market '${q.future_id}'; get_futures_odds without future_id lists the markets`,
+            };
+          const best = comparison.outcomes[0];
           return {
-            ok: false,
-            message: `No book of yours prices the futures market '${futureId}'; get_futures_odds without future_id lists the markets`,
+            ok: true,
+            structured: presentFuturesComparison(comparison),
+            summary:
+              `${comparison.market.name}: ${comparison.outcomes.length} outcomes at ${comparison.holds.length} books` +
+              (best?.best
+                ? `; favourite ${best.selection}, best ${best.best.priceAmerican > 0 ? '+' : ''}${best.best.priceAmerican} at ${best.best.book}.`
+                : '.'),
           };
-        const best = comparison.outcomes[0];
-        return {
-          ok: true,
-          structured: presentFuturesComparison(comparison),
-          summary:
-            `${comparison.market.name}: ${comparison.outcomes.length} outcomes at ${comparison.holds.length} books` +
-            (best?.best
-              ? `; favourite ${best.selection}, best ${best.best.priceAmerican > 0 ? '+' : ''}${best.best.priceAmerican} at ${best.best.book}.`
-              : '.'),
-        };
-      },
+        }),
     },
   ];
 }

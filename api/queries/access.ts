@@ -1,8 +1,6 @@
-import type { Feature, TierName } from '../../schemas/index.js';
+import type { Feature, TierName, TierRule } from '../../schemas/index.js';
 import { ApiError } from '../errors.js';
-import { TIERS, lowestTierWith } from '../../schemas/index.js';
-
-const TIER_ORDER: readonly TierName[] = ['free', 'hobby', 'pro', 'sharp', 'enterprise'];
+import { TIERS, TIER_MINIMUMS, lowestTierWith, tierAtLeast } from '../../schemas/index.js';
 
 /**
  * The tier gates every interface applies the same way (REST answers 403 feature_required, MCP a
@@ -20,9 +18,16 @@ export function requireFeatureOf(tier: TierName, feature: Feature): void {
   }
 }
 
-/** A data set open from a tier up (closing lines, CLV), whatever the feature list says. */
-export function requireTierOf(tier: TierName, min: TierName, what: string): void {
-  if (TIER_ORDER.indexOf(tier) < TIER_ORDER.indexOf(min)) {
-    throw new ApiError('feature_required', `${what} needs the ${min} tier or higher; this key is ${tier}`);
-  }
+/** What each tier rule opens, as the refusal names it (subject and verb: "the futures tools need"). */
+const RULE_WORDS: Readonly<Record<TierRule, string>> = {
+  closingLines: 'Closing lines needs',
+  closingHistory: 'Historical closing lines needs',
+  clvHistory: 'Closing-line value history needs',
+  futuresTools: 'The futures tools need',
+};
+
+/** A data set open from a tier up (closing lines, CLV, the MCP futures tools), whatever the feature list says. */
+export function requireTierFor(tier: TierName, rule: TierRule): void {
+  const min = TIER_MINIMUMS[rule];
+  if (!tierAtLeast(tier, min)) throw new ApiError('feature_required', `${RULE_WORDS[rule]} the ${min} tier or higher; this key is ${tier}`);
 }

@@ -1,28 +1,35 @@
-import type { TierName } from '../../schemas/index.js';
+import type { CanonicalEvent, TierName } from '../../schemas/index.js';
+import { TIERS, allowedBooks } from '../../schemas/index.js';
+import type { Clock } from '../../pipeline/clock.js';
 import { StoreError } from '../../pipeline/store/index.js';
-import { presentClosingSnapshot, presentClvGroup } from '../contract/closing.js';
-import { csv } from '../contract/common.js';
+import type { OlapStore } from '../../pipeline/store/index.js';
+import { presentClosingSnapshot, presentClvGroup, presentEvHistory, presentHistoricalDay } from '../contract/closing.js';
+import { csv, pagination } from '../contract/common.js';
 import { teamName } from '../contract/refs.js';
-import type { AppDeps } from '../deps.js';
 import { ApiError } from '../errors.js';
-import { closingLinesOfEvent, clvGroups } from '../history/queries.js';
+import { closingLinesOfDay, closingLinesOfEvent, clvGroups, evHistory } from '../history/queries.js';
 import type { ClvGroupBy } from '../history/queries.js';
-import { allowedBooks } from '../../schemas/index.js';
-import { requireTierOf } from './access.js';
+import type { Catalog } from '../views/catalog.js';
+import { requireFeatureOf, requireTierFor } from './access.js';
+import { badQuery } from './invalid-query.js';
 
 /**
- * Closing lines of an event (Pro+) and closing-line value of +EV opportunities (Sharp+) as every
- * interface answers them, read from the history store: a store that cannot answer is
+ * Closing lines of an event (Pro+), closing lines of a day (Sharp+, a window back), closing-line
+ * value of +EV opportunities (Sharp+) and the +EV history with its grades (the ev feature) as
+ * every interface answers them, read from the history store: a store that cannot answer is
  * `unavailable` (503 on REST), never a 500.
  */
-type ClosingDeps = Pick<AppDeps, 'store' | 'catalog' | 'clock' | 'board'>;
+export interface ClosingSource {
+  store: OlapStore;
+  catalog: Catalog;
+  clock: Clock;
+  /** The live board, for the teams and start of an event nothing was captured of yet. */
+  board: { event(id: string): CanonicalEvent | undefined };
+}
 
 export const DAY_MS = 86_400_000;
-/** How far back each tier may look at CLV (COMPAT §8); null = unlimited. */
-const CLV_WINDOW_DAYS: Readonly<Record<TierName, number | null>> = { free: 7, hobby: 30, pro: 90, sharp: 365, enterprise: null };
-
-export const badQuery = (field: string, message: string): ApiError =>
-  new ApiError('invalid_request', `Invalid query parameter '${field}': ${message}`);
+const startOfDay = (ms: number): number => Math.floor(ms / DAY_MS) * DAY_MS;
+const isDay = (value: string): boolean => /^\d{4}-\d{2}-\d{2}$/.test(value);
 
 /** A store that cannot answer is a 503 the client may retry, never a 500. */
 export async function fromStore<T>(run: () => Promise<T>): Promise<T> {
@@ -40,13 +47,18 @@ const LATEST = Date.UTC(2100, 0, 1);
 
 /** `YYYY-MM-DD` or an ISO date-time -> epoch ms; the field is named when it is neither. */
 export function parseDay(field: string, value: string): number {
-  const dayOnly = /^\d{4}-\d{2}-\d{2}$/.test(value);
+  const dayOnly = isDay(value);
   const ms = dayOnly ? Date.parse(`${value}T00:00:00Z`) : Date.parse(value);
   // A calendar day that does not exist (2025-02-30) must not roll over into the next month.
   if (!Number.isFinite(ms) || (dayOnly && new Date(ms).toISOString().slice(0, 10) !== value))
     throw badQuery(field, 'expected YYYY-MM-DD or an ISO 8601 date-time');
   if (ms < EARLIEST || ms >= LATEST) throw badQuery(field, 'must be between 2000-01-01 and 2099-12-31');
   return ms;
+}
+
+/** The end of a range, exclusive: a day counts whole (up to the next midnight), a date-time is the end itself. */
+function parseEnd(field: string, value: string): number {
+  return parseDay(field, value) + (isDay(value) ? DAY_MS : 0);
 }
 
 export interface ClosingLinesQuery {
@@ -56,9 +68,9 @@ export interface ClosingLinesQuery {
   books?: string;
 }
 
-export async function closingLines(deps: ClosingDeps, tier: TierName, q: ClosingLinesQuery): Promise<Record<string, unknown>> {
-  const { store, catalog, clock, board } = deps;
-  requireTierOf(tier, 'pro', 'Closing lines');
+export async function closingLines(src: ClosingSource, tier: TierName, q: ClosingLinesQuery): Promise<Record<string, unknown>> {
+  const { store, catalog, clock, board } = src;
+  requireTierFor(tier, 'closingLines');
   const eventId = q.event_id ?? q.event;
   if (eventId === undefined) throw new ApiError('invalid_request', "Missing required query parameter 'event_id'");
   const requested = csv(q.sportsbook ?? q.books);
@@ -90,16 +102,19 @@ export interface ClvQuery {
   devig_book?: string;
 }
 
-export async function clvHistory(deps: ClosingDeps, tier: TierName, q: ClvQuery): Promise<Record<string, unknown>> {
-  const { store, clock } = deps;
-  requireTierOf(tier, 'sharp', 'Closing-line value history');
+export async function clvHistory(
+  src: Pick<ClosingSource, 'store' | 'clock'>,
+  tier: TierName,
+  q: ClvQuery,
+): Promise<Record<string, unknown>> {
+  const { store, clock } = src;
+  requireTierFor(tier, 'clvHistory');
   const now = clock.now();
-  const window = CLV_WINDOW_DAYS[tier];
-  const dayOnly = (v: string | undefined): boolean => v !== undefined && /^\d{4}-\d{2}-\d{2}$/.test(v);
-  let from = q.from === undefined ? Math.floor(now / DAY_MS) * DAY_MS - 7 * DAY_MS : parseDay('from', q.from);
-  const to = q.to === undefined ? Math.floor(now / DAY_MS) * DAY_MS + DAY_MS : parseDay('to', q.to) + (dayOnly(q.to) ? DAY_MS : 0);
+  const window = TIERS[tier].clvWindowDays;
+  let from = q.from === undefined ? startOfDay(now) - 7 * DAY_MS : parseDay('from', q.from);
+  const to = q.to === undefined ? startOfDay(now) + DAY_MS : parseEnd('to', q.to);
   if (from >= to) throw badQuery('from', 'must be before to');
-  if (window !== null) from = Math.max(from, Math.floor(now / DAY_MS) * DAY_MS - window * DAY_MS);
+  if (window !== null) from = Math.max(from, startOfDay(now) - window * DAY_MS);
   const filters = { sport: q.sport ?? null, league: q.league ?? null, sportsbook: q.sportsbook ?? null, devig_book: q.devig_book ?? null };
   const groups = await fromStore(() =>
     clvGroups(store, {
@@ -120,5 +135,83 @@ export async function clvHistory(deps: ClosingDeps, tier: TierName, q: ClvQuery)
       groups: groups.map(presentClvGroup),
     },
     meta: { filters, source: 'clv_grades', tier_window_days: window ?? 'unlimited', updated_at: new Date(now).toISOString() },
+  };
+}
+
+export interface HistoricalClosingQuery {
+  date: string;
+  sport: string;
+  league: string;
+}
+
+/** Closing lines of every event of a league that started on a day (UTC), within the tier's window back. */
+export async function historicalClosingLines(
+  src: Pick<ClosingSource, 'store' | 'catalog' | 'clock'>,
+  tier: TierName,
+  q: HistoricalClosingQuery,
+): Promise<Record<string, unknown>> {
+  const { store, catalog, clock } = src;
+  requireTierFor(tier, 'closingHistory');
+  const { date, sport, league } = q;
+  const day = parseDay('date', date);
+  const windowDays = TIERS[tier].closingHistoryDays;
+  if (day < startOfDay(clock.now()) - windowDays * DAY_MS)
+    throw new ApiError('feature_required', `Historical closing lines reach ${windowDays} days back; ${date} is outside the window`);
+  const rows = await fromStore(() => closingLinesOfDay(store, date, sport.toLowerCase(), league.toLowerCase()));
+  const { events, totalLines } = presentHistoricalDay(catalog, rows);
+  return {
+    success: true,
+    data: { date, sport, league, events, total_events: events.length, total_lines: totalLines },
+    meta: {
+      source: 'closing_odds',
+      tier_window_days: windowDays,
+      filters: { date, sport, league },
+      updated_at: new Date(clock.now()).toISOString(),
+    },
+  };
+}
+
+export interface EvHistoryListQuery {
+  from?: string;
+  to?: string;
+  event?: string;
+  sport?: string;
+  league?: string;
+  sportsbook?: string;
+  graded?: boolean;
+  limit: number;
+  offset: number;
+}
+
+/** Every +EV occurrence newest first, each with its CLV grade once its event started: the ev feature. */
+export async function evHistoryList(
+  src: Pick<ClosingSource, 'store' | 'clock'>,
+  tier: TierName,
+  q: EvHistoryListQuery,
+): Promise<Record<string, unknown>> {
+  const { store, clock } = src;
+  requireFeatureOf(tier, 'ev');
+  const now = clock.now();
+  const from = q.from === undefined ? now - 7 * DAY_MS : parseDay('from', q.from);
+  const to = q.to === undefined ? now + 1 : parseEnd('to', q.to);
+  const { rows, total } = await fromStore(() =>
+    evHistory(store, {
+      from,
+      to,
+      event: q.event ?? null,
+      sport: q.sport ?? null,
+      league: q.league ?? null,
+      sportsbook: q.sportsbook ?? null,
+      graded: q.graded ?? null,
+      limit: q.limit,
+      offset: q.offset,
+    }),
+  );
+  const data = rows.map(presentEvHistory);
+  return {
+    success: true,
+    data,
+    pagination: pagination(q.limit, q.offset, total),
+    meta: { total, count: data.length, source: 'opportunities', updated_at: new Date(now).toISOString() },
   };
 }

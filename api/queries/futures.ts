@@ -81,6 +81,7 @@ export interface FuturesOddsQuery {
   books: ReadonlySet<string>;
   sports?: ReadonlySet<string>;
   leagues?: ReadonlySet<string>;
+  futureTypes?: ReadonlySet<string>;
   delayMs: number;
 }
 

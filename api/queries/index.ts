@@ -34,7 +34,7 @@ export type {
 export { betterPrice, outcomeKey, sameOutcome } from './row-identity.js';
 export type { OutcomeIdentity } from './row-identity.js';
 export type { Match } from '../views/odds-query.js';
-export { requireFeatureOf, requireTierOf } from './access.js';
+export { requireFeatureOf, requireTierFor } from './access.js';
 export { leaguesList, marketsList, rateLimitState, sportsList, sportsbooksList, teamsList } from './reference-lists.js';
 export type { LeaguesQuery, MarketsQuery, RateLimitState, SportsQuery, SportsbooksQuery, TeamsQuery } from './reference-lists.js';
 export { eventsList } from './event-list.js';
@@ -46,8 +46,8 @@ export type { ArbitrageListQuery, EvListQuery, LowHoldListQuery, MiddlesListQuer
 export { parseTimeParam, splitsHistoryList, splitsList } from './splits-answers.js';
 export type { SplitsHistoryListQuery, SplitsListQuery, SplitsSource } from './splits-answers.js';
 export { gameStates } from './gamestate-map.js';
-export { DAY_MS, closingLines, clvHistory, fromStore, parseDay } from './closing-answers.js';
-export type { ClosingLinesQuery, ClvQuery } from './closing-answers.js';
+export { DAY_MS, closingLines, clvHistory, evHistoryList, fromStore, historicalClosingLines, parseDay } from './closing-answers.js';
+export type { ClosingLinesQuery, ClosingSource, ClvQuery, EvHistoryListQuery, HistoricalClosingQuery } from './closing-answers.js';
 export { accountInfo } from './account-info.js';
 export { compareFutures, futuresEv, futuresOdds, listFutures } from './futures.js';
 export type {
@@ -58,3 +58,13 @@ export type {
   FuturesListQuery,
   FuturesOddsQuery,
 } from './futures.js';
+export { futuresComparison, futuresEvList, futuresMarkets, futuresPrices } from './futures-answers.js';
+export type {
+  FuturesComparisonQuery,
+  FuturesEvListQuery,
+  FuturesFilterQuery,
+  FuturesMarketsQuery,
+  FuturesPrices,
+  FuturesPricesQuery,
+  FuturesSource,
+} from './futures-answers.js';

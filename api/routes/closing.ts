@@ -1,30 +1,12 @@
 import type { FastifyPluginAsync } from 'fastify';
-import {
-  closingSnapshotSchema,
-  clvGroupSchema,
-  evHistoryRowSchema,
-  historicalEventSchema,
-  presentEvHistory,
-  presentHistoricalDay,
-} from '../contract/closing.js';
-import {
-  authErrorResponses,
-  csvParam,
-  dataEnvelope,
-  errorResponse,
-  pagination,
-  paginatedEnvelope,
-  pagingParams,
-} from '../contract/common.js';
+import { TIERS } from '../../schemas/index.js';
+import { closingSnapshotSchema, clvGroupSchema, evHistoryRowSchema, historicalEventSchema } from '../contract/closing.js';
+import { authErrorResponses, csvParam, dataEnvelope, errorResponse, paginatedEnvelope, pagingParams } from '../contract/common.js';
 import type { AppDeps } from '../deps.js';
-import { ApiError } from '../errors.js';
-import { requireFeature, tierOf } from '../plugins/auth.js';
-import { CLV_GROUPS, closingLinesOfDay, evHistory } from '../history/queries.js';
-import { DAY_MS, closingLines, clvHistory, fromStore, parseDay, requireTierOf } from '../queries/index.js';
-import type { ClosingLinesQuery, ClvQuery } from '../queries/index.js';
-
-/** How far back the closing history reaches (COMPAT §8): 30 days from Sharp. */
-const HISTORICAL_CLOSING_DAYS = 30;
+import { tierOf } from '../plugins/auth.js';
+import { CLV_GROUPS } from '../history/queries.js';
+import { closingLines, clvHistory, evHistoryList, historicalClosingLines } from '../queries/index.js';
+import type { ClosingLinesQuery, ClvQuery, EvHistoryListQuery, HistoricalClosingQuery } from '../queries/index.js';
 
 const meta = (extra: Record<string, unknown>): object => ({
   type: 'object',
@@ -38,8 +20,6 @@ const idPattern = '^[A-Za-z0-9][A-Za-z0-9_.:-]*$';
  * +EV opportunities (Sharp+), all read from ClickHouse: a store that cannot answer gives 503.
  */
 export const closingRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { deps }) => {
-  const { store, catalog, clock } = deps;
-
   app.get<{ Querystring: ClosingLinesQuery }>(
     '/odds/closing',
     {
@@ -77,14 +57,13 @@ export const closingRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, 
     },
   );
 
-  app.get<{ Querystring: { date: string; sport: string; league: string } }>(
+  app.get<{ Querystring: HistoricalClosingQuery }>(
     '/historical/odds/closing',
     {
       schema: {
         tags: ['closing'],
         summary: 'Closing lines of a league on a day',
-        description:
-          'Closing lines of every event of `league` that started on `date` (UTC), by event and book. Sharp tier or higher; dates more than 30 days back need a higher window (403).',
+        description: `Closing lines of every event of \`league\` that started on \`date\` (UTC), by event and book. Sharp tier or higher; dates more than ${TIERS.sharp.closingHistoryDays} days back need a higher window (403).`,
         querystring: {
           type: 'object',
           required: ['date', 'sport', 'league'],
@@ -115,29 +94,7 @@ export const closingRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, 
         },
       },
     },
-    async (request) => {
-      requireTierOf(tierOf(request), 'sharp', 'Historical closing lines');
-      const { date, sport, league } = request.query;
-      const day = parseDay('date', date);
-      const today = Math.floor(clock.now() / DAY_MS) * DAY_MS;
-      if (day < today - HISTORICAL_CLOSING_DAYS * DAY_MS)
-        throw new ApiError(
-          'feature_required',
-          `Historical closing lines reach ${HISTORICAL_CLOSING_DAYS} days back; ${date} is outside the window`,
-        );
-      const rows = await fromStore(() => closingLinesOfDay(store, date, sport.toLowerCase(), league.toLowerCase()));
-      const { events, totalLines } = presentHistoricalDay(catalog, rows);
-      return {
-        success: true,
-        data: { date, sport, league, events, total_events: events.length, total_lines: totalLines },
-        meta: {
-          source: 'closing_odds',
-          tier_window_days: HISTORICAL_CLOSING_DAYS,
-          filters: { date, sport, league },
-          updated_at: new Date(clock.now()).toISOString(),
-        },
-      };
-    },
+    async (request) => historicalClosingLines(deps, tierOf(request), request.query),
   );
 
   app.get<{ Querystring: ClvQuery }>(
@@ -146,8 +103,7 @@ export const closingRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, 
       schema: {
         tags: ['closing'],
         summary: 'Closing-line value of +EV opportunities',
-        description:
-          'Every +EV opportunity detected before its event started, graded against the close: CLV % = (closing no-vig probability x entry decimal - 1) x 100, and win/loss/push where a final score settled it. Grouped by one dimension. Sharp tier or higher; the range is clamped to the tier window (Sharp 365 days, Enterprise unlimited) on the event start.',
+        description: `Every +EV opportunity detected before its event started, graded against the close: CLV % = (closing no-vig probability x entry decimal - 1) x 100, and win/loss/push where a final score settled it. Grouped by one dimension. Sharp tier or higher; the range is clamped to the tier window (Sharp ${TIERS.sharp.clvWindowDays} days, Enterprise unlimited) on the event start.`,
         querystring: {
           type: 'object',
           properties: {
@@ -184,19 +140,7 @@ export const closingRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, 
     async (request) => clvHistory(deps, tierOf(request), request.query),
   );
 
-  app.get<{
-    Querystring: {
-      from?: string;
-      to?: string;
-      event?: string;
-      sport?: string;
-      league?: string;
-      sportsbook?: string;
-      graded?: boolean;
-      limit: number;
-      offset: number;
-    };
-  }>(
+  app.get<{ Querystring: EvHistoryListQuery }>(
     '/opportunities/ev/history',
     {
       schema: {
@@ -224,32 +168,6 @@ export const closingRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, 
         },
       },
     },
-    async (request) => {
-      requireFeature(request, 'ev');
-      const q = request.query;
-      const now = clock.now();
-      const from = q.from === undefined ? now - 7 * DAY_MS : parseDay('from', q.from);
-      const to = q.to === undefined ? now + 1 : parseDay('to', q.to) + (/^\d{4}-\d{2}-\d{2}$/.test(q.to) ? DAY_MS : 0);
-      const { rows, total } = await fromStore(() =>
-        evHistory(store, {
-          from,
-          to,
-          event: q.event ?? null,
-          sport: q.sport ?? null,
-          league: q.league ?? null,
-          sportsbook: q.sportsbook ?? null,
-          graded: q.graded ?? null,
-          limit: q.limit,
-          offset: q.offset,
-        }),
-      );
-      const data = rows.map(presentEvHistory);
-      return {
-        success: true,
-        data,
-        pagination: pagination(q.limit, q.offset, total),
-        meta: { total, count: data.length, source: 'opportunities', updated_at: new Date(now).toISOString() },
-      };
-    },
+    async (request) => evHistoryList(deps, tierOf(request), request.query),
   );
 };

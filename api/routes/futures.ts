@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { FUTURE_TYPES, TIERS, selectBooks } from '../../schemas/index.js';
+import { FUTURE_TYPES } from '../../schemas/index.js';
 import {
   futureEvSchema,
   futureMarketSchema,
@@ -11,44 +11,17 @@ import {
 import {
   authErrorResponses,
   countMetaSchema,
-  csv,
   csvParam,
   dataEnvelope,
   pagination,
   paginatedEnvelope,
   pagingParams,
 } from '../contract/common.js';
-import { bookSelectionError } from '../contract/filters.js';
 import type { AppDeps } from '../deps.js';
-import { ApiError } from '../errors.js';
-import { requireFeature, tierOf } from '../plugins/auth.js';
-import { futuresEv, futuresOdds, listFutures } from '../queries/index.js';
-import type { Catalog } from '../views/catalog.js';
+import { tierOf } from '../plugins/auth.js';
+import { futuresEvList, futuresMarkets, futuresPrices } from '../queries/index.js';
+import type { FuturesEvListQuery, FuturesMarketsQuery, FuturesPricesQuery, FuturesSource } from '../queries/index.js';
 import { FuturesBoard } from '../views/futures-board.js';
-
-const bad = (field: string, message: string): ApiError => new ApiError('invalid_request', `Invalid query parameter '${field}': ${message}`);
-
-/** Unknown ids are a typo, not an empty answer: 400 naming the parameter. */
-function known(field: string, values: Set<string> | undefined, has: (id: string) => boolean, what: string): Set<string> | undefined {
-  for (const v of values ?? []) if (!has(v)) throw bad(field, `unknown ${what} '${v}'`);
-  return values;
-}
-
-interface MarketFilterQuery {
-  sport?: string;
-  league?: string;
-  future_type?: string;
-}
-
-function marketFilters(q: MarketFilterQuery, catalog: Catalog): { sports?: Set<string>; leagues?: Set<string>; futureTypes?: Set<string> } {
-  const types = csv(q.future_type);
-  for (const t of types ?? [])
-    if (!(FUTURE_TYPES as readonly string[]).includes(t))
-      throw bad('future_type', `expected one of ${FUTURE_TYPES.join(', ')}, got '${t}'`);
-  const sports = known('sport', csv(q.sport), (id) => catalog.sports.has(id), 'sport');
-  const leagues = known('league', csv(q.league), (id) => catalog.leagues.has(id), 'league');
-  return { ...(sports ? { sports } : {}), ...(leagues ? { leagues } : {}), ...(types ? { futureTypes: types } : {}) };
-}
 
 const idPattern = '^[A-Za-z0-9][A-Za-z0-9_.,-]*$';
 const marketParams = {
@@ -65,17 +38,10 @@ const marketParams = {
  */
 export const futuresRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { deps }) => {
   const board = deps.futures ?? new FuturesBoard();
-  const { catalog } = deps;
-  const allBooks = (): ReturnType<Catalog['books']['values']> => catalog.books.values();
-  const booksFor = (tier: ReturnType<typeof tierOf>, requested: Set<string> | undefined): Set<string> => {
-    known('sportsbook', requested, (id) => catalog.books.has(id), 'sportsbook');
-    const selection = selectBooks(tier, [...allBooks()], requested);
-    if (!selection.ok) throw bookSelectionError(tier, selection);
-    return selection.books;
-  };
+  const src: FuturesSource = { futures: board, catalog: deps.catalog };
   const updatedAt = (): string | null => (board.lastUpdate === null ? null : new Date(board.lastUpdate).toISOString());
 
-  app.get<{ Querystring: MarketFilterQuery & { sportsbook?: string; limit: number; offset: number } }>(
+  app.get<{ Querystring: FuturesMarketsQuery & { limit: number; offset: number } }>(
     '/futures',
     {
       config: { keyless: true },
@@ -111,8 +77,7 @@ export const futuresRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, 
     },
     async (request) => {
       const q = request.query;
-      const books = known('sportsbook', csv(q.sportsbook), (id) => catalog.books.has(id), 'sportsbook');
-      const markets = listFutures(board, { ...marketFilters(q, catalog), ...(books ? { books } : {}), delayMs: 0 });
+      const markets = futuresMarkets(src, null, q);
       const page = markets.slice(q.offset, q.offset + q.limit);
       return {
         success: true,
@@ -122,17 +87,7 @@ export const futuresRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, 
     },
   );
 
-  app.get<{
-    Querystring: {
-      future_id?: string;
-      market?: string;
-      sportsbook?: string;
-      sport?: string;
-      league?: string;
-      limit: number;
-      offset: number;
-    };
-  }>(
+  app.get<{ Querystring: FuturesPricesQuery & { limit: number; offset: number } }>(
     '/futures/odds',
     {
       schema: {
@@ -172,31 +127,18 @@ export const futuresRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, 
     },
     async (request) => {
       const q = request.query;
-      const ids = csv(q.future_id ?? q.market);
-      if (!ids) throw new ApiError('invalid_request', "Missing required query parameter 'future_id'");
-      const tier = tierOf(request);
-      const books = booksFor(tier, csv(q.sportsbook));
-      const filters = marketFilters(q, catalog);
-      const delaySeconds = TIERS[tier].dataDelaySeconds;
-      const rows = futuresOdds(board, { futureIds: ids, books, ...filters, delayMs: delaySeconds * 1000 });
-      const withFair = TIERS[tier].features.includes('ev');
+      const { rows, missing, delaySeconds, withFair } = futuresPrices(src, tierOf(request), q);
       const page = rows.slice(q.offset, q.offset + q.limit);
-      const present = new Set(rows.map((r) => r.quote.futureId));
       return {
         success: true,
         data: page.map((r) => presentFutureOdds(r, withFair)),
         pagination: pagination(q.limit, q.offset, rows.length),
-        meta: {
-          count: page.length,
-          total: rows.length,
-          missing: [...ids].filter((id) => !present.has(id)).sort(),
-          data_delay_seconds: delaySeconds,
-        },
+        meta: { count: page.length, total: rows.length, missing, data_delay_seconds: delaySeconds },
       };
     },
   );
 
-  app.get<{ Querystring: MarketFilterQuery & { future_id?: string; sportsbook?: string; min_ev?: number; limit: number; offset: number } }>(
+  app.get<{ Querystring: FuturesEvListQuery & { limit: number; offset: number } }>(
     '/futures/ev',
     {
       schema: {
@@ -218,16 +160,8 @@ export const futuresRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, 
       },
     },
     async (request) => {
-      requireFeature(request, 'ev');
       const q = request.query;
-      const books = booksFor(tierOf(request), csv(q.sportsbook));
-      const futureIds = csv(q.future_id);
-      const found = futuresEv(board, {
-        ...marketFilters(q, catalog),
-        books,
-        ...(futureIds ? { futureIds } : {}),
-        ...(q.min_ev === undefined ? {} : { minEv: q.min_ev }),
-      });
+      const found = futuresEvList(src, tierOf(request), q);
       const page = found.slice(q.offset, q.offset + q.limit);
       return {
         success: true,
