@@ -23,6 +23,7 @@ describe('public face of the odds math library', () => {
         'deVigPower',
         'deVigShin',
         'decimalToAmerican',
+        'decimalToAmericanUnsnapped',
         'decimalToProbability',
         'evPercent',
         'hold',

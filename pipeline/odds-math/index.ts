@@ -6,6 +6,7 @@ export {
   americanToDecimal,
   americanToProbability,
   decimalToAmerican,
+  decimalToAmericanUnsnapped,
   decimalToProbability,
   probabilityToAmerican,
   probabilityToDecimal,
