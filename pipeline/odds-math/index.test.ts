@@ -38,9 +38,11 @@ describe('public face of the odds math library', () => {
         'powerExponent',
         'probabilityToAmerican',
         'probabilityToDecimal',
+        'roundedStakes',
         'shinZ',
         'spreadMiddle',
         'totalsMiddle',
+        'wholeNumbersProbability',
       ].sort(),
     );
   });

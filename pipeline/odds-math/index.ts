@@ -36,5 +36,7 @@ export { marketWidth } from './width.js';
 export { normalCdf } from './normal.js';
 export { arbitrage } from './arbitrage.js';
 export type { ArbitrageResult } from './arbitrage.js';
-export { TYPICAL_MARGIN_SIGMA, middle, middleHitProbability, spreadMiddle, totalsMiddle } from './middles.js';
+export { roundedStakes } from './rounded-stakes.js';
+export type { RoundedStake } from './rounded-stakes.js';
+export { TYPICAL_MARGIN_SIGMA, middle, middleHitProbability, spreadMiddle, totalsMiddle, wholeNumbersProbability } from './middles.js';
 export type { MiddleLeg, MiddleMarket, MiddleModel, MiddleResult } from './middles.js';
