@@ -30,10 +30,12 @@ export {
 } from './devig.js';
 export type { DevigChoice, DevigMethod } from './devig.js';
 export { evPercent } from './ev.js';
+export { clvPercent } from './clv.js';
 export { kellyPercent } from './kelly.js';
 export { hold, impliedProbabilities, impliedSum, overround } from './hold.js';
 export { marketWidth } from './width.js';
 export { normalCdf } from './normal.js';
+export { roundedDecimalOdds, roundedImpliedProbability } from './rounded-prices.js';
 export { arbitrage } from './arbitrage.js';
 export type { ArbitrageResult } from './arbitrage.js';
 export { roundedStakes } from './rounded-stakes.js';
