@@ -10,7 +10,8 @@ import type {
   SelectionType,
 } from '../../schemas/index.js';
 import { confidenceScore, staleness } from '../../pipeline/opportunities/index.js';
-import { DEVIG_CHOICES, americanToDecimal, normalCdf } from '../../pipeline/odds-math/index.js';
+import { DEVIG_CHOICES, americanToDecimal, roundedStakes, wholeNumbersProbability } from '../../pipeline/odds-math/index.js';
+import type { RoundedStake } from '../../pipeline/odds-math/index.js';
 import { isMainLine } from '../views/main-lines.js';
 import type { MainLines } from '../views/main-lines.js';
 import type { Catalog } from '../views/catalog.js';
@@ -82,27 +83,12 @@ function freshness(o: Opportunity, now: number): { possibly_stale: boolean; olde
   return { possibly_stale: s.possiblyStale, oldest_odds_age_seconds: s.ageSeconds, warnings: s.warning ? [s.warning, ...kept] : kept };
 }
 
-/**
- * Stakes for a bankroll, in cents: proportional to the leg shares, rounded so that they add up
- * to the bankroll exactly (largest remainder), with what each leg returns if it wins.
- */
-export function stakesFor(legs: readonly OpportunityLeg[], bankroll: number): { stake: number; payout: number }[] {
-  const cents = Math.round(bankroll * 100);
-  const implied = legs.map((l) => 1 / americanToDecimal(l.priceAmerican));
-  const sum = implied.reduce((a, b) => a + b, 0);
-  const exact = implied.map((r) => (cents * r) / sum);
-  const floors = exact.map(Math.floor);
-  let left = cents - floors.reduce((a, b) => a + b, 0);
-  const order = exact.map((x, i) => ({ i, rest: x - Math.floor(x) })).sort((a, b) => b.rest - a.rest || a.i - b.i);
-  for (const { i } of order) {
-    if (left <= 0) break;
-    floors[i] = (floors[i] ?? 0) + 1;
-    left--;
-  }
-  return legs.map((l, i) => {
-    const stake = (floors[i] ?? 0) / 100;
-    return { stake, payout: r2(stake * americanToDecimal(l.priceAmerican)) };
-  });
+/** Stakes for a bankroll, in cents that add up to it exactly, with what each leg returns if it wins. */
+export function stakesFor(legs: readonly OpportunityLeg[], bankroll: number): RoundedStake[] {
+  return roundedStakes(
+    legs.map((l) => americanToDecimal(l.priceAmerican)),
+    bankroll,
+  );
 }
 
 function legOut(catalog: Catalog, o: Opportunity, l: OpportunityLeg, money?: { stake: number; payout: number }): Row {
@@ -217,13 +203,6 @@ export function keyNumbersOf(o: MiddleOpportunity): number[] {
   return o.windowOutcomes.filter((x) => list.includes(Math.abs(x)));
 }
 
-/** Model mass of whole-number results: each x takes the normal mass of [x - 0.5, x + 0.5]. */
-function massOf(outcomes: readonly number[], model: { mean: number; sigma: number }): number {
-  let p = 0;
-  for (const x of outcomes) p += normalCdf((x + 0.5 - model.mean) / model.sigma) - normalCdf((x - 0.5 - model.mean) / model.sigma);
-  return p;
-}
-
 /**
  * quality_score (0-100) of a middle, the reference's default order: model EV 40 points (-5 %
  * or worse 0, +5 % or better 40, linear), hit probability 30 (0 to 20 % and above, linear),
@@ -281,7 +260,7 @@ export function presentMiddle(catalog: Catalog, o: MiddleOpportunity, bankroll: 
     middle_numbers: o.windowOutcomes,
     middle_probability: o.hitProbability,
     key_numbers: keys,
-    key_number_probability: r6(massOf(keys, o.model)),
+    key_number_probability: r6(wholeNumbersProbability(keys, o.model.mean, o.model.sigma)),
     market_overround: r4((impliedSum - 1) * 100),
     expected_value: o.evPercent,
     roi_percentage: o.evPercent,

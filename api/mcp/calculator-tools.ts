@@ -3,6 +3,7 @@ import {
   americanToDecimal,
   arbitrage,
   decimalToAmerican,
+  decimalToProbability,
   deVig,
   evPercent,
   hold,
@@ -172,7 +173,7 @@ export const CALCULATOR_TOOLS: readonly ToolSpec[] = [
         ev_percent: r6(evPercent(p, d)),
         kelly_percent: r6(kellyPercent(p, d)),
         odds_decimal: r6(d),
-        implied_probability: r6(1 / d),
+        implied_probability: r6(decimalToProbability(d)),
         fair_probability: p,
         fair_odds_american: decimalToAmerican(1 / p),
       };

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { SELECTION_TYPES, TIERS, selectBooks } from '../../schemas/index.js';
-import { americanToDecimal, americanToProbability } from '../../pipeline/odds-math/index.js';
+import { roundedDecimalOdds, roundedImpliedProbability } from '../../pipeline/odds-math/index.js';
 import {
   authErrorResponses,
   csv,
@@ -200,8 +200,8 @@ export const eventHistoryRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = asy
         stat_category: r.stat_category,
         // Rounded as the board's rows are (4 and 6 places), so a chart's last point equals /odds.
         odds_american: r.odds_american === null ? null : Number(r.odds_american),
-        odds_decimal: r.odds_american === null ? null : Math.round(americanToDecimal(Number(r.odds_american)) * 1e4) / 1e4,
-        probability: r.odds_american === null ? null : Math.round(americanToProbability(Number(r.odds_american)) * 1e6) / 1e6,
+        odds_decimal: r.odds_american === null ? null : roundedDecimalOdds(Number(r.odds_american)),
+        probability: r.odds_american === null ? null : roundedImpliedProbability(Number(r.odds_american)),
         status: r.status,
         is_live: r.is_live === true || r.is_live === 1,
       }));

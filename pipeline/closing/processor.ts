@@ -12,7 +12,7 @@ import type {
   Opportunity,
   SelectionType,
 } from '../../schemas/index.js';
-import { americanToDecimal, americanToProbability, deVig } from '../odds-math/index.js';
+import { americanToDecimal, clvPercent, deVig, roundedDecimalOdds, roundedImpliedProbability } from '../odds-math/index.js';
 import { canonicalLine, familyKey, lineKey, outcomesOf, resolveOptions, round } from '../opportunities/index.js';
 import type { OpportunityOptions, ResolvedOptions } from '../opportunities/index.js';
 
@@ -296,8 +296,8 @@ export class ClosingProcessor {
         selection: r.selection,
         line: r.line,
         priceAmerican: r.priceAmerican,
-        priceDecimal: round(americanToDecimal(r.priceAmerican), 4),
-        impliedProbability: round(americanToProbability(r.priceAmerican), 6),
+        priceDecimal: roundedDecimalOdds(r.priceAmerican),
+        impliedProbability: roundedImpliedProbability(r.priceAmerican),
         bookNoVigProbability: ownFair && i >= 0 ? round(ownFair.power[i] ?? 0, 6) : null,
         noVig,
         referenceBooks: refs.map((x) => x.book),
@@ -345,7 +345,7 @@ export class ClosingProcessor {
       closingDevigBook: ref?.referenceBooks[0] ?? null,
       closingNoVigProbability: p,
       closingPriceAmerican: own?.priceAmerican ?? null,
-      clvPercent: p === null ? null : round((p * americanToDecimal(o.priceAmerican) - 1) * 100, 4),
+      clvPercent: p === null ? null : round(clvPercent(p, americanToDecimal(o.priceAmerican)), 4),
       result: entry.grade?.result ?? null,
       gradedAt: now,
     };

@@ -4,6 +4,7 @@ import {
   americanToDecimal,
   americanToProbability,
   decimalToAmerican,
+  decimalToAmericanUnsnapped,
   decimalToProbability,
   probabilityToAmerican,
   probabilityToDecimal,
@@ -64,6 +65,34 @@ describe('decimal to American', () => {
     // (2.005 - 1) * 100 is 100.49999999999999 in binary floating point.
     expect(decimalToAmerican(2.005)).toBe(101);
     expect(decimalToAmerican(1.8)).toBe(-125);
+  });
+});
+
+describe("decimal to American, unsnapped (the feed's conversion of wire prices)", () => {
+  it('agrees with decimalToAmerican away from the edges', () => {
+    for (const d of [4, 1.4, 2, 1.91, 1.95, 2.87, 1.8, 1.5, 2.5, 21, 101]) {
+      expect(decimalToAmericanUnsnapped(d)).toBe(decimalToAmerican(d));
+    }
+    expect(decimalToAmericanUnsnapped(101)).toBe(10000);
+  });
+
+  it('rounds the raw float: 2.005 is +100 where decimalToAmerican snaps it to +101', () => {
+    // (2.005 - 1) * 100 is 100.49999999999999 in binary floating point.
+    expect(decimalToAmericanUnsnapped(2.005)).toBe(100);
+    expect(decimalToAmerican(2.005)).toBe(101);
+  });
+
+  it('gives -100 just under 2.0, where decimalToAmerican reports even money as +100', () => {
+    expect(decimalToAmericanUnsnapped(1.999)).toBe(-100);
+    expect(decimalToAmerican(1.999)).toBe(100);
+    expect(decimalToAmericanUnsnapped(1.9999999)).toBe(-100);
+  });
+
+  it('gives null for a price that is not decimal odds, where decimalToAmerican throws', () => {
+    for (const bad of [1, 0.5, 0, -2, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY]) {
+      expect(decimalToAmericanUnsnapped(bad)).toBeNull();
+      expect(() => decimalToAmerican(bad)).toThrow(RangeError);
+    }
   });
 });
 

@@ -14,6 +14,9 @@
  * Invalid input (American strictly between -100 and +100, decimal <= 1, probability outside the
  * open interval (0, 1), NaN or infinities) throws a RangeError. Feeds validate prices before they
  * reach this module, so a bad value here is a programmer error, not data to be tolerated.
+ *
+ * decimalToAmericanUnsnapped is the one exception to these rules: the feed's own conversion of
+ * wire prices, kept as it was (see there).
  */
 
 export function assertAmerican(american: number): void {
@@ -51,6 +54,18 @@ export function decimalToAmerican(decimalOdds: number): number {
   assertDecimal(decimalOdds);
   if (decimalOdds >= 2) return roundAmerican((decimalOdds - 1) * 100);
   return roundAmerican(-100 / (decimalOdds - 1));
+}
+
+/**
+ * Decimal odds to American as The Odds API feed has always converted a decimal wire price, which
+ * the recordings and the ticks stored from them depend on. It differs from decimalToAmerican in
+ * three ways, all pinned by tests: an invalid price (<= 1, NaN, infinite) gives null instead of
+ * throwing, since a feed counts and drops bad data; the raw float is rounded as it is, not
+ * snapped first (2.005 gives +100, not +101); and a price just under 2.0 gives -100, not +100.
+ */
+export function decimalToAmericanUnsnapped(decimalOdds: number): number | null {
+  if (!Number.isFinite(decimalOdds) || decimalOdds <= 1) return null;
+  return decimalOdds >= 2 ? Math.round((decimalOdds - 1) * 100) : -Math.round(100 / (decimalOdds - 1));
 }
 
 export function americanToProbability(american: number): number {

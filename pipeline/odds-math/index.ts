@@ -6,6 +6,7 @@ export {
   americanToDecimal,
   americanToProbability,
   decimalToAmerican,
+  decimalToAmericanUnsnapped,
   decimalToProbability,
   probabilityToAmerican,
   probabilityToDecimal,
@@ -29,11 +30,15 @@ export {
 } from './devig.js';
 export type { DevigChoice, DevigMethod } from './devig.js';
 export { evPercent } from './ev.js';
+export { clvPercent } from './clv.js';
 export { kellyPercent } from './kelly.js';
 export { hold, impliedProbabilities, impliedSum, overround } from './hold.js';
 export { marketWidth } from './width.js';
 export { normalCdf } from './normal.js';
+export { roundedDecimalOdds, roundedImpliedProbability } from './rounded-prices.js';
 export { arbitrage } from './arbitrage.js';
 export type { ArbitrageResult } from './arbitrage.js';
-export { TYPICAL_MARGIN_SIGMA, middle, middleHitProbability, spreadMiddle, totalsMiddle } from './middles.js';
+export { roundedStakes } from './rounded-stakes.js';
+export type { RoundedStake } from './rounded-stakes.js';
+export { TYPICAL_MARGIN_SIGMA, middle, middleHitProbability, spreadMiddle, totalsMiddle, wholeNumbersProbability } from './middles.js';
 export type { MiddleLeg, MiddleMarket, MiddleModel, MiddleResult } from './middles.js';

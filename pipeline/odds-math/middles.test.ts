@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import { americanToDecimal } from './conversions.js';
-import { TYPICAL_MARGIN_SIGMA, middle, middleHitProbability, spreadMiddle, totalsMiddle } from './middles.js';
+import { TYPICAL_MARGIN_SIGMA, middle, middleHitProbability, spreadMiddle, totalsMiddle, wholeNumbersProbability } from './middles.js';
 
 // Expected probabilities were computed independently with Python's math.erfc:
 // Phi(z) = erfc(-z / sqrt 2) / 2. The standard deviations are the published ones in
@@ -254,5 +254,27 @@ describe('middle properties', () => {
         expect(middleHitProbability(44.5 + shift, 47.5 + shift, 46 + shift, sigma)).toBeCloseTo(base, 12);
       }),
     );
+  });
+});
+
+describe('probability of whole-number outcomes', () => {
+  it('gives each whole number the normal mass of [x - 0.5, x + 0.5]', () => {
+    expect(wholeNumbersProbability([0], 0, 1)).toBe(0.38292492254802607);
+    expect(wholeNumbersProbability([3], 0, TYPICAL_MARGIN_SIGMA.nfl)).toBe(0.02811147009697368);
+  });
+
+  it('adds the outcomes up, and is 0 for none', () => {
+    expect(wholeNumbersProbability([-3, 3, 7], -2.5, TYPICAL_MARGIN_SIGMA.nfl)).toBe(0.07811337391140777);
+    expect(wholeNumbersProbability([], 1, 2)).toBe(0);
+  });
+
+  it('agrees with the hit probability of the window the outcomes fill, without key-number weights', () => {
+    const window = [45, 46, 47];
+    expect(wholeNumbersProbability(window, 46.5, 10)).toBeCloseTo(middleHitProbability(44.5, 47.5, 46.5, 10), 12);
+  });
+
+  it('throws a RangeError for a sigma that is not positive or a mean that is not finite', () => {
+    expect(() => wholeNumbersProbability([3], 0, 0)).toThrow(RangeError);
+    expect(() => wholeNumbersProbability([3], Number.NaN, 1)).toThrow(RangeError);
   });
 });

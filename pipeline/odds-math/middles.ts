@@ -90,9 +90,14 @@ interface Distribution {
   range(a: number, b: number): number;
 }
 
+/** Normal mass of [x - 0.5, x + 0.5]: the unweighted probability of the whole number x. */
+function wholeNumberMass(x: number, mean: number, sigma: number): number {
+  return normalCdf((x + 0.5 - mean) / sigma) - normalCdf((x - 0.5 - mean) / sigma);
+}
+
 function integerDistribution(mean: number, sigma: number, keyNumberWeights: readonly (readonly [number, number])[]): Distribution {
   const cdf = (x: number): number => normalCdf((x - mean) / sigma);
-  const base = (x: number): number => cdf(x + 0.5) - cdf(x - 0.5);
+  const base = (x: number): number => wholeNumberMass(x, mean, sigma);
   const weights = new Map<number, number>();
   for (const [outcome, weight] of keyNumberWeights) {
     if (!Number.isInteger(outcome) || !Number.isFinite(weight) || weight < 0) {
@@ -124,6 +129,12 @@ function assertFinite(name: string, value: number): void {
   }
 }
 
+function assertSigma(sigma: number): void {
+  if (!Number.isFinite(sigma) || sigma <= 0) {
+    throw new RangeError(`sigma must be a finite number greater than 0, got ${String(sigma)}`);
+  }
+}
+
 /**
  * Model probability that lowerBound < X < upperBound (both legs win). Zero when the bounds do not
  * leave a window.
@@ -139,9 +150,7 @@ export function middleHitProbability(
   assertFinite('lower bound', lowerBound);
   assertFinite('upper bound', upperBound);
   assertFinite('mean', mean);
-  if (!Number.isFinite(sigma) || sigma <= 0) {
-    throw new RangeError(`sigma must be a finite number greater than 0, got ${String(sigma)}`);
-  }
+  assertSigma(sigma);
   if (upperBound <= lowerBound) return 0;
   if (!integerScores) {
     if (keyNumberWeights.length > 0) {
@@ -153,6 +162,18 @@ export function middleHitProbability(
   const last = Math.ceil(upperBound) - 1;
   if (first > last) return 0;
   return integerDistribution(mean, sigma, keyNumberWeights).range(first, last);
+}
+
+/**
+ * Model probability that the outcome is one of the given whole numbers (each once), without
+ * key-number weights: how often a middle's window lands on key numbers, say.
+ */
+export function wholeNumbersProbability(outcomes: readonly number[], mean: number, sigma: number): number {
+  assertFinite('mean', mean);
+  assertSigma(sigma);
+  let p = 0;
+  for (const x of outcomes) p += wholeNumberMass(x, mean, sigma);
+  return p;
 }
 
 function evaluateMiddle(lower: number, upper: number, legA: MiddleLeg, legB: MiddleLeg, model: MiddleModel): MiddleResult {

@@ -1,7 +1,7 @@
 import { hash } from 'node:crypto';
 import { oddsRowKey, upgradeOddsChange } from '../../schemas/index.js';
 import type { OddsChange, OddsRow, OddsTick } from '../../schemas/index.js';
-import { americanToDecimal, americanToProbability } from '../odds-math/index.js';
+import { roundedDecimalOdds, roundedImpliedProbability } from '../odds-math/index.js';
 
 /**
  * Latest price per (event, market, participant, selection, line, book). Every change, a
@@ -74,8 +74,8 @@ export class SnapshotProcessor {
       participant: tick.participant,
       statCategory: tick.statCategory,
       priceAmerican: tick.priceAmerican,
-      priceDecimal: round(americanToDecimal(tick.priceAmerican), 4),
-      probability: round(americanToProbability(tick.priceAmerican), 6),
+      priceDecimal: roundedDecimalOdds(tick.priceAmerican),
+      probability: roundedImpliedProbability(tick.priceAmerican),
       ts: tick.ts,
       isLive: tick.isLive,
       bookEventId: tick.bookEventId,
@@ -92,9 +92,4 @@ export class SnapshotProcessor {
 function rowId(key: string): string {
   // One-shot hashing: 1.6-6x faster per key than createHash().update().digest() (a noisy, loaded machine).
   return hash('sha1', key, 'hex').slice(0, 16);
-}
-
-function round(x: number, digits: number): number {
-  const f = 10 ** digits;
-  return Math.round(x * f) / f;
 }

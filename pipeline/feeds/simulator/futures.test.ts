@@ -3,7 +3,7 @@ import { LEAGUES, SPORTSBOOKS, TEAMS } from '../../../schemas/index.js';
 import type { RawFutures } from '../../../schemas/index.js';
 import { ManualClock } from '../../clock.js';
 import { FuturesNormalizer } from '../../futures/index.js';
-import { americanToProbability } from './pricing.js';
+import { americanToProbability } from '../../odds-math/index.js';
 import { MarketSimulator } from './simulator.js';
 
 const T0 = Date.UTC(2026, 10, 22, 12);

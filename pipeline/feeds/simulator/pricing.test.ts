@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { americanToProbability, negate, priceOutcomes, probabilityToAmerican, snapToGrid } from './pricing.js';
+import { americanToProbability } from '../../odds-math/index.js';
+import { negate, priceOutcomes, probabilityToAmerican, snapToGrid } from './pricing.js';
 
 describe('probabilityToAmerican', () => {
   it('prices even money as +100, never -100', () => {

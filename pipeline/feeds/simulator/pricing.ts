@@ -12,10 +12,6 @@ export function logistic(x: number): number {
   return 1 / (1 + Math.exp(-x));
 }
 
-export function americanToProbability(american: number): number {
-  return american > 0 ? 100 / (american + 100) : -american / (100 - american);
-}
-
 /**
  * Price increments as books use them: fine near even money, coarser on long odds (nobody
  * posts +1237). `cents` is the book's increment near even money (1 for sharps, 5 or 10 soft).

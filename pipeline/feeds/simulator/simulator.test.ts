@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { LEAGUES, type LeagueDef, type RawTick, SPORTSBOOKS } from '../../../schemas/index.js';
 import { ManualClock } from '../../clock.js';
 import { type MarketSimulatorOptions, MarketSimulator, type QuoteView, syntheticTeams } from './index.js';
-import { americanToProbability } from './pricing.js';
+import { americanToProbability } from '../../odds-math/index.js';
 import { inSeason, monthOf } from './schedule.js';
 
 const NOVEMBER = Date.UTC(2026, 10, 21, 4, 35);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { LEAGUES, type RawSplits } from '../../../schemas/index.js';
 import { ManualClock } from '../../clock.js';
 import { MarketSimulator, type QuoteView, syntheticTeams } from './index.js';
-import { americanToProbability } from './pricing.js';
+import { americanToProbability } from '../../odds-math/index.js';
 import { popularity } from './splits.js';
 
 const NOVEMBER = Date.UTC(2026, 10, 21, 4, 35);

@@ -8,7 +8,7 @@ export { ReplayFeed } from './replay-feed.js';
 export type { ReplayFeedOptions, ReplayProgress, ReplayStats } from './replay-feed.js';
 export { mapSnapshot, EMPTY_STATE, rowKey } from './snapshot-diff.js';
 export type { DiffState, DiffRow, MapSnapshotOptions, SnapshotResult } from './snapshot-diff.js';
-export { mapSportKey, mapBookmakerKey, mapMarketKey, mapOutcome, toAmerican, decimalToAmerican, KNOWN_BOOKMAKER_KEYS } from './mapping.js';
+export { mapSportKey, mapBookmakerKey, mapMarketKey, mapOutcome, toAmerican, KNOWN_BOOKMAKER_KEYS } from './mapping.js';
 export type { LeagueRef, BookRef, MarketSpec, OutcomeShape, PriceFormat } from './mapping.js';
 export { emptyStats, mergeStats } from './stats.js';
 export type { MappingStats, MalformedCounts } from './stats.js';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SPORTSBOOKS } from '../../../schemas/index.js';
-import { KNOWN_BOOKMAKER_KEYS, decimalToAmerican, mapBookmakerKey, mapMarketKey, mapSportKey, toAmerican } from './mapping.js';
+import { decimalToAmericanUnsnapped } from '../../odds-math/index.js';
+import { KNOWN_BOOKMAKER_KEYS, mapBookmakerKey, mapMarketKey, mapSportKey, toAmerican } from './mapping.js';
 
 describe('sport keys', () => {
   it('maps league keys to our league and its sport', () => {
@@ -85,7 +86,7 @@ describe('prices', () => {
     expect(toAmerican(2.5)).toBe(150);
     expect(toAmerican(2)).toBe(100);
     expect(toAmerican(21)).toBe(2000);
-    expect(decimalToAmerican(1.5)).toBe(-200);
+    expect(decimalToAmericanUnsnapped(1.5)).toBe(-200);
   });
 
   it('rejects prices that are neither', () => {
@@ -93,6 +94,12 @@ describe('prices', () => {
     expect(toAmerican(-50)).toBeNull();
     expect(toAmerican(0)).toBeNull();
     expect(toAmerican(1.91, 'american')).toBeNull();
+  });
+
+  it('converts decimal wire prices as it always has at the edges: no snapping, -100 just under 2.0', () => {
+    expect(toAmerican(2.005)).toBe(100);
+    expect(toAmerican(1.999)).toBe(-100);
+    expect(toAmerican(Number.NaN)).toBeNull();
   });
 
   it('reads every price as decimal when told so', () => {

@@ -1,5 +1,6 @@
 import { LEAGUES, SPORTSBOOKS } from '../../../schemas/index.js';
 import type { MarketId } from '../../../schemas/index.js';
+import { decimalToAmericanUnsnapped } from '../../odds-math/index.js';
 import type { WireOutcome } from './wire.js';
 
 /**
@@ -187,12 +188,6 @@ export function mapOutcome(shape: OutcomeShape, o: WireOutcome): MappedOutcome |
 
 export type PriceFormat = 'american' | 'decimal' | 'auto';
 
-/** Decimal odds to American: d >= 2 -> +round((d-1)*100), d < 2 -> -round(100/(d-1)). */
-export function decimalToAmerican(decimal: number): number | null {
-  if (!Number.isFinite(decimal) || decimal <= 1) return null;
-  return decimal >= 2 ? Math.round((decimal - 1) * 100) : -Math.round(100 / (decimal - 1));
-}
-
 /**
  * A price in American odds. With `auto` (the default), an integer of magnitude >= 100 is
  * American; anything else above 1 (a fraction, or an integer below 100, which no American price
@@ -200,9 +195,9 @@ export function decimalToAmerican(decimal: number): number | null {
  */
 export function toAmerican(price: number, format: PriceFormat = 'auto'): number | null {
   if (!Number.isFinite(price)) return null;
-  if (format === 'decimal') return decimalToAmerican(price);
+  if (format === 'decimal') return decimalToAmericanUnsnapped(price);
   const american = Number.isInteger(price) && Math.abs(price) >= 100;
   if (american) return price;
   if (format === 'american') return null;
-  return decimalToAmerican(price);
+  return decimalToAmericanUnsnapped(price);
 }
