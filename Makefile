@@ -7,7 +7,12 @@ PORT ?= 8080
 config-doc: install
 	npx tsx runtime/render-settings.ts README.md
 
-.PHONY: up down config-doc run test test-security typecheck lint unit build bench bench-check bench-baseline test-long replay clean install system-deps key web-build screenshots
+# The web screen's API types (web/src/api-types.generated.ts) are generated from the OpenAPI
+# document the route schemas make; a test fails while the committed file is stale.
+web-api-types: install
+	$(NPM) run --silent web:api-types
+
+.PHONY: up down config-doc web-api-types run test test-security typecheck lint unit build bench bench-check bench-baseline test-long replay clean install system-deps key web-build screenshots
 
 # Install only when the manifest or lockfile changed since the last install. Not `npm ci`:
 # chdb lists per-platform binaries as optional dependencies, some of which the registry does

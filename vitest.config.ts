@@ -32,6 +32,7 @@ export default defineConfig({
             'runtime/**/*.test.ts',
             'test/**/*.test.ts',
             'bench/**/*.test.ts',
+            'scripts/**/*.test.ts',
           ],
           exclude: [...configDefaults.exclude, ...long],
         },

@@ -26,7 +26,7 @@ import { oddsBatchRoutes } from './routes/odds-batch.js';
 import { opportunitiesRoutes } from './routes/opportunities.js';
 import { accountRoutes } from './routes/account.js';
 import type { AccountStreams } from './routes/account.js';
-import { TIERS } from '../schemas/index.js';
+import { TIERS, settingDefault } from '../schemas/index.js';
 import { deepLinkBatchRoutes, deepLinkRoutes } from './routes/deeplinks.js';
 import { DeepLinkResolver, RowIdIndex, templateOrigins } from './deeplinks/index.js';
 import { OpportunityBoard } from './views/opportunity-board.js';
@@ -143,8 +143,10 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
   });
   await app.register(errorsPlugin);
   await app.register(cookie);
-  const sessions = new SessionAuth(new SessionStore(appDeps.sessionTtlMs ?? 12 * 3_600_000), deps.keys, (header) =>
-    app.parseCookie(header),
+  const sessions = new SessionAuth(
+    new SessionStore(appDeps.sessionTtlMs ?? settingDefault('SESSION_HOURS') * 3_600_000),
+    deps.keys,
+    (header) => app.parseCookie(header),
   );
   // Streams and MCP sessions hold their key's access here, so whatever ends a key or a browser session ends them too.
   const access = new AccessLeases(deps.keys, Date.now, undefined, (err) =>

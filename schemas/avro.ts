@@ -7,9 +7,26 @@ import type { TopicName } from './topics.js';
  * previous one wrote: add fields with defaults, never remove or retype one). Times are epoch
  * milliseconds (long), prices American (int), percentages and probabilities doubles. Market,
  * selection and status ids are strings, not Avro enums, so that adding one stays compatible.
- * A test walks `TOPICS`: a topic added without a schema here fails it.
+ * A test walks `TOPICS`: a topic added without a schema here fails it; another holds each record's
+ * fields to the TypeScript type it carries (`avro-types.test.ts`), so a field added on one side only
+ * fails the typecheck.
  */
 export type AvroSchema = Record<string, unknown> | string | readonly unknown[];
+
+/** A field as `record` takes it: name, type and, for a field added later, its default. */
+type FieldSpec = readonly [string, AvroSchema, unknown?];
+
+/**
+ * A record schema, typed with its fields' names and types as written, so that a test can hold
+ * each record against the TypeScript type it carries (schemas/avro-types.test.ts).
+ */
+export type AvroRecord<F extends readonly FieldSpec[] = readonly FieldSpec[]> = {
+  type: 'record';
+  name: string;
+  namespace: string;
+  doc?: string;
+  fields: { -readonly [K in keyof F]: { name: F[K][0]; type: F[K][1]; default?: unknown } };
+};
 
 const S = 'string';
 const D = 'double';
@@ -18,7 +35,7 @@ const I = 'int';
 const B = 'boolean';
 const NS = 'platform.odds';
 
-function opt(type: AvroSchema): readonly unknown[] {
+function opt<const T extends AvroSchema>(type: T): ['null', T] {
   return ['null', type];
 }
 
@@ -26,7 +43,7 @@ function opt(type: AvroSchema): readonly unknown[] {
  * A record; nullable fields default to null so that a reader can add them later. A field added
  * to an existing record names its default as a third item (old records read as that value).
  */
-function record(name: string, fields: readonly (readonly [string, AvroSchema, unknown?])[], doc?: string): Record<string, unknown> {
+function record<const F extends readonly FieldSpec[]>(name: string, fields: F, doc?: string): AvroRecord<F> {
   return {
     type: 'record',
     name,
@@ -38,7 +55,7 @@ function record(name: string, fields: readonly (readonly [string, AvroSchema, un
         : Array.isArray(type) && type[0] === 'null'
           ? { name: field, type, default: null }
           : { name: field, type },
-    ),
+    ) as AvroRecord<F>['fields'],
   };
 }
 
@@ -134,7 +151,7 @@ const oddsChange = record(
   'The latest price of one row; row null: the row was removed (pulled); isActive false: suspended, price frozen.',
 );
 
-const PRICE_FIELDS: readonly (readonly [string, AvroSchema])[] = [
+const PRICE_FIELDS = [
   ['book', S],
   ['selection', S],
   ['line', opt(D)],
@@ -144,7 +161,7 @@ const PRICE_FIELDS: readonly (readonly [string, AvroSchema])[] = [
   ['rowId', S],
   ['bookEventId', S],
   ['selectionId', opt(S)],
-];
+] as const satisfies readonly FieldSpec[];
 const methodValues = record('EvMethodValues', [
   ['fairProbability', D],
   ['noVigOdds', D],
@@ -179,7 +196,7 @@ export const OPPORTUNITY_COMMON_FIELDS = [
 ] as const;
 
 /** Each kind's own fields, in the order the processors build them. */
-export const OPPORTUNITY_KIND_FIELDS: Record<string, readonly string[]> = {
+export const OPPORTUNITY_KIND_FIELDS = {
   ev: [
     'book',
     'selection',
@@ -213,7 +230,7 @@ export const OPPORTUNITY_KIND_FIELDS: Record<string, readonly string[]> = {
     'model',
   ],
   low_hold: ['line', 'holdPercent', 'impliedSum'],
-};
+} as const satisfies Record<string, readonly string[]>;
 
 const opportunity = record(
   'Opportunity',
@@ -391,7 +408,7 @@ const feedRecord = record(
 );
 
 /** What identifies a canonical futures market, on both futures topics. */
-const FUTURE_MARKET_FIELDS: readonly (readonly [string, AvroSchema])[] = [
+const FUTURE_MARKET_FIELDS = [
   ['futureId', S],
   ['name', S],
   ['sport', S],
@@ -401,7 +418,7 @@ const FUTURE_MARKET_FIELDS: readonly (readonly [string, AvroSchema])[] = [
   ['season', S],
   ['subjectTeamId', opt(S)],
   ['settlesAt', L],
-];
+] as const satisfies readonly FieldSpec[];
 
 const futuresQuote = record(
   'FuturesQuote',
@@ -580,7 +597,7 @@ const splitsSnapshot = record(
  * power play, outs: a different handful per sport, each optional) travels as JSON text, so that a
  * sport's new extra needs no schema change and absent stays distinct from null.
  */
-const SCOREBOARD: readonly (readonly [string, AvroSchema])[] = [
+const SCOREBOARD = [
   ['status', S],
   ['homeScore', D],
   ['awayScore', D],
@@ -590,7 +607,7 @@ const SCOREBOARD: readonly (readonly [string, AvroSchema])[] = [
   ['server', opt(S)],
   ['lastPlay', opt(S)],
   ['extras', S],
-];
+] as const satisfies readonly FieldSpec[];
 
 const rawGameState = record(
   'RawGameState',
@@ -655,7 +672,7 @@ const accountChange = record(
   'An account or an API key (its SHA-256, never the secret).',
 );
 
-export const AVRO_SCHEMAS: Record<TopicName, AvroSchema> = {
+export const AVRO_SCHEMAS = {
   'odds.ticks.raw': feedRecord,
   'odds.ticks': oddsTick,
   events: canonicalEvent,
@@ -680,4 +697,4 @@ export const AVRO_SCHEMAS: Record<TopicName, AvroSchema> = {
   gamestate: gameState,
   futures: futuresQuote,
   'futures.markets': futuresMarket,
-};
+} satisfies Record<TopicName, AvroSchema>;

@@ -11,6 +11,7 @@ export * from './topics.js';
 export * from './accounts.js';
 export * from './reference/index.js';
 export * from './tiers.js';
+export * from './settings.js';
 export * from './avro.js';
 export * from './health.js';
 export * from './http-limits.js';

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { settingDefault } from '../../schemas/index.js';
 import { clickHouseTime } from '../../pipeline/sinks/index.js';
 import type { OlapStore, StoreRow } from '../../pipeline/store/index.js';
 
@@ -57,7 +58,7 @@ export class UsageRecorder {
 
   constructor(private readonly options: UsageOptions) {
     this.now = options.now ?? Date.now;
-    this.timer = setInterval(() => void this.flush(), options.flushMs ?? 5000);
+    this.timer = setInterval(() => void this.flush(), options.flushMs ?? settingDefault('USAGE_FLUSH_MS'));
     this.timer.unref();
   }
 

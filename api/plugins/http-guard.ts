@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { ERROR_CODES, errorBody } from '../errors.js';
 import type { ErrorCode } from '../errors.js';
 import { HARDENING_HEADERS } from './hardening.js';
+import { settingDefault } from '../../schemas/index.js';
 import type { HttpLimits } from '../../schemas/index.js';
 
 /**
@@ -14,12 +15,12 @@ import type { HttpLimits } from '../../schemas/index.js';
  * Node answers before Fastify sees a request.
  */
 export const DEFAULT_HTTP_LIMITS: HttpLimits = {
-  requestTimeoutMs: 30_000,
-  headersTimeoutMs: 30_000,
-  keepAliveTimeoutMs: 72_000,
-  maxConnectionsPerAddress: 256,
-  shedEventLoopDelayMs: 200,
-  shedTurnBudgetMs: 50,
+  requestTimeoutMs: settingDefault('REQUEST_TIMEOUT_MS'),
+  headersTimeoutMs: settingDefault('HEADERS_TIMEOUT_MS'),
+  keepAliveTimeoutMs: settingDefault('KEEP_ALIVE_TIMEOUT_MS'),
+  maxConnectionsPerAddress: settingDefault('MAX_CONNECTIONS_PER_ADDRESS'),
+  shedEventLoopDelayMs: settingDefault('SHED_EVENT_LOOP_DELAY_MS'),
+  shedTurnBudgetMs: settingDefault('SHED_TURN_BUDGET_MS'),
 };
 
 /** Node checks request and header deadlines on an interval; a tenth of the timeout keeps them close. */

@@ -1,3 +1,4 @@
+import { settingDefault } from '../../schemas/index.js';
 import type { TierName } from '../../schemas/index.js';
 import { encode, frameText, render, wsMessage } from './frames.js';
 import type { FramePayload, FrameText, Rendered } from './frames.js';
@@ -91,11 +92,11 @@ export interface StreamHubOptions {
 }
 
 export const DEFAULT_STREAM_OPTIONS = {
-  replayFrames: 20_000,
-  replayMs: 120_000,
-  replayBytes: 256 * 1024 * 1024,
-  bufferBytes: 4 * 1024 * 1024,
-  heartbeatMs: 30_000,
+  replayFrames: settingDefault('STREAM_REPLAY_FRAMES'),
+  replayMs: settingDefault('STREAM_REPLAY_SECONDS') * 1000,
+  replayBytes: settingDefault('STREAM_REPLAY_MB') * 1024 * 1024,
+  bufferBytes: settingDefault('STREAM_BUFFER_KB') * 1024,
+  heartbeatMs: settingDefault('STREAM_HEARTBEAT_SECONDS') * 1000,
   snapshotTurnMs: SNAPSHOT_TURN_MS,
 } as const;
 

@@ -1,3 +1,4 @@
+import { settingDefault } from '../../schemas/index.js';
 import type { OddsRow } from '../../schemas/index.js';
 import { SUBS_PER_MS, compareLogTime } from './log-time.js';
 import type { LogTime } from './log-time.js';
@@ -9,7 +10,10 @@ export interface ChangeLogOptions {
   maxAgeMs: number;
 }
 
-export const DEFAULT_CHANGE_LOG: ChangeLogOptions = { maxChanges: 500_000, maxAgeMs: 15 * 60_000 };
+export const DEFAULT_CHANGE_LOG: ChangeLogOptions = {
+  maxChanges: settingDefault('DELTA_WINDOW_CHANGES'),
+  maxAgeMs: settingDefault('DELTA_WINDOW_MINUTES') * 60_000,
+};
 
 /** What a scan hands its visitor: the change that is the row's latest, and its place in the log. */
 export interface EffectiveChange {

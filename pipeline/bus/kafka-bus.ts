@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Kafka, logLevel } from 'kafkajs';
 import type { Admin, ConsumerRunConfig, Consumer as KafkaConsumer, KafkaMessage, Message, Producer as KafkaProducer } from 'kafkajs';
-import { TOPICS, TOPIC_CONFIGS } from '../../schemas/index.js';
+import { TOPICS, TOPIC_CONFIGS, settingDefault } from '../../schemas/index.js';
 import type { TopicConfig, TopicName, TopicValues } from '../../schemas/index.js';
 import type { Bus, BusRecord, Consumer, ConsumerOptions, OutgoingRecord, Producer, ReadScope, RecordBatch } from './bus.js';
 import { topicsOf } from './bus.js';
@@ -105,7 +105,7 @@ export class KafkaBus implements Bus {
     });
     this.configs = { ...TOPIC_CONFIGS, ...options.topics };
     this.lagRefreshMs = options.lagRefreshMs ?? 500;
-    this.sessionTimeoutMs = options.sessionTimeoutMs ?? 30_000;
+    this.sessionTimeoutMs = options.sessionTimeoutMs ?? settingDefault('KAFKA_SESSION_TIMEOUT_MS');
     this.codec = options.codec ?? jsonCodec;
     this.onRejoin = options.onRejoin ?? (() => undefined);
   }

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { settingDefault } from '../../schemas/index.js';
 import type { OlapStore, StoreRow } from '../store/index.js';
 import { StoreError } from '../store/index.js';
 import { forEachInSlices } from '../event-loop-slices.js';
@@ -40,7 +41,7 @@ export class TableSink {
     private readonly logger: Logger,
     options: TableSinkOptions = {},
   ) {
-    this.retries = options.retries ?? 8;
+    this.retries = options.retries ?? settingDefault('SINK_RETRIES');
     this.backoffMs = options.backoffMs ?? 200;
     this.sleep = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
   }

@@ -1,3 +1,5 @@
+import type { SessionInfo } from './responses.js';
+
 /**
  * The page's only door to the API: same-origin fetches that carry the HttpOnly session cookie
  * (the page never sees the key), the envelope unwrapped, and the rate-limit headroom of the
@@ -69,23 +71,6 @@ export async function api<T>(path: string, init: RequestInit = {}): Promise<Enve
     throw new ApiFailure(res.status, String(error['code'] ?? 'error'), String(error['message'] ?? `HTTP ${res.status}`));
   }
   return { data: body['data'] as T, ...(body['meta'] ? { meta: body['meta'] as Row } : {}) };
-}
-
-export interface Feature {
-  available: boolean;
-  required_tier: string;
-}
-
-export interface SessionInfo {
-  tier: string;
-  account_id: string;
-  account_name: string | null;
-  expires_at: string;
-  data_delay_seconds: number;
-  requests_per_minute: number;
-  max_streams: number;
-  sportsbooks: string[];
-  features: Record<'ev' | 'arbitrage' | 'middles' | 'low_hold' | 'gamestate', Feature>;
 }
 
 export const session = {

@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { ApiFailure, onHeadroom, onUnauthorized, session } from './api.js';
-import type { Headroom, SessionInfo } from './api.js';
+import type { Headroom } from './api.js';
+import type { SessionInfo } from './responses.js';
 import { Board } from './board.js';
 import { EventPage } from './event-page.js';
 import type { OddsFormat } from './format.js';

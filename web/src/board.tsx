@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from './api.js';
-import type { Row, SessionInfo } from './api.js';
+import type { ReferenceItem, SessionInfo } from './responses.js';
 import { formatLine, formatPrice, formatTime } from './format.js';
 import type { OddsFormat } from './format.js';
 import type { LiveData, LiveOdds } from './live.js';
@@ -144,8 +144,8 @@ const PAGE = 40;
 function useIds(path: string): string[] {
   const [ids, setIds] = useState<string[]>([]);
   useEffect(() => {
-    api<Row[]>(`${path}${path.includes('?') ? '&' : '?'}limit=200`).then(
-      (r) => setIds(r.data.map((x) => String(x['id'])).sort()),
+    api<ReferenceItem[]>(`${path}${path.includes('?') ? '&' : '?'}limit=200`).then(
+      (r) => setIds(r.data.map((x) => x.id).sort()),
       () => setIds([]),
     );
   }, [path]);

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiFailure, api } from './api.js';
-import type { Row, SessionInfo } from './api.js';
+import type { GameStateRow, GameStates, HistoryPoint, SessionInfo, SplitsRow } from './responses.js';
 import { EventTable, bookColumns, groupEvents, linesOf } from './board.js';
 import { LineChart } from './chart.js';
 import type { Series } from './chart.js';
@@ -9,18 +9,8 @@ import type { OddsFormat } from './format.js';
 import { useLive } from './live.js';
 import type { LiveData, LiveOdds } from './live.js';
 
-interface HistoryPoint {
-  timestamp: string;
-  sportsbook: string;
-  market: string;
-  selection: string;
-  line: number | null;
-  participant: string | null;
-  stat_category: string | null;
-  odds_american: number | null;
-  odds_decimal: number | null;
-  probability: number | null;
-}
+/** The home side of a spread or moneyline split, the over of a total. */
+const homeOrOver = (shares: { home: number } | { over: number }): number => ('home' in shares ? shares.home : shares.over);
 
 const sameLine = (p: HistoryPoint, r: LiveOdds): boolean =>
   p.market === r.market &&
@@ -39,8 +29,8 @@ export function EventPage({ live, me, id, format }: { live: LiveData; me: Sessio
   const chosen = lines.find((l) => l.key === lineKey) ?? lines[0];
   const [history, setHistory] = useState<HistoryPoint[] | null>(null);
   const [error, setError] = useState('');
-  const [splits, setSplits] = useState<Row[] | null>(null);
-  const [game, setGame] = useState<Row | null | undefined>(undefined);
+  const [splits, setSplits] = useState<SplitsRow[] | null>(null);
+  const [game, setGame] = useState<GameStateRow | null | undefined>(undefined);
 
   const sample = chosen ? [...chosen.byBook.values()][0] : undefined;
   const books = chosen ? [...chosen.byBook.keys()] : [];
@@ -61,13 +51,14 @@ export function EventPage({ live, me, id, format }: { live: LiveData; me: Sessio
   }, [id, chosen?.key, books.join(',')]);
 
   useEffect(() => {
-    api<Row[]>(`/splits?event=${encodeURIComponent(id)}`).then(
+    api<SplitsRow[]>(`/splits?event=${encodeURIComponent(id)}`).then(
       (r) => setSplits(r.data),
       () => setSplits([]),
     );
     if (me.features.gamestate.available) {
-      api<Row[]>('/gamestate').then(
-        (r) => setGame(r.data.find((g) => g['event_id'] === id) ?? null),
+      // The answer is by sport, then event id.
+      api<GameStates>('/gamestate').then(
+        (r) => setGame(Object.values(r.data).find((bySport) => bySport[id])?.[id] ?? null),
         () => setGame(null),
       );
     }
@@ -165,16 +156,14 @@ export function EventPage({ live, me, id, format }: { live: LiveData; me: Sessio
           <tbody>
             {splits.flatMap((s) =>
               (['spread', 'total', 'moneyline'] as const).flatMap((m) => {
-                const b = s[m] as Row | undefined;
+                const b = s[m];
                 if (!b) return [];
-                const bets = (b['bets_pct'] ?? {}) as Row;
-                const handle = (b['handle_pct'] ?? {}) as Row;
                 return [
-                  <tr key={`${String(s['sportsbook'])}-${m}`}>
-                    <td>{String(s['sportsbook'])}</td>
+                  <tr key={`${s.sportsbook}-${m}`}>
+                    <td>{s.sportsbook}</td>
                     <td>{m}</td>
-                    <td>{pct(bets['home'] ?? bets['over'], 0)}</td>
-                    <td>{pct(handle['home'] ?? handle['over'], 0)}</td>
+                    <td>{pct(homeOrOver(b.bets_pct), 0)}</td>
+                    <td>{pct(homeOrOver(b.handle_pct), 0)}</td>
                   </tr>,
                 ];
               }),

@@ -1,23 +1,14 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { Row } from './api.js';
+import type { OddsRow, OpportunityRow, OpportunityRows } from './responses.js';
 
 /** An odds row as /odds presents it, plus what the screen keeps about its life on the board. */
-export interface LiveOdds extends Row {
-  id: string;
-  event_id: string;
-  sportsbook: string;
-  market: string;
-  selection: string;
-  odds_american: number;
-  odds_decimal: number;
-  probability: number;
-  /** False while the book has the price suspended (locked at this price). */
-  is_active?: boolean;
+export type LiveOdds = OddsRow & {
   /** Changes seen since the snapshot: a new value remounts the cell, which flashes once. */
   _v: number;
   /** Suspended (is_active false) or pulled by the book (odds:removed): kept greyed with its last price until it returns. */
   _suspended: boolean;
-}
+};
 
 export const LISTS = ['ev', 'arbitrage', 'middles', 'low_hold'] as const;
 export type ListName = (typeof LISTS)[number];
@@ -50,7 +41,12 @@ export const STREAM_THRESHOLDS = { ev: 2, arbitrage: 0.5 } as const;
  */
 export class LiveData {
   readonly odds = new Map<string, LiveOdds>();
-  readonly lists: Record<ListName, Map<string, Row>> = { ev: new Map(), arbitrage: new Map(), middles: new Map(), low_hold: new Map() };
+  readonly lists: { [L in ListName]: Map<string, OpportunityRows[L]> } = {
+    ev: new Map(),
+    arbitrage: new Map(),
+    middles: new Map(),
+    low_hold: new Map(),
+  };
   state: StreamState = 'connecting';
   /** Time of the last frame (heartbeats included), for the status bar. */
   lastFrameAt = 0;
@@ -169,7 +165,7 @@ export class LiveData {
     }
     for (const [prefix, list] of LIST_OF_PREFIX) {
       on(`${prefix}:detected`, (d) => {
-        for (const r of d as Row[]) this.lists[list].set(String(r['id']), r);
+        for (const r of d as OpportunityRow[]) this.listOf(list).set(r.id, r);
       });
       on(`${prefix}:expired`, (d) => {
         for (const id of (d as { expired: string[] }).expired) this.lists[list].delete(id);
@@ -205,8 +201,13 @@ export class LiveData {
       const rows = d[list];
       if (!Array.isArray(rows)) continue;
       if (d['chunk'] === 1) this.lists[list].clear();
-      for (const r of rows as Row[]) this.lists[list].set(String(r['id']), r);
+      for (const r of rows as OpportunityRow[]) this.listOf(list).set(r.id, r);
     }
+  }
+
+  /** A list as the frames fill it: a frame of a list's prefix carries that list's rows. */
+  private listOf(list: ListName): Map<string, OpportunityRow> {
+    return this.lists[list] as Map<string, OpportunityRow>;
   }
 
   private changed(): void {

@@ -1,6 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiFailure, api } from './api.js';
-import type { Row, SessionInfo } from './api.js';
+import type { Row } from './api.js';
+import { DEVIG_METHOD_CHOICES } from './responses.js';
+import type { DevigMethod, OpportunityRow, SessionInfo } from './responses.js';
 import { formatAmerican, formatLine, pct } from './format.js';
 import { LISTS, STREAM_THRESHOLDS, useLive } from './live.js';
 import type { ListName, LiveData } from './live.js';
@@ -12,14 +14,13 @@ const PATHS: Record<ListName, string> = {
   middles: '/opportunities/middles',
   low_hold: '/opportunities/low_hold',
 };
-const DEVIG = ['power', 'multiplicative', 'additive', 'shin', 'odds_ratio', 'logit', 'worst_case'] as const;
 /** The stream's lists are computed with these (docs/api.md, Streams); other choices are polled from REST. */
-const STREAM_DEVIG = 'power';
+const STREAM_DEVIG: DevigMethod = 'power';
 const POLL_MS = 10_000;
 
 interface Filters {
   threshold: string;
-  devig: string;
+  devig: DevigMethod;
   books: string;
   maxAge: string;
 }
@@ -74,7 +75,7 @@ export function Opportunities({ live, me, list: asked }: { live: LiveData; me: S
   const floor = list === 'ev' ? STREAM_THRESHOLDS.ev : list === 'arbitrage' ? STREAM_THRESHOLDS.arbitrage : null;
   const looser = floor !== null && filters.threshold !== '' && Number(filters.threshold) < floor;
   const [bankroll, setBankroll] = useState('100');
-  const [polled, setPolled] = useState<Row[] | null>(null);
+  const [polled, setPolled] = useState<OpportunityRow[] | null>(null);
   const [error, setError] = useState('');
   const fromStream = (list !== 'ev' || filters.devig === STREAM_DEVIG) && !looser;
 
@@ -84,7 +85,7 @@ export function Opportunities({ live, me, list: asked }: { live: LiveData; me: S
     if (!feature.available || fromStream) return;
     let stop = false;
     const load = (): void => {
-      api<Row[]>(query(list, filters)).then(
+      api<OpportunityRow[]>(query(list, filters)).then(
         (r) => !stop && setPolled(r.data),
         (e: unknown) => !stop && setError(e instanceof ApiFailure ? e.message : 'The server cannot be reached'),
       );
@@ -153,7 +154,7 @@ export function Opportunities({ live, me, list: asked }: { live: LiveData; me: S
               <label>
                 De-vig method
                 <select name="devig" value={filters.devig} onChange={set('devig')}>
-                  {DEVIG.map((d) => (
+                  {DEVIG_METHOD_CHOICES.map((d) => (
                     <option key={d} value={d}>
                       {d}
                     </option>
