@@ -46,7 +46,10 @@ export type { ArbitrageListQuery, EvListQuery, LowHoldListQuery, MiddlesListQuer
 export { parseTimeParam, splitsHistoryList, splitsList } from './splits-answers.js';
 export type { SplitsHistoryListQuery, SplitsListQuery, SplitsSource } from './splits-answers.js';
 export { gameStates } from './gamestate-map.js';
-export { DAY_MS, closingLines, clvHistory, fromStore, parseDay } from './closing-answers.js';
+export { DAY_MS, closingLines, clvHistory, parseDay } from './closing-answers.js';
+export { HISTORY_STORE, fromStore } from './store-failure.js';
+export type { StoreFailure } from './store-failure.js';
+export type { ReadSide } from './read-side.js';
 export type { ClosingLinesQuery, ClvQuery } from './closing-answers.js';
 export { accountInfo } from './account-info.js';
 export { compareFutures, futuresEv, futuresOdds, listFutures } from './futures.js';

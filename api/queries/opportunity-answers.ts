@@ -6,7 +6,6 @@ import type { LinesOf } from '../contract/opportunities.js';
 import { countBy, countByEach, parseCommon } from '../contract/opportunity-query.js';
 import type { CommonOpportunityQuery } from '../contract/opportunity-query.js';
 import { putStateInLinks, requestedState } from '../deeplinks/index.js';
-import type { AppDeps } from '../deps.js';
 import { ApiError } from '../errors.js';
 import type { OpportunityBoard } from '../views/opportunity-board.js';
 import { requireFeatureOf } from './access.js';
@@ -21,6 +20,7 @@ import {
   middleSortKeys,
   sortedPage,
 } from './opportunities.js';
+import type { ReadSide } from './read-side.js';
 
 /**
  * The four opportunity lists (+EV, arbitrage, middles, low-hold) as every interface answers
@@ -28,7 +28,7 @@ import {
  * REST routes and MCP tools present the body as is.
  */
 export interface OpportunitySource {
-  deps: Pick<AppDeps, 'catalog' | 'clock' | 'board'>;
+  deps: Pick<ReadSide, 'catalog' | 'clock' | 'board'>;
   /** The board the `opportunities` changelog keeps (an empty one in a process without opportunity stages). */
   opportunities: OpportunityBoard;
 }
