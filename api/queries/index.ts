@@ -46,6 +46,8 @@ export type { EventsQuery } from './event-list.js';
 export { bestOddsList, oddsBatch, oddsComparison, oddsDeltaPage, oddsList } from './odds-answers.js';
 export type { BatchQuery, BestOddsQuery, ComparisonQuery, DeltaQuery, OddsQuery, RowPresenter } from './odds-answers.js';
 export { arbitrageList, evList, lowHoldList, middlesList } from './opportunity-answers.js';
+export { middleById, middlesSummary } from './middle-answers.js';
+export type { MiddlesSummaryQuery } from './middle-answers.js';
 export type { ArbitrageListQuery, EvListQuery, LowHoldListQuery, MiddlesListQuery, OpportunitySource } from './opportunity-answers.js';
 export { parseTimeParam, splitsHistoryList, splitsList } from './splits-answers.js';
 export type { SplitsHistoryListQuery, SplitsListQuery, SplitsSource } from './splits-answers.js';
