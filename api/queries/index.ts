@@ -31,6 +31,8 @@ export type {
   MiddleQuery,
   OpportunityList,
 } from './opportunities.js';
+export { comparator, countBy, countByEach, matchesCommon, parseCommon } from './opportunity-filter.js';
+export type { CommonFilter, CommonOpportunityQuery } from './opportunity-filter.js';
 export { betterPrice, outcomeKey, sameOutcome } from './row-identity.js';
 export type { OutcomeIdentity } from './row-identity.js';
 export type { Match } from '../views/odds-query.js';

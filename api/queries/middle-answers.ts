@@ -1,6 +1,6 @@
 import type { TierName } from '../../schemas/index.js';
 import { keyNumbersOf, presentMiddle } from '../contract/opportunities.js';
-import { countBy, countByEach, matchesCommon, parseCommon } from '../contract/opportunity-query.js';
+import { countBy, countByEach, matchesCommon, parseCommon } from './opportunity-filter.js';
 import { ApiError } from '../errors.js';
 import { requireFeatureOf } from './access.js';
 import { OPPORTUNITY_SOURCE, mean4 } from './opportunity-answers.js';

@@ -3,8 +3,8 @@ import type { DevigMethodName, Feature, Opportunity, OpportunityKind, TierName }
 import { isoTime, pagination } from '../contract/common.js';
 import { presentArbitrage, presentEv, presentLowHold, presentMiddle } from '../contract/opportunities.js';
 import type { LinesOf } from '../contract/opportunities.js';
-import { countBy, countByEach, parseCommon } from '../contract/opportunity-query.js';
-import type { CommonFilter, CommonOpportunityQuery } from '../contract/opportunity-query.js';
+import { countBy, countByEach, parseCommon } from './opportunity-filter.js';
+import type { CommonFilter, CommonOpportunityQuery } from './opportunity-filter.js';
 import { putStateInLinks, requestedState } from '../deeplinks/index.js';
 import { ApiError } from '../errors.js';
 import type { Catalog } from '../views/catalog.js';

@@ -3,7 +3,7 @@ import { DEFAULT_LOW_HOLD_PERCENT } from '../../schemas/index.js';
 import { DEVIG_CHOICES } from '../../pipeline/odds-math/index.js';
 import { authErrorResponses, dataEnvelope, notFoundResponse, paginatedEnvelope } from '../contract/common.js';
 import { arbitrageCsv, arbitrageRowSchema, evRowSchema, lowHoldRowSchema, middleRowSchema } from '../contract/opportunities.js';
-import { SUMMARY_COUNTS, commonOpportunityParams, opportunityMeta, sortParam } from '../contract/opportunity-query.js';
+import { SUMMARY_COUNTS, commonOpportunityParams, opportunityMeta, sortParam } from '../contract/opportunity-params.js';
 import { deepLinkStateParam } from '../deeplinks/index.js';
 import type { AppDeps } from '../deps.js';
 import { tierOf } from '../plugins/auth.js';
