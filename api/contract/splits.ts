@@ -5,7 +5,7 @@ import type { Catalog } from '../views/catalog.js';
 import { SPLIT_SIGNALS } from '../views/splits-query.js';
 import type { SplitSignalKind, SplitsQuery } from '../views/splits-query.js';
 import { csv, isoTime, nullableNumber } from './common.js';
-import { parseFilters } from './filters.js';
+import { parseFilters } from '../queries/parse-filters.js';
 import { teamName } from './refs.js';
 
 /**

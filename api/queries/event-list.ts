@@ -1,8 +1,8 @@
 import type { TierName } from '../../schemas/index.js';
 import { pagination } from '../contract/common.js';
 import { presentEvent } from '../contract/events.js';
-import { parseFilters } from '../contract/filters.js';
-import type { SharedFilterQuery } from '../contract/filters.js';
+import { parseFilters } from './parse-filters.js';
+import type { SharedFilterQuery } from './parse-filters.js';
 import { ApiError } from '../errors.js';
 import { openBooks } from '../../schemas/index.js';
 import { eventMatches } from '../views/filters.js';

@@ -31,6 +31,8 @@ export type {
   MiddleQuery,
   OpportunityList,
 } from './opportunities.js';
+export { parseFilters, parseMarkets, parseOddsFilters } from './parse-filters.js';
+export type { FilterSource, OddsFilterQuery, SharedFilterQuery } from './parse-filters.js';
 export { comparator, countBy, countByEach, matchesCommon, parseCommon } from './opportunity-filter.js';
 export type { CommonFilter, CommonOpportunityQuery } from './opportunity-filter.js';
 export { betterPrice, outcomeKey, sameOutcome } from './row-identity.js';

@@ -2,7 +2,7 @@ import { openBooks } from '../../schemas/index.js';
 import type { CanonicalEvent, TierName } from '../../schemas/index.js';
 import { pagination } from '../contract/common.js';
 import { presentEvent } from '../contract/events.js';
-import { parseOddsFilters } from '../contract/filters.js';
+import { parseOddsFilters } from './parse-filters.js';
 import { presentOdds } from '../contract/odds.js';
 import { ApiError } from '../errors.js';
 import type { LiveBoard } from '../views/board.js';

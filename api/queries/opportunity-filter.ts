@@ -1,8 +1,9 @@
 import type { Opportunity, OpportunityLeg, TierName } from '../../schemas/index.js';
 import { selectBooks } from '../../schemas/index.js';
 import { csv } from '../contract/common.js';
-import { bookSelectionError, parseFilters, parseMarkets } from '../contract/filters.js';
-import type { SharedFilterQuery } from '../contract/filters.js';
+import { bookSelectionError } from '../contract/filters.js';
+import { parseFilters, parseMarkets } from './parse-filters.js';
+import type { SharedFilterQuery } from './parse-filters.js';
 import type { DateRange } from '../contract/opportunity-params.js';
 import { ApiError } from '../errors.js';
 import type { Catalog } from '../views/catalog.js';
