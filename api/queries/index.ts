@@ -37,7 +37,10 @@ export { comparator, countBy, countByEach, matchesCommon, parseCommon } from './
 export type { CommonFilter, CommonOpportunityQuery } from './opportunity-filter.js';
 export { betterPrice, outcomeKey, sameOutcome } from './row-identity.js';
 export type { OutcomeIdentity } from './row-identity.js';
-export type { Match } from '../views/odds-query.js';
+export { SORT_VALUES } from './odds-query.js';
+export type { Match } from './odds-query.js';
+export { SPLIT_SIGNALS, querySplits, splitsMatch } from './splits-query.js';
+export type { SplitsQuery } from './splits-query.js';
 export { requireFeatureOf, requireTierOf } from './access.js';
 export { leaguesList, marketsList, rateLimitState, sportsList, sportsbooksList, teamsList } from './reference-lists.js';
 export type { LeaguesQuery, MarketsQuery, RateLimitState, SportsQuery, SportsbooksQuery, TeamsQuery } from './reference-lists.js';

@@ -5,7 +5,7 @@ import { ApiError } from '../errors.js';
 import { TIERS, openBooks } from '../../schemas/index.js';
 import { fromStore } from './store-failure.js';
 import type { SplitsBoard } from '../views/splits-board.js';
-import { querySplits, querySplitsHistory } from '../views/splits-query.js';
+import { querySplits, querySplitsHistory } from './splits-query.js';
 import type { ReadSide } from './read-side.js';
 
 /**
