@@ -32,10 +32,17 @@ function importsOf(file: string): { specifier: string; target: string }[] {
 
 const layerOf = (path: string): string => path.split(sep)[0] ?? '';
 
-const files = Object.keys(FORBIDDEN).flatMap(sourceFiles);
+/**
+ * Layers whose import cycles fail the test. pipeline/ still has one (opportunities/combos.ts <->
+ * state.ts), printed only: the change that removes it adds pipeline here.
+ */
+const CYCLE_FREE: readonly string[] = ['api', 'schemas', 'runtime'];
+/** Every layer walked: runtime/ too, for its own cycles (nothing is forbidden to it). */
+const LAYERS = [...Object.keys(FORBIDDEN), 'runtime'];
+const files = LAYERS.flatMap(sourceFiles);
 const graph = new Map(files.map((f) => [f, importsOf(f)]));
 
-/** Import cycles among the files walked, each as the files around it (printed, not failed: see below). */
+/** Import cycles among the files walked, each as the files around it. */
 function cycles(): string[][] {
   const found: string[][] = [];
   const state = new Map<string, 'open' | 'done'>();
@@ -56,8 +63,8 @@ function cycles(): string[][] {
 }
 
 describe('layering', () => {
-  it('reads every source file of api/, pipeline/ and schemas/', () => {
-    for (const layer of Object.keys(FORBIDDEN)) expect(files.filter((f) => layerOf(f) === layer).length, layer).toBeGreaterThan(5);
+  it('reads every source file of api/, pipeline/, schemas/ and runtime/', () => {
+    for (const layer of LAYERS) expect(files.filter((f) => layerOf(f) === layer).length, layer).toBeGreaterThan(5);
   });
 
   it('api/ and pipeline/ import nothing from runtime/; schemas/ imports from no other layer', () => {
@@ -69,10 +76,12 @@ describe('layering', () => {
     expect(offending).toEqual([]);
   });
 
-  it('lists import cycles', () => {
-    // Not failed yet: known cycles remain (api/deps.ts - api/stream - api/queries, and one in
-    // pipeline/opportunities). Printed so that a new one is seen.
-    for (const cycle of cycles()) process.stdout.write(`import cycle: ${cycle.join(' -> ')}\n`);
-    expect(graph.size).toBe(files.length);
+  it('has no import cycle in api/, schemas/ or runtime/', () => {
+    // A cycle means neither side can be understood, tested or moved without the other; with
+    // type-only imports it is where a layer starts leaning on what is built on top of it.
+    const found = cycles();
+    for (const cycle of found) process.stdout.write(`import cycle: ${cycle.join(' -> ')}\n`);
+    const failing = found.filter((cycle) => cycle.some((f) => CYCLE_FREE.includes(layerOf(f))));
+    expect(failing.map((cycle) => cycle.join(' -> '))).toEqual([]);
   });
 });

@@ -1,9 +1,12 @@
-import { MARKET_IDS, selectBooks, selectionFamily } from '../../schemas/index.js';
-import type { BookSelection, MarketId, OddsRow, SelectionFamily, TierName } from '../../schemas/index.js';
+import { MARKET_IDS } from '../../schemas/index.js';
+import type { BookSelection, MarketId, SelectionFamily, TierName } from '../../schemas/index.js';
 import { ApiError } from '../errors.js';
-import type { Catalog } from '../views/catalog.js';
-import type { EventFilter, RowFilter } from '../views/filters.js';
-import { csv, csvParam } from './common.js';
+import { csvParam } from './common.js';
+
+/*
+ * The shared filters as clients see them: the parameters' schemas, the market categories and the
+ * refusal of a book selection. Parsing them into the board's filters: api/queries/parse-filters.ts.
+ */
 
 /** What a market filter sees of an odds row or an opportunity. */
 export interface MarketFacts {
@@ -42,44 +45,6 @@ export const MARKET_CATEGORIES: ReadonlyMap<string, { markets: readonly MarketId
   ['props', { markets: ['player_prop'], test: (m: MarketFacts) => m.market === 'player_prop' }],
 ] as const);
 
-const PLAYER_STAT = /^player_([a-z0-9_]+)$/;
-
-/**
- * A `market` value: market ids, categories, or `player_<stat>` (one stat of player props).
- * `markets` is every market id it can match; `test` is set only when the ids alone are not exact.
- */
-export function parseMarkets(
-  value: string | undefined,
-  field = 'market',
-  where: FilterSource = 'query parameter',
-): { markets: Set<string>; test?: (m: MarketFacts) => boolean } | undefined {
-  const items = csv(value);
-  if (!items) return undefined;
-  const markets = new Set<string>();
-  const tests: ((m: MarketFacts) => boolean)[] = [];
-  let exact = true;
-  for (const item of items) {
-    const category = MARKET_CATEGORIES.get(item);
-    const stat = PLAYER_STAT.exec(item)?.[1];
-    if (category) {
-      for (const m of category.markets) markets.add(m);
-      tests.push(category.test);
-      // `main` and `props` are whole markets; the others split period markets by family.
-      if (item === 'spread' || item === 'total') exact = false;
-    } else if ((MARKET_IDS as readonly string[]).includes(item)) {
-      markets.add(item);
-      tests.push((m) => m.market === item);
-    } else if (stat !== undefined && item !== 'player_prop') {
-      markets.add('player_prop');
-      tests.push((m) => m.market === 'player_prop' && m.statCategory === stat);
-      exact = false;
-    } else {
-      throw new ApiError('invalid_request', `Invalid ${where} '${field}': unknown market '${item}'`);
-    }
-  }
-  return exact ? { markets } : { markets, test: (m) => tests.some((t) => t(m)) };
-}
-
 const MARKET_HELP = `Market ids (${MARKET_IDS.join(', ')}), categories (${[...MARKET_CATEGORIES.keys()].join(', ')}) or player_<stat> (e.g. player_points), comma-separated.`;
 
 /** Query-string schemas of the shared filters, one definition for every route. */
@@ -97,70 +62,6 @@ export const sharedFilterParams = {
   min_odds: { type: 'number', minimum: -100000, maximum: 100000, description: 'Lowest American price.' },
   max_odds: { type: 'number', minimum: -100000, maximum: 100000, description: 'Highest American price.' },
 } as const;
-
-export interface SharedFilterQuery {
-  sport?: string;
-  league?: string;
-  sportsbook?: string;
-  market?: string;
-  event?: string;
-  live?: boolean;
-  team?: string;
-  date?: string;
-  q?: string;
-  min_odds?: number;
-  max_odds?: number;
-}
-
-/** Unknown ids in a filter are a client's typo, not an empty result: 400 naming the field. */
-export function known(
-  field: string,
-  values: Set<string> | undefined,
-  has: (id: string) => boolean,
-  what: string,
-  where = 'query parameter',
-): Set<string> | undefined {
-  if (!values) return undefined;
-  for (const v of values) {
-    if (!has(v)) throw new ApiError('invalid_request', `Invalid ${where} '${field}': unknown ${what} '${v}'`);
-  }
-  return values;
-}
-
-/** Where the filters came from, for messages: `query parameter` or `body field`. */
-export type FilterSource = 'query parameter' | 'body field';
-
-export function parseFilters(
-  query: SharedFilterQuery,
-  catalog: Catalog,
-  where: FilterSource = 'query parameter',
-): { event: EventFilter; row: RowFilter } {
-  const books = known('sportsbook', csv(query.sportsbook), (id) => catalog.books.has(id), 'sportsbook', where);
-  const event: EventFilter = {
-    sports: known('sport', csv(query.sport), (id) => catalog.sports.has(id), 'sport'),
-    leagues: known('league', csv(query.league), (id) => catalog.leagues.has(id), 'league'),
-    eventIds: csv(query.event),
-    live: query.live,
-    teamIds: query.team === undefined ? undefined : catalog.teams.search(query.team),
-    q: query.q === undefined ? undefined : { text: query.q.toLowerCase(), teamIds: catalog.teams.search(query.q) },
-    date: query.date,
-  };
-  if (query.min_odds !== undefined && query.max_odds !== undefined && query.min_odds > query.max_odds) {
-    throw new ApiError('invalid_request', "Invalid query parameter 'min_odds': must not exceed max_odds");
-  }
-  const markets = parseMarkets(query.market, 'market', where);
-  const test = markets?.test;
-  const row: RowFilter = {
-    books,
-    markets: markets?.markets,
-    ...(test
-      ? { marketTest: (r: OddsRow) => test({ market: r.market, family: selectionFamily(r.selection), statCategory: r.statCategory }) }
-      : {}),
-    minOdds: query.min_odds,
-    maxOdds: query.max_odds,
-  };
-  return { event, row };
-}
 
 /** 403 feature_required for a book above the tier or too many books, with the tier that would serve it. */
 export function bookSelectionError(tier: TierName, selection: Exclude<BookSelection, { ok: true }>): ApiError {
@@ -183,30 +84,6 @@ export function bookSelectionError(tier: TierName, selection: Exclude<BookSelect
   );
 }
 
-export interface OddsFilterQuery extends SharedFilterQuery {
-  add_sportsbook?: string;
-}
-
 export const addSportsbookParam = csvParam(
   'Sportsbook ids to serve on top of the selection (the tier default, or `sportsbook`); the union must stay within the tier.',
 );
-
-/**
- * The shared filters of an odds endpoint, with the sportsbooks the key's tier serves: the
- * tier's default set, or exactly `sportsbook`, plus `add_sportsbook`. A book the tier does not
- * open, or more books than the tier serves, is 403 feature_required naming the tier that has it.
- */
-export function parseOddsFilters(
-  query: OddsFilterQuery,
-  catalog: Catalog,
-  tier: TierName,
-  where: FilterSource = 'query parameter',
-): { event: EventFilter; row: RowFilter } {
-  const filters = parseFilters(query, catalog, where);
-  const added = known('add_sportsbook', csv(query.add_sportsbook), (id) => catalog.books.has(id), 'sportsbook');
-  const selection = selectBooks(tier, [...catalog.books.values()], filters.row.books, added);
-  if (!selection.ok) throw bookSelectionError(tier, selection);
-  // Every book selected is no book filter at all: the board's fast paths then skip the check.
-  const everyBook = selection.books.size === catalog.books.size;
-  return { event: filters.event, row: { ...filters.row, books: everyBook ? undefined : selection.books } };
-}

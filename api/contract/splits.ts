@@ -2,10 +2,10 @@ import { SPLIT_MARKETS, SPLITS_BOOKS } from '../../schemas/index.js';
 import type { MarketSignals, SplitMarket, SplitSide, SplitSideRecord, SplitsSnapshot } from '../../schemas/index.js';
 import { ApiError } from '../errors.js';
 import type { Catalog } from '../views/catalog.js';
-import { SPLIT_SIGNALS } from '../views/splits-query.js';
-import type { SplitSignalKind, SplitsQuery } from '../views/splits-query.js';
+import { SPLIT_SIGNALS } from '../queries/splits-query.js';
+import type { SplitSignalKind, SplitsQuery } from '../queries/splits-query.js';
 import { csv, isoTime, nullableNumber } from './common.js';
-import { parseFilters } from './filters.js';
+import { parseFilters } from '../queries/parse-filters.js';
 import { teamName } from './refs.js';
 
 /**

@@ -33,7 +33,7 @@ import type { OpportunitySource, SplitsSource } from '../queries/index.js';
 import { onTheWire } from '../plugins/envelope.js';
 import type { Catalog } from '../views/catalog.js';
 import type { GameStateBoard } from '../views/gamestate-board.js';
-import { SPLIT_SIGNALS } from '../views/splits-query.js';
+import { SPLIT_SIGNALS } from '../queries/index.js';
 import type { JsonSchema, RouteSchema, RouteSchemas } from './route-schemas.js';
 import type { ToolCaller, ToolOutcome, ToolSpec } from './tool.js';
 

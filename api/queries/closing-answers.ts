@@ -1,7 +1,6 @@
 import type { CanonicalEvent, TierName } from '../../schemas/index.js';
 import { TIERS, allowedBooks } from '../../schemas/index.js';
 import type { Clock } from '../../pipeline/clock.js';
-import { StoreError } from '../../pipeline/store/index.js';
 import type { OlapStore } from '../../pipeline/store/index.js';
 import { presentClosingSnapshot, presentClvGroup, presentEvHistory, presentHistoricalDay } from '../contract/closing.js';
 import { csv, pagination } from '../contract/common.js';
@@ -12,6 +11,7 @@ import type { ClvGroupBy } from '../history/queries.js';
 import type { Catalog } from '../views/catalog.js';
 import { requireFeatureOf, requireTierFor } from './access.js';
 import { badQuery } from './invalid-query.js';
+import { fromStore } from './store-failure.js';
 
 /**
  * Closing lines of an event (Pro+), closing lines of a day (Sharp+, a window back), closing-line
@@ -30,17 +30,6 @@ export interface ClosingSource {
 export const DAY_MS = 86_400_000;
 const startOfDay = (ms: number): number => Math.floor(ms / DAY_MS) * DAY_MS;
 const isDay = (value: string): boolean => /^\d{4}-\d{2}-\d{2}$/.test(value);
-
-/** A store that cannot answer is a 503 the client may retry, never a 500. */
-export async function fromStore<T>(run: () => Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (e) {
-    if (e instanceof StoreError || e instanceof Error)
-      throw new ApiError('unavailable', `The history store cannot answer right now: ${e.message.slice(0, 200)}`);
-    throw e;
-  }
-}
 
 const EARLIEST = Date.UTC(2000, 0, 1);
 const LATEST = Date.UTC(2100, 0, 1);

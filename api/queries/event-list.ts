@@ -1,12 +1,12 @@
 import type { TierName } from '../../schemas/index.js';
 import { pagination } from '../contract/common.js';
 import { presentEvent } from '../contract/events.js';
-import { parseFilters } from '../contract/filters.js';
-import type { SharedFilterQuery } from '../contract/filters.js';
-import type { ServingDeps } from '../deps.js';
+import { parseFilters } from './parse-filters.js';
+import type { SharedFilterQuery } from './parse-filters.js';
 import { ApiError } from '../errors.js';
 import { openBooks } from '../../schemas/index.js';
 import { eventMatches } from '../views/filters.js';
+import type { ReadSide } from './read-side.js';
 
 export interface EventsQuery extends SharedFilterQuery {
   has_score?: boolean;
@@ -19,7 +19,7 @@ export interface EventsQuery extends SharedFilterQuery {
  * by start time, with the books the tier may see.
  */
 export function eventsList(
-  deps: Pick<ServingDeps, 'catalog' | 'views' | 'gameStates'>,
+  deps: Pick<ReadSide, 'catalog' | 'views' | 'gameStates'>,
   tier: TierName,
   query: EventsQuery,
 ): Record<string, unknown> {

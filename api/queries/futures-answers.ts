@@ -1,7 +1,8 @@
 import type { FutureEvOpportunity, FuturesMarket, TierName } from '../../schemas/index.js';
 import { FUTURE_TYPES, TIERS, selectBooks } from '../../schemas/index.js';
 import { csv } from '../contract/common.js';
-import { bookSelectionError, known } from '../contract/filters.js';
+import { bookSelectionError } from '../contract/filters.js';
+import { known } from './parse-filters.js';
 import { ApiError } from '../errors.js';
 import type { Catalog } from '../views/catalog.js';
 import type { FuturesView } from '../views/futures-board.js';

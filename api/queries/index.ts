@@ -31,23 +31,39 @@ export type {
   MiddleQuery,
   OpportunityList,
 } from './opportunities.js';
+export { parseFilters, parseMarkets, parseOddsFilters } from './parse-filters.js';
+export type { FilterSource, OddsFilterQuery, SharedFilterQuery } from './parse-filters.js';
+export { comparator, countBy, countByEach, matchesCommon, parseCommon } from './opportunity-filter.js';
+export type { CommonFilter, CommonOpportunityQuery } from './opportunity-filter.js';
 export { betterPrice, outcomeKey, sameOutcome } from './row-identity.js';
 export type { OutcomeIdentity } from './row-identity.js';
-export type { Match } from '../views/odds-query.js';
+export { SORT_VALUES } from './odds-query.js';
+export type { Match } from './odds-query.js';
+export { SPLIT_SIGNALS, querySplits, splitsMatch } from './splits-query.js';
+export type { SplitsQuery } from './splits-query.js';
 export { requireFeatureOf, requireTierFor } from './access.js';
 export { leaguesList, marketsList, rateLimitState, sportsList, sportsbooksList, teamsList } from './reference-lists.js';
 export type { LeaguesQuery, MarketsQuery, RateLimitState, SportsQuery, SportsbooksQuery, TeamsQuery } from './reference-lists.js';
 export { eventsList } from './event-list.js';
+export { eventDetail, eventMarkets, eventOdds } from './one-event.js';
+export type { EventOddsQuery } from './one-event.js';
+export { eventHistory } from './event-history.js';
+export type { EventHistoryQuery } from './event-history.js';
 export type { EventsQuery } from './event-list.js';
 export { bestOddsList, oddsBatch, oddsComparison, oddsDeltaPage, oddsList } from './odds-answers.js';
 export type { BatchQuery, BestOddsQuery, ComparisonQuery, DeltaQuery, OddsQuery, RowPresenter } from './odds-answers.js';
 export { arbitrageList, evList, lowHoldList, middlesList } from './opportunity-answers.js';
+export { middleById, middlesSummary } from './middle-answers.js';
+export type { MiddlesSummaryQuery } from './middle-answers.js';
 export type { ArbitrageListQuery, EvListQuery, LowHoldListQuery, MiddlesListQuery, OpportunitySource } from './opportunity-answers.js';
 export { parseTimeParam, splitsHistoryList, splitsList } from './splits-answers.js';
 export type { SplitsHistoryListQuery, SplitsListQuery, SplitsSource } from './splits-answers.js';
 export { gameStates } from './gamestate-map.js';
-export { DAY_MS, closingLines, clvHistory, evHistoryList, fromStore, historicalClosingLines, parseDay } from './closing-answers.js';
+export { DAY_MS, closingLines, clvHistory, evHistoryList, historicalClosingLines, parseDay } from './closing-answers.js';
 export type { ClosingLinesQuery, ClosingSource, ClvQuery, EvHistoryListQuery, HistoricalClosingQuery } from './closing-answers.js';
+export { HISTORY_STORE, fromStore } from './store-failure.js';
+export type { StoreFailure } from './store-failure.js';
+export type { ReadSide } from './read-side.js';
 export { accountInfo } from './account-info.js';
 export { compareFutures, futuresEv, futuresOdds, listFutures } from './futures.js';
 export type {

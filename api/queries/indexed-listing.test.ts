@@ -12,7 +12,7 @@ import { buildBoard, repriced } from '../../bench/board-fixture.js';
 import type { LiveBoard } from '../views/board.js';
 import { Catalog } from '../views/catalog.js';
 import { eventMatches, rowMatches } from '../views/filters.js';
-import { forEachMatch, positionOf } from '../views/odds-query.js';
+import { forEachMatch, positionOf } from './odds-query.js';
 import { listOdds } from './index.js';
 import type { OddsFilters, OddsPage } from './index.js';
 

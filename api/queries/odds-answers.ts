@@ -3,27 +3,27 @@ import { pagination } from '../contract/common.js';
 import { decodeCursor, encodeCursor, queryFingerprint } from '../contract/cursor.js';
 import type { Cursor } from '../contract/cursor.js';
 import { presentEvent } from '../contract/events.js';
-import { parseOddsFilters } from '../contract/filters.js';
-import type { OddsFilterQuery } from '../contract/filters.js';
+import { parseOddsFilters } from './parse-filters.js';
+import type { OddsFilterQuery } from './parse-filters.js';
 import { parseFields, presentGroup, presentOdds, project, selectionKey } from '../contract/odds.js';
 import type { PublicOdds } from '../contract/odds.js';
 import { putStateInLinks, requestedState } from '../deeplinks/index.js';
-import type { ServingDeps } from '../deps.js';
 import { ApiError } from '../errors.js';
 import { TIERS, openBooks, tiersByBatchSize } from '../../schemas/index.js';
 import { formatLogTime, parseLogTime } from '../views/log-time.js';
-import { parseSort, positionOf } from '../views/odds-query.js';
-import type { SortSpec } from '../views/odds-query.js';
+import { parseSort, positionOf } from './odds-query.js';
+import type { SortSpec } from './odds-query.js';
 import type { MainLines } from '../views/main-lines.js';
 import { oddsDelta } from './delta.js';
 import { batchOdds, bestOdds, compareOdds, listOdds } from './odds.js';
+import type { ReadSide } from './read-side.js';
 
 /**
  * The odds answers (list, best prices, comparison, batch, delta) as every interface gives them:
  * REST routes and MCP tools pass the parsed query and the caller's tier, and present the body as
  * is. Tier rules (books, data delay) and the semantic checks of the query live here, once.
  */
-type OddsDeps = Pick<ServingDeps, 'catalog' | 'views'>;
+type OddsDeps = Pick<ReadSide, 'catalog' | 'views'>;
 
 export interface OddsQuery extends OddsFilterQuery {
   sort?: string;
@@ -251,7 +251,7 @@ export interface DeltaQuery {
 }
 
 export function oddsDeltaPage(
-  deps: OddsDeps & Pick<ServingDeps, 'clock'>,
+  deps: OddsDeps & Pick<ReadSide, 'clock'>,
   tier: TierName,
   query: DeltaQuery,
   presentRow?: RowPresenter,

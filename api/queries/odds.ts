@@ -4,8 +4,8 @@ import type { LiveBoard } from '../views/board.js';
 import type { Catalog } from '../views/catalog.js';
 import { eventMatches, rowMatches } from '../views/filters.js';
 import type { EventFilter, RowFilter } from '../views/filters.js';
-import { candidateEvents, comparePositions, forEachMatch, positionOf } from '../views/odds-query.js';
-import type { Match, Position, SortSpec } from '../views/odds-query.js';
+import { candidateEvents, comparePositions, forEachMatch, positionOf } from './odds-query.js';
+import type { Match, Position, SortSpec } from './odds-query.js';
 import { betterPrice, sameOutcome } from './row-identity.js';
 
 /** The shared odds filters, parsed: which events, and which rows of them. */

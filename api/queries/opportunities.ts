@@ -7,8 +7,8 @@ import type {
   OpportunityKind,
 } from '../../schemas/index.js';
 import { middleQuality } from '../contract/opportunities.js';
-import { comparator, matchesCommon } from '../contract/opportunity-query.js';
-import type { CommonFilter } from '../contract/opportunity-query.js';
+import { comparator, matchesCommon } from './opportunity-filter.js';
+import type { CommonFilter } from './opportunity-filter.js';
 import type { Catalog } from '../views/catalog.js';
 import { bestPerEvent, bestPerSituation } from '../views/opportunity-board.js';
 import type { BoardEntry } from '../views/opportunity-board.js';

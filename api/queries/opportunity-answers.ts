@@ -1,14 +1,14 @@
 import { DEFAULT_LOW_HOLD_PERCENT } from '../../schemas/index.js';
-import type { DevigMethodName, TierName } from '../../schemas/index.js';
+import type { DevigMethodName, Feature, Opportunity, OpportunityKind, TierName } from '../../schemas/index.js';
 import { isoTime, pagination } from '../contract/common.js';
 import { presentArbitrage, presentEv, presentLowHold, presentMiddle } from '../contract/opportunities.js';
 import type { LinesOf } from '../contract/opportunities.js';
-import { countBy, countByEach, parseCommon } from '../contract/opportunity-query.js';
-import type { CommonOpportunityQuery } from '../contract/opportunity-query.js';
+import { countBy, countByEach, parseCommon } from './opportunity-filter.js';
+import type { CommonFilter, CommonOpportunityQuery } from './opportunity-filter.js';
 import { putStateInLinks, requestedState } from '../deeplinks/index.js';
-import type { AppDeps } from '../deps.js';
 import { ApiError } from '../errors.js';
-import type { OpportunityBoard } from '../views/opportunity-board.js';
+import type { Catalog } from '../views/catalog.js';
+import type { BoardEntry, OpportunityBoard } from '../views/opportunity-board.js';
 import { requireFeatureOf } from './access.js';
 import {
   ARBITRAGE_SORT_KEYS,
@@ -21,6 +21,7 @@ import {
   middleSortKeys,
   sortedPage,
 } from './opportunities.js';
+import type { ReadSide } from './read-side.js';
 
 /**
  * The four opportunity lists (+EV, arbitrage, middles, low-hold) as every interface answers
@@ -28,13 +29,43 @@ import {
  * REST routes and MCP tools present the body as is.
  */
 export interface OpportunitySource {
-  deps: Pick<AppDeps, 'catalog' | 'clock' | 'board'>;
+  deps: Pick<ReadSide, 'catalog' | 'clock' | 'board'>;
   /** The board the `opportunities` changelog keeps (an empty one in a process without opportunity stages). */
   opportunities: OpportunityBoard;
 }
 
-const SOURCE = 'live';
+type EntryOf<K extends OpportunityKind> = BoardEntry<Extract<Opportunity, { kind: K }>>;
+type Body = Record<string, unknown>;
+/** What every list's query has beyond the shared filters. */
+type ListQuery = CommonOpportunityQuery & { sort: string; state?: string };
+
+/** What one list adds to the shared answer; the keys of `meta` come out in the order they always have. */
+interface OpportunityListKind<K extends OpportunityKind, Q extends ListQuery> {
+  /** The board's list it reads. */
+  kind: K;
+  feature: Feature;
+  /** Checks across parameters, before the filters are parsed. */
+  check?: (q: Q) => void;
+  /** Whether the query's `state` goes into the rows' deep links. */
+  linksState: boolean;
+  matches: (entries: readonly EntryOf<K>[], common: CommonFilter, q: Q, catalog: Catalog, now: number) => EntryOf<K>[];
+  sortKeys: (q: Q, now: number) => Readonly<Record<string, (e: EntryOf<K>) => number | string>>;
+  present: (e: EntryOf<K>, q: Q, now: number, s: OpportunitySource) => Body;
+  /** `meta` keys between `last_update` and `summary`. */
+  metaHead?: (q: Q) => Body;
+  /** `summary` keys between `count` and `by_sport`. */
+  summary: (matches: readonly EntryOf<K>[], q: Q) => Body;
+  /** The `filters` echo, whole. */
+  filters: (q: Q, state: string | undefined) => Body;
+  /** `meta` keys after `filters`. */
+  metaTail?: (common: CommonFilter) => Body;
+}
+
+/** `meta.source` of every opportunity answer: the in-memory board the opportunities topic keeps. */
+export const OPPORTUNITY_SOURCE = 'live';
 const r4 = (x: number): number => Math.round(x * 1e4) / 1e4;
+/** A summary's average, 4 places; 0 for no matches. */
+export const mean4 = (xs: readonly number[]): number => (xs.length === 0 ? 0 : r4(xs.reduce((a, b) => a + b, 0) / xs.length));
 const bad = (field: string, message: string): ApiError => new ApiError('invalid_request', `Invalid query parameter '${field}': ${message}`);
 
 function bounds(field: string, min: number | undefined, max: number | undefined, other: string): void {
@@ -47,6 +78,47 @@ const linesOf =
     s.deps.board.mainLines(eventId);
 const lastUpdate = (s: OpportunitySource): string | null =>
   s.opportunities.lastUpdate === null ? null : isoTime(s.opportunities.lastUpdate);
+const sharedFilters = (q: CommonOpportunityQuery): Body => ({
+  sport: q.sport ?? null,
+  league: q.league ?? null,
+  sportsbook: q.sportsbook ?? null,
+  market: q.market ?? null,
+});
+
+/** One opportunity list answered: the shape every kind shares, with what `list` adds. */
+function opportunityList<K extends OpportunityKind, Q extends ListQuery>(
+  list: OpportunityListKind<K, Q>,
+  s: OpportunitySource,
+  tier: TierName,
+  q: Q,
+): Body & { data: Body[] } {
+  requireFeatureOf(tier, list.feature);
+  const { catalog, clock } = s.deps;
+  list.check?.(q);
+  const state = list.linksState ? requestedState(q.state) : undefined;
+  const now = clock.now();
+  const common = parseCommon(q, catalog, tier, now);
+  const matches = list.matches(s.opportunities.list(list.kind), common, q, catalog, now);
+  const page = sortedPage(matches, q.sort, list.sortKeys(q, now), q.offset, q.limit).map((e) => list.present(e, q, now, s));
+  return {
+    success: true,
+    data: putStateInLinks(page, state),
+    pagination: pagination(q.limit, q.offset, matches.length),
+    meta: {
+      source: OPPORTUNITY_SOURCE,
+      last_update: lastUpdate(s),
+      ...list.metaHead?.(q),
+      summary: {
+        count: matches.length,
+        ...list.summary(matches, q),
+        by_sport: countBy(matches, (e) => e.o.event.sport),
+        by_market: countBy(matches, (e) => e.o.market),
+      },
+      filters: list.filters(q, state),
+      ...list.metaTail?.(common),
+    },
+  };
+}
 
 export interface EvListQuery extends CommonOpportunityQuery {
   min_ev: number;
@@ -58,61 +130,44 @@ export interface EvListQuery extends CommonOpportunityQuery {
   include?: string;
 }
 
-export function evList(s: OpportunitySource, tier: TierName, q: EvListQuery): Record<string, unknown> {
-  requireFeatureOf(tier, 'ev');
-  const { catalog, clock } = s.deps;
-  const now = clock.now();
-  bounds('min_ev', q.min_ev, q.max_ev, 'max_ev');
-  bounds('min_market_width', q.min_market_width, q.max_market_width, 'max_market_width');
-  const f = parseCommon(q, catalog, tier, now);
-  const m = q.devig_method;
-  const matches = evMatches(
-    s.opportunities.list('ev'),
-    {
-      common: f,
-      method: m,
-      minEv: q.min_ev,
-      maxEv: q.max_ev,
-      minMarketWidth: q.min_market_width,
-      maxMarketWidth: q.max_market_width,
-    },
-    catalog,
-    now,
-  );
-  const evs = matches.map((e) => e.o.methods[m].evPercent);
-  const data = sortedPage(matches, q.sort, evSortKeys(m), q.offset, q.limit).map((e) =>
-    presentEv(catalog, e.o, m, now, q.include === 'methods'),
-  );
-  return {
-    success: true,
-    data,
-    pagination: pagination(q.limit, q.offset, matches.length),
-    meta: {
-      source: SOURCE,
-      last_update: lastUpdate(s),
-      devig_method: m,
-      summary: {
-        count: matches.length,
-        avg_ev: evs.length === 0 ? 0 : r4(evs.reduce((a, b) => a + b, 0) / evs.length),
-        max_ev: evs.length === 0 ? 0 : Math.max(...evs),
-        by_sportsbook: countBy(matches, (e) => e.o.book),
-        by_sport: countBy(matches, (e) => e.o.event.sport),
-        by_market: countBy(matches, (e) => e.o.market),
+const EV_LIST: OpportunityListKind<'ev', EvListQuery> = {
+  kind: 'ev',
+  feature: 'ev',
+  check: (q) => {
+    bounds('min_ev', q.min_ev, q.max_ev, 'max_ev');
+    bounds('min_market_width', q.min_market_width, q.max_market_width, 'max_market_width');
+  },
+  linksState: false,
+  matches: (entries, common, q, catalog, now) =>
+    evMatches(
+      entries,
+      {
+        common,
+        method: q.devig_method,
+        minEv: q.min_ev,
+        maxEv: q.max_ev,
+        minMarketWidth: q.min_market_width,
+        maxMarketWidth: q.max_market_width,
       },
-      filters: {
-        sport: q.sport ?? null,
-        league: q.league ?? null,
-        sportsbook: q.sportsbook ?? null,
-        market: q.market ?? null,
-        min_ev: q.min_ev,
-        max_ev: q.max_ev ?? null,
-        live: q.live ?? null,
-        sort: q.sort,
-        include: q.include ?? null,
-      },
-    },
-  };
-}
+      catalog,
+      now,
+    ),
+  sortKeys: (q) => evSortKeys(q.devig_method),
+  present: (e, q, now, s) => presentEv(s.deps.catalog, e.o, q.devig_method, now, q.include === 'methods'),
+  metaHead: (q) => ({ devig_method: q.devig_method }),
+  summary: (matches, q) => {
+    const evs = matches.map((e) => e.o.methods[q.devig_method].evPercent);
+    return { avg_ev: mean4(evs), max_ev: evs.length === 0 ? 0 : Math.max(...evs), by_sportsbook: countBy(matches, (e) => e.o.book) };
+  },
+  filters: (q) => ({
+    ...sharedFilters(q),
+    min_ev: q.min_ev,
+    max_ev: q.max_ev ?? null,
+    live: q.live ?? null,
+    sort: q.sort,
+    include: q.include ?? null,
+  }),
+};
 
 export interface ArbitrageListQuery extends CommonOpportunityQuery {
   min_profit: number;
@@ -121,55 +176,32 @@ export interface ArbitrageListQuery extends CommonOpportunityQuery {
   bankroll: number;
 }
 
-export function arbitrageList(
-  s: OpportunitySource,
-  tier: TierName,
-  q: ArbitrageListQuery,
-): Record<string, unknown> & { data: Record<string, unknown>[] } {
-  requireFeatureOf(tier, 'arbitrage');
-  const { catalog, clock } = s.deps;
-  const now = clock.now();
-  const f = parseCommon(q, catalog, tier, now);
-  const matches = arbitrageMatches(
-    s.opportunities.list('arbitrage'),
-    { common: f, minProfit: q.min_profit, ...(q.group ? { group: q.group } : {}) },
-    catalog,
-    now,
-  );
-  const page = sortedPage(matches, q.sort, ARBITRAGE_SORT_KEYS, q.offset, q.limit).map((e) =>
-    presentArbitrage(catalog, e.o, q.bankroll, now, linesOf(s)),
-  );
-  const profits = matches.map((e) => e.o.profitPercent);
-  return {
-    success: true,
-    data: page,
-    pagination: pagination(q.limit, q.offset, matches.length),
-    meta: {
-      source: SOURCE,
-      last_update: lastUpdate(s),
-      summary: {
-        count: matches.length,
-        avg_profit: profits.length === 0 ? 0 : r4(profits.reduce((a, b) => a + b, 0) / profits.length),
-        max_profit: profits.length === 0 ? 0 : Math.max(...profits),
-        by_sportsbook: countByEach(matches, (e) => e.o.legs.map((l) => l.book)),
-        by_sport: countBy(matches, (e) => e.o.event.sport),
-        by_market: countBy(matches, (e) => e.o.market),
-      },
-      filters: {
-        sport: q.sport ?? null,
-        league: q.league ?? null,
-        sportsbook: q.sportsbook ?? null,
-        market: q.market ?? null,
-        min_profit: q.min_profit,
-        live: q.live ?? null,
-        sort: q.sort,
-        group: q.group ?? null,
-        bankroll: q.bankroll,
-      },
-      books_analyzed: f.books.size,
-    },
-  };
-}
+const ARBITRAGE_LIST: OpportunityListKind<'arbitrage', ArbitrageListQuery> = {
+  kind: 'arbitrage',
+  feature: 'arbitrage',
+  linksState: false,
+  matches: (entries, common, q, catalog, now) =>
+    arbitrageMatches(entries, { common, minProfit: q.min_profit, ...(q.group ? { group: q.group } : {}) }, catalog, now),
+  sortKeys: () => ARBITRAGE_SORT_KEYS,
+  present: (e, q, now, s) => presentArbitrage(s.deps.catalog, e.o, q.bankroll, now, linesOf(s)),
+  summary: (matches) => {
+    const profits = matches.map((e) => e.o.profitPercent);
+    return {
+      avg_profit: mean4(profits),
+      max_profit: profits.length === 0 ? 0 : Math.max(...profits),
+      by_sportsbook: countByEach(matches, (e) => e.o.legs.map((l) => l.book)),
+    };
+  },
+  filters: (q) => ({
+    ...sharedFilters(q),
+    min_profit: q.min_profit,
+    live: q.live ?? null,
+    sort: q.sort,
+    group: q.group ?? null,
+    bankroll: q.bankroll,
+  }),
+  metaTail: (common) => ({ books_analyzed: common.books.size }),
+};
 
 export interface MiddlesListQuery extends CommonOpportunityQuery {
   min_size: number;
@@ -184,54 +216,38 @@ export interface MiddlesListQuery extends CommonOpportunityQuery {
   bankroll: number;
 }
 
-export function middlesList(s: OpportunitySource, tier: TierName, q: MiddlesListQuery): Record<string, unknown> {
-  requireFeatureOf(tier, 'middles');
-  const { catalog, clock } = s.deps;
-  const state = requestedState(q.state);
-  const now = clock.now();
-  const matches = middleMatches(
-    s.opportunities.list('middle'),
-    {
-      common: parseCommon(q, catalog, tier, now),
-      minSize: q.min_size,
-      minWindow: q.min_window,
-      minHitProbability: q.min_hit_probability,
-      maxCost: q.max_cost,
-      minEv: q.min_ev,
-      ...(q.group ? { group: q.group } : {}),
-    },
-    catalog,
-    now,
-  );
-  return {
-    success: true,
-    data: putStateInLinks(
-      sortedPage(matches, q.sort, middleSortKeys(now), q.offset, q.limit).map((e) => presentMiddle(catalog, e.o, q.bankroll, now)),
-      state,
+const MIDDLES_LIST: OpportunityListKind<'middle', MiddlesListQuery> = {
+  kind: 'middle',
+  feature: 'middles',
+  linksState: true,
+  matches: (entries, common, q, catalog, now) =>
+    middleMatches(
+      entries,
+      {
+        common,
+        minSize: q.min_size,
+        minWindow: q.min_window,
+        minHitProbability: q.min_hit_probability,
+        maxCost: q.max_cost,
+        minEv: q.min_ev,
+        ...(q.group ? { group: q.group } : {}),
+      },
+      catalog,
+      now,
     ),
-    pagination: pagination(q.limit, q.offset, matches.length),
-    meta: {
-      source: SOURCE,
-      last_update: lastUpdate(s),
-      summary: {
-        count: matches.length,
-        by_sport: countBy(matches, (e) => e.o.event.sport),
-        by_market: countBy(matches, (e) => e.o.market),
-      },
-      filters: {
-        sport: q.sport ?? null,
-        league: q.league ?? null,
-        sportsbook: q.sportsbook ?? null,
-        market: q.market ?? null,
-        min_size: q.min_size,
-        live: q.live ?? null,
-        sort: q.sort,
-        group: q.group ?? null,
-        bankroll: q.bankroll,
-      },
-    },
-  };
-}
+  sortKeys: (_q, now) => middleSortKeys(now),
+  present: (e, q, now, s) => presentMiddle(s.deps.catalog, e.o, q.bankroll, now),
+  summary: () => ({}),
+  // `state` is not echoed here (it is on low-hold): the answer has always been so.
+  filters: (q) => ({
+    ...sharedFilters(q),
+    min_size: q.min_size,
+    live: q.live ?? null,
+    sort: q.sort,
+    group: q.group ?? null,
+    bankroll: q.bankroll,
+  }),
+};
 
 export interface LowHoldListQuery extends CommonOpportunityQuery {
   max_hold: number;
@@ -240,48 +256,32 @@ export interface LowHoldListQuery extends CommonOpportunityQuery {
   group?: 'best';
 }
 
-export function lowHoldList(s: OpportunitySource, tier: TierName, q: LowHoldListQuery): Record<string, unknown> {
-  requireFeatureOf(tier, 'arbitrage');
-  const { catalog, clock } = s.deps;
-  const state = requestedState(q.state);
-  const now = clock.now();
-  const f = parseCommon(q, catalog, tier, now);
-  const matches = lowHoldMatches(
-    s.opportunities.list('low_hold'),
-    { common: f, maxHold: q.max_hold, ...(q.group ? { group: q.group } : {}) },
-    catalog,
-    now,
-  );
-  const holds = matches.map((e) => e.o.holdPercent);
-  return {
-    success: true,
-    data: putStateInLinks(
-      sortedPage(matches, q.sort, LOW_HOLD_SORT_KEYS, q.offset, q.limit).map((e) => presentLowHold(catalog, e.o, now, linesOf(s))),
-      state,
-    ),
-    pagination: pagination(q.limit, q.offset, matches.length),
-    meta: {
-      source: SOURCE,
-      last_update: lastUpdate(s),
-      threshold: DEFAULT_LOW_HOLD_PERCENT,
-      summary: {
-        count: matches.length,
-        avg_hold: holds.length === 0 ? 0 : r4(holds.reduce((a, b) => a + b, 0) / holds.length),
-        min_hold: holds.length === 0 ? 0 : Math.min(...holds),
-        by_sport: countBy(matches, (e) => e.o.event.sport),
-        by_market: countBy(matches, (e) => e.o.market),
-      },
-      filters: {
-        sport: q.sport ?? null,
-        league: q.league ?? null,
-        sportsbook: q.sportsbook ?? null,
-        market: q.market ?? null,
-        max_hold: q.max_hold,
-        live: q.live ?? null,
-        state: state ?? null,
-        sort: q.sort,
-        group: q.group ?? null,
-      },
-    },
-  };
-}
+const LOW_HOLD_LIST: OpportunityListKind<'low_hold', LowHoldListQuery> = {
+  kind: 'low_hold',
+  // Low-hold markets come with arbitrage: the tier table has no feature of their own.
+  feature: 'arbitrage',
+  linksState: true,
+  matches: (entries, common, q, catalog, now) =>
+    lowHoldMatches(entries, { common, maxHold: q.max_hold, ...(q.group ? { group: q.group } : {}) }, catalog, now),
+  sortKeys: () => LOW_HOLD_SORT_KEYS,
+  present: (e, _q, now, s) => presentLowHold(s.deps.catalog, e.o, now, linesOf(s)),
+  metaHead: () => ({ threshold: DEFAULT_LOW_HOLD_PERCENT }),
+  summary: (matches) => {
+    const holds = matches.map((e) => e.o.holdPercent);
+    return { avg_hold: mean4(holds), min_hold: holds.length === 0 ? 0 : Math.min(...holds) };
+  },
+  filters: (q, state) => ({
+    ...sharedFilters(q),
+    max_hold: q.max_hold,
+    live: q.live ?? null,
+    state: state ?? null,
+    sort: q.sort,
+    group: q.group ?? null,
+  }),
+};
+
+export const evList = (s: OpportunitySource, tier: TierName, q: EvListQuery): Body => opportunityList(EV_LIST, s, tier, q);
+export const arbitrageList = (s: OpportunitySource, tier: TierName, q: ArbitrageListQuery): Body & { data: Body[] } =>
+  opportunityList(ARBITRAGE_LIST, s, tier, q);
+export const middlesList = (s: OpportunitySource, tier: TierName, q: MiddlesListQuery): Body => opportunityList(MIDDLES_LIST, s, tier, q);
+export const lowHoldList = (s: OpportunitySource, tier: TierName, q: LowHoldListQuery): Body => opportunityList(LOW_HOLD_LIST, s, tier, q);

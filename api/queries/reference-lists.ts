@@ -2,16 +2,16 @@ import type { TierName } from '../../schemas/index.js';
 import { TIERS } from '../../schemas/index.js';
 import { isoTime, pagination } from '../contract/common.js';
 import { presentBook, presentLeague, presentSport } from '../contract/reference.js';
-import type { AppDeps } from '../deps.js';
 import { ApiError } from '../errors.js';
 import { countEvents } from '../views/counts.js';
+import type { ReadSide } from './read-side.js';
 
 /**
  * The reference lists (sports, leagues, sportsbooks, market types, teams) as every interface
  * answers them: REST routes and MCP tools call these with the parsed query and present the
  * result unchanged. They read the live board (counts are not tier data).
  */
-type ReferenceDeps = Pick<AppDeps, 'board' | 'catalog' | 'clock'>;
+type ReferenceDeps = Pick<ReadSide, 'board' | 'catalog' | 'clock'>;
 type Page = { limit: number; offset: number };
 
 export interface SportsQuery extends Page {

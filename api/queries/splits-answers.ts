@@ -1,19 +1,19 @@
 import type { TierName } from '../../schemas/index.js';
 import { isoTime, pagination } from '../contract/common.js';
 import { parseSplitsFilters, presentHistoryEntry, presentSplits, splitsBooks } from '../contract/splits.js';
-import type { ServingDeps } from '../deps.js';
 import { ApiError } from '../errors.js';
 import { TIERS, openBooks } from '../../schemas/index.js';
-import { fromStore } from './closing-answers.js';
+import { fromStore } from './store-failure.js';
 import type { SplitsBoard } from '../views/splits-board.js';
-import { querySplits, querySplitsHistory } from '../views/splits-query.js';
+import { querySplits, querySplitsHistory } from './splits-query.js';
+import type { ReadSide } from './read-side.js';
 
 /**
  * Current splits and an event's splits history as every interface answers them (REST routes and
  * MCP tools): the tier's delay, and lines and prices only for books whose odds the tier reads.
  */
 export interface SplitsSource {
-  deps: Pick<ServingDeps, 'catalog' | 'views' | 'store' | 'clock'>;
+  deps: Pick<ReadSide, 'catalog' | 'views' | 'store' | 'clock'>;
   /** The board the `splits` changelog keeps (an empty one when the process has none). */
   splits: SplitsBoard;
 }

@@ -7,7 +7,8 @@ import type { ServingDeps } from '../deps.js';
 import { ApiError } from '../errors.js';
 import { StoreError } from '../../pipeline/store/index.js';
 import { TIERS, TIER_NAMES } from '../../schemas/index.js';
-import { accountInfo } from '../queries/index.js';
+import { accountInfo, fromStore } from '../queries/index.js';
+import type { StoreFailure } from '../queries/index.js';
 import type { TierName } from '../../schemas/index.js';
 
 const keyIdParams = {
@@ -340,15 +341,22 @@ export const accountRoutes: FastifyPluginAsync<{ deps: ServingDeps; accounts: Ac
   );
 };
 
-/** A store that does not answer is the service's trouble, not the caller's: 503, retry. */
-async function viaStore<T>(op: () => Promise<T>): Promise<T> {
-  try {
-    return await op();
-  } catch (e) {
-    if (e instanceof StoreError) throw new ApiError('unavailable', 'The account store is not reachable; retry shortly');
-    if (e instanceof KeyConflict) throw new ApiError('conflict', e.message);
-    throw e;
-  }
+/** Only the store's own errors are its failure here: anything else from key management is a bug (500). */
+const ACCOUNT_STORE: StoreFailure = {
+  message: () => 'The account store is not reachable; retry shortly',
+  isStoreFailure: (e) => e instanceof StoreError,
+};
+
+/** A key-management call: a store that does not answer is 503, a clashing key 409. */
+function viaStore<T>(op: () => Promise<T>): Promise<T> {
+  return fromStore(async () => {
+    try {
+      return await op();
+    } catch (e) {
+      if (e instanceof KeyConflict) throw new ApiError('conflict', e.message);
+      throw e;
+    }
+  }, ACCOUNT_STORE);
 }
 
 function headerInt(reply: FastifyReply, name: string, fallback: number): number {

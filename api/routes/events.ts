@@ -1,40 +1,24 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { CanonicalEvent, TierName } from '../../schemas/index.js';
-import { openBooks } from '../../schemas/index.js';
-import type { LiveBoard } from '../views/board.js';
 import {
   authErrorResponses,
   countMetaSchema,
   dataEnvelope,
   notFoundResponse,
-  pagination,
   paginatedEnvelope,
   pagingParams,
 } from '../contract/common.js';
-import { eventSchema, presentEvent } from '../contract/events.js';
-import { addSportsbookParam, parseOddsFilters, sharedFilterParams } from '../contract/filters.js';
-import { oddsRowSchema, presentOdds } from '../contract/odds.js';
+import { eventSchema } from '../contract/events.js';
+import { addSportsbookParam, sharedFilterParams } from '../contract/filters.js';
+import { oddsRowSchema } from '../contract/odds.js';
 import type { ServingDeps } from '../deps.js';
 import { tierOf } from '../plugins/auth.js';
-import { ApiError } from '../errors.js';
-import { rowMatches } from '../views/filters.js';
-import { eventsList } from '../queries/index.js';
-import type { EventsQuery } from '../queries/index.js';
+import { eventDetail, eventMarkets, eventOdds, eventsList } from '../queries/index.js';
+import type { EventOddsQuery, EventsQuery } from '../queries/index.js';
 
 const { sport, league, sportsbook, live, team, date, q, market } = sharedFilterParams;
 const eventParams = { type: 'object', required: ['eventId'], properties: { eventId: { type: 'string', maxLength: 200 } } } as const;
 
 export const eventsRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (app, { deps }) => {
-  const { catalog, views } = deps;
-  const visibleBooks = (tier: TierName): Set<string> => openBooks(tier, [...catalog.books.values()]);
-
-  /** Events are served from the tier's board, so a delayed tier sees events and odds alike delayed. */
-  function eventOr404(board: LiveBoard, id: string): CanonicalEvent {
-    const e = board.event(id);
-    if (!e) throw new ApiError('not_found', `Unknown event '${id}'`);
-    return e;
-  }
-
   app.get<{ Querystring: EventsQuery }>(
     '/events',
     {
@@ -77,11 +61,7 @@ export const eventsRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (ap
         response: { 200: dataEnvelope(eventSchema), 404: notFoundResponse, ...authErrorResponses },
       },
     },
-    async (request) => {
-      const tier = tierOf(request);
-      const board = views.boardFor(tier);
-      return { success: true, data: presentEvent(catalog, board, eventOr404(board, request.params.eventId), visibleBooks(tier)) };
-    },
+    async (request) => eventDetail(deps, tierOf(request), request.params.eventId),
   );
 
   app.get<{ Params: { eventId: string } }>(
@@ -95,16 +75,10 @@ export const eventsRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (ap
         response: { 200: dataEnvelope({ type: 'array', items: { type: 'string' } }), 404: notFoundResponse, ...authErrorResponses },
       },
     },
-    async (request) => {
-      const board = views.boardFor(tierOf(request));
-      return { success: true, data: board.marketsOf(eventOr404(board, request.params.eventId).id) };
-    },
+    async (request) => eventMarkets(deps, tierOf(request), request.params.eventId),
   );
 
-  app.get<{
-    Params: { eventId: string };
-    Querystring: { sportsbook?: string; add_sportsbook?: string; market?: string; limit: number; offset: number };
-  }>(
+  app.get<{ Params: { eventId: string }; Querystring: EventOddsQuery }>(
     '/events/:eventId/odds',
     {
       schema: {
@@ -117,20 +91,6 @@ export const eventsRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (ap
         response: { 200: paginatedEnvelope(oddsRowSchema, countMetaSchema), 404: notFoundResponse, ...authErrorResponses },
       },
     },
-    async (request) => {
-      const tier = tierOf(request);
-      const board = views.boardFor(tier);
-      const e = eventOr404(board, request.params.eventId);
-      const { limit, offset } = request.query;
-      const { row } = parseOddsFilters(
-        { sportsbook: request.query.sportsbook, add_sportsbook: request.query.add_sportsbook, market: request.query.market },
-        catalog,
-        tier,
-      );
-      const rows = board.rowsOf(e.id).filter((r) => rowMatches(r, row));
-      const main = board.mainLines(e.id);
-      const data = rows.slice(offset, offset + limit).map((r) => presentOdds(catalog, r, e, main));
-      return { success: true, data, pagination: pagination(limit, offset, rows.length), meta: { count: data.length, total: rows.length } };
-    },
+    async (request) => eventOdds(deps, tierOf(request), request.params.eventId, request.query),
   );
 };

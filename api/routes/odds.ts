@@ -6,7 +6,7 @@ import { addSportsbookParam, sharedFilterParams } from '../contract/filters.js';
 import { CORE_ODDS_FIELDS, ODDS_FIELDS, bestOddsRowSchema, oddsListItemSchema, oddsRowSchema } from '../contract/odds.js';
 import { fragmentsFor, rawRowsSerializerCompiler, withReadyRows } from '../contract/odds-fragments.js';
 import type { ServingDeps } from '../deps.js';
-import { SORT_VALUES } from '../views/odds-query.js';
+import { SORT_VALUES } from '../queries/index.js';
 import { bestOddsList, oddsComparison, oddsList } from '../queries/index.js';
 import type { BestOddsQuery, ComparisonQuery, OddsQuery, RowPresenter } from '../queries/index.js';
 import { tierOf } from '../plugins/auth.js';

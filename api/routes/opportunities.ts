@@ -1,32 +1,12 @@
-import { deepLinkStateParam } from '../deeplinks/index.js';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { DEFAULT_LOW_HOLD_PERCENT } from '../../schemas/index.js';
-import type { TierName } from '../../schemas/index.js';
 import { DEVIG_CHOICES } from '../../pipeline/odds-math/index.js';
 import { authErrorResponses, dataEnvelope, notFoundResponse, paginatedEnvelope } from '../contract/common.js';
-import {
-  arbitrageCsv,
-  arbitrageRowSchema,
-  evRowSchema,
-  keyNumbersOf,
-  lowHoldRowSchema,
-  middleRowSchema,
-  presentMiddle,
-} from '../contract/opportunities.js';
-import {
-  SUMMARY_COUNTS,
-  commonOpportunityParams,
-  countBy,
-  countByEach,
-  matchesCommon,
-  opportunityMeta,
-  parseCommon,
-  sortParam,
-} from '../contract/opportunity-query.js';
-import type { CommonOpportunityQuery } from '../contract/opportunity-query.js';
+import { arbitrageCsv, arbitrageRowSchema, evRowSchema, lowHoldRowSchema, middleRowSchema } from '../contract/opportunities.js';
+import { SUMMARY_COUNTS, commonOpportunityParams, opportunityMeta, sortParam } from '../contract/opportunity-params.js';
+import { deepLinkStateParam } from '../deeplinks/index.js';
 import type { AppDeps } from '../deps.js';
-import { ApiError } from '../errors.js';
-import { requireFeature } from '../plugins/auth.js';
+import { tierOf } from '../plugins/auth.js';
 import { OpportunityBoard } from '../views/opportunity-board.js';
 import {
   ARBITRAGE_SORT_KEYS,
@@ -36,21 +16,18 @@ import {
   arbitrageList,
   evList,
   lowHoldList,
-  middleMatches,
+  middleById,
   middlesList,
+  middlesSummary,
 } from '../queries/index.js';
 import type {
   ArbitrageListQuery,
   EvListQuery,
   LowHoldListQuery,
-  MiddleEntry,
   MiddlesListQuery,
+  MiddlesSummaryQuery,
   OpportunitySource,
 } from '../queries/index.js';
-
-const SOURCE = 'live';
-const r4 = (x: number): number => Math.round(x * 1e4) / 1e4;
-const tier = (request: FastifyRequest): TierName => request.apiKey?.tier ?? 'free';
 
 /**
  * format=csv as JSON `{"data": "<csv>"}`: for clients that parse every answer as JSON (the
@@ -158,15 +135,10 @@ type ArbQuery = ArbitrageListQuery & { format: 'json' | 'csv' };
  * books per situation.
  */
 export const opportunitiesRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { deps }) => {
-  const { catalog, clock } = deps;
+  const { clock } = deps;
   // A process that runs no opportunity stages serves an empty board rather than failing.
   const board = deps.opportunities ?? new OpportunityBoard();
   const source: OpportunitySource = { deps, opportunities: board };
-
-  /** The middles a caller may see: the best visible combination per situation, within the filters. */
-  function visibleMiddles(request: FastifyRequest, q: CommonOpportunityQuery, now: number): MiddleEntry[] {
-    return middleMatches(board.list('middle'), { common: parseCommon(q, catalog, tier(request), now) }, catalog, now);
-  }
 
   app.get<{ Querystring: EvListQuery }>(
     '/opportunities/ev',
@@ -209,7 +181,7 @@ export const opportunitiesRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async 
         response: { 200: paginatedEnvelope(evRowSchema, EV_META), ...authErrorResponses },
       },
     },
-    async (request) => evList(source, tier(request), request.query),
+    async (request) => evList(source, tierOf(request), request.query),
   );
 
   app.get<{ Querystring: ArbQuery }>(
@@ -267,7 +239,7 @@ export const opportunitiesRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async 
       },
     },
     async (request, reply) => {
-      const answer = arbitrageList(source, tier(request), request.query);
+      const answer = arbitrageList(source, tierOf(request), request.query);
       if (request.query.format === 'csv') {
         const text = arbitrageCsv(answer.data as never);
         if (wantsJson(request)) return { success: true, data: text };
@@ -281,7 +253,7 @@ export const opportunitiesRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async 
     },
   );
 
-  app.get<{ Querystring: { sport?: string; league?: string } }>(
+  app.get<{ Querystring: MiddlesSummaryQuery }>(
     '/opportunities/middles/summary',
     {
       schema: {
@@ -293,32 +265,7 @@ export const opportunitiesRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async 
         response: { 200: dataEnvelope(middleSummarySchema, SOURCE_META), ...authErrorResponses },
       },
     },
-    async (request) => {
-      requireFeature(request, 'middles');
-      const now = clock.now();
-      const q = request.query;
-      const all = visibleMiddles(request, { sport: q.sport, league: q.league, limit: 1, offset: 0 }, now);
-      const avg = (xs: number[]): number => (xs.length === 0 ? 0 : r4(xs.reduce((a, b) => a + b, 0) / xs.length));
-      const best = all.reduce<MiddleEntry | null>((b, e) => (b === null || e.o.evPercent > b.o.evPercent ? e : b), null);
-      return {
-        success: true,
-        data: {
-          total: all.length,
-          positive_ev_count: all.filter((e) => e.o.evPercent > 0).length,
-          guaranteed_profit_count: all.filter((e) => e.o.worstCaseProfitPercent >= 0).length,
-          player_prop_count: all.filter((e) => e.o.market === 'player_prop').length,
-          has_key_numbers_count: all.filter((e) => keyNumbersOf(e.o).length > 0).length,
-          by_sport: countBy(all, (e) => e.o.event.sport),
-          by_market: countBy(all, (e) => e.o.market),
-          by_sportsbook: countByEach(all, (e) => e.o.legs.map((l) => l.book)),
-          avg_middle_size: avg(all.map((e) => e.o.windowSize)),
-          avg_probability: avg(all.map((e) => e.o.hitProbability)),
-          avg_ev: avg(all.map((e) => e.o.evPercent)),
-          best_ev: best === null ? null : { ev: best.o.evPercent, sport: best.o.event.sport, market: best.o.market },
-        },
-        meta: { source: SOURCE, filters: { sport: q.sport ?? null, league: q.league ?? null } },
-      };
-    },
+    async (request) => middlesSummary(source, tierOf(request), request.query),
   );
 
   app.get<{ Params: { id: string }; Querystring: { bankroll: number } }>(
@@ -338,15 +285,7 @@ export const opportunitiesRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async 
         response: { 200: dataEnvelope(middleRowSchema, SOURCE_META), 404: notFoundResponse, ...authErrorResponses },
       },
     },
-    async (request) => {
-      requireFeature(request, 'middles');
-      const now = clock.now();
-      const f = parseCommon({ limit: 1, offset: 0 }, catalog, tier(request), now);
-      const entry = board.list('middle').find((e) => e.o.id === request.params.id);
-      if (!entry || !matchesCommon(entry, f, catalog, now))
-        throw new ApiError('not_found', `Unknown middle '${request.params.id}' (or it is gone, or uses a book your tier does not see)`);
-      return { success: true, data: presentMiddle(catalog, entry.o, request.query.bankroll, now), meta: { source: SOURCE } };
-    },
+    async (request) => middleById(source, tierOf(request), request.params.id, request.query.bankroll),
   );
 
   app.get<{ Querystring: MiddlesListQuery }>(
@@ -390,7 +329,7 @@ export const opportunitiesRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async 
         response: { 200: paginatedEnvelope(middleRowSchema, MIDDLE_META), ...authErrorResponses },
       },
     },
-    async (request) => middlesList(source, tier(request), request.query),
+    async (request) => middlesList(source, tierOf(request), request.query),
   );
 
   for (const path of ['/opportunities/low_hold', '/opportunities/low-hold'])
@@ -426,6 +365,6 @@ export const opportunitiesRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async 
           response: { 200: paginatedEnvelope(lowHoldRowSchema, LOW_HOLD_META), ...authErrorResponses },
         },
       },
-      async (request) => lowHoldList(source, tier(request), request.query),
+      async (request) => lowHoldList(source, tierOf(request), request.query),
     );
 };

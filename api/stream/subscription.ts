@@ -1,8 +1,8 @@
 import { DEFAULT_LOW_HOLD_PERCENT, SPLITS_BOOKS, SPLIT_MARKETS, TIERS, lowestTierWith, openBooks } from '../../schemas/index.js';
 import type { Feature, TierName } from '../../schemas/index.js';
-import { parseFilters, parseOddsFilters } from '../contract/filters.js';
-import type { SharedFilterQuery } from '../contract/filters.js';
-import { parseCommon } from '../contract/opportunity-query.js';
+import { parseFilters, parseOddsFilters } from '../queries/index.js';
+import type { SharedFilterQuery } from '../queries/index.js';
+import { parseCommon } from '../queries/index.js';
 import { parseSplitsFilters } from '../contract/splits.js';
 import { ApiError } from '../errors.js';
 import type { OpportunityList } from '../queries/index.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closingLinesOfDay, closingLinesOfEvent, clvGroups, evHistory } from '../../api/history/queries.js';
-import { eventKnown, oddsHistory } from '../../api/history/odds-history.js';
+import { eventKnown, oddsHistory } from '../../api/queries/odds-history.js';
 import { ChdbStore, applyMigrations } from '../../pipeline/store/index.js';
 
 /**

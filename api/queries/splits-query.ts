@@ -1,12 +1,12 @@
 import { SPLITS_BOOKS } from '../../schemas/index.js';
 import type { CanonicalEvent, SplitMarket, SplitSide, SplitSideRecord, SplitsSnapshot } from '../../schemas/index.js';
 import type { OlapStore } from '../../pipeline/store/index.js';
-import type { LiveBoard } from './board.js';
-import type { Catalog } from './catalog.js';
-import { eventMatches } from './filters.js';
-import type { EventFilter } from './filters.js';
-import type { SplitsBoard } from './splits-board.js';
-import { SPLITS_RETENTION_MS } from './splits-board.js';
+import type { LiveBoard } from '../views/board.js';
+import type { Catalog } from '../views/catalog.js';
+import { eventMatches } from '../views/filters.js';
+import type { EventFilter } from '../views/filters.js';
+import type { SplitsBoard } from '../views/splits-board.js';
+import { SPLITS_RETENTION_MS } from '../views/splits-board.js';
 
 /**
  * The splits queries every interface calls (REST today, streams and MCP next): typed inputs,

@@ -1,48 +1,17 @@
 import type { Opportunity, OpportunityLeg, TierName } from '../../schemas/index.js';
-import { ApiError } from '../errors.js';
 import { selectBooks } from '../../schemas/index.js';
-import type { BoardEntry } from '../views/opportunity-board.js';
+import { csv } from '../contract/common.js';
+import { bookSelectionError } from '../contract/filters.js';
+import { parseFilters, parseMarkets } from './parse-filters.js';
+import type { SharedFilterQuery } from './parse-filters.js';
+import type { DateRange } from '../contract/opportunity-params.js';
+import { ApiError } from '../errors.js';
 import type { Catalog } from '../views/catalog.js';
 import { easternDateOf, eventMatches } from '../views/filters.js';
 import type { EventFilter } from '../views/filters.js';
-import { csv, csvParam, pagingParams } from './common.js';
-import { addSportsbookParam, bookSelectionError, parseFilters, parseMarkets, sharedFilterParams } from './filters.js';
-import type { SharedFilterQuery } from './filters.js';
+import type { BoardEntry } from '../views/opportunity-board.js';
 
-/** Query parameters every opportunity endpoint shares, their parsing and the matching. */
-
-export const OPPORTUNITY_LIMIT = { default: 50, max: 200, maxOffset: 5000 } as const;
-
-export const DATE_RANGES = ['today', 'tomorrow', 'week'] as const;
-export type DateRange = (typeof DATE_RANGES)[number];
-
-export const commonOpportunityParams = {
-  sport: sharedFilterParams.sport,
-  league: sharedFilterParams.league,
-  sportsbook: csvParam(
-    'Sportsbook ids, comma-separated; default: every book your tier sees. An opportunity shows only when every leg is at one of them.',
-  ),
-  market: sharedFilterParams.market,
-  add_sportsbook: addSportsbookParam,
-  event: sharedFilterParams.event,
-  event_id: sharedFilterParams.event_id,
-  live: sharedFilterParams.live,
-  team: sharedFilterParams.team,
-  min_odds: { ...sharedFilterParams.min_odds, description: 'Lowest American price of every leg.' },
-  max_odds: { ...sharedFilterParams.max_odds, description: 'Highest American price of every leg.' },
-  max_odds_age: {
-    type: 'number',
-    minimum: 0,
-    maximum: 86_400,
-    description: 'Seconds; leaves out opportunities whose oldest underlying price is older.',
-  },
-  date_range: {
-    type: 'string',
-    enum: [...DATE_RANGES],
-    description: 'Start date in US Eastern time: today, tomorrow, or week (today and the 6 days after).',
-  },
-  ...pagingParams(OPPORTUNITY_LIMIT.default, OPPORTUNITY_LIMIT.max, OPPORTUNITY_LIMIT.maxOffset),
-} as const;
+/** The filters every opportunity list shares: their parsing and the matching, and the lists' order and counts. */
 
 /** The shared filters (without `date` and `q`, which opportunities replace by `date_range`). */
 export interface CommonOpportunityQuery extends Omit<SharedFilterQuery, 'date' | 'q'> {
@@ -124,14 +93,7 @@ export function matchesCommon(e: BoardEntry, f: CommonFilter, catalog: Catalog, 
   return eventMatches(e.event, f.event, catalog);
 }
 
-/**
- * A `sort` parameter: each key may be prefixed with `-` for descending. Returns the comparator,
- * ties broken by id so that pages never overlap.
- */
-export function sortParam(keys: readonly string[], description: string, fallback: string): object {
-  return { type: 'string', enum: keys.flatMap((k) => [k, `-${k}`]), default: fallback, description };
-}
-
+/** The order a `sort` value names (a leading `-`: descending), ties broken by id so that pages never overlap. */
 export function comparator<E extends BoardEntry>(
   sort: string,
   keys: Readonly<Record<string, (e: E) => number | string>>,
@@ -163,39 +125,3 @@ export function countByEach<T>(items: readonly T[], keys: (item: T) => readonly 
   for (const i of items) for (const k of new Set(keys(i))) counts.set(k, (counts.get(k) ?? 0) + 1);
   return Object.fromEntries([...counts.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1)));
 }
-
-/* `meta` of the opportunity lists, declared so that serialization and the OpenAPI document show every key. */
-
-const counts = { type: 'object', additionalProperties: { type: 'integer' } } as const;
-const nullableStr = { type: ['string', 'null'] } as const;
-const sharedFilterEcho = {
-  sport: nullableStr,
-  league: nullableStr,
-  sportsbook: nullableStr,
-  market: nullableStr,
-  live: { type: ['boolean', 'null'] },
-  sort: { type: 'string' },
-} as const;
-
-export function opportunityMeta(
-  summary: Record<string, object>,
-  filters: Record<string, object>,
-  extra: Record<string, object> = {},
-): object {
-  return {
-    type: 'object',
-    properties: {
-      source: { type: 'string', description: 'live: the in-memory board kept by the opportunities topic.' },
-      last_update: { type: ['string', 'null'], format: 'date-time', description: 'When the board last changed.' },
-      summary: {
-        type: 'object',
-        description: 'Over every match, not just this page.',
-        properties: { count: { type: 'integer' }, by_sport: counts, by_market: counts, ...summary },
-      },
-      filters: { type: 'object', description: 'The filters applied; null when unused.', properties: { ...sharedFilterEcho, ...filters } },
-      ...extra,
-    },
-  };
-}
-
-export const SUMMARY_COUNTS = counts;

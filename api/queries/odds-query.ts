@@ -1,9 +1,9 @@
 import type { CanonicalEvent, OddsRow } from '../../schemas/index.js';
-import { compareRows } from './board.js';
-import type { LiveBoard, RowPlace } from './board.js';
-import type { Catalog } from './catalog.js';
-import { eventMatches, rowMatches } from './filters.js';
-import type { EventFilter, RowFilter } from './filters.js';
+import { compareRows } from '../views/board.js';
+import type { LiveBoard, RowPlace } from '../views/board.js';
+import type { Catalog } from '../views/catalog.js';
+import { eventMatches, rowMatches } from '../views/filters.js';
+import type { EventFilter, RowFilter } from '../views/filters.js';
 
 export interface Match {
   row: OddsRow;
