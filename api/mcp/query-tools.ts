@@ -36,6 +36,7 @@ import type { GameStateBoard } from '../views/gamestate-board.js';
 import { SPLIT_SIGNALS } from '../queries/index.js';
 import type { JsonSchema, RouteSchema, RouteSchemas } from './route-schemas.js';
 import type { ToolCaller, ToolOutcome, ToolSpec } from './tool.js';
+import { asArgumentMessage } from './tool-refusal.js';
 
 /** What the query tools read: the same read model, boards and stores the REST routes read. */
 export interface ToolSources {
@@ -568,10 +569,6 @@ export function summarize(def: Pick<QueryToolDef, 'name' | 'noun'>, body: Envelo
 }
 
 /** REST messages name query parameters and body fields; a tool's caller knows them as arguments. */
-function asArgumentMessage(message: string): string {
-  return message.replace(/\b(query parameter|body field|parameter)\b/g, 'argument');
-}
-
 /** The query tools the sources can answer, described by their routes' schemas. */
 export function queryTools(sources: ToolSources, schemas: RouteSchemas, prefix: string): ToolSpec[] {
   const tools: ToolSpec[] = [];

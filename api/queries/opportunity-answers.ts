@@ -6,7 +6,6 @@ import type { LinesOf } from '../contract/opportunities.js';
 import { countBy, countByEach, parseCommon } from './opportunity-filter.js';
 import type { CommonFilter, CommonOpportunityQuery } from './opportunity-filter.js';
 import { putStateInLinks, requestedState } from '../deeplinks/index.js';
-import { ApiError } from '../errors.js';
 import type { Catalog } from '../views/catalog.js';
 import type { BoardEntry, OpportunityBoard } from '../views/opportunity-board.js';
 import { requireFeatureOf } from './access.js';
@@ -22,6 +21,7 @@ import {
   sortedPage,
 } from './opportunities.js';
 import type { ReadSide } from './read-side.js';
+import { badQuery } from './invalid-query.js';
 
 /**
  * The four opportunity lists (+EV, arbitrage, middles, low-hold) as every interface answers
@@ -66,10 +66,9 @@ export const OPPORTUNITY_SOURCE = 'live';
 const r4 = (x: number): number => Math.round(x * 1e4) / 1e4;
 /** A summary's average, 4 places; 0 for no matches. */
 export const mean4 = (xs: readonly number[]): number => (xs.length === 0 ? 0 : r4(xs.reduce((a, b) => a + b, 0) / xs.length));
-const bad = (field: string, message: string): ApiError => new ApiError('invalid_request', `Invalid query parameter '${field}': ${message}`);
 
 function bounds(field: string, min: number | undefined, max: number | undefined, other: string): void {
-  if (min !== undefined && max !== undefined && min > max) throw bad(field, `must not exceed ${other}`);
+  if (min !== undefined && max !== undefined && min > max) throw badQuery(field, `must not exceed ${other}`);
 }
 
 const linesOf =
