@@ -1,17 +1,15 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SchemaRegistryClient } from '@confluentinc/schemaregistry';
 import { Kafka, logLevel } from 'kafkajs';
 import { pino } from 'pino';
 import { LEAGUES, TEAMS, TOPICS } from '../schemas/index.js';
 import type { RawTick } from '../schemas/index.js';
-import { AvroCodec, KafkaBus } from '../pipeline/bus/index.js';
 import { ManualClock } from '../pipeline/clock.js';
 import { MarketSimulator } from '../pipeline/feeds/simulator/index.js';
 import { Normalizer } from '../pipeline/normalize/index.js';
-import { startPipeline } from '../pipeline/pipeline.js';
-import { ChdbStore, applyMigrations } from '../pipeline/store/index.js';
+import { loadConfig } from '../runtime/config.js';
+import { openProcessParts, startConfiguredPipeline } from '../runtime/process-parts.js';
 import { mockKafkaUnavailable, startMockKafka } from '../test/support/mock-kafka.js';
 import type { BenchFigure } from './report.js';
 
@@ -87,50 +85,55 @@ export async function benchKafka(): Promise<BenchFigure[]> {
     baselineKafka.stop();
   }
 
-  // The pipeline: raw ticks produced as Avro, every stage on Kafka, until every tick is in ClickHouse.
+  // The pipeline: raw ticks produced as Avro, every stage on Kafka, until every tick is in
+  // ClickHouse. Assembled as ROLE=pipeline assembles it (runtime/process-parts.ts): store,
+  // bus and configured pipeline from the configuration, the bench's clock, no feed.
   const mock = await startMockKafka();
   const dir = mkdtempSync(join(tmpdir(), 'odds-bench-kafka-'));
-  const store = new ChdbStore(dir);
   let pipelinePerSecond = 0;
   try {
-    await applyMigrations(store);
-    const codec = process.env['BENCH_KAFKA_JSON']
-      ? {}
-      : { codec: new AvroCodec({ client: SchemaRegistryClient.newClient({ baseURLs: ['mock://bench'] }) }) };
-    const bus = new KafkaBus({ brokers: mock.brokers, sessionTimeoutMs: 6000, ...codec });
-    const pipeline = startPipeline({
-      bus,
-      store,
-      clock: new ManualClock(T0),
-      logger: pino({ level: 'silent' }),
-      catalog: { teams: TEAMS, leagues: LEAGUES },
-      sinkMaxWaitMs: 200,
+    const config = loadConfig({
+      ROLE: 'pipeline',
+      DATA_DIR: dir,
+      FEED: 'none',
+      KAFKA_BROKERS: mock.brokers.join(','),
+      KAFKA_SESSION_TIMEOUT_MS: '6000',
+      SINK_MAX_WAIT_MS: '200',
+      ...(process.env['BENCH_KAFKA_JSON'] ? {} : { SCHEMA_REGISTRY_URL: 'mock://bench' }),
     });
-    await pipeline.ready;
-    const t0 = performance.now();
-    const cpu0 = process.cpuUsage();
-    const broker0 = mock.cpuSeconds();
-    const producer = bus.producer();
-    for (let i = 0; i < raw.length; i += 500) {
-      await producer.send(
-        TOPICS.rawTicks,
-        raw.slice(i, i + 500).map((t) => ({ key: `${t.book}:${t.bookEventId}`, partitionKey: t.league, value: t })),
+    const logger = pino({ level: 'silent' });
+    const parts = await openProcessParts(config, logger, { runsFeed: false, clock: new ManualClock(T0) });
+    const { bus, opened } = parts;
+    try {
+      // Without the tiers' book scopes, as the figure was first taken.
+      const pipeline = startConfiguredPipeline(config, parts, logger, { tierScopes: false });
+      await pipeline.ready;
+      const t0 = performance.now();
+      const cpu0 = process.cpuUsage();
+      const broker0 = mock.cpuSeconds();
+      const producer = bus.producer();
+      for (let i = 0; i < raw.length; i += 500) {
+        await producer.send(
+          TOPICS.rawTicks,
+          raw.slice(i, i + 500).map((t) => ({ key: `${t.book}:${t.bookEventId}`, partitionKey: t.league, value: t })),
+        );
+      }
+      const produced = performance.now();
+      await until(() => pipeline.stats().sinks['odds_ticks']?.rowsWritten === expectedTicks, 300_000);
+      pipelinePerSecond = raw.length / ((performance.now() - t0) / 1000);
+      const own = cpuSeconds(process.cpuUsage(cpu0));
+      const broker = mock.cpuSeconds() - broker0;
+      // CPU per 1000 ticks says what the pipeline costs whatever else runs on the machine.
+      const per = (s: number): string => ((s * 1000 * 1000) / raw.length).toFixed(0);
+      process.stdout.write(
+        `  pipeline: produced in ${((produced - t0) / 1000).toFixed(2)} s, every tick in ClickHouse after ${((performance.now() - t0) / 1000).toFixed(2)} s; CPU per 1000 ticks: ${per(own)} ms in process + ${per(broker)} ms broker (raw kafkajs: ${per(baselineCpu.own)} ms + ${per(baselineCpu.broker)} ms)\n`,
       );
+      await pipeline.stop();
+    } finally {
+      await bus.close();
+      await opened.closeCleanly();
     }
-    const produced = performance.now();
-    await until(() => pipeline.stats().sinks['odds_ticks']?.rowsWritten === expectedTicks, 300_000);
-    pipelinePerSecond = raw.length / ((performance.now() - t0) / 1000);
-    const own = cpuSeconds(process.cpuUsage(cpu0));
-    const broker = mock.cpuSeconds() - broker0;
-    // CPU per 1000 ticks says what the pipeline costs whatever else runs on the machine.
-    const per = (s: number): string => ((s * 1000 * 1000) / raw.length).toFixed(0);
-    process.stdout.write(
-      `  pipeline: produced in ${((produced - t0) / 1000).toFixed(2)} s, every tick in ClickHouse after ${((performance.now() - t0) / 1000).toFixed(2)} s; CPU per 1000 ticks: ${per(own)} ms in process + ${per(broker)} ms broker (raw kafkajs: ${per(baselineCpu.own)} ms + ${per(baselineCpu.broker)} ms)\n`,
-    );
-    await pipeline.stop();
-    await bus.close();
   } finally {
-    await store.close();
     mock.stop();
     rmSync(dir, { recursive: true, force: true });
   }

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { TopicName } from '../schemas/index.js';
 import type { Bus, BusRecord, Consumer, ConsumerOptions, RecordBatch } from './bus/index.js';
+import type { StageSpec } from './stages/index.js';
 
 export interface Stage {
   readonly name: string;
@@ -34,4 +35,78 @@ export function startStage<T extends TopicName>(
     consumer: consumer as unknown as Consumer<TopicName>,
     stop: () => consumer.stop(),
   };
+}
+
+export interface RunningStages {
+  /**
+   * Resolves once every stage's `load` finished, the stages started, and every stage with a
+   * `restore` went through its first assignment.
+   */
+  readonly ready: Promise<void>;
+  /** The stages started, in table order (none until the loads finished). */
+  stages(): readonly Stage[];
+  /** Records not yet through every stage, restores in flight included (1 before the stages start). */
+  lag(): number;
+  /** Stops every stage at once, after `ready` settled. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs a stage table: loads what the stages load, then starts them in table order. State before
+ * input: a stage with a `restore` rebuilds the state of the partitions it is assigned (at start
+ * and at every rebalance) before their records reach it, so a restart, a second instance or a
+ * takeover continues from what clients already saw, not from empty.
+ */
+export function runStageTable(bus: Bus, table: readonly StageSpec[], logger: Logger, onFailure?: (error: unknown) => void): RunningStages {
+  let stages: Stage[] = [];
+  let restores = 0;
+  const firstAssignment = new Map(table.filter((spec) => spec.state?.restore).map((spec) => [spec.name, deferred()]));
+  /** Runs a stage's restore, counted in lag() meanwhile; the stage's first one makes it ready. */
+  const restoring = async (stage: string, restore: () => Promise<void>): Promise<void> => {
+    restores++;
+    try {
+      await restore();
+      firstAssignment.get(stage)?.resolve();
+    } finally {
+      restores--;
+    }
+  };
+  const consumerOptions = (spec: StageSpec): ConsumerOptions<TopicName> => {
+    const { restore, assign, revoke } = spec.state ?? {};
+    return {
+      groupId: spec.groupId,
+      topic: spec.input,
+      // Every stage starts a new group at the beginning of its input's retention.
+      fromBeginning: true,
+      ...spec.batching,
+      ...(restore ? { onAssign: (partitions, committed) => restoring(spec.name, () => restore(partitions, committed)) } : {}),
+      ...(assign ? { onAssign: (partitions) => assign(partitions) } : {}),
+      ...(revoke ? { onRevoke: revoke } : {}),
+    };
+  };
+  const ready = (async () => {
+    const loads = table.flatMap((spec) => (spec.state?.load ? [spec.state.load] : []));
+    for (const load of loads) await load();
+    stages = table.map((spec) =>
+      startStage(bus, spec.name, consumerOptions(spec), (records, batch) => spec.handle(records, batch), logger, onFailure),
+    );
+    await Promise.all([...firstAssignment.values()].map((d) => d.promise));
+  })();
+  return {
+    ready,
+    stages: () => stages,
+    lag: () => restores + (stages.length === 0 ? 1 : 0) + stages.reduce((total, s) => total + s.consumer.lag(), 0),
+    stop: async () => {
+      await ready.catch(() => undefined);
+      await Promise.all(stages.map((s) => s.stop()));
+    },
+  };
+}
+
+function deferred(): { promise: Promise<void>; resolve: () => void } {
+  let resolve: () => void = () => {};
+  const promise = new Promise<void>((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
 }

@@ -6,7 +6,7 @@ import type { Candidate, EngineContext } from './context.js';
 import { commonFields, eventKey, rowKey } from './context.js';
 import { familyOpportunityId } from './ids.js';
 import { legOf, lineKey, round } from './state.js';
-import type { LineGroupState } from './state.js';
+import type { LineGroupState } from './line-group.js';
 
 /** The legs of a combination with their stake shares (proportional to 1/decimal). */
 export function comboLegs(combo: Combo, stakes: readonly number[]): OpportunityLeg[] {

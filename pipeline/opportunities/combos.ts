@@ -1,6 +1,6 @@
 import type { OddsRow, SelectionType } from '../../schemas/index.js';
+import type { LineGroupState, LineSummary, RankedPrice } from './line-group.js';
 import { decimalOf, round } from './state.js';
-import type { LineGroupState } from './state.js';
 
 /** One book's price for each outcome of a market, with the sum of their implied probabilities. */
 export interface Combo {
@@ -9,19 +9,13 @@ export interface Combo {
   impliedSum: number;
 }
 
-export interface Candidate {
-  row: OddsRow;
-  d: number;
-  implied: number;
-}
-
 /** Never collect more combinations than this per line, whatever the feed sends. */
 const HARD_LIMIT = 128;
 
 interface CachedLists {
   version: number;
   outcomes: readonly SelectionType[];
-  lists: Candidate[][] | null;
+  lists: RankedPrice[][] | null;
 }
 
 const LISTS = new WeakMap<LineGroupState, CachedLists>();
@@ -37,12 +31,12 @@ function sameOutcomes(a: readonly SelectionType[], b: readonly SelectionType[]):
  * null when an outcome has no price. Built once per version of the line group, then shared by
  * arbitrage and every low-hold scope.
  */
-function priceLists(group: LineGroupState, outcomes: readonly SelectionType[]): Candidate[][] | null {
+function priceLists(group: LineGroupState, outcomes: readonly SelectionType[]): RankedPrice[][] | null {
   const cached = LISTS.get(group);
   if (cached && cached.version === group.version && sameOutcomes(cached.outcomes, outcomes)) return cached.lists;
-  let lists: Candidate[][] | null = [];
+  let lists: RankedPrice[][] | null = [];
   for (const s of outcomes) {
-    const list: Candidate[] = [];
+    const list: RankedPrice[] = [];
     for (const bySelection of group.books.values()) {
       const row = bySelection.get(s);
       if (!row) continue;
@@ -60,9 +54,9 @@ function priceLists(group: LineGroupState, outcomes: readonly SelectionType[]): 
   return lists;
 }
 
-function within(lists: Candidate[][], allowed: ReadonlySet<string> | null): Candidate[][] | null {
+function within(lists: RankedPrice[][], allowed: ReadonlySet<string> | null): RankedPrice[][] | null {
   if (allowed === null) return lists;
-  const out: Candidate[][] = [];
+  const out: RankedPrice[][] = [];
   for (const list of lists) {
     const kept = list.filter((c) => allowed.has(c.row.book));
     if (kept.length === 0) return null;
@@ -107,7 +101,7 @@ export function combosUnder(group: LineGroupState, outcomes: readonly SelectionT
   if (!lists) return [];
   const accept = search.accept ?? ((): boolean => true);
   const found: (Combo & { books: string })[] = [];
-  const picked: Candidate[] = [];
+  const picked: RankedPrice[] = [];
   const visit = (depth: number, sum: number): void => {
     if (found.length >= HARD_LIMIT) return;
     const list = lists[depth];
@@ -134,9 +128,9 @@ export function combosUnder(group: LineGroupState, outcomes: readonly SelectionT
  * among the allowed books, found by one scan; null when an outcome has none. Over every book it
  * comes from the line's summary.
  */
-function bestPrices(group: LineGroupState, outcomes: readonly SelectionType[], allowed: ReadonlySet<string> | null): Candidate[] | null {
+function bestPrices(group: LineGroupState, outcomes: readonly SelectionType[], allowed: ReadonlySet<string> | null): RankedPrice[] | null {
   if (allowed === null) return lineSummary(group, outcomes).best;
-  const out: Candidate[] = [];
+  const out: RankedPrice[] = [];
   for (const s of outcomes) {
     let top: OddsRow | null = null;
     let topD = 0;
@@ -154,18 +148,6 @@ function bestPrices(group: LineGroupState, outcomes: readonly SelectionType[], a
     out.push({ row: top, d: topD, implied: 1 / topD });
   }
   return out;
-}
-
-/** What every engine reads of a line group over every book, computed once per version of the group. */
-export interface LineSummary {
-  version: number;
-  outcomes: readonly SelectionType[];
-  /** Per outcome its best price (as `bestPrices`), null when an outcome has none. */
-  best: Candidate[] | null;
-  /** Per outcome, how many books price it. */
-  bookCounts: number[];
-  /** Best-price arbitrage profit (rounded as published), null when there is none. */
-  arbProfit: number | null;
 }
 
 /**
@@ -199,7 +181,7 @@ export function lineSummary(group: LineGroupState, outcomes: readonly SelectionT
       }
     }
   }
-  let best: Candidate[] | null = [];
+  let best: RankedPrice[] | null = [];
   for (let i = 0; i < n; i++) {
     const row = tops[i] as OddsRow | null;
     if (row === null) {

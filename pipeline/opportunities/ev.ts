@@ -17,7 +17,7 @@ import { commonFields, eventKey, rowKey } from './context.js';
 import { familyOpportunityId } from './ids.js';
 import { Memo } from './memo.js';
 import { completeMarket, decimalOf, legOf, lineKey, priceOf, round, sortedBooks } from './state.js';
-import type { LineGroup, LineGroupState } from './state.js';
+import type { LineGroup, LineGroupState } from './line-group.js';
 
 // The contract's choices and the odds math's are one list; the compiler keeps them so.
 const CHOICES: readonly DevigMethodName[] = DEVIG_CHOICES;

@@ -5,7 +5,7 @@ import { combosUnder } from './combos.js';
 import type { Candidate, EngineContext } from './context.js';
 import { commonFields } from './context.js';
 import { lineKey, round } from './state.js';
-import type { LineGroupState } from './state.js';
+import type { LineGroupState } from './line-group.js';
 
 /**
  * Low-hold at one line: the best price of each outcome (one book or several), when its hold

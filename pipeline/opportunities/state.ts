@@ -1,7 +1,7 @@
 import { selectionFamily } from '../../schemas/index.js';
 import { americanToDecimal } from '../odds-math/index.js';
-import type { LineSummary } from './combos.js';
 import type { IdCache } from './ids.js';
+import type { LineGroup, LineGroupState } from './line-group.js';
 import type {
   CanonicalEvent,
   LeagueDef,
@@ -33,7 +33,7 @@ export interface FamilyState {
   lines: Map<string, LineGroupState>;
   /** Active opportunities derived from this family, by id. */
   active: Map<string, Opportunity>;
-  /** Per active opportunity: its input key (see Candidate) and its recompute scope. */
+  /** Per active opportunity: its input key (see Candidate in context.ts) and its recompute scope. */
   inputs: Map<string, ActiveInputs>;
   /** Opportunity ids already computed for this family's combinations of rows. */
   ids: IdCache;
@@ -46,19 +46,6 @@ export interface ActiveInputs {
   scope: string;
   /** The recompute that last produced it (the others in scope are gone). */
   seen: number;
-}
-
-/** The rows at one canonical line of a family, maintained in place. */
-export interface LineGroupState {
-  line: number | null;
-  key: string;
-  books: LineGroup;
-  /** Bumped on every change of a row of the group: derived values cached per group compare it. */
-  version: number;
-  /** Its books by id, rebuilt only when a book joins or leaves. */
-  sortedBooks: string[] | null;
-  /** Best prices and book counts of the last version they were asked for (combos.ts). */
-  summary: LineSummary | null;
 }
 
 export interface EventState {
@@ -117,9 +104,6 @@ export function outcomesOf(family: Pick<FamilyState, 'family' | 'market'>, leagu
       return ['yes', 'no'];
   }
 }
-
-/** The rows at one canonical line: book -> selection -> row. */
-export type LineGroup = Map<string, Map<SelectionType, OddsRow>>;
 
 /** Puts a row into its line group (`key`: its line key; creates the group); the family's `rows` is the caller's. */
 export function addToLine(family: FamilyState, row: OddsRow, key: string): void {

@@ -1,0 +1,6 @@
+export { pipelineStages } from './table.js';
+export type { PipelineProcessors } from './table.js';
+export { LeagueOwnership } from './league-ownership.js';
+export { SINK_TABLES, openTableSinks, sinkCounters } from './table-sinks.js';
+export type { SinkTable, TableSinks } from './table-sinks.js';
+export type { SinkBatching, StageContext, StageSpec, StageState } from './stage.js';
