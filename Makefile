@@ -7,12 +7,13 @@ PORT ?= 8080
 config-doc: install
 	npx tsx runtime/render-settings.ts README.md
 
-# The web screen's API types (web/src/api-types.generated.ts) are generated from the OpenAPI
-# document the route schemas make; a test fails while the committed file is stale.
-web-api-types: install
-	$(NPM) run --silent web:api-types
+# The route handlers' and the web screen's API types (api/contract/route-types.generated.ts,
+# web/src/api-types.generated.ts) are generated from the OpenAPI document the route schemas
+# make; a test fails while a committed file is stale.
+api-types: install
+	$(NPM) run --silent api-types
 
-.PHONY: up down config-doc web-api-types run test test-security typecheck lint unit build bench bench-check bench-baseline test-long replay clean install system-deps key web-build screenshots
+.PHONY: up down config-doc api-types run test test-security typecheck lint unit build bench bench-check bench-baseline test-long replay clean install system-deps key web-build screenshots
 
 # Install only when the manifest or lockfile changed since the last install. Not `npm ci`:
 # chdb lists per-platform binaries as optional dependencies, some of which the registry does

@@ -3,7 +3,7 @@ import type { paths } from './api-types.generated.js';
 
 /**
  * The answers the screen reads, as the API's OpenAPI document types them (api-types.generated.ts,
- * `make web-api-types`): a route whose schema changes changes these, and the screen's typecheck
+ * `make api-types`): a route whose schema changes changes these, and the screen's typecheck
  * says where it no longer fits.
  */
 

@@ -1,0 +1,42 @@
+import type { paths } from './route-types.generated.js';
+
+/**
+ * A route's request and reply types for Fastify's route generics, taken from the types that
+ * `make api-types` generates from the route schemas themselves (through the OpenAPI document),
+ * so a handler's query, params and body are what its schema validated, and what it returns is
+ * checked against the schema that serializes it: a presenter cannot drift from its schema.
+ *
+ *   app.get<RouteTypes<'/api/v1/splits', 'get'>>('/splits', { schema }, (request) => ...)
+ *
+ * Only the success statuses (2xx) type the reply: refusals are thrown `ApiError`s that the
+ * error handler presents in the envelope.
+ */
+export type ApiPath = keyof paths;
+type Method = 'get' | 'put' | 'post' | 'delete' | 'patch';
+type Operation<P extends ApiPath, M extends Method> = NonNullable<paths[P][M]>;
+type Parameters<P extends ApiPath, M extends Method> = Operation<P, M> extends { parameters: infer T } ? T : never;
+type Json<T> = T extends { content: { 'application/json': infer B } } ? B : T extends { content: infer C } ? C[keyof C] : never;
+/** The envelope plugin writes `updated_at` (the emit time) on the way out: handlers never do. */
+type Emitted<T> = T extends { updated_at: string } ? Omit<T, 'updated_at'> : T;
+type Success<R> = { [S in keyof R as S extends 200 | 201 | 202 | 204 ? S : never]: Emitted<Json<R[S]>> };
+
+export interface RouteTypes<P extends ApiPath, M extends Method = 'get'> {
+  Querystring: Parameters<P, M> extends { query?: infer Q } ? ([Q] extends [never] ? unknown : NonNullable<Q>) : unknown;
+  Params: Parameters<P, M> extends { path?: infer T } ? ([T] extends [never] ? unknown : NonNullable<T>) : unknown;
+  Body: Operation<P, M> extends { requestBody?: infer B } ? ([B] extends [never] ? unknown : Json<NonNullable<B>>) : unknown;
+  Reply: Operation<P, M> extends { responses: infer R } ? Success<R> : unknown;
+}
+
+/** The JSON body of a success answer (200 unless named) of `M P`, for presenters and query functions. */
+export type ReplyOf<P extends ApiPath, M extends Method = 'get', S extends 200 | 201 | 202 = 200> = S extends keyof RouteTypes<
+  P,
+  M
+>['Reply']
+  ? RouteTypes<P, M>['Reply'][S]
+  : never;
+
+/** The query string a handler of `M P` receives: its schema's properties, defaults filled. */
+export type QueryOf<P extends ApiPath, M extends Method = 'get'> = RouteTypes<P, M>['Querystring'];
+
+/** One item of the `data` list of a success answer of `M P` (a list route's row). */
+export type RowOf<P extends ApiPath, M extends Method = 'get'> = ReplyOf<P, M> extends { data: ReadonlyArray<infer R> } ? R : never;
