@@ -78,12 +78,19 @@ describe('the running system on the market simulator', () => {
     }
     expect(new Set(first.map((x) => x['sportsbook']))).toEqual(new Set(['draftkings', 'circa']));
     expect(new Set(first.map((x) => x['sport']))).toEqual(expect.objectContaining(new Set(['basketball', 'football', 'hockey'])));
-    // One refresh later every game draftkings lists has its draftkings splits.
-    await new Promise((r) => setTimeout(r, SPLITS_EVERY_MS + 500));
-    const withSplits = new Set((await readAll('sportsbook=draftkings')).map((x) => x['event_id'] as string));
-    const listed = (await allEvents()).filter((e) => (e['books'] as string[]).includes('draftkings')).map((e) => e['id'] as string);
+    // Soon every game draftkings lists has its draftkings splits: a refresh later on a quiet
+    // machine; on a loaded one the pipeline runs behind the feed's 2,000 ticks/s, so the splits
+    // of newly listed games arrive some rounds later (bounded here, never skipped).
+    let coverage = 0;
+    let listed: string[] = [];
+    for (const end = Date.now() + SPLITS_EVERY_MS + 45_000; coverage <= 0.95 && Date.now() < end;) {
+      await new Promise((r) => setTimeout(r, SPLITS_EVERY_MS / 2));
+      const withSplits = new Set((await readAll('sportsbook=draftkings')).map((x) => x['event_id'] as string));
+      listed = (await allEvents()).filter((e) => (e['books'] as string[]).includes('draftkings')).map((e) => e['id'] as string);
+      coverage = listed.filter((id) => withSplits.has(id)).length / Math.max(1, listed.length);
+    }
     expect(listed.length).toBeGreaterThan(50);
-    expect(listed.filter((id) => withSplits.has(id)).length / listed.length).toBeGreaterThan(0.95);
+    expect(coverage).toBeGreaterThan(0.95);
 
     // A snapshot lands every interval: the history of one game grows by one entry per book and round.
     const eventId = first.find((x) => x['sportsbook'] === 'draftkings')?.['event_id'] as string;
@@ -162,7 +169,8 @@ describe('the running system on the market simulator', () => {
   it('never splits a real game into two events nor merges two games, despite the matcher traps', async () => {
     // A running feed never leaves the pipeline idle: stop it, then compare once everything is through.
     await feed.stop();
-    expect(await sys.drained()).toBe(true);
+    // The backlog of a loaded machine can take longer than the default 10 s to clear.
+    expect(await sys.drained(60_000)).toBe(true);
     const canonicalByListing = new Map<string, string>();
     for (const e of await allEvents()) {
       for (const [book, bookEventId] of Object.entries(e['external_ids'] as Record<string, string>)) {
@@ -195,5 +203,5 @@ describe('the running system on the market simulator', () => {
     expect(listings).toBeGreaterThan(1000);
     const unmatched = sys.pipeline?.stats().normalizer.unmatched;
     expect(unmatched ?? null).toEqual({});
-  });
+  }, 120_000);
 });
