@@ -8,6 +8,7 @@ import { isMainLine } from '../views/main-lines.js';
 import type { MainLines } from '../views/main-lines.js';
 import { jsonArray } from './frames.js';
 import type { Group, SourceBatch, StreamSource } from './hub.js';
+import { presentedChange } from './presented-change.js';
 
 export const ODDS_CHANNEL = 'odds';
 /** Rows per `odds:update` frame; a book's larger batch goes out as several with `partial: true`. */
@@ -65,18 +66,6 @@ interface OddsBatch {
   book: string;
   items: Item[];
   partial: boolean;
-}
-
-/** Fields of an event that odds rows present or filters read: a change to one changes its rows. */
-function presentedChange(a: CanonicalEvent, b: CanonicalEvent): boolean {
-  return (
-    a.startTime !== b.startTime ||
-    a.homeTeamId !== b.homeTeamId ||
-    a.awayTeamId !== b.awayTeamId ||
-    a.isLive !== b.isLive ||
-    a.sport !== b.sport ||
-    a.league !== b.league
-  );
 }
 
 /**

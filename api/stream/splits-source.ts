@@ -9,6 +9,7 @@ import type { SplitsQuery } from '../queries/index.js';
 import { jsonArray } from './frames.js';
 import type { FramePayload } from './frames.js';
 import type { Group, SourceBatch, StreamSource } from './hub.js';
+import { presentedChange } from './presented-change.js';
 
 export const SPLITS_CHANNEL = 'splits';
 /** Records per `splits:update` frame (a 5-minute refresh brings every event's at once). */
@@ -40,17 +41,6 @@ interface SplitsBatch {
 /** The `{event_id, sportsbook}` pair that names a record in `splits:removed`. */
 function removedName(s: SplitsSnapshot): string {
   return `{"event_id":${JSON.stringify(s.eventId)},"sportsbook":${JSON.stringify(s.book)}}`;
-}
-
-function presentedChange(a: CanonicalEvent, b: CanonicalEvent): boolean {
-  return (
-    a.startTime !== b.startTime ||
-    a.homeTeamId !== b.homeTeamId ||
-    a.awayTeamId !== b.awayTeamId ||
-    a.isLive !== b.isLive ||
-    a.sport !== b.sport ||
-    a.league !== b.league
-  );
 }
 
 /**
