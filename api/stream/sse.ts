@@ -16,6 +16,7 @@ import { HeldFrames, RowsFrame, sendInTurns } from './progressive.js';
 import type { Piecewise, SnapshotBody } from './progressive.js';
 import { allowedLists, filterEcho, tooManyStreams } from './subscription.js';
 import type { StreamRequest } from './subscription.js';
+import { channelList } from './channel-list.js';
 
 export const SSE_CHANNELS = ['opportunities', 'odds', 'all', 'gamestate', 'splits'] as const;
 type SseChannel = (typeof SSE_CHANNELS)[number];
@@ -78,19 +79,7 @@ function parseChannel(q: SseQuery, fixed: SseChannel | null): SseChannel {
   if (fixed) return fixed;
   const raw = q.channel ?? q.channels ?? q.type;
   if (raw === undefined) return 'opportunities';
-  const names = new Set(
-    raw
-      .split(',')
-      .map((s) => s.trim())
-      .filter((s) => s.length > 0),
-  );
-  for (const n of names) {
-    if (!(SSE_CHANNELS as readonly string[]).includes(n))
-      throw new ApiError(
-        'invalid_request',
-        `Invalid query parameter 'channel': unknown channel '${n}' (channels: ${SSE_CHANNELS.join(', ')})`,
-      );
-  }
+  const names = new Set(channelList(raw, SSE_CHANNELS, "query parameter 'channel'"));
   if (names.size === 0) return 'opportunities';
   if (names.size > 1) return 'all';
   return [...names][0] as SseChannel;

@@ -21,6 +21,7 @@ import { HeldFrames, RowsFrame, sendInTurns } from './progressive.js';
 import type { SnapshotBody } from './progressive.js';
 import { LIST_FEATURE, STREAM_MIN_EV, STREAM_MIN_PROFIT, allowedLists, tooManyStreams } from './subscription.js';
 import type { StreamRequest } from './subscription.js';
+import { channelList } from './channel-list.js';
 
 export const WS_PROTOCOL = 'sharpapi-v1';
 /** Paths that upgrade to the WebSocket endpoint (COMPAT: the channel address `/`; the game-state page writes `/ws`). */
@@ -69,18 +70,7 @@ function csvOf(field: string, v: unknown): string | undefined {
 function channelsOf(v: unknown): string[] | null {
   const text = csvOf('channels', v);
   if (text === undefined) return null;
-  const names = [
-    ...new Set(
-      text
-        .split(',')
-        .map((s) => s.trim())
-        .filter((s) => s.length > 0),
-    ),
-  ];
-  for (const n of names) {
-    if (!(WS_CHANNELS as readonly string[]).includes(n))
-      throw new ApiError('invalid_request', `Invalid filter 'channels': unknown channel '${n}' (channels: ${WS_CHANNELS.join(', ')})`);
-  }
+  const names = channelList(text, WS_CHANNELS, "filter 'channels'");
   return names.length > 0 ? names : null;
 }
 
