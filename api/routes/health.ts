@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { appliedVersions, loadMigrations } from '../../pipeline/store/index.js';
 import type { AppDeps } from '../deps.js';
+import type { RouteTypesWithStatus } from '../contract/route-types.js';
 
 const checkSchema = {
   type: 'object',
@@ -72,7 +73,7 @@ export const healthRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, {
       : { status: 'degraded', message: c.message };
   }
 
-  app.get(
+  app.get<RouteTypesWithStatus<'/api/v1/health', 503>>(
     '/health',
     {
       schema: {
