@@ -4,7 +4,7 @@ import type { DeepLinkResolver } from '../deeplinks/index.js';
 import { authErrorResponses, errorResponse, notFoundResponse } from '../contract/common.js';
 import { ApiError } from '../errors.js';
 import { requireFeature } from '../plugins/auth.js';
-import type { RouteTypes } from '../contract/route-types.js';
+import type { ReplyOf, RouteTypes } from '../contract/route-types.js';
 
 const MAX_BATCH_IDS = 500;
 
@@ -14,6 +14,8 @@ const stateParam = {
   default: DEFAULT_STATE,
   description: 'US state code (e.g. nj); shapes the URL of books whose site is per state. Default pa.',
 } as const;
+
+type LinksById = ReplyOf<'/api/v1/deeplinks/batch', 'post'>['data'];
 
 /** `POST /deeplinks/batch` (Hobby and up): which ids have a deep link, as resolver paths. */
 export const deepLinkBatchRoutes: FastifyPluginAsync<{ resolver: DeepLinkResolver }> = async (app, { resolver }) => {
@@ -67,7 +69,7 @@ export const deepLinkBatchRoutes: FastifyPluginAsync<{ resolver: DeepLinkResolve
         if (links.has(id)) continue;
         links.set(id, resolver.resolve(id, { state }) ? `${DEEP_LINK_PATH}${encodeURIComponent(id)}?state=${state}` : null);
       }
-      const data: Record<string, string | null> = Object.create(null) as Record<string, string | null>;
+      const data: LinksById = Object.create(null) as LinksById;
       for (const [id, link] of links) data[id] = link;
       const resolved = [...links.values()].filter((l) => l !== null).length;
       return { success: true, data, meta: { count: links.size, resolved, state } };
