@@ -79,12 +79,9 @@ export function sportsbooksList(deps: ReferenceDeps, q: SportsbooksQuery): Reply
 
 export type MarketsQuery = QueryOf<'/api/v1/markets'>;
 
-/** The caller's rate-limit window as of the request that asked (echoed by /markets). */
-export interface RateLimitState {
-  limit: number;
-  remaining: number;
-  reset: number;
-}
+type MarketsMeta = NonNullable<ReplyOf<'/api/v1/markets'>['meta']>;
+/** The caller's rate-limit window as of the request that asked (echoed by /markets, every field known). */
+export type RateLimitState = Required<NonNullable<MarketsMeta['rate_limit']>>;
 
 /** The window from the rate-limit headers of the request (the tier's limit when there are none). */
 export function rateLimitState(header: (name: string) => unknown, tier: TierName): RateLimitState {
