@@ -4,6 +4,7 @@ import type { Catalog } from '../views/catalog.js';
 import type { LiveBoard } from '../views/board.js';
 import { isoTime, labelRefSchema, sportRefSchema, teamRefSchema } from './common.js';
 import { leagueRef, sportRef, teamName, teamRef } from './refs.js';
+import type { RowOf } from './route-types.js';
 
 export const eventSchema = {
   type: 'object',
@@ -41,17 +42,14 @@ export const eventSchema = {
   },
 } as const;
 
+export type PublicEvent = RowOf<'/api/v1/events'>;
+
 /**
  * An event as the API shows it. `visibleBooks` are the sportsbooks the key's tier may see:
  * `books`, `book_count` and `external_ids` name no other (a free key must not learn which
  * other books list the game). Absent: every book.
  */
-export function presentEvent(
-  catalog: Catalog,
-  board: LiveBoard,
-  e: CanonicalEvent,
-  visibleBooks?: ReadonlySet<string>,
-): Record<string, unknown> {
+export function presentEvent(catalog: Catalog, board: LiveBoard, e: CanonicalEvent, visibleBooks?: ReadonlySet<string>): PublicEvent {
   const books = visibleBooks ? board.booksOf(e.id).filter((b) => visibleBooks.has(b)) : board.booksOf(e.id);
   const externalIds = visibleBooks ? Object.fromEntries(Object.entries(e.externalIds).filter(([b]) => visibleBooks.has(b))) : e.externalIds;
   return {

@@ -1,7 +1,8 @@
-import type { GameState } from '../../schemas/index.js';
 import type { Catalog } from '../views/catalog.js';
+import type { LiveGameState } from '../views/gamestate-board.js';
 import { isoTime, nullableString } from './common.js';
 import { teamName } from './refs.js';
+import type { ReplyOf } from './route-types.js';
 
 const side = { type: ['string', 'null'], enum: ['home', 'away', null] } as const;
 const pair = { type: 'integer' } as const;
@@ -46,8 +47,13 @@ export const gameStateSchema = {
   },
 } as const;
 
-export function presentGameState(catalog: Catalog, s: GameState): Record<string, unknown> {
-  const out: Record<string, unknown> = {
+/** `data` of /gamestate: sport -> event id -> state. */
+export type GameStateMap = ReplyOf<'/api/v1/gamestate'>['data'];
+export type PublicGameState = GameStateMap[string][string];
+
+export function presentGameState(catalog: Catalog, s: LiveGameState): PublicGameState {
+  const x = s.extras;
+  return {
     event_id: s.eventId,
     home_team: teamName(catalog, s.homeTeamId),
     away_team: teamName(catalog, s.awayTeamId),
@@ -65,33 +71,22 @@ export function presentGameState(catalog: Catalog, s: GameState): Record<string,
     server: s.server,
     last_play: s.lastPlay,
     updated_at: isoTime(s.updatedAt),
+    // Sport-specific fields only where the feed reports them, in this order (streams send the object as built).
+    ...(x.corners && { corners_home: x.corners[0], corners_away: x.corners[1] }),
+    ...(x.yellowCards && { yellow_cards_home: x.yellowCards[0], yellow_cards_away: x.yellowCards[1] }),
+    ...(x.redCards && { red_cards_home: x.redCards[0], red_cards_away: x.redCards[1] }),
+    ...(x.fouls && { fouls_home: x.fouls[0], fouls_away: x.fouls[1] }),
+    ...(x.sets && { sets_home: x.sets[0], sets_away: x.sets[1] }),
+    ...(x.powerPlay !== undefined && { power_play: x.powerPlay }),
+    ...(x.outs !== undefined && { outs: x.outs }),
   };
-  const x = s.extras;
-  const pairs: [string, [number, number] | undefined][] = [
-    ['corners', x.corners],
-    ['yellow_cards', x.yellowCards],
-    ['red_cards', x.redCards],
-    ['fouls', x.fouls],
-    ['sets', x.sets],
-  ];
-  for (const [name, v] of pairs) {
-    if (!v) continue;
-    out[`${name}_home`] = v[0];
-    out[`${name}_away`] = v[1];
-  }
-  if (x.powerPlay !== undefined) out['power_play'] = x.powerPlay;
-  if (x.outs !== undefined) out['outs'] = x.outs;
-  return out;
 }
 
 /** `data` of /gamestate: sport -> event id -> state (null-prototype maps: ids come from feeds). */
-export function gameStateMap(catalog: Catalog, states: readonly GameState[]): Record<string, Record<string, Record<string, unknown>>> {
-  const data: Record<string, Record<string, Record<string, unknown>>> = Object.create(null) as Record<
-    string,
-    Record<string, Record<string, unknown>>
-  >;
+export function gameStateMap(catalog: Catalog, states: readonly LiveGameState[]): GameStateMap {
+  const data: GameStateMap = Object.create(null) as GameStateMap;
   for (const s of states) {
-    const bucket = (data[s.sport] ??= Object.create(null) as Record<string, Record<string, unknown>>);
+    const bucket = (data[s.sport] ??= Object.create(null) as GameStateMap[string]);
     bucket[s.eventId] = presentGameState(catalog, s);
   }
   return data;

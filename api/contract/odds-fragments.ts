@@ -34,17 +34,6 @@ export type FragmentKind = keyof typeof ROW_SERIALIZERS;
  * Rows already serialized, in place of `data` in an answer; `envelopeSerializer` splices them in.
  * Anything else that serializes it (JSON.stringify, a payload inspector) sees the parsed rows.
  */
-/**
- * A page whose rows came out of `OddsFragments.of` (strings) goes out as RawRows; any other page
- * (projected, grouped, with a deep-link state, or empty) as it is.
- */
-export function withReadyRows(answer: Record<string, unknown>): Record<string, unknown> {
-  const data = answer['data'];
-  if (Array.isArray(data) && data.length > 0 && data.every((d) => typeof d === 'string'))
-    return { ...answer, data: new RawRows(data as string[]) };
-  return answer;
-}
-
 export class RawRows {
   constructor(readonly json: readonly string[]) {}
 

@@ -2,6 +2,7 @@ import { SELECTION_TYPES } from '../../schemas/index.js';
 import { roundedDecimalOdds, roundedImpliedProbability } from '../../pipeline/odds-math/index.js';
 import type { OddsHistoryRecord } from '../queries/odds-history.js';
 import { isoTime, nullableNumber, nullableString } from './common.js';
+import type { RowOf } from './route-types.js';
 
 /** One point of `GET /events/{id}/history`: a price a book set or confirmed, or a suspension. */
 export const historyPointSchema = {
@@ -43,7 +44,7 @@ export const historyPointSchema = {
   },
 } as const;
 
-export function presentHistoryPoint(r: OddsHistoryRecord): Record<string, unknown> {
+export function presentHistoryPoint(r: OddsHistoryRecord): RowOf<'/api/v1/events/{eventId}/history'> {
   return {
     timestamp: isoTime(Number(r.t)),
     sportsbook: r.sportsbook,

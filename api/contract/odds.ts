@@ -9,6 +9,7 @@ import { ApiError } from '../errors.js';
 import { isoTime } from './common.js';
 import { outcomeKey } from '../queries/row-identity.js';
 import { deepLinkPath } from '../deeplinks/index.js';
+import type { RowOf } from './route-types.js';
 
 export const oddsRowSchema = {
   type: 'object',
@@ -110,10 +111,16 @@ export const oddsRowSchema = {
   },
 } as const;
 
-export type PublicOdds = Record<string, unknown>;
+/** An odds row as every route answering with `oddsRowSchema` sends it. */
+export type PublicOdds = RowOf<'/api/v1/events/{eventId}/odds'>;
+/** An item of `GET /odds`: a row, a projection of one (`fields`), or an event group (`group_by=event`). */
+export type OddsListItem = RowOf<'/api/v1/odds'>;
+export type OddsField = keyof PublicOdds;
+
+const isOddsField = (name: string): name is OddsField => Object.hasOwn(oddsRowSchema.properties, name);
 
 /** Field names of an odds row, for `fields` projection. */
-export const ODDS_FIELDS = Object.keys(oddsRowSchema.properties) as readonly string[];
+export const ODDS_FIELDS: readonly OddsField[] = Object.keys(oddsRowSchema.properties).filter(isOddsField);
 
 const { required: _required, ...optionalRow } = oddsRowSchema;
 
@@ -156,7 +163,7 @@ export const removedRowSchema = {
 } as const;
 
 /** Event fields an odds group carries. */
-export function presentGroup(catalog: Catalog, event: CanonicalEvent, odds: PublicOdds[]): PublicOdds {
+export function presentGroup(catalog: Catalog, event: CanonicalEvent, odds: Partial<PublicOdds>[]): OddsListItem {
   return {
     event_id: event.id,
     event_name: eventName(catalog, event),
@@ -195,7 +202,7 @@ export const CORE_ODDS_FIELDS = [
 ] as const;
 
 /** A parsed `fields=`: which fields a row keeps, in schema order. */
-export type Projection = readonly string[];
+export type Projection = readonly OddsField[];
 
 /**
  * `fields=a,b,-c`: the core fields plus a and b, minus c (`id` stays). Only `-` entries: every
@@ -208,11 +215,11 @@ export function parseFields(value: string | undefined): Projection | null {
     .map((s) => s.trim())
     .filter((s) => s.length > 0);
   if (items.length === 0) return null;
-  const add = new Set<string>();
-  const drop = new Set<string>();
+  const add = new Set<OddsField>();
+  const drop = new Set<OddsField>();
   for (const item of items) {
     const name = item.startsWith('-') ? item.slice(1) : item;
-    if (!ODDS_FIELDS.includes(name))
+    if (!isOddsField(name))
       throw new ApiError(
         'invalid_request',
         `Invalid query parameter 'fields': unknown field '${name}' (fields: ${ODDS_FIELDS.join(', ')})`,
@@ -224,10 +231,14 @@ export function parseFields(value: string | undefined): Projection | null {
   return ODDS_FIELDS.filter((f) => keep.has(f));
 }
 
-export function project(row: PublicOdds, fields: Projection): PublicOdds {
-  const out: PublicOdds = {};
-  for (const f of fields) if (row[f] !== undefined) out[f] = row[f];
+export function project(row: PublicOdds, fields: Projection): Partial<PublicOdds> {
+  const out: Partial<PublicOdds> = {};
+  for (const f of fields) if (row[f] !== undefined) copyField(out, row, f);
   return out;
+}
+
+function copyField<K extends OddsField>(to: Partial<PublicOdds>, from: PublicOdds, field: K): void {
+  to[field] = from[field];
 }
 
 /** Selection key shared by every book's row of one outcome: `market:participant:stat:selection:line`, empty parts left out. */

@@ -3,6 +3,7 @@ import type { LeagueDef, SportsbookDef } from '../../schemas/index.js';
 import type { LiveBoard } from '../views/board.js';
 import type { Catalog } from '../views/catalog.js';
 import { isoTime, labelRefSchema, nullableInteger, nullableString } from './common.js';
+import type { RowOf } from './route-types.js';
 
 /**
  * Reference resources (sports, leagues, sportsbooks): schemas and presenters. Besides SPEC's
@@ -105,11 +106,11 @@ export const teamSchema = {
   },
 } as const;
 
-export function presentSport(
-  catalog: Catalog,
-  id: string,
-  counts: Counts,
-): (Record<string, unknown> & { event_count: number }) | undefined {
+export type PublicSport = RowOf<'/api/v1/sports'>;
+export type PublicLeague = RowOf<'/api/v1/leagues'>;
+export type PublicSportsbook = RowOf<'/api/v1/sportsbooks'>;
+
+export function presentSport(catalog: Catalog, id: string, counts: Counts): PublicSport | undefined {
   const s = catalog.sports.get(id);
   if (!s) return undefined;
   const c = counts.get(id);
@@ -126,7 +127,7 @@ export function presentSport(
   };
 }
 
-export function presentLeague(l: LeagueDef, counts: Counts): Record<string, unknown> & { event_count: number } {
+export function presentLeague(l: LeagueDef, counts: Counts): PublicLeague {
   const events = counts.get(l.id)?.events ?? 0;
   return {
     id: l.id,
@@ -142,7 +143,7 @@ export function presentLeague(l: LeagueDef, counts: Counts): Record<string, unkn
   };
 }
 
-export function presentBook(board: LiveBoard, b: SportsbookDef): Record<string, unknown> {
+export function presentBook(board: LiveBoard, b: SportsbookDef): PublicSportsbook {
   const events = board.bookEventCount(b.id);
   const last = board.bookLastUpdateAt(b.id);
   return {
@@ -155,7 +156,7 @@ export function presentBook(board: LiveBoard, b: SportsbookDef): Record<string, 
     is_sharp: b.isSharp,
     has_live_odds: b.hasLiveOdds,
     has_player_props: b.hasPlayerProps,
-    regions: b.regions,
+    regions: [...b.regions],
     features: SPORTSBOOK_FEATURES.filter((f) => f === 'odds' || (f === 'live' && b.hasLiveOdds) || (f === 'props' && b.hasPlayerProps)),
     requires_tier: b.requiresTier,
     status: events > 0 ? 'active' : 'inactive',

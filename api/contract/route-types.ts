@@ -40,3 +40,23 @@ export type QueryOf<P extends ApiPath, M extends Method = 'get'> = RouteTypes<P,
 
 /** One item of the `data` list of a success answer of `M P` (a list route's row). */
 export type RowOf<P extends ApiPath, M extends Method = 'get'> = ReplyOf<P, M> extends { data: ReadonlyArray<infer R> } ? R : never;
+
+// Group A (odds, events, reference lists, game state, health, deep links).
+
+type BodyAt<P extends ApiPath, M extends Method, S extends number> =
+  Operation<P, M> extends { responses: infer R } ? (S extends keyof R ? Emitted<Json<R[S]>> : never) : never;
+
+/** `RouteTypes` of a route that also answers status `S` with a body of its schema (/health's 503 is a health report too). */
+export type RouteTypesWithStatus<P extends ApiPath, S extends number, M extends Method = 'get'> = Omit<RouteTypes<P, M>, 'Reply'> & {
+  Reply: RouteTypes<P, M>['Reply'] & { [K in S]: BodyAt<P, M, K> };
+};
+
+/** A 200 answer of `M P` whose `data` may also be `D` (rows already serialized, spliced in by the route's serializer). */
+export type ReplyWithData<P extends ApiPath, D, M extends Method = 'get'> = Omit<ReplyOf<P, M>, 'data'> & {
+  data: ReplyOf<P, M> extends { data: infer T } ? T | D : D;
+};
+
+/** `RouteTypes` of a route whose 200 answer is a `ReplyWithData`. */
+export type RouteTypesWithData<P extends ApiPath, D, M extends Method = 'get'> = Omit<RouteTypes<P, M>, 'Reply'> & {
+  Reply: { 200: ReplyWithData<P, D, M> };
+};

@@ -8,20 +8,14 @@ import { eventKnown, oddsHistory } from './odds-history.js';
 import type { ReadSide } from './read-side.js';
 import { parseTimeParam } from './splits-answers.js';
 import { fromStore } from './store-failure.js';
+import type { QueryOf, ReplyOf } from '../contract/route-types.js';
 
 const HOUR_MS = 3_600_000;
 /** The widest window one request reads: a week of ticks for one event is already a lot of points. */
 const MAX_RANGE_MS = 7 * 24 * HOUR_MS;
 const SELECTION_SET: ReadonlySet<string> = new Set(SELECTION_TYPES);
 
-export interface EventHistoryQuery {
-  market?: string;
-  selection?: string;
-  sportsbook?: string;
-  from?: string;
-  to?: string;
-  limit: number;
-}
+export type EventHistoryQuery = QueryOf<'/api/v1/events/{eventId}/history'>;
 
 /**
  * `GET /events/{id}/history`: every price the books set for one event, oldest first, from the
@@ -33,7 +27,7 @@ export async function eventHistory(
   tier: TierName,
   eventId: string,
   q: EventHistoryQuery,
-): Promise<Record<string, unknown>> {
+): Promise<ReplyOf<'/api/v1/events/{eventId}/history'>> {
   const { catalog, store, clock, views } = deps;
   const markets = csv(q.market);
   for (const m of markets ?? []) {

@@ -2,17 +2,13 @@ import type { TierName } from '../../schemas/index.js';
 import { pagination } from '../contract/common.js';
 import { presentEvent } from '../contract/events.js';
 import { parseFilters } from './parse-filters.js';
-import type { SharedFilterQuery } from './parse-filters.js';
 import { ApiError } from '../errors.js';
 import { openBooks } from '../../schemas/index.js';
 import { eventMatches } from '../views/filters.js';
 import type { ReadSide } from './read-side.js';
+import type { QueryOf, ReplyOf } from '../contract/route-types.js';
 
-export interface EventsQuery extends SharedFilterQuery {
-  has_score?: boolean;
-  limit: number;
-  offset: number;
-}
+export type EventsQuery = QueryOf<'/api/v1/events'>;
 
 /**
  * `GET /events` and the get_events tool: events of the tier's board (delayed for the free tier),
@@ -22,7 +18,7 @@ export function eventsList(
   deps: Pick<ReadSide, 'catalog' | 'views' | 'gameStates'>,
   tier: TierName,
   query: EventsQuery,
-): Record<string, unknown> {
+): ReplyOf<'/api/v1/events'> {
   const { catalog, views } = deps;
   const board = views.boardFor(tier);
   const visible = openBooks(tier, [...catalog.books.values()]);

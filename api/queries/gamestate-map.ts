@@ -3,12 +3,13 @@ import { gameStateMap } from '../contract/gamestate.js';
 import type { Catalog } from '../views/catalog.js';
 import type { GameStateBoard } from '../views/gamestate-board.js';
 import { requireFeatureOf } from './access.js';
+import type { ReplyOf } from '../contract/route-types.js';
 
 /**
  * Live game states by sport then event id (Enterprise), as `/gamestate` and the get_game_state
  * tool answer them; one sport when `sport` is given (an unknown sport is an empty map).
  */
-export function gameStates(board: GameStateBoard, catalog: Catalog, tier: TierName, sport?: string): Record<string, unknown> {
+export function gameStates(board: GameStateBoard, catalog: Catalog, tier: TierName, sport?: string): ReplyOf<'/api/v1/gamestate'> {
   requireFeatureOf(tier, 'gamestate');
   const states = board.list(sport);
   return {

@@ -51,7 +51,7 @@ export { eventHistory } from './event-history.js';
 export type { EventHistoryQuery } from './event-history.js';
 export type { EventsQuery } from './event-list.js';
 export { bestOddsList, oddsBatch, oddsComparison, oddsDeltaPage, oddsList } from './odds-answers.js';
-export type { BatchQuery, BestOddsQuery, ComparisonQuery, DeltaQuery, OddsQuery, RowPresenter } from './odds-answers.js';
+export type { BatchQuery, BestOddsQuery, ComparisonQuery, DeltaQuery, OddsQuery, RowSerializer } from './odds-answers.js';
 export { arbitrageList, evList, lowHoldList, middlesList } from './opportunity-answers.js';
 export { middleById, middlesSummary } from './middle-answers.js';
 export type { MiddlesSummaryQuery } from './middle-answers.js';

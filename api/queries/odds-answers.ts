@@ -4,15 +4,16 @@ import { decodeCursor, encodeCursor, queryFingerprint } from '../contract/cursor
 import type { Cursor } from '../contract/cursor.js';
 import { presentEvent } from '../contract/events.js';
 import { parseOddsFilters } from './parse-filters.js';
-import type { OddsFilterQuery } from './parse-filters.js';
 import { parseFields, presentGroup, presentOdds, project, selectionKey } from '../contract/odds.js';
-import type { PublicOdds } from '../contract/odds.js';
+import type { OddsListItem, PublicOdds } from '../contract/odds.js';
+import { RawRows } from '../contract/odds-fragments.js';
+import type { QueryOf, ReplyOf, ReplyWithData, RouteTypes } from '../contract/route-types.js';
 import { putStateInLinks, requestedState } from '../deeplinks/index.js';
 import { ApiError } from '../errors.js';
 import { TIERS, openBooks, tiersByBatchSize } from '../../schemas/index.js';
 import { formatLogTime, parseLogTime } from '../views/log-time.js';
 import { parseSort, positionOf } from './odds-query.js';
-import type { SortSpec } from './odds-query.js';
+import type { Match, SortSpec } from './odds-query.js';
 import type { MainLines } from '../views/main-lines.js';
 import { oddsDelta } from './delta.js';
 import { batchOdds, bestOdds, compareOdds, listOdds } from './odds.js';
@@ -25,25 +26,26 @@ import type { ReadSide } from './read-side.js';
  */
 type OddsDeps = Pick<ReadSide, 'catalog' | 'views'>;
 
-export interface OddsQuery extends OddsFilterQuery {
-  sort?: string;
-  fields?: string;
-  group_by?: 'event';
-  cursor?: string;
-  /** US state for the deep links of the rows. */
-  state?: string;
-  limit: number;
-  offset: number;
-}
+export type OddsQuery = QueryOf<'/api/v1/odds'>;
 
 /**
- * How a plain page presents a row: the public object by default; an interface with a faster
- * form of the same row (REST's ready JSON) passes its own. Projected and grouped pages always
- * use the object.
+ * A row's JSON as the route's schema writes it: an interface whose serializer splices such rows
+ * (REST, contract/odds-fragments.ts) passes one, and a plain page's `data` is then those rows,
+ * serialized ahead (`RawRows`). Projected, grouped and deep-link-state pages always present objects.
  */
-export type RowPresenter = (row: OddsRow, event: CanonicalEvent, main: MainLines) => unknown;
+export type RowSerializer = (row: OddsRow, event: CanonicalEvent, main: MainLines) => string;
 
-export function oddsList(deps: OddsDeps, tier: TierName, query: OddsQuery, presentRow?: RowPresenter): Record<string, unknown> {
+/** The rows of a plain page, serialized ahead; an empty page stays a plain empty list. */
+function rawRows(json: string[]): RawRows | PublicOdds[] {
+  return json.length > 0 ? new RawRows(json) : [];
+}
+
+export function oddsList(
+  deps: OddsDeps,
+  tier: TierName,
+  query: OddsQuery,
+  serializeRow?: RowSerializer,
+): ReplyWithData<'/api/v1/odds', RawRows> {
   const { catalog, views } = deps;
   const { limit } = query;
   const board = views.boardFor(tier);
@@ -102,25 +104,24 @@ export function oddsList(deps: OddsDeps, tier: TierName, query: OddsQuery, prese
   });
   const last = page[page.length - 1];
   const nextCursor = hasMore && last ? encodeCursor({ q: fingerprint, p: positionOf(last, sort) }) : null;
-  const plain = presentRow !== undefined && !fields && query.group_by !== 'event' && state === undefined;
-  const rows = plain
-    ? []
-    : page.map(({ row, event: ev }) => {
-        const full = putStateInLinks(presentOdds(catalog, row, ev, board.mainLines(ev.id)), state);
-        return fields ? project(full, fields) : full;
-      });
-  let data: unknown[] = plain ? page.map(({ row, event: ev }) => presentRow(row, ev, board.mainLines(ev.id))) : rows;
+  const plain = serializeRow !== undefined && !fields && query.group_by !== 'event' && state === undefined;
+  const present = ({ row, event: ev }: Match): Partial<PublicOdds> => {
+    const full = putStateInLinks(presentOdds(catalog, row, ev, board.mainLines(ev.id)), state);
+    return fields ? project(full, fields) : full;
+  };
+  let data: OddsListItem[] | RawRows;
   let groups: number | undefined;
-  if (query.group_by === 'event') {
-    const byEvent = new Map<string, { event: CanonicalEvent; odds: PublicOdds[] }>();
-    page.forEach(({ event: ev }, i) => {
-      const g = byEvent.get(ev.id) ?? { event: ev, odds: [] };
-      g.odds.push(rows[i] as PublicOdds);
-      byEvent.set(ev.id, g);
-    });
+  if (plain) data = rawRows(page.map(({ row, event: ev }) => serializeRow(row, ev, board.mainLines(ev.id))));
+  else if (query.group_by === 'event') {
+    const byEvent = new Map<string, { event: CanonicalEvent; odds: Partial<PublicOdds>[] }>();
+    for (const m of page) {
+      const g = byEvent.get(m.event.id) ?? { event: m.event, odds: [] };
+      g.odds.push(present(m));
+      byEvent.set(m.event.id, g);
+    }
     data = [...byEvent.values()].map((g) => presentGroup(catalog, g.event, g.odds));
     groups = data.length;
-  }
+  } else data = page.map(present);
   return {
     success: true,
     data,
@@ -140,12 +141,9 @@ export function oddsList(deps: OddsDeps, tier: TierName, query: OddsQuery, prese
   };
 }
 
-export interface BestOddsQuery extends OddsFilterQuery {
-  limit: number;
-  offset: number;
-}
+export type BestOddsQuery = QueryOf<'/api/v1/odds/best'>;
 
-export function bestOddsList(deps: OddsDeps, tier: TierName, q: BestOddsQuery): Record<string, unknown> {
+export function bestOddsList(deps: OddsDeps, tier: TierName, q: BestOddsQuery): ReplyOf<'/api/v1/odds/best'> {
   const { catalog, views } = deps;
   const { limit, offset } = q;
   const board = views.boardFor(tier);
@@ -175,14 +173,10 @@ export function bestOddsList(deps: OddsDeps, tier: TierName, q: BestOddsQuery): 
   };
 }
 
-export interface ComparisonQuery {
-  event: string;
-  market?: string;
-  sportsbook?: string;
-  add_sportsbook?: string;
-}
+export type ComparisonQuery = QueryOf<'/api/v1/odds/comparison'>;
+type OddsByKey = ReplyOf<'/api/v1/odds/comparison'>['data'];
 
-export function oddsComparison(deps: OddsDeps, tier: TierName, q: ComparisonQuery): Record<string, unknown> {
+export function oddsComparison(deps: OddsDeps, tier: TierName, q: ComparisonQuery): ReplyOf<'/api/v1/odds/comparison'> {
   const { catalog, views } = deps;
   const board = views.boardFor(tier);
   const filters = parseOddsFilters({ market: q.market, sportsbook: q.sportsbook, add_sportsbook: q.add_sportsbook }, catalog, tier);
@@ -190,7 +184,7 @@ export function oddsComparison(deps: OddsDeps, tier: TierName, q: ComparisonQuer
   if (!comparison) throw new ApiError('not_found', `Unknown event '${q.event}' (or it has no odds now)`);
   const e = comparison.event;
   // Keys carry participant names from the feed: no prototype behind them.
-  const data: Record<string, PublicOdds[]> = Object.create(null) as Record<string, PublicOdds[]>;
+  const data: OddsByKey = Object.create(null) as OddsByKey;
   for (const rows of comparison.outcomes)
     data[selectionKey(rows[0] as OddsRow)] = rows.map((r) => presentOdds(catalog, r, e, board.mainLines(e.id)));
   const books = comparison.books;
@@ -206,13 +200,10 @@ export function oddsComparison(deps: OddsDeps, tier: TierName, q: ComparisonQuer
   };
 }
 
-export interface BatchQuery {
-  event_ids: string[];
-  sportsbook?: string;
-  market?: string;
-}
+export type BatchQuery = RouteTypes<'/api/v1/odds/batch', 'post'>['Body'];
+type OddsByEvent = ReplyOf<'/api/v1/odds/batch', 'post'>['data'];
 
-export function oddsBatch(deps: OddsDeps, tier: TierName, body: BatchQuery): Record<string, unknown> {
+export function oddsBatch(deps: OddsDeps, tier: TierName, body: BatchQuery): ReplyOf<'/api/v1/odds/batch', 'post'> {
   const { catalog, views } = deps;
   const ids = [...new Set(body.event_ids)];
   const max = TIERS[tier].batchEvents;
@@ -226,7 +217,7 @@ export function oddsBatch(deps: OddsDeps, tier: TierName, body: BatchQuery): Rec
   const { row: rf } = parseOddsFilters({ sportsbook: body.sportsbook, market: body.market }, catalog, tier, 'body field');
   const { events, missing } = batchOdds(board, ids, rf);
   // Event ids are client input: `__proto__` must be a key like any other, not the prototype.
-  const data: Record<string, PublicOdds[]> = Object.create(null) as Record<string, PublicOdds[]>;
+  const data: OddsByEvent = Object.create(null) as OddsByEvent;
   let rows = 0;
   for (const { id, event, rows: list } of events) {
     data[id] = event ? list.map((r) => presentOdds(catalog, r, event, board.mainLines(id))) : [];
@@ -235,33 +226,20 @@ export function oddsBatch(deps: OddsDeps, tier: TierName, body: BatchQuery): Rec
   return { success: true, data, meta: { events: ids.length, rows, missing } };
 }
 
-export interface DeltaQuery {
-  since: string;
-  sport?: string;
-  league?: string;
-  sportsbook?: string;
-  add_sportsbook?: string;
-  market?: string;
-  event?: string;
-  live?: boolean;
-  /** US state for the deep links of the rows. */
-  state?: string;
-  limit: number;
-  offset: number;
-}
+export type DeltaQuery = QueryOf<'/api/v1/odds/delta'>;
+type RemovedRow = ReplyOf<'/api/v1/odds/delta'>['removed'][number];
 
 export function oddsDeltaPage(
   deps: OddsDeps & Pick<ReadSide, 'clock'>,
   tier: TierName,
   query: DeltaQuery,
-  presentRow?: RowPresenter,
-): Record<string, unknown> {
+  serializeRow?: RowSerializer,
+): ReplyWithData<'/api/v1/odds/delta', RawRows> {
   const { catalog, views } = deps;
   const since = parseLogTime(query.since);
   if (!since) throw new ApiError('invalid_request', `Invalid query parameter 'since': '${query.since}' is not a valid RFC 3339 date-time`);
   const state = requestedState(query.state);
-  const present: RowPresenter =
-    presentRow && state === undefined ? presentRow : (row, event, main) => putStateInLinks(presentOdds(catalog, row, event, main), state);
+  const serialize = state === undefined ? serializeRow : undefined;
   const board = views.boardFor(tier);
   const filters = parseOddsFilters(
     {
@@ -284,19 +262,22 @@ export function oddsDeltaPage(
       `Parameter 'since' is older than the change window (oldest answerable: ${formatLogTime(delta.floor)}); reload /odds and poll /odds/delta from its meta.next_since`,
     );
   }
-  const data: unknown[] = [];
-  const removed: Record<string, unknown>[] = [];
+  const rows: PublicOdds[] = [];
+  const json: string[] = [];
+  const removed: RemovedRow[] = [];
   for (const item of delta.items) {
     const r = item.row;
     if (item.removed || !item.event)
       removed.push({ id: r.id, event_id: r.eventId, sportsbook: r.book, market: r.market, removed_at: formatLogTime(item.time) });
-    else data.push(present(r, item.event, board.mainLines(item.event.id)));
+    else if (serialize) json.push(serialize(r, item.event, board.mainLines(item.event.id)));
+    else rows.push(putStateInLinks(presentOdds(catalog, r, item.event, board.mainLines(item.event.id)), state));
   }
   const { hasMore, next } = delta;
-  const count = data.length + removed.length;
+  const changed = rows.length + json.length;
+  const count = changed + removed.length;
   return {
     success: true,
-    data,
+    data: serialize ? rawRows(json) : rows,
     removed,
     pagination: { limit, offset, has_more: hasMore, next_offset: hasMore ? offset + count : null },
     meta: {
@@ -304,7 +285,7 @@ export function oddsDeltaPage(
       next_since: formatLogTime(next),
       server_time: new Date(deps.clock.now()).toISOString(),
       count,
-      changed_count: data.length,
+      changed_count: changed,
       removed_count: removed.length,
     },
   };

@@ -8,6 +8,7 @@ import { ApiError } from '../errors.js';
 import type { LiveBoard } from '../views/board.js';
 import { rowMatches } from '../views/filters.js';
 import type { ReadSide } from './read-side.js';
+import type { QueryOf, ReplyOf } from '../contract/route-types.js';
 
 /**
  * One event of the tier's board (`GET /events/{id}`, its markets and its odds). Events are served
@@ -22,7 +23,7 @@ function eventOr404(board: LiveBoard, id: string): CanonicalEvent {
   return e;
 }
 
-export function eventDetail(deps: EventDeps, tier: TierName, eventId: string): Record<string, unknown> {
+export function eventDetail(deps: EventDeps, tier: TierName, eventId: string): ReplyOf<'/api/v1/events/{eventId}'> {
   const { catalog, views } = deps;
   const board = views.boardFor(tier);
   const visible = openBooks(tier, [...catalog.books.values()]);
@@ -30,21 +31,15 @@ export function eventDetail(deps: EventDeps, tier: TierName, eventId: string): R
 }
 
 /** Market ids with at least one row for the event now, in board order. */
-export function eventMarkets(deps: Pick<ReadSide, 'views'>, tier: TierName, eventId: string): Record<string, unknown> {
+export function eventMarkets(deps: Pick<ReadSide, 'views'>, tier: TierName, eventId: string): ReplyOf<'/api/v1/events/{eventId}/markets'> {
   const board = deps.views.boardFor(tier);
   return { success: true, data: board.marketsOf(eventOr404(board, eventId).id) };
 }
 
-export interface EventOddsQuery {
-  sportsbook?: string;
-  add_sportsbook?: string;
-  market?: string;
-  limit: number;
-  offset: number;
-}
+export type EventOddsQuery = QueryOf<'/api/v1/events/{eventId}/odds'>;
 
 /** The event's rows in board order, from the books the tier serves (`sportsbook` and `add_sportsbook` as on /odds). */
-export function eventOdds(deps: EventDeps, tier: TierName, eventId: string, q: EventOddsQuery): Record<string, unknown> {
+export function eventOdds(deps: EventDeps, tier: TierName, eventId: string, q: EventOddsQuery): ReplyOf<'/api/v1/events/{eventId}/odds'> {
   const { catalog, views } = deps;
   const board = views.boardFor(tier);
   const e = eventOr404(board, eventId);

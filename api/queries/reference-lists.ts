@@ -5,6 +5,7 @@ import { presentBook, presentLeague, presentSport } from '../contract/reference.
 import { ApiError } from '../errors.js';
 import { countEvents } from '../views/counts.js';
 import type { ReadSide } from './read-side.js';
+import type { QueryOf, ReplyOf } from '../contract/route-types.js';
 
 /**
  * The reference lists (sports, leagues, sportsbooks, market types, teams) as every interface
@@ -12,13 +13,10 @@ import type { ReadSide } from './read-side.js';
  * result unchanged. They read the live board (counts are not tier data).
  */
 type ReferenceDeps = Pick<ReadSide, 'board' | 'catalog' | 'clock'>;
-type Page = { limit: number; offset: number };
 
-export interface SportsQuery extends Page {
-  include_empty: boolean;
-}
+export type SportsQuery = QueryOf<'/api/v1/sports'>;
 
-export function sportsList(deps: ReferenceDeps, q: SportsQuery): Record<string, unknown> {
+export function sportsList(deps: ReferenceDeps, q: SportsQuery): ReplyOf<'/api/v1/sports'> {
   const { board, catalog } = deps;
   const counts = countEvents(board, (e) => [e.sport]);
   const all = [...catalog.sports.keys()].flatMap((id) => presentSport(catalog, id, counts) ?? []);
@@ -40,12 +38,9 @@ export function sportsList(deps: ReferenceDeps, q: SportsQuery): Record<string, 
   };
 }
 
-export interface LeaguesQuery extends Page {
-  sport?: string;
-  include_empty: boolean;
-}
+export type LeaguesQuery = QueryOf<'/api/v1/leagues'>;
 
-export function leaguesList(deps: ReferenceDeps, q: LeaguesQuery): Record<string, unknown> {
+export function leaguesList(deps: ReferenceDeps, q: LeaguesQuery): ReplyOf<'/api/v1/leagues'> {
   const { board, catalog } = deps;
   const { sport, include_empty: includeEmpty, limit, offset } = q;
   if (sport !== undefined && !catalog.sports.has(sport)) throw new ApiError('not_found', `Unknown sport '${sport}'`);
@@ -63,22 +58,16 @@ export function leaguesList(deps: ReferenceDeps, q: LeaguesQuery): Record<string
   };
 }
 
-export interface SportsbooksQuery extends Page {
-  region?: string;
-  sharp?: boolean;
-  catalog: boolean;
-  include_unlisted: boolean;
-  include_inactive: boolean;
-}
+export type SportsbooksQuery = QueryOf<'/api/v1/sportsbooks'>;
 
-export function sportsbooksList(deps: ReferenceDeps, q: SportsbooksQuery): Record<string, unknown> {
+export function sportsbooksList(deps: ReferenceDeps, q: SportsbooksQuery): ReplyOf<'/api/v1/sportsbooks'> {
   const { board, catalog } = deps;
   const matching = [...catalog.books.values()]
-    .filter((b) => q.region === undefined || b.regions.includes(q.region as never))
+    .filter((b) => q.region === undefined || b.regions.includes(q.region))
     .filter((b) => q.sharp === undefined || b.isSharp === q.sharp)
     .filter((b) => q.catalog || q.include_unlisted || !b.unlisted)
     .map((b) => presentBook(board, b))
-    .filter((b) => q.catalog || q.include_inactive || b['status'] === 'active');
+    .filter((b) => q.catalog || q.include_inactive || b.status === 'active');
   const data = matching.slice(q.offset, q.offset + q.limit);
   return {
     success: true,
@@ -88,16 +77,11 @@ export function sportsbooksList(deps: ReferenceDeps, q: SportsbooksQuery): Recor
   };
 }
 
-export interface MarketsQuery extends Page {
-  sport?: string;
-}
+export type MarketsQuery = QueryOf<'/api/v1/markets'>;
 
-/** The caller's rate-limit window as of the request that asked (echoed by /markets). */
-export interface RateLimitState {
-  limit: number;
-  remaining: number;
-  reset: number;
-}
+type MarketsMeta = NonNullable<ReplyOf<'/api/v1/markets'>['meta']>;
+/** The caller's rate-limit window as of the request that asked (echoed by /markets, every field known). */
+export type RateLimitState = Required<NonNullable<MarketsMeta['rate_limit']>>;
 
 /** The window from the rate-limit headers of the request (the tier's limit when there are none). */
 export function rateLimitState(header: (name: string) => unknown, tier: TierName): RateLimitState {
@@ -107,7 +91,7 @@ export function rateLimitState(header: (name: string) => unknown, tier: TierName
   return { limit, remaining, reset };
 }
 
-export function marketsList(deps: ReferenceDeps, q: MarketsQuery, rateLimit: RateLimitState): Record<string, unknown> {
+export function marketsList(deps: ReferenceDeps, q: MarketsQuery, rateLimit: RateLimitState): ReplyOf<'/api/v1/markets'> {
   const { board, catalog } = deps;
   const { sport } = q;
   if (sport !== undefined && !catalog.sports.has(sport)) throw new ApiError('not_found', `Unknown sport '${sport}'`);
@@ -133,7 +117,7 @@ export function marketsList(deps: ReferenceDeps, q: MarketsQuery, rateLimit: Rat
       name: m.name,
       description: m.description,
       hasLine: m.hasLine,
-      examples: m.examples,
+      examples: [...m.examples],
       event_count: events,
       selection_count: selections,
       sports: [...sports].sort(),
@@ -148,13 +132,9 @@ export function marketsList(deps: ReferenceDeps, q: MarketsQuery, rateLimit: Rat
   };
 }
 
-export interface TeamsQuery extends Page {
-  sport?: string;
-  league?: string;
-  q?: string;
-}
+export type TeamsQuery = QueryOf<'/api/v1/teams'>;
 
-export function teamsList(deps: ReferenceDeps, query: TeamsQuery): Record<string, unknown> {
+export function teamsList(deps: ReferenceDeps, query: TeamsQuery): ReplyOf<'/api/v1/teams'> {
   const { board, catalog } = deps;
   const { sport, league, q, limit, offset } = query;
   // Unknown ids are 404 here as on /leagues and /markets, not an empty list.
@@ -180,8 +160,8 @@ export function teamsList(deps: ReferenceDeps, query: TeamsQuery): Record<string
       name: t.name,
       abbreviation: t.abbreviation,
       sport: t.sport,
-      leagues: t.leagues,
-      aliases: t.aliases,
+      leagues: [...t.leagues],
+      aliases: [...t.aliases],
       event_count: c?.events ?? 0,
       live_count: c?.live ?? 0,
     };

@@ -1,9 +1,10 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { DEEP_LINK_PATH, DEFAULT_STATE, acceptableFallback, stateOf } from '../deeplinks/index.js';
 import type { DeepLinkResolver } from '../deeplinks/index.js';
-import { authErrorResponses, errorResponse, isoTime, notFoundResponse } from '../contract/common.js';
+import { authErrorResponses, errorResponse, notFoundResponse } from '../contract/common.js';
 import { ApiError } from '../errors.js';
 import { requireFeature } from '../plugins/auth.js';
+import type { ReplyOf, RouteTypes } from '../contract/route-types.js';
 
 const MAX_BATCH_IDS = 500;
 
@@ -14,14 +15,11 @@ const stateParam = {
   description: 'US state code (e.g. nj); shapes the URL of books whose site is per state. Default pa.',
 } as const;
 
-interface BatchBody {
-  ids: string[];
-  state?: string;
-}
+type LinksById = ReplyOf<'/api/v1/deeplinks/batch', 'post'>['data'];
 
 /** `POST /deeplinks/batch` (Hobby and up): which ids have a deep link, as resolver paths. */
 export const deepLinkBatchRoutes: FastifyPluginAsync<{ resolver: DeepLinkResolver }> = async (app, { resolver }) => {
-  app.post<{ Body: BatchBody }>(
+  app.post<RouteTypes<'/api/v1/deeplinks/batch', 'post'>>(
     '/deeplinks/batch',
     {
       schema: {
@@ -71,24 +69,13 @@ export const deepLinkBatchRoutes: FastifyPluginAsync<{ resolver: DeepLinkResolve
         if (links.has(id)) continue;
         links.set(id, resolver.resolve(id, { state }) ? `${DEEP_LINK_PATH}${encodeURIComponent(id)}?state=${state}` : null);
       }
-      const data: Record<string, string | null> = Object.create(null) as Record<string, string | null>;
+      const data: LinksById = Object.create(null) as LinksById;
       for (const [id, link] of links) data[id] = link;
       const resolved = [...links.values()].filter((l) => l !== null).length;
-      return { success: true, data, meta: { count: links.size, resolved, state }, updated_at: isoTime(Date.now()) };
+      return { success: true, data, meta: { count: links.size, resolved, state } };
     },
   );
 };
-
-interface LinkQuery {
-  state?: string;
-  book?: string;
-  game_id?: string;
-  sport?: string;
-  league?: string;
-  home?: string;
-  away?: string;
-  fallback?: string;
-}
 
 const hint = (description: string): object => ({ type: 'string', minLength: 1, maxLength: 200, description });
 
@@ -100,7 +87,7 @@ export const deepLinkRoutes: FastifyPluginAsync<{ resolver: DeepLinkResolver; or
   app,
   { resolver, origins },
 ) => {
-  app.get<{ Params: { id: string }; Querystring: LinkQuery }>(
+  app.get<RouteTypes<'/api/v1/deeplink/{id}'>>(
     '/deeplink/:id',
     {
       schema: {

@@ -5,7 +5,7 @@ import { historyPointSchema } from '../contract/odds-history.js';
 import type { ServingDeps } from '../deps.js';
 import { tierOf } from '../plugins/auth.js';
 import { eventHistory } from '../queries/index.js';
-import type { EventHistoryQuery } from '../queries/index.js';
+import type { RouteTypes } from '../contract/route-types.js';
 
 /**
  * `GET /events/{id}/history`: every price the books set for one event, oldest first, from
@@ -14,7 +14,7 @@ import type { EventHistoryQuery } from '../queries/index.js';
  * 60 s late); a store that cannot answer is 503.
  */
 export const eventHistoryRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (app, { deps }) => {
-  app.get<{ Params: { eventId: string }; Querystring: EventHistoryQuery }>(
+  app.get<RouteTypes<'/api/v1/events/{eventId}/history'>>(
     '/events/:eventId/history',
     {
       schema: {

@@ -13,13 +13,13 @@ import { oddsRowSchema } from '../contract/odds.js';
 import type { ServingDeps } from '../deps.js';
 import { tierOf } from '../plugins/auth.js';
 import { eventDetail, eventMarkets, eventOdds, eventsList } from '../queries/index.js';
-import type { EventOddsQuery, EventsQuery } from '../queries/index.js';
+import type { RouteTypes } from '../contract/route-types.js';
 
 const { sport, league, sportsbook, live, team, date, q, market } = sharedFilterParams;
 const eventParams = { type: 'object', required: ['eventId'], properties: { eventId: { type: 'string', maxLength: 200 } } } as const;
 
 export const eventsRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (app, { deps }) => {
-  app.get<{ Querystring: EventsQuery }>(
+  app.get<RouteTypes<'/api/v1/events'>>(
     '/events',
     {
       schema: {
@@ -50,7 +50,7 @@ export const eventsRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (ap
     async (request) => eventsList(deps, tierOf(request), request.query),
   );
 
-  app.get<{ Params: { eventId: string } }>(
+  app.get<RouteTypes<'/api/v1/events/{eventId}'>>(
     '/events/:eventId',
     {
       schema: {
@@ -64,7 +64,7 @@ export const eventsRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (ap
     async (request) => eventDetail(deps, tierOf(request), request.params.eventId),
   );
 
-  app.get<{ Params: { eventId: string } }>(
+  app.get<RouteTypes<'/api/v1/events/{eventId}/markets'>>(
     '/events/:eventId/markets',
     {
       schema: {
@@ -78,7 +78,7 @@ export const eventsRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (ap
     async (request) => eventMarkets(deps, tierOf(request), request.params.eventId),
   );
 
-  app.get<{ Params: { eventId: string }; Querystring: EventOddsQuery }>(
+  app.get<RouteTypes<'/api/v1/events/{eventId}/odds'>>(
     '/events/:eventId/odds',
     {
       schema: {

@@ -5,6 +5,7 @@ import type { AppDeps } from '../deps.js';
 import { tierOf } from '../plugins/auth.js';
 import { gameStates } from '../queries/index.js';
 import { GameStateBoard } from '../views/gamestate-board.js';
+import type { RouteTypes } from '../contract/route-types.js';
 
 const envelope = dataEnvelope(
   {
@@ -31,7 +32,7 @@ export const gameStateRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app
   const description =
     'Score, period, clock and possession (server in tennis) of every live game, by sport then event id. Enterprise tier only (403 feature_required otherwise). A game leaves the list at final, postponed or cancelled. A replayed odds recording has no game state, so the list is empty then.';
 
-  app.get(
+  app.get<RouteTypes<'/api/v1/gamestate'>>(
     '/gamestate',
     {
       schema: {
@@ -44,7 +45,7 @@ export const gameStateRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app
     async (request) => gameStates(board, deps.catalog, tierOf(request)),
   );
 
-  app.get<{ Params: { sport: string } }>(
+  app.get<RouteTypes<'/api/v1/gamestate/{sport}'>>(
     '/gamestate/:sport',
     {
       schema: {

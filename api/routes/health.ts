@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { appliedVersions, loadMigrations } from '../../pipeline/store/index.js';
 import type { AppDeps } from '../deps.js';
+import type { ReplyOf, RouteTypesWithStatus } from '../contract/route-types.js';
 
 const checkSchema = {
   type: 'object',
@@ -23,11 +24,8 @@ const healthSchema = {
   },
 } as const;
 
-interface Check {
-  status: 'ok' | 'degraded' | 'down' | 'disabled';
-  latency_ms?: number;
-  message?: string;
-}
+/** A check of the report, its status one of these (`disabled`: Redis not configured). */
+type Check = ReplyOf<'/api/v1/health'>['checks']['redis'] & { status: 'ok' | 'degraded' | 'down' | 'disabled' };
 
 /** Odds older than this mean the feed or the pipeline stopped. */
 const DATA_STALE_MS = 60_000;
@@ -72,7 +70,7 @@ export const healthRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, {
       : { status: 'degraded', message: c.message };
   }
 
-  app.get(
+  app.get<RouteTypesWithStatus<'/api/v1/health', 503>>(
     '/health',
     {
       schema: {

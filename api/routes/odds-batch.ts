@@ -5,10 +5,10 @@ import type { ServingDeps } from '../deps.js';
 import { tierOf } from '../plugins/auth.js';
 import { MAX_BATCH_EVENTS, tiersByBatchSize } from '../../schemas/index.js';
 import { oddsBatch } from '../queries/index.js';
-import type { BatchQuery } from '../queries/index.js';
+import type { RouteTypes } from '../contract/route-types.js';
 
 export const oddsBatchRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (app, { deps }) => {
-  app.post<{ Body: BatchQuery }>(
+  app.post<RouteTypes<'/api/v1/odds/batch', 'post'>>(
     '/odds/batch',
     {
       schema: {

@@ -3,11 +3,13 @@ import type { FastifyPluginAsync } from 'fastify';
 import { authErrorResponses, errorResponse, paginationSchema, pagingParams } from '../contract/common.js';
 import { addSportsbookParam, sharedFilterParams } from '../contract/filters.js';
 import { oddsRowSchema, removedRowSchema } from '../contract/odds.js';
-import { fragmentsFor, rawRowsSerializerCompiler, withReadyRows } from '../contract/odds-fragments.js';
+import { fragmentsFor, rawRowsSerializerCompiler } from '../contract/odds-fragments.js';
+import type { RawRows } from '../contract/odds-fragments.js';
+import type { RouteTypesWithData } from '../contract/route-types.js';
 import type { ServingDeps } from '../deps.js';
 import { tierOf } from '../plugins/auth.js';
 import { oddsDeltaPage } from '../queries/index.js';
-import type { DeltaQuery, RowPresenter } from '../queries/index.js';
+import type { RowSerializer } from '../queries/index.js';
 
 const { sport, league, sportsbook, market, event, event_id: eventId, live } = sharedFilterParams;
 
@@ -50,9 +52,9 @@ const deltaResponse = {
 
 export const oddsDeltaRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (app, { deps }) => {
   const fragments = fragmentsFor(deps.catalog, 'row');
-  const ready: RowPresenter = (row, event, main) => fragments.of(row, event, main);
+  const serialized: RowSerializer = (row, event, main) => fragments.of(row, event, main);
 
-  app.get<{ Querystring: DeltaQuery }>(
+  app.get<RouteTypesWithData<'/api/v1/odds/delta', RawRows>>(
     '/odds/delta',
     {
       // Changed rows are the same ready JSON /odds serves (contract/odds-fragments.ts).
@@ -95,6 +97,6 @@ export const oddsDeltaRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async 
         },
       },
     },
-    async (request) => withReadyRows(oddsDeltaPage(deps, tierOf(request), request.query, ready)),
+    async (request) => oddsDeltaPage(deps, tierOf(request), request.query, serialized),
   );
 };

@@ -4,11 +4,13 @@ import { authErrorResponses, csvParam, dataEnvelope, notFoundResponse, paginated
 import { eventSchema } from '../contract/events.js';
 import { addSportsbookParam, sharedFilterParams } from '../contract/filters.js';
 import { CORE_ODDS_FIELDS, ODDS_FIELDS, bestOddsRowSchema, oddsListItemSchema, oddsRowSchema } from '../contract/odds.js';
-import { fragmentsFor, rawRowsSerializerCompiler, withReadyRows } from '../contract/odds-fragments.js';
+import { fragmentsFor, rawRowsSerializerCompiler } from '../contract/odds-fragments.js';
+import type { RawRows } from '../contract/odds-fragments.js';
+import type { RouteTypes, RouteTypesWithData } from '../contract/route-types.js';
 import type { ServingDeps } from '../deps.js';
 import { SORT_VALUES } from '../queries/index.js';
 import { bestOddsList, oddsComparison, oddsList } from '../queries/index.js';
-import type { BestOddsQuery, ComparisonQuery, OddsQuery, RowPresenter } from '../queries/index.js';
+import type { RowSerializer } from '../queries/index.js';
 import { tierOf } from '../plugins/auth.js';
 
 const {
@@ -43,9 +45,9 @@ const listMeta = {
 
 export const oddsRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (app, { deps }) => {
   const fragments = fragmentsFor(deps.catalog);
-  const ready: RowPresenter = (row, event, main) => fragments.of(row, event, main);
+  const serialized: RowSerializer = (row, event, main) => fragments.of(row, event, main);
 
-  app.get<{ Querystring: OddsQuery }>(
+  app.get<RouteTypesWithData<'/api/v1/odds', RawRows>>(
     '/odds',
     {
       // The default page joins each row's ready JSON (contract/odds-fragments.ts).
@@ -93,10 +95,10 @@ export const oddsRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (app,
         response: { 200: paginatedEnvelope(oddsListItemSchema, listMeta), ...authErrorResponses },
       },
     },
-    async (request) => withReadyRows(oddsList(deps, tierOf(request), request.query, ready)),
+    async (request) => oddsList(deps, tierOf(request), request.query, serialized),
   );
 
-  app.get<{ Querystring: BestOddsQuery }>(
+  app.get<RouteTypes<'/api/v1/odds/best'>>(
     '/odds/best',
     {
       schema: {
@@ -128,7 +130,7 @@ export const oddsRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (app,
     async (request) => bestOddsList(deps, tierOf(request), request.query),
   );
 
-  app.get<{ Querystring: ComparisonQuery }>(
+  app.get<RouteTypes<'/api/v1/odds/comparison'>>(
     '/odds/comparison',
     {
       schema: {

@@ -22,7 +22,7 @@ import type { AppDeps } from '../deps.js';
 import { ApiError } from '../errors.js';
 import { countEvents } from '../views/counts.js';
 import { leaguesList, marketsList, rateLimitState, sportsList, sportsbooksList, teamsList } from '../queries/index.js';
-import type { LeaguesQuery, MarketsQuery, SportsQuery, SportsbooksQuery, TeamsQuery } from '../queries/index.js';
+import type { RouteTypes } from '../contract/route-types.js';
 
 const marketSchema = {
   type: 'object',
@@ -78,7 +78,7 @@ const idParam = (name: string): object => ({
 export const referenceRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { deps }) => {
   const { board, catalog } = deps;
 
-  app.get<{ Querystring: SportsQuery }>(
+  app.get<RouteTypes<'/api/v1/sports'>>(
     '/sports',
     {
       schema: {
@@ -95,7 +95,7 @@ export const referenceRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app
     async (request) => sportsList(deps, request.query),
   );
 
-  app.get<{ Params: { sportId: string } }>(
+  app.get<RouteTypes<'/api/v1/sports/{sportId}'>>(
     '/sports/:sportId',
     {
       schema: {
@@ -117,7 +117,7 @@ export const referenceRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app
     },
   );
 
-  app.get<{ Querystring: LeaguesQuery }>(
+  app.get<RouteTypes<'/api/v1/leagues'>>(
     '/leagues',
     {
       schema: {
@@ -138,7 +138,7 @@ export const referenceRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app
     async (request) => leaguesList(deps, request.query),
   );
 
-  app.get<{ Params: { leagueId: string } }>(
+  app.get<RouteTypes<'/api/v1/leagues/{leagueId}'>>(
     '/leagues/:leagueId',
     {
       schema: {
@@ -162,7 +162,7 @@ export const referenceRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app
     },
   );
 
-  app.get<{ Querystring: SportsbooksQuery }>(
+  app.get<RouteTypes<'/api/v1/sportsbooks'>>(
     '/sportsbooks',
     {
       schema: {
@@ -187,7 +187,7 @@ export const referenceRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app
     async (request) => sportsbooksList(deps, request.query),
   );
 
-  app.get<{ Params: { bookId: string } }>(
+  app.get<RouteTypes<'/api/v1/sportsbooks/{bookId}'>>(
     '/sportsbooks/:bookId',
     {
       schema: {
@@ -205,7 +205,7 @@ export const referenceRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app
     },
   );
 
-  app.get<{ Querystring: MarketsQuery }>(
+  app.get<RouteTypes<'/api/v1/markets'>>(
     '/markets',
     {
       schema: {
@@ -224,7 +224,7 @@ export const referenceRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app
       ),
   );
 
-  app.get<{ Querystring: TeamsQuery }>(
+  app.get<RouteTypes<'/api/v1/teams'>>(
     '/teams',
     {
       schema: {

@@ -91,7 +91,7 @@ export class GameStateSource implements StreamSource {
 
   private present(change: GameStateChange): string {
     const s = change.state;
-    if (change.type === 'update') return JSON.stringify(presentGameState(this.catalog, s));
+    if (change.type === 'update') return JSON.stringify(presentGameState(this.catalog, change.state));
     // The game left the live list: its final (or last) state, without the live-only fields.
     return JSON.stringify({
       event_id: s.eventId,

@@ -1,4 +1,5 @@
 import type { CanonicalEvent, OddsChange, OddsRow } from '../../schemas/index.js';
+import type { PublicOdds } from '../contract/odds.js';
 import { allOdds, oddsMatch } from '../queries/index.js';
 import type { OddsFilters } from '../queries/index.js';
 import { compareRows } from '../views/board.js';
@@ -94,7 +95,7 @@ export class OddsSource implements StreamSource, BoardListener {
     readonly feed: string,
     readonly board: LiveBoard,
     private readonly catalog: Catalog,
-    private readonly present: (row: OddsRow, event: CanonicalEvent, main?: MainLines) => Record<string, unknown>,
+    private readonly present: (row: OddsRow, event: CanonicalEvent, main?: MainLines) => PublicOdds,
     private readonly notify: () => void,
   ) {
     for (const e of board.allEvents()) this.events.set(e.id, e);

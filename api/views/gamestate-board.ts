@@ -1,8 +1,13 @@
 import { isClosedStatus } from '../../schemas/index.js';
 import type { GameState } from '../../schemas/index.js';
 
+/** A game the board holds: `apply` keeps only states whose status is live. */
+export type LiveGameState = GameState & { status: 'live' };
+
+const isLive = (state: GameState): state is LiveGameState => state.status === 'live';
+
 /** What a game-state listener is told: a live game changed, or left (final, postponed, cancelled). */
-export type GameStateChange = { type: 'update'; state: GameState } | { type: 'removed'; state: GameState };
+export type GameStateChange = { type: 'update'; state: LiveGameState } | { type: 'removed'; state: GameState };
 
 export type GameStateListener = (change: GameStateChange) => void;
 
@@ -12,7 +17,7 @@ export type GameStateListener = (change: GameStateChange) => void;
  * state); the final score stays in ClickHouse (`game_state`). Streams subscribe here.
  */
 export class GameStateBoard {
-  private readonly bySport = new Map<string, Map<string, GameState>>();
+  private readonly bySport = new Map<string, Map<string, LiveGameState>>();
   private readonly sportOf = new Map<string, string>();
   private readonly listeners = new Set<GameStateListener>();
   lastUpdate: number | null = null;
@@ -24,7 +29,7 @@ export class GameStateBoard {
       return;
     }
     this.lastUpdate = Math.max(this.lastUpdate ?? 0, state.updatedAt);
-    if (isClosedStatus(state.status) || state.status !== 'live') {
+    if (isClosedStatus(state.status) || !isLive(state)) {
       if (this.sportOf.has(state.eventId)) this.remove(state);
       return;
     }
@@ -41,15 +46,15 @@ export class GameStateBoard {
     return () => this.listeners.delete(listener);
   }
 
-  get(eventId: string): GameState | undefined {
+  get(eventId: string): LiveGameState | undefined {
     const sport = this.sportOf.get(eventId);
     return sport === undefined ? undefined : this.bySport.get(sport)?.get(eventId);
   }
 
   /** Live games of one sport (case-insensitive), or of every sport, by sport then event id. */
-  list(sport?: string): GameState[] {
+  list(sport?: string): LiveGameState[] {
     const sports = sport === undefined ? [...this.bySport.keys()].sort() : [sport.toLowerCase()];
-    const out: GameState[] = [];
+    const out: LiveGameState[] = [];
     for (const s of sports) {
       const games = this.bySport.get(s);
       if (games) out.push(...[...games.values()].sort((a, b) => (a.eventId < b.eventId ? -1 : 1)));
