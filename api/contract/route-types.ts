@@ -40,3 +40,15 @@ export type QueryOf<P extends ApiPath, M extends Method = 'get'> = RouteTypes<P,
 
 /** One item of the `data` list of a success answer of `M P` (a list route's row). */
 export type RowOf<P extends ApiPath, M extends Method = 'get'> = ReplyOf<P, M> extends { data: ReadonlyArray<infer R> } ? R : never;
+
+// Group C (splits, account, session, MCP).
+
+/**
+ * The route generics of a route outside the envelope plugin (sign-in: `/session` answers before
+ * any key is known), whose handlers write `updated_at` themselves.
+ */
+export type UnenvelopedRouteTypes<P extends ApiPath, M extends Method = 'get'> = Omit<RouteTypes<P, M>, 'Reply'> & {
+  Reply: Operation<P, M> extends { responses: infer R }
+    ? { [S in keyof R as S extends 200 | 201 | 202 | 204 ? S : never]: Json<R[S]> }
+    : unknown;
+};
