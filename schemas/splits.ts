@@ -11,6 +11,13 @@ import type { RawTick } from './ticks.js';
 export const SPLITS_BOOKS = ['draftkings', 'circa'] as const;
 export type SplitsBook = (typeof SPLITS_BOOKS)[number];
 
+const SPLITS_BOOK_SET: ReadonlySet<string> = new Set(SPLITS_BOOKS);
+
+/** Whether a book is one of the splits publishers: the normalizer drops any other book's splits. */
+export function isSplitsBook(book: string): book is SplitsBook {
+  return SPLITS_BOOK_SET.has(book);
+}
+
 export const SPLIT_MARKETS = ['spread', 'total', 'moneyline'] as const;
 export type SplitMarket = (typeof SPLIT_MARKETS)[number];
 
@@ -67,7 +74,7 @@ export function isRawSplits(record: FeedRecord): record is RawSplits {
 /** Splits on a canonical event and side, before the line is joined (normalizer output). */
 export interface SplitsObservation {
   eventId: string;
-  book: string;
+  book: SplitsBook;
   ts: number;
   sides: { market: SplitMarket; side: SplitSide; betPct: number; handlePct: number }[];
 }
@@ -119,7 +126,7 @@ export type SplitSignals = Partial<Record<SplitMarket, MarketSignals>>;
 export interface SplitsSnapshot extends Pick<CanonicalEvent, 'sport' | 'league' | 'homeTeamId' | 'awayTeamId' | 'startTime' | 'isLive'> {
   key: string;
   eventId: string;
-  book: string;
+  book: SplitsBook;
   /** When the book published the numbers, epoch ms. */
   ts: number;
   sides: SplitSideRecord[];

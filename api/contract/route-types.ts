@@ -60,3 +60,15 @@ export type ReplyWithData<P extends ApiPath, D, M extends Method = 'get'> = Omit
 export type RouteTypesWithData<P extends ApiPath, D, M extends Method = 'get'> = Omit<RouteTypes<P, M>, 'Reply'> & {
   Reply: { 200: ReplyWithData<P, D, M> };
 };
+
+// Group C (splits, account, session, MCP).
+
+/**
+ * The route generics of a route outside the envelope plugin (sign-in: `/session` answers before
+ * any key is known), whose handlers write `updated_at` themselves.
+ */
+export type UnenvelopedRouteTypes<P extends ApiPath, M extends Method = 'get'> = Omit<RouteTypes<P, M>, 'Reply'> & {
+  Reply: Operation<P, M> extends { responses: infer R }
+    ? { [S in keyof R as S extends 200 | 201 | 202 | 204 ? S : never]: Json<R[S]> }
+    : unknown;
+};

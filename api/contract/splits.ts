@@ -1,5 +1,5 @@
 import { SPLIT_MARKETS, SPLITS_BOOKS } from '../../schemas/index.js';
-import type { MarketSignals, SplitMarket, SplitSide, SplitSideRecord, SplitsSnapshot } from '../../schemas/index.js';
+import type { MarketSignals, SplitMarket, SplitSide, SplitSideRecord, SplitsBook, SplitsSnapshot } from '../../schemas/index.js';
 import { ApiError } from '../errors.js';
 import type { Catalog } from '../views/catalog.js';
 import { SPLIT_SIGNALS } from '../queries/splits-query.js';
@@ -7,6 +7,7 @@ import type { SplitSignalKind, SplitsQuery } from '../queries/splits-query.js';
 import { csv, isoTime, nullableNumber } from './common.js';
 import { parseFilters } from '../queries/parse-filters.js';
 import { teamName } from './refs.js';
+import type { QueryOf, RowOf } from './route-types.js';
 
 /**
  * `/splits` records and `/splits/history` entries, shaped as the reference service's (COMPAT §4)
@@ -140,51 +141,95 @@ function both(map: SideMap, market: SplitMarket, a: SplitSide, b: SplitSide): [S
   return x && y ? [x, y] : null;
 }
 
-const pct = (x: SplitSideRecord, y: SplitSideRecord, a: string, b: string): object => ({
-  handle_pct: { [a]: x.handlePct, [b]: y.handlePct },
-  bets_pct: { [a]: x.betPct, [b]: y.betPct },
+type SplitsRecord = RowOf<'/api/v1/splits'>;
+type TotalBlock = NonNullable<SplitsRecord['total']>;
+type MoneylineBlock = NonNullable<SplitsRecord['moneyline']>;
+type SidesShares = Pick<MoneylineBlock, 'handle_pct' | 'bets_pct'>;
+
+const sidesShares = (away: SplitSideRecord, home: SplitSideRecord): SidesShares => ({
+  handle_pct: { away: away.handlePct, home: home.handlePct },
+  bets_pct: { away: away.betPct, home: home.betPct },
+});
+const totalShares = (over: SplitSideRecord, under: SplitSideRecord): Pick<TotalBlock, 'handle_pct' | 'bets_pct'> => ({
+  handle_pct: { over: over.handlePct, under: under.handlePct },
+  bets_pct: { over: over.betPct, under: under.betPct },
 });
 
+/** The spread block but for its two lines, whose names are the quirk (`_odds` on /splits, `_line` in history). */
+interface SpreadParts {
+  awayLine: number | null;
+  homeLine: number | null;
+  prices: { away_price: number | null; home_price: number | null };
+  shares: SidesShares;
+}
+
+interface MarketBlocks {
+  spread?: SpreadParts;
+  total?: TotalBlock;
+  moneyline?: MoneylineBlock;
+}
+
 /**
- * The market blocks of a snapshot. `lineKey` is the quirk: `_odds` on /splits, `_line` in
- * history. `showPrices` false hides the book's lines and prices (a tier that cannot read this
- * book's odds still reads its splits).
+ * The market blocks of a snapshot, the markets it has. `showPrices` false hides the book's lines
+ * and prices (a tier that cannot read this book's odds still reads its splits).
  */
-function marketBlocks(sides: readonly SplitSideRecord[], lineKey: '_odds' | '_line', showPrices: boolean): Record<string, object> {
+function marketBlocks(sides: readonly SplitSideRecord[], showPrices: boolean): MarketBlocks {
   const map = sideMap(sides);
   const hide = <T>(v: T | null): T | null => (showPrices ? v : null);
-  const out: Record<string, object> = {};
+  const out: MarketBlocks = {};
   const spread = both(map, 'spread', 'away', 'home');
   if (spread) {
     const [away, home] = spread;
-    out['spread'] = {
-      [`away${lineKey}`]: hide(away.line),
-      [`home${lineKey}`]: hide(home.line),
-      away_price: hide(away.priceAmerican),
-      home_price: hide(home.priceAmerican),
-      ...pct(away, home, 'away', 'home'),
+    out.spread = {
+      awayLine: hide(away.line),
+      homeLine: hide(home.line),
+      prices: { away_price: hide(away.priceAmerican), home_price: hide(home.priceAmerican) },
+      shares: sidesShares(away, home),
     };
   }
   const total = both(map, 'total', 'over', 'under');
   if (total) {
     const [over, under] = total;
-    out['total'] = {
+    out.total = {
       line: hide(over.line ?? under.line),
       over_price: hide(over.priceAmerican),
       under_price: hide(under.priceAmerican),
-      ...pct(over, under, 'over', 'under'),
+      ...totalShares(over, under),
     };
   }
   const ml = both(map, 'moneyline', 'away', 'home');
   if (ml) {
     const [away, home] = ml;
-    out['moneyline'] = { away_odds: hide(away.priceAmerican), home_odds: hide(home.priceAmerican), ...pct(away, home, 'away', 'home') };
+    out.moneyline = { away_odds: hide(away.priceAmerican), home_odds: hide(home.priceAmerican), ...sidesShares(away, home) };
   }
   return out;
 }
 
-function presentSignals(signals: SplitsSnapshot['signals'], showPrices: boolean): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+/** The blocks of a snapshot as `/splits` names them: the spread lines are `away_odds`/`home_odds`. */
+function recordBlocks(sides: readonly SplitSideRecord[], showPrices: boolean): Pick<SplitsRecord, 'spread' | 'total' | 'moneyline'> {
+  const { spread, total, moneyline } = marketBlocks(sides, showPrices);
+  return {
+    ...(spread ? { spread: { away_odds: spread.awayLine, home_odds: spread.homeLine, ...spread.prices, ...spread.shares } } : {}),
+    ...(total ? { total } : {}),
+    ...(moneyline ? { moneyline } : {}),
+  };
+}
+
+/** The blocks of a snapshot as history entries name them: the spread lines are `away_line`/`home_line`. */
+function historyBlocks(
+  sides: readonly SplitSideRecord[],
+  showPrices: boolean,
+): Pick<RowOf<'/api/v1/splits/history'>, 'spread' | 'total' | 'moneyline'> {
+  const { spread, total, moneyline } = marketBlocks(sides, showPrices);
+  return {
+    ...(spread ? { spread: { away_line: spread.awayLine, home_line: spread.homeLine, ...spread.prices, ...spread.shares } } : {}),
+    ...(total ? { total } : {}),
+    ...(moneyline ? { moneyline } : {}),
+  };
+}
+
+function presentSignals(signals: SplitsSnapshot['signals'], showPrices: boolean): NonNullable<SplitsRecord['signals']> {
+  const out: NonNullable<SplitsRecord['signals']> = {};
   for (const market of SPLIT_MARKETS) {
     const s: MarketSignals | undefined = signals[market];
     if (!s) continue;
@@ -210,7 +255,7 @@ export function presentSplits(
   s: SplitsSnapshot,
   event: { homeTeamId: string; awayTeamId: string; startTime: number; isLive: boolean },
   showPrices: boolean,
-): Record<string, unknown> {
+): SplitsRecord {
   return {
     event_id: s.eventId,
     sport: s.sport,
@@ -220,19 +265,19 @@ export function presentSplits(
     away_team: teamName(catalog, event.awayTeamId),
     event_start_time: isoTime(event.startTime),
     is_live: event.isLive,
-    ...marketBlocks(s.sides, '_odds', showPrices),
+    ...recordBlocks(s.sides, showPrices),
     fetched_at: isoTime(s.ts),
     signals: presentSignals(s.signals, showPrices),
   };
 }
 
 export function presentHistoryEntry(
-  book: string,
+  book: SplitsBook,
   ts: number,
   sides: readonly SplitSideRecord[],
   showPrices: boolean,
-): Record<string, unknown> {
-  return { book, sportsbook: book, ts: isoTime(ts), timestamp: ts / 1000, ...marketBlocks(sides, '_line', showPrices) };
+): RowOf<'/api/v1/splits/history'> {
+  return { book, sportsbook: book, ts: isoTime(ts), timestamp: ts / 1000, ...historyBlocks(sides, showPrices) };
 }
 
 const SPLITS_BOOK_SET: ReadonlySet<string> = new Set(SPLITS_BOOKS);
@@ -253,19 +298,8 @@ export function splitsBooks(value: string | undefined): Set<string> | undefined 
   return oneOf('sportsbook', value, SPLITS_BOOK_SET);
 }
 
-/** The filters of `/splits` (and of the `splits` stream channel), as query-string values. */
-export interface SplitsFilterQuery {
-  sport?: string | undefined;
-  league?: string | undefined;
-  event?: string | undefined;
-  sportsbook?: string | undefined;
-  market?: string | undefined;
-  signal?: string | undefined;
-  live?: boolean | undefined;
-  team?: string | undefined;
-  date?: string | undefined;
-  q?: string | undefined;
-}
+/** The filters of `/splits` (and of the `splits` stream channel), as query-string values: `event_id` is `event`'s alias. */
+export type SplitsFilterQuery = Omit<QueryOf<'/api/v1/splits'>, 'event_id' | 'limit' | 'offset'>;
 
 /** Parses the `/splits` filters: 400 naming the parameter for an unknown id, book, market or signal. */
 export function parseSplitsFilters(qs: SplitsFilterQuery, catalog: Catalog): Omit<SplitsQuery, 'delayMs'> {

@@ -1,58 +1,46 @@
-import { Ajv } from 'ajv';
-import type { ErrorObject, ValidateFunction } from 'ajv';
-import addFormatsPlugin from 'ajv-formats';
+import type { ErrorObject } from 'ajv';
+import type { FastifyRequest } from 'fastify';
 
 /** The outcome of checking a tool's arguments: the coerced arguments, or a message naming the argument. */
 export type Checked = { ok: true; args: Record<string, unknown> } | { ok: false; message: string };
 
 /**
- * Tool arguments are checked against the tool's JSON Schema with the REST routes' conventions:
- * defaults filled in, a single value accepted where a list is expected, and the first problem
- * reported in words that name the argument.
+ * Compiles a JSON Schema with the validator compiler of the `/mcp` request that carries the call:
+ * the app's own (`request.compileValidationSchema`: the Ajv build and options that check the REST
+ * routes' parameters; Fastify keeps each compiled schema, so a tool's is compiled once).
+ */
+export type SchemaCompiler = (schema: object) => ReturnType<FastifyRequest['compileValidationSchema']>;
+
+/**
+ * Tool arguments are checked against the tool's JSON Schema by the compiler that checks the
+ * routes, so coercion, defaults and formats are the routes' own: defaults filled in, a single
+ * value accepted where a list is expected, and the first problem reported in words that name the
+ * argument.
  */
 export class ArgumentChecker {
-  private readonly ajv = new Ajv({ coerceTypes: 'array', useDefaults: true, allErrors: false, strict: false });
-
-  constructor() {
-    addFormats(this.ajv);
-  }
   private readonly schemas = new Map<string, object>();
-  private readonly compiled = new Map<string, ValidateFunction>();
 
   add(tool: string, schema: object): void {
     this.schemas.set(tool, schema);
   }
 
-  /** Compiled on first use: a process that serves no MCP pays nothing at start. */
-  private validator(tool: string): ValidateFunction | undefined {
-    let validate = this.compiled.get(tool);
+  check(tool: string, raw: unknown, compile: SchemaCompiler): Checked {
     const schema = this.schemas.get(tool);
-    if (!validate && schema) {
-      validate = this.ajv.compile(schema);
-      this.compiled.set(tool, validate);
-    }
-    return validate;
-  }
-
-  check(tool: string, raw: unknown): Checked {
-    const validate = this.validator(tool);
-    if (!validate) return { ok: false, message: `Unknown tool '${tool}'` };
+    if (!schema) return { ok: false, message: `Unknown tool '${tool}'` };
     // A copy: ajv fills defaults and coerces in place.
     const args: Record<string, unknown> =
       raw && typeof raw === 'object' && !Array.isArray(raw) ? { ...(raw as Record<string, unknown>) } : {};
     if (raw !== undefined && raw !== null && (typeof raw !== 'object' || Array.isArray(raw)))
       return { ok: false, message: 'Invalid arguments: must be an object' };
+    const validate = compile(schema);
     if (validate(args)) return { ok: true, args };
-    return { ok: false, message: describe(validate.errors?.[0], validate.schema) };
+    return { ok: false, message: describe(validate.errors?.[0], schema) };
   }
 }
 
-// ajv-formats is CommonJS: its default export arrives as the module object under NodeNext.
-const addFormats = addFormatsPlugin as unknown as (ajv: Ajv) => Ajv;
-
-function describe(error: ErrorObject | undefined, schema: unknown): string {
+function describe(error: ErrorObject | undefined, schema: object): string {
   if (!error) return 'Invalid arguments';
-  const params = error.params as Record<string, unknown>;
+  const params: Record<string, unknown> = error.params;
   const missing = params['missingProperty'];
   if (typeof missing === 'string') return `Missing required argument '${missing}'`;
   const extra = params['additionalProperty'];

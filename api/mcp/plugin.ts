@@ -128,7 +128,7 @@ export const mcpRoutes: FastifyPluginAsync<McpOptions> = async (app, options) =>
       if (name.startsWith('x-ratelimit-') || name === 'x-data-delay') headers[name] = String(value);
     }
     // The tools see the key's record (tier, id) and this request's rate-limit state, never the key itself.
-    const caller: ToolCaller = { record: key, headers };
+    const caller: ToolCaller = { record: key, headers, compile: (schema) => request.compileValidationSchema(schema, 'body') };
     raw.auth = { token: '', clientId: key.keyId, scopes: [], extra: { caller } };
     reply.hijack();
     try {

@@ -35,6 +35,7 @@ import type { Catalog } from '../views/catalog.js';
 import type { GameStateBoard } from '../views/gamestate-board.js';
 import { SPLIT_SIGNALS } from '../queries/index.js';
 import type { JsonSchema, RouteSchema, RouteSchemas } from './route-schemas.js';
+import type { ApiPath, QueryOf, ReplyOf } from '../contract/route-types.js';
 import type { ToolCaller, ToolOutcome, ToolSpec } from './tool.js';
 import { asArgumentMessage } from './tool-refusal.js';
 
@@ -93,6 +94,15 @@ export interface QueryToolDef {
 }
 
 const get = (path: string): QueryToolDef['route'] => ({ method: 'GET', path });
+
+type Routed<P extends ApiPath> = ReplyOf<P> & Envelope;
+/**
+ * The answer of a tool whose REST twin is `P`, held to that route's types: its arguments are the
+ * route's query (the tool's input schema is made from the route's) and its answer the route's reply.
+ */
+const answeredAs = <P extends ApiPath>(
+  answer: (sources: ToolSources, tier: TierName, args: QueryOf<P>, caller: ToolCaller) => Routed<P> | Promise<Routed<P>>,
+): Answer => answer;
 
 export const QUERY_TOOLS: readonly QueryToolDef[] = [
   {
@@ -256,7 +266,7 @@ export const QUERY_TOOLS: readonly QueryToolDef[] = [
     noun: 'splits records',
     limit: { default: 25, max: 100 },
     itemEnums: { sportsbook: SPLITS_BOOKS, market: SPLIT_MARKETS, signal: SPLIT_SIGNALS },
-    answer: (s, tier, args) => splitsList(s.splits, tier, args),
+    answer: answeredAs<'/api/v1/splits'>((s, tier, args) => splitsList(s.splits, tier, args)),
     description:
       'Public betting splits per event and book (bet % and handle % per side of the spread, total and moneyline) from a recreational and a ' +
       'sharp-friendly book, with the line at the snapshot and sharp-money signals (rlm: reverse line movement; divergence: handle far from bets).',
@@ -268,7 +278,7 @@ export const QUERY_TOOLS: readonly QueryToolDef[] = [
     noun: 'snapshots',
     limit: { default: 50, max: 200 },
     itemEnums: { sportsbook: SPLITS_BOOKS },
-    answer: (s, tier, args) => splitsHistoryList(s.splits, tier, args),
+    answer: answeredAs<'/api/v1/splits/history'>((s, tier, args) => splitsHistoryList(s.splits, tier, args)),
     summary: (body) => {
       const meta = body.meta ?? {};
       const shown = Array.isArray(body.data) ? body.data.length : 0;

@@ -44,7 +44,7 @@ export class ToolRegistry {
   async call(name: string, args: unknown, caller: ToolCaller, log: FastifyBaseLogger): Promise<CallToolResult> {
     const tool = this.byName.get(name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool '${name}'; tools/list names the ${this.byName.size} tools`);
-    const checked = this.checker.check(name, args);
+    const checked = this.checker.check(name, args, caller.compile);
     if (!checked.ok) return toolError(checked.message);
     try {
       const outcome = await tool.run(checked.args, caller);

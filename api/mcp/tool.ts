@@ -1,5 +1,6 @@
 import type { AuthenticatedKey } from '../accounts/index.js';
 import type { JsonSchema } from './route-schemas.js';
+import type { SchemaCompiler } from './arguments.js';
 
 /**
  * Who a tool answers: the key's record (tier, id; never the key itself) and the rate-limit
@@ -8,6 +9,8 @@ import type { JsonSchema } from './route-schemas.js';
 export interface ToolCaller {
   record: AuthenticatedKey;
   headers: Record<string, string>;
+  /** The app's validator compiler, through the request, for the tool's arguments. */
+  compile: SchemaCompiler;
 }
 
 export type ToolOutcome = { ok: true; structured: Record<string, unknown>; summary: string } | { ok: false; message: string };

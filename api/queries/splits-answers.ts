@@ -7,6 +7,7 @@ import { fromStore } from './store-failure.js';
 import type { SplitsBoard } from '../views/splits-board.js';
 import { querySplits, querySplitsHistory } from './splits-query.js';
 import type { ReadSide } from './read-side.js';
+import type { QueryOf, ReplyOf } from '../contract/route-types.js';
 
 /**
  * Current splits and an event's splits history as every interface answers them (REST routes and
@@ -44,23 +45,9 @@ export function parseTimeParam(name: string, value: string | undefined): number 
 /** Books whose odds (and so the lines and prices on their splits) a tier may read. */
 const pricesOpen = (s: SplitsSource, tier: TierName): ReadonlySet<string> => openBooks(tier, [...s.deps.catalog.books.values()]);
 
-export interface SplitsListQuery {
-  sport?: string;
-  league?: string;
-  sportsbook?: string;
-  event?: string;
-  event_id?: string;
-  market?: string;
-  signal?: string;
-  live?: boolean;
-  team?: string;
-  date?: string;
-  q?: string;
-  limit: number;
-  offset: number;
-}
+export type SplitsListQuery = QueryOf<'/api/v1/splits'>;
 
-export function splitsList(s: SplitsSource, tier: TierName, qs: SplitsListQuery): Record<string, unknown> {
+export function splitsList(s: SplitsSource, tier: TierName, qs: SplitsListQuery): ReplyOf<'/api/v1/splits'> {
   const { catalog, views, clock } = s.deps;
   const events = [qs.event, qs.event_id].filter((x): x is string => x !== undefined).join(',');
   const filters = parseSplitsFilters({ ...qs, event: events === '' ? undefined : events }, catalog);
@@ -79,15 +66,13 @@ export function splitsList(s: SplitsSource, tier: TierName, qs: SplitsListQuery)
   };
 }
 
-export interface SplitsHistoryListQuery {
-  event_id: string;
-  sportsbook?: string;
-  start_time?: string;
-  end_time?: string;
-  limit: number;
-}
+export type SplitsHistoryListQuery = QueryOf<'/api/v1/splits/history'>;
 
-export async function splitsHistoryList(s: SplitsSource, tier: TierName, qs: SplitsHistoryListQuery): Promise<Record<string, unknown>> {
+export async function splitsHistoryList(
+  s: SplitsSource,
+  tier: TierName,
+  qs: SplitsHistoryListQuery,
+): Promise<ReplyOf<'/api/v1/splits/history'>> {
   const { store, clock } = s.deps;
   const books = splitsBooks(qs.sportsbook);
   const from = parseTimeParam('start_time', qs.start_time);

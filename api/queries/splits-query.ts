@@ -1,5 +1,5 @@
-import { SPLITS_BOOKS } from '../../schemas/index.js';
-import type { CanonicalEvent, SplitMarket, SplitSide, SplitSideRecord, SplitsSnapshot } from '../../schemas/index.js';
+import { SPLITS_BOOKS, isSplitsBook } from '../../schemas/index.js';
+import type { CanonicalEvent, SplitMarket, SplitSide, SplitSideRecord, SplitsBook, SplitsSnapshot } from '../../schemas/index.js';
 import type { OlapStore } from '../../pipeline/store/index.js';
 import type { LiveBoard } from '../views/board.js';
 import type { Catalog } from '../views/catalog.js';
@@ -102,7 +102,7 @@ export interface SplitsHistoryQuery {
 }
 
 export interface HistoryEntry {
-  book: string;
+  book: SplitsBook;
   ts: number;
   sides: SplitSideRecord[];
 }
@@ -155,10 +155,13 @@ export async function querySplitsHistory(
       { event: q.eventId, books, from: Math.floor(from), to: Math.floor(to) },
     );
     for (const r of rows) {
-      const key = `${r.ts}|${r.sportsbook}`;
+      const book = r.sportsbook;
+      // The statement asks for splits books only; a table row written otherwise is not served.
+      if (!isSplitsBook(book)) continue;
+      const key = `${r.ts}|${book}`;
       let entry = byEntry.get(key);
       if (!entry) {
-        entry = { book: r.sportsbook, ts: Number(r.ts), sides: [] };
+        entry = { book, ts: Number(r.ts), sides: [] };
         byEntry.set(key, entry);
       }
       entry.sides.push({

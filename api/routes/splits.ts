@@ -6,14 +6,15 @@ import type { ServingDeps } from '../deps.js';
 import { tierOf } from '../plugins/auth.js';
 import { SplitsBoard } from '../views/splits-board.js';
 import { splitsHistoryList, splitsList } from '../queries/index.js';
-import type { SplitsHistoryListQuery, SplitsListQuery, SplitsSource } from '../queries/index.js';
+import type { SplitsSource } from '../queries/index.js';
+import type { RouteTypes } from '../contract/route-types.js';
 
 const { sport, league, live, team, date, q } = sharedFilterParams;
 
 export const splitsRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (app, { deps }) => {
   const source: SplitsSource = { deps, splits: deps.splits ?? new SplitsBoard(deps.clock, { syncEveryMs: 0 }) };
 
-  app.get<{ Querystring: SplitsListQuery }>(
+  app.get<RouteTypes<'/api/v1/splits'>>(
     '/splits',
     {
       schema: {
@@ -60,7 +61,7 @@ export const splitsRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (ap
     async (request) => splitsList(source, tierOf(request), request.query),
   );
 
-  app.get<{ Querystring: SplitsHistoryListQuery }>(
+  app.get<RouteTypes<'/api/v1/splits/history'>>(
     '/splits/history',
     {
       schema: {

@@ -8,6 +8,7 @@ import type { RateLimitStore } from '../plugins/rate-limit.js';
 import { TIERS, allowedBooks, lowestTierWith } from '../../schemas/index.js';
 import type { Feature } from '../../schemas/index.js';
 import type { Session, SessionStore } from './sessions.js';
+import type { ReplyOf, UnenvelopedRouteTypes } from '../contract/route-types.js';
 
 export const SESSION_COOKIE = 'odds_session';
 /** The cookie goes only to the API (REST and streams), not with every static asset. */
@@ -95,8 +96,9 @@ export class SessionAuth {
 }
 
 const FEATURE_NAMES = ['ev', 'arbitrage', 'middles', 'low_hold', 'gamestate'] as const;
+type FeatureName = (typeof FEATURE_NAMES)[number];
 /** low-hold is served with arbitrage (the same tiers). */
-const FEATURE_OF: Record<(typeof FEATURE_NAMES)[number], Feature> = {
+const FEATURE_OF: Record<FeatureName, Feature> = {
   ev: 'ev',
   arbitrage: 'arbitrage',
   middles: 'middles',
@@ -142,6 +144,8 @@ export const sessionSchema = {
 } as const;
 
 const envelope = dataEnvelope(sessionSchema);
+/** The signed-in session as `/session` answers it. */
+type SessionInfo = ReplyOf<'/api/v1/session'>['data'];
 
 export interface SessionRoutesOptions {
   auth: SessionAuth;
@@ -163,8 +167,12 @@ export const sessionRoutes: FastifyPluginAsync<SessionRoutesOptions> = async (ap
   app.addHook('onRequest', async (_request, reply) => {
     void reply.header('cache-control', 'no-store');
   });
-  const info = (record: AuthenticatedKey, expiresAt: number): object => {
+  const info = (record: AuthenticatedKey, expiresAt: number): SessionInfo => {
     const tier = TIERS[record.tier];
+    const feature = (name: FeatureName): SessionInfo['features'][FeatureName] => ({
+      available: tier.features.includes(FEATURE_OF[name]),
+      required_tier: lowestTierWith(FEATURE_OF[name]),
+    });
     return {
       tier: record.tier,
       account_id: record.accountId,
@@ -175,16 +183,20 @@ export const sessionRoutes: FastifyPluginAsync<SessionRoutesOptions> = async (ap
       requests_per_minute: record.requestsPerMinute ?? tier.requestsPerMinute,
       max_streams: tier.maxStreams,
       sportsbooks: [...allowedBooks(record.tier, [...catalog.books.values()])],
-      features: Object.fromEntries(
-        FEATURE_NAMES.map((f) => [f, { available: tier.features.includes(FEATURE_OF[f]), required_tier: lowestTierWith(FEATURE_OF[f]) }]),
-      ),
+      features: {
+        ev: feature('ev'),
+        arbitrage: feature('arbitrage'),
+        middles: feature('middles'),
+        low_hold: feature('low_hold'),
+        gamestate: feature('gamestate'),
+      },
     };
   };
   const clear = (reply: FastifyReply): void => {
     void reply.clearCookie(SESSION_COOKIE, { path: SESSION_COOKIE_PATH, httpOnly: true, sameSite: 'strict' });
   };
 
-  app.post<{ Body: { api_key: string } }>(
+  app.post<UnenvelopedRouteTypes<'/api/v1/session', 'post'>>(
     '/session',
     {
       schema: {
@@ -238,7 +250,7 @@ export const sessionRoutes: FastifyPluginAsync<SessionRoutesOptions> = async (ap
     },
   );
 
-  app.get(
+  app.get<UnenvelopedRouteTypes<'/api/v1/session'>>(
     '/session',
     {
       schema: {
@@ -267,7 +279,7 @@ export const sessionRoutes: FastifyPluginAsync<SessionRoutesOptions> = async (ap
     },
   );
 
-  app.delete(
+  app.delete<UnenvelopedRouteTypes<'/api/v1/session', 'delete'>>(
     '/session',
     {
       schema: {

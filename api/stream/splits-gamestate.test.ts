@@ -4,7 +4,7 @@
  * tier's splits come as late as its odds; game state is Enterprise only.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { GameState, SplitsSnapshot } from '../../schemas/index.js';
+import type { GameState, SplitsBook, SplitsSnapshot } from '../../schemas/index.js';
 import { SseClient, WsClient } from '../../test/support/stream-clients.js';
 import type { SseFrame, WsMessage } from '../../test/support/stream-clients.js';
 import { T0, fixtureEvent, startStreamApp } from '../../test/support/stream-app.js';
@@ -24,7 +24,7 @@ function seed(app: StreamApp): void {
   }
 }
 
-function split(eventId: string, book: string, ts: number, homeBets: number): SplitsSnapshot {
+function split(eventId: string, book: SplitsBook, ts: number, homeBets: number): SplitsSnapshot {
   const league = eventId.startsWith('nfl') ? 'nfl' : 'nba';
   return {
     key: `${eventId}|${book}`,

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { SplitsSnapshot } from '../../schemas/index.js';
+import type { SplitsBook, SplitsSnapshot } from '../../schemas/index.js';
 import { ManualClock } from '../../pipeline/clock.js';
 import { SplitsBoard } from './splits-board.js';
 
 const T0 = Date.UTC(2026, 10, 22, 18, 0);
 const MIN = 60_000;
 
-function snap(book: string, ts: number, eventId = 'nba-1'): SplitsSnapshot {
+function snap(book: SplitsBook, ts: number, eventId = 'nba-1'): SplitsSnapshot {
   return {
     key: `${eventId}|${book}`,
     eventId,

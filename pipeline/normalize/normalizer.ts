@@ -1,4 +1,4 @@
-import { isClosedStatus } from '../../schemas/index.js';
+import { isClosedStatus, isSplitsBook } from '../../schemas/index.js';
 import type {
   CanonicalEvent,
   GameState,
@@ -20,7 +20,13 @@ function bookEventIdOf(event: CanonicalEvent, book: string): string | undefined 
 }
 
 export type UnmatchedReason =
-  'unknown_league' | 'unknown_team' | 'unknown_outcome' | 'same_team_both_sides' | 'splits_without_event' | 'event_closed';
+  | 'unknown_league'
+  | 'unknown_team'
+  | 'unknown_outcome'
+  | 'same_team_both_sides'
+  | 'splits_without_event'
+  | 'splits_unknown_book'
+  | 'event_closed';
 
 export interface NormalizeResult {
   tick: OddsTick | null;
@@ -263,9 +269,12 @@ export class Normalizer {
    * A book's splits onto the canonical event and sides. Splits never create an event: a book
    * publishes them for games it prices, so the event is known from its ticks, which the feed
    * emitted earlier on the same partition. A listing not seen yet is matched by teams and
-   * start time like a tick's; nothing found is counted as `splits_without_event`.
+   * start time like a tick's; nothing found is counted as `splits_without_event`. Only the
+   * splits books' splits are kept: the splits contract names them.
    */
   handleSplits(raw: RawSplits, now: number): NormalizeSplitsResult {
+    const book = raw.book;
+    if (!isSplitsBook(book)) return { splits: null, events: [], event: null, unmatched: this.count('splits_unknown_book') };
     const league = this.leagues.get(raw.league);
     if (!league || league.sport !== raw.sport) return { splits: null, events: [], event: null, unmatched: this.count('unknown_league') };
     const listingKey = `${raw.book}|${raw.bookEventId}`;
@@ -291,7 +300,7 @@ export class Normalizer {
       sides.push({ market: s.market, side, betPct: s.betPct, handlePct: s.handlePct });
     }
     if (sides.length === 0) return { splits: null, events: changed, event, unmatched: this.count('unknown_outcome') };
-    return { splits: { eventId: event.id, book: raw.book, ts: raw.ts, sides }, events: changed, event, unmatched: null };
+    return { splits: { eventId: event.id, book, ts: raw.ts, sides }, events: changed, event, unmatched: null };
   }
 
   private splitSide(event: CanonicalEvent, market: RawSplits['sides'][number]['market'], outcome: string): SplitSide | undefined {

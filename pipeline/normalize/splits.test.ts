@@ -147,4 +147,11 @@ describe('Normalizer.handleSplits', () => {
       unknown_team: 1,
     });
   });
+
+  it("drops a book's splits unless the book is a splits publisher, which the splits contract names", () => {
+    const n = new Normalizer({ teams, leagues });
+    n.handle(tick(), T0);
+    const r = n.handleSplits(splits({ book: 'fanduel' }), T0);
+    expect([r.splits, r.events, r.unmatched]).toEqual([null, [], 'splits_unknown_book']);
+  });
 });

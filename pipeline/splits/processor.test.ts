@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CanonicalEvent, OddsTick, SplitsObservation } from '../../schemas/index.js';
+import type { CanonicalEvent, OddsTick, SplitsBook, SplitsObservation } from '../../schemas/index.js';
 import { SplitsProcessor } from './processor.js';
 import { divergence, reverseLineMovement } from './signals.js';
 
@@ -45,7 +45,7 @@ function tick(
 }
 
 /** Spread shares: home bets/handle; away gets the rest. */
-function spread(book: string, ts: number, homeBets: number, homeHandle: number): SplitsObservation {
+function spread(book: SplitsBook, ts: number, homeBets: number, homeHandle: number): SplitsObservation {
   return {
     eventId: event.id,
     book,
