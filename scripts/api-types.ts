@@ -4,7 +4,7 @@ import openapiTS, { astToString } from 'openapi-typescript';
 import type { OpenAPI3, OperationObject, ParameterObject, PathItemObject, PathsObject } from 'openapi-typescript';
 import prettier from 'prettier';
 import { buildApp } from '../api/app.js';
-import { KeyStore } from '../api/accounts/index.js';
+import { Accounts, KeyStore } from '../api/accounts/index.js';
 import { MemoryRateLimitStore } from '../api/plugins/rate-limit.js';
 import { LiveBoard } from '../api/views/board.js';
 import { Catalog } from '../api/views/catalog.js';
@@ -23,10 +23,12 @@ export const WEB_API_TYPES_FILE = fileURLToPath(new URL('../web/src/api-types.ge
 export const ROUTE_TYPES_FILE = fileURLToPath(new URL('../api/contract/route-types.generated.ts', import.meta.url));
 
 export async function openApiDocument(): Promise<OpenAPI3> {
+  const keys = new KeyStore();
   const app = await buildApp({
     board: new LiveBoard(),
     catalog: new Catalog(),
-    keys: new KeyStore(),
+    keys,
+    accounts: new Accounts(keys, {} as OlapStore, null, () => 0),
     rateLimits: new MemoryRateLimitStore(),
     clock: new ManualClock(0),
     // Building the document reads no data.

@@ -3,11 +3,15 @@ import { keyStatus } from '../accounts/index.js';
 import type { AuthenticatedKey } from '../accounts/index.js';
 import { TIERS } from '../../schemas/index.js';
 import { isoTime, nullableString } from './common.js';
+import type { ReplyOf, RowOf } from './route-types.js';
 
 /** Response schemas and presenters of the /account routes. */
 
 const dateTime = { type: 'string', format: 'date-time' } as const;
 const nullableDateTime = { type: ['string', 'null'], format: 'date-time' } as const;
+
+/** The account as `/account` answers it. */
+type AccountInfo = ReplyOf<'/api/v1/account'>['data'];
 
 /** `max_books` stands for "all" with 999, as the reference does. */
 const UNLIMITED_BOOKS = 999;
@@ -32,7 +36,7 @@ export const apiKeySchema = {
 } as const;
 
 /** A key as listed: never the secret. */
-export function presentKey(k: ApiKeyRecord, now: number, current?: string): Record<string, unknown> {
+export function presentKey(k: ApiKeyRecord, now: number, current?: string): RowOf<'/api/v1/account/keys'> {
   const status = keyStatus(k, now);
   return {
     id: k.id,
@@ -63,7 +67,7 @@ export const newKeySchema = {
   },
 } as const;
 
-export function presentNewKey(k: ApiKeyRecord, secret: string): Record<string, unknown> {
+export function presentNewKey(k: ApiKeyRecord, secret: string): ReplyOf<'/api/v1/account/keys', 'post', 201>['data'] {
   return { id: k.id, key: secret, name: k.name, tier: k.tier, id_masked: k.preview, created_at: isoTime(k.createdAt) };
 }
 
@@ -72,7 +76,7 @@ export function presentNewKey(k: ApiKeyRecord, secret: string): Record<string, u
  * Python SDK validates `features` as an object (an array makes `account.me()` raise) and the
  * TypeScript SDK types it so; the array is served beside it as `feature_list`.
  */
-export function featuresOf(tier: TierName): Record<string, boolean> {
+export function featuresOf(tier: TierName): AccountInfo['features'] {
   const t = TIERS[tier];
   const has = (f: (typeof t.features)[number]): boolean => t.features.includes(f);
   return {
@@ -158,12 +162,7 @@ export const accountSchema = {
   },
 } as const;
 
-export function presentAccount(
-  auth: AuthenticatedKey,
-  key: ApiKeyRecord,
-  accountName: string | null,
-  now: number,
-): Record<string, unknown> {
+export function presentAccount(auth: AuthenticatedKey, key: ApiKeyRecord, accountName: string | null, now: number): AccountInfo {
   const t = TIERS[auth.tier];
   const requestsPerMinute = auth.requestsPerMinute ?? t.requestsPerMinute;
   const maxBooks = t.maxSportsbooks ?? UNLIMITED_BOOKS;

@@ -354,7 +354,9 @@ export const QUERY_TOOLS: readonly QueryToolDef[] = [
     route: get('/account'),
     noun: 'account',
     available: (s) => s.accounts !== undefined,
-    answer: (s, _tier, _args, caller) => accountInfo(s.accounts as Accounts, caller.record, s.deps.now?.() ?? Date.now()),
+    answer: answeredAs<'/api/v1/account'>((s, _tier, _args, caller) =>
+      accountInfo(s.accounts as Accounts, caller.record, s.deps.now?.() ?? Date.now()),
+    ),
     summary: (body) => {
       const a = (body.data ?? {}) as {
         tier?: string;

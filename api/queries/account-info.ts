@@ -1,18 +1,17 @@
 import type { Accounts, AuthenticatedKey } from '../accounts/index.js';
 import { presentAccount } from '../contract/account.js';
-import { isoTime } from '../contract/common.js';
 import { ApiError } from '../errors.js';
+import type { ReplyOf } from '../contract/route-types.js';
 
 /**
  * The account and tier of the key in use, as `/account` and the get_account_info tool answer
  * it: the key's record (its masked id, never the secret), tier limits and features.
  */
-export function accountInfo(accounts: Accounts, auth: AuthenticatedKey, now: number): Record<string, unknown> {
+export function accountInfo(accounts: Accounts, auth: AuthenticatedKey, now: number): ReplyOf<'/api/v1/account'> {
   const key = accounts.keys.key(auth.keyId);
   if (!key || key.accountId !== auth.accountId) throw new ApiError('not_found', `No key '${auth.keyId}' in this account`);
   return {
     success: true,
     data: presentAccount(auth, key, accounts.keys.account(auth.accountId)?.name ?? null, now),
-    updated_at: isoTime(now),
   };
 }

@@ -10,6 +10,7 @@ import { TIERS, TIER_NAMES } from '../../schemas/index.js';
 import { accountInfo, fromStore } from '../queries/index.js';
 import type { StoreFailure } from '../queries/index.js';
 import type { TierName } from '../../schemas/index.js';
+import type { RouteTypes } from '../contract/route-types.js';
 
 const keyIdParams = {
   type: 'object',
@@ -26,11 +27,6 @@ const envelope = (data: object, extra: Record<string, object> = {}): object => (
 });
 
 const storeDown = errorResponse('unavailable: the account store is not reachable; retry shortly.');
-
-interface RotateBody {
-  gracePeriodHours?: number;
-  name?: string | null;
-}
 
 /** The stream hub's view of an account: streams open on this replica, and how many it may hold. */
 export interface AccountStreams {
@@ -62,7 +58,7 @@ export const accountRoutes: FastifyPluginAsync<{ deps: ServingDeps; accounts: Ac
     return k;
   };
 
-  app.get(
+  app.get<RouteTypes<'/api/v1/account'>>(
     '/account',
     {
       schema: {
@@ -76,7 +72,7 @@ export const accountRoutes: FastifyPluginAsync<{ deps: ServingDeps; accounts: Ac
     async (request) => accountInfo(accounts, caller(request), now()),
   );
 
-  app.get(
+  app.get<RouteTypes<'/api/v1/account/usage'>>(
     '/account/usage',
     {
       schema: {
@@ -119,12 +115,11 @@ export const accountRoutes: FastifyPluginAsync<{ deps: ServingDeps; accounts: Ac
           streams: { active: streams.open(auth.accountId), max: streams.max(auth.tier, auth.accountId) },
           period: { start: isoTime(month), end: isoTime(nextMonth) },
         },
-        updated_at: isoTime(at),
       };
     },
   );
 
-  app.get(
+  app.get<RouteTypes<'/api/v1/account/keys'>>(
     '/account/keys',
     {
       schema: {
@@ -160,12 +155,11 @@ export const accountRoutes: FastifyPluginAsync<{ deps: ServingDeps; accounts: Ac
         data: list,
         // `active`: the keys that work now (in a grace period too), the figure the cap counts.
         meta: { count: list.length, total: list.length, active: accounts.countedKeys(auth.accountId), max_keys: TIERS[auth.tier].maxKeys },
-        updated_at: isoTime(at),
       };
     },
   );
 
-  app.post<{ Body: { name?: string | null } | undefined }>(
+  app.post<RouteTypes<'/api/v1/account/keys', 'post'>>(
     '/account/keys',
     {
       schema: {
@@ -197,11 +191,11 @@ export const accountRoutes: FastifyPluginAsync<{ deps: ServingDeps; accounts: Ac
         return viaStore(() => accounts.createKey(auth.accountId, { tier: auth.tier, name: request.body?.name ?? null }));
       });
       void reply.code(201);
-      return { success: true, data: presentNewKey(created.record, created.secret), updated_at: isoTime(now()) };
+      return { success: true, data: presentNewKey(created.record, created.secret) };
     },
   );
 
-  app.delete<{ Params: { keyId: string } }>(
+  app.delete<RouteTypes<'/api/v1/account/keys/{keyId}', 'delete'>>(
     '/account/keys/:keyId',
     {
       schema: {
@@ -245,11 +239,11 @@ export const accountRoutes: FastifyPluginAsync<{ deps: ServingDeps; accounts: Ac
       const revoked = await viaStore(() => accounts.revokeKey(id));
       const message = `Key ${id} is revoked`;
       const result = { id, revoked: true, revoked_at: isoTime(revoked?.revokedAt ?? now()), deleted: true, key_id: id, message };
-      return { success: true, data: result, deleted: true, key_id: id, message, updated_at: isoTime(now()) };
+      return { success: true, data: result, deleted: true, key_id: id, message };
     },
   );
 
-  app.post<{ Params: { keyId: string }; Body: RotateBody | undefined }>(
+  app.post<RouteTypes<'/api/v1/account/keys/{keyId}/rotate', 'post'>>(
     '/account/keys/:keyId/rotate',
     {
       schema: {
@@ -335,7 +329,6 @@ export const accountRoutes: FastifyPluginAsync<{ deps: ServingDeps; accounts: Ac
           old_key_id: old.id,
           old_key_expires_at: expiresAt,
         },
-        updated_at: isoTime(now()),
       };
     },
   );
