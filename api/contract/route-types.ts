@@ -40,3 +40,22 @@ export type QueryOf<P extends ApiPath, M extends Method = 'get'> = RouteTypes<P,
 
 /** One item of the `data` list of a success answer of `M P` (a list route's row). */
 export type RowOf<P extends ApiPath, M extends Method = 'get'> = ReplyOf<P, M> extends { data: ReadonlyArray<infer R> } ? R : never;
+
+/* Group B (opportunities, futures, closing). */
+
+/**
+ * The list answer of `M P` when its 200 has another JSON shape beside it (format=csv asked for
+ * as JSON: `{ success, data: "<csv>" }`): the member whose `data` is a list.
+ */
+export type ListReplyOf<P extends ApiPath, M extends Method = 'get'> = Extract<ReplyOf<P, M>, { data: ReadonlyArray<unknown> }>;
+
+/** One item of the `data` list of `ListReplyOf<P, M>`. */
+export type ListRowOf<P extends ApiPath, M extends Method = 'get'> = ListReplyOf<P, M> extends { data: ReadonlyArray<infer R> } ? R : never;
+
+/**
+ * `RouteTypes` of a route whose 200 may also be text (format=csv as text/csv): the generated
+ * types hold the JSON bodies only, so the text reply is added beside them.
+ */
+export type RouteTypesWithText<P extends ApiPath, M extends Method = 'get'> = Omit<RouteTypes<P, M>, 'Reply'> & {
+  Reply: { 200: ReplyOf<P, M> | string };
+};

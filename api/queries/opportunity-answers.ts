@@ -1,8 +1,9 @@
 import { DEFAULT_LOW_HOLD_PERCENT } from '../../schemas/index.js';
-import type { DevigMethodName, Feature, Opportunity, OpportunityKind, TierName } from '../../schemas/index.js';
+import type { Feature, Opportunity, OpportunityKind, TierName } from '../../schemas/index.js';
 import { isoTime, pagination } from '../contract/common.js';
 import { presentArbitrage, presentEv, presentLowHold, presentMiddle } from '../contract/opportunities.js';
 import type { LinesOf } from '../contract/opportunities.js';
+import type { ListReplyOf, ListRowOf, QueryOf } from '../contract/route-types.js';
 import { countBy, countByEach, parseCommon } from './opportunity-filter.js';
 import type { CommonFilter, CommonOpportunityQuery } from './opportunity-filter.js';
 import { putStateInLinks, requestedState } from '../deeplinks/index.js';
@@ -35,12 +36,19 @@ export interface OpportunitySource {
 }
 
 type EntryOf<K extends OpportunityKind> = BoardEntry<Extract<Opportunity, { kind: K }>>;
-type Body = Record<string, unknown>;
 /** What every list's query has beyond the shared filters. */
 type ListQuery = CommonOpportunityQuery & { sort: string; state?: string };
 
+type ListPath =
+  '/api/v1/opportunities/ev' | '/api/v1/opportunities/arbitrage' | '/api/v1/opportunities/middles' | '/api/v1/opportunities/low_hold';
+type MetaOf<P extends ListPath> = ListReplyOf<P> extends { meta?: infer M } ? NonNullable<M> : never;
+type SummaryOf<P extends ListPath> = MetaOf<P> extends { summary?: infer S } ? NonNullable<S> : never;
+type FiltersOf<P extends ListPath> = MetaOf<P> extends { filters?: infer F } ? NonNullable<F> : never;
+/** The `meta` keys a list adds of its own, beside those `opportunityList` writes. */
+type OwnMetaOf<P extends ListPath> = Omit<MetaOf<P>, 'source' | 'last_update' | 'summary' | 'filters' | 'pagination'>;
+
 /** What one list adds to the shared answer; the keys of `meta` come out in the order they always have. */
-interface OpportunityListKind<K extends OpportunityKind, Q extends ListQuery> {
+interface OpportunityListKind<K extends OpportunityKind, P extends ListPath, Q extends ListQuery> {
   /** The board's list it reads. */
   kind: K;
   feature: Feature;
@@ -50,15 +58,15 @@ interface OpportunityListKind<K extends OpportunityKind, Q extends ListQuery> {
   linksState: boolean;
   matches: (entries: readonly EntryOf<K>[], common: CommonFilter, q: Q, catalog: Catalog, now: number) => EntryOf<K>[];
   sortKeys: (q: Q, now: number) => Readonly<Record<string, (e: EntryOf<K>) => number | string>>;
-  present: (e: EntryOf<K>, q: Q, now: number, s: OpportunitySource) => Body;
+  present: (e: EntryOf<K>, q: Q, now: number, s: OpportunitySource) => ListRowOf<P>;
   /** `meta` keys between `last_update` and `summary`. */
-  metaHead?: (q: Q) => Body;
+  metaHead?: (q: Q) => OwnMetaOf<P>;
   /** `summary` keys between `count` and `by_sport`. */
-  summary: (matches: readonly EntryOf<K>[], q: Q) => Body;
+  summary: (matches: readonly EntryOf<K>[], q: Q) => Omit<SummaryOf<P>, 'count' | 'by_sport' | 'by_market'>;
   /** The `filters` echo, whole. */
-  filters: (q: Q, state: string | undefined) => Body;
+  filters: (q: Q, state: string | undefined) => FiltersOf<P>;
   /** `meta` keys after `filters`. */
-  metaTail?: (common: CommonFilter) => Body;
+  metaTail?: (common: CommonFilter) => OwnMetaOf<P>;
 }
 
 /** `meta.source` of every opportunity answer: the in-memory board the opportunities topic keeps. */
@@ -77,7 +85,7 @@ const linesOf =
     s.deps.board.mainLines(eventId);
 const lastUpdate = (s: OpportunitySource): string | null =>
   s.opportunities.lastUpdate === null ? null : isoTime(s.opportunities.lastUpdate);
-const sharedFilters = (q: CommonOpportunityQuery): Body => ({
+const sharedFilters = (q: CommonOpportunityQuery): Required<Pick<FiltersOf<ListPath>, 'sport' | 'league' | 'sportsbook' | 'market'>> => ({
   sport: q.sport ?? null,
   league: q.league ?? null,
   sportsbook: q.sportsbook ?? null,
@@ -85,12 +93,12 @@ const sharedFilters = (q: CommonOpportunityQuery): Body => ({
 });
 
 /** One opportunity list answered: the shape every kind shares, with what `list` adds. */
-function opportunityList<K extends OpportunityKind, Q extends ListQuery>(
-  list: OpportunityListKind<K, Q>,
+function opportunityList<K extends OpportunityKind, P extends ListPath, Q extends ListQuery>(
+  list: OpportunityListKind<K, P, Q>,
   s: OpportunitySource,
   tier: TierName,
   q: Q,
-): Body & { data: Body[] } {
+) {
   requireFeatureOf(tier, list.feature);
   const { catalog, clock } = s.deps;
   list.check?.(q);
@@ -119,17 +127,9 @@ function opportunityList<K extends OpportunityKind, Q extends ListQuery>(
   };
 }
 
-export interface EvListQuery extends CommonOpportunityQuery {
-  min_ev: number;
-  max_ev?: number;
-  min_market_width?: number;
-  max_market_width?: number;
-  sort: string;
-  devig_method: DevigMethodName;
-  include?: string;
-}
+export type EvListQuery = QueryOf<'/api/v1/opportunities/ev'>;
 
-const EV_LIST: OpportunityListKind<'ev', EvListQuery> = {
+const EV_LIST: OpportunityListKind<'ev', '/api/v1/opportunities/ev', EvListQuery> = {
   kind: 'ev',
   feature: 'ev',
   check: (q) => {
@@ -168,14 +168,10 @@ const EV_LIST: OpportunityListKind<'ev', EvListQuery> = {
   }),
 };
 
-export interface ArbitrageListQuery extends CommonOpportunityQuery {
-  min_profit: number;
-  sort: string;
-  group?: 'best';
-  bankroll: number;
-}
+/** `format` is the route's (csv): every interface asks for the same list. */
+export type ArbitrageListQuery = Omit<QueryOf<'/api/v1/opportunities/arbitrage'>, 'format'>;
 
-const ARBITRAGE_LIST: OpportunityListKind<'arbitrage', ArbitrageListQuery> = {
+const ARBITRAGE_LIST: OpportunityListKind<'arbitrage', '/api/v1/opportunities/arbitrage', ArbitrageListQuery> = {
   kind: 'arbitrage',
   feature: 'arbitrage',
   linksState: false,
@@ -202,20 +198,9 @@ const ARBITRAGE_LIST: OpportunityListKind<'arbitrage', ArbitrageListQuery> = {
   metaTail: (common) => ({ books_analyzed: common.books.size }),
 };
 
-export interface MiddlesListQuery extends CommonOpportunityQuery {
-  min_size: number;
-  min_window?: number;
-  min_hit_probability?: number;
-  max_cost?: number;
-  min_ev?: number;
-  /** US state for the deep links of the legs. */
-  state?: string;
-  sort: string;
-  group?: 'best';
-  bankroll: number;
-}
+export type MiddlesListQuery = QueryOf<'/api/v1/opportunities/middles'>;
 
-const MIDDLES_LIST: OpportunityListKind<'middle', MiddlesListQuery> = {
+const MIDDLES_LIST: OpportunityListKind<'middle', '/api/v1/opportunities/middles', MiddlesListQuery> = {
   kind: 'middle',
   feature: 'middles',
   linksState: true,
@@ -248,14 +233,9 @@ const MIDDLES_LIST: OpportunityListKind<'middle', MiddlesListQuery> = {
   }),
 };
 
-export interface LowHoldListQuery extends CommonOpportunityQuery {
-  max_hold: number;
-  state?: string;
-  sort: string;
-  group?: 'best';
-}
+export type LowHoldListQuery = QueryOf<'/api/v1/opportunities/low_hold'>;
 
-const LOW_HOLD_LIST: OpportunityListKind<'low_hold', LowHoldListQuery> = {
+const LOW_HOLD_LIST: OpportunityListKind<'low_hold', '/api/v1/opportunities/low_hold', LowHoldListQuery> = {
   kind: 'low_hold',
   // Low-hold markets come with arbitrage: the tier table has no feature of their own.
   feature: 'arbitrage',
@@ -279,8 +259,14 @@ const LOW_HOLD_LIST: OpportunityListKind<'low_hold', LowHoldListQuery> = {
   }),
 };
 
-export const evList = (s: OpportunitySource, tier: TierName, q: EvListQuery): Body => opportunityList(EV_LIST, s, tier, q);
-export const arbitrageList = (s: OpportunitySource, tier: TierName, q: ArbitrageListQuery): Body & { data: Body[] } =>
-  opportunityList(ARBITRAGE_LIST, s, tier, q);
-export const middlesList = (s: OpportunitySource, tier: TierName, q: MiddlesListQuery): Body => opportunityList(MIDDLES_LIST, s, tier, q);
-export const lowHoldList = (s: OpportunitySource, tier: TierName, q: LowHoldListQuery): Body => opportunityList(LOW_HOLD_LIST, s, tier, q);
+export const evList = (s: OpportunitySource, tier: TierName, q: EvListQuery): ListReplyOf<'/api/v1/opportunities/ev'> =>
+  opportunityList(EV_LIST, s, tier, q);
+export const arbitrageList = (
+  s: OpportunitySource,
+  tier: TierName,
+  q: ArbitrageListQuery,
+): ListReplyOf<'/api/v1/opportunities/arbitrage'> => opportunityList(ARBITRAGE_LIST, s, tier, q);
+export const middlesList = (s: OpportunitySource, tier: TierName, q: MiddlesListQuery): ListReplyOf<'/api/v1/opportunities/middles'> =>
+  opportunityList(MIDDLES_LIST, s, tier, q);
+export const lowHoldList = (s: OpportunitySource, tier: TierName, q: LowHoldListQuery): ListReplyOf<'/api/v1/opportunities/low_hold'> =>
+  opportunityList(LOW_HOLD_LIST, s, tier, q);
