@@ -20,7 +20,8 @@ import {
 import type { AppDeps } from '../deps.js';
 import { tierOf } from '../plugins/auth.js';
 import { futuresEvList, futuresMarkets, futuresPrices } from '../queries/index.js';
-import type { FuturesEvListQuery, FuturesMarketsQuery, FuturesPricesQuery, FuturesSource } from '../queries/index.js';
+import type { FuturesSource } from '../queries/index.js';
+import type { RouteTypes } from '../contract/route-types.js';
 import { FuturesBoard } from '../views/futures-board.js';
 
 const idPattern = '^[A-Za-z0-9][A-Za-z0-9_.,-]*$';
@@ -41,7 +42,7 @@ export const futuresRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, 
   const src: FuturesSource = { futures: board, catalog: deps.catalog };
   const updatedAt = (): string | null => (board.lastUpdate === null ? null : new Date(board.lastUpdate).toISOString());
 
-  app.get<{ Querystring: FuturesMarketsQuery & { limit: number; offset: number } }>(
+  app.get<RouteTypes<'/api/v1/futures'>>(
     '/futures',
     {
       config: { keyless: true },
@@ -87,7 +88,7 @@ export const futuresRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, 
     },
   );
 
-  app.get<{ Querystring: FuturesPricesQuery & { limit: number; offset: number } }>(
+  app.get<RouteTypes<'/api/v1/futures/odds'>>(
     '/futures/odds',
     {
       schema: {
@@ -138,7 +139,7 @@ export const futuresRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, 
     },
   );
 
-  app.get<{ Querystring: FuturesEvListQuery & { limit: number; offset: number } }>(
+  app.get<RouteTypes<'/api/v1/futures/ev'>>(
     '/futures/ev',
     {
       schema: {
