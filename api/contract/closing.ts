@@ -210,7 +210,7 @@ export function presentHistoricalDay(
     b.lines.push({ ...odd, line: r.line });
   }
   return {
-    events: [...events.values()].map((e) => ({
+    events: [...events.values()].map((e): HistoricalEvent => ({
       event_id: e.head.event_id,
       sport: e.head.sport,
       league: e.head.league,
@@ -218,7 +218,11 @@ export function presentHistoricalDay(
       away_team: teamName(catalog, e.head.away_team_id),
       event_start_time: chTime(e.head.event_start_time),
       first_captured_at: e.first,
-      books: [...e.books.entries()].map(([book, b]) => ({ book, captured_at: b.captured, lines: b.lines })),
+      books: [...e.books.entries()].map(([book, b]): HistoricalEvent['books'][number] => ({
+        book,
+        captured_at: b.captured,
+        lines: b.lines,
+      })),
     })),
     totalLines: rows.length,
   };

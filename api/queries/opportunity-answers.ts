@@ -39,15 +39,24 @@ type EntryOf<K extends OpportunityKind> = BoardEntry<Extract<Opportunity, { kind
 /** What every list's query has beyond the shared filters. */
 type ListQuery = CommonOpportunityQuery & { sort: string; state?: string };
 
-type ListPath =
-  '/api/v1/opportunities/ev' | '/api/v1/opportunities/arbitrage' | '/api/v1/opportunities/middles' | '/api/v1/opportunities/low_hold';
+type EvPath = '/api/v1/opportunities/ev';
+type ArbitragePath = '/api/v1/opportunities/arbitrage';
+type MiddlesPath = '/api/v1/opportunities/middles';
+type LowHoldPath = '/api/v1/opportunities/low_hold';
+type ListPath = EvPath | ArbitragePath | MiddlesPath | LowHoldPath;
 type MetaOf<P extends ListPath> = ListReplyOf<P> extends { meta?: infer M } ? NonNullable<M> : never;
 type SummaryOf<P extends ListPath> = MetaOf<P> extends { summary?: infer S } ? NonNullable<S> : never;
 type FiltersOf<P extends ListPath> = MetaOf<P> extends { filters?: infer F } ? NonNullable<F> : never;
 /** The `meta` keys a list adds of its own, beside those `opportunityList` writes. */
 type OwnMetaOf<P extends ListPath> = Omit<MetaOf<P>, 'source' | 'last_update' | 'summary' | 'filters' | 'pagination'>;
+/** The `summary` keys a list adds of its own. */
+type OwnSummaryOf<P extends ListPath> = Omit<SummaryOf<P>, 'count' | 'by_sport' | 'by_market'>;
 
-/** What one list adds to the shared answer; the keys of `meta` come out in the order they always have. */
+/**
+ * What one list adds to the shared answer; the keys of `meta` come out in the order they always have.
+ * The parts that return object literals declare their return type: a function's contextual type
+ * does not check a literal for keys its schema lacks, a declared one does.
+ */
 interface OpportunityListKind<K extends OpportunityKind, P extends ListPath, Q extends ListQuery> {
   /** The board's list it reads. */
   kind: K;
@@ -62,7 +71,7 @@ interface OpportunityListKind<K extends OpportunityKind, P extends ListPath, Q e
   /** `meta` keys between `last_update` and `summary`. */
   metaHead?: (q: Q) => OwnMetaOf<P>;
   /** `summary` keys between `count` and `by_sport`. */
-  summary: (matches: readonly EntryOf<K>[], q: Q) => Omit<SummaryOf<P>, 'count' | 'by_sport' | 'by_market'>;
+  summary: (matches: readonly EntryOf<K>[], q: Q) => OwnSummaryOf<P>;
   /** The `filters` echo, whole. */
   filters: (q: Q, state: string | undefined) => FiltersOf<P>;
   /** `meta` keys after `filters`. */
@@ -127,9 +136,9 @@ function opportunityList<K extends OpportunityKind, P extends ListPath, Q extend
   };
 }
 
-export type EvListQuery = QueryOf<'/api/v1/opportunities/ev'>;
+export type EvListQuery = QueryOf<EvPath>;
 
-const EV_LIST: OpportunityListKind<'ev', '/api/v1/opportunities/ev', EvListQuery> = {
+const EV_LIST: OpportunityListKind<'ev', EvPath, EvListQuery> = {
   kind: 'ev',
   feature: 'ev',
   check: (q) => {
@@ -153,12 +162,12 @@ const EV_LIST: OpportunityListKind<'ev', '/api/v1/opportunities/ev', EvListQuery
     ),
   sortKeys: (q) => evSortKeys(q.devig_method),
   present: (e, q, now, s) => presentEv(s.deps.catalog, e.o, q.devig_method, now, q.include === 'methods'),
-  metaHead: (q) => ({ devig_method: q.devig_method }),
-  summary: (matches, q) => {
+  metaHead: (q): OwnMetaOf<EvPath> => ({ devig_method: q.devig_method }),
+  summary: (matches, q): OwnSummaryOf<EvPath> => {
     const evs = matches.map((e) => e.o.methods[q.devig_method].evPercent);
     return { avg_ev: mean4(evs), max_ev: evs.length === 0 ? 0 : Math.max(...evs), by_sportsbook: countBy(matches, (e) => e.o.book) };
   },
-  filters: (q) => ({
+  filters: (q): FiltersOf<EvPath> => ({
     ...sharedFilters(q),
     min_ev: q.min_ev,
     max_ev: q.max_ev ?? null,
@@ -169,9 +178,9 @@ const EV_LIST: OpportunityListKind<'ev', '/api/v1/opportunities/ev', EvListQuery
 };
 
 /** `format` is the route's (csv): every interface asks for the same list. */
-export type ArbitrageListQuery = Omit<QueryOf<'/api/v1/opportunities/arbitrage'>, 'format'>;
+export type ArbitrageListQuery = Omit<QueryOf<ArbitragePath>, 'format'>;
 
-const ARBITRAGE_LIST: OpportunityListKind<'arbitrage', '/api/v1/opportunities/arbitrage', ArbitrageListQuery> = {
+const ARBITRAGE_LIST: OpportunityListKind<'arbitrage', ArbitragePath, ArbitrageListQuery> = {
   kind: 'arbitrage',
   feature: 'arbitrage',
   linksState: false,
@@ -179,7 +188,7 @@ const ARBITRAGE_LIST: OpportunityListKind<'arbitrage', '/api/v1/opportunities/ar
     arbitrageMatches(entries, { common, minProfit: q.min_profit, ...(q.group ? { group: q.group } : {}) }, catalog, now),
   sortKeys: () => ARBITRAGE_SORT_KEYS,
   present: (e, q, now, s) => presentArbitrage(s.deps.catalog, e.o, q.bankroll, now, linesOf(s)),
-  summary: (matches) => {
+  summary: (matches): OwnSummaryOf<ArbitragePath> => {
     const profits = matches.map((e) => e.o.profitPercent);
     return {
       avg_profit: mean4(profits),
@@ -187,7 +196,7 @@ const ARBITRAGE_LIST: OpportunityListKind<'arbitrage', '/api/v1/opportunities/ar
       by_sportsbook: countByEach(matches, (e) => e.o.legs.map((l) => l.book)),
     };
   },
-  filters: (q) => ({
+  filters: (q): FiltersOf<ArbitragePath> => ({
     ...sharedFilters(q),
     min_profit: q.min_profit,
     live: q.live ?? null,
@@ -195,12 +204,12 @@ const ARBITRAGE_LIST: OpportunityListKind<'arbitrage', '/api/v1/opportunities/ar
     group: q.group ?? null,
     bankroll: q.bankroll,
   }),
-  metaTail: (common) => ({ books_analyzed: common.books.size }),
+  metaTail: (common): OwnMetaOf<ArbitragePath> => ({ books_analyzed: common.books.size }),
 };
 
-export type MiddlesListQuery = QueryOf<'/api/v1/opportunities/middles'>;
+export type MiddlesListQuery = QueryOf<MiddlesPath>;
 
-const MIDDLES_LIST: OpportunityListKind<'middle', '/api/v1/opportunities/middles', MiddlesListQuery> = {
+const MIDDLES_LIST: OpportunityListKind<'middle', MiddlesPath, MiddlesListQuery> = {
   kind: 'middle',
   feature: 'middles',
   linksState: true,
@@ -221,9 +230,9 @@ const MIDDLES_LIST: OpportunityListKind<'middle', '/api/v1/opportunities/middles
     ),
   sortKeys: (_q, now) => middleSortKeys(now),
   present: (e, q, now, s) => presentMiddle(s.deps.catalog, e.o, q.bankroll, now),
-  summary: () => ({}),
+  summary: (): OwnSummaryOf<MiddlesPath> => ({}),
   // `state` is not echoed here (it is on low-hold): the answer has always been so.
-  filters: (q) => ({
+  filters: (q): FiltersOf<MiddlesPath> => ({
     ...sharedFilters(q),
     min_size: q.min_size,
     live: q.live ?? null,
@@ -233,9 +242,9 @@ const MIDDLES_LIST: OpportunityListKind<'middle', '/api/v1/opportunities/middles
   }),
 };
 
-export type LowHoldListQuery = QueryOf<'/api/v1/opportunities/low_hold'>;
+export type LowHoldListQuery = QueryOf<LowHoldPath>;
 
-const LOW_HOLD_LIST: OpportunityListKind<'low_hold', '/api/v1/opportunities/low_hold', LowHoldListQuery> = {
+const LOW_HOLD_LIST: OpportunityListKind<'low_hold', LowHoldPath, LowHoldListQuery> = {
   kind: 'low_hold',
   // Low-hold markets come with arbitrage: the tier table has no feature of their own.
   feature: 'arbitrage',
@@ -244,12 +253,12 @@ const LOW_HOLD_LIST: OpportunityListKind<'low_hold', '/api/v1/opportunities/low_
     lowHoldMatches(entries, { common, maxHold: q.max_hold, ...(q.group ? { group: q.group } : {}) }, catalog, now),
   sortKeys: () => LOW_HOLD_SORT_KEYS,
   present: (e, _q, now, s) => presentLowHold(s.deps.catalog, e.o, now, linesOf(s)),
-  metaHead: () => ({ threshold: DEFAULT_LOW_HOLD_PERCENT }),
-  summary: (matches) => {
+  metaHead: (): OwnMetaOf<LowHoldPath> => ({ threshold: DEFAULT_LOW_HOLD_PERCENT }),
+  summary: (matches): OwnSummaryOf<LowHoldPath> => {
     const holds = matches.map((e) => e.o.holdPercent);
     return { avg_hold: mean4(holds), min_hold: holds.length === 0 ? 0 : Math.min(...holds) };
   },
-  filters: (q, state) => ({
+  filters: (q, state): FiltersOf<LowHoldPath> => ({
     ...sharedFilters(q),
     max_hold: q.max_hold,
     live: q.live ?? null,
@@ -259,14 +268,10 @@ const LOW_HOLD_LIST: OpportunityListKind<'low_hold', '/api/v1/opportunities/low_
   }),
 };
 
-export const evList = (s: OpportunitySource, tier: TierName, q: EvListQuery): ListReplyOf<'/api/v1/opportunities/ev'> =>
-  opportunityList(EV_LIST, s, tier, q);
-export const arbitrageList = (
-  s: OpportunitySource,
-  tier: TierName,
-  q: ArbitrageListQuery,
-): ListReplyOf<'/api/v1/opportunities/arbitrage'> => opportunityList(ARBITRAGE_LIST, s, tier, q);
-export const middlesList = (s: OpportunitySource, tier: TierName, q: MiddlesListQuery): ListReplyOf<'/api/v1/opportunities/middles'> =>
+export const evList = (s: OpportunitySource, tier: TierName, q: EvListQuery): ListReplyOf<EvPath> => opportunityList(EV_LIST, s, tier, q);
+export const arbitrageList = (s: OpportunitySource, tier: TierName, q: ArbitrageListQuery): ListReplyOf<ArbitragePath> =>
+  opportunityList(ARBITRAGE_LIST, s, tier, q);
+export const middlesList = (s: OpportunitySource, tier: TierName, q: MiddlesListQuery): ListReplyOf<MiddlesPath> =>
   opportunityList(MIDDLES_LIST, s, tier, q);
-export const lowHoldList = (s: OpportunitySource, tier: TierName, q: LowHoldListQuery): ListReplyOf<'/api/v1/opportunities/low_hold'> =>
+export const lowHoldList = (s: OpportunitySource, tier: TierName, q: LowHoldListQuery): ListReplyOf<LowHoldPath> =>
   opportunityList(LOW_HOLD_LIST, s, tier, q);

@@ -21,7 +21,7 @@ import type { AppDeps } from '../deps.js';
 import { tierOf } from '../plugins/auth.js';
 import { futuresEvList, futuresMarkets, futuresPrices } from '../queries/index.js';
 import type { FuturesSource } from '../queries/index.js';
-import type { RouteTypes } from '../contract/route-types.js';
+import type { ReplyOf, RouteTypes } from '../contract/route-types.js';
 import { FuturesBoard } from '../views/futures-board.js';
 
 const idPattern = '^[A-Za-z0-9][A-Za-z0-9_.,-]*$';
@@ -76,7 +76,7 @@ export const futuresRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, 
         },
       },
     },
-    async (request) => {
+    async (request): Promise<ReplyOf<'/api/v1/futures'>> => {
       const q = request.query;
       const markets = futuresMarkets(src, null, q);
       const page = markets.slice(q.offset, q.offset + q.limit);
@@ -126,7 +126,7 @@ export const futuresRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, 
         },
       },
     },
-    async (request) => {
+    async (request): Promise<ReplyOf<'/api/v1/futures/odds'>> => {
       const q = request.query;
       const { rows, missing, delaySeconds, withFair } = futuresPrices(src, tierOf(request), q);
       const page = rows.slice(q.offset, q.offset + q.limit);
@@ -160,7 +160,7 @@ export const futuresRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, 
         response: { 200: paginatedEnvelope(futureEvSchema, countMetaSchema), ...authErrorResponses },
       },
     },
-    async (request) => {
+    async (request): Promise<ReplyOf<'/api/v1/futures/ev'>> => {
       const q = request.query;
       const found = futuresEvList(src, tierOf(request), q);
       const page = found.slice(q.offset, q.offset + q.limit);
