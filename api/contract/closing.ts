@@ -2,15 +2,29 @@ import type { ClosingLineRecord, ClvGroupRecord, EvHistoryRecord } from '../hist
 import type { Catalog } from '../views/catalog.js';
 import { nullableInteger, nullableNumber, nullableString } from './common.js';
 import { teamName } from './refs.js';
+import type { ReplyOf, RowOf } from './route-types.js';
 
 /** Schemas and presenters of closing lines, their history, CLV groups and +EV history rows. */
+
+type ClosingSnapshot = ReplyOf<'/api/v1/odds/closing'>['data'];
+type ClosingOdd = ClosingSnapshot['books'][string][number];
+/** Every field but `line` is always there (historical lines rely on it). */
+type PresentedClosingOdd = Required<Omit<ClosingOdd, 'line'>> & Pick<ClosingOdd, 'line'>;
+type HistoricalEvent = ReplyOf<'/api/v1/historical/odds/closing'>['data']['events'][number];
+type HistoricalLine = HistoricalEvent['books'][number]['lines'][number];
+type ClvGroup = ReplyOf<'/api/v1/historical/clv'>['data']['groups'][number];
 
 const time = { type: 'string', format: 'date-time' } as const;
 const nullableTime = { type: ['string', 'null'], format: 'date-time' } as const;
 
-/** ClickHouse `YYYY-MM-DD hh:mm:ss.mmm` (UTC) as RFC 3339. */
+/** ClickHouse `YYYY-MM-DD hh:mm:ss.mmm` (UTC) as RFC 3339; null for a null or empty value (a Nullable column). */
 export function chIso(value: string | null): string | null {
   if (value === null || value === '') return null;
+  return chTime(value);
+}
+
+/** A time of a column that is not Nullable (ClickHouse always formats it, so never empty) as RFC 3339. */
+export function chTime(value: string): string {
   return `${value.replace(' ', 'T')}${value.includes('.') ? '' : '.000'}Z`;
 }
 
@@ -56,7 +70,7 @@ function selectionLabel(catalog: Catalog, r: ClosingLineRecord): string {
   }
 }
 
-export function presentClosingOdd(catalog: Catalog, r: ClosingLineRecord): Record<string, unknown> {
+export function presentClosingOdd(catalog: Catalog, r: ClosingLineRecord): PresentedClosingOdd {
   return {
     sportsbook: r.sportsbook,
     market_type: r.market,
@@ -71,7 +85,7 @@ export function presentClosingOdd(catalog: Catalog, r: ClosingLineRecord): Recor
     no_vig_probability: r.book_no_vig_probability,
     fair_probability: { power: r.no_vig_power, multiplicative: r.no_vig_multiplicative, additive: r.no_vig_additive, shin: r.no_vig_shin },
     reference_books: r.reference_books,
-    timestamp: chIso(r.odds_time),
+    timestamp: chTime(r.odds_time),
   };
 }
 
@@ -100,8 +114,8 @@ export function presentClosingSnapshot(
   eventId: string,
   rows: readonly ClosingLineRecord[],
   fallback: { sport: string; league: string; home: string; away: string; start: number } | null,
-): Record<string, unknown> {
-  const books: Record<string, Record<string, unknown>[]> = Object.create(null) as Record<string, Record<string, unknown>[]>;
+): ClosingSnapshot {
+  const books: Record<string, ClosingOdd[]> = Object.create(null) as Record<string, ClosingOdd[]>;
   let captured: string | null = null;
   for (const r of rows) {
     (books[r.sportsbook] ??= []).push(presentClosingOdd(catalog, r));
@@ -178,10 +192,10 @@ export const historicalEventSchema = {
 export function presentHistoricalDay(
   catalog: Catalog,
   rows: readonly ClosingLineRecord[],
-): { events: Record<string, unknown>[]; totalLines: number } {
+): { events: HistoricalEvent[]; totalLines: number } {
   const events = new Map<
     string,
-    { head: ClosingLineRecord; first: string; books: Map<string, { captured: string; lines: Record<string, unknown>[] }> }
+    { head: ClosingLineRecord; first: string; books: Map<string, { captured: string; lines: HistoricalLine[] }> }
   >();
   for (const r of rows) {
     let e = events.get(r.event_id);
@@ -196,15 +210,19 @@ export function presentHistoricalDay(
     b.lines.push({ ...odd, line: r.line });
   }
   return {
-    events: [...events.values()].map((e) => ({
+    events: [...events.values()].map((e): HistoricalEvent => ({
       event_id: e.head.event_id,
       sport: e.head.sport,
       league: e.head.league,
       home_team: teamName(catalog, e.head.home_team_id),
       away_team: teamName(catalog, e.head.away_team_id),
-      event_start_time: chIso(e.head.event_start_time),
+      event_start_time: chTime(e.head.event_start_time),
       first_captured_at: e.first,
-      books: [...e.books.entries()].map(([book, b]) => ({ book, captured_at: b.captured, lines: b.lines })),
+      books: [...e.books.entries()].map(([book, b]): HistoricalEvent['books'][number] => ({
+        book,
+        captured_at: b.captured,
+        lines: b.lines,
+      })),
     })),
     totalLines: rows.length,
   };
@@ -230,7 +248,7 @@ export const clvGroupSchema = {
 
 const r4 = (x: number | null): number | null => (x === null ? null : Math.round(x * 1e4) / 1e4);
 
-export function presentClvGroup(g: ClvGroupRecord): Record<string, unknown> {
+export function presentClvGroup(g: ClvGroupRecord): ClvGroup {
   const decided = g.wins + g.losses;
   return {
     group_key: g.group_key,
@@ -313,7 +331,7 @@ interface EvRecordJson {
   methods: { power: { fairProbability: number; evPercent: number } };
 }
 
-export function presentEvHistory(r: EvHistoryRecord): Record<string, unknown> {
+export function presentEvHistory(r: EvHistoryRecord): RowOf<'/api/v1/opportunities/ev/history'> {
   const o = JSON.parse(r.record) as EvRecordJson;
   return {
     id: r.id,
@@ -333,9 +351,9 @@ export function presentEvHistory(r: EvHistoryRecord): Record<string, unknown> {
     fair_probability: o.methods.power.fairProbability,
     sharp_book: o.sharpBook,
     is_live: Boolean(r.is_live),
-    start_time: chIso(r.start_time),
-    detected_at: chIso(r.detected_at),
-    last_seen_at: chIso(r.last_seen_at),
+    start_time: chTime(r.start_time),
+    detected_at: chTime(r.detected_at),
+    last_seen_at: chTime(r.last_seen_at),
     expired_at: chIso(r.expired_at),
     expire_reason: r.expire_reason,
     clv:

@@ -2,6 +2,7 @@ import { DEVIG_CHOICES, FUTURE_TYPES } from '../../schemas/index.js';
 import type { FutureEvOpportunity, FuturesMarket } from '../../schemas/index.js';
 import type { FutureMarketSummary, FutureOddsRow, FuturesComparison } from '../queries/index.js';
 import { isoTime, nullableNumber, nullableString } from './common.js';
+import type { RowOf } from './route-types.js';
 
 const futureType = {
   type: 'string',
@@ -27,7 +28,7 @@ export const futureMarketSchema = {
   },
 } as const;
 
-export function presentFutureMarket(m: FutureMarketSummary): Record<string, unknown> {
+export function presentFutureMarket(m: FutureMarketSummary): RowOf<'/api/v1/futures'> {
   return {
     market_id: m.futureId,
     display_name: m.name,
@@ -85,7 +86,7 @@ export const futureOddsSchema = {
   },
 } as const;
 
-export function presentFutureOdds(r: FutureOddsRow, withFair: boolean): Record<string, unknown> {
+export function presentFutureOdds(r: FutureOddsRow, withFair: boolean): RowOf<'/api/v1/futures/odds'> {
   const fair = withFair ? (r.fair?.fair?.power ?? null) : null;
   return {
     id: `${r.quote.futureId}|${r.quote.book}|${r.price.selectionId}|${r.price.line ?? ''}`,
@@ -172,7 +173,14 @@ export const futureEvSchema = {
   },
 } as const;
 
-export function presentFutureEv(o: FutureEvOpportunity, m: FuturesMarket): Record<string, unknown> {
+type FutureEvRow = RowOf<'/api/v1/futures/ev'>;
+type MethodRow = FutureEvRow['devig_methods']['power'];
+
+function methodOut(v: FutureEvOpportunity['methods']['power']): MethodRow {
+  return { fair_probability: v.fairProbability, no_vig_odds: v.noVigOdds, ev_percent: v.evPercent, kelly_percent: v.kellyPercent };
+}
+
+export function presentFutureEv(o: FutureEvOpportunity, m: FuturesMarket): FutureEvRow {
   const power = o.methods.power;
   return {
     id: o.id,
@@ -191,15 +199,16 @@ export function presentFutureEv(o: FutureEvOpportunity, m: FuturesMarket): Recor
     no_vig_odds: power.noVigOdds,
     ev_percent: o.evPercent,
     kelly_percent: power.kellyPercent,
-    devig_methods: Object.fromEntries(
-      DEVIG_CHOICES.map((k) => {
-        const v = o.methods[k];
-        return [
-          k,
-          { fair_probability: v.fairProbability, no_vig_odds: v.noVigOdds, ev_percent: v.evPercent, kelly_percent: v.kellyPercent },
-        ];
-      }),
-    ),
+    // Spelled out, so that a method the schema gains (DEVIG_CHOICES) and this misses fails to compile.
+    devig_methods: {
+      power: methodOut(o.methods.power),
+      multiplicative: methodOut(o.methods.multiplicative),
+      additive: methodOut(o.methods.additive),
+      shin: methodOut(o.methods.shin),
+      odds_ratio: methodOut(o.methods.odds_ratio),
+      logit: methodOut(o.methods.logit),
+      worst_case: methodOut(o.methods.worst_case),
+    },
     sharp_books: o.sharpBooks,
     reference_hold_percent: o.referenceHoldPercent,
     book_count: o.bookCount,

@@ -18,10 +18,22 @@ import type { Catalog } from '../views/catalog.js';
 import { isoTime, labelRefSchema, nullableInteger, nullableNumber, nullableString, sportRefSchema, teamRefSchema } from './common.js';
 import { bookRef, leagueRef, marketRef, marketType, selectionLabel, sportRef, teamName, teamRef } from './refs.js';
 import { deepLinkPath, legDeepLink } from '../deeplinks/index.js';
+import type { ListRowOf, RowOf } from './route-types.js';
 
 /** Opportunity rows of the public contract: JSON schemas and the one mapping to snake_case. */
 
-type Row = Record<string, unknown>;
+export type EvRow = RowOf<'/api/v1/opportunities/ev'>;
+export type ArbitrageRow = ListRowOf<'/api/v1/opportunities/arbitrage'>;
+export type MiddleRow = RowOf<'/api/v1/opportunities/middles'>;
+export type LowHoldRow = RowOf<'/api/v1/opportunities/low_hold'>;
+type RefKey = keyof typeof refs;
+/**
+ * The event and market fields every row's schema declares alike (`eventProps`): always there,
+ * but the reference blocks, which are missing when the catalog does not know the id.
+ */
+type EventFields = Required<Pick<EvRow, Exclude<keyof typeof eventProps, RefKey>>> & Pick<EvRow, RefKey>;
+type LegRow = NonNullable<ArbitrageRow['legs']>[number];
+type Lifecycle = Required<Pick<EvRow, 'detected_at' | 'last_seen_at'>>;
 
 const r2 = (x: number): number => Math.round(x * 100) / 100;
 const r4 = (x: number): number => Math.round(x * 1e4) / 1e4;
@@ -48,7 +60,7 @@ export function selectionName(catalog: Catalog, o: Opportunity, selection: Selec
 }
 
 /** Event and market fields every opportunity row carries, with the reference blocks. */
-function eventFields(catalog: Catalog, o: Opportunity): Row {
+function eventFields(catalog: Catalog, o: Opportunity): EventFields {
   const e = o.event;
   const home = teamName(catalog, e.homeTeamId);
   const away = teamName(catalog, e.awayTeamId);
@@ -91,7 +103,7 @@ export function stakesFor(legs: readonly OpportunityLeg[], bankroll: number): Ro
   );
 }
 
-function legOut(catalog: Catalog, o: Opportunity, l: OpportunityLeg, money?: { stake: number; payout: number }): Row {
+function legOut(catalog: Catalog, o: Opportunity, l: OpportunityLeg, money?: { stake: number; payout: number }): LegRow {
   const label = selectionName(catalog, o, l.selection);
   return {
     sportsbook: l.book,
@@ -113,11 +125,11 @@ function legOut(catalog: Catalog, o: Opportunity, l: OpportunityLeg, money?: { s
   };
 }
 
-function lifecycle(o: Opportunity): Row {
+function lifecycle(o: Opportunity): Lifecycle {
   return { detected_at: isoTime(o.detectedAt), last_seen_at: isoTime(o.lastSeenAt) };
 }
 
-export function presentEv(catalog: Catalog, o: EvOpportunity, method: DevigMethodName, now: number, includeMethods: boolean): Row {
+export function presentEv(catalog: Catalog, o: EvOpportunity, method: DevigMethodName, now: number, includeMethods: boolean): EvRow {
   const m = o.methods[method];
   const fresh = freshness(o, now);
   return {
@@ -168,7 +180,7 @@ export function presentEv(catalog: Catalog, o: EvOpportunity, method: DevigMetho
   };
 }
 
-export function presentArbitrage(catalog: Catalog, o: ArbitrageOpportunity, bankroll: number, now: number, lines?: LinesOf): Row {
+export function presentArbitrage(catalog: Catalog, o: ArbitrageOpportunity, bankroll: number, now: number, lines?: LinesOf): ArbitrageRow {
   const money = stakesFor(o.legs, bankroll);
   const guaranteed = Math.min(...money.map((m) => m.payout));
   return {
@@ -227,8 +239,25 @@ function middleWarnings(o: MiddleOpportunity, ageSeconds: number, kept: readonly
   return w;
 }
 
+/**
+ * The legs of a middle or a low-hold market, which the opportunity processor builds with two or
+ * more; a record from the topic is not checked on the way in, and one with fewer would miss the
+ * `side1`/`side2` its row schema requires, which the serializer refuses: say so here instead.
+ */
+function twoLegs(o: Opportunity): [OpportunityLeg, OpportunityLeg, ...OpportunityLeg[]] {
+  const [leg1, leg2, ...rest] = o.legs;
+  if (!leg1 || !leg2) throw new Error(`${o.kind} opportunity ${o.id} has ${o.legs.length} legs, not 2 or more`);
+  return [leg1, leg2, ...rest];
+}
+
 /** A middle's leg as the reference's `side1`/`side2`: book, label, line, odds block, stake. */
-function middleSide(catalog: Catalog, o: MiddleOpportunity, l: OpportunityLeg, impliedSum: number, now: number): Row {
+function middleSide(
+  catalog: Catalog,
+  o: MiddleOpportunity,
+  l: OpportunityLeg,
+  impliedSum: number,
+  now: number,
+): NonNullable<MiddleRow['side1']> {
   const implied = 1 / l.priceDecimal;
   return {
     book: l.book,
@@ -243,19 +272,19 @@ function middleSide(catalog: Catalog, o: MiddleOpportunity, l: OpportunityLeg, i
   };
 }
 
-export function presentMiddle(catalog: Catalog, o: MiddleOpportunity, bankroll: number, now: number): Row {
+export function presentMiddle(catalog: Catalog, o: MiddleOpportunity, bankroll: number, now: number): MiddleRow {
   const money = stakesFor(o.legs, bankroll);
   const fresh = freshness(o, now);
   const impliedSum = o.legs.reduce((a, l) => a + 1 / l.priceDecimal, 0);
   const keys = keyNumbersOf(o);
-  const [leg1, leg2] = o.legs;
+  const [leg1, leg2] = twoLegs(o);
   const miss = o.missProfitPercent;
   const guaranteed = o.worstCaseProfitPercent >= 0;
   return {
     id: o.id,
     ...eventFields(catalog, o),
-    ...(leg1 ? { side1: middleSide(catalog, o, leg1, impliedSum, now) } : {}),
-    ...(leg2 ? { side2: middleSide(catalog, o, leg2, impliedSum, now) } : {}),
+    side1: middleSide(catalog, o, leg1, impliedSum, now),
+    side2: middleSide(catalog, o, leg2, impliedSum, now),
     middle_size: o.windowSize,
     middle_numbers: o.windowOutcomes,
     middle_probability: o.hitProbability,
@@ -295,7 +324,7 @@ export function presentMiddle(catalog: Catalog, o: MiddleOpportunity, bankroll: 
 }
 
 /** A low-hold outcome as the reference's `side1`..`side3`: the best price, its book, fair probability. */
-function lowHoldSide(catalog: Catalog, o: LowHoldOpportunity, l: OpportunityLeg): Row {
+function lowHoldSide(catalog: Catalog, o: LowHoldOpportunity, l: OpportunityLeg): LowHoldRow['side1'] {
   const implied = 1 / l.priceDecimal;
   return {
     selection: selectionName(catalog, o, l.selection),
@@ -320,9 +349,9 @@ function lowHoldConfidence(ageSeconds: number, isLive: boolean): number {
   return Math.round(100 * Math.min(1, Math.max(0, 1 - ageSeconds / limit)));
 }
 
-export function presentLowHold(catalog: Catalog, o: LowHoldOpportunity, now: number, lines?: LinesOf): Row {
+export function presentLowHold(catalog: Catalog, o: LowHoldOpportunity, now: number, lines?: LinesOf): LowHoldRow {
   const fresh = freshness(o, now);
-  const [side1, side2, side3] = o.legs.map((l) => lowHoldSide(catalog, o, l));
+  const [leg1, leg2, leg3] = twoLegs(o);
   return {
     id: o.id,
     ...eventFields(catalog, o),
@@ -330,9 +359,9 @@ export function presentLowHold(catalog: Catalog, o: LowHoldOpportunity, now: num
     is_alternate_line: isAlternate(o, lines),
     hold_percentage: o.holdPercent,
     implied_probability_sum: o.impliedSum,
-    side1,
-    side2,
-    side3: side3 ?? null,
+    side1: lowHoldSide(catalog, o, leg1),
+    side2: lowHoldSide(catalog, o, leg2),
+    side3: leg3 ? lowHoldSide(catalog, o, leg3) : null,
     all_books: [...new Set(o.legs.map((l) => l.book))].sort(),
     book_count: new Set(o.legs.map((l) => l.book)).size,
     confidence: lowHoldConfidence(fresh.oldest_odds_age_seconds, o.event.isLive),
@@ -360,9 +389,9 @@ const MAX_LEGS = 3;
  * is_alternate_line, possibly_stale, warnings, detected_at); ours follow (a third leg for
  * three-way markets, ids, the bankroll's stakes and payouts).
  */
-export function arbitrageCsv(rows: readonly Row[]): string {
+export function arbitrageCsv(rows: readonly ArbitrageRow[]): string {
   const legCols = (i: number): string[] => ['book', 'selection', 'odds', 'stake_percent'].map((f) => `leg${i}_${f}`);
-  const legVals = (l: Row | undefined): unknown[] => [l?.['sportsbook'], l?.['selection'], l?.['odds_american'], l?.['stake_percent']];
+  const legVals = (l: LegRow | undefined): unknown[] => [l?.sportsbook, l?.selection, l?.odds_american, l?.stake_percent];
   const header = [
     'event',
     'sport',
@@ -391,33 +420,33 @@ export function arbitrageCsv(rows: readonly Row[]): string {
     ...Array.from({ length: MAX_LEGS }, (_, i) => [`leg${i + 1}_stake`, `leg${i + 1}_payout`]).flat(),
   ];
   const body = rows.map((r) => {
-    const legs = (r['legs'] as Row[] | undefined) ?? [];
+    const legs = r.legs ?? [];
     return [
-      r['event_name'],
-      r['sport'],
-      r['market_type'],
-      r['line'],
-      r['profit_percent'],
-      r['implied_total'],
+      r.event_name,
+      r.sport,
+      r.market_type,
+      r.line,
+      r.profit_percent,
+      r.implied_total,
       ...legVals(legs[0]),
       ...legVals(legs[1]),
-      r['is_live'],
-      r['is_alternate_line'],
-      r['possibly_stale'],
-      ((r['warnings'] as string[] | undefined) ?? []).join(';'),
-      r['detected_at'],
+      r.is_live,
+      r.is_alternate_line,
+      r.possibly_stale,
+      (r.warnings ?? []).join(';'),
+      r.detected_at,
       ...legVals(legs[2]),
-      r['id'],
-      r['event_id'],
-      r['league'],
-      r['start_time'],
-      r['player_name'],
-      r['stat_category'],
-      r['bankroll'],
-      r['guaranteed_payout'],
-      r['guaranteed_profit'],
-      r['oldest_odds_age_seconds'],
-      ...Array.from({ length: MAX_LEGS }, (_, i) => [legs[i]?.['stake'], legs[i]?.['payout']]).flat(),
+      r.id,
+      r.event_id,
+      r.league,
+      r.start_time,
+      r.player_name,
+      r.stat_category,
+      r.bankroll,
+      r.guaranteed_payout,
+      r.guaranteed_profit,
+      r.oldest_odds_age_seconds,
+      ...Array.from({ length: MAX_LEGS }, (_, i) => [legs[i]?.stake, legs[i]?.payout]).flat(),
     ];
   });
   return toCsv(header, body);

@@ -41,7 +41,7 @@ export type QueryOf<P extends ApiPath, M extends Method = 'get'> = RouteTypes<P,
 /** One item of the `data` list of a success answer of `M P` (a list route's row). */
 export type RowOf<P extends ApiPath, M extends Method = 'get'> = ReplyOf<P, M> extends { data: ReadonlyArray<infer R> } ? R : never;
 
-// Group A (odds, events, reference lists, game state, health, deep links).
+// Routes that answer another status with a body (/health's 503), or rows serialized ahead (/odds).
 
 type BodyAt<P extends ApiPath, M extends Method, S extends number> =
   Operation<P, M> extends { responses: infer R } ? (S extends keyof R ? Emitted<Json<R[S]>> : never) : never;
@@ -61,7 +61,7 @@ export type RouteTypesWithData<P extends ApiPath, D, M extends Method = 'get'> =
   Reply: { 200: ReplyWithData<P, D, M> };
 };
 
-// Group C (splits, account, session, MCP).
+// Routes outside the envelope plugin.
 
 /**
  * The route generics of a route outside the envelope plugin (sign-in: `/session` answers before
@@ -71,4 +71,23 @@ export type UnenvelopedRouteTypes<P extends ApiPath, M extends Method = 'get'> =
   Reply: Operation<P, M> extends { responses: infer R }
     ? { [S in keyof R as S extends 200 | 201 | 202 | 204 ? S : never]: Json<R[S]> }
     : unknown;
+};
+
+// Routes whose 200 is JSON or CSV text (format=csv).
+
+/**
+ * The list answer of `M P` when its 200 has another JSON shape beside it (format=csv asked for
+ * as JSON: `{ success, data: "<csv>" }`): the member whose `data` is a list.
+ */
+export type ListReplyOf<P extends ApiPath, M extends Method = 'get'> = Extract<ReplyOf<P, M>, { data: ReadonlyArray<unknown> }>;
+
+/** One item of the `data` list of `ListReplyOf<P, M>`. */
+export type ListRowOf<P extends ApiPath, M extends Method = 'get'> = ListReplyOf<P, M> extends { data: ReadonlyArray<infer R> } ? R : never;
+
+/**
+ * `RouteTypes` of a route whose 200 may also be text (format=csv as text/csv): the generated
+ * types hold the JSON bodies only, so the text reply is added beside them.
+ */
+export type RouteTypesWithText<P extends ApiPath, M extends Method = 'get'> = Omit<RouteTypes<P, M>, 'Reply'> & {
+  Reply: { 200: ReplyOf<P, M> | string };
 };

@@ -1,3 +1,4 @@
+import type { GradeResult } from '../../schemas/index.js';
 import type { OlapStore } from '../../pipeline/store/index.js';
 
 /**
@@ -172,7 +173,8 @@ export interface EvHistoryRecord {
   closing_no_vig_probability: number | null;
   closing_odds_american: number | null;
   clv_percent: number | null;
-  result: string | null;
+  /** Only the closing processor writes the column, with a `GradeResult`. */
+  result: GradeResult | null;
   graded_at: string | null;
   [key: string]: unknown;
 }

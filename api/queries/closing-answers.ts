@@ -7,11 +7,11 @@ import { csv, pagination } from '../contract/common.js';
 import { teamName } from '../contract/refs.js';
 import { ApiError } from '../errors.js';
 import { closingLinesOfDay, closingLinesOfEvent, clvGroups, evHistory } from '../history/queries.js';
-import type { ClvGroupBy } from '../history/queries.js';
 import type { Catalog } from '../views/catalog.js';
 import { requireFeatureOf, requireTierFor } from './access.js';
 import { badQuery } from './invalid-query.js';
 import { fromStore } from './store-failure.js';
+import type { QueryOf, ReplyOf } from '../contract/route-types.js';
 
 /**
  * Closing lines of an event (Pro+), closing lines of a day (Sharp+, a window back), closing-line
@@ -50,14 +50,9 @@ function parseEnd(field: string, value: string): number {
   return parseDay(field, value) + (isDay(value) ? DAY_MS : 0);
 }
 
-export interface ClosingLinesQuery {
-  event_id?: string;
-  event?: string;
-  sportsbook?: string;
-  books?: string;
-}
+export type ClosingLinesQuery = QueryOf<'/api/v1/odds/closing'>;
 
-export async function closingLines(src: ClosingSource, tier: TierName, q: ClosingLinesQuery): Promise<Record<string, unknown>> {
+export async function closingLines(src: ClosingSource, tier: TierName, q: ClosingLinesQuery): Promise<ReplyOf<'/api/v1/odds/closing'>> {
   const { store, catalog, clock, board } = src;
   requireTierFor(tier, 'closingLines');
   const eventId = q.event_id ?? q.event;
@@ -81,21 +76,13 @@ export async function closingLines(src: ClosingSource, tier: TierName, q: Closin
   };
 }
 
-export interface ClvQuery {
-  from?: string;
-  to?: string;
-  group_by: ClvGroupBy;
-  sport?: string;
-  league?: string;
-  sportsbook?: string;
-  devig_book?: string;
-}
+export type ClvQuery = QueryOf<'/api/v1/historical/clv'>;
 
 export async function clvHistory(
   src: Pick<ClosingSource, 'store' | 'clock'>,
   tier: TierName,
   q: ClvQuery,
-): Promise<Record<string, unknown>> {
+): Promise<ReplyOf<'/api/v1/historical/clv'>> {
   const { store, clock } = src;
   requireTierFor(tier, 'clvHistory');
   const now = clock.now();
@@ -127,18 +114,14 @@ export async function clvHistory(
   };
 }
 
-export interface HistoricalClosingQuery {
-  date: string;
-  sport: string;
-  league: string;
-}
+export type HistoricalClosingQuery = QueryOf<'/api/v1/historical/odds/closing'>;
 
 /** Closing lines of every event of a league that started on a day (UTC), within the tier's window back. */
 export async function historicalClosingLines(
   src: Pick<ClosingSource, 'store' | 'catalog' | 'clock'>,
   tier: TierName,
   q: HistoricalClosingQuery,
-): Promise<Record<string, unknown>> {
+): Promise<ReplyOf<'/api/v1/historical/odds/closing'>> {
   const { store, catalog, clock } = src;
   requireTierFor(tier, 'closingHistory');
   const { date, sport, league } = q;
@@ -160,24 +143,14 @@ export async function historicalClosingLines(
   };
 }
 
-export interface EvHistoryListQuery {
-  from?: string;
-  to?: string;
-  event?: string;
-  sport?: string;
-  league?: string;
-  sportsbook?: string;
-  graded?: boolean;
-  limit: number;
-  offset: number;
-}
+export type EvHistoryListQuery = QueryOf<'/api/v1/opportunities/ev/history'>;
 
 /** Every +EV occurrence newest first, each with its CLV grade once its event started: the ev feature. */
 export async function evHistoryList(
   src: Pick<ClosingSource, 'store' | 'clock'>,
   tier: TierName,
   q: EvHistoryListQuery,
-): Promise<Record<string, unknown>> {
+): Promise<ReplyOf<'/api/v1/opportunities/ev/history'>> {
   const { store, clock } = src;
   requireFeatureOf(tier, 'ev');
   const now = clock.now();

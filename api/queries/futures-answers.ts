@@ -10,6 +10,7 @@ import { requireFeatureOf } from './access.js';
 import { compareFutures, futuresEv, futuresOdds, listFutures } from './futures.js';
 import type { FutureMarketSummary, FutureOddsRow, FuturesComparison } from './futures.js';
 import { badQuery } from './invalid-query.js';
+import type { QueryOf } from '../contract/route-types.js';
 
 /**
  * Futures (outrights) as every interface answers them: the REST routes and the MCP futures tools
@@ -23,12 +24,10 @@ export interface FuturesSource {
   catalog: Catalog;
 }
 
-/** The market filters of every futures answer, as comma-separated ids. */
-export interface FuturesFilterQuery {
-  sport?: string;
-  league?: string;
-  future_type?: string;
-}
+/** The market filters of every futures answer, as comma-separated ids (the MCP tools take `future_type` on prices too). */
+export type FuturesFilterQuery = Pick<QueryOf<'/api/v1/futures'>, 'sport' | 'league' | 'future_type'>;
+/** The answers leave the paging to the interface. */
+type Unpaged<Q> = Omit<Q, 'limit' | 'offset'>;
 
 interface MarketFilters {
   sports?: Set<string>;
@@ -61,9 +60,7 @@ function tierScope(catalog: Catalog, tier: TierName, sportsbook: string | undefi
   return { books: selection.books, delaySeconds: TIERS[tier].dataDelaySeconds };
 }
 
-export interface FuturesMarketsQuery extends FuturesFilterQuery {
-  sportsbook?: string;
-}
+export type FuturesMarketsQuery = Unpaged<QueryOf<'/api/v1/futures'>>;
 
 /**
  * The markets some book prices, by league then id. Without a tier (the keyless list): at any
@@ -78,13 +75,7 @@ export function futuresMarkets(src: FuturesSource, tier: TierName | null, q: Fut
   return listFutures(src.futures, { ...marketFilters(src.catalog, q), books: scope.books, delayMs: scope.delaySeconds * 1000 });
 }
 
-export interface FuturesPricesQuery extends FuturesFilterQuery {
-  /** Market ids, comma-separated: required. */
-  future_id?: string;
-  /** Alias of future_id. */
-  market?: string;
-  sportsbook?: string;
-}
+export type FuturesPricesQuery = Unpaged<QueryOf<'/api/v1/futures/odds'>> & FuturesFilterQuery;
 
 export interface FuturesPrices {
   rows: FutureOddsRow[];
@@ -117,12 +108,7 @@ export function futuresPrices(src: FuturesSource, tier: TierName, q: FuturesPric
   };
 }
 
-export interface FuturesEvListQuery extends FuturesFilterQuery {
-  future_id?: string;
-  sportsbook?: string;
-  /** Lowest EV % under power de-vig. */
-  min_ev?: number;
-}
+export type FuturesEvListQuery = Unpaged<QueryOf<'/api/v1/futures/ev'>>;
 
 /** Current futures +EV at the tier's books, best EV first: the ev feature. */
 export function futuresEvList(

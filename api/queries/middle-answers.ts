@@ -7,14 +7,16 @@ import { OPPORTUNITY_SOURCE, mean4 } from './opportunity-answers.js';
 import type { OpportunitySource } from './opportunity-answers.js';
 import { middleMatches } from './opportunities.js';
 import type { MiddleEntry } from './opportunities.js';
+import type { QueryOf, ReplyOf } from '../contract/route-types.js';
 
-export interface MiddlesSummaryQuery {
-  sport?: string;
-  league?: string;
-}
+export type MiddlesSummaryQuery = QueryOf<'/api/v1/opportunities/middles/summary'>;
 
 /** Counts and averages over the middles the tier may see: the best visible combination per situation. */
-export function middlesSummary(s: OpportunitySource, tier: TierName, q: MiddlesSummaryQuery): Record<string, unknown> {
+export function middlesSummary(
+  s: OpportunitySource,
+  tier: TierName,
+  q: MiddlesSummaryQuery,
+): ReplyOf<'/api/v1/opportunities/middles/summary'> {
   requireFeatureOf(tier, 'middles');
   const { catalog, clock } = s.deps;
   const now = clock.now();
@@ -42,7 +44,12 @@ export function middlesSummary(s: OpportunitySource, tier: TierName, q: MiddlesS
 }
 
 /** One middle by id, if the tier may see it (every leg at a book of its tier); 404 otherwise. */
-export function middleById(s: OpportunitySource, tier: TierName, id: string, bankroll: number): Record<string, unknown> {
+export function middleById(
+  s: OpportunitySource,
+  tier: TierName,
+  id: string,
+  bankroll: number,
+): ReplyOf<'/api/v1/opportunities/middles/{id}'> {
   requireFeatureOf(tier, 'middles');
   const { catalog, clock } = s.deps;
   const now = clock.now();

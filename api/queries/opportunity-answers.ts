@@ -1,8 +1,9 @@
 import { DEFAULT_LOW_HOLD_PERCENT } from '../../schemas/index.js';
-import type { DevigMethodName, Feature, Opportunity, OpportunityKind, TierName } from '../../schemas/index.js';
+import type { Feature, Opportunity, OpportunityKind, TierName } from '../../schemas/index.js';
 import { isoTime, pagination } from '../contract/common.js';
 import { presentArbitrage, presentEv, presentLowHold, presentMiddle } from '../contract/opportunities.js';
 import type { LinesOf } from '../contract/opportunities.js';
+import type { ListReplyOf, ListRowOf, QueryOf } from '../contract/route-types.js';
 import { countBy, countByEach, parseCommon } from './opportunity-filter.js';
 import type { CommonFilter, CommonOpportunityQuery } from './opportunity-filter.js';
 import { putStateInLinks, requestedState } from '../deeplinks/index.js';
@@ -35,12 +36,28 @@ export interface OpportunitySource {
 }
 
 type EntryOf<K extends OpportunityKind> = BoardEntry<Extract<Opportunity, { kind: K }>>;
-type Body = Record<string, unknown>;
 /** What every list's query has beyond the shared filters. */
 type ListQuery = CommonOpportunityQuery & { sort: string; state?: string };
 
-/** What one list adds to the shared answer; the keys of `meta` come out in the order they always have. */
-interface OpportunityListKind<K extends OpportunityKind, Q extends ListQuery> {
+type EvPath = '/api/v1/opportunities/ev';
+type ArbitragePath = '/api/v1/opportunities/arbitrage';
+type MiddlesPath = '/api/v1/opportunities/middles';
+type LowHoldPath = '/api/v1/opportunities/low_hold';
+type ListPath = EvPath | ArbitragePath | MiddlesPath | LowHoldPath;
+type MetaOf<P extends ListPath> = ListReplyOf<P> extends { meta?: infer M } ? NonNullable<M> : never;
+type SummaryOf<P extends ListPath> = MetaOf<P> extends { summary?: infer S } ? NonNullable<S> : never;
+type FiltersOf<P extends ListPath> = MetaOf<P> extends { filters?: infer F } ? NonNullable<F> : never;
+/** The `meta` keys a list adds of its own, beside those `opportunityList` writes. */
+type OwnMetaOf<P extends ListPath> = Omit<MetaOf<P>, 'source' | 'last_update' | 'summary' | 'filters' | 'pagination'>;
+/** The `summary` keys a list adds of its own. */
+type OwnSummaryOf<P extends ListPath> = Omit<SummaryOf<P>, 'count' | 'by_sport' | 'by_market'>;
+
+/**
+ * What one list adds to the shared answer; the keys of `meta` come out in the order they always have.
+ * The parts that return object literals declare their return type: a function's contextual type
+ * does not check a literal for keys its schema lacks, a declared one does.
+ */
+interface OpportunityListKind<K extends OpportunityKind, P extends ListPath, Q extends ListQuery> {
   /** The board's list it reads. */
   kind: K;
   feature: Feature;
@@ -50,15 +67,15 @@ interface OpportunityListKind<K extends OpportunityKind, Q extends ListQuery> {
   linksState: boolean;
   matches: (entries: readonly EntryOf<K>[], common: CommonFilter, q: Q, catalog: Catalog, now: number) => EntryOf<K>[];
   sortKeys: (q: Q, now: number) => Readonly<Record<string, (e: EntryOf<K>) => number | string>>;
-  present: (e: EntryOf<K>, q: Q, now: number, s: OpportunitySource) => Body;
+  present: (e: EntryOf<K>, q: Q, now: number, s: OpportunitySource) => ListRowOf<P>;
   /** `meta` keys between `last_update` and `summary`. */
-  metaHead?: (q: Q) => Body;
+  metaHead?: (q: Q) => OwnMetaOf<P>;
   /** `summary` keys between `count` and `by_sport`. */
-  summary: (matches: readonly EntryOf<K>[], q: Q) => Body;
+  summary: (matches: readonly EntryOf<K>[], q: Q) => OwnSummaryOf<P>;
   /** The `filters` echo, whole. */
-  filters: (q: Q, state: string | undefined) => Body;
+  filters: (q: Q, state: string | undefined) => FiltersOf<P>;
   /** `meta` keys after `filters`. */
-  metaTail?: (common: CommonFilter) => Body;
+  metaTail?: (common: CommonFilter) => OwnMetaOf<P>;
 }
 
 /** `meta.source` of every opportunity answer: the in-memory board the opportunities topic keeps. */
@@ -77,7 +94,7 @@ const linesOf =
     s.deps.board.mainLines(eventId);
 const lastUpdate = (s: OpportunitySource): string | null =>
   s.opportunities.lastUpdate === null ? null : isoTime(s.opportunities.lastUpdate);
-const sharedFilters = (q: CommonOpportunityQuery): Body => ({
+const sharedFilters = (q: CommonOpportunityQuery): Required<Pick<FiltersOf<ListPath>, 'sport' | 'league' | 'sportsbook' | 'market'>> => ({
   sport: q.sport ?? null,
   league: q.league ?? null,
   sportsbook: q.sportsbook ?? null,
@@ -85,12 +102,12 @@ const sharedFilters = (q: CommonOpportunityQuery): Body => ({
 });
 
 /** One opportunity list answered: the shape every kind shares, with what `list` adds. */
-function opportunityList<K extends OpportunityKind, Q extends ListQuery>(
-  list: OpportunityListKind<K, Q>,
+function opportunityList<K extends OpportunityKind, P extends ListPath, Q extends ListQuery>(
+  list: OpportunityListKind<K, P, Q>,
   s: OpportunitySource,
   tier: TierName,
   q: Q,
-): Body & { data: Body[] } {
+) {
   requireFeatureOf(tier, list.feature);
   const { catalog, clock } = s.deps;
   list.check?.(q);
@@ -119,17 +136,9 @@ function opportunityList<K extends OpportunityKind, Q extends ListQuery>(
   };
 }
 
-export interface EvListQuery extends CommonOpportunityQuery {
-  min_ev: number;
-  max_ev?: number;
-  min_market_width?: number;
-  max_market_width?: number;
-  sort: string;
-  devig_method: DevigMethodName;
-  include?: string;
-}
+export type EvListQuery = QueryOf<EvPath>;
 
-const EV_LIST: OpportunityListKind<'ev', EvListQuery> = {
+const EV_LIST: OpportunityListKind<'ev', EvPath, EvListQuery> = {
   kind: 'ev',
   feature: 'ev',
   check: (q) => {
@@ -153,12 +162,12 @@ const EV_LIST: OpportunityListKind<'ev', EvListQuery> = {
     ),
   sortKeys: (q) => evSortKeys(q.devig_method),
   present: (e, q, now, s) => presentEv(s.deps.catalog, e.o, q.devig_method, now, q.include === 'methods'),
-  metaHead: (q) => ({ devig_method: q.devig_method }),
-  summary: (matches, q) => {
+  metaHead: (q): OwnMetaOf<EvPath> => ({ devig_method: q.devig_method }),
+  summary: (matches, q): OwnSummaryOf<EvPath> => {
     const evs = matches.map((e) => e.o.methods[q.devig_method].evPercent);
     return { avg_ev: mean4(evs), max_ev: evs.length === 0 ? 0 : Math.max(...evs), by_sportsbook: countBy(matches, (e) => e.o.book) };
   },
-  filters: (q) => ({
+  filters: (q): FiltersOf<EvPath> => ({
     ...sharedFilters(q),
     min_ev: q.min_ev,
     max_ev: q.max_ev ?? null,
@@ -168,14 +177,10 @@ const EV_LIST: OpportunityListKind<'ev', EvListQuery> = {
   }),
 };
 
-export interface ArbitrageListQuery extends CommonOpportunityQuery {
-  min_profit: number;
-  sort: string;
-  group?: 'best';
-  bankroll: number;
-}
+/** `format` is the route's (csv): every interface asks for the same list. */
+export type ArbitrageListQuery = Omit<QueryOf<ArbitragePath>, 'format'>;
 
-const ARBITRAGE_LIST: OpportunityListKind<'arbitrage', ArbitrageListQuery> = {
+const ARBITRAGE_LIST: OpportunityListKind<'arbitrage', ArbitragePath, ArbitrageListQuery> = {
   kind: 'arbitrage',
   feature: 'arbitrage',
   linksState: false,
@@ -183,7 +188,7 @@ const ARBITRAGE_LIST: OpportunityListKind<'arbitrage', ArbitrageListQuery> = {
     arbitrageMatches(entries, { common, minProfit: q.min_profit, ...(q.group ? { group: q.group } : {}) }, catalog, now),
   sortKeys: () => ARBITRAGE_SORT_KEYS,
   present: (e, q, now, s) => presentArbitrage(s.deps.catalog, e.o, q.bankroll, now, linesOf(s)),
-  summary: (matches) => {
+  summary: (matches): OwnSummaryOf<ArbitragePath> => {
     const profits = matches.map((e) => e.o.profitPercent);
     return {
       avg_profit: mean4(profits),
@@ -191,7 +196,7 @@ const ARBITRAGE_LIST: OpportunityListKind<'arbitrage', ArbitrageListQuery> = {
       by_sportsbook: countByEach(matches, (e) => e.o.legs.map((l) => l.book)),
     };
   },
-  filters: (q) => ({
+  filters: (q): FiltersOf<ArbitragePath> => ({
     ...sharedFilters(q),
     min_profit: q.min_profit,
     live: q.live ?? null,
@@ -199,23 +204,12 @@ const ARBITRAGE_LIST: OpportunityListKind<'arbitrage', ArbitrageListQuery> = {
     group: q.group ?? null,
     bankroll: q.bankroll,
   }),
-  metaTail: (common) => ({ books_analyzed: common.books.size }),
+  metaTail: (common): OwnMetaOf<ArbitragePath> => ({ books_analyzed: common.books.size }),
 };
 
-export interface MiddlesListQuery extends CommonOpportunityQuery {
-  min_size: number;
-  min_window?: number;
-  min_hit_probability?: number;
-  max_cost?: number;
-  min_ev?: number;
-  /** US state for the deep links of the legs. */
-  state?: string;
-  sort: string;
-  group?: 'best';
-  bankroll: number;
-}
+export type MiddlesListQuery = QueryOf<MiddlesPath>;
 
-const MIDDLES_LIST: OpportunityListKind<'middle', MiddlesListQuery> = {
+const MIDDLES_LIST: OpportunityListKind<'middle', MiddlesPath, MiddlesListQuery> = {
   kind: 'middle',
   feature: 'middles',
   linksState: true,
@@ -236,9 +230,9 @@ const MIDDLES_LIST: OpportunityListKind<'middle', MiddlesListQuery> = {
     ),
   sortKeys: (_q, now) => middleSortKeys(now),
   present: (e, q, now, s) => presentMiddle(s.deps.catalog, e.o, q.bankroll, now),
-  summary: () => ({}),
+  summary: (): OwnSummaryOf<MiddlesPath> => ({}),
   // `state` is not echoed here (it is on low-hold): the answer has always been so.
-  filters: (q) => ({
+  filters: (q): FiltersOf<MiddlesPath> => ({
     ...sharedFilters(q),
     min_size: q.min_size,
     live: q.live ?? null,
@@ -248,14 +242,9 @@ const MIDDLES_LIST: OpportunityListKind<'middle', MiddlesListQuery> = {
   }),
 };
 
-export interface LowHoldListQuery extends CommonOpportunityQuery {
-  max_hold: number;
-  state?: string;
-  sort: string;
-  group?: 'best';
-}
+export type LowHoldListQuery = QueryOf<LowHoldPath>;
 
-const LOW_HOLD_LIST: OpportunityListKind<'low_hold', LowHoldListQuery> = {
+const LOW_HOLD_LIST: OpportunityListKind<'low_hold', LowHoldPath, LowHoldListQuery> = {
   kind: 'low_hold',
   // Low-hold markets come with arbitrage: the tier table has no feature of their own.
   feature: 'arbitrage',
@@ -264,12 +253,12 @@ const LOW_HOLD_LIST: OpportunityListKind<'low_hold', LowHoldListQuery> = {
     lowHoldMatches(entries, { common, maxHold: q.max_hold, ...(q.group ? { group: q.group } : {}) }, catalog, now),
   sortKeys: () => LOW_HOLD_SORT_KEYS,
   present: (e, _q, now, s) => presentLowHold(s.deps.catalog, e.o, now, linesOf(s)),
-  metaHead: () => ({ threshold: DEFAULT_LOW_HOLD_PERCENT }),
-  summary: (matches) => {
+  metaHead: (): OwnMetaOf<LowHoldPath> => ({ threshold: DEFAULT_LOW_HOLD_PERCENT }),
+  summary: (matches): OwnSummaryOf<LowHoldPath> => {
     const holds = matches.map((e) => e.o.holdPercent);
     return { avg_hold: mean4(holds), min_hold: holds.length === 0 ? 0 : Math.min(...holds) };
   },
-  filters: (q, state) => ({
+  filters: (q, state): FiltersOf<LowHoldPath> => ({
     ...sharedFilters(q),
     max_hold: q.max_hold,
     live: q.live ?? null,
@@ -279,8 +268,10 @@ const LOW_HOLD_LIST: OpportunityListKind<'low_hold', LowHoldListQuery> = {
   }),
 };
 
-export const evList = (s: OpportunitySource, tier: TierName, q: EvListQuery): Body => opportunityList(EV_LIST, s, tier, q);
-export const arbitrageList = (s: OpportunitySource, tier: TierName, q: ArbitrageListQuery): Body & { data: Body[] } =>
+export const evList = (s: OpportunitySource, tier: TierName, q: EvListQuery): ListReplyOf<EvPath> => opportunityList(EV_LIST, s, tier, q);
+export const arbitrageList = (s: OpportunitySource, tier: TierName, q: ArbitrageListQuery): ListReplyOf<ArbitragePath> =>
   opportunityList(ARBITRAGE_LIST, s, tier, q);
-export const middlesList = (s: OpportunitySource, tier: TierName, q: MiddlesListQuery): Body => opportunityList(MIDDLES_LIST, s, tier, q);
-export const lowHoldList = (s: OpportunitySource, tier: TierName, q: LowHoldListQuery): Body => opportunityList(LOW_HOLD_LIST, s, tier, q);
+export const middlesList = (s: OpportunitySource, tier: TierName, q: MiddlesListQuery): ListReplyOf<MiddlesPath> =>
+  opportunityList(MIDDLES_LIST, s, tier, q);
+export const lowHoldList = (s: OpportunitySource, tier: TierName, q: LowHoldListQuery): ListReplyOf<LowHoldPath> =>
+  opportunityList(LOW_HOLD_LIST, s, tier, q);

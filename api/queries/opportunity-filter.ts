@@ -3,8 +3,8 @@ import { selectBooks } from '../../schemas/index.js';
 import { csv } from '../contract/common.js';
 import { bookSelectionError } from '../contract/filters.js';
 import { parseFilters, parseMarkets } from './parse-filters.js';
-import type { SharedFilterQuery } from './parse-filters.js';
-import type { DateRange } from '../contract/opportunity-params.js';
+import type { commonOpportunityParams, DateRange } from '../contract/opportunity-params.js';
+import type { QueryOf } from '../contract/route-types.js';
 import { ApiError } from '../errors.js';
 import type { Catalog } from '../views/catalog.js';
 import { easternDateOf, eventMatches } from '../views/filters.js';
@@ -13,14 +13,8 @@ import type { BoardEntry } from '../views/opportunity-board.js';
 
 /** The filters every opportunity list shares: their parsing and the matching, and the lists' order and counts. */
 
-/** The shared filters (without `date` and `q`, which opportunities replace by `date_range`). */
-export interface CommonOpportunityQuery extends Omit<SharedFilterQuery, 'date' | 'q'> {
-  add_sportsbook?: string;
-  max_odds_age?: number;
-  date_range?: DateRange;
-  limit: number;
-  offset: number;
-}
+/** The parameters every opportunity list shares (`commonOpportunityParams`, paging included), as each list's schema types them. */
+export type CommonOpportunityQuery = Pick<QueryOf<'/api/v1/opportunities/ev'>, keyof typeof commonOpportunityParams | 'limit' | 'offset'>;
 
 export interface CommonFilter {
   books: Set<string>;

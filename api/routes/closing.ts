@@ -6,7 +6,7 @@ import type { AppDeps } from '../deps.js';
 import { tierOf } from '../plugins/auth.js';
 import { CLV_GROUPS } from '../history/queries.js';
 import { closingLines, clvHistory, evHistoryList, historicalClosingLines } from '../queries/index.js';
-import type { ClosingLinesQuery, ClvQuery, EvHistoryListQuery, HistoricalClosingQuery } from '../queries/index.js';
+import type { RouteTypes } from '../contract/route-types.js';
 
 const meta = (extra: Record<string, unknown>): object => ({
   type: 'object',
@@ -20,7 +20,7 @@ const idPattern = '^[A-Za-z0-9][A-Za-z0-9_.:-]*$';
  * +EV opportunities (Sharp+), all read from ClickHouse: a store that cannot answer gives 503.
  */
 export const closingRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { deps }) => {
-  app.get<{ Querystring: ClosingLinesQuery }>(
+  app.get<RouteTypes<'/api/v1/odds/closing'>>(
     '/odds/closing',
     {
       schema: {
@@ -57,7 +57,7 @@ export const closingRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, 
     },
   );
 
-  app.get<{ Querystring: HistoricalClosingQuery }>(
+  app.get<RouteTypes<'/api/v1/historical/odds/closing'>>(
     '/historical/odds/closing',
     {
       schema: {
@@ -97,7 +97,7 @@ export const closingRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, 
     async (request) => historicalClosingLines(deps, tierOf(request), request.query),
   );
 
-  app.get<{ Querystring: ClvQuery }>(
+  app.get<RouteTypes<'/api/v1/historical/clv'>>(
     '/historical/clv',
     {
       schema: {
@@ -140,7 +140,7 @@ export const closingRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, 
     async (request) => clvHistory(deps, tierOf(request), request.query),
   );
 
-  app.get<{ Querystring: EvHistoryListQuery }>(
+  app.get<RouteTypes<'/api/v1/opportunities/ev/history'>>(
     '/opportunities/ev/history',
     {
       schema: {

@@ -20,7 +20,8 @@ import {
 import type { AppDeps } from '../deps.js';
 import { tierOf } from '../plugins/auth.js';
 import { futuresEvList, futuresMarkets, futuresPrices } from '../queries/index.js';
-import type { FuturesEvListQuery, FuturesMarketsQuery, FuturesPricesQuery, FuturesSource } from '../queries/index.js';
+import type { FuturesSource } from '../queries/index.js';
+import type { ReplyOf, RouteTypes } from '../contract/route-types.js';
 import { FuturesBoard } from '../views/futures-board.js';
 
 const idPattern = '^[A-Za-z0-9][A-Za-z0-9_.,-]*$';
@@ -41,7 +42,7 @@ export const futuresRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, 
   const src: FuturesSource = { futures: board, catalog: deps.catalog };
   const updatedAt = (): string | null => (board.lastUpdate === null ? null : new Date(board.lastUpdate).toISOString());
 
-  app.get<{ Querystring: FuturesMarketsQuery & { limit: number; offset: number } }>(
+  app.get<RouteTypes<'/api/v1/futures'>>(
     '/futures',
     {
       config: { keyless: true },
@@ -75,7 +76,7 @@ export const futuresRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, 
         },
       },
     },
-    async (request) => {
+    async (request): Promise<ReplyOf<'/api/v1/futures'>> => {
       const q = request.query;
       const markets = futuresMarkets(src, null, q);
       const page = markets.slice(q.offset, q.offset + q.limit);
@@ -87,7 +88,7 @@ export const futuresRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, 
     },
   );
 
-  app.get<{ Querystring: FuturesPricesQuery & { limit: number; offset: number } }>(
+  app.get<RouteTypes<'/api/v1/futures/odds'>>(
     '/futures/odds',
     {
       schema: {
@@ -125,7 +126,7 @@ export const futuresRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, 
         },
       },
     },
-    async (request) => {
+    async (request): Promise<ReplyOf<'/api/v1/futures/odds'>> => {
       const q = request.query;
       const { rows, missing, delaySeconds, withFair } = futuresPrices(src, tierOf(request), q);
       const page = rows.slice(q.offset, q.offset + q.limit);
@@ -138,7 +139,7 @@ export const futuresRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, 
     },
   );
 
-  app.get<{ Querystring: FuturesEvListQuery & { limit: number; offset: number } }>(
+  app.get<RouteTypes<'/api/v1/futures/ev'>>(
     '/futures/ev',
     {
       schema: {
@@ -159,7 +160,7 @@ export const futuresRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, 
         response: { 200: paginatedEnvelope(futureEvSchema, countMetaSchema), ...authErrorResponses },
       },
     },
-    async (request) => {
+    async (request): Promise<ReplyOf<'/api/v1/futures/ev'>> => {
       const q = request.query;
       const found = futuresEvList(src, tierOf(request), q);
       const page = found.slice(q.offset, q.offset + q.limit);

@@ -20,14 +20,8 @@ import {
   middlesList,
   middlesSummary,
 } from '../queries/index.js';
-import type {
-  ArbitrageListQuery,
-  EvListQuery,
-  LowHoldListQuery,
-  MiddlesListQuery,
-  MiddlesSummaryQuery,
-  OpportunitySource,
-} from '../queries/index.js';
+import type { OpportunitySource } from '../queries/index.js';
+import type { RouteTypes, RouteTypesWithText } from '../contract/route-types.js';
 
 /**
  * format=csv as JSON `{"data": "<csv>"}`: for clients that parse every answer as JSON (the
@@ -126,8 +120,6 @@ const withTags = (summary: string, description: string): { tags: string[]; summa
   description,
 });
 
-type ArbQuery = ArbitrageListQuery & { format: 'json' | 'csv' };
-
 /**
  * The opportunity endpoints, served from the in-memory board the `opportunities` changelog keeps.
  * Each caller sees only opportunities whose every leg is at a sportsbook of its tier (or of its
@@ -140,7 +132,7 @@ export const opportunitiesRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async 
   const board = deps.opportunities ?? new OpportunityBoard();
   const source: OpportunitySource = { deps, opportunities: board };
 
-  app.get<{ Querystring: EvListQuery }>(
+  app.get<RouteTypes<'/api/v1/opportunities/ev'>>(
     '/opportunities/ev',
     {
       schema: {
@@ -184,7 +176,7 @@ export const opportunitiesRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async 
     async (request) => evList(source, tierOf(request), request.query),
   );
 
-  app.get<{ Querystring: ArbQuery }>(
+  app.get<RouteTypesWithText<'/api/v1/opportunities/arbitrage'>>(
     '/opportunities/arbitrage',
     {
       schema: {
@@ -241,19 +233,21 @@ export const opportunitiesRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async 
     async (request, reply) => {
       const answer = arbitrageList(source, tierOf(request), request.query);
       if (request.query.format === 'csv') {
-        const text = arbitrageCsv(answer.data as never);
+        const text = arbitrageCsv(answer.data);
         if (wantsJson(request)) return { success: true, data: text };
         const day = new Date(clock.now()).toISOString().slice(0, 10);
+        // The status (last: type and header forget it) picks the reply type out of the route's per-status map.
         return reply
           .type('text/csv; charset=utf-8')
           .header('content-disposition', `attachment; filename="arbitrage_${day}.csv"`)
+          .code(200)
           .send(text);
       }
       return answer;
     },
   );
 
-  app.get<{ Querystring: MiddlesSummaryQuery }>(
+  app.get<RouteTypes<'/api/v1/opportunities/middles/summary'>>(
     '/opportunities/middles/summary',
     {
       schema: {
@@ -268,7 +262,7 @@ export const opportunitiesRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async 
     async (request) => middlesSummary(source, tierOf(request), request.query),
   );
 
-  app.get<{ Params: { id: string }; Querystring: { bankroll: number } }>(
+  app.get<RouteTypes<'/api/v1/opportunities/middles/{id}'>>(
     '/opportunities/middles/:id',
     {
       schema: {
@@ -288,7 +282,7 @@ export const opportunitiesRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async 
     async (request) => middleById(source, tierOf(request), request.params.id, request.query.bankroll),
   );
 
-  app.get<{ Querystring: MiddlesListQuery }>(
+  app.get<RouteTypes<'/api/v1/opportunities/middles'>>(
     '/opportunities/middles',
     {
       schema: {
@@ -333,7 +327,8 @@ export const opportunitiesRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async 
   );
 
   for (const path of ['/opportunities/low_hold', '/opportunities/low-hold'])
-    app.get<{ Querystring: LowHoldListQuery }>(
+    // Both paths are declared with one schema: the alias's types are the canonical path's.
+    app.get<RouteTypes<'/api/v1/opportunities/low_hold'>>(
       path,
       {
         schema: {
