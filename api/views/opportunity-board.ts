@@ -34,7 +34,12 @@ export class OpportunityBoard {
 
   apply(key: string, value: Opportunity | null): void {
     if (value !== null) this.lastUpdate = Math.max(this.lastUpdate ?? 0, value.expiredAt ?? value.lastSeenAt);
-    if (value === null || value.expiredAt !== null) {
+    // A middle or a low-hold market is presented by its first two legs (side1/side2, which its
+    // row schema requires); the processor always builds two or more, so a version with fewer is
+    // a malformed topic record: not served, as if expired, rather than failing every answer and
+    // stream flush that would present it.
+    const unpresentable = value !== null && (value.kind === 'middle' || value.kind === 'low_hold') && value.legs.length < 2;
+    if (value === null || value.expiredAt !== null || unpresentable) {
       this.remove(key);
       return;
     }
