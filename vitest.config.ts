@@ -1,9 +1,9 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
- * Files that replay whole real recordings or start several Kafka processes: minutes each, so
- * they run in their own target (`make test-long`, which CI runs after `make test`) to keep the
- * everyday suite under its 15-minute budget.
+ * Files that replay whole real recordings, start several Kafka processes or talk to a Kafka
+ * broker at length: a minute or more each, so they run in their own target (`make test-long`,
+ * which CI runs after `make test`) to keep the everyday suite under its 15-minute budget.
  */
 const long = [
   'test/replay.e2e.test.ts',
@@ -12,6 +12,8 @@ const long = [
   'test/pipeline-rebalance.e2e.test.ts',
   'test/kafka-broker-gone.e2e.test.ts',
   'pipeline/bus/kafka-rejoin.test.ts',
+  // The Kafka adapter against librdkafka's mock cluster: about 70 s of broker round trips.
+  'pipeline/bus/kafka-bus.test.ts',
 ];
 
 export default defineConfig({

@@ -49,28 +49,7 @@ export function oddsList(
   const { catalog, views } = deps;
   const { limit } = query;
   const board = views.boardFor(tier);
-  const filters = parseOddsFilters(
-    {
-      sport: query.sport,
-      league: query.league,
-      sportsbook: query.sportsbook,
-      add_sportsbook: query.add_sportsbook,
-      market: query.market,
-      event: query.event,
-      live: query.live,
-      team: query.team,
-      date: query.date,
-      q: query.q,
-      min_odds: query.min_odds,
-      max_odds: query.max_odds,
-    },
-    catalog,
-    tier,
-  );
-  const fields = parseFields(query.fields);
-  const state = requestedState(query.state);
-  const sort: SortSpec | null = parseSort(query.sort);
-  const fingerprint = queryFingerprint({
+  const filterQuery = {
     sport: query.sport,
     league: query.league,
     sportsbook: query.sportsbook,
@@ -83,9 +62,13 @@ export function oddsList(
     q: query.q,
     min_odds: query.min_odds,
     max_odds: query.max_odds,
-    sort: query.sort,
-    tier,
-  });
+  };
+  const filters = parseOddsFilters(filterQuery, catalog, tier);
+  const fields = parseFields(query.fields);
+  const state = requestedState(query.state);
+  const sort: SortSpec | null = parseSort(query.sort);
+  // A cursor belongs to the filters and sort it was issued for (queryFingerprint sorts the keys).
+  const fingerprint = queryFingerprint({ ...filterQuery, sort: query.sort, tier });
   let cursor: Cursor | null = null;
   if (query.cursor !== undefined) {
     cursor = decodeCursor(query.cursor);
