@@ -18,7 +18,9 @@ type Parameters<P extends ApiPath, M extends Method> = Operation<P, M> extends {
 type Json<T> = T extends { content: { 'application/json': infer B } } ? B : T extends { content: infer C } ? C[keyof C] : never;
 /** The envelope plugin writes `updated_at` (the emit time) on the way out: handlers never do. */
 type Emitted<T> = T extends { updated_at: string } ? Omit<T, 'updated_at'> : T;
-type Success<R> = { [S in keyof R as S extends 200 | 201 | 202 | 204 ? S : never]: Emitted<Json<R[S]>> };
+/** The 2xx bodies as the schema writes them (what goes on the wire). */
+type SuccessBodies<R> = { [S in keyof R as S extends 200 | 201 | 202 | 204 ? S : never]: Json<R[S]> };
+type Success<R> = { [S in keyof SuccessBodies<R>]: Emitted<SuccessBodies<R>[S]> };
 
 export interface RouteTypes<P extends ApiPath, M extends Method = 'get'> {
   Querystring: Parameters<P, M> extends { query?: infer Q } ? ([Q] extends [never] ? unknown : NonNullable<Q>) : unknown;
@@ -68,9 +70,7 @@ export type RouteTypesWithData<P extends ApiPath, D, M extends Method = 'get'> =
  * any key is known), whose handlers write `updated_at` themselves.
  */
 export type UnenvelopedRouteTypes<P extends ApiPath, M extends Method = 'get'> = Omit<RouteTypes<P, M>, 'Reply'> & {
-  Reply: Operation<P, M> extends { responses: infer R }
-    ? { [S in keyof R as S extends 200 | 201 | 202 | 204 ? S : never]: Json<R[S]> }
-    : unknown;
+  Reply: Operation<P, M> extends { responses: infer R } ? SuccessBodies<R> : unknown;
 };
 
 // Routes whose 200 is JSON or CSV text (format=csv).
