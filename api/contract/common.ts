@@ -1,4 +1,5 @@
 import { ERROR_CODES } from '../errors.js';
+import type { ReplyOf } from './route-types.js';
 
 /** JSON Schemas shared by the routes (fast serialization and the OpenAPI document). */
 
@@ -139,14 +140,10 @@ export function pagingParams(defaultLimit: number, maxLimit: number, maxOffset =
   };
 }
 
-export interface Pagination {
-  limit: number;
-  offset: number;
-  has_more: boolean;
-  next_offset: number | null;
-}
+/** `paginationSchema` as the generated types read it (every paginated route shares the fragment; /events stands for them). */
+type Pagination = ReplyOf<'/api/v1/events'>['pagination'];
 
-export function pagination(limit: number, offset: number, total: number): Pagination & { count: number; total: number } {
+export function pagination(limit: number, offset: number, total: number): Required<Omit<Pagination, 'next_cursor'>> {
   const hasMore = offset + limit < total;
   return {
     limit,

@@ -219,8 +219,87 @@ export function presentFutureEv(o: FutureEvOpportunity, m: FuturesMarket): Futur
   };
 }
 
+const comparedPrice = {
+  type: 'object',
+  required: ['sportsbook', 'odds_american', 'odds_decimal'],
+  properties: { sportsbook: { type: 'string' }, odds_american: { type: 'number' }, odds_decimal: { type: 'number' } },
+} as const;
+
 /** `compare_futures_lines` (MCP): a market across books with the best price and fair line per outcome. */
-export function presentFuturesComparison(c: FuturesComparison): Record<string, unknown> {
+export const futuresComparisonSchema = {
+  type: 'object',
+  required: ['market', 'reference_books', 'holds', 'outcomes'],
+  properties: {
+    market: futureMarketSchema,
+    reference_books: { type: 'array', items: { type: 'string' } },
+    holds: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['sportsbook', 'hold_percent'],
+        properties: { sportsbook: { type: 'string' }, hold_percent: { type: 'number' } },
+      },
+    },
+    outcomes: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['selection', 'selection_id', 'line', 'fair_probability', 'fair_probability_by_method', 'best', 'prices'],
+        properties: {
+          selection: { type: 'string' },
+          selection_id: { type: 'string' },
+          line: nullableNumber,
+          fair_probability: {
+            ...nullableNumber,
+            description: "The references' power de-vig probability; null when no reference prices it.",
+          },
+          fair_probability_by_method: {
+            type: ['object', 'null'],
+            description: 'The fair probability by each de-vig method (worst_case is a bound, not a method here).',
+            additionalProperties: { type: 'number' },
+          },
+          best: { anyOf: [comparedPrice, { type: 'null' }] },
+          prices: {
+            type: 'array',
+            items: {
+              ...comparedPrice,
+              required: [...comparedPrice.required, 'ev_percent'],
+              properties: { ...comparedPrice.properties, ev_percent: nullableNumber },
+            },
+          },
+        },
+      },
+    },
+  },
+} as const;
+
+interface ComparedPrice {
+  sportsbook: string;
+  odds_american: number;
+  odds_decimal: number;
+}
+
+/**
+ * The answer `futuresComparisonSchema` describes. MCP tools have no generated types; the MCP
+ * client in the e2e suite validates each answer against the tool's output schema. (A type alias,
+ * not an interface, so it is a `ToolOutcome`'s structured record.)
+ */
+export type FuturesComparisonOut = {
+  market: ReturnType<typeof presentFutureMarket>;
+  reference_books: string[];
+  holds: { sportsbook: string; hold_percent: number }[];
+  outcomes: {
+    selection: string;
+    selection_id: string;
+    line: number | null;
+    fair_probability: number | null;
+    fair_probability_by_method: FuturesComparison['outcomes'][number]['fair'];
+    best: ComparedPrice | null;
+    prices: (ComparedPrice & { ev_percent: number | null })[];
+  }[];
+};
+
+export function presentFuturesComparison(c: FuturesComparison): FuturesComparisonOut {
   return {
     market: presentFutureMarket(c.market),
     reference_books: c.references,

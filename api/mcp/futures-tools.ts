@@ -4,6 +4,7 @@ import {
   futureOddsSchema,
   presentFutureMarket,
   presentFutureOdds,
+  futuresComparisonSchema,
   presentFuturesComparison,
 } from '../contract/futures.js';
 import { pagination, paginationSchema } from '../contract/common.js';
@@ -97,19 +98,7 @@ export function futuresTools(catalog: Catalog, view: FuturesView = new FuturesBo
           sportsbook: marketArgs.sportsbook,
         },
       },
-      outputSchema: {
-        type: 'object',
-        required: ['market', 'reference_books', 'holds', 'outcomes'],
-        properties: {
-          market: futureMarketSchema as unknown as JsonSchema,
-          reference_books: { type: 'array', items: { type: 'string' } },
-          holds: {
-            type: 'array',
-            items: { type: 'object', properties: { sportsbook: { type: 'string' }, hold_percent: { type: 'number' } } },
-          },
-          outcomes: { type: 'array', items: { type: 'object', additionalProperties: true } },
-        },
-      } as JsonSchema,
+      outputSchema: futuresComparisonSchema as unknown as JsonSchema,
       run: async (args, context): Promise<ToolOutcome> =>
         refusalsAsToolErrors(() => {
           const tier = context.record.tier;

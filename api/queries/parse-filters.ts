@@ -1,6 +1,7 @@
 import { MARKET_IDS, selectBooks, selectionFamily } from '../../schemas/index.js';
 import type { OddsRow, TierName } from '../../schemas/index.js';
 import { csv } from '../contract/common.js';
+import type { QueryOf } from '../contract/route-types.js';
 import { MARKET_CATEGORIES, bookSelectionError } from '../contract/filters.js';
 import type { MarketFacts } from '../contract/filters.js';
 import { ApiError } from '../errors.js';
@@ -50,19 +51,11 @@ export function parseMarkets(
   return exact ? { markets } : { markets, test: (m) => tests.some((t) => t(m)) };
 }
 
-export interface SharedFilterQuery {
-  sport?: string;
-  league?: string;
-  sportsbook?: string;
-  market?: string;
-  event?: string;
-  live?: boolean;
-  team?: string;
-  date?: string;
-  q?: string;
-  min_odds?: number;
-  max_odds?: number;
-}
+/** The filters every odds-shaped endpoint shares, as /odds's schema declares them (each route reuses its fragments). */
+export type SharedFilterQuery = Pick<
+  QueryOf<'/api/v1/odds'>,
+  'sport' | 'league' | 'sportsbook' | 'market' | 'event' | 'live' | 'team' | 'date' | 'q' | 'min_odds' | 'max_odds'
+>;
 
 /** Unknown ids in a filter are a client's typo, not an empty result: 400 naming the field. */
 export function known(
@@ -114,9 +107,8 @@ export function parseFilters(
   return { event, row };
 }
 
-export interface OddsFilterQuery extends SharedFilterQuery {
-  add_sportsbook?: string;
-}
+/** The shared filters plus `add_sportsbook`, the tier's optional extra books. */
+export type OddsFilterQuery = SharedFilterQuery & Pick<QueryOf<'/api/v1/odds'>, 'add_sportsbook'>;
 
 /**
  * The shared filters of an odds endpoint, with the sportsbooks the key's tier serves: the
