@@ -87,3 +87,22 @@ export function bookSelectionError(tier: TierName, selection: Exclude<BookSelect
 export const addSportsbookParam = csvParam(
   'Sportsbook ids to serve on top of the selection (the tier default, or `sportsbook`); the union must stay within the tier.',
 );
+
+/** What an odds endpoint serves from: the place filters and the tier's book selection (/odds, /odds/best, /odds/delta). */
+export const oddsScopeParams = {
+  sport: sharedFilterParams.sport,
+  league: sharedFilterParams.league,
+  sportsbook: sharedFilterParams.sportsbook,
+  add_sportsbook: addSportsbookParam,
+  market: sharedFilterParams.market,
+  event: sharedFilterParams.event,
+  event_id: sharedFilterParams.event_id,
+  live: sharedFilterParams.live,
+} as const;
+
+/** Finding events by team, day or free text (/odds, /odds/best, /events). */
+export const eventSearchParams = {
+  team: sharedFilterParams.team,
+  date: sharedFilterParams.date,
+  q: sharedFilterParams.q,
+} as const;

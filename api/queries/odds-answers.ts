@@ -224,19 +224,7 @@ export function oddsDeltaPage(
   const state = requestedState(query.state);
   const serialize = state === undefined ? serializeRow : undefined;
   const board = views.boardFor(tier);
-  const filters = parseOddsFilters(
-    {
-      sport: query.sport,
-      league: query.league,
-      sportsbook: query.sportsbook,
-      add_sportsbook: query.add_sportsbook,
-      market: query.market,
-      event: query.event,
-      live: query.live,
-    },
-    catalog,
-    tier,
-  );
+  const filters = parseOddsFilters(query, catalog, tier);
   const { limit, offset } = query;
   const delta = oddsDelta(board, catalog, filters, since, offset, limit);
   if (!delta.ok) {

@@ -8,14 +8,14 @@ import {
   pagingParams,
 } from '../contract/common.js';
 import { eventSchema } from '../contract/events.js';
-import { addSportsbookParam, sharedFilterParams } from '../contract/filters.js';
+import { addSportsbookParam, eventSearchParams, sharedFilterParams } from '../contract/filters.js';
 import { oddsRowSchema } from '../contract/odds.js';
 import type { ServingDeps } from '../deps.js';
 import { tierOf } from '../plugins/auth.js';
 import { eventDetail, eventMarkets, eventOdds, eventsList } from '../queries/index.js';
 import type { RouteTypes } from '../contract/route-types.js';
 
-const { sport, league, sportsbook, live, team, date, q, market } = sharedFilterParams;
+const { sport, league, sportsbook, live, market } = sharedFilterParams;
 const eventParams = { type: 'object', required: ['eventId'], properties: { eventId: { type: 'string', maxLength: 200 } } } as const;
 
 export const eventsRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (app, { deps }) => {
@@ -34,9 +34,7 @@ export const eventsRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (ap
             league,
             sportsbook,
             live,
-            team,
-            date,
-            q,
+            ...eventSearchParams,
             has_score: {
               type: 'boolean',
               description: 'true: only events with a live score (a game-state source reports on them); false: only events without one.',

@@ -1,7 +1,7 @@
 import { deepLinkStateParam } from '../deeplinks/index.js';
 import type { FastifyPluginAsync } from 'fastify';
 import { authErrorResponses, errorResponse, paginationSchema, pagingParams } from '../contract/common.js';
-import { addSportsbookParam, sharedFilterParams } from '../contract/filters.js';
+import { oddsScopeParams } from '../contract/filters.js';
 import { oddsRowSchema, removedRowSchema } from '../contract/odds.js';
 import { fragmentsFor, rawRowsSerializerCompiler } from '../contract/odds-fragments.js';
 import type { RawRows } from '../contract/odds-fragments.js';
@@ -10,8 +10,6 @@ import type { ServingDeps } from '../deps.js';
 import { tierOf } from '../plugins/auth.js';
 import { oddsDeltaPage } from '../queries/index.js';
 import type { RowSerializer } from '../queries/index.js';
-
-const { sport, league, sportsbook, market, event, event_id: eventId, live } = sharedFilterParams;
 
 const deltaResponse = {
   type: 'object',
@@ -78,14 +76,7 @@ export const oddsDeltaRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async 
               format: 'date-time',
               description: 'RFC 3339 time; best the `next_since` of the previous answer (or of /odds), passed back verbatim.',
             },
-            sport,
-            league,
-            sportsbook,
-            add_sportsbook: addSportsbookParam,
-            market,
-            event,
-            event_id: eventId,
-            live,
+            ...oddsScopeParams,
             state: deepLinkStateParam,
             ...pagingParams(1000, 5000),
           },

@@ -2,7 +2,7 @@ import { deepLinkStateParam } from '../deeplinks/index.js';
 import type { FastifyPluginAsync } from 'fastify';
 import { authErrorResponses, csvParam, dataEnvelope, notFoundResponse, paginatedEnvelope, pagingParams } from '../contract/common.js';
 import { eventSchema } from '../contract/events.js';
-import { addSportsbookParam, sharedFilterParams } from '../contract/filters.js';
+import { eventSearchParams, oddsScopeParams, sharedFilterParams } from '../contract/filters.js';
 import { CORE_ODDS_FIELDS, ODDS_FIELDS, bestOddsRowSchema, oddsListItemSchema, oddsRowSchema } from '../contract/odds.js';
 import { fragmentsFor, rawRowsSerializerCompiler } from '../contract/odds-fragments.js';
 import type { RawRows } from '../contract/odds-fragments.js';
@@ -13,20 +13,7 @@ import { bestOddsList, oddsComparison, oddsList } from '../queries/index.js';
 import type { RowSerializer } from '../queries/index.js';
 import { tierOf } from '../plugins/auth.js';
 
-const {
-  sport,
-  league,
-  sportsbook,
-  market,
-  event,
-  event_id: eventId,
-  live,
-  team,
-  date,
-  q,
-  min_odds: minOdds,
-  max_odds: maxOdds,
-} = sharedFilterParams;
+const { min_odds: minOdds, max_odds: maxOdds } = sharedFilterParams;
 
 const listMeta = {
   type: 'object',
@@ -63,17 +50,8 @@ export const oddsRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (app,
         querystring: {
           type: 'object',
           properties: {
-            sport,
-            league,
-            sportsbook,
-            add_sportsbook: addSportsbookParam,
-            market,
-            event,
-            event_id: eventId,
-            live,
-            team,
-            date,
-            q,
+            ...oddsScopeParams,
+            ...eventSearchParams,
             min_odds: minOdds,
             max_odds: maxOdds,
             sort: { type: 'string', enum: [...SORT_VALUES], description: 'Sort key; a leading - sorts descending. Ties keep board order.' },
@@ -110,17 +88,8 @@ export const oddsRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (app,
         querystring: {
           type: 'object',
           properties: {
-            sport,
-            league,
-            sportsbook,
-            add_sportsbook: addSportsbookParam,
-            market,
-            event,
-            event_id: eventId,
-            live,
-            team,
-            date,
-            q,
+            ...oddsScopeParams,
+            ...eventSearchParams,
             ...pagingParams(100, 1000),
           },
         },
@@ -147,8 +116,8 @@ export const oddsRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (app,
             event: { type: 'string', minLength: 1, maxLength: 200, description: 'Event id.' },
             event_id: { type: 'string', maxLength: 200, description: 'Alias of event (what the reference SDK sends).' },
             market: csvParam('Market ids, comma-separated.'),
-            sportsbook,
-            add_sportsbook: addSportsbookParam,
+            sportsbook: oddsScopeParams.sportsbook,
+            add_sportsbook: oddsScopeParams.add_sportsbook,
           },
         },
         response: {
