@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { connect } from 'node:tls';
 import type { ConnectionOptions, TLSSocket } from 'node:tls';
 import type { DeadLetter, RawTick } from '../../../schemas/index.js';
@@ -9,7 +10,7 @@ import type { CatalogueSource } from './catalogue-source.js';
 import { streamDeadLetter } from './dead-letters.js';
 import { StreamDecoder } from './decoder.js';
 import { authenticationRequest, failureAction, frame, heartbeatRequest, marketSubscriptionRequest } from './protocol.js';
-import type { MarketDataFilter, MarketFilter, StatusMessage } from './protocol.js';
+import type { MarketDataFilter, MarketFilter, StatusMessage, StreamClocks } from './protocol.js';
 import { ExchangeTickMapper, countSkip, ticksOfChange } from './ticks.js';
 
 export interface BetfairStreamStats {
@@ -127,6 +128,11 @@ export class BetfairStreamFeed implements Feed, DeadLetterSource {
     return this.decoder.markets;
   }
 
+  /** Where a resubscription would resume now. */
+  get resumeClocks(): StreamClocks {
+    return this.decoder.resumeClocks;
+  }
+
   onDeadLetter(emit: (letters: DeadLetter[]) => Promise<void>): void {
     this.emitDeadLetters = emit;
   }
@@ -188,7 +194,8 @@ export class BetfairStreamFeed implements Feed, DeadLetterSource {
   private async session(emit: (ticks: RawTick[]) => Promise<void>, subscribed: () => void): Promise<SessionEnd> {
     const o = this.options;
     const heartbeatMs = o.heartbeatMs ?? 5_000;
-    const socket = connect({ host: o.host, port: o.port, servername: o.host, ...o.tls });
+    // SNI carries host names only; an address is checked against the certificate's IP entries.
+    const socket = connect({ host: o.host, port: o.port, ...(isIP(o.host) === 0 ? { servername: o.host } : {}), ...o.tls });
     this.socket = socket;
     socket.setEncoding('utf8');
     this.current.connections += 1;
