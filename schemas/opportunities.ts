@@ -18,6 +18,15 @@ export type OpportunityKind = (typeof OPPORTUNITY_KINDS)[number];
 export const DEVIG_METHODS = ['power', 'multiplicative', 'additive', 'shin', 'odds_ratio', 'logit'] as const;
 export type DevigMethod = (typeof DEVIG_METHODS)[number];
 
+/**
+ * Every de-vig method the odds math implements: the stored ones above, then the ones only a
+ * fair-line recipe (`/fair`, `/opportunities/ev` re-priced) asks for. Those stay out of
+ * DEVIG_METHODS so the records on the bus and the per-method values every opportunity carries
+ * keep their shape.
+ */
+export const RECIPE_DEVIG_METHODS = [...DEVIG_METHODS, 'efficient_shin', 'goto'] as const;
+export type RecipeDevigMethod = (typeof RECIPE_DEVIG_METHODS)[number];
+
 /** What a caller may pick, and what every +EV opportunity carries values for: each method, or the per-outcome minimum over all of them. */
 export const DEVIG_CHOICES = [...DEVIG_METHODS, 'worst_case'] as const;
 export type DevigMethodName = (typeof DEVIG_CHOICES)[number];

@@ -1,4 +1,4 @@
-import type { FeedRecord, RawGameState } from '../../schemas/index.js';
+import type { DeadLetter, FeedRecord, RawGameState } from '../../schemas/index.js';
 
 /**
  * A source of raw records: prices (`RawTick`) and, from feeds that have them, betting splits
@@ -25,4 +25,18 @@ export interface GameStateSource {
 export function gameStateSource(feed: Feed): GameStateSource | null {
   const candidate = feed as Partial<GameStateSource>;
   return typeof candidate.onGameState === 'function' ? (feed as Feed & GameStateSource) : null;
+}
+
+/**
+ * A feed whose source sends messages it may not be able to read (a stream protocol, a
+ * recording of one): each such message goes to the dead-letter topic with the reason, and the
+ * feed goes on. Registered before `start`.
+ */
+export interface DeadLetterSource {
+  onDeadLetter(emit: (letters: DeadLetter[]) => Promise<void>): void;
+}
+
+export function deadLetterSource(feed: Feed): DeadLetterSource | null {
+  const candidate = feed as Partial<DeadLetterSource>;
+  return typeof candidate.onDeadLetter === 'function' ? (feed as Feed & DeadLetterSource) : null;
 }

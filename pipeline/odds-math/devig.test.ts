@@ -3,8 +3,11 @@ import fc from 'fast-check';
 import { americanToDecimal } from './conversions.js';
 import {
   DEVIG_METHODS,
+  RECIPE_DEVIG_METHODS,
   deVig,
   deVigAdditive,
+  deVigEfficientShin,
+  deVigGoto,
   deVigImplied,
   deVigMultiplicative,
   deVigPower,
@@ -385,5 +388,73 @@ describe('worst-case screen', () => {
     const worst = deVigWorstCase([1.05, 1.05, 1.05]);
     expect(worst).toHaveLength(3);
     for (const p of worst) expect(p).toBeGreaterThan(0);
+  });
+});
+
+describe('goto conversion (goto_conversion README, github.com/gotoConversion/goto_conversion)', () => {
+  it('turns [1.2, 3.4, 5.6] into the README values', () => {
+    expectAllClose(deVigGoto([1.2, 3.4, 5.6]), [0.7753528189788175, 0.17479473292721065, 0.04985244809397199], 14);
+  });
+
+  it('gives the same from the README American prices -500 / +240 / +460', () => {
+    expectAllClose(deVigGoto([-500, 240, 460].map(americanToDecimal)), [0.7753528189788175, 0.17479473292721065, 0.04985244809397199], 14);
+  });
+
+  it('refuses a margin so large that a longshot would fall to zero or below', () => {
+    expect(() => deVigGoto([1.1, 1.5, 40])).toThrow(RangeError);
+  });
+});
+
+describe('efficient (per-outcome) Shin of Kizildemir, Akin & Alkan 2024', () => {
+  // The goto_conversion README's test cases for efficient_shin_conversion, which it states match
+  // the first three rows of table 1 of the paper.
+  it.each([
+    [
+      [1.22, 4.57, 6.54],
+      [0.8005889182988829, 0.13614976602243348, 0.0632613156786835],
+    ],
+    [
+      [1.22, 4.63, 6.38],
+      [0.8004787158953608, 0.1325348922189233, 0.0669863918857159],
+    ],
+    [
+      [1.17, 4.97, 7.57],
+      [0.8396249156189404, 0.11832615760257503, 0.04204892677848464],
+    ],
+  ])('%j gives the published %j', (odds, expected) => {
+    expectAllClose(deVigEfficientShin(odds), expected, 14);
+  });
+
+  it("equals Shin's method on two outcomes, where the per-outcome z is Shin's own closed form", () => {
+    expectAllClose(deVigEfficientShin([1.5, 2.74]), deVigShin([1.5, 2.74]), 10);
+  });
+
+  it('is reachable by name as a recipe method, but is not one the pipeline stores', () => {
+    expect(deVig('efficient_shin', [1.22, 4.57, 6.54])).toEqual(deVigEfficientShin([1.22, 4.57, 6.54]));
+    expect(RECIPE_DEVIG_METHODS).toEqual([...DEVIG_METHODS, 'efficient_shin', 'goto']);
+  });
+
+  it('splits a field of equal prices equally, even where the rest is priced above 1 plus its own', () => {
+    // Twenty runners at 10.0: each faces a rest of 1.9; z_i = 1.24 / 4.48 for all of them.
+    for (const p of deVigEfficientShin(new Array<number>(20).fill(10))) expect(p).toBeCloseTo(0.05, 12);
+  });
+});
+
+describe("Buchdahl's margin weights proportional to the odds", () => {
+  // Hand-checkable, not a published example (Buchdahl's own worked numbers could not be checked
+  // offline): fair odds n*O / (n - M*O) on [1.5, 4.0, 7.0], M = 1/1.5 + 1/4 + 1/7 - 1 = 5/84;
+  // for the favourite 4.5 / (3 - 7.5/84) = 1.5460123. The `implied` README's WPO values above
+  // are the published check of the same formula.
+  it('is the additive method written as fair odds', () => {
+    const odds = [1.5, 4.0, 7.0];
+    const n = odds.length;
+    const margin = sumOf(odds.map((o) => 1 / o)) - 1;
+    const fairOdds = odds.map((o) => (n * o) / (n - margin * o));
+    expect(fairOdds[0]).toBeCloseTo(1.5460123, 7);
+    expectAllClose(
+      deVigAdditive(odds).map((p) => 1 / p),
+      fairOdds,
+      12,
+    );
   });
 });

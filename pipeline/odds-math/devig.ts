@@ -38,23 +38,41 @@
  * - logit: the same model read on the log-odds scale, logit(p_i) = logit(r_i) - s, one shift s
  *   for every outcome (s = ln c). It is solved independently, in logit space, so the two serve
  *   as a check on each other; they agree to solver precision.
+ * - Buchdahl's "margin weights proportional to the odds" (fair odds n*O_i / (n - M*O_i), M the
+ *   overround; "Wisdom of the Crowd", 2015) is the additive method written in odds: its inverse
+ *   is r_i - M/n. It is not listed twice; `additive` is it (with the cap above).
+ *
+ * Recipe-only methods (RECIPE_DEVIG_METHODS; the pipeline does not store them per opportunity):
+ * - efficient_shin: the per-outcome Shin of Kizildemir, Akin & Alkan ("A Family of Solutions
+ *   Related to Shin's Model for Probability Forecasts", 2024/2025), as implemented by
+ *   `efficient_shin_conversion` in the goto_conversion package: each outcome is set against the
+ *   rest of the market as one opposing outcome, and the two-outcome closed form of Shin's z,
+ *   z_i = (R - 1)(c_i^2 - R) / (R (c_i^2 - 1)) with c_i = r_i - (R - r_i), gives that outcome its
+ *   own z_i in the Shin formula above; the results are normalised to sum to 1. No solver. At
+ *   c_i = -1 exactly (the rest priced at 1 + r_i) z_i is undefined; the method throws whenever
+ *   an outcome's result is not a positive finite number.
+ * - goto: goto_conversion (Kaito Goto, github.com/gotoConversion/goto_conversion): every implied
+ *   probability steps back by the same number of its own standard errors, sqrt(r_i (1 - r_i) / r_i)
+ *   = sqrt(1 - r_i), the step chosen so the sum is 1. Longshots have the larger error, so they
+ *   give up more. Closed form; throws when an outcome would fall to 0 or below (or reach 1).
+ *
  * - worst_case (deVigWorstCase, not a method of its own): per outcome, the lowest fair
- *   probability any of the methods above gives. It does not sum to 1; it is the conservative
+ *   probability any of the stored methods (DEVIG_METHODS) gives. It does not sum to 1; it is the conservative
  *   screen, an edge that survives it survives every model.
  *
  * The solvers stop at a parameter tolerance of 1e-12; the tiny remaining error in the sum is
  * removed by dividing by it, so every method returns probabilities summing to 1 to machine
  * precision.
  */
-import { DEVIG_CHOICES, DEVIG_METHODS } from '../../schemas/index.js';
-import type { DevigMethod, DevigMethodName } from '../../schemas/index.js';
+import { DEVIG_CHOICES, DEVIG_METHODS, RECIPE_DEVIG_METHODS } from '../../schemas/index.js';
+import type { DevigMethod, DevigMethodName, RecipeDevigMethod } from '../../schemas/index.js';
 import { assertProbability } from './conversions.js';
 import { bisect } from './bisection.js';
 import { impliedProbabilities } from './hold.js';
 
 // The method lists are contracts (API parameters, Avro enums): schemas/ holds them once.
-export { DEVIG_CHOICES, DEVIG_METHODS };
-export type { DevigMethod };
+export { DEVIG_CHOICES, DEVIG_METHODS, RECIPE_DEVIG_METHODS };
+export type { DevigMethod, RecipeDevigMethod };
 export type DevigChoice = DevigMethodName;
 
 const sumOf = (values: readonly number[]): number => values.reduce((sum, v) => sum + v, 0);
@@ -159,30 +177,56 @@ function logitFromImplied(implied: readonly number[]): number[] {
   return normalise(logitFromShift(logits, bisect(residual, -half, half)));
 }
 
-const FROM_IMPLIED: Record<DevigMethod, (implied: readonly number[]) => number[]> = {
+function efficientShinFromImplied(implied: readonly number[]): number[] {
+  const total = sumOf(implied);
+  if (total === 1) return [...implied];
+  const fair = implied.map((r) => {
+    const c = r - (total - r);
+    const z = ((total - 1) * (c * c - total)) / (total * (c * c - 1));
+    return (Math.sqrt(z * z + (4 * (1 - z) * r * r) / total) - z) / (2 * (1 - z));
+  });
+  if (fair.some((p) => !Number.isFinite(p) || p <= 0)) {
+    throw new RangeError('efficient Shin is undefined here: an outcome is priced against a rest whose implied sum reaches 1 plus its own');
+  }
+  return normalise(fair);
+}
+
+function gotoFromImplied(implied: readonly number[]): number[] {
+  const errors = implied.map((r) => Math.sqrt((r - r * r) / r));
+  const step = (sumOf(implied) - 1) / sumOf(errors);
+  const fair = implied.map((r, i) => r - (errors[i] ?? 0) * step);
+  if (fair.some((p) => p <= 0 || p >= 1)) {
+    throw new RangeError('goto conversion would push an outcome out of (0, 1): the margin is too large for its longshots');
+  }
+  return normalise(fair);
+}
+
+const FROM_IMPLIED: Record<RecipeDevigMethod, (implied: readonly number[]) => number[]> = {
   power: powerFromImplied,
   multiplicative: multiplicativeFromImplied,
   additive: additiveFromImplied,
   shin: shinFromImplied,
   odds_ratio: oddsRatioFromImplied,
   logit: logitFromImplied,
+  efficient_shin: efficientShinFromImplied,
+  goto: gotoFromImplied,
 };
 
-function assertMethod(method: string): asserts method is DevigMethod {
-  if (!(DEVIG_METHODS as readonly string[]).includes(method)) {
-    throw new RangeError(`unknown de-vig method "${method}", expected one of ${DEVIG_METHODS.join(', ')}`);
+function assertMethod(method: string): asserts method is RecipeDevigMethod {
+  if (!(RECIPE_DEVIG_METHODS as readonly string[]).includes(method)) {
+    throw new RangeError(`unknown de-vig method "${method}", expected one of ${RECIPE_DEVIG_METHODS.join(', ')}`);
   }
 }
 
 /** Fair probabilities from implied probabilities (each in (0, 1), margin included). */
-export function deVigImplied(method: DevigMethod, implied: readonly number[]): number[] {
+export function deVigImplied(method: RecipeDevigMethod, implied: readonly number[]): number[] {
   assertMethod(method);
   assertImplied(implied);
   return FROM_IMPLIED[method](implied);
 }
 
 /** Fair probabilities from the decimal prices of every outcome of one market. */
-export function deVig(method: DevigMethod, decimalOdds: readonly number[]): number[] {
+export function deVig(method: RecipeDevigMethod, decimalOdds: readonly number[]): number[] {
   assertMethod(method);
   return FROM_IMPLIED[method](impliedProbabilities(decimalOdds));
 }
@@ -209,6 +253,14 @@ export function deVigOddsRatio(decimalOdds: readonly number[]): number[] {
 
 export function deVigLogit(decimalOdds: readonly number[]): number[] {
   return deVig('logit', decimalOdds);
+}
+
+export function deVigEfficientShin(decimalOdds: readonly number[]): number[] {
+  return deVig('efficient_shin', decimalOdds);
+}
+
+export function deVigGoto(decimalOdds: readonly number[]): number[] {
+  return deVig('goto', decimalOdds);
 }
 
 /** The odds ratio c of Cheung's method (book odds = c x fair odds); above 1 with a margin. */

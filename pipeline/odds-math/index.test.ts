@@ -7,6 +7,13 @@ describe('public face of the odds math library', () => {
       [
         'DEVIG_CHOICES',
         'DEVIG_METHODS',
+        'RECIPE_DEVIG_METHODS',
+        'deVigEfficientShin',
+        'deVigGoto',
+        'decimalToFractional',
+        'fractionalToDecimal',
+        'hedge',
+        'simultaneousKelly',
         'deVigLogit',
         'deVigOddsRatio',
         'deVigWorstCase',

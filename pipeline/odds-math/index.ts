@@ -14,7 +14,10 @@ export {
 export {
   DEVIG_CHOICES,
   DEVIG_METHODS,
+  RECIPE_DEVIG_METHODS,
   deVig,
+  deVigEfficientShin,
+  deVigGoto,
   deVigLogit,
   deVigOddsRatio,
   deVigWorstCase,
@@ -28,10 +31,13 @@ export {
   powerExponent,
   shinZ,
 } from './devig.js';
-export type { DevigChoice, DevigMethod } from './devig.js';
+export type { DevigChoice, DevigMethod, RecipeDevigMethod } from './devig.js';
 export { evPercent } from './ev.js';
 export { clvPercent } from './clv.js';
-export { kellyPercent } from './kelly.js';
+export { kellyPercent, simultaneousKelly } from './kelly.js';
+export { decimalToFractional, fractionalToDecimal } from './fractional.js';
+export { hedge } from './hedge.js';
+export type { HedgePosition, HedgeResult } from './hedge.js';
 export { hold, impliedProbabilities, impliedSum, overround } from './hold.js';
 export { marketWidth } from './width.js';
 export { normalCdf } from './normal.js';

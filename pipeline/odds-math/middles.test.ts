@@ -278,3 +278,40 @@ describe('probability of whole-number outcomes', () => {
     expect(() => wholeNumbersProbability([3], Number.NaN, 1)).toThrow(RangeError);
   });
 });
+
+describe('middle at the stakes the caller placed', () => {
+  // Over 44.5 at 2.0 for 100 and Under 47.5 at 1.9 for 120 (220 staked), sigma 10 about 46.
+  // Below 45 only the Under wins: 228 - 220 = +8; above 47 only the Over: 200 - 220 = -20; on
+  // 45-47 both: 428 - 220 = +208. Probabilities from Python's math.erfc: 0.4403823076297575
+  // below, the same above, 0.119235384740485 inside; expected profit 8.871078333847178 %.
+  const result = totalsMiddle({ line: 44.5, decimalOdds: 2 }, { line: 47.5, decimalOdds: 1.9 }, { sigma: 10, stakes: [100, 120] });
+
+  it('keeps the stakes and reports each miss on its own', () => {
+    expect(result.stakes).toEqual([100, 120]);
+    expect(result.missProfitPercents[0]).toBeCloseTo((8 / 220) * 100, 10);
+    expect(result.missProfitPercents[1]).toBeCloseTo((-20 / 220) * 100, 10);
+    expect(result.maxProfitPercent).toBeCloseTo((208 / 220) * 100, 10);
+    expect(result.worstCaseProfitPercent).toBeCloseTo((-20 / 220) * 100, 10);
+  });
+
+  it('weighs each miss by its own probability in the expected profit', () => {
+    expect(result.evPercent).toBeCloseTo(8.871078333847178, 8);
+  });
+
+  it('gives the proportional split the same answer as before when its stakes are passed in', () => {
+    const split = totalsMiddle({ line: 44.5, decimalOdds: minus110 }, { line: 47.5, decimalOdds: minus110 }, { sigma: 10 });
+    const given = totalsMiddle(
+      { line: 44.5, decimalOdds: minus110 },
+      { line: 47.5, decimalOdds: minus110 },
+      { sigma: 10, stakes: [50, 50] },
+    );
+    expect(given.evPercent).toBeCloseTo(split.evPercent, 10);
+    expect(split.missProfitPercents).toEqual([split.missProfitPercent, split.missProfitPercent]);
+  });
+
+  it('refuses a negative stake', () => {
+    expect(() => totalsMiddle({ line: 44.5, decimalOdds: 2 }, { line: 47.5, decimalOdds: 2 }, { sigma: 10, stakes: [-1, 10] })).toThrow(
+      RangeError,
+    );
+  });
+});

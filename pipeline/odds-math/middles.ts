@@ -13,7 +13,10 @@
  * overlap the other way (Over 47.5 / Under 44.5) the scores in between lose both bets.
  *
  * Stakes are split so that either leg alone returns the same amount (stake_i proportional to
- * 1/d_i, as in arbitrage.ts); a miss then costs the same whichever side wins.
+ * 1/d_i, as in arbitrage.ts); a miss then costs the same whichever side wins. A caller who has
+ * already chosen the stakes passes them (`stakes`); the two misses then differ, and the result
+ * gives each (outcome below both lines: only the Under / team B leg wins; above both: only the
+ * Over / team A leg), with the expected profit weighing each by its own probability.
  *
  * Hit model. X is taken as normal with mean `mean` and standard deviation `sigma`; with integer
  * scores each integer x gets the mass of [x - 0.5, x + 0.5] (continuity correction). The mean
@@ -46,6 +49,8 @@ export interface MiddleModel {
   keyNumberWeights?: readonly (readonly [number, number])[];
   /** Total staked across both legs (default 100). */
   bankroll?: number;
+  /** The stakes on [first leg, second leg] as placed; the bankroll is then their sum. */
+  stakes?: readonly [number, number];
 }
 
 export interface MiddleResult {
@@ -60,8 +65,10 @@ export interface MiddleResult {
   windowOutcomes: number[];
   /** Stakes on [first leg, second leg], summing to the bankroll. */
   stakes: [number, number];
-  /** Profit when exactly one leg wins, % of the bankroll (negative: the cost of a miss). */
+  /** Profit when exactly one leg wins, % of the bankroll (negative: the cost of a miss); below both lines with given stakes. */
   missProfitPercent: number;
+  /** The miss below both lines (second leg alone wins) and above both (first leg alone); equal unless stakes were given. */
+  missProfitPercents: [number, number];
   /** Best possible profit, normally both legs winning, % of the bankroll. */
   maxProfitPercent: number;
   /** Worst possible profit, % of the bankroll. */
@@ -181,7 +188,11 @@ function evaluateMiddle(lower: number, upper: number, legA: MiddleLeg, legB: Mid
   assertFinite('line', legB.line);
   assertDecimal(legA.decimalOdds);
   assertDecimal(legB.decimalOdds);
-  const bankroll = model.bankroll ?? 100;
+  const given = model.stakes;
+  for (const stake of given ?? []) {
+    if (!Number.isFinite(stake) || stake < 0) throw new RangeError(`stakes must be finite numbers of 0 or more, got ${String(stake)}`);
+  }
+  const bankroll = given ? given[0] + given[1] : (model.bankroll ?? 100);
   if (!Number.isFinite(bankroll) || bankroll <= 0) {
     throw new RangeError(`bankroll must be a finite number greater than 0, got ${String(bankroll)}`);
   }
@@ -194,14 +205,14 @@ function evaluateMiddle(lower: number, upper: number, legA: MiddleLeg, legB: Mid
   const hitProbability = middleHitProbability(lower, upper, mean, model.sigma, integerScores, keyNumberWeights);
 
   const impliedSum = 1 / legA.decimalOdds + 1 / legB.decimalOdds;
-  const stakeA = bankroll / legA.decimalOdds / impliedSum;
-  const stakeB = bankroll / legB.decimalOdds / impliedSum;
+  const [stakeA, stakeB] = given ?? [bankroll / legA.decimalOdds / impliedSum, bankroll / legB.decimalOdds / impliedSum];
   const percentAt = (x: number): number => {
     const returnA = x > lower ? stakeA * legA.decimalOdds : x === lower ? stakeA : 0;
     const returnB = x < upper ? stakeB * legB.decimalOdds : x === upper ? stakeB : 0;
     return ((returnA + returnB - bankroll) / bankroll) * 100;
   };
   const missProfitPercent = percentAt(Math.min(lower, upper) - 1);
+  const highMissProfitPercent = percentAt(Math.max(lower, upper) + 1);
 
   // Outcomes other than a miss, each with its probability and profit. Strictly between the lines
   // the profit is the same everywhere (both win, or both lose when the lines overlap backwards).
@@ -226,6 +237,13 @@ function evaluateMiddle(lower: number, upper: number, legA: MiddleLeg, legB: Mid
     const probability = normalCdf((high - mean) / model.sigma) - normalCdf((low - mean) / model.sigma);
     cases.push({ probability, profitPercent: percentAt((low + high) / 2) });
   }
+  // Only given stakes make the two misses differ; the proportional split keeps its one miss.
+  if (given) {
+    const probability = integerScores
+      ? integerDistribution(mean, model.sigma, keyNumberWeights).range(Math.floor(high) + 1, Infinity)
+      : 1 - normalCdf((high - mean) / model.sigma);
+    cases.push({ probability, profitPercent: highMissProfitPercent });
+  }
 
   const profits = [missProfitPercent, ...cases.map((c) => c.profitPercent)];
   return {
@@ -236,6 +254,7 @@ function evaluateMiddle(lower: number, upper: number, legA: MiddleLeg, legB: Mid
     windowOutcomes,
     stakes: [stakeA, stakeB],
     missProfitPercent,
+    missProfitPercents: [missProfitPercent, given ? highMissProfitPercent : missProfitPercent],
     maxProfitPercent: Math.max(...profits),
     worstCaseProfitPercent: Math.min(...profits),
     hitProbability,

@@ -16,5 +16,5 @@ export { planInterval, nextPeriodReset, creditsPerCall, backoffDelay, parseRetry
 export type { IntervalInputs, IntervalDecision, QuotaHeaders } from './quota.js';
 export { parseRecordingLine, readLines } from './recording.js';
 export type { RecordedSnapshot } from './recording.js';
-export { consoleLogger, silentLogger, realSleep } from './runtime.js';
+export { consoleLogger, silentLogger, realSleep, errorMessage, RepeatedWarning } from './runtime.js';
 export type { FeedLogger, Sleep } from './runtime.js';

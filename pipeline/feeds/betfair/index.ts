@@ -1,0 +1,23 @@
+/**
+ * The Betfair Exchange Stream feed: a live TLS connection and a replay of recordings, both
+ * through one decoder (market cache, segments, clocks) and one mapping of markets to RawTicks.
+ */
+export { BetfairStreamFeed } from './stream-feed.js';
+export type { BetfairStreamFeedOptions, BetfairStreamStats } from './stream-feed.js';
+export { BetfairReplayFeed } from './replay-feed.js';
+export type { BetfairReplayFeedOptions, BetfairReplayStats } from './replay-feed.js';
+export { StreamDecoder } from './decoder.js';
+export type { Decoded, ChangeType } from './decoder.js';
+export { bestBack, bestLay, runnerKey } from './market-cache.js';
+export type { MarketBook, RunnerBook, MarketDefinition, RunnerDefinition, BestPrice } from './market-cache.js';
+export { readCatalogue, catalogueOf } from './catalogue.js';
+export type { Catalogue, CatalogueMarket, CatalogueRunner } from './catalogue.js';
+export { catalogueFilesBeside, loadCatalogueFiles } from './catalogue-files.js';
+export { FixedCatalogue, BettingApiCatalogue, DEFAULT_BETTING_API_URL } from './catalogue-source.js';
+export type { CatalogueSource, BettingApiCatalogueOptions } from './catalogue-source.js';
+export { ExchangeTickMapper, ticksOfChange, leagueOf, teamsOfEventName } from './ticks.js';
+export type { SkipReason, TickMapping } from './ticks.js';
+export { DEFAULT_MARKET_FIELDS, failureAction } from './protocol.js';
+export type { MarketFilter, MarketDataFilter, StreamClocks, StatusMessage, FailureAction } from './protocol.js';
+export { STREAM_SOURCE, streamDeadLetter } from './dead-letters.js';
+export { isStreamRecording } from './recording-format.js';

@@ -1,0 +1,162 @@
+import { describe, expect, it } from 'vitest';
+import { readCatalogue, catalogueOf } from './catalogue.js';
+import { StreamDecoder } from './decoder.js';
+import { ExchangeTickMapper, teamsOfEventName, ticksOfChange } from './ticks.js';
+
+const M = '1.100';
+const catalogue = catalogueOf(
+  readCatalogue([
+    {
+      marketId: M,
+      marketName: 'Match Odds',
+      marketStartTime: '2022-07-11T11:00:00.000Z',
+      description: { marketType: 'MATCH_ODDS' },
+      runners: [
+        { selectionId: 11, runnerName: 'Netherlands', handicap: 0, sortPriority: 1 },
+        { selectionId: 22, runnerName: 'Papua New Guinea', handicap: 0, sortPriority: 2 },
+      ],
+      eventType: { id: '4', name: 'Cricket' },
+      event: { id: '31', name: 'Netherlands v Papua New Guinea' },
+    },
+  ]),
+);
+
+const definition = (status: string, runner22 = 'ACTIVE', inPlay = false): Record<string, unknown> => ({
+  status,
+  inPlay,
+  eventTypeId: '4',
+  runners: [
+    { id: 11, status: 'ACTIVE' },
+    { id: 22, status: runner22 },
+  ],
+});
+
+function feed(): { send: (message: Record<string, unknown>) => string[] } {
+  const decoder = new StreamDecoder();
+  const mapper = new ExchangeTickMapper('betfair_ex_eu');
+  return {
+    send: (message) => {
+      const out = decoder.receive(JSON.stringify({ op: 'mcm', pt: 1_657_000_000_000, ...message }));
+      if (out.kind !== 'changes') return [];
+      return ticksOfChange(decoder.markets, mapper, (id) => catalogue.get(id), out.marketIds, out.publishTime).ticks.map(
+        (t) => `${t.status} ${t.outcome} ${t.priceAmerican ?? '-'}${t.isLive ? ' live' : ''}`,
+      );
+    },
+  };
+}
+
+describe('ExchangeTickMapper', () => {
+  it('quotes each runner at its best back price, with the names and event of the catalogue', () => {
+    const decoder = new StreamDecoder();
+    const out = decoder.receive(
+      JSON.stringify({
+        op: 'mcm',
+        pt: 5,
+        mc: [
+          {
+            id: M,
+            img: true,
+            marketDefinition: definition('OPEN'),
+            rc: [
+              {
+                id: 11,
+                atb: [
+                  [2.5, 3],
+                  [2.4, 9],
+                ],
+              },
+              { id: 22, atb: [[1.6, 7]] },
+            ],
+          },
+        ],
+      }),
+    );
+    if (out.kind !== 'changes') throw new Error(out.kind);
+    const { ticks } = ticksOfChange(decoder.markets, new ExchangeTickMapper('betfair_ex_eu'), (id) => catalogue.get(id), out.marketIds, 5);
+    expect(ticks[0]).toEqual({
+      book: 'betfair_ex_eu',
+      bookEventId: '31',
+      sport: 'cricket',
+      league: 'test_cricket',
+      homeTeam: 'Netherlands',
+      awayTeam: 'Papua New Guinea',
+      startTime: Date.parse('2022-07-11T11:00:00.000Z'),
+      isLive: false,
+      market: 'moneyline',
+      outcome: 'Netherlands',
+      line: null,
+      participant: null,
+      statCategory: null,
+      priceAmerican: 150,
+      status: 'open',
+      ts: 5,
+      selectionId: '11',
+    });
+    expect(ticks[1]).toMatchObject({ outcome: 'Papua New Guinea', priceAmerican: -167 });
+  });
+
+  it('sends a tick only when a runner’s best back price or status moves', () => {
+    const f = feed();
+    expect(
+      f.send({
+        mc: [
+          {
+            id: M,
+            img: true,
+            marketDefinition: definition('OPEN'),
+            rc: [
+              { id: 11, atb: [[2.5, 3]] },
+              { id: 22, atb: [[1.6, 7]] },
+            ],
+          },
+        ],
+      }),
+    ).toEqual(['open Netherlands 150', 'open Papua New Guinea -167']);
+    expect(f.send({ mc: [{ id: M, rc: [{ id: 11, atb: [[2.5, 50]], atl: [[2.6, 1]] }] }] })).toEqual([]);
+    expect(f.send({ mc: [{ id: M, rc: [{ id: 11, atb: [[2.5, 0]] }] }] })).toEqual(['suspended Netherlands -']);
+  });
+
+  it('locks prices while the market is suspended, moves to live in play, pulls a removed runner and everything at close', () => {
+    const f = feed();
+    f.send({
+      mc: [
+        {
+          id: M,
+          img: true,
+          marketDefinition: definition('OPEN'),
+          rc: [
+            { id: 11, atb: [[2.5, 3]] },
+            { id: 22, atb: [[1.6, 7]] },
+          ],
+        },
+      ],
+    });
+    expect(f.send({ mc: [{ id: M, marketDefinition: definition('SUSPENDED') }] })).toEqual([
+      'suspended Netherlands 150',
+      'suspended Papua New Guinea -167',
+    ]);
+    expect(f.send({ mc: [{ id: M, marketDefinition: definition('OPEN', 'ACTIVE', true) }] })).toEqual([
+      'open Netherlands 150 live',
+      'open Papua New Guinea -167 live',
+    ]);
+    expect(f.send({ mc: [{ id: M, marketDefinition: definition('OPEN', 'REMOVED', true) }] })).toEqual([
+      'suspended Papua New Guinea - live',
+    ]);
+    expect(f.send({ mc: [{ id: M, marketDefinition: definition('CLOSED', 'REMOVED', true) }] })).toEqual(['suspended Netherlands - live']);
+  });
+
+  it('skips a market it cannot name', () => {
+    const decoder = new StreamDecoder();
+    decoder.receive(JSON.stringify({ op: 'mcm', pt: 1, mc: [{ id: '1.999', img: true, marketDefinition: definition('OPEN') }] }));
+    expect(ticksOfChange(decoder.markets, new ExchangeTickMapper('b'), (id) => catalogue.get(id), ['1.999'], 1)).toEqual({
+      ticks: [],
+      skipped: ['no_catalogue'],
+    });
+  });
+
+  it('reads home and away from the event name', () => {
+    expect(teamsOfEventName('Netherlands v Papua New Guinea')).toEqual({ homeTeam: 'Netherlands', awayTeam: 'Papua New Guinea' });
+    expect(teamsOfEventName('Boston Celtics @ Miami Heat')).toEqual({ homeTeam: 'Miami Heat', awayTeam: 'Boston Celtics' });
+    expect(teamsOfEventName('Daily Goals')).toBeNull();
+  });
+});
