@@ -7,8 +7,7 @@ import { KafkaBus } from '../pipeline/bus/index.js';
 import type { Bus } from '../pipeline/bus/index.js';
 import { ChdbStore, ClickHouseStore, applyMigrations } from '../pipeline/store/index.js';
 import type { OlapStore } from '../pipeline/store/index.js';
-import { Accounts, loadAccountChanges } from '../api/accounts/accounts.js';
-import { KeyStore } from '../api/accounts/key-store.js';
+import { Accounts, KeyStore, loadAccountChanges } from '../api/accounts/index.js';
 import { loadConfig } from './config.js';
 
 const USAGE = 'usage: make key TIER=free|hobby|pro|sharp|enterprise NAME="who it is for" [ACCOUNT=acct_...] [RPM=requests per minute]';

@@ -1,10 +1,10 @@
 import { accessSync, constants, statSync } from 'node:fs';
-import { SETTINGS } from '../schemas/settings.js';
-import type { SettingDef, SettingName } from '../schemas/settings.js';
+import { SETTINGS } from '../schemas/index.js';
+import type { SettingDef, SettingName } from '../schemas/index.js';
 
 // The table itself is a contract every layer reads (components take their defaults from it).
-export { SETTINGS } from '../schemas/settings.js';
-export type { SettingDef, SettingKind, SettingName } from '../schemas/settings.js';
+export { SETTINGS } from '../schemas/index.js';
+export type { SettingDef, SettingKind, SettingName } from '../schemas/index.js';
 
 const BY_NAME = new Map<string, SettingDef>(SETTINGS.map((s) => [s.name, s]));
 

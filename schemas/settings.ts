@@ -1,4 +1,4 @@
-import { TIER_NAMES } from './reference/types.js';
+import { TIER_NAMES } from './reference/index.js';
 
 /**
  * Every environment variable the platform reads, in one declarative table: its type, default,
