@@ -8,6 +8,8 @@ import { configDefaults, defineConfig } from 'vitest/config';
 const long = [
   'test/replay.e2e.test.ts',
   'test/closing-replay.e2e.test.ts',
+  // The whole Betfair cricket recording (18,529 messages) checked against the board at checkpoints.
+  'test/betfair-replay.e2e.test.ts',
   'test/kafka-processes.e2e.test.ts',
   'test/pipeline-rebalance.e2e.test.ts',
   'test/kafka-broker-gone.e2e.test.ts',

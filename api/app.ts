@@ -20,6 +20,7 @@ import { eventsRoutes } from './routes/events.js';
 import { futuresRoutes } from './routes/futures.js';
 import { gameStateRoutes } from './routes/gamestate.js';
 import { closingRoutes } from './routes/closing.js';
+import { fairRoutes } from './routes/fair.js';
 import { healthRoutes } from './routes/health.js';
 import { oddsRoutes } from './routes/odds.js';
 import { oddsBatchRoutes } from './routes/odds-batch.js';
@@ -212,6 +213,7 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
       await authed.register(oddsDeltaRoutes, { deps });
       await authed.register(oddsBatchRoutes, { deps });
       await authed.register(opportunitiesRoutes, { deps });
+      await authed.register(fairRoutes, { deps });
       await authed.register(streamPlugin, {
         deps: {
           views,

@@ -11,7 +11,7 @@ import type { OperatorSettings } from './operator-endpoint.js';
 
 export { ConfigError } from './settings.js';
 
-export type FeedKind = 'simulator' | 'replay' | 'theoddsapi' | 'none';
+export type FeedKind = 'simulator' | 'replay' | 'theoddsapi' | 'betfair' | 'none';
 export type Role = 'all' | 'pipeline' | 'api';
 
 /** The validated configuration the rest of the code uses; read once at start. */
@@ -25,6 +25,19 @@ export interface Config {
   simulator: { seed: number; ticksPerSecond: number; stepMs: number; splitsIntervalMs: number };
   replay: { file: string | null; speed: number | 'max' };
   theOddsApi: { key: string | null; sports: string[]; regions: string[]; markets: string[]; baseUrl: string };
+  /** The Exchange Stream connection (`FEED=betfair`) and the book and names of a Betfair replay. */
+  betfair: {
+    appKey: string | null;
+    sessionToken: string | null;
+    host: string;
+    port: number;
+    eventTypeIds: string[];
+    marketTypes: string[];
+    countryCodes: string[] | null;
+    book: string;
+    catalogueFile: string | null;
+    bettingApiUrl: string;
+  };
   clickhouse: { url: string; user: string; password: string; database: string } | null;
   redisUrl: string | null;
   /** Kafka bootstrap servers; null runs the in-process bus. */
@@ -75,6 +88,13 @@ export function loadConfig(env: Env = process.env): Config {
   if (feed === 'replay' && !replayFile) throw new ConfigError('FEED=replay needs REPLAY_FILE (a .jsonl or .jsonl.gz recording)');
   const oddsKey = s.optional('THEODDSAPI_KEY');
   if (feed === 'theoddsapi' && !oddsKey) throw new ConfigError('FEED=theoddsapi needs THEODDSAPI_KEY');
+  const betfairAppKey = s.optional('BETFAIR_APP_KEY');
+  const betfairSession = s.optional('BETFAIR_SESSION_TOKEN');
+  if (feed === 'betfair' && (!betfairAppKey || !betfairSession))
+    throw new ConfigError('FEED=betfair needs BETFAIR_APP_KEY and BETFAIR_SESSION_TOKEN');
+  const betfairBook = s.string('BETFAIR_BOOK');
+  if (!SPORTSBOOKS.some((b) => b.id === betfairBook))
+    throw new ConfigError(`BETFAIR_BOOK must be a sportsbook id of the catalog, got ${JSON.stringify(betfairBook)}`);
   const kafkaBrokers = s.list('KAFKA_BROKERS');
   if (role !== 'all' && kafkaBrokers === null) {
     throw new ConfigError(`ROLE=${role} needs KAFKA_BROKERS: separate processes meet only on Kafka`);
@@ -126,6 +146,18 @@ export function loadConfig(env: Env = process.env): Config {
       regions: s.list('THEODDSAPI_REGIONS') ?? [],
       markets: s.list('THEODDSAPI_MARKETS') ?? [],
       baseUrl: s.string('THEODDSAPI_BASE_URL'),
+    },
+    betfair: {
+      appKey: betfairAppKey,
+      sessionToken: betfairSession,
+      host: s.string('BETFAIR_STREAM_HOST'),
+      port: s.int('BETFAIR_STREAM_PORT'),
+      eventTypeIds: s.list('BETFAIR_EVENT_TYPES') ?? [],
+      marketTypes: s.list('BETFAIR_MARKET_TYPES') ?? [],
+      countryCodes: s.list('BETFAIR_COUNTRIES'),
+      book: betfairBook,
+      catalogueFile: s.optional('BETFAIR_CATALOGUE_FILE'),
+      bettingApiUrl: s.string('BETFAIR_BETTING_API_URL'),
     },
     clickhouse: chUrl
       ? {

@@ -4,7 +4,7 @@ import type { FeedRecord } from '../schemas/index.js';
 import type { Bus } from '../pipeline/bus/index.js';
 import { ManualClock, systemClock } from '../pipeline/clock.js';
 import type { Clock } from '../pipeline/clock.js';
-import { gameStateSource } from '../pipeline/feeds/feed.js';
+import { deadLetterSource, gameStateSource } from '../pipeline/feeds/feed.js';
 import type { Feed } from '../pipeline/feeds/feed.js';
 import type { Config } from './config.js';
 
@@ -29,15 +29,56 @@ export async function makeFeed(config: Config, clock: Clock, logger: Logger): Pr
       });
     }
     case 'replay': {
-      const { ReplayFeed } = await import('../pipeline/feeds/theoddsapi/index.js');
       if (!(clock instanceof ManualClock) || config.replay.file === null) throw new Error('replay needs a manual clock and REPLAY_FILE');
       const file = config.replay.file;
+      const betfair = await import('../pipeline/feeds/betfair/index.js');
+      if (await betfair.isStreamRecording(file)) {
+        const catalogueFiles =
+          config.betfair.catalogueFile !== null ? [config.betfair.catalogueFile] : await betfair.catalogueFilesBeside(file);
+        const catalogue = await betfair.loadCatalogueFiles(catalogueFiles);
+        return new betfair.BetfairReplayFeed({
+          file,
+          catalogue,
+          book: config.betfair.book,
+          speed: config.replay.speed,
+          clock,
+          logger: logger.child({ feed: 'betfair-replay' }),
+        });
+      }
+      const { ReplayFeed } = await import('../pipeline/feeds/theoddsapi/index.js');
       return new ReplayFeed({
         file,
         speed: config.replay.speed,
         clock,
         logger: logger.child({ feed: 'replay' }),
         onProgress: (p) => logger.debug({ progress: p }, 'replay progress'),
+      });
+    }
+    case 'betfair': {
+      const o = config.betfair;
+      if (o.appKey === null || o.sessionToken === null) throw new Error('FEED=betfair needs BETFAIR_APP_KEY and BETFAIR_SESSION_TOKEN');
+      const { BetfairStreamFeed, BettingApiCatalogue, DEFAULT_MARKET_FIELDS } = await import('../pipeline/feeds/betfair/index.js');
+      const feedLogger = logger.child({ feed: 'betfair' });
+      return new BetfairStreamFeed({
+        host: o.host,
+        port: o.port,
+        appKey: o.appKey,
+        sessionToken: o.sessionToken,
+        marketFilter: {
+          eventTypeIds: o.eventTypeIds,
+          marketTypes: o.marketTypes,
+          ...(o.countryCodes !== null ? { countryCodes: o.countryCodes } : {}),
+        },
+        dataFilter: { fields: DEFAULT_MARKET_FIELDS },
+        book: o.book,
+        catalogue: new BettingApiCatalogue({
+          baseUrl: o.bettingApiUrl,
+          appKey: o.appKey,
+          sessionToken: o.sessionToken,
+          logger: feedLogger,
+        }),
+        clock,
+        logger: feedLogger,
       });
     }
     case 'theoddsapi': {
@@ -60,6 +101,7 @@ export async function makeFeed(config: Config, clock: Clock, logger: Logger): Pr
 /**
  * Raw records (odds ticks and splits) go to `odds.ticks.raw`, game states from feeds that report
  * them to `gamestate.raw`; both partitioned by league (event matching needs a league in one place).
+ * Messages a feed could not read go to `dead-letter`, keyed like the bus's own dead letters.
  */
 export function startFeed(feed: Feed, bus: Bus): Promise<void> {
   const producer = bus.producer();
@@ -68,6 +110,12 @@ export function startFeed(feed: Feed, bus: Bus): Promise<void> {
     producer.send(
       TOPICS.rawGameState,
       states.map((g) => ({ key: `${g.book}:${g.bookEventId}`, partitionKey: g.league, value: g })),
+    ),
+  );
+  deadLetterSource(feed)?.onDeadLetter((letters) =>
+    producer.send(
+      TOPICS.deadLetter,
+      letters.map((d) => ({ key: `${d.topic}:${d.partition}:${d.offset}`, value: d })),
     ),
   );
   return feed.start((records) =>

@@ -44,6 +44,24 @@ describe('the configuration table', () => {
     expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow('METRICS_TOKEN must be 16+ characters, got "<hidden>"');
   });
 
+  it('asks for Betfair credentials with FEED=betfair and a catalog book for its prices', () => {
+    expect(() => loadConfig({ FEED: 'betfair', BETFAIR_APP_KEY: 'app' })).toThrow(
+      'FEED=betfair needs BETFAIR_APP_KEY and BETFAIR_SESSION_TOKEN',
+    );
+    expect(() => loadConfig({ BETFAIR_BOOK: 'constructor' })).toThrow(
+      'BETFAIR_BOOK must be a sportsbook id of the catalog, got "constructor"',
+    );
+    const c = loadConfig({ FEED: 'betfair', BETFAIR_APP_KEY: 'app', BETFAIR_SESSION_TOKEN: 'token', BETFAIR_COUNTRIES: 'GB,IE' });
+    expect(c.betfair).toMatchObject({
+      host: 'stream-api.betfair.com',
+      port: 443,
+      eventTypeIds: ['1', '4'],
+      marketTypes: ['MATCH_ODDS'],
+      countryCodes: ['GB', 'IE'],
+      book: 'betfair_ex_eu',
+    });
+  });
+
   it('never echoes a secret it refuses', () => {
     expect(() => new Settings({ API_KEYS: 'pro:short' }).string('API_KEYS')).toThrow('got "<hidden>"');
   });

@@ -57,7 +57,13 @@ describe('the tier policy', () => {
     expect([tierAtLeast('pro', 'pro'), tierAtLeast('sharp', 'pro'), tierAtLeast('hobby', 'pro')]).toEqual([true, true, false]);
   });
   it('holds the minimums and windows of COMPAT §6 and §8', () => {
-    expect(TIER_MINIMUMS).toEqual({ closingLines: 'pro', closingHistory: 'sharp', clvHistory: 'sharp', futuresTools: 'pro' });
+    expect(TIER_MINIMUMS).toEqual({
+      closingLines: 'pro',
+      closingHistory: 'sharp',
+      clvHistory: 'sharp',
+      futuresTools: 'pro',
+      fairLine: 'pro',
+    });
     expect(TIER_ORDER.map((t) => TIERS[t].clvWindowDays)).toEqual([7, 30, 90, 365, null]);
     expect(TIERS.sharp.closingHistoryDays).toBe(30);
   });

@@ -15,8 +15,8 @@ import { startConformance } from './support/fixture.js';
 import type { Conformance } from './support/fixture.js';
 
 type Row = Record<string, unknown>;
-/** 20 data tools on the query layer, 5 calculators, and the account tool (the fixture has a key store). */
-const TOOL_COUNT = 28;
+/** 21 data tools on the query layer, 5 calculators, and the account tool (the fixture has a key store). */
+const TOOL_COUNT = 29;
 let c: Conformance;
 let nbaEvent = '';
 let nflEvent = '';
@@ -142,6 +142,7 @@ describe('handshake', () => {
       'get_closing_lines',
       'get_clv',
       'get_events',
+      'get_fair_line',
       'get_futures_odds',
       'get_game_state',
       'get_leagues',
@@ -288,6 +289,11 @@ describe('every tool answers what its REST twin answers', () => {
     ['get_game_state', {}, '/gamestate', 'GET', undefined, c.keys.enterprise],
     ['get_game_state', { sport: 'soccer' }, '/gamestate/soccer', 'GET', undefined, c.keys.enterprise],
     ['get_account_info', {}, '/account'],
+    [
+      'get_fair_line',
+      { event: nbaEvent, market: 'moneyline', devig_method: 'goto' },
+      `/fair?event=${nbaEvent}&market=moneyline&devig_method=goto`,
+    ],
     ['find_ev_opportunities', { min_ev: 0 }, '/opportunities/ev?min_ev=0&limit=20'],
     ['find_arbitrage', {}, '/opportunities/arbitrage?limit=20'],
     ['find_middles', {}, '/opportunities/middles?limit=20'],

@@ -13,6 +13,7 @@ import {
   clvHistory,
   eventsList,
   evList,
+  fairAnswer,
   gameStates,
   leaguesList,
   lowHoldList,
@@ -317,6 +318,28 @@ export const QUERY_TOOLS: readonly QueryToolDef[] = [
     answer: (s, tier, args) => evList(s.opportunities, tier, args),
     description:
       'Prices above the fair price of the de-vigged sharp line, with EV %, Kelly % and a confidence score, best first. Pro tier or higher.',
+  },
+  {
+    name: 'get_fair_line',
+    title: 'Fair line from a recipe',
+    route: get('/fair'),
+    noun: 'outcomes',
+    answer: answeredAs<'/api/v1/fair'>((s, tier, args) => fairAnswer(s.deps, tier, args)),
+    summary: (body) => {
+      const data = (body.data ?? {}) as {
+        market?: string;
+        outcomes?: { selection?: string; fair_status?: string; fair_probability?: number | null }[];
+      };
+      const parts = (data.outcomes ?? []).map(
+        (o) =>
+          `${String(o.selection)} ${o.fair_probability === null ? 'unavailable' : `${String(o.fair_probability)} (${String(o.fair_status)})`}`,
+      );
+      return `Fair ${String(data.market)}: ${parts.join(', ')}.`;
+    },
+    description:
+      "One market's fair probability and price per outcome from a recipe you choose: reference sportsbooks (default: the configured sharp ones), " +
+      'equal or freshness-and-margin weights, and the de-vig method; with the band over methods and books and a fair_status per outcome. ' +
+      'One-sided markets are priced from a stated margin. Pro tier or higher.',
   },
   {
     name: 'find_arbitrage',

@@ -24,6 +24,7 @@ const RULE_WORDS: Readonly<Record<TierRule, string>> = {
   closingHistory: 'Historical closing lines needs',
   clvHistory: 'Closing-line value history needs',
   futuresTools: 'The futures tools need',
+  fairLine: 'The fair-line recipe needs',
 };
 
 /** A data set open from a tier up (closing lines, CLV, the MCP futures tools), whatever the feature list says. */

@@ -84,3 +84,7 @@ export type {
   FuturesPricesQuery,
   FuturesSource,
 } from './futures-answers.js';
+export { fairAnswer } from './fair.js';
+export type { FairQuery } from './fair.js';
+export { parseRecipe } from './fair-recipe.js';
+export type { RecipeQuery } from './fair-recipe.js';

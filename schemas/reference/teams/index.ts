@@ -2,6 +2,7 @@ import type { TeamDef } from '../types.js';
 import { BOXING } from './boxing.js';
 import { CRICKET } from './cricket.js';
 import { CURLING } from './curling.js';
+import { teamsOf } from './define.js';
 import type { TeamSeed } from './define.js';
 import { PDC } from './darts.js';
 import { CS2 } from './esports.js';
@@ -29,7 +30,10 @@ import { WNBA } from './wnba.js';
  * end of this list (build them with `teamsOf` / `playersOf` from `./define.js`), whatever their
  * league; a promoted club, an expansion team or a new player goes here too.
  */
-const APPENDED: readonly TeamSeed[] = [];
+const APPENDED: readonly TeamSeed[] = [
+  // Played the Netherlands in the recorded Betfair cricket market (../shared/data).
+  teamsOf('cricket', 'test_cricket', 'cricket-')('Papua New Guinea', 'PNG', []),
+];
 
 /**
  * The catalog in its frozen order: one list per league or sport, then APPENDED last. A team's

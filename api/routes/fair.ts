@@ -1,0 +1,54 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { MARKET_IDS, RECIPE_DEVIG_METHODS } from '../../schemas/index.js';
+import { authErrorResponses, dataEnvelope, notFoundResponse } from '../contract/common.js';
+import { fairLineSchema, recipeParams } from '../contract/fair.js';
+import type { RouteTypes } from '../contract/route-types.js';
+import type { ServingDeps } from '../deps.js';
+import { tierOf } from '../plugins/auth.js';
+import { fairAnswer } from '../queries/index.js';
+
+const idPattern = '^[A-Za-z0-9][A-Za-z0-9_.:-]*$';
+
+/** The open fair-line recipe: one market's fair price per outcome, how it was made and how sure it is. */
+export const fairRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (app, { deps }) => {
+  app.get<RouteTypes<'/api/v1/fair'>>(
+    '/fair',
+    {
+      schema: {
+        tags: ['opportunities'],
+        summary: 'Fair line of one market, from a recipe you choose',
+        description:
+          'Per outcome, the fair probability and price de-vigged from the reference sportsbooks you name (default: the configured sharp references), ' +
+          'weighted equally or by freshness and margin, by the de-vig method you choose; with an uncertainty band over methods and over books, ' +
+          'and a fair_status per outcome. A market no reference book prices on both sides is priced from a stated margin, never from a made-up side. ' +
+          'Pro tier or higher; 404 for an unknown event or a market it does not have.',
+        querystring: {
+          type: 'object',
+          required: ['event', 'market'],
+          properties: {
+            event: { type: 'string', minLength: 1, maxLength: 200, pattern: idPattern, description: 'Canonical event id.' },
+            market: { type: 'string', enum: MARKET_IDS.filter((m) => m !== 'future'), description: 'Market id.' },
+            line: {
+              type: 'number',
+              minimum: -1000,
+              maximum: 1000,
+              description: "The line: home's handicap for spreads, the threshold for totals and props; default: the main line.",
+            },
+            participant: { type: 'string', minLength: 1, maxLength: 200, description: 'Team or player, for team totals and props.' },
+            stat_category: { type: 'string', minLength: 1, maxLength: 100, description: 'Stat of a player prop (points, rebounds ...).' },
+            devig_method: {
+              type: 'string',
+              enum: [...RECIPE_DEVIG_METHODS],
+              default: 'power',
+              description:
+                'De-vig method: the stored ones, plus efficient_shin (per-outcome Shin, Kizildemir et al.) and goto (goto_conversion).',
+            },
+            ...recipeParams,
+          },
+        },
+        response: { 200: dataEnvelope(fairLineSchema), 404: notFoundResponse, ...authErrorResponses },
+      },
+    },
+    async (request) => fairAnswer(deps, tierOf(request), request.query),
+  );
+};

@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+import { conformanceForFile, fixtureEventId } from './support/fixture.js';
+import type { Conformance } from './support/fixture.js';
+
+/**
+ * `GET /fair` on the conformance board: the recipe applied and echoed, values recomputed here
+ * from the fixture's prices, one-sided markets priced from a stated margin, and the error
+ * envelope naming each bad parameter.
+ */
+type Row = Record<string, unknown>;
+let c: Conformance;
+let nba: string;
+conformanceForFile(async (running) => {
+  c = running;
+  nba = await fixtureEventId(c, 'nba');
+});
+
+const fair = async (query: string, key = c.keys.pro) => c.sys.get(`/api/v1/fair?event=${nba}&${query}`, key);
+const outcomes = (body: Row): Row[] => (body['data'] as Row)['outcomes'] as Row[];
+
+describe('GET /fair', () => {
+  it('is in the OpenAPI document', async () => {
+    const paths = Object.keys(((await c.sys.get('/api/v1/openapi.json')).body['paths'] ?? {}) as Row);
+    expect(paths).toContain('/api/v1/fair');
+  });
+
+  it("de-vigs the default references' moneyline by the chosen method", async () => {
+    // Pinnacle -120/+110, the only configured reference pricing it: implied 0.545455 + 0.476190,
+    // normalised 0.533898 / 0.466102.
+    const r = await fair('market=moneyline&devig_method=multiplicative');
+    expect(r.status).toBe(200);
+    const data = r.body['data'] as Row;
+    expect(data).toMatchObject({ event_id: nba, market: 'moneyline', line: null });
+    expect((data['recipe'] as Row)['devig_method']).toBe('multiplicative');
+    expect((data['recipe'] as Row)['weighting']).toBe('equal');
+    expect(outcomes(r.body).map((o) => [o['selection'], o['fair_status'], o['fair_probability'], o['fair_price_decimal']])).toEqual([
+      ['home', 'two_sided', 0.533898, 1.873],
+      ['away', 'two_sided', 0.466102, 2.1455],
+    ]);
+    const pinnacle = (data['sportsbooks'] as Row[]).find((b) => b['sportsbook'] === 'pinnacle');
+    expect(pinnacle).toMatchObject({ sides: 'two_sided', weight: 1, margin_source: 'market' });
+  });
+
+  it('gives a band over methods and books that holds the fair probability', async () => {
+    const r = await fair('market=total_points');
+    expect((r.body['data'] as Row)['line']).toBe(228.5);
+    for (const o of outcomes(r.body)) {
+      const band = o['band'] as Row;
+      expect(band['low']).toBeLessThanOrEqual(o['fair_probability'] as number);
+      expect(band['high']).toBeGreaterThanOrEqual(o['fair_probability'] as number);
+      expect(band['over_methods']).not.toBeNull();
+    }
+  });
+
+  it('uses the books the caller names, and says unavailable where none of them prices the market', async () => {
+    const none = await fair('market=player_prop&participant=LeBron%20James&stat_category=points&reference_books=pinnacle');
+    expect(outcomes(none.body).map((o) => o['fair_status'])).toEqual(['unavailable', 'unavailable']);
+    const dk = await fair('market=player_prop&participant=LeBron%20James&stat_category=points&reference_books=draftkings');
+    expect(outcomes(dk.body).map((o) => o['fair_status'])).toEqual(['two_sided', 'two_sided']);
+  });
+
+  it('prices a one-sided market from a stated margin, never a made-up other side', async () => {
+    await c.push([
+      {
+        sport: 'basketball',
+        league: 'nba',
+        homeTeam: 'Los Angeles Lakers',
+        awayTeam: 'Boston Celtics',
+        startTime: c.ticks[0]?.startTime ?? 0,
+        isLive: false,
+        book: 'pinnacle',
+        bookEventId: 'p-100',
+        market: 'player_prop',
+        outcome: 'Over',
+        priceAmerican: -120,
+        line: 30.5,
+        participant: 'Anthony Davis',
+        statCategory: 'points',
+        status: 'open',
+        ts: 0,
+        selectionId: null,
+      },
+    ]);
+    // -120 implies 0.545455; with the default 5 % margin 0.519481.
+    const r = await fair('market=player_prop&participant=Anthony%20Davis&stat_category=points');
+    expect(r.status).toBe(200);
+    const [over, under] = outcomes(r.body);
+    expect(over).toMatchObject({
+      selection: 'over',
+      fair_status: 'one_sided_assumed_margin',
+      fair_probability: 0.519481,
+      assumed_margin: 5,
+    });
+    expect(under).toMatchObject({ selection: 'under', fair_status: 'unavailable', fair_probability: null, band: null });
+    const caller = await fair('market=player_prop&participant=Anthony%20Davis&stat_category=points&assumed_margin=8');
+    expect(outcomes(caller.body)[0]).toMatchObject({ fair_probability: Math.round((120 / 220 / 1.08) * 1e6) / 1e6, assumed_margin: 8 });
+  });
+
+  it('names each bad parameter in the error envelope', async () => {
+    for (const [query, field] of [
+      ['market=moneyline&devig_method=magic', 'devig_method'],
+      ['market=moneyline&weighting=heavy', 'weighting'],
+      ['market=moneyline&reference_books=nope', 'reference_books'],
+      ['market=moneyline&assumed_margin=90', 'assumed_margin'],
+      ['market=nonsense', 'market'],
+      ['market=player_prop', 'participant'],
+      ['line=abc&market=point_spread', 'line'],
+    ] as const) {
+      const r = await fair(query);
+      expect(r.status, query).toBe(400);
+      expect(((r.body['error'] as Row)['message'] as string).includes(field), query).toBe(true);
+    }
+    const missing = await c.sys.get('/api/v1/fair?market=moneyline', c.keys.pro);
+    expect(missing.status).toBe(400);
+    expect(((missing.body['error'] as Row)['message'] as string).includes('event')).toBe(true);
+  });
+
+  it('is 404 for an unknown event and 403 below the pro tier', async () => {
+    expect((await c.sys.get('/api/v1/fair?event=nope&market=moneyline', c.keys.pro)).status).toBe(404);
+    const hobby = await fair('market=moneyline', c.keys.hobby);
+    expect(hobby.status).toBe(403);
+    expect((hobby.body['error'] as Row)['message']).toBe('The fair-line recipe needs the pro tier or higher; this key is hobby');
+  });
+});
