@@ -80,6 +80,11 @@ export class StreamDecoder {
     this.pending = null;
   }
 
+  /** Drops a market from the cache (a closed market changes no more; a long-running feed must not keep them all). */
+  forget(id: string): void {
+    this.books.delete(id);
+  }
+
   market(id: string): MarketBook | undefined {
     return this.books.get(id);
   }

@@ -155,7 +155,7 @@ export class BetfairReplayFeed implements Feed, DeadLetterSource {
         if (decoded.conflated) stats.conflatedChanges += 1;
         stats.firstPublishTime ??= publishTime;
         stats.lastPublishTime = Math.max(stats.lastPublishTime ?? publishTime, publishTime);
-        const { ticks, skipped } = ticksOfChange(this.decoder.markets, this.mapper, lookup, decoded.marketIds, publishTime);
+        const { ticks, skipped } = ticksOfChange(this.decoder, this.mapper, lookup, decoded.marketIds, publishTime);
         for (const reason of skipped) countSkip(stats.skipped, reason);
         if (ticks.length > 0) {
           try {

@@ -265,7 +265,7 @@ export class BetfairStreamFeed implements Feed, DeadLetterSource {
     if (conflated) stats.conflatedChanges += 1;
     await this.options.catalogue.load(marketIds);
     const catalogue = this.options.catalogue;
-    const { ticks, skipped } = ticksOfChange(this.decoder.markets, this.mapper, (id) => catalogue.get(id), marketIds, publishTime);
+    const { ticks, skipped } = ticksOfChange(this.decoder, this.mapper, (id) => catalogue.get(id), marketIds, publishTime);
     for (const reason of skipped) countSkip(stats.skipped, reason);
     if (ticks.length === 0) return;
     try {

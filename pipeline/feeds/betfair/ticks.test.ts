@@ -31,14 +31,15 @@ const definition = (status: string, runner22 = 'ACTIVE', inPlay = false): Record
   ],
 });
 
-function feed(): { send: (message: Record<string, unknown>) => string[] } {
+function feed(): { decoder: StreamDecoder; send: (message: Record<string, unknown>) => string[] } {
   const decoder = new StreamDecoder();
   const mapper = new ExchangeTickMapper('betfair_ex_eu');
   return {
+    decoder,
     send: (message) => {
       const out = decoder.receive(JSON.stringify({ op: 'mcm', pt: 1_657_000_000_000, ...message }));
       if (out.kind !== 'changes') return [];
-      return ticksOfChange(decoder.markets, mapper, (id) => catalogue.get(id), out.marketIds, out.publishTime).ticks.map(
+      return ticksOfChange(decoder, mapper, (id) => catalogue.get(id), out.marketIds, out.publishTime).ticks.map(
         (t) => `${t.status} ${t.outcome} ${t.priceAmerican ?? '-'}${t.isLive ? ' live' : ''}`,
       );
     },
@@ -72,7 +73,7 @@ describe('ExchangeTickMapper', () => {
       }),
     );
     if (out.kind !== 'changes') throw new Error(out.kind);
-    const { ticks } = ticksOfChange(decoder.markets, new ExchangeTickMapper('betfair_ex_eu'), (id) => catalogue.get(id), out.marketIds, 5);
+    const { ticks } = ticksOfChange(decoder, new ExchangeTickMapper('betfair_ex_eu'), (id) => catalogue.get(id), out.marketIds, 5);
     expect(ticks[0]).toEqual({
       book: 'betfair_ex_eu',
       bookEventId: '31',
@@ -143,12 +144,13 @@ describe('ExchangeTickMapper', () => {
       'suspended Papua New Guinea - live',
     ]);
     expect(f.send({ mc: [{ id: M, marketDefinition: definition('CLOSED', 'REMOVED', true) }] })).toEqual(['suspended Netherlands - live']);
+    expect(f.decoder.market(M)).toBeUndefined();
   });
 
   it('skips a market it cannot name', () => {
     const decoder = new StreamDecoder();
     decoder.receive(JSON.stringify({ op: 'mcm', pt: 1, mc: [{ id: '1.999', img: true, marketDefinition: definition('OPEN') }] }));
-    expect(ticksOfChange(decoder.markets, new ExchangeTickMapper('b'), (id) => catalogue.get(id), ['1.999'], 1)).toEqual({
+    expect(ticksOfChange(decoder, new ExchangeTickMapper('b'), (id) => catalogue.get(id), ['1.999'], 1)).toEqual({
       ticks: [],
       skipped: ['no_catalogue'],
     });

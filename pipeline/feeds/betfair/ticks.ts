@@ -2,6 +2,7 @@ import { LEAGUES } from '../../../schemas/index.js';
 import type { MarketId, RawTick } from '../../../schemas/index.js';
 import { decimalToAmericanUnsnapped } from '../../odds-math/index.js';
 import type { CatalogueMarket } from './catalogue.js';
+import type { StreamDecoder } from './decoder.js';
 import { bestBack, runnerKey } from './market-cache.js';
 import type { MarketBook, RunnerDefinition } from './market-cache.js';
 
@@ -92,6 +93,12 @@ export class ExchangeTickMapper {
 
   constructor(private readonly book: string) {}
 
+  /** Forgets what the market's runners got (the market closed and left the cache). */
+  forget(market: MarketBook): void {
+    for (const key of market.runners.keys()) this.sent.delete(`${market.id}|${key}`);
+    for (const runner of market.definition?.runners ?? []) this.sent.delete(`${market.id}|${runnerKey(runner.id, runner.hc)}`);
+  }
+
   ticksOf(market: MarketBook, catalogue: CatalogueMarket | undefined, publishTime: number): TickMapping {
     const skip = (skipped: SkipReason): TickMapping => ({ ticks: [], skipped });
     if (catalogue === undefined) return skip('no_catalogue');
@@ -143,9 +150,12 @@ export class ExchangeTickMapper {
   }
 }
 
-/** The ticks of one applied change: each market it touched, mapped with its catalogue entry. */
+/**
+ * The ticks of one applied change: each market it touched, mapped with its catalogue entry. A
+ * market that closed has given its last ticks (every runner pulled) and leaves the cache.
+ */
 export function ticksOfChange(
-  markets: ReadonlyMap<string, MarketBook>,
+  decoder: StreamDecoder,
   mapper: ExchangeTickMapper,
   catalogue: (marketId: string) => CatalogueMarket | undefined,
   marketIds: readonly string[],
@@ -154,11 +164,15 @@ export function ticksOfChange(
   const ticks: RawTick[] = [];
   const skipped: SkipReason[] = [];
   for (const id of marketIds) {
-    const market = markets.get(id);
+    const market = decoder.market(id);
     if (market === undefined) continue;
     const mapped = mapper.ticksOf(market, catalogue(id), publishTime);
     ticks.push(...mapped.ticks);
     if (mapped.skipped !== null) skipped.push(mapped.skipped);
+    if (market.definition?.status === 'CLOSED') {
+      decoder.forget(id);
+      mapper.forget(market);
+    }
   }
   return { ticks, skipped };
 }
