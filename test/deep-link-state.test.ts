@@ -43,7 +43,7 @@ describe('deep_link on odds rows', () => {
     for (const r of rows)
       expect([r['id'], r['deep_link']]).toEqual([
         r['id'],
-        r['deep_link'] === null ? null : `/api/v1/deeplink/${r['id'] as string}?state=nj`,
+        r['deep_link'] === undefined ? undefined : `/api/v1/deeplink/${r['id'] as string}?state=nj`,
       ]);
     const link = betmgmHome(rows)['deep_link'] as string;
     expect(await follow(link)).toEqual({ status: 302, location: 'https://sports.nj.betmgm.com/en/sports/events/mgm-100' });

@@ -1,4 +1,4 @@
-import { MARKET_IDS, SELECTION_TYPES } from '../../schemas/index.js';
+import { MARKET_IDS, SELECTION_TYPES, playerId } from '../../schemas/index.js';
 import type {
   ArbitrageOpportunity,
   DevigMethodName,
@@ -137,6 +137,7 @@ export function presentEv(catalog: Catalog, o: EvOpportunity, method: DevigMetho
     ...eventFields(catalog, o),
     external_event_id: o.bookEventId,
     selection_id: o.selectionId,
+    player_id: o.market === 'player_prop' && o.participant !== null ? playerId(o.participant) : null,
     deep_link: deepLinkPath(catalog, o.book, o.id),
     ev_percentage: m.evPercent,
     ev_percent: m.evPercent,
@@ -338,9 +339,21 @@ function lowHoldSide(catalog: Catalog, o: LowHoldOpportunity, l: OpportunityLeg)
       probability: r6(implied),
       fair_probability: r6(implied / o.impliedSum),
     },
-    // A null-prototype object: a book id is data, never a property of Object.prototype.
-    deep_links: Object.assign(Object.create(null) as Record<string, string | null>, { [l.book]: legDeepLink(catalog, o.id, l.book) }),
+    deep_links: deepLinksOf(catalog, o.id, [l.book]),
   };
+}
+
+/**
+ * Book -> deep link of the books that have one (a null-prototype object: a book id is data,
+ * never a property of Object.prototype). A book without templates has no entry, not a null.
+ */
+function deepLinksOf(catalog: Catalog, opportunityId: string, books: readonly string[]): Record<string, string> {
+  const links = Object.create(null) as Record<string, string>;
+  for (const book of books) {
+    const link = legDeepLink(catalog, opportunityId, book);
+    if (link !== null) links[book] = link;
+  }
+  return links;
 }
 
 /** Confidence of a low-hold row (0-100): how fresh its prices are, 0 at twice the stale threshold. */
@@ -501,7 +514,7 @@ const selectionType = {
 
 const legSchema = {
   type: 'object',
-  required: ['sportsbook', 'selection', 'selection_type', 'odds_american', 'odds_decimal', 'stake_percent'],
+  required: ['sportsbook', 'selection', 'selection_type', 'odds_american', 'odds_decimal', 'stake_percent', 'selection_id'],
   properties: {
     sportsbook: { type: 'string' },
     selection: { type: 'string', description: 'Display label (team name, Over/Under, player and side).' },
@@ -517,7 +530,7 @@ const legSchema = {
     payout: { type: 'number', description: 'What the leg returns, stake included, if it wins.' },
     timestamp: { type: 'string', description: 'When the sportsbook last set or confirmed the price.' },
     external_event_id: nullableString,
-    selection_id: { ...nullableString, description: "The sportsbook's own selection id, for deep links to a bet slip." },
+    selection_id: { ...nullableString, description: "The sportsbook's own selection id, for deep links to a bet slip; null when unknown." },
     deep_link: {
       ...nullableString,
       description: "Resolver path that redirects to this leg's sportsbook; null when the book has no link templates.",
@@ -560,12 +573,18 @@ export const evRowSchema = {
     'confidence_score',
     'warnings',
     'detected_at',
+    'selection_id',
+    'player_id',
   ],
   properties: {
     id: { type: 'string' },
     ...eventProps,
     external_event_id: nullableString,
-    selection_id: nullableString,
+    selection_id: { ...nullableString, description: "The sportsbook's own selection id; null when unknown." },
+    player_id: {
+      ...nullableString,
+      description: "Player props: the player's id across books (folded name, luka-doncic, as on futures outcomes); null otherwise.",
+    },
     deep_link: {
       ...nullableString,
       description: 'Resolver path that redirects to the sportsbook; null when the book has no link templates.',
@@ -760,8 +779,8 @@ const lowHoldSideSchema = {
     },
     deep_links: {
       type: 'object',
-      additionalProperties: nullableString,
-      description: 'Book -> resolver path that redirects to it; null when the book has no link templates.',
+      additionalProperties: { type: 'string' },
+      description: 'Book -> resolver URL that redirects to it; a book without link templates has no entry.',
     },
   },
 } as const;

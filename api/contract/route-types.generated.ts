@@ -4640,10 +4640,10 @@ export interface paths {
                 away_team: string;
                 /** @description The sportsbook's own event id. */
                 external_event_id?: string | null;
-                /** @description The sportsbook's own selection id, for deep links. */
-                selection_id?: string | null;
-                /** @description Resolver path that redirects to the sportsbook (add ?state= for per-state sites); null when the book has no link templates. */
-                deep_link?: string | null;
+                /** @description The sportsbook's own selection id, for deep links; absent when the book gives none. */
+                selection_id?: string;
+                /** @description Resolver path that redirects to the sportsbook (add ?state= for per-state sites); absent when the book has no link templates. */
+                deep_link?: string;
                 home?: {
                   id?: string;
                   numerical_id?: number | null;
@@ -5135,10 +5135,10 @@ export interface paths {
                 away_team?: string;
                 /** @description The sportsbook's own event id. */
                 external_event_id?: string | null;
-                /** @description The sportsbook's own selection id, for deep links. */
-                selection_id?: string | null;
-                /** @description Resolver path that redirects to the sportsbook (add ?state= for per-state sites); null when the book has no link templates. */
-                deep_link?: string | null;
+                /** @description The sportsbook's own selection id, for deep links; absent when the book gives none. */
+                selection_id?: string;
+                /** @description Resolver path that redirects to the sportsbook (add ?state= for per-state sites); absent when the book has no link templates. */
+                deep_link?: string;
                 home?: {
                   id?: string;
                   numerical_id?: number | null;
@@ -5239,10 +5239,10 @@ export interface paths {
                   away_team?: string;
                   /** @description The sportsbook's own event id. */
                   external_event_id?: string | null;
-                  /** @description The sportsbook's own selection id, for deep links. */
-                  selection_id?: string | null;
-                  /** @description Resolver path that redirects to the sportsbook (add ?state= for per-state sites); null when the book has no link templates. */
-                  deep_link?: string | null;
+                  /** @description The sportsbook's own selection id, for deep links; absent when the book gives none. */
+                  selection_id?: string;
+                  /** @description Resolver path that redirects to the sportsbook (add ?state= for per-state sites); absent when the book has no link templates. */
+                  deep_link?: string;
                   home?: {
                     id?: string;
                     numerical_id?: number | null;
@@ -5667,10 +5667,10 @@ export interface paths {
                 away_team: string;
                 /** @description The sportsbook's own event id. */
                 external_event_id?: string | null;
-                /** @description The sportsbook's own selection id, for deep links. */
-                selection_id?: string | null;
-                /** @description Resolver path that redirects to the sportsbook (add ?state= for per-state sites); null when the book has no link templates. */
-                deep_link?: string | null;
+                /** @description The sportsbook's own selection id, for deep links; absent when the book gives none. */
+                selection_id?: string;
+                /** @description Resolver path that redirects to the sportsbook (add ?state= for per-state sites); absent when the book has no link templates. */
+                deep_link?: string;
                 home?: {
                   id?: string;
                   numerical_id?: number | null;
@@ -6075,10 +6075,10 @@ export interface paths {
                   away_team: string;
                   /** @description The sportsbook's own event id. */
                   external_event_id?: string | null;
-                  /** @description The sportsbook's own selection id, for deep links. */
-                  selection_id?: string | null;
-                  /** @description Resolver path that redirects to the sportsbook (add ?state= for per-state sites); null when the book has no link templates. */
-                  deep_link?: string | null;
+                  /** @description The sportsbook's own selection id, for deep links; absent when the book gives none. */
+                  selection_id?: string;
+                  /** @description Resolver path that redirects to the sportsbook (add ?state= for per-state sites); absent when the book has no link templates. */
+                  deep_link?: string;
                   home?: {
                     id?: string;
                     numerical_id?: number | null;
@@ -6553,10 +6553,10 @@ export interface paths {
                 away_team: string;
                 /** @description The sportsbook's own event id. */
                 external_event_id?: string | null;
-                /** @description The sportsbook's own selection id, for deep links. */
-                selection_id?: string | null;
-                /** @description Resolver path that redirects to the sportsbook (add ?state= for per-state sites); null when the book has no link templates. */
-                deep_link?: string | null;
+                /** @description The sportsbook's own selection id, for deep links; absent when the book gives none. */
+                selection_id?: string;
+                /** @description Resolver path that redirects to the sportsbook (add ?state= for per-state sites); absent when the book has no link templates. */
+                deep_link?: string;
                 home?: {
                   id?: string;
                   numerical_id?: number | null;
@@ -7036,10 +7036,10 @@ export interface paths {
                   away_team: string;
                   /** @description The sportsbook's own event id. */
                   external_event_id?: string | null;
-                  /** @description The sportsbook's own selection id, for deep links. */
-                  selection_id?: string | null;
-                  /** @description Resolver path that redirects to the sportsbook (add ?state= for per-state sites); null when the book has no link templates. */
-                  deep_link?: string | null;
+                  /** @description The sportsbook's own selection id, for deep links; absent when the book gives none. */
+                  selection_id?: string;
+                  /** @description Resolver path that redirects to the sportsbook (add ?state= for per-state sites); absent when the book has no link templates. */
+                  deep_link?: string;
                   home?: {
                     id?: string;
                     numerical_id?: number | null;
@@ -7555,7 +7555,10 @@ export interface paths {
                   label?: string;
                 };
                 external_event_id?: string | null;
-                selection_id?: string | null;
+                /** @description The sportsbook's own selection id; null when unknown. */
+                selection_id: string | null;
+                /** @description Player props: the player's id across books (folded name, luka-doncic, as on futures outcomes); null otherwise. */
+                player_id: string | null;
                 /** @description Resolver path that redirects to the sportsbook; null when the book has no link templates. */
                 deep_link?: string | null;
                 /** @description (fair_probability x decimal odds - 1) x 100. */
@@ -8113,8 +8116,8 @@ export interface paths {
                       /** @description When the sportsbook last set or confirmed the price. */
                       timestamp?: string;
                       external_event_id?: string | null;
-                      /** @description The sportsbook's own selection id, for deep links to a bet slip. */
-                      selection_id?: string | null;
+                      /** @description The sportsbook's own selection id, for deep links to a bet slip; null when unknown. */
+                      selection_id: string | null;
                       /** @description Resolver path that redirects to this leg's sportsbook; null when the book has no link templates. */
                       deep_link?: string | null;
                       sportsbook_ref?: {
@@ -8950,8 +8953,8 @@ export interface paths {
                   /** @description When the sportsbook last set or confirmed the price. */
                   timestamp?: string;
                   external_event_id?: string | null;
-                  /** @description The sportsbook's own selection id, for deep links to a bet slip. */
-                  selection_id?: string | null;
+                  /** @description The sportsbook's own selection id, for deep links to a bet slip; null when unknown. */
+                  selection_id: string | null;
                   /** @description Resolver path that redirects to this leg's sportsbook; null when the book has no link templates. */
                   deep_link?: string | null;
                   sportsbook_ref?: {
@@ -9542,8 +9545,8 @@ export interface paths {
                   /** @description When the sportsbook last set or confirmed the price. */
                   timestamp?: string;
                   external_event_id?: string | null;
-                  /** @description The sportsbook's own selection id, for deep links to a bet slip. */
-                  selection_id?: string | null;
+                  /** @description The sportsbook's own selection id, for deep links to a bet slip; null when unknown. */
+                  selection_id: string | null;
                   /** @description Resolver path that redirects to this leg's sportsbook; null when the book has no link templates. */
                   deep_link?: string | null;
                   sportsbook_ref?: {
@@ -9994,9 +9997,9 @@ export interface paths {
                     /** @description Implied, normalised over the sides. */
                     fair_probability: number;
                   };
-                  /** @description Book -> resolver path that redirects to it; null when the book has no link templates. */
+                  /** @description Book -> resolver URL that redirects to it; a book without link templates has no entry. */
                   deep_links: {
-                    [key: string]: string | null;
+                    [key: string]: string;
                   };
                 };
                 side2: {
@@ -10019,9 +10022,9 @@ export interface paths {
                     /** @description Implied, normalised over the sides. */
                     fair_probability: number;
                   };
-                  /** @description Book -> resolver path that redirects to it; null when the book has no link templates. */
+                  /** @description Book -> resolver URL that redirects to it; a book without link templates has no entry. */
                   deep_links: {
-                    [key: string]: string | null;
+                    [key: string]: string;
                   };
                 };
                 /** @description Three-way markets only. */
@@ -10045,9 +10048,9 @@ export interface paths {
                     /** @description Implied, normalised over the sides. */
                     fair_probability: number;
                   };
-                  /** @description Book -> resolver path that redirects to it; null when the book has no link templates. */
+                  /** @description Book -> resolver URL that redirects to it; a book without link templates has no entry. */
                   deep_links: {
-                    [key: string]: string | null;
+                    [key: string]: string;
                   };
                 } | null;
                 all_books: string[];
@@ -10083,8 +10086,8 @@ export interface paths {
                   /** @description When the sportsbook last set or confirmed the price. */
                   timestamp?: string;
                   external_event_id?: string | null;
-                  /** @description The sportsbook's own selection id, for deep links to a bet slip. */
-                  selection_id?: string | null;
+                  /** @description The sportsbook's own selection id, for deep links to a bet slip; null when unknown. */
+                  selection_id: string | null;
                   /** @description Resolver path that redirects to this leg's sportsbook; null when the book has no link templates. */
                   deep_link?: string | null;
                   sportsbook_ref?: {
@@ -10540,9 +10543,9 @@ export interface paths {
                     /** @description Implied, normalised over the sides. */
                     fair_probability: number;
                   };
-                  /** @description Book -> resolver path that redirects to it; null when the book has no link templates. */
+                  /** @description Book -> resolver URL that redirects to it; a book without link templates has no entry. */
                   deep_links: {
-                    [key: string]: string | null;
+                    [key: string]: string;
                   };
                 };
                 side2: {
@@ -10565,9 +10568,9 @@ export interface paths {
                     /** @description Implied, normalised over the sides. */
                     fair_probability: number;
                   };
-                  /** @description Book -> resolver path that redirects to it; null when the book has no link templates. */
+                  /** @description Book -> resolver URL that redirects to it; a book without link templates has no entry. */
                   deep_links: {
-                    [key: string]: string | null;
+                    [key: string]: string;
                   };
                 };
                 /** @description Three-way markets only. */
@@ -10591,9 +10594,9 @@ export interface paths {
                     /** @description Implied, normalised over the sides. */
                     fair_probability: number;
                   };
-                  /** @description Book -> resolver path that redirects to it; null when the book has no link templates. */
+                  /** @description Book -> resolver URL that redirects to it; a book without link templates has no entry. */
                   deep_links: {
-                    [key: string]: string | null;
+                    [key: string]: string;
                   };
                 } | null;
                 all_books: string[];
@@ -10629,8 +10632,8 @@ export interface paths {
                   /** @description When the sportsbook last set or confirmed the price. */
                   timestamp?: string;
                   external_event_id?: string | null;
-                  /** @description The sportsbook's own selection id, for deep links to a bet slip. */
-                  selection_id?: string | null;
+                  /** @description The sportsbook's own selection id, for deep links to a bet slip; null when unknown. */
+                  selection_id: string | null;
                   /** @description Resolver path that redirects to this leg's sportsbook; null when the book has no link templates. */
                   deep_link?: string | null;
                   sportsbook_ref?: {
@@ -16260,13 +16263,16 @@ export interface paths {
                     game_period?: string | null;
                     /** @description mm:ss; counts down within the period, up through the match in soccer; null where the sport has no clock. */
                     game_clock?: string | null;
-                    /** @enum {string|null} */
-                    possession?: 'home' | 'away' | null;
                     /**
-                     * @description Tennis: who serves.
-                     * @enum {string|null}
+                     * @description Who has the ball; absent when the feed does not say.
+                     * @enum {string}
                      */
-                    server?: 'home' | 'away' | null;
+                    possession?: 'home' | 'away';
+                    /**
+                     * @description Tennis: who serves; absent when the feed does not say.
+                     * @enum {string}
+                     */
+                    server?: 'home' | 'away';
                     last_play?: string | null;
                     corners_home?: number;
                     corners_away?: number;
@@ -16567,13 +16573,16 @@ export interface paths {
                     game_period?: string | null;
                     /** @description mm:ss; counts down within the period, up through the match in soccer; null where the sport has no clock. */
                     game_clock?: string | null;
-                    /** @enum {string|null} */
-                    possession?: 'home' | 'away' | null;
                     /**
-                     * @description Tennis: who serves.
-                     * @enum {string|null}
+                     * @description Who has the ball; absent when the feed does not say.
+                     * @enum {string}
                      */
-                    server?: 'home' | 'away' | null;
+                    possession?: 'home' | 'away';
+                    /**
+                     * @description Tennis: who serves; absent when the feed does not say.
+                     * @enum {string}
+                     */
+                    server?: 'home' | 'away';
                     last_play?: string | null;
                     corners_home?: number;
                     corners_away?: number;
