@@ -8,7 +8,7 @@ import type { MainLines } from '../views/main-lines.js';
 import { ApiError } from '../errors.js';
 import { isoTime, whenKnown } from './common.js';
 import { outcomeKey } from '../queries/row-identity.js';
-import { deepLinkPath } from '../deeplinks/index.js';
+import { deepLinkUrl } from '../deeplinks/index.js';
 import type { RowOf } from './route-types.js';
 
 export const oddsRowSchema = {
@@ -100,7 +100,7 @@ export const oddsRowSchema = {
     deep_link: {
       type: 'string',
       description:
-        'Resolver path that redirects to the sportsbook (add ?state= for per-state sites); absent when the book has no link templates.',
+        'Resolver URL on this service (absolute, PUBLIC_BASE_URL) that redirects to the sportsbook (add ?state= for per-state sites); absent when the book has no link templates.',
     },
     home: teamRefSchema,
     away: teamRefSchema,
@@ -282,7 +282,7 @@ export function presentOdds(catalog: Catalog, row: OddsRow, event: CanonicalEven
     away_team: teamName(catalog, event.awayTeamId),
     external_event_id: row.bookEventId,
     ...whenKnown('selection_id', row.selectionId),
-    ...whenKnown('deep_link', deepLinkPath(catalog, row.book, row.id)),
+    ...whenKnown('deep_link', deepLinkUrl(catalog, row.book, row.id)),
     home: teamRef(catalog, event.homeTeamId),
     away: teamRef(catalog, event.awayTeamId),
     sport_ref: sportRef(catalog, event.sport),

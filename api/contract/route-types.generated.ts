@@ -35,23 +35,31 @@ export interface paths {
               timestamp: string;
               checks: {
                 redis: {
-                  status: string;
+                  /** @enum {string} */
+                  status: 'ok' | 'degraded' | 'down';
                   latency_ms?: number;
+                  /** @description What was found; a check of something not configured is ok and says so here. */
                   message?: string;
                 };
                 data: {
-                  status: string;
+                  /** @enum {string} */
+                  status: 'ok' | 'degraded' | 'down';
                   latency_ms?: number;
+                  /** @description What was found; a check of something not configured is ok and says so here. */
                   message?: string;
                 };
                 schema: {
-                  status: string;
+                  /** @enum {string} */
+                  status: 'ok' | 'degraded' | 'down';
                   latency_ms?: number;
+                  /** @description What was found; a check of something not configured is ok and says so here. */
                   message?: string;
                 };
                 runtime?: {
-                  status: string;
+                  /** @enum {string} */
+                  status: 'ok' | 'degraded' | 'down';
                   latency_ms?: number;
+                  /** @description What was found; a check of something not configured is ok and says so here. */
                   message?: string;
                 };
               };
@@ -72,23 +80,31 @@ export interface paths {
               timestamp: string;
               checks: {
                 redis: {
-                  status: string;
+                  /** @enum {string} */
+                  status: 'ok' | 'degraded' | 'down';
                   latency_ms?: number;
+                  /** @description What was found; a check of something not configured is ok and says so here. */
                   message?: string;
                 };
                 data: {
-                  status: string;
+                  /** @enum {string} */
+                  status: 'ok' | 'degraded' | 'down';
                   latency_ms?: number;
+                  /** @description What was found; a check of something not configured is ok and says so here. */
                   message?: string;
                 };
                 schema: {
-                  status: string;
+                  /** @enum {string} */
+                  status: 'ok' | 'degraded' | 'down';
                   latency_ms?: number;
+                  /** @description What was found; a check of something not configured is ok and says so here. */
                   message?: string;
                 };
                 runtime?: {
-                  status: string;
+                  /** @enum {string} */
+                  status: 'ok' | 'degraded' | 'down';
                   latency_ms?: number;
+                  /** @description What was found; a check of something not configured is ok and says so here. */
                   message?: string;
                 };
               };
@@ -4642,7 +4658,7 @@ export interface paths {
                 external_event_id?: string | null;
                 /** @description The sportsbook's own selection id, for deep links; absent when the book gives none. */
                 selection_id?: string;
-                /** @description Resolver path that redirects to the sportsbook (add ?state= for per-state sites); absent when the book has no link templates. */
+                /** @description Resolver URL on this service (absolute, PUBLIC_BASE_URL) that redirects to the sportsbook (add ?state= for per-state sites); absent when the book has no link templates. */
                 deep_link?: string;
                 home?: {
                   id?: string;
@@ -5047,7 +5063,7 @@ export interface paths {
           group_by?: 'event';
           /** @description next_cursor of the previous page; use with the same filters and sort, and without offset. */
           cursor?: string;
-          /** @description US state code (e.g. nj): the `deep_link` paths carry it, so books whose site is per state open the right one. Default: the resolver's, pa. */
+          /** @description US state code (e.g. nj): the `deep_link` URLs carry it, so books whose site is per state open the right one. Default: the resolver's, pa. */
           state?: string;
           /** @description Page size, 1 to 1000. */
           limit: number;
@@ -5137,7 +5153,7 @@ export interface paths {
                 external_event_id?: string | null;
                 /** @description The sportsbook's own selection id, for deep links; absent when the book gives none. */
                 selection_id?: string;
-                /** @description Resolver path that redirects to the sportsbook (add ?state= for per-state sites); absent when the book has no link templates. */
+                /** @description Resolver URL on this service (absolute, PUBLIC_BASE_URL) that redirects to the sportsbook (add ?state= for per-state sites); absent when the book has no link templates. */
                 deep_link?: string;
                 home?: {
                   id?: string;
@@ -5241,7 +5257,7 @@ export interface paths {
                   external_event_id?: string | null;
                   /** @description The sportsbook's own selection id, for deep links; absent when the book gives none. */
                   selection_id?: string;
-                  /** @description Resolver path that redirects to the sportsbook (add ?state= for per-state sites); absent when the book has no link templates. */
+                  /** @description Resolver URL on this service (absolute, PUBLIC_BASE_URL) that redirects to the sportsbook (add ?state= for per-state sites); absent when the book has no link templates. */
                   deep_link?: string;
                   home?: {
                     id?: string;
@@ -5669,7 +5685,7 @@ export interface paths {
                 external_event_id?: string | null;
                 /** @description The sportsbook's own selection id, for deep links; absent when the book gives none. */
                 selection_id?: string;
-                /** @description Resolver path that redirects to the sportsbook (add ?state= for per-state sites); absent when the book has no link templates. */
+                /** @description Resolver URL on this service (absolute, PUBLIC_BASE_URL) that redirects to the sportsbook (add ?state= for per-state sites); absent when the book has no link templates. */
                 deep_link?: string;
                 home?: {
                   id?: string;
@@ -6077,7 +6093,7 @@ export interface paths {
                   external_event_id?: string | null;
                   /** @description The sportsbook's own selection id, for deep links; absent when the book gives none. */
                   selection_id?: string;
-                  /** @description Resolver path that redirects to the sportsbook (add ?state= for per-state sites); absent when the book has no link templates. */
+                  /** @description Resolver URL on this service (absolute, PUBLIC_BASE_URL) that redirects to the sportsbook (add ?state= for per-state sites); absent when the book has no link templates. */
                   deep_link?: string;
                   home?: {
                     id?: string;
@@ -6464,7 +6480,7 @@ export interface paths {
           event_id?: string;
           /** @description true: live events only; false: pre-match only; omitted: both. */
           live?: boolean;
-          /** @description US state code (e.g. nj): the `deep_link` paths carry it, so books whose site is per state open the right one. Default: the resolver's, pa. */
+          /** @description US state code (e.g. nj): the `deep_link` URLs carry it, so books whose site is per state open the right one. Default: the resolver's, pa. */
           state?: string;
           /** @description Page size, 1 to 5000. */
           limit: number;
@@ -6555,7 +6571,7 @@ export interface paths {
                 external_event_id?: string | null;
                 /** @description The sportsbook's own selection id, for deep links; absent when the book gives none. */
                 selection_id?: string;
-                /** @description Resolver path that redirects to the sportsbook (add ?state= for per-state sites); absent when the book has no link templates. */
+                /** @description Resolver URL on this service (absolute, PUBLIC_BASE_URL) that redirects to the sportsbook (add ?state= for per-state sites); absent when the book has no link templates. */
                 deep_link?: string;
                 home?: {
                   id?: string;
@@ -6658,6 +6674,11 @@ export interface paths {
                   total?: number;
                 };
               };
+              /**
+               * Format: date-time
+               * @description When the server emitted this answer (RFC 3339, UTC).
+               */
+              updated_at: string;
             };
           };
         };
@@ -7038,7 +7059,7 @@ export interface paths {
                   external_event_id?: string | null;
                   /** @description The sportsbook's own selection id, for deep links; absent when the book gives none. */
                   selection_id?: string;
-                  /** @description Resolver path that redirects to the sportsbook (add ?state= for per-state sites); absent when the book has no link templates. */
+                  /** @description Resolver URL on this service (absolute, PUBLIC_BASE_URL) that redirects to the sportsbook (add ?state= for per-state sites); absent when the book has no link templates. */
                   deep_link?: string;
                   home?: {
                     id?: string;
@@ -7559,7 +7580,7 @@ export interface paths {
                 selection_id: string | null;
                 /** @description Player props: the player's id across books (folded name, luka-doncic, as on futures outcomes); null otherwise. */
                 player_id: string | null;
-                /** @description Resolver path that redirects to the sportsbook; null when the book has no link templates. */
+                /** @description Resolver URL on this service (absolute) that redirects to the sportsbook; null when the book has no link templates. */
                 deep_link?: string | null;
                 /** @description (fair_probability x decimal odds - 1) x 100. */
                 ev_percentage: number;
@@ -8118,7 +8139,7 @@ export interface paths {
                       external_event_id?: string | null;
                       /** @description The sportsbook's own selection id, for deep links to a bet slip; null when unknown. */
                       selection_id: string | null;
-                      /** @description Resolver path that redirects to this leg's sportsbook; null when the book has no link templates. */
+                      /** @description Resolver URL on this service (absolute) that redirects to this leg's sportsbook; null when the book has no link templates. */
                       deep_link?: string | null;
                       sportsbook_ref?: {
                         id?: string;
@@ -8126,6 +8147,19 @@ export interface paths {
                         label?: string;
                       };
                     }[];
+                    /** @description A +EV bet exists on a leg of this market at this line. */
+                    ev_available: boolean;
+                    /** @description The best of those +EV bets, % (power de-vig, as /opportunities/ev by default); null when none. */
+                    ev_percentage: number | null;
+                    /** @description The game while live (every field null before it starts): the full state is on /gamestate and its stream. */
+                    game_state: {
+                      /** @description Q3, 2H, P2, S2, T5 (top of the 5th), ... */
+                      period: string | null;
+                      /** @description mm:ss; null where the sport has no clock. */
+                      clock: string | null;
+                      score_home: number | null;
+                      score_away: number | null;
+                    };
                     /** @description The oldest price used is older than 60 s (10 s in play) now. */
                     possibly_stale?: boolean;
                     /** @description Age of the oldest price used, at the time of the request. */
@@ -8835,7 +8869,7 @@ export interface paths {
                   };
                   stake_percent?: number;
                   odds_age_seconds?: number | null;
-                  /** @description Resolver path that redirects to this side's sportsbook; null when the book has no link templates. */
+                  /** @description Resolver URL on this service (absolute) that redirects to this side's sportsbook; null when the book has no link templates. */
                   deep_link?: string | null;
                   sportsbook_ref?: {
                     id?: string;
@@ -8863,7 +8897,7 @@ export interface paths {
                   };
                   stake_percent?: number;
                   odds_age_seconds?: number | null;
-                  /** @description Resolver path that redirects to this side's sportsbook; null when the book has no link templates. */
+                  /** @description Resolver URL on this service (absolute) that redirects to this side's sportsbook; null when the book has no link templates. */
                   deep_link?: string | null;
                   sportsbook_ref?: {
                     id?: string;
@@ -8955,7 +8989,7 @@ export interface paths {
                   external_event_id?: string | null;
                   /** @description The sportsbook's own selection id, for deep links to a bet slip; null when unknown. */
                   selection_id: string | null;
-                  /** @description Resolver path that redirects to this leg's sportsbook; null when the book has no link templates. */
+                  /** @description Resolver URL on this service (absolute) that redirects to this leg's sportsbook; null when the book has no link templates. */
                   deep_link?: string | null;
                   sportsbook_ref?: {
                     id?: string;
@@ -9330,7 +9364,7 @@ export interface paths {
           group?: 'best';
           /** @description Total stake to split across the legs; stakes are rounded to cents and add up to it. */
           bankroll: number;
-          /** @description US state code (e.g. nj): the `deep_link` paths carry it, so books whose site is per state open the right one. Default: the resolver's, pa. */
+          /** @description US state code (e.g. nj): the `deep_link` URLs carry it, so books whose site is per state open the right one. Default: the resolver's, pa. */
           state?: string;
         };
         header?: never;
@@ -9427,7 +9461,7 @@ export interface paths {
                   };
                   stake_percent?: number;
                   odds_age_seconds?: number | null;
-                  /** @description Resolver path that redirects to this side's sportsbook; null when the book has no link templates. */
+                  /** @description Resolver URL on this service (absolute) that redirects to this side's sportsbook; null when the book has no link templates. */
                   deep_link?: string | null;
                   sportsbook_ref?: {
                     id?: string;
@@ -9455,7 +9489,7 @@ export interface paths {
                   };
                   stake_percent?: number;
                   odds_age_seconds?: number | null;
-                  /** @description Resolver path that redirects to this side's sportsbook; null when the book has no link templates. */
+                  /** @description Resolver URL on this service (absolute) that redirects to this side's sportsbook; null when the book has no link templates. */
                   deep_link?: string | null;
                   sportsbook_ref?: {
                     id?: string;
@@ -9547,7 +9581,7 @@ export interface paths {
                   external_event_id?: string | null;
                   /** @description The sportsbook's own selection id, for deep links to a bet slip; null when unknown. */
                   selection_id: string | null;
-                  /** @description Resolver path that redirects to this leg's sportsbook; null when the book has no link templates. */
+                  /** @description Resolver URL on this service (absolute) that redirects to this leg's sportsbook; null when the book has no link templates. */
                   deep_link?: string | null;
                   sportsbook_ref?: {
                     id?: string;
@@ -9894,7 +9928,7 @@ export interface paths {
           sort: 'hold' | '-hold' | 'start_time' | '-start_time' | 'sport' | '-sport' | 'market' | '-market';
           /** @description best: only the best opportunity of each event. */
           group?: 'best';
-          /** @description US state code (e.g. nj): the `deep_link` paths carry it, so books whose site is per state open the right one. Default: the resolver's, pa. */
+          /** @description US state code (e.g. nj): the `deep_link` URLs carry it, so books whose site is per state open the right one. Default: the resolver's, pa. */
           state?: string;
         };
         header?: never;
@@ -10088,7 +10122,7 @@ export interface paths {
                   external_event_id?: string | null;
                   /** @description The sportsbook's own selection id, for deep links to a bet slip; null when unknown. */
                   selection_id: string | null;
-                  /** @description Resolver path that redirects to this leg's sportsbook; null when the book has no link templates. */
+                  /** @description Resolver URL on this service (absolute) that redirects to this leg's sportsbook; null when the book has no link templates. */
                   deep_link?: string | null;
                   sportsbook_ref?: {
                     id?: string;
@@ -10096,6 +10130,15 @@ export interface paths {
                     label?: string;
                   };
                 }[];
+                /** @description The game while live (every field null before it starts): the full state is on /gamestate and its stream. */
+                game_state: {
+                  /** @description Q3, 2H, P2, S2, T5 (top of the 5th), ... */
+                  period: string | null;
+                  /** @description mm:ss; null where the sport has no clock. */
+                  clock: string | null;
+                  score_home: number | null;
+                  score_away: number | null;
+                };
                 /** @description The oldest price used is older than 60 s (10 s in play) now. */
                 possibly_stale: boolean;
                 /** @description Age of the oldest price used, at the time of the request. */
@@ -10440,7 +10483,7 @@ export interface paths {
           sort: 'hold' | '-hold' | 'start_time' | '-start_time' | 'sport' | '-sport' | 'market' | '-market';
           /** @description best: only the best opportunity of each event. */
           group?: 'best';
-          /** @description US state code (e.g. nj): the `deep_link` paths carry it, so books whose site is per state open the right one. Default: the resolver's, pa. */
+          /** @description US state code (e.g. nj): the `deep_link` URLs carry it, so books whose site is per state open the right one. Default: the resolver's, pa. */
           state?: string;
         };
         header?: never;
@@ -10634,7 +10677,7 @@ export interface paths {
                   external_event_id?: string | null;
                   /** @description The sportsbook's own selection id, for deep links to a bet slip; null when unknown. */
                   selection_id: string | null;
-                  /** @description Resolver path that redirects to this leg's sportsbook; null when the book has no link templates. */
+                  /** @description Resolver URL on this service (absolute) that redirects to this leg's sportsbook; null when the book has no link templates. */
                   deep_link?: string | null;
                   sportsbook_ref?: {
                     id?: string;
@@ -10642,6 +10685,15 @@ export interface paths {
                     label?: string;
                   };
                 }[];
+                /** @description The game while live (every field null before it starts): the full state is on /gamestate and its stream. */
+                game_state: {
+                  /** @description Q3, 2H, P2, S2, T5 (top of the 5th), ... */
+                  period: string | null;
+                  /** @description mm:ss; null where the sport has no clock. */
+                  clock: string | null;
+                  score_home: number | null;
+                  score_away: number | null;
+                };
                 /** @description The oldest price used is older than 60 s (10 s in play) now. */
                 possibly_stale: boolean;
                 /** @description Age of the oldest price used, at the time of the request. */
@@ -13107,23 +13159,9 @@ export interface paths {
                   /** @description 999 = all sportsbooks. */
                   max_books: number;
                 };
-                /** @description What the tier includes, as booleans (the shape the SDKs read). */
-                features: {
-                  odds: boolean;
-                  schedule: boolean;
-                  splits: boolean;
-                  ev: boolean;
-                  arbitrage: boolean;
-                  middles: boolean;
-                  low_hold: boolean;
-                  deep_links: boolean;
-                  game_state: boolean;
-                  streaming: boolean;
-                  history: boolean;
-                  futures: boolean;
-                  closing_line: boolean;
-                };
-                /** @description The included features as names (the shape of the reference's document). */
+                /** @description The features this tier is served, by name: odds, schedule, splits, ev, arbitrage, middles, low_hold, deep_links, game_state, streaming, futures, closing_line, history. */
+                features: string[];
+                /** @description Same as features. */
                 feature_list: string[];
                 streaming: {
                   enabled: boolean;

@@ -84,3 +84,4 @@ export type {
   FuturesPricesQuery,
   FuturesSource,
 } from './futures-answers.js';
+export { opportunityContext } from './opportunity-context.js';

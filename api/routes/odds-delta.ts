@@ -1,6 +1,6 @@
 import { deepLinkStateParam } from '../deeplinks/index.js';
 import type { FastifyPluginAsync } from 'fastify';
-import { authErrorResponses, errorResponse, paginationSchema, pagingParams } from '../contract/common.js';
+import { authErrorResponses, errorResponse, paginationSchema, pagingParams, updatedAtSchema } from '../contract/common.js';
 import { addSportsbookParam, sharedFilterParams } from '../contract/filters.js';
 import { oddsRowSchema, removedRowSchema } from '../contract/odds.js';
 import { fragmentsFor, rawRowsSerializerCompiler } from '../contract/odds-fragments.js';
@@ -15,7 +15,7 @@ const { sport, league, sportsbook, market, event, event_id: eventId, live } = sh
 
 const deltaResponse = {
   type: 'object',
-  required: ['success', 'data', 'removed', 'pagination', 'meta'],
+  required: ['success', 'data', 'removed', 'pagination', 'meta', 'updated_at'],
   properties: {
     success: { type: 'boolean' },
     data: {
@@ -47,6 +47,7 @@ const deltaResponse = {
         pagination: { ...paginationSchema, description: 'Same as the top-level pagination.' },
       },
     },
+    updated_at: updatedAtSchema,
   },
 } as const;
 

@@ -3,6 +3,7 @@ import type { LeagueDef, MarketDef, MarketId, SportDef, SportsbookDef, TeamDef }
 import { builtInTemplates } from '../../schemas/reference/deeplink-templates.js';
 import type { DeepLinkTemplates } from '../../schemas/reference/deeplink-templates.js';
 import { TeamIndex } from './team-index.js';
+import { PublicOrigin } from '../deeplinks/index.js';
 
 /** Reference data by id, read-only, shared by every route. */
 export class Catalog {
@@ -22,6 +23,8 @@ export class Catalog {
     } = { sports: SPORTS, leagues: LEAGUES, books: SPORTSBOOKS, markets: MARKETS, teams: TEAMS },
     /** Deep-link URL templates per book (configuration: built in, merged with DEEPLINK_TEMPLATES). */
     readonly deepLinks: DeepLinkTemplates = builtInTemplates(),
+    /** Where `deep_link` URLs point: this service's public origin (PUBLIC_BASE_URL). */
+    readonly publicOrigin: PublicOrigin = new PublicOrigin(),
   ) {
     for (const s of data.sports) this.sports.set(s.id, s);
     for (const l of data.leagues) this.leagues.set(l.id, l);
