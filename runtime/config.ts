@@ -19,6 +19,8 @@ export interface Config {
   role: Role;
   port: number;
   host: string;
+  /** PUBLIC_BASE_URL: the origin of `deep_link` URLs; null = the address the server listens on. */
+  publicBaseUrl: string | null;
   dataDir: string;
   logLevel: string;
   feed: FeedKind;
@@ -130,6 +132,7 @@ export function loadConfig(env: Env = process.env): Config {
     role,
     port: s.int('PORT'),
     host: s.string('HOST'),
+    publicBaseUrl: s.optional('PUBLIC_BASE_URL'),
     dataDir: resolve(s.string('DATA_DIR')),
     logLevel: s.string('LOG_LEVEL'),
     feed,

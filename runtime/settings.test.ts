@@ -42,6 +42,8 @@ describe('the configuration table', () => {
     expect(() => loadConfig({ ROLE: 'api' })).toThrow('ROLE=api needs KAFKA_BROKERS');
     expect(() => loadConfig({ METRICS_PORT: '8080' })).toThrow('METRICS_PORT must differ from PORT');
     expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow('METRICS_TOKEN must be 16+ characters, got "<hidden>"');
+    expect(() => loadConfig({ PUBLIC_BASE_URL: 'https://odds.example.com/api' })).toThrow('PUBLIC_BASE_URL must be an origin');
+    expect(loadConfig({ PUBLIC_BASE_URL: 'https://odds.example.com' }).publicBaseUrl).toBe('https://odds.example.com');
   });
 
   it('asks for Betfair credentials with FEED=betfair and a catalog book for its prices', () => {

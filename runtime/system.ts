@@ -20,6 +20,7 @@ import type { RateLimitStore } from '../api/plugins/rate-limit.js';
 import { RedisRateLimitStore } from '../api/plugins/redis-rate-limit.js';
 import { LiveBoard } from '../api/views/board.js';
 import { Catalog } from '../api/views/catalog.js';
+import { PublicOrigin } from '../api/deeplinks/index.js';
 import { startChangelogViews } from '../api/views/changelog-views.js';
 import { FuturesBoard } from '../api/views/futures-board.js';
 import { startFuturesViews } from '../api/views/futures-views.js';
@@ -136,7 +137,8 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
   const board = new LiveBoard({ now: () => clock.now(), log: config.deltaWindow });
   // Delayed boards follow the live one from its first change on.
   const tierViews = new TierViews(board, clock, { log: config.deltaWindow });
-  const catalog = new Catalog(undefined, config.deepLinkTemplates);
+  const publicOrigin = new PublicOrigin(config.publicBaseUrl, `http://${config.host}:${config.port}`);
+  const catalog = new Catalog(undefined, config.deepLinkTemplates, publicOrigin);
   const opportunities = new OpportunityBoard();
   const splits = new SplitsBoard(clock);
   const gameStates = new GameStateBoard();
@@ -202,6 +204,7 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
   if (overrides.listen !== false) {
     try {
       url = await app.listen({ port: config.port, host: config.host });
+      publicOrigin.listeningAt(url);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code ?? '';
       throw new StartupError(

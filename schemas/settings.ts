@@ -65,6 +65,13 @@ export const SETTINGS = [
   },
   { name: 'HOST', kind: 'string', default: '127.0.0.1', doc: 'listen address (`0.0.0.0` in a container)' },
   {
+    name: 'PUBLIC_BASE_URL',
+    kind: 'url',
+    schemes: ['http', 'https'],
+    check: (value) => (new URL(value).pathname === '/' ? null : 'must be an origin (scheme, host and port), without a path'),
+    doc: 'where clients reach this API (`https://odds.example.com`): every `deep_link` is an absolute URL on it. Unset: the address the server listens on (`http://HOST:PORT`, `localhost` for a wildcard `HOST`)',
+  },
+  {
     name: 'DATA_DIR',
     kind: 'path',
     default: './data',

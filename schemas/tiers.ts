@@ -196,3 +196,30 @@ export function tierBookScopes(books: readonly SportsbookDef[] = SPORTSBOOKS): s
   }
   return [...scopes.values()];
 }
+
+/**
+ * The features an account of `tier` is served, by the names the reference's `features` array
+ * uses, in one fixed order. Read off the table above and `TIER_MINIMUMS`, so the account answer
+ * cannot claim what the access checks refuse, or deny what they allow.
+ */
+export function accountFeatures(tier: TierName): string[] {
+  const has = (f: Feature): boolean => TIERS[tier].features.includes(f);
+  const served: [string, boolean][] = [
+    ['odds', true],
+    ['schedule', true],
+    ['splits', true],
+    ['ev', has('ev')],
+    ['arbitrage', has('arbitrage')],
+    ['middles', has('middles')],
+    // Low-hold is served under the arbitrage gate.
+    ['low_hold', has('arbitrage')],
+    ['deep_links', has('deeplinks')],
+    ['game_state', has('gamestate')],
+    ['streaming', TIERS[tier].maxStreams > 0],
+    // Futures over REST are open to every key (the MCP futures tools have their own minimum).
+    ['futures', true],
+    ['closing_line', tierAtLeast(tier, TIER_MINIMUMS.closingLines)],
+    ['history', tierAtLeast(tier, TIER_MINIMUMS.clvHistory)],
+  ];
+  return served.filter(([, on]) => on).map(([name]) => name);
+}

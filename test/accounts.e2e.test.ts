@@ -131,11 +131,24 @@ describe('GET /account', () => {
     });
     expect(d['streaming']).toEqual({ enabled: true, max_connections: 1 });
     expect(d['data_delay_seconds']).toBe(60);
-    expect((d['features'] as Row)['ev']).toBe(false);
-    expect(d['feature_list']).toEqual(['odds', 'schedule', 'splits', 'streaming']);
+    expect(d['features']).toEqual(['odds', 'schedule', 'splits', 'streaming', 'futures']);
+    expect(d['feature_list']).toEqual(d['features']);
     const sharp = data(await api('GET', '/account', sys.demoKeys.sharp));
     expect(sharp['rate_limit']).toEqual({ requests_per_minute: 1000, max_books: 999 });
-    expect((sharp['features'] as Row)['ev']).toBe(true);
+    expect(sharp['features']).toEqual([
+      'odds',
+      'schedule',
+      'splits',
+      'ev',
+      'arbitrage',
+      'middles',
+      'low_hold',
+      'deep_links',
+      'streaming',
+      'futures',
+      'closing_line',
+      'history',
+    ]);
     expect((sharp['key'] as Row)['id']).toBe(sharp['key_id']);
     expect(JSON.stringify(sharp)).not.toContain(sys.demoKeys.sharp);
   });

@@ -137,7 +137,10 @@ describe('authentication', () => {
     const checks = r.body['checks'] as Record<string, Record<string, unknown>>;
     expect(Object.keys(checks).sort()).toEqual(['data', 'redis', 'runtime', 'schema']);
     expect(checks['runtime']).toEqual({ status: 'ok', message: 'every stage running' });
-    expect(checks['redis']?.['status']).toBe('disabled');
+    expect(checks['redis']).toEqual({
+      status: 'ok',
+      message: 'not configured: REDIS_URL not set, rate-limit counters are kept in process',
+    });
     expect(checks['schema']?.['status']).toBe('ok');
     expect(checks['data']?.['message']).toMatch(/^8 odds rows, 2 events/);
   });

@@ -28,7 +28,7 @@ const data = async (path: string): Promise<Row[]> => {
 };
 
 async function follow(path: string): Promise<{ status: number; location: string | null }> {
-  const res = await fetch(`${c.sys.url}${path}`, { redirect: 'manual' });
+  const res = await fetch(new URL(path, c.sys.url), { redirect: 'manual' });
   await res.text();
   return { status: res.status, location: res.headers.get('location') };
 }
@@ -43,7 +43,7 @@ describe('deep_link on odds rows', () => {
     for (const r of rows)
       expect([r['id'], r['deep_link']]).toEqual([
         r['id'],
-        r['deep_link'] === null ? null : `/api/v1/deeplink/${r['id'] as string}?state=nj`,
+        r['deep_link'] === undefined ? undefined : `${c.sys.url}/api/v1/deeplink/${r['id'] as string}?state=nj`,
       ]);
     const link = betmgmHome(rows)['deep_link'] as string;
     expect(await follow(link)).toEqual({ status: 302, location: 'https://sports.nj.betmgm.com/en/sports/events/mgm-100' });
@@ -51,23 +51,25 @@ describe('deep_link on odds rows', () => {
 
   it("leaves the paths without a state when none is asked for (the resolver's default, pa)", async () => {
     const row = betmgmHome(await data('/api/v1/odds?limit=1000'));
-    expect(row['deep_link']).toBe(`/api/v1/deeplink/${row['id'] as string}`);
+    expect(row['deep_link']).toBe(`${c.sys.url}/api/v1/deeplink/${row['id'] as string}`);
     expect((await follow(row['deep_link'] as string)).location).toBe('https://sports.pa.betmgm.com/en/sports/events/mgm-100');
   });
 
   it('carries it through a fields projection, grouping by event, and /odds/delta', async () => {
     const projected = await data('/api/v1/odds?limit=1000&state=nj&fields=deep_link&sportsbook=betmgm');
-    expect(projected.map((r) => r['deep_link'])).toEqual(projected.map((r) => `/api/v1/deeplink/${r['id'] as string}?state=nj`));
+    expect(projected.map((r) => r['deep_link'])).toEqual(
+      projected.map((r) => `${c.sys.url}/api/v1/deeplink/${r['id'] as string}?state=nj`),
+    );
     const groups = await data('/api/v1/odds?limit=1000&state=nj&group_by=event&sportsbook=betmgm');
     const grouped = groups.flatMap((g) => g['odds'] as Row[]);
     expect(grouped.length).toBe(projected.length);
-    for (const r of grouped) expect(r['deep_link']).toBe(`/api/v1/deeplink/${r['id'] as string}?state=nj`);
+    for (const r of grouped) expect(r['deep_link']).toBe(`${c.sys.url}/api/v1/deeplink/${r['id'] as string}?state=nj`);
     const since = ((await c.sys.get('/api/v1/odds?limit=1', c.keys.sharp)).body['meta'] as Row)['next_since'] as string;
     const mgm = c.ticks.filter((t) => t.book === 'betmgm' && t.market === 'moneyline');
     await c.push(mgm.map((t) => ({ ...t, priceAmerican: (t.priceAmerican ?? 100) - 5 })));
     const delta = await data(`/api/v1/odds/delta?since=${encodeURIComponent(since)}&state=ny&sportsbook=betmgm`);
     expect(delta.length).toBe(2);
-    for (const r of delta) expect(r['deep_link']).toBe(`/api/v1/deeplink/${r['id'] as string}?state=ny`);
+    for (const r of delta) expect(r['deep_link']).toBe(`${c.sys.url}/api/v1/deeplink/${r['id'] as string}?state=ny`);
     await c.push(mgm); // back to the fixture's prices, which the low-hold test below expects
   });
 
@@ -88,7 +90,7 @@ describe('deep links on opportunities', () => {
     expect(middles.length).toBeGreaterThan(0);
     for (const m of middles) {
       for (const l of m['legs'] as Row[]) {
-        expect(l['deep_link']).toBe(`/api/v1/deeplink/${m['id'] as string}?book=${l['sportsbook'] as string}&state=nj`);
+        expect(l['deep_link']).toBe(`${c.sys.url}/api/v1/deeplink/${m['id'] as string}?book=${l['sportsbook'] as string}&state=nj`);
         expect((await follow(l['deep_link'] as string)).status).toBe(302);
       }
     }
@@ -108,7 +110,7 @@ describe('deep links on opportunities', () => {
     expect(links.some(([book]) => book === 'betmgm')).toBe(true);
     for (const [book, link, id] of links) {
       if (link === null) continue;
-      expect(link).toBe(`/api/v1/deeplink/${id as string}?book=${book as string}&state=nj`);
+      expect(link).toBe(`${c.sys.url}/api/v1/deeplink/${id as string}?book=${book as string}&state=nj`);
     }
     const mgm = links.find(([book, link]) => book === 'betmgm' && link !== null) as [string, string, string];
     expect((await follow(mgm[1])).location).toMatch(/^https:\/\/sports\.nj\.betmgm\.com\//);

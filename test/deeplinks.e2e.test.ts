@@ -31,7 +31,7 @@ const rowOf = (book: string, market: string, selection: string, league = 'nba'):
 async function follow(
   path: string,
 ): Promise<{ status: number; location: string | null; type: string | null; cache: string | null; body: Row | null }> {
-  const res = await fetch(`${c.sys.url}${path}`, { redirect: 'manual' });
+  const res = await fetch(new URL(path, c.sys.url), { redirect: 'manual' });
   const text = await res.text();
   return {
     status: res.status,
@@ -43,12 +43,12 @@ async function follow(
 }
 
 describe('deep_link on odds rows', () => {
-  it('points at the resolver for books with templates and is null for books without', () => {
+  it('points at the resolver, an absolute URL on the server, for books with templates and is absent for books without', () => {
     const dk = rowOf('draftkings', 'point_spread', 'home');
-    expect(dk['deep_link']).toBe(`/api/v1/deeplink/${dk['id'] as string}`);
-    expect(rowOf('bovada', 'moneyline', 'home')['deep_link']).toBeNull();
+    expect(dk['deep_link']).toBe(`${c.sys.url}/api/v1/deeplink/${dk['id'] as string}`);
+    expect('deep_link' in rowOf('bovada', 'moneyline', 'home')).toBe(false);
     expect(rowOf('betmgm', 'moneyline', 'home')['deep_link']).toBe(
-      `/api/v1/deeplink/${rowOf('betmgm', 'moneyline', 'home')['id'] as string}`,
+      `${c.sys.url}/api/v1/deeplink/${rowOf('betmgm', 'moneyline', 'home')['id'] as string}`,
     );
   });
 });
@@ -133,14 +133,17 @@ describe('POST /deeplinks/batch', () => {
 });
 
 describe('deep_link on opportunities', () => {
-  it('gives each leg a resolver path naming its book (null without templates); the path redirects to that book', async () => {
+  it('gives each leg a resolver URL on the server naming its book (null without templates); it redirects to that book', async () => {
     const templates = builtInTemplates();
     const low = (await c.sys.get('/api/v1/opportunities/low-hold?limit=200', c.keys.sharp)).body['data'] as Row[];
     const legs = low.flatMap((o) => (o['legs'] as Row[]).map((l) => ({ o, l })));
     expect(legs.length).toBeGreaterThan(0);
     for (const { o, l } of legs) {
       const book = l['sportsbook'] as string;
-      expect([book, l['deep_link']]).toEqual([book, templates.has(book) ? `/api/v1/deeplink/${o['id'] as string}?book=${book}` : null]);
+      expect([book, l['deep_link']]).toEqual([
+        book,
+        templates.has(book) ? `${c.sys.url}/api/v1/deeplink/${o['id'] as string}?book=${book}` : null,
+      ]);
     }
     const linked = legs.filter(({ l }) => l['deep_link'] !== null);
     expect(linked.length).toBeGreaterThan(0);
@@ -151,10 +154,12 @@ describe('deep_link on opportunities', () => {
     }
   });
 
-  it('gives +EV rows the resolver path of the opportunity', async () => {
+  it('gives +EV rows the resolver URL of the opportunity', async () => {
     const ev = (await c.sys.get('/api/v1/opportunities/ev?limit=200', c.keys.sharp)).body['data'] as Row[];
     expect(ev.length).toBeGreaterThan(0);
     for (const e of ev)
-      expect(e['deep_link']).toBe(builtInTemplates().has(e['sportsbook'] as string) ? `/api/v1/deeplink/${e['id'] as string}` : null);
+      expect(e['deep_link']).toBe(
+        builtInTemplates().has(e['sportsbook'] as string) ? `${c.sys.url}/api/v1/deeplink/${e['id'] as string}` : null,
+      );
   });
 });

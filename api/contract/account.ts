@@ -1,7 +1,7 @@
-import type { ApiKeyRecord, TierName } from '../../schemas/index.js';
+import type { ApiKeyRecord } from '../../schemas/index.js';
 import { keyStatus } from '../accounts/index.js';
 import type { AuthenticatedKey } from '../accounts/index.js';
-import { TIERS } from '../../schemas/index.js';
+import { TIERS, accountFeatures } from '../../schemas/index.js';
 import { isoTime, nullableString } from './common.js';
 import type { ReplyOf, RowOf } from './route-types.js';
 
@@ -71,39 +71,6 @@ export function presentNewKey(k: ApiKeyRecord, secret: string): ReplyOf<'/api/v1
   return { id: k.id, key: secret, name: k.name, tier: k.tier, id_masked: k.preview, created_at: isoTime(k.createdAt) };
 }
 
-/**
- * Features as an object of booleans. The reference documents an array of names, but the
- * Python SDK validates `features` as an object (an array makes `account.me()` raise) and the
- * TypeScript SDK types it so; the array is served beside it as `feature_list`.
- */
-export function featuresOf(tier: TierName): AccountInfo['features'] {
-  const t = TIERS[tier];
-  const has = (f: (typeof t.features)[number]): boolean => t.features.includes(f);
-  return {
-    odds: true,
-    schedule: true,
-    splits: true,
-    ev: has('ev'),
-    arbitrage: has('arbitrage'),
-    middles: has('middles'),
-    // Low-hold is served under the arbitrage gate (Hobby and up).
-    low_hold: has('arbitrage'),
-    deep_links: has('deeplinks'),
-    game_state: has('gamestate'),
-    streaming: t.maxStreams > 0,
-    history: false,
-    futures: false,
-    closing_line: false,
-  };
-}
-
-const booleans = (names: readonly string[]): object => ({
-  type: 'object',
-  required: [...names],
-  properties: Object.fromEntries(names.map((n) => [n, { type: 'boolean' }])),
-});
-const FEATURE_NAMES = Object.keys(featuresOf('free'));
-
 export const accountSchema = {
   type: 'object',
   required: [
@@ -129,12 +96,13 @@ export const accountSchema = {
       required: ['requests_per_minute', 'max_books'],
       properties: { requests_per_minute: { type: 'integer' }, max_books: { type: 'integer', description: '999 = all sportsbooks.' } },
     },
-    features: { ...booleans(FEATURE_NAMES), description: 'What the tier includes, as booleans (the shape the SDKs read).' },
-    feature_list: {
+    features: {
       type: 'array',
       items: { type: 'string' },
-      description: "The included features as names (the shape of the reference's document).",
+      description:
+        'The features this tier is served, by name: odds, schedule, splits, ev, arbitrage, middles, low_hold, deep_links, game_state, streaming, futures, closing_line, history.',
     },
+    feature_list: { type: 'array', items: { type: 'string' }, description: 'Same as features.' },
     streaming: {
       type: 'object',
       required: ['enabled', 'max_connections'],
@@ -166,7 +134,7 @@ export function presentAccount(auth: AuthenticatedKey, key: ApiKeyRecord, accoun
   const t = TIERS[auth.tier];
   const requestsPerMinute = auth.requestsPerMinute ?? t.requestsPerMinute;
   const maxBooks = t.maxSportsbooks ?? UNLIMITED_BOOKS;
-  const features = featuresOf(auth.tier);
+  const features = accountFeatures(auth.tier);
   return {
     key_id: auth.keyId,
     account_id: auth.accountId,
@@ -174,9 +142,7 @@ export function presentAccount(auth: AuthenticatedKey, key: ApiKeyRecord, accoun
     tier: auth.tier,
     rate_limit: { requests_per_minute: requestsPerMinute, max_books: maxBooks },
     features,
-    feature_list: Object.entries(features)
-      .filter(([, on]) => on)
-      .map(([name]) => name),
+    feature_list: features,
     streaming: { enabled: t.maxStreams > 0, max_connections: t.maxStreams },
     limits: {
       requests_per_minute: requestsPerMinute,

@@ -170,3 +170,12 @@ export const csvParam = (description: string): object => ({ type: 'string', maxL
 export function isoTime(ms: number): string {
   return new Date(ms).toISOString();
 }
+
+/**
+ * A field that the contract leaves out, rather than sending null, when there is no value: strict
+ * clients of the reference type these fields as plain strings, so a null fails their check.
+ * Spread it into a row: `...whenKnown('deep_link', link)`.
+ */
+export function whenKnown<K extends string, V>(name: K, value: V | null | undefined): { [P in K]?: V } {
+  return (value === null || value === undefined ? {} : { [name]: value }) as { [P in K]?: V };
+}

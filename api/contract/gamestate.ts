@@ -1,10 +1,12 @@
 import type { Catalog } from '../views/catalog.js';
 import type { LiveGameState } from '../views/gamestate-board.js';
-import { isoTime, nullableString } from './common.js';
+import { isoTime, nullableString, whenKnown } from './common.js';
 import { teamName } from './refs.js';
 import type { ReplyOf } from './route-types.js';
 
 const side = { type: ['string', 'null'], enum: ['home', 'away', null] } as const;
+/** A side that is left out when unknown (the reference types it as a plain string). */
+const knownSide = { type: 'string', enum: ['home', 'away'] } as const;
 const pair = { type: 'integer' } as const;
 
 /** One live game's state (COMPAT §8 GameState); sport-specific fields only where the sport has them. */
@@ -28,8 +30,8 @@ export const gameStateSchema = {
       ...nullableString,
       description: 'mm:ss; counts down within the period, up through the match in soccer; null where the sport has no clock.',
     },
-    possession: side,
-    server: { ...side, description: 'Tennis: who serves.' },
+    possession: { ...knownSide, description: 'Who has the ball; absent when the feed does not say.' },
+    server: { ...knownSide, description: 'Tennis: who serves; absent when the feed does not say.' },
     last_play: nullableString,
     corners_home: pair,
     corners_away: pair,
@@ -67,8 +69,8 @@ export function presentGameState(catalog: Catalog, s: LiveGameState): PublicGame
     book_count: s.bookCount,
     game_period: s.period,
     game_clock: s.clock,
-    possession: s.possession,
-    server: s.server,
+    ...whenKnown('possession', s.possession),
+    ...whenKnown('server', s.server),
     last_play: s.lastPlay,
     updated_at: isoTime(s.updatedAt),
     // Sport-specific fields only where the feed reports them, in this order (streams send the object as built).

@@ -6,9 +6,9 @@ import { bookRef, eventName, leagueRef, marketRef, marketType, selectionLabel, s
 import { isMainLine } from '../views/main-lines.js';
 import type { MainLines } from '../views/main-lines.js';
 import { ApiError } from '../errors.js';
-import { isoTime } from './common.js';
+import { isoTime, whenKnown } from './common.js';
 import { outcomeKey } from '../queries/row-identity.js';
-import { deepLinkPath } from '../deeplinks/index.js';
+import { deepLinkUrl } from '../deeplinks/index.js';
 import type { RowOf } from './route-types.js';
 
 export const oddsRowSchema = {
@@ -96,11 +96,11 @@ export const oddsRowSchema = {
     home_team: { type: 'string' },
     away_team: { type: 'string' },
     external_event_id: { ...nullableString, description: "The sportsbook's own event id." },
-    selection_id: { ...nullableString, description: "The sportsbook's own selection id, for deep links." },
+    selection_id: { type: 'string', description: "The sportsbook's own selection id, for deep links; absent when the book gives none." },
     deep_link: {
-      ...nullableString,
+      type: 'string',
       description:
-        'Resolver path that redirects to the sportsbook (add ?state= for per-state sites); null when the book has no link templates.',
+        'Resolver URL on this service (absolute, PUBLIC_BASE_URL) that redirects to the sportsbook (add ?state= for per-state sites); absent when the book has no link templates.',
     },
     home: teamRefSchema,
     away: teamRefSchema,
@@ -281,8 +281,8 @@ export function presentOdds(catalog: Catalog, row: OddsRow, event: CanonicalEven
     home_team: teamName(catalog, event.homeTeamId),
     away_team: teamName(catalog, event.awayTeamId),
     external_event_id: row.bookEventId,
-    selection_id: row.selectionId,
-    deep_link: deepLinkPath(catalog, row.book, row.id),
+    ...whenKnown('selection_id', row.selectionId),
+    ...whenKnown('deep_link', deepLinkUrl(catalog, row.book, row.id)),
     home: teamRef(catalog, event.homeTeamId),
     away: teamRef(catalog, event.awayTeamId),
     sport_ref: sportRef(catalog, event.sport),

@@ -1,4 +1,4 @@
-import { MARKET_IDS, SELECTION_TYPES } from '../../schemas/index.js';
+import { MARKET_IDS, SELECTION_TYPES, playerId } from '../../schemas/index.js';
 import type {
   ArbitrageOpportunity,
   DevigMethodName,
@@ -15,9 +15,10 @@ import type { RoundedStake } from '../../pipeline/odds-math/index.js';
 import { isMainLine } from '../views/main-lines.js';
 import type { MainLines } from '../views/main-lines.js';
 import type { Catalog } from '../views/catalog.js';
+import type { LiveGameState } from '../views/gamestate-board.js';
 import { isoTime, labelRefSchema, nullableInteger, nullableNumber, nullableString, sportRefSchema, teamRefSchema } from './common.js';
 import { bookRef, leagueRef, marketRef, marketType, selectionLabel, sportRef, teamName, teamRef } from './refs.js';
-import { deepLinkPath, legDeepLink } from '../deeplinks/index.js';
+import { deepLinkUrl, legDeepLink } from '../deeplinks/index.js';
 import type { ListRowOf, RowOf } from './route-types.js';
 
 /** Opportunity rows of the public contract: JSON schemas and the one mapping to snake_case. */
@@ -41,6 +42,24 @@ const r6 = (x: number): number => Math.round(x * 1e6) / 1e6;
 
 /** The event's main lines, to tell main from alternate lines (LiveBoard.mainLines). */
 export type LinesOf = (eventId: string) => MainLines;
+
+/** What arbitrage and low-hold rows show from beside their record (the read side builds it). */
+export interface RowContext {
+  /** The best +EV % on the same market and line as a leg; null when none. */
+  evOf?: (o: Opportunity) => number | null;
+  /** The live game's state; undefined before (or without) one. */
+  gameOf?: (eventId: string) => LiveGameState | undefined;
+}
+
+type RowGameState = ArbitrageRow['game_state'];
+
+/** The opportunity game-state object: score, period and clock while live, every field null before. */
+function gameStateOf(o: Opportunity, context: RowContext): RowGameState {
+  const g = context.gameOf?.(o.eventId);
+  return g
+    ? { period: g.period, clock: g.clock, score_home: g.homeScore, score_away: g.awayScore }
+    : { period: null, clock: null, score_home: null, score_away: null };
+}
 
 /** Whether the opportunity's line is not its family's main line (false for markets without a line). */
 function isAlternate(o: Opportunity, lines: LinesOf | undefined): boolean {
@@ -137,7 +156,8 @@ export function presentEv(catalog: Catalog, o: EvOpportunity, method: DevigMetho
     ...eventFields(catalog, o),
     external_event_id: o.bookEventId,
     selection_id: o.selectionId,
-    deep_link: deepLinkPath(catalog, o.book, o.id),
+    player_id: o.market === 'player_prop' && o.participant !== null ? playerId(o.participant) : null,
+    deep_link: deepLinkUrl(catalog, o.book, o.id),
     ev_percentage: m.evPercent,
     ev_percent: m.evPercent,
     odds_american: o.priceAmerican,
@@ -180,9 +200,17 @@ export function presentEv(catalog: Catalog, o: EvOpportunity, method: DevigMetho
   };
 }
 
-export function presentArbitrage(catalog: Catalog, o: ArbitrageOpportunity, bankroll: number, now: number, lines?: LinesOf): ArbitrageRow {
+export function presentArbitrage(
+  catalog: Catalog,
+  o: ArbitrageOpportunity,
+  bankroll: number,
+  now: number,
+  lines?: LinesOf,
+  context: RowContext = {},
+): ArbitrageRow {
   const money = stakesFor(o.legs, bankroll);
   const guaranteed = Math.min(...money.map((m) => m.payout));
+  const ev = context.evOf?.(o) ?? null;
   return {
     id: o.id,
     ...eventFields(catalog, o),
@@ -197,6 +225,9 @@ export function presentArbitrage(catalog: Catalog, o: ArbitrageOpportunity, bank
     guaranteed_profit: r2(guaranteed - bankroll),
     book_count: new Set(o.legs.map((l) => l.book)).size,
     legs: o.legs.map((l, i) => legOut(catalog, o, l, money[i])),
+    ev_available: ev !== null,
+    ev_percentage: ev,
+    game_state: gameStateOf(o, context),
     ...freshness(o, now),
     ...lifecycle(o),
   };
@@ -338,9 +369,21 @@ function lowHoldSide(catalog: Catalog, o: LowHoldOpportunity, l: OpportunityLeg)
       probability: r6(implied),
       fair_probability: r6(implied / o.impliedSum),
     },
-    // A null-prototype object: a book id is data, never a property of Object.prototype.
-    deep_links: Object.assign(Object.create(null) as Record<string, string | null>, { [l.book]: legDeepLink(catalog, o.id, l.book) }),
+    deep_links: deepLinksOf(catalog, o.id, [l.book]),
   };
+}
+
+/**
+ * Book -> deep link of the books that have one (a null-prototype object: a book id is data,
+ * never a property of Object.prototype). A book without templates has no entry, not a null.
+ */
+function deepLinksOf(catalog: Catalog, opportunityId: string, books: readonly string[]): Record<string, string> {
+  const links = Object.create(null) as Record<string, string>;
+  for (const book of books) {
+    const link = legDeepLink(catalog, opportunityId, book);
+    if (link !== null) links[book] = link;
+  }
+  return links;
 }
 
 /** Confidence of a low-hold row (0-100): how fresh its prices are, 0 at twice the stale threshold. */
@@ -349,7 +392,13 @@ function lowHoldConfidence(ageSeconds: number, isLive: boolean): number {
   return Math.round(100 * Math.min(1, Math.max(0, 1 - ageSeconds / limit)));
 }
 
-export function presentLowHold(catalog: Catalog, o: LowHoldOpportunity, now: number, lines?: LinesOf): LowHoldRow {
+export function presentLowHold(
+  catalog: Catalog,
+  o: LowHoldOpportunity,
+  now: number,
+  lines?: LinesOf,
+  context: RowContext = {},
+): LowHoldRow {
   const fresh = freshness(o, now);
   const [leg1, leg2, leg3] = twoLegs(o);
   return {
@@ -367,6 +416,7 @@ export function presentLowHold(catalog: Catalog, o: LowHoldOpportunity, now: num
     confidence: lowHoldConfidence(fresh.oldest_odds_age_seconds, o.event.isLive),
     odds_age_seconds: fresh.oldest_odds_age_seconds,
     legs: o.legs.map((l) => legOut(catalog, o, l)),
+    game_state: gameStateOf(o, context),
     ...fresh,
     ...lifecycle(o),
   };
@@ -501,7 +551,7 @@ const selectionType = {
 
 const legSchema = {
   type: 'object',
-  required: ['sportsbook', 'selection', 'selection_type', 'odds_american', 'odds_decimal', 'stake_percent'],
+  required: ['sportsbook', 'selection', 'selection_type', 'odds_american', 'odds_decimal', 'stake_percent', 'selection_id'],
   properties: {
     sportsbook: { type: 'string' },
     selection: { type: 'string', description: 'Display label (team name, Over/Under, player and side).' },
@@ -517,10 +567,11 @@ const legSchema = {
     payout: { type: 'number', description: 'What the leg returns, stake included, if it wins.' },
     timestamp: { type: 'string', description: 'When the sportsbook last set or confirmed the price.' },
     external_event_id: nullableString,
-    selection_id: { ...nullableString, description: "The sportsbook's own selection id, for deep links to a bet slip." },
+    selection_id: { ...nullableString, description: "The sportsbook's own selection id, for deep links to a bet slip; null when unknown." },
     deep_link: {
       ...nullableString,
-      description: "Resolver path that redirects to this leg's sportsbook; null when the book has no link templates.",
+      description:
+        "Resolver URL on this service (absolute) that redirects to this leg's sportsbook; null when the book has no link templates.",
     },
     sportsbook_ref: labelRefSchema,
   },
@@ -560,15 +611,21 @@ export const evRowSchema = {
     'confidence_score',
     'warnings',
     'detected_at',
+    'selection_id',
+    'player_id',
   ],
   properties: {
     id: { type: 'string' },
     ...eventProps,
     external_event_id: nullableString,
-    selection_id: nullableString,
+    selection_id: { ...nullableString, description: "The sportsbook's own selection id; null when unknown." },
+    player_id: {
+      ...nullableString,
+      description: "Player props: the player's id across books (folded name, luka-doncic, as on futures outcomes); null otherwise.",
+    },
     deep_link: {
       ...nullableString,
-      description: 'Resolver path that redirects to the sportsbook; null when the book has no link templates.',
+      description: 'Resolver URL on this service (absolute) that redirects to the sportsbook; null when the book has no link templates.',
     },
     ev_percentage: { type: 'number', description: '(fair_probability x decimal odds - 1) x 100.' },
     ev_percent: { type: 'number', description: 'Deprecated alias of ev_percentage.' },
@@ -597,11 +654,36 @@ export const evRowSchema = {
   },
 } as const;
 
+const gameStateSchema = {
+  type: 'object',
+  required: ['period', 'clock', 'score_home', 'score_away'],
+  description: 'The game while live (every field null before it starts): the full state is on /gamestate and its stream.',
+  properties: {
+    period: { ...nullableString, description: 'Q3, 2H, P2, S2, T5 (top of the 5th), ...' },
+    clock: { ...nullableString, description: 'mm:ss; null where the sport has no clock.' },
+    score_home: nullableInteger,
+    score_away: nullableInteger,
+  },
+} as const;
+
 const isAlternateLine = { type: 'boolean', description: "The line is not its market's main line (the one most books quote)." } as const;
 
 export const arbitrageRowSchema = {
   type: 'object',
-  required: ['id', 'event_id', 'event_name', 'sport', 'market_type', 'profit_percent', 'implied_total', 'legs', 'detected_at'],
+  required: [
+    'id',
+    'event_id',
+    'event_name',
+    'sport',
+    'market_type',
+    'profit_percent',
+    'implied_total',
+    'legs',
+    'detected_at',
+    'ev_available',
+    'ev_percentage',
+    'game_state',
+  ],
   properties: {
     id: { type: 'string' },
     ...eventProps,
@@ -616,6 +698,12 @@ export const arbitrageRowSchema = {
     guaranteed_profit: { type: 'number' },
     book_count: { type: 'integer' },
     legs: { type: 'array', items: legSchema },
+    ev_available: { type: 'boolean', description: 'A +EV bet exists on a leg of this market at this line.' },
+    ev_percentage: {
+      ...nullableNumber,
+      description: 'The best of those +EV bets, % (power de-vig, as /opportunities/ev by default); null when none.',
+    },
+    game_state: gameStateSchema,
     ...freshnessProps,
   },
 } as const;
@@ -642,7 +730,8 @@ const middleSideSchema = {
     odds_age_seconds: nullableNumber,
     deep_link: {
       ...nullableString,
-      description: "Resolver path that redirects to this side's sportsbook; null when the book has no link templates.",
+      description:
+        "Resolver URL on this service (absolute) that redirects to this side's sportsbook; null when the book has no link templates.",
     },
     sportsbook_ref: labelRefSchema,
   },
@@ -760,8 +849,8 @@ const lowHoldSideSchema = {
     },
     deep_links: {
       type: 'object',
-      additionalProperties: nullableString,
-      description: 'Book -> resolver path that redirects to it; null when the book has no link templates.',
+      additionalProperties: { type: 'string' },
+      description: 'Book -> resolver URL that redirects to it; a book without link templates has no entry.',
     },
   },
 } as const;
@@ -794,6 +883,7 @@ export const lowHoldRowSchema = {
     'odds_age_seconds',
     'detected_at',
     'legs',
+    'game_state',
   ],
   properties: {
     id: { type: 'string' },
@@ -810,6 +900,7 @@ export const lowHoldRowSchema = {
     odds_age_seconds: { ...nullableNumber, description: 'Same as oldest_odds_age_seconds.' },
     book_count: { type: 'integer' },
     legs: { type: 'array', items: legSchema },
+    game_state: gameStateSchema,
     ...freshnessProps,
   },
 } as const;

@@ -35,23 +35,31 @@ export interface paths {
               timestamp: string;
               checks: {
                 redis: {
-                  status: string;
+                  /** @enum {string} */
+                  status: 'ok' | 'degraded' | 'down';
                   latency_ms?: number;
+                  /** @description What was found; a check of something not configured is ok and says so here. */
                   message?: string;
                 };
                 data: {
-                  status: string;
+                  /** @enum {string} */
+                  status: 'ok' | 'degraded' | 'down';
                   latency_ms?: number;
+                  /** @description What was found; a check of something not configured is ok and says so here. */
                   message?: string;
                 };
                 schema: {
-                  status: string;
+                  /** @enum {string} */
+                  status: 'ok' | 'degraded' | 'down';
                   latency_ms?: number;
+                  /** @description What was found; a check of something not configured is ok and says so here. */
                   message?: string;
                 };
                 runtime?: {
-                  status: string;
+                  /** @enum {string} */
+                  status: 'ok' | 'degraded' | 'down';
                   latency_ms?: number;
+                  /** @description What was found; a check of something not configured is ok and says so here. */
                   message?: string;
                 };
               };
@@ -72,23 +80,31 @@ export interface paths {
               timestamp: string;
               checks: {
                 redis: {
-                  status: string;
+                  /** @enum {string} */
+                  status: 'ok' | 'degraded' | 'down';
                   latency_ms?: number;
+                  /** @description What was found; a check of something not configured is ok and says so here. */
                   message?: string;
                 };
                 data: {
-                  status: string;
+                  /** @enum {string} */
+                  status: 'ok' | 'degraded' | 'down';
                   latency_ms?: number;
+                  /** @description What was found; a check of something not configured is ok and says so here. */
                   message?: string;
                 };
                 schema: {
-                  status: string;
+                  /** @enum {string} */
+                  status: 'ok' | 'degraded' | 'down';
                   latency_ms?: number;
+                  /** @description What was found; a check of something not configured is ok and says so here. */
                   message?: string;
                 };
                 runtime?: {
-                  status: string;
+                  /** @enum {string} */
+                  status: 'ok' | 'degraded' | 'down';
                   latency_ms?: number;
+                  /** @description What was found; a check of something not configured is ok and says so here. */
                   message?: string;
                 };
               };
@@ -4640,10 +4656,10 @@ export interface paths {
                 away_team: string;
                 /** @description The sportsbook's own event id. */
                 external_event_id?: string | null;
-                /** @description The sportsbook's own selection id, for deep links. */
-                selection_id?: string | null;
-                /** @description Resolver path that redirects to the sportsbook (add ?state= for per-state sites); null when the book has no link templates. */
-                deep_link?: string | null;
+                /** @description The sportsbook's own selection id, for deep links; absent when the book gives none. */
+                selection_id?: string;
+                /** @description Resolver URL on this service (absolute, PUBLIC_BASE_URL) that redirects to the sportsbook (add ?state= for per-state sites); absent when the book has no link templates. */
+                deep_link?: string;
                 home?: {
                   id?: string;
                   numerical_id?: number | null;
@@ -5047,7 +5063,7 @@ export interface paths {
           group_by?: 'event';
           /** @description next_cursor of the previous page; use with the same filters and sort, and without offset. */
           cursor?: string;
-          /** @description US state code (e.g. nj): the `deep_link` paths carry it, so books whose site is per state open the right one. Default: the resolver's, pa. */
+          /** @description US state code (e.g. nj): the `deep_link` URLs carry it, so books whose site is per state open the right one. Default: the resolver's, pa. */
           state?: string;
           /** @description Page size, 1 to 1000. */
           limit: number;
@@ -5135,10 +5151,10 @@ export interface paths {
                 away_team?: string;
                 /** @description The sportsbook's own event id. */
                 external_event_id?: string | null;
-                /** @description The sportsbook's own selection id, for deep links. */
-                selection_id?: string | null;
-                /** @description Resolver path that redirects to the sportsbook (add ?state= for per-state sites); null when the book has no link templates. */
-                deep_link?: string | null;
+                /** @description The sportsbook's own selection id, for deep links; absent when the book gives none. */
+                selection_id?: string;
+                /** @description Resolver URL on this service (absolute, PUBLIC_BASE_URL) that redirects to the sportsbook (add ?state= for per-state sites); absent when the book has no link templates. */
+                deep_link?: string;
                 home?: {
                   id?: string;
                   numerical_id?: number | null;
@@ -5239,10 +5255,10 @@ export interface paths {
                   away_team?: string;
                   /** @description The sportsbook's own event id. */
                   external_event_id?: string | null;
-                  /** @description The sportsbook's own selection id, for deep links. */
-                  selection_id?: string | null;
-                  /** @description Resolver path that redirects to the sportsbook (add ?state= for per-state sites); null when the book has no link templates. */
-                  deep_link?: string | null;
+                  /** @description The sportsbook's own selection id, for deep links; absent when the book gives none. */
+                  selection_id?: string;
+                  /** @description Resolver URL on this service (absolute, PUBLIC_BASE_URL) that redirects to the sportsbook (add ?state= for per-state sites); absent when the book has no link templates. */
+                  deep_link?: string;
                   home?: {
                     id?: string;
                     numerical_id?: number | null;
@@ -5667,10 +5683,10 @@ export interface paths {
                 away_team: string;
                 /** @description The sportsbook's own event id. */
                 external_event_id?: string | null;
-                /** @description The sportsbook's own selection id, for deep links. */
-                selection_id?: string | null;
-                /** @description Resolver path that redirects to the sportsbook (add ?state= for per-state sites); null when the book has no link templates. */
-                deep_link?: string | null;
+                /** @description The sportsbook's own selection id, for deep links; absent when the book gives none. */
+                selection_id?: string;
+                /** @description Resolver URL on this service (absolute, PUBLIC_BASE_URL) that redirects to the sportsbook (add ?state= for per-state sites); absent when the book has no link templates. */
+                deep_link?: string;
                 home?: {
                   id?: string;
                   numerical_id?: number | null;
@@ -6075,10 +6091,10 @@ export interface paths {
                   away_team: string;
                   /** @description The sportsbook's own event id. */
                   external_event_id?: string | null;
-                  /** @description The sportsbook's own selection id, for deep links. */
-                  selection_id?: string | null;
-                  /** @description Resolver path that redirects to the sportsbook (add ?state= for per-state sites); null when the book has no link templates. */
-                  deep_link?: string | null;
+                  /** @description The sportsbook's own selection id, for deep links; absent when the book gives none. */
+                  selection_id?: string;
+                  /** @description Resolver URL on this service (absolute, PUBLIC_BASE_URL) that redirects to the sportsbook (add ?state= for per-state sites); absent when the book has no link templates. */
+                  deep_link?: string;
                   home?: {
                     id?: string;
                     numerical_id?: number | null;
@@ -6464,7 +6480,7 @@ export interface paths {
           event_id?: string;
           /** @description true: live events only; false: pre-match only; omitted: both. */
           live?: boolean;
-          /** @description US state code (e.g. nj): the `deep_link` paths carry it, so books whose site is per state open the right one. Default: the resolver's, pa. */
+          /** @description US state code (e.g. nj): the `deep_link` URLs carry it, so books whose site is per state open the right one. Default: the resolver's, pa. */
           state?: string;
           /** @description Page size, 1 to 5000. */
           limit: number;
@@ -6553,10 +6569,10 @@ export interface paths {
                 away_team: string;
                 /** @description The sportsbook's own event id. */
                 external_event_id?: string | null;
-                /** @description The sportsbook's own selection id, for deep links. */
-                selection_id?: string | null;
-                /** @description Resolver path that redirects to the sportsbook (add ?state= for per-state sites); null when the book has no link templates. */
-                deep_link?: string | null;
+                /** @description The sportsbook's own selection id, for deep links; absent when the book gives none. */
+                selection_id?: string;
+                /** @description Resolver URL on this service (absolute, PUBLIC_BASE_URL) that redirects to the sportsbook (add ?state= for per-state sites); absent when the book has no link templates. */
+                deep_link?: string;
                 home?: {
                   id?: string;
                   numerical_id?: number | null;
@@ -6658,6 +6674,11 @@ export interface paths {
                   total?: number;
                 };
               };
+              /**
+               * Format: date-time
+               * @description When the server emitted this answer (RFC 3339, UTC).
+               */
+              updated_at: string;
             };
           };
         };
@@ -7036,10 +7057,10 @@ export interface paths {
                   away_team: string;
                   /** @description The sportsbook's own event id. */
                   external_event_id?: string | null;
-                  /** @description The sportsbook's own selection id, for deep links. */
-                  selection_id?: string | null;
-                  /** @description Resolver path that redirects to the sportsbook (add ?state= for per-state sites); null when the book has no link templates. */
-                  deep_link?: string | null;
+                  /** @description The sportsbook's own selection id, for deep links; absent when the book gives none. */
+                  selection_id?: string;
+                  /** @description Resolver URL on this service (absolute, PUBLIC_BASE_URL) that redirects to the sportsbook (add ?state= for per-state sites); absent when the book has no link templates. */
+                  deep_link?: string;
                   home?: {
                     id?: string;
                     numerical_id?: number | null;
@@ -7555,8 +7576,11 @@ export interface paths {
                   label?: string;
                 };
                 external_event_id?: string | null;
-                selection_id?: string | null;
-                /** @description Resolver path that redirects to the sportsbook; null when the book has no link templates. */
+                /** @description The sportsbook's own selection id; null when unknown. */
+                selection_id: string | null;
+                /** @description Player props: the player's id across books (folded name, luka-doncic, as on futures outcomes); null otherwise. */
+                player_id: string | null;
+                /** @description Resolver URL on this service (absolute) that redirects to the sportsbook; null when the book has no link templates. */
                 deep_link?: string | null;
                 /** @description (fair_probability x decimal odds - 1) x 100. */
                 ev_percentage: number;
@@ -8113,9 +8137,9 @@ export interface paths {
                       /** @description When the sportsbook last set or confirmed the price. */
                       timestamp?: string;
                       external_event_id?: string | null;
-                      /** @description The sportsbook's own selection id, for deep links to a bet slip. */
-                      selection_id?: string | null;
-                      /** @description Resolver path that redirects to this leg's sportsbook; null when the book has no link templates. */
+                      /** @description The sportsbook's own selection id, for deep links to a bet slip; null when unknown. */
+                      selection_id: string | null;
+                      /** @description Resolver URL on this service (absolute) that redirects to this leg's sportsbook; null when the book has no link templates. */
                       deep_link?: string | null;
                       sportsbook_ref?: {
                         id?: string;
@@ -8123,6 +8147,19 @@ export interface paths {
                         label?: string;
                       };
                     }[];
+                    /** @description A +EV bet exists on a leg of this market at this line. */
+                    ev_available: boolean;
+                    /** @description The best of those +EV bets, % (power de-vig, as /opportunities/ev by default); null when none. */
+                    ev_percentage: number | null;
+                    /** @description The game while live (every field null before it starts): the full state is on /gamestate and its stream. */
+                    game_state: {
+                      /** @description Q3, 2H, P2, S2, T5 (top of the 5th), ... */
+                      period: string | null;
+                      /** @description mm:ss; null where the sport has no clock. */
+                      clock: string | null;
+                      score_home: number | null;
+                      score_away: number | null;
+                    };
                     /** @description The oldest price used is older than 60 s (10 s in play) now. */
                     possibly_stale?: boolean;
                     /** @description Age of the oldest price used, at the time of the request. */
@@ -8832,7 +8869,7 @@ export interface paths {
                   };
                   stake_percent?: number;
                   odds_age_seconds?: number | null;
-                  /** @description Resolver path that redirects to this side's sportsbook; null when the book has no link templates. */
+                  /** @description Resolver URL on this service (absolute) that redirects to this side's sportsbook; null when the book has no link templates. */
                   deep_link?: string | null;
                   sportsbook_ref?: {
                     id?: string;
@@ -8860,7 +8897,7 @@ export interface paths {
                   };
                   stake_percent?: number;
                   odds_age_seconds?: number | null;
-                  /** @description Resolver path that redirects to this side's sportsbook; null when the book has no link templates. */
+                  /** @description Resolver URL on this service (absolute) that redirects to this side's sportsbook; null when the book has no link templates. */
                   deep_link?: string | null;
                   sportsbook_ref?: {
                     id?: string;
@@ -8950,9 +8987,9 @@ export interface paths {
                   /** @description When the sportsbook last set or confirmed the price. */
                   timestamp?: string;
                   external_event_id?: string | null;
-                  /** @description The sportsbook's own selection id, for deep links to a bet slip. */
-                  selection_id?: string | null;
-                  /** @description Resolver path that redirects to this leg's sportsbook; null when the book has no link templates. */
+                  /** @description The sportsbook's own selection id, for deep links to a bet slip; null when unknown. */
+                  selection_id: string | null;
+                  /** @description Resolver URL on this service (absolute) that redirects to this leg's sportsbook; null when the book has no link templates. */
                   deep_link?: string | null;
                   sportsbook_ref?: {
                     id?: string;
@@ -9327,7 +9364,7 @@ export interface paths {
           group?: 'best';
           /** @description Total stake to split across the legs; stakes are rounded to cents and add up to it. */
           bankroll: number;
-          /** @description US state code (e.g. nj): the `deep_link` paths carry it, so books whose site is per state open the right one. Default: the resolver's, pa. */
+          /** @description US state code (e.g. nj): the `deep_link` URLs carry it, so books whose site is per state open the right one. Default: the resolver's, pa. */
           state?: string;
         };
         header?: never;
@@ -9424,7 +9461,7 @@ export interface paths {
                   };
                   stake_percent?: number;
                   odds_age_seconds?: number | null;
-                  /** @description Resolver path that redirects to this side's sportsbook; null when the book has no link templates. */
+                  /** @description Resolver URL on this service (absolute) that redirects to this side's sportsbook; null when the book has no link templates. */
                   deep_link?: string | null;
                   sportsbook_ref?: {
                     id?: string;
@@ -9452,7 +9489,7 @@ export interface paths {
                   };
                   stake_percent?: number;
                   odds_age_seconds?: number | null;
-                  /** @description Resolver path that redirects to this side's sportsbook; null when the book has no link templates. */
+                  /** @description Resolver URL on this service (absolute) that redirects to this side's sportsbook; null when the book has no link templates. */
                   deep_link?: string | null;
                   sportsbook_ref?: {
                     id?: string;
@@ -9542,9 +9579,9 @@ export interface paths {
                   /** @description When the sportsbook last set or confirmed the price. */
                   timestamp?: string;
                   external_event_id?: string | null;
-                  /** @description The sportsbook's own selection id, for deep links to a bet slip. */
-                  selection_id?: string | null;
-                  /** @description Resolver path that redirects to this leg's sportsbook; null when the book has no link templates. */
+                  /** @description The sportsbook's own selection id, for deep links to a bet slip; null when unknown. */
+                  selection_id: string | null;
+                  /** @description Resolver URL on this service (absolute) that redirects to this leg's sportsbook; null when the book has no link templates. */
                   deep_link?: string | null;
                   sportsbook_ref?: {
                     id?: string;
@@ -9891,7 +9928,7 @@ export interface paths {
           sort: 'hold' | '-hold' | 'start_time' | '-start_time' | 'sport' | '-sport' | 'market' | '-market';
           /** @description best: only the best opportunity of each event. */
           group?: 'best';
-          /** @description US state code (e.g. nj): the `deep_link` paths carry it, so books whose site is per state open the right one. Default: the resolver's, pa. */
+          /** @description US state code (e.g. nj): the `deep_link` URLs carry it, so books whose site is per state open the right one. Default: the resolver's, pa. */
           state?: string;
         };
         header?: never;
@@ -9994,9 +10031,9 @@ export interface paths {
                     /** @description Implied, normalised over the sides. */
                     fair_probability: number;
                   };
-                  /** @description Book -> resolver path that redirects to it; null when the book has no link templates. */
+                  /** @description Book -> resolver URL that redirects to it; a book without link templates has no entry. */
                   deep_links: {
-                    [key: string]: string | null;
+                    [key: string]: string;
                   };
                 };
                 side2: {
@@ -10019,9 +10056,9 @@ export interface paths {
                     /** @description Implied, normalised over the sides. */
                     fair_probability: number;
                   };
-                  /** @description Book -> resolver path that redirects to it; null when the book has no link templates. */
+                  /** @description Book -> resolver URL that redirects to it; a book without link templates has no entry. */
                   deep_links: {
-                    [key: string]: string | null;
+                    [key: string]: string;
                   };
                 };
                 /** @description Three-way markets only. */
@@ -10045,9 +10082,9 @@ export interface paths {
                     /** @description Implied, normalised over the sides. */
                     fair_probability: number;
                   };
-                  /** @description Book -> resolver path that redirects to it; null when the book has no link templates. */
+                  /** @description Book -> resolver URL that redirects to it; a book without link templates has no entry. */
                   deep_links: {
-                    [key: string]: string | null;
+                    [key: string]: string;
                   };
                 } | null;
                 all_books: string[];
@@ -10083,9 +10120,9 @@ export interface paths {
                   /** @description When the sportsbook last set or confirmed the price. */
                   timestamp?: string;
                   external_event_id?: string | null;
-                  /** @description The sportsbook's own selection id, for deep links to a bet slip. */
-                  selection_id?: string | null;
-                  /** @description Resolver path that redirects to this leg's sportsbook; null when the book has no link templates. */
+                  /** @description The sportsbook's own selection id, for deep links to a bet slip; null when unknown. */
+                  selection_id: string | null;
+                  /** @description Resolver URL on this service (absolute) that redirects to this leg's sportsbook; null when the book has no link templates. */
                   deep_link?: string | null;
                   sportsbook_ref?: {
                     id?: string;
@@ -10093,6 +10130,15 @@ export interface paths {
                     label?: string;
                   };
                 }[];
+                /** @description The game while live (every field null before it starts): the full state is on /gamestate and its stream. */
+                game_state: {
+                  /** @description Q3, 2H, P2, S2, T5 (top of the 5th), ... */
+                  period: string | null;
+                  /** @description mm:ss; null where the sport has no clock. */
+                  clock: string | null;
+                  score_home: number | null;
+                  score_away: number | null;
+                };
                 /** @description The oldest price used is older than 60 s (10 s in play) now. */
                 possibly_stale: boolean;
                 /** @description Age of the oldest price used, at the time of the request. */
@@ -10437,7 +10483,7 @@ export interface paths {
           sort: 'hold' | '-hold' | 'start_time' | '-start_time' | 'sport' | '-sport' | 'market' | '-market';
           /** @description best: only the best opportunity of each event. */
           group?: 'best';
-          /** @description US state code (e.g. nj): the `deep_link` paths carry it, so books whose site is per state open the right one. Default: the resolver's, pa. */
+          /** @description US state code (e.g. nj): the `deep_link` URLs carry it, so books whose site is per state open the right one. Default: the resolver's, pa. */
           state?: string;
         };
         header?: never;
@@ -10540,9 +10586,9 @@ export interface paths {
                     /** @description Implied, normalised over the sides. */
                     fair_probability: number;
                   };
-                  /** @description Book -> resolver path that redirects to it; null when the book has no link templates. */
+                  /** @description Book -> resolver URL that redirects to it; a book without link templates has no entry. */
                   deep_links: {
-                    [key: string]: string | null;
+                    [key: string]: string;
                   };
                 };
                 side2: {
@@ -10565,9 +10611,9 @@ export interface paths {
                     /** @description Implied, normalised over the sides. */
                     fair_probability: number;
                   };
-                  /** @description Book -> resolver path that redirects to it; null when the book has no link templates. */
+                  /** @description Book -> resolver URL that redirects to it; a book without link templates has no entry. */
                   deep_links: {
-                    [key: string]: string | null;
+                    [key: string]: string;
                   };
                 };
                 /** @description Three-way markets only. */
@@ -10591,9 +10637,9 @@ export interface paths {
                     /** @description Implied, normalised over the sides. */
                     fair_probability: number;
                   };
-                  /** @description Book -> resolver path that redirects to it; null when the book has no link templates. */
+                  /** @description Book -> resolver URL that redirects to it; a book without link templates has no entry. */
                   deep_links: {
-                    [key: string]: string | null;
+                    [key: string]: string;
                   };
                 } | null;
                 all_books: string[];
@@ -10629,9 +10675,9 @@ export interface paths {
                   /** @description When the sportsbook last set or confirmed the price. */
                   timestamp?: string;
                   external_event_id?: string | null;
-                  /** @description The sportsbook's own selection id, for deep links to a bet slip. */
-                  selection_id?: string | null;
-                  /** @description Resolver path that redirects to this leg's sportsbook; null when the book has no link templates. */
+                  /** @description The sportsbook's own selection id, for deep links to a bet slip; null when unknown. */
+                  selection_id: string | null;
+                  /** @description Resolver URL on this service (absolute) that redirects to this leg's sportsbook; null when the book has no link templates. */
                   deep_link?: string | null;
                   sportsbook_ref?: {
                     id?: string;
@@ -10639,6 +10685,15 @@ export interface paths {
                     label?: string;
                   };
                 }[];
+                /** @description The game while live (every field null before it starts): the full state is on /gamestate and its stream. */
+                game_state: {
+                  /** @description Q3, 2H, P2, S2, T5 (top of the 5th), ... */
+                  period: string | null;
+                  /** @description mm:ss; null where the sport has no clock. */
+                  clock: string | null;
+                  score_home: number | null;
+                  score_away: number | null;
+                };
                 /** @description The oldest price used is older than 60 s (10 s in play) now. */
                 possibly_stale: boolean;
                 /** @description Age of the oldest price used, at the time of the request. */
@@ -13488,23 +13543,9 @@ export interface paths {
                   /** @description 999 = all sportsbooks. */
                   max_books: number;
                 };
-                /** @description What the tier includes, as booleans (the shape the SDKs read). */
-                features: {
-                  odds: boolean;
-                  schedule: boolean;
-                  splits: boolean;
-                  ev: boolean;
-                  arbitrage: boolean;
-                  middles: boolean;
-                  low_hold: boolean;
-                  deep_links: boolean;
-                  game_state: boolean;
-                  streaming: boolean;
-                  history: boolean;
-                  futures: boolean;
-                  closing_line: boolean;
-                };
-                /** @description The included features as names (the shape of the reference's document). */
+                /** @description The features this tier is served, by name: odds, schedule, splits, ev, arbitrage, middles, low_hold, deep_links, game_state, streaming, futures, closing_line, history. */
+                features: string[];
+                /** @description Same as features. */
                 feature_list: string[];
                 streaming: {
                   enabled: boolean;
@@ -16644,13 +16685,16 @@ export interface paths {
                     game_period?: string | null;
                     /** @description mm:ss; counts down within the period, up through the match in soccer; null where the sport has no clock. */
                     game_clock?: string | null;
-                    /** @enum {string|null} */
-                    possession?: 'home' | 'away' | null;
                     /**
-                     * @description Tennis: who serves.
-                     * @enum {string|null}
+                     * @description Who has the ball; absent when the feed does not say.
+                     * @enum {string}
                      */
-                    server?: 'home' | 'away' | null;
+                    possession?: 'home' | 'away';
+                    /**
+                     * @description Tennis: who serves; absent when the feed does not say.
+                     * @enum {string}
+                     */
+                    server?: 'home' | 'away';
                     last_play?: string | null;
                     corners_home?: number;
                     corners_away?: number;
@@ -16951,13 +16995,16 @@ export interface paths {
                     game_period?: string | null;
                     /** @description mm:ss; counts down within the period, up through the match in soccer; null where the sport has no clock. */
                     game_clock?: string | null;
-                    /** @enum {string|null} */
-                    possession?: 'home' | 'away' | null;
                     /**
-                     * @description Tennis: who serves.
-                     * @enum {string|null}
+                     * @description Who has the ball; absent when the feed does not say.
+                     * @enum {string}
                      */
-                    server?: 'home' | 'away' | null;
+                    possession?: 'home' | 'away';
+                    /**
+                     * @description Tennis: who serves; absent when the feed does not say.
+                     * @enum {string}
+                     */
+                    server?: 'home' | 'away';
                     last_play?: string | null;
                     corners_home?: number;
                     corners_away?: number;

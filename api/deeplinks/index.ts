@@ -1,5 +1,5 @@
 export { acceptableFallback, templateOrigins } from './fallback.js';
-export { DEEP_LINK_PATH, DeepLinkResolver, deepLinkPath, legDeepLink } from './resolver.js';
+export { DEEP_LINK_PATH, DeepLinkResolver, deepLinkUrl, legDeepLink } from './resolver.js';
 export type { DeepLinkType, LinkRequest, ResolvedLink } from './resolver.js';
 export { RowIdIndex } from './row-index.js';
 export { deepLinkStateParam, linkInState, putStateInLinks, requestedState, stateOf } from './state.js';
@@ -11,3 +11,4 @@ export {
   loadDeepLinkTemplates,
 } from '../../schemas/reference/deeplink-templates.js';
 export type { DeepLinkTemplates } from '../../schemas/reference/deeplink-templates.js';
+export { PublicOrigin } from './public-origin.js';

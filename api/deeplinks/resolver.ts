@@ -32,14 +32,17 @@ export interface LinkRequest {
   gameId?: string;
 }
 
-/** The resolver path of an id, when its book has templates; null otherwise (never a made-up link). */
-export function deepLinkPath(catalog: Catalog, book: string, id: string, query = ''): string | null {
-  return catalog.deepLinks.has(book) ? `${DEEP_LINK_PATH}${encodeURIComponent(id)}${query}` : null;
+/**
+ * The resolver URL of an id (absolute, on the public origin), when its book has templates; null
+ * otherwise (never a made-up link).
+ */
+export function deepLinkUrl(catalog: Catalog, book: string, id: string, query = ''): string | null {
+  return catalog.deepLinks.has(book) ? `${catalog.publicOrigin.origin}${DEEP_LINK_PATH}${encodeURIComponent(id)}${query}` : null;
 }
 
 /** The `deep_link` of an opportunity leg: the opportunity id, with `book` naming the leg. */
 export function legDeepLink(catalog: Catalog, opportunityId: string, book: string): string | null {
-  return deepLinkPath(catalog, book, opportunityId, `?book=${encodeURIComponent(book)}`);
+  return deepLinkUrl(catalog, book, opportunityId, `?book=${encodeURIComponent(book)}`);
 }
 
 const LEVELS = [

@@ -6,7 +6,7 @@ export const deepLinkStateParam = {
   type: 'string',
   pattern: '^[A-Za-z]{2}$',
   description:
-    "US state code (e.g. nj): the `deep_link` paths carry it, so books whose site is per state open the right one. Default: the resolver's, pa.",
+    "US state code (e.g. nj): the `deep_link` URLs carry it, so books whose site is per state open the right one. Default: the resolver's, pa.",
 } as const;
 
 /** `state`, lowercased and checked against the US state codes; the default when absent. */
@@ -21,7 +21,7 @@ export function requestedState(raw: string | undefined): string | undefined {
   return raw === undefined ? undefined : stateOf(raw, 'query parameter');
 }
 
-/** A resolver path with `state` in its query (the resolver honours it). */
+/** A resolver URL with `state` in its query (the resolver honours it). */
 export function linkInState(link: string | null, state: string): string | null {
   if (link === null) return null;
   return `${link}${link.includes('?') ? '&' : '?'}state=${state}`;

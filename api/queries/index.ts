@@ -88,3 +88,4 @@ export { fairAnswer } from './fair.js';
 export type { FairQuery } from './fair.js';
 export { parseRecipe } from './fair-recipe.js';
 export type { RecipeQuery } from './fair-recipe.js';
+export { opportunityContext } from './opportunity-context.js';

@@ -23,6 +23,7 @@ import {
 } from './opportunities.js';
 import type { ReadSide } from './read-side.js';
 import { badQuery } from './invalid-query.js';
+import { opportunityContext } from './opportunity-context.js';
 
 /**
  * The four opportunity lists (+EV, arbitrage, middles, low-hold) as every interface answers
@@ -30,7 +31,7 @@ import { badQuery } from './invalid-query.js';
  * REST routes and MCP tools present the body as is.
  */
 export interface OpportunitySource {
-  deps: Pick<ReadSide, 'catalog' | 'clock' | 'board'>;
+  deps: Pick<ReadSide, 'catalog' | 'clock' | 'board' | 'gameStates'>;
   /** The board the `opportunities` changelog keeps (an empty one in a process without opportunity stages). */
   opportunities: OpportunityBoard;
 }
@@ -187,7 +188,8 @@ const ARBITRAGE_LIST: OpportunityListKind<'arbitrage', ArbitragePath, ArbitrageL
   matches: (entries, common, q, catalog, now) =>
     arbitrageMatches(entries, { common, minProfit: q.min_profit, ...(q.group ? { group: q.group } : {}) }, catalog, now),
   sortKeys: () => ARBITRAGE_SORT_KEYS,
-  present: (e, q, now, s) => presentArbitrage(s.deps.catalog, e.o, q.bankroll, now, linesOf(s)),
+  present: (e, q, now, s) =>
+    presentArbitrage(s.deps.catalog, e.o, q.bankroll, now, linesOf(s), opportunityContext(s.opportunities, s.deps.gameStates)),
   summary: (matches): OwnSummaryOf<ArbitragePath> => {
     const profits = matches.map((e) => e.o.profitPercent);
     return {
@@ -252,7 +254,7 @@ const LOW_HOLD_LIST: OpportunityListKind<'low_hold', LowHoldPath, LowHoldListQue
   matches: (entries, common, q, catalog, now) =>
     lowHoldMatches(entries, { common, maxHold: q.max_hold, ...(q.group ? { group: q.group } : {}) }, catalog, now),
   sortKeys: () => LOW_HOLD_SORT_KEYS,
-  present: (e, _q, now, s) => presentLowHold(s.deps.catalog, e.o, now, linesOf(s)),
+  present: (e, _q, now, s) => presentLowHold(s.deps.catalog, e.o, now, linesOf(s), opportunityContext(s.opportunities, s.deps.gameStates)),
   metaHead: (): OwnMetaOf<LowHoldPath> => ({ threshold: DEFAULT_LOW_HOLD_PERCENT }),
   summary: (matches): OwnSummaryOf<LowHoldPath> => {
     const holds = matches.map((e) => e.o.holdPercent);

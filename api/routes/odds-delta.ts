@@ -1,6 +1,6 @@
 import { deepLinkStateParam } from '../deeplinks/index.js';
 import type { FastifyPluginAsync } from 'fastify';
-import { authErrorResponses, errorResponse, paginationSchema, pagingParams } from '../contract/common.js';
+import { authErrorResponses, errorResponse, paginationSchema, pagingParams, updatedAtSchema } from '../contract/common.js';
 import { oddsScopeParams } from '../contract/filters.js';
 import { oddsRowSchema, removedRowSchema } from '../contract/odds.js';
 import { fragmentsFor, rawRowsSerializerCompiler } from '../contract/odds-fragments.js';
@@ -13,7 +13,7 @@ import type { RowSerializer } from '../queries/index.js';
 
 const deltaResponse = {
   type: 'object',
-  required: ['success', 'data', 'removed', 'pagination', 'meta'],
+  required: ['success', 'data', 'removed', 'pagination', 'meta', 'updated_at'],
   properties: {
     success: { type: 'boolean' },
     data: {
@@ -45,6 +45,7 @@ const deltaResponse = {
         pagination: { ...paginationSchema, description: 'Same as the top-level pagination.' },
       },
     },
+    updated_at: updatedAtSchema,
   },
 } as const;
 

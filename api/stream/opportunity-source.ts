@@ -1,6 +1,6 @@
 import type { Opportunity, OpportunityKind } from '../../schemas/index.js';
 import { presentArbitrage, presentEv, presentLowHold, presentMiddle } from '../contract/opportunities.js';
-import type { LinesOf } from '../contract/opportunities.js';
+import type { LinesOf, RowContext } from '../contract/opportunities.js';
 import { OPPORTUNITY_LISTS, arbitrageMatches, evMatches, lowHoldMatches, middleMatches } from '../queries/index.js';
 import type {
   ArbEntry,
@@ -70,6 +70,7 @@ export class OpportunitySource implements StreamSource {
     private readonly catalog: Catalog,
     notify: () => void,
     private readonly lines: LinesOf,
+    private readonly context: RowContext = {},
   ) {
     board.subscribe((kind, situation) => {
       let set = this.pending.get(kind);
@@ -186,11 +187,11 @@ export class OpportunitySource implements StreamSource {
       case 'ev':
         return JSON.stringify(presentEv(this.catalog, o as EvEntry['o'], (query as EvQuery).method, now, false));
       case 'arbitrage':
-        return JSON.stringify(presentArbitrage(this.catalog, o as ArbEntry['o'], STREAM_BANKROLL, now, this.lines));
+        return JSON.stringify(presentArbitrage(this.catalog, o as ArbEntry['o'], STREAM_BANKROLL, now, this.lines, this.context));
       case 'middles':
         return JSON.stringify(presentMiddle(this.catalog, o as MiddleEntry['o'], STREAM_BANKROLL, now));
       case 'low_hold':
-        return JSON.stringify(presentLowHold(this.catalog, o as LowHoldEntry['o'], now, this.lines));
+        return JSON.stringify(presentLowHold(this.catalog, o as LowHoldEntry['o'], now, this.lines, this.context));
     }
   }
 }

@@ -1,6 +1,7 @@
 import type { SportsbookDef, TierName } from '../../schemas/index.js';
 import { presentOdds } from '../contract/odds.js';
 import type { OpportunityList } from '../queries/index.js';
+import { opportunityContext } from '../queries/index.js';
 import { TIERS } from '../../schemas/index.js';
 import type { Catalog } from '../views/catalog.js';
 import type { GameStateBoard } from '../views/gamestate-board.js';
@@ -91,7 +92,13 @@ export class StreamService {
       this.hub.addSource(source);
     }
     this.opportunities = deps.opportunities
-      ? new OpportunitySource(deps.opportunities, deps.catalog, this.hub.schedule, (eventId) => deps.views.live.mainLines(eventId))
+      ? new OpportunitySource(
+          deps.opportunities,
+          deps.catalog,
+          this.hub.schedule,
+          (eventId) => deps.views.live.mainLines(eventId),
+          opportunityContext(deps.opportunities, deps.gameStates),
+        )
       : null;
     if (this.opportunities) this.hub.addSource(this.opportunities);
     // Splits reach each board's readers at that board's delay (the free tier's 60 s).

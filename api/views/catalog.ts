@@ -22,6 +22,11 @@ export class Catalog {
     } = { sports: SPORTS, leagues: LEAGUES, books: SPORTSBOOKS, markets: MARKETS, teams: TEAMS },
     /** Deep-link URL templates per book (configuration: built in, merged with DEEPLINK_TEMPLATES). */
     readonly deepLinks: DeepLinkTemplates = builtInTemplates(),
+    /**
+     * Where `deep_link` URLs point: this service's public origin (api/deeplinks `PublicOrigin`,
+     * from PUBLIC_BASE_URL or the listen address); the default listen address when not given.
+     */
+    readonly publicOrigin: { readonly origin: string } = { origin: 'http://127.0.0.1:8080' },
   ) {
     for (const s of data.sports) this.sports.set(s.id, s);
     for (const l of data.leagues) this.leagues.set(l.id, l);

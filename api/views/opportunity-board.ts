@@ -7,7 +7,7 @@ export interface BoardEntry<O extends Opportunity = Opportunity> {
   event: CanonicalEvent;
 }
 
-type EntryOf<K extends OpportunityKind> = BoardEntry<Extract<Opportunity, { kind: K }>>;
+export type EntryOf<K extends OpportunityKind> = BoardEntry<Extract<Opportunity, { kind: K }>>;
 
 /** Told, after each change is applied, which kind and situation it touched (streams recompute those). */
 export type OpportunityListener = (kind: OpportunityKind, situation: string) => void;

@@ -1,4 +1,4 @@
-import { FUTURE_KINDS, FUTURE_KIND_TYPES, foldName, futuresQuoteKey } from '../../schemas/index.js';
+import { FUTURE_KINDS, FUTURE_KIND_TYPES, foldName, futuresQuoteKey, playerId } from '../../schemas/index.js';
 import type { FuturePrice, FutureKind, FuturesQuote, LeagueDef, RawFutures, TeamDef } from '../../schemas/index.js';
 import { americanToDecimal } from '../odds-math/index.js';
 import { TeamDirectory } from '../normalize/index.js';
@@ -58,7 +58,7 @@ export class FuturesNormalizer {
         selectionId = teamId;
         selection = this.teams.team(teamId)?.name ?? s.name;
       } else if (futureType === 'PLAYER') {
-        selectionId = foldName(s.name).replace(/\s+/g, '-');
+        selectionId = playerId(s.name);
       } else {
         selectionId = foldName(s.name);
         selection =

@@ -177,8 +177,8 @@ const EXPECTED: Record<string, Digest> = {
       'expire:arbitrage': 26,
       'update:arbitrage': 14,
     },
-    stream: '3cbb0f66903b14658c37fb3b617f36de5b7b2b1bf5d591e38aa1098b183ebd0b',
-    active: '7f928a59cb6d705918ab85d0ed97ed5886433645acdd73d4ecbbaead787650ca',
+    stream: 'aff81ef5e9bd54dbdf46e38ac608c7641a6be0dc94e090c63546832c253e0aea',
+    active: '83a7c6b19962c75cc8ca363b6e820cd97556166575741d7ba1b024ed10e8c984',
   },
   'synthetic-1000': {
     changes: 8080,
@@ -196,8 +196,8 @@ const EXPECTED: Record<string, Digest> = {
       'expire:arbitrage': 19,
       'update:arbitrage': 12,
     },
-    stream: 'b9eda9d7266b3fa49b7e08defaf9807151fe83d136fccd9059e6846261bda00d',
-    active: '3d1b1afa8caf48bb5f5785ad1d79a9a7b05373f95b95d6b10cfd024736f586b8',
+    stream: '64893cc60eda8f08e64361cc1ea39dd3cdff3a129dff2fbb76146f04a84bbdc7',
+    active: 'bb0767bd39b681e8c0ac2bec275605c4c26128dfc066f62a568e303b2a5ba509',
   },
   'synthetic-7': {
     changes: 8268,
@@ -215,8 +215,8 @@ const EXPECTED: Record<string, Digest> = {
       'expire:arbitrage': 26,
       'update:arbitrage': 14,
     },
-    stream: '959287bb10440c304f0946751c6c5b2fd59f4cae7674eb084792fcb752c18ede',
-    active: '755c71e6b5d32a51078bdd4e766881af4607e90f318d8ef60153e3bf06a7c79f',
+    stream: 'f69371c31e6f24851168ca68258ba35413c891128929749f0743d32ff8f7cd51',
+    active: '8f8118cf0eb79fbb7fa891fc5ac2bddcd37af02e9a8e2c5b058e44802383f4d0',
   },
   simulator: {
     changes: 17715,
@@ -234,8 +234,8 @@ const EXPECTED: Record<string, Digest> = {
       'update:middle': 590,
       'update:arbitrage': 273,
     },
-    stream: '1de8633987c45957a9abfb3ce646f228224b05fc01131660b5adaef600bb53d5',
-    active: '88433ffaf2d05aa62a088d81690b20aa1c0d4e03516778feaf2616203182eac7',
+    stream: 'd0d55402dcb5686e4bfc46416cf9ba49132e8ec2ed7db157899c030f1c66e309',
+    active: '08f81d1846bcffd0c0d4e8184e612fa9ac972043dda3c2b44890a69b3b81ca4a',
   },
   nfl: {
     changes: 5185,
@@ -253,8 +253,8 @@ const EXPECTED: Record<string, Digest> = {
       'update:arbitrage': 3,
       'expire:arbitrage': 15,
     },
-    stream: '15ef03e76c8c85a24ca3fe634831ab43e60ed15cf6e0d0878146d1eb51e6b325',
-    active: '4050075aecfdf3928f22efb548c467b540c581eaf24080fc816a97929e70d09c',
+    stream: 'c39ca983463ada1a12edb24e50b6e3363022ca48720757d2ab247533876cf103',
+    active: '14b266d3efa5c338eda915f435e9a145e10701faf8115fc556af2987961df11b',
   },
 };
 

@@ -11,7 +11,8 @@ type Leg = { book: string; selection: string; line: number | null };
 export function opportunityId(kind: OpportunityKind, eventId: string, familyKey: string, legs: readonly Leg[]): string {
   const parts = legs.map((l) => `${l.book}:${l.selection}:${l.line ?? ''}`).join(',');
   const text = `${kind}|${eventId}|${familyKey}|${parts}`;
-  return IDS.get(text, () => hash('sha1', text, 'hex').slice(0, 20));
+  // 16 lowercase hex digits, the reference's id format (its middle detail path accepts no other).
+  return IDS.get(text, () => hash('sha1', text, 'hex').slice(0, 16));
 }
 
 // The same combinations come back on every tick of a market; hashing them again cost ~10 % of

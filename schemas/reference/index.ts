@@ -4,4 +4,4 @@ export { LEAGUES } from './leagues.js';
 export { SPORTSBOOKS } from './sportsbooks.js';
 export { MARKETS } from './markets.js';
 export { TEAMS } from './teams/index.js';
-export { foldName } from './names.js';
+export { foldName, playerId } from './names.js';

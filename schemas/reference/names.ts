@@ -12,3 +12,12 @@ export function foldName(name: string): string {
     .replace(/[^a-z0-9]+/g, ' ')
     .trim();
 }
+
+/**
+ * A player's canonical id across books and feeds: the folded name with hyphens
+ * ("Luka Dončić" -> "luka-doncic"). Books spell a player alike up to what `foldName` folds, so
+ * a prop and a futures outcome of the same player share it.
+ */
+export function playerId(name: string): string {
+  return foldName(name).replace(/ /g, '-');
+}

@@ -1696,7 +1696,7 @@ export interface paths {
           group_by?: 'event';
           /** @description next_cursor of the previous page; use with the same filters and sort, and without offset. */
           cursor?: string;
-          /** @description US state code (e.g. nj): the `deep_link` paths carry it, so books whose site is per state open the right one. Default: the resolver's, pa. */
+          /** @description US state code (e.g. nj): the `deep_link` URLs carry it, so books whose site is per state open the right one. Default: the resolver's, pa. */
           state?: string;
           /** @description Page size, 1 to 1000. */
           limit?: number;
@@ -1784,10 +1784,10 @@ export interface paths {
                 away_team?: string;
                 /** @description The sportsbook's own event id. */
                 external_event_id?: string | null;
-                /** @description The sportsbook's own selection id, for deep links. */
-                selection_id?: string | null;
-                /** @description Resolver path that redirects to the sportsbook (add ?state= for per-state sites); null when the book has no link templates. */
-                deep_link?: string | null;
+                /** @description The sportsbook's own selection id, for deep links; absent when the book gives none. */
+                selection_id?: string;
+                /** @description Resolver URL on this service (absolute, PUBLIC_BASE_URL) that redirects to the sportsbook (add ?state= for per-state sites); absent when the book has no link templates. */
+                deep_link?: string;
                 home?: {
                   id?: string;
                   numerical_id?: number | null;
@@ -1888,10 +1888,10 @@ export interface paths {
                   away_team?: string;
                   /** @description The sportsbook's own event id. */
                   external_event_id?: string | null;
-                  /** @description The sportsbook's own selection id, for deep links. */
-                  selection_id?: string | null;
-                  /** @description Resolver path that redirects to the sportsbook (add ?state= for per-state sites); null when the book has no link templates. */
-                  deep_link?: string | null;
+                  /** @description The sportsbook's own selection id, for deep links; absent when the book gives none. */
+                  selection_id?: string;
+                  /** @description Resolver URL on this service (absolute, PUBLIC_BASE_URL) that redirects to the sportsbook (add ?state= for per-state sites); absent when the book has no link templates. */
+                  deep_link?: string;
                   home?: {
                     id?: string;
                     numerical_id?: number | null;
@@ -3094,13 +3094,16 @@ export interface paths {
                     game_period?: string | null;
                     /** @description mm:ss; counts down within the period, up through the match in soccer; null where the sport has no clock. */
                     game_clock?: string | null;
-                    /** @enum {string|null} */
-                    possession?: 'home' | 'away' | null;
                     /**
-                     * @description Tennis: who serves.
-                     * @enum {string|null}
+                     * @description Who has the ball; absent when the feed does not say.
+                     * @enum {string}
                      */
-                    server?: 'home' | 'away' | null;
+                    possession?: 'home' | 'away';
+                    /**
+                     * @description Tennis: who serves; absent when the feed does not say.
+                     * @enum {string}
+                     */
+                    server?: 'home' | 'away';
                     last_play?: string | null;
                     corners_home?: number;
                     corners_away?: number;
@@ -3503,8 +3506,11 @@ export interface paths {
                   label?: string;
                 };
                 external_event_id?: string | null;
-                selection_id?: string | null;
-                /** @description Resolver path that redirects to the sportsbook; null when the book has no link templates. */
+                /** @description The sportsbook's own selection id; null when unknown. */
+                selection_id: string | null;
+                /** @description Player props: the player's id across books (folded name, luka-doncic, as on futures outcomes); null otherwise. */
+                player_id: string | null;
+                /** @description Resolver URL on this service (absolute) that redirects to the sportsbook; null when the book has no link templates. */
                 deep_link?: string | null;
                 /** @description (fair_probability x decimal odds - 1) x 100. */
                 ev_percentage: number;
@@ -4061,9 +4067,9 @@ export interface paths {
                       /** @description When the sportsbook last set or confirmed the price. */
                       timestamp?: string;
                       external_event_id?: string | null;
-                      /** @description The sportsbook's own selection id, for deep links to a bet slip. */
-                      selection_id?: string | null;
-                      /** @description Resolver path that redirects to this leg's sportsbook; null when the book has no link templates. */
+                      /** @description The sportsbook's own selection id, for deep links to a bet slip; null when unknown. */
+                      selection_id: string | null;
+                      /** @description Resolver URL on this service (absolute) that redirects to this leg's sportsbook; null when the book has no link templates. */
                       deep_link?: string | null;
                       sportsbook_ref?: {
                         id?: string;
@@ -4071,6 +4077,19 @@ export interface paths {
                         label?: string;
                       };
                     }[];
+                    /** @description A +EV bet exists on a leg of this market at this line. */
+                    ev_available: boolean;
+                    /** @description The best of those +EV bets, % (power de-vig, as /opportunities/ev by default); null when none. */
+                    ev_percentage: number | null;
+                    /** @description The game while live (every field null before it starts): the full state is on /gamestate and its stream. */
+                    game_state: {
+                      /** @description Q3, 2H, P2, S2, T5 (top of the 5th), ... */
+                      period: string | null;
+                      /** @description mm:ss; null where the sport has no clock. */
+                      clock: string | null;
+                      score_home: number | null;
+                      score_away: number | null;
+                    };
                     /** @description The oldest price used is older than 60 s (10 s in play) now. */
                     possibly_stale?: boolean;
                     /** @description Age of the oldest price used, at the time of the request. */
@@ -4454,7 +4473,7 @@ export interface paths {
           group?: 'best';
           /** @description Total stake to split across the legs; stakes are rounded to cents and add up to it. */
           bankroll?: number;
-          /** @description US state code (e.g. nj): the `deep_link` paths carry it, so books whose site is per state open the right one. Default: the resolver's, pa. */
+          /** @description US state code (e.g. nj): the `deep_link` URLs carry it, so books whose site is per state open the right one. Default: the resolver's, pa. */
           state?: string;
         };
         header?: never;
@@ -4551,7 +4570,7 @@ export interface paths {
                   };
                   stake_percent?: number;
                   odds_age_seconds?: number | null;
-                  /** @description Resolver path that redirects to this side's sportsbook; null when the book has no link templates. */
+                  /** @description Resolver URL on this service (absolute) that redirects to this side's sportsbook; null when the book has no link templates. */
                   deep_link?: string | null;
                   sportsbook_ref?: {
                     id?: string;
@@ -4579,7 +4598,7 @@ export interface paths {
                   };
                   stake_percent?: number;
                   odds_age_seconds?: number | null;
-                  /** @description Resolver path that redirects to this side's sportsbook; null when the book has no link templates. */
+                  /** @description Resolver URL on this service (absolute) that redirects to this side's sportsbook; null when the book has no link templates. */
                   deep_link?: string | null;
                   sportsbook_ref?: {
                     id?: string;
@@ -4669,9 +4688,9 @@ export interface paths {
                   /** @description When the sportsbook last set or confirmed the price. */
                   timestamp?: string;
                   external_event_id?: string | null;
-                  /** @description The sportsbook's own selection id, for deep links to a bet slip. */
-                  selection_id?: string | null;
-                  /** @description Resolver path that redirects to this leg's sportsbook; null when the book has no link templates. */
+                  /** @description The sportsbook's own selection id, for deep links to a bet slip; null when unknown. */
+                  selection_id: string | null;
+                  /** @description Resolver URL on this service (absolute) that redirects to this leg's sportsbook; null when the book has no link templates. */
                   deep_link?: string | null;
                   sportsbook_ref?: {
                     id?: string;
@@ -5018,7 +5037,7 @@ export interface paths {
           sort?: 'hold' | '-hold' | 'start_time' | '-start_time' | 'sport' | '-sport' | 'market' | '-market';
           /** @description best: only the best opportunity of each event. */
           group?: 'best';
-          /** @description US state code (e.g. nj): the `deep_link` paths carry it, so books whose site is per state open the right one. Default: the resolver's, pa. */
+          /** @description US state code (e.g. nj): the `deep_link` URLs carry it, so books whose site is per state open the right one. Default: the resolver's, pa. */
           state?: string;
         };
         header?: never;
@@ -5121,9 +5140,9 @@ export interface paths {
                     /** @description Implied, normalised over the sides. */
                     fair_probability: number;
                   };
-                  /** @description Book -> resolver path that redirects to it; null when the book has no link templates. */
+                  /** @description Book -> resolver URL that redirects to it; a book without link templates has no entry. */
                   deep_links: {
-                    [key: string]: string | null;
+                    [key: string]: string;
                   };
                 };
                 side2: {
@@ -5146,9 +5165,9 @@ export interface paths {
                     /** @description Implied, normalised over the sides. */
                     fair_probability: number;
                   };
-                  /** @description Book -> resolver path that redirects to it; null when the book has no link templates. */
+                  /** @description Book -> resolver URL that redirects to it; a book without link templates has no entry. */
                   deep_links: {
-                    [key: string]: string | null;
+                    [key: string]: string;
                   };
                 };
                 /** @description Three-way markets only. */
@@ -5172,9 +5191,9 @@ export interface paths {
                     /** @description Implied, normalised over the sides. */
                     fair_probability: number;
                   };
-                  /** @description Book -> resolver path that redirects to it; null when the book has no link templates. */
+                  /** @description Book -> resolver URL that redirects to it; a book without link templates has no entry. */
                   deep_links: {
-                    [key: string]: string | null;
+                    [key: string]: string;
                   };
                 } | null;
                 all_books: string[];
@@ -5210,9 +5229,9 @@ export interface paths {
                   /** @description When the sportsbook last set or confirmed the price. */
                   timestamp?: string;
                   external_event_id?: string | null;
-                  /** @description The sportsbook's own selection id, for deep links to a bet slip. */
-                  selection_id?: string | null;
-                  /** @description Resolver path that redirects to this leg's sportsbook; null when the book has no link templates. */
+                  /** @description The sportsbook's own selection id, for deep links to a bet slip; null when unknown. */
+                  selection_id: string | null;
+                  /** @description Resolver URL on this service (absolute) that redirects to this leg's sportsbook; null when the book has no link templates. */
                   deep_link?: string | null;
                   sportsbook_ref?: {
                     id?: string;
@@ -5220,6 +5239,15 @@ export interface paths {
                     label?: string;
                   };
                 }[];
+                /** @description The game while live (every field null before it starts): the full state is on /gamestate and its stream. */
+                game_state: {
+                  /** @description Q3, 2H, P2, S2, T5 (top of the 5th), ... */
+                  period: string | null;
+                  /** @description mm:ss; null where the sport has no clock. */
+                  clock: string | null;
+                  score_home: number | null;
+                  score_away: number | null;
+                };
                 /** @description The oldest price used is older than 60 s (10 s in play) now. */
                 possibly_stale: boolean;
                 /** @description Age of the oldest price used, at the time of the request. */
