@@ -340,6 +340,10 @@ export interface paths {
                   };
                 };
               };
+              meta?: {
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
+              };
               /**
                * Format: date-time
                * @description When the server emitted this answer (RFC 3339, UTC).
@@ -574,6 +578,10 @@ export interface paths {
                     required_tier: string;
                   };
                 };
+              };
+              meta?: {
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
               };
               /**
                * Format: date-time
@@ -814,6 +822,10 @@ export interface paths {
                 /** @description Whether a session cookie came with the request. */
                 signed_out: boolean;
               };
+              meta?: {
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
+              };
               /**
                * Format: date-time
                * @description When the server emitted this answer (RFC 3339, UTC).
@@ -952,6 +964,8 @@ export interface paths {
                 filters?: {
                   include_empty?: boolean;
                 };
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
                 /** @description Same as the top-level pagination. */
                 pagination?: {
                   limit: number;
@@ -1229,6 +1243,10 @@ export interface paths {
                 leagues: string[];
                 event_count: number;
                 live_count: number;
+              };
+              meta?: {
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
               };
               /**
                * Format: date-time
@@ -1572,6 +1590,8 @@ export interface paths {
                 count?: number;
                 /** @description Items of the catalog (sports, leagues, sportsbooks) or matching the query (teams). */
                 total?: number;
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
                 /** @description Same as the top-level pagination. */
                 pagination?: {
                   limit: number;
@@ -1904,6 +1924,10 @@ export interface paths {
                 country: string | null;
                 event_count: number;
                 live_count: number;
+              };
+              meta?: {
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
               };
               /**
                * Format: date-time
@@ -2260,6 +2284,8 @@ export interface paths {
                 count?: number;
                 /** @description Items of the catalog (sports, leagues, sportsbooks) or matching the query (teams). */
                 total?: number;
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
                 /** @description Same as the top-level pagination. */
                 pagination?: {
                   limit: number;
@@ -2549,6 +2575,10 @@ export interface paths {
                 /** Format: date-time */
                 last_update: string | null;
                 unlisted: boolean;
+              };
+              meta?: {
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
               };
               /**
                * Format: date-time
@@ -2890,6 +2920,8 @@ export interface paths {
                   remaining?: number;
                   reset?: number;
                 };
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
                 /** @description Same as the top-level pagination. */
                 pagination?: {
                   limit: number;
@@ -3254,6 +3286,8 @@ export interface paths {
                 total_live?: number;
                 /** Format: date-time */
                 updated?: string;
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
                 /** @description Same as the top-level pagination. */
                 pagination?: {
                   limit: number;
@@ -3648,6 +3682,8 @@ export interface paths {
                 count?: number;
                 /** @description Items matching the query. */
                 total?: number;
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
                 /** @description Same as the top-level pagination. */
                 pagination?: {
                   limit: number;
@@ -3955,6 +3991,10 @@ export interface paths {
                   label?: string;
                 };
               };
+              meta?: {
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
+              };
               /**
                * Format: date-time
                * @description When the server emitted this answer (RFC 3339, UTC).
@@ -4259,6 +4299,10 @@ export interface paths {
             'application/json': {
               success: boolean;
               data: string[];
+              meta?: {
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
+              };
               /**
                * Format: date-time
                * @description When the server emitted this answer (RFC 3339, UTC).
@@ -4694,6 +4738,8 @@ export interface paths {
                 count?: number;
                 /** @description Items matching the query. */
                 total?: number;
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
                 /** @description Same as the top-level pagination. */
                 pagination?: {
                   limit: number;
@@ -5309,6 +5355,8 @@ export interface paths {
                  */
                 next_since?: string;
                 sort?: string | null;
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
                 /** @description Same as the top-level pagination. */
                 pagination?: {
                   limit: number;
@@ -5731,6 +5779,8 @@ export interface paths {
                  */
                 next_since?: string;
                 sort?: string | null;
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
                 /** @description Same as the top-level pagination. */
                 pagination?: {
                   limit: number;
@@ -6158,6 +6208,8 @@ export interface paths {
                 outcomes?: number;
                 books?: string[];
                 next_since?: string;
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
               };
               /**
                * Format: date-time
@@ -6657,6 +6709,8 @@ export interface paths {
                   /** @description Items matching the query. */
                   total?: number;
                 };
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
               };
             };
           };
@@ -7078,6 +7132,8 @@ export interface paths {
                 events?: number;
                 rows?: number;
                 missing?: string[];
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
               };
               /**
                * Format: date-time
@@ -7703,6 +7759,8 @@ export interface paths {
                 };
                 /** @enum {string} */
                 devig_method?: 'power' | 'multiplicative' | 'additive' | 'shin' | 'odds_ratio' | 'logit' | 'worst_case';
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
                 /** @description Same as the top-level pagination. */
                 pagination?: {
                   limit: number;
@@ -8183,6 +8241,8 @@ export interface paths {
                     };
                     /** @description Sportsbooks the search covered (those the key may see, or the sportsbook selection). */
                     books_analyzed?: number;
+                    /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                    ignored_params?: string[];
                     /** @description Same as the top-level pagination. */
                     pagination?: {
                       limit: number;
@@ -8207,6 +8267,10 @@ export interface paths {
                   success: boolean;
                   /** @description format=csv asked for as JSON: the CSV text. */
                   data: string;
+                  meta?: {
+                    /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                    ignored_params?: string[];
+                  };
                   /**
                    * Format: date-time
                    * @description When the server emitted this answer (RFC 3339, UTC).
@@ -8495,6 +8559,8 @@ export interface paths {
                   sport?: string | null;
                   league?: string | null;
                 };
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
               };
               /**
                * Format: date-time
@@ -8977,6 +9043,8 @@ export interface paths {
                   sport?: string | null;
                   league?: string | null;
                 };
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
               };
               /**
                * Format: date-time
@@ -9605,6 +9673,8 @@ export interface paths {
                   bankroll?: number;
                   group?: string | null;
                 };
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
                 /** @description Same as the top-level pagination. */
                 pagination?: {
                   limit: number;
@@ -10150,6 +10220,8 @@ export interface paths {
                 };
                 /** @description The hold (%) up to which the processor keeps markets; a larger max_hold finds no more. */
                 threshold?: number;
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
                 /** @description Same as the top-level pagination. */
                 pagination?: {
                   limit: number;
@@ -10696,6 +10768,8 @@ export interface paths {
                 };
                 /** @description The hold (%) up to which the processor keeps markets; a larger max_hold finds no more. */
                 threshold?: number;
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
                 /** @description Same as the top-level pagination. */
                 pagination?: {
                   limit: number;
@@ -13168,6 +13242,10 @@ export interface paths {
                 /** @description Always empty: this service has no add-ons; tiers carry everything. */
                 add_ons: string[];
               };
+              meta?: {
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
+              };
               /** Format: date-time */
               updated_at: string;
             };
@@ -13451,6 +13529,10 @@ export interface paths {
                   /** Format: date-time */
                   end: string;
                 };
+              };
+              meta?: {
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
               };
               /** Format: date-time */
               updated_at: string;
@@ -13777,14 +13859,16 @@ export interface paths {
                 /** @description The key that replaced this one in a rotation. */
                 replaced_by?: string | null;
               }[];
-              /** Format: date-time */
-              updated_at: string;
               meta?: {
                 count: number;
                 total: number;
                 active?: number;
                 max_keys: number;
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
               };
+              /** Format: date-time */
+              updated_at: string;
             };
           };
         };
@@ -14032,6 +14116,10 @@ export interface paths {
                 id_masked?: string;
                 /** Format: date-time */
                 created_at?: string;
+              };
+              meta?: {
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
               };
               /** Format: date-time */
               updated_at: string;
@@ -14343,6 +14431,10 @@ export interface paths {
                 deleted?: boolean;
                 key_id?: string;
                 message?: string;
+              };
+              meta?: {
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
               };
               /** Format: date-time */
               updated_at: string;
@@ -14735,6 +14827,10 @@ export interface paths {
                  * @description When the old key stops working; null when it already has.
                  */
                 old_key_expires_at: string | null;
+              };
+              meta?: {
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
               };
               /** Format: date-time */
               updated_at: string;
@@ -15156,6 +15252,8 @@ export interface paths {
                 count?: number;
                 resolved?: number;
                 state?: string;
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
               };
               /** Format: date-time */
               updated_at: string;
@@ -15583,6 +15681,8 @@ export interface paths {
                  * @description Time of the newest snapshot the key can see (the current time when none).
                  */
                 last_update?: string;
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
                 /** @description Same as the top-level pagination. */
                 pagination?: {
                   limit: number;
@@ -15936,6 +16036,8 @@ export interface paths {
                  * @description Time of the event's newest snapshot the key can see (the current time when none).
                  */
                 updated_at: string;
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
               };
               /**
                * Format: date-time
@@ -16292,6 +16394,8 @@ export interface paths {
                 source?: string;
                 /** Format: date-time */
                 updated_at?: string | null;
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
               };
               /**
                * Format: date-time
@@ -16599,6 +16703,8 @@ export interface paths {
                 source?: string;
                 /** Format: date-time */
                 updated_at?: string | null;
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
               };
               /**
                * Format: date-time
@@ -16909,6 +17015,8 @@ export interface paths {
                 source?: string;
                 /** Format: date-time */
                 updated_at?: string;
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
               };
               /**
                * Format: date-time
@@ -17269,6 +17377,8 @@ export interface paths {
                 filters?: {
                   [key: string]: unknown;
                 };
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
               };
               /**
                * Format: date-time
@@ -17620,6 +17730,8 @@ export interface paths {
                   [key: string]: unknown;
                 };
                 tier_window_days?: number | string;
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
               };
               /**
                * Format: date-time
@@ -18000,6 +18112,8 @@ export interface paths {
                 updated_at?: string;
                 total?: number;
                 count?: number;
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
                 /** @description Same as the top-level pagination. */
                 pagination?: {
                   limit: number;
@@ -18361,6 +18475,8 @@ export interface paths {
                 source?: string;
                 /** Format: date-time */
                 updated_at?: string | null;
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
               };
               /**
                * Format: date-time
@@ -18687,6 +18803,8 @@ export interface paths {
                 /** @description Requested market ids no book prices now. */
                 missing?: string[];
                 data_delay_seconds?: number;
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
                 /** @description Same as the top-level pagination. */
                 pagination?: {
                   limit: number;
@@ -19069,6 +19187,8 @@ export interface paths {
                 count?: number;
                 /** @description Items matching the query. */
                 total?: number;
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
                 /** @description Same as the top-level pagination. */
                 pagination?: {
                   limit: number;
@@ -19385,6 +19505,8 @@ export interface paths {
                 to: string;
                 sportsbooks: string[];
                 data_delay_seconds: number;
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
               };
               /**
                * Format: date-time
