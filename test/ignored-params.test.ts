@@ -6,50 +6,29 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../api/app.js';
-import type { FastifyInstance } from 'fastify';
-import { KeyStore } from '../api/accounts/index.js';
 import { ignoredParams } from '../api/plugins/ignored-params.js';
-import { MemoryRateLimitStore } from '../api/plugins/rate-limit.js';
-import { LiveBoard } from '../api/views/board.js';
-import { Catalog } from '../api/views/catalog.js';
-import { ManualClock } from '../pipeline/clock.js';
-import { nullStore } from './support/raw-http.js';
+import { startBareApp } from './support/raw-http.js';
+import type { BareApp } from './support/raw-http.js';
 
 type Body = { meta?: Record<string, unknown> };
-const KEY = 'sharp-ignored-params-key';
 const logLines: Record<string, unknown>[] = [];
-let app: FastifyInstance;
+let s: BareApp;
 
 beforeAll(async () => {
-  const keys = new KeyStore();
-  keys.add(KEY, 'sharp');
   const sink = new Writable({
     write(chunk: Buffer, _encoding, done) {
       logLines.push(JSON.parse(chunk.toString('utf8')) as Record<string, unknown>);
       done();
     },
   });
-  app = await buildApp(
-    {
-      board: new LiveBoard(),
-      catalog: new Catalog(),
-      keys,
-      rateLimits: new MemoryRateLimitStore(),
-      clock: new ManualClock(Date.now()),
-      store: nullStore,
-      version: 'test',
-      redisUrl: null,
-    },
-    pino({ level: 'info' }, sink),
-  );
+  s = await startBareApp({}, {}, pino({ level: 'info' }, sink));
 });
 afterAll(async () => {
-  await app.close();
+  await s.close();
 });
 
 async function get(url: string): Promise<{ status: number; body: Body }> {
-  const r = await app.inject({ method: 'GET', url, headers: { 'x-api-key': KEY } });
+  const r = await s.app.inject({ method: 'GET', url, headers: { 'x-api-key': s.key } });
   return { status: r.statusCode, body: r.json() };
 }
 
@@ -63,7 +42,7 @@ describe('unknown query parameters', () => {
   });
 
   it('leaves ignored_params out when every parameter is known, api_key and the event_id alias included', async () => {
-    const r = await get(`/api/v1/odds?sport=basketball&event_id=x&api_key=${KEY}`);
+    const r = await get(`/api/v1/odds?sport=basketball&event_id=x&api_key=${s.key}`);
     expect(r.status).toBe(200);
     expect(r.body.meta).not.toHaveProperty('ignored_params');
   });
