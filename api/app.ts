@@ -62,7 +62,8 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
     requestIdHeader: false,
     // Per-request log lines cost more than the request at the volumes this API serves.
     logController: new LogController({ disableRequestLogging: true }),
-    ajv: { customOptions: { coerceTypes: 'array', allErrors: false, removeAdditional: false } },
+    // verbose: a refused value travels with its error, so an enum refusal can name the value it likely meant.
+    ajv: { customOptions: { coerceTypes: 'array', allErrors: false, removeAdditional: false, verbose: true } },
     bodyLimit: 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     // A URL that is not valid percent-encoding never reaches a route: answer it in the envelope too.

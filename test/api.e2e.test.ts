@@ -316,8 +316,11 @@ describe('odds', () => {
       ['/api/v1/odds?limit=5000', "Invalid query parameter 'limit': must be <= 1000"],
       ['/api/v1/odds?offset=-1', "Invalid query parameter 'offset': must be >= 0"],
       ['/api/v1/odds?live=perhaps', "Invalid query parameter 'live': must be boolean"],
-      ['/api/v1/odds?sport=quidditch', "Invalid query parameter 'sport': unknown sport 'quidditch'"],
-      ['/api/v1/odds?market=moneyline,corners', "Invalid query parameter 'market': unknown market 'corners'"],
+      ['/api/v1/odds?sport=quidditch', "Invalid query parameter 'sport': unknown sport 'quidditch'; GET /api/v1/sports lists them"],
+      [
+        '/api/v1/odds?market=moneyline,corners',
+        "Invalid query parameter 'market': unknown market 'corners'; allowed: moneyline, point_spread, total_points, team_total, player_prop, game_prop, future, 1st_half, 1st_quarter, main, spread, total, props, player_<stat>",
+      ],
       ['/api/v1/odds?date=tomorrow', 'Invalid query parameter \'date\': must match pattern "^\\d{4}-\\d{2}-\\d{2}$"'],
       ['/api/v1/odds?min_odds=200&max_odds=100', "Invalid query parameter 'min_odds': must not exceed max_odds"],
     ];

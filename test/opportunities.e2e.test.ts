@@ -207,7 +207,10 @@ describe('GET /opportunities/ev', () => {
   it('answers 400 naming the parameter beyond the bounds', async () => {
     const cases: [string, string][] = [
       ['limit=201', "Invalid query parameter 'limit': must be <= 200"],
-      ['market=corners', "Invalid query parameter 'market': unknown market 'corners'"],
+      [
+        'market=corners',
+        "Invalid query parameter 'market': unknown market 'corners'; allowed: moneyline, point_spread, total_points, team_total, player_prop, game_prop, future, 1st_half, 1st_quarter, main, spread, total, props, player_<stat>",
+      ],
       ['min_ev=5&max_ev=1', "Invalid query parameter 'min_ev': must not exceed max_ev"],
       [
         'devig_method=median',

@@ -27,7 +27,7 @@ describe('prototype names as query values', () => {
         expect([name, r.status, (r.body['error'] as Row | undefined)?.['message']]).toEqual([
           name,
           400,
-          `Invalid query parameter 'market': unknown market '${name}'`,
+          `Invalid query parameter 'market': unknown market '${name}'; allowed: moneyline, point_spread, total_points, team_total, player_prop, game_prop, future, 1st_half, 1st_quarter, main, spread, total, props, player_<stat>`,
         ]);
       }
     });

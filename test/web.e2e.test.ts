@@ -67,9 +67,21 @@ describe.skipIf(unavailable !== null)('the web screen in Chromium', () => {
     await c?.sys.close();
   });
 
+  it('writes the sign-in help as text: make run in a code element, no markdown backticks', async () => {
+    await page.goto(`${c.sys.url}/`);
+    const help = page.locator('#signin-help');
+    await help.waitFor();
+    expect(await help.textContent()).not.toContain('`');
+    expect(await help.locator('code').textContent()).toBe('make run');
+  });
+
   it('signs in with a demo key and fills the board with exactly the rows of /odds', async () => {
     await signIn(page, c.sys.demoKeys.pro);
     expect(await page.getByTestId('tier').textContent()).toBe('pro');
+    // The status bar says only what it knows: the tier's limit until an answer tells the headroom.
+    expect(await page.getByTestId('headroom').textContent()).toMatch(
+      /^(Request limit: 300 a minute|Requests left: \d+ \/ 300 this minute)$/,
+    );
     await page.locator('select[name="market"]').selectOption('');
     const api = await c.sys.get('/api/v1/odds?limit=1000', c.keys.pro);
     const ids = (api.body['data'] as Row[]).map((r) => String(r['id'])).sort();
@@ -81,6 +93,17 @@ describe.skipIf(unavailable !== null)('the web screen in Chromium', () => {
     const cookies = await context.cookies();
     expect(cookies.find((k) => k.name === 'odds_session')).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/api/v1' });
     expect(await page.content()).not.toContain(c.sys.demoKeys.pro);
+  });
+
+  it("heads the board columns with the books' names, not their ids", async () => {
+    const books = (await c.sys.get('/api/v1/sportsbooks?limit=200', c.keys.pro)).body['data'] as Row[];
+    const nameOf = new Map(books.map((b) => [String(b['id']), String(b['display_name'])]));
+    const headers = await page
+      .locator('table.odds th[data-book]')
+      .evaluateAll((ths) => ths.map((th) => [th.getAttribute('data-book') ?? '', th.textContent ?? '']));
+    expect(headers.length).toBeGreaterThan(0);
+    expect(headers).toEqual(headers.map(([id]) => [id, nameOf.get(id ?? '')]));
+    expect(await page.locator('table.odds th[data-book="draftkings"]').first().textContent()).toBe('DraftKings');
   });
 
   it('flashes a price within a second of the tick and updates it in place', async () => {
@@ -134,8 +157,11 @@ describe.skipIf(unavailable !== null)('the web screen in Chromium', () => {
   it('opens an event and draws its line-movement chart from the stored history', async () => {
     await page.getByRole('link', { name: 'Boston Celtics @ Los Angeles Lakers' }).click();
     await page.getByRole('heading', { name: 'Boston Celtics @ Los Angeles Lakers' }).waitFor();
-    // The Lakers' moneyline: draftkings moved -125 -> -160 (and fanduel's other side was suspended).
+    // It opens on the full-game main market, and its facts line ends with a fact, not a separator.
     const picker = page.getByLabel('Selection');
+    expect(await picker.locator('option:checked').textContent()).toMatch(/^moneyline · /);
+    expect((await page.getByTestId('event-facts').textContent())?.trim()).toMatch(/^basketball · nba(?: · .*[^·\s])?(?: Live)?$/);
+    // The Lakers' moneyline: draftkings moved -125 -> -160 (and fanduel's other side was suspended).
     const value = await picker.locator('option', { hasText: 'moneyline · Los Angeles Lakers' }).getAttribute('value');
     await picker.selectOption(value ?? '');
     const dk = page.locator('[data-testid="chart"] path[data-book="draftkings"]');
@@ -213,7 +239,7 @@ describe.skipIf(unavailable !== null)('the web screen in Chromium', () => {
       await waitForCount(p, 'article.event', 3);
       await waitForCount(p, 'td[data-state="open"]', rows.length);
       const columns = await p.locator('article.event').first().locator('thead th').allTextContents();
-      expect(columns).toEqual(['Market', 'Selection', 'draftkings', 'fanduel']);
+      expect(columns).toEqual(['Market', 'Selection', 'DraftKings', 'FanDuel']);
       expect(await p.getByTestId('delay').textContent()).toContain('60 s');
       await p.goto(`${c.sys.url}/#/opportunities/ev`);
       for (const [tab, tier] of [

@@ -91,21 +91,34 @@ export const updatedAtSchema = {
   description: 'When the server emitted this answer (RFC 3339, UTC).',
 } as const;
 
+/**
+ * `meta.ignored_params`: the envelope plugin names the query parameters the route does not know
+ * (api/plugins/ignored-params.ts), so every envelope's `meta` declares it.
+ */
+export const ignoredParamsSchema = {
+  type: 'array',
+  items: { type: 'string' },
+  description: 'Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here.',
+} as const;
+
+/** A `meta` schema (or none) with `ignored_params` declared beside its own fields. */
+export function withIgnoredParams(meta: object | undefined): object {
+  const m = (meta ?? { type: 'object' }) as { properties?: Record<string, object> };
+  return { ...m, properties: { ...(m.properties ?? {}), ignored_params: ignoredParamsSchema } };
+}
+
 export function dataEnvelope(data: object, meta?: object): object {
   return {
     type: 'object',
     required: ['success', 'data', 'updated_at'],
-    properties: { success: { type: 'boolean' }, data, ...(meta ? { meta } : {}), updated_at: updatedAtSchema },
+    properties: { success: { type: 'boolean' }, data, meta: withIgnoredParams(meta), updated_at: updatedAtSchema },
   };
 }
 
 /** A list's `meta` also carries `pagination` (the envelope plugin copies it there: some clients read it only there). */
 function withMetaPagination(meta: object | undefined): object {
-  const m = (meta ?? { type: 'object' }) as { properties?: Record<string, object> };
-  return {
-    ...m,
-    properties: { ...(m.properties ?? {}), pagination: { ...paginationSchema, description: 'Same as the top-level pagination.' } },
-  };
+  const m = withIgnoredParams(meta) as { properties: Record<string, object> };
+  return { ...m, properties: { ...m.properties, pagination: { ...paginationSchema, description: 'Same as the top-level pagination.' } } };
 }
 
 export function paginatedEnvelope(item: object, metaSchema?: object): object {

@@ -356,6 +356,10 @@ export interface paths {
                   };
                 };
               };
+              meta?: {
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
+              };
               /**
                * Format: date-time
                * @description When the server emitted this answer (RFC 3339, UTC).
@@ -590,6 +594,10 @@ export interface paths {
                     required_tier: string;
                   };
                 };
+              };
+              meta?: {
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
               };
               /**
                * Format: date-time
@@ -830,6 +838,10 @@ export interface paths {
                 /** @description Whether a session cookie came with the request. */
                 signed_out: boolean;
               };
+              meta?: {
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
+              };
               /**
                * Format: date-time
                * @description When the server emitted this answer (RFC 3339, UTC).
@@ -968,6 +980,8 @@ export interface paths {
                 filters?: {
                   include_empty?: boolean;
                 };
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
                 /** @description Same as the top-level pagination. */
                 pagination?: {
                   limit: number;
@@ -1245,6 +1259,10 @@ export interface paths {
                 leagues: string[];
                 event_count: number;
                 live_count: number;
+              };
+              meta?: {
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
               };
               /**
                * Format: date-time
@@ -1588,6 +1606,8 @@ export interface paths {
                 count?: number;
                 /** @description Items of the catalog (sports, leagues, sportsbooks) or matching the query (teams). */
                 total?: number;
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
                 /** @description Same as the top-level pagination. */
                 pagination?: {
                   limit: number;
@@ -1920,6 +1940,10 @@ export interface paths {
                 country: string | null;
                 event_count: number;
                 live_count: number;
+              };
+              meta?: {
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
               };
               /**
                * Format: date-time
@@ -2276,6 +2300,8 @@ export interface paths {
                 count?: number;
                 /** @description Items of the catalog (sports, leagues, sportsbooks) or matching the query (teams). */
                 total?: number;
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
                 /** @description Same as the top-level pagination. */
                 pagination?: {
                   limit: number;
@@ -2565,6 +2591,10 @@ export interface paths {
                 /** Format: date-time */
                 last_update: string | null;
                 unlisted: boolean;
+              };
+              meta?: {
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
               };
               /**
                * Format: date-time
@@ -2906,6 +2936,8 @@ export interface paths {
                   remaining?: number;
                   reset?: number;
                 };
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
                 /** @description Same as the top-level pagination. */
                 pagination?: {
                   limit: number;
@@ -3270,6 +3302,8 @@ export interface paths {
                 total_live?: number;
                 /** Format: date-time */
                 updated?: string;
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
                 /** @description Same as the top-level pagination. */
                 pagination?: {
                   limit: number;
@@ -3664,6 +3698,8 @@ export interface paths {
                 count?: number;
                 /** @description Items matching the query. */
                 total?: number;
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
                 /** @description Same as the top-level pagination. */
                 pagination?: {
                   limit: number;
@@ -3971,6 +4007,10 @@ export interface paths {
                   label?: string;
                 };
               };
+              meta?: {
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
+              };
               /**
                * Format: date-time
                * @description When the server emitted this answer (RFC 3339, UTC).
@@ -4275,6 +4315,10 @@ export interface paths {
             'application/json': {
               success: boolean;
               data: string[];
+              meta?: {
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
+              };
               /**
                * Format: date-time
                * @description When the server emitted this answer (RFC 3339, UTC).
@@ -4710,6 +4754,8 @@ export interface paths {
                 count?: number;
                 /** @description Items matching the query. */
                 total?: number;
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
                 /** @description Same as the top-level pagination. */
                 pagination?: {
                   limit: number;
@@ -5325,6 +5371,8 @@ export interface paths {
                  */
                 next_since?: string;
                 sort?: string | null;
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
                 /** @description Same as the top-level pagination. */
                 pagination?: {
                   limit: number;
@@ -5747,6 +5795,8 @@ export interface paths {
                  */
                 next_since?: string;
                 sort?: string | null;
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
                 /** @description Same as the top-level pagination. */
                 pagination?: {
                   limit: number;
@@ -6174,6 +6224,8 @@ export interface paths {
                 outcomes?: number;
                 books?: string[];
                 next_since?: string;
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
               };
               /**
                * Format: date-time
@@ -6673,6 +6725,8 @@ export interface paths {
                   /** @description Items matching the query. */
                   total?: number;
                 };
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
               };
               /**
                * Format: date-time
@@ -7099,6 +7153,8 @@ export interface paths {
                 events?: number;
                 rows?: number;
                 missing?: string[];
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
               };
               /**
                * Format: date-time
@@ -7727,6 +7783,8 @@ export interface paths {
                 };
                 /** @enum {string} */
                 devig_method?: 'power' | 'multiplicative' | 'additive' | 'shin' | 'odds_ratio' | 'logit' | 'worst_case';
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
                 /** @description Same as the top-level pagination. */
                 pagination?: {
                   limit: number;
@@ -8220,6 +8278,8 @@ export interface paths {
                     };
                     /** @description Sportsbooks the search covered (those the key may see, or the sportsbook selection). */
                     books_analyzed?: number;
+                    /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                    ignored_params?: string[];
                     /** @description Same as the top-level pagination. */
                     pagination?: {
                       limit: number;
@@ -8244,6 +8304,10 @@ export interface paths {
                   success: boolean;
                   /** @description format=csv asked for as JSON: the CSV text. */
                   data: string;
+                  meta?: {
+                    /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                    ignored_params?: string[];
+                  };
                   /**
                    * Format: date-time
                    * @description When the server emitted this answer (RFC 3339, UTC).
@@ -8532,6 +8596,8 @@ export interface paths {
                   sport?: string | null;
                   league?: string | null;
                 };
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
               };
               /**
                * Format: date-time
@@ -9014,6 +9080,8 @@ export interface paths {
                   sport?: string | null;
                   league?: string | null;
                 };
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
               };
               /**
                * Format: date-time
@@ -9642,6 +9710,8 @@ export interface paths {
                   bankroll?: number;
                   group?: string | null;
                 };
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
                 /** @description Same as the top-level pagination. */
                 pagination?: {
                   limit: number;
@@ -10196,6 +10266,8 @@ export interface paths {
                 };
                 /** @description The hold (%) up to which the processor keeps markets; a larger max_hold finds no more. */
                 threshold?: number;
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
                 /** @description Same as the top-level pagination. */
                 pagination?: {
                   limit: number;
@@ -10751,6 +10823,8 @@ export interface paths {
                 };
                 /** @description The hold (%) up to which the processor keeps markets; a larger max_hold finds no more. */
                 threshold?: number;
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
                 /** @description Same as the top-level pagination. */
                 pagination?: {
                   limit: number;
@@ -13593,6 +13667,10 @@ export interface paths {
                 /** @description Always empty: this service has no add-ons; tiers carry everything. */
                 add_ons: string[];
               };
+              meta?: {
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
+              };
               /** Format: date-time */
               updated_at: string;
             };
@@ -13876,6 +13954,10 @@ export interface paths {
                   /** Format: date-time */
                   end: string;
                 };
+              };
+              meta?: {
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
               };
               /** Format: date-time */
               updated_at: string;
@@ -14202,14 +14284,16 @@ export interface paths {
                 /** @description The key that replaced this one in a rotation. */
                 replaced_by?: string | null;
               }[];
-              /** Format: date-time */
-              updated_at: string;
               meta?: {
                 count: number;
                 total: number;
                 active?: number;
                 max_keys: number;
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
               };
+              /** Format: date-time */
+              updated_at: string;
             };
           };
         };
@@ -14457,6 +14541,10 @@ export interface paths {
                 id_masked?: string;
                 /** Format: date-time */
                 created_at?: string;
+              };
+              meta?: {
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
               };
               /** Format: date-time */
               updated_at: string;
@@ -14768,6 +14856,10 @@ export interface paths {
                 deleted?: boolean;
                 key_id?: string;
                 message?: string;
+              };
+              meta?: {
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
               };
               /** Format: date-time */
               updated_at: string;
@@ -15160,6 +15252,10 @@ export interface paths {
                  * @description When the old key stops working; null when it already has.
                  */
                 old_key_expires_at: string | null;
+              };
+              meta?: {
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
               };
               /** Format: date-time */
               updated_at: string;
@@ -15581,6 +15677,8 @@ export interface paths {
                 count?: number;
                 resolved?: number;
                 state?: string;
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
               };
               /** Format: date-time */
               updated_at: string;
@@ -16008,6 +16106,8 @@ export interface paths {
                  * @description Time of the newest snapshot the key can see (the current time when none).
                  */
                 last_update?: string;
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
                 /** @description Same as the top-level pagination. */
                 pagination?: {
                   limit: number;
@@ -16361,6 +16461,8 @@ export interface paths {
                  * @description Time of the event's newest snapshot the key can see (the current time when none).
                  */
                 updated_at: string;
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
               };
               /**
                * Format: date-time
@@ -16720,6 +16822,8 @@ export interface paths {
                 source?: string;
                 /** Format: date-time */
                 updated_at?: string | null;
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
               };
               /**
                * Format: date-time
@@ -17030,6 +17134,8 @@ export interface paths {
                 source?: string;
                 /** Format: date-time */
                 updated_at?: string | null;
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
               };
               /**
                * Format: date-time
@@ -17340,6 +17446,8 @@ export interface paths {
                 source?: string;
                 /** Format: date-time */
                 updated_at?: string;
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
               };
               /**
                * Format: date-time
@@ -17700,6 +17808,8 @@ export interface paths {
                 filters?: {
                   [key: string]: unknown;
                 };
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
               };
               /**
                * Format: date-time
@@ -18051,6 +18161,8 @@ export interface paths {
                   [key: string]: unknown;
                 };
                 tier_window_days?: number | string;
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
               };
               /**
                * Format: date-time
@@ -18431,6 +18543,8 @@ export interface paths {
                 updated_at?: string;
                 total?: number;
                 count?: number;
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
                 /** @description Same as the top-level pagination. */
                 pagination?: {
                   limit: number;
@@ -18792,6 +18906,8 @@ export interface paths {
                 source?: string;
                 /** Format: date-time */
                 updated_at?: string | null;
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
               };
               /**
                * Format: date-time
@@ -19118,6 +19234,8 @@ export interface paths {
                 /** @description Requested market ids no book prices now. */
                 missing?: string[];
                 data_delay_seconds?: number;
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
                 /** @description Same as the top-level pagination. */
                 pagination?: {
                   limit: number;
@@ -19500,6 +19618,8 @@ export interface paths {
                 count?: number;
                 /** @description Items matching the query. */
                 total?: number;
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
                 /** @description Same as the top-level pagination. */
                 pagination?: {
                   limit: number;
@@ -19816,6 +19936,8 @@ export interface paths {
                 to: string;
                 sportsbooks: string[];
                 data_delay_seconds: number;
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
               };
               /**
                * Format: date-time

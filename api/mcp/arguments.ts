@@ -1,5 +1,6 @@
 import type { ErrorObject } from 'ajv';
 import type { FastifyRequest } from 'fastify';
+import { notOneOf } from '../contract/unknown-value.js';
 
 /** The outcome of checking a tool's arguments: the coerced arguments, or a message naming the argument. */
 export type Checked = { ok: true; args: Record<string, unknown> } | { ok: false; message: string };
@@ -51,6 +52,6 @@ function describe(error: ErrorObject | undefined, schema: object): string {
   const path = error.instancePath.replace(/^\//, '').split('/');
   const name = path.map((p, i) => (i > 0 && /^\d+$/.test(p) ? `[${p}]` : i > 0 ? `.${p}` : p)).join('');
   const allowed = params['allowedValues'];
-  const detail = Array.isArray(allowed) ? `must be one of ${allowed.join(', ')}` : (error.message ?? 'is invalid');
+  const detail = Array.isArray(allowed) ? notOneOf(allowed, error.data) : (error.message ?? 'is invalid');
   return name === '' ? `Invalid arguments: ${detail}` : `Invalid argument '${name}': ${detail}`;
 }

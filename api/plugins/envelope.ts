@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { PayloadInspector } from '../deps.js';
+import { noteIgnoredParams } from './ignored-params.js';
 
 /**
  * What every answer of the authenticated API carries on the wire, beyond what a handler returns,
@@ -9,8 +10,9 @@ import type { PayloadInspector } from '../deps.js';
  *
  * - query conventions before validation: `event_id` is `event` on routes that take `event`, and a
  *   repeated string parameter (`add_sportsbook=a&add_sportsbook=b`) is the comma list `a,b`;
- * - on 2xx JSON envelopes: `updated_at` (emit time), `data` never null, and `meta.pagination`
- *   beside the top-level `pagination`;
+ * - on 2xx JSON envelopes: `updated_at` (emit time), `data` never null, `meta.pagination`
+ *   beside the top-level `pagination`, and `meta.ignored_params` naming the query parameters the
+ *   route ignored (api/plugins/ignored-params.ts);
  * - `X-Tier` (the key's tier, lowercase) on every answer to a known key;
  * - on cacheable GETs (200): a strong `ETag` over the tier and the body (without `updated_at`)
  *   and `Cache-Control: private, max-age=0, must-revalidate`; `If-None-Match` matching it (or
@@ -25,6 +27,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The `updated_at` written into this answer, so the ETag can leave it out. */
     emittedAt: string | null;
+    /** Query parameters the route does not know (none: null), echoed in `meta.ignored_params`. */
+    ignoredParams: string[] | null;
   }
 }
 
@@ -69,7 +73,11 @@ function isEnvelope(payload: unknown): payload is Record<string, unknown> {
  * A 2xx envelope as it goes on the wire: `data` never null, `meta.pagination` beside the
  * top-level `pagination`, and the emit time. MCP tools answer their structured content this way too.
  */
-export function onTheWire(payload: Record<string, unknown>, emittedAt: string): Record<string, unknown> {
+export function onTheWire(
+  payload: Record<string, unknown>,
+  emittedAt: string,
+  ignoredParams: string[] | null = null,
+): Record<string, unknown> {
   const out: Record<string, unknown> = { ...payload };
   if (out['data'] === null || out['data'] === undefined) out['data'] = [];
   const page = out['pagination'];
@@ -77,14 +85,18 @@ export function onTheWire(payload: Record<string, unknown>, emittedAt: string): 
   if (page !== undefined && (meta === undefined || (typeof meta === 'object' && meta !== null && !('pagination' in meta)))) {
     out['meta'] = { ...(meta as object | undefined), pagination: page };
   }
+  if (ignoredParams !== null) out['meta'] = { ...(out['meta'] as object | undefined), ignored_params: ignoredParams };
   out['updated_at'] = emittedAt;
   return out;
 }
 
 export const envelopePlugin = fp<{ inspect?: PayloadInspector }>(async (app: FastifyInstance, options) => {
   app.decorateRequest('emittedAt', null);
+  app.decorateRequest('ignoredParams', null);
 
   app.addHook('preValidation', async (request) => {
+    const ignored = noteIgnoredParams(request);
+    if (ignored.length > 0) request.ignoredParams = ignored;
     normaliseQuery(request);
   });
 
@@ -94,7 +106,7 @@ export const envelopePlugin = fp<{ inspect?: PayloadInspector }>(async (app: Fas
       return payload;
     }
     request.emittedAt = new Date().toISOString();
-    const out = onTheWire(payload, request.emittedAt);
+    const out = onTheWire(payload, request.emittedAt, request.ignoredParams);
     // Rows a route hands over already serialized (RawRows) are inspected as the JSON they are.
     options.inspect?.(request, reply.statusCode, hasToJson(out['data']) ? (JSON.parse(JSON.stringify(out)) as unknown) : out);
     return out;

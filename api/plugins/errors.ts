@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { ApiError, ERROR_CODES, errorBody } from '../errors.js';
 import type { ErrorCode } from '../errors.js';
+import { notOneOf } from '../contract/unknown-value.js';
 
 const CONTEXT_WORDS = new Map([
   ['querystring', 'query parameter'],
@@ -22,7 +23,7 @@ export function describeValidation(error: FastifyError): string {
   const allowed = params['allowedValues'];
   const extra = params['additionalProperty'];
   const detail = Array.isArray(allowed)
-    ? `must be one of ${allowed.join(', ')}`
+    ? notOneOf(allowed, (first as { data?: unknown }).data)
     : typeof extra === 'string'
       ? `must NOT have additional property '${extra}'`
       : (first.message ?? 'is invalid');

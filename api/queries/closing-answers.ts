@@ -10,6 +10,7 @@ import { closingLinesOfDay, closingLinesOfEvent, clvGroups, evHistory } from '..
 import type { Catalog } from '../views/catalog.js';
 import { requireFeatureOf, requireTierFor } from './access.js';
 import { badQuery } from './invalid-query.js';
+import { unknownId } from './parse-filters.js';
 import { fromStore } from './store-failure.js';
 import type { QueryOf, ReplyOf } from '../contract/route-types.js';
 
@@ -60,7 +61,7 @@ export async function closingLines(src: ClosingSource, tier: TierName, q: Closin
   const requested = csv(q.sportsbook ?? q.books);
   const visible = allowedBooks(tier, [...catalog.books.values()]);
   for (const b of requested ?? []) {
-    if (!catalog.books.has(b)) throw badQuery('sportsbook', `unknown sportsbook '${b}'`);
+    if (!catalog.books.has(b)) throw badQuery('sportsbook', unknownId(b, catalog.books, 'sportsbook'));
     if (!visible.has(b)) throw new ApiError('feature_required', `Sportsbook '${b}' is not served to the ${tier} tier`);
   }
   const books = [...(requested ?? visible)];

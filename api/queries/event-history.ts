@@ -3,7 +3,9 @@ import type { TierName } from '../../schemas/index.js';
 import { csv, isoTime } from '../contract/common.js';
 import { bookSelectionError } from '../contract/filters.js';
 import { presentHistoryPoint } from '../contract/odds-history.js';
+import { unknownValue } from '../contract/unknown-value.js';
 import { ApiError } from '../errors.js';
+import { known } from './parse-filters.js';
 import { eventKnown, oddsHistory } from './odds-history.js';
 import type { ReadSide } from './read-side.js';
 import { parseTimeParam } from './splits-answers.js';
@@ -31,17 +33,18 @@ export async function eventHistory(
   const { catalog, store, clock, views } = deps;
   const markets = csv(q.market);
   for (const m of markets ?? []) {
-    if (!catalog.markets.has(m as never)) throw new ApiError('invalid_request', `Invalid query parameter 'market': unknown market '${m}'`);
+    if (!catalog.markets.has(m as never))
+      throw new ApiError(
+        'invalid_request',
+        `Invalid query parameter 'market': ${unknownValue(m, { what: 'market', values: catalog.markets.keys() })}`,
+      );
   }
   const selections = csv(q.selection);
   for (const s of selections ?? []) {
     if (!SELECTION_SET.has(s))
       throw new ApiError('invalid_request', `Invalid query parameter 'selection': '${s}' is not one of ${SELECTION_TYPES.join(', ')}`);
   }
-  const requested = csv(q.sportsbook);
-  for (const b of requested ?? []) {
-    if (!catalog.books.has(b)) throw new ApiError('invalid_request', `Invalid query parameter 'sportsbook': unknown sportsbook '${b}'`);
-  }
+  const requested = known('sportsbook', csv(q.sportsbook), catalog.books, 'sportsbook');
   const selected = selectBooks(tier, [...catalog.books.values()], requested);
   if (!selected.ok) throw bookSelectionError(tier, selected);
 

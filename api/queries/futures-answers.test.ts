@@ -72,7 +72,7 @@ describe('futures answers', () => {
       "Invalid query parameter 'future_type': expected one of TEAM, PLAYER, OVER_UNDER, YES_NO",
     ]);
     expect(refusal(() => futuresMarkets(src, null, { league: 'nbaa' }))?.[1]).toBe(
-      "Invalid query parameter 'league': unknown league 'nbaa'",
+      "Invalid query parameter 'league': unknown league 'nbaa'; did you mean 'nba'? GET /api/v1/leagues lists them",
     );
     expect(refusal(() => futuresComparison(src, 'free', { future_id: TITLE, sportsbook: 'pinnacle' }))).toEqual([
       'feature_required',

@@ -40,13 +40,13 @@ const FUTURE_TYPE_SET: ReadonlySet<string> = new Set(FUTURE_TYPES);
 function marketFilters(catalog: Catalog, q: FuturesFilterQuery): MarketFilters {
   const types = csv(q.future_type);
   for (const t of types ?? []) if (!FUTURE_TYPE_SET.has(t)) throw badQuery('future_type', `expected one of ${FUTURE_TYPES.join(', ')}`);
-  const sports = known('sport', csv(q.sport), (id) => catalog.sports.has(id), 'sport');
-  const leagues = known('league', csv(q.league), (id) => catalog.leagues.has(id), 'league');
+  const sports = known('sport', csv(q.sport), catalog.sports, 'sport');
+  const leagues = known('league', csv(q.league), catalog.leagues, 'league');
   return { ...(sports ? { sports } : {}), ...(leagues ? { leagues } : {}), ...(types ? { futureTypes: types } : {}) };
 }
 
 const knownBooks = (catalog: Catalog, sportsbook: string | undefined): Set<string> | undefined =>
-  known('sportsbook', csv(sportsbook), (id) => catalog.books.has(id), 'sportsbook');
+  known('sportsbook', csv(sportsbook), catalog.books, 'sportsbook');
 
 /** The books a tier is served (its own, or those it names, within the tier) and the delay it sees them with. */
 interface TierScope {

@@ -2,7 +2,7 @@ import type { Opportunity, OpportunityLeg, TierName } from '../../schemas/index.
 import { selectBooks } from '../../schemas/index.js';
 import { csv } from '../contract/common.js';
 import { bookSelectionError } from '../contract/filters.js';
-import { parseFilters, parseMarkets } from './parse-filters.js';
+import { known, parseFilters, parseMarkets } from './parse-filters.js';
 import type { commonOpportunityParams, DateRange } from '../contract/opportunity-params.js';
 import type { QueryOf } from '../contract/route-types.js';
 import { ApiError } from '../errors.js';
@@ -54,10 +54,7 @@ export function parseCommon(query: CommonOpportunityQuery, catalog: Catalog, tie
     },
     catalog,
   );
-  const added = csv(query.add_sportsbook);
-  for (const id of added ?? [])
-    if (!catalog.books.has(id))
-      throw new ApiError('invalid_request', `Invalid query parameter 'add_sportsbook': unknown sportsbook '${id}'`);
+  const added = known('add_sportsbook', csv(query.add_sportsbook), catalog.books, 'sportsbook');
   const selection = selectBooks(tier, [...catalog.books.values()], row.books, added);
   if (!selection.ok) throw bookSelectionError(tier, selection);
   return {

@@ -4,6 +4,7 @@ import { csv } from '../contract/common.js';
 import type { QueryOf } from '../contract/route-types.js';
 import { MARKET_CATEGORIES, bookSelectionError } from '../contract/filters.js';
 import type { MarketFacts } from '../contract/filters.js';
+import { unknownValue } from '../contract/unknown-value.js';
 import { ApiError } from '../errors.js';
 import type { Catalog } from '../views/catalog.js';
 import type { EventFilter, RowFilter } from '../views/filters.js';
@@ -14,6 +15,22 @@ import type { EventFilter, RowFilter } from '../views/filters.js';
  */
 
 const PLAYER_STAT = /^player_([a-z0-9_]+)$/;
+
+/** The Odds API's market keys, offered when no value of ours is near the one sent. */
+const MARKET_SYNONYMS: ReadonlyMap<string, string> = new Map([
+  ['h2h', 'moneyline'],
+  ['outrights', 'future'],
+]);
+
+/** What a `market` value may be, in the words of the refusal. */
+export function unknownMarket(item: string): string {
+  return unknownValue(item, {
+    what: 'market',
+    values: [...MARKET_IDS, ...MARKET_CATEGORIES.keys()],
+    patterns: ['player_<stat>'],
+    synonyms: MARKET_SYNONYMS,
+  });
+}
 
 /**
  * A `market` value: market ids, categories, or `player_<stat>` (one stat of player props).
@@ -45,7 +62,7 @@ export function parseMarkets(
       tests.push((m) => m.market === 'player_prop' && m.statCategory === stat);
       exact = false;
     } else {
-      throw new ApiError('invalid_request', `Invalid ${where} '${field}': unknown market '${item}'`);
+      throw new ApiError('invalid_request', `Invalid ${where} '${field}': ${unknownMarket(item)}`);
     }
   }
   return exact ? { markets } : { markets, test: (m) => tests.some((t) => t(m)) };
@@ -57,17 +74,22 @@ export type SharedFilterQuery = Pick<
   'sport' | 'league' | 'sportsbook' | 'market' | 'event' | 'live' | 'team' | 'date' | 'q' | 'min_odds' | 'max_odds'
 >;
 
+/** A catalog id the catalog does not have, in the words of the refusal: the id it likely meant, and where the ids are listed. */
+export function unknownId(id: string, ids: ReadonlyMap<string, unknown>, what: 'sport' | 'league' | 'sportsbook'): string {
+  return unknownValue(id, { what, values: ids.keys(), listedAt: `GET /api/v1/${what}s` });
+}
+
 /** Unknown ids in a filter are a client's typo, not an empty result: 400 naming the field. */
 export function known(
   field: string,
   values: Set<string> | undefined,
-  has: (id: string) => boolean,
-  what: string,
+  ids: ReadonlyMap<string, unknown>,
+  what: 'sport' | 'league' | 'sportsbook',
   where = 'query parameter',
 ): Set<string> | undefined {
   if (!values) return undefined;
   for (const v of values) {
-    if (!has(v)) throw new ApiError('invalid_request', `Invalid ${where} '${field}': unknown ${what} '${v}'`);
+    if (!ids.has(v)) throw new ApiError('invalid_request', `Invalid ${where} '${field}': ${unknownId(v, ids, what)}`);
   }
   return values;
 }
@@ -80,10 +102,10 @@ export function parseFilters(
   catalog: Catalog,
   where: FilterSource = 'query parameter',
 ): { event: EventFilter; row: RowFilter } {
-  const books = known('sportsbook', csv(query.sportsbook), (id) => catalog.books.has(id), 'sportsbook', where);
+  const books = known('sportsbook', csv(query.sportsbook), catalog.books, 'sportsbook', where);
   const event: EventFilter = {
-    sports: known('sport', csv(query.sport), (id) => catalog.sports.has(id), 'sport'),
-    leagues: known('league', csv(query.league), (id) => catalog.leagues.has(id), 'league'),
+    sports: known('sport', csv(query.sport), catalog.sports, 'sport'),
+    leagues: known('league', csv(query.league), catalog.leagues, 'league'),
     eventIds: csv(query.event),
     live: query.live,
     teamIds: query.team === undefined ? undefined : catalog.teams.search(query.team),
@@ -122,7 +144,7 @@ export function parseOddsFilters(
   where: FilterSource = 'query parameter',
 ): { event: EventFilter; row: RowFilter } {
   const filters = parseFilters(query, catalog, where);
-  const added = known('add_sportsbook', csv(query.add_sportsbook), (id) => catalog.books.has(id), 'sportsbook');
+  const added = known('add_sportsbook', csv(query.add_sportsbook), catalog.books, 'sportsbook');
   const selection = selectBooks(tier, [...catalog.books.values()], filters.row.books, added);
   if (!selection.ok) throw bookSelectionError(tier, selection);
   // Every book selected is no book filter at all: the board's fast paths then skip the check.

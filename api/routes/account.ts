@@ -2,7 +2,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { KeyConflict, keyStatus, periodStarts } from '../accounts/index.js';
 import type { Accounts, AuthenticatedKey } from '../accounts/index.js';
 import { accountSchema, apiKeySchema, newKeySchema, presentKey, presentNewKey, usageSchema } from '../contract/account.js';
-import { authErrorResponses, errorResponse, isoTime, notFoundResponse } from '../contract/common.js';
+import { authErrorResponses, errorResponse, isoTime, notFoundResponse, withIgnoredParams } from '../contract/common.js';
 import type { ServingDeps } from '../deps.js';
 import { ApiError } from '../errors.js';
 import { StoreError } from '../../pipeline/store/index.js';
@@ -20,10 +20,16 @@ const keyIdParams = {
   },
 } as const;
 
-const envelope = (data: object, extra: Record<string, object> = {}): object => ({
+const envelope = (data: object, { meta, ...extra }: Record<string, object> = {}): object => ({
   type: 'object',
   required: ['success', 'data', 'updated_at'],
-  properties: { success: { type: 'boolean' }, data, updated_at: { type: 'string', format: 'date-time' }, ...extra },
+  properties: {
+    success: { type: 'boolean' },
+    data,
+    meta: withIgnoredParams(meta),
+    updated_at: { type: 'string', format: 'date-time' },
+    ...extra,
+  },
 });
 
 const storeDown = errorResponse('unavailable: the account store is not reachable; retry shortly.');

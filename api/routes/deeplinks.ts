@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { DEEP_LINK_PATH, DEFAULT_STATE, acceptableFallback, stateOf } from '../deeplinks/index.js';
 import type { DeepLinkResolver } from '../deeplinks/index.js';
-import { authErrorResponses, errorResponse, notFoundResponse } from '../contract/common.js';
+import { authErrorResponses, errorResponse, notFoundResponse, withIgnoredParams } from '../contract/common.js';
 import { ApiError } from '../errors.js';
 import { requireFeature } from '../plugins/auth.js';
 import type { ReplyOf, RouteTypes } from '../contract/route-types.js';
@@ -50,10 +50,10 @@ export const deepLinkBatchRoutes: FastifyPluginAsync<{ resolver: DeepLinkResolve
             properties: {
               success: { type: 'boolean' },
               data: { type: 'object', additionalProperties: { type: ['string', 'null'] }, description: 'Id -> resolver path, or null.' },
-              meta: {
+              meta: withIgnoredParams({
                 type: 'object',
                 properties: { count: { type: 'integer' }, resolved: { type: 'integer' }, state: { type: 'string' } },
-              },
+              }),
               updated_at: { type: 'string', format: 'date-time' },
             },
           },

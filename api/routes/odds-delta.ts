@@ -1,6 +1,13 @@
 import { deepLinkStateParam } from '../deeplinks/index.js';
 import type { FastifyPluginAsync } from 'fastify';
-import { authErrorResponses, errorResponse, paginationSchema, pagingParams, updatedAtSchema } from '../contract/common.js';
+import {
+  authErrorResponses,
+  errorResponse,
+  paginationSchema,
+  pagingParams,
+  updatedAtSchema,
+  withIgnoredParams,
+} from '../contract/common.js';
 import { oddsScopeParams } from '../contract/filters.js';
 import { oddsRowSchema, removedRowSchema } from '../contract/odds.js';
 import { fragmentsFor, rawRowsSerializerCompiler } from '../contract/odds-fragments.js';
@@ -28,7 +35,7 @@ const deltaResponse = {
         'Rows gone since `since` (pulled, or out of the `live` filter now). A suspended row is not gone: it comes in `data` with is_active false.',
     },
     pagination: paginationSchema,
-    meta: {
+    meta: withIgnoredParams({
       type: 'object',
       required: ['since', 'next_since', 'server_time', 'count'],
       properties: {
@@ -44,7 +51,7 @@ const deltaResponse = {
         removed_count: { type: 'integer' },
         pagination: { ...paginationSchema, description: 'Same as the top-level pagination.' },
       },
-    },
+    }),
     updated_at: updatedAtSchema,
   },
 } as const;

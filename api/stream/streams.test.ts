@@ -214,7 +214,7 @@ describe('SSE /stream', () => {
     const typo = await SseClient.open(`${base}?channel=odds&sport=notasport`, { authorization: `Bearer ${s.keys.pro}` });
     expect([typo.status, (typo.body as { error: { message: string } }).error.message]).toEqual([
       400,
-      "Invalid query parameter 'sport': unknown sport 'notasport'",
+      "Invalid query parameter 'sport': unknown sport 'notasport'; GET /api/v1/sports lists them",
     ]);
     const one = await SseClient.open(`${base}/odds?api_key=${s.keys.free}`);
     expect(one.status).toBe(200);

@@ -300,7 +300,10 @@ describe('POST /odds/batch', () => {
       [{ event_ids: [] }, "Invalid body field 'event_ids': must NOT have fewer than 1 items"],
       [{ event_ids: { a: 1 } }, "Invalid body field 'event_ids': must be array"],
       [{ event_ids: ['a'], eventIds: ['b'] }, "Invalid body: must NOT have additional property 'eventIds'"],
-      [{ event_ids: ['a'], market: 'corners' }, "Invalid body field 'market': unknown market 'corners'"],
+      [
+        { event_ids: ['a'], market: 'corners' },
+        "Invalid body field 'market': unknown market 'corners'; allowed: moneyline, point_spread, total_points, team_total, player_prop, game_prop, future, 1st_half, 1st_quarter, main, spread, total, props, player_<stat>",
+      ],
       ['{"event_ids": [', 'Invalid body: not valid JSON'],
       [null, 'Invalid body: must be object'],
     ];

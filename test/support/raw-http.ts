@@ -1,6 +1,7 @@
 import { connect } from 'node:net';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
 import { buildApp } from '../../api/app.js';
 import type { AppDeps } from '../../api/deps.js';
 import { KeyStore } from '../../api/accounts/index.js';
@@ -29,23 +30,26 @@ export interface BareApp {
   close(): Promise<void>;
 }
 
-/** The API alone (empty board, no pipeline, no store) on 127.0.0.1 and a free port. */
-export async function startBareApp(http: Partial<HttpLimits> = {}, deps: Partial<AppDeps> = {}): Promise<BareApp> {
+/** The API alone (empty board, no pipeline, no store) on 127.0.0.1 and a free port; silent unless given a logger. */
+export async function startBareApp(http: Partial<HttpLimits> = {}, deps: Partial<AppDeps> = {}, logger?: Logger): Promise<BareApp> {
   const keys = new KeyStore();
   const key = 'sharp-raw-socket-key-1';
   keys.add(key, 'sharp');
-  const app = await buildApp({
-    board: new LiveBoard(),
-    catalog: new Catalog(),
-    keys,
-    rateLimits: new MemoryRateLimitStore(),
-    clock: new ManualClock(Date.now()),
-    store: nullStore,
-    version: 'test',
-    redisUrl: null,
-    http: { ...DEFAULT_HTTP_LIMITS, shedEventLoopDelayMs: 0, ...http },
-    ...deps,
-  });
+  const app = await buildApp(
+    {
+      board: new LiveBoard(),
+      catalog: new Catalog(),
+      keys,
+      rateLimits: new MemoryRateLimitStore(),
+      clock: new ManualClock(Date.now()),
+      store: nullStore,
+      version: 'test',
+      redisUrl: null,
+      http: { ...DEFAULT_HTTP_LIMITS, shedEventLoopDelayMs: 0, ...http },
+      ...deps,
+    },
+    logger,
+  );
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;

@@ -72,6 +72,10 @@ export interface paths {
                   };
                 };
               };
+              meta?: {
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
+              };
               /**
                * Format: date-time
                * @description When the server emitted this answer (RFC 3339, UTC).
@@ -306,6 +310,10 @@ export interface paths {
                     required_tier: string;
                   };
                 };
+              };
+              meta?: {
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
               };
               /**
                * Format: date-time
@@ -546,6 +554,10 @@ export interface paths {
                 /** @description Whether a session cookie came with the request. */
                 signed_out: boolean;
               };
+              meta?: {
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
+              };
               /**
                * Format: date-time
                * @description When the server emitted this answer (RFC 3339, UTC).
@@ -684,6 +696,8 @@ export interface paths {
                 filters?: {
                   include_empty?: boolean;
                 };
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
                 /** @description Same as the top-level pagination. */
                 pagination?: {
                   limit: number;
@@ -989,6 +1003,8 @@ export interface paths {
                 count?: number;
                 /** @description Items of the catalog (sports, leagues, sportsbooks) or matching the query (teams). */
                 total?: number;
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
                 /** @description Same as the top-level pagination. */
                 pagination?: {
                   limit: number;
@@ -1343,6 +1359,8 @@ export interface paths {
                   remaining?: number;
                   reset?: number;
                 };
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
                 /** @description Same as the top-level pagination. */
                 pagination?: {
                   limit: number;
@@ -1958,6 +1976,8 @@ export interface paths {
                  */
                 next_since?: string;
                 sort?: string | null;
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
                 /** @description Same as the top-level pagination. */
                 pagination?: {
                   limit: number;
@@ -2274,6 +2294,8 @@ export interface paths {
                 to: string;
                 sportsbooks: string[];
                 data_delay_seconds: number;
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
               };
               /**
                * Format: date-time
@@ -2808,6 +2830,8 @@ export interface paths {
                  * @description Time of the newest snapshot the key can see (the current time when none).
                  */
                 last_update?: string;
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
                 /** @description Same as the top-level pagination. */
                 pagination?: {
                   limit: number;
@@ -3129,6 +3153,8 @@ export interface paths {
                 source?: string;
                 /** Format: date-time */
                 updated_at?: string | null;
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
               };
               /**
                * Format: date-time
@@ -3657,6 +3683,8 @@ export interface paths {
                 };
                 /** @enum {string} */
                 devig_method?: 'power' | 'multiplicative' | 'additive' | 'shin' | 'odds_ratio' | 'logit' | 'worst_case';
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
                 /** @description Same as the top-level pagination. */
                 pagination?: {
                   limit: number;
@@ -4150,6 +4178,8 @@ export interface paths {
                     };
                     /** @description Sportsbooks the search covered (those the key may see, or the sportsbook selection). */
                     books_analyzed?: number;
+                    /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                    ignored_params?: string[];
                     /** @description Same as the top-level pagination. */
                     pagination?: {
                       limit: number;
@@ -4174,6 +4204,10 @@ export interface paths {
                   success: boolean;
                   /** @description format=csv asked for as JSON: the CSV text. */
                   data: string;
+                  meta?: {
+                    /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                    ignored_params?: string[];
+                  };
                   /**
                    * Format: date-time
                    * @description When the server emitted this answer (RFC 3339, UTC).
@@ -4751,6 +4785,8 @@ export interface paths {
                   bankroll?: number;
                   group?: string | null;
                 };
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
                 /** @description Same as the top-level pagination. */
                 pagination?: {
                   limit: number;
@@ -5305,6 +5341,8 @@ export interface paths {
                 };
                 /** @description The hold (%) up to which the processor keeps markets; a larger max_hold finds no more. */
                 threshold?: number;
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
                 /** @description Same as the top-level pagination. */
                 pagination?: {
                   limit: number;

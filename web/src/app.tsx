@@ -155,7 +155,9 @@ function StatusBar({ live, me, headroom }: { live: LiveData; me: SessionInfo; he
       </span>
       <span data-testid="delay">Data delay: {me.data_delay_seconds > 0 ? `${me.data_delay_seconds} s (${me.tier} tier)` : 'none'}</span>
       <span data-testid="headroom">
-        Requests left: {headroom ? `${headroom.remaining} / ${headroom.limit} this minute` : `– / ${me.requests_per_minute}`}
+        {headroom
+          ? `Requests left: ${headroom.remaining} / ${headroom.limit} this minute`
+          : `Request limit: ${me.requests_per_minute} a minute`}
       </span>
       {age !== null && <span class="muted">last frame {age} s ago</span>}
     </div>
@@ -205,7 +207,8 @@ function SignIn({ prefill, onSignedIn }: { prefill: string; onSignedIn: (s: Sess
           </p>
         )}
         <p id="signin-help" class="muted">
-          The key is sent once and exchanged for a session cookie this page cannot read. `make run` prints a sign-in link per demo tier.
+          The key is sent once and exchanged for a session cookie this page cannot read. <code>make run</code> prints a sign-in link per
+          demo tier.
         </p>
       </form>
     </main>

@@ -41,18 +41,43 @@ export function groupEvents(rows: Iterable<LiveOdds>): EventGroup[] {
   return [...events.values()].sort((a, b) => a.start.localeCompare(b.start) || a.id.localeCompare(b.id));
 }
 
-/** The books to show as columns: the tier's set first (the session says which), then any other. */
-export function bookColumns(me: SessionInfo, rows: readonly LiveOdds[]): string[] {
-  const seen = new Set(rows.map((r) => r.sportsbook));
-  return [...me.sportsbooks.filter((b) => seen.has(b)), ...[...seen].filter((b) => !me.sportsbooks.includes(b)).sort()];
+export interface BookColumn {
+  id: string;
+  /** The display name the rows carry (`sportsbook_name`), the id when a row has none. */
+  name: string;
 }
 
-interface Line {
+/** The books to show as columns: the tier's set first (the session says which), then any other. */
+export function bookColumns(me: SessionInfo, rows: readonly LiveOdds[]): BookColumn[] {
+  const names = new Map<string, string>();
+  for (const r of rows) if (!names.has(r.sportsbook)) names.set(r.sportsbook, String(r['sportsbook_name'] ?? r.sportsbook));
+  const ids = [...me.sportsbooks.filter((b) => names.has(b)), ...[...names.keys()].filter((b) => !me.sportsbooks.includes(b)).sort()];
+  return ids.map((id) => ({ id, name: names.get(id) ?? id }));
+}
+
+export interface Line {
   key: string;
+  /** The market id (`moneyline`, `1st_half`). */
+  marketId: string;
+  /** The market as the rows name it (`market_type`). */
   market: string;
   label: string;
+  /** The books' main line of the market, not an alternate. */
+  main: boolean;
   byBook: Map<string, LiveOdds>;
   best: number;
+}
+
+/** The full-game markets an event page opens on, in this order. */
+const OPENING_MARKETS = ['moneyline', 'point_spread', 'total_points'];
+
+/** The line a page shows first: a full-game main market's main line, rather than whatever sorts first (a period alternate). */
+export function openingLine(lines: readonly Line[]): Line | undefined {
+  for (const market of OPENING_MARKETS) {
+    const line = lines.find((l) => l.marketId === market && l.main);
+    if (line) return line;
+  }
+  return lines.find((l) => l.main) ?? lines[0];
 }
 
 /** One line per market, participant, line and side; the best open price of the line marked. */
@@ -65,14 +90,17 @@ export function linesOf(rows: readonly LiveOdds[]): Line[] {
       const line = formatLine(r['line'], r.market);
       l = {
         key,
+        marketId: r.market,
         market: String(r['market_type'] ?? r.market),
         label: `${r.selection}${line ? ` ${line}` : ''}`,
+        main: false,
         byBook: new Map(),
         best: 0,
       };
       lines.set(key, l);
     }
     l.byBook.set(r.sportsbook, r);
+    if (r['is_main_line'] === true) l.main = true;
     if (!r._suspended && r.odds_decimal > l.best) l.best = r.odds_decimal;
   }
   return [...lines.values()].sort((a, b) => a.key.localeCompare(b.key));
@@ -107,7 +135,17 @@ export function PriceCell({ row, best, format }: { row: LiveOdds | undefined; be
   );
 }
 
-export function EventTable({ event, books, format, caption }: { event: EventGroup; books: string[]; format: OddsFormat; caption: string }) {
+export function EventTable({
+  event,
+  books,
+  format,
+  caption,
+}: {
+  event: EventGroup;
+  books: readonly BookColumn[];
+  format: OddsFormat;
+  caption: string;
+}) {
   const lines = linesOf(event.rows);
   return (
     <table class="odds">
@@ -117,8 +155,8 @@ export function EventTable({ event, books, format, caption }: { event: EventGrou
           <th scope="col">Market</th>
           <th scope="col">Selection</th>
           {books.map((b) => (
-            <th scope="col" key={b}>
-              {b}
+            <th scope="col" key={b.id} data-book={b.id}>
+              {b.name}
             </th>
           ))}
         </tr>
@@ -129,7 +167,7 @@ export function EventTable({ event, books, format, caption }: { event: EventGrou
             <td class="market">{l.market}</td>
             <th scope="row">{l.label}</th>
             {books.map((b) => (
-              <PriceCell key={b} row={l.byBook.get(b)} best={l.best} format={format} />
+              <PriceCell key={b.id} row={l.byBook.get(b.id)} best={l.best} format={format} />
             ))}
           </tr>
         ))}

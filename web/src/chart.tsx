@@ -1,5 +1,7 @@
 export interface Series {
   book: string;
+  /** The book's display name, for the legend (the id when absent). */
+  name?: string;
   /** Epoch ms and implied probability; null marks a suspension (a gap in the line). */
   points: { t: number; p: number | null; label: string }[];
 }
@@ -77,7 +79,7 @@ export function LineChart({ series, title }: { series: Series[]; title: string }
         {series.map((s, i) => (
           <span key={s.book} class="legend">
             <span class="swatch" style={{ background: COLORS[i % COLORS.length] }} aria-hidden="true" />
-            {s.book} {s.points[s.points.length - 1]?.label ?? ''}
+            {s.name ?? s.book} {s.points[s.points.length - 1]?.label ?? ''}
           </span>
         ))}
       </figcaption>

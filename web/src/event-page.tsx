@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiFailure, api } from './api.js';
 import type { GameStateRow, GameStates, HistoryPoint, SessionInfo, SplitsRow } from './responses.js';
-import { EventTable, bookColumns, groupEvents, linesOf } from './board.js';
+import { EventTable, bookColumns, groupEvents, linesOf, openingLine } from './board.js';
 import { LineChart } from './chart.js';
 import type { Series } from './chart.js';
 import { formatPrice, formatTime, pct } from './format.js';
@@ -26,7 +26,7 @@ export function EventPage({ live, me, id, format }: { live: LiveData; me: Sessio
   const event = groupEvents(rows)[0];
   const lines = linesOf(rows);
   const [lineKey, setLineKey] = useState('');
-  const chosen = lines.find((l) => l.key === lineKey) ?? lines[0];
+  const chosen = lines.find((l) => l.key === lineKey) ?? openingLine(lines);
   const [history, setHistory] = useState<HistoryPoint[] | null>(null);
   const [error, setError] = useState('');
   const [splits, setSplits] = useState<SplitsRow[] | null>(null);
@@ -96,7 +96,7 @@ export function EventPage({ live, me, id, format }: { live: LiveData; me: Sessio
       if (!last || t > last.t || last.p !== now.probability)
         pts.push({ t: Math.max(t, last?.t ?? t), p: now.probability, label: formatPrice(now, format) });
     }
-    return { book, points: pts };
+    return { book, name: String(now?.['sportsbook_name'] ?? book), points: pts };
   });
 
   return (
@@ -107,8 +107,10 @@ export function EventPage({ live, me, id, format }: { live: LiveData; me: Sessio
       <h2 id="event-title">
         {event.away} @ {event.home}
       </h2>
-      <p class="muted">
-        {event.sport} · {event.league} · {event.isLive ? <span class="badge live">Live</span> : formatTime(event.start)}
+      <p class="muted" data-testid="event-facts">
+        {[event.sport, event.league, event.isLive ? '' : formatTime(event.start)].filter((part) => part !== '').join(' · ')}
+        {event.isLive && ' '}
+        {event.isLive && <span class="badge live">Live</span>}
       </p>
 
       <h3>Line movement</h3>
@@ -183,8 +185,12 @@ export function EventPage({ live, me, id, format }: { live: LiveData; me: Sessio
         <p class="muted">No live game state for this event.</p>
       ) : (
         <p data-testid="gamestate">
-          {String(game['away_team'])} {String(game['away_score'])} – {String(game['home_score'])} {String(game['home_team'])} ·{' '}
-          {String(game['game_period'] ?? '')} {String(game['game_clock'] ?? '')}
+          {[
+            `${String(game['away_team'])} ${String(game['away_score'])} – ${String(game['home_score'])} ${String(game['home_team'])}`,
+            [game['game_period'], game['game_clock']].filter((x) => x !== null && x !== undefined && x !== '').join(' '),
+          ]
+            .filter((part) => part !== '')
+            .join(' · ')}
         </p>
       )}
     </section>
