@@ -11172,6 +11172,10 @@ export interface paths {
                   age_seconds: number | null;
                 }[];
               };
+              meta?: {
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
+              };
               /**
                * Format: date-time
                * @description When the server emitted this answer (RFC 3339, UTC).

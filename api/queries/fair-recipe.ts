@@ -26,7 +26,7 @@ const isWeighting = (w: string): w is FairWeighting => (FAIR_WEIGHTINGS as reado
  * open to the tier, as on every endpoint that takes books.
  */
 export function parseRecipe(q: RecipeQuery, catalog: Catalog, tier: TierName): FairRecipe {
-  const named = known('reference_books', csv(q.reference_books), (id) => catalog.books.has(id), 'sportsbook');
+  const named = known('reference_books', csv(q.reference_books), catalog.books, 'sportsbook');
   let books: string[];
   if (named) {
     const selection = selectBooks(tier, [...catalog.books.values()], named);
