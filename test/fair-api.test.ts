@@ -122,3 +122,46 @@ describe('GET /fair', () => {
     expect((hobby.body['error'] as Row)['message']).toBe('The fair-line recipe needs the pro tier or higher; this key is hobby');
   });
 });
+
+describe('GET /opportunities/ev with a recipe', () => {
+  it('re-prices each row by the recipe and says which recipe priced it, with the band', async () => {
+    const plain = await c.sys.get('/api/v1/opportunities/ev?min_ev=-100', c.keys.pro);
+    const rows = plain.body['data'] as Row[];
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.every((r) => !('recipe' in r))).toBe(true);
+    const r = await c.sys.get('/api/v1/opportunities/ev?min_ev=-100&reference_books=pinnacle&devig_method=multiplicative', c.keys.pro);
+    expect(r.status).toBe(200);
+    const priced = r.body['data'] as Row[];
+    expect(priced.map((x) => x['id'])).toEqual(rows.map((x) => x['id']));
+    for (const row of priced) {
+      expect(row['recipe']).toEqual({
+        sportsbooks: ['pinnacle'],
+        weighting: 'equal',
+        devig_method: 'multiplicative',
+        assumed_margin: null,
+      });
+      expect(row).toHaveProperty('fair_band');
+    }
+    // An NBA moneyline row is priced as /fair prices that market with the same recipe.
+    const nbaRow = priced.find((x) => x['event_id'] === nba && x['market'] === 'moneyline');
+    expect(nbaRow).toBeDefined();
+    if (nbaRow) {
+      const fairBody = (await fair('market=moneyline&reference_books=pinnacle&devig_method=multiplicative')).body;
+      const outcome = outcomes(fairBody).find((o) => o['selection'] === nbaRow['selection']);
+      expect(nbaRow['recipe_fair_probability']).toBe(outcome?.['fair_probability']);
+      expect(nbaRow['fair_status']).toBe('two_sided');
+    }
+  });
+
+  it('names a bad recipe parameter, and refuses worst_case as a recipe method', async () => {
+    for (const [query, field] of [
+      ['weighting=heavy', 'weighting'],
+      ['reference_books=nope', 'reference_books'],
+      ['weighting=equal&devig_method=worst_case', 'devig_method'],
+    ] as const) {
+      const r = await c.sys.get(`/api/v1/opportunities/ev?${query}`, c.keys.pro);
+      expect(r.status, query).toBe(400);
+      expect(((r.body['error'] as Row)['message'] as string).includes(field), query).toBe(true);
+    }
+  });
+});

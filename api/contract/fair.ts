@@ -2,6 +2,7 @@ import { RECIPE_DEVIG_METHODS, SELECTION_TYPES } from '../../schemas/index.js';
 import { FAIR_WEIGHTINGS } from '../../pipeline/fair-line/index.js';
 import type { FairBand, FairLine, FairRecipe, Range } from '../../pipeline/fair-line/index.js';
 import { probabilityToAmerican } from '../../pipeline/odds-math/index.js';
+import { round } from '../../pipeline/opportunities/index.js';
 import { nullableNumber, nullableString } from './common.js';
 
 /** The fair-line answer (`GET /fair`, MCP `get_fair_line`): schemas and the presenter. */
@@ -39,6 +40,18 @@ export const fairRecipeSchema = {
     devig_method: { type: 'string', enum: [...RECIPE_DEVIG_METHODS] },
     assumed_margin: { ...nullableNumber, description: "The caller's margin for one-sided prices, percent; null: borrowed or the default." },
   },
+} as const;
+
+/** What a +EV row adds when a recipe re-priced it (`/opportunities/ev` with reference_books, weighting or assumed_margin). */
+export const evRecipeProps = {
+  recipe: { ...fairRecipeSchema, description: 'The recipe that re-priced this row (present only when one was asked for).' },
+  fair_status: { type: 'string', enum: [...FAIR_STATUSES], description: 'How the recipe priced this selection (see /fair).' },
+  recipe_fair_probability: {
+    ...nullableNumber,
+    description: "The recipe's fair probability of this selection, 6 places; null when unavailable.",
+  },
+  recipe_ev: { ...nullableNumber, description: "EV % of this price against the recipe's fair probability; null when unavailable." },
+  fair_band: fairBandSchema,
 } as const;
 
 const fairOutcomeSchema = {
@@ -88,10 +101,8 @@ export const fairLineSchema = {
   },
 } as const;
 
-const r = (x: number, digits: number): number => {
-  const f = 10 ** digits;
-  return Math.round(x * f) / f;
-};
+// Published values: probabilities to 6 places, percentages to 4, as on every opportunity.
+const r = round;
 const percent = (x: number | null): number | null => (x === null ? null : r(x * 100, 4));
 const rangeOf = (x: Range): { low: number; high: number } => ({ low: r(x.low, 6), high: r(x.high, 6) });
 

@@ -11,6 +11,7 @@ import type {
 } from '../../schemas/index.js';
 import { confidenceScore, staleness } from '../../pipeline/opportunities/index.js';
 import { DEVIG_CHOICES, americanToDecimal, roundedStakes, wholeNumbersProbability } from '../../pipeline/odds-math/index.js';
+import { evRecipeProps } from './fair.js';
 import type { RoundedStake } from '../../pipeline/odds-math/index.js';
 import { isMainLine } from '../views/main-lines.js';
 import type { MainLines } from '../views/main-lines.js';
@@ -651,6 +652,7 @@ export const evRowSchema = {
     ...freshnessProps,
     sportsbook_ref: labelRefSchema,
     methods: methodsSchema,
+    ...evRecipeProps,
   },
 } as const;
 

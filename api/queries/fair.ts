@@ -1,10 +1,13 @@
 import { selectionFamily } from '../../schemas/index.js';
-import type { MarketId, TierName } from '../../schemas/index.js';
+import type { CanonicalEvent, MarketId, OddsRow, TierName } from '../../schemas/index.js';
 import { fairLine } from '../../pipeline/fair-line/index.js';
+import type { FairLine, FairRecipe } from '../../pipeline/fair-line/index.js';
 import { canonicalLine, familyKey, outcomesOf } from '../../pipeline/opportunities/index.js';
 import { presentFairLine, presentRecipe } from '../contract/fair.js';
 import type { QueryOf, ReplyOf } from '../contract/route-types.js';
 import { ApiError } from '../errors.js';
+import type { LiveBoard } from '../views/board.js';
+import type { Catalog } from '../views/catalog.js';
 import { requireTierFor } from './access.js';
 import { parseRecipe } from './fair-recipe.js';
 import { badQuery } from './invalid-query.js';
@@ -12,12 +15,57 @@ import type { ReadSide } from './read-side.js';
 
 export type FairQuery = QueryOf<'/api/v1/fair'>;
 
+/** Which market of an event to price; `undefined` participant or stat: any, a null: none. */
+export interface MarketSelector {
+  market: MarketId;
+  participant: string | null | undefined;
+  statCategory: string | null | undefined;
+  /** Canonical line (home's handicap, the threshold); undefined: the main line. */
+  line: number | null | undefined;
+}
+
+export interface PricedMarket {
+  fair: FairLine;
+  line: number | null;
+  /** A row of the market, for its participant and stat. */
+  sample: OddsRow;
+  /** How many outcome families matched the selector (more than one: ambiguous). */
+  families: number;
+}
+
+/** The fair line of one market of the board, or null when the event has no bettable price in it. */
+export function fairLineAt(
+  board: LiveBoard,
+  catalog: Catalog,
+  event: CanonicalEvent,
+  at: MarketSelector,
+  recipe: FairRecipe,
+  now: number,
+): PricedMarket | null {
+  const rows = board
+    .rowsOf(event.id)
+    .filter(
+      (r) =>
+        r.market === at.market &&
+        r.isActive &&
+        (at.participant === undefined || r.participant === at.participant) &&
+        (at.statCategory === undefined || r.statCategory === at.statCategory),
+    );
+  const sample = rows[0];
+  if (!sample) return null;
+  const families = new Set(rows.map(familyKey)).size;
+  const line = at.line ?? (sample.line === null ? null : (board.mainLines(event.id).get(familyKey(sample)) ?? canonicalLine(sample)));
+  const outcomes = outcomesOf({ market: at.market, family: selectionFamily(sample.selection) }, catalog.leagues.get(event.league));
+  const atLine = rows.filter((r) => canonicalLine(r) === line);
+  const otherLines = rows.filter((r) => canonicalLine(r) !== line);
+  return { fair: fairLine({ outcomes, rows: atLine, otherLines, now }, recipe), line, sample, families };
+}
+
 /**
  * The fair line of one market of one event from the caller's recipe (`GET /fair`, MCP
  * `get_fair_line`): the rows of the tier's board at the line (the main line unless `line` names
- * one), priced by `fairLine`. A market with no row here is 404; one that holds several outcome
- * families (team totals of both teams, props of several players) needs `participant` and, for
- * props, `stat_category` to say which.
+ * one). A market with no price here is 404; one that holds several outcome families (team totals
+ * of both teams, props of several players) needs `participant` and, for props, `stat_category`.
  */
 export function fairAnswer(deps: Pick<ReadSide, 'catalog' | 'views' | 'clock'>, tier: TierName, q: FairQuery): ReplyOf<'/api/v1/fair'> {
   requireTierFor(tier, 'fairLine');
@@ -26,41 +74,25 @@ export function fairAnswer(deps: Pick<ReadSide, 'catalog' | 'views' | 'clock'>, 
   const event = board.event(q.event);
   if (!event) throw new ApiError('not_found', `Unknown event '${q.event}'`);
   const market = q.market as MarketId;
-  const rows = board
-    .rowsOf(event.id)
-    .filter(
-      (r) =>
-        r.market === market &&
-        r.isActive &&
-        (q.participant === undefined || r.participant === q.participant) &&
-        (q.stat_category === undefined || r.statCategory === q.stat_category),
-    );
-  const families = new Set(rows.map(familyKey));
-  const first = rows[0];
-  if (!first) throw new ApiError('not_found', `No '${market}' prices for event '${event.id}' (market, participant or stat_category)`);
-  if (families.size > 1) {
+  const at = { market, participant: q.participant, statCategory: q.stat_category, line: q.line };
+  const priced = fairLineAt(board, deps.catalog, event, at, recipe, deps.clock.now());
+  if (!priced) throw new ApiError('not_found', `No '${market}' prices for event '${event.id}' (market, participant or stat_category)`);
+  if (priced.families > 1) {
     throw badQuery(
       'participant',
-      `the '${market}' market holds ${String(families.size)} outcome families here; name one with participant and stat_category`,
+      `the '${market}' market holds ${String(priced.families)} outcome families here; name one with participant and stat_category`,
     );
   }
-  const line = q.line ?? (first.line === null ? null : (board.mainLines(event.id).get(familyKey(first)) ?? canonicalLine(first)));
-  const atLine = rows.filter((r) => canonicalLine(r) === line);
-  const outcomes = outcomesOf({ market, family: selectionFamily(first.selection) }, deps.catalog.leagues.get(event.league));
-  const fair = fairLine(
-    { outcomes, rows: atLine, otherLines: rows.filter((r) => canonicalLine(r) !== line), now: deps.clock.now() },
-    recipe,
-  );
   return {
     success: true,
     data: {
       event_id: event.id,
       market,
-      participant: first.participant,
-      stat_category: first.statCategory,
-      line,
+      participant: priced.sample.participant,
+      stat_category: priced.sample.statCategory,
+      line: priced.line,
       recipe: presentRecipe(recipe),
-      ...presentFairLine(fair),
+      ...presentFairLine(priced.fair),
     },
   };
 }

@@ -24,6 +24,7 @@ import {
 import type { ReadSide } from './read-side.js';
 import { badQuery } from './invalid-query.js';
 import { opportunityContext } from './opportunity-context.js';
+import { checkEvRecipe, withRecipe } from './ev-recipe.js';
 
 /**
  * The four opportunity lists (+EV, arbitrage, middles, low-hold) as every interface answers
@@ -63,12 +64,12 @@ interface OpportunityListKind<K extends OpportunityKind, P extends ListPath, Q e
   kind: K;
   feature: Feature;
   /** Checks across parameters, before the filters are parsed. */
-  check?: (q: Q) => void;
+  check?: (q: Q, tier: TierName, s: OpportunitySource) => void;
   /** Whether the query's `state` goes into the rows' deep links. */
   linksState: boolean;
   matches: (entries: readonly EntryOf<K>[], common: CommonFilter, q: Q, catalog: Catalog, now: number) => EntryOf<K>[];
   sortKeys: (q: Q, now: number) => Readonly<Record<string, (e: EntryOf<K>) => number | string>>;
-  present: (e: EntryOf<K>, q: Q, now: number, s: OpportunitySource) => ListRowOf<P>;
+  present: (e: EntryOf<K>, q: Q, now: number, s: OpportunitySource, tier: TierName) => ListRowOf<P>;
   /** `meta` keys between `last_update` and `summary`. */
   metaHead?: (q: Q) => OwnMetaOf<P>;
   /** `summary` keys between `count` and `by_sport`. */
@@ -111,12 +112,12 @@ function opportunityList<K extends OpportunityKind, P extends ListPath, Q extend
 ) {
   requireFeatureOf(tier, list.feature);
   const { catalog, clock } = s.deps;
-  list.check?.(q);
+  list.check?.(q, tier, s);
   const state = list.linksState ? requestedState(q.state) : undefined;
   const now = clock.now();
   const common = parseCommon(q, catalog, tier, now);
   const matches = list.matches(s.opportunities.list(list.kind), common, q, catalog, now);
-  const page = sortedPage(matches, q.sort, list.sortKeys(q, now), q.offset, q.limit).map((e) => list.present(e, q, now, s));
+  const page = sortedPage(matches, q.sort, list.sortKeys(q, now), q.offset, q.limit).map((e) => list.present(e, q, now, s, tier));
   return {
     success: true,
     data: putStateInLinks(page, state),
@@ -142,9 +143,10 @@ export type EvListQuery = QueryOf<EvPath>;
 const EV_LIST: OpportunityListKind<'ev', EvPath, EvListQuery> = {
   kind: 'ev',
   feature: 'ev',
-  check: (q) => {
+  check: (q, tier, s) => {
     bounds('min_ev', q.min_ev, q.max_ev, 'max_ev');
     bounds('min_market_width', q.min_market_width, q.max_market_width, 'max_market_width');
+    checkEvRecipe(q, tier, s.deps.catalog);
   },
   linksState: false,
   matches: (entries, common, q, catalog, now) =>
@@ -162,7 +164,8 @@ const EV_LIST: OpportunityListKind<'ev', EvPath, EvListQuery> = {
       now,
     ),
   sortKeys: (q) => evSortKeys(q.devig_method),
-  present: (e, q, now, s) => presentEv(s.deps.catalog, e.o, q.devig_method, now, q.include === 'methods'),
+  present: (e, q, now, s, tier) =>
+    withRecipe(presentEv(s.deps.catalog, e.o, q.devig_method, now, q.include === 'methods'), e.o, q, tier, s, now),
   metaHead: (q): OwnMetaOf<EvPath> => ({ devig_method: q.devig_method }),
   summary: (matches, q): OwnSummaryOf<EvPath> => {
     const evs = matches.map((e) => e.o.methods[q.devig_method].evPercent);

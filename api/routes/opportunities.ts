@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { recipeParams } from '../contract/fair.js';
 import { DEFAULT_LOW_HOLD_PERCENT } from '../../schemas/index.js';
 import { DEVIG_CHOICES } from '../../pipeline/odds-math/index.js';
 import { authErrorResponses, dataEnvelope, notFoundResponse, paginatedEnvelope } from '../contract/common.js';
@@ -168,6 +169,8 @@ export const opportunitiesRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async 
                 'Which de-vig method fills the row and applies to min_ev/max_ev: power, multiplicative, additive, shin, odds_ratio (Cheung), logit (the same model solved in log-odds), or worst_case (per outcome the lowest fair probability of all methods).',
             },
             include: { type: 'string', enum: ['methods'], description: 'methods: add the values under every de-vig method.' },
+            // The fair-line recipe (docs/opportunities.md): given, each row is re-priced by it as well.
+            ...recipeParams,
           },
         },
         response: { 200: paginatedEnvelope(evRowSchema, EV_META), ...authErrorResponses },

@@ -3456,6 +3456,12 @@ export interface paths {
           devig_method?: 'power' | 'multiplicative' | 'additive' | 'shin' | 'odds_ratio' | 'logit' | 'worst_case';
           /** @description methods: add the values under every de-vig method. */
           include?: 'methods';
+          /** @description Comma-separated sportsbook ids whose prices make the fair line; default: the configured references (the catalog's sharp books). */
+          reference_books?: string;
+          /** @description How the reference books are weighed: equal (default), or freshness_width (a price a minute old counts half; a book with half the margin counts twice). */
+          weighting?: 'equal' | 'freshness_width';
+          /** @description Margin (percent) taken off a one-sided price; default: the book's own margin on the market's other lines, else 5. */
+          assumed_margin?: number;
         };
         header?: never;
         path?: never;
@@ -3633,6 +3639,39 @@ export interface paths {
                     kelly_percent?: number;
                   };
                 };
+                /** @description The recipe that re-priced this row (present only when one was asked for). */
+                recipe?: {
+                  /** @description Reference books, in the order asked. */
+                  sportsbooks: string[];
+                  /** @enum {string} */
+                  weighting: 'equal' | 'freshness_width';
+                  /** @enum {string} */
+                  devig_method: 'power' | 'multiplicative' | 'additive' | 'shin' | 'odds_ratio' | 'logit' | 'efficient_shin' | 'goto';
+                  /** @description The caller's margin for one-sided prices, percent; null: borrowed or the default. */
+                  assumed_margin: number | null;
+                };
+                /**
+                 * @description How the recipe priced this selection (see /fair).
+                 * @enum {string}
+                 */
+                fair_status?: 'two_sided' | 'one_sided_assumed_margin' | 'unavailable';
+                /** @description The recipe's fair probability of this selection, 6 places; null when unavailable. */
+                recipe_fair_probability?: number | null;
+                /** @description EV % of this price against the recipe's fair probability; null when unavailable. */
+                recipe_ev?: number | null;
+                /** @description How sure the fair probability is: the lowest and highest over the de-vig methods (`over_methods`, two-sided only) and over the reference books each alone (`over_sportsbooks`); `low`/`high` span both. Null when unavailable. */
+                fair_band?: {
+                  low: number;
+                  high: number;
+                  over_methods: {
+                    low: number;
+                    high: number;
+                  } | null;
+                  over_sportsbooks: {
+                    low: number;
+                    high: number;
+                  };
+                } | null;
               }[];
               pagination: {
                 limit: number;
