@@ -1,11 +1,11 @@
-import type { DevigMethodName } from '../../schemas/index.js';
+import type { DevigMethodName, EvOpportunity } from '../../schemas/index.js';
 import { csv } from '../contract/common.js';
 import { evConfidence, isAlternate, playerNameOf, selectionName } from '../contract/opportunities.js';
 import type { LinesOf } from '../contract/opportunities.js';
 import type { QueryOf } from '../contract/route-types.js';
 import type { Catalog } from '../views/catalog.js';
 import { badQuery, checkBounds } from './invalid-query.js';
-import type { EvEntry } from './opportunities.js';
+import type { BoardEntry } from '../views/opportunity-board.js';
 
 /**
  * The +EV filters on the values a row shows (Kelly, confidence, prop and alternate-line flags,
@@ -91,7 +91,13 @@ export function parseEvRowFilter(q: EvRowFilterQuery, catalog: Catalog, lines: L
 }
 
 /** Whether a +EV entry's row, presented under `method` at `now`, passes the filter. */
-export function evRowMatches(e: EvEntry, f: EvRowFilter, method: DevigMethodName, catalog: Catalog, now: number): boolean {
+export function evRowMatches(
+  e: BoardEntry<EvOpportunity>,
+  f: EvRowFilter,
+  method: DevigMethodName,
+  catalog: Catalog,
+  now: number,
+): boolean {
   const o = e.o;
   const kelly = o.methods[method].kellyPercent;
   if ((f.minKelly !== undefined && kelly < f.minKelly) || (f.maxKelly !== undefined && kelly > f.maxKelly)) return false;
