@@ -442,6 +442,10 @@ describe('tiers, limits and errors', () => {
       const r = await call(client, name, args);
       expect([name, r.isError, text(r)]).toEqual([name, true, message]);
     }
+    // As REST's envelope: the code, the caller's tier and the tier that has it, in _meta.error.
+    expect(ev._meta?.['error']).toEqual({ code: 'feature_required', tier: 'free', required_tier: 'pro' });
+    const clv = await call(client, 'get_clv', {});
+    expect(clv._meta?.['error']).toEqual({ code: 'feature_required', tier: 'free', required_tier: 'sharp' });
     const book = await call(client, 'get_odds', { sportsbook: ['pinnacle'] });
     expect([book.isError, text(book)]).toEqual([true, expect.stringMatching(/pinnacle.*needs the pro tier/)]);
     // The free key's rows come from its books only, on its delayed board, as on REST.

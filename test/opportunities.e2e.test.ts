@@ -238,6 +238,70 @@ describe('GET /opportunities/ev', () => {
   });
 });
 
+describe("GET /opportunities/ev: the reference's row filters", () => {
+  const ids = async (q: string): Promise<string[]> => {
+    const r = await sys.get(`/api/v1/opportunities/ev?${q}`, keys.pro);
+    expect([q, r.status]).toEqual([q, 200]);
+    return data(r).map((o) => `${o['sportsbook'] as string}:${o['selection'] as string}`);
+  };
+  const celtics = ['draftkings:away'];
+
+  it('keeps the row whose Kelly and confidence fall within the bounds, and only it', async () => {
+    // The row: kelly_percent 2.381, confidence_score above 60.
+    expect(await ids('min_kelly=2.3&max_kelly=2.4')).toEqual(celtics);
+    expect(await ids('min_kelly=2.4')).toEqual([]);
+    expect(await ids('max_kelly=2.3')).toEqual([]);
+    expect(await ids('min_confidence=60&max_confidence=100')).toEqual(celtics);
+    expect(await ids('max_confidence=10')).toEqual([]);
+  });
+
+  it('filters on the prop, alternate-line and arbitrage flags as the row shows them', async () => {
+    expect(await ids('is_player_prop=false&is_alternate_line=false&arb_available=false')).toEqual(celtics);
+    expect(await ids('is_player_prop=true')).toEqual([]);
+    expect(await ids('is_alternate_line=true')).toEqual([]);
+    expect(await ids('arb_available=true')).toEqual([]);
+  });
+
+  it('matches the selection by type or label text, and answers an empty page, not an error, to text that matches nothing', async () => {
+    expect(await ids('selection=away')).toEqual(celtics);
+    expect(await ids('selection=CELTICS')).toEqual(celtics);
+    expect(await ids('selection=lakers')).toEqual([]);
+    expect(await ids('player_name=LeBron')).toEqual([]);
+    expect(await ids('stat_category=points')).toEqual([]);
+  });
+
+  it('takes devig_book as the alias of sharp_book', async () => {
+    expect(await ids('sharp_book=pinnacle')).toEqual(celtics);
+    expect(await ids('devig_book=pinnacle')).toEqual(celtics);
+    expect(await ids('devig_book=circa')).toEqual([]);
+    expect(await ids('sharp_book=pinnacle&devig_book=pinnacle')).toEqual(celtics);
+  });
+
+  it('answers 400 naming the parameter for each bad value', async () => {
+    const cases: [string, string][] = [
+      ['min_kelly=lots', "Invalid query parameter 'min_kelly': must be a decimal number, got 'lots'"],
+      ['max_confidence=101', "Invalid query parameter 'max_confidence': must be <= 100"],
+      ['min_kelly=5&max_kelly=1', "Invalid query parameter 'min_kelly': must not exceed max_kelly"],
+      ['min_confidence=90&max_confidence=10', "Invalid query parameter 'min_confidence': must not exceed max_confidence"],
+      ['is_player_prop=maybe', "Invalid query parameter 'is_player_prop': must be boolean"],
+      ['arb_available=2', "Invalid query parameter 'arb_available': must be boolean"],
+      ['sharp_book=nowhere', "Invalid query parameter 'sharp_book': unknown sportsbook 'nowhere'"],
+      [
+        'sharp_book=pinnacle&devig_book=circa',
+        "Invalid query parameter 'devig_book': is an alias of 'sharp_book' and names other books ('circa' against 'pinnacle'); give one of them",
+      ],
+    ];
+    for (const [q, message] of cases) {
+      const r = await sys.get(`/api/v1/opportunities/ev?${q}`, keys.pro);
+      expect([q, r.status, r.body['error']]).toEqual([
+        q,
+        400,
+        { code: 'invalid_request', message, docs: '/api/v1/docs/errors#invalid_request' },
+      ]);
+    }
+  });
+});
+
 describe('arbitrage, middles and low-hold', () => {
   it('splits a bankroll into stakes that add up to it to the cent, and exports CSV', async () => {
     const [a] = data(await sys.get('/api/v1/opportunities/arbitrage?sportsbook=fanduel,caesars&bankroll=1000', keys.pro));
@@ -388,6 +452,16 @@ describe('robustness', () => {
       'min_hit_probability',
       'max_cost',
       'max_hold',
+      'min_kelly',
+      'max_confidence',
+      'is_player_prop',
+      'is_alternate_line',
+      'arb_available',
+      'player_name',
+      'stat_category',
+      'selection',
+      'sharp_book',
+      'devig_book',
     ];
     const values = fc.oneof(
       fc.constantFrom(

@@ -200,21 +200,26 @@ describe('the session cookie on the WebSocket endpoint', () => {
     },
   );
 
-  it('refuses an unknown or signed-out session with 4001 invalid_api_key, saying the session is not live', async () => {
-    const cookie = cookieOf(await signIn(c.keys.enterprise));
-    const out = await fetch(`${c.sys.url}/api/v1/session`, { method: 'DELETE', headers: { cookie, origin } });
-    expect(out.status).toBe(200);
-    for (const stale of [cookie, 'odds_session=not-a-session-token']) {
-      const ws = await WsClient.open(wsUrl('/api/v1/ws?channels=odds'), { cookie: stale, origin });
-      expect(await ws.closed()).toBe(4001);
-      expect(ws.messages[0]).toMatchObject({ type: 'error', code: 'invalid_api_key' });
-      expect(ws.messages[0]?.['message']).toContain('no live session');
-    }
-    // Without cookie and key, the refusal names both ways in.
-    const none = await WsClient.open(wsUrl('/api/v1/ws'), { origin });
-    expect(await none.closed()).toBe(4001);
-    expect(none.messages[0]?.['message']).toContain('session cookie');
-  });
+  it(
+    'refuses an unknown or signed-out session with 4001 invalid_api_key, saying the session is not live',
+    { timeout: 30_000 },
+    async () => {
+      const cookie = cookieOf(await signIn(c.keys.enterprise));
+      const out = await fetch(`${c.sys.url}/api/v1/session`, { method: 'DELETE', headers: { cookie, origin } });
+      expect(out.status).toBe(200);
+      for (const stale of [cookie, 'odds_session=not-a-session-token']) {
+        const ws = await WsClient.open(wsUrl('/api/v1/ws?channels=odds'), { cookie: stale, origin });
+        expect(await ws.closed()).toBe(4001);
+        expect(ws.messages[0]).toMatchObject({ type: 'error', code: 'invalid_api_key' });
+        expect(ws.messages[0]?.['message']).toContain('no live session');
+      }
+      // Without cookie and key the socket waits for an auth message (10 s), then the refusal names every way in.
+      const none = await WsClient.open(wsUrl('/api/v1/ws'), { origin });
+      expect(await none.closed(15_000)).toBe(4001);
+      expect(none.messages[0]).toMatchObject({ type: 'error', code: 'missing_token' });
+      expect(none.messages[0]?.['message']).toContain('session cookie');
+    },
+  );
 
   it('lets a key presented by the client win over the cookie', async () => {
     const cookie = cookieOf(await signIn(c.keys.pro));

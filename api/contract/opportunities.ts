@@ -63,7 +63,7 @@ function gameStateOf(o: Opportunity, context: RowContext): RowGameState {
 }
 
 /** Whether the opportunity's line is not its family's main line (false for markets without a line). */
-function isAlternate(o: Opportunity, lines: LinesOf | undefined): boolean {
+export function isAlternate(o: Opportunity, lines: LinesOf | undefined): boolean {
   const leg = o.legs[0];
   if (!leg || leg.line === null || !lines) return false;
   return !isMainLine(lines(o.eventId), {
@@ -77,6 +77,15 @@ function isAlternate(o: Opportunity, lines: LinesOf | undefined): boolean {
 
 export function selectionName(catalog: Catalog, o: Opportunity, selection: SelectionType): string {
   return selectionLabel(catalog, o.event, o.market, o.participant, selection);
+}
+
+/** The player of a player prop (null on other markets), as rows show it in `player_name`. */
+export const playerNameOf = (o: Opportunity): string | null => (o.market === 'player_prop' ? o.participant : null);
+
+/** The confidence score a +EV row shows: the method's EV and the age of its prices now. */
+export function evConfidence(o: EvOpportunity, method: DevigMethodName, now: number): number {
+  const age = staleness(o.oldestOddsTs, now, o.event.isLive).ageSeconds;
+  return confidenceScore(o.confidence, o.methods[method].evPercent, age, o.event.isLive);
 }
 
 /** Event and market fields every opportunity row carries, with the reference blocks. */
@@ -98,7 +107,7 @@ function eventFields(catalog: Catalog, o: Opportunity): EventFields {
     market: o.market,
     market_type: marketType(o.market, o.statCategory),
     is_player_prop: o.market === 'player_prop',
-    player_name: o.market === 'player_prop' ? o.participant : null,
+    player_name: playerNameOf(o),
     stat_category: o.statCategory,
     home: teamRef(catalog, e.homeTeamId),
     away: teamRef(catalog, e.awayTeamId),
@@ -175,7 +184,7 @@ export function presentEv(catalog: Catalog, o: EvOpportunity, method: DevigMetho
     selection_name: selectionName(catalog, o, o.selection),
     line: o.line,
     sportsbook: o.book,
-    confidence_score: confidenceScore(o.confidence, m.evPercent, fresh.oldest_odds_age_seconds, o.event.isLive),
+    confidence_score: evConfidence(o, method, now),
     kelly_percent: m.kellyPercent,
     book_count: o.bookCount,
     arb_available: o.arbAvailable,

@@ -38,7 +38,7 @@ import { SPLIT_SIGNALS } from '../queries/index.js';
 import type { JsonSchema, RouteSchema, RouteSchemas } from './route-schemas.js';
 import type { ApiPath, QueryOf, ReplyOf } from '../contract/route-types.js';
 import type { ToolCaller, ToolOutcome, ToolSpec } from './tool.js';
-import { asArgumentMessage } from './tool-refusal.js';
+import { asArgumentMessage, refusalOf } from './tool-refusal.js';
 
 /** What the query tools read: the same read model, boards and stores the REST routes read. */
 export interface ToolSources {
@@ -636,7 +636,7 @@ export function queryTools(sources: ToolSources, schemas: RouteSchemas, prefix: 
               ok: false,
               message: `The ${def.name} tool cannot answer right now (${err.code}): ${asArgumentMessage(err.message)}; retry later`,
             };
-          return { ok: false, message: asArgumentMessage(err.message) };
+          return { ok: false, message: asArgumentMessage(err.message), refusal: refusalOf(err) };
         }
       },
     });

@@ -3,7 +3,7 @@ import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } fr
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyBaseLogger } from 'fastify';
 import { ArgumentChecker } from './arguments.js';
-import type { ToolCaller, ToolSpec } from './tool.js';
+import type { ToolCaller, ToolRefusal, ToolSpec } from './tool.js';
 
 const INSTRUCTIONS =
   'Real-time sports odds from many sportsbooks and the betting opportunities derived from them. ' +
@@ -48,7 +48,7 @@ export class ToolRegistry {
     if (!checked.ok) return toolError(checked.message);
     try {
       const outcome = await tool.run(checked.args, caller);
-      if (!outcome.ok) return toolError(outcome.message);
+      if (!outcome.ok) return toolError(outcome.message, outcome.refusal);
       return { content: [{ type: 'text', text: outcome.summary }], structuredContent: outcome.structured };
     } catch (err) {
       log.error({ err, tool: name, keyId: caller.record.keyId }, 'mcp tool failed');
@@ -57,8 +57,9 @@ export class ToolRegistry {
   }
 }
 
-function toolError(message: string): CallToolResult {
-  return { content: [{ type: 'text', text: message }], isError: true };
+/** A tool error; a refusal's code and extras (`required_tier` on a tier gate) ride in `_meta.error`, which no output schema constrains. */
+function toolError(message: string, refusal?: ToolRefusal): CallToolResult {
+  return { content: [{ type: 'text', text: message }], isError: true, ...(refusal ? { _meta: { error: refusal } } : {}) };
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { ErrorExtras } from '../errors.js';
 import type { AuthenticatedKey } from '../accounts/index.js';
 import type { JsonSchema } from './route-schemas.js';
 import type { SchemaCompiler } from './arguments.js';
@@ -13,7 +14,10 @@ export interface ToolCaller {
   compile: SchemaCompiler;
 }
 
-export type ToolOutcome = { ok: true; structured: Record<string, unknown>; summary: string } | { ok: false; message: string };
+/** A refusal's machine-readable part (`code`, and on a tier gate `tier` and `required_tier`), as REST puts it in `error`. */
+export type ToolRefusal = { code: string } & ErrorExtras;
+export type ToolOutcome =
+  { ok: true; structured: Record<string, unknown>; summary: string } | { ok: false; message: string; refusal?: ToolRefusal };
 
 /** One MCP tool: its contract (name, schemas, description) and how it answers. */
 export interface ToolSpec {

@@ -1,5 +1,6 @@
 import type { Feature, TierName, TierRule } from '../../schemas/index.js';
 import { ApiError } from '../errors.js';
+import type { ErrorExtras } from '../errors.js';
 import { TIERS, TIER_MINIMUMS, lowestTierWith, tierAtLeast } from '../../schemas/index.js';
 
 /**
@@ -7,15 +8,21 @@ import { TIERS, TIER_MINIMUMS, lowestTierWith, tierAtLeast } from '../../schemas
  * tool error with the same words): the message names the tier that has what was asked for.
  */
 export function requireFeatureOf(tier: TierName, feature: Feature): void {
-  if (!TIERS[tier].features.includes(feature)) {
-    const needed = lowestTierWith(feature);
-    throw new ApiError(
-      'feature_required',
-      `The ${feature} feature needs the ${needed} tier or higher; this key is ${tier}`,
-      {},
-      { tier, required_tier: needed },
-    );
-  }
+  if (!TIERS[tier].features.includes(feature)) throw featureRefusal(`The ${feature} feature`, feature, tier);
+}
+
+/**
+ * Every 403 of a tier gate: the caller's tier and the cheapest tier that would serve it travel
+ * with the message (`tier`, `required_tier`), so REST, MCP and the streams can name them alike.
+ */
+export function tierRefusal(tier: TierName, requiredTier: TierName, message: string, extras: ErrorExtras = {}): ApiError {
+  return new ApiError('feature_required', message, {}, { tier, required_tier: requiredTier, ...extras });
+}
+
+/** The refusal of something (`what`: "The ev feature", "The arbitrage stream") that needs a feature the tier lacks. */
+export function featureRefusal(what: string, feature: Feature, tier: TierName): ApiError {
+  const needed = lowestTierWith(feature);
+  return tierRefusal(tier, needed, `${what} needs the ${needed} tier or higher; this key is ${tier}`);
 }
 
 /** What each tier rule opens, as the refusal names it (subject and verb: "the futures tools need"). */
@@ -30,5 +37,5 @@ const RULE_WORDS: Readonly<Record<TierRule, string>> = {
 /** A data set open from a tier up (closing lines, CLV, the MCP futures tools), whatever the feature list says. */
 export function requireTierFor(tier: TierName, rule: TierRule): void {
   const min = TIER_MINIMUMS[rule];
-  if (!tierAtLeast(tier, min)) throw new ApiError('feature_required', `${RULE_WORDS[rule]} the ${min} tier or higher; this key is ${tier}`);
+  if (!tierAtLeast(tier, min)) throw tierRefusal(tier, min, `${RULE_WORDS[rule]} the ${min} tier or higher; this key is ${tier}`);
 }

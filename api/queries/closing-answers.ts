@@ -8,7 +8,7 @@ import { teamName } from '../contract/refs.js';
 import { ApiError } from '../errors.js';
 import { closingLinesOfDay, closingLinesOfEvent, clvGroups, evHistory } from '../history/queries.js';
 import type { Catalog } from '../views/catalog.js';
-import { requireFeatureOf, requireTierFor } from './access.js';
+import { requireFeatureOf, requireTierFor, tierRefusal } from './access.js';
 import { badQuery } from './invalid-query.js';
 import { unknownId } from './parse-filters.js';
 import { fromStore } from './store-failure.js';
@@ -62,7 +62,8 @@ export async function closingLines(src: ClosingSource, tier: TierName, q: Closin
   const visible = allowedBooks(tier, [...catalog.books.values()]);
   for (const b of requested ?? []) {
     if (!catalog.books.has(b)) throw badQuery('sportsbook', unknownId(b, catalog.books, 'sportsbook'));
-    if (!visible.has(b)) throw new ApiError('feature_required', `Sportsbook '${b}' is not served to the ${tier} tier`);
+    if (!visible.has(b))
+      throw tierRefusal(tier, catalog.books.get(b)?.requiresTier ?? 'enterprise', `Sportsbook '${b}' is not served to the ${tier} tier`);
   }
   const books = [...(requested ?? visible)];
   const rows = await fromStore(() => closingLinesOfEvent(store, eventId, books));

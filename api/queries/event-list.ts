@@ -2,7 +2,7 @@ import type { TierName } from '../../schemas/index.js';
 import { pagination } from '../contract/common.js';
 import { presentEvent } from '../contract/events.js';
 import { parseFilters } from './parse-filters.js';
-import { ApiError } from '../errors.js';
+import { tierRefusal } from './access.js';
 import { openBooks } from '../../schemas/index.js';
 import { eventMatches } from '../views/filters.js';
 import type { ReadSide } from './read-side.js';
@@ -27,11 +27,10 @@ export function eventsList(
   const { event: filter, row } = parseFilters({ sport: sp, league: lg, sportsbook: sb, live: lv, team: tm, date: dt, q: text }, catalog);
   // Filtering by a book the tier may not see would tell which events that book lists.
   for (const b of row.books ?? []) {
-    if (!visible.has(b))
-      throw new ApiError(
-        'feature_required',
-        `Sportsbook '${b}' needs the ${catalog.books.get(b)?.requiresTier ?? 'enterprise'} tier or higher; this key is ${tier}`,
-      );
+    if (!visible.has(b)) {
+      const needed = catalog.books.get(b)?.requiresTier ?? 'enterprise';
+      throw tierRefusal(tier, needed, `Sportsbook '${b}' needs the ${needed} tier or higher; this key is ${tier}`);
+    }
   }
   const matches = board
     .activeEvents()

@@ -8,6 +8,8 @@ import type {
 } from '../../schemas/index.js';
 import { middleQuality } from '../contract/opportunities.js';
 import { comparator, matchesCommon } from './opportunity-filter.js';
+import { evRowMatches } from './ev-row-filter.js';
+import type { EvRowFilter } from './ev-row-filter.js';
 import type { CommonFilter } from './opportunity-filter.js';
 import type { Catalog } from '../views/catalog.js';
 import { bestPerEvent, bestPerSituation } from '../views/opportunity-board.js';
@@ -32,6 +34,8 @@ export interface EvQuery {
   maxEv?: number;
   minMarketWidth?: number;
   maxMarketWidth?: number;
+  /** Filters on the values the row shows (Kelly, confidence, player, ...); absent: none. */
+  row?: EvRowFilter;
 }
 
 export interface ArbitrageQuery {
@@ -74,6 +78,7 @@ export function evMatches(entries: readonly EvEntry[], q: EvQuery, catalog: Cata
       ((q.minMarketWidth !== undefined && w < q.minMarketWidth) || (q.maxMarketWidth !== undefined && w > q.maxMarketWidth))
     )
       return false;
+    if (q.row && !evRowMatches(e, q.row, q.method, catalog, now)) return false;
     return matchesCommon(e, q.common, catalog, now);
   });
 }

@@ -22,9 +22,10 @@ import {
   sortedPage,
 } from './opportunities.js';
 import type { ReadSide } from './read-side.js';
-import { badQuery } from './invalid-query.js';
+import { badQuery, checkBounds } from './invalid-query.js';
 import { opportunityContext } from './opportunity-context.js';
 import { checkEvRecipe, withRecipe } from './ev-recipe.js';
+import { parseEvRowFilter } from './ev-row-filter.js';
 
 /**
  * The four opportunity lists (+EV, arbitrage, middles, low-hold) as every interface answers
@@ -67,7 +68,14 @@ interface OpportunityListKind<K extends OpportunityKind, P extends ListPath, Q e
   check?: (q: Q, tier: TierName, s: OpportunitySource) => void;
   /** Whether the query's `state` goes into the rows' deep links. */
   linksState: boolean;
-  matches: (entries: readonly EntryOf<K>[], common: CommonFilter, q: Q, catalog: Catalog, now: number) => EntryOf<K>[];
+  matches: (
+    entries: readonly EntryOf<K>[],
+    common: CommonFilter,
+    q: Q,
+    catalog: Catalog,
+    now: number,
+    s: OpportunitySource,
+  ) => EntryOf<K>[];
   sortKeys: (q: Q, now: number) => Readonly<Record<string, (e: EntryOf<K>) => number | string>>;
   present: (e: EntryOf<K>, q: Q, now: number, s: OpportunitySource, tier: TierName) => ListRowOf<P>;
   /** `meta` keys between `last_update` and `summary`. */
@@ -85,10 +93,6 @@ export const OPPORTUNITY_SOURCE = 'live';
 const r4 = (x: number): number => Math.round(x * 1e4) / 1e4;
 /** A summary's average, 4 places; 0 for no matches. */
 export const mean4 = (xs: readonly number[]): number => (xs.length === 0 ? 0 : r4(xs.reduce((a, b) => a + b, 0) / xs.length));
-
-function bounds(field: string, min: number | undefined, max: number | undefined, other: string): void {
-  if (min !== undefined && max !== undefined && min > max) throw badQuery(field, `must not exceed ${other}`);
-}
 
 const linesOf =
   (s: OpportunitySource): LinesOf =>
@@ -116,7 +120,7 @@ function opportunityList<K extends OpportunityKind, P extends ListPath, Q extend
   const state = list.linksState ? requestedState(q.state) : undefined;
   const now = clock.now();
   const common = parseCommon(q, catalog, tier, now);
-  const matches = list.matches(s.opportunities.list(list.kind), common, q, catalog, now);
+  const matches = list.matches(s.opportunities.list(list.kind), common, q, catalog, now, s);
   const page = sortedPage(matches, q.sort, list.sortKeys(q, now), q.offset, q.limit).map((e) => list.present(e, q, now, s, tier));
   return {
     success: true,
@@ -144,13 +148,14 @@ const EV_LIST: OpportunityListKind<'ev', EvPath, EvListQuery> = {
   kind: 'ev',
   feature: 'ev',
   check: (q, tier, s) => {
-    bounds('min_ev', q.min_ev, q.max_ev, 'max_ev');
-    bounds('min_market_width', q.min_market_width, q.max_market_width, 'max_market_width');
+    checkBounds('min_ev', q.min_ev, q.max_ev, 'max_ev');
+    checkBounds('min_market_width', q.min_market_width, q.max_market_width, 'max_market_width');
     checkEvRecipe(q, tier, s.deps.catalog);
   },
   linksState: false,
-  matches: (entries, common, q, catalog, now) =>
-    evMatches(
+  matches: (entries, common, q, catalog, now, s) => {
+    const row = parseEvRowFilter(q, catalog, linesOf(s));
+    return evMatches(
       entries,
       {
         common,
@@ -159,10 +164,12 @@ const EV_LIST: OpportunityListKind<'ev', EvPath, EvListQuery> = {
         maxEv: q.max_ev,
         minMarketWidth: q.min_market_width,
         maxMarketWidth: q.max_market_width,
+        ...(row ? { row } : {}),
       },
       catalog,
       now,
-    ),
+    );
+  },
   sortKeys: (q) => evSortKeys(q.devig_method),
   present: (e, q, now, s, tier) =>
     withRecipe(presentEv(s.deps.catalog, e.o, q.devig_method, now, q.include === 'methods'), e.o, q, tier, s, now),

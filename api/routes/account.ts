@@ -7,7 +7,7 @@ import type { ServingDeps } from '../deps.js';
 import { ApiError } from '../errors.js';
 import { StoreError } from '../../pipeline/store/index.js';
 import { TIERS, TIER_NAMES } from '../../schemas/index.js';
-import { accountInfo, fromStore } from '../queries/index.js';
+import { accountInfo, fromStore, tierRefusal } from '../queries/index.js';
 import type { StoreFailure } from '../queries/index.js';
 import type { TierName } from '../../schemas/index.js';
 import type { RouteTypes } from '../contract/route-types.js';
@@ -189,10 +189,8 @@ export const accountRoutes: FastifyPluginAsync<{ deps: ServingDeps; accounts: Ac
         const held = accounts.countedKeys(auth.accountId);
         if (held >= max) {
           const more = TIER_NAMES.find((t) => TIERS[t].maxKeys > max);
-          throw new ApiError(
-            'feature_required',
-            `The ${auth.tier} tier allows ${max} active key${max === 1 ? '' : 's'} per account, a key in a rotation grace period counting as one, and this account has ${held}: revoke one${more ? `, or move to the ${more} tier (${TIERS[more].maxKeys} keys)` : ''}`,
-          );
+          const message = `The ${auth.tier} tier allows ${max} active key${max === 1 ? '' : 's'} per account, a key in a rotation grace period counting as one, and this account has ${held}: revoke one${more ? `, or move to the ${more} tier (${TIERS[more].maxKeys} keys)` : ''}`;
+          throw more ? tierRefusal(auth.tier, more, message) : new ApiError('feature_required', message, {}, { tier: auth.tier });
         }
         return viaStore(() => accounts.createKey(auth.accountId, { tier: auth.tier, name: request.body?.name ?? null }));
       });

@@ -264,12 +264,12 @@ describe('gamestate channel', () => {
     expect(viaChannel.status).toBe(403);
     const ws = await WsClient.open(`${s.wsUrl}/ws?api_key=${s.keys.sharp}&channels=gamestate`);
     expect(await ws.closed()).toBe(4003);
-    expect(ws.messages[0]).toMatchObject({ type: 'error', code: 'tier_restricted' });
+    expect(ws.messages[0]).toMatchObject({ type: 'error', code: 'tier_restricted', tier: 'sharp', required_tier: 'enterprise' });
     const live = await WsClient.open(`${s.wsUrl}/ws?api_key=${s.keys.sharp}&channels=odds`);
     await live.until((m) => ofType(m, 'snapshot:complete').length === 1);
     live.send({ type: 'subscribe', channels: ['odds', 'gamestate'] });
     await live.until((m) => ofType(m, 'error').length === 1);
-    expect(ofType(live.messages, 'error')[0]).toMatchObject({ code: 'tier_restricted' });
+    expect(ofType(live.messages, 'error')[0]).toMatchObject({ code: 'tier_restricted', tier: 'sharp', required_tier: 'enterprise' });
     expect(live.closeCode).toBeNull();
     live.close();
   });

@@ -5,7 +5,7 @@ import type { AccessLeases } from '../accounts/index.js';
 import { authErrorResponses, csvParam, errorResponse, notFoundResponse } from '../contract/common.js';
 import { ApiError } from '../errors.js';
 import { tierOf } from '../plugins/auth.js';
-import { TIERS, lowestTierWith } from '../../schemas/index.js';
+import { TIERS } from '../../schemas/index.js';
 import { jsonArray } from './frames.js';
 import type { Rendered } from './frames.js';
 import { GAMESTATE_CHANNEL, GameStateSource } from './gamestate-source.js';
@@ -17,6 +17,7 @@ import type { Piecewise, SnapshotBody } from './progressive.js';
 import { allowedLists, filterEcho, tooManyStreams } from './subscription.js';
 import type { StreamRequest } from './subscription.js';
 import { channelList } from './channel-list.js';
+import { featureRefusal } from '../queries/index.js';
 
 export const SSE_CHANNELS = ['opportunities', 'odds', 'all', 'gamestate', 'splits'] as const;
 type SseChannel = (typeof SSE_CHANNELS)[number];
@@ -88,10 +89,7 @@ function parseChannel(q: SseQuery, fixed: SseChannel | null): SseChannel {
 export function sseRequest(q: SseQuery, channel: SseChannel, tier: Parameters<typeof allowedLists>[0], eventId?: string): StreamRequest {
   const lists = channel === 'opportunities' || channel === 'all' ? allowedLists(tier) : [];
   if (channel === 'opportunities' && lists.length === 0) {
-    throw new ApiError(
-      'feature_required',
-      `The opportunities stream needs the ${lowestTierWith('arbitrage')} tier or higher; this key is ${tier}`,
-    );
+    throw featureRefusal('The opportunities stream', 'arbitrage', tier);
   }
   const event = eventId ?? q.event ?? q.eventId ?? q.event_id;
   return {

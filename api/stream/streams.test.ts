@@ -209,6 +209,7 @@ describe('SSE /stream', () => {
     expect([bad.status, (bad.body as { error: { code: string } }).error.code]).toEqual([401, 'unauthorized']);
     const free = await SseClient.open(`${base}/opportunities?api_key=${s.keys.free}`);
     expect([free.status, (free.body as { error: { code: string } }).error.code]).toEqual([403, 'feature_required']);
+    expect((free.body as { error: Record<string, unknown> }).error).toMatchObject({ tier: 'free', required_tier: 'hobby' });
     const gs = await SseClient.open(`${base}/gamestate`, { 'x-api-key': s.keys.sharp });
     expect(gs.status).toBe(403);
     const typo = await SseClient.open(`${base}?channel=odds&sport=notasport`, { authorization: `Bearer ${s.keys.pro}` });

@@ -1,10 +1,9 @@
-import { DEFAULT_LOW_HOLD_PERCENT, SPLITS_BOOKS, SPLIT_MARKETS, TIERS, lowestTierWith, openBooks } from '../../schemas/index.js';
+import { DEFAULT_LOW_HOLD_PERCENT, SPLITS_BOOKS, SPLIT_MARKETS, TIERS, openBooks } from '../../schemas/index.js';
 import type { Feature, TierName } from '../../schemas/index.js';
 import { parseFilters, parseOddsFilters } from '../queries/index.js';
 import type { SharedFilterQuery } from '../queries/index.js';
-import { parseCommon } from '../queries/index.js';
+import { featureRefusal, parseCommon } from '../queries/index.js';
 import { parseSplitsFilters } from '../contract/splits.js';
-import { ApiError } from '../errors.js';
 import type { OpportunityList } from '../queries/index.js';
 import type { StreamSpec } from './hub.js';
 import { ODDS_CHANNEL } from './odds-source.js';
@@ -46,16 +45,6 @@ export interface StreamRequest extends Pick<SharedFilterQuery, 'sport' | 'league
   minProfit: number;
 }
 
-export function featureError(what: string, feature: Feature, tier: TierName): ApiError {
-  const needed = lowestTierWith(feature);
-  return new ApiError(
-    'feature_required',
-    `The ${what} stream needs the ${needed} tier or higher; this key is ${tier}`,
-    {},
-    { tier, required_tier: needed },
-  );
-}
-
 /** The opportunity lists a tier may stream. */
 export function allowedLists(tier: TierName): OpportunityList[] {
   return LIST_NAMES.filter((l) => TIERS[tier].features.includes(LIST_FEATURE[l]));
@@ -63,8 +52,9 @@ export function allowedLists(tier: TierName): OpportunityList[] {
 
 /** Throws 403 feature_required when the tier lacks a channel it asked for by name. */
 export function checkAccess(req: StreamRequest, tier: TierName): void {
-  for (const l of req.lists) if (!TIERS[tier].features.includes(LIST_FEATURE[l])) throw featureError(l, LIST_FEATURE[l], tier);
-  if (req.gamestate && !TIERS[tier].features.includes('gamestate')) throw featureError('gamestate', 'gamestate', tier);
+  for (const l of req.lists)
+    if (!TIERS[tier].features.includes(LIST_FEATURE[l])) throw featureRefusal(`The ${l} stream`, LIST_FEATURE[l], tier);
+  if (req.gamestate && !TIERS[tier].features.includes('gamestate')) throw featureRefusal('The gamestate stream', 'gamestate', tier);
 }
 
 function normalizeCsv(v: string | undefined): string | undefined {

@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { WebSocketServer } from 'ws';
-import type { WebSocket } from 'ws';
+import type { RawData, WebSocket } from 'ws';
 import type { TierName } from '../../schemas/index.js';
 import { ApiError } from '../errors.js';
 import type { AccessLeases, AuthenticatedKey, KeyStore } from '../accounts/index.js';
@@ -131,6 +131,33 @@ function toRequest(s: WsSubscription, tier: TierName): StreamRequest {
   };
 }
 
+/** A tier refusal's `tier` and `required_tier`, which error frames carry as REST's envelope does. */
+function tierExtras(err: ApiError): Record<string, unknown> {
+  const { tier, required_tier: requiredTier } = err.extras;
+  return { ...(tier === undefined ? {} : { tier }), ...(requiredTier === undefined ? {} : { required_tier: requiredTier }) };
+}
+
+type Reject = (code: string, message: string, close: number, extras?: Record<string, unknown>) => void;
+/** How long a connection without a key may wait before its `auth` message. */
+const AUTH_TIMEOUT_MS = 10_000;
+
+/** A client message as an object, or null when it is not a JSON object. */
+function messageOf(data: RawData, isBinary: boolean): Record<string, unknown> | null {
+  let m: unknown;
+  try {
+    m = JSON.parse(isBinary ? '' : String(data));
+  } catch {
+    return null;
+  }
+  return m === null || typeof m !== 'object' || Array.isArray(m) ? null : (m as Record<string, unknown>);
+}
+
+function withoutType(msg: Record<string, unknown>): Record<string, unknown> {
+  const rest: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+  for (const [k, v] of Object.entries(msg)) if (k !== 'type') rest[k] = v;
+  return rest;
+}
+
 function keyOf(req: IncomingMessage, url: URL): string | undefined {
   const header = req.headers['x-api-key'];
   if (typeof header === 'string' && header.length > 0) return header;
@@ -152,7 +179,7 @@ class WsConnection implements StreamConnection {
   private held: HeldFrames<Rendered> | null = null;
 
   constructor(
-    readonly keyId: string,
+    public keyId: string,
     readonly accountId: string,
     readonly tier: TierName,
     private readonly ws: WebSocket,
@@ -290,8 +317,8 @@ export function attachWebSocket(
   });
 
   function accept(ws: WebSocket, req: IncomingMessage, url: URL): void {
-    const reject = (code: string, message: string, close: number): void => {
-      ws.send(JSON.stringify({ type: 'error', seq: 1, code, message, timestamp: now() }));
+    const reject = (code: string, message: string, close: number, extras: Record<string, unknown> = {}): void => {
+      ws.send(JSON.stringify({ type: 'error', seq: 1, code, message, ...extras, timestamp: now() }));
       ws.close(close, code);
     };
     // A key presented by the client wins; without one, the session cookie (the same store and
@@ -307,16 +334,51 @@ export function attachWebSocket(
       reject(refusal, err instanceof Error ? err.message : 'Authentication failed', CLOSE.authFailed);
       return;
     }
-    if (!record) {
-      reject(
-        'invalid_api_key',
-        key === undefined
-          ? 'An API key is required: api_key query parameter, X-API-Key or Authorization: Bearer (or the session cookie of a signed-in page of this server)'
-          : 'The API key is not valid',
-        CLOSE.authFailed,
-      );
+    if (!record && key !== undefined) {
+      reject('invalid_api_key', 'The API key is not valid', CLOSE.authFailed);
       return;
     }
+    if (!record) awaitAuth(ws, url, reject);
+    else begin(ws, url, record, signedIn, reject);
+  }
+
+  /**
+   * A connection without a key (nor a session) may send it as its first message, `auth` with
+   * `token`, within AUTH_TIMEOUT_MS; until then other messages get `not_authenticated`. The key
+   * is looked up and leased exactly as one given on the handshake.
+   */
+  function awaitAuth(ws: WebSocket, url: URL, reject: Reject): void {
+    const timer = setTimeout(
+      () =>
+        reject(
+          'missing_token',
+          `No auth message within ${AUTH_TIMEOUT_MS / 1000} s: send {"type":"auth","token":"<API key>"}, or give the key on the handshake (api_key, X-API-Key or Authorization: Bearer), or the session cookie of a signed-in page of this server`,
+          CLOSE.authFailed,
+        ),
+      AUTH_TIMEOUT_MS,
+    );
+    timer.unref();
+    const pending = (data: RawData, isBinary: boolean): void => {
+      const msg = messageOf(data, isBinary);
+      const say = (code: string, message: string): void =>
+        ws.send(JSON.stringify({ type: 'error', seq: 0, code, message, timestamp: now() }));
+      if (!msg) return say('invalid_message', 'Messages are JSON objects with a type');
+      if (msg['type'] === 'ping') return void ws.send(JSON.stringify({ type: 'pong', seq: 0, timestamp: now() }));
+      if (msg['type'] !== 'auth') return say('not_authenticated', 'Authenticate first: {"type":"auth","token":"<API key>"}');
+      const token = msg['token'] ?? msg['api_key'];
+      if (typeof token !== 'string' || token.length === 0) return say('missing_token', "The auth message needs 'token': the API key");
+      ws.off('message', pending);
+      clearTimeout(timer);
+      const record = keys.lookup(token);
+      if (!record) return reject('invalid_api_key', 'The API key is not valid', CLOSE.authFailed);
+      begin(ws, url, record, undefined, reject);
+    };
+    ws.on('message', pending);
+    ws.on('close', () => clearTimeout(timer));
+  }
+
+  /** An authenticated connection: the subscription of the query string, its lease, `connected`, then the stream. */
+  function begin(ws: WebSocket, url: URL, record: AuthenticatedKey, signedIn: SessionKey | undefined, reject: Reject): void {
     const tier = record.tier;
     const params: Params = Object.create(null) as Params;
     for (const [k, v] of url.searchParams) params[k] = v;
@@ -326,7 +388,8 @@ export function attachWebSocket(
       sub = fromQuery(params);
       opened = service.open(tier, toRequest(sub, tier));
     } catch (err) {
-      if (err instanceof ApiError && err.code === 'feature_required') reject('tier_restricted', err.message, CLOSE.noAccess);
+      if (err instanceof ApiError && err.code === 'feature_required')
+        reject('tier_restricted', err.message, CLOSE.noAccess, tierExtras(err));
       else reject('invalid_filter', err instanceof Error ? err.message : 'Invalid filter', CLOSE.invalidFilter);
       return;
     }
@@ -336,6 +399,14 @@ export function attachWebSocket(
     }
     // Assigned below; the close handlers may run before (a key revoked while this stream opened).
     let lease = (): void => undefined;
+    const leaseOf = (key: AuthenticatedKey): (() => void) =>
+      access.hold({
+        keyId: key.keyId,
+        accountId: key.accountId,
+        tier,
+        ...(signedIn ? { session: { id: signedIn.session.id, expiresAt: signedIn.session.expiresAt } } : {}),
+        end: (reason, message) => conn.cut(reason, message),
+      });
     const closed = (): void => {
       hub.leave(conn, conn.group);
       hub.release(conn);
@@ -343,13 +414,7 @@ export function attachWebSocket(
     };
     const conn: WsConnection = new WsConnection(record.keyId, record.accountId, tier, ws, service.settings.bufferBytes, sub, closed);
     hub.track(conn);
-    lease = access.hold({
-      keyId: record.keyId,
-      accountId: record.accountId,
-      tier,
-      ...(signedIn ? { session: { id: signedIn.session.id, expiresAt: signedIn.session.expiresAt } } : {}),
-      end: (reason, message) => conn.cut(reason, message),
-    });
+    lease = leaseOf(record);
     ws.on('close', closed);
     if (!conn.open) return;
     ws.on('error', () => ws.terminate());
@@ -379,28 +444,44 @@ export function attachWebSocket(
     start(conn, opened.group, resumeAt, params['resume'] === 'true');
 
     ws.on('message', (data, isBinary) => {
-      let m: unknown;
-      try {
-        m = JSON.parse(isBinary ? '' : String(data));
-      } catch {
-        conn.send('error', { code: 'invalid_message', message: 'Messages are JSON objects with a type' }, hub.head, now());
-        return;
-      }
-      if (m === null || typeof m !== 'object' || Array.isArray(m)) {
-        conn.send('error', { code: 'invalid_message', message: 'Messages are JSON objects with a type' }, hub.head, now());
-        return;
-      }
-      const msg = m as Record<string, unknown>;
+      const msg = messageOf(data, isBinary);
+      const say = (code: string, message: string): void => conn.send('error', { code, message }, hub.head, now());
+      if (!msg) return say('invalid_message', 'Messages are JSON objects with a type');
       switch (msg['type']) {
         case 'ping':
           conn.send('pong', {}, hub.head, now());
           return;
+        case 'auth':
+          return say('already_authenticated', 'This connection is already authenticated; refresh_token changes its key');
+        case 'refresh_token': {
+          const token = msg['token'];
+          if (typeof token !== 'string' || token.length === 0)
+            return say('missing_token', "The refresh_token message needs 'token': the new API key");
+          const next = keys.lookup(token);
+          if (!next) return say('invalid_token', 'The new API key is not valid; the connection keeps its key');
+          if (next.accountId !== conn.accountId || next.tier !== tier)
+            return say('invalid_token', 'The new API key must be of the same account and tier; open a new connection for another');
+          // The new lease first: the connection is never without one, and revoking either key ends it until the swap.
+          const previous = lease;
+          lease = leaseOf(next);
+          previous();
+          conn.keyId = next.keyId;
+          conn.send('token_refreshed', { key_id: next.keyId }, hub.head, now());
+          return;
+        }
         case 'subscribe':
-        case 'unsubscribe': {
+        case 'unsubscribe':
+        case 'filter': {
+          if (msg['type'] !== 'filter' && msg['channels'] !== undefined && channelsOf(msg['channels']) === null)
+            return say('missing_channels', `A ${String(msg['type'])} message with channels names at least one`);
+          if (msg['type'] === 'unsubscribe' && msg['channels'] === undefined)
+            return say('missing_channels', 'unsubscribe names the channels to drop');
           let next: WsSubscription;
           let group: Group;
           try {
-            if (msg['type'] === 'subscribe') next = fromMessage(msg, conn.sub);
+            // filter: new filters, the channels unchanged (given flat or under `filters`).
+            if (msg['type'] === 'filter') next = fromMessage({ filters: msg['filters'] ?? withoutType(msg) }, conn.sub);
+            else if (msg['type'] === 'subscribe') next = fromMessage(msg, conn.sub);
             else {
               const drop = new Set(channelsOf(msg['channels']) ?? []);
               const current = conn.sub.channels ?? ['odds', ...allowedLists(tier)];
@@ -408,8 +489,14 @@ export function attachWebSocket(
             }
             group = service.open(tier, toRequest(next, tier)).group;
           } catch (err) {
-            const code = err instanceof ApiError && err.code === 'feature_required' ? 'tier_restricted' : 'invalid_filter';
-            conn.send('error', { code, message: err instanceof Error ? err.message : 'Invalid filter' }, hub.head, now());
+            const gated = err instanceof ApiError && err.code === 'feature_required';
+            const message = err instanceof Error ? err.message : 'Invalid filter';
+            conn.send(
+              'error',
+              { code: gated ? 'tier_restricted' : 'invalid_filter', message, ...(gated ? tierExtras(err) : {}) },
+              hub.head,
+              now(),
+            );
             return;
           }
           hub.leave(conn, conn.group);
@@ -423,7 +510,7 @@ export function attachWebSocket(
             'error',
             {
               code: 'unknown_message_type',
-              message: `Unknown message type ${JSON.stringify(msg['type'])}; types: subscribe, unsubscribe, ping`,
+              message: `Unknown message type ${JSON.stringify(msg['type'])}; types: subscribe, unsubscribe, filter, refresh_token, ping`,
             },
             hub.head,
             now(),
