@@ -22,7 +22,7 @@ import {
   sortedPage,
 } from './opportunities.js';
 import type { ReadSide } from './read-side.js';
-import { badQuery, checkBounds } from './invalid-query.js';
+import { checkBounds } from './invalid-query.js';
 import { opportunityContext } from './opportunity-context.js';
 import { checkEvRecipe, withRecipe } from './ev-recipe.js';
 import { parseEvRowFilter } from './ev-row-filter.js';
