@@ -26,8 +26,9 @@ node_modules/.install-stamp: package.json package-lock.json
 install: node_modules/.install-stamp
 
 # Debian packages the test suite uses when present: redis-server for the shared rate-limit
-# path, kcat for librdkafka's mock Kafka cluster, chromium for the web screen's browser tests. Installed with apt-get when missing and possible; tests that need them
-# say why they skip otherwise.
+# path, kcat for librdkafka's mock Kafka cluster, chromium for the web screen's browser tests,
+# docker-compose to validate docker-compose.yml. Installed with apt-get when missing and
+# possible; tests that need them say why they skip otherwise. The README lists the same four.
 SYSTEM_PACKAGES := redis-server kcat docker-compose chromium
 system-deps:
 	@missing=""; for p in $(SYSTEM_PACKAGES); do command -v $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
