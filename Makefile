@@ -13,7 +13,7 @@ config-doc: install
 api-types: install
 	$(NPM) run --silent api-types
 
-.PHONY: up down config-doc api-types run test test-security typecheck lint unit build bench bench-check bench-baseline test-long replay clean install system-deps key web-build screenshots
+.PHONY: up down config-doc api-types data run test test-security typecheck lint unit build bench bench-check bench-baseline test-long replay clean install system-deps key web-build screenshots
 
 # Install only when the manifest or lockfile changed since the last install. Not `npm ci`:
 # chdb lists per-platform binaries as optional dependencies, some of which the registry does
@@ -98,6 +98,12 @@ bench-baseline: build
 	@rm -f $(BENCH_RESULTS)
 	BENCH_JSON=$(BENCH_RESULTS) $(BENCH_NODE) dist/bench/main.js $(or $(SECTION),reads)
 	node dist/bench/check.js $(BENCH_RESULTS) bench/baseline.json --write
+
+# The real recordings (football-data.co.uk, Betfair streams) into data/recordings/ (git-ignored),
+# each checked against its SHA-256; fails naming the URL of a download that did not work. The
+# Odds API recordings have no single public file: it says so (scripts/recordings/catalogue.ts).
+data: install
+	npx tsx scripts/data.ts
 
 replay: build
 	@test -n "$(FILE)" || { echo "usage: make replay FILE=path.jsonl[.gz] [SPEED=60|max]"; exit 2; }
