@@ -13,7 +13,7 @@ config-doc: install
 api-types: install
 	$(NPM) run --silent api-types
 
-.PHONY: up down config-doc api-types run test test-security typecheck lint unit build bench bench-check bench-baseline test-long replay clean install system-deps key web-build screenshots
+.PHONY: up down config-doc api-types data run test test-security typecheck lint unit build bench bench-check bench-baseline test-long replay clean install system-deps key web-build screenshots
 
 # Install only when the manifest or lockfile changed since the last install. Not `npm ci`:
 # chdb lists per-platform binaries as optional dependencies, some of which the registry does
@@ -26,8 +26,9 @@ node_modules/.install-stamp: package.json package-lock.json
 install: node_modules/.install-stamp
 
 # Debian packages the test suite uses when present: redis-server for the shared rate-limit
-# path, kcat for librdkafka's mock Kafka cluster, chromium for the web screen's browser tests. Installed with apt-get when missing and possible; tests that need them
-# say why they skip otherwise.
+# path, kcat for librdkafka's mock Kafka cluster, chromium for the web screen's browser tests,
+# docker-compose to validate docker-compose.yml. Installed with apt-get when missing and
+# possible; tests that need them say why they skip otherwise. The README lists the same four.
 SYSTEM_PACKAGES := redis-server kcat docker-compose chromium
 system-deps:
 	@missing=""; for p in $(SYSTEM_PACKAGES); do command -v $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -43,8 +44,16 @@ web-build: dist/web/index.html
 dist/web/index.html: node_modules/.install-stamp $(shell find web -type f 2>/dev/null)
 	$(NPM) run --silent web:build
 
-build: install web-build
+# The TypeScript build into dist/, run only when a source or compiler setting is newer than the
+# last build's stamp: a start with nothing changed skips tsc (whose own up-to-date check still
+# reads every file, seconds of CPU). tsc is incremental (dist/.tsbuildinfo), so a change
+# recompiles only what it touches.
+BUILD_STAMP := dist/.build-stamp
+$(BUILD_STAMP): node_modules/.install-stamp tsconfig.json tsconfig.build.json $(shell find schemas pipeline api runtime bench -type f ! -name '*.test.ts' 2>/dev/null)
 	$(NPM) run --silent build
+	@touch $@
+
+build: install web-build $(BUILD_STAMP)
 
 # A 64 MB young generation: the pipeline's scavenges copy the growing board's rows again and
 # again with V8's default; the engines bench measures both (docs/performance-pipeline.md).
@@ -97,6 +106,12 @@ bench-baseline: build
 	@rm -f $(BENCH_RESULTS)
 	BENCH_JSON=$(BENCH_RESULTS) $(BENCH_NODE) dist/bench/main.js $(or $(SECTION),reads)
 	node dist/bench/check.js $(BENCH_RESULTS) bench/baseline.json --write
+
+# The real recordings (football-data.co.uk, Betfair streams) into data/recordings/ (git-ignored),
+# each checked against its SHA-256; fails naming the URL of a download that did not work. The
+# Odds API recordings have no single public file: it says so (scripts/recordings/catalogue.ts).
+data: install
+	npx tsx scripts/data.ts
 
 replay: build
 	@test -n "$(FILE)" || { echo "usage: make replay FILE=path.jsonl[.gz] [SPEED=60|max]"; exit 2; }

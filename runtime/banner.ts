@@ -2,21 +2,27 @@ import { TIER_NAMES } from '../schemas/index.js';
 import type { TierName } from '../schemas/index.js';
 import type { Config } from './config.js';
 
+/** What the banner needs to know of the started system. */
+export interface BannerFacts {
+  url: string;
+  store: { kind: string };
+  demoKeys: Record<TierName, string>;
+  analystUrl: string | null;
+  metricsUrl: string | null;
+}
+
 /** What `make run` prints once the API listens: the URLs and one demo key per tier. */
-export function printBanner(
-  config: Config,
-  system: {
-    url: string;
-    store: { kind: string };
-    demoKeys: Record<TierName, string>;
-    analystUrl: string | null;
-    metricsUrl: string | null;
-  },
-): void {
-  const lines = [
+export function printBanner(config: Config, system: BannerFacts): void {
+  process.stdout.write(bannerLines(config, system).join('\n') + '\n');
+}
+
+/** The banner's lines, apart from printing them so that a test can read them. */
+export function bannerLines(config: Pick<Config, 'role' | 'feed' | 'dataDir' | 'analyst' | 'metrics'>, system: BannerFacts): string[] {
+  return [
     '',
     `Odds platform API: ${system.url}/api/v1   (role: ${config.role}, feed: ${config.role === 'api' ? 'none' : config.feed}, store: ${system.store.kind}, data: ${config.dataDir})`,
     `OpenAPI document:  ${system.url}/api/v1/openapi.json`,
+    `MCP server:        ${system.url}/api/v1/mcp   (Streamable HTTP for AI agents, same keys; docs/mcp.md)`,
     ...(system.analystUrl
       ? [`Analyst SQL:       ${system.analystUrl}   (read-only ClickHouse HTTP, user ${config.analyst?.user ?? ''})`]
       : []),
@@ -33,5 +39,4 @@ export function printBanner(
     ...TIER_NAMES.map((tier) => `  ${tier.padEnd(10)} ${system.url}/#signin=${encodeURIComponent(system.demoKeys[tier])}`),
     '',
   ];
-  process.stdout.write(lines.join('\n') + '\n');
 }

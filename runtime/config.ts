@@ -8,6 +8,7 @@ import type { Env } from './settings.js';
 import type { HttpLimits } from '../schemas/index.js';
 import type { ReadOnlyLimits } from '../pipeline/store/index.js';
 import type { OperatorSettings } from './operator-endpoint.js';
+import type { LogFormatSetting } from './logger.js';
 
 export { ConfigError } from './settings.js';
 
@@ -23,6 +24,7 @@ export interface Config {
   publicBaseUrl: string | null;
   dataDir: string;
   logLevel: string;
+  logFormat: LogFormatSetting;
   feed: FeedKind;
   simulator: { seed: number; ticksPerSecond: number; stepMs: number; splitsIntervalMs: number };
   replay: { file: string | null; speed: number | 'max' };
@@ -135,6 +137,7 @@ export function loadConfig(env: Env = process.env): Config {
     publicBaseUrl: s.optional('PUBLIC_BASE_URL'),
     dataDir: resolve(s.string('DATA_DIR')),
     logLevel: s.string('LOG_LEVEL'),
+    logFormat: s.string('LOG_FORMAT') as LogFormatSetting,
     feed,
     simulator: {
       seed: s.int('SIM_SEED'),

@@ -1,9 +1,10 @@
-import { pino } from 'pino';
 import { loadConfig } from './config.js';
 import type { Config } from './config.js';
 import { checkDemoKeysFile, lockDataDir, prepareDataDir } from './data-dir.js';
 import type { DataDirLock } from './data-dir.js';
+import { logFormatFor, makeLogger } from './logger.js';
 import { ConfigError } from './settings.js';
+import { shutDown } from './shutdown.js';
 import { StartupError, firstLine } from './startup-error.js';
 
 /**
@@ -14,7 +15,7 @@ import { StartupError, firstLine } from './startup-error.js';
  */
 async function main(): Promise<void> {
   const config: Config = loadConfig();
-  const logger = pino({ level: config.logLevel });
+  const logger = makeLogger(config.logLevel, logFormatFor(config.logFormat, process.stdout.isTTY === true));
   prepareDataDir(config.dataDir);
   const lock: DataDirLock = lockDataDir(config.dataDir);
   process.on('exit', () => lock.release());
@@ -45,14 +46,7 @@ async function main(): Promise<void> {
   const shutdown = (signal: string): void => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, 'shutting down');
-    stop().then(
-      () => process.exit(0),
-      (e: unknown) => {
-        logger.error({ err: e }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
+    void shutDown(signal, stop, logger).then((status) => process.exit(status));
   };
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));

@@ -79,6 +79,13 @@ export const SETTINGS = [
   },
   { name: 'LOG_LEVEL', kind: 'enum', default: 'info', values: LOG_LEVELS, doc: 'pino level' },
   {
+    name: 'LOG_FORMAT',
+    kind: 'enum',
+    default: 'auto',
+    values: ['auto', 'pretty', 'json'],
+    doc: '`auto`: readable lines when standard output is a terminal, JSON lines (one object each, for a log collector) otherwise',
+  },
+  {
     name: 'FEED',
     kind: 'enum',
     default: 'simulator',

@@ -1,8 +1,7 @@
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseRecordingLine, readLines } from '../pipeline/feeds/theoddsapi/index.js';
 import type { RecordedSnapshot } from '../pipeline/feeds/theoddsapi/index.js';
+import { locateRecording, missingRecordingNote } from '../scripts/recordings/index.js';
 import { closingFair, decimal, pricesOf, replayThroughSystem } from './support/recorded-closes.js';
 import type { Price, RecordedEvent } from './support/recorded-closes.js';
 
@@ -15,13 +14,10 @@ import type { Price, RecordedEvent } from './support/recorded-closes.js';
  * graded CLV % = (closing fair probability x entry decimal - 1) x 100. The recording has no
  * scores, so nothing is settled.
  */
-// SHARED_DATA_DIR points elsewhere when the checkout does not sit beside `shared/` (a worktree).
-const NFL_RECORDING = resolve(
-  process.env['SHARED_DATA_DIR'] ?? resolve('..', 'shared', 'data'),
-  'theoddsapi_v4_nfl_2025wk10_snapshots.jsonl.gz',
-);
-const present = existsSync(NFL_RECORDING);
-if (!present) console.warn(`skipping the closing-line replay: ${NFL_RECORDING} is not present (recordings live in ../shared/data)`);
+const RECORDING = 'theoddsapi_v4_nfl_2025wk10_snapshots.jsonl.gz';
+const NFL_RECORDING = locateRecording(RECORDING) ?? '';
+const present = NFL_RECORDING !== '';
+if (!present) console.warn(`skipping the closing-line replay: ${missingRecordingNote(RECORDING)}`);
 
 describe('closing lines and CLV on the real NFL recording', () => {
   it.runIf(present)(

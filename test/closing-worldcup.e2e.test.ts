@@ -1,9 +1,10 @@
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseRecordingLine, readLines } from '../pipeline/feeds/theoddsapi/index.js';
 import type { RecordedSnapshot } from '../pipeline/feeds/theoddsapi/index.js';
+import { locateRecording, missingRecordingNote } from '../scripts/recordings/index.js';
 import { closingFair, pricesOf, replayThroughSystem } from './support/recorded-closes.js';
 import type { Price, RecordedEvent } from './support/recorded-closes.js';
 
@@ -19,14 +20,10 @@ import type { Price, RecordedEvent } from './support/recorded-closes.js';
  * match and in all, is derived here and must equal what the pipeline stored. The recording has
  * no scores and no futures: nothing is settled.
  */
-// SHARED_DATA_DIR points elsewhere when the checkout does not sit beside `shared/` (a worktree).
-const WC_RECORDING = resolve(
-  process.env['SHARED_DATA_DIR'] ?? resolve('..', 'shared', 'data'),
-  'theoddsapi_v4_fifa_wc2026_snapshots.jsonl.gz',
-);
-const present = existsSync(WC_RECORDING);
-if (!present)
-  console.warn(`skipping the World Cup closing-line replay: ${WC_RECORDING} is not present (recordings live in ../shared/data)`);
+const RECORDING = 'theoddsapi_v4_fifa_wc2026_snapshots.jsonl.gz';
+const WC_RECORDING = locateRecording(RECORDING) ?? '';
+const present = WC_RECORDING !== '';
+if (!present) console.warn(`skipping the World Cup closing-line replay: ${missingRecordingNote(RECORDING)}`);
 
 describe('closing lines on the real World Cup recording', () => {
   it.runIf(present)(

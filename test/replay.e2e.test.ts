@@ -1,15 +1,15 @@
-import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../pipeline/clock.js';
 import { EMPTY_STATE, ReplayFeed, mapSnapshot, parseRecordingLine, readLines, silentLogger } from '../pipeline/feeds/theoddsapi/index.js';
 import type { RecordedSnapshot } from '../pipeline/feeds/theoddsapi/index.js';
+import { locateRecording, missingRecordingNote } from '../scripts/recordings/index.js';
 import { startTestSystem } from './support/system.js';
 import type { TestSystem } from './support/system.js';
 
 const FIXTURE = resolve('pipeline/feeds/theoddsapi/fixtures/nfl-sunday.jsonl');
-const NFL_RECORDING = resolve('..', 'shared', 'data', 'theoddsapi_v4_nfl_2025wk10_snapshots.jsonl.gz');
-const WORLD_CUP_RECORDING = resolve('..', 'shared', 'data', 'theoddsapi_v4_fifa_wc2026_snapshots.jsonl.gz');
+const NFL_RECORDING = 'theoddsapi_v4_nfl_2025wk10_snapshots.jsonl.gz';
+const WORLD_CUP_RECORDING = 'theoddsapi_v4_fifa_wc2026_snapshots.jsonl.gz';
 
 interface RecordedEvent {
   id: string;
@@ -169,14 +169,14 @@ describe('replay of recorded The Odds API snapshots through the whole system', (
     ['the real NFL week 10 recording', NFL_RECORDING, 122, 31],
     ['the real FIFA World Cup 2026 recording (three-way moneylines)', WORLD_CUP_RECORDING, 168, 35],
   ];
-  for (const [name, file, snapshots, events] of recordings) {
-    const present = existsSync(file);
-    if (!present) console.warn(`skipping the replay of ${name}: ${file} is not present (recordings live in ../shared/data)`);
-    it.runIf(present)(
+  for (const [name, recording, snapshots, events] of recordings) {
+    const file = locateRecording(recording);
+    if (file === null) console.warn(`skipping the replay of ${name}: ${missingRecordingNote(recording)}`);
+    it.runIf(file !== null)(
       `serves exactly the recorded prices after every snapshot of ${name}`,
       async () => {
         const t0 = Date.now();
-        const r = await replayAndCheck(file);
+        const r = await replayAndCheck(file ?? '');
         console.info(
           `${name}: ${r.snapshots} snapshots, ${r.events} events, ${r.rowsChecked} served prices checked, opportunities ${JSON.stringify(r.opportunities)} (+EV references: ${r.sharpBooks.join(', ')}) in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
         );

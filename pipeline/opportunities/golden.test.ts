@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { locateRecording, missingRecordingNote } from '../../scripts/recordings/index.js';
 import { LEAGUES, TEAMS, tierBookScopes } from '../../schemas/index.js';
 import type { CanonicalEvent, OpportunityChange, RawTick } from '../../schemas/index.js';
 import { ManualClock } from '../clock.js';
@@ -142,7 +141,8 @@ function simulated(): Digest {
   return chain.rec.digest(chain.processor);
 }
 
-const NFL_RECORDING = resolve('..', 'shared', 'data', 'theoddsapi_v4_nfl_2025wk10_snapshots.jsonl.gz');
+const RECORDING = 'theoddsapi_v4_nfl_2025wk10_snapshots.jsonl.gz';
+const NFL_RECORDING = locateRecording(RECORDING) ?? '';
 
 /** The first 60 snapshots of the real NFL week (11 US books, kickoffs included). */
 async function recorded(): Promise<Digest> {
@@ -284,8 +284,8 @@ describe('the engines emit exactly the recorded opportunity stream', { timeout: 
     check('simulator', simulated());
   });
 
-  it.runIf(existsSync(NFL_RECORDING))('real NFL recording through the normalizer', async () => {
+  it.runIf(NFL_RECORDING !== '')('real NFL recording through the normalizer', async () => {
     check('nfl', await recorded());
   });
-  if (!existsSync(NFL_RECORDING)) process.stdout.write(`skipped: the NFL golden replay needs ${NFL_RECORDING} (not in a clean clone)\n`);
+  if (NFL_RECORDING === '') process.stdout.write(`skipped: the NFL golden replay: ${missingRecordingNote(RECORDING)}\n`);
 });

@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { locateRecording, missingRecordingNote } from '../../scripts/recordings/index.js';
 import { LEAGUES } from './leagues.js';
 import { foldName } from './names.js';
 import { SPORTS } from './sports.js';
@@ -172,9 +171,6 @@ describe('college spellings', () => {
   });
 });
 
-/** The recordings live beside the project (`../shared/data` from the repo root), never in it. */
-const DATA_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../..', '../shared/data');
-
 function recordedTeamNames(path: string): Set<string> {
   const names = new Set<string>();
   for (const line of gunzipSync(readFileSync(path)).toString('utf8').split('\n')) {
@@ -194,12 +190,11 @@ describe('recorded Odds API names', () => {
     ['fifa_world_cup', 'theoddsapi_v4_fifa_wc2026_snapshots.jsonl.gz'],
   ];
   for (const [league, file] of recordings) {
-    const path = resolve(DATA_DIR, file);
-    const present = existsSync(path);
-    if (!present) console.warn(`skipping the ${league} recording check: ${path} is absent`);
-    it.skipIf(!present)(`lists every ${league} team name of ${file} exactly`, () => {
+    const path = locateRecording(file);
+    if (path === null) console.warn(`skipping the ${league} recording check: ${missingRecordingNote(file)}`);
+    it.skipIf(path === null)(`lists every ${league} team name of ${file} exactly`, () => {
       const catalogNames = new Set(teamsIn(league).map((team) => team.name));
-      const recorded = [...recordedTeamNames(path)];
+      const recorded = [...recordedTeamNames(path ?? '')];
       expect(recorded.length).toBeGreaterThan(0);
       expect(recorded.filter((name) => !catalogNames.has(name))).toEqual([]);
     });

@@ -1,8 +1,8 @@
 /**
- * Compatibility contract: what clients written for the reference service rely on
- * (../shared/COMPAT.md §1-3), checked over HTTP on every REST endpoint we serve. Field lists
- * and types come from COMPAT.md (the SDK-required fields, "SDK-req"), not from any client's
- * code. The last test checks every body the suite provoked against its route's response
+ * Compatibility contract: what clients written for the reference service rely on (its
+ * envelopes, error bodies and the fields its SDK requires), checked over HTTP on every REST
+ * endpoint we serve. Field lists and types come from the reference's documented behaviour, not
+ * from any client's code. The last test checks every body the suite provoked against its route's response
  * schema, made strict (no undeclared field, every required one present).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
