@@ -192,6 +192,8 @@ export const OPPORTUNITY_COMMON_FIELDS = [
   'legs',
   'oldestOddsTs',
   'oldestOddsAgeSeconds',
+  'freshUntil',
+  'staleAfterSeconds',
   'possiblyStale',
   'warnings',
   'detectedAt',
@@ -264,6 +266,9 @@ const opportunity = record(
     ['legs', { type: 'array', items: record('OpportunityLeg', [...PRICE_FIELDS, ['stakeShare', D]]) }],
     ['oldestOddsTs', L],
     ['oldestOddsAgeSeconds', D],
+    // Added later: null on records written before (read with the fixed thresholds).
+    ['freshUntil', opt(L)],
+    ['staleAfterSeconds', opt(D)],
     ['possiblyStale', B],
     ['warnings', { type: 'array', items: S }],
     ['detectedAt', L],

@@ -9,7 +9,7 @@ import type {
   OpportunityLeg,
   SelectionType,
 } from '../../schemas/index.js';
-import { confidenceScore, staleness } from '../../pipeline/opportunities/index.js';
+import { confidenceScore, staleClockOfRecord, staleness } from '../../pipeline/opportunities/index.js';
 import { DEVIG_CHOICES, americanToDecimal, roundedStakes, wholeNumbersProbability } from '../../pipeline/odds-math/index.js';
 import type { RoundedStake } from '../../pipeline/odds-math/index.js';
 import { isMainLine } from '../views/main-lines.js';
@@ -88,9 +88,9 @@ function eventFields(catalog: Catalog, o: Opportunity): EventFields {
   };
 }
 
-/** Staleness at the time of the request; the reference warnings of the record are kept. */
+/** Staleness at the time of the request (against the record's own clock); its reference warnings are kept. */
 function freshness(o: Opportunity, now: number): { possibly_stale: boolean; oldest_odds_age_seconds: number; warnings: string[] } {
-  const s = staleness(o.oldestOddsTs, now, o.event.isLive);
+  const s = staleness(o.oldestOddsTs, now, o.event.isLive, staleClockOfRecord(o));
   const kept = o.warnings.filter((w) => w !== 'POTENTIALLY_STALE_ODDS' && w !== 'LIVE_STALE_ODDS');
   return { possibly_stale: s.possiblyStale, oldest_odds_age_seconds: s.ageSeconds, warnings: s.warning ? [s.warning, ...kept] : kept };
 }
@@ -154,7 +154,7 @@ export function presentEv(catalog: Catalog, o: EvOpportunity, method: DevigMetho
     selection_name: selectionName(catalog, o, o.selection),
     line: o.line,
     sportsbook: o.book,
-    confidence_score: confidenceScore(o.confidence, m.evPercent, fresh.oldest_odds_age_seconds, o.event.isLive),
+    confidence_score: confidenceScore(o.confidence, m.evPercent, now, staleClockOfRecord(o)),
     kelly_percent: m.kellyPercent,
     book_count: o.bookCount,
     arb_available: o.arbAvailable,

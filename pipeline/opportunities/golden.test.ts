@@ -177,8 +177,8 @@ const EXPECTED: Record<string, Digest> = {
       'expire:arbitrage': 26,
       'update:arbitrage': 14,
     },
-    stream: '3cbb0f66903b14658c37fb3b617f36de5b7b2b1bf5d591e38aa1098b183ebd0b',
-    active: '7f928a59cb6d705918ab85d0ed97ed5886433645acdd73d4ecbbaead787650ca',
+    stream: 'ac4106e16f64b2678ba32b6df3be2330806e445ee1cdab19c443fb8315071629',
+    active: '53ce614b4105baa1b2862081f34070b843a4c9a33d39181a60c8c1225d0ddff2',
   },
   'synthetic-1000': {
     changes: 8080,
@@ -196,8 +196,8 @@ const EXPECTED: Record<string, Digest> = {
       'expire:arbitrage': 19,
       'update:arbitrage': 12,
     },
-    stream: 'b9eda9d7266b3fa49b7e08defaf9807151fe83d136fccd9059e6846261bda00d',
-    active: '3d1b1afa8caf48bb5f5785ad1d79a9a7b05373f95b95d6b10cfd024736f586b8',
+    stream: 'de0bb76a5e151267b11e651e2a364c14c42af4bca9c0cca9c486bca15bf17a5b',
+    active: '68bcd2e0a1a56d5566cd4e7c867e669aea4a53c77842f5f791b0f033f8359bf9',
   },
   'synthetic-7': {
     changes: 8268,
@@ -215,8 +215,8 @@ const EXPECTED: Record<string, Digest> = {
       'expire:arbitrage': 26,
       'update:arbitrage': 14,
     },
-    stream: '959287bb10440c304f0946751c6c5b2fd59f4cae7674eb084792fcb752c18ede',
-    active: '755c71e6b5d32a51078bdd4e766881af4607e90f318d8ef60153e3bf06a7c79f',
+    stream: 'ebd965c01447d831b862a280b86ebdc96fd5eba0bab4f51203e34d230149f147',
+    active: 'd55adc1ce4653a9fdaaa2b663005fb8710c58b2ab3038ff3beec97d6f4ddf86d',
   },
   simulator: {
     changes: 17715,
@@ -234,8 +234,8 @@ const EXPECTED: Record<string, Digest> = {
       'update:middle': 590,
       'update:arbitrage': 273,
     },
-    stream: '1de8633987c45957a9abfb3ce646f228224b05fc01131660b5adaef600bb53d5',
-    active: '88433ffaf2d05aa62a088d81690b20aa1c0d4e03516778feaf2616203182eac7',
+    stream: '3d94a2d7b8b0f3bc77f88bdd675f5311af3423d0d4438f92409d56278e95d75f',
+    active: '60df0e7623f6815cb0ee6f1a4cd036a48517d860c89c16a87040e6b200acb151',
   },
   nfl: {
     changes: 5185,
@@ -253,8 +253,8 @@ const EXPECTED: Record<string, Digest> = {
       'update:arbitrage': 3,
       'expire:arbitrage': 15,
     },
-    stream: '15ef03e76c8c85a24ca3fe634831ab43e60ed15cf6e0d0878146d1eb51e6b325',
-    active: '4050075aecfdf3928f22efb548c467b540c581eaf24080fc816a97929e70d09c',
+    stream: '90cb5cc9be81c1c5eac099188ac082b42df7a9d843d159d803985c2e099462ea',
+    active: '8594b9a6aecf2d2bd481e2c1a26acd69511f087f4d0d82f915bad166fe13eb9b',
   },
 };
 
