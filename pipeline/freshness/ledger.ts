@@ -33,7 +33,7 @@ export interface FreshnessPolicy {
 export const DEFAULT_FRESHNESS_POLICY: FreshnessPolicy = {
   windowMs: 15 * 60_000,
   maxSamples: 4096,
-  factor: 1.5,
+  factor: 2,
   floorSeconds: { live: 10, prematch: 60 },
   minSamples: 30,
 };
@@ -226,14 +226,13 @@ export class FreshnessLedger {
   /** Every book's figures over the window ending at `now` (default: the newest sighting). */
   report(now: number = this.latest): FreshnessReport {
     const books: BookFreshness[] = [];
-    for (const book of [...this.books.keys()].sort()) books.push(this.bookReport(book, now) as BookFreshness);
+    for (const book of [...this.books.keys()].sort()) books.push(this.bookReport(book, now));
     return { from: now - this.policy.windowMs, to: now, books };
   }
 
-  /** One book's figures over the window ending at `now`; null for a book never seen. */
-  bookReport(book: string, now: number = this.latest): BookFreshness | null {
-    const phases = this.books.get(book);
-    if (phases === undefined) return null;
+  /** One book's figures over the window ending at `now` (empty, with the floors, for a book never seen). */
+  bookReport(book: string, now: number = this.latest): BookFreshness {
+    const phases = this.books.get(book) ?? this.emptyPhases();
     const from = now - this.policy.windowMs;
     const minutes = this.policy.windowMs / 60_000;
     const one = (phase: Phase): PhaseFreshness => {
@@ -264,18 +263,22 @@ export class FreshnessLedger {
   private phase(book: string, phase: Phase): PhaseState {
     let b = this.books.get(book);
     if (b === undefined) {
-      const fresh = (): PhaseState => ({
-        confirmations: new Samples(this.policy.maxSamples),
-        lags: new Samples(this.policy.maxSamples),
-        sightings: new SecondCounts(this.policy.windowMs),
-        rows: 0,
-        suspended: 0,
-        threshold: null,
-        sinceThreshold: 0,
-      });
-      b = { live: fresh(), prematch: fresh() };
+      b = this.emptyPhases();
       this.books.set(book, b);
     }
     return b[phase];
+  }
+
+  private emptyPhases(): Record<Phase, PhaseState> {
+    const fresh = (): PhaseState => ({
+      confirmations: new Samples(this.policy.maxSamples),
+      lags: new Samples(this.policy.maxSamples),
+      sightings: new SecondCounts(this.policy.windowMs),
+      rows: 0,
+      suspended: 0,
+      threshold: null,
+      sinceThreshold: 0,
+    });
+    return { live: fresh(), prematch: fresh() };
   }
 }

@@ -177,8 +177,8 @@ const EXPECTED: Record<string, Digest> = {
       'expire:arbitrage': 26,
       'update:arbitrage': 14,
     },
-    stream: 'ac4106e16f64b2678ba32b6df3be2330806e445ee1cdab19c443fb8315071629',
-    active: '53ce614b4105baa1b2862081f34070b843a4c9a33d39181a60c8c1225d0ddff2',
+    stream: '1c757bf0f6c72fc5de553570ca1ff09a78e7d100813ad9de58428101c4389081',
+    active: 'eb6e30098b0a9991e63df25bb57a829d0bac7aa644b4f4b906bc0c51ee87de6c',
   },
   'synthetic-1000': {
     changes: 8080,
@@ -196,8 +196,8 @@ const EXPECTED: Record<string, Digest> = {
       'expire:arbitrage': 19,
       'update:arbitrage': 12,
     },
-    stream: 'de0bb76a5e151267b11e651e2a364c14c42af4bca9c0cca9c486bca15bf17a5b',
-    active: '68bcd2e0a1a56d5566cd4e7c867e669aea4a53c77842f5f791b0f033f8359bf9',
+    stream: '115543ce0dc0ccde1bc1e55466ce2a96fa10bce2b09367132472fd2ed9aa81de',
+    active: '6dc9e71d0c8892afcb265cf08abc799db00cef1865a3530d4276eb15851a8fac',
   },
   'synthetic-7': {
     changes: 8268,
@@ -215,8 +215,8 @@ const EXPECTED: Record<string, Digest> = {
       'expire:arbitrage': 26,
       'update:arbitrage': 14,
     },
-    stream: 'ebd965c01447d831b862a280b86ebdc96fd5eba0bab4f51203e34d230149f147',
-    active: 'd55adc1ce4653a9fdaaa2b663005fb8710c58b2ab3038ff3beec97d6f4ddf86d',
+    stream: '329666e28de48fb94549ca2703844ade65d5e5644d32ef027870440efba546ad',
+    active: 'd4ec59b1b312bcf52a2c8cb49e684600e4968263e65a4b533529fc277c9d91dd',
   },
   simulator: {
     changes: 17715,
@@ -234,8 +234,8 @@ const EXPECTED: Record<string, Digest> = {
       'update:middle': 590,
       'update:arbitrage': 273,
     },
-    stream: '3d94a2d7b8b0f3bc77f88bdd675f5311af3423d0d4438f92409d56278e95d75f',
-    active: '60df0e7623f6815cb0ee6f1a4cd036a48517d860c89c16a87040e6b200acb151',
+    stream: 'c3c865d0374d8b0b60e1e72b1ab73e1db907b1ef620468544721408ec824dc04',
+    active: '207cdd1e78b7882b9f2cdb5417b5eaad19bd2766814831ecb267abb4c51a81d4',
   },
   nfl: {
     changes: 5185,
@@ -253,8 +253,8 @@ const EXPECTED: Record<string, Digest> = {
       'update:arbitrage': 3,
       'expire:arbitrage': 15,
     },
-    stream: '90cb5cc9be81c1c5eac099188ac082b42df7a9d843d159d803985c2e099462ea',
-    active: '8594b9a6aecf2d2bd481e2c1a26acd69511f087f4d0d82f915bad166fe13eb9b',
+    stream: '80a6a0f0f8e1d17bfcc0fb5af1fafe70f297a533a0e344e16be76f78837ade19',
+    active: 'eccac85840e583487abdb8ff98b69f6acbcd5e2f96b81b9dd5a81e6d4ca9bfb3',
   },
 };
 
