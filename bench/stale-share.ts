@@ -12,7 +12,7 @@ import { SnapshotProcessor } from '../pipeline/snapshot/index.js';
  * by each book's measured cadence and, on the same rows, by the fixed rule it replaced (60 s
  * pre-match, 10 s live since the oldest price's last confirmation). Deterministic; no server.
  *
- *   npx tsx bench/stale-share.ts [minutes=5] [staleCadenceFactor=1.5]
+ *   npx tsx bench/stale-share.ts [minutes=5] [staleCadenceFactor=2]
  */
 
 const minutes = Number(process.argv[2] ?? 5);
