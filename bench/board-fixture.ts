@@ -90,6 +90,8 @@ export function buildBoard(events: number, clock: ManualClock, board = new LiveB
           priceDecimal: 1 + 100 / -price,
           probability: -price / (100 - price),
           ts: clock.now(),
+          oddsChangedAt: clock.now(),
+          observedAt: clock.now(),
           isLive,
           bookEventId: `${book}-${i}`,
           selectionId: null,

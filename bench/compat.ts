@@ -43,6 +43,8 @@ export async function benchCompat(iterations = 3000): Promise<BenchFigure[]> {
         priceDecimal: 1.9091,
         probability: 0.5238,
         ts: Date.now(),
+        oddsChangedAt: Date.now(),
+        observedAt: Date.now(),
         isLive: false,
         bookEventId: `${book}-1`,
         selectionId: null,

@@ -69,6 +69,8 @@ export function board(clock: ManualClock): { board: LiveBoard; rows: OddsRow[] }
           priceDecimal: 1.9091,
           probability: 0.52381,
           ts: clock.now(),
+          oddsChangedAt: clock.now(),
+          observedAt: clock.now(),
           isLive: false,
           bookEventId: `${book}-${i}`,
           selectionId: null,

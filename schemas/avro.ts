@@ -79,6 +79,8 @@ const rawTick = record(
     ['status', S],
     ['ts', L],
     ['selectionId', opt(S)],
+    ['oddsChangedAt', opt(L)],
+    ['observedAt', opt(L)],
   ],
   'A price as one book published it, in its own names.',
 );
@@ -99,6 +101,8 @@ const oddsTick = record(
     ['isLive', B],
     ['bookEventId', S],
     ['selectionId', opt(S)],
+    ['oddsChangedAt', opt(L)],
+    ['observedAt', opt(L)],
   ],
   'A price on a canonical event and selection.',
 );
@@ -143,6 +147,9 @@ const oddsChange = record(
           // Added later (suspended rows stay, locked): records written before read as active.
           ['isActive', B, true],
           ['suspendedSince', opt(L)],
+          // Added later still: null (records written before) reads as `ts` (upgradeOddsChange).
+          ['oddsChangedAt', opt(L)],
+          ['observedAt', opt(L)],
         ]),
       ),
     ],
@@ -185,6 +192,8 @@ export const OPPORTUNITY_COMMON_FIELDS = [
   'legs',
   'oldestOddsTs',
   'oldestOddsAgeSeconds',
+  'freshUntil',
+  'staleAfterSeconds',
   'possiblyStale',
   'warnings',
   'detectedAt',
@@ -257,6 +266,9 @@ const opportunity = record(
     ['legs', { type: 'array', items: record('OpportunityLeg', [...PRICE_FIELDS, ['stakeShare', D]]) }],
     ['oldestOddsTs', L],
     ['oldestOddsAgeSeconds', D],
+    // Added later: null on records written before (read with the fixed thresholds).
+    ['freshUntil', opt(L)],
+    ['staleAfterSeconds', opt(D)],
     ['possiblyStale', B],
     ['warnings', { type: 'array', items: S }],
     ['detectedAt', L],

@@ -17,6 +17,10 @@ export interface OddsRow {
   probability: number;
   /** When the book last set or confirmed the price, epoch ms. */
   ts: number;
+  /** When the book last changed the price (a confirmation keeps it), epoch ms; never after `ts`. */
+  oddsChangedAt: number;
+  /** When our feed saw the price as of `ts`, epoch ms. */
+  observedAt: number;
   isLive: boolean;
   bookEventId: string;
   selectionId: string | null;
@@ -43,15 +47,29 @@ export interface OddsChange {
   changedAt: number;
 }
 
+/** Row fields added after the first changelog records were written. */
+type LaterRowFields = 'isActive' | 'suspendedSince' | 'oddsChangedAt' | 'observedAt';
+
 /**
  * A changelog record as this version reads it: records written before `isActive` and
- * `suspendedSince` existed (JSON on Kafka, or a replayed changelog) are active rows. Avro readers
- * get the same from the schema's defaults.
+ * `suspendedSince` existed (JSON on Kafka, or a replayed changelog) are active rows; before
+ * `oddsChangedAt` and `observedAt`, the only time known is `ts`, so both read as it (Avro readers
+ * get null for those two, which reads the same).
  */
 export function upgradeOddsChange(change: OddsChange): OddsChange {
-  const row = change.row as (Omit<OddsRow, 'isActive' | 'suspendedSince'> & Partial<OddsRow>) | null;
-  if (row === null || (row.isActive !== undefined && row.suspendedSince !== undefined)) return change;
-  return { ...change, row: { ...row, isActive: row.isActive ?? true, suspendedSince: row.suspendedSince ?? null } };
+  const row = change.row as (Omit<OddsRow, LaterRowFields> & { [K in LaterRowFields]?: OddsRow[K] | null }) | null;
+  if (row === null) return change;
+  if (row.isActive != null && row.suspendedSince !== undefined && row.oddsChangedAt != null && row.observedAt != null) return change;
+  return {
+    ...change,
+    row: {
+      ...row,
+      isActive: row.isActive ?? true,
+      suspendedSince: row.suspendedSince ?? null,
+      oddsChangedAt: row.oddsChangedAt ?? row.ts,
+      observedAt: row.observedAt ?? row.ts,
+    },
+  };
 }
 
 /**

@@ -96,6 +96,12 @@ export interface OpportunityCommon {
   oldestOddsTs: number;
   /** Age of that price when this version was computed, seconds. */
   oldestOddsAgeSeconds: number;
+  /**
+   * When the first of its prices passes its book's stale threshold, epoch ms, and that threshold
+   * in seconds (docs/opportunities.md, "Stale prices"); null on records written before both existed.
+   */
+  freshUntil: number | null;
+  staleAfterSeconds: number | null;
   possiblyStale: boolean;
   warnings: OpportunityWarning[];
   detectedAt: number;

@@ -44,6 +44,13 @@ export interface RawTick {
   ts: number;
   /** The book's own selection id, for deep links; null when unknown. */
   selectionId: string | null;
+  /**
+   * When the book last changed this price, epoch ms, where the feed knows it. Absent (or null):
+   * the snapshot works it out, keeping the time of the last tick that moved the price.
+   */
+  oddsChangedAt?: number | null;
+  /** When our feed saw the price, epoch ms; absent (or null): at `ts`. */
+  observedAt?: number | null;
 }
 
 /**
@@ -66,6 +73,10 @@ export interface OddsTick {
   isLive: boolean;
   bookEventId: string;
   selectionId: string | null;
+  /** As on RawTick: when the book changed the price, where the feed knows it. */
+  oddsChangedAt?: number | null;
+  /** As on RawTick: when our feed saw the price. */
+  observedAt?: number | null;
 }
 
 /** Identity of one odds row: the snapshot keeps the latest price per key. */

@@ -16,7 +16,7 @@ import type { Conformance } from './support/fixture.js';
 
 type Row = Record<string, unknown>;
 /** 21 data tools on the query layer, 5 calculators, and the account tool (the fixture has a key store). */
-const TOOL_COUNT = 29;
+const TOOL_COUNT = 30;
 let c: Conformance;
 let nbaEvent = '';
 let nflEvent = '';
@@ -143,6 +143,7 @@ describe('handshake', () => {
       'get_clv',
       'get_events',
       'get_fair_line',
+      'get_freshness',
       'get_futures_odds',
       'get_game_state',
       'get_leagues',
@@ -264,6 +265,7 @@ describe('every tool answers what its REST twin answers', () => {
     ['get_sports', {}, '/sports?limit=50'],
     ['get_leagues', { sport: 'basketball', include_empty: true }, '/leagues?sport=basketball&include_empty=true&limit=50'],
     ['get_sportsbooks', { catalog: true }, '/sportsbooks?catalog=true&limit=50'],
+    ['get_freshness', { sportsbook: 'pinnacle' }, '/freshness?sportsbook=pinnacle'],
     ['get_markets', {}, '/markets?limit=50'],
     ['get_teams', { q: 'lakers' }, '/teams?q=lakers&limit=25'],
     ['get_events', { sport: ['basketball', 'football'] }, '/events?sport=basketball,football&limit=25'],

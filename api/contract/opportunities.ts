@@ -9,7 +9,7 @@ import type {
   OpportunityLeg,
   SelectionType,
 } from '../../schemas/index.js';
-import { confidenceScore, staleness } from '../../pipeline/opportunities/index.js';
+import { confidenceScore, staleClockOfRecord, staleness } from '../../pipeline/opportunities/index.js';
 import { DEVIG_CHOICES, americanToDecimal, roundedStakes, wholeNumbersProbability } from '../../pipeline/odds-math/index.js';
 import { evRecipeProps } from './fair.js';
 import type { RoundedStake } from '../../pipeline/odds-math/index.js';
@@ -84,8 +84,7 @@ export const playerNameOf = (o: Opportunity): string | null => (o.market === 'pl
 
 /** The confidence score a +EV row shows: the method's EV and the age of its prices now. */
 export function evConfidence(o: EvOpportunity, method: DevigMethodName, now: number): number {
-  const age = staleness(o.oldestOddsTs, now, o.event.isLive).ageSeconds;
-  return confidenceScore(o.confidence, o.methods[method].evPercent, age, o.event.isLive);
+  return confidenceScore(o.confidence, o.methods[method].evPercent, now, staleClockOfRecord(o));
 }
 
 /** Event and market fields every opportunity row carries, with the reference blocks. */
@@ -117,9 +116,9 @@ function eventFields(catalog: Catalog, o: Opportunity): EventFields {
   };
 }
 
-/** Staleness at the time of the request; the reference warnings of the record are kept. */
+/** Staleness at the time of the request (against the record's own clock); its reference warnings are kept. */
 function freshness(o: Opportunity, now: number): { possibly_stale: boolean; oldest_odds_age_seconds: number; warnings: string[] } {
-  const s = staleness(o.oldestOddsTs, now, o.event.isLive);
+  const s = staleness(o.oldestOddsTs, now, o.event.isLive, staleClockOfRecord(o));
   const kept = o.warnings.filter((w) => w !== 'POTENTIALLY_STALE_ODDS' && w !== 'LIVE_STALE_ODDS');
   return { possibly_stale: s.possiblyStale, oldest_odds_age_seconds: s.ageSeconds, warnings: s.warning ? [s.warning, ...kept] : kept };
 }

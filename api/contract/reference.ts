@@ -1,3 +1,4 @@
+import { freshnessBlockSchema, presentFreshnessBlock } from './freshness.js';
 import { REGIONS, TIER_NAMES } from '../../schemas/index.js';
 import type { LeagueDef, SportsbookDef } from '../../schemas/index.js';
 import type { LiveBoard } from '../views/board.js';
@@ -64,6 +65,7 @@ export const sportsbookSchema = {
     'event_count',
     'last_update',
     'unlisted',
+    'freshness',
   ],
   properties: {
     id: { type: 'string' },
@@ -86,6 +88,7 @@ export const sportsbookSchema = {
     event_count: { type: 'integer' },
     last_update: { ...nullableString, format: 'date-time' },
     unlisted: { type: 'boolean' },
+    freshness: freshnessBlockSchema,
   },
 } as const;
 
@@ -163,5 +166,6 @@ export function presentBook(board: LiveBoard, b: SportsbookDef): PublicSportsboo
     event_count: events,
     last_update: last === null ? null : isoTime(last),
     unlisted: b.unlisted,
+    freshness: presentFreshnessBlock(board.freshness.bookReport(b.id)),
   };
 }

@@ -2282,6 +2282,57 @@ export interface paths {
                 /** Format: date-time */
                 last_update: string | null;
                 unlisted: boolean;
+                /** @description The book's measured freshness over the last 15 minutes, live and pre-match apart. */
+                freshness: {
+                  live: {
+                    /** @description How long a price had gone without a word from the book when the book next set or confirmed it, seconds, over the window; percentiles null without a sample. */
+                    confirmation_age_seconds: {
+                      count: number;
+                      p50: number | null;
+                      p95: number | null;
+                      p99: number | null;
+                    };
+                    /** @description On a moved price, how long after the book moved it our feed saw it (observed_at - odds_changed_at), seconds, over the window; percentiles null without a sample. */
+                    feed_lag_seconds: {
+                      count: number;
+                      p50: number | null;
+                      p95: number | null;
+                      p99: number | null;
+                    };
+                    /** @description Prices set or confirmed per minute over the window. */
+                    updates_per_minute: number;
+                    /** @description Rows of the book in this phase on the board now. */
+                    rows: number;
+                    /** @description Share of those rows suspended now, 0-1. */
+                    suspended_share: number;
+                    /** @description The book's stale threshold in this phase now: max(floor, 2 x p95 confirmation age) (docs/opportunities.md). */
+                    stale_after_seconds: number;
+                  };
+                  prematch: {
+                    /** @description How long a price had gone without a word from the book when the book next set or confirmed it, seconds, over the window; percentiles null without a sample. */
+                    confirmation_age_seconds: {
+                      count: number;
+                      p50: number | null;
+                      p95: number | null;
+                      p99: number | null;
+                    };
+                    /** @description On a moved price, how long after the book moved it our feed saw it (observed_at - odds_changed_at), seconds, over the window; percentiles null without a sample. */
+                    feed_lag_seconds: {
+                      count: number;
+                      p50: number | null;
+                      p95: number | null;
+                      p99: number | null;
+                    };
+                    /** @description Prices set or confirmed per minute over the window. */
+                    updates_per_minute: number;
+                    /** @description Rows of the book in this phase on the board now. */
+                    rows: number;
+                    /** @description Share of those rows suspended now, 0-1. */
+                    suspended_share: number;
+                    /** @description The book's stale threshold in this phase now: max(floor, 2 x p95 confirmation age) (docs/opportunities.md). */
+                    stale_after_seconds: number;
+                  };
+                };
               }[];
               pagination: {
                 limit: number;
@@ -2315,6 +2366,323 @@ export interface paths {
                   /** @description Items matching the query. */
                   total?: number;
                 };
+              };
+              /**
+               * Format: date-time
+               * @description When the server emitted this answer (RFC 3339, UTC).
+               */
+              updated_at: string;
+            };
+          };
+        };
+        /** @description invalid_request: a parameter or the body is missing or invalid; the message names it. */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code:
+                  | 'invalid_request'
+                  | 'validation_error'
+                  | 'offset_too_large'
+                  | 'unauthorized'
+                  | 'feature_required'
+                  | 'cross_site_request'
+                  | 'not_found'
+                  | 'conflict'
+                  | 'request_timeout'
+                  | 'resync_required'
+                  | 'payload_too_large'
+                  | 'unsupported_media_type'
+                  | 'rate_limited'
+                  | 'concurrent_request_cap'
+                  | 'headers_too_large'
+                  | 'too_many_streams'
+                  | 'internal_error'
+                  | 'unavailable'
+                  | 'overloaded';
+                message: string;
+                docs: string;
+                /** @description 403: the caller's tier. */
+                tier?: string;
+                /** @description 403: the cheapest tier that would allow the request. */
+                required_tier?: string;
+                /** @description 429: seconds until the rate-limit window resets (as Retry-After). */
+                retry_after?: number;
+                /** @description offset_too_large: the largest offset the endpoint takes. */
+                max_offset?: number;
+                /** @description 403 on too many sportsbooks: the most the tier serves per request. */
+                max_books?: number;
+                /** @description 403 on too many sportsbooks: how many the request asked for. */
+                requested_books?: number;
+              };
+              /** @description Same as error.required_tier (read there by some clients). */
+              required_tier?: string;
+              /** @description Same as error.retry_after (read there by some clients). */
+              retry_after?: number;
+            };
+          };
+        };
+        /** @description unauthorized: the API key is missing or not valid. */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code:
+                  | 'invalid_request'
+                  | 'validation_error'
+                  | 'offset_too_large'
+                  | 'unauthorized'
+                  | 'feature_required'
+                  | 'cross_site_request'
+                  | 'not_found'
+                  | 'conflict'
+                  | 'request_timeout'
+                  | 'resync_required'
+                  | 'payload_too_large'
+                  | 'unsupported_media_type'
+                  | 'rate_limited'
+                  | 'concurrent_request_cap'
+                  | 'headers_too_large'
+                  | 'too_many_streams'
+                  | 'internal_error'
+                  | 'unavailable'
+                  | 'overloaded';
+                message: string;
+                docs: string;
+                /** @description 403: the caller's tier. */
+                tier?: string;
+                /** @description 403: the cheapest tier that would allow the request. */
+                required_tier?: string;
+                /** @description 429: seconds until the rate-limit window resets (as Retry-After). */
+                retry_after?: number;
+                /** @description offset_too_large: the largest offset the endpoint takes. */
+                max_offset?: number;
+                /** @description 403 on too many sportsbooks: the most the tier serves per request. */
+                max_books?: number;
+                /** @description 403 on too many sportsbooks: how many the request asked for. */
+                requested_books?: number;
+              };
+              /** @description Same as error.required_tier (read there by some clients). */
+              required_tier?: string;
+              /** @description Same as error.retry_after (read there by some clients). */
+              retry_after?: number;
+            };
+          };
+        };
+        /** @description feature_required: the key's tier lacks a feature or sportsbook the request needs; the message names the tier that has it. */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code:
+                  | 'invalid_request'
+                  | 'validation_error'
+                  | 'offset_too_large'
+                  | 'unauthorized'
+                  | 'feature_required'
+                  | 'cross_site_request'
+                  | 'not_found'
+                  | 'conflict'
+                  | 'request_timeout'
+                  | 'resync_required'
+                  | 'payload_too_large'
+                  | 'unsupported_media_type'
+                  | 'rate_limited'
+                  | 'concurrent_request_cap'
+                  | 'headers_too_large'
+                  | 'too_many_streams'
+                  | 'internal_error'
+                  | 'unavailable'
+                  | 'overloaded';
+                message: string;
+                docs: string;
+                /** @description 403: the caller's tier. */
+                tier?: string;
+                /** @description 403: the cheapest tier that would allow the request. */
+                required_tier?: string;
+                /** @description 429: seconds until the rate-limit window resets (as Retry-After). */
+                retry_after?: number;
+                /** @description offset_too_large: the largest offset the endpoint takes. */
+                max_offset?: number;
+                /** @description 403 on too many sportsbooks: the most the tier serves per request. */
+                max_books?: number;
+                /** @description 403 on too many sportsbooks: how many the request asked for. */
+                requested_books?: number;
+              };
+              /** @description Same as error.required_tier (read there by some clients). */
+              required_tier?: string;
+              /** @description Same as error.retry_after (read there by some clients). */
+              retry_after?: number;
+            };
+          };
+        };
+        /** @description rate_limited: the per-minute request limit is spent; see Retry-After. */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code:
+                  | 'invalid_request'
+                  | 'validation_error'
+                  | 'offset_too_large'
+                  | 'unauthorized'
+                  | 'feature_required'
+                  | 'cross_site_request'
+                  | 'not_found'
+                  | 'conflict'
+                  | 'request_timeout'
+                  | 'resync_required'
+                  | 'payload_too_large'
+                  | 'unsupported_media_type'
+                  | 'rate_limited'
+                  | 'concurrent_request_cap'
+                  | 'headers_too_large'
+                  | 'too_many_streams'
+                  | 'internal_error'
+                  | 'unavailable'
+                  | 'overloaded';
+                message: string;
+                docs: string;
+                /** @description 403: the caller's tier. */
+                tier?: string;
+                /** @description 403: the cheapest tier that would allow the request. */
+                required_tier?: string;
+                /** @description 429: seconds until the rate-limit window resets (as Retry-After). */
+                retry_after?: number;
+                /** @description offset_too_large: the largest offset the endpoint takes. */
+                max_offset?: number;
+                /** @description 403 on too many sportsbooks: the most the tier serves per request. */
+                max_books?: number;
+                /** @description 403 on too many sportsbooks: how many the request asked for. */
+                requested_books?: number;
+              };
+              /** @description Same as error.required_tier (read there by some clients). */
+              required_tier?: string;
+              /** @description Same as error.retry_after (read there by some clients). */
+              retry_after?: number;
+            };
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/freshness': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Measured freshness per sportsbook
+     * @description Per sportsbook, live and pre-match apart, over the window in meta.window: p50/p95/p99 of confirmation age and of feed lag, prices set or confirmed per minute, the share of its rows suspended now, and the stale threshold it gets (docs/opportunities.md). Every tier sees every book.
+     */
+    get: {
+      parameters: {
+        query?: {
+          /** @description Comma-separated sportsbook ids; all books seen when absent. */
+          sportsbook?: string;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              success: boolean;
+              data: {
+                sportsbook: string;
+                live: {
+                  /** @description How long a price had gone without a word from the book when the book next set or confirmed it, seconds, over the window; percentiles null without a sample. */
+                  confirmation_age_seconds: {
+                    count: number;
+                    p50: number | null;
+                    p95: number | null;
+                    p99: number | null;
+                  };
+                  /** @description On a moved price, how long after the book moved it our feed saw it (observed_at - odds_changed_at), seconds, over the window; percentiles null without a sample. */
+                  feed_lag_seconds: {
+                    count: number;
+                    p50: number | null;
+                    p95: number | null;
+                    p99: number | null;
+                  };
+                  /** @description Prices set or confirmed per minute over the window. */
+                  updates_per_minute: number;
+                  /** @description Rows of the book in this phase on the board now. */
+                  rows: number;
+                  /** @description Share of those rows suspended now, 0-1. */
+                  suspended_share: number;
+                  /** @description The book's stale threshold in this phase now: max(floor, 2 x p95 confirmation age) (docs/opportunities.md). */
+                  stale_after_seconds: number;
+                };
+                prematch: {
+                  /** @description How long a price had gone without a word from the book when the book next set or confirmed it, seconds, over the window; percentiles null without a sample. */
+                  confirmation_age_seconds: {
+                    count: number;
+                    p50: number | null;
+                    p95: number | null;
+                    p99: number | null;
+                  };
+                  /** @description On a moved price, how long after the book moved it our feed saw it (observed_at - odds_changed_at), seconds, over the window; percentiles null without a sample. */
+                  feed_lag_seconds: {
+                    count: number;
+                    p50: number | null;
+                    p95: number | null;
+                    p99: number | null;
+                  };
+                  /** @description Prices set or confirmed per minute over the window. */
+                  updates_per_minute: number;
+                  /** @description Rows of the book in this phase on the board now. */
+                  rows: number;
+                  /** @description Share of those rows suspended now, 0-1. */
+                  suspended_share: number;
+                  /** @description The book's stale threshold in this phase now: max(floor, 2 x p95 confirmation age) (docs/opportunities.md). */
+                  stale_after_seconds: number;
+                };
+              }[];
+              meta?: {
+                count: number;
+                /** @description The window the figures cover; `to` is the newest price seen (null before any). */
+                window: {
+                  /** Format: date-time */
+                  from: string | null;
+                  /** Format: date-time */
+                  to: string | null;
+                  seconds: number;
+                };
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
               };
               /**
                * Format: date-time
@@ -2591,6 +2959,57 @@ export interface paths {
                 /** Format: date-time */
                 last_update: string | null;
                 unlisted: boolean;
+                /** @description The book's measured freshness over the last 15 minutes, live and pre-match apart. */
+                freshness: {
+                  live: {
+                    /** @description How long a price had gone without a word from the book when the book next set or confirmed it, seconds, over the window; percentiles null without a sample. */
+                    confirmation_age_seconds: {
+                      count: number;
+                      p50: number | null;
+                      p95: number | null;
+                      p99: number | null;
+                    };
+                    /** @description On a moved price, how long after the book moved it our feed saw it (observed_at - odds_changed_at), seconds, over the window; percentiles null without a sample. */
+                    feed_lag_seconds: {
+                      count: number;
+                      p50: number | null;
+                      p95: number | null;
+                      p99: number | null;
+                    };
+                    /** @description Prices set or confirmed per minute over the window. */
+                    updates_per_minute: number;
+                    /** @description Rows of the book in this phase on the board now. */
+                    rows: number;
+                    /** @description Share of those rows suspended now, 0-1. */
+                    suspended_share: number;
+                    /** @description The book's stale threshold in this phase now: max(floor, 2 x p95 confirmation age) (docs/opportunities.md). */
+                    stale_after_seconds: number;
+                  };
+                  prematch: {
+                    /** @description How long a price had gone without a word from the book when the book next set or confirmed it, seconds, over the window; percentiles null without a sample. */
+                    confirmation_age_seconds: {
+                      count: number;
+                      p50: number | null;
+                      p95: number | null;
+                      p99: number | null;
+                    };
+                    /** @description On a moved price, how long after the book moved it our feed saw it (observed_at - odds_changed_at), seconds, over the window; percentiles null without a sample. */
+                    feed_lag_seconds: {
+                      count: number;
+                      p50: number | null;
+                      p95: number | null;
+                      p99: number | null;
+                    };
+                    /** @description Prices set or confirmed per minute over the window. */
+                    updates_per_minute: number;
+                    /** @description Rows of the book in this phase on the board now. */
+                    rows: number;
+                    /** @description Share of those rows suspended now, 0-1. */
+                    suspended_share: number;
+                    /** @description The book's stale threshold in this phase now: max(floor, 2 x p95 confirmation age) (docs/opportunities.md). */
+                    stale_after_seconds: number;
+                  };
+                };
               };
               meta?: {
                 /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
@@ -4682,6 +5101,16 @@ export interface paths {
                  * @description When the sportsbook last set or confirmed the price.
                  */
                 timestamp: string;
+                /**
+                 * Format: date-time
+                 * @description When the sportsbook last moved the price; a confirmation of the same price keeps it. Never after timestamp.
+                 */
+                odds_changed_at: string;
+                /**
+                 * Format: date-time
+                 * @description When our feed saw the price as of timestamp (for a polled source, the poll that brought it).
+                 */
+                observed_at: string;
                 /** Format: date-time */
                 event_start_time: string;
                 is_live: boolean;
@@ -5103,7 +5532,7 @@ export interface paths {
             | '-league'
             | 'odds_probability'
             | '-odds_probability';
-          /** @description Comma-separated fields to return on top of the core (id, sportsbook, event_id, sport, league, home_team, away_team, market_type, selection, odds_american, odds_decimal, probability); -name drops one (id always stays); only -names: every field but those. Fields: id, event_id, sportsbook, sportsbook_name, sport, league, market, market_type, selection, selection_type, line, participant, player_name, stat_category, odds_american, odds_decimal, probability, odds_probability, timestamp, event_start_time, is_live, is_active, suspended_since, is_main_line, is_alternate_line, home_team, away_team, external_event_id, selection_id, deep_link, home, away, sport_ref, league_ref, market_ref, sportsbook_ref. */
+          /** @description Comma-separated fields to return on top of the core (id, sportsbook, event_id, sport, league, home_team, away_team, market_type, selection, odds_american, odds_decimal, probability); -name drops one (id always stays); only -names: every field but those. Fields: id, event_id, sportsbook, sportsbook_name, sport, league, market, market_type, selection, selection_type, line, participant, player_name, stat_category, odds_american, odds_decimal, probability, odds_probability, timestamp, odds_changed_at, observed_at, event_start_time, is_live, is_active, suspended_since, is_main_line, is_alternate_line, home_team, away_team, external_event_id, selection_id, deep_link, home, away, sport_ref, league_ref, market_ref, sportsbook_ref. */
           fields?: string;
           /** @description event: group the rows of the page by event. */
           group_by?: 'event';
@@ -5179,6 +5608,16 @@ export interface paths {
                  * @description When the sportsbook last set or confirmed the price.
                  */
                 timestamp?: string;
+                /**
+                 * Format: date-time
+                 * @description When the sportsbook last moved the price; a confirmation of the same price keeps it. Never after timestamp.
+                 */
+                odds_changed_at?: string;
+                /**
+                 * Format: date-time
+                 * @description When our feed saw the price as of timestamp (for a polled source, the poll that brought it).
+                 */
+                observed_at?: string;
                 /** Format: date-time */
                 event_start_time?: string;
                 is_live?: boolean;
@@ -5283,6 +5722,16 @@ export interface paths {
                    * @description When the sportsbook last set or confirmed the price.
                    */
                   timestamp?: string;
+                  /**
+                   * Format: date-time
+                   * @description When the sportsbook last moved the price; a confirmation of the same price keeps it. Never after timestamp.
+                   */
+                  odds_changed_at?: string;
+                  /**
+                   * Format: date-time
+                   * @description When our feed saw the price as of timestamp (for a polled source, the poll that brought it).
+                   */
+                  observed_at?: string;
                   /** Format: date-time */
                   event_start_time?: string;
                   is_live?: boolean;
@@ -5713,6 +6162,16 @@ export interface paths {
                  * @description When the sportsbook last set or confirmed the price.
                  */
                 timestamp: string;
+                /**
+                 * Format: date-time
+                 * @description When the sportsbook last moved the price; a confirmation of the same price keeps it. Never after timestamp.
+                 */
+                odds_changed_at: string;
+                /**
+                 * Format: date-time
+                 * @description When our feed saw the price as of timestamp (for a polled source, the poll that brought it).
+                 */
+                observed_at: string;
                 /** Format: date-time */
                 event_start_time: string;
                 is_live: boolean;
@@ -6123,6 +6582,16 @@ export interface paths {
                    * @description When the sportsbook last set or confirmed the price.
                    */
                   timestamp: string;
+                  /**
+                   * Format: date-time
+                   * @description When the sportsbook last moved the price; a confirmation of the same price keeps it. Never after timestamp.
+                   */
+                  odds_changed_at: string;
+                  /**
+                   * Format: date-time
+                   * @description When our feed saw the price as of timestamp (for a polled source, the poll that brought it).
+                   */
+                  observed_at: string;
                   /** Format: date-time */
                   event_start_time: string;
                   is_live: boolean;
@@ -6603,6 +7072,16 @@ export interface paths {
                  * @description When the sportsbook last set or confirmed the price.
                  */
                 timestamp: string;
+                /**
+                 * Format: date-time
+                 * @description When the sportsbook last moved the price; a confirmation of the same price keeps it. Never after timestamp.
+                 */
+                odds_changed_at: string;
+                /**
+                 * Format: date-time
+                 * @description When our feed saw the price as of timestamp (for a polled source, the poll that brought it).
+                 */
+                observed_at: string;
                 /** Format: date-time */
                 event_start_time: string;
                 is_live: boolean;
@@ -7093,6 +7572,16 @@ export interface paths {
                    * @description When the sportsbook last set or confirmed the price.
                    */
                   timestamp: string;
+                  /**
+                   * Format: date-time
+                   * @description When the sportsbook last moved the price; a confirmation of the same price keeps it. Never after timestamp.
+                   */
+                  odds_changed_at: string;
+                  /**
+                   * Format: date-time
+                   * @description When our feed saw the price as of timestamp (for a polled source, the poll that brought it).
+                   */
+                  observed_at: string;
                   /** Format: date-time */
                   event_start_time: string;
                   is_live: boolean;

@@ -29,6 +29,8 @@ const row = (over: Partial<OddsRow>): OddsRow => ({
   priceDecimal: 1.91,
   probability: 0.52,
   ts: 0,
+  oddsChangedAt: 0,
+  observedAt: 0,
   isLive: false,
   bookEventId: 'FAN-9',
   selectionId: null,

@@ -28,6 +28,7 @@ import {
   splitsList,
   sportsList,
   sportsbooksList,
+  freshnessList,
   teamsList,
 } from '../queries/index.js';
 import type { OpportunitySource, SplitsSource } from '../queries/index.js';
@@ -136,6 +137,15 @@ export const QUERY_TOOLS: readonly QueryToolDef[] = [
     answer: (s, _tier, args) => sportsbooksList(s.deps, args),
     description:
       'Sportsbooks with regions, whether they are sharp, and the tier that unlocks each (`requires_tier`). Your key sees only the books of its tier.',
+  },
+  {
+    name: 'get_freshness',
+    title: 'Sportsbook freshness',
+    route: get('/freshness'),
+    noun: 'sportsbooks',
+    answer: (s, _tier, args) => freshnessList(s.deps, args),
+    description:
+      'How fresh each sportsbook keeps its prices, live and pre-match: p50/p95/p99 of confirmation age and feed lag, updates per minute, share of rows suspended, and the stale threshold its prices get. Use it to tell a quiet line from a dead one.',
   },
   {
     name: 'get_markets',

@@ -68,6 +68,27 @@ export const metricsPlugin = fp<MetricsOptions>(async (app: FastifyInstance, opt
       this.set(options.board.activeEvents().length);
     },
   });
+  // The freshness ledger's samples as histograms (GET /freshness has the same figures as percentiles).
+  const buckets = [0.5, 1, 2, 5, 10, 20, 30, 60, 120, 300, 600, 1800];
+  const confirmationAge = new Histogram({
+    name: 'odds_book_confirmation_age_seconds',
+    help: 'How long a price had gone unconfirmed when its book next set or confirmed it, by book and phase.',
+    labelNames: ['book', 'phase'],
+    buckets,
+    registers: [registry],
+  });
+  const feedLag = new Histogram({
+    name: 'odds_book_feed_lag_seconds',
+    help: 'How long after the book moved a price our feed saw it (observed_at - odds_changed_at), by book and phase.',
+    labelNames: ['book', 'phase'],
+    buckets,
+    registers: [registry],
+  });
+  options.board.freshness.onSighting((s) => {
+    const labels = { book: s.book, phase: s.phase };
+    if (s.confirmationAgeMs !== null) confirmationAge.observe(labels, s.confirmationAgeMs / 1000);
+    if (s.feedLagMs !== null) feedLag.observe(labels, s.feedLagMs / 1000);
+  });
   if (options.pipelineStats) registerPipelineMetrics(registry, options.pipelineStats);
 
   app.decorate('metricsText', async () => ({ contentType: registry.contentType, body: await registry.metrics() }));

@@ -44,6 +44,8 @@ export type { SplitsQuery } from './splits-query.js';
 export { featureRefusal, requireFeatureOf, requireTierFor, tierRefusal } from './access.js';
 export { leaguesList, marketsList, rateLimitState, sportsList, sportsbooksList, teamsList } from './reference-lists.js';
 export type { LeaguesQuery, MarketsQuery, RateLimitState, SportsQuery, SportsbooksQuery, TeamsQuery } from './reference-lists.js';
+export { freshnessList } from './freshness.js';
+export type { FreshnessQuery } from './freshness.js';
 export { eventsList } from './event-list.js';
 export { eventDetail, eventMarkets, eventOdds } from './one-event.js';
 export type { EventOddsQuery } from './one-event.js';

@@ -46,6 +46,8 @@ function row(
     priceDecimal,
     probability: 1 / priceDecimal,
     ts,
+    oddsChangedAt: ts,
+    observedAt: ts,
     isLive: false,
     bookEventId: `${book}-${eventId}`,
     selectionId: null,

@@ -21,7 +21,8 @@ import {
 import type { AppDeps } from '../deps.js';
 import { ApiError } from '../errors.js';
 import { countEvents } from '../views/counts.js';
-import { leaguesList, marketsList, rateLimitState, sportsList, sportsbooksList, teamsList } from '../queries/index.js';
+import { freshnessList, leaguesList, marketsList, rateLimitState, sportsList, sportsbooksList, teamsList } from '../queries/index.js';
+import { bookFreshnessSchema, freshnessMetaSchema } from '../contract/freshness.js';
 import type { RouteTypes } from '../contract/route-types.js';
 
 const marketSchema = {
@@ -185,6 +186,26 @@ export const referenceRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app
       },
     },
     async (request) => sportsbooksList(deps, request.query),
+  );
+
+  app.get<RouteTypes<'/api/v1/freshness'>>(
+    '/freshness',
+    {
+      schema: {
+        tags: ['reference'],
+        summary: 'Measured freshness per sportsbook',
+        description:
+          'Per sportsbook, live and pre-match apart, over the window in meta.window: p50/p95/p99 of confirmation age and of feed lag, prices set or confirmed per minute, the share of its rows suspended now, and the stale threshold it gets (docs/opportunities.md). Every tier sees every book.',
+        querystring: {
+          type: 'object',
+          properties: {
+            sportsbook: { type: 'string', maxLength: 1000, description: 'Comma-separated sportsbook ids; all books seen when absent.' },
+          },
+        },
+        response: { 200: dataEnvelope({ type: 'array', items: bookFreshnessSchema }, freshnessMetaSchema), ...authErrorResponses },
+      },
+    },
+    async (request) => freshnessList(deps, request.query),
   );
 
   app.get<RouteTypes<'/api/v1/sportsbooks/{bookId}'>>(

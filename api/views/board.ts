@@ -1,3 +1,4 @@
+import { FreshnessLedger } from '../../pipeline/freshness/index.js';
 import type { CanonicalEvent, MarketId, OddsChange, OddsRow } from '../../schemas/index.js';
 import { ChangeLog, DEFAULT_CHANGE_LOG } from './change-log.js';
 import { mainLinesOf } from './main-lines.js';
@@ -55,6 +56,8 @@ export interface BoardListener {
 export class LiveBoard {
   readonly log: ChangeLog;
   private readonly listeners: BoardListener[] = [];
+  /** Each book's measured freshness, from the changes the board applies (GET /freshness, /sportsbooks). */
+  readonly freshness = new FreshnessLedger();
   private readonly events = new Map<string, CanonicalEvent>();
   private readonly rowsByEvent = new Map<string, Map<string, OddsRow>>();
   /** An event's rows in board order, indexed by market and book; rebuilt lazily when keys come or go. */
@@ -124,6 +127,7 @@ export class LiveBoard {
     for (const l of this.listeners) l.applyChange(change);
     let rows = this.rowsByEvent.get(change.eventId);
     const existing = rows?.get(change.key);
+    this.freshness.observe(existing, change.row);
     if (change.row === null) {
       if (!rows || !existing) return;
       this.log.append(change.key, null, existing);

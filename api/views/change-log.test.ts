@@ -20,6 +20,8 @@ function row(id: string, price = -110): OddsRow {
     priceDecimal: 1.9,
     probability: 0.52,
     ts: 0,
+    oddsChangedAt: 0,
+    observedAt: 0,
     isLive: false,
     bookEventId: 'b1',
     selectionId: null,

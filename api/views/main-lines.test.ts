@@ -22,6 +22,8 @@ const row = (
     priceDecimal: 1.9091,
     probability: 0.5238,
     ts: 0,
+    oddsChangedAt: 0,
+    observedAt: 0,
     isLive: false,
     bookEventId: 'x',
     selectionId: null,

@@ -40,6 +40,8 @@ export function packChange(c: OddsChange): PackedChange {
           r.selectionId,
           r.isActive,
           r.suspendedSince,
+          r.oddsChangedAt,
+          r.observedAt,
         ];
   return flat(JSON.stringify(fields)) as PackedChange;
 }
@@ -75,6 +77,8 @@ type Fields = [
   string | null,
   boolean,
   number | null,
+  number,
+  number,
 ];
 
 /**
@@ -109,6 +113,8 @@ export function unpackChange(text: PackedChange, current?: (eventId: string, key
     selectionId: shared(c?.selectionId, f[17]),
     isActive: f[18],
     suspendedSince: f[19],
+    oddsChangedAt: f[20],
+    observedAt: f[21],
   };
   return { key, eventId, row, changedAt };
 }
@@ -124,6 +130,8 @@ function sameRow(r: OddsRow, f: Fields): boolean {
     r.priceAmerican === f[11] &&
     r.isActive === f[18] &&
     r.suspendedSince === f[19] &&
+    r.oddsChangedAt === f[20] &&
+    r.observedAt === f[21] &&
     r.isLive === f[15] &&
     r.priceDecimal === f[12] &&
     r.probability === f[13] &&

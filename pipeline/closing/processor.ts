@@ -130,6 +130,8 @@ export class ClosingProcessor {
         priceDecimal: line.priceDecimal,
         probability: line.impliedProbability,
         ts: line.oddsTs,
+        oddsChangedAt: line.oddsTs,
+        observedAt: line.oddsTs,
         isLive: false,
         bookEventId: '',
         selectionId: null,

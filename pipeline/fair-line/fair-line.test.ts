@@ -20,6 +20,8 @@ function row(book: string, selection: SelectionType, priceAmerican: number, line
     priceDecimal: americanToDecimal(priceAmerican),
     probability: 1 / americanToDecimal(priceAmerican),
     ts: NOW - ageMs,
+    oddsChangedAt: NOW - ageMs,
+    observedAt: NOW - ageMs,
     isLive: false,
     bookEventId: 'b1',
     selectionId: null,

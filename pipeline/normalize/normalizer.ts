@@ -259,6 +259,8 @@ export class Normalizer {
         isLive: raw.isLive,
         bookEventId: raw.bookEventId,
         selectionId: raw.selectionId,
+        oddsChangedAt: raw.oddsChangedAt,
+        observedAt: raw.observedAt,
       },
       events: changed,
       unmatched: null,

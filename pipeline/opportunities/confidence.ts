@@ -4,8 +4,20 @@ import { LIVE_STALE_AFTER_SECONDS, STALE_AFTER_SECONDS } from './config.js';
 /**
  * Staleness and the confidence score, pure functions of their inputs so that the API can
  * recompute them with the age at the time of a request (docs/opportunities.md has the formula).
+ *
+ * A price is stale once it has gone unconfirmed longer than its book normally takes (the
+ * book's threshold, from the freshness ledger); an opportunity, once the first of its prices is.
  */
 
+/** When an opportunity goes stale, and the threshold of the price that decides it. */
+export interface StaleClock {
+  /** Epoch ms after which the first of its prices is past its book's threshold. */
+  freshUntil: number;
+  /** That price's threshold, seconds. */
+  limitSeconds: number;
+}
+
+/** The fixed thresholds: what records written before per-book thresholds get. */
 export interface StaleThresholds {
   staleAfterSeconds: number;
   liveStaleAfterSeconds: number;
@@ -15,6 +27,27 @@ export const DEFAULT_STALE_THRESHOLDS: StaleThresholds = {
   staleAfterSeconds: STALE_AFTER_SECONDS,
   liveStaleAfterSeconds: LIVE_STALE_AFTER_SECONDS,
 };
+
+/** The price that goes stale first, each against its own book's threshold. */
+export function staleClockOf(prices: readonly { ts: number; book: string }[], limitSeconds: (book: string) => number): StaleClock {
+  let clock: StaleClock = { freshUntil: Number.POSITIVE_INFINITY, limitSeconds: 0 };
+  for (const p of prices) {
+    const limit = limitSeconds(p.book);
+    const until = p.ts + limit * 1000;
+    if (until < clock.freshUntil) clock = { freshUntil: until, limitSeconds: limit };
+  }
+  return clock;
+}
+
+/** The clock of a record; one written before it carried its own is read with the fixed thresholds. */
+export function staleClockOfRecord(
+  o: { oldestOddsTs: number; freshUntil: number | null; staleAfterSeconds: number | null; event: { isLive: boolean } },
+  t: StaleThresholds = DEFAULT_STALE_THRESHOLDS,
+): StaleClock {
+  if (o.freshUntil !== null && o.staleAfterSeconds !== null) return { freshUntil: o.freshUntil, limitSeconds: o.staleAfterSeconds };
+  const limit = o.event.isLive ? t.liveStaleAfterSeconds : t.staleAfterSeconds;
+  return { freshUntil: o.oldestOddsTs + limit * 1000, limitSeconds: limit };
+}
 
 export interface Staleness {
   ageSeconds: number;
@@ -27,10 +60,10 @@ export function oddsAgeSeconds(oldestTs: number, now: number): number {
   return Math.round(Math.max(0, now - oldestTs)) / 1000;
 }
 
-export function staleness(oldestTs: number, now: number, isLive: boolean, t: StaleThresholds = DEFAULT_STALE_THRESHOLDS): Staleness {
+/** The age of the oldest price (what clients are shown) and whether the clock has run out. */
+export function staleness(oldestTs: number, now: number, isLive: boolean, clock: StaleClock): Staleness {
   const ageSeconds = oddsAgeSeconds(oldestTs, now);
-  const limit = isLive ? t.liveStaleAfterSeconds : t.staleAfterSeconds;
-  const possiblyStale = ageSeconds > limit;
+  const possiblyStale = now > clock.freshUntil;
   return { ageSeconds, possiblyStale, warning: possiblyStale ? (isLive ? 'LIVE_STALE_ODDS' : 'POTENTIALLY_STALE_ODDS') : null };
 }
 
@@ -63,10 +96,14 @@ export function marketPoints(marketWidth: number | null, referenceHoldPercent: n
   return 25 * clamp01((8 - referenceHoldPercent) / 6);
 }
 
-/** Points for freshness (0-25): 25 at age 0, half at the stale threshold, 0 at twice it. */
-export function freshnessPoints(ageSeconds: number, isLive: boolean, t: StaleThresholds = DEFAULT_STALE_THRESHOLDS): number {
-  const limit = isLive ? t.liveStaleAfterSeconds : t.staleAfterSeconds;
-  return 25 * clamp01(1 - ageSeconds / (2 * limit));
+/**
+ * Points for freshness (0-25), from the price that goes stale first: 25 when just confirmed,
+ * half at its book's threshold, 0 at twice it.
+ */
+export function freshnessPoints(now: number, clock: StaleClock): number {
+  if (!(clock.limitSeconds > 0)) return 25;
+  const ageSeconds = (now - clock.freshUntil) / 1000 + clock.limitSeconds;
+  return 25 * clamp01(1 - ageSeconds / (2 * clock.limitSeconds));
 }
 
 /** Points for breadth (0-10): one per book pricing the selection, up to 10. */
@@ -80,17 +117,11 @@ export function plausibilityPoints(evPercent: number): number {
 }
 
 /** 0-100, a whole number: the sum of the five parts above. */
-export function confidenceScore(
-  inputs: ConfidenceInputs,
-  evPercent: number,
-  ageSeconds: number,
-  isLive: boolean,
-  t: StaleThresholds = DEFAULT_STALE_THRESHOLDS,
-): number {
+export function confidenceScore(inputs: ConfidenceInputs, evPercent: number, now: number, clock: StaleClock): number {
   const total =
     sharpPoints(inputs.sharpCount) +
     marketPoints(inputs.marketWidth, inputs.referenceHoldPercent) +
-    freshnessPoints(ageSeconds, isLive, t) +
+    freshnessPoints(now, clock) +
     bookPoints(inputs.bookCount) +
     plausibilityPoints(evPercent);
   return Math.round(total);

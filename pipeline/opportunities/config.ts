@@ -1,5 +1,7 @@
 import { DEFAULT_LOW_HOLD_PERCENT, LEAGUES, SPORTSBOOKS } from '../../schemas/index.js';
 import type { LeagueDef, MarketId, SelectionFamily, SportsbookDef } from '../../schemas/index.js';
+import { DEFAULT_FRESHNESS_POLICY } from '../freshness/index.js';
+import type { FreshnessPolicy } from '../freshness/index.js';
 import { TYPICAL_MARGIN_SIGMA } from '../odds-math/index.js';
 
 /** Everything an opportunity processor can be tuned with; `resolveOptions` fills the defaults. */
@@ -9,10 +11,15 @@ export interface OpportunityOptions {
   /** Used only when no reference book prices the market (recorded US data has few sharps). */
   fallbackReferenceBooks?: readonly string[];
   leagues?: readonly LeagueDef[];
-  /** Age beyond which prematch prices are flagged POTENTIALLY_STALE_ODDS, seconds. */
+  /**
+   * Floor of the pre-match stale threshold, seconds: a price is flagged POTENTIALLY_STALE_ODDS once
+   * unconfirmed longer than its book's p95 confirmation age × the factor, and never sooner than this.
+   */
   staleAfterSeconds?: number;
-  /** Age beyond which live prices are flagged LIVE_STALE_ODDS, seconds. */
+  /** The same floor for live prices (LIVE_STALE_ODDS). */
   liveStaleAfterSeconds?: number;
+  /** The multiple of a book's p95 confirmation age after which its price is stale. */
+  staleCadenceFactor?: number;
   lowHoldPercent?: number;
   /** Combinations kept per market line (arbitrage, low-hold), best first. */
   maxCombosPerLine?: number;
@@ -33,6 +40,8 @@ export interface ResolvedOptions {
   leagues: ReadonlyMap<string, LeagueDef>;
   staleAfterSeconds: number;
   liveStaleAfterSeconds: number;
+  /** How the books' stale thresholds are measured (the floors above included). */
+  freshness: FreshnessPolicy;
   lowHoldPercent: number;
   maxCombosPerLine: number;
   /** Every book (null) first, then each configured scope. */
@@ -58,12 +67,19 @@ export const LIVE_STALE_AFTER_SECONDS = 10;
 
 export function resolveOptions(options: OpportunityOptions = {}): ResolvedOptions {
   const referenceBooks = options.referenceBooks ?? defaultReferenceBooks();
+  const staleAfterSeconds = options.staleAfterSeconds ?? STALE_AFTER_SECONDS;
+  const liveStaleAfterSeconds = options.liveStaleAfterSeconds ?? LIVE_STALE_AFTER_SECONDS;
   return {
     referenceBooks,
     fallbackReferenceBooks: (options.fallbackReferenceBooks ?? ['betonlineag']).filter((b) => !referenceBooks.includes(b)),
     leagues: new Map((options.leagues ?? LEAGUES).map((l) => [l.id, l])),
-    staleAfterSeconds: options.staleAfterSeconds ?? STALE_AFTER_SECONDS,
-    liveStaleAfterSeconds: options.liveStaleAfterSeconds ?? LIVE_STALE_AFTER_SECONDS,
+    staleAfterSeconds,
+    liveStaleAfterSeconds,
+    freshness: {
+      ...DEFAULT_FRESHNESS_POLICY,
+      factor: options.staleCadenceFactor ?? DEFAULT_FRESHNESS_POLICY.factor,
+      floorSeconds: { live: liveStaleAfterSeconds, prematch: staleAfterSeconds },
+    },
     lowHoldPercent: options.lowHoldPercent ?? DEFAULT_LOW_HOLD_PERCENT,
     maxCombosPerLine: options.maxCombosPerLine ?? 16,
     scopes: [null, ...(options.bookScopes ?? []).map((books) => new Set(books))],

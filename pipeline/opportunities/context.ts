@@ -9,8 +9,8 @@ import type {
   SelectionType,
 } from '../../schemas/index.js';
 import type { ResolvedOptions } from './config.js';
-import { staleness } from './confidence.js';
-import type { Staleness } from './confidence.js';
+import { staleClockOf, staleness } from './confidence.js';
+import type { StaleClock, Staleness } from './confidence.js';
 import type { FamilyState } from './state.js';
 
 /** What every engine gets for one family of one event. */
@@ -22,6 +22,8 @@ export interface EngineContext {
   outcomes: readonly SelectionType[];
   options: ResolvedOptions;
   now: number;
+  /** Seconds a price of `book` may go unconfirmed, in the event's phase (the freshness ledger's threshold). */
+  staleAfterSeconds(book: string, isLive: boolean): number;
 }
 
 /**
@@ -63,11 +65,14 @@ export function oldestTs(prices: readonly { ts: number }[]): number {
   return oldest;
 }
 
-export function stalenessOf(ctx: EngineContext, prices: readonly { ts: number }[], isLive: boolean): Staleness & { oldestTs: number } {
+export function stalenessOf(
+  ctx: EngineContext,
+  prices: readonly { ts: number; book: string }[],
+  isLive: boolean,
+): Staleness & { oldestTs: number; clock: StaleClock } {
   const oldest = oldestTs(prices);
-  const stale = staleness(oldest, ctx.now, isLive, ctx.options) as Staleness & { oldestTs: number };
-  stale.oldestTs = oldest;
-  return stale;
+  const clock = staleClockOf(prices, (book) => ctx.staleAfterSeconds(book, isLive));
+  return { ...staleness(oldest, ctx.now, isLive, clock), oldestTs: oldest, clock };
 }
 
 /** The fields every kind shares; lifecycle fields start as a first detection at `now`. */
@@ -94,6 +99,8 @@ export function commonFields(
     legs,
     oldestOddsTs: stale.oldestTs,
     oldestOddsAgeSeconds: stale.ageSeconds,
+    freshUntil: stale.clock.freshUntil,
+    staleAfterSeconds: stale.clock.limitSeconds,
     possiblyStale: stale.possiblyStale,
     warnings: stale.warning ? [stale.warning] : [],
     detectedAt: ctx.now,

@@ -11,7 +11,7 @@ import {
 } from '../odds-math/index.js';
 import type { DevigChoice, DevigMethod } from '../odds-math/index.js';
 import { lineSummary } from './combos.js';
-import { confidenceScore, evWarnings } from './confidence.js';
+import { confidenceScore, evWarnings, staleClockOfRecord } from './confidence.js';
 import type { Candidate, EngineContext } from './context.js';
 import { commonFields, eventKey, rowKey } from './context.js';
 import { familyOpportunityId } from './ids.js';
@@ -248,7 +248,7 @@ function buildEv(
       noVigOdds: probabilityToAmerican(x.p),
       evPercent: ev,
       kellyPercent: round(Math.max(0, x.kelly), 4),
-      confidenceScore: confidenceScore(confidence, ev, base.oldestOddsAgeSeconds, base.event.isLive, ctx.options),
+      confidenceScore: confidenceScore(confidence, ev, ctx.now, staleClockOfRecord(base)),
     };
     peakEvPercent[x.m] = ev;
   }

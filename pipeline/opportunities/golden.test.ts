@@ -177,8 +177,8 @@ const EXPECTED: Record<string, Digest> = {
       'expire:arbitrage': 26,
       'update:arbitrage': 14,
     },
-    stream: 'aff81ef5e9bd54dbdf46e38ac608c7641a6be0dc94e090c63546832c253e0aea',
-    active: '83a7c6b19962c75cc8ca363b6e820cd97556166575741d7ba1b024ed10e8c984',
+    stream: 'd84ba7083f3cee358e8e5519970965e8c2ecec6c04044c426c100d495ae3f141',
+    active: 'b56bbbba6a95f9692cc0ac17946b22631695290edd4042ddb25e5734217c01a6',
   },
   'synthetic-1000': {
     changes: 8080,
@@ -196,8 +196,8 @@ const EXPECTED: Record<string, Digest> = {
       'expire:arbitrage': 19,
       'update:arbitrage': 12,
     },
-    stream: '64893cc60eda8f08e64361cc1ea39dd3cdff3a129dff2fbb76146f04a84bbdc7',
-    active: 'bb0767bd39b681e8c0ac2bec275605c4c26128dfc066f62a568e303b2a5ba509',
+    stream: '1ceaf6c209328b5a7da188885286b26cc18c5d361e83d76968f2c9b18fe451d0',
+    active: '1aa1b2eb332b7657dcd61b3cc288c1173f7afcd477ea84b738d2475082684f25',
   },
   'synthetic-7': {
     changes: 8268,
@@ -215,8 +215,8 @@ const EXPECTED: Record<string, Digest> = {
       'expire:arbitrage': 26,
       'update:arbitrage': 14,
     },
-    stream: 'f69371c31e6f24851168ca68258ba35413c891128929749f0743d32ff8f7cd51',
-    active: '8f8118cf0eb79fbb7fa891fc5ac2bddcd37af02e9a8e2c5b058e44802383f4d0',
+    stream: 'e4e1124ce9e18c311d46918c94932ea6bc64826f10c22eafd0236bdea3c77ce8',
+    active: '2849d1fff13722f8e1b0329c8bf44f862bedd7254e47943aacb027626361a17f',
   },
   simulator: {
     changes: 17715,
@@ -234,8 +234,8 @@ const EXPECTED: Record<string, Digest> = {
       'update:middle': 590,
       'update:arbitrage': 273,
     },
-    stream: 'd0d55402dcb5686e4bfc46416cf9ba49132e8ec2ed7db157899c030f1c66e309',
-    active: '08f81d1846bcffd0c0d4e8184e612fa9ac972043dda3c2b44890a69b3b81ca4a',
+    stream: 'dbe1abfdea6d7add21277a6e07fddb733b179e0004a7ad54c55790ba963f787e',
+    active: 'ec14314586b5bde2952acef0b8d7d9279c2b6f5c4c59903b023a322b0a850ae4',
   },
   nfl: {
     changes: 5185,
@@ -253,8 +253,8 @@ const EXPECTED: Record<string, Digest> = {
       'update:arbitrage': 3,
       'expire:arbitrage': 15,
     },
-    stream: 'c39ca983463ada1a12edb24e50b6e3363022ca48720757d2ab247533876cf103',
-    active: '14b266d3efa5c338eda915f435e9a145e10701faf8115fc556af2987961df11b',
+    stream: '19e8986a8e75bb6dd5820f27faef0803a91c2477151c906f3a24d74ca43a7966',
+    active: '2cd0e1c930642b1dbcd2c0c798d8d92a07c894db35f89e06500d0a2942e9d143',
   },
 };
 

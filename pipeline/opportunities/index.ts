@@ -12,9 +12,11 @@ export {
   oddsAgeSeconds,
   plausibilityPoints,
   sharpPoints,
+  staleClockOf,
+  staleClockOfRecord,
   staleness,
 } from './confidence.js';
-export type { StaleThresholds, Staleness } from './confidence.js';
+export type { StaleClock, StaleThresholds, Staleness } from './confidence.js';
 export { opportunityId } from './ids.js';
 export { carry, fingerprint } from './lifecycle.js';
 export { opportunityRecords } from './records.js';

@@ -1,5 +1,6 @@
 import { bettableRow, isClosedStatus, selectionFamily } from '../../schemas/index.js';
 import type { CanonicalEvent, OddsChange, OddsRow, Opportunity, OpportunityChange } from '../../schemas/index.js';
+import { FreshnessLedger } from '../freshness/index.js';
 import { arbitrageCandidates } from './arbitrage.js';
 import { resolveOptions } from './config.js';
 import type { OpportunityOptions, ResolvedOptions } from './config.js';
@@ -47,9 +48,17 @@ export class OpportunityProcessor {
   private readonly events = new Map<string, ProcessorEventState>();
   private activeCount = 0;
   private sinceEviction = 0;
+  /**
+   * Each book's confirmation cadence, learnt from the changes this processor sees (so from its
+   * partitions only, which hold thousands of rows per book): where its stale thresholds come from.
+   */
+  private readonly freshness: FreshnessLedger;
+  private readonly staleAfter: (book: string, isLive: boolean) => number;
 
   constructor(options: OpportunityOptions = {}) {
     this.options = resolveOptions(options);
+    this.freshness = new FreshnessLedger(this.options.freshness);
+    this.staleAfter = (book, isLive) => this.freshness.staleAfterSeconds(book, isLive);
   }
 
   /** Opportunities currently active. */
@@ -140,6 +149,7 @@ export class OpportunityProcessor {
   private onChange(change: OddsChange, now: number, dirty: Dirty): void {
     const s = this.state(change.eventId, now);
     let slot = s.slots.get(change.key);
+    this.freshness.observe(slot?.row, change.row);
     let family: FamilyState;
     // A suspended (locked) row prices nothing: to the engines it is gone until it reopens.
     const row = bettableRow(change);
@@ -201,6 +211,7 @@ export class OpportunityProcessor {
       outcomes: outcomesOf(family, league),
       options: this.options,
       now,
+      staleAfterSeconds: this.staleAfter,
     };
     const fresh: Candidate[] = [];
     const keys = scope === 'all' ? [...family.lines.keys()] : [...scope];

@@ -50,6 +50,8 @@ export function tickRow(t: OddsTick, ingestedAt: number): StoreRow {
     is_live: t.isLive,
     book_event_id: t.bookEventId,
     tick_time: clickHouseTime(t.ts),
+    odds_changed_at: t.oddsChangedAt == null ? null : clickHouseTime(t.oddsChangedAt),
+    observed_at: t.observedAt == null ? null : clickHouseTime(t.observedAt),
     ingested_at: clickHouseTime(ingestedAt),
   };
 }
@@ -75,6 +77,8 @@ export function latestRow(c: OddsChange, version: number): StoreRow {
       is_active: false,
       suspended_since: null,
       odds_time: clickHouseTime(c.changedAt),
+      odds_changed_at: null,
+      observed_at: null,
       changed_at: clickHouseTime(c.changedAt),
       version,
       is_deleted: 1,
@@ -97,6 +101,8 @@ export function latestRow(c: OddsChange, version: number): StoreRow {
     is_active: r.isActive,
     suspended_since: r.suspendedSince === null ? null : clickHouseTime(r.suspendedSince),
     odds_time: clickHouseTime(r.ts),
+    odds_changed_at: clickHouseTime(r.oddsChangedAt),
+    observed_at: clickHouseTime(r.observedAt),
     changed_at: clickHouseTime(c.changedAt),
     version,
     is_deleted: 0,

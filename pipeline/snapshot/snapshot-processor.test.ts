@@ -76,12 +76,24 @@ describe('SnapshotProcessor', () => {
     expect(s.handle(tick({ status: 'suspended', priceAmerican: -110, ts: 3000 }), 3)).toBeNull();
   });
 
+  it('keeps the time the price last moved through confirmations, when the feed does not say', () => {
+    const s = new SnapshotProcessor();
+    s.handle(tick({ priceAmerican: -110, ts: 1000 }), 1);
+    expect(s.handle(tick({ priceAmerican: -110, ts: 2000 }), 2)?.row).toMatchObject({ ts: 2000, oddsChangedAt: 1000, observedAt: 2000 });
+    expect(s.handle(tick({ priceAmerican: -115, ts: 3000, observedAt: 3400 }), 3)?.row).toMatchObject({
+      ts: 3000,
+      oddsChangedAt: 3000,
+      observedAt: 3400,
+    });
+    expect(s.handle(tick({ priceAmerican: -115, ts: 4000, oddsChangedAt: 2500 }), 4)?.row).toMatchObject({ oddsChangedAt: 2500 });
+  });
+
   it('reopens a locked row on a fresh price, under the same id, even at the price it froze', () => {
     const s = new SnapshotProcessor();
     const open = s.handle(tick({ ts: 1000 }), 1)?.row;
     s.handle(tick({ status: 'suspended', priceAmerican: -110, ts: 2000 }), 2);
     const reopened = s.handle(tick({ priceAmerican: -110, ts: 3000 }), 3)?.row;
-    expect(reopened).toEqual({ ...open, ts: 3000, isActive: true, suspendedSince: null });
+    expect(reopened).toEqual({ ...open, ts: 3000, observedAt: 3000, isActive: true, suspendedSince: null });
   });
 
   it('keeps a row locked against a price older than the suspension, and open against an older suspension', () => {

@@ -15,6 +15,11 @@ import { roundedDecimalOdds, roundedImpliedProbability } from '../odds-math/inde
  *   row is removed and a tombstone goes out, whether it was active or locked.
  * - an open price newer than the suspension reactivates a locked row (same id).
  * - an event that finished, was postponed or cancelled loses every row, locked ones included.
+ *
+ * Each row carries three times: `ts` (the book last set or confirmed the price), `oddsChangedAt`
+ * (the book last moved it: the feed's own figure where it has one, otherwise the time of the tick
+ * that moved it, so a confirmation keeps it) and `observedAt` (our feed saw it; `ts` when the
+ * feed does not say).
  */
 export class SnapshotProcessor {
   private readonly rows = new Map<string, OddsRow>();
@@ -64,6 +69,7 @@ export class SnapshotProcessor {
     } else if (existing && tick.ts < (existing.suspendedSince ?? existing.ts)) {
       return null; // a price from before the suspension does not reopen the line
     }
+    const samePrice = existing !== undefined && existing.priceAmerican === tick.priceAmerican;
     const row: OddsRow = {
       id: existing?.id ?? rowId(key),
       eventId: tick.eventId,
@@ -77,6 +83,8 @@ export class SnapshotProcessor {
       priceDecimal: roundedDecimalOdds(tick.priceAmerican),
       probability: roundedImpliedProbability(tick.priceAmerican),
       ts: tick.ts,
+      oddsChangedAt: Math.min(tick.ts, tick.oddsChangedAt ?? (samePrice ? existing.oddsChangedAt : tick.ts)),
+      observedAt: tick.observedAt ?? tick.ts,
       isLive: tick.isLive,
       bookEventId: tick.bookEventId,
       selectionId: tick.selectionId,

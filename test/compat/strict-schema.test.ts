@@ -26,6 +26,8 @@ const row = {
   probability: 0.5238,
   odds_probability: 0.5238,
   timestamp: '2026-01-01T00:00:00.000Z',
+  odds_changed_at: '2026-01-01T00:00:00.000Z',
+  observed_at: '2026-01-01T00:00:00.000Z',
   event_start_time: '2026-01-01T01:00:00.000Z',
   is_live: false,
   is_active: true,

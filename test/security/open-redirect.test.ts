@@ -34,6 +34,8 @@ const row: OddsRow = {
   priceDecimal: 1.91,
   probability: 0.52,
   ts: 0,
+  oddsChangedAt: 0,
+  observedAt: 0,
   isLive: false,
   bookEventId: 'dk-100',
   selectionId: 'dk-sel-1',

@@ -115,6 +115,8 @@ export async function startStreamApp(settings: Partial<StreamSettings> = {}): Pr
       priceDecimal,
       probability: 1 / priceDecimal,
       ts: clock.now(),
+      oddsChangedAt: clock.now(),
+      observedAt: clock.now(),
       isLive: false,
       bookEventId: `${book}-${eventId}`,
       selectionId: null,

@@ -1708,7 +1708,7 @@ export interface paths {
             | '-league'
             | 'odds_probability'
             | '-odds_probability';
-          /** @description Comma-separated fields to return on top of the core (id, sportsbook, event_id, sport, league, home_team, away_team, market_type, selection, odds_american, odds_decimal, probability); -name drops one (id always stays); only -names: every field but those. Fields: id, event_id, sportsbook, sportsbook_name, sport, league, market, market_type, selection, selection_type, line, participant, player_name, stat_category, odds_american, odds_decimal, probability, odds_probability, timestamp, event_start_time, is_live, is_active, suspended_since, is_main_line, is_alternate_line, home_team, away_team, external_event_id, selection_id, deep_link, home, away, sport_ref, league_ref, market_ref, sportsbook_ref. */
+          /** @description Comma-separated fields to return on top of the core (id, sportsbook, event_id, sport, league, home_team, away_team, market_type, selection, odds_american, odds_decimal, probability); -name drops one (id always stays); only -names: every field but those. Fields: id, event_id, sportsbook, sportsbook_name, sport, league, market, market_type, selection, selection_type, line, participant, player_name, stat_category, odds_american, odds_decimal, probability, odds_probability, timestamp, odds_changed_at, observed_at, event_start_time, is_live, is_active, suspended_since, is_main_line, is_alternate_line, home_team, away_team, external_event_id, selection_id, deep_link, home, away, sport_ref, league_ref, market_ref, sportsbook_ref. */
           fields?: string;
           /** @description event: group the rows of the page by event. */
           group_by?: 'event';
@@ -1784,6 +1784,16 @@ export interface paths {
                  * @description When the sportsbook last set or confirmed the price.
                  */
                 timestamp?: string;
+                /**
+                 * Format: date-time
+                 * @description When the sportsbook last moved the price; a confirmation of the same price keeps it. Never after timestamp.
+                 */
+                odds_changed_at?: string;
+                /**
+                 * Format: date-time
+                 * @description When our feed saw the price as of timestamp (for a polled source, the poll that brought it).
+                 */
+                observed_at?: string;
                 /** Format: date-time */
                 event_start_time?: string;
                 is_live?: boolean;
@@ -1888,6 +1898,16 @@ export interface paths {
                    * @description When the sportsbook last set or confirmed the price.
                    */
                   timestamp?: string;
+                  /**
+                   * Format: date-time
+                   * @description When the sportsbook last moved the price; a confirmation of the same price keeps it. Never after timestamp.
+                   */
+                  odds_changed_at?: string;
+                  /**
+                   * Format: date-time
+                   * @description When our feed saw the price as of timestamp (for a polled source, the poll that brought it).
+                   */
+                  observed_at?: string;
                   /** Format: date-time */
                   event_start_time?: string;
                   is_live?: boolean;

@@ -74,6 +74,8 @@ export interface Outcome {
   line: number | null;
   price: number;
   selectionId: string | null;
+  /** When the book last moved this price (a requote at the same price confirms it and keeps this). */
+  changedAt: number;
 }
 
 export type QuoteKind = 'moneyline' | 'side' | 'total' | 'team_total' | 'prop';
@@ -112,7 +114,7 @@ export interface Quote {
 const NEVER = -Infinity;
 
 function outcome(label: string): Outcome {
-  return { label, line: null, price: 100, selectionId: null };
+  return { label, line: null, price: 100, selectionId: null, changedAt: NEVER };
 }
 
 /** The quotes a book hangs on an event, from the league's market menu. */
@@ -217,6 +219,9 @@ export function pushTicks(q: Quote, ts: number, state: QuoteState, out: RawTick[
       status: state === 'open' ? 'open' : 'suspended',
       ts,
       selectionId: o.selectionId,
+      oddsChangedAt: Math.min(o.changedAt, ts),
+      // The simulated feed sees a price the moment the book sets it.
+      observedAt: ts,
     });
   }
 }
@@ -320,7 +325,8 @@ export function requote(q: Quote, now: number, rng: Prng, out: RawTick[], pulls:
   fillView(q, now, book.lagMs);
   const line = targetLine(q);
   const first = q.lastTs === NEVER;
-  if (first || line !== q.line) {
+  const moved = first || line !== q.line;
+  if (moved) {
     if (q.open && !first) pushTicks(q, now, 'pulled', out);
     else if (q.locked) pushTicks(q, now, 'pulled', pulls);
     setLine(q, line);
@@ -330,7 +336,10 @@ export function requote(q: Quote, now: number, rng: Prng, out: RawTick[], pulls:
   priceOutcomes(fair, n, book.overround, q.tilt, book.cents, prices);
   for (let i = 0; i < q.outcomes.length; i++) {
     const o = q.outcomes[i];
-    if (o !== undefined) o.price = prices[i] ?? 100;
+    if (o === undefined) continue;
+    const price = prices[i] ?? 100;
+    if (moved || price !== o.price) o.changedAt = now;
+    o.price = price;
   }
   q.open = true;
   q.locked = false;

@@ -64,6 +64,8 @@ describe('MarketSimulator', () => {
       status: 'open',
       ts: NOVEMBER,
       selectionId: null,
+      oddsChangedAt: NOVEMBER,
+      observedAt: NOVEMBER,
     });
   });
 

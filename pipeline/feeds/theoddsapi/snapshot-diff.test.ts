@@ -47,6 +47,8 @@ describe('mapping one snapshot', () => {
       status: 'open',
       ts: Date.parse(LU0),
       selectionId: null,
+      oddsChangedAt: Date.parse(LU0),
+      observedAt: T0,
     });
     expect(ticks.map(compact)).toEqual([
       'open draftkings moneyline - - Baltimore Ravens - -180 2025-11-09T11:58:00.000Z',
@@ -243,6 +245,15 @@ describe('diffing successive snapshots', () => {
       'open draftkings moneyline - - Minnesota Vikings - 150 2025-11-09T12:20:00.000Z',
     ]);
     expect(second.stats.confirmations).toBe(2);
+  });
+
+  it('keeps the time a price changed through its confirmations, and stamps each tick with the poll that saw it', () => {
+    const first = mapSnapshot([nfl([dk([-180, 150])])], T0, EMPTY_STATE);
+    const second = mapSnapshot([nfl([dk([-180, 155], LU1)])], T1, first.state);
+    expect(second.ticks.map((t) => [t.outcome, t.ts, t.oddsChangedAt, t.observedAt])).toEqual([
+      ['Baltimore Ravens', Date.parse(LU1), Date.parse(LU0), T1],
+      ['Minnesota Vikings', Date.parse(LU1), Date.parse(LU1), T1],
+    ]);
   });
 
   it('suspends every row of a bookmaker that disappears', () => {

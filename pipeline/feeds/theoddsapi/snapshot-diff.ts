@@ -149,6 +149,9 @@ export function mapSnapshot(body: unknown, snapshotTimeMs: number, previous: Dif
             status: 'open',
             ts: lastUpdate,
             selectionId: null,
+            // The market's last_update is when the book last touched it: for a moved price, when it moved.
+            oddsChangedAt: lastUpdate,
+            observedAt: snapshotTimeMs,
           };
           const key = rowKey(tick);
           if (rows.has(key)) {
@@ -159,6 +162,9 @@ export function mapSnapshot(body: unknown, snapshotTimeMs: number, previous: Dif
           if (prev !== undefined) {
             // A row's time never runs back, whatever a book reports.
             tick.ts = Math.max(lastUpdate, prev.tick.ts);
+            // The same price again is a confirmation: it was changed when it was first seen at this price.
+            if (prev.tick.priceAmerican === price) tick.oddsChangedAt = prev.tick.oddsChangedAt ?? prev.tick.ts;
+            else tick.oddsChangedAt = tick.ts;
           }
           rows.set(key, { tick, marketRef });
           if (prev === undefined || prev.tick.priceAmerican !== price) {
@@ -186,6 +192,7 @@ export function mapSnapshot(body: unknown, snapshotTimeMs: number, previous: Dif
       priceAmerican: null,
       status: 'suspended',
       ts: Math.max(seenAt, row.tick.ts),
+      observedAt: snapshotTimeMs,
     });
   }
 

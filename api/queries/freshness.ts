@@ -1,0 +1,30 @@
+import { presentBookFreshness, presentWindow } from '../contract/freshness.js';
+import type { QueryOf, ReplyOf } from '../contract/route-types.js';
+import { ApiError } from '../errors.js';
+import type { ReadSide } from './read-side.js';
+
+/**
+ * Every book's measured freshness (the live board's ledger): confirmation age and feed lag
+ * percentiles, update rate, suspended share and stale threshold, live and pre-match apart, over
+ * the window it names. Facts about the books, not odds: every tier gets every book.
+ */
+type FreshnessDeps = Pick<ReadSide, 'board' | 'catalog'>;
+
+export type FreshnessQuery = QueryOf<'/api/v1/freshness'>;
+
+export function freshnessList(deps: FreshnessDeps, q: FreshnessQuery): ReplyOf<'/api/v1/freshness'> {
+  const { board, catalog } = deps;
+  const ledger = board.freshness;
+  const books = q.sportsbook === undefined ? undefined : q.sportsbook.split(',').map((b) => b.trim());
+  for (const b of books ?? []) {
+    if (!catalog.books.has(b)) throw new ApiError('invalid_request', `Invalid query parameter 'sportsbook': unknown sportsbook '${b}'`);
+  }
+  const newest = ledger.newest;
+  const report = ledger.report(newest ?? 0);
+  const data = (books === undefined ? report.books : books.map((b) => ledger.bookReport(b, newest ?? 0))).map(presentBookFreshness);
+  return {
+    success: true,
+    data,
+    meta: { count: data.length, window: presentWindow(report, ledger.policy.windowMs, newest === null) },
+  };
+}

@@ -1,0 +1,284 @@
+import type { OddsRow } from '../../schemas/index.js';
+
+/**
+ * How fresh each book keeps its prices, measured from the changes it sends: per book and phase
+ * (live or pre-match), over a rolling window,
+ *
+ * - confirmation age: how long a row had gone without a word from the book when the book next
+ *   set or confirmed it (the step of `ts` between two sightings of the row);
+ * - feed lag: on a moved price, how long after the book moved it our feed saw it
+ *   (`observedAt - oddsChangedAt`);
+ * - update rate: sightings per minute; suspended share: rows of the book locked right now.
+ *
+ * The stale threshold of a book is read from its confirmation ages: a price is stale when it has
+ * gone unconfirmed longer than this book normally takes (docs/opportunities.md). Pure: no clock
+ * but the times it is handed, so the opportunity processor stays deterministic.
+ */
+
+export type Phase = 'live' | 'prematch';
+
+export interface FreshnessPolicy {
+  /** How far back the distributions reach, ms. */
+  windowMs: number;
+  /** Samples kept per book, phase and measure (the newest); bounds memory and the cost of a summary. */
+  maxSamples: number;
+  /** The threshold is this multiple of the p95 confirmation age... */
+  factor: number;
+  /** ...and never below this, seconds (live, pre-match): the fixed rule this replaces. */
+  floorSeconds: Readonly<Record<Phase, number>>;
+  /** Until a book has this many confirmation ages in the window, its threshold is the floor. */
+  minSamples: number;
+}
+
+export const DEFAULT_FRESHNESS_POLICY: FreshnessPolicy = {
+  windowMs: 15 * 60_000,
+  maxSamples: 4096,
+  factor: 2,
+  floorSeconds: { live: 10, prematch: 60 },
+  minSamples: 30,
+};
+
+export interface Distribution {
+  count: number;
+  p50: number | null;
+  p95: number | null;
+  p99: number | null;
+}
+
+export interface PhaseFreshness {
+  /** Confirmation ages in the window, seconds. */
+  confirmationAgeSeconds: Distribution;
+  /** Feed lag of moved prices in the window, seconds. */
+  feedLagSeconds: Distribution;
+  /** Sightings (sets and confirmations) per minute over the window. */
+  updatesPerMinute: number;
+  /** Rows of the book in this phase on the board now, and the share of them suspended. */
+  rows: number;
+  suspendedShare: number;
+  /** The stale threshold this book gets in this phase now, seconds. */
+  staleAfterSeconds: number;
+}
+
+export interface BookFreshness {
+  book: string;
+  live: PhaseFreshness;
+  prematch: PhaseFreshness;
+}
+
+export interface FreshnessReport {
+  /** The window the figures cover, epoch ms. */
+  from: number;
+  to: number;
+  books: BookFreshness[];
+}
+
+/** Newest-last samples with the time each was taken, bounded by count. */
+class Samples {
+  private times: number[] = [];
+  private values: number[] = [];
+
+  constructor(private readonly max: number) {}
+
+  add(at: number, value: number): void {
+    this.times.push(at);
+    this.values.push(value);
+    if (this.times.length > 2 * this.max) {
+      this.times = this.times.slice(-this.max);
+      this.values = this.values.slice(-this.max);
+    }
+  }
+
+  /** The newest `max` values taken at or after `from`, ascending. */
+  sortedSince(from: number): number[] {
+    const out: number[] = [];
+    const start = Math.max(0, this.times.length - this.max);
+    for (let i = start; i < this.times.length; i++) if ((this.times[i] ?? -Infinity) >= from) out.push(this.values[i] ?? 0);
+    return out.sort((a, b) => a - b);
+  }
+}
+
+/** Counts per whole second, kept for the window: an update rate costs no sample per sighting. */
+class SecondCounts {
+  private readonly counts = new Map<number, number>();
+
+  constructor(private readonly windowMs: number) {}
+
+  add(at: number): void {
+    const second = Math.floor(at / 1000);
+    this.counts.set(second, (this.counts.get(second) ?? 0) + 1);
+    if (this.counts.size > this.windowMs / 500) {
+      const oldest = second - this.windowMs / 1000;
+      for (const k of this.counts.keys()) if (k < oldest) this.counts.delete(k);
+    }
+  }
+
+  countSince(from: number): number {
+    let n = 0;
+    for (const [k, c] of this.counts) if (k * 1000 >= from) n += c;
+    return n;
+  }
+}
+
+/** Nearest-rank percentile of an ascending list. */
+export function percentile(sorted: readonly number[], q: number): number | null {
+  if (sorted.length === 0) return null;
+  const rank = Math.min(sorted.length, Math.max(1, Math.ceil(q * sorted.length)));
+  return sorted[rank - 1] ?? null;
+}
+
+function distribution(sortedMs: readonly number[]): Distribution {
+  const s = (q: number): number | null => {
+    const v = percentile(sortedMs, q);
+    return v === null ? null : Math.round(v) / 1000;
+  };
+  return { count: sortedMs.length, p50: s(0.5), p95: s(0.95), p99: s(0.99) };
+}
+
+interface PhaseState {
+  confirmations: Samples;
+  lags: Samples;
+  /** Sightings per second, for the update rate. */
+  sightings: SecondCounts;
+  rows: number;
+  suspended: number;
+  /** Threshold cache: recomputed after `maxSamples / 16` new confirmation ages. */
+  threshold: number | null;
+  sinceThreshold: number;
+}
+
+/** The sample a change yields: what one test recomputes from the ticks without this class. */
+export interface Sighting {
+  book: string;
+  phase: Phase;
+  at: number;
+  /** Null for a first sighting, a suspension or a time that did not move on. */
+  confirmationAgeMs: number | null;
+  /** Null unless the price moved. */
+  feedLagMs: number | null;
+}
+
+export const phaseOf = (isLive: boolean): Phase => (isLive ? 'live' : 'prematch');
+
+/**
+ * What one change of a row says about its book: `previous` is the row before (undefined for a
+ * new row), `row` after (null: removed). A suspension or removal says nothing about cadence; a
+ * price seen again at a later `ts` gives a confirmation age; a moved price gives a feed lag.
+ */
+export function sightingOf(previous: OddsRow | undefined, row: OddsRow | null): Sighting | null {
+  if (row === null || !row.isActive) return null;
+  const moved = previous === undefined || previous.priceAmerican !== row.priceAmerican || previous.oddsChangedAt !== row.oddsChangedAt;
+  const confirmationAgeMs = previous !== undefined && previous.isActive && row.ts > previous.ts ? row.ts - previous.ts : null;
+  return {
+    book: row.book,
+    phase: phaseOf(row.isLive),
+    at: row.observedAt,
+    confirmationAgeMs,
+    feedLagMs: moved ? Math.max(0, row.observedAt - row.oddsChangedAt) : null,
+  };
+}
+
+export class FreshnessLedger {
+  private readonly books = new Map<string, Record<Phase, PhaseState>>();
+  /** Newest time seen: the end of the window when none is given. */
+  private latest = -Infinity;
+
+  private readonly listeners: ((s: Sighting) => void)[] = [];
+
+  constructor(readonly policy: FreshnessPolicy = DEFAULT_FRESHNESS_POLICY) {}
+
+  /** Calls `listener` with every sighting taken in (the Prometheus histograms follow the ledger so). */
+  onSighting(listener: (s: Sighting) => void): void {
+    this.listeners.push(listener);
+  }
+
+  /** Takes in one change of a row (see `sightingOf`) and keeps the book's row counts. */
+  observe(previous: OddsRow | undefined, row: OddsRow | null): void {
+    if (previous !== undefined) this.count(previous, -1);
+    if (row !== null) this.count(row, 1);
+    const s = sightingOf(previous, row);
+    if (s === null) return;
+    for (const l of this.listeners) l(s);
+    const st = this.phase(s.book, s.phase);
+    if (s.at > this.latest) this.latest = s.at;
+    st.sightings.add(s.at);
+    if (s.feedLagMs !== null) st.lags.add(s.at, s.feedLagMs);
+    if (s.confirmationAgeMs !== null) {
+      st.confirmations.add(s.at, s.confirmationAgeMs);
+      st.sinceThreshold++;
+    }
+  }
+
+  /** Seconds a price of this book may go unconfirmed before it is stale: max(floor, p95 × factor). */
+  staleAfterSeconds(book: string, isLive: boolean): number {
+    const phase = phaseOf(isLive);
+    const floor = this.policy.floorSeconds[phase];
+    const st = this.books.get(book)?.[phase];
+    if (st === undefined) return floor;
+    if (st.threshold === null || st.sinceThreshold >= this.policy.maxSamples / 16) {
+      const ages = st.confirmations.sortedSince(this.latest - this.policy.windowMs);
+      const p95 = ages.length >= this.policy.minSamples ? percentile(ages, 0.95) : null;
+      st.threshold = p95 === null ? floor : Math.max(floor, Math.round((p95 * this.policy.factor) / 100) / 10);
+      st.sinceThreshold = 0;
+    }
+    return st.threshold;
+  }
+
+  /** Every book's figures over the window ending at `now` (default: the newest sighting). */
+  report(now: number = this.latest): FreshnessReport {
+    const books: BookFreshness[] = [];
+    for (const book of [...this.books.keys()].sort()) books.push(this.bookReport(book, now));
+    return { from: now - this.policy.windowMs, to: now, books };
+  }
+
+  /** One book's figures over the window ending at `now` (empty, with the floors, for a book never seen). */
+  bookReport(book: string, now: number = this.latest): BookFreshness {
+    const phases = this.books.get(book) ?? this.emptyPhases();
+    const from = now - this.policy.windowMs;
+    const minutes = this.policy.windowMs / 60_000;
+    const one = (phase: Phase): PhaseFreshness => {
+      const st = phases[phase];
+      return {
+        confirmationAgeSeconds: distribution(st.confirmations.sortedSince(from)),
+        feedLagSeconds: distribution(st.lags.sortedSince(from)),
+        updatesPerMinute: Math.round((st.sightings.countSince(from) / minutes) * 100) / 100,
+        rows: st.rows,
+        suspendedShare: st.rows === 0 ? 0 : Math.round((st.suspended / st.rows) * 10_000) / 10_000,
+        staleAfterSeconds: this.staleAfterSeconds(book, phase === 'live'),
+      };
+    };
+    return { book, live: one('live'), prematch: one('prematch') };
+  }
+
+  /** The end of the window when none is given: the newest sighting (null before any). */
+  get newest(): number | null {
+    return Number.isFinite(this.latest) ? this.latest : null;
+  }
+
+  private count(row: OddsRow, by: 1 | -1): void {
+    const st = this.phase(row.book, phaseOf(row.isLive));
+    st.rows += by;
+    if (!row.isActive) st.suspended += by;
+  }
+
+  private phase(book: string, phase: Phase): PhaseState {
+    let b = this.books.get(book);
+    if (b === undefined) {
+      b = this.emptyPhases();
+      this.books.set(book, b);
+    }
+    return b[phase];
+  }
+
+  private emptyPhases(): Record<Phase, PhaseState> {
+    const fresh = (): PhaseState => ({
+      confirmations: new Samples(this.policy.maxSamples),
+      lags: new Samples(this.policy.maxSamples),
+      sightings: new SecondCounts(this.policy.windowMs),
+      rows: 0,
+      suspended: 0,
+      threshold: null,
+      sinceThreshold: 0,
+    });
+    return { live: fresh(), prematch: fresh() };
+  }
+}
