@@ -1,6 +1,7 @@
 import { presentBookFreshness, presentWindow } from '../contract/freshness.js';
 import type { QueryOf, ReplyOf } from '../contract/route-types.js';
-import { ApiError } from '../errors.js';
+import { csv } from '../contract/common.js';
+import { known } from './parse-filters.js';
 import type { ReadSide } from './read-side.js';
 
 /**
@@ -15,10 +16,8 @@ export type FreshnessQuery = QueryOf<'/api/v1/freshness'>;
 export function freshnessList(deps: FreshnessDeps, q: FreshnessQuery): ReplyOf<'/api/v1/freshness'> {
   const { board, catalog } = deps;
   const ledger = board.freshness;
-  const books = q.sportsbook === undefined ? undefined : q.sportsbook.split(',').map((b) => b.trim());
-  for (const b of books ?? []) {
-    if (!catalog.books.has(b)) throw new ApiError('invalid_request', `Invalid query parameter 'sportsbook': unknown sportsbook '${b}'`);
-  }
+  const named = known('sportsbook', csv(q.sportsbook), catalog.books, 'sportsbook');
+  const books = named && [...named];
   const newest = ledger.newest;
   const report = ledger.report(newest ?? 0);
   const data = (books === undefined ? report.books : books.map((b) => ledger.bookReport(b, newest ?? 0))).map(presentBookFreshness);

@@ -118,6 +118,8 @@ describe('live answers against our own OpenAPI document (strict)', () => {
     const future = (futures[0]?.['market_id'] ?? futures[0]?.['id'] ?? 'none') as string;
     await get('/api/v1/futures/odds', `/api/v1/futures/odds?future_id=${encodeURIComponent(future)}`);
     await get('/api/v1/futures/ev');
+    await get('/api/v1/freshness');
+    await get('/api/v1/fair', `/api/v1/fair?event=${nba}&market=moneyline`);
     const odds = (await c.sys.get('/api/v1/odds?limit=5', key)).body['data'] as Row[];
     await check('/api/v1/deeplinks/batch', 'post', '/api/v1/deeplinks/batch', { ids: odds.map((o) => o['id']) });
     await get('/api/v1/account');

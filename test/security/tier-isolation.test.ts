@@ -18,8 +18,11 @@ interface Operation {
 
 const FREE = openBooks('free', SPORTSBOOKS);
 const PAID = new Set(SPORTSBOOKS.map((b) => b.id).filter((b) => !FREE.has(b)));
-/** The catalogue lists every book by design; it carries no prices. */
-const CATALOGUE = /^\/api\/v1\/(sports|leagues|sportsbooks|markets|teams)(\/|$)/;
+/**
+ * The catalogue lists every book by design; it carries no prices. /freshness is the catalogue's
+ * per-book freshness block (also on /sportsbooks) on its own: how often each book confirms, no price.
+ */
+const CATALOGUE = /^\/api\/v1\/(sports|leagues|sportsbooks|markets|teams|freshness)(\/|$)/;
 /** Not read routes of a tier: sign-in, the key's own account, the tool server (its own suite), public redirects. */
 const NOT_TIERED = /^\/api\/v1\/(session|account|mcp|deeplink\/|openapi|docs|health)/;
 
