@@ -119,7 +119,9 @@ describe('make data: an Odds API recording rebuilt from the git history of its f
 
   it('fails naming the repository when git cannot clone it', () => {
     const gone = join(tmpdir(), 'no-such-repository-here');
-    const outcome = assembleRecording({ ...recording, repository: gone }, manifestOf(SNAPSHOTS), freshDir(), gitClones());
+    const unreachable = gitClones();
+    const outcome = assembleRecording({ ...recording, repository: gone }, manifestOf(SNAPSHOTS), freshDir(), unreachable);
+    unreachable.close();
     expect(outcome).toMatchObject({ file: 'nfl.jsonl.gz', outcome: 'failed', url: gone });
     expect(outcome.outcome === 'failed' && outcome.reason.startsWith('git clone failed: ')).toBe(true);
   });
