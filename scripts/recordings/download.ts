@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import type { Recording } from './catalogue.js';
+import type { DownloadedRecording } from './catalogue.js';
 
 /** SHA-256 of a file, hex, read as a stream (the recordings are megabytes). */
 export async function sha256OfFile(path: string): Promise<string> {
@@ -17,7 +17,9 @@ export async function sha256OfFile(path: string): Promise<string> {
 export type RecordingOutcome =
   | { file: string; outcome: 'present'; path: string }
   | { file: string; outcome: 'downloaded'; path: string }
+  | { file: string; outcome: 'assembled'; path: string }
   | { file: string; outcome: 'no_url'; origin: string }
+  /** `url` is what could not be had: the download's URL, or the repository a recording is assembled from. */
   | { file: string; outcome: 'failed'; url: string; reason: string };
 
 /**
@@ -25,7 +27,11 @@ export type RecordingOutcome =
  * intact, else downloaded beside it and moved in only once its checksum matches, so a broken
  * download never leaves a file the tests would trust.
  */
-export async function fetchRecording(recording: Recording, dir: string, fetchFn: typeof fetch = fetch): Promise<RecordingOutcome> {
+export async function fetchRecording(
+  recording: DownloadedRecording,
+  dir: string,
+  fetchFn: typeof fetch = fetch,
+): Promise<RecordingOutcome> {
   const path = join(dir, recording.file);
   if (existsSync(path) && (await sha256OfFile(path)) === recording.sha256) return { file: recording.file, outcome: 'present', path };
   if (recording.url === null) return { file: recording.file, outcome: 'no_url', origin: recording.origin };

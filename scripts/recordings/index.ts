@@ -1,5 +1,10 @@
 export { RECORDINGS } from './catalogue.js';
-export type { Recording } from './catalogue.js';
+export type { AssembledRecording, DownloadedRecording, Recording } from './catalogue.js';
 export { DOWNLOADED_RECORDINGS_DIR, locateRecording, missingRecordingNote, recordingDirs } from './locate.js';
 export { fetchRecording, sha256OfFile } from './download.js';
 export type { RecordingOutcome } from './download.js';
+export { assembleRecording } from './assemble.js';
+export { gitClones } from './git-clones.js';
+export type { GitClones } from './git-clones.js';
+export { dataSha256, differencesFromManifest, manifestPath, readManifest, readSnapshotLines } from './manifest.js';
+export type { HistoryManifest, ManifestEntry, SnapshotLine } from './manifest.js';

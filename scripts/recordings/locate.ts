@@ -28,5 +28,5 @@ export function locateRecording(file: string, dirs: readonly string[] = recordin
 
 /** Why a test skips for want of a recording, in one line naming how to get it. */
 export function missingRecordingNote(file: string, dirs: readonly string[] = recordingDirs()): string {
-  return `${file} is in none of ${dirs.join(', ')}: \`make data\` downloads the recordings that have a public URL`;
+  return `${file} is in none of ${dirs.join(', ')}: \`make data\` downloads or rebuilds the recordings that have a public source`;
 }

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fetchRecording, locateRecording, recordingDirs, sha256OfFile } from './index.js';
-import type { Recording } from './index.js';
+import type { DownloadedRecording } from './index.js';
 
 const CONTENT = '{"op":"mcm"}\n';
 const CONTENT_SHA256 = '2746a3a5783975bf72779d6515395a664635f3e532cf96b60a5af320bd976988';
@@ -56,7 +56,13 @@ describe('make data: a download checked against its SHA-256', () => {
   });
   afterAll(() => new Promise<void>((done) => server.close(() => done())));
 
-  const recording = (url: string | null, sha256 = CONTENT_SHA256): Recording => ({ file: 'r.jsonl', sha256, url, origin: 'a test' });
+  const recording = (url: string | null, sha256 = CONTENT_SHA256): DownloadedRecording => ({
+    file: 'r.jsonl',
+    check: 'file_sha256',
+    sha256,
+    url,
+    origin: 'a test',
+  });
   const freshDir = (): string => join(mkdtempSync(join(tmpdir(), 'make-data-')), 'recordings');
 
   it('hashes a file as sha256sum does', async () => {
