@@ -167,6 +167,8 @@ describe.skipIf(unavailable !== null)('pipeline and API processes on Kafka', () 
           DATA_DIR: dataDir(),
           API_REPLICA_ID: id,
           API_KEYS: 'enterprise:replica-test-key',
+          // Replicas behind one balancer share one public address, so their deep links are the same.
+          PUBLIC_BASE_URL: 'https://odds.example.test',
           KAFKA_SESSION_TIMEOUT_MS: '6000',
           LOG_LEVEL: 'warn',
         });
