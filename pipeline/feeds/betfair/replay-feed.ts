@@ -1,7 +1,8 @@
-import { access } from 'node:fs/promises';
 import type { DeadLetter, RawTick } from '../../../schemas/index.js';
 import type { ManualClock } from '../../clock.js';
 import type { DeadLetterSource, Feed } from '../feed.js';
+import { ReplayRun, checkReplaySpeed, recordedGapMs } from '../replay-run.js';
+import type { ReplaySpeed } from '../replay-run.js';
 import { RepeatedWarning, consoleLogger, errorMessage, readLines, realSleep } from '../theoddsapi/index.js';
 import type { FeedLogger, Sleep } from '../theoddsapi/index.js';
 import type { Catalogue } from './catalogue.js';
@@ -35,8 +36,7 @@ export interface BetfairReplayFeedOptions {
   catalogue: Catalogue;
   /** Our sportsbook id for the exchange. */
   book: string;
-  /** Replayed time per real time, or `max`: no waiting. */
-  speed: number | 'max';
+  speed: ReplaySpeed;
   /** Set to each change's publish time before its ticks are emitted. */
   clock: ManualClock;
   logger?: FeedLogger;
@@ -54,25 +54,17 @@ export class BetfairReplayFeed implements Feed, DeadLetterSource {
 
   private readonly logger: FeedLogger;
   private readonly sleep: Sleep;
-  private readonly abort = new AbortController();
   private readonly decoder = new StreamDecoder();
   private readonly mapper: ExchangeTickMapper;
   private emitDeadLetters: (letters: DeadLetter[]) => Promise<void> = () => Promise.resolve();
-  private resolveDone: (stats: BetfairReplayStats) => void = () => undefined;
-  private run: Promise<void> | null = null;
+  private readonly run: ReplayRun<BetfairReplayStats>;
   private readonly current: BetfairReplayStats;
 
   constructor(private readonly options: BetfairReplayFeedOptions) {
-    const { speed } = options;
-    if (speed !== 'max' && !(Number.isFinite(speed) && speed > 0)) {
-      throw new RangeError(`replay speed must be a positive number or 'max', got ${String(speed)}`);
-    }
+    checkReplaySpeed(options.speed);
     this.logger = options.logger ?? consoleLogger;
     this.sleep = options.sleep ?? realSleep;
     this.mapper = new ExchangeTickMapper(options.book);
-    this.done = new Promise((resolve) => {
-      this.resolveDone = resolve;
-    });
     this.current = {
       file: options.file,
       messages: 0,
@@ -87,6 +79,8 @@ export class BetfairReplayFeed implements Feed, DeadLetterSource {
       stopped: false,
       error: null,
     };
+    this.run = new ReplayRun('BetfairReplayFeed', this.current, () => this.stats);
+    this.done = this.run.done;
   }
 
   get stats(): BetfairReplayStats {
@@ -98,31 +92,15 @@ export class BetfairReplayFeed implements Feed, DeadLetterSource {
   }
 
   async start(emit: (ticks: RawTick[]) => Promise<void>): Promise<void> {
-    if (this.run !== null) throw new Error('BetfairReplayFeed already started');
-    await access(this.options.file);
-    this.run = this.replay(emit).then(
-      () => this.resolveDone(this.stats),
-      (err: unknown) => {
-        this.current.error = errorMessage(err);
-        this.resolveDone(this.stats);
-      },
-    );
+    await this.run.start(this.options.file, (signal) => this.replay(emit, signal));
   }
 
   async stop(): Promise<void> {
-    if (!this.abort.signal.aborted) {
-      this.abort.abort();
-      if (this.run === null) {
-        this.current.stopped = true;
-        this.resolveDone(this.stats);
-      }
-    }
-    await this.run;
+    await this.run.stop();
   }
 
-  private async replay(emit: (ticks: RawTick[]) => Promise<void>): Promise<void> {
+  private async replay(emit: (ticks: RawTick[]) => Promise<void>, signal: AbortSignal): Promise<void> {
     const { file, speed, clock, catalogue } = this.options;
-    const signal = this.abort.signal;
     const stats = this.current;
     const unreadable = new RepeatedWarning(this.logger, 'betfair replay: unreadable message sent to dead-letter');
     const lookup = (id: string): ReturnType<Catalogue['get']> => catalogue.get(id);
@@ -145,9 +123,9 @@ export class BetfairReplayFeed implements Feed, DeadLetterSource {
         }
         if (decoded.kind !== 'changes') continue;
         const publishTime = decoded.publishTime;
-        if (stats.lastPublishTime !== null && speed !== 'max') {
-          const gap = publishTime - stats.lastPublishTime;
-          if (gap > 0) await this.sleep(gap / speed, signal);
+        const wait = recordedGapMs(stats.lastPublishTime, publishTime, speed);
+        if (wait > 0) {
+          await this.sleep(wait, signal);
           if (signal.aborted) break;
         }
         clock.set(publishTime);

@@ -1,7 +1,8 @@
-import { access } from 'node:fs/promises';
 import type { RawTick } from '../../../schemas/index.js';
 import type { ManualClock } from '../../clock.js';
 import type { Feed } from '../feed.js';
+import { ReplayRun, checkReplaySpeed, recordedGapMs } from '../replay-run.js';
+import type { ReplaySpeed } from '../replay-run.js';
 import type { PriceFormat } from './mapping.js';
 import { parseRecordingLine, readLines } from './recording.js';
 import { RepeatedWarning, consoleLogger, errorMessage, realSleep } from './runtime.js';
@@ -41,7 +42,7 @@ export interface ReplayFeedOptions {
   /** A recording, `.jsonl` or `.jsonl.gz`. */
   file: string;
   /** Replayed time per real time (60: a recorded hour in a minute), or `max`: no waiting. */
-  speed: number | 'max';
+  speed: ReplaySpeed;
   /** Set to each snapshot's timestamp before its ticks are emitted. */
   clock: ManualClock;
   onProgress?: (progress: ReplayProgress) => void;
@@ -64,23 +65,15 @@ export class ReplayFeed implements Feed {
 
   private readonly logger: FeedLogger;
   private readonly sleep: Sleep;
-  private readonly abort = new AbortController();
-  private resolveDone: (stats: ReplayStats) => void = () => undefined;
-  private run: Promise<void> | null = null;
+  private readonly run: ReplayRun<ReplayStats>;
   private diffState: DiffState = EMPTY_STATE;
   private readonly events = new Set<string>();
   private current: ReplayStats;
 
   constructor(private readonly options: ReplayFeedOptions) {
-    const { speed } = options;
-    if (speed !== 'max' && !(Number.isFinite(speed) && speed > 0)) {
-      throw new RangeError(`replay speed must be a positive number or 'max', got ${String(speed)}`);
-    }
+    checkReplaySpeed(options.speed);
     this.logger = options.logger ?? consoleLogger;
     this.sleep = options.sleep ?? realSleep;
-    this.done = new Promise((resolve) => {
-      this.resolveDone = resolve;
-    });
     this.current = {
       file: options.file,
       snapshots: 0,
@@ -94,6 +87,8 @@ export class ReplayFeed implements Feed {
       stopped: false,
       error: null,
     };
+    this.run = new ReplayRun('ReplayFeed', this.current, () => this.stats);
+    this.done = this.run.done;
   }
 
   /** The counters so far (a copy). */
@@ -102,31 +97,15 @@ export class ReplayFeed implements Feed {
   }
 
   async start(emit: (ticks: RawTick[]) => Promise<void>): Promise<void> {
-    if (this.run !== null) throw new Error('ReplayFeed already started');
-    await access(this.options.file);
-    this.run = this.replay(emit).then(
-      () => this.resolveDone(this.stats),
-      (err: unknown) => {
-        this.current.error = errorMessage(err);
-        this.resolveDone(this.stats);
-      },
-    );
+    await this.run.start(this.options.file, (signal) => this.replay(emit, signal));
   }
 
   async stop(): Promise<void> {
-    if (!this.abort.signal.aborted) {
-      this.abort.abort();
-      if (this.run === null) {
-        this.current.stopped = true;
-        this.resolveDone(this.stats);
-      }
-    }
-    await this.run;
+    await this.run.stop();
   }
 
-  private async replay(emit: (ticks: RawTick[]) => Promise<void>): Promise<void> {
+  private async replay(emit: (ticks: RawTick[]) => Promise<void>, signal: AbortSignal): Promise<void> {
     const { file, speed, clock } = this.options;
-    const signal = this.abort.signal;
     const stats = this.current;
     let previousTimestamp: number | null = null;
     const malformed = new RepeatedWarning(this.logger, 'replay: malformed line skipped');
@@ -141,9 +120,9 @@ export class ReplayFeed implements Feed {
           malformed.note({ file, line: stats.snapshots + stats.malformedLines });
           continue;
         }
-        if (previousTimestamp !== null && speed !== 'max') {
-          const gap = snapshot.timestamp - previousTimestamp;
-          if (gap > 0) await this.sleep(gap / speed, signal);
+        const wait = recordedGapMs(previousTimestamp, snapshot.timestamp, speed);
+        if (wait > 0) {
+          await this.sleep(wait, signal);
           if (signal.aborted) break;
         }
         previousTimestamp = Math.max(previousTimestamp ?? snapshot.timestamp, snapshot.timestamp);
