@@ -1,4 +1,3 @@
-import { SchemaRegistryClient } from '@confluentinc/schemaregistry';
 import { AvroCodec, KafkaBus, MemoryBus } from '../pipeline/bus/index.js';
 import type { Bus } from '../pipeline/bus/index.js';
 import type { Logger } from 'pino';
@@ -15,10 +14,16 @@ import { StartupError, firstLine } from './startup-error.js';
  */
 export async function makeBus(config: Config, clock: Clock, logger: Logger): Promise<Bus> {
   if (config.kafkaBrokers === null) return new MemoryBus({ now: () => clock.now() });
+  // Loaded here only: the registry client pulls in cloud KMS packages that an embedded start never uses.
   const codec =
     config.schemaRegistryUrl === null
       ? undefined
-      : new AvroCodec({ client: SchemaRegistryClient.newClient({ baseURLs: [config.schemaRegistryUrl], maxRetries: 2 }) });
+      : new AvroCodec({
+          client: (await import('@confluentinc/schemaregistry')).SchemaRegistryClient.newClient({
+            baseURLs: [config.schemaRegistryUrl],
+            maxRetries: 2,
+          }),
+        });
   const bus = new KafkaBus({
     brokers: config.kafkaBrokers,
     clientId: `odds-${config.role}`,

@@ -1,5 +1,6 @@
-import { Compatibility } from '@confluentinc/schemaregistry';
-import type { Client } from '@confluentinc/schemaregistry';
+// Types only: the registry package loads cloud KMS clients (about 2 s of a start) that the
+// in-process bus never needs, so only `runtime/bus.ts` loads it, and only for Kafka with a registry.
+import type { Client, Compatibility } from '@confluentinc/schemaregistry';
 import avro from 'avsc';
 import {
   AVRO_SCHEMAS,
@@ -158,7 +159,7 @@ export class AvroCodec implements Codec {
       }
       if (latest !== null) assertBackwardCompatible(subject, latest, text);
       try {
-        await this.client.updateCompatibility(subject, Compatibility.BACKWARD);
+        await this.client.updateCompatibility(subject, 'BACKWARD' as Compatibility.BACKWARD);
       } catch {
         // Some registries refuse per-subject config to this user; the default level then applies.
       }
