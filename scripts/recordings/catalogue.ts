@@ -1,5 +1,7 @@
+import { betfairCatalogue } from './betfair-catalogue.js';
+
 /** One real recording the replay examples and the real-data tests use, and where it comes from. */
-export type Recording = DownloadedRecording | AssembledRecording;
+export type Recording = DownloadedRecording | AssembledRecording | DerivedRecording;
 
 /** A recording that is one public file: its identity is the SHA-256 of that file. */
 export interface DownloadedRecording {
@@ -25,6 +27,20 @@ export interface AssembledRecording {
   repository: string;
   /** The file inside the repository whose versions are the snapshots. */
   path: string;
+  origin: string;
+}
+
+/**
+ * A file written from other recordings (listed before it) rather than recorded: its identity is
+ * the SHA-256 of what `write` makes of them.
+ */
+export interface DerivedRecording {
+  file: string;
+  check: 'derived';
+  sha256: string;
+  /** The recordings it is written from, in the order `write` takes their contents. */
+  sources: readonly string[];
+  write: (sources: readonly string[]) => string;
   origin: string;
 }
 
@@ -70,9 +86,10 @@ export const RECORDINGS: readonly Recording[] = [
   },
   {
     file: 'betfair_catalogue_1.200806927.json',
-    check: 'file_sha256',
+    check: 'derived',
     sha256: '7e1989c5320017a1f656dbf326d75e4ac641a3d28849a9f5600db0db85d53440',
-    url: null,
-    origin: "written from the two Betfair recordings' own facts (runner ids, team names), not downloaded",
+    sources: ['betfair_stream_1.200806927_cricket_match_odds.jsonl', 'betfair_stream_1.200806927_cricket_scores.jsonl'],
+    write: ([prices = '', scores = '']) => betfairCatalogue('1.200806927', prices, scores),
+    origin: "written from the two Betfair recordings' own facts (market definition, runner ids, team names), not downloaded",
   },
 ];

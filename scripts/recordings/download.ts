@@ -18,8 +18,9 @@ export type RecordingOutcome =
   | { file: string; outcome: 'present'; path: string }
   | { file: string; outcome: 'downloaded'; path: string }
   | { file: string; outcome: 'assembled'; path: string }
+  | { file: string; outcome: 'derived'; path: string }
   | { file: string; outcome: 'no_url'; origin: string }
-  /** `url` is what could not be had: the download's URL, or the repository a recording is assembled from. */
+  /** `url` is what could not be had: the download's URL, the repository a recording is assembled from, or a derived one's sources. */
   | { file: string; outcome: 'failed'; url: string; reason: string };
 
 /**

@@ -1,5 +1,7 @@
 export { RECORDINGS } from './catalogue.js';
-export type { AssembledRecording, DownloadedRecording, Recording } from './catalogue.js';
+export type { AssembledRecording, DerivedRecording, DownloadedRecording, Recording } from './catalogue.js';
+export { betfairCatalogue } from './betfair-catalogue.js';
+export { deriveRecording } from './derive.js';
 export { DOWNLOADED_RECORDINGS_DIR, locateRecording, missingRecordingNote, recordingDirs } from './locate.js';
 export { fetchRecording, sha256OfFile } from './download.js';
 export type { RecordingOutcome } from './download.js';
