@@ -35,13 +35,24 @@ export interface PartsOptions {
 export async function openProcessParts(config: Config, logger: Logger, options: PartsOptions): Promise<ProcessParts> {
   const clock = options.clock ?? clockFor(config);
   const health = new RuntimeHealth();
-  const opened = await openStore(config, logger, health);
+  // The store's checks and migrations run on the engine's own threads while this one builds the
+  // feed (the simulator's opening board is about a second of CPU): a start overlaps the two.
+  const opening = openStore(config, logger, health);
+  // Handled below, once the feed is made; until then a refusal must not count as unhandled.
+  opening.catch(() => undefined);
+  let feed: Feed | null;
+  try {
+    // Made (and its file checked) before the port opens: a bad recording is a startup failure.
+    feed = !options.runsFeed ? null : options.feed ? options.feed(clock) : await makeFeed(config, clock, logger);
+  } catch (e) {
+    await opening.then((o) => o.closeCleanly()).catch(() => undefined);
+    throw e;
+  }
+  const opened = await opening;
   // The in-process bus starts empty, so the latest-odds table starts empty too: it mirrors the
   // board this process rebuilds (its versions are this bus's offsets), not what a previous run left.
   // Kafka's offsets outlive the process, and so does the table.
   if (config.kafkaBrokers === null) await opened.store.exec('TRUNCATE TABLE IF EXISTS odds_latest');
-  // Made (and its file checked) before the port opens: a bad recording is a startup failure.
-  const feed = !options.runsFeed ? null : options.feed ? options.feed(clock) : await makeFeed(config, clock, logger);
   const bus = await makeBus(config, clock, logger);
   return { clock, health, opened, feed, bus };
 }
