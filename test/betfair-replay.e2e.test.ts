@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../pipeline/clock.js';
 import { BetfairReplayFeed, readCatalogue, catalogueOf } from '../pipeline/feeds/betfair/index.js';
-import { silentLogger } from '../pipeline/feeds/theoddsapi/index.js';
+import { silentLogger } from '../pipeline/feeds/feed-runtime.js';
 import { decimalToAmericanUnsnapped } from '../pipeline/odds-math/index.js';
 import { startTestSystem } from './support/system.js';
 import type { TestSystem } from './support/system.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseRecordingLine, readLines } from '../pipeline/feeds/theoddsapi/index.js';
+import { parseRecordingLine } from '../pipeline/feeds/theoddsapi/index.js';
+import { readLines } from '../pipeline/feeds/read-lines.js';
 import type { RecordedSnapshot } from '../pipeline/feeds/theoddsapi/index.js';
 import { locateRecording, missingRecordingNote } from '../scripts/recordings/index.js';
 import { closingFair, decimal, pricesOf, replayThroughSystem } from './support/recorded-closes.js';

@@ -1,7 +1,9 @@
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../pipeline/clock.js';
-import { EMPTY_STATE, ReplayFeed, mapSnapshot, parseRecordingLine, readLines, silentLogger } from '../pipeline/feeds/theoddsapi/index.js';
+import { EMPTY_STATE, ReplayFeed, mapSnapshot, parseRecordingLine } from '../pipeline/feeds/theoddsapi/index.js';
+import { silentLogger } from '../pipeline/feeds/feed-runtime.js';
+import { readLines } from '../pipeline/feeds/read-lines.js';
 import type { RecordedSnapshot } from '../pipeline/feeds/theoddsapi/index.js';
 import { locateRecording, missingRecordingNote } from '../scripts/recordings/index.js';
 import { startTestSystem } from './support/system.js';

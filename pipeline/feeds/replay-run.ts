@@ -1,6 +1,6 @@
 import { access } from 'node:fs/promises';
 // The generic feed helpers still live in theoddsapi/ (its index would close a cycle through its replay feed).
-import { errorMessage } from './theoddsapi/runtime.js';
+import { errorMessage } from './feed-runtime.js';
 
 /** What every replay's stats say about how it ended. */
 export interface ReplayOutcome {

@@ -4,7 +4,8 @@ import { locateRecording, missingRecordingNote } from '../../scripts/recordings/
 import { LEAGUES, TEAMS, tierBookScopes } from '../../schemas/index.js';
 import type { CanonicalEvent, OpportunityChange, RawTick } from '../../schemas/index.js';
 import { ManualClock } from '../clock.js';
-import { EMPTY_STATE, mapSnapshot, parseRecordingLine, readLines } from '../feeds/theoddsapi/index.js';
+import { EMPTY_STATE, mapSnapshot, parseRecordingLine } from '../feeds/theoddsapi/index.js';
+import { readLines } from '../feeds/read-lines.js';
 import { MarketSimulator } from '../feeds/simulator/index.js';
 import { Normalizer } from '../normalize/index.js';
 import { SnapshotProcessor } from '../snapshot/index.js';

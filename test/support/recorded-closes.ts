@@ -6,7 +6,8 @@
  */
 import { expect } from 'vitest';
 import { ManualClock } from '../../pipeline/clock.js';
-import { ReplayFeed, silentLogger } from '../../pipeline/feeds/theoddsapi/index.js';
+import { ReplayFeed } from '../../pipeline/feeds/theoddsapi/index.js';
+import { silentLogger } from '../../pipeline/feeds/feed-runtime.js';
 import { startTestSystem } from './system.js';
 import type { TestSystem } from './system.js';
 export interface Outcome {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { silentLogger } from '../theoddsapi/index.js';
+import { silentLogger } from '../feed-runtime.js';
 import { BettingApiCatalogue } from './catalogue-source.js';
 
 const ANSWER = [

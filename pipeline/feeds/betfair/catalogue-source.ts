@@ -1,5 +1,5 @@
-import type { FeedLogger } from '../theoddsapi/index.js';
-import { errorMessage } from '../theoddsapi/index.js';
+import type { FeedLogger } from '../feed-runtime.js';
+import { errorMessage } from '../feed-runtime.js';
 import { catalogueOf, readCatalogue } from './catalogue.js';
 import type { CatalogueMarket } from './catalogue.js';
 

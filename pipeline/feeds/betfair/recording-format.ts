@@ -1,4 +1,4 @@
-import { readLines } from '../theoddsapi/index.js';
+import { readLines } from '../read-lines.js';
 
 /**
  * Whether a recording holds Exchange Stream messages (each line an object with `op`) rather than

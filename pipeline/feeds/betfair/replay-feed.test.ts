@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { DeadLetter, RawTick } from '../../../schemas/index.js';
 import { ManualClock } from '../../clock.js';
-import { silentLogger } from '../theoddsapi/index.js';
+import { silentLogger } from '../feed-runtime.js';
 import { catalogueOf, readCatalogue } from './catalogue.js';
 import { catalogueFilesBeside, loadCatalogueFiles } from './catalogue-files.js';
 import { isStreamRecording } from './recording-format.js';

@@ -8,7 +8,7 @@ import { ManualClock } from '../../clock.js';
 import { TheOddsApiPollingFeed } from './polling-feed.js';
 import type { PollingFeedOptions } from './polling-feed.js';
 import { parseRecordingLine } from './recording.js';
-import type { FeedLogger, Sleep } from './runtime.js';
+import type { FeedLogger, Sleep } from '../feed-runtime.js';
 
 const API_KEY = 'secret-key-0123456789';
 const NOW = Date.parse('2025-11-16T00:00:00Z');

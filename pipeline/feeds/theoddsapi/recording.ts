@@ -1,7 +1,3 @@
-import { createReadStream } from 'node:fs';
-import { createInterface } from 'node:readline';
-import type { Readable } from 'node:stream';
-import { createGunzip } from 'node:zlib';
 import { isObject, parseApiTime } from './wire.js';
 
 /**
@@ -30,23 +26,4 @@ export function parseRecordingLine(line: string): RecordedSnapshot | null {
   const data = parsed['data'];
   if (timestamp === null || !Array.isArray(data)) return null;
   return { timestamp, data };
-}
-
-/**
- * The file's lines, streamed (never the whole file in one string). `.gz` files are gunzipped.
- * Breaking out of the loop closes the file.
- */
-export async function* readLines(file: string): AsyncGenerator<string> {
-  const source = createReadStream(file);
-  const input: Readable = file.endsWith('.gz') ? source.pipe(createGunzip()) : source;
-  // A gunzip error (truncated or corrupt file) must reach the reader, not crash the process.
-  source.on('error', (err) => input.destroy(err));
-  const lines = createInterface({ input, crlfDelay: Infinity });
-  try {
-    for await (const line of lines) yield line;
-  } finally {
-    lines.close();
-    input.destroy();
-    source.destroy();
-  }
 }

@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../clock.js';
 import { ReplayFeed } from './replay-feed.js';
-import { RepeatedWarning } from './runtime.js';
-import type { FeedLogger } from './runtime.js';
+import { RepeatedWarning } from '../feed-runtime.js';
+import type { FeedLogger } from '../feed-runtime.js';
 
 interface Line {
   level: string;

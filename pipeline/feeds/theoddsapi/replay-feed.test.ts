@@ -8,8 +8,8 @@ import type { RawTick } from '../../../schemas/index.js';
 import { ManualClock } from '../../clock.js';
 import { bookmaker, event, market, recordingLine } from './fixtures/builders.js';
 import { ReplayFeed } from './replay-feed.js';
-import { silentLogger } from './runtime.js';
-import type { Sleep } from './runtime.js';
+import { silentLogger } from '../feed-runtime.js';
+import type { Sleep } from '../feed-runtime.js';
 
 const FIXTURE = fileURLToPath(new URL('./fixtures/nfl-sunday.jsonl', import.meta.url));
 const S1 = Date.parse('2025-11-09T12:00:00Z');
