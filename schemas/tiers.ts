@@ -105,7 +105,7 @@ export const TIER_MINIMUMS = {
   clvHistory: 'sharp',
   /** The MCP futures tools (COMPAT §6, Pro); REST futures follow the OpenAPI document: any key. */
   futuresTools: 'pro',
-  /** `/fair` and MCP `get_fair_line`: the fair-line recipe, from the tier that sees +EV. */
+  /** `/fair`, `/events/{id}/fair` and their MCP tools: the fair-line recipe, from the tier that sees +EV. */
   fairLine: 'pro',
 } as const satisfies Record<string, TierName>;
 export type TierRule = keyof typeof TIER_MINIMUMS;

@@ -123,6 +123,53 @@ describe('GET /fair', () => {
   });
 });
 
+describe('GET /events/{id}/fair', () => {
+  const eventFair = async (query = '', key = c.keys.pro) => c.sys.get(`/api/v1/events/${nba}/fair?${query}`, key);
+  const marketsOf = (body: Row): Row[] => (body['data'] as Row)['markets'] as Row[];
+
+  it("prices each of the event's game markets at its main line exactly as /fair prices it alone", async () => {
+    const r = await eventFair('devig_method=shin');
+    expect(r.status).toBe(200);
+    const data = r.body['data'] as Row;
+    expect(data['event_id']).toBe(nba);
+    expect((data['recipe'] as Row)['devig_method']).toBe('shin');
+    const markets = marketsOf(r.body);
+    expect(markets.map((m) => m['market'])).toEqual(['moneyline', 'point_spread', 'total_points']);
+    for (const m of markets) {
+      const alone = (await fair(`market=${String(m['market'])}&devig_method=shin`)).body['data'] as Row;
+      const { event_id: _event, recipe: _recipe, ...market } = alone;
+      expect(m).toEqual(market);
+    }
+    expect(markets.every((m) => (m['outcomes'] as Row[]).every((o) => o['band'] !== null))).toBe(true);
+  });
+
+  it('leaves props out unless market names them, one entry per player and stat', async () => {
+    expect(marketsOf((await eventFair()).body).some((m) => m['market'] === 'player_prop')).toBe(false);
+    const props = marketsOf((await eventFair('market=props&reference_books=draftkings')).body);
+    expect(props.length).toBeGreaterThan(0);
+    expect(props.every((m) => m['market'] === 'player_prop')).toBe(true);
+    const keys = props.map((m) => `${String(m['participant'])}|${String(m['stat_category'])}`);
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(props.find((m) => m['participant'] === 'LeBron James' && m['stat_category'] === 'points')).toBeDefined();
+  });
+
+  it('names a bad parameter, is 404 for an unknown event and 403 below the pro tier', async () => {
+    for (const [query, field] of [
+      ['market=spreads', 'market'],
+      ['devig_method=magic', 'devig_method'],
+      ['reference_books=nope', 'reference_books'],
+    ] as const) {
+      const r = await eventFair(query);
+      expect(r.status, query).toBe(400);
+      expect(((r.body['error'] as Row)['message'] as string).includes(field), query).toBe(true);
+    }
+    expect((await c.sys.get('/api/v1/events/nope/fair', c.keys.pro)).status).toBe(404);
+    const hobby = await eventFair('', c.keys.hobby);
+    expect(hobby.status).toBe(403);
+    expect((hobby.body['error'] as Row)['message']).toBe('The fair-line recipe needs the pro tier or higher; this key is hobby');
+  });
+});
+
 describe('GET /opportunities/ev with a recipe', () => {
   it('re-prices each row by the recipe and says which recipe priced it, with the band', async () => {
     const plain = await c.sys.get('/api/v1/opportunities/ev?min_ev=-100', c.keys.pro);

@@ -16,7 +16,7 @@ import type { Conformance } from './support/fixture.js';
 
 type Row = Record<string, unknown>;
 /** 21 data tools on the query layer, 5 calculators, and the account tool (the fixture has a key store). */
-const TOOL_COUNT = 30;
+const TOOL_COUNT = 31;
 let c: Conformance;
 let nbaEvent = '';
 let nflEvent = '';
@@ -141,6 +141,7 @@ describe('handshake', () => {
       'get_best_odds',
       'get_closing_lines',
       'get_clv',
+      'get_event_fair_lines',
       'get_events',
       'get_fair_line',
       'get_freshness',
@@ -296,6 +297,7 @@ describe('every tool answers what its REST twin answers', () => {
       { event: nbaEvent, market: 'moneyline', devig_method: 'goto' },
       `/fair?event=${nbaEvent}&market=moneyline&devig_method=goto`,
     ],
+    ['get_event_fair_lines', { id: nbaEvent, market: ['main'] }, `/events/${nbaEvent}/fair?market=main`],
     ['find_ev_opportunities', { min_ev: 0 }, '/opportunities/ev?min_ev=0&limit=20'],
     ['find_arbitrage', {}, '/opportunities/arbitrage?limit=20'],
     ['find_middles', {}, '/opportunities/middles?limit=20'],

@@ -86,18 +86,37 @@ const fairSportsbookSchema = {
   },
 } as const;
 
+/** One market's fair line: what `/fair` answers and each entry of an event's fair lines. */
+const fairMarketProps = {
+  market: { type: 'string' },
+  participant: nullableString,
+  stat_category: nullableString,
+  line: { ...nullableNumber, description: "The market's line: home's handicap for sides, the threshold for totals and props." },
+  outcomes: { type: 'array', items: fairOutcomeSchema },
+  sportsbooks: { type: 'array', items: fairSportsbookSchema },
+} as const;
+
 export const fairLineSchema = {
   type: 'object',
   required: ['event_id', 'market', 'participant', 'stat_category', 'line', 'recipe', 'outcomes', 'sportsbooks'],
+  properties: { event_id: { type: 'string' }, recipe: fairRecipeSchema, ...fairMarketProps },
+} as const;
+
+export const eventFairLinesSchema = {
+  type: 'object',
+  required: ['event_id', 'recipe', 'markets'],
   properties: {
     event_id: { type: 'string' },
-    market: { type: 'string' },
-    participant: nullableString,
-    stat_category: nullableString,
-    line: { ...nullableNumber, description: "The market's line: home's handicap for sides, the threshold for totals and props." },
     recipe: fairRecipeSchema,
-    outcomes: { type: 'array', items: fairOutcomeSchema },
-    sportsbooks: { type: 'array', items: fairSportsbookSchema },
+    markets: {
+      type: 'array',
+      description: 'Every market asked for that the event has a price in, each at its main line, in board order.',
+      items: {
+        type: 'object',
+        required: ['market', 'participant', 'stat_category', 'line', 'outcomes', 'sportsbooks'],
+        properties: fairMarketProps,
+      },
+    },
   },
 } as const;
 

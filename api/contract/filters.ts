@@ -45,7 +45,7 @@ export const MARKET_CATEGORIES: ReadonlyMap<string, { markets: readonly MarketId
   ['props', { markets: ['player_prop'], test: (m: MarketFacts) => m.market === 'player_prop' }],
 ] as const);
 
-const MARKET_HELP = `Market ids (${MARKET_IDS.join(', ')}), categories (${[...MARKET_CATEGORIES.keys()].join(', ')}) or player_<stat> (e.g. player_points), comma-separated.`;
+export const MARKET_HELP = `Market ids (${MARKET_IDS.join(', ')}), categories (${[...MARKET_CATEGORIES.keys()].join(', ')}) or player_<stat> (e.g. player_points), comma-separated.`;
 
 /** Query-string schemas of the shared filters, one definition for every route. */
 export const sharedFilterParams = {

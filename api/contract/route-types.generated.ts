@@ -11662,11 +11662,6 @@ export interface paths {
               success: boolean;
               data: {
                 event_id: string;
-                market: string;
-                participant: string | null;
-                stat_category: string | null;
-                /** @description The market's line: home's handicap for sides, the threshold for totals and props. */
-                line: number | null;
                 /** @description The recipe that priced the answer, as applied (defaults filled in). */
                 recipe: {
                   /** @description Reference books, in the order asked. */
@@ -11678,6 +11673,11 @@ export interface paths {
                   /** @description The caller's margin for one-sided prices, percent; null: borrowed or the default. */
                   assumed_margin: number | null;
                 };
+                market: string;
+                participant: string | null;
+                stat_category: string | null;
+                /** @description The market's line: home's handicap for sides, the threshold for totals and props. */
+                line: number | null;
                 outcomes: {
                   /** @enum {string} */
                   selection: 'home' | 'away' | 'draw' | 'over' | 'under' | 'yes' | 'no';
@@ -11722,6 +11722,392 @@ export interface paths {
                   margin_source: 'market' | 'caller' | 'borrowed' | 'default' | null;
                   /** @description Age of its oldest price here. */
                   age_seconds: number | null;
+                }[];
+              };
+              meta?: {
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
+              };
+              /**
+               * Format: date-time
+               * @description When the server emitted this answer (RFC 3339, UTC).
+               */
+              updated_at: string;
+            };
+          };
+        };
+        /** @description invalid_request: a parameter or the body is missing or invalid; the message names it. */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code:
+                  | 'invalid_request'
+                  | 'validation_error'
+                  | 'offset_too_large'
+                  | 'unauthorized'
+                  | 'feature_required'
+                  | 'cross_site_request'
+                  | 'not_found'
+                  | 'conflict'
+                  | 'request_timeout'
+                  | 'resync_required'
+                  | 'payload_too_large'
+                  | 'unsupported_media_type'
+                  | 'rate_limited'
+                  | 'concurrent_request_cap'
+                  | 'headers_too_large'
+                  | 'too_many_streams'
+                  | 'internal_error'
+                  | 'unavailable'
+                  | 'overloaded';
+                message: string;
+                docs: string;
+                /** @description 403: the caller's tier. */
+                tier?: string;
+                /** @description 403: the cheapest tier that would allow the request. */
+                required_tier?: string;
+                /** @description 429: seconds until the rate-limit window resets (as Retry-After). */
+                retry_after?: number;
+                /** @description offset_too_large: the largest offset the endpoint takes. */
+                max_offset?: number;
+                /** @description 403 on too many sportsbooks: the most the tier serves per request. */
+                max_books?: number;
+                /** @description 403 on too many sportsbooks: how many the request asked for. */
+                requested_books?: number;
+              };
+              /** @description Same as error.required_tier (read there by some clients). */
+              required_tier?: string;
+              /** @description Same as error.retry_after (read there by some clients). */
+              retry_after?: number;
+            };
+          };
+        };
+        /** @description unauthorized: the API key is missing or not valid. */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code:
+                  | 'invalid_request'
+                  | 'validation_error'
+                  | 'offset_too_large'
+                  | 'unauthorized'
+                  | 'feature_required'
+                  | 'cross_site_request'
+                  | 'not_found'
+                  | 'conflict'
+                  | 'request_timeout'
+                  | 'resync_required'
+                  | 'payload_too_large'
+                  | 'unsupported_media_type'
+                  | 'rate_limited'
+                  | 'concurrent_request_cap'
+                  | 'headers_too_large'
+                  | 'too_many_streams'
+                  | 'internal_error'
+                  | 'unavailable'
+                  | 'overloaded';
+                message: string;
+                docs: string;
+                /** @description 403: the caller's tier. */
+                tier?: string;
+                /** @description 403: the cheapest tier that would allow the request. */
+                required_tier?: string;
+                /** @description 429: seconds until the rate-limit window resets (as Retry-After). */
+                retry_after?: number;
+                /** @description offset_too_large: the largest offset the endpoint takes. */
+                max_offset?: number;
+                /** @description 403 on too many sportsbooks: the most the tier serves per request. */
+                max_books?: number;
+                /** @description 403 on too many sportsbooks: how many the request asked for. */
+                requested_books?: number;
+              };
+              /** @description Same as error.required_tier (read there by some clients). */
+              required_tier?: string;
+              /** @description Same as error.retry_after (read there by some clients). */
+              retry_after?: number;
+            };
+          };
+        };
+        /** @description feature_required: the key's tier lacks a feature or sportsbook the request needs; the message names the tier that has it. */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code:
+                  | 'invalid_request'
+                  | 'validation_error'
+                  | 'offset_too_large'
+                  | 'unauthorized'
+                  | 'feature_required'
+                  | 'cross_site_request'
+                  | 'not_found'
+                  | 'conflict'
+                  | 'request_timeout'
+                  | 'resync_required'
+                  | 'payload_too_large'
+                  | 'unsupported_media_type'
+                  | 'rate_limited'
+                  | 'concurrent_request_cap'
+                  | 'headers_too_large'
+                  | 'too_many_streams'
+                  | 'internal_error'
+                  | 'unavailable'
+                  | 'overloaded';
+                message: string;
+                docs: string;
+                /** @description 403: the caller's tier. */
+                tier?: string;
+                /** @description 403: the cheapest tier that would allow the request. */
+                required_tier?: string;
+                /** @description 429: seconds until the rate-limit window resets (as Retry-After). */
+                retry_after?: number;
+                /** @description offset_too_large: the largest offset the endpoint takes. */
+                max_offset?: number;
+                /** @description 403 on too many sportsbooks: the most the tier serves per request. */
+                max_books?: number;
+                /** @description 403 on too many sportsbooks: how many the request asked for. */
+                requested_books?: number;
+              };
+              /** @description Same as error.required_tier (read there by some clients). */
+              required_tier?: string;
+              /** @description Same as error.retry_after (read there by some clients). */
+              retry_after?: number;
+            };
+          };
+        };
+        /** @description not_found: no such resource. */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code:
+                  | 'invalid_request'
+                  | 'validation_error'
+                  | 'offset_too_large'
+                  | 'unauthorized'
+                  | 'feature_required'
+                  | 'cross_site_request'
+                  | 'not_found'
+                  | 'conflict'
+                  | 'request_timeout'
+                  | 'resync_required'
+                  | 'payload_too_large'
+                  | 'unsupported_media_type'
+                  | 'rate_limited'
+                  | 'concurrent_request_cap'
+                  | 'headers_too_large'
+                  | 'too_many_streams'
+                  | 'internal_error'
+                  | 'unavailable'
+                  | 'overloaded';
+                message: string;
+                docs: string;
+                /** @description 403: the caller's tier. */
+                tier?: string;
+                /** @description 403: the cheapest tier that would allow the request. */
+                required_tier?: string;
+                /** @description 429: seconds until the rate-limit window resets (as Retry-After). */
+                retry_after?: number;
+                /** @description offset_too_large: the largest offset the endpoint takes. */
+                max_offset?: number;
+                /** @description 403 on too many sportsbooks: the most the tier serves per request. */
+                max_books?: number;
+                /** @description 403 on too many sportsbooks: how many the request asked for. */
+                requested_books?: number;
+              };
+              /** @description Same as error.required_tier (read there by some clients). */
+              required_tier?: string;
+              /** @description Same as error.retry_after (read there by some clients). */
+              retry_after?: number;
+            };
+          };
+        };
+        /** @description rate_limited: the per-minute request limit is spent; see Retry-After. */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code:
+                  | 'invalid_request'
+                  | 'validation_error'
+                  | 'offset_too_large'
+                  | 'unauthorized'
+                  | 'feature_required'
+                  | 'cross_site_request'
+                  | 'not_found'
+                  | 'conflict'
+                  | 'request_timeout'
+                  | 'resync_required'
+                  | 'payload_too_large'
+                  | 'unsupported_media_type'
+                  | 'rate_limited'
+                  | 'concurrent_request_cap'
+                  | 'headers_too_large'
+                  | 'too_many_streams'
+                  | 'internal_error'
+                  | 'unavailable'
+                  | 'overloaded';
+                message: string;
+                docs: string;
+                /** @description 403: the caller's tier. */
+                tier?: string;
+                /** @description 403: the cheapest tier that would allow the request. */
+                required_tier?: string;
+                /** @description 429: seconds until the rate-limit window resets (as Retry-After). */
+                retry_after?: number;
+                /** @description offset_too_large: the largest offset the endpoint takes. */
+                max_offset?: number;
+                /** @description 403 on too many sportsbooks: the most the tier serves per request. */
+                max_books?: number;
+                /** @description 403 on too many sportsbooks: how many the request asked for. */
+                requested_books?: number;
+              };
+              /** @description Same as error.required_tier (read there by some clients). */
+              required_tier?: string;
+              /** @description Same as error.retry_after (read there by some clients). */
+              retry_after?: number;
+            };
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/events/{id}/fair': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Fair lines of every market of one event, from a recipe you choose
+     * @description The fair line of each market of the event at its main line (each outcome family apart: a team total per team, a period spread and total), priced exactly as /fair prices one market: per outcome, fair probability and price, band over methods and books, fair_status. By default every game market, no player props or outrights; `market` names others as on /odds. Pro tier or higher; 404 for an unknown event.
+     */
+    get: {
+      parameters: {
+        query: {
+          /** @description Market ids (moneyline, point_spread, total_points, team_total, player_prop, game_prop, future, 1st_half, 1st_quarter), categories (main, spread, total, props) or player_<stat> (e.g. player_points), comma-separated. Default: every game market (main, spread and total categories), no props or outrights. */
+          market?: string;
+          /** @description De-vig method: the stored ones, plus efficient_shin (per-outcome Shin, Kizildemir et al.) and goto (goto_conversion). */
+          devig_method: 'power' | 'multiplicative' | 'additive' | 'shin' | 'odds_ratio' | 'logit' | 'efficient_shin' | 'goto';
+          /** @description Comma-separated sportsbook ids whose prices make the fair line; default: the configured references (the catalog's sharp books). */
+          reference_books?: string;
+          /** @description How the reference books are weighed: equal (default), or freshness_width (a price a minute old counts half; a book with half the margin counts twice). */
+          weighting?: 'equal' | 'freshness_width';
+          /** @description Margin (percent) taken off a one-sided price; default: the book's own margin on the market's other lines, else 5. */
+          assumed_margin?: number;
+        };
+        header?: never;
+        path: {
+          /** @description Canonical event id. */
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              success: boolean;
+              data: {
+                event_id: string;
+                /** @description The recipe that priced the answer, as applied (defaults filled in). */
+                recipe: {
+                  /** @description Reference books, in the order asked. */
+                  sportsbooks: string[];
+                  /** @enum {string} */
+                  weighting: 'equal' | 'freshness_width';
+                  /** @enum {string} */
+                  devig_method: 'power' | 'multiplicative' | 'additive' | 'shin' | 'odds_ratio' | 'logit' | 'efficient_shin' | 'goto';
+                  /** @description The caller's margin for one-sided prices, percent; null: borrowed or the default. */
+                  assumed_margin: number | null;
+                };
+                /** @description Every market asked for that the event has a price in, each at its main line, in board order. */
+                markets: {
+                  market: string;
+                  participant: string | null;
+                  stat_category: string | null;
+                  /** @description The market's line: home's handicap for sides, the threshold for totals and props. */
+                  line: number | null;
+                  outcomes: {
+                    /** @enum {string} */
+                    selection: 'home' | 'away' | 'draw' | 'over' | 'under' | 'yes' | 'no';
+                    /**
+                     * @description `two_sided`: de-vigged from reference books that price every outcome; `one_sided_assumed_margin`: no reference book prices the whole market, so a posted side is discounted by the stated margin; `unavailable`: no reference book prices it.
+                     * @enum {string}
+                     */
+                    fair_status: 'two_sided' | 'one_sided_assumed_margin' | 'unavailable';
+                    /** @description Fair probability, 6 places; null when unavailable. */
+                    fair_probability: number | null;
+                    fair_price_american: number | null;
+                    /** @description 1 / fair_probability, 4 places. */
+                    fair_price_decimal: number | null;
+                    /** @description How sure the fair probability is: the lowest and highest over the de-vig methods (`over_methods`, two-sided only) and over the reference books each alone (`over_sportsbooks`); `low`/`high` span both. Null when unavailable. */
+                    band: {
+                      low: number;
+                      high: number;
+                      over_methods: {
+                        low: number;
+                        high: number;
+                      } | null;
+                      over_sportsbooks: {
+                        low: number;
+                        high: number;
+                      };
+                    } | null;
+                    /** @description One-sided only: the margin taken off the posted price, percent. */
+                    assumed_margin: number | null;
+                  }[];
+                  sportsbooks: {
+                    sportsbook: string;
+                    /**
+                     * @description What it prices at this line.
+                     * @enum {string}
+                     */
+                    sides: 'two_sided' | 'one_sided' | 'none';
+                    /** @description Its share of the fair probability (0 when not used); the shares sum to 1. */
+                    weight: number;
+                    /** @description Its overround here (two-sided) or the margin assumed for it (one-sided), percent. */
+                    margin: number | null;
+                    /** @enum {string|null} */
+                    margin_source: 'market' | 'caller' | 'borrowed' | 'default' | null;
+                    /** @description Age of its oldest price here. */
+                    age_seconds: number | null;
+                  }[];
                 }[];
               };
               meta?: {

@@ -13,6 +13,7 @@ import {
   clvHistory,
   eventsList,
   evList,
+  eventFairAnswer,
   fairAnswer,
   gameStates,
   leaguesList,
@@ -350,6 +351,23 @@ export const QUERY_TOOLS: readonly QueryToolDef[] = [
       "One market's fair probability and price per outcome from a recipe you choose: reference sportsbooks (default: the configured sharp ones), " +
       'equal or freshness-and-margin weights, and the de-vig method; with the band over methods and books and a fair_status per outcome. ' +
       'One-sided markets are priced from a stated margin. Pro tier or higher.',
+  },
+  {
+    name: 'get_event_fair_lines',
+    title: "Fair lines of an event's markets",
+    route: get('/events/:id/fair'),
+    noun: 'markets',
+    pathArgs: { id: { type: 'string', description: 'Canonical event id (get_events lists them).' } },
+    required: ['id'],
+    answer: answeredAs<'/api/v1/events/{id}/fair'>((s, tier, args) =>
+      eventFairAnswer(s.deps, tier, (args as { id?: string }).id ?? '', args),
+    ),
+    summary: (body) => {
+      const data = (body.data ?? {}) as { event_id?: string; markets?: unknown[] };
+      return `Fair lines of ${String(data.markets?.length ?? 0)} markets of ${String(data.event_id)}.`;
+    },
+    description:
+      'Every game market of one event at its main line, each priced like get_fair_line by one recipe (reference books, weights, de-vig method), with the band and fair_status per outcome. Name other markets (props) with market. Pro tier or higher.',
   },
   {
     name: 'find_arbitrage',

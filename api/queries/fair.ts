@@ -1,5 +1,5 @@
 import { selectionFamily } from '../../schemas/index.js';
-import type { CanonicalEvent, MarketId, OddsRow, TierName } from '../../schemas/index.js';
+import type { CanonicalEvent, MarketId, OddsRow, SelectionFamily, TierName } from '../../schemas/index.js';
 import { fairLine } from '../../pipeline/fair-line/index.js';
 import type { FairLine, FairRecipe } from '../../pipeline/fair-line/index.js';
 import { canonicalLine, familyKey, outcomesOf } from '../../pipeline/opportunities/index.js';
@@ -11,9 +11,21 @@ import type { Catalog } from '../views/catalog.js';
 import { requireTierFor } from './access.js';
 import { parseRecipe } from './fair-recipe.js';
 import { badQuery } from './invalid-query.js';
+import { parseMarkets } from './parse-filters.js';
 import type { ReadSide } from './read-side.js';
 
 export type FairQuery = QueryOf<'/api/v1/fair'>;
+export type EventFairQuery = QueryOf<'/api/v1/events/{id}/fair'>;
+
+/** What `GET /events/{id}/fair` prices unless `markets` says otherwise: every game market, no props. */
+const EVENT_FAIR_MARKETS: ReadonlySet<MarketId> = new Set<MarketId>([
+  'moneyline',
+  'point_spread',
+  'total_points',
+  'team_total',
+  '1st_half',
+  '1st_quarter',
+]);
 
 /** Which market of an event to price; `undefined` participant or stat: any, a null: none. */
 export interface MarketSelector {
@@ -22,6 +34,8 @@ export interface MarketSelector {
   statCategory: string | null | undefined;
   /** Canonical line (home's handicap, the threshold); undefined: the main line. */
   line: number | null | undefined;
+  /** One outcome family only (a period market holds a side and a total); undefined: any. */
+  family?: SelectionFamily;
 }
 
 export interface PricedMarket {
@@ -49,7 +63,8 @@ export function fairLineAt(
         r.market === at.market &&
         r.isActive &&
         (at.participant === undefined || r.participant === at.participant) &&
-        (at.statCategory === undefined || r.statCategory === at.statCategory),
+        (at.statCategory === undefined || r.statCategory === at.statCategory) &&
+        (at.family === undefined || selectionFamily(r.selection) === at.family),
     );
   const sample = rows[0];
   if (!sample) return null;
@@ -95,4 +110,57 @@ export function fairAnswer(deps: Pick<ReadSide, 'catalog' | 'views' | 'clock'>, 
       ...presentFairLine(priced.fair),
     },
   };
+}
+
+/**
+ * The fair line of every market of one event at its main line (`GET /events/{id}/fair`, MCP
+ * `get_event_fair_lines`), by one recipe: each outcome family (a team's total, a period's spread
+ * and total apart) priced as `/fair` prices it alone, in the board's market order.
+ */
+export function eventFairAnswer(
+  deps: Pick<ReadSide, 'catalog' | 'views' | 'clock'>,
+  tier: TierName,
+  id: string,
+  q: EventFairQuery,
+): ReplyOf<'/api/v1/events/{id}/fair'> {
+  requireTierFor(tier, 'fairLine');
+  const recipe = parseRecipe(q, deps.catalog, tier);
+  const board = deps.views.boardFor(tier);
+  const event = board.event(id);
+  if (!event) throw new ApiError('not_found', `Unknown event '${id}'`);
+  const asked = parseMarkets(q.market);
+  const wanted = (row: OddsRow): boolean =>
+    asked === undefined
+      ? EVENT_FAIR_MARKETS.has(row.market)
+      : asked.markets.has(row.market) &&
+        (asked.test === undefined ||
+          asked.test({ market: row.market, family: selectionFamily(row.selection), statCategory: row.statCategory }));
+  const families = new Map<string, MarketSelector>();
+  for (const row of board.rowsOf(event.id)) {
+    if (row.market === 'future' || !row.isActive || !wanted(row)) continue;
+    const key = familyKey(row);
+    if (!families.has(key)) {
+      families.set(key, {
+        market: row.market,
+        participant: row.participant,
+        statCategory: row.statCategory,
+        line: undefined,
+        family: selectionFamily(row.selection),
+      });
+    }
+  }
+  const now = deps.clock.now();
+  const markets = [];
+  for (const at of families.values()) {
+    const priced = fairLineAt(board, deps.catalog, event, at, recipe, now);
+    if (!priced) continue;
+    markets.push({
+      market: at.market,
+      participant: priced.sample.participant,
+      stat_category: priced.sample.statCategory,
+      line: priced.line,
+      ...presentFairLine(priced.fair),
+    });
+  }
+  return { success: true, data: { event_id: event.id, recipe: presentRecipe(recipe), markets } };
 }

@@ -86,8 +86,8 @@ export type {
   FuturesPricesQuery,
   FuturesSource,
 } from './futures-answers.js';
-export { fairAnswer } from './fair.js';
-export type { FairQuery } from './fair.js';
+export { eventFairAnswer, fairAnswer } from './fair.js';
+export type { EventFairQuery, FairQuery } from './fair.js';
 export { parseRecipe } from './fair-recipe.js';
 export type { RecipeQuery } from './fair-recipe.js';
 export { opportunityContext } from './opportunity-context.js';

@@ -1,13 +1,20 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { MARKET_IDS, RECIPE_DEVIG_METHODS } from '../../schemas/index.js';
-import { authErrorResponses, dataEnvelope, notFoundResponse } from '../contract/common.js';
-import { fairLineSchema, recipeParams } from '../contract/fair.js';
+import { authErrorResponses, csvParam, dataEnvelope, notFoundResponse } from '../contract/common.js';
+import { MARKET_HELP } from '../contract/filters.js';
+import { eventFairLinesSchema, fairLineSchema, recipeParams } from '../contract/fair.js';
 import type { RouteTypes } from '../contract/route-types.js';
 import type { ServingDeps } from '../deps.js';
 import { tierOf } from '../plugins/auth.js';
-import { fairAnswer } from '../queries/index.js';
+import { eventFairAnswer, fairAnswer } from '../queries/index.js';
 
 const idPattern = '^[A-Za-z0-9][A-Za-z0-9_.:-]*$';
+const devigMethodParam = {
+  type: 'string',
+  enum: [...RECIPE_DEVIG_METHODS],
+  default: 'power',
+  description: 'De-vig method: the stored ones, plus efficient_shin (per-outcome Shin, Kizildemir et al.) and goto (goto_conversion).',
+} as const;
 
 /** The open fair-line recipe: one market's fair price per outcome, how it was made and how sure it is. */
 export const fairRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (app, { deps }) => {
@@ -36,13 +43,7 @@ export const fairRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (app,
             },
             participant: { type: 'string', minLength: 1, maxLength: 200, description: 'Team or player, for team totals and props.' },
             stat_category: { type: 'string', minLength: 1, maxLength: 100, description: 'Stat of a player prop (points, rebounds ...).' },
-            devig_method: {
-              type: 'string',
-              enum: [...RECIPE_DEVIG_METHODS],
-              default: 'power',
-              description:
-                'De-vig method: the stored ones, plus efficient_shin (per-outcome Shin, Kizildemir et al.) and goto (goto_conversion).',
-            },
+            devig_method: devigMethodParam,
             ...recipeParams,
           },
         },
@@ -50,5 +51,34 @@ export const fairRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (app,
       },
     },
     async (request) => fairAnswer(deps, tierOf(request), request.query),
+  );
+
+  app.get<RouteTypes<'/api/v1/events/{id}/fair'>>(
+    '/events/:id/fair',
+    {
+      schema: {
+        tags: ['opportunities'],
+        summary: 'Fair lines of every market of one event, from a recipe you choose',
+        description:
+          'The fair line of each market of the event at its main line (each outcome family apart: a team total per team, a period spread and total), ' +
+          'priced exactly as /fair prices one market: per outcome, fair probability and price, band over methods and books, fair_status. ' +
+          'By default every game market, no player props or outrights; `market` names others as on /odds. Pro tier or higher; 404 for an unknown event.',
+        params: {
+          type: 'object',
+          required: ['id'],
+          properties: { id: { type: 'string', minLength: 1, maxLength: 200, pattern: idPattern, description: 'Canonical event id.' } },
+        },
+        querystring: {
+          type: 'object',
+          properties: {
+            market: csvParam(`${MARKET_HELP} Default: every game market (main, spread and total categories), no props or outrights.`),
+            devig_method: devigMethodParam,
+            ...recipeParams,
+          },
+        },
+        response: { 200: dataEnvelope(eventFairLinesSchema), 404: notFoundResponse, ...authErrorResponses },
+      },
+    },
+    async (request) => eventFairAnswer(deps, tierOf(request), request.params.id, request.query),
   );
 };

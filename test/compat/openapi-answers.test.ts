@@ -120,6 +120,7 @@ describe('live answers against our own OpenAPI document (strict)', () => {
     await get('/api/v1/futures/ev');
     await get('/api/v1/freshness');
     await get('/api/v1/fair', `/api/v1/fair?event=${nba}&market=moneyline`);
+    await get('/api/v1/events/{id}/fair', `/api/v1/events/${nba}/fair`);
     const odds = (await c.sys.get('/api/v1/odds?limit=5', key)).body['data'] as Row[];
     await check('/api/v1/deeplinks/batch', 'post', '/api/v1/deeplinks/batch', { ids: odds.map((o) => o['id']) });
     await get('/api/v1/account');
