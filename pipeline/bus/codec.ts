@@ -96,6 +96,13 @@ function toWire(topic: TopicName, value: unknown): unknown {
   }
 }
 
+/** A sportsbook's price has no exchange quote: the wire's null reads back as the field left out. */
+function withoutNullExchange(o: Record<string, unknown>): Record<string, unknown> {
+  if (o['exchange'] !== null) return o;
+  const { exchange: _none, ...rest } = o;
+  return rest;
+}
+
 function fromWire(topic: TopicName, value: unknown): unknown {
   const o = value as Record<string, unknown>;
   switch (topic) {
@@ -106,7 +113,11 @@ function fromWire(topic: TopicName, value: unknown): unknown {
       return out;
     }
     case TOPICS.rawTicks:
-      return o['tick'] ?? o['splits'] ?? o['futures'];
+      return o['tick'] != null ? withoutNullExchange(o['tick'] as Record<string, unknown>) : (o['splits'] ?? o['futures']);
+    case TOPICS.ticks:
+      return withoutNullExchange(o);
+    case TOPICS.snapshot:
+      return o['row'] != null ? { ...o, row: withoutNullExchange(o['row'] as Record<string, unknown>) } : value;
     case TOPICS.accounts:
       return o['kind'] === 'account' ? { kind: 'account', account: o['account'] } : { kind: 'key', key: o['key'] };
     case TOPICS.rawGameState:
