@@ -247,7 +247,7 @@ export const OPPORTUNITY_KIND_FIELDS = {
     'confidence',
     'peakEvPercent',
   ],
-  arbitrage: ['line', 'profitPercent', 'impliedSum'],
+  arbitrage: ['line', 'profitPercent', 'impliedSum', 'maxStake'],
   middle: [
     'lowerBound',
     'upperBound',
@@ -259,8 +259,9 @@ export const OPPORTUNITY_KIND_FIELDS = {
     'maxProfitPercent',
     'worstCaseProfitPercent',
     'model',
+    'maxStake',
   ],
-  low_hold: ['line', 'holdPercent', 'impliedSum'],
+  low_hold: ['line', 'holdPercent', 'impliedSum', 'maxStake'],
 } as const satisfies Record<string, readonly string[]>;
 
 const opportunity = record(
@@ -364,6 +365,8 @@ const opportunity = record(
         ]),
       ),
     ],
+    // Added later: the stake an exchange leg's size allows; null when no leg has a size.
+    ['maxStake', opt(D)],
   ],
   'One version of an opportunity; kind says which of the nullable fields are set.',
 );

@@ -109,7 +109,8 @@ function fromWire(topic: TopicName, value: unknown): unknown {
     case TOPICS.opportunities: {
       const keep = new Set<string>([...OPPORTUNITY_COMMON_FIELDS, ...(KIND_FIELDS.get(String(o['kind'])) ?? [])]);
       const out: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(o)) if (keep.has(k)) out[k] = v;
+      // A combination without an exchange leg has no capacity: the wire's null is the field left out.
+      for (const [k, v] of Object.entries(o)) if (keep.has(k) && !(k === 'maxStake' && v === null)) out[k] = v;
       return out;
     }
     case TOPICS.rawTicks:

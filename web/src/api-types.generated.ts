@@ -4174,6 +4174,8 @@ export interface paths {
                     /** @description The smallest leg payout after rounding stakes to cents. */
                     guaranteed_payout?: number;
                     guaranteed_profit?: number;
+                    /** @description The most the whole stake can be, in the exchange market's currency, when a leg is on an exchange: each exchange leg is matched only up to the money waiting at its price (max_bet), and takes its share of the stake. Absent when every leg is a sportsbook's. */
+                    max_stake?: number;
                     book_count?: number;
                     legs: {
                       sportsbook: string;
@@ -4771,6 +4773,8 @@ export interface paths {
                 break_even_percent: number;
                 /** @description worst_case_loss >= 0. */
                 is_guaranteed_profit: boolean;
+                /** @description The most the whole stake can be, in the exchange market's currency, when a leg is on an exchange: each exchange leg is matched only up to the money waiting at its price (max_bet), and takes its share of the stake. Absent when every leg is a sportsbook's. */
+                max_stake?: number;
                 /** @description worst_case_loss when it is not a loss, else null. */
                 guaranteed_roi: number | null;
                 /** @description 0-100: EV 40, hit probability 30, worst-case cost 20, freshness 10 (docs/opportunities.md). */
@@ -5262,6 +5266,8 @@ export interface paths {
                 is_alternate_line: boolean;
                 /** @description Best-price hold: (1 - 1/sum(1/d)) x 100; negative is an arbitrage. */
                 hold_percentage: number;
+                /** @description The most the whole stake can be, in the exchange market's currency, when a leg is on an exchange: each exchange leg is matched only up to the money waiting at its price (max_bet), and takes its share of the stake. Absent when every leg is a sportsbook's. */
+                max_stake?: number;
                 implied_probability_sum?: number;
                 side1: {
                   /** @description Display label. */
