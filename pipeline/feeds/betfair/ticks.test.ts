@@ -28,7 +28,8 @@ const definition = (status: string, runner22 = 'ACTIVE', inPlay = false): Record
   eventTypeId: '4',
   runners: [
     { id: 11, status: 'ACTIVE' },
-    { id: 22, status: runner22 },
+    // A non-runner comes with the adjustment factor that reprices bets already matched on the others.
+    { id: 22, status: runner22, ...(runner22 === 'REMOVED' ? { adjustmentFactor: 37.5 } : {}) },
   ],
 });
 
@@ -136,7 +137,7 @@ describe('ExchangeTickMapper', () => {
     expect(f.send({ mc: [{ id: M, rc: [{ id: 11, atb: [[2.4, 0]] }] }] })).toEqual(['suspended Netherlands -']);
   });
 
-  it('locks prices while the market is suspended, moves to live in play, pulls a removed runner and everything at close', () => {
+  it('locks prices while the market is suspended, moves to live in play, pulls a removed runner (the others stay quoted from their own ladders) and everything at close', () => {
     const f = feed();
     f.send({
       mc: [
