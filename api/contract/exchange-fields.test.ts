@@ -4,9 +4,10 @@
  */
 import fastJson from 'fast-json-stringify';
 import { describe, expect, it } from 'vitest';
-import type { CanonicalEvent, OddsRow } from '../../schemas/index.js';
+import type { ArbitrageOpportunity, CanonicalEvent, OddsRow } from '../../schemas/index.js';
 import { Catalog } from '../views/catalog.js';
 import { oddsRowSchema, presentOdds } from './odds.js';
+import { presentArbitrage } from './opportunities.js';
 
 const catalog = new Catalog();
 const event: CanonicalEvent = {
@@ -71,5 +72,66 @@ describe('exchange fields on odds rows', () => {
       const json = JSON.parse(serialize(presentOdds(catalog, r, event))) as Record<string, unknown>;
       expect(EXCHANGE_FIELDS.filter((f) => f in json)).toEqual([]);
     }
+  });
+});
+
+describe('max_stake on combinations', () => {
+  const arb = (maxStake?: number): ArbitrageOpportunity => ({
+    id: 'a1',
+    kind: 'arbitrage',
+    eventId: 'e1',
+    situation: 'e1|moneyline|',
+    market: 'moneyline',
+    family: 'side',
+    participant: null,
+    statCategory: null,
+    event: { sport: 'basketball', league: 'nba', homeTeamId: 'nba-bos', awayTeamId: 'nba-mia', startTime: 0, isLive: false },
+    legs: [
+      {
+        book: 'betfair_ex_eu',
+        selection: 'home',
+        line: null,
+        priceAmerican: 143,
+        priceDecimal: 2.43,
+        ts: 0,
+        rowId: 'r1',
+        bookEventId: 'x',
+        selectionId: null,
+        stakeShare: 0.457589,
+      },
+      {
+        book: 'caesars',
+        selection: 'away',
+        line: null,
+        priceAmerican: 105,
+        priceDecimal: 2.05,
+        ts: 0,
+        rowId: 'r2',
+        bookEventId: 'y',
+        selectionId: null,
+        stakeShare: 0.542411,
+      },
+    ],
+    oldestOddsTs: 0,
+    oldestOddsAgeSeconds: 0,
+    freshUntil: null,
+    staleAfterSeconds: null,
+    possiblyStale: false,
+    warnings: [],
+    detectedAt: 0,
+    lastSeenAt: 0,
+    expiredAt: null,
+    expireReason: null,
+    value: 11.19,
+    peakValue: 11.19,
+    line: null,
+    profitPercent: 11.19,
+    impliedSum: 0.899328,
+    ...(maxStake === undefined ? {} : { maxStake }),
+  });
+
+  it('is shown when a leg is on an exchange, and left out otherwise', () => {
+    expect(presentArbitrage(catalog, arb(4.37), 100, 0).max_stake).toBe(4.37);
+    expect(presentArbitrage(catalog, arb(), 100, 0)).not.toHaveProperty('max_stake');
   });
 });
