@@ -41,6 +41,8 @@ export interface Config {
     book: string;
     catalogueFile: string | null;
     bettingApiUrl: string;
+    /** The account's commission percent; null: each market's base rate. */
+    commissionPercent: number | null;
   };
   clickhouse: { url: string; user: string; password: string; database: string } | null;
   redisUrl: string | null;
@@ -164,6 +166,7 @@ export function loadConfig(env: Env = process.env): Config {
       book: betfairBook,
       catalogueFile: s.optional('BETFAIR_CATALOGUE_FILE'),
       bettingApiUrl: s.string('BETFAIR_BETTING_API_URL'),
+      commissionPercent: s.isSet('BETFAIR_COMMISSION') ? Number(s.raw('BETFAIR_COMMISSION')) : null,
     },
     clickhouse: chUrl
       ? {

@@ -40,6 +40,7 @@ export async function makeFeed(config: Config, clock: Clock, logger: Logger): Pr
           file,
           catalogue,
           book: config.betfair.book,
+          commissionPercent: config.betfair.commissionPercent,
           speed: config.replay.speed,
           clock,
           logger: logger.child({ feed: 'betfair-replay' }),
@@ -71,6 +72,7 @@ export async function makeFeed(config: Config, clock: Clock, logger: Logger): Pr
         },
         dataFilter: { fields: DEFAULT_MARKET_FIELDS },
         book: o.book,
+        commissionPercent: o.commissionPercent,
         catalogue: new BettingApiCatalogue({
           baseUrl: o.bettingApiUrl,
           appKey: o.appKey,

@@ -8,6 +8,7 @@ import type {
   DivergenceSignal,
   EvMethodValues,
   EvOpportunity,
+  ExchangeQuote,
   FutureEvOpportunity,
   FutureFairByMethod,
   FutureFairSelection,
@@ -73,6 +74,9 @@ type AccountWire = Schemas['accounts'];
 /** Every record of the wire contract, by its Avro name, with the TypeScript type it carries. */
 interface Pairs {
   RawTick: [At<FeedWire, 'tick'>, RawTick];
+  RawExchangeQuote: [At<At<FeedWire, 'tick'>, 'exchange'>, ExchangeQuote];
+  TickExchangeQuote: [At<Schemas['odds.ticks'], 'exchange'>, ExchangeQuote];
+  RowExchangeQuote: [At<At<Schemas['odds.snapshot'], 'row'>, 'exchange'>, ExchangeQuote];
   RawSplits: [At<FeedWire, 'splits'>, RawSplits];
   RawSplitSide: [At<At<FeedWire, 'splits'>, 'sides'>, RawSplitSide];
   RawFutures: [At<FeedWire, 'futures'>, RawFutures];
@@ -119,6 +123,9 @@ const WIRE_ONLY = ['FeedRecord'];
 
 const HELD: { [K in keyof Pairs]: Held<Pairs[K][0], Pairs[K][1]> } = {
   RawTick: true,
+  RawExchangeQuote: true,
+  TickExchangeQuote: true,
+  RowExchangeQuote: true,
   RawSplits: true,
   RawSplitSide: true,
   RawFutures: true,

@@ -59,6 +59,24 @@ function record<const F extends readonly FieldSpec[]>(name: string, fields: F, d
   };
 }
 
+/**
+ * An exchange's two sides of one outcome (ExchangeQuote), named after the record that holds it:
+ * every record name here is defined once (avro-types.test.ts).
+ */
+const exchangeQuote = (name: string) =>
+  record(
+    name,
+    [
+      ['back', opt(D)],
+      ['backSize', opt(D)],
+      ['lay', opt(D)],
+      ['laySize', opt(D)],
+      ['volume', opt(D)],
+      ['commission', D],
+    ],
+    'Best back and lay prices (decimal, before commission), the sizes at them, traded volume and commission percent.',
+  );
+
 const rawTick = record(
   'RawTick',
   [
@@ -81,6 +99,8 @@ const rawTick = record(
     ['selectionId', opt(S)],
     ['oddsChangedAt', opt(L)],
     ['observedAt', opt(L)],
+    // Added later, exchange books only: null (sportsbooks, records written before) is absent.
+    ['exchange', opt(exchangeQuote('RawExchangeQuote'))],
   ],
   'A price as one book published it, in its own names.',
 );
@@ -103,6 +123,7 @@ const oddsTick = record(
     ['selectionId', opt(S)],
     ['oddsChangedAt', opt(L)],
     ['observedAt', opt(L)],
+    ['exchange', opt(exchangeQuote('TickExchangeQuote'))],
   ],
   'A price on a canonical event and selection.',
 );
@@ -150,6 +171,7 @@ const oddsChange = record(
           // Added later still: null (records written before) reads as `ts` (upgradeOddsChange).
           ['oddsChangedAt', opt(L)],
           ['observedAt', opt(L)],
+          ['exchange', opt(exchangeQuote('RowExchangeQuote'))],
         ]),
       ),
     ],
@@ -225,7 +247,7 @@ export const OPPORTUNITY_KIND_FIELDS = {
     'confidence',
     'peakEvPercent',
   ],
-  arbitrage: ['line', 'profitPercent', 'impliedSum'],
+  arbitrage: ['line', 'profitPercent', 'impliedSum', 'maxStake'],
   middle: [
     'lowerBound',
     'upperBound',
@@ -237,8 +259,9 @@ export const OPPORTUNITY_KIND_FIELDS = {
     'maxProfitPercent',
     'worstCaseProfitPercent',
     'model',
+    'maxStake',
   ],
-  low_hold: ['line', 'holdPercent', 'impliedSum'],
+  low_hold: ['line', 'holdPercent', 'impliedSum', 'maxStake'],
 } as const satisfies Record<string, readonly string[]>;
 
 const opportunity = record(
@@ -342,6 +365,8 @@ const opportunity = record(
         ]),
       ),
     ],
+    // Added later: the stake an exchange leg's size allows; null when no leg has a size.
+    ['maxStake', opt(D)],
   ],
   'One version of an opportunity; kind says which of the nullable fields are set.',
 );

@@ -1,5 +1,6 @@
 export * from './markets.js';
 export * from './ticks.js';
+export * from './exchange.js';
 export * from './events.js';
 export * from './gamestate.js';
 export * from './closing.js';

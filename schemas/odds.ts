@@ -1,3 +1,4 @@
+import type { ExchangeQuote } from './exchange.js';
 import type { MarketId, SelectionType } from './markets.js';
 
 /** Latest price of one (event, market, participant, selection, line, book). */
@@ -31,6 +32,12 @@ export interface OddsRow {
   isActive: boolean;
   /** When the book suspended it (the suspension's own time, epoch ms); null while active. */
   suspendedSince: number | null;
+  /**
+   * Exchange books only (absent or null on a sportsbook's row): the back and lay sides, the sizes
+   * at the best prices, traded volume and commission. `priceAmerican`, `priceDecimal` and
+   * `probability` are the back price net of commission.
+   */
+  exchange?: ExchangeQuote | null;
 }
 
 /**

@@ -160,7 +160,17 @@ export interface EvOpportunity extends OpportunityCommon {
   peakEvPercent: Record<DevigMethodName, number>;
 }
 
-export interface ArbitrageOpportunity extends OpportunityCommon {
+/**
+ * How much money a combination of bets can carry, where a leg is on an exchange: the exchange
+ * matches a bet only up to the size waiting at its price, so the whole stake is bounded by the
+ * smallest of size / stake share over the exchange legs (market currency). Absent when no leg
+ * says (sportsbooks publish no limit): records of sportsbook-only combinations are unchanged.
+ */
+export interface StakeCapacity {
+  maxStake?: number;
+}
+
+export interface ArbitrageOpportunity extends OpportunityCommon, StakeCapacity {
   kind: 'arbitrage';
   /** Line of the market group, from the home side's (sides) or the Over's (totals) perspective. */
   line: number | null;
@@ -169,7 +179,7 @@ export interface ArbitrageOpportunity extends OpportunityCommon {
   impliedSum: number;
 }
 
-export interface MiddleOpportunity extends OpportunityCommon {
+export interface MiddleOpportunity extends OpportunityCommon, StakeCapacity {
   kind: 'middle';
   /** Both legs win when lowerBound < X < upperBound (X: the total, or the home margin). */
   lowerBound: number;
@@ -188,7 +198,7 @@ export interface MiddleOpportunity extends OpportunityCommon {
   model: { mean: number; sigma: number };
 }
 
-export interface LowHoldOpportunity extends OpportunityCommon {
+export interface LowHoldOpportunity extends OpportunityCommon, StakeCapacity {
   kind: 'low_hold';
   line: number | null;
   /** 1 - 1/sum(1/d) over the best prices, percent; negative is an arbitrage. */

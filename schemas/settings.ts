@@ -185,6 +185,13 @@ export const SETTINGS = [
     doc: 'Betting API base URL, asked for the names of each new market (`listMarketCatalogue`) with `FEED=betfair`',
   },
   {
+    name: 'BETFAIR_COMMISSION',
+    kind: 'number',
+    min: 0,
+    max: 99,
+    doc: "commission percent the exchange account pays on net winnings, when it is not each market's base rate (a discounted account); exchange prices are shown net of it",
+  },
+  {
     name: 'CLICKHOUSE_URL',
     kind: 'url',
     schemes: ['http', 'https'],

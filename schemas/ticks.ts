@@ -1,3 +1,4 @@
+import type { ExchangeQuote } from './exchange.js';
 import type { MarketId, SelectionType } from './markets.js';
 
 /**
@@ -51,6 +52,12 @@ export interface RawTick {
   oddsChangedAt?: number | null;
   /** When our feed saw the price, epoch ms; absent (or null): at `ts`. */
   observedAt?: number | null;
+  /**
+   * Exchange books only: both sides of the ladder, sizes, volume and commission. `priceAmerican`
+   * is then the back price net of commission (what a backer is actually paid). Absent (or null)
+   * for sportsbooks.
+   */
+  exchange?: ExchangeQuote | null;
 }
 
 /**
@@ -77,6 +84,8 @@ export interface OddsTick {
   oddsChangedAt?: number | null;
   /** As on RawTick: when our feed saw the price. */
   observedAt?: number | null;
+  /** As on RawTick: the exchange's ladder, for exchange books only. */
+  exchange?: ExchangeQuote | null;
 }
 
 /** Identity of one odds row: the snapshot keeps the latest price per key. */

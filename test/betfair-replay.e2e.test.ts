@@ -5,14 +5,14 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../pipeline/clock.js';
 import { BetfairReplayFeed, readCatalogue, catalogueOf } from '../pipeline/feeds/betfair/index.js';
 import { silentLogger } from '../pipeline/feeds/feed-runtime.js';
-import { decimalToAmericanUnsnapped } from '../pipeline/odds-math/index.js';
+import { LadderFold } from '../pipeline/feeds/betfair/fixtures/ladder-fold.js';
 import { startTestSystem } from './support/system.js';
 import type { TestSystem } from './support/system.js';
 
 /**
  * The recorded Betfair cricket market through the whole system: what /odds serves for the
- * exchange is the best back price of each runner as an independent fold of the recording's
- * ladders has it at that moment.
+ * exchange is, for each runner, the best back price net of the market's commission, the best lay
+ * and the sizes at both, as an independent fold of the recording's ladders has them at that moment.
  */
 
 const RECORDING = resolve('..', 'shared', 'data', 'betfair_stream_1.200806927_cricket_match_odds.jsonl');
@@ -20,52 +20,7 @@ const CATALOGUE = resolve('..', 'shared', 'data', 'betfair_catalogue_1.200806927
 const present = existsSync(RECORDING) && existsSync(CATALOGUE);
 if (!present) console.warn(`skipping the Betfair replay: ${RECORDING} is not present (recordings live in ../shared/data)`);
 
-const HOME = 228749;
-const AWAY = 2857977;
 type Row = Record<string, unknown>;
-
-/** The recording's state after each line, kept as simply as the test can: back ladders and statuses. */
-class LadderFold {
-  readonly back = new Map<number, Map<number, number>>([
-    [HOME, new Map()],
-    [AWAY, new Map()],
-  ]);
-  marketStatus = '';
-  readonly runnerStatus = new Map<number, string>();
-
-  apply(line: string): void {
-    const message = JSON.parse(line) as {
-      mc: { marketDefinition?: { status: string; runners: { id: number; status: string }[] }; rc?: { id: number; atb?: number[][] }[] }[];
-    };
-    for (const mc of message.mc) {
-      if (mc.marketDefinition) {
-        this.marketStatus = mc.marketDefinition.status;
-        for (const r of mc.marketDefinition.runners) this.runnerStatus.set(r.id, r.status);
-      }
-      for (const rc of mc.rc ?? []) {
-        const ladder = this.back.get(rc.id);
-        for (const [price, size] of rc.atb ?? []) {
-          if (size === 0) ladder?.delete(price ?? 0);
-          else ladder?.set(price ?? 0, size ?? 0);
-        }
-      }
-    }
-  }
-
-  /** `home|american` and `away|american` for the runners a bettor can back now. */
-  expected(): string[] {
-    if (this.marketStatus !== 'OPEN') return [];
-    const out: string[] = [];
-    for (const [id, side] of [
-      [HOME, 'home'],
-      [AWAY, 'away'],
-    ] as const) {
-      const best = Math.max(...[...(this.back.get(id) ?? new Map<number, number>()).keys()]);
-      if (this.runnerStatus.get(id) === 'ACTIVE' && Number.isFinite(best)) out.push(`${side}|${decimalToAmericanUnsnapped(best)}`);
-    }
-    return out;
-  }
-}
 
 async function servedExchangeRows(sys: TestSystem): Promise<string[]> {
   const events = (await sys.get('/api/v1/events?sport=cricket', sys.demoKeys.enterprise)).body['data'] as Row[];
@@ -76,7 +31,10 @@ async function servedExchangeRows(sys: TestSystem): Promise<string[]> {
   ] as Row[];
   return odds
     .filter((o) => o['is_active'] !== false)
-    .map((o) => `${String(o['selection_type'])}|${String(o['odds_american'])}`)
+    .map(
+      (o) =>
+        `${String(o['selection_type'])}|${String(o['odds_american'])}|${String(o['back'])}|${String(o['max_bet'])}|${String(o['lay'])}|${String(o['max_lay'])}`,
+    )
     .sort();
 }
 
@@ -108,7 +66,7 @@ describe.skipIf(!present)('replay of the recorded Betfair Exchange Stream', () =
     }
   });
 
-  it('serves each runner’s best back price at every checkpoint of the whole recording, and nothing once the market closed', async () => {
+  it('serves each runner’s net back price, best lay and sizes at every checkpoint of the whole recording, and nothing once the market closed', async () => {
     const lines = readFileSync(RECORDING, 'utf8')
       .split('\n')
       .filter((l) => l.trim() !== '');

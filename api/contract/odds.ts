@@ -1,5 +1,5 @@
 import { MARKET_IDS, SELECTION_TYPES } from '../../schemas/index.js';
-import type { CanonicalEvent, OddsRow } from '../../schemas/index.js';
+import type { CanonicalEvent, ExchangeQuote, OddsRow } from '../../schemas/index.js';
 import type { Catalog } from '../views/catalog.js';
 import { labelRefSchema, nullableNumber, nullableString, sportRefSchema, teamRefSchema } from './common.js';
 import { bookRef, eventName, leagueRef, marketRef, marketType, selectionLabel, sportRef, teamName, teamRef } from './refs.js';
@@ -120,6 +120,28 @@ export const oddsRowSchema = {
     league_ref: labelRefSchema,
     market_ref: labelRefSchema,
     sportsbook_ref: labelRefSchema,
+    back: {
+      ...nullableNumber,
+      description:
+        'Exchanges only (absent on sportsbook rows): best price available to back, decimal, before commission; null when nothing is offered. odds_* are this price net of commission.',
+    },
+    lay: { ...nullableNumber, description: 'Exchanges only: best price available to lay, decimal; null when nothing is offered.' },
+    max_bet: {
+      ...nullableNumber,
+      description:
+        "Exchanges only: the money waiting at the back price, in the market's currency (the most a back bet there is matched for).",
+    },
+    max_lay: {
+      ...nullableNumber,
+      description:
+        "Exchanges only: the backers' stake waiting at the lay price, in the market's currency (the most a lay bet there is matched for).",
+    },
+    volume: { ...nullableNumber, description: "Exchanges only: money traded on this selection so far, in the market's currency." },
+    commission: {
+      type: 'number',
+      description:
+        "Exchanges only: commission on net winnings, percent (the market's base rate unless the operator set the account's rate).",
+    },
   },
 } as const;
 
@@ -303,5 +325,11 @@ export function presentOdds(catalog: Catalog, row: OddsRow, event: CanonicalEven
     league_ref: leagueRef(catalog, event.league),
     market_ref: marketRef(catalog, row.market),
     sportsbook_ref: bookRef(catalog, row.book),
+    ...(row.exchange == null ? {} : exchangeFields(row.exchange)),
   };
+}
+
+/** The fields an exchange's row adds; a sportsbook's row has none of them (absent, not null). */
+function exchangeFields(q: ExchangeQuote): Pick<PublicOdds, 'back' | 'lay' | 'max_bet' | 'max_lay' | 'volume' | 'commission'> {
+  return { back: q.back, lay: q.lay, max_bet: q.backSize, max_lay: q.laySize, volume: q.volume, commission: q.commission };
 }

@@ -209,6 +209,18 @@ export function presentEv(catalog: Catalog, o: EvOpportunity, method: DevigMetho
   };
 }
 
+/** `max_stake`: what an exchange leg's size lets the whole combination carry. */
+const maxStakeSchema = {
+  type: 'number',
+  description:
+    "The most the whole stake can be, in the exchange market's currency, when a leg is on an exchange: each exchange leg is matched only up to the money waiting at its price (max_bet), and takes its share of the stake. Absent when every leg is a sportsbook's.",
+} as const;
+
+/** The capacity field of a combination, when one of its legs is on an exchange. */
+function maxStakeOf(o: { maxStake?: number | null }): { max_stake?: number } {
+  return o.maxStake == null ? {} : { max_stake: o.maxStake };
+}
+
 export function presentArbitrage(
   catalog: Catalog,
   o: ArbitrageOpportunity,
@@ -232,6 +244,7 @@ export function presentArbitrage(
     bankroll,
     guaranteed_payout: guaranteed,
     guaranteed_profit: r2(guaranteed - bankroll),
+    ...maxStakeOf(o),
     book_count: new Set(o.legs.map((l) => l.book)).size,
     legs: o.legs.map((l, i) => legOut(catalog, o, l, money[i])),
     ev_available: ev !== null,
@@ -337,6 +350,7 @@ export function presentMiddle(catalog: Catalog, o: MiddleOpportunity, bankroll: 
     best_case_profit: o.maxProfitPercent,
     break_even_percent: miss >= 0 ? 0 : r2((-miss / (o.maxProfitPercent - miss)) * 100),
     is_guaranteed_profit: guaranteed,
+    ...maxStakeOf(o),
     guaranteed_roi: guaranteed ? o.worstCaseProfitPercent : null,
     quality_score: middleQuality(o, fresh.oldest_odds_age_seconds),
     odds_age_seconds: fresh.oldest_odds_age_seconds,
@@ -416,6 +430,7 @@ export function presentLowHold(
     line: o.line,
     is_alternate_line: isAlternate(o, lines),
     hold_percentage: o.holdPercent,
+    ...maxStakeOf(o),
     implied_probability_sum: o.impliedSum,
     side1: lowHoldSide(catalog, o, leg1),
     side2: lowHoldSide(catalog, o, leg2),
@@ -706,6 +721,7 @@ export const arbitrageRowSchema = {
     bankroll: { type: 'number' },
     guaranteed_payout: { type: 'number', description: 'The smallest leg payout after rounding stakes to cents.' },
     guaranteed_profit: { type: 'number' },
+    max_stake: maxStakeSchema,
     book_count: { type: 'integer' },
     legs: { type: 'array', items: legSchema },
     ev_available: { type: 'boolean', description: 'A +EV bet exists on a leg of this market at this line.' },
@@ -811,6 +827,7 @@ export const middleRowSchema = {
     best_case_profit: { type: 'number', description: 'Both legs win, $ per $100 staked.' },
     break_even_percent: { type: 'number', description: 'Hit probability (%) at which the middle breaks even, pushes left out.' },
     is_guaranteed_profit: { type: 'boolean', description: 'worst_case_loss >= 0.' },
+    max_stake: maxStakeSchema,
     guaranteed_roi: { ...nullableNumber, description: 'worst_case_loss when it is not a loss, else null.' },
     quality_score: {
       type: 'number',
@@ -901,6 +918,7 @@ export const lowHoldRowSchema = {
     line: nullableNumber,
     is_alternate_line: isAlternateLine,
     hold_percentage: { type: 'number', description: 'Best-price hold: (1 - 1/sum(1/d)) x 100; negative is an arbitrage.' },
+    max_stake: maxStakeSchema,
     implied_probability_sum: { type: 'number' },
     side1: lowHoldSideSchema,
     side2: lowHoldSideSchema,

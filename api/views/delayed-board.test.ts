@@ -63,7 +63,7 @@ function setup(log?: { maxChanges: number; maxAgeMs: number }): { clock: ManualC
 }
 
 describe('packed odds changes', () => {
-  it('read back field for field: awkward doubles, nulls, a locked row and a removal', () => {
+  it('read back field for field: awkward doubles, nulls, a locked row, an exchange row and a removal', () => {
     const locked = row({
       line: null,
       participant: 'LeBron James',
@@ -79,9 +79,11 @@ describe('packed odds changes', () => {
       isActive: false,
       suspendedSince: 1795460106000,
     });
+    const exchange = row({ exchange: { back: 2.5, backSize: 12.34, lay: null, laySize: null, volume: 0.1 + 0.2, commission: 5 } });
     for (const change of [
       { key: KEY, eventId: 'nba-1', row: row(), changedAt: T0 + 1 },
       { key: KEY, eventId: 'nba-1', row: locked, changedAt: 0.1 + 0.2 },
+      { key: KEY, eventId: 'nba-1', row: exchange, changedAt: T0 + 3 },
       { key: KEY, eventId: 'nba-1', row: null, changedAt: T0 + 2 },
     ]) {
       expect(unpackChange(packChange(change))).toStrictEqual(change);

@@ -1,4 +1,5 @@
-import type { MarketId, OddsChange, OddsRow, SelectionType } from '../../schemas/index.js';
+import { sameExchangeQuote } from '../../schemas/index.js';
+import type { ExchangeQuote, MarketId, OddsChange, OddsRow, SelectionType } from '../../schemas/index.js';
 
 /**
  * An odds change as one string, for changes that wait a long time in memory (a delayed board's
@@ -42,6 +43,10 @@ export function packChange(c: OddsChange): PackedChange {
           r.suspendedSince,
           r.oddsChangedAt,
           r.observedAt,
+          // An exchange's quote follows only on its rows, so a sportsbook's change packs no longer.
+          ...(r.exchange == null
+            ? []
+            : [r.exchange.back, r.exchange.backSize, r.exchange.lay, r.exchange.laySize, r.exchange.volume, r.exchange.commission]),
         ];
   return flat(JSON.stringify(fields)) as PackedChange;
 }
@@ -79,7 +84,11 @@ type Fields = [
   number | null,
   number,
   number,
+  ...ExchangeFields,
 ];
+
+/** back, backSize, lay, laySize, volume, commission: present on an exchange's rows only. */
+type ExchangeFields = [] | [number | null, number | null, number | null, number | null, number | null, number];
 
 /**
  * The change back, as a new object. `current` finds the row its key holds now somewhere else
@@ -115,8 +124,20 @@ export function unpackChange(text: PackedChange, current?: (eventId: string, key
     suspendedSince: f[19],
     oddsChangedAt: f[20],
     observedAt: f[21],
+    ...(f.length === 28 ? { exchange: exchangeOf(f) } : {}),
   };
   return { key, eventId, row, changedAt };
+}
+
+function exchangeOf(f: Fields): ExchangeQuote {
+  return {
+    back: f[22] ?? null,
+    backSize: f[23] ?? null,
+    lay: f[24] ?? null,
+    laySize: f[25] ?? null,
+    volume: f[26] ?? null,
+    commission: f[27] ?? 0,
+  };
 }
 
 /** The string the current row already holds when it is equal to the one read back: one copy, not two. */
@@ -132,6 +153,7 @@ function sameRow(r: OddsRow, f: Fields): boolean {
     r.suspendedSince === f[19] &&
     r.oddsChangedAt === f[20] &&
     r.observedAt === f[21] &&
+    sameExchangeQuote(r.exchange, f.length === 28 ? exchangeOf(f) : null) &&
     r.isLive === f[15] &&
     r.priceDecimal === f[12] &&
     r.probability === f[13] &&

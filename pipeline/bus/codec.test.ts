@@ -185,6 +185,30 @@ describe('Avro schemas on the wire', () => {
     }
   });
 
+  it('round-trips an exchange price on every odds topic and an arbitrage’s capacity; a sportsbook’s price and a capacity-less arbitrage stay without them', async () => {
+    const codec = new AvroCodec({ client: mockRegistry() });
+    await codec.prepare();
+    const values = sampleValues();
+    const exchange = { back: 2.5, backSize: 2.17, lay: 2.52, laySize: null, volume: 1234.5, commission: 5 };
+    const raw = values['odds.ticks.raw'].find((v) => !isRawSplits(v) && !isRawFutures(v)) as TopicValues['odds.ticks.raw'];
+    const tick = values['odds.ticks'][0] as OddsTick;
+    const change = values['odds.snapshot'].find((c) => c.row !== null) as TopicValues['odds.snapshot'];
+    const arb = values.opportunities.find((o) => o.kind === 'arbitrage') as TopicValues['opportunities'];
+    const roundTrip = async (topic: TopicName, value: unknown): Promise<Record<string, unknown>> => {
+      const read = (await codec.decode(topic, await codec.encode(topic, value))) as Record<string, unknown>;
+      expect(read, topic).toEqual(value);
+      return read;
+    };
+    await roundTrip(TOPICS.rawTicks, { ...raw, exchange });
+    await roundTrip(TOPICS.ticks, { ...tick, exchange });
+    await roundTrip(TOPICS.snapshot, { ...change, row: { ...change.row, exchange } });
+    await roundTrip(TOPICS.opportunities, { ...arb, maxStake: 4.37 });
+    expect(await roundTrip(TOPICS.rawTicks, raw)).not.toHaveProperty('exchange');
+    expect(await roundTrip(TOPICS.ticks, tick)).not.toHaveProperty('exchange');
+    expect((await roundTrip(TOPICS.snapshot, change))['row']).not.toHaveProperty('exchange');
+    expect(await roundTrip(TOPICS.opportunities, arb)).not.toHaveProperty('maxStake');
+  });
+
   it('accepts an additive change (a new field with a default) and refuses a breaking one before anything is produced', async () => {
     const client = mockRegistry();
     await new AvroCodec({ client, schemas: { events: AVRO_SCHEMAS.events } }).prepare();

@@ -97,17 +97,29 @@ function toWire(topic: TopicName, value: unknown): unknown {
   }
 }
 
+/** A sportsbook's price has no exchange quote: the wire's null reads back as the field left out. */
+function withoutNullExchange(o: Record<string, unknown>): Record<string, unknown> {
+  if (o['exchange'] !== null) return o;
+  const { exchange: _none, ...rest } = o;
+  return rest;
+}
+
 function fromWire(topic: TopicName, value: unknown): unknown {
   const o = value as Record<string, unknown>;
   switch (topic) {
     case TOPICS.opportunities: {
       const keep = new Set<string>([...OPPORTUNITY_COMMON_FIELDS, ...(KIND_FIELDS.get(String(o['kind'])) ?? [])]);
       const out: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(o)) if (keep.has(k)) out[k] = v;
+      // A combination without an exchange leg has no capacity: the wire's null is the field left out.
+      for (const [k, v] of Object.entries(o)) if (keep.has(k) && !(k === 'maxStake' && v === null)) out[k] = v;
       return out;
     }
     case TOPICS.rawTicks:
-      return o['tick'] ?? o['splits'] ?? o['futures'];
+      return o['tick'] != null ? withoutNullExchange(o['tick'] as Record<string, unknown>) : (o['splits'] ?? o['futures']);
+    case TOPICS.ticks:
+      return withoutNullExchange(o);
+    case TOPICS.snapshot:
+      return o['row'] != null ? { ...o, row: withoutNullExchange(o['row'] as Record<string, unknown>) } : value;
     case TOPICS.accounts:
       return o['kind'] === 'account' ? { kind: 'account', account: o['account'] } : { kind: 'key', key: o['key'] };
     case TOPICS.rawGameState:

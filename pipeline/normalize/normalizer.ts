@@ -261,6 +261,7 @@ export class Normalizer {
         selectionId: raw.selectionId,
         oddsChangedAt: raw.oddsChangedAt,
         observedAt: raw.observedAt,
+        ...(raw.exchange != null ? { exchange: raw.exchange } : {}),
       },
       events: changed,
       unmatched: null,

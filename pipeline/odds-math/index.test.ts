@@ -6,6 +6,9 @@ describe('public face of the odds math library', () => {
     expect(Object.keys(oddsMath).sort()).toEqual(
       [
         'DEVIG_CHOICES',
+        'backLayMidpoint',
+        'layAsBackDecimal',
+        'netBackDecimal',
         'DEVIG_METHODS',
         'RECIPE_DEVIG_METHODS',
         'deVigEfficientShin',

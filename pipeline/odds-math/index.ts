@@ -48,3 +48,4 @@ export { roundedStakes } from './rounded-stakes.js';
 export type { RoundedStake } from './rounded-stakes.js';
 export { TYPICAL_MARGIN_SIGMA, middle, middleHitProbability, spreadMiddle, totalsMiddle, wholeNumbersProbability } from './middles.js';
 export type { MiddleLeg, MiddleMarket, MiddleModel, MiddleResult } from './middles.js';
+export { backLayMidpoint, layAsBackDecimal, netBackDecimal } from './exchange.js';

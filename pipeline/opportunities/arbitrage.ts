@@ -5,6 +5,7 @@ import { combosUnder, distinctBooks } from './combos.js';
 import type { Candidate, EngineContext } from './context.js';
 import { commonFields, eventKey, rowKey } from './context.js';
 import { familyOpportunityId } from './ids.js';
+import { stakeCapacity } from './capacity.js';
 import { legOf, lineKey, round } from './state.js';
 import type { LineGroupState } from './line-group.js';
 
@@ -62,6 +63,7 @@ export function arbitrageCandidates(ctx: EngineContext, g: LineGroupState, out: 
           line,
           profitPercent: profit,
           impliedSum: round(result.impliedSum, 8),
+          ...stakeCapacity(combo.rows, result.stakes),
         };
       },
     });

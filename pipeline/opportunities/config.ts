@@ -32,6 +32,11 @@ export interface OpportunityOptions {
   maxMiddlesPerFamily?: number;
   /** State of an event is dropped (its opportunities expire) this long after its start. */
   retainAfterStartMs?: number;
+  /**
+   * Widest back/lay spread, in probability points (1/back - 1/lay), at which an exchange still
+   * serves as a +EV reference; wider on any outcome, its midpoint is not used.
+   */
+  exchangeMaxSpread?: number;
 }
 
 export interface ResolvedOptions {
@@ -48,6 +53,7 @@ export interface ResolvedOptions {
   scopes: readonly (ReadonlySet<string> | null)[];
   maxMiddlesPerFamily: number;
   retainAfterStartMs: number;
+  exchangeMaxSpread: number;
 }
 
 const REFERENCE_RANK = ['pinnacle', 'circa', 'bookmaker', 'betfair_ex_eu', 'lowvig'];
@@ -63,6 +69,11 @@ export function defaultReferenceBooks(books: readonly SportsbookDef[] = SPORTSBO
 }
 
 export const STALE_AFTER_SECONDS = 60;
+/**
+ * Three probability points: a liquid match-odds market is a tick or two wide (back 2.0 / lay 2.02
+ * is half a point); past three points the ladder is thin and its midpoint moves with any small bet.
+ */
+export const EXCHANGE_MAX_SPREAD = 0.03;
 export const LIVE_STALE_AFTER_SECONDS = 10;
 
 export function resolveOptions(options: OpportunityOptions = {}): ResolvedOptions {
@@ -85,6 +96,7 @@ export function resolveOptions(options: OpportunityOptions = {}): ResolvedOption
     scopes: [null, ...(options.bookScopes ?? []).map((books) => new Set(books))],
     maxMiddlesPerFamily: options.maxMiddlesPerFamily ?? 32,
     retainAfterStartMs: options.retainAfterStartMs ?? 24 * 60 * 60 * 1000,
+    exchangeMaxSpread: options.exchangeMaxSpread ?? EXCHANGE_MAX_SPREAD,
   };
 }
 

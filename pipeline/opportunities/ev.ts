@@ -1,5 +1,6 @@
 import type { DevigMethodName, EvMethodValues, EvOpportunity, OddsRow, OpportunityPrice, SelectionType } from '../../schemas/index.js';
 import {
+  backLayMidpoint,
   DEVIG_CHOICES,
   DEVIG_METHODS,
   deVig,
@@ -55,7 +56,7 @@ interface CachedReference {
  */
 const REFERENCES = new WeakMap<LineGroup, Map<string, CachedReference>>();
 
-function reference(group: LineGroup, book: string, outcomes: readonly SelectionType[]): Reference | null {
+function reference(group: LineGroup, book: string, outcomes: readonly SelectionType[], maxSpread: number): Reference | null {
   let byBook = REFERENCES.get(group);
   if (!byBook) {
     byBook = new Map();
@@ -68,7 +69,11 @@ function reference(group: LineGroup, book: string, outcomes: readonly SelectionT
   const rows = completeMarket(group, book, outcomes);
   let ref: Reference | null = null;
   if (rows) {
-    const fair = FAIR.get(rows.map((r) => r.priceAmerican).join(','), () => fairOf(rows.map(decimalOf)));
+    const quotes = exchangeQuotes(rows);
+    const fair =
+      quotes === null
+        ? FAIR.get(rows.map((r) => r.priceAmerican).join(','), () => fairOf(rows.map(decimalOf)))
+        : exchangeFair(quotes, maxSpread);
     ref = fair ? { book, rows, fair, key: null, prices: null } : null;
   }
   byBook.set(book, { outcomes, rows: seen, reference: ref });
@@ -93,6 +98,40 @@ function referenceKey(r: Reference): string {
   return r.key;
 }
 
+/** Every row's back and lay, when the book is an exchange quoting both sides of every outcome; null otherwise. */
+function exchangeQuotes(rows: readonly OddsRow[]): { back: number; lay: number }[] | null {
+  if (rows[0]?.exchange == null) return null;
+  const out: { back: number; lay: number }[] = [];
+  for (const r of rows) {
+    const q = r.exchange;
+    if (q == null || q.back === null || q.lay === null || !(q.back > 1) || !(q.lay > 1)) return [];
+    out.push({ back: q.back, lay: q.lay });
+  }
+  return out;
+}
+
+/**
+ * An exchange's fair line: the midpoint of what its back and lay prices imply, per outcome,
+ * scaled to sum to 1 (every method gives the same: there is no margin to take out, commission is
+ * charged on winnings, not priced in). Not a reference when a side of some outcome is empty or
+ * its spread is wider than `maxSpread` probability points: a thin ladder's midpoint is a guess.
+ */
+function exchangeFair(quotes: readonly { back: number; lay: number }[], maxSpread: number): Record<DevigMethod, number[]> | null {
+  if (quotes.length === 0) return null;
+  const mids: number[] = [];
+  let sum = 0;
+  for (const q of quotes) {
+    const m = backLayMidpoint(q.back, q.lay);
+    if (m.spread > maxSpread) return null;
+    mids.push(m.probability);
+    sum += m.probability;
+  }
+  const fair = mids.map((p) => p / sum);
+  const out = {} as Record<DevigMethod, number[]>;
+  for (const m of METHODS) out[m] = fair;
+  return out;
+}
+
 /** De-vigging is a pure function of the prices, and sharp prices repeat: measured 2x faster with it. */
 const FAIR = new Memo<Record<DevigMethod, number[]> | null>(50_000);
 
@@ -111,7 +150,7 @@ function references(ctx: EngineContext, group: LineGroup, books: readonly string
   const out: Reference[] = [];
   for (const b of books) {
     if (!group.has(b)) continue;
-    const r = reference(group, b, ctx.outcomes);
+    const r = reference(group, b, ctx.outcomes, ctx.options.exchangeMaxSpread);
     if (r) out.push(r);
   }
   return out;

@@ -1,6 +1,7 @@
 import type { LowHoldOpportunity } from '../../schemas/index.js';
 import { arbitrage, hold } from '../odds-math/index.js';
 import { anyLive, comboIdentity, comboLegs } from './arbitrage.js';
+import { stakeCapacity } from './capacity.js';
 import { combosUnder } from './combos.js';
 import type { Candidate, EngineContext } from './context.js';
 import { commonFields } from './context.js';
@@ -28,7 +29,8 @@ export function lowHoldCandidates(ctx: EngineContext, g: LineGroupState, out: Ca
         key,
         scope: g.key,
         build: (): LowHoldOpportunity => {
-          const legs = comboLegs(combo, arbitrage(combo.decimals, 1).stakes);
+          const stakes = arbitrage(combo.decimals, 1).stakes;
+          const legs = comboLegs(combo, stakes);
           const holdPercent = round(hold(combo.decimals) * 100, 4);
           const situation = `${ctx.eventId}|${ctx.family.key}|${lineKey(line)}`;
           return {
@@ -37,6 +39,7 @@ export function lowHoldCandidates(ctx: EngineContext, g: LineGroupState, out: Ca
             line,
             holdPercent,
             impliedSum: round(combo.impliedSum, 8),
+            ...stakeCapacity(combo.rows, stakes),
           };
         },
       });

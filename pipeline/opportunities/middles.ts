@@ -1,6 +1,7 @@
 import type { MiddleOpportunity, OddsRow } from '../../schemas/index.js';
 import { middleHitProbability, spreadMiddle, totalsMiddle } from '../odds-math/index.js';
 import { anyLive, comboIdentity } from './arbitrage.js';
+import { stakeCapacity } from './capacity.js';
 import { middleSigma } from './config.js';
 import type { Candidate, EngineContext } from './context.js';
 import { commonFields } from './context.js';
@@ -200,5 +201,6 @@ function buildMiddle(
     maxProfitPercent: round(result.maxProfitPercent, 4),
     worstCaseProfitPercent: round(result.worstCaseProfitPercent, 4),
     model: { mean: round(mean, 4), sigma: round(sigma, 4) },
+    ...stakeCapacity([first, second], result.stakes),
   };
 }

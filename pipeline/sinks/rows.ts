@@ -1,4 +1,4 @@
-import type { CanonicalEvent, OddsChange, OddsTick, Opportunity } from '../../schemas/index.js';
+import type { CanonicalEvent, ExchangeQuote, OddsChange, OddsTick, Opportunity } from '../../schemas/index.js';
 import { americanToDecimal } from '../odds-math/index.js';
 import type { StoreRow } from '../store/index.js';
 
@@ -52,7 +52,20 @@ export function tickRow(t: OddsTick, ingestedAt: number): StoreRow {
     tick_time: clickHouseTime(t.ts),
     odds_changed_at: t.oddsChangedAt == null ? null : clickHouseTime(t.oddsChangedAt),
     observed_at: t.observedAt == null ? null : clickHouseTime(t.observedAt),
+    ...exchangeColumns(t.exchange),
     ingested_at: clickHouseTime(ingestedAt),
+  };
+}
+
+/** The exchange columns of a tick or row: null for a sportsbook's price. */
+function exchangeColumns(q: ExchangeQuote | null | undefined): StoreRow {
+  return {
+    back: q?.back ?? null,
+    lay: q?.lay ?? null,
+    max_bet: q?.backSize ?? null,
+    max_lay: q?.laySize ?? null,
+    volume: q?.volume ?? null,
+    commission: q?.commission ?? null,
   };
 }
 
@@ -79,6 +92,7 @@ export function latestRow(c: OddsChange, version: number): StoreRow {
       odds_time: clickHouseTime(c.changedAt),
       odds_changed_at: null,
       observed_at: null,
+      ...exchangeColumns(null),
       changed_at: clickHouseTime(c.changedAt),
       version,
       is_deleted: 1,
@@ -103,6 +117,7 @@ export function latestRow(c: OddsChange, version: number): StoreRow {
     odds_time: clickHouseTime(r.ts),
     odds_changed_at: clickHouseTime(r.oddsChangedAt),
     observed_at: clickHouseTime(r.observedAt),
+    ...exchangeColumns(r.exchange),
     changed_at: clickHouseTime(c.changedAt),
     version,
     is_deleted: 0,

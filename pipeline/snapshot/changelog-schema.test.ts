@@ -47,7 +47,8 @@ describe('the odds.snapshot changelog schema', () => {
     const { isActive: _a, suspendedSince: _s, ...oldRow } = new SnapshotProcessor().handle(TICK, 1)?.row ?? {};
     const written = oldType.toBuffer({ key: oddsRowKey(TICK), eventId: 'e1', row: oldRow, changedAt: 1 });
     const read = newType.fromBuffer(written, newType.createResolver(oldType)) as OddsChange;
-    expect(read.row).toEqual({ ...oldRow, isActive: true, suspendedSince: null });
+    // The wire reads a missing exchange quote as null (the codec leaves it out again).
+    expect(read.row).toEqual({ ...oldRow, isActive: true, suspendedSince: null, exchange: null });
 
     const s = new SnapshotProcessor();
     s.restore({ ...read, key: oddsRowKey(TICK) });
@@ -59,6 +60,6 @@ describe('the odds.snapshot changelog schema', () => {
     const s = new SnapshotProcessor();
     s.handle(TICK, 1);
     const locked = s.handle({ ...TICK, status: 'suspended', ts: 2000 }, 2) as OddsChange;
-    expect(type.fromBuffer(type.toBuffer(locked))).toEqual(locked);
+    expect(type.fromBuffer(type.toBuffer(locked))).toEqual({ ...locked, row: { ...locked.row, exchange: null } });
   });
 });

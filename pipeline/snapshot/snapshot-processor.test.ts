@@ -37,6 +37,16 @@ describe('SnapshotProcessor', () => {
     expect(s.handle(tick({ ts: 2000 }), 3)?.row?.ts).toBe(2000);
   });
 
+  it('carries an exchange quote on the row, and a change of size alone at the same price and time is a change', () => {
+    const s = new SnapshotProcessor();
+    const quote = { back: 2.5, backSize: 3, lay: 2.56, laySize: 4, volume: 150, commission: 5 };
+    const ex = (backSize: number): OddsTick => tick({ book: 'betfair_ex_eu', priceAmerican: 143, exchange: { ...quote, backSize } });
+    expect(s.handle(ex(3), 1)?.row?.exchange).toEqual(quote);
+    expect(s.handle(ex(3), 2)).toBeNull();
+    expect(s.handle(ex(40), 3)?.row?.exchange?.backSize).toBe(40);
+    expect(s.handle(tick({}), 4)?.row).not.toHaveProperty('exchange');
+  });
+
   it('keeps the row id across price changes', () => {
     const s = new SnapshotProcessor();
     const a = s.handle(tick({}), 1);

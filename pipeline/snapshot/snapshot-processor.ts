@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import { oddsRowKey, upgradeOddsChange } from '../../schemas/index.js';
+import { oddsRowKey, sameExchangeQuote, upgradeOddsChange } from '../../schemas/index.js';
 import type { OddsChange, OddsRow, OddsTick } from '../../schemas/index.js';
 import { roundedDecimalOdds, roundedImpliedProbability } from '../odds-math/index.js';
 
@@ -64,7 +64,13 @@ export class SnapshotProcessor {
       return { key, eventId: tick.eventId, row, changedAt: now };
     }
     if (existing && existing.isActive) {
-      if (existing.priceAmerican === tick.priceAmerican && existing.ts >= tick.ts && existing.isLive === tick.isLive) return null;
+      if (
+        existing.priceAmerican === tick.priceAmerican &&
+        existing.ts >= tick.ts &&
+        existing.isLive === tick.isLive &&
+        sameExchangeQuote(existing.exchange, tick.exchange)
+      )
+        return null;
       if (tick.ts < existing.ts) return null; // out-of-order: an older price never wins
     } else if (existing && tick.ts < (existing.suspendedSince ?? existing.ts)) {
       return null; // a price from before the suspension does not reopen the line
@@ -90,6 +96,7 @@ export class SnapshotProcessor {
       selectionId: tick.selectionId,
       isActive: true,
       suspendedSince: null,
+      ...(tick.exchange != null ? { exchange: tick.exchange } : {}),
     };
     this.rows.set(key, row);
     return { key, eventId: tick.eventId, row, changedAt: now };

@@ -1708,7 +1708,7 @@ export interface paths {
             | '-league'
             | 'odds_probability'
             | '-odds_probability';
-          /** @description Comma-separated fields to return on top of the core (id, sportsbook, event_id, sport, league, home_team, away_team, market_type, selection, odds_american, odds_decimal, probability); -name drops one (id always stays); only -names: every field but those. Fields: id, event_id, sportsbook, sportsbook_name, sport, league, market, market_type, selection, selection_type, line, participant, player_name, stat_category, odds_american, odds_decimal, probability, odds_probability, timestamp, odds_changed_at, observed_at, event_start_time, is_live, is_active, suspended_since, is_main_line, is_alternate_line, home_team, away_team, external_event_id, selection_id, deep_link, home, away, sport_ref, league_ref, market_ref, sportsbook_ref. */
+          /** @description Comma-separated fields to return on top of the core (id, sportsbook, event_id, sport, league, home_team, away_team, market_type, selection, odds_american, odds_decimal, probability); -name drops one (id always stays); only -names: every field but those. Fields: id, event_id, sportsbook, sportsbook_name, sport, league, market, market_type, selection, selection_type, line, participant, player_name, stat_category, odds_american, odds_decimal, probability, odds_probability, timestamp, odds_changed_at, observed_at, event_start_time, is_live, is_active, suspended_since, is_main_line, is_alternate_line, home_team, away_team, external_event_id, selection_id, deep_link, home, away, sport_ref, league_ref, market_ref, sportsbook_ref, back, lay, max_bet, max_lay, volume, commission. */
           fields?: string;
           /** @description event: group the rows of the page by event. */
           group_by?: 'event';
@@ -1848,6 +1848,18 @@ export interface paths {
                   numerical_id?: number | null;
                   label?: string;
                 };
+                /** @description Exchanges only (absent on sportsbook rows): best price available to back, decimal, before commission; null when nothing is offered. odds_* are this price net of commission. */
+                back?: number | null;
+                /** @description Exchanges only: best price available to lay, decimal; null when nothing is offered. */
+                lay?: number | null;
+                /** @description Exchanges only: the money waiting at the back price, in the market's currency (the most a back bet there is matched for). */
+                max_bet?: number | null;
+                /** @description Exchanges only: the backers' stake waiting at the lay price, in the market's currency (the most a lay bet there is matched for). */
+                max_lay?: number | null;
+                /** @description Exchanges only: money traded on this selection so far, in the market's currency. */
+                volume?: number | null;
+                /** @description Exchanges only: commission on net winnings, percent (the market's base rate unless the operator set the account's rate). */
+                commission?: number;
                 /** @description group_by=event only: the rows of this event on this page. */
                 odds?: {
                   /** @description Stable id of the row (event, market, participant, selection, line, sportsbook). */
@@ -1962,6 +1974,18 @@ export interface paths {
                     numerical_id?: number | null;
                     label?: string;
                   };
+                  /** @description Exchanges only (absent on sportsbook rows): best price available to back, decimal, before commission; null when nothing is offered. odds_* are this price net of commission. */
+                  back?: number | null;
+                  /** @description Exchanges only: best price available to lay, decimal; null when nothing is offered. */
+                  lay?: number | null;
+                  /** @description Exchanges only: the money waiting at the back price, in the market's currency (the most a back bet there is matched for). */
+                  max_bet?: number | null;
+                  /** @description Exchanges only: the backers' stake waiting at the lay price, in the market's currency (the most a lay bet there is matched for). */
+                  max_lay?: number | null;
+                  /** @description Exchanges only: money traded on this selection so far, in the market's currency. */
+                  volume?: number | null;
+                  /** @description Exchanges only: commission on net winnings, percent (the market's base rate unless the operator set the account's rate). */
+                  commission?: number;
                 }[];
                 /** @description group_by=event only: Away @ Home. */
                 event_name?: string;
@@ -4150,6 +4174,8 @@ export interface paths {
                     /** @description The smallest leg payout after rounding stakes to cents. */
                     guaranteed_payout?: number;
                     guaranteed_profit?: number;
+                    /** @description The most the whole stake can be, in the exchange market's currency, when a leg is on an exchange: each exchange leg is matched only up to the money waiting at its price (max_bet), and takes its share of the stake. Absent when every leg is a sportsbook's. */
+                    max_stake?: number;
                     book_count?: number;
                     legs: {
                       sportsbook: string;
@@ -4747,6 +4773,8 @@ export interface paths {
                 break_even_percent: number;
                 /** @description worst_case_loss >= 0. */
                 is_guaranteed_profit: boolean;
+                /** @description The most the whole stake can be, in the exchange market's currency, when a leg is on an exchange: each exchange leg is matched only up to the money waiting at its price (max_bet), and takes its share of the stake. Absent when every leg is a sportsbook's. */
+                max_stake?: number;
                 /** @description worst_case_loss when it is not a loss, else null. */
                 guaranteed_roi: number | null;
                 /** @description 0-100: EV 40, hit probability 30, worst-case cost 20, freshness 10 (docs/opportunities.md). */
@@ -5238,6 +5266,8 @@ export interface paths {
                 is_alternate_line: boolean;
                 /** @description Best-price hold: (1 - 1/sum(1/d)) x 100; negative is an arbitrage. */
                 hold_percentage: number;
+                /** @description The most the whole stake can be, in the exchange market's currency, when a leg is on an exchange: each exchange leg is matched only up to the money waiting at its price (max_bet), and takes its share of the stake. Absent when every leg is a sportsbook's. */
+                max_stake?: number;
                 implied_probability_sum?: number;
                 side1: {
                   /** @description Display label. */

@@ -15,8 +15,8 @@ export type { Catalogue, CatalogueMarket, CatalogueRunner } from './catalogue.js
 export { catalogueFilesBeside, loadCatalogueFiles } from './catalogue-files.js';
 export { FixedCatalogue, BettingApiCatalogue, DEFAULT_BETTING_API_URL } from './catalogue-source.js';
 export type { CatalogueSource, BettingApiCatalogueOptions } from './catalogue-source.js';
-export { ExchangeTickMapper, ticksOfChange, leagueOf, teamsOfEventName } from './ticks.js';
-export type { SkipReason, TickMapping } from './ticks.js';
+export { DEFAULT_BASE_RATE, ExchangeTickMapper, ticksOfChange, leagueOf, teamsOfEventName } from './ticks.js';
+export type { ExchangeTickMapperOptions, SkipReason, TickMapping } from './ticks.js';
 export { DEFAULT_MARKET_FIELDS, failureAction } from './protocol.js';
 export type { MarketFilter, MarketDataFilter, StreamClocks, StatusMessage, FailureAction } from './protocol.js';
 export { STREAM_SOURCE, streamDeadLetter } from './dead-letters.js';

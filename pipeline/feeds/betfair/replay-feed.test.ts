@@ -95,9 +95,10 @@ describe('BetfairReplayFeed', () => {
       lastPublishTime: 3000,
     });
     expect(ticks.map((t) => `${t.ts} ${t.outcome} ${t.priceAmerican}`)).toEqual([
-      '1000 Netherlands 150',
-      '1000 Nepal -167',
-      '3000 Netherlands 160',
+      // Back prices net of the recording's 5 % base rate.
+      '1000 Netherlands 143',
+      '1000 Nepal -175',
+      '3000 Netherlands 152',
     ]);
     expect(letters).toEqual([
       {

@@ -37,6 +37,8 @@ export interface BetfairReplayFeedOptions {
   catalogue: Catalogue;
   /** Our sportsbook id for the exchange. */
   book: string;
+  /** The account's commission percent; unset or null: each market's base rate. */
+  commissionPercent?: number | null;
   speed: ReplaySpeed;
   /** Set to each change's publish time before its ticks are emitted. */
   clock: ManualClock;
@@ -65,7 +67,7 @@ export class BetfairReplayFeed implements Feed, DeadLetterSource {
     checkReplaySpeed(options.speed);
     this.logger = options.logger ?? consoleLogger;
     this.sleep = options.sleep ?? realSleep;
-    this.mapper = new ExchangeTickMapper(options.book);
+    this.mapper = new ExchangeTickMapper(options.book, { commissionPercent: options.commissionPercent ?? null });
     this.current = {
       file: options.file,
       messages: 0,

@@ -39,6 +39,8 @@ export interface BetfairStreamFeedOptions {
   dataFilter: MarketDataFilter;
   /** Our sportsbook id for the exchange. */
   book: string;
+  /** The account's commission percent; unset or null: each market's base rate. */
+  commissionPercent?: number | null;
   catalogue: CatalogueSource;
   clock: Clock;
   /** Asked of the server; a connection silent for three of these is taken as lost. */
@@ -111,7 +113,7 @@ export class BetfairStreamFeed implements Feed, DeadLetterSource {
   };
 
   constructor(private readonly options: BetfairStreamFeedOptions) {
-    this.mapper = new ExchangeTickMapper(options.book);
+    this.mapper = new ExchangeTickMapper(options.book, { commissionPercent: options.commissionPercent ?? null });
     this.logger = options.logger ?? consoleLogger;
     this.sleep = options.sleep ?? realSleep;
     this.done = new Promise((resolve) => {

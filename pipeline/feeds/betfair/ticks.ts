@@ -1,16 +1,21 @@
 import { LEAGUES } from '../../../schemas/index.js';
-import type { MarketId, RawTick } from '../../../schemas/index.js';
-import { decimalToAmericanUnsnapped } from '../../odds-math/index.js';
+import type { ExchangeQuote, MarketId, RawTick } from '../../../schemas/index.js';
+import { decimalToAmerican, netBackDecimal } from '../../odds-math/index.js';
 import type { CatalogueMarket } from './catalogue.js';
 import type { StreamDecoder } from './decoder.js';
-import { bestBack, runnerKey } from './market-cache.js';
-import type { MarketBook, RunnerDefinition } from './market-cache.js';
+import { bestBack, bestLay, runnerKey } from './market-cache.js';
+import type { MarketBook, RunnerBook, RunnerDefinition } from './market-cache.js';
 
 /**
  * Exchange markets as RawTicks in the exchange's own vocabulary (its team spellings, event id
- * and runner names): one tick per runner whose price or status changed since the last tick it
- * got. The price of a runner is the best price available to back it.
+ * and runner names): one tick per runner whose quote or status changed since the last tick it
+ * got. The price of a runner is the best price available to back it, net of commission (what a
+ * backer is paid); the tick's `exchange` carries both sides of the ladder as quoted, the sizes
+ * at the best prices, the runner's traded volume and the commission.
  */
+
+/** Betfair's standard base rate, percent: a market definition that names none is charged this. */
+export const DEFAULT_BASE_RATE = 5;
 
 /** Betfair event type ids (and, where one sport has several leagues of ours, competition names) to our leagues. */
 const LEAGUE_BY_EVENT_TYPE: ReadonlyMap<string, string> = new Map([
@@ -72,26 +77,64 @@ export interface TickMapping {
 interface RunnerQuote {
   status: 'open' | 'suspended';
   priceAmerican: number | null;
+  exchange: ExchangeQuote | null;
 }
 
-/** A runner's quote: pulled when the market or the runner is out of play, locked while suspended. */
-function quoteOf(market: MarketBook, runner: RunnerDefinition): RunnerQuote {
+/** Money traded on a runner: the stream's total when it sends one, else the sum of its traded ladder. */
+function tradedVolume(book: RunnerBook): number | null {
+  if (book.tv !== null) return book.tv;
+  if (book.trd.size === 0) return null;
+  let sum = 0;
+  for (const size of book.trd.values()) sum += size;
+  return sum;
+}
+
+/**
+ * A runner's quote: pulled when the market or the runner is out of play (a removed runner too:
+ * its adjustment factor reprices bets already matched, nothing left to bet), locked while the
+ * market is suspended.
+ */
+function quoteOf(market: MarketBook, runner: RunnerDefinition, commission: number): RunnerQuote {
   const def = market.definition;
-  if (def === null || def.status === 'CLOSED' || def.status === 'INACTIVE' || runner.status !== 'ACTIVE') {
-    return { status: 'suspended', priceAmerican: null };
-  }
+  const pulled: RunnerQuote = { status: 'suspended', priceAmerican: null, exchange: null };
+  if (def === null || def.status === 'CLOSED' || def.status === 'INACTIVE' || runner.status !== 'ACTIVE') return pulled;
   const book = market.runners.get(runnerKey(runner.id, runner.hc));
-  const back = book === undefined ? null : bestBack(book);
-  const price = back === null ? null : decimalToAmericanUnsnapped(back.price);
-  if (price === null) return { status: 'suspended', priceAmerican: null };
-  return def.status === 'SUSPENDED' ? { status: 'suspended', priceAmerican: price } : { status: 'open', priceAmerican: price };
+  if (book === undefined) return pulled;
+  const back = bestBack(book);
+  // Nothing to back (or a price the exchange cannot pay out on) leaves nothing a backer can take.
+  if (back === null || !(back.price > 1)) return pulled;
+  const lay = bestLay(book);
+  const priceAmerican = decimalToAmerican(netBackDecimal(back.price, commission));
+  const exchange: ExchangeQuote = {
+    back: back.price,
+    backSize: back.size,
+    lay: lay?.price ?? null,
+    laySize: lay?.size ?? null,
+    volume: tradedVolume(book),
+    commission,
+  };
+  return { status: def.status === 'SUSPENDED' ? 'suspended' : 'open', priceAmerican, exchange };
 }
 
-/** Remembers what each runner last got, so that a change which does not move the best back price gives no tick. */
+export interface ExchangeTickMapperOptions {
+  /**
+   * The commission the feed's exchange account pays, percent, when it is not the market's base
+   * rate (accounts on a discount, or a different rate agreed); unset: each market's base rate.
+   */
+  commissionPercent?: number | null;
+}
+
+/** Remembers what each runner last got, so that a change which moves nothing of its quote gives no tick. */
 export class ExchangeTickMapper {
   private readonly sent = new Map<string, string>();
+  private readonly commissionPercent: number | null;
 
-  constructor(private readonly book: string) {}
+  constructor(
+    private readonly book: string,
+    options: ExchangeTickMapperOptions = {},
+  ) {
+    this.commissionPercent = options.commissionPercent ?? null;
+  }
 
   /** Forgets what the market's runners got (the market closed and left the cache). */
   forget(market: MarketBook): void {
@@ -113,6 +156,7 @@ export class ExchangeTickMapper {
     const names = new Map(catalogue.runners.map((r) => [runnerKey(r.selectionId, r.handicap), r.runnerName] as const));
     const startTime = Date.parse(catalogue.marketStartTime ?? def.marketTime ?? '');
     const ticks: RawTick[] = [];
+    const commission = this.commissionPercent ?? def.marketBaseRate ?? DEFAULT_BASE_RATE;
     let unnamed = false;
     for (const runner of def.runners) {
       const key = runnerKey(runner.id, runner.hc);
@@ -121,8 +165,9 @@ export class ExchangeTickMapper {
         unnamed = true;
         continue;
       }
-      const quote = quoteOf(market, runner);
-      const signature = `${quote.status}|${quote.priceAmerican ?? ''}|${def.inPlay}`;
+      const quote = quoteOf(market, runner, commission);
+      const x = quote.exchange;
+      const signature = `${quote.status}|${quote.priceAmerican ?? ''}|${def.inPlay}|${x === null ? '' : `${x.back}|${x.backSize}|${x.lay}|${x.laySize}|${x.volume}|${x.commission}`}`;
       const sentKey = `${market.id}|${key}`;
       if (this.sent.get(sentKey) === signature) continue;
       this.sent.set(sentKey, signature);
@@ -144,6 +189,7 @@ export class ExchangeTickMapper {
         status: quote.status,
         ts: publishTime,
         selectionId: String(runner.id),
+        ...(quote.exchange === null ? {} : { exchange: quote.exchange }),
       });
     }
     return { ticks, skipped: ticks.length === 0 && unnamed ? 'unnamed_runner' : null };
