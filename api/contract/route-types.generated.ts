@@ -12041,8 +12041,32 @@ export interface paths {
           min_ev?: number;
           /** @description Minimum arbitrage profit %, default 0.5. */
           min_profit?: number;
-          /** @description US state for deep links (accepted; deep links are not built yet). */
+          /** @description US state code (e.g. nj): the `deep_link` URLs carry it, so books whose site is per state open the right one. Default: the resolver's, pa. */
           state?: string;
+          /** @description Lowest kelly_percent (full Kelly, % of bankroll) under the chosen de-vig method. */
+          min_kelly?: number;
+          /** @description Highest kelly_percent. */
+          max_kelly?: number;
+          /** @description Lowest confidence_score (0-100). */
+          min_confidence?: number;
+          /** @description Highest confidence_score (0-100). */
+          max_confidence?: number;
+          /** @description true: player props only; false: no player props; omitted: both. */
+          is_player_prop?: boolean;
+          /** @description true: only lines that are not their market's main line (the one most books quote); false: main lines and markets without a line. */
+          is_alternate_line?: boolean;
+          /** @description true: only selections that are also part of an arbitrage; false: only those that are not. */
+          arb_available?: boolean;
+          /** @description Text the player's name contains, case-insensitive; no match is an empty page. */
+          player_name?: string;
+          /** @description Stat categories of player props (points, rebounds, ...), comma-separated, case-insensitive. */
+          stat_category?: string;
+          /** @description A selection type (home, away, over, under, ...) or text its label contains, case-insensitive; no match is an empty page. */
+          selection?: string;
+          /** @description Only rows whose sharp_book (the best-ranked reference of the fair price) is one of these sportsbooks, comma-separated. */
+          sharp_book?: string;
+          /** @description The reference's name for sharp_book; giving both with different books is a 400. */
+          devig_book?: string;
           /** @description Resume position, for clients that cannot send the Last-Event-ID header. */
           last_event_id?: string;
         };
@@ -12338,8 +12362,32 @@ export interface paths {
           min_ev?: number;
           /** @description Minimum arbitrage profit %, default 0.5. */
           min_profit?: number;
-          /** @description US state for deep links (accepted; deep links are not built yet). */
+          /** @description US state code (e.g. nj): the `deep_link` URLs carry it, so books whose site is per state open the right one. Default: the resolver's, pa. */
           state?: string;
+          /** @description Lowest kelly_percent (full Kelly, % of bankroll) under the chosen de-vig method. */
+          min_kelly?: number;
+          /** @description Highest kelly_percent. */
+          max_kelly?: number;
+          /** @description Lowest confidence_score (0-100). */
+          min_confidence?: number;
+          /** @description Highest confidence_score (0-100). */
+          max_confidence?: number;
+          /** @description true: player props only; false: no player props; omitted: both. */
+          is_player_prop?: boolean;
+          /** @description true: only lines that are not their market's main line (the one most books quote); false: main lines and markets without a line. */
+          is_alternate_line?: boolean;
+          /** @description true: only selections that are also part of an arbitrage; false: only those that are not. */
+          arb_available?: boolean;
+          /** @description Text the player's name contains, case-insensitive; no match is an empty page. */
+          player_name?: string;
+          /** @description Stat categories of player props (points, rebounds, ...), comma-separated, case-insensitive. */
+          stat_category?: string;
+          /** @description A selection type (home, away, over, under, ...) or text its label contains, case-insensitive; no match is an empty page. */
+          selection?: string;
+          /** @description Only rows whose sharp_book (the best-ranked reference of the fair price) is one of these sportsbooks, comma-separated. */
+          sharp_book?: string;
+          /** @description The reference's name for sharp_book; giving both with different books is a 400. */
+          devig_book?: string;
           /** @description Resume position, for clients that cannot send the Last-Event-ID header. */
           last_event_id?: string;
         };
@@ -12635,8 +12683,32 @@ export interface paths {
           min_ev?: number;
           /** @description Minimum arbitrage profit %, default 0.5. */
           min_profit?: number;
-          /** @description US state for deep links (accepted; deep links are not built yet). */
+          /** @description US state code (e.g. nj): the `deep_link` URLs carry it, so books whose site is per state open the right one. Default: the resolver's, pa. */
           state?: string;
+          /** @description Lowest kelly_percent (full Kelly, % of bankroll) under the chosen de-vig method. */
+          min_kelly?: number;
+          /** @description Highest kelly_percent. */
+          max_kelly?: number;
+          /** @description Lowest confidence_score (0-100). */
+          min_confidence?: number;
+          /** @description Highest confidence_score (0-100). */
+          max_confidence?: number;
+          /** @description true: player props only; false: no player props; omitted: both. */
+          is_player_prop?: boolean;
+          /** @description true: only lines that are not their market's main line (the one most books quote); false: main lines and markets without a line. */
+          is_alternate_line?: boolean;
+          /** @description true: only selections that are also part of an arbitrage; false: only those that are not. */
+          arb_available?: boolean;
+          /** @description Text the player's name contains, case-insensitive; no match is an empty page. */
+          player_name?: string;
+          /** @description Stat categories of player props (points, rebounds, ...), comma-separated, case-insensitive. */
+          stat_category?: string;
+          /** @description A selection type (home, away, over, under, ...) or text its label contains, case-insensitive; no match is an empty page. */
+          selection?: string;
+          /** @description Only rows whose sharp_book (the best-ranked reference of the fair price) is one of these sportsbooks, comma-separated. */
+          sharp_book?: string;
+          /** @description The reference's name for sharp_book; giving both with different books is a 400. */
+          devig_book?: string;
           /** @description Resume position, for clients that cannot send the Last-Event-ID header. */
           last_event_id?: string;
         };
@@ -12932,8 +13004,32 @@ export interface paths {
           min_ev?: number;
           /** @description Minimum arbitrage profit %, default 0.5. */
           min_profit?: number;
-          /** @description US state for deep links (accepted; deep links are not built yet). */
+          /** @description US state code (e.g. nj): the `deep_link` URLs carry it, so books whose site is per state open the right one. Default: the resolver's, pa. */
           state?: string;
+          /** @description Lowest kelly_percent (full Kelly, % of bankroll) under the chosen de-vig method. */
+          min_kelly?: number;
+          /** @description Highest kelly_percent. */
+          max_kelly?: number;
+          /** @description Lowest confidence_score (0-100). */
+          min_confidence?: number;
+          /** @description Highest confidence_score (0-100). */
+          max_confidence?: number;
+          /** @description true: player props only; false: no player props; omitted: both. */
+          is_player_prop?: boolean;
+          /** @description true: only lines that are not their market's main line (the one most books quote); false: main lines and markets without a line. */
+          is_alternate_line?: boolean;
+          /** @description true: only selections that are also part of an arbitrage; false: only those that are not. */
+          arb_available?: boolean;
+          /** @description Text the player's name contains, case-insensitive; no match is an empty page. */
+          player_name?: string;
+          /** @description Stat categories of player props (points, rebounds, ...), comma-separated, case-insensitive. */
+          stat_category?: string;
+          /** @description A selection type (home, away, over, under, ...) or text its label contains, case-insensitive; no match is an empty page. */
+          selection?: string;
+          /** @description Only rows whose sharp_book (the best-ranked reference of the fair price) is one of these sportsbooks, comma-separated. */
+          sharp_book?: string;
+          /** @description The reference's name for sharp_book; giving both with different books is a 400. */
+          devig_book?: string;
           /** @description Resume position, for clients that cannot send the Last-Event-ID header. */
           last_event_id?: string;
         };
@@ -13229,8 +13325,32 @@ export interface paths {
           min_ev?: number;
           /** @description Minimum arbitrage profit %, default 0.5. */
           min_profit?: number;
-          /** @description US state for deep links (accepted; deep links are not built yet). */
+          /** @description US state code (e.g. nj): the `deep_link` URLs carry it, so books whose site is per state open the right one. Default: the resolver's, pa. */
           state?: string;
+          /** @description Lowest kelly_percent (full Kelly, % of bankroll) under the chosen de-vig method. */
+          min_kelly?: number;
+          /** @description Highest kelly_percent. */
+          max_kelly?: number;
+          /** @description Lowest confidence_score (0-100). */
+          min_confidence?: number;
+          /** @description Highest confidence_score (0-100). */
+          max_confidence?: number;
+          /** @description true: player props only; false: no player props; omitted: both. */
+          is_player_prop?: boolean;
+          /** @description true: only lines that are not their market's main line (the one most books quote); false: main lines and markets without a line. */
+          is_alternate_line?: boolean;
+          /** @description true: only selections that are also part of an arbitrage; false: only those that are not. */
+          arb_available?: boolean;
+          /** @description Text the player's name contains, case-insensitive; no match is an empty page. */
+          player_name?: string;
+          /** @description Stat categories of player props (points, rebounds, ...), comma-separated, case-insensitive. */
+          stat_category?: string;
+          /** @description A selection type (home, away, over, under, ...) or text its label contains, case-insensitive; no match is an empty page. */
+          selection?: string;
+          /** @description Only rows whose sharp_book (the best-ranked reference of the fair price) is one of these sportsbooks, comma-separated. */
+          sharp_book?: string;
+          /** @description The reference's name for sharp_book; giving both with different books is a 400. */
+          devig_book?: string;
           /** @description Resume position, for clients that cannot send the Last-Event-ID header. */
           last_event_id?: string;
         };
@@ -13526,8 +13646,32 @@ export interface paths {
           min_ev?: number;
           /** @description Minimum arbitrage profit %, default 0.5. */
           min_profit?: number;
-          /** @description US state for deep links (accepted; deep links are not built yet). */
+          /** @description US state code (e.g. nj): the `deep_link` URLs carry it, so books whose site is per state open the right one. Default: the resolver's, pa. */
           state?: string;
+          /** @description Lowest kelly_percent (full Kelly, % of bankroll) under the chosen de-vig method. */
+          min_kelly?: number;
+          /** @description Highest kelly_percent. */
+          max_kelly?: number;
+          /** @description Lowest confidence_score (0-100). */
+          min_confidence?: number;
+          /** @description Highest confidence_score (0-100). */
+          max_confidence?: number;
+          /** @description true: player props only; false: no player props; omitted: both. */
+          is_player_prop?: boolean;
+          /** @description true: only lines that are not their market's main line (the one most books quote); false: main lines and markets without a line. */
+          is_alternate_line?: boolean;
+          /** @description true: only selections that are also part of an arbitrage; false: only those that are not. */
+          arb_available?: boolean;
+          /** @description Text the player's name contains, case-insensitive; no match is an empty page. */
+          player_name?: string;
+          /** @description Stat categories of player props (points, rebounds, ...), comma-separated, case-insensitive. */
+          stat_category?: string;
+          /** @description A selection type (home, away, over, under, ...) or text its label contains, case-insensitive; no match is an empty page. */
+          selection?: string;
+          /** @description Only rows whose sharp_book (the best-ranked reference of the fair price) is one of these sportsbooks, comma-separated. */
+          sharp_book?: string;
+          /** @description The reference's name for sharp_book; giving both with different books is a 400. */
+          devig_book?: string;
           /** @description Resume position, for clients that cannot send the Last-Event-ID header. */
           last_event_id?: string;
         };
@@ -13823,8 +13967,32 @@ export interface paths {
           min_ev?: number;
           /** @description Minimum arbitrage profit %, default 0.5. */
           min_profit?: number;
-          /** @description US state for deep links (accepted; deep links are not built yet). */
+          /** @description US state code (e.g. nj): the `deep_link` URLs carry it, so books whose site is per state open the right one. Default: the resolver's, pa. */
           state?: string;
+          /** @description Lowest kelly_percent (full Kelly, % of bankroll) under the chosen de-vig method. */
+          min_kelly?: number;
+          /** @description Highest kelly_percent. */
+          max_kelly?: number;
+          /** @description Lowest confidence_score (0-100). */
+          min_confidence?: number;
+          /** @description Highest confidence_score (0-100). */
+          max_confidence?: number;
+          /** @description true: player props only; false: no player props; omitted: both. */
+          is_player_prop?: boolean;
+          /** @description true: only lines that are not their market's main line (the one most books quote); false: main lines and markets without a line. */
+          is_alternate_line?: boolean;
+          /** @description true: only selections that are also part of an arbitrage; false: only those that are not. */
+          arb_available?: boolean;
+          /** @description Text the player's name contains, case-insensitive; no match is an empty page. */
+          player_name?: string;
+          /** @description Stat categories of player props (points, rebounds, ...), comma-separated, case-insensitive. */
+          stat_category?: string;
+          /** @description A selection type (home, away, over, under, ...) or text its label contains, case-insensitive; no match is an empty page. */
+          selection?: string;
+          /** @description Only rows whose sharp_book (the best-ranked reference of the fair price) is one of these sportsbooks, comma-separated. */
+          sharp_book?: string;
+          /** @description The reference's name for sharp_book; giving both with different books is a 400. */
+          devig_book?: string;
           /** @description Resume position, for clients that cannot send the Last-Event-ID header. */
           last_event_id?: string;
         };

@@ -18,6 +18,8 @@ export interface StreamSpec {
   channels: ReadonlyMap<string, unknown>;
   /** Equal for equal subscriptions (feed, tier and every filter). */
   signature: string;
+  /** The US state the rows' deep links carry (REST's `state`); absent: links without one. */
+  linkState?: string;
 }
 
 /** Subscribers sharing one subscription, and what its channels remember for it. */

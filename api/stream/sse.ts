@@ -18,6 +18,10 @@ import { allowedLists, filterEcho, tooManyStreams } from './subscription.js';
 import type { StreamRequest } from './subscription.js';
 import { channelList } from './channel-list.js';
 import { featureRefusal } from '../queries/index.js';
+import type { EvRowFilterQuery } from '../queries/index.js';
+import { evRowFilterParams } from '../contract/opportunity-params.js';
+import { deepLinkStateParam } from '../deeplinks/index.js';
+import { EV_ROW_FIELDS } from './ev-row-fields.js';
 
 export const SSE_CHANNELS = ['opportunities', 'odds', 'all', 'gamestate', 'splits'] as const;
 type SseChannel = (typeof SSE_CHANNELS)[number];
@@ -27,7 +31,7 @@ type SnapshotFrame = [() => Rendered, Piecewise | undefined];
 export const SNAPSHOT_CHUNK = 1000;
 export const RETRY_MS = 3000;
 
-interface SseQuery {
+interface SseQuery extends EvRowFilterQuery {
   channel?: string;
   channels?: string;
   type?: string;
@@ -67,7 +71,9 @@ const querySchema = {
     live: { type: 'boolean', description: 'true: live events only; false: pre-match only.' },
     min_ev: { type: 'number', minimum: -100, maximum: 1000, description: 'Minimum +EV %, default 2.' },
     min_profit: { type: 'number', minimum: 0, maximum: 1000, description: 'Minimum arbitrage profit %, default 0.5.' },
-    state: { type: 'string', maxLength: 10, description: 'US state for deep links (accepted; deep links are not built yet).' },
+    state: deepLinkStateParam,
+    // The +EV list's row filters, as on /opportunities/ev (they narrow only the ev list).
+    ...evRowFilterParams,
     last_event_id: {
       type: 'string',
       maxLength: 100,
@@ -105,7 +111,16 @@ export function sseRequest(q: SseQuery, channel: SseChannel, tier: Parameters<ty
     ...(q.live === undefined ? {} : { live: q.live }),
     minEv: q.min_ev ?? 2,
     minProfit: q.min_profit ?? 0.5,
+    ...evRowOf(q),
+    ...(q.state === undefined ? {} : { state: q.state }),
   };
+}
+
+/** The +EV row filters the query names, if any. */
+function evRowOf(q: SseQuery): { evRow?: EvRowFilterQuery } {
+  const evRow: Record<string, unknown> = {};
+  for (const name of EV_ROW_FIELDS) if (q[name] !== undefined) evRow[name] = q[name];
+  return Object.keys(evRow).length === 0 ? {} : { evRow: evRow as EvRowFilterQuery };
 }
 
 /** An SSE response as the hub sees it: bounded buffer, backpressure frame, then closed. */
