@@ -12261,7 +12261,7 @@ export interface paths {
             };
           };
         };
-        /** @description rate_limited, or too_many_streams: the account holds its tier's number of concurrent streams over all its keys. */
+        /** @description rate_limited, or too_many_streams when the account may hold no stream. Past its tier's number of concurrent streams a new one displaces the account's oldest (which gets an error frame 'displaced'). */
         429: {
           headers: {
             [name: string]: unknown;
@@ -12582,7 +12582,7 @@ export interface paths {
             };
           };
         };
-        /** @description rate_limited, or too_many_streams: the account holds its tier's number of concurrent streams over all its keys. */
+        /** @description rate_limited, or too_many_streams when the account may hold no stream. Past its tier's number of concurrent streams a new one displaces the account's oldest (which gets an error frame 'displaced'). */
         429: {
           headers: {
             [name: string]: unknown;
@@ -12903,7 +12903,7 @@ export interface paths {
             };
           };
         };
-        /** @description rate_limited, or too_many_streams: the account holds its tier's number of concurrent streams over all its keys. */
+        /** @description rate_limited, or too_many_streams when the account may hold no stream. Past its tier's number of concurrent streams a new one displaces the account's oldest (which gets an error frame 'displaced'). */
         429: {
           headers: {
             [name: string]: unknown;
@@ -13224,7 +13224,7 @@ export interface paths {
             };
           };
         };
-        /** @description rate_limited, or too_many_streams: the account holds its tier's number of concurrent streams over all its keys. */
+        /** @description rate_limited, or too_many_streams when the account may hold no stream. Past its tier's number of concurrent streams a new one displaces the account's oldest (which gets an error frame 'displaced'). */
         429: {
           headers: {
             [name: string]: unknown;
@@ -13545,7 +13545,7 @@ export interface paths {
             };
           };
         };
-        /** @description rate_limited, or too_many_streams: the account holds its tier's number of concurrent streams over all its keys. */
+        /** @description rate_limited, or too_many_streams when the account may hold no stream. Past its tier's number of concurrent streams a new one displaces the account's oldest (which gets an error frame 'displaced'). */
         429: {
           headers: {
             [name: string]: unknown;
@@ -13866,7 +13866,7 @@ export interface paths {
             };
           };
         };
-        /** @description rate_limited, or too_many_streams: the account holds its tier's number of concurrent streams over all its keys. */
+        /** @description rate_limited, or too_many_streams when the account may hold no stream. Past its tier's number of concurrent streams a new one displaces the account's oldest (which gets an error frame 'displaced'). */
         429: {
           headers: {
             [name: string]: unknown;
@@ -14240,7 +14240,7 @@ export interface paths {
             };
           };
         };
-        /** @description rate_limited, or too_many_streams: the account holds its tier's number of concurrent streams over all its keys. */
+        /** @description rate_limited, or too_many_streams when the account may hold no stream. Past its tier's number of concurrent streams a new one displaces the account's oldest (which gets an error frame 'displaced'). */
         429: {
           headers: {
             [name: string]: unknown;

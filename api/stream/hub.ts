@@ -258,9 +258,14 @@ export class StreamHub {
    */
   acquire(accountId: string, tier: TierName): boolean {
     const n = this.streamsPerAccount.get(accountId) ?? 0;
-    if (n >= this.options.maxStreams(tier, accountId)) return false;
+    if (n >= this.streamCap(tier, accountId)) return false;
     this.streamsPerAccount.set(accountId, n + 1);
     return true;
+  }
+
+  /** How many concurrent streams the account may hold (its tier's, unless the settings say otherwise). */
+  streamCap(tier: TierName, accountId: string): number {
+    return this.options.maxStreams(tier, accountId);
   }
 
   release(conn: StreamConnection): void {

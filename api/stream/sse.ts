@@ -266,7 +266,9 @@ export const sseRoutes: FastifyPluginAsync<{ service: StreamService; access: Acc
       },
     },
     ...authErrorResponses,
-    429: errorResponse("rate_limited, or too_many_streams: the account holds its tier's number of concurrent streams over all its keys."),
+    429: errorResponse(
+      "rate_limited, or too_many_streams when the account may hold no stream. Past its tier's number of concurrent streams a new one displaces the account's oldest (which gets an error frame 'displaced').",
+    ),
   };
 
   const open =
@@ -280,6 +282,8 @@ export const sseRoutes: FastifyPluginAsync<{ service: StreamService; access: Acc
       const eventId = (request.params as { eventId?: string }).eventId;
       const req = sseRequest(q, channel, tier, eventId);
       const { group } = service.open(tier, req);
+      // The newer stream wins: past the cap, the account's oldest streams are ended first.
+      access.makeRoomForStream(accountId, hub.streamCap(tier, accountId));
       if (!hub.acquire(accountId, tier)) {
         throw new ApiError('too_many_streams', tooManyStreams(tier));
       }
@@ -313,6 +317,7 @@ export const sseRoutes: FastifyPluginAsync<{ service: StreamService; access: Acc
         accountId,
         tier,
         ...(request.browserSession ? { session: request.browserSession } : {}),
+        stream: conn,
         end: (reason, message) => conn.cut(reason, message),
       });
       if (!conn.open) return;

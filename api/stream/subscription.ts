@@ -186,7 +186,7 @@ export function filterEcho(req: StreamRequest): Record<string, string[] | null> 
   };
 }
 
-/** The refusal of a stream past the account's limit (SSE 429, WebSocket 4029). */
+/** The refusal of a stream when the account may hold none (SSE 429, WebSocket 4029); past a positive limit the oldest makes way instead. */
 export function tooManyStreams(tier: TierName): string {
-  return `This account already holds ${TIERS[tier].maxStreams} concurrent stream(s) over all its keys, the ${tier} tier's limit; close one first`;
+  return `This account may not hold a stream (its ${tier} tier's limit of concurrent streams is 0)`;
 }

@@ -415,6 +415,8 @@ export function attachWebSocket(
       else reject('invalid_filter', err instanceof Error ? err.message : 'Invalid filter', CLOSE.invalidFilter);
       return;
     }
+    // The newer stream wins: past the cap, the account's oldest streams are ended first (4001, displaced).
+    access.makeRoomForStream(record.accountId, hub.streamCap(tier, record.accountId));
     if (!hub.acquire(record.accountId, tier)) {
       reject('too_many_streams', tooManyStreams(tier), CLOSE.tooManyStreams);
       return;
@@ -427,6 +429,7 @@ export function attachWebSocket(
         accountId: key.accountId,
         tier,
         ...(signedIn ? { session: { id: signedIn.session.id, expiresAt: signedIn.session.expiresAt } } : {}),
+        stream: conn,
         end: (reason, message) => conn.cut(reason, message),
       });
     const closed = (): void => {
