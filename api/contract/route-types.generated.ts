@@ -9392,7 +9392,7 @@ export interface paths {
         };
         header?: never;
         path: {
-          /** @description Opportunity id (lowercase hex). */
+          /** @description Opportunity id: 16 lowercase hex digits. */
           id: string;
         };
         cookie?: never;

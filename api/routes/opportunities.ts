@@ -34,7 +34,8 @@ function wantsJson(request: FastifyRequest): boolean {
   return /application\/json/i.test(accept) || /application\/json/i.test(request.headers['content-type'] ?? '');
 }
 
-const MIDDLE_ID = '^[a-f0-9]{16,40}$';
+/** Opportunity ids are 16 lowercase hex digits, as the reference's; anything else is a 400 naming `id`. */
+const OPPORTUNITY_ID = '^[0-9a-f]{16}$';
 
 const bankrollParam = {
   type: 'number',
@@ -277,7 +278,7 @@ export const opportunitiesRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async 
         params: {
           type: 'object',
           required: ['id'],
-          properties: { id: { type: 'string', pattern: MIDDLE_ID, description: 'Opportunity id (lowercase hex).' } },
+          properties: { id: { type: 'string', pattern: OPPORTUNITY_ID, description: 'Opportunity id: 16 lowercase hex digits.' } },
         },
         querystring: { type: 'object', properties: { bankroll: bankrollParam } },
         response: { 200: dataEnvelope(middleRowSchema, SOURCE_META), 404: notFoundResponse, ...authErrorResponses },
