@@ -339,7 +339,7 @@ export const opportunitiesRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async 
         schema: {
           ...withTags(
             path === '/opportunities/low_hold' ? 'Low-hold markets' : 'Low-hold markets (alias of /opportunities/low_hold)',
-            `Markets whose best-price hold, 1 - 1/sum(1/d), is at most max_hold. Hobby tier or higher. The processor keeps markets up to ${DEFAULT_LOW_HOLD_PERCENT} %, so a larger max_hold finds no more.`,
+            `Markets whose best-price hold, 1 - 1/sum(1/d), is at most max_hold. Hobby tier or higher. The processor keeps markets up to ${DEFAULT_LOW_HOLD_PERCENT} % (the default max_hold), so a larger max_hold finds no more.`,
           ),
           ...(path === '/opportunities/low-hold' ? { deprecated: true } : {}),
           querystring: {
@@ -350,7 +350,7 @@ export const opportunitiesRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async 
                 type: 'number',
                 minimum: -100,
                 maximum: 100,
-                default: 5,
+                default: DEFAULT_LOW_HOLD_PERCENT,
                 description: `Largest hold, % (default 5). Markets above ${DEFAULT_LOW_HOLD_PERCENT} % are not kept by the processor (meta.threshold).`,
               },
               sort: sortParam(
