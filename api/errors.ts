@@ -44,7 +44,7 @@ export const ERROR_CODES = {
   too_many_streams: {
     status: 429,
     description:
-      "The account already holds its tier's number of concurrent streams (SSE and WebSocket together, over all its keys); close one first.",
+      "The account may hold no stream at all (a limit of 0). Past a positive limit a new stream is not refused: it displaces the account's oldest.",
   },
   internal_error: { status: 500, description: 'An unexpected failure; it is logged with the request id.' },
   unavailable: {

@@ -41,8 +41,11 @@ export const EXPIRE_REASONS = ['condition', 'leg_removed', 'event_closed'] as co
  */
 export type ExpireReason = (typeof EXPIRE_REASONS)[number];
 
-/** Low-hold threshold by default: best-price hold at or below 2 %. */
-export const DEFAULT_LOW_HOLD_PERCENT = 2;
+/**
+ * Low-hold threshold by default: best-price hold at or below 5 %, the reference's `max_hold`
+ * default, so every `max_hold` up to it finds what it asks for.
+ */
+export const DEFAULT_LOW_HOLD_PERCENT = 5;
 
 /** The event as the opportunity saw it (from the `events` topic). */
 export interface OpportunityEventInfo {

@@ -115,4 +115,48 @@ describe('AccessLeases', () => {
     expect(leases.heldBy('key_1')).toBe(1);
     leases.close();
   });
+
+  it('makes room for a new stream by ending the oldest streams of the account (displaced), never other accounts or MCP sessions', () => {
+    const { keys, leases, ended } = setup();
+    keys.apply({ kind: 'key', key: key({ id: 'key_2', accountId: 'acct_2', hash: hashSecret('sk_live_other') }) });
+    const stream = (name: string, keyId = 'key_1', accountId = 'acct_1'): object => {
+      const token = {};
+      leases.hold({ keyId, accountId, tier: 'hobby', stream: token, end: (r) => ended.push(`${r}:${name}` as AccessEnd) });
+      return token;
+    };
+    leases.hold({ keyId: 'key_1', accountId: 'acct_1', tier: 'hobby', end: (r) => ended.push(`${r}:mcp` as AccessEnd) });
+    stream('first');
+    stream('second');
+    stream('other', 'key_2', 'acct_2');
+    expect(leases.makeRoomForStream('acct_1', 3)).toBe(0);
+    expect(leases.makeRoomForStream('acct_1', 2)).toBe(1);
+    expect(ended).toEqual(['displaced:first']);
+    stream('third');
+    expect(leases.makeRoomForStream('acct_1', 1)).toBe(2);
+    expect(ended).toEqual(['displaced:first', 'displaced:second', 'displaced:third']);
+    // A cap of none refuses the new stream (the caller's 429) rather than ending open ones.
+    expect(leases.makeRoomForStream('acct_2', 0)).toBe(0);
+    expect(leases.heldBy('key_1')).toBe(1);
+    leases.close();
+  });
+
+  it("keeps a stream's age when its connection moves to another key's lease", () => {
+    const { keys, leases, ended } = setup();
+    keys.apply({ kind: 'key', key: key({ id: 'key_2', hash: hashSecret('sk_live_other') }) });
+    const older = {};
+    const releaseOld = leases.hold({
+      keyId: 'key_1',
+      accountId: 'acct_1',
+      tier: 'hobby',
+      stream: older,
+      end: (r) => ended.push(`${r}:older` as AccessEnd),
+    });
+    leases.hold({ keyId: 'key_1', accountId: 'acct_1', tier: 'hobby', stream: {}, end: (r) => ended.push(`${r}:newer` as AccessEnd) });
+    // refresh_token: the new key's lease first, then the old one released.
+    leases.hold({ keyId: 'key_2', accountId: 'acct_1', tier: 'hobby', stream: older, end: (r) => ended.push(`${r}:older` as AccessEnd) });
+    releaseOld();
+    expect(leases.makeRoomForStream('acct_1', 2)).toBe(1);
+    expect(ended).toEqual(['displaced:older']);
+    leases.close();
+  });
 });

@@ -2,7 +2,7 @@ import type { ApiKeyRecord, TierName } from '../../schemas/index.js';
 import type { KeyStatus, KeyStore } from './key-store.js';
 
 /** Why access that lasts (a stream, an MCP session) was ended; also the SSE error code and the WebSocket close reason. */
-export type AccessEnd = 'key_revoked' | 'key_expired' | 'tier_changed' | 'signed_out' | 'session_expired';
+export type AccessEnd = 'key_revoked' | 'key_expired' | 'tier_changed' | 'signed_out' | 'session_expired' | 'displaced';
 
 export const ACCESS_END_MESSAGES: ReadonlyMap<AccessEnd, string> = new Map<AccessEnd, string>([
   ['key_revoked', 'The API key was revoked'],
@@ -10,6 +10,10 @@ export const ACCESS_END_MESSAGES: ReadonlyMap<AccessEnd, string> = new Map<Acces
   ['tier_changed', "The API key moved to another tier; reconnect to get the new tier's data and limits"],
   ['signed_out', 'The browser session was signed out; sign in again'],
   ['session_expired', 'The browser session ended; sign in again'],
+  [
+    'displaced',
+    "A newer stream of this account took this one's place: the account held its tier's number of concurrent streams, and the newest wins",
+  ],
 ]);
 
 /** A browser session that opened a lasting access (by cookie). */
@@ -25,6 +29,12 @@ export interface Lease {
   /** The tier it was opened with: a different tier later ends it. */
   tier: TierName;
   session?: LeaseSession;
+  /**
+   * Set on a stream (SSE or WebSocket): the connection's own token, the same object for the
+   * leases it holds in turn (a WebSocket's `refresh_token` moves it to another key), so its age
+   * among the account's streams is that of the connection.
+   */
+  stream?: object;
   /** Ends the access at once (idempotent); the holder releases its lease when it has closed. */
   end(reason: AccessEnd, message: string): void;
 }
@@ -56,6 +66,8 @@ export const ACCESS_SWEEP_MS = 250;
 export class AccessLeases {
   private readonly byKey = new Map<string, Set<Lease>>();
   private readonly bySession = new Map<string, Set<Lease>>();
+  /** Per account, its streams' current leases by connection token, oldest connection first. */
+  private readonly streams = new Map<string, Map<object, Lease>>();
   private readonly unsubscribe: () => void;
   private timer: NodeJS.Timeout | null = null;
 
@@ -88,11 +100,34 @@ export class AccessLeases {
     }
     add(this.byKey, lease.keyId, lease);
     if (lease.session) add(this.bySession, lease.session.id, lease);
+    if (lease.stream) {
+      let held = this.streams.get(lease.accountId);
+      if (!held) this.streams.set(lease.accountId, (held = new Map()));
+      // A connection's next lease keeps the connection's place (Map keeps a key's first position).
+      held.set(lease.stream, lease);
+    }
     if (!this.timer && this.sweepMs > 0) {
       this.timer = setInterval(() => this.sweep(), this.sweepMs);
       this.timer.unref();
     }
     return () => this.release(lease);
+  }
+
+  /**
+   * The stream-cap policy (the reference's): the newer stream wins. Before an account opens a
+   * stream, its oldest streams on this replica are ended (`displaced`) until fewer than `cap`
+   * remain; returns how many were ended.
+   */
+  makeRoomForStream(accountId: string, cap: number): number {
+    let ended = 0;
+    // A cap of none is a refusal (the caller's), not a reason to end what is open.
+    if (cap <= 0) return 0;
+    for (const lease of [...(this.streams.get(accountId)?.values() ?? [])]) {
+      if ((this.streams.get(accountId)?.size ?? 0) < cap) break;
+      this.end(lease, 'displaced');
+      ended++;
+    }
+    return ended;
   }
 
   /** Ends every access opened with a browser session (sign-out); how many. */
@@ -154,6 +189,11 @@ export class AccessLeases {
   private release(lease: Lease): void {
     remove(this.byKey, lease.keyId, lease);
     if (lease.session) remove(this.bySession, lease.session.id, lease);
+    const held = lease.stream ? this.streams.get(lease.accountId) : undefined;
+    if (lease.stream && held?.get(lease.stream) === lease) {
+      held.delete(lease.stream);
+      if (held.size === 0) this.streams.delete(lease.accountId);
+    }
   }
 }
 

@@ -76,3 +76,44 @@ export function opportunityMeta(
 }
 
 export const SUMMARY_COUNTS = counts;
+
+/**
+ * +EV filters on the values the row shows (the reference's names; parsing: api/queries/ev-row-filter.ts).
+ * `/opportunities/ev`, the SSE stream and the WebSocket subscription take them alike.
+ */
+export const evRowFilterParams = {
+  min_kelly: {
+    type: 'number',
+    minimum: -1000,
+    maximum: 100,
+    description: 'Lowest kelly_percent (full Kelly, % of bankroll) under the chosen de-vig method.',
+  },
+  max_kelly: { type: 'number', minimum: -1000, maximum: 100, description: 'Highest kelly_percent.' },
+  min_confidence: { type: 'number', minimum: 0, maximum: 100, description: 'Lowest confidence_score (0-100).' },
+  max_confidence: { type: 'number', minimum: 0, maximum: 100, description: 'Highest confidence_score (0-100).' },
+  is_player_prop: { type: 'boolean', description: 'true: player props only; false: no player props; omitted: both.' },
+  is_alternate_line: {
+    type: 'boolean',
+    description:
+      "true: only lines that are not their market's main line (the one most books quote); false: main lines and markets without a line.",
+  },
+  arb_available: {
+    type: 'boolean',
+    description: 'true: only selections that are also part of an arbitrage; false: only those that are not.',
+  },
+  player_name: {
+    type: 'string',
+    maxLength: 200,
+    description: "Text the player's name contains, case-insensitive; no match is an empty page.",
+  },
+  stat_category: csvParam('Stat categories of player props (points, rebounds, ...), comma-separated, case-insensitive.'),
+  selection: {
+    type: 'string',
+    maxLength: 200,
+    description: 'A selection type (home, away, over, under, ...) or text its label contains, case-insensitive; no match is an empty page.',
+  },
+  sharp_book: csvParam(
+    'Only rows whose sharp_book (the best-ranked reference of the fair price) is one of these sportsbooks, comma-separated.',
+  ),
+  devig_book: csvParam("The reference's name for sharp_book; giving both with different books is a 400."),
+};

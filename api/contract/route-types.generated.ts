@@ -9478,7 +9478,7 @@ export interface paths {
         };
         header?: never;
         path: {
-          /** @description Opportunity id (lowercase hex). */
+          /** @description Opportunity id: 16 lowercase hex digits. */
           id: string;
         };
         cookie?: never;
@@ -10599,7 +10599,7 @@ export interface paths {
     };
     /**
      * Low-hold markets
-     * @description Markets whose best-price hold, 1 - 1/sum(1/d), is at most max_hold. Hobby tier or higher. The processor keeps markets up to 2 %, so a larger max_hold finds no more.
+     * @description Markets whose best-price hold, 1 - 1/sum(1/d), is at most max_hold. Hobby tier or higher. The processor keeps markets up to 5 % (the default max_hold), so a larger max_hold finds no more.
      */
     get: {
       parameters: {
@@ -10634,7 +10634,7 @@ export interface paths {
           limit: number;
           /** @description Rows to skip. */
           offset: number;
-          /** @description Largest hold, % (default 5). Markets above 2 % are not kept by the processor (meta.threshold). */
+          /** @description Largest hold, % (default 5). Markets above 5 % are not kept by the processor (meta.threshold). */
           max_hold: number;
           /** @description hold: lowest first (default); start_time: soonest first; sport, market: A-Z. A leading - reverses. */
           sort: 'hold' | '-hold' | 'start_time' | '-start_time' | 'sport' | '-sport' | 'market' | '-market';
@@ -11158,7 +11158,7 @@ export interface paths {
     /**
      * Low-hold markets (alias of /opportunities/low_hold)
      * @deprecated
-     * @description Markets whose best-price hold, 1 - 1/sum(1/d), is at most max_hold. Hobby tier or higher. The processor keeps markets up to 2 %, so a larger max_hold finds no more.
+     * @description Markets whose best-price hold, 1 - 1/sum(1/d), is at most max_hold. Hobby tier or higher. The processor keeps markets up to 5 % (the default max_hold), so a larger max_hold finds no more.
      */
     get: {
       parameters: {
@@ -11193,7 +11193,7 @@ export interface paths {
           limit: number;
           /** @description Rows to skip. */
           offset: number;
-          /** @description Largest hold, % (default 5). Markets above 2 % are not kept by the processor (meta.threshold). */
+          /** @description Largest hold, % (default 5). Markets above 5 % are not kept by the processor (meta.threshold). */
           max_hold: number;
           /** @description hold: lowest first (default); start_time: soonest first; sport, market: A-Z. A leading - reverses. */
           sort: 'hold' | '-hold' | 'start_time' | '-start_time' | 'sport' | '-sport' | 'market' | '-market';
@@ -12521,8 +12521,32 @@ export interface paths {
           min_ev?: number;
           /** @description Minimum arbitrage profit %, default 0.5. */
           min_profit?: number;
-          /** @description US state for deep links (accepted; deep links are not built yet). */
+          /** @description US state code (e.g. nj): the `deep_link` URLs carry it, so books whose site is per state open the right one. Default: the resolver's, pa. */
           state?: string;
+          /** @description Lowest kelly_percent (full Kelly, % of bankroll) under the chosen de-vig method. */
+          min_kelly?: number;
+          /** @description Highest kelly_percent. */
+          max_kelly?: number;
+          /** @description Lowest confidence_score (0-100). */
+          min_confidence?: number;
+          /** @description Highest confidence_score (0-100). */
+          max_confidence?: number;
+          /** @description true: player props only; false: no player props; omitted: both. */
+          is_player_prop?: boolean;
+          /** @description true: only lines that are not their market's main line (the one most books quote); false: main lines and markets without a line. */
+          is_alternate_line?: boolean;
+          /** @description true: only selections that are also part of an arbitrage; false: only those that are not. */
+          arb_available?: boolean;
+          /** @description Text the player's name contains, case-insensitive; no match is an empty page. */
+          player_name?: string;
+          /** @description Stat categories of player props (points, rebounds, ...), comma-separated, case-insensitive. */
+          stat_category?: string;
+          /** @description A selection type (home, away, over, under, ...) or text its label contains, case-insensitive; no match is an empty page. */
+          selection?: string;
+          /** @description Only rows whose sharp_book (the best-ranked reference of the fair price) is one of these sportsbooks, comma-separated. */
+          sharp_book?: string;
+          /** @description The reference's name for sharp_book; giving both with different books is a 400. */
+          devig_book?: string;
           /** @description Resume position, for clients that cannot send the Last-Event-ID header. */
           last_event_id?: string;
         };
@@ -12717,7 +12741,7 @@ export interface paths {
             };
           };
         };
-        /** @description rate_limited, or too_many_streams: the account holds its tier's number of concurrent streams over all its keys. */
+        /** @description rate_limited, or too_many_streams when the account may hold no stream. Past its tier's number of concurrent streams a new one displaces the account's oldest (which gets an error frame 'displaced'). */
         429: {
           headers: {
             [name: string]: unknown;
@@ -12818,8 +12842,32 @@ export interface paths {
           min_ev?: number;
           /** @description Minimum arbitrage profit %, default 0.5. */
           min_profit?: number;
-          /** @description US state for deep links (accepted; deep links are not built yet). */
+          /** @description US state code (e.g. nj): the `deep_link` URLs carry it, so books whose site is per state open the right one. Default: the resolver's, pa. */
           state?: string;
+          /** @description Lowest kelly_percent (full Kelly, % of bankroll) under the chosen de-vig method. */
+          min_kelly?: number;
+          /** @description Highest kelly_percent. */
+          max_kelly?: number;
+          /** @description Lowest confidence_score (0-100). */
+          min_confidence?: number;
+          /** @description Highest confidence_score (0-100). */
+          max_confidence?: number;
+          /** @description true: player props only; false: no player props; omitted: both. */
+          is_player_prop?: boolean;
+          /** @description true: only lines that are not their market's main line (the one most books quote); false: main lines and markets without a line. */
+          is_alternate_line?: boolean;
+          /** @description true: only selections that are also part of an arbitrage; false: only those that are not. */
+          arb_available?: boolean;
+          /** @description Text the player's name contains, case-insensitive; no match is an empty page. */
+          player_name?: string;
+          /** @description Stat categories of player props (points, rebounds, ...), comma-separated, case-insensitive. */
+          stat_category?: string;
+          /** @description A selection type (home, away, over, under, ...) or text its label contains, case-insensitive; no match is an empty page. */
+          selection?: string;
+          /** @description Only rows whose sharp_book (the best-ranked reference of the fair price) is one of these sportsbooks, comma-separated. */
+          sharp_book?: string;
+          /** @description The reference's name for sharp_book; giving both with different books is a 400. */
+          devig_book?: string;
           /** @description Resume position, for clients that cannot send the Last-Event-ID header. */
           last_event_id?: string;
         };
@@ -13014,7 +13062,7 @@ export interface paths {
             };
           };
         };
-        /** @description rate_limited, or too_many_streams: the account holds its tier's number of concurrent streams over all its keys. */
+        /** @description rate_limited, or too_many_streams when the account may hold no stream. Past its tier's number of concurrent streams a new one displaces the account's oldest (which gets an error frame 'displaced'). */
         429: {
           headers: {
             [name: string]: unknown;
@@ -13115,8 +13163,32 @@ export interface paths {
           min_ev?: number;
           /** @description Minimum arbitrage profit %, default 0.5. */
           min_profit?: number;
-          /** @description US state for deep links (accepted; deep links are not built yet). */
+          /** @description US state code (e.g. nj): the `deep_link` URLs carry it, so books whose site is per state open the right one. Default: the resolver's, pa. */
           state?: string;
+          /** @description Lowest kelly_percent (full Kelly, % of bankroll) under the chosen de-vig method. */
+          min_kelly?: number;
+          /** @description Highest kelly_percent. */
+          max_kelly?: number;
+          /** @description Lowest confidence_score (0-100). */
+          min_confidence?: number;
+          /** @description Highest confidence_score (0-100). */
+          max_confidence?: number;
+          /** @description true: player props only; false: no player props; omitted: both. */
+          is_player_prop?: boolean;
+          /** @description true: only lines that are not their market's main line (the one most books quote); false: main lines and markets without a line. */
+          is_alternate_line?: boolean;
+          /** @description true: only selections that are also part of an arbitrage; false: only those that are not. */
+          arb_available?: boolean;
+          /** @description Text the player's name contains, case-insensitive; no match is an empty page. */
+          player_name?: string;
+          /** @description Stat categories of player props (points, rebounds, ...), comma-separated, case-insensitive. */
+          stat_category?: string;
+          /** @description A selection type (home, away, over, under, ...) or text its label contains, case-insensitive; no match is an empty page. */
+          selection?: string;
+          /** @description Only rows whose sharp_book (the best-ranked reference of the fair price) is one of these sportsbooks, comma-separated. */
+          sharp_book?: string;
+          /** @description The reference's name for sharp_book; giving both with different books is a 400. */
+          devig_book?: string;
           /** @description Resume position, for clients that cannot send the Last-Event-ID header. */
           last_event_id?: string;
         };
@@ -13311,7 +13383,7 @@ export interface paths {
             };
           };
         };
-        /** @description rate_limited, or too_many_streams: the account holds its tier's number of concurrent streams over all its keys. */
+        /** @description rate_limited, or too_many_streams when the account may hold no stream. Past its tier's number of concurrent streams a new one displaces the account's oldest (which gets an error frame 'displaced'). */
         429: {
           headers: {
             [name: string]: unknown;
@@ -13412,8 +13484,32 @@ export interface paths {
           min_ev?: number;
           /** @description Minimum arbitrage profit %, default 0.5. */
           min_profit?: number;
-          /** @description US state for deep links (accepted; deep links are not built yet). */
+          /** @description US state code (e.g. nj): the `deep_link` URLs carry it, so books whose site is per state open the right one. Default: the resolver's, pa. */
           state?: string;
+          /** @description Lowest kelly_percent (full Kelly, % of bankroll) under the chosen de-vig method. */
+          min_kelly?: number;
+          /** @description Highest kelly_percent. */
+          max_kelly?: number;
+          /** @description Lowest confidence_score (0-100). */
+          min_confidence?: number;
+          /** @description Highest confidence_score (0-100). */
+          max_confidence?: number;
+          /** @description true: player props only; false: no player props; omitted: both. */
+          is_player_prop?: boolean;
+          /** @description true: only lines that are not their market's main line (the one most books quote); false: main lines and markets without a line. */
+          is_alternate_line?: boolean;
+          /** @description true: only selections that are also part of an arbitrage; false: only those that are not. */
+          arb_available?: boolean;
+          /** @description Text the player's name contains, case-insensitive; no match is an empty page. */
+          player_name?: string;
+          /** @description Stat categories of player props (points, rebounds, ...), comma-separated, case-insensitive. */
+          stat_category?: string;
+          /** @description A selection type (home, away, over, under, ...) or text its label contains, case-insensitive; no match is an empty page. */
+          selection?: string;
+          /** @description Only rows whose sharp_book (the best-ranked reference of the fair price) is one of these sportsbooks, comma-separated. */
+          sharp_book?: string;
+          /** @description The reference's name for sharp_book; giving both with different books is a 400. */
+          devig_book?: string;
           /** @description Resume position, for clients that cannot send the Last-Event-ID header. */
           last_event_id?: string;
         };
@@ -13608,7 +13704,7 @@ export interface paths {
             };
           };
         };
-        /** @description rate_limited, or too_many_streams: the account holds its tier's number of concurrent streams over all its keys. */
+        /** @description rate_limited, or too_many_streams when the account may hold no stream. Past its tier's number of concurrent streams a new one displaces the account's oldest (which gets an error frame 'displaced'). */
         429: {
           headers: {
             [name: string]: unknown;
@@ -13709,8 +13805,32 @@ export interface paths {
           min_ev?: number;
           /** @description Minimum arbitrage profit %, default 0.5. */
           min_profit?: number;
-          /** @description US state for deep links (accepted; deep links are not built yet). */
+          /** @description US state code (e.g. nj): the `deep_link` URLs carry it, so books whose site is per state open the right one. Default: the resolver's, pa. */
           state?: string;
+          /** @description Lowest kelly_percent (full Kelly, % of bankroll) under the chosen de-vig method. */
+          min_kelly?: number;
+          /** @description Highest kelly_percent. */
+          max_kelly?: number;
+          /** @description Lowest confidence_score (0-100). */
+          min_confidence?: number;
+          /** @description Highest confidence_score (0-100). */
+          max_confidence?: number;
+          /** @description true: player props only; false: no player props; omitted: both. */
+          is_player_prop?: boolean;
+          /** @description true: only lines that are not their market's main line (the one most books quote); false: main lines and markets without a line. */
+          is_alternate_line?: boolean;
+          /** @description true: only selections that are also part of an arbitrage; false: only those that are not. */
+          arb_available?: boolean;
+          /** @description Text the player's name contains, case-insensitive; no match is an empty page. */
+          player_name?: string;
+          /** @description Stat categories of player props (points, rebounds, ...), comma-separated, case-insensitive. */
+          stat_category?: string;
+          /** @description A selection type (home, away, over, under, ...) or text its label contains, case-insensitive; no match is an empty page. */
+          selection?: string;
+          /** @description Only rows whose sharp_book (the best-ranked reference of the fair price) is one of these sportsbooks, comma-separated. */
+          sharp_book?: string;
+          /** @description The reference's name for sharp_book; giving both with different books is a 400. */
+          devig_book?: string;
           /** @description Resume position, for clients that cannot send the Last-Event-ID header. */
           last_event_id?: string;
         };
@@ -13905,7 +14025,7 @@ export interface paths {
             };
           };
         };
-        /** @description rate_limited, or too_many_streams: the account holds its tier's number of concurrent streams over all its keys. */
+        /** @description rate_limited, or too_many_streams when the account may hold no stream. Past its tier's number of concurrent streams a new one displaces the account's oldest (which gets an error frame 'displaced'). */
         429: {
           headers: {
             [name: string]: unknown;
@@ -14006,8 +14126,32 @@ export interface paths {
           min_ev?: number;
           /** @description Minimum arbitrage profit %, default 0.5. */
           min_profit?: number;
-          /** @description US state for deep links (accepted; deep links are not built yet). */
+          /** @description US state code (e.g. nj): the `deep_link` URLs carry it, so books whose site is per state open the right one. Default: the resolver's, pa. */
           state?: string;
+          /** @description Lowest kelly_percent (full Kelly, % of bankroll) under the chosen de-vig method. */
+          min_kelly?: number;
+          /** @description Highest kelly_percent. */
+          max_kelly?: number;
+          /** @description Lowest confidence_score (0-100). */
+          min_confidence?: number;
+          /** @description Highest confidence_score (0-100). */
+          max_confidence?: number;
+          /** @description true: player props only; false: no player props; omitted: both. */
+          is_player_prop?: boolean;
+          /** @description true: only lines that are not their market's main line (the one most books quote); false: main lines and markets without a line. */
+          is_alternate_line?: boolean;
+          /** @description true: only selections that are also part of an arbitrage; false: only those that are not. */
+          arb_available?: boolean;
+          /** @description Text the player's name contains, case-insensitive; no match is an empty page. */
+          player_name?: string;
+          /** @description Stat categories of player props (points, rebounds, ...), comma-separated, case-insensitive. */
+          stat_category?: string;
+          /** @description A selection type (home, away, over, under, ...) or text its label contains, case-insensitive; no match is an empty page. */
+          selection?: string;
+          /** @description Only rows whose sharp_book (the best-ranked reference of the fair price) is one of these sportsbooks, comma-separated. */
+          sharp_book?: string;
+          /** @description The reference's name for sharp_book; giving both with different books is a 400. */
+          devig_book?: string;
           /** @description Resume position, for clients that cannot send the Last-Event-ID header. */
           last_event_id?: string;
         };
@@ -14202,7 +14346,7 @@ export interface paths {
             };
           };
         };
-        /** @description rate_limited, or too_many_streams: the account holds its tier's number of concurrent streams over all its keys. */
+        /** @description rate_limited, or too_many_streams when the account may hold no stream. Past its tier's number of concurrent streams a new one displaces the account's oldest (which gets an error frame 'displaced'). */
         429: {
           headers: {
             [name: string]: unknown;
@@ -14303,8 +14447,32 @@ export interface paths {
           min_ev?: number;
           /** @description Minimum arbitrage profit %, default 0.5. */
           min_profit?: number;
-          /** @description US state for deep links (accepted; deep links are not built yet). */
+          /** @description US state code (e.g. nj): the `deep_link` URLs carry it, so books whose site is per state open the right one. Default: the resolver's, pa. */
           state?: string;
+          /** @description Lowest kelly_percent (full Kelly, % of bankroll) under the chosen de-vig method. */
+          min_kelly?: number;
+          /** @description Highest kelly_percent. */
+          max_kelly?: number;
+          /** @description Lowest confidence_score (0-100). */
+          min_confidence?: number;
+          /** @description Highest confidence_score (0-100). */
+          max_confidence?: number;
+          /** @description true: player props only; false: no player props; omitted: both. */
+          is_player_prop?: boolean;
+          /** @description true: only lines that are not their market's main line (the one most books quote); false: main lines and markets without a line. */
+          is_alternate_line?: boolean;
+          /** @description true: only selections that are also part of an arbitrage; false: only those that are not. */
+          arb_available?: boolean;
+          /** @description Text the player's name contains, case-insensitive; no match is an empty page. */
+          player_name?: string;
+          /** @description Stat categories of player props (points, rebounds, ...), comma-separated, case-insensitive. */
+          stat_category?: string;
+          /** @description A selection type (home, away, over, under, ...) or text its label contains, case-insensitive; no match is an empty page. */
+          selection?: string;
+          /** @description Only rows whose sharp_book (the best-ranked reference of the fair price) is one of these sportsbooks, comma-separated. */
+          sharp_book?: string;
+          /** @description The reference's name for sharp_book; giving both with different books is a 400. */
+          devig_book?: string;
           /** @description Resume position, for clients that cannot send the Last-Event-ID header. */
           last_event_id?: string;
         };
@@ -14552,7 +14720,7 @@ export interface paths {
             };
           };
         };
-        /** @description rate_limited, or too_many_streams: the account holds its tier's number of concurrent streams over all its keys. */
+        /** @description rate_limited, or too_many_streams when the account may hold no stream. Past its tier's number of concurrent streams a new one displaces the account's oldest (which gets an error frame 'displaced'). */
         429: {
           headers: {
             [name: string]: unknown;

@@ -21,6 +21,7 @@ import {
   middleSortKeys,
   sortedPage,
 } from './opportunities.js';
+import type { OpportunityList } from './opportunities.js';
 import type { ReadSide } from './read-side.js';
 import { checkBounds } from './invalid-query.js';
 import { opportunityContext } from './opportunity-context.js';
@@ -287,3 +288,11 @@ export const middlesList = (s: OpportunitySource, tier: TierName, q: MiddlesList
   opportunityList(MIDDLES_LIST, s, tier, q);
 export const lowHoldList = (s: OpportunitySource, tier: TierName, q: LowHoldListQuery): ListReplyOf<LowHoldPath> =>
   opportunityList(LOW_HOLD_LIST, s, tier, q);
+
+/** Per list, whether its rows' deep links take the request's `state` (REST's rule, which the streams follow). */
+export const STATE_IN_LINKS: Readonly<Record<OpportunityList, boolean>> = {
+  ev: EV_LIST.linksState,
+  arbitrage: ARBITRAGE_LIST.linksState,
+  middles: MIDDLES_LIST.linksState,
+  low_hold: LOW_HOLD_LIST.linksState,
+};

@@ -2,9 +2,9 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { recipeParams } from '../contract/fair.js';
 import { DEFAULT_LOW_HOLD_PERCENT } from '../../schemas/index.js';
 import { DEVIG_CHOICES } from '../../pipeline/odds-math/index.js';
-import { authErrorResponses, csvParam, dataEnvelope, notFoundResponse, paginatedEnvelope } from '../contract/common.js';
+import { authErrorResponses, dataEnvelope, notFoundResponse, paginatedEnvelope } from '../contract/common.js';
 import { arbitrageCsv, arbitrageRowSchema, evRowSchema, lowHoldRowSchema, middleRowSchema } from '../contract/opportunities.js';
-import { SUMMARY_COUNTS, commonOpportunityParams, opportunityMeta, sortParam } from '../contract/opportunity-params.js';
+import { SUMMARY_COUNTS, commonOpportunityParams, evRowFilterParams, opportunityMeta, sortParam } from '../contract/opportunity-params.js';
 import { deepLinkStateParam } from '../deeplinks/index.js';
 import type { AppDeps } from '../deps.js';
 import { tierOf } from '../plugins/auth.js';
@@ -34,7 +34,8 @@ function wantsJson(request: FastifyRequest): boolean {
   return /application\/json/i.test(accept) || /application\/json/i.test(request.headers['content-type'] ?? '');
 }
 
-const MIDDLE_ID = '^[a-f0-9]{16,40}$';
+/** Opportunity ids are 16 lowercase hex digits, as the reference's; anything else is a 400 naming `id`. */
+const OPPORTUNITY_ID = '^[0-9a-f]{16}$';
 
 const bankrollParam = {
   type: 'number',
@@ -82,43 +83,6 @@ const middleSummarySchema = {
       ],
     },
   },
-};
-/** +EV filters on the values the row shows (the reference's names; parsing: api/queries/ev-row-filter.ts). */
-const evRowFilterParams = {
-  min_kelly: {
-    type: 'number',
-    minimum: -1000,
-    maximum: 100,
-    description: 'Lowest kelly_percent (full Kelly, % of bankroll) under the chosen de-vig method.',
-  },
-  max_kelly: { type: 'number', minimum: -1000, maximum: 100, description: 'Highest kelly_percent.' },
-  min_confidence: { type: 'number', minimum: 0, maximum: 100, description: 'Lowest confidence_score (0-100).' },
-  max_confidence: { type: 'number', minimum: 0, maximum: 100, description: 'Highest confidence_score (0-100).' },
-  is_player_prop: { type: 'boolean', description: 'true: player props only; false: no player props; omitted: both.' },
-  is_alternate_line: {
-    type: 'boolean',
-    description:
-      "true: only lines that are not their market's main line (the one most books quote); false: main lines and markets without a line.",
-  },
-  arb_available: {
-    type: 'boolean',
-    description: 'true: only selections that are also part of an arbitrage; false: only those that are not.',
-  },
-  player_name: {
-    type: 'string',
-    maxLength: 200,
-    description: "Text the player's name contains, case-insensitive; no match is an empty page.",
-  },
-  stat_category: csvParam('Stat categories of player props (points, rebounds, ...), comma-separated, case-insensitive.'),
-  selection: {
-    type: 'string',
-    maxLength: 200,
-    description: 'A selection type (home, away, over, under, ...) or text its label contains, case-insensitive; no match is an empty page.',
-  },
-  sharp_book: csvParam(
-    'Only rows whose sharp_book (the best-ranked reference of the fair price) is one of these sportsbooks, comma-separated.',
-  ),
-  devig_book: csvParam("The reference's name for sharp_book; giving both with different books is a 400."),
 };
 const groupParam = { type: 'string', enum: ['best'], description: 'best: only the best opportunity of each event.' };
 const num = { type: 'number' };
@@ -314,7 +278,7 @@ export const opportunitiesRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async 
         params: {
           type: 'object',
           required: ['id'],
-          properties: { id: { type: 'string', pattern: MIDDLE_ID, description: 'Opportunity id (lowercase hex).' } },
+          properties: { id: { type: 'string', pattern: OPPORTUNITY_ID, description: 'Opportunity id: 16 lowercase hex digits.' } },
         },
         querystring: { type: 'object', properties: { bankroll: bankrollParam } },
         response: { 200: dataEnvelope(middleRowSchema, SOURCE_META), 404: notFoundResponse, ...authErrorResponses },
@@ -375,7 +339,7 @@ export const opportunitiesRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async 
         schema: {
           ...withTags(
             path === '/opportunities/low_hold' ? 'Low-hold markets' : 'Low-hold markets (alias of /opportunities/low_hold)',
-            `Markets whose best-price hold, 1 - 1/sum(1/d), is at most max_hold. Hobby tier or higher. The processor keeps markets up to ${DEFAULT_LOW_HOLD_PERCENT} %, so a larger max_hold finds no more.`,
+            `Markets whose best-price hold, 1 - 1/sum(1/d), is at most max_hold. Hobby tier or higher. The processor keeps markets up to ${DEFAULT_LOW_HOLD_PERCENT} % (the default max_hold), so a larger max_hold finds no more.`,
           ),
           ...(path === '/opportunities/low-hold' ? { deprecated: true } : {}),
           querystring: {
@@ -386,7 +350,7 @@ export const opportunitiesRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async 
                 type: 'number',
                 minimum: -100,
                 maximum: 100,
-                default: 5,
+                default: DEFAULT_LOW_HOLD_PERCENT,
                 description: `Largest hold, % (default 5). Markets above ${DEFAULT_LOW_HOLD_PERCENT} % are not kept by the processor (meta.threshold).`,
               },
               sort: sortParam(

@@ -18,6 +18,8 @@ export interface StreamSpec {
   channels: ReadonlyMap<string, unknown>;
   /** Equal for equal subscriptions (feed, tier and every filter). */
   signature: string;
+  /** The US state the rows' deep links carry (REST's `state`); absent: links without one. */
+  linkState?: string;
 }
 
 /** Subscribers sharing one subscription, and what its channels remember for it. */
@@ -256,9 +258,14 @@ export class StreamHub {
    */
   acquire(accountId: string, tier: TierName): boolean {
     const n = this.streamsPerAccount.get(accountId) ?? 0;
-    if (n >= this.options.maxStreams(tier, accountId)) return false;
+    if (n >= this.streamCap(tier, accountId)) return false;
     this.streamsPerAccount.set(accountId, n + 1);
     return true;
+  }
+
+  /** How many concurrent streams the account may hold (its tier's, unless the settings say otherwise). */
+  streamCap(tier: TierName, accountId: string): number {
+    return this.options.maxStreams(tier, accountId);
   }
 
   release(conn: StreamConnection): void {

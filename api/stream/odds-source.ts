@@ -10,6 +10,7 @@ import type { MainLines } from '../views/main-lines.js';
 import { jsonArray } from './frames.js';
 import type { Group, SourceBatch, StreamSource } from './hub.js';
 import { presentedChange } from './presented-change.js';
+import { putStateInLinks } from '../deeplinks/index.js';
 
 export const ODDS_CHANNEL = 'odds';
 /** Rows per `odds:update` frame; a book's larger batch goes out as several with `partial: true`. */
@@ -39,6 +40,7 @@ export class SnapshotRow {
   constructor(
     private readonly held: Held,
     private readonly source: OddsSource,
+    private readonly state: string | undefined,
   ) {}
 
   get book(): string {
@@ -46,7 +48,7 @@ export class SnapshotRow {
   }
 
   get json(): string {
-    return this.source.jsonOf(this.held);
+    return this.source.jsonOf(this.held, this.state);
   }
 }
 
@@ -61,6 +63,8 @@ interface Item extends Pending {
   event: CanonicalEvent | undefined;
   /** The presented row, serialized once for every group. */
   json?: string;
+  /** The same with a state in its deep link, once per state some group asked for. */
+  inState?: Map<string, string>;
 }
 
 interface OddsBatch {
@@ -208,16 +212,18 @@ export class OddsSource implements StreamSource, BoardListener {
     // A batch is one book's: a group that does not serve the book has nothing in it, before or now.
     if (filters.row.books && !filters.row.books.has(book)) return [];
     const held = group.state.get(ODDS_CHANNEL) as Map<string, Held>;
+    const state = group.spec.linkState;
     const updated: string[] = [];
     const removed: string[] = [];
     const locked: string[] = [];
     for (const it of items) {
       if (it.row && it.event && oddsMatch(it.row, it.event, filters, this.catalog)) {
-        it.json ??= JSON.stringify(this.present(it.row, it.event));
-        updated.push(it.json);
+        const json =
+          state === undefined ? (it.json ??= JSON.stringify(this.present(it.row, it.event))) : this.inState(it, it.row, it.event, state);
+        updated.push(json);
         // Locked now, and not as the group last saw it (an active row, or none).
-        if (!it.row.isActive && held.get(it.row.id)?.row.isActive !== false) locked.push(it.json);
-        held.set(it.row.id, { row: it.row, event: it.event, json: it.json });
+        if (!it.row.isActive && held.get(it.row.id)?.row.isActive !== false) locked.push(json);
+        held.set(it.row.id, { row: it.row, event: it.event, json });
       } else if (it.prevRow && it.prevEvent && oddsMatch(it.prevRow, it.prevEvent, filters, this.catalog)) {
         removed.push(JSON.stringify(it.prevRow.id));
         held.delete(it.prevRow.id);
@@ -291,12 +297,23 @@ export class OddsSource implements StreamSource, BoardListener {
   /** The rows a group's subscriber starts from, in board order (as `/odds` lists them). */
   snapshot(group: Group): SnapshotRow[] {
     const held = group.state.get(ODDS_CHANNEL) as Map<string, Held>;
-    return [...held.values()].sort(compareHeld).map((h) => new SnapshotRow(h, this));
+    return [...held.values()].sort(compareHeld).map((h) => new SnapshotRow(h, this, group.spec.linkState));
   }
 
-  /** A held row's JSON, presented on first use. */
-  jsonOf(h: Held): string {
-    h.json ??= JSON.stringify(this.present(h.row, h.event, h.main));
+  /** A held row's JSON (with the group's state in its deep link), presented on first use. */
+  jsonOf(h: Held, state: string | undefined): string {
+    h.json ??= JSON.stringify(putStateInLinks(this.present(h.row, h.event, h.main), state));
     return h.json;
+  }
+
+  /** A changed row presented for the groups that asked for `state`, once per state. */
+  private inState(it: Item, row: OddsRow, event: CanonicalEvent, state: string): string {
+    it.inState ??= new Map();
+    let json = it.inState.get(state);
+    if (json === undefined) {
+      json = JSON.stringify(putStateInLinks(this.present(row, event), state));
+      it.inState.set(state, json);
+    }
+    return json;
   }
 }

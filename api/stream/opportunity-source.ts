@@ -1,7 +1,8 @@
 import type { Opportunity, OpportunityKind } from '../../schemas/index.js';
 import { presentArbitrage, presentEv, presentLowHold, presentMiddle } from '../contract/opportunities.js';
 import type { LinesOf, RowContext } from '../contract/opportunities.js';
-import { OPPORTUNITY_LISTS, arbitrageMatches, evMatches, lowHoldMatches, middleMatches } from '../queries/index.js';
+import { OPPORTUNITY_LISTS, STATE_IN_LINKS, arbitrageMatches, evMatches, lowHoldMatches, middleMatches } from '../queries/index.js';
+import { putStateInLinks } from '../deeplinks/index.js';
 import type {
   ArbEntry,
   ArbitrageQuery,
@@ -133,7 +134,7 @@ export class OpportunitySource implements StreamSource {
       if (state.byId.get(e.o.id)?.o === e.o) continue;
       remove(state, e.o.id);
       add(state, e);
-      detected.push(this.present(list, e.o, query, now));
+      detected.push(this.present(list, e.o, query, now, group.spec.linkState));
     }
     const expired: string[] = [];
     for (const id of held) {
@@ -164,7 +165,7 @@ export class OpportunitySource implements StreamSource {
     const out: { list: OpportunityList; rows: string[] }[] = [];
     for (const [list, query] of spec.lists) {
       const entries = [...(state.get(list)?.byId.values() ?? [])].sort((a, b) => (a.o.id < b.o.id ? -1 : 1));
-      out.push({ list, rows: entries.map((e) => this.present(list, e.o, query, now)) });
+      out.push({ list, rows: entries.map((e) => this.present(list, e.o, query, now, group.spec.linkState)) });
     }
     return out;
   }
@@ -182,16 +183,21 @@ export class OpportunitySource implements StreamSource {
     }
   }
 
-  private present(list: OpportunityList, o: Opportunity, query: ListQuery, now: number): string {
+  /** A row as its REST list presents it, with `state` in its deep links where that list puts it. */
+  private present(list: OpportunityList, o: Opportunity, query: ListQuery, now: number, state: string | undefined): string {
+    return JSON.stringify(putStateInLinks(this.presented(list, o, query, now), STATE_IN_LINKS[list] ? state : undefined));
+  }
+
+  private presented(list: OpportunityList, o: Opportunity, query: ListQuery, now: number): unknown {
     switch (list) {
       case 'ev':
-        return JSON.stringify(presentEv(this.catalog, o as EvEntry['o'], (query as EvQuery).method, now, false));
+        return presentEv(this.catalog, o as EvEntry['o'], (query as EvQuery).method, now, false);
       case 'arbitrage':
-        return JSON.stringify(presentArbitrage(this.catalog, o as ArbEntry['o'], STREAM_BANKROLL, now, this.lines, this.context));
+        return presentArbitrage(this.catalog, o as ArbEntry['o'], STREAM_BANKROLL, now, this.lines, this.context);
       case 'middles':
-        return JSON.stringify(presentMiddle(this.catalog, o as MiddleEntry['o'], STREAM_BANKROLL, now));
+        return presentMiddle(this.catalog, o as MiddleEntry['o'], STREAM_BANKROLL, now);
       case 'low_hold':
-        return JSON.stringify(presentLowHold(this.catalog, o as LowHoldEntry['o'], now, this.lines, this.context));
+        return presentLowHold(this.catalog, o as LowHoldEntry['o'], now, this.lines, this.context);
     }
   }
 }

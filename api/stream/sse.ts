@@ -18,6 +18,10 @@ import { allowedLists, filterEcho, tooManyStreams } from './subscription.js';
 import type { StreamRequest } from './subscription.js';
 import { channelList } from './channel-list.js';
 import { featureRefusal } from '../queries/index.js';
+import type { EvRowFilterQuery } from '../queries/index.js';
+import { evRowFilterParams } from '../contract/opportunity-params.js';
+import { deepLinkStateParam } from '../deeplinks/index.js';
+import { EV_ROW_FIELDS } from './ev-row-fields.js';
 
 export const SSE_CHANNELS = ['opportunities', 'odds', 'all', 'gamestate', 'splits'] as const;
 type SseChannel = (typeof SSE_CHANNELS)[number];
@@ -27,7 +31,7 @@ type SnapshotFrame = [() => Rendered, Piecewise | undefined];
 export const SNAPSHOT_CHUNK = 1000;
 export const RETRY_MS = 3000;
 
-interface SseQuery {
+interface SseQuery extends EvRowFilterQuery {
   channel?: string;
   channels?: string;
   type?: string;
@@ -67,7 +71,9 @@ const querySchema = {
     live: { type: 'boolean', description: 'true: live events only; false: pre-match only.' },
     min_ev: { type: 'number', minimum: -100, maximum: 1000, description: 'Minimum +EV %, default 2.' },
     min_profit: { type: 'number', minimum: 0, maximum: 1000, description: 'Minimum arbitrage profit %, default 0.5.' },
-    state: { type: 'string', maxLength: 10, description: 'US state for deep links (accepted; deep links are not built yet).' },
+    state: deepLinkStateParam,
+    // The +EV list's row filters, as on /opportunities/ev (they narrow only the ev list).
+    ...evRowFilterParams,
     last_event_id: {
       type: 'string',
       maxLength: 100,
@@ -105,7 +111,16 @@ export function sseRequest(q: SseQuery, channel: SseChannel, tier: Parameters<ty
     ...(q.live === undefined ? {} : { live: q.live }),
     minEv: q.min_ev ?? 2,
     minProfit: q.min_profit ?? 0.5,
+    ...evRowOf(q),
+    ...(q.state === undefined ? {} : { state: q.state }),
   };
+}
+
+/** The +EV row filters the query names, if any. */
+function evRowOf(q: SseQuery): { evRow?: EvRowFilterQuery } {
+  const evRow: Record<string, unknown> = {};
+  for (const name of EV_ROW_FIELDS) if (q[name] !== undefined) evRow[name] = q[name];
+  return Object.keys(evRow).length === 0 ? {} : { evRow: evRow as EvRowFilterQuery };
 }
 
 /** An SSE response as the hub sees it: bounded buffer, backpressure frame, then closed. */
@@ -251,7 +266,9 @@ export const sseRoutes: FastifyPluginAsync<{ service: StreamService; access: Acc
       },
     },
     ...authErrorResponses,
-    429: errorResponse("rate_limited, or too_many_streams: the account holds its tier's number of concurrent streams over all its keys."),
+    429: errorResponse(
+      "rate_limited, or too_many_streams when the account may hold no stream. Past its tier's number of concurrent streams a new one displaces the account's oldest (which gets an error frame 'displaced').",
+    ),
   };
 
   const open =
@@ -265,6 +282,8 @@ export const sseRoutes: FastifyPluginAsync<{ service: StreamService; access: Acc
       const eventId = (request.params as { eventId?: string }).eventId;
       const req = sseRequest(q, channel, tier, eventId);
       const { group } = service.open(tier, req);
+      // The newer stream wins: past the cap, the account's oldest streams are ended first.
+      access.makeRoomForStream(accountId, hub.streamCap(tier, accountId));
       if (!hub.acquire(accountId, tier)) {
         throw new ApiError('too_many_streams', tooManyStreams(tier));
       }
@@ -298,6 +317,7 @@ export const sseRoutes: FastifyPluginAsync<{ service: StreamService; access: Acc
         accountId,
         tier,
         ...(request.browserSession ? { session: request.browserSession } : {}),
+        stream: conn,
         end: (reason, message) => conn.cut(reason, message),
       });
       if (!conn.open) return;

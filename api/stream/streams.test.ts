@@ -202,7 +202,7 @@ describe('SSE /stream', () => {
     again.close();
   });
 
-  it('refuses before the stream opens: 401 without a valid key, 403 for a channel above the tier, 400 for a bad filter, 429 past the stream limit', async () => {
+  it('refuses before the stream opens: 401 without a valid key, 403 for a channel above the tier, 400 for a bad filter; past the stream limit the newer stream wins', async () => {
     s = await startStreamApp();
     const base = `${s.url}/api/v1/stream`;
     const bad = await SseClient.open(`${base}?channel=odds&api_key=nope`);
@@ -219,13 +219,16 @@ describe('SSE /stream', () => {
     ]);
     const one = await SseClient.open(`${base}/odds?api_key=${s.keys.free}`);
     expect(one.status).toBe(200);
+    // The free tier holds one stream: the second displaces the first, which is told why, without an id, and ended.
     const two = await SseClient.open(`${base}/odds?api_key=${s.keys.free}`);
-    expect([two.status, (two.body as { error: { code: string } }).error.code]).toEqual([429, 'too_many_streams']);
-    one.close();
-    await new Promise((r) => setTimeout(r, 100));
-    const three = await SseClient.open(`${base}/odds?api_key=${s.keys.free}`);
-    expect(three.status).toBe(200);
-    three.close();
+    expect(two.status).toBe(200);
+    await one.until((f) => f.some((x) => x.event === 'error'));
+    expect(one.frames[one.frames.length - 1]).toMatchObject({
+      id: undefined,
+      event: 'error',
+      data: { code: 'displaced', message: expect.stringContaining('newer stream') },
+    });
+    two.close();
     const enterprise = await SseClient.open(`${base}/gamestate?api_key=${s.keys.enterprise}`);
     await enterprise.until((f) => f.some((x) => x.event === 'snapshot:complete'));
     expect(enterprise.frames.map((f) => f.event)).toEqual(['connected', 'gamestate:snapshot', 'snapshot:complete']);
@@ -403,7 +406,7 @@ describe('WebSocket', () => {
     again.close();
   });
 
-  it('closes with 4001 for a bad key, 4003 for a channel above the tier, 4029 past the stream limit', async () => {
+  it('closes with 4001 for a bad key, 4003 for a channel above the tier, and the oldest stream with 4001 past the stream limit', async () => {
     s = await startStreamApp();
     const bad = await WsClient.open(`${s.wsUrl}/ws?api_key=wrong`);
     expect(await bad.closed()).toBe(4001);
@@ -414,12 +417,18 @@ describe('WebSocket', () => {
     const a = await WsClient.open(`${s.wsUrl}/ws`, { authorization: `Bearer ${s.keys.hobby}` });
     const b = await WsClient.open(`${s.wsUrl}/ws?api_key=${s.keys.hobby}`);
     await b.until((m) => ofType(m, 'snapshot:complete').length === 1);
-    const c = await WsClient.open(`${s.wsUrl}/ws?api_key=${s.keys.hobby}`);
-    expect(await c.closed()).toBe(4029);
-    expect(c.messages[0]).toMatchObject({ code: 'too_many_streams' });
     expect(a.messages[0]).toMatchObject({ type: 'connected', channels: null, features: { ev: false, arbitrage: true } });
-    a.close();
+    // Hobby holds two streams: a third displaces the oldest (a), closed with 4001 as the reference does.
+    const c = await WsClient.open(`${s.wsUrl}/ws?api_key=${s.keys.hobby}`);
+    await c.until((m) => ofType(m, 'snapshot:complete').length === 1);
+    expect(await a.closed()).toBe(4001);
+    expect([a.closeReason, a.messages[a.messages.length - 1]]).toEqual([
+      'displaced',
+      expect.objectContaining({ type: 'error', code: 'displaced' }),
+    ]);
+    expect(b.closeCode).toBeNull();
     b.close();
+    c.close();
   });
 
   it('disconnects a client that stops reading while another keeps receiving on time', async () => {

@@ -14,6 +14,11 @@ import type { GameStateSpec } from './gamestate-source.js';
 import { SPLITS_CHANNEL } from './splits-source.js';
 import type { SplitsSpec } from './splits-source.js';
 import type { Catalog } from '../views/catalog.js';
+import type { LinesOf } from '../contract/opportunities.js';
+import { parseEvRowFilter } from '../queries/index.js';
+import type { EvRowFilterQuery } from '../queries/index.js';
+import { requestedState } from '../deeplinks/index.js';
+import { EV_ROW_FIELDS } from './ev-row-fields.js';
 
 export { GAMESTATE_CHANNEL };
 /** Stream defaults (COMPAT §5): +EV of at least 2 %, arbitrage of at least 0.5 %. */
@@ -43,6 +48,10 @@ export interface StreamRequest extends Pick<SharedFilterQuery, 'sport' | 'league
   maxOdds?: number;
   minEv: number;
   minProfit: number;
+  /** The +EV list's row filters, as `/opportunities/ev` takes them (Kelly, confidence, player, ...). */
+  evRow?: EvRowFilterQuery;
+  /** US state for the deep links of the rows, as REST's `state`. */
+  state?: string;
 }
 
 /** The opportunity lists a tier may stream. */
@@ -74,8 +83,11 @@ function normalizeCsv(v: string | undefined): string | undefined {
  * The parsed subscription, through the same filter parsers as REST (400 naming the parameter for
  * an unknown id, 403 for a sportsbook above the tier). `feed` is the board the tier reads.
  */
-export function buildSpec(req: StreamRequest, catalog: Catalog, tier: TierName, feed: string, now: number): StreamSpec {
+export function buildSpec(req: StreamRequest, catalog: Catalog, tier: TierName, feed: string, now: number, lines: LinesOf): StreamSpec {
   checkAccess(req, tier);
+  const linkState = requestedState(req.state);
+  // Checked whether or not the +EV list is streamed: a bad value is refused, never silently unused.
+  const evRow = req.evRow ? parseEvRowFilter(req.evRow, catalog, lines) : undefined;
   const f = {
     sport: normalizeCsv(req.sport),
     league: normalizeCsv(req.league),
@@ -93,7 +105,7 @@ export function buildSpec(req: StreamRequest, catalog: Catalog, tier: TierName, 
     const lists = new Map<OpportunityList, ListQuery>();
     for (const l of LIST_NAMES) {
       if (!req.lists.includes(l)) continue;
-      if (l === 'ev') lists.set(l, { common, method: 'power', minEv: req.minEv });
+      if (l === 'ev') lists.set(l, { common, method: 'power', minEv: req.minEv, ...(evRow ? { row: evRow } : {}) });
       else if (l === 'arbitrage') lists.set(l, { common, minProfit: req.minProfit });
       else if (l === 'middles') lists.set(l, { common });
       else lists.set(l, { common, maxHold: DEFAULT_LOW_HOLD_PERCENT });
@@ -123,8 +135,10 @@ export function buildSpec(req: StreamRequest, catalog: Catalog, tier: TierName, 
     req.splits,
     f,
     req.lists.length > 0 ? [req.minEv, req.minProfit] : null,
+    req.evRow ? EV_ROW_FIELDS.map((name) => req.evRow?.[name] ?? null) : null,
+    linkState ?? null,
   ]);
-  return { feed, tier, channels, signature };
+  return { feed, tier, channels, signature, ...(linkState === undefined ? {} : { linkState }) };
 }
 
 /** Keeps, of a comma list, the items in `allowed`; undefined stays undefined (no filter), nothing left is an empty list (matches nothing). */
@@ -172,7 +186,7 @@ export function filterEcho(req: StreamRequest): Record<string, string[] | null> 
   };
 }
 
-/** The refusal of a stream past the account's limit (SSE 429, WebSocket 4029). */
+/** The refusal of a stream when the account may hold none (SSE 429, WebSocket 4029); past a positive limit the oldest makes way instead. */
 export function tooManyStreams(tier: TierName): string {
-  return `This account already holds ${TIERS[tier].maxStreams} concurrent stream(s) over all its keys, the ${tier} tier's limit; close one first`;
+  return `This account may not hold a stream (its ${tier} tier's limit of concurrent streams is 0)`;
 }

@@ -22,6 +22,10 @@ import type { SnapshotBody } from './progressive.js';
 import { LIST_FEATURE, STREAM_MIN_EV, STREAM_MIN_PROFIT, allowedLists, tooManyStreams } from './subscription.js';
 import type { StreamRequest } from './subscription.js';
 import { channelList } from './channel-list.js';
+import { evRowFieldsOf } from './ev-row-fields.js';
+import type { EvRowFilterQuery } from '../queries/index.js';
+import { stateOf } from '../deeplinks/index.js';
+import { whenKnown } from '../contract/common.js';
 
 export const WS_PROTOCOL = 'sharpapi-v1';
 /** Paths that upgrade to the WebSocket endpoint (COMPAT: the channel address `/`; the game-state page writes `/ws`). */
@@ -50,6 +54,8 @@ interface WsSubscription {
   minProfit: number;
   minOdds?: number;
   maxOdds?: number;
+  evRow?: EvRowFilterQuery;
+  state?: string;
 }
 
 function num(field: string, v: unknown): number | undefined {
@@ -65,6 +71,13 @@ function csvOf(field: string, v: unknown): string | undefined {
   if (typeof v === 'string') return v.length > 0 ? v : undefined;
   if (Array.isArray(v) && v.every((x) => typeof x === 'string')) return v.length > 0 ? v.join(',') : undefined;
   throw new ApiError('invalid_request', `Invalid filter '${field}': must be a string or an array of strings`);
+}
+
+/** The US state for deep links, checked as REST checks it. */
+function stateFilter(v: unknown): string | undefined {
+  if (v === undefined || v === null || v === '') return undefined;
+  if (typeof v !== 'string') throw new ApiError('invalid_request', "Invalid filter 'state': must be a string");
+  return stateOf(v, 'filter');
 }
 
 function channelsOf(v: unknown): string[] | null {
@@ -86,6 +99,11 @@ function fromQuery(p: Params): WsSubscription {
     minProfit: num('min_profit', p['min_profit']) ?? STREAM_MIN_PROFIT,
     minOdds: num('min_odds', p['min_odds']),
     maxOdds: num('max_odds', p['max_odds']),
+    ...whenKnown(
+      'evRow',
+      evRowFieldsOf((name) => p[name]),
+    ),
+    ...whenKnown('state', stateFilter(p['state'])),
   };
 }
 
@@ -107,6 +125,8 @@ function fromMessage(m: Record<string, unknown>, current: WsSubscription): WsSub
     minProfit: num('min_profit', pick('min_profit')) ?? STREAM_MIN_PROFIT,
     minOdds: num('min_odds', pick('min_odds')),
     maxOdds: num('max_odds', pick('max_odds')),
+    ...whenKnown('evRow', evRowFieldsOf(pick)),
+    ...whenKnown('state', stateFilter(pick('state'))),
   };
 }
 
@@ -128,6 +148,8 @@ function toRequest(s: WsSubscription, tier: TierName): StreamRequest {
     ...(s.maxOdds === undefined ? {} : { maxOdds: s.maxOdds }),
     minEv: s.minEv,
     minProfit: s.minProfit,
+    ...(s.evRow === undefined ? {} : { evRow: s.evRow }),
+    ...(s.state === undefined ? {} : { state: s.state }),
   };
 }
 
@@ -393,6 +415,8 @@ export function attachWebSocket(
       else reject('invalid_filter', err instanceof Error ? err.message : 'Invalid filter', CLOSE.invalidFilter);
       return;
     }
+    // The newer stream wins: past the cap, the account's oldest streams are ended first (4001, displaced).
+    access.makeRoomForStream(record.accountId, hub.streamCap(tier, record.accountId));
     if (!hub.acquire(record.accountId, tier)) {
       reject('too_many_streams', tooManyStreams(tier), CLOSE.tooManyStreams);
       return;
@@ -405,6 +429,7 @@ export function attachWebSocket(
         accountId: key.accountId,
         tier,
         ...(signedIn ? { session: { id: signedIn.session.id, expiresAt: signedIn.session.expiresAt } } : {}),
+        stream: conn,
         end: (reason, message) => conn.cut(reason, message),
       });
     const closed = (): void => {

@@ -19,8 +19,12 @@ const lines = readFileSync(new URL('replay-sequence.jsonl', dir), 'utf8')
 
 function replay(): { changes: OpportunityChange[]; active: Opportunity[] } {
   const snapshot = new SnapshotProcessor();
-  // The hobby tier's books as a scope, as the system configures it (api/views/opportunity-board.ts).
-  const processor = new OpportunityProcessor({ bookScopes: [['betmgm', 'betonlineag', 'caesars', 'draftkings', 'fanduel']] });
+  // The hobby tier's books as a scope, as the system configures it (api/views/opportunity-board.ts);
+  // the low-hold threshold the expectations were recorded at (the default was 2 then; it is 5 now).
+  const processor = new OpportunityProcessor({
+    bookScopes: [['betmgm', 'betonlineag', 'caesars', 'draftkings', 'fanduel']],
+    lowHoldPercent: 2,
+  });
   const changes: OpportunityChange[] = [];
   for (const l of lines) {
     if ('event' in l) {

@@ -556,7 +556,14 @@ describe('opportunities (COMPAT 3)', () => {
     expect(one.status).toBe(200);
     expect((one.body['data'] as Row)['id']).toBe(first['id']);
     expect((await get('/opportunities/middles/0123456789abcdef')).status).toBe(404);
-    expect((await get('/opportunities/middles/not-an-id')).status).toBe(400);
+    for (const bad of ['not-an-id', '0123456789ABCDEF', '0123456789abcdef0123', '0123456789abcde']) {
+      const r = await get(`/opportunities/middles/${bad}`);
+      expect([bad, r.status, (r.body['error'] as Row)['message']]).toEqual([
+        bad,
+        400,
+        expect.stringMatching(/^Invalid path parameter 'id'/),
+      ]);
+    }
     expect((await get(`/opportunities/middles/${String(first['id'])}`, c.keys.hobby)).status).toBe(403);
     const summary = await get('/opportunities/middles/summary');
     expectShape('summary', summary.body['data'], {

@@ -57,7 +57,7 @@ describe('the request rate limit', () => {
 });
 
 describe('the concurrent stream cap', () => {
-  it("is the account's: two hobby keys share the tier's 2 streams, SSE and WebSocket together, and /account/usage says so", async () => {
+  it("is the account's: two hobby keys share the tier's 2 streams, SSE and WebSocket together; past it the account's oldest stream makes way", async () => {
     const [a, b] = await twoKeys('hobby', [100_000, 100_000]);
     const usage = async (key: string): Promise<unknown> =>
       ((await c.sys.get('/api/v1/account/usage', key)).body['data'] as Record<string, unknown>)['streams'];
@@ -68,13 +68,20 @@ describe('the concurrent stream cap', () => {
     expect(await usage(a)).toEqual({ active: 2, max: 2 });
     expect(await usage(b)).toEqual({ active: 2, max: 2 });
 
-    const third = await SseClient.open(`${c.sys.url}/api/v1/stream?channel=odds&api_key=${a}`);
-    expect([third.status, (third.body as { error: { code: string } }).error.code]).toEqual([429, 'too_many_streams']);
-    const fourth = await WsClient.open(`${c.sys.url.replace(/^http/, 'ws')}/api/v1/ws?channels=odds&api_key=${b}`);
-    expect(await fourth.closed()).toBe(4029);
-    expect(fourth.messages[0]).toMatchObject({ type: 'error', code: 'too_many_streams' });
+    // A third stream, by either key, ends the account's oldest (the SSE one of key a).
+    const third = await WsClient.open(`${c.sys.url.replace(/^http/, 'ws')}/api/v1/ws?channels=odds&api_key=${b}`);
+    await third.until((m) => m.some((x) => x.type === 'connected'));
+    await sse.until((f) => f.some((x) => x.event === 'error'));
+    expect(sse.frames[sse.frames.length - 1]).toMatchObject({ event: 'error', data: { code: 'displaced' } });
+    expect(await usage(a)).toEqual({ active: 2, max: 2 });
+    const fourth = await SseClient.open(`${c.sys.url}/api/v1/stream?channel=odds&api_key=${a}`);
+    expect(fourth.status).toBe(200);
+    expect(await ws.closed()).toBe(4001);
+    expect(ws.messages[ws.messages.length - 1]).toMatchObject({ type: 'error', code: 'displaced' });
+    expect(third.closeCode).toBeNull();
 
     sse.close();
-    ws.close();
+    third.close();
+    fourth.close();
   });
 });

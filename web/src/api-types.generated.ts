@@ -5143,7 +5143,7 @@ export interface paths {
     };
     /**
      * Low-hold markets
-     * @description Markets whose best-price hold, 1 - 1/sum(1/d), is at most max_hold. Hobby tier or higher. The processor keeps markets up to 2 %, so a larger max_hold finds no more.
+     * @description Markets whose best-price hold, 1 - 1/sum(1/d), is at most max_hold. Hobby tier or higher. The processor keeps markets up to 5 % (the default max_hold), so a larger max_hold finds no more.
      */
     get: {
       parameters: {
@@ -5178,7 +5178,7 @@ export interface paths {
           limit?: number;
           /** @description Rows to skip. */
           offset?: number;
-          /** @description Largest hold, % (default 5). Markets above 2 % are not kept by the processor (meta.threshold). */
+          /** @description Largest hold, % (default 5). Markets above 5 % are not kept by the processor (meta.threshold). */
           max_hold?: number;
           /** @description hold: lowest first (default); start_time: soonest first; sport, market: A-Z. A leading - reverses. */
           sort?: 'hold' | '-hold' | 'start_time' | '-start_time' | 'sport' | '-sport' | 'market' | '-market';
