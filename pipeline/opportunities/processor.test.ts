@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { oddsRowKey } from '../../schemas/index.js';
+import { DEFAULT_LOW_HOLD_PERCENT, oddsRowKey } from '../../schemas/index.js';
 import type { EvOpportunity, OddsChange, OddsTick, Opportunity, OpportunityChange } from '../../schemas/index.js';
 import { SnapshotProcessor } from '../snapshot/index.js';
 import { OpportunityProcessor } from './processor.js';
@@ -210,7 +210,7 @@ describe('properties', () => {
             0,
           );
           if (o.kind === 'arbitrage') expect(sum).toBeLessThan(1);
-          if (o.kind === 'low_hold') expect(1 - 1 / sum).toBeLessThanOrEqual(0.02 + 1e-12);
+          if (o.kind === 'low_hold') expect(1 - 1 / sum).toBeLessThanOrEqual(DEFAULT_LOW_HOLD_PERCENT / 100 + 1e-12);
           if (o.kind === 'ev') {
             expect(Object.values(o.methods).some((m) => m.evPercent >= 0)).toBe(true);
             expect(o.sharpBooks).not.toContain(o.book);
