@@ -1,4 +1,4 @@
-import { TIERS } from '../../schemas/index.js';
+import { TIERS, TIER_NAMES } from '../../schemas/index.js';
 import type { BetRecord, CanonicalEvent, ClosingLine, OddsRow, Opportunity, SelectionType } from '../../schemas/index.js';
 import type { Clock } from '../../pipeline/clock.js';
 import { closingLinesOfEvents, endedGamesOf } from '../../pipeline/closing/index.js';
@@ -158,12 +158,11 @@ export async function logBet(src: BetSource, auth: AuthenticatedKey, body: LogBe
   const price = priceOf(body, o.priceAmerican);
   const max = TIERS[auth.tier].maxBets;
   const held = src.bets.ledger.countOf(auth.accountId);
-  if (held >= max)
-    throw tierRefusal(
-      auth.tier,
-      'enterprise',
-      `The ${auth.tier} tier holds ${max} bets per account and this account has ${held}: delete some first`,
-    );
+  if (held >= max) {
+    const more = TIER_NAMES.find((t) => TIERS[t].maxBets > max);
+    const message = `The ${auth.tier} tier holds ${max} bets per account and this account has ${held}: delete some${more ? `, or move to the ${more} tier (${TIERS[more].maxBets})` : ''}`;
+    throw more ? tierRefusal(auth.tier, more, message) : new ApiError('feature_required', message, {}, { tier: auth.tier });
+  }
   const bet: NewBet = {
     accountId: auth.accountId,
     eventId: event.id,
