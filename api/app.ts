@@ -25,6 +25,7 @@ import { healthRoutes } from './routes/health.js';
 import { oddsRoutes } from './routes/odds.js';
 import { oddsBatchRoutes } from './routes/odds-batch.js';
 import { opportunitiesRoutes } from './routes/opportunities.js';
+import { betRoutes } from './routes/bets.js';
 import { accountRoutes } from './routes/account.js';
 import type { AccountStreams } from './routes/account.js';
 import { TIERS, settingDefault } from '../schemas/index.js';
@@ -131,6 +132,7 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
           description:
             'Outright markets (championship, MVP, season wins, playoffs): the list, prices at every book, fair lines and futures +EV.',
         },
+        { name: 'bets', description: 'The bet ledger: bets you log, graded against the closing line and settled on the result.' },
         { name: 'mcp', description: 'MCP tool server (JSON-RPC 2.0 over Streamable HTTP) for AI agents; see docs/mcp.md.' },
       ],
       components: {
@@ -164,12 +166,9 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
     ...(appDeps.pipelineStats ? { pipelineStats: appDeps.pipelineStats } : {}),
   });
 
-  const deepLinks = new DeepLinkResolver(
-    deps.catalog,
-    deps.board,
-    new RowIdIndex(deps.board),
-    deps.opportunities ?? new OpportunityBoard(),
-  );
+  const rowIds = new RowIdIndex(deps.board);
+  const opportunityBoard = deps.opportunities ?? new OpportunityBoard();
+  const deepLinks = new DeepLinkResolver(deps.catalog, deps.board, rowIds, opportunityBoard);
   await app.register(
     async (open) => {
       await open.register(healthRoutes, { deps });
@@ -244,7 +243,10 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
       await authed.register(closingRoutes, { deps });
       await authed.register(futuresRoutes, { deps });
       await authed.register(eventHistoryRoutes, { deps });
+      const betSource = deps.bets ? { ...deps, bets: deps.bets, rows: rowIds, opportunities: opportunityBoard } : undefined;
+      if (betSource) await authed.register(betRoutes, { source: betSource });
       await authed.register(mcpRoutes, {
+        ...(betSource ? { bets: betSource } : {}),
         deps,
         restPrefix: API_PREFIX,
         routeSchemas,

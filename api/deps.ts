@@ -4,6 +4,7 @@ import type { Clock } from '../pipeline/clock.js';
 import type { PipelineStats } from '../pipeline/pipeline.js';
 import type { OlapStore } from '../pipeline/store/index.js';
 import type { Accounts, KeyStore, UsageRecorder } from './accounts/index.js';
+import type { Bets } from './bets/index.js';
 import type { LoadProbe } from './plugins/load-shedding.js';
 import type { RateLimitStore } from './plugins/rate-limit.js';
 import type { LiveBoard } from './views/board.js';
@@ -23,6 +24,8 @@ export interface AppDeps {
   keys: KeyStore;
   /** Key management (the /account routes); absent in apps built without a key store behind them. */
   accounts?: Accounts;
+  /** The bet ledger's write side and view (the /bets routes and tools); absent = no ledger. */
+  bets?: Bets;
   /** Request counting per key and endpoint; absent = not counted. */
   usage?: UsageRecorder;
   /** Wall clock of keys and usage (grace periods, usage periods); injectable for tests. */

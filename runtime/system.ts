@@ -15,6 +15,8 @@ import type { PayloadInspector } from '../api/deps.js';
 import type { StreamService } from '../api/stream/index.js';
 import { UsageRecorder, ensureKeys, loadOrCreateDemoSecrets, parseApiKeys, startAccounts } from '../api/accounts/index.js';
 import type { Accounts, KeyStore } from '../api/accounts/index.js';
+import { startBets } from '../api/bets/index.js';
+import type { Bets } from '../api/bets/index.js';
 import { MemoryRateLimitStore } from '../api/plugins/rate-limit.js';
 import type { RateLimitStore } from '../api/plugins/rate-limit.js';
 import { RedisRateLimitStore } from '../api/plugins/redis-rate-limit.js';
@@ -54,6 +56,7 @@ export interface RunningSystem {
   keys: KeyStore;
   /** Account and key changes: durable, and seen by every API replica. */
   accounts: Accounts;
+  bets: Bets;
   usage: UsageRecorder;
   bus: Bus;
   /** Null in the API role: the pipeline runs in its own process. */
@@ -162,6 +165,7 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
   );
   await ensureKeys(accounts.accounts, 'operator', parseApiKeys(config.apiKeys));
   const keys = accounts.keys;
+  const ledger = await startBets({ bus, store, replicaId: config.replicaId, logger });
   const usage = new UsageRecorder({ store, logger, now, flushMs: config.usageFlushMs });
   let rateLimits: RateLimitStore = new MemoryRateLimitStore();
   if (config.redisUrl !== null) {
@@ -181,6 +185,7 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
       catalog,
       keys,
       accounts: accounts.accounts,
+      bets: ledger.bets,
       usage,
       now,
       rateLimits,
@@ -237,6 +242,7 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
       await app.close();
       await usage.stop();
       await accounts.stop();
+      await ledger.stop();
       tierViews.close();
       splits.close();
       await Promise.all(views.map((v) => v.stop()));
@@ -260,6 +266,7 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
     futures,
     keys,
     accounts: accounts.accounts,
+    bets: ledger.bets,
     usage,
     bus,
     pipeline,

@@ -116,6 +116,7 @@ interface Pairs {
   FutureEvMethods: [At<FutureEvWire, 'methods'>, FutureEvOpportunity['methods']];
   FutureEvMethodValues: [At<At<FutureEvWire, 'methods'>, 'power'>, FutureEvOpportunity['methods']['power']];
   FutureBookHold: [At<FuturesMarketWire, 'books'>, FuturesMarket['books'][number]];
+  BetRecord: [Schemas['bets'], TopicValues['bets']];
 }
 
 /** Records of the wire's own making, with no TypeScript twin: the feed's wrapper of its three kinds (codec.ts). */
@@ -163,6 +164,7 @@ const HELD: { [K in keyof Pairs]: Held<Pairs[K][0], Pairs[K][1]> } = {
   FutureEvMethods: true,
   FutureEvMethodValues: true,
   FutureBookHold: true,
+  BetRecord: true,
 };
 
 /** The codec's field lists of the opportunity record are held to the types the same way. */

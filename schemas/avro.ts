@@ -709,6 +709,36 @@ const accountChange = record(
   'An account or an API key (its SHA-256, never the secret).',
 );
 
+/** The `bets` changelog: one logged bet, its latest version (a deleted bet keeps its record with `deletedAt`). */
+const betRecord = record(
+  'BetRecord',
+  [
+    ['id', S],
+    ['accountId', S],
+    ['eventId', S],
+    ['sport', S],
+    ['league', S],
+    ['eventStartTime', L],
+    ['market', S],
+    ['participant', opt(S)],
+    ['statCategory', opt(S)],
+    ['selection', S],
+    ['line', opt(D)],
+    ['book', S],
+    ['priceAmerican', I],
+    ['priceDecimal', D],
+    ['stake', D],
+    ['placedAt', L],
+    ['sourceId', opt(S)],
+    ['devigMethod', S],
+    ['sharpBook', opt(S)],
+    ['createdAt', L],
+    ['deletedAt', opt(L)],
+    ['version', L],
+  ],
+  'A bet an account logged, graded against the close by the API.',
+);
+
 export const AVRO_SCHEMAS = {
   'odds.ticks.raw': feedRecord,
   'odds.ticks': oddsTick,
@@ -734,4 +764,5 @@ export const AVRO_SCHEMAS = {
   gamestate: gameState,
   futures: futuresQuote,
   'futures.markets': futuresMarket,
+  bets: betRecord,
 } satisfies Record<TopicName, AvroSchema>;

@@ -10,6 +10,7 @@ export * from './splits.js';
 export * from './futures.js';
 export * from './topics.js';
 export * from './accounts.js';
+export * from './bets.js';
 export * from './reference/index.js';
 export * from './tiers.js';
 export * from './settings.js';

@@ -63,8 +63,12 @@ describe('the tier policy', () => {
       clvHistory: 'sharp',
       futuresTools: 'pro',
       fairLine: 'pro',
+      betLedger: 'pro',
     });
     expect(TIER_ORDER.map((t) => TIERS[t].clvWindowDays)).toEqual([7, 30, 90, 365, null]);
     expect(TIERS.sharp.closingHistoryDays).toBe(30);
+  });
+  it('caps the bets an account holds in its ledger, none below the tier that has the ledger', () => {
+    expect(TIER_ORDER.map((t) => TIERS[t].maxBets)).toEqual([0, 0, 10_000, 50_000, 250_000]);
   });
 });

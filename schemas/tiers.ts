@@ -20,6 +20,8 @@ export interface TierLimits {
   clvWindowDays: number | null;
   /** How far back historical closing lines reach (COMPAT §8: a 30-day window). */
   closingHistoryDays: number;
+  /** Bets an account may hold in its ledger at once (deleted ones not counted); 0 = no ledger. */
+  maxBets: number;
 }
 
 /** The tier table of the contract, in one place: routes, headers and docs read it from here. */
@@ -34,6 +36,7 @@ export const TIERS: Record<TierName, TierLimits> = {
     maxStreams: 1,
     clvWindowDays: 7,
     closingHistoryDays: 30,
+    maxBets: 0,
   },
   hobby: {
     requestsPerMinute: 120,
@@ -45,6 +48,7 @@ export const TIERS: Record<TierName, TierLimits> = {
     maxStreams: 2,
     clvWindowDays: 30,
     closingHistoryDays: 30,
+    maxBets: 0,
   },
   pro: {
     requestsPerMinute: 300,
@@ -56,6 +60,7 @@ export const TIERS: Record<TierName, TierLimits> = {
     maxStreams: 5,
     clvWindowDays: 90,
     closingHistoryDays: 30,
+    maxBets: 10_000,
   },
   sharp: {
     requestsPerMinute: 1000,
@@ -67,6 +72,7 @@ export const TIERS: Record<TierName, TierLimits> = {
     maxStreams: 10,
     clvWindowDays: 365,
     closingHistoryDays: 30,
+    maxBets: 50_000,
   },
   // Enterprise is "custom" in the contract: generous defaults an operator can raise per key.
   enterprise: {
@@ -79,6 +85,7 @@ export const TIERS: Record<TierName, TierLimits> = {
     maxStreams: 50,
     clvWindowDays: null,
     closingHistoryDays: 30,
+    maxBets: 250_000,
   },
 };
 
@@ -107,6 +114,8 @@ export const TIER_MINIMUMS = {
   futuresTools: 'pro',
   /** `/fair`, `/events/{id}/fair` and their MCP tools: the fair-line recipe, from the tier that sees +EV. */
   fairLine: 'pro',
+  /** `/bets`, MCP `log_bet` / `get_bets` / `get_bet_summary`: the ledger grades against closing lines, so from their tier. */
+  betLedger: 'pro',
 } as const satisfies Record<string, TierName>;
 export type TierRule = keyof typeof TIER_MINIMUMS;
 

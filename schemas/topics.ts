@@ -1,4 +1,5 @@
 import type { AccountChange } from './accounts.js';
+import type { BetRecord } from './bets.js';
 import type { CanonicalEvent } from './events.js';
 import type { FuturesMarket, FuturesQuote } from './futures.js';
 import type { GameState, RawGameState } from './gamestate.js';
@@ -35,6 +36,8 @@ export const TOPICS = {
   futures: 'futures',
   /** Each futures market's fair line and +EV, compacted by future id (the futures processor's output). */
   futuresMarkets: 'futures.markets',
+  /** Compacted, keyed `bet:<id>`: the bet ledger, which every API replica materialises like `accounts` (api/bets). */
+  bets: 'bets',
 } as const;
 export type TopicName = (typeof TOPICS)[keyof typeof TOPICS];
 
@@ -53,6 +56,7 @@ export interface TopicValues {
   gamestate: GameState;
   futures: FuturesQuote;
   'futures.markets': FuturesMarket;
+  bets: BetRecord;
 }
 
 /** A record that could not be decoded, as it was on the wire (base64), and why. */
@@ -86,4 +90,6 @@ export const TOPIC_CONFIGS: Record<TopicName, TopicConfig> = {
   gamestate: { partitions: 4, compacted: true },
   futures: { partitions: 4, compacted: true },
   'futures.markets': { partitions: 4, compacted: true },
+  // One partition, like `accounts`: bets are logged by hand, and every replica reads them all.
+  bets: { partitions: 1, compacted: true },
 };

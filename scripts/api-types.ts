@@ -5,6 +5,7 @@ import type { OpenAPI3, OperationObject, ParameterObject, PathItemObject, PathsO
 import prettier from 'prettier';
 import { buildApp } from '../api/app.js';
 import { Accounts, KeyStore } from '../api/accounts/index.js';
+import { BetLedger, Bets } from '../api/bets/index.js';
 import { MemoryRateLimitStore } from '../api/plugins/rate-limit.js';
 import { LiveBoard } from '../api/views/board.js';
 import { Catalog } from '../api/views/catalog.js';
@@ -29,6 +30,7 @@ export async function openApiDocument(): Promise<OpenAPI3> {
     catalog: new Catalog(),
     keys,
     accounts: new Accounts(keys, {} as OlapStore, null, () => 0),
+    bets: new Bets(new BetLedger(), {} as OlapStore, null, () => 0),
     rateLimits: new MemoryRateLimitStore(),
     clock: new ManualClock(0),
     // Building the document reads no data.

@@ -16,7 +16,7 @@ import type { Conformance } from './support/fixture.js';
 
 type Row = Record<string, unknown>;
 /** 21 data tools on the query layer, 5 calculators, and the account tool (the fixture has a key store). */
-const TOOL_COUNT = 31;
+const TOOL_COUNT = 34;
 let c: Conformance;
 let nbaEvent = '';
 let nflEvent = '';
@@ -139,6 +139,8 @@ describe('handshake', () => {
       'find_middles',
       'get_account_info',
       'get_best_odds',
+      'get_bet_summary',
+      'get_bets',
       'get_closing_lines',
       'get_clv',
       'get_event_fair_lines',
@@ -157,6 +159,7 @@ describe('handshake', () => {
       'get_sports',
       'get_sportsbooks',
       'get_teams',
+      'log_bet',
     ]);
     for (const t of tools) {
       expect([t.name, t.inputSchema.type, typeof t.description, t.outputSchema?.type]).toEqual([t.name, 'object', 'string', 'object']);
@@ -302,6 +305,8 @@ describe('every tool answers what its REST twin answers', () => {
     ['find_arbitrage', {}, '/opportunities/arbitrage?limit=20'],
     ['find_middles', {}, '/opportunities/middles?limit=20'],
     ['find_low_hold', { group: 'best' }, '/opportunities/low_hold?group=best&limit=20'],
+    ['get_bets', { sportsbook: ['draftkings'] }, '/bets?sportsbook=draftkings&limit=20'],
+    ['get_bet_summary', {}, '/bets/summary'],
   ];
 
   it('structured content equals the REST body (rows, paging, meta), with a short text summary', async () => {
@@ -330,8 +335,28 @@ describe('every tool answers what its REST twin answers', () => {
       expect(JSON.stringify(r)).not.toContain(key);
       if (name === 'get_odds_delta') expect(((r.structuredContent as Row)['data'] as Row[]).length).toBe(1);
     }
-    // Every tool on the query layer has a row here.
-    expect(QUERY_TOOLS.map((t) => t.name).filter((n) => !seen.has(n))).toEqual([]);
+    // Every tool on the query layer has a row here (log_bet writes, so it has its own test).
+    expect(QUERY_TOOLS.map((t) => t.name).filter((n) => !seen.has(n) && n !== 'log_bet')).toEqual([]);
+  });
+
+  it('log_bet logs a bet in the caller’s ledger, the one GET /bets lists', async () => {
+    const client = await connect(c.keys.sharp);
+    const odds = (await c.sys.get(`/api/v1/odds?event=${nbaEvent}&market=moneyline&limit=1`, c.keys.sharp)).body['data'] as Row[];
+    const r = await call(client, 'log_bet', { odds_row_id: odds[0]?.['id'], stake: 12.5 });
+    expect([r.isError ?? false, text(r)]).toEqual([false, expect.stringContaining('Logged bet_')]);
+    const logged = (r.structuredContent as Row)['data'] as Row;
+    expect(logged).toMatchObject({ event_id: nbaEvent, market: 'moneyline', stake: 12.5, status: 'pending' });
+    const listed = (await c.sys.get('/api/v1/bets', c.keys.sharp)).body['data'] as Row[];
+    expect(listed.map((b) => b['id'])).toContain(logged['id']);
+    expect(((await c.sys.get('/api/v1/bets', c.keys.enterprise)).body['data'] as Row[]).map((b) => b['id'])).not.toContain(logged['id']);
+    const refused = await call(client, 'log_bet', {
+      event_id: nbaEvent,
+      market: 'moneyline',
+      selection: 'home',
+      sportsbook: 'draftkings',
+      stake: 0,
+    });
+    expect([refused.isError, text(refused)]).toEqual([true, expect.stringContaining('stake')]);
   });
 
   it('finds the scripted opportunities of every kind the board holds', async () => {

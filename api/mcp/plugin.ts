@@ -10,6 +10,7 @@ import { SplitsBoard } from '../views/splits-board.js';
 import { CALCULATOR_TOOLS } from './calculator-tools.js';
 import { queryTools } from './query-tools.js';
 import type { ToolSources } from './query-tools.js';
+import type { BetSource } from '../queries/index.js';
 import { futuresTools } from './futures-tools.js';
 import type { RouteSchemas } from './route-schemas.js';
 import { ToolRegistry, createMcpServer } from './server.js';
@@ -26,6 +27,8 @@ export interface McpOptions {
   sessionLimits?: Partial<SessionLimits>;
   /** Ends sessions whose key stops being usable (revoked, expired, moved tier) or whose browser session signs out. */
   access?: AccessLeases;
+  /** The bet ledger the bet tools read and write (the /bets routes' source). */
+  bets?: BetSource;
 }
 
 const anyJson = { type: 'object', additionalProperties: true } as const;
@@ -63,6 +66,7 @@ export const mcpRoutes: FastifyPluginAsync<McpOptions> = async (app, options) =>
     splits: { deps, splits: deps.splits ?? new SplitsBoard(deps.clock, { syncEveryMs: 0 }) },
     gameStates: deps.gameStates ?? new GameStateBoard(),
     ...(deps.accounts ? { accounts: deps.accounts } : {}),
+    ...(options.bets ? { bets: options.bets } : {}),
   };
   let registry: ToolRegistry | undefined;
   // The tools are described by the REST routes' schemas, complete once the app is ready.

@@ -8,6 +8,9 @@ import { ApiError } from '../errors.js';
 import {
   accountInfo,
   arbitrageList,
+  betList,
+  betSummary,
+  logBet,
   bestOddsList,
   closingLines,
   clvHistory,
@@ -32,7 +35,7 @@ import {
   freshnessList,
   teamsList,
 } from '../queries/index.js';
-import type { OpportunitySource, SplitsSource } from '../queries/index.js';
+import type { BetSource, OpportunitySource, SplitsSource } from '../queries/index.js';
 import { onTheWire } from '../plugins/envelope.js';
 import type { Catalog } from '../views/catalog.js';
 import type { GameStateBoard } from '../views/gamestate-board.js';
@@ -50,6 +53,8 @@ export interface ToolSources {
   gameStates: GameStateBoard;
   /** Key management; absent in an app built without a key store behind it (no account tool then). */
   accounts?: Accounts;
+  /** The bet ledger; absent in an app built without one (no bet tools then). */
+  bets?: BetSource;
 }
 
 type Envelope = Record<string, unknown> & { data?: unknown; pagination?: Record<string, unknown>; meta?: Record<string, unknown> };
@@ -420,6 +425,47 @@ export const QUERY_TOOLS: readonly QueryToolDef[] = [
     description:
       "Your key's tier, rate limit, sportsbook allowance, features, streaming allowance and data delay: what the other tools will give you. The key itself is never shown.",
   },
+  {
+    name: 'log_bet',
+    title: 'Log a bet',
+    route: { method: 'POST', path: '/bets' },
+    noun: 'bet',
+    singleIds: true,
+    available: (s) => s.bets !== undefined,
+    answer: (s, _tier, args, caller) => logBet(s.bets as BetSource, caller.record, args),
+    summary: (body) => {
+      const b = (body.data ?? {}) as { id?: string; selection?: string; market?: string; odds_american?: number; stake?: number };
+      return `Logged ${String(b.id)}: ${String(b.market)} ${String(b.selection)} at ${String(b.odds_american)}, stake ${String(b.stake)}; graded when the event starts.`;
+    },
+    description:
+      'Records a bet in your ledger: event_id, market, selection, line, sportsbook, odds_american (or odds_decimal) and stake, or an ' +
+      'odds_row_id / opportunity_id to copy them from. It is graded against the closing line when the event starts and settled on the result. Pro tier or higher.',
+  },
+  {
+    name: 'get_bets',
+    title: 'Your bets',
+    route: get('/bets'),
+    noun: 'bets',
+    limit: { default: 20, max: 100 },
+    available: (s) => s.bets !== undefined,
+    answer: (s, _tier, args, caller) => betList(s.bets as BetSource, caller.record, args),
+    description:
+      'Your logged bets, newest first, each with its status, closing-line value (against the closing price and the no-vig close, as percent and probability edge), result and profit. Pro tier or higher.',
+  },
+  {
+    name: 'get_bet_summary',
+    title: 'Bet summary',
+    route: get('/bets/summary'),
+    noun: 'groups',
+    available: (s) => s.bets !== undefined,
+    answer: answeredAs<'/api/v1/bets/summary'>((s, _tier, args, caller) => betSummary(s.bets as BetSource, caller.record, args)),
+    summary: (body) => {
+      const t = ((body.data ?? {}) as { total?: Record<string, unknown> }).total ?? {};
+      return `${String(t['bets'])} bets, stake ${String(t['stake'])}, profit ${String(t['profit'])}, ROI ${String(t['roi_percent'])} %, average CLV ${String(t['average_clv_percent'])} %, beating the close ${String(t['beat_close_share'])}.`;
+    },
+    description:
+      'Count, stake, profit, ROI, average CLV and the share of bets beating the close, in total and by sportsbook, sport, market and month. Pro tier or higher.',
+  },
 ];
 
 const LIST_PARAMS = new Set(['sport', 'league', 'sportsbook', 'add_sportsbook', 'market', 'event', 'devig_book']);
@@ -536,7 +582,8 @@ function inputSchemaOf(def: QueryToolDef, route: RouteSchema, catalog: Catalog):
 }
 
 function outputSchemaOf(def: QueryToolDef, route: RouteSchema): JsonSchema {
-  const ok = route.response?.['200'] ?? {};
+  // A route that creates answers 201 (POST /bets).
+  const ok = route.response?.['200'] ?? route.response?.['201'] ?? {};
   const content = ok['content'] as Record<string, { schema?: JsonSchema }> | undefined;
   const answer = content?.['application/json']?.schema ?? ok;
   // A route that answers several JSON shapes (arbitrage: rows, or CSV text as JSON) lists the rows first.

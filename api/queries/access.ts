@@ -32,6 +32,7 @@ const RULE_WORDS: Readonly<Record<TierRule, string>> = {
   clvHistory: 'Closing-line value history needs',
   futuresTools: 'The futures tools need',
   fairLine: 'The fair-line recipe needs',
+  betLedger: 'The bet ledger needs',
 };
 
 /** A data set open from a tier up (closing lines, CLV, the MCP futures tools), whatever the feature list says. */

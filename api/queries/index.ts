@@ -93,3 +93,5 @@ export type { EventFairQuery, FairQuery } from './fair.js';
 export { parseRecipe } from './fair-recipe.js';
 export type { RecipeQuery } from './fair-recipe.js';
 export { opportunityContext } from './opportunity-context.js';
+export { betList, betStats, betSummary, deleteBet, logBet } from './bets.js';
+export type { BetSource } from './bets.js';

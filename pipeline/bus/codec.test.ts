@@ -3,7 +3,7 @@ import avro from 'avsc';
 import { SchemaRegistryClient } from '@confluentinc/schemaregistry';
 import { describe, expect, it } from 'vitest';
 import { AVRO_SCHEMAS, LEAGUES, TEAMS, TOPICS, isRawFutures, isRawSplits } from '../../schemas/index.js';
-import type { AccountChange, CanonicalEvent, OddsTick, TopicName, TopicValues } from '../../schemas/index.js';
+import type { AccountChange, BetRecord, CanonicalEvent, OddsTick, TopicName, TopicValues } from '../../schemas/index.js';
 import { ManualClock } from '../clock.js';
 import { MarketSimulator } from '../feeds/simulator/index.js';
 import { FuturesNormalizer, FuturesProcessor } from '../futures/index.js';
@@ -37,6 +37,7 @@ function sampleValues(): { [T in TopicName]: TopicValues[T][] } {
     gamestate: [],
     futures: [],
     'futures.markets': [],
+    bets: [],
   };
   const raw = sim.snapshot();
   for (let i = 1; i <= 4; i++) raw.push(...sim.step(T0 + i * 5000, 300));
@@ -123,6 +124,40 @@ function sampleValues(): { [T in TopicName]: TopicValues[T][] } {
     },
   ];
   out.accounts.push(...accounts);
+  const bet: BetRecord = {
+    id: 'bet_1',
+    accountId: 'acct_1',
+    eventId: 'ev_1',
+    sport: 'football',
+    league: 'nfl',
+    eventStartTime: T0 + 3_600_000,
+    market: 'point_spread',
+    participant: null,
+    statCategory: null,
+    selection: 'home',
+    line: -3.5,
+    book: 'draftkings',
+    priceAmerican: -110,
+    priceDecimal: 1.9091,
+    stake: 25.5,
+    placedAt: T0,
+    sourceId: null,
+    devigMethod: 'power',
+    sharpBook: 'pinnacle',
+    createdAt: T0,
+    deletedAt: null,
+    version: 1,
+  };
+  out.bets.push(bet, {
+    ...bet,
+    id: 'bet_2',
+    market: 'moneyline',
+    line: null,
+    sharpBook: null,
+    sourceId: 'opp_1',
+    deletedAt: T0 + 5,
+    version: 2,
+  });
   // Every opportunity kind, middles included: the processors' recorded sequence.
   const fixture = readFileSync(new URL('../opportunities/fixtures/replay-sequence.jsonl', import.meta.url), 'utf8')
     .split('\n')

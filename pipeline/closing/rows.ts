@@ -34,22 +34,64 @@ export function closingRow(c: ClosingLine, version: number): StoreRow {
   };
 }
 
+const CLOSING_SELECT = `SELECT row_key, event_id, sport, league, home_team_id, away_team_id, toUnixTimestamp64Milli(event_start_time) AS start_ms,
+            sportsbook, market, participant, stat_category, selection, line, odds_american, odds_decimal, implied_probability,
+            book_no_vig_probability, no_vig_power, no_vig_multiplicative, no_vig_additive, no_vig_shin, reference_books,
+            toUnixTimestamp64Milli(odds_time) AS odds_ms, toUnixTimestamp64Milli(captured_at) AS captured_ms
+     FROM closing_odds FINAL`;
+
 /**
  * The captured closes of `closing_odds` (latest version per row), for restoring the processor
  * at start or when this process is assigned an event's partition. Times come back as epoch ms.
  */
 export async function storedClosingLines(store: OlapStore, startedAfter: number): Promise<ClosingLine[]> {
   const rows = await store.query<Record<string, unknown>>(
-    `SELECT row_key, event_id, sport, league, home_team_id, away_team_id, toUnixTimestamp64Milli(event_start_time) AS start_ms,
-            sportsbook, market, participant, stat_category, selection, line, odds_american, odds_decimal, implied_probability,
-            book_no_vig_probability, no_vig_power, no_vig_multiplicative, no_vig_additive, no_vig_shin, reference_books,
-            toUnixTimestamp64Milli(odds_time) AS odds_ms, toUnixTimestamp64Milli(captured_at) AS captured_ms
-     FROM closing_odds FINAL WHERE event_start_time >= fromUnixTimestamp64Milli({after:Int64})`,
+    `${CLOSING_SELECT} WHERE event_start_time >= fromUnixTimestamp64Milli({after:Int64})`,
     { after: startedAfter },
   );
-  const num = (v: unknown): number => Number(v);
-  const orNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+  return rows.map(closingFromRow);
+}
+
+/** The captured closes of some events (the bet ledger grades its bets with them). */
+export async function closingLinesOfEvents(store: OlapStore, eventIds: readonly string[]): Promise<ClosingLine[]> {
+  if (eventIds.length === 0) return [];
+  const rows = await store.query<Record<string, unknown>>(`${CLOSING_SELECT} WHERE has(splitByChar(',', {events:String}), event_id)`, {
+    events: eventIds.join(','),
+  });
+  return rows.map(closingFromRow);
+}
+
+/** How a game ended, by its last reported state (`game_state`), for an event that has ended. */
+export interface EndedGame {
+  eventId: string;
+  status: 'final' | 'postponed' | 'cancelled';
+  homeScore: number;
+  awayScore: number;
+}
+
+/** The last reported state of each of some events, where it is final, postponed or cancelled. */
+export async function endedGamesOf(store: OlapStore, eventIds: readonly string[]): Promise<EndedGame[]> {
+  if (eventIds.length === 0) return [];
+  const rows = await store.query<Record<string, unknown>>(
+    `SELECT event_id, argMax(status, updated_at) AS last_status, argMax(home_score, updated_at) AS home,
+            argMax(away_score, updated_at) AS away
+     FROM game_state WHERE has(splitByChar(',', {events:String}), event_id)
+     GROUP BY event_id HAVING last_status IN ('final', 'postponed', 'cancelled')`,
+    { events: eventIds.join(',') },
+  );
   return rows.map((r) => ({
+    eventId: String(r['event_id']),
+    status: String(r['last_status']) as EndedGame['status'],
+    homeScore: num(r['home']),
+    awayScore: num(r['away']),
+  }));
+}
+
+const num = (v: unknown): number => Number(v);
+const orNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+
+function closingFromRow(r: Record<string, unknown>): ClosingLine {
+  return {
     rowKey: String(r['row_key']),
     eventId: String(r['event_id']),
     sport: String(r['sport']),
@@ -76,7 +118,7 @@ export async function storedClosingLines(store: OlapStore, startedAfter: number)
     referenceBooks: (r['reference_books'] as string[] | null) ?? [],
     oddsTs: num(r['odds_ms']),
     capturedAt: num(r['captured_ms']),
-  }));
+  };
 }
 
 /** A +EV opportunity as the closing processor first saw it (`clv_entries`, 009). */

@@ -5,6 +5,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UsageRecorder } from '../../api/accounts/index.js';
 import { accountRow, keyRow } from '../../api/accounts/rows.js';
+import { betRow } from '../../api/bets/rows.js';
 import { closingRow, entryRow, gameStateRow, gradeRow } from '../closing/index.js';
 import { futuresEvRow, futuresLatestRow, futuresTickRows } from '../futures/index.js';
 import { eventRow, latestRow, opportunityRow, tickRow } from '../sinks/index.js';
@@ -72,6 +73,7 @@ const MAPPED: Record<string, () => StoreRow | Promise<StoreRow>> = {
   accounts: () => accountRow(any()),
   api_keys: () => keyRow(any()),
   api_usage: usageRow,
+  bets: () => betRow(any()),
 };
 
 let dir: string;

@@ -123,6 +123,13 @@ describe('live answers against our own OpenAPI document (strict)', () => {
     await get('/api/v1/events/{id}/fair', `/api/v1/events/${nba}/fair`);
     const odds = (await c.sys.get('/api/v1/odds?limit=5', key)).body['data'] as Row[];
     await check('/api/v1/deeplinks/batch', 'post', '/api/v1/deeplinks/batch', { ids: odds.map((o) => o['id']) });
+    const upcoming = events.find((e) => Date.parse(e['start_time'] as string) > c.clock.now())?.['id'] as string;
+    const prematch = ((await c.sys.get(`/api/v1/odds?event=${upcoming}&limit=1`, key)).body['data'] as Row[])[0];
+    const logged = await check('/api/v1/bets', 'post', '/api/v1/bets', { odds_row_id: prematch?.['id'], stake: 10 });
+    const bet = (logged['data'] ?? {}) as Row;
+    await get('/api/v1/bets');
+    await get('/api/v1/bets/summary');
+    await check('/api/v1/bets/{id}', 'delete', `/api/v1/bets/${bet['id'] as string}`);
     await get('/api/v1/account');
     await get('/api/v1/account/usage');
     await get('/api/v1/account/keys');
