@@ -20,6 +20,8 @@ export interface TierLimits {
   clvWindowDays: number | null;
   /** How far back historical closing lines reach (COMPAT §8: a 30-day window). */
   closingHistoryDays: number;
+  /** Alert rules (webhooks) an account of this tier may hold at once; 0 = none. */
+  maxAlertRules: number;
 }
 
 /** The tier table of the contract, in one place: routes, headers and docs read it from here. */
@@ -34,6 +36,7 @@ export const TIERS: Record<TierName, TierLimits> = {
     maxStreams: 1,
     clvWindowDays: 7,
     closingHistoryDays: 30,
+    maxAlertRules: 0,
   },
   hobby: {
     requestsPerMinute: 120,
@@ -45,6 +48,7 @@ export const TIERS: Record<TierName, TierLimits> = {
     maxStreams: 2,
     clvWindowDays: 30,
     closingHistoryDays: 30,
+    maxAlertRules: 3,
   },
   pro: {
     requestsPerMinute: 300,
@@ -56,6 +60,7 @@ export const TIERS: Record<TierName, TierLimits> = {
     maxStreams: 5,
     clvWindowDays: 90,
     closingHistoryDays: 30,
+    maxAlertRules: 10,
   },
   sharp: {
     requestsPerMinute: 1000,
@@ -67,6 +72,7 @@ export const TIERS: Record<TierName, TierLimits> = {
     maxStreams: 10,
     clvWindowDays: 365,
     closingHistoryDays: 30,
+    maxAlertRules: 50,
   },
   // Enterprise is "custom" in the contract: generous defaults an operator can raise per key.
   enterprise: {
@@ -79,6 +85,7 @@ export const TIERS: Record<TierName, TierLimits> = {
     maxStreams: 50,
     clvWindowDays: null,
     closingHistoryDays: 30,
+    maxAlertRules: 500,
   },
 };
 
