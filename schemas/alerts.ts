@@ -6,12 +6,8 @@ import type { TierName } from './reference/index.js';
  * rule; its durable copy is the `alert_rules` table (012_alert_rules.sql).
  */
 
-/**
- * What a rule watches: one of the four opportunity lists, or a line move: a sharp book's main
- * spread or total crossing a key number (`key_number`), or reverse line movement from splits
- * (`rlm`).
- */
-export const ALERT_KINDS = ['ev', 'arbitrage', 'middles', 'low_hold', 'key_number', 'rlm'] as const;
+/** What a rule watches: one of the four opportunity lists (line-move kinds are to come). */
+export const ALERT_KINDS = ['ev', 'arbitrage', 'middles', 'low_hold'] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 
 /**

@@ -94,3 +94,6 @@ export type { FairQuery } from './fair.js';
 export { parseRecipe } from './fair-recipe.js';
 export type { RecipeQuery } from './fair-recipe.js';
 export { opportunityContext } from './opportunity-context.js';
+export { ALERT_DEFAULTS, alertList, alertListQuery, webhookUrlProblem } from './alert-query.js';
+export { alertDeliveries, alertRuleList, createAlertRule, deleteAlertRule, ownRule } from './alert-answers.js';
+export type { AlertRuleContext, DeliveriesQuery, NewAlertRule } from './alert-answers.js';
