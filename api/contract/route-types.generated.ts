@@ -16829,7 +16829,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** One alert rule */
+    /**
+     * One alert rule
+     * @description A rule of the account with its filters and webhook; never its secret. Another account's rule is 404.
+     */
     get: {
       parameters: {
         query?: never;

@@ -86,6 +86,7 @@ export const alertRoutes: FastifyPluginAsync<{ deps: ServingDeps; accounts: Acco
       schema: {
         tags: ['alerts'],
         summary: 'One alert rule',
+        description: "A rule of the account with its filters and webhook; never its secret. Another account's rule is 404.",
         params: ruleIdParams,
         response: { 200: envelope(alertRuleSchema), ...authErrorResponses, 404: notFoundResponse },
       },
