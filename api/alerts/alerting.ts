@@ -21,14 +21,14 @@ export interface Alerting {
   delivery: WebhookDelivery;
   /** Whether this replica delivers webhooks now. */
   delivering(): boolean;
-  /** Every alert this replica raises (the `alerts` stream channel listens here); returns the unsubscribe. */
+  /** Every alert this replica raises, delivering or not (where a stream channel would listen); returns the unsubscribe. */
   onAlert(listener: (alert: Alert) => void): () => void;
   stop(): Promise<void>;
 }
 
 /**
- * Alert rules at work on one API replica. Every replica detects (each serves its own `alerts`
- * stream subscribers), but only one posts webhooks, so a rule fires once and not once per
+ * Alert rules at work on one API replica. Every replica detects (any can take over delivery,
+ * and `onAlert` hands every alert to listeners on this replica), but only one posts webhooks, so a rule fires once and not once per
  * replica: the member of the `api-alert-delivery` consumer group that holds the `accounts`
  * topic's one partition. Kafka's group protocol makes that exactly one live replica and moves
  * the partition when it leaves; in process the single replica holds it. Alert ids are derived
