@@ -26,6 +26,7 @@ import { oddsRoutes } from './routes/odds.js';
 import { oddsBatchRoutes } from './routes/odds-batch.js';
 import { opportunitiesRoutes } from './routes/opportunities.js';
 import { betRoutes } from './routes/bets.js';
+import { alertRoutes } from './routes/alerts.js';
 import { accountRoutes } from './routes/account.js';
 import type { AccountStreams } from './routes/account.js';
 import { TIERS, settingDefault } from '../schemas/index.js';
@@ -133,6 +134,7 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
             'Outright markets (championship, MVP, season wins, playoffs): the list, prices at every book, fair lines and futures +EV.',
         },
         { name: 'bets', description: 'The bet ledger: bets you log, graded against the closing line and settled on the result.' },
+        { name: 'alerts', description: 'Alert rules on the opportunity lists, delivered to signed webhooks; see docs/alerts.md.' },
         { name: 'mcp', description: 'MCP tool server (JSON-RPC 2.0 over Streamable HTTP) for AI agents; see docs/mcp.md.' },
       ],
       components: {
@@ -237,6 +239,7 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
         max: (tier, accountId) => streamService?.hub.options.maxStreams(tier, accountId) ?? TIERS[tier].maxStreams,
       };
       if (deps.accounts) await authed.register(accountRoutes, { deps, accounts: deps.accounts, streams: accountStreams });
+      if (deps.accounts) await authed.register(alertRoutes, { deps, accounts: deps.accounts });
       await authed.register(deepLinkBatchRoutes, { resolver: deepLinks });
       await authed.register(splitsRoutes, { deps });
       await authed.register(gameStateRoutes, { deps });

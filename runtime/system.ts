@@ -13,6 +13,8 @@ import type { OlapStore } from '../pipeline/store/index.js';
 import { buildApp } from '../api/app.js';
 import type { PayloadInspector } from '../api/deps.js';
 import type { StreamService } from '../api/stream/index.js';
+import { startAlerting } from '../api/alerts/index.js';
+import { opportunityContext } from '../api/queries/index.js';
 import { UsageRecorder, ensureKeys, loadOrCreateDemoSecrets, parseApiKeys, startAccounts } from '../api/accounts/index.js';
 import type { Accounts, KeyStore } from '../api/accounts/index.js';
 import { startBets } from '../api/bets/index.js';
@@ -166,6 +168,17 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
   await ensureKeys(accounts.accounts, 'operator', parseApiKeys(config.apiKeys));
   const keys = accounts.keys;
   const ledger = await startBets({ bus, store, replicaId: config.replicaId, logger });
+  const alerting = startAlerting({
+    bus,
+    store,
+    rules: keys.rules,
+    board: opportunities,
+    catalog,
+    now: () => clock.now(),
+    lines: (eventId) => board.mainLines(eventId),
+    context: opportunityContext(opportunities, gameStates),
+    logger: logger.child({ component: 'alerts' }),
+  });
   const usage = new UsageRecorder({ store, logger, now, flushMs: config.usageFlushMs });
   let rateLimits: RateLimitStore = new MemoryRateLimitStore();
   if (config.redisUrl !== null) {
@@ -241,6 +254,7 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
       await operator?.close();
       await app.close();
       await usage.stop();
+      await alerting.stop();
       await accounts.stop();
       await ledger.stop();
       tierViews.close();

@@ -1,3 +1,4 @@
+import type { AlertRuleRecord } from './alerts.js';
 import type { TierName } from './reference/index.js';
 
 /** An account: who owns keys and whose usage is summed. */
@@ -34,5 +35,6 @@ export interface ApiKeyRecord {
   version: number;
 }
 
-/** A record of the compacted `accounts` topic, keyed `account:<id>` or `key:<id>`. */
-export type AccountChange = { kind: 'account'; account: AccountRecord } | { kind: 'key'; key: ApiKeyRecord };
+/** A record of the compacted `accounts` topic, keyed `account:<id>`, `key:<id>` or `alert:<id>`. */
+export type AccountChange =
+  { kind: 'account'; account: AccountRecord } | { kind: 'key'; key: ApiKeyRecord } | { kind: 'alert_rule'; rule: AlertRuleRecord };

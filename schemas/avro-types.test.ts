@@ -3,6 +3,7 @@ import { AVRO_SCHEMAS } from './avro.js';
 import type { OPPORTUNITY_COMMON_FIELDS, OPPORTUNITY_KIND_FIELDS } from './avro.js';
 import type {
   AccountRecord,
+  AlertRuleRecord,
   ApiKeyRecord,
   ConfidenceInputs,
   DivergenceSignal,
@@ -99,6 +100,7 @@ interface Pairs {
   AccountChange: [AccountWire, TopicValues['accounts']];
   AccountRecord: [At<AccountWire, 'account'>, AccountRecord];
   ApiKeyRecord: [At<AccountWire, 'key'>, ApiKeyRecord];
+  AlertRuleRecord: [At<AccountWire, 'rule'>, AlertRuleRecord];
   SplitsSnapshot: [Schemas['splits'], TopicValues['splits']];
   SplitSideRecord: [At<Schemas['splits'], 'sides'>, SplitSideRecord];
   MarketSignals: [At<Schemas['splits'], 'signals'>, MarketSignals];
@@ -148,6 +150,7 @@ const HELD: { [K in keyof Pairs]: Held<Pairs[K][0], Pairs[K][1]> } = {
   AccountChange: true,
   AccountRecord: true,
   ApiKeyRecord: true,
+  AlertRuleRecord: true,
   SplitsSnapshot: true,
   SplitSideRecord: true,
   MarketSignals: true,

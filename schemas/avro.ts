@@ -705,8 +705,30 @@ const accountChange = record(
         ]),
       ),
     ],
+    // Added after keys: optional with a null default, so the schema stays BACKWARD compatible.
+    [
+      'rule',
+      opt(
+        record('AlertRuleRecord', [
+          ['id', S],
+          ['accountId', S],
+          ['keyId', S],
+          ['tier', S],
+          ['name', opt(S)],
+          ['kind', S],
+          ['filtersJson', S],
+          ['webhookUrl', S],
+          ['secret', S],
+          ['createdAt', L],
+          ['updatedAt', L],
+          ['active', B],
+          ['deletedAt', opt(L)],
+          ['version', L],
+        ]),
+      ),
+    ],
   ],
-  'An account or an API key (its SHA-256, never the secret).',
+  'An account, an API key (its SHA-256, never the secret) or an alert rule.',
 );
 
 /** The `bets` changelog: one logged bet, its latest version (a deleted bet keeps its record with `deletedAt`). */

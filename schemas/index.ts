@@ -17,3 +17,4 @@ export * from './settings.js';
 export * from './avro.js';
 export * from './health.js';
 export * from './http-limits.js';
+export * from './alerts.js';

@@ -22,6 +22,8 @@ export interface TierLimits {
   closingHistoryDays: number;
   /** Bets an account may hold in its ledger at once (deleted ones not counted); 0 = no ledger. */
   maxBets: number;
+  /** Alert rules (webhooks) an account of this tier may hold at once; 0 = none. */
+  maxAlertRules: number;
 }
 
 /** The tier table of the contract, in one place: routes, headers and docs read it from here. */
@@ -37,6 +39,7 @@ export const TIERS: Record<TierName, TierLimits> = {
     clvWindowDays: 7,
     closingHistoryDays: 30,
     maxBets: 0,
+    maxAlertRules: 0,
   },
   hobby: {
     requestsPerMinute: 120,
@@ -49,6 +52,7 @@ export const TIERS: Record<TierName, TierLimits> = {
     clvWindowDays: 30,
     closingHistoryDays: 30,
     maxBets: 0,
+    maxAlertRules: 3,
   },
   pro: {
     requestsPerMinute: 300,
@@ -61,6 +65,7 @@ export const TIERS: Record<TierName, TierLimits> = {
     clvWindowDays: 90,
     closingHistoryDays: 30,
     maxBets: 10_000,
+    maxAlertRules: 10,
   },
   sharp: {
     requestsPerMinute: 1000,
@@ -73,6 +78,7 @@ export const TIERS: Record<TierName, TierLimits> = {
     clvWindowDays: 365,
     closingHistoryDays: 30,
     maxBets: 50_000,
+    maxAlertRules: 50,
   },
   // Enterprise is "custom" in the contract: generous defaults an operator can raise per key.
   enterprise: {
@@ -86,6 +92,7 @@ export const TIERS: Record<TierName, TierLimits> = {
     clvWindowDays: null,
     closingHistoryDays: 30,
     maxBets: 250_000,
+    maxAlertRules: 500,
   },
 };
 

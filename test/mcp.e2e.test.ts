@@ -16,7 +16,7 @@ import type { Conformance } from './support/fixture.js';
 
 type Row = Record<string, unknown>;
 /** 21 data tools on the query layer, 5 calculators, and the account tool (the fixture has a key store). */
-const TOOL_COUNT = 34;
+const TOOL_COUNT = 38;
 let c: Conformance;
 let nbaEvent = '';
 let nflEvent = '';
@@ -132,12 +132,16 @@ describe('handshake', () => {
       'calculate_kelly',
       'compare_futures_lines',
       'compare_odds',
+      'create_alert',
+      'delete_alert',
       'devig_odds',
       'find_arbitrage',
       'find_ev_opportunities',
       'find_low_hold',
       'find_middles',
       'get_account_info',
+      'get_alert_deliveries',
+      'get_alerts',
       'get_best_odds',
       'get_bet_summary',
       'get_bets',
@@ -295,6 +299,7 @@ describe('every tool answers what its REST twin answers', () => {
     ['get_game_state', {}, '/gamestate', 'GET', undefined, c.keys.enterprise],
     ['get_game_state', { sport: 'soccer' }, '/gamestate/soccer', 'GET', undefined, c.keys.enterprise],
     ['get_account_info', {}, '/account'],
+    ['get_alerts', {}, '/alerts'],
     [
       'get_fair_line',
       { event: nbaEvent, market: 'moneyline', devig_method: 'goto' },
@@ -335,8 +340,8 @@ describe('every tool answers what its REST twin answers', () => {
       expect(JSON.stringify(r)).not.toContain(key);
       if (name === 'get_odds_delta') expect(((r.structuredContent as Row)['data'] as Row[]).length).toBe(1);
     }
-    // Every tool on the query layer has a row here (log_bet writes, so it has its own test).
-    expect(QUERY_TOOLS.map((t) => t.name).filter((n) => !seen.has(n) && n !== 'log_bet')).toEqual([]);
+    // Every tool on the query layer has a row here (those that change state, a test of their own).
+    expect(QUERY_TOOLS.map((t) => t.name).filter((n) => !seen.has(n) && !WRITES.has(n))).toEqual([]);
   });
 
   it('log_bet logs a bet in the caller’s ledger, the one GET /bets lists', async () => {
@@ -357,6 +362,32 @@ describe('every tool answers what its REST twin answers', () => {
       stake: 0,
     });
     expect([refused.isError, text(refused)]).toEqual([true, expect.stringContaining('stake')]);
+  });
+
+  /** Tools that change state: a second call is not the same answer, so they are compared by what they did. */
+  const WRITES = new Set(['log_bet', 'create_alert', 'delete_alert', 'get_alert_deliveries']);
+
+  it('creates, reads and deletes an alert rule as REST does', async () => {
+    const sharp = await connect(c.keys.sharp);
+    await sharp.listTools();
+    const made = await call(sharp, 'create_alert', {
+      kind: 'arbitrage',
+      webhook_url: 'https://hooks.example.com/odds',
+      sport: ['football'],
+    });
+    expect([made.isError ?? false, text(made)]).toEqual([false, expect.stringContaining('never shown again')]);
+    const rule = (made.structuredContent as Row)['data'] as Row;
+    expect(rule).toMatchObject({ kind: 'arbitrage', filters: { sport: 'football' }, secret: expect.stringMatching(/^whsec_/) });
+    const id = String(rule['id']);
+    const { secret: _secret, ...shown } = rule;
+    expect((await c.sys.get(`/api/v1/alerts/${id}`, c.keys.sharp)).body['data']).toEqual(shown);
+    const log = await call(sharp, 'get_alert_deliveries', { alertId: id });
+    expect([log.isError ?? false, (log.structuredContent as Row)['data']]).toEqual([false, []]);
+    const bad = await call(sharp, 'create_alert', { kind: 'arbitrage', webhook_url: 'http://hooks.example.com/odds' });
+    expect([bad.isError, text(bad)]).toEqual([true, expect.stringMatching(/^Invalid argument 'webhook_url'/)]);
+    const gone = await call(sharp, 'delete_alert', { alertId: id });
+    expect([gone.isError ?? false, (gone.structuredContent as Row)['data']]).toEqual([false, { id, deleted: true }]);
+    expect((await c.sys.get(`/api/v1/alerts/${id}`, c.keys.sharp)).status).toBe(404);
   });
 
   it('finds the scripted opportunities of every kind the board holds', async () => {

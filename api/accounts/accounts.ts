@@ -1,10 +1,10 @@
 import type { Logger } from 'pino';
 import { TOPICS } from '../../schemas/index.js';
-import type { AccountChange, AccountRecord, ApiKeyRecord, TierName } from '../../schemas/index.js';
+import type { AccountChange, AccountRecord, AlertRuleRecord, ApiKeyRecord, TierName } from '../../schemas/index.js';
 import type { Bus, Consumer, Producer } from '../../pipeline/bus/index.js';
 import type { OlapStore } from '../../pipeline/store/index.js';
 import { KeyStore, isUsable, keyStatus } from './key-store.js';
-import { ACCOUNT_SELECT, KEY_SELECT, accountFromRow, accountRow, keyFromRow, keyRow } from './rows.js';
+import { ACCOUNT_SELECT, KEY_SELECT, RULE_SELECT, accountFromRow, accountRow, keyFromRow, keyRow, ruleFromRow, ruleRow } from './rows.js';
 import { hashSecret, newId, newSecret, previewOf } from './secrets.js';
 
 export interface NewKey {
@@ -198,34 +198,63 @@ export class Accounts {
     return record;
   }
 
+  /**
+   * Writes an alert rule (new, or a later version of one) the way keys are written: the table,
+   * this replica's view, the topic. Callers check the tier's cap inside `serially`.
+   */
+  async writeRule(rule: AlertRuleRecord): Promise<AlertRuleRecord> {
+    await this.commit([], [], [rule]);
+    return rule;
+  }
+
   /** Store first (durable), then this replica's view, then the topic for the others. */
-  private async commit(accounts: readonly AccountRecord[], keys: readonly ApiKeyRecord[]): Promise<void> {
+  private async commit(
+    accounts: readonly AccountRecord[],
+    keys: readonly ApiKeyRecord[],
+    rules: readonly AlertRuleRecord[] = [],
+  ): Promise<void> {
     if (accounts.length > 0) await this.store.insert('accounts', accounts.map(accountRow));
     if (keys.length > 0) await this.store.insert('api_keys', keys.map(keyRow));
+    if (rules.length > 0) await this.store.insert('alert_rules', rules.map(ruleRow));
     const changes: AccountChange[] = [
       ...accounts.map((account): AccountChange => ({ kind: 'account', account })),
       ...keys.map((key): AccountChange => ({ kind: 'key', key })),
+      ...rules.map((rule): AccountChange => ({ kind: 'alert_rule', rule })),
     ];
     for (const change of changes) this.keys.apply(change);
     await this.producer?.send(
       TOPICS.accounts,
-      changes.map((change) => ({
-        key: change.kind === 'account' ? `account:${change.account.id}` : `key:${change.key.id}`,
-        value: change,
-      })),
+      changes.map((change) => ({ key: changeKey(change), value: change })),
     );
   }
 }
 
-/** Every account and key in the store, as changes to apply. */
+/** The compacted topic's key of a change: the latest change of each record survives compaction. */
+function changeKey(change: AccountChange): string {
+  switch (change.kind) {
+    case 'account':
+      return `account:${change.account.id}`;
+    case 'key':
+      return `key:${change.key.id}`;
+    case 'alert_rule':
+      return `alert:${change.rule.id}`;
+  }
+}
+
+/** Every account, key and alert rule in the store, as changes to apply. */
 export async function loadAccountChanges(store: OlapStore): Promise<AccountChange[]> {
   const accounts = await store.query(ACCOUNT_SELECT);
   const keys = await store.query(KEY_SELECT);
+  const rules = await store.query(RULE_SELECT);
   return [
     ...accounts.map((r): AccountChange => ({ kind: 'account', account: accountFromRow(r) })),
     ...keys.flatMap((r): AccountChange[] => {
       const key = keyFromRow(r);
       return key ? [{ kind: 'key', key }] : [];
+    }),
+    ...rules.flatMap((r): AccountChange[] => {
+      const rule = ruleFromRow(r);
+      return rule ? [{ kind: 'alert_rule', rule }] : [];
     }),
   ];
 }

@@ -8,3 +8,6 @@ export { ensureKeys, loadOrCreateDemoSecrets, parseApiKeys } from './demo-keys.j
 export { hashSecret, newSecret, previewOf } from './secrets.js';
 export { ACCESS_END_MESSAGES, ACCESS_SWEEP_MS, AccessLeases, endOfChange, endOfKey } from './access.js';
 export type { AccessEnd, Lease, LeaseSession } from './access.js';
+export { AlertRuleBook } from './alert-rule-book.js';
+export type { RuleChangeListener } from './alert-rule-book.js';
+export { newId, newWebhookSecret } from './secrets.js';

@@ -1,4 +1,5 @@
 import type { AccountChange, AccountRecord, ApiKeyRecord, TierName } from '../../schemas/index.js';
+import { AlertRuleBook } from './alert-rule-book.js';
 import { hashSecret, newId, previewOf } from './secrets.js';
 
 /** What the auth hook puts on a request: ids for limits, usage and logs, never the secret. */
@@ -42,10 +43,16 @@ export class KeyStore {
   private readonly keyIdsByAccount = new Map<string, Set<string>>();
   private readonly authById = new Map<string, AuthenticatedKey>();
   private readonly listeners = new Set<KeyChangeListener>();
+  /** The accounts' alert rules: they travel with the keys, so they load and replicate the same way. */
+  readonly rules = new AlertRuleBook();
 
   constructor(private readonly now: () => number = Date.now) {}
 
   apply(change: AccountChange): void {
+    if (change.kind === 'alert_rule') {
+      this.rules.apply(change.rule);
+      return;
+    }
     if (change.kind === 'account') {
       const current = this.accountsById.get(change.account.id);
       if (!current || change.account.version >= current.version) this.accountsById.set(change.account.id, change.account);

@@ -1,9 +1,9 @@
-import { TIER_NAMES } from '../../schemas/index.js';
-import type { AccountRecord, ApiKeyRecord, TierName } from '../../schemas/index.js';
+import { ALERT_KINDS, TIER_NAMES } from '../../schemas/index.js';
+import type { AccountRecord, AlertKind, AlertRuleRecord, ApiKeyRecord, TierName } from '../../schemas/index.js';
 import { clickHouseTime } from '../../pipeline/sinks/index.js';
 import type { StoreRow } from '../../pipeline/store/index.js';
 
-/** The `accounts` and `api_keys` tables (004_accounts.sql) to and from records. */
+/** The `accounts` and `api_keys` tables (004_accounts.sql) and `alert_rules` (012_alert_rules.sql) to and from records. */
 
 export function accountRow(a: AccountRecord): StoreRow {
   return { id: a.id, name: a.name, created_at: clickHouseTime(a.createdAt), version: a.version };
@@ -38,6 +38,8 @@ export const KEY_SELECT =
 const num = (v: unknown): number => Number(v);
 const numOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 const strOrNull = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
+/** Bool columns come back as true, 1 or 'true' depending on the adapter. */
+const isTrue = (v: unknown): boolean => v === true || v === 1 || v === 'true';
 
 export function accountFromRow(r: StoreRow): AccountRecord {
   return { id: String(r['id']), name: String(r['name']), createdAt: num(r['created_at']), version: num(r['version']) };
@@ -56,11 +58,58 @@ export function keyFromRow(r: StoreRow): ApiKeyRecord | null {
     name: strOrNull(r['name']),
     createdAt: num(r['created_at']),
     updatedAt: num(r['updated_at']),
-    active: r['active'] === true || r['active'] === 1 || r['active'] === 'true',
+    active: isTrue(r['active']),
     expiresAt: numOrNull(r['expires_at']),
     revokedAt: numOrNull(r['revoked_at']),
     requestsPerMinute: numOrNull(r['requests_per_minute']),
     replacedBy: strOrNull(r['replaced_by']),
+    version: num(r['version']),
+  };
+}
+
+export function ruleRow(r: AlertRuleRecord): StoreRow {
+  return {
+    id: r.id,
+    account_id: r.accountId,
+    key_id: r.keyId,
+    tier: r.tier,
+    name: r.name,
+    kind: r.kind,
+    filters_json: r.filtersJson,
+    webhook_url: r.webhookUrl,
+    secret: r.secret,
+    created_at: clickHouseTime(r.createdAt),
+    updated_at: clickHouseTime(r.updatedAt),
+    active: r.active,
+    deleted_at: r.deletedAt === null ? null : clickHouseTime(r.deletedAt),
+    version: r.version,
+  };
+}
+
+export const RULE_SELECT =
+  'SELECT id, account_id, key_id, tier, name, kind, filters_json, webhook_url, secret, ' +
+  'toUnixTimestamp64Milli(created_at) AS created_at, toUnixTimestamp64Milli(updated_at) AS updated_at, active, ' +
+  'toUnixTimestamp64Milli(deleted_at) AS deleted_at, version FROM alert_rules FINAL';
+
+/** Null for a row whose tier or kind this build does not know (kept in the table, not served). */
+export function ruleFromRow(r: StoreRow): AlertRuleRecord | null {
+  const tier = String(r['tier']);
+  const kind = String(r['kind']);
+  if (!(TIER_NAMES as readonly string[]).includes(tier) || !(ALERT_KINDS as readonly string[]).includes(kind)) return null;
+  return {
+    id: String(r['id']),
+    accountId: String(r['account_id']),
+    keyId: String(r['key_id']),
+    tier: tier as TierName,
+    name: strOrNull(r['name']),
+    kind: kind as AlertKind,
+    filtersJson: String(r['filters_json']),
+    webhookUrl: String(r['webhook_url']),
+    secret: String(r['secret']),
+    createdAt: num(r['created_at']),
+    updatedAt: num(r['updated_at']),
+    active: isTrue(r['active']),
+    deletedAt: numOrNull(r['deleted_at']),
     version: num(r['version']),
   };
 }

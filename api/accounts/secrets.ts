@@ -23,7 +23,12 @@ export function previewOf(secret: string): string {
   return `${prefix}...${secret.slice(-4)}`;
 }
 
-/** Opaque record ids: `key_` or `acct_` and 16 hex digits. */
-export function newId(prefix: 'key' | 'acct'): string {
+/** A webhook signing secret (`whsec_` and 32 random bytes, base64url): an HMAC key, shown once. */
+export function newWebhookSecret(): string {
+  return 'whsec_' + randomBytes(32).toString('base64url');
+}
+
+/** Opaque record ids: `key_`, `acct_` or `alert_` and 16 hex digits. */
+export function newId(prefix: 'key' | 'acct' | 'alert'): string {
   return `${prefix}_${randomBytes(8).toString('hex')}`;
 }

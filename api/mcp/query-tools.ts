@@ -6,6 +6,10 @@ import { MARKET_CATEGORIES } from '../contract/filters.js';
 import type { ServingDeps } from '../deps.js';
 import { ApiError } from '../errors.js';
 import {
+  alertDeliveries,
+  alertRuleList,
+  createAlertRule,
+  deleteAlertRule,
   accountInfo,
   arbitrageList,
   betList,
@@ -35,7 +39,7 @@ import {
   freshnessList,
   teamsList,
 } from '../queries/index.js';
-import type { BetSource, OpportunitySource, SplitsSource } from '../queries/index.js';
+import type { BetSource, DeliveriesQuery, NewAlertRule, OpportunitySource, SplitsSource } from '../queries/index.js';
 import { onTheWire } from '../plugins/envelope.js';
 import type { Catalog } from '../views/catalog.js';
 import type { GameStateBoard } from '../views/gamestate-board.js';
@@ -73,7 +77,7 @@ export interface QueryToolDef {
   title: string;
   description: string;
   /** The REST twin whose schemas describe the arguments and the answer (path under /api/v1). */
-  route: { method: 'GET' | 'POST'; path: string };
+  route: { method: 'GET' | 'POST' | 'DELETE'; path: string };
   answer: Answer;
   /** Page size for an agent: the default and the cap (the route's own bounds may be larger). */
   limit?: { default: number; max: number };
@@ -466,6 +470,74 @@ export const QUERY_TOOLS: readonly QueryToolDef[] = [
     description:
       'Count, stake, profit, ROI, average CLV and the share of bets beating the close, in total and by sportsbook, sport, market and month. Pro tier or higher.',
   },
+  {
+    name: 'create_alert',
+    title: 'Create an alert rule',
+    route: { method: 'POST', path: '/alerts' },
+    noun: 'alert rule',
+    available: (s) => s.accounts !== undefined,
+    answer: async (s, _tier, args: NewAlertRule, caller) => ({
+      success: true,
+      data: await createAlertRule(s.accounts as Accounts, caller.record, args, {
+        catalog: s.deps.catalog,
+        now: s.deps.clock.now(),
+        lines: (eventId) => s.deps.board.mainLines(eventId),
+      }),
+    }),
+    summary: (body) => {
+      const r = (body.data ?? {}) as { id?: string; secret?: string };
+      return `Alert rule ${String(r.id)} created. Its signing secret is ${String(r.secret)}: store it now, it is never shown again.`;
+    },
+    description:
+      "A rule on one opportunity list (ev, arbitrage, middles, low_hold) with that list's filters: every opportunity that enters the list is posted to webhook_url (https; http only on loopback), signed with HMAC-SHA256. The answer holds the signing secret, shown only once.",
+  },
+  {
+    name: 'get_alerts',
+    title: 'Alert rules',
+    route: get('/alerts'),
+    noun: 'alert rules',
+    available: (s) => s.accounts !== undefined,
+    answer: answeredAs<'/api/v1/alerts'>((s, _tier, _args, caller) => ({
+      success: true,
+      ...alertRuleList((s.accounts as Accounts).keys.rules, caller.record),
+    })),
+    description: "Your account's alert rules with their filters and webhooks (never their secrets), oldest first.",
+  },
+  {
+    name: 'delete_alert',
+    title: 'Delete an alert rule',
+    route: { method: 'DELETE', path: '/alerts/:alertId' },
+    pathArgs: { alertId: { type: 'string', minLength: 1, maxLength: 100, description: 'The rule id (alert_…), as get_alerts lists it.' } },
+    required: ['alertId'],
+    noun: 'alert rule',
+    available: (s) => s.accounts !== undefined,
+    answer: async (s, _tier, args: { alertId: string }, caller) => ({
+      success: true,
+      data: await deleteAlertRule(s.accounts as Accounts, caller.record, args.alertId),
+    }),
+    summary: (body) => `Alert rule ${String((body.data as { id?: string } | undefined)?.id)} deleted.`,
+    description: 'Deletes one of your alert rules at once; alerts still waiting for delivery go to its dead letter.',
+  },
+  {
+    name: 'get_alert_deliveries',
+    title: 'Alert deliveries',
+    route: get('/alerts/:alertId/deliveries'),
+    pathArgs: { alertId: { type: 'string', minLength: 1, maxLength: 100, description: 'The rule id (alert_…), as get_alerts lists it.' } },
+    required: ['alertId'],
+    limit: { default: 20, max: 100 },
+    noun: 'deliveries',
+    available: (s) => s.accounts !== undefined,
+    answer: async (s, _tier, args: DeliveriesQuery & { alertId: string }, caller) => ({
+      success: true,
+      ...(await alertDeliveries(s.deps.store, (s.accounts as Accounts).keys.rules, caller.record, args.alertId, {
+        ...(args.outcome === undefined ? {} : { outcome: args.outcome }),
+        limit: args.limit ?? 20,
+        offset: args.offset ?? 0,
+      })),
+    }),
+    description:
+      "One rule's delivery log, newest first: each alert delivered or dead-lettered, with attempts and the last HTTP status. outcome=dead_letter lists the dead letter.",
+  },
 ];
 
 const LIST_PARAMS = new Set(['sport', 'league', 'sportsbook', 'add_sportsbook', 'market', 'event', 'devig_book']);
@@ -582,7 +654,7 @@ function inputSchemaOf(def: QueryToolDef, route: RouteSchema, catalog: Catalog):
 }
 
 function outputSchemaOf(def: QueryToolDef, route: RouteSchema): JsonSchema {
-  // A route that creates answers 201 (POST /bets).
+  // A tool that creates answers as its route's 201 does.
   const ok = route.response?.['200'] ?? route.response?.['201'] ?? {};
   const content = ok['content'] as Record<string, { schema?: JsonSchema }> | undefined;
   const answer = content?.['application/json']?.schema ?? ok;

@@ -9,6 +9,7 @@ export type { DeltaItem, DeltaResult } from './delta.js';
 export {
   ARBITRAGE_SORT_KEYS,
   EV_SORT_KEYS,
+  LIST_FEATURE,
   LOW_HOLD_SORT_KEYS,
   MIDDLE_SORT_KEYS,
   middleSortKeys,
@@ -16,6 +17,7 @@ export {
   arbitrageMatches,
   evMatches,
   evSortKeys,
+  listMatches,
   lowHoldMatches,
   middleMatches,
   sortedPage,
@@ -25,6 +27,7 @@ export type {
   ArbitrageQuery,
   EvEntry,
   EvQuery,
+  ListQuery,
   LowHoldEntry,
   LowHoldQuery,
   MiddleEntry,
@@ -95,3 +98,6 @@ export type { RecipeQuery } from './fair-recipe.js';
 export { opportunityContext } from './opportunity-context.js';
 export { betList, betStats, betSummary, deleteBet, logBet } from './bets.js';
 export type { BetSource } from './bets.js';
+export { ALERT_DEFAULTS, alertList, alertListQuery, webhookUrlProblem } from './alert-query.js';
+export { alertDeliveries, alertRuleList, createAlertRule, deleteAlertRule, ownRule } from './alert-answers.js';
+export type { AlertRuleContext, DeliveriesQuery, NewAlertRule } from './alert-answers.js';

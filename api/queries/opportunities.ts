@@ -2,6 +2,7 @@ import type {
   ArbitrageOpportunity,
   DevigMethodName,
   EvOpportunity,
+  Feature,
   LowHoldOpportunity,
   MiddleOpportunity,
   OpportunityKind,
@@ -26,6 +27,14 @@ export const OPPORTUNITY_LISTS = { ev: 'ev', arbitrage: 'arbitrage', middles: 'm
   OpportunityKind
 >;
 export type OpportunityList = keyof typeof OPPORTUNITY_LISTS;
+
+/** The feature each opportunity list needs, as on its REST endpoint (low-hold rides on arbitrage). */
+export const LIST_FEATURE: Record<OpportunityList, Feature> = {
+  ev: 'ev',
+  arbitrage: 'arbitrage',
+  middles: 'middles',
+  low_hold: 'arbitrage',
+};
 
 export interface EvQuery {
   common: CommonFilter;
@@ -81,6 +90,29 @@ export function evMatches(entries: readonly EvEntry[], q: EvQuery, catalog: Cata
     if (q.row && !evRowMatches(e, q.row, q.method, catalog, now)) return false;
     return matchesCommon(e, q.common, catalog, now);
   });
+}
+
+/** Any list's query, for the callers that hold several lists (streams, alert rules). */
+export type ListQuery = EvQuery | ArbitrageQuery | MiddleQuery | LowHoldQuery;
+
+/** The matches of one list by its name: the function the list's REST endpoint calls. */
+export function listMatches(
+  list: OpportunityList,
+  entries: readonly BoardEntry[],
+  query: ListQuery,
+  catalog: Catalog,
+  now: number,
+): BoardEntry[] {
+  switch (list) {
+    case 'ev':
+      return evMatches(entries as EvEntry[], query as EvQuery, catalog, now);
+    case 'arbitrage':
+      return arbitrageMatches(entries as ArbEntry[], query as ArbitrageQuery, catalog, now);
+    case 'middles':
+      return middleMatches(entries as MiddleEntry[], query as MiddleQuery, catalog, now);
+    case 'low_hold':
+      return lowHoldMatches(entries as LowHoldEntry[], query as LowHoldQuery, catalog, now);
+  }
 }
 
 const betterArb = (a: ArbEntry, b: ArbEntry): boolean => a.o.profitPercent > b.o.profitPercent;

@@ -11,6 +11,7 @@ export type { StreamDeps, StreamSettings, StreamSnapshot } from './service.js';
 export { StreamHub, Group, DEFAULT_STREAM_OPTIONS } from './hub.js';
 export type { SourceBatch, StreamConnection, StreamSource, StreamSpec } from './hub.js';
 export { WS_PATHS, WS_PROTOCOL, CLOSE as WS_CLOSE } from './ws.js';
+export { presentListRow } from './opportunity-source.js';
 
 /**
  * SSE routes (in the authenticated context, so the key, rate limit and headers apply before a

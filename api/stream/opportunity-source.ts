@@ -1,19 +1,9 @@
 import type { Opportunity, OpportunityKind } from '../../schemas/index.js';
 import { presentArbitrage, presentEv, presentLowHold, presentMiddle } from '../contract/opportunities.js';
 import type { LinesOf, RowContext } from '../contract/opportunities.js';
-import { OPPORTUNITY_LISTS, STATE_IN_LINKS, arbitrageMatches, evMatches, lowHoldMatches, middleMatches } from '../queries/index.js';
+import { OPPORTUNITY_LISTS, STATE_IN_LINKS, listMatches } from '../queries/index.js';
 import { putStateInLinks } from '../deeplinks/index.js';
-import type {
-  ArbEntry,
-  ArbitrageQuery,
-  EvEntry,
-  EvQuery,
-  LowHoldEntry,
-  LowHoldQuery,
-  MiddleEntry,
-  MiddleQuery,
-  OpportunityList,
-} from '../queries/index.js';
+import type { ArbEntry, EvEntry, EvQuery, LowHoldEntry, MiddleEntry, ListQuery, OpportunityList } from '../queries/index.js';
 import type { Catalog } from '../views/catalog.js';
 import type { BoardEntry, OpportunityBoard } from '../views/opportunity-board.js';
 import { jsonArray } from './frames.js';
@@ -27,7 +17,7 @@ export const FRAME_PREFIX: Record<OpportunityList, string> = { ev: 'ev', arbitra
 /** Stakes of the legs in streamed arbitrage and middle rows (the REST default bankroll). */
 export const STREAM_BANKROLL = 100;
 
-export type ListQuery = EvQuery | ArbitrageQuery | MiddleQuery | LowHoldQuery;
+export type { ListQuery };
 
 /** The opportunity lists a subscriber gets, each with its query (what the REST list would be asked). */
 export interface OpportunitySpec {
@@ -107,7 +97,7 @@ export class OpportunitySource implements StreamSource {
     const state = new Map<OpportunityList, ListState>();
     for (const [list, query] of spec.lists) {
       const s: ListState = { byId: new Map(), bySituation: new Map() };
-      for (const e of this.matches(list, this.board.list(OPPORTUNITY_LISTS[list]), query, now)) add(s, e);
+      for (const e of listMatches(list, this.board.list(OPPORTUNITY_LISTS[list]), query, this.catalog, now)) add(s, e);
       state.set(list, s);
     }
     group.state.set(OPPORTUNITIES_CHANNEL, state);
@@ -129,7 +119,7 @@ export class OpportunitySource implements StreamSource {
     // Ties between combinations keep the first by id, as in the REST list (which is in id order).
     candidates.sort((a, b) => (a.o.id < b.o.id ? -1 : a.o.id > b.o.id ? 1 : 0));
     const detected: string[] = [];
-    for (const e of this.matches(list, candidates, query, now)) {
+    for (const e of listMatches(list, candidates, query, this.catalog, now)) {
       held.delete(e.o.id);
       if (state.byId.get(e.o.id)?.o === e.o) continue;
       remove(state, e.o.id);
@@ -170,35 +160,32 @@ export class OpportunitySource implements StreamSource {
     return out;
   }
 
-  private matches(list: OpportunityList, entries: readonly BoardEntry[], query: ListQuery, now: number): BoardEntry[] {
-    switch (list) {
-      case 'ev':
-        return evMatches(entries as EvEntry[], query as EvQuery, this.catalog, now);
-      case 'arbitrage':
-        return arbitrageMatches(entries as ArbEntry[], query as ArbitrageQuery, this.catalog, now);
-      case 'middles':
-        return middleMatches(entries as MiddleEntry[], query as MiddleQuery, this.catalog, now);
-      case 'low_hold':
-        return lowHoldMatches(entries as LowHoldEntry[], query as LowHoldQuery, this.catalog, now);
-    }
-  }
-
   /** A row as its REST list presents it, with `state` in its deep links where that list puts it. */
   private present(list: OpportunityList, o: Opportunity, query: ListQuery, now: number, state: string | undefined): string {
-    return JSON.stringify(putStateInLinks(this.presented(list, o, query, now), STATE_IN_LINKS[list] ? state : undefined));
+    const row = presentListRow(this.catalog, list, o, query, now, this.lines, this.context);
+    return JSON.stringify(putStateInLinks(row, STATE_IN_LINKS[list] ? state : undefined));
   }
+}
 
-  private presented(list: OpportunityList, o: Opportunity, query: ListQuery, now: number): unknown {
-    switch (list) {
-      case 'ev':
-        return presentEv(this.catalog, o as EvEntry['o'], (query as EvQuery).method, now, false);
-      case 'arbitrage':
-        return presentArbitrage(this.catalog, o as ArbEntry['o'], STREAM_BANKROLL, now, this.lines, this.context);
-      case 'middles':
-        return presentMiddle(this.catalog, o as MiddleEntry['o'], STREAM_BANKROLL, now);
-      case 'low_hold':
-        return presentLowHold(this.catalog, o as LowHoldEntry['o'], now, this.lines, this.context);
-    }
+/** A list's row as its stream frames (and alerts) carry it: the REST presenter at the stream's bankroll. */
+export function presentListRow(
+  catalog: Catalog,
+  list: OpportunityList,
+  o: Opportunity,
+  query: ListQuery,
+  now: number,
+  lines: LinesOf,
+  context: RowContext = {},
+): object {
+  switch (list) {
+    case 'ev':
+      return presentEv(catalog, o as EvEntry['o'], (query as EvQuery).method, now, false);
+    case 'arbitrage':
+      return presentArbitrage(catalog, o as ArbEntry['o'], STREAM_BANKROLL, now, lines, context);
+    case 'middles':
+      return presentMiddle(catalog, o as MiddleEntry['o'], STREAM_BANKROLL, now);
+    case 'low_hold':
+      return presentLowHold(catalog, o as LowHoldEntry['o'], now, lines, context);
   }
 }
 

@@ -1,8 +1,8 @@
 import { DEFAULT_LOW_HOLD_PERCENT, SPLITS_BOOKS, SPLIT_MARKETS, TIERS, openBooks } from '../../schemas/index.js';
-import type { Feature, TierName } from '../../schemas/index.js';
+import type { TierName } from '../../schemas/index.js';
 import { parseFilters, parseOddsFilters } from '../queries/index.js';
 import type { SharedFilterQuery } from '../queries/index.js';
-import { featureRefusal, parseCommon } from '../queries/index.js';
+import { LIST_FEATURE, featureRefusal, parseCommon } from '../queries/index.js';
 import { parseSplitsFilters } from '../contract/splits.js';
 import type { OpportunityList } from '../queries/index.js';
 import type { StreamSpec } from './hub.js';
@@ -25,13 +25,7 @@ export { GAMESTATE_CHANNEL };
 export const STREAM_MIN_EV = 2;
 export const STREAM_MIN_PROFIT = 0.5;
 
-/** The feature each opportunity list needs, as on its REST endpoint (low-hold rides on arbitrage). */
-export const LIST_FEATURE: Record<OpportunityList, Feature> = {
-  ev: 'ev',
-  arbitrage: 'arbitrage',
-  middles: 'middles',
-  low_hold: 'arbitrage',
-};
+export { LIST_FEATURE };
 
 /** A subscription in request terms: what to stream and the filters, comma lists as given. */
 export interface StreamRequest extends Pick<SharedFilterQuery, 'sport' | 'league' | 'sportsbook' | 'market' | 'event' | 'live'> {

@@ -122,6 +122,25 @@ function sampleValues(): { [T in TopicName]: TopicValues[T][] } {
         version: 3,
       },
     },
+    {
+      kind: 'alert_rule',
+      rule: {
+        id: 'alert_1',
+        accountId: 'acct_1',
+        keyId: 'key_1',
+        tier: 'pro',
+        name: 'nba +EV',
+        kind: 'ev',
+        filtersJson: '{"sport":"basketball","min_ev":1}',
+        webhookUrl: 'https://hooks.example.com/odds',
+        secret: 'whsec_test',
+        createdAt: T0,
+        updatedAt: T0 + 1,
+        active: false,
+        deletedAt: T0 + 1,
+        version: 4,
+      },
+    },
   ];
   out.accounts.push(...accounts);
   const bet: BetRecord = {

@@ -68,7 +68,7 @@ const ALL_KIND_FIELDS = new Set(Object.values(OPPORTUNITY_KIND_FIELDS).flat());
 /**
  * Where the TypeScript value and the Avro record differ in shape: opportunities are one record
  * whose kind-specific fields are nullable (filled and trimmed); the feed's records are wrapped
- * (`tick` or `splits`); an account change sets one of `account` and `key`; game-state extras are
+ * (`tick` or `splits`); an account change sets one of `account`, `key` and `rule`; game-state extras are
  * JSON text.
  */
 function toWire(topic: TopicName, value: unknown): unknown {
@@ -85,7 +85,12 @@ function toWire(topic: TopicName, value: unknown): unknown {
     }
     case TOPICS.accounts: {
       const v = value as AccountChange;
-      return v.kind === 'account' ? { kind: v.kind, account: v.account, key: null } : { kind: v.kind, account: null, key: v.key };
+      return {
+        kind: v.kind,
+        account: v.kind === 'account' ? v.account : null,
+        key: v.kind === 'key' ? v.key : null,
+        rule: v.kind === 'alert_rule' ? v.rule : null,
+      };
     }
     case TOPICS.rawGameState:
     case TOPICS.gameState: {
@@ -121,6 +126,7 @@ function fromWire(topic: TopicName, value: unknown): unknown {
     case TOPICS.snapshot:
       return o['row'] != null ? { ...o, row: withoutNullExchange(o['row'] as Record<string, unknown>) } : value;
     case TOPICS.accounts:
+      if (o['kind'] === 'alert_rule') return { kind: 'alert_rule', rule: o['rule'] };
       return o['kind'] === 'account' ? { kind: 'account', account: o['account'] } : { kind: 'key', key: o['key'] };
     case TOPICS.rawGameState:
     case TOPICS.gameState:

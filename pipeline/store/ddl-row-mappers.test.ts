@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UsageRecorder } from '../../api/accounts/index.js';
-import { accountRow, keyRow } from '../../api/accounts/rows.js';
 import { betRow } from '../../api/bets/rows.js';
+import { accountRow, keyRow, ruleRow } from '../../api/accounts/rows.js';
+import { deliveryRow } from '../../api/alerts/delivery-rows.js';
 import { closingRow, entryRow, gameStateRow, gradeRow } from '../closing/index.js';
 import { futuresEvRow, futuresLatestRow, futuresTickRows } from '../futures/index.js';
 import { eventRow, latestRow, opportunityRow, tickRow } from '../sinks/index.js';
@@ -74,6 +75,8 @@ const MAPPED: Record<string, () => StoreRow | Promise<StoreRow>> = {
   api_keys: () => keyRow(any()),
   api_usage: usageRow,
   bets: () => betRow(any()),
+  alert_rules: () => ruleRow(any()),
+  alert_deliveries: () => deliveryRow(any()),
 };
 
 let dir: string;

@@ -139,6 +139,17 @@ describe('live answers against our own OpenAPI document (strict)', () => {
     ] as Row;
     const newKey = (rotated['new_key'] as Row | undefined)?.['id'] ?? rotated['new_key_id'];
     await check('/api/v1/account/keys/{keyId}', 'delete', `/api/v1/account/keys/${newKey as string}`);
+    const rule = (
+      await check('/api/v1/alerts', 'post', '/api/v1/alerts', {
+        kind: 'ev',
+        webhook_url: 'https://hooks.example.com/odds',
+        name: 'openapi check',
+      })
+    )['data'] as Row;
+    await get('/api/v1/alerts');
+    await get('/api/v1/alerts/{alertId}', `/api/v1/alerts/${rule['id'] as string}`);
+    await get('/api/v1/alerts/{alertId}/deliveries', `/api/v1/alerts/${rule['id'] as string}/deliveries`);
+    await check('/api/v1/alerts/{alertId}', 'delete', `/api/v1/alerts/${rule['id'] as string}`);
 
     expect(failures).toEqual([]);
     const listed = Object.entries(doc.paths).flatMap(([p, item]) =>

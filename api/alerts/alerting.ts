@@ -1,0 +1,99 @@
+import type { Logger } from 'pino';
+import { TOPICS } from '../../schemas/index.js';
+import type { AlertRuleRecord } from '../../schemas/index.js';
+import type { Bus } from '../../pipeline/bus/index.js';
+import type { OlapStore } from '../../pipeline/store/index.js';
+import type { AlertRuleBook } from '../accounts/index.js';
+import type { LinesOf, RowContext } from '../contract/opportunities.js';
+import type { Catalog } from '../views/catalog.js';
+import type { OpportunityBoard } from '../views/opportunity-board.js';
+import type { Alert } from './alert.js';
+import { WebhookDelivery } from './delivery.js';
+import type { DeliveryOptions, WebhookPoster } from './delivery.js';
+import { deliveryRow } from './delivery-rows.js';
+import { AlertDetector } from './detector.js';
+
+/** Consumer group every API replica joins to elect the one that delivers (see `startAlerting`). */
+export const DELIVERY_GROUP = 'api-alert-delivery';
+
+export interface Alerting {
+  detector: AlertDetector;
+  delivery: WebhookDelivery;
+  /** Whether this replica delivers webhooks now. */
+  delivering(): boolean;
+  /** Every alert this replica raises, delivering or not (where a stream channel would listen); returns the unsubscribe. */
+  onAlert(listener: (alert: Alert) => void): () => void;
+  stop(): Promise<void>;
+}
+
+/**
+ * Alert rules at work on one API replica. Every replica detects (any can take over delivery,
+ * and `onAlert` hands every alert to listeners on this replica), but only one posts webhooks, so a rule fires once and not once per
+ * replica: the member of the `api-alert-delivery` consumer group that holds the `accounts`
+ * topic's one partition. Kafka's group protocol makes that exactly one live replica and moves
+ * the partition when it leaves; in process the single replica holds it. Alert ids are derived
+ * from the rule and the opportunity, so an alert a new deliverer sends again after a failover
+ * carries the same idempotency key.
+ */
+export function startAlerting(options: {
+  bus: Bus;
+  store: OlapStore;
+  rules: AlertRuleBook;
+  board: OpportunityBoard;
+  catalog: Catalog;
+  /** The data clock. */
+  now: () => number;
+  lines: LinesOf;
+  context?: RowContext;
+  logger: Logger;
+  delivery?: Partial<DeliveryOptions>;
+  post?: WebhookPoster;
+}): Alerting {
+  const { logger } = options;
+  const lease = options.bus.consumer({ groupId: DELIVERY_GROUP, topic: TOPICS.accounts, fromBeginning: false, commit: false });
+  lease.run(async () => {});
+  lease.done.catch((err: unknown) => logger.error({ err }, 'alert delivery lease stopped: this replica no longer delivers webhooks'));
+  const delivering = (): boolean => lease.assignment().length > 0;
+
+  const delivery = new WebhookDelivery({
+    now: Date.now,
+    ...(options.post ? { post: options.post } : {}),
+    ...(options.delivery ? { options: options.delivery } : {}),
+    onFinished: (record) => {
+      options.store.insert('alert_deliveries', [deliveryRow(record)]).catch((err: unknown) => {
+        logger.error({ err, rule: record.ruleId, alert: record.alertId }, 'alert delivery log row not stored');
+      });
+    },
+  });
+  const listeners = new Set<(alert: Alert) => void>();
+  const detector = new AlertDetector({
+    board: options.board,
+    rules: options.rules,
+    catalog: options.catalog,
+    now: options.now,
+    lines: options.lines,
+    ...(options.context ? { context: options.context } : {}),
+    onAlert: (rule: AlertRuleRecord, alert: Alert) => {
+      for (const listener of listeners) listener(alert);
+      if (delivering()) delivery.enqueue(rule, alert);
+    },
+    onBadRule: (rule, err) => logger.warn({ err, rule: rule.id }, 'alert rule cannot be parsed any more: it raises nothing'),
+  });
+  const unfollow = options.rules.onChange((_before, after) => {
+    if (!after.active) delivery.drop(after.id);
+  });
+  return {
+    detector,
+    delivery,
+    delivering,
+    onAlert: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    async stop() {
+      unfollow();
+      delivery.stop();
+      await lease.stop();
+    },
+  };
+}
