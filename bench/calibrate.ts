@@ -9,6 +9,8 @@ import type { OpportunityInput } from '../pipeline/opportunities/index.js';
 import { SnapshotProcessor } from '../pipeline/snapshot/index.js';
 import { locateRecording, missingRecordingNote } from '../scripts/recordings/index.js';
 import { COMPARED_MARKETS, MarketStatsObserver, PHASES } from './market-stats.js';
+
+const COMPARED: ReadonlySet<string> = new Set(COMPARED_MARKETS);
 import type { Phase, PhaseStats } from './market-stats.js';
 
 /**
@@ -41,6 +43,8 @@ class MarketRun {
     };
     for (const g of states) events(this.normalizer.handleGameState(g, now).events.map((event) => ({ type: 'event', event })));
     for (const raw of ticks) {
+      // Only the markets compared: the rest would cost the engines time and change no figure.
+      if (!COMPARED.has(raw.market)) continue;
       const n = this.normalizer.handle(raw, now);
       events(n.events.map((event) => ({ type: 'event', event })));
       if (n.tick === null) continue;
