@@ -30,7 +30,7 @@ const PREGAME: Regime = {
 const LIVE: Regime = {
   drift: 0.06,
   jumpsPerMinute: 1 / 10,
-  jumpSize: 0.7,
+  jumpSize: 0.3,
   propDrift: 0.03,
   propJumpsPerMinute: 1 / 15,
   propJumpSize: 0.12,

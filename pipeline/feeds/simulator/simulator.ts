@@ -58,8 +58,8 @@ export class MarketSimulator {
   private sharpQuotes: Quote[] = [];
   private poolsDirty = true;
   /**
-   * Pulls of locked lines (restored at another line, or on a listing that closes): they go out
-   * first in the step's ticks and outside its budget, so that the rest of the board moves exactly
+   * Pulls of locked lines (restored at another line, or on a listing that closes), and the locks
+   * books put on a game at a score: they go out first in the step's ticks and outside its budget, so that the rest of the board moves exactly
    * as it would if a suspension had removed the rows at once.
    */
   private pulls: RawTick[] = [];
@@ -315,11 +315,11 @@ export class MarketSimulator {
       }
       jumped.length = 0;
       if (evolve(ev, dt, now, this.world, jumped)) {
-        if (ev.status === 'live') this.lockAfterScore(ev, now, out, 0.5);
+        if (ev.status === 'live') this.lockAfterScore(ev, now, 0.5);
         this.queueRequotes(ev, now, null);
       }
       if (ev.status === 'live' && this.scoreboard(ev, dt, now)) {
-        this.lockAfterScore(ev, now, out);
+        this.lockAfterScore(ev, now);
         this.queueRequotes(ev, now, null);
       }
       for (const p of jumped) this.queueRequotes(ev, now, p);
@@ -392,7 +392,7 @@ export class MarketSimulator {
    * so it costs no randomness; without it, live arbitrage and +EV were several times the
    * recordings' (docs/simulator.md).
    */
-  private lockAfterScore(ev: SimEvent, now: number, out: RawTick[], share = 1): void {
+  private lockAfterScore(ev: SimEvent, now: number, share = 1): void {
     for (const l of ev.listings) {
       if (l.closed || l.book.suspendsOnScore <= 0) continue;
       if (hash2(l.book.index * 7919 + ev.serial, Math.floor(now / 1000)) >= share * l.book.suspendsOnScore * 4294967296) continue;
@@ -400,7 +400,8 @@ export class MarketSimulator {
       for (const q of l.quotes) {
         if (!q.open || q.pending || q.prop !== null) continue;
         q.locked = true;
-        pushTicks(q, now, 'locked', out);
+        // Outside the step's budget, like pulls: the sharp books' repricing after the score must not wait behind them.
+        pushTicks(q, now, 'locked', this.pulls);
         q.open = false;
         q.pending = true;
         this.due.push(at, { quote: q, restore: true });
