@@ -13,7 +13,7 @@ config-doc: install
 api-types: install
 	$(NPM) run --silent api-types
 
-.PHONY: up down config-doc api-types data run test test-security typecheck lint unit build bench bench-check bench-baseline test-long replay clean install system-deps key web-build screenshots
+.PHONY: up down config-doc api-types data run test test-security typecheck lint unit build bench bench-check bench-baseline calibrate test-long replay clean install system-deps key web-build screenshots
 
 # Install only when the manifest or lockfile changed since the last install. Not `npm ci`:
 # chdb lists per-platform binaries as optional dependencies, some of which the registry does
@@ -100,6 +100,12 @@ bench-check: build
 	@rm -f $(BENCH_RESULTS)
 	BENCH_JSON=$(BENCH_RESULTS) $(BENCH_NODE) dist/bench/main.js $(or $(SECTION),reads)
 	node dist/bench/check.js $(BENCH_RESULTS) bench/baseline.json
+
+# The simulator's market beside the real recordings (arbitrage, hold, +EV, stale share, how fast
+# soft books follow a sharp move), pre-match and live apart, each judged against the 2x target
+# (bench/calibrate.ts, docs/simulator.md). About a minute; MINUTES=n simulates longer.
+calibrate: install
+	npx tsx bench/calibrate.ts $(MINUTES)
 
 # Stores a run's ratios as the new baseline (quiet machine, after a deliberate change).
 bench-baseline: build

@@ -108,6 +108,8 @@ export interface Quote {
   tilt: number;
   /** Queued for a requote or restore, so it is never queued twice. */
   pending: boolean;
+  /** When the book next confirms it (its cadence); Infinity while it is not scheduled. */
+  confirmAt: number;
 }
 
 /** lastTs of a quote never priced yet. */
@@ -149,6 +151,7 @@ export function buildQuotes(listing: Listing, nextUid: () => number): Quote[] {
       lastTs: NEVER,
       tilt: 0,
       pending: false,
+      confirmAt: Infinity,
     });
   };
   const sides = [home, away] as const;
@@ -236,6 +239,11 @@ const view: View = { margin: 0, total: 0, propMean: 0 };
 const fair: number[] = [0, 0, 0];
 const prices: number[] = [0, 0, 0];
 
+/** How long the book takes to follow news in this phase of the game. */
+export function lagOf(book: BookProfile, isLive: boolean): number {
+  return isLive ? book.lagMs : book.prematchLagMs;
+}
+
 function fillView(q: Quote, now: number, lagMs: number): void {
   const ev = q.listing.event;
   const lagged = now - ev.jumpAt < lagMs;
@@ -300,7 +308,7 @@ export function trueFair(q: Quote): number[] {
 export function drawTilt(book: BookProfile, rng: Prng): number {
   let tilt = book.opinion * rng.normal();
   if (book.shadeShare > 0 && rng.chance(book.shadeShare)) {
-    tilt += (rng.chance(0.5) ? 1 : -1) * rng.range(0.01, 0.025);
+    tilt += (rng.chance(0.5) ? 1 : -1) * rng.range(0.005, 0.015);
   }
   return tilt;
 }
@@ -322,7 +330,7 @@ function setLine(q: Quote, line: number | null): void {
  */
 export function requote(q: Quote, now: number, rng: Prng, out: RawTick[], pulls: RawTick[] = out): void {
   const book = q.listing.book;
-  fillView(q, now, book.lagMs);
+  fillView(q, now, lagOf(book, q.listing.event.status === 'live'));
   const line = targetLine(q);
   const first = q.lastTs === NEVER;
   const moved = first || line !== q.line;

@@ -26,8 +26,20 @@ export interface BookProfile {
   overround: number;
   /** Price increment near even money, in cents. */
   cents: number;
-  /** How long after the sharp move the book follows it. */
+  /** How long after the sharp move the book follows it in play. */
   lagMs: number;
+  /**
+   * The same before the game: books watch pre-match lines less closely, so soft books follow a
+   * move minutes later (the recordings' soft books take a minute to an hour; docs/simulator.md).
+   */
+  prematchLagMs: number;
+  /**
+   * How often the book stands behind each of its prices again (a confirmation, or a reprice when
+   * the game moved), pre-match and in play; each time with a jitter of +-25 %.
+   */
+  confirmMs: Readonly<Record<'prematch' | 'live', number>>;
+  /** Share of scores after which the book locks its markets of the game until it has repriced. */
+  suspendsOnScore: number;
   /** Share of time a quote of this book sits untouched while the market moves. */
   staleShare: number;
   staleWindowMs: number;
@@ -47,10 +59,16 @@ export interface BookProfile {
 
 type Habits = Omit<BookProfile, 'index' | 'id' | 'isSharp' | 'hasLiveOdds' | 'hasPlayerProps'>;
 
+/** A soft book's pre-match lag is this multiple of its live one; a sharp book's, twice it. */
+const SOFT_PREMATCH_LAG = 5;
+
 const SHARP: Habits = {
   overround: 0.025,
   cents: 1,
   lagMs: 1_500,
+  prematchLagMs: 3_000,
+  confirmMs: { prematch: 300_000, live: 30_000 },
+  suspendsOnScore: 0,
   staleShare: 0,
   staleWindowMs: 0,
   shadeShare: 0,
@@ -66,10 +84,13 @@ const SOFT: Habits = {
   overround: 0.055,
   cents: 5,
   lagMs: 25_000,
+  prematchLagMs: 200_000,
+  confirmMs: { prematch: 600_000, live: 60_000 },
+  suspendsOnScore: 0.95,
   staleShare: 0.06,
   staleWindowMs: 6 * 60_000,
-  shadeShare: 0.15,
-  opinion: 0.006,
+  shadeShare: 0.04,
+  opinion: 0.004,
   coverage: 0.97,
   eventIds: { kind: 'numeric', start: 20_000_000, spread: 40 },
   selectionIds: null,
@@ -163,9 +184,13 @@ export function bookProfiles(defs: readonly SportsbookDef[]): BookProfile[] {
     const derived: Partial<Habits> = def.isSharp
       ? { overround: 0.02 + 0.01 * u, lagMs: 500 + 2_000 * u }
       : { overround: 0.045 + 0.035 * u, lagMs: 5_000 + 55_000 * u };
+    const habits = { ...base, ...(known ?? derived) };
+    // Each book its own cadence around its kind's, the same for every run (a hash, no randomness).
+    const pace = 0.6 + 0.8 * unitHash(def.id, 17);
     return {
-      ...base,
-      ...(known ?? derived),
+      ...habits,
+      prematchLagMs: habits.lagMs * (def.isSharp ? 2 : SOFT_PREMATCH_LAG),
+      confirmMs: { prematch: habits.confirmMs.prematch * pace, live: habits.confirmMs.live * pace },
       index,
       id: def.id,
       isSharp: def.isSharp,

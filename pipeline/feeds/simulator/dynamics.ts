@@ -20,8 +20,8 @@ interface Regime {
 
 const PREGAME: Regime = {
   drift: 0.012,
-  jumpsPerMinute: 1 / 30,
-  jumpSize: 0.22,
+  jumpsPerMinute: 1 / 240,
+  jumpSize: 0.075,
   propDrift: 0.004,
   propJumpsPerMinute: 1 / 120,
   propJumpSize: 0.08,
@@ -29,7 +29,7 @@ const PREGAME: Regime = {
 
 const LIVE: Regime = {
   drift: 0.06,
-  jumpsPerMinute: 1 / 4,
+  jumpsPerMinute: 1 / 10,
   jumpSize: 0.3,
   propDrift: 0.03,
   propJumpsPerMinute: 1 / 15,

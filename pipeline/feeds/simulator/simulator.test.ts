@@ -301,7 +301,7 @@ describe('MarketSimulator', () => {
     const sharp = views.filter((v) => v.isSharp);
     expect(share(soft, (v) => v.stale)).toBeGreaterThan(0.03);
     expect(share(soft, (v) => v.stale)).toBeLessThan(0.15);
-    expect(share(soft, (v) => offBy(v) > 0.02)).toBeGreaterThan(0.05);
+    expect(share(soft, (v) => offBy(v) > 0.02)).toBeGreaterThan(0.03);
     expect(share(soft, (v) => evOf(v) > 0.01)).toBeGreaterThan(0.01);
     expect(share(sharp, (v) => offBy(v) > 0.02)).toBeLessThan(share(soft, (v) => offBy(v) > 0.02) / 3);
     expect(sharp.every((v) => !v.stale)).toBe(true);

@@ -1,5 +1,5 @@
 import type { EventStatus, RawFutures, RawGameState, RawSplits, RawTick } from '../../../schemas/index.js';
-import { type Quote, type SimEvent, type SimProp, buildQuotes, pushTicks, requote } from './board.js';
+import { type Quote, type SimEvent, type SimProp, buildQuotes, lagOf, pushTicks, requote } from './board.js';
 import { type BookProfile, IdSequence, bookProfiles, ensureTrapHabits, listsEvent, reportedStartTime, spellTeam } from './books.js';
 import { evolve } from './dynamics.js';
 import { FuturesModel } from './futures.js';
@@ -45,6 +45,8 @@ export class MarketSimulator {
   private readonly planner: Planner;
   private readonly play: GamePlay;
   private readonly due = new TimedHeap<Due>();
+  /** Each open quote at the time its book next confirms it (entries whose time is no longer the quote's `confirmAt` are skipped). */
+  private readonly confirmations = new TimedHeap<Quote>();
   private readonly byBookEventId = new Map<string, SimEvent>();
   private readonly staleSalt: number;
   private readonly splitsModel: SplitsModel;
@@ -56,8 +58,8 @@ export class MarketSimulator {
   private sharpQuotes: Quote[] = [];
   private poolsDirty = true;
   /**
-   * Pulls of locked lines (restored at another line, or on a listing that closes): they go out
-   * first in the step's ticks and outside its budget, so that the rest of the board moves exactly
+   * Pulls of locked lines (restored at another line, or on a listing that closes), and the locks
+   * books put on a game at a score: they go out first in the step's ticks and outside its budget, so that the rest of the board moves exactly
    * as it would if a suspension had removed the rows at once.
    */
   private pulls: RawTick[] = [];
@@ -93,6 +95,9 @@ export class MarketSimulator {
     );
     const opening: RawTick[] = [];
     for (const plan of this.planner.opening(this.clockMs)) this.createEvent(plan, this.clockMs, opening);
+    // A book that has been running confirms its prices at all phases of its cadence, not all at once.
+    for (const ev of this.active)
+      for (const l of ev.listings) for (const q of l.quotes) this.scheduleConfirmation(q, this.clockMs, this.activity.next());
   }
 
   /** Simulated time of the last step (the clock's time at construction before the first). */
@@ -127,7 +132,8 @@ export class MarketSimulator {
     if (now > this.clockMs) this.advance(now, out);
     const limit = Math.max(0, Math.floor(maxTicks));
     this.processDue(now, out, limit);
-    this.randomActivity(now, out, limit);
+    this.confirmDue(now, out, limit);
+    this.extraActivity(now, out, limit);
     if (this.pulls.length === 0) return out;
     const all = [...this.pulls, ...out];
     this.pulls = [];
@@ -271,7 +277,7 @@ export class MarketSimulator {
         selectionIds: rt.selectionIds,
       };
       listing.quotes = buildQuotes(listing, () => ++this.uid);
-      for (const q of listing.quotes) requote(q, now, this.activity, out);
+      for (const q of listing.quotes) this.reprice(q, now, out);
       ev.listings.push(listing);
       this.byBookEventId.set(`${book.id}\u0000${listing.bookEventId}`, ev);
     }
@@ -308,8 +314,14 @@ export class MarketSimulator {
         continue;
       }
       jumped.length = 0;
-      if (evolve(ev, dt, now, this.world, jumped)) this.queueRequotes(ev, now, null);
-      if (ev.status === 'live' && this.scoreboard(ev, dt, now)) this.queueRequotes(ev, now, null);
+      if (evolve(ev, dt, now, this.world, jumped)) {
+        if (ev.status === 'live') this.lockAfterScore(ev, now, 0.5);
+        this.queueRequotes(ev, now, null);
+      }
+      if (ev.status === 'live' && this.scoreboard(ev, dt, now)) {
+        this.lockAfterScore(ev, now);
+        this.queueRequotes(ev, now, null);
+      }
       for (const p of jumped) this.queueRequotes(ev, now, p);
     }
     if (endedAny) this.active = this.active.filter((e) => e.status === 'upcoming' || e.status === 'live');
@@ -326,7 +338,7 @@ export class MarketSimulator {
         l.closed = true;
         continue;
       }
-      for (const q of l.quotes) if (q.open) requote(q, now, this.activity, out);
+      for (const q of l.quotes) if (q.open) this.reprice(q, now, out);
     }
     this.poolsDirty = true;
   }
@@ -373,11 +385,35 @@ export class MarketSimulator {
     this.poolsDirty = true;
   }
 
+  /**
+   * A score (or, at `share` of the rate, other news in play): books that lock their markets of
+   * the game on a score (most soft books, most of the time) take them off until they have
+   * repriced, instead of showing the old prices meanwhile. Chosen by hash of book, game and time,
+   * so it costs no randomness; without it, live arbitrage and +EV were several times the
+   * recordings' (docs/simulator.md).
+   */
+  private lockAfterScore(ev: SimEvent, now: number, share = 1): void {
+    for (const l of ev.listings) {
+      if (l.closed || l.book.suspendsOnScore <= 0) continue;
+      if (hash2(l.book.index * 7919 + ev.serial, Math.floor(now / 1000)) >= share * l.book.suspendsOnScore * 4294967296) continue;
+      const at = now + l.book.lagMs * this.world.range(1, 1.4);
+      for (const q of l.quotes) {
+        if (!q.open || q.pending || q.prop !== null) continue;
+        q.locked = true;
+        // Outside the step's budget, like pulls: the sharp books' repricing after the score must not wait behind them.
+        pushTicks(q, now, 'locked', this.pulls);
+        q.open = false;
+        q.pending = true;
+        this.due.push(at, { quote: q, restore: true });
+      }
+    }
+  }
+
   /** After news, each book requotes once its lag has passed: sharps within a second or two, soft books later. */
   private queueRequotes(ev: SimEvent, now: number, prop: SimProp | null): void {
     for (const l of ev.listings) {
       if (l.closed) continue;
-      const at = now + l.book.lagMs * this.world.range(1, 1.4);
+      const at = now + lagOf(l.book, ev.status === 'live') * this.world.range(1, 1.4);
       for (const q of l.quotes) {
         if (q.pending || !q.open || q.prop !== prop) continue;
         q.pending = true;
@@ -410,23 +446,47 @@ export class MarketSimulator {
       const q = d.quote;
       q.pending = false;
       if (q.listing.closed) continue;
-      if (d.restore || (q.open && !this.isStale(q, now))) requote(q, now, this.activity, out, this.pulls);
+      if (d.restore || (q.open && !this.isStale(q, now))) this.reprice(q, now, out, this.pulls);
     }
   }
 
   /**
-   * The steady churn: pick quotes at random (live games and sharp books more often) and
-   * reprice them; most come out unchanged and go out as confirmations.
+   * The steady churn: each book stands behind its prices again on its own cadence (quicker in
+   * play), repricing them if the game moved meanwhile; most come out unchanged and go out as
+   * confirmations. Within the step's budget: when the budget is short, confirmations wait their
+   * turn in time order. A quote the book is sitting on (`isStale`) waits for its next turn.
    */
-  private randomActivity(now: number, out: RawTick[], limit: number): void {
+  private confirmDue(now: number, out: RawTick[], limit: number): void {
+    const heap = this.confirmations;
+    while (out.length < limit && heap.peekTime() <= now) {
+      const at = heap.peekTime();
+      const q = heap.pop();
+      if (q === undefined) return;
+      if (q.confirmAt !== at || !q.open || q.pending || q.listing.closed) continue;
+      if (out.length + 2 * q.outcomes.length > limit) {
+        heap.push(at, q);
+        return;
+      }
+      if (this.isStale(q, now)) this.scheduleConfirmation(q, now);
+      else this.reprice(q, now, out);
+    }
+  }
+
+  /**
+   * What the budget leaves after the books' cadences (a feed run faster than the cadences need,
+   * as the benchmarks do): quotes picked at random (live games and sharp books more often) are
+   * repriced early, so the feed still produces the activity it was asked for.
+   */
+  private extraActivity(now: number, out: RawTick[], limit: number): void {
+    if (out.length >= limit) return;
     this.rebuildPools();
     const all = this.allQuotes;
     if (all.length === 0) return;
     const live = this.liveQuotes;
     const sharp = this.sharpQuotes;
     const rng = this.activity;
-    // Live games and sharp books get several times their share of the churn, within bounds,
-    // so that one live game does not take the whole budget.
+    // Live games and sharp books get several times their share, within bounds, so that one live
+    // game does not take the whole budget.
     const pLive = Math.min(0.4, (5 * live.length) / all.length);
     const pSharp = pLive + Math.min(0.15, (2 * sharp.length) / all.length);
     let attempts = 4 * (limit - out.length) + 16;
@@ -434,11 +494,25 @@ export class MarketSimulator {
       const r = rng.next();
       const pool = r < pLive ? live : r < pSharp ? sharp : all;
       const q = pool[rng.int(pool.length)];
-      if (q === undefined || !q.open) continue;
+      if (q === undefined || !q.open || q.pending) continue;
       if (out.length + 2 * q.outcomes.length > limit) return;
       if (this.isStale(q, now)) continue;
-      requote(q, now, rng, out);
+      this.reprice(q, now, out);
     }
+  }
+
+  /** Reprices (or confirms) a quote and books its next confirmation. */
+  private reprice(q: Quote, now: number, out: RawTick[], pulls: RawTick[] = out): void {
+    requote(q, now, this.activity, out, pulls);
+    this.scheduleConfirmation(q, now);
+  }
+
+  /** Books the quote's next confirmation, after `share` of the book's cadence (with its jitter by default). */
+  private scheduleConfirmation(q: Quote, now: number, share = this.activity.range(0.75, 1.25)): void {
+    const book = q.listing.book;
+    const every = q.listing.event.status === 'live' ? book.confirmMs.live : book.confirmMs.prematch;
+    q.confirmAt = now + every * share;
+    this.confirmations.push(q.confirmAt, q);
   }
 
   private rebuildPools(): void {

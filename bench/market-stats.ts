@@ -1,0 +1,306 @@
+import { SPORTSBOOKS, bettableRow, selectionFamily } from '../schemas/index.js';
+import type { CanonicalEvent, LeagueDef, MarketId, OddsChange, OddsRow, Opportunity, SelectionType } from '../schemas/index.js';
+import { percentile } from '../pipeline/freshness/index.js';
+import { hold } from '../pipeline/odds-math/index.js';
+import {
+  canonicalLine,
+  defaultReferenceBooks,
+  lineKey,
+  outcomesOf,
+  staleClockOfRecord,
+  staleness,
+} from '../pipeline/opportunities/index.js';
+
+/**
+ * The market statistics `make calibrate` compares between the simulator and the recordings,
+ * read off what the pipeline's own processors produce: the snapshot changelog (rows) and the
+ * opportunity processor's active list. Only full-game moneylines, spreads and totals count,
+ * the markets the recordings have, so that both sides measure the same thing.
+ *
+ * A market is one line of one event's market (home -3.5, over 44.5, the moneyline) that at least
+ * two books price completely at a sample time; its phase is the phase of its rows.
+ */
+
+export type Phase = 'prematch' | 'live';
+export const PHASES: readonly Phase[] = ['prematch', 'live'];
+export const COMPARED_MARKETS: readonly MarketId[] = ['moneyline', 'point_spread', 'total_points'];
+const COMPARED = new Set<MarketId>(COMPARED_MARKETS);
+
+/** A sharp move: the lead reference's no-vig probability moved this far since its last move. */
+export const SHARP_MOVE = 0.015;
+/** A soft book has followed once it moved at least this share of the sharp move the same way... */
+const FOLLOW_SHARE = 0.5;
+/** ...within this long; later or never counts as not followed. */
+const FOLLOW_HORIZON_MS = 6 * 3_600_000;
+
+export interface PhaseStats {
+  /** Market-samples: markets summed over sample times. */
+  markets: number;
+  /** Percent of market-samples with at least one arbitrage. */
+  arbitrageRate: number | null;
+  /** Best arbitrage of each market that has one, profit percent. */
+  arbitrageProfitP50: number | null;
+  arbitrageProfitP90: number | null;
+  /** Median single-book hold, percent, per market type. */
+  holdP50: Record<string, number | null>;
+  /** +EV rows at min_ev 2 (power de-vig, the API's default) per 100 market-samples. */
+  evPer100Markets: number | null;
+  /** Percent of +EV rows (min_ev 0, the default list) flagged stale at the sample time. */
+  staleShare: number | null;
+  /** Soft books' time to follow a sharp move, seconds, and how many follows that is out of how many chances. */
+  followP50: number | null;
+  followP95: number | null;
+  follows: number;
+  followChances: number;
+}
+
+interface Accumulator {
+  markets: number;
+  arbMarkets: number;
+  arbProfits: number[];
+  holds: Map<string, number[]>;
+  evRows: number;
+  positiveEv: number;
+  staleEv: number;
+  follows: number[];
+  chances: number;
+}
+
+function emptyAccumulator(): Accumulator {
+  return { markets: 0, arbMarkets: 0, arbProfits: [], holds: new Map(), evRows: 0, positiveEv: 0, staleEv: 0, follows: [], chances: 0 };
+}
+
+/** One book's no-vig probability of a market's first outcome, each time it changed. */
+interface Point {
+  at: number;
+  p: number;
+  isLive: boolean;
+}
+
+/** Market group: event, market, participant, stat, selection family and canonical line. */
+function groupKey(
+  eventId: string,
+  m: { market: MarketId; participant: string | null; statCategory: string | null },
+  family: string,
+  line: number | null,
+): string {
+  return `${eventId}|${m.market}|${m.participant ?? ''}|${m.statCategory ?? ''}|${family}|${lineKey(line)}`;
+}
+
+function rowGroupKey(row: OddsRow): string {
+  return groupKey(row.eventId, row, selectionFamily(row.selection), canonicalLine(row));
+}
+
+const decimal = (row: OddsRow): number => row.priceDecimal;
+
+export class MarketStatsObserver {
+  /** Bettable rows of the compared markets, by row key. */
+  private readonly board = new Map<string, OddsRow>();
+  /** The same rows by `group \u0000 book`, then selection: one book's market. */
+  private readonly markets = new Map<string, Map<SelectionType, OddsRow>>();
+  private readonly leagues = new Map<string, LeagueDef>();
+  private readonly eventLeague = new Map<string, string>();
+  /** `group \u0000 book` -> points. */
+  private readonly series = new Map<string, Point[]>();
+  private readonly acc: Record<Phase, Accumulator> = { prematch: emptyAccumulator(), live: emptyAccumulator() };
+  private readonly sharp: ReadonlySet<string>;
+  private readonly leadRank: ReadonlyMap<string, number>;
+
+  constructor(leagues: readonly LeagueDef[]) {
+    for (const l of leagues) this.leagues.set(l.id, l);
+    this.sharp = new Set(SPORTSBOOKS.filter((b) => b.isSharp).map((b) => b.id));
+    this.leadRank = new Map(defaultReferenceBooks().map((b, i) => [b, i]));
+  }
+
+  event(e: CanonicalEvent): void {
+    this.eventLeague.set(e.id, e.league);
+  }
+
+  /** One change of the snapshot changelog. */
+  change(c: OddsChange): void {
+    const row = bettableRow(c);
+    const before = this.board.get(c.key);
+    if (before !== undefined) {
+      this.board.delete(c.key);
+      const k = `${rowGroupKey(before)}\u0000${before.book}`;
+      const market = this.markets.get(k);
+      market?.delete(before.selection);
+      if (market?.size === 0) this.markets.delete(k);
+    }
+    if (row === null || !COMPARED.has(row.market)) return;
+    this.board.set(c.key, row);
+    const k = `${rowGroupKey(row)}\u0000${row.book}`;
+    let market = this.markets.get(k);
+    if (market === undefined) {
+      market = new Map();
+      this.markets.set(k, market);
+    }
+    market.set(row.selection, row);
+    if (before !== undefined && before.priceAmerican === row.priceAmerican) return;
+    this.track(k, row);
+  }
+
+  /** Records the book's no-vig probability of the group's first outcome when its market is complete. */
+  private track(key: string, row: OddsRow): void {
+    const rows = this.complete(key, row);
+    if (rows === null) return;
+    const implied = rows.map((r) => 1 / r.priceDecimal);
+    const sum = implied.reduce((a, b) => a + b, 0);
+    const p = (implied[0] ?? 0) / sum;
+    let points = this.series.get(key);
+    if (points === undefined) {
+      points = [];
+      this.series.set(key, points);
+    }
+    const last = points[points.length - 1];
+    if (last !== undefined && Math.abs(last.p - p) < 1e-9) return;
+    points.push({ at: Math.max(last?.at ?? -Infinity, row.oddsChangedAt), p, isLive: row.isLive });
+  }
+
+  /** The book's rows of every outcome of the row's market, in order, or null when one is missing. */
+  private complete(key: string, row: OddsRow): OddsRow[] | null {
+    const market = this.markets.get(key);
+    if (market === undefined) return null;
+    const rows: OddsRow[] = [];
+    for (const s of this.outcomes(row)) {
+      const r = market.get(s);
+      if (r === undefined) return null;
+      rows.push(r);
+    }
+    return rows;
+  }
+
+  private outcomes(row: OddsRow): SelectionType[] {
+    const league = this.leagues.get(this.eventLeague.get(row.eventId) ?? '');
+    return outcomesOf({ family: selectionFamily(row.selection), market: row.market }, league);
+  }
+
+  /** Takes the board and the active opportunities as they stand at `now` into the statistics. */
+  sample(now: number, active: readonly Opportunity[]): void {
+    const groups = new Map<string, { phase: Phase; market: MarketId; complete: number }>();
+    for (const [key, market] of this.markets) {
+      const row = market.values().next().value;
+      if (row === undefined) continue;
+      const rows = this.complete(key, row);
+      if (rows === null) continue;
+      const group = key.slice(0, key.indexOf('\u0000'));
+      const phase: Phase = row.isLive ? 'live' : 'prematch';
+      const g = groups.get(group) ?? { phase, market: row.market, complete: 0 };
+      g.complete++;
+      groups.set(group, g);
+      const holds = this.acc[phase].holds;
+      const list = holds.get(row.market) ?? [];
+      list.push(100 * hold(rows.map(decimal)));
+      holds.set(row.market, list);
+    }
+    const markets = new Map<string, Phase>();
+    for (const [key, g] of groups) if (g.complete >= 2) markets.set(key, g.phase);
+    for (const phase of markets.values()) this.acc[phase].markets++;
+
+    const bestArb = new Map<string, number>();
+    for (const o of active) {
+      if (!COMPARED.has(o.market)) continue;
+      if (o.kind === 'arbitrage') {
+        const key = groupKey(o.eventId, o, o.family, o.line);
+        if (!markets.has(key)) continue;
+        bestArb.set(key, Math.max(bestArb.get(key) ?? -Infinity, o.profitPercent));
+      } else if (o.kind === 'ev') {
+        const ev = o.methods.power.evPercent;
+        if (ev < 0) continue;
+        const acc = this.acc[o.event.isLive ? 'live' : 'prematch'];
+        acc.positiveEv++;
+        if (ev >= 2) acc.evRows++;
+        if (staleness(o.oldestOddsTs, now, o.event.isLive, staleClockOfRecord(o)).possiblyStale) acc.staleEv++;
+      }
+    }
+    for (const [key, profit] of bestArb) {
+      const acc = this.acc[markets.get(key) ?? 'prematch'];
+      acc.arbMarkets++;
+      acc.arbProfits.push(profit);
+    }
+  }
+
+  /** Follow times of soft books after each move of a group's lead reference book. */
+  private follows(): void {
+    const byGroup = new Map<string, Map<string, Point[]>>();
+    for (const [key, points] of this.series) {
+      const [group = '', book = ''] = key.split('\u0000');
+      let books = byGroup.get(group);
+      if (books === undefined) {
+        books = new Map();
+        byGroup.set(group, books);
+      }
+      books.set(book, points);
+    }
+    for (const books of byGroup.values()) {
+      let lead: string | null = null;
+      for (const b of books.keys()) {
+        const r = this.leadRank.get(b);
+        if (r !== undefined && (lead === null || r < (this.leadRank.get(lead) ?? Infinity))) lead = b;
+      }
+      const sharpPoints = lead === null ? undefined : books.get(lead);
+      if (sharpPoints === undefined || sharpPoints.length < 2) continue;
+      let anchor = sharpPoints[0]?.p ?? 0;
+      for (const move of sharpPoints.slice(1)) {
+        const size = move.p - anchor;
+        if (Math.abs(size) < SHARP_MOVE) continue;
+        anchor = move.p;
+        const acc = this.acc[move.isLive ? 'live' : 'prematch'];
+        for (const [book, points] of books) {
+          if (this.sharp.has(book)) continue;
+          const follow = followTime(points, move.at, size);
+          if (follow === undefined) continue;
+          acc.chances++;
+          if (follow !== null) acc.follows.push(follow / 1000);
+        }
+      }
+    }
+  }
+
+  result(): Record<Phase, PhaseStats> {
+    this.follows();
+    const one = (a: Accumulator): PhaseStats => {
+      const profits = [...a.arbProfits].sort((x, y) => x - y);
+      const follows = [...a.follows].sort((x, y) => x - y);
+      const holdP50: Record<string, number | null> = {};
+      for (const m of COMPARED_MARKETS)
+        holdP50[m] = percentile(
+          [...(a.holds.get(m) ?? [])].sort((x, y) => x - y),
+          0.5,
+        );
+      const per = (n: number, d: number, k: number): number | null => (d === 0 ? null : (k * n) / d);
+      return {
+        markets: a.markets,
+        arbitrageRate: per(a.arbMarkets, a.markets, 100),
+        arbitrageProfitP50: percentile(profits, 0.5),
+        arbitrageProfitP90: percentile(profits, 0.9),
+        holdP50,
+        evPer100Markets: per(a.evRows, a.markets, 100),
+        staleShare: per(a.staleEv, a.positiveEv, 100),
+        followP50: percentile(follows, 0.5),
+        followP95: percentile(follows, 0.95),
+        follows: follows.length,
+        followChances: a.chances,
+      };
+    };
+    return { prematch: one(this.acc.prematch), live: one(this.acc.live) };
+  }
+}
+
+/**
+ * Milliseconds from the sharp move at `at` until the soft book's price moved `FOLLOW_SHARE` of it
+ * the same way; null when it did not within the horizon; undefined when the book had no price
+ * before the move (no chance to follow).
+ */
+function followTime(points: readonly Point[], at: number, size: number): number | null | undefined {
+  let i = -1;
+  for (let k = 0; k < points.length && (points[k]?.at ?? Infinity) <= at; k++) i = k;
+  const before = points[i];
+  if (before === undefined) return undefined;
+  for (let k = i + 1; k < points.length; k++) {
+    const p = points[k];
+    if (p === undefined || p.at - at > FOLLOW_HORIZON_MS) return null;
+    if ((p.p - before.p) * Math.sign(size) >= FOLLOW_SHARE * Math.abs(size)) return p.at - at;
+  }
+  return null;
+}
