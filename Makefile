@@ -136,10 +136,12 @@ clean:
 	rm -rf dist
 
 # Production on one Docker host (docker-compose.yml). .env keeps the generated secrets: API keys
-# shared by every API replica, the ClickHouse passwords of the platform and of the analyst user.
+# and the alert secrets' seal key shared by every API replica, the ClickHouse passwords of the
+# platform and of the analyst user.
 .env:
 	@umask 077; { \
 	  echo "API_KEYS=pro:pro_$$(openssl rand -hex 12),enterprise:ent_$$(openssl rand -hex 12)"; \
+	  echo "ALERT_SECRET_KEY=$$(openssl rand -hex 32)"; \
 	  echo "CLICKHOUSE_PASSWORD=$$(openssl rand -hex 16)"; \
 	  echo "ANALYST_PASSWORD=$$(openssl rand -hex 16)"; } > .env
 	@echo "wrote .env (API keys and passwords): keep it private"

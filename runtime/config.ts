@@ -52,6 +52,8 @@ export interface Config {
   /** Avro through this Schema Registry on Kafka; null: JSON values. */
   schemaRegistryUrl: string | null;
   apiKeys: string;
+  /** ALERT_SECRET_KEY, hex; null: the data folder's own key file. */
+  alertSecretKey: string | null;
   /** How often buffered request counts are written to `api_usage`. */
   usageFlushMs: number;
   /** How long a browser session (the web screen's cookie) lasts. */
@@ -181,6 +183,7 @@ export function loadConfig(env: Env = process.env): Config {
     kafkaSessionTimeoutMs: s.int('KAFKA_SESSION_TIMEOUT_MS'),
     schemaRegistryUrl: s.optional('SCHEMA_REGISTRY_URL'),
     apiKeys: s.string('API_KEYS'),
+    alertSecretKey: s.optional('ALERT_SECRET_KEY'),
     usageFlushMs: s.int('USAGE_FLUSH_MS'),
     sessionTtlMs: s.int('SESSION_HOURS') * 3_600_000,
     deepLinkTemplates: deepLinkTemplates(s.optional('DEEPLINK_TEMPLATES')),

@@ -15,7 +15,7 @@ import type { PayloadInspector } from '../api/deps.js';
 import type { StreamService } from '../api/stream/index.js';
 import { startAlerting } from '../api/alerts/index.js';
 import { opportunityContext } from '../api/queries/index.js';
-import { UsageRecorder, ensureKeys, loadOrCreateDemoSecrets, parseApiKeys, startAccounts } from '../api/accounts/index.js';
+import { SecretSeal, UsageRecorder, ensureKeys, loadOrCreateDemoSecrets, parseApiKeys, startAccounts } from '../api/accounts/index.js';
 import type { Accounts, KeyStore } from '../api/accounts/index.js';
 import { startBets } from '../api/bets/index.js';
 import type { Bets } from '../api/bets/index.js';
@@ -37,7 +37,7 @@ import { drain } from './drain.js';
 import type { RuntimeHealth } from './health.js';
 import { startOperatorEndpoint } from './operator-endpoint.js';
 import { openProcessParts, startConfiguredPipeline, startInput } from './process-parts.js';
-import { StartupError } from './startup-error.js';
+import { StartupError, firstLine } from './startup-error.js';
 
 export interface RunningSystem {
   app: FastifyInstance;
@@ -158,7 +158,13 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
 
   // Demo and API_KEYS secrets become ordinary keys of the store (made once, kept by hash).
   const now = overrides.now ?? Date.now;
-  const accounts = await startAccounts({ bus, store, now, replicaId: config.replicaId, logger });
+  let seal: SecretSeal;
+  try {
+    seal = SecretSeal.load(config.alertSecretKey, config.dataDir);
+  } catch (e) {
+    throw new StartupError(`ALERT_SECRET_KEY: ${firstLine(e)}`);
+  }
+  const accounts = await startAccounts({ bus, store, now, replicaId: config.replicaId, logger, seal });
   const demoKeys = loadOrCreateDemoSecrets(config.dataDir);
   await ensureKeys(
     accounts.accounts,
@@ -178,6 +184,7 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
     lines: (eventId) => board.mainLines(eventId),
     context: opportunityContext(opportunities, gameStates),
     logger: logger.child({ component: 'alerts' }),
+    seal,
   });
   const usage = new UsageRecorder({ store, logger, now, flushMs: config.usageFlushMs });
   let rateLimits: RateLimitStore = new MemoryRateLimitStore();

@@ -231,6 +231,12 @@ export const SETTINGS = [
     doc: 'extra keys with operator-chosen secrets, `tier:key` comma-separated (e.g. `pro:abc12345,free:xyz98765`); registered as ordinary keys at start, and a known secret follows the tier given here',
   },
   {
+    name: 'ALERT_SECRET_KEY',
+    kind: 'secret',
+    check: (v) => (/^[0-9a-fA-F]{64}$/.test(v) ? null : 'must be 64 hex digits (32 bytes), e.g. from `openssl rand -hex 32`'),
+    doc: "seals alert rules' webhook signing secrets in the store and on the accounts topic; every API replica needs the same one. Unset: a key made once in `DATA_DIR/alert-secret.key` (one replica)",
+  },
+  {
     name: 'SESSION_HOURS',
     kind: 'int',
     default: '12',

@@ -5,7 +5,8 @@ import type { Bus, Consumer, Producer } from '../../pipeline/bus/index.js';
 import type { OlapStore } from '../../pipeline/store/index.js';
 import { KeyStore, isUsable, keyStatus } from './key-store.js';
 import { ACCOUNT_SELECT, KEY_SELECT, RULE_SELECT, accountFromRow, accountRow, keyFromRow, keyRow, ruleFromRow, ruleRow } from './rows.js';
-import { hashSecret, newId, newSecret, previewOf } from './secrets.js';
+import { randomBytes } from 'node:crypto';
+import { SecretSeal, hashSecret, newId, newSecret, previewOf } from './secrets.js';
 
 export interface NewKey {
   record: ApiKeyRecord;
@@ -68,6 +69,8 @@ export class Accounts {
     private readonly store: OlapStore,
     private readonly producer: Producer | null,
     private readonly now: () => number,
+    /** Seals alert rules' signing secrets before they are stored (a key of this process's own when none is given). */
+    readonly seal: SecretSeal = new SecretSeal(randomBytes(32)),
   ) {}
 
   /**
@@ -277,6 +280,8 @@ export async function startAccounts(options: {
   now?: () => number;
   replicaId: string;
   logger: Logger;
+  /** The seal every API replica shares (ALERT_SECRET_KEY), so that any of them can sign. */
+  seal?: SecretSeal;
 }): Promise<AccountsReplica> {
   const now = options.now ?? Date.now;
   const keys = new KeyStore(now);
@@ -293,5 +298,5 @@ export async function startAccounts(options: {
     options.logger.error({ err }, 'accounts topic consumer stopped: key changes from other replicas no longer arrive'),
   );
   options.logger.info({ keys: keys.size }, 'accounts loaded');
-  return { keys, accounts: new Accounts(keys, options.store, options.bus.producer(), now), stop: () => consumer.stop() };
+  return { keys, accounts: new Accounts(keys, options.store, options.bus.producer(), now, options.seal), stop: () => consumer.stop() };
 }

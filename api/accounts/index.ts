@@ -10,4 +10,4 @@ export { ACCESS_END_MESSAGES, ACCESS_SWEEP_MS, AccessLeases, endOfChange, endOfK
 export type { AccessEnd, Lease, LeaseSession } from './access.js';
 export { AlertRuleBook } from './alert-rule-book.js';
 export type { RuleChangeListener } from './alert-rule-book.js';
-export { newId, newWebhookSecret } from './secrets.js';
+export { SecretSeal, newId, newWebhookSecret } from './secrets.js';

@@ -3,7 +3,7 @@ import { TOPICS } from '../../schemas/index.js';
 import type { AlertRuleRecord } from '../../schemas/index.js';
 import type { Bus } from '../../pipeline/bus/index.js';
 import type { OlapStore } from '../../pipeline/store/index.js';
-import type { AlertRuleBook } from '../accounts/index.js';
+import type { AlertRuleBook, SecretSeal } from '../accounts/index.js';
 import type { LinesOf, RowContext } from '../contract/opportunities.js';
 import type { Catalog } from '../views/catalog.js';
 import type { OpportunityBoard } from '../views/opportunity-board.js';
@@ -48,6 +48,8 @@ export function startAlerting(options: {
   logger: Logger;
   delivery?: Partial<DeliveryOptions>;
   post?: WebhookPoster;
+  /** Opens the rules' sealed signing secrets (the accounts' seal). */
+  seal: SecretSeal;
 }): Alerting {
   const { logger } = options;
   const lease = options.bus.consumer({ groupId: DELIVERY_GROUP, topic: TOPICS.accounts, fromBeginning: false, commit: false });
@@ -57,6 +59,7 @@ export function startAlerting(options: {
 
   const delivery = new WebhookDelivery({
     now: Date.now,
+    openSecret: (sealed) => options.seal.open(sealed),
     ...(options.post ? { post: options.post } : {}),
     ...(options.delivery ? { options: options.delivery } : {}),
     onFinished: (record) => {

@@ -1,8 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AlertDeliveryRecord, AlertRuleRecord } from '../../schemas/index.js';
+import { SecretSeal } from '../accounts/index.js';
 import { alertId } from './alert.js';
 import type { Alert } from './alert.js';
 import { WebhookDelivery } from './delivery.js';
@@ -84,6 +86,8 @@ afterEach(async () => {
 });
 
 const SECRET = 'whsec_test';
+/** Rules are stored with their secret sealed; the deliverer opens it with the same seal. */
+const SEAL = new SecretSeal(randomBytes(32));
 const T0 = Date.UTC(2026, 10, 28, 12);
 
 function rule(id: string, url: string): AlertRuleRecord {
@@ -96,7 +100,7 @@ function rule(id: string, url: string): AlertRuleRecord {
     kind: 'ev',
     filtersJson: '{}',
     webhookUrl: url,
-    secret: SECRET,
+    secret: SEAL.seal(SECRET),
     createdAt: T0,
     updatedAt: T0,
     active: true,
@@ -129,7 +133,7 @@ async function settle(delivery: WebhookDelivery, ms = 8000): Promise<void> {
 
 function deliveryWith(options: Partial<DeliveryOptions>) {
   const log: AlertDeliveryRecord[] = [];
-  const delivery = new WebhookDelivery({ now: Date.now, onFinished: (r) => log.push(r), options });
+  const delivery = new WebhookDelivery({ now: Date.now, openSecret: (s) => SEAL.open(s), onFinished: (r) => log.push(r), options });
   return { delivery, log };
 }
 
@@ -186,6 +190,18 @@ describe('webhook delivery', () => {
       raised.map((a) => [a.id, 'dead_letter', 4, 500, 'HTTP 500']),
     );
     expect(delivery.recentOf(r.id).map((d) => d.sequence)).toEqual([6, 5, 4, 3, 2, 1]);
+  });
+
+  it('dead-letters without a request a rule whose secret was sealed under another key', async () => {
+    const hook = await receiver(SECRET, () => 'none');
+    const { delivery, log } = deliveryWith({ attempts: 5, firstDelayMs: 1, maxDelayMs: 2 });
+    const r = { ...rule('alert_foreign', hook.url), secret: new SecretSeal(randomBytes(32)).seal(SECRET) };
+    delivery.enqueue(r, alerts(r.id, 1)[0] as Alert);
+    await settle(delivery);
+    expect(hook.requests()).toBe(0);
+    expect(log.map((d) => [d.outcome, d.attempts, d.lastError])).toEqual([
+      ['dead_letter', 0, "the rule's signing secret cannot be opened here: every API replica needs the same ALERT_SECRET_KEY"],
+    ]);
   });
 
   it('does not repeat a request the receiver refuses (4xx other than 408 and 429)', async () => {

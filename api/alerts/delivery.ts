@@ -93,6 +93,8 @@ export class WebhookDelivery {
       /** Wall clock (ms): signatures and the log. */
       now: () => number;
       post?: WebhookPoster;
+      /** A rule's signing secret from its stored (sealed) form; null when this process cannot open it. */
+      openSecret: (sealed: string) => string | null;
       /** Told every finished delivery (the store's log); its failure is the sink's to handle. */
       onFinished?: (record: AlertDeliveryRecord) => void;
       options?: Partial<DeliveryOptions>;
@@ -163,13 +165,25 @@ export class WebhookDelivery {
     const o = this.options;
     let attempts = 0;
     let lastStatus: number | null = null;
+    const secret = this.deps.openSecret(item.rule.secret);
+    if (secret === null) {
+      // Retrying cannot help: the rule was sealed under another key (replicas must share ALERT_SECRET_KEY).
+      this.finish(
+        item,
+        'dead_letter',
+        0,
+        null,
+        "the rule's signing secret cannot be opened here: every API replica needs the same ALERT_SECRET_KEY",
+      );
+      return;
+    }
     try {
       await backOff(
         async () => {
           attempts++;
           const ts = Math.floor(this.deps.now() / 1000);
           const headers = {
-            [WEBHOOK_HEADERS.signature]: signWebhook(item.rule.secret, ts, item.body),
+            [WEBHOOK_HEADERS.signature]: signWebhook(secret, ts, item.body),
             [WEBHOOK_HEADERS.timestamp]: String(ts),
             [WEBHOOK_HEADERS.idempotencyKey]: item.alert.id,
           };

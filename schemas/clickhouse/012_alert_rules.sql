@@ -1,7 +1,7 @@
 -- Alert rules: the durable copy of the rule records of the compacted `accounts` topic (keyed
 -- `alert:<id>`). Every API replica loads them at start with the keys, then follows the topic.
--- Read with FINAL (latest version). `secret` is the rule's HMAC key: the delivering replica signs
--- with it, so it is kept itself (the API shows it once, at creation).
+-- Read with FINAL (latest version). `secret` is the rule's HMAC key sealed under ALERT_SECRET_KEY
+-- (AES-256-GCM): the delivering replica opens it to sign; the API shows it once, at creation.
 CREATE TABLE IF NOT EXISTS alert_rules
 (
     id            String,
