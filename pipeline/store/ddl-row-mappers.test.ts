@@ -7,6 +7,7 @@ import { UsageRecorder } from '../../api/accounts/index.js';
 import { accountRow, keyRow } from '../../api/accounts/rows.js';
 import { closingRow, entryRow, gameStateRow, gradeRow } from '../closing/index.js';
 import { futuresEvRow, futuresLatestRow, futuresTickRows } from '../futures/index.js';
+import { matchRow, priceRow } from '../history/index.js';
 import { eventRow, latestRow, opportunityRow, tickRow } from '../sinks/index.js';
 import { splitsRows } from '../splits/index.js';
 import { ChdbStore } from './chdb-store.js';
@@ -72,6 +73,8 @@ const MAPPED: Record<string, () => StoreRow | Promise<StoreRow>> = {
   accounts: () => accountRow(any()),
   api_keys: () => keyRow(any()),
   api_usage: usageRow,
+  history_matches: () => matchRow(any(), 0),
+  history_prices: () => priceRow(any(), 0),
 };
 
 let dir: string;
