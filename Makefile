@@ -127,7 +127,7 @@ import-history: install
 # The imported history (or FILE= read directly) through the +EV engine: bets found at the opening
 # prices, graded on the close and the result, per de-vig method and EV threshold (docs/analysts.md).
 backtest: install
-	@npx tsx runtime/history-command.ts backtest $(if $(FILE),--file "$(FILE)") $(if $(FORMAT),--format "$(FORMAT)") $(if $(REFERENCE),--reference "$(REFERENCE)") $(if $(THRESHOLDS),--thresholds "$(THRESHOLDS)")
+	@npx tsx runtime/history-command.ts backtest $(if $(FILE),--file "$(FILE)") $(if $(FORMAT),--format "$(FORMAT)") $(if $(REFERENCE),--reference "$(REFERENCE)") $(if $(THRESHOLDS),--thresholds "$(THRESHOLDS)") $(if $(MARKETS),--markets "$(MARKETS)")
 
 # An account and an API key straight in the key store, without the API; prints the secret once.
 key: build

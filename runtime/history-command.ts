@@ -2,7 +2,9 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { DEVIG_METHODS } from '../schemas/index.js';
+import type { MarketId } from '../schemas/index.js';
 import {
+  BACKTEST_MARKETS,
   FOOTBALL_DATA,
   HISTORY_FORMATS,
   backtestBets,
@@ -16,7 +18,7 @@ import { CommandStoreError, openMigratedStore } from './command-store.js';
 import { loadConfig } from './config.js';
 
 const IMPORT_USAGE = `usage: make import-history FILE=path FORMAT=${[...HISTORY_FORMATS.keys()].join('|')}`;
-const BACKTEST_USAGE = `usage: make backtest [FILE=path FORMAT=${[...HISTORY_FORMATS.keys()].join('|')}] [REFERENCE=pinnacle|betfair_ex_eu] [THRESHOLDS=0,1,2,3,5]`;
+const BACKTEST_USAGE = `usage: make backtest [FILE=path FORMAT=${[...HISTORY_FORMATS.keys()].join('|')}] [REFERENCE=pinnacle|betfair_ex_eu] [THRESHOLDS=0,1,2,3,5] [MARKETS=moneyline,total_points,point_spread]`;
 const DEFAULT_THRESHOLDS = [0, 1, 2, 3, 5];
 
 export class HistoryCommandError extends Error {}
@@ -36,6 +38,7 @@ export async function runHistoryCommand(argv: readonly string[], env: Record<str
       format: { type: 'string' },
       reference: { type: 'string' },
       thresholds: { type: 'string' },
+      markets: { type: 'string' },
     },
     strict: true,
   });
@@ -60,6 +63,7 @@ export async function runHistoryCommand(argv: readonly string[], env: Record<str
       referenceBook: values.reference || 'pinnacle',
       thresholds: thresholdsOf(values.thresholds),
       methods: DEVIG_METHODS,
+      markets: marketsOf(values.markets),
     };
     const history: ParsedHistory =
       file === '' ? await withStore(env, (store) => storedHistory(store, format.name)) : format.parse(readHistoryFile(file));
@@ -85,6 +89,15 @@ function thresholdsOf(raw: string | undefined): number[] {
   if (list.some((t) => !Number.isFinite(t) || t < 0 || t > 100))
     throw new HistoryCommandError(`THRESHOLDS must be EV percents from 0 to 100, comma-separated\n${BACKTEST_USAGE}`);
   return list;
+}
+
+function marketsOf(raw: string | undefined): MarketId[] {
+  if (raw === undefined || raw === '') return [...BACKTEST_MARKETS];
+  const list = raw.split(',').map((m) => m.trim());
+  const unknown = list.find((m) => !(BACKTEST_MARKETS as readonly string[]).includes(m));
+  if (unknown !== undefined)
+    throw new HistoryCommandError(`MARKETS: '${unknown}' is not one of ${BACKTEST_MARKETS.join(', ')}\n${BACKTEST_USAGE}`);
+  return list as MarketId[];
 }
 
 function readHistoryFile(file: string): string {

@@ -58,11 +58,13 @@ export interface RoiEstimate {
   interval: [number, number] | null;
 }
 
+/** The markets a backtest grades (full-game results settle them), with their outcomes in the engines' order. */
 const OUTCOMES: Readonly<Record<string, readonly SelectionType[]>> = {
   moneyline: ['home', 'draw', 'away'],
   total_points: ['over', 'under'],
   point_spread: ['home', 'away'],
 };
+export const BACKTEST_MARKETS = Object.keys(OUTCOMES) as readonly MarketId[];
 /** Opening prices are taken to stand a day before kickoff (only staleness flags read the clock). */
 const OPENING_LEAD_MS = 24 * 3600_000;
 const Z_95 = 1.959964;
@@ -74,7 +76,7 @@ const Z_95 = 1.959964;
  */
 export function backtestBets(history: ParsedHistory, options: BacktestOptions): BacktestBet[] {
   const methods = options.methods ?? DEVIG_METHODS;
-  const markets = new Set<MarketId>(options.markets ?? (Object.keys(OUTCOMES) as MarketId[]));
+  const markets = new Set<MarketId>(options.markets ?? BACKTEST_MARKETS);
   const prices = pricesByMatch(history.prices, markets);
   const snapshot = new SnapshotProcessor();
   const engine = new OpportunityProcessor({ referenceBooks: [options.referenceBook], fallbackReferenceBooks: [] });

@@ -5,6 +5,6 @@ export type { CsvRecord } from './csv.js';
 export type { HistoricalMatch, HistoricalPrice, HistoryFormat, HistoryProblem, ParsedHistory, PricePhase } from './history.js';
 export { HISTORY_FORMATS } from './formats.js';
 export { matchRow, priceRow, storeHistory, storedHistory } from './rows.js';
-export { backtestBets, backtestTable, roi, unitProfit } from './backtest.js';
+export { BACKTEST_MARKETS, backtestBets, backtestTable, roi, unitProfit } from './backtest.js';
 export type { BacktestBet, BacktestOptions, BacktestRow, RoiEstimate } from './backtest.js';
 export { formatBacktestTable } from './report.js';
