@@ -13,7 +13,7 @@ config-doc: install
 api-types: install
 	$(NPM) run --silent api-types
 
-.PHONY: up down config-doc api-types data run test test-security typecheck lint unit build bench bench-check bench-baseline calibrate test-long replay clean install system-deps key web-build screenshots
+.PHONY: up down config-doc api-types data run test test-security typecheck lint unit build bench bench-check bench-baseline calibrate test-long replay clean install system-deps key web-build screenshots import-history backtest
 
 # Install only when the manifest or lockfile changed since the last install. Not `npm ci`:
 # chdb lists per-platform binaries as optional dependencies, some of which the registry does
@@ -122,6 +122,18 @@ data: install
 replay: build
 	@test -n "$(FILE)" || { echo "usage: make replay FILE=path.jsonl[.gz] [SPEED=60|max]"; exit 2; }
 	FEED=replay REPLAY_FILE="$(FILE)" REPLAY_SPEED="$(or $(SPEED),max)" PORT=$(PORT) $(NODE_RUN) dist/runtime/main.js
+
+# A history file (opening and closing prices per book, results) into the store's history_*
+# tables (docs/analysts.md); importing it again replaces its rows. Unreadable cells are listed by
+# line and column. On the embedded store (DATA_DIR) the service must be stopped; CLICKHOUSE_URL works too.
+import-history: install
+	@test -n "$(FILE)" -a -n "$(FORMAT)" || { echo "usage: make import-history FILE=path.csv FORMAT=football-data"; exit 2; }
+	@npx tsx runtime/history-command.ts import --file "$(FILE)" --format "$(FORMAT)"
+
+# The imported history (or FILE= read directly) through the +EV engine: bets found at the opening
+# prices, graded on the close and the result, per de-vig method and EV threshold (docs/analysts.md).
+backtest: install
+	@npx tsx runtime/history-command.ts backtest $(if $(FILE),--file "$(FILE)") $(if $(FORMAT),--format "$(FORMAT)") $(if $(REFERENCE),--reference "$(REFERENCE)") $(if $(THRESHOLDS),--thresholds "$(THRESHOLDS)") $(if $(MARKETS),--markets "$(MARKETS)")
 
 # An account and an API key straight in the key store, without the API; prints the secret once.
 key: build

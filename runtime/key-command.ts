@@ -1,13 +1,13 @@
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { TIER_NAMES } from '../schemas/index.js';
 import type { TierName } from '../schemas/index.js';
 import { KafkaBus } from '../pipeline/bus/index.js';
 import type { Bus } from '../pipeline/bus/index.js';
-import { ChdbStore, ClickHouseStore, applyMigrations } from '../pipeline/store/index.js';
+import { applyMigrations } from '../pipeline/store/index.js';
 import type { OlapStore } from '../pipeline/store/index.js';
 import { Accounts, KeyStore, loadAccountChanges } from '../api/accounts/index.js';
+import { CommandStoreError, openCommandStore } from './command-store.js';
 import { loadConfig } from './config.js';
 
 const USAGE = 'usage: make key TIER=free|hobby|pro|sharp|enterprise NAME="who it is for" [ACCOUNT=acct_...] [RPM=requests per minute]';
@@ -38,21 +38,10 @@ export async function runKeyCommand(argv: readonly string[], env: Record<string,
   const config = loadConfig(env);
   let store: OlapStore;
   try {
-    store = config.clickhouse
-      ? new ClickHouseStore({
-          url: config.clickhouse.url,
-          username: config.clickhouse.user,
-          password: config.clickhouse.password,
-          database: config.clickhouse.database,
-        })
-      : new ChdbStore(join(config.dataDir, 'chdb'));
+    store = openCommandStore(config);
   } catch (e) {
-    const message = e instanceof Error ? e.message : String(e);
-    throw new KeyCommandError(
-      /lock|Another server instance|Failed to create connection/i.test(message)
-        ? `the embedded store in ${config.dataDir} cannot be opened (${message}): it is most likely in use by a running service; stop it first (chDB allows one process), or run on a ClickHouse server`
-        : `cannot open the store: ${message}`,
-    );
+    if (e instanceof CommandStoreError) throw new KeyCommandError(e.message);
+    throw e;
   }
   const bus: Bus | null = config.kafkaBrokers ? new KafkaBus({ brokers: config.kafkaBrokers }) : null;
   try {

@@ -9,6 +9,7 @@ import { accountRow, keyRow, ruleRow } from '../../api/accounts/rows.js';
 import { deliveryRow } from '../../api/alerts/delivery-rows.js';
 import { closingRow, entryRow, gameStateRow, gradeRow } from '../closing/index.js';
 import { futuresEvRow, futuresLatestRow, futuresTickRows } from '../futures/index.js';
+import { matchRow, priceRow } from '../history/index.js';
 import { eventRow, latestRow, opportunityRow, tickRow } from '../sinks/index.js';
 import { splitsRows } from '../splits/index.js';
 import { ChdbStore } from './chdb-store.js';
@@ -77,6 +78,8 @@ const MAPPED: Record<string, () => StoreRow | Promise<StoreRow>> = {
   bets: () => betRow(any()),
   alert_rules: () => ruleRow(any()),
   alert_deliveries: () => deliveryRow(any()),
+  history_matches: () => matchRow(any(), 0),
+  history_prices: () => priceRow(any(), 0),
 };
 
 let dir: string;
