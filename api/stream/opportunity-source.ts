@@ -191,13 +191,13 @@ export class OpportunitySource implements StreamSource {
   private presented(list: OpportunityList, o: Opportunity, query: ListQuery, now: number): unknown {
     switch (list) {
       case 'ev':
-        return presentEv(this.catalog, o as EvEntry['o'], (query as EvQuery).method, now, false);
+        return presentEv(this.catalog, o as EvEntry['o'], (query as EvQuery).method, now, this.board.phantom, false);
       case 'arbitrage':
-        return presentArbitrage(this.catalog, o as ArbEntry['o'], STREAM_BANKROLL, now, this.lines, this.context);
+        return presentArbitrage(this.catalog, o as ArbEntry['o'], STREAM_BANKROLL, now, this.board.phantom, this.lines, this.context);
       case 'middles':
-        return presentMiddle(this.catalog, o as MiddleEntry['o'], STREAM_BANKROLL, now);
+        return presentMiddle(this.catalog, o as MiddleEntry['o'], STREAM_BANKROLL, now, this.board.phantom);
       case 'low_hold':
-        return presentLowHold(this.catalog, o as LowHoldEntry['o'], now, this.lines, this.context);
+        return presentLowHold(this.catalog, o as LowHoldEntry['o'], now, this.board.phantom, this.lines, this.context);
     }
   }
 }
