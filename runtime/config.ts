@@ -7,6 +7,7 @@ import { ConfigError, Settings } from './settings.js';
 import type { Env } from './settings.js';
 import type { HttpLimits } from '../schemas/index.js';
 import type { ReadOnlyLimits } from '../pipeline/store/index.js';
+import type { PhantomPolicy } from '../pipeline/opportunities/index.js';
 import type { OperatorSettings } from './operator-endpoint.js';
 import type { LogFormatSetting } from './logger.js';
 
@@ -70,6 +71,8 @@ export interface Config {
   sink: { batchRows: number; maxWaitMs: number; retries: number };
   /** The in-memory change window that answers /odds/delta; an older `since` must resync. */
   deltaWindow: { maxChanges: number; maxAgeMs: number };
+  /** What the API counts as a phantom opportunity (left out of default lists and streams). */
+  phantom: PhantomPolicy;
   /** How long /health says `down` after a stage failed before the process exits. */
   failureExitDelayMs: number;
   /** The read-only SQL endpoint over the embedded store; null when off. */
@@ -208,6 +211,10 @@ export function loadConfig(env: Env = process.env): Config {
           .replace(/[^A-Za-z0-9_.-]/g, '-')
           .slice(0, 64) || 'api',
     deltaWindow: { maxChanges: s.int('DELTA_WINDOW_CHANGES'), maxAgeMs: s.int('DELTA_WINDOW_MINUTES') * 60_000 },
+    phantom: {
+      maxProfitPercent: Number(s.string('PHANTOM_MAX_PROFIT_PERCENT')),
+      veryStaleFactor: Number(s.string('VERY_STALE_FACTOR')),
+    },
     sink: { batchRows: s.int('SINK_BATCH_ROWS'), maxWaitMs: s.int('SINK_MAX_WAIT_MS'), retries: s.int('SINK_RETRIES') },
     failureExitDelayMs: s.int('FAILURE_EXIT_DELAY_MS'),
     analyst,

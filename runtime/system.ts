@@ -144,7 +144,7 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
   const tierViews = new TierViews(board, clock, { log: config.deltaWindow });
   const publicOrigin = new PublicOrigin(config.publicBaseUrl, `http://${config.host}:${config.port}`);
   const catalog = new Catalog(undefined, config.deepLinkTemplates, publicOrigin);
-  const opportunities = new OpportunityBoard();
+  const opportunities = new OpportunityBoard(config.phantom);
   const splits = new SplitsBoard(clock);
   const gameStates = new GameStateBoard();
   const futures = new FuturesBoard(() => clock.now());

@@ -349,6 +349,22 @@ export const SETTINGS = [
     doc: 'the most changes kept for deltas, whatever their age',
   },
   {
+    name: 'PHANTOM_MAX_PROFIT_PERCENT',
+    kind: 'number',
+    default: '10',
+    min: 0,
+    max: 1000,
+    doc: 'a guaranteed profit (arbitrage, a negative low hold, a middle that cannot lose) above this % is flagged `LIVE_HIGH_PROFIT_SUSPICIOUS` and left out of default lists and streams (`include=suspicious` shows it)',
+  },
+  {
+    name: 'VERY_STALE_FACTOR',
+    kind: 'number',
+    default: '5',
+    min: 1,
+    max: 1000,
+    doc: "an opportunity whose first-to-go-stale price is older than this many times its book's stale threshold is flagged `VERY_STALE_ODDS` and left out of default lists and streams",
+  },
+  {
     name: 'STREAM_REPLAY_FRAMES',
     kind: 'int',
     default: '20000',

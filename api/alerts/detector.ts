@@ -93,6 +93,7 @@ export class AlertDetector {
         rule.tier,
         this.deps.now(),
         this.deps.lines,
+        this.deps.board.phantom,
       );
     } catch (e) {
       this.deps.onBadRule?.(rule, e);
@@ -119,7 +120,7 @@ export class AlertDetector {
         kind: w.rule.kind,
         sequence: w.sequence,
         raisedAt: now,
-        data: presentListRow(this.deps.catalog, w.list, e.o, w.query, now, this.deps.lines, this.deps.context),
+        data: presentListRow(this.deps.catalog, w.list, e.o, w.query, now, this.deps.board.phantom, this.deps.lines, this.deps.context),
       };
       this.deps.onAlert(w.rule, alert);
     }

@@ -8,6 +8,7 @@ import type { ArbitrageOpportunity, CanonicalEvent, OddsRow } from '../../schema
 import { Catalog } from '../views/catalog.js';
 import { oddsRowSchema, presentOdds } from './odds.js';
 import { presentArbitrage } from './opportunities.js';
+import { DEFAULT_PHANTOM_POLICY } from '../../pipeline/opportunities/index.js';
 
 const catalog = new Catalog();
 const event: CanonicalEvent = {
@@ -131,7 +132,7 @@ describe('max_stake on combinations', () => {
   });
 
   it('is shown when a leg is on an exchange, and left out otherwise', () => {
-    expect(presentArbitrage(catalog, arb(4.37), 100, 0).max_stake).toBe(4.37);
-    expect(presentArbitrage(catalog, arb(), 100, 0)).not.toHaveProperty('max_stake');
+    expect(presentArbitrage(catalog, arb(4.37), 100, 0, DEFAULT_PHANTOM_POLICY).max_stake).toBe(4.37);
+    expect(presentArbitrage(catalog, arb(), 100, 0, DEFAULT_PHANTOM_POLICY)).not.toHaveProperty('max_stake');
   });
 });

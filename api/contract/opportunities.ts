@@ -9,7 +9,8 @@ import type {
   OpportunityLeg,
   SelectionType,
 } from '../../schemas/index.js';
-import { confidenceScore, staleClockOfRecord, staleness } from '../../pipeline/opportunities/index.js';
+import { confidenceScore, phantomWarnings, staleClockOfRecord, staleness } from '../../pipeline/opportunities/index.js';
+import type { PhantomPolicy } from '../../pipeline/opportunities/index.js';
 import { DEVIG_CHOICES, americanToDecimal, roundedStakes, wholeNumbersProbability } from '../../pipeline/odds-math/index.js';
 import { evRecipeProps } from './fair.js';
 import type { RoundedStake } from '../../pipeline/odds-math/index.js';
@@ -116,11 +117,19 @@ function eventFields(catalog: Catalog, o: Opportunity): EventFields {
   };
 }
 
-/** Staleness at the time of the request (against the record's own clock); its reference warnings are kept. */
-function freshness(o: Opportunity, now: number): { possibly_stale: boolean; oldest_odds_age_seconds: number; warnings: string[] } {
+/**
+ * Staleness at the time of the request (against the record's own clock), its reference warnings
+ * kept, and the phantom flags of that moment last.
+ */
+function freshness(
+  o: Opportunity,
+  now: number,
+  phantom: PhantomPolicy,
+): { possibly_stale: boolean; oldest_odds_age_seconds: number; warnings: string[] } {
   const s = staleness(o.oldestOddsTs, now, o.event.isLive, staleClockOfRecord(o));
   const kept = o.warnings.filter((w) => w !== 'POTENTIALLY_STALE_ODDS' && w !== 'LIVE_STALE_ODDS');
-  return { possibly_stale: s.possiblyStale, oldest_odds_age_seconds: s.ageSeconds, warnings: s.warning ? [s.warning, ...kept] : kept };
+  const warnings = [...(s.warning ? [s.warning] : []), ...kept, ...phantomWarnings(o, now, phantom)];
+  return { possibly_stale: s.possiblyStale, oldest_odds_age_seconds: s.ageSeconds, warnings };
 }
 
 /** Stakes for a bankroll, in cents that add up to it exactly, with what each leg returns if it wins. */
@@ -157,9 +166,16 @@ function lifecycle(o: Opportunity): Lifecycle {
   return { detected_at: isoTime(o.detectedAt), last_seen_at: isoTime(o.lastSeenAt) };
 }
 
-export function presentEv(catalog: Catalog, o: EvOpportunity, method: DevigMethodName, now: number, includeMethods: boolean): EvRow {
+export function presentEv(
+  catalog: Catalog,
+  o: EvOpportunity,
+  method: DevigMethodName,
+  now: number,
+  phantom: PhantomPolicy,
+  includeMethods: boolean,
+): EvRow {
   const m = o.methods[method];
-  const fresh = freshness(o, now);
+  const fresh = freshness(o, now, phantom);
   return {
     id: o.id,
     ...eventFields(catalog, o),
@@ -226,6 +242,7 @@ export function presentArbitrage(
   o: ArbitrageOpportunity,
   bankroll: number,
   now: number,
+  phantom: PhantomPolicy,
   lines?: LinesOf,
   context: RowContext = {},
 ): ArbitrageRow {
@@ -250,7 +267,7 @@ export function presentArbitrage(
     ev_available: ev !== null,
     ev_percentage: ev,
     game_state: gameStateOf(o, context),
-    ...freshness(o, now),
+    ...freshness(o, now, phantom),
     ...lifecycle(o),
   };
 }
@@ -325,9 +342,9 @@ function middleSide(
   };
 }
 
-export function presentMiddle(catalog: Catalog, o: MiddleOpportunity, bankroll: number, now: number): MiddleRow {
+export function presentMiddle(catalog: Catalog, o: MiddleOpportunity, bankroll: number, now: number, phantom: PhantomPolicy): MiddleRow {
   const money = stakesFor(o.legs, bankroll);
-  const fresh = freshness(o, now);
+  const fresh = freshness(o, now, phantom);
   const impliedSum = o.legs.reduce((a, l) => a + 1 / l.priceDecimal, 0);
   const keys = keyNumbersOf(o);
   const [leg1, leg2] = twoLegs(o);
@@ -419,10 +436,11 @@ export function presentLowHold(
   catalog: Catalog,
   o: LowHoldOpportunity,
   now: number,
+  phantom: PhantomPolicy,
   lines?: LinesOf,
   context: RowContext = {},
 ): LowHoldRow {
-  const fresh = freshness(o, now);
+  const fresh = freshness(o, now, phantom);
   const [leg1, leg2, leg3] = twoLegs(o);
   return {
     id: o.id,
@@ -561,7 +579,8 @@ const freshnessProps = {
   warnings: {
     type: 'array',
     items: { type: 'string' },
-    description: 'POTENTIALLY_STALE_ODDS, LIVE_STALE_ODDS, SINGLE_SHARP_REF, FALLBACK_SHARP_REF.',
+    description:
+      'POTENTIALLY_STALE_ODDS, LIVE_STALE_ODDS, SINGLE_SHARP_REF, FALLBACK_SHARP_REF; and the phantom flags LIVE_HIGH_PROFIT_SUSPICIOUS and VERY_STALE_ODDS (rows carrying them show only with include=suspicious).',
   },
   detected_at: { type: 'string', description: 'ISO 8601, first detection.' },
   last_seen_at: { type: 'string', description: 'ISO 8601, when the current values were computed.' },

@@ -33,6 +33,12 @@ export const commonOpportunityParams = {
     enum: [...DATE_RANGES],
     description: 'Start date in US Eastern time: today, tomorrow, or week (today and the 6 days after).',
   },
+  include: {
+    type: 'string',
+    enum: ['suspicious'],
+    description:
+      'suspicious: also the phantom opportunities the default list leaves out (warnings LIVE_HIGH_PROFIT_SUSPICIOUS, VERY_STALE_ODDS).',
+  },
   ...pagingParams(OPPORTUNITY_LIMIT.default, OPPORTUNITY_LIMIT.max, OPPORTUNITY_LIMIT.maxOffset),
 } as const;
 

@@ -8091,6 +8091,8 @@ export interface paths {
           max_odds_age?: number;
           /** @description Start date in US Eastern time: today, tomorrow, or week (today and the 6 days after). */
           date_range?: 'today' | 'tomorrow' | 'week';
+          /** @description Comma list. methods: add the values under every de-vig method; suspicious: also the phantom opportunities the default list leaves out (warning VERY_STALE_ODDS). */
+          include?: 'methods' | 'suspicious' | 'methods,suspicious' | 'suspicious,methods';
           /** @description Page size, 1 to 200. */
           limit: number;
           /** @description Rows to skip. */
@@ -8127,8 +8129,6 @@ export interface paths {
             | '-books';
           /** @description Which de-vig method fills the row and applies to min_ev/max_ev: power, multiplicative, additive, shin, odds_ratio (Cheung), logit (the same model solved in log-odds), or worst_case (per outcome the lowest fair probability of all methods). */
           devig_method: 'power' | 'multiplicative' | 'additive' | 'shin' | 'odds_ratio' | 'logit' | 'worst_case';
-          /** @description methods: add the values under every de-vig method. */
-          include?: 'methods';
           /** @description Comma-separated sportsbook ids whose prices make the fair line; default: the configured references (the catalog's sharp books). */
           reference_books?: string;
           /** @description How the reference books are weighed: equal (default), or freshness_width (a price a minute old counts half; a book with half the margin counts twice). */
@@ -8280,7 +8280,7 @@ export interface paths {
                 possibly_stale?: boolean;
                 /** @description Age of the oldest price used, at the time of the request. */
                 oldest_odds_age_seconds?: number | null;
-                /** @description POTENTIALLY_STALE_ODDS, LIVE_STALE_ODDS, SINGLE_SHARP_REF, FALLBACK_SHARP_REF. */
+                /** @description POTENTIALLY_STALE_ODDS, LIVE_STALE_ODDS, SINGLE_SHARP_REF, FALLBACK_SHARP_REF; and the phantom flags LIVE_HIGH_PROFIT_SUSPICIOUS and VERY_STALE_ODDS (rows carrying them show only with include=suspicious). */
                 warnings: string[];
                 /** @description ISO 8601, first detection. */
                 detected_at: string;
@@ -8697,6 +8697,8 @@ export interface paths {
           max_odds_age?: number;
           /** @description Start date in US Eastern time: today, tomorrow, or week (today and the 6 days after). */
           date_range?: 'today' | 'tomorrow' | 'week';
+          /** @description suspicious: also the phantom opportunities the default list leaves out (warnings LIVE_HIGH_PROFIT_SUSPICIOUS, VERY_STALE_ODDS). */
+          include?: 'suspicious';
           /** @description Page size, 1 to 200. */
           limit: number;
           /** @description Rows to skip. */
@@ -8860,7 +8862,7 @@ export interface paths {
                     possibly_stale?: boolean;
                     /** @description Age of the oldest price used, at the time of the request. */
                     oldest_odds_age_seconds?: number | null;
-                    /** @description POTENTIALLY_STALE_ODDS, LIVE_STALE_ODDS, SINGLE_SHARP_REF, FALLBACK_SHARP_REF. */
+                    /** @description POTENTIALLY_STALE_ODDS, LIVE_STALE_ODDS, SINGLE_SHARP_REF, FALLBACK_SHARP_REF; and the phantom flags LIVE_HIGH_PROFIT_SUSPICIOUS and VERY_STALE_ODDS (rows carrying them show only with include=suspicious). */
                     warnings?: string[];
                     /** @description ISO 8601, first detection. */
                     detected_at: string;
@@ -9707,7 +9709,7 @@ export interface paths {
                 possibly_stale?: boolean;
                 /** @description Age of the oldest price used, at the time of the request. */
                 oldest_odds_age_seconds?: number | null;
-                /** @description POTENTIALLY_STALE_ODDS, LIVE_STALE_ODDS, SINGLE_SHARP_REF, FALLBACK_SHARP_REF. */
+                /** @description POTENTIALLY_STALE_ODDS, LIVE_STALE_ODDS, SINGLE_SHARP_REF, FALLBACK_SHARP_REF; and the phantom flags LIVE_HIGH_PROFIT_SUSPICIOUS and VERY_STALE_ODDS (rows carrying them show only with include=suspicious). */
                 warnings: string[];
                 /** @description ISO 8601, first detection. */
                 detected_at: string;
@@ -10036,6 +10038,8 @@ export interface paths {
           max_odds_age?: number;
           /** @description Start date in US Eastern time: today, tomorrow, or week (today and the 6 days after). */
           date_range?: 'today' | 'tomorrow' | 'week';
+          /** @description suspicious: also the phantom opportunities the default list leaves out (warnings LIVE_HIGH_PROFIT_SUSPICIOUS, VERY_STALE_ODDS). */
+          include?: 'suspicious';
           /** @description Page size, 1 to 200. */
           limit: number;
           /** @description Rows to skip. */
@@ -10303,7 +10307,7 @@ export interface paths {
                 possibly_stale?: boolean;
                 /** @description Age of the oldest price used, at the time of the request. */
                 oldest_odds_age_seconds?: number | null;
-                /** @description POTENTIALLY_STALE_ODDS, LIVE_STALE_ODDS, SINGLE_SHARP_REF, FALLBACK_SHARP_REF. */
+                /** @description POTENTIALLY_STALE_ODDS, LIVE_STALE_ODDS, SINGLE_SHARP_REF, FALLBACK_SHARP_REF; and the phantom flags LIVE_HIGH_PROFIT_SUSPICIOUS and VERY_STALE_ODDS (rows carrying them show only with include=suspicious). */
                 warnings: string[];
                 /** @description ISO 8601, first detection. */
                 detected_at: string;
@@ -10630,6 +10634,8 @@ export interface paths {
           max_odds_age?: number;
           /** @description Start date in US Eastern time: today, tomorrow, or week (today and the 6 days after). */
           date_range?: 'today' | 'tomorrow' | 'week';
+          /** @description suspicious: also the phantom opportunities the default list leaves out (warnings LIVE_HIGH_PROFIT_SUSPICIOUS, VERY_STALE_ODDS). */
+          include?: 'suspicious';
           /** @description Page size, 1 to 200. */
           limit: number;
           /** @description Rows to skip. */
@@ -10857,7 +10863,7 @@ export interface paths {
                 possibly_stale: boolean;
                 /** @description Age of the oldest price used, at the time of the request. */
                 oldest_odds_age_seconds?: number | null;
-                /** @description POTENTIALLY_STALE_ODDS, LIVE_STALE_ODDS, SINGLE_SHARP_REF, FALLBACK_SHARP_REF. */
+                /** @description POTENTIALLY_STALE_ODDS, LIVE_STALE_ODDS, SINGLE_SHARP_REF, FALLBACK_SHARP_REF; and the phantom flags LIVE_HIGH_PROFIT_SUSPICIOUS and VERY_STALE_ODDS (rows carrying them show only with include=suspicious). */
                 warnings?: string[];
                 /** @description ISO 8601, first detection. */
                 detected_at: string;
@@ -11189,6 +11195,8 @@ export interface paths {
           max_odds_age?: number;
           /** @description Start date in US Eastern time: today, tomorrow, or week (today and the 6 days after). */
           date_range?: 'today' | 'tomorrow' | 'week';
+          /** @description suspicious: also the phantom opportunities the default list leaves out (warnings LIVE_HIGH_PROFIT_SUSPICIOUS, VERY_STALE_ODDS). */
+          include?: 'suspicious';
           /** @description Page size, 1 to 200. */
           limit: number;
           /** @description Rows to skip. */
@@ -11416,7 +11424,7 @@ export interface paths {
                 possibly_stale: boolean;
                 /** @description Age of the oldest price used, at the time of the request. */
                 oldest_odds_age_seconds?: number | null;
-                /** @description POTENTIALLY_STALE_ODDS, LIVE_STALE_ODDS, SINGLE_SHARP_REF, FALLBACK_SHARP_REF. */
+                /** @description POTENTIALLY_STALE_ODDS, LIVE_STALE_ODDS, SINGLE_SHARP_REF, FALLBACK_SHARP_REF; and the phantom flags LIVE_HIGH_PROFIT_SUSPICIOUS and VERY_STALE_ODDS (rows carrying them show only with include=suspicious). */
                 warnings?: string[];
                 /** @description ISO 8601, first detection. */
                 detected_at: string;
@@ -12523,6 +12531,8 @@ export interface paths {
           min_profit?: number;
           /** @description US state code (e.g. nj): the `deep_link` URLs carry it, so books whose site is per state open the right one. Default: the resolver's, pa. */
           state?: string;
+          /** @description suspicious: also the phantom opportunities the lists leave out by default, as on the REST lists. */
+          include?: 'suspicious';
           /** @description Lowest kelly_percent (full Kelly, % of bankroll) under the chosen de-vig method. */
           min_kelly?: number;
           /** @description Highest kelly_percent. */
@@ -12844,6 +12854,8 @@ export interface paths {
           min_profit?: number;
           /** @description US state code (e.g. nj): the `deep_link` URLs carry it, so books whose site is per state open the right one. Default: the resolver's, pa. */
           state?: string;
+          /** @description suspicious: also the phantom opportunities the lists leave out by default, as on the REST lists. */
+          include?: 'suspicious';
           /** @description Lowest kelly_percent (full Kelly, % of bankroll) under the chosen de-vig method. */
           min_kelly?: number;
           /** @description Highest kelly_percent. */
@@ -13165,6 +13177,8 @@ export interface paths {
           min_profit?: number;
           /** @description US state code (e.g. nj): the `deep_link` URLs carry it, so books whose site is per state open the right one. Default: the resolver's, pa. */
           state?: string;
+          /** @description suspicious: also the phantom opportunities the lists leave out by default, as on the REST lists. */
+          include?: 'suspicious';
           /** @description Lowest kelly_percent (full Kelly, % of bankroll) under the chosen de-vig method. */
           min_kelly?: number;
           /** @description Highest kelly_percent. */
@@ -13486,6 +13500,8 @@ export interface paths {
           min_profit?: number;
           /** @description US state code (e.g. nj): the `deep_link` URLs carry it, so books whose site is per state open the right one. Default: the resolver's, pa. */
           state?: string;
+          /** @description suspicious: also the phantom opportunities the lists leave out by default, as on the REST lists. */
+          include?: 'suspicious';
           /** @description Lowest kelly_percent (full Kelly, % of bankroll) under the chosen de-vig method. */
           min_kelly?: number;
           /** @description Highest kelly_percent. */
@@ -13807,6 +13823,8 @@ export interface paths {
           min_profit?: number;
           /** @description US state code (e.g. nj): the `deep_link` URLs carry it, so books whose site is per state open the right one. Default: the resolver's, pa. */
           state?: string;
+          /** @description suspicious: also the phantom opportunities the lists leave out by default, as on the REST lists. */
+          include?: 'suspicious';
           /** @description Lowest kelly_percent (full Kelly, % of bankroll) under the chosen de-vig method. */
           min_kelly?: number;
           /** @description Highest kelly_percent. */
@@ -14128,6 +14146,8 @@ export interface paths {
           min_profit?: number;
           /** @description US state code (e.g. nj): the `deep_link` URLs carry it, so books whose site is per state open the right one. Default: the resolver's, pa. */
           state?: string;
+          /** @description suspicious: also the phantom opportunities the lists leave out by default, as on the REST lists. */
+          include?: 'suspicious';
           /** @description Lowest kelly_percent (full Kelly, % of bankroll) under the chosen de-vig method. */
           min_kelly?: number;
           /** @description Highest kelly_percent. */
@@ -14449,6 +14469,8 @@ export interface paths {
           min_profit?: number;
           /** @description US state code (e.g. nj): the `deep_link` URLs carry it, so books whose site is per state open the right one. Default: the resolver's, pa. */
           state?: string;
+          /** @description suspicious: also the phantom opportunities the lists leave out by default, as on the REST lists. */
+          include?: 'suspicious';
           /** @description Lowest kelly_percent (full Kelly, % of bankroll) under the chosen de-vig method. */
           min_kelly?: number;
           /** @description Highest kelly_percent. */

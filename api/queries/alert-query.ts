@@ -1,5 +1,6 @@
 import { DEFAULT_LOW_HOLD_PERCENT } from '../../schemas/index.js';
 import type { AlertFilters, AlertKind, TierName } from '../../schemas/index.js';
+import type { PhantomPolicy } from '../../pipeline/opportunities/index.js';
 import type { LinesOf } from '../contract/opportunities.js';
 import { ApiError } from '../errors.js';
 import type { Catalog } from '../views/catalog.js';
@@ -27,6 +28,8 @@ export function alertListQuery(
   tier: TierName,
   now: number,
   lines: LinesOf,
+  /** What the lists leave out as phantom: a rule never fires on it (rules have no include=suspicious). */
+  phantom?: PhantomPolicy,
 ): ListQuery {
   return asBodyFields(() => {
     const common = parseCommon(
@@ -43,6 +46,7 @@ export function alertListQuery(
       catalog,
       tier,
       now,
+      phantom,
     );
     switch (list) {
       case 'ev': {

@@ -20,7 +20,7 @@ export function middlesSummary(
   requireFeatureOf(tier, 'middles');
   const { catalog, clock } = s.deps;
   const now = clock.now();
-  const common = parseCommon({ sport: q.sport, league: q.league, limit: 1, offset: 0 }, catalog, tier, now);
+  const common = parseCommon({ sport: q.sport, league: q.league, limit: 1, offset: 0 }, catalog, tier, now, s.opportunities.phantom);
   const all = middleMatches(s.opportunities.list('middle'), { common }, catalog, now);
   const best = all.reduce<MiddleEntry | null>((b, e) => (b === null || e.o.evPercent > b.o.evPercent ? e : b), null);
   return {
@@ -53,9 +53,14 @@ export function middleById(
   requireFeatureOf(tier, 'middles');
   const { catalog, clock } = s.deps;
   const now = clock.now();
+  // By id, a phantom middle is still served (its warnings say what is wrong with it).
   const common = parseCommon({ limit: 1, offset: 0 }, catalog, tier, now);
   const entry = s.opportunities.list('middle').find((e) => e.o.id === id);
   if (!entry || !matchesCommon(entry, common, catalog, now))
     throw new ApiError('not_found', `Unknown middle '${id}' (or it is gone, or uses a book your tier does not see)`);
-  return { success: true, data: presentMiddle(catalog, entry.o, bankroll, now), meta: { source: OPPORTUNITY_SOURCE } };
+  return {
+    success: true,
+    data: presentMiddle(catalog, entry.o, bankroll, now, s.opportunities.phantom),
+    meta: { source: OPPORTUNITY_SOURCE },
+  };
 }

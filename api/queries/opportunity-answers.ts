@@ -4,7 +4,7 @@ import { isoTime, pagination } from '../contract/common.js';
 import { presentArbitrage, presentEv, presentLowHold, presentMiddle } from '../contract/opportunities.js';
 import type { LinesOf } from '../contract/opportunities.js';
 import type { ListReplyOf, ListRowOf, QueryOf } from '../contract/route-types.js';
-import { countBy, countByEach, parseCommon } from './opportunity-filter.js';
+import { countBy, countByEach, includes, parseCommon } from './opportunity-filter.js';
 import type { CommonFilter, CommonOpportunityQuery } from './opportunity-filter.js';
 import { putStateInLinks, requestedState } from '../deeplinks/index.js';
 import type { Catalog } from '../views/catalog.js';
@@ -120,7 +120,7 @@ function opportunityList<K extends OpportunityKind, P extends ListPath, Q extend
   list.check?.(q, tier, s);
   const state = list.linksState ? requestedState(q.state) : undefined;
   const now = clock.now();
-  const common = parseCommon(q, catalog, tier, now);
+  const common = parseCommon(q, catalog, tier, now, s.opportunities.phantom);
   const matches = list.matches(s.opportunities.list(list.kind), common, q, catalog, now, s);
   const page = sortedPage(matches, q.sort, list.sortKeys(q, now), q.offset, q.limit).map((e) => list.present(e, q, now, s, tier));
   return {
@@ -173,7 +173,14 @@ const EV_LIST: OpportunityListKind<'ev', EvPath, EvListQuery> = {
   },
   sortKeys: (q) => evSortKeys(q.devig_method),
   present: (e, q, now, s, tier) =>
-    withRecipe(presentEv(s.deps.catalog, e.o, q.devig_method, now, q.include === 'methods'), e.o, q, tier, s, now),
+    withRecipe(
+      presentEv(s.deps.catalog, e.o, q.devig_method, now, s.opportunities.phantom, includes(q.include, 'methods')),
+      e.o,
+      q,
+      tier,
+      s,
+      now,
+    ),
   metaHead: (q): OwnMetaOf<EvPath> => ({ devig_method: q.devig_method }),
   summary: (matches, q): OwnSummaryOf<EvPath> => {
     const evs = matches.map((e) => e.o.methods[q.devig_method].evPercent);
@@ -200,7 +207,15 @@ const ARBITRAGE_LIST: OpportunityListKind<'arbitrage', ArbitragePath, ArbitrageL
     arbitrageMatches(entries, { common, minProfit: q.min_profit, ...(q.group ? { group: q.group } : {}) }, catalog, now),
   sortKeys: () => ARBITRAGE_SORT_KEYS,
   present: (e, q, now, s) =>
-    presentArbitrage(s.deps.catalog, e.o, q.bankroll, now, linesOf(s), opportunityContext(s.opportunities, s.deps.gameStates)),
+    presentArbitrage(
+      s.deps.catalog,
+      e.o,
+      q.bankroll,
+      now,
+      s.opportunities.phantom,
+      linesOf(s),
+      opportunityContext(s.opportunities, s.deps.gameStates),
+    ),
   summary: (matches): OwnSummaryOf<ArbitragePath> => {
     const profits = matches.map((e) => e.o.profitPercent);
     return {
@@ -242,7 +257,7 @@ const MIDDLES_LIST: OpportunityListKind<'middle', MiddlesPath, MiddlesListQuery>
       now,
     ),
   sortKeys: (_q, now) => middleSortKeys(now),
-  present: (e, q, now, s) => presentMiddle(s.deps.catalog, e.o, q.bankroll, now),
+  present: (e, q, now, s) => presentMiddle(s.deps.catalog, e.o, q.bankroll, now, s.opportunities.phantom),
   summary: (): OwnSummaryOf<MiddlesPath> => ({}),
   // `state` is not echoed here (it is on low-hold): the answer has always been so.
   filters: (q): FiltersOf<MiddlesPath> => ({
@@ -265,7 +280,8 @@ const LOW_HOLD_LIST: OpportunityListKind<'low_hold', LowHoldPath, LowHoldListQue
   matches: (entries, common, q, catalog, now) =>
     lowHoldMatches(entries, { common, maxHold: q.max_hold, ...(q.group ? { group: q.group } : {}) }, catalog, now),
   sortKeys: () => LOW_HOLD_SORT_KEYS,
-  present: (e, _q, now, s) => presentLowHold(s.deps.catalog, e.o, now, linesOf(s), opportunityContext(s.opportunities, s.deps.gameStates)),
+  present: (e, _q, now, s) =>
+    presentLowHold(s.deps.catalog, e.o, now, s.opportunities.phantom, linesOf(s), opportunityContext(s.opportunities, s.deps.gameStates)),
   metaHead: (): OwnMetaOf<LowHoldPath> => ({ threshold: DEFAULT_LOW_HOLD_PERCENT }),
   summary: (matches): OwnSummaryOf<LowHoldPath> => {
     const holds = matches.map((e) => e.o.holdPercent);

@@ -1,4 +1,6 @@
 import type { Opportunity, OpportunityLeg, TierName } from '../../schemas/index.js';
+import { isPhantom } from '../../pipeline/opportunities/index.js';
+import type { PhantomPolicy } from '../../pipeline/opportunities/index.js';
 import { selectBooks } from '../../schemas/index.js';
 import { csv } from '../contract/common.js';
 import { bookSelectionError } from '../contract/filters.js';
@@ -24,6 +26,13 @@ export interface CommonFilter {
   maxAgeMs?: number;
   minOdds?: number;
   maxOdds?: number;
+  /** Leave out what this policy flags as phantom; absent (include=suspicious): keep everything. */
+  phantom?: PhantomPolicy;
+}
+
+/** The items of an `include` comma list (its schema's enum has already checked them). */
+export function includes(include: string | undefined, item: string): boolean {
+  return include?.split(',').includes(item) ?? false;
 }
 
 export function parseMarketFilter(value: string | undefined): ((o: Opportunity) => boolean) | undefined {
@@ -40,7 +49,14 @@ export function dateRangeDates(range: DateRange, now: number): Set<string> {
   return new Set(days.map((k) => new Date(Date.UTC(y ?? 1970, (m ?? 1) - 1, (d ?? 1) + k)).toISOString().slice(0, 10)));
 }
 
-export function parseCommon(query: CommonOpportunityQuery, catalog: Catalog, tier: TierName, now: number): CommonFilter {
+/** `phantom`: what the default list leaves out (the board's policy); `include=suspicious` keeps it all the same. */
+export function parseCommon(
+  query: CommonOpportunityQuery,
+  catalog: Catalog,
+  tier: TierName,
+  now: number,
+  phantom?: PhantomPolicy,
+): CommonFilter {
   const { event, row } = parseFilters(
     {
       sport: query.sport,
@@ -65,6 +81,7 @@ export function parseCommon(query: CommonOpportunityQuery, catalog: Catalog, tie
     maxAgeMs: query.max_odds_age === undefined ? undefined : query.max_odds_age * 1000,
     minOdds: query.min_odds,
     maxOdds: query.max_odds,
+    ...(phantom && !includes(query.include, 'suspicious') ? { phantom } : {}),
   };
 }
 
@@ -80,6 +97,7 @@ export function matchesCommon(e: BoardEntry, f: CommonFilter, catalog: Catalog, 
   if (!e.o.legs.every((l) => legOk(l, f))) return false;
   if (f.market && !f.market(e.o)) return false;
   if (f.maxAgeMs !== undefined && now - e.o.oldestOddsTs > f.maxAgeMs) return false;
+  if (f.phantom && isPhantom(e.o, now, f.phantom)) return false;
   if (f.dates && !f.dates.has(easternDateOf(e.o.event.startTime))) return false;
   return eventMatches(e.event, f.event, catalog);
 }

@@ -169,7 +169,12 @@ export const opportunitiesRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async 
               description:
                 'Which de-vig method fills the row and applies to min_ev/max_ev: power, multiplicative, additive, shin, odds_ratio (Cheung), logit (the same model solved in log-odds), or worst_case (per outcome the lowest fair probability of all methods).',
             },
-            include: { type: 'string', enum: ['methods'], description: 'methods: add the values under every de-vig method.' },
+            include: {
+              type: 'string',
+              enum: ['methods', 'suspicious', 'methods,suspicious', 'suspicious,methods'],
+              description:
+                'Comma list. methods: add the values under every de-vig method; suspicious: also the phantom opportunities the default list leaves out (warning VERY_STALE_ODDS).',
+            },
             // The fair-line recipe (docs/opportunities.md): given, each row is re-priced by it as well.
             ...recipeParams,
             ...evRowFilterParams,

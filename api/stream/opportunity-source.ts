@@ -1,4 +1,5 @@
 import type { Opportunity, OpportunityKind } from '../../schemas/index.js';
+import type { PhantomPolicy } from '../../pipeline/opportunities/index.js';
 import { presentArbitrage, presentEv, presentLowHold, presentMiddle } from '../contract/opportunities.js';
 import type { LinesOf, RowContext } from '../contract/opportunities.js';
 import { OPPORTUNITY_LISTS, STATE_IN_LINKS, listMatches } from '../queries/index.js';
@@ -162,7 +163,7 @@ export class OpportunitySource implements StreamSource {
 
   /** A row as its REST list presents it, with `state` in its deep links where that list puts it. */
   private present(list: OpportunityList, o: Opportunity, query: ListQuery, now: number, state: string | undefined): string {
-    const row = presentListRow(this.catalog, list, o, query, now, this.lines, this.context);
+    const row = presentListRow(this.catalog, list, o, query, now, this.board.phantom, this.lines, this.context);
     return JSON.stringify(putStateInLinks(row, STATE_IN_LINKS[list] ? state : undefined));
   }
 }
@@ -174,18 +175,19 @@ export function presentListRow(
   o: Opportunity,
   query: ListQuery,
   now: number,
+  phantom: PhantomPolicy,
   lines: LinesOf,
   context: RowContext = {},
 ): object {
   switch (list) {
     case 'ev':
-      return presentEv(catalog, o as EvEntry['o'], (query as EvQuery).method, now, false);
+      return presentEv(catalog, o as EvEntry['o'], (query as EvQuery).method, now, phantom, false);
     case 'arbitrage':
-      return presentArbitrage(catalog, o as ArbEntry['o'], STREAM_BANKROLL, now, lines, context);
+      return presentArbitrage(catalog, o as ArbEntry['o'], STREAM_BANKROLL, now, phantom, lines, context);
     case 'middles':
-      return presentMiddle(catalog, o as MiddleEntry['o'], STREAM_BANKROLL, now);
+      return presentMiddle(catalog, o as MiddleEntry['o'], STREAM_BANKROLL, now, phantom);
     case 'low_hold':
-      return presentLowHold(catalog, o as LowHoldEntry['o'], now, lines, context);
+      return presentLowHold(catalog, o as LowHoldEntry['o'], now, phantom, lines, context);
   }
 }
 

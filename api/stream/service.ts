@@ -125,7 +125,15 @@ export class StreamService {
    */
   open(tier: TierName, req: StreamRequest): { spec: StreamSpec; group: Group } {
     const feed = this.deps.views.feedFor(tier);
-    const spec = buildSpec(req, this.deps.catalog, tier, feed, this.deps.now(), (eventId) => this.deps.views.live.mainLines(eventId));
+    const spec = buildSpec(
+      req,
+      this.deps.catalog,
+      tier,
+      feed,
+      this.deps.now(),
+      (eventId) => this.deps.views.live.mainLines(eventId),
+      this.deps.opportunities?.phantom,
+    );
     this.deps.views.boardFor(tier);
     // Splits due at the tier's delay are released to the stream now, so the snapshot and the frames meet.
     this.deps.splits?.sync();

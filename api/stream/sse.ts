@@ -46,6 +46,7 @@ interface SseQuery extends EvRowFilterQuery {
   min_ev?: number;
   min_profit?: number;
   state?: string;
+  include?: 'suspicious';
   last_event_id?: string;
 }
 
@@ -72,6 +73,11 @@ const querySchema = {
     min_ev: { type: 'number', minimum: -100, maximum: 1000, description: 'Minimum +EV %, default 2.' },
     min_profit: { type: 'number', minimum: 0, maximum: 1000, description: 'Minimum arbitrage profit %, default 0.5.' },
     state: deepLinkStateParam,
+    include: {
+      type: 'string',
+      enum: ['suspicious'],
+      description: 'suspicious: also the phantom opportunities the lists leave out by default, as on the REST lists.',
+    },
     // The +EV list's row filters, as on /opportunities/ev (they narrow only the ev list).
     ...evRowFilterParams,
     last_event_id: {
@@ -113,6 +119,7 @@ export function sseRequest(q: SseQuery, channel: SseChannel, tier: Parameters<ty
     minProfit: q.min_profit ?? 0.5,
     ...evRowOf(q),
     ...(q.state === undefined ? {} : { state: q.state }),
+    ...(q.include === undefined ? {} : { include: q.include }),
   };
 }
 

@@ -19,6 +19,7 @@ import { parseEvRowFilter } from '../queries/index.js';
 import type { EvRowFilterQuery } from '../queries/index.js';
 import { requestedState } from '../deeplinks/index.js';
 import { EV_ROW_FIELDS } from './ev-row-fields.js';
+import type { PhantomPolicy } from '../../pipeline/opportunities/index.js';
 
 export { GAMESTATE_CHANNEL };
 /** Stream defaults (COMPAT §5): +EV of at least 2 %, arbitrage of at least 0.5 %. */
@@ -46,6 +47,8 @@ export interface StreamRequest extends Pick<SharedFilterQuery, 'sport' | 'league
   evRow?: EvRowFilterQuery;
   /** US state for the deep links of the rows, as REST's `state`. */
   state?: string;
+  /** `suspicious`: the phantom opportunities too, as REST's `include=suspicious`. */
+  include?: 'suspicious';
 }
 
 /** The opportunity lists a tier may stream. */
@@ -77,7 +80,15 @@ function normalizeCsv(v: string | undefined): string | undefined {
  * The parsed subscription, through the same filter parsers as REST (400 naming the parameter for
  * an unknown id, 403 for a sportsbook above the tier). `feed` is the board the tier reads.
  */
-export function buildSpec(req: StreamRequest, catalog: Catalog, tier: TierName, feed: string, now: number, lines: LinesOf): StreamSpec {
+export function buildSpec(
+  req: StreamRequest,
+  catalog: Catalog,
+  tier: TierName,
+  feed: string,
+  now: number,
+  lines: LinesOf,
+  phantom?: PhantomPolicy,
+): StreamSpec {
   checkAccess(req, tier);
   const linkState = requestedState(req.state);
   // Checked whether or not the +EV list is streamed: a bad value is refused, never silently unused.
@@ -95,7 +106,7 @@ export function buildSpec(req: StreamRequest, catalog: Catalog, tier: TierName, 
   const channels = new Map<string, unknown>();
   if (req.odds) channels.set(ODDS_CHANNEL, parseOddsFilters(f, catalog, tier));
   if (req.lists.length > 0) {
-    const common = parseCommon({ ...f, limit: 0, offset: 0 }, catalog, tier, now);
+    const common = parseCommon({ ...f, include: req.include, limit: 0, offset: 0 }, catalog, tier, now, phantom);
     const lists = new Map<OpportunityList, ListQuery>();
     for (const l of LIST_NAMES) {
       if (!req.lists.includes(l)) continue;
@@ -131,6 +142,7 @@ export function buildSpec(req: StreamRequest, catalog: Catalog, tier: TierName, 
     req.lists.length > 0 ? [req.minEv, req.minProfit] : null,
     req.evRow ? EV_ROW_FIELDS.map((name) => req.evRow?.[name] ?? null) : null,
     linkState ?? null,
+    req.include ?? null,
   ]);
   return { feed, tier, channels, signature, ...(linkState === undefined ? {} : { linkState }) };
 }

@@ -56,6 +56,7 @@ interface WsSubscription {
   maxOdds?: number;
   evRow?: EvRowFilterQuery;
   state?: string;
+  include?: 'suspicious';
 }
 
 function num(field: string, v: unknown): number | undefined {
@@ -78,6 +79,13 @@ function stateFilter(v: unknown): string | undefined {
   if (v === undefined || v === null || v === '') return undefined;
   if (typeof v !== 'string') throw new ApiError('invalid_request', "Invalid filter 'state': must be a string");
   return stateOf(v, 'filter');
+}
+
+/** `include`, checked as REST's enum checks it: `suspicious` or nothing. */
+function includeFilter(v: unknown): 'suspicious' | undefined {
+  if (v === undefined || v === null || v === '') return undefined;
+  if (v !== 'suspicious') throw new ApiError('invalid_request', "Invalid filter 'include': must be 'suspicious'");
+  return v;
 }
 
 function channelsOf(v: unknown): string[] | null {
@@ -104,6 +112,7 @@ function fromQuery(p: Params): WsSubscription {
       evRowFieldsOf((name) => p[name]),
     ),
     ...whenKnown('state', stateFilter(p['state'])),
+    ...whenKnown('include', includeFilter(p['include'])),
   };
 }
 
@@ -127,6 +136,7 @@ function fromMessage(m: Record<string, unknown>, current: WsSubscription): WsSub
     maxOdds: num('max_odds', pick('max_odds')),
     ...whenKnown('evRow', evRowFieldsOf(pick)),
     ...whenKnown('state', stateFilter(pick('state'))),
+    ...whenKnown('include', includeFilter(pick('include'))),
   };
 }
 
@@ -150,6 +160,7 @@ function toRequest(s: WsSubscription, tier: TierName): StreamRequest {
     minProfit: s.minProfit,
     ...(s.evRow === undefined ? {} : { evRow: s.evRow }),
     ...(s.state === undefined ? {} : { state: s.state }),
+    ...(s.include === undefined ? {} : { include: s.include }),
   };
 }
 

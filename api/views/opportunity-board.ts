@@ -1,5 +1,7 @@
 import { OPPORTUNITY_KINDS } from '../../schemas/index.js';
 import type { CanonicalEvent, Opportunity, OpportunityKind } from '../../schemas/index.js';
+import { DEFAULT_PHANTOM_POLICY } from '../../pipeline/opportunities/index.js';
+import type { PhantomPolicy } from '../../pipeline/opportunities/index.js';
 
 /** One active opportunity as the board keeps it, with the event shape the shared filters read. */
 export interface BoardEntry<O extends Opportunity = Opportunity> {
@@ -26,6 +28,12 @@ export class OpportunityBoard {
   private readonly listeners: OpportunityListener[] = [];
   /** Pipeline time of the last version applied (its lastSeenAt or expiredAt). */
   lastUpdate: number | null = null;
+
+  /**
+   * @param phantom what this replica counts as a phantom opportunity (PHANTOM_MAX_PROFIT_PERCENT,
+   *   VERY_STALE_FACTOR): every list, stream and presenter reading the board judges by it.
+   */
+  constructor(readonly phantom: PhantomPolicy = DEFAULT_PHANTOM_POLICY) {}
 
   /** `listener` hears of every change applied from now on, synchronously: it must only take note. */
   subscribe(listener: OpportunityListener): void {

@@ -3462,6 +3462,8 @@ export interface paths {
           max_odds_age?: number;
           /** @description Start date in US Eastern time: today, tomorrow, or week (today and the 6 days after). */
           date_range?: 'today' | 'tomorrow' | 'week';
+          /** @description Comma list. methods: add the values under every de-vig method; suspicious: also the phantom opportunities the default list leaves out (warning VERY_STALE_ODDS). */
+          include?: 'methods' | 'suspicious' | 'methods,suspicious' | 'suspicious,methods';
           /** @description Page size, 1 to 200. */
           limit?: number;
           /** @description Rows to skip. */
@@ -3498,8 +3500,6 @@ export interface paths {
             | '-books';
           /** @description Which de-vig method fills the row and applies to min_ev/max_ev: power, multiplicative, additive, shin, odds_ratio (Cheung), logit (the same model solved in log-odds), or worst_case (per outcome the lowest fair probability of all methods). */
           devig_method?: 'power' | 'multiplicative' | 'additive' | 'shin' | 'odds_ratio' | 'logit' | 'worst_case';
-          /** @description methods: add the values under every de-vig method. */
-          include?: 'methods';
           /** @description Comma-separated sportsbook ids whose prices make the fair line; default: the configured references (the catalog's sharp books). */
           reference_books?: string;
           /** @description How the reference books are weighed: equal (default), or freshness_width (a price a minute old counts half; a book with half the margin counts twice). */
@@ -3651,7 +3651,7 @@ export interface paths {
                 possibly_stale?: boolean;
                 /** @description Age of the oldest price used, at the time of the request. */
                 oldest_odds_age_seconds?: number | null;
-                /** @description POTENTIALLY_STALE_ODDS, LIVE_STALE_ODDS, SINGLE_SHARP_REF, FALLBACK_SHARP_REF. */
+                /** @description POTENTIALLY_STALE_ODDS, LIVE_STALE_ODDS, SINGLE_SHARP_REF, FALLBACK_SHARP_REF; and the phantom flags LIVE_HIGH_PROFIT_SUSPICIOUS and VERY_STALE_ODDS (rows carrying them show only with include=suspicious). */
                 warnings: string[];
                 /** @description ISO 8601, first detection. */
                 detected_at: string;
@@ -4068,6 +4068,8 @@ export interface paths {
           max_odds_age?: number;
           /** @description Start date in US Eastern time: today, tomorrow, or week (today and the 6 days after). */
           date_range?: 'today' | 'tomorrow' | 'week';
+          /** @description suspicious: also the phantom opportunities the default list leaves out (warnings LIVE_HIGH_PROFIT_SUSPICIOUS, VERY_STALE_ODDS). */
+          include?: 'suspicious';
           /** @description Page size, 1 to 200. */
           limit?: number;
           /** @description Rows to skip. */
@@ -4231,7 +4233,7 @@ export interface paths {
                     possibly_stale?: boolean;
                     /** @description Age of the oldest price used, at the time of the request. */
                     oldest_odds_age_seconds?: number | null;
-                    /** @description POTENTIALLY_STALE_ODDS, LIVE_STALE_ODDS, SINGLE_SHARP_REF, FALLBACK_SHARP_REF. */
+                    /** @description POTENTIALLY_STALE_ODDS, LIVE_STALE_ODDS, SINGLE_SHARP_REF, FALLBACK_SHARP_REF; and the phantom flags LIVE_HIGH_PROFIT_SUSPICIOUS and VERY_STALE_ODDS (rows carrying them show only with include=suspicious). */
                     warnings?: string[];
                     /** @description ISO 8601, first detection. */
                     detected_at: string;
@@ -4580,6 +4582,8 @@ export interface paths {
           max_odds_age?: number;
           /** @description Start date in US Eastern time: today, tomorrow, or week (today and the 6 days after). */
           date_range?: 'today' | 'tomorrow' | 'week';
+          /** @description suspicious: also the phantom opportunities the default list leaves out (warnings LIVE_HIGH_PROFIT_SUSPICIOUS, VERY_STALE_ODDS). */
+          include?: 'suspicious';
           /** @description Page size, 1 to 200. */
           limit?: number;
           /** @description Rows to skip. */
@@ -4847,7 +4851,7 @@ export interface paths {
                 possibly_stale?: boolean;
                 /** @description Age of the oldest price used, at the time of the request. */
                 oldest_odds_age_seconds?: number | null;
-                /** @description POTENTIALLY_STALE_ODDS, LIVE_STALE_ODDS, SINGLE_SHARP_REF, FALLBACK_SHARP_REF. */
+                /** @description POTENTIALLY_STALE_ODDS, LIVE_STALE_ODDS, SINGLE_SHARP_REF, FALLBACK_SHARP_REF; and the phantom flags LIVE_HIGH_PROFIT_SUSPICIOUS and VERY_STALE_ODDS (rows carrying them show only with include=suspicious). */
                 warnings: string[];
                 /** @description ISO 8601, first detection. */
                 detected_at: string;
@@ -5174,6 +5178,8 @@ export interface paths {
           max_odds_age?: number;
           /** @description Start date in US Eastern time: today, tomorrow, or week (today and the 6 days after). */
           date_range?: 'today' | 'tomorrow' | 'week';
+          /** @description suspicious: also the phantom opportunities the default list leaves out (warnings LIVE_HIGH_PROFIT_SUSPICIOUS, VERY_STALE_ODDS). */
+          include?: 'suspicious';
           /** @description Page size, 1 to 200. */
           limit?: number;
           /** @description Rows to skip. */
@@ -5401,7 +5407,7 @@ export interface paths {
                 possibly_stale: boolean;
                 /** @description Age of the oldest price used, at the time of the request. */
                 oldest_odds_age_seconds?: number | null;
-                /** @description POTENTIALLY_STALE_ODDS, LIVE_STALE_ODDS, SINGLE_SHARP_REF, FALLBACK_SHARP_REF. */
+                /** @description POTENTIALLY_STALE_ODDS, LIVE_STALE_ODDS, SINGLE_SHARP_REF, FALLBACK_SHARP_REF; and the phantom flags LIVE_HIGH_PROFIT_SUSPICIOUS and VERY_STALE_ODDS (rows carrying them show only with include=suspicious). */
                 warnings?: string[];
                 /** @description ISO 8601, first detection. */
                 detected_at: string;
