@@ -1,4 +1,4 @@
-import { isClosedStatus, isSplitsBook } from '../../schemas/index.js';
+import { MARKET_IDS, isClosedStatus, isSplitsBook } from '../../schemas/index.js';
 import type {
   CanonicalEvent,
   GameState,
@@ -19,8 +19,11 @@ function bookEventIdOf(event: CanonicalEvent, book: string): string | undefined 
   return Object.hasOwn(event.externalIds, book) ? event.externalIds[book] : undefined;
 }
 
+const KNOWN_MARKETS: ReadonlySet<string> = new Set(MARKET_IDS);
+
 export type UnmatchedReason =
   | 'unknown_league'
+  | 'unknown_market'
   | 'unknown_team'
   | 'unknown_outcome'
   | 'same_team_both_sides'
@@ -201,6 +204,9 @@ export class Normalizer {
     }
     const league = this.leagues.get(raw.league);
     if (!league || league.sport !== raw.sport) return this.miss('unknown_league');
+    // The typed feeds cannot send another market, but a recording, a pushed tick or a JSON topic
+    // can: past this point it would become rows and opportunities no answer schema can present.
+    if (!KNOWN_MARKETS.has(raw.market)) return this.miss('unknown_market');
 
     const listingKey = `${raw.book}|${raw.bookEventId}`;
     const changed: CanonicalEvent[] = [];
