@@ -60,6 +60,9 @@ export const WEB_PATHS = [
   '/api/v1/opportunities/arbitrage',
   '/api/v1/opportunities/middles',
   '/api/v1/opportunities/low_hold',
+  '/api/v1/bets',
+  '/api/v1/bets/{id}',
+  '/api/v1/bets/summary',
 ];
 
 /** The de-vig choices `GET /opportunities/ev` takes, as a list the screen can offer (the types alone have no values). */

@@ -2,13 +2,15 @@
  * The web screen in a real Chromium (Debian's, driven by playwright-core) against the running
  * system on the fixture board: sign in with a demo key, the board equals /odds, a tick flashes
  * its cell in place, sport filter, the event page's chart, an +EV row appearing and expiring,
- * a reload keeping the session, sign-out clearing it, and a free key's two books and locked tabs.
+ * a reload keeping the session, sign-out clearing it, a free key's two books and locked tabs, and
+ * the My bets page (a Pro account's bets and a delete; graded and settled bets with CLV and the
+ * cumulative profit chart, from fixed ledger answers as the fixture has no closes; the free tier told it needs Pro).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { RawTick } from '../schemas/index.js';
 import { browserUnavailable, ensureWebBuilt, launchBrowser } from './support/browser.js';
-import { startConformance } from './support/fixture.js';
+import { fixtureEventId, startConformance } from './support/fixture.js';
 import type { Conformance } from './support/fixture.js';
 
 type Row = Record<string, unknown>;
@@ -52,6 +54,49 @@ async function waitForCount(p: Page, selector: string, n: number, timeout = 10_0
 
 async function openPrices(p: Page): Promise<string[]> {
   return p.locator('td[data-state="open"]').evaluateAll((cells) => cells.map((td) => td.getAttribute('data-odds-id') ?? '').sort());
+}
+
+/** A new browser context signed in with `key`, for a test that must not disturb the shared page. */
+async function signedIn(key: string): Promise<Page> {
+  const p = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+  await p.goto(`${c.sys.url}/`);
+  await p.getByLabel('API key').fill(key);
+  await p.getByRole('button', { name: 'Sign in' }).click();
+  await p.getByTestId('tier').waitFor({ timeout: 15_000 });
+  return p;
+}
+
+const noClv = {
+  closing_odds_american: null,
+  closing_fair_probability: null,
+  fair_books: [],
+  price_clv_percent: null,
+  price_probability_edge: null,
+  no_vig_clv_percent: null,
+  no_vig_probability_edge: null,
+};
+
+/** A bet as /bets presents it, with the fields a test cares about given. */
+function bet(over: Row): Row {
+  return {
+    event_id: 'nba-x',
+    sport: 'basketball',
+    league: 'nba',
+    market: 'moneyline',
+    participant: null,
+    stat_category: null,
+    selection: 'home',
+    line: null,
+    sportsbook: 'draftkings',
+    source_id: null,
+    devig_method: 'power',
+    sharp_book: null,
+    clv: noClv,
+    expected_profit: null,
+    result: null,
+    profit: null,
+    ...over,
+  };
 }
 
 describe.skipIf(unavailable !== null)('the web screen in Chromium', () => {
@@ -256,5 +301,138 @@ describe.skipIf(unavailable !== null)('the web screen in Chromium', () => {
     } finally {
       await free.close();
     }
+  });
+
+  it('lists the account’s bets newest first, pending before kickoff, and deletes one through the API', async () => {
+    const key = c.newKey('pro', 100_000);
+    const event = await fixtureEventId(c, 'nba');
+    const log = async (selection: string, odds: number, stake: number, agoMs: number): Promise<string> => {
+      const r = await c.sys.post(
+        '/api/v1/bets',
+        {
+          event_id: event,
+          market: 'moneyline',
+          selection,
+          sportsbook: 'draftkings',
+          odds_american: odds,
+          stake,
+          placed_at: new Date(c.clock.now() - agoMs).toISOString(),
+        },
+        key,
+      );
+      expect(r.status).toBe(201);
+      return String((r.body['data'] as Row)['id']);
+    };
+    const older = await log('home', -125, 20, 120_000);
+    const newer = await log('away', 105, 10, 60_000);
+
+    const p = await signedIn(key);
+    await p.getByRole('link', { name: 'My bets' }).click();
+    await p.locator(`tr[data-bet-id="${newer}"]`).waitFor({ timeout: 10_000 });
+    expect(await p.locator('tr[data-bet-id]').evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-bet-id')))).toEqual([
+      newer,
+      older,
+    ]);
+    expect(await p.getByTestId('bet-price').allTextContents()).toEqual(['+105', '-125']);
+    expect(await p.getByTestId('bet-status').allTextContents()).toEqual(['pending', 'pending']);
+    expect(await p.getByTestId('bet-clv-novig').allTextContents()).toEqual(['–', '–']);
+    expect(await p.getByTestId('profit-chart-empty').count()).toBe(1);
+
+    await p.getByRole('button', { name: `Delete bet ${newer}` }).click();
+    await p.locator(`tr[data-bet-id="${newer}"]`).waitFor({ state: 'detached', timeout: 10_000 });
+    const left = (await c.sys.get('/api/v1/bets', key)).body['data'] as Row[];
+    expect(left.map((b) => b['id'])).toEqual([older]);
+    await p.context().close();
+  });
+
+  it('shows graded and settled bets with raw and no-vig CLV, profit, and cumulative profit against expected profit', async () => {
+    // The docs' two-bet example ("The bet ledger", Summary): 50 at +100 won with CLV -4 %, 10 at +150 lost with CLV +25 %.
+    const won = bet({
+      id: 'bet_won',
+      event_start_time: '2026-09-13T17:00:00.000Z',
+      placed_at: '2026-09-13T12:00:00.000Z',
+      odds_american: 100,
+      odds_decimal: 2,
+      stake: 50,
+      status: 'settled',
+      clv: { ...noClv, closing_odds_american: -120, price_clv_percent: 9.0909, no_vig_clv_percent: -4, closing_fair_probability: 0.48 },
+      expected_profit: -2,
+      result: 'win',
+      profit: 50,
+    });
+    const lost = bet({
+      id: 'bet_lost',
+      event_start_time: '2026-09-14T17:00:00.000Z',
+      placed_at: '2026-09-14T12:00:00.000Z',
+      odds_american: 150,
+      odds_decimal: 2.5,
+      stake: 10,
+      status: 'settled',
+      clv: { ...noClv, closing_odds_american: 110, price_clv_percent: 19.0476, no_vig_clv_percent: 25, closing_fair_probability: 0.5 },
+      expected_profit: 2.5,
+      result: 'loss',
+      profit: -10,
+    });
+    const pending = bet({
+      id: 'bet_pending',
+      event_start_time: '2026-09-20T17:00:00.000Z',
+      placed_at: '2026-09-15T12:00:00.000Z',
+      odds_american: -110,
+      odds_decimal: 1.909091,
+      stake: 30,
+      status: 'pending',
+    });
+    const rows = [pending, lost, won];
+    const stats = {
+      bets: 3,
+      stake: 90,
+      settled: 2,
+      settled_stake: 60,
+      profit: 40,
+      roi_percent: 66.6667,
+      graded: 2,
+      average_clv_percent: 10.5,
+      average_price_clv_percent: 14.0693,
+      beat_close_share: 0.5,
+      expected_profit: 0.5,
+    };
+    const p = await signedIn(c.keys.pro);
+    await p.route(/\/api\/v1\/bets\?/, (route) =>
+      route.fulfill({
+        contentType: 'application/json',
+        body: JSON.stringify({ success: true, data: rows, meta: { count: 3, total: 3 } }),
+      }),
+    );
+    await p.route(/\/api\/v1\/bets\/summary/, (route) =>
+      route.fulfill({
+        contentType: 'application/json',
+        body: JSON.stringify({ success: true, data: { total: stats, by_sportsbook: [], by_sport: [], by_market: [], by_month: [] } }),
+      }),
+    );
+    await p.goto(`${c.sys.url}/#/bets`);
+    await p.getByTestId('profit-chart').waitFor({ timeout: 10_000 });
+    expect(await p.getByTestId('bet-status').allTextContents()).toEqual(['pending', 'settled', 'settled']);
+    expect(await p.getByTestId('bet-clv').allTextContents()).toEqual(['–', '19.05%', '9.09%']);
+    expect(await p.getByTestId('bet-clv-novig').allTextContents()).toEqual(['–', '25.00%', '-4.00%']);
+    expect(await p.getByTestId('bet-result').allTextContents()).toEqual(['–', 'loss', 'win']);
+    expect(await p.getByTestId('bet-profit').allTextContents()).toEqual(['–', '-10.00', '50.00']);
+    // In the order the events started: +50 then -10 is 40; -2 then +2.5 is 0.5. The pending bet is not on the chart.
+    expect(await p.getByTestId('curve-profit').textContent()).toBe('40.00');
+    expect(await p.getByTestId('curve-expected').textContent()).toBe('0.50');
+    expect(await p.locator('[data-testid="profit-chart"] path[data-line="profit"]').getAttribute('d')).toMatch(
+      /^M[\d.]+,[\d.]+(L[\d.]+,[\d.]+){2}$/,
+    );
+    expect(await p.getByTestId('bets-totals').textContent()).toContain('ROI66.67%');
+    expect(await p.locator('#expected-help').textContent()).toContain('stake × (fair closing probability × decimal price taken − 1)');
+    await p.context().close();
+  });
+
+  it('tells a free key the ledger needs the Pro tier, with the tab still there', async () => {
+    const p = await signedIn(c.keys.free);
+    await p.getByRole('link', { name: 'My bets' }).click();
+    const locked = p.getByTestId('bets-locked');
+    await locked.waitFor({ timeout: 10_000 });
+    expect(await locked.textContent()).toBe('The bet ledger needs the pro tier; this key is free.');
+    await p.context().close();
   });
 });

@@ -5698,6 +5698,1673 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/bets': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The account's bets with their grades
+     * @description Bets newest placed first, each with its status (pending, graded at the close, settled), its closing-line value against the book's closing price and against the fair close (percent and probability edge), its result and profit. Pro tier or higher.
+     */
+    get: {
+      parameters: {
+        query?: {
+          status?: 'pending' | 'graded' | 'settled';
+          /** @description Sportsbook ids, comma-separated. */
+          sportsbook?: string;
+          /** @description Sport ids, comma-separated. */
+          sport?: string;
+          /** @description League ids, comma-separated. */
+          league?: string;
+          /** @description Market ids, comma-separated (moneyline, point_spread, total_points, team_total, player_prop, game_prop, future, 1st_half, 1st_quarter). */
+          market?: string;
+          /** @description One event. */
+          event_id?: string;
+          /** @description Placed at or after: YYYY-MM-DD or an ISO 8601 date-time. */
+          from?: string;
+          /** @description Placed before: YYYY-MM-DD or an ISO 8601 date-time. */
+          to?: string;
+          /** @description Page size, 1 to 500. */
+          limit?: number;
+          /** @description Rows to skip. */
+          offset?: number;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              success: boolean;
+              data: {
+                /** @description The bet id (`bet_…`). */
+                id: string;
+                event_id: string;
+                sport: string;
+                league: string;
+                /** Format: date-time */
+                event_start_time: string;
+                market: string;
+                participant?: string | null;
+                stat_category?: string | null;
+                selection: string;
+                /** @description The selection's own line; null for moneylines. */
+                line: number | null;
+                sportsbook: string;
+                odds_american: number;
+                odds_decimal: number;
+                stake: number;
+                /** Format: date-time */
+                placed_at: string;
+                /** @description The odds row or opportunity the bet was copied from. */
+                source_id?: string | null;
+                /** @description De-vig method the closing fair probability is made with. */
+                devig_method?: string;
+                /** @description The sharp book de-vigged for the fair close; null: the closing references' average. */
+                sharp_book?: string | null;
+                /**
+                 * @description pending until the event starts, graded at the close, settled on the result.
+                 * @enum {string}
+                 */
+                status: 'pending' | 'graded' | 'settled';
+                /** @description Closing-line value: against the same book’s closing price, and against the fair (no-vig) close. */
+                clv: {
+                  /** @description The bet's book's closing price at the bet's line. */
+                  closing_odds_american: number | null;
+                  closing_fair_probability: number | null;
+                  /** @description Books the fair close came from. */
+                  fair_books: string[];
+                  /** @description (decimal taken / decimal closing - 1) x 100. */
+                  price_clv_percent: number | null;
+                  /** @description Closing implied probability minus the taken one. */
+                  price_probability_edge: number | null;
+                  /** @description (fair closing probability x decimal taken - 1) x 100. */
+                  no_vig_clv_percent: number | null;
+                  /** @description Fair closing probability minus the taken implied probability. */
+                  no_vig_probability_edge: number | null;
+                };
+                /** @description Stake x no-vig CLV %: what the close says the bet was worth. */
+                expected_profit?: number | null;
+                /**
+                 * @description Null until settled.
+                 * @enum {string|null}
+                 */
+                result: 'win' | 'loss' | 'push' | 'void' | 'half_win' | 'half_loss' | 'dead_heat' | null;
+                /** @description Null until settled; a loss is negative. */
+                profit: number | null;
+              }[];
+              pagination: {
+                limit: number;
+                offset: number;
+                has_more: boolean;
+                next_offset: number | null;
+                /** @description Opaque cursor of the next page (where the endpoint offers cursors); null on the last page. */
+                next_cursor?: string | null;
+                /** @description Items on this page. */
+                count?: number;
+                /** @description Items matching the query. */
+                total?: number;
+              };
+              meta?: {
+                /** @description Items on this page. */
+                count?: number;
+                /** @description Items matching the query. */
+                total?: number;
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
+                /** @description Same as the top-level pagination. */
+                pagination?: {
+                  limit: number;
+                  offset: number;
+                  has_more: boolean;
+                  next_offset: number | null;
+                  /** @description Opaque cursor of the next page (where the endpoint offers cursors); null on the last page. */
+                  next_cursor?: string | null;
+                  /** @description Items on this page. */
+                  count?: number;
+                  /** @description Items matching the query. */
+                  total?: number;
+                };
+              };
+              /**
+               * Format: date-time
+               * @description When the server emitted this answer (RFC 3339, UTC).
+               */
+              updated_at: string;
+            };
+          };
+        };
+        /** @description invalid_request: a parameter or the body is missing or invalid; the message names it. */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code:
+                  | 'invalid_request'
+                  | 'validation_error'
+                  | 'offset_too_large'
+                  | 'unauthorized'
+                  | 'feature_required'
+                  | 'cross_site_request'
+                  | 'not_found'
+                  | 'conflict'
+                  | 'request_timeout'
+                  | 'resync_required'
+                  | 'payload_too_large'
+                  | 'unsupported_media_type'
+                  | 'rate_limited'
+                  | 'concurrent_request_cap'
+                  | 'headers_too_large'
+                  | 'too_many_streams'
+                  | 'internal_error'
+                  | 'unavailable'
+                  | 'overloaded';
+                message: string;
+                docs: string;
+                /** @description 403: the caller's tier. */
+                tier?: string;
+                /** @description 403: the cheapest tier that would allow the request. */
+                required_tier?: string;
+                /** @description 429: seconds until the rate-limit window resets (as Retry-After). */
+                retry_after?: number;
+                /** @description offset_too_large: the largest offset the endpoint takes. */
+                max_offset?: number;
+                /** @description 403 on too many sportsbooks: the most the tier serves per request. */
+                max_books?: number;
+                /** @description 403 on too many sportsbooks: how many the request asked for. */
+                requested_books?: number;
+              };
+              /** @description Same as error.required_tier (read there by some clients). */
+              required_tier?: string;
+              /** @description Same as error.retry_after (read there by some clients). */
+              retry_after?: number;
+            };
+          };
+        };
+        /** @description unauthorized: the API key is missing or not valid. */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code:
+                  | 'invalid_request'
+                  | 'validation_error'
+                  | 'offset_too_large'
+                  | 'unauthorized'
+                  | 'feature_required'
+                  | 'cross_site_request'
+                  | 'not_found'
+                  | 'conflict'
+                  | 'request_timeout'
+                  | 'resync_required'
+                  | 'payload_too_large'
+                  | 'unsupported_media_type'
+                  | 'rate_limited'
+                  | 'concurrent_request_cap'
+                  | 'headers_too_large'
+                  | 'too_many_streams'
+                  | 'internal_error'
+                  | 'unavailable'
+                  | 'overloaded';
+                message: string;
+                docs: string;
+                /** @description 403: the caller's tier. */
+                tier?: string;
+                /** @description 403: the cheapest tier that would allow the request. */
+                required_tier?: string;
+                /** @description 429: seconds until the rate-limit window resets (as Retry-After). */
+                retry_after?: number;
+                /** @description offset_too_large: the largest offset the endpoint takes. */
+                max_offset?: number;
+                /** @description 403 on too many sportsbooks: the most the tier serves per request. */
+                max_books?: number;
+                /** @description 403 on too many sportsbooks: how many the request asked for. */
+                requested_books?: number;
+              };
+              /** @description Same as error.required_tier (read there by some clients). */
+              required_tier?: string;
+              /** @description Same as error.retry_after (read there by some clients). */
+              retry_after?: number;
+            };
+          };
+        };
+        /** @description feature_required: the key's tier lacks a feature or sportsbook the request needs; the message names the tier that has it. */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code:
+                  | 'invalid_request'
+                  | 'validation_error'
+                  | 'offset_too_large'
+                  | 'unauthorized'
+                  | 'feature_required'
+                  | 'cross_site_request'
+                  | 'not_found'
+                  | 'conflict'
+                  | 'request_timeout'
+                  | 'resync_required'
+                  | 'payload_too_large'
+                  | 'unsupported_media_type'
+                  | 'rate_limited'
+                  | 'concurrent_request_cap'
+                  | 'headers_too_large'
+                  | 'too_many_streams'
+                  | 'internal_error'
+                  | 'unavailable'
+                  | 'overloaded';
+                message: string;
+                docs: string;
+                /** @description 403: the caller's tier. */
+                tier?: string;
+                /** @description 403: the cheapest tier that would allow the request. */
+                required_tier?: string;
+                /** @description 429: seconds until the rate-limit window resets (as Retry-After). */
+                retry_after?: number;
+                /** @description offset_too_large: the largest offset the endpoint takes. */
+                max_offset?: number;
+                /** @description 403 on too many sportsbooks: the most the tier serves per request. */
+                max_books?: number;
+                /** @description 403 on too many sportsbooks: how many the request asked for. */
+                requested_books?: number;
+              };
+              /** @description Same as error.required_tier (read there by some clients). */
+              required_tier?: string;
+              /** @description Same as error.retry_after (read there by some clients). */
+              retry_after?: number;
+            };
+          };
+        };
+        /** @description rate_limited: the per-minute request limit is spent; see Retry-After. */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code:
+                  | 'invalid_request'
+                  | 'validation_error'
+                  | 'offset_too_large'
+                  | 'unauthorized'
+                  | 'feature_required'
+                  | 'cross_site_request'
+                  | 'not_found'
+                  | 'conflict'
+                  | 'request_timeout'
+                  | 'resync_required'
+                  | 'payload_too_large'
+                  | 'unsupported_media_type'
+                  | 'rate_limited'
+                  | 'concurrent_request_cap'
+                  | 'headers_too_large'
+                  | 'too_many_streams'
+                  | 'internal_error'
+                  | 'unavailable'
+                  | 'overloaded';
+                message: string;
+                docs: string;
+                /** @description 403: the caller's tier. */
+                tier?: string;
+                /** @description 403: the cheapest tier that would allow the request. */
+                required_tier?: string;
+                /** @description 429: seconds until the rate-limit window resets (as Retry-After). */
+                retry_after?: number;
+                /** @description offset_too_large: the largest offset the endpoint takes. */
+                max_offset?: number;
+                /** @description 403 on too many sportsbooks: the most the tier serves per request. */
+                max_books?: number;
+                /** @description 403 on too many sportsbooks: how many the request asked for. */
+                requested_books?: number;
+              };
+              /** @description Same as error.required_tier (read there by some clients). */
+              required_tier?: string;
+              /** @description Same as error.retry_after (read there by some clients). */
+              retry_after?: number;
+            };
+          };
+        };
+        /** @description unavailable: the ledger's store or the history store is not reachable; retry shortly. */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code:
+                  | 'invalid_request'
+                  | 'validation_error'
+                  | 'offset_too_large'
+                  | 'unauthorized'
+                  | 'feature_required'
+                  | 'cross_site_request'
+                  | 'not_found'
+                  | 'conflict'
+                  | 'request_timeout'
+                  | 'resync_required'
+                  | 'payload_too_large'
+                  | 'unsupported_media_type'
+                  | 'rate_limited'
+                  | 'concurrent_request_cap'
+                  | 'headers_too_large'
+                  | 'too_many_streams'
+                  | 'internal_error'
+                  | 'unavailable'
+                  | 'overloaded';
+                message: string;
+                docs: string;
+                /** @description 403: the caller's tier. */
+                tier?: string;
+                /** @description 403: the cheapest tier that would allow the request. */
+                required_tier?: string;
+                /** @description 429: seconds until the rate-limit window resets (as Retry-After). */
+                retry_after?: number;
+                /** @description offset_too_large: the largest offset the endpoint takes. */
+                max_offset?: number;
+                /** @description 403 on too many sportsbooks: the most the tier serves per request. */
+                max_books?: number;
+                /** @description 403 on too many sportsbooks: how many the request asked for. */
+                requested_books?: number;
+              };
+              /** @description Same as error.required_tier (read there by some clients). */
+              required_tier?: string;
+              /** @description Same as error.retry_after (read there by some clients). */
+              retry_after?: number;
+            };
+          };
+        };
+      };
+    };
+    put?: never;
+    /**
+     * Log a bet
+     * @description Records a bet on a selection we price: event, market, selection, line, sportsbook, price taken and stake, or an odds row or +EV opportunity id to copy them from (a price given overrides the copied one). The bet is graded against the close when its event starts and settled on the final score; devig_method and sharp_book choose how the fair close is made. Pro tier or higher; bets per account: pro 10000, sharp 50000, enterprise 250000.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /** @description Copy event, market, selection, line, book and price from this odds row. */
+            odds_row_id?: string;
+            /** @description Copy them from this +EV opportunity (an opportunity of one bet; arbitrage and middles have several legs). */
+            opportunity_id?: string;
+            /** @description Canonical event id (without a row or opportunity id). */
+            event_id?: string;
+            /** @enum {string} */
+            market?:
+              | 'moneyline'
+              | 'point_spread'
+              | 'total_points'
+              | 'team_total'
+              | 'player_prop'
+              | 'game_prop'
+              | 'future'
+              | '1st_half'
+              | '1st_quarter';
+            /** @enum {string} */
+            selection?: 'home' | 'away' | 'draw' | 'over' | 'under' | 'yes' | 'no';
+            /** @description The selection's own line (home -3.5, away +3.5); none for moneylines. */
+            line?: number | null;
+            /** @description Team or player, for team totals and props. */
+            participant?: string | null;
+            stat_category?: string | null;
+            /** @description The book the bet was placed with. */
+            sportsbook?: string;
+            /** @description The price taken (over a copied price). */
+            odds_american?: number;
+            /** @description The price taken, in decimal, instead of odds_american. */
+            odds_decimal?: number;
+            stake: number;
+            /**
+             * Format: date-time
+             * @description When the bet was placed (default: now); before the event starts.
+             */
+            placed_at?: string;
+            /**
+             * @description De-vig method of the fair close.
+             * @default power
+             * @enum {string}
+             */
+            devig_method?: 'power' | 'multiplicative' | 'additive' | 'shin';
+            /** @description Sharp book whose close is de-vigged for the fair close; default: the closing references' average. */
+            sharp_book?: string | null;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        201: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              success: boolean;
+              data: {
+                /** @description The bet id (`bet_…`). */
+                id: string;
+                event_id: string;
+                sport: string;
+                league: string;
+                /** Format: date-time */
+                event_start_time: string;
+                market: string;
+                participant?: string | null;
+                stat_category?: string | null;
+                selection: string;
+                /** @description The selection's own line; null for moneylines. */
+                line: number | null;
+                sportsbook: string;
+                odds_american: number;
+                odds_decimal: number;
+                stake: number;
+                /** Format: date-time */
+                placed_at: string;
+                /** @description The odds row or opportunity the bet was copied from. */
+                source_id?: string | null;
+                /** @description De-vig method the closing fair probability is made with. */
+                devig_method?: string;
+                /** @description The sharp book de-vigged for the fair close; null: the closing references' average. */
+                sharp_book?: string | null;
+                /**
+                 * @description pending until the event starts, graded at the close, settled on the result.
+                 * @enum {string}
+                 */
+                status: 'pending' | 'graded' | 'settled';
+                /** @description Closing-line value: against the same book’s closing price, and against the fair (no-vig) close. */
+                clv: {
+                  /** @description The bet's book's closing price at the bet's line. */
+                  closing_odds_american: number | null;
+                  closing_fair_probability: number | null;
+                  /** @description Books the fair close came from. */
+                  fair_books: string[];
+                  /** @description (decimal taken / decimal closing - 1) x 100. */
+                  price_clv_percent: number | null;
+                  /** @description Closing implied probability minus the taken one. */
+                  price_probability_edge: number | null;
+                  /** @description (fair closing probability x decimal taken - 1) x 100. */
+                  no_vig_clv_percent: number | null;
+                  /** @description Fair closing probability minus the taken implied probability. */
+                  no_vig_probability_edge: number | null;
+                };
+                /** @description Stake x no-vig CLV %: what the close says the bet was worth. */
+                expected_profit?: number | null;
+                /**
+                 * @description Null until settled.
+                 * @enum {string|null}
+                 */
+                result: 'win' | 'loss' | 'push' | 'void' | 'half_win' | 'half_loss' | 'dead_heat' | null;
+                /** @description Null until settled; a loss is negative. */
+                profit: number | null;
+              };
+              meta?: {
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
+              };
+              /**
+               * Format: date-time
+               * @description When the server emitted this answer (RFC 3339, UTC).
+               */
+              updated_at: string;
+            };
+          };
+        };
+        /** @description invalid_request: a parameter or the body is missing or invalid; the message names it. */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code:
+                  | 'invalid_request'
+                  | 'validation_error'
+                  | 'offset_too_large'
+                  | 'unauthorized'
+                  | 'feature_required'
+                  | 'cross_site_request'
+                  | 'not_found'
+                  | 'conflict'
+                  | 'request_timeout'
+                  | 'resync_required'
+                  | 'payload_too_large'
+                  | 'unsupported_media_type'
+                  | 'rate_limited'
+                  | 'concurrent_request_cap'
+                  | 'headers_too_large'
+                  | 'too_many_streams'
+                  | 'internal_error'
+                  | 'unavailable'
+                  | 'overloaded';
+                message: string;
+                docs: string;
+                /** @description 403: the caller's tier. */
+                tier?: string;
+                /** @description 403: the cheapest tier that would allow the request. */
+                required_tier?: string;
+                /** @description 429: seconds until the rate-limit window resets (as Retry-After). */
+                retry_after?: number;
+                /** @description offset_too_large: the largest offset the endpoint takes. */
+                max_offset?: number;
+                /** @description 403 on too many sportsbooks: the most the tier serves per request. */
+                max_books?: number;
+                /** @description 403 on too many sportsbooks: how many the request asked for. */
+                requested_books?: number;
+              };
+              /** @description Same as error.required_tier (read there by some clients). */
+              required_tier?: string;
+              /** @description Same as error.retry_after (read there by some clients). */
+              retry_after?: number;
+            };
+          };
+        };
+        /** @description unauthorized: the API key is missing or not valid. */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code:
+                  | 'invalid_request'
+                  | 'validation_error'
+                  | 'offset_too_large'
+                  | 'unauthorized'
+                  | 'feature_required'
+                  | 'cross_site_request'
+                  | 'not_found'
+                  | 'conflict'
+                  | 'request_timeout'
+                  | 'resync_required'
+                  | 'payload_too_large'
+                  | 'unsupported_media_type'
+                  | 'rate_limited'
+                  | 'concurrent_request_cap'
+                  | 'headers_too_large'
+                  | 'too_many_streams'
+                  | 'internal_error'
+                  | 'unavailable'
+                  | 'overloaded';
+                message: string;
+                docs: string;
+                /** @description 403: the caller's tier. */
+                tier?: string;
+                /** @description 403: the cheapest tier that would allow the request. */
+                required_tier?: string;
+                /** @description 429: seconds until the rate-limit window resets (as Retry-After). */
+                retry_after?: number;
+                /** @description offset_too_large: the largest offset the endpoint takes. */
+                max_offset?: number;
+                /** @description 403 on too many sportsbooks: the most the tier serves per request. */
+                max_books?: number;
+                /** @description 403 on too many sportsbooks: how many the request asked for. */
+                requested_books?: number;
+              };
+              /** @description Same as error.required_tier (read there by some clients). */
+              required_tier?: string;
+              /** @description Same as error.retry_after (read there by some clients). */
+              retry_after?: number;
+            };
+          };
+        };
+        /** @description feature_required: the key's tier lacks a feature or sportsbook the request needs; the message names the tier that has it. */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code:
+                  | 'invalid_request'
+                  | 'validation_error'
+                  | 'offset_too_large'
+                  | 'unauthorized'
+                  | 'feature_required'
+                  | 'cross_site_request'
+                  | 'not_found'
+                  | 'conflict'
+                  | 'request_timeout'
+                  | 'resync_required'
+                  | 'payload_too_large'
+                  | 'unsupported_media_type'
+                  | 'rate_limited'
+                  | 'concurrent_request_cap'
+                  | 'headers_too_large'
+                  | 'too_many_streams'
+                  | 'internal_error'
+                  | 'unavailable'
+                  | 'overloaded';
+                message: string;
+                docs: string;
+                /** @description 403: the caller's tier. */
+                tier?: string;
+                /** @description 403: the cheapest tier that would allow the request. */
+                required_tier?: string;
+                /** @description 429: seconds until the rate-limit window resets (as Retry-After). */
+                retry_after?: number;
+                /** @description offset_too_large: the largest offset the endpoint takes. */
+                max_offset?: number;
+                /** @description 403 on too many sportsbooks: the most the tier serves per request. */
+                max_books?: number;
+                /** @description 403 on too many sportsbooks: how many the request asked for. */
+                requested_books?: number;
+              };
+              /** @description Same as error.required_tier (read there by some clients). */
+              required_tier?: string;
+              /** @description Same as error.retry_after (read there by some clients). */
+              retry_after?: number;
+            };
+          };
+        };
+        /** @description not_found: the event is not on the board. */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code:
+                  | 'invalid_request'
+                  | 'validation_error'
+                  | 'offset_too_large'
+                  | 'unauthorized'
+                  | 'feature_required'
+                  | 'cross_site_request'
+                  | 'not_found'
+                  | 'conflict'
+                  | 'request_timeout'
+                  | 'resync_required'
+                  | 'payload_too_large'
+                  | 'unsupported_media_type'
+                  | 'rate_limited'
+                  | 'concurrent_request_cap'
+                  | 'headers_too_large'
+                  | 'too_many_streams'
+                  | 'internal_error'
+                  | 'unavailable'
+                  | 'overloaded';
+                message: string;
+                docs: string;
+                /** @description 403: the caller's tier. */
+                tier?: string;
+                /** @description 403: the cheapest tier that would allow the request. */
+                required_tier?: string;
+                /** @description 429: seconds until the rate-limit window resets (as Retry-After). */
+                retry_after?: number;
+                /** @description offset_too_large: the largest offset the endpoint takes. */
+                max_offset?: number;
+                /** @description 403 on too many sportsbooks: the most the tier serves per request. */
+                max_books?: number;
+                /** @description 403 on too many sportsbooks: how many the request asked for. */
+                requested_books?: number;
+              };
+              /** @description Same as error.required_tier (read there by some clients). */
+              required_tier?: string;
+              /** @description Same as error.retry_after (read there by some clients). */
+              retry_after?: number;
+            };
+          };
+        };
+        /** @description rate_limited: the per-minute request limit is spent; see Retry-After. */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code:
+                  | 'invalid_request'
+                  | 'validation_error'
+                  | 'offset_too_large'
+                  | 'unauthorized'
+                  | 'feature_required'
+                  | 'cross_site_request'
+                  | 'not_found'
+                  | 'conflict'
+                  | 'request_timeout'
+                  | 'resync_required'
+                  | 'payload_too_large'
+                  | 'unsupported_media_type'
+                  | 'rate_limited'
+                  | 'concurrent_request_cap'
+                  | 'headers_too_large'
+                  | 'too_many_streams'
+                  | 'internal_error'
+                  | 'unavailable'
+                  | 'overloaded';
+                message: string;
+                docs: string;
+                /** @description 403: the caller's tier. */
+                tier?: string;
+                /** @description 403: the cheapest tier that would allow the request. */
+                required_tier?: string;
+                /** @description 429: seconds until the rate-limit window resets (as Retry-After). */
+                retry_after?: number;
+                /** @description offset_too_large: the largest offset the endpoint takes. */
+                max_offset?: number;
+                /** @description 403 on too many sportsbooks: the most the tier serves per request. */
+                max_books?: number;
+                /** @description 403 on too many sportsbooks: how many the request asked for. */
+                requested_books?: number;
+              };
+              /** @description Same as error.required_tier (read there by some clients). */
+              required_tier?: string;
+              /** @description Same as error.retry_after (read there by some clients). */
+              retry_after?: number;
+            };
+          };
+        };
+        /** @description unavailable: the ledger's store or the history store is not reachable; retry shortly. */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code:
+                  | 'invalid_request'
+                  | 'validation_error'
+                  | 'offset_too_large'
+                  | 'unauthorized'
+                  | 'feature_required'
+                  | 'cross_site_request'
+                  | 'not_found'
+                  | 'conflict'
+                  | 'request_timeout'
+                  | 'resync_required'
+                  | 'payload_too_large'
+                  | 'unsupported_media_type'
+                  | 'rate_limited'
+                  | 'concurrent_request_cap'
+                  | 'headers_too_large'
+                  | 'too_many_streams'
+                  | 'internal_error'
+                  | 'unavailable'
+                  | 'overloaded';
+                message: string;
+                docs: string;
+                /** @description 403: the caller's tier. */
+                tier?: string;
+                /** @description 403: the cheapest tier that would allow the request. */
+                required_tier?: string;
+                /** @description 429: seconds until the rate-limit window resets (as Retry-After). */
+                retry_after?: number;
+                /** @description offset_too_large: the largest offset the endpoint takes. */
+                max_offset?: number;
+                /** @description 403 on too many sportsbooks: the most the tier serves per request. */
+                max_books?: number;
+                /** @description 403 on too many sportsbooks: how many the request asked for. */
+                requested_books?: number;
+              };
+              /** @description Same as error.required_tier (read there by some clients). */
+              required_tier?: string;
+              /** @description Same as error.retry_after (read there by some clients). */
+              retry_after?: number;
+            };
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/bets/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Delete a bet
+     * @description Removes a bet from the ledger, on every replica. Pro tier or higher.
+     */
+    delete: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description The bet id (`bet_…`). */
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              success: boolean;
+              data: {
+                id: string;
+                deleted: boolean;
+                /** Format: date-time */
+                deleted_at: string;
+              };
+              meta?: {
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
+              };
+              /**
+               * Format: date-time
+               * @description When the server emitted this answer (RFC 3339, UTC).
+               */
+              updated_at: string;
+            };
+          };
+        };
+        /** @description invalid_request: a parameter or the body is missing or invalid; the message names it. */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code:
+                  | 'invalid_request'
+                  | 'validation_error'
+                  | 'offset_too_large'
+                  | 'unauthorized'
+                  | 'feature_required'
+                  | 'cross_site_request'
+                  | 'not_found'
+                  | 'conflict'
+                  | 'request_timeout'
+                  | 'resync_required'
+                  | 'payload_too_large'
+                  | 'unsupported_media_type'
+                  | 'rate_limited'
+                  | 'concurrent_request_cap'
+                  | 'headers_too_large'
+                  | 'too_many_streams'
+                  | 'internal_error'
+                  | 'unavailable'
+                  | 'overloaded';
+                message: string;
+                docs: string;
+                /** @description 403: the caller's tier. */
+                tier?: string;
+                /** @description 403: the cheapest tier that would allow the request. */
+                required_tier?: string;
+                /** @description 429: seconds until the rate-limit window resets (as Retry-After). */
+                retry_after?: number;
+                /** @description offset_too_large: the largest offset the endpoint takes. */
+                max_offset?: number;
+                /** @description 403 on too many sportsbooks: the most the tier serves per request. */
+                max_books?: number;
+                /** @description 403 on too many sportsbooks: how many the request asked for. */
+                requested_books?: number;
+              };
+              /** @description Same as error.required_tier (read there by some clients). */
+              required_tier?: string;
+              /** @description Same as error.retry_after (read there by some clients). */
+              retry_after?: number;
+            };
+          };
+        };
+        /** @description unauthorized: the API key is missing or not valid. */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code:
+                  | 'invalid_request'
+                  | 'validation_error'
+                  | 'offset_too_large'
+                  | 'unauthorized'
+                  | 'feature_required'
+                  | 'cross_site_request'
+                  | 'not_found'
+                  | 'conflict'
+                  | 'request_timeout'
+                  | 'resync_required'
+                  | 'payload_too_large'
+                  | 'unsupported_media_type'
+                  | 'rate_limited'
+                  | 'concurrent_request_cap'
+                  | 'headers_too_large'
+                  | 'too_many_streams'
+                  | 'internal_error'
+                  | 'unavailable'
+                  | 'overloaded';
+                message: string;
+                docs: string;
+                /** @description 403: the caller's tier. */
+                tier?: string;
+                /** @description 403: the cheapest tier that would allow the request. */
+                required_tier?: string;
+                /** @description 429: seconds until the rate-limit window resets (as Retry-After). */
+                retry_after?: number;
+                /** @description offset_too_large: the largest offset the endpoint takes. */
+                max_offset?: number;
+                /** @description 403 on too many sportsbooks: the most the tier serves per request. */
+                max_books?: number;
+                /** @description 403 on too many sportsbooks: how many the request asked for. */
+                requested_books?: number;
+              };
+              /** @description Same as error.required_tier (read there by some clients). */
+              required_tier?: string;
+              /** @description Same as error.retry_after (read there by some clients). */
+              retry_after?: number;
+            };
+          };
+        };
+        /** @description feature_required: the key's tier lacks a feature or sportsbook the request needs; the message names the tier that has it. */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code:
+                  | 'invalid_request'
+                  | 'validation_error'
+                  | 'offset_too_large'
+                  | 'unauthorized'
+                  | 'feature_required'
+                  | 'cross_site_request'
+                  | 'not_found'
+                  | 'conflict'
+                  | 'request_timeout'
+                  | 'resync_required'
+                  | 'payload_too_large'
+                  | 'unsupported_media_type'
+                  | 'rate_limited'
+                  | 'concurrent_request_cap'
+                  | 'headers_too_large'
+                  | 'too_many_streams'
+                  | 'internal_error'
+                  | 'unavailable'
+                  | 'overloaded';
+                message: string;
+                docs: string;
+                /** @description 403: the caller's tier. */
+                tier?: string;
+                /** @description 403: the cheapest tier that would allow the request. */
+                required_tier?: string;
+                /** @description 429: seconds until the rate-limit window resets (as Retry-After). */
+                retry_after?: number;
+                /** @description offset_too_large: the largest offset the endpoint takes. */
+                max_offset?: number;
+                /** @description 403 on too many sportsbooks: the most the tier serves per request. */
+                max_books?: number;
+                /** @description 403 on too many sportsbooks: how many the request asked for. */
+                requested_books?: number;
+              };
+              /** @description Same as error.required_tier (read there by some clients). */
+              required_tier?: string;
+              /** @description Same as error.retry_after (read there by some clients). */
+              retry_after?: number;
+            };
+          };
+        };
+        /** @description not_found: no such resource. */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code:
+                  | 'invalid_request'
+                  | 'validation_error'
+                  | 'offset_too_large'
+                  | 'unauthorized'
+                  | 'feature_required'
+                  | 'cross_site_request'
+                  | 'not_found'
+                  | 'conflict'
+                  | 'request_timeout'
+                  | 'resync_required'
+                  | 'payload_too_large'
+                  | 'unsupported_media_type'
+                  | 'rate_limited'
+                  | 'concurrent_request_cap'
+                  | 'headers_too_large'
+                  | 'too_many_streams'
+                  | 'internal_error'
+                  | 'unavailable'
+                  | 'overloaded';
+                message: string;
+                docs: string;
+                /** @description 403: the caller's tier. */
+                tier?: string;
+                /** @description 403: the cheapest tier that would allow the request. */
+                required_tier?: string;
+                /** @description 429: seconds until the rate-limit window resets (as Retry-After). */
+                retry_after?: number;
+                /** @description offset_too_large: the largest offset the endpoint takes. */
+                max_offset?: number;
+                /** @description 403 on too many sportsbooks: the most the tier serves per request. */
+                max_books?: number;
+                /** @description 403 on too many sportsbooks: how many the request asked for. */
+                requested_books?: number;
+              };
+              /** @description Same as error.required_tier (read there by some clients). */
+              required_tier?: string;
+              /** @description Same as error.retry_after (read there by some clients). */
+              retry_after?: number;
+            };
+          };
+        };
+        /** @description rate_limited: the per-minute request limit is spent; see Retry-After. */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code:
+                  | 'invalid_request'
+                  | 'validation_error'
+                  | 'offset_too_large'
+                  | 'unauthorized'
+                  | 'feature_required'
+                  | 'cross_site_request'
+                  | 'not_found'
+                  | 'conflict'
+                  | 'request_timeout'
+                  | 'resync_required'
+                  | 'payload_too_large'
+                  | 'unsupported_media_type'
+                  | 'rate_limited'
+                  | 'concurrent_request_cap'
+                  | 'headers_too_large'
+                  | 'too_many_streams'
+                  | 'internal_error'
+                  | 'unavailable'
+                  | 'overloaded';
+                message: string;
+                docs: string;
+                /** @description 403: the caller's tier. */
+                tier?: string;
+                /** @description 403: the cheapest tier that would allow the request. */
+                required_tier?: string;
+                /** @description 429: seconds until the rate-limit window resets (as Retry-After). */
+                retry_after?: number;
+                /** @description offset_too_large: the largest offset the endpoint takes. */
+                max_offset?: number;
+                /** @description 403 on too many sportsbooks: the most the tier serves per request. */
+                max_books?: number;
+                /** @description 403 on too many sportsbooks: how many the request asked for. */
+                requested_books?: number;
+              };
+              /** @description Same as error.required_tier (read there by some clients). */
+              required_tier?: string;
+              /** @description Same as error.retry_after (read there by some clients). */
+              retry_after?: number;
+            };
+          };
+        };
+        /** @description unavailable: the ledger's store or the history store is not reachable; retry shortly. */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code:
+                  | 'invalid_request'
+                  | 'validation_error'
+                  | 'offset_too_large'
+                  | 'unauthorized'
+                  | 'feature_required'
+                  | 'cross_site_request'
+                  | 'not_found'
+                  | 'conflict'
+                  | 'request_timeout'
+                  | 'resync_required'
+                  | 'payload_too_large'
+                  | 'unsupported_media_type'
+                  | 'rate_limited'
+                  | 'concurrent_request_cap'
+                  | 'headers_too_large'
+                  | 'too_many_streams'
+                  | 'internal_error'
+                  | 'unavailable'
+                  | 'overloaded';
+                message: string;
+                docs: string;
+                /** @description 403: the caller's tier. */
+                tier?: string;
+                /** @description 403: the cheapest tier that would allow the request. */
+                required_tier?: string;
+                /** @description 429: seconds until the rate-limit window resets (as Retry-After). */
+                retry_after?: number;
+                /** @description offset_too_large: the largest offset the endpoint takes. */
+                max_offset?: number;
+                /** @description 403 on too many sportsbooks: the most the tier serves per request. */
+                max_books?: number;
+                /** @description 403 on too many sportsbooks: how many the request asked for. */
+                requested_books?: number;
+              };
+              /** @description Same as error.required_tier (read there by some clients). */
+              required_tier?: string;
+              /** @description Same as error.retry_after (read there by some clients). */
+              retry_after?: number;
+            };
+          };
+        };
+      };
+    };
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/bets/summary': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Profit, ROI and closing-line value of the account’s bets
+     * @description Count, stake, profit, ROI, average CLV and the share of bets beating the close, in total and by sportsbook, sport, market and month placed, over the bets the filters select. Pro tier or higher.
+     */
+    get: {
+      parameters: {
+        query?: {
+          /** @description Sportsbook ids, comma-separated. */
+          sportsbook?: string;
+          /** @description Sport ids, comma-separated. */
+          sport?: string;
+          /** @description League ids, comma-separated. */
+          league?: string;
+          /** @description Market ids, comma-separated (moneyline, point_spread, total_points, team_total, player_prop, game_prop, future, 1st_half, 1st_quarter). */
+          market?: string;
+          /** @description One event. */
+          event_id?: string;
+          /** @description Placed at or after: YYYY-MM-DD or an ISO 8601 date-time. */
+          from?: string;
+          /** @description Placed before: YYYY-MM-DD or an ISO 8601 date-time. */
+          to?: string;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              success: boolean;
+              data: {
+                total: {
+                  bets: number;
+                  /** @description Stake of every bet. */
+                  stake: number;
+                  /** @description Bets settled (voids included). */
+                  settled: number;
+                  /** @description Stake of settled bets, voids left out: what ROI is on. */
+                  settled_stake: number;
+                  /** @description Profit of settled bets. */
+                  profit: number;
+                  /** @description profit / settled_stake x 100; null before anything settled. */
+                  roi_percent: number | null;
+                  /** @description Bets with a no-vig CLV. */
+                  graded: number;
+                  /** @description Mean no-vig CLV % of the graded bets. */
+                  average_clv_percent: number | null;
+                  /** @description Mean CLV % against the raw closing price, where there was one. */
+                  average_price_clv_percent: number | null;
+                  /** @description Share (0 to 1) of graded bets with a positive no-vig CLV. */
+                  beat_close_share: number | null;
+                  /** @description Sum of stake x no-vig CLV %. */
+                  expected_profit: number;
+                };
+                /** @description By sportsbook, largest stake first. */
+                by_sportsbook: {
+                  key: string;
+                  bets: number;
+                  /** @description Stake of every bet. */
+                  stake: number;
+                  /** @description Bets settled (voids included). */
+                  settled: number;
+                  /** @description Stake of settled bets, voids left out: what ROI is on. */
+                  settled_stake: number;
+                  /** @description Profit of settled bets. */
+                  profit: number;
+                  /** @description profit / settled_stake x 100; null before anything settled. */
+                  roi_percent: number | null;
+                  /** @description Bets with a no-vig CLV. */
+                  graded: number;
+                  /** @description Mean no-vig CLV % of the graded bets. */
+                  average_clv_percent: number | null;
+                  /** @description Mean CLV % against the raw closing price, where there was one. */
+                  average_price_clv_percent: number | null;
+                  /** @description Share (0 to 1) of graded bets with a positive no-vig CLV. */
+                  beat_close_share: number | null;
+                  /** @description Sum of stake x no-vig CLV %. */
+                  expected_profit: number;
+                }[];
+                /** @description By sport, largest stake first. */
+                by_sport: {
+                  key: string;
+                  bets: number;
+                  /** @description Stake of every bet. */
+                  stake: number;
+                  /** @description Bets settled (voids included). */
+                  settled: number;
+                  /** @description Stake of settled bets, voids left out: what ROI is on. */
+                  settled_stake: number;
+                  /** @description Profit of settled bets. */
+                  profit: number;
+                  /** @description profit / settled_stake x 100; null before anything settled. */
+                  roi_percent: number | null;
+                  /** @description Bets with a no-vig CLV. */
+                  graded: number;
+                  /** @description Mean no-vig CLV % of the graded bets. */
+                  average_clv_percent: number | null;
+                  /** @description Mean CLV % against the raw closing price, where there was one. */
+                  average_price_clv_percent: number | null;
+                  /** @description Share (0 to 1) of graded bets with a positive no-vig CLV. */
+                  beat_close_share: number | null;
+                  /** @description Sum of stake x no-vig CLV %. */
+                  expected_profit: number;
+                }[];
+                /** @description By market, largest stake first. */
+                by_market: {
+                  key: string;
+                  bets: number;
+                  /** @description Stake of every bet. */
+                  stake: number;
+                  /** @description Bets settled (voids included). */
+                  settled: number;
+                  /** @description Stake of settled bets, voids left out: what ROI is on. */
+                  settled_stake: number;
+                  /** @description Profit of settled bets. */
+                  profit: number;
+                  /** @description profit / settled_stake x 100; null before anything settled. */
+                  roi_percent: number | null;
+                  /** @description Bets with a no-vig CLV. */
+                  graded: number;
+                  /** @description Mean no-vig CLV % of the graded bets. */
+                  average_clv_percent: number | null;
+                  /** @description Mean CLV % against the raw closing price, where there was one. */
+                  average_price_clv_percent: number | null;
+                  /** @description Share (0 to 1) of graded bets with a positive no-vig CLV. */
+                  beat_close_share: number | null;
+                  /** @description Sum of stake x no-vig CLV %. */
+                  expected_profit: number;
+                }[];
+                /** @description By month placed (YYYY-MM, UTC), oldest first. */
+                by_month: {
+                  key: string;
+                  bets: number;
+                  /** @description Stake of every bet. */
+                  stake: number;
+                  /** @description Bets settled (voids included). */
+                  settled: number;
+                  /** @description Stake of settled bets, voids left out: what ROI is on. */
+                  settled_stake: number;
+                  /** @description Profit of settled bets. */
+                  profit: number;
+                  /** @description profit / settled_stake x 100; null before anything settled. */
+                  roi_percent: number | null;
+                  /** @description Bets with a no-vig CLV. */
+                  graded: number;
+                  /** @description Mean no-vig CLV % of the graded bets. */
+                  average_clv_percent: number | null;
+                  /** @description Mean CLV % against the raw closing price, where there was one. */
+                  average_price_clv_percent: number | null;
+                  /** @description Share (0 to 1) of graded bets with a positive no-vig CLV. */
+                  beat_close_share: number | null;
+                  /** @description Sum of stake x no-vig CLV %. */
+                  expected_profit: number;
+                }[];
+              };
+              meta?: {
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
+              };
+              /**
+               * Format: date-time
+               * @description When the server emitted this answer (RFC 3339, UTC).
+               */
+              updated_at: string;
+            };
+          };
+        };
+        /** @description invalid_request: a parameter or the body is missing or invalid; the message names it. */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code:
+                  | 'invalid_request'
+                  | 'validation_error'
+                  | 'offset_too_large'
+                  | 'unauthorized'
+                  | 'feature_required'
+                  | 'cross_site_request'
+                  | 'not_found'
+                  | 'conflict'
+                  | 'request_timeout'
+                  | 'resync_required'
+                  | 'payload_too_large'
+                  | 'unsupported_media_type'
+                  | 'rate_limited'
+                  | 'concurrent_request_cap'
+                  | 'headers_too_large'
+                  | 'too_many_streams'
+                  | 'internal_error'
+                  | 'unavailable'
+                  | 'overloaded';
+                message: string;
+                docs: string;
+                /** @description 403: the caller's tier. */
+                tier?: string;
+                /** @description 403: the cheapest tier that would allow the request. */
+                required_tier?: string;
+                /** @description 429: seconds until the rate-limit window resets (as Retry-After). */
+                retry_after?: number;
+                /** @description offset_too_large: the largest offset the endpoint takes. */
+                max_offset?: number;
+                /** @description 403 on too many sportsbooks: the most the tier serves per request. */
+                max_books?: number;
+                /** @description 403 on too many sportsbooks: how many the request asked for. */
+                requested_books?: number;
+              };
+              /** @description Same as error.required_tier (read there by some clients). */
+              required_tier?: string;
+              /** @description Same as error.retry_after (read there by some clients). */
+              retry_after?: number;
+            };
+          };
+        };
+        /** @description unauthorized: the API key is missing or not valid. */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code:
+                  | 'invalid_request'
+                  | 'validation_error'
+                  | 'offset_too_large'
+                  | 'unauthorized'
+                  | 'feature_required'
+                  | 'cross_site_request'
+                  | 'not_found'
+                  | 'conflict'
+                  | 'request_timeout'
+                  | 'resync_required'
+                  | 'payload_too_large'
+                  | 'unsupported_media_type'
+                  | 'rate_limited'
+                  | 'concurrent_request_cap'
+                  | 'headers_too_large'
+                  | 'too_many_streams'
+                  | 'internal_error'
+                  | 'unavailable'
+                  | 'overloaded';
+                message: string;
+                docs: string;
+                /** @description 403: the caller's tier. */
+                tier?: string;
+                /** @description 403: the cheapest tier that would allow the request. */
+                required_tier?: string;
+                /** @description 429: seconds until the rate-limit window resets (as Retry-After). */
+                retry_after?: number;
+                /** @description offset_too_large: the largest offset the endpoint takes. */
+                max_offset?: number;
+                /** @description 403 on too many sportsbooks: the most the tier serves per request. */
+                max_books?: number;
+                /** @description 403 on too many sportsbooks: how many the request asked for. */
+                requested_books?: number;
+              };
+              /** @description Same as error.required_tier (read there by some clients). */
+              required_tier?: string;
+              /** @description Same as error.retry_after (read there by some clients). */
+              retry_after?: number;
+            };
+          };
+        };
+        /** @description feature_required: the key's tier lacks a feature or sportsbook the request needs; the message names the tier that has it. */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code:
+                  | 'invalid_request'
+                  | 'validation_error'
+                  | 'offset_too_large'
+                  | 'unauthorized'
+                  | 'feature_required'
+                  | 'cross_site_request'
+                  | 'not_found'
+                  | 'conflict'
+                  | 'request_timeout'
+                  | 'resync_required'
+                  | 'payload_too_large'
+                  | 'unsupported_media_type'
+                  | 'rate_limited'
+                  | 'concurrent_request_cap'
+                  | 'headers_too_large'
+                  | 'too_many_streams'
+                  | 'internal_error'
+                  | 'unavailable'
+                  | 'overloaded';
+                message: string;
+                docs: string;
+                /** @description 403: the caller's tier. */
+                tier?: string;
+                /** @description 403: the cheapest tier that would allow the request. */
+                required_tier?: string;
+                /** @description 429: seconds until the rate-limit window resets (as Retry-After). */
+                retry_after?: number;
+                /** @description offset_too_large: the largest offset the endpoint takes. */
+                max_offset?: number;
+                /** @description 403 on too many sportsbooks: the most the tier serves per request. */
+                max_books?: number;
+                /** @description 403 on too many sportsbooks: how many the request asked for. */
+                requested_books?: number;
+              };
+              /** @description Same as error.required_tier (read there by some clients). */
+              required_tier?: string;
+              /** @description Same as error.retry_after (read there by some clients). */
+              retry_after?: number;
+            };
+          };
+        };
+        /** @description rate_limited: the per-minute request limit is spent; see Retry-After. */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code:
+                  | 'invalid_request'
+                  | 'validation_error'
+                  | 'offset_too_large'
+                  | 'unauthorized'
+                  | 'feature_required'
+                  | 'cross_site_request'
+                  | 'not_found'
+                  | 'conflict'
+                  | 'request_timeout'
+                  | 'resync_required'
+                  | 'payload_too_large'
+                  | 'unsupported_media_type'
+                  | 'rate_limited'
+                  | 'concurrent_request_cap'
+                  | 'headers_too_large'
+                  | 'too_many_streams'
+                  | 'internal_error'
+                  | 'unavailable'
+                  | 'overloaded';
+                message: string;
+                docs: string;
+                /** @description 403: the caller's tier. */
+                tier?: string;
+                /** @description 403: the cheapest tier that would allow the request. */
+                required_tier?: string;
+                /** @description 429: seconds until the rate-limit window resets (as Retry-After). */
+                retry_after?: number;
+                /** @description offset_too_large: the largest offset the endpoint takes. */
+                max_offset?: number;
+                /** @description 403 on too many sportsbooks: the most the tier serves per request. */
+                max_books?: number;
+                /** @description 403 on too many sportsbooks: how many the request asked for. */
+                requested_books?: number;
+              };
+              /** @description Same as error.required_tier (read there by some clients). */
+              required_tier?: string;
+              /** @description Same as error.retry_after (read there by some clients). */
+              retry_after?: number;
+            };
+          };
+        };
+        /** @description unavailable: the ledger's store or the history store is not reachable; retry shortly. */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code:
+                  | 'invalid_request'
+                  | 'validation_error'
+                  | 'offset_too_large'
+                  | 'unauthorized'
+                  | 'feature_required'
+                  | 'cross_site_request'
+                  | 'not_found'
+                  | 'conflict'
+                  | 'request_timeout'
+                  | 'resync_required'
+                  | 'payload_too_large'
+                  | 'unsupported_media_type'
+                  | 'rate_limited'
+                  | 'concurrent_request_cap'
+                  | 'headers_too_large'
+                  | 'too_many_streams'
+                  | 'internal_error'
+                  | 'unavailable'
+                  | 'overloaded';
+                message: string;
+                docs: string;
+                /** @description 403: the caller's tier. */
+                tier?: string;
+                /** @description 403: the cheapest tier that would allow the request. */
+                required_tier?: string;
+                /** @description 429: seconds until the rate-limit window resets (as Retry-After). */
+                retry_after?: number;
+                /** @description offset_too_large: the largest offset the endpoint takes. */
+                max_offset?: number;
+                /** @description 403 on too many sportsbooks: the most the tier serves per request. */
+                max_books?: number;
+                /** @description 403 on too many sportsbooks: how many the request asked for. */
+                requested_books?: number;
+              };
+              /** @description Same as error.required_tier (read there by some clients). */
+              required_tier?: string;
+              /** @description Same as error.retry_after (read there by some clients). */
+              retry_after?: number;
+            };
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {

@@ -24,6 +24,8 @@ export class ApiFailure extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    /** 403: the cheapest tier that would answer. */
+    readonly requiredTier: string | null = null,
   ) {
     super(message);
   }
@@ -68,7 +70,13 @@ export async function api<T>(path: string, init: RequestInit = {}): Promise<Enve
   if (!res.ok) {
     const error = (body['error'] ?? {}) as Row;
     if (res.status === 401 && !path.startsWith('/session')) unauthorizedHandler?.();
-    throw new ApiFailure(res.status, String(error['code'] ?? 'error'), String(error['message'] ?? `HTTP ${res.status}`));
+    const requiredTier = error['required_tier'];
+    throw new ApiFailure(
+      res.status,
+      String(error['code'] ?? 'error'),
+      String(error['message'] ?? `HTTP ${res.status}`),
+      typeof requiredTier === 'string' ? requiredTier : null,
+    );
   }
   return { data: body['data'] as T, ...(body['meta'] ? { meta: body['meta'] as Row } : {}) };
 }

@@ -6,14 +6,16 @@ import { Board } from './board.js';
 import { EventPage } from './event-page.js';
 import type { OddsFormat } from './format.js';
 import { LiveData, useLive } from './live.js';
+import { MyBets } from './my-bets.js';
 import { Opportunities } from './opportunities.js';
 
-type Route = { page: 'board' } | { page: 'opportunities'; list: string } | { page: 'event'; id: string };
+type Route = { page: 'board' } | { page: 'opportunities'; list: string } | { page: 'event'; id: string } | { page: 'bets' };
 
 function parseRoute(hash: string): Route {
   const parts = hash.replace(/^#\/?/, '').split('/');
   if (parts[0] === 'opportunities') return { page: 'opportunities', list: parts[1] ?? 'ev' };
   if (parts[0] === 'event' && parts[1]) return { page: 'event', id: decodeURIComponent(parts[1]) };
+  if (parts[0] === 'bets') return { page: 'bets' };
   return { page: 'board' };
 }
 
@@ -104,6 +106,9 @@ export function App() {
           <a href="#/opportunities/ev" aria-current={route.page === 'opportunities' ? 'page' : undefined}>
             Opportunities
           </a>
+          <a href="#/bets" aria-current={route.page === 'bets' ? 'page' : undefined}>
+            My bets
+          </a>
         </nav>
         <label class="format">
           Odds
@@ -127,6 +132,7 @@ export function App() {
         {route.page === 'board' && <Board live={live} me={me} format={format} />}
         {route.page === 'opportunities' && <Opportunities live={live} me={me} list={route.list} />}
         {route.page === 'event' && <EventPage live={live} me={me} id={route.id} format={format} />}
+        {route.page === 'bets' && <MyBets me={me} format={format} />}
       </main>
     </div>
   );

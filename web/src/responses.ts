@@ -54,3 +54,7 @@ export type OpportunityRow = OpportunityRows[keyof OpportunityRows];
 
 export { DEVIG_METHOD_CHOICES };
 export type DevigMethod = (typeof DEVIG_METHOD_CHOICES)[number];
+
+/** One bet of the ledger as /bets presents it, graded and settled as far as the event has gone. */
+export type BetRow = RowOf<'/api/v1/bets'>;
+export type BetSummary = DataOf<'/api/v1/bets/summary'>;
