@@ -9,7 +9,7 @@ import type { OlapStore } from '../pipeline/store/index.js';
  */
 export interface IntegrityReport {
   problems: string[];
-  /** Row counts now (what the next clean shutdown will record against). */
+  /** Plain row counts now (without FINAL). */
   counts: Record<string, number>;
   compared: boolean;
 }
@@ -21,19 +21,30 @@ interface TableInfo {
 
 const SKIPPED_TABLES = new Set(['schema_migrations', 'odds_latest']);
 
-export async function tableCounts(store: OlapStore): Promise<Record<string, number>> {
+/**
+ * Row counts per table. `final`: with FINAL on the Replacing tables, so that a merge that collapses
+ * duplicates does not read as a loss; without it a count is cheap (the parts' row totals) but a
+ * merge can lower it.
+ */
+export async function tableCounts(store: OlapStore, final = true, only?: ReadonlySet<string>): Promise<Record<string, number>> {
   const tables = await store.query<TableInfo & Record<string, unknown>>(
     "SELECT name, engine FROM system.tables WHERE database = currentDatabase() AND engine LIKE '%MergeTree' ORDER BY name",
   );
   const counts: Record<string, number> = Object.create(null) as Record<string, number>;
   for (const t of tables) {
-    if (SKIPPED_TABLES.has(t.name)) continue;
-    // FINAL: a merge that collapses duplicates must not read as a loss.
-    const final = t.engine.startsWith('Replacing') ? ' FINAL' : '';
-    const [row] = await store.query<{ n: number | string }>(`SELECT count() AS n FROM \`${t.name}\`${final}`);
+    if (SKIPPED_TABLES.has(t.name) || (only && !only.has(t.name))) continue;
+    const suffix = final && t.engine.startsWith('Replacing') ? ' FINAL' : '';
+    const [row] = await store.query<{ n: number | string }>(`SELECT count() AS n FROM \`${t.name}\`${suffix}`);
     counts[t.name] = Number(row?.n ?? 0);
   }
   return counts;
+}
+
+interface ShutdownRecord {
+  /** FINAL counts at the last clean shutdown. */
+  tables?: Record<string, number>;
+  /** Plain counts at the same moment. */
+  plain?: Record<string, number>;
 }
 
 export async function checkStoreIntegrity(store: OlapStore, recordFile: string | null): Promise<IntegrityReport> {
@@ -48,19 +59,27 @@ export async function checkStoreIntegrity(store: OlapStore, recordFile: string |
       `${detached.length} detached part(s) (${[...byTable].map(([t, names]) => `${t}: ${names.slice(0, 3).join(', ')}${names.length > 3 ? ', ...' : ''}`).join('; ')}): their rows are not readable (README, "Damaged store")`,
     );
   }
-  const counts = await tableCounts(store);
+  // Plain counts first: nothing writes between a clean shutdown and this check, so a table whose
+  // plain count has not dropped lost nothing. Only one that dropped (a loss, or a merge that
+  // collapsed duplicates since) is counted again with FINAL, the costly read on a large table.
+  const counts = await tableCounts(store, false);
   let compared = false;
   if (recordFile !== null) {
-    let record: { tables?: Record<string, number> } | null = null;
+    let record: ShutdownRecord | null = null;
     try {
-      record = JSON.parse(readFileSync(recordFile, 'utf8')) as { tables?: Record<string, number> };
+      record = JSON.parse(readFileSync(recordFile, 'utf8')) as ShutdownRecord;
     } catch {
       record = null;
     }
     if (record?.tables) {
       compared = true;
+      const plainBefore = record.plain ?? {};
+      const unproven = new Set(
+        Object.keys(record.tables).filter((t) => counts[t] !== undefined && !((counts[t] ?? 0) >= (plainBefore[t] ?? Infinity))),
+      );
+      const final = unproven.size > 0 ? await tableCounts(store, true, unproven) : {};
       for (const [table, before] of Object.entries(record.tables)) {
-        const now = counts[table];
+        const now = unproven.has(table) ? final[table] : counts[table] === undefined ? undefined : before;
         if (now === undefined) problems.push(`table ${table} is missing (it had ${before} rows at the last clean shutdown)`);
         else if (now < before) problems.push(`${table} has ${now} rows, ${before - now} fewer than at the last clean shutdown (${before})`);
       }
@@ -72,5 +91,6 @@ export async function checkStoreIntegrity(store: OlapStore, recordFile: string |
 }
 
 export async function recordCleanShutdown(store: OlapStore, recordFile: string): Promise<void> {
-  writeFileSync(recordFile, JSON.stringify({ writtenAt: new Date().toISOString(), tables: await tableCounts(store) }, null, 2));
+  const record = { writtenAt: new Date().toISOString(), tables: await tableCounts(store), plain: await tableCounts(store, false) };
+  writeFileSync(recordFile, JSON.stringify(record, null, 2));
 }
