@@ -19,6 +19,14 @@ function busyFor(ms: number): void {
 }
 
 describe('in-process stage priority', () => {
+  it('hands account changes (a revoked key) to every replica following the accounts topic before any stage', () => {
+    const priority = inProcessPriority('r1');
+    expect(priority('api-accounts-r2')).toBeGreaterThan(priority('api-r1-odds'));
+    expect(priority('api-accounts-r1')).toBeGreaterThan(priority('normalizer'));
+    // The alert deliverer's lease reads the same topic but only to hold a partition: it waits.
+    expect(priority('api-alert-delivery')).toBe(0);
+  });
+
   it('runs newly arrived ticks through the normalizer before a sink that has waited over half a second', async () => {
     const bus = new MemoryBus();
     bus.prioritize(inProcessPriority('r1'));

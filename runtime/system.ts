@@ -106,10 +106,24 @@ export interface SystemOverrides {
  * engine batch or a sink that had waited a quarter of a second went ahead of newly arrived ticks
  * whenever the loop was busy, and a burst of ticks reached the boards 200-500 ms late.
  * Five levels apart, the tick path keeps its place unless a stage has waited 1.25 s.
+ * Above them all, the replicas following the accounts topic: a revoked key must be refused by
+ * every instance on the next request, not after the tick path's turns (a consumer added on the
+ * same topic, the alert deliverer's lease, once queued ahead of them and a revoked key was
+ * accepted by the other instance).
  */
+const ACCOUNT_FOLLOWERS = 'api-accounts-';
 export function inProcessPriority(replicaId: string): (groupId: string) => number {
   const views = `api-${replicaId}-`;
-  return (groupId) => (groupId.startsWith(views) ? 15 : groupId === 'snapshot' ? 10 : groupId === 'normalizer' ? 5 : 0);
+  return (groupId) =>
+    groupId.startsWith(ACCOUNT_FOLLOWERS)
+      ? 20
+      : groupId.startsWith(views)
+        ? 15
+        : groupId === 'snapshot'
+          ? 10
+          : groupId === 'normalizer'
+            ? 5
+            : 0;
 }
 
 export function packageVersion(): string {
