@@ -135,6 +135,21 @@ export function endpointOf(request: FastifyRequest): string {
 }
 
 /** The tier of the request's key (routes behind the auth hook always have one). */
+/**
+ * The caller's key on routes that serve one account's own records (keys, bets, alert rules):
+ * they answer nothing to a request without one. Such answers must never sit in a shared cache.
+ */
+export function callerOf(request: FastifyRequest): AuthenticatedKey {
+  const auth = request.apiKey;
+  if (!auth) throw new ApiError('unauthorized', 'An API key is required');
+  return auth;
+}
+
+/** `cache-control: no-store` on every answer of a plugin of per-account routes (see `callerOf`). */
+export async function noStore(_request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  void reply.header('cache-control', 'no-store');
+}
+
 export function tierOf(request: FastifyRequest): TierName {
   return request.apiKey?.tier ?? 'free';
 }

@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { KeyConflict, keyStatus, periodStarts } from '../accounts/index.js';
 import type { Accounts, AuthenticatedKey } from '../accounts/index.js';
 import { accountSchema, apiKeySchema, newKeySchema, presentKey, presentNewKey, usageSchema } from '../contract/account.js';
@@ -11,6 +11,7 @@ import { accountInfo, fromStore, tierRefusal } from '../queries/index.js';
 import type { StoreFailure } from '../queries/index.js';
 import type { TierName } from '../../schemas/index.js';
 import type { RouteTypes } from '../contract/route-types.js';
+import { callerOf, noStore } from '../plugins/auth.js';
 
 const keyIdParams = {
   type: 'object',
@@ -48,15 +49,8 @@ export const accountRoutes: FastifyPluginAsync<{ deps: ServingDeps; accounts: Ac
   const now = deps.now ?? Date.now;
   // Keys, usage and new secrets are the caller's alone; the key rides in X-API-Key, which a shared
   // cache does not treat as Authorization, so it is told outright never to keep these answers.
-  app.addHook('onRequest', async (_request, reply) => {
-    void reply.header('cache-control', 'no-store');
-  });
+  app.addHook('onRequest', noStore);
 
-  const caller = (request: FastifyRequest): AuthenticatedKey => {
-    const auth = request.apiKey;
-    if (!auth) throw new ApiError('unauthorized', 'An API key is required');
-    return auth;
-  };
   /** A key of the caller's account; another account's key is as unknown as a made-up id. */
   const ownKey = (auth: AuthenticatedKey, id: string) => {
     const k = keys.key(id);
@@ -75,7 +69,7 @@ export const accountRoutes: FastifyPluginAsync<{ deps: ServingDeps; accounts: Ac
         response: { 200: envelope(accountSchema), ...authErrorResponses },
       },
     },
-    async (request) => accountInfo(accounts, caller(request), now()),
+    async (request) => accountInfo(accounts, callerOf(request), now()),
   );
 
   app.get<RouteTypes<'/api/v1/account/usage'>>(
@@ -92,7 +86,7 @@ export const accountRoutes: FastifyPluginAsync<{ deps: ServingDeps; accounts: Ac
       },
     },
     async (request, reply) => {
-      const auth = caller(request);
+      const auth = callerOf(request);
       const recorder = deps.usage;
       const usage = recorder
         ? await viaStore(() => recorder.usageOf(auth.accountId))
@@ -153,7 +147,7 @@ export const accountRoutes: FastifyPluginAsync<{ deps: ServingDeps; accounts: Ac
       },
     },
     async (request) => {
-      const auth = caller(request);
+      const auth = callerOf(request);
       const at = now();
       const list = keys.keysOf(auth.accountId).map((k) => presentKey(k, at, auth.keyId));
       return {
@@ -183,7 +177,7 @@ export const accountRoutes: FastifyPluginAsync<{ deps: ServingDeps; accounts: Ac
       },
     },
     async (request, reply) => {
-      const auth = caller(request);
+      const auth = callerOf(request);
       const max = TIERS[auth.tier].maxKeys;
       const created = await accounts.serially(auth.accountId, async () => {
         const held = accounts.countedKeys(auth.accountId);
@@ -232,7 +226,7 @@ export const accountRoutes: FastifyPluginAsync<{ deps: ServingDeps; accounts: Ac
       },
     },
     async (request) => {
-      const auth = caller(request);
+      const auth = callerOf(request);
       const id = request.params.keyId;
       ownKey(auth, id);
       if (id === auth.keyId)
@@ -307,7 +301,7 @@ export const accountRoutes: FastifyPluginAsync<{ deps: ServingDeps; accounts: Ac
       },
     },
     async (request) => {
-      const auth = caller(request);
+      const auth = callerOf(request);
       const id = request.params.keyId;
       const current = ownKey(auth, id);
       const status = keyStatus(current, now());

@@ -1,12 +1,12 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import { TIERS, TIER_NAMES } from '../../schemas/index.js';
-import type { Accounts, AuthenticatedKey } from '../accounts/index.js';
+import type { Accounts } from '../accounts/index.js';
 import { alertDeliverySchema, alertRuleSchema, newAlertBodySchema, newAlertRuleSchema, presentRule } from '../contract/alerts.js';
 import { authErrorResponses, dataEnvelope, errorResponse, notFoundResponse, pagingParams } from '../contract/common.js';
 import type { RouteTypes } from '../contract/route-types.js';
 import type { ServingDeps } from '../deps.js';
-import { ApiError } from '../errors.js';
 import { alertDeliveries, alertRuleList, createAlertRule, deleteAlertRule, ownRule } from '../queries/index.js';
+import { callerOf, noStore } from '../plugins/auth.js';
 
 const ruleIdParams = {
   type: 'object',
@@ -24,14 +24,7 @@ const caps = TIER_NAMES.map((t) => `${t} ${TIERS[t].maxAlertRules}`).join(', ');
 /** Alert rules and their delivery log (docs/alerts.md): routes parse, call the query layer, present. */
 export const alertRoutes: FastifyPluginAsync<{ deps: ServingDeps; accounts: Accounts }> = async (app, { deps, accounts }) => {
   const rules = accounts.keys.rules;
-  app.addHook('onRequest', async (_request, reply) => {
-    void reply.header('cache-control', 'no-store');
-  });
-  const caller = (request: FastifyRequest): AuthenticatedKey => {
-    const auth = request.apiKey;
-    if (!auth) throw new ApiError('unauthorized', 'An API key is required');
-    return auth;
-  };
+  app.addHook('onRequest', noStore);
 
   app.post<RouteTypes<'/api/v1/alerts', 'post'>>(
     '/alerts',
@@ -47,7 +40,7 @@ export const alertRoutes: FastifyPluginAsync<{ deps: ServingDeps; accounts: Acco
       },
     },
     async (request, reply) => {
-      const data = await createAlertRule(accounts, caller(request), request.body, {
+      const data = await createAlertRule(accounts, callerOf(request), request.body, {
         catalog: deps.catalog,
         now: deps.clock.now(),
         lines: (eventId) => deps.board.mainLines(eventId),
@@ -77,7 +70,7 @@ export const alertRoutes: FastifyPluginAsync<{ deps: ServingDeps; accounts: Acco
         },
       },
     },
-    async (request) => ({ success: true, ...alertRuleList(rules, caller(request)) }),
+    async (request) => ({ success: true, ...alertRuleList(rules, callerOf(request)) }),
   );
 
   app.get<RouteTypes<'/api/v1/alerts/{alertId}'>>(
@@ -91,7 +84,7 @@ export const alertRoutes: FastifyPluginAsync<{ deps: ServingDeps; accounts: Acco
         response: { 200: envelope(alertRuleSchema), ...authErrorResponses, 404: notFoundResponse },
       },
     },
-    async (request) => ({ success: true, data: presentRule(ownRule(rules, caller(request), request.params.alertId)) }),
+    async (request) => ({ success: true, data: presentRule(ownRule(rules, callerOf(request), request.params.alertId)) }),
   );
 
   app.delete<RouteTypes<'/api/v1/alerts/{alertId}', 'delete'>>(
@@ -114,7 +107,7 @@ export const alertRoutes: FastifyPluginAsync<{ deps: ServingDeps; accounts: Acco
         },
       },
     },
-    async (request) => ({ success: true, data: await deleteAlertRule(accounts, caller(request), request.params.alertId) }),
+    async (request) => ({ success: true, data: await deleteAlertRule(accounts, callerOf(request), request.params.alertId) }),
   );
 
   app.get<RouteTypes<'/api/v1/alerts/{alertId}/deliveries'>>(
@@ -152,7 +145,7 @@ export const alertRoutes: FastifyPluginAsync<{ deps: ServingDeps; accounts: Acco
       const q = request.query;
       return {
         success: true,
-        ...(await alertDeliveries(deps.store, rules, caller(request), request.params.alertId, {
+        ...(await alertDeliveries(deps.store, rules, callerOf(request), request.params.alertId, {
           ...(q.outcome === undefined ? {} : { outcome: q.outcome }),
           limit: q.limit,
           offset: q.offset,

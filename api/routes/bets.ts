@@ -1,6 +1,5 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import { MARKET_IDS, TIERS, TIER_NAMES } from '../../schemas/index.js';
-import type { AuthenticatedKey } from '../accounts/index.js';
 import { BET_STATUSES, betSchema, betSummarySchema, logBetBody } from '../contract/bets.js';
 import {
   authErrorResponses,
@@ -13,9 +12,9 @@ import {
   paginatedEnvelope,
 } from '../contract/common.js';
 import type { RouteTypes } from '../contract/route-types.js';
-import { ApiError } from '../errors.js';
 import { betList, betSummary, deleteBet, logBet } from '../queries/index.js';
 import type { BetSource } from '../queries/index.js';
+import { callerOf, noStore } from '../plugins/auth.js';
 
 const storeDown = errorResponse("unavailable: the ledger's store or the history store is not reachable; retry shortly.");
 const caps = TIER_NAMES.filter((t) => TIERS[t].maxBets > 0)
@@ -38,14 +37,7 @@ const filters = {
  * keys asks; another account's bet does not exist as far as the caller can tell.
  */
 export const betRoutes: FastifyPluginAsync<{ source: BetSource }> = async (app, { source }) => {
-  app.addHook('onRequest', async (_request, reply) => {
-    void reply.header('cache-control', 'no-store');
-  });
-  const caller = (request: FastifyRequest): AuthenticatedKey => {
-    const auth = request.apiKey;
-    if (!auth) throw new ApiError('unauthorized', 'An API key is required');
-    return auth;
-  };
+  app.addHook('onRequest', noStore);
 
   app.post<RouteTypes<'/api/v1/bets', 'post'>>(
     '/bets',
@@ -68,7 +60,7 @@ export const betRoutes: FastifyPluginAsync<{ source: BetSource }> = async (app, 
       },
     },
     async (request, reply) => {
-      const answer = await logBet(source, caller(request), request.body);
+      const answer = await logBet(source, callerOf(request), request.body);
       void reply.code(201);
       return answer;
     },
@@ -94,7 +86,7 @@ export const betRoutes: FastifyPluginAsync<{ source: BetSource }> = async (app, 
         response: { 200: paginatedEnvelope(betSchema, countMetaSchema), ...authErrorResponses, 503: storeDown },
       },
     },
-    async (request) => betList(source, caller(request), request.query),
+    async (request) => betList(source, callerOf(request), request.query),
   );
 
   app.get<RouteTypes<'/api/v1/bets/summary'>>(
@@ -110,7 +102,7 @@ export const betRoutes: FastifyPluginAsync<{ source: BetSource }> = async (app, 
         response: { 200: dataEnvelope(betSummarySchema), ...authErrorResponses, 503: storeDown },
       },
     },
-    async (request) => betSummary(source, caller(request), request.query),
+    async (request) => betSummary(source, callerOf(request), request.query),
   );
 
   app.delete<RouteTypes<'/api/v1/bets/{id}', 'delete'>>(
@@ -137,6 +129,6 @@ export const betRoutes: FastifyPluginAsync<{ source: BetSource }> = async (app, 
         },
       },
     },
-    async (request) => deleteBet(source, caller(request), request.params.id),
+    async (request) => deleteBet(source, callerOf(request), request.params.id),
   );
 };
