@@ -1,8 +1,8 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
- * Files that replay whole real recordings, start several Kafka processes or talk to a Kafka
- * broker at length: a minute or more each, so they run in their own target (`make test-long`,
+ * Files that replay whole real recordings, play whole simulated sessions, start several Kafka
+ * processes or talk to a Kafka broker at length, so they run in their own target (`make test-long`,
  * which CI runs after `make test`) to keep the everyday suite under its 15-minute budget.
  */
 const long = [
@@ -20,6 +20,14 @@ const long = [
   'test/bets-simulator.e2e.test.ts',
   // The whole NFL recording replayed, then scripted bets graded against its recorded closes.
   'test/bets-nfl-recording.e2e.test.ts',
+  // Whole simulated or recorded sessions against the running system, 10-25 s each (about 14 min
+  // of everyday suite at stop 42, near its budget): they moved here together.
+  'test/games.e2e.test.ts',
+  'test/delta-mirror.e2e.test.ts',
+  'test/simulator.e2e.test.ts',
+  'test/stream-mirror.e2e.test.ts',
+  'test/replay-restart.e2e.test.ts',
+  'test/closing-worldcup.e2e.test.ts',
 ];
 
 export default defineConfig({
