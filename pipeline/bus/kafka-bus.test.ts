@@ -337,6 +337,7 @@ describe.skipIf(unavailable !== null)('KafkaBus on a Kafka-protocol broker (libr
       expect(report.wider).toEqual([
         { topic: 'dead-letter', partitions: 4, configured: 1 },
         { topic: 'accounts', partitions: 4, configured: 1 },
+        { topic: 'bets', partitions: 4, configured: 1 },
       ]);
     } finally {
       await bus.close();
