@@ -103,9 +103,11 @@ bench-check: build
 
 # The simulator's market beside the real recordings (arbitrage, hold, +EV, stale share, how fast
 # soft books follow a sharp move), pre-match and live apart, each judged against the 2x target
-# (bench/calibrate.ts, docs/simulator.md). About a minute; MINUTES=n simulates longer.
+# (bench/calibrate.ts, docs/simulator.md). About a minute; MINUTES=n simulates longer. Then the
+# confidence score against the recorded closes (bench/confidence-calibration.ts, docs/opportunities.md).
 calibrate: install
 	npx tsx bench/calibrate.ts $(MINUTES)
+	npx tsx bench/confidence-calibration.ts
 
 # Stores a run's ratios as the new baseline (quiet machine, after a deliberate change).
 bench-baseline: build

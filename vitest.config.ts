@@ -28,6 +28,8 @@ const long = [
   'test/stream-mirror.e2e.test.ts',
   'test/replay-restart.e2e.test.ts',
   'test/closing-worldcup.e2e.test.ts',
+  // Both Odds API recordings replayed to grade +EV confidence against their closes (about 15-20 s).
+  'bench/recorded-clv.test.ts',
 ];
 
 export default defineConfig({

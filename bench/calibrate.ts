@@ -1,18 +1,14 @@
-import { LEAGUES, TEAMS } from '../schemas/index.js';
+import { LEAGUES } from '../schemas/index.js';
 import type { RawGameState, RawTick } from '../schemas/index.js';
 import { ManualClock } from '../pipeline/clock.js';
 import { MarketSimulator } from '../pipeline/feeds/simulator/index.js';
-import { EMPTY_STATE, mapSnapshot, parseRecordingLine } from '../pipeline/feeds/theoddsapi/index.js';
-import { readLines } from '../pipeline/feeds/read-lines.js';
-import { Normalizer } from '../pipeline/normalize/index.js';
-import { OpportunityProcessor } from '../pipeline/opportunities/index.js';
-import type { OpportunityInput } from '../pipeline/opportunities/index.js';
-import { SnapshotProcessor } from '../pipeline/snapshot/index.js';
 import { locateRecording, missingRecordingNote } from '../scripts/recordings/index.js';
 import { COMPARED_MARKETS, MarketStatsObserver, PHASES } from './market-stats.js';
+import type { Phase, PhaseStats } from './market-stats.js';
+import { ODDS_API_RECORDINGS, ProcessorChain, replayRecording } from './processor-chain.js';
+import type { ChainOutput } from './processor-chain.js';
 
 const COMPARED: ReadonlySet<string> = new Set(COMPARED_MARKETS);
-import type { Phase, PhaseStats } from './market-stats.js';
 
 /**
  * `make calibrate`: the same market statistics over the simulator and over each real recording
@@ -24,41 +20,23 @@ import type { Phase, PhaseStats } from './market-stats.js';
  *   npx tsx bench/calibrate.ts [simulated minutes=20]
  */
 
-const RECORDINGS = [
-  { name: 'NFL wk10', file: 'theoddsapi_v4_nfl_2025wk10_snapshots.jsonl.gz' },
-  { name: 'WC 2026', file: 'theoddsapi_v4_fifa_wc2026_snapshots.jsonl.gz' },
-] as const;
-
-/** The pipeline's processors in a row, synchronously, with the statistics watching their output. */
+/** The pipeline's processors in a row, with the statistics watching their output. */
 class MarketRun {
   readonly stats = new MarketStatsObserver(LEAGUES);
-  private readonly normalizer = new Normalizer({ teams: TEAMS, leagues: LEAGUES });
-  private readonly snapshot = new SnapshotProcessor();
-  readonly opportunities = new OpportunityProcessor();
+  // Only the markets compared: the rest would cost the engines time and change no figure.
+  readonly chain = new ProcessorChain((market) => COMPARED.has(market));
 
   feed(now: number, ticks: readonly RawTick[], states: readonly RawGameState[] = []): void {
-    const inputs: OpportunityInput[] = [];
-    const events = (list: readonly OpportunityInput[]): void => {
-      for (const i of list) if (i.type === 'event') this.stats.event(i.event);
-      inputs.push(...list);
-    };
-    for (const g of states) events(this.normalizer.handleGameState(g, now).events.map((event) => ({ type: 'event', event })));
-    for (const raw of ticks) {
-      // Only the markets compared: the rest would cost the engines time and change no figure.
-      if (!COMPARED.has(raw.market)) continue;
-      const n = this.normalizer.handle(raw, now);
-      events(n.events.map((event) => ({ type: 'event', event })));
-      if (n.tick === null) continue;
-      const change = this.snapshot.handle(n.tick, now);
-      if (change === null) continue;
-      this.stats.change(change);
-      inputs.push({ type: 'odds', change });
-    }
-    if (inputs.length > 0) this.opportunities.handleBatch(inputs, now);
+    this.observe(this.chain.feed(now, ticks, states));
+  }
+
+  observe(out: ChainOutput): void {
+    for (const e of out.events) this.stats.event(e);
+    for (const c of out.changes) this.stats.change(c);
   }
 
   sample(now: number): void {
-    this.stats.sample(now, this.opportunities.active());
+    this.stats.sample(now, this.chain.opportunities.active());
   }
 }
 
@@ -92,15 +70,10 @@ function simulate(minutes: number): Record<Phase, PhaseStats> {
 /** Every snapshot of a recording, diffed as the replay feed does, sampled right after it. */
 async function replay(path: string): Promise<Record<Phase, PhaseStats>> {
   const run = new MarketRun();
-  let state = EMPTY_STATE;
-  for await (const line of readLines(path)) {
-    const snap = parseRecordingLine(line);
-    if (snap === null) continue;
-    const mapped = mapSnapshot(snap.data, snap.timestamp, state);
-    state = mapped.state;
-    run.feed(snap.timestamp, mapped.ticks);
-    run.sample(snap.timestamp);
-  }
+  await replayRecording(path, run.chain, (at, out) => {
+    run.observe(out);
+    run.sample(at);
+  });
   return run.stats.result();
 }
 
@@ -179,7 +152,7 @@ async function main(): Promise<void> {
     throw new RangeError(`simulated minutes must be above ${SIM_WARMUP_MS / 60_000}`);
   const t0 = performance.now();
   const recorded: { name: string; stats: Record<Phase, PhaseStats> | null }[] = [];
-  for (const r of RECORDINGS) {
+  for (const r of ODDS_API_RECORDINGS) {
     const path = locateRecording(r.file);
     if (path === null) {
       process.stdout.write(`note: ${missingRecordingNote(r.file)}\n`);
