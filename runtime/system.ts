@@ -30,6 +30,7 @@ import { FuturesBoard } from '../api/views/futures-board.js';
 import { startFuturesViews } from '../api/views/futures-views.js';
 import { GameStateBoard } from '../api/views/gamestate-board.js';
 import { OpportunityBoard } from '../api/views/opportunity-board.js';
+import { SharpMoveWatch } from '../api/views/sharp-moves.js';
 import { SplitsBoard } from '../api/views/splits-board.js';
 import { TierViews } from '../api/views/tier-views.js';
 import type { Config } from './config.js';
@@ -158,7 +159,8 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
   const tierViews = new TierViews(board, clock, { log: config.deltaWindow });
   const publicOrigin = new PublicOrigin(config.publicBaseUrl, `http://${config.host}:${config.port}`);
   const catalog = new Catalog(undefined, config.deepLinkTemplates, publicOrigin);
-  const opportunities = new OpportunityBoard(config.phantom);
+  // The STALE_AFTER_SHARP_MOVE warning is judged at each request on the live board's rows.
+  const opportunities = new OpportunityBoard({ ...config.phantom, staleDerivatives: new SharpMoveWatch(board) });
   const splits = new SplitsBoard(clock);
   const gameStates = new GameStateBoard();
   const futures = new FuturesBoard(() => clock.now());

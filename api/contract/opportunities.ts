@@ -10,7 +10,7 @@ import type {
   SelectionType,
 } from '../../schemas/index.js';
 import { confidenceScore, phantomWarnings, staleClockOfRecord, staleness } from '../../pipeline/opportunities/index.js';
-import type { PhantomPolicy } from '../../pipeline/opportunities/index.js';
+import type { PhantomPolicy, StaleDerivativeFlag } from '../../pipeline/opportunities/index.js';
 import { DEVIG_CHOICES, americanToDecimal, roundedStakes, wholeNumbersProbability } from '../../pipeline/odds-math/index.js';
 import { evRecipeProps } from './fair.js';
 import type { RoundedStake } from '../../pipeline/odds-math/index.js';
@@ -125,11 +125,35 @@ function freshness(
   o: Opportunity,
   now: number,
   phantom: PhantomPolicy,
-): { possibly_stale: boolean; oldest_odds_age_seconds: number; warnings: string[] } {
+): { possibly_stale: boolean; oldest_odds_age_seconds: number; warnings: string[]; stale_after_sharp_move?: SharpMoveOut } {
   const s = staleness(o.oldestOddsTs, now, o.event.isLive, staleClockOfRecord(o));
   const kept = o.warnings.filter((w) => w !== 'POTENTIALLY_STALE_ODDS' && w !== 'LIVE_STALE_ODDS');
-  const warnings = [...(s.warning ? [s.warning] : []), ...kept, ...phantomWarnings(o, now, phantom)];
-  return { possibly_stale: s.possiblyStale, oldest_odds_age_seconds: s.ageSeconds, warnings };
+  const warnings: string[] = [...(s.warning ? [s.warning] : []), ...kept, ...phantomWarnings(o, now, phantom)];
+  const derivative = phantom.staleDerivatives?.staleDerivativeOf(o, now) ?? null;
+  if (derivative === null) return { possibly_stale: s.possiblyStale, oldest_odds_age_seconds: s.ageSeconds, warnings };
+  warnings.push(derivative.warning);
+  return {
+    possibly_stale: s.possiblyStale,
+    oldest_odds_age_seconds: s.ageSeconds,
+    warnings,
+    stale_after_sharp_move: sharpMoveOut(derivative),
+  };
+}
+
+type SharpMoveOut = NonNullable<EvRow['stale_after_sharp_move']>;
+
+function sharpMoveOut(f: StaleDerivativeFlag): SharpMoveOut {
+  return {
+    sportsbook: f.book,
+    selection_type: f.selection,
+    line: f.line,
+    expected: f.expected,
+    sharp_book: f.move.book,
+    sharp_market: f.move.market,
+    from_line: f.move.fromLine,
+    to_line: f.move.toLine,
+    moved_at: isoTime(f.move.at),
+  };
 }
 
 /** Stakes for a bankroll, in cents that add up to it exactly, with what each leg returns if it wins. */
@@ -580,7 +604,25 @@ const freshnessProps = {
     type: 'array',
     items: { type: 'string' },
     description:
-      'POTENTIALLY_STALE_ODDS, LIVE_STALE_ODDS, SINGLE_SHARP_REF, FALLBACK_SHARP_REF; and the phantom flags LIVE_HIGH_PROFIT_SUSPICIOUS and VERY_STALE_ODDS (rows carrying them show only with include=suspicious).',
+      'POTENTIALLY_STALE_ODDS, LIVE_STALE_ODDS, SINGLE_SHARP_REF, FALLBACK_SHARP_REF, STALE_AFTER_SHARP_MOVE (see stale_after_sharp_move); and the phantom flags LIVE_HIGH_PROFIT_SUSPICIOUS and VERY_STALE_ODDS (rows carrying them show only with include=suspicious).',
+  },
+  stale_after_sharp_move: {
+    type: 'object',
+    description:
+      'Only on rows warned STALE_AFTER_SHARP_MOVE: a sharp book moved the main spread or total of the event by a point or more, and this soft-book price (an alternate line, a half or quarter, a team total or a player prop) has not changed since, although its book would normally have confirmed it by now.',
+    required: ['sportsbook', 'selection_type', 'line', 'expected', 'sharp_book', 'sharp_market', 'from_line', 'to_line', 'moved_at'],
+    additionalProperties: false,
+    properties: {
+      sportsbook: { type: 'string', description: 'The book of the price that did not follow.' },
+      selection_type: { type: 'string', enum: [...SELECTION_TYPES] },
+      line: nullableNumber,
+      expected: { type: 'string', enum: ['shorten', 'lengthen'], description: 'Which way the price should go to follow the move.' },
+      sharp_book: { type: 'string' },
+      sharp_market: { type: 'string', enum: ['point_spread', 'total_points'] },
+      from_line: { type: 'number', description: "The sharp book's main line before: the home handicap for spreads, the total for totals." },
+      to_line: { type: 'number' },
+      moved_at: { type: 'string', description: 'ISO 8601, when the sharp book changed to the new line.' },
+    },
   },
   detected_at: { type: 'string', description: 'ISO 8601, first detection.' },
   last_seen_at: { type: 'string', description: 'ISO 8601, when the current values were computed.' },

@@ -8280,8 +8280,29 @@ export interface paths {
                 possibly_stale?: boolean;
                 /** @description Age of the oldest price used, at the time of the request. */
                 oldest_odds_age_seconds?: number | null;
-                /** @description POTENTIALLY_STALE_ODDS, LIVE_STALE_ODDS, SINGLE_SHARP_REF, FALLBACK_SHARP_REF; and the phantom flags LIVE_HIGH_PROFIT_SUSPICIOUS and VERY_STALE_ODDS (rows carrying them show only with include=suspicious). */
+                /** @description POTENTIALLY_STALE_ODDS, LIVE_STALE_ODDS, SINGLE_SHARP_REF, FALLBACK_SHARP_REF, STALE_AFTER_SHARP_MOVE (see stale_after_sharp_move); and the phantom flags LIVE_HIGH_PROFIT_SUSPICIOUS and VERY_STALE_ODDS (rows carrying them show only with include=suspicious). */
                 warnings: string[];
+                /** @description Only on rows warned STALE_AFTER_SHARP_MOVE: a sharp book moved the main spread or total of the event by a point or more, and this soft-book price (an alternate line, a half or quarter, a team total or a player prop) has not changed since, although its book would normally have confirmed it by now. */
+                stale_after_sharp_move?: {
+                  /** @description The book of the price that did not follow. */
+                  sportsbook: string;
+                  /** @enum {string} */
+                  selection_type: 'home' | 'away' | 'draw' | 'over' | 'under' | 'yes' | 'no';
+                  line: number | null;
+                  /**
+                   * @description Which way the price should go to follow the move.
+                   * @enum {string}
+                   */
+                  expected: 'shorten' | 'lengthen';
+                  sharp_book: string;
+                  /** @enum {string} */
+                  sharp_market: 'point_spread' | 'total_points';
+                  /** @description The sharp book's main line before: the home handicap for spreads, the total for totals. */
+                  from_line: number;
+                  to_line: number;
+                  /** @description ISO 8601, when the sharp book changed to the new line. */
+                  moved_at: string;
+                };
                 /** @description ISO 8601, first detection. */
                 detected_at: string;
                 /** @description ISO 8601, when the current values were computed. */
@@ -8862,8 +8883,29 @@ export interface paths {
                     possibly_stale?: boolean;
                     /** @description Age of the oldest price used, at the time of the request. */
                     oldest_odds_age_seconds?: number | null;
-                    /** @description POTENTIALLY_STALE_ODDS, LIVE_STALE_ODDS, SINGLE_SHARP_REF, FALLBACK_SHARP_REF; and the phantom flags LIVE_HIGH_PROFIT_SUSPICIOUS and VERY_STALE_ODDS (rows carrying them show only with include=suspicious). */
+                    /** @description POTENTIALLY_STALE_ODDS, LIVE_STALE_ODDS, SINGLE_SHARP_REF, FALLBACK_SHARP_REF, STALE_AFTER_SHARP_MOVE (see stale_after_sharp_move); and the phantom flags LIVE_HIGH_PROFIT_SUSPICIOUS and VERY_STALE_ODDS (rows carrying them show only with include=suspicious). */
                     warnings?: string[];
+                    /** @description Only on rows warned STALE_AFTER_SHARP_MOVE: a sharp book moved the main spread or total of the event by a point or more, and this soft-book price (an alternate line, a half or quarter, a team total or a player prop) has not changed since, although its book would normally have confirmed it by now. */
+                    stale_after_sharp_move?: {
+                      /** @description The book of the price that did not follow. */
+                      sportsbook: string;
+                      /** @enum {string} */
+                      selection_type: 'home' | 'away' | 'draw' | 'over' | 'under' | 'yes' | 'no';
+                      line: number | null;
+                      /**
+                       * @description Which way the price should go to follow the move.
+                       * @enum {string}
+                       */
+                      expected: 'shorten' | 'lengthen';
+                      sharp_book: string;
+                      /** @enum {string} */
+                      sharp_market: 'point_spread' | 'total_points';
+                      /** @description The sharp book's main line before: the home handicap for spreads, the total for totals. */
+                      from_line: number;
+                      to_line: number;
+                      /** @description ISO 8601, when the sharp book changed to the new line. */
+                      moved_at: string;
+                    };
                     /** @description ISO 8601, first detection. */
                     detected_at: string;
                     /** @description ISO 8601, when the current values were computed. */
@@ -9709,8 +9751,29 @@ export interface paths {
                 possibly_stale?: boolean;
                 /** @description Age of the oldest price used, at the time of the request. */
                 oldest_odds_age_seconds?: number | null;
-                /** @description POTENTIALLY_STALE_ODDS, LIVE_STALE_ODDS, SINGLE_SHARP_REF, FALLBACK_SHARP_REF; and the phantom flags LIVE_HIGH_PROFIT_SUSPICIOUS and VERY_STALE_ODDS (rows carrying them show only with include=suspicious). */
+                /** @description POTENTIALLY_STALE_ODDS, LIVE_STALE_ODDS, SINGLE_SHARP_REF, FALLBACK_SHARP_REF, STALE_AFTER_SHARP_MOVE (see stale_after_sharp_move); and the phantom flags LIVE_HIGH_PROFIT_SUSPICIOUS and VERY_STALE_ODDS (rows carrying them show only with include=suspicious). */
                 warnings: string[];
+                /** @description Only on rows warned STALE_AFTER_SHARP_MOVE: a sharp book moved the main spread or total of the event by a point or more, and this soft-book price (an alternate line, a half or quarter, a team total or a player prop) has not changed since, although its book would normally have confirmed it by now. */
+                stale_after_sharp_move?: {
+                  /** @description The book of the price that did not follow. */
+                  sportsbook: string;
+                  /** @enum {string} */
+                  selection_type: 'home' | 'away' | 'draw' | 'over' | 'under' | 'yes' | 'no';
+                  line: number | null;
+                  /**
+                   * @description Which way the price should go to follow the move.
+                   * @enum {string}
+                   */
+                  expected: 'shorten' | 'lengthen';
+                  sharp_book: string;
+                  /** @enum {string} */
+                  sharp_market: 'point_spread' | 'total_points';
+                  /** @description The sharp book's main line before: the home handicap for spreads, the total for totals. */
+                  from_line: number;
+                  to_line: number;
+                  /** @description ISO 8601, when the sharp book changed to the new line. */
+                  moved_at: string;
+                };
                 /** @description ISO 8601, first detection. */
                 detected_at: string;
                 /** @description ISO 8601, when the current values were computed. */
@@ -10307,8 +10370,29 @@ export interface paths {
                 possibly_stale?: boolean;
                 /** @description Age of the oldest price used, at the time of the request. */
                 oldest_odds_age_seconds?: number | null;
-                /** @description POTENTIALLY_STALE_ODDS, LIVE_STALE_ODDS, SINGLE_SHARP_REF, FALLBACK_SHARP_REF; and the phantom flags LIVE_HIGH_PROFIT_SUSPICIOUS and VERY_STALE_ODDS (rows carrying them show only with include=suspicious). */
+                /** @description POTENTIALLY_STALE_ODDS, LIVE_STALE_ODDS, SINGLE_SHARP_REF, FALLBACK_SHARP_REF, STALE_AFTER_SHARP_MOVE (see stale_after_sharp_move); and the phantom flags LIVE_HIGH_PROFIT_SUSPICIOUS and VERY_STALE_ODDS (rows carrying them show only with include=suspicious). */
                 warnings: string[];
+                /** @description Only on rows warned STALE_AFTER_SHARP_MOVE: a sharp book moved the main spread or total of the event by a point or more, and this soft-book price (an alternate line, a half or quarter, a team total or a player prop) has not changed since, although its book would normally have confirmed it by now. */
+                stale_after_sharp_move?: {
+                  /** @description The book of the price that did not follow. */
+                  sportsbook: string;
+                  /** @enum {string} */
+                  selection_type: 'home' | 'away' | 'draw' | 'over' | 'under' | 'yes' | 'no';
+                  line: number | null;
+                  /**
+                   * @description Which way the price should go to follow the move.
+                   * @enum {string}
+                   */
+                  expected: 'shorten' | 'lengthen';
+                  sharp_book: string;
+                  /** @enum {string} */
+                  sharp_market: 'point_spread' | 'total_points';
+                  /** @description The sharp book's main line before: the home handicap for spreads, the total for totals. */
+                  from_line: number;
+                  to_line: number;
+                  /** @description ISO 8601, when the sharp book changed to the new line. */
+                  moved_at: string;
+                };
                 /** @description ISO 8601, first detection. */
                 detected_at: string;
                 /** @description ISO 8601, when the current values were computed. */
@@ -10863,8 +10947,29 @@ export interface paths {
                 possibly_stale: boolean;
                 /** @description Age of the oldest price used, at the time of the request. */
                 oldest_odds_age_seconds?: number | null;
-                /** @description POTENTIALLY_STALE_ODDS, LIVE_STALE_ODDS, SINGLE_SHARP_REF, FALLBACK_SHARP_REF; and the phantom flags LIVE_HIGH_PROFIT_SUSPICIOUS and VERY_STALE_ODDS (rows carrying them show only with include=suspicious). */
+                /** @description POTENTIALLY_STALE_ODDS, LIVE_STALE_ODDS, SINGLE_SHARP_REF, FALLBACK_SHARP_REF, STALE_AFTER_SHARP_MOVE (see stale_after_sharp_move); and the phantom flags LIVE_HIGH_PROFIT_SUSPICIOUS and VERY_STALE_ODDS (rows carrying them show only with include=suspicious). */
                 warnings?: string[];
+                /** @description Only on rows warned STALE_AFTER_SHARP_MOVE: a sharp book moved the main spread or total of the event by a point or more, and this soft-book price (an alternate line, a half or quarter, a team total or a player prop) has not changed since, although its book would normally have confirmed it by now. */
+                stale_after_sharp_move?: {
+                  /** @description The book of the price that did not follow. */
+                  sportsbook: string;
+                  /** @enum {string} */
+                  selection_type: 'home' | 'away' | 'draw' | 'over' | 'under' | 'yes' | 'no';
+                  line: number | null;
+                  /**
+                   * @description Which way the price should go to follow the move.
+                   * @enum {string}
+                   */
+                  expected: 'shorten' | 'lengthen';
+                  sharp_book: string;
+                  /** @enum {string} */
+                  sharp_market: 'point_spread' | 'total_points';
+                  /** @description The sharp book's main line before: the home handicap for spreads, the total for totals. */
+                  from_line: number;
+                  to_line: number;
+                  /** @description ISO 8601, when the sharp book changed to the new line. */
+                  moved_at: string;
+                };
                 /** @description ISO 8601, first detection. */
                 detected_at: string;
                 /** @description ISO 8601, when the current values were computed. */
@@ -11424,8 +11529,29 @@ export interface paths {
                 possibly_stale: boolean;
                 /** @description Age of the oldest price used, at the time of the request. */
                 oldest_odds_age_seconds?: number | null;
-                /** @description POTENTIALLY_STALE_ODDS, LIVE_STALE_ODDS, SINGLE_SHARP_REF, FALLBACK_SHARP_REF; and the phantom flags LIVE_HIGH_PROFIT_SUSPICIOUS and VERY_STALE_ODDS (rows carrying them show only with include=suspicious). */
+                /** @description POTENTIALLY_STALE_ODDS, LIVE_STALE_ODDS, SINGLE_SHARP_REF, FALLBACK_SHARP_REF, STALE_AFTER_SHARP_MOVE (see stale_after_sharp_move); and the phantom flags LIVE_HIGH_PROFIT_SUSPICIOUS and VERY_STALE_ODDS (rows carrying them show only with include=suspicious). */
                 warnings?: string[];
+                /** @description Only on rows warned STALE_AFTER_SHARP_MOVE: a sharp book moved the main spread or total of the event by a point or more, and this soft-book price (an alternate line, a half or quarter, a team total or a player prop) has not changed since, although its book would normally have confirmed it by now. */
+                stale_after_sharp_move?: {
+                  /** @description The book of the price that did not follow. */
+                  sportsbook: string;
+                  /** @enum {string} */
+                  selection_type: 'home' | 'away' | 'draw' | 'over' | 'under' | 'yes' | 'no';
+                  line: number | null;
+                  /**
+                   * @description Which way the price should go to follow the move.
+                   * @enum {string}
+                   */
+                  expected: 'shorten' | 'lengthen';
+                  sharp_book: string;
+                  /** @enum {string} */
+                  sharp_market: 'point_spread' | 'total_points';
+                  /** @description The sharp book's main line before: the home handicap for spreads, the total for totals. */
+                  from_line: number;
+                  to_line: number;
+                  /** @description ISO 8601, when the sharp book changed to the new line. */
+                  moved_at: string;
+                };
                 /** @description ISO 8601, first detection. */
                 detected_at: string;
                 /** @description ISO 8601, when the current values were computed. */

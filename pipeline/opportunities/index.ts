@@ -24,4 +24,12 @@ export { canonicalLine, familyKey, lineKey, outcomesOf, round } from './state.js
 export { DEFAULT_PHANTOM_POLICY, PHANTOM_WARNINGS, guaranteedProfitPercent, isPhantom, phantomWarnings } from './phantom.js';
 export type { PhantomPolicy, PhantomWarning } from './phantom.js';
 export { DEFAULT_STALE_DERIVATIVE_POLICY, STALE_AFTER_SHARP_MOVE, expectedDirection, staleDerivatives } from './stale-derivatives.js';
-export type { DerivativeRow, ExpectedDirection, SharpMove, StaleDerivative, StaleDerivativePolicy } from './stale-derivatives.js';
+export type {
+  DerivativeRow,
+  ExpectedDirection,
+  SharpMove,
+  StaleDerivative,
+  StaleDerivativeFlag,
+  StaleDerivativeJudge,
+  StaleDerivativePolicy,
+} from './stale-derivatives.js';

@@ -1,6 +1,7 @@
 import { settingDefault } from '../../schemas/index.js';
 import type { Opportunity } from '../../schemas/index.js';
 import { staleClockOfRecord } from './confidence.js';
+import type { StaleDerivativeJudge } from './stale-derivatives.js';
 
 /**
  * Phantom opportunities: ones a careful bettor would not trust, whatever their numbers say. They
@@ -17,6 +18,12 @@ export interface PhantomPolicy {
   maxProfitPercent: number;
   /** How many of its book's stale thresholds old a price may be before the opportunity is dropped. */
   veryStaleFactor: number;
+  /**
+   * Where the request-time `STALE_AFTER_SHARP_MOVE` warning comes from, when the replica has a
+   * board to judge it on. Judged beside the phantom flags, at the same moment, but it only warns:
+   * a flagged row stays in the default lists.
+   */
+  staleDerivatives?: StaleDerivativeJudge;
 }
 
 export const DEFAULT_PHANTOM_POLICY: PhantomPolicy = {

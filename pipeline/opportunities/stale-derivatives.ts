@@ -1,4 +1,4 @@
-import type { MarketId, SelectionType } from '../../schemas/index.js';
+import type { MarketId, Opportunity, SelectionType } from '../../schemas/index.js';
 import { defaultReferenceBooks } from './config.js';
 
 /**
@@ -121,4 +121,20 @@ export function staleDerivatives(
     if (expected !== null) out.push({ rowId: row.id, warning: STALE_AFTER_SHARP_MOVE, move, expected });
   }
   return out;
+}
+
+/** A flagged opportunity: which of its prices is the stale derivative, and after which move. */
+export interface StaleDerivativeFlag extends StaleDerivative {
+  book: string;
+  selection: SelectionType;
+  line: number | null;
+}
+
+/**
+ * Judges an opportunity at the time of a request: the flag of its first price that is a stale
+ * derivative of a sharp move, or null. Whoever holds the board (every book's rows, their
+ * cadences and the sharp books' main lines) implements it; the presenters only ask.
+ */
+export interface StaleDerivativeJudge {
+  staleDerivativeOf(o: Opportunity, now: number): StaleDerivativeFlag | null;
 }
