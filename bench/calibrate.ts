@@ -2,11 +2,13 @@ import { LEAGUES } from '../schemas/index.js';
 import type { RawGameState, RawTick } from '../schemas/index.js';
 import { ManualClock } from '../pipeline/clock.js';
 import { MarketSimulator } from '../pipeline/feeds/simulator/index.js';
+import { percentile } from '../pipeline/freshness/index.js';
 import { locateRecording, missingRecordingNote } from '../scripts/recordings/index.js';
 import { COMPARED_MARKETS, MarketStatsObserver, PHASES } from './market-stats.js';
 import type { Phase, PhaseStats } from './market-stats.js';
 import { ODDS_API_RECORDINGS, ProcessorChain, replayRecording } from './processor-chain.js';
 import type { ChainOutput } from './processor-chain.js';
+import { SnapshotSampler, snapshotGaps } from './snapshot-sampler.js';
 
 const COMPARED: ReadonlySet<string> = new Set(COMPARED_MARKETS);
 
@@ -17,7 +19,7 @@ const COMPARED: ReadonlySet<string> = new Set(COMPARED_MARKETS);
  * recordings: within 2x of both where they agree that closely, between them where they do not.
  * Deterministic; no server, no store. About a minute.
  *
- *   npx tsx bench/calibrate.ts [simulated minutes=20]
+ *   npx tsx bench/calibrate.ts [simulated minutes=20] [snapshot-sampled simulated minutes=240]
  */
 
 /** The pipeline's processors in a row, with the statistics watching their output. */
@@ -67,14 +69,64 @@ function simulate(minutes: number): Record<Phase, PhaseStats> {
   return run.stats.result();
 }
 
-/** Every snapshot of a recording, diffed as the replay feed does, sampled right after it. */
-async function replay(path: string): Promise<Record<Phase, PhaseStats>> {
+/**
+ * The same simulated market seen through snapshots, as the recordings saw the real one: each
+ * phase's board shown every `gaps[phase]` ms (the recordings' median spacing of that phase), only
+ * where each price ended up by then, and sampled right after each snapshot, as the replays are.
+ */
+function simulateSampled(minutes: number, gaps: Record<Phase, number>): Record<Phase, PhaseStats> {
+  const clock = new ManualClock(SIM_T0);
+  const sim = new MarketSimulator({ seed: 42, clock });
   const run = new MarketRun();
+  const sampler = new SnapshotSampler();
+  run.feed(SIM_T0, sim.snapshot(), sim.takeGameStates());
+  const next: Record<Phase, number> = { prematch: SIM_T0 + gaps.prematch, live: SIM_T0 + gaps.live };
+  for (let now = SIM_T0 + SIM_STEP_MS; now <= SIM_T0 + minutes * 60_000; now += SIM_STEP_MS) {
+    clock.set(now);
+    sampler.add(sim.step(now, (SIM_TICKS_PER_SECOND * SIM_STEP_MS) / 1000).filter((t) => COMPARED.has(t.market)));
+    // Game states (starts, scores, finals) are the events' own news, not prices: they go in as they happen.
+    run.feed(now, [], sim.takeGameStates());
+    let shown = false;
+    for (const phase of PHASES) {
+      if (now < next[phase]) continue;
+      run.feed(now, sampler.take(phase, now));
+      next[phase] += gaps[phase];
+      shown = true;
+    }
+    if (shown && now >= SIM_T0 + SIM_WARMUP_MS) run.sample(now);
+  }
+  return run.stats.result();
+}
+
+interface Replayed {
+  stats: Record<Phase, PhaseStats>;
+  /** Each snapshot's time and the phases of the prices it changed. */
+  snapshots: { at: number; phases: Set<Phase> }[];
+}
+
+/** Every snapshot of a recording, diffed as the replay feed does, sampled right after it. */
+async function replay(path: string): Promise<Replayed> {
+  const run = new MarketRun();
+  const snapshots: Replayed['snapshots'] = [];
   await replayRecording(path, run.chain, (at, out) => {
     run.observe(out);
     run.sample(at);
+    const phases = new Set<Phase>();
+    for (const c of out.changes) if (c.row !== null) phases.add(c.row.isLive ? 'live' : 'prematch');
+    snapshots.push({ at, phases });
   });
-  return run.stats.result();
+  return { stats: run.stats.result(), snapshots };
+}
+
+/** The recordings' median snapshot spacing per phase, over both recordings' gaps together. */
+function recordedGaps(replays: readonly Replayed[]): Record<Phase, number> {
+  const gap = (phase: Phase): number => {
+    const all = replays.flatMap((r) => snapshotGaps(r.snapshots, phase)).sort((a, b) => a - b);
+    const median = percentile(all, 0.5);
+    if (median === null) throw new Error(`no ${phase} snapshots in the recordings`);
+    return median;
+  };
+  return { prematch: gap('prematch'), live: gap('live') };
 }
 
 interface Statistic {
@@ -108,50 +160,73 @@ export function targetRange(values: readonly (number | null)[]): [number, number
 
 const fmt = (v: number | null): string => (v === null ? 'n/a' : v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2));
 
-function table(sim: Record<Phase, PhaseStats>, recorded: readonly { name: string; stats: Record<Phase, PhaseStats> | null }[]): string {
+/** A simulator column: its figures, and whether the target is judged on it. */
+interface SimColumn {
+  name: string;
+  stats: Record<Phase, PhaseStats>;
+  judged: boolean;
+}
+
+function table(sims: readonly SimColumn[], recorded: readonly { name: string; stats: Record<Phase, PhaseStats> | null }[]): string {
   const lines: string[] = [];
-  let met = 0;
+  const met = new Map<string, number>();
   let judged = 0;
-  const header = ['statistic', 'unit', 'simulator', ...recorded.map((r) => r.name), 'target', 'met'];
-  const widths = [28, 13, 10, ...recorded.map(() => 10), 15, 4];
+  const header = ['statistic', 'unit', ...sims.map((c) => c.name), ...recorded.map((r) => r.name), 'target', 'met'];
+  const widths = [28, 13, ...sims.map(() => 11), ...recorded.map(() => 10), 15, 4];
   const row = (cells: readonly string[]): string =>
     cells.map((c, i) => (i < 2 ? c.padEnd(widths[i] ?? 10) : c.padStart(widths[i] ?? 10))).join(' ');
   for (const phase of PHASES) {
     lines.push(
-      `${phase === 'live' ? 'Live' : 'Pre-match'} (markets sampled: simulator ${sim[phase].markets}, ${recorded.map((r) => `${r.name} ${r.stats?.[phase].markets ?? 'n/a'}`).join(', ')})`,
+      `${phase === 'live' ? 'Live' : 'Pre-match'} (markets sampled: ${[...sims, ...recorded].map((r) => `${r.name} ${r.stats?.[phase].markets ?? 'n/a'}`).join(', ')})`,
     );
     lines.push(row(header));
     for (const st of STATISTICS) {
       const values = recorded.map((r) => (r.stats === null ? null : st.value(r.stats[phase])));
       const range = targetRange(values);
-      const v = st.value(sim[phase]);
+      const simValues = sims.map((c) => st.value(c.stats[phase]));
       let verdict = '';
       if (range !== null) {
         judged++;
-        const ok = v !== null && v >= range[0] && v <= range[1];
-        if (ok) met++;
-        verdict = ok ? 'yes' : 'NO';
+        sims.forEach((c, i) => {
+          const v = simValues[i] ?? null;
+          const ok = v !== null && v >= range[0] && v <= range[1];
+          if (ok) met.set(c.name, (met.get(c.name) ?? 0) + 1);
+          if (c.judged) verdict = ok ? 'yes' : 'NO';
+        });
       }
       lines.push(
-        row([st.name, st.unit, fmt(v), ...values.map(fmt), range === null ? 'n/a' : `${fmt(range[0])}-${fmt(range[1])}`, verdict]),
+        row([
+          st.name,
+          st.unit,
+          ...simValues.map(fmt),
+          ...values.map(fmt),
+          range === null ? 'n/a' : `${fmt(range[0])}-${fmt(range[1])}`,
+          verdict,
+        ]),
       );
     }
-    const f = sim[phase];
     lines.push(
-      `  follows seen: simulator ${f.follows} of ${f.followChances}, ${recorded.map((r) => `${r.name} ${r.stats?.[phase].follows ?? 0} of ${r.stats?.[phase].followChances ?? 0}`).join(', ')}`,
+      `  follows seen: ${[...sims, ...recorded].map((r) => `${r.name} ${r.stats?.[phase].follows ?? 0} of ${r.stats?.[phase].followChances ?? 0}`).join(', ')}`,
       '',
     );
   }
-  lines.push(`${met} of ${judged} statistics within the target`);
+  for (const c of sims)
+    lines.push(`${c.name}: ${met.get(c.name) ?? 0} of ${judged} statistics within the target${c.judged ? ' (judged)' : ''}`);
   return lines.join('\n');
 }
 
+/** How long the snapshot-sampled simulation runs by default: a few of the recordings' snapshot gaps. */
+const SAMPLED_MINUTES = 240;
+
 async function main(): Promise<void> {
   const minutes = Number(process.argv[2] ?? 20);
-  if (!Number.isFinite(minutes) || minutes <= SIM_WARMUP_MS / 60_000)
-    throw new RangeError(`simulated minutes must be above ${SIM_WARMUP_MS / 60_000}`);
+  const sampledMinutes = Number(process.argv[3] ?? SAMPLED_MINUTES);
+  for (const m of [minutes, sampledMinutes])
+    if (!Number.isFinite(m) || m <= SIM_WARMUP_MS / 60_000)
+      throw new RangeError(`simulated minutes must be above ${SIM_WARMUP_MS / 60_000}`);
   const t0 = performance.now();
   const recorded: { name: string; stats: Record<Phase, PhaseStats> | null }[] = [];
+  const replays: Replayed[] = [];
   for (const r of ODDS_API_RECORDINGS) {
     const path = locateRecording(r.file);
     if (path === null) {
@@ -159,14 +234,25 @@ async function main(): Promise<void> {
       recorded.push({ name: r.name, stats: null });
       continue;
     }
-    recorded.push({ name: r.name, stats: await replay(path) });
+    const replayed = await replay(path);
+    replays.push(replayed);
+    recorded.push({ name: r.name, stats: replayed.stats });
   }
-  const sim = simulate(minutes);
+  const sims: SimColumn[] = [{ name: 'sim ticks', stats: simulate(minutes), judged: replays.length === 0 }];
+  let sampledNote = '';
+  if (replays.length > 0) {
+    const gaps = recordedGaps(replays);
+    sims.push({ name: 'sim snaps', stats: simulateSampled(sampledMinutes, gaps), judged: true });
+    sampledNote =
+      `sim snaps: the same simulator over ${sampledMinutes} simulated minutes seen through snapshots at the recordings' median spacing ` +
+      `(pre-match every ${(gaps.prematch / 60_000).toFixed(0)} min, live every ${(gaps.live / 60_000).toFixed(0)} min), sampled after each; the target is judged on it\n`;
+  }
   process.stdout.write(
-    `Simulator (seed 42, ${minutes} simulated minutes at ${SIM_TICKS_PER_SECOND} ticks/s, sampled every minute after ${SIM_WARMUP_MS / 60_000}) ` +
+    `sim ticks: simulator (seed 42, ${minutes} simulated minutes at ${SIM_TICKS_PER_SECOND} ticks/s, every tick, sampled every minute after ${SIM_WARMUP_MS / 60_000})\n` +
+      sampledNote +
       `against The Odds API recordings (every snapshot); full-game moneyline, spread and total only\n\n` +
-      `${table(sim, recorded)}\n\n` +
-      `reproduce: make calibrate  (or npx tsx bench/calibrate.ts ${minutes}); ${((performance.now() - t0) / 1000).toFixed(0)} s\n`,
+      `${table(sims, recorded)}\n\n` +
+      `reproduce: make calibrate  (or npx tsx bench/calibrate.ts ${minutes} ${sampledMinutes}); ${((performance.now() - t0) / 1000).toFixed(0)} s\n`,
   );
 }
 
