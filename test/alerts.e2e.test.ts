@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../api/alerts/index.js';
 import type { RawTick } from '../schemas/index.js';
 import { ScriptedFeed } from './support/scripted-feed.js';
+import { SseClient } from './support/stream-clients.js';
 import { startTestSystem } from './support/system.js';
 import type { TestSystem } from './support/system.js';
 
@@ -98,11 +99,18 @@ describe('alert rules', () => {
     expect(rule).toMatchObject({ kind: 'ev', name: 'nba +EV', webhook_url: hookUrl, filters: { sport: 'basketball', min_ev: 1 } });
     const secret = String(rule['secret']);
     expect(secret).toMatch(/^whsec_/);
+    // The rule's account streams its alerts; another account's stream stays quiet.
+    const own = await SseClient.open(`${sys.url}/api/v1/stream/alerts`, { 'x-api-key': keys.pro });
+    const other = await SseClient.open(`${sys.url}/api/v1/stream/alerts`, { 'x-api-key': keys.sharp });
+    await own.until((f) => f.some((x) => x.event === 'snapshot:complete'));
+    await other.until((f) => f.some((x) => x.event === 'snapshot:complete'));
 
     // DraftKings' Celtics +105 against Pinnacle's -110/-110: 2.5 % +EV.
     await feed.push(moneyline('draftkings', -115, 105));
     await until(() => received.length >= 1);
     const [hit] = received;
+    await own.until((f) => f.some((x) => x.event === 'alert:raised'));
+    expect(own.frames.filter((x) => x.event === 'alert:raised').map((x) => x.text)).toEqual([hit?.body]);
     const body = JSON.parse(hit?.body ?? '{}') as Row;
     expect(body).toMatchObject({
       rule_id: rule['id'],
@@ -125,6 +133,10 @@ describe('alert rules', () => {
     await sys.drained();
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(received).toHaveLength(1);
+    expect(own.frames.filter((x) => x.event === 'alert:raised')).toHaveLength(1);
+    expect(other.frames.filter((x) => x.event === 'alert:raised')).toEqual([]);
+    own.close();
+    other.close();
 
     const id = String(rule['id']);
     await until(async () => ((await sys.get(`/api/v1/alerts/${id}/deliveries`, keys.pro)).body['data'] as Row[]).length === 1);

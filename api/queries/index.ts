@@ -44,7 +44,7 @@ export { SORT_VALUES } from './odds-query.js';
 export type { Match } from './odds-query.js';
 export { SPLIT_SIGNALS, querySplits, splitsMatch } from './splits-query.js';
 export type { SplitsQuery } from './splits-query.js';
-export { featureRefusal, requireFeatureOf, requireTierFor, tierRefusal } from './access.js';
+export { featureRefusal, requireAlertRulesOf, requireFeatureOf, requireTierFor, tierRefusal } from './access.js';
 export { leaguesList, marketsList, rateLimitState, sportsList, sportsbooksList, teamsList } from './reference-lists.js';
 export type { LeaguesQuery, MarketsQuery, RateLimitState, SportsQuery, SportsbooksQuery, TeamsQuery } from './reference-lists.js';
 export { freshnessList } from './freshness.js';
