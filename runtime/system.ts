@@ -193,6 +193,8 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
     store,
     rules: keys.rules,
     board: opportunities,
+    odds: board,
+    splits,
     catalog,
     now: () => clock.now(),
     lines: (eventId) => board.mainLines(eventId),

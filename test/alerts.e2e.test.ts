@@ -186,6 +186,58 @@ describe('alert rules', () => {
     expect((await bad({ kind: 'ev', webhook_url: hookUrl, colour: 'red' }))[0]).toBe(400);
   });
 
+  it('makes line-move rules with their own fields, and refuses each bad one naming it', async () => {
+    const made = await sys.post(
+      '/api/v1/alerts',
+      { kind: 'key_number', webhook_url: hookUrl, sport: 'football', market: 'spread', key_numbers: [3, 7] },
+      keys.sharp,
+    );
+    expect([made.status, made.body['data']]).toEqual([
+      201,
+      expect.objectContaining({ kind: 'key_number', filters: { sport: 'football', market: 'spread', key_numbers: [3, 7] } }),
+    ]);
+    const rlm = await sys.post(
+      '/api/v1/alerts',
+      { kind: 'reverse_line_move', webhook_url: hookUrl, sportsbook: 'circa', public_by: 'handle', min_public_pct: 60, min_line_move: 1 },
+      keys.sharp,
+    );
+    expect([rlm.status, (rlm.body['data'] as Row)['kind']]).toEqual([201, 'reverse_line_move']);
+    for (const r of [made, rlm]) await sys.send('DELETE', `/api/v1/alerts/${String((r.body['data'] as Row)['id'])}`, { key: keys.sharp });
+
+    const field = async (body: Row, key = keys.sharp): Promise<[number, string]> => {
+      const r = await sys.post('/api/v1/alerts', { webhook_url: hookUrl, ...body }, key);
+      if (r.status < 400) return [r.status, JSON.stringify(r.body)];
+      return [r.status, /^(?:Invalid|Missing required) body field '([a-z_]+)/.exec(error(r)[1])?.[1] ?? error(r)[1]];
+    };
+    const keyNumber = { kind: 'key_number' };
+    const rlmRule = { kind: 'reverse_line_move' };
+    expect(await field({ ...keyNumber, key_numbers: ['three'] })).toEqual([400, 'key_numbers']);
+    expect(await field({ ...keyNumber, key_numbers: [] })).toEqual([400, 'key_numbers']);
+    expect(await field({ ...keyNumber, key_numbers: [0] })).toEqual([400, 'key_numbers']);
+    expect(await field({ ...keyNumber, key_numbers: [3.2] })).toEqual([400, 'key_numbers']);
+    expect(await field({ ...keyNumber, key_numbers: [3, 3] })).toEqual([400, 'key_numbers']);
+    expect(await field({ ...keyNumber, key_totals: [-41] })).toEqual([400, 'key_totals']);
+    expect(await field({ ...keyNumber, market: 'moneyline' })).toEqual([400, 'market']);
+    expect(await field({ ...keyNumber, sportsbook: 'nowhere' })).toEqual([400, 'sportsbook']);
+    expect(await field({ ...keyNumber, sport: 'basketball' })).toEqual([400, 'key_numbers']);
+    expect(await field({ ...keyNumber, sport: 'basketball', market: 'total' })).toEqual([400, 'key_totals']);
+    expect(await field({ ...keyNumber, league: 'ncaaf', market: 'total' })).toEqual([400, 'key_totals']);
+    expect(await field({ ...keyNumber, league: 'ncaaf', market: 'spread' })).toEqual([201, expect.any(String)]);
+    expect(await field({ ...keyNumber, min_ev: 2 })).toEqual([400, 'min_ev']);
+    expect(await field({ ...keyNumber, public_by: 'bets' })).toEqual([400, 'public_by']);
+    expect(await field({ ...rlmRule, public_by: 'tickets' })).toEqual([400, 'public_by']);
+    expect(await field({ ...rlmRule, min_public_pct: 40 })).toEqual([400, 'min_public_pct']);
+    expect(await field({ ...rlmRule, min_line_move: 0 })).toEqual([400, 'min_line_move']);
+    expect(await field({ ...rlmRule, min_probability_move: -1 })).toEqual([400, 'min_probability_move']);
+    expect(await field({ ...rlmRule, sportsbook: 'fanduel' })).toEqual([400, 'sportsbook']);
+    expect(await field({ ...rlmRule, market: 'player_points' })).toEqual([400, 'market']);
+    expect(await field({ ...rlmRule, key_totals: [44] })).toEqual([400, 'key_totals']);
+    expect(await field({ kind: 'ev', min_line_move: 1 })).toEqual([400, 'min_line_move']);
+    // A sharp book above the tier: 403, as on the odds endpoints.
+    const above = await sys.post('/api/v1/alerts', { webhook_url: hookUrl, ...keyNumber, sportsbook: 'pinnacle' }, keys.hobby);
+    expect([above.status, error(above)[0]]).toEqual([403, 'feature_required']);
+  });
+
   it('caps rules per account by tier: 403 naming the tier that has more; +EV rules need a tier with +EV', async () => {
     expect((await sys.post('/api/v1/alerts', { kind: 'arbitrage', webhook_url: hookUrl }, keys.free)).status).toBe(403);
     const ev = await sys.post('/api/v1/alerts', { kind: 'ev', webhook_url: hookUrl }, keys.hobby);

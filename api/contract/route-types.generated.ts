@@ -17216,7 +17216,7 @@ export interface paths {
                 id: string;
                 name: string | null;
                 /** @enum {string} */
-                kind: 'ev' | 'arbitrage' | 'middles' | 'low_hold';
+                kind: 'ev' | 'arbitrage' | 'middles' | 'low_hold' | 'key_number' | 'reverse_line_move';
                 /** @description The filters as given; absent ones filter nothing (or take the default). */
                 filters: {
                   /** @description Sport ids, comma-separated. */
@@ -17237,6 +17237,21 @@ export interface paths {
                   max_odds_age?: number;
                   /** @description +EV: lowest confidence_score (0-100). */
                   min_confidence?: number;
+                  /** @description key_number: absolute spreads that count as key numbers, instead of the league's (NFL and college football: 3, 7, 10, 14). */
+                  key_numbers?: number[];
+                  /** @description key_number: totals that count as key numbers, instead of the league's (NFL: 41, 44, 47). */
+                  key_totals?: number[];
+                  /**
+                   * @description reverse_line_move: the public side is the one with most tickets (bets, default) or most money (handle).
+                   * @enum {string}
+                   */
+                  public_by?: 'bets' | 'handle';
+                  /** @description reverse_line_move: the public side's lowest share, % (default 55). */
+                  min_public_pct?: number;
+                  /** @description reverse_line_move: smallest move of a spread or total toward the public side, points (default 0.5). */
+                  min_line_move?: number;
+                  /** @description reverse_line_move: smallest drop of the public side's moneyline implied probability, percentage points (default 2). */
+                  min_probability_move?: number;
                 };
                 webhook_url: string;
                 /** Format: date-time */
@@ -17478,10 +17493,10 @@ export interface paths {
         content: {
           'application/json': {
             /**
-             * @description The opportunity list the rule watches.
+             * @description What the rule watches: an opportunity list (ev, arbitrage, middles, low_hold), a sharp main line moving onto, off or across a key number (key_number), or reverse line movement in the betting splits (reverse_line_move).
              * @enum {string}
              */
-            kind: 'ev' | 'arbitrage' | 'middles' | 'low_hold';
+            kind: 'ev' | 'arbitrage' | 'middles' | 'low_hold' | 'key_number' | 'reverse_line_move';
             /** @description Where alerts are posted: https; plain http only on loopback (127.0.0.1, [::1], localhost). */
             webhook_url: string;
             /** @description A label for the rule. */
@@ -17504,6 +17519,21 @@ export interface paths {
             max_odds_age?: number;
             /** @description +EV: lowest confidence_score (0-100). */
             min_confidence?: number;
+            /** @description key_number: absolute spreads that count as key numbers, instead of the league's (NFL and college football: 3, 7, 10, 14). */
+            key_numbers?: number[];
+            /** @description key_number: totals that count as key numbers, instead of the league's (NFL: 41, 44, 47). */
+            key_totals?: number[];
+            /**
+             * @description reverse_line_move: the public side is the one with most tickets (bets, default) or most money (handle).
+             * @enum {string}
+             */
+            public_by?: 'bets' | 'handle';
+            /** @description reverse_line_move: the public side's lowest share, % (default 55). */
+            min_public_pct?: number;
+            /** @description reverse_line_move: smallest move of a spread or total toward the public side, points (default 0.5). */
+            min_line_move?: number;
+            /** @description reverse_line_move: smallest drop of the public side's moneyline implied probability, percentage points (default 2). */
+            min_probability_move?: number;
           };
         };
       };
@@ -17520,7 +17550,7 @@ export interface paths {
                 id: string;
                 name: string | null;
                 /** @enum {string} */
-                kind: 'ev' | 'arbitrage' | 'middles' | 'low_hold';
+                kind: 'ev' | 'arbitrage' | 'middles' | 'low_hold' | 'key_number' | 'reverse_line_move';
                 /** @description The filters as given; absent ones filter nothing (or take the default). */
                 filters: {
                   /** @description Sport ids, comma-separated. */
@@ -17541,6 +17571,21 @@ export interface paths {
                   max_odds_age?: number;
                   /** @description +EV: lowest confidence_score (0-100). */
                   min_confidence?: number;
+                  /** @description key_number: absolute spreads that count as key numbers, instead of the league's (NFL and college football: 3, 7, 10, 14). */
+                  key_numbers?: number[];
+                  /** @description key_number: totals that count as key numbers, instead of the league's (NFL: 41, 44, 47). */
+                  key_totals?: number[];
+                  /**
+                   * @description reverse_line_move: the public side is the one with most tickets (bets, default) or most money (handle).
+                   * @enum {string}
+                   */
+                  public_by?: 'bets' | 'handle';
+                  /** @description reverse_line_move: the public side's lowest share, % (default 55). */
+                  min_public_pct?: number;
+                  /** @description reverse_line_move: smallest move of a spread or total toward the public side, points (default 0.5). */
+                  min_line_move?: number;
+                  /** @description reverse_line_move: smallest drop of the public side's moneyline implied probability, percentage points (default 2). */
+                  min_probability_move?: number;
                 };
                 webhook_url: string;
                 /** Format: date-time */
@@ -17858,7 +17903,7 @@ export interface paths {
                 id: string;
                 name: string | null;
                 /** @enum {string} */
-                kind: 'ev' | 'arbitrage' | 'middles' | 'low_hold';
+                kind: 'ev' | 'arbitrage' | 'middles' | 'low_hold' | 'key_number' | 'reverse_line_move';
                 /** @description The filters as given; absent ones filter nothing (or take the default). */
                 filters: {
                   /** @description Sport ids, comma-separated. */
@@ -17879,6 +17924,21 @@ export interface paths {
                   max_odds_age?: number;
                   /** @description +EV: lowest confidence_score (0-100). */
                   min_confidence?: number;
+                  /** @description key_number: absolute spreads that count as key numbers, instead of the league's (NFL and college football: 3, 7, 10, 14). */
+                  key_numbers?: number[];
+                  /** @description key_number: totals that count as key numbers, instead of the league's (NFL: 41, 44, 47). */
+                  key_totals?: number[];
+                  /**
+                   * @description reverse_line_move: the public side is the one with most tickets (bets, default) or most money (handle).
+                   * @enum {string}
+                   */
+                  public_by?: 'bets' | 'handle';
+                  /** @description reverse_line_move: the public side's lowest share, % (default 55). */
+                  min_public_pct?: number;
+                  /** @description reverse_line_move: smallest move of a spread or total toward the public side, points (default 0.5). */
+                  min_line_move?: number;
+                  /** @description reverse_line_move: smallest drop of the public side's moneyline implied probability, percentage points (default 2). */
+                  min_probability_move?: number;
                 };
                 webhook_url: string;
                 /** Format: date-time */

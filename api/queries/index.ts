@@ -98,6 +98,7 @@ export type { RecipeQuery } from './fair-recipe.js';
 export { opportunityContext } from './opportunity-context.js';
 export { betList, betStats, betSummary, deleteBet, logBet } from './bets.js';
 export type { BetSource } from './bets.js';
-export { ALERT_DEFAULTS, alertList, alertListQuery, webhookUrlProblem } from './alert-query.js';
+export { ALERT_DEFAULTS, alertList, alertListQuery, checkKindFields, lineMoveQuery, webhookUrlProblem } from './alert-query.js';
+export type { KeyNumberMarket, KeyNumberQuery, LineMoveQuery, RlmQuery } from './alert-query.js';
 export { alertDeliveries, alertRuleList, createAlertRule, deleteAlertRule, ownRule } from './alert-answers.js';
 export type { AlertRuleContext, DeliveriesQuery, NewAlertRule } from './alert-answers.js';
