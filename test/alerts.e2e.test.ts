@@ -43,6 +43,11 @@ function moneyline(book: string, home: number, away: number): RawTick[] {
   return [tick(h, home), tick(a, away)];
 }
 
+/** Pinnacle's home spread at `line` (the home handicap) with both prices. */
+function pinnacleSpread(line: number, home: number, away: number): RawTick[] {
+  return moneyline('pinnacle', home, away).map((t, i) => ({ ...t, market: 'point_spread', line: i === 0 ? line : -line }));
+}
+
 let sys: TestSystem;
 let feed: ScriptedFeed;
 let keys: TestSystem['demoKeys'];
@@ -236,6 +241,26 @@ describe('alert rules', () => {
     // A sharp book above the tier: 403, as on the odds endpoints.
     const above = await sys.post('/api/v1/alerts', { webhook_url: hookUrl, ...keyNumber, sportsbook: 'pinnacle' }, keys.hobby);
     expect([above.status, error(above)[0]]).toEqual([403, 'feature_required']);
+  });
+
+  it("posts a key_number alert when Pinnacle's main spread passes the rule's key number", async () => {
+    const made = await sys.post(
+      '/api/v1/alerts',
+      { kind: 'key_number', webhook_url: hookUrl, league: 'nba', sportsbook: 'pinnacle', market: 'spread', key_numbers: [3] },
+      keys.sharp,
+    );
+    const ruleId = (made.body['data'] as Row)['id'];
+    await feed.push(pinnacleSpread(-2.5, -110, -110));
+    await sys.drained();
+    // The -2.5 line is shaded away from even and -3.5 is posted at even: the main line moves across 3.
+    await feed.push([...pinnacleSpread(-2.5, -150, 130), ...pinnacleSpread(-3.5, -110, -110)]);
+    const ours = (): Row[] => received.map((r) => JSON.parse(r.body) as Row).filter((b) => b['rule_id'] === ruleId);
+    await until(() => ours().length >= 1);
+    expect(ours()[0]).toMatchObject({
+      kind: 'key_number',
+      data: { league: 'nba', sportsbook: 'pinnacle', market: 'spread', from_line: -2.5, to_line: -3.5, key_numbers: [3] },
+    });
+    await sys.send('DELETE', `/api/v1/alerts/${String(ruleId)}`, { key: keys.sharp });
   });
 
   it('caps rules per account by tier: 403 naming the tier that has more; +EV rules need a tier with +EV', async () => {
