@@ -225,6 +225,7 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
           ...(deps.stream ? { settings: deps.stream } : {}),
           ...(deps.splits ? { splits: deps.splits } : {}),
           ...(deps.gameStates ? { gameStates: deps.gameStates } : {}),
+          ...(deps.alerts ? { alerts: deps.alerts } : {}),
         },
         keys: deps.keys,
         access,

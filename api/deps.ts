@@ -14,7 +14,7 @@ import type { GameStateBoard } from './views/gamestate-board.js';
 import type { OpportunityBoard } from './views/opportunity-board.js';
 import type { SplitsBoard } from './views/splits-board.js';
 import type { TierViews } from './views/tier-views.js';
-import type { StreamService, StreamSettings } from './stream/index.js';
+import type { AlertFollower, StreamService, StreamSettings } from './stream/index.js';
 import type { SessionLimits } from './mcp/sessions.js';
 
 /** What the routes read from: views and the catalog, never the bus; the store only for health. */
@@ -57,6 +57,8 @@ export interface AppDeps {
   gameStates?: GameStateBoard;
   /** Futures boards and each market's fair line and +EV, kept by the futures changelogs. */
   futures?: FuturesBoard;
+  /** Every alert this replica's rules raise (the `alerts` stream channel); the channel stays quiet when absent. */
+  alerts?: AlertFollower;
   /**
    * Sees every answer body before serialization (contract tests check it against the route's
    * response schema, which serialization would otherwise silently apply).

@@ -13,7 +13,7 @@ import type { OlapStore } from '../pipeline/store/index.js';
 import { buildApp } from '../api/app.js';
 import type { PayloadInspector } from '../api/deps.js';
 import type { StreamService } from '../api/stream/index.js';
-import { startAlerting } from '../api/alerts/index.js';
+import { alertBody, startAlerting } from '../api/alerts/index.js';
 import { opportunityContext } from '../api/queries/index.js';
 import { SecretSeal, UsageRecorder, ensureKeys, loadOrCreateDemoSecrets, parseApiKeys, startAccounts } from '../api/accounts/index.js';
 import type { Accounts, KeyStore } from '../api/accounts/index.js';
@@ -195,6 +195,8 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
     store,
     rules: keys.rules,
     board: opportunities,
+    odds: board,
+    splits,
     catalog,
     now: () => clock.now(),
     lines: (eventId) => board.mainLines(eventId),
@@ -218,6 +220,7 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
       splits,
       gameStates,
       futures,
+      alerts: (listener) => alerting.onAlert((alert) => listener({ accountId: alert.accountId, body: alertBody(alert) })),
       catalog,
       keys,
       accounts: accounts.accounts,

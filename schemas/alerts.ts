@@ -6,9 +6,18 @@ import type { TierName } from './reference/index.js';
  * rule; its durable copy is the `alert_rules` table (012_alert_rules.sql).
  */
 
-/** What a rule watches: one of the four opportunity lists (line-move kinds are to come). */
-export const ALERT_KINDS = ['ev', 'arbitrage', 'middles', 'low_hold'] as const;
+/**
+ * What a rule watches: one of the four opportunity lists, or a line move: a sharp book's main
+ * spread or total moving onto, off or across a key number (`key_number`), or reverse line
+ * movement in a book's betting splits (`reverse_line_move`).
+ */
+export const ALERT_KINDS = ['ev', 'arbitrage', 'middles', 'low_hold', 'key_number', 'reverse_line_move'] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
+export type LineMoveKind = Extract<AlertKind, 'key_number' | 'reverse_line_move'>;
+
+export function isLineMoveKind(kind: AlertKind): kind is LineMoveKind {
+  return kind === 'key_number' || kind === 'reverse_line_move';
+}
 
 /**
  * A rule's filters, by the query parameter names of the opportunity lists and streams (parsed by
@@ -24,6 +33,18 @@ export interface AlertFilters {
   min_profit?: number;
   max_odds_age?: number;
   min_confidence?: number;
+  /** key_number: the absolute spreads that count as key numbers, instead of the sport's. */
+  key_numbers?: number[];
+  /** key_number: the totals that count as key numbers, instead of the sport's. */
+  key_totals?: number[];
+  /** reverse_line_move: which share makes the public side, tickets (`bets`, default) or money (`handle`). */
+  public_by?: 'bets' | 'handle';
+  /** reverse_line_move: the public side's lowest share, percent (default 55). */
+  min_public_pct?: number;
+  /** reverse_line_move: the smallest spread or total move, points (default 0.5). */
+  min_line_move?: number;
+  /** reverse_line_move: the smallest moneyline move, percentage points of implied probability (default 2). */
+  min_probability_move?: number;
 }
 
 export interface AlertRuleRecord {

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../api/alerts/index.js';
 import type { RawTick } from '../schemas/index.js';
 import { ScriptedFeed } from './support/scripted-feed.js';
+import { SseClient } from './support/stream-clients.js';
 import { startTestSystem } from './support/system.js';
 import type { TestSystem } from './support/system.js';
 
@@ -40,6 +41,11 @@ function moneyline(book: string, home: number, away: number): RawTick[] {
     selectionId: null,
   });
   return [tick(h, home), tick(a, away)];
+}
+
+/** Pinnacle's home spread at `line` (the home handicap) with both prices. */
+function pinnacleSpread(line: number, home: number, away: number): RawTick[] {
+  return moneyline('pinnacle', home, away).map((t, i) => ({ ...t, market: 'point_spread', line: i === 0 ? line : -line }));
 }
 
 let sys: TestSystem;
@@ -98,11 +104,18 @@ describe('alert rules', () => {
     expect(rule).toMatchObject({ kind: 'ev', name: 'nba +EV', webhook_url: hookUrl, filters: { sport: 'basketball', min_ev: 1 } });
     const secret = String(rule['secret']);
     expect(secret).toMatch(/^whsec_/);
+    // The rule's account streams its alerts; another account's stream stays quiet.
+    const own = await SseClient.open(`${sys.url}/api/v1/stream/alerts`, { 'x-api-key': keys.pro });
+    const other = await SseClient.open(`${sys.url}/api/v1/stream/alerts`, { 'x-api-key': keys.sharp });
+    await own.until((f) => f.some((x) => x.event === 'snapshot:complete'));
+    await other.until((f) => f.some((x) => x.event === 'snapshot:complete'));
 
     // DraftKings' Celtics +105 against Pinnacle's -110/-110: 2.5 % +EV.
     await feed.push(moneyline('draftkings', -115, 105));
     await until(() => received.length >= 1);
     const [hit] = received;
+    await own.until((f) => f.some((x) => x.event === 'alert:raised'));
+    expect(own.frames.filter((x) => x.event === 'alert:raised').map((x) => x.text)).toEqual([hit?.body]);
     const body = JSON.parse(hit?.body ?? '{}') as Row;
     expect(body).toMatchObject({
       rule_id: rule['id'],
@@ -125,6 +138,10 @@ describe('alert rules', () => {
     await sys.drained();
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(received).toHaveLength(1);
+    expect(own.frames.filter((x) => x.event === 'alert:raised')).toHaveLength(1);
+    expect(other.frames.filter((x) => x.event === 'alert:raised')).toEqual([]);
+    own.close();
+    other.close();
 
     const id = String(rule['id']);
     await until(async () => ((await sys.get(`/api/v1/alerts/${id}/deliveries`, keys.pro)).body['data'] as Row[]).length === 1);
@@ -172,6 +189,78 @@ describe('alert rules', () => {
     expect((await bad({ kind: 'parlay', webhook_url: hookUrl }))[2]).toMatch(/^Invalid body field 'kind'/);
     expect((await bad({ kind: 'ev' }))[2]).toBe("Missing required body field 'webhook_url'");
     expect((await bad({ kind: 'ev', webhook_url: hookUrl, colour: 'red' }))[0]).toBe(400);
+  });
+
+  it('makes line-move rules with their own fields, and refuses each bad one naming it', async () => {
+    const made = await sys.post(
+      '/api/v1/alerts',
+      { kind: 'key_number', webhook_url: hookUrl, sport: 'football', market: 'spread', key_numbers: [3, 7] },
+      keys.sharp,
+    );
+    expect([made.status, made.body['data']]).toEqual([
+      201,
+      expect.objectContaining({ kind: 'key_number', filters: { sport: 'football', market: 'spread', key_numbers: [3, 7] } }),
+    ]);
+    const rlm = await sys.post(
+      '/api/v1/alerts',
+      { kind: 'reverse_line_move', webhook_url: hookUrl, sportsbook: 'circa', public_by: 'handle', min_public_pct: 60, min_line_move: 1 },
+      keys.sharp,
+    );
+    expect([rlm.status, (rlm.body['data'] as Row)['kind']]).toEqual([201, 'reverse_line_move']);
+    for (const r of [made, rlm]) await sys.send('DELETE', `/api/v1/alerts/${String((r.body['data'] as Row)['id'])}`, { key: keys.sharp });
+
+    const field = async (body: Row, key = keys.sharp): Promise<[number, string]> => {
+      const r = await sys.post('/api/v1/alerts', { webhook_url: hookUrl, ...body }, key);
+      if (r.status < 400) return [r.status, JSON.stringify(r.body)];
+      return [r.status, /^(?:Invalid|Missing required) body field '([a-z_]+)/.exec(error(r)[1])?.[1] ?? error(r)[1]];
+    };
+    const keyNumber = { kind: 'key_number' };
+    const rlmRule = { kind: 'reverse_line_move' };
+    expect(await field({ ...keyNumber, key_numbers: ['three'] })).toEqual([400, 'key_numbers']);
+    expect(await field({ ...keyNumber, key_numbers: [] })).toEqual([400, 'key_numbers']);
+    expect(await field({ ...keyNumber, key_numbers: [0] })).toEqual([400, 'key_numbers']);
+    expect(await field({ ...keyNumber, key_numbers: [3.2] })).toEqual([400, 'key_numbers']);
+    expect(await field({ ...keyNumber, key_numbers: [3, 3] })).toEqual([400, 'key_numbers']);
+    expect(await field({ ...keyNumber, key_totals: [-41] })).toEqual([400, 'key_totals']);
+    expect(await field({ ...keyNumber, market: 'moneyline' })).toEqual([400, 'market']);
+    expect(await field({ ...keyNumber, sportsbook: 'nowhere' })).toEqual([400, 'sportsbook']);
+    expect(await field({ ...keyNumber, sport: 'basketball' })).toEqual([400, 'key_numbers']);
+    expect(await field({ ...keyNumber, sport: 'basketball', market: 'total' })).toEqual([400, 'key_totals']);
+    expect(await field({ ...keyNumber, league: 'ncaaf', market: 'total' })).toEqual([400, 'key_totals']);
+    expect(await field({ ...keyNumber, league: 'ncaaf', market: 'spread' })).toEqual([201, expect.any(String)]);
+    expect(await field({ ...keyNumber, min_ev: 2 })).toEqual([400, 'min_ev']);
+    expect(await field({ ...keyNumber, public_by: 'bets' })).toEqual([400, 'public_by']);
+    expect(await field({ ...rlmRule, public_by: 'tickets' })).toEqual([400, 'public_by']);
+    expect(await field({ ...rlmRule, min_public_pct: 40 })).toEqual([400, 'min_public_pct']);
+    expect(await field({ ...rlmRule, min_line_move: 0 })).toEqual([400, 'min_line_move']);
+    expect(await field({ ...rlmRule, min_probability_move: -1 })).toEqual([400, 'min_probability_move']);
+    expect(await field({ ...rlmRule, sportsbook: 'fanduel' })).toEqual([400, 'sportsbook']);
+    expect(await field({ ...rlmRule, market: 'player_points' })).toEqual([400, 'market']);
+    expect(await field({ ...rlmRule, key_totals: [44] })).toEqual([400, 'key_totals']);
+    expect(await field({ kind: 'ev', min_line_move: 1 })).toEqual([400, 'min_line_move']);
+    // A sharp book above the tier: 403, as on the odds endpoints.
+    const above = await sys.post('/api/v1/alerts', { webhook_url: hookUrl, ...keyNumber, sportsbook: 'pinnacle' }, keys.hobby);
+    expect([above.status, error(above)[0]]).toEqual([403, 'feature_required']);
+  });
+
+  it("posts a key_number alert when Pinnacle's main spread passes the rule's key number", async () => {
+    const made = await sys.post(
+      '/api/v1/alerts',
+      { kind: 'key_number', webhook_url: hookUrl, league: 'nba', sportsbook: 'pinnacle', market: 'spread', key_numbers: [3] },
+      keys.sharp,
+    );
+    const ruleId = (made.body['data'] as Row)['id'];
+    await feed.push(pinnacleSpread(-2.5, -110, -110));
+    await sys.drained();
+    // The -2.5 line is shaded away from even and -3.5 is posted at even: the main line moves across 3.
+    await feed.push([...pinnacleSpread(-2.5, -150, 130), ...pinnacleSpread(-3.5, -110, -110)]);
+    const ours = (): Row[] => received.map((r) => JSON.parse(r.body) as Row).filter((b) => b['rule_id'] === ruleId);
+    await until(() => ours().length >= 1);
+    expect(ours()[0]).toMatchObject({
+      kind: 'key_number',
+      data: { league: 'nba', sportsbook: 'pinnacle', market: 'spread', from_line: -2.5, to_line: -3.5, key_numbers: [3] },
+    });
+    await sys.send('DELETE', `/api/v1/alerts/${String(ruleId)}`, { key: keys.sharp });
   });
 
   it('caps rules per account by tier: 403 naming the tier that has more; +EV rules need a tier with +EV', async () => {

@@ -383,6 +383,21 @@ describe('every tool answers what its REST twin answers', () => {
     expect((await c.sys.get(`/api/v1/alerts/${id}`, c.keys.sharp)).body['data']).toEqual(shown);
     const log = await call(sharp, 'get_alert_deliveries', { alertId: id });
     expect([log.isError ?? false, (log.structuredContent as Row)['data']]).toEqual([false, []]);
+    const line = await call(sharp, 'create_alert', {
+      kind: 'key_number',
+      webhook_url: 'https://hooks.example.com/odds',
+      sport: 'football',
+      key_numbers: [3, 7],
+    });
+    const lineRule = (line.structuredContent as Row)['data'] as Row;
+    expect([line.isError ?? false, lineRule['filters']]).toEqual([false, { sport: 'football', key_numbers: [3, 7] }]);
+    await call(sharp, 'delete_alert', { alertId: String(lineRule['id']) });
+    const badMove = await call(sharp, 'create_alert', {
+      kind: 'reverse_line_move',
+      webhook_url: 'https://hooks.example.com/odds',
+      min_public_pct: 20,
+    });
+    expect([badMove.isError, text(badMove)]).toEqual([true, expect.stringMatching(/^Invalid argument 'min_public_pct'/)]);
     const bad = await call(sharp, 'create_alert', { kind: 'arbitrage', webhook_url: 'http://hooks.example.com/odds' });
     expect([bad.isError, text(bad)]).toEqual([true, expect.stringMatching(/^Invalid argument 'webhook_url'/)]);
     const gone = await call(sharp, 'delete_alert', { alertId: id });

@@ -5,19 +5,24 @@ import type { Bus } from '../../pipeline/bus/index.js';
 import type { OlapStore } from '../../pipeline/store/index.js';
 import type { AlertRuleBook, SecretSeal } from '../accounts/index.js';
 import type { LinesOf, RowContext } from '../contract/opportunities.js';
+import type { LiveBoard } from '../views/board.js';
 import type { Catalog } from '../views/catalog.js';
+import type { SplitsBoard } from '../views/splits-board.js';
 import type { OpportunityBoard } from '../views/opportunity-board.js';
 import type { Alert } from './alert.js';
 import { WebhookDelivery } from './delivery.js';
 import type { DeliveryOptions, WebhookPoster } from './delivery.js';
 import { deliveryRow } from './delivery-rows.js';
 import { AlertDetector } from './detector.js';
+import { LineMoveDetector } from './line-move-detector.js';
 
 /** Consumer group every API replica joins to elect the one that delivers (see `startAlerting`). */
 export const DELIVERY_GROUP = 'api-alert-delivery';
 
 export interface Alerting {
   detector: AlertDetector;
+  /** Line-move rules' detector; null without the boards it reads. */
+  lineMoves: LineMoveDetector | null;
   delivery: WebhookDelivery;
   /** Whether this replica delivers webhooks now. */
   delivering(): boolean;
@@ -40,6 +45,9 @@ export function startAlerting(options: {
   store: OlapStore;
   rules: AlertRuleBook;
   board: OpportunityBoard;
+  /** The live odds and the splits, for the line-move rules (`key_number`, `reverse_line_move`); without both they raise nothing. */
+  odds?: LiveBoard;
+  splits?: SplitsBoard;
   catalog: Catalog;
   /** The data clock. */
   now: () => number;
@@ -69,6 +77,12 @@ export function startAlerting(options: {
     },
   });
   const listeners = new Set<(alert: Alert) => void>();
+  const onAlert = (rule: AlertRuleRecord, alert: Alert): void => {
+    for (const listener of listeners) listener(alert);
+    if (delivering()) delivery.enqueue(rule, alert);
+  };
+  const onBadRule = (rule: AlertRuleRecord, err: unknown): void =>
+    logger.warn({ err, rule: rule.id }, 'alert rule cannot be parsed any more: it raises nothing');
   const detector = new AlertDetector({
     board: options.board,
     rules: options.rules,
@@ -76,17 +90,27 @@ export function startAlerting(options: {
     now: options.now,
     lines: options.lines,
     ...(options.context ? { context: options.context } : {}),
-    onAlert: (rule: AlertRuleRecord, alert: Alert) => {
-      for (const listener of listeners) listener(alert);
-      if (delivering()) delivery.enqueue(rule, alert);
-    },
-    onBadRule: (rule, err) => logger.warn({ err, rule: rule.id }, 'alert rule cannot be parsed any more: it raises nothing'),
+    onAlert,
+    onBadRule,
   });
+  const lineMoves =
+    options.odds && options.splits
+      ? new LineMoveDetector({
+          odds: options.odds,
+          splits: options.splits,
+          rules: options.rules,
+          catalog: options.catalog,
+          now: options.now,
+          onAlert,
+          onBadRule,
+        })
+      : null;
   const unfollow = options.rules.onChange((_before, after) => {
     if (!after.active) delivery.drop(after.id);
   });
   return {
     detector,
+    lineMoves,
     delivery,
     delivering,
     onAlert: (listener) => {
@@ -95,6 +119,7 @@ export function startAlerting(options: {
     },
     async stop() {
       unfollow();
+      lineMoves?.stop();
       delivery.stop();
       await lease.stop();
     },

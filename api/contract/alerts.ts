@@ -32,6 +32,46 @@ export const alertFilterProperties = {
     description: 'Seconds; leaves out opportunities whose oldest price is older.',
   },
   min_confidence: { type: 'number', minimum: 0, maximum: 100, description: '+EV: lowest confidence_score (0-100).' },
+  key_numbers: {
+    type: 'array',
+    items: { type: 'number', exclusiveMinimum: 0, maximum: 100, multipleOf: 0.5 },
+    minItems: 1,
+    maxItems: 20,
+    uniqueItems: true,
+    description:
+      "key_number: absolute spreads that count as key numbers, instead of the league's (NFL and college football: 3, 7, 10, 14).",
+  },
+  key_totals: {
+    type: 'array',
+    items: { type: 'number', exclusiveMinimum: 0, maximum: 1000, multipleOf: 0.5 },
+    minItems: 1,
+    maxItems: 20,
+    uniqueItems: true,
+    description: "key_number: totals that count as key numbers, instead of the league's (NFL: 41, 44, 47).",
+  },
+  public_by: {
+    type: 'string',
+    enum: ['bets', 'handle'],
+    description: 'reverse_line_move: the public side is the one with most tickets (bets, default) or most money (handle).',
+  },
+  min_public_pct: {
+    type: 'number',
+    minimum: 50,
+    maximum: 100,
+    description: "reverse_line_move: the public side's lowest share, % (default 55).",
+  },
+  min_line_move: {
+    type: 'number',
+    exclusiveMinimum: 0,
+    maximum: 50,
+    description: 'reverse_line_move: smallest move of a spread or total toward the public side, points (default 0.5).',
+  },
+  min_probability_move: {
+    type: 'number',
+    exclusiveMinimum: 0,
+    maximum: 50,
+    description: "reverse_line_move: smallest drop of the public side's moneyline implied probability, percentage points (default 2).",
+  },
 } as const;
 
 export const FILTER_NAMES = Object.keys(alertFilterProperties) as (keyof AlertFilters)[];
@@ -41,7 +81,12 @@ export const newAlertBodySchema = {
   additionalProperties: false,
   required: ['kind', 'webhook_url'],
   properties: {
-    kind: { type: 'string', enum: [...ALERT_KINDS], description: 'The opportunity list the rule watches.' },
+    kind: {
+      type: 'string',
+      enum: [...ALERT_KINDS],
+      description:
+        'What the rule watches: an opportunity list (ev, arbitrage, middles, low_hold), a sharp main line moving onto, off or across a key number (key_number), or reverse line movement in the betting splits (reverse_line_move).',
+    },
     webhook_url: {
       type: 'string',
       minLength: 1,

@@ -1,4 +1,4 @@
-import { MARKET_IDS, SELECTION_TYPES, playerId } from '../../schemas/index.js';
+import { KEY_NUMBERS, MARKET_IDS, SELECTION_TYPES, playerId } from '../../schemas/index.js';
 import type {
   ArbitrageOpportunity,
   DevigMethodName,
@@ -296,16 +296,12 @@ export function presentArbitrage(
   };
 }
 
-/** Whole-number results books shade around: NFL and college football margins and totals. */
-const KEY_NUMBERS: Readonly<Record<string, { side: readonly number[]; total: readonly number[] }>> = {
-  nfl: { side: [3, 7, 10, 14, 6, 4, 1], total: [37, 41, 43, 44, 47, 51] },
-  ncaaf: { side: [3, 7, 10, 14, 6, 4, 1], total: [] },
-};
-
+/** The window's results that are key numbers of the league, primary or secondary (`KEY_NUMBERS`). */
 export function keyNumbersOf(o: MiddleOpportunity): number[] {
-  const keys = KEY_NUMBERS[o.event.league];
+  const keys = KEY_NUMBERS.get(o.event.league);
   if (!keys) return [];
-  const list = o.family === 'side' ? keys.side : o.market === 'total_points' ? keys.total : [];
+  const set = o.family === 'side' ? keys.spread : o.market === 'total_points' ? keys.totals : null;
+  const list = set ? [...set.primary, ...set.secondary] : [];
   return o.windowOutcomes.filter((x) => list.includes(Math.abs(x)));
 }
 

@@ -12624,12 +12624,12 @@ export interface paths {
     };
     /**
      * Server-Sent Events stream of odds, opportunities or both
-     * @description Server-Sent Events: `connected`, the snapshot in chunks, `snapshot:complete`, then deltas (`odds:update`, `odds:locked`, `odds:removed`, `ev:|arb:|middles:|low_hold:` + `detected|expired`, `gamestate:update|removed`, `splits:update|removed`) and `heartbeat`. Every frame has an `id`; reconnecting with `Last-Event-ID` replays exactly the missed frames from the replay window, or answers a fresh snapshot marked `resync`. See docs/api.md.
+     * @description Server-Sent Events: `connected`, the snapshot in chunks, `snapshot:complete`, then deltas (`odds:update`, `odds:locked`, `odds:removed`, `ev:|arb:|middles:|low_hold:` + `detected|expired`, `gamestate:update|removed`, `splits:update|removed`, `alert:raised`) and `heartbeat`. Every frame has an `id`; reconnecting with `Last-Event-ID` replays exactly the missed frames from the replay window, or answers a fresh snapshot marked `resync`. See docs/api.md.
      */
     get: {
       parameters: {
         query?: {
-          /** @description opportunities, odds, all, gamestate, splits (default opportunities); two or more collapse to all. Aliases: channels, type. gamestate: Enterprise only. */
+          /** @description opportunities, odds, all, gamestate, splits, alerts (default opportunities); two or more collapse to all (alerts stays beside them: all never includes it unless named). Aliases: channels, type. gamestate: Enterprise only; alerts: the account's own alert rules' alerts, from the tiers that may hold rules. */
           channel?: string;
           /** @description Alias of channel. */
           channels?: string;
@@ -12715,6 +12715,7 @@ export interface paths {
                * @example arb:expired
                * @example gamestate:update
                * @example splits:update
+               * @example alert:raised
                * @example heartbeat
                * @example error
                */
@@ -12947,12 +12948,12 @@ export interface paths {
     };
     /**
      * SSE stream, channel=odds
-     * @description Server-Sent Events: `connected`, the snapshot in chunks, `snapshot:complete`, then deltas (`odds:update`, `odds:locked`, `odds:removed`, `ev:|arb:|middles:|low_hold:` + `detected|expired`, `gamestate:update|removed`, `splits:update|removed`) and `heartbeat`. Every frame has an `id`; reconnecting with `Last-Event-ID` replays exactly the missed frames from the replay window, or answers a fresh snapshot marked `resync`. See docs/api.md.
+     * @description Server-Sent Events: `connected`, the snapshot in chunks, `snapshot:complete`, then deltas (`odds:update`, `odds:locked`, `odds:removed`, `ev:|arb:|middles:|low_hold:` + `detected|expired`, `gamestate:update|removed`, `splits:update|removed`, `alert:raised`) and `heartbeat`. Every frame has an `id`; reconnecting with `Last-Event-ID` replays exactly the missed frames from the replay window, or answers a fresh snapshot marked `resync`. See docs/api.md.
      */
     get: {
       parameters: {
         query?: {
-          /** @description opportunities, odds, all, gamestate, splits (default opportunities); two or more collapse to all. Aliases: channels, type. gamestate: Enterprise only. */
+          /** @description opportunities, odds, all, gamestate, splits, alerts (default opportunities); two or more collapse to all (alerts stays beside them: all never includes it unless named). Aliases: channels, type. gamestate: Enterprise only; alerts: the account's own alert rules' alerts, from the tiers that may hold rules. */
           channel?: string;
           /** @description Alias of channel. */
           channels?: string;
@@ -13038,6 +13039,7 @@ export interface paths {
                * @example arb:expired
                * @example gamestate:update
                * @example splits:update
+               * @example alert:raised
                * @example heartbeat
                * @example error
                */
@@ -13270,12 +13272,12 @@ export interface paths {
     };
     /**
      * SSE stream, channel=opportunities
-     * @description Server-Sent Events: `connected`, the snapshot in chunks, `snapshot:complete`, then deltas (`odds:update`, `odds:locked`, `odds:removed`, `ev:|arb:|middles:|low_hold:` + `detected|expired`, `gamestate:update|removed`, `splits:update|removed`) and `heartbeat`. Every frame has an `id`; reconnecting with `Last-Event-ID` replays exactly the missed frames from the replay window, or answers a fresh snapshot marked `resync`. See docs/api.md.
+     * @description Server-Sent Events: `connected`, the snapshot in chunks, `snapshot:complete`, then deltas (`odds:update`, `odds:locked`, `odds:removed`, `ev:|arb:|middles:|low_hold:` + `detected|expired`, `gamestate:update|removed`, `splits:update|removed`, `alert:raised`) and `heartbeat`. Every frame has an `id`; reconnecting with `Last-Event-ID` replays exactly the missed frames from the replay window, or answers a fresh snapshot marked `resync`. See docs/api.md.
      */
     get: {
       parameters: {
         query?: {
-          /** @description opportunities, odds, all, gamestate, splits (default opportunities); two or more collapse to all. Aliases: channels, type. gamestate: Enterprise only. */
+          /** @description opportunities, odds, all, gamestate, splits, alerts (default opportunities); two or more collapse to all (alerts stays beside them: all never includes it unless named). Aliases: channels, type. gamestate: Enterprise only; alerts: the account's own alert rules' alerts, from the tiers that may hold rules. */
           channel?: string;
           /** @description Alias of channel. */
           channels?: string;
@@ -13361,6 +13363,7 @@ export interface paths {
                * @example arb:expired
                * @example gamestate:update
                * @example splits:update
+               * @example alert:raised
                * @example heartbeat
                * @example error
                */
@@ -13593,12 +13596,12 @@ export interface paths {
     };
     /**
      * SSE stream, channel=all
-     * @description Server-Sent Events: `connected`, the snapshot in chunks, `snapshot:complete`, then deltas (`odds:update`, `odds:locked`, `odds:removed`, `ev:|arb:|middles:|low_hold:` + `detected|expired`, `gamestate:update|removed`, `splits:update|removed`) and `heartbeat`. Every frame has an `id`; reconnecting with `Last-Event-ID` replays exactly the missed frames from the replay window, or answers a fresh snapshot marked `resync`. See docs/api.md.
+     * @description Server-Sent Events: `connected`, the snapshot in chunks, `snapshot:complete`, then deltas (`odds:update`, `odds:locked`, `odds:removed`, `ev:|arb:|middles:|low_hold:` + `detected|expired`, `gamestate:update|removed`, `splits:update|removed`, `alert:raised`) and `heartbeat`. Every frame has an `id`; reconnecting with `Last-Event-ID` replays exactly the missed frames from the replay window, or answers a fresh snapshot marked `resync`. See docs/api.md.
      */
     get: {
       parameters: {
         query?: {
-          /** @description opportunities, odds, all, gamestate, splits (default opportunities); two or more collapse to all. Aliases: channels, type. gamestate: Enterprise only. */
+          /** @description opportunities, odds, all, gamestate, splits, alerts (default opportunities); two or more collapse to all (alerts stays beside them: all never includes it unless named). Aliases: channels, type. gamestate: Enterprise only; alerts: the account's own alert rules' alerts, from the tiers that may hold rules. */
           channel?: string;
           /** @description Alias of channel. */
           channels?: string;
@@ -13684,6 +13687,7 @@ export interface paths {
                * @example arb:expired
                * @example gamestate:update
                * @example splits:update
+               * @example alert:raised
                * @example heartbeat
                * @example error
                */
@@ -13916,12 +13920,12 @@ export interface paths {
     };
     /**
      * SSE stream, channel=gamestate: live game state (Enterprise)
-     * @description Server-Sent Events: `connected`, the snapshot in chunks, `snapshot:complete`, then deltas (`odds:update`, `odds:locked`, `odds:removed`, `ev:|arb:|middles:|low_hold:` + `detected|expired`, `gamestate:update|removed`, `splits:update|removed`) and `heartbeat`. Every frame has an `id`; reconnecting with `Last-Event-ID` replays exactly the missed frames from the replay window, or answers a fresh snapshot marked `resync`. See docs/api.md.
+     * @description Server-Sent Events: `connected`, the snapshot in chunks, `snapshot:complete`, then deltas (`odds:update`, `odds:locked`, `odds:removed`, `ev:|arb:|middles:|low_hold:` + `detected|expired`, `gamestate:update|removed`, `splits:update|removed`, `alert:raised`) and `heartbeat`. Every frame has an `id`; reconnecting with `Last-Event-ID` replays exactly the missed frames from the replay window, or answers a fresh snapshot marked `resync`. See docs/api.md.
      */
     get: {
       parameters: {
         query?: {
-          /** @description opportunities, odds, all, gamestate, splits (default opportunities); two or more collapse to all. Aliases: channels, type. gamestate: Enterprise only. */
+          /** @description opportunities, odds, all, gamestate, splits, alerts (default opportunities); two or more collapse to all (alerts stays beside them: all never includes it unless named). Aliases: channels, type. gamestate: Enterprise only; alerts: the account's own alert rules' alerts, from the tiers that may hold rules. */
           channel?: string;
           /** @description Alias of channel. */
           channels?: string;
@@ -14007,6 +14011,7 @@ export interface paths {
                * @example arb:expired
                * @example gamestate:update
                * @example splits:update
+               * @example alert:raised
                * @example heartbeat
                * @example error
                */
@@ -14239,12 +14244,12 @@ export interface paths {
     };
     /**
      * SSE stream, channel=splits: betting splits as /splits answers them
-     * @description Server-Sent Events: `connected`, the snapshot in chunks, `snapshot:complete`, then deltas (`odds:update`, `odds:locked`, `odds:removed`, `ev:|arb:|middles:|low_hold:` + `detected|expired`, `gamestate:update|removed`, `splits:update|removed`) and `heartbeat`. Every frame has an `id`; reconnecting with `Last-Event-ID` replays exactly the missed frames from the replay window, or answers a fresh snapshot marked `resync`. See docs/api.md.
+     * @description Server-Sent Events: `connected`, the snapshot in chunks, `snapshot:complete`, then deltas (`odds:update`, `odds:locked`, `odds:removed`, `ev:|arb:|middles:|low_hold:` + `detected|expired`, `gamestate:update|removed`, `splits:update|removed`, `alert:raised`) and `heartbeat`. Every frame has an `id`; reconnecting with `Last-Event-ID` replays exactly the missed frames from the replay window, or answers a fresh snapshot marked `resync`. See docs/api.md.
      */
     get: {
       parameters: {
         query?: {
-          /** @description opportunities, odds, all, gamestate, splits (default opportunities); two or more collapse to all. Aliases: channels, type. gamestate: Enterprise only. */
+          /** @description opportunities, odds, all, gamestate, splits, alerts (default opportunities); two or more collapse to all (alerts stays beside them: all never includes it unless named). Aliases: channels, type. gamestate: Enterprise only; alerts: the account's own alert rules' alerts, from the tiers that may hold rules. */
           channel?: string;
           /** @description Alias of channel. */
           channels?: string;
@@ -14330,6 +14335,331 @@ export interface paths {
                * @example arb:expired
                * @example gamestate:update
                * @example splits:update
+               * @example alert:raised
+               * @example heartbeat
+               * @example error
+               */
+              event?: string;
+              /** @description The frame payload; see docs/api.md, Streams. */
+              data?: Record<string, never> | unknown[];
+            };
+          };
+        };
+        /** @description invalid_request: a parameter or the body is missing or invalid; the message names it. */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code:
+                  | 'invalid_request'
+                  | 'validation_error'
+                  | 'offset_too_large'
+                  | 'unauthorized'
+                  | 'feature_required'
+                  | 'cross_site_request'
+                  | 'not_found'
+                  | 'conflict'
+                  | 'request_timeout'
+                  | 'resync_required'
+                  | 'payload_too_large'
+                  | 'unsupported_media_type'
+                  | 'rate_limited'
+                  | 'concurrent_request_cap'
+                  | 'headers_too_large'
+                  | 'too_many_streams'
+                  | 'internal_error'
+                  | 'unavailable'
+                  | 'overloaded';
+                message: string;
+                docs: string;
+                /** @description 403: the caller's tier. */
+                tier?: string;
+                /** @description 403: the cheapest tier that would allow the request. */
+                required_tier?: string;
+                /** @description 429: seconds until the rate-limit window resets (as Retry-After). */
+                retry_after?: number;
+                /** @description offset_too_large: the largest offset the endpoint takes. */
+                max_offset?: number;
+                /** @description 403 on too many sportsbooks: the most the tier serves per request. */
+                max_books?: number;
+                /** @description 403 on too many sportsbooks: how many the request asked for. */
+                requested_books?: number;
+              };
+              /** @description Same as error.required_tier (read there by some clients). */
+              required_tier?: string;
+              /** @description Same as error.retry_after (read there by some clients). */
+              retry_after?: number;
+            };
+          };
+        };
+        /** @description unauthorized: the API key is missing or not valid. */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code:
+                  | 'invalid_request'
+                  | 'validation_error'
+                  | 'offset_too_large'
+                  | 'unauthorized'
+                  | 'feature_required'
+                  | 'cross_site_request'
+                  | 'not_found'
+                  | 'conflict'
+                  | 'request_timeout'
+                  | 'resync_required'
+                  | 'payload_too_large'
+                  | 'unsupported_media_type'
+                  | 'rate_limited'
+                  | 'concurrent_request_cap'
+                  | 'headers_too_large'
+                  | 'too_many_streams'
+                  | 'internal_error'
+                  | 'unavailable'
+                  | 'overloaded';
+                message: string;
+                docs: string;
+                /** @description 403: the caller's tier. */
+                tier?: string;
+                /** @description 403: the cheapest tier that would allow the request. */
+                required_tier?: string;
+                /** @description 429: seconds until the rate-limit window resets (as Retry-After). */
+                retry_after?: number;
+                /** @description offset_too_large: the largest offset the endpoint takes. */
+                max_offset?: number;
+                /** @description 403 on too many sportsbooks: the most the tier serves per request. */
+                max_books?: number;
+                /** @description 403 on too many sportsbooks: how many the request asked for. */
+                requested_books?: number;
+              };
+              /** @description Same as error.required_tier (read there by some clients). */
+              required_tier?: string;
+              /** @description Same as error.retry_after (read there by some clients). */
+              retry_after?: number;
+            };
+          };
+        };
+        /** @description feature_required: the key's tier lacks a feature or sportsbook the request needs; the message names the tier that has it. */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code:
+                  | 'invalid_request'
+                  | 'validation_error'
+                  | 'offset_too_large'
+                  | 'unauthorized'
+                  | 'feature_required'
+                  | 'cross_site_request'
+                  | 'not_found'
+                  | 'conflict'
+                  | 'request_timeout'
+                  | 'resync_required'
+                  | 'payload_too_large'
+                  | 'unsupported_media_type'
+                  | 'rate_limited'
+                  | 'concurrent_request_cap'
+                  | 'headers_too_large'
+                  | 'too_many_streams'
+                  | 'internal_error'
+                  | 'unavailable'
+                  | 'overloaded';
+                message: string;
+                docs: string;
+                /** @description 403: the caller's tier. */
+                tier?: string;
+                /** @description 403: the cheapest tier that would allow the request. */
+                required_tier?: string;
+                /** @description 429: seconds until the rate-limit window resets (as Retry-After). */
+                retry_after?: number;
+                /** @description offset_too_large: the largest offset the endpoint takes. */
+                max_offset?: number;
+                /** @description 403 on too many sportsbooks: the most the tier serves per request. */
+                max_books?: number;
+                /** @description 403 on too many sportsbooks: how many the request asked for. */
+                requested_books?: number;
+              };
+              /** @description Same as error.required_tier (read there by some clients). */
+              required_tier?: string;
+              /** @description Same as error.retry_after (read there by some clients). */
+              retry_after?: number;
+            };
+          };
+        };
+        /** @description rate_limited, or too_many_streams when the account may hold no stream. Past its tier's number of concurrent streams a new one displaces the account's oldest (which gets an error frame 'displaced'). */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code:
+                  | 'invalid_request'
+                  | 'validation_error'
+                  | 'offset_too_large'
+                  | 'unauthorized'
+                  | 'feature_required'
+                  | 'cross_site_request'
+                  | 'not_found'
+                  | 'conflict'
+                  | 'request_timeout'
+                  | 'resync_required'
+                  | 'payload_too_large'
+                  | 'unsupported_media_type'
+                  | 'rate_limited'
+                  | 'concurrent_request_cap'
+                  | 'headers_too_large'
+                  | 'too_many_streams'
+                  | 'internal_error'
+                  | 'unavailable'
+                  | 'overloaded';
+                message: string;
+                docs: string;
+                /** @description 403: the caller's tier. */
+                tier?: string;
+                /** @description 403: the cheapest tier that would allow the request. */
+                required_tier?: string;
+                /** @description 429: seconds until the rate-limit window resets (as Retry-After). */
+                retry_after?: number;
+                /** @description offset_too_large: the largest offset the endpoint takes. */
+                max_offset?: number;
+                /** @description 403 on too many sportsbooks: the most the tier serves per request. */
+                max_books?: number;
+                /** @description 403 on too many sportsbooks: how many the request asked for. */
+                requested_books?: number;
+              };
+              /** @description Same as error.required_tier (read there by some clients). */
+              required_tier?: string;
+              /** @description Same as error.retry_after (read there by some clients). */
+              retry_after?: number;
+            };
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/stream/alerts': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * SSE stream, channel=alerts: the alerts of the account's own alert rules, as their webhooks get them
+     * @description Server-Sent Events: `connected`, the snapshot in chunks, `snapshot:complete`, then deltas (`odds:update`, `odds:locked`, `odds:removed`, `ev:|arb:|middles:|low_hold:` + `detected|expired`, `gamestate:update|removed`, `splits:update|removed`, `alert:raised`) and `heartbeat`. Every frame has an `id`; reconnecting with `Last-Event-ID` replays exactly the missed frames from the replay window, or answers a fresh snapshot marked `resync`. See docs/api.md.
+     */
+    get: {
+      parameters: {
+        query?: {
+          /** @description opportunities, odds, all, gamestate, splits, alerts (default opportunities); two or more collapse to all (alerts stays beside them: all never includes it unless named). Aliases: channels, type. gamestate: Enterprise only; alerts: the account's own alert rules' alerts, from the tiers that may hold rules. */
+          channel?: string;
+          /** @description Alias of channel. */
+          channels?: string;
+          /** @description Alias of channel (the TypeScript SDK sends it). */
+          type?: string;
+          /** @description Sport ids, comma-separated. */
+          sport?: string;
+          /** @description League ids, comma-separated. */
+          league?: string;
+          /** @description Sportsbook ids, comma-separated; default: the tier's books. channel=splits: draftkings, circa. */
+          sportsbook?: string;
+          /** @description Market ids (odds); opportunities also take the categories main, spread, total, props; channel=splits: spread, total, moneyline. */
+          market?: string;
+          /** @description Event ids, comma-separated. Aliases: eventId, event_id. */
+          event?: string;
+          /** @description Alias of event. */
+          eventId?: string;
+          /** @description Alias of event. */
+          event_id?: string;
+          /** @description true: live events only; false: pre-match only. */
+          live?: boolean;
+          /** @description Minimum +EV %, default 2. */
+          min_ev?: number;
+          /** @description Minimum arbitrage profit %, default 0.5. */
+          min_profit?: number;
+          /** @description US state code (e.g. nj): the `deep_link` URLs carry it, so books whose site is per state open the right one. Default: the resolver's, pa. */
+          state?: string;
+          /** @description suspicious: also the phantom opportunities the lists leave out by default, as on the REST lists. */
+          include?: 'suspicious';
+          /** @description Lowest kelly_percent (full Kelly, % of bankroll) under the chosen de-vig method. */
+          min_kelly?: number;
+          /** @description Highest kelly_percent. */
+          max_kelly?: number;
+          /** @description Lowest confidence_score (0-100). */
+          min_confidence?: number;
+          /** @description Highest confidence_score (0-100). */
+          max_confidence?: number;
+          /** @description true: player props only; false: no player props; omitted: both. */
+          is_player_prop?: boolean;
+          /** @description true: only lines that are not their market's main line (the one most books quote); false: main lines and markets without a line. */
+          is_alternate_line?: boolean;
+          /** @description true: only selections that are also part of an arbitrage; false: only those that are not. */
+          arb_available?: boolean;
+          /** @description Text the player's name contains, case-insensitive; no match is an empty page. */
+          player_name?: string;
+          /** @description Stat categories of player props (points, rebounds, ...), comma-separated, case-insensitive. */
+          stat_category?: string;
+          /** @description A selection type (home, away, over, under, ...) or text its label contains, case-insensitive; no match is an empty page. */
+          selection?: string;
+          /** @description Only rows whose sharp_book (the best-ranked reference of the fair price) is one of these sportsbooks, comma-separated. */
+          sharp_book?: string;
+          /** @description The reference's name for sharp_book; giving both with different books is a 400. */
+          devig_book?: string;
+          /** @description Resume position, for clients that cannot send the Last-Event-ID header. */
+          last_event_id?: string;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description An event stream (text/event-stream). OpenAPI has no way to type the frames of a stream, so the application/json entry describes one frame: its `id`, its `event` name and the JSON of its `data` line. */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/event-stream': string;
+            'application/json': {
+              /** @description Sequence number (a resume point), or `<n>-s<k>` on snapshot frames. */
+              id?: string;
+              /**
+               * @example connected
+               * @example snapshot
+               * @example gamestate:snapshot
+               * @example splits:snapshot
+               * @example snapshot:complete
+               * @example odds:update
+               * @example odds:locked
+               * @example odds:removed
+               * @example ev:detected
+               * @example arb:expired
+               * @example gamestate:update
+               * @example splits:update
+               * @example alert:raised
                * @example heartbeat
                * @example error
                */
@@ -14562,12 +14892,12 @@ export interface paths {
     };
     /**
      * SSE stream of one event's odds (channel=odds&event={eventId})
-     * @description Server-Sent Events: `connected`, the snapshot in chunks, `snapshot:complete`, then deltas (`odds:update`, `odds:locked`, `odds:removed`, `ev:|arb:|middles:|low_hold:` + `detected|expired`, `gamestate:update|removed`, `splits:update|removed`) and `heartbeat`. Every frame has an `id`; reconnecting with `Last-Event-ID` replays exactly the missed frames from the replay window, or answers a fresh snapshot marked `resync`. See docs/api.md.
+     * @description Server-Sent Events: `connected`, the snapshot in chunks, `snapshot:complete`, then deltas (`odds:update`, `odds:locked`, `odds:removed`, `ev:|arb:|middles:|low_hold:` + `detected|expired`, `gamestate:update|removed`, `splits:update|removed`, `alert:raised`) and `heartbeat`. Every frame has an `id`; reconnecting with `Last-Event-ID` replays exactly the missed frames from the replay window, or answers a fresh snapshot marked `resync`. See docs/api.md.
      */
     get: {
       parameters: {
         query?: {
-          /** @description opportunities, odds, all, gamestate, splits (default opportunities); two or more collapse to all. Aliases: channels, type. gamestate: Enterprise only. */
+          /** @description opportunities, odds, all, gamestate, splits, alerts (default opportunities); two or more collapse to all (alerts stays beside them: all never includes it unless named). Aliases: channels, type. gamestate: Enterprise only; alerts: the account's own alert rules' alerts, from the tiers that may hold rules. */
           channel?: string;
           /** @description Alias of channel. */
           channels?: string;
@@ -14655,6 +14985,7 @@ export interface paths {
                * @example arb:expired
                * @example gamestate:update
                * @example splits:update
+               * @example alert:raised
                * @example heartbeat
                * @example error
                */
@@ -17011,7 +17342,7 @@ export interface paths {
                 id: string;
                 name: string | null;
                 /** @enum {string} */
-                kind: 'ev' | 'arbitrage' | 'middles' | 'low_hold';
+                kind: 'ev' | 'arbitrage' | 'middles' | 'low_hold' | 'key_number' | 'reverse_line_move';
                 /** @description The filters as given; absent ones filter nothing (or take the default). */
                 filters: {
                   /** @description Sport ids, comma-separated. */
@@ -17032,6 +17363,21 @@ export interface paths {
                   max_odds_age?: number;
                   /** @description +EV: lowest confidence_score (0-100). */
                   min_confidence?: number;
+                  /** @description key_number: absolute spreads that count as key numbers, instead of the league's (NFL and college football: 3, 7, 10, 14). */
+                  key_numbers?: number[];
+                  /** @description key_number: totals that count as key numbers, instead of the league's (NFL: 41, 44, 47). */
+                  key_totals?: number[];
+                  /**
+                   * @description reverse_line_move: the public side is the one with most tickets (bets, default) or most money (handle).
+                   * @enum {string}
+                   */
+                  public_by?: 'bets' | 'handle';
+                  /** @description reverse_line_move: the public side's lowest share, % (default 55). */
+                  min_public_pct?: number;
+                  /** @description reverse_line_move: smallest move of a spread or total toward the public side, points (default 0.5). */
+                  min_line_move?: number;
+                  /** @description reverse_line_move: smallest drop of the public side's moneyline implied probability, percentage points (default 2). */
+                  min_probability_move?: number;
                 };
                 webhook_url: string;
                 /** Format: date-time */
@@ -17273,10 +17619,10 @@ export interface paths {
         content: {
           'application/json': {
             /**
-             * @description The opportunity list the rule watches.
+             * @description What the rule watches: an opportunity list (ev, arbitrage, middles, low_hold), a sharp main line moving onto, off or across a key number (key_number), or reverse line movement in the betting splits (reverse_line_move).
              * @enum {string}
              */
-            kind: 'ev' | 'arbitrage' | 'middles' | 'low_hold';
+            kind: 'ev' | 'arbitrage' | 'middles' | 'low_hold' | 'key_number' | 'reverse_line_move';
             /** @description Where alerts are posted: https; plain http only on loopback (127.0.0.1, [::1], localhost). */
             webhook_url: string;
             /** @description A label for the rule. */
@@ -17299,6 +17645,21 @@ export interface paths {
             max_odds_age?: number;
             /** @description +EV: lowest confidence_score (0-100). */
             min_confidence?: number;
+            /** @description key_number: absolute spreads that count as key numbers, instead of the league's (NFL and college football: 3, 7, 10, 14). */
+            key_numbers?: number[];
+            /** @description key_number: totals that count as key numbers, instead of the league's (NFL: 41, 44, 47). */
+            key_totals?: number[];
+            /**
+             * @description reverse_line_move: the public side is the one with most tickets (bets, default) or most money (handle).
+             * @enum {string}
+             */
+            public_by?: 'bets' | 'handle';
+            /** @description reverse_line_move: the public side's lowest share, % (default 55). */
+            min_public_pct?: number;
+            /** @description reverse_line_move: smallest move of a spread or total toward the public side, points (default 0.5). */
+            min_line_move?: number;
+            /** @description reverse_line_move: smallest drop of the public side's moneyline implied probability, percentage points (default 2). */
+            min_probability_move?: number;
           };
         };
       };
@@ -17315,7 +17676,7 @@ export interface paths {
                 id: string;
                 name: string | null;
                 /** @enum {string} */
-                kind: 'ev' | 'arbitrage' | 'middles' | 'low_hold';
+                kind: 'ev' | 'arbitrage' | 'middles' | 'low_hold' | 'key_number' | 'reverse_line_move';
                 /** @description The filters as given; absent ones filter nothing (or take the default). */
                 filters: {
                   /** @description Sport ids, comma-separated. */
@@ -17336,6 +17697,21 @@ export interface paths {
                   max_odds_age?: number;
                   /** @description +EV: lowest confidence_score (0-100). */
                   min_confidence?: number;
+                  /** @description key_number: absolute spreads that count as key numbers, instead of the league's (NFL and college football: 3, 7, 10, 14). */
+                  key_numbers?: number[];
+                  /** @description key_number: totals that count as key numbers, instead of the league's (NFL: 41, 44, 47). */
+                  key_totals?: number[];
+                  /**
+                   * @description reverse_line_move: the public side is the one with most tickets (bets, default) or most money (handle).
+                   * @enum {string}
+                   */
+                  public_by?: 'bets' | 'handle';
+                  /** @description reverse_line_move: the public side's lowest share, % (default 55). */
+                  min_public_pct?: number;
+                  /** @description reverse_line_move: smallest move of a spread or total toward the public side, points (default 0.5). */
+                  min_line_move?: number;
+                  /** @description reverse_line_move: smallest drop of the public side's moneyline implied probability, percentage points (default 2). */
+                  min_probability_move?: number;
                 };
                 webhook_url: string;
                 /** Format: date-time */
@@ -17653,7 +18029,7 @@ export interface paths {
                 id: string;
                 name: string | null;
                 /** @enum {string} */
-                kind: 'ev' | 'arbitrage' | 'middles' | 'low_hold';
+                kind: 'ev' | 'arbitrage' | 'middles' | 'low_hold' | 'key_number' | 'reverse_line_move';
                 /** @description The filters as given; absent ones filter nothing (or take the default). */
                 filters: {
                   /** @description Sport ids, comma-separated. */
@@ -17674,6 +18050,21 @@ export interface paths {
                   max_odds_age?: number;
                   /** @description +EV: lowest confidence_score (0-100). */
                   min_confidence?: number;
+                  /** @description key_number: absolute spreads that count as key numbers, instead of the league's (NFL and college football: 3, 7, 10, 14). */
+                  key_numbers?: number[];
+                  /** @description key_number: totals that count as key numbers, instead of the league's (NFL: 41, 44, 47). */
+                  key_totals?: number[];
+                  /**
+                   * @description reverse_line_move: the public side is the one with most tickets (bets, default) or most money (handle).
+                   * @enum {string}
+                   */
+                  public_by?: 'bets' | 'handle';
+                  /** @description reverse_line_move: the public side's lowest share, % (default 55). */
+                  min_public_pct?: number;
+                  /** @description reverse_line_move: smallest move of a spread or total toward the public side, points (default 0.5). */
+                  min_line_move?: number;
+                  /** @description reverse_line_move: smallest drop of the public side's moneyline implied probability, percentage points (default 2). */
+                  min_probability_move?: number;
                 };
                 webhook_url: string;
                 /** Format: date-time */

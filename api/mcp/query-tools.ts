@@ -489,7 +489,7 @@ export const QUERY_TOOLS: readonly QueryToolDef[] = [
       return `Alert rule ${String(r.id)} created. Its signing secret is ${String(r.secret)}: store it now, it is never shown again.`;
     },
     description:
-      "A rule on one opportunity list (ev, arbitrage, middles, low_hold) with that list's filters: every opportunity that enters the list is posted to webhook_url (https; http only on loopback), signed with HMAC-SHA256. The answer holds the signing secret, shown only once.",
+      "A rule on one opportunity list (ev, arbitrage, middles, low_hold) with that list's filters, or on a line move: a sharp book's main spread or total moving onto, off or across a key number (key_number; key_numbers and key_totals override the sport's), or reverse line movement in the betting splits (reverse_line_move; public_by, min_public_pct, min_line_move, min_probability_move). Every alert is posted to webhook_url (https; http only on loopback), signed with HMAC-SHA256. The answer holds the signing secret, shown only once.",
   },
   {
     name: 'get_alerts',

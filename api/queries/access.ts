@@ -1,7 +1,7 @@
 import type { Feature, TierName, TierRule } from '../../schemas/index.js';
 import { ApiError } from '../errors.js';
 import type { ErrorExtras } from '../errors.js';
-import { TIERS, TIER_MINIMUMS, lowestTierWith, tierAtLeast } from '../../schemas/index.js';
+import { TIERS, TIER_MINIMUMS, TIER_ORDER, lowestTierWith, tierAtLeast } from '../../schemas/index.js';
 
 /**
  * The tier gates every interface applies the same way (REST answers 403 feature_required, MCP a
@@ -39,4 +39,14 @@ const RULE_WORDS: Readonly<Record<TierRule, string>> = {
 export function requireTierFor(tier: TierName, rule: TierRule): void {
   const min = TIER_MINIMUMS[rule];
   if (!tierAtLeast(tier, min)) throw tierRefusal(tier, min, `${RULE_WORDS[rule]} the ${min} tier or higher; this key is ${tier}`);
+}
+
+/**
+ * Alerts (the `alerts` stream channel) are open to the tiers whose accounts may hold alert rules
+ * (`maxAlertRules` of the tier table above 0); `what` names the refused thing.
+ */
+export function requireAlertRulesOf(tier: TierName, what: string): void {
+  if (TIERS[tier].maxAlertRules > 0) return;
+  const needed = TIER_ORDER.find((t) => TIERS[t].maxAlertRules > 0) ?? 'enterprise';
+  throw tierRefusal(tier, needed, `${what} needs the ${needed} tier or higher (alert rules); this key is ${tier}`);
 }

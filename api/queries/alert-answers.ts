@@ -1,4 +1,4 @@
-import { TIERS, TIER_ORDER } from '../../schemas/index.js';
+import { TIERS, TIER_ORDER, isLineMoveKind } from '../../schemas/index.js';
 import type { AlertFilters, AlertKind, AlertRuleRecord } from '../../schemas/index.js';
 import { newId, newWebhookSecret } from '../accounts/index.js';
 import type { Accounts, AlertRuleBook, AuthenticatedKey } from '../accounts/index.js';
@@ -10,7 +10,7 @@ import { ApiError } from '../errors.js';
 import type { Catalog } from '../views/catalog.js';
 import type { OlapStore } from '../../pipeline/store/index.js';
 import { featureRefusal, tierRefusal } from './access.js';
-import { alertList, alertListQuery, webhookUrlProblem } from './alert-query.js';
+import { alertList, alertListQuery, checkKindFields, lineMoveQuery, webhookUrlProblem } from './alert-query.js';
 import { LIST_FEATURE } from './opportunities.js';
 import { fromStore } from './store-failure.js';
 
@@ -46,7 +46,9 @@ export async function createAlertRule(
   if (problem !== null) throw new ApiError('invalid_request', `Invalid body field 'webhook_url': ${problem}`);
   const filters: AlertFilters = {};
   for (const name of FILTER_NAMES) if (body[name] !== undefined) Object.assign(filters, { [name]: body[name] });
+  checkKindFields(body.kind, filters);
   if (list !== null) alertListQuery(list, filters, ctx.catalog, auth.tier, ctx.now, ctx.lines);
+  else if (isLineMoveKind(body.kind)) lineMoveQuery(body.kind, filters, ctx.catalog, auth.tier);
   const max = TIERS[auth.tier].maxAlertRules;
   const secret = newWebhookSecret();
   const rule = await accounts.serially(auth.accountId, async () => {

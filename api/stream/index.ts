@@ -12,6 +12,8 @@ export { StreamHub, Group, DEFAULT_STREAM_OPTIONS } from './hub.js';
 export type { SourceBatch, StreamConnection, StreamSource, StreamSpec } from './hub.js';
 export { WS_PATHS, WS_PROTOCOL, CLOSE as WS_CLOSE } from './ws.js';
 export { presentListRow } from './opportunity-source.js';
+export { ALERTS_CHANNEL, ALERT_FRAME } from './alert-source.js';
+export type { AlertFollower, StreamedAlert } from './alert-source.js';
 
 /**
  * SSE routes (in the authenticated context, so the key, rate limit and headers apply before a

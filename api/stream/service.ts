@@ -15,6 +15,8 @@ import { ODDS_CHANNEL, OddsSource } from './odds-source.js';
 import type { SnapshotRow } from './odds-source.js';
 import { OPPORTUNITIES_CHANNEL, OpportunitySource } from './opportunity-source.js';
 import { SPLITS_CHANNEL, SplitsSource } from './splits-source.js';
+import { AlertSource } from './alert-source.js';
+import type { AlertFollower } from './alert-source.js';
 import { buildSpec } from './subscription.js';
 import type { StreamRequest } from './subscription.js';
 
@@ -45,6 +47,8 @@ export interface StreamDeps {
   splits?: SplitsBoard;
   /** Live game states (the `gamestate` channel); the channel is empty without it. */
   gameStates?: GameStateBoard;
+  /** Every alert this replica raises (the `alerts` channel); the channel is empty without it. */
+  alerts?: AlertFollower;
   now: () => number;
   settings?: Partial<StreamSettings>;
 }
@@ -71,6 +75,8 @@ export class StreamService {
   private readonly opportunities: OpportunitySource | null;
   private readonly splits = new Map<string, SplitsSource>();
   private readonly games = new Map<string, GameStateSource>();
+  private readonly alertSources: AlertSource[] = [];
+  private unfollowAlerts = (): void => undefined;
 
   constructor(private readonly deps: StreamDeps) {
     this.settings = { ...DEFAULT_STREAM_OPTIONS, ...deps.settings };
@@ -115,7 +121,13 @@ export class StreamService {
         this.games.set(feed, source);
         this.hub.addSource(source);
       }
+      if (deps.alerts) {
+        const source = new AlertSource(feed, this.hub.schedule);
+        this.alertSources.push(source);
+        this.hub.addSource(source);
+      }
     }
+    if (deps.alerts) this.unfollowAlerts = deps.alerts((alert) => this.alertSources.forEach((source) => source.receive(alert)));
   }
 
   /**
@@ -174,6 +186,7 @@ export class StreamService {
   }
 
   close(): void {
+    this.unfollowAlerts();
     this.hub.close();
   }
 }

@@ -23,7 +23,7 @@ import { evRowFilterParams } from '../contract/opportunity-params.js';
 import { deepLinkStateParam } from '../deeplinks/index.js';
 import { EV_ROW_FIELDS } from './ev-row-fields.js';
 
-export const SSE_CHANNELS = ['opportunities', 'odds', 'all', 'gamestate', 'splits'] as const;
+export const SSE_CHANNELS = ['opportunities', 'odds', 'all', 'gamestate', 'splits', 'alerts'] as const;
 type SseChannel = (typeof SSE_CHANNELS)[number];
 /** A snapshot frame to send: rendered with its id when sent, and how to build its body in pieces ahead. */
 type SnapshotFrame = [() => Rendered, Piecewise | undefined];
@@ -56,7 +56,7 @@ const querySchema = {
     channel: {
       type: 'string',
       maxLength: 200,
-      description: `${SSE_CHANNELS.join(', ')} (default opportunities); two or more collapse to all. Aliases: channels, type. gamestate: Enterprise only.`,
+      description: `${SSE_CHANNELS.join(', ')} (default opportunities); two or more collapse to all (alerts stays beside them: all never includes it unless named). Aliases: channels, type. gamestate: Enterprise only; alerts: the account's own alert rules' alerts, from the tiers that may hold rules.`,
     },
     channels: { type: 'string', maxLength: 200, description: 'Alias of channel.' },
     type: { type: 'string', maxLength: 200, description: 'Alias of channel (the TypeScript SDK sends it).' },
@@ -88,17 +88,30 @@ const querySchema = {
   },
 } as const;
 
-function parseChannel(q: SseQuery, fixed: SseChannel | null): SseChannel {
-  if (fixed) return fixed;
+/**
+ * The channel a request names, and whether it names `alerts`: alerts are the account's own, so
+ * they join whatever else is named (odds and alerts is the odds stream with the account's alerts)
+ * and are never part of `all` unless named.
+ */
+function parseChannel(q: SseQuery, fixed: SseChannel | null): { channel: SseChannel; alerts: boolean } {
+  if (fixed) return { channel: fixed, alerts: fixed === 'alerts' };
   const raw = q.channel ?? q.channels ?? q.type;
-  if (raw === undefined) return 'opportunities';
+  if (raw === undefined) return { channel: 'opportunities', alerts: false };
   const names = new Set(channelList(raw, SSE_CHANNELS, "query parameter 'channel'"));
-  if (names.size === 0) return 'opportunities';
-  if (names.size > 1) return 'all';
-  return [...names][0] as SseChannel;
+  const alerts = names.delete('alerts');
+  if (names.size === 0) return { channel: alerts ? 'alerts' : 'opportunities', alerts };
+  if (names.size > 1) return { channel: 'all', alerts };
+  return { channel: [...names][0] as SseChannel, alerts };
 }
 
-export function sseRequest(q: SseQuery, channel: SseChannel, tier: Parameters<typeof allowedLists>[0], eventId?: string): StreamRequest {
+export function sseRequest(
+  q: SseQuery,
+  channel: SseChannel,
+  tier: Parameters<typeof allowedLists>[0],
+  eventId?: string,
+  /** The caller's account, when it asked for its alerts too. */
+  alertsOf?: string,
+): StreamRequest {
   const lists = channel === 'opportunities' || channel === 'all' ? allowedLists(tier) : [];
   if (channel === 'opportunities' && lists.length === 0) {
     throw featureRefusal('The opportunities stream', 'arbitrage', tier);
@@ -120,6 +133,7 @@ export function sseRequest(q: SseQuery, channel: SseChannel, tier: Parameters<ty
     ...evRowOf(q),
     ...(q.state === undefined ? {} : { state: q.state }),
     ...(q.include === undefined ? {} : { include: q.include }),
+    ...(alertsOf === undefined ? {} : { alerts: alertsOf }),
   };
 }
 
@@ -234,7 +248,7 @@ export const sseRoutes: FastifyPluginAsync<{ service: StreamService; access: Acc
   const hub = service.hub;
   const description =
     'Server-Sent Events: `connected`, the snapshot in chunks, `snapshot:complete`, then deltas (`odds:update`, `odds:locked`, `odds:removed`, ' +
-    '`ev:|arb:|middles:|low_hold:` + `detected|expired`, `gamestate:update|removed`, `splits:update|removed`) and `heartbeat`. Every frame has an `id`; reconnecting with ' +
+    '`ev:|arb:|middles:|low_hold:` + `detected|expired`, `gamestate:update|removed`, `splits:update|removed`, `alert:raised`) and `heartbeat`. Every frame has an `id`; reconnecting with ' +
     '`Last-Event-ID` replays exactly the missed frames from the replay window, or answers a fresh snapshot marked `resync`. See docs/api.md.';
   const responses = {
     200: {
@@ -262,6 +276,7 @@ export const sseRoutes: FastifyPluginAsync<{ service: StreamService; access: Acc
                   'arb:expired',
                   'gamestate:update',
                   'splits:update',
+                  'alert:raised',
                   'heartbeat',
                   'error',
                 ],
@@ -285,9 +300,9 @@ export const sseRoutes: FastifyPluginAsync<{ service: StreamService; access: Acc
       const tier = tierOf(request);
       const keyId = request.apiKey?.keyId ?? '';
       const accountId = request.apiKey?.accountId ?? '';
-      const channel = parseChannel(q, fixed);
+      const { channel, alerts } = parseChannel(q, fixed);
       const eventId = (request.params as { eventId?: string }).eventId;
-      const req = sseRequest(q, channel, tier, eventId);
+      const req = sseRequest(q, channel, tier, eventId, alerts ? accountId : undefined);
       const { group } = service.open(tier, req);
       // The newer stream wins: past the cap, the account's oldest streams are ended first.
       access.makeRoomForStream(accountId, hub.streamCap(tier, accountId));
@@ -336,6 +351,7 @@ export const sseRoutes: FastifyPluginAsync<{ service: StreamService; access: Acc
           ...json({
             stream_id: randomUUID(),
             channel,
+            ...(alerts && channel !== 'alerts' ? { alerts: true } : {}),
             tier,
             data_delay_seconds: TIERS[tier].dataDelaySeconds,
             filters: filterEcho(req),
@@ -482,6 +498,11 @@ export const sseRoutes: FastifyPluginAsync<{ service: StreamService; access: Acc
   app.get('/stream/all', { schema: schema('SSE stream, channel=all') }, open('all'));
   app.get('/stream/gamestate', { schema: schema('SSE stream, channel=gamestate: live game state (Enterprise)') }, open('gamestate'));
   app.get('/stream/splits', { schema: schema('SSE stream, channel=splits: betting splits as /splits answers them') }, open('splits'));
+  app.get(
+    '/stream/alerts',
+    { schema: schema("SSE stream, channel=alerts: the alerts of the account's own alert rules, as their webhooks get them") },
+    open('alerts'),
+  );
   app.get(
     '/stream/events/:eventId',
     {

@@ -320,6 +320,7 @@ describe('OpenAPI', () => {
       .sort();
     expect(paths).toEqual([
       '/api/v1/stream',
+      '/api/v1/stream/alerts',
       '/api/v1/stream/all',
       '/api/v1/stream/events/{eventId}',
       '/api/v1/stream/gamestate',

@@ -2,7 +2,7 @@ import { DEFAULT_LOW_HOLD_PERCENT, SPLITS_BOOKS, SPLIT_MARKETS, TIERS, openBooks
 import type { TierName } from '../../schemas/index.js';
 import { parseFilters, parseOddsFilters } from '../queries/index.js';
 import type { SharedFilterQuery } from '../queries/index.js';
-import { LIST_FEATURE, featureRefusal, parseCommon } from '../queries/index.js';
+import { LIST_FEATURE, featureRefusal, parseCommon, requireAlertRulesOf } from '../queries/index.js';
 import { parseSplitsFilters } from '../contract/splits.js';
 import type { OpportunityList } from '../queries/index.js';
 import type { StreamSpec } from './hub.js';
@@ -12,6 +12,8 @@ import type { ListQuery, OpportunitySpec } from './opportunity-source.js';
 import { GAMESTATE_CHANNEL } from './gamestate-source.js';
 import type { GameStateSpec } from './gamestate-source.js';
 import { SPLITS_CHANNEL } from './splits-source.js';
+import { ALERTS_CHANNEL } from './alert-source.js';
+import type { AlertSpec } from './alert-source.js';
 import type { SplitsSpec } from './splits-source.js';
 import type { Catalog } from '../views/catalog.js';
 import type { LinesOf } from '../contract/opportunities.js';
@@ -49,6 +51,8 @@ export interface StreamRequest extends Pick<SharedFilterQuery, 'sport' | 'league
   state?: string;
   /** `suspicious`: the phantom opportunities too, as REST's `include=suspicious`. */
   include?: 'suspicious';
+  /** The account whose alerts the `alerts` channel carries; absent: no alerts channel. */
+  alerts?: string;
 }
 
 /** The opportunity lists a tier may stream. */
@@ -61,6 +65,7 @@ export function checkAccess(req: StreamRequest, tier: TierName): void {
   for (const l of req.lists)
     if (!TIERS[tier].features.includes(LIST_FEATURE[l])) throw featureRefusal(`The ${l} stream`, LIST_FEATURE[l], tier);
   if (req.gamestate && !TIERS[tier].features.includes('gamestate')) throw featureRefusal('The gamestate stream', 'gamestate', tier);
+  if (req.alerts !== undefined) requireAlertRulesOf(tier, 'The alerts stream');
 }
 
 function normalizeCsv(v: string | undefined): string | undefined {
@@ -131,6 +136,7 @@ export function buildSpec(
     channels.set(GAMESTATE_CHANNEL, spec);
   }
   if (req.splits) channels.set(SPLITS_CHANNEL, splitsSpec(req.splits, f, catalog, tier));
+  if (req.alerts !== undefined) channels.set(ALERTS_CHANNEL, { accountId: req.alerts } satisfies AlertSpec);
   const signature = JSON.stringify([
     feed,
     tier,
@@ -143,6 +149,8 @@ export function buildSpec(
     req.evRow ? EV_ROW_FIELDS.map((name) => req.evRow?.[name] ?? null) : null,
     linkState ?? null,
     req.include ?? null,
+    // One account's alerts are its own: its subscriptions share no group with another account's.
+    req.alerts ?? null,
   ]);
   return { feed, tier, channels, signature, ...(linkState === undefined ? {} : { linkState }) };
 }

@@ -30,7 +30,7 @@ import { whenKnown } from '../contract/common.js';
 export const WS_PROTOCOL = 'sharpapi-v1';
 /** Paths that upgrade to the WebSocket endpoint (COMPAT: the channel address `/`; the game-state page writes `/ws`). */
 export const WS_PATHS = new Set(['/', '/ws', '/api/v1/ws', '/api/v1/stream/ws']);
-export const WS_CHANNELS = ['odds', 'ev', 'arbitrage', 'middles', 'low_hold', 'gamestate', 'splits'] as const;
+export const WS_CHANNELS = ['odds', 'ev', 'arbitrage', 'middles', 'low_hold', 'gamestate', 'splits', 'alerts'] as const;
 const OPPORTUNITY_SNAPSHOT_CHUNK = 300;
 const INITIAL_CHUNK = 1000;
 /** Largest client message; subscriptions are small. */
@@ -140,9 +140,10 @@ function fromMessage(m: Record<string, unknown>, current: WsSubscription): WsSub
   };
 }
 
-function toRequest(s: WsSubscription, tier: TierName): StreamRequest {
+/** The subscription in the streams' terms; `accountId` is the connection's, whose alerts `alerts` carries. */
+function toRequest(s: WsSubscription, tier: TierName, accountId: string): StreamRequest {
   const channels = s.channels;
-  // Without channels: everything the tier may stream (odds, and its opportunity lists).
+  // Without channels: everything the tier may stream (odds, and its opportunity lists); alerts only when named.
   const lists = channels === null ? allowedLists(tier) : LIST_NAMES.filter((l) => channels.includes(l));
   return {
     odds: channels === null || channels.includes('odds'),
@@ -161,6 +162,7 @@ function toRequest(s: WsSubscription, tier: TierName): StreamRequest {
     ...(s.evRow === undefined ? {} : { evRow: s.evRow }),
     ...(s.state === undefined ? {} : { state: s.state }),
     ...(s.include === undefined ? {} : { include: s.include }),
+    ...(channels !== null && channels.includes('alerts') ? { alerts: accountId } : {}),
   };
 }
 
@@ -419,7 +421,7 @@ export function attachWebSocket(
     let opened: { group: Group };
     try {
       sub = fromQuery(params);
-      opened = service.open(tier, toRequest(sub, tier));
+      opened = service.open(tier, toRequest(sub, tier, record.accountId));
     } catch (err) {
       if (err instanceof ApiError && err.code === 'feature_required')
         reject('tier_restricted', err.message, CLOSE.noAccess, tierExtras(err));
@@ -523,7 +525,7 @@ export function attachWebSocket(
               const current = conn.sub.channels ?? ['odds', ...allowedLists(tier)];
               next = { ...conn.sub, channels: current.filter((c) => !drop.has(c)) };
             }
-            group = service.open(tier, toRequest(next, tier)).group;
+            group = service.open(tier, toRequest(next, tier, conn.accountId)).group;
           } catch (err) {
             const gated = err instanceof ApiError && err.code === 'feature_required';
             const message = err instanceof Error ? err.message : 'Invalid filter';
@@ -559,7 +561,7 @@ export function attachWebSocket(
   function start(conn: WsConnection, group: Group, resumeAt: number | null, resumeAsked: boolean, skipSnapshot = false): void {
     const head = hub.head;
     const ts = now();
-    const r = toRequest(conn.sub, conn.tier);
+    const r = toRequest(conn.sub, conn.tier, conn.accountId);
     const generation = ++conn.generation;
     const list = (v: string | undefined): string[] | null =>
       v === undefined

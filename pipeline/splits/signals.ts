@@ -28,34 +28,54 @@ export function divergence(sides: readonly SplitSideRecord[]): DivergenceSignal 
   return gap >= SIGNAL_RULES.divergenceMinGap ? { sharpSide: best.side, gap } : null;
 }
 
+/** What reverse line movement needs: the splits' own thresholds, or an alert rule's. */
+export interface RlmThresholds {
+  /** Which share makes a side the public's: tickets (the splits' signal) or money. */
+  publicBy: 'bets' | 'handle';
+  /** The public side's lowest share (0 to 1). */
+  minPublicShare: number;
+  minLineMove: number;
+  minProbabilityMove: number;
+}
+
+/** The thresholds of the `rlm` signal every splits record carries. */
+export const SPLITS_RLM: RlmThresholds = {
+  publicBy: 'bets',
+  minPublicShare: SIGNAL_RULES.rlmMinPublicBets,
+  minLineMove: SIGNAL_RULES.rlmMinLineMove,
+  minProbabilityMove: SIGNAL_RULES.rlmMinProbabilityMove,
+};
+
 /**
  * Reverse line movement: the side with most bets now got a better number than at `open` (the
  * first snapshot of this book and market), although books move lines away from the side they
  * take most bets on. Spread: the public side's own handicap grew (−7 to −6.5). Total: the line
  * dropped under a public over, rose under a public under. Moneyline: the public side's implied
- * probability fell.
+ * probability fell. `publicBetPct` is the public side's share by `rules.publicBy`.
  */
 export function reverseLineMovement(
   market: SplitMarket,
   open: readonly SplitSideRecord[],
   now: readonly SplitSideRecord[],
+  rules: RlmThresholds = SPLITS_RLM,
 ): RlmSignal | null {
   const [a, b] = now;
   if (!a || !b || now.length !== 2) return null;
-  const pub = a.betPct >= b.betPct ? a : b;
+  const share = (s: SplitSideRecord): number => (rules.publicBy === 'bets' ? s.betPct : s.handlePct);
+  const pub = share(a) >= share(b) ? a : b;
   const other = pub === a ? b : a;
-  if (pub.betPct < SIGNAL_RULES.rlmMinPublicBets || pub.betPct === other.betPct) return null;
+  if (share(pub) < rules.minPublicShare || share(pub) === share(other)) return null;
   const before = open.find((s) => s.side === pub.side);
   if (!before) return null;
   const openLine = measure(market, before);
   const currentLine = measure(market, pub);
   if (openLine === null || currentLine === null) return null;
   const move = round4(favourable(market, pub.side, openLine, currentLine));
-  const min = market === 'moneyline' ? SIGNAL_RULES.rlmMinProbabilityMove : SIGNAL_RULES.rlmMinLineMove;
+  const min = market === 'moneyline' ? rules.minProbabilityMove : rules.minLineMove;
   if (move < min) return null;
   return {
     publicSide: pub.side,
-    publicBetPct: pub.betPct,
+    publicBetPct: share(pub),
     sharpSide: other.side,
     openLine: round4(openLine),
     currentLine: round4(currentLine),

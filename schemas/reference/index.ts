@@ -5,3 +5,5 @@ export { SPORTSBOOKS } from './sportsbooks.js';
 export { MARKETS } from './markets.js';
 export { TEAMS } from './teams/index.js';
 export { foldName, playerId } from './names.js';
+export { KEY_NUMBERS } from './key-numbers.js';
+export type { KeyNumberSet, LeagueKeyNumbers } from './key-numbers.js';

@@ -28,6 +28,7 @@ const NOT_JSON = new Map([
   ['/api/v1/stream/all', 'Server-Sent Events'],
   ['/api/v1/stream/gamestate', 'Server-Sent Events'],
   ['/api/v1/stream/splits', 'Server-Sent Events'],
+  ['/api/v1/stream/alerts', 'Server-Sent Events'],
   ['/api/v1/stream/events/{eventId}', 'Server-Sent Events'],
 ]);
 

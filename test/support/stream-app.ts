@@ -7,7 +7,7 @@ import type { OlapStore } from '../../pipeline/store/index.js';
 import { buildApp } from '../../api/app.js';
 import { KeyStore } from '../../api/accounts/index.js';
 import { MemoryRateLimitStore } from '../../api/plugins/rate-limit.js';
-import type { StreamService, StreamSettings } from '../../api/stream/index.js';
+import type { AlertFollower, StreamService, StreamSettings } from '../../api/stream/index.js';
 import { LiveBoard } from '../../api/views/board.js';
 import { Catalog } from '../../api/views/catalog.js';
 import { GameStateBoard } from '../../api/views/gamestate-board.js';
@@ -68,7 +68,7 @@ export function fixtureEvent(id: string, league = 'nba', startTime = T0 + 3600_0
 }
 
 /** The API alone (no pipeline) on 127.0.0.1, over a board the test writes to directly. */
-export async function startStreamApp(settings: Partial<StreamSettings> = {}): Promise<StreamApp> {
+export async function startStreamApp(settings: Partial<StreamSettings> = {}, more: { alerts?: AlertFollower } = {}): Promise<StreamApp> {
   const clock = new ManualClock(T0);
   const board = new LiveBoard({ now: () => clock.now() });
   const views = new TierViews(board, clock, { syncEveryMs: 20 });
@@ -95,6 +95,7 @@ export async function startStreamApp(settings: Partial<StreamSettings> = {}): Pr
     version: 'test',
     redisUrl: null,
     stream: { heartbeatMs: 60_000, ...settings },
+    ...(more.alerts ? { alerts: more.alerts } : {}),
     onStreams: (s) => {
       service = s;
     },
