@@ -136,3 +136,87 @@ describe('max_stake on combinations', () => {
     expect(presentArbitrage(catalog, arb(), 100, 0, DEFAULT_PHANTOM_POLICY)).not.toHaveProperty('max_stake');
   });
 });
+
+describe('the sides of a combination that lays on an exchange', () => {
+  const leg = {
+    line: null,
+    ts: 0,
+    bookEventId: 'x',
+    selectionId: null,
+  };
+  const laid: ArbitrageOpportunity = {
+    id: 'a2',
+    kind: 'arbitrage',
+    eventId: 'e1',
+    situation: 'e1|moneyline|',
+    market: 'moneyline',
+    family: 'side',
+    participant: null,
+    statCategory: null,
+    event: { sport: 'basketball', league: 'nba', homeTeamId: 'nba-bos', awayTeamId: 'nba-mia', startTime: 0, isLive: false },
+    legs: [
+      {
+        ...leg,
+        book: 'caesars',
+        selection: 'home',
+        priceAmerican: 150,
+        priceDecimal: 2.5,
+        rowId: 'r1',
+        stakeShare: 0.407502,
+        side: 'back',
+      },
+      {
+        ...leg,
+        book: 'betfair_ex_eu',
+        selection: 'home',
+        priceAmerican: -139,
+        priceDecimal: 1.7194,
+        rowId: 'r2',
+        stakeShare: 0.592498,
+        side: 'lay',
+        layPrice: 2.32,
+      },
+    ],
+    oldestOddsTs: 0,
+    oldestOddsAgeSeconds: 0,
+    freshUntil: null,
+    staleAfterSeconds: null,
+    possiblyStale: false,
+    warnings: [],
+    detectedAt: 0,
+    lastSeenAt: 0,
+    expiredAt: null,
+    expireReason: null,
+    value: 1.8755,
+    peakValue: 1.8755,
+    line: null,
+    profitPercent: 1.8755,
+    impliedSum: 0.98159,
+    maxStake: 89.11,
+  };
+
+  it('says each leg’s side, and for the lay its quoted price and the backers’ stake behind its liability', () => {
+    const row = presentArbitrage(catalog, laid, 100, 0, DEFAULT_PHANTOM_POLICY);
+    const [back, lay] = row.legs ?? [];
+    expect(back).toMatchObject({ sportsbook: 'caesars', side: 'back', stake: 40.75 });
+    expect(back).not.toHaveProperty('lay_odds');
+    // A liability of 59.25 at 2.32 lays a backer's stake of 59.25 / 1.32 = 44.89.
+    expect(lay).toMatchObject({
+      sportsbook: 'betfair_ex_eu',
+      selection_type: 'home',
+      side: 'lay',
+      odds_decimal: 1.7194,
+      stake: 59.25,
+      lay_odds: 2.32,
+      lay_stake: 44.89,
+    });
+  });
+
+  it('leaves the sides out of a combination that only backs', () => {
+    const backs = { ...laid, legs: laid.legs.map(({ side: _side, layPrice: _layPrice, ...l }) => l) };
+    for (const l of presentArbitrage(catalog, backs, 100, 0, DEFAULT_PHANTOM_POLICY).legs ?? []) {
+      expect(l).not.toHaveProperty('side');
+      expect(l).not.toHaveProperty('lay_stake');
+    }
+  });
+});

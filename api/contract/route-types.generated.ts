@@ -8844,6 +8844,15 @@ export interface paths {
                         numerical_id?: number | null;
                         label?: string;
                       };
+                      /**
+                       * @description Present on every leg of a combination that lays on an exchange: back, or lay. A lay leg's selection is the runner laid; its odds are that lay as a bet on the runner losing, net of commission, and its stake is the lay's liability.
+                       * @enum {string}
+                       */
+                      side?: 'back' | 'lay';
+                      /** @description A lay leg's price as the exchange quotes it (decimal). */
+                      lay_odds?: number;
+                      /** @description A lay leg's backer's stake to enter on the exchange for the requested bankroll: stake / (lay_odds - 1). */
+                      lay_stake?: number;
                     }[];
                     /** @description A +EV bet exists on a leg of this market at this line. */
                     ev_available: boolean;
@@ -9704,6 +9713,15 @@ export interface paths {
                     numerical_id?: number | null;
                     label?: string;
                   };
+                  /**
+                   * @description Present on every leg of a combination that lays on an exchange: back, or lay. A lay leg's selection is the runner laid; its odds are that lay as a bet on the runner losing, net of commission, and its stake is the lay's liability.
+                   * @enum {string}
+                   */
+                  side?: 'back' | 'lay';
+                  /** @description A lay leg's price as the exchange quotes it (decimal). */
+                  lay_odds?: number;
+                  /** @description A lay leg's backer's stake to enter on the exchange for the requested bankroll: stake / (lay_odds - 1). */
+                  lay_stake?: number;
                 }[];
                 /** @description The oldest price used is older than 60 s (10 s in play) now. */
                 possibly_stale?: boolean;
@@ -10302,6 +10320,15 @@ export interface paths {
                     numerical_id?: number | null;
                     label?: string;
                   };
+                  /**
+                   * @description Present on every leg of a combination that lays on an exchange: back, or lay. A lay leg's selection is the runner laid; its odds are that lay as a bet on the runner losing, net of commission, and its stake is the lay's liability.
+                   * @enum {string}
+                   */
+                  side?: 'back' | 'lay';
+                  /** @description A lay leg's price as the exchange quotes it (decimal). */
+                  lay_odds?: number;
+                  /** @description A lay leg's backer's stake to enter on the exchange for the requested bankroll: stake / (lay_odds - 1). */
+                  lay_stake?: number;
                 }[];
                 /** @description The oldest price used is older than 60 s (10 s in play) now. */
                 possibly_stale?: boolean;
@@ -10849,6 +10876,15 @@ export interface paths {
                     numerical_id?: number | null;
                     label?: string;
                   };
+                  /**
+                   * @description Present on every leg of a combination that lays on an exchange: back, or lay. A lay leg's selection is the runner laid; its odds are that lay as a bet on the runner losing, net of commission, and its stake is the lay's liability.
+                   * @enum {string}
+                   */
+                  side?: 'back' | 'lay';
+                  /** @description A lay leg's price as the exchange quotes it (decimal). */
+                  lay_odds?: number;
+                  /** @description A lay leg's backer's stake to enter on the exchange for the requested bankroll: stake / (lay_odds - 1). */
+                  lay_stake?: number;
                 }[];
                 /** @description The game while live (every field null before it starts): the full state is on /gamestate and its stream. */
                 game_state: {
@@ -11410,6 +11446,15 @@ export interface paths {
                     numerical_id?: number | null;
                     label?: string;
                   };
+                  /**
+                   * @description Present on every leg of a combination that lays on an exchange: back, or lay. A lay leg's selection is the runner laid; its odds are that lay as a bet on the runner losing, net of commission, and its stake is the lay's liability.
+                   * @enum {string}
+                   */
+                  side?: 'back' | 'lay';
+                  /** @description A lay leg's price as the exchange quotes it (decimal). */
+                  lay_odds?: number;
+                  /** @description A lay leg's backer's stake to enter on the exchange for the requested bankroll: stake / (lay_odds - 1). */
+                  lay_stake?: number;
                 }[];
                 /** @description The game while live (every field null before it starts): the full state is on /gamestate and its stream. */
                 game_state: {
