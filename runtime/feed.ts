@@ -39,6 +39,7 @@ export async function makeFeed(config: Config, clock: Clock, logger: Logger): Pr
         return new betfair.BetfairReplayFeed({
           file,
           catalogue,
+          scoresFile: await betfair.scoresFileBeside(file),
           book: config.betfair.book,
           commissionPercent: config.betfair.commissionPercent,
           speed: config.replay.speed,

@@ -3186,6 +3186,12 @@ export interface paths {
                     /** @enum {string|null} */
                     power_play?: 'home' | 'away' | null;
                     outs?: number;
+                    /** @description Cricket: wickets the home side has lost batting. */
+                    wickets_home?: number;
+                    wickets_away?: number;
+                    /** @description Cricket: overs the home side has batted, as shown (19.4 is 19 overs and 4 balls). */
+                    overs_home?: string;
+                    overs_away?: string;
                     /** Format: date-time */
                     updated_at?: string;
                   };
