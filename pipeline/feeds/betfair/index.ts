@@ -14,6 +14,8 @@ export { readCatalogue, catalogueOf } from './catalogue.js';
 export type { Catalogue, CatalogueMarket, CatalogueRunner } from './catalogue.js';
 export { catalogueFilesBeside, loadCatalogueFiles, scoresFileBeside } from './catalogue-files.js';
 export { CricketScoreMapper } from './scores.js';
+export { CertLoginError, DEFAULT_CERT_LOGIN_URL, certLogin } from './cert-login.js';
+export type { CertLoginOptions } from './cert-login.js';
 export type { ScoreMessage } from './scores.js';
 export { FixedCatalogue, BettingApiCatalogue, DEFAULT_BETTING_API_URL } from './catalogue-source.js';
 export type { CatalogueSource, BettingApiCatalogueOptions } from './catalogue-source.js';
