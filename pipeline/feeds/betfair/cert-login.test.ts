@@ -3,8 +3,7 @@
  * connection presenting a trusted client certificate: the form fields and app key go in, the
  * session token comes out, and every refusal is an error that names the reason and never the password.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:https';
 import type { Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -13,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CertLoginError, certLogin } from './cert-login.js';
+import { selfSignedPem } from './fixtures/self-signed.js';
 
 let dir = '';
 const pem: Record<'serverKey' | 'serverCert' | 'clientKey' | 'clientCert' | 'strangerKey' | 'strangerCert', string> = {
@@ -24,39 +24,11 @@ const pem: Record<'serverKey' | 'serverCert' | 'clientKey' | 'clientCert' | 'str
   strangerCert: '',
 };
 
-function selfSigned(name: string, subject: string, san: string | null): { key: string; cert: string } {
-  const keyFile = join(dir, `${name}.key`);
-  const certFile = join(dir, `${name}.crt`);
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:prime256v1',
-      '-nodes',
-      '-days',
-      '1',
-      '-subj',
-      subject,
-      ...(san === null ? [] : ['-addext', san]),
-      '-keyout',
-      keyFile,
-      '-out',
-      certFile,
-    ],
-    { stdio: 'ignore', timeout: 10_000 },
-  );
-  return { key: readFileSync(keyFile, 'utf8'), cert: readFileSync(certFile, 'utf8') };
-}
-
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'betfair-certlogin-'));
-  const server = selfSigned('server', '/CN=127.0.0.1', 'subjectAltName=IP:127.0.0.1');
-  const client = selfSigned('client', '/CN=odds-platform', null);
-  const stranger = selfSigned('stranger', '/CN=someone-else', null);
+  const server = selfSignedPem(dir, 'server', '127.0.0.1', 'IP:127.0.0.1');
+  const client = selfSignedPem(dir, 'client', 'odds-platform');
+  const stranger = selfSignedPem(dir, 'stranger', 'someone-else');
   Object.assign(pem, {
     serverKey: server.key,
     serverCert: server.cert,

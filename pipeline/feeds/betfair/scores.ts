@@ -1,5 +1,7 @@
 import type { EventStatus, RawGameState } from '../../../schemas/index.js';
 import type { CatalogueMarket } from './catalogue.js';
+import { isObject, readStreamLine } from './stream-line.js';
+import type { Json } from './stream-line.js';
 import { leagueOf } from './ticks.js';
 
 /**
@@ -15,8 +17,6 @@ export type ScoreMessage =
   | { kind: 'invalid'; reason: string; marketId: string | null }
   | { kind: 'other' };
 
-type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 const int = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
 
@@ -77,13 +77,9 @@ export class CricketScoreMapper {
   ) {}
 
   receive(line: string): ScoreMessage {
-    let message: unknown;
-    try {
-      message = JSON.parse(line);
-    } catch {
-      return { kind: 'invalid', reason: 'not JSON', marketId: null };
-    }
-    if (!isObject(message)) return { kind: 'invalid', reason: 'not a JSON object', marketId: null };
+    const read = readStreamLine(line);
+    if ('reason' in read) return { kind: 'invalid', reason: read.reason, marketId: null };
+    const message = read.message;
     if (message['op'] !== 'ccm') return { kind: 'other' };
     const publishTime = message['pt'];
     if (typeof publishTime !== 'number' || !Number.isFinite(publishTime))
