@@ -10,6 +10,8 @@ const long = [
   'test/closing-replay.e2e.test.ts',
   // The whole Betfair cricket recording (18,529 messages) checked against the board at checkpoints.
   'test/betfair-replay.e2e.test.ts',
+  // The same match's score stream replayed in step with the whole odds recording (about 4 s).
+  'pipeline/feeds/betfair/scores-recording.test.ts',
   'test/kafka-processes.e2e.test.ts',
   'test/pipeline-rebalance.e2e.test.ts',
   'test/kafka-broker-gone.e2e.test.ts',

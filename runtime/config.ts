@@ -44,6 +44,8 @@ export interface Config {
     bettingApiUrl: string;
     /** The account's commission percent; null: each market's base rate. */
     commissionPercent: number | null;
+    /** Betfair's non-interactive login, used when no session token is given; null when not configured. */
+    certLogin: BetfairCertLogin | null;
   };
   clickhouse: { url: string; user: string; password: string; database: string } | null;
   redisUrl: string | null;
@@ -101,8 +103,11 @@ export function loadConfig(env: Env = process.env): Config {
   if (feed === 'theoddsapi' && !oddsKey) throw new ConfigError('FEED=theoddsapi needs THEODDSAPI_KEY');
   const betfairAppKey = s.optional('BETFAIR_APP_KEY');
   const betfairSession = s.optional('BETFAIR_SESSION_TOKEN');
-  if (feed === 'betfair' && (!betfairAppKey || !betfairSession))
-    throw new ConfigError('FEED=betfair needs BETFAIR_APP_KEY and BETFAIR_SESSION_TOKEN');
+  const betfairLogin = certLoginOf(s);
+  if (feed === 'betfair' && (!betfairAppKey || (!betfairSession && betfairLogin === null)))
+    throw new ConfigError(
+      'FEED=betfair needs BETFAIR_APP_KEY and either BETFAIR_SESSION_TOKEN or a certificate login (BETFAIR_USERNAME, BETFAIR_PASSWORD, BETFAIR_CERT_FILE, BETFAIR_KEY_FILE)',
+    );
   const betfairBook = s.string('BETFAIR_BOOK');
   if (!SPORTSBOOKS.some((b) => b.id === betfairBook))
     throw new ConfigError(`BETFAIR_BOOK must be a sportsbook id of the catalog, got ${JSON.stringify(betfairBook)}`);
@@ -163,6 +168,7 @@ export function loadConfig(env: Env = process.env): Config {
     betfair: {
       appKey: betfairAppKey,
       sessionToken: betfairSession,
+      certLogin: betfairLogin,
       host: s.string('BETFAIR_STREAM_HOST'),
       port: s.int('BETFAIR_STREAM_PORT'),
       eventTypeIds: s.list('BETFAIR_EVENT_TYPES') ?? [],
@@ -219,5 +225,29 @@ export function loadConfig(env: Env = process.env): Config {
     failureExitDelayMs: s.int('FAILURE_EXIT_DELAY_MS'),
     analyst,
     metrics,
+  };
+}
+
+export interface BetfairCertLogin {
+  url: string;
+  username: string;
+  password: string;
+  certFile: string;
+  keyFile: string;
+}
+
+const CERT_LOGIN_SETTINGS = ['BETFAIR_USERNAME', 'BETFAIR_PASSWORD', 'BETFAIR_CERT_FILE', 'BETFAIR_KEY_FILE'] as const;
+
+/** The certificate login's four settings go together: all of them, or none. */
+function certLoginOf(s: Settings): BetfairCertLogin | null {
+  const missing = CERT_LOGIN_SETTINGS.filter((name) => !s.isSet(name));
+  if (missing.length === CERT_LOGIN_SETTINGS.length) return null;
+  if (missing.length > 0) throw new ConfigError(`the Betfair certificate login needs ${missing.join(', ')} too`);
+  return {
+    url: s.string('BETFAIR_LOGIN_URL'),
+    username: s.string('BETFAIR_USERNAME'),
+    password: s.string('BETFAIR_PASSWORD'),
+    certFile: s.string('BETFAIR_CERT_FILE'),
+    keyFile: s.string('BETFAIR_KEY_FILE'),
   };
 }

@@ -7,6 +7,27 @@ import type { Clock } from '../pipeline/clock.js';
 import { deadLetterSource, gameStateSource } from '../pipeline/feeds/feed.js';
 import type { Feed } from '../pipeline/feeds/feed.js';
 import type { Config } from './config.js';
+import type { CertLoginOptions } from '../pipeline/feeds/betfair/index.js';
+import { readFile } from 'node:fs/promises';
+
+/**
+ * The session the stream and the Betting API use: the configured token, else one from the
+ * certificate login (the log says it logged in; the token and the password are never logged).
+ */
+async function betfairSession(
+  o: Config['betfair'],
+  login: (options: CertLoginOptions) => Promise<{ sessionToken: string }>,
+  logger: Logger,
+): Promise<{ appKey: string; sessionToken: string }> {
+  if (o.appKey === null) throw new Error('FEED=betfair needs BETFAIR_APP_KEY');
+  if (o.sessionToken !== null) return { appKey: o.appKey, sessionToken: o.sessionToken };
+  const c = o.certLogin;
+  if (c === null) throw new Error('FEED=betfair needs BETFAIR_SESSION_TOKEN or a certificate login');
+  const [cert, key] = await Promise.all([readFile(c.certFile, 'utf8'), readFile(c.keyFile, 'utf8')]);
+  const { sessionToken } = await login({ url: c.url, appKey: o.appKey, username: c.username, password: c.password, cert, key });
+  logger.info({ url: c.url }, 'betfair: logged in with the client certificate');
+  return { appKey: o.appKey, sessionToken };
+}
 
 /** A replay drives its own clock from the recorded timestamps; everything else runs on the wall clock. */
 export function clockFor(config: Config): Clock {
@@ -39,6 +60,7 @@ export async function makeFeed(config: Config, clock: Clock, logger: Logger): Pr
         return new betfair.BetfairReplayFeed({
           file,
           catalogue,
+          scoresFile: await betfair.scoresFileBeside(file),
           book: config.betfair.book,
           commissionPercent: config.betfair.commissionPercent,
           speed: config.replay.speed,
@@ -57,14 +79,15 @@ export async function makeFeed(config: Config, clock: Clock, logger: Logger): Pr
     }
     case 'betfair': {
       const o = config.betfair;
-      if (o.appKey === null || o.sessionToken === null) throw new Error('FEED=betfair needs BETFAIR_APP_KEY and BETFAIR_SESSION_TOKEN');
-      const { BetfairStreamFeed, BettingApiCatalogue, DEFAULT_MARKET_FIELDS } = await import('../pipeline/feeds/betfair/index.js');
+      const { BetfairStreamFeed, BettingApiCatalogue, DEFAULT_MARKET_FIELDS, certLogin } =
+        await import('../pipeline/feeds/betfair/index.js');
       const feedLogger = logger.child({ feed: 'betfair' });
+      const { appKey, sessionToken } = await betfairSession(o, certLogin, feedLogger);
       return new BetfairStreamFeed({
         host: o.host,
         port: o.port,
-        appKey: o.appKey,
-        sessionToken: o.sessionToken,
+        appKey,
+        sessionToken,
         marketFilter: {
           eventTypeIds: o.eventTypeIds,
           marketTypes: o.marketTypes,
@@ -75,8 +98,8 @@ export async function makeFeed(config: Config, clock: Clock, logger: Logger): Pr
         commissionPercent: o.commissionPercent,
         catalogue: new BettingApiCatalogue({
           baseUrl: o.bettingApiUrl,
-          appKey: o.appKey,
-          sessionToken: o.sessionToken,
+          appKey,
+          sessionToken,
           logger: feedLogger,
         }),
         clock,

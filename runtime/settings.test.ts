@@ -48,8 +48,32 @@ describe('the configuration table', () => {
 
   it('asks for Betfair credentials with FEED=betfair and a catalog book for its prices', () => {
     expect(() => loadConfig({ FEED: 'betfair', BETFAIR_APP_KEY: 'app' })).toThrow(
-      'FEED=betfair needs BETFAIR_APP_KEY and BETFAIR_SESSION_TOKEN',
+      'FEED=betfair needs BETFAIR_APP_KEY and either BETFAIR_SESSION_TOKEN or a certificate login (BETFAIR_USERNAME, BETFAIR_PASSWORD, BETFAIR_CERT_FILE, BETFAIR_KEY_FILE)',
     );
+    // The certificate login's settings go together, and its files must be readable.
+    expect(() => loadConfig({ FEED: 'betfair', BETFAIR_APP_KEY: 'app', BETFAIR_USERNAME: 'punter', BETFAIR_PASSWORD: 'pass' })).toThrow(
+      'the Betfair certificate login needs BETFAIR_CERT_FILE, BETFAIR_KEY_FILE too',
+    );
+    expect(() =>
+      loadConfig({
+        BETFAIR_USERNAME: 'punter',
+        BETFAIR_PASSWORD: 'pass',
+        BETFAIR_CERT_FILE: '/nonexistent/client.crt',
+        BETFAIR_KEY_FILE: 'package.json',
+      }),
+    ).toThrow('BETFAIR_CERT_FILE names a file that cannot be read (ENOENT)');
+    const login = loadConfig({
+      FEED: 'betfair',
+      BETFAIR_APP_KEY: 'app',
+      BETFAIR_USERNAME: 'punter',
+      BETFAIR_PASSWORD: 'pass',
+      BETFAIR_CERT_FILE: 'package.json',
+      BETFAIR_KEY_FILE: 'package.json',
+    });
+    expect(login.betfair).toMatchObject({
+      sessionToken: null,
+      certLogin: { url: 'https://identitysso-cert.betfair.com/api/certlogin', username: 'punter', certFile: 'package.json' },
+    });
     expect(() => loadConfig({ BETFAIR_BOOK: 'constructor' })).toThrow(
       'BETFAIR_BOOK must be a sportsbook id of the catalog, got "constructor"',
     );

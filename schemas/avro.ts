@@ -286,7 +286,19 @@ const opportunity = record(
         ['isLive', B],
       ]),
     ],
-    ['legs', { type: 'array', items: record('OpportunityLeg', [...PRICE_FIELDS, ['stakeShare', D]]) }],
+    [
+      'legs',
+      {
+        type: 'array',
+        items: record('OpportunityLeg', [
+          ...PRICE_FIELDS,
+          ['stakeShare', D],
+          // Added with exchange lays: null on backs and on records written before.
+          ['side', opt(S)],
+          ['layPrice', opt(D)],
+        ]),
+      },
+    ],
     ['oldestOddsTs', L],
     ['oldestOddsAgeSeconds', D],
     // Added later: null on records written before (read with the fixed thresholds).

@@ -24,6 +24,9 @@ export interface GameStateExtras {
   powerPlay?: Side | null;
   /** Baseball. */
   outs?: number;
+  /** Cricket: wickets each side has lost batting, and the overs it has faced ("19.4": 19 overs and 4 balls), all innings together. */
+  wickets?: [number, number];
+  overs?: [string, string];
 }
 
 /** How a game stands: what every game-state record carries, raw or canonical. */

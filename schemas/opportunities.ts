@@ -73,9 +73,21 @@ export interface OpportunityPrice {
   selectionId: string | null;
 }
 
+/** Which side of an exchange's ladder a leg takes: every sportsbook bet is a back. */
+export const LEG_SIDES = ['back', 'lay'] as const;
+export type LegSide = (typeof LEG_SIDES)[number];
+
 export interface OpportunityLeg extends OpportunityPrice {
   /** Share of the total stake, proportional to 1/decimal; legs sum to 1 (1 for a lone +EV bet). */
   stakeShare: number;
+  /**
+   * Set on every leg of a combination that lays on an exchange, absent on the others (all backs,
+   * as before). A lay leg's `selection` is the runner laid; its price is that lay as a back of
+   * the runner losing, net of commission, so its stake share is the lay's liability.
+   */
+  side?: LegSide;
+  /** A lay leg's price as the exchange quotes it (decimal); absent on backs. */
+  layPrice?: number;
 }
 
 export interface OpportunityCommon {

@@ -192,6 +192,25 @@ export const SETTINGS = [
     doc: "commission percent the exchange account pays on net winnings, when it is not each market's base rate (a discounted account); exchange prices are shown net of it",
   },
   {
+    name: 'BETFAIR_USERNAME',
+    kind: 'secret',
+    doc: 'Betfair account username for the certificate login, with `FEED=betfair` and no `BETFAIR_SESSION_TOKEN`',
+  },
+  { name: 'BETFAIR_PASSWORD', kind: 'secret', doc: 'Betfair account password for the certificate login' },
+  {
+    name: 'BETFAIR_CERT_FILE',
+    kind: 'file',
+    doc: 'client certificate (PEM) linked to the Betfair account, for the certificate login; with `BETFAIR_KEY_FILE`',
+  },
+  { name: 'BETFAIR_KEY_FILE', kind: 'file', doc: "the client certificate's private key (PEM, unencrypted)" },
+  {
+    name: 'BETFAIR_LOGIN_URL',
+    kind: 'url',
+    default: 'https://identitysso-cert.betfair.com/api/certlogin',
+    schemes: ['https'],
+    doc: 'Betfair certificate login endpoint (`identitysso-cert.betfair.it`, `.es`, … for other jurisdictions)',
+  },
+  {
     name: 'CLICKHOUSE_URL',
     kind: 'url',
     schemes: ['http', 'https'],

@@ -45,6 +45,10 @@ export const gameStateSchema = {
     sets_away: pair,
     power_play: side,
     outs: pair,
+    wickets_home: { ...pair, description: 'Cricket: wickets the home side has lost batting.' },
+    wickets_away: pair,
+    overs_home: { type: 'string', description: 'Cricket: overs the home side has batted, as shown (19.4 is 19 overs and 4 balls).' },
+    overs_away: { type: 'string' },
     updated_at: { type: 'string', format: 'date-time' },
   },
 } as const;
@@ -81,6 +85,8 @@ export function presentGameState(catalog: Catalog, s: LiveGameState): PublicGame
     ...(x.sets && { sets_home: x.sets[0], sets_away: x.sets[1] }),
     ...(x.powerPlay !== undefined && { power_play: x.powerPlay }),
     ...(x.outs !== undefined && { outs: x.outs }),
+    ...(x.wickets && { wickets_home: x.wickets[0], wickets_away: x.wickets[1] }),
+    ...(x.overs && { overs_home: x.overs[0], overs_away: x.overs[1] }),
   };
 }
 

@@ -1,4 +1,4 @@
-import { KEY_NUMBERS, MARKET_IDS, SELECTION_TYPES, playerId } from '../../schemas/index.js';
+import { KEY_NUMBERS, LEG_SIDES, MARKET_IDS, SELECTION_TYPES, playerId } from '../../schemas/index.js';
 import type {
   ArbitrageOpportunity,
   DevigMethodName,
@@ -183,7 +183,19 @@ function legOut(catalog: Catalog, o: Opportunity, l: OpportunityLeg, money?: { s
     selection_id: l.selectionId,
     deep_link: legDeepLink(catalog, o.id, l.book),
     sportsbook_ref: bookRef(catalog, l.book),
+    ...layFields(l, money),
   };
+}
+
+/**
+ * Where a combination lays on an exchange, each leg's side; a lay leg adds its price as quoted
+ * and, for a bankroll, the backers' stake to lay (its `stake` is the liability: stake / (L - 1)).
+ * Nothing on the legs of a combination that only backs.
+ */
+function layFields(l: OpportunityLeg, money?: { stake: number }): Pick<LegRow, 'side' | 'lay_odds' | 'lay_stake'> {
+  if (l.side === undefined) return {};
+  if (l.side === 'back' || l.layPrice === undefined) return { side: l.side };
+  return { side: l.side, lay_odds: l.layPrice, ...(money ? { lay_stake: r2(money.stake / (l.layPrice - 1)) } : {}) };
 }
 
 function lifecycle(o: Opportunity): Lifecycle {
@@ -655,6 +667,17 @@ const legSchema = {
         "Resolver URL on this service (absolute) that redirects to this leg's sportsbook; null when the book has no link templates.",
     },
     sportsbook_ref: labelRefSchema,
+    side: {
+      type: 'string',
+      enum: [...LEG_SIDES],
+      description:
+        "Present on every leg of a combination that lays on an exchange: back, or lay. A lay leg's selection is the runner laid; its odds are that lay as a bet on the runner losing, net of commission, and its stake is the lay's liability.",
+    },
+    lay_odds: { type: 'number', description: "A lay leg's price as the exchange quotes it (decimal)." },
+    lay_stake: {
+      type: 'number',
+      description: "A lay leg's backer's stake to enter on the exchange for the requested bankroll: stake / (lay_odds - 1).",
+    },
   },
 } as const;
 

@@ -39,6 +39,8 @@ export function opportunityContext(board: OpportunityBoard, games: GameStateBoar
       const index = bestEvBySelection(board.list('ev'));
       let best: number | null = null;
       for (const leg of o.legs as readonly OpportunityLeg[]) {
+        // A lay is no bet on its runner: the +EV of backing that runner says nothing of it.
+        if (leg.side === 'lay') continue;
         const ev = index.get(selectionAt(o, leg.selection, leg.line));
         if (ev !== undefined && (best === null || ev > best)) best = ev;
       }

@@ -263,6 +263,30 @@ describe('Avro schemas on the wire', () => {
     expect(await roundTrip(TOPICS.opportunities, arb)).not.toHaveProperty('maxStake');
   });
 
+  it('round-trips the sides of a combination that lays on an exchange; legs of one that does not stay without them', async () => {
+    const codec = new AvroCodec({ client: mockRegistry() });
+    await codec.prepare();
+    const arb = sampleValues().opportunities.find((o) => o.kind === 'arbitrage') as TopicValues['opportunities'];
+    const [first, second] = arb.legs;
+    if (!first || !second) throw new Error('the sample arbitrage has fewer than two legs');
+    const laid = {
+      ...arb,
+      legs: [
+        { ...first, side: 'back' },
+        { ...second, side: 'lay', layPrice: 2.32 },
+      ],
+      maxStake: 89.11,
+    };
+    const roundTrip = async (value: unknown): Promise<unknown> =>
+      codec.decode(TOPICS.opportunities, await codec.encode(TOPICS.opportunities, value));
+    expect(await roundTrip(laid)).toEqual(laid);
+    const plain = (await roundTrip(arb)) as TopicValues['opportunities'];
+    for (const leg of plain.legs) {
+      expect(leg).not.toHaveProperty('side');
+      expect(leg).not.toHaveProperty('layPrice');
+    }
+  });
+
   it('accepts an additive change (a new field with a default) and refuses a breaking one before anything is produced', async () => {
     const client = mockRegistry();
     await new AvroCodec({ client, schemas: { events: AVRO_SCHEMAS.events } }).prepare();

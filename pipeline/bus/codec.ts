@@ -109,6 +109,14 @@ function withoutNullExchange(o: Record<string, unknown>): Record<string, unknown
   return rest;
 }
 
+/** A leg's side and lay price are set only where a combination lays: the wire's nulls read back as the fields left out. */
+function legFromWire(leg: Record<string, unknown>): Record<string, unknown> {
+  if (leg['side'] != null && leg['layPrice'] != null) return leg;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(leg)) if (v !== null || (k !== 'side' && k !== 'layPrice')) out[k] = v;
+  return out;
+}
+
 function fromWire(topic: TopicName, value: unknown): unknown {
   const o = value as Record<string, unknown>;
   switch (topic) {
@@ -117,6 +125,7 @@ function fromWire(topic: TopicName, value: unknown): unknown {
       const out: Record<string, unknown> = {};
       // A combination without an exchange leg has no capacity: the wire's null is the field left out.
       for (const [k, v] of Object.entries(o)) if (keep.has(k) && !(k === 'maxStake' && v === null)) out[k] = v;
+      if (Array.isArray(out['legs'])) out['legs'] = (out['legs'] as Record<string, unknown>[]).map(legFromWire);
       return out;
     }
     case TOPICS.rawTicks:

@@ -105,6 +105,23 @@ describe('game state in the normalizer', () => {
     expect(r.state).toMatchObject({ homeScore: 10, awayScore: 7, possession: 'home', extras: { fouls: [3, 2] } });
   });
 
+  it('turns cricket’s wickets and overs round with the scores', () => {
+    const n = new Normalizer({ teams, leagues });
+    n.handle(raw(), T0 - H);
+    n.handle(
+      raw({ book: 'draftkings', bookEventId: 'd9', homeTeam: 'Boston Celtics', awayTeam: 'Los Angeles Lakers', outcome: 'Boston Celtics' }),
+      T0 - H,
+    );
+    const reported = state({
+      book: 'draftkings',
+      bookEventId: 'd9',
+      homeTeam: 'Boston Celtics',
+      awayTeam: 'Los Angeles Lakers',
+      extras: { wickets: [7, 2], overs: ['20', '7.1'] },
+    });
+    expect(n.handleGameState(reported, T0).state?.extras).toEqual({ wickets: [2, 7], overs: ['7.1', '20'] });
+  });
+
   it('counts a state for a listing it does not know and changes nothing', () => {
     const n = new Normalizer({ teams, leagues });
     expect(n.handleGameState(state(), T0)).toEqual({ state: null, events: [], unmatched: 'unknown_listing' });

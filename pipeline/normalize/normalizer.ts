@@ -129,10 +129,12 @@ export class Normalizer {
     const flip = <T>(pair: [T, T] | undefined): [T, T] | undefined => (pair && swapped ? [pair[1], pair[0]] : pair);
     const side = (x: 'home' | 'away' | null): 'home' | 'away' | null => (x === null || !swapped ? x : x === 'home' ? 'away' : 'home');
     const extras = { ...raw.extras };
-    for (const k of ['corners', 'yellowCards', 'redCards', 'fouls', 'sets'] as const) {
+    for (const k of ['corners', 'yellowCards', 'redCards', 'fouls', 'sets', 'wickets'] as const) {
       const v = flip(raw.extras[k]);
       if (v) extras[k] = v;
     }
+    const overs = flip(raw.extras.overs);
+    if (overs) extras.overs = overs;
     if (raw.extras.powerPlay !== undefined) extras.powerPlay = side(raw.extras.powerPlay);
     return {
       state: {

@@ -1,17 +1,41 @@
 import type { ArbitrageOpportunity, OddsRow, OpportunityLeg } from '../../schemas/index.js';
 import { arbitrage } from '../odds-math/index.js';
 import type { Combo } from './combos.js';
-import { combosUnder, distinctBooks } from './combos.js';
+import { combosUnder, distinctBooks, hasLay } from './combos.js';
 import type { Candidate, EngineContext } from './context.js';
 import { commonFields, eventKey, rowKey } from './context.js';
 import { familyOpportunityId } from './ids.js';
 import { stakeCapacity } from './capacity.js';
+import { layLegOf } from './lay.js';
 import { legOf, lineKey, round } from './state.js';
 import type { LineGroupState } from './line-group.js';
 
-/** The legs of a combination with their stake shares (proportional to 1/decimal). */
+/**
+ * The legs of a combination with their stake shares (proportional to 1/decimal). Where one leg
+ * lays, every leg says its side; otherwise the legs are as they always were.
+ */
 export function comboLegs(combo: Combo, stakes: readonly number[]): OpportunityLeg[] {
-  return combo.rows.map((r, i) => legOf(r, round(stakes[i] ?? 0, 6)));
+  const lays = hasLay(combo);
+  return combo.rows.map((r, i) => {
+    const share = round(stakes[i] ?? 0, 6);
+    if (!lays) return legOf(r, share);
+    if (combo.sides[i] === 'lay') return layLegOf(r, share);
+    const leg = legOf(r, share);
+    leg.side = 'back';
+    return leg;
+  });
+}
+
+/**
+ * Id and input key of a combination: a lay leg's row is the runner laid, whose own price says
+ * nothing of its lay, so the lay's price and size join the key.
+ */
+export function comboIdentityOf(ctx: EngineContext, kind: 'arbitrage' | 'low_hold', combo: Combo): { id: string; key: string } {
+  if (!hasLay(combo)) return comboIdentity(ctx, kind, combo.rows);
+  const lays = combo.rows
+    .map((r, i) => (combo.sides[i] === 'lay' ? `${i}:${r.exchange?.lay ?? ''}/${r.exchange?.laySize ?? ''}` : ''))
+    .join(',');
+  return comboIdentity(ctx, kind, combo.rows, `|lay ${lays}`);
 }
 
 export function anyLive(rows: readonly OddsRow[]): boolean {
@@ -34,8 +58,9 @@ export function comboIdentity(
 /**
  * Arbitrage at one line: every combination of books, one per outcome, whose prices sum to less
  * than 1 in implied probability (at least two books: one book's own market beating itself is a
- * feed error). Best first, at most `maxCombosPerLine`; the API shows each caller the best
- * combination among the books it may see.
+ * feed error). In a two-way market an exchange's lay of one outcome may stand for the other
+ * (lay.ts): back A at a sportsbook and lay A on the exchange. Best first, at most
+ * `maxCombosPerLine`; the API shows each caller the best combination among the books it may see.
  */
 export function arbitrageCandidates(ctx: EngineContext, g: LineGroupState, out: Candidate[]): void {
   const combos = combosUnder(g, ctx.outcomes, {
@@ -43,12 +68,13 @@ export function arbitrageCandidates(ctx: EngineContext, g: LineGroupState, out: 
     strict: true,
     limit: ctx.options.maxCombosPerLine,
     accept: (rows) => distinctBooks(rows) >= 2,
+    lays: true,
   });
   if (combos.length === 0) return;
   const line = g.line;
   const situation = `${ctx.eventId}|${ctx.family.key}|${lineKey(line)}`;
   for (const combo of combos) {
-    const { id, key } = comboIdentity(ctx, 'arbitrage', combo.rows);
+    const { id, key } = comboIdentityOf(ctx, 'arbitrage', combo);
     out.push({
       id,
       key,
@@ -63,7 +89,7 @@ export function arbitrageCandidates(ctx: EngineContext, g: LineGroupState, out: 
           line,
           profitPercent: profit,
           impliedSum: round(result.impliedSum, 8),
-          ...stakeCapacity(combo.rows, result.stakes),
+          ...stakeCapacity(combo.rows, result.stakes, combo.sides),
         };
       },
     });

@@ -25,7 +25,8 @@ describe('exchange legs in arbitrage', () => {
       exchangeTick('away', { back: 1.66, backSize: 50, lay: 1.68, laySize: 40, volume: 900 }),
       ...ml('caesars', -150, 105),
     ]);
-    const arb = only(h.active('arbitrage')) as ArbitrageOpportunity;
+    // Laying away at 1.68 against Caesars' away is a second arbitrage (below); this one backs both legs.
+    const arb = only(h.active('arbitrage').filter((o) => o.legs.every((l) => l.side === undefined))) as ArbitrageOpportunity;
     expect(arb.legs.map((l) => [l.book, l.selection, l.priceAmerican])).toEqual([
       [EXCHANGE, 'home', 143],
       ['caesars', 'away', 105],
@@ -49,6 +50,66 @@ describe('exchange legs in arbitrage', () => {
     h.event(event());
     h.ticks([...ml('fanduel', 110, -130), ...ml('caesars', -125, 105)]);
     expect(only(h.active('arbitrage'))).not.toHaveProperty('maxStake');
+  });
+});
+
+describe('laying on the exchange as an arbitrage leg', () => {
+  // Caesars pays 2.5 on home; the exchange lays home at 2.32 with 40 of backers' money waiting.
+  // Its away side is thin (back 1.68, net -155), so backing away there is no arbitrage.
+  const market = (caesarsHome: number, commission: number): OddsTick[] => [
+    exchangeTick('home', { back: 2.3, backSize: 100, lay: 2.32, laySize: 40, volume: 1000 }, commission),
+    exchangeTick('away', { back: 1.68, backSize: 100, lay: 1.7, laySize: 100, volume: 800 }, commission),
+    ...ml('caesars', caesarsHome, -200),
+  ];
+
+  it('pairs a back at a sportsbook with a lay of the same outcome, the lay priced as a back of it losing, net of commission', () => {
+    const h = new Harness();
+    h.event(event());
+    h.ticks(market(150, 5));
+    const arb = only(h.active('arbitrage')) as ArbitrageOpportunity;
+    // Lay 2.32 at 5 %: 1 + 0.95 / 1.32 = 1.7197 on "home loses", -139 as the feed rounds it (1.719424).
+    const layAsBack = 1 + 100 / 139;
+    const impliedSum = 1 / 2.5 + 1 / layAsBack;
+    expect(arb.legs.map((l) => [l.book, l.selection, l.side, l.priceAmerican, l.priceDecimal, l.layPrice])).toEqual([
+      ['caesars', 'home', 'back', 150, 2.5, undefined],
+      [EXCHANGE, 'home', 'lay', -139, 1.7194, 2.32],
+    ]);
+    expect(arb.impliedSum).toBe(Math.round(impliedSum * 1e8) / 1e8);
+    expect(arb.profitPercent).toBe(1.8755);
+    // The lay leg's share is its liability: 59.25 % of the stake.
+    expect(arb.legs.map((l) => l.stakeShare)).toEqual([0.407502, 0.592498]);
+  });
+
+  it('bounds the stake by the liability the backers’ money at the lay price allows', () => {
+    const h = new Harness();
+    h.event(event());
+    h.ticks(market(150, 5));
+    const arb = only(h.active('arbitrage')) as ArbitrageOpportunity;
+    // 40 laid at 2.32 is a liability of 40 x 1.32 = 52.8, which is 59.25 % of a total of 89.11.
+    const share = 1 / (1 + 100 / 139) / (1 / 2.5 + 1 / (1 + 100 / 139));
+    expect(arb.maxStake).toBe(Math.floor(((40 * 1.32) / share) * 100) / 100);
+    expect(arb.maxStake).toBe(89.11);
+  });
+
+  it('finds no lay arbitrage that the commission on the lay’s winnings takes away', () => {
+    // Against Caesars' home 2.35, the lay pays 1.7576 without commission (sum 0.9945) but 1.7194 at 5 % (1.0071).
+    const free = new Harness();
+    free.event(event());
+    free.ticks(market(135, 0));
+    expect(free.active('arbitrage').map((o) => o.legs.map((l) => l.side))).toEqual([['back', 'lay']]);
+    const charged = new Harness();
+    charged.event(event());
+    charged.ticks(market(135, 5));
+    expect(charged.active('arbitrage')).toEqual([]);
+  });
+
+  it('leaves lays out of low-hold markets, which back every outcome', () => {
+    const h = new Harness({ lowHoldPercent: 5 });
+    h.event(event());
+    h.ticks(market(150, 5));
+    const lowHolds = h.active('low_hold');
+    expect(lowHolds.length).toBeGreaterThan(0);
+    for (const o of lowHolds) expect(o.legs.every((l) => l.side === undefined)).toBe(true);
   });
 });
 

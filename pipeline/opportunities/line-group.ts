@@ -1,4 +1,4 @@
-import type { OddsRow, SelectionType } from '../../schemas/index.js';
+import type { LegSide, OddsRow, SelectionType } from '../../schemas/index.js';
 
 /**
  * The shape of a line group (the rows at one canonical line of a family) and of what the
@@ -22,11 +22,16 @@ export interface LineGroupState {
   summary: LineSummary | null;
 }
 
-/** One book's price for one outcome, with its exact decimal and implied probability. */
+/**
+ * One book's price for one outcome, with its exact decimal and implied probability: a back of
+ * the outcome (`row` prices it), or an exchange's lay of the other outcome of a two-way market
+ * (`row` is the runner laid, `d` that lay as a back of it losing, net of commission).
+ */
 export interface RankedPrice {
   row: OddsRow;
   d: number;
   implied: number;
+  side: LegSide;
 }
 
 /** What every engine reads of a line group over every book, computed once per version of the group. */

@@ -1,6 +1,6 @@
 import type { LowHoldOpportunity } from '../../schemas/index.js';
 import { arbitrage, hold } from '../odds-math/index.js';
-import { anyLive, comboIdentity, comboLegs } from './arbitrage.js';
+import { anyLive, comboIdentityOf, comboLegs } from './arbitrage.js';
 import { stakeCapacity } from './capacity.js';
 import { combosUnder } from './combos.js';
 import type { Candidate, EngineContext } from './context.js';
@@ -20,7 +20,7 @@ export function lowHoldCandidates(ctx: EngineContext, g: LineGroupState, out: Ca
   let seen: Set<string> | null = null;
   for (const allowed of ctx.options.scopes) {
     for (const combo of combosUnder(g, ctx.outcomes, { maxSum, strict: false, limit: 1, allowed })) {
-      const { id, key } = comboIdentity(ctx, 'low_hold', combo.rows);
+      const { id, key } = comboIdentityOf(ctx, 'low_hold', combo);
       seen ??= new Set();
       if (seen.has(id)) continue;
       seen.add(id);
@@ -39,7 +39,7 @@ export function lowHoldCandidates(ctx: EngineContext, g: LineGroupState, out: Ca
             line,
             holdPercent,
             impliedSum: round(combo.impliedSum, 8),
-            ...stakeCapacity(combo.rows, stakes),
+            ...stakeCapacity(combo.rows, stakes, combo.sides),
           };
         },
       });

@@ -3186,6 +3186,12 @@ export interface paths {
                     /** @enum {string|null} */
                     power_play?: 'home' | 'away' | null;
                     outs?: number;
+                    /** @description Cricket: wickets the home side has lost batting. */
+                    wickets_home?: number;
+                    wickets_away?: number;
+                    /** @description Cricket: overs the home side has batted, as shown (19.4 is 19 overs and 4 balls). */
+                    overs_home?: string;
+                    overs_away?: string;
                     /** Format: date-time */
                     updated_at?: string;
                   };
@@ -4236,6 +4242,15 @@ export interface paths {
                         numerical_id?: number | null;
                         label?: string;
                       };
+                      /**
+                       * @description Present on every leg of a combination that lays on an exchange: back, or lay. A lay leg's selection is the runner laid; its odds are that lay as a bet on the runner losing, net of commission, and its stake is the lay's liability.
+                       * @enum {string}
+                       */
+                      side?: 'back' | 'lay';
+                      /** @description A lay leg's price as the exchange quotes it (decimal). */
+                      lay_odds?: number;
+                      /** @description A lay leg's backer's stake to enter on the exchange for the requested bankroll: stake / (lay_odds - 1). */
+                      lay_stake?: number;
                     }[];
                     /** @description A +EV bet exists on a leg of this market at this line. */
                     ev_available: boolean;
@@ -4888,6 +4903,15 @@ export interface paths {
                     numerical_id?: number | null;
                     label?: string;
                   };
+                  /**
+                   * @description Present on every leg of a combination that lays on an exchange: back, or lay. A lay leg's selection is the runner laid; its odds are that lay as a bet on the runner losing, net of commission, and its stake is the lay's liability.
+                   * @enum {string}
+                   */
+                  side?: 'back' | 'lay';
+                  /** @description A lay leg's price as the exchange quotes it (decimal). */
+                  lay_odds?: number;
+                  /** @description A lay leg's backer's stake to enter on the exchange for the requested bankroll: stake / (lay_odds - 1). */
+                  lay_stake?: number;
                 }[];
                 /** @description The oldest price used is older than 60 s (10 s in play) now. */
                 possibly_stale?: boolean;
@@ -5456,6 +5480,15 @@ export interface paths {
                     numerical_id?: number | null;
                     label?: string;
                   };
+                  /**
+                   * @description Present on every leg of a combination that lays on an exchange: back, or lay. A lay leg's selection is the runner laid; its odds are that lay as a bet on the runner losing, net of commission, and its stake is the lay's liability.
+                   * @enum {string}
+                   */
+                  side?: 'back' | 'lay';
+                  /** @description A lay leg's price as the exchange quotes it (decimal). */
+                  lay_odds?: number;
+                  /** @description A lay leg's backer's stake to enter on the exchange for the requested bankroll: stake / (lay_odds - 1). */
+                  lay_stake?: number;
                 }[];
                 /** @description The game while live (every field null before it starts): the full state is on /gamestate and its stream. */
                 game_state: {

@@ -1,5 +1,5 @@
 import { readdir, readFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { catalogueOf, readCatalogue } from './catalogue.js';
 import type { CatalogueMarket } from './catalogue.js';
 
@@ -21,4 +21,17 @@ export async function loadCatalogueFiles(files: readonly string[]): Promise<Map<
   const markets: CatalogueMarket[] = [];
   for (const file of files) markets.push(...readCatalogue(JSON.parse(await readFile(file, 'utf8'))));
   return catalogueOf(markets);
+}
+
+/** A stream recording is named `betfair_stream_<market id>_<what>.jsonl`; the same match's score stream ends `_scores.jsonl`. */
+const STREAM_RECORDING = /^(betfair_stream_[^_]+_)/;
+const SCORES_SUFFIX = /_scores\.jsonl(\.gz)?$/;
+
+/** The score recording of the same market beside an odds recording, or null when there is none (or more than one to choose from). */
+export async function scoresFileBeside(recording: string): Promise<string | null> {
+  const prefix = STREAM_RECORDING.exec(basename(recording))?.[1];
+  if (prefix === undefined) return null;
+  const dir = dirname(recording);
+  const found = (await readdir(dir)).filter((n) => n.startsWith(prefix) && SCORES_SUFFIX.test(n) && n !== basename(recording));
+  return found.length === 1 && found[0] !== undefined ? join(dir, found[0]) : null;
 }

@@ -1,6 +1,8 @@
 import { applyMarketChange, marketChangeProblem } from './market-cache.js';
 import type { MarketBook } from './market-cache.js';
 import type { StatusMessage, StreamClocks } from './protocol.js';
+import { isObject, readStreamLine } from './stream-line.js';
+import type { Json } from './stream-line.js';
 
 /**
  * The stream's client state machine, without I/O: it reads one server message (one line) at a
@@ -31,10 +33,6 @@ export type Decoded =
   /** A message of another stream (orders) or op, not ours to read. */
   | { kind: 'ignored'; op: string }
   | { kind: 'invalid'; reason: string; marketId: string | null };
-
-type Json = Record<string, unknown>;
-
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 interface PendingSegment {
   changes: Json[];
@@ -94,13 +92,9 @@ export class StreamDecoder {
   }
 
   receive(line: string): Decoded {
-    let message: unknown;
-    try {
-      message = JSON.parse(line);
-    } catch {
-      return { kind: 'invalid', reason: 'not JSON', marketId: null };
-    }
-    if (!isObject(message)) return { kind: 'invalid', reason: 'not a JSON object', marketId: null };
+    const read = readStreamLine(line);
+    if ('reason' in read) return { kind: 'invalid', reason: read.reason, marketId: null };
+    const message = read.message;
     const op = message['op'];
     if (typeof op !== 'string') return { kind: 'invalid', reason: 'op is missing', marketId: null };
     switch (op) {

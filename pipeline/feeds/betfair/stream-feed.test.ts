@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +10,7 @@ import { silentLogger } from '../feed-runtime.js';
 import type { FeedLogger } from '../feed-runtime.js';
 import { catalogueOf, readCatalogue } from './catalogue.js';
 import { FixedCatalogue } from './catalogue-source.js';
+import { selfSignedPem } from './fixtures/self-signed.js';
 import { BetfairStreamFeed } from './stream-feed.js';
 import type { BetfairStreamStats } from './stream-feed.js';
 
@@ -53,31 +53,7 @@ let cert = '';
 beforeAll(() => {
   if (!present) return;
   certDir = mkdtempSync(join(tmpdir(), 'betfair-tls-'));
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:prime256v1',
-      '-nodes',
-      '-days',
-      '1',
-      '-subj',
-      '/CN=127.0.0.1',
-      '-addext',
-      'subjectAltName=IP:127.0.0.1',
-      '-keyout',
-      join(certDir, 'key.pem'),
-      '-out',
-      join(certDir, 'cert.pem'),
-    ],
-    { stdio: 'ignore' },
-  );
-  key = readFileSync(join(certDir, 'key.pem'), 'utf8');
-  cert = readFileSync(join(certDir, 'cert.pem'), 'utf8');
+  ({ key, cert } = selfSignedPem(certDir, 'server', '127.0.0.1', 'IP:127.0.0.1'));
 });
 
 afterAll(() => {
