@@ -1,4 +1,5 @@
-import type { EvOpportunity, TierName } from '../../schemas/index.js';
+import { RECIPE_ONLY_DEVIG_METHODS } from '../../schemas/index.js';
+import type { DevigMethodName, EvListDevigChoice, EvOpportunity, RecipeOnlyDevigMethod, TierName } from '../../schemas/index.js';
 import { americanToDecimal } from '../../pipeline/odds-math/index.js';
 import { canonicalLine, round } from '../../pipeline/opportunities/index.js';
 import { presentBand, presentRecipe } from '../contract/fair.js';
@@ -18,7 +19,17 @@ import { badQuery } from './invalid-query.js';
  */
 type EvRecipeQuery = RecipeQuery & { devig_method: string };
 
-const asked = (q: EvRecipeQuery): boolean => q.reference_books !== undefined || q.weighting !== undefined || q.assumed_margin !== undefined;
+const isRecipeOnly = (m: string): m is RecipeOnlyDevigMethod => (RECIPE_ONLY_DEVIG_METHODS as readonly string[]).includes(m);
+
+/** A recipe-only method (efficient_shin, goto) asks for the recipe by itself, with the default books and weights. */
+const asked = (q: EvRecipeQuery): boolean =>
+  q.reference_books !== undefined || q.weighting !== undefined || q.assumed_margin !== undefined || isRecipeOnly(q.devig_method);
+
+/**
+ * The stored method the list filters, orders and fills its rows by: the one asked, or the default
+ * (power) when a recipe-only method was asked, since opportunities carry values for stored methods only.
+ */
+export const storedMethodOf = (m: EvListDevigChoice): DevigMethodName => (isRecipeOnly(m) ? 'power' : m);
 
 function recipeOf(q: EvRecipeQuery, catalog: Catalog, tier: TierName): FairRecipe {
   if (q.devig_method === 'worst_case') {

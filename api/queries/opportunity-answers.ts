@@ -25,7 +25,7 @@ import type { OpportunityList } from './opportunities.js';
 import type { ReadSide } from './read-side.js';
 import { checkBounds } from './invalid-query.js';
 import { opportunityContext } from './opportunity-context.js';
-import { checkEvRecipe, withRecipe } from './ev-recipe.js';
+import { checkEvRecipe, storedMethodOf, withRecipe } from './ev-recipe.js';
 import { parseEvRowFilter } from './ev-row-filter.js';
 
 /**
@@ -160,7 +160,7 @@ const EV_LIST: OpportunityListKind<'ev', EvPath, EvListQuery> = {
       entries,
       {
         common,
-        method: q.devig_method,
+        method: storedMethodOf(q.devig_method),
         minEv: q.min_ev,
         maxEv: q.max_ev,
         minMarketWidth: q.min_market_width,
@@ -171,10 +171,10 @@ const EV_LIST: OpportunityListKind<'ev', EvPath, EvListQuery> = {
       now,
     );
   },
-  sortKeys: (q) => evSortKeys(q.devig_method),
+  sortKeys: (q) => evSortKeys(storedMethodOf(q.devig_method)),
   present: (e, q, now, s, tier) =>
     withRecipe(
-      presentEv(s.deps.catalog, e.o, q.devig_method, now, s.opportunities.phantom, includes(q.include, 'methods')),
+      presentEv(s.deps.catalog, e.o, storedMethodOf(q.devig_method), now, s.opportunities.phantom, includes(q.include, 'methods')),
       e.o,
       q,
       tier,
@@ -183,7 +183,7 @@ const EV_LIST: OpportunityListKind<'ev', EvPath, EvListQuery> = {
     ),
   metaHead: (q): OwnMetaOf<EvPath> => ({ devig_method: q.devig_method }),
   summary: (matches, q): OwnSummaryOf<EvPath> => {
-    const evs = matches.map((e) => e.o.methods[q.devig_method].evPercent);
+    const evs = matches.map((e) => e.o.methods[storedMethodOf(q.devig_method)].evPercent);
     return { avg_ev: mean4(evs), max_ev: evs.length === 0 ? 0 : Math.max(...evs), by_sportsbook: countBy(matches, (e) => e.o.book) };
   },
   filters: (q): FiltersOf<EvPath> => ({
