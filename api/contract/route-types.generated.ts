@@ -8134,7 +8134,7 @@ export interface paths {
           reference_books?: string;
           /** @description How the reference books are weighed: equal (default), or freshness_width (a price a minute old counts half; a book with half the margin counts twice). */
           weighting?: 'equal' | 'freshness_width';
-          /** @description Margin (percent) taken off a one-sided price; default: the book's own margin on the market's other lines, else 5. */
+          /** @description Margin (percent) taken off a one-sided price; default: the book's own margin on the market's other lines, else the operator's ONE_SIDED_MARGIN_PERCENT (5 unless set). */
           assumed_margin?: number;
           /** @description Lowest kelly_percent (full Kelly, % of bankroll) under the chosen de-vig method. */
           min_kelly?: number;
@@ -11747,7 +11747,7 @@ export interface paths {
           reference_books?: string;
           /** @description How the reference books are weighed: equal (default), or freshness_width (a price a minute old counts half; a book with half the margin counts twice). */
           weighting?: 'equal' | 'freshness_width';
-          /** @description Margin (percent) taken off a one-sided price; default: the book's own margin on the market's other lines, else 5. */
+          /** @description Margin (percent) taken off a one-sided price; default: the book's own margin on the market's other lines, else the operator's ONE_SIDED_MARGIN_PERCENT (5 unless set). */
           assumed_margin?: number;
         };
         header?: never;
@@ -12127,7 +12127,7 @@ export interface paths {
           reference_books?: string;
           /** @description How the reference books are weighed: equal (default), or freshness_width (a price a minute old counts half; a book with half the margin counts twice). */
           weighting?: 'equal' | 'freshness_width';
-          /** @description Margin (percent) taken off a one-sided price; default: the book's own margin on the market's other lines, else 5. */
+          /** @description Margin (percent) taken off a one-sided price; default: the book's own margin on the market's other lines, else the operator's ONE_SIDED_MARGIN_PERCENT (5 unless set). */
           assumed_margin?: number;
         };
         header?: never;

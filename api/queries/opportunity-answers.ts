@@ -34,7 +34,7 @@ import { parseEvRowFilter } from './ev-row-filter.js';
  * REST routes and MCP tools present the body as is.
  */
 export interface OpportunitySource {
-  deps: Pick<ReadSide, 'catalog' | 'clock' | 'board' | 'gameStates'>;
+  deps: Pick<ReadSide, 'catalog' | 'clock' | 'board' | 'gameStates' | 'oneSidedMargin'>;
   /** The board the `opportunities` changelog keeps (an empty one in a process without opportunity stages). */
   opportunities: OpportunityBoard;
 }
@@ -151,7 +151,7 @@ const EV_LIST: OpportunityListKind<'ev', EvPath, EvListQuery> = {
   check: (q, tier, s) => {
     checkBounds('min_ev', q.min_ev, q.max_ev, 'max_ev');
     checkBounds('min_market_width', q.min_market_width, q.max_market_width, 'max_market_width');
-    checkEvRecipe(q, tier, s.deps.catalog);
+    checkEvRecipe(q, tier, s.deps);
   },
   linksState: false,
   matches: (entries, common, q, catalog, now, s) => {
