@@ -68,6 +68,8 @@ export interface AppDeps {
   stream?: Partial<StreamSettings>;
   /** How long a browser session lasts (ms); 12 hours when absent. */
   sessionTtlMs?: number;
+  /** ONE_SIDED_MARGIN_PERCENT as a fraction: what a fair-line recipe assumes a one-sided price carries (default 5 %). */
+  oneSidedMargin?: number;
   /** The built web screen (a folder with index.html), served at `/`; no screen when absent. */
   webRoot?: string;
   /** MCP session limits (idle time, per account, in all); the defaults when absent. */

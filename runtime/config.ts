@@ -75,6 +75,8 @@ export interface Config {
   deltaWindow: { maxChanges: number; maxAgeMs: number };
   /** What the API counts as a phantom opportunity (left out of default lists and streams). */
   phantom: PhantomPolicy;
+  /** The margin (a fraction) a fair-line recipe takes off a one-sided price when neither the caller nor the book says. */
+  oneSidedMargin: number;
   /** How long /health says `down` after a stage failed before the process exits. */
   failureExitDelayMs: number;
   /** The read-only SQL endpoint over the embedded store; null when off. */
@@ -221,6 +223,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxProfitPercent: Number(s.string('PHANTOM_MAX_PROFIT_PERCENT')),
       veryStaleFactor: Number(s.string('VERY_STALE_FACTOR')),
     },
+    oneSidedMargin: Number(s.string('ONE_SIDED_MARGIN_PERCENT')) / 100,
     sink: { batchRows: s.int('SINK_BATCH_ROWS'), maxWaitMs: s.int('SINK_MAX_WAIT_MS'), retries: s.int('SINK_RETRIES') },
     failureExitDelayMs: s.int('FAILURE_EXIT_DELAY_MS'),
     analyst,

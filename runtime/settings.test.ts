@@ -88,6 +88,12 @@ describe('the configuration table', () => {
     });
   });
 
+  it('reads the margin assumed on one-sided fair prices as a percentage from 0 to 50, 5 by default', () => {
+    expect(loadConfig({}).oneSidedMargin).toBe(0.05);
+    expect(loadConfig({ ONE_SIDED_MARGIN_PERCENT: '7.5' }).oneSidedMargin).toBe(0.075);
+    expect(() => loadConfig({ ONE_SIDED_MARGIN_PERCENT: '60' })).toThrow('ONE_SIDED_MARGIN_PERCENT must be a number from 0 to 50');
+  });
+
   it('never echoes a secret it refuses', () => {
     expect(() => new Settings({ API_KEYS: 'pro:short' }).string('API_KEYS')).toThrow('got "<hidden>"');
   });

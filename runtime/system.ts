@@ -235,6 +235,7 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
       http: config.http,
       stream: config.stream,
       sessionTtlMs: config.sessionTtlMs,
+      oneSidedMargin: config.oneSidedMargin,
       webRoot: builtWebRoot(),
       metricsToken: config.metrics.token,
       runtime: () => health.check(),

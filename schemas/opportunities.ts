@@ -24,12 +24,21 @@ export type DevigMethod = (typeof DEVIG_METHODS)[number];
  * DEVIG_METHODS so the records on the bus and the per-method values every opportunity carries
  * keep their shape.
  */
-export const RECIPE_DEVIG_METHODS = [...DEVIG_METHODS, 'efficient_shin', 'goto'] as const;
+export const RECIPE_ONLY_DEVIG_METHODS = ['efficient_shin', 'goto'] as const;
+export type RecipeOnlyDevigMethod = (typeof RECIPE_ONLY_DEVIG_METHODS)[number];
+export const RECIPE_DEVIG_METHODS = [...DEVIG_METHODS, ...RECIPE_ONLY_DEVIG_METHODS] as const;
 export type RecipeDevigMethod = (typeof RECIPE_DEVIG_METHODS)[number];
 
 /** What a caller may pick, and what every +EV opportunity carries values for: each method, or the per-outcome minimum over all of them. */
 export const DEVIG_CHOICES = [...DEVIG_METHODS, 'worst_case'] as const;
 export type DevigMethodName = (typeof DEVIG_CHOICES)[number];
+
+/**
+ * What `/opportunities/ev` takes as `devig_method`: a stored choice, or a recipe-only method,
+ * which re-prices the rows by a recipe while the list itself stays on the default stored method.
+ */
+export const EV_LIST_DEVIG_CHOICES = [...DEVIG_CHOICES, ...RECIPE_ONLY_DEVIG_METHODS] as const;
+export type EvListDevigChoice = (typeof EV_LIST_DEVIG_CHOICES)[number];
 
 export const OPPORTUNITY_WARNINGS = ['POTENTIALLY_STALE_ODDS', 'LIVE_STALE_ODDS', 'SINGLE_SHARP_REF', 'FALLBACK_SHARP_REF'] as const;
 export type OpportunityWarning = (typeof OPPORTUNITY_WARNINGS)[number];

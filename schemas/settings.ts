@@ -384,6 +384,14 @@ export const SETTINGS = [
     doc: "an opportunity whose first-to-go-stale price is older than this many times its book's stale threshold is flagged `VERY_STALE_ODDS` and left out of default lists and streams",
   },
   {
+    name: 'ONE_SIDED_MARGIN_PERCENT',
+    kind: 'number',
+    default: '5',
+    min: 0,
+    max: 50,
+    doc: "the margin (%) a fair-line recipe takes off a one-sided price (a prop a reference book posts one side of) when the caller gives no `assumed_margin` and the book has no complete market on the family's other lines to borrow its own from",
+  },
+  {
     name: 'STREAM_REPLAY_FRAMES',
     kind: 'int',
     default: '20000',

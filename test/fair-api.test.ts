@@ -1,3 +1,6 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { conformanceForFile, fixtureEventId } from './support/fixture.js';
 import type { Conformance } from './support/fixture.js';
@@ -197,6 +200,56 @@ describe('GET /opportunities/ev with a recipe', () => {
       const outcome = outcomes(fairBody).find((o) => o['selection'] === nbaRow['selection']);
       expect(nbaRow['recipe_fair_probability']).toBe(outcome?.['fair_probability']);
       expect(nbaRow['fair_status']).toBe('two_sided');
+    }
+  });
+
+  it('takes the recipe-only methods efficient_shin and goto: the rows re-priced by them, the list itself on power', async () => {
+    const plain = (await c.sys.get('/api/v1/opportunities/ev?min_ev=-100', c.keys.pro)).body['data'] as Row[];
+    for (const method of ['efficient_shin', 'goto'] as const) {
+      for (const recipe of ['', '&reference_books=pinnacle']) {
+        const r = await c.sys.get(`/api/v1/opportunities/ev?min_ev=-100&devig_method=${method}${recipe}`, c.keys.pro);
+        expect(r.status, method + recipe).toBe(200);
+        const priced = r.body['data'] as Row[];
+        expect(priced.map((x) => [x['id'], x['devig_method'], x['ev_percentage']])).toEqual(
+          plain.map((x) => [x['id'], x['devig_method'], x['ev_percentage']]),
+        );
+        for (const row of priced) expect((row['recipe'] as Row)['devig_method']).toBe(method);
+        const nbaRow = priced.find((x) => x['event_id'] === nba && x['market'] === 'moneyline');
+        if (!nbaRow) throw new Error('no NBA moneyline +EV row');
+        const alone = outcomes((await fair(`market=moneyline&devig_method=${method}${recipe}`)).body).find(
+          (o) => o['selection'] === nbaRow['selection'],
+        );
+        expect(nbaRow['recipe_fair_probability']).toBe(alone?.['fair_probability']);
+        expect(nbaRow['fair_status']).toBe('two_sided');
+      }
+    }
+    // Each method prices differently from power (and from the other).
+    const probabilityOf = async (method: string): Promise<unknown> =>
+      (
+        (await c.sys.get(`/api/v1/opportunities/ev?min_ev=-100&devig_method=${method}&reference_books=pinnacle`, c.keys.pro)).body[
+          'data'
+        ] as Row[]
+      )
+        .filter((x) => x['event_id'] === nba && x['market'] === 'moneyline')
+        .map((x) => x['recipe_fair_probability']);
+    const [power, shin, goto] = await Promise.all(['power', 'efficient_shin', 'goto'].map(probabilityOf));
+    expect(new Set([JSON.stringify(power), JSON.stringify(shin), JSON.stringify(goto)]).size).toBe(3);
+  });
+
+  it('answers find_ev_opportunities on MCP with a recipe-only method as REST does', async () => {
+    const client = new Client({ name: 'fair-e2e', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${c.sys.url}/api/v1/mcp`), { requestInit: { headers: { 'x-api-key': c.keys.pro } } }),
+    );
+    try {
+      const args = { min_ev: -100, devig_method: 'goto', reference_books: 'pinnacle', limit: 100 };
+      const result = (await client.callTool({ name: 'find_ev_opportunities', arguments: args })) as CallToolResult;
+      expect(result.isError ?? false).toBe(false);
+      const rest = await c.sys.get('/api/v1/opportunities/ev?min_ev=-100&devig_method=goto&reference_books=pinnacle&limit=100', c.keys.pro);
+      const pick = (rows: Row[]): unknown[] => rows.map((x) => [x['id'], x['recipe'], x['recipe_fair_probability'], x['recipe_ev']]);
+      expect(pick((result.structuredContent as Row)['data'] as Row[])).toEqual(pick(rest.body['data'] as Row[]));
+    } finally {
+      await client.close();
     }
   });
 

@@ -214,7 +214,7 @@ describe('GET /opportunities/ev', () => {
       ['min_ev=5&max_ev=1', "Invalid query parameter 'min_ev': must not exceed max_ev"],
       [
         'devig_method=median',
-        "Invalid query parameter 'devig_method': must be one of power, multiplicative, additive, shin, odds_ratio, logit, worst_case",
+        "Invalid query parameter 'devig_method': must be one of power, multiplicative, additive, shin, odds_ratio, logit, worst_case, efficient_shin, goto",
       ],
       ['date_range=yesterday', "Invalid query parameter 'date_range': must be one of today, tomorrow, week"],
     ];

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { browserUnavailable, ensureWebBuilt, launchBrowser } from './support/browser.js';
 import { startTestSystem } from './support/system.js';
+import type { TestSystem } from './support/system.js';
 
 const out = process.argv[2] ?? 'docs/screenshots';
 const WIDTHS = [
@@ -48,6 +49,12 @@ async function main(): Promise<void> {
       await page.goto(`${sys.url}/#/event/${encodeURIComponent(eventId)}`);
       await page.locator('[data-testid="chart"], [data-testid="chart-empty"]').first().waitFor({ timeout: 180_000 });
       await shot('event');
+      if (w.name === 'desktop') await logSampleBets(sys);
+      await page.goto(`${sys.url}/#/bets`);
+      await page.locator('[data-testid="bets-page"], table, [data-testid="bets-empty"]').first().waitFor({ timeout: 60_000 });
+      await shot('my-bets');
+      // My bets opens no stream: the next sign-in waits for the board's.
+      await page.goto(`${sys.url}/#/board`);
       await page.getByRole('button', { name: 'Sign out' }).click();
       await signIn(page, sys.demoKeys.free);
       await page.goto(`${sys.url}/#/opportunities/ev`);
@@ -57,6 +64,24 @@ async function main(): Promise<void> {
   } finally {
     await browser.close();
     await sys.close();
+  }
+}
+
+/**
+ * A few bets on the Pro demo account for the My bets screen, copied as the Log bet form copies
+ * them: from pre-match +EV opportunities, else from pre-match odds rows (a bet must be placed
+ * before its event starts).
+ */
+async function logSampleBets(sys: TestSystem): Promise<void> {
+  const rows = async (path: string): Promise<{ id: string }[]> =>
+    sys.get(path, sys.demoKeys.pro).then((r) => r.body['data']) as Promise<{ id: string }[]>;
+  const sources = [
+    ...(await rows('/api/v1/opportunities/ev?live=false&limit=3')).map((o) => ({ opportunity_id: o.id })),
+    ...(await rows('/api/v1/odds?live=false&market=moneyline&limit=3')).map((r) => ({ odds_row_id: r.id })),
+  ];
+  for (const [i, from] of sources.slice(0, 4).entries()) {
+    const r = await sys.post('/api/v1/bets', { ...from, stake: 25 * (i + 1) }, sys.demoKeys.pro);
+    if (r.status !== 201) process.stderr.write(`sample bet refused: ${JSON.stringify(r.body)}\n`);
   }
 }
 

@@ -28,6 +28,16 @@ function tick(book: string, market: RawTick['market'], outcome: string, price: n
   return { ...t, priceAmerican: price };
 }
 
+/**
+ * Pinnacle confirming its NFL moneyline at the fixture's prices: the fixture's prices start a
+ * minute old, so an opportunity priced against them is stale (and left off the screen's default
+ * lists) until the reference confirms its prices again.
+ */
+const pinnacleConfirmsNfl = (): RawTick[] => [
+  tick('pinnacle', 'moneyline', 'Kansas City Chiefs', -140, 'nfl'),
+  tick('pinnacle', 'moneyline', 'Buffalo Bills', 128, 'nfl'),
+];
+
 async function signIn(p: Page, key: string): Promise<void> {
   await p.goto(`${c.sys.url}/`);
   await p.getByLabel('API key').fill(key);
@@ -230,7 +240,7 @@ describe.skipIf(unavailable !== null)('the web screen in Chromium', () => {
     await page.goto(`${c.sys.url}/#/opportunities/ev`);
     await page.getByTestId('stream-state').filter({ hasText: 'live' }).waitFor({ timeout: 10_000 });
     const before = await page.locator('tr[data-opp-id]').count();
-    await c.push([tick('draftkings', 'moneyline', 'Buffalo Bills', 200, 'nfl')]);
+    await c.push([...pinnacleConfirmsNfl(), tick('draftkings', 'moneyline', 'Buffalo Bills', 200, 'nfl')]);
     const row = page.locator('tr[data-opp-id]', { hasText: 'Buffalo Bills' }).filter({ hasText: 'draftkings' });
     await row.waitFor({ timeout: 5000 });
     expect(await row.textContent()).toContain('+200');
@@ -253,6 +263,60 @@ describe.skipIf(unavailable !== null)('the web screen in Chromium', () => {
     await c.push([tick('draftkings', 'moneyline', 'Buffalo Bills', 130, 'nfl')]);
     await row.waitFor({ state: 'detached', timeout: 5000 });
     expect(await page.locator('tr[data-opp-id]').count()).toBe(before);
+  });
+
+  it('lists only actionable opportunities by default; "show all" brings back the stale and suspicious ones, marked, and takes them away again', async () => {
+    await page.goto(`${c.sys.url}/#/opportunities/ev`);
+    await page.getByTestId('stream-state').filter({ hasText: 'live' }).waitFor({ timeout: 10_000 });
+    // Bills +400 at draftkings against pinnacle's fresh Chiefs: a fresh +EV row, and an arbitrage far above the
+    // 10 % phantom ceiling. Celtics +150 at draftkings: +EV against pinnacle's NBA prices, which nobody confirmed since the start.
+    await c.push([
+      ...pinnacleConfirmsNfl(),
+      tick('draftkings', 'moneyline', 'Buffalo Bills', 400, 'nfl'),
+      tick('draftkings', 'moneyline', 'Boston Celtics', 150),
+    ]);
+    const listed = async (list: string, include: string, book: string, price: number): Promise<Row | undefined> =>
+      ((await c.sys.get(`/api/v1/opportunities/${list}?min_profit=0.5${include}`, c.keys.pro)).body['data'] as Row[]).find((o) =>
+        (Array.isArray(o['legs']) ? (o['legs'] as Row[]) : [o]).some((l) => l['sportsbook'] === book && l['odds_american'] === price),
+      );
+    await expect.poll(() => listed('arbitrage', '&include=suspicious', 'draftkings', 400), { timeout: 5000 }).toBeDefined();
+    const phantom = (await listed('arbitrage', '&include=suspicious', 'draftkings', 400)) as Row;
+    expect(phantom['warnings']).toContain('LIVE_HIGH_PROFIT_SUSPICIOUS');
+    expect(await listed('arbitrage', '', 'draftkings', 400)).toBeUndefined();
+    const stale = (await listed('ev', '', 'draftkings', 150)) as Row;
+    expect(stale['possibly_stale']).toBe(true);
+    const fresh = (await listed('ev', '', 'draftkings', 400)) as Row;
+    expect(fresh['possibly_stale']).toBe(false);
+
+    const freshRow = page.locator(`tr[data-opp-id="${String(fresh['id'])}"]`);
+    const staleRow = page.locator(`tr[data-opp-id="${String(stale['id'])}"]`);
+    const phantomRow = page.locator(`tr[data-opp-id="${String(phantom['id'])}"]`);
+    const toggle = page.getByLabel('Show all (stale and suspicious too)');
+    await freshRow.waitFor({ timeout: 5000 });
+    expect(await staleRow.count()).toBe(0);
+    expect(await page.locator('tr[data-opp-id][data-doubt]').count()).toBe(0);
+
+    await toggle.check();
+    await staleRow.waitFor({ timeout: 5000 });
+    expect(await staleRow.getAttribute('data-doubt')).toBe('stale');
+    expect(await staleRow.getByTestId('doubt').textContent()).toContain('possibly stale');
+    // The toggle holds across the tabs.
+    await page.getByTestId('tab-arbitrage').click();
+    await phantomRow.waitFor({ timeout: 5000 });
+    expect(await phantomRow.getAttribute('data-doubt')).toBe('suspicious');
+    expect(await phantomRow.getByTestId('doubt').textContent()).toContain('suspicious');
+
+    await toggle.uncheck();
+    await phantomRow.waitFor({ state: 'detached', timeout: 5000 });
+    expect(await page.locator('tr[data-opp-id][data-doubt]').count()).toBe(0);
+    await page.getByTestId('tab-ev').click();
+    await freshRow.waitFor({ timeout: 5000 });
+    expect(await staleRow.count()).toBe(0);
+    // By EV, highest first, each row with its confidence.
+    const evs = (await page.locator('table.opps tbody tr td:nth-child(4)').allTextContents()).map((t) => Number(t.replace('%', '')));
+    expect(evs).toEqual([...evs].sort((x, y) => y - x));
+    expect(await freshRow.getByTestId('confidence').textContent()).toBe((fresh['confidence_score'] as number).toFixed(0));
+    await c.push([tick('draftkings', 'moneyline', 'Buffalo Bills', 130, 'nfl'), tick('draftkings', 'moneyline', 'Boston Celtics', 105)]);
   });
 
   it('stays signed in across a reload', async () => {
@@ -434,5 +498,59 @@ describe.skipIf(unavailable !== null)('the web screen in Chromium', () => {
     await locked.waitFor({ timeout: 10_000 });
     expect(await locked.textContent()).toBe('The bet ledger needs the pro tier; this key is free.');
     await p.context().close();
+  });
+
+  it('logs a bet from the event page at the chosen book, names the refused field, and links to My bets, whose status bar opens no stream', async () => {
+    const p = await signedIn(c.keys.pro);
+    try {
+      await p.goto(`${c.sys.url}/#/event/${encodeURIComponent(await fixtureEventId(c, 'nfl'))}`);
+      await p.getByRole('button', { name: 'Log bet' }).click();
+      const form = p.getByRole('form', { name: 'Log a bet' });
+      await form.locator('select[name="bet_book"]').selectOption('fanduel');
+      await form.getByRole('button', { name: 'Log bet' }).click();
+      await form.getByTestId('bet-error').waitFor({ timeout: 5000 });
+      expect(await form.getByTestId('bet-error').textContent()).toContain('stake');
+
+      await form.getByLabel('Stake').fill('25');
+      await form.getByRole('button', { name: 'Log bet' }).click();
+      const logged = form.getByTestId('bet-logged');
+      await logged.waitFor({ timeout: 5000 });
+      const bets = (await c.sys.get('/api/v1/bets', c.keys.pro)).body['data'] as Row[];
+      const bet = bets.find((b) => b['stake'] === 25 && b['sportsbook'] === 'fanduel');
+      if (!bet) throw new Error('the bet is not in the ledger');
+      const row = ((await c.sys.get(`/api/v1/odds?league=nfl&sportsbook=fanduel&limit=100`, c.keys.pro)).body['data'] as Row[]).find(
+        (r) => r['id'] === bet['source_id'],
+      );
+      expect(row?.['odds_american']).toBe(bet['odds_american']);
+      expect(await logged.textContent()).toContain(`with fanduel`);
+
+      await logged.getByRole('link', { name: 'My bets' }).click();
+      await p.locator('table').filter({ hasText: 'fanduel' }).first().waitFor({ timeout: 10_000 });
+      expect(await p.getByTestId('stream-state').textContent()).toContain('Stream: not used on this page');
+    } finally {
+      await p.context().close();
+    }
+  });
+
+  it('shows a free key the refusal the API gives when it logs a bet', async () => {
+    const p = await signedIn(c.keys.free);
+    try {
+      const eventId = await fixtureEventId(c, 'nfl');
+      await p.goto(`${c.sys.url}/#/event/${encodeURIComponent(eventId)}`);
+      await p.getByRole('button', { name: 'Log bet' }).click();
+      const form = p.getByRole('form', { name: 'Log a bet' });
+      await form.getByLabel('Stake').fill('10');
+      await form.getByRole('button', { name: 'Log bet' }).click();
+      await form.getByTestId('bet-error').waitFor({ timeout: 5000 });
+      const refusal = await c.sys.post(
+        '/api/v1/bets',
+        { event_id: eventId, market: 'moneyline', selection: 'home', stake: 10 },
+        c.keys.free,
+      );
+      expect(refusal.status).toBe(403);
+      expect(await form.getByTestId('bet-error').textContent()).toBe((refusal.body['error'] as Row)['message']);
+    } finally {
+      await p.context().close();
+    }
   });
 });

@@ -184,6 +184,7 @@ export const recipeParams = {
     type: 'number',
     minimum: 0,
     maximum: 50,
-    description: "Margin (percent) taken off a one-sided price; default: the book's own margin on the market's other lines, else 5.",
+    description:
+      "Margin (percent) taken off a one-sided price; default: the book's own margin on the market's other lines, else the operator's ONE_SIDED_MARGIN_PERCENT (5 unless set).",
   },
 } as const;

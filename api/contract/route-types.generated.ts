@@ -8127,13 +8127,14 @@ export interface paths {
             | '-book_count'
             | 'books'
             | '-books';
-          /** @description Which de-vig method fills the row and applies to min_ev/max_ev: power, multiplicative, additive, shin, odds_ratio (Cheung), logit (the same model solved in log-odds), or worst_case (per outcome the lowest fair probability of all methods). */
-          devig_method: 'power' | 'multiplicative' | 'additive' | 'shin' | 'odds_ratio' | 'logit' | 'worst_case';
+          /** @description Which de-vig method fills the row and applies to min_ev/max_ev: power, multiplicative, additive, shin, odds_ratio (Cheung), logit (the same model solved in log-odds), or worst_case (per outcome the lowest fair probability of all methods). efficient_shin (per-outcome Shin, Kizildemir et al.) and goto (goto_conversion) are recipe methods: each row is re-priced by the recipe with that method (recipe_ev, fair_band), while the row values, min_ev/max_ev and the order stay on power. */
+          devig_method:
+            'power' | 'multiplicative' | 'additive' | 'shin' | 'odds_ratio' | 'logit' | 'worst_case' | 'efficient_shin' | 'goto';
           /** @description Comma-separated sportsbook ids whose prices make the fair line; default: the configured references (the catalog's sharp books). */
           reference_books?: string;
           /** @description How the reference books are weighed: equal (default), or freshness_width (a price a minute old counts half; a book with half the margin counts twice). */
           weighting?: 'equal' | 'freshness_width';
-          /** @description Margin (percent) taken off a one-sided price; default: the book's own margin on the market's other lines, else 5. */
+          /** @description Margin (percent) taken off a one-sided price; default: the book's own margin on the market's other lines, else the operator's ONE_SIDED_MARGIN_PERCENT (5 unless set). */
           assumed_margin?: number;
           /** @description Lowest kelly_percent (full Kelly, % of bankroll) under the chosen de-vig method. */
           min_kelly?: number;
@@ -8439,7 +8440,8 @@ export interface paths {
                   include?: string | null;
                 };
                 /** @enum {string} */
-                devig_method?: 'power' | 'multiplicative' | 'additive' | 'shin' | 'odds_ratio' | 'logit' | 'worst_case';
+                devig_method?:
+                  'power' | 'multiplicative' | 'additive' | 'shin' | 'odds_ratio' | 'logit' | 'worst_case' | 'efficient_shin' | 'goto';
                 /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
                 ignored_params?: string[];
                 /** @description Same as the top-level pagination. */
@@ -11916,7 +11918,7 @@ export interface paths {
           reference_books?: string;
           /** @description How the reference books are weighed: equal (default), or freshness_width (a price a minute old counts half; a book with half the margin counts twice). */
           weighting?: 'equal' | 'freshness_width';
-          /** @description Margin (percent) taken off a one-sided price; default: the book's own margin on the market's other lines, else 5. */
+          /** @description Margin (percent) taken off a one-sided price; default: the book's own margin on the market's other lines, else the operator's ONE_SIDED_MARGIN_PERCENT (5 unless set). */
           assumed_margin?: number;
         };
         header?: never;
@@ -12296,7 +12298,7 @@ export interface paths {
           reference_books?: string;
           /** @description How the reference books are weighed: equal (default), or freshness_width (a price a minute old counts half; a book with half the margin counts twice). */
           weighting?: 'equal' | 'freshness_width';
-          /** @description Margin (percent) taken off a one-sided price; default: the book's own margin on the market's other lines, else 5. */
+          /** @description Margin (percent) taken off a one-sided price; default: the book's own margin on the market's other lines, else the operator's ONE_SIDED_MARGIN_PERCENT (5 unless set). */
           assumed_margin?: number;
         };
         header?: never;

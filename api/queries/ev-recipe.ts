@@ -1,14 +1,15 @@
-import type { EvOpportunity, TierName } from '../../schemas/index.js';
+import { RECIPE_ONLY_DEVIG_METHODS } from '../../schemas/index.js';
+import type { DevigMethodName, EvListDevigChoice, EvOpportunity, RecipeOnlyDevigMethod, TierName } from '../../schemas/index.js';
 import { americanToDecimal } from '../../pipeline/odds-math/index.js';
 import { canonicalLine, round } from '../../pipeline/opportunities/index.js';
 import { presentBand, presentRecipe } from '../contract/fair.js';
 import type { FairRecipe } from '../../pipeline/fair-line/index.js';
-import type { Catalog } from '../views/catalog.js';
 import type { LiveBoard } from '../views/board.js';
 import { fairLineAt } from './fair.js';
 import { parseRecipe } from './fair-recipe.js';
 import type { RecipeQuery } from './fair-recipe.js';
 import { badQuery } from './invalid-query.js';
+import type { ReadSide } from './read-side.js';
 
 /**
  * `/opportunities/ev` with a fair-line recipe: the rows the board found, each re-priced from the
@@ -18,18 +19,30 @@ import { badQuery } from './invalid-query.js';
  */
 type EvRecipeQuery = RecipeQuery & { devig_method: string };
 
-const asked = (q: EvRecipeQuery): boolean => q.reference_books !== undefined || q.weighting !== undefined || q.assumed_margin !== undefined;
+const isRecipeOnly = (m: string): m is RecipeOnlyDevigMethod => (RECIPE_ONLY_DEVIG_METHODS as readonly string[]).includes(m);
 
-function recipeOf(q: EvRecipeQuery, catalog: Catalog, tier: TierName): FairRecipe {
+/** A recipe-only method (efficient_shin, goto) asks for the recipe by itself, with the default books and weights. */
+const asked = (q: EvRecipeQuery): boolean =>
+  q.reference_books !== undefined || q.weighting !== undefined || q.assumed_margin !== undefined || isRecipeOnly(q.devig_method);
+
+/**
+ * The stored method the list filters, orders and fills its rows by: the one asked, or the default
+ * (power) when a recipe-only method was asked, since opportunities carry values for stored methods only.
+ */
+export const storedMethodOf = (m: EvListDevigChoice): DevigMethodName => (isRecipeOnly(m) ? 'power' : m);
+
+type RecipeDeps = Pick<ReadSide, 'catalog' | 'oneSidedMargin'>;
+
+function recipeOf(q: EvRecipeQuery, deps: RecipeDeps, tier: TierName): FairRecipe {
   if (q.devig_method === 'worst_case') {
     throw badQuery('devig_method', 'worst_case is a screen over the methods, not a recipe method; pick one method with a recipe');
   }
-  return parseRecipe(q, catalog, tier);
+  return parseRecipe(q, deps, tier);
 }
 
 /** Refuses a bad recipe before any row is read (the parameters are named as on /fair). */
-export function checkEvRecipe(q: EvRecipeQuery, tier: TierName, catalog: Catalog): void {
-  if (asked(q)) recipeOf(q, catalog, tier);
+export function checkEvRecipe(q: EvRecipeQuery, tier: TierName, deps: RecipeDeps): void {
+  if (asked(q)) recipeOf(q, deps, tier);
 }
 
 export function withRecipe<R extends object>(
@@ -37,12 +50,12 @@ export function withRecipe<R extends object>(
   o: EvOpportunity,
   q: EvRecipeQuery,
   tier: TierName,
-  s: { deps: { catalog: Catalog; board: LiveBoard } },
+  s: { deps: RecipeDeps & { board: LiveBoard } },
   now: number,
 ): R {
   if (!asked(q)) return row;
   const { catalog, board } = s.deps;
-  const recipe = recipeOf(q, catalog, tier);
+  const recipe = recipeOf(q, s.deps, tier);
   const event = board.event(o.eventId);
   const at = { market: o.market, participant: o.participant, statCategory: o.statCategory, line: canonicalLine(o) };
   const priced = event ? fairLineAt(board, catalog, event, at, recipe, now) : null;

@@ -1,13 +1,13 @@
-import { RECIPE_DEVIG_METHODS, selectBooks } from '../../schemas/index.js';
+import { RECIPE_DEVIG_METHODS, selectBooks, settingDefault } from '../../schemas/index.js';
 import type { RecipeDevigMethod, TierName } from '../../schemas/index.js';
 import { defaultReferenceBooks } from '../../pipeline/opportunities/index.js';
 import { FAIR_WEIGHTINGS } from '../../pipeline/fair-line/index.js';
 import type { FairRecipe, FairWeighting } from '../../pipeline/fair-line/index.js';
 import { csv } from '../contract/common.js';
 import { bookSelectionError } from '../contract/filters.js';
-import type { Catalog } from '../views/catalog.js';
 import { badQuery } from './invalid-query.js';
 import { known } from './parse-filters.js';
+import type { ReadSide } from './read-side.js';
 
 /** The recipe parameters every fair-line interface takes (`/fair`, `/opportunities/ev`, their MCP tools). */
 export interface RecipeQuery {
@@ -22,10 +22,12 @@ const isWeighting = (w: string): w is FairWeighting => (FAIR_WEIGHTINGS as reado
 
 /**
  * The recipe a query asks for, defaults filled in: the configured references (the catalog's sharp
- * books, ranked as the pipeline ranks them), equal weights, power. Named books must be known and
- * open to the tier, as on every endpoint that takes books.
+ * books, ranked as the pipeline ranks them), equal weights, power, and the operator's margin for
+ * one-sided prices. Named books must be known and open to the tier, as on every endpoint that
+ * takes books.
  */
-export function parseRecipe(q: RecipeQuery, catalog: Catalog, tier: TierName): FairRecipe {
+export function parseRecipe(q: RecipeQuery, deps: Pick<ReadSide, 'catalog' | 'oneSidedMargin'>, tier: TierName): FairRecipe {
+  const { catalog } = deps;
   const named = known('reference_books', csv(q.reference_books), catalog.books, 'sportsbook');
   let books: string[];
   if (named) {
@@ -41,5 +43,11 @@ export function parseRecipe(q: RecipeQuery, catalog: Catalog, tier: TierName): F
   if (!isMethod(method)) throw badQuery('devig_method', `must be one of ${RECIPE_DEVIG_METHODS.join(', ')}`);
   const margin = q.assumed_margin;
   if (margin !== undefined && !(margin >= 0 && margin <= 50)) throw badQuery('assumed_margin', 'must be a percentage from 0 to 50');
-  return { books, weighting, method, assumedMargin: margin === undefined ? null : margin / 100 };
+  return {
+    books,
+    weighting,
+    method,
+    assumedMargin: margin === undefined ? null : margin / 100,
+    defaultMargin: deps.oneSidedMargin ?? settingDefault('ONE_SIDED_MARGIN_PERCENT') / 100,
+  };
 }

@@ -82,9 +82,13 @@ export function fairLineAt(
  * one). A market with no price here is 404; one that holds several outcome families (team totals
  * of both teams, props of several players) needs `participant` and, for props, `stat_category`.
  */
-export function fairAnswer(deps: Pick<ReadSide, 'catalog' | 'views' | 'clock'>, tier: TierName, q: FairQuery): ReplyOf<'/api/v1/fair'> {
+export function fairAnswer(
+  deps: Pick<ReadSide, 'catalog' | 'views' | 'clock' | 'oneSidedMargin'>,
+  tier: TierName,
+  q: FairQuery,
+): ReplyOf<'/api/v1/fair'> {
   requireTierFor(tier, 'fairLine');
-  const recipe = parseRecipe(q, deps.catalog, tier);
+  const recipe = parseRecipe(q, deps, tier);
   const board = deps.views.boardFor(tier);
   const event = board.event(q.event);
   if (!event) throw new ApiError('not_found', `Unknown event '${q.event}'`);
@@ -118,13 +122,13 @@ export function fairAnswer(deps: Pick<ReadSide, 'catalog' | 'views' | 'clock'>, 
  * and total apart) priced as `/fair` prices it alone, in the board's market order.
  */
 export function eventFairAnswer(
-  deps: Pick<ReadSide, 'catalog' | 'views' | 'clock'>,
+  deps: Pick<ReadSide, 'catalog' | 'views' | 'clock' | 'oneSidedMargin'>,
   tier: TierName,
   id: string,
   q: EventFairQuery,
 ): ReplyOf<'/api/v1/events/{id}/fair'> {
   requireTierFor(tier, 'fairLine');
-  const recipe = parseRecipe(q, deps.catalog, tier);
+  const recipe = parseRecipe(q, deps, tier);
   const board = deps.views.boardFor(tier);
   const event = board.event(id);
   if (!event) throw new ApiError('not_found', `Unknown event '${id}'`);

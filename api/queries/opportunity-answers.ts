@@ -25,7 +25,7 @@ import type { OpportunityList } from './opportunities.js';
 import type { ReadSide } from './read-side.js';
 import { checkBounds } from './invalid-query.js';
 import { opportunityContext } from './opportunity-context.js';
-import { checkEvRecipe, withRecipe } from './ev-recipe.js';
+import { checkEvRecipe, storedMethodOf, withRecipe } from './ev-recipe.js';
 import { parseEvRowFilter } from './ev-row-filter.js';
 
 /**
@@ -34,7 +34,7 @@ import { parseEvRowFilter } from './ev-row-filter.js';
  * REST routes and MCP tools present the body as is.
  */
 export interface OpportunitySource {
-  deps: Pick<ReadSide, 'catalog' | 'clock' | 'board' | 'gameStates'>;
+  deps: Pick<ReadSide, 'catalog' | 'clock' | 'board' | 'gameStates' | 'oneSidedMargin'>;
   /** The board the `opportunities` changelog keeps (an empty one in a process without opportunity stages). */
   opportunities: OpportunityBoard;
 }
@@ -151,7 +151,7 @@ const EV_LIST: OpportunityListKind<'ev', EvPath, EvListQuery> = {
   check: (q, tier, s) => {
     checkBounds('min_ev', q.min_ev, q.max_ev, 'max_ev');
     checkBounds('min_market_width', q.min_market_width, q.max_market_width, 'max_market_width');
-    checkEvRecipe(q, tier, s.deps.catalog);
+    checkEvRecipe(q, tier, s.deps);
   },
   linksState: false,
   matches: (entries, common, q, catalog, now, s) => {
@@ -160,7 +160,7 @@ const EV_LIST: OpportunityListKind<'ev', EvPath, EvListQuery> = {
       entries,
       {
         common,
-        method: q.devig_method,
+        method: storedMethodOf(q.devig_method),
         minEv: q.min_ev,
         maxEv: q.max_ev,
         minMarketWidth: q.min_market_width,
@@ -171,10 +171,10 @@ const EV_LIST: OpportunityListKind<'ev', EvPath, EvListQuery> = {
       now,
     );
   },
-  sortKeys: (q) => evSortKeys(q.devig_method),
+  sortKeys: (q) => evSortKeys(storedMethodOf(q.devig_method)),
   present: (e, q, now, s, tier) =>
     withRecipe(
-      presentEv(s.deps.catalog, e.o, q.devig_method, now, s.opportunities.phantom, includes(q.include, 'methods')),
+      presentEv(s.deps.catalog, e.o, storedMethodOf(q.devig_method), now, s.opportunities.phantom, includes(q.include, 'methods')),
       e.o,
       q,
       tier,
@@ -183,7 +183,7 @@ const EV_LIST: OpportunityListKind<'ev', EvPath, EvListQuery> = {
     ),
   metaHead: (q): OwnMetaOf<EvPath> => ({ devig_method: q.devig_method }),
   summary: (matches, q): OwnSummaryOf<EvPath> => {
-    const evs = matches.map((e) => e.o.methods[q.devig_method].evPercent);
+    const evs = matches.map((e) => e.o.methods[storedMethodOf(q.devig_method)].evPercent);
     return { avg_ev: mean4(evs), max_ev: evs.length === 0 ? 0 : Math.max(...evs), by_sportsbook: countBy(matches, (e) => e.o.book) };
   },
   filters: (q): FiltersOf<EvPath> => ({

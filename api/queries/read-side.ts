@@ -22,4 +22,6 @@ export interface ReadSide {
   store: OlapStore;
   /** Live game states (Enterprise); none when absent. */
   gameStates?: GameStateBoard;
+  /** The margin (a fraction) a fair-line recipe assumes on a one-sided price (ONE_SIDED_MARGIN_PERCENT); its default when absent. */
+  oneSidedMargin?: number;
 }

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { recipeParams } from '../contract/fair.js';
-import { DEFAULT_LOW_HOLD_PERCENT } from '../../schemas/index.js';
-import { DEVIG_CHOICES } from '../../pipeline/odds-math/index.js';
+import { DEFAULT_LOW_HOLD_PERCENT, EV_LIST_DEVIG_CHOICES } from '../../schemas/index.js';
 import { authErrorResponses, dataEnvelope, notFoundResponse, paginatedEnvelope } from '../contract/common.js';
 import { arbitrageCsv, arbitrageRowSchema, evRowSchema, lowHoldRowSchema, middleRowSchema } from '../contract/opportunities.js';
 import { SUMMARY_COUNTS, commonOpportunityParams, evRowFilterParams, opportunityMeta, sortParam } from '../contract/opportunity-params.js';
@@ -91,7 +90,7 @@ const groupEcho = { group: { type: ['string', 'null'] } };
 const EV_META = opportunityMeta(
   { avg_ev: num, max_ev: num, by_sportsbook: SUMMARY_COUNTS },
   { min_ev: num, max_ev: nullableNum, include: { type: ['string', 'null'] } },
-  { devig_method: { type: 'string', enum: [...DEVIG_CHOICES] } },
+  { devig_method: { type: 'string', enum: [...EV_LIST_DEVIG_CHOICES] } },
 );
 const ARB_META = opportunityMeta(
   { avg_profit: num, max_profit: num, by_sportsbook: SUMMARY_COUNTS },
@@ -164,10 +163,11 @@ export const opportunitiesRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async 
             sort: sortParam(EV_SORT_KEYS, 'Order; a leading - sorts descending.', '-ev'),
             devig_method: {
               type: 'string',
-              enum: [...DEVIG_CHOICES],
+              enum: [...EV_LIST_DEVIG_CHOICES],
               default: 'power',
               description:
-                'Which de-vig method fills the row and applies to min_ev/max_ev: power, multiplicative, additive, shin, odds_ratio (Cheung), logit (the same model solved in log-odds), or worst_case (per outcome the lowest fair probability of all methods).',
+                'Which de-vig method fills the row and applies to min_ev/max_ev: power, multiplicative, additive, shin, odds_ratio (Cheung), logit (the same model solved in log-odds), or worst_case (per outcome the lowest fair probability of all methods). ' +
+                'efficient_shin (per-outcome Shin, Kizildemir et al.) and goto (goto_conversion) are recipe methods: each row is re-priced by the recipe with that method (recipe_ev, fair_band), while the row values, min_ev/max_ev and the order stay on power.',
             },
             include: {
               type: 'string',

@@ -35,6 +35,7 @@ const recipe = (over: Partial<FairRecipe> = {}): FairRecipe => ({
   weighting: 'equal',
   method: 'multiplicative',
   assumedMargin: null,
+  defaultMargin: 0.05,
   ...over,
 });
 
@@ -104,13 +105,20 @@ describe('fair line of a one-sided market', () => {
     expect(fair.outcomes[1]).toEqual({ selection: 'under', status: 'unavailable', probability: null, band: null, assumedMargin: null });
   });
 
-  it("takes the caller's margin first, and 5 % when there is nothing to borrow", () => {
+  it("takes the caller's margin first, and the recipe's default (5 % here) when there is nothing to borrow", () => {
     const caller = fairLine({ outcomes: overs, rows: only, otherLines: other, now: NOW }, recipe({ assumedMargin: 0.08 }));
     expect(caller.outcomes[0]?.probability).toBeCloseTo(120 / 220 / 1.08, 12);
     expect(caller.books[0]?.marginSource).toBe('caller');
     const fallback = fairLine({ outcomes: overs, rows: only, otherLines: [], now: NOW }, recipe());
     expect(fallback.outcomes[0]?.probability).toBeCloseTo(120 / 220 / 1.05, 12);
     expect(fallback.books[0]?.marginSource).toBe('default');
+  });
+
+  it("takes the recipe's default margin as the operator sets it", () => {
+    const fair = fairLine({ outcomes: overs, rows: only, otherLines: [], now: NOW }, recipe({ defaultMargin: 0.08 }));
+    expect(fair.outcomes[0]?.probability).toBeCloseTo(120 / 220 / 1.08, 12);
+    expect(fair.outcomes[0]?.assumedMargin).toBe(0.08);
+    expect(fair.books[0]).toMatchObject({ margin: 0.08, marginSource: 'default' });
   });
 
   it('is unavailable everywhere when no reference book prices the market', () => {

@@ -7,7 +7,7 @@
  *   books. Outcomes are then `two_sided`.
  * - Only when no reference book prices the whole market, each book's one-sided prices are
  *   discounted by a margin: the caller's, else the book's own overround on the other lines of the
- *   family (borrowed), else DEFAULT_ASSUMED_MARGIN. The fair probability of such a price is
+ *   family (borrowed), else the recipe's default (ONE_SIDED_MARGIN_PERCENT). The fair probability of such a price is
  *   r / (1 + margin): the margin is shared in proportion to the implied probability (the
  *   multiplicative reading), since without the other side no method has anything else to go on.
  *   No missing side is made up. Outcomes then are `one_sided_assumed_margin`, or `unavailable`
@@ -23,7 +23,6 @@
 import { RECIPE_DEVIG_METHODS, americanToDecimal, deVig } from '../odds-math/index.js';
 import type { RecipeDevigMethod } from '../odds-math/index.js';
 import type { OddsRow, SelectionType } from '../../schemas/index.js';
-import { DEFAULT_ASSUMED_MARGIN } from './recipe.js';
 import type { FairRecipe } from './recipe.js';
 
 export type FairStatus = 'two_sided' | 'one_sided_assumed_margin' | 'unavailable';
@@ -219,7 +218,7 @@ function oneSidedOutcomes(
         ? [recipe.assumedMargin, 'caller']
         : own !== undefined
           ? [own, 'borrowed']
-          : [DEFAULT_ASSUMED_MARGIN, 'default'];
+          : [recipe.defaultMargin, 'default'];
     b.sides = 'one_sided';
     b.margin = margin;
     b.marginSource = source;
@@ -230,7 +229,7 @@ function oneSidedOutcomes(
   return market.outcomes.map((selection) => {
     const quotes = priced.flatMap((p) => {
       const r = p.rows.get(selection);
-      const margin = p.book.margin ?? DEFAULT_ASSUMED_MARGIN;
+      const margin = p.book.margin ?? recipe.defaultMargin;
       return r ? [{ fair: 1 / decimalOf(r) / (1 + margin), margin, weight: p.weight }] : [];
     });
     if (quotes.length === 0) return { selection, status: 'unavailable', probability: null, band: null, assumedMargin: null };

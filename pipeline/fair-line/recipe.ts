@@ -15,10 +15,9 @@ export interface FairRecipe {
   method: RecipeDevigMethod;
   /**
    * Overround (a fraction: 0.05 = 5 %) to take off a price whose other side the book does not
-   * post; null: the book's own margin on the family's other lines, else DEFAULT_ASSUMED_MARGIN.
+   * post; null: the book's own margin on the family's other lines, else `defaultMargin`.
    */
   assumedMargin: number | null;
+  /** The margin a one-sided price is assumed to carry when neither the caller nor the book says (the operator's ONE_SIDED_MARGIN_PERCENT). */
+  defaultMargin: number;
 }
-
-/** The margin a one-sided price is assumed to carry when neither the caller nor the book says: a typical prop hold. */
-export const DEFAULT_ASSUMED_MARGIN = 0.05;

@@ -127,7 +127,7 @@ export function App() {
           </button>
         </span>
       </header>
-      <StatusBar live={live} me={me} headroom={headroom} />
+      <StatusBar live={live} me={me} headroom={headroom} streamed={route.page !== 'bets'} />
       <main>
         {route.page === 'board' && <Board live={live} me={me} format={format} />}
         {route.page === 'opportunities' && <Opportunities live={live} me={me} list={route.list} />}
@@ -139,6 +139,7 @@ export function App() {
 }
 
 const STATE_LABEL = {
+  idle: 'not open',
   connecting: 'connecting',
   live: 'live',
   reconnecting: 'reconnecting',
@@ -146,7 +147,8 @@ const STATE_LABEL = {
   closed: 'closed',
 } as const;
 
-function StatusBar({ live, me, headroom }: { live: LiveData; me: SessionInfo; headroom: Headroom | null }) {
+/** `streamed`: the page shown reads the streams (My bets reads the API alone, so their state is not its news). */
+function StatusBar({ live, me, headroom, streamed }: { live: LiveData; me: SessionInfo; headroom: Headroom | null; streamed: boolean }) {
   useLive(live);
   const [, tick] = useState(0);
   useEffect(() => {
@@ -156,16 +158,22 @@ function StatusBar({ live, me, headroom }: { live: LiveData; me: SessionInfo; he
   const age = live.lastFrameAt > 0 ? Math.round((Date.now() - live.lastFrameAt) / 1000) : null;
   return (
     <div class="status" role="status" aria-live="polite">
-      <span class={`conn conn-${live.state}`} data-testid="stream-state">
-        <span class="dot" aria-hidden="true" /> Stream: {STATE_LABEL[live.state]}
-      </span>
+      {streamed ? (
+        <span class={`conn conn-${live.state}`} data-testid="stream-state">
+          <span class="dot" aria-hidden="true" /> Stream: {STATE_LABEL[live.state]}
+        </span>
+      ) : (
+        <span class="conn conn-idle" data-testid="stream-state">
+          <span class="dot" aria-hidden="true" /> Stream: not used on this page
+        </span>
+      )}
       <span data-testid="delay">Data delay: {me.data_delay_seconds > 0 ? `${me.data_delay_seconds} s (${me.tier} tier)` : 'none'}</span>
       <span data-testid="headroom">
         {headroom
           ? `Requests left: ${headroom.remaining} / ${headroom.limit} this minute`
           : `Request limit: ${me.requests_per_minute} a minute`}
       </span>
-      {age !== null && <span class="muted">last frame {age} s ago</span>}
+      {streamed && age !== null && <span class="muted">last frame {age} s ago</span>}
     </div>
   );
 }

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api } from './api.js';
 import type { ReferenceItem, SessionInfo } from './responses.js';
 import { formatLine, formatPrice, formatTime } from './format.js';
+import { InputField, SelectField } from './filter-fields.js';
 import type { OddsFormat } from './format.js';
 import type { LiveData, LiveOdds } from './live.js';
 import { useLive } from './live.js';
@@ -221,46 +222,26 @@ export function Board({ live, me, format }: { live: LiveData; me: SessionInfo; f
     <section aria-labelledby="board-title">
       <h2 id="board-title">Board</h2>
       <form class="filters" onSubmit={(e) => e.preventDefault()} aria-label="Board filters">
-        <label>
-          Sport
-          <select
-            name="sport"
-            value={sport}
-            onChange={(e) => {
-              setSport((e.currentTarget as HTMLSelectElement).value);
-              setLeague('');
-            }}
-          >
-            <option value="">All sports</option>
-            {sports.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          League
-          <select name="league" value={league} onChange={(e) => setLeague((e.currentTarget as HTMLSelectElement).value)}>
-            <option value="">All leagues</option>
-            {leagues.map((l) => (
-              <option key={l} value={l}>
-                {l}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Market
-          <select name="market" value={market} onChange={(e) => setMarket((e.currentTarget as HTMLSelectElement).value)}>
-            <option value="">All markets</option>
-            {(markets.includes(market) || !market ? markets : [market, ...markets]).map((m) => (
-              <option key={m} value={m}>
-                {m}
-              </option>
-            ))}
-          </select>
-        </label>
+        <SelectField
+          label="Sport"
+          name="sport"
+          value={sport}
+          choices={sports}
+          anyLabel="All sports"
+          onValue={(v) => {
+            setSport(v);
+            setLeague('');
+          }}
+        />
+        <SelectField label="League" name="league" value={league} choices={leagues} anyLabel="All leagues" onValue={setLeague} />
+        <SelectField
+          label="Market"
+          name="market"
+          value={market}
+          choices={markets.includes(market) || !market ? markets : [market, ...markets]}
+          anyLabel="All markets"
+          onValue={setMarket}
+        />
         <label>
           When
           <select
@@ -273,16 +254,7 @@ export function Board({ live, me, format }: { live: LiveData; me: SessionInfo; f
             <option value="pre">Pre-match</option>
           </select>
         </label>
-        <label>
-          Team
-          <input
-            name="team"
-            type="search"
-            placeholder="Search a team"
-            value={team}
-            onInput={(e) => setTeam((e.currentTarget as HTMLInputElement).value)}
-          />
-        </label>
+        <InputField label="Team" name="team" type="search" placeholder="Search a team" value={team} onValue={setTeam} />
       </form>
       {!live.snapshotComplete && <p role="status">Loading the board…</p>}
       {live.snapshotComplete && events.length === 0 && <p>No events match these filters.</p>}

@@ -7,6 +7,8 @@ import type { Series } from './chart.js';
 import { formatPrice, formatTime, pct } from './format.js';
 import type { OddsFormat } from './format.js';
 import { useLive } from './live.js';
+import { LogBet } from './log-bet.js';
+import type { BetDraft } from './log-bet.js';
 import type { LiveData, LiveOdds } from './live.js';
 
 /** The home side of a spread or moneyline split, the over of a total. */
@@ -18,6 +20,18 @@ const sameLine = (p: HistoryPoint, r: LiveOdds): boolean =>
   (p.line ?? null) === (r['line'] ?? null) &&
   (p.participant ?? null) === (r['participant'] ?? null) &&
   (p.stat_category ?? null) === (r['stat_category'] ?? null);
+
+/** A bet on one book's price of a line, as the event page offers it. */
+const draftOf = (r: LiveOdds, event: string): BetDraft => ({
+  from: { odds_row_id: r.id },
+  event,
+  market: String(r['market_type'] ?? r.market),
+  marketId: r.market,
+  selection: r.selection,
+  line: r['line'],
+  book: r.sportsbook,
+  oddsAmerican: r.odds_american,
+});
 
 export function EventPage({ live, me, id, format }: { live: LiveData; me: SessionInfo; id: string; format: OddsFormat }) {
   useLive(live);
@@ -31,6 +45,7 @@ export function EventPage({ live, me, id, format }: { live: LiveData; me: Sessio
   const [error, setError] = useState('');
   const [splits, setSplits] = useState<SplitsRow[] | null>(null);
   const [game, setGame] = useState<GameStateRow | null | undefined>(undefined);
+  const [betting, setBetting] = useState(false);
 
   const sample = chosen ? [...chosen.byBook.values()][0] : undefined;
   const books = chosen ? [...chosen.byBook.keys()] : [];
@@ -112,7 +127,6 @@ export function EventPage({ live, me, id, format }: { live: LiveData; me: Sessio
         {event.isLive && ' '}
         {event.isLive && <span class="badge live">Live</span>}
       </p>
-
       <h3>Line movement</h3>
       <label>
         Selection
@@ -123,7 +137,17 @@ export function EventPage({ live, me, id, format }: { live: LiveData; me: Sessio
             </option>
           ))}
         </select>
-      </label>
+      </label>{' '}
+      <button type="button" onClick={() => setBetting(true)} disabled={betting}>
+        Log bet
+      </button>
+      {betting && chosen && (
+        <LogBet
+          key={chosen.key}
+          drafts={[...chosen.byBook.values()].filter((r) => !r._suspended).map((r) => draftOf(r, `${event.away} @ ${event.home}`))}
+          onClose={() => setBetting(false)}
+        />
+      )}
       {error && (
         <p class="error" role="alert">
           {error}
@@ -134,12 +158,10 @@ export function EventPage({ live, me, id, format }: { live: LiveData; me: Sessio
       ) : (
         <LineChart series={series} title={`Implied probability over time for ${chosen?.label ?? ''}, by sportsbook`} />
       )}
-
       <h3>All markets</h3>
       <div class="scroll">
         <EventTable event={event} books={bookColumns(me, rows)} format={format} caption="Every market and book of this event" />
       </div>
-
       <h3>Betting splits</h3>
       {splits === null ? (
         <p role="status">Loading…</p>
@@ -173,7 +195,6 @@ export function EventPage({ live, me, id, format }: { live: LiveData; me: Sessio
           </tbody>
         </table>
       )}
-
       <h3>Game state</h3>
       {!me.features.gamestate.available ? (
         <p class="locked-panel">

@@ -19,7 +19,8 @@ const LIST_OF_PREFIX = new Map<string, ListName>([
   ['low_hold', 'low_hold'],
 ]);
 
-export type StreamState = 'connecting' | 'live' | 'reconnecting' | 'resynced' | 'closed';
+/** `idle`: no stream opened yet (the screen shown needs none, or the tier has none of its lists). */
+export type StreamState = 'idle' | 'connecting' | 'live' | 'reconnecting' | 'resynced' | 'closed';
 
 /** What the odds stream is filtered by (server-side: the snapshot carries only what the screen shows). */
 export interface OddsSpec {
@@ -47,13 +48,16 @@ export class LiveData {
     middles: new Map(),
     low_hold: new Map(),
   };
-  state: StreamState = 'connecting';
+  state: StreamState = 'idle';
   /** Time of the last frame (heartbeats included), for the status bar. */
   lastFrameAt = 0;
   snapshotComplete = false;
   version = 0;
   private spec: OddsSpec | null = null;
   private started = false;
+  private withOpportunities = false;
+  /** The opportunity stream also carries the phantom rows default lists leave out (`include=suspicious`). */
+  private suspicious = false;
   private oddsSource: EventSource | null = null;
   private oppSource: EventSource | null = null;
   private readonly listeners = new Set<() => void>();
@@ -68,8 +72,18 @@ export class LiveData {
   start(withOpportunities: boolean): void {
     this.started = true;
     // The odds stream waits for the screen to say what it shows (setOddsSpec): never the whole board.
+    this.withOpportunities = withOpportunities;
     if (this.spec) this.openOdds();
     if (withOpportunities) this.openOpportunities();
+  }
+
+  /** Asks the opportunity stream for the suspicious rows too (or no longer); a change reopens it, with its snapshot. */
+  setSuspicious(on: boolean): void {
+    if (on === this.suspicious) return;
+    this.suspicious = on;
+    if (!this.started || !this.withOpportunities) return;
+    for (const l of LISTS) this.lists[l].clear();
+    this.openOpportunities();
   }
 
   /** Follows what the screen shows; a new filter reopens the odds stream (and its snapshot). */
@@ -106,6 +120,8 @@ export class LiveData {
     this.snapshotComplete = false;
     this.spec = null;
     this.started = false;
+    this.withOpportunities = false;
+    this.suspicious = false;
     this.state = 'closed';
     this.changed();
   }
@@ -128,10 +144,14 @@ export class LiveData {
 
   private openOpportunities(): void {
     this.oppSource?.close();
-    this.oppSource = this.open(
-      `/api/v1/stream?channel=opportunities&min_ev=${STREAM_THRESHOLDS.ev}&min_profit=${STREAM_THRESHOLDS.arbitrage}`,
-      false,
-    );
+    if (this.state === 'idle') this.setState('connecting');
+    const q = new URLSearchParams({
+      channel: 'opportunities',
+      min_ev: String(STREAM_THRESHOLDS.ev),
+      min_profit: String(STREAM_THRESHOLDS.arbitrage),
+    });
+    if (this.suspicious) q.set('include', 'suspicious');
+    this.oppSource = this.open(`/api/v1/stream?${q.toString()}`, false);
   }
 
   private open(url: string, isOdds: boolean): EventSource {

@@ -4,8 +4,12 @@ import type { Row } from './api.js';
 import { DEVIG_METHOD_CHOICES } from './responses.js';
 import type { DevigMethod, OpportunityRow, SessionInfo } from './responses.js';
 import { formatAmerican, formatLine, pct } from './format.js';
+import { InputField, SelectField } from './filter-fields.js';
+import { LogBet } from './log-bet.js';
+import type { BetDraft } from './log-bet.js';
 import { LISTS, STREAM_THRESHOLDS, useLive } from './live.js';
 import type { ListName, LiveData } from './live.js';
+import { doubtsOf, isActionable, warningsOf } from './trust.js';
 
 const TITLES: Record<ListName, string> = { ev: '+EV', arbitrage: 'Arbitrage', middles: 'Middles', low_hold: 'Low hold' };
 const PATHS: Record<ListName, string> = {
@@ -31,9 +35,12 @@ const booksOf = (r: Row): string[] =>
   legsOf(r).length > 0 ? legsOf(r).map((l) => String(l['sportsbook'] ?? l['book'])) : [String(r['sportsbook'])];
 const ageOf = (r: Row): number | null => num(r['oldest_odds_age_seconds']) ?? num(r['odds_age_seconds']);
 
+/** A +EV row's EV: by the recipe when one re-priced it (efficient_shin, goto), else by the stored method. */
+const evOf = (r: Row): number | null => num(r['recipe_ev']) ?? num(r['ev_percentage']);
+
 /** The figure each list is filtered and sorted by. */
 function valueOf(list: ListName, r: Row): number {
-  if (list === 'ev') return num(r['ev_percentage']) ?? 0;
+  if (list === 'ev') return evOf(r) ?? 0;
   if (list === 'arbitrage') return num(r['profit_percent']) ?? 0;
   if (list === 'middles') return num(r['ev_percentage']) ?? num(r['roi_percentage']) ?? 0;
   return -(num(r['hold_percentage']) ?? 0);
@@ -56,8 +63,9 @@ function passes(list: ListName, r: Row, f: Filters): boolean {
   return true;
 }
 
-function query(list: ListName, f: Filters): string {
+function query(list: ListName, f: Filters, suspicious: boolean): string {
   const p = new URLSearchParams({ limit: '200' });
+  if (suspicious) p.set('include', 'suspicious');
   if (f.threshold !== '')
     p.set(list === 'ev' ? 'min_ev' : list === 'arbitrage' ? 'min_profit' : list === 'low_hold' ? 'max_hold' : 'min_ev', f.threshold);
   if (list === 'ev') p.set('devig_method', f.devig);
@@ -71,6 +79,11 @@ export function Opportunities({ live, me, list: asked }: { live: LiveData; me: S
   const list: ListName = (LISTS as readonly string[]).includes(asked) ? (asked as ListName) : 'ev';
   const feature = me.features[list];
   const [filters, setFilters] = useState<Filters>({ threshold: '', devig: STREAM_DEVIG, books: '', maxAge: '' });
+  const [showAll, setShowAll] = useState(false);
+  const [betting, setBetting] = useState<BetDraft | null>(null);
+  useEffect(() => live.setSuspicious(showAll), [showAll]);
+  // The other screens read the default lists.
+  useEffect(() => () => live.setSuspicious(false), []);
   // The stream carries +EV from 2 % and arbitrage from 0.5 % (its defaults); a looser threshold is read from REST.
   const floor = list === 'ev' ? STREAM_THRESHOLDS.ev : list === 'arbitrage' ? STREAM_THRESHOLDS.arbitrage : null;
   const looser = floor !== null && filters.threshold !== '' && Number(filters.threshold) < floor;
@@ -85,7 +98,7 @@ export function Opportunities({ live, me, list: asked }: { live: LiveData; me: S
     if (!feature.available || fromStream) return;
     let stop = false;
     const load = (): void => {
-      api<OpportunityRow[]>(query(list, filters)).then(
+      api<OpportunityRow[]>(query(list, filters, showAll)).then(
         (r) => !stop && setPolled(r.data),
         (e: unknown) => !stop && setError(e instanceof ApiFailure ? e.message : 'The server cannot be reached'),
       );
@@ -96,12 +109,16 @@ export function Opportunities({ live, me, list: asked }: { live: LiveData; me: S
       stop = true;
       clearInterval(t);
     };
-  }, [list, fromStream, filters.threshold, filters.devig, filters.books, filters.maxAge, feature.available]);
+  }, [list, fromStream, filters.threshold, filters.devig, filters.books, filters.maxAge, feature.available, showAll]);
 
-  const rows = (fromStream ? [...live.lists[list].values()].filter((r) => passes(list, r, filters)) : (polled ?? [])).sort(
-    (a, b) => valueOf(list, b) - valueOf(list, a),
-  );
-  const set = (k: keyof Filters) => (e: Event) => setFilters({ ...filters, [k]: (e.currentTarget as HTMLInputElement).value });
+  const listed = fromStream ? [...live.lists[list].values()].filter((r) => passes(list, r, filters)) : (polled ?? []);
+  // Actionable rows by default; "show all" brings back the stale ones and (from the API) the suspicious ones.
+  const rows = listed.filter((r) => showAll || isActionable(r)).sort((a, b) => valueOf(list, b) - valueOf(list, a));
+  const hidden = listed.length - rows.length;
+  const set =
+    (k: keyof Filters) =>
+    (value: string): void =>
+      setFilters({ ...filters, [k]: value });
 
   return (
     <section aria-labelledby="opp-title">
@@ -139,70 +156,54 @@ export function Opportunities({ live, me, list: asked }: { live: LiveData; me: S
       ) : (
         <>
           <form class="filters" onSubmit={(e) => e.preventDefault()} aria-label={`${TITLES[list]} filters`}>
-            <label>
-              {list === 'ev' ? 'Min EV %' : list === 'arbitrage' ? 'Min profit %' : list === 'low_hold' ? 'Max hold %' : 'Min EV %'}
-              <input
-                name="threshold"
-                type="number"
-                step="0.1"
-                placeholder={floor !== null ? String(floor) : ''}
-                value={filters.threshold}
-                onInput={set('threshold')}
-              />
-            </label>
+            <InputField
+              label={list === 'ev' || list === 'middles' ? 'Min EV %' : list === 'arbitrage' ? 'Min profit %' : 'Max hold %'}
+              name="threshold"
+              type="number"
+              step="0.1"
+              placeholder={floor !== null ? String(floor) : ''}
+              value={filters.threshold}
+              onValue={set('threshold')}
+            />
             {list === 'ev' && (
-              <label>
-                De-vig method
-                <select name="devig" value={filters.devig} onChange={set('devig')}>
-                  {DEVIG_METHOD_CHOICES.map((d) => (
-                    <option key={d} value={d}>
-                      {d}
-                    </option>
-                  ))}
-                </select>
-              </label>
+              <SelectField label="De-vig method" name="devig" value={filters.devig} choices={DEVIG_METHOD_CHOICES} onValue={set('devig')} />
             )}
-            <label>
-              Books
-              <input
-                name="books"
-                type="text"
-                placeholder={me.sportsbooks.slice(0, 3).join(',')}
-                value={filters.books}
-                onInput={set('books')}
-              />
-            </label>
-            <label>
-              Max odds age (s)
-              <input name="max_age" type="number" min="0" value={filters.maxAge} onInput={set('maxAge')} />
-            </label>
+            <InputField
+              label="Books"
+              name="books"
+              type="text"
+              placeholder={me.sportsbooks.slice(0, 3).join(',')}
+              value={filters.books}
+              onValue={set('books')}
+            />
+            <InputField label="Max odds age (s)" name="max_age" type="number" min="0" value={filters.maxAge} onValue={set('maxAge')} />
             {list === 'arbitrage' && (
-              <label>
-                Bankroll
-                <input
-                  name="bankroll"
-                  type="number"
-                  min="0"
-                  step="1"
-                  value={bankroll}
-                  onInput={(e) => setBankroll((e.currentTarget as HTMLInputElement).value)}
-                />
-              </label>
+              <InputField label="Bankroll" name="bankroll" type="number" min="0" step="1" value={bankroll} onValue={setBankroll} />
             )}
+            <label class="toggle">
+              <input
+                name="show_all"
+                type="checkbox"
+                checked={showAll}
+                onChange={(e) => setShowAll((e.currentTarget as HTMLInputElement).checked)}
+              />
+              Show all (stale and suspicious too)
+            </label>
           </form>
           <p class="muted" data-testid="opp-source">
             {fromStream
               ? `Live from the stream${floor !== null ? ` (from ${floor} %)` : ''}.`
               : `Refreshed from the API every ${POLL_MS / 1000} s: the stream computes with ${STREAM_DEVIG}${floor !== null ? ` from ${floor} %` : ''}.`}{' '}
-            {rows.length} rows.
+            {rows.length} rows{showAll ? ', stale and suspicious ones marked' : hidden > 0 ? `; ${hidden} stale hidden` : ''}.
           </p>
           {error && (
             <p class="error" role="alert">
               {error}
             </p>
           )}
+          {betting && <LogBet key={JSON.stringify(betting.from)} drafts={[betting]} onClose={() => setBetting(null)} />}
           <div class="scroll">
-            <OppTable list={list} rows={rows} bankroll={Number(bankroll) || 0} />
+            <OppTable list={list} rows={rows} bankroll={Number(bankroll) || 0} onLogBet={setBetting} />
           </div>
         </>
       )}
@@ -210,14 +211,16 @@ export function Opportunities({ live, me, list: asked }: { live: LiveData; me: S
   );
 }
 
-function Stale({ r }: { r: Row }) {
-  const warnings = Array.isArray(r['warnings']) ? (r['warnings'] as string[]) : [];
+/** The age of the oldest price, and what makes the row doubtful when it is (shown only with "show all"). */
+function Trust({ r }: { r: Row }) {
+  const doubts = doubtsOf(r);
+  const warnings = warningsOf(r);
   const age = ageOf(r);
-  if (r['possibly_stale'] !== true && warnings.length === 0) return <span class="muted">{age !== null ? `${age.toFixed(0)} s` : ''}</span>;
+  const ageText = age !== null ? `${age.toFixed(0)} s` : '';
+  if (doubts.length === 0) return <span class="muted">{ageText}</span>;
   return (
-    <span class="stale" title={warnings.join('; ')} data-testid="stale">
-      ⚠ {r['possibly_stale'] === true ? 'possibly stale' : ''}
-      {age !== null ? ` ${age.toFixed(0)} s` : ''}
+    <span class="stale" title={warnings.join('; ')} data-testid="doubt">
+      ⚠ {doubts.map((d) => (d === 'stale' ? 'possibly stale' : 'suspicious')).join(', ')} {ageText}
       {warnings.length > 0 && <span class="sr-only">: {warnings.join('; ')}</span>}
     </span>
   );
@@ -246,7 +249,29 @@ function Legs({ r, bankroll }: { r: Row; bankroll?: number }) {
   );
 }
 
-function OppTable({ list, rows, bankroll }: { list: ListName; rows: Row[]; bankroll: number }) {
+/** A bet on a +EV row's price: the API copies it from the opportunity. */
+const draftOf = (r: Row): BetDraft => ({
+  from: { opportunity_id: String(r['id']) },
+  event: String(r['event_name'] ?? r['event_id']),
+  market: String(r['market_type'] ?? r['market'] ?? ''),
+  marketId: String(r['market'] ?? ''),
+  selection: String(r['selection_name'] ?? r['selection'] ?? ''),
+  line: r['line'],
+  book: String(r['sportsbook']),
+  oddsAmerican: num(r['odds_american']),
+});
+
+function OppTable({
+  list,
+  rows,
+  bankroll,
+  onLogBet,
+}: {
+  list: ListName;
+  rows: Row[];
+  bankroll: number;
+  onLogBet: (draft: BetDraft) => void;
+}) {
   if (rows.length === 0) return <p>No {TITLES[list]} opportunities match right now.</p>;
   return (
     <table class="opps" data-list={list}>
@@ -257,12 +282,18 @@ function OppTable({ list, rows, bankroll }: { list: ListName; rows: Row[]; bankr
           <th scope="col">{list === 'ev' ? 'Bet' : 'Legs'}</th>
           <th scope="col">{list === 'ev' ? 'EV' : list === 'arbitrage' ? 'Profit' : list === 'middles' ? 'EV / window' : 'Hold'}</th>
           {list === 'arbitrage' && <th scope="col">Payout</th>}
+          {list === 'ev' && <th scope="col">Confidence</th>}
           <th scope="col">Age</th>
         </tr>
       </thead>
       <tbody>
         {rows.map((r) => (
-          <tr key={String(r['id'])} data-opp-id={String(r['id'])}>
+          <tr
+            key={String(r['id'])}
+            data-opp-id={String(r['id'])}
+            data-doubt={doubtsOf(r).join(' ') || undefined}
+            class={isActionable(r) ? undefined : 'doubtful'}
+          >
             <td>
               <a href={`#/event/${encodeURIComponent(String(r['event_id']))}`}>{String(r['event_name'] ?? r['event_id'])}</a>
               {r['is_live'] === true && <span class="badge live">Live</span>}
@@ -272,14 +303,17 @@ function OppTable({ list, rows, bankroll }: { list: ListName; rows: Row[]; bankr
               {list === 'ev' ? (
                 <span>
                   <b>{String(r['sportsbook'])}</b> {String(r['selection_name'] ?? r['selection'] ?? '')} {formatLine(r['line'])}{' '}
-                  {formatAmerican(num(r['odds_american']))}
+                  {formatAmerican(num(r['odds_american']))}{' '}
+                  <button type="button" class="small" onClick={() => onLogBet(draftOf(r))}>
+                    Log bet
+                  </button>
                 </span>
               ) : (
                 <Legs r={r} {...(list === 'arbitrage' ? { bankroll } : {})} />
               )}
             </td>
             <td class="num">
-              {list === 'ev' && pct(r['ev_percentage'])}
+              {list === 'ev' && pct(evOf(r))}
               {list === 'arbitrage' && pct(r['profit_percent'])}
               {list === 'middles' && `${pct(r['ev_percentage'] ?? r['roi_percentage'])} · ${String(r['middle_size'] ?? '')} pts`}
               {list === 'low_hold' && pct(r['hold_percentage'])}
@@ -289,8 +323,13 @@ function OppTable({ list, rows, bankroll }: { list: ListName; rows: Row[]; bankr
                 {(bankroll * (1 + (num(r['profit_percent']) ?? 0) / 100)).toFixed(2)}
               </td>
             )}
+            {list === 'ev' && (
+              <td class="num" data-testid="confidence">
+                {num(r['confidence_score'])?.toFixed(0) ?? '–'}
+              </td>
+            )}
             <td>
-              <Stale r={r} />
+              <Trust r={r} />
             </td>
           </tr>
         ))}
