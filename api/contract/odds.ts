@@ -7,7 +7,7 @@ import { isMainLine } from '../views/main-lines.js';
 import type { MainLines } from '../views/main-lines.js';
 import { ApiError } from '../errors.js';
 import { isoTime, whenKnown } from './common.js';
-import { outcomeKey } from '../queries/row-identity.js';
+import { outcomeKey } from '../views/row-identity.js';
 import { deepLinkUrl } from '../deeplinks/index.js';
 import type { RowOf } from './route-types.js';
 

@@ -8,7 +8,7 @@ import type { Catalog } from '../views/catalog.js';
 import type { FuturesView } from '../views/futures-board.js';
 import { requireFeatureOf } from './access.js';
 import { compareFutures, futuresEv, futuresOdds, listFutures } from './futures.js';
-import type { FutureMarketSummary, FutureOddsRow, FuturesComparison } from './futures.js';
+import type { FutureMarketSummary, FutureOddsRow, FuturesComparison } from '../contract/futures.js';
 import { badQuery } from './invalid-query.js';
 import type { QueryOf } from '../contract/route-types.js';
 

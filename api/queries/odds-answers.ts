@@ -1,7 +1,7 @@
 import type { CanonicalEvent, OddsRow, TierName } from '../../schemas/index.js';
 import { pagination } from '../contract/common.js';
-import { decodeCursor, encodeCursor, queryFingerprint } from '../contract/cursor.js';
-import type { Cursor } from '../contract/cursor.js';
+import { decodeCursor, encodeCursor, queryFingerprint } from './cursor.js';
+import type { Cursor } from './cursor.js';
 import { presentEvent } from '../contract/events.js';
 import { parseOddsFilters } from './parse-filters.js';
 import { parseFields, presentGroup, presentOdds, project, selectionKey } from '../contract/odds.js';

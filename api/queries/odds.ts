@@ -6,7 +6,7 @@ import { eventMatches, rowMatches } from '../views/filters.js';
 import type { EventFilter, RowFilter } from '../views/filters.js';
 import { candidateEvents, comparePositions, forEachMatch, positionOf } from './odds-query.js';
 import type { Match, Position, SortSpec } from './odds-query.js';
-import { betterPrice, sameOutcome } from './row-identity.js';
+import { betterPrice, sameOutcome } from '../views/row-identity.js';
 
 /** The shared odds filters, parsed: which events, and which rows of them. */
 export interface OddsFilters {

@@ -1,6 +1,7 @@
 import type { TierName } from '../../schemas/index.js';
 import { isoTime, pagination } from '../contract/common.js';
-import { parseSplitsFilters, presentHistoryEntry, presentSplits, splitsBooks } from '../contract/splits.js';
+import { presentHistoryEntry, presentSplits } from '../contract/splits.js';
+import { parseSplitsFilters, splitsBooks } from './splits-filters.js';
 import { ApiError } from '../errors.js';
 import { TIERS, openBooks } from '../../schemas/index.js';
 import { fromStore } from './store-failure.js';

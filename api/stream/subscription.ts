@@ -1,9 +1,8 @@
 import { DEFAULT_LOW_HOLD_PERCENT, SPLITS_BOOKS, SPLIT_MARKETS, TIERS, openBooks } from '../../schemas/index.js';
 import type { TierName } from '../../schemas/index.js';
-import { parseFilters, parseOddsFilters } from '../queries/index.js';
+import { parseFilters, parseOddsFilters, parseSplitsFilters } from '../queries/index.js';
 import type { SharedFilterQuery } from '../queries/index.js';
 import { LIST_FEATURE, featureRefusal, parseCommon } from '../queries/index.js';
-import { parseSplitsFilters } from '../contract/splits.js';
 import type { OpportunityList } from '../queries/index.js';
 import type { StreamSpec } from './hub.js';
 import { ODDS_CHANNEL } from './odds-source.js';
