@@ -1,10 +1,10 @@
-import type { FastifyRequest } from 'fastify';
 import type { HttpLimits, RuntimeCheck } from '../schemas/index.js';
 import type { Clock } from '../pipeline/clock.js';
 import type { PipelineStats } from '../pipeline/pipeline.js';
 import type { OlapStore } from '../pipeline/store/index.js';
 import type { Accounts, KeyStore, UsageRecorder } from './accounts/index.js';
 import type { Bets } from './bets/index.js';
+import type { PayloadInspector } from './plugins/envelope.js';
 import type { LoadProbe } from './plugins/load-shedding.js';
 import type { RateLimitStore } from './plugins/rate-limit.js';
 import type { LiveBoard } from './views/board.js';
@@ -73,8 +73,6 @@ export interface AppDeps {
   /** Hands over the stream service once made (tests and the bench read its hub). */
   onStreams?: (service: StreamService) => void;
 }
-
-export type PayloadInspector = (request: FastifyRequest, statusCode: number, payload: unknown) => void;
 
 /** The deps the odds-serving routes get: `views` always present. */
 export type ServingDeps = AppDeps & { views: TierViews };

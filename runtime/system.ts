@@ -11,7 +11,7 @@ import type { Feed } from '../pipeline/feeds/feed.js';
 import type { Pipeline } from '../pipeline/pipeline.js';
 import type { OlapStore } from '../pipeline/store/index.js';
 import { buildApp } from '../api/app.js';
-import type { PayloadInspector } from '../api/deps.js';
+import type { PayloadInspector } from '../api/plugins/envelope.js';
 import type { StreamService } from '../api/stream/index.js';
 import { startAlerting } from '../api/alerts/index.js';
 import { opportunityContext } from '../api/queries/index.js';

@@ -10,7 +10,7 @@ import type { OpportunityBoard } from '../views/opportunity-board.js';
 import type { Alert } from './alert.js';
 import { WebhookDelivery } from './delivery.js';
 import type { DeliveryOptions, WebhookPoster } from './delivery.js';
-import { deliveryRow } from './delivery-rows.js';
+import { deliveryRow } from '../accounts/delivery-rows.js';
 import { AlertDetector } from './detector.js';
 
 /** Consumer group every API replica joins to elect the one that delivers (see `startAlerting`). */

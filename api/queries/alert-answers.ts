@@ -2,7 +2,7 @@ import { TIERS, TIER_ORDER } from '../../schemas/index.js';
 import type { AlertFilters, AlertKind, AlertRuleRecord } from '../../schemas/index.js';
 import { newId, newWebhookSecret } from '../accounts/index.js';
 import type { Accounts, AlertRuleBook, AuthenticatedKey } from '../accounts/index.js';
-import { DELIVERY_SELECT, deliveryFromRow } from '../alerts/delivery-rows.js';
+import { DELIVERY_SELECT, deliveryFromRow } from '../accounts/delivery-rows.js';
 import { FILTER_NAMES, presentDelivery, presentRule } from '../contract/alerts.js';
 import type { PresentedRule } from '../contract/alerts.js';
 import type { LinesOf } from '../contract/opportunities.js';
