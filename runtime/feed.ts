@@ -4,8 +4,8 @@ import type { FeedRecord } from '../schemas/index.js';
 import type { Bus } from '../pipeline/bus/index.js';
 import { ManualClock, systemClock } from '../pipeline/clock.js';
 import type { Clock } from '../pipeline/clock.js';
-import { deadLetterSource, gameStateSource } from '../pipeline/feeds/feed.js';
-import type { Feed } from '../pipeline/feeds/feed.js';
+import { deadLetterSource, gameStateSource } from '../pipeline/feeds/index.js';
+import type { Feed } from '../pipeline/feeds/index.js';
 import type { Config } from './config.js';
 
 /** A replay drives its own clock from the recorded timestamps; everything else runs on the wall clock. */

@@ -4,13 +4,13 @@ import type { AlertRuleRecord } from '../../schemas/index.js';
 import type { Bus } from '../../pipeline/bus/index.js';
 import type { OlapStore } from '../../pipeline/store/index.js';
 import type { AlertRuleBook, SecretSeal } from '../accounts/index.js';
-import type { LinesOf, RowContext } from '../contract/opportunities.js';
-import type { Catalog } from '../views/catalog.js';
-import type { OpportunityBoard } from '../views/opportunity-board.js';
+import type { LinesOf, RowContext } from '../contract/index.js';
+import type { Catalog } from '../views/index.js';
+import type { OpportunityBoard } from '../views/index.js';
 import type { Alert } from './alert.js';
 import { WebhookDelivery } from './delivery.js';
 import type { DeliveryOptions, WebhookPoster } from './delivery.js';
-import { deliveryRow } from '../accounts/delivery-rows.js';
+import { deliveryRow } from '../accounts/index.js';
 import { AlertDetector } from './detector.js';
 
 /** Consumer group every API replica joins to elect the one that delivers (see `startAlerting`). */

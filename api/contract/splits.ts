@@ -1,6 +1,6 @@
 import { SPLIT_MARKETS, SPLITS_BOOKS } from '../../schemas/index.js';
 import type { MarketSignals, SplitMarket, SplitSide, SplitSideRecord, SplitsBook, SplitsSnapshot } from '../../schemas/index.js';
-import type { Catalog } from '../views/catalog.js';
+import type { Catalog } from '../views/index.js';
 import { isoTime, nullableNumber } from './common.js';
 import { teamName } from './refs.js';
 import type { RowOf } from './route-types.js';

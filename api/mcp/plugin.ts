@@ -1,11 +1,11 @@
 import type { IncomingMessage } from 'node:http';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { authErrorResponses } from '../contract/common.js';
+import { authErrorResponses } from '../contract/index.js';
 import type { AccessLeases, AuthenticatedKey } from '../accounts/index.js';
-import { GameStateBoard } from '../views/gamestate-board.js';
-import { OpportunityBoard } from '../views/opportunity-board.js';
-import { SplitsBoard } from '../views/splits-board.js';
+import { GameStateBoard } from '../views/index.js';
+import { OpportunityBoard } from '../views/index.js';
+import { SplitsBoard } from '../views/index.js';
 import { CALCULATOR_TOOLS } from './calculator-tools.js';
 import { queryTools } from './query-tools.js';
 import type { McpDeps, ToolSources } from './query-tools.js';

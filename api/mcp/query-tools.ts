@@ -1,8 +1,8 @@
 import type { TierName } from '../../schemas/index.js';
 import { MARKET_IDS, SPLIT_MARKETS, SPLITS_BOOKS } from '../../schemas/index.js';
 import type { Accounts } from '../accounts/index.js';
-import { pagination, paginationSchema } from '../contract/common.js';
-import { MARKET_CATEGORIES } from '../contract/filters.js';
+import { pagination, paginationSchema } from '../contract/index.js';
+import { MARKET_CATEGORIES } from '../contract/index.js';
 import { ApiError } from '../errors.js';
 import {
   alertDeliveries,
@@ -39,15 +39,15 @@ import {
   teamsList,
 } from '../queries/index.js';
 import type { BetSource, DeliveriesQuery, NewAlertRule, OpportunitySource, ReadSide, SplitsSource } from '../queries/index.js';
-import { onTheWire } from '../plugins/envelope.js';
-import type { Catalog } from '../views/catalog.js';
-import type { FuturesBoard } from '../views/futures-board.js';
-import type { GameStateBoard } from '../views/gamestate-board.js';
-import type { OpportunityBoard } from '../views/opportunity-board.js';
-import type { SplitsBoard } from '../views/splits-board.js';
+import { onTheWire } from '../plugins/index.js';
+import type { Catalog } from '../views/index.js';
+import type { FuturesBoard } from '../views/index.js';
+import type { GameStateBoard } from '../views/index.js';
+import type { OpportunityBoard } from '../views/index.js';
+import type { SplitsBoard } from '../views/index.js';
 import { SPLIT_SIGNALS } from '../queries/index.js';
 import type { JsonSchema, RouteSchema, RouteSchemas } from './route-schemas.js';
-import type { ApiPath, QueryOf, ReplyOf } from '../contract/route-types.js';
+import type { ApiPath, QueryOf, ReplyOf } from '../contract/index.js';
 import type { ToolCaller, ToolOutcome, ToolSpec } from './tool.js';
 import { asArgumentMessage, refusalOf } from './tool-refusal.js';
 

@@ -6,7 +6,7 @@ import { registerPipelineMetrics } from '../../pipeline/metrics.js';
 import { OPERATOR_UNAUTHORIZED, bearerMatches } from '../../pipeline/operator-access.js';
 import type { OperatorAnswer } from '../../pipeline/operator-access.js';
 import { ApiError } from '../errors.js';
-import type { LiveBoard } from '../views/board.js';
+import type { LiveBoard } from '../views/index.js';
 
 export interface MetricsOptions {
   board: LiveBoard;

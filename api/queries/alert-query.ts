@@ -1,9 +1,9 @@
 import { DEFAULT_LOW_HOLD_PERCENT } from '../../schemas/index.js';
 import type { AlertFilters, AlertKind, TierName } from '../../schemas/index.js';
 import type { PhantomPolicy } from '../../pipeline/opportunities/index.js';
-import type { LinesOf } from '../contract/opportunities.js';
+import type { LinesOf } from '../contract/index.js';
 import { ApiError } from '../errors.js';
-import type { Catalog } from '../views/catalog.js';
+import type { Catalog } from '../views/index.js';
 import { parseEvRowFilter } from './ev-row-filter.js';
 import { parseCommon } from './opportunity-filter.js';
 import type { ListQuery, OpportunityList } from './opportunities.js';

@@ -1,10 +1,10 @@
 import type { EvOpportunity, TierName } from '../../schemas/index.js';
 import { americanToDecimal } from '../../pipeline/odds-math/index.js';
 import { canonicalLine, round } from '../../pipeline/opportunities/index.js';
-import { presentBand, presentRecipe } from '../contract/fair.js';
+import { presentBand, presentRecipe } from '../contract/index.js';
 import type { FairRecipe } from '../../pipeline/fair-line/index.js';
-import type { Catalog } from '../views/catalog.js';
-import type { LiveBoard } from '../views/board.js';
+import type { Catalog } from '../views/index.js';
+import type { LiveBoard } from '../views/index.js';
 import { fairLineAt } from './fair.js';
 import { parseRecipe } from './fair-recipe.js';
 import type { RecipeQuery } from './fair-recipe.js';

@@ -3,9 +3,9 @@ import type { RecipeDevigMethod, TierName } from '../../schemas/index.js';
 import { defaultReferenceBooks } from '../../pipeline/opportunities/index.js';
 import { FAIR_WEIGHTINGS } from '../../pipeline/fair-line/index.js';
 import type { FairRecipe, FairWeighting } from '../../pipeline/fair-line/index.js';
-import { csv } from '../contract/common.js';
-import { bookSelectionError } from '../contract/filters.js';
-import type { Catalog } from '../views/catalog.js';
+import { csv } from '../contract/index.js';
+import { bookSelectionError } from '../contract/index.js';
+import type { Catalog } from '../views/index.js';
 import { badQuery } from './invalid-query.js';
 import { known } from './parse-filters.js';
 

@@ -1,6 +1,6 @@
 import type { FutureEvOpportunity, FuturesMarket, FuturesQuote } from '../../schemas/index.js';
-import type { FutureMarketSummary, FutureOddsRow, FuturesComparison } from '../contract/futures.js';
-import type { FuturesView } from '../views/futures-board.js';
+import type { FutureMarketSummary, FutureOddsRow, FuturesComparison } from '../contract/index.js';
+import type { FuturesView } from '../views/index.js';
 
 export interface FuturesListQuery {
   sports?: ReadonlySet<string>;

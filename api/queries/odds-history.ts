@@ -1,5 +1,5 @@
 import type { OlapStore } from '../../pipeline/store/index.js';
-import type { OddsHistoryRecord } from '../contract/odds-history.js';
+import type { OddsHistoryRecord } from '../contract/index.js';
 
 /**
  * An event's price history from `odds_ticks` (every price a book set or confirmed, and each

@@ -1,9 +1,9 @@
 import { SPLIT_MARKETS, SPLITS_BOOKS } from '../../schemas/index.js';
 import type { SplitMarket } from '../../schemas/index.js';
-import { csv } from '../contract/common.js';
-import type { QueryOf } from '../contract/route-types.js';
+import { csv } from '../contract/index.js';
+import type { QueryOf } from '../contract/index.js';
 import { ApiError } from '../errors.js';
-import type { Catalog } from '../views/catalog.js';
+import type { Catalog } from '../views/index.js';
 import { parseFilters } from './parse-filters.js';
 import { SPLIT_SIGNALS } from './splits-query.js';
 import type { SplitSignalKind, SplitsQuery } from './splits-query.js';

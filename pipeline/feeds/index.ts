@@ -1,0 +1,2 @@
+export { deadLetterSource, gameStateSource } from './feed.js';
+export type { Feed } from './feed.js';
