@@ -1,21 +1,21 @@
-import type { FastifyRequest } from 'fastify';
 import type { HttpLimits, RuntimeCheck } from '../schemas/index.js';
 import type { Clock } from '../pipeline/clock.js';
 import type { PipelineStats } from '../pipeline/pipeline.js';
 import type { OlapStore } from '../pipeline/store/index.js';
 import type { Accounts, KeyStore, UsageRecorder } from './accounts/index.js';
 import type { Bets } from './bets/index.js';
-import type { LoadProbe } from './plugins/load-shedding.js';
-import type { RateLimitStore } from './plugins/rate-limit.js';
-import type { LiveBoard } from './views/board.js';
-import type { Catalog } from './views/catalog.js';
-import type { FuturesBoard } from './views/futures-board.js';
-import type { GameStateBoard } from './views/gamestate-board.js';
-import type { OpportunityBoard } from './views/opportunity-board.js';
-import type { SplitsBoard } from './views/splits-board.js';
-import type { TierViews } from './views/tier-views.js';
+import type { LoadProbe } from './plugins/index.js';
+import type { PayloadInspector } from './plugins/index.js';
+import type { RateLimitStore } from './plugins/index.js';
+import type { LiveBoard } from './views/index.js';
+import type { Catalog } from './views/index.js';
+import type { FuturesBoard } from './views/index.js';
+import type { GameStateBoard } from './views/index.js';
+import type { OpportunityBoard } from './views/index.js';
+import type { SplitsBoard } from './views/index.js';
+import type { TierViews } from './views/index.js';
 import type { AlertFollower, StreamService, StreamSettings } from './stream/index.js';
-import type { SessionLimits } from './mcp/sessions.js';
+import type { SessionLimits } from './mcp/index.js';
 
 /** What the routes read from: views and the catalog, never the bus; the store only for health. */
 export interface AppDeps {
@@ -77,8 +77,6 @@ export interface AppDeps {
   /** Hands over the stream service once made (tests and the bench read its hub). */
   onStreams?: (service: StreamService) => void;
 }
-
-export type PayloadInspector = (request: FastifyRequest, statusCode: number, payload: unknown) => void;
 
 /** The deps the odds-serving routes get: `views` always present. */
 export type ServingDeps = AppDeps & { views: TierViews };

@@ -1,8 +1,8 @@
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { SPORTSBOOKS } from '../schemas/index.js';
-import { loadDeepLinkTemplates } from '../schemas/reference/deeplink-templates.js';
-import type { DeepLinkTemplates } from '../schemas/reference/deeplink-templates.js';
+import type { DeepLinkTemplates } from '../schemas/index.js';
+import { loadDeepLinkTemplates } from './deeplink-templates.js';
 import { ConfigError, Settings } from './settings.js';
 import type { Env } from './settings.js';
 import type { HttpLimits } from '../schemas/index.js';

@@ -4,10 +4,10 @@ import type { FeedRecord } from '../schemas/index.js';
 import type { Bus } from '../pipeline/bus/index.js';
 import { ManualClock, systemClock } from '../pipeline/clock.js';
 import type { Clock } from '../pipeline/clock.js';
-import { deadLetterSource, gameStateSource } from '../pipeline/feeds/feed.js';
-import type { Feed } from '../pipeline/feeds/feed.js';
+import { deadLetterSource, gameStateSource } from '../pipeline/feeds/index.js';
+import type { Feed } from '../pipeline/feeds/index.js';
 import type { Config } from './config.js';
-import type { CertLoginOptions } from '../pipeline/feeds/betfair/index.js';
+import type { CertLoginOptions } from '../pipeline/feeds/index.js';
 import { readFile } from 'node:fs/promises';
 
 /**

@@ -1,8 +1,8 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { OPERATOR_UNAUTHORIZED, bearerMatches } from '../schemas/operator-access.js';
-import type { OperatorAnswer } from '../schemas/operator-access.js';
+import { OPERATOR_UNAUTHORIZED, bearerMatches } from '../pipeline/operator-access.js';
+import type { OperatorAnswer } from '../pipeline/operator-access.js';
 import { StartupError } from './startup-error.js';
 
 /**

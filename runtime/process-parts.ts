@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { LEAGUES, TEAMS, tierBookScopes } from '../schemas/index.js';
 import type { Bus } from '../pipeline/bus/index.js';
 import type { Clock } from '../pipeline/clock.js';
-import type { Feed } from '../pipeline/feeds/feed.js';
+import type { Feed } from '../pipeline/feeds/index.js';
 import { startPipeline } from '../pipeline/pipeline.js';
 import type { Pipeline } from '../pipeline/pipeline.js';
 import { makeBus } from './bus.js';

@@ -59,6 +59,19 @@ function cycles(): string[][] {
   return found;
 }
 
+/**
+ * The component a file belongs to: a direct subfolder of a layer (`api/views`), or a top-level
+ * file of a layer on its own (`api/app.ts`).
+ */
+function componentOf(path: string): string {
+  const parts = path.split(sep);
+  return parts.length > 2 ? parts.slice(0, 2).join(sep) : path;
+}
+
+/** Whether `file` loads `specifier` lazily, with `import()`. */
+const loadsLazily = (file: string, specifier: string): boolean =>
+  new RegExp(`import\\(\\s*['"]${specifier.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}['"]`).test(readFileSync(join(ROOT, file), 'utf8'));
+
 describe('layering', () => {
   it('reads every source file of api/, pipeline/, schemas/ and runtime/', () => {
     for (const layer of LAYERS) expect(files.filter((f) => layerOf(f) === layer).length, layer).toBeGreaterThan(5);
@@ -80,5 +93,26 @@ describe('layering', () => {
     for (const cycle of found) process.stdout.write(`import cycle: ${cycle.join(' -> ')}\n`);
     const failing = found.filter((cycle) => cycle.some((f) => CYCLE_FREE.includes(layerOf(f))));
     expect(failing.map((cycle) => cycle.join(' -> '))).toEqual([]);
+  });
+
+  it('components reach each other only through their index.ts (tests exempt)', () => {
+    // What a folder exports from its index.ts is all the rest of the code may rely on; an import
+    // of an inner file ties the importer to how the folder happens to be cut into files. A lazy
+    // `import()` may name an index.ts deeper in the folder (a feed source loaded on demand), since
+    // the folder's own index.ts would load every sibling with it.
+    const offending = [...graph]
+      .filter(([file]) => !file.endsWith('.test.ts'))
+      .flatMap(([file, imports]) =>
+        imports
+          .filter(({ target }) => LAYERS.includes(layerOf(target)) && componentOf(target) !== componentOf(file))
+          .filter(({ specifier, target }) => {
+            const component = componentOf(target);
+            if (component === target) return false;
+            if (target === join(component, 'index.ts')) return false;
+            return !(target.endsWith(`${sep}index.ts`) && loadsLazily(file, specifier));
+          })
+          .map(({ specifier }) => `${file} imports '${specifier}'`),
+      );
+    expect(offending).toEqual([]);
   });
 });

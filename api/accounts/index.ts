@@ -10,4 +10,5 @@ export { ACCESS_END_MESSAGES, ACCESS_SWEEP_MS, AccessLeases, endOfChange, endOfK
 export type { AccessEnd, Lease, LeaseSession } from './access.js';
 export { AlertRuleBook } from './alert-rule-book.js';
 export type { RuleChangeListener } from './alert-rule-book.js';
+export { DELIVERY_SELECT, deliveryFromRow, deliveryRow } from './delivery-rows.js';
 export { SecretSeal, newId, newWebhookSecret } from './secrets.js';

@@ -1,11 +1,11 @@
 import type { AlertFilters, AlertRuleRecord, OpportunityKind } from '../../schemas/index.js';
 import type { AlertRuleBook } from '../accounts/index.js';
-import type { LinesOf, RowContext } from '../contract/opportunities.js';
+import type { LinesOf, RowContext } from '../contract/index.js';
 import { OPPORTUNITY_LISTS, alertList, alertListQuery, listMatches } from '../queries/index.js';
 import type { ListQuery, OpportunityList } from '../queries/index.js';
 import { presentListRow } from '../stream/index.js';
-import type { Catalog } from '../views/catalog.js';
-import type { OpportunityBoard } from '../views/opportunity-board.js';
+import type { Catalog } from '../views/index.js';
+import type { OpportunityBoard } from '../views/index.js';
 import { alertId } from './alert.js';
 import type { Alert } from './alert.js';
 

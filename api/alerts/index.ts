@@ -2,7 +2,6 @@ export { alertBody, alertId } from './alert.js';
 export type { Alert } from './alert.js';
 export { DEFAULT_DELIVERY, WebhookDelivery, fetchPoster, retryableStatus } from './delivery.js';
 export type { DeliveryOptions, WebhookPoster } from './delivery.js';
-export { DELIVERY_SELECT, deliveryFromRow, deliveryRow } from './delivery-rows.js';
 export { AlertDetector } from './detector.js';
 export type { DetectorDeps } from './detector.js';
 export { LineMoveDetector } from './line-move-detector.js';

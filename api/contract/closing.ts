@@ -1,5 +1,5 @@
-import type { ClosingLineRecord, ClvGroupRecord, EvHistoryRecord } from '../history/queries.js';
-import type { Catalog } from '../views/catalog.js';
+import type { ClosingLineRecord, ClvGroupRecord, EvHistoryRecord } from '../history/index.js';
+import type { Catalog } from '../views/index.js';
 import { nullableInteger, nullableNumber, nullableString } from './common.js';
 import { teamName } from './refs.js';
 import type { ReplyOf, RowOf } from './route-types.js';

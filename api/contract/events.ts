@@ -1,7 +1,7 @@
 import { EVENT_STATUSES } from '../../schemas/index.js';
 import type { CanonicalEvent } from '../../schemas/index.js';
-import type { Catalog } from '../views/catalog.js';
-import type { LiveBoard } from '../views/board.js';
+import type { Catalog } from '../views/index.js';
+import type { LiveBoard } from '../views/index.js';
 import { isoTime, labelRefSchema, sportRefSchema, teamRefSchema } from './common.js';
 import { leagueRef, sportRef, teamName, teamRef } from './refs.js';
 import type { RowOf } from './route-types.js';

@@ -1,8 +1,55 @@
 import { DEVIG_CHOICES, FUTURE_TYPES } from '../../schemas/index.js';
-import type { FutureEvOpportunity, FuturesMarket } from '../../schemas/index.js';
-import type { FutureMarketSummary, FutureOddsRow, FuturesComparison } from '../queries/index.js';
+import type {
+  FutureEvOpportunity,
+  FutureFairSelection,
+  FuturePrice,
+  FuturesMarket,
+  FuturesQuote,
+  FutureType,
+} from '../../schemas/index.js';
 import { isoTime, nullableNumber, nullableString } from './common.js';
 import type { RowOf } from './route-types.js';
+
+/** One futures market as the list shows it: what it is and which books price it. */
+export interface FutureMarketSummary {
+  futureId: string;
+  name: string;
+  sport: string;
+  league: string;
+  futureType: FutureType;
+  season: string;
+  subjectTeamId: string | null;
+  settlesAt: number;
+  selectionCount: number;
+  books: string[];
+}
+
+/** One book's price of one outcome, with the market's fair line for it when the caller may see it. */
+export interface FutureOddsRow {
+  quote: FuturesQuote;
+  price: FuturePrice;
+  /** The references' de-vigged probability (null: no reference prices the outcome, or not shown to the caller). */
+  fair: FutureFairSelection | null;
+  ev: FutureEvOpportunity | null;
+  /** EV % of this price at the power fair probability; null without one. */
+  evPercent: number | null;
+}
+
+/** A market compared across books: per outcome, every selected book's price, the best of them and the fair line. */
+export interface FuturesComparison {
+  market: FutureMarketSummary;
+  references: string[];
+  outcomes: {
+    selection: string;
+    selectionId: string;
+    line: number | null;
+    fair: FutureFairSelection['fair'];
+    best: { book: string; priceAmerican: number; priceDecimal: number } | null;
+    prices: { book: string; priceAmerican: number; priceDecimal: number; evPercent: number | null }[];
+  }[];
+  /** Each selected book's hold on the market, percent. */
+  holds: { book: string; holdPercent: number }[];
+}
 
 const futureType = {
   type: 'string',

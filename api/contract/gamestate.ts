@@ -1,5 +1,5 @@
-import type { Catalog } from '../views/catalog.js';
-import type { LiveGameState } from '../views/gamestate-board.js';
+import type { Catalog } from '../views/index.js';
+import type { LiveGameState } from '../views/index.js';
 import { isoTime, nullableString, whenKnown } from './common.js';
 import { teamName } from './refs.js';
 import type { ReplyOf } from './route-types.js';

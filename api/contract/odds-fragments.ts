@@ -1,8 +1,8 @@
 import fastJson from 'fast-json-stringify';
 import type { CanonicalEvent, OddsRow } from '../../schemas/index.js';
-import type { Catalog } from '../views/catalog.js';
-import { isMainLine } from '../views/main-lines.js';
-import type { MainLines } from '../views/main-lines.js';
+import type { Catalog } from '../views/index.js';
+import { isMainLine } from '../views/index.js';
+import type { MainLines } from '../views/index.js';
 import { oddsListItemSchema, oddsRowSchema, presentOdds } from './odds.js';
 
 /**

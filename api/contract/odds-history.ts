@@ -1,8 +1,24 @@
 import { SELECTION_TYPES } from '../../schemas/index.js';
+import type { OddsTick, SelectionType } from '../../schemas/index.js';
 import { roundedDecimalOdds, roundedImpliedProbability } from '../../pipeline/odds-math/index.js';
-import type { OddsHistoryRecord } from '../queries/odds-history.js';
 import { isoTime, nullableNumber, nullableString } from './common.js';
 import type { RowOf } from './route-types.js';
+
+/** `selection` and `status` are what the sink wrote from a typed tick (pipeline/sinks/rows.ts `tickRow`). */
+export interface OddsHistoryRecord {
+  t: number | string;
+  sportsbook: string;
+  market: string;
+  selection: SelectionType;
+  line: number | null;
+  participant: string | null;
+  stat_category: string | null;
+  odds_american: number | null;
+  odds_decimal: number | null;
+  status: OddsTick['status'];
+  is_live: boolean | number;
+  [key: string]: unknown;
+}
 
 /** One point of `GET /events/{id}/history`: a price a book set or confirmed, or a suspension. */
 export const historyPointSchema = {

@@ -1,13 +1,13 @@
 import { MARKET_IDS, SELECTION_TYPES } from '../../schemas/index.js';
 import type { CanonicalEvent, ExchangeQuote, OddsRow } from '../../schemas/index.js';
-import type { Catalog } from '../views/catalog.js';
+import type { Catalog } from '../views/index.js';
 import { labelRefSchema, nullableNumber, nullableString, sportRefSchema, teamRefSchema } from './common.js';
 import { bookRef, eventName, leagueRef, marketRef, marketType, selectionLabel, sportRef, teamName, teamRef } from './refs.js';
-import { isMainLine } from '../views/main-lines.js';
-import type { MainLines } from '../views/main-lines.js';
+import { isMainLine } from '../views/index.js';
+import type { MainLines } from '../views/index.js';
 import { ApiError } from '../errors.js';
 import { isoTime, whenKnown } from './common.js';
-import { outcomeKey } from '../queries/row-identity.js';
+import { outcomeKey } from '../views/index.js';
 import { deepLinkUrl } from '../deeplinks/index.js';
 import type { RowOf } from './route-types.js';
 

@@ -14,10 +14,10 @@ import type { PhantomPolicy, StaleDerivativeFlag } from '../../pipeline/opportun
 import { DEVIG_CHOICES, americanToDecimal, roundedStakes, wholeNumbersProbability } from '../../pipeline/odds-math/index.js';
 import { evRecipeProps } from './fair.js';
 import type { RoundedStake } from '../../pipeline/odds-math/index.js';
-import { isMainLine } from '../views/main-lines.js';
-import type { MainLines } from '../views/main-lines.js';
-import type { Catalog } from '../views/catalog.js';
-import type { LiveGameState } from '../views/gamestate-board.js';
+import { isMainLine } from '../views/index.js';
+import type { MainLines } from '../views/index.js';
+import type { Catalog } from '../views/index.js';
+import type { LiveGameState } from '../views/index.js';
 import { isoTime, labelRefSchema, nullableInteger, nullableNumber, nullableString, sportRefSchema, teamRefSchema } from './common.js';
 import { bookRef, leagueRef, marketRef, marketType, selectionLabel, sportRef, teamName, teamRef } from './refs.js';
 import { deepLinkUrl, legDeepLink } from '../deeplinks/index.js';

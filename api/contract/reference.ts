@@ -1,8 +1,8 @@
 import { freshnessBlockSchema, presentFreshnessBlock } from './freshness.js';
 import { REGIONS, TIER_NAMES } from '../../schemas/index.js';
 import type { LeagueDef, SportsbookDef } from '../../schemas/index.js';
-import type { LiveBoard } from '../views/board.js';
-import type { Catalog } from '../views/catalog.js';
+import type { LiveBoard } from '../views/index.js';
+import type { Catalog } from '../views/index.js';
 import { isoTime, labelRefSchema, nullableInteger, nullableString } from './common.js';
 import type { RowOf } from './route-types.js';
 

@@ -1,5 +1,5 @@
 import type { MarketId, SelectionType } from '../../schemas/index.js';
-import type { Catalog } from '../views/catalog.js';
+import type { Catalog } from '../views/index.js';
 
 /** The nested reference blocks (additive): present only for mapped entities. */
 export function teamRef(

@@ -1,13 +1,9 @@
 import { SPLIT_MARKETS, SPLITS_BOOKS } from '../../schemas/index.js';
 import type { MarketSignals, SplitMarket, SplitSide, SplitSideRecord, SplitsBook, SplitsSnapshot } from '../../schemas/index.js';
-import { ApiError } from '../errors.js';
-import type { Catalog } from '../views/catalog.js';
-import { SPLIT_SIGNALS } from '../queries/splits-query.js';
-import type { SplitSignalKind, SplitsQuery } from '../queries/splits-query.js';
-import { csv, isoTime, nullableNumber } from './common.js';
-import { parseFilters } from '../queries/parse-filters.js';
+import type { Catalog } from '../views/index.js';
+import { isoTime, nullableNumber } from './common.js';
 import { teamName } from './refs.js';
-import type { QueryOf, RowOf } from './route-types.js';
+import type { RowOf } from './route-types.js';
 
 /**
  * `/splits` records and `/splits/history` entries, shaped as the reference service's (COMPAT §4)
@@ -278,37 +274,4 @@ export function presentHistoryEntry(
   showPrices: boolean,
 ): RowOf<'/api/v1/splits/history'> {
   return { book, sportsbook: book, ts: isoTime(ts), timestamp: ts / 1000, ...historyBlocks(sides, showPrices) };
-}
-
-const SPLITS_BOOK_SET: ReadonlySet<string> = new Set(SPLITS_BOOKS);
-const MARKET_SET: ReadonlySet<string> = new Set(SPLIT_MARKETS);
-const SIGNAL_SET: ReadonlySet<string> = new Set(SPLIT_SIGNALS);
-
-/** A comma list whose every item must be one of `allowed`: 400 naming the parameter otherwise. */
-export function oneOf(name: string, value: string | undefined, allowed: ReadonlySet<string>): Set<string> | undefined {
-  const items = csv(value);
-  for (const v of items ?? []) {
-    if (!allowed.has(v))
-      throw new ApiError('invalid_request', `Invalid query parameter '${name}': '${v}' is not one of ${[...allowed].join(', ')}`);
-  }
-  return items;
-}
-
-export function splitsBooks(value: string | undefined): Set<string> | undefined {
-  return oneOf('sportsbook', value, SPLITS_BOOK_SET);
-}
-
-/** The filters of `/splits` (and of the `splits` stream channel), as query-string values: `event_id` is `event`'s alias. */
-export type SplitsFilterQuery = Omit<QueryOf<'/api/v1/splits'>, 'event_id' | 'limit' | 'offset'>;
-
-/** Parses the `/splits` filters: 400 naming the parameter for an unknown id, book, market or signal. */
-export function parseSplitsFilters(qs: SplitsFilterQuery, catalog: Catalog): Omit<SplitsQuery, 'delayMs'> {
-  const { event } = parseFilters(
-    { sport: qs.sport, league: qs.league, event: qs.event, live: qs.live, team: qs.team, date: qs.date, q: qs.q },
-    catalog,
-  );
-  const books = splitsBooks(qs.sportsbook);
-  const markets = oneOf('market', qs.market, MARKET_SET) as Set<SplitMarket> | undefined;
-  const signals = oneOf('signal', qs.signal, SIGNAL_SET) as Set<SplitSignalKind> | undefined;
-  return { event, ...(books ? { books } : {}), ...(markets ? { markets } : {}), ...(signals ? { signals } : {}) };
 }

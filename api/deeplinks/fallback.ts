@@ -1,5 +1,5 @@
-import { US_STATES, fillTemplate } from '../../schemas/reference/deeplink-templates.js';
-import type { DeepLinkTemplates } from '../../schemas/reference/deeplink-templates.js';
+import { US_STATES, fillTemplate } from '../../schemas/index.js';
+import type { DeepLinkTemplates } from '../../schemas/index.js';
 
 /**
  * `fallback` on the public resolver is user input on a link of our domain: taken as given, it made

@@ -3,12 +3,6 @@ export { DEEP_LINK_PATH, DeepLinkResolver, deepLinkUrl, legDeepLink } from './re
 export type { DeepLinkType, LinkRequest, ResolvedLink } from './resolver.js';
 export { RowIdIndex } from './row-index.js';
 export { deepLinkStateParam, linkInState, putStateInLinks, requestedState, stateOf } from './state.js';
-export {
-  DEFAULT_STATE,
-  US_STATES,
-  builtInTemplates,
-  fillTemplate,
-  loadDeepLinkTemplates,
-} from '../../schemas/reference/deeplink-templates.js';
-export type { DeepLinkTemplates } from '../../schemas/reference/deeplink-templates.js';
+export { DEFAULT_STATE, US_STATES, builtInTemplates, fillTemplate } from '../../schemas/index.js';
+export type { DeepLinkTemplates } from '../../schemas/index.js';
 export { PublicOrigin } from './public-origin.js';

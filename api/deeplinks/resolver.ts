@@ -1,8 +1,8 @@
 import type { MarketId, Opportunity } from '../../schemas/index.js';
-import type { Catalog } from '../views/catalog.js';
-import type { LiveBoard } from '../views/board.js';
-import type { OpportunityBoard } from '../views/opportunity-board.js';
-import { fillTemplate } from '../../schemas/reference/deeplink-templates.js';
+import type { Catalog } from '../views/index.js';
+import type { LiveBoard } from '../views/index.js';
+import type { OpportunityBoard } from '../views/index.js';
+import { fillTemplate } from '../../schemas/index.js';
 import type { RowIdIndex } from './row-index.js';
 
 /** Where `deep_link` fields and the batch point: the public resolver. */

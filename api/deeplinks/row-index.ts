@@ -1,5 +1,5 @@
 import type { CanonicalEvent, OddsChange, OddsRow } from '../../schemas/index.js';
-import type { BoardListener, LiveBoard } from '../views/board.js';
+import type { BoardListener, LiveBoard } from '../views/index.js';
 
 /**
  * Odds rows by their public id, for deep links: the board keys rows by row key, clients know

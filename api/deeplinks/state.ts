@@ -1,5 +1,5 @@
 import { ApiError } from '../errors.js';
-import { DEFAULT_STATE, US_STATES } from '../../schemas/reference/deeplink-templates.js';
+import { DEFAULT_STATE, US_STATES } from '../../schemas/index.js';
 
 /** `state` on the routes whose rows carry deep links: absent = the resolver's default (pa). */
 export const deepLinkStateParam = {

@@ -1,6 +1,6 @@
 import type { ErrorObject } from 'ajv';
 import type { FastifyRequest } from 'fastify';
-import { notOneOf } from '../contract/unknown-value.js';
+import { notOneOf } from '../contract/index.js';
 
 /** The outcome of checking a tool's arguments: the coerced arguments, or a message naming the argument. */
 export type Checked = { ok: true; args: Record<string, unknown> } | { ok: false; message: string };

@@ -6,13 +6,13 @@ import {
   presentFutureOdds,
   futuresComparisonSchema,
   presentFuturesComparison,
-} from '../contract/futures.js';
-import { pagination, paginationSchema } from '../contract/common.js';
+} from '../contract/index.js';
+import { pagination, paginationSchema } from '../contract/index.js';
 import { futuresComparison, futuresMarkets, futuresPrices, requireTierFor } from '../queries/index.js';
 import type { FuturesComparisonQuery, FuturesPricesQuery, FuturesSource } from '../queries/index.js';
-import type { Catalog } from '../views/catalog.js';
-import { FuturesBoard } from '../views/futures-board.js';
-import type { FuturesView } from '../views/futures-board.js';
+import type { Catalog } from '../views/index.js';
+import { FuturesBoard } from '../views/index.js';
+import type { FuturesView } from '../views/index.js';
 import type { JsonSchema } from './route-schemas.js';
 import type { ToolOutcome, ToolSpec } from './tool.js';
 import { refusalsAsToolErrors } from './tool-refusal.js';

@@ -6,3 +6,4 @@ export { ToolRegistry } from './server.js';
 export { QUERY_TOOLS } from './query-tools.js';
 export type { QueryToolDef } from './query-tools.js';
 export type { ToolSpec } from './tool.js';
+export type { SessionLimits } from './sessions.js';

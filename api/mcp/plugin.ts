@@ -1,15 +1,14 @@
 import type { IncomingMessage } from 'node:http';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { authErrorResponses } from '../contract/common.js';
-import type { ServingDeps } from '../deps.js';
+import { authErrorResponses } from '../contract/index.js';
 import type { AccessLeases, AuthenticatedKey } from '../accounts/index.js';
-import { GameStateBoard } from '../views/gamestate-board.js';
-import { OpportunityBoard } from '../views/opportunity-board.js';
-import { SplitsBoard } from '../views/splits-board.js';
+import { GameStateBoard } from '../views/index.js';
+import { OpportunityBoard } from '../views/index.js';
+import { SplitsBoard } from '../views/index.js';
 import { CALCULATOR_TOOLS } from './calculator-tools.js';
 import { queryTools } from './query-tools.js';
-import type { ToolSources } from './query-tools.js';
+import type { McpDeps, ToolSources } from './query-tools.js';
 import type { BetSource } from '../queries/index.js';
 import { futuresTools } from './futures-tools.js';
 import type { RouteSchemas } from './route-schemas.js';
@@ -19,7 +18,7 @@ import type { Session, SessionLimits } from './sessions.js';
 import type { ToolCaller } from './tool.js';
 
 export interface McpOptions {
-  deps: ServingDeps;
+  deps: McpDeps;
   /** Where the REST routes are mounted (not `prefix`: Fastify reads that as this plugin's own). */
   restPrefix: string;
   /** The REST routes' schemas, which describe the tools' arguments and answers. */

@@ -1,9 +1,8 @@
 import type { TierName } from '../../schemas/index.js';
 import { MARKET_IDS, SPLIT_MARKETS, SPLITS_BOOKS } from '../../schemas/index.js';
 import type { Accounts } from '../accounts/index.js';
-import { pagination, paginationSchema } from '../contract/common.js';
-import { MARKET_CATEGORIES } from '../contract/filters.js';
-import type { ServingDeps } from '../deps.js';
+import { pagination, paginationSchema } from '../contract/index.js';
+import { MARKET_CATEGORIES } from '../contract/index.js';
 import { ApiError } from '../errors.js';
 import {
   alertDeliveries,
@@ -39,19 +38,35 @@ import {
   freshnessList,
   teamsList,
 } from '../queries/index.js';
-import type { BetSource, DeliveriesQuery, NewAlertRule, OpportunitySource, SplitsSource } from '../queries/index.js';
-import { onTheWire } from '../plugins/envelope.js';
-import type { Catalog } from '../views/catalog.js';
-import type { GameStateBoard } from '../views/gamestate-board.js';
+import type { BetSource, DeliveriesQuery, NewAlertRule, OpportunitySource, ReadSide, SplitsSource } from '../queries/index.js';
+import { onTheWire } from '../plugins/index.js';
+import type { Catalog } from '../views/index.js';
+import type { FuturesBoard } from '../views/index.js';
+import type { GameStateBoard } from '../views/index.js';
+import type { OpportunityBoard } from '../views/index.js';
+import type { SplitsBoard } from '../views/index.js';
 import { SPLIT_SIGNALS } from '../queries/index.js';
 import type { JsonSchema, RouteSchema, RouteSchemas } from './route-schemas.js';
-import type { ApiPath, QueryOf, ReplyOf } from '../contract/route-types.js';
+import type { ApiPath, QueryOf, ReplyOf } from '../contract/index.js';
 import type { ToolCaller, ToolOutcome, ToolSpec } from './tool.js';
 import { asArgumentMessage, refusalOf } from './tool-refusal.js';
 
+/**
+ * The part of the app's dependencies the tools read (the REST routes' read side and boards);
+ * named here so that the MCP server depends on no more than it uses.
+ */
+export interface McpDeps extends ReadSide {
+  version: string;
+  now?: () => number;
+  accounts?: Accounts;
+  opportunities?: OpportunityBoard;
+  splits?: SplitsBoard;
+  futures?: FuturesBoard;
+}
+
 /** What the query tools read: the same read model, boards and stores the REST routes read. */
 export interface ToolSources {
-  deps: ServingDeps;
+  deps: McpDeps;
   opportunities: OpportunitySource;
   splits: SplitsSource;
   gameStates: GameStateBoard;

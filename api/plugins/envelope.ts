@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { PayloadInspector } from '../deps.js';
 import { noteIgnoredParams } from './ignored-params.js';
 
 /**
@@ -89,6 +88,9 @@ export function onTheWire(
   out['updated_at'] = emittedAt;
   return out;
 }
+
+/** Sees every answer's payload before it is sent (tests hold answers to their response schemas with it). */
+export type PayloadInspector = (request: FastifyRequest, statusCode: number, payload: unknown) => void;
 
 export const envelopePlugin = fp<{ inspect?: PayloadInspector }>(async (app: FastifyInstance, options) => {
   app.decorateRequest('emittedAt', null);

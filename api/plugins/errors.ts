@@ -2,7 +2,7 @@ import fp from 'fastify-plugin';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { ApiError, ERROR_CODES, errorBody } from '../errors.js';
 import type { ErrorCode } from '../errors.js';
-import { notOneOf } from '../contract/unknown-value.js';
+import { notOneOf } from '../contract/index.js';
 
 const CONTEXT_WORDS = new Map([
   ['querystring', 'query parameter'],

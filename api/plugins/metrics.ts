@@ -3,10 +3,10 @@ import fp from 'fastify-plugin';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { PipelineStats } from '../../pipeline/pipeline.js';
 import { registerPipelineMetrics } from '../../pipeline/metrics.js';
-import { OPERATOR_UNAUTHORIZED, bearerMatches } from '../../schemas/operator-access.js';
-import type { OperatorAnswer } from '../../schemas/operator-access.js';
+import { OPERATOR_UNAUTHORIZED, bearerMatches } from '../../pipeline/operator-access.js';
+import type { OperatorAnswer } from '../../pipeline/operator-access.js';
 import { ApiError } from '../errors.js';
-import type { LiveBoard } from '../views/board.js';
+import type { LiveBoard } from '../views/index.js';
 
 export interface MetricsOptions {
   board: LiveBoard;

@@ -1,7 +1,7 @@
 import type { Accounts, AuthenticatedKey } from '../accounts/index.js';
-import { presentAccount } from '../contract/account.js';
+import { presentAccount } from '../contract/index.js';
 import { ApiError } from '../errors.js';
-import type { ReplyOf } from '../contract/route-types.js';
+import type { ReplyOf } from '../contract/index.js';
 
 /**
  * The account and tier of the key in use, as `/account` and the get_account_info tool answer

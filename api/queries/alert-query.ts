@@ -3,11 +3,11 @@ import type { AlertFilters, AlertKind, KeyNumberSet, LeagueKeyNumbers, LineMoveK
 import type { PhantomPolicy } from '../../pipeline/opportunities/index.js';
 import { SPLITS_RLM } from '../../pipeline/splits/index.js';
 import type { RlmThresholds } from '../../pipeline/splits/index.js';
-import type { LinesOf } from '../contract/opportunities.js';
-import { oneOf, parseSplitsFilters } from '../contract/splits.js';
+import type { LinesOf } from '../contract/index.js';
+import { oneOf, parseSplitsFilters } from './splits-filters.js';
 import { ApiError } from '../errors.js';
-import type { Catalog } from '../views/catalog.js';
-import type { EventFilter } from '../views/filters.js';
+import type { Catalog } from '../views/index.js';
+import type { EventFilter } from '../views/index.js';
 import { parseEvRowFilter } from './ev-row-filter.js';
 import { parseCommon } from './opportunity-filter.js';
 import type { ListQuery, OpportunityList } from './opportunities.js';

@@ -9,11 +9,11 @@ import { decimalToAmerican, roundedDecimalOdds } from '../../pipeline/odds-math/
 import type { OlapStore } from '../../pipeline/store/index.js';
 import type { AuthenticatedKey } from '../accounts/index.js';
 import type { Bets, NewBet } from '../bets/index.js';
-import { presentBet } from '../contract/bets.js';
-import { csv, isoTime, pagination } from '../contract/common.js';
-import type { QueryOf, ReplyOf, RouteTypes } from '../contract/route-types.js';
+import { presentBet } from '../contract/index.js';
+import { csv, isoTime, pagination } from '../contract/index.js';
+import type { QueryOf, ReplyOf, RouteTypes } from '../contract/index.js';
 import { ApiError } from '../errors.js';
-import type { Catalog } from '../views/catalog.js';
+import type { Catalog } from '../views/index.js';
 import { requireTierFor, tierRefusal } from './access.js';
 import { parseDay } from './closing-answers.js';
 import { unknownId } from './parse-filters.js';

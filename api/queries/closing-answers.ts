@@ -2,17 +2,17 @@ import type { CanonicalEvent, TierName } from '../../schemas/index.js';
 import { TIERS, allowedBooks } from '../../schemas/index.js';
 import type { Clock } from '../../pipeline/clock.js';
 import type { OlapStore } from '../../pipeline/store/index.js';
-import { presentClosingSnapshot, presentClvGroup, presentEvHistory, presentHistoricalDay } from '../contract/closing.js';
-import { csv, pagination } from '../contract/common.js';
-import { teamName } from '../contract/refs.js';
+import { presentClosingSnapshot, presentClvGroup, presentEvHistory, presentHistoricalDay } from '../contract/index.js';
+import { csv, pagination } from '../contract/index.js';
+import { teamName } from '../contract/index.js';
 import { ApiError } from '../errors.js';
-import { closingLinesOfDay, closingLinesOfEvent, clvGroups, evHistory } from '../history/queries.js';
-import type { Catalog } from '../views/catalog.js';
+import { closingLinesOfDay, closingLinesOfEvent, clvGroups, evHistory } from '../history/index.js';
+import type { Catalog } from '../views/index.js';
 import { requireFeatureOf, requireTierFor, tierRefusal } from './access.js';
 import { badQuery } from './invalid-query.js';
 import { unknownId } from './parse-filters.js';
 import { fromStore } from './store-failure.js';
-import type { QueryOf, ReplyOf } from '../contract/route-types.js';
+import type { QueryOf, ReplyOf } from '../contract/index.js';
 
 /**
  * Closing lines of an event (Pro+), closing lines of a day (Sharp+, a window back), closing-line

@@ -1,9 +1,9 @@
 import type { CanonicalEvent, OddsRow } from '../../schemas/index.js';
-import type { LiveBoard } from '../views/board.js';
-import type { Catalog } from '../views/catalog.js';
-import { eventMatches, rowMatches } from '../views/filters.js';
-import { maxLogTime } from '../views/log-time.js';
-import type { LogTime } from '../views/log-time.js';
+import type { LiveBoard } from '../views/index.js';
+import type { Catalog } from '../views/index.js';
+import { eventMatches, rowMatches } from '../views/index.js';
+import { maxLogTime } from '../views/index.js';
+import type { LogTime } from '../views/index.js';
 import type { OddsFilters } from './odds.js';
 
 export interface DeltaItem {

@@ -1,11 +1,11 @@
 import type { DevigMethodName, EvOpportunity } from '../../schemas/index.js';
-import { csv } from '../contract/common.js';
-import { evConfidence, isAlternate, playerNameOf, selectionName } from '../contract/opportunities.js';
-import type { LinesOf } from '../contract/opportunities.js';
-import type { QueryOf } from '../contract/route-types.js';
-import type { Catalog } from '../views/catalog.js';
+import { csv } from '../contract/index.js';
+import { evConfidence, isAlternate, playerNameOf, selectionName } from '../contract/index.js';
+import type { LinesOf } from '../contract/index.js';
+import type { QueryOf } from '../contract/index.js';
+import type { Catalog } from '../views/index.js';
 import { badQuery, checkBounds } from './invalid-query.js';
-import type { BoardEntry } from '../views/opportunity-board.js';
+import type { BoardEntry } from '../views/index.js';
 
 /**
  * The +EV filters on the values a row shows (Kelly, confidence, prop and alternate-line flags,

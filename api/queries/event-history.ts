@@ -1,16 +1,16 @@
 import { SELECTION_TYPES, TIERS, selectBooks } from '../../schemas/index.js';
 import type { TierName } from '../../schemas/index.js';
-import { csv, isoTime } from '../contract/common.js';
-import { bookSelectionError } from '../contract/filters.js';
-import { presentHistoryPoint } from '../contract/odds-history.js';
-import { unknownValue } from '../contract/unknown-value.js';
+import { csv, isoTime } from '../contract/index.js';
+import { bookSelectionError } from '../contract/index.js';
+import { presentHistoryPoint } from '../contract/index.js';
+import { unknownValue } from '../contract/index.js';
 import { ApiError } from '../errors.js';
 import { known } from './parse-filters.js';
 import { eventKnown, oddsHistory } from './odds-history.js';
 import type { ReadSide } from './read-side.js';
 import { parseTimeParam } from './splits-answers.js';
 import { fromStore } from './store-failure.js';
-import type { QueryOf, ReplyOf } from '../contract/route-types.js';
+import type { QueryOf, ReplyOf } from '../contract/index.js';
 
 const HOUR_MS = 3_600_000;
 /** The widest window one request reads: a week of ticks for one event is already a lot of points. */

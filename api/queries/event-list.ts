@@ -1,12 +1,12 @@
 import type { TierName } from '../../schemas/index.js';
-import { pagination } from '../contract/common.js';
-import { presentEvent } from '../contract/events.js';
+import { pagination } from '../contract/index.js';
+import { presentEvent } from '../contract/index.js';
 import { parseFilters } from './parse-filters.js';
 import { tierRefusal } from './access.js';
 import { openBooks } from '../../schemas/index.js';
-import { eventMatches } from '../views/filters.js';
+import { eventMatches } from '../views/index.js';
 import type { ReadSide } from './read-side.js';
-import type { QueryOf, ReplyOf } from '../contract/route-types.js';
+import type { QueryOf, ReplyOf } from '../contract/index.js';
 
 export type EventsQuery = QueryOf<'/api/v1/events'>;
 

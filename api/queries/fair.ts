@@ -3,11 +3,11 @@ import type { CanonicalEvent, MarketId, OddsRow, SelectionFamily, TierName } fro
 import { fairLine } from '../../pipeline/fair-line/index.js';
 import type { FairLine, FairRecipe } from '../../pipeline/fair-line/index.js';
 import { canonicalLine, familyKey, outcomesOf } from '../../pipeline/opportunities/index.js';
-import { presentFairLine, presentRecipe } from '../contract/fair.js';
-import type { QueryOf, ReplyOf } from '../contract/route-types.js';
+import { presentFairLine, presentRecipe } from '../contract/index.js';
+import type { QueryOf, ReplyOf } from '../contract/index.js';
 import { ApiError } from '../errors.js';
-import type { LiveBoard } from '../views/board.js';
-import type { Catalog } from '../views/catalog.js';
+import type { LiveBoard } from '../views/index.js';
+import type { Catalog } from '../views/index.js';
 import { requireTierFor } from './access.js';
 import { parseRecipe } from './fair-recipe.js';
 import { badQuery } from './invalid-query.js';

@@ -1,6 +1,6 @@
-import { presentBookFreshness, presentWindow } from '../contract/freshness.js';
-import type { QueryOf, ReplyOf } from '../contract/route-types.js';
-import { csv } from '../contract/common.js';
+import { presentBookFreshness, presentWindow } from '../contract/index.js';
+import type { QueryOf, ReplyOf } from '../contract/index.js';
+import { csv } from '../contract/index.js';
 import { known } from './parse-filters.js';
 import type { ReadSide } from './read-side.js';
 

@@ -1,16 +1,16 @@
 import type { FutureEvOpportunity, FuturesMarket, TierName } from '../../schemas/index.js';
 import { FUTURE_TYPES, TIERS, selectBooks } from '../../schemas/index.js';
-import { csv } from '../contract/common.js';
-import { bookSelectionError } from '../contract/filters.js';
+import { csv } from '../contract/index.js';
+import { bookSelectionError } from '../contract/index.js';
 import { known } from './parse-filters.js';
 import { ApiError } from '../errors.js';
-import type { Catalog } from '../views/catalog.js';
-import type { FuturesView } from '../views/futures-board.js';
+import type { Catalog } from '../views/index.js';
+import type { FuturesView } from '../views/index.js';
 import { requireFeatureOf } from './access.js';
 import { compareFutures, futuresEv, futuresOdds, listFutures } from './futures.js';
-import type { FutureMarketSummary, FutureOddsRow, FuturesComparison } from './futures.js';
+import type { FutureMarketSummary, FutureOddsRow, FuturesComparison } from '../contract/index.js';
 import { badQuery } from './invalid-query.js';
-import type { QueryOf } from '../contract/route-types.js';
+import type { QueryOf } from '../contract/index.js';
 
 /**
  * Futures (outrights) as every interface answers them: the REST routes and the MCP futures tools

@@ -1,26 +1,6 @@
-import type {
-  FutureEvOpportunity,
-  FutureFairSelection,
-  FuturePrice,
-  FuturesMarket,
-  FuturesQuote,
-  FutureType,
-} from '../../schemas/index.js';
-import type { FuturesView } from '../views/futures-board.js';
-
-/** One futures market as the list shows it: what it is and which books price it. */
-export interface FutureMarketSummary {
-  futureId: string;
-  name: string;
-  sport: string;
-  league: string;
-  futureType: FutureType;
-  season: string;
-  subjectTeamId: string | null;
-  settlesAt: number;
-  selectionCount: number;
-  books: string[];
-}
+import type { FutureEvOpportunity, FuturesMarket, FuturesQuote } from '../../schemas/index.js';
+import type { FutureMarketSummary, FutureOddsRow, FuturesComparison } from '../contract/index.js';
+import type { FuturesView } from '../views/index.js';
 
 export interface FuturesListQuery {
   sports?: ReadonlySet<string>;
@@ -63,17 +43,6 @@ export function listFutures(view: FuturesView, q: FuturesListQuery): FutureMarke
     });
   }
   return out.sort((a, b) => (a.league < b.league ? -1 : a.league > b.league ? 1 : a.futureId < b.futureId ? -1 : 1));
-}
-
-/** One book's price of one outcome, with the market's fair line for it when the caller may see it. */
-export interface FutureOddsRow {
-  quote: FuturesQuote;
-  price: FuturePrice;
-  /** The references' de-vigged probability (null: no reference prices the outcome, or not shown to the caller). */
-  fair: FutureFairSelection | null;
-  ev: FutureEvOpportunity | null;
-  /** EV % of this price at the power fair probability; null without one. */
-  evPercent: number | null;
 }
 
 export interface FuturesOddsQuery {
@@ -132,22 +101,6 @@ export function futuresOdds(view: FuturesView, q: FuturesOddsQuery): FutureOddsR
     out.push(...rows);
   }
   return out;
-}
-
-/** A market compared across books: per outcome, every selected book's price, the best of them and the fair line. */
-export interface FuturesComparison {
-  market: FutureMarketSummary;
-  references: string[];
-  outcomes: {
-    selection: string;
-    selectionId: string;
-    line: number | null;
-    fair: FutureFairSelection['fair'];
-    best: { book: string; priceAmerican: number; priceDecimal: number } | null;
-    prices: { book: string; priceAmerican: number; priceDecimal: number; evPercent: number | null }[];
-  }[];
-  /** Each selected book's hold on the market, percent. */
-  holds: { book: string; holdPercent: number }[];
 }
 
 export function compareFutures(view: FuturesView, futureId: string, books: ReadonlySet<string>, delayMs: number): FuturesComparison | null {

@@ -1,9 +1,9 @@
 import type { TierName } from '../../schemas/index.js';
-import { gameStateMap } from '../contract/gamestate.js';
-import type { Catalog } from '../views/catalog.js';
-import type { GameStateBoard } from '../views/gamestate-board.js';
+import { gameStateMap } from '../contract/index.js';
+import type { Catalog } from '../views/index.js';
+import type { GameStateBoard } from '../views/index.js';
 import { requireFeatureOf } from './access.js';
-import type { ReplyOf } from '../contract/route-types.js';
+import type { ReplyOf } from '../contract/index.js';
 
 /**
  * Live game states by sport then event id (Enterprise), as `/gamestate` and the get_game_state

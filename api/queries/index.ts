@@ -38,11 +38,11 @@ export { parseFilters, parseMarkets, parseOddsFilters } from './parse-filters.js
 export type { FilterSource, OddsFilterQuery, SharedFilterQuery } from './parse-filters.js';
 export { comparator, countBy, countByEach, matchesCommon, parseCommon } from './opportunity-filter.js';
 export type { CommonFilter, CommonOpportunityQuery } from './opportunity-filter.js';
-export { betterPrice, outcomeKey, sameOutcome } from './row-identity.js';
-export type { OutcomeIdentity } from './row-identity.js';
 export { SORT_VALUES } from './odds-query.js';
 export type { Match } from './odds-query.js';
 export { SPLIT_SIGNALS, querySplits, splitsMatch } from './splits-query.js';
+export { parseSplitsFilters } from './splits-filters.js';
+export type { SplitsFilterQuery } from './splits-filters.js';
 export type { SplitsQuery } from './splits-query.js';
 export { featureRefusal, requireAlertRulesOf, requireFeatureOf, requireTierFor, tierRefusal } from './access.js';
 export { leaguesList, marketsList, rateLimitState, sportsList, sportsbooksList, teamsList } from './reference-lists.js';
@@ -73,14 +73,7 @@ export type { StoreFailure } from './store-failure.js';
 export type { ReadSide } from './read-side.js';
 export { accountInfo } from './account-info.js';
 export { compareFutures, futuresEv, futuresOdds, listFutures } from './futures.js';
-export type {
-  FutureMarketSummary,
-  FutureOddsRow,
-  FuturesComparison,
-  FuturesEvQuery,
-  FuturesListQuery,
-  FuturesOddsQuery,
-} from './futures.js';
+export type { FuturesEvQuery, FuturesListQuery, FuturesOddsQuery } from './futures.js';
 export { futuresComparison, futuresEvList, futuresMarkets, futuresPrices } from './futures-answers.js';
 export type {
   FuturesComparisonQuery,

@@ -1,5 +1,5 @@
 import type { TierName } from '../../schemas/index.js';
-import { keyNumbersOf, presentMiddle } from '../contract/opportunities.js';
+import { keyNumbersOf, presentMiddle } from '../contract/index.js';
 import { countBy, countByEach, matchesCommon, parseCommon } from './opportunity-filter.js';
 import { ApiError } from '../errors.js';
 import { requireFeatureOf } from './access.js';
@@ -7,7 +7,7 @@ import { OPPORTUNITY_SOURCE, mean4 } from './opportunity-answers.js';
 import type { OpportunitySource } from './opportunity-answers.js';
 import { middleMatches } from './opportunities.js';
 import type { MiddleEntry } from './opportunities.js';
-import type { QueryOf, ReplyOf } from '../contract/route-types.js';
+import type { QueryOf, ReplyOf } from '../contract/index.js';
 
 export type MiddlesSummaryQuery = QueryOf<'/api/v1/opportunities/middles/summary'>;
 

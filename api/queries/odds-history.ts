@@ -1,5 +1,5 @@
 import type { OlapStore } from '../../pipeline/store/index.js';
-import type { OddsTick, SelectionType } from '../../schemas/index.js';
+import type { OddsHistoryRecord } from '../contract/index.js';
 
 /**
  * An event's price history from `odds_ticks` (every price a book set or confirmed, and each
@@ -15,22 +15,6 @@ export interface OddsHistoryQuery {
   from: number;
   to: number;
   limit: number;
-}
-
-/** `selection` and `status` are what the sink wrote from a typed tick (pipeline/sinks/rows.ts `tickRow`). */
-export interface OddsHistoryRecord {
-  t: number | string;
-  sportsbook: string;
-  market: string;
-  selection: SelectionType;
-  line: number | null;
-  participant: string | null;
-  stat_category: string | null;
-  odds_american: number | null;
-  odds_decimal: number | null;
-  status: OddsTick['status'];
-  is_live: boolean | number;
-  [key: string]: unknown;
 }
 
 /** Oldest first, in a total order; `limit + 1` rows are read so the caller can tell truncation. */

@@ -1,9 +1,9 @@
 import type { CanonicalEvent, OddsRow } from '../../schemas/index.js';
-import { compareRows } from '../views/board.js';
-import type { LiveBoard, RowPlace } from '../views/board.js';
-import type { Catalog } from '../views/catalog.js';
-import { eventMatches, rowMatches } from '../views/filters.js';
-import type { EventFilter, RowFilter } from '../views/filters.js';
+import { compareRows } from '../views/index.js';
+import type { LiveBoard, RowPlace } from '../views/index.js';
+import type { Catalog } from '../views/index.js';
+import { eventMatches, rowMatches } from '../views/index.js';
+import type { EventFilter, RowFilter } from '../views/index.js';
 
 export interface Match {
   row: OddsRow;

@@ -1,12 +1,12 @@
 import type { CanonicalEvent, OddsRow } from '../../schemas/index.js';
-import { compareRows } from '../views/board.js';
-import type { LiveBoard } from '../views/board.js';
-import type { Catalog } from '../views/catalog.js';
-import { eventMatches, rowMatches } from '../views/filters.js';
-import type { EventFilter, RowFilter } from '../views/filters.js';
+import { compareRows } from '../views/index.js';
+import type { LiveBoard } from '../views/index.js';
+import type { Catalog } from '../views/index.js';
+import { eventMatches, rowMatches } from '../views/index.js';
+import type { EventFilter, RowFilter } from '../views/index.js';
 import { candidateEvents, comparePositions, forEachMatch, positionOf } from './odds-query.js';
 import type { Match, Position, SortSpec } from './odds-query.js';
-import { betterPrice, sameOutcome } from './row-identity.js';
+import { betterPrice, sameOutcome } from '../views/index.js';
 
 /** The shared odds filters, parsed: which events, and which rows of them. */
 export interface OddsFilters {

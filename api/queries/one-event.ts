@@ -1,14 +1,14 @@
 import { openBooks } from '../../schemas/index.js';
 import type { CanonicalEvent, TierName } from '../../schemas/index.js';
-import { pagination } from '../contract/common.js';
-import { presentEvent } from '../contract/events.js';
+import { pagination } from '../contract/index.js';
+import { presentEvent } from '../contract/index.js';
 import { parseOddsFilters } from './parse-filters.js';
-import { presentOdds } from '../contract/odds.js';
+import { presentOdds } from '../contract/index.js';
 import { ApiError } from '../errors.js';
-import type { LiveBoard } from '../views/board.js';
-import { rowMatches } from '../views/filters.js';
+import type { LiveBoard } from '../views/index.js';
+import { rowMatches } from '../views/index.js';
 import type { ReadSide } from './read-side.js';
-import type { QueryOf, ReplyOf } from '../contract/route-types.js';
+import type { QueryOf, ReplyOf } from '../contract/index.js';
 
 /**
  * One event of the tier's board (`GET /events/{id}`, its markets and its odds). Events are served

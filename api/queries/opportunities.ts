@@ -7,14 +7,14 @@ import type {
   MiddleOpportunity,
   OpportunityKind,
 } from '../../schemas/index.js';
-import { middleQuality } from '../contract/opportunities.js';
+import { middleQuality } from '../contract/index.js';
 import { comparator, matchesCommon } from './opportunity-filter.js';
 import { evRowMatches } from './ev-row-filter.js';
 import type { EvRowFilter } from './ev-row-filter.js';
 import type { CommonFilter } from './opportunity-filter.js';
-import type { Catalog } from '../views/catalog.js';
-import { bestPerEvent, bestPerSituation } from '../views/opportunity-board.js';
-import type { BoardEntry } from '../views/opportunity-board.js';
+import type { Catalog } from '../views/index.js';
+import { bestPerEvent, bestPerSituation } from '../views/index.js';
+import type { BoardEntry } from '../views/index.js';
 
 export type EvEntry = BoardEntry<EvOpportunity>;
 export type ArbEntry = BoardEntry<ArbitrageOpportunity>;

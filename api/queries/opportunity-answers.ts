@@ -1,14 +1,14 @@
 import { DEFAULT_LOW_HOLD_PERCENT } from '../../schemas/index.js';
 import type { Feature, Opportunity, OpportunityKind, TierName } from '../../schemas/index.js';
-import { isoTime, pagination } from '../contract/common.js';
-import { presentArbitrage, presentEv, presentLowHold, presentMiddle } from '../contract/opportunities.js';
-import type { LinesOf } from '../contract/opportunities.js';
-import type { ListReplyOf, ListRowOf, QueryOf } from '../contract/route-types.js';
+import { isoTime, pagination } from '../contract/index.js';
+import { presentArbitrage, presentEv, presentLowHold, presentMiddle } from '../contract/index.js';
+import type { LinesOf } from '../contract/index.js';
+import type { ListReplyOf, ListRowOf, QueryOf } from '../contract/index.js';
 import { countBy, countByEach, includes, parseCommon } from './opportunity-filter.js';
 import type { CommonFilter, CommonOpportunityQuery } from './opportunity-filter.js';
 import { putStateInLinks, requestedState } from '../deeplinks/index.js';
-import type { Catalog } from '../views/catalog.js';
-import type { BoardEntry, OpportunityBoard } from '../views/opportunity-board.js';
+import type { Catalog } from '../views/index.js';
+import type { BoardEntry, OpportunityBoard } from '../views/index.js';
 import { requireFeatureOf } from './access.js';
 import {
   ARBITRAGE_SORT_KEYS,

@@ -1,7 +1,7 @@
 import type { Opportunity, OpportunityLeg } from '../../schemas/index.js';
-import type { RowContext } from '../contract/opportunities.js';
-import type { GameStateBoard } from '../views/gamestate-board.js';
-import type { EntryOf, OpportunityBoard } from '../views/opportunity-board.js';
+import type { RowContext } from '../contract/index.js';
+import type { GameStateBoard } from '../views/index.js';
+import type { EntryOf, OpportunityBoard } from '../views/index.js';
 
 type EvEntries = readonly EntryOf<'ev'>[];
 

@@ -2,16 +2,16 @@ import type { Opportunity, OpportunityLeg, TierName } from '../../schemas/index.
 import { isPhantom } from '../../pipeline/opportunities/index.js';
 import type { PhantomPolicy } from '../../pipeline/opportunities/index.js';
 import { selectBooks } from '../../schemas/index.js';
-import { csv } from '../contract/common.js';
-import { bookSelectionError } from '../contract/filters.js';
+import { csv } from '../contract/index.js';
+import { bookSelectionError } from '../contract/index.js';
 import { known, parseFilters, parseMarkets } from './parse-filters.js';
-import type { commonOpportunityParams, DateRange } from '../contract/opportunity-params.js';
-import type { QueryOf } from '../contract/route-types.js';
+import type { commonOpportunityParams, DateRange } from '../contract/index.js';
+import type { QueryOf } from '../contract/index.js';
 import { ApiError } from '../errors.js';
-import type { Catalog } from '../views/catalog.js';
-import { easternDateOf, eventMatches } from '../views/filters.js';
-import type { EventFilter } from '../views/filters.js';
-import type { BoardEntry } from '../views/opportunity-board.js';
+import type { Catalog } from '../views/index.js';
+import { easternDateOf, eventMatches } from '../views/index.js';
+import type { EventFilter } from '../views/index.js';
+import type { BoardEntry } from '../views/index.js';
 
 /** The filters every opportunity list shares: their parsing and the matching, and the lists' order and counts. */
 

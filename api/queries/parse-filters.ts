@@ -1,13 +1,13 @@
 import { MARKET_IDS, selectBooks, selectionFamily } from '../../schemas/index.js';
 import type { OddsRow, TierName } from '../../schemas/index.js';
-import { csv } from '../contract/common.js';
-import type { QueryOf } from '../contract/route-types.js';
-import { MARKET_CATEGORIES, bookSelectionError } from '../contract/filters.js';
-import type { MarketFacts } from '../contract/filters.js';
-import { unknownValue } from '../contract/unknown-value.js';
+import { csv } from '../contract/index.js';
+import type { QueryOf } from '../contract/index.js';
+import { MARKET_CATEGORIES, bookSelectionError } from '../contract/index.js';
+import type { MarketFacts } from '../contract/index.js';
+import { unknownValue } from '../contract/index.js';
 import { ApiError } from '../errors.js';
-import type { Catalog } from '../views/catalog.js';
-import type { EventFilter, RowFilter } from '../views/filters.js';
+import type { Catalog } from '../views/index.js';
+import type { EventFilter, RowFilter } from '../views/index.js';
 
 /*
  * The shared filters parsed into the board's event and row filters, every id checked against the

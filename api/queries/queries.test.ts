@@ -6,7 +6,8 @@ import { oddsRowKey } from '../../schemas/index.js';
 import type { CanonicalEvent, MarketId, OddsRow, SelectionType } from '../../schemas/index.js';
 import { LiveBoard } from '../views/board.js';
 import { Catalog } from '../views/catalog.js';
-import { allOdds, batchOdds, bestOdds, compareOdds, listOdds, oddsDelta, oddsMatch, outcomeKey, sameOutcome } from './index.js';
+import { outcomeKey, sameOutcome } from '../views/row-identity.js';
+import { allOdds, batchOdds, bestOdds, compareOdds, listOdds, oddsDelta, oddsMatch } from './index.js';
 import type { OddsFilters } from './index.js';
 
 const T = Date.UTC(2026, 10, 22, 12);

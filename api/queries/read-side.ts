@@ -1,9 +1,9 @@
 import type { Clock } from '../../pipeline/clock.js';
 import type { OlapStore } from '../../pipeline/store/index.js';
-import type { LiveBoard } from '../views/board.js';
-import type { Catalog } from '../views/catalog.js';
-import type { GameStateBoard } from '../views/gamestate-board.js';
-import type { TierViews } from '../views/tier-views.js';
+import type { LiveBoard } from '../views/index.js';
+import type { Catalog } from '../views/index.js';
+import type { GameStateBoard } from '../views/index.js';
+import type { TierViews } from '../views/index.js';
 
 /**
  * What the answers read. Each answer takes a `Pick` of the parts it uses, so the query layer

@@ -1,11 +1,11 @@
 import type { TierName } from '../../schemas/index.js';
 import { TIERS } from '../../schemas/index.js';
-import { isoTime, pagination } from '../contract/common.js';
-import { presentBook, presentLeague, presentSport } from '../contract/reference.js';
+import { isoTime, pagination } from '../contract/index.js';
+import { presentBook, presentLeague, presentSport } from '../contract/index.js';
 import { ApiError } from '../errors.js';
-import { countEvents } from '../views/counts.js';
+import { countEvents } from '../views/index.js';
 import type { ReadSide } from './read-side.js';
-import type { QueryOf, ReplyOf } from '../contract/route-types.js';
+import type { QueryOf, ReplyOf } from '../contract/index.js';
 
 /**
  * The reference lists (sports, leagues, sportsbooks, market types, teams) as every interface

@@ -1,13 +1,14 @@
 import type { TierName } from '../../schemas/index.js';
-import { isoTime, pagination } from '../contract/common.js';
-import { parseSplitsFilters, presentHistoryEntry, presentSplits, splitsBooks } from '../contract/splits.js';
+import { isoTime, pagination } from '../contract/index.js';
+import { presentHistoryEntry, presentSplits } from '../contract/index.js';
+import { parseSplitsFilters, splitsBooks } from './splits-filters.js';
 import { ApiError } from '../errors.js';
 import { TIERS, openBooks } from '../../schemas/index.js';
 import { fromStore } from './store-failure.js';
-import type { SplitsBoard } from '../views/splits-board.js';
+import type { SplitsBoard } from '../views/index.js';
 import { querySplits, querySplitsHistory } from './splits-query.js';
 import type { ReadSide } from './read-side.js';
-import type { QueryOf, ReplyOf } from '../contract/route-types.js';
+import type { QueryOf, ReplyOf } from '../contract/index.js';
 
 /**
  * Current splits and an event's splits history as every interface answers them (REST routes and

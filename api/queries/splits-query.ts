@@ -1,12 +1,12 @@
 import { SPLITS_BOOKS, isSplitsBook } from '../../schemas/index.js';
 import type { CanonicalEvent, SplitMarket, SplitSide, SplitSideRecord, SplitsBook, SplitsSnapshot } from '../../schemas/index.js';
 import type { OlapStore } from '../../pipeline/store/index.js';
-import type { LiveBoard } from '../views/board.js';
-import type { Catalog } from '../views/catalog.js';
-import { eventMatches } from '../views/filters.js';
-import type { EventFilter } from '../views/filters.js';
-import type { SplitsBoard } from '../views/splits-board.js';
-import { SPLITS_RETENTION_MS } from '../views/splits-board.js';
+import type { LiveBoard } from '../views/index.js';
+import type { Catalog } from '../views/index.js';
+import { eventMatches } from '../views/index.js';
+import type { EventFilter } from '../views/index.js';
+import type { SplitsBoard } from '../views/index.js';
+import { SPLITS_RETENTION_MS } from '../views/index.js';
 
 /**
  * The splits queries every interface calls (REST today, streams and MCP next): typed inputs,

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { KeyConflict, keyStatus, periodStarts } from '../accounts/index.js';
 import type { Accounts, AuthenticatedKey } from '../accounts/index.js';
-import { accountSchema, apiKeySchema, newKeySchema, presentKey, presentNewKey, usageSchema } from '../contract/account.js';
-import { authErrorResponses, errorResponse, isoTime, notFoundResponse, withIgnoredParams } from '../contract/common.js';
+import { accountSchema, apiKeySchema, newKeySchema, presentKey, presentNewKey, usageSchema } from '../contract/index.js';
+import { authErrorResponses, errorResponse, isoTime, notFoundResponse, withIgnoredParams } from '../contract/index.js';
 import type { ServingDeps } from '../deps.js';
 import { ApiError } from '../errors.js';
 import { StoreError } from '../../pipeline/store/index.js';
@@ -10,8 +10,8 @@ import { TIERS, TIER_NAMES } from '../../schemas/index.js';
 import { accountInfo, fromStore, tierRefusal } from '../queries/index.js';
 import type { StoreFailure } from '../queries/index.js';
 import type { TierName } from '../../schemas/index.js';
-import type { RouteTypes } from '../contract/route-types.js';
-import { callerOf, noStore } from '../plugins/auth.js';
+import type { RouteTypes } from '../contract/index.js';
+import { callerOf, noStore } from '../plugins/index.js';
 
 const keyIdParams = {
   type: 'object',

@@ -1,12 +1,12 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { TIERS, TIER_NAMES } from '../../schemas/index.js';
 import type { Accounts } from '../accounts/index.js';
-import { alertDeliverySchema, alertRuleSchema, newAlertBodySchema, newAlertRuleSchema, presentRule } from '../contract/alerts.js';
-import { authErrorResponses, dataEnvelope, errorResponse, notFoundResponse, pagingParams } from '../contract/common.js';
-import type { RouteTypes } from '../contract/route-types.js';
+import { alertDeliverySchema, alertRuleSchema, newAlertBodySchema, newAlertRuleSchema, presentRule } from '../contract/index.js';
+import { authErrorResponses, dataEnvelope, errorResponse, notFoundResponse, pagingParams } from '../contract/index.js';
+import type { RouteTypes } from '../contract/index.js';
 import type { ServingDeps } from '../deps.js';
 import { alertDeliveries, alertRuleList, createAlertRule, deleteAlertRule, ownRule } from '../queries/index.js';
-import { callerOf, noStore } from '../plugins/auth.js';
+import { callerOf, noStore } from '../plugins/index.js';
 
 const ruleIdParams = {
   type: 'object',

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { MARKET_IDS, TIERS, TIER_NAMES } from '../../schemas/index.js';
-import { BET_STATUSES, betSchema, betSummarySchema, logBetBody } from '../contract/bets.js';
+import { BET_STATUSES, betSchema, betSummarySchema, logBetBody } from '../contract/index.js';
 import {
   authErrorResponses,
   countMetaSchema,
@@ -10,11 +10,11 @@ import {
   notFoundResponse,
   pagingParams,
   paginatedEnvelope,
-} from '../contract/common.js';
-import type { RouteTypes } from '../contract/route-types.js';
+} from '../contract/index.js';
+import type { RouteTypes } from '../contract/index.js';
 import { betList, betSummary, deleteBet, logBet } from '../queries/index.js';
 import type { BetSource } from '../queries/index.js';
-import { callerOf, noStore } from '../plugins/auth.js';
+import { callerOf, noStore } from '../plugins/index.js';
 
 const storeDown = errorResponse("unavailable: the ledger's store or the history store is not reachable; retry shortly.");
 const caps = TIER_NAMES.filter((t) => TIERS[t].maxBets > 0)

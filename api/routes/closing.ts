@@ -1,12 +1,12 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { TIERS } from '../../schemas/index.js';
-import { closingSnapshotSchema, clvGroupSchema, evHistoryRowSchema, historicalEventSchema } from '../contract/closing.js';
-import { authErrorResponses, csvParam, dataEnvelope, errorResponse, paginatedEnvelope, pagingParams } from '../contract/common.js';
+import { closingSnapshotSchema, clvGroupSchema, evHistoryRowSchema, historicalEventSchema } from '../contract/index.js';
+import { authErrorResponses, csvParam, dataEnvelope, errorResponse, paginatedEnvelope, pagingParams } from '../contract/index.js';
 import type { AppDeps } from '../deps.js';
-import { tierOf } from '../plugins/auth.js';
-import { CLV_GROUPS } from '../history/queries.js';
+import { tierOf } from '../plugins/index.js';
+import { CLV_GROUPS } from '../history/index.js';
 import { closingLines, clvHistory, evHistoryList, historicalClosingLines } from '../queries/index.js';
-import type { RouteTypes } from '../contract/route-types.js';
+import type { RouteTypes } from '../contract/index.js';
 
 const meta = (extra: Record<string, unknown>): object => ({
   type: 'object',

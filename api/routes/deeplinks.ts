@@ -1,10 +1,10 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { DEEP_LINK_PATH, DEFAULT_STATE, acceptableFallback, stateOf } from '../deeplinks/index.js';
 import type { DeepLinkResolver } from '../deeplinks/index.js';
-import { authErrorResponses, errorResponse, notFoundResponse, withIgnoredParams } from '../contract/common.js';
+import { authErrorResponses, errorResponse, notFoundResponse, withIgnoredParams } from '../contract/index.js';
 import { ApiError } from '../errors.js';
-import { requireFeature } from '../plugins/auth.js';
-import type { ReplyOf, RouteTypes } from '../contract/route-types.js';
+import { requireFeature } from '../plugins/index.js';
+import type { ReplyOf, RouteTypes } from '../contract/index.js';
 
 const MAX_BATCH_IDS = 500;
 

@@ -1,11 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { SELECTION_TYPES } from '../../schemas/index.js';
-import { authErrorResponses, csvParam, dataEnvelope, errorResponse, notFoundResponse } from '../contract/common.js';
-import { historyPointSchema } from '../contract/odds-history.js';
+import { authErrorResponses, csvParam, dataEnvelope, errorResponse, notFoundResponse } from '../contract/index.js';
+import { historyPointSchema } from '../contract/index.js';
 import type { ServingDeps } from '../deps.js';
-import { tierOf } from '../plugins/auth.js';
+import { tierOf } from '../plugins/index.js';
 import { eventHistory } from '../queries/index.js';
-import type { RouteTypes } from '../contract/route-types.js';
+import type { RouteTypes } from '../contract/index.js';
 
 /**
  * `GET /events/{id}/history`: every price the books set for one event, oldest first, from

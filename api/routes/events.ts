@@ -1,19 +1,12 @@
 import type { FastifyPluginAsync } from 'fastify';
-import {
-  authErrorResponses,
-  countMetaSchema,
-  dataEnvelope,
-  notFoundResponse,
-  paginatedEnvelope,
-  pagingParams,
-} from '../contract/common.js';
-import { eventSchema } from '../contract/events.js';
-import { addSportsbookParam, eventSearchParams, sharedFilterParams } from '../contract/filters.js';
-import { oddsRowSchema } from '../contract/odds.js';
+import { authErrorResponses, countMetaSchema, dataEnvelope, notFoundResponse, paginatedEnvelope, pagingParams } from '../contract/index.js';
+import { eventSchema } from '../contract/index.js';
+import { addSportsbookParam, eventSearchParams, sharedFilterParams } from '../contract/index.js';
+import { oddsRowSchema } from '../contract/index.js';
 import type { ServingDeps } from '../deps.js';
-import { tierOf } from '../plugins/auth.js';
+import { tierOf } from '../plugins/index.js';
 import { eventDetail, eventMarkets, eventOdds, eventsList } from '../queries/index.js';
-import type { RouteTypes } from '../contract/route-types.js';
+import type { RouteTypes } from '../contract/index.js';
 
 const { sport, league, sportsbook, live, market } = sharedFilterParams;
 const eventParams = { type: 'object', required: ['eventId'], properties: { eventId: { type: 'string', maxLength: 200 } } } as const;

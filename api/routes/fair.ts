@@ -1,11 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { MARKET_IDS, RECIPE_DEVIG_METHODS } from '../../schemas/index.js';
-import { authErrorResponses, csvParam, dataEnvelope, notFoundResponse } from '../contract/common.js';
-import { MARKET_HELP } from '../contract/filters.js';
-import { eventFairLinesSchema, fairLineSchema, recipeParams } from '../contract/fair.js';
-import type { RouteTypes } from '../contract/route-types.js';
+import { authErrorResponses, csvParam, dataEnvelope, notFoundResponse } from '../contract/index.js';
+import { MARKET_HELP } from '../contract/index.js';
+import { eventFairLinesSchema, fairLineSchema, recipeParams } from '../contract/index.js';
+import type { RouteTypes } from '../contract/index.js';
 import type { ServingDeps } from '../deps.js';
-import { tierOf } from '../plugins/auth.js';
+import { tierOf } from '../plugins/index.js';
 import { eventFairAnswer, fairAnswer } from '../queries/index.js';
 
 const idPattern = '^[A-Za-z0-9][A-Za-z0-9_.:-]*$';

@@ -7,7 +7,7 @@ import {
   presentFutureEv,
   presentFutureMarket,
   presentFutureOdds,
-} from '../contract/futures.js';
+} from '../contract/index.js';
 import {
   authErrorResponses,
   countMetaSchema,
@@ -16,13 +16,13 @@ import {
   pagination,
   paginatedEnvelope,
   pagingParams,
-} from '../contract/common.js';
+} from '../contract/index.js';
 import type { AppDeps } from '../deps.js';
-import { tierOf } from '../plugins/auth.js';
+import { tierOf } from '../plugins/index.js';
 import { futuresEvList, futuresMarkets, futuresPrices } from '../queries/index.js';
 import type { FuturesSource } from '../queries/index.js';
-import type { ReplyOf, RouteTypes } from '../contract/route-types.js';
-import { FuturesBoard } from '../views/futures-board.js';
+import type { ReplyOf, RouteTypes } from '../contract/index.js';
+import { FuturesBoard } from '../views/index.js';
 
 const idPattern = '^[A-Za-z0-9][A-Za-z0-9_.,-]*$';
 const marketParams = {

@@ -1,11 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { authErrorResponses, dataEnvelope } from '../contract/common.js';
-import { gameStateSchema } from '../contract/gamestate.js';
+import { authErrorResponses, dataEnvelope } from '../contract/index.js';
+import { gameStateSchema } from '../contract/index.js';
 import type { AppDeps } from '../deps.js';
-import { tierOf } from '../plugins/auth.js';
+import { tierOf } from '../plugins/index.js';
 import { gameStates } from '../queries/index.js';
-import { GameStateBoard } from '../views/gamestate-board.js';
-import type { RouteTypes } from '../contract/route-types.js';
+import { GameStateBoard } from '../views/index.js';
+import type { RouteTypes } from '../contract/index.js';
 
 const envelope = dataEnvelope(
   {

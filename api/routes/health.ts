@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { appliedVersions, loadMigrations } from '../../pipeline/store/index.js';
 import type { AppDeps } from '../deps.js';
-import type { ReplyOf, RouteTypesWithStatus } from '../contract/route-types.js';
+import type { ReplyOf, RouteTypesWithStatus } from '../contract/index.js';
 
 const checkSchema = {
   type: 'object',

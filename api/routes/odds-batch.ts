@@ -1,11 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { authErrorResponses, dataEnvelope, errorResponse } from '../contract/common.js';
-import { oddsRowSchema } from '../contract/odds.js';
+import { authErrorResponses, dataEnvelope, errorResponse } from '../contract/index.js';
+import { oddsRowSchema } from '../contract/index.js';
 import type { ServingDeps } from '../deps.js';
-import { tierOf } from '../plugins/auth.js';
+import { tierOf } from '../plugins/index.js';
 import { MAX_BATCH_EVENTS, tiersByBatchSize } from '../../schemas/index.js';
 import { oddsBatch } from '../queries/index.js';
-import type { RouteTypes } from '../contract/route-types.js';
+import type { RouteTypes } from '../contract/index.js';
 
 export const oddsBatchRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (app, { deps }) => {
   app.post<RouteTypes<'/api/v1/odds/batch', 'post'>>(

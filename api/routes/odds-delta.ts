@@ -7,14 +7,14 @@ import {
   pagingParams,
   updatedAtSchema,
   withIgnoredParams,
-} from '../contract/common.js';
-import { oddsScopeParams } from '../contract/filters.js';
-import { oddsRowSchema, removedRowSchema } from '../contract/odds.js';
-import { fragmentsFor, rawRowsSerializerCompiler } from '../contract/odds-fragments.js';
-import type { RawRows } from '../contract/odds-fragments.js';
-import type { RouteTypesWithData } from '../contract/route-types.js';
+} from '../contract/index.js';
+import { oddsScopeParams } from '../contract/index.js';
+import { oddsRowSchema, removedRowSchema } from '../contract/index.js';
+import { fragmentsFor, rawRowsSerializerCompiler } from '../contract/index.js';
+import type { RawRows } from '../contract/index.js';
+import type { RouteTypesWithData } from '../contract/index.js';
 import type { ServingDeps } from '../deps.js';
-import { tierOf } from '../plugins/auth.js';
+import { tierOf } from '../plugins/index.js';
 import { oddsDeltaPage } from '../queries/index.js';
 import type { RowSerializer } from '../queries/index.js';
 

@@ -1,17 +1,17 @@
 import { deepLinkStateParam } from '../deeplinks/index.js';
 import type { FastifyPluginAsync } from 'fastify';
-import { authErrorResponses, csvParam, dataEnvelope, notFoundResponse, paginatedEnvelope, pagingParams } from '../contract/common.js';
-import { eventSchema } from '../contract/events.js';
-import { eventSearchParams, oddsScopeParams, sharedFilterParams } from '../contract/filters.js';
-import { CORE_ODDS_FIELDS, ODDS_FIELDS, bestOddsRowSchema, oddsListItemSchema, oddsRowSchema } from '../contract/odds.js';
-import { fragmentsFor, rawRowsSerializerCompiler } from '../contract/odds-fragments.js';
-import type { RawRows } from '../contract/odds-fragments.js';
-import type { RouteTypes, RouteTypesWithData } from '../contract/route-types.js';
+import { authErrorResponses, csvParam, dataEnvelope, notFoundResponse, paginatedEnvelope, pagingParams } from '../contract/index.js';
+import { eventSchema } from '../contract/index.js';
+import { eventSearchParams, oddsScopeParams, sharedFilterParams } from '../contract/index.js';
+import { CORE_ODDS_FIELDS, ODDS_FIELDS, bestOddsRowSchema, oddsListItemSchema, oddsRowSchema } from '../contract/index.js';
+import { fragmentsFor, rawRowsSerializerCompiler } from '../contract/index.js';
+import type { RawRows } from '../contract/index.js';
+import type { RouteTypes, RouteTypesWithData } from '../contract/index.js';
 import type { ServingDeps } from '../deps.js';
 import { SORT_VALUES } from '../queries/index.js';
 import { bestOddsList, oddsComparison, oddsList } from '../queries/index.js';
 import type { RowSerializer } from '../queries/index.js';
-import { tierOf } from '../plugins/auth.js';
+import { tierOf } from '../plugins/index.js';
 
 const { min_odds: minOdds, max_odds: maxOdds } = sharedFilterParams;
 

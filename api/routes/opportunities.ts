@@ -1,13 +1,13 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { recipeParams } from '../contract/fair.js';
+import { recipeParams } from '../contract/index.js';
 import { DEFAULT_LOW_HOLD_PERCENT, EV_LIST_DEVIG_CHOICES } from '../../schemas/index.js';
-import { authErrorResponses, dataEnvelope, notFoundResponse, paginatedEnvelope } from '../contract/common.js';
-import { arbitrageCsv, arbitrageRowSchema, evRowSchema, lowHoldRowSchema, middleRowSchema } from '../contract/opportunities.js';
-import { SUMMARY_COUNTS, commonOpportunityParams, evRowFilterParams, opportunityMeta, sortParam } from '../contract/opportunity-params.js';
+import { authErrorResponses, dataEnvelope, notFoundResponse, paginatedEnvelope } from '../contract/index.js';
+import { arbitrageCsv, arbitrageRowSchema, evRowSchema, lowHoldRowSchema, middleRowSchema } from '../contract/index.js';
+import { SUMMARY_COUNTS, commonOpportunityParams, evRowFilterParams, opportunityMeta, sortParam } from '../contract/index.js';
 import { deepLinkStateParam } from '../deeplinks/index.js';
 import type { AppDeps } from '../deps.js';
-import { tierOf } from '../plugins/auth.js';
-import { OpportunityBoard } from '../views/opportunity-board.js';
+import { tierOf } from '../plugins/index.js';
+import { OpportunityBoard } from '../views/index.js';
 import {
   ARBITRAGE_SORT_KEYS,
   EV_SORT_KEYS,
@@ -21,7 +21,7 @@ import {
   middlesSummary,
 } from '../queries/index.js';
 import type { OpportunitySource } from '../queries/index.js';
-import type { RouteTypes, RouteTypesWithText } from '../contract/route-types.js';
+import type { RouteTypes, RouteTypesWithText } from '../contract/index.js';
 
 /**
  * format=csv as JSON `{"data": "<csv>"}`: for clients that parse every answer as JSON (the

@@ -8,22 +8,14 @@ import {
   nullableString,
   paginatedEnvelope,
   pagingParams,
-} from '../contract/common.js';
-import {
-  leagueSchema,
-  presentBook,
-  presentLeague,
-  presentSport,
-  sportSchema,
-  sportsbookSchema,
-  teamSchema,
-} from '../contract/reference.js';
+} from '../contract/index.js';
+import { leagueSchema, presentBook, presentLeague, presentSport, sportSchema, sportsbookSchema, teamSchema } from '../contract/index.js';
 import type { AppDeps } from '../deps.js';
 import { ApiError } from '../errors.js';
-import { countEvents } from '../views/counts.js';
+import { countEvents } from '../views/index.js';
 import { freshnessList, leaguesList, marketsList, rateLimitState, sportsList, sportsbooksList, teamsList } from '../queries/index.js';
-import { bookFreshnessSchema, freshnessMetaSchema } from '../contract/freshness.js';
-import type { RouteTypes } from '../contract/route-types.js';
+import { bookFreshnessSchema, freshnessMetaSchema } from '../contract/index.js';
+import type { RouteTypes } from '../contract/index.js';
 
 const marketSchema = {
   type: 'object',

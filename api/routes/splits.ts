@@ -1,13 +1,13 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { authErrorResponses, csvParam, dataEnvelope, errorResponse, paginatedEnvelope, pagingParams } from '../contract/common.js';
-import { sharedFilterParams } from '../contract/filters.js';
-import { splitsHistoryEntrySchema, splitsRecordSchema } from '../contract/splits.js';
+import { authErrorResponses, csvParam, dataEnvelope, errorResponse, paginatedEnvelope, pagingParams } from '../contract/index.js';
+import { sharedFilterParams } from '../contract/index.js';
+import { splitsHistoryEntrySchema, splitsRecordSchema } from '../contract/index.js';
 import type { ServingDeps } from '../deps.js';
-import { tierOf } from '../plugins/auth.js';
-import { SplitsBoard } from '../views/splits-board.js';
+import { tierOf } from '../plugins/index.js';
+import { SplitsBoard } from '../views/index.js';
 import { splitsHistoryList, splitsList } from '../queries/index.js';
 import type { SplitsSource } from '../queries/index.js';
-import type { RouteTypes } from '../contract/route-types.js';
+import type { RouteTypes } from '../contract/index.js';
 
 const { sport, league, live, team, date, q } = sharedFilterParams;
 

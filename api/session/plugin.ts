@@ -1,14 +1,14 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { AccessLeases, AuthenticatedKey, KeyStore } from '../accounts/index.js';
-import type { Catalog } from '../views/catalog.js';
-import { dataEnvelope, errorResponse, nullableString } from '../contract/common.js';
+import type { Catalog } from '../views/index.js';
+import { dataEnvelope, errorResponse, nullableString } from '../contract/index.js';
 import { ApiError } from '../errors.js';
-import type { RateLimitStore } from '../plugins/rate-limit.js';
+import type { RateLimitStore } from '../plugins/index.js';
 import { TIERS, allowedBooks, lowestTierWith } from '../../schemas/index.js';
 import type { Feature } from '../../schemas/index.js';
 import type { Session, SessionStore } from './sessions.js';
-import type { ReplyOf, UnenvelopedRouteTypes } from '../contract/route-types.js';
+import type { ReplyOf, UnenvelopedRouteTypes } from '../contract/index.js';
 
 export const SESSION_COOKIE = 'odds_session';
 /** The cookie goes only to the API (REST and streams), not with every static asset. */

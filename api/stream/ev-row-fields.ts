@@ -1,5 +1,5 @@
 import { Ajv } from 'ajv';
-import { evRowFilterParams } from '../contract/opportunity-params.js';
+import { evRowFilterParams } from '../contract/index.js';
 import { ApiError } from '../errors.js';
 import type { EvRowFilterQuery } from '../queries/index.js';
 

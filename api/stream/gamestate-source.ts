@@ -1,8 +1,8 @@
 import type { GameState } from '../../schemas/index.js';
-import { presentGameState } from '../contract/gamestate.js';
-import type { Catalog } from '../views/catalog.js';
-import type { EventFilter } from '../views/filters.js';
-import type { GameStateBoard, GameStateChange } from '../views/gamestate-board.js';
+import { presentGameState } from '../contract/index.js';
+import type { Catalog } from '../views/index.js';
+import type { EventFilter } from '../views/index.js';
+import type { GameStateBoard, GameStateChange } from '../views/index.js';
 import { jsonArray } from './frames.js';
 import type { FramePayload } from './frames.js';
 import type { Group, SourceBatch, StreamSource } from './hub.js';

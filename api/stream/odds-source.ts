@@ -1,12 +1,12 @@
 import type { CanonicalEvent, OddsChange, OddsRow } from '../../schemas/index.js';
-import type { PublicOdds } from '../contract/odds.js';
+import type { PublicOdds } from '../contract/index.js';
 import { allOdds, oddsMatch } from '../queries/index.js';
 import type { OddsFilters } from '../queries/index.js';
-import { compareRows } from '../views/board.js';
-import type { BoardListener, LiveBoard } from '../views/board.js';
-import type { Catalog } from '../views/catalog.js';
-import { isMainLine } from '../views/main-lines.js';
-import type { MainLines } from '../views/main-lines.js';
+import { compareRows } from '../views/index.js';
+import type { BoardListener, LiveBoard } from '../views/index.js';
+import type { Catalog } from '../views/index.js';
+import { isMainLine } from '../views/index.js';
+import type { MainLines } from '../views/index.js';
 import { jsonArray } from './frames.js';
 import type { Group, SourceBatch, StreamSource } from './hub.js';
 import { presentedChange } from './presented-change.js';

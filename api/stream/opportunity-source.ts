@@ -1,12 +1,12 @@
 import type { Opportunity, OpportunityKind } from '../../schemas/index.js';
 import type { PhantomPolicy } from '../../pipeline/opportunities/index.js';
-import { presentArbitrage, presentEv, presentLowHold, presentMiddle } from '../contract/opportunities.js';
-import type { LinesOf, RowContext } from '../contract/opportunities.js';
+import { presentArbitrage, presentEv, presentLowHold, presentMiddle } from '../contract/index.js';
+import type { LinesOf, RowContext } from '../contract/index.js';
 import { OPPORTUNITY_LISTS, STATE_IN_LINKS, listMatches } from '../queries/index.js';
 import { putStateInLinks } from '../deeplinks/index.js';
 import type { ArbEntry, EvEntry, EvQuery, LowHoldEntry, MiddleEntry, ListQuery, OpportunityList } from '../queries/index.js';
-import type { Catalog } from '../views/catalog.js';
-import type { BoardEntry, OpportunityBoard } from '../views/opportunity-board.js';
+import type { Catalog } from '../views/index.js';
+import type { BoardEntry, OpportunityBoard } from '../views/index.js';
 import { jsonArray } from './frames.js';
 import type { FramePayload } from './frames.js';
 import type { Group, SourceBatch, StreamSource } from './hub.js';

@@ -1,9 +1,9 @@
 import { SPLITS_BOOKS, splitsKey } from '../../schemas/index.js';
 import type { CanonicalEvent, OddsChange, SplitsSnapshot } from '../../schemas/index.js';
-import { presentSplits } from '../contract/splits.js';
-import type { BoardListener, LiveBoard } from '../views/board.js';
-import type { Catalog } from '../views/catalog.js';
-import type { SplitsBoard } from '../views/splits-board.js';
+import { presentSplits } from '../contract/index.js';
+import type { BoardListener, LiveBoard } from '../views/index.js';
+import type { Catalog } from '../views/index.js';
+import type { SplitsBoard } from '../views/index.js';
 import { querySplits, splitsMatch } from '../queries/index.js';
 import type { SplitsQuery } from '../queries/index.js';
 import { jsonArray } from './frames.js';

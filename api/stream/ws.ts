@@ -25,7 +25,7 @@ import { channelList } from './channel-list.js';
 import { evRowFieldsOf } from './ev-row-fields.js';
 import type { EvRowFilterQuery } from '../queries/index.js';
 import { stateOf } from '../deeplinks/index.js';
-import { whenKnown } from '../contract/common.js';
+import { whenKnown } from '../contract/index.js';
 
 export const WS_PROTOCOL = 'sharpapi-v1';
 /** Paths that upgrade to the WebSocket endpoint (COMPAT: the channel address `/`; the game-state page writes `/ws`). */

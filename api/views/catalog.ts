@@ -1,7 +1,7 @@
 import { LEAGUES, MARKETS, SPORTS, SPORTSBOOKS, TEAMS } from '../../schemas/index.js';
 import type { LeagueDef, MarketDef, MarketId, SportDef, SportsbookDef, TeamDef } from '../../schemas/index.js';
-import { builtInTemplates } from '../../schemas/reference/deeplink-templates.js';
-import type { DeepLinkTemplates } from '../../schemas/reference/deeplink-templates.js';
+import { builtInTemplates } from '../../schemas/index.js';
+import type { DeepLinkTemplates } from '../../schemas/index.js';
 import { TeamIndex } from './team-index.js';
 
 /** Reference data by id, read-only, shared by every route. */

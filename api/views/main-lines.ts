@@ -1,28 +1,20 @@
-import { selectionFamily } from '../../schemas/index.js';
 import type { OddsRow } from '../../schemas/index.js';
+import { canonicalLine, familyKey } from '../../pipeline/opportunities/index.js';
 
 /**
  * The main (consensus) line of every outcome family of one event: per (market, participant,
  * stat, selection family), the line the most sportsbooks quote, read from the home side for
  * handicaps (home -2.5 and away +2.5 are one line); ties go to the lower line. Every other line
- * of the family is an alternate. Markets without a line have only a main line.
+ * of the family is an alternate. Markets without a line have only a main line. The family and
+ * its line axis are the opportunity engines' own (`familyKey`, `canonicalLine`), so the boards'
+ * main lines and the engines' market groups cannot disagree.
  */
 export type MainLines = ReadonlyMap<string, number>;
-
-function familyKey(r: Pick<OddsRow, 'market' | 'participant' | 'statCategory' | 'selection'>): string {
-  return `${r.market}|${r.participant ?? ''}|${r.statCategory ?? ''}|${selectionFamily(r.selection)}`;
-}
-
-/** The line on the family's common axis: the home side's handicap for sides, the threshold otherwise. */
-function axisLine(r: Pick<OddsRow, 'selection' | 'line'>): number | null {
-  if (r.line === null) return null;
-  return r.selection === 'away' ? -r.line : r.line;
-}
 
 export function mainLinesOf(rows: readonly OddsRow[]): MainLines {
   const books = new Map<string, Map<number, Set<string>>>();
   for (const r of rows) {
-    const line = axisLine(r);
+    const line = canonicalLine(r);
     if (line === null) continue;
     const key = familyKey(r);
     let lines = books.get(key);
@@ -48,7 +40,7 @@ export function mainLinesOf(rows: readonly OddsRow[]): MainLines {
 
 /** Whether the row is at its family's main line (always, for markets without a line). */
 export function isMainLine(main: MainLines, r: Pick<OddsRow, 'market' | 'participant' | 'statCategory' | 'selection' | 'line'>): boolean {
-  const line = axisLine(r);
+  const line = canonicalLine(r);
   if (line === null) return true;
   const m = main.get(familyKey(r));
   return m === undefined || m === line;

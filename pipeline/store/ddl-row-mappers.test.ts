@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UsageRecorder } from '../../api/accounts/index.js';
 import { betRow } from '../../api/bets/rows.js';
 import { accountRow, keyRow, ruleRow } from '../../api/accounts/rows.js';
-import { deliveryRow } from '../../api/alerts/delivery-rows.js';
+import { deliveryRow } from '../../api/accounts/delivery-rows.js';
 import { closingRow, entryRow, gameStateRow, gradeRow } from '../closing/index.js';
 import { futuresEvRow, futuresLatestRow, futuresTickRows } from '../futures/index.js';
 import { matchRow, priceRow } from '../history/index.js';

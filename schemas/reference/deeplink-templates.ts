@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { DEEP_LINK_PLACEHOLDERS, DEEP_LINK_TEMPLATES } from './deeplinks.js';
 import type { BookLinkTemplates } from './deeplinks.js';
 
@@ -21,19 +20,13 @@ export function builtInTemplates(): DeepLinkTemplates {
 }
 
 /**
- * The built-in table with an operator's JSON file merged over it: `{ "<book id>": {homepage,
- * event?, market?, selection?, states?} | null }`, null removing a built-in entry. Every template
- * must be an http(s) URL using known placeholders; the message names the book and field.
+ * The built-in table with an operator's templates merged over it (the parsed JSON of the
+ * DEEPLINK_TEMPLATES file): `{ "<book id>": {homepage, event?, market?, selection?, states?} |
+ * null }`, null removing a built-in entry. Every template must be an http(s) URL using known
+ * placeholders; the message names the book and field.
  */
-export function loadDeepLinkTemplates(file: string | null, knownBooks: ReadonlySet<string>): DeepLinkTemplates {
+export function withOperatorTemplates(parsed: unknown, knownBooks: ReadonlySet<string>): DeepLinkTemplates {
   const table = new Map(builtInTemplates());
-  if (file === null) return table;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (e) {
-    throw new Error(`DEEPLINK_TEMPLATES: cannot read ${file}: ${e instanceof Error ? e.message : String(e)}`);
-  }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
     throw new Error('DEEPLINK_TEMPLATES: the file must hold an object of sportsbook id -> templates');
   for (const [book, entry] of Object.entries(parsed as Record<string, unknown>)) {

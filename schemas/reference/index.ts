@@ -7,3 +7,5 @@ export { TEAMS } from './teams/index.js';
 export { foldName, playerId } from './names.js';
 export { KEY_NUMBERS } from './key-numbers.js';
 export type { KeyNumberSet, LeagueKeyNumbers } from './key-numbers.js';
+export { DEFAULT_STATE, US_STATES, builtInTemplates, fillTemplate, withOperatorTemplates } from './deeplink-templates.js';
+export type { DeepLinkTemplates } from './deeplink-templates.js';

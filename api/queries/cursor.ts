@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { MARKET_IDS, SELECTION_TYPES } from '../../schemas/index.js';
 import type { MarketId, SelectionType } from '../../schemas/index.js';
-import type { Position } from '../queries/odds-query.js';
+import type { Position } from './odds-query.js';
 
 /**
  * The opaque `cursor` of `GET /odds`: the position of the last row served (sort value and board

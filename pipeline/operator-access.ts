@@ -2,7 +2,8 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 
 // The operator's answers are served by the runtime's listeners (METRICS_PORT, the pipeline
 // process's PORT) and by the API's `/metrics`: one token check and one refusal for all of them.
-// Not exported from schemas/index.ts: it needs node:crypto.
+// Here, below both api/ and runtime/, because the pipeline role serves these answers without
+// loading any module of api/ (runtime/roles.test.ts).
 
 export interface OperatorAnswer {
   contentType: string;

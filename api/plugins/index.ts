@@ -1,0 +1,14 @@
+export { authPlugin, callerOf, noStore, requireFeature, tierOf } from './auth.js';
+export { envelopePlugin, onTheWire } from './envelope.js';
+export type { PayloadInspector } from './envelope.js';
+export { errorsPlugin } from './errors.js';
+export { finiteNumbersPlugin } from './finite-numbers.js';
+export { hardeningHeaders, hardeningPlugin } from './hardening.js';
+export { DEFAULT_HTTP_LIMITS, clientErrorHandler, connectionsCheckingInterval, httpGuardPlugin } from './http-guard.js';
+export { jsonBodyPlugin } from './json-body.js';
+export { loadSheddingPlugin } from './load-shedding.js';
+export type { LoadProbe } from './load-shedding.js';
+export { metricsPlugin } from './metrics.js';
+export { MemoryRateLimitStore } from './rate-limit.js';
+export type { RateLimitStore } from './rate-limit.js';
+export { RedisRateLimitStore } from './redis-rate-limit.js';

@@ -1,0 +1,18 @@
+export { accountRoutes } from './account.js';
+export type { AccountStreams } from './account.js';
+export { alertRoutes } from './alerts.js';
+export { betRoutes } from './bets.js';
+export { closingRoutes } from './closing.js';
+export { deepLinkBatchRoutes, deepLinkRoutes } from './deeplinks.js';
+export { eventHistoryRoutes } from './event-history.js';
+export { eventsRoutes } from './events.js';
+export { fairRoutes } from './fair.js';
+export { futuresRoutes } from './futures.js';
+export { gameStateRoutes } from './gamestate.js';
+export { healthRoutes } from './health.js';
+export { oddsBatchRoutes } from './odds-batch.js';
+export { oddsDeltaRoutes } from './odds-delta.js';
+export { oddsRoutes } from './odds.js';
+export { opportunitiesRoutes } from './opportunities.js';
+export { referenceRoutes } from './reference.js';
+export { splitsRoutes } from './splits.js';

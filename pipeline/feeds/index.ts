@@ -1,0 +1,3 @@
+export { deadLetterSource, gameStateSource } from './feed.js';
+export type { Feed } from './feed.js';
+export type { CertLoginOptions } from './betfair/index.js';
