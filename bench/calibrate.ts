@@ -18,7 +18,7 @@ const COMPARED: ReadonlySet<string> = new Set(COMPARED_MARKETS);
  * of The Odds API, side by side, pre-match and live apart, each through the pipeline's own
  * processors (normalizer, snapshot, opportunity engines). The simulator is judged against the
  * recordings: within 2x of both where they agree that closely, between them where they do not.
- * Deterministic; no server, no store. About a minute.
+ * Deterministic; no server, no store. About four and a half minutes on 2 shared cores.
  *
  *   npx tsx bench/calibrate.ts [simulated minutes=20] [snapshot-sampled simulated minutes=240]
  */
