@@ -5,6 +5,7 @@ import { readLines } from '../pipeline/feeds/read-lines.js';
 import { Normalizer } from '../pipeline/normalize/index.js';
 import { OpportunityProcessor } from '../pipeline/opportunities/index.js';
 import type { OpportunityInput } from '../pipeline/opportunities/index.js';
+import type { RecordedSnapshot } from '../pipeline/feeds/theoddsapi/index.js';
 import { SnapshotProcessor } from '../pipeline/snapshot/index.js';
 
 /**
@@ -61,15 +62,19 @@ export class ProcessorChain {
 
 /**
  * Every snapshot of an Odds API recording, diffed as the replay feed does, through a chain:
- * `each` sees what each snapshot produced, at the snapshot's time.
+ * `each` sees what each snapshot produced, at the snapshot's time, and the snapshot itself.
  */
-export async function replayRecording(path: string, chain: ProcessorChain, each: (at: number, out: ChainOutput) => void): Promise<void> {
+export async function replayRecording(
+  path: string,
+  chain: ProcessorChain,
+  each: (at: number, out: ChainOutput, snapshot: RecordedSnapshot) => void,
+): Promise<void> {
   let state = EMPTY_STATE;
   for await (const line of readLines(path)) {
     const snap = parseRecordingLine(line);
     if (snap === null) continue;
     const mapped = mapSnapshot(snap.data, snap.timestamp, state);
     state = mapped.state;
-    each(snap.timestamp, chain.feed(snap.timestamp, mapped.ticks));
+    each(snap.timestamp, chain.feed(snap.timestamp, mapped.ticks), snap);
   }
 }

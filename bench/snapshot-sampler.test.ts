@@ -47,6 +47,37 @@ describe('SnapshotSampler', () => {
   });
 });
 
+describe('SnapshotSampler with collection delays', () => {
+  const delayed = (delays: Record<string, number>): SnapshotSampler =>
+    new SnapshotSampler({ delay: (_phase, _at, book) => delays[book] ?? 0, maxDelayMs: 60_000 });
+
+  it('shows each book as it stood its collection delay before the snapshot', () => {
+    const s = delayed({ draftkings: 30_000, fanduel: 5_000 });
+    s.add([
+      tick({ priceAmerican: -150, ts: T0 }),
+      tick({ book: 'fanduel', bookEventId: 'fd-1', priceAmerican: -145, ts: T0 }),
+      tick({ priceAmerican: -170, ts: T0 + 50_000 }),
+      tick({ book: 'fanduel', bookEventId: 'fd-1', priceAmerican: -175, ts: T0 + 50_000 }),
+    ]);
+    expect(s.take('prematch', T0 + 60_000).map((t) => [t.book, t.priceAmerican, t.ts, t.observedAt])).toEqual([
+      ['draftkings', -150, T0, T0 + 60_000],
+      ['fanduel', -175, T0 + 50_000, T0 + 60_000],
+    ]);
+    expect(s.take('prematch', T0 + 120_000).map((t) => [t.book, t.priceAmerican])).toEqual([['draftkings', -170]]);
+  });
+
+  it('leaves out a line the source had not yet seen, and never takes a line back to an older price', () => {
+    const delays: Record<string, number> = { draftkings: 10_000 };
+    const s = new SnapshotSampler({ delay: (_p, _at, book) => delays[book] ?? 0, maxDelayMs: 60_000 });
+    s.add([tick({ priceAmerican: -150, ts: T0 + 55_000 })]);
+    expect(s.take('prematch', T0 + 60_000)).toEqual([]);
+    s.add([tick({ priceAmerican: -170, ts: T0 + 100_000 })]);
+    expect(s.take('prematch', T0 + 120_000).map((t) => t.priceAmerican)).toEqual([-170]);
+    delays['draftkings'] = 50_000;
+    expect(s.take('prematch', T0 + 130_000)).toEqual([]);
+  });
+});
+
 describe('snapshotGaps', () => {
   it("is the gap before each snapshot that carried the phase's prices", () => {
     const snaps = [
