@@ -1,6 +1,7 @@
 /**
- * The soak's chart as SVG text, pure: four panels over the run's minutes (memory; open
- * descriptors; event-loop delay and stream lag p99; the store's active parts), the warm-up
+ * The soak's chart as SVG text, pure: five panels over the run's minutes (memory; open
+ * descriptors; event-loop delay and stream lag p99; the store's active parts; the pipeline's
+ * lag), the warm-up
  * shaded, and the fitted lines the memory verdict judged drawn dashed.
  */
 import { leastSquares } from './soak-trend.js';
@@ -42,6 +43,11 @@ const PANELS: Panel[] = [
     ],
   },
   { title: 'ClickHouse active parts', unit: '', series: [{ name: 'parts', color: '#17becf', pick: (s) => s.storeParts }] },
+  {
+    title: 'Pipeline lag (records not yet committed, all stages)',
+    unit: '',
+    series: [{ name: 'lag', color: '#7f7f7f', pick: (s) => s.pipelineLag }],
+  },
 ];
 
 const WIDTH = 900;
@@ -79,7 +85,7 @@ export function soakChart(samples: readonly SoakSample[], warmupSeconds: number,
       `<text x="${LEFT}" y="${top + PANEL_HEIGHT + 14}">0</text>`,
       `<text x="${LEFT + plotW}" y="${top + PANEL_HEIGHT + 14}" text-anchor="end">${(tMax / 60).toFixed(1)} min</text>`,
     );
-    let legendX = LEFT + 180;
+    let legendX = LEFT + Math.max(180, (panel.title.length + panel.unit.length + 3) * 6.5 + 20);
     for (const s of panel.series) {
       const points = samples.filter((p) => Number.isFinite(s.pick(p))).map((p) => `${x(p.t).toFixed(1)},${y(s.pick(p)).toFixed(1)}`);
       if (points.length > 0) out.push(`<polyline fill="none" stroke="${s.color}" stroke-width="1.5" points="${points.join(' ')}"/>`);

@@ -12,6 +12,7 @@
 import { request } from 'node:http';
 import type { ClientRequest } from 'node:http';
 import WebSocket from 'ws';
+import { getJson } from './soak-http.js';
 import { OddsMirror, comparableRow } from './soak-mirror.js';
 import type { MirrorDiff } from './soak-mirror.js';
 
@@ -56,7 +57,10 @@ export interface ClientsReport {
 
 /** Messages to the driver. */
 export type ClientsMessage =
-  { type: 'ready'; subscribers: number } | { type: 'lag'; p99Ms: number; rows: number } | { type: 'report'; report: ClientsReport };
+  | { type: 'ready'; subscribers: number }
+  /** p99 of the last 10 s; null when no row was timed (JSON has no NaN). */
+  | { type: 'lag'; p99Ms: number | null; rows: number }
+  | { type: 'report'; report: ClientsReport };
 
 type Row = Record<string, unknown>;
 
@@ -251,20 +255,8 @@ let stopping = false;
 let latencies: number[] = [];
 
 function p99(xs: number[]): number {
-  if (xs.length === 0) return Number.NaN;
   const s = xs.sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(0.99 * s.length))] ?? Number.NaN;
-}
-
-/** GET as a well-behaved client: a 503 (load shed) waits its Retry-After and asks again, a few times. */
-async function getJson(url: string, key: string): Promise<Row> {
-  for (let attempt = 0; ; attempt++) {
-    const res = await fetch(url, { headers: { 'x-api-key': key } });
-    if (res.status === 200) return (await res.json()) as Row;
-    if (res.status !== 503 || attempt === 10) throw new Error(`GET ${url} answered ${res.status}`);
-    await res.arrayBuffer();
-    await new Promise((r) => setTimeout(r, Number(res.headers.get('retry-after') ?? 1) * 1000));
-  }
+  return s[Math.min(s.length - 1, Math.floor(0.99 * s.length))] ?? 0;
 }
 
 /** `/odds` under one filter, every page, as comparable rows by id. */
@@ -331,7 +323,7 @@ process.once('message', (input: ClientsInput) => {
   setInterval(() => {
     const window = latencies;
     latencies = [];
-    send({ type: 'lag', p99Ms: p99(window), rows: window.length });
+    send({ type: 'lag', p99Ms: window.length === 0 ? null : p99(window), rows: window.length });
   }, 10_000).unref();
   process.on('message', (m: { type: string }) => {
     if (m.type === 'check') {

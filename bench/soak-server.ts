@@ -39,7 +39,7 @@ async function main(): Promise<void> {
     } else if (m.type === 'quiet') {
       void (async () => {
         await system.feed?.stop();
-        const drained = await system.drained(120_000);
+        const drained = await system.drained(300_000);
         process.send?.({ type: 'quiet', drained });
       })();
     } else if (m.type === 'stop') {

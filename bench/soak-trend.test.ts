@@ -18,6 +18,7 @@ function run(minutes: number, memory: (t: number) => number, fds: (t: number) =>
       eventLoopP99Ms: 20,
       streamLagP99Ms: 150,
       storeParts: 40,
+      pipelineLag: 0,
     };
   });
 }

@@ -18,6 +18,8 @@ export interface SoakSample {
   /** Tick timestamp to a subscriber's arrival, p99 over the last 10 s (NaN when nothing arrived). */
   streamLagP99Ms: number;
   storeParts: number;
+  /** Records produced but not yet committed, summed over the pipeline's stages. */
+  pipelineLag: number;
 }
 
 export interface Line {
