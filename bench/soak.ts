@@ -9,8 +9,8 @@
  * heap or RSS grew, descriptors grew, or a subscriber fell out of step.
  *
  * Environment: SOAK_MINUTES (default 60, fractional allowed) or SOAK_SECONDS; SOAK_SUBSCRIBERS
- * (500); SOAK_TICKS_PER_SECOND (2000); SOAK_WARMUP_SECONDS (default: 40 % of the run, at least
- * 60 s and at most 10 minutes); SOAK_OUT (default docs/soak).
+ * (500); SOAK_TICKS_PER_SECOND (2000); SOAK_WARMUP_SECONDS (default: 40 % of the run, at most
+ * 10 minutes, but at least 60 s and at least until the delta window is full); SOAK_OUT (default docs/soak).
  */
 import { fork } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
@@ -24,13 +24,23 @@ import { soakChart } from './soak-chart.js';
 import { getJson } from './soak-http.js';
 import type { ServerReady, ServerRequest } from './soak-server.js';
 import { judgeSoak } from './soak-trend.js';
+import { settingDefault } from '../schemas/settings.js';
 import type { SoakSample } from './soak-trend.js';
 
 const env = process.env;
 const seconds = Number(env['SOAK_SECONDS'] ?? Number(env['SOAK_MINUTES'] ?? 60) * 60);
 const subscriberCount = Number(env['SOAK_SUBSCRIBERS'] ?? 500);
 const ticksPerSecond = Number(env['SOAK_TICKS_PER_SECOND'] ?? 2000);
-const warmupSeconds = Number(env['SOAK_WARMUP_SECONDS'] ?? Math.max(60, Math.min(600, 0.4 * seconds)));
+/**
+ * Until `/odds/delta`'s change window is full (DELTA_WINDOW_MINUTES, or DELTA_WINDOW_CHANGES at
+ * this tick rate, whichever comes first) memory grows by design: 250 s at 2,000 ticks/s, the whole
+ * 15 minutes at 300. A 5-minute run at 300 ticks/s measured that filling as a 450 %/h "leak".
+ */
+const deltaWindowFillSeconds = Math.min(
+  settingDefault('DELTA_WINDOW_MINUTES') * 60,
+  settingDefault('DELTA_WINDOW_CHANGES') / Number(env['SOAK_TICKS_PER_SECOND'] ?? 2000),
+);
+const warmupSeconds = Number(env['SOAK_WARMUP_SECONDS'] ?? Math.ceil(Math.max(60, deltaWindowFillSeconds, Math.min(600, 0.4 * seconds))));
 const outDir = env['SOAK_OUT'] ?? 'docs/soak';
 const SAMPLE_MS = 10_000;
 /** Subscribers per key: each key is its own account, and enterprise allows 50 streams per account. */
