@@ -13,7 +13,7 @@ config-doc: install
 api-types: install
 	$(NPM) run --silent api-types
 
-.PHONY: up down config-doc api-types data run test test-security typecheck lint unit build bench bench-check bench-baseline calibrate test-long replay clean install system-deps key web-build screenshots import-history backtest
+.PHONY: up down config-doc api-types data run test test-security typecheck lint unit build bench bench-check bench-baseline soak calibrate test-long replay clean install system-deps key web-build screenshots import-history backtest
 
 # Install only when the manifest or lockfile changed since the last install. Not `npm ci`:
 # chdb lists per-platform binaries as optional dependencies, some of which the registry does
@@ -92,6 +92,14 @@ test-long: install system-deps web-build
 BENCH_NODE := $(NODE_RUN) --max-old-space-size=8192
 bench: build
 	$(BENCH_NODE) dist/bench/main.js $(SECTION)
+
+# The one-process runtime for an hour under steady load (simulator at 2,000 ticks/s, 500 SSE and
+# WebSocket subscribers, REST and MCP load), read every 10 s; writes docs/soak/soak-<n>min.csv and
+# .svg and fails on memory or descriptor growth after the warm-up, or a subscriber out of step with
+# /odds (bench/soak.ts, docs/soak.md). SOAK_MINUTES=n (fractional too) runs n minutes; CI runs 5.
+SOAK_MINUTES ?= 60
+soak: build
+	SOAK_MINUTES=$(SOAK_MINUTES) node dist/bench/soak.js
 
 # Runs the read-side sections (or SECTION=word) and fails when a figure's ratio to its same-run
 # baseline regressed beyond the tolerance stored in bench/baseline.json (bench/check.ts).

@@ -165,6 +165,7 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
   await app.register(metricsPlugin, {
     board: appDeps.board,
     token: appDeps.metricsToken ?? null,
+    store: appDeps.store,
     ...(appDeps.pipelineStats ? { pipelineStats: appDeps.pipelineStats } : {}),
   });
 

@@ -17,7 +17,7 @@ import type { TierViews } from './views/index.js';
 import type { AlertFollower, StreamService, StreamSettings } from './stream/index.js';
 import type { SessionLimits } from './mcp/index.js';
 
-/** What the routes read from: views and the catalog, never the bus; the store only for health. */
+/** What the routes read from: views and the catalog, never the bus; the store only for health and the operator's parts gauge. */
 export interface AppDeps {
   board: LiveBoard;
   catalog: Catalog;

@@ -18,6 +18,8 @@ interface WorkerInput {
   connections: number;
   seconds: number;
   probeHealth: boolean;
+  /** A pause after each answer (ms), for a steady paced load rather than back to back (the soak); 0 when absent. */
+  pauseMs?: number;
 }
 
 export interface WorkerResult {
@@ -62,6 +64,8 @@ async function run(input: WorkerInput): Promise<WorkerResult> {
       (byStatus[String(r.status)] ??= []).push(r.ms);
       const wait = Math.min(r.retryAfter * 1000, deadline - performance.now());
       if (r.status === 503 && wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      else if (input.pauseMs)
+        await new Promise((resolve) => setTimeout(resolve, Math.min(input.pauseMs ?? 0, deadline - performance.now())));
     }
   };
   const poller = async (): Promise<void> => {

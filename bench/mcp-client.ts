@@ -2,7 +2,8 @@
  * The client side of the MCP bench, in its own process so that client work does not share the
  * server's event loop: `node mcp-client.js <base url> <key> <calls>` prints the latencies (ms)
  * of REST GET /odds?limit=50, of the MCP get_odds tool (limit 50) through the SDK client, and of
- * the same tools/call as a plain HTTP POST, one request at a time, the three interleaved.
+ * the same tools/call as a plain HTTP POST, one request at a time, the three interleaved. An
+ * optional fourth argument pauses that many ms after each round of three (the soak's paced load).
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -18,9 +19,10 @@ async function timed(n: number, once: () => Promise<void>): Promise<number[]> {
 }
 
 async function main(): Promise<void> {
-  const [base, key, callsArg] = process.argv.slice(2);
-  if (!base || !key) throw new Error('usage: mcp-client.js <base url> <key> <calls>');
+  const [base, key, callsArg, pauseArg] = process.argv.slice(2);
+  if (!base || !key) throw new Error('usage: mcp-client.js <base url> <key> <calls> [pause ms]');
   const calls = Number(callsArg ?? 400);
+  const pauseMs = Number(pauseArg ?? 0);
   const rest = async (): Promise<void> => {
     const res = await fetch(`${base}/api/v1/odds?limit=50`, { headers: { 'x-api-key': key } });
     const body = (await res.json()) as { data: unknown[] };
@@ -73,6 +75,7 @@ async function main(): Promise<void> {
     restMs.push(...(await timed(1, rest)));
     mcpMs.push(...(await timed(1, tool)));
     rawMs.push(...(await timed(1, raw)));
+    if (pauseMs > 0) await new Promise((r) => setTimeout(r, pauseMs));
   }
   await client.close();
   process.stdout.write(JSON.stringify({ rest: restMs, mcp: mcpMs, raw: rawMs }), () => process.exit(0));

@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { PerformanceObserver, constants } from 'node:perf_hooks';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { PipelineStats } from '../../pipeline/pipeline.js';
+import type { OlapStore } from '../../pipeline/store/index.js';
 import { registerPipelineMetrics } from '../../pipeline/metrics.js';
 import { OPERATOR_UNAUTHORIZED, bearerMatches } from '../../pipeline/operator-access.js';
 import type { OperatorAnswer } from '../../pipeline/operator-access.js';
@@ -14,6 +16,8 @@ export interface MetricsOptions {
   pipelineStats?: () => PipelineStats;
   /** METRICS_TOKEN: `/metrics` on this port only with it as a bearer token; absent or null: not on this port. */
   token?: string | null;
+  /** The store whose active parts are counted at scrape time; absent: no parts gauge. */
+  store?: OlapStore;
 }
 
 declare module 'fastify' {
@@ -90,6 +94,7 @@ export const metricsPlugin = fp<MetricsOptions>(async (app: FastifyInstance, opt
     if (s.feedLagMs !== null) feedLag.observe(labels, s.feedLagMs / 1000);
   });
   if (options.pipelineStats) registerPipelineMetrics(registry, options.pipelineStats);
+  registerLeakSignals(registry, app, options.store);
 
   app.decorate('metricsText', async () => ({ contentType: registry.contentType, body: await registry.metrics() }));
 
@@ -102,3 +107,41 @@ export const metricsPlugin = fp<MetricsOptions>(async (app: FastifyInstance, opt
     return registry.metrics();
   });
 });
+
+/**
+ * What a long run watches for leaks beyond the defaults (docs/soak.md): the heap used right after
+ * the last major GC (the default heap gauge swings with the young generation and unswept garbage,
+ * too noisy to fit a trend to) and the store's active parts (when merges fall behind the
+ * inserts, parts pile up: reads slow down, and ClickHouse at last refuses inserts).
+ */
+function registerLeakSignals(registry: Registry, app: FastifyInstance, store: OlapStore | undefined): void {
+  let afterMajorGc = 0;
+  const gcs = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      const kind = (e as { detail?: { kind?: number } }).detail?.kind;
+      if (kind === constants.NODE_PERFORMANCE_GC_MAJOR) afterMajorGc = process.memoryUsage().heapUsed;
+    }
+  });
+  gcs.observe({ entryTypes: ['gc'] });
+  app.addHook('onClose', async () => gcs.disconnect());
+  new Gauge({
+    name: 'odds_heap_used_after_major_gc_bytes',
+    help: 'V8 heap in use as read just after the last major (mark-compact) GC; 0 before the first.',
+    registers: [registry],
+    collect() {
+      this.set(afterMajorGc);
+    },
+  });
+  if (!store) return;
+  new Gauge({
+    name: 'odds_store_active_parts',
+    help: "Active data parts of this database's tables in the ClickHouse store.",
+    registers: [registry],
+    async collect() {
+      const [row] = await store.query<{ parts: string | number }>(
+        'SELECT count() AS parts FROM system.parts WHERE active AND database = currentDatabase()',
+      );
+      this.set(Number(row?.parts ?? 0));
+    },
+  });
+}

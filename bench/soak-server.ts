@@ -1,0 +1,55 @@
+/**
+ * The server of the soak: the one-process runtime as `make run` starts it (`startSystem` with the
+ * configuration read from the environment, which bench/soak.ts sets), forked by the soak with
+ * `make run`'s V8 flags. What it adds is an IPC channel for the driver only: the enterprise keys
+ * the subscribers and the load use (added to this replica's key store), and the quiet period at
+ * the end (the feed stopped and every stage drained, so subscribers and `/odds` can be compared).
+ */
+import { loadConfig } from '../runtime/config.js';
+import { lockDataDir, prepareDataDir } from '../runtime/data-dir.js';
+import { makeLogger } from '../runtime/logger.js';
+import { startSystem } from '../runtime/system.js';
+
+export interface ServerReady {
+  type: 'ready';
+  url: string;
+  metricsUrl: string;
+  keys: string[];
+}
+
+/** Requests from the driver. */
+export type ServerRequest = { type: 'keys'; count: number } | { type: 'quiet' } | { type: 'stop' };
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  if (config.metrics.port === null) throw new Error('the soak server needs METRICS_PORT (0 for any free port)');
+  prepareDataDir(config.dataDir);
+  const lock = lockDataDir(config.dataDir);
+  process.on('exit', () => lock.release());
+  const system = await startSystem(config, makeLogger(config.logLevel, 'json'), { onFatal: () => setTimeout(() => process.exit(1), 100) });
+  if (!system.metricsUrl) throw new Error('the operator endpoint did not start');
+  const metricsUrl = system.metricsUrl;
+  await system.drained(120_000);
+  process.on('message', (m: ServerRequest) => {
+    if (m.type === 'keys') {
+      // Each key is an account of its own: the tier's stream limit is per account.
+      const keys = Array.from({ length: m.count }, (_, i) => `soak_${i}_${Date.now()}`);
+      for (const key of keys) system.keys.add(key, 'enterprise', { requestsPerMinute: 1_000_000 });
+      process.send?.({ type: 'ready', url: system.url, metricsUrl, keys } satisfies ServerReady);
+    } else if (m.type === 'quiet') {
+      void (async () => {
+        await system.feed?.stop();
+        const drained = await system.drained(300_000);
+        process.send?.({ type: 'quiet', drained });
+      })();
+    } else if (m.type === 'stop') {
+      void system.stop().then(() => process.exit(0));
+    }
+  });
+  process.send?.({ type: 'started' });
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`soak server failed to start: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+  process.exit(1);
+});

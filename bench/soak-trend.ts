@@ -1,0 +1,120 @@
+/**
+ * The soak's verdict (docs/soak.md), pure: a least-squares line through each memory series after
+ * the warm-up, its slope as a share of the fitted level per hour, and the descriptor count
+ * compared between the start and the end of the measured stretch.
+ */
+
+/** One 10-second reading of the server. */
+export interface SoakSample {
+  /** Seconds since the soak started. */
+  t: number;
+  rssBytes: number;
+  heapUsedBytes: number;
+  /** The heap in use just after the last major GC: the series the heap verdict is fitted to. */
+  heapAfterGcBytes: number;
+  externalBytes: number;
+  fds: number;
+  eventLoopP99Ms: number;
+  /** Tick timestamp to a subscriber's arrival, p99 over the last 10 s (NaN when nothing arrived). */
+  streamLagP99Ms: number;
+  storeParts: number;
+  /** Records produced but not yet committed, summed over the pipeline's stages. */
+  pipelineLag: number;
+}
+
+export interface Line {
+  slope: number;
+  intercept: number;
+  /** Standard error of the slope (NaN under three points). */
+  slopeError: number;
+}
+
+/** Ordinary least squares of y on x. */
+export function leastSquares(points: readonly (readonly [number, number])[]): Line {
+  const n = points.length;
+  if (n < 2) return { slope: 0, intercept: points[0]?.[1] ?? 0, slopeError: Number.NaN };
+  const mx = points.reduce((s, [x]) => s + x, 0) / n;
+  const my = points.reduce((s, [, y]) => s + y, 0) / n;
+  const sxx = points.reduce((s, [x]) => s + (x - mx) ** 2, 0);
+  const sxy = points.reduce((s, [x, y]) => s + (x - mx) * (y - my), 0);
+  const slope = sxx === 0 ? 0 : sxy / sxx;
+  const intercept = my - slope * mx;
+  const residuals = points.reduce((s, [x, y]) => s + (y - (intercept + slope * x)) ** 2, 0);
+  const slopeError = n > 2 && sxx > 0 ? Math.sqrt(residuals / (n - 2) / sxx) : Number.NaN;
+  return { slope, intercept, slopeError };
+}
+
+export interface Growth {
+  /** Slope of the fitted line per hour, as a share of the line's value at the end of the warm-up. */
+  perHour: number;
+  /** Two standard errors of `perHour`: the band inside which noise alone would put it. */
+  noise: number;
+}
+
+/** A series' growth per hour after `fromT` (seconds), relative to where its line starts. */
+export function growthPerHour(samples: readonly SoakSample[], pick: (s: SoakSample) => number, fromT: number): Growth {
+  const line = leastSquares(samples.filter((s) => s.t >= fromT).map((s) => [s.t, pick(s)] as const));
+  const level = line.intercept + line.slope * fromT;
+  if (!(level > 0)) return { perHour: 0, noise: Number.NaN };
+  return { perHour: (line.slope * 3600) / level, noise: (2 * line.slopeError * 3600) / level };
+}
+
+export interface SoakLimits {
+  warmupSeconds: number;
+  /** Largest growth per hour allowed for heap and RSS (0.05: 5 %). */
+  maxGrowthPerHour: number;
+  /** Descriptors the end may hold beyond the start before it counts as growth. */
+  fdTolerance: number;
+}
+
+export interface SoakVerdict {
+  /** One line per series judged, with its figures. */
+  lines: string[];
+  /** Why the soak fails; empty when it passes. */
+  failures: string[];
+}
+
+function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)] ?? Number.NaN;
+}
+
+const pct = (x: number): string => `${(x * 100).toFixed(2)} %`;
+
+/**
+ * A memory series fails only when its growth exceeds the limit by more than its noise band, so a
+ * short run on a loaded machine (a handful of points on a GC sawtooth) does not fail by chance;
+ * a long run's band is narrow. Descriptors: the median of the last three readings against the
+ * median of the first three after the warm-up, beyond the tolerance (subscribers reconnecting
+ * open and close sockets between readings).
+ */
+export function judgeSoak(samples: readonly SoakSample[], limits: SoakLimits): SoakVerdict {
+  const lines: string[] = [];
+  const failures: string[] = [];
+  const measured = samples.filter((s) => s.t >= limits.warmupSeconds);
+  if (measured.length < 4) {
+    failures.push(`only ${measured.length} readings after the ${limits.warmupSeconds} s warm-up: too few to fit a line (run longer)`);
+    return { lines, failures };
+  }
+  const series: [string, (s: SoakSample) => number][] = [
+    ['RSS', (s) => s.rssBytes],
+    ['heap used after major GC', (s) => s.heapAfterGcBytes],
+  ];
+  for (const [name, pick] of series) {
+    const g = growthPerHour(measured, pick, limits.warmupSeconds);
+    const over = g.perHour - (Number.isNaN(g.noise) ? 0 : g.noise) > limits.maxGrowthPerHour;
+    lines.push(`${name}: ${pct(g.perHour)} per hour (noise band ± ${pct(g.noise)}; limit ${pct(limits.maxGrowthPerHour)})`);
+    if (over)
+      failures.push(
+        `${name} grows ${pct(g.perHour)} per hour after the warm-up (± ${pct(g.noise)}), over the ${pct(limits.maxGrowthPerHour)} limit`,
+      );
+  }
+  const heap = growthPerHour(measured, (s) => s.heapUsedBytes, limits.warmupSeconds);
+  lines.push(`heap used (as sampled, not judged): ${pct(heap.perHour)} per hour (± ${pct(heap.noise)})`);
+  const first = median(measured.slice(0, 3).map((s) => s.fds));
+  const last = median(measured.slice(-3).map((s) => s.fds));
+  lines.push(`open descriptors: ${first} after the warm-up, ${last} at the end (tolerance ${limits.fdTolerance})`);
+  if (last - first > limits.fdTolerance)
+    failures.push(`open descriptors grew from ${first} to ${last} after the warm-up (tolerance ${limits.fdTolerance})`);
+  return { lines, failures };
+}

@@ -1,0 +1,329 @@
+/**
+ * `make soak`: the one-process runtime under steady load for an hour (docs/soak.md). It forks the
+ * server (bench/soak-server.ts: `make run`'s runtime, embedded bus and chDB, a temporary
+ * DATA_DIR, the simulator at 2,000 ticks/s), the stream subscribers (bench/soak-clients.ts:
+ * SSE and WebSocket, steady, slow and reconnecting), a paced REST load (bench/load-worker.ts)
+ * and a paced MCP load (bench/mcp-client.ts, run again and again). Every 10 s it reads the
+ * server's /metrics on the operator port and its /proc descriptors. At the end it stops the feed,
+ * compares every subscriber's mirror with /odds, writes a CSV and an SVG chart, and exits 1 when
+ * heap or RSS grew, descriptors grew, or a subscriber fell out of step.
+ *
+ * Environment: SOAK_MINUTES (default 60, fractional allowed) or SOAK_SECONDS; SOAK_SUBSCRIBERS
+ * (500); SOAK_TICKS_PER_SECOND (2000); SOAK_WARMUP_SECONDS (default: 40 % of the run, at most
+ * 10 minutes, but at least 60 s and at least until the delta window is full); SOAK_OUT (default docs/soak).
+ */
+import { fork } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { extname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { WorkerResult } from './load-worker.js';
+import type { ClientsInput, ClientsMessage, ClientsReport, SoakSub } from './soak-clients.js';
+import { soakChart } from './soak-chart.js';
+import { getJson } from './soak-http.js';
+import type { ServerReady, ServerRequest } from './soak-server.js';
+import { judgeSoak } from './soak-trend.js';
+import { settingDefault } from '../schemas/settings.js';
+import type { SoakSample } from './soak-trend.js';
+
+const env = process.env;
+const seconds = Number(env['SOAK_SECONDS'] ?? Number(env['SOAK_MINUTES'] ?? 60) * 60);
+const subscriberCount = Number(env['SOAK_SUBSCRIBERS'] ?? 500);
+const ticksPerSecond = Number(env['SOAK_TICKS_PER_SECOND'] ?? 2000);
+/**
+ * Until `/odds/delta`'s change window is full (DELTA_WINDOW_MINUTES, or DELTA_WINDOW_CHANGES at
+ * this tick rate, whichever comes first) memory grows by design: 250 s at 2,000 ticks/s, the whole
+ * 15 minutes at 300. A 5-minute run at 300 ticks/s measured that filling as a 450 %/h "leak".
+ */
+const deltaWindowFillSeconds = Math.min(
+  settingDefault('DELTA_WINDOW_MINUTES') * 60,
+  settingDefault('DELTA_WINDOW_CHANGES') / Number(env['SOAK_TICKS_PER_SECOND'] ?? 2000),
+);
+const warmupSeconds = Number(env['SOAK_WARMUP_SECONDS'] ?? Math.ceil(Math.max(60, deltaWindowFillSeconds, Math.min(600, 0.4 * seconds))));
+const outDir = env['SOAK_OUT'] ?? 'docs/soak';
+const SAMPLE_MS = 10_000;
+/** Subscribers per key: each key is its own account, and enterprise allows 50 streams per account. */
+const SUBS_PER_KEY = 25;
+/**
+ * Descriptors the end may hold beyond the start: reconnecting subscribers (a tenth of them, each
+ * away for a second now and then) and the REST and MCP connections come and go between readings.
+ */
+const fdTolerance = Math.max(20, Math.ceil(subscriberCount / 20));
+
+for (const [name, value] of [
+  ['SOAK_SECONDS/SOAK_MINUTES', seconds],
+  ['SOAK_SUBSCRIBERS', subscriberCount],
+  ['SOAK_TICKS_PER_SECOND', ticksPerSecond],
+  ['SOAK_WARMUP_SECONDS', warmupSeconds],
+] as const) {
+  if (!Number.isFinite(value) || value <= 0) {
+    process.stderr.write(`soak: ${name} must be a positive number\n`);
+    process.exit(2);
+  }
+}
+
+/** A sibling script, compiled (`dist/bench/*.js`) or run from source by tsx (`bench/*.ts`). */
+const sibling = (name: string): string => fileURLToPath(new URL(`./${name}${extname(import.meta.url)}`, import.meta.url));
+
+const log = (line: string): void => {
+  process.stdout.write(`${line}\n`);
+};
+
+/** The child's next message of `type` (null: its next message of any kind). */
+function nextMessage<T>(child: ChildProcess, type: string | null, timeoutMs: number): Promise<T> {
+  const script = child.spawnargs.find((a) => /bench\/[\w-]+\.[jt]s$/.test(a)) ?? 'a child';
+  const what = `${type ?? 'message'} from ${script}`;
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no ${what} in ${timeoutMs / 1000} s`)), timeoutMs);
+    const onMessage = (m: { type?: string }): void => {
+      if (type !== null && m.type !== type) return;
+      clearTimeout(timer);
+      child.off('message', onMessage);
+      resolve(m as T);
+    };
+    child.on('message', onMessage);
+    child.once('exit', (code) => reject(new Error(`exited with ${String(code)} while waiting for ${what}`)));
+  });
+}
+
+/** The Prometheus text's value of `name` (its first sample, with or without labels). */
+function metric(text: string, name: string): number {
+  const m = new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)`, 'm').exec(text);
+  return m ? Number(m[1]) : Number.NaN;
+}
+
+/** The sum of every sample of `name` (a gauge with labels). */
+function metricSum(text: string, name: string): number {
+  return [...text.matchAll(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)`, 'gm'))].reduce((sum, m) => sum + Number(m[1]), 0);
+}
+
+function subscriptions(base: string, keys: readonly string[], books: readonly string[], leagues: readonly string[]): SoakSub[] {
+  const host = base.replace(/^http:\/\//, '');
+  return Array.from({ length: subscriberCount }, (_, i) => {
+    const book = books[i % books.length] as string;
+    const league = leagues[Math.floor(i / books.length) % leagues.length] as string;
+    const key = keys[Math.floor(i / SUBS_PER_KEY)] as string;
+    const query = `sportsbook=${encodeURIComponent(book)}&league=${encodeURIComponent(league)}`;
+    // One in ten slow, one in ten reconnecting; SSE and WebSocket alternate.
+    const behaviour = i % 10 === 3 ? 'slow' : i % 10 === 7 ? 'reconnecting' : 'steady';
+    return i % 2 === 0
+      ? { kind: 'sse', url: `${base}/api/v1/stream/odds?api_key=${key}&${query}`, query, key, behaviour }
+      : { kind: 'ws', url: `ws://${host}/ws?api_key=${key}&channels=odds&${query}`, query, key, behaviour };
+  });
+}
+
+/** The books and leagues on the board, for the subscribers' filters (as the stream bench picks them). */
+async function filterValues(base: string, key: string): Promise<{ books: string[]; leagues: string[] }> {
+  const rows = (await getJson(`${base}/api/v1/odds?limit=1000`, key))['data'] as { sportsbook: string; league: string }[];
+  return {
+    books: [...new Set(rows.map((r) => r.sportsbook))].sort().slice(0, 20),
+    leagues: [...new Set(rows.map((r) => r.league))].sort().slice(0, 10),
+  };
+}
+
+/** MCP calls, paced, from one process at a time, until the deadline. */
+async function mcpLoad(base: string, key: string, deadline: number): Promise<{ runs: number; failures: number; firstFailure: string }> {
+  let runs = 0;
+  let failures = 0;
+  let firstFailure = '';
+  while (Date.now() < deadline - 30_000) {
+    const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      const child = fork(sibling('mcp-client'), [base, key, '100', '200'], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+      let text = '';
+      child.stderr?.on('data', (d: Buffer) => (text += String(d)));
+      child.on('exit', (c) => resolve({ code: c, stderr: text }));
+    });
+    runs++;
+    if (code === 0) continue;
+    // A run that failed (a call shed with 503, most often, on a loaded machine) is counted, and the next one starts.
+    failures++;
+    firstFailure ||= stderr.split('\n')[0] ?? '';
+  }
+  return { runs, failures, firstFailure };
+}
+
+function csv(samples: readonly SoakSample[]): string {
+  const header =
+    't_seconds,rss_bytes,heap_used_bytes,heap_after_gc_bytes,external_bytes,open_fds,event_loop_p99_ms,stream_lag_p99_ms,store_parts,pipeline_lag_records';
+  const rows = samples.map((s) =>
+    [
+      s.t,
+      s.rssBytes,
+      s.heapUsedBytes,
+      s.heapAfterGcBytes,
+      s.externalBytes,
+      s.fds,
+      s.eventLoopP99Ms.toFixed(1),
+      Number.isNaN(s.streamLagP99Ms) ? '' : s.streamLagP99Ms,
+      s.storeParts,
+      s.pipelineLag,
+    ].join(','),
+  );
+  return `${[header, ...rows].join('\n')}\n`;
+}
+
+async function main(): Promise<number> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'odds-soak-'));
+  log(
+    `soak: ${(seconds / 60).toFixed(1)} min, ${subscriberCount} subscribers, simulator at ${ticksPerSecond} ticks/s, warm-up ${warmupSeconds} s; load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
+  const server = fork(sibling('soak-server'), [], {
+    // `make run`'s flags (NODE_RUN in the Makefile), after the loader flags tsx needs from source.
+    execArgv: [...process.execArgv, '--max-semi-space-size=64'],
+    env: {
+      ...env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      METRICS_PORT: '0',
+      DATA_DIR: dataDir,
+      FEED: 'simulator',
+      SIM_TICKS_PER_SECOND: String(ticksPerSecond),
+      // Heartbeats every 5 s, not 30: the end's check waits for one on every connection.
+      STREAM_HEARTBEAT_SECONDS: '5',
+      // Every subscriber connects from 127.0.0.1.
+      MAX_CONNECTIONS_PER_ADDRESS: String(2 * subscriberCount + 200),
+      LOG_LEVEL: env['LOG_LEVEL'] ?? 'warn',
+    },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const children: ChildProcess[] = [server];
+  const launched = Date.now();
+  try {
+    await nextMessage(server, 'started', 300_000);
+    const keyCount = Math.ceil(subscriberCount / SUBS_PER_KEY) + 2;
+    server.send({ type: 'keys', count: keyCount } satisfies ServerRequest);
+    const ready = await nextMessage<ServerReady>(server, 'ready', 30_000);
+    const loadKey = ready.keys[ready.keys.length - 1] as string;
+    const mcpKey = ready.keys[ready.keys.length - 2] as string;
+    log(
+      `soak: server ${ready.url} (pid ${String(server.pid)}), metrics ${ready.metricsUrl}, up after ${((Date.now() - launched) / 1000).toFixed(0)} s`,
+    );
+    // The run's clock starts with the load: a slow start on a loaded machine does not eat into it.
+    const started = Date.now();
+    const deadline = started + seconds * 1000;
+
+    const { books, leagues } = await filterValues(ready.url, loadKey);
+    const clients = fork(sibling('soak-clients'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    children.push(clients);
+    let streamLag = Number.NaN;
+    /** When the subscribers were in (or stopped waiting for the rest): the warm-up lasts at least until then. */
+    let readyAt = Number.POSITIVE_INFINITY;
+    clients.on('message', (m: ClientsMessage) => {
+      // IPC carries JSON: a window without rows comes as null.
+      if (m.type === 'lag') streamLag = m.p99Ms ?? Number.NaN;
+      if (m.type === 'ready') {
+        readyAt = (Date.now() - started) / 1000;
+        log(`soak: ${m.subscribers} of ${subscriberCount} subscribers have their snapshot after ${readyAt.toFixed(0)} s`);
+      }
+    });
+    clients.send({ base: ready.url, subs: subscriptions(ready.url, ready.keys, books, leagues) } satisfies ClientsInput);
+
+    // Two connections each asking for 200 rows every 100 ms or so: a steady poller's load, not a flood.
+    const restWorker = fork(sibling('load-worker'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    children.push(restWorker);
+    const rest = nextMessage<WorkerResult>(restWorker, null, seconds * 1000 + 120_000);
+    restWorker.send({
+      base: ready.url,
+      path: '/api/v1/odds?limit=200',
+      key: loadKey,
+      connections: 2,
+      seconds: Math.max(1, (deadline - Date.now()) / 1000),
+      probeHealth: false,
+      pauseMs: 100,
+    });
+    const mcp = mcpLoad(ready.url, mcpKey, deadline);
+
+    const samples: SoakSample[] = [];
+    const failures0: string[] = [];
+    while (Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, Math.min(SAMPLE_MS, deadline - Date.now())));
+      const text = await (await fetch(`${ready.metricsUrl}/metrics`)).text();
+      const sample: SoakSample = {
+        t: Math.round((Date.now() - started) / 1000),
+        rssBytes: metric(text, 'process_resident_memory_bytes'),
+        heapUsedBytes: metric(text, 'nodejs_heap_size_used_bytes'),
+        heapAfterGcBytes: metric(text, 'odds_heap_used_after_major_gc_bytes'),
+        externalBytes: metric(text, 'nodejs_external_memory_bytes'),
+        fds: readdirSync(`/proc/${String(server.pid)}/fd`).length,
+        eventLoopP99Ms: metric(text, 'nodejs_eventloop_lag_p99_seconds') * 1000,
+        streamLagP99Ms: streamLag,
+        storeParts: metric(text, 'odds_store_active_parts'),
+        pipelineLag: metricSum(text, 'odds_stage_lag_records'),
+      };
+      samples.push(sample);
+      const mb = (b: number): string => (b / 1e6).toFixed(0);
+      log(
+        `  ${String(sample.t).padStart(5)} s  rss ${mb(sample.rssBytes)} MB  heap ${mb(sample.heapUsedBytes)} (after GC ${mb(sample.heapAfterGcBytes)}) MB  external ${mb(sample.externalBytes)} MB  fds ${sample.fds}  loop p99 ${sample.eventLoopP99Ms.toFixed(0)} ms  stream lag p99 ${Number.isNaN(streamLag) ? '-' : streamLag.toFixed(0)} ms  parts ${sample.storeParts}  pipeline lag ${sample.pipelineLag}  load ${loadavg()[0]?.toFixed(2) ?? ''}`,
+      );
+    }
+
+    const [restResult, mcpResult] = await Promise.all([rest, mcp]);
+    log('soak: load over; stopping the feed for the quiet period');
+    server.send({ type: 'quiet' } satisfies ServerRequest);
+    const quietFrom = Date.now();
+    const quiet = await nextMessage<{ drained: boolean }>(server, 'quiet', 360_000);
+    log(
+      `soak: pipeline ${quiet.drained ? 'drained' : 'NOT drained'} ${((Date.now() - quietFrom) / 1000).toFixed(0)} s after the feed stopped`,
+    );
+    if (!quiet.drained) failures0.push('the pipeline had not drained 300 s after the feed stopped (it could not keep up with the load)');
+    clients.send({ type: 'check' });
+    const { report } = await nextMessage<{ report: ClientsReport }>(clients, 'report', 300_000);
+
+    const warmup = Math.max(warmupSeconds, Math.ceil(readyAt));
+    if (warmup > warmupSeconds) log(`soak: the warm-up ran to ${warmup} s, when the subscribers were in`);
+    const verdict = judgeSoak(samples, { warmupSeconds: warmup, maxGrowthPerHour: 0.05, fdTolerance });
+    const failures = [...failures0, ...verdict.failures];
+    if (report.outOfStep.length > 0)
+      failures.push(`${report.outOfStep.length} subscribers out of step with /odds (first: ${JSON.stringify(report.outOfStep[0])})`);
+    if (report.notHeard > 0) failures.push(`${report.notHeard} subscribers heard no heartbeat in the 60 s after the feed stopped`);
+
+    const minutes = Number((seconds / 60).toFixed(2));
+    mkdirSync(outDir, { recursive: true });
+    // Rates other than the defaults are in the name, so a development run is never taken for the real one.
+    const rates = `${ticksPerSecond === 2000 ? '' : `-${ticksPerSecond}tps`}${subscriberCount === 500 ? '' : `-${subscriberCount}subs`}`;
+    const base = join(outDir, `soak-${minutes}min${rates}`);
+    writeFileSync(`${base}.csv`, csv(samples));
+    writeFileSync(
+      `${base}.svg`,
+      soakChart(samples, warmup, `Soak, ${minutes} min: ${subscriberCount} subscribers, ${ticksPerSecond} ticks/s, REST and MCP load`),
+    );
+
+    const statuses = Object.entries(restResult.byStatus)
+      .map(([status, ms]) => `${status}: ${ms.length}`)
+      .join(', ');
+    log('');
+    log(`soak summary (${minutes} min; wrote ${base}.csv and ${base}.svg)`);
+    for (const line of verdict.lines) log(`  ${line}`);
+    log(
+      `  store parts: ${samples[0]?.storeParts ?? '-'} at the first reading, ${samples[samples.length - 1]?.storeParts ?? '-'} at the last`,
+    );
+    log(
+      `  subscribers: ${report.subscribers}; compared with /odds ${report.inStepChecked}, out of step ${report.outOfStep.length}; reconnects ${report.reconnects} (resumed ${report.resumed}, resyncs ${report.resyncs}), cut off as slow ${report.backpressure}, refused ${JSON.stringify(report.refused)}`,
+    );
+    log(
+      `  REST load: ${statuses} (connection failures ${restResult.failures}); MCP load: ${mcpResult.runs} client runs, ${mcpResult.failures} failed${mcpResult.firstFailure ? ` (first: ${mcpResult.firstFailure.slice(0, 300)})` : ''}`,
+    );
+    if (failures.length === 0) {
+      log('soak passed');
+      return 0;
+    }
+    for (const f of failures) log(`soak FAILED: ${f}`);
+    return 1;
+  } finally {
+    server.send({ type: 'stop' } satisfies ServerRequest);
+    await Promise.race([new Promise((r) => server.once('exit', r)), new Promise((r) => setTimeout(r, 30_000))]);
+    for (const child of children) if (child.exitCode === null) child.kill();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (e: unknown) => {
+    process.stderr.write(`soak failed to run: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    process.exit(1);
+  },
+);
