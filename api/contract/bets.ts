@@ -1,5 +1,6 @@
 import { BET_RESULTS, CLOSING_DEVIG_METHODS, MARKET_IDS, SELECTION_TYPES } from '../../schemas/index.js';
 import type { BetRecord } from '../../schemas/index.js';
+import { placedInPlay } from '../../pipeline/bets/index.js';
 import type { BetGrade } from '../../pipeline/bets/index.js';
 import { isoTime, nullableNumber, nullableString } from './common.js';
 import type { RowOf } from './route-types.js';
@@ -26,6 +27,7 @@ export const betSchema = {
     'odds_decimal',
     'stake',
     'placed_at',
+    'placed_in_play',
     'status',
     'clv',
     'result',
@@ -47,13 +49,18 @@ export const betSchema = {
     odds_decimal: { type: 'number' },
     stake: { type: 'number' },
     placed_at: time,
+    placed_in_play: {
+      type: 'boolean',
+      description:
+        "Placed at or after the event's start: there is no close to beat, so the CLV stays empty and the bet is pending until its result.",
+    },
     source_id: { ...nullableString, description: 'The odds row or opportunity the bet was copied from.' },
     devig_method: { type: 'string', description: 'De-vig method the closing fair probability is made with.' },
     sharp_book: { ...nullableString, description: "The sharp book de-vigged for the fair close; null: the closing references' average." },
     status: {
       type: 'string',
       enum: [...BET_STATUSES],
-      description: 'pending until the event starts, graded at the close, settled on the result.',
+      description: 'pending until the event starts (a bet placed in play: until its result), graded at the close, settled on the result.',
     },
     clv: {
       type: 'object',
@@ -161,7 +168,12 @@ export const logBetBody = {
       description: 'The price taken, in decimal, instead of odds_american.',
     },
     stake: { type: 'number', exclusiveMinimum: 0, maximum: 1_000_000_000 },
-    placed_at: { type: 'string', format: 'date-time', description: 'When the bet was placed (default: now); before the event starts.' },
+    placed_at: {
+      type: 'string',
+      format: 'date-time',
+      description:
+        'When the bet was placed (default: now); at or after the event start the bet is taken in play (no CLV, settled on its result).',
+    },
     devig_method: { type: 'string', enum: [...CLOSING_DEVIG_METHODS], default: 'power', description: 'De-vig method of the fair close.' },
     sharp_book: {
       type: ['string', 'null'],
@@ -194,6 +206,7 @@ export function presentBet(bet: BetRecord, grade: BetGrade): PresentedBet {
     odds_decimal: bet.priceDecimal,
     stake: bet.stake,
     placed_at: isoTime(bet.placedAt),
+    placed_in_play: placedInPlay(bet),
     source_id: bet.sourceId,
     devig_method: bet.devigMethod,
     sharp_book: bet.sharpBook,

@@ -153,8 +153,6 @@ export async function logBet(src: BetSource, auth: AuthenticatedKey, body: LogBe
   const now = clock.now();
   const placedAt = body.placed_at === undefined ? now : parseDay('placed_at', body.placed_at);
   if (placedAt > now) throw badBody('placed_at', 'must not be in the future');
-  if (placedAt >= event.startTime)
-    throw badBody('placed_at', `must be before the event's start (${isoTime(event.startTime)}): live bets have no close to grade against`);
   const price = priceOf(body, o.priceAmerican);
   const max = TIERS[auth.tier].maxBets;
   const held = src.bets.ledger.countOf(auth.accountId);

@@ -373,4 +373,23 @@ describe('the bet ledger', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect((replicas[1] as BetsReplica).bets.ledger.bet(ownerAccount, betId)).toBeUndefined();
   });
+
+  it('logs a bet placed in play: no CLV against the pre-match close, settled on the final score', async () => {
+    // The close (home -120) and the final score (27-20) are in the store from the tests above.
+    const r = await post(OWNER, { ...spreadBet, odds_american: 110, placed_at: new Date(START + 500).toISOString() });
+    expect(r.statusCode).toBe(201);
+    const bet = r.json<{ data: Record<string, unknown> }>().data;
+    expect(bet).toMatchObject({ placed_in_play: true, status: 'settled', result: 'win', profit: 55, expected_profit: null });
+    expect(bet['clv']).toEqual({
+      closing_odds_american: null,
+      closing_fair_probability: null,
+      fair_books: [],
+      price_clv_percent: null,
+      price_probability_edge: null,
+      no_vig_clv_percent: null,
+      no_vig_probability_edge: null,
+    });
+    const before = (await list(OWNER)).data.find((b) => b['id'] !== bet['id']);
+    expect(before?.['placed_in_play']).toBe(false);
+  });
 });

@@ -219,4 +219,20 @@ describe('grading a logged bet', () => {
     const off = gradeBet(bet, [], { eventId: 'ev1', status: 'cancelled', homeScore: 0, awayScore: 0 }, NFL);
     expect(off).toMatchObject({ status: 'settled', result: 'void', profit: 0 });
   });
+
+  it('placed in play has no close to beat: pending beside a captured close, then settled on the score', () => {
+    const inPlay = { ...bet, placedAt: T + 600_000 };
+    const open = gradeBet(inPlay, closes, null, NFL);
+    expect(open).toMatchObject({
+      status: 'pending',
+      closingPriceAmerican: null,
+      closingFairProbability: null,
+      fairBooks: [],
+      priceClvPercent: null,
+      noVigClvPercent: null,
+      expectedProfit: null,
+    });
+    const lost = gradeBet(inPlay, closes, { eventId: 'ev1', status: 'final', homeScore: 20, awayScore: 27 }, NFL);
+    expect(lost).toMatchObject({ status: 'settled', result: 'loss', profit: -50, noVigClvPercent: null });
+  });
 });

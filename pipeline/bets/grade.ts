@@ -5,7 +5,7 @@ import { closingValue, expectedProfit } from './closing-value.js';
 import type { ClosingValue } from './closing-value.js';
 import { betProfit, settleOnScore } from './settlement.js';
 
-/** Where a bet stands: waiting for its start, graded against the close, settled on the result. */
+/** Where a bet stands: waiting for its start (or, placed in play, for its result), graded against the close, settled on the result. */
 export type BetStatus = 'pending' | 'graded' | 'settled';
 
 export interface BetGrade extends ClosingValue {
@@ -19,6 +19,9 @@ export interface BetGrade extends ClosingValue {
   profit: number | null;
 }
 
+/** Placed at or after its event's start: in play, after the close was taken. */
+export const placedInPlay = (bet: Pick<BetRecord, 'placedAt' | 'eventStartTime'>): boolean => bet.placedAt >= bet.eventStartTime;
+
 const UNGRADED: ClosingValue = { priceClvPercent: null, priceProbabilityEdge: null, noVigClvPercent: null, noVigProbabilityEdge: null };
 
 /**
@@ -28,7 +31,9 @@ const UNGRADED: ClosingValue = { priceClvPercent: null, priceProbabilityEdge: nu
  * settles the markets it can (`settleOnScore`), the others stay graded only.
  */
 export function gradeBet(bet: BetRecord, closes: readonly ClosingLine[], ended: EndedGame | null, league: LeagueDef | undefined): BetGrade {
-  const graded = closes.length > 0;
+  // The close is the last pre-match price: a bet placed in play came after it, so there is no
+  // close it could have beaten. It waits for its result instead.
+  const graded = closes.length > 0 && !placedInPlay(bet);
   const close = graded
     ? closeOfBet(bet, closes, { method: bet.devigMethod, sharpBook: bet.sharpBook }, league)
     : { closingPriceAmerican: null, closingDecimal: null, fairProbability: null, fairBooks: [] };

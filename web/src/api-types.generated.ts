@@ -5885,6 +5885,8 @@ export interface paths {
                 stake: number;
                 /** Format: date-time */
                 placed_at: string;
+                /** @description Placed at or after the event's start: there is no close to beat, so the CLV stays empty and the bet is pending until its result. */
+                placed_in_play: boolean;
                 /** @description The odds row or opportunity the bet was copied from. */
                 source_id?: string | null;
                 /** @description De-vig method the closing fair probability is made with. */
@@ -5892,7 +5894,7 @@ export interface paths {
                 /** @description The sharp book de-vigged for the fair close; null: the closing references' average. */
                 sharp_book?: string | null;
                 /**
-                 * @description pending until the event starts, graded at the close, settled on the result.
+                 * @description pending until the event starts (a bet placed in play: until its result), graded at the close, settled on the result.
                  * @enum {string}
                  */
                 status: 'pending' | 'graded' | 'settled';
@@ -6268,7 +6270,7 @@ export interface paths {
             stake: number;
             /**
              * Format: date-time
-             * @description When the bet was placed (default: now); before the event starts.
+             * @description When the bet was placed (default: now); at or after the event start the bet is taken in play (no CLV, settled on its result).
              */
             placed_at?: string;
             /**
@@ -6311,6 +6313,8 @@ export interface paths {
                 stake: number;
                 /** Format: date-time */
                 placed_at: string;
+                /** @description Placed at or after the event's start: there is no close to beat, so the CLV stays empty and the bet is pending until its result. */
+                placed_in_play: boolean;
                 /** @description The odds row or opportunity the bet was copied from. */
                 source_id?: string | null;
                 /** @description De-vig method the closing fair probability is made with. */
@@ -6318,7 +6322,7 @@ export interface paths {
                 /** @description The sharp book de-vigged for the fair close; null: the closing references' average. */
                 sharp_book?: string | null;
                 /**
-                 * @description pending until the event starts, graded at the close, settled on the result.
+                 * @description pending until the event starts (a bet placed in play: until its result), graded at the close, settled on the result.
                  * @enum {string}
                  */
                 status: 'pending' | 'graded' | 'settled';

@@ -204,6 +204,7 @@ function BetTable({ rows, format, onDelete }: { rows: BetRow[]; format: OddsForm
               <td class="num">{money(b.stake)}</td>
               <td data-testid="bet-status">
                 <span class={`bet-status bet-${b.status}`}>{b.status}</span>
+                {b.placed_in_play && <span title="Placed in play: no close to beat"> · in play</span>}
               </td>
               <td class="num" data-testid="bet-clv">
                 {pct(b.clv.price_clv_percent)}
