@@ -53,7 +53,7 @@ describe('refusals of unknown values', () => {
   it('answers a value outside a schema enum with the enum, and the value it likely meant', async () => {
     expect(await refusal('/opportunities/ev?devig_method=powr')).toEqual([
       400,
-      "Invalid query parameter 'devig_method': must be one of power, multiplicative, additive, shin, odds_ratio, logit, worst_case; did you mean 'power'?",
+      "Invalid query parameter 'devig_method': must be one of power, multiplicative, additive, shin, odds_ratio, logit, worst_case, efficient_shin, goto; did you mean 'power'?",
     ]);
   });
 });
