@@ -141,6 +141,16 @@ export function tierWithMoreBooks(tier: TierName): TierName {
   );
 }
 
+/** The tier a sportsbook needs: its own `requiresTier`; a book the catalog does not have is enterprise's. */
+export function tierNeededFor(book: Pick<SportsbookDef, 'requiresTier'> | undefined): TierName {
+  return book?.requiresTier ?? 'enterprise';
+}
+
+/** The lowest tier whose accounts may hold alert rules (`maxAlertRules` above 0). */
+export function lowestTierWithAlertRules(): TierName {
+  return TIER_ORDER.find((t) => TIERS[t].maxAlertRules > 0) ?? 'enterprise';
+}
+
 /** Books a tier may ask for by name: those whose `requiresTier` is at or below it. */
 export function openBooks(tier: TierName, books: readonly SportsbookDef[]): Set<string> {
   return new Set(books.filter((b) => tierAtLeast(tier, b.requiresTier)).map((b) => b.id));
@@ -168,7 +178,7 @@ export function selectBooks(
   const open = openBooks(tier, books);
   const byId = new Map(books.map((b) => [b.id, b]));
   for (const id of selected) {
-    if (!open.has(id)) return { ok: false, reason: 'tier', book: id, needs: byId.get(id)?.requiresTier ?? 'enterprise' };
+    if (!open.has(id)) return { ok: false, reason: 'tier', book: id, needs: tierNeededFor(byId.get(id)) };
   }
   const max = TIERS[tier].maxSportsbooks;
   if (max !== null && selected.size > max) return { ok: false, reason: 'count', asked: selected.size, max, needs: tierWithMoreBooks(tier) };

@@ -1,7 +1,7 @@
 import type { Feature, TierName, TierRule } from '../../schemas/index.js';
 import { ApiError } from '../errors.js';
 import type { ErrorExtras } from '../errors.js';
-import { TIERS, TIER_MINIMUMS, TIER_ORDER, lowestTierWith, tierAtLeast } from '../../schemas/index.js';
+import { TIERS, TIER_MINIMUMS, lowestTierWith, lowestTierWithAlertRules, tierAtLeast } from '../../schemas/index.js';
 
 /**
  * The tier gates every interface applies the same way (REST answers 403 feature_required, MCP a
@@ -47,6 +47,6 @@ export function requireTierFor(tier: TierName, rule: TierRule): void {
  */
 export function requireAlertRulesOf(tier: TierName, what: string): void {
   if (TIERS[tier].maxAlertRules > 0) return;
-  const needed = TIER_ORDER.find((t) => TIERS[t].maxAlertRules > 0) ?? 'enterprise';
+  const needed = lowestTierWithAlertRules();
   throw tierRefusal(tier, needed, `${what} needs the ${needed} tier or higher (alert rules); this key is ${tier}`);
 }

@@ -1,5 +1,5 @@
 import type { CanonicalEvent, TierName } from '../../schemas/index.js';
-import { TIERS, allowedBooks } from '../../schemas/index.js';
+import { TIERS, allowedBooks, tierNeededFor } from '../../schemas/index.js';
 import type { Clock } from '../../pipeline/clock.js';
 import type { OlapStore } from '../../pipeline/store/index.js';
 import { presentClosingSnapshot, presentClvGroup, presentEvHistory, presentHistoricalDay } from '../contract/index.js';
@@ -63,7 +63,7 @@ export async function closingLines(src: ClosingSource, tier: TierName, q: Closin
   for (const b of requested ?? []) {
     if (!catalog.books.has(b)) throw badQuery('sportsbook', unknownId(b, catalog.books, 'sportsbook'));
     if (!visible.has(b))
-      throw tierRefusal(tier, catalog.books.get(b)?.requiresTier ?? 'enterprise', `Sportsbook '${b}' is not served to the ${tier} tier`);
+      throw tierRefusal(tier, tierNeededFor(catalog.books.get(b)), `Sportsbook '${b}' is not served to the ${tier} tier`);
   }
   const books = [...(requested ?? visible)];
   const rows = await fromStore(() => closingLinesOfEvent(store, eventId, books));

@@ -3,7 +3,7 @@ import { pagination } from '../contract/index.js';
 import { presentEvent } from '../contract/index.js';
 import { parseFilters } from './parse-filters.js';
 import { tierRefusal } from './access.js';
-import { openBooks } from '../../schemas/index.js';
+import { openBooks, tierNeededFor } from '../../schemas/index.js';
 import { eventMatches } from '../views/index.js';
 import type { ReadSide } from './read-side.js';
 import type { QueryOf, ReplyOf } from '../contract/index.js';
@@ -28,7 +28,7 @@ export function eventsList(
   // Filtering by a book the tier may not see would tell which events that book lists.
   for (const b of row.books ?? []) {
     if (!visible.has(b)) {
-      const needed = catalog.books.get(b)?.requiresTier ?? 'enterprise';
+      const needed = tierNeededFor(catalog.books.get(b));
       throw tierRefusal(tier, needed, `Sportsbook '${b}' needs the ${needed} tier or higher; this key is ${tier}`);
     }
   }
