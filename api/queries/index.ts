@@ -95,3 +95,5 @@ export { ALERT_DEFAULTS, alertList, alertListQuery, checkKindFields, lineMoveQue
 export type { KeyNumberMarket, KeyNumberQuery, LineMoveQuery, RlmQuery } from './alert-query.js';
 export { alertDeliveries, alertRuleList, createAlertRule, deleteAlertRule, ownRule } from './alert-answers.js';
 export type { AlertRuleContext, DeliveriesQuery, NewAlertRule } from './alert-answers.js';
+export { healthCheck } from './health.js';
+export type { HealthReport, HealthSource } from './health.js';

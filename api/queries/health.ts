@@ -1,0 +1,82 @@
+import { appliedVersions, loadMigrations } from '../../pipeline/store/index.js';
+import type { OlapStore } from '../../pipeline/store/index.js';
+import type { Clock } from '../../pipeline/clock.js';
+import type { ReplyOf } from '../contract/index.js';
+import type { LiveBoard } from '../views/index.js';
+
+/** The `/health` report and one of its checks. */
+export type HealthReport = ReplyOf<'/api/v1/health'>;
+type Check = HealthReport['checks']['redis'];
+
+/** Odds older than this mean the feed or the pipeline stopped. */
+const DATA_STALE_MS = 60_000;
+/** The migrations table is read at most this often: a load balancer may probe every second. */
+const SCHEMA_CHECK_EVERY_MS = 30_000;
+
+export interface HealthSource {
+  store: OlapStore;
+  board: Pick<LiveBoard, 'lastChangeAt' | 'rowCount' | 'activeEvents'>;
+  clock: Clock;
+  redisUrl: string | null;
+  /** The rate-limit store's own probe (Redis); absent when counters are kept in process. */
+  rateLimits: { check?(): Promise<{ ok: boolean; latencyMs?: number; message: string }> };
+  version: string;
+  runtime?: () => Check;
+}
+
+/**
+ * The service's health, judged from the store's migrations, the board's last change, Redis and
+ * the runtime's own checks: `down` when any check is down (the route answers 503), `degraded`
+ * when any is degraded. The schema check is cached, so probing often costs the store nothing.
+ */
+export function healthCheck(src: HealthSource): () => Promise<HealthReport> {
+  const expected = loadMigrations().map((m) => m.version);
+  let schemaCheck: { at: number; check: Check } | null = null;
+
+  async function schema(): Promise<Check> {
+    const now = Date.now();
+    if (schemaCheck && now - schemaCheck.at < SCHEMA_CHECK_EVERY_MS) return schemaCheck.check;
+    let check: Check;
+    try {
+      const applied = new Set(await appliedVersions(src.store));
+      const missing = expected.filter((v) => !applied.has(v));
+      check =
+        missing.length === 0
+          ? { status: 'ok', latency_ms: Date.now() - now, message: `${expected.length} migrations applied (${src.store.kind})` }
+          : { status: 'down', latency_ms: Date.now() - now, message: `migrations not applied: ${missing.join(', ')}` };
+    } catch (e) {
+      check = { status: 'down', message: `store unreachable: ${e instanceof Error ? e.message : String(e)}` };
+    }
+    schemaCheck = { at: now, check };
+    return check;
+  }
+
+  function data(): Check {
+    const last = src.board.lastChangeAt;
+    if (last === null) return { status: 'degraded', message: 'no odds received yet' };
+    const ageMs = Math.max(0, src.clock.now() - last);
+    const message = `${src.board.rowCount} odds rows, ${src.board.activeEvents().length} events, last change ${Math.round(ageMs / 1000)} s ago`;
+    return { status: ageMs > DATA_STALE_MS ? 'degraded' : 'ok', message };
+  }
+
+  async function redis(): Promise<Check> {
+    if (src.redisUrl === null || !src.rateLimits.check)
+      return { status: 'ok', message: 'not configured: REDIS_URL not set, rate-limit counters are kept in process' };
+    const c = await src.rateLimits.check();
+    return c.ok
+      ? { status: 'ok', ...(c.latencyMs === undefined ? {} : { latency_ms: c.latencyMs }), message: c.message }
+      : { status: 'degraded', message: c.message };
+  }
+
+  return async () => {
+    const checks = {
+      redis: await redis(),
+      data: data(),
+      schema: await schema(),
+      runtime: src.runtime?.() ?? { status: 'ok' as const, message: 'no runtime checks' },
+    };
+    const values = Object.values(checks).map((c) => c.status);
+    const status = values.includes('down') ? 'down' : values.includes('degraded') ? 'degraded' : 'ok';
+    return { status, version: src.version, timestamp: new Date(src.clock.now()).toISOString(), checks };
+  };
+}
