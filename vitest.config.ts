@@ -32,6 +32,10 @@ const long = [
   'test/closing-worldcup.e2e.test.ts',
   // Both Odds API recordings replayed to grade +EV confidence against their closes (about 15-20 s).
   'bench/recorded-clv.test.ts',
+  // The web screen in Chromium (18 browser sessions, about 40 s) and the input fuzzer (about 35 s):
+  // make test took 14 min on the stop-43 merge, next to its budget.
+  'test/web.e2e.test.ts',
+  'test/fuzz.test.ts',
 ];
 
 export default defineConfig({
