@@ -7,6 +7,7 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { getJson } from './soak-http.js';
 
 async function timed(n: number, once: () => Promise<void>): Promise<number[]> {
   const ms: number[] = [];
@@ -24,8 +25,7 @@ async function main(): Promise<void> {
   const calls = Number(callsArg ?? 400);
   const pauseMs = Number(pauseArg ?? 0);
   const rest = async (): Promise<void> => {
-    const res = await fetch(`${base}/api/v1/odds?limit=50`, { headers: { 'x-api-key': key } });
-    const body = (await res.json()) as { data: unknown[] };
+    const body = (await getJson(`${base}/api/v1/odds?limit=50`, key)) as { data: unknown[] };
     if (body.data.length !== 50) throw new Error(`REST answered ${body.data.length} rows, not 50`);
   };
   const client = new Client({ name: 'bench', version: '1.0.0' });
@@ -48,13 +48,30 @@ async function main(): Promise<void> {
       method: 'tools/call',
       params: { name: 'get_odds', arguments: { limit: 50 } },
     });
-    const res = await fetch(`${base}/api/v1/mcp`, { method: 'POST', headers: rawHeaders, body: rawBody });
+    let res = await fetch(`${base}/api/v1/mcp`, { method: 'POST', headers: rawHeaders, body: rawBody });
+    // A shed request (503) waits its Retry-After and asks again, as a well-behaved client does.
+    for (let attempt = 0; res.status === 503 && attempt < 10; attempt++) {
+      await res.arrayBuffer();
+      await new Promise((r) => setTimeout(r, Number(res.headers.get('retry-after') ?? 1) * 1000));
+      res = await fetch(`${base}/api/v1/mcp`, { method: 'POST', headers: rawHeaders, body: rawBody });
+    }
     const body = (await res.json()) as { result?: { structuredContent?: { data?: unknown[] } } };
     if (body.result?.structuredContent?.data?.length !== 50)
       throw new Error(`raw tools/call did not answer 50 rows: ${JSON.stringify(body).slice(0, 400)}`);
   };
+  // The SDK throws on a shed request (its error's code is the HTTP status): wait and ask again.
+  const callTool = async (): Promise<Awaited<ReturnType<Client['callTool']>>> => {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await client.callTool({ name: 'get_odds', arguments: { limit: 50 } });
+      } catch (e) {
+        if (attempt === 10 || (e as { code?: unknown }).code !== 503) throw e;
+        await new Promise((r) => setTimeout(r, 1000));
+      }
+    }
+  };
   const tool = async (): Promise<void> => {
-    const r = await client.callTool({ name: 'get_odds', arguments: { limit: 50 } });
+    const r = await callTool();
     const rows = (r.structuredContent as { data?: unknown[] } | undefined)?.data?.length;
     if (r.isError || rows !== 50)
       throw new Error(
