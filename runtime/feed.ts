@@ -13,20 +13,29 @@ import { readFile } from 'node:fs/promises';
 /**
  * The session the stream and the Betting API use: the configured token, else one from the
  * certificate login (the log says it logged in; the token and the password are never logged).
+ * With a certificate login configured, `renew` logs in again: the stream asks for it when its
+ * session expires.
  */
 async function betfairSession(
   o: Config['betfair'],
   login: (options: CertLoginOptions) => Promise<{ sessionToken: string }>,
   logger: Logger,
-): Promise<{ appKey: string; sessionToken: string }> {
-  if (o.appKey === null) throw new Error('FEED=betfair needs BETFAIR_APP_KEY');
-  if (o.sessionToken !== null) return { appKey: o.appKey, sessionToken: o.sessionToken };
+): Promise<{ appKey: string; sessionToken: string; renew: (() => Promise<string>) | null }> {
+  const appKey = o.appKey;
+  if (appKey === null) throw new Error('FEED=betfair needs BETFAIR_APP_KEY');
   const c = o.certLogin;
-  if (c === null) throw new Error('FEED=betfair needs BETFAIR_SESSION_TOKEN or a certificate login');
-  const [cert, key] = await Promise.all([readFile(c.certFile, 'utf8'), readFile(c.keyFile, 'utf8')]);
-  const { sessionToken } = await login({ url: c.url, appKey: o.appKey, username: c.username, password: c.password, cert, key });
-  logger.info({ url: c.url }, 'betfair: logged in with the client certificate');
-  return { appKey: o.appKey, sessionToken };
+  const renew =
+    c === null
+      ? null
+      : async (): Promise<string> => {
+          const [cert, key] = await Promise.all([readFile(c.certFile, 'utf8'), readFile(c.keyFile, 'utf8')]);
+          const { sessionToken } = await login({ url: c.url, appKey, username: c.username, password: c.password, cert, key });
+          logger.info({ url: c.url }, 'betfair: logged in with the client certificate');
+          return sessionToken;
+        };
+  if (o.sessionToken !== null) return { appKey, sessionToken: o.sessionToken, renew };
+  if (renew === null) throw new Error('FEED=betfair needs BETFAIR_SESSION_TOKEN or a certificate login');
+  return { appKey, sessionToken: await renew(), renew };
 }
 
 /** A replay drives its own clock from the recorded timestamps; everything else runs on the wall clock. */
@@ -82,12 +91,27 @@ export async function makeFeed(config: Config, clock: Clock, logger: Logger): Pr
       const { BetfairStreamFeed, BettingApiCatalogue, DEFAULT_MARKET_FIELDS, certLogin } =
         await import('../pipeline/feeds/betfair/index.js');
       const feedLogger = logger.child({ feed: 'betfair' });
-      const { appKey, sessionToken } = await betfairSession(o, certLogin, feedLogger);
+      const { appKey, sessionToken, renew } = await betfairSession(o, certLogin, feedLogger);
+      const catalogue = new BettingApiCatalogue({
+        baseUrl: o.bettingApiUrl,
+        appKey,
+        sessionToken,
+        logger: feedLogger,
+      });
       return new BetfairStreamFeed({
         host: o.host,
         port: o.port,
         appKey,
         sessionToken,
+        ...(renew === null
+          ? {}
+          : {
+              renewSession: async () => {
+                const token = await renew();
+                catalogue.useSession(token);
+                return token;
+              },
+            }),
         marketFilter: {
           eventTypeIds: o.eventTypeIds,
           marketTypes: o.marketTypes,
@@ -96,12 +120,7 @@ export async function makeFeed(config: Config, clock: Clock, logger: Logger): Pr
         dataFilter: { fields: DEFAULT_MARKET_FIELDS },
         book: o.book,
         commissionPercent: o.commissionPercent,
-        catalogue: new BettingApiCatalogue({
-          baseUrl: o.bettingApiUrl,
-          appKey,
-          sessionToken,
-          logger: feedLogger,
-        }),
+        catalogue,
         clock,
         logger: feedLogger,
       });

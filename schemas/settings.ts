@@ -149,7 +149,7 @@ export const SETTINGS = [
   {
     name: 'BETFAIR_SESSION_TOKEN',
     kind: 'secret',
-    doc: 'Betfair session token (from a login; it expires, and the feed stops saying so), with `FEED=betfair`',
+    doc: 'Betfair session token (from a login; it expires: the feed then logs in again when the certificate login is set, else stops saying so), with `FEED=betfair`',
   },
   {
     name: 'BETFAIR_STREAM_HOST',
@@ -194,7 +194,7 @@ export const SETTINGS = [
   {
     name: 'BETFAIR_USERNAME',
     kind: 'secret',
-    doc: 'Betfair account username for the certificate login, with `FEED=betfair` and no `BETFAIR_SESSION_TOKEN`',
+    doc: 'Betfair account username for the certificate login (at start without `BETFAIR_SESSION_TOKEN`, and again whenever the session expires), with `FEED=betfair`',
   },
   { name: 'BETFAIR_PASSWORD', kind: 'secret', doc: 'Betfair account password for the certificate login' },
   {

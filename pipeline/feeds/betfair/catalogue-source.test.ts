@@ -69,4 +69,18 @@ describe('BettingApiCatalogue', () => {
     expect(api.calls).toHaveLength(2);
     expect(catalogue.get('1.1')).toBeUndefined();
   });
+
+  it('sends the new session token once the stream has logged in again', async () => {
+    const api = fakeApi();
+    const catalogue = new BettingApiCatalogue({
+      baseUrl: 'https://b',
+      appKey: 'a',
+      sessionToken: 'old',
+      fetch: api.fetch,
+      logger: silentLogger,
+    });
+    catalogue.useSession('new');
+    await catalogue.load(['1.1']);
+    expect(api.calls[0]?.headers['X-Authentication']).toBe('new');
+  });
 });

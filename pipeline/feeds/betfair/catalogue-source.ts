@@ -47,8 +47,10 @@ export class BettingApiCatalogue implements CatalogueSource {
   private readonly retryAfterMs: number;
   private readonly now: () => number;
   private readonly fetch: typeof fetch;
+  private sessionToken: string;
 
   constructor(private readonly options: BettingApiCatalogueOptions) {
+    this.sessionToken = options.sessionToken;
     this.retryAfterMs = options.retryAfterMs ?? 30_000;
     this.now = options.now ?? Date.now;
     this.fetch = options.fetch ?? fetch;
@@ -56,6 +58,11 @@ export class BettingApiCatalogue implements CatalogueSource {
 
   get(marketId: string): CatalogueMarket | undefined {
     return this.known.get(marketId);
+  }
+
+  /** Uses a new session token from now on (the stream logged in again after its session expired). */
+  useSession(sessionToken: string): void {
+    this.sessionToken = sessionToken;
   }
 
   async load(marketIds: readonly string[]): Promise<void> {
@@ -69,7 +76,7 @@ export class BettingApiCatalogue implements CatalogueSource {
           'content-type': 'application/json',
           accept: 'application/json',
           'X-Application': this.options.appKey,
-          'X-Authentication': this.options.sessionToken,
+          'X-Authentication': this.sessionToken,
         },
         body: JSON.stringify({ filter: { marketIds: wanted }, marketProjection: PROJECTION, maxResults: wanted.length }),
       });

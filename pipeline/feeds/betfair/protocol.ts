@@ -73,6 +73,13 @@ const RETRYABLE_ERRORS: ReadonlySet<string> = new Set([
   'SUBSCRIPTION_LIMIT_EXCEEDED',
 ]);
 
+/** Error codes saying the session token is missing or no longer valid: a new login can mend them, nothing else can. */
+const SESSION_ERRORS: ReadonlySet<string> = new Set(['NO_SESSION', 'INVALID_SESSION_INFORMATION']);
+
+export function isSessionFailure(errorCode: string | null): boolean {
+  return errorCode !== null && SESSION_ERRORS.has(errorCode);
+}
+
 /** `retry`: reconnect after a backoff; `resubscribe-fresh`: reconnect without clocks; `fatal`: stop and report. */
 export type FailureAction = 'retry' | 'resubscribe-fresh' | 'fatal';
 

@@ -161,7 +161,7 @@ async function until(cond: () => boolean, ms = 15_000): Promise<void> {
 
 async function run(
   script: Script,
-  credentials = { appKey: APP_KEY, sessionToken: SESSION },
+  credentials: { appKey: string; sessionToken: string; renewSession?: () => Promise<string> } = { appKey: APP_KEY, sessionToken: SESSION },
   untilDone = true,
   logger: FeedLogger = silentLogger,
 ): Promise<Run> {
@@ -281,5 +281,56 @@ describe.skipIf(!present)('BetfairStreamFeed over TLS', () => {
     expect(refused.backoffs).toEqual([]);
     expect(lines.join('\n')).toContain('INVALID_SESSION_INFORMATION');
     expect(lines.join('\n')).not.toContain('expired-token');
+  });
+
+  it('logs in again when the session has expired and goes on from the same place, without a backoff', async () => {
+    const lines: string[] = [];
+    const record = (fields: Record<string, unknown>, msg: string): void => void lines.push(`${msg} ${JSON.stringify(fields)}`);
+    let logins = 0;
+    const renewSession = (): Promise<string> => {
+      logins += 1;
+      return Promise.resolve(SESSION);
+    };
+    const renewed = await run({}, { appKey: APP_KEY, sessionToken: 'expired-token', renewSession }, true, {
+      info: record,
+      warn: record,
+      error: record,
+    });
+    expect(logins).toBe(1);
+    expect(renewed.stats).toMatchObject({
+      connections: 2,
+      subscriptions: 1,
+      lastFailure: 'INVALID_SESSION_INFORMATION: session expired',
+      error: null,
+    });
+    expect(renewed.backoffs).toEqual([]);
+    expect(renewed.ticks).toEqual(straight.ticks);
+    expect(lines.join('\n')).not.toContain('expired-token');
+    expect(lines.join('\n')).not.toContain(SESSION);
+  });
+
+  it('stops, saying why, when logging in again fails', async () => {
+    const renewSession = (): Promise<string> => Promise.reject(new Error('certificate login refused: INVALID_USERNAME_OR_PASSWORD'));
+    const refused = await run({}, { appKey: APP_KEY, sessionToken: 'expired-token', renewSession }, false);
+    expect(refused.stats).toMatchObject({
+      connections: 1,
+      subscriptions: 0,
+      error: 'the session expired and logging in again failed: certificate login refused: INVALID_USERNAME_OR_PASSWORD',
+    });
+  });
+
+  it('stops rather than logging in over and over when the new session is refused too', async () => {
+    let logins = 0;
+    const renewSession = (): Promise<string> => {
+      logins += 1;
+      return Promise.resolve('also-refused');
+    };
+    const refused = await run({}, { appKey: APP_KEY, sessionToken: 'expired-token', renewSession }, false);
+    expect(logins).toBe(1);
+    expect(refused.stats).toMatchObject({
+      connections: 2,
+      subscriptions: 0,
+      error: 'the stream refused the connection: INVALID_SESSION_INFORMATION: session expired',
+    });
   });
 });

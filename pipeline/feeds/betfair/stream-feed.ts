@@ -9,7 +9,7 @@ import type { FeedLogger, Sleep } from '../feed-runtime.js';
 import type { CatalogueSource } from './catalogue-source.js';
 import { streamDeadLetter } from './dead-letters.js';
 import { StreamDecoder } from './decoder.js';
-import { authenticationRequest, failureAction, frame, heartbeatRequest, marketSubscriptionRequest } from './protocol.js';
+import { authenticationRequest, failureAction, frame, heartbeatRequest, isSessionFailure, marketSubscriptionRequest } from './protocol.js';
 import type { MarketDataFilter, MarketFilter, StatusMessage, StreamClocks } from './protocol.js';
 import { ExchangeTickMapper, countSkip, ticksOfChange } from './ticks.js';
 
@@ -35,6 +35,12 @@ export interface BetfairStreamFeedOptions {
   port: number;
   appKey: string;
   sessionToken: string;
+  /**
+   * Logs in again and answers a new session token (the certificate login), asked when the stream
+   * says the session is missing or expired; without it that failure stops the feed. Sessions
+   * expire after hours, so a long-running feed needs it.
+   */
+  renewSession?: () => Promise<string>;
   marketFilter: MarketFilter;
   dataFilter: MarketDataFilter;
   /** Our sportsbook id for the exchange. */
@@ -96,6 +102,7 @@ export class BetfairStreamFeed implements Feed, DeadLetterSource {
   private readonly sleep: Sleep;
   private readonly abort = new AbortController();
   private socket: TLSSocket | null = null;
+  private sessionToken: string;
   private run: Promise<void> | null = null;
   private emitDeadLetters: (letters: DeadLetter[]) => Promise<void> = () => Promise.resolve();
   private resolveDone: (stats: BetfairStreamStats) => void = () => undefined;
@@ -113,6 +120,7 @@ export class BetfairStreamFeed implements Feed, DeadLetterSource {
   };
 
   constructor(private readonly options: BetfairStreamFeedOptions) {
+    this.sessionToken = options.sessionToken;
     this.mapper = new ExchangeTickMapper(options.book, { commissionPercent: options.commissionPercent ?? null });
     this.logger = options.logger ?? consoleLogger;
     this.sleep = options.sleep ?? realSleep;
@@ -163,9 +171,13 @@ export class BetfairStreamFeed implements Feed, DeadLetterSource {
     const backoffMs = this.options.backoffMs ?? 1_000;
     const maxBackoffMs = this.options.maxBackoffMs ?? 60_000;
     let attempt = 0;
+    // One new login per subscription: a token refused again before any subscription is a login
+    // that does not work, and logging in in a loop would not mend it.
+    let renewed = false;
     while (!this.abort.signal.aborted) {
       const end = await this.session(emit, () => {
         attempt = 0;
+        renewed = false;
       });
       this.decoder.connectionLost();
       if (end.kind === 'stopped' || this.abort.signal.aborted) return;
@@ -173,6 +185,18 @@ export class BetfairStreamFeed implements Feed, DeadLetterSource {
         const { errorCode, errorMessage: message } = end.status;
         this.current.lastFailure = `${errorCode ?? 'FAILURE'}: ${message ?? ''}`;
         const action = failureAction(errorCode);
+        if (isSessionFailure(errorCode) && this.options.renewSession && !renewed) {
+          renewed = true;
+          try {
+            this.sessionToken = await this.options.renewSession();
+          } catch (err) {
+            this.current.error = `the session expired and logging in again failed: ${errorMessage(err)}`;
+            this.logger.error({ host, errorCode }, `betfair stream stopped: ${this.current.error}`);
+            return;
+          }
+          this.logger.warn({ host, errorCode }, 'betfair stream: the session expired; logged in again, reconnecting');
+          continue;
+        }
         if (action === 'fatal') {
           this.current.error = `the stream refused the connection: ${this.current.lastFailure}`;
           this.logger.error(
@@ -216,7 +240,7 @@ export class BetfairStreamFeed implements Feed, DeadLetterSource {
         const decoded = this.decoder.receive(line);
         switch (decoded.kind) {
           case 'connection':
-            socket.write(frame(authenticationRequest(AUTH_ID, o.appKey, o.sessionToken)));
+            socket.write(frame(authenticationRequest(AUTH_ID, o.appKey, this.sessionToken)));
             break;
           case 'status':
             if (decoded.status.statusCode === 'FAILURE') return { kind: 'failure', status: decoded.status };
