@@ -13,7 +13,8 @@ import { request } from 'node:http';
 import type { ClientRequest } from 'node:http';
 import WebSocket from 'ws';
 import { getJson } from './soak-http.js';
-import { OddsMirror, comparableRow } from './soak-mirror.js';
+import { comparableRow } from '../test/support/comparable-row.js';
+import { OddsMirror } from './soak-mirror.js';
 import type { MirrorDiff } from './soak-mirror.js';
 
 export type Behaviour = 'steady' | 'slow' | 'reconnecting';

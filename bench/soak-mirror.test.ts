@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { OddsMirror, comparableRow } from './soak-mirror.js';
+import { comparableRow } from '../test/support/comparable-row.js';
+import { OddsMirror } from './soak-mirror.js';
 
 const row = (id: string, price: number, extra: Record<string, unknown> = {}): Record<string, unknown> => ({
   id,

@@ -4,29 +4,9 @@
  * delete), and compared with `/odds` under the same filters once the feed has stopped.
  */
 
+import { comparableRow } from '../test/support/comparable-row.js';
+
 type Row = Record<string, unknown>;
-
-/**
- * Fields that follow the clock: a streamed row shows them as of its frame, REST as of the read,
- * so they are left out of the comparison (the same set as test/stream-mirror.e2e.test.ts).
- */
-const CLOCK_FIELDS = new Set([
-  'possibly_stale',
-  'oldest_odds_age_seconds',
-  'odds_age_seconds',
-  'warnings',
-  'confidence_score',
-  'confidence',
-  'quality_score',
-]);
-
-/** A row as comparable text: keys sorted at every depth, clock fields left out. */
-export function comparableRow(row: Row): string {
-  return JSON.stringify(row, (k, v: unknown) => {
-    if (CLOCK_FIELDS.has(k)) return undefined;
-    return v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1))) : v;
-  });
-}
 
 export interface MirrorDiff {
   /** Rows `/odds` has that the mirror lacks or holds differently (first few ids). */

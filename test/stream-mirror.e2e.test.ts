@@ -11,6 +11,7 @@ import { ManualClock } from '../pipeline/clock.js';
 import { ScriptedFeed } from './support/scripted-feed.js';
 import { SseClient, WsClient } from './support/stream-clients.js';
 import type { SseFrame, WsMessage } from './support/stream-clients.js';
+import { comparableRow } from './support/comparable-row.js';
 import { startTestSystem } from './support/system.js';
 import type { TestSystem } from './support/system.js';
 
@@ -43,32 +44,6 @@ afterAll(async () => {
   await sys.close();
 });
 
-/**
- * Sorted keys. The fields that age with the clock (staleness, and the +EV confidence score that
- * discounts stale prices) are as of presentation time, the frame's or the request's, so they are
- * left out.
- */
-/**
- * Fields that follow the clock (ages, staleness and the scores built on them) at any depth: a
- * streamed row shows them as of when its frame was sent, REST as of the read.
- */
-const CLOCK_FIELDS = new Set([
-  'possibly_stale',
-  'oldest_odds_age_seconds',
-  'odds_age_seconds',
-  'warnings',
-  'confidence_score',
-  'confidence',
-  'quality_score',
-]);
-
-function canonical(row: Row): string {
-  return JSON.stringify(row, (k, v: unknown) => {
-    if (CLOCK_FIELDS.has(k)) return undefined;
-    return v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1))) : v;
-  });
-}
-
 class Mirror {
   readonly odds = new Map<string, string>();
   readonly lists = new Map<string, Map<string, string>>(LISTS.map((l) => [l, new Map()]));
@@ -86,13 +61,13 @@ class Mirror {
   }
 
   upsert(rows: Row[]): void {
-    for (const r of rows) this.odds.set(r['id'] as string, canonical(r));
+    for (const r of rows) this.odds.set(r['id'] as string, comparableRow(r));
     this.upserts += rows.length;
   }
 
   lock(rows: Row[]): void {
     for (const r of rows) {
-      if (r['is_active'] !== false || this.odds.get(r['id'] as string) !== canonical(r)) this.badLocks.push(r['id'] as string);
+      if (r['is_active'] !== false || this.odds.get(r['id'] as string) !== comparableRow(r)) this.badLocks.push(r['id'] as string);
     }
     this.locked += rows.length;
   }
@@ -103,7 +78,7 @@ class Mirror {
   }
 
   detect(list: string, rows: Row[]): void {
-    for (const r of rows) this.lists.get(list)?.set(r['id'] as string, canonical(r));
+    for (const r of rows) this.lists.get(list)?.set(r['id'] as string, comparableRow(r));
     this.detected += rows.length;
   }
 
@@ -153,7 +128,7 @@ async function restOdds(key: string): Promise<Map<string, string>> {
   let cursor: string | null = null;
   do {
     const r = await sys.get(`/api/v1/odds?limit=1000${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, key);
-    for (const row of r.body['data'] as Row[]) rows.set(row['id'] as string, canonical(row));
+    for (const row of r.body['data'] as Row[]) rows.set(row['id'] as string, comparableRow(row));
     cursor = (r.body['pagination'] as Row)['next_cursor'] as string | null;
   } while (cursor !== null);
   return rows;
@@ -164,7 +139,7 @@ async function restList(key: string, list: (typeof LISTS)[number]): Promise<Map<
   for (let offset = 0; ; offset += 200) {
     const r = await sys.get(`${REST[list]}&limit=200&offset=${offset}`, key);
     expect(r.status).toBe(200);
-    for (const row of r.body['data'] as Row[]) rows.set(row['id'] as string, canonical(row));
+    for (const row of r.body['data'] as Row[]) rows.set(row['id'] as string, comparableRow(row));
     if (!(r.body['pagination'] as Row)['has_more']) return rows;
   }
 }
