@@ -1,12 +1,13 @@
 import type { ArbitrageOpportunity, OddsRow, OpportunityLeg } from '../../schemas/index.js';
 import { arbitrage } from '../odds-math/index.js';
 import type { Combo } from './combos.js';
-import { combosUnder, distinctBooks, hasLay } from './combos.js';
+import { comboOrder, combosUnder, distinctBooks, hasLay } from './combos.js';
 import type { Candidate, EngineContext } from './context.js';
 import { commonFields, eventKey, rowKey } from './context.js';
 import { familyOpportunityId } from './ids.js';
 import { stakeCapacity } from './capacity.js';
 import { layLegOf } from './lay.js';
+import { layCoverCombos } from './lay-cover.js';
 import { legOf, lineKey, round } from './state.js';
 import type { LineGroupState } from './line-group.js';
 
@@ -59,17 +60,22 @@ export function comboIdentity(
  * Arbitrage at one line: every combination of books, one per outcome, whose prices sum to less
  * than 1 in implied probability (at least two books: one book's own market beating itself is a
  * feed error). In a two-way market an exchange's lay of one outcome may stand for the other
- * (lay.ts): back A at a sportsbook and lay A on the exchange. Best first, at most
- * `maxCombosPerLine`; the API shows each caller the best combination among the books it may see.
+ * (lay.ts): back A at a sportsbook and lay A on the exchange. In a market of three or more
+ * outcomes that same pair is a cover of its own (lay-cover.ts), beside the one-price-per-outcome
+ * combinations. Best first, at most `maxCombosPerLine`; the API shows each caller the best
+ * combination among the books it may see.
  */
 export function arbitrageCandidates(ctx: EngineContext, g: LineGroupState, out: Candidate[]): void {
-  const combos = combosUnder(g, ctx.outcomes, {
+  const limit = ctx.options.maxCombosPerLine;
+  let combos = combosUnder(g, ctx.outcomes, {
     maxSum: 1,
     strict: true,
-    limit: ctx.options.maxCombosPerLine,
+    limit,
     accept: (rows) => distinctBooks(rows) >= 2,
     lays: true,
   });
+  const covers = layCoverCombos(g, ctx.outcomes, limit);
+  if (covers.length > 0) combos = [...combos, ...covers].sort(comboOrder).slice(0, limit);
   if (combos.length === 0) return;
   const line = g.line;
   const situation = `${ctx.eventId}|${ctx.family.key}|${lineKey(line)}`;

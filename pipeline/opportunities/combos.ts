@@ -168,7 +168,7 @@ export function combosUnder(group: LineGroupState, outcomes: readonly SelectionT
     if (!list) {
       const combo = comboOf(picked, sum);
       if (!reusesRow(picked) && accept(combo.rows)) {
-        found.push({ ...combo, books: picked.map((c) => (c.side === 'lay' ? `${c.row.book}~lay` : c.row.book)).join(',') });
+        found.push({ ...combo, books: booksKey(combo) });
       }
       return;
     }
@@ -183,6 +183,19 @@ export function combosUnder(group: LineGroupState, outcomes: readonly SelectionT
   visit(0, 0);
   found.sort((a, b) => a.impliedSum - b.impliedSum || (a.books < b.books ? -1 : a.books > b.books ? 1 : 0));
   return found.slice(0, limit).map(({ books: _books, ...combo }) => combo);
+}
+
+/** What orders combinations of the same implied sum: their books in leg order, a lay marked. */
+function booksKey(combo: Pick<Combo, 'rows' | 'sides'>): string {
+  return combo.rows.map((r, i) => (combo.sides[i] === 'lay' ? `${r.book}~lay` : r.book)).join(',');
+}
+
+/** Best first: the lower implied sum, then the books (the order `combosUnder` returns). */
+export function comboOrder(a: Combo, b: Combo): number {
+  if (a.impliedSum !== b.impliedSum) return a.impliedSum - b.impliedSum;
+  const ka = booksKey(a);
+  const kb = booksKey(b);
+  return ka < kb ? -1 : ka > kb ? 1 : 0;
 }
 
 function comboOf(prices: readonly RankedPrice[], impliedSum: number): Combo {
