@@ -296,6 +296,10 @@ const opportunity = record(
           // Added with exchange lays: null on backs and on records written before.
           ['side', opt(S)],
           ['layPrice', opt(D)],
+          // Added with per-account commission: null on sportsbook legs and on records written before.
+          ['commission', opt(D)],
+          ['backPrice', opt(D)],
+          ['maxLegStake', opt(D)],
         ]),
       },
     ],

@@ -97,6 +97,16 @@ export interface OpportunityLeg extends OpportunityPrice {
   side?: LegSide;
   /** A lay leg's price as the exchange quotes it (decimal); absent on backs. */
   layPrice?: number;
+  /**
+   * On exchange legs only (absent on sportsbook legs, and on records written before): what it
+   * takes to price the leg again at another commission rate, without the board. `commission`
+   * is the rate (percent) its price is net of, `backPrice` a back leg's price as quoted, and
+   * `maxLegStake` the most stake the leg is matched for (the size at a back price; at a lay
+   * price, the liability `max_lay` x (L - 1)).
+   */
+  commission?: number;
+  backPrice?: number;
+  maxLegStake?: number;
 }
 
 export interface OpportunityCommon {

@@ -109,11 +109,13 @@ function withoutNullExchange(o: Record<string, unknown>): Record<string, unknown
   return rest;
 }
 
-/** A leg's side and lay price are set only where a combination lays: the wire's nulls read back as the fields left out. */
+/** Leg fields set only on some legs (a lay's side and price, an exchange leg's rate and sizes). */
+const OPTIONAL_LEG_FIELDS = new Set(['side', 'layPrice', 'commission', 'backPrice', 'maxLegStake']);
+
+/** The wire's nulls of a leg's optional fields read back as the fields left out. */
 function legFromWire(leg: Record<string, unknown>): Record<string, unknown> {
-  if (leg['side'] != null && leg['layPrice'] != null) return leg;
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(leg)) if (v !== null || (k !== 'side' && k !== 'layPrice')) out[k] = v;
+  for (const [k, v] of Object.entries(leg)) if (v !== null || !OPTIONAL_LEG_FIELDS.has(k)) out[k] = v;
   return out;
 }
 

@@ -10,13 +10,20 @@ import { layLiabilityCapacity } from './lay.js';
  * when no leg has a size: sportsbooks publish no limit.
  */
 export function stakeCapacity(rows: readonly OddsRow[], shares: readonly number[], sides?: readonly LegSide[]): StakeCapacity {
+  return capacityOf(
+    rows.map((row, i) => (sides?.[i] === 'lay' ? layLiabilityCapacity(row) : row.exchange?.backSize)),
+    shares,
+  );
+}
+
+/** The same bound from what each leg holds (null or undefined: no limit) and its share of the stake. */
+export function capacityOf(holds: readonly (number | null | undefined)[], shares: readonly number[]): StakeCapacity {
   let max = Number.POSITIVE_INFINITY;
-  for (let i = 0; i < rows.length; i++) {
-    const row = rows[i];
-    const holds = sides?.[i] === 'lay' ? (row ? layLiabilityCapacity(row) : null) : row?.exchange?.backSize;
+  for (let i = 0; i < holds.length; i++) {
+    const held = holds[i];
     const share = shares[i] ?? 0;
-    if (holds == null || !(share > 0)) continue;
-    max = Math.min(max, holds / share);
+    if (held == null || !(share > 0)) continue;
+    max = Math.min(max, held / share);
   }
   return Number.isFinite(max) ? { maxStake: Math.floor(max * 100 + 1e-9) / 100 } : {};
 }

@@ -17,6 +17,7 @@ export {
   staleness,
 } from './confidence.js';
 export type { StaleClock, StaleThresholds, Staleness } from './confidence.js';
+export { opportunityAtCommission, rowAtCommission } from './account-rate.js';
 export { opportunityId } from './ids.js';
 export { carry, fingerprint } from './lifecycle.js';
 export { opportunityRecords } from './records.js';

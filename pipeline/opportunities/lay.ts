@@ -32,6 +32,10 @@ export function layLegOf(row: OddsRow, stakeShare: number): OpportunityLeg {
   leg.priceDecimal = roundedDecimalOdds(american);
   leg.side = 'lay';
   leg.layPrice = layPrice;
+  delete leg.backPrice;
+  const liability = layLiabilityCapacity(row);
+  if (liability === null) delete leg.maxLegStake;
+  else leg.maxLegStake = liability;
   return leg;
 }
 

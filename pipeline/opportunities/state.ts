@@ -158,6 +158,13 @@ export function completeMarket(group: LineGroup, book: string, outcomes: readonl
 export function legOf(row: OddsRow, stakeShare: number): OpportunityLeg {
   const leg = priceOf(row) as OpportunityLeg;
   leg.stakeShare = stakeShare;
+  const x = row.exchange;
+  if (x != null) {
+    // What a caller on another commission rate needs to price this back again (account-rate.ts).
+    leg.commission = x.commission;
+    if (x.back !== null) leg.backPrice = x.back;
+    if (x.backSize !== null) leg.maxLegStake = x.backSize;
+  }
   return leg;
 }
 
