@@ -84,6 +84,15 @@ export function bookSelectionError(tier: TierName, selection: Exclude<BookSelect
   );
 }
 
+/** An account's own exchange commission rate, for the answers that price exchange legs again (api/queries/account-rate.ts). */
+export const commissionParam = {
+  type: 'number',
+  minimum: 0,
+  exclusiveMaximum: 100,
+  description:
+    "Your exchange account's commission on net winnings, percent (0 to under 100, like an exchange row's `commission`). Exchange prices are shown net of this rate instead of the board's: rows' odds_*, and arbitrage, middle and low-hold legs on an exchange with their profit, stakes and max_stake (an arbitrage your rate makes unprofitable is left out). Sportsbook prices are unchanged.",
+} as const;
+
 export const addSportsbookParam = csvParam(
   'Sportsbook ids to serve on top of the selection (the tier default, or `sportsbook`); the union must stay within the tier.',
 );

@@ -45,6 +45,7 @@ export {
   MARKET_CATEGORIES,
   MARKET_HELP,
   addSportsbookParam,
+  commissionParam,
   bookSelectionError,
   eventSearchParams,
   oddsScopeParams,

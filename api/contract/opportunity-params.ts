@@ -1,5 +1,5 @@
 import { csvParam, pagingParams } from './common.js';
-import { addSportsbookParam, sharedFilterParams } from './filters.js';
+import { addSportsbookParam, commissionParam, sharedFilterParams } from './filters.js';
 
 /** Query parameters every opportunity endpoint shares, and the `meta` their answers declare (parsing: api/queries/opportunity-filter.ts). */
 
@@ -39,6 +39,7 @@ export const commonOpportunityParams = {
     description:
       'suspicious: also the phantom opportunities the default list leaves out (warnings LIVE_HIGH_PROFIT_SUSPICIOUS, VERY_STALE_ODDS).',
   },
+  commission: commissionParam,
   ...pagingParams(OPPORTUNITY_LIMIT.default, OPPORTUNITY_LIMIT.max, OPPORTUNITY_LIMIT.maxOffset),
 } as const;
 

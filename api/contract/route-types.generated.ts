@@ -5552,6 +5552,8 @@ export interface paths {
           cursor?: string;
           /** @description US state code (e.g. nj): the `deep_link` URLs carry it, so books whose site is per state open the right one. Default: the resolver's, pa. */
           state?: string;
+          /** @description Your exchange account's commission on net winnings, percent (0 to under 100, like an exchange row's `commission`). Exchange prices are shown net of this rate instead of the board's: rows' odds_*, and arbitrage, middle and low-hold legs on an exchange with their profit, stakes and max_stake (an arbitrage your rate makes unprofitable is left out). Sportsbook prices are unchanged. */
+          commission?: number;
           /** @description Page size, 1 to 1000. */
           limit: number;
           /** @description Rows to skip. */
@@ -8093,6 +8095,8 @@ export interface paths {
           date_range?: 'today' | 'tomorrow' | 'week';
           /** @description Comma list. methods: add the values under every de-vig method; suspicious: also the phantom opportunities the default list leaves out (warning VERY_STALE_ODDS). */
           include?: 'methods' | 'suspicious' | 'methods,suspicious' | 'suspicious,methods';
+          /** @description Your exchange account's commission on net winnings, percent (0 to under 100, like an exchange row's `commission`). Exchange prices are shown net of this rate instead of the board's: rows' odds_*, and arbitrage, middle and low-hold legs on an exchange with their profit, stakes and max_stake (an arbitrage your rate makes unprofitable is left out). Sportsbook prices are unchanged. */
+          commission?: number;
           /** @description Page size, 1 to 200. */
           limit: number;
           /** @description Rows to skip. */
@@ -8722,6 +8726,8 @@ export interface paths {
           date_range?: 'today' | 'tomorrow' | 'week';
           /** @description suspicious: also the phantom opportunities the default list leaves out (warnings LIVE_HIGH_PROFIT_SUSPICIOUS, VERY_STALE_ODDS). */
           include?: 'suspicious';
+          /** @description Your exchange account's commission on net winnings, percent (0 to under 100, like an exchange row's `commission`). Exchange prices are shown net of this rate instead of the board's: rows' odds_*, and arbitrage, middle and low-hold legs on an exchange with their profit, stakes and max_stake (an arbitrage your rate makes unprofitable is left out). Sportsbook prices are unchanged. */
+          commission?: number;
           /** @description Page size, 1 to 200. */
           limit: number;
           /** @description Rows to skip. */
@@ -10123,6 +10129,8 @@ export interface paths {
           date_range?: 'today' | 'tomorrow' | 'week';
           /** @description suspicious: also the phantom opportunities the default list leaves out (warnings LIVE_HIGH_PROFIT_SUSPICIOUS, VERY_STALE_ODDS). */
           include?: 'suspicious';
+          /** @description Your exchange account's commission on net winnings, percent (0 to under 100, like an exchange row's `commission`). Exchange prices are shown net of this rate instead of the board's: rows' odds_*, and arbitrage, middle and low-hold legs on an exchange with their profit, stakes and max_stake (an arbitrage your rate makes unprofitable is left out). Sportsbook prices are unchanged. */
+          commission?: number;
           /** @description Page size, 1 to 200. */
           limit: number;
           /** @description Rows to skip. */
@@ -10749,6 +10757,8 @@ export interface paths {
           date_range?: 'today' | 'tomorrow' | 'week';
           /** @description suspicious: also the phantom opportunities the default list leaves out (warnings LIVE_HIGH_PROFIT_SUSPICIOUS, VERY_STALE_ODDS). */
           include?: 'suspicious';
+          /** @description Your exchange account's commission on net winnings, percent (0 to under 100, like an exchange row's `commission`). Exchange prices are shown net of this rate instead of the board's: rows' odds_*, and arbitrage, middle and low-hold legs on an exchange with their profit, stakes and max_stake (an arbitrage your rate makes unprofitable is left out). Sportsbook prices are unchanged. */
+          commission?: number;
           /** @description Page size, 1 to 200. */
           limit: number;
           /** @description Rows to skip. */
@@ -11340,6 +11350,8 @@ export interface paths {
           date_range?: 'today' | 'tomorrow' | 'week';
           /** @description suspicious: also the phantom opportunities the default list leaves out (warnings LIVE_HIGH_PROFIT_SUSPICIOUS, VERY_STALE_ODDS). */
           include?: 'suspicious';
+          /** @description Your exchange account's commission on net winnings, percent (0 to under 100, like an exchange row's `commission`). Exchange prices are shown net of this rate instead of the board's: rows' odds_*, and arbitrage, middle and low-hold legs on an exchange with their profit, stakes and max_stake (an arbitrage your rate makes unprofitable is left out). Sportsbook prices are unchanged. */
+          commission?: number;
           /** @description Page size, 1 to 200. */
           limit: number;
           /** @description Rows to skip. */

@@ -16,6 +16,7 @@ import { parseSort, positionOf } from './odds-query.js';
 import type { Match, SortSpec } from './odds-query.js';
 import type { MainLines } from '../views/index.js';
 import { oddsDelta } from './delta.js';
+import { rowAtCommission } from '../../pipeline/opportunities/index.js';
 import { batchOdds, bestOdds, compareOdds, listOdds } from './odds.js';
 import type { ReadSide } from './read-side.js';
 
@@ -78,16 +79,25 @@ export function oddsList(
     if (query.offset > 0) throw new ApiError('invalid_request', "Invalid query parameter 'offset': not allowed together with cursor");
   }
 
-  const { page, total, offset, hasMore } = listOdds(board, catalog, {
+  const {
+    page: listed,
+    total,
+    offset,
+    hasMore,
+  } = listOdds(board, catalog, {
     filters,
     sort,
     after: cursor?.p ?? null,
     offset: query.offset,
     limit,
   });
-  const last = page[page.length - 1];
+  // Filters and order are the board's; the caller's own commission rate prices the page's exchange rows.
+  const commission = query.commission;
+  const page = commission === undefined ? listed : listed.map((m) => ({ ...m, row: rowAtCommission(m.row, commission) }));
+  const last = listed[listed.length - 1];
   const nextCursor = hasMore && last ? encodeCursor({ q: fingerprint, p: positionOf(last, sort) }) : null;
-  const plain = serializeRow !== undefined && !fields && query.group_by !== 'event' && state === undefined;
+  // Rows serialized ahead are the board's; a page priced at another rate is presented row by row.
+  const plain = serializeRow !== undefined && !fields && query.group_by !== 'event' && state === undefined && commission === undefined;
   const present = ({ row, event: ev }: Match): Partial<PublicOdds> => {
     const full = putStateInLinks(presentOdds(catalog, row, ev, board.mainLines(ev.id)), state);
     return fields ? project(full, fields) : full;

@@ -2,7 +2,7 @@ import { deepLinkStateParam } from '../deeplinks/index.js';
 import type { FastifyPluginAsync } from 'fastify';
 import { authErrorResponses, csvParam, dataEnvelope, notFoundResponse, paginatedEnvelope, pagingParams } from '../contract/index.js';
 import { eventSchema } from '../contract/index.js';
-import { eventSearchParams, oddsScopeParams, sharedFilterParams } from '../contract/index.js';
+import { commissionParam, eventSearchParams, oddsScopeParams, sharedFilterParams } from '../contract/index.js';
 import { CORE_ODDS_FIELDS, ODDS_FIELDS, bestOddsRowSchema, oddsListItemSchema, oddsRowSchema } from '../contract/index.js';
 import { fragmentsFor, rawRowsSerializerCompiler } from '../contract/index.js';
 import type { RawRows } from '../contract/index.js';
@@ -67,6 +67,7 @@ export const oddsRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async (app,
               description: 'next_cursor of the previous page; use with the same filters and sort, and without offset.',
             },
             state: deepLinkStateParam,
+            commission: commissionParam,
             ...pagingParams(100, 1000),
           },
         },

@@ -53,7 +53,9 @@ describe('an exchange row at an account’s rate', () => {
     const base = row();
     expect([base.priceAmerican, base.priceDecimal, base.exchange?.commission]).toEqual([143, 2.43, 5]);
     const cheap = rowAtCommission(base, 2);
-    expect([cheap.priceAmerican, cheap.priceDecimal, cheap.exchange?.commission, cheap.exchange?.back]).toEqual([147, 2.47, 2, 2.5]);
+    expect([cheap.priceAmerican, cheap.priceDecimal, cheap.probability, cheap.exchange?.commission, cheap.exchange?.back]).toEqual([
+      147, 2.47, 0.404858, 2, 2.5,
+    ]);
   });
 
   it('is the same row at its own rate, and a sportsbook row is never touched', () => {

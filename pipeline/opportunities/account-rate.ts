@@ -14,6 +14,7 @@ import {
   layAsBackDecimal,
   netBackDecimal,
   roundedDecimalOdds,
+  roundedImpliedProbability,
   spreadMiddle,
   totalsMiddle,
 } from '../odds-math/index.js';
@@ -45,6 +46,7 @@ export function rowAtCommission(row: OddsRow, commissionPercent: number): OddsRo
     ...row,
     priceAmerican: american,
     priceDecimal: roundedDecimalOdds(american),
+    probability: roundedImpliedProbability(american),
     exchange: { ...x, commission: commissionPercent },
   };
 }

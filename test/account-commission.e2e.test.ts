@@ -1,0 +1,103 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ExchangeQuote, RawTick } from '../schemas/index.js';
+import { decimalToAmerican, netBackDecimal } from '../pipeline/odds-math/index.js';
+import { ScriptedFeed } from './support/scripted-feed.js';
+import { startTestSystem } from './support/system.js';
+import type { TestSystem } from './support/system.js';
+
+// `commission=`: a caller's own exchange rate, applied at request time to the rows and
+// opportunities the board holds at the exchange's base rate (5 %), over REST and MCP alike.
+
+const START = Date.now() + 24 * 60 * 60 * 1000;
+type Row = Record<string, unknown>;
+
+function raw(book: string, outcome: 'home' | 'away', price: number, exchange?: ExchangeQuote): RawTick {
+  return {
+    book,
+    bookEventId: `${book}-1`,
+    sport: 'basketball',
+    league: 'nba',
+    homeTeam: 'Los Angeles Lakers',
+    awayTeam: 'Boston Celtics',
+    startTime: START,
+    isLive: false,
+    market: 'moneyline',
+    outcome: outcome === 'home' ? 'Los Angeles Lakers' : 'Boston Celtics',
+    line: null,
+    participant: null,
+    statCategory: null,
+    priceAmerican: price,
+    status: 'open',
+    ts: Date.now(),
+    selectionId: null,
+    ...(exchange ? { exchange } : {}),
+  };
+}
+
+function exchangeRaw(outcome: 'home' | 'away', quote: Omit<ExchangeQuote, 'commission' | 'volume'>): RawTick {
+  const price = decimalToAmerican(netBackDecimal(quote.back ?? 0, 5));
+  return raw('betfair_ex_eu', outcome, price, { ...quote, volume: 1000, commission: 5 });
+}
+
+// Caesars' home 2.5 against a lay of home at 2.32 (40 waiting): an arbitrage of 1.88 % at 5 %.
+const ticks: RawTick[] = [
+  exchangeRaw('home', { back: 2.3, backSize: 100, lay: 2.32, laySize: 40 }),
+  exchangeRaw('away', { back: 1.68, backSize: 100, lay: 1.7, laySize: 100 }),
+  raw('caesars', 'home', 150),
+  raw('caesars', 'away', -200),
+];
+const BOOKS = 'sportsbook=caesars,betfair_ex_eu';
+
+let sys: TestSystem;
+let key: string;
+const data = (r: { body: Row }): Row[] => r.body['data'] as Row[];
+const arbitrages = async (query: string): Promise<Row[]> => data(await sys.get(`/api/v1/opportunities/arbitrage?${BOOKS}${query}`, key));
+
+beforeAll(async () => {
+  const feed = new ScriptedFeed(ticks);
+  sys = await startTestSystem({}, { feed: () => feed });
+  key = sys.demoKeys.enterprise;
+  await sys.drained();
+});
+afterAll(async () => {
+  await sys.close();
+});
+
+describe('commission= on the opportunity lists', () => {
+  it('re-prices the lay leg and the arbitrage at the caller’s rate', async () => {
+    const board = await arbitrages('');
+    expect(board.map((a) => [a['profit_percentage'], a['max_stake']])).toEqual([[1.8755, 89.11]]);
+    const cheap = await arbitrages('&commission=2');
+    expect(cheap.map((a) => [a['profit_percentage'], a['max_stake']])).toEqual([[2.6201, 89.56]]);
+    const legs = (cheap[0]?.['legs'] ?? []) as Row[];
+    expect(legs.map((l) => [l['sportsbook'], l['side'], l['odds_american'], l['lay_odds']])).toEqual([
+      ['caesars', 'back', 150, undefined],
+      ['betfair_ex_eu', 'lay', -135, 2.32],
+    ]);
+  });
+
+  it('leaves out an arbitrage the caller’s rate makes unprofitable', async () => {
+    // Lay 2.32 at 20 %: 1 + 0.8/1.32 = 1.606, and 1/2.5 + 1/1.606 is over 1.
+    expect(await arbitrages('&commission=20')).toEqual([]);
+  });
+
+  it('answers a rate outside 0 to under 100 with the error envelope naming the field', async () => {
+    for (const bad of ['100', '-1', 'five']) {
+      const r = await sys.get(`/api/v1/opportunities/arbitrage?commission=${bad}`, key);
+      const error = r.body['error'] as Row;
+      expect([r.status, error['code'], String(error['message']).includes('commission')]).toEqual([400, 'invalid_request', true]);
+    }
+  });
+});
+
+describe('commission= on /odds', () => {
+  it('shows an exchange row’s back net of the caller’s rate, and its rate', async () => {
+    const rows = async (query: string): Promise<Row[]> =>
+      data(await sys.get(`/api/v1/odds?sportsbook=betfair_ex_eu&market=moneyline${query}`, key)).filter(
+        (r) => r['selection_type'] === 'home',
+      );
+    // Back 2.3 pays 2.235 at 5 % (+124) and 2.274 at 2 % (+127).
+    expect((await rows('')).map((r) => [r['odds_american'], r['back'], r['commission']])).toEqual([[124, 2.3, 5]]);
+    expect((await rows('&commission=2')).map((r) => [r['odds_american'], r['back'], r['commission']])).toEqual([[127, 2.3, 2]]);
+  });
+});
