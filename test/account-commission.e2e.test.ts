@@ -2,11 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExchangeQuote, RawTick } from '../schemas/index.js';
 import { decimalToAmerican, netBackDecimal } from '../pipeline/odds-math/index.js';
 import { ScriptedFeed } from './support/scripted-feed.js';
+import { SseClient } from './support/stream-clients.js';
 import { startTestSystem } from './support/system.js';
 import type { TestSystem } from './support/system.js';
 
 // `commission=`: a caller's own exchange rate, applied at request time to the rows and
-// opportunities the board holds at the exchange's base rate (5 %), over REST and MCP alike.
+// opportunities the board holds at the exchange's base rate (5 %), over REST and the streams.
 
 const START = Date.now() + 24 * 60 * 60 * 1000;
 type Row = Record<string, unknown>;
@@ -99,5 +100,27 @@ describe('commission= on /odds', () => {
     // Back 2.3 pays 2.235 at 5 % (+124) and 2.274 at 2 % (+127).
     expect((await rows('')).map((r) => [r['odds_american'], r['back'], r['commission']])).toEqual([[124, 2.3, 5]]);
     expect((await rows('&commission=2')).map((r) => [r['odds_american'], r['back'], r['commission']])).toEqual([[127, 2.3, 2]]);
+  });
+});
+
+describe('commission= on the opportunity stream', () => {
+  const snapshot = async (query: string): Promise<Row[]> => {
+    const c = await SseClient.open(`${sys.url}/api/v1/stream?channel=opportunities&${BOOKS}&api_key=${key}${query}`);
+    try {
+      await c.until((f) => f.some((x) => x.event === 'snapshot:complete'));
+      return ((c.frames.find((f) => f.event === 'snapshot')?.data as Record<string, Row[]>)['arbitrage'] ?? []) as Row[];
+    } finally {
+      c.close();
+    }
+  };
+
+  it('streams the arbitrage at the subscriber’s rate, as REST lists it', async () => {
+    expect((await snapshot('&commission=2')).map((a) => [a['profit_percentage'], a['max_stake']])).toEqual([[2.6201, 89.56]]);
+    expect(await snapshot('&commission=20')).toEqual([]);
+  });
+
+  it('refuses a bad rate before the stream opens', async () => {
+    const c = await SseClient.open(`${sys.url}/api/v1/stream?channel=opportunities&api_key=${key}&commission=100`);
+    expect([c.status, ((c.body as Row)['error'] as Row)['code']]).toEqual([400, 'invalid_request']);
   });
 });

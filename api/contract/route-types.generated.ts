@@ -12742,6 +12742,8 @@ export interface paths {
           sharp_book?: string;
           /** @description The reference's name for sharp_book; giving both with different books is a 400. */
           devig_book?: string;
+          /** @description Your exchange account's commission on net winnings, percent (0 to under 100, like an exchange row's `commission`). Exchange prices are shown net of this rate instead of the board's: rows' odds_*, and arbitrage, middle and low-hold legs on an exchange with their profit, stakes and max_stake (an arbitrage your rate makes unprofitable is left out). Sportsbook prices are unchanged. */
+          commission?: number;
           /** @description Resume position, for clients that cannot send the Last-Event-ID header. */
           last_event_id?: string;
         };
@@ -13066,6 +13068,8 @@ export interface paths {
           sharp_book?: string;
           /** @description The reference's name for sharp_book; giving both with different books is a 400. */
           devig_book?: string;
+          /** @description Your exchange account's commission on net winnings, percent (0 to under 100, like an exchange row's `commission`). Exchange prices are shown net of this rate instead of the board's: rows' odds_*, and arbitrage, middle and low-hold legs on an exchange with their profit, stakes and max_stake (an arbitrage your rate makes unprofitable is left out). Sportsbook prices are unchanged. */
+          commission?: number;
           /** @description Resume position, for clients that cannot send the Last-Event-ID header. */
           last_event_id?: string;
         };
@@ -13390,6 +13394,8 @@ export interface paths {
           sharp_book?: string;
           /** @description The reference's name for sharp_book; giving both with different books is a 400. */
           devig_book?: string;
+          /** @description Your exchange account's commission on net winnings, percent (0 to under 100, like an exchange row's `commission`). Exchange prices are shown net of this rate instead of the board's: rows' odds_*, and arbitrage, middle and low-hold legs on an exchange with their profit, stakes and max_stake (an arbitrage your rate makes unprofitable is left out). Sportsbook prices are unchanged. */
+          commission?: number;
           /** @description Resume position, for clients that cannot send the Last-Event-ID header. */
           last_event_id?: string;
         };
@@ -13714,6 +13720,8 @@ export interface paths {
           sharp_book?: string;
           /** @description The reference's name for sharp_book; giving both with different books is a 400. */
           devig_book?: string;
+          /** @description Your exchange account's commission on net winnings, percent (0 to under 100, like an exchange row's `commission`). Exchange prices are shown net of this rate instead of the board's: rows' odds_*, and arbitrage, middle and low-hold legs on an exchange with their profit, stakes and max_stake (an arbitrage your rate makes unprofitable is left out). Sportsbook prices are unchanged. */
+          commission?: number;
           /** @description Resume position, for clients that cannot send the Last-Event-ID header. */
           last_event_id?: string;
         };
@@ -14038,6 +14046,8 @@ export interface paths {
           sharp_book?: string;
           /** @description The reference's name for sharp_book; giving both with different books is a 400. */
           devig_book?: string;
+          /** @description Your exchange account's commission on net winnings, percent (0 to under 100, like an exchange row's `commission`). Exchange prices are shown net of this rate instead of the board's: rows' odds_*, and arbitrage, middle and low-hold legs on an exchange with their profit, stakes and max_stake (an arbitrage your rate makes unprofitable is left out). Sportsbook prices are unchanged. */
+          commission?: number;
           /** @description Resume position, for clients that cannot send the Last-Event-ID header. */
           last_event_id?: string;
         };
@@ -14362,6 +14372,8 @@ export interface paths {
           sharp_book?: string;
           /** @description The reference's name for sharp_book; giving both with different books is a 400. */
           devig_book?: string;
+          /** @description Your exchange account's commission on net winnings, percent (0 to under 100, like an exchange row's `commission`). Exchange prices are shown net of this rate instead of the board's: rows' odds_*, and arbitrage, middle and low-hold legs on an exchange with their profit, stakes and max_stake (an arbitrage your rate makes unprofitable is left out). Sportsbook prices are unchanged. */
+          commission?: number;
           /** @description Resume position, for clients that cannot send the Last-Event-ID header. */
           last_event_id?: string;
         };
@@ -14686,6 +14698,8 @@ export interface paths {
           sharp_book?: string;
           /** @description The reference's name for sharp_book; giving both with different books is a 400. */
           devig_book?: string;
+          /** @description Your exchange account's commission on net winnings, percent (0 to under 100, like an exchange row's `commission`). Exchange prices are shown net of this rate instead of the board's: rows' odds_*, and arbitrage, middle and low-hold legs on an exchange with their profit, stakes and max_stake (an arbitrage your rate makes unprofitable is left out). Sportsbook prices are unchanged. */
+          commission?: number;
           /** @description Resume position, for clients that cannot send the Last-Event-ID header. */
           last_event_id?: string;
         };
@@ -15010,6 +15024,8 @@ export interface paths {
           sharp_book?: string;
           /** @description The reference's name for sharp_book; giving both with different books is a 400. */
           devig_book?: string;
+          /** @description Your exchange account's commission on net winnings, percent (0 to under 100, like an exchange row's `commission`). Exchange prices are shown net of this rate instead of the board's: rows' odds_*, and arbitrage, middle and low-hold legs on an exchange with their profit, stakes and max_stake (an arbitrage your rate makes unprofitable is left out). Sportsbook prices are unchanged. */
+          commission?: number;
           /** @description Resume position, for clients that cannot send the Last-Event-ID header. */
           last_event_id?: string;
         };

@@ -1,6 +1,16 @@
 import type { Opportunity } from '../../schemas/index.js';
 import { opportunityAtCommission } from '../../pipeline/opportunities/index.js';
 import type { BoardEntry } from '../views/index.js';
+import { ApiError } from '../errors.js';
+
+/**
+ * A commission rate given where no JSON schema checks it (a WebSocket filter): percent, at least
+ * 0 and under 100, as the REST parameter's schema requires.
+ */
+export function commissionFilter(rate: number | undefined): number | undefined {
+  if (rate === undefined || (rate >= 0 && rate < 100)) return rate;
+  throw new ApiError('invalid_request', "Invalid filter 'commission': must be a percent from 0 to under 100");
+}
 
 /**
  * The board's opportunities as a caller on its own exchange commission rate sees them: each
@@ -14,9 +24,27 @@ export function entriesAtCommission<E extends BoardEntry<Opportunity>>(
   if (commission === undefined) return entries;
   const out: E[] = [];
   for (const e of entries) {
-    const o = opportunityAtCommission(e.o, commission);
+    const o = repriced(e.o, commission);
     if (o === e.o) out.push(e);
     else if (o !== null) out.push({ ...e, o });
+  }
+  return out;
+}
+
+// A stream compares a subscriber's records by identity to send only what changed, so one board
+// record at one rate is priced once and the same object comes back until the board replaces it.
+const REPRICED = new WeakMap<Opportunity, Map<number, Opportunity | null>>();
+
+function repriced(o: Opportunity, commission: number): Opportunity | null {
+  let byRate = REPRICED.get(o);
+  if (byRate === undefined) {
+    byRate = new Map();
+    REPRICED.set(o, byRate);
+  }
+  let out = byRate.get(commission);
+  if (out === undefined) {
+    out = opportunityAtCommission(o, commission);
+    byRate.set(commission, out);
   }
   return out;
 }

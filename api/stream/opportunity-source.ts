@@ -2,7 +2,7 @@ import type { Opportunity, OpportunityKind } from '../../schemas/index.js';
 import type { PhantomPolicy } from '../../pipeline/opportunities/index.js';
 import { presentArbitrage, presentEv, presentLowHold, presentMiddle } from '../contract/index.js';
 import type { LinesOf, RowContext } from '../contract/index.js';
-import { OPPORTUNITY_LISTS, STATE_IN_LINKS, listMatches } from '../queries/index.js';
+import { OPPORTUNITY_LISTS, STATE_IN_LINKS, entriesAtCommission, listMatches } from '../queries/index.js';
 import { putStateInLinks } from '../deeplinks/index.js';
 import type { ArbEntry, EvEntry, EvQuery, LowHoldEntry, MiddleEntry, ListQuery, OpportunityList } from '../queries/index.js';
 import type { Catalog } from '../views/index.js';
@@ -23,6 +23,8 @@ export type { ListQuery };
 /** The opportunity lists a subscriber gets, each with its query (what the REST list would be asked). */
 export interface OpportunitySpec {
   lists: ReadonlyMap<OpportunityList, ListQuery>;
+  /** The subscriber's own exchange commission rate, percent: combinations on an exchange are checked again at it. */
+  commission?: number;
 }
 
 /** What a group holds of one list: its visible entries by id, and their ids by situation. */
@@ -98,7 +100,8 @@ export class OpportunitySource implements StreamSource {
     const state = new Map<OpportunityList, ListState>();
     for (const [list, query] of spec.lists) {
       const s: ListState = { byId: new Map(), bySituation: new Map() };
-      for (const e of listMatches(list, this.board.list(OPPORTUNITY_LISTS[list]), query, this.catalog, now)) add(s, e);
+      const entries = entriesAtCommission(this.board.list(OPPORTUNITY_LISTS[list]), spec.commission);
+      for (const e of listMatches(list, entries, query, this.catalog, now)) add(s, e);
       state.set(list, s);
     }
     group.state.set(OPPORTUNITIES_CHANNEL, state);
@@ -114,7 +117,7 @@ export class OpportunitySource implements StreamSource {
     const candidates: BoardEntry[] = [];
     const held = new Set<string>();
     for (const situation of situations) {
-      candidates.push(...this.board.situation(kind, situation));
+      candidates.push(...entriesAtCommission(this.board.situation(kind, situation), spec.commission));
       for (const id of state.bySituation.get(situation) ?? []) held.add(id);
     }
     // Ties between combinations keep the first by id, as in the REST list (which is in id order).

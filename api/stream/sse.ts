@@ -19,7 +19,7 @@ import type { StreamRequest } from './subscription.js';
 import { channelList } from './channel-list.js';
 import { featureRefusal } from '../queries/index.js';
 import type { EvRowFilterQuery } from '../queries/index.js';
-import { evRowFilterParams } from '../contract/index.js';
+import { commissionParam, evRowFilterParams } from '../contract/index.js';
 import { deepLinkStateParam } from '../deeplinks/index.js';
 import { EV_ROW_FIELDS } from './ev-row-fields.js';
 
@@ -47,6 +47,7 @@ interface SseQuery extends EvRowFilterQuery {
   min_profit?: number;
   state?: string;
   include?: 'suspicious';
+  commission?: number;
   last_event_id?: string;
 }
 
@@ -80,6 +81,7 @@ const querySchema = {
     },
     // The +EV list's row filters, as on /opportunities/ev (they narrow only the ev list).
     ...evRowFilterParams,
+    commission: commissionParam,
     last_event_id: {
       type: 'string',
       maxLength: 100,
@@ -134,6 +136,7 @@ export function sseRequest(
     ...(q.state === undefined ? {} : { state: q.state }),
     ...(q.include === undefined ? {} : { include: q.include }),
     ...(alertsOf === undefined ? {} : { alerts: alertsOf }),
+    ...(q.commission === undefined ? {} : { commission: q.commission }),
   };
 }
 

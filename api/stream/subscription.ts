@@ -52,6 +52,8 @@ export interface StreamRequest extends Pick<SharedFilterQuery, 'sport' | 'league
   include?: 'suspicious';
   /** The account whose alerts the `alerts` channel carries; absent: no alerts channel. */
   alerts?: string;
+  /** The subscriber's own exchange commission rate, percent, as REST's `commission`. */
+  commission?: number;
 }
 
 /** The opportunity lists a tier may stream. */
@@ -119,7 +121,7 @@ export function buildSpec(
       else if (l === 'middles') lists.set(l, { common });
       else lists.set(l, { common, maxHold: DEFAULT_LOW_HOLD_PERCENT });
     }
-    const spec: OpportunitySpec = { lists };
+    const spec: OpportunitySpec = { lists, ...(req.commission === undefined ? {} : { commission: req.commission }) };
     channels.set(OPPORTUNITIES_CHANNEL, spec);
   }
   if (req.gamestate) {
@@ -150,6 +152,7 @@ export function buildSpec(
     req.include ?? null,
     // One account's alerts are its own: its subscriptions share no group with another account's.
     req.alerts ?? null,
+    req.lists.length > 0 ? (req.commission ?? null) : null,
   ]);
   return { feed, tier, channels, signature, ...(linkState === undefined ? {} : { linkState }) };
 }

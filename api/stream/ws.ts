@@ -24,6 +24,7 @@ import type { StreamRequest } from './subscription.js';
 import { channelList } from './channel-list.js';
 import { evRowFieldsOf } from './ev-row-fields.js';
 import type { EvRowFilterQuery } from '../queries/index.js';
+import { commissionFilter } from '../queries/index.js';
 import { stateOf } from '../deeplinks/index.js';
 import { whenKnown } from '../contract/index.js';
 
@@ -57,6 +58,7 @@ interface WsSubscription {
   evRow?: EvRowFilterQuery;
   state?: string;
   include?: 'suspicious';
+  commission?: number;
 }
 
 function num(field: string, v: unknown): number | undefined {
@@ -113,6 +115,7 @@ function fromQuery(p: Params): WsSubscription {
     ),
     ...whenKnown('state', stateFilter(p['state'])),
     ...whenKnown('include', includeFilter(p['include'])),
+    ...whenKnown('commission', commissionFilter(num('commission', p['commission']))),
   };
 }
 
@@ -137,6 +140,7 @@ function fromMessage(m: Record<string, unknown>, current: WsSubscription): WsSub
     ...whenKnown('evRow', evRowFieldsOf(pick)),
     ...whenKnown('state', stateFilter(pick('state'))),
     ...whenKnown('include', includeFilter(pick('include'))),
+    ...whenKnown('commission', commissionFilter(num('commission', pick('commission')))),
   };
 }
 
@@ -163,6 +167,7 @@ function toRequest(s: WsSubscription, tier: TierName, accountId: string): Stream
     ...(s.state === undefined ? {} : { state: s.state }),
     ...(s.include === undefined ? {} : { include: s.include }),
     ...(channels !== null && channels.includes('alerts') ? { alerts: accountId } : {}),
+    ...(s.commission === undefined ? {} : { commission: s.commission }),
   };
 }
 
