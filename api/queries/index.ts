@@ -97,3 +97,5 @@ export { alertDeliveries, alertRuleList, createAlertRule, deleteAlertRule, ownRu
 export type { AlertRuleContext, DeliveriesQuery, NewAlertRule } from './alert-answers.js';
 export { healthCheck } from './health.js';
 export type { HealthReport, HealthSource } from './health.js';
+export { deepLinkBatch, deepLinkTarget } from './deeplinks.js';
+export type { DeepLinkBatchBody, DeepLinkQuery, DeepLinkTarget } from './deeplinks.js';
