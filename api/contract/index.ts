@@ -20,6 +20,7 @@ export {
   presentEvHistory,
   presentHistoricalDay,
 } from './closing.js';
+export type { ClosingLineRecord, ClvGroupRecord, EvHistoryRecord } from './closing.js';
 export {
   authErrorResponses,
   countMetaSchema,

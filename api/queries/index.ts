@@ -66,6 +66,7 @@ export type { ArbitrageListQuery, EvListQuery, LowHoldListQuery, MiddlesListQuer
 export { parseTimeParam, splitsHistoryList, splitsList } from './splits-answers.js';
 export type { SplitsHistoryListQuery, SplitsListQuery, SplitsSource } from './splits-answers.js';
 export { gameStates } from './gamestate-map.js';
+export { CLV_GROUPS } from './closing-history.js';
 export { DAY_MS, closingLines, clvHistory, evHistoryList, historicalClosingLines, parseDay } from './closing-answers.js';
 export type { ClosingLinesQuery, ClosingSource, ClvQuery, EvHistoryListQuery, HistoricalClosingQuery } from './closing-answers.js';
 export { HISTORY_STORE, fromStore } from './store-failure.js';
