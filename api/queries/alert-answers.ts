@@ -9,7 +9,7 @@ import type { LinesOf } from '../contract/index.js';
 import { ApiError } from '../errors.js';
 import type { Catalog } from '../views/index.js';
 import type { OlapStore } from '../../pipeline/store/index.js';
-import { featureRefusal, tierRefusal } from './access.js';
+import { featureRefusal, hasFeature, tierRefusal } from './access.js';
 import { alertList, alertListQuery, checkKindFields, lineMoveQuery, webhookUrlProblem } from './alert-query.js';
 import { LIST_FEATURE } from './opportunities.js';
 import { fromStore } from './store-failure.js';
@@ -40,7 +40,7 @@ export async function createAlertRule(
   ctx: AlertRuleContext,
 ): Promise<PresentedRule & { secret: string }> {
   const list = alertList(body.kind);
-  if (list !== null && !TIERS[auth.tier].features.includes(LIST_FEATURE[list]))
+  if (list !== null && !hasFeature(auth.tier, LIST_FEATURE[list]))
     throw featureRefusal(`Alerts on the ${list} list`, LIST_FEATURE[list], auth.tier);
   const problem = webhookUrlProblem(body.webhook_url);
   if (problem !== null) throw new ApiError('invalid_request', `Invalid body field 'webhook_url': ${problem}`);

@@ -17,7 +17,7 @@ import type { Piecewise, SnapshotBody } from './progressive.js';
 import { allowedLists, filterEcho, tooManyStreams } from './subscription.js';
 import type { StreamRequest } from './subscription.js';
 import { channelList } from './channel-list.js';
-import { featureRefusal } from '../queries/index.js';
+import { featureRefusal, hasFeature } from '../queries/index.js';
 import type { EvRowFilterQuery } from '../queries/index.js';
 import { evRowFilterParams } from '../contract/index.js';
 import { deepLinkStateParam } from '../deeplinks/index.js';
@@ -120,7 +120,7 @@ export function sseRequest(
   return {
     odds: channel === 'odds' || channel === 'all',
     lists,
-    gamestate: channel === 'gamestate' || (channel === 'all' && TIERS[tier].features.includes('gamestate')),
+    gamestate: channel === 'gamestate' || (channel === 'all' && hasFeature(tier, 'gamestate')),
     splits: channel === 'splits' ? 'named' : channel === 'all' ? 'all' : false,
     ...(q.sport === undefined ? {} : { sport: q.sport }),
     ...(q.league === undefined ? {} : { league: q.league }),

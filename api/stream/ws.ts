@@ -23,6 +23,7 @@ import { LIST_FEATURE, STREAM_MIN_EV, STREAM_MIN_PROFIT, allowedLists, tooManySt
 import type { StreamRequest } from './subscription.js';
 import { channelList } from './channel-list.js';
 import { EvRowFields } from './ev-row-fields.js';
+import { hasFeature } from '../queries/index.js';
 import type { EvRowFilterQuery } from '../queries/index.js';
 import { stateOf } from '../deeplinks/index.js';
 import { whenKnown } from '../contract/index.js';
@@ -465,10 +466,10 @@ export function attachWebSocket(
         stream_id: randomUUID(),
         tier,
         features: {
-          ev: TIERS[tier].features.includes('ev'),
-          arbitrage: TIERS[tier].features.includes('arbitrage'),
-          middles: TIERS[tier].features.includes('middles'),
-          low_hold: TIERS[tier].features.includes(LIST_FEATURE.low_hold),
+          ev: hasFeature(tier, 'ev'),
+          arbitrage: hasFeature(tier, 'arbitrage'),
+          middles: hasFeature(tier, 'middles'),
+          low_hold: hasFeature(tier, LIST_FEATURE.low_hold),
         },
         channels: sub.channels,
         data_delay_seconds: TIERS[tier].dataDelaySeconds,
