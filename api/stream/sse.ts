@@ -20,6 +20,7 @@ import { channelList } from './channel-list.js';
 import { featureRefusal, hasFeature } from '../queries/index.js';
 import type { EvRowFilterQuery } from '../queries/index.js';
 import { evRowFilterParams } from '../contract/index.js';
+import type { QueryOf } from '../contract/index.js';
 import { deepLinkStateParam } from '../deeplinks/index.js';
 import { EV_ROW_FIELDS } from './ev-row-fields.js';
 
@@ -31,24 +32,8 @@ type SnapshotFrame = [() => Rendered, Piecewise | undefined];
 export const SNAPSHOT_CHUNK = 1000;
 export const RETRY_MS = 3000;
 
-interface SseQuery extends EvRowFilterQuery {
-  channel?: string;
-  channels?: string;
-  type?: string;
-  sport?: string;
-  league?: string;
-  sportsbook?: string;
-  market?: string;
-  event?: string;
-  eventId?: string;
-  event_id?: string;
-  live?: boolean;
-  min_ev?: number;
-  min_profit?: number;
-  state?: string;
-  include?: 'suspicious';
-  last_event_id?: string;
-}
+/** The query every SSE route takes (they share one schema, `querySchema` below). */
+type SseQuery = QueryOf<'/api/v1/stream'>;
 
 const querySchema = {
   type: 'object',
