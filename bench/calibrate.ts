@@ -55,18 +55,18 @@ async function main(): Promise<void> {
       const sorted = recordedDelays(phase).sort((a, b) => a - b);
       return [0.5, 0.9].map((p) => `${((percentile(sorted, p) ?? 0) / 1000).toFixed(0)} s`).join(' / ');
     };
-    sims.push({ name: 'snaps all bk', stats: simulateSampled(sampledMinutes, gaps, delays), judged: false });
+    sims.push({ name: 'sim snaps', stats: simulateSampled(sampledMinutes, gaps, delays), judged: true });
     // +EV rows and arbitrage are counted per market, and each book pricing a market is one more
-    // chance of either: judged like for like, the simulated market is listed by the recordings' books.
+    // chance of either: beside the judged run, the same market listed by the recordings' books only.
     const recordedBooks = new Set(replays.flatMap((r) => [...r.books]));
     const books = SPORTSBOOKS.filter((b) => recordedBooks.has(b.id));
-    sims.push({ name: 'sim snaps', stats: simulateSampled(sampledMinutes, gaps, delays, { catalog: { books } }), judged: true });
+    sims.push({ name: 'snaps 11 bk', stats: simulateSampled(sampledMinutes, gaps, delays, { catalog: { books } }), judged: false });
     sampledNote =
       `sim snaps: the same simulator over ${sampledMinutes} simulated minutes seen through snapshots at the recordings' median spacing ` +
       `(pre-match every ${(gaps.prematch / 60_000).toFixed(0)} min, live every ${(gaps.live / 60_000).toFixed(0)} min), ` +
       `each book as collected a delay before the snapshot drawn from the recordings' (p50 / p90 pre-match ${quantiles('prematch')}, live ${quantiles('live')}), ` +
-      `sampled after each, listed by the recordings' ${books.length} books (${books.map((b) => b.id).join(', ')}); the target is judged on it; ` +
-      `snaps all bk: the same with all ${SPORTSBOOKS.length} of the simulator's books\n`;
+      `sampled after each; the target is judged on it; ` +
+      `snaps 11 bk: the same listed by the recordings' ${books.length} books only (${books.map((b) => b.id).join(', ')}), not judged\n`;
   }
   process.stdout.write(
     `sim ticks: simulator (seed 42, ${minutes} simulated minutes at ${SIM_TICKS_PER_SECOND} ticks/s, every tick, sampled every minute after ${SIM_WARMUP_MS / 60_000})\n` +
