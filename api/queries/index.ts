@@ -97,3 +97,6 @@ export { alertDeliveries, alertRuleList, createAlertRule, deleteAlertRule, ownRu
 export type { AlertRuleContext, DeliveriesQuery, NewAlertRule } from './alert-answers.js';
 export { healthCheck } from './health.js';
 export type { HealthReport, HealthSource } from './health.js';
+export { DELTA_TOPICS, PositionTrail, decodePosition, encodePosition } from './log-position.js';
+export type { LogPosition, Offsets } from './log-position.js';
+export type { OddsChangelogReader } from './lost-removals.js';
