@@ -62,7 +62,7 @@ describe('a log position as text', () => {
 describe('a position trail', () => {
   function trail(): { log: FakeLog; trail: PositionTrail } {
     const log = new FakeLog();
-    return { log, trail: new PositionTrail('kafka', log, twoPartitions) };
+    return { log, trail: new PositionTrail('kafka', log, twoPartitions, null, 0) };
   }
 
   it('answers a position before anything was applied from the change log floor', () => {
@@ -135,6 +135,56 @@ describe('a position trail', () => {
       [5, 0],
       [0, 0],
     ]);
+  });
+
+  it('keeps a checkpoint at most every spacing of change-log time, and names the board now exactly', () => {
+    const log = new FakeLog();
+    const t = new PositionTrail('kafka', log, twoPartitions, null, 100);
+    log.time = { ms: 1050, sub: 1 };
+    t.record(TOPICS.snapshot, 0, 5);
+    log.time = { ms: 1100, sub: 1 };
+    t.record(TOPICS.snapshot, 0, 9);
+    expect(
+      t.timeOf([
+        [9, 0],
+        [0, 0],
+      ]),
+    ).toEqual({ ms: 1100, sub: 1 });
+    // Within the spacing: no checkpoint; a position there resumes from the one before.
+    log.time = { ms: 1150, sub: 1 };
+    t.record(TOPICS.snapshot, 0, 12);
+    expect(
+      t.timeOf([
+        [12, 0],
+        [0, 0],
+      ]),
+    ).toEqual({ ms: 1100, sub: 1 });
+    expect(t.now().offsets).toEqual([
+      [12, 0],
+      [0, 0],
+    ]);
+    expect(t.at({ ms: 1150, sub: 1 }).offsets).toEqual([
+      [12, 0],
+      [0, 0],
+    ]);
+    expect(t.at({ ms: 1120, sub: 0 }).offsets).toEqual([
+      [9, 0],
+      [0, 0],
+    ]);
+  });
+
+  it('keeps one checkpoint inside the window even within the spacing', () => {
+    const log = new FakeLog();
+    const t = new PositionTrail('kafka', log, twoPartitions, null, 100);
+    log.time = { ms: 1000, sub: 9 };
+    log.floor = { ms: 1000, sub: 5 };
+    t.record(TOPICS.snapshot, 0, 5);
+    expect(
+      t.timeOf([
+        [5, 0],
+        [0, 0],
+      ]),
+    ).toEqual({ ms: 1000, sub: 9 });
   });
 
   it('cannot answer a position whose checkpoint is older than the change log floor', () => {

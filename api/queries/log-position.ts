@@ -79,13 +79,14 @@ interface Checkpoint {
 }
 
 /**
- * Where one replica's live board stands in the log over time: after every batch its views apply,
- * the offsets applied so far and the board's change-log time then. Offsets only grow, so the
+ * Where one replica's live board stands in the log over time: after the batches its views apply,
+ * at most every `spacingMs` of change-log time, the offsets applied so far and the board's
+ * change-log time then. Offsets only grow, so the
  * checkpoints are ordered both ways, and a position from anywhere finds its place here by a
  * binary search: the latest checkpoint at or before it in every partition. Replaying the board's
- * change log from that checkpoint's time sends everything after the position, plus at most what
- * this replica applied in the same batches just before it (rows sent again in their current
- * state, which a mirror absorbs). Checkpoints older than the change log's floor are dropped.
+ * change log from that checkpoint's time sends everything after the position, plus what this
+ * replica applied in the tenth of a second before it (rows sent again in their current state,
+ * which a mirror absorbs). Checkpoints older than the change log's floor are dropped.
  */
 export class PositionTrail {
   /** Names this run of this replica's live board in the `at` shortcut. */
@@ -101,6 +102,12 @@ export class PositionTrail {
     partitions: (topic: TopicName) => number,
     /** Reads the odds changelog between offsets, for the removals a late-started board never held; none when absent. */
     readonly readOdds: OddsChangelogReader | null = null,
+    /**
+     * Change-log time between two checkpoints: a position between them resumes from the earlier
+     * one (more rows sent again, never one missed), and the trail stays small at any batch rate
+     * (a 15-minute window holds at most 9,000 at 100 ms).
+     */
+    private readonly spacingMs = 100,
     private readonly maxCheckpoints = 100_000,
   ) {
     this.applied = DELTA_TOPICS.map((topic) => new Array<number>(partitions(topic)).fill(0));
@@ -114,21 +121,27 @@ export class PositionTrail {
     const offsets = this.applied[t];
     if (!offsets || partition >= offsets.length || nextOffset <= (offsets[partition] ?? 0)) return;
     offsets[partition] = nextOffset;
-    this.checkpoints.push({ offsets: this.applied.map((o) => [...o]), time: this.changes.head() });
+    const time = this.changes.head();
+    const last = this.checkpoints[this.checkpoints.length - 1] as Checkpoint;
+    // Within the spacing, unless the last checkpoint fell out of the window: one must stay usable.
+    if (time.ms - last.time.ms < this.spacingMs && compareLogTime(last.time, this.changes.floor) >= 0) return;
+    this.checkpoints.push({ offsets: this.applied.map((o) => [...o]), time });
     this.prune();
   };
 
   /** The position of the board now. */
   now(): LogPosition {
-    const last = this.checkpoints[this.checkpoints.length - 1] as Checkpoint;
-    return { log: this.log, offsets: last.offsets, at: { board: this.board, time: this.changes.head() } };
+    // Everything applied so far is at or before the head: these offsets and that time agree.
+    return { log: this.log, offsets: this.applied.map((o) => [...o]), at: { board: this.board, time: this.changes.head() } };
   }
 
   /**
    * The position of change-log time `time` of this board: the offsets of the latest checkpoint
-   * at or before it (a replica that did not stamp `time` resumes from there, never after it).
+   * at or before it (a replica that did not stamp `time` resumes from there, never after it), or
+   * the offsets applied so far when `time` is the head.
    */
   at(time: LogTime): LogPosition {
+    if (compareLogTime(time, this.changes.head()) >= 0) return { ...this.now(), at: { board: this.board, time } };
     let lo = this.first;
     let hi = this.checkpoints.length - 1;
     while (lo < hi) {
