@@ -102,3 +102,6 @@ export { healthCheck } from './health.js';
 export type { HealthReport, HealthSource } from './health.js';
 export { deepLinkBatch, deepLinkTarget } from './deeplinks.js';
 export type { DeepLinkBatchBody, DeepLinkQuery, DeepLinkTarget } from './deeplinks.js';
+export { DELTA_TOPICS, PositionTrail, decodePosition, encodePosition } from './log-position.js';
+export type { LogPosition, Offsets } from './log-position.js';
+export type { OddsChangelogReader } from './lost-removals.js';

@@ -10,7 +10,7 @@ export type { FuturesView } from './futures-board.js';
 export { startFuturesViews } from './futures-views.js';
 export { GameStateBoard } from './gamestate-board.js';
 export type { GameStateChange, LiveGameState } from './gamestate-board.js';
-export { formatLogTime, maxLogTime, parseLogTime } from './log-time.js';
+export { compareLogTime, formatLogTime, maxLogTime, parseLogTime } from './log-time.js';
 export type { LogTime } from './log-time.js';
 export { bookMainLine, isMainLine } from './main-lines.js';
 export type { BookLineMarket, MainLines } from './main-lines.js';
