@@ -7,6 +7,7 @@ import { ApiError } from '../errors.js';
 import type { RateLimitStore } from '../plugins/index.js';
 import { TIERS, allowedBooks, lowestTierWith } from '../../schemas/index.js';
 import type { Feature } from '../../schemas/index.js';
+import { hasFeature } from '../queries/index.js';
 import type { Session, SessionStore } from './sessions.js';
 import type { ReplyOf, UnenvelopedRouteTypes } from '../contract/index.js';
 
@@ -170,7 +171,7 @@ export const sessionRoutes: FastifyPluginAsync<SessionRoutesOptions> = async (ap
   const info = (record: AuthenticatedKey, expiresAt: number): SessionInfo => {
     const tier = TIERS[record.tier];
     const feature = (name: FeatureName): SessionInfo['features'][FeatureName] => ({
-      available: tier.features.includes(FEATURE_OF[name]),
+      available: hasFeature(record.tier, FEATURE_OF[name]),
       required_tier: lowestTierWith(FEATURE_OF[name]),
     });
     return {
