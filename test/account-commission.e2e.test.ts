@@ -1,8 +1,11 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExchangeQuote, RawTick } from '../schemas/index.js';
 import { decimalToAmerican, netBackDecimal } from '../pipeline/odds-math/index.js';
 import { ScriptedFeed } from './support/scripted-feed.js';
-import { SseClient } from './support/stream-clients.js';
+import { SseClient, WsClient } from './support/stream-clients.js';
 import { startTestSystem } from './support/system.js';
 import type { TestSystem } from './support/system.js';
 
@@ -103,17 +106,17 @@ describe('commission= on /odds', () => {
   });
 });
 
-describe('commission= on the opportunity stream', () => {
-  const snapshot = async (query: string): Promise<Row[]> => {
-    const c = await SseClient.open(`${sys.url}/api/v1/stream?channel=opportunities&${BOOKS}&api_key=${key}${query}`);
-    try {
-      await c.until((f) => f.some((x) => x.event === 'snapshot:complete'));
-      return ((c.frames.find((f) => f.event === 'snapshot')?.data as Record<string, Row[]>)['arbitrage'] ?? []) as Row[];
-    } finally {
-      c.close();
-    }
-  };
+const snapshot = async (query: string): Promise<Row[]> => {
+  const c = await SseClient.open(`${sys.url}/api/v1/stream?channel=opportunities&${BOOKS}&api_key=${key}${query}`);
+  try {
+    await c.until((f) => f.some((x) => x.event === 'snapshot:complete'));
+    return ((c.frames.find((f) => f.event === 'snapshot')?.data as Record<string, Row[]>)['arbitrage'] ?? []) as Row[];
+  } finally {
+    c.close();
+  }
+};
 
+describe('commission= on the opportunity stream', () => {
   it('streams the arbitrage at the subscriber’s rate, as REST lists it', async () => {
     expect((await snapshot('&commission=2')).map((a) => [a['profit_percentage'], a['max_stake']])).toEqual([[2.6201, 89.56]]);
     expect(await snapshot('&commission=20')).toEqual([]);
@@ -122,5 +125,73 @@ describe('commission= on the opportunity stream', () => {
   it('refuses a bad rate before the stream opens', async () => {
     const c = await SseClient.open(`${sys.url}/api/v1/stream?channel=opportunities&api_key=${key}&commission=100`);
     expect([c.status, ((c.body as Row)['error'] as Row)['code']]).toEqual([400, 'invalid_request']);
+  });
+});
+
+describe('the account’s own rate (PATCH /account exchange_commission)', () => {
+  const setRate = (rate: unknown) => sys.send('PATCH', '/api/v1/account', { key, body: { exchange_commission: rate } });
+  const profits = (list: Row[]) => list.map((a) => a['profit_percentage']);
+
+  async function mcpArbitrages(args: Row): Promise<Row[]> {
+    const client = new Client({ name: 'commission-e2e', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${sys.url}/api/v1/mcp`), { requestInit: { headers: { 'x-api-key': key } } }),
+    );
+    try {
+      const r = (await client.callTool({
+        name: 'find_arbitrage',
+        arguments: { sportsbook: ['caesars', 'betfair_ex_eu'], ...args },
+      })) as CallToolResult;
+      return ((r.structuredContent as Row)['data'] as Row[]) ?? [];
+    } finally {
+      await client.close();
+    }
+  }
+
+  async function wsArbitrages(): Promise<Row[]> {
+    const c = await WsClient.open(`${sys.url.replace('http', 'ws')}/api/v1/ws?api_key=${key}&channels=arbitrage&${BOOKS}`);
+    try {
+      await c.until((m) => m.some((x) => x['type'] === 'snapshot:complete'));
+      const snap = c.messages.find((x) => x['type'] === 'opportunities_snapshot') as Row;
+      return (snap['arbitrage'] ?? []) as Row[];
+    } finally {
+      c.close();
+    }
+  }
+
+  it('is null until set, shown in GET /account, and cleared by null', async () => {
+    expect(((await sys.get('/api/v1/account', key)).body['data'] as Row)['exchange_commission']).toBeNull();
+    const set = await setRate(2);
+    expect([set.status, (set.body['data'] as Row)['exchange_commission']]).toEqual([200, 2]);
+    expect(((await sys.get('/api/v1/account', key)).body['data'] as Row)['exchange_commission']).toBe(2);
+    const cleared = await setRate(null);
+    expect([cleared.status, (cleared.body['data'] as Row)['exchange_commission']]).toEqual([200, null]);
+  });
+
+  it('refuses a rate outside 0 to under 100 with the error envelope naming the field', async () => {
+    for (const bad of [100, -1, 'five']) {
+      const r = await setRate(bad);
+      const error = r.body['error'] as Row;
+      expect([r.status, error['code'], String(error['message']).includes('exchange_commission')]).toEqual([400, 'invalid_request', true]);
+    }
+    const r = await sys.send('PATCH', '/api/v1/account', { key, body: {} });
+    expect([r.status, String((r.body['error'] as Row)['message']).includes('exchange_commission')]).toEqual([400, true]);
+  });
+
+  it('is the default rate of REST, MCP, SSE and WebSocket answers; commission= overrides it', async () => {
+    await setRate(2);
+    try {
+      expect(profits(await arbitrages(''))).toEqual([2.6201]);
+      expect(profits(await arbitrages('&commission=5'))).toEqual([1.8755]);
+      expect(profits(await mcpArbitrages({}))).toEqual([2.6201]);
+      expect(profits(await mcpArbitrages({ commission: 5 }))).toEqual([1.8755]);
+      expect(profits(await snapshot(''))).toEqual([2.6201]);
+      expect(profits(await wsArbitrages())).toEqual([2.6201]);
+      await setRate(20);
+      expect(await arbitrages('')).toEqual([]);
+    } finally {
+      await setRate(null);
+    }
+    expect(profits(await arbitrages(''))).toEqual([1.8755]);
   });
 });

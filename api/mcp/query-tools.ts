@@ -45,7 +45,7 @@ import type { FuturesBoard } from '../views/index.js';
 import type { GameStateBoard } from '../views/index.js';
 import type { OpportunityBoard } from '../views/index.js';
 import type { SplitsBoard } from '../views/index.js';
-import { SPLIT_SIGNALS } from '../queries/index.js';
+import { SPLIT_SIGNALS, queryAtCallerRate } from '../queries/index.js';
 import type { JsonSchema, RouteSchema, RouteSchemas } from './route-schemas.js';
 import type { ApiPath, QueryOf, ReplyOf } from '../contract/index.js';
 import type { ToolCaller, ToolOutcome, ToolSpec } from './tool.js';
@@ -784,7 +784,11 @@ export function queryTools(sources: ToolSources, schemas: RouteSchemas, prefix: 
       outputSchema: outputSchemaOf(def, route),
       async run(args, caller): Promise<ToolOutcome> {
         const { limit, offset, ...rest } = args;
-        const query = asRouteQuery(def.pageKeys ? rest : args, joined);
+        const query = queryAtCallerRate(
+          asRouteQuery(def.pageKeys ? rest : args, joined),
+          route.querystring,
+          sources.accounts?.keys.account(caller.record.accountId),
+        );
         try {
           const answer = await def.answer(sources, caller.record.tier, query as never, caller);
           // As on the wire; the tool's own paging of an object answer goes on top, where REST has none.
