@@ -195,3 +195,80 @@ describe('the account’s own rate (PATCH /account exchange_commission)', () => 
     expect(profits(await arbitrages(''))).toEqual([1.8755]);
   });
 });
+
+describe('commission= on /odds/best, /odds/comparison and /odds/batch', () => {
+  const event = async (): Promise<string> =>
+    String((data(await sys.get(`/api/v1/odds?sportsbook=betfair_ex_eu&market=moneyline`, key))[0] as Row)['event_id']);
+  const prices = (rows: Row[]) => rows.map((r) => [r['sportsbook'], r['selection_type'], r['odds_american'], r['commission']]);
+
+  it('prices the best row at the caller’s rate when it is an exchange (the board chose it)', async () => {
+    const best = async (query: string) => prices(data(await sys.get(`/api/v1/odds/best?${BOOKS}&market=moneyline${query}`, key)));
+    // Away: back 1.68 pays 1.646 at 5 % (-155) and 1.666 at 2 % (-150), still the best away price.
+    expect(await best('')).toEqual([
+      ['caesars', 'home', 150, undefined],
+      ['betfair_ex_eu', 'away', -155, 5],
+    ]);
+    expect(await best('&commission=2')).toEqual([
+      ['caesars', 'home', 150, undefined],
+      ['betfair_ex_eu', 'away', -150, 2],
+    ]);
+  });
+
+  it('re-orders a comparison best first at the caller’s rate', async () => {
+    const id = await event();
+    const comparison = async (query: string) =>
+      (await sys.get(`/api/v1/odds/comparison?event=${id}&${BOOKS}&market=moneyline${query}`, key)).body['data'] as Record<string, Row[]>;
+    const byKey = async (query: string) =>
+      Object.fromEntries(Object.entries(await comparison(query)).map(([k, rows]) => [k, prices(rows)]));
+    expect(await byKey('')).toEqual({
+      'moneyline:away': [
+        ['betfair_ex_eu', 'away', -155, 5],
+        ['caesars', 'away', -200, undefined],
+      ],
+      'moneyline:home': [
+        ['caesars', 'home', 150, undefined],
+        ['betfair_ex_eu', 'home', 124, 5],
+      ],
+    });
+    // At 30 % the away back pays 1.476 (-210): Caesars' -200 is now the better price and comes first.
+    expect(await byKey('&commission=30')).toEqual({
+      'moneyline:away': [
+        ['caesars', 'away', -200, undefined],
+        ['betfair_ex_eu', 'away', -210, 30],
+      ],
+      'moneyline:home': [
+        ['caesars', 'home', 150, undefined],
+        ['betfair_ex_eu', 'home', -110, 30],
+      ],
+    });
+  });
+
+  it('prices a batch’s exchange rows at the body’s rate, and at the account’s by default', async () => {
+    const id = await event();
+    const batch = async (body: Row) =>
+      prices(
+        (
+          (await sys.post('/api/v1/odds/batch', { event_ids: [id], sportsbook: 'betfair_ex_eu', market: 'moneyline', ...body }, key)).body[
+            'data'
+          ] as Record<string, Row[]>
+        )[id] ?? [],
+      );
+    const board = [
+      ['betfair_ex_eu', 'home', 124, 5],
+      ['betfair_ex_eu', 'away', -155, 5],
+    ];
+    const atTwo = [
+      ['betfair_ex_eu', 'home', 127, 2],
+      ['betfair_ex_eu', 'away', -150, 2],
+    ];
+    expect(await batch({})).toEqual(board);
+    expect(await batch({ commission: 2 })).toEqual(atTwo);
+    await sys.send('PATCH', '/api/v1/account', { key, body: { exchange_commission: 2 } });
+    try {
+      expect(await batch({})).toEqual(atTwo);
+      expect(await batch({ commission: 5 })).toEqual(board);
+    } finally {
+      await sys.send('PATCH', '/api/v1/account', { key, body: { exchange_commission: null } });
+    }
+  });
+});

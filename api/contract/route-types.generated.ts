@@ -6132,6 +6132,8 @@ export interface paths {
           date?: string;
           /** @description Free text over team names and aliases, league names and event ids. */
           q?: string;
+          /** @description Your exchange account's commission on net winnings, percent (0 to under 100, like an exchange row's `commission`). Exchange prices are shown net of this rate instead of the board's: rows' odds_*, and arbitrage, middle and low-hold legs on an exchange with their profit, stakes and max_stake (an arbitrage your rate makes unprofitable is left out). Sportsbook prices are unchanged. */
+          commission?: number;
           /** @description Page size, 1 to 1000. */
           limit: number;
           /** @description Rows to skip. */
@@ -6566,6 +6568,8 @@ export interface paths {
           sportsbook?: string;
           /** @description Sportsbook ids to serve on top of the selection (the tier default, or `sportsbook`); the union must stay within the tier. */
           add_sportsbook?: string;
+          /** @description Your exchange account's commission on net winnings, percent (0 to under 100, like an exchange row's `commission`). Exchange prices are shown net of this rate instead of the board's: rows' odds_*, and arbitrage, middle and low-hold legs on an exchange with their profit, stakes and max_stake (an arbitrage your rate makes unprofitable is left out). Sportsbook prices are unchanged. */
+          commission?: number;
         };
         header?: never;
         path?: never;
@@ -7583,6 +7587,8 @@ export interface paths {
             sportsbook?: string;
             /** @description Market ids, comma-separated. */
             market?: string;
+            /** @description Your exchange account's commission on net winnings, percent (0 to under 100, like an exchange row's `commission`). Exchange prices are shown net of this rate instead of the board's: rows' odds_*, and arbitrage, middle and low-hold legs on an exchange with their profit, stakes and max_stake (an arbitrage your rate makes unprofitable is left out). Sportsbook prices are unchanged. */
+            commission?: number;
           };
         };
       };

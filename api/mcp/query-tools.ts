@@ -786,7 +786,7 @@ export function queryTools(sources: ToolSources, schemas: RouteSchemas, prefix: 
         const { limit, offset, ...rest } = args;
         const query = queryAtCallerRate(
           asRouteQuery(def.pageKeys ? rest : args, joined),
-          route.querystring,
+          def.route.method === 'GET' ? route.querystring : route.body,
           sources.accounts?.keys.account(caller.record.accountId),
         );
         try {

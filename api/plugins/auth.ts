@@ -56,12 +56,11 @@ export const authPlugin = fp<AuthOptions>(async (app: FastifyInstance, options) 
   // After validation: the account's own exchange commission rate is the default `commission`.
   app.addHook('preHandler', async (request) => {
     const auth = request.apiKey;
-    if (auth)
-      request.query = queryAtCallerRate(
-        request.query as object,
-        request.routeOptions.schema?.querystring,
-        options.keys.account(auth.accountId),
-      );
+    if (!auth) return;
+    const account = options.keys.account(auth.accountId);
+    const schema = request.routeOptions.schema;
+    request.query = queryAtCallerRate(request.query as object, schema?.querystring, account);
+    if (typeof request.body === 'object' && request.body !== null) request.body = queryAtCallerRate(request.body, schema?.body, account);
   });
   app.addHook('onRequest', async (request, reply) => {
     const key = presentedKey(request);

@@ -13,9 +13,9 @@ export function callerCommission(requested: number | undefined, account: Account
 }
 
 /**
- * A route's query as its answer should see it: with the caller's rate (`callerCommission`) in
- * `commission` when the route's query schema takes one. REST (a hook) and MCP (the tool runner)
- * both pass every query through here, so no route or tool resolves the rate itself.
+ * A route's query (or JSON body) as its answer should see it: with the caller's rate
+ * (`callerCommission`) in `commission` when the schema takes one. REST (a hook) and MCP (the
+ * tool runner) pass every query and body through here, so no route or tool resolves the rate.
  */
 export function queryAtCallerRate<Q extends object>(query: Q, querySchema: unknown, account: AccountRecord | undefined): Q {
   if (!takesCommission(querySchema)) return query;

@@ -134,6 +134,17 @@ export function oddsList(
   };
 }
 
+/** A row as a caller on its own exchange commission rate is paid (`rowAtCommission`); as it is without one. */
+function atRate(row: OddsRow, commission: number | undefined): OddsRow {
+  return commission === undefined ? row : rowAtCommission(row, commission);
+}
+
+/** One outcome's rows at the caller's rate, best price first again (ties keep the board's order). */
+function bestFirstAtRate(rows: readonly OddsRow[], commission: number | undefined): readonly OddsRow[] {
+  if (commission === undefined) return rows;
+  return rows.map((r) => rowAtCommission(r, commission)).sort((a, b) => (b.priceDecimal ?? 0) - (a.priceDecimal ?? 0));
+}
+
 export type BestOddsQuery = QueryOf<'/api/v1/odds/best'>;
 
 export function bestOddsList(deps: OddsDeps, tier: TierName, q: BestOddsQuery): ReplyOf<'/api/v1/odds/best'> {
@@ -157,7 +168,11 @@ export function bestOddsList(deps: OddsDeps, tier: TierName, q: BestOddsQuery): 
     tier,
   );
   const { page, total } = bestOdds(board, catalog, filters, offset, limit);
-  const data = page.map((m) => ({ ...presentOdds(catalog, m.row, m.event, board.mainLines(m.event.id)), book_count: m.bookCount }));
+  // The best book is the board's choice; the caller's own rate prices it when it is an exchange.
+  const data = page.map((m) => ({
+    ...presentOdds(catalog, atRate(m.row, q.commission), m.event, board.mainLines(m.event.id)),
+    book_count: m.bookCount,
+  }));
   return {
     success: true,
     data,
@@ -179,7 +194,9 @@ export function oddsComparison(deps: OddsDeps, tier: TierName, q: ComparisonQuer
   // Keys carry participant names from the feed: no prototype behind them.
   const data: OddsByKey = Object.create(null) as OddsByKey;
   for (const rows of comparison.outcomes)
-    data[selectionKey(rows[0] as OddsRow)] = rows.map((r) => presentOdds(catalog, r, e, board.mainLines(e.id)));
+    data[selectionKey(rows[0] as OddsRow)] = bestFirstAtRate(rows, q.commission).map((r) =>
+      presentOdds(catalog, r, e, board.mainLines(e.id)),
+    );
   const books = comparison.books;
   return {
     success: true,
@@ -213,7 +230,7 @@ export function oddsBatch(deps: OddsDeps, tier: TierName, body: BatchQuery): Rep
   const data: OddsByEvent = Object.create(null) as OddsByEvent;
   let rows = 0;
   for (const { id, event, rows: list } of events) {
-    data[id] = event ? list.map((r) => presentOdds(catalog, r, event, board.mainLines(id))) : [];
+    data[id] = event ? list.map((r) => presentOdds(catalog, atRate(r, body.commission), event, board.mainLines(id))) : [];
     rows += list.length;
   }
   return { success: true, data, meta: { events: ids.length, rows, missing } };
