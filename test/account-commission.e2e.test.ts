@@ -272,3 +272,25 @@ describe('commission= on /odds/best, /odds/comparison and /odds/batch', () => {
     }
   });
 });
+
+describe('commission= on /odds/delta', () => {
+  it('prices changed exchange rows at the caller’s rate', async () => {
+    // From the start of the change window (the refusal of an older `since` names it): every row is a change.
+    const refused = await sys.get(`/api/v1/odds/delta?since=2000-01-01T00:00:00Z`, key);
+    const since = /oldest answerable: (\S+)\)/.exec(String((refused.body['error'] as Row)['message']))?.[1] ?? '';
+    const delta = async (query: string) =>
+      data(await sys.get(`/api/v1/odds/delta?since=${since}&sportsbook=betfair_ex_eu&market=moneyline${query}`, key)).map((r) => [
+        r['selection_type'],
+        r['odds_american'],
+        r['commission'],
+      ]);
+    expect(await delta('')).toEqual([
+      ['home', 124, 5],
+      ['away', -155, 5],
+    ]);
+    expect(await delta('&commission=2')).toEqual([
+      ['home', 127, 2],
+      ['away', -150, 2],
+    ]);
+  });
+});

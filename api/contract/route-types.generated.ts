@@ -7069,6 +7069,8 @@ export interface paths {
           live?: boolean;
           /** @description US state code (e.g. nj): the `deep_link` URLs carry it, so books whose site is per state open the right one. Default: the resolver's, pa. */
           state?: string;
+          /** @description Your exchange account's commission on net winnings, percent (0 to under 100, like an exchange row's `commission`). Exchange prices are shown net of this rate instead of the board's: rows' odds_*, and arbitrage, middle and low-hold legs on an exchange with their profit, stakes and max_stake (an arbitrage your rate makes unprofitable is left out). Sportsbook prices are unchanged. */
+          commission?: number;
           /** @description Page size, 1 to 5000. */
           limit: number;
           /** @description Rows to skip. */

@@ -249,7 +249,9 @@ export function oddsDeltaPage(
   const since = parseLogTime(query.since);
   if (!since) throw new ApiError('invalid_request', `Invalid query parameter 'since': '${query.since}' is not a valid RFC 3339 date-time`);
   const state = requestedState(query.state);
-  const serialize = state === undefined ? serializeRow : undefined;
+  const { commission } = query;
+  // A row priced at the caller's own rate is presented afresh, not from its serialized fragment.
+  const serialize = state === undefined && commission === undefined ? serializeRow : undefined;
   const board = views.boardFor(tier);
   const filters = parseOddsFilters(query, catalog, tier);
   const { limit, offset } = query;
@@ -268,7 +270,7 @@ export function oddsDeltaPage(
     if (item.removed || !item.event)
       removed.push({ id: r.id, event_id: r.eventId, sportsbook: r.book, market: r.market, removed_at: formatLogTime(item.time) });
     else if (serialize) json.push(serialize(r, item.event, board.mainLines(item.event.id)));
-    else rows.push(putStateInLinks(presentOdds(catalog, r, item.event, board.mainLines(item.event.id)), state));
+    else rows.push(putStateInLinks(presentOdds(catalog, atRate(r, commission), item.event, board.mainLines(item.event.id)), state));
   }
   const { hasMore, next } = delta;
   const changed = rows.length + json.length;
