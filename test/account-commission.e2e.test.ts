@@ -132,6 +132,28 @@ describe('the account’s own rate (PATCH /account exchange_commission)', () => 
   const setRate = (rate: unknown) => sys.send('PATCH', '/api/v1/account', { key, body: { exchange_commission: rate } });
   const profits = (list: Row[]) => list.map((a) => a['profit_percentage']);
 
+  async function mcpTool(name: string, args: Row): Promise<CallToolResult> {
+    const client = new Client({ name: 'commission-e2e', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${sys.url}/api/v1/mcp`), { requestInit: { headers: { 'x-api-key': key } } }),
+    );
+    try {
+      return (await client.callTool({ name, arguments: args })) as CallToolResult;
+    } finally {
+      await client.close();
+    }
+  }
+
+  it('is set and cleared by the set_account_commission tool too', async () => {
+    const set = await mcpTool('set_account_commission', { exchange_commission: 2 });
+    expect(((set.structuredContent as Row)['data'] as Row)['exchange_commission']).toBe(2);
+    expect(((await sys.get('/api/v1/account', key)).body['data'] as Row)['exchange_commission']).toBe(2);
+    const bad = await mcpTool('set_account_commission', { exchange_commission: 100 });
+    expect([bad.isError, JSON.stringify(bad.content).includes('exchange_commission')]).toEqual([true, true]);
+    await mcpTool('set_account_commission', { exchange_commission: null });
+    expect(((await sys.get('/api/v1/account', key)).body['data'] as Row)['exchange_commission']).toBeNull();
+  });
+
   async function mcpArbitrages(args: Row): Promise<Row[]> {
     const client = new Client({ name: 'commission-e2e', version: '1.0.0' });
     await client.connect(
