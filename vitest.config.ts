@@ -26,6 +26,8 @@ const long = [
   // of everyday suite at stop 42, near its budget): they moved here together.
   'test/games.e2e.test.ts',
   'test/delta-mirror.e2e.test.ts',
+  // A delta poller moved between two API replicas by cursor, one started late (about 20-30 s).
+  'test/delta-positions.e2e.test.ts',
   'test/simulator.e2e.test.ts',
   'test/stream-mirror.e2e.test.ts',
   'test/replay-restart.e2e.test.ts',

@@ -40,7 +40,7 @@ import { streamPlugin } from './stream/index.js';
 import type { StreamService } from './stream/index.js';
 import { splitsRoutes } from './routes/index.js';
 import { eventHistoryRoutes } from './routes/index.js';
-import { SessionAuth, SessionStore, sessionRoutes } from './session/index.js';
+import { RedisSessions, SessionAuth, SessionStore, sessionRoutes } from './session/index.js';
 import { AccessLeases } from './accounts/index.js';
 import { webPlugin } from './web.js';
 
@@ -159,6 +159,17 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
     app.log.error({ err }, 'ending a stream or MCP session whose access ended failed'),
   );
   app.addHook('onClose', async () => access.close());
+  if (appDeps.redisUrl !== null) {
+    // Every replica holds every browser session: no balancer stickiness, sign-out ends streams everywhere.
+    const shared = new RedisSessions({
+      url: appDeps.redisUrl,
+      logger: app.log.child({ component: 'sessions' }),
+      store: sessions.store,
+      onEnded: (sessionId) => access.endSession(sessionId),
+    });
+    if (!(await shared.start())) app.log.warn('Redis not reachable yet: browser sessions start in this replica only');
+    app.addHook('onClose', async () => shared.close());
+  }
   if (appDeps.webRoot !== undefined) await app.register(webPlugin, { root: appDeps.webRoot });
   await app.register(jsonBodyPlugin);
   await app.register(finiteNumbersPlugin);

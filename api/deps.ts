@@ -15,6 +15,7 @@ import type { OpportunityBoard } from './views/index.js';
 import type { SplitsBoard } from './views/index.js';
 import type { TierViews } from './views/index.js';
 import type { AlertFollower, StreamService, StreamSettings } from './stream/index.js';
+import type { PositionTrail } from './queries/index.js';
 import type { SessionLimits } from './mcp/index.js';
 
 /** What the routes read from: views and the catalog, never the bus; the store only for health and the operator's parts gauge. */
@@ -70,6 +71,8 @@ export interface AppDeps {
   sessionTtlMs?: number;
   /** ONE_SIDED_MARGIN_PERCENT as a fraction: what a fair-line recipe assumes a one-sided price carries (default 5 %). */
   oneSidedMargin?: number;
+  /** Where the live board stands in the changelogs: `/odds/delta` positions (`cursor`); no cursors when absent. */
+  positions?: PositionTrail;
   /** The built web screen (a folder with index.html), served at `/`; no screen when absent. */
   webRoot?: string;
   /** MCP session limits (idle time, per account, in all); the defaults when absent. */

@@ -52,7 +52,26 @@ export interface PhaseStats {
   followP95: number | null;
   follows: number;
   followChances: number;
+  /**
+   * How far the market's consensus moneyline moves: the median over books of each book's no-vig
+   * probability of the first outcome, compared between samples of the same market 10-75 minutes
+   * apart, in points of probability, scaled to a 15-minute gap as a random walk (x sqrt(15 min /
+   * gap)); p50 and p90 over those pairs, and how many pairs.
+   */
+  consensusMoveP50: number | null;
+  consensusMoveP90: number | null;
+  consensusPairs: number;
+  /** How far each book's moneyline no-vig probability sits from the consensus at a sample, points: p50 and p90. */
+  offConsensusP50: number | null;
+  offConsensusP90: number | null;
 }
+
+/** Consensus samples of a market closer than this are not compared: their move is mostly the snapshot's spacing. */
+const CONSENSUS_MIN_GAP_MS = 10 * 60_000;
+/** ...nor farther apart than this (the recordings' hourly gaps in play are the longest kept). */
+const CONSENSUS_MAX_GAP_MS = 75 * 60_000;
+/** The gap the consensus moves are scaled to: the recordings' median live snapshot spacing. */
+const CONSENSUS_SCALE_MS = 15 * 60_000;
 
 interface Accumulator {
   markets: number;
@@ -64,10 +83,24 @@ interface Accumulator {
   staleEv: number;
   follows: number[];
   chances: number;
+  consensusMoves: number[];
+  offConsensus: number[];
 }
 
 function emptyAccumulator(): Accumulator {
-  return { markets: 0, arbMarkets: 0, arbProfits: [], holds: new Map(), evRows: 0, positiveEv: 0, staleEv: 0, follows: [], chances: 0 };
+  return {
+    markets: 0,
+    arbMarkets: 0,
+    arbProfits: [],
+    holds: new Map(),
+    evRows: 0,
+    positiveEv: 0,
+    staleEv: 0,
+    follows: [],
+    chances: 0,
+    consensusMoves: [],
+    offConsensus: [],
+  };
 }
 
 /** One book's no-vig probability of a market's first outcome, each time it changed. */
@@ -105,6 +138,8 @@ export class MarketStatsObserver {
   private readonly acc: Record<Phase, Accumulator> = { prematch: emptyAccumulator(), live: emptyAccumulator() };
   private readonly sharp: ReadonlySet<string>;
   private readonly leadRank: ReadonlyMap<string, number>;
+  /** Moneyline group -> the consensus it was last compared from. */
+  private readonly consensusAnchor = new Map<string, { at: number; p: number; phase: Phase }>();
 
   constructor(leagues: readonly LeagueDef[]) {
     for (const l of leagues) this.leagues.set(l.id, l);
@@ -144,9 +179,7 @@ export class MarketStatsObserver {
   private track(key: string, row: OddsRow): void {
     const rows = this.complete(key, row);
     if (rows === null) return;
-    const implied = rows.map((r) => 1 / r.priceDecimal);
-    const sum = implied.reduce((a, b) => a + b, 0);
-    const p = (implied[0] ?? 0) / sum;
+    const p = firstOutcomeNoVig(rows);
     let points = this.series.get(key);
     if (points === undefined) {
       points = [];
@@ -177,7 +210,7 @@ export class MarketStatsObserver {
 
   /** Takes the board and the active opportunities as they stand at `now` into the statistics. */
   sample(now: number, active: readonly Opportunity[]): void {
-    const groups = new Map<string, { phase: Phase; market: MarketId; complete: number }>();
+    const groups = new Map<string, { phase: Phase; market: MarketId; complete: number; noVig: number[] }>();
     for (const [key, market] of this.markets) {
       const row = market.values().next().value;
       if (row === undefined) continue;
@@ -185,8 +218,9 @@ export class MarketStatsObserver {
       if (rows === null) continue;
       const group = key.slice(0, key.indexOf('\u0000'));
       const phase: Phase = row.isLive ? 'live' : 'prematch';
-      const g = groups.get(group) ?? { phase, market: row.market, complete: 0 };
+      const g = groups.get(group) ?? { phase, market: row.market, complete: 0, noVig: [] };
       g.complete++;
+      if (row.market === 'moneyline') g.noVig.push(firstOutcomeNoVig(rows));
       groups.set(group, g);
       const holds = this.acc[phase].holds;
       const list = holds.get(row.market) ?? [];
@@ -196,6 +230,7 @@ export class MarketStatsObserver {
     const markets = new Map<string, Phase>();
     for (const [key, g] of groups) if (g.complete >= 2) markets.set(key, g.phase);
     for (const phase of markets.values()) this.acc[phase].markets++;
+    for (const [key, g] of groups) if (g.complete >= 2 && g.noVig.length > 0) this.consensusMove(key, now, g.phase, g.noVig);
 
     const bestArb = new Map<string, number>();
     for (const o of active) {
@@ -218,6 +253,21 @@ export class MarketStatsObserver {
       acc.arbMarkets++;
       acc.arbProfits.push(profit);
     }
+  }
+
+  /** Compares a moneyline's consensus with the one it was last compared from, when far enough apart. */
+  private consensusMove(group: string, now: number, phase: Phase, noVig: number[]): void {
+    const p = percentile(
+      noVig.sort((a, b) => a - b),
+      0.5,
+    );
+    if (p === null) return;
+    for (const q of noVig) this.acc[phase].offConsensus.push(100 * Math.abs(q - p));
+    const anchor = this.consensusAnchor.get(group);
+    if (anchor !== undefined && anchor.phase === phase && now - anchor.at < CONSENSUS_MIN_GAP_MS) return;
+    this.consensusAnchor.set(group, { at: now, p, phase });
+    if (anchor === undefined || anchor.phase !== phase || now - anchor.at > CONSENSUS_MAX_GAP_MS) return;
+    this.acc[phase].consensusMoves.push(100 * Math.abs(p - anchor.p) * Math.sqrt(CONSENSUS_SCALE_MS / (now - anchor.at)));
   }
 
   /** Follow times of soft books after each move of a group's lead reference book. */
@@ -262,6 +312,8 @@ export class MarketStatsObserver {
     const one = (a: Accumulator): PhaseStats => {
       const profits = [...a.arbProfits].sort((x, y) => x - y);
       const follows = [...a.follows].sort((x, y) => x - y);
+      const moves = [...a.consensusMoves].sort((x, y) => x - y);
+      const off = [...a.offConsensus].sort((x, y) => x - y);
       const holdP50: Record<string, number | null> = {};
       for (const m of COMPARED_MARKETS)
         holdP50[m] = percentile(
@@ -281,10 +333,21 @@ export class MarketStatsObserver {
         followP95: percentile(follows, 0.95),
         follows: follows.length,
         followChances: a.chances,
+        consensusMoveP50: percentile(moves, 0.5),
+        consensusMoveP90: percentile(moves, 0.9),
+        consensusPairs: moves.length,
+        offConsensusP50: percentile(off, 0.5),
+        offConsensusP90: percentile(off, 0.9),
       };
     };
     return { prematch: one(this.acc.prematch), live: one(this.acc.live) };
   }
+}
+
+/** A book's no-vig probability of its market's first outcome (multiplicative: the consensus only needs a common yardstick). */
+function firstOutcomeNoVig(rows: readonly OddsRow[]): number {
+  const implied = rows.map((r) => 1 / r.priceDecimal);
+  return (implied[0] ?? 0) / implied.reduce((a, b) => a + b, 0);
 }
 
 /**

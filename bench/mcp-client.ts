@@ -28,9 +28,24 @@ async function main(): Promise<void> {
     const body = (await getJson(`${base}/api/v1/odds?limit=50`, key)) as { data: unknown[] };
     if (body.data.length !== 50) throw new Error(`REST answered ${body.data.length} rows, not 50`);
   };
-  const client = new Client({ name: 'bench', version: '1.0.0' });
-  const transport = new StreamableHTTPClientTransport(new URL(`${base}/api/v1/mcp`), { requestInit: { headers: { 'x-api-key': key } } });
-  await client.connect(transport);
+  // Connecting is shed like any call (initialize answered 503 on a loaded server): a fresh client
+  // and transport per attempt, after a pause, as for the calls below.
+  const connect = async (): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> => {
+    for (let attempt = 0; ; attempt++) {
+      const client = new Client({ name: 'bench', version: '1.0.0' });
+      const transport = new StreamableHTTPClientTransport(new URL(`${base}/api/v1/mcp`), {
+        requestInit: { headers: { 'x-api-key': key } },
+      });
+      try {
+        await client.connect(transport);
+        return { client, transport };
+      } catch (e) {
+        if (attempt === 10 || (e as { code?: unknown }).code !== 503) throw e;
+        await new Promise((r) => setTimeout(r, 1000));
+      }
+    }
+  };
+  const { client, transport } = await connect();
   // The same call as a plain HTTP client sends it (no SDK-side schema checks): the server's share.
   const rawHeaders = {
     'x-api-key': key,

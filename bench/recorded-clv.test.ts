@@ -53,4 +53,22 @@ describe('confidence_score against the recorded closes', () => {
     },
     120_000,
   );
+
+  it.runIf(present)(
+    'the second definition, graded once: its top third beats the close more often than its bottom third, the intervals still overlapping',
+    async () => {
+      const graded = (await Promise.all(paths.map((p) => gradeRecordedEv(p ?? '')))).flatMap((g) => g.graded);
+      const [bottom, middle, top] = confidenceThirds(graded.map((g) => ({ confidence: g.candidate, clvPercent: g.clvPercent })));
+      // [count, beat the close] of the bottom (scores 36-53), middle (54-83) and top (84-98) thirds.
+      expect(summary([bottom, middle, top])).toEqual([
+        [41, 20],
+        [36, 24],
+        [41, 26],
+      ]);
+      expect(top.share ?? 0).toBeGreaterThan(bottom.share ?? 1);
+      // 63.4 % against 48.8 %: the top's interval (48.1-76.4 %) still reaches below the bottom's share.
+      expect(top.low ?? 1).toBeLessThan(bottom.share ?? 0);
+    },
+    120_000,
+  );
 });

@@ -115,11 +115,24 @@ function subscriptions(base: string, keys: readonly string[], books: readonly st
 
 /** The books and leagues on the board, for the subscribers' filters (as the stream bench picks them). */
 async function filterValues(base: string, key: string): Promise<{ books: string[]; leagues: string[] }> {
-  const rows = (await getJson(`${base}/api/v1/odds?limit=1000`, key))['data'] as { sportsbook: string; league: string }[];
-  return {
-    books: [...new Set(rows.map((r) => r.sportsbook))].sort().slice(0, 20),
-    leagues: [...new Set(rows.map((r) => r.league))].sort().slice(0, 10),
+  const read = async (): Promise<{ books: string[]; leagues: string[] }> => {
+    const rows = (await getJson(`${base}/api/v1/odds?limit=1000`, key))['data'] as { sportsbook: string; league: string }[];
+    return {
+      books: [...new Set(rows.map((r) => r.sportsbook))].sort().slice(0, 20),
+      leagues: [...new Set(rows.map((r) => r.league))].sort().slice(0, 10),
+    };
   };
+  // The board fills over the first seconds: the filters are taken once two reads two seconds
+  // apart agree, so subscribers do not filter on the few books that happened to arrive first.
+  const deadline = Date.now() + 120_000;
+  let last = await read();
+  for (;;) {
+    await new Promise((r) => setTimeout(r, 2_000));
+    const next = await read();
+    const settled = next.books.length > 0 && JSON.stringify(next) === JSON.stringify(last);
+    if (settled || Date.now() > deadline) return next;
+    last = next;
+  }
 }
 
 /** MCP calls, paced, from one process at a time, until the deadline. */

@@ -1,10 +1,11 @@
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import { TIER_NAMES } from '../schemas/index.js';
+import { TIER_NAMES, TOPICS, TOPIC_CONFIGS } from '../schemas/index.js';
 import type { TierName } from '../schemas/index.js';
-import { MemoryBus } from '../pipeline/bus/index.js';
+import { MemoryBus, observeDeliveries } from '../pipeline/bus/index.js';
 import type { Bus } from '../pipeline/bus/index.js';
 import type { Clock } from '../pipeline/clock.js';
 import type { Feed } from '../pipeline/feeds/index.js';
@@ -14,7 +15,8 @@ import { buildApp } from '../api/app.js';
 import type { PayloadInspector } from '../api/plugins/index.js';
 import type { StreamService } from '../api/stream/index.js';
 import { alertBody, startAlerting } from '../api/alerts/index.js';
-import { opportunityContext } from '../api/queries/index.js';
+import { PositionTrail, opportunityContext } from '../api/queries/index.js';
+import type { OddsChangelogReader } from '../api/queries/index.js';
 import { SecretSeal, UsageRecorder, ensureKeys, loadOrCreateDemoSecrets, parseApiKeys, startAccounts } from '../api/accounts/index.js';
 import type { Accounts, KeyStore } from '../api/accounts/index.js';
 import { startBets } from '../api/bets/index.js';
@@ -62,6 +64,8 @@ export interface RunningSystem {
   bets: Bets;
   usage: UsageRecorder;
   bus: Bus;
+  /** Where the live board stands in the changelogs (what `/odds/delta` cursors name). */
+  positions: PositionTrail;
   /** Null in the API role: the pipeline runs in its own process. */
   pipeline: Pipeline | null;
   /** Null in the API role, or with FEED=none. */
@@ -140,6 +144,27 @@ export function packageVersion(): string {
 }
 
 /**
+ * Names the log that offsets count in: a Kafka cluster keeps its offsets across restarts, every
+ * replica reading the same ones; the in-process bus starts again at offset 0 in every run, so
+ * each run is a log of its own and its positions mean nothing to the next run.
+ */
+function logName(bus: Bus): string {
+  return bus instanceof MemoryBus ? `memory-${randomBytes(6).toString('base64url')}` : 'kafka';
+}
+
+/** The odds changelog between two positions, read through the bus outside any consumer group. */
+export function oddsChangelogReader(bus: Bus): OddsChangelogReader {
+  return (from, before, visit) =>
+    bus.readToEnd(
+      TOPICS.snapshot,
+      (records) => {
+        for (const r of records) if (r.value) visit(r.value);
+      },
+      { from: (p) => from[p] ?? 0, before: (p) => before[p] ?? 0 },
+    );
+}
+
+/**
  * The whole platform in one process: store, bus, pipeline, views, API and the feed. Started in
  * dependency order (the feed last, so nothing it produces is missed); stopped in reverse (the
  * feed first, then the pipeline drains before anything closes).
@@ -164,8 +189,10 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
   const splits = new SplitsBoard(clock);
   const gameStates = new GameStateBoard();
   const futures = new FuturesBoard(() => clock.now());
+  const positions = new PositionTrail(logName(bus), board.log, (topic) => TOPIC_CONFIGS[topic].partitions, oddsChangelogReader(bus));
   const views = [
-    ...startChangelogViews(bus, board, config.replicaId, logger, opportunities, splits, gameStates),
+    // The views report each batch they apply, so the live board's state has a name in the log.
+    ...startChangelogViews(observeDeliveries(bus, positions.record), board, config.replicaId, logger, opportunities, splits, gameStates),
     ...startFuturesViews(bus, futures, config.replicaId, logger),
   ];
   const pipeline = runsPipeline
@@ -236,6 +263,7 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
       stream: config.stream,
       sessionTtlMs: config.sessionTtlMs,
       oneSidedMargin: config.oneSidedMargin,
+      positions,
       webRoot: builtWebRoot(),
       metricsToken: config.metrics.token,
       runtime: () => health.check(),
@@ -310,6 +338,7 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
     bets: ledger.bets,
     usage,
     bus,
+    positions,
     pipeline,
     feed,
     clock,

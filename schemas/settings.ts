@@ -219,7 +219,12 @@ export const SETTINGS = [
   { name: 'CLICKHOUSE_USER', kind: 'string', default: 'default', doc: 'ClickHouse user' },
   { name: 'CLICKHOUSE_PASSWORD', kind: 'secret', default: '', doc: 'ClickHouse password' },
   { name: 'CLICKHOUSE_DATABASE', kind: 'string', default: 'default', doc: 'ClickHouse database' },
-  { name: 'REDIS_URL', kind: 'url', schemes: ['redis', 'rediss'], doc: 'share rate-limit counters between API replicas through Redis' },
+  {
+    name: 'REDIS_URL',
+    kind: 'url',
+    schemes: ['redis', 'rediss'],
+    doc: 'share rate-limit counters and browser sessions between API replicas through Redis',
+  },
   { name: 'KAFKA_BROKERS', kind: 'list', doc: 'run the topics on Kafka (`host:port,...`) instead of the in-process bus' },
   {
     name: 'SCHEMA_REGISTRY_URL',

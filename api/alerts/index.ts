@@ -6,7 +6,7 @@ export { AlertDetector } from './detector.js';
 export type { DetectorDeps } from './detector.js';
 export { LineMoveDetector } from './line-move-detector.js';
 export type { LineMoveDetectorDeps } from './line-move-detector.js';
-export { bookMainLine, keyNumbersCrossed } from './line-move.js';
+export { keyNumbersCrossed } from './line-move.js';
 export { SIGNATURE_TOLERANCE_SECONDS, WEBHOOK_HEADERS, signWebhook, verifyWebhook } from './signature.js';
 export { DELIVERY_GROUP, startAlerting } from './alerting.js';
 export type { Alerting } from './alerting.js';

@@ -18,11 +18,11 @@ import { lineMoveQuery, splitsMatch } from '../queries/index.js';
 import type { KeyNumberMarket, LineMoveQuery, RlmQuery } from '../queries/index.js';
 import type { BoardListener, LiveBoard } from '../views/index.js';
 import type { Catalog } from '../views/index.js';
-import { eventMatches } from '../views/index.js';
+import { bookMainLine, eventMatches } from '../views/index.js';
 import type { SplitsBoard } from '../views/index.js';
 import { alertId } from './alert.js';
 import type { Alert } from './alert.js';
-import { KEY_NUMBER_ODDS_MARKET, bookMainLine, keyNumbersCrossed, ruleKeyNumbers } from './line-move.js';
+import { KEY_NUMBER_ODDS_MARKET, keyNumbersCrossed, ruleKeyNumbers } from './line-move.js';
 
 const KEY_NUMBER_MARKETS: readonly KeyNumberMarket[] = ['spread', 'total'];
 /** Opens kept per splits record (three markets) before the ones of records gone are looked for. */
@@ -176,7 +176,7 @@ export class LineMoveDetector implements BoardListener {
     const moves: { book: string; market: KeyNumberMarket; before: SeenLine; after: SeenLine }[] = [];
     for (const [book, bookRows] of byBook) {
       for (const market of KEY_NUMBER_MARKETS) {
-        const line = bookMainLine(bookRows, market);
+        const line = bookMainLine(bookRows, KEY_NUMBER_ODDS_MARKET[market]);
         if (line === null) continue;
         const key = `${book}|${market}`;
         const before = seen.get(key);

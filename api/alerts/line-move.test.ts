@@ -1,5 +1,5 @@
 /**
- * Line-move rules: a book's main line, the key numbers a move touches, and the detector raising
+ * Line-move rules: the key numbers a move touches, and the detector raising
  * `key_number` and `reverse_line_move` alerts from a small board and splits it is handed.
  */
 import { createHash } from 'node:crypto';
@@ -13,7 +13,7 @@ import { Catalog } from '../views/catalog.js';
 import { SplitsBoard } from '../views/splits-board.js';
 import type { Alert } from './alert.js';
 import { LineMoveDetector } from './line-move-detector.js';
-import { bookMainLine, keyNumbersCrossed } from './line-move.js';
+import { keyNumbersCrossed } from './line-move.js';
 
 const T0 = Date.UTC(2026, 10, 22, 12);
 const NFL_KEYS = [3, 7, 10, 14];
@@ -42,29 +42,6 @@ const spread = (book: string, home: number): OddsRow[] => [
   row(book, 'point_spread', 'home', home, 1.91),
   row(book, 'point_spread', 'away', -home, 1.91),
 ];
-
-describe('bookMainLine', () => {
-  it("is the line whose two sides are closest to even, on the home side's handicap", () => {
-    const rows = [
-      ...spread('pinnacle', -3),
-      row('pinnacle', 'point_spread', 'home', -2.5, 1.8),
-      row('pinnacle', 'point_spread', 'away', 2.5, 2.05),
-      row('pinnacle', 'total_points', 'over', 44.5, 1.93),
-      row('pinnacle', 'total_points', 'under', 44.5, 1.89),
-      row('pinnacle', 'total_points', 'over', 43.5, 1.7),
-      row('pinnacle', 'total_points', 'under', 43.5, 2.2),
-    ];
-    expect(bookMainLine(rows, 'spread')).toBe(-3);
-    expect(bookMainLine(rows, 'total')).toBe(44.5);
-  });
-
-  it('needs both sides open at a line', () => {
-    expect(bookMainLine([row('pinnacle', 'point_spread', 'home', -3, 1.91)], 'spread')).toBeNull();
-    expect(
-      bookMainLine([row('pinnacle', 'point_spread', 'home', -3, 1.91), row('pinnacle', 'point_spread', 'away', 3, 1.91, false)], 'spread'),
-    ).toBeNull();
-  });
-});
 
 describe('keyNumbersCrossed', () => {
   it('names the key numbers a spread lands on, leaves or passes, on either side of zero', () => {

@@ -1,10 +1,78 @@
-import type { ClosingLineRecord, ClvGroupRecord, EvHistoryRecord } from '../history/index.js';
+import type { GradeResult } from '../../schemas/index.js';
 import type { Catalog } from '../views/index.js';
 import { nullableInteger, nullableNumber, nullableString } from './common.js';
 import { teamName } from './refs.js';
 import type { ReplyOf, RowOf } from './route-types.js';
 
 /** Schemas and presenters of closing lines, their history, CLV groups and +EV history rows. */
+
+/** The rows the closing-line, CLV and +EV history reads return (`api/queries/closing-history.ts`): what these presenters take. */
+export interface ClosingLineRecord {
+  event_id: string;
+  sport: string;
+  league: string;
+  home_team_id: string;
+  away_team_id: string;
+  event_start_time: string;
+  sportsbook: string;
+  market: string;
+  participant: string | null;
+  stat_category: string | null;
+  selection: string;
+  line: number | null;
+  odds_american: number;
+  odds_decimal: number;
+  implied_probability: number;
+  book_no_vig_probability: number | null;
+  no_vig_power: number | null;
+  no_vig_multiplicative: number | null;
+  no_vig_additive: number | null;
+  no_vig_shin: number | null;
+  reference_books: string[];
+  odds_time: string;
+  captured_at: string;
+  [key: string]: unknown;
+}
+
+export interface ClvGroupRecord {
+  group_key: string;
+  total_predictions: number;
+  total_graded: number;
+  wins: number;
+  losses: number;
+  pushes: number;
+  clv_count: number;
+  avg_clv_percent: number | null;
+  avg_ev_percent: number | null;
+  beat_close: number;
+  [key: string]: unknown;
+}
+
+export interface EvHistoryRecord {
+  id: string;
+  event_id: string;
+  sport: string;
+  league: string;
+  market: string;
+  detected_at: string;
+  last_seen_at: string;
+  expired_at: string | null;
+  expire_reason: string | null;
+  start_time: string;
+  is_live: boolean;
+  value: number;
+  peak_value: number;
+  record: string;
+  graded: number;
+  closing_devig_book: string | null;
+  closing_no_vig_probability: number | null;
+  closing_odds_american: number | null;
+  clv_percent: number | null;
+  /** Only the closing processor writes the column, with a `GradeResult`. */
+  result: GradeResult | null;
+  graded_at: string | null;
+  [key: string]: unknown;
+}
 
 type ClosingSnapshot = ReplyOf<'/api/v1/odds/closing'>['data'];
 type ClosingOdd = ClosingSnapshot['books'][string][number];

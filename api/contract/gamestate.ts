@@ -1,3 +1,4 @@
+import type { GameState } from '../../schemas/index.js';
 import type { Catalog } from '../views/index.js';
 import type { LiveGameState } from '../views/index.js';
 import { isoTime, nullableString, whenKnown } from './common.js';
@@ -56,6 +57,11 @@ export const gameStateSchema = {
 /** `data` of /gamestate: sport -> event id -> state. */
 export type GameStateMap = ReplyOf<'/api/v1/gamestate'>['data'];
 export type PublicGameState = GameStateMap[string][string];
+/** The fields of a game's last state that a stream's `gamestate:removed` carries. */
+export type EndedGameState = Pick<PublicGameState, 'event_id' | 'sport' | 'league' | 'home_score' | 'away_score' | 'updated_at'> & {
+  status: GameState['status'];
+  is_live: false;
+};
 
 export function presentGameState(catalog: Catalog, s: LiveGameState): PublicGameState {
   const x = s.extras;
@@ -87,6 +93,20 @@ export function presentGameState(catalog: Catalog, s: LiveGameState): PublicGame
     ...(x.outs !== undefined && { outs: x.outs }),
     ...(x.wickets && { wickets_home: x.wickets[0], wickets_away: x.wickets[1] }),
     ...(x.overs && { overs_home: x.overs[0], overs_away: x.overs[1] }),
+  };
+}
+
+/** A game that left the live list (final, postponed, cancelled): its last state without the live-only fields (`gamestate:removed`). */
+export function presentEndedGameState(s: GameState): EndedGameState {
+  return {
+    event_id: s.eventId,
+    sport: s.sport,
+    league: s.league,
+    status: s.status,
+    home_score: s.homeScore,
+    away_score: s.awayScore,
+    is_live: false,
+    updated_at: isoTime(s.updatedAt),
   };
 }
 

@@ -29,6 +29,7 @@ export {
   presentEvHistory,
   presentHistoricalDay,
 } from './closing.js';
+export type { ClosingLineRecord, ClvGroupRecord, EvHistoryRecord } from './closing.js';
 export {
   authErrorResponses,
   countMetaSchema,
@@ -73,7 +74,7 @@ export {
   presentFuturesComparison,
 } from './futures.js';
 export type { FutureMarketSummary, FutureOddsRow, FuturesComparison } from './futures.js';
-export { gameStateMap, gameStateSchema, presentGameState } from './gamestate.js';
+export { gameStateMap, gameStateSchema, presentEndedGameState, presentGameState } from './gamestate.js';
 export { RawRows, fragmentsFor, rawRowsSerializerCompiler } from './odds-fragments.js';
 export { historyPointSchema, presentHistoryPoint } from './odds-history.js';
 export type { OddsHistoryRecord } from './odds-history.js';

@@ -5857,6 +5857,8 @@ export interface paths {
                  * @description Pass as `since` to /odds/delta to receive every change after this snapshot.
                  */
                 next_since?: string;
+                /** @description /odds only: this snapshot as a position in the changelogs. Pass as `cursor` to /odds/delta to receive every change after it, on any replica and across restarts (within the log retention). */
+                delta_cursor?: string;
                 sort?: string | null;
                 /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
                 ignored_params?: string[];
@@ -6305,6 +6307,8 @@ export interface paths {
                  * @description Pass as `since` to /odds/delta to receive every change after this snapshot.
                  */
                 next_since?: string;
+                /** @description /odds only: this snapshot as a position in the changelogs. Pass as `cursor` to /odds/delta to receive every change after it, on any replica and across restarts (within the log retention). */
+                delta_cursor?: string;
                 sort?: string | null;
                 /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
                 ignored_params?: string[];
@@ -7044,13 +7048,15 @@ export interface paths {
     };
     /**
      * Odds changed and removed since a time
-     * @description Rows changed since `since` (in their current state) and rows removed since then, each once, in the order of their last change, with `meta.next_since` to pass back as the next `since`. A client that loads /odds, then polls this endpoint from the snapshot's `meta.next_since` and applies `data` (upsert by id) and `removed` (delete by id) mirrors /odds exactly: no gap, no double. When `has_more` is true, `next_since` is the place of the last item of the page, so polling on from it continues the same delta. Cost is proportional to the changes since `since`. A `since` older than the in-memory change window answers 410 resync_required: reload /odds and start again from its `meta.next_since`.
+     * @description Rows changed since `since` (in their current state) and rows removed since then, each once, in the order of their last change, with `meta.next_since` to pass back as the next `since`. A client that loads /odds, then polls this endpoint from the snapshot's `meta.next_since` and applies `data` (upsert by id) and `removed` (delete by id) mirrors /odds exactly: no gap, no double. When `has_more` is true, `next_since` is the place of the last item of the page, so polling on from it continues the same delta. Cost is proportional to the changes since `since`. A `since` older than the in-memory change window answers 410 resync_required: reload /odds and start again from its `meta.next_since`. `cursor` (from `meta.next_cursor`, or /odds `meta.delta_cursor`) is the same place as a position in the changelogs: any replica, and a restarted one, continues from it.
      */
     get: {
       parameters: {
         query: {
-          /** @description RFC 3339 time; best the `next_since` of the previous answer (or of /odds), passed back verbatim. */
-          since: string;
+          /** @description RFC 3339 time; best the `next_since` of the previous answer (or of /odds), passed back verbatim. This replica's clock: prefer `cursor` behind a load balancer. Give `since` or `cursor`, not both. */
+          since?: string;
+          /** @description A position in the changelogs: `meta.next_cursor` of the previous answer, or `meta.delta_cursor` of /odds. Any replica continues from it, and so does a restarted one (within the log retention). */
+          cursor?: string;
           /** @description Sport ids, comma-separated. */
           sport?: string;
           /** @description League ids, comma-separated. */
@@ -7262,6 +7268,8 @@ export interface paths {
                  * @description Pass back verbatim as the next `since`: the next answer starts right after this one.
                  */
                 next_since: string;
+                /** @description The same place as `next_since`, as a position in the changelogs: pass back as the next `cursor` to continue on any replica or after a restart. */
+                next_cursor?: string;
                 /**
                  * Format: date-time
                  * @description Wall time of the answer (by the system clock).
@@ -7448,7 +7456,7 @@ export interface paths {
             };
           };
         };
-        /** @description resync_required: `since` is older than the change window; reload /odds and poll from its meta.next_since. */
+        /** @description resync_required: `since` or `cursor` is older than the change window (or `cursor` names another log); reload /odds and poll from its meta. */
         410: {
           headers: {
             [name: string]: unknown;

@@ -137,7 +137,7 @@ export const mcpRoutes: FastifyPluginAsync<McpOptions> = async (app, options) =>
     try {
       // Parsed here, the message skips the transport's web-stream read of the body; a body that is
       // not JSON is left to the transport, which answers it with its JSON-RPC parse error.
-      await session.transport.handleRequest(raw, reply.raw, request.method === 'POST' ? parsedJson(body) : undefined);
+      await sessions.handle(session, raw, reply.raw, request.method === 'POST' ? parsedJson(body) : undefined);
     } catch (err) {
       request.log.error({ err }, 'mcp transport failed');
       if (!reply.raw.headersSent) {

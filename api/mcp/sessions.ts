@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { forgetAnsweredStreams } from './answered-streams.js';
 import type { AccessLeases, AuthenticatedKey, LeaseSession } from '../accounts/index.js';
 
 export interface Session {
@@ -124,6 +126,15 @@ export class Sessions {
     };
     await server.connect(session.transport);
     return session;
+  }
+
+  /** Answers one HTTP request of the session, then lets go of what the SDK kept for it (see answered-streams.ts). */
+  async handle(session: Session, request: IncomingMessage, response: ServerResponse, body: unknown): Promise<void> {
+    try {
+      await session.transport.handleRequest(request, response, body);
+    } finally {
+      forgetAnsweredStreams(session.transport);
+    }
   }
 
   /** Closes a transport that never became a session (the request was not an initialize). */

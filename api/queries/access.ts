@@ -3,12 +3,17 @@ import { ApiError } from '../errors.js';
 import type { ErrorExtras } from '../errors.js';
 import { TIERS, TIER_MINIMUMS, lowestTierWith, lowestTierWithAlertRules, tierAtLeast } from '../../schemas/index.js';
 
+/** Whether the tier's feature list has `feature` (what to offer; `requireFeatureOf` refuses). */
+export function hasFeature(tier: TierName, feature: Feature): boolean {
+  return TIERS[tier].features.includes(feature);
+}
+
 /**
  * The tier gates every interface applies the same way (REST answers 403 feature_required, MCP a
  * tool error with the same words): the message names the tier that has what was asked for.
  */
 export function requireFeatureOf(tier: TierName, feature: Feature): void {
-  if (!TIERS[tier].features.includes(feature)) throw featureRefusal(`The ${feature} feature`, feature, tier);
+  if (!hasFeature(tier, feature)) throw featureRefusal(`The ${feature} feature`, feature, tier);
 }
 
 /**

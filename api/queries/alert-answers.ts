@@ -1,21 +1,22 @@
 import { TIERS, TIER_ORDER, isLineMoveKind } from '../../schemas/index.js';
-import type { AlertFilters, AlertKind, AlertRuleRecord } from '../../schemas/index.js';
+import type { AlertFilters, AlertRuleRecord } from '../../schemas/index.js';
 import { newId, newWebhookSecret } from '../accounts/index.js';
 import type { Accounts, AlertRuleBook, AuthenticatedKey } from '../accounts/index.js';
 import { DELIVERY_SELECT, deliveryFromRow } from '../accounts/index.js';
 import { FILTER_NAMES, presentDelivery, presentRule } from '../contract/index.js';
 import type { PresentedRule } from '../contract/index.js';
 import type { LinesOf } from '../contract/index.js';
+import type { QueryOf, RouteTypes } from '../contract/index.js';
 import { ApiError } from '../errors.js';
 import type { Catalog } from '../views/index.js';
 import type { OlapStore } from '../../pipeline/store/index.js';
-import { featureRefusal, tierRefusal } from './access.js';
+import { featureRefusal, hasFeature, tierRefusal } from './access.js';
 import { alertList, alertListQuery, checkKindFields, lineMoveQuery, webhookUrlProblem } from './alert-query.js';
 import { LIST_FEATURE } from './opportunities.js';
 import { fromStore } from './store-failure.js';
 
 /** A new rule as the body (REST) or the arguments (MCP) give it. */
-export type NewAlertRule = { kind: AlertKind; webhook_url: string; name?: string | null } & AlertFilters;
+export type NewAlertRule = RouteTypes<'/api/v1/alerts', 'post'>['Body'];
 
 /** What creating a rule reads: the catalog for the filters, the data clock, the main lines. */
 export interface AlertRuleContext {
@@ -40,7 +41,7 @@ export async function createAlertRule(
   ctx: AlertRuleContext,
 ): Promise<PresentedRule & { secret: string }> {
   const list = alertList(body.kind);
-  if (list !== null && !TIERS[auth.tier].features.includes(LIST_FEATURE[list]))
+  if (list !== null && !hasFeature(auth.tier, LIST_FEATURE[list]))
     throw featureRefusal(`Alerts on the ${list} list`, LIST_FEATURE[list], auth.tier);
   const problem = webhookUrlProblem(body.webhook_url);
   if (problem !== null) throw new ApiError('invalid_request', `Invalid body field 'webhook_url': ${problem}`);
@@ -108,11 +109,7 @@ export async function deleteAlertRule(accounts: Accounts, auth: AuthenticatedKey
   return { id, deleted: true };
 }
 
-export interface DeliveriesQuery {
-  outcome?: 'delivered' | 'dead_letter';
-  limit: number;
-  offset: number;
-}
+export type DeliveriesQuery = QueryOf<'/api/v1/alerts/{alertId}/deliveries'>;
 
 /** A rule's delivery log, newest first, from the store (written by the replica that delivers). */
 export async function alertDeliveries(

@@ -6,9 +6,9 @@ import { presentClosingSnapshot, presentClvGroup, presentEvHistory, presentHisto
 import { csv, pagination } from '../contract/index.js';
 import { teamName } from '../contract/index.js';
 import { ApiError } from '../errors.js';
-import { closingLinesOfDay, closingLinesOfEvent, clvGroups, evHistory } from '../history/index.js';
 import type { Catalog } from '../views/index.js';
 import { requireFeatureOf, requireTierFor, tierRefusal } from './access.js';
+import { closingLinesOfDay, closingLinesOfEvent, clvGroups, evHistory } from './closing-history.js';
 import { badQuery } from './invalid-query.js';
 import { unknownId } from './parse-filters.js';
 import { fromStore } from './store-failure.js';

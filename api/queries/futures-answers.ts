@@ -6,7 +6,7 @@ import { known } from './parse-filters.js';
 import { ApiError } from '../errors.js';
 import type { Catalog } from '../views/index.js';
 import type { FuturesView } from '../views/index.js';
-import { requireFeatureOf } from './access.js';
+import { hasFeature, requireFeatureOf } from './access.js';
 import { compareFutures, futuresEv, futuresOdds, listFutures } from './futures.js';
 import type { FutureMarketSummary, FutureOddsRow, FuturesComparison } from '../contract/index.js';
 import { badQuery } from './invalid-query.js';
@@ -104,7 +104,7 @@ export function futuresPrices(src: FuturesSource, tier: TierName, q: FuturesPric
     requested: ids.size,
     missing: [...ids].filter((id) => !present.has(id)).sort(),
     delaySeconds: scope.delaySeconds,
-    withFair: TIERS[tier].features.includes('ev'),
+    withFair: hasFeature(tier, 'ev'),
   };
 }
 

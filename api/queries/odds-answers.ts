@@ -11,12 +11,14 @@ import type { QueryOf, ReplyOf, ReplyWithData, RouteTypes } from '../contract/in
 import { putStateInLinks, requestedState } from '../deeplinks/index.js';
 import { ApiError } from '../errors.js';
 import { TIERS, openBooks, tiersByBatchSize } from '../../schemas/index.js';
-import { formatLogTime, parseLogTime } from '../views/index.js';
+import { formatLogTime } from '../views/index.js';
 import { parseSort, positionOf } from './odds-query.js';
 import type { Match, SortSpec } from './odds-query.js';
 import type { MainLines } from '../views/index.js';
 import { oddsDelta } from './delta.js';
 import { rowAtCommission } from '../../pipeline/opportunities/index.js';
+import { deltaCursor, deltaStart } from './delta-start.js';
+import { lostRemovals } from './lost-removals.js';
 import { batchOdds, bestOdds, compareOdds, listOdds } from './odds.js';
 import type { ReadSide } from './read-side.js';
 
@@ -42,7 +44,7 @@ function rawRows(json: string[]): RawRows | PublicOdds[] {
 }
 
 export function oddsList(
-  deps: OddsDeps,
+  deps: OddsDeps & Pick<ReadSide, 'positions'>,
   tier: TierName,
   query: OddsQuery,
   serializeRow?: RowSerializer,
@@ -129,6 +131,7 @@ export function oddsList(
       total,
       ...(groups === undefined ? {} : { groups }),
       next_since: formatLogTime(board.log.head()),
+      ...(deps.positions ? { delta_cursor: deltaCursor(deps.positions, feedOf(views, tier), board.log.head()) } : {}),
       sort: query.sort ?? null,
     },
   };
@@ -236,35 +239,51 @@ export function oddsBatch(deps: OddsDeps, tier: TierName, body: BatchQuery): Rep
   return { success: true, data, meta: { events: ids.length, rows, missing } };
 }
 
+/** The board a tier reads, as a delta position names it. */
+function feedOf(views: ReadSide['views'], tier: TierName): { name: string; live: boolean } {
+  return { name: views.feedFor(tier), live: views.boardFor(tier) === views.live };
+}
+
 export type DeltaQuery = QueryOf<'/api/v1/odds/delta'>;
 type RemovedRow = ReplyOf<'/api/v1/odds/delta'>['removed'][number];
 
-export function oddsDeltaPage(
-  deps: OddsDeps & Pick<ReadSide, 'clock'>,
+export async function oddsDeltaPage(
+  deps: OddsDeps & Pick<ReadSide, 'clock' | 'positions'>,
   tier: TierName,
   query: DeltaQuery,
   serializeRow?: RowSerializer,
-): ReplyWithData<'/api/v1/odds/delta', RawRows> {
+): Promise<ReplyWithData<'/api/v1/odds/delta', RawRows>> {
   const { catalog, views } = deps;
-  const since = parseLogTime(query.since);
-  if (!since) throw new ApiError('invalid_request', `Invalid query parameter 'since': '${query.since}' is not a valid RFC 3339 date-time`);
+  const board = views.boardFor(tier);
+  const feed = feedOf(views, tier);
+  const { since, foreign } = deltaStart(query, deps.positions, feed);
   const state = requestedState(query.state);
   const { commission } = query;
   // A row priced at the caller's own rate is presented afresh, not from its serialized fragment.
   const serialize = state === undefined && commission === undefined ? serializeRow : undefined;
-  const board = views.boardFor(tier);
   const filters = parseOddsFilters(query, catalog, tier);
   const { limit, offset } = query;
+  const positions = deps.positions;
+  // Only the first page: later pages continue by a cursor this board stamped.
+  const lost =
+    foreign && positions?.readOdds && offset === 0
+      ? await lostRemovals(positions.readOdds, foreign[0] ?? [], positions.now().offsets[0] ?? [], views.live, catalog, filters)
+      : [];
   const delta = oddsDelta(board, catalog, filters, since, offset, limit);
   if (!delta.ok) {
     throw new ApiError(
       'resync_required',
-      `Parameter 'since' is older than the change window (oldest answerable: ${formatLogTime(delta.floor)}); reload /odds and poll /odds/delta from its meta.next_since`,
+      `Parameter '${query.cursor === undefined ? 'since' : 'cursor'}' is older than the change window (oldest answerable: ${formatLogTime(delta.floor)}); reload /odds and poll /odds/delta from its meta.next_since`,
     );
   }
   const rows: PublicOdds[] = [];
   const json: string[] = [];
   const removed: RemovedRow[] = [];
+  const reported = new Set(delta.items.map((item) => item.row.id));
+  const removedAt = formatLogTime(since);
+  for (const r of lost) {
+    if (!reported.has(r.id)) removed.push({ id: r.id, event_id: r.eventId, sportsbook: r.book, market: r.market, removed_at: removedAt });
+  }
   for (const item of delta.items) {
     const r = item.row;
     if (item.removed || !item.event)
@@ -275,14 +294,22 @@ export function oddsDeltaPage(
   const { hasMore, next } = delta;
   const changed = rows.length + json.length;
   const count = changed + removed.length;
+  const nextCursor = deps.positions ? deltaCursor(deps.positions, feed, next) : undefined;
   return {
     success: true,
     data: serialize ? rawRows(json) : rows,
     removed,
-    pagination: { limit, offset, has_more: hasMore, next_offset: hasMore ? offset + count : null },
+    pagination: {
+      limit,
+      offset,
+      has_more: hasMore,
+      next_offset: hasMore ? offset + count : null,
+      ...(nextCursor !== undefined ? { next_cursor: hasMore ? nextCursor : null } : {}),
+    },
     meta: {
       since: formatLogTime(since),
       next_since: formatLogTime(next),
+      ...(nextCursor !== undefined ? { next_cursor: nextCursor } : {}),
       server_time: new Date(deps.clock.now()).toISOString(),
       count,
       changed_count: changed,

@@ -4,6 +4,7 @@ import type { LiveBoard } from '../views/index.js';
 import type { Catalog } from '../views/index.js';
 import type { GameStateBoard } from '../views/index.js';
 import type { TierViews } from '../views/index.js';
+import type { PositionTrail } from './log-position.js';
 
 /**
  * What the answers read. Each answer takes a `Pick` of the parts it uses, so the query layer
@@ -24,4 +25,6 @@ export interface ReadSide {
   gameStates?: GameStateBoard;
   /** The margin (a fraction) a fair-line recipe assumes on a one-sided price (ONE_SIDED_MARGIN_PERCENT); its default when absent. */
   oneSidedMargin?: number;
+  /** Where the live board stands in the changelogs (`/odds/delta`'s `cursor`); no cursors when absent. */
+  positions?: PositionTrail;
 }

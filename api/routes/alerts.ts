@@ -142,15 +142,7 @@ export const alertRoutes: FastifyPluginAsync<{ deps: ServingDeps; accounts: Acco
       },
     },
     async (request) => {
-      const q = request.query;
-      return {
-        success: true,
-        ...(await alertDeliveries(deps.store, rules, callerOf(request), request.params.alertId, {
-          ...(q.outcome === undefined ? {} : { outcome: q.outcome }),
-          limit: q.limit,
-          offset: q.offset,
-        })),
-      };
+      return { success: true, ...(await alertDeliveries(deps.store, rules, callerOf(request), request.params.alertId, request.query)) };
     },
   );
 };

@@ -4,8 +4,7 @@ import { closingSnapshotSchema, clvGroupSchema, evHistoryRowSchema, historicalEv
 import { authErrorResponses, csvParam, dataEnvelope, errorResponse, paginatedEnvelope, pagingParams } from '../contract/index.js';
 import type { AppDeps } from '../deps.js';
 import { tierOf } from '../plugins/index.js';
-import { CLV_GROUPS } from '../history/index.js';
-import { closingLines, clvHistory, evHistoryList, historicalClosingLines } from '../queries/index.js';
+import { CLV_GROUPS, closingLines, clvHistory, evHistoryList, historicalClosingLines } from '../queries/index.js';
 import type { RouteTypes } from '../contract/index.js';
 
 const meta = (extra: Record<string, unknown>): object => ({

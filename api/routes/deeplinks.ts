@@ -1,10 +1,10 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { DEEP_LINK_PATH, DEFAULT_STATE, acceptableFallback, stateOf } from '../deeplinks/index.js';
+import { DEFAULT_STATE } from '../deeplinks/index.js';
 import type { DeepLinkResolver } from '../deeplinks/index.js';
 import { authErrorResponses, errorResponse, notFoundResponse, withIgnoredParams } from '../contract/index.js';
-import { ApiError } from '../errors.js';
-import { requireFeature } from '../plugins/index.js';
-import type { ReplyOf, RouteTypes } from '../contract/index.js';
+import { tierOf } from '../plugins/index.js';
+import { deepLinkBatch, deepLinkTarget } from '../queries/index.js';
+import type { RouteTypes } from '../contract/index.js';
 
 const MAX_BATCH_IDS = 500;
 
@@ -14,8 +14,6 @@ const stateParam = {
   default: DEFAULT_STATE,
   description: 'US state code (e.g. nj); shapes the URL of books whose site is per state. Default pa.',
 } as const;
-
-type LinksById = ReplyOf<'/api/v1/deeplinks/batch', 'post'>['data'];
 
 /** `POST /deeplinks/batch` (Hobby and up): which ids have a deep link, as resolver paths. */
 export const deepLinkBatchRoutes: FastifyPluginAsync<{ resolver: DeepLinkResolver }> = async (app, { resolver }) => {
@@ -61,19 +59,7 @@ export const deepLinkBatchRoutes: FastifyPluginAsync<{ resolver: DeepLinkResolve
         },
       },
     },
-    async (request) => {
-      requireFeature(request, 'deeplinks');
-      const state = stateOf(request.body.state, 'body field');
-      const links = new Map<string, string | null>();
-      for (const id of request.body.ids) {
-        if (links.has(id)) continue;
-        links.set(id, resolver.resolve(id, { state }) ? `${DEEP_LINK_PATH}${encodeURIComponent(id)}?state=${state}` : null);
-      }
-      const data: LinksById = Object.create(null) as LinksById;
-      for (const [id, link] of links) data[id] = link;
-      const resolved = [...links.values()].filter((l) => l !== null).length;
-      return { success: true, data, meta: { count: links.size, resolved, state } };
-    },
+    async (request) => deepLinkBatch(resolver, tierOf(request), request.body),
   );
 };
 
@@ -141,29 +127,7 @@ export const deepLinkRoutes: FastifyPluginAsync<{ resolver: DeepLinkResolver; or
       },
     },
     async (request, reply) => {
-      const q = request.query;
-      const state = stateOf(q.state, 'query parameter');
-      let fallback: string | null = null;
-      if (q.fallback !== undefined) {
-        fallback = acceptableFallback(q.fallback, origins);
-        if (fallback === null) {
-          throw new ApiError(
-            'invalid_request',
-            "Invalid query parameter 'fallback': must be a path on this site (/…) or an http(s) URL on a sportsbook site of the link templates",
-          );
-        }
-      }
-      const link = resolver.resolve(request.params.id, {
-        state,
-        ...(q.book === undefined ? {} : { book: q.book }),
-        ...(q.game_id === undefined ? {} : { gameId: q.game_id }),
-      });
-      const target = link ?? (fallback === null ? null : { url: fallback, type: 'fallback' as const });
-      if (!target)
-        throw new ApiError(
-          'not_found',
-          `No deep link for '${request.params.id}': the id is unknown or expired, or its sportsbook has no link templates`,
-        );
+      const target = deepLinkTarget(resolver, origins, request.params.id, request.query);
       return reply
         .code(302)
         .headers({ location: target.url, 'x-deep-link-type': target.type, 'cache-control': 'private, max-age=60' })

@@ -45,6 +45,12 @@ const deltaResponse = {
           format: 'date-time',
           description: 'Pass back verbatim as the next `since`: the next answer starts right after this one.',
         },
+        next_cursor: {
+          type: 'string',
+          description:
+            'The same place as `next_since`, as a position in the changelogs: pass back as the next `cursor` to continue on any ' +
+            'replica or after a restart.',
+        },
         server_time: { type: 'string', format: 'date-time', description: 'Wall time of the answer (by the system clock).' },
         count: { type: 'integer', description: 'Changed plus removed rows on this page.' },
         changed_count: { type: 'integer' },
@@ -74,15 +80,25 @@ export const oddsDeltaRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async 
           "endpoint from the snapshot's `meta.next_since` and applies `data` (upsert by id) and `removed` (delete by id) mirrors " +
           '/odds exactly: no gap, no double. When `has_more` is true, `next_since` is the place of the last item of the page, so ' +
           'polling on from it continues the same delta. Cost is proportional to the changes since `since`. A `since` older than ' +
-          'the in-memory change window answers 410 resync_required: reload /odds and start again from its `meta.next_since`.',
+          'the in-memory change window answers 410 resync_required: reload /odds and start again from its `meta.next_since`. ' +
+          '`cursor` (from `meta.next_cursor`, or /odds `meta.delta_cursor`) is the same place as a position in the changelogs: ' +
+          'any replica, and a restarted one, continues from it.',
         querystring: {
           type: 'object',
-          required: ['since'],
           properties: {
             since: {
               type: 'string',
               format: 'date-time',
-              description: 'RFC 3339 time; best the `next_since` of the previous answer (or of /odds), passed back verbatim.',
+              description:
+                "RFC 3339 time; best the `next_since` of the previous answer (or of /odds), passed back verbatim. This replica's " +
+                'clock: prefer `cursor` behind a load balancer. Give `since` or `cursor`, not both.',
+            },
+            cursor: {
+              type: 'string',
+              maxLength: 65536,
+              description:
+                'A position in the changelogs: `meta.next_cursor` of the previous answer, or `meta.delta_cursor` of /odds. Any ' +
+                'replica continues from it, and so does a restarted one (within the log retention).',
             },
             ...oddsScopeParams,
             state: deepLinkStateParam,
@@ -93,7 +109,9 @@ export const oddsDeltaRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async 
         response: {
           200: deltaResponse,
           ...authErrorResponses,
-          410: errorResponse('resync_required: `since` is older than the change window; reload /odds and poll from its meta.next_since.'),
+          410: errorResponse(
+            'resync_required: `since` or `cursor` is older than the change window (or `cursor` names another log); reload /odds and poll from its meta.',
+          ),
         },
       },
     },

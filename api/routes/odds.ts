@@ -26,6 +26,12 @@ const listMeta = {
       format: 'date-time',
       description: 'Pass as `since` to /odds/delta to receive every change after this snapshot.',
     },
+    delta_cursor: {
+      type: 'string',
+      description:
+        '/odds only: this snapshot as a position in the changelogs. Pass as `cursor` to /odds/delta to receive every change ' +
+        'after it, on any replica and across restarts (within the log retention).',
+    },
     sort: { type: ['string', 'null'] },
   },
 } as const;

@@ -7,6 +7,7 @@ import { ApiError } from '../errors.js';
 import type { RateLimitStore } from '../plugins/index.js';
 import { TIERS, allowedBooks, lowestTierWith } from '../../schemas/index.js';
 import type { Feature } from '../../schemas/index.js';
+import { hasFeature } from '../queries/index.js';
 import type { Session, SessionStore } from './sessions.js';
 import type { ReplyOf, UnenvelopedRouteTypes } from '../contract/index.js';
 
@@ -170,7 +171,7 @@ export const sessionRoutes: FastifyPluginAsync<SessionRoutesOptions> = async (ap
   const info = (record: AuthenticatedKey, expiresAt: number): SessionInfo => {
     const tier = TIERS[record.tier];
     const feature = (name: FeatureName): SessionInfo['features'][FeatureName] => ({
-      available: tier.features.includes(FEATURE_OF[name]),
+      available: hasFeature(record.tier, FEATURE_OF[name]),
       required_tier: lowestTierWith(FEATURE_OF[name]),
     });
     return {
@@ -238,6 +239,8 @@ export const sessionRoutes: FastifyPluginAsync<SessionRoutesOptions> = async (ap
       const replaced = old ? auth.store.delete(old) : undefined;
       if (replaced) access.endSession(replaced.id);
       const { token, session } = auth.store.create(record.keyId);
+      // The next request may reach another replica: it must know the session by then.
+      await auth.store.settled();
       void reply.setCookie(SESSION_COOKIE, token, {
         path: SESSION_COOKIE_PATH,
         httpOnly: true,
@@ -302,8 +305,9 @@ export const sessionRoutes: FastifyPluginAsync<SessionRoutesOptions> = async (ap
       if (token) {
         assertSameOrigin(request);
         const ended = auth.store.delete(token);
-        // Sessions live in this replica's memory (sticky routing), so what they opened is here too.
+        // What it opened here ends now; other replicas end theirs when the sign-out reaches them.
         if (ended) access.endSession(ended.id);
+        await auth.store.settled();
       }
       clear(reply);
       return { success: true, data: { signed_out: token !== undefined }, updated_at: new Date().toISOString() };

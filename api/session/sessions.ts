@@ -9,15 +9,25 @@ export interface Session {
   expiresAt: number;
 }
 
+/** Told of the sessions this replica starts and ends (what another replica must learn of them). */
+export interface SessionListener {
+  created(digest: string, session: Session): void;
+  ended(digest: string, session: Session): void;
+  /** Resolves once what it was told so far is where other replicas see it. */
+  flushed(): Promise<void>;
+}
+
 /**
  * Browser sessions in memory: a random 32-byte token per sign-in, of which only the SHA-256 is
  * kept, so a heap dump cannot be replayed as a cookie. Sessions end at a fixed time after sign-in
  * (no sliding renewal: a stolen cookie stays useful for a bounded time). The map is bounded:
  * past `maxSessions` the oldest sign-in goes first (a Map iterates in insertion order).
- * One process's memory: replicas behind a balancer need sticky sessions (docs/architecture.md).
+ * One process's memory; with a listener (`RedisSessions`) every replica holds every session, so
+ * no balancer stickiness is needed. Lookups stay synchronous: the auth hook asks on every request.
  */
 export class SessionStore {
   private readonly sessions = new Map<string, Session>();
+  private listener: SessionListener | null = null;
 
   constructor(
     readonly ttlMs: number,
@@ -31,12 +41,10 @@ export class SessionStore {
     const token = randomBytes(32).toString('base64url');
     const now = this.now();
     const session: Session = { id: randomUUID(), keyId, createdAt: now, expiresAt: now + this.ttlMs };
-    this.sessions.set(digest(token), session);
-    while (this.sessions.size > this.maxSessions) {
-      const oldest = this.sessions.keys().next().value;
-      if (oldest === undefined) break;
-      this.sessions.delete(oldest);
-    }
+    const id = digest(token);
+    this.sessions.set(id, session);
+    this.listener?.created(id, session);
+    this.bound();
     return { token, session };
   }
 
@@ -57,11 +65,46 @@ export class SessionStore {
     const id = digest(token);
     const session = this.sessions.get(id);
     this.sessions.delete(id);
+    if (session) this.listener?.ended(id, session);
+    return session;
+  }
+
+  /** Resolves once the sessions started and ended here so far are seen by every replica. */
+  async settled(): Promise<void> {
+    await this.listener?.flushed();
+  }
+
+  /** Tells `listener` of every session started or ended here from now on. */
+  listen(listener: SessionListener): void {
+    this.listener = listener;
+  }
+
+  /** A session another replica started, by its token's digest (tokens never leave the replica that made them). */
+  adopt(id: string, session: Session): void {
+    if (this.now() >= session.expiresAt) return;
+    this.sessions.delete(id); // re-inserted at the back: the order stays by sign-in
+    this.sessions.set(id, session);
+    this.bound();
+  }
+
+  /** Forgets a session another replica ended; returns it (undefined: not held here). */
+  drop(id: string): Session | undefined {
+    const session = this.sessions.get(id);
+    this.sessions.delete(id);
     return session;
   }
 
   get size(): number {
     return this.sessions.size;
+  }
+
+  /** Past `maxSessions`, the oldest sign-in goes first (a Map iterates in insertion order). */
+  private bound(): void {
+    while (this.sessions.size > this.maxSessions) {
+      const oldest = this.sessions.keys().next().value;
+      if (oldest === undefined) break;
+      this.sessions.delete(oldest);
+    }
   }
 
   /** Drops expired sessions from the front (oldest first: all expire after the same TTL). */

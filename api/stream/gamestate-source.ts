@@ -1,7 +1,7 @@
-import type { GameState } from '../../schemas/index.js';
-import { presentGameState } from '../contract/index.js';
+import { presentEndedGameState, presentGameState } from '../contract/index.js';
+import { gameStateMatches, liveGameStates } from '../queries/index.js';
+import type { GameStateFilter } from '../queries/index.js';
 import type { Catalog } from '../views/index.js';
-import type { EventFilter } from '../views/index.js';
 import type { GameStateBoard, GameStateChange } from '../views/index.js';
 import { jsonArray } from './frames.js';
 import type { FramePayload } from './frames.js';
@@ -11,7 +11,7 @@ export const GAMESTATE_CHANNEL = 'gamestate';
 
 /** What a subscriber asked of the game-state channel: sports, leagues and events (game state is not per book or market). */
 export interface GameStateSpec {
-  event: Pick<EventFilter, 'sports' | 'leagues' | 'eventIds'>;
+  event: GameStateFilter;
   /** The one sport asked for, echoed in `gamestate:snapshot`; null for several or all. */
   sport: string | null;
 }
@@ -19,13 +19,6 @@ export interface GameStateSpec {
 interface Item {
   change: GameStateChange;
   json: string;
-}
-
-function matches(s: GameState, f: GameStateSpec['event']): boolean {
-  if (f.sports && !f.sports.has(s.sport)) return false;
-  if (f.leagues && !f.leagues.has(s.league)) return false;
-  if (f.eventIds && !f.eventIds.has(s.eventId)) return false;
-  return true;
 }
 
 /**
@@ -68,7 +61,7 @@ export class GameStateSource implements StreamSource {
     const spec = group.spec.channels.get(GAMESTATE_CHANNEL) as GameStateSpec;
     const out: { slot: number; payload: FramePayload }[] = [];
     (batch.data as Item[]).forEach((it, slot) => {
-      if (!matches(it.change.state, spec.event)) return;
+      if (!gameStateMatches(it.change.state, spec.event)) return;
       const name = it.change.type === 'update' ? 'gamestate:update' : 'gamestate:removed';
       out.push({ slot, payload: { name, sse: it.json, ws: `"data":${it.json}` } });
     });
@@ -78,10 +71,7 @@ export class GameStateSource implements StreamSource {
   /** The live games a new subscriber starts from, serialized, by sport then event id (as `/gamestate`). */
   snapshot(group: Group): string[] {
     const spec = group.spec.channels.get(GAMESTATE_CHANNEL) as GameStateSpec;
-    return this.board
-      .list()
-      .filter((s) => matches(s, spec.event))
-      .map((s) => JSON.stringify(presentGameState(this.catalog, s)));
+    return liveGameStates(this.board, spec.event).map((s) => JSON.stringify(presentGameState(this.catalog, s)));
   }
 
   /** `gamestate:snapshot` data: `{sport, events, count}` (the reference's shape, events as a list). */
@@ -90,18 +80,7 @@ export class GameStateSource implements StreamSource {
   }
 
   private present(change: GameStateChange): string {
-    const s = change.state;
     if (change.type === 'update') return JSON.stringify(presentGameState(this.catalog, change.state));
-    // The game left the live list: its final (or last) state, without the live-only fields.
-    return JSON.stringify({
-      event_id: s.eventId,
-      sport: s.sport,
-      league: s.league,
-      status: s.status,
-      home_score: s.homeScore,
-      away_score: s.awayScore,
-      is_live: false,
-      updated_at: new Date(s.updatedAt).toISOString(),
-    });
+    return JSON.stringify(presentEndedGameState(change.state));
   }
 }

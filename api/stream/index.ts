@@ -29,7 +29,10 @@ export const streamPlugin: FastifyPluginAsync<{
 }> = async (app, { deps, keys, access, sessions, onService }) => {
   const service = new StreamService(deps);
   onService?.(service);
-  await app.register(sseRoutes, { service, access });
+  // The SSE routes go on this context itself, not a child: Fastify builds a context's validator
+  // compiler when a route with a schema joins it, and the WebSocket checks its filters with this
+  // context's compiler (`EvRowFields`), so both streams validate with the routes' one Ajv set-up.
+  await sseRoutes(app, { service, access });
   attachWebSocket(app, service, keys, access, sessions);
   app.addHook('preClose', (done) => {
     service.close();

@@ -17,9 +17,10 @@ import type { Piecewise, SnapshotBody } from './progressive.js';
 import { allowedLists, filterEcho, tooManyStreams } from './subscription.js';
 import type { StreamRequest } from './subscription.js';
 import { channelList } from './channel-list.js';
-import { featureRefusal } from '../queries/index.js';
+import { featureRefusal, hasFeature } from '../queries/index.js';
 import type { EvRowFilterQuery } from '../queries/index.js';
 import { commissionParam, evRowFilterParams } from '../contract/index.js';
+import type { QueryOf } from '../contract/index.js';
 import { deepLinkStateParam } from '../deeplinks/index.js';
 import { EV_ROW_FIELDS } from './ev-row-fields.js';
 
@@ -31,25 +32,8 @@ type SnapshotFrame = [() => Rendered, Piecewise | undefined];
 export const SNAPSHOT_CHUNK = 1000;
 export const RETRY_MS = 3000;
 
-interface SseQuery extends EvRowFilterQuery {
-  channel?: string;
-  channels?: string;
-  type?: string;
-  sport?: string;
-  league?: string;
-  sportsbook?: string;
-  market?: string;
-  event?: string;
-  eventId?: string;
-  event_id?: string;
-  live?: boolean;
-  min_ev?: number;
-  min_profit?: number;
-  state?: string;
-  include?: 'suspicious';
-  commission?: number;
-  last_event_id?: string;
-}
+/** The query every SSE route takes (they share one schema, `querySchema` below). */
+type SseQuery = QueryOf<'/api/v1/stream'>;
 
 const querySchema = {
   type: 'object',
@@ -122,7 +106,7 @@ export function sseRequest(
   return {
     odds: channel === 'odds' || channel === 'all',
     lists,
-    gamestate: channel === 'gamestate' || (channel === 'all' && TIERS[tier].features.includes('gamestate')),
+    gamestate: channel === 'gamestate' || (channel === 'all' && hasFeature(tier, 'gamestate')),
     splits: channel === 'splits' ? 'named' : channel === 'all' ? 'all' : false,
     ...(q.sport === undefined ? {} : { sport: q.sport }),
     ...(q.league === undefined ? {} : { league: q.league }),

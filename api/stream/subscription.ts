@@ -1,8 +1,8 @@
-import { DEFAULT_LOW_HOLD_PERCENT, SPLITS_BOOKS, SPLIT_MARKETS, TIERS, openBooks } from '../../schemas/index.js';
+import { DEFAULT_LOW_HOLD_PERCENT, SPLITS_BOOKS, SPLIT_MARKETS, openBooks } from '../../schemas/index.js';
 import type { TierName } from '../../schemas/index.js';
 import { parseFilters, parseOddsFilters, parseSplitsFilters } from '../queries/index.js';
 import type { SharedFilterQuery } from '../queries/index.js';
-import { LIST_FEATURE, featureRefusal, parseCommon, requireAlertRulesOf } from '../queries/index.js';
+import { LIST_FEATURE, featureRefusal, hasFeature, parseCommon, requireAlertRulesOf } from '../queries/index.js';
 import type { OpportunityList } from '../queries/index.js';
 import type { StreamSpec } from './hub.js';
 import { ODDS_CHANNEL } from './odds-source.js';
@@ -58,14 +58,13 @@ export interface StreamRequest extends Pick<SharedFilterQuery, 'sport' | 'league
 
 /** The opportunity lists a tier may stream. */
 export function allowedLists(tier: TierName): OpportunityList[] {
-  return LIST_NAMES.filter((l) => TIERS[tier].features.includes(LIST_FEATURE[l]));
+  return LIST_NAMES.filter((l) => hasFeature(tier, LIST_FEATURE[l]));
 }
 
 /** Throws 403 feature_required when the tier lacks a channel it asked for by name. */
 export function checkAccess(req: StreamRequest, tier: TierName): void {
-  for (const l of req.lists)
-    if (!TIERS[tier].features.includes(LIST_FEATURE[l])) throw featureRefusal(`The ${l} stream`, LIST_FEATURE[l], tier);
-  if (req.gamestate && !TIERS[tier].features.includes('gamestate')) throw featureRefusal('The gamestate stream', 'gamestate', tier);
+  for (const l of req.lists) if (!hasFeature(tier, LIST_FEATURE[l])) throw featureRefusal(`The ${l} stream`, LIST_FEATURE[l], tier);
+  if (req.gamestate && !hasFeature(tier, 'gamestate')) throw featureRefusal('The gamestate stream', 'gamestate', tier);
   if (req.alerts !== undefined) requireAlertRulesOf(tier, 'The alerts stream');
 }
 

@@ -22,7 +22,8 @@ import type { SnapshotBody } from './progressive.js';
 import { LIST_FEATURE, STREAM_MIN_EV, STREAM_MIN_PROFIT, allowedLists, tooManyStreams } from './subscription.js';
 import type { StreamRequest } from './subscription.js';
 import { channelList } from './channel-list.js';
-import { evRowFieldsOf } from './ev-row-fields.js';
+import { EvRowFields } from './ev-row-fields.js';
+import { hasFeature } from '../queries/index.js';
 import type { EvRowFilterQuery } from '../queries/index.js';
 import { callerCommission, commissionFilter } from '../queries/index.js';
 import { stateOf } from '../deeplinks/index.js';
@@ -97,7 +98,7 @@ function channelsOf(v: unknown): string[] | null {
   return names.length > 0 ? names : null;
 }
 
-function fromQuery(p: Params): WsSubscription {
+function fromQuery(p: Params, evRows: EvRowFields): WsSubscription {
   return {
     channels: channelsOf(p['channels'] ?? p['channel']),
     sport: csvOf('sport', p['sport']),
@@ -111,7 +112,7 @@ function fromQuery(p: Params): WsSubscription {
     maxOdds: num('max_odds', p['max_odds']),
     ...whenKnown(
       'evRow',
-      evRowFieldsOf((name) => p[name]),
+      evRows.of((name) => p[name]),
     ),
     ...whenKnown('state', stateFilter(p['state'])),
     ...whenKnown('include', includeFilter(p['include'])),
@@ -120,7 +121,7 @@ function fromQuery(p: Params): WsSubscription {
 }
 
 /** A `subscribe` message: plural array keys (AsyncAPI) or singular ones (a documented example); omitted channels stay. */
-function fromMessage(m: Record<string, unknown>, current: WsSubscription): WsSubscription {
+function fromMessage(m: Record<string, unknown>, current: WsSubscription, evRows: EvRowFields): WsSubscription {
   const raw = m['filters'];
   if (raw !== undefined && (raw === null || typeof raw !== 'object' || Array.isArray(raw)))
     throw new ApiError('invalid_request', "Invalid filter 'filters': must be an object");
@@ -137,7 +138,7 @@ function fromMessage(m: Record<string, unknown>, current: WsSubscription): WsSub
     minProfit: num('min_profit', pick('min_profit')) ?? STREAM_MIN_PROFIT,
     minOdds: num('min_odds', pick('min_odds')),
     maxOdds: num('max_odds', pick('max_odds')),
-    ...whenKnown('evRow', evRowFieldsOf(pick)),
+    ...whenKnown('evRow', evRows.of(pick)),
     ...whenKnown('state', stateFilter(pick('state'))),
     ...whenKnown('include', includeFilter(pick('include'))),
     ...whenKnown('commission', commissionFilter(num('commission', pick('commission')))),
@@ -344,6 +345,7 @@ export function attachWebSocket(
   sessions?: Pick<SessionAuth, 'authenticateUpgrade'>,
 ): WebSocketServer {
   const hub = service.hub;
+  const evRows = new EvRowFields(app);
   const wss = new WebSocketServer({
     noServer: true,
     maxPayload: MAX_CLIENT_MESSAGE,
@@ -429,7 +431,7 @@ export function attachWebSocket(
     let sub: WsSubscription;
     let opened: { group: Group };
     try {
-      sub = fromQuery(params);
+      sub = fromQuery(params, evRows);
       opened = service.open(tier, toRequest(sub, tier, record.accountId, keys.account(record.accountId)));
     } catch (err) {
       if (err instanceof ApiError && err.code === 'feature_required')
@@ -473,10 +475,10 @@ export function attachWebSocket(
         stream_id: randomUUID(),
         tier,
         features: {
-          ev: TIERS[tier].features.includes('ev'),
-          arbitrage: TIERS[tier].features.includes('arbitrage'),
-          middles: TIERS[tier].features.includes('middles'),
-          low_hold: TIERS[tier].features.includes(LIST_FEATURE.low_hold),
+          ev: hasFeature(tier, 'ev'),
+          arbitrage: hasFeature(tier, 'arbitrage'),
+          middles: hasFeature(tier, 'middles'),
+          low_hold: hasFeature(tier, LIST_FEATURE.low_hold),
         },
         channels: sub.channels,
         data_delay_seconds: TIERS[tier].dataDelaySeconds,
@@ -527,8 +529,8 @@ export function attachWebSocket(
           let group: Group;
           try {
             // filter: new filters, the channels unchanged (given flat or under `filters`).
-            if (msg['type'] === 'filter') next = fromMessage({ filters: msg['filters'] ?? withoutType(msg) }, conn.sub);
-            else if (msg['type'] === 'subscribe') next = fromMessage(msg, conn.sub);
+            if (msg['type'] === 'filter') next = fromMessage({ filters: msg['filters'] ?? withoutType(msg) }, conn.sub, evRows);
+            else if (msg['type'] === 'subscribe') next = fromMessage(msg, conn.sub, evRows);
             else {
               const drop = new Set(channelsOf(msg['channels']) ?? []);
               const current = conn.sub.channels ?? ['odds', ...allowedLists(tier)];

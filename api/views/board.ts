@@ -45,6 +45,8 @@ export interface BoardOptions {
 export interface BoardListener {
   applyEvent(event: CanonicalEvent): void;
   applyChange(change: OddsChange): void;
+  /** The event's last row has just left the board (a listener keeping state per event lets it go). */
+  eventEmptied?(eventId: string): void;
 }
 
 /**
@@ -142,6 +144,7 @@ export class LiveBoard {
         this.rowsByEvent.delete(change.eventId);
         this.eventBookMarket.delete(change.eventId);
         this.sortedEvents = null;
+        for (const l of this.listeners) l.eventEmptied?.(change.eventId);
       }
       return;
     }

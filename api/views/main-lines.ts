@@ -45,3 +45,41 @@ export function isMainLine(main: MainLines, r: Pick<OddsRow, 'market' | 'partici
   const m = main.get(familyKey(r));
   return m === undefined || m === line;
 }
+
+/** The full-game markets a single book's own main line is read for (key-number alerts, sharp moves). */
+export type BookLineMarket = 'point_spread' | 'total_points';
+
+/**
+ * One book's own main line of a game's spread or total, from that book's rows of the event (the
+ * consensus above counts books; this is the number one book posts): of the lines the book offers
+ * both ways, both sides open, the one whose two sides' implied probabilities are closest (the
+ * others are its alternates); ties go to the lower line. Spreads are read on the home handicap
+ * (home -3 and away +3 are one line, -3).
+ *
+ * A line priced on one side only does not count, and a book with no two-way line has no main
+ * line (null): a lone side is a half-applied update or a suspended counterpart, and a number
+ * read from it would move and move back as the other side comes and goes. Comparing the two
+ * sides also leaves the book's margin out, which a single price nearest even money would not.
+ */
+export function bookMainLine(rows: Iterable<OddsRow>, market: BookLineMarket): number | null {
+  const sides = new Map<number, Map<string, number>>();
+  for (const r of rows) {
+    const line = canonicalLine(r);
+    if (r.market !== market || line === null || r.participant !== null || r.statCategory !== null || !r.isActive) continue;
+    let prices = sides.get(line);
+    if (!prices) sides.set(line, (prices = new Map()));
+    prices.set(r.selection, 1 / r.priceDecimal);
+  }
+  let best: number | null = null;
+  let bestGap = Infinity;
+  for (const [line, prices] of sides) {
+    if (prices.size !== 2) continue;
+    const [a, b] = [...prices.values()] as [number, number];
+    const gap = Math.abs(a - b);
+    if (gap < bestGap || (gap === bestGap && best !== null && line < best)) {
+      best = line;
+      bestGap = gap;
+    }
+  }
+  return best;
+}

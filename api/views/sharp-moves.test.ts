@@ -59,11 +59,16 @@ function market(): { board: LiveBoard; watch: SharpMoveWatch; teamOver: OddsRow;
   return { board, watch, teamOver, pinnacle };
 }
 
+/** Pinnacle's total at `line`, both sides at -110, priced at `at`. */
+const totalAt = (line: number, at: number): OddsRow[] => [
+  row('pinnacle', 'total_points', 'over', line, at),
+  row('pinnacle', 'total_points', 'under', line, at),
+];
+
 /** Pinnacle moves its total from 220.5 to 222.5 at T0: the old line's rows go, the new line's come. */
 function moveTotal(board: LiveBoard, pinnacle: OddsRow[]): void {
   for (const r of pinnacle) pull(board, r, T0);
-  put(board, row('pinnacle', 'total_points', 'over', 222.5, T0));
-  put(board, row('pinnacle', 'total_points', 'under', 222.5, T0));
+  for (const r of totalAt(222.5, T0)) put(board, r);
 }
 
 describe('SharpMoveWatch', () => {
@@ -105,7 +110,7 @@ describe('SharpMoveWatch', () => {
 
     const small = market();
     for (const r of small.pinnacle) pull(small.board, r, T0);
-    put(small.board, row('pinnacle', 'total_points', 'over', 221, T0));
+    for (const r of totalAt(221, T0)) put(small.board, r);
     expect(small.watch.moveOf('e1', 'total_points')).toBeUndefined();
     expect(small.watch.staleDerivativeOf(evOn(small.teamOver), T0 + 5 * MIN)).toBeNull();
   });
@@ -113,11 +118,22 @@ describe('SharpMoveWatch', () => {
   it('adds half-point drifts up from the last counted move: 220.5 to 221 to 221.5 is one move of a point', () => {
     const { board, watch, pinnacle } = market();
     for (const r of pinnacle) pull(board, r, T0);
-    const at221 = row('pinnacle', 'total_points', 'over', 221, T0);
-    put(board, at221);
-    pull(board, at221, T0 + MIN);
-    put(board, row('pinnacle', 'total_points', 'over', 221.5, T0 + MIN));
+    const at221 = totalAt(221, T0);
+    for (const r of at221) put(board, r);
+    for (const r of at221) pull(board, r, T0 + MIN);
+    for (const r of totalAt(221.5, T0 + MIN)) put(board, r);
     expect(watch.moveOf('e1', 'total_points')).toMatchObject({ fromLine: 220.5, toLine: 221.5, at: T0 + MIN });
+  });
+
+  it('counts no move while the sharp book quotes its new total one way only, and counts it when the other side comes', () => {
+    const { board, watch, teamOver, pinnacle } = market();
+    for (const r of pinnacle) pull(board, r, T0);
+    const [over, under] = totalAt(222.5, T0) as [OddsRow, OddsRow];
+    put(board, over);
+    expect(watch.moveOf('e1', 'total_points')).toBeUndefined();
+    expect(watch.staleDerivativeOf(evOn(teamOver), T0 + 5 * MIN)).toBeNull();
+    put(board, { ...under, ts: T0 + MIN, oddsChangedAt: T0 + MIN });
+    expect(watch.moveOf('e1', 'total_points')).toMatchObject({ fromLine: 220.5, toLine: 222.5, at: T0 + MIN });
   });
 
   it("never warns on a sharp book's own derivative prices", () => {

@@ -1,6 +1,6 @@
 import { bettableRow } from '../../schemas/index.js';
 import type { CanonicalEvent, MarketId, OddsChange, OddsRow, Opportunity } from '../../schemas/index.js';
-import { DEFAULT_STALE_DERIVATIVE_POLICY, staleDerivatives } from '../../pipeline/opportunities/index.js';
+import { DEFAULT_STALE_DERIVATIVE_POLICY, canonicalLine, staleDerivatives } from '../../pipeline/opportunities/index.js';
 import type {
   DerivativeRow,
   SharpMove,
@@ -9,7 +9,7 @@ import type {
   StaleDerivativePolicy,
 } from '../../pipeline/opportunities/index.js';
 import type { BoardListener, LiveBoard } from './board.js';
-import { isMainLine } from './main-lines.js';
+import { bookMainLine, isMainLine } from './main-lines.js';
 
 /** Markets whose prices follow the main spread or total: the only ones the detector can flag. */
 const DERIVED: ReadonlySet<MarketId> = new Set<MarketId>([
@@ -22,10 +22,10 @@ const DERIVED: ReadonlySet<MarketId> = new Set<MarketId>([
 ]);
 const MOVING: readonly SharpMove['market'][] = ['point_spread', 'total_points'];
 
-/** One sharp book's full-game spread or total of one event: its lines, read from the home or Over side. */
+/** One sharp book's full-game spread or total of one event. */
 interface SharpMarket {
-  /** Line -> the home (spread) or Over (total) row at it. */
-  lines: Map<number, OddsRow>;
+  /** Row key -> the book's open row of the market, both sides of every line. */
+  rows: Map<string, OddsRow>;
   /** Its main line when the last move was counted (or when first seen): moves are measured from it. */
   anchor: number | null;
 }
@@ -38,15 +38,19 @@ interface SharpMarket {
  * freshness ledger) and the consensus main lines. Nothing here is on the stored record, since
  * the flag turns on as time passes without any new input.
  *
- * A sharp book's main line is the line at which its home (or Over) price is nearest even money:
- * its only line when it quotes one. A move is counted when that line has moved at least the
- * policy's step away from where the last counted move left it (so that half-point drifts add up
- * instead of resetting it); the latest counted move per event and market is kept.
+ * A sharp book's main line is `bookMainLine`, the same number a key-number alert reads: the line
+ * it offers both ways whose two sides are closest, so a book quoting one side only has none and
+ * moves nothing. It is read again whenever one of the book's rows of the market comes, changes or
+ * goes. A move is counted when that line has moved at least the policy's step away from where the
+ * last counted move left it (so that half-point drifts add up instead of resetting it); the
+ * latest counted move per event and market is kept. What the watch holds of an event goes when
+ * the event's last row leaves the board (a closed event's rows all do).
  */
 export class SharpMoveWatch implements BoardListener, StaleDerivativeJudge {
-  private readonly sharp = new Map<string, SharpMarket>();
-  /** Row key -> its sharp market and line, to remove a pulled row. */
-  private readonly sharpSlots = new Map<string, { market: SharpMarket; line: number }>();
+  /** Event id -> `market|book` -> that sharp book's market. */
+  private readonly sharp = new Map<string, Map<string, SharpMarket>>();
+  /** Row key -> the sharp market holding it, to take a pulled row out. */
+  private readonly sharpOfKey = new Map<string, SharpMarket>();
   /** `event|market` -> the latest counted move. */
   private readonly moves = new Map<string, SharpMove>();
   /** Soft books' derivative rows by row id, and row key -> id to remove them. */
@@ -67,7 +71,20 @@ export class SharpMoveWatch implements BoardListener, StaleDerivativeJudge {
   applyChange(change: OddsChange): void {
     const row = bettableRow(change);
     this.followDerived(change.key, row);
-    this.followSharp(change, row);
+    this.followSharp(change.key, row);
+  }
+
+  eventEmptied(eventId: string): void {
+    this.sharp.delete(eventId);
+    for (const market of MOVING) this.moves.delete(`${eventId}|${market}`);
+  }
+
+  /** Events the watch holds anything of (tests, diagnostics). */
+  eventsHeld(): number {
+    const events = new Set(this.sharp.keys());
+    for (const move of this.moves.values()) events.add(move.eventId);
+    for (const row of this.derived.values()) events.add(row.eventId);
+    return events.size;
   }
 
   private followDerived(key: string, row: OddsRow | null): void {
@@ -81,58 +98,59 @@ export class SharpMoveWatch implements BoardListener, StaleDerivativeJudge {
     this.idByKey.set(key, row.id);
   }
 
-  private followSharp(change: OddsChange, row: OddsRow | null): void {
-    const slot = this.sharpSlots.get(change.key);
-    if (slot !== undefined) {
-      slot.market.lines.delete(slot.line);
-      this.sharpSlots.delete(change.key);
+  private followSharp(key: string, row: OddsRow | null): void {
+    const held = this.sharpOfKey.get(key);
+    held?.rows.delete(key);
+    this.sharpOfKey.delete(key);
+    let market = held;
+    if (row !== null && this.isSharpFullGame(row)) {
+      market = this.marketOf(row);
+      market.rows.set(key, row);
+      this.sharpOfKey.set(key, market);
     }
-    let market = slot?.market;
-    if (row !== null && this.isSharpMain(row)) {
-      const key = `${row.eventId}|${row.market}|${row.book}`;
-      market = this.sharp.get(key);
-      if (market === undefined) this.sharp.set(key, (market = { lines: new Map(), anchor: null }));
-      const line = row.line as number;
-      market.lines.set(line, row);
-      this.sharpSlots.set(change.key, { market, line });
-      this.measure(market, row);
-    }
+    if (market !== undefined) this.measure(market);
   }
 
-  private isSharpMain(row: OddsRow): boolean {
+  private marketOf(row: OddsRow): SharpMarket {
+    let markets = this.sharp.get(row.eventId);
+    if (markets === undefined) this.sharp.set(row.eventId, (markets = new Map()));
+    const key = `${row.market}|${row.book}`;
+    let market = markets.get(key);
+    if (market === undefined) markets.set(key, (market = { rows: new Map(), anchor: null }));
+    return market;
+  }
+
+  private isSharpFullGame(row: OddsRow): boolean {
     return (
       this.policy.sharpBooks.has(row.book) &&
       row.participant === null &&
       row.line !== null &&
-      ((row.market === 'point_spread' && row.selection === 'home') || (row.market === 'total_points' && row.selection === 'over'))
+      (row.market === 'point_spread' || row.market === 'total_points')
     );
   }
 
   /** Counts a move when the market's main line has gone a step from its anchor. */
-  private measure(market: SharpMarket, row: OddsRow): void {
-    let main: number | null = null;
-    let nearest = Number.POSITIVE_INFINITY;
-    for (const [line, r] of market.lines) {
-      const off = Math.abs(r.probability - 0.5);
-      if (off < nearest || (off === nearest && main !== null && line < main)) {
-        main = line;
-        nearest = off;
-      }
-    }
+  private measure(market: SharpMarket): void {
+    const first = market.rows.values().next();
+    if (first.done === true) return;
+    const kind = first.value.market as SharpMove['market'];
+    const main = bookMainLine(market.rows.values(), kind);
     if (main === null) return;
     if (market.anchor === null) {
       market.anchor = main;
       return;
     }
-    const kind = row.market as SharpMove['market'];
     if (Math.abs(main - market.anchor) < this.policy.minMovePoints[kind]) return;
-    this.moves.set(`${row.eventId}|${kind}`, {
-      eventId: row.eventId,
-      book: row.book,
+    // When the book's prices at the new number last changed: the move's time, whichever side came last.
+    let at = Number.NEGATIVE_INFINITY;
+    for (const r of market.rows.values()) if (canonicalLine(r) === main) at = Math.max(at, r.oddsChangedAt);
+    this.moves.set(`${first.value.eventId}|${kind}`, {
+      eventId: first.value.eventId,
+      book: first.value.book,
       market: kind,
       fromLine: market.anchor,
       toLine: main,
-      at: row.oddsChangedAt,
+      at,
     });
     market.anchor = main;
   }

@@ -69,9 +69,11 @@ export interface ConsumerOptions<T extends TopicName> {
 /** The offset a group resumes a topic-partition from (0 when it never committed one). */
 export type CommittedOffsets = (topic: TopicName, partition: number) => number;
 
-/** What part of a topic `readToEnd` reads: some partitions, each up to an offset (exclusive). */
+/** What part of a topic `readToEnd` reads: some partitions, each from an offset (inclusive) up to another (exclusive). */
 export interface ReadScope {
   partitions?: readonly number[];
+  /** Where to start reading each partition; its beginning when absent. */
+  from?: (partition: number) => number;
   before?: (partition: number) => number;
 }
 

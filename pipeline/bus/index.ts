@@ -9,3 +9,5 @@ export { AvroCodec, SchemaCompatibilityError, assertBackwardCompatible, jsonCode
 export type { AvroCodecOptions, Codec } from './codec.js';
 export { TopicsUnavailableError, ensureTopics } from './topics.js';
 export type { TopicAdmin, TopicReport } from './topics.js';
+export { observeDeliveries } from './observed-bus.js';
+export type { DeliveryObserver } from './observed-bus.js';

@@ -132,6 +132,30 @@ describe.skipIf(unavailable !== null)('KafkaBus on a Kafka-protocol broker (libr
     await bus.close();
   });
 
+  it('reads a topic between two positions: from an offset of each partition up to another, outside any group', async () => {
+    const bus = new KafkaBus({ brokers: kafka.brokers, sessionTimeoutMs: 6000 });
+    // One key, so every record lands on one partition at consecutive offsets.
+    const key = 'positions-between';
+    await bus.producer().send(
+      'odds.snapshot',
+      [0, 1, 2, 3, 4].map((i) => ({ key, partitionKey: key, value: { key, eventId: key, row: null, changedAt: i } })),
+    );
+    const partition = partitionFor(key, TOPIC_CONFIGS['odds.snapshot'].partitions);
+    const all: BusRecord<'odds.snapshot'>[] = [];
+    await bus.readToEnd('odds.snapshot', (records) => all.push(...records), { partitions: [partition] });
+    const first = all.find((r) => r.key === key)?.offset ?? 0;
+    const read: number[] = [];
+    const changedAt = (records: readonly BusRecord<'odds.snapshot'>[]): number[] =>
+      records.filter((r) => r.key === key).map((r) => r.value?.changedAt ?? -1);
+    await bus.readToEnd('odds.snapshot', (records) => read.push(...changedAt(records)), {
+      partitions: [partition],
+      from: () => first + 1,
+      before: () => first + 4,
+    });
+    expect(read).toEqual([1, 2, 3]);
+    await bus.close();
+  });
+
   it('carries Avro values in the Confluent wire format and sends what it cannot decode to dead-letter, then goes on', async () => {
     const codec = new AvroCodec({ client: SchemaRegistryClient.newClient({ baseURLs: ['mock://'] }) });
     const bus = new KafkaBus({ brokers: kafka.brokers, sessionTimeoutMs: 6000, codec });

@@ -318,7 +318,8 @@ export class KafkaBus implements Bus {
       return; // no such topic yet: nothing to restore
     }
     const wanted = scope.partitions ? new Set(scope.partitions) : null;
-    const remaining = new Set([...ends].filter(([p, high]) => high > 0 && (wanted?.has(p) ?? true)).map(([p]) => p));
+    const from = (partition: number): number => scope.from?.(partition) ?? 0;
+    const remaining = new Set([...ends].filter(([p, high]) => high > from(p) && (wanted?.has(p) ?? true)).map(([p]) => p));
     if (remaining.size === 0) return;
     // kafkajs reads only as a group member: a throwaway group that never commits, deleted after.
     const groupId = `restore-${topic}-${randomUUID()}`;
@@ -346,6 +347,7 @@ export class KafkaBus implements Bus {
           const records: BusRecord<T>[] = [];
           for (const m of batch.messages) {
             if (Number(m.offset) >= end) break;
+            if (Number(m.offset) < from(batch.partition)) continue;
             const decoded = this.decodeNow(topic, batch.partition, m) ?? (await this.decode(topic, batch.partition, m));
             if (decoded.ok)
               records.push({
@@ -372,6 +374,7 @@ export class KafkaBus implements Bus {
           }
         },
       });
+      for (const partition of remaining) if (from(partition) > 0) consumer.seek({ topic, partition, offset: String(from(partition)) });
       await done;
     } finally {
       await consumer.disconnect();

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { TOPIC_CONFIGS } from '../../schemas/index.js';
 import type { CanonicalEvent, OddsTick } from '../../schemas/index.js';
 import { MemoryBus } from './memory-bus.js';
+import { partitionFor } from './partitioner.js';
 import type { BusRecord } from './bus.js';
 
 function tick(eventId: string, price: number): OddsTick {
@@ -105,6 +107,23 @@ describe('MemoryBus', () => {
     await new Promise((r) => setTimeout(r, 20));
     expect(seen.map((r) => [r.key, r.value?.updatedAt ?? null])).toEqual([['e1', 2]]);
     await c.stop();
+    await bus.close();
+  });
+
+  it('reads a topic between two positions, from an offset of each partition up to another', async () => {
+    const bus = new MemoryBus();
+    // Distinct keys on one partition: a log without readers keeps the latest per key, here every record.
+    await bus.producer().send(
+      'events',
+      [1, 2, 3, 4, 5].map((t) => ({ key: `e${t}`, partitionKey: 'one', value: event(`e${t}`, t) })),
+    );
+    const read: number[] = [];
+    await bus.readToEnd('events', (records) => read.push(...records.map((r) => r.value?.updatedAt ?? -1)), {
+      partitions: [partitionFor('one', TOPIC_CONFIGS.events.partitions)],
+      from: () => 1,
+      before: () => 4,
+    });
+    expect(read).toEqual([2, 3, 4]);
     await bus.close();
   });
 

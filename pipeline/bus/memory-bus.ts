@@ -228,7 +228,7 @@ export class MemoryBus implements Bus {
     topic.partitions.forEach((p, partition) => {
       if (scope.partitions && !scope.partitions.includes(partition)) return;
       const end = Math.min(p.endOffset, scope.before?.(partition) ?? Number.POSITIVE_INFINITY);
-      let position = 0;
+      let position = scope.from?.(partition) ?? 0;
       while (position < end) {
         const stored = p.read(position, 10_000).filter((r) => r.offset < end);
         const last = stored[stored.length - 1];

@@ -1,1 +1,2 @@
 export { SnapshotProcessor } from './snapshot-processor.js';
+export { rowId } from './snapshot-processor.js';

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closingLinesOfDay, closingLinesOfEvent, clvGroups, evHistory } from '../../api/history/queries.js';
+import { closingLinesOfDay, closingLinesOfEvent, clvGroups, evHistory } from '../../api/queries/closing-history.js';
 import { eventKnown, oddsHistory } from '../../api/queries/odds-history.js';
 import { ChdbStore, applyMigrations } from '../../pipeline/store/index.js';
 

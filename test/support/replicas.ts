@@ -4,8 +4,13 @@ import { startAccounts } from '../../api/accounts/index.js';
 import type { AccountsReplica } from '../../api/accounts/index.js';
 import { buildApp } from '../../api/app.js';
 import { MemoryRateLimitStore } from '../../api/plugins/rate-limit.js';
+import { oddsChangelogReader } from '../../runtime/system.js';
 import type { RunningSystem } from '../../runtime/system.js';
 import { Catalog } from '../../api/views/catalog.js';
+import { LiveBoard, TierViews, startChangelogViews } from '../../api/views/index.js';
+import { PositionTrail } from '../../api/queries/index.js';
+import { observeDeliveries } from '../../pipeline/bus/index.js';
+import { TOPIC_CONFIGS } from '../../schemas/index.js';
 
 export interface Replica {
   app: FastifyInstance;
@@ -43,6 +48,53 @@ export async function startReplica(sys: RunningSystem, replicaId: string): Promi
     async close() {
       await app.close();
       await replica.stop();
+    },
+  };
+}
+
+/**
+ * An API replica with boards of its own, started now: its views read the changelogs of the
+ * system's bus from the beginning, as a replica started late (or restarted) does, and its live
+ * board's place in the log is its own `positions` trail over the same log. Keys are the system's.
+ */
+export async function startBoardReplica(
+  sys: RunningSystem,
+  log?: { maxChanges: number; maxAgeMs: number },
+): Promise<Omit<Replica, 'replica'> & { board: LiveBoard; positions: PositionTrail }> {
+  const logger = pino({ level: 'silent' });
+  const board = new LiveBoard({ now: () => sys.clock.now(), ...(log ? { log } : {}) });
+  const views = new TierViews(board, sys.clock);
+  const positions = new PositionTrail(
+    sys.positions.log,
+    board.log,
+    (topic) => TOPIC_CONFIGS[topic].partitions,
+    oddsChangelogReader(sys.bus),
+  );
+  const stages = startChangelogViews(observeDeliveries(sys.bus, positions.record), board, `board-replica-${Date.now()}`, logger);
+  const app = await buildApp({
+    board,
+    views,
+    positions,
+    catalog: new Catalog(),
+    keys: sys.keys,
+    accounts: sys.accounts,
+    rateLimits: new MemoryRateLimitStore(),
+    clock: sys.clock,
+    store: sys.store,
+    version: 'test',
+    redisUrl: null,
+    stream: { heartbeatMs: 60_000 },
+  });
+  const url = await app.listen({ port: 0, host: '127.0.0.1' });
+  return {
+    app,
+    url,
+    board,
+    positions,
+    async close() {
+      await app.close();
+      views.close();
+      await Promise.all(stages.map((s) => s.stop()));
     },
   };
 }

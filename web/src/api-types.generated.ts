@@ -2021,6 +2021,8 @@ export interface paths {
                  * @description Pass as `since` to /odds/delta to receive every change after this snapshot.
                  */
                 next_since?: string;
+                /** @description /odds only: this snapshot as a position in the changelogs. Pass as `cursor` to /odds/delta to receive every change after it, on any replica and across restarts (within the log retention). */
+                delta_cursor?: string;
                 sort?: string | null;
                 /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
                 ignored_params?: string[];

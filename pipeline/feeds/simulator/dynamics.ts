@@ -6,7 +6,7 @@ import type { Prng } from './prng.js';
  * before the game, scores during it). Jumps are what sharp books react to within a second and
  * soft books only after their lag, so they are the main source of +EV and arbitrage.
  */
-interface Regime {
+export interface Regime {
   /** Logit standard deviation per sqrt(minute). */
   drift: number;
   jumpsPerMinute: number;
@@ -27,7 +27,7 @@ const PREGAME: Regime = {
   propJumpSize: 0.08,
 };
 
-const LIVE: Regime = {
+export const LIVE_REGIME: Regime = {
   drift: 0.06,
   jumpsPerMinute: 1 / 10,
   jumpSize: 0.3,
@@ -36,6 +36,9 @@ const LIVE: Regime = {
   propJumpSize: 0.12,
 };
 
+/** How a game's truth moves in play between scores; the simulator's option `liveMoves` replaces these (calibration runs). */
+export type LiveMoves = Pick<Regime, 'drift' | 'jumpsPerMinute' | 'jumpSize'>;
+
 /** Beyond +-4.5 logits (about -9000) books take the market down anyway. */
 const MAX_LOGIT = 4.5;
 
@@ -43,9 +46,9 @@ const MAX_LOGIT = 4.5;
  * Moves an event's truth forward by dtMs. Returns whether the game itself jumped; props that
  * jumped are appended to `jumpedProps`.
  */
-export function evolve(ev: SimEvent, dtMs: number, now: number, rng: Prng, jumpedProps: SimProp[]): boolean {
+export function evolve(ev: SimEvent, dtMs: number, now: number, rng: Prng, jumpedProps: SimProp[], live: Regime = LIVE_REGIME): boolean {
   if (dtMs <= 0) return false;
-  const regime = ev.status === 'live' ? LIVE : PREGAME;
+  const regime = ev.status === 'live' ? live : PREGAME;
   const minutes = dtMs / 60_000;
   const root = Math.sqrt(minutes);
   const st = ev.state;

@@ -1,5 +1,6 @@
 import { LEAGUES, type LeagueDef, SPORTSBOOKS, type SportsbookDef, TEAMS, type TeamDef } from '../../../schemas/index.js';
 import { type Clock, systemClock } from '../../clock.js';
+import { LIVE_REGIME, type LiveMoves } from './dynamics.js';
 
 /** The reference data the simulator draws from; the real catalog unless a test passes its own. */
 export interface SimulatorCatalog {
@@ -34,6 +35,12 @@ export interface MarketSimulatorOptions {
   neutralSiteShare?: number;
   /** Share of games postponed at their start time instead of played. Default 0.01. */
   postponedShare?: number;
+  /**
+   * How the truth of a game in play moves between scores: logit drift per sqrt(minute), news jumps
+   * per minute and a jump's logit standard deviation. Default `LIVE_REGIME` (dynamics.ts); the
+   * calibration bench varies it to see what the live market's figures depend on.
+   */
+  liveMoves?: Partial<LiveMoves>;
 }
 
 export interface ResolvedSimulatorOptions {
@@ -46,6 +53,7 @@ export interface ResolvedSimulatorOptions {
   suspensionsPerMinute: number;
   neutralSiteShare: number;
   postponedShare: number;
+  liveMoves: LiveMoves;
 }
 
 function check(name: string, value: number, min: number, max: number): number {
@@ -70,5 +78,10 @@ export function resolveSimulatorOptions(options: MarketSimulatorOptions = {}): R
     suspensionsPerMinute: check('suspensionsPerMinute', options.suspensionsPerMinute ?? 4, 0, 1_000_000),
     neutralSiteShare: check('neutralSiteShare', options.neutralSiteShare ?? 0.05, 0, 1),
     postponedShare: check('postponedShare', options.postponedShare ?? 0.01, 0, 1),
+    liveMoves: {
+      drift: check('liveMoves.drift', options.liveMoves?.drift ?? LIVE_REGIME.drift, 0, 10),
+      jumpsPerMinute: check('liveMoves.jumpsPerMinute', options.liveMoves?.jumpsPerMinute ?? LIVE_REGIME.jumpsPerMinute, 0, 60),
+      jumpSize: check('liveMoves.jumpSize', options.liveMoves?.jumpSize ?? LIVE_REGIME.jumpSize, 0, 10),
+    },
   };
 }

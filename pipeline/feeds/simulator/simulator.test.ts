@@ -78,6 +78,13 @@ describe('MarketSimulator', () => {
     expect(fast.trueEvents({ includeEnded: true })).toEqual(slow.trueEvents({ includeEnded: true }));
   });
 
+  it('plays the default live moves unless told otherwise, and refuses live moves out of range naming them', () => {
+    const a = simulator();
+    const b = simulator(NOVEMBER, { liveMoves: { drift: 0.06, jumpsPerMinute: 1 / 10, jumpSize: 0.3 } });
+    expect(run(b, 60)).toEqual(run(a, 60));
+    expect(() => simulator(NOVEMBER, { liveMoves: { jumpSize: -1 } })).toThrow('liveMoves.jumpSize');
+  });
+
   it('gives a different board for a different seed', () => {
     const a = simulator(NOVEMBER, { seed: 1 });
     const b = simulator(NOVEMBER, { seed: 2 });

@@ -1,7 +1,7 @@
 import type { EventStatus, RawFutures, RawGameState, RawSplits, RawTick } from '../../../schemas/index.js';
 import { type Quote, type SimEvent, type SimProp, buildQuotes, lagOf, pushTicks, requote } from './board.js';
 import { type BookProfile, IdSequence, bookProfiles, ensureTrapHabits, listsEvent, reportedStartTime, spellTeam } from './books.js';
-import { evolve } from './dynamics.js';
+import { LIVE_REGIME, type Regime, evolve } from './dynamics.js';
 import { FuturesModel } from './futures.js';
 import { GamePlay } from './gameplay.js';
 import { scalesFor, strengthSpread } from './fair.js';
@@ -38,6 +38,7 @@ const ENDED_KEPT = 2_000;
  */
 export class MarketSimulator {
   private readonly opts: ResolvedSimulatorOptions;
+  private readonly liveRegime: Regime;
   /** Schedule and truth; separate from `activity` so that the games do not depend on the tick rate. */
   private readonly world: Prng;
   private readonly activity: Prng;
@@ -69,6 +70,7 @@ export class MarketSimulator {
 
   constructor(options: MarketSimulatorOptions = {}) {
     this.opts = resolveSimulatorOptions(options);
+    this.liveRegime = { ...LIVE_REGIME, ...this.opts.liveMoves };
     const root = new Prng(this.opts.seed);
     this.world = root.fork();
     this.activity = root.fork();
@@ -314,7 +316,7 @@ export class MarketSimulator {
         continue;
       }
       jumped.length = 0;
-      if (evolve(ev, dt, now, this.world, jumped)) {
+      if (evolve(ev, dt, now, this.world, jumped, this.liveRegime)) {
         if (ev.status === 'live') this.lockAfterScore(ev, now, 0.5);
         this.queueRequotes(ev, now, null);
       }

@@ -1,5 +1,5 @@
-import type { GradeResult } from '../../schemas/index.js';
 import type { OlapStore } from '../../pipeline/store/index.js';
+import type { ClosingLineRecord, ClvGroupRecord, EvHistoryRecord } from '../contract/index.js';
 
 /**
  * Closing lines, closing-line value and opportunity history: typed queries over ClickHouse
@@ -7,33 +7,6 @@ import type { OlapStore } from '../../pipeline/store/index.js';
  * interface) read them from. Every user value is a bound parameter; multi-selects travel as one
  * comma-joined string split server-side.
  */
-
-export interface ClosingLineRecord {
-  event_id: string;
-  sport: string;
-  league: string;
-  home_team_id: string;
-  away_team_id: string;
-  event_start_time: string;
-  sportsbook: string;
-  market: string;
-  participant: string | null;
-  stat_category: string | null;
-  selection: string;
-  line: number | null;
-  odds_american: number;
-  odds_decimal: number;
-  implied_probability: number;
-  book_no_vig_probability: number | null;
-  no_vig_power: number | null;
-  no_vig_multiplicative: number | null;
-  no_vig_additive: number | null;
-  no_vig_shin: number | null;
-  reference_books: string[];
-  odds_time: string;
-  captured_at: string;
-  [key: string]: unknown;
-}
 
 const CLOSING_COLUMNS = `event_id, sport, league, home_team_id, away_team_id, event_start_time, sportsbook, market, participant,
   stat_category, selection, line, odds_american, odds_decimal, implied_probability, book_no_vig_probability, no_vig_power,
@@ -76,7 +49,7 @@ const GROUP_EXPRESSION: ReadonlyMap<ClvGroupBy, string> = new Map<ClvGroupBy, st
   ['devig_book', "ifNull(toString(closing_devig_book), 'none')"],
 ]);
 
-export interface ClvQuery {
+export interface ClvGroupsQuery {
   /** Epoch ms, inclusive, and exclusive upper bound, on the event start. */
   from: number;
   to: number;
@@ -87,20 +60,6 @@ export interface ClvQuery {
   devigBook: string | null;
 }
 
-export interface ClvGroupRecord {
-  group_key: string;
-  total_predictions: number;
-  total_graded: number;
-  wins: number;
-  losses: number;
-  pushes: number;
-  clv_count: number;
-  avg_clv_percent: number | null;
-  avg_ev_percent: number | null;
-  beat_close: number;
-  [key: string]: unknown;
-}
-
 const filterClause = `event_start_time >= fromUnixTimestamp64Milli({from:Int64}) AND event_start_time < fromUnixTimestamp64Milli({to:Int64})
   AND ({sport:String} = '' OR has(splitByChar(',', {sport:String}), toString(sport)))
   AND ({league:String} = '' OR has(splitByChar(',', {league:String}), toString(league)))
@@ -108,7 +67,7 @@ const filterClause = `event_start_time >= fromUnixTimestamp64Milli({from:Int64})
   AND ({devig:String} = '' OR has(splitByChar(',', {devig:String}), ifNull(toString(closing_devig_book), '')))`;
 
 /** CLV aggregated by one dimension over graded +EV opportunities. */
-export async function clvGroups(store: OlapStore, q: ClvQuery): Promise<ClvGroupRecord[]> {
+export async function clvGroups(store: OlapStore, q: ClvGroupsQuery): Promise<ClvGroupRecord[]> {
   const key = GROUP_EXPRESSION.get(q.groupBy) ?? 'toString(sportsbook)';
   const rows = await store.query<ClvGroupRecord>(
     `SELECT ${key} AS group_key,
@@ -151,32 +110,6 @@ export interface EvHistoryQuery {
   graded: boolean | null;
   limit: number;
   offset: number;
-}
-
-export interface EvHistoryRecord {
-  id: string;
-  event_id: string;
-  sport: string;
-  league: string;
-  market: string;
-  detected_at: string;
-  last_seen_at: string;
-  expired_at: string | null;
-  expire_reason: string | null;
-  start_time: string;
-  is_live: boolean;
-  value: number;
-  peak_value: number;
-  record: string;
-  graded: number;
-  closing_devig_book: string | null;
-  closing_no_vig_probability: number | null;
-  closing_odds_american: number | null;
-  clv_percent: number | null;
-  /** Only the closing processor writes the column, with a `GradeResult`. */
-  result: GradeResult | null;
-  graded_at: string | null;
-  [key: string]: unknown;
 }
 
 /** +EV opportunities (every occurrence, last version) with their CLV grade where they have one. */

@@ -1,0 +1,54 @@
+import type { MarketId, OddsChange } from '../../schemas/index.js';
+import { rowId } from '../../pipeline/snapshot/index.js';
+import type { Catalog, LiveBoard } from '../views/index.js';
+import { eventMatches } from '../views/index.js';
+import type { OddsFilters } from './odds.js';
+
+/** Reads the odds changelog, per partition from one offset (inclusive) to another (exclusive): the bus port, narrowed. */
+export type OddsChangelogReader = (
+  from: readonly number[],
+  before: readonly number[],
+  visit: (change: OddsChange) => void,
+) => Promise<void>;
+
+/** A row removed while this board did not hold it, as the delta's `removed` names it. */
+export interface LostRemoval {
+  key: string;
+  id: string;
+  eventId: string;
+  book: string;
+  market: MarketId;
+}
+
+/**
+ * The rows removed after `from` that this board cannot report from its own change log: a replica
+ * that loaded the changelog after the removal never held the row, so it never logged its going.
+ * Read from the changelog itself: every key whose last change in the range is a removal and that
+ * is not on the board now. The row's own fields are gone; its key still names the event, the
+ * market and the book (`oddsRowKey`), enough for the id and the row filters that matter.
+ */
+export async function lostRemovals(
+  read: OddsChangelogReader,
+  from: readonly number[],
+  before: readonly number[],
+  board: LiveBoard,
+  catalog: Catalog,
+  filters: OddsFilters,
+): Promise<LostRemoval[]> {
+  const last = new Map<string, OddsChange>();
+  await read(from, before, (change) => last.set(change.key, change));
+  const out: LostRemoval[] = [];
+  const eventFilter = { ...filters.event, live: undefined };
+  for (const [key, change] of last) {
+    if (change.row !== null || board.row(change.eventId, key)) continue;
+    const rest = key.slice(change.eventId.length + 1).split('|');
+    const market = rest[0] as MarketId;
+    const book = rest[rest.length - 1] ?? '';
+    const { books, markets } = filters.row;
+    if ((books && !books.has(book)) || (markets && !markets.has(market))) continue;
+    const event = board.event(change.eventId);
+    if (event && !eventMatches(event, eventFilter, catalog)) continue;
+    out.push({ key, id: rowId(key), eventId: change.eventId, book, market });
+  }
+  return out;
+}

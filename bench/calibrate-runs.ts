@@ -1,0 +1,151 @@
+import { LEAGUES } from '../schemas/index.js';
+import type { RawGameState, RawTick } from '../schemas/index.js';
+import { ManualClock } from '../pipeline/clock.js';
+import { MarketSimulator } from '../pipeline/feeds/simulator/index.js';
+import type { MarketSimulatorOptions } from '../pipeline/feeds/simulator/index.js';
+import { percentile } from '../pipeline/freshness/index.js';
+import { COMPARED_MARKETS, MarketStatsObserver, PHASES } from './market-stats.js';
+import type { Phase, PhaseStats } from './market-stats.js';
+import { ProcessorChain, replayRecording } from './processor-chain.js';
+import type { ChainOutput } from './processor-chain.js';
+import { SnapshotSampler, snapshotGaps } from './snapshot-sampler.js';
+import { collectionDelays } from './collection-delay.js';
+import type { DelayResampler } from './collection-delay.js';
+
+/**
+ * The runs `make calibrate` compares (bench/calibrate.ts) and its variations
+ * (bench/calibrate-variations.ts): the simulator tick by tick, the simulator seen through
+ * snapshots, and a recording's replay, each through the pipeline's own processors into the same
+ * market statistics.
+ */
+
+const COMPARED: ReadonlySet<string> = new Set(COMPARED_MARKETS);
+
+/** The pipeline's processors in a row, with the statistics watching their output. */
+class MarketRun {
+  readonly stats = new MarketStatsObserver(LEAGUES);
+  // Only the markets compared: the rest would cost the engines time and change no figure.
+  readonly chain = new ProcessorChain((market) => COMPARED.has(market));
+
+  feed(now: number, ticks: readonly RawTick[], states: readonly RawGameState[] = []): void {
+    this.observe(this.chain.feed(now, ticks, states));
+  }
+
+  observe(out: ChainOutput): void {
+    for (const e of out.events) this.stats.event(e);
+    for (const c of out.changes) this.stats.change(c);
+  }
+
+  sample(now: number): void {
+    this.stats.sample(now, this.chain.opportunities.active());
+  }
+}
+
+/** Start of the simulated market: November, when most leagues are in season (as bench/stale-share.ts). */
+const SIM_T0 = Date.UTC(2026, 10, 28, 12);
+/** The simulator as `make run` drives it: 200 ticks a second in 100 ms steps. */
+export const SIM_STEP_MS = 100;
+export const SIM_TICKS_PER_SECOND = 200;
+/** Samples start once every book has shown its cadence for a few minutes. */
+export const SIM_WARMUP_MS = 5 * 60_000;
+const SIM_SAMPLE_EVERY_MS = 60_000;
+
+export function simulate(minutes: number, options: Omit<MarketSimulatorOptions, 'clock'> = {}): Record<Phase, PhaseStats> {
+  const clock = new ManualClock(SIM_T0);
+  const sim = new MarketSimulator({ seed: 42, ...options, clock });
+  const run = new MarketRun();
+  run.feed(SIM_T0, sim.snapshot(), sim.takeGameStates());
+  let nextSample = SIM_T0 + SIM_WARMUP_MS;
+  for (let now = SIM_T0 + SIM_STEP_MS; now <= SIM_T0 + minutes * 60_000; now += SIM_STEP_MS) {
+    clock.set(now);
+    const ticks = sim.step(now, (SIM_TICKS_PER_SECOND * SIM_STEP_MS) / 1000);
+    run.feed(now, ticks, sim.takeGameStates());
+    if (now >= nextSample) {
+      run.sample(now);
+      nextSample += SIM_SAMPLE_EVERY_MS;
+    }
+  }
+  return run.stats.result();
+}
+
+/**
+ * The same simulated market seen through snapshots, as the recordings saw the real one: each
+ * phase's board shown every `gaps[phase]` ms (the recordings' median spacing of that phase), each
+ * book's listing of an event as it stood a collection delay before the snapshot (drawn from the
+ * recordings' own, when given), and sampled right after each snapshot, as the replays are.
+ */
+export function simulateSampled(
+  minutes: number,
+  gaps: Record<Phase, number>,
+  delays: DelayResampler | null,
+  options: Omit<MarketSimulatorOptions, 'clock'> = {},
+): Record<Phase, PhaseStats> {
+  const clock = new ManualClock(SIM_T0);
+  const sim = new MarketSimulator({ seed: 42, ...options, clock });
+  const run = new MarketRun();
+  const sampler = new SnapshotSampler(
+    delays === null
+      ? {}
+      : { delay: (phase, at, book, bookEventId) => delays.draw(phase, `${at}|${book}|${bookEventId}`), maxDelayMs: delays.max },
+  );
+  run.feed(SIM_T0, sim.snapshot(), sim.takeGameStates());
+  const next: Record<Phase, number> = { prematch: SIM_T0 + gaps.prematch, live: SIM_T0 + gaps.live };
+  for (let now = SIM_T0 + SIM_STEP_MS; now <= SIM_T0 + minutes * 60_000; now += SIM_STEP_MS) {
+    clock.set(now);
+    sampler.add(sim.step(now, (SIM_TICKS_PER_SECOND * SIM_STEP_MS) / 1000).filter((t) => COMPARED.has(t.market)));
+    // Game states (starts, scores, finals) are the events' own news, not prices: they go in as they happen.
+    run.feed(now, [], sim.takeGameStates());
+    let shown = false;
+    for (const phase of PHASES) {
+      if (now < next[phase]) continue;
+      run.feed(now, sampler.take(phase, now));
+      next[phase] += gaps[phase];
+      shown = true;
+    }
+    if (shown && now >= SIM_T0 + SIM_WARMUP_MS) run.sample(now);
+  }
+  return run.stats.result();
+}
+
+export interface Replayed {
+  stats: Record<Phase, PhaseStats>;
+  /** Each snapshot's time and the phases of the prices it changed. */
+  snapshots: { at: number; phases: Set<Phase> }[];
+  /** Every book's collection delay in every snapshot, ms, per phase. */
+  delays: Record<Phase, number[]>;
+  /** The books the recording lists, by catalog id. */
+  books: Set<string>;
+}
+
+/** Every snapshot of a recording, diffed as the replay feed does, sampled right after it. */
+export async function replay(path: string): Promise<Replayed> {
+  const run = new MarketRun();
+  const snapshots: Replayed['snapshots'] = [];
+  const delays: Replayed['delays'] = { prematch: [], live: [] };
+  const books = new Set<string>();
+  await replayRecording(path, run.chain, (at, out, snapshot) => {
+    const seen = collectionDelays(snapshot);
+    for (const phase of PHASES) delays[phase].push(...seen[phase]);
+    run.observe(out);
+    run.sample(at);
+    const phases = new Set<Phase>();
+    for (const c of out.changes) {
+      if (c.row === null) continue;
+      phases.add(c.row.isLive ? 'live' : 'prematch');
+      books.add(c.row.book);
+    }
+    snapshots.push({ at, phases });
+  });
+  return { stats: run.stats.result(), snapshots, delays, books };
+}
+
+/** The recordings' median snapshot spacing per phase, over both recordings' gaps together. */
+export function recordedGaps(replays: readonly Replayed[]): Record<Phase, number> {
+  const gap = (phase: Phase): number => {
+    const all = replays.flatMap((r) => snapshotGaps(r.snapshots, phase)).sort((a, b) => a - b);
+    const median = percentile(all, 0.5);
+    if (median === null) throw new Error(`no ${phase} snapshots in the recordings`);
+    return median;
+  };
+  return { prematch: gap('prematch'), live: gap('live') };
+}
