@@ -8,6 +8,11 @@ export interface AccountRecord {
   createdAt: number;
   /** Monotonic per record: a replica keeps the highest version it has seen. */
   version: number;
+  /**
+   * The account's own exchange commission rate, percent: what its answers price exchange legs
+   * at when a request gives no `commission=`. Null: the exchange's base rate.
+   */
+  exchangeCommission: number | null;
 }
 
 /**

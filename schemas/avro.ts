@@ -697,6 +697,8 @@ const accountChange = record(
           ['name', S],
           ['createdAt', L],
           ['version', L],
+          // Added with per-account commission: null on accounts without a rate and on records written before.
+          ['exchangeCommission', opt(D)],
         ]),
       ),
     ],

@@ -1,8 +1,11 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExchangeQuote, RawTick } from '../schemas/index.js';
 import { decimalToAmerican, netBackDecimal } from '../pipeline/odds-math/index.js';
 import { ScriptedFeed } from './support/scripted-feed.js';
-import { SseClient } from './support/stream-clients.js';
+import { SseClient, WsClient } from './support/stream-clients.js';
 import { startTestSystem } from './support/system.js';
 import type { TestSystem } from './support/system.js';
 
@@ -103,17 +106,17 @@ describe('commission= on /odds', () => {
   });
 });
 
-describe('commission= on the opportunity stream', () => {
-  const snapshot = async (query: string): Promise<Row[]> => {
-    const c = await SseClient.open(`${sys.url}/api/v1/stream?channel=opportunities&${BOOKS}&api_key=${key}${query}`);
-    try {
-      await c.until((f) => f.some((x) => x.event === 'snapshot:complete'));
-      return ((c.frames.find((f) => f.event === 'snapshot')?.data as Record<string, Row[]>)['arbitrage'] ?? []) as Row[];
-    } finally {
-      c.close();
-    }
-  };
+const snapshot = async (query: string): Promise<Row[]> => {
+  const c = await SseClient.open(`${sys.url}/api/v1/stream?channel=opportunities&${BOOKS}&api_key=${key}${query}`);
+  try {
+    await c.until((f) => f.some((x) => x.event === 'snapshot:complete'));
+    return ((c.frames.find((f) => f.event === 'snapshot')?.data as Record<string, Row[]>)['arbitrage'] ?? []) as Row[];
+  } finally {
+    c.close();
+  }
+};
 
+describe('commission= on the opportunity stream', () => {
   it('streams the arbitrage at the subscriber’s rate, as REST lists it', async () => {
     expect((await snapshot('&commission=2')).map((a) => [a['profit_percentage'], a['max_stake']])).toEqual([[2.6201, 89.56]]);
     expect(await snapshot('&commission=20')).toEqual([]);
@@ -122,5 +125,194 @@ describe('commission= on the opportunity stream', () => {
   it('refuses a bad rate before the stream opens', async () => {
     const c = await SseClient.open(`${sys.url}/api/v1/stream?channel=opportunities&api_key=${key}&commission=100`);
     expect([c.status, ((c.body as Row)['error'] as Row)['code']]).toEqual([400, 'invalid_request']);
+  });
+});
+
+describe('the account’s own rate (PATCH /account exchange_commission)', () => {
+  const setRate = (rate: unknown) => sys.send('PATCH', '/api/v1/account', { key, body: { exchange_commission: rate } });
+  const profits = (list: Row[]) => list.map((a) => a['profit_percentage']);
+
+  async function mcpTool(name: string, args: Row): Promise<CallToolResult> {
+    const client = new Client({ name: 'commission-e2e', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${sys.url}/api/v1/mcp`), { requestInit: { headers: { 'x-api-key': key } } }),
+    );
+    try {
+      return (await client.callTool({ name, arguments: args })) as CallToolResult;
+    } finally {
+      await client.close();
+    }
+  }
+
+  it('is set and cleared by the set_account_commission tool too', async () => {
+    const set = await mcpTool('set_account_commission', { exchange_commission: 2 });
+    expect(((set.structuredContent as Row)['data'] as Row)['exchange_commission']).toBe(2);
+    expect(((await sys.get('/api/v1/account', key)).body['data'] as Row)['exchange_commission']).toBe(2);
+    const bad = await mcpTool('set_account_commission', { exchange_commission: 100 });
+    expect([bad.isError, JSON.stringify(bad.content).includes('exchange_commission')]).toEqual([true, true]);
+    await mcpTool('set_account_commission', { exchange_commission: null });
+    expect(((await sys.get('/api/v1/account', key)).body['data'] as Row)['exchange_commission']).toBeNull();
+  });
+
+  async function mcpArbitrages(args: Row): Promise<Row[]> {
+    const client = new Client({ name: 'commission-e2e', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${sys.url}/api/v1/mcp`), { requestInit: { headers: { 'x-api-key': key } } }),
+    );
+    try {
+      const r = (await client.callTool({
+        name: 'find_arbitrage',
+        arguments: { sportsbook: ['caesars', 'betfair_ex_eu'], ...args },
+      })) as CallToolResult;
+      return ((r.structuredContent as Row)['data'] as Row[]) ?? [];
+    } finally {
+      await client.close();
+    }
+  }
+
+  async function wsArbitrages(): Promise<Row[]> {
+    const c = await WsClient.open(`${sys.url.replace('http', 'ws')}/api/v1/ws?api_key=${key}&channels=arbitrage&${BOOKS}`);
+    try {
+      await c.until((m) => m.some((x) => x['type'] === 'snapshot:complete'));
+      const snap = c.messages.find((x) => x['type'] === 'opportunities_snapshot') as Row;
+      return (snap['arbitrage'] ?? []) as Row[];
+    } finally {
+      c.close();
+    }
+  }
+
+  it('is null until set, shown in GET /account, and cleared by null', async () => {
+    expect(((await sys.get('/api/v1/account', key)).body['data'] as Row)['exchange_commission']).toBeNull();
+    const set = await setRate(2);
+    expect([set.status, (set.body['data'] as Row)['exchange_commission']]).toEqual([200, 2]);
+    expect(((await sys.get('/api/v1/account', key)).body['data'] as Row)['exchange_commission']).toBe(2);
+    const cleared = await setRate(null);
+    expect([cleared.status, (cleared.body['data'] as Row)['exchange_commission']]).toEqual([200, null]);
+  });
+
+  it('refuses a rate outside 0 to under 100 with the error envelope naming the field', async () => {
+    for (const bad of [100, -1, 'five']) {
+      const r = await setRate(bad);
+      const error = r.body['error'] as Row;
+      expect([r.status, error['code'], String(error['message']).includes('exchange_commission')]).toEqual([400, 'invalid_request', true]);
+    }
+    const r = await sys.send('PATCH', '/api/v1/account', { key, body: {} });
+    expect([r.status, String((r.body['error'] as Row)['message']).includes('exchange_commission')]).toEqual([400, true]);
+  });
+
+  it('is the default rate of REST, MCP, SSE and WebSocket answers; commission= overrides it', async () => {
+    await setRate(2);
+    try {
+      expect(profits(await arbitrages(''))).toEqual([2.6201]);
+      expect(profits(await arbitrages('&commission=5'))).toEqual([1.8755]);
+      expect(profits(await mcpArbitrages({}))).toEqual([2.6201]);
+      expect(profits(await mcpArbitrages({ commission: 5 }))).toEqual([1.8755]);
+      expect(profits(await snapshot(''))).toEqual([2.6201]);
+      expect(profits(await wsArbitrages())).toEqual([2.6201]);
+      await setRate(20);
+      expect(await arbitrages('')).toEqual([]);
+    } finally {
+      await setRate(null);
+    }
+    expect(profits(await arbitrages(''))).toEqual([1.8755]);
+  });
+});
+
+describe('commission= on /odds/best, /odds/comparison and /odds/batch', () => {
+  const event = async (): Promise<string> =>
+    String((data(await sys.get(`/api/v1/odds?sportsbook=betfair_ex_eu&market=moneyline`, key))[0] as Row)['event_id']);
+  const prices = (rows: Row[]) => rows.map((r) => [r['sportsbook'], r['selection_type'], r['odds_american'], r['commission']]);
+
+  it('prices the best row at the caller’s rate when it is an exchange (the board chose it)', async () => {
+    const best = async (query: string) => prices(data(await sys.get(`/api/v1/odds/best?${BOOKS}&market=moneyline${query}`, key)));
+    // Away: back 1.68 pays 1.646 at 5 % (-155) and 1.666 at 2 % (-150), still the best away price.
+    expect(await best('')).toEqual([
+      ['caesars', 'home', 150, undefined],
+      ['betfair_ex_eu', 'away', -155, 5],
+    ]);
+    expect(await best('&commission=2')).toEqual([
+      ['caesars', 'home', 150, undefined],
+      ['betfair_ex_eu', 'away', -150, 2],
+    ]);
+  });
+
+  it('re-orders a comparison best first at the caller’s rate', async () => {
+    const id = await event();
+    const comparison = async (query: string) =>
+      (await sys.get(`/api/v1/odds/comparison?event=${id}&${BOOKS}&market=moneyline${query}`, key)).body['data'] as Record<string, Row[]>;
+    const byKey = async (query: string) =>
+      Object.fromEntries(Object.entries(await comparison(query)).map(([k, rows]) => [k, prices(rows)]));
+    expect(await byKey('')).toEqual({
+      'moneyline:away': [
+        ['betfair_ex_eu', 'away', -155, 5],
+        ['caesars', 'away', -200, undefined],
+      ],
+      'moneyline:home': [
+        ['caesars', 'home', 150, undefined],
+        ['betfair_ex_eu', 'home', 124, 5],
+      ],
+    });
+    // At 30 % the away back pays 1.476 (-210): Caesars' -200 is now the better price and comes first.
+    expect(await byKey('&commission=30')).toEqual({
+      'moneyline:away': [
+        ['caesars', 'away', -200, undefined],
+        ['betfair_ex_eu', 'away', -210, 30],
+      ],
+      'moneyline:home': [
+        ['caesars', 'home', 150, undefined],
+        ['betfair_ex_eu', 'home', -110, 30],
+      ],
+    });
+  });
+
+  it('prices a batch’s exchange rows at the body’s rate, and at the account’s by default', async () => {
+    const id = await event();
+    const batch = async (body: Row) =>
+      prices(
+        (
+          (await sys.post('/api/v1/odds/batch', { event_ids: [id], sportsbook: 'betfair_ex_eu', market: 'moneyline', ...body }, key)).body[
+            'data'
+          ] as Record<string, Row[]>
+        )[id] ?? [],
+      );
+    const board = [
+      ['betfair_ex_eu', 'home', 124, 5],
+      ['betfair_ex_eu', 'away', -155, 5],
+    ];
+    const atTwo = [
+      ['betfair_ex_eu', 'home', 127, 2],
+      ['betfair_ex_eu', 'away', -150, 2],
+    ];
+    expect(await batch({})).toEqual(board);
+    expect(await batch({ commission: 2 })).toEqual(atTwo);
+    await sys.send('PATCH', '/api/v1/account', { key, body: { exchange_commission: 2 } });
+    try {
+      expect(await batch({})).toEqual(atTwo);
+      expect(await batch({ commission: 5 })).toEqual(board);
+    } finally {
+      await sys.send('PATCH', '/api/v1/account', { key, body: { exchange_commission: null } });
+    }
+  });
+});
+
+describe('commission= on /odds/delta', () => {
+  it('prices changed exchange rows at the caller’s rate', async () => {
+    // From the start of the change window (the refusal of an older `since` names it): every row is a change.
+    const refused = await sys.get(`/api/v1/odds/delta?since=2000-01-01T00:00:00Z`, key);
+    const since = /oldest answerable: (\S+)\)/.exec(String((refused.body['error'] as Row)['message']))?.[1] ?? '';
+    const delta = async (query: string) =>
+      data(await sys.get(`/api/v1/odds/delta?since=${since}&sportsbook=betfair_ex_eu&market=moneyline${query}`, key)).map((r) => [
+        r['selection_type'],
+        r['odds_american'],
+        r['commission'],
+      ]);
+    expect(await delta('')).toEqual([
+      ['home', 124, 5],
+      ['away', -155, 5],
+    ]);
+    expect(await delta('&commission=2')).toEqual([
+      ['home', 127, 2],
+      ['away', -150, 2],
+    ]);
   });
 });

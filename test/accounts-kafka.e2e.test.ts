@@ -27,7 +27,7 @@ async function waitFor(check: () => boolean, ms: number): Promise<number> {
 }
 
 describe.skipIf(unavailable !== null)('accounts on Kafka (librdkafka mock cluster)', () => {
-  it('propagates creation, revocation and rotation between replicas within a second', async () => {
+  it('propagates creation, revocation, rotation and the account’s commission rate between replicas within a second', async () => {
     const kafka = await startMockKafka();
     const dir = mkdtempSync(join(tmpdir(), 'odds-accounts-kafka-'));
     const store = new ChdbStore(dir);
@@ -59,8 +59,13 @@ describe.skipIf(unavailable !== null)('accounts on Kafka (librdkafka mock cluste
         await waitFor(() => a.keys.lookup(second.secret) === undefined && a.keys.lookup(rotation?.next.secret ?? '') !== undefined, 1000),
       ).toBeLessThan(1000);
 
-      // A replica started now loads every key from the store, revocations included.
+      // The account's own exchange commission rate travels the same way.
+      await a.accounts.setExchangeCommission(account.id, 2.5);
+      expect(await waitFor(() => b.keys.account(account.id)?.exchangeCommission === 2.5, 1000)).toBeLessThan(1000);
+
+      // A replica started now loads every key from the store, revocations included, and the rate.
       const c = await startAccounts({ bus: busC, store, replicaId: 'c', logger });
+      expect(c.keys.account(account.id)?.exchangeCommission).toBe(2.5);
       expect([c.keys.lookup(first.secret), c.keys.lookup(second.secret), c.keys.lookup(rotation?.next.secret ?? '')?.tier]).toEqual([
         undefined,
         undefined,

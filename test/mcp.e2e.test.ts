@@ -16,7 +16,7 @@ import type { Conformance } from './support/fixture.js';
 
 type Row = Record<string, unknown>;
 /** 21 data tools on the query layer, 5 calculators, and the account tool (the fixture has a key store). */
-const TOOL_COUNT = 38;
+const TOOL_COUNT = 39;
 let c: Conformance;
 let nbaEvent = '';
 let nflEvent = '';
@@ -164,6 +164,7 @@ describe('handshake', () => {
       'get_sportsbooks',
       'get_teams',
       'log_bet',
+      'set_account_commission',
     ]);
     for (const t of tools) {
       expect([t.name, t.inputSchema.type, typeof t.description, t.outputSchema?.type]).toEqual([t.name, 'object', 'string', 'object']);
@@ -365,7 +366,7 @@ describe('every tool answers what its REST twin answers', () => {
   });
 
   /** Tools that change state: a second call is not the same answer, so they are compared by what they did. */
-  const WRITES = new Set(['log_bet', 'create_alert', 'delete_alert', 'get_alert_deliveries']);
+  const WRITES = new Set(['log_bet', 'create_alert', 'delete_alert', 'get_alert_deliveries', 'set_account_commission']);
 
   it('creates, reads and deletes an alert rule as REST does', async () => {
     const sharp = await connect(c.keys.sharp);

@@ -119,7 +119,20 @@ export class Accounts {
 
   private newAccount(name: string): AccountRecord {
     const now = this.now();
-    return { id: newId('acct'), name, createdAt: now, version: now };
+    return { id: newId('acct'), name, createdAt: now, version: now, exchangeCommission: null };
+  }
+
+  /**
+   * Sets (or, with null, clears) the account's own exchange commission rate, written and
+   * replicated as every account change is. Undefined for an account this replica does not know.
+   */
+  async setExchangeCommission(accountId: string, rate: number | null): Promise<AccountRecord | undefined> {
+    const current = this.keys.account(accountId);
+    if (!current) return undefined;
+    const now = this.now();
+    const next = { ...current, exchangeCommission: rate, version: this.nextVersion(current, now) };
+    await this.commit([next], []);
+    return next;
   }
 
   private newKey(accountId: string, options: KeyOptions): NewKey {
@@ -192,7 +205,7 @@ export class Accounts {
     return this.keys.keysOf(accountId).filter((k) => isUsable(k, now)).length;
   }
 
-  private nextVersion(current: ApiKeyRecord, now: number): number {
+  private nextVersion(current: { version: number }, now: number): number {
     return Math.max(current.version + 1, now);
   }
 

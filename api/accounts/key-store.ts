@@ -135,7 +135,7 @@ export class KeyStore {
   add(secret: string, tier: TierName, overrides: { requestsPerMinute?: number } = {}): AuthenticatedKey {
     const now = this.now();
     const accountId = newId('acct');
-    this.apply({ kind: 'account', account: { id: accountId, name: 'local', createdAt: now, version: 1 } });
+    this.apply({ kind: 'account', account: { id: accountId, name: 'local', createdAt: now, version: 1, exchangeCommission: null } });
     const id = newId('key');
     this.apply({
       kind: 'key',

@@ -6,7 +6,7 @@ import type { StoreRow } from '../../pipeline/store/index.js';
 /** The `accounts` and `api_keys` tables (004_accounts.sql) and `alert_rules` (012_alert_rules.sql) to and from records. */
 
 export function accountRow(a: AccountRecord): StoreRow {
-  return { id: a.id, name: a.name, created_at: clickHouseTime(a.createdAt), version: a.version };
+  return { id: a.id, name: a.name, created_at: clickHouseTime(a.createdAt), exchange_commission: a.exchangeCommission, version: a.version };
 }
 
 export function keyRow(k: ApiKeyRecord): StoreRow {
@@ -29,7 +29,8 @@ export function keyRow(k: ApiKeyRecord): StoreRow {
 }
 
 /** Times come back as epoch ms so both adapters agree (`toUnixTimestamp64Milli`). */
-export const ACCOUNT_SELECT = 'SELECT id, name, toUnixTimestamp64Milli(created_at) AS created_at, version FROM accounts FINAL';
+export const ACCOUNT_SELECT =
+  'SELECT id, name, toUnixTimestamp64Milli(created_at) AS created_at, exchange_commission, version FROM accounts FINAL';
 export const KEY_SELECT =
   'SELECT id, account_id, key_hash, preview, tier, name, toUnixTimestamp64Milli(created_at) AS created_at, ' +
   'toUnixTimestamp64Milli(updated_at) AS updated_at, active, toUnixTimestamp64Milli(expires_at) AS expires_at, ' +
@@ -42,7 +43,13 @@ const strOrNull = (v: unknown): string | null => (v === null || v === undefined 
 const isTrue = (v: unknown): boolean => v === true || v === 1 || v === 'true';
 
 export function accountFromRow(r: StoreRow): AccountRecord {
-  return { id: String(r['id']), name: String(r['name']), createdAt: num(r['created_at']), version: num(r['version']) };
+  return {
+    id: String(r['id']),
+    name: String(r['name']),
+    createdAt: num(r['created_at']),
+    version: num(r['version']),
+    exchangeCommission: numOrNull(r['exchange_commission']),
+  };
 }
 
 /** Null for a row whose tier this build does not know (kept in the table, not served). */

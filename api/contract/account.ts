@@ -1,8 +1,9 @@
-import type { ApiKeyRecord } from '../../schemas/index.js';
+import type { AccountRecord, ApiKeyRecord } from '../../schemas/index.js';
 import { keyStatus } from '../accounts/index.js';
 import type { AuthenticatedKey } from '../accounts/index.js';
 import { TIERS, accountFeatures } from '../../schemas/index.js';
 import { isoTime, nullableString } from './common.js';
+import { commissionParam } from './filters.js';
 import type { ReplyOf, RowOf } from './route-types.js';
 
 /** Response schemas and presenters of the /account routes. */
@@ -85,6 +86,7 @@ export const accountSchema = {
     'data_delay_seconds',
     'key',
     'add_ons',
+    'exchange_commission',
   ],
   properties: {
     key_id: { type: 'string', description: 'The key that sent the request.' },
@@ -127,10 +129,31 @@ export const accountSchema = {
       items: { type: 'string' },
       description: 'Always empty: this service has no add-ons; tiers carry everything.',
     },
+    exchange_commission: {
+      type: ['number', 'null'],
+      description:
+        "The account's own exchange commission rate, percent (set with PATCH /account): the rate every answer prices exchange legs at when a request gives no `commission`. Null: the exchange's base rate.",
+    },
   },
 } as const;
 
-export function presentAccount(auth: AuthenticatedKey, key: ApiKeyRecord, accountName: string | null, now: number): AccountInfo {
+/** The body of PATCH /account: the account's preferences, each set by value and cleared by null. */
+export const accountPreferencesSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['exchange_commission'],
+  properties: {
+    exchange_commission: {
+      type: ['number', 'null'],
+      minimum: commissionParam.minimum,
+      exclusiveMaximum: commissionParam.exclusiveMaximum,
+      description:
+        "Your exchange commission rate, percent (0 to under 100): answers on every interface price exchange legs at it when a request gives no `commission`. Null clears it (the exchange's base rate again).",
+    },
+  },
+} as const;
+
+export function presentAccount(auth: AuthenticatedKey, key: ApiKeyRecord, account: AccountRecord | undefined, now: number): AccountInfo {
   const t = TIERS[auth.tier];
   const requestsPerMinute = auth.requestsPerMinute ?? t.requestsPerMinute;
   const maxBooks = t.maxSportsbooks ?? UNLIMITED_BOOKS;
@@ -138,7 +161,7 @@ export function presentAccount(auth: AuthenticatedKey, key: ApiKeyRecord, accoun
   return {
     key_id: auth.keyId,
     account_id: auth.accountId,
-    account_name: accountName,
+    account_name: account?.name ?? null,
     tier: auth.tier,
     rate_limit: { requests_per_minute: requestsPerMinute, max_books: maxBooks },
     features,
@@ -155,6 +178,7 @@ export function presentAccount(auth: AuthenticatedKey, key: ApiKeyRecord, accoun
     data_delay_seconds: t.dataDelaySeconds,
     key: presentKey(key, now, auth.keyId),
     add_ons: [],
+    exchange_commission: account?.exchangeCommission ?? null,
   };
 }
 

@@ -1,4 +1,13 @@
-export { accountSchema, apiKeySchema, newKeySchema, presentAccount, presentKey, presentNewKey, usageSchema } from './account.js';
+export {
+  accountPreferencesSchema,
+  accountSchema,
+  apiKeySchema,
+  newKeySchema,
+  presentAccount,
+  presentKey,
+  presentNewKey,
+  usageSchema,
+} from './account.js';
 export {
   FILTER_NAMES,
   alertDeliverySchema,

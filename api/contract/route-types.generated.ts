@@ -6134,6 +6134,8 @@ export interface paths {
           date?: string;
           /** @description Free text over team names and aliases, league names and event ids. */
           q?: string;
+          /** @description Your exchange account's commission on net winnings, percent (0 to under 100, like an exchange row's `commission`). Exchange prices are shown net of this rate instead of the board's: rows' odds_*, and arbitrage, middle and low-hold legs on an exchange with their profit, stakes and max_stake (an arbitrage your rate makes unprofitable is left out). Sportsbook prices are unchanged. */
+          commission?: number;
           /** @description Page size, 1 to 1000. */
           limit: number;
           /** @description Rows to skip. */
@@ -6570,6 +6572,8 @@ export interface paths {
           sportsbook?: string;
           /** @description Sportsbook ids to serve on top of the selection (the tier default, or `sportsbook`); the union must stay within the tier. */
           add_sportsbook?: string;
+          /** @description Your exchange account's commission on net winnings, percent (0 to under 100, like an exchange row's `commission`). Exchange prices are shown net of this rate instead of the board's: rows' odds_*, and arbitrage, middle and low-hold legs on an exchange with their profit, stakes and max_stake (an arbitrage your rate makes unprofitable is left out). Sportsbook prices are unchanged. */
+          commission?: number;
         };
         header?: never;
         path?: never;
@@ -7071,6 +7075,8 @@ export interface paths {
           live?: boolean;
           /** @description US state code (e.g. nj): the `deep_link` URLs carry it, so books whose site is per state open the right one. Default: the resolver's, pa. */
           state?: string;
+          /** @description Your exchange account's commission on net winnings, percent (0 to under 100, like an exchange row's `commission`). Exchange prices are shown net of this rate instead of the board's: rows' odds_*, and arbitrage, middle and low-hold legs on an exchange with their profit, stakes and max_stake (an arbitrage your rate makes unprofitable is left out). Sportsbook prices are unchanged. */
+          commission?: number;
           /** @description Page size, 1 to 5000. */
           limit: number;
           /** @description Rows to skip. */
@@ -7591,6 +7597,8 @@ export interface paths {
             sportsbook?: string;
             /** @description Market ids, comma-separated. */
             market?: string;
+            /** @description Your exchange account's commission on net winnings, percent (0 to under 100, like an exchange row's `commission`). Exchange prices are shown net of this rate instead of the board's: rows' odds_*, and arbitrage, middle and low-hold legs on an exchange with their profit, stakes and max_stake (an arbitrage your rate makes unprofitable is left out). Sportsbook prices are unchanged. */
+            commission?: number;
           };
         };
       };
@@ -15432,6 +15440,8 @@ export interface paths {
                 };
                 /** @description Always empty: this service has no add-ons; tiers carry everything. */
                 add_ons: string[];
+                /** @description The account's own exchange commission rate, percent (set with PATCH /account): the rate every answer prices exchange legs at when a request gives no `commission`. Null: the exchange's base rate. */
+                exchange_commission: number | null;
               };
               meta?: {
                 /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
@@ -15653,7 +15663,364 @@ export interface paths {
     delete?: never;
     options?: never;
     head?: never;
-    patch?: never;
+    /**
+     * Set the account's preferences
+     * @description Sets the account's own exchange commission rate (`exchange_commission`, percent; null clears it) for every key of the account. Answers as GET /account does.
+     */
+    patch: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /** @description Your exchange commission rate, percent (0 to under 100): answers on every interface price exchange legs at it when a request gives no `commission`. Null clears it (the exchange's base rate again). */
+            exchange_commission: number | null;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              success: boolean;
+              data: {
+                /** @description The key that sent the request. */
+                key_id: string;
+                account_id: string;
+                account_name?: string | null;
+                /** @enum {string} */
+                tier: 'free' | 'hobby' | 'pro' | 'sharp' | 'enterprise';
+                rate_limit: {
+                  requests_per_minute: number;
+                  /** @description 999 = all sportsbooks. */
+                  max_books: number;
+                };
+                /** @description The features this tier is served, by name: odds, schedule, splits, ev, arbitrage, middles, low_hold, deep_links, game_state, streaming, futures, closing_line, history. */
+                features: string[];
+                /** @description Same as features. */
+                feature_list: string[];
+                streaming: {
+                  enabled: boolean;
+                  /** @description 0 when streaming is not included. */
+                  max_connections: number;
+                };
+                limits: {
+                  requests_per_minute: number;
+                  max_streams: number;
+                  odds_delay_seconds: number;
+                  /** @description 999 = all sportsbooks. */
+                  max_books: number;
+                  batch_events: number;
+                  max_keys: number;
+                };
+                /** @description How far behind real time the odds are for this tier (X-Data-Delay). */
+                data_delay_seconds: number;
+                key: {
+                  /** @description The key-store id (not the secret): use it to revoke or rotate. */
+                  id: string;
+                  /** @description The secret's prefix and last four characters. */
+                  id_masked: string;
+                  name: string | null;
+                  tier: string;
+                  /** @description Whether the key is accepted now (true during a rotation grace period). */
+                  is_active: boolean;
+                  /** @enum {string} */
+                  status: 'active' | 'grace' | 'expired' | 'revoked';
+                  /** @description This is the key that sent the request. */
+                  is_current?: boolean;
+                  /** Format: date-time */
+                  created_at: string;
+                  /** Format: date-time */
+                  updated_at: string;
+                  /**
+                   * Format: date-time
+                   * @description End of the grace period of a rotated key; null otherwise.
+                   */
+                  expires_at?: string | null;
+                  /** Format: date-time */
+                  revoked_at?: string | null;
+                  /** @description The key that replaced this one in a rotation. */
+                  replaced_by?: string | null;
+                };
+                /** @description Always empty: this service has no add-ons; tiers carry everything. */
+                add_ons: string[];
+                /** @description The account's own exchange commission rate, percent (set with PATCH /account): the rate every answer prices exchange legs at when a request gives no `commission`. Null: the exchange's base rate. */
+                exchange_commission: number | null;
+              };
+              meta?: {
+                /** @description Query parameters this endpoint does not know and ignored (only when there are any): a misspelt filter shows here. */
+                ignored_params?: string[];
+              };
+              /** Format: date-time */
+              updated_at: string;
+            };
+          };
+        };
+        /** @description invalid_request: a parameter or the body is missing or invalid; the message names it. */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code:
+                  | 'invalid_request'
+                  | 'validation_error'
+                  | 'offset_too_large'
+                  | 'unauthorized'
+                  | 'feature_required'
+                  | 'cross_site_request'
+                  | 'not_found'
+                  | 'conflict'
+                  | 'request_timeout'
+                  | 'resync_required'
+                  | 'payload_too_large'
+                  | 'unsupported_media_type'
+                  | 'rate_limited'
+                  | 'concurrent_request_cap'
+                  | 'headers_too_large'
+                  | 'too_many_streams'
+                  | 'internal_error'
+                  | 'unavailable'
+                  | 'overloaded';
+                message: string;
+                docs: string;
+                /** @description 403: the caller's tier. */
+                tier?: string;
+                /** @description 403: the cheapest tier that would allow the request. */
+                required_tier?: string;
+                /** @description 429: seconds until the rate-limit window resets (as Retry-After). */
+                retry_after?: number;
+                /** @description offset_too_large: the largest offset the endpoint takes. */
+                max_offset?: number;
+                /** @description 403 on too many sportsbooks: the most the tier serves per request. */
+                max_books?: number;
+                /** @description 403 on too many sportsbooks: how many the request asked for. */
+                requested_books?: number;
+              };
+              /** @description Same as error.required_tier (read there by some clients). */
+              required_tier?: string;
+              /** @description Same as error.retry_after (read there by some clients). */
+              retry_after?: number;
+            };
+          };
+        };
+        /** @description unauthorized: the API key is missing or not valid. */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code:
+                  | 'invalid_request'
+                  | 'validation_error'
+                  | 'offset_too_large'
+                  | 'unauthorized'
+                  | 'feature_required'
+                  | 'cross_site_request'
+                  | 'not_found'
+                  | 'conflict'
+                  | 'request_timeout'
+                  | 'resync_required'
+                  | 'payload_too_large'
+                  | 'unsupported_media_type'
+                  | 'rate_limited'
+                  | 'concurrent_request_cap'
+                  | 'headers_too_large'
+                  | 'too_many_streams'
+                  | 'internal_error'
+                  | 'unavailable'
+                  | 'overloaded';
+                message: string;
+                docs: string;
+                /** @description 403: the caller's tier. */
+                tier?: string;
+                /** @description 403: the cheapest tier that would allow the request. */
+                required_tier?: string;
+                /** @description 429: seconds until the rate-limit window resets (as Retry-After). */
+                retry_after?: number;
+                /** @description offset_too_large: the largest offset the endpoint takes. */
+                max_offset?: number;
+                /** @description 403 on too many sportsbooks: the most the tier serves per request. */
+                max_books?: number;
+                /** @description 403 on too many sportsbooks: how many the request asked for. */
+                requested_books?: number;
+              };
+              /** @description Same as error.required_tier (read there by some clients). */
+              required_tier?: string;
+              /** @description Same as error.retry_after (read there by some clients). */
+              retry_after?: number;
+            };
+          };
+        };
+        /** @description feature_required: the key's tier lacks a feature or sportsbook the request needs; the message names the tier that has it. */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code:
+                  | 'invalid_request'
+                  | 'validation_error'
+                  | 'offset_too_large'
+                  | 'unauthorized'
+                  | 'feature_required'
+                  | 'cross_site_request'
+                  | 'not_found'
+                  | 'conflict'
+                  | 'request_timeout'
+                  | 'resync_required'
+                  | 'payload_too_large'
+                  | 'unsupported_media_type'
+                  | 'rate_limited'
+                  | 'concurrent_request_cap'
+                  | 'headers_too_large'
+                  | 'too_many_streams'
+                  | 'internal_error'
+                  | 'unavailable'
+                  | 'overloaded';
+                message: string;
+                docs: string;
+                /** @description 403: the caller's tier. */
+                tier?: string;
+                /** @description 403: the cheapest tier that would allow the request. */
+                required_tier?: string;
+                /** @description 429: seconds until the rate-limit window resets (as Retry-After). */
+                retry_after?: number;
+                /** @description offset_too_large: the largest offset the endpoint takes. */
+                max_offset?: number;
+                /** @description 403 on too many sportsbooks: the most the tier serves per request. */
+                max_books?: number;
+                /** @description 403 on too many sportsbooks: how many the request asked for. */
+                requested_books?: number;
+              };
+              /** @description Same as error.required_tier (read there by some clients). */
+              required_tier?: string;
+              /** @description Same as error.retry_after (read there by some clients). */
+              retry_after?: number;
+            };
+          };
+        };
+        /** @description rate_limited: the per-minute request limit is spent; see Retry-After. */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code:
+                  | 'invalid_request'
+                  | 'validation_error'
+                  | 'offset_too_large'
+                  | 'unauthorized'
+                  | 'feature_required'
+                  | 'cross_site_request'
+                  | 'not_found'
+                  | 'conflict'
+                  | 'request_timeout'
+                  | 'resync_required'
+                  | 'payload_too_large'
+                  | 'unsupported_media_type'
+                  | 'rate_limited'
+                  | 'concurrent_request_cap'
+                  | 'headers_too_large'
+                  | 'too_many_streams'
+                  | 'internal_error'
+                  | 'unavailable'
+                  | 'overloaded';
+                message: string;
+                docs: string;
+                /** @description 403: the caller's tier. */
+                tier?: string;
+                /** @description 403: the cheapest tier that would allow the request. */
+                required_tier?: string;
+                /** @description 429: seconds until the rate-limit window resets (as Retry-After). */
+                retry_after?: number;
+                /** @description offset_too_large: the largest offset the endpoint takes. */
+                max_offset?: number;
+                /** @description 403 on too many sportsbooks: the most the tier serves per request. */
+                max_books?: number;
+                /** @description 403 on too many sportsbooks: how many the request asked for. */
+                requested_books?: number;
+              };
+              /** @description Same as error.required_tier (read there by some clients). */
+              required_tier?: string;
+              /** @description Same as error.retry_after (read there by some clients). */
+              retry_after?: number;
+            };
+          };
+        };
+        /** @description unavailable: the account store is not reachable; retry shortly. */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: {
+                /** @enum {string} */
+                code:
+                  | 'invalid_request'
+                  | 'validation_error'
+                  | 'offset_too_large'
+                  | 'unauthorized'
+                  | 'feature_required'
+                  | 'cross_site_request'
+                  | 'not_found'
+                  | 'conflict'
+                  | 'request_timeout'
+                  | 'resync_required'
+                  | 'payload_too_large'
+                  | 'unsupported_media_type'
+                  | 'rate_limited'
+                  | 'concurrent_request_cap'
+                  | 'headers_too_large'
+                  | 'too_many_streams'
+                  | 'internal_error'
+                  | 'unavailable'
+                  | 'overloaded';
+                message: string;
+                docs: string;
+                /** @description 403: the caller's tier. */
+                tier?: string;
+                /** @description 403: the cheapest tier that would allow the request. */
+                required_tier?: string;
+                /** @description 429: seconds until the rate-limit window resets (as Retry-After). */
+                retry_after?: number;
+                /** @description offset_too_large: the largest offset the endpoint takes. */
+                max_offset?: number;
+                /** @description 403 on too many sportsbooks: the most the tier serves per request. */
+                max_books?: number;
+                /** @description 403 on too many sportsbooks: how many the request asked for. */
+                requested_books?: number;
+              };
+              /** @description Same as error.required_tier (read there by some clients). */
+              required_tier?: string;
+              /** @description Same as error.retry_after (read there by some clients). */
+              retry_after?: number;
+            };
+          };
+        };
+      };
+    };
     trace?: never;
   };
   '/api/v1/account/usage': {

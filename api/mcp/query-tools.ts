@@ -10,6 +10,7 @@ import {
   createAlertRule,
   deleteAlertRule,
   accountInfo,
+  setAccountCommission,
   arbitrageList,
   betList,
   betSummary,
@@ -45,7 +46,7 @@ import type { FuturesBoard } from '../views/index.js';
 import type { GameStateBoard } from '../views/index.js';
 import type { OpportunityBoard } from '../views/index.js';
 import type { SplitsBoard } from '../views/index.js';
-import { SPLIT_SIGNALS } from '../queries/index.js';
+import { SPLIT_SIGNALS, queryAtCallerRate } from '../queries/index.js';
 import type { JsonSchema, RouteSchema, RouteSchemas } from './route-schemas.js';
 import type { ApiPath, QueryOf, ReplyOf } from '../contract/index.js';
 import type { ToolCaller, ToolOutcome, ToolSpec } from './tool.js';
@@ -92,7 +93,7 @@ export interface QueryToolDef {
   title: string;
   description: string;
   /** The REST twin whose schemas describe the arguments and the answer (path under /api/v1). */
-  route: { method: 'GET' | 'POST' | 'DELETE'; path: string };
+  route: { method: 'GET' | 'POST' | 'PATCH' | 'DELETE'; path: string };
   answer: Answer;
   /** Page size for an agent: the default and the cap (the route's own bounds may be larger). */
   limit?: { default: number; max: number };
@@ -553,6 +554,23 @@ export const QUERY_TOOLS: readonly QueryToolDef[] = [
     description:
       "One rule's delivery log, newest first: each alert delivered or dead-lettered, with attempts and the last HTTP status. outcome=dead_letter lists the dead letter.",
   },
+  {
+    name: 'set_account_commission',
+    title: 'Set your exchange commission rate',
+    route: { method: 'PATCH', path: '/account' },
+    noun: 'account',
+    available: (s) => s.accounts !== undefined,
+    answer: (s, _tier, args: { exchange_commission: number | null }, caller) =>
+      setAccountCommission(s.accounts as Accounts, caller.record, args.exchange_commission, s.deps.now?.() ?? Date.now()),
+    summary: (body) => {
+      const rate = (body.data as { exchange_commission?: number | null } | undefined)?.exchange_commission ?? null;
+      return rate === null
+        ? "No exchange commission rate of your own: exchange prices are at the exchange's base rate."
+        : `Your exchange commission rate is ${rate} %: exchange prices are net of it wherever you give no commission.`;
+    },
+    description:
+      "Stores your exchange account's commission rate, percent (0 to under 100; null clears it). Every tool, REST answer and stream then prices exchange legs at it when you give no commission argument.",
+  },
 ];
 
 const LIST_PARAMS = new Set(['sport', 'league', 'sportsbook', 'add_sportsbook', 'market', 'event', 'devig_book']);
@@ -626,7 +644,7 @@ function argumentSchema(
 
 /** A tool's input schema, and the arguments it takes as lists that its route takes as comma-separated text. */
 function inputSchemaOf(def: QueryToolDef, route: RouteSchema, catalog: Catalog): { schema: JsonSchema; joined: Set<string> } {
-  const source = (def.route.method === 'POST' ? route.body : route.querystring) ?? {};
+  const source = (def.route.method === 'POST' || def.route.method === 'PATCH' ? route.body : route.querystring) ?? {};
   const params = { ...((source['properties'] ?? {}) as Record<string, JsonSchema>), ...def.pathArgs };
   const omit = new Set(def.omit ?? []);
   const enums = catalogEnums(catalog);
@@ -784,7 +802,11 @@ export function queryTools(sources: ToolSources, schemas: RouteSchemas, prefix: 
       outputSchema: outputSchemaOf(def, route),
       async run(args, caller): Promise<ToolOutcome> {
         const { limit, offset, ...rest } = args;
-        const query = asRouteQuery(def.pageKeys ? rest : args, joined);
+        const query = queryAtCallerRate(
+          asRouteQuery(def.pageKeys ? rest : args, joined),
+          def.route.method === 'GET' ? route.querystring : route.body,
+          sources.accounts?.keys.account(caller.record.accountId),
+        );
         try {
           const answer = await def.answer(sources, caller.record.tier, query as never, caller);
           // As on the wire; the tool's own paging of an object answer goes on top, where REST has none.

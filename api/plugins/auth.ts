@@ -4,7 +4,7 @@ import type { Feature, TierName } from '../../schemas/index.js';
 import { ApiError } from '../errors.js';
 import type { AuthenticatedKey, KeyStore, LeaseSession, UsageRecorder } from '../accounts/index.js';
 import { TIERS } from '../../schemas/index.js';
-import { requireFeatureOf } from '../queries/index.js';
+import { queryAtCallerRate, requireFeatureOf } from '../queries/index.js';
 import type { RateLimitStore } from './rate-limit.js';
 
 declare module 'fastify' {
@@ -53,6 +53,15 @@ export const authPlugin = fp<AuthOptions>(async (app: FastifyInstance, options) 
       if (key) usage.record(key.accountId, key.keyId, endpointOf(request), reply.statusCode >= 400);
     });
   }
+  // After validation: the account's own exchange commission rate is the default `commission`.
+  app.addHook('preHandler', async (request) => {
+    const auth = request.apiKey;
+    if (!auth) return;
+    const account = options.keys.account(auth.accountId);
+    const schema = request.routeOptions.schema;
+    request.query = queryAtCallerRate(request.query as object, schema?.querystring, account);
+    if (typeof request.body === 'object' && request.body !== null) request.body = queryAtCallerRate(request.body, schema?.body, account);
+  });
   app.addHook('onRequest', async (request, reply) => {
     const key = presentedKey(request);
     const signedIn = key === undefined ? options.sessions?.authenticate(request) : undefined;

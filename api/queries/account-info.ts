@@ -12,6 +12,20 @@ export function accountInfo(accounts: Accounts, auth: AuthenticatedKey, now: num
   if (!key || key.accountId !== auth.accountId) throw new ApiError('not_found', `No key '${auth.keyId}' in this account`);
   return {
     success: true,
-    data: presentAccount(auth, key, accounts.keys.account(auth.accountId)?.name ?? null, now),
+    data: presentAccount(auth, key, accounts.keys.account(auth.accountId), now),
   };
+}
+
+/**
+ * Sets (a rate in percent) or clears (null) the account's own exchange commission rate, then
+ * answers as `/account` does, the new rate in it.
+ */
+export async function setAccountCommission(
+  accounts: Accounts,
+  auth: AuthenticatedKey,
+  rate: number | null,
+  now: number,
+): Promise<ReplyOf<'/api/v1/account'>> {
+  await accounts.serially(auth.accountId, () => accounts.setExchangeCommission(auth.accountId, rate));
+  return accountInfo(accounts, auth, now);
 }

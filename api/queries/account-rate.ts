@@ -1,7 +1,34 @@
-import type { Opportunity } from '../../schemas/index.js';
+import type { AccountRecord, Opportunity } from '../../schemas/index.js';
 import { opportunityAtCommission } from '../../pipeline/opportunities/index.js';
 import type { BoardEntry } from '../views/index.js';
 import { ApiError } from '../errors.js';
+
+/**
+ * The commission rate a caller's answers use, on every interface: the request's own
+ * `commission`, else the account's stored preference, else none (the exchange's base rate,
+ * as the board holds it).
+ */
+export function callerCommission(requested: number | undefined, account: AccountRecord | undefined): number | undefined {
+  return requested ?? account?.exchangeCommission ?? undefined;
+}
+
+/**
+ * A route's query (or JSON body) as its answer should see it: with the caller's rate
+ * (`callerCommission`) in `commission` when the schema takes one. REST (a hook) and MCP (the
+ * tool runner) pass every query and body through here, so no route or tool resolves the rate.
+ */
+export function queryAtCallerRate<Q extends object>(query: Q, querySchema: unknown, account: AccountRecord | undefined): Q {
+  if (!takesCommission(querySchema)) return query;
+  const requested = (query as { commission?: unknown }).commission;
+  const rate = callerCommission(typeof requested === 'number' ? requested : undefined, account);
+  return rate === undefined || rate === requested ? query : { ...query, commission: rate };
+}
+
+function takesCommission(querySchema: unknown): boolean {
+  if (typeof querySchema !== 'object' || querySchema === null) return false;
+  const properties = (querySchema as { properties?: unknown }).properties;
+  return typeof properties === 'object' && properties !== null && Object.hasOwn(properties, 'commission');
+}
 
 /**
  * A commission rate given where no JSON schema checks it (a WebSocket filter): percent, at least

@@ -58,7 +58,7 @@ export type { EventsQuery } from './event-list.js';
 export { bestOddsList, oddsBatch, oddsComparison, oddsDeltaPage, oddsList } from './odds-answers.js';
 export type { BatchQuery, BestOddsQuery, ComparisonQuery, DeltaQuery, OddsQuery, RowSerializer } from './odds-answers.js';
 export { STATE_IN_LINKS, arbitrageList, evList, lowHoldList, middlesList } from './opportunity-answers.js';
-export { commissionFilter, entriesAtCommission } from './account-rate.js';
+export { callerCommission, commissionFilter, entriesAtCommission, queryAtCallerRate } from './account-rate.js';
 export { parseEvRowFilter } from './ev-row-filter.js';
 export type { EvRowFilterQuery } from './ev-row-filter.js';
 export { middleById, middlesSummary } from './middle-answers.js';
@@ -74,7 +74,7 @@ export type { ClosingLinesQuery, ClosingSource, ClvQuery, EvHistoryListQuery, Hi
 export { HISTORY_STORE, fromStore } from './store-failure.js';
 export type { StoreFailure } from './store-failure.js';
 export type { ReadSide } from './read-side.js';
-export { accountInfo } from './account-info.js';
+export { accountInfo, setAccountCommission } from './account-info.js';
 export { compareFutures, futuresEv, futuresOdds, listFutures } from './futures.js';
 export type { FuturesEvQuery, FuturesListQuery, FuturesOddsQuery } from './futures.js';
 export { futuresComparison, futuresEvList, futuresMarkets, futuresPrices } from './futures-answers.js';

@@ -137,6 +137,17 @@ export function oddsList(
   };
 }
 
+/** A row as a caller on its own exchange commission rate is paid (`rowAtCommission`); as it is without one. */
+function atRate(row: OddsRow, commission: number | undefined): OddsRow {
+  return commission === undefined ? row : rowAtCommission(row, commission);
+}
+
+/** One outcome's rows at the caller's rate, best price first again (ties keep the board's order). */
+function bestFirstAtRate(rows: readonly OddsRow[], commission: number | undefined): readonly OddsRow[] {
+  if (commission === undefined) return rows;
+  return rows.map((r) => rowAtCommission(r, commission)).sort((a, b) => (b.priceDecimal ?? 0) - (a.priceDecimal ?? 0));
+}
+
 export type BestOddsQuery = QueryOf<'/api/v1/odds/best'>;
 
 export function bestOddsList(deps: OddsDeps, tier: TierName, q: BestOddsQuery): ReplyOf<'/api/v1/odds/best'> {
@@ -160,7 +171,11 @@ export function bestOddsList(deps: OddsDeps, tier: TierName, q: BestOddsQuery): 
     tier,
   );
   const { page, total } = bestOdds(board, catalog, filters, offset, limit);
-  const data = page.map((m) => ({ ...presentOdds(catalog, m.row, m.event, board.mainLines(m.event.id)), book_count: m.bookCount }));
+  // The best book is the board's choice; the caller's own rate prices it when it is an exchange.
+  const data = page.map((m) => ({
+    ...presentOdds(catalog, atRate(m.row, q.commission), m.event, board.mainLines(m.event.id)),
+    book_count: m.bookCount,
+  }));
   return {
     success: true,
     data,
@@ -182,7 +197,9 @@ export function oddsComparison(deps: OddsDeps, tier: TierName, q: ComparisonQuer
   // Keys carry participant names from the feed: no prototype behind them.
   const data: OddsByKey = Object.create(null) as OddsByKey;
   for (const rows of comparison.outcomes)
-    data[selectionKey(rows[0] as OddsRow)] = rows.map((r) => presentOdds(catalog, r, e, board.mainLines(e.id)));
+    data[selectionKey(rows[0] as OddsRow)] = bestFirstAtRate(rows, q.commission).map((r) =>
+      presentOdds(catalog, r, e, board.mainLines(e.id)),
+    );
   const books = comparison.books;
   return {
     success: true,
@@ -216,7 +233,7 @@ export function oddsBatch(deps: OddsDeps, tier: TierName, body: BatchQuery): Rep
   const data: OddsByEvent = Object.create(null) as OddsByEvent;
   let rows = 0;
   for (const { id, event, rows: list } of events) {
-    data[id] = event ? list.map((r) => presentOdds(catalog, r, event, board.mainLines(id))) : [];
+    data[id] = event ? list.map((r) => presentOdds(catalog, atRate(r, body.commission), event, board.mainLines(id))) : [];
     rows += list.length;
   }
   return { success: true, data, meta: { events: ids.length, rows, missing } };
@@ -241,7 +258,9 @@ export async function oddsDeltaPage(
   const feed = feedOf(views, tier);
   const { since, foreign } = deltaStart(query, deps.positions, feed);
   const state = requestedState(query.state);
-  const serialize = state === undefined ? serializeRow : undefined;
+  const { commission } = query;
+  // A row priced at the caller's own rate is presented afresh, not from its serialized fragment.
+  const serialize = state === undefined && commission === undefined ? serializeRow : undefined;
   const filters = parseOddsFilters(query, catalog, tier);
   const { limit, offset } = query;
   const positions = deps.positions;
@@ -270,7 +289,7 @@ export async function oddsDeltaPage(
     if (item.removed || !item.event)
       removed.push({ id: r.id, event_id: r.eventId, sportsbook: r.book, market: r.market, removed_at: formatLogTime(item.time) });
     else if (serialize) json.push(serialize(r, item.event, board.mainLines(item.event.id)));
-    else rows.push(putStateInLinks(presentOdds(catalog, r, item.event, board.mainLines(item.event.id)), state));
+    else rows.push(putStateInLinks(presentOdds(catalog, atRate(r, commission), item.event, board.mainLines(item.event.id)), state));
   }
   const { hasMore, next } = delta;
   const changed = rows.length + json.length;

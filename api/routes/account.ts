@@ -1,13 +1,21 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { KeyConflict, keyStatus, periodStarts } from '../accounts/index.js';
 import type { Accounts, AuthenticatedKey } from '../accounts/index.js';
-import { accountSchema, apiKeySchema, newKeySchema, presentKey, presentNewKey, usageSchema } from '../contract/index.js';
+import {
+  accountPreferencesSchema,
+  accountSchema,
+  apiKeySchema,
+  newKeySchema,
+  presentKey,
+  presentNewKey,
+  usageSchema,
+} from '../contract/index.js';
 import { authErrorResponses, errorResponse, isoTime, notFoundResponse, withIgnoredParams } from '../contract/index.js';
 import type { ServingDeps } from '../deps.js';
 import { ApiError } from '../errors.js';
 import { StoreError } from '../../pipeline/store/index.js';
 import { TIERS, TIER_NAMES } from '../../schemas/index.js';
-import { accountInfo, fromStore, tierRefusal } from '../queries/index.js';
+import { accountInfo, fromStore, setAccountCommission, tierRefusal } from '../queries/index.js';
 import type { StoreFailure } from '../queries/index.js';
 import type { TierName } from '../../schemas/index.js';
 import type { RouteTypes } from '../contract/index.js';
@@ -70,6 +78,21 @@ export const accountRoutes: FastifyPluginAsync<{ deps: ServingDeps; accounts: Ac
       },
     },
     async (request) => accountInfo(accounts, callerOf(request), now()),
+  );
+
+  app.patch<RouteTypes<'/api/v1/account', 'patch'>>(
+    '/account',
+    {
+      schema: {
+        tags: ['account'],
+        summary: "Set the account's preferences",
+        description:
+          "Sets the account's own exchange commission rate (`exchange_commission`, percent; null clears it) for every key of the account. Answers as GET /account does.",
+        body: accountPreferencesSchema,
+        response: { 200: envelope(accountSchema), ...authErrorResponses, 503: storeDown },
+      },
+    },
+    async (request) => viaStore(() => setAccountCommission(accounts, callerOf(request), request.body.exchange_commission, now())),
   );
 
   app.get<RouteTypes<'/api/v1/account/usage'>>(

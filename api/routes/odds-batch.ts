@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { authErrorResponses, dataEnvelope, errorResponse } from '../contract/index.js';
-import { oddsRowSchema } from '../contract/index.js';
+import { commissionParam, oddsRowSchema } from '../contract/index.js';
 import type { ServingDeps } from '../deps.js';
 import { tierOf } from '../plugins/index.js';
 import { MAX_BATCH_EVENTS, tiersByBatchSize } from '../../schemas/index.js';
@@ -31,6 +31,7 @@ export const oddsBatchRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async 
             },
             sportsbook: { type: 'string', maxLength: 2000, description: 'Sportsbook ids, comma-separated (within the tier).' },
             market: { type: 'string', maxLength: 2000, description: 'Market ids, comma-separated.' },
+            commission: commissionParam,
           },
         },
         response: {

@@ -8,7 +8,7 @@ import {
   updatedAtSchema,
   withIgnoredParams,
 } from '../contract/index.js';
-import { oddsScopeParams } from '../contract/index.js';
+import { commissionParam, oddsScopeParams } from '../contract/index.js';
 import { oddsRowSchema, removedRowSchema } from '../contract/index.js';
 import { fragmentsFor, rawRowsSerializerCompiler } from '../contract/index.js';
 import type { RawRows } from '../contract/index.js';
@@ -102,6 +102,7 @@ export const oddsDeltaRoutes: FastifyPluginAsync<{ deps: ServingDeps }> = async 
             },
             ...oddsScopeParams,
             state: deepLinkStateParam,
+            commission: commissionParam,
             ...pagingParams(1000, 5000),
           },
         },

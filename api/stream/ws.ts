@@ -4,7 +4,7 @@ import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { WebSocketServer } from 'ws';
 import type { RawData, WebSocket } from 'ws';
-import type { TierName } from '../../schemas/index.js';
+import type { AccountRecord, TierName } from '../../schemas/index.js';
 import { ApiError } from '../errors.js';
 import type { AccessLeases, AuthenticatedKey, KeyStore } from '../accounts/index.js';
 import type { SessionAuth, SessionKey } from '../session/index.js';
@@ -25,7 +25,7 @@ import { channelList } from './channel-list.js';
 import { EvRowFields } from './ev-row-fields.js';
 import { hasFeature } from '../queries/index.js';
 import type { EvRowFilterQuery } from '../queries/index.js';
-import { commissionFilter } from '../queries/index.js';
+import { callerCommission, commissionFilter } from '../queries/index.js';
 import { stateOf } from '../deeplinks/index.js';
 import { whenKnown } from '../contract/index.js';
 
@@ -145,9 +145,13 @@ function fromMessage(m: Record<string, unknown>, current: WsSubscription, evRows
   };
 }
 
-/** The subscription in the streams' terms; `accountId` is the connection's, whose alerts `alerts` carries. */
-function toRequest(s: WsSubscription, tier: TierName, accountId: string): StreamRequest {
+/**
+ * The subscription in the streams' terms; `accountId` is the connection's, whose alerts `alerts`
+ * carries, and `account` its record, whose own commission rate is the default of `commission`.
+ */
+function toRequest(s: WsSubscription, tier: TierName, accountId: string, account: AccountRecord | undefined): StreamRequest {
   const channels = s.channels;
+  const commission = callerCommission(s.commission, account);
   // Without channels: everything the tier may stream (odds, and its opportunity lists); alerts only when named.
   const lists = channels === null ? allowedLists(tier) : LIST_NAMES.filter((l) => channels.includes(l));
   return {
@@ -168,7 +172,7 @@ function toRequest(s: WsSubscription, tier: TierName, accountId: string): Stream
     ...(s.state === undefined ? {} : { state: s.state }),
     ...(s.include === undefined ? {} : { include: s.include }),
     ...(channels !== null && channels.includes('alerts') ? { alerts: accountId } : {}),
-    ...(s.commission === undefined ? {} : { commission: s.commission }),
+    ...(commission === undefined ? {} : { commission }),
   };
 }
 
@@ -428,7 +432,7 @@ export function attachWebSocket(
     let opened: { group: Group };
     try {
       sub = fromQuery(params, evRows);
-      opened = service.open(tier, toRequest(sub, tier, record.accountId));
+      opened = service.open(tier, toRequest(sub, tier, record.accountId, keys.account(record.accountId)));
     } catch (err) {
       if (err instanceof ApiError && err.code === 'feature_required')
         reject('tier_restricted', err.message, CLOSE.noAccess, tierExtras(err));
@@ -532,7 +536,7 @@ export function attachWebSocket(
               const current = conn.sub.channels ?? ['odds', ...allowedLists(tier)];
               next = { ...conn.sub, channels: current.filter((c) => !drop.has(c)) };
             }
-            group = service.open(tier, toRequest(next, tier, conn.accountId)).group;
+            group = service.open(tier, toRequest(next, tier, conn.accountId, keys.account(conn.accountId))).group;
           } catch (err) {
             const gated = err instanceof ApiError && err.code === 'feature_required';
             const message = err instanceof Error ? err.message : 'Invalid filter';
@@ -568,7 +572,7 @@ export function attachWebSocket(
   function start(conn: WsConnection, group: Group, resumeAt: number | null, resumeAsked: boolean, skipSnapshot = false): void {
     const head = hub.head;
     const ts = now();
-    const r = toRequest(conn.sub, conn.tier, conn.accountId);
+    const r = toRequest(conn.sub, conn.tier, conn.accountId, keys.account(conn.accountId));
     const generation = ++conn.generation;
     const list = (v: string | undefined): string[] | null =>
       v === undefined

@@ -83,7 +83,7 @@ function sampleValues(): { [T in TopicName]: TopicValues[T][] } {
   out.futures.push(...rawFutures.flatMap((r) => futuresNormalizer.handle(r).quote ?? []));
   out['futures.markets'].push(...futures.handle(out.futures, T0 + 60_000).markets);
   const accounts: AccountChange[] = [
-    { kind: 'account', account: { id: 'acct_1', name: 'Acme', createdAt: T0, version: 1 } },
+    { kind: 'account', account: { id: 'acct_1', name: 'Acme', createdAt: T0, version: 1, exchangeCommission: 2.5 } },
     {
       kind: 'key',
       key: {
