@@ -38,6 +38,13 @@ const long = [
   // make test took 14 min on the stop-43 merge, next to its budget.
   'test/web.e2e.test.ts',
   'test/fuzz.test.ts',
+  // Runtimes started to fail on purpose and stores checked after crashes (25 s and 19 s), and the
+  // two e2e files that run a pipeline or the accounts on the mock Kafka cluster: make test took
+  // 14 min 17 s at the stop-44 merge under light load, too near its budget.
+  'runtime/startup-failures.test.ts',
+  'runtime/store-integrity.test.ts',
+  'test/pipeline-kafka.e2e.test.ts',
+  'test/accounts-kafka.e2e.test.ts',
 ];
 
 export default defineConfig({
