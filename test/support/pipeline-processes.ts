@@ -75,8 +75,15 @@ export async function killMidStream(
 
 /** `/odds` of each API process, polled until they agree and hold a board (or `timeoutMs` passed). */
 export async function settledOdds(urls: readonly string[], apiKey: string, timeoutMs: number): Promise<string[]> {
-  const odds = async (url: string): Promise<string> =>
-    JSON.stringify(await (await fetch(`${url}/api/v1/odds?limit=500`, { headers: { 'x-api-key': apiKey } })).json());
+  // `meta.delta_cursor` names the replica that issued it (so that replica can resume it exactly):
+  // the one field of /odds that is rightly different on each replica, left out of the comparison.
+  const odds = async (url: string): Promise<string> => {
+    const body = (await (await fetch(`${url}/api/v1/odds?limit=500`, { headers: { 'x-api-key': apiKey } })).json()) as {
+      meta?: Record<string, unknown>;
+    };
+    if (body.meta) delete body.meta['delta_cursor'];
+    return JSON.stringify(body);
+  };
   const until = Date.now() + timeoutMs;
   let bodies: string[] = [];
   do {
