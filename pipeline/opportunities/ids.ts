@@ -19,11 +19,23 @@ export function opportunityId(kind: OpportunityKind, eventId: string, familyKey:
 // the processor's time in bench/opportunities.ts.
 const IDS = new Memo<string>(200_000);
 
-/** Ids of one family's opportunities by kind, then by the row id of each leg. */
-export type IdCache = Map<string, IdNode>;
+/**
+ * A family lives as long as its event (hours before the start), while its rows come and go as
+ * lines move: a cache that only ever added nodes grew by every combination of rows it had seen
+ * (about 70k nodes per 5 minutes in the soak at 2,000 ticks/s). Past this many nodes it starts
+ * over; the ids it held are computed again on demand, the same ones.
+ */
+const MAX_ID_NODES = 4_096;
+
+/** Ids of one family's opportunities by kind, then by the row id of each leg; bounded by `maxNodes`. */
+export class IdCache {
+  readonly root = new Map<string, IdNode>();
+  nodes = 0;
+  constructor(readonly maxNodes = MAX_ID_NODES) {}
+}
 
 interface IdNode {
-  next: IdCache | null;
+  next: Map<string, IdNode> | null;
   id: string | null;
   /** What the id was computed from: a row id names its book, selection and line, checked anyway. */
   legs: Leg[] | null;
@@ -41,19 +53,24 @@ export function familyOpportunityId(
   familyKey: string,
   legs: readonly (Leg & { id: string })[],
 ): string {
-  let node = step(cache, kind);
-  for (const leg of legs) node = step((node.next ??= new Map()), leg.id);
+  if (cache.nodes + legs.length + 1 > cache.maxNodes) {
+    cache.root.clear();
+    cache.nodes = 0;
+  }
+  let node = step(cache, cache.root, kind);
+  for (const leg of legs) node = step(cache, (node.next ??= new Map()), leg.id);
   if (node.id !== null && node.legs !== null && sameLegs(node.legs, legs)) return node.id;
   node.id = opportunityId(kind, eventId, familyKey, legs);
   node.legs = legs.map((l) => ({ book: l.book, selection: l.selection, line: l.line }));
   return node.id;
 }
 
-function step(map: IdCache, key: string): IdNode {
+function step(cache: IdCache, map: Map<string, IdNode>, key: string): IdNode {
   let node = map.get(key);
   if (!node) {
     node = { next: null, id: null, legs: null };
     map.set(key, node);
+    cache.nodes++;
   }
   return node;
 }

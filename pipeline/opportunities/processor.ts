@@ -6,6 +6,7 @@ import { resolveOptions } from './config.js';
 import type { OpportunityOptions, ResolvedOptions } from './config.js';
 import type { Candidate, EngineContext } from './context.js';
 import { evCandidates } from './ev.js';
+import { IdCache } from './ids.js';
 import { advance, expire } from './lifecycle.js';
 import { lowHoldCandidates } from './lowhold.js';
 import { middleCandidates } from './middles.js';
@@ -175,7 +176,7 @@ export class OpportunityProcessor {
             lines: new Map(),
             active: new Map(),
             inputs: new Map(),
-            ids: new Map(),
+            ids: new IdCache(),
           };
           s.families.set(key, f);
         }
