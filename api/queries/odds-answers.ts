@@ -95,7 +95,7 @@ export function oddsList(
   });
   // Filters and order are the board's; the caller's own commission rate prices the page's exchange rows.
   const commission = query.commission;
-  const page = commission === undefined ? listed : listed.map((m) => ({ ...m, row: rowAtCommission(m.row, commission) }));
+  const page = commission === undefined ? listed : listed.map((m) => ({ ...m, row: atRate(m.row, commission) }));
   const last = listed[listed.length - 1];
   const nextCursor = hasMore && last ? encodeCursor({ q: fingerprint, p: positionOf(last, sort) }) : null;
   // Rows serialized ahead are the board's; a page priced at another rate is presented row by row.
@@ -247,6 +247,11 @@ function feedOf(views: ReadSide['views'], tier: TierName): { name: string; live:
 export type DeltaQuery = QueryOf<'/api/v1/odds/delta'>;
 type RemovedRow = ReplyOf<'/api/v1/odds/delta'>['removed'][number];
 
+/** A removal as the delta names it, from the board's row or from the changelog's key alone. */
+function removedRow(r: { id: string; eventId: string; book: string; market: RemovedRow['market'] }, at: string): RemovedRow {
+  return { id: r.id, event_id: r.eventId, sportsbook: r.book, market: r.market, removed_at: at };
+}
+
 export async function oddsDeltaPage(
   deps: OddsDeps & Pick<ReadSide, 'clock' | 'positions'>,
   tier: TierName,
@@ -282,12 +287,11 @@ export async function oddsDeltaPage(
   const reported = new Set(delta.items.map((item) => item.row.id));
   const removedAt = formatLogTime(since);
   for (const r of lost) {
-    if (!reported.has(r.id)) removed.push({ id: r.id, event_id: r.eventId, sportsbook: r.book, market: r.market, removed_at: removedAt });
+    if (!reported.has(r.id)) removed.push(removedRow(r, removedAt));
   }
   for (const item of delta.items) {
     const r = item.row;
-    if (item.removed || !item.event)
-      removed.push({ id: r.id, event_id: r.eventId, sportsbook: r.book, market: r.market, removed_at: formatLogTime(item.time) });
+    if (item.removed || !item.event) removed.push(removedRow(r, formatLogTime(item.time)));
     else if (serialize) json.push(serialize(r, item.event, board.mainLines(item.event.id)));
     else rows.push(putStateInLinks(presentOdds(catalog, atRate(r, commission), item.event, board.mainLines(item.event.id)), state));
   }

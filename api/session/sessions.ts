@@ -63,8 +63,7 @@ export class SessionStore {
   /** Ends the session a token names; returns it (undefined: none was live). */
   delete(token: string): Session | undefined {
     const id = digest(token);
-    const session = this.sessions.get(id);
-    this.sessions.delete(id);
+    const session = this.drop(id);
     if (session) this.listener?.ended(id, session);
     return session;
   }

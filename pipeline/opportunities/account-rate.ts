@@ -119,9 +119,8 @@ function arbitrageAt(o: ArbitrageOpportunity, legs: OpportunityLeg[], decimals: 
 }
 
 function lowHoldAt(o: LowHoldOpportunity, legs: OpportunityLeg[], decimals: number[]): LowHoldOpportunity {
-  const stakes = arbitrage(decimals, 1).stakes;
+  const { stakes, impliedSum } = arbitrage(decimals, 1);
   const holdPercent = round(hold(decimals) * 100, 4);
-  const impliedSum = decimals.reduce((sum, d) => sum + 1 / d, 0);
   return {
     ...withoutCapacity(o),
     legs: withShares(legs, stakes),
