@@ -17,6 +17,7 @@ export const STATISTICS: readonly Statistic[] = [
   { name: 'arbitrage profit p90', unit: '%', value: (s) => s.arbitrageProfitP90 },
   ...COMPARED_MARKETS.map((m) => ({ name: `hold p50 ${m}`, unit: '%', value: (s: PhaseStats) => s.holdP50[m] ?? null })),
   { name: '+EV rows (min_ev 2)', unit: 'per 100 mkts', value: (s) => s.evPer100Markets },
+  { name: '+EV rows, pre-game reference', unit: 'per 100 mkts', value: (s) => s.pregameReferenceEvPer100, diagnostic: true },
   { name: 'stale share of +EV rows', unit: '%', value: (s) => s.staleShare },
   { name: 'soft follows sharp p50', unit: 's', value: (s) => s.followP50 },
   { name: 'soft follows sharp p95', unit: 's', value: (s) => s.followP95 },
@@ -87,6 +88,7 @@ export function table(sims: readonly SimColumn[], recorded: readonly { name: str
     }
     lines.push(
       `  follows seen: ${[...sims, ...recorded].map((r) => `${r.name} ${r.stats?.[phase].follows ?? 0} of ${r.stats?.[phase].followChances ?? 0}`).join(', ')}`,
+      `  markets with a reference priced ${phase === 'live' ? 'in play' : 'before the game'}: ${[...sims, ...recorded].map((r) => `${r.name} ${r.stats?.[phase].referencedMarkets ?? 0}`).join(', ')}`,
       `  consensus move pairs: ${[...sims, ...recorded].map((r) => `${r.name} ${r.stats?.[phase].consensusPairs ?? 0}`).join(', ')}`,
       '',
     );

@@ -7,6 +7,7 @@ import {
   defaultReferenceBooks,
   lineKey,
   outcomesOf,
+  resolveOptions,
   staleClockOfRecord,
   staleness,
 } from '../pipeline/opportunities/index.js';
@@ -33,6 +34,16 @@ const FOLLOW_SHARE = 0.5;
 /** ...within this long; later or never counts as not followed. */
 const FOLLOW_HORIZON_MS = 6 * 3_600_000;
 
+/**
+ * A reference price counts as an in-play price only when its book set or confirmed it this long
+ * after the listed start. In the recordings no reference book prices games in play: LowVig,
+ * BetOnline (and BetUS) keep their pre-game listing for up to 16 minutes after the start, each last
+ * updated between two minutes before and two minutes after it, then drop the game. A live +EV row
+ * or a live sharp move measured from such a price compares in-play prices with the closing line,
+ * not with a sharp line in play (docs/simulator.md); five minutes clears the two.
+ */
+export const IN_PLAY_AFTER_MS = 5 * 60_000;
+
 export interface PhaseStats {
   /** Market-samples: markets summed over sample times. */
   markets: number;
@@ -43,8 +54,20 @@ export interface PhaseStats {
   arbitrageProfitP90: number | null;
   /** Median single-book hold, percent, per market type. */
   holdP50: Record<string, number | null>;
-  /** +EV rows at min_ev 2 (power de-vig, the API's default) per 100 market-samples. */
+  /**
+   * +EV rows at min_ev 2 (power de-vig, the API's default) per 100 market-samples, against
+   * references priced in the phase (in play: `IN_PLAY_AFTER_MS`); null when no market-sample of
+   * the phase had such a reference (the recordings in play), since then the figure is not measured.
+   */
   evPer100Markets: number | null;
+  /** Market-samples with a reference book's complete market priced in the phase. */
+  referencedMarkets: number;
+  /**
+   * In play, +EV rows at min_ev 2 whose references were last priced before the game was
+   * `IN_PLAY_AFTER_MS` old (a closing line left standing), per 100 market-samples: what the
+   * recordings' live +EV rows all are. Null before the game.
+   */
+  pregameReferenceEvPer100: number | null;
   /** Percent of +EV rows (min_ev 0, the default list) flagged stale at the sample time. */
   staleShare: number | null;
   /** Soft books' time to follow a sharp move, seconds, and how many follows that is out of how many chances. */
@@ -79,6 +102,8 @@ interface Accumulator {
   arbProfits: number[];
   holds: Map<string, number[]>;
   evRows: number;
+  referencedMarkets: number;
+  pregameReferenceEvRows: number;
   positiveEv: number;
   staleEv: number;
   follows: number[];
@@ -94,6 +119,8 @@ function emptyAccumulator(): Accumulator {
     arbProfits: [],
     holds: new Map(),
     evRows: 0,
+    referencedMarkets: 0,
+    pregameReferenceEvRows: 0,
     positiveEv: 0,
     staleEv: 0,
     follows: [],
@@ -133,10 +160,14 @@ export class MarketStatsObserver {
   private readonly markets = new Map<string, Map<SelectionType, OddsRow>>();
   private readonly leagues = new Map<string, LeagueDef>();
   private readonly eventLeague = new Map<string, string>();
-  /** `group \u0000 book` -> points. */
+  private readonly eventStart = new Map<string, number>();
+  /** `group \u0000 book` -> points, and the event of each. */
   private readonly series = new Map<string, Point[]>();
+  private readonly seriesEvent = new Map<string, string>();
   private readonly acc: Record<Phase, Accumulator> = { prematch: emptyAccumulator(), live: emptyAccumulator() };
   private readonly sharp: ReadonlySet<string>;
+  /** The books the opportunity engines take a fair price from, the fallback included. */
+  private readonly references: ReadonlySet<string>;
   private readonly leadRank: ReadonlyMap<string, number>;
   /** Moneyline group -> the consensus it was last compared from. */
   private readonly consensusAnchor = new Map<string, { at: number; p: number; phase: Phase }>();
@@ -145,10 +176,18 @@ export class MarketStatsObserver {
     for (const l of leagues) this.leagues.set(l.id, l);
     this.sharp = new Set(SPORTSBOOKS.filter((b) => b.isSharp).map((b) => b.id));
     this.leadRank = new Map(defaultReferenceBooks().map((b, i) => [b, i]));
+    const engines = resolveOptions();
+    this.references = new Set([...engines.referenceBooks, ...engines.fallbackReferenceBooks]);
   }
 
   event(e: CanonicalEvent): void {
     this.eventLeague.set(e.id, e.league);
+    this.eventStart.set(e.id, e.startTime);
+  }
+
+  /** Whether a price set or confirmed at `ts` is a price of the phase: before the game, or well into it. */
+  private pricedIn(phase: Phase, ts: number, start: number | undefined): boolean {
+    return phase === 'prematch' || start === undefined || ts >= start + IN_PLAY_AFTER_MS;
   }
 
   /** One change of the snapshot changelog. */
@@ -184,6 +223,7 @@ export class MarketStatsObserver {
     if (points === undefined) {
       points = [];
       this.series.set(key, points);
+      this.seriesEvent.set(key, row.eventId);
     }
     const last = points[points.length - 1];
     if (last !== undefined && Math.abs(last.p - p) < 1e-9) return;
@@ -210,7 +250,7 @@ export class MarketStatsObserver {
 
   /** Takes the board and the active opportunities as they stand at `now` into the statistics. */
   sample(now: number, active: readonly Opportunity[]): void {
-    const groups = new Map<string, { phase: Phase; market: MarketId; complete: number; noVig: number[] }>();
+    const groups = new Map<string, { phase: Phase; market: MarketId; complete: number; referenced: boolean; noVig: number[] }>();
     for (const [key, market] of this.markets) {
       const row = market.values().next().value;
       if (row === undefined) continue;
@@ -218,8 +258,11 @@ export class MarketStatsObserver {
       if (rows === null) continue;
       const group = key.slice(0, key.indexOf('\u0000'));
       const phase: Phase = row.isLive ? 'live' : 'prematch';
-      const g = groups.get(group) ?? { phase, market: row.market, complete: 0, noVig: [] };
+      const g = groups.get(group) ?? { phase, market: row.market, complete: 0, referenced: false, noVig: [] };
       g.complete++;
+      const start = this.eventStart.get(row.eventId);
+      // The group's phase, not the row's: a reference's pre-game row may still stand beside in-play ones.
+      if (this.references.has(row.book) && rows.every((r) => this.pricedIn(g.phase, r.ts, start))) g.referenced = true;
       if (row.market === 'moneyline') g.noVig.push(firstOutcomeNoVig(rows));
       groups.set(group, g);
       const holds = this.acc[phase].holds;
@@ -228,7 +271,11 @@ export class MarketStatsObserver {
       holds.set(row.market, list);
     }
     const markets = new Map<string, Phase>();
-    for (const [key, g] of groups) if (g.complete >= 2) markets.set(key, g.phase);
+    for (const [key, g] of groups) {
+      if (g.complete < 2) continue;
+      markets.set(key, g.phase);
+      if (g.referenced) this.acc[g.phase].referencedMarkets++;
+    }
     for (const phase of markets.values()) this.acc[phase].markets++;
     for (const [key, g] of groups) if (g.complete >= 2 && g.noVig.length > 0) this.consensusMove(key, now, g.phase, g.noVig);
 
@@ -242,9 +289,13 @@ export class MarketStatsObserver {
       } else if (o.kind === 'ev') {
         const ev = o.methods.power.evPercent;
         if (ev < 0) continue;
-        const acc = this.acc[o.event.isLive ? 'live' : 'prematch'];
+        const phase: Phase = o.event.isLive ? 'live' : 'prematch';
+        const acc = this.acc[phase];
         acc.positiveEv++;
-        if (ev >= 2) acc.evRows++;
+        // The fair price is as old as its oldest input.
+        const referenceTs = Math.min(...o.references.map((r) => r.ts));
+        if (ev >= 2 && this.pricedIn(phase, referenceTs, o.event.startTime)) acc.evRows++;
+        else if (ev >= 2) acc.pregameReferenceEvRows++;
         if (staleness(o.oldestOddsTs, now, o.event.isLive, staleClockOfRecord(o)).possiblyStale) acc.staleEv++;
       }
     }
@@ -282,7 +333,7 @@ export class MarketStatsObserver {
       }
       books.set(book, points);
     }
-    for (const books of byGroup.values()) {
+    for (const [group, books] of byGroup) {
       let lead: string | null = null;
       for (const b of books.keys()) {
         const r = this.leadRank.get(b);
@@ -290,12 +341,16 @@ export class MarketStatsObserver {
       }
       const sharpPoints = lead === null ? undefined : books.get(lead);
       if (sharpPoints === undefined || sharpPoints.length < 2) continue;
+      const start = this.eventStart.get(this.seriesEvent.get(`${group}\u0000${lead}`) ?? '');
       let anchor = sharpPoints[0]?.p ?? 0;
       for (const move of sharpPoints.slice(1)) {
         const size = move.p - anchor;
         if (Math.abs(size) < SHARP_MOVE) continue;
         anchor = move.p;
-        const acc = this.acc[move.isLive ? 'live' : 'prematch'];
+        const phase: Phase = move.isLive ? 'live' : 'prematch';
+        // A lead book's "live" price set at the start is its closing line, not a move in play.
+        if (!this.pricedIn(phase, move.at, start)) continue;
+        const acc = this.acc[phase];
         for (const [book, points] of books) {
           if (this.sharp.has(book)) continue;
           const follow = followTime(points, move.at, size);
@@ -309,7 +364,7 @@ export class MarketStatsObserver {
 
   result(): Record<Phase, PhaseStats> {
     this.follows();
-    const one = (a: Accumulator): PhaseStats => {
+    const one = (a: Accumulator, live: boolean): PhaseStats => {
       const profits = [...a.arbProfits].sort((x, y) => x - y);
       const follows = [...a.follows].sort((x, y) => x - y);
       const moves = [...a.consensusMoves].sort((x, y) => x - y);
@@ -327,7 +382,9 @@ export class MarketStatsObserver {
         arbitrageProfitP50: percentile(profits, 0.5),
         arbitrageProfitP90: percentile(profits, 0.9),
         holdP50,
-        evPer100Markets: per(a.evRows, a.markets, 100),
+        evPer100Markets: a.referencedMarkets === 0 ? null : per(a.evRows, a.markets, 100),
+        referencedMarkets: a.referencedMarkets,
+        pregameReferenceEvPer100: live ? per(a.pregameReferenceEvRows, a.markets, 100) : null,
         staleShare: per(a.staleEv, a.positiveEv, 100),
         followP50: percentile(follows, 0.5),
         followP95: percentile(follows, 0.95),
@@ -340,7 +397,7 @@ export class MarketStatsObserver {
         offConsensusP90: percentile(off, 0.9),
       };
     };
-    return { prematch: one(this.acc.prematch), live: one(this.acc.live) };
+    return { prematch: one(this.acc.prematch, false), live: one(this.acc.live, true) };
   }
 }
 

@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { LEAGUES } from '../schemas/index.js';
+import type { RawTick } from '../schemas/index.js';
+import { IN_PLAY_AFTER_MS, MarketStatsObserver } from './market-stats.js';
+import { ProcessorChain } from './processor-chain.js';
+
+const START = Date.UTC(2026, 0, 1, 20);
+const MINUTE = 60_000;
+
+/** One book's moneyline of the game, both sides, set at `ts` (in play from the start). */
+function moneyline(book: string, home: number, away: number, ts: number): RawTick[] {
+  const base = {
+    book,
+    bookEventId: `${book}-1`,
+    sport: 'basketball',
+    league: 'nba',
+    homeTeam: 'Boston Celtics',
+    awayTeam: 'Miami Heat',
+    startTime: START,
+    isLive: ts >= START,
+    market: 'moneyline' as const,
+    line: null,
+    participant: null,
+    statCategory: null,
+    status: 'open' as const,
+    ts,
+    oddsChangedAt: ts,
+    selectionId: null,
+  };
+  return [
+    { ...base, outcome: 'Boston Celtics', priceAmerican: home },
+    { ...base, outcome: 'Miami Heat', priceAmerican: away },
+  ];
+}
+
+/** The live figures after one sample of Pinnacle's line (set at `referenceTs`) beside a soft book well off it. */
+function liveAfter(referenceTs: number): { ev: number | null; pregame: number | null; referenced: number } {
+  const at = START + 20 * MINUTE;
+  const chain = new ProcessorChain();
+  const stats = new MarketStatsObserver(LEAGUES);
+  const out = chain.feed(at, [...moneyline('pinnacle', -200, 180, referenceTs), ...moneyline('draftkings', 150, -180, at - MINUTE)]);
+  for (const e of out.events) stats.event(e);
+  for (const c of out.changes) stats.change(c);
+  stats.sample(at, chain.opportunities.active());
+  const live = stats.result().live;
+  return { ev: live.evPer100Markets, pregame: live.pregameReferenceEvPer100, referenced: live.referencedMarkets };
+}
+
+describe('MarketStatsObserver, live +EV', () => {
+  it('counts a +EV row against a reference priced in play', () => {
+    expect(liveAfter(START + IN_PLAY_AFTER_MS + MINUTE)).toEqual({ ev: 100, pregame: 0, referenced: 1 });
+  });
+
+  it('does not measure live +EV against a closing line left standing after the start', () => {
+    expect(liveAfter(START + MINUTE)).toEqual({ ev: null, pregame: 100, referenced: 0 });
+  });
+});
+
+describe('MarketStatsObserver, live follows', () => {
+  /** Pinnacle moves its line at `moveAt` after a pre-game price; DraftKings follows ten minutes later. */
+  function followsAfter(moveAt: number): { follows: number; chances: number } {
+    const chain = new ProcessorChain();
+    const stats = new MarketStatsObserver(LEAGUES);
+    const feed = (at: number, ticks: RawTick[]): void => {
+      const out = chain.feed(at, ticks);
+      for (const e of out.events) stats.event(e);
+      for (const c of out.changes) stats.change(c);
+    };
+    feed(START - 30 * MINUTE, [
+      ...moneyline('pinnacle', -110, -110, START - 30 * MINUTE),
+      ...moneyline('draftkings', -115, -115, START - 30 * MINUTE),
+    ]);
+    feed(moveAt, moneyline('pinnacle', -200, 180, moveAt));
+    feed(moveAt + 10 * MINUTE, moneyline('draftkings', -210, 170, moveAt + 10 * MINUTE));
+    const live = stats.result().live;
+    return { follows: live.follows, chances: live.followChances };
+  }
+
+  it('times soft books after a sharp move made in play', () => {
+    // Both halves of Pinnacle's new line arrive as changes, so the move is seen twice, followed twice.
+    expect(followsAfter(START + 20 * MINUTE)).toEqual({ follows: 2, chances: 2 });
+  });
+
+  it("does not take a lead book's price set at the start, its closing line, for a move in play", () => {
+    expect(followsAfter(START + MINUTE)).toEqual({ follows: 0, chances: 0 });
+  });
+});
