@@ -6,6 +6,7 @@ import type { ExchangeQuote, RawTick } from '../schemas/index.js';
 import { decimalToAmerican, netBackDecimal } from '../pipeline/odds-math/index.js';
 import { ScriptedFeed } from './support/scripted-feed.js';
 import { SseClient, WsClient } from './support/stream-clients.js';
+import { comparableRow } from './support/comparable-row.js';
 import { startTestSystem } from './support/system.js';
 import type { TestSystem } from './support/system.js';
 
@@ -53,12 +54,13 @@ const ticks: RawTick[] = [
 const BOOKS = 'sportsbook=caesars,betfair_ex_eu';
 
 let sys: TestSystem;
+let feed: ScriptedFeed;
 let key: string;
 const data = (r: { body: Row }): Row[] => r.body['data'] as Row[];
 const arbitrages = async (query: string): Promise<Row[]> => data(await sys.get(`/api/v1/opportunities/arbitrage?${BOOKS}${query}`, key));
 
 beforeAll(async () => {
-  const feed = new ScriptedFeed(ticks);
+  feed = new ScriptedFeed(ticks);
   sys = await startTestSystem({}, { feed: () => feed });
   key = sys.demoKeys.enterprise;
   await sys.drained();
@@ -314,5 +316,98 @@ describe('commission= on /odds/delta', () => {
       ['home', 127, 2],
       ['away', -150, 2],
     ]);
+  });
+});
+
+describe('the odds stream at the caller’s rate', () => {
+  const EXCHANGE = 'sportsbook=betfair_ex_eu&market=moneyline';
+  const homeOf = (rows: Row[]) => rows.filter((r) => r['selection_type'] === 'home');
+  const setRate = (k: string, rate: number | null) => sys.send('PATCH', '/api/v1/account', { key: k, body: { exchange_commission: rate } });
+  const restHome = async (k: string): Promise<Row[]> => homeOf(data(await sys.get(`/api/v1/odds?${EXCHANGE}`, k)));
+  const priced = (rows: Row[]) => rows.map((r) => [r['odds_american'], r['back'], r['commission']]);
+  const same = (rows: Row[]) => rows.map(comparableRow);
+
+  async function sseHome(k: string, change: () => Promise<void>): Promise<{ snapshot: Row[]; update: Row[] }> {
+    const c = await SseClient.open(`${sys.url}/api/v1/stream?channel=odds&${EXCHANGE}&api_key=${k}`);
+    try {
+      await c.until((f) => f.some((x) => x.event === 'snapshot:complete'));
+      const snapshot = homeOf(c.frames.filter((f) => f.event === 'snapshot').flatMap((f) => (f.data as Row)['odds'] as Row[]));
+      await change();
+      await c.until((f) => f.some((x) => x.event === 'odds:update'));
+      const update = homeOf(c.frames.filter((f) => f.event === 'odds:update').flatMap((f) => (f.data as Row)['odds'] as Row[]));
+      return { snapshot, update };
+    } finally {
+      c.close();
+    }
+  }
+
+  async function wsHome(k: string, change: () => Promise<void>): Promise<{ snapshot: Row[]; update: Row[] }> {
+    const c = await WsClient.open(`${sys.url.replace('http', 'ws')}/api/v1/ws?api_key=${k}&channels=odds&${EXCHANGE}`);
+    try {
+      await c.until((m) => m.some((x) => x['type'] === 'snapshot:complete'));
+      const snapshot = homeOf(c.messages.filter((m) => m['type'] === 'initial').flatMap((m) => m['data'] as Row[]));
+      await change();
+      await c.until((m) => m.some((x) => x['type'] === 'odds:update'));
+      const update = homeOf(c.messages.filter((m) => m['type'] === 'odds:update').flatMap((m) => m['data'] as Row[]));
+      return { snapshot, update };
+    } finally {
+      c.close();
+    }
+  }
+
+  it('sends two accounts on different rates the exchange row /odds answers each of them, in the snapshot and updates, over SSE and WebSocket', async () => {
+    const other = sys.demoKeys.sharp;
+    await setRate(key, 2);
+    await setRate(other, 10);
+    const backTo = (back: number) => async (): Promise<void> => {
+      await feed.push([exchangeRaw('home', { back, backSize: 100, lay: 2.42, laySize: 40 })]);
+    };
+    try {
+      for (const open of [sseHome, wsHome]) {
+        // At 2 %: back 2.3 pays +127, then 2.4 pays +137. At 10 %: back 2.4 pays +126, then 2.3 pays +117.
+        const restBefore = await restHome(key);
+        const mine = await open(key, backTo(2.4));
+        expect([priced(mine.snapshot), priced(mine.update)]).toEqual([[[127, 2.3, 2]], [[137, 2.4, 2]]]);
+        expect([same(mine.snapshot), same(mine.update)]).toEqual([same(restBefore), same(await restHome(key))]);
+
+        const theirBefore = await restHome(other);
+        const theirs = await open(other, backTo(2.3));
+        expect([priced(theirs.snapshot), priced(theirs.update)]).toEqual([[[126, 2.4, 10]], [[117, 2.3, 10]]]);
+        expect([same(theirs.snapshot), same(theirs.update)]).toEqual([same(theirBefore), same(await restHome(other))]);
+      }
+    } finally {
+      await setRate(key, null);
+      await setRate(other, null);
+    }
+  });
+
+  it('takes commission= as a stream filter over the account’s rate, and refuses a bad one naming the field', async () => {
+    const k = sys.demoKeys.sharp;
+    await setRate(k, 10);
+    try {
+      const c = await SseClient.open(`${sys.url}/api/v1/stream?channel=odds&${EXCHANGE}&commission=2&api_key=${k}`);
+      await c.until((f) => f.some((x) => x.event === 'snapshot:complete'));
+      c.close();
+      const rows = homeOf(c.frames.filter((f) => f.event === 'snapshot').flatMap((f) => (f.data as Row)['odds'] as Row[]));
+      expect(priced(rows)).toEqual([[127, 2.3, 2]]);
+      const ws = await WsClient.open(`${sys.url.replace('http', 'ws')}/api/v1/ws?api_key=${k}&channels=odds&${EXCHANGE}&commission=2`);
+      await ws.until((m) => m.some((x) => x['type'] === 'snapshot:complete'));
+      ws.close();
+      expect(priced(homeOf(ws.messages.filter((m) => m['type'] === 'initial').flatMap((m) => m['data'] as Row[])))).toEqual([
+        [127, 2.3, 2],
+      ]);
+    } finally {
+      await setRate(k, null);
+    }
+    const refused = await SseClient.open(`${sys.url}/api/v1/stream?channel=odds&api_key=${k}&commission=100`);
+    const error = (refused.body as Row)['error'] as Row;
+    expect([refused.status, error['code'], String(error['message']).includes('commission')]).toEqual([400, 'invalid_request', true]);
+    const bad = await WsClient.open(`${sys.url.replace('http', 'ws')}/api/v1/ws?api_key=${k}&channels=odds&commission=-1`);
+    expect(await bad.closed()).toBe(1008);
+    expect(bad.messages[0]).toMatchObject({
+      type: 'error',
+      code: 'invalid_filter',
+      message: expect.stringContaining("'commission'") as unknown,
+    });
   });
 });
