@@ -225,7 +225,7 @@ describe('commission= on /odds/best, /odds/comparison and /odds/batch', () => {
     String((data(await sys.get(`/api/v1/odds?sportsbook=betfair_ex_eu&market=moneyline`, key))[0] as Row)['event_id']);
   const prices = (rows: Row[]) => rows.map((r) => [r['sportsbook'], r['selection_type'], r['odds_american'], r['commission']]);
 
-  it('prices the best row at the caller’s rate when it is an exchange (the board chose it)', async () => {
+  it('picks the best book by the caller’s prices, an exchange priced at the caller’s rate', async () => {
     const best = async (query: string) => prices(data(await sys.get(`/api/v1/odds/best?${BOOKS}&market=moneyline${query}`, key)));
     // Away: back 1.68 pays 1.646 at 5 % (-155) and 1.666 at 2 % (-150), still the best away price.
     expect(await best('')).toEqual([
@@ -235,6 +235,11 @@ describe('commission= on /odds/best, /odds/comparison and /odds/batch', () => {
     expect(await best('&commission=2')).toEqual([
       ['caesars', 'home', 150, undefined],
       ['betfair_ex_eu', 'away', -150, 2],
+    ]);
+    // At 30 % the away back pays 1.476 (-210): Caesars' -200 is the caller's best away price.
+    expect(await best('&commission=30')).toEqual([
+      ['caesars', 'home', 150, undefined],
+      ['caesars', 'away', -200, undefined],
     ]);
   });
 

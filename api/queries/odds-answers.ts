@@ -166,10 +166,10 @@ export function bestOddsList(deps: OddsDeps, tier: TierName, q: BestOddsQuery): 
     catalog,
     tier,
   );
-  const { page, total } = bestOdds(board, catalog, filters, offset, limit);
-  // The best book is the board's choice; the caller's own rate prices it when it is an exchange.
+  // The best book at the caller's own rate: its rows come back priced at it.
+  const { page, total } = bestOdds(board, catalog, filters, offset, limit, q.commission);
   const data = page.map((m) => ({
-    ...presentOdds(catalog, rowAtRate(m.row, q.commission), m.event, board.mainLines(m.event.id)),
+    ...presentOdds(catalog, m.row, m.event, board.mainLines(m.event.id)),
     book_count: m.bookCount,
   }));
   return {
