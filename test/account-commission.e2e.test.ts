@@ -415,4 +415,47 @@ describe('the odds stream at the caller’s rate', () => {
       message: expect.stringContaining("'commission'") as unknown,
     });
   });
+
+  it('moves open streams priced at the account’s rate to its new rate; a stream that named its own keeps it', async () => {
+    const sseRows = (frames: { event: string; data: unknown }[], name: string) =>
+      homeOf(frames.filter((f) => f.event === name).flatMap((f) => (f.data as Row)['odds'] as Row[]));
+    const follows = await SseClient.open(`${sys.url}/api/v1/stream?channel=odds&${EXCHANGE}&api_key=${key}`);
+    const own = await SseClient.open(`${sys.url}/api/v1/stream?channel=odds&${EXCHANGE}&commission=5&api_key=${key}`);
+    const ws = await WsClient.open(`${sys.url.replace('http', 'ws')}/api/v1/ws?api_key=${key}&channels=odds&${EXCHANGE}`);
+    try {
+      await follows.until((f) => f.some((x) => x.event === 'snapshot:complete'));
+      await own.until((f) => f.some((x) => x.event === 'snapshot:complete'));
+      await ws.until((m) => m.some((x) => x['type'] === 'snapshot:complete'));
+      const [sseAt, ownAt, wsAt] = [follows.frames.length, own.frames.length, ws.messages.length];
+      await setRate(key, 2);
+      // SSE: the rows again at the new rate, as a snapshot marked resync (replace what you hold).
+      await follows.until((f) => f.slice(sseAt).some((x) => x.event === 'snapshot:complete'));
+      const again = follows.frames.slice(sseAt);
+      expect(again.map((f) => [f.event, (f.data as Row)['resync']])).toEqual([
+        ['snapshot', true],
+        ['snapshot:complete', true],
+      ]);
+      expect(priced(sseRows(again, 'snapshot'))).toEqual([[127, 2.3, 2]]);
+      // WebSocket: subscribed and a fresh snapshot, as after a subscribe message.
+      await ws.until((m) => m.slice(wsAt).some((x) => x['type'] === 'snapshot:complete'));
+      const wsAgain = ws.messages.slice(wsAt);
+      expect(wsAgain.map((m) => m['type'])).toEqual(['subscribed', 'initial', 'snapshot:complete']);
+      expect(priced(homeOf(wsAgain[1]?.['data'] as Row[]))).toEqual([[127, 2.3, 2]]);
+      // Updates from then on are at the new rate; the stream that named 5 % stays at 5 % and was not re-sent.
+      await feed.push([exchangeRaw('home', { back: 2.4, backSize: 100, lay: 2.42, laySize: 40 })]);
+      await follows.until((f) => f.slice(sseAt).some((x) => x.event === 'odds:update'));
+      await own.until((f) => f.slice(ownAt).some((x) => x.event === 'odds:update'));
+      await ws.until((m) => m.slice(wsAt).some((x) => x['type'] === 'odds:update'));
+      expect(priced(sseRows(follows.frames.slice(sseAt), 'odds:update'))).toEqual([[137, 2.4, 2]]);
+      expect(priced(homeOf(ws.messages.slice(wsAt).find((m) => m['type'] === 'odds:update')?.['data'] as Row[]))).toEqual([[137, 2.4, 2]]);
+      expect(own.frames.slice(ownAt).map((f) => f.event)).toEqual(['odds:update']);
+      expect(priced(sseRows(own.frames.slice(ownAt), 'odds:update'))).toEqual([[133, 2.4, 5]]);
+    } finally {
+      follows.close();
+      own.close();
+      ws.close();
+      await setRate(key, null);
+      await feed.push([exchangeRaw('home', { back: 2.3, backSize: 100, lay: 2.42, laySize: 40 })]);
+    }
+  });
 });
