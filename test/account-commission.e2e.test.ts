@@ -50,6 +50,9 @@ const ticks: RawTick[] = [
   exchangeRaw('away', { back: 1.68, backSize: 100, lay: 1.7, laySize: 100 }),
   raw('caesars', 'home', 150),
   raw('caesars', 'away', -200),
+  // The +EV reference: an exchange home back net of commission is priced against Pinnacle's line.
+  raw('pinnacle', 'home', 100),
+  raw('pinnacle', 'away', -120),
 ];
 const BOOKS = 'sportsbook=caesars,betfair_ex_eu';
 
@@ -93,6 +96,21 @@ describe('commission= on the opportunity lists', () => {
       const error = r.body['error'] as Row;
       expect([r.status, error['code'], String(error['message']).includes('commission')]).toEqual([400, 'invalid_request', true]);
     }
+  });
+});
+
+describe('commission= on the +EV list', () => {
+  it('prices an exchange’s +EV price and its EV at the caller’s rate, and leaves out one the rate leaves without an edge', async () => {
+    const ev = async (query: string) =>
+      data(await sys.get(`/api/v1/opportunities/ev?sportsbook=betfair_ex_eu&min_ev=0${query}`, key)).map((r) => [
+        r['selection_type'],
+        r['odds_american'],
+        r['ev_percentage'],
+      ]);
+    // Back 2.3 pays +124 at 5 % and +127 at 2 %; against Pinnacle's +100 / -120 that is +6.80 % and +8.23 %.
+    expect(await ev('')).toEqual([['home', 124, 6.7967]]);
+    expect(await ev('&commission=2')).toEqual([['home', 127, 8.227]]);
+    expect(await ev('&commission=20')).toEqual([]);
   });
 });
 
