@@ -6,6 +6,7 @@ import type { ExchangeQuote, RawTick } from '../schemas/index.js';
 import { decimalToAmerican, netBackDecimal } from '../pipeline/odds-math/index.js';
 import { ScriptedFeed } from './support/scripted-feed.js';
 import { SseClient, WsClient } from './support/stream-clients.js';
+import { comparableRow } from './support/comparable-row.js';
 import { startTestSystem } from './support/system.js';
 import type { TestSystem } from './support/system.js';
 
@@ -49,16 +50,20 @@ const ticks: RawTick[] = [
   exchangeRaw('away', { back: 1.68, backSize: 100, lay: 1.7, laySize: 100 }),
   raw('caesars', 'home', 150),
   raw('caesars', 'away', -200),
+  // The +EV reference: an exchange home back net of commission is priced against Pinnacle's line.
+  raw('pinnacle', 'home', 100),
+  raw('pinnacle', 'away', -120),
 ];
 const BOOKS = 'sportsbook=caesars,betfair_ex_eu';
 
 let sys: TestSystem;
+let feed: ScriptedFeed;
 let key: string;
 const data = (r: { body: Row }): Row[] => r.body['data'] as Row[];
 const arbitrages = async (query: string): Promise<Row[]> => data(await sys.get(`/api/v1/opportunities/arbitrage?${BOOKS}${query}`, key));
 
 beforeAll(async () => {
-  const feed = new ScriptedFeed(ticks);
+  feed = new ScriptedFeed(ticks);
   sys = await startTestSystem({}, { feed: () => feed });
   key = sys.demoKeys.enterprise;
   await sys.drained();
@@ -91,6 +96,21 @@ describe('commission= on the opportunity lists', () => {
       const error = r.body['error'] as Row;
       expect([r.status, error['code'], String(error['message']).includes('commission')]).toEqual([400, 'invalid_request', true]);
     }
+  });
+});
+
+describe('commission= on the +EV list', () => {
+  it('prices an exchange’s +EV price and its EV at the caller’s rate, and leaves out one the rate leaves without an edge', async () => {
+    const ev = async (query: string) =>
+      data(await sys.get(`/api/v1/opportunities/ev?sportsbook=betfair_ex_eu&min_ev=0${query}`, key)).map((r) => [
+        r['selection_type'],
+        r['odds_american'],
+        r['ev_percentage'],
+      ]);
+    // Back 2.3 pays +124 at 5 % and +127 at 2 %; against Pinnacle's +100 / -120 that is +6.80 % and +8.23 %.
+    expect(await ev('')).toEqual([['home', 124, 6.7967]]);
+    expect(await ev('&commission=2')).toEqual([['home', 127, 8.227]]);
+    expect(await ev('&commission=20')).toEqual([]);
   });
 });
 
@@ -223,7 +243,7 @@ describe('commission= on /odds/best, /odds/comparison and /odds/batch', () => {
     String((data(await sys.get(`/api/v1/odds?sportsbook=betfair_ex_eu&market=moneyline`, key))[0] as Row)['event_id']);
   const prices = (rows: Row[]) => rows.map((r) => [r['sportsbook'], r['selection_type'], r['odds_american'], r['commission']]);
 
-  it('prices the best row at the caller’s rate when it is an exchange (the board chose it)', async () => {
+  it('picks the best book by the caller’s prices, an exchange priced at the caller’s rate', async () => {
     const best = async (query: string) => prices(data(await sys.get(`/api/v1/odds/best?${BOOKS}&market=moneyline${query}`, key)));
     // Away: back 1.68 pays 1.646 at 5 % (-155) and 1.666 at 2 % (-150), still the best away price.
     expect(await best('')).toEqual([
@@ -233,6 +253,11 @@ describe('commission= on /odds/best, /odds/comparison and /odds/batch', () => {
     expect(await best('&commission=2')).toEqual([
       ['caesars', 'home', 150, undefined],
       ['betfair_ex_eu', 'away', -150, 2],
+    ]);
+    // At 30 % the away back pays 1.476 (-210): Caesars' -200 is the caller's best away price.
+    expect(await best('&commission=30')).toEqual([
+      ['caesars', 'home', 150, undefined],
+      ['caesars', 'away', -200, undefined],
     ]);
   });
 
@@ -314,5 +339,141 @@ describe('commission= on /odds/delta', () => {
       ['home', 127, 2],
       ['away', -150, 2],
     ]);
+  });
+});
+
+describe('the odds stream at the caller’s rate', () => {
+  const EXCHANGE = 'sportsbook=betfair_ex_eu&market=moneyline';
+  const homeOf = (rows: Row[]) => rows.filter((r) => r['selection_type'] === 'home');
+  const setRate = (k: string, rate: number | null) => sys.send('PATCH', '/api/v1/account', { key: k, body: { exchange_commission: rate } });
+  const restHome = async (k: string): Promise<Row[]> => homeOf(data(await sys.get(`/api/v1/odds?${EXCHANGE}`, k)));
+  const priced = (rows: Row[]) => rows.map((r) => [r['odds_american'], r['back'], r['commission']]);
+  const same = (rows: Row[]) => rows.map(comparableRow);
+
+  async function sseHome(k: string, change: () => Promise<void>): Promise<{ snapshot: Row[]; update: Row[] }> {
+    const c = await SseClient.open(`${sys.url}/api/v1/stream?channel=odds&${EXCHANGE}&api_key=${k}`);
+    try {
+      await c.until((f) => f.some((x) => x.event === 'snapshot:complete'));
+      const snapshot = homeOf(c.frames.filter((f) => f.event === 'snapshot').flatMap((f) => (f.data as Row)['odds'] as Row[]));
+      await change();
+      await c.until((f) => f.some((x) => x.event === 'odds:update'));
+      const update = homeOf(c.frames.filter((f) => f.event === 'odds:update').flatMap((f) => (f.data as Row)['odds'] as Row[]));
+      return { snapshot, update };
+    } finally {
+      c.close();
+    }
+  }
+
+  async function wsHome(k: string, change: () => Promise<void>): Promise<{ snapshot: Row[]; update: Row[] }> {
+    const c = await WsClient.open(`${sys.url.replace('http', 'ws')}/api/v1/ws?api_key=${k}&channels=odds&${EXCHANGE}`);
+    try {
+      await c.until((m) => m.some((x) => x['type'] === 'snapshot:complete'));
+      const snapshot = homeOf(c.messages.filter((m) => m['type'] === 'initial').flatMap((m) => m['data'] as Row[]));
+      await change();
+      await c.until((m) => m.some((x) => x['type'] === 'odds:update'));
+      const update = homeOf(c.messages.filter((m) => m['type'] === 'odds:update').flatMap((m) => m['data'] as Row[]));
+      return { snapshot, update };
+    } finally {
+      c.close();
+    }
+  }
+
+  it('sends two accounts on different rates the exchange row /odds answers each of them, in the snapshot and updates, over SSE and WebSocket', async () => {
+    const other = sys.demoKeys.sharp;
+    await setRate(key, 2);
+    await setRate(other, 10);
+    const backTo = (back: number) => async (): Promise<void> => {
+      await feed.push([exchangeRaw('home', { back, backSize: 100, lay: 2.42, laySize: 40 })]);
+    };
+    try {
+      for (const open of [sseHome, wsHome]) {
+        // At 2 %: back 2.3 pays +127, then 2.4 pays +137. At 10 %: back 2.4 pays +126, then 2.3 pays +117.
+        const restBefore = await restHome(key);
+        const mine = await open(key, backTo(2.4));
+        expect([priced(mine.snapshot), priced(mine.update)]).toEqual([[[127, 2.3, 2]], [[137, 2.4, 2]]]);
+        expect([same(mine.snapshot), same(mine.update)]).toEqual([same(restBefore), same(await restHome(key))]);
+
+        const theirBefore = await restHome(other);
+        const theirs = await open(other, backTo(2.3));
+        expect([priced(theirs.snapshot), priced(theirs.update)]).toEqual([[[126, 2.4, 10]], [[117, 2.3, 10]]]);
+        expect([same(theirs.snapshot), same(theirs.update)]).toEqual([same(theirBefore), same(await restHome(other))]);
+      }
+    } finally {
+      await setRate(key, null);
+      await setRate(other, null);
+    }
+  });
+
+  it('takes commission= as a stream filter over the account’s rate, and refuses a bad one naming the field', async () => {
+    const k = sys.demoKeys.sharp;
+    await setRate(k, 10);
+    try {
+      const c = await SseClient.open(`${sys.url}/api/v1/stream?channel=odds&${EXCHANGE}&commission=2&api_key=${k}`);
+      await c.until((f) => f.some((x) => x.event === 'snapshot:complete'));
+      c.close();
+      const rows = homeOf(c.frames.filter((f) => f.event === 'snapshot').flatMap((f) => (f.data as Row)['odds'] as Row[]));
+      expect(priced(rows)).toEqual([[127, 2.3, 2]]);
+      const ws = await WsClient.open(`${sys.url.replace('http', 'ws')}/api/v1/ws?api_key=${k}&channels=odds&${EXCHANGE}&commission=2`);
+      await ws.until((m) => m.some((x) => x['type'] === 'snapshot:complete'));
+      ws.close();
+      expect(priced(homeOf(ws.messages.filter((m) => m['type'] === 'initial').flatMap((m) => m['data'] as Row[])))).toEqual([
+        [127, 2.3, 2],
+      ]);
+    } finally {
+      await setRate(k, null);
+    }
+    const refused = await SseClient.open(`${sys.url}/api/v1/stream?channel=odds&api_key=${k}&commission=100`);
+    const error = (refused.body as Row)['error'] as Row;
+    expect([refused.status, error['code'], String(error['message']).includes('commission')]).toEqual([400, 'invalid_request', true]);
+    const bad = await WsClient.open(`${sys.url.replace('http', 'ws')}/api/v1/ws?api_key=${k}&channels=odds&commission=-1`);
+    expect(await bad.closed()).toBe(1008);
+    expect(bad.messages[0]).toMatchObject({
+      type: 'error',
+      code: 'invalid_filter',
+      message: expect.stringContaining("'commission'") as unknown,
+    });
+  });
+
+  it('moves open streams priced at the account’s rate to its new rate; a stream that named its own keeps it', async () => {
+    const sseRows = (frames: { event: string; data: unknown }[], name: string) =>
+      homeOf(frames.filter((f) => f.event === name).flatMap((f) => (f.data as Row)['odds'] as Row[]));
+    const follows = await SseClient.open(`${sys.url}/api/v1/stream?channel=odds&${EXCHANGE}&api_key=${key}`);
+    const own = await SseClient.open(`${sys.url}/api/v1/stream?channel=odds&${EXCHANGE}&commission=5&api_key=${key}`);
+    const ws = await WsClient.open(`${sys.url.replace('http', 'ws')}/api/v1/ws?api_key=${key}&channels=odds&${EXCHANGE}`);
+    try {
+      await follows.until((f) => f.some((x) => x.event === 'snapshot:complete'));
+      await own.until((f) => f.some((x) => x.event === 'snapshot:complete'));
+      await ws.until((m) => m.some((x) => x['type'] === 'snapshot:complete'));
+      const [sseAt, ownAt, wsAt] = [follows.frames.length, own.frames.length, ws.messages.length];
+      await setRate(key, 2);
+      // SSE: the rows again at the new rate, as a snapshot marked resync (replace what you hold).
+      await follows.until((f) => f.slice(sseAt).some((x) => x.event === 'snapshot:complete'));
+      const again = follows.frames.slice(sseAt);
+      expect(again.map((f) => [f.event, (f.data as Row)['resync']])).toEqual([
+        ['snapshot', true],
+        ['snapshot:complete', true],
+      ]);
+      expect(priced(sseRows(again, 'snapshot'))).toEqual([[127, 2.3, 2]]);
+      // WebSocket: subscribed and a fresh snapshot, as after a subscribe message.
+      await ws.until((m) => m.slice(wsAt).some((x) => x['type'] === 'snapshot:complete'));
+      const wsAgain = ws.messages.slice(wsAt);
+      expect(wsAgain.map((m) => m['type'])).toEqual(['subscribed', 'initial', 'snapshot:complete']);
+      expect(priced(homeOf(wsAgain[1]?.['data'] as Row[]))).toEqual([[127, 2.3, 2]]);
+      // Updates from then on are at the new rate; the stream that named 5 % stays at 5 % and was not re-sent.
+      await feed.push([exchangeRaw('home', { back: 2.4, backSize: 100, lay: 2.42, laySize: 40 })]);
+      await follows.until((f) => f.slice(sseAt).some((x) => x.event === 'odds:update'));
+      await own.until((f) => f.slice(ownAt).some((x) => x.event === 'odds:update'));
+      await ws.until((m) => m.slice(wsAt).some((x) => x['type'] === 'odds:update'));
+      expect(priced(sseRows(follows.frames.slice(sseAt), 'odds:update'))).toEqual([[137, 2.4, 2]]);
+      expect(priced(homeOf(ws.messages.slice(wsAt).find((m) => m['type'] === 'odds:update')?.['data'] as Row[]))).toEqual([[137, 2.4, 2]]);
+      expect(own.frames.slice(ownAt).map((f) => f.event)).toEqual(['odds:update']);
+      expect(priced(sseRows(own.frames.slice(ownAt), 'odds:update'))).toEqual([[133, 2.4, 5]]);
+    } finally {
+      follows.close();
+      own.close();
+      ws.close();
+      await setRate(key, null);
+      await feed.push([exchangeRaw('home', { back: 2.3, backSize: 100, lay: 2.42, laySize: 40 })]);
+    }
   });
 });

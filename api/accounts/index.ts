@@ -1,7 +1,7 @@
 export { Accounts, KeyConflict, loadAccountChanges, rotationConflict, startAccounts } from './accounts.js';
 export type { AccountsReplica, KeyOptions, NewKey, Rotation } from './accounts.js';
 export { KeyStore, isUsable, keyStatus } from './key-store.js';
-export type { AuthenticatedKey, KeyChangeListener, KeyStatus } from './key-store.js';
+export type { AccountChangeListener, AuthenticatedKey, KeyChangeListener, KeyStatus } from './key-store.js';
 export { UsageRecorder, periodStarts } from './usage.js';
 export type { AccountUsage, PeriodCounts, UsageOptions } from './usage.js';
 export { ensureKeys, loadOrCreateDemoSecrets, parseApiKeys } from './demo-keys.js';

@@ -29,6 +29,8 @@ export function isUsable(k: ApiKeyRecord | undefined, now: number): k is ApiKeyR
 
 /** Told every key record this replica applies (its own writes and the topic's), with the one it replaced. */
 export type KeyChangeListener = (before: ApiKeyRecord | undefined, after: ApiKeyRecord) => void;
+/** Told every account record this replica applies (its own writes and the topic's), with the one it replaced. */
+export type AccountChangeListener = (before: AccountRecord | undefined, after: AccountRecord) => void;
 
 /**
  * One replica's view of every account and key: loaded from the store at start, then kept by
@@ -43,6 +45,7 @@ export class KeyStore {
   private readonly keyIdsByAccount = new Map<string, Set<string>>();
   private readonly authById = new Map<string, AuthenticatedKey>();
   private readonly listeners = new Set<KeyChangeListener>();
+  private readonly accountListeners = new Set<AccountChangeListener>();
   /** The accounts' alert rules: they travel with the keys, so they load and replicate the same way. */
   readonly rules = new AlertRuleBook();
 
@@ -55,7 +58,9 @@ export class KeyStore {
     }
     if (change.kind === 'account') {
       const current = this.accountsById.get(change.account.id);
-      if (!current || change.account.version >= current.version) this.accountsById.set(change.account.id, change.account);
+      if (current && change.account.version < current.version) return;
+      this.accountsById.set(change.account.id, change.account);
+      for (const listener of this.accountListeners) listener(current, change.account);
       return;
     }
     const next = change.key;
@@ -85,6 +90,16 @@ export class KeyStore {
   onKeyChange(listener: KeyChangeListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Calls `listener` with every account record applied from now on, on whichever path it came,
+   * so what an open stream took from the account (its commission rate) can follow it. Returns
+   * the unsubscribe.
+   */
+  onAccountChange(listener: AccountChangeListener): () => void {
+    this.accountListeners.add(listener);
+    return () => this.accountListeners.delete(listener);
   }
 
   /** The key a secret names, if it may be used now: not revoked, not past its grace period. */

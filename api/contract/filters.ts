@@ -90,7 +90,7 @@ export const commissionParam = {
   minimum: 0,
   exclusiveMaximum: 100,
   description:
-    "Your exchange account's commission on net winnings, percent (0 to under 100, like an exchange row's `commission`). Exchange prices are shown net of this rate instead of the board's: rows' odds_*, and arbitrage, middle and low-hold legs on an exchange with their profit, stakes and max_stake (an arbitrage your rate makes unprofitable is left out). Sportsbook prices are unchanged.",
+    "Your exchange account's commission on net winnings, percent (0 to under 100, like an exchange row's `commission`). Exchange prices are shown net of this rate instead of the board's: rows' odds_*, +EV prices on an exchange with their EV and Kelly, and arbitrage, middle and low-hold legs on an exchange with their profit, stakes and max_stake (an arbitrage or +EV price your rate leaves without an edge is left out). Sportsbook prices are unchanged.",
 } as const;
 
 export const addSportsbookParam = csvParam(

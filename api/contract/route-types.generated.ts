@@ -5552,7 +5552,7 @@ export interface paths {
           cursor?: string;
           /** @description US state code (e.g. nj): the `deep_link` URLs carry it, so books whose site is per state open the right one. Default: the resolver's, pa. */
           state?: string;
-          /** @description Your exchange account's commission on net winnings, percent (0 to under 100, like an exchange row's `commission`). Exchange prices are shown net of this rate instead of the board's: rows' odds_*, and arbitrage, middle and low-hold legs on an exchange with their profit, stakes and max_stake (an arbitrage your rate makes unprofitable is left out). Sportsbook prices are unchanged. */
+          /** @description Your exchange account's commission on net winnings, percent (0 to under 100, like an exchange row's `commission`). Exchange prices are shown net of this rate instead of the board's: rows' odds_*, +EV prices on an exchange with their EV and Kelly, and arbitrage, middle and low-hold legs on an exchange with their profit, stakes and max_stake (an arbitrage or +EV price your rate leaves without an edge is left out). Sportsbook prices are unchanged. */
           commission?: number;
           /** @description Page size, 1 to 1000. */
           limit: number;
@@ -6134,7 +6134,7 @@ export interface paths {
           date?: string;
           /** @description Free text over team names and aliases, league names and event ids. */
           q?: string;
-          /** @description Your exchange account's commission on net winnings, percent (0 to under 100, like an exchange row's `commission`). Exchange prices are shown net of this rate instead of the board's: rows' odds_*, and arbitrage, middle and low-hold legs on an exchange with their profit, stakes and max_stake (an arbitrage your rate makes unprofitable is left out). Sportsbook prices are unchanged. */
+          /** @description Your exchange account's commission on net winnings, percent (0 to under 100, like an exchange row's `commission`). Exchange prices are shown net of this rate instead of the board's: rows' odds_*, +EV prices on an exchange with their EV and Kelly, and arbitrage, middle and low-hold legs on an exchange with their profit, stakes and max_stake (an arbitrage or +EV price your rate leaves without an edge is left out). Sportsbook prices are unchanged. */
           commission?: number;
           /** @description Page size, 1 to 1000. */
           limit: number;
@@ -6572,7 +6572,7 @@ export interface paths {
           sportsbook?: string;
           /** @description Sportsbook ids to serve on top of the selection (the tier default, or `sportsbook`); the union must stay within the tier. */
           add_sportsbook?: string;
-          /** @description Your exchange account's commission on net winnings, percent (0 to under 100, like an exchange row's `commission`). Exchange prices are shown net of this rate instead of the board's: rows' odds_*, and arbitrage, middle and low-hold legs on an exchange with their profit, stakes and max_stake (an arbitrage your rate makes unprofitable is left out). Sportsbook prices are unchanged. */
+          /** @description Your exchange account's commission on net winnings, percent (0 to under 100, like an exchange row's `commission`). Exchange prices are shown net of this rate instead of the board's: rows' odds_*, +EV prices on an exchange with their EV and Kelly, and arbitrage, middle and low-hold legs on an exchange with their profit, stakes and max_stake (an arbitrage or +EV price your rate leaves without an edge is left out). Sportsbook prices are unchanged. */
           commission?: number;
         };
         header?: never;
@@ -7075,7 +7075,7 @@ export interface paths {
           live?: boolean;
           /** @description US state code (e.g. nj): the `deep_link` URLs carry it, so books whose site is per state open the right one. Default: the resolver's, pa. */
           state?: string;
-          /** @description Your exchange account's commission on net winnings, percent (0 to under 100, like an exchange row's `commission`). Exchange prices are shown net of this rate instead of the board's: rows' odds_*, and arbitrage, middle and low-hold legs on an exchange with their profit, stakes and max_stake (an arbitrage your rate makes unprofitable is left out). Sportsbook prices are unchanged. */
+          /** @description Your exchange account's commission on net winnings, percent (0 to under 100, like an exchange row's `commission`). Exchange prices are shown net of this rate instead of the board's: rows' odds_*, +EV prices on an exchange with their EV and Kelly, and arbitrage, middle and low-hold legs on an exchange with their profit, stakes and max_stake (an arbitrage or +EV price your rate leaves without an edge is left out). Sportsbook prices are unchanged. */
           commission?: number;
           /** @description Page size, 1 to 5000. */
           limit: number;
@@ -7597,7 +7597,7 @@ export interface paths {
             sportsbook?: string;
             /** @description Market ids, comma-separated. */
             market?: string;
-            /** @description Your exchange account's commission on net winnings, percent (0 to under 100, like an exchange row's `commission`). Exchange prices are shown net of this rate instead of the board's: rows' odds_*, and arbitrage, middle and low-hold legs on an exchange with their profit, stakes and max_stake (an arbitrage your rate makes unprofitable is left out). Sportsbook prices are unchanged. */
+            /** @description Your exchange account's commission on net winnings, percent (0 to under 100, like an exchange row's `commission`). Exchange prices are shown net of this rate instead of the board's: rows' odds_*, +EV prices on an exchange with their EV and Kelly, and arbitrage, middle and low-hold legs on an exchange with their profit, stakes and max_stake (an arbitrage or +EV price your rate leaves without an edge is left out). Sportsbook prices are unchanged. */
             commission?: number;
           };
         };
@@ -8111,7 +8111,7 @@ export interface paths {
           date_range?: 'today' | 'tomorrow' | 'week';
           /** @description Comma list. methods: add the values under every de-vig method; suspicious: also the phantom opportunities the default list leaves out (warning VERY_STALE_ODDS). */
           include?: 'methods' | 'suspicious' | 'methods,suspicious' | 'suspicious,methods';
-          /** @description Your exchange account's commission on net winnings, percent (0 to under 100, like an exchange row's `commission`). Exchange prices are shown net of this rate instead of the board's: rows' odds_*, and arbitrage, middle and low-hold legs on an exchange with their profit, stakes and max_stake (an arbitrage your rate makes unprofitable is left out). Sportsbook prices are unchanged. */
+          /** @description Your exchange account's commission on net winnings, percent (0 to under 100, like an exchange row's `commission`). Exchange prices are shown net of this rate instead of the board's: rows' odds_*, +EV prices on an exchange with their EV and Kelly, and arbitrage, middle and low-hold legs on an exchange with their profit, stakes and max_stake (an arbitrage or +EV price your rate leaves without an edge is left out). Sportsbook prices are unchanged. */
           commission?: number;
           /** @description Page size, 1 to 200. */
           limit: number;
@@ -8742,7 +8742,7 @@ export interface paths {
           date_range?: 'today' | 'tomorrow' | 'week';
           /** @description suspicious: also the phantom opportunities the default list leaves out (warnings LIVE_HIGH_PROFIT_SUSPICIOUS, VERY_STALE_ODDS). */
           include?: 'suspicious';
-          /** @description Your exchange account's commission on net winnings, percent (0 to under 100, like an exchange row's `commission`). Exchange prices are shown net of this rate instead of the board's: rows' odds_*, and arbitrage, middle and low-hold legs on an exchange with their profit, stakes and max_stake (an arbitrage your rate makes unprofitable is left out). Sportsbook prices are unchanged. */
+          /** @description Your exchange account's commission on net winnings, percent (0 to under 100, like an exchange row's `commission`). Exchange prices are shown net of this rate instead of the board's: rows' odds_*, +EV prices on an exchange with their EV and Kelly, and arbitrage, middle and low-hold legs on an exchange with their profit, stakes and max_stake (an arbitrage or +EV price your rate leaves without an edge is left out). Sportsbook prices are unchanged. */
           commission?: number;
           /** @description Page size, 1 to 200. */
           limit: number;
@@ -10145,7 +10145,7 @@ export interface paths {
           date_range?: 'today' | 'tomorrow' | 'week';
           /** @description suspicious: also the phantom opportunities the default list leaves out (warnings LIVE_HIGH_PROFIT_SUSPICIOUS, VERY_STALE_ODDS). */
           include?: 'suspicious';
-          /** @description Your exchange account's commission on net winnings, percent (0 to under 100, like an exchange row's `commission`). Exchange prices are shown net of this rate instead of the board's: rows' odds_*, and arbitrage, middle and low-hold legs on an exchange with their profit, stakes and max_stake (an arbitrage your rate makes unprofitable is left out). Sportsbook prices are unchanged. */
+          /** @description Your exchange account's commission on net winnings, percent (0 to under 100, like an exchange row's `commission`). Exchange prices are shown net of this rate instead of the board's: rows' odds_*, +EV prices on an exchange with their EV and Kelly, and arbitrage, middle and low-hold legs on an exchange with their profit, stakes and max_stake (an arbitrage or +EV price your rate leaves without an edge is left out). Sportsbook prices are unchanged. */
           commission?: number;
           /** @description Page size, 1 to 200. */
           limit: number;
@@ -10773,7 +10773,7 @@ export interface paths {
           date_range?: 'today' | 'tomorrow' | 'week';
           /** @description suspicious: also the phantom opportunities the default list leaves out (warnings LIVE_HIGH_PROFIT_SUSPICIOUS, VERY_STALE_ODDS). */
           include?: 'suspicious';
-          /** @description Your exchange account's commission on net winnings, percent (0 to under 100, like an exchange row's `commission`). Exchange prices are shown net of this rate instead of the board's: rows' odds_*, and arbitrage, middle and low-hold legs on an exchange with their profit, stakes and max_stake (an arbitrage your rate makes unprofitable is left out). Sportsbook prices are unchanged. */
+          /** @description Your exchange account's commission on net winnings, percent (0 to under 100, like an exchange row's `commission`). Exchange prices are shown net of this rate instead of the board's: rows' odds_*, +EV prices on an exchange with their EV and Kelly, and arbitrage, middle and low-hold legs on an exchange with their profit, stakes and max_stake (an arbitrage or +EV price your rate leaves without an edge is left out). Sportsbook prices are unchanged. */
           commission?: number;
           /** @description Page size, 1 to 200. */
           limit: number;
@@ -11366,7 +11366,7 @@ export interface paths {
           date_range?: 'today' | 'tomorrow' | 'week';
           /** @description suspicious: also the phantom opportunities the default list leaves out (warnings LIVE_HIGH_PROFIT_SUSPICIOUS, VERY_STALE_ODDS). */
           include?: 'suspicious';
-          /** @description Your exchange account's commission on net winnings, percent (0 to under 100, like an exchange row's `commission`). Exchange prices are shown net of this rate instead of the board's: rows' odds_*, and arbitrage, middle and low-hold legs on an exchange with their profit, stakes and max_stake (an arbitrage your rate makes unprofitable is left out). Sportsbook prices are unchanged. */
+          /** @description Your exchange account's commission on net winnings, percent (0 to under 100, like an exchange row's `commission`). Exchange prices are shown net of this rate instead of the board's: rows' odds_*, +EV prices on an exchange with their EV and Kelly, and arbitrage, middle and low-hold legs on an exchange with their profit, stakes and max_stake (an arbitrage or +EV price your rate leaves without an edge is left out). Sportsbook prices are unchanged. */
           commission?: number;
           /** @description Page size, 1 to 200. */
           limit: number;
@@ -12758,7 +12758,7 @@ export interface paths {
           sharp_book?: string;
           /** @description The reference's name for sharp_book; giving both with different books is a 400. */
           devig_book?: string;
-          /** @description Your exchange account's commission on net winnings, percent (0 to under 100, like an exchange row's `commission`). Exchange prices are shown net of this rate instead of the board's: rows' odds_*, and arbitrage, middle and low-hold legs on an exchange with their profit, stakes and max_stake (an arbitrage your rate makes unprofitable is left out). Sportsbook prices are unchanged. */
+          /** @description Your exchange account's commission on net winnings, percent (0 to under 100, like an exchange row's `commission`). Exchange prices are shown net of this rate instead of the board's: rows' odds_*, +EV prices on an exchange with their EV and Kelly, and arbitrage, middle and low-hold legs on an exchange with their profit, stakes and max_stake (an arbitrage or +EV price your rate leaves without an edge is left out). Sportsbook prices are unchanged. */
           commission?: number;
           /** @description Resume position, for clients that cannot send the Last-Event-ID header. */
           last_event_id?: string;
@@ -13084,7 +13084,7 @@ export interface paths {
           sharp_book?: string;
           /** @description The reference's name for sharp_book; giving both with different books is a 400. */
           devig_book?: string;
-          /** @description Your exchange account's commission on net winnings, percent (0 to under 100, like an exchange row's `commission`). Exchange prices are shown net of this rate instead of the board's: rows' odds_*, and arbitrage, middle and low-hold legs on an exchange with their profit, stakes and max_stake (an arbitrage your rate makes unprofitable is left out). Sportsbook prices are unchanged. */
+          /** @description Your exchange account's commission on net winnings, percent (0 to under 100, like an exchange row's `commission`). Exchange prices are shown net of this rate instead of the board's: rows' odds_*, +EV prices on an exchange with their EV and Kelly, and arbitrage, middle and low-hold legs on an exchange with their profit, stakes and max_stake (an arbitrage or +EV price your rate leaves without an edge is left out). Sportsbook prices are unchanged. */
           commission?: number;
           /** @description Resume position, for clients that cannot send the Last-Event-ID header. */
           last_event_id?: string;
@@ -13410,7 +13410,7 @@ export interface paths {
           sharp_book?: string;
           /** @description The reference's name for sharp_book; giving both with different books is a 400. */
           devig_book?: string;
-          /** @description Your exchange account's commission on net winnings, percent (0 to under 100, like an exchange row's `commission`). Exchange prices are shown net of this rate instead of the board's: rows' odds_*, and arbitrage, middle and low-hold legs on an exchange with their profit, stakes and max_stake (an arbitrage your rate makes unprofitable is left out). Sportsbook prices are unchanged. */
+          /** @description Your exchange account's commission on net winnings, percent (0 to under 100, like an exchange row's `commission`). Exchange prices are shown net of this rate instead of the board's: rows' odds_*, +EV prices on an exchange with their EV and Kelly, and arbitrage, middle and low-hold legs on an exchange with their profit, stakes and max_stake (an arbitrage or +EV price your rate leaves without an edge is left out). Sportsbook prices are unchanged. */
           commission?: number;
           /** @description Resume position, for clients that cannot send the Last-Event-ID header. */
           last_event_id?: string;
@@ -13736,7 +13736,7 @@ export interface paths {
           sharp_book?: string;
           /** @description The reference's name for sharp_book; giving both with different books is a 400. */
           devig_book?: string;
-          /** @description Your exchange account's commission on net winnings, percent (0 to under 100, like an exchange row's `commission`). Exchange prices are shown net of this rate instead of the board's: rows' odds_*, and arbitrage, middle and low-hold legs on an exchange with their profit, stakes and max_stake (an arbitrage your rate makes unprofitable is left out). Sportsbook prices are unchanged. */
+          /** @description Your exchange account's commission on net winnings, percent (0 to under 100, like an exchange row's `commission`). Exchange prices are shown net of this rate instead of the board's: rows' odds_*, +EV prices on an exchange with their EV and Kelly, and arbitrage, middle and low-hold legs on an exchange with their profit, stakes and max_stake (an arbitrage or +EV price your rate leaves without an edge is left out). Sportsbook prices are unchanged. */
           commission?: number;
           /** @description Resume position, for clients that cannot send the Last-Event-ID header. */
           last_event_id?: string;
@@ -14062,7 +14062,7 @@ export interface paths {
           sharp_book?: string;
           /** @description The reference's name for sharp_book; giving both with different books is a 400. */
           devig_book?: string;
-          /** @description Your exchange account's commission on net winnings, percent (0 to under 100, like an exchange row's `commission`). Exchange prices are shown net of this rate instead of the board's: rows' odds_*, and arbitrage, middle and low-hold legs on an exchange with their profit, stakes and max_stake (an arbitrage your rate makes unprofitable is left out). Sportsbook prices are unchanged. */
+          /** @description Your exchange account's commission on net winnings, percent (0 to under 100, like an exchange row's `commission`). Exchange prices are shown net of this rate instead of the board's: rows' odds_*, +EV prices on an exchange with their EV and Kelly, and arbitrage, middle and low-hold legs on an exchange with their profit, stakes and max_stake (an arbitrage or +EV price your rate leaves without an edge is left out). Sportsbook prices are unchanged. */
           commission?: number;
           /** @description Resume position, for clients that cannot send the Last-Event-ID header. */
           last_event_id?: string;
@@ -14388,7 +14388,7 @@ export interface paths {
           sharp_book?: string;
           /** @description The reference's name for sharp_book; giving both with different books is a 400. */
           devig_book?: string;
-          /** @description Your exchange account's commission on net winnings, percent (0 to under 100, like an exchange row's `commission`). Exchange prices are shown net of this rate instead of the board's: rows' odds_*, and arbitrage, middle and low-hold legs on an exchange with their profit, stakes and max_stake (an arbitrage your rate makes unprofitable is left out). Sportsbook prices are unchanged. */
+          /** @description Your exchange account's commission on net winnings, percent (0 to under 100, like an exchange row's `commission`). Exchange prices are shown net of this rate instead of the board's: rows' odds_*, +EV prices on an exchange with their EV and Kelly, and arbitrage, middle and low-hold legs on an exchange with their profit, stakes and max_stake (an arbitrage or +EV price your rate leaves without an edge is left out). Sportsbook prices are unchanged. */
           commission?: number;
           /** @description Resume position, for clients that cannot send the Last-Event-ID header. */
           last_event_id?: string;
@@ -14714,7 +14714,7 @@ export interface paths {
           sharp_book?: string;
           /** @description The reference's name for sharp_book; giving both with different books is a 400. */
           devig_book?: string;
-          /** @description Your exchange account's commission on net winnings, percent (0 to under 100, like an exchange row's `commission`). Exchange prices are shown net of this rate instead of the board's: rows' odds_*, and arbitrage, middle and low-hold legs on an exchange with their profit, stakes and max_stake (an arbitrage your rate makes unprofitable is left out). Sportsbook prices are unchanged. */
+          /** @description Your exchange account's commission on net winnings, percent (0 to under 100, like an exchange row's `commission`). Exchange prices are shown net of this rate instead of the board's: rows' odds_*, +EV prices on an exchange with their EV and Kelly, and arbitrage, middle and low-hold legs on an exchange with their profit, stakes and max_stake (an arbitrage or +EV price your rate leaves without an edge is left out). Sportsbook prices are unchanged. */
           commission?: number;
           /** @description Resume position, for clients that cannot send the Last-Event-ID header. */
           last_event_id?: string;
@@ -15040,7 +15040,7 @@ export interface paths {
           sharp_book?: string;
           /** @description The reference's name for sharp_book; giving both with different books is a 400. */
           devig_book?: string;
-          /** @description Your exchange account's commission on net winnings, percent (0 to under 100, like an exchange row's `commission`). Exchange prices are shown net of this rate instead of the board's: rows' odds_*, and arbitrage, middle and low-hold legs on an exchange with their profit, stakes and max_stake (an arbitrage your rate makes unprofitable is left out). Sportsbook prices are unchanged. */
+          /** @description Your exchange account's commission on net winnings, percent (0 to under 100, like an exchange row's `commission`). Exchange prices are shown net of this rate instead of the board's: rows' odds_*, +EV prices on an exchange with their EV and Kelly, and arbitrage, middle and low-hold legs on an exchange with their profit, stakes and max_stake (an arbitrage or +EV price your rate leaves without an edge is left out). Sportsbook prices are unchanged. */
           commission?: number;
           /** @description Resume position, for clients that cannot send the Last-Event-ID header. */
           last_event_id?: string;

@@ -12,6 +12,8 @@ declare module 'fastify' {
     apiKey: AuthenticatedKey | null;
     /** The browser session when the request was signed in by its cookie (what it opens ends on sign-out). */
     browserSession: LeaseSession | null;
+    /** The request named its own `commission`; false when the account's rate (or none) applies, which a stream then follows. */
+    ownCommission: boolean;
   }
 }
 
@@ -46,6 +48,7 @@ export function presentedKey(request: FastifyRequest): string | undefined {
 export const authPlugin = fp<AuthOptions>(async (app: FastifyInstance, options) => {
   app.decorateRequest('apiKey', null);
   app.decorateRequest('browserSession', null);
+  app.decorateRequest('ownCommission', false);
   const usage = options.usage;
   if (usage) {
     app.addHook('onResponse', async (request, reply) => {
@@ -59,6 +62,7 @@ export const authPlugin = fp<AuthOptions>(async (app: FastifyInstance, options) 
     if (!auth) return;
     const account = options.keys.account(auth.accountId);
     const schema = request.routeOptions.schema;
+    request.ownCommission = (request.query as { commission?: unknown } | undefined)?.commission !== undefined;
     request.query = queryAtCallerRate(request.query as object, schema?.querystring, account);
     if (typeof request.body === 'object' && request.body !== null) request.body = queryAtCallerRate(request.body, schema?.body, account);
   });

@@ -1,5 +1,5 @@
-import type { AccountRecord, Opportunity } from '../../schemas/index.js';
-import { opportunityAtCommission } from '../../pipeline/opportunities/index.js';
+import type { AccountRecord, OddsRow, Opportunity } from '../../schemas/index.js';
+import { opportunityAtCommission, rowAtCommission } from '../../pipeline/opportunities/index.js';
 import type { BoardEntry } from '../views/index.js';
 import { ApiError } from '../errors.js';
 
@@ -37,6 +37,11 @@ function takesCommission(querySchema: unknown): boolean {
 export function commissionFilter(rate: number | undefined): number | undefined {
   if (rate === undefined || (rate >= 0 && rate < 100)) return rate;
   throw new ApiError('invalid_request', "Invalid filter 'commission': must be a percent from 0 to under 100");
+}
+
+/** A row as a caller on its own exchange commission rate is paid (`rowAtCommission`); as it is without one. */
+export function rowAtRate(row: OddsRow, commission: number | undefined): OddsRow {
+  return commission === undefined ? row : rowAtCommission(row, commission);
 }
 
 /**

@@ -17,6 +17,7 @@ import type { Match, SortSpec } from './odds-query.js';
 import type { MainLines } from '../views/index.js';
 import { oddsDelta } from './delta.js';
 import { rowAtCommission } from '../../pipeline/opportunities/index.js';
+import { rowAtRate } from './account-rate.js';
 import { deltaCursor, deltaStart } from './delta-start.js';
 import { lostRemovals } from './lost-removals.js';
 import { batchOdds, bestOdds, compareOdds, listOdds } from './odds.js';
@@ -95,7 +96,7 @@ export function oddsList(
   });
   // Filters and order are the board's; the caller's own commission rate prices the page's exchange rows.
   const commission = query.commission;
-  const page = commission === undefined ? listed : listed.map((m) => ({ ...m, row: atRate(m.row, commission) }));
+  const page = commission === undefined ? listed : listed.map((m) => ({ ...m, row: rowAtRate(m.row, commission) }));
   const last = listed[listed.length - 1];
   const nextCursor = hasMore && last ? encodeCursor({ q: fingerprint, p: positionOf(last, sort) }) : null;
   // Rows serialized ahead are the board's; a page priced at another rate is presented row by row.
@@ -137,11 +138,6 @@ export function oddsList(
   };
 }
 
-/** A row as a caller on its own exchange commission rate is paid (`rowAtCommission`); as it is without one. */
-function atRate(row: OddsRow, commission: number | undefined): OddsRow {
-  return commission === undefined ? row : rowAtCommission(row, commission);
-}
-
 /** One outcome's rows at the caller's rate, best price first again (ties keep the board's order). */
 function bestFirstAtRate(rows: readonly OddsRow[], commission: number | undefined): readonly OddsRow[] {
   if (commission === undefined) return rows;
@@ -170,10 +166,10 @@ export function bestOddsList(deps: OddsDeps, tier: TierName, q: BestOddsQuery): 
     catalog,
     tier,
   );
-  const { page, total } = bestOdds(board, catalog, filters, offset, limit);
-  // The best book is the board's choice; the caller's own rate prices it when it is an exchange.
+  // The best book at the caller's own rate: its rows come back priced at it.
+  const { page, total } = bestOdds(board, catalog, filters, offset, limit, q.commission);
   const data = page.map((m) => ({
-    ...presentOdds(catalog, atRate(m.row, q.commission), m.event, board.mainLines(m.event.id)),
+    ...presentOdds(catalog, m.row, m.event, board.mainLines(m.event.id)),
     book_count: m.bookCount,
   }));
   return {
@@ -233,7 +229,7 @@ export function oddsBatch(deps: OddsDeps, tier: TierName, body: BatchQuery): Rep
   const data: OddsByEvent = Object.create(null) as OddsByEvent;
   let rows = 0;
   for (const { id, event, rows: list } of events) {
-    data[id] = event ? list.map((r) => presentOdds(catalog, atRate(r, body.commission), event, board.mainLines(id))) : [];
+    data[id] = event ? list.map((r) => presentOdds(catalog, rowAtRate(r, body.commission), event, board.mainLines(id))) : [];
     rows += list.length;
   }
   return { success: true, data, meta: { events: ids.length, rows, missing } };
@@ -293,7 +289,7 @@ export async function oddsDeltaPage(
     const r = item.row;
     if (item.removed || !item.event) removed.push(removedRow(r, formatLogTime(item.time)));
     else if (serialize) json.push(serialize(r, item.event, board.mainLines(item.event.id)));
-    else rows.push(putStateInLinks(presentOdds(catalog, atRate(r, commission), item.event, board.mainLines(item.event.id)), state));
+    else rows.push(putStateInLinks(presentOdds(catalog, rowAtRate(r, commission), item.event, board.mainLines(item.event.id)), state));
   }
   const { hasMore, next } = delta;
   const changed = rows.length + json.length;

@@ -7,6 +7,7 @@ import type { EventFilter, RowFilter } from '../views/index.js';
 import { candidateEvents, comparePositions, forEachMatch, positionOf } from './odds-query.js';
 import type { Match, Position, SortSpec } from './odds-query.js';
 import { betterPrice, sameOutcome } from '../views/index.js';
+import { rowAtRate } from './account-rate.js';
 
 /** The shared odds filters, parsed: which events, and which rows of them. */
 export interface OddsFilters {
@@ -213,6 +214,8 @@ export interface BestMatch extends Match {
 /**
  * `GET /odds/best`: one row per outcome, the best price among the served books, in board order.
  * Suspended rows are left out (a frozen price cannot be bet), so are outcomes with no other.
+ * With the caller's own exchange `commission`, exchange rows compete at their price at that rate
+ * (and come back priced at it): the best book is the best for that caller.
  */
 export function bestOdds(
   board: LiveBoard,
@@ -220,6 +223,7 @@ export function bestOdds(
   filters: OddsFilters,
   offset: number,
   limit: number,
+  commission?: number,
 ): { page: BestMatch[]; total: number } {
   const page: BestMatch[] = [];
   let total = 0;
@@ -229,8 +233,9 @@ export function bestOdds(
     if (best && total >= offset && total < offset + limit) page.push({ ...best, bookCount: books });
     if (best) total++;
   };
-  forEachMatch(board, catalog, filters.event, filters.row, (row, ev) => {
-    if (!row.isActive) return;
+  forEachMatch(board, catalog, filters.event, filters.row, (boardRow, ev) => {
+    if (!boardRow.isActive) return;
+    const row = rowAtRate(boardRow, commission);
     if (best && sameOutcome(best.row, row)) {
       books++;
       if (betterPrice(row, best.row)) best = { row, event: ev };

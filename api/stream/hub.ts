@@ -20,6 +20,12 @@ export interface StreamSpec {
   signature: string;
   /** The US state the rows' deep links carry (REST's `state`); absent: links without one. */
   linkState?: string;
+  /**
+   * The subscriber's own exchange commission rate, percent (REST's `commission`, or its
+   * account's): exchange rows and combinations with exchange legs are priced at it. Absent: the
+   * board's rate.
+   */
+  commission?: number;
 }
 
 /** Subscribers sharing one subscription, and what its channels remember for it. */

@@ -5,6 +5,7 @@ import { StreamService } from './service.js';
 import type { StreamDeps } from './service.js';
 import { sseRoutes } from './sse.js';
 import { attachWebSocket } from './ws.js';
+import { AccountRates } from './account-rates.js';
 
 export { StreamService } from './service.js';
 export type { StreamDeps, StreamSettings, StreamSnapshot } from './service.js';
@@ -32,9 +33,11 @@ export const streamPlugin: FastifyPluginAsync<{
   // The SSE routes go on this context itself, not a child: Fastify builds a context's validator
   // compiler when a route with a schema joins it, and the WebSocket checks its filters with this
   // context's compiler (`EvRowFields`), so both streams validate with the routes' one Ajv set-up.
-  await sseRoutes(app, { service, access });
-  attachWebSocket(app, service, keys, access, sessions);
+  const rates = new AccountRates(keys, (err) => app.log.error({ err }, 'moving a stream to its account’s new commission rate failed'));
+  await sseRoutes(app, { service, access, rates });
+  attachWebSocket(app, service, keys, access, rates, sessions);
   app.addHook('preClose', (done) => {
+    rates.close();
     service.close();
     done();
   });

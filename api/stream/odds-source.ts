@@ -1,6 +1,6 @@
 import type { CanonicalEvent, OddsChange, OddsRow } from '../../schemas/index.js';
 import type { PublicOdds } from '../contract/index.js';
-import { allOdds, oddsMatch } from '../queries/index.js';
+import { allOdds, oddsMatch, rowAtRate } from '../queries/index.js';
 import type { OddsFilters } from '../queries/index.js';
 import { compareRows } from '../views/index.js';
 import type { BoardListener, LiveBoard } from '../views/index.js';
@@ -41,6 +41,7 @@ export class SnapshotRow {
     private readonly held: Held,
     private readonly source: OddsSource,
     private readonly state: string | undefined,
+    private readonly commission: number | undefined,
   ) {}
 
   get book(): string {
@@ -48,7 +49,7 @@ export class SnapshotRow {
   }
 
   get json(): string {
-    return this.source.jsonOf(this.held, this.state);
+    return this.source.jsonOf(this.held, this.state, this.commission);
   }
 }
 
@@ -61,10 +62,13 @@ function compareHeld(a: Held, b: Held): number {
 interface Item extends Pending {
   row: OddsRow | undefined;
   event: CanonicalEvent | undefined;
-  /** The presented row, serialized once for every group. */
+  /** The presented row, serialized once for every group at the board's rate without a state. */
   json?: string;
-  /** The same with a state in its deep link, once per state some group asked for. */
-  inState?: Map<string, string>;
+  /**
+   * The same at a subscriber's commission rate and with a state in its deep links, once per
+   * (rate, state) some group asked for: 500 groups at one rate share one serialization.
+   */
+  variants?: Map<string, string>;
 }
 
 interface OddsBatch {
@@ -212,14 +216,13 @@ export class OddsSource implements StreamSource, BoardListener {
     // A batch is one book's: a group that does not serve the book has nothing in it, before or now.
     if (filters.row.books && !filters.row.books.has(book)) return [];
     const held = group.state.get(ODDS_CHANNEL) as Map<string, Held>;
-    const state = group.spec.linkState;
+    const { linkState: state, commission } = group.spec;
     const updated: string[] = [];
     const removed: string[] = [];
     const locked: string[] = [];
     for (const it of items) {
       if (it.row && it.event && oddsMatch(it.row, it.event, filters, this.catalog)) {
-        const json =
-          state === undefined ? (it.json ??= JSON.stringify(this.present(it.row, it.event))) : this.inState(it, it.row, it.event, state);
+        const json = this.variant(it, it.row, it.event, state, commission);
         updated.push(json);
         // Locked now, and not as the group last saw it (an active row, or none).
         if (!it.row.isActive && held.get(it.row.id)?.row.isActive !== false) locked.push(json);
@@ -297,22 +300,32 @@ export class OddsSource implements StreamSource, BoardListener {
   /** The rows a group's subscriber starts from, in board order (as `/odds` lists them). */
   snapshot(group: Group): SnapshotRow[] {
     const held = group.state.get(ODDS_CHANNEL) as Map<string, Held>;
-    return [...held.values()].sort(compareHeld).map((h) => new SnapshotRow(h, this, group.spec.linkState));
+    return [...held.values()].sort(compareHeld).map((h) => new SnapshotRow(h, this, group.spec.linkState, group.spec.commission));
   }
 
-  /** A held row's JSON (with the group's state in its deep link), presented on first use. */
-  jsonOf(h: Held, state: string | undefined): string {
-    h.json ??= JSON.stringify(putStateInLinks(this.present(h.row, h.event, h.main), state));
+  /** A held row's JSON (at the group's rate, with its state in the deep link), presented on first use. */
+  jsonOf(h: Held, state: string | undefined, commission: number | undefined): string {
+    h.json ??= JSON.stringify(putStateInLinks(this.present(rowAtRate(h.row, commission), h.event, h.main), state));
     return h.json;
   }
 
-  /** A changed row presented for the groups that asked for `state`, once per state. */
-  private inState(it: Item, row: OddsRow, event: CanonicalEvent, state: string): string {
-    it.inState ??= new Map();
-    let json = it.inState.get(state);
+  /**
+   * A changed row presented for the groups at `commission` that asked for `state`, once per
+   * (rate, state). A row the rate leaves as it is (a sportsbook's, or an exchange's already at
+   * that rate) shares the board's serialization.
+   */
+  private variant(it: Item, row: OddsRow, event: CanonicalEvent, state: string | undefined, commission: number | undefined): string {
+    if (state === undefined && commission === undefined) return (it.json ??= JSON.stringify(this.present(row, event)));
+    it.variants ??= new Map();
+    const key = `${commission ?? ''}|${state ?? ''}`;
+    let json = it.variants.get(key);
     if (json === undefined) {
-      json = JSON.stringify(putStateInLinks(this.present(row, event), state));
-      it.inState.set(state, json);
+      const priced = rowAtRate(row, commission);
+      json =
+        priced === row && state === undefined
+          ? (it.json ??= JSON.stringify(this.present(row, event)))
+          : JSON.stringify(putStateInLinks(this.present(priced, event), state));
+      it.variants.set(key, json);
     }
     return json;
   }

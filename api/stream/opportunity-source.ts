@@ -23,8 +23,6 @@ export type { ListQuery };
 /** The opportunity lists a subscriber gets, each with its query (what the REST list would be asked). */
 export interface OpportunitySpec {
   lists: ReadonlyMap<OpportunityList, ListQuery>;
-  /** The subscriber's own exchange commission rate, percent: combinations on an exchange are checked again at it. */
-  commission?: number;
 }
 
 /** What a group holds of one list: its visible entries by id, and their ids by situation. */
@@ -100,7 +98,7 @@ export class OpportunitySource implements StreamSource {
     const state = new Map<OpportunityList, ListState>();
     for (const [list, query] of spec.lists) {
       const s: ListState = { byId: new Map(), bySituation: new Map() };
-      const entries = entriesAtCommission(this.board.list(OPPORTUNITY_LISTS[list]), spec.commission);
+      const entries = entriesAtCommission(this.board.list(OPPORTUNITY_LISTS[list]), group.spec.commission);
       for (const e of listMatches(list, entries, query, this.catalog, now)) add(s, e);
       state.set(list, s);
     }
@@ -117,7 +115,7 @@ export class OpportunitySource implements StreamSource {
     const candidates: BoardEntry[] = [];
     const held = new Set<string>();
     for (const situation of situations) {
-      candidates.push(...entriesAtCommission(this.board.situation(kind, situation), spec.commission));
+      candidates.push(...entriesAtCommission(this.board.situation(kind, situation), group.spec.commission));
       for (const id of state.bySituation.get(situation) ?? []) held.add(id);
     }
     // Ties between combinations keep the first by id, as in the REST list (which is in id order).

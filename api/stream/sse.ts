@@ -6,6 +6,8 @@ import { authErrorResponses, csvParam, errorResponse, notFoundResponse } from '.
 import { ApiError } from '../errors.js';
 import { tierOf } from '../plugins/index.js';
 import { TIERS } from '../../schemas/index.js';
+import type { AccountRecord } from '../../schemas/index.js';
+import type { AccountRates } from './account-rates.js';
 import { jsonArray } from './frames.js';
 import type { Rendered } from './frames.js';
 import { GAMESTATE_CHANNEL, GameStateSource } from './gamestate-source.js';
@@ -17,7 +19,7 @@ import type { Piecewise, SnapshotBody } from './progressive.js';
 import { allowedLists, filterEcho, tooManyStreams } from './subscription.js';
 import type { StreamRequest } from './subscription.js';
 import { channelList } from './channel-list.js';
-import { featureRefusal, hasFeature } from '../queries/index.js';
+import { callerCommission, featureRefusal, hasFeature } from '../queries/index.js';
 import type { EvRowFilterQuery } from '../queries/index.js';
 import { commissionParam, evRowFilterParams } from '../contract/index.js';
 import type { QueryOf } from '../contract/index.js';
@@ -124,6 +126,13 @@ export function sseRequest(
   };
 }
 
+/** The request at the account's rate now (none: the board's), for a stream that follows it. */
+function atAccountRate(req: StreamRequest, account: AccountRecord): StreamRequest {
+  const { commission: _previous, ...rest } = req;
+  const rate = callerCommission(undefined, account);
+  return rate === undefined ? rest : { ...rest, commission: rate };
+}
+
 /** The +EV row filters the query names, if any. */
 function evRowOf(q: SseQuery): { evRow?: EvRowFilterQuery } {
   const evRow: Record<string, unknown> = {};
@@ -140,6 +149,8 @@ class SseConnection implements StreamConnection {
   allowance = 0;
   /** Live frames waiting for the snapshot being sent (null once live). */
   private held: HeldFrames<Rendered> | null = null;
+  /** Bumped by each snapshot begun: a snapshot superseded by a later one (a new rate) stops sending. */
+  snapshots = 0;
 
   constructor(
     readonly keyId: string,
@@ -231,7 +242,10 @@ class SseConnection implements StreamConnection {
  * snapshot (or, with `Last-Event-ID` inside the replay window, exactly the missed frames), deltas
  * and heartbeats.
  */
-export const sseRoutes: FastifyPluginAsync<{ service: StreamService; access: AccessLeases }> = async (app, { service, access }) => {
+export const sseRoutes: FastifyPluginAsync<{ service: StreamService; access: AccessLeases; rates: AccountRates }> = async (
+  app,
+  { service, access, rates },
+) => {
   const hub = service.hub;
   const description =
     'Server-Sent Events: `connected`, the snapshot in chunks, `snapshot:complete`, then deltas (`odds:update`, `odds:locked`, `odds:removed`, ' +
@@ -290,7 +304,7 @@ export const sseRoutes: FastifyPluginAsync<{ service: StreamService; access: Acc
       const { channel, alerts } = parseChannel(q, fixed);
       const eventId = (request.params as { eventId?: string }).eventId;
       const req = sseRequest(q, channel, tier, eventId, alerts ? accountId : undefined);
-      const { group } = service.open(tier, req);
+      let { group } = service.open(tier, req);
       // The newer stream wins: past the cap, the account's oldest streams are ended first.
       access.makeRoomForStream(accountId, hub.streamCap(tier, accountId));
       if (!hub.acquire(accountId, tier)) {
@@ -313,10 +327,12 @@ export const sseRoutes: FastifyPluginAsync<{ service: StreamService; access: Acc
       const resumed = resumeAt !== null && hub.canResume(group, resumeAt);
       // Assigned below; the close handlers may run before (a key revoked while this stream opened).
       let lease = (): void => undefined;
+      let unfollow = (): void => undefined;
       const closed = (): void => {
         hub.leave(conn, group);
         hub.release(conn);
         lease();
+        unfollow();
       };
       // Until snapshot:complete the client holds no resume point: a drop before it resyncs.
       const conn = new SseConnection(keyId, accountId, res, service.settings.bufferBytes, resumed ? String(head) : `${head}-s0`, closed);
@@ -331,6 +347,18 @@ export const sseRoutes: FastifyPluginAsync<{ service: StreamService; access: Acc
       });
       if (!conn.open) return;
       res.on('close', closed);
+      // Priced at the account's rate (no `commission` of its own): a new rate moves the stream to
+      // a subscription at it, which starts over from a snapshot marked `resync`.
+      if (!request.ownCommission) {
+        unfollow = rates.follow(accountId, (account) => {
+          if (!conn.open) return;
+          const next = service.open(tier, atAccountRate(req, account)).group;
+          if (next === group) return;
+          hub.leave(conn, group);
+          group = next;
+          void sendSnapshot(conn, group, hub.head, true);
+        });
+      }
       conn.writeInitial(`retry: ${RETRY_MS}\n\n`);
       conn.writeInitial(
         hub.renderOne(resumed ? String(resumeAt) : `${head}-s0`, {
@@ -366,6 +394,7 @@ export const sseRoutes: FastifyPluginAsync<{ service: StreamService; access: Acc
    */
   async function sendSnapshot(conn: SseConnection, group: Group, head: number, resync: boolean): Promise<void> {
     const snapshot = snapshotFrames(group, head, resync);
+    const generation = ++conn.snapshots;
     conn.holdLive();
     hub.join(conn, group);
     const sent = await sendInTurns(
@@ -374,7 +403,7 @@ export const sseRoutes: FastifyPluginAsync<{ service: StreamService; access: Acc
         const frame = (snapshot[i] as SnapshotFrame)[0]();
         conn.writeInitial(frame, i === snapshot.length - 1 ? head : undefined);
       },
-      () => conn.open,
+      () => conn.open && conn.snapshots === generation,
       service.settings.snapshotTurnMs,
       (i) => snapshot[i]?.[1],
     );

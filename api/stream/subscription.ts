@@ -120,7 +120,7 @@ export function buildSpec(
       else if (l === 'middles') lists.set(l, { common });
       else lists.set(l, { common, maxHold: DEFAULT_LOW_HOLD_PERCENT });
     }
-    const spec: OpportunitySpec = { lists, ...(req.commission === undefined ? {} : { commission: req.commission }) };
+    const spec: OpportunitySpec = { lists };
     channels.set(OPPORTUNITIES_CHANNEL, spec);
   }
   if (req.gamestate) {
@@ -151,9 +151,17 @@ export function buildSpec(
     req.include ?? null,
     // One account's alerts are its own: its subscriptions share no group with another account's.
     req.alerts ?? null,
-    req.lists.length > 0 ? (req.commission ?? null) : null,
+    // The rate prices odds rows and opportunities; other channels carry no price it changes.
+    req.odds || req.lists.length > 0 ? (req.commission ?? null) : null,
   ]);
-  return { feed, tier, channels, signature, ...(linkState === undefined ? {} : { linkState }) };
+  return {
+    feed,
+    tier,
+    channels,
+    signature,
+    ...(linkState === undefined ? {} : { linkState }),
+    ...(req.commission === undefined ? {} : { commission: req.commission }),
+  };
 }
 
 /** Keeps, of a comma list, the items in `allowed`; undefined stays undefined (no filter), nothing left is an empty list (matches nothing). */

@@ -14,6 +14,7 @@ import type { Rendered } from './frames.js';
 import { GAMESTATE_CHANNEL, GameStateSource } from './gamestate-source.js';
 import type { GameStateSpec } from './gamestate-source.js';
 import type { Group, StreamConnection } from './hub.js';
+import type { AccountRates } from './account-rates.js';
 import type { StreamService } from './service.js';
 import { LIST_NAMES } from './opportunity-source.js';
 import type { SnapshotRow } from './odds-source.js';
@@ -342,6 +343,7 @@ export function attachWebSocket(
   service: StreamService,
   keys: KeyStore,
   access: AccessLeases,
+  rates: AccountRates,
   sessions?: Pick<SessionAuth, 'authenticateUpgrade'>,
 ): WebSocketServer {
   const hub = service.hub;
@@ -456,16 +458,27 @@ export function attachWebSocket(
         stream: conn,
         end: (reason, message) => conn.cut(reason, message),
       });
+    let unfollow = (): void => undefined;
     const closed = (): void => {
       hub.leave(conn, conn.group);
       hub.release(conn);
       lease();
+      unfollow();
     };
     const conn: WsConnection = new WsConnection(record.keyId, record.accountId, tier, ws, service.settings.bufferBytes, sub, closed);
     hub.track(conn);
     lease = leaseOf(record);
     ws.on('close', closed);
     if (!conn.open) return;
+    // Without a `commission` of its own the subscription is at the account's rate: a new rate
+    // moves it to a subscription at that rate, as a `subscribe` would (subscribed, a fresh snapshot).
+    unfollow = rates.follow(record.accountId, (account) => {
+      if (!conn.open || conn.sub.commission !== undefined || conn.group === null) return;
+      const group = service.open(tier, toRequest(conn.sub, tier, conn.accountId, account)).group;
+      if (group === conn.group) return;
+      hub.leave(conn, conn.group);
+      start(conn, group, null, false);
+    });
     ws.on('error', () => ws.terminate());
     const books = TIERS[tier].maxSportsbooks;
     conn.send(

@@ -3,7 +3,7 @@
  * again at request time, come out as the engines would have found them at that rate.
  */
 import { describe, expect, it } from 'vitest';
-import type { ArbitrageOpportunity, ExchangeQuote, OddsRow, OddsTick, Opportunity } from '../../schemas/index.js';
+import type { ArbitrageOpportunity, EvOpportunity, ExchangeQuote, OddsRow, OddsTick, Opportunity } from '../../schemas/index.js';
 import { decimalToAmerican, netBackDecimal } from '../odds-math/index.js';
 import { opportunityAtCommission, rowAtCommission } from './account-rate.js';
 import { SnapshotProcessor } from '../snapshot/index.js';
@@ -127,6 +127,52 @@ describe('a combination checked again at an account’s rate', () => {
     const books = only(found([...ml('fanduel', 110, -130), ...ml('caesars', -125, 105)]));
     expect(opportunityAtCommission(books, 0)).toBe(books);
     const atFive = laying(found(market(150, -300, 5)));
+    expect(opportunityAtCommission(atFive, 5)).toBe(atFive);
+  });
+});
+
+describe('a +EV price checked again at an account’s rate', () => {
+  /** Pinnacle +125 / -145 as the only reference; the exchange backs home at 2.5 (100 waiting). */
+  function evOnExchange(commission: number): EvOpportunity[] {
+    const h = new Harness({ referenceBooks: ['pinnacle'] });
+    h.event(event());
+    h.ticks([
+      exchangeTick('home', { back: 2.5, backSize: 100, lay: 2.52, laySize: 40 }, commission),
+      exchangeTick('away', { back: 1.66, backSize: 100, lay: 1.68, laySize: 100 }, commission),
+      ...ml('pinnacle', 125, -145),
+    ]);
+    return h.active('ev').filter((o): o is EvOpportunity => o.kind === 'ev' && o.book === EXCHANGE);
+  }
+  const evFigures = (o: Opportunity | null) =>
+    o?.kind === 'ev'
+      ? {
+          price: [o.priceAmerican, o.priceDecimal, o.legs[0]?.priceAmerican, o.legs[0]?.commission],
+          ev: Object.fromEntries(Object.entries(o.methods).map(([m, v]) => [m, [v.fairProbability, v.evPercent, v.kellyPercent]])),
+          value: o.value,
+        }
+      : o;
+
+  it('prices the exchange back at the rate and recomputes EV and Kelly per method against the same fair line', () => {
+    const atFive = only(evOnExchange(5));
+    const atTwo = opportunityAtCommission(atFive, 2);
+    // Back 2.5 pays 2.425 (+143) at 5 % and 2.47 (+147) at 2 %: power's fair home 0.425023 gives
+    // +3.2806 % and +4.9807 % (0.425023 x 2.47 = 1.049807), Kelly 2.2941 % and 3.3882 %.
+    expect(evFigures(atFive)).toMatchObject({ price: [143, 2.43, 143, 5], value: 3.2806 });
+    expect(evFigures(atTwo)).toMatchObject({ price: [147, 2.47, 147, 2], value: 4.9807 });
+    expect((atTwo as EvOpportunity).methods.power).toMatchObject({ fairProbability: 0.425023, evPercent: 4.9807, kellyPercent: 3.3882 });
+    // The engines run with the exchange at 2 % find the same figures, to the record's rounding of
+    // the fair probabilities (multiplicative: 5.9343 here, 5.9344 there).
+    const engine = only(evOnExchange(2));
+    for (const m of Object.keys(engine.methods) as (keyof EvOpportunity['methods'])[]) {
+      expect((atTwo as EvOpportunity).methods[m].evPercent).toBeCloseTo(engine.methods[m].evPercent, 3);
+      expect((atTwo as EvOpportunity).methods[m].kellyPercent).toBeCloseTo(engine.methods[m].kellyPercent, 3);
+    }
+    expect(evFigures({ ...(atTwo as EvOpportunity), methods: engine.methods })).toEqual(evFigures(engine));
+  });
+
+  it('drops a price the rate leaves without an edge, and keeps the record as it is at its own rate', () => {
+    const atFive = only(evOnExchange(5));
+    expect(opportunityAtCommission(atFive, 20)).toBeNull();
     expect(opportunityAtCommission(atFive, 5)).toBe(atFive);
   });
 });

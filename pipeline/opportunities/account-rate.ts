@@ -1,5 +1,8 @@
 import type {
   ArbitrageOpportunity,
+  DevigMethodName,
+  EvMethodValues,
+  EvOpportunity,
   LowHoldOpportunity,
   MiddleOpportunity,
   OddsRow,
@@ -10,7 +13,9 @@ import {
   americanToDecimal,
   arbitrage,
   decimalToAmerican,
+  evPercent,
   hold,
+  kellyPercent,
   layAsBackDecimal,
   netBackDecimal,
   roundedDecimalOdds,
@@ -19,6 +24,7 @@ import {
   totalsMiddle,
 } from '../odds-math/index.js';
 import { capacityOf } from './capacity.js';
+import { confidenceScore, staleClockOfRecord } from './confidence.js';
 import { round } from './state.js';
 
 /**
@@ -62,20 +68,22 @@ function legAtCommission(leg: OpportunityLeg, commissionPercent: number): Opport
 }
 
 /**
- * An arbitrage, middle or low-hold combination checked again at an account's commission rate:
- * its exchange legs priced at that rate, and its figures (profit or hold, implied sum, stake
- * shares, `max_stake`, the middle's payoffs) recomputed from them. An arbitrage that the rate
- * makes unprofitable (implied sum at or above 1) is gone: null. Middles and low-hold markets
- * are re-priced but kept (neither list requires a sure profit; their callers filter on EV and
- * hold). A combination without exchange legs, or with every exchange leg already at the rate,
- * and +EV records, come back as they are (the same object).
+ * An opportunity checked again at an account's commission rate: its exchange legs priced at
+ * that rate, and its figures recomputed from them (+EV: EV and Kelly per de-vig method against
+ * the same fair line; arbitrage, middles, low-hold: profit or hold, implied sum, stake shares,
+ * `max_stake`, the middle's payoffs). An arbitrage that the rate makes unprofitable (implied sum
+ * at or above 1), or a +EV price it leaves at no edge under any method, is gone: null. Middles
+ * and low-hold markets are re-priced but kept (neither list requires a sure profit; their
+ * callers filter on EV and hold). A record without exchange legs, or with every exchange leg
+ * already at the rate, comes back as it is (the same object).
  */
 export function opportunityAtCommission(o: Opportunity, commissionPercent: number): Opportunity | null {
-  if (o.kind === 'ev') return o;
   const legs = o.legs.map((l) => legAtCommission(l, commissionPercent));
   if (legs.every((l, i) => l === o.legs[i])) return o;
   const decimals = legs.map((l) => americanToDecimal(l.priceAmerican));
   switch (o.kind) {
+    case 'ev':
+      return evAt(o, legs[0] as OpportunityLeg, decimals[0] as number);
     case 'arbitrage':
       return arbitrageAt(o, legs, decimals);
     case 'low_hold':
@@ -98,6 +106,43 @@ function peakShifted(o: Opportunity, value: number): number {
 function withoutCapacity<T extends { maxStake?: number }>(o: T): Omit<T, 'maxStake'> {
   const { maxStake: _maxStake, ...rest } = o;
   return rest;
+}
+
+/**
+ * A +EV price at another net price: the fair line does not move (an exchange reference's is the
+ * midpoint of its quoted back and lay, which no commission changes), so each method's EV and
+ * Kelly follow from its fair probability and the new price. The probabilities are the record's,
+ * rounded to 6 places, so a figure can differ from a run of the engines at that rate in its
+ * last (4th) decimal. The confidence score is recomputed at the version's own time, as built.
+ */
+function evAt(o: EvOpportunity, leg: OpportunityLeg, decimal: number): EvOpportunity | null {
+  const methods = {} as Record<DevigMethodName, EvMethodValues>;
+  const peakEvPercent = { ...o.peakEvPercent };
+  let edge = false;
+  for (const m of Object.keys(o.methods) as DevigMethodName[]) {
+    const before = o.methods[m];
+    const ev = round(evPercent(before.fairProbability, decimal), 4);
+    edge ||= m !== 'worst_case' && ev > 0;
+    methods[m] = {
+      ...before,
+      evPercent: ev,
+      kellyPercent: round(Math.max(0, kellyPercent(before.fairProbability, decimal)), 4),
+      confidenceScore: confidenceScore(o.confidence, ev, o.lastSeenAt, staleClockOfRecord(o)),
+    };
+    peakEvPercent[m] = round(o.peakEvPercent[m] + (ev - before.evPercent), 4);
+  }
+  if (!edge) return null;
+  const value = methods.power.evPercent;
+  return {
+    ...o,
+    legs: [leg],
+    priceAmerican: leg.priceAmerican,
+    priceDecimal: leg.priceDecimal,
+    methods,
+    value,
+    peakValue: peakShifted(o, value),
+    peakEvPercent,
+  };
 }
 
 function arbitrageAt(o: ArbitrageOpportunity, legs: OpportunityLeg[], decimals: number[]): ArbitrageOpportunity | null {

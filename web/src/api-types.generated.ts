@@ -1716,7 +1716,7 @@ export interface paths {
           cursor?: string;
           /** @description US state code (e.g. nj): the `deep_link` URLs carry it, so books whose site is per state open the right one. Default: the resolver's, pa. */
           state?: string;
-          /** @description Your exchange account's commission on net winnings, percent (0 to under 100, like an exchange row's `commission`). Exchange prices are shown net of this rate instead of the board's: rows' odds_*, and arbitrage, middle and low-hold legs on an exchange with their profit, stakes and max_stake (an arbitrage your rate makes unprofitable is left out). Sportsbook prices are unchanged. */
+          /** @description Your exchange account's commission on net winnings, percent (0 to under 100, like an exchange row's `commission`). Exchange prices are shown net of this rate instead of the board's: rows' odds_*, +EV prices on an exchange with their EV and Kelly, and arbitrage, middle and low-hold legs on an exchange with their profit, stakes and max_stake (an arbitrage or +EV price your rate leaves without an edge is left out). Sportsbook prices are unchanged. */
           commission?: number;
           /** @description Page size, 1 to 1000. */
           limit?: number;
@@ -3474,7 +3474,7 @@ export interface paths {
           date_range?: 'today' | 'tomorrow' | 'week';
           /** @description Comma list. methods: add the values under every de-vig method; suspicious: also the phantom opportunities the default list leaves out (warning VERY_STALE_ODDS). */
           include?: 'methods' | 'suspicious' | 'methods,suspicious' | 'suspicious,methods';
-          /** @description Your exchange account's commission on net winnings, percent (0 to under 100, like an exchange row's `commission`). Exchange prices are shown net of this rate instead of the board's: rows' odds_*, and arbitrage, middle and low-hold legs on an exchange with their profit, stakes and max_stake (an arbitrage your rate makes unprofitable is left out). Sportsbook prices are unchanged. */
+          /** @description Your exchange account's commission on net winnings, percent (0 to under 100, like an exchange row's `commission`). Exchange prices are shown net of this rate instead of the board's: rows' odds_*, +EV prices on an exchange with their EV and Kelly, and arbitrage, middle and low-hold legs on an exchange with their profit, stakes and max_stake (an arbitrage or +EV price your rate leaves without an edge is left out). Sportsbook prices are unchanged. */
           commission?: number;
           /** @description Page size, 1 to 200. */
           limit?: number;
@@ -4105,7 +4105,7 @@ export interface paths {
           date_range?: 'today' | 'tomorrow' | 'week';
           /** @description suspicious: also the phantom opportunities the default list leaves out (warnings LIVE_HIGH_PROFIT_SUSPICIOUS, VERY_STALE_ODDS). */
           include?: 'suspicious';
-          /** @description Your exchange account's commission on net winnings, percent (0 to under 100, like an exchange row's `commission`). Exchange prices are shown net of this rate instead of the board's: rows' odds_*, and arbitrage, middle and low-hold legs on an exchange with their profit, stakes and max_stake (an arbitrage your rate makes unprofitable is left out). Sportsbook prices are unchanged. */
+          /** @description Your exchange account's commission on net winnings, percent (0 to under 100, like an exchange row's `commission`). Exchange prices are shown net of this rate instead of the board's: rows' odds_*, +EV prices on an exchange with their EV and Kelly, and arbitrage, middle and low-hold legs on an exchange with their profit, stakes and max_stake (an arbitrage or +EV price your rate leaves without an edge is left out). Sportsbook prices are unchanged. */
           commission?: number;
           /** @description Page size, 1 to 200. */
           limit?: number;
@@ -4651,7 +4651,7 @@ export interface paths {
           date_range?: 'today' | 'tomorrow' | 'week';
           /** @description suspicious: also the phantom opportunities the default list leaves out (warnings LIVE_HIGH_PROFIT_SUSPICIOUS, VERY_STALE_ODDS). */
           include?: 'suspicious';
-          /** @description Your exchange account's commission on net winnings, percent (0 to under 100, like an exchange row's `commission`). Exchange prices are shown net of this rate instead of the board's: rows' odds_*, and arbitrage, middle and low-hold legs on an exchange with their profit, stakes and max_stake (an arbitrage your rate makes unprofitable is left out). Sportsbook prices are unchanged. */
+          /** @description Your exchange account's commission on net winnings, percent (0 to under 100, like an exchange row's `commission`). Exchange prices are shown net of this rate instead of the board's: rows' odds_*, +EV prices on an exchange with their EV and Kelly, and arbitrage, middle and low-hold legs on an exchange with their profit, stakes and max_stake (an arbitrage or +EV price your rate leaves without an edge is left out). Sportsbook prices are unchanged. */
           commission?: number;
           /** @description Page size, 1 to 200. */
           limit?: number;
@@ -5279,7 +5279,7 @@ export interface paths {
           date_range?: 'today' | 'tomorrow' | 'week';
           /** @description suspicious: also the phantom opportunities the default list leaves out (warnings LIVE_HIGH_PROFIT_SUSPICIOUS, VERY_STALE_ODDS). */
           include?: 'suspicious';
-          /** @description Your exchange account's commission on net winnings, percent (0 to under 100, like an exchange row's `commission`). Exchange prices are shown net of this rate instead of the board's: rows' odds_*, and arbitrage, middle and low-hold legs on an exchange with their profit, stakes and max_stake (an arbitrage your rate makes unprofitable is left out). Sportsbook prices are unchanged. */
+          /** @description Your exchange account's commission on net winnings, percent (0 to under 100, like an exchange row's `commission`). Exchange prices are shown net of this rate instead of the board's: rows' odds_*, +EV prices on an exchange with their EV and Kelly, and arbitrage, middle and low-hold legs on an exchange with their profit, stakes and max_stake (an arbitrage or +EV price your rate leaves without an edge is left out). Sportsbook prices are unchanged. */
           commission?: number;
           /** @description Page size, 1 to 200. */
           limit?: number;
