@@ -13,7 +13,7 @@ config-doc: install
 api-types: install
 	$(NPM) run --silent api-types
 
-.PHONY: up down config-doc api-types data run test test-security typecheck lint unit build bench bench-check bench-baseline soak calibrate test-long replay clean install system-deps key web-build screenshots import-history backtest
+.PHONY: up down config-doc api-types data run test test-security typecheck lint unit build bench bench-check bench-baseline soak chaos calibrate test-long replay clean install system-deps key web-build screenshots import-history backtest
 
 # Install only when the manifest or lockfile changed since the last install. Not `npm ci`:
 # chdb lists per-platform binaries as optional dependencies, some of which the registry does
@@ -100,6 +100,16 @@ bench: build
 SOAK_MINUTES ?= 60
 soak: build
 	SOAK_MINUTES=$(SOAK_MINUTES) node dist/bench/soak.js
+
+# Two pipeline and two API processes on librdkafka's mock cluster, the simulator's ticks fed in,
+# stream clients and delta pollers moving between the API replicas, REST load; a random process
+# killed with SIGKILL and restarted every CHAOS_KILL_EVERY_SECONDS (30); at the end every tick stored
+# once, every mirror equal to /odds on both replicas, no 5xx but 503 with Retry-After, and a summary
+# table (bench/chaos.ts, docs/chaos.md). CHAOS_SECONDS bounds the run (300). Needs kcat and python3.
+CHAOS_SECONDS ?= 300
+CHAOS_KILL_EVERY_SECONDS ?= 30
+chaos: install
+	CHAOS_SECONDS=$(CHAOS_SECONDS) CHAOS_KILL_EVERY_SECONDS=$(CHAOS_KILL_EVERY_SECONDS) npx tsx bench/chaos.ts
 
 # Runs the read-side sections (or SECTION=word) and fails when a figure's ratio to its same-run
 # baseline regressed beyond the tolerance stored in bench/baseline.json (bench/check.ts).

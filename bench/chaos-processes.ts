@@ -1,0 +1,100 @@
+/**
+ * The processes `make chaos` runs and kills: each one the real entry (`runtime/main.ts`) in a
+ * role, on a fixed port and its own DATA_DIR, so a restarted process comes back at the same
+ * address with the same store, as a supervisor would restart it.
+ */
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+export type Role = 'pipeline' | 'api';
+
+/** The operator token the pipeline processes' `/health` and `/stats` are read with. */
+export const CHAOS_OPERATOR_TOKEN = 'chaos-operator-token';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/** A port free right now on 127.0.0.1 (the OS picks it; the process is given it for every start). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+const READY: Record<Role, RegExp> = {
+  pipeline: /Odds platform pipeline: http:\/\/[0-9.:]+\/health/,
+  api: /Odds platform API: http:\/\/[0-9.:]+\/api\/v1/,
+};
+
+/** One supervised process: started, killed with SIGKILL, started again in place. */
+export class ChaosProcess {
+  private child: ChildProcess | null = null;
+  private output = '';
+  /** Starts so far (1 after the first start); a restart is a new generation of the same replica. */
+  generation = 0;
+  readonly url: string;
+
+  constructor(
+    readonly name: string,
+    readonly role: Role,
+    private readonly port: number,
+    private readonly env: Record<string, string>,
+  ) {
+    this.url = `http://127.0.0.1:${port}`;
+  }
+
+  get running(): boolean {
+    return this.child !== null && this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  /** The last output of the process (for a failure's message). */
+  tail(): string {
+    return this.output.slice(-1500);
+  }
+
+  async start(timeoutMs = 180_000): Promise<void> {
+    // The driver's own loader flags (tsx, from source) go to the entry too.
+    const child = spawn(process.execPath, [...process.execArgv, 'runtime/main.ts'], {
+      cwd: ROOT,
+      env: { PATH: process.env['PATH'] ?? '', HOST: '127.0.0.1', PORT: String(this.port), LOG_LEVEL: 'warn', ...this.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    this.child = child;
+    this.output = '';
+    child.stdout?.on('data', (c: Buffer) => (this.output = (this.output + c.toString()).slice(-20_000)));
+    child.stderr?.on('data', (c: Buffer) => (this.output = (this.output + c.toString()).slice(-20_000)));
+    this.generation++;
+    const end = Date.now() + timeoutMs;
+    while (!READY[this.role].test(this.output)) {
+      if (!this.running) throw new Error(`${this.name} exited before it was ready: ${this.tail()}`);
+      if (Date.now() > end) throw new Error(`${this.name} not ready within ${timeoutMs / 1000} s: ${this.tail()}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  /** kill -9, and wait until it is gone. */
+  async kill(): Promise<void> {
+    await this.signal('SIGKILL');
+  }
+
+  /** SIGTERM (the graceful stop), or SIGKILL after `timeoutMs`. */
+  async stop(timeoutMs = 60_000): Promise<void> {
+    const timer = setTimeout(() => this.child?.kill('SIGKILL'), timeoutMs);
+    await this.signal('SIGTERM');
+    clearTimeout(timer);
+  }
+
+  private async signal(signal: NodeJS.Signals): Promise<void> {
+    const child = this.child;
+    if (!child || !this.running) return;
+    const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    child.kill(signal);
+    await gone;
+  }
+}

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { chaosFailures, chaosTable } from './chaos-verdict.js';
+import type { ChaosFindings } from './chaos-verdict.js';
+import { resyncReason } from './chaos-clients.js';
+
+function clean(): ChaosFindings {
+  return {
+    seconds: 60,
+    kills: { pipeline: 1, api: 1 },
+    storeOutage: 'not run',
+    ticks: { produced: 100, expected: 90, storedRows: 90, storedDistinct: 90, missing: 0, unexpected: 0 },
+    streams: { clients: 6, reconnects: 4, resumed: 1, replayedFrames: 3, outOfStep: [], notHeard: 0 },
+    orderViolations: [],
+    delta: { pollers: 2, polls: 50, outOfStep: [] },
+    resyncs: new Map([['moved to the other replica', 3]]),
+    http: { ok: 500, clientError: 0, shed503: 2, other5xx: 0, unreachable: 7 },
+    fiveXxExamples: [],
+    replicasAgree: null,
+  };
+}
+
+describe('the chaos verdict', () => {
+  it('passes a run where everything is stored once and in step, resyncs and 503s with Retry-After counted but allowed', () => {
+    expect(chaosFailures(clean())).toEqual([]);
+  });
+
+  it('names each broken promise on its own line', () => {
+    const f = clean();
+    f.ticks = { produced: 100, expected: 90, storedRows: 92, storedDistinct: 89, missing: 1, unexpected: 0 };
+    f.http = { ...f.http, other5xx: 1 };
+    f.fiveXxExamples = ['500 GET /api/v1/events'];
+    f.streams = { ...f.streams, outOfStep: ["ws 'league=nba' vs api-b: 1 differing (x), 0 extra"] };
+    expect(chaosFailures(f)).toEqual([
+      '1 of 90 ticks are not in odds_ticks',
+      '3 ticks stored more than once',
+      "stream client out of step with /odds: ws 'league=nba' vs api-b: 1 differing (x), 0 extra",
+      '1 answers 5xx other than 503 with Retry-After: 500 GET /api/v1/events',
+    ]);
+  });
+
+  it('prints resyncs by reason under their total', () => {
+    const f = clean();
+    f.resyncs = new Map([
+      ['replica restarted since', 1],
+      ['moved to the other replica', 3],
+    ]);
+    const lines = chaosTable(f).split('\n');
+    const at = lines.findIndex((l) => l.startsWith('resyncs '));
+    expect(lines[at]?.endsWith('| 4')).toBe(true);
+    expect(lines[at + 1]).toMatch(/^ {2}resync: moved to the other replica +\| 3$/);
+    expect(lines[at + 2]).toMatch(/^ {2}resync: replica restarted since +\| 1$/);
+  });
+});
+
+describe('why a resync happened', () => {
+  const b = { name: 'api-b', url: 'http://127.0.0.1:1', generation: 2 };
+  it('tells a move to the other replica, a restart and an expired window apart', () => {
+    expect(resyncReason({ name: 'api-a', generation: 1 }, b)).toBe('moved to the other replica');
+    expect(resyncReason({ name: 'api-b', generation: 1 }, b)).toBe('replica restarted since');
+    expect(resyncReason({ name: 'api-b', generation: 2 }, b)).toBe('outside the replay window');
+    expect(resyncReason(null, b)).toBe('no resume position yet (dropped during a snapshot)');
+  });
+});

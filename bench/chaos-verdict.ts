@@ -1,0 +1,61 @@
+/**
+ * What `make chaos` found, as a table and a list of failures: pure, so the rules of the verdict
+ * are tested apart from a run (bench/chaos-verdict.test.ts).
+ */
+
+export interface ChaosFindings {
+  seconds: number;
+  kills: { pipeline: number; api: number };
+  storeOutage: string;
+  ticks: { produced: number; expected: number; storedRows: number; storedDistinct: number; missing: number; unexpected: number };
+  streams: { clients: number; reconnects: number; resumed: number; replayedFrames: number; outOfStep: string[]; notHeard: number };
+  orderViolations: string[];
+  delta: { pollers: number; polls: number; outOfStep: string[] };
+  resyncs: ReadonlyMap<string, number>;
+  http: { ok: number; clientError: number; shed503: number; other5xx: number; unreachable: number };
+  fiveXxExamples: string[];
+  /** The two replicas' `/odds` after the drain: equal, or why not. */
+  replicasAgree: string | null;
+}
+
+/** Every check that failed, one clear line each (empty: the run passed). */
+export function chaosFailures(f: ChaosFindings): string[] {
+  const failures: string[] = [];
+  const t = f.ticks;
+  if (t.missing > 0) failures.push(`${t.missing} of ${t.expected} ticks are not in odds_ticks`);
+  if (t.storedRows > t.storedDistinct) failures.push(`${t.storedRows - t.storedDistinct} ticks stored more than once`);
+  if (t.unexpected > 0) failures.push(`${t.unexpected} rows in odds_ticks that no produced tick explains`);
+  if (f.replicasAgree !== null) failures.push(`the API replicas disagree after the drain: ${f.replicasAgree}`);
+  for (const s of f.streams.outOfStep) failures.push(`stream client out of step with /odds: ${s}`);
+  if (f.streams.notHeard > 0) failures.push(`${f.streams.notHeard} stream clients heard no heartbeat after the drain (not compared)`);
+  for (const s of f.orderViolations.slice(0, 5)) failures.push(`stream frame repeated or out of order: ${s}`);
+  for (const s of f.delta.outOfStep) failures.push(`delta poller out of step with /odds: ${s}`);
+  if (f.http.other5xx > 0) failures.push(`${f.http.other5xx} answers 5xx other than 503 with Retry-After: ${f.fiveXxExamples.join('; ')}`);
+  return failures;
+}
+
+/** The summary table, one `what | value` line each. */
+export function chaosTable(f: ChaosFindings): string {
+  const resyncs = [...f.resyncs].sort(([a], [b]) => a.localeCompare(b));
+  const rows: [string, string][] = [
+    ['run', `${f.seconds} s`],
+    ['kills (kill -9, then restart)', `pipeline ${f.kills.pipeline}, api ${f.kills.api}`],
+    ['store outage', f.storeOutage],
+    ['ticks produced (distinct expected in odds_ticks)', `${f.ticks.produced} (${f.ticks.expected})`],
+    [
+      'odds_ticks rows (distinct)',
+      `${f.ticks.storedRows} (${f.ticks.storedDistinct}); missing ${f.ticks.missing}, unexpected ${f.ticks.unexpected}`,
+    ],
+    ['stream clients (reconnects, resumed)', `${f.streams.clients} (${f.streams.reconnects}, ${f.streams.resumed})`],
+    ['replayed frames', String(f.streams.replayedFrames)],
+    ['resyncs', resyncs.length === 0 ? '0' : String(resyncs.reduce((n, [, c]) => n + c, 0))],
+    ...resyncs.map(([reason, count]): [string, string] => [`  resync: ${reason}`, String(count)]),
+    ['stream mirrors out of step', `${f.streams.outOfStep.length} (not heard: ${f.streams.notHeard})`],
+    ['repeated or out-of-order frames', String(f.orderViolations.length)],
+    ['delta pollers (polls), out of step', `${f.delta.pollers} (${f.delta.polls}), ${f.delta.outOfStep.length}`],
+    ['HTTP ok / 4xx / 503+Retry-After / unreachable', `${f.http.ok} / ${f.http.clientError} / ${f.http.shed503} / ${f.http.unreachable}`],
+    ['5xx (other than 503 with Retry-After)', String(f.http.other5xx)],
+  ];
+  const width = Math.max(...rows.map(([k]) => k.length));
+  return rows.map(([k, v]) => `${k.padEnd(width)} | ${v}`).join('\n');
+}

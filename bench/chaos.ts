@@ -1,0 +1,336 @@
+/**
+ * `make chaos` (docs/chaos.md): the Kafka runtime on librdkafka's mock cluster, two pipeline
+ * processes and two API processes, the simulator's ticks produced by this driver (so it knows
+ * every tick it must find stored), stream clients and delta pollers moving between the API
+ * replicas, and a paced REST load. Every CHAOS_KILL_EVERY_SECONDS a random process is killed
+ * with SIGKILL and started again. At the end the feed stops, the pipelines drain, and the run
+ * fails (exit 1, one line per failure) unless every tick is stored once, every client's mirror
+ * equals `/odds` on both replicas and no answer was a 5xx other than 503 with Retry-After.
+ *
+ * Environment: CHAOS_SECONDS (300), CHAOS_KILL_EVERY_SECONDS (30), CHAOS_TICKS_PER_SECOND (100).
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { LEAGUES, TOPICS } from '../schemas/index.js';
+import type { RawTick } from '../schemas/index.js';
+import { KafkaBus } from '../pipeline/bus/index.js';
+import { ManualClock } from '../pipeline/clock.js';
+import { MarketSimulator } from '../pipeline/feeds/simulator/index.js';
+import { startMockKafka } from '../test/support/mock-kafka.js';
+import { tickIdentity, uninterrupted } from '../test/support/uninterrupted.js';
+import { CHAOS_OPERATOR_TOKEN, ChaosProcess, freePort } from './chaos-processes.js';
+import { ChaosCounters, DeltaPoller, StreamClient, oddsBoard, restLoad, sameRows } from './chaos-clients.js';
+import type { ReplicaView } from './chaos-clients.js';
+import { chaosFailures, chaosTable } from './chaos-verdict.js';
+import type { ChaosFindings } from './chaos-verdict.js';
+
+const env = process.env;
+const seconds = Number(env['CHAOS_SECONDS'] ?? 300);
+const killEverySeconds = Number(env['CHAOS_KILL_EVERY_SECONDS'] ?? 30);
+const ticksPerSecond = Number(env['CHAOS_TICKS_PER_SECOND'] ?? 100);
+for (const [name, value] of [
+  ['CHAOS_SECONDS', seconds],
+  ['CHAOS_KILL_EVERY_SECONDS', killEverySeconds],
+  ['CHAOS_TICKS_PER_SECOND', ticksPerSecond],
+] as const) {
+  if (!Number.isFinite(value) || value <= 0) {
+    process.stderr.write(`chaos: ${name} must be a positive number\n`);
+    process.exit(2);
+  }
+}
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const STREAM_KEY = 'chaos-stream-key';
+const DELTA_KEY = 'chaos-delta-key';
+const REST_KEY = 'chaos-rest-key';
+/**
+ * chDB runs inside each pipeline process, and no ClickHouse server is part of this run: there is
+ * nothing outside the process to stop, and the runtime has no hook to pause its sinks.
+ */
+const STORE_OUTAGE = 'not run: the store is chDB inside each pipeline process (no server to stop, no sink fault hook)';
+
+const log = (line: string): void => {
+  process.stdout.write(`${line}\n`);
+};
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+async function produce(bus: KafkaBus, raw: readonly RawTick[]): Promise<void> {
+  const producer = bus.producer();
+  for (let i = 0; i < raw.length; i += 250) {
+    await producer.send(
+      TOPICS.rawTicks,
+      raw.slice(i, i + 250).map((t) => ({ key: `${t.book}:${t.bookEventId}`, partitionKey: t.league, value: t })),
+    );
+  }
+}
+
+async function operatorJson<T>(url: string): Promise<T | null> {
+  try {
+    const res = await fetch(url, { headers: { authorization: `Bearer ${CHAOS_OPERATOR_TOKEN}` }, signal: AbortSignal.timeout(10_000) });
+    return (await res.json()) as T;
+  } catch {
+    return null;
+  }
+}
+
+/** Every pipeline process answered lag 0 four times in a row (or `timeoutMs` passed: false). */
+async function drained(pipelines: readonly ChaosProcess[], timeoutMs: number): Promise<boolean> {
+  const end = Date.now() + timeoutMs;
+  let calm = 0;
+  while (calm < 4) {
+    if (Date.now() > end) return false;
+    const lags = await Promise.all(pipelines.map(async (p) => (await operatorJson<{ lag: number }>(`${p.url}/health`))?.lag));
+    calm = lags.every((l) => l === 0) ? calm + 1 : 0;
+    await sleep(500);
+  }
+  return true;
+}
+
+/** Both replicas' full `/odds`, read until they agree (null) or `timeoutMs` passed (why not). */
+async function replicasAgree(counters: ChaosCounters, apis: readonly ChaosProcess[], timeoutMs: number): Promise<string | null> {
+  const end = Date.now() + timeoutMs;
+  let why = 'never read';
+  do {
+    const [a, b] = await Promise.all(apis.map((p) => oddsBoard(counters, p.url, '', REST_KEY)));
+    if (a && b) {
+      const d = sameRows(a.rows, b.rows);
+      if (d.differingCount === 0 && d.extraCount === 0 && a.rows.size > 0) return null;
+      why = `${apis[1]?.name} differs on ${d.differingCount} rows (e.g. ${d.differing.join(', ')}) and has ${d.extraCount} extra of ${a.rows.size}`;
+    } else why = 'a replica did not answer /odds';
+    await sleep(2000);
+  } while (Date.now() < end);
+  return why;
+}
+
+/** The identities of every row of `odds_ticks` in one pipeline's store, duplicates kept (no FINAL). */
+function storedTicks(dir: string): Promise<string[]> {
+  const sql =
+    'SELECT event_id, sportsbook, market, selection, line, participant, stat_category, odds_american, status, is_live, book_event_id, toUnixTimestamp64Milli(tick_time) AS ts FROM odds_ticks';
+  return new Promise((resolve, reject) => {
+    // chDB binds one data directory per process: each store is read by a child of its own.
+    const child = spawn(process.execPath, [...process.execArgv, 'test/support/chdb-query.ts', join(dir, 'chdb'), sql], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+    child.on('exit', (code) => {
+      if (code !== 0) return reject(new Error(`reading ${dir}'s odds_ticks failed: ${err.slice(0, 500)}`));
+      const rows = JSON.parse(out) as Record<string, unknown>[];
+      resolve(
+        rows.map((r) =>
+          tickIdentity({
+            eventId: String(r['event_id']),
+            book: String(r['sportsbook']),
+            market: String(r['market']),
+            selection: String(r['selection']),
+            line: r['line'] as number | null,
+            participant: r['participant'] as string | null,
+            statCategory: r['stat_category'] as string | null,
+            priceAmerican: r['odds_american'] as number | null,
+            status: String(r['status']),
+            isLive: Boolean(r['is_live']),
+            bookEventId: String(r['book_event_id']),
+            ts: Number(r['ts']),
+          }),
+        ),
+      );
+    });
+  });
+}
+
+async function main(): Promise<number> {
+  const base = mkdtempSync(join(tmpdir(), 'odds-chaos-'));
+  const kafka = await startMockKafka();
+  const brokers = kafka.brokers.join(',');
+  const common = { KAFKA_BROKERS: brokers, KAFKA_SESSION_TIMEOUT_MS: '6000', LOG_LEVEL: 'warn' };
+  const pipelines = await Promise.all(
+    ['pipeline-a', 'pipeline-b'].map(
+      async (name) =>
+        new ChaosProcess(name, 'pipeline', await freePort(), {
+          ...common,
+          ROLE: 'pipeline',
+          FEED: 'none',
+          DATA_DIR: join(base, name),
+          SINK_MAX_WAIT_MS: '100',
+          METRICS_TOKEN: CHAOS_OPERATOR_TOKEN,
+        }),
+    ),
+  );
+  const apis = await Promise.all(
+    ['api-a', 'api-b'].map(
+      async (name) =>
+        new ChaosProcess(name, 'api', await freePort(), {
+          ...common,
+          ROLE: 'api',
+          DATA_DIR: join(base, name),
+          API_REPLICA_ID: name,
+          API_KEYS: `enterprise:${STREAM_KEY},enterprise:${DELTA_KEY},enterprise:${REST_KEY}`,
+          // Replicas behind one balancer share one public address, so their deep links are the same.
+          PUBLIC_BASE_URL: 'https://odds.example.test',
+          STREAM_HEARTBEAT_SECONDS: '5',
+          MAX_CONNECTIONS_PER_ADDRESS: '1000',
+        }),
+    ),
+  );
+  const all = [...pipelines, ...apis];
+  const bus = new KafkaBus({ brokers: kafka.brokers, sessionTimeoutMs: 6000 });
+  const counters = new ChaosCounters();
+  const replicas = (): readonly ReplicaView[] => apis;
+  const streams: StreamClient[] = [];
+  let loadStopped = false;
+  try {
+    for (const p of all) await p.start();
+    log(
+      `chaos: ${seconds} s, a kill every ${killEverySeconds} s, ${ticksPerSecond} ticks/s; processes up (${all.map((p) => p.url).join(' ')})`,
+    );
+
+    const clock = new ManualClock(Date.now());
+    const leagues = LEAGUES.filter((l) => ['nba', 'nhl', 'nfl', 'epl'].includes(l.id));
+    const sim = new MarketSimulator({ seed: 36, clock, eventsPerLeague: 2, suspensionsPerMinute: 60, catalog: { leagues } });
+    const raw: RawTick[] = sim.snapshot();
+    await produce(bus, raw);
+    let feeding = true;
+    const feed = (async () => {
+      while (feeding) {
+        await sleep(1000);
+        clock.set(Date.now());
+        const ticks = sim.step(Date.now(), ticksPerSecond);
+        raw.push(...ticks);
+        await produce(bus, ticks);
+      }
+    })();
+
+    // The clients start once a replica serves a board.
+    const boardBy = Date.now() + 120_000;
+    while (((await oddsBoard(counters, apis[0]?.url ?? '', '', REST_KEY))?.rows.size ?? 0) === 0) {
+      if (Date.now() > boardBy) throw new Error(`no board on ${apis[0]?.name} within 120 s: ${apis[0]?.tail()}`);
+      await sleep(1000);
+    }
+    const queries = ['', 'league=nba', 'league=epl'];
+    for (let i = 0; i < 6; i++) {
+      const client = new StreamClient(i % 2 === 0 ? 'sse' : 'ws', queries[i % 3] ?? '', STREAM_KEY, replicas, counters, i % 2);
+      streams.push(client);
+      client.open();
+    }
+    const pollers = [new DeltaPoller(DELTA_KEY, replicas, counters), new DeltaPoller(DELTA_KEY, replicas, counters)];
+    const polling = pollers.map(async (p) => {
+      while (!loadStopped) {
+        await p.poll();
+        await sleep(1000);
+      }
+    });
+    const rest = restLoad(counters, replicas, REST_KEY, 200, () => loadStopped);
+    // Clients also move on their own, so a move between live replicas is measured, not only after a kill.
+    const hangUps = setInterval(() => streams[Math.floor(Math.random() * streams.length)]?.hangUp(), 15_000);
+
+    const kills = { pipeline: 0, api: 0 };
+    const deadline = Date.now() + seconds * 1000;
+    while (Date.now() + killEverySeconds * 1000 <= deadline) {
+      await sleep(killEverySeconds * 1000);
+      const victim = all[Math.floor(Math.random() * all.length)] as ChaosProcess;
+      await victim.kill();
+      kills[victim.role]++;
+      log(`  ${Math.round((deadline - Date.now()) / 1000)} s left: killed ${victim.name} (kill -9), restarting`);
+      await victim.start();
+    }
+    await sleep(Math.max(0, deadline - Date.now()));
+
+    log('chaos: feed stopped; draining');
+    feeding = false;
+    await feed;
+    clearInterval(hangUps);
+    const pipelinesDrained = await drained(pipelines, 180_000);
+    const agree = pipelinesDrained ? await replicasAgree(counters, apis, 120_000) : 'the pipelines did not drain within 180 s';
+    loadStopped = true;
+    await Promise.all([rest, ...polling]);
+
+    // Streams: every client must hear a heartbeat sent after this point, so all before it reached it.
+    const since = Date.now();
+    const heardBy = since + 60_000;
+    while (Date.now() < heardBy && streams.some((s) => s.lastHeartbeat <= since)) await sleep(200);
+    const streamOutOfStep: string[] = [];
+    const deltaOutOfStep: string[] = [];
+    for (const p of pollers) p.retries = 10;
+    for (const api of apis) {
+      for (const s of streams.filter((c) => c.lastHeartbeat > since)) {
+        const truth = await oddsBoard(counters, api.url, s.query, STREAM_KEY);
+        const d = truth ? s.mirror.diff(truth.rows) : null;
+        if (d === null || d.differingCount + d.extraCount > 0)
+          streamOutOfStep.push(
+            `${s.kind} '${s.query}' vs ${api.name}: ${d ? `${d.differingCount} differing (${d.differing.join(', ')}), ${d.extraCount} extra` : '/odds unreadable'}`,
+          );
+      }
+      for (const [i, p] of pollers.entries()) {
+        const polled = await p.poll(apis.indexOf(api));
+        const truth = await oddsBoard(counters, api.url, '', DELTA_KEY);
+        const d = polled && truth ? sameRows(p.rows, truth.rows) : null;
+        if (d === null || d.differingCount + d.extraCount > 0)
+          deltaOutOfStep.push(
+            `poller ${i} on ${api.name}: ${d ? `${d.differingCount} differing (${d.differing.join(', ')}), ${d.extraCount} extra` : 'not answered'}`,
+          );
+      }
+    }
+    for (const s of streams) s.stop();
+
+    for (const p of [...apis, ...pipelines]) await p.stop();
+    const stored = (await Promise.all(pipelines.map((p) => storedTicks(join(base, p.name))))).flat();
+    const expected = uninterrupted(raw, Date.now()).ticks;
+    const storedSet = new Set(stored);
+    const findings: ChaosFindings = {
+      seconds,
+      kills,
+      storeOutage: STORE_OUTAGE,
+      ticks: {
+        produced: raw.length,
+        expected: expected.size,
+        storedRows: stored.length,
+        storedDistinct: storedSet.size,
+        missing: [...expected].filter((t) => !storedSet.has(t)).length,
+        unexpected: [...storedSet].filter((t) => !expected.has(t)).length,
+      },
+      streams: {
+        clients: streams.length,
+        reconnects: counters.reconnects,
+        resumed: counters.resumed,
+        replayedFrames: counters.replayedFrames,
+        outOfStep: streamOutOfStep,
+        notHeard: streams.filter((s) => s.lastHeartbeat <= since).length,
+      },
+      orderViolations: counters.orderViolations,
+      delta: { pollers: pollers.length, polls: counters.deltaPolls, outOfStep: deltaOutOfStep },
+      resyncs: counters.resyncs,
+      http: counters.status,
+      fiveXxExamples: counters.fiveXxExamples,
+      replicasAgree: agree,
+    };
+    log(chaosTable(findings));
+    const failures = chaosFailures(findings);
+    if (failures.length === 0) {
+      log('chaos: PASS');
+      return 0;
+    }
+    log(`chaos: FAIL\n${failures.map((f) => `  - ${f}`).join('\n')}`);
+    return 1;
+  } finally {
+    loadStopped = true;
+    for (const s of streams) s.stop();
+    for (const p of all) await p.kill();
+    await bus.close();
+    kafka.stop();
+    rmSync(base, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (e: unknown) => {
+    process.stderr.write(`chaos: the run could not complete: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    process.exit(1);
+  },
+);
