@@ -131,6 +131,12 @@ export function sameRows(held: ReadonlyMap<string, string>, truth: ReadonlyMap<s
   return { differing: differing.slice(0, 3), extra: extra.slice(0, 3), differingCount: differing.length, extraCount: extra.length };
 }
 
+/** Where one connection's live frames stand: the position it resumed from (if it did) and the last one seen. */
+interface ConnectionOrder {
+  resumedFrom: bigint | null;
+  last: bigint | null;
+}
+
 /** One stream subscriber: always connected to one replica, or on its way to the other. */
 export class StreamClient {
   readonly mirror = new OddsMirror();
@@ -184,9 +190,18 @@ export class StreamClient {
     setTimeout(() => this.open(), 1000);
   }
 
-  private live(id: string, replica: ReplicaView, resumedConnection: boolean): void {
-    if (resumedConnection && this.position !== null && this.issuedBy?.name === replica.name && BigInt(id) <= BigInt(this.position))
-      this.counters.orderViolations.push(`${this.kind} ${replica.name}: frame ${id} after ${this.position}`);
+  /**
+   * A live frame's position. On one connection positions never go back (several frames may share
+   * one: the WebSocket sends a position's rows as one message per book, a heartbeat carries the
+   * last position), and a resumed connection sends nothing but heartbeats at or before the
+   * position it resumed from: anything else is a frame delivered twice.
+   */
+  private live(id: string, replica: ReplicaView, order: ConnectionOrder, heartbeat: boolean): void {
+    const at = BigInt(id);
+    const backwards = order.last !== null && at < order.last;
+    if (backwards || (!heartbeat && order.resumedFrom !== null && at <= order.resumedFrom))
+      this.counters.orderViolations.push(`${this.kind} ${replica.name}: frame ${id} after ${String(order.last ?? order.resumedFrom)}`);
+    order.last = at;
     this.position = id;
     this.issuedBy = { name: replica.name, generation: replica.generation };
   }
@@ -219,6 +234,7 @@ export class StreamClient {
       let data = '';
       let resumed = false;
       let heardHeartbeat = false;
+      const order: ConnectionOrder = { resumedFrom: null, last: null };
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => {
         buffer += chunk;
@@ -235,6 +251,7 @@ export class StreamClient {
             const body = JSON.parse(data) as Row;
             if (event === 'connected') {
               resumed = body['resumed'] === true;
+              if (resumed && this.position !== null) order.resumedFrom = BigInt(this.position);
               this.connectedAs(body, replica);
             } else if (event === 'heartbeat') {
               heardHeartbeat = true;
@@ -242,7 +259,7 @@ export class StreamClient {
             } else if (resumed && !heardHeartbeat) this.counters.replayedFrames++;
             this.mirror.applySse(event, body);
             // Snapshot frames' ids (`<n>-s<k>`) are not resume points.
-            if (/^\d+$/.test(id) && event !== 'snapshot') this.live(id, replica, resumed);
+            if (/^\d+$/.test(id) && event !== 'snapshot') this.live(id, replica, order, event === 'heartbeat');
           }
           event = '';
           id = '';
@@ -272,20 +289,35 @@ export class StreamClient {
       this.ended();
     };
     let inSnapshot = true;
-    let resumedConnection = this.position !== null;
+    // Replayed messages come before `snapshot:complete` says whether the server resumed: they
+    // are held against the position asked for.
+    const from = this.position === null ? null : BigInt(this.position);
+    const order: ConnectionOrder = { resumedFrom: null, last: null };
+    let connectionSeq = 0;
     ws.on('message', (raw) => {
       const m = JSON.parse(String(raw)) as Row;
       const type = m['type'];
+      // The connection's own `seq` counts 1, 2, 3 ... without gaps.
+      if (typeof m['seq'] === 'number') {
+        if (m['seq'] !== connectionSeq + 1)
+          this.counters.orderViolations.push(`ws ${replica.name}: seq ${m['seq']} after ${connectionSeq}`);
+        connectionSeq = m['seq'];
+      }
       if (type === 'heartbeat') this.lastHeartbeat = Date.now();
-      if (m['replay'] === true) this.counters.replayedFrames++;
+      if (m['replay'] === true) {
+        this.counters.replayedFrames++;
+        const seq = m['global_seq'];
+        if (typeof seq === 'number' && from !== null && BigInt(seq) <= from)
+          this.counters.orderViolations.push(`ws ${replica.name}: replayed ${seq}, resumed from ${String(from)}`);
+      }
       if (type === 'snapshot:complete') {
         inSnapshot = false;
-        resumedConnection = m['resumed'] === true;
+        if (m['resumed'] === true) order.resumedFrom = from;
         this.connectedAs(m, replica);
       }
       this.mirror.applyWs(m);
       const seq = m['global_seq'];
-      if (!inSnapshot && typeof seq === 'number') this.live(String(seq), replica, resumedConnection);
+      if (!inSnapshot && typeof seq === 'number') this.live(String(seq), replica, order, type === 'heartbeat');
     });
     ws.on('upgrade', () => this.counters.answered(101, `WS ${replica.name}`, null));
     ws.on('unexpected-response', (_req, res) => {
