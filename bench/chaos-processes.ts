@@ -32,6 +32,13 @@ const READY: Record<Role, RegExp> = {
   api: /Odds platform API: http:\/\/[0-9.:]+\/api\/v1/,
 };
 
+/** The process's last logged error (pino JSON lines: the innermost message and what the process said of it). */
+function lastError(output: string): string {
+  const message = [...output.matchAll(/"message":"([^"]*)"/g)].pop()?.[1];
+  const said = [...output.matchAll(/"msg":"([^"]*)"/g)].pop()?.[1];
+  return [message, said].filter((x) => x !== undefined).join(': ') || output.trim().split('\n').pop() || 'no output';
+}
+
 /** One supervised process: started, killed with SIGKILL, started again in place. */
 export class ChaosProcess {
   private child: ChildProcess | null = null;
@@ -39,6 +46,11 @@ export class ChaosProcess {
   /** Starts so far (1 after the first start); a restart is a new generation of the same replica. */
   generation = 0;
   readonly url: string;
+  /** Why the process exited when nobody stopped it, one line each. */
+  readonly selfExits: string[] = [];
+  private expectedExit = false;
+  private supervised = true;
+  private ready: Promise<void> = Promise.resolve();
 
   constructor(
     readonly name: string,
@@ -58,33 +70,62 @@ export class ChaosProcess {
     return this.output.slice(-1500);
   }
 
-  async start(timeoutMs = 180_000): Promise<void> {
-    // The driver's own loader flags (tsx, from source) go to the entry too.
-    const child = spawn(process.execPath, [...process.execArgv, 'runtime/main.ts'], {
-      cwd: ROOT,
-      env: { PATH: process.env['PATH'] ?? '', HOST: '127.0.0.1', PORT: String(this.port), LOG_LEVEL: 'warn', ...this.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    this.child = child;
-    this.output = '';
-    child.stdout?.on('data', (c: Buffer) => (this.output = (this.output + c.toString()).slice(-20_000)));
-    child.stderr?.on('data', (c: Buffer) => (this.output = (this.output + c.toString()).slice(-20_000)));
-    this.generation++;
-    const end = Date.now() + timeoutMs;
-    while (!READY[this.role].test(this.output)) {
-      if (!this.running) throw new Error(`${this.name} exited before it was ready: ${this.tail()}`);
-      if (Date.now() > end) throw new Error(`${this.name} not ready within ${timeoutMs / 1000} s: ${this.tail()}`);
-      await new Promise((r) => setTimeout(r, 100));
+  /**
+   * Starts the process and resolves once it is ready. Like a supervisor, a process that exits on
+   * its own (its failure policy: a failed stage exits for a restart) is started again, and why it
+   * exited is kept in `selfExits`.
+   */
+  start(timeoutMs = 180_000): Promise<void> {
+    this.ready = this.launch(timeoutMs);
+    return this.ready;
+  }
+
+  private async launch(timeoutMs: number): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      // The driver's own loader flags (tsx, from source) go to the entry too.
+      const child = spawn(process.execPath, [...process.execArgv, 'runtime/main.ts'], {
+        cwd: ROOT,
+        env: { PATH: process.env['PATH'] ?? '', HOST: '127.0.0.1', PORT: String(this.port), LOG_LEVEL: 'warn', ...this.env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      this.child = child;
+      this.expectedExit = false;
+      this.output = '';
+      let isReady = false;
+      child.stdout?.on('data', (c: Buffer) => (this.output = (this.output + c.toString()).slice(-20_000)));
+      child.stderr?.on('data', (c: Buffer) => (this.output = (this.output + c.toString()).slice(-20_000)));
+      child.once('exit', (code, signal) => {
+        if (this.expectedExit || this.child !== child) return;
+        this.selfExits.push(
+          `${this.name} exited (${String(code ?? signal)}) ${isReady ? 'while running' : 'while starting'}: ${lastError(this.output)}`,
+        );
+        if (isReady && this.supervised) void this.start().catch(() => undefined);
+      });
+      this.generation++;
+      const end = Date.now() + timeoutMs;
+      while (!READY[this.role].test(this.output) && this.running && Date.now() <= end) await new Promise((r) => setTimeout(r, 100));
+      if (READY[this.role].test(this.output)) {
+        isReady = true;
+        return;
+      }
+      if (this.running) throw new Error(`${this.name} not ready within ${timeoutMs / 1000} s: ${this.tail()}`);
+      if (attempt >= 3) throw new Error(`${this.name} exited before it was ready, ${attempt} times: ${this.tail()}`);
+      await new Promise((r) => setTimeout(r, 1000));
     }
   }
 
-  /** kill -9, and wait until it is gone. */
+  /** kill -9 (once it is up, if it is starting), and wait until it is gone. */
   async kill(): Promise<void> {
+    await this.ready.catch(() => undefined);
+    this.expectedExit = true;
     await this.signal('SIGKILL');
   }
 
-  /** SIGTERM (the graceful stop), or SIGKILL after `timeoutMs`. */
+  /** SIGTERM (the graceful stop), or SIGKILL after `timeoutMs`; no restart after it. */
   async stop(timeoutMs = 60_000): Promise<void> {
+    this.supervised = false;
+    await this.ready.catch(() => undefined);
+    this.expectedExit = true;
     const timer = setTimeout(() => this.child?.kill('SIGKILL'), timeoutMs);
     await this.signal('SIGTERM');
     clearTimeout(timer);

@@ -7,6 +7,7 @@ function clean(): ChaosFindings {
   return {
     seconds: 60,
     kills: { pipeline: 1, api: 1 },
+    selfExits: [],
     storeOutage: 'not run',
     ticks: { produced: 100, expected: 90, storedRows: 90, storedDistinct: 90, missing: 0, unexpected: 0 },
     streams: { clients: 6, reconnects: 4, resumed: 1, replayedFrames: 3, outOfStep: [], notHeard: 0 },

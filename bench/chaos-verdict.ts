@@ -6,6 +6,8 @@
 export interface ChaosFindings {
   seconds: number;
   kills: { pipeline: number; api: number };
+  /** Processes that exited when nobody stopped them (then restarted, as a supervisor would): not a failure by itself. */
+  selfExits: string[];
   storeOutage: string;
   ticks: { produced: number; expected: number; storedRows: number; storedDistinct: number; missing: number; unexpected: number };
   streams: { clients: number; reconnects: number; resumed: number; replayedFrames: number; outOfStep: string[]; notHeard: number };
@@ -40,6 +42,8 @@ export function chaosTable(f: ChaosFindings): string {
   const rows: [string, string][] = [
     ['run', `${f.seconds} s`],
     ['kills (kill -9, then restart)', `pipeline ${f.kills.pipeline}, api ${f.kills.api}`],
+    ['exits on their own (restarted)', String(f.selfExits.length)],
+    ...f.selfExits.map((why): [string, string] => ['  exit', why]),
     ['store outage', f.storeOutage],
     ['ticks produced (distinct expected in odds_ticks)', `${f.ticks.produced} (${f.ticks.expected})`],
     [

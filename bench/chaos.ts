@@ -285,6 +285,7 @@ async function main(): Promise<number> {
     const findings: ChaosFindings = {
       seconds,
       kills,
+      selfExits: all.flatMap((p) => p.selfExits),
       storeOutage: STORE_OUTAGE,
       ticks: {
         produced: raw.length,
