@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { IdCache, familyOpportunityId, opportunityId } from './ids.js';
+import { Harness, T0, event, spread } from './fixtures/builders.js';
+import { IdCache, familyOpportunityId, forgetRow, opportunityId } from './ids.js';
 
 const leg = (id: string, book: string) => ({ id, book, selection: 'home', line: -3.5 });
 
@@ -18,5 +19,45 @@ describe('a family id cache', () => {
     expect(cache.nodes).toBe(3);
     expect(familyOpportunityId(cache, 'arbitrage', 'e1', 'f', legs)).toBe(first);
     expect(first).toBe(opportunityId('arbitrage', 'e1', 'f', legs));
+  });
+
+  it('forgets every combination with a row that left, first leg or later, and keeps the others', () => {
+    const cache = new IdCache();
+    familyOpportunityId(cache, 'arbitrage', 'e1', 'f', [leg('r1', 'a'), leg('s1', 'b')]);
+    familyOpportunityId(cache, 'arbitrage', 'e1', 'f', [leg('r2', 'a'), leg('s1', 'b')]);
+    familyOpportunityId(cache, 'arbitrage', 'e1', 'f', [leg('r2', 'a'), leg('s2', 'b')]);
+    familyOpportunityId(cache, 'ev', 'e1', 'f', [leg('s1', 'b')]);
+    // arbitrage, r1, r1>s1, r2, r2>s1, r2>s2, ev, ev>s1
+    expect(cache.nodes).toBe(8);
+    forgetRow(cache, 's1');
+    // arbitrage, r2, r2>s2: the ev kind led only to s1, r1 only to r1>s1
+    expect(cache.nodes).toBe(3);
+    expect(familyOpportunityId(cache, 'arbitrage', 'e1', 'f', [leg('r2', 'a'), leg('s2', 'b')])).toBe(
+      opportunityId('arbitrage', 'e1', 'f', [leg('r2', 'a'), leg('s2', 'b')]),
+    );
+    expect(cache.nodes).toBe(3);
+  });
+
+  it('in the processor, holds the combinations of the rows on the board however often the line moves', () => {
+    const h = new Harness({ referenceBooks: ['pinnacle'], fallbackReferenceBooks: [] });
+    h.event(event(), T0);
+    const atLine = (line: number, on: boolean): ReturnType<typeof spread> => [
+      ...spread('pinnacle', line, on ? -110 : null, on ? -110 : null),
+      ...spread('draftkings', line, on ? 130 : null, on ? -150 : null),
+    ];
+    h.ticks(atLine(-3.5, true), T0);
+    const oneLine = h.processor.idCacheNodes;
+    expect(oneLine).toBeGreaterThan(0);
+    for (let i = 1; i <= 40; i++) {
+      // The books move to the next line and pull the one before.
+      h.ticks([...atLine(-3.5 - i, true), ...atLine(-3.5 - (i - 1), false)], T0 + i * 1000);
+    }
+    expect(
+      h
+        .active()
+        .map((o) => `${o.kind} ${'line' in o ? o.line : '-'}`)
+        .sort(),
+    ).toEqual(['arbitrage -43.5', 'ev -43.5', 'low_hold -43.5']);
+    expect(h.processor.idCacheNodes).toBe(oneLine);
   });
 });

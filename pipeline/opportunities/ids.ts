@@ -22,12 +22,17 @@ const IDS = new Memo<string>(200_000);
 /**
  * A family lives as long as its event (hours before the start), while its rows come and go as
  * lines move: a cache that only ever added nodes grew by every combination of rows it had seen
- * (about 70k nodes per 5 minutes in the soak at 2,000 ticks/s). Past this many nodes it starts
- * over; the ids it held are computed again on demand, the same ones.
+ * (about 70k nodes per 5 minutes in the soak at 2,000 ticks/s). `forgetRow` keeps it to the
+ * combinations of the rows on the board; past this many nodes all the same (a family whose live
+ * rows combine in more ways than that) it starts over, and the ids it held are computed again on
+ * demand, the same ones.
  */
 const MAX_ID_NODES = 4_096;
 
-/** Ids of one family's opportunities by kind, then by the row id of each leg; bounded by `maxNodes`. */
+/**
+ * Ids of one family's opportunities by kind, then by the row id of each leg: the combinations of
+ * the family's live rows (`forgetRow`), and never more than `maxNodes`.
+ */
 export class IdCache {
   readonly root = new Map<string, IdNode>();
   nodes = 0;
@@ -83,4 +88,38 @@ function sameLegs(a: readonly Leg[], b: readonly Leg[]): boolean {
     if (x.book !== y.book || x.selection !== y.selection || x.line !== y.line) return false;
   }
   return true;
+}
+
+/**
+ * Forgets every combination that has this row as a leg: the processor calls it when the row
+ * leaves its family (pulled, suspended or moved to another line), so the cache holds only
+ * combinations of rows still on the board. A walk of the family's cache, which is that small.
+ */
+export function forgetRow(cache: IdCache, rowId: string): void {
+  prune(cache, cache.root, rowId);
+}
+
+function prune(cache: IdCache, map: Map<string, IdNode>, rowId: string): void {
+  const gone = map.get(rowId);
+  if (gone) {
+    cache.nodes -= nodeCount(gone);
+    map.delete(rowId);
+  }
+  for (const [key, node] of map) {
+    if (node.next === null) continue;
+    prune(cache, node.next, rowId);
+    if (node.next.size > 0) continue;
+    node.next = null;
+    // A node that only led to the combinations just forgotten names nothing itself.
+    if (node.id === null) {
+      map.delete(key);
+      cache.nodes--;
+    }
+  }
+}
+
+function nodeCount(node: IdNode): number {
+  let n = 1;
+  if (node.next) for (const child of node.next.values()) n += nodeCount(child);
+  return n;
 }
