@@ -3,36 +3,49 @@ import { Harness, T0, event, spread } from './fixtures/builders.js';
 import { IdCache, familyOpportunityId, forgetRow, opportunityId } from './ids.js';
 
 const leg = (id: string, book: string) => ({ id, book, selection: 'home', line: -3.5 });
+/** A family of `rows` live rows around a cache (key `f`). */
+const family = (ids: IdCache, rowCount = 1000) => ({ ids, key: 'f', rowCount });
 
 describe('a family id cache', () => {
   it('stops at its node bound however many rows come and go, where it once kept every combination', () => {
     const cache = new IdCache(10);
-    for (let i = 0; i < 100; i++) familyOpportunityId(cache, 'arbitrage', 'e1', 'f', [leg(`r${i}`, 'a'), leg(`s${i}`, 'b')]);
+    for (let i = 0; i < 100; i++) familyOpportunityId(family(cache), 'arbitrage', 'e1', [leg(`r${i}`, 'a'), leg(`s${i}`, 'b')]);
     expect(cache.nodes).toBeLessThanOrEqual(10);
+  });
+
+  it('keeps at most a few nodes per live row of its family, however many ways those rows pair up', () => {
+    // Three live rows, four nodes each: the rows that stay pair up anew as prices move.
+    const cache = new IdCache(4096, 4, 8);
+    for (let i = 0; i < 100; i++)
+      familyOpportunityId(family(cache, 3), 'arbitrage', 'e1', [leg(`r${i % 3}`, 'a'), leg(`s${Math.floor(i / 3)}`, 'b')]);
+    expect(cache.nodes).toBeLessThanOrEqual(12);
+    expect(cache.limit(3)).toBe(12);
+    expect(cache.limit(1)).toBe(8);
+    expect(cache.limit(5000)).toBe(4096);
   });
 
   it('gives the same id after it starts over as before', () => {
     const cache = new IdCache(4);
     const legs = [leg('r1', 'a'), leg('s1', 'b')];
-    const first = familyOpportunityId(cache, 'arbitrage', 'e1', 'f', legs);
-    familyOpportunityId(cache, 'arbitrage', 'e1', 'f', [leg('r2', 'a'), leg('s2', 'b')]);
+    const first = familyOpportunityId(family(cache), 'arbitrage', 'e1', legs);
+    familyOpportunityId(family(cache), 'arbitrage', 'e1', [leg('r2', 'a'), leg('s2', 'b')]);
     expect(cache.nodes).toBe(3);
-    expect(familyOpportunityId(cache, 'arbitrage', 'e1', 'f', legs)).toBe(first);
+    expect(familyOpportunityId(family(cache), 'arbitrage', 'e1', legs)).toBe(first);
     expect(first).toBe(opportunityId('arbitrage', 'e1', 'f', legs));
   });
 
   it('forgets every combination with a row that left, first leg or later, and keeps the others', () => {
     const cache = new IdCache();
-    familyOpportunityId(cache, 'arbitrage', 'e1', 'f', [leg('r1', 'a'), leg('s1', 'b')]);
-    familyOpportunityId(cache, 'arbitrage', 'e1', 'f', [leg('r2', 'a'), leg('s1', 'b')]);
-    familyOpportunityId(cache, 'arbitrage', 'e1', 'f', [leg('r2', 'a'), leg('s2', 'b')]);
-    familyOpportunityId(cache, 'ev', 'e1', 'f', [leg('s1', 'b')]);
+    familyOpportunityId(family(cache), 'arbitrage', 'e1', [leg('r1', 'a'), leg('s1', 'b')]);
+    familyOpportunityId(family(cache), 'arbitrage', 'e1', [leg('r2', 'a'), leg('s1', 'b')]);
+    familyOpportunityId(family(cache), 'arbitrage', 'e1', [leg('r2', 'a'), leg('s2', 'b')]);
+    familyOpportunityId(family(cache), 'ev', 'e1', [leg('s1', 'b')]);
     // arbitrage, r1, r1>s1, r2, r2>s1, r2>s2, ev, ev>s1
     expect(cache.nodes).toBe(8);
     forgetRow(cache, 's1');
     // arbitrage, r2, r2>s2: the ev kind led only to s1, r1 only to r1>s1
     expect(cache.nodes).toBe(3);
-    expect(familyOpportunityId(cache, 'arbitrage', 'e1', 'f', [leg('r2', 'a'), leg('s2', 'b')])).toBe(
+    expect(familyOpportunityId(family(cache), 'arbitrage', 'e1', [leg('r2', 'a'), leg('s2', 'b')])).toBe(
       opportunityId('arbitrage', 'e1', 'f', [leg('r2', 'a'), leg('s2', 'b')]),
     );
     expect(cache.nodes).toBe(3);
