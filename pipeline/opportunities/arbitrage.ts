@@ -51,7 +51,7 @@ export function comboIdentity(
   extra = '',
 ): { id: string; key: string } {
   return {
-    id: familyOpportunityId(ctx.family.ids, kind, ctx.eventId, ctx.family.key, rows),
+    id: familyOpportunityId(ctx.family, kind, ctx.eventId, rows),
     key: `${rows.map(rowKey).join(',')}|${eventKey(ctx)}${extra}`,
   };
 }
