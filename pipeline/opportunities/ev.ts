@@ -14,7 +14,7 @@ import type { DevigChoice, DevigMethod } from '../odds-math/index.js';
 import { lineSummary } from './combos.js';
 import { confidenceScore, evWarnings, staleClockOfRecord } from './confidence.js';
 import type { Candidate, EngineContext } from './context.js';
-import { commonFields, eventKey, rowKey } from './context.js';
+import { commonFields } from './context.js';
 import { familyOpportunityId } from './ids.js';
 import { Memo } from './memo.js';
 import { completeMarket, decimalOf, legOf, lineKey, priceOf, round, sortedBooks } from './state.js';
@@ -33,8 +33,6 @@ interface Reference {
   rows: OddsRow[];
   /** Method -> fair probability per outcome (in the order of the context's outcomes). */
   fair: Record<DevigMethod, number[]>;
-  /** Its part of a candidate key, built on first use. */
-  key: string | null;
   /**
    * Its rows as an opportunity's `references`, built on first use and shared by every +EV price
    * measured against this reference while its rows stay the same (nothing mutates a price once
@@ -74,7 +72,7 @@ function reference(group: LineGroup, book: string, outcomes: readonly SelectionT
       quotes === null
         ? FAIR.get(rows.map((r) => r.priceAmerican).join(','), () => fairOf(rows.map(decimalOf)))
         : exchangeFair(quotes, maxSpread);
-    ref = fair ? { book, rows, fair, key: null, prices: null } : null;
+    ref = fair ? { book, rows, fair, prices: null } : null;
   }
   byBook.set(book, { outcomes, rows: seen, reference: ref });
   return ref;
@@ -93,9 +91,11 @@ function sameRows(
   return true;
 }
 
-function referenceKey(r: Reference): string {
-  r.key ??= r.rows.map(rowKey).join(',');
-  return r.key;
+/** The rows of the references in order: the part of a candidate's inputs they make up. */
+function rowsOf(refs: readonly Reference[]): OddsRow[] {
+  const rows: OddsRow[] = [];
+  for (const r of refs) for (const x of r.rows) rows.push(x);
+  return rows;
 }
 
 /** Every row's back and lay, when the book is an exchange quoting both sides of every outcome; null otherwise. */
@@ -199,10 +199,10 @@ export function evCandidates(ctx: EngineContext, g: LineGroupState, out: Candida
   const summary = lineSummary(g, ctx.outcomes);
   const arbProfit = summary.arbProfit;
   const books = sortedBooks(g);
-  const shared = `${eventKey(ctx)}|${arbProfit ?? ''}`;
+  const { isLive, startTime } = ctx.event;
   // Most books are not references: they share one fair price per method (the common references).
   const common = primary.length > 0 ? primary : fallback;
-  let commonKey: string | null = null;
+  let commonRows: OddsRow[] | null = null;
   const outcomes = ctx.outcomes;
   for (let i = 0; i < outcomes.length; i++) {
     const selection = outcomes[i] as SelectionType;
@@ -221,12 +221,13 @@ export function evCandidates(ctx: EngineContext, g: LineGroupState, out: Candida
       if (refs.length === 0) continue;
       if (own && maxAverage(refs, i) * d <= 1) continue;
       const id = familyOpportunityId(ctx.family.ids, 'ev', ctx.eventId, ctx.family.key, [row]);
-      const refsKey = refs === common ? (commonKey ??= common.map(referenceKey).join(';')) : refs.map(referenceKey).join(';');
-      const key = `${rowKey(row)}|${refsKey}|${sharpCount}|${bookCount}|${shared}`;
+      const refRows = refs === common ? (commonRows ??= rowsOf(common)) : rowsOf(refs);
       const chosen = refs;
       out.push({
         id,
-        key,
+        rows: [row],
+        refRows,
+        values: [refs.length, sharpCount, bookCount, isLive, startTime, arbProfit],
         scope: g.key,
         build: () => buildEv(ctx, line, selection, i, row, d, id, chosen, sharpCount, bookCount, arbProfit),
       });

@@ -4,7 +4,7 @@ import { anyLive, comboIdentityOf, comboLegs } from './arbitrage.js';
 import { stakeCapacity } from './capacity.js';
 import { combosUnder } from './combos.js';
 import type { Candidate, EngineContext } from './context.js';
-import { commonFields } from './context.js';
+import { NO_ROWS, commonFields } from './context.js';
 import { lineKey, round } from './state.js';
 import type { LineGroupState } from './line-group.js';
 
@@ -20,13 +20,15 @@ export function lowHoldCandidates(ctx: EngineContext, g: LineGroupState, out: Ca
   let seen: Set<string> | null = null;
   for (const allowed of ctx.options.scopes) {
     for (const combo of combosUnder(g, ctx.outcomes, { maxSum, strict: false, limit: 1, allowed })) {
-      const { id, key } = comboIdentityOf(ctx, 'low_hold', combo);
+      const { id, values } = comboIdentityOf(ctx, 'low_hold', combo);
       seen ??= new Set();
       if (seen.has(id)) continue;
       seen.add(id);
       out.push({
         id,
-        key,
+        rows: combo.rows,
+        refRows: NO_ROWS,
+        values,
         scope: g.key,
         build: (): LowHoldOpportunity => {
           const stakes = arbitrage(combo.decimals, 1).stakes;

@@ -4,7 +4,7 @@ import { anyLive, comboIdentity } from './arbitrage.js';
 import { stakeCapacity } from './capacity.js';
 import { middleSigma } from './config.js';
 import type { Candidate, EngineContext } from './context.js';
-import { commonFields } from './context.js';
+import { NO_ROWS, commonFields } from './context.js';
 import { canonicalLine, decimalOf, legOf, lineKey, round } from './state.js';
 
 /**
@@ -162,12 +162,19 @@ export function middleCandidates(ctx: EngineContext, out: Candidate[]): void {
     }
   }
   kept.sort(byRank);
-  const model = `|${mean}|${sigma}`;
   const n = Math.min(kept.length, options.maxMiddlesPerFamily);
   for (let i = 0; i < n; i++) {
     const { first, second } = kept[i] as Pair;
-    const { id, key } = comboIdentity(ctx, 'middle', [first, second], model);
-    out.push({ id, key, scope: 'middle', build: () => buildMiddle(ctx, id, first, second, isTotal, mean, sigma) });
+    const rows = [first, second];
+    const { id, values } = comboIdentity(ctx, 'middle', rows, mean, sigma);
+    out.push({
+      id,
+      rows,
+      refRows: NO_ROWS,
+      values,
+      scope: 'middle',
+      build: () => buildMiddle(ctx, id, first, second, isTotal, mean, sigma),
+    });
   }
 }
 

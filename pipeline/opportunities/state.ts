@@ -1,5 +1,6 @@
 import { selectionFamily } from '../../schemas/index.js';
 import { americanToDecimal } from '../odds-math/index.js';
+import type { CandidateInputs } from './context.js';
 import type { IdCache } from './ids.js';
 import type { LineGroup, LineGroupState } from './line-group.js';
 import type {
@@ -33,15 +34,13 @@ export interface FamilyState {
   lines: Map<string, LineGroupState>;
   /** Active opportunities derived from this family, by id. */
   active: Map<string, Opportunity>;
-  /** Per active opportunity: its input key (see Candidate in context.ts) and its recompute scope. */
+  /** Per active opportunity: its inputs (see Candidate in context.ts) and its recompute scope. */
   inputs: Map<string, ActiveInputs>;
   /** Opportunity ids already computed for this family's combinations of rows. */
   ids: IdCache;
 }
 
-export interface ActiveInputs {
-  /** Unchanged inputs, nothing to do. */
-  key: string;
+export interface ActiveInputs extends CandidateInputs {
   /** The line key of the group it came from, or `middle`. */
   scope: string;
   /** The recompute that last produced it (the others in scope are gone). */
