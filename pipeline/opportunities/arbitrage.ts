@@ -3,7 +3,7 @@ import { arbitrage } from '../odds-math/index.js';
 import type { Combo } from './combos.js';
 import { comboOrder, combosUnder, distinctBooks, hasLay } from './combos.js';
 import type { Candidate, CandidateValue, EngineContext } from './context.js';
-import { NO_ROWS, commonFields } from './context.js';
+import { NO_ROWS, commonFields, withKind } from './context.js';
 import { familyOpportunityId } from './ids.js';
 import { stakeCapacity } from './capacity.js';
 import { layLegOf } from './lay.js';
@@ -94,14 +94,13 @@ export function arbitrageCandidates(ctx: EngineContext, g: LineGroupState, out: 
         const result = arbitrage(combo.decimals, 1);
         const legs = comboLegs(combo, result.stakes);
         const profit = round(result.profitPercent, 4);
-        return {
-          ...commonFields(ctx, id, situation, legs, legs, anyLive(combo.rows), profit),
+        return withKind<ArbitrageOpportunity>(commonFields(ctx, id, situation, legs, legs, anyLive(combo.rows), profit), {
           kind: 'arbitrage',
           line,
           profitPercent: profit,
           impliedSum: round(result.impliedSum, 8),
           ...stakeCapacity(combo.rows, result.stakes, combo.sides),
-        };
+        });
       },
     });
   }

@@ -108,7 +108,22 @@ export function stalenessOf(
 ): Staleness & { oldestTs: number; clock: StaleClock } {
   const oldest = oldestTs(prices);
   const clock = staleClockOf(prices, (book) => ctx.staleAfterSeconds(book, isLive));
-  return { ...staleness(oldest, ctx.now, isLive, clock), oldestTs: oldest, clock };
+  const stale = staleness(oldest, ctx.now, isLive, clock);
+  return { ageSeconds: stale.ageSeconds, possiblyStale: stale.possiblyStale, warning: stale.warning, oldestTs: oldest, clock };
+}
+
+/**
+ * An opportunity of one kind: the common fields, then the kind's own (which may also replace
+ * common ones in place), in the field order of `{ ...common, ...own }`. The kind's fields are
+ * added to the common object itself: V8 gives a spread copy of an object this large a map of
+ * its own, and adding fields to that copy measured 50-80 µs per opportunity against under 1 µs
+ * this way (and each copy's unshared map made every later access of it slow too).
+ */
+export function withKind<O extends Opportunity>(
+  common: Omit<OpportunityCommon, 'kind'>,
+  own: Omit<O, keyof OpportunityCommon> & Partial<OpportunityCommon>,
+): O {
+  return Object.assign(common, own) as unknown as O;
 }
 
 /** The fields every kind shares; lifecycle fields start as a first detection at `now`. */

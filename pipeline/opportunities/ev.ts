@@ -14,7 +14,7 @@ import type { DevigChoice, DevigMethod } from '../odds-math/index.js';
 import { lineSummary } from './combos.js';
 import { confidenceScore, evWarnings, staleClockOfRecord } from './confidence.js';
 import type { Candidate, EngineContext } from './context.js';
-import { commonFields } from './context.js';
+import { commonFields, withKind } from './context.js';
 import { familyOpportunityId } from './ids.js';
 import { Memo } from './memo.js';
 import { completeMarket, decimalOf, legOf, lineKey, priceOf, round, sortedBooks } from './state.js';
@@ -292,8 +292,7 @@ function buildEv(
     };
     peakEvPercent[x.m] = ev;
   }
-  return {
-    ...base,
+  return withKind<EvOpportunity>(base, {
     kind: 'ev',
     warnings: evWarnings(
       { ageSeconds: base.oldestOddsAgeSeconds, possiblyStale: base.possiblyStale, warning: base.warnings[0] ?? null },
@@ -316,5 +315,5 @@ function buildEv(
     arbProfitPercent: arbProfit,
     confidence,
     peakEvPercent,
-  };
+  });
 }

@@ -4,7 +4,7 @@ import { anyLive, comboIdentityOf, comboLegs } from './arbitrage.js';
 import { stakeCapacity } from './capacity.js';
 import { combosUnder } from './combos.js';
 import type { Candidate, EngineContext } from './context.js';
-import { NO_ROWS, commonFields } from './context.js';
+import { NO_ROWS, commonFields, withKind } from './context.js';
 import { lineKey, round } from './state.js';
 import type { LineGroupState } from './line-group.js';
 
@@ -35,14 +35,13 @@ export function lowHoldCandidates(ctx: EngineContext, g: LineGroupState, out: Ca
           const legs = comboLegs(combo, stakes);
           const holdPercent = round(hold(combo.decimals) * 100, 4);
           const situation = `${ctx.eventId}|${ctx.family.key}|${lineKey(line)}`;
-          return {
-            ...commonFields(ctx, id, situation, legs, legs, anyLive(combo.rows), holdPercent),
+          return withKind<LowHoldOpportunity>(commonFields(ctx, id, situation, legs, legs, anyLive(combo.rows), holdPercent), {
             kind: 'low_hold',
             line,
             holdPercent,
             impliedSum: round(combo.impliedSum, 8),
             ...stakeCapacity(combo.rows, stakes, combo.sides),
-          };
+          });
         },
       });
     }

@@ -4,7 +4,7 @@ import { anyLive, comboIdentity } from './arbitrage.js';
 import { stakeCapacity } from './capacity.js';
 import { middleSigma } from './config.js';
 import type { Candidate, EngineContext } from './context.js';
-import { NO_ROWS, commonFields } from './context.js';
+import { NO_ROWS, commonFields, withKind } from './context.js';
 import { canonicalLine, decimalOf, legOf, lineKey, round } from './state.js';
 
 /**
@@ -195,8 +195,7 @@ function buildMiddle(
   const legs = [legOf(first, round(result.stakes[0], 6)), legOf(second, round(result.stakes[1], 6))];
   const situation = `${ctx.eventId}|${ctx.family.key}|${lineKey(canonicalLine(first))}|${lineKey(canonicalLine(second))}`;
   const ev = round(result.evPercent, 4);
-  return {
-    ...commonFields(ctx, id, situation, legs, legs, anyLive([first, second]), ev),
+  return withKind<MiddleOpportunity>(commonFields(ctx, id, situation, legs, legs, anyLive([first, second]), ev), {
     kind: 'middle',
     lowerBound: result.lowerBound,
     upperBound: result.upperBound,
@@ -209,5 +208,5 @@ function buildMiddle(
     worstCaseProfitPercent: round(result.worstCaseProfitPercent, 4),
     model: { mean: round(mean, 4), sigma: round(sigma, 4) },
     ...stakeCapacity([first, second], result.stakes),
-  };
+  });
 }
