@@ -18,7 +18,7 @@ import { commonFields, withKind } from './context.js';
 import { familyOpportunityId } from './ids.js';
 import { Memo } from './memo.js';
 import { completeMarket, decimalOf, legOf, lineKey, priceOf, round, sortedBooks } from './state.js';
-import type { LineGroup, LineGroupState } from './line-group.js';
+import type { CachedReference, LineGroupState, Reference } from './line-group.js';
 
 // The contract's choices and the odds math's are one list; the compiler keeps them so.
 const CHOICES: readonly DevigMethodName[] = DEVIG_CHOICES;
@@ -27,39 +27,13 @@ void _sameChoices;
 /** The de-vig methods proper; `worst_case` is derived from their fair probabilities. */
 const METHODS: readonly DevigMethod[] = DEVIG_METHODS;
 
-/** A reference book's complete market at the line, de-vigged by every method. */
-interface Reference {
-  book: string;
-  rows: OddsRow[];
-  /** Method -> fair probability per outcome (in the order of the context's outcomes). */
-  fair: Record<DevigMethod, number[]>;
-  /**
-   * Its rows as an opportunity's `references`, built on first use and shared by every +EV price
-   * measured against this reference while its rows stay the same (nothing mutates a price once
-   * built): rebuilt opportunities then add no copies of them to the heap.
-   */
-  prices: OpportunityPrice[] | null;
-}
-
-/** What a book's reference was computed from: the rows seen per outcome (identity), and the result. */
-interface CachedReference {
-  outcomes: readonly SelectionType[];
-  rows: (OddsRow | undefined)[];
-  reference: Reference | null;
-}
-
 /**
- * References by line group and book, reused while the book's rows at the line are the same
+ * A book's reference at a line group, reused while the book's rows at the line are the same
  * objects: a soft book's move re-de-vigs nothing.
  */
-const REFERENCES = new WeakMap<LineGroup, Map<string, CachedReference>>();
-
-function reference(group: LineGroup, book: string, outcomes: readonly SelectionType[], maxSpread: number): Reference | null {
-  let byBook = REFERENCES.get(group);
-  if (!byBook) {
-    byBook = new Map();
-    REFERENCES.set(group, byBook);
-  }
+function reference(g: LineGroupState, book: string, outcomes: readonly SelectionType[], maxSpread: number): Reference | null {
+  const group = g.books;
+  const byBook = (g.references ??= new Map());
   const bySelection = group.get(book);
   const cached = byBook.get(book);
   if (cached && sameRows(cached, bySelection, outcomes)) return cached.reference;
@@ -146,11 +120,11 @@ function fairOf(decimals: readonly number[]): Record<DevigMethod, number[]> | nu
   }
 }
 
-function references(ctx: EngineContext, group: LineGroup, books: readonly string[]): Reference[] {
+function references(ctx: EngineContext, g: LineGroupState, books: readonly string[]): Reference[] {
   const out: Reference[] = [];
   for (const b of books) {
-    if (!group.has(b)) continue;
-    const r = reference(group, b, ctx.outcomes, ctx.options.exchangeMaxSpread);
+    if (!g.books.has(b)) continue;
+    const r = reference(g, b, ctx.outcomes, ctx.options.exchangeMaxSpread);
     if (r) out.push(r);
   }
   return out;
@@ -193,8 +167,8 @@ function maxAverage(refs: readonly Reference[], i: number): number {
 export function evCandidates(ctx: EngineContext, g: LineGroupState, out: Candidate[]): void {
   const group = g.books;
   const line = g.line;
-  const primary = references(ctx, group, ctx.options.referenceBooks);
-  const fallback = references(ctx, group, ctx.options.fallbackReferenceBooks);
+  const primary = references(ctx, g, ctx.options.referenceBooks);
+  const fallback = references(ctx, g, ctx.options.fallbackReferenceBooks);
   if (primary.length === 0 && fallback.length === 0) return;
   const summary = lineSummary(g, ctx.outcomes);
   const arbProfit = summary.arbProfit;

@@ -108,7 +108,7 @@ export function outcomesOf(family: Pick<FamilyState, 'family' | 'market'>, leagu
 export function addToLine(family: FamilyState, row: OddsRow, key: string): void {
   let group = family.lines.get(key);
   if (!group) {
-    group = { line: canonicalLine(row), key, books: new Map(), version: 0, sortedBooks: null, summary: null };
+    group = { line: canonicalLine(row), key, books: new Map(), version: 0, sortedBooks: null, summary: null, references: null };
     family.lines.set(key, group);
   }
   let bySelection = group.books.get(row.book);
