@@ -2,8 +2,10 @@ import type { ArbitrageOpportunity, OddsRow, OpportunityLeg } from '../../schema
 import { arbitrage } from '../odds-math/index.js';
 import type { Combo } from './combos.js';
 import { comboOrder, combosUnder, distinctBooks, hasLay } from './combos.js';
-import type { Candidate, CandidateValue, EngineContext } from './context.js';
-import { NO_ROWS, commonFields, withKind } from './context.js';
+import type { Candidate, EngineContext } from './context.js';
+import { commonFields, withKind } from './context.js';
+import { NO_ROWS } from './inputs.js';
+import type { CandidateValue } from './inputs.js';
 import { familyOpportunityId } from './ids.js';
 import { stakeCapacity } from './capacity.js';
 import { layLegOf } from './lay.js';

@@ -1,7 +1,6 @@
 import type {
   CanonicalEvent,
   LeagueDef,
-  OddsRow,
   OpportunityEventInfo,
   Opportunity,
   OpportunityCommon,
@@ -12,6 +11,7 @@ import type {
 import type { ResolvedOptions } from './config.js';
 import { staleClockOf, staleness } from './confidence.js';
 import type { StaleClock, Staleness } from './confidence.js';
+import type { CandidateInputs } from './inputs.js';
 import type { FamilyState } from './state.js';
 
 /** What every engine gets for one family of one event. */
@@ -33,55 +33,11 @@ export interface EngineContext {
  * start, model inputs), so that an unchanged opportunity is recognised without building it
  * again. They are compared field by field (`sameInputs`): no key text is built per candidate.
  */
-export interface Candidate<O extends Opportunity = Opportunity> {
+export interface Candidate<O extends Opportunity = Opportunity> extends CandidateInputs {
   id: string;
-  /** The prices it uses, in leg order. */
-  rows: readonly OddsRow[];
-  /** The prices it is measured against (+EV's references), shared between candidates; empty otherwise. */
-  refRows: readonly OddsRow[];
-  /** Every other input, compared with `===`. */
-  values: readonly CandidateValue[];
   /** The line key of the group it was found in, or `middle` (see advance). */
   scope: string;
   build(): O;
-}
-
-export type CandidateValue = string | number | boolean | null;
-
-/** What a candidate was built from, kept beside its opportunity. */
-export type CandidateInputs = Pick<Candidate, 'rows' | 'refRows' | 'values'>;
-
-export const NO_ROWS: readonly OddsRow[] = [];
-
-/**
- * Whether two candidates have the same inputs: rows that agree on id, price, time and liveness
- * (a row re-sent unchanged is the same input), and equal other values (NaN equal to itself, as
- * the text of a number would be).
- */
-export function sameInputs(a: CandidateInputs, b: CandidateInputs): boolean {
-  return sameRows(a.rows, b.rows) && sameRows(a.refRows, b.refRows) && sameValues(a.values, b.values);
-}
-
-function sameRows(a: readonly OddsRow[], b: readonly OddsRow[]): boolean {
-  if (a === b) return true;
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) {
-    const x = a[i] as OddsRow;
-    const y = b[i] as OddsRow;
-    if (x === y) continue;
-    if (x.id !== y.id || x.priceAmerican !== y.priceAmerican || x.ts !== y.ts || x.isLive !== y.isLive) return false;
-  }
-  return true;
-}
-
-function sameValues(a: readonly CandidateValue[], b: readonly CandidateValue[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) {
-    const x = a[i];
-    const y = b[i];
-    if (x !== y && !(x !== x && y !== y)) return false;
-  }
-  return true;
 }
 
 export function eventInfo(event: CanonicalEvent, anyLive: boolean): OpportunityEventInfo {

@@ -1,5 +1,5 @@
 import type { DevigMethodName, ExpireReason, Opportunity, OpportunityChange, OpportunityPrice } from '../../schemas/index.js';
-import { sameInputs } from './context.js';
+import { sameInputs } from './inputs.js';
 import type { Candidate } from './context.js';
 import { canonicalLine, lineKey } from './state.js';
 import type { FamilyState } from './state.js';

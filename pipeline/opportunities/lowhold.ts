@@ -4,7 +4,8 @@ import { anyLive, comboIdentityOf, comboLegs } from './arbitrage.js';
 import { stakeCapacity } from './capacity.js';
 import { combosUnder } from './combos.js';
 import type { Candidate, EngineContext } from './context.js';
-import { NO_ROWS, commonFields, withKind } from './context.js';
+import { commonFields, withKind } from './context.js';
+import { NO_ROWS } from './inputs.js';
 import { lineKey, round } from './state.js';
 import type { LineGroupState } from './line-group.js';
 

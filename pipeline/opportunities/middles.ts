@@ -4,7 +4,8 @@ import { anyLive, comboIdentity } from './arbitrage.js';
 import { stakeCapacity } from './capacity.js';
 import { middleSigma } from './config.js';
 import type { Candidate, EngineContext } from './context.js';
-import { NO_ROWS, commonFields, withKind } from './context.js';
+import { commonFields, withKind } from './context.js';
+import { NO_ROWS } from './inputs.js';
 import { canonicalLine, decimalOf, legOf, lineKey, round } from './state.js';
 
 /**

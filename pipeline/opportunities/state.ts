@@ -1,6 +1,6 @@
 import { selectionFamily } from '../../schemas/index.js';
 import { americanToDecimal } from '../odds-math/index.js';
-import type { CandidateInputs } from './context.js';
+import type { CandidateInputs } from './inputs.js';
 import type { IdCache } from './ids.js';
 import type { LineGroup, LineGroupState } from './line-group.js';
 import type {
