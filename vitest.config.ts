@@ -28,6 +28,8 @@ const long = [
   'test/delta-mirror.e2e.test.ts',
   // A delta poller moved between two API replicas by cursor, one started late (about 20-30 s).
   'test/delta-positions.e2e.test.ts',
+  // An odds stream moved between two API replicas by Last-Event-ID (about 30 s).
+  'test/stream-positions.e2e.test.ts',
   'test/simulator.e2e.test.ts',
   'test/stream-mirror.e2e.test.ts',
   'test/replay-restart.e2e.test.ts',

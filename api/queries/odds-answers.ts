@@ -271,8 +271,8 @@ export async function oddsDeltaPage(
   const positions = deps.positions;
   // Only the first page: later pages continue by a cursor this board stamped.
   const lost =
-    foreign && positions?.readOdds && offset === 0
-      ? await lostRemovals(positions.readOdds, foreign[0] ?? [], positions.now().offsets[0] ?? [], views.live, catalog, filters)
+    foreign && positions?.read && offset === 0
+      ? await lostRemovals(positions.read.odds, foreign[0] ?? [], positions.now().offsets[0] ?? [], views.live, catalog, filters)
       : [];
   const delta = oddsDelta(board, catalog, filters, since, offset, limit);
   if (!delta.ok) {
