@@ -30,6 +30,8 @@ const long = [
   'test/delta-positions.e2e.test.ts',
   // An odds stream moved between two API replicas by Last-Event-ID (about 30 s).
   'test/stream-positions.e2e.test.ts',
+  // make run stopped and started again on one DATA_DIR: a stream and a delta poller resume (about 30 s).
+  'test/restart-positions.e2e.test.ts',
   'test/simulator.e2e.test.ts',
   'test/stream-mirror.e2e.test.ts',
   'test/replay-restart.e2e.test.ts',

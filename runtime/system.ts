@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
@@ -145,11 +144,11 @@ export function packageVersion(): string {
 
 /**
  * Names the log that offsets count in: a Kafka cluster keeps its offsets across restarts, every
- * replica reading the same ones; the in-process bus starts again at offset 0 in every run, so
- * each run is a log of its own and its positions mean nothing to the next run.
+ * replica reading the same ones; the in-process bus names its own (a new one in a run that starts
+ * a new log, the saved one's in a run that continues it: `runtime/saved-bus-log.ts`).
  */
 function logName(bus: Bus): string {
-  return bus instanceof MemoryBus ? `memory-${randomBytes(6).toString('base64url')}` : 'kafka';
+  return bus instanceof MemoryBus ? bus.name : 'kafka';
 }
 
 /** The changelogs of `/odds/delta` positions between two of them, read through the bus outside any consumer group. */
@@ -171,6 +170,8 @@ export function changelogReader(bus: Bus): ChangelogReader {
         },
         { from: (p) => from[p] ?? 0, before: (p) => before[p] ?? 0 },
       ),
+    // The in-process bus may have left old removals out of a saved log; Kafka's retention is the cluster's.
+    ...(bus instanceof MemoryBus ? { completeFrom: () => [bus.completeFrom(TOPICS.snapshot), bus.completeFrom(TOPICS.events)] } : {}),
   };
 }
 
