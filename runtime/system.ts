@@ -166,7 +166,7 @@ export function changelogReader(bus: Bus): ChangelogReader {
       bus.readToEnd(
         TOPICS.events,
         (records) => {
-          for (const r of records) visit(r.key);
+          for (const r of records) visit(r.key, r.value);
         },
         { from: (p) => from[p] ?? 0, before: (p) => before[p] ?? 0 },
       ),

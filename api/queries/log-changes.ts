@@ -1,3 +1,5 @@
+import type { CanonicalEvent } from '../../schemas/index.js';
+import { presentedChange } from '../views/index.js';
 import type { LiveBoard } from '../views/index.js';
 import type { LogTime } from '../views/index.js';
 import { atOrBefore } from './log-position.js';
@@ -14,7 +16,8 @@ export type ChangedRows = Map<string, string>;
  */
 export interface LogCatchUp {
   rows: ChangedRows;
-  events: Set<string>;
+  /** Events changed since, each with its state at the position when the log still had it (null: not there then). */
+  events: Map<string, CanonicalEvent | null | undefined>;
   time: LogTime;
 }
 
@@ -50,9 +53,16 @@ export async function readLogSince(
   const upTo = positions.now().offsets;
   const time = board.log.head();
   const rows: ChangedRows = new Map();
-  const events = new Set<string>();
+  const events = new Map<string, CanonicalEvent | null | undefined>();
   await read.odds(from.offsets[0] ?? [], upTo[0] ?? [], (change) => rows.set(change.key, change.eventId));
-  await read.events(from.offsets[1] ?? [], upTo[1] ?? [], (eventId) => events.add(eventId));
+  await read.events(from.offsets[1] ?? [], upTo[1] ?? [], (eventId) => events.set(eventId, undefined));
+  // What those events were at the position: an event that changed in nothing its rows present
+  // (a new last-seen time) leaves its rows out. The events changelog is small (a record per event change).
+  if (events.size > 0) {
+    await read.events([], from.offsets[1] ?? [], (eventId, event) => {
+      if (events.has(eventId)) events.set(eventId, event);
+    });
+  }
   return { rows, events, time };
 }
 
@@ -65,7 +75,11 @@ export async function readLogSince(
 export function catchUpRows(board: LiveBoard, read: LogCatchUp): ChangedRows | null {
   if (!board.log.covers(read.time)) return null;
   const rows = new Map(read.rows);
-  for (const eventId of read.events) for (const [key] of board.entriesOf(eventId)) rows.set(key, eventId);
+  for (const [eventId, then] of read.events) {
+    const now = board.event(eventId);
+    if (then && now && !presentedChange(then, now)) continue;
+    for (const [key] of board.entriesOf(eventId)) rows.set(key, eventId);
+  }
   board.log.scan(read.time, (change) => {
     const row = change.row ?? change.removed;
     if (row) rows.set(change.key, row.eventId);

@@ -1,4 +1,4 @@
-import type { MarketId, OddsChange } from '../../schemas/index.js';
+import type { CanonicalEvent, MarketId, OddsChange } from '../../schemas/index.js';
 import { rowId } from '../../pipeline/snapshot/index.js';
 import type { Catalog, LiveBoard } from '../views/index.js';
 import { eventMatches } from '../views/index.js';
@@ -14,8 +14,8 @@ export type OddsChangelogReader = (
 /** The changelogs of `DELTA_TOPICS`, read between offsets outside any consumer group. */
 export interface ChangelogReader {
   odds: OddsChangelogReader;
-  /** The id of every event record (a tombstone too) between the offsets of the events changelog. */
-  events(from: readonly number[], before: readonly number[], visit: (eventId: string) => void): Promise<void>;
+  /** Every event record between the offsets of the events changelog: its id, and the event (null: a tombstone). */
+  events(from: readonly number[], before: readonly number[], visit: (eventId: string, event: CanonicalEvent | null) => void): Promise<void>;
   /**
    * Per changelog, per partition, the earliest offset from which a read still returns the latest
    * change of every key (older removals may be gone: retention); absent when the log keeps them all.

@@ -3,7 +3,7 @@ import type { PublicOdds } from '../contract/index.js';
 import { allOdds, oddsMatch } from '../queries/index.js';
 import { keyParts } from '../queries/index.js';
 import type { ChangedRows, OddsFilters } from '../queries/index.js';
-import { compareRows } from '../views/index.js';
+import { compareRows, presentedChange } from '../views/index.js';
 import type { BoardListener, LiveBoard } from '../views/index.js';
 import type { Catalog } from '../views/index.js';
 import { isMainLine } from '../views/index.js';
@@ -12,7 +12,6 @@ import { jsonArray } from './frames.js';
 import type { FramePayload } from './frames.js';
 import { rowId } from '../../pipeline/snapshot/index.js';
 import type { Group, SourceBatch, StreamSource } from './hub.js';
-import { presentedChange } from './presented-change.js';
 import { putStateInLinks } from '../deeplinks/index.js';
 
 export const ODDS_CHANNEL = 'odds';
