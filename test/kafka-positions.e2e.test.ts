@@ -17,6 +17,7 @@ import { OPERATOR_ENV, idle, produce, recordedInput, settledOdds } from './suppo
 import { SseClient } from './support/stream-clients.js';
 import type { SseFrame } from './support/stream-clients.js';
 import { comparableRow } from './support/comparable-row.js';
+import { getJson, mirrorDiff, oddsRows, quiet } from './support/odds-mirror.js';
 
 type Row = Record<string, unknown>;
 type Entry = ReturnType<typeof spawnEntry>;
@@ -48,28 +49,14 @@ function startApi(brokers: string[], id: string): Promise<{ child: Entry; url: s
       API_KEYS: `enterprise:${KEY}`,
       // Replicas behind one balancer share one public address, so their deep links are the same.
       PUBLIC_BASE_URL: 'https://odds.example.test',
+      // No load shedding: a loaded test machine's pauses must not become 503s.
+      SHED_EVENT_LOOP_DELAY_MS: '0',
     },
     /Odds platform API: (http:\/\/[0-9.:]+)\/api\/v1/,
   );
 }
 
-async function get(base: string, path: string): Promise<{ status: number; body: Row }> {
-  const res = await fetch(`${base}${path}`, { headers: { 'x-api-key': KEY } });
-  return { status: res.status, body: (await res.json()) as Row };
-}
-
-async function oddsOf(base: string): Promise<{ rows: Map<string, string>; cursor: string }> {
-  const rows = new Map<string, string>();
-  let page: string | null = null;
-  let cursor = '';
-  do {
-    const r = await get(base, `/api/v1/odds?limit=1000${page ? `&cursor=${encodeURIComponent(page)}` : ''}`);
-    if (cursor === '') cursor = (r.body['meta'] as Row)['delta_cursor'] as string;
-    for (const row of r.body['data'] as Row[]) rows.set(row['id'] as string, comparableRow(row));
-    page = (r.body['pagination'] as Row)['next_cursor'] as string | null;
-  } while (page !== null);
-  return { rows, cursor };
-}
+const oddsOf = (base: string): ReturnType<typeof oddsRows> => oddsRows(base, KEY);
 
 class Poller {
   constructor(
@@ -79,8 +66,7 @@ class Poller {
 
   async poll(base: string): Promise<void> {
     for (let page = 0; page < 1000; page++) {
-      const r = await get(base, `/api/v1/odds/delta?cursor=${encodeURIComponent(this.cursor)}&limit=5000`);
-      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      const r = { body: await getJson(`${base}/api/v1/odds/delta?cursor=${encodeURIComponent(this.cursor)}&limit=5000`, KEY) };
       for (const row of r.body['data'] as Row[]) this.rows.set(row['id'] as string, comparableRow(row));
       for (const gone of r.body['removed'] as Row[]) this.rows.delete(gone['id'] as string);
       this.cursor = (r.body['meta'] as Row)['next_cursor'] as string;
@@ -118,22 +104,8 @@ class StreamMirror {
   }
 }
 
-async function quiet(client: SseClient, quietMs = 1000): Promise<void> {
-  let n = -1;
-  while (n !== client.frames.length) {
-    n = client.frames.length;
-    await new Promise((resolve) => setTimeout(resolve, quietMs));
-  }
-}
-
 function expectSame(mirror: Map<string, string>, truth: Map<string, string>, what: string): void {
-  const missing = [...truth.keys()].filter((id) => mirror.get(id) !== truth.get(id));
-  const extra = [...mirror.keys()].filter((id) => !truth.has(id));
-  expect({ missing: missing.slice(0, 5), extra: extra.slice(0, 5), size: mirror.size }, what).toEqual({
-    missing: [],
-    extra: [],
-    size: truth.size,
-  });
+  expect(mirrorDiff(mirror, truth), what).toEqual({ missing: [], extra: [], size: truth.size, expected: truth.size });
 }
 
 describe.skipIf(unavailable !== null)('clients moved between API processes on Kafka, and across a restart', () => {
@@ -178,7 +150,7 @@ describe.skipIf(unavailable !== null)('clients moved between API processes on Ka
       await client.until((fs) => fs.some((f) => f.event === 'snapshot:complete'), 30_000);
       await produce(bus, chunk(1));
       await idle([pipeline.url]);
-      await quiet(client);
+      await quiet(client, 1000);
       await poller.poll(a.url);
 
       // Away while a part of the market moves; back on the other API process.
@@ -190,7 +162,7 @@ describe.skipIf(unavailable !== null)('clients moved between API processes on Ka
       client = await SseClient.open(`${b.url}/api/v1/stream/odds`, { 'x-api-key': KEY, 'last-event-id': lastId });
       await client.until((fs) => fs.some((f) => f.event === 'connected'), 30_000);
       await poller.poll(b.url);
-      await quiet(client);
+      await quiet(client, 1000);
 
       // B stops; the clients come back to an API process started after that.
       lastId = client.lastId as string;
@@ -206,7 +178,7 @@ describe.skipIf(unavailable !== null)('clients moved between API processes on Ka
       client = await SseClient.open(`${c.url}/api/v1/stream/odds`, { 'x-api-key': KEY, 'last-event-id': lastId });
       await client.until((fs) => fs.some((f) => f.event === 'connected'), 30_000);
       await poller.poll(c.url);
-      await quiet(client);
+      await quiet(client, 1000);
       client.close();
       stream.apply(client.frames);
 

@@ -16,6 +16,7 @@ import type { TestSystem } from './support/system.js';
 import { SseClient } from './support/stream-clients.js';
 import type { SseFrame } from './support/stream-clients.js';
 import { comparableRow } from './support/comparable-row.js';
+import { mirrorDiff, oddsRows, quiet } from './support/odds-mirror.js';
 
 type Row = Record<string, unknown>;
 const dataDir = mkdtempSync(join(tmpdir(), 'odds-restart-'));
@@ -56,18 +57,7 @@ async function get(s: TestSystem, path: string): Promise<{ status: number; body:
   return { status: res.status, body: (await res.json()) as Row };
 }
 
-async function oddsOf(s: TestSystem): Promise<{ rows: Map<string, string>; cursor: string }> {
-  const rows = new Map<string, string>();
-  let page: string | null = null;
-  let cursor = '';
-  do {
-    const r = await get(s, `/api/v1/odds?limit=1000${page ? `&cursor=${encodeURIComponent(page)}` : ''}`);
-    if (cursor === '') cursor = (r.body['meta'] as Row)['delta_cursor'] as string;
-    for (const row of r.body['data'] as Row[]) rows.set(row['id'] as string, comparableRow(row));
-    page = (r.body['pagination'] as Row)['next_cursor'] as string | null;
-  } while (page !== null);
-  return { rows, cursor };
-}
+const oddsOf = (s: TestSystem): ReturnType<typeof oddsRows> => oddsRows(s.url, key);
 
 /** Applies delta answers from `cursor` until has_more is false. */
 async function poll(s: TestSystem, rows: Map<string, string>, cursor: string): Promise<string> {
@@ -108,20 +98,8 @@ function applyStream(rows: Map<string, string>, frames: SseFrame[]): { resyncs: 
   return { resyncs, snapshots, repeats };
 }
 
-async function quiet(client: SseClient, quietMs = 300): Promise<void> {
-  let n = -1;
-  while (n !== client.frames.length) {
-    n = client.frames.length;
-    await new Promise((resolve) => setTimeout(resolve, quietMs));
-  }
-}
-
 function expectSame(mirror: Map<string, string>, truth: Map<string, string>): void {
-  const missing = [...truth.keys()].filter((id) => mirror.get(id) !== truth.get(id));
-  const extra = [...mirror.keys()].filter((id) => !truth.has(id));
-  if (process.env['DEBUG_MIRROR'])
-    for (const id of missing.slice(0, 2)) process.stdout.write(`\nMIRROR ${mirror.get(id)}\nTRUTH  ${truth.get(id)}\n`);
-  expect({ missing: missing.slice(0, 5), extra: extra.slice(0, 5) }).toEqual({ missing: [], extra: [] });
+  expect(mirrorDiff(mirror, truth)).toEqual({ missing: [], extra: [], size: truth.size, expected: truth.size });
 }
 
 describe('make run restarted on the same DATA_DIR', () => {

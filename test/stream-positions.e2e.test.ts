@@ -14,6 +14,7 @@ import { eventually, startBoardReplica } from './support/replicas.js';
 import { SseClient } from './support/stream-clients.js';
 import type { SseFrame } from './support/stream-clients.js';
 import { comparableRow } from './support/comparable-row.js';
+import { mirrorDiff, oddsRows, quiet } from './support/odds-mirror.js';
 
 type Row = Record<string, unknown>;
 
@@ -75,28 +76,11 @@ class Mirror {
   }
 }
 
-async function oddsOf(base: string): Promise<Map<string, string>> {
-  const rows = new Map<string, string>();
-  let page: string | null = null;
-  do {
-    const res = await fetch(`${base}/api/v1/odds?limit=1000${page ? `&cursor=${encodeURIComponent(page)}` : ''}`, {
-      headers: { 'x-api-key': key },
-    });
-    const body = (await res.json()) as Row;
-    for (const row of body['data'] as Row[]) rows.set(row['id'] as string, comparableRow(row));
-    page = (body['pagination'] as Row)['next_cursor'] as string | null;
-  } while (page !== null);
-  return rows;
-}
+const oddsOf = async (base: string): Promise<Map<string, string>> => (await oddsRows(base, key)).rows;
 
 function expectSame(mirror: Mirror, truth: Map<string, string>): void {
-  const missing = [...truth.keys()].filter((id) => mirror.rows.get(id) !== truth.get(id));
-  const extra = [...mirror.rows.keys()].filter((id) => !truth.has(id));
-  expect({ missing: missing.slice(0, 5), extra: extra.slice(0, 5), rows: mirror.rows.size }).toEqual({
-    missing: [],
-    extra: [],
-    rows: truth.size,
-  });
+  const diff = mirrorDiff(mirror.rows, truth);
+  expect(diff).toEqual({ missing: [], extra: [], size: truth.size, expected: truth.size });
 }
 
 async function step(n: number, drain = true): Promise<void> {
@@ -105,15 +89,6 @@ async function step(n: number, drain = true): Promise<void> {
     await feed.push(sim.step(clock.now(), 200));
   }
   if (drain) await sys.drained(30_000);
-}
-
-/** Waits until the client got nothing new for `quietMs`. */
-async function quiet(client: SseClient, quietMs = 300): Promise<void> {
-  let n = -1;
-  while (n !== client.frames.length) {
-    n = client.frames.length;
-    await new Promise((resolve) => setTimeout(resolve, quietMs));
-  }
 }
 
 const streamPath = '/api/v1/stream/odds';
