@@ -28,6 +28,12 @@ const long = [
   'test/delta-mirror.e2e.test.ts',
   // A delta poller moved between two API replicas by cursor, one started late (about 20-30 s).
   'test/delta-positions.e2e.test.ts',
+  // An odds stream moved between two API replicas by Last-Event-ID (about 30 s).
+  'test/stream-positions.e2e.test.ts',
+  // make run stopped and started again on one DATA_DIR: a stream and a delta poller resume (about 30 s).
+  'test/restart-positions.e2e.test.ts',
+  // The same on separate processes over librdkafka's mock cluster: a pipeline and three API processes (about 3-5 min).
+  'test/kafka-positions.e2e.test.ts',
   'test/simulator.e2e.test.ts',
   'test/stream-mirror.e2e.test.ts',
   'test/replay-restart.e2e.test.ts',

@@ -238,6 +238,7 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
           ...(deps.splits ? { splits: deps.splits } : {}),
           ...(deps.gameStates ? { gameStates: deps.gameStates } : {}),
           ...(deps.alerts ? { alerts: deps.alerts } : {}),
+          ...(deps.positions ? { positions: deps.positions } : {}),
         },
         keys: deps.keys,
         access,

@@ -1,4 +1,5 @@
-import { AvroCodec, KafkaBus, MemoryBus } from '../pipeline/bus/index.js';
+import { AvroCodec, KafkaBus } from '../pipeline/bus/index.js';
+import { openMemoryBus } from './saved-bus-log.js';
 import type { Bus } from '../pipeline/bus/index.js';
 import type { Logger } from 'pino';
 import type { Clock } from '../pipeline/clock.js';
@@ -7,13 +8,13 @@ import { StartupError, firstLine } from './startup-error.js';
 
 /**
  * Kafka when `KAFKA_BROKERS` is set (Avro through `SCHEMA_REGISTRY_URL` when that is set too),
- * else the in-process bus, stamped with the system's clock. On Kafka the schemas are registered
+ * else the in-process bus, stamped with the system's clock (continuing the log the last run saved in `DATA_DIR`). On Kafka the schemas are registered
  * here, before anything is produced: a breaking change or an unreachable registry stops the start.
  * So do topics that are missing and cannot be created (a cluster that refuses CreateTopics is
  * accepted when its brokers auto-create topics: logged as a warning with what they created).
  */
 export async function makeBus(config: Config, clock: Clock, logger: Logger): Promise<Bus> {
-  if (config.kafkaBrokers === null) return new MemoryBus({ now: () => clock.now() });
+  if (config.kafkaBrokers === null) return openMemoryBus(config.dataDir, config.busLogRetentionMinutes, () => clock.now(), logger);
   // Loaded here only: the registry client pulls in cloud KMS packages that an embedded start never uses.
   const codec =
     config.schemaRegistryUrl === null

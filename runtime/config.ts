@@ -52,6 +52,8 @@ export interface Config {
   /** Kafka bootstrap servers; null runs the in-process bus. */
   kafkaBrokers: string[] | null;
   kafkaSessionTimeoutMs: number;
+  /** The in-process bus's saved log keeps removals this long (minutes); 0: no saved log. */
+  busLogRetentionMinutes: number;
   /** Avro through this Schema Registry on Kafka; null: JSON values. */
   schemaRegistryUrl: string | null;
   apiKeys: string;
@@ -192,6 +194,7 @@ export function loadConfig(env: Env = process.env): Config {
     redisUrl: s.optional('REDIS_URL'),
     kafkaBrokers,
     kafkaSessionTimeoutMs: s.int('KAFKA_SESSION_TIMEOUT_MS'),
+    busLogRetentionMinutes: s.int('BUS_LOG_RETENTION_MINUTES'),
     schemaRegistryUrl: s.optional('SCHEMA_REGISTRY_URL'),
     apiKeys: s.string('API_KEYS'),
     alertSecretKey: s.optional('ALERT_SECRET_KEY'),

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { LEAGUES, TEAMS, tierBookScopes } from '../schemas/index.js';
+import { MemoryBus } from '../pipeline/bus/index.js';
 import type { Bus } from '../pipeline/bus/index.js';
 import type { Clock } from '../pipeline/clock.js';
 import type { Feed } from '../pipeline/feeds/index.js';
@@ -49,11 +50,11 @@ export async function openProcessParts(config: Config, logger: Logger, options: 
     throw e;
   }
   const opened = await opening;
-  // The in-process bus starts empty, so the latest-odds table starts empty too: it mirrors the
-  // board this process rebuilds (its versions are this bus's offsets), not what a previous run left.
-  // Kafka's offsets outlive the process, and so does the table.
-  if (config.kafkaBrokers === null) await opened.store.exec('TRUNCATE TABLE IF EXISTS odds_latest');
   const bus = await makeBus(config, clock, logger);
+  // A new in-process log starts empty, so the latest-odds table starts empty too: it mirrors the
+  // board this process rebuilds (its versions are this bus's offsets), not what a previous run left.
+  // Kafka's offsets outlive the process, and so do a saved in-process log's, and the table with them.
+  if (bus instanceof MemoryBus && !bus.restored) await opened.store.exec('TRUNCATE TABLE IF EXISTS odds_latest');
   return { clock, health, opened, feed, bus };
 }
 

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
@@ -16,7 +15,7 @@ import type { PayloadInspector } from '../api/plugins/index.js';
 import type { StreamService } from '../api/stream/index.js';
 import { alertBody, startAlerting } from '../api/alerts/index.js';
 import { PositionTrail, opportunityContext } from '../api/queries/index.js';
-import type { OddsChangelogReader } from '../api/queries/index.js';
+import type { ChangelogReader } from '../api/queries/index.js';
 import { SecretSeal, UsageRecorder, ensureKeys, loadOrCreateDemoSecrets, parseApiKeys, startAccounts } from '../api/accounts/index.js';
 import type { Accounts, KeyStore } from '../api/accounts/index.js';
 import { startBets } from '../api/bets/index.js';
@@ -145,23 +144,35 @@ export function packageVersion(): string {
 
 /**
  * Names the log that offsets count in: a Kafka cluster keeps its offsets across restarts, every
- * replica reading the same ones; the in-process bus starts again at offset 0 in every run, so
- * each run is a log of its own and its positions mean nothing to the next run.
+ * replica reading the same ones; the in-process bus names its own (a new one in a run that starts
+ * a new log, the saved one's in a run that continues it: `runtime/saved-bus-log.ts`).
  */
 function logName(bus: Bus): string {
-  return bus instanceof MemoryBus ? `memory-${randomBytes(6).toString('base64url')}` : 'kafka';
+  return bus instanceof MemoryBus ? bus.name : 'kafka';
 }
 
-/** The odds changelog between two positions, read through the bus outside any consumer group. */
-export function oddsChangelogReader(bus: Bus): OddsChangelogReader {
-  return (from, before, visit) =>
-    bus.readToEnd(
-      TOPICS.snapshot,
-      (records) => {
-        for (const r of records) if (r.value) visit(r.value);
-      },
-      { from: (p) => from[p] ?? 0, before: (p) => before[p] ?? 0 },
-    );
+/** The changelogs of `/odds/delta` positions between two of them, read through the bus outside any consumer group. */
+export function changelogReader(bus: Bus): ChangelogReader {
+  return {
+    odds: (from, before, visit) =>
+      bus.readToEnd(
+        TOPICS.snapshot,
+        (records) => {
+          for (const r of records) if (r.value) visit(r.value);
+        },
+        { from: (p) => from[p] ?? 0, before: (p) => before[p] ?? 0 },
+      ),
+    events: (from, before, visit) =>
+      bus.readToEnd(
+        TOPICS.events,
+        (records) => {
+          for (const r of records) visit(r.key, r.value);
+        },
+        { from: (p) => from[p] ?? 0, before: (p) => before[p] ?? 0 },
+      ),
+    // The in-process bus may have left old removals out of a saved log; Kafka's retention is the cluster's.
+    ...(bus instanceof MemoryBus ? { completeFrom: () => [bus.completeFrom(TOPICS.snapshot), bus.completeFrom(TOPICS.events)] } : {}),
+  };
 }
 
 /**
@@ -189,7 +200,7 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
   const splits = new SplitsBoard(clock);
   const gameStates = new GameStateBoard();
   const futures = new FuturesBoard(() => clock.now());
-  const positions = new PositionTrail(logName(bus), board.log, (topic) => TOPIC_CONFIGS[topic].partitions, oddsChangelogReader(bus));
+  const positions = new PositionTrail(logName(bus), board.log, (topic) => TOPIC_CONFIGS[topic].partitions, changelogReader(bus));
   const views = [
     // The views report each batch they apply, so the live board's state has a name in the log.
     ...startChangelogViews(observeDeliveries(bus, positions.record), board, config.replicaId, logger, opportunities, splits, gameStates),

@@ -241,6 +241,14 @@ export const SETTINGS = [
     doc: 'how long a vanished consumer (a killed process) keeps its partitions before the group moves them',
   },
   {
+    name: 'BUS_LOG_RETENTION_MINUTES',
+    kind: 'int',
+    default: '60',
+    min: 0,
+    max: 10_080,
+    doc: "without Kafka: the in-process bus saves its log in `DATA_DIR` when the process stops and the next start continues it (offsets, changelogs, the pipeline's committed places), so delta cursors and stream ids from before a restart resume. It keeps every row's latest change; a removal older than this many minutes is left out, and positions from before it get the resync. `0`: each run starts a new log",
+  },
+  {
     name: 'API_REPLICA_ID',
     kind: 'string',
     default: '<hostname>',

@@ -12760,7 +12760,7 @@ export interface paths {
           devig_book?: string;
           /** @description Your exchange account's commission on net winnings, percent (0 to under 100, like an exchange row's `commission`). Exchange prices are shown net of this rate instead of the board's: rows' odds_*, +EV prices on an exchange with their EV and Kelly, and arbitrage, middle and low-hold legs on an exchange with their profit, stakes and max_stake (an arbitrage or +EV price your rate leaves without an edge is left out). Sportsbook prices are unchanged. */
           commission?: number;
-          /** @description Resume position, for clients that cannot send the Last-Event-ID header. */
+          /** @description Resume position (the last frame id seen), for clients that cannot send the Last-Event-ID header. */
           last_event_id?: string;
         };
         header?: never;
@@ -13086,7 +13086,7 @@ export interface paths {
           devig_book?: string;
           /** @description Your exchange account's commission on net winnings, percent (0 to under 100, like an exchange row's `commission`). Exchange prices are shown net of this rate instead of the board's: rows' odds_*, +EV prices on an exchange with their EV and Kelly, and arbitrage, middle and low-hold legs on an exchange with their profit, stakes and max_stake (an arbitrage or +EV price your rate leaves without an edge is left out). Sportsbook prices are unchanged. */
           commission?: number;
-          /** @description Resume position, for clients that cannot send the Last-Event-ID header. */
+          /** @description Resume position (the last frame id seen), for clients that cannot send the Last-Event-ID header. */
           last_event_id?: string;
         };
         header?: never;
@@ -13412,7 +13412,7 @@ export interface paths {
           devig_book?: string;
           /** @description Your exchange account's commission on net winnings, percent (0 to under 100, like an exchange row's `commission`). Exchange prices are shown net of this rate instead of the board's: rows' odds_*, +EV prices on an exchange with their EV and Kelly, and arbitrage, middle and low-hold legs on an exchange with their profit, stakes and max_stake (an arbitrage or +EV price your rate leaves without an edge is left out). Sportsbook prices are unchanged. */
           commission?: number;
-          /** @description Resume position, for clients that cannot send the Last-Event-ID header. */
+          /** @description Resume position (the last frame id seen), for clients that cannot send the Last-Event-ID header. */
           last_event_id?: string;
         };
         header?: never;
@@ -13738,7 +13738,7 @@ export interface paths {
           devig_book?: string;
           /** @description Your exchange account's commission on net winnings, percent (0 to under 100, like an exchange row's `commission`). Exchange prices are shown net of this rate instead of the board's: rows' odds_*, +EV prices on an exchange with their EV and Kelly, and arbitrage, middle and low-hold legs on an exchange with their profit, stakes and max_stake (an arbitrage or +EV price your rate leaves without an edge is left out). Sportsbook prices are unchanged. */
           commission?: number;
-          /** @description Resume position, for clients that cannot send the Last-Event-ID header. */
+          /** @description Resume position (the last frame id seen), for clients that cannot send the Last-Event-ID header. */
           last_event_id?: string;
         };
         header?: never;
@@ -14064,7 +14064,7 @@ export interface paths {
           devig_book?: string;
           /** @description Your exchange account's commission on net winnings, percent (0 to under 100, like an exchange row's `commission`). Exchange prices are shown net of this rate instead of the board's: rows' odds_*, +EV prices on an exchange with their EV and Kelly, and arbitrage, middle and low-hold legs on an exchange with their profit, stakes and max_stake (an arbitrage or +EV price your rate leaves without an edge is left out). Sportsbook prices are unchanged. */
           commission?: number;
-          /** @description Resume position, for clients that cannot send the Last-Event-ID header. */
+          /** @description Resume position (the last frame id seen), for clients that cannot send the Last-Event-ID header. */
           last_event_id?: string;
         };
         header?: never;
@@ -14390,7 +14390,7 @@ export interface paths {
           devig_book?: string;
           /** @description Your exchange account's commission on net winnings, percent (0 to under 100, like an exchange row's `commission`). Exchange prices are shown net of this rate instead of the board's: rows' odds_*, +EV prices on an exchange with their EV and Kelly, and arbitrage, middle and low-hold legs on an exchange with their profit, stakes and max_stake (an arbitrage or +EV price your rate leaves without an edge is left out). Sportsbook prices are unchanged. */
           commission?: number;
-          /** @description Resume position, for clients that cannot send the Last-Event-ID header. */
+          /** @description Resume position (the last frame id seen), for clients that cannot send the Last-Event-ID header. */
           last_event_id?: string;
         };
         header?: never;
@@ -14716,7 +14716,7 @@ export interface paths {
           devig_book?: string;
           /** @description Your exchange account's commission on net winnings, percent (0 to under 100, like an exchange row's `commission`). Exchange prices are shown net of this rate instead of the board's: rows' odds_*, +EV prices on an exchange with their EV and Kelly, and arbitrage, middle and low-hold legs on an exchange with their profit, stakes and max_stake (an arbitrage or +EV price your rate leaves without an edge is left out). Sportsbook prices are unchanged. */
           commission?: number;
-          /** @description Resume position, for clients that cannot send the Last-Event-ID header. */
+          /** @description Resume position (the last frame id seen), for clients that cannot send the Last-Event-ID header. */
           last_event_id?: string;
         };
         header?: never;
@@ -15042,7 +15042,7 @@ export interface paths {
           devig_book?: string;
           /** @description Your exchange account's commission on net winnings, percent (0 to under 100, like an exchange row's `commission`). Exchange prices are shown net of this rate instead of the board's: rows' odds_*, +EV prices on an exchange with their EV and Kelly, and arbitrage, middle and low-hold legs on an exchange with their profit, stakes and max_stake (an arbitrage or +EV price your rate leaves without an edge is left out). Sportsbook prices are unchanged. */
           commission?: number;
-          /** @description Resume position, for clients that cannot send the Last-Event-ID header. */
+          /** @description Resume position (the last frame id seen), for clients that cannot send the Last-Event-ID header. */
           last_event_id?: string;
         };
         header?: never;

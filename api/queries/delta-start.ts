@@ -1,7 +1,7 @@
 import { ApiError } from '../errors.js';
 import { parseLogTime } from '../views/index.js';
 import type { LogTime } from '../views/index.js';
-import { decodePosition, encodePosition } from './log-position.js';
+import { atOrBefore, decodePosition, encodePosition } from './log-position.js';
 import type { Offsets, PositionTrail } from './log-position.js';
 
 /** Where a delta starts on this board, and the position it came from when another board stamped it. */
@@ -40,6 +40,8 @@ export function deltaStart(
     new ApiError('resync_required', `Parameter 'cursor' ${why}; reload /odds and poll /odds/delta from its meta.delta_cursor`);
   if (!positions) throw resync('cannot be followed on this server (it keeps no log positions)');
   if (position.log !== positions.log) throw resync('names a position in another log (the in-process bus restarted, or another cluster)');
+  const complete = positions.read?.completeFrom?.();
+  if (complete && !atOrBefore(complete, position.offsets)) throw resync("is older than the log's retention of removals");
   if (position.at && position.at.board === boardName(positions, feed)) return { since: position.at.time, foreign: null };
   if (!feed.live) throw resync('was issued by another replica, and delayed boards resume only on the replica that issued the cursor');
   const time = positions.timeOf(position.offsets);

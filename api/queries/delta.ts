@@ -5,6 +5,10 @@ import { eventMatches, rowMatches } from '../views/index.js';
 import { maxLogTime } from '../views/index.js';
 import type { LogTime } from '../views/index.js';
 import type { OddsFilters } from './odds.js';
+import { rowId } from '../../pipeline/snapshot/index.js';
+import type { ChangedRows } from './log-changes.js';
+import { keyParts } from './lost-removals.js';
+import type { LostRemoval } from './lost-removals.js';
 
 export interface DeltaItem {
   /** The row in its current state, or (for a removal) the row that went away. */
@@ -65,4 +69,42 @@ export function oddsDelta(
   });
   const next = page.hasMore && page.last ? page.last : maxLogTime(head, since);
   return { ok: true, items, hasMore: page.hasMore, next };
+}
+
+/**
+ * A delta from a position this board did not stamp, exactly: the rows `catchUpRows` found changed
+ * since it (nothing before it, nothing missed), each as `oddsDelta` would report its last change
+ * (an upsert when it is on `/odds` with these filters now, else a removal), all at `time` (the
+ * board's head: where the answer leaves the client). Rows no longer on the board come back in
+ * `lost`, named by their key.
+ */
+export function oddsCatchUp(
+  board: LiveBoard,
+  catalog: Catalog,
+  filters: OddsFilters,
+  rows: ChangedRows,
+  time: LogTime,
+): { items: DeltaItem[]; lost: LostRemoval[] } {
+  const { event: ef, row: rf } = filters;
+  const eventFilter = { ...ef, live: undefined };
+  const items: DeltaItem[] = [];
+  const lost: LostRemoval[] = [];
+  for (const [key, eventId] of rows) {
+    const row = board.row(eventId, key);
+    const ev = board.event(eventId);
+    if (!row) {
+      const { market, book } = keyParts(key, eventId);
+      if ((rf.books && !rf.books.has(book)) || (rf.markets && !rf.markets.has(market))) continue;
+      if (ev && !eventMatches(ev, eventFilter, catalog)) continue;
+      lost.push({ key, id: rowId(key), eventId, book, market });
+      continue;
+    }
+    if (!rowMatches(row, rf)) continue;
+    if (!ev || !eventMatches(ev, eventFilter, catalog)) {
+      lost.push({ key, id: row.id, eventId, book: row.book, market: row.market });
+      continue;
+    }
+    items.push({ row, event: ev, removed: ef.live !== undefined && ev.isLive !== ef.live, time });
+  }
+  return { items, lost };
 }

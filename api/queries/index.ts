@@ -104,4 +104,7 @@ export { deepLinkBatch, deepLinkTarget } from './deeplinks.js';
 export type { DeepLinkBatchBody, DeepLinkQuery, DeepLinkTarget } from './deeplinks.js';
 export { DELTA_TOPICS, PositionTrail, decodePosition, encodePosition } from './log-position.js';
 export type { LogPosition, Offsets } from './log-position.js';
-export type { OddsChangelogReader } from './lost-removals.js';
+export type { ChangelogReader, OddsChangelogReader } from './lost-removals.js';
+export { keyParts } from './lost-removals.js';
+export { CATCH_UP_WAIT_MS, catchUpRows, readLogSince } from './log-changes.js';
+export type { CatchUpRefusal, ChangedRows, LogCatchUp } from './log-changes.js';

@@ -3,7 +3,7 @@ import { TOPICS } from '../../schemas/index.js';
 import type { TopicName } from '../../schemas/index.js';
 import { compareLogTime } from '../views/index.js';
 import type { LogTime } from '../views/index.js';
-import type { OddsChangelogReader } from './lost-removals.js';
+import type { ChangelogReader } from './lost-removals.js';
 
 /**
  * The changelogs whose records change what `/odds/delta` answers (odds rows, and events, whose
@@ -63,7 +63,7 @@ export function decodePosition(text: string): LogPosition | null {
 }
 
 /** True when every partition of `a` is at or before the same partition of `b` (a missing one is at 0). */
-function atOrBefore(a: Offsets, b: Offsets): boolean {
+export function atOrBefore(a: Offsets, b: Offsets): boolean {
   return a.every((topic, t) => topic.every((offset, p) => offset <= (b[t]?.[p] ?? 0)));
 }
 
@@ -100,8 +100,11 @@ export class PositionTrail {
     readonly log: string,
     private readonly changes: TrailedLog,
     partitions: (topic: TopicName) => number,
-    /** Reads the odds changelog between offsets, for the removals a late-started board never held; none when absent. */
-    readonly readOdds: OddsChangelogReader | null = null,
+    /**
+     * Reads the changelogs between offsets: the removals a late-started board never held, and a
+     * stream's catch-up from a position another replica served; none when absent.
+     */
+    readonly read: ChangelogReader | null = null,
     /**
      * Change-log time between two checkpoints: a position between them resumes from the earlier
      * one (more rows sent again, never one missed), and the trail stays small at any batch rate

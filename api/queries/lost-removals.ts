@@ -1,4 +1,4 @@
-import type { MarketId, OddsChange } from '../../schemas/index.js';
+import type { CanonicalEvent, MarketId, OddsChange } from '../../schemas/index.js';
 import { rowId } from '../../pipeline/snapshot/index.js';
 import type { Catalog, LiveBoard } from '../views/index.js';
 import { eventMatches } from '../views/index.js';
@@ -10,6 +10,24 @@ export type OddsChangelogReader = (
   before: readonly number[],
   visit: (change: OddsChange) => void,
 ) => Promise<void>;
+
+/** The changelogs of `DELTA_TOPICS`, read between offsets outside any consumer group. */
+export interface ChangelogReader {
+  odds: OddsChangelogReader;
+  /** Every event record between the offsets of the events changelog: its id, and the event (null: a tombstone). */
+  events(from: readonly number[], before: readonly number[], visit: (eventId: string, event: CanonicalEvent | null) => void): Promise<void>;
+  /**
+   * Per changelog, per partition, the earliest offset from which a read still returns the latest
+   * change of every key (older removals may be gone: retention); absent when the log keeps them all.
+   */
+  completeFrom?(): readonly (readonly number[])[];
+}
+
+/** The market and sportsbook a row key names (`oddsRowKey`: event id, market, ..., book). */
+export function keyParts(key: string, eventId: string): { market: MarketId; book: string } {
+  const rest = key.slice(eventId.length + 1).split('|');
+  return { market: rest[0] as MarketId, book: rest[rest.length - 1] ?? '' };
+}
 
 /** A row removed while this board did not hold it, as the delta's `removed` names it. */
 export interface LostRemoval {
@@ -41,9 +59,7 @@ export async function lostRemovals(
   const eventFilter = { ...filters.event, live: undefined };
   for (const [key, change] of last) {
     if (change.row !== null || board.row(change.eventId, key)) continue;
-    const rest = key.slice(change.eventId.length + 1).split('|');
-    const market = rest[0] as MarketId;
-    const book = rest[rest.length - 1] ?? '';
+    const { market, book } = keyParts(key, change.eventId);
     const { books, markets } = filters.row;
     if ((books && !books.has(book)) || (markets && !markets.has(market))) continue;
     const event = board.event(change.eventId);

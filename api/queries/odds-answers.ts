@@ -15,7 +15,9 @@ import { formatLogTime } from '../views/index.js';
 import { parseSort, positionOf } from './odds-query.js';
 import type { Match, SortSpec } from './odds-query.js';
 import type { MainLines } from '../views/index.js';
-import { oddsDelta } from './delta.js';
+import { oddsCatchUp, oddsDelta } from './delta.js';
+import type { DeltaResult } from './delta.js';
+import { catchUpRows, readLogSince } from './log-changes.js';
 import { rowAtCommission } from '../../pipeline/opportunities/index.js';
 import { rowAtRate } from './account-rate.js';
 import { deltaCursor, deltaStart } from './delta-start.js';
@@ -265,12 +267,24 @@ export async function oddsDeltaPage(
   const filters = parseOddsFilters(query, catalog, tier);
   const { limit, offset } = query;
   const positions = deps.positions;
-  // Only the first page: later pages continue by a cursor this board stamped.
+  // A position another replica (or this one before a restart) stamped: read from the log what
+  // changed since it, and answer exactly that when it fits one page.
+  const read =
+    foreign && positions?.read && offset === 0
+      ? await readLogSince(positions, positions.read, { log: positions.log, offsets: foreign }, views.live, 0)
+      : null;
+  const sinceRead = read !== null && typeof read !== 'string' ? catchUpRows(views.live, read) : null;
+  const caughtUp = sinceRead !== null && sinceRead.size <= limit ? oddsCatchUp(board, catalog, filters, sinceRead, board.log.head()) : null;
+  // Else from this board's checkpoint at or before the position; only the first page: later
+  // pages continue by a cursor this board stamped.
   const lost =
-    foreign && positions?.readOdds && offset === 0
-      ? await lostRemovals(positions.readOdds, foreign[0] ?? [], positions.now().offsets[0] ?? [], views.live, catalog, filters)
-      : [];
-  const delta = oddsDelta(board, catalog, filters, since, offset, limit);
+    caughtUp?.lost ??
+    (foreign && positions?.read && offset === 0
+      ? await lostRemovals(positions.read.odds, foreign[0] ?? [], positions.now().offsets[0] ?? [], views.live, catalog, filters)
+      : []);
+  const delta: DeltaResult = caughtUp
+    ? { ok: true, items: caughtUp.items, hasMore: false, next: board.log.head() }
+    : oddsDelta(board, catalog, filters, since, offset, limit);
   if (!delta.ok) {
     throw new ApiError(
       'resync_required',

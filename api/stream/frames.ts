@@ -16,6 +16,8 @@ export interface FramePayload {
 export interface Rendered {
   /** The sequence number (resume point) this frame stands at. */
   readonly seq: number;
+  /** Its SSE id (the sequence number, and for some subscriptions a log position: `StreamHub.frameId`). */
+  readonly id: string;
   /** SSE: `id:`, `event:`, `data:` lines and the blank line. */
   readonly sse: Buffer;
   /** WebSocket: the message from its first field on, UTF-8; a connection writes `{"seq":n,` in front. */
@@ -70,6 +72,10 @@ class EncodedFrame implements Rendered {
 
   get seq(): number {
     return this.text.seq;
+  }
+
+  get id(): string {
+    return this.text.id;
   }
 
   get sse(): Buffer {

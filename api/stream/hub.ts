@@ -1,8 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import { settingDefault } from '../../schemas/index.js';
 import type { TierName } from '../../schemas/index.js';
 import { encode, frameText, render, wsMessage } from './frames.js';
 import type { FramePayload, FrameText, Rendered } from './frames.js';
 import { SNAPSHOT_TURN_MS } from './progressive.js';
+import { frameId } from './frame-id.js';
 import { ReplayWindow } from './replay-window.js';
 import type { ReplayWindowOptions } from './replay-window.js';
 
@@ -44,7 +46,11 @@ export class Group {
   version = 0;
   /** Snapshot work shared by members joining at the same version (see `StreamService.shared`). */
   readonly cache = new Map<string, { version: number; at: number; value: unknown }>();
-  constructor(readonly spec: StreamSpec) {}
+  constructor(
+    readonly spec: StreamSpec,
+    /** Its frame ids carry the log position its members stand at (`StreamHubOptions.position`). */
+    readonly positional = false,
+  ) {}
 }
 
 /** One batch of changes a channel hands the hub; it gets `slots` consecutive sequence numbers. */
@@ -85,7 +91,11 @@ export interface StreamConnection {
   readonly accountId: string;
   /** Writes a frame; a connection whose buffer is full disconnects itself (backpressure). */
   deliver(frame: Rendered, replay: boolean): void;
-  heartbeat(seq: number, timestamp: string): void;
+  /**
+   * `logId`: the SSE id naming this sequence number and where every group stands in the log now
+   * (a flush just ran), for connections of a group that follows the log; null when the hub follows none.
+   */
+  heartbeat(seq: number, timestamp: string, logId: string | null): void;
   /** Ends the connection (server shutdown). */
   end(): void;
 }
@@ -97,6 +107,12 @@ export interface StreamHubOptions {
   now: () => number;
   /** Concurrent streams (SSE and WebSocket together) one account may hold. */
   maxStreams: (tier: TierName, accountId: string) => number;
+  /**
+   * Where the boards stand in the log now, encoded (`encodePosition`), and the subscriptions
+   * whose state is a function of it: their SSE frame ids name it, so another replica (or this one
+   * after a restart) can bring a client back from there. Absent: ids are sequence numbers only.
+   */
+  position?: { now: () => string; covers: (spec: StreamSpec) => boolean };
 }
 
 export const DEFAULT_STREAM_OPTIONS = {
@@ -131,12 +147,17 @@ export class StreamHub {
   private closed = false;
   /** Frames handed to connections since start (for the bench and metrics). */
   delivered = 0;
+  /** Names this run of this hub in frame ids: a sequence number means something only to the run that gave it. */
+  readonly run = randomBytes(6).toString('base64url');
+  /** Where every group stood in the log after the last flush (positional groups only). */
+  private position: string | null = null;
 
   constructor(readonly options: StreamHubOptions) {
     // Sequence numbers start at the wall time in microseconds, so a number handed out by an
     // earlier process is never mistaken for one of this process: it is below this window's floor.
     this.seq = Date.now() * 1000;
     this.window = new ReplayWindow<Group>(this.seq, options.window);
+    this.position = options.position?.now() ?? null;
     if (options.heartbeatMs > 0) {
       this.timer = setInterval(() => this.heartbeat(), options.heartbeatMs);
       this.timer.unref();
@@ -166,6 +187,10 @@ export class StreamHub {
   flush(): void {
     const now = this.options.now();
     const timestamp = new Date(now).toISOString();
+    // The boards do not move during a flush: after it, every group stands at this position.
+    const before = this.position;
+    const after = this.options.position?.now() ?? null;
+    const rendered: { seq: number; frames: Map<Group, FramePayload> | null }[] = [];
     for (const source of this.sources) {
       const groups = this.index.get(`${source.feed}|${source.channel}`);
       // Nobody subscribed (nor lingering to resume): nothing to render, no sequence numbers used.
@@ -176,44 +201,65 @@ export class StreamHub {
       for (const batch of source.take(now)) {
         const first = this.seq + 1;
         this.seq += batch.slots;
-        const bySlot: (Map<Group, FrameText> | null)[] = new Array<Map<Group, FrameText> | null>(batch.slots).fill(null);
+        const bySlot: (Map<Group, FramePayload> | null)[] = new Array<Map<Group, FramePayload> | null>(batch.slots).fill(null);
         for (const group of source.audience?.(batch) ?? groups) {
           for (const { slot, payload } of source.render(batch, group, now)) {
             group.version++;
             // What was shared is stale now; drop it rather than hold it until the next join.
             if (group.cache.size > 0) group.cache.clear();
-            const seq = first + slot;
-            const frame = frameText(String(seq), seq, payload, timestamp);
             let frames = bySlot[slot];
             if (!frames) {
               frames = new Map();
               bySlot[slot] = frames;
             }
-            frames.set(group, frame);
+            frames.set(group, payload);
           }
         }
-        // Slots go out in order, so every connection sees increasing sequence numbers.
-        for (let slot = 0; slot < batch.slots; slot++) {
-          const frames = bySlot[slot] ?? null;
-          this.window.append(first + slot, frames);
-          for (const [group, text] of frames ?? []) {
-            const frame = encode(text);
-            for (const c of group.members) {
-              this.delivered++;
-              c.deliver(frame, false);
-            }
-          }
+        for (let slot = 0; slot < batch.slots; slot++) rendered.push({ seq: first + slot, frames: bySlot[slot] ?? null });
+      }
+    }
+    // A group's last frame of the flush names the position after it; its earlier ones the
+    // position before it, so a client cut off in between gets the whole flush's rows again.
+    const last = new Map<Group, number>();
+    if (after !== null) for (const { seq, frames } of rendered) for (const g of frames?.keys() ?? []) if (g.positional) last.set(g, seq);
+    // Slots go out in order, so every connection sees increasing sequence numbers.
+    for (const { seq, frames } of rendered) {
+      let texts: Map<Group, FrameText> | null = null;
+      if (frames) {
+        texts = new Map();
+        for (const [group, payload] of frames) {
+          const at = group.positional ? (last.get(group) === seq ? after : before) : null;
+          texts.set(group, frameText(this.frameId(seq, at), seq, payload, timestamp));
+        }
+      }
+      this.window.append(seq, texts);
+      for (const [group, text] of texts ?? []) {
+        const frame = encode(text);
+        for (const c of group.members) {
+          this.delivered++;
+          c.deliver(frame, false);
         }
       }
     }
+    this.position = after;
     this.sweep();
+  }
+
+  /** A frame's SSE id (`frame-id.ts`): `position` names where its group stands in the log, when it follows one. */
+  frameId(seq: number, position: string | null): string {
+    return frameId(seq, this.run, position);
+  }
+
+  /** Where every group stands in the log now (call `flush()` first); null when the hub follows none. */
+  get logPosition(): string | null {
+    return this.position;
   }
 
   /** The group for a subscription, made (from the boards as they are now) when new. Call `flush()` first. */
   group(spec: StreamSpec): Group {
     let g = this.groups.get(spec.signature);
     if (g) return g;
-    g = new Group(spec);
+    g = new Group(spec, this.options.position?.covers(spec) ?? false);
     g.since = this.seq;
     for (const source of this.sourcesOf(spec)) source.openGroup?.(g, this.options.now());
     for (const channel of spec.channels.keys()) {
@@ -309,7 +355,8 @@ export class StreamHub {
     // Shared snapshots outlive their use by at most a heartbeat, even in a group no frame reaches.
     for (const g of this.groups.values()) g.cache.clear();
     const ts = new Date(this.options.now()).toISOString();
-    for (const c of this.connections) c.heartbeat(this.seq, ts);
+    const logId = this.position === null ? null : this.frameId(this.seq, this.position);
+    for (const c of this.connections) c.heartbeat(this.seq, ts, logId);
   }
 
   /** The sources whose changes a subscription reads (its feed, one of its channels). */

@@ -1,15 +1,16 @@
 import type { CanonicalEvent, OddsChange, OddsRow } from '../../schemas/index.js';
 import type { PublicOdds } from '../contract/index.js';
-import { allOdds, oddsMatch, rowAtRate } from '../queries/index.js';
-import type { OddsFilters } from '../queries/index.js';
-import { compareRows } from '../views/index.js';
+import { allOdds, keyParts, oddsMatch, rowAtRate } from '../queries/index.js';
+import type { ChangedRows, OddsFilters } from '../queries/index.js';
+import { compareRows, presentedChange } from '../views/index.js';
 import type { BoardListener, LiveBoard } from '../views/index.js';
 import type { Catalog } from '../views/index.js';
 import { isMainLine } from '../views/index.js';
 import type { MainLines } from '../views/index.js';
 import { jsonArray } from './frames.js';
+import type { FramePayload } from './frames.js';
+import { rowId } from '../../pipeline/snapshot/index.js';
 import type { Group, SourceBatch, StreamSource } from './hub.js';
-import { presentedChange } from './presented-change.js';
 import { putStateInLinks } from '../deeplinks/index.js';
 
 export const ODDS_CHANNEL = 'odds';
@@ -266,6 +267,60 @@ export class OddsSource implements StreamSource, BoardListener {
           ws: `"source":${b},"data":${rows},"count":${locked.length},"partial":${partial}`,
         },
       });
+    }
+    return out;
+  }
+
+  /**
+   * The frames that bring a subscriber of `group` from a position another replica served (or
+   * this one before a restart) to the board now: for every row key changed since (`catchUpRows`),
+   * its current state when it matches the group's filters, else its id as removed (when its book
+   * and market are the group's: a client drops ids it does not hold). Per sportsbook, removals
+   * then updates, in chunks as live frames are. Call in the turn the subscriber joins the group,
+   * right after `StreamService.open` brought the group up to the board.
+   */
+  catchUp(group: Group, rows: ChangedRows): FramePayload[] {
+    const filters = group.spec.channels.get(ODDS_CHANNEL) as OddsFilters;
+    const { books, markets } = filters.row;
+    const byBook = new Map<string, { updated: string[]; removed: string[] }>();
+    const of = (book: string): { updated: string[]; removed: string[] } => {
+      let entry = byBook.get(book);
+      if (!entry) byBook.set(book, (entry = { updated: [], removed: [] }));
+      return entry;
+    };
+    for (const [key, eventId] of rows) {
+      const row = this.board.row(eventId, key);
+      const event = this.board.event(eventId);
+      if (row && event && oddsMatch(row, event, filters, this.catalog)) {
+        of(row.book).updated.push(this.jsonOf({ row, event }, group.spec.linkState, group.spec.commission));
+        continue;
+      }
+      const { market, book } = row ?? keyParts(key, eventId);
+      if ((books && !books.has(book)) || (markets && !markets.has(market))) continue;
+      of(book).removed.push(JSON.stringify(row?.id ?? rowId(key)));
+    }
+    const out: FramePayload[] = [];
+    for (const [book, { updated, removed }] of byBook) {
+      const b = JSON.stringify(book);
+      for (let i = 0; i < removed.length; i += ODDS_CHUNK) {
+        const ids = removed.slice(i, i + ODDS_CHUNK);
+        const list = jsonArray(ids);
+        out.push({
+          name: 'odds:removed',
+          sse: `{"ids":${list},"count":${ids.length},"book":${b}}`,
+          ws: `"source":${b},"ids":${list},"count":${ids.length}`,
+        });
+      }
+      for (let i = 0; i < updated.length; i += ODDS_CHUNK) {
+        const chunk = updated.slice(i, i + ODDS_CHUNK);
+        const list = jsonArray(chunk);
+        const partial = i + ODDS_CHUNK < updated.length;
+        out.push({
+          name: 'odds:update',
+          sse: `{"odds":${list},"count":${chunk.length},"book":${b},"partial":${partial}}`,
+          ws: `"source":${b},"data":${list},"count":${chunk.length},"partial":${partial}`,
+        });
+      }
     }
     return out;
   }

@@ -1,7 +1,9 @@
 import type { SportsbookDef, TierName } from '../../schemas/index.js';
 import { presentOdds } from '../contract/index.js';
 import type { OpportunityList } from '../queries/index.js';
-import { opportunityContext } from '../queries/index.js';
+import { catchUpRows, encodePosition, opportunityContext, readLogSince } from '../queries/index.js';
+import type { CatchUpRefusal, LogCatchUp, LogPosition, PositionTrail } from '../queries/index.js';
+import type { FramePayload } from './frames.js';
 import { TIERS } from '../../schemas/index.js';
 import type { Catalog } from '../views/index.js';
 import type { GameStateBoard } from '../views/index.js';
@@ -49,6 +51,11 @@ export interface StreamDeps {
   gameStates?: GameStateBoard;
   /** Every alert this replica raises (the `alerts` channel); the channel is empty without it. */
   alerts?: AlertFollower;
+  /**
+   * Where the live board stands in the changelogs: odds streams of the live board then name
+   * their position in their SSE ids, and resume from one on any replica (`catchUp`).
+   */
+  positions?: PositionTrail;
   now: () => number;
   settings?: Partial<StreamSettings>;
 }
@@ -77,14 +84,18 @@ export class StreamService {
   private readonly games = new Map<string, GameStateSource>();
   private readonly alertSources: AlertSource[] = [];
   private unfollowAlerts = (): void => undefined;
+  /** The feed name of the live board (the one the log positions are of). */
+  private readonly liveFeed: string | undefined;
 
   constructor(private readonly deps: StreamDeps) {
     this.settings = { ...DEFAULT_STREAM_OPTIONS, ...deps.settings };
+    this.liveFeed = deps.views.feeds().find(({ board }) => board === deps.views.live)?.feed;
     this.hub = new StreamHub({
       window: { maxFrames: this.settings.replayFrames, maxAgeMs: this.settings.replayMs, maxBytes: this.settings.replayBytes },
       heartbeatMs: this.settings.heartbeatMs,
       now: deps.now,
       maxStreams: this.settings.maxStreams ?? ((tier) => TIERS[tier].maxStreams),
+      ...(deps.positions ? { position: { now: () => this.positionNow(), covers: (spec: StreamSpec) => this.followsLog(spec) } } : {}),
     });
     for (const { feed, board } of deps.views.feeds()) {
       const source = new OddsSource(
@@ -178,6 +189,38 @@ export class StreamService {
     const games = group.spec.channels.has(GAMESTATE_CHANNEL) ? (this.games.get(group.spec.feed)?.snapshot(group) ?? []) : null;
     const splits = group.spec.channels.has(SPLITS_CHANNEL) ? (this.splits.get(group.spec.feed)?.snapshot(group) ?? []) : null;
     return { odds, lists, games, splits };
+  }
+
+  /**
+   * Reads what changed after `position` (a client's place in the log, from another replica or
+   * from before a restart) up to the live board now, for a subscription that follows the log.
+   * Why not otherwise; the caller then sends a fresh snapshot. Asynchronous: call `open` again
+   * afterwards, then `catchUp` in that same turn.
+   */
+  async readSince(group: Group, position: LogPosition): Promise<LogCatchUp | CatchUpRefusal | 'not_followed'> {
+    if (!group.positional) return 'not_followed';
+    return readLogSince(this.deps.positions, this.deps.positions?.read, position, this.deps.views.live);
+  }
+
+  /**
+   * The frames that bring a new member of `group` from the read position to the board now; null
+   * when the board's change log no longer reaches the read's time. Call right after `open`.
+   */
+  catchUp(group: Group, read: LogCatchUp): FramePayload[] | null {
+    const rows = catchUpRows(this.deps.views.live, read);
+    const source = this.odds.get(group.spec.feed);
+    return rows && source ? source.catchUp(group, rows) : null;
+  }
+
+  /** The live board's position now, as frame ids carry it. */
+  private positionNow(): string {
+    const positions = this.deps.positions as PositionTrail;
+    return encodePosition({ ...positions.now(), at: null });
+  }
+
+  /** Odds alone, of the live board: a state that is a function of the log position (opportunities, splits and the rest are not followed). */
+  private followsLog(spec: StreamSpec): boolean {
+    return spec.feed === this.liveFeed && spec.channels.size === 1 && spec.channels.has(ODDS_CHANNEL);
   }
 
   /** The catalog's sportsbooks (for the tier's book set in `connected`). */

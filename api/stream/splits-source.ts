@@ -9,7 +9,7 @@ import type { SplitsQuery } from '../queries/index.js';
 import { jsonArray } from './frames.js';
 import type { FramePayload } from './frames.js';
 import type { Group, SourceBatch, StreamSource } from './hub.js';
-import { presentedChange } from './presented-change.js';
+import { presentedChange } from '../views/index.js';
 
 export const SPLITS_CHANNEL = 'splits';
 /** Records per `splits:update` frame (a 5-minute refresh brings every event's at once). */

@@ -20,7 +20,8 @@ import { allowedLists, filterEcho, tooManyStreams } from './subscription.js';
 import type { StreamRequest } from './subscription.js';
 import { channelList } from './channel-list.js';
 import { callerCommission, featureRefusal, hasFeature } from '../queries/index.js';
-import type { EvRowFilterQuery } from '../queries/index.js';
+import type { EvRowFilterQuery, LogCatchUp } from '../queries/index.js';
+import { parseFrameId } from './frame-id.js';
 import { commissionParam, evRowFilterParams } from '../contract/index.js';
 import type { QueryOf } from '../contract/index.js';
 import { deepLinkStateParam } from '../deeplinks/index.js';
@@ -70,8 +71,8 @@ const querySchema = {
     commission: commissionParam,
     last_event_id: {
       type: 'string',
-      maxLength: 100,
-      description: 'Resume position, for clients that cannot send the Last-Event-ID header.',
+      maxLength: 1000,
+      description: 'Resume position (the last frame id seen), for clients that cannot send the Last-Event-ID header.',
     },
   },
 } as const;
@@ -144,7 +145,7 @@ function evRowOf(q: SseQuery): { evRow?: EvRowFilterQuery } {
 class SseConnection implements StreamConnection {
   private dead = false;
   private closed = false;
-  private lastSeq: string;
+  private lastId: string;
   /** Bytes of the initial snapshot or replay, which the client is allowed to be behind on too. */
   allowance = 0;
   /** Live frames waiting for the snapshot being sent (null once live). */
@@ -159,8 +160,10 @@ class SseConnection implements StreamConnection {
     private readonly maxBytes: number,
     start: string,
     private readonly onDead: () => void,
+    /** Its group's frame ids name log positions: so must its heartbeats'. */
+    private readonly positional = false,
   ) {
-    this.lastSeq = start;
+    this.lastId = start;
     res.on('close', () => {
       this.closed = true;
     });
@@ -171,17 +174,17 @@ class SseConnection implements StreamConnection {
     return !this.dead && !this.closed;
   }
 
-  write(frame: Rendered | string, seq?: number): void {
+  write(frame: Rendered | string, id?: string): void {
     if (this.dead) return;
     this.res.write(frame instanceof Buffer || typeof frame === 'string' ? frame : frame.sse);
-    if (seq !== undefined) this.lastSeq = String(seq);
+    if (id !== undefined) this.lastId = id;
     if (this.res.writableLength > this.maxBytes + this.allowance) this.backpressure();
   }
 
   /** A frame of the snapshot or replay: its bytes do not count against the bound. */
-  writeInitial(frame: Rendered | string, seq?: number): void {
+  writeInitial(frame: Rendered | string, id?: string): void {
     this.allowance += typeof frame === 'string' ? frame.length : frame.sse.length;
-    this.write(frame, seq);
+    this.write(frame, id);
   }
 
   /** From now until `goLive`, live frames wait (a snapshot is being sent). */
@@ -192,7 +195,7 @@ class SseConnection implements StreamConnection {
   goLive(): void {
     const held = this.held?.take() ?? [];
     this.held = null;
-    for (const f of held) this.write(f, f.seq);
+    for (const f of held) this.write(f, f.id);
   }
 
   deliver(frame: Rendered): void {
@@ -201,13 +204,14 @@ class SseConnection implements StreamConnection {
       if (this.held.bytes > this.maxBytes) this.backpressure();
       return;
     }
-    this.write(frame, frame.seq);
+    this.write(frame, frame.id);
   }
 
-  heartbeat(seq: number, timestamp: string): void {
+  heartbeat(seq: number, timestamp: string, logId: string | null): void {
     // Not in the middle of a snapshot: its id would be a resume point the client has not reached.
     if (this.held) return;
-    this.write(`id: ${seq}\nevent: heartbeat\ndata: {"timestamp":"${timestamp}"}\n\n`, seq);
+    const id = this.positional && logId !== null ? logId : String(seq);
+    this.write(`id: ${id}\nevent: heartbeat\ndata: {"timestamp":"${timestamp}"}\n\n`, id);
   }
 
   /** Access ended (key revoked or expired, tier changed, signed out): told why, without an id (not a resume point), then closed. */
@@ -222,7 +226,7 @@ class SseConnection implements StreamConnection {
     this.dead = true;
     // Told why, with the position it can resume from; then closed, and cut if it never reads it.
     const message = `The client read too slowly: more than ${this.maxBytes} bytes were waiting. Reconnect with Last-Event-ID to resume.`;
-    this.res.end(`id: ${this.lastSeq}\nevent: error\ndata: ${JSON.stringify({ code: 'backpressure', message })}\n\n`);
+    this.res.end(`id: ${this.lastId}\nevent: error\ndata: ${JSON.stringify({ code: 'backpressure', message })}\n\n`);
     // The response is over; the connection goes too (the client is not reading, keep-alive is moot).
     const socket = this.res.socket;
     setTimeout(() => socket?.destroy(), 1000).unref();
@@ -304,7 +308,26 @@ export const sseRoutes: FastifyPluginAsync<{ service: StreamService; access: Acc
       const { channel, alerts } = parseChannel(q, fixed);
       const eventId = (request.params as { eventId?: string }).eventId;
       const req = sseRequest(q, channel, tier, eventId, alerts ? accountId : undefined);
+      const lastHeader = request.headers['last-event-id'];
+      const lastId = (typeof lastHeader === 'string' ? lastHeader : undefined) ?? q.last_event_id;
+      const from = lastId === undefined ? null : parseFrameId(lastId, hub.run);
       let { group } = service.open(tier, req);
+      const resumeAt = from?.seq != null && hub.canResume(group, from.seq) ? from.seq : null;
+      // Not this run's window: the position in the log, read up to this board (a replica still
+      // loading is waited for), then the group brought up to the board again in this turn.
+      let read: LogCatchUp | null = null;
+      if (resumeAt === null && from?.position) {
+        const answer = await service.readSince(group, from.position);
+        if (typeof answer !== 'string') {
+          read = answer;
+          group = service.open(tier, req).group;
+        }
+        // The client left while the log was read: nothing to open.
+        if (request.raw.socket.destroyed) {
+          reply.hijack();
+          return;
+        }
+      }
       // The newer stream wins: past the cap, the account's oldest streams are ended first.
       access.makeRoomForStream(accountId, hub.streamCap(tier, accountId));
       if (!hub.acquire(accountId, tier)) {
@@ -321,10 +344,11 @@ export const sseRoutes: FastifyPluginAsync<{ service: StreamService; access: Acc
       });
       res.socket?.setNoDelay(true);
       const head = hub.head;
-      const lastHeader = request.headers['last-event-id'];
-      const lastId = (typeof lastHeader === 'string' ? lastHeader : undefined) ?? q.last_event_id;
-      const resumeAt = lastId !== undefined && /^\d{1,16}$/.test(lastId.trim()) ? Number(lastId.trim()) : null;
-      const resumed = resumeAt !== null && hub.canResume(group, resumeAt);
+      // What the client is sent after `connected`: the frames it missed, from this run's replay
+      // window or rebuilt from the log, or else a snapshot.
+      const caughtUp = read ? service.catchUp(group, read) : null;
+      const resumed = resumeAt !== null || caughtUp !== null;
+      const headId = hub.frameId(head, group.positional ? hub.logPosition : null);
       // Assigned below; the close handlers may run before (a key revoked while this stream opened).
       let lease = (): void => undefined;
       let unfollow = (): void => undefined;
@@ -334,8 +358,10 @@ export const sseRoutes: FastifyPluginAsync<{ service: StreamService; access: Acc
         lease();
         unfollow();
       };
-      // Until snapshot:complete the client holds no resume point: a drop before it resyncs.
-      const conn = new SseConnection(keyId, accountId, res, service.settings.bufferBytes, resumed ? String(head) : `${head}-s0`, closed);
+      // Until snapshot:complete the client holds no resume point: a drop before it resyncs; a
+      // drop during a resume resumes from where the client stood.
+      const startId = resumed ? (lastId ?? '').trim() : `${head}-s0`;
+      const conn = new SseConnection(keyId, accountId, res, service.settings.bufferBytes, startId, closed, group.positional);
       hub.track(conn);
       lease = access.hold({
         keyId,
@@ -356,12 +382,12 @@ export const sseRoutes: FastifyPluginAsync<{ service: StreamService; access: Acc
           if (next === group) return;
           hub.leave(conn, group);
           group = next;
-          void sendSnapshot(conn, group, hub.head, true);
+          void sendSnapshot(conn, group, hub.head, hub.frameId(hub.head, group.positional ? hub.logPosition : null), true);
         });
       }
       conn.writeInitial(`retry: ${RETRY_MS}\n\n`);
       conn.writeInitial(
-        hub.renderOne(resumed ? String(resumeAt) : `${head}-s0`, {
+        hub.renderOne(startId, {
           name: 'connected',
           ...json({
             stream_id: randomUUID(),
@@ -377,12 +403,21 @@ export const sseRoutes: FastifyPluginAsync<{ service: StreamService; access: Acc
           }),
         }),
       );
-      if (resumed) {
-        for (const f of replayFrames(group, resumeAt)) conn.writeInitial(f, f.seq);
+      if (resumeAt !== null) {
+        for (const f of replayFrames(group, resumeAt)) conn.writeInitial(f, f.id);
         hub.join(conn, group);
         return;
       }
-      await sendSnapshot(conn, group, head, lastId !== undefined);
+      if (caughtUp !== null) {
+        // Only the last frame moves the client's position on: a drop before it resumes from the old one.
+        caughtUp.forEach((payload, i) => {
+          const id = i === caughtUp.length - 1 ? headId : startId;
+          conn.writeInitial(hub.renderOne(id, payload), id);
+        });
+        hub.join(conn, group);
+        return;
+      }
+      await sendSnapshot(conn, group, head, headId, lastId !== undefined);
     };
 
   /**
@@ -392,8 +427,8 @@ export const sseRoutes: FastifyPluginAsync<{ service: StreamService; access: Acc
    * live as long as the connection, and a snapshot held there stayed in memory until the client
    * left (150 MB of a 500 MB heap with 1,000 subscribers).
    */
-  async function sendSnapshot(conn: SseConnection, group: Group, head: number, resync: boolean): Promise<void> {
-    const snapshot = snapshotFrames(group, head, resync);
+  async function sendSnapshot(conn: SseConnection, group: Group, head: number, headId: string, resync: boolean): Promise<void> {
+    const snapshot = snapshotFrames(group, head, headId, resync);
     const generation = ++conn.snapshots;
     conn.holdLive();
     hub.join(conn, group);
@@ -401,7 +436,7 @@ export const sseRoutes: FastifyPluginAsync<{ service: StreamService; access: Acc
       snapshot.length,
       (i) => {
         const frame = (snapshot[i] as SnapshotFrame)[0]();
-        conn.writeInitial(frame, i === snapshot.length - 1 ? head : undefined);
+        conn.writeInitial(frame, i === snapshot.length - 1 ? headId : undefined);
       },
       () => conn.open && conn.snapshots === generation,
       service.settings.snapshotTurnMs,
@@ -425,13 +460,13 @@ export const sseRoutes: FastifyPluginAsync<{ service: StreamService; access: Acc
    * Snapshot frames carry `<seq>-s<k>` ids: not a resume point, so a drop mid-snapshot resyncs;
    * `snapshot:complete` carries the seq. Each is rendered when sent.
    */
-  function snapshotFrames(group: Group, head: number, resync: boolean): SnapshotFrame[] {
+  function snapshotFrames(group: Group, head: number, headId: string, resync: boolean): SnapshotFrame[] {
     // The frame bodies are built once per group version and shared by the members joining at it; only ids differ.
     const bodies = service.shared(group, `sse|${resync}`, () => snapshotBodies(group, resync));
     return bodies.map(([name, data, pieces], i) => [
       () => {
         const sse = data();
-        return hub.renderOne(i === bodies.length - 1 ? String(head) : `${head}-s${i + 1}`, { name, sse, ws: sse.slice(1, -1) });
+        return hub.renderOne(i === bodies.length - 1 ? headId : `${head}-s${i + 1}`, { name, sse, ws: sse.slice(1, -1) });
       },
       pieces,
     ]);

@@ -283,6 +283,7 @@ class WsConnection implements StreamConnection {
   }
 
   heartbeat(seq: number, timestamp: string): void {
+    // global_seq is an integer (COMPAT): the WebSocket has no room for a log position.
     if (this.held) return;
     this.raw(`{"seq":${++this.seq},"type":"heartbeat","global_seq":${seq},"timestamp":"${timestamp}"}`);
   }

@@ -20,3 +20,4 @@ export { betterPrice, outcomeKey, sameOutcome } from './row-identity.js';
 export { SPLITS_RETENTION_MS, SplitsBoard } from './splits-board.js';
 export { TierViews } from './tier-views.js';
 export { SharpMoveWatch } from './sharp-moves.js';
+export { presentedChange } from './presented-change.js';

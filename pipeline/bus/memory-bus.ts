@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { TOPIC_CONFIGS } from '../../schemas/index.js';
 import type { TopicConfig, TopicName, TopicValues } from '../../schemas/index.js';
 import type { Bus, BusRecord, Consumer, ConsumerOptions, OutgoingRecord, Producer, ReadScope, RecordBatch } from './bus.js';
@@ -12,10 +13,38 @@ export interface MemoryBusOptions {
   highWaterMark?: number;
   now?: () => number;
   topics?: Partial<Record<TopicName, TopicConfig>>;
+  /** A log an earlier run left (`MemoryBus.image`): offsets, records and committed groups continue from it. */
+  image?: MemoryBusImage;
+}
+
+/**
+ * A memory bus's log as plain data: per topic and partition the first offset still held, the
+ * records from there, the latest record per key of the trimmed ones (compacted topics), and the
+ * offset from which every key's latest change is still there (`floor`); the offsets committed by
+ * the groups that commit. `name` names the log (see `MemoryBus.name`).
+ */
+export interface MemoryBusImage {
+  version: 1;
+  name: string;
+  topics: Partial<
+    Record<
+      TopicName,
+      {
+        partitions: { base: number; floor: number; log: StoredRecord[]; compacted: StoredRecord[] }[];
+        groups: Record<string, number[]>;
+      }
+    >
+  >;
+}
+
+/** What `MemoryBus.image` leaves out: records that say a key is gone, older than a time (their key's history ends there). */
+export interface ForgetRemovals {
+  before: number;
+  isRemoval: (topic: TopicName, value: unknown) => boolean;
 }
 
 /** Untyped storage: the typed surface is in Bus; inside, a topic is just records. */
-interface StoredRecord {
+export interface StoredRecord {
   offset: number;
   key: string;
   value: unknown;
@@ -26,6 +55,8 @@ class Partition {
   /** Records from `baseOffset` on; older ones were trimmed (and folded into `compacted`). */
   log: StoredRecord[] = [];
   baseOffset = 0;
+  /** Reads from this offset on return the latest change of every key changed since; older removals may be forgotten. */
+  floor = 0;
   /** Latest record per key among trimmed ones, for compacted topics. */
   readonly compacted: Map<string, StoredRecord> | null;
   constructor(compacted: boolean) {
@@ -67,6 +98,8 @@ class Topic {
   readonly partitions: Partition[];
   /** groupId -> committed offset per partition. */
   readonly groups = new Map<string, number[]>();
+  /** Offsets an earlier run's groups committed (`MemoryBusImage`), until a consumer of the group starts. */
+  readonly dormant = new Map<string, number[]>();
   constructor(readonly config: TopicConfig) {
     this.partitions = Array.from({ length: config.partitions }, () => new Partition(config.compacted));
   }
@@ -151,7 +184,16 @@ class Turns {
  * ever), so memory is bounded by consumer lag, which the producer's high-water mark bounds.
  */
 export class MemoryBus implements Bus {
+  /**
+   * Names this log: offsets count in it. A new bus is a log of its own; one restored from an
+   * image continues that image's log, and so keeps its name.
+   */
+  readonly name: string;
+  /** Continues an earlier run's log (made from an image). */
+  readonly restored: boolean;
   private readonly topics = new Map<TopicName, Topic>();
+  /** Groups that never commit (views rebuilt at every start): an image leaves them out. */
+  private readonly transient = new Set<string>();
   private readonly highWaterMark: number;
   private readonly now: () => number;
   private readonly configs: Record<TopicName, TopicConfig>;
@@ -165,6 +207,51 @@ export class MemoryBus implements Bus {
     this.highWaterMark = options.highWaterMark ?? 100_000;
     this.now = options.now ?? Date.now;
     this.configs = { ...TOPIC_CONFIGS, ...options.topics };
+    this.name = options.image?.name ?? `memory-${randomBytes(6).toString('base64url')}`;
+    this.restored = options.image !== undefined;
+    if (options.image) this.restore(options.image);
+  }
+
+  /** The log as plain data, to start a later run from; removals `forget` names are left out (and the floor raised past them). */
+  image(forget?: ForgetRemovals): MemoryBusImage {
+    const topics: MemoryBusImage['topics'] = {};
+    for (const [name, topic] of this.topics) {
+      const groups: Record<string, number[]> = {};
+      for (const [id, offsets] of topic.groups) if (!this.transient.has(id)) groups[id] = [...offsets];
+      const partitions = topic.partitions.map((p) => {
+        let floor = p.floor;
+        const compacted: StoredRecord[] = [];
+        for (const r of p.compacted?.values() ?? []) {
+          if (forget && r.timestamp < forget.before && forget.isRemoval(name, r.value)) floor = Math.max(floor, r.offset + 1);
+          else compacted.push(r);
+        }
+        return { base: p.baseOffset, floor, log: p.log, compacted: compacted.sort((a, b) => a.offset - b.offset) };
+      });
+      topics[name] = { partitions, groups };
+    }
+    return { version: 1, name: this.name, topics };
+  }
+
+  private restore(image: MemoryBusImage): void {
+    for (const [name, saved] of Object.entries(image.topics) as [TopicName, NonNullable<MemoryBusImage['topics'][TopicName]>][]) {
+      if (!(name in this.configs)) continue;
+      const topic = this.topic(name);
+      saved.partitions.forEach((s, i) => {
+        const p = topic.partitions[i];
+        if (!p) return;
+        p.baseOffset = s.base;
+        p.floor = s.floor;
+        p.log = s.log;
+        for (const r of s.compacted) p.compacted?.set(r.key, r);
+      });
+      // Waiting for a consumer of this run to claim them: a group gone from this run holds no records back.
+      for (const [id, offsets] of Object.entries(saved.groups)) topic.dormant.set(id, offsets);
+    }
+  }
+
+  /** Per partition of `topic`, the earliest offset a read still returns every key's latest change from (`MemoryBusImage` floor). */
+  completeFrom(topic: TopicName): number[] {
+    return this.topic(topic).partitions.map((p) => p.floor);
   }
 
   /**
@@ -252,8 +339,11 @@ export class MemoryBus implements Bus {
     // One member per group in process: it owns every partition of every topic it reads.
     const sources = topicsOf(options).map((name) => {
       const topic = this.topic(name);
-      let offsets = topic.groups.get(options.groupId);
-      if (!offsets) {
+      if (options.commit === false) this.transient.add(options.groupId);
+      let offsets = topic.groups.get(options.groupId) ?? topic.dormant.get(options.groupId);
+      topic.dormant.delete(options.groupId);
+      if (offsets) topic.groups.set(options.groupId, offsets);
+      else {
         offsets = topic.partitions.map((p) => (options.fromBeginning ? (p.compacted ? 0 : p.baseOffset) : p.endOffset));
         topic.groups.set(options.groupId, offsets);
       }

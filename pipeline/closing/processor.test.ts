@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { GameState, OddsTick, OpportunityChange } from '../../schemas/index.js';
+import type { EvOpportunity, GameState, OddsTick, OpportunityChange } from '../../schemas/index.js';
+import { gc } from '../../test/support/gc.js';
 import { deVigPower } from '../odds-math/index.js';
 import { OpportunityProcessor } from '../opportunities/index.js';
 import { EVENT_ID, T0, event, ml, spread } from '../opportunities/fixtures/builders.js';
 import { SnapshotProcessor } from '../snapshot/index.js';
-import { ClosingProcessor, settle } from './processor.js';
+import { ClosingProcessor, MAX_ENTRIES_PER_EVENT, settle } from './processor.js';
 import type { ClosingOutput } from './processor.js';
 
 const START = event().startTime;
@@ -153,6 +154,53 @@ describe('closing-line value', () => {
     h.event({ status: 'live', isLive: true }, START);
     const out = h.feed([...ml('pinnacle', -150, 130, { isLive: true }), ...ml('draftkings', -190, 150, { isLive: true })], START + 1000);
     expect(out.grades).toEqual([]);
+  });
+});
+
+describe('what it keeps of a +EV opportunity until the close', () => {
+  /** A +EV opportunity as the opportunity processor publishes it: DraftKings' away side at +150. */
+  function detectedEv(): EvOpportunity {
+    const snapshot = new SnapshotProcessor();
+    const opportunities = new OpportunityProcessor({ referenceBooks: ['pinnacle'], fallbackReferenceBooks: [] });
+    opportunities.handle({ type: 'event', event: event() }, T0);
+    const changes = [...ml('pinnacle', -150, 130), ...ml('draftkings', -190, 150)].flatMap((t) => {
+      const change = snapshot.handle(t, T0 + 1000);
+      return change ? opportunities.handle({ type: 'odds', change }, T0 + 1000) : [];
+    });
+    const ev = changes.map((c) => c.opportunity).find((o): o is EvOpportunity => o.kind === 'ev');
+    if (!ev) throw new Error('the fixture detects +EV');
+    // A copy, as a record read from the bus is: the processor that made it keeps its own.
+    return structuredClone(ev);
+  }
+
+  it('lets the whole record go once taken in, and grades from what it kept', async () => {
+    const closing = new ClosingProcessor({ referenceBooks: ['pinnacle'], fallbackReferenceBooks: [] });
+    closing.handleBatch([{ type: 'event', event: event() }], T0);
+    let handed: EvOpportunity | null = detectedEv();
+    const { id, detectedAt, priceAmerican } = handed;
+    const record = new WeakRef(handed);
+    closing.handleBatch([{ type: 'opportunity', opportunity: handed }], T0 + 1000);
+    handed = null;
+    // A WeakRef holds its target to the end of the current job.
+    await new Promise((resolve) => setImmediate(resolve));
+    gc();
+    expect(record.deref()).toBeUndefined();
+    const out = closing.handleBatch([{ type: 'event', event: event({ status: 'live', isLive: true, updatedAt: START }) }], START);
+    expect(out.grades.map((g) => [g.opportunityId, g.detectedAt, g.priceAmerican, g.league, g.eventStartTime])).toEqual([
+      [id, detectedAt, priceAmerican, 'nba', START],
+    ]);
+  });
+
+  it('keeps at most MAX_ENTRIES_PER_EVENT occurrences per event, and counts the ones past it', () => {
+    const closing = new ClosingProcessor({ referenceBooks: ['pinnacle'], fallbackReferenceBooks: [] });
+    const ev = detectedEv();
+    const occurrences = Array.from({ length: MAX_ENTRIES_PER_EVENT + 2 }, (_, i) => ({
+      type: 'opportunity' as const,
+      opportunity: { ...ev, detectedAt: T0 + i },
+    }));
+    const out = closing.handleBatch(occurrences, T0);
+    expect(out.entries).toHaveLength(MAX_ENTRIES_PER_EVENT);
+    expect(closing.counters.entriesOverCap).toBe(2);
   });
 });
 

@@ -29,10 +29,57 @@ export interface ClosingOutput {
   entries: EvOpportunity[];
 }
 
-interface Entry {
-  /** The first version seen of the opportunity (the price at detection). */
-  o: EvOpportunity;
+/**
+ * What grading and settling read of a +EV opportunity, as first seen (the price at detection).
+ * The whole record (every de-vig method, the event, the legs: about 1.4 KB) was kept until its
+ * event was evicted, hours after the start; this is a fraction of it.
+ */
+interface Pick {
+  id: string;
+  eventId: string;
+  sport: string;
+  league: string;
+  /** The event's start as the opportunity saw it: the grade's until the event record is here. */
+  startTime: number;
+  market: EvOpportunity['market'];
+  participant: string | null;
+  statCategory: string | null;
+  book: string;
+  selection: SelectionType;
+  line: number | null;
+  detectedAt: number;
+  priceAmerican: number;
+  priceDecimal: number;
+  evPercent: number;
+  fairProbability: number;
+  sharpBook: string;
+}
+
+interface Entry extends Pick {
   grade: ClvGrade | null;
+}
+
+function entryOf(o: EvOpportunity): Entry {
+  return {
+    id: o.id,
+    eventId: o.eventId,
+    sport: o.event.sport,
+    league: o.event.league,
+    startTime: o.event.startTime,
+    market: o.market,
+    participant: o.participant,
+    statCategory: o.statCategory,
+    book: o.book,
+    selection: o.selection,
+    line: o.line,
+    detectedAt: o.detectedAt,
+    priceAmerican: o.priceAmerican,
+    priceDecimal: o.priceDecimal,
+    evPercent: o.methods.power.evPercent,
+    fairProbability: o.methods.power.fairProbability,
+    sharpBook: o.sharpBook,
+    grade: null,
+  };
 }
 
 interface EventState {
@@ -52,6 +99,12 @@ interface EventState {
 
 const METHODS: readonly ClosingDevigMethod[] = CLOSING_DEVIG_METHODS;
 const EVICT_EVERY_INPUTS = 10_000;
+/**
+ * +EV occurrences kept per event for grading: a bound on memory whatever the feed sends (the
+ * two Odds API recordings reach at most 51 per game). Occurrences past it are neither stored nor graded,
+ * and counted (`counters.entriesOverCap`).
+ */
+export const MAX_ENTRIES_PER_EVENT = 5_000;
 
 /**
  * Closing lines and CLV, as a pure state machine over the snapshot changelog, the events, the
@@ -68,7 +121,7 @@ export class ClosingProcessor {
   private readonly options: ResolvedOptions;
   private readonly events = new Map<string, EventState>();
   private sinceEviction = 0;
-  readonly counters = { captured: 0, closingLines: 0, graded: 0, settled: 0 };
+  readonly counters = { captured: 0, closingLines: 0, graded: 0, settled: 0, entriesOverCap: 0 };
 
   constructor(options: OpportunityOptions = {}) {
     this.options = resolveOptions(options);
@@ -200,7 +253,11 @@ export class ClosingProcessor {
     const s = this.state(o.eventId, now);
     const key = `${o.id}@${o.detectedAt}`;
     if (s.evs.has(key)) return;
-    const entry: Entry = { o, grade: null };
+    if (s.evs.size >= MAX_ENTRIES_PER_EVENT) {
+      this.counters.entriesOverCap++;
+      return;
+    }
+    const entry = entryOf(o);
     s.evs.set(key, entry);
     out.entries.push(o);
     if (s.closing !== null) this.grade(s, entry, now, out);
@@ -232,7 +289,7 @@ export class ClosingProcessor {
     if (!event || s.closing === null) return;
     const group = groupKey(row);
     this.closeGroup(s, event, group, now, out);
-    for (const entry of s.evs.values()) if (groupKey(entry.o) === group) this.grade(s, entry, now, out);
+    for (const entry of s.evs.values()) if (groupKey(entry) === group) this.grade(s, entry, now, out);
   }
 
   /** Closes one market group (family and canonical line): every book's row, with the references' no-vig. */
@@ -315,8 +372,7 @@ export class ClosingProcessor {
     }
   }
 
-  private grade(s: EventState, entry: Entry, now: number, out: ClosingOutput): void {
-    const o = entry.o;
+  private grade(s: EventState, o: Entry, now: number, out: ClosingOutput): void {
     const group = groupKey(o);
     let ref: ClosingLine | null = null;
     let own: ClosingLine | null = null;
@@ -329,33 +385,33 @@ export class ClosingProcessor {
     const grade: ClvGrade = {
       opportunityId: o.id,
       eventId: o.eventId,
-      sport: o.event.sport,
-      league: o.event.league,
+      sport: o.sport,
+      league: o.league,
       market: o.market,
       participant: o.participant,
       statCategory: o.statCategory,
       book: o.book,
       selection: o.selection,
       line: o.line,
-      eventStartTime: s.event?.startTime ?? o.event.startTime,
+      eventStartTime: s.event?.startTime ?? o.startTime,
       detectedAt: o.detectedAt,
       priceAmerican: o.priceAmerican,
       priceDecimal: o.priceDecimal,
-      evPercent: o.methods.power.evPercent,
-      fairProbability: o.methods.power.fairProbability,
+      evPercent: o.evPercent,
+      fairProbability: o.fairProbability,
       sharpBook: o.sharpBook,
       closingDevigBook: ref?.referenceBooks[0] ?? null,
       closingNoVigProbability: p,
       closingPriceAmerican: own?.priceAmerican ?? null,
       clvPercent: p === null ? null : round(clvPercent(p, americanToDecimal(o.priceAmerican)), 4),
-      result: entry.grade?.result ?? null,
+      result: o.grade?.result ?? null,
       gradedAt: now,
     };
-    if (entry.grade && sameGrade(entry.grade, grade)) return;
-    entry.grade = grade;
+    if (o.grade && sameGrade(o.grade, grade)) return;
+    o.grade = grade;
     out.grades.push(grade);
     this.counters.graded++;
-    if (s.final) this.settle(entry, s.final, now, out);
+    if (s.final) this.settle(o, s.final, now, out);
   }
 
   private settle(entry: Entry, final: { home: number; away: number }, now: number, out: ClosingOutput): void {

@@ -69,6 +69,19 @@ describe('freshness ledger', () => {
     expect(ledger.staleAfterSeconds('unknown', true)).toBe(10);
   });
 
+  it('holds the newest maxSamples confirmation ages and no more, however many it has seen, and reads its percentiles from them', () => {
+    // 250 confirmations a second apart, then 100 five seconds apart: the newest 100 ages are all 5 s.
+    const policy = { ...POLICY, maxSamples: 100 };
+    const ticks = [
+      ...Array.from({ length: 251 }, (_, i) => tick({ ts: T0 + i * 1000 })),
+      ...Array.from({ length: 100 }, (_, i) => tick({ ts: T0 + 250_000 + (i + 1) * 5000 })),
+    ];
+    const ledger = ledgerOf(ticks, policy);
+    // 100 confirmation ages, and the one feed lag of the first sighting.
+    expect(ledger.samplesHeld).toBe(101);
+    expect(ledger.report(T0 + 750_000).books[0]?.prematch.confirmationAgeSeconds).toEqual({ count: 100, p50: 5, p95: 5, p99: 5 });
+  });
+
   it('keeps the floor until a book has enough confirmation ages', () => {
     const ledger = ledgerOf([tick({ ts: T0 }), tick({ ts: T0 + 600_000 })]);
     expect(ledger.staleAfterSeconds('pinnacle', false)).toBe(60);

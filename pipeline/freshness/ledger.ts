@@ -72,28 +72,53 @@ export interface FreshnessReport {
   books: BookFreshness[];
 }
 
-/** Newest-last samples with the time each was taken, bounded by count. */
+/**
+ * The newest `max` samples with the time each was taken, in a ring. It starts small and doubles
+ * up to `max`, then overwrites the oldest: a busy book holds exactly what its percentiles read
+ * (arrays that grew to twice `max` before trimming held twice that, and kept growing for as long
+ * again after the window filled), a quiet one little.
+ */
 class Samples {
-  private times: number[] = [];
-  private values: number[] = [];
+  private times = new Float64Array(0);
+  private values = new Float64Array(0);
+  /** Where the next sample goes. */
+  private next = 0;
+  private count = 0;
 
   constructor(private readonly max: number) {}
 
-  add(at: number, value: number): void {
-    this.times.push(at);
-    this.values.push(value);
-    if (this.times.length > 2 * this.max) {
-      this.times = this.times.slice(-this.max);
-      this.values = this.values.slice(-this.max);
-    }
+  /** Samples held (at most `max`). */
+  get size(): number {
+    return this.count;
   }
 
-  /** The newest `max` values taken at or after `from`, ascending. */
+  add(at: number, value: number): void {
+    if (this.next === this.times.length) {
+      if (this.times.length < this.max) this.grow();
+      else this.next = 0;
+    }
+    this.times[this.next] = at;
+    this.values[this.next] = value;
+    this.next++;
+    if (this.count < this.max) this.count++;
+  }
+
+  /** The values taken at or after `from`, ascending. */
   sortedSince(from: number): number[] {
     const out: number[] = [];
-    const start = Math.max(0, this.times.length - this.max);
-    for (let i = start; i < this.times.length; i++) if ((this.times[i] ?? -Infinity) >= from) out.push(this.values[i] ?? 0);
+    for (let i = 0; i < this.count; i++) if ((this.times[i] ?? -Infinity) >= from) out.push(this.values[i] ?? 0);
     return out.sort((a, b) => a - b);
+  }
+
+  /** Until the ring is full, samples sit in arrival order from 0, so growing copies them as they are. */
+  private grow(): void {
+    const capacity = Math.min(this.max, Math.max(64, this.times.length * 2));
+    const times = new Float64Array(capacity);
+    const values = new Float64Array(capacity);
+    times.set(this.times);
+    values.set(this.values);
+    this.times = times;
+    this.values = values;
   }
 }
 
@@ -247,6 +272,13 @@ export class FreshnessLedger {
       };
     };
     return { book, live: one('live'), prematch: one('prematch') };
+  }
+
+  /** Samples held, every book, phase and measure (tests: at most `maxSamples` each). */
+  get samplesHeld(): number {
+    let n = 0;
+    for (const phases of this.books.values()) for (const st of [phases.live, phases.prematch]) n += st.confirmations.size + st.lags.size;
+    return n;
   }
 
   /** The end of the window when none is given: the newest sighting (null before any). */

@@ -3,7 +3,9 @@ import { arbitrage } from '../odds-math/index.js';
 import type { Combo } from './combos.js';
 import { comboOrder, combosUnder, distinctBooks, hasLay } from './combos.js';
 import type { Candidate, EngineContext } from './context.js';
-import { commonFields, eventKey, rowKey } from './context.js';
+import { commonFields, withKind } from './context.js';
+import { NO_ROWS } from './inputs.js';
+import type { CandidateValue } from './inputs.js';
 import { familyOpportunityId } from './ids.js';
 import { stakeCapacity } from './capacity.js';
 import { layLegOf } from './lay.js';
@@ -28,31 +30,34 @@ export function comboLegs(combo: Combo, stakes: readonly number[]): OpportunityL
 }
 
 /**
- * Id and input key of a combination: a lay leg's row is the runner laid, whose own price says
- * nothing of its lay, so the lay's price and size join the key.
+ * Id and inputs of a combination: a lay leg's row is the runner laid, whose own price says
+ * nothing of its lay, so the lay's price and size join the inputs.
  */
-export function comboIdentityOf(ctx: EngineContext, kind: 'arbitrage' | 'low_hold', combo: Combo): { id: string; key: string } {
+export function comboIdentityOf(ctx: EngineContext, kind: 'arbitrage' | 'low_hold', combo: Combo): Pick<Candidate, 'id' | 'values'> {
   if (!hasLay(combo)) return comboIdentity(ctx, kind, combo.rows);
   const lays = combo.rows
     .map((r, i) => (combo.sides[i] === 'lay' ? `${i}:${r.exchange?.lay ?? ''}/${r.exchange?.laySize ?? ''}` : ''))
     .join(',');
-  return comboIdentity(ctx, kind, combo.rows, `|lay ${lays}`);
+  return comboIdentity(ctx, kind, combo.rows, lays);
 }
 
 export function anyLive(rows: readonly OddsRow[]): boolean {
   return rows.some((r) => r.isLive);
 }
 
-/** Id and input key of a combination of rows. */
+/**
+ * Id and inputs of a combination of rows besides the rows themselves: the event's live state
+ * and start, then `extra`.
+ */
 export function comboIdentity(
   ctx: EngineContext,
   kind: 'arbitrage' | 'low_hold' | 'middle',
   rows: readonly OddsRow[],
-  extra = '',
-): { id: string; key: string } {
+  ...extra: CandidateValue[]
+): Pick<Candidate, 'id' | 'values'> {
   return {
-    id: familyOpportunityId(ctx.family.ids, kind, ctx.eventId, ctx.family.key, rows),
-    key: `${rows.map(rowKey).join(',')}|${eventKey(ctx)}${extra}`,
+    id: familyOpportunityId(ctx.family, kind, ctx.eventId, rows),
+    values: [ctx.event.isLive, ctx.event.startTime, ...extra],
   };
 }
 
@@ -80,23 +85,24 @@ export function arbitrageCandidates(ctx: EngineContext, g: LineGroupState, out: 
   const line = g.line;
   const situation = `${ctx.eventId}|${ctx.family.key}|${lineKey(line)}`;
   for (const combo of combos) {
-    const { id, key } = comboIdentityOf(ctx, 'arbitrage', combo);
+    const { id, values } = comboIdentityOf(ctx, 'arbitrage', combo);
     out.push({
       id,
-      key,
+      rows: combo.rows,
+      refRows: NO_ROWS,
+      values,
       scope: g.key,
       build: (): ArbitrageOpportunity => {
         const result = arbitrage(combo.decimals, 1);
         const legs = comboLegs(combo, result.stakes);
         const profit = round(result.profitPercent, 4);
-        return {
-          ...commonFields(ctx, id, situation, legs, legs, anyLive(combo.rows), profit),
+        return withKind<ArbitrageOpportunity>(commonFields(ctx, id, situation, legs, legs, anyLive(combo.rows), profit), {
           kind: 'arbitrage',
           line,
           profitPercent: profit,
           impliedSum: round(result.impliedSum, 8),
           ...stakeCapacity(combo.rows, result.stakes, combo.sides),
-        };
+        });
       },
     });
   }

@@ -14,11 +14,11 @@ import type { DevigChoice, DevigMethod } from '../odds-math/index.js';
 import { lineSummary } from './combos.js';
 import { confidenceScore, evWarnings, staleClockOfRecord } from './confidence.js';
 import type { Candidate, EngineContext } from './context.js';
-import { commonFields, eventKey, rowKey } from './context.js';
+import { commonFields, withKind } from './context.js';
 import { familyOpportunityId } from './ids.js';
 import { Memo } from './memo.js';
 import { completeMarket, decimalOf, legOf, lineKey, priceOf, round, sortedBooks } from './state.js';
-import type { LineGroup, LineGroupState } from './line-group.js';
+import type { CachedReference, LineGroupState, Reference } from './line-group.js';
 
 // The contract's choices and the odds math's are one list; the compiler keeps them so.
 const CHOICES: readonly DevigMethodName[] = DEVIG_CHOICES;
@@ -27,41 +27,13 @@ void _sameChoices;
 /** The de-vig methods proper; `worst_case` is derived from their fair probabilities. */
 const METHODS: readonly DevigMethod[] = DEVIG_METHODS;
 
-/** A reference book's complete market at the line, de-vigged by every method. */
-interface Reference {
-  book: string;
-  rows: OddsRow[];
-  /** Method -> fair probability per outcome (in the order of the context's outcomes). */
-  fair: Record<DevigMethod, number[]>;
-  /** Its part of a candidate key, built on first use. */
-  key: string | null;
-  /**
-   * Its rows as an opportunity's `references`, built on first use and shared by every +EV price
-   * measured against this reference while its rows stay the same (nothing mutates a price once
-   * built): rebuilt opportunities then add no copies of them to the heap.
-   */
-  prices: OpportunityPrice[] | null;
-}
-
-/** What a book's reference was computed from: the rows seen per outcome (identity), and the result. */
-interface CachedReference {
-  outcomes: readonly SelectionType[];
-  rows: (OddsRow | undefined)[];
-  reference: Reference | null;
-}
-
 /**
- * References by line group and book, reused while the book's rows at the line are the same
+ * A book's reference at a line group, reused while the book's rows at the line are the same
  * objects: a soft book's move re-de-vigs nothing.
  */
-const REFERENCES = new WeakMap<LineGroup, Map<string, CachedReference>>();
-
-function reference(group: LineGroup, book: string, outcomes: readonly SelectionType[], maxSpread: number): Reference | null {
-  let byBook = REFERENCES.get(group);
-  if (!byBook) {
-    byBook = new Map();
-    REFERENCES.set(group, byBook);
-  }
+function reference(g: LineGroupState, book: string, outcomes: readonly SelectionType[], maxSpread: number): Reference | null {
+  const group = g.books;
+  const byBook = (g.references ??= new Map());
   const bySelection = group.get(book);
   const cached = byBook.get(book);
   if (cached && sameRows(cached, bySelection, outcomes)) return cached.reference;
@@ -74,7 +46,7 @@ function reference(group: LineGroup, book: string, outcomes: readonly SelectionT
       quotes === null
         ? FAIR.get(rows.map((r) => r.priceAmerican).join(','), () => fairOf(rows.map(decimalOf)))
         : exchangeFair(quotes, maxSpread);
-    ref = fair ? { book, rows, fair, key: null, prices: null } : null;
+    ref = fair ? { book, rows, fair, prices: null } : null;
   }
   byBook.set(book, { outcomes, rows: seen, reference: ref });
   return ref;
@@ -93,9 +65,11 @@ function sameRows(
   return true;
 }
 
-function referenceKey(r: Reference): string {
-  r.key ??= r.rows.map(rowKey).join(',');
-  return r.key;
+/** The rows of the references in order: the part of a candidate's inputs they make up. */
+function rowsOf(refs: readonly Reference[]): OddsRow[] {
+  const rows: OddsRow[] = [];
+  for (const r of refs) for (const x of r.rows) rows.push(x);
+  return rows;
 }
 
 /** Every row's back and lay, when the book is an exchange quoting both sides of every outcome; null otherwise. */
@@ -132,8 +106,12 @@ function exchangeFair(quotes: readonly { back: number; lay: number }[], maxSprea
   return out;
 }
 
-/** De-vigging is a pure function of the prices, and sharp prices repeat: measured 2x faster with it. */
-const FAIR = new Memo<Record<DevigMethod, number[]> | null>(50_000);
+/**
+ * De-vigging is a pure function of the prices, and sharp prices repeat: measured 2x faster with
+ * it. An entry is about 350 bytes; 20,000 of them (7 MB) hold the prices that repeat, where
+ * 50,000 were still filling after 13 minutes at 800 ticks/s (the soak's heap snapshots).
+ */
+const FAIR = new Memo<Record<DevigMethod, number[]> | null>(20_000);
 
 function fairOf(decimals: readonly number[]): Record<DevigMethod, number[]> | null {
   try {
@@ -146,11 +124,11 @@ function fairOf(decimals: readonly number[]): Record<DevigMethod, number[]> | nu
   }
 }
 
-function references(ctx: EngineContext, group: LineGroup, books: readonly string[]): Reference[] {
+function references(ctx: EngineContext, g: LineGroupState, books: readonly string[]): Reference[] {
   const out: Reference[] = [];
   for (const b of books) {
-    if (!group.has(b)) continue;
-    const r = reference(group, b, ctx.outcomes, ctx.options.exchangeMaxSpread);
+    if (!g.books.has(b)) continue;
+    const r = reference(g, b, ctx.outcomes, ctx.options.exchangeMaxSpread);
     if (r) out.push(r);
   }
   return out;
@@ -193,16 +171,16 @@ function maxAverage(refs: readonly Reference[], i: number): number {
 export function evCandidates(ctx: EngineContext, g: LineGroupState, out: Candidate[]): void {
   const group = g.books;
   const line = g.line;
-  const primary = references(ctx, group, ctx.options.referenceBooks);
-  const fallback = references(ctx, group, ctx.options.fallbackReferenceBooks);
+  const primary = references(ctx, g, ctx.options.referenceBooks);
+  const fallback = references(ctx, g, ctx.options.fallbackReferenceBooks);
   if (primary.length === 0 && fallback.length === 0) return;
   const summary = lineSummary(g, ctx.outcomes);
   const arbProfit = summary.arbProfit;
   const books = sortedBooks(g);
-  const shared = `${eventKey(ctx)}|${arbProfit ?? ''}`;
+  const { isLive, startTime } = ctx.event;
   // Most books are not references: they share one fair price per method (the common references).
   const common = primary.length > 0 ? primary : fallback;
-  let commonKey: string | null = null;
+  let commonRows: OddsRow[] | null = null;
   const outcomes = ctx.outcomes;
   for (let i = 0; i < outcomes.length; i++) {
     const selection = outcomes[i] as SelectionType;
@@ -220,13 +198,14 @@ export function evCandidates(ctx: EngineContext, g: LineGroupState, out: Candida
       if (refs.length === 0) refs = without(fallback, book);
       if (refs.length === 0) continue;
       if (own && maxAverage(refs, i) * d <= 1) continue;
-      const id = familyOpportunityId(ctx.family.ids, 'ev', ctx.eventId, ctx.family.key, [row]);
-      const refsKey = refs === common ? (commonKey ??= common.map(referenceKey).join(';')) : refs.map(referenceKey).join(';');
-      const key = `${rowKey(row)}|${refsKey}|${sharpCount}|${bookCount}|${shared}`;
+      const id = familyOpportunityId(ctx.family, 'ev', ctx.eventId, [row]);
+      const refRows = refs === common ? (commonRows ??= rowsOf(common)) : rowsOf(refs);
       const chosen = refs;
       out.push({
         id,
-        key,
+        rows: [row],
+        refRows,
+        values: [refs.length, sharpCount, bookCount, isLive, startTime, arbProfit],
         scope: g.key,
         build: () => buildEv(ctx, line, selection, i, row, d, id, chosen, sharpCount, bookCount, arbProfit),
       });
@@ -291,8 +270,7 @@ function buildEv(
     };
     peakEvPercent[x.m] = ev;
   }
-  return {
-    ...base,
+  return withKind<EvOpportunity>(base, {
     kind: 'ev',
     warnings: evWarnings(
       { ageSeconds: base.oldestOddsAgeSeconds, possiblyStale: base.possiblyStale, warning: base.warnings[0] ?? null },
@@ -315,5 +293,5 @@ function buildEv(
     arbProfitPercent: arbProfit,
     confidence,
     peakEvPercent,
-  };
+  });
 }

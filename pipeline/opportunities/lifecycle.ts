@@ -1,4 +1,5 @@
 import type { DevigMethodName, ExpireReason, Opportunity, OpportunityChange, OpportunityPrice } from '../../schemas/index.js';
+import { sameInputs } from './inputs.js';
 import type { Candidate } from './context.js';
 import { canonicalLine, lineKey } from './state.js';
 import type { FamilyState } from './state.js';
@@ -85,10 +86,13 @@ export function advance(
     const prev = family.active.get(c.id);
     const inputs = family.inputs.get(c.id);
     if (inputs) inputs.seen = stamp;
-    if (prev && inputs?.key === c.key) continue;
+    if (prev && inputs !== undefined && sameInputs(inputs, c)) continue;
     const f = c.build();
-    if (inputs) inputs.key = c.key;
-    else family.inputs.set(c.id, { key: c.key, scope: c.scope, seen: stamp });
+    if (inputs) {
+      inputs.rows = c.rows;
+      inputs.refRows = c.refRows;
+      inputs.values = c.values;
+    } else family.inputs.set(c.id, { rows: c.rows, refRows: c.refRows, values: c.values, scope: c.scope, seen: stamp });
     if (!prev) {
       family.active.set(c.id, f);
       out.push({ type: 'create', opportunity: f });

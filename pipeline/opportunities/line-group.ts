@@ -1,4 +1,5 @@
-import type { LegSide, OddsRow, SelectionType } from '../../schemas/index.js';
+import type { LegSide, OddsRow, OpportunityPrice, SelectionType } from '../../schemas/index.js';
+import type { DevigMethod } from '../odds-math/index.js';
 
 /**
  * The shape of a line group (the rows at one canonical line of a family) and of what the
@@ -20,6 +21,29 @@ export interface LineGroupState {
   sortedBooks: string[] | null;
   /** Best prices and book counts of the last version they were asked for (combos.ts). */
   summary: LineSummary | null;
+  /** +EV's reference markets by book (ev.ts), created on first use. */
+  references: Map<string, CachedReference> | null;
+}
+
+/** A reference book's complete market at the line, de-vigged by every method. */
+export interface Reference {
+  book: string;
+  rows: OddsRow[];
+  /** Method -> fair probability per outcome (in the order of the context's outcomes). */
+  fair: Record<DevigMethod, number[]>;
+  /**
+   * Its rows as an opportunity's `references`, built on first use and shared by every +EV price
+   * measured against this reference while its rows stay the same (nothing mutates a price once
+   * built): rebuilt opportunities then add no copies of them to the heap.
+   */
+  prices: OpportunityPrice[] | null;
+}
+
+/** What a book's reference was computed from: the rows seen per outcome (identity), and the result. */
+export interface CachedReference {
+  outcomes: readonly SelectionType[];
+  rows: (OddsRow | undefined)[];
+  reference: Reference | null;
 }
 
 /**

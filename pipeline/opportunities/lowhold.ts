@@ -4,7 +4,8 @@ import { anyLive, comboIdentityOf, comboLegs } from './arbitrage.js';
 import { stakeCapacity } from './capacity.js';
 import { combosUnder } from './combos.js';
 import type { Candidate, EngineContext } from './context.js';
-import { commonFields } from './context.js';
+import { commonFields, withKind } from './context.js';
+import { NO_ROWS } from './inputs.js';
 import { lineKey, round } from './state.js';
 import type { LineGroupState } from './line-group.js';
 
@@ -20,27 +21,28 @@ export function lowHoldCandidates(ctx: EngineContext, g: LineGroupState, out: Ca
   let seen: Set<string> | null = null;
   for (const allowed of ctx.options.scopes) {
     for (const combo of combosUnder(g, ctx.outcomes, { maxSum, strict: false, limit: 1, allowed })) {
-      const { id, key } = comboIdentityOf(ctx, 'low_hold', combo);
+      const { id, values } = comboIdentityOf(ctx, 'low_hold', combo);
       seen ??= new Set();
       if (seen.has(id)) continue;
       seen.add(id);
       out.push({
         id,
-        key,
+        rows: combo.rows,
+        refRows: NO_ROWS,
+        values,
         scope: g.key,
         build: (): LowHoldOpportunity => {
           const stakes = arbitrage(combo.decimals, 1).stakes;
           const legs = comboLegs(combo, stakes);
           const holdPercent = round(hold(combo.decimals) * 100, 4);
           const situation = `${ctx.eventId}|${ctx.family.key}|${lineKey(line)}`;
-          return {
-            ...commonFields(ctx, id, situation, legs, legs, anyLive(combo.rows), holdPercent),
+          return withKind<LowHoldOpportunity>(commonFields(ctx, id, situation, legs, legs, anyLive(combo.rows), holdPercent), {
             kind: 'low_hold',
             line,
             holdPercent,
             impliedSum: round(combo.impliedSum, 8),
             ...stakeCapacity(combo.rows, stakes, combo.sides),
-          };
+          });
         },
       });
     }

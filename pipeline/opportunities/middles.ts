@@ -4,7 +4,8 @@ import { anyLive, comboIdentity } from './arbitrage.js';
 import { stakeCapacity } from './capacity.js';
 import { middleSigma } from './config.js';
 import type { Candidate, EngineContext } from './context.js';
-import { commonFields } from './context.js';
+import { commonFields, withKind } from './context.js';
+import { NO_ROWS } from './inputs.js';
 import { canonicalLine, decimalOf, legOf, lineKey, round } from './state.js';
 
 /**
@@ -21,11 +22,31 @@ function usableLine(line: number | null): line is number {
   return line !== null && Number.isInteger(line * 2);
 }
 
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  if (sorted.length % 2 === 1) return sorted[mid] ?? 0;
-  return ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+/** How many rows quote one usable line, over every book and over the reference books. */
+interface LineCount {
+  line: number;
+  rows: number;
+  sharpRows: number;
+}
+
+/**
+ * The median of the multiset in which each line appears as many times as `weight` says (`n`:
+ * the sum of the weights, at least 1): the same number as sorting every row's line and taking
+ * the middle, without a list per row.
+ */
+function weightedMedian(counts: readonly LineCount[], weight: (c: LineCount) => number, n: number): number {
+  const mid = Math.floor(n / 2);
+  return n % 2 === 1 ? nthLine(counts, weight, mid) : (nthLine(counts, weight, mid - 1) + nthLine(counts, weight, mid)) / 2;
+}
+
+/** The line at position k (from 0) of the rows' lines in ascending order; `counts` ascending by line. */
+function nthLine(counts: readonly LineCount[], weight: (c: LineCount) => number, k: number): number {
+  let seen = 0;
+  for (const c of counts) {
+    seen += weight(c);
+    if (k < seen) return c.line;
+  }
+  return 0;
 }
 
 interface Pair {
@@ -92,8 +113,9 @@ export function middleCandidates(ctx: EngineContext, out: Candidate[]): void {
   const secondSelection = isTotal ? 'under' : 'away';
   const sharp = sharpSet(options.referenceBooks);
   // Every row's canonical line counts once (the median is over rows, not over distinct lines).
-  const lines: number[] = [];
-  const sharpLines: number[] = [];
+  const counts: LineCount[] = [];
+  let rowCount = 0;
+  let sharpCount = 0;
   const firsts: Side[] = [];
   const seconds: Side[] = [];
   for (const g of family.lines.values()) {
@@ -101,22 +123,26 @@ export function middleCandidates(ctx: EngineContext, out: Candidate[]): void {
     if (!usableLine(line)) continue;
     let firstRows: OddsRow[] | null = null;
     let secondRows: OddsRow[] | null = null;
+    let rows = 0;
+    let sharpRows = 0;
     for (const [book, bySelection] of g.books) {
-      const isSharp = sharp.has(book);
-      for (let n = bySelection.size; n > 0; n--) {
-        lines.push(line);
-        if (isSharp) sharpLines.push(line);
-      }
+      rows += bySelection.size;
+      if (sharp.has(book)) sharpRows += bySelection.size;
       const a = bySelection.get(firstSelection);
       if (a) (firstRows ??= []).push(a);
       const b = bySelection.get(secondSelection);
       if (b) (secondRows ??= []).push(b);
     }
+    counts.push({ line, rows, sharpRows });
+    rowCount += rows;
+    sharpCount += sharpRows;
     if (firstRows) firsts.push(sideOf(line, firstRows));
     if (secondRows) seconds.push(sideOf(line, secondRows));
   }
-  if (lines.length < 2) return;
-  const consensus = median(sharpLines.length > 0 ? sharpLines : lines);
+  if (rowCount < 2) return;
+  counts.sort(byCountLine);
+  const consensus =
+    sharpCount > 0 ? weightedMedian(counts, (c) => c.sharpRows, sharpCount) : weightedMedian(counts, (c) => c.rows, rowCount);
   // X is the total, or the home margin: a home handicap of -3.5 says the home side wins by 3.5.
   const mean = isTotal ? consensus : 0 - consensus;
   const sigma = middleSigma(ctx.league, family.market, family.family, consensus);
@@ -162,16 +188,24 @@ export function middleCandidates(ctx: EngineContext, out: Candidate[]): void {
     }
   }
   kept.sort(byRank);
-  const model = `|${mean}|${sigma}`;
   const n = Math.min(kept.length, options.maxMiddlesPerFamily);
   for (let i = 0; i < n; i++) {
     const { first, second } = kept[i] as Pair;
-    const { id, key } = comboIdentity(ctx, 'middle', [first, second], model);
-    out.push({ id, key, scope: 'middle', build: () => buildMiddle(ctx, id, first, second, isTotal, mean, sigma) });
+    const rows = [first, second];
+    const { id, values } = comboIdentity(ctx, 'middle', rows, mean, sigma);
+    out.push({
+      id,
+      rows,
+      refRows: NO_ROWS,
+      values,
+      scope: 'middle',
+      build: () => buildMiddle(ctx, id, first, second, isTotal, mean, sigma),
+    });
   }
 }
 
 const byLine = (a: Side, b: Side): number => a.line - b.line;
+const byCountLine = (a: LineCount, b: LineCount): number => a.line - b.line;
 
 function buildMiddle(
   ctx: EngineContext,
@@ -188,8 +222,7 @@ function buildMiddle(
   const legs = [legOf(first, round(result.stakes[0], 6)), legOf(second, round(result.stakes[1], 6))];
   const situation = `${ctx.eventId}|${ctx.family.key}|${lineKey(canonicalLine(first))}|${lineKey(canonicalLine(second))}`;
   const ev = round(result.evPercent, 4);
-  return {
-    ...commonFields(ctx, id, situation, legs, legs, anyLive([first, second]), ev),
+  return withKind<MiddleOpportunity>(commonFields(ctx, id, situation, legs, legs, anyLive([first, second]), ev), {
     kind: 'middle',
     lowerBound: result.lowerBound,
     upperBound: result.upperBound,
@@ -202,5 +235,5 @@ function buildMiddle(
     worstCaseProfitPercent: round(result.worstCaseProfitPercent, 4),
     model: { mean: round(mean, 4), sigma: round(sigma, 4) },
     ...stakeCapacity([first, second], result.stakes),
-  };
+  });
 }

@@ -6,7 +6,7 @@ import { resolveOptions } from './config.js';
 import type { OpportunityOptions, ResolvedOptions } from './config.js';
 import type { Candidate, EngineContext } from './context.js';
 import { evCandidates } from './ev.js';
-import { IdCache } from './ids.js';
+import { IdCache, forgetRow } from './ids.js';
 import { advance, expire } from './lifecycle.js';
 import { lowHoldCandidates } from './lowhold.js';
 import { middleCandidates } from './middles.js';
@@ -69,6 +69,13 @@ export class OpportunityProcessor {
 
   get eventCount(): number {
     return this.events.size;
+  }
+
+  /** Nodes held by the families' opportunity id caches (tests: they follow the rows on the board). */
+  get idCacheNodes(): number {
+    let n = 0;
+    for (const s of this.events.values()) for (const f of s.families.values()) n += f.ids.nodes;
+    return n;
   }
 
   handle(input: OpportunityInput, now: number): OpportunityChange[] {
@@ -158,6 +165,7 @@ export class OpportunityProcessor {
       if (!slot) return;
       family = slot.family;
       removeFromLine(family, slot.row, slot.lineKey);
+      forgetRow(family.ids, slot.row.id);
       family.rowCount--;
       s.slots.delete(change.key);
     } else {

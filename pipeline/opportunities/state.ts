@@ -1,5 +1,6 @@
 import { selectionFamily } from '../../schemas/index.js';
 import { americanToDecimal } from '../odds-math/index.js';
+import type { CandidateInputs } from './inputs.js';
 import type { IdCache } from './ids.js';
 import type { LineGroup, LineGroupState } from './line-group.js';
 import type {
@@ -33,15 +34,13 @@ export interface FamilyState {
   lines: Map<string, LineGroupState>;
   /** Active opportunities derived from this family, by id. */
   active: Map<string, Opportunity>;
-  /** Per active opportunity: its input key (see Candidate in context.ts) and its recompute scope. */
+  /** Per active opportunity: its inputs (see Candidate in context.ts) and its recompute scope. */
   inputs: Map<string, ActiveInputs>;
   /** Opportunity ids already computed for this family's combinations of rows. */
   ids: IdCache;
 }
 
-export interface ActiveInputs {
-  /** Unchanged inputs, nothing to do. */
-  key: string;
+export interface ActiveInputs extends CandidateInputs {
   /** The line key of the group it came from, or `middle`. */
   scope: string;
   /** The recompute that last produced it (the others in scope are gone). */
@@ -109,7 +108,7 @@ export function outcomesOf(family: Pick<FamilyState, 'family' | 'market'>, leagu
 export function addToLine(family: FamilyState, row: OddsRow, key: string): void {
   let group = family.lines.get(key);
   if (!group) {
-    group = { line: canonicalLine(row), key, books: new Map(), version: 0, sortedBooks: null, summary: null };
+    group = { line: canonicalLine(row), key, books: new Map(), version: 0, sortedBooks: null, summary: null, references: null };
     family.lines.set(key, group);
   }
   let bySelection = group.books.get(row.book);

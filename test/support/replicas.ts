@@ -4,7 +4,7 @@ import { startAccounts } from '../../api/accounts/index.js';
 import type { AccountsReplica } from '../../api/accounts/index.js';
 import { buildApp } from '../../api/app.js';
 import { MemoryRateLimitStore } from '../../api/plugins/rate-limit.js';
-import { oddsChangelogReader } from '../../runtime/system.js';
+import { changelogReader } from '../../runtime/system.js';
 import type { RunningSystem } from '../../runtime/system.js';
 import { Catalog } from '../../api/views/catalog.js';
 import { LiveBoard, TierViews, startChangelogViews } from '../../api/views/index.js';
@@ -64,12 +64,7 @@ export async function startBoardReplica(
   const logger = pino({ level: 'silent' });
   const board = new LiveBoard({ now: () => sys.clock.now(), ...(log ? { log } : {}) });
   const views = new TierViews(board, sys.clock);
-  const positions = new PositionTrail(
-    sys.positions.log,
-    board.log,
-    (topic) => TOPIC_CONFIGS[topic].partitions,
-    oddsChangelogReader(sys.bus),
-  );
+  const positions = new PositionTrail(sys.positions.log, board.log, (topic) => TOPIC_CONFIGS[topic].partitions, changelogReader(sys.bus));
   const stages = startChangelogViews(observeDeliveries(sys.bus, positions.record), board, `board-replica-${Date.now()}`, logger);
   const app = await buildApp({
     board,
