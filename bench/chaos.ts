@@ -20,7 +20,7 @@ import { KafkaBus } from '../pipeline/bus/index.js';
 import { ManualClock } from '../pipeline/clock.js';
 import { MarketSimulator } from '../pipeline/feeds/simulator/index.js';
 import { startMockKafka } from '../test/support/mock-kafka.js';
-import { tickIdentity, uninterrupted } from '../test/support/uninterrupted.js';
+import { STORED_TICK_COLUMNS, storedTickIdentity, uninterrupted } from '../test/support/uninterrupted.js';
 import { CHAOS_OPERATOR_TOKEN, ChaosProcess, freePort } from './chaos-processes.js';
 import { ChaosCounters, DeltaPoller, StreamClient, oddsBoard, restLoad, sameRows } from './chaos-clients.js';
 import type { ReplicaView } from './chaos-clients.js';
@@ -107,8 +107,7 @@ async function replicasAgree(counters: ChaosCounters, apis: readonly ChaosProces
 
 /** The identities of every row of `odds_ticks` in one pipeline's store, duplicates kept (no FINAL). */
 function storedTicks(dir: string): Promise<string[]> {
-  const sql =
-    'SELECT event_id, sportsbook, market, selection, line, participant, stat_category, odds_american, status, is_live, book_event_id, toUnixTimestamp64Milli(tick_time) AS ts FROM odds_ticks';
+  const sql = `SELECT ${STORED_TICK_COLUMNS} FROM odds_ticks`;
   return new Promise((resolve, reject) => {
     // chDB binds one data directory per process: each store is read by a child of its own.
     const child = spawn(process.execPath, [...process.execArgv, 'test/support/chdb-query.ts', join(dir, 'chdb'), sql], {
@@ -122,24 +121,7 @@ function storedTicks(dir: string): Promise<string[]> {
     child.on('exit', (code) => {
       if (code !== 0) return reject(new Error(`reading ${dir}'s odds_ticks failed: ${err.slice(0, 500)}`));
       const rows = JSON.parse(out) as Record<string, unknown>[];
-      resolve(
-        rows.map((r) =>
-          tickIdentity({
-            eventId: String(r['event_id']),
-            book: String(r['sportsbook']),
-            market: String(r['market']),
-            selection: String(r['selection']),
-            line: r['line'] as number | null,
-            participant: r['participant'] as string | null,
-            statCategory: r['stat_category'] as string | null,
-            priceAmerican: r['odds_american'] as number | null,
-            status: String(r['status']),
-            isLive: Boolean(r['is_live']),
-            bookEventId: String(r['book_event_id']),
-            ts: Number(r['ts']),
-          }),
-        ),
-      );
+      resolve(rows.map((r) => storedTickIdentity(r)));
     });
   });
 }

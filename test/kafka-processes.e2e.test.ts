@@ -13,7 +13,7 @@ import { AvroCodec, KafkaBus } from '../pipeline/bus/index.js';
 import { ROOT, exited, spawnEntry, waitForOutput } from './support/entry.js';
 import { mockKafkaUnavailable, startMockKafka } from './support/mock-kafka.js';
 import type { MockKafka } from './support/mock-kafka.js';
-import { changelogOutcome, tickIdentity, uninterrupted } from './support/uninterrupted.js';
+import { STORED_TICK_COLUMNS, changelogOutcome, storedTickIdentity, uninterrupted } from './support/uninterrupted.js';
 import { OPERATOR_ENV, idle, killMidStream, produce, recordedInput, settledOdds } from './support/pipeline-processes.js';
 
 const unavailable = mockKafkaUnavailable();
@@ -28,8 +28,7 @@ function dataDir(): string {
 }
 
 function storeTicks(dir: string): string[] {
-  const sql =
-    'SELECT event_id, sportsbook, market, selection, line, participant, stat_category, odds_american, status, is_live, book_event_id, toUnixTimestamp64Milli(tick_time) AS ts FROM odds_ticks FINAL';
+  const sql = `SELECT ${STORED_TICK_COLUMNS} FROM odds_ticks FINAL`;
   const res = spawnSync(process.execPath, ['--import', 'tsx', 'test/support/chdb-query.ts', join(dir, 'chdb'), sql], {
     cwd: ROOT,
     encoding: 'utf8',
@@ -37,22 +36,7 @@ function storeTicks(dir: string): string[] {
   });
   if (res.status !== 0) throw new Error(`chdb-query failed: ${res.stderr}`);
   const rows = JSON.parse(res.stdout) as Record<string, unknown>[];
-  return rows.map((r) =>
-    tickIdentity({
-      eventId: String(r['event_id']),
-      book: String(r['sportsbook']),
-      market: String(r['market']),
-      selection: String(r['selection']),
-      line: r['line'] as number | null,
-      participant: r['participant'] as string | null,
-      statCategory: r['stat_category'] as string | null,
-      priceAmerican: r['odds_american'] as number | null,
-      status: String(r['status']),
-      isLive: Boolean(r['is_live']),
-      bookEventId: String(r['book_event_id']),
-      ts: Number(r['ts']),
-    }),
-  );
+  return rows.map((r) => storedTickIdentity(r));
 }
 
 type Entry = ReturnType<typeof spawnEntry>;

@@ -20,7 +20,7 @@ import { AvroCodec, KafkaBus, SchemaCompatibilityError } from '../pipeline/bus/i
 import { ClickHouseStore } from '../pipeline/store/index.js';
 import { exited, spawnEntry, waitForOutput } from './support/entry.js';
 import { OPERATOR_ENV, idle, killMidStream, recordedInput, settledOdds } from './support/pipeline-processes.js';
-import { changelogOutcome, tickIdentity, uninterrupted } from './support/uninterrupted.js';
+import { STORED_TICK_COLUMNS, changelogOutcome, storedTickIdentity, uninterrupted } from './support/uninterrupted.js';
 
 const unavailable = await whyContainersUnavailable();
 if (unavailable) console.warn(`skipping the production-stack suite (real Kafka, Schema Registry, ClickHouse server): ${unavailable}`);
@@ -162,25 +162,8 @@ describe.skipIf(unavailable !== null)('the production stack in containers (Kafka
       const second = await startPipelineProcess();
       await idle([second.url], 300_000);
 
-      const stored = (
-        await store.query<Record<string, unknown>>(
-          'SELECT event_id, sportsbook, market, selection, line, participant, stat_category, odds_american, status, is_live, book_event_id, toUnixTimestamp64Milli(tick_time) AS ts FROM odds_ticks FINAL',
-        )
-      ).map((r) =>
-        tickIdentity({
-          eventId: String(r['event_id']),
-          book: String(r['sportsbook']),
-          market: String(r['market']),
-          selection: String(r['selection']),
-          line: r['line'] as number | null,
-          participant: r['participant'] as string | null,
-          statCategory: r['stat_category'] as string | null,
-          priceAmerican: r['odds_american'] as number | null,
-          status: String(r['status']),
-          isLive: Boolean(r['is_live']),
-          bookEventId: String(r['book_event_id']),
-          ts: Number(r['ts']),
-        }),
+      const stored = (await store.query<Record<string, unknown>>(`SELECT ${STORED_TICK_COLUMNS} FROM odds_ticks FINAL`)).map((r) =>
+        storedTickIdentity(r),
       );
       expect(stored.length).toBe(expected.ticks.size);
       expect(new Set(stored)).toEqual(expected.ticks);

@@ -6,6 +6,28 @@ import { OpportunityProcessor, fingerprint } from '../../pipeline/opportunities/
 import type { OpportunityOptions } from '../../pipeline/opportunities/index.js';
 import { SnapshotProcessor } from '../../pipeline/snapshot/index.js';
 
+/** The columns of `odds_ticks` a stored tick's identity is read from, as `storedTickIdentity` reads them. */
+export const STORED_TICK_COLUMNS =
+  'event_id, sportsbook, market, selection, line, participant, stat_category, odds_american, status, is_live, book_event_id, toUnixTimestamp64Milli(tick_time) AS ts';
+
+/** A row of `odds_ticks` (selected with STORED_TICK_COLUMNS) as its `tickIdentity`. */
+export function storedTickIdentity(r: Record<string, unknown>): string {
+  return tickIdentity({
+    eventId: String(r['event_id']),
+    book: String(r['sportsbook']),
+    market: String(r['market']),
+    selection: String(r['selection']),
+    line: r['line'] as number | null,
+    participant: r['participant'] as string | null,
+    statCategory: r['stat_category'] as string | null,
+    priceAmerican: r['odds_american'] as number | null,
+    status: String(r['status']),
+    isLive: Boolean(r['is_live']),
+    bookEventId: String(r['book_event_id']),
+    ts: Number(r['ts']),
+  });
+}
+
 /** What identifies a stored tick (the columns of `odds_ticks`' replacing key). */
 export function tickIdentity(t: {
   eventId: string;
