@@ -34,28 +34,30 @@ export interface ClosingOutput {
  * The whole record (every de-vig method, the event, the legs: about 1.4 KB) was kept until its
  * event was evicted, hours after the start; this is a fraction of it.
  */
-interface Pick {
+type EvSighting = Pick<
+  ClvGrade,
+  | 'eventId'
+  | 'sport'
+  | 'league'
+  | 'market'
+  | 'participant'
+  | 'statCategory'
+  | 'book'
+  | 'selection'
+  | 'line'
+  | 'detectedAt'
+  | 'priceAmerican'
+  | 'priceDecimal'
+  | 'evPercent'
+  | 'fairProbability'
+  | 'sharpBook'
+> & {
   id: string;
-  eventId: string;
-  sport: string;
-  league: string;
   /** The event's start as the opportunity saw it: the grade's until the event record is here. */
   startTime: number;
-  market: EvOpportunity['market'];
-  participant: string | null;
-  statCategory: string | null;
-  book: string;
-  selection: SelectionType;
-  line: number | null;
-  detectedAt: number;
-  priceAmerican: number;
-  priceDecimal: number;
-  evPercent: number;
-  fairProbability: number;
-  sharpBook: string;
-}
+};
 
-interface Entry extends Pick {
+interface Entry extends EvSighting {
   grade: ClvGrade | null;
 }
 
