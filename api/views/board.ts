@@ -5,6 +5,7 @@ import { mainLinesOf } from './main-lines.js';
 import { EventRows } from './event-rows.js';
 import type { MainLines } from './main-lines.js';
 import type { ChangeLogOptions } from './change-log.js';
+import { presentedChange } from './presented-change.js';
 
 const MARKET_ORDER: Record<MarketId, number> = {
   moneyline: 0,
@@ -99,16 +100,7 @@ export class LiveBoard {
     const previous = this.events.get(event.id);
     this.events.set(event.id, event);
     if (!previous || previous.startTime !== event.startTime) this.sortedEvents = null;
-    if (
-      !previous ||
-      previous.sport !== event.sport ||
-      previous.league !== event.league ||
-      previous.isLive !== event.isLive ||
-      previous.startTime !== event.startTime ||
-      previous.homeTeamId !== event.homeTeamId ||
-      previous.awayTeamId !== event.awayTeamId
-    )
-      this.shape++;
+    if (!previous || presentedChange(previous, event)) this.shape++;
     for (const l of this.listeners) l.applyEvent(event);
     // Rows present their event (start time, teams): when that changes, or the event arrives after
     // its rows, the rows change for a client too, so they go into the log again.
