@@ -11,6 +11,7 @@ import WebSocket from 'ws';
 import { comparableRow } from '../test/support/comparable-row.js';
 import { OddsMirror } from './soak-mirror.js';
 import type { MirrorDiff } from './soak-mirror.js';
+import { sseFrames } from './sse-frames.js';
 
 type Row = Record<string, unknown>;
 
@@ -228,44 +229,27 @@ export class StreamClient {
         res.on('end', finish);
         return;
       }
-      let buffer = '';
-      let event = '';
-      let id = '';
-      let data = '';
       let resumed = false;
       let heardHeartbeat = false;
       const order: ConnectionOrder = { resumedFrom: null, last: null };
       res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        buffer += chunk;
-        const lines = buffer.split('\n');
-        buffer = lines.pop() ?? '';
-        for (const line of lines) {
-          if (line !== '') {
-            if (line.startsWith('event: ')) event = line.slice(7);
-            else if (line.startsWith('id: ')) id = line.slice(4);
-            else if (line.startsWith('data: ')) data = line.slice(6);
-            continue;
-          }
-          if (event !== '') {
-            const body = JSON.parse(data) as Row;
-            if (event === 'connected') {
-              resumed = body['resumed'] === true;
-              if (resumed && this.position !== null) order.resumedFrom = BigInt(this.position);
-              this.connectedAs(body, replica);
-            } else if (event === 'heartbeat') {
-              heardHeartbeat = true;
-              this.lastHeartbeat = Date.now();
-            } else if (resumed && !heardHeartbeat) this.counters.replayedFrames++;
-            this.mirror.applySse(event, body);
-            // Snapshot frames' ids (`<n>-s<k>`) are not resume points.
-            if (/^\d+$/.test(id) && event !== 'snapshot') this.live(id, replica, order, event === 'heartbeat');
-          }
-          event = '';
-          id = '';
-          data = '';
-        }
-      });
+      res.on(
+        'data',
+        sseFrames((event, id, data) => {
+          const body = JSON.parse(data) as Row;
+          if (event === 'connected') {
+            resumed = body['resumed'] === true;
+            if (resumed && this.position !== null) order.resumedFrom = BigInt(this.position);
+            this.connectedAs(body, replica);
+          } else if (event === 'heartbeat') {
+            heardHeartbeat = true;
+            this.lastHeartbeat = Date.now();
+          } else if (resumed && !heardHeartbeat) this.counters.replayedFrames++;
+          this.mirror.applySse(event, body);
+          // Snapshot frames' ids (`<n>-s<k>`) are not resume points.
+          if (/^\d+$/.test(id) && event !== 'snapshot') this.live(id, replica, order, event === 'heartbeat');
+        }),
+      );
       res.on('close', finish);
     });
     req.on('error', () => {

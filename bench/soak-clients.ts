@@ -16,6 +16,7 @@ import { getJson } from './soak-http.js';
 import { comparableRow } from '../test/support/comparable-row.js';
 import { OddsMirror } from './soak-mirror.js';
 import type { MirrorDiff } from './soak-mirror.js';
+import { sseFrames } from './sse-frames.js';
 
 export type Behaviour = 'steady' | 'slow' | 'reconnecting';
 
@@ -151,29 +152,12 @@ class Subscriber {
         res.on('end', finish);
         return;
       }
-      let buffer = '';
-      let event = '';
-      let id = '';
-      let data = '';
       res.setEncoding('utf8');
       if (this.sub.behaviour === 'slow') this.pauseTimer = slowReader(res);
-      res.on('data', (chunk: string) => {
-        buffer += chunk;
-        const lines = buffer.split('\n');
-        buffer = lines.pop() ?? '';
-        for (const line of lines) {
-          if (line !== '') {
-            if (line.startsWith('event: ')) event = line.slice(7);
-            else if (line.startsWith('id: ')) id = line.slice(4);
-            else if (line.startsWith('data: ')) data = line.slice(6);
-            continue;
-          }
-          if (event !== '') this.onSse(event, id, data);
-          event = '';
-          id = '';
-          data = '';
-        }
-      });
+      res.on(
+        'data',
+        sseFrames((event, id, data) => this.onSse(event, id, data)),
+      );
       res.on('close', finish);
     });
     req.on('error', finish);
