@@ -75,6 +75,28 @@ describe('the in-process bus log saved in DATA_DIR', () => {
     await second.close();
   });
 
+  it('lets go of removals past the retention while it runs, so a long run keeps only the rows that are', async () => {
+    let now = 1_000_000;
+    const bus = openMemoryBus(dataDir(), 1, () => now, logger);
+    const send = (key: string, price: number | null): Promise<void> =>
+      bus.producer().send(TOPICS.snapshot, [{ key, partitionKey: 'e1', value: change(key, price) }]);
+    await send('gone', null);
+    await send('back', null);
+    await send('back', 120);
+    await send('kept', 100);
+    now += 30_000;
+    await send('recent', null);
+    now += 31_000;
+    await send('late', 110);
+    const keys: string[] = [];
+    await bus.readToEnd(TOPICS.snapshot, (rs) => keys.push(...rs.map((r) => r.key)));
+    // 'gone' was removed 61 s ago: forgotten, and a read from before it is no longer complete.
+    // 'back' came back after its removal, 'recent' was removed 31 s ago: both kept.
+    expect(keys).toEqual(['back', 'kept', 'recent', 'late']);
+    expect(bus.completeFrom(TOPICS.snapshot)[partition]).toBe(1);
+    await bus.close();
+  });
+
   it('leaves out removals older than the retention and moves the floor past them; 0 keeps no log', async () => {
     const dir = dataDir();
     let now = 1_000_000;

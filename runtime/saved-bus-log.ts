@@ -3,12 +3,16 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { MemoryBus } from '../pipeline/bus/index.js';
-import type { ForgetRemovals, MemoryBusImage, MemoryBusOptions } from '../pipeline/bus/index.js';
-import type { OddsChange } from '../schemas/index.js';
-import { TOPICS } from '../schemas/index.js';
+import type { ForgetRemovals, MemoryBusImage, MemoryBusOptions, RemovalRetention } from '../pipeline/bus/index.js';
+import type { OddsChange, TopicName } from '../schemas/index.js';
+import { TOPICS, settingDefault } from '../schemas/index.js';
 
 /** Where the in-process bus leaves its log for the next run, in `DATA_DIR`. */
 export const BUS_LOG_FILE = 'bus-log.json';
+
+/** A removal of an odds row: the one record whose keys grow without bound (every row that ever was). */
+const isOddsRowRemoval = (topic: TopicName, value: unknown): boolean =>
+  topic === TOPICS.snapshot && (value as OddsChange | null)?.row === null;
 
 /**
  * The in-process bus of one run, saved to `DATA_DIR` once everything on it has stopped (`close`
@@ -29,10 +33,7 @@ class SavedMemoryBus extends MemoryBus {
 
   override async close(): Promise<void> {
     await super.close();
-    const forget: ForgetRemovals = {
-      before: Date.now() - this.retentionMs,
-      isRemoval: (topic, value) => topic === TOPICS.snapshot && (value as OddsChange | null)?.row === null,
-    };
+    const forget: ForgetRemovals = { before: Date.now() - this.retentionMs, isRemoval: isOddsRowRemoval };
     try {
       // Whole or not at all: a stop cut short leaves no half-written log for the next run to trust.
       await writeFile(`${this.file}.tmp`, JSON.stringify(this.image(forget)));
@@ -47,10 +48,16 @@ class SavedMemoryBus extends MemoryBus {
  * The in-process bus: a new log, or the one the last run saved in `dataDir` (when
  * `retentionMinutes` > 0). The file is removed once read: a run that ends without saving (a crash)
  * must not let the next one continue an older log under the same name, whose offsets this run
- * has since given to other records.
+ * has since given to other records. While it runs, the bus lets go of removals past the same
+ * retention (the setting's default when it is 0), so a long run holds the rows that are, not
+ * every row that ever was.
  */
 export function openMemoryBus(dataDir: string, retentionMinutes: number, now: () => number, logger: Logger): MemoryBus {
-  if (retentionMinutes === 0) return new MemoryBus({ now });
+  const removalRetention: RemovalRetention = {
+    afterMs: (retentionMinutes || settingDefault('BUS_LOG_RETENTION_MINUTES')) * 60_000,
+    isRemoval: isOddsRowRemoval,
+  };
+  if (retentionMinutes === 0) return new MemoryBus({ now, removalRetention });
   const file = join(dataDir, BUS_LOG_FILE);
   let image: MemoryBusImage | undefined;
   try {
@@ -62,5 +69,5 @@ export function openMemoryBus(dataDir: string, retentionMinutes: number, now: ()
   }
   rmSync(file, { force: true });
   if (image) logger.info({ log: image.name }, 'the in-process bus continues the log the last run saved');
-  return new SavedMemoryBus({ now, ...(image ? { image } : {}) }, file, retentionMinutes * 60_000, logger);
+  return new SavedMemoryBus({ now, removalRetention, ...(image ? { image } : {}) }, file, retentionMinutes * 60_000, logger);
 }

@@ -246,7 +246,7 @@ export const SETTINGS = [
     default: '60',
     min: 0,
     max: 10_080,
-    doc: "without Kafka: the in-process bus saves its log in `DATA_DIR` when the process stops and the next start continues it (offsets, changelogs, the pipeline's committed places), so delta cursors and stream ids from before a restart resume. It keeps every row's latest change; a removal older than this many minutes is left out, and positions from before it get the resync. `0`: each run starts a new log",
+    doc: "without Kafka: the in-process bus saves its log in `DATA_DIR` when the process stops and the next start continues it (offsets, changelogs, the pipeline's committed places), so delta cursors and stream ids from before a restart resume. It keeps every row's latest change; a removal older than this many minutes is left out, and positions from before it get the resync. A running bus lets go of such removals too, so its memory holds the current rows, not every row that ever was. `0`: each run starts a new log (a run still forgets removals after the default's 60 minutes)",
   },
   {
     name: 'API_REPLICA_ID',

@@ -1,7 +1,7 @@
 export type * from './bus.js';
 export { topicsOf } from './bus.js';
 export { MemoryBus } from './memory-bus.js';
-export type { ForgetRemovals, MemoryBusImage, MemoryBusOptions } from './memory-bus.js';
+export type { ForgetRemovals, MemoryBusImage, MemoryBusOptions, RemovalRetention } from './memory-bus.js';
 export { partitionFor } from './partitioner.js';
 export { KafkaBus } from './kafka-bus.js';
 export type { ConsumerRejoin, KafkaBusOptions } from './kafka-bus.js';

@@ -15,6 +15,18 @@ export interface MemoryBusOptions {
   topics?: Partial<Record<TopicName, TopicConfig>>;
   /** A log an earlier run left (`MemoryBus.image`): offsets, records and committed groups continue from it. */
   image?: MemoryBusImage;
+  /**
+   * Removals the compacted state lets go of once they are this old. Without it a compacted topic
+   * keeps a record for every key that ever was, so memory grows with the churn of keys for the
+   * whole run, not with what is current.
+   */
+  removalRetention?: RemovalRetention;
+}
+
+/** Which records say a key is gone (a value of their own, not a tombstone), and how long the compacted state keeps them. */
+export interface RemovalRetention {
+  afterMs: number;
+  isRemoval: (topic: TopicName, value: unknown) => boolean;
 }
 
 /**
@@ -59,8 +71,45 @@ class Partition {
   floor = 0;
   /** Latest record per key among trimmed ones, for compacted topics. */
   readonly compacted: Map<string, StoredRecord> | null;
-  constructor(compacted: boolean) {
+  /** Removals folded into `compacted`, oldest first from `removalsHead`: the next to forget. */
+  private removals: StoredRecord[] = [];
+  private removalsHead = 0;
+  constructor(
+    compacted: boolean,
+    private readonly isRemoval: ((value: unknown) => boolean) | null = null,
+  ) {
     this.compacted = compacted ? new Map() : null;
+  }
+  /** Makes `r` its key's latest in the compacted state (a tombstone drops the key). */
+  keepLatest(r: StoredRecord): void {
+    if (!this.compacted) return;
+    if (r.value === null) {
+      this.compacted.delete(r.key);
+      return;
+    }
+    this.compacted.set(r.key, r);
+    if (this.isRemoval?.(r.value)) this.removals.push(r);
+  }
+  /**
+   * Lets go of removals stamped before `time` that are still their key's latest, and raises the
+   * floor past each: a read from before it no longer sees every key's latest change.
+   */
+  forgetRemovalsBefore(time: number): void {
+    let head = this.removalsHead;
+    while (head < this.removals.length) {
+      const r = this.removals[head] as StoredRecord;
+      if (r.timestamp >= time) break;
+      head++;
+      if (this.compacted?.get(r.key) !== r) continue;
+      this.compacted.delete(r.key);
+      this.floor = Math.max(this.floor, r.offset + 1);
+    }
+    this.removalsHead = head;
+    // Drop the forgotten prefix once it is most of the array, so the queue costs O(1) per removal.
+    if (head > 1024 && head * 2 > this.removals.length) {
+      this.removals = this.removals.slice(head);
+      this.removalsHead = 0;
+    }
   }
   get endOffset(): number {
     return this.baseOffset + this.log.length;
@@ -75,9 +124,7 @@ class Partition {
     if (this.compacted) {
       for (let i = 0; i < n; i++) {
         const r = this.log[i];
-        if (!r) continue;
-        if (r.value === null) this.compacted.delete(r.key);
-        else this.compacted.set(r.key, r);
+        if (r) this.keepLatest(r);
       }
     }
     this.log = this.log.slice(n);
@@ -100,8 +147,11 @@ class Topic {
   readonly groups = new Map<string, number[]>();
   /** Offsets an earlier run's groups committed (`MemoryBusImage`), until a consumer of the group starts. */
   readonly dormant = new Map<string, number[]>();
-  constructor(readonly config: TopicConfig) {
-    this.partitions = Array.from({ length: config.partitions }, () => new Partition(config.compacted));
+  constructor(
+    readonly config: TopicConfig,
+    isRemoval: ((value: unknown) => boolean) | null,
+  ) {
+    this.partitions = Array.from({ length: config.partitions }, () => new Partition(config.compacted, isRemoval));
   }
   minCommitted(partition: number): number {
     let min = Number.POSITIVE_INFINITY;
@@ -180,8 +230,9 @@ class Turns {
 /**
  * The embedded log: Kafka's topic/key/partition/offset semantics in process, so that the
  * processors and their runner behave the same on it as on Kafka. Records are kept until every
- * consumer group has committed past them (and, for compacted topics, the latest per key for
- * ever), so memory is bounded by consumer lag, which the producer's high-water mark bounds.
+ * consumer group has committed past them (and, for compacted topics, the latest per key, a
+ * removal only for `removalRetention`), so memory is bounded by consumer lag, which the
+ * producer's high-water mark bounds, and by the keys that are current.
  */
 export class MemoryBus implements Bus {
   /**
@@ -197,6 +248,7 @@ export class MemoryBus implements Bus {
   private readonly highWaterMark: number;
   private readonly now: () => number;
   private readonly configs: Record<TopicName, TopicConfig>;
+  private readonly removalRetention: RemovalRetention | null;
   private readonly turns = new Turns();
   private priority: (groupId: string) => number = () => 0;
   /** Woken whenever records are appended or committed. */
@@ -207,6 +259,7 @@ export class MemoryBus implements Bus {
     this.highWaterMark = options.highWaterMark ?? 100_000;
     this.now = options.now ?? Date.now;
     this.configs = { ...TOPIC_CONFIGS, ...options.topics };
+    this.removalRetention = options.removalRetention ?? null;
     this.name = options.image?.name ?? `memory-${randomBytes(6).toString('base64url')}`;
     this.restored = options.image !== undefined;
     if (options.image) this.restore(options.image);
@@ -242,7 +295,7 @@ export class MemoryBus implements Bus {
         p.baseOffset = s.base;
         p.floor = s.floor;
         p.log = s.log;
-        for (const r of s.compacted) p.compacted?.set(r.key, r);
+        for (const r of s.compacted) p.keepLatest(r);
       });
       // Waiting for a consumer of this run to claim them: a group gone from this run holds no records back.
       for (const [id, offsets] of Object.entries(saved.groups)) topic.dormant.set(id, offsets);
@@ -266,10 +319,17 @@ export class MemoryBus implements Bus {
   private topic(name: TopicName): Topic {
     let t = this.topics.get(name);
     if (!t) {
-      t = new Topic(this.configs[name]);
+      const retention = this.removalRetention;
+      t = new Topic(this.configs[name], retention ? (value) => retention.isRemoval(name, value) : null);
       this.topics.set(name, t);
     }
     return t;
+  }
+
+  /** Drops what every group has read (folding it into the compacted state) and forgets removals past the retention. */
+  private trim(p: Partition, offset: number): void {
+    p.trimTo(offset);
+    if (this.removalRetention) p.forgetRemovalsBefore(this.now() - this.removalRetention.afterMs);
   }
 
   private wake(): void {
@@ -304,7 +364,7 @@ export class MemoryBus implements Bus {
           p?.append(r.key, r.value, r.timestamp ?? ts);
         }
         // With no consumer group, nothing will ever read the log: keep only compacted state.
-        if (topic.groups.size === 0) for (const p of topic.partitions) p.trimTo(p.endOffset);
+        if (topic.groups.size === 0) for (const p of topic.partitions) this.trim(p, p.endOffset);
         this.wake();
       },
     };
@@ -422,7 +482,7 @@ export class MemoryBus implements Bus {
         await handler({ topic: name, partition: i, records });
         const last = stored[stored.length - 1];
         committed[i] = (last?.offset ?? position) + 1;
-        p.trimTo(topic.minCommitted(i));
+        this.trim(p, topic.minCommitted(i));
         this.wake();
       }
     };
