@@ -8,6 +8,7 @@ import { oddsRowKey } from '../../schemas/index.js';
 import type { OddsRow } from '../../schemas/index.js';
 import { ManualClock } from '../../pipeline/clock.js';
 import { buildBoard, repriced } from '../../bench/board-fixture.js';
+import { gc } from '../../test/support/gc.js';
 import { Catalog } from '../views/catalog.js';
 import { paginatedEnvelope, paginationSchema } from './common.js';
 import { oddsListItemSchema, oddsRowSchema, presentOdds } from './odds.js';
@@ -105,5 +106,21 @@ describe('odds fragments', () => {
     fragments.of(rows[15] as OddsRow, e, board.mainLines(e.id));
     fragments.of(rows[0] as OddsRow, e, board.mainLines(e.id));
     expect(fragments.serialized).toBe(21);
+  });
+
+  it('let a replaced row go with its fragment, however much room the ring has left', async () => {
+    const clock = new ManualClock(Date.UTC(2026, 10, 21, 18));
+    const { board, events } = buildBoard(1, clock);
+    const e = events[0];
+    if (!e) throw new Error('fixture');
+    const fragments = new OddsFragments(catalog, 'list', 1000);
+    // A copy stands for the board's object before a change replaced it: nothing else holds it.
+    let replaced: OddsRow | null = { ...(board.rowsOf(e.id)[0] as OddsRow) };
+    const ref = new WeakRef(replaced);
+    fragments.of(replaced, e, board.mainLines(e.id));
+    replaced = null;
+    await new Promise((resolve) => setImmediate(resolve));
+    gc();
+    expect(ref.deref()).toBeUndefined();
   });
 });

@@ -62,8 +62,12 @@ interface Fragment {
  */
 export class OddsFragments {
   private readonly cache = new WeakMap<OddsRow, Fragment>();
-  /** Rows with a fragment, oldest first: past `capacity` the oldest fragment is dropped. */
-  private readonly order: (OddsRow | undefined)[];
+  /**
+   * Rows with a fragment, oldest first: past `capacity` the oldest fragment is dropped. Held
+   * weakly: a strong ring kept every replaced row (and its fragment) until `capacity` later
+   * serializations pushed it out, which at a slow read rate took over an hour of churn.
+   */
+  private readonly order: (WeakRef<OddsRow> | undefined)[];
   private next = 0;
   private built = 0;
 
@@ -80,7 +84,7 @@ export class OddsFragments {
     capacity = 200_000,
   ) {
     this.serializeRow = ROW_SERIALIZERS[kind];
-    this.order = new Array<OddsRow | undefined>(capacity);
+    this.order = new Array<WeakRef<OddsRow> | undefined>(capacity);
   }
 
   /** Fragments serialized so far (each change of a row read afterwards costs one). */
@@ -106,9 +110,9 @@ export class OddsFragments {
       return json;
     }
     this.cache.set(row, { event, lines: main, main: isMain, json });
-    const oldest = this.order[this.next];
+    const oldest = this.order[this.next]?.deref();
     if (oldest) this.cache.delete(oldest);
-    this.order[this.next] = row;
+    this.order[this.next] = new WeakRef(row);
     this.next = (this.next + 1) % this.order.length;
     return json;
   }
