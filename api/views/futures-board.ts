@@ -1,3 +1,4 @@
+import { TIERS } from '../../schemas/index.js';
 import type { FuturesMarket, FuturesQuote } from '../../schemas/index.js';
 
 interface Version {
@@ -16,13 +17,16 @@ export interface FuturesView {
   market(futureId: string): FuturesMarket | undefined;
 }
 
-/** How long a delayed read can reach back: the longest tier delay, with room. */
-const KEEP_MS = 5 * 60_000;
+/**
+ * How long versions are kept: twice the longest tier delay, so a delayed read always finds the
+ * version that stood at its time. It fills by age, so it is kept no longer than that needs.
+ */
+export const FUTURES_VERSIONS_MS = 2 * Math.max(...Object.values(TIERS).map((t) => t.dataDelaySeconds)) * 1000;
 
 /**
  * The futures an API replica serves, kept by two changelogs: `futures` (each book's latest board
  * of each market) and `futures.markets` (the fair line and +EV the pipeline derived). Boards keep
- * a few minutes of versions so that a delayed tier reads each book's board as it stood then,
+ * versions for twice the longest tier delay so that a delayed tier reads each book's board as it stood then,
  * like the delayed odds board.
  */
 export class FuturesBoard implements FuturesView {
@@ -45,7 +49,7 @@ export class FuturesBoard implements FuturesView {
     // Keep the newest version older than the longest delay, and everything after it.
     let keepFrom = 0;
     for (let i = list.length - 1; i >= 0; i--) {
-      if ((list[i]?.at ?? 0) <= at - KEEP_MS) {
+      if ((list[i]?.at ?? 0) <= at - FUTURES_VERSIONS_MS) {
         keepFrom = i;
         break;
       }

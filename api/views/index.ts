@@ -5,7 +5,7 @@ export { startChangelogViews } from './changelog-views.js';
 export { countEvents } from './counts.js';
 export { easternDateOf, eventMatches, rowMatches } from './filters.js';
 export type { EventFilter, RowFilter } from './filters.js';
-export { FuturesBoard } from './futures-board.js';
+export { FUTURES_VERSIONS_MS, FuturesBoard } from './futures-board.js';
 export type { FuturesView } from './futures-board.js';
 export { startFuturesViews } from './futures-views.js';
 export { GameStateBoard } from './gamestate-board.js';
