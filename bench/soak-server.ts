@@ -5,6 +5,9 @@
  * the subscribers and the load use (added to this replica's key store), and the quiet period at
  * the end (the feed stopped and every stage drained, so subscribers and `/odds` can be compared).
  */
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
+import { join } from 'node:path';
 import { loadConfig } from '../runtime/config.js';
 import { lockDataDir, prepareDataDir } from '../runtime/data-dir.js';
 import { makeLogger } from '../runtime/logger.js';
@@ -47,7 +50,30 @@ async function main(): Promise<void> {
       void system.stop().then(() => process.exit(0));
     }
   });
+  if (process.env['SOAK_HEAP_PROFILE_DIR']) await sampleHeap(process.env['SOAK_HEAP_PROFILE_DIR']);
   process.send?.({ type: 'started' });
+}
+
+/**
+ * Development: V8's sampling heap profiler runs from the start, and each SIGUSR2 writes what is
+ * live after a full collection, by allocation stack, to `dir` (much lighter than a heap snapshot
+ * of a server under load); two of them, diffed, show which code allocated what kept growing.
+ */
+async function sampleHeap(dir: string): Promise<void> {
+  const session = new Session();
+  session.connect();
+  const post = (method: string, params: object = {}): Promise<unknown> =>
+    new Promise((resolve, reject) => session.post(method, params, (e, r) => (e ? reject(e) : resolve(r))));
+  await post('HeapProfiler.enable');
+  await post('HeapProfiler.startSampling', { samplingInterval: 16_384 });
+  const started = Date.now();
+  process.on('SIGUSR2', () => {
+    void (async () => {
+      await post('HeapProfiler.collectGarbage');
+      const { profile } = (await post('HeapProfiler.getSamplingProfile')) as { profile: unknown };
+      writeFileSync(join(dir, `heap-${Math.round((Date.now() - started) / 1000)}s.json`), JSON.stringify(profile));
+    })();
+  });
 }
 
 main().catch((e: unknown) => {
