@@ -46,6 +46,9 @@ const retentionSettings = {
   DELTA_WINDOW_MINUTES: String(retentionMinutes),
   BUS_LOG_RETENTION_MINUTES: String(retentionMinutes),
   STREAM_REPLAY_SECONDS: String(retentionMinutes * 60),
+  // The splits board keeps a key's last two rounds from the second round on: a step in memory
+  // one interval after the first round, which at the default 300 s fell inside the judged part.
+  SPLITS_INTERVAL_SECONDS: String(retentionMinutes * 60),
 };
 const windowsByAge: readonly (readonly [string, number])[] = [
   ['delta window (DELTA_WINDOW_MINUTES)', retentionMinutes * 60],
@@ -53,6 +56,7 @@ const windowsByAge: readonly (readonly [string, number])[] = [
   ['replay windows (STREAM_REPLAY_SECONDS)', retentionMinutes * 60],
   ['futures versions', FUTURES_VERSIONS_MS / 1000],
   ['free tier delay', Math.max(...Object.values(TIERS).map((t) => t.dataDelaySeconds))],
+  ['splits rounds (SPLITS_INTERVAL_SECONDS)', retentionMinutes * 60],
 ];
 const longestWindowSeconds = Math.max(...windowsByAge.map(([, s]) => s));
 /** After the longest window is full, time for the pipeline's own pace to show (a window fills as the views apply changes). */
