@@ -87,11 +87,14 @@ function groupAtSearchRate(group: LineGroupState, rate: number): LineGroupState 
  */
 export function familyAtSearchRate(family: FamilyState, rate: number): FamilyState | null {
   let moved = false;
-  const lines = new Map<string, LineGroupState>();
-  for (const [key, group] of family.lines) {
-    const view = groupAtSearchRate(group, rate);
-    if (view !== group) moved = true;
-    lines.set(key, view);
+  for (const group of family.lines.values()) {
+    if (groupAtSearchRate(group, rate) === group) continue;
+    moved = true;
+    break;
   }
-  return moved ? { ...family, lines } : null;
+  // Most families hold no exchange row: they get no copy at all.
+  if (!moved) return null;
+  const lines = new Map<string, LineGroupState>();
+  for (const [key, group] of family.lines) lines.set(key, groupAtSearchRate(group, rate));
+  return { ...family, lines };
 }
