@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { LEAGUES, TEAMS, TOPICS } from '../schemas/index.js';
-import type { OddsChange, RawTick } from '../schemas/index.js';
+import type { OddsChange, Opportunity, RawTick } from '../schemas/index.js';
 import { KafkaBus } from '../pipeline/bus/index.js';
+import { decimalToAmerican, netBackDecimal } from '../pipeline/odds-math/index.js';
 import { ManualClock } from '../pipeline/clock.js';
 import { startPipeline } from '../pipeline/pipeline.js';
 import { ChdbStore, applyMigrations } from '../pipeline/store/index.js';
@@ -84,6 +85,80 @@ describe.skipIf(unavailable !== null)('the pipeline on Kafka (librdkafka mock cl
         await new Promise((r) => setTimeout(r, 100));
       }
       expect(rows).toBe(4);
+      await watcher.stop();
+      await pipeline.stop();
+    } finally {
+      await bus.close();
+      await store.close();
+      kafka.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 90_000);
+
+  it('searches at the lowest rate an account has, learnt from the accounts topic alone', async () => {
+    const kafka = await startMockKafka();
+    const dir = mkdtempSync(join(tmpdir(), 'odds-kafka-'));
+    const store = new ChdbStore(dir);
+    const bus = new KafkaBus({ brokers: kafka.brokers, sessionTimeoutMs: 6000 });
+    try {
+      await applyMigrations(store);
+      const pipeline = startPipeline({
+        bus,
+        store,
+        clock: new ManualClock(T0),
+        logger: pino({ level: 'silent' }),
+        catalog: { teams: TEAMS, leagues: LEAGUES },
+        sinkMaxWaitMs: 0,
+      });
+      const seen: Opportunity[] = [];
+      const watcher = bus.consumer({ groupId: 'test-watcher', topic: TOPICS.opportunities, fromBeginning: true });
+      watcher.run(async (b) => {
+        for (const r of b.records) if (r.value?.kind === 'arbitrage') seen.push(r.value);
+      });
+      const producer = bus.producer();
+      const setRate = (version: number, exchangeCommission: number | null) =>
+        producer.send(TOPICS.accounts, [
+          {
+            key: 'account:a',
+            partitionKey: 'account:a',
+            value: { kind: 'account', account: { id: 'a', name: 'a', createdAt: T0, version, exchangeCommission } },
+          },
+        ]);
+      // Caesars' home +138 against a lay of home at 2.32 on a 5 % exchange: an arbitrage at 2 % only.
+      const start = T0 + 86_400_000;
+      const exchange = (outcome: string, back: number, lay: number): RawTick =>
+        rawTick(start, {
+          book: 'betfair_ex_eu',
+          bookEventId: 'x-1',
+          outcome,
+          priceAmerican: decimalToAmerican(netBackDecimal(back, 5)),
+          exchange: { back, backSize: 100, lay, laySize: 40, volume: 1000, commission: 5 },
+        });
+      const ticks = [
+        exchange('Los Angeles Lakers', 2.3, 2.32),
+        exchange('Boston Celtics', 1.68, 1.7),
+        rawTick(start, { book: 'caesars', bookEventId: 'c-1', priceAmerican: 138 }),
+        rawTick(start, { book: 'caesars', bookEventId: 'c-1', outcome: 'Boston Celtics', priceAmerican: -300 }),
+      ];
+      await producer.send(
+        TOPICS.rawTicks,
+        ticks.map((t) => ({ key: `${t.book}:${t.bookEventId}`, partitionKey: t.league, value: t })),
+      );
+      await setRate(1, 2);
+      const until = async (n: number): Promise<void> => {
+        const end = Date.now() + 30_000;
+        while (seen.length < n && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+      };
+      await until(1);
+      expect(seen.map((o) => [o.kind === 'arbitrage' ? o.foundAtCommission : null, o.value, o.expiredAt === null])).toEqual([
+        [2, 0.5393, true],
+      ]);
+      await setRate(2, 5);
+      await until(2);
+      expect(seen.map((o) => [o.expiredAt === null, o.expireReason])).toEqual([
+        [true, null],
+        [false, 'condition'],
+      ]);
       await watcher.stop();
       await pipeline.stop();
     } finally {
