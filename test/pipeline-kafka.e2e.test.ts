@@ -6,11 +6,11 @@ import { describe, expect, it } from 'vitest';
 import { LEAGUES, TEAMS, TOPICS } from '../schemas/index.js';
 import type { OddsChange, Opportunity, RawTick } from '../schemas/index.js';
 import { KafkaBus } from '../pipeline/bus/index.js';
-import { decimalToAmerican, netBackDecimal } from '../pipeline/odds-math/index.js';
 import { ManualClock } from '../pipeline/clock.js';
 import { startPipeline } from '../pipeline/pipeline.js';
 import { ChdbStore, applyMigrations } from '../pipeline/store/index.js';
 import { mockKafkaUnavailable, startMockKafka } from './support/mock-kafka.js';
+import { exchangeRawTick } from './support/exchange-tick.js';
 import { rawTick } from './support/raw-tick.js';
 
 const unavailable = mockKafkaUnavailable();
@@ -20,14 +20,26 @@ const T0 = Date.UTC(2026, 10, 22, 0, 30);
 
 const raw = (over: Partial<RawTick>): RawTick => rawTick(T0, over);
 
+/** A mock Kafka cluster, a bus on it and a migrated chDB store for `run`, all closed after it. */
+async function onMockKafka(run: (bus: KafkaBus, store: ChdbStore) => Promise<void>): Promise<void> {
+  const kafka = await startMockKafka();
+  const dir = mkdtempSync(join(tmpdir(), 'odds-kafka-'));
+  const store = new ChdbStore(dir);
+  const bus = new KafkaBus({ brokers: kafka.brokers, sessionTimeoutMs: 6000 });
+  try {
+    await applyMigrations(store);
+    await run(bus, store);
+  } finally {
+    await bus.close();
+    await store.close();
+    kafka.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 describe.skipIf(unavailable !== null)('the pipeline on Kafka (librdkafka mock cluster)', () => {
   it('runs the same processors unchanged: raw ticks in, exact snapshot changes and ClickHouse rows out', async () => {
-    const kafka = await startMockKafka();
-    const dir = mkdtempSync(join(tmpdir(), 'odds-kafka-'));
-    const store = new ChdbStore(dir);
-    const bus = new KafkaBus({ brokers: kafka.brokers, sessionTimeoutMs: 6000 });
-    try {
-      await applyMigrations(store);
+    await onMockKafka(async (bus, store) => {
       const clock = new ManualClock(T0);
       const pipeline = startPipeline({
         bus,
@@ -87,21 +99,11 @@ describe.skipIf(unavailable !== null)('the pipeline on Kafka (librdkafka mock cl
       expect(rows).toBe(4);
       await watcher.stop();
       await pipeline.stop();
-    } finally {
-      await bus.close();
-      await store.close();
-      kafka.stop();
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   }, 90_000);
 
   it('searches at the lowest rate an account has, learnt from the accounts topic alone', async () => {
-    const kafka = await startMockKafka();
-    const dir = mkdtempSync(join(tmpdir(), 'odds-kafka-'));
-    const store = new ChdbStore(dir);
-    const bus = new KafkaBus({ brokers: kafka.brokers, sessionTimeoutMs: 6000 });
-    try {
-      await applyMigrations(store);
+    await onMockKafka(async (bus, store) => {
       const pipeline = startPipeline({
         bus,
         store,
@@ -126,17 +128,9 @@ describe.skipIf(unavailable !== null)('the pipeline on Kafka (librdkafka mock cl
         ]);
       // Caesars' home +138 against a lay of home at 2.32 on a 5 % exchange: an arbitrage at 2 % only.
       const start = T0 + 86_400_000;
-      const exchange = (outcome: string, back: number, lay: number): RawTick =>
-        rawTick(start, {
-          book: 'betfair_ex_eu',
-          bookEventId: 'x-1',
-          outcome,
-          priceAmerican: decimalToAmerican(netBackDecimal(back, 5)),
-          exchange: { back, backSize: 100, lay, laySize: 40, volume: 1000, commission: 5 },
-        });
       const ticks = [
-        exchange('Los Angeles Lakers', 2.3, 2.32),
-        exchange('Boston Celtics', 1.68, 1.7),
+        exchangeRawTick(start, 'Los Angeles Lakers', { back: 2.3, backSize: 100, lay: 2.32, laySize: 40 }),
+        exchangeRawTick(start, 'Boston Celtics', { back: 1.68, backSize: 100, lay: 1.7, laySize: 40 }),
         rawTick(start, { book: 'caesars', bookEventId: 'c-1', priceAmerican: 138 }),
         rawTick(start, { book: 'caesars', bookEventId: 'c-1', outcome: 'Boston Celtics', priceAmerican: -300 }),
       ];
@@ -161,11 +155,6 @@ describe.skipIf(unavailable !== null)('the pipeline on Kafka (librdkafka mock cl
       ]);
       await watcher.stop();
       await pipeline.stop();
-    } finally {
-      await bus.close();
-      await store.close();
-      kafka.stop();
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   }, 90_000);
 });

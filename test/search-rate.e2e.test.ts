@@ -2,8 +2,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ExchangeQuote, RawTick } from '../schemas/index.js';
-import { decimalToAmerican, netBackDecimal } from '../pipeline/odds-math/index.js';
+import type { RawTick } from '../schemas/index.js';
+import { exchangeRawTick } from './support/exchange-tick.js';
+import { rawTick } from './support/raw-tick.js';
 import { ScriptedFeed } from './support/scripted-feed.js';
 import { SseClient, WsClient } from './support/stream-clients.js';
 import { startTestSystem } from './support/system.js';
@@ -14,43 +15,19 @@ import type { TestSystem } from './support/system.js';
 // served only to callers on a rate it holds at.
 
 const START = Date.now() + 24 * 60 * 60 * 1000;
+const HOME = 'Los Angeles Lakers';
+const AWAY = 'Boston Celtics';
+/** Priced now: fresh for the whole test. */
+const NOW = { ts: Date.now() };
 type Row = Record<string, unknown>;
-
-function raw(book: string, outcome: 'home' | 'away', price: number, exchange?: ExchangeQuote): RawTick {
-  return {
-    book,
-    bookEventId: `${book}-1`,
-    sport: 'basketball',
-    league: 'nba',
-    homeTeam: 'Los Angeles Lakers',
-    awayTeam: 'Boston Celtics',
-    startTime: START,
-    isLive: false,
-    market: 'moneyline',
-    outcome: outcome === 'home' ? 'Los Angeles Lakers' : 'Boston Celtics',
-    line: null,
-    participant: null,
-    statCategory: null,
-    priceAmerican: price,
-    status: 'open',
-    ts: Date.now(),
-    selectionId: null,
-    ...(exchange ? { exchange } : {}),
-  };
-}
-
-function exchangeRaw(outcome: 'home' | 'away', quote: Omit<ExchangeQuote, 'commission' | 'volume'>): RawTick {
-  const price = decimalToAmerican(netBackDecimal(quote.back ?? 0, 5));
-  return raw('betfair_ex_eu', outcome, price, { ...quote, volume: 1000, commission: 5 });
-}
 
 // Caesars' home at +138 (2.38) against a lay of home at 2.32 (40 waiting): the lay pays -139 at
 // 5 % (1/2.38 + 1/1.7194 = 1.0018, nothing) and -135 at 2 % (0.9946, a 0.5393 % arbitrage).
 const ticks: RawTick[] = [
-  exchangeRaw('home', { back: 2.3, backSize: 100, lay: 2.32, laySize: 40 }),
-  exchangeRaw('away', { back: 1.68, backSize: 100, lay: 1.7, laySize: 100 }),
-  raw('caesars', 'home', 138),
-  raw('caesars', 'away', -300),
+  exchangeRawTick(START, HOME, { back: 2.3, backSize: 100, lay: 2.32, laySize: 40 }, NOW),
+  exchangeRawTick(START, AWAY, { back: 1.68, backSize: 100, lay: 1.7, laySize: 100 }, NOW),
+  rawTick(START, { book: 'caesars', bookEventId: 'caesars-1', outcome: HOME, priceAmerican: 138, ...NOW }),
+  rawTick(START, { book: 'caesars', bookEventId: 'caesars-1', outcome: AWAY, priceAmerican: -300, ...NOW }),
 ];
 const BOOKS = 'sportsbook=caesars,betfair_ex_eu';
 const OTHER_KEY = 'enterprise-other-account';
