@@ -1,4 +1,6 @@
 import type { Logger } from 'pino';
+import { randomUUID } from 'node:crypto';
+import { TOPICS } from '../schemas/index.js';
 import type { LeagueDef, TeamDef } from '../schemas/index.js';
 import type { Bus } from './bus/index.js';
 import type { Clock } from './clock.js';
@@ -9,11 +11,12 @@ import type { UnmatchedReason } from './normalize/index.js';
 import { OpportunityProcessor, resolveOptions } from './opportunities/index.js';
 import type { OpportunityOptions } from './opportunities/index.js';
 import { PerPartition } from './partition-state.js';
-import { runStageTable } from './runner.js';
+import { runStageTable, startStage } from './runner.js';
+import type { Stage } from './runner.js';
 import { SnapshotProcessor } from './snapshot/index.js';
 import { SplitsProcessor } from './splits/index.js';
 import type { SinkCounters } from './sinks/index.js';
-import { LeagueOwnership, openTableSinks, pipelineStages, sinkCounters } from './stages/index.js';
+import { LeagueOwnership, LowestAccountRate, openTableSinks, pipelineStages, repriceOpportunities, sinkCounters } from './stages/index.js';
 import type { PipelineProcessors, StageContext } from './stages/index.js';
 import type { OlapStore } from './store/index.js';
 
@@ -81,6 +84,7 @@ export function startPipeline(options: PipelineOptions): Pipeline {
     snapshots: new PerPartition(() => new SnapshotProcessor()),
     opportunities: new PerPartition(() => new OpportunityProcessor(options.opportunities)),
     closings: new PerPartition(() => new ClosingProcessor(options.opportunities)),
+    accountRates: new LowestAccountRate(),
     counters: { splitsSnapshots: 0 },
   };
   const sinks = openTableSinks(store, logger, options.sinkRetries);
@@ -94,6 +98,13 @@ export function startPipeline(options: PipelineOptions): Pipeline {
   };
   const table = pipelineStages(context, processors, { store, retainAfterStartMs: references.retainAfterStartMs });
   const running = runStageTable(bus, table, logger, options.onFailure);
+  const accountRates = followAccountRates(
+    bus,
+    processors.accountRates,
+    (rate) => repriceOpportunities(context, processors.opportunities, rate),
+    logger,
+    options.onFailure,
+  );
   const { normalizer, splits, futuresNormalizer, futures, snapshots, opportunities, closings } = processors;
 
   // The pipeline is ready once every stateful stage went through its first assignment.
@@ -142,9 +153,36 @@ export function startPipeline(options: PipelineOptions): Pipeline {
     lag: () => running.lag(),
     stop: async () => {
       await ready.catch(() => undefined);
-      await running.stop();
+      await Promise.all([running.stop(), accountRates.stop()]);
     },
   };
+}
+
+/**
+ * Follows the `accounts` topic from its start into `rates`, and hands `onChange` each new lowest
+ * rate once the batch that changed it is applied. Every pipeline process reads all of it (a group
+ * of its own, never committed: the fold is rebuilt at every start), so it needs nothing from the
+ * API's processes but the topic they write.
+ */
+export function followAccountRates(
+  bus: Bus,
+  rates: LowestAccountRate,
+  onChange: (rate: number | null) => Promise<void>,
+  logger: Logger,
+  onFailure?: (error: unknown) => void,
+): Stage {
+  return startStage(
+    bus,
+    'follow:account-rates',
+    { groupId: `pipeline-account-rates-${randomUUID()}`, topic: TOPICS.accounts, fromBeginning: true, commit: false },
+    async (records) => {
+      const before = rates.rate();
+      for (const r of records) if (r.value) rates.apply(r.value);
+      if (rates.rate() !== before) await onChange(rates.rate());
+    },
+    logger,
+    onFailure,
+  );
 }
 
 function sum<P>(items: readonly P[], of: (p: P) => number): number {

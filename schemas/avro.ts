@@ -247,7 +247,7 @@ export const OPPORTUNITY_KIND_FIELDS = {
     'confidence',
     'peakEvPercent',
   ],
-  arbitrage: ['line', 'profitPercent', 'impliedSum', 'maxStake'],
+  arbitrage: ['line', 'profitPercent', 'impliedSum', 'maxStake', 'foundAtCommission'],
   middle: [
     'lowerBound',
     'upperBound',
@@ -260,8 +260,9 @@ export const OPPORTUNITY_KIND_FIELDS = {
     'worstCaseProfitPercent',
     'model',
     'maxStake',
+    'foundAtCommission',
   ],
-  low_hold: ['line', 'holdPercent', 'impliedSum', 'maxStake'],
+  low_hold: ['line', 'holdPercent', 'impliedSum', 'maxStake', 'foundAtCommission'],
 } as const satisfies Record<string, readonly string[]>;
 
 const opportunity = record(
@@ -383,6 +384,8 @@ const opportunity = record(
     ],
     // Added later: the stake an exchange leg's size allows; null when no leg has a size.
     ['maxStake', opt(D)],
+    // Added with the search at the lowest commission rate in use: null on records found at the board's rates.
+    ['foundAtCommission', opt(D)],
   ],
   'One version of an opportunity; kind says which of the nullable fields are set.',
 );

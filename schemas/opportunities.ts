@@ -204,7 +204,27 @@ export interface StakeCapacity {
   maxStake?: number;
 }
 
-export interface ArbitrageOpportunity extends OpportunityCommon, StakeCapacity {
+/** A combination of bets (arbitrage, middle, low-hold), as the search found it. */
+export interface SearchRate {
+  /**
+   * Set only on a combination found at a search rate below an
+   * exchange's own commission rate (docs/opportunities.md, "Searched at the lowest rate in use"):
+   * that rate, percent, which its exchange legs are priced at. Such a record is served only to
+   * callers on their own rate, re-checked at it; callers at the board's rate never see it.
+   */
+  foundAtCommission?: number;
+}
+
+/**
+ * Whether the pipeline found a record only with exchange rows priced below their own rate
+ * (`foundAtCommission`): callers at the board's rates are not served it, and the store does not
+ * keep it.
+ */
+export function foundBelowBoardRate(o: { kind: string; foundAtCommission?: number }): boolean {
+  return o.kind !== 'ev' && o.foundAtCommission !== undefined;
+}
+
+export interface ArbitrageOpportunity extends OpportunityCommon, StakeCapacity, SearchRate {
   kind: 'arbitrage';
   /** Line of the market group, from the home side's (sides) or the Over's (totals) perspective. */
   line: number | null;
@@ -213,7 +233,7 @@ export interface ArbitrageOpportunity extends OpportunityCommon, StakeCapacity {
   impliedSum: number;
 }
 
-export interface MiddleOpportunity extends OpportunityCommon, StakeCapacity {
+export interface MiddleOpportunity extends OpportunityCommon, StakeCapacity, SearchRate {
   kind: 'middle';
   /** Both legs win when lowerBound < X < upperBound (X: the total, or the home margin). */
   lowerBound: number;
@@ -232,7 +252,7 @@ export interface MiddleOpportunity extends OpportunityCommon, StakeCapacity {
   model: { mean: number; sigma: number };
 }
 
-export interface LowHoldOpportunity extends OpportunityCommon, StakeCapacity {
+export interface LowHoldOpportunity extends OpportunityCommon, StakeCapacity, SearchRate {
   kind: 'low_hold';
   line: number | null;
   /** 1 - 1/sum(1/d) over the best prices, percent; negative is an arbitrage. */

@@ -4,12 +4,13 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { LEAGUES, TEAMS, TOPICS } from '../schemas/index.js';
-import type { OddsChange, RawTick } from '../schemas/index.js';
+import type { OddsChange, Opportunity, RawTick } from '../schemas/index.js';
 import { KafkaBus } from '../pipeline/bus/index.js';
 import { ManualClock } from '../pipeline/clock.js';
 import { startPipeline } from '../pipeline/pipeline.js';
 import { ChdbStore, applyMigrations } from '../pipeline/store/index.js';
 import { mockKafkaUnavailable, startMockKafka } from './support/mock-kafka.js';
+import { exchangeRawTick } from './support/exchange-tick.js';
 import { rawTick } from './support/raw-tick.js';
 
 const unavailable = mockKafkaUnavailable();
@@ -19,14 +20,26 @@ const T0 = Date.UTC(2026, 10, 22, 0, 30);
 
 const raw = (over: Partial<RawTick>): RawTick => rawTick(T0, over);
 
+/** A mock Kafka cluster, a bus on it and a migrated chDB store for `run`, all closed after it. */
+async function onMockKafka(run: (bus: KafkaBus, store: ChdbStore) => Promise<void>): Promise<void> {
+  const kafka = await startMockKafka();
+  const dir = mkdtempSync(join(tmpdir(), 'odds-kafka-'));
+  const store = new ChdbStore(dir);
+  const bus = new KafkaBus({ brokers: kafka.brokers, sessionTimeoutMs: 6000 });
+  try {
+    await applyMigrations(store);
+    await run(bus, store);
+  } finally {
+    await bus.close();
+    await store.close();
+    kafka.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 describe.skipIf(unavailable !== null)('the pipeline on Kafka (librdkafka mock cluster)', () => {
   it('runs the same processors unchanged: raw ticks in, exact snapshot changes and ClickHouse rows out', async () => {
-    const kafka = await startMockKafka();
-    const dir = mkdtempSync(join(tmpdir(), 'odds-kafka-'));
-    const store = new ChdbStore(dir);
-    const bus = new KafkaBus({ brokers: kafka.brokers, sessionTimeoutMs: 6000 });
-    try {
-      await applyMigrations(store);
+    await onMockKafka(async (bus, store) => {
       const clock = new ManualClock(T0);
       const pipeline = startPipeline({
         bus,
@@ -86,11 +99,62 @@ describe.skipIf(unavailable !== null)('the pipeline on Kafka (librdkafka mock cl
       expect(rows).toBe(4);
       await watcher.stop();
       await pipeline.stop();
-    } finally {
-      await bus.close();
-      await store.close();
-      kafka.stop();
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
+  }, 90_000);
+
+  it('searches at the lowest rate an account has, learnt from the accounts topic alone', async () => {
+    await onMockKafka(async (bus, store) => {
+      const pipeline = startPipeline({
+        bus,
+        store,
+        clock: new ManualClock(T0),
+        logger: pino({ level: 'silent' }),
+        catalog: { teams: TEAMS, leagues: LEAGUES },
+        sinkMaxWaitMs: 0,
+      });
+      const seen: Opportunity[] = [];
+      const watcher = bus.consumer({ groupId: 'test-watcher', topic: TOPICS.opportunities, fromBeginning: true });
+      watcher.run(async (b) => {
+        for (const r of b.records) if (r.value?.kind === 'arbitrage') seen.push(r.value);
+      });
+      const producer = bus.producer();
+      const setRate = (version: number, exchangeCommission: number | null) =>
+        producer.send(TOPICS.accounts, [
+          {
+            key: 'account:a',
+            partitionKey: 'account:a',
+            value: { kind: 'account', account: { id: 'a', name: 'a', createdAt: T0, version, exchangeCommission } },
+          },
+        ]);
+      // Caesars' home +138 against a lay of home at 2.32 on a 5 % exchange: an arbitrage at 2 % only.
+      const start = T0 + 86_400_000;
+      const ticks = [
+        exchangeRawTick(start, 'Los Angeles Lakers', { back: 2.3, backSize: 100, lay: 2.32, laySize: 40 }),
+        exchangeRawTick(start, 'Boston Celtics', { back: 1.68, backSize: 100, lay: 1.7, laySize: 40 }),
+        rawTick(start, { book: 'caesars', bookEventId: 'c-1', priceAmerican: 138 }),
+        rawTick(start, { book: 'caesars', bookEventId: 'c-1', outcome: 'Boston Celtics', priceAmerican: -300 }),
+      ];
+      await producer.send(
+        TOPICS.rawTicks,
+        ticks.map((t) => ({ key: `${t.book}:${t.bookEventId}`, partitionKey: t.league, value: t })),
+      );
+      await setRate(1, 2);
+      const until = async (n: number): Promise<void> => {
+        const end = Date.now() + 30_000;
+        while (seen.length < n && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+      };
+      await until(1);
+      expect(seen.map((o) => [o.kind === 'arbitrage' ? o.foundAtCommission : null, o.value, o.expiredAt === null])).toEqual([
+        [2, 0.5393, true],
+      ]);
+      await setRate(2, 5);
+      await until(2);
+      expect(seen.map((o) => [o.expiredAt === null, o.expireReason])).toEqual([
+        [true, null],
+        [false, 'condition'],
+      ]);
+      await watcher.stop();
+      await pipeline.stop();
+    });
   }, 90_000);
 });

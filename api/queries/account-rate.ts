@@ -1,6 +1,6 @@
-import type { AccountRecord, OddsRow, Opportunity } from '../../schemas/index.js';
+import type { AccountRecord, OddsRow, Opportunity, OpportunityKind } from '../../schemas/index.js';
 import { opportunityAtCommission, rowAtCommission } from '../../pipeline/opportunities/index.js';
-import type { BoardEntry } from '../views/index.js';
+import type { BoardEntry, EntryOf, OpportunityBoard } from '../views/index.js';
 import { ApiError } from '../errors.js';
 
 /**
@@ -45,14 +45,35 @@ export function rowAtRate(row: OddsRow, commission: number | undefined): OddsRow
 }
 
 /**
+ * A kind's opportunities as a caller on `commission` is served them (`entriesAtCommission`).
+ * Without a rate, the board's list as it is: the combinations the pipeline found only at a
+ * search rate below an exchange's own are not in it. With one, every record, each checked again
+ * at the caller's rate, so one found at the search rate reaches the callers it holds for.
+ */
+export function listAtCommission<K extends OpportunityKind>(
+  board: OpportunityBoard,
+  kind: K,
+  commission: number | undefined,
+): readonly EntryOf<K>[] {
+  return entriesAtCommission(board.list(kind, commission === undefined ? 'board' : 'any'), commission);
+}
+
+/** The entries of a kind showing one situation, as a caller on `commission` is served them (as `listAtCommission`). */
+export function situationAtCommission<K extends OpportunityKind>(
+  board: OpportunityBoard,
+  kind: K,
+  situation: string,
+  commission: number | undefined,
+): readonly EntryOf<K>[] {
+  return entriesAtCommission(board.situation(kind, situation, commission === undefined ? 'board' : 'any'), commission);
+}
+
+/**
  * The board's opportunities as a caller on its own exchange commission rate sees them: each
  * combination with exchange legs checked again at that rate (`opportunityAtCommission`), the
  * arbitrages it makes unprofitable left out. Without a rate, the board's list as it is.
  */
-export function entriesAtCommission<E extends BoardEntry<Opportunity>>(
-  entries: readonly E[],
-  commission: number | undefined,
-): readonly E[] {
+function entriesAtCommission<E extends BoardEntry<Opportunity>>(entries: readonly E[], commission: number | undefined): readonly E[] {
   if (commission === undefined) return entries;
   const out: E[] = [];
   for (const e of entries) {

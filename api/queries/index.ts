@@ -58,7 +58,14 @@ export type { EventsQuery } from './event-list.js';
 export { bestOddsList, oddsBatch, oddsComparison, oddsDeltaPage, oddsList } from './odds-answers.js';
 export type { BatchQuery, BestOddsQuery, ComparisonQuery, DeltaQuery, OddsQuery, RowSerializer } from './odds-answers.js';
 export { STATE_IN_LINKS, arbitrageList, evList, lowHoldList, middlesList } from './opportunity-answers.js';
-export { callerCommission, commissionFilter, entriesAtCommission, queryAtCallerRate, rowAtRate } from './account-rate.js';
+export {
+  callerCommission,
+  commissionFilter,
+  listAtCommission,
+  queryAtCallerRate,
+  rowAtRate,
+  situationAtCommission,
+} from './account-rate.js';
 export { parseEvRowFilter } from './ev-row-filter.js';
 export type { EvRowFilterQuery } from './ev-row-filter.js';
 export { middleById, middlesSummary } from './middle-answers.js';

@@ -25,7 +25,7 @@ import type { OpportunityList } from './opportunities.js';
 import type { ReadSide } from './read-side.js';
 import { checkBounds } from './invalid-query.js';
 import { opportunityContext } from './opportunity-context.js';
-import { entriesAtCommission } from './account-rate.js';
+import { listAtCommission } from './account-rate.js';
 import { checkEvRecipe, storedMethodOf, withRecipe } from './ev-recipe.js';
 import { parseEvRowFilter } from './ev-row-filter.js';
 
@@ -122,7 +122,7 @@ function opportunityList<K extends OpportunityKind, P extends ListPath, Q extend
   const state = list.linksState ? requestedState(q.state) : undefined;
   const now = clock.now();
   const common = parseCommon(q, catalog, tier, now, s.opportunities.phantom);
-  const matches = list.matches(entriesAtCommission(s.opportunities.list(list.kind), q.commission), common, q, catalog, now, s);
+  const matches = list.matches(listAtCommission(s.opportunities, list.kind, q.commission), common, q, catalog, now, s);
   const page = sortedPage(matches, q.sort, list.sortKeys(q, now), q.offset, q.limit).map((e) => list.present(e, q, now, s, tier));
   return {
     success: true,

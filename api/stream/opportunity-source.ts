@@ -2,7 +2,7 @@ import type { Opportunity, OpportunityKind } from '../../schemas/index.js';
 import type { PhantomPolicy } from '../../pipeline/opportunities/index.js';
 import { presentArbitrage, presentEv, presentLowHold, presentMiddle } from '../contract/index.js';
 import type { LinesOf, RowContext } from '../contract/index.js';
-import { OPPORTUNITY_LISTS, STATE_IN_LINKS, entriesAtCommission, listMatches } from '../queries/index.js';
+import { OPPORTUNITY_LISTS, STATE_IN_LINKS, listAtCommission, listMatches, situationAtCommission } from '../queries/index.js';
 import { putStateInLinks } from '../deeplinks/index.js';
 import type { ArbEntry, EvEntry, EvQuery, LowHoldEntry, MiddleEntry, ListQuery, OpportunityList } from '../queries/index.js';
 import type { Catalog } from '../views/index.js';
@@ -98,7 +98,7 @@ export class OpportunitySource implements StreamSource {
     const state = new Map<OpportunityList, ListState>();
     for (const [list, query] of spec.lists) {
       const s: ListState = { byId: new Map(), bySituation: new Map() };
-      const entries = entriesAtCommission(this.board.list(OPPORTUNITY_LISTS[list]), group.spec.commission);
+      const entries = listAtCommission(this.board, OPPORTUNITY_LISTS[list], group.spec.commission);
       for (const e of listMatches(list, entries, query, this.catalog, now)) add(s, e);
       state.set(list, s);
     }
@@ -115,7 +115,7 @@ export class OpportunitySource implements StreamSource {
     const candidates: BoardEntry[] = [];
     const held = new Set<string>();
     for (const situation of situations) {
-      candidates.push(...entriesAtCommission(this.board.situation(kind, situation), group.spec.commission));
+      candidates.push(...situationAtCommission(this.board, kind, situation, group.spec.commission));
       for (const id of state.bySituation.get(situation) ?? []) held.add(id);
     }
     // Ties between combinations keep the first by id, as in the REST list (which is in id order).

@@ -1,4 +1,4 @@
-import { OPPORTUNITY_KINDS } from '../../schemas/index.js';
+import { OPPORTUNITY_KINDS, foundBelowBoardRate } from '../../schemas/index.js';
 import type { CanonicalEvent, Opportunity, OpportunityKind } from '../../schemas/index.js';
 import { DEFAULT_PHANTOM_POLICY } from '../../pipeline/opportunities/index.js';
 import type { PhantomPolicy } from '../../pipeline/opportunities/index.js';
@@ -15,6 +15,13 @@ export type EntryOf<K extends OpportunityKind> = BoardEntry<Extract<Opportunity,
 export type OpportunityListener = (kind: OpportunityKind, situation: string) => void;
 
 /**
+ * Which records a read sees: `board`, what callers at the exchanges' own rates are served (every
+ * record but those found only at a lower search rate); `any`, every record, for a caller on its
+ * own rate, who re-checks each at that rate.
+ */
+export type BoardRates = 'board' | 'any';
+
+/**
  * The active opportunities an API replica serves, kept by the `opportunities` changelog: a
  * version replaces the previous one, a final version (expiredAt set) or a tombstone removes it.
  * Lists per kind are rebuilt lazily after a change, so reads between changes cost nothing.
@@ -22,7 +29,9 @@ export type OpportunityListener = (kind: OpportunityKind, situation: string) => 
 export class OpportunityBoard {
   private readonly byKind = new Map<OpportunityKind, Map<string, BoardEntry>>(OPPORTUNITY_KINDS.map((k) => [k, new Map()]));
   private readonly kindOf = new Map<string, OpportunityKind>();
-  private readonly lists = new Map<OpportunityKind, BoardEntry[]>();
+  private readonly lists = new Map<OpportunityKind, Record<BoardRates, BoardEntry[]>>();
+  /** Keys of the records found only below the board's rates, which the `board` reads leave out. */
+  private readonly belowBoardRate = new Set<string>();
   /** Per kind, situation -> keys of the entries showing it. */
   private readonly situations = new Map<OpportunityKind, Map<string, Set<string>>>(OPPORTUNITY_KINDS.map((k) => [k, new Map()]));
   private readonly listeners: OpportunityListener[] = [];
@@ -56,6 +65,8 @@ export class OpportunityBoard {
     if (previous !== undefined && (previous !== value.kind || before?.o.situation !== value.situation)) this.remove(key);
     this.byKind.get(value.kind)?.set(key, { o: value, event: eventOf(value) });
     this.kindOf.set(key, value.kind);
+    if (foundBelowBoardRate(value)) this.belowBoardRate.add(key);
+    else this.belowBoardRate.delete(key);
     this.lists.delete(value.kind);
     const bySituation = this.situations.get(value.kind) as Map<string, Set<string>>;
     let keys = bySituation.get(value.situation);
@@ -68,10 +79,11 @@ export class OpportunityBoard {
   }
 
   /** The active entries of a kind showing one situation. */
-  situation<K extends OpportunityKind>(kind: K, situation: string): EntryOf<K>[] {
+  situation<K extends OpportunityKind>(kind: K, situation: string, rates: BoardRates = 'board'): EntryOf<K>[] {
     const out: BoardEntry[] = [];
     const entries = this.byKind.get(kind);
     for (const key of this.situations.get(kind)?.get(situation) ?? []) {
+      if (rates === 'board' && this.belowBoardRate.has(key)) continue;
       const e = entries?.get(key);
       if (e) out.push(e);
     }
@@ -79,23 +91,28 @@ export class OpportunityBoard {
   }
 
   /** Active opportunities of a kind, in a stable order (by id). */
-  list<K extends OpportunityKind>(kind: K): readonly EntryOf<K>[] {
-    let list = this.lists.get(kind);
-    if (!list) {
-      list = [...(this.byKind.get(kind)?.values() ?? [])].sort((a, b) => (a.o.id < b.o.id ? -1 : 1));
-      this.lists.set(kind, list);
+  list<K extends OpportunityKind>(kind: K, rates: BoardRates = 'board'): readonly EntryOf<K>[] {
+    let lists = this.lists.get(kind);
+    if (!lists) {
+      const any = [...(this.byKind.get(kind)?.values() ?? [])].sort((a, b) => (a.o.id < b.o.id ? -1 : 1));
+      const board = any.filter((e) => !foundBelowBoardRate(e.o));
+      lists = { any, board: board.length === any.length ? any : board };
+      this.lists.set(kind, lists);
     }
-    return list as unknown as readonly EntryOf<K>[];
+    return lists[rates] as unknown as readonly EntryOf<K>[];
   }
 
-  get(id: string): Opportunity | undefined {
+  /** An active opportunity by id, among those `rates` sees. */
+  get(id: string, rates: BoardRates = 'board'): Opportunity | undefined {
+    if (rates === 'board' && this.belowBoardRate.has(id)) return undefined;
     const kind = this.kindOf.get(id);
     return kind === undefined ? undefined : this.byKind.get(kind)?.get(id)?.o;
   }
 
+  /** How many active opportunities callers at the board's rates are served (of a kind, or in all). */
   count(kind?: OpportunityKind): number {
-    if (kind !== undefined) return this.byKind.get(kind)?.size ?? 0;
-    return this.kindOf.size;
+    if (kind !== undefined) return this.list(kind).length;
+    return this.kindOf.size - this.belowBoardRate.size;
   }
 
   private remove(key: string): void {
@@ -104,6 +121,7 @@ export class OpportunityBoard {
     const entry = this.byKind.get(kind)?.get(key);
     this.byKind.get(kind)?.delete(key);
     this.kindOf.delete(key);
+    this.belowBoardRate.delete(key);
     this.lists.delete(kind);
     if (!entry) return;
     const bySituation = this.situations.get(kind);

@@ -261,6 +261,9 @@ describe('Avro schemas on the wire', () => {
     expect(await roundTrip(TOPICS.ticks, tick)).not.toHaveProperty('exchange');
     expect((await roundTrip(TOPICS.snapshot, change))['row']).not.toHaveProperty('exchange');
     expect(await roundTrip(TOPICS.opportunities, arb)).not.toHaveProperty('maxStake');
+    // A combination found at a search rate below the exchange's own says so; one found at the board's rates does not.
+    await roundTrip(TOPICS.opportunities, { ...arb, foundAtCommission: 2 });
+    expect(await roundTrip(TOPICS.opportunities, arb)).not.toHaveProperty('foundAtCommission');
   });
 
   it('round-trips the sides of a combination that lays on an exchange; legs of one that does not stay without them', async () => {

@@ -64,6 +64,8 @@ export function assertBackwardCompatible(subject: string, previous: string, next
 
 const KIND_FIELDS = new Map(Object.entries(OPPORTUNITY_KIND_FIELDS));
 const ALL_KIND_FIELDS = new Set(Object.values(OPPORTUNITY_KIND_FIELDS).flat());
+/** Optional fields of an opportunity (not nullable ones): the wire's null reads back as the field left out. */
+const ABSENT_WHEN_NULL = new Set(['maxStake', 'foundAtCommission']);
 
 /**
  * Where the TypeScript value and the Avro record differ in shape: opportunities are one record
@@ -125,8 +127,9 @@ function fromWire(topic: TopicName, value: unknown): unknown {
     case TOPICS.opportunities: {
       const keep = new Set<string>([...OPPORTUNITY_COMMON_FIELDS, ...(KIND_FIELDS.get(String(o['kind'])) ?? [])]);
       const out: Record<string, unknown> = {};
-      // A combination without an exchange leg has no capacity: the wire's null is the field left out.
-      for (const [k, v] of Object.entries(o)) if (keep.has(k) && !(k === 'maxStake' && v === null)) out[k] = v;
+      // A combination without an exchange leg has no capacity, and one found at the board's rates no
+      // search rate: the wire's null is the field left out.
+      for (const [k, v] of Object.entries(o)) if (keep.has(k) && !(v === null && ABSENT_WHEN_NULL.has(k))) out[k] = v;
       if (Array.isArray(out['legs'])) out['legs'] = (out['legs'] as Record<string, unknown>[]).map(legFromWire);
       return out;
     }

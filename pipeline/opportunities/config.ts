@@ -37,6 +37,12 @@ export interface OpportunityOptions {
    * serves as a +EV reference; wider on any outcome, its midpoint is not used.
    */
   exchangeMaxSpread?: number;
+  /**
+   * The lowest exchange commission rate any caller is charged, percent, when it is below an
+   * exchange's own: combinations are also searched with exchange rows priced at it (search-rate.ts).
+   * The processor's `setSearchCommission` changes it later.
+   */
+  searchCommission?: number | null;
 }
 
 export interface ResolvedOptions {

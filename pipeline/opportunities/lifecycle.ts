@@ -1,3 +1,4 @@
+import { foundBelowBoardRate } from '../../schemas/index.js';
 import type { DevigMethodName, ExpireReason, Opportunity, OpportunityChange, OpportunityPrice } from '../../schemas/index.js';
 import { sameInputs } from './inputs.js';
 import type { Candidate } from './context.js';
@@ -96,6 +97,13 @@ export function advance(
     if (!prev) {
       family.active.set(c.id, f);
       out.push({ type: 'create', opportunity: f });
+      continue;
+    }
+    if (foundBelowBoardRate(prev) !== foundBelowBoardRate(f)) {
+      // Found at the board's rates before and only at the search rate now, or the other way round:
+      // to callers at the board's rates (and the store) it left or came, so it ends and starts again.
+      family.active.set(c.id, f);
+      out.push({ type: 'expire', opportunity: expire(prev, now, 'condition') }, { type: 'create', opportunity: f });
       continue;
     }
     const next = carry(prev, f);

@@ -10,6 +10,7 @@ import { IdCache, forgetRow } from './ids.js';
 import { advance, expire } from './lifecycle.js';
 import { lowHoldCandidates } from './lowhold.js';
 import { middleCandidates } from './middles.js';
+import { familyAtSearchRate, pricedBelowItsRate } from './search-rate.js';
 import { SKIPPED_MARKETS, addToLine, canonicalLine, familyKey, lineKey, outcomesOf, removeFromLine } from './state.js';
 import type { EventState, FamilyState } from './state.js';
 
@@ -37,6 +38,12 @@ interface RowSlot {
 }
 type ProcessorEventState = EventState & { slots: Map<string, RowSlot>; firstSeen: number };
 
+function hasExchangeRow(family: FamilyState): boolean {
+  for (const group of family.lines.values())
+    for (const bySelection of group.books.values()) for (const row of bySelection.values()) if (row.exchange != null) return true;
+  return false;
+}
+
 /**
  * Opportunity state machine: the snapshot changelog and the events in, create / update / expire
  * out. One state per event; a change recomputes only its family's line group (+EV, arbitrage,
@@ -56,8 +63,12 @@ export class OpportunityProcessor {
   private readonly freshness: FreshnessLedger;
   private readonly staleAfter: (book: string, isLive: boolean) => number;
 
+  /** The lowest exchange commission rate in use below the exchanges' own (search-rate.ts), or null: the board's rates only. */
+  private searchCommission: number | null;
+
   constructor(options: OpportunityOptions = {}) {
     this.options = resolveOptions(options);
+    this.searchCommission = options.searchCommission ?? null;
     this.freshness = new FreshnessLedger(this.options.freshness);
     this.staleAfter = (book, isLive) => this.freshness.staleAfterSeconds(book, isLive);
   }
@@ -112,11 +123,36 @@ export class OpportunityProcessor {
         if (family.rowCount === 0 && family.active.size === 0) s.families.delete(key);
       }
     }
+    this.count(out);
+    return out;
+  }
+
+  private count(out: readonly OpportunityChange[]): void {
     for (const c of out) {
       if (c.type === 'create') this.counters.created++;
       else if (c.type === 'update') this.counters.updated++;
       else this.counters.expired++;
     }
+  }
+
+  /**
+   * A new search rate (null: none), applied at once: every family with an exchange row is
+   * recomputed, in event and family order, so combinations that held only at the old rate expire
+   * and those the new one finds are created. The same rate again changes nothing.
+   */
+  setSearchCommission(rate: number | null, now: number): OpportunityChange[] {
+    if (rate === this.searchCommission) return [];
+    this.searchCommission = rate;
+    const out: OpportunityChange[] = [];
+    for (const eventId of [...this.events.keys()].sort()) {
+      const s = this.events.get(eventId);
+      if (!s || s.event === null || isClosedStatus(s.event.status)) continue;
+      for (const key of [...s.families.keys()].sort()) {
+        const family = s.families.get(key);
+        if (family && hasExchangeRow(family)) this.recompute(s, family, 'all', now, out);
+      }
+    }
+    this.count(out);
     return out;
   }
 
@@ -233,9 +269,44 @@ export class OpportunityProcessor {
       lowHoldCandidates(ctx, group, fresh);
     }
     middleCandidates(ctx, fresh);
+    if (this.searchCommission !== null) this.searchBelowBoardRates(ctx, keys, this.searchCommission, fresh);
     const before = family.active.size;
     advance(family, fresh, scope, now, out);
     this.activeCount += family.active.size - before;
+  }
+
+  /**
+   * The combinations the same lines hold with exchange rows priced at the search rate, beside the
+   * board's (`fresh`): one found at the board's rates too stays as the board found it (a default
+   * caller's answers are exactly what they were), and only those with an exchange leg the search
+   * priced below its own rate are kept, each marked with the rate (`foundAtCommission`).
+   */
+  private searchBelowBoardRates(ctx: EngineContext, keys: readonly string[], rate: number, fresh: Candidate[]): void {
+    const family = familyAtSearchRate(ctx.family, rate);
+    if (family === null) return;
+    const searched: EngineContext = { ...ctx, family };
+    const found: Candidate[] = [];
+    for (const key of keys) {
+      const group = family.lines.get(key);
+      if (!group) continue;
+      arbitrageCandidates(searched, group, found);
+      lowHoldCandidates(searched, group, found);
+    }
+    middleCandidates(searched, found);
+    const boards = new Set<string>();
+    for (const c of fresh) boards.add(c.id);
+    for (const c of found) {
+      if (boards.has(c.id) || !c.rows.some(pricedBelowItsRate)) continue;
+      boards.add(c.id);
+      fresh.push({
+        ...c,
+        build: () => {
+          const o = c.build();
+          if (o.kind !== 'ev') o.foundAtCommission = rate;
+          return o;
+        },
+      });
+    }
   }
 
   private expireAll(s: EventState, now: number, out: OpportunityChange[]): void {

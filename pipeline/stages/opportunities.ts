@@ -16,6 +16,8 @@ import type { StageContext, StageSpec } from './stage.js';
 export function opportunitiesStage(
   ctx: StageContext,
   opportunities: PerPartition<OpportunityProcessor>,
+  /** The lowest exchange commission rate in use (null: none but the exchanges' own), read at each batch. */
+  searchRate: () => number | null = () => null,
 ): StageSpec<typeof TOPICS.events | typeof TOPICS.snapshot> {
   const { bus, producer, clock } = ctx;
   return {
@@ -28,6 +30,7 @@ export function opportunitiesStage(
       restore: async (partitions, committed) => {
         opportunities.reset(partitions);
         const now = clock.now();
+        for (const p of partitions) opportunities.of(p).setSearchCommission(searchRate(), now);
         // The three reads run at once (each is a group join on Kafka); applied in order after.
         const [events, odds, versions] = await Promise.all([
           collect(bus, TOPICS.events, { partitions, before: (p) => committed(TOPICS.events, p) }),
@@ -51,8 +54,28 @@ export function opportunitiesStage(
       const inputs: OpportunityInput[] = isFrom(batch, TOPICS.events)
         ? records.flatMap((r) => (r.value ? [{ type: 'event' as const, event: r.value as CanonicalEvent }] : []))
         : records.flatMap((r) => (r.value ? [{ type: 'odds' as const, change: r.value as OddsChange }] : []));
-      const changes = opportunities.of(batch.partition).handleBatch(inputs, clock.now());
+      const processor = opportunities.of(batch.partition);
+      const now = clock.now();
+      // A new lowest rate re-prices the partition's state before its next inputs (nothing when unchanged).
+      const repriced = processor.setSearchCommission(searchRate(), now);
+      const changes = processor.handleBatch(inputs, now);
+      if (repriced.length > 0) changes.unshift(...repriced);
       if (changes.length > 0) await producer.send(TOPICS.opportunities, opportunityRecords(changes));
     },
   };
+}
+
+/**
+ * Every owned partition's state re-priced at a new search rate at once (`setSearchCommission`),
+ * its changes published: what the lowest account rate changing does between batches. A batch
+ * handled after it finds the rate already applied.
+ */
+export async function repriceOpportunities(
+  ctx: StageContext,
+  opportunities: PerPartition<OpportunityProcessor>,
+  rate: number | null,
+): Promise<void> {
+  const now = ctx.clock.now();
+  const changes = opportunities.all().flatMap((p) => p.setSearchCommission(rate, now));
+  if (changes.length > 0) await ctx.producer.send(TOPICS.opportunities, opportunityRecords(changes));
 }

@@ -1,4 +1,4 @@
-import { TOPICS } from '../../schemas/index.js';
+import { TOPICS, foundBelowBoardRate } from '../../schemas/index.js';
 import type { TopicName } from '../../schemas/index.js';
 import type { BusRecord } from '../bus/index.js';
 import { gameStateRow } from '../closing/index.js';
@@ -86,8 +86,11 @@ export const opportunitiesSinkStage = (ctx: StageContext): StageSpec<typeof TOPI
     topic: TOPICS.opportunities,
     tables: ['opportunities'],
     minBatchSize: SMALL_TOPIC_BATCH,
+    // The table keeps what callers at the board's rates are served: not what was found only below them.
     write: ({ sinks }, records) =>
-      sinks.opportunities.writeRecords(records, (r) => (r.value ? opportunityRow(r.value, r.offset + 1) : null)),
+      sinks.opportunities.writeRecords(records, (r) =>
+        r.value && !foundBelowBoardRate(r.value) ? opportunityRow(r.value, r.offset + 1) : null,
+      ),
   });
 
 /** One consumer for both splits tables: the same rows, a few thousand every 5 minutes. */

@@ -9,6 +9,7 @@ import { PerPartition } from '../partition-state.js';
 import { SnapshotProcessor } from '../snapshot/index.js';
 import { SplitsProcessor } from '../splits/index.js';
 import { LeagueOwnership } from './league-ownership.js';
+import { LowestAccountRate } from './lowest-rate.js';
 import { pipelineStages } from './table.js';
 
 // The wiring itself: which group reads what, produces what, writes which tables, in which
@@ -28,6 +29,7 @@ describe('pipelineStages', () => {
       snapshots: new PerPartition(() => new SnapshotProcessor()),
       opportunities: new PerPartition(() => new OpportunityProcessor()),
       closings: new PerPartition(() => new ClosingProcessor()),
+      accountRates: new LowestAccountRate(),
       counters: { splitsSnapshots: 0 },
     },
     { store, retainAfterStartMs: 0 },

@@ -11,6 +11,7 @@ import { futuresStage } from './futures.js';
 import { gameStateNormalizerStage } from './gamestate-normalizer.js';
 import type { LeagueOwnership } from './league-ownership.js';
 import { normalizerStage } from './normalizer.js';
+import type { LowestAccountRate } from './lowest-rate.js';
 import { opportunitiesStage } from './opportunities.js';
 import {
   eventsSinkStage,
@@ -35,6 +36,8 @@ export interface PipelineProcessors {
   snapshots: PerPartition<SnapshotProcessor>;
   opportunities: PerPartition<OpportunityProcessor>;
   closings: PerPartition<ClosingProcessor>;
+  /** The lowest exchange commission rate of any account, which the opportunity engines also search at. */
+  accountRates: LowestAccountRate;
   counters: { splitsSnapshots: number };
 }
 
@@ -55,7 +58,7 @@ export function pipelineStages(
     futuresTicksSinkStage(ctx),
     gameStateNormalizerStage(ctx, { normalizer, leagues }),
     snapshotStage(ctx, processors.snapshots),
-    opportunitiesStage(ctx, processors.opportunities),
+    opportunitiesStage(ctx, processors.opportunities, () => processors.accountRates.rate()),
     closingStage(ctx, { closings: processors.closings, ...closing }),
     gameStateSinkStage(ctx),
     oddsTicksSinkStage(ctx),
