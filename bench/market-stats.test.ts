@@ -85,3 +85,25 @@ describe('MarketStatsObserver, live follows', () => {
     expect(followsAfter(START + MINUTE)).toEqual({ follows: 0, chances: 0 });
   });
 });
+
+describe('MarketStatsObserver, sampling by phase', () => {
+  /** One pre-game moneyline of two books, sampled once for the phases given. */
+  function prematchMarketsAfter(phases?: ReadonlySet<'prematch' | 'live'>): number {
+    const at = START - 30 * MINUTE;
+    const chain = new ProcessorChain();
+    const stats = new MarketStatsObserver(LEAGUES);
+    const out = chain.feed(at, [...moneyline('pinnacle', -110, -110, at), ...moneyline('draftkings', -115, -105, at)]);
+    for (const e of out.events) stats.event(e);
+    for (const c of out.changes) stats.change(c);
+    stats.sample(at, chain.opportunities.active(), phases);
+    return stats.result().prematch.markets;
+  }
+
+  it('samples both phases by default', () => {
+    expect(prematchMarketsAfter()).toBe(1);
+  });
+
+  it('leaves a phase out of a sample that does not ask for it', () => {
+    expect(prematchMarketsAfter(new Set(['live']))).toBe(0);
+  });
+});
