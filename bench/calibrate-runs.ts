@@ -86,10 +86,17 @@ export function simulateSampled(
   const run = new MarketRun();
   const sampler = new SnapshotSampler(
     delays === null
-      ? {}
-      : { delay: (phase, at, book, bookEventId) => delays.draw(phase, `${at}|${book}|${bookEventId}`), maxDelayMs: delays.max },
+      ? { collectionTimes: true }
+      : {
+          delay: (phase, at, book, bookEventId) => delays.draw(phase, `${at}|${book}|${bookEventId}`),
+          maxDelayMs: delays.max,
+          collectionTimes: true,
+        },
   );
-  run.feed(SIM_T0, sim.snapshot(), sim.takeGameStates());
+  // The opening board too is seen only through the first snapshots, as a replay starts from its
+  // first snapshot: the pipeline (its freshness ledger included) knows nothing of the market before.
+  sampler.add(sim.snapshot().filter((t) => COMPARED.has(t.market)));
+  run.feed(SIM_T0, [], sim.takeGameStates());
   const next: Record<Phase, number> = { prematch: SIM_T0 + gaps.prematch, live: SIM_T0 + gaps.live };
   for (let now = SIM_T0 + SIM_STEP_MS; now <= SIM_T0 + minutes * 60_000; now += SIM_STEP_MS) {
     clock.set(now);

@@ -291,7 +291,11 @@ export class MarketStatsObserver {
       if (!COMPARED.has(o.market)) continue;
       if (o.kind === 'arbitrage') {
         const key = groupKey(o.eventId, o, o.family, o.line);
-        if (!markets.has(key)) continue;
+        // In the phase of its event, as +EV rows: once a game has started its arbitrage is a live
+        // one, even when a leg is a pre-game row some snapshot has not replaced yet (the recordings
+        // mark every row of a started game in play, so there it always is).
+        const phase: Phase = o.event.isLive ? 'live' : 'prematch';
+        if (markets.get(key) !== phase) continue;
         bestArb.set(key, Math.max(bestArb.get(key) ?? -Infinity, o.profitPercent));
       } else if (o.kind === 'ev') {
         const ev = o.methods.power.evPercent;
