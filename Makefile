@@ -122,7 +122,7 @@ bench-check: build
 # The simulator's market beside the real recordings (arbitrage, hold, +EV, stale share, how fast
 # soft books follow a sharp move), pre-match and live apart, each judged against the 2x target
 # (bench/calibrate.ts, docs/simulator.md), tick by tick and seen through snapshots spaced like the recordings.
-# About a minute on a quiet machine; MINUTES=n simulates the tick-by-tick run longer. Then the
+# Several minutes on a quiet machine (two 720-minute sampled runs); MINUTES=n simulates the tick-by-tick run longer. Then the
 # confidence score against the recorded closes (bench/confidence-calibration.ts, docs/opportunities.md).
 calibrate: install
 	npx tsx bench/calibrate.ts $(MINUTES)

@@ -36,8 +36,8 @@ class MarketRun {
     for (const c of out.changes) this.stats.change(c);
   }
 
-  sample(now: number): void {
-    this.stats.sample(now, this.chain.opportunities.active());
+  sample(now: number, phases?: ReadonlySet<Phase>): void {
+    this.stats.sample(now, this.chain.opportunities.active(), phases);
   }
 }
 
@@ -72,7 +72,8 @@ export function simulate(minutes: number, options: Omit<MarketSimulatorOptions, 
  * The same simulated market seen through snapshots, as the recordings saw the real one: each
  * phase's board shown every `gaps[phase]` ms (the recordings' median spacing of that phase), each
  * book's listing of an event as it stood a collection delay before the snapshot (drawn from the
- * recordings' own, when given), and sampled right after each snapshot, as the replays are.
+ * recordings' own, when given), and each phase sampled right after its own snapshots, as the
+ * replays are after each of theirs.
  */
 export function simulateSampled(
   minutes: number,
@@ -85,24 +86,34 @@ export function simulateSampled(
   const run = new MarketRun();
   const sampler = new SnapshotSampler(
     delays === null
-      ? {}
-      : { delay: (phase, at, book, bookEventId) => delays.draw(phase, `${at}|${book}|${bookEventId}`), maxDelayMs: delays.max },
+      ? { collectionTimes: true }
+      : {
+          delay: (phase, at, book, bookEventId) => delays.draw(phase, `${at}|${book}|${bookEventId}`),
+          maxDelayMs: delays.max,
+          collectionTimes: true,
+        },
   );
-  run.feed(SIM_T0, sim.snapshot(), sim.takeGameStates());
+  // The opening board too is seen only through the first snapshots, as a replay starts from its
+  // first snapshot: the pipeline (its freshness ledger included) knows nothing of the market before.
+  sampler.add(sim.snapshot().filter((t) => COMPARED.has(t.market)));
+  run.feed(SIM_T0, [], sim.takeGameStates());
   const next: Record<Phase, number> = { prematch: SIM_T0 + gaps.prematch, live: SIM_T0 + gaps.live };
   for (let now = SIM_T0 + SIM_STEP_MS; now <= SIM_T0 + minutes * 60_000; now += SIM_STEP_MS) {
     clock.set(now);
     sampler.add(sim.step(now, (SIM_TICKS_PER_SECOND * SIM_STEP_MS) / 1000).filter((t) => COMPARED.has(t.market)));
     // Game states (starts, scores, finals) are the events' own news, not prices: they go in as they happen.
     run.feed(now, [], sim.takeGameStates());
-    let shown = false;
+    const shown = new Set<Phase>();
     for (const phase of PHASES) {
       if (now < next[phase]) continue;
       run.feed(now, sampler.take(phase, now));
       next[phase] += gaps[phase];
-      shown = true;
+      shown.add(phase);
     }
-    if (shown && now >= SIM_T0 + SIM_WARMUP_MS) run.sample(now);
+    // Each phase is sampled after its own snapshots only: a recorded snapshot shows both phases
+    // afresh, and sampling the pre-match board again after every live snapshot counted each
+    // pre-match arbitrage three or four times over (docs/simulator.md).
+    if (shown.size > 0 && now >= SIM_T0 + SIM_WARMUP_MS) run.sample(now, shown);
   }
   return run.stats.result();
 }

@@ -14,16 +14,20 @@ import type { SimColumn } from './calibrate-table.js';
  * of The Odds API, side by side, pre-match and live apart, each through the pipeline's own
  * processors (normalizer, snapshot, opportunity engines). The simulator is judged against the
  * recordings: within 2x of both where they agree that closely, between them where they do not.
- * Deterministic; no server, no store. About four and a half minutes on 2 shared cores.
+ * Deterministic; no server, no store. Several minutes on 2 shared cores, most of it the two 720-minute sampled runs.
  *
- *   npx tsx bench/calibrate.ts [simulated minutes=20] [snapshot-sampled simulated minutes=240]
+ *   npx tsx bench/calibrate.ts [simulated minutes=20] [snapshot-sampled simulated minutes=720]
  */
 
 /** The seed of the collection delays' draws: fixed, so the sampled run is deterministic. */
 const DELAY_SEED = 42;
 
-/** How long the snapshot-sampled simulation runs by default: a few of the recordings' snapshot gaps. */
-const SAMPLED_MINUTES = 240;
+/**
+ * How long the snapshot-sampled simulation runs by default: twelve hours, so that games start in
+ * it and a soft book slower than a few hours can still be seen following (the recordings span
+ * days; a 240-minute run held five pre-match snapshots).
+ */
+const SAMPLED_MINUTES = 720;
 
 async function main(): Promise<void> {
   const minutes = Number(process.argv[2] ?? 20);
@@ -65,7 +69,7 @@ async function main(): Promise<void> {
       `sim snaps: the same simulator over ${sampledMinutes} simulated minutes seen through snapshots at the recordings' median spacing ` +
       `(pre-match every ${(gaps.prematch / 60_000).toFixed(0)} min, live every ${(gaps.live / 60_000).toFixed(0)} min), ` +
       `each book as collected a delay before the snapshot drawn from the recordings' (p50 / p90 pre-match ${quantiles('prematch')}, live ${quantiles('live')}), ` +
-      `sampled after each; the target is judged on it; ` +
+      `each phase sampled after its own snapshots; the target is judged on it; ` +
       `snaps 11 bk: the same listed by the recordings' ${books.length} books only (${books.map((b) => b.id).join(', ')}), not judged\n`;
   }
   process.stdout.write(

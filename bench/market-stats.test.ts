@@ -85,3 +85,44 @@ describe('MarketStatsObserver, live follows', () => {
     expect(followsAfter(START + MINUTE)).toEqual({ follows: 0, chances: 0 });
   });
 });
+
+describe('MarketStatsObserver, sampling by phase', () => {
+  /** One pre-game moneyline of two books, sampled once for the phases given. */
+  function prematchMarketsAfter(phases?: ReadonlySet<'prematch' | 'live'>): number {
+    const at = START - 30 * MINUTE;
+    const chain = new ProcessorChain();
+    const stats = new MarketStatsObserver(LEAGUES);
+    const out = chain.feed(at, [...moneyline('pinnacle', -110, -110, at), ...moneyline('draftkings', -115, -105, at)]);
+    for (const e of out.events) stats.event(e);
+    for (const c of out.changes) stats.change(c);
+    stats.sample(at, chain.opportunities.active(), phases);
+    return stats.result().prematch.markets;
+  }
+
+  it('samples both phases by default', () => {
+    expect(prematchMarketsAfter()).toBe(1);
+  });
+
+  it('leaves a phase out of a sample that does not ask for it', () => {
+    expect(prematchMarketsAfter(new Set(['live']))).toBe(0);
+  });
+});
+
+describe('MarketStatsObserver, arbitrage by phase', () => {
+  it('does not count an arbitrage of a started game as pre-match, though its other leg is a pre-game row not yet replaced', () => {
+    const at = START + 20 * MINUTE;
+    const chain = new ProcessorChain();
+    const stats = new MarketStatsObserver(LEAGUES);
+    const out = chain.feed(at, [
+      ...moneyline('pinnacle', -110, -110, START - 10 * MINUTE),
+      ...moneyline('fanduel', -110, -110, START - 10 * MINUTE),
+      ...moneyline('draftkings', 150, -180, at - MINUTE),
+    ]);
+    for (const e of out.events) stats.event(e);
+    for (const c of out.changes) stats.change(c);
+    expect(chain.opportunities.active().some((o) => o.kind === 'arbitrage' && o.event.isLive)).toBe(true);
+    stats.sample(at, chain.opportunities.active(), new Set(['prematch']));
+    const prematch = stats.result().prematch;
+    expect([prematch.markets, prematch.arbitrageRate]).toEqual([1, 0]);
+  });
+});

@@ -24,6 +24,7 @@ import {
 
 export type Phase = 'prematch' | 'live';
 export const PHASES: readonly Phase[] = ['prematch', 'live'];
+const ALL_PHASES: ReadonlySet<Phase> = new Set(PHASES);
 export const COMPARED_MARKETS: readonly MarketId[] = ['moneyline', 'point_spread', 'total_points'];
 const COMPARED = new Set<MarketId>(COMPARED_MARKETS);
 
@@ -248,8 +249,13 @@ export class MarketStatsObserver {
     return outcomesOf({ family: selectionFamily(row.selection), market: row.market }, league);
   }
 
-  /** Takes the board and the active opportunities as they stand at `now` into the statistics. */
-  sample(now: number, active: readonly Opportunity[]): void {
+  /**
+   * Takes the board and the active opportunities as they stand at `now` into the statistics, for
+   * the phases given: a run that shows one phase's board without the other's (the sampled
+   * simulator) samples only the phase it just showed, so that a board nobody looked at again is
+   * not counted again.
+   */
+  sample(now: number, active: readonly Opportunity[], phases: ReadonlySet<Phase> = ALL_PHASES): void {
     const groups = new Map<string, { phase: Phase; market: MarketId; complete: number; referenced: boolean; noVig: number[] }>();
     for (const [key, market] of this.markets) {
       const row = market.values().next().value;
@@ -258,6 +264,7 @@ export class MarketStatsObserver {
       if (rows === null) continue;
       const group = key.slice(0, key.indexOf('\u0000'));
       const phase: Phase = row.isLive ? 'live' : 'prematch';
+      if (!phases.has(phase)) continue;
       const g = groups.get(group) ?? { phase, market: row.market, complete: 0, referenced: false, noVig: [] };
       g.complete++;
       const start = this.eventStart.get(row.eventId);
@@ -284,12 +291,17 @@ export class MarketStatsObserver {
       if (!COMPARED.has(o.market)) continue;
       if (o.kind === 'arbitrage') {
         const key = groupKey(o.eventId, o, o.family, o.line);
-        if (!markets.has(key)) continue;
+        // In the phase of its event, as +EV rows: once a game has started its arbitrage is a live
+        // one, even when a leg is a pre-game row some snapshot has not replaced yet (the recordings
+        // mark every row of a started game in play, so there it always is).
+        const phase: Phase = o.event.isLive ? 'live' : 'prematch';
+        if (markets.get(key) !== phase) continue;
         bestArb.set(key, Math.max(bestArb.get(key) ?? -Infinity, o.profitPercent));
       } else if (o.kind === 'ev') {
         const ev = o.methods.power.evPercent;
         if (ev < 0) continue;
         const phase: Phase = o.event.isLive ? 'live' : 'prematch';
+        if (!phases.has(phase)) continue;
         const acc = this.acc[phase];
         acc.positiveEv++;
         // The fair price is as old as its oldest input.

@@ -90,3 +90,24 @@ describe('snapshotGaps', () => {
     expect(snapshotGaps(snaps, 'prematch')).toEqual([60, 60]);
   });
 });
+
+describe('SnapshotSampler with collection times', () => {
+  const stamped = (delayMs: number): SnapshotSampler =>
+    new SnapshotSampler({ delay: () => delayMs, maxDelayMs: 60_000, collectionTimes: true });
+
+  it('times each price when the source collected it, and confirms an unchanged open line at every snapshot', () => {
+    const s = stamped(20_000);
+    s.add([tick({ priceAmerican: -150, ts: T0 })]);
+    expect(s.take('prematch', T0 + 60_000).map((t) => [t.priceAmerican, t.ts, t.observedAt])).toEqual([[-150, T0 + 40_000, T0 + 60_000]]);
+    expect(s.take('prematch', T0 + 120_000).map((t) => [t.priceAmerican, t.ts, t.observedAt])).toEqual([
+      [-150, T0 + 100_000, T0 + 120_000],
+    ]);
+  });
+
+  it('shows a suspended line once, not again at every snapshot', () => {
+    const s = stamped(0);
+    s.add([tick({ priceAmerican: null, status: 'suspended', ts: T0 })]);
+    expect(s.take('prematch', T0 + 60_000).map((t) => [t.status, t.ts])).toEqual([['suspended', T0 + 60_000]]);
+    expect(s.take('prematch', T0 + 120_000)).toEqual([]);
+  });
+});

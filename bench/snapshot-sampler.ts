@@ -22,6 +22,14 @@ export interface SnapshotSamplerOptions {
   delay?: CollectionDelay;
   /** The longest delay `delay` gives: ticks superseded before that can be forgotten. */
   maxDelayMs?: number;
+  /**
+   * Time prices as The Odds API does: a price's `ts` is when the source collected the book (its
+   * `last_update`), not when the book last stood behind it, and every open line collected is shown
+   * again at each snapshot of its phase, a confirmation. The recordings' `last_update` is never more
+   * than about 15 minutes before its snapshot, and moves on without a price change in most
+   * revisits (docs/simulator.md). Off by default: a snapshot then shows only what changed.
+   */
+  collectionTimes?: boolean;
 }
 
 interface Line {
@@ -29,16 +37,20 @@ interface Line {
   ticks: RawTick[];
   /** The tick the last snapshot showed, if any: a snapshot shows only what changed since. */
   shown: RawTick | null;
+  /** When the source collected the line for that snapshot (with `collectionTimes`). */
+  collectedAt: number;
 }
 
 export class SnapshotSampler {
   private readonly lines = new Map<string, Line>();
   private readonly delay: CollectionDelay;
   private readonly maxDelayMs: number;
+  private readonly collectionTimes: boolean;
 
   constructor(options: SnapshotSamplerOptions = {}) {
     this.delay = options.delay ?? (() => 0);
     this.maxDelayMs = options.maxDelayMs ?? 0;
+    this.collectionTimes = options.collectionTimes ?? false;
   }
 
   /** The book's ticks as they come (each at its own `ts`). */
@@ -46,7 +58,7 @@ export class SnapshotSampler {
     for (const t of ticks) {
       const key = rawKey(t);
       const line = this.lines.get(key);
-      if (line === undefined) this.lines.set(key, { ticks: [t], shown: null });
+      if (line === undefined) this.lines.set(key, { ticks: [t], shown: null, collectedAt: -Infinity });
       else line.ticks.push(t);
     }
   }
@@ -69,11 +81,17 @@ export class SnapshotSampler {
       }
       const asOf = latestBy(line.ticks, at - delay);
       // The phase is the price's as collected: a price that went live leaves the pre-match snapshot.
-      if (asOf === null || asOf === line.shown || asOf.isLive !== (phase === 'live')) continue;
+      if (asOf === null || asOf.isLive !== (phase === 'live')) continue;
       // A source collects a book later each time: a longer delay than last time does not take the line back.
       if (line.shown !== null && asOf.ts < line.shown.ts) continue;
+      const collectedAt = Math.max(at - delay, line.collectedAt);
+      if (asOf === line.shown) {
+        // Unchanged: with collection times, an open line is confirmed at its new collection.
+        if (!this.collectionTimes || asOf.status !== 'open' || collectedAt <= line.collectedAt) continue;
+      }
       line.shown = asOf;
-      out.push({ ...asOf, observedAt: at });
+      line.collectedAt = collectedAt;
+      out.push(this.collectionTimes ? { ...asOf, ts: Math.max(asOf.ts, collectedAt), observedAt: at } : { ...asOf, observedAt: at });
     }
     this.forget(at - this.maxDelayMs);
     return out;

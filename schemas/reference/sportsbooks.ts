@@ -72,7 +72,9 @@ export const SPORTSBOOKS: readonly SportsbookDef[] = [
     name: 'betonlineag',
     displayName: 'BetOnline.ag',
     isSharp: false,
-    hasLiveOdds: true,
+    // As the odds sources carry it: in the recorded Odds API snapshots BetOnline's listing of a
+    // game is never updated after the start (0 of 20 in-play listings), and MyBookie's is (121 of 132).
+    hasLiveOdds: false,
     hasPlayerProps: true,
     regions: ['US'],
     requiresTier: 'hobby',
@@ -192,7 +194,7 @@ export const SPORTSBOOKS: readonly SportsbookDef[] = [
     name: 'mybookieag',
     displayName: 'MyBookie.ag',
     isSharp: false,
-    hasLiveOdds: false,
+    hasLiveOdds: true,
     hasPlayerProps: false,
     regions: ['US'],
     requiresTier: 'pro',

@@ -304,11 +304,20 @@ export function trueFair(q: Quote): number[] {
   return fair.slice(0, n);
 }
 
+/**
+ * How far a shaded side moves, as a probability: 1-2.5 points. The recordings' books sit off the
+ * consensus by 2.2 points at the 99th percentile and 3.1-3.5 at the 99.9th, where shades of
+ * 0.5-1.5 points left the simulated books at 1.6 and 2.6: too few soft prices far enough off the
+ * market to be +EV before the game (docs/simulator.md).
+ */
+const SHADE_MIN = 0.01;
+const SHADE_MAX = 0.025;
+
 /** A fresh lean for the quote: the book's opinion, plus now and then a shaded side. */
 export function drawTilt(book: BookProfile, rng: Prng): number {
   let tilt = book.opinion * rng.normal();
   if (book.shadeShare > 0 && rng.chance(book.shadeShare)) {
-    tilt += (rng.chance(0.5) ? 1 : -1) * rng.range(0.005, 0.015);
+    tilt += (rng.chance(0.5) ? 1 : -1) * rng.range(SHADE_MIN, SHADE_MAX);
   }
   return tilt;
 }

@@ -18,9 +18,16 @@ export interface Regime {
   propJumpSize: number;
 }
 
+/**
+ * Before the game lines hardly move between news: the recordings' consensus moneyline moves 0.13
+ * points of probability per 15 minutes at the 90th percentile, where a drift of 0.012 with news
+ * every four hours gave 1.8 (0.44 now). So fast a market put sharp books collected minutes apart
+ * on either side of a move, arbitrage at their 2-3 % margins (docs/simulator.md, stop 46). News now
+ * comes about once a day per game.
+ */
 const PREGAME: Regime = {
-  drift: 0.012,
-  jumpsPerMinute: 1 / 240,
+  drift: 0.003,
+  jumpsPerMinute: 1 / 1440,
   jumpSize: 0.075,
   propDrift: 0.004,
   propJumpsPerMinute: 1 / 120,
