@@ -109,6 +109,10 @@ async function main(): Promise<void> {
     rawMs.push(...(await timed(1, raw)));
     if (pauseMs > 0) await new Promise((r) => setTimeout(r, pauseMs));
   }
+  // End the session on the server (DELETE), as a well-behaved client does: closing only the
+  // client left each run's session open until the per-account cap evicted it, so a soak's
+  // session count kept climbing for about 32 runs, well past its warm-up.
+  await transport.terminateSession();
   await client.close();
   process.stdout.write(JSON.stringify({ rest: restMs, mcp: mcpMs, raw: rawMs }), () => process.exit(0));
 }
