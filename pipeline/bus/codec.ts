@@ -102,6 +102,16 @@ function toWire(topic: TopicName, value: unknown): unknown {
   }
 }
 
+/**
+ * The Avro body after the 5-byte frame, read in place (`fromBuffer` would need a view of it,
+ * one more object per record); a record with bytes left over is refused, as `fromBuffer` does.
+ */
+function readBody(type: avro.Type, payload: Buffer): unknown {
+  const { value, offset } = type.decode(payload, 5);
+  if (offset !== payload.length) throw new Error(offset < 0 ? 'truncated buffer' : 'trailing data');
+  return value as unknown;
+}
+
 /** A sportsbook's price has no exchange quote: the wire's null reads back as the field left out. */
 function withoutNullExchange(o: Record<string, unknown>): Record<string, unknown> {
   if (o['exchange'] !== null) return o;
@@ -197,14 +207,28 @@ export class AvroCodec implements Codec {
     }
   }
 
+  /**
+   * Where records are framed and encoded before their one copy out: avsc's `toBuffer` encodes
+   * into a shared buffer too, then copies into a zero-filled buffer of its own, which the frame
+   * then copied again (two allocations outside the pool and two copies per record).
+   */
+  private scratch = Buffer.allocUnsafeSlow(64 * 1024);
+
   encode(topic: TopicName, value: unknown): Buffer {
     const writer = this.writers.get(topic);
     if (!writer) throw new Error(`no Avro schema registered for ${topic}: call prepare() first`);
-    const body = writer.type.toBuffer(toWire(topic, value));
-    const out = Buffer.allocUnsafe(5 + body.length);
-    out[0] = 0;
-    out.writeInt32BE(writer.id, 1);
-    body.copy(out, 5);
+    const wire = toWire(topic, value);
+    let end = writer.type.encode(wire, this.scratch, 5);
+    if (end < 0) {
+      // A negative end is how many bytes were missing: grow once and write again.
+      this.scratch = Buffer.allocUnsafeSlow(Math.max(2 * this.scratch.length, this.scratch.length - end));
+      end = writer.type.encode(wire, this.scratch, 5);
+    }
+    this.scratch[0] = 0;
+    this.scratch.writeInt32BE(writer.id, 1);
+    // From Node's shared pool: a small record costs no allocation of its own.
+    const out = Buffer.allocUnsafe(end);
+    this.scratch.copy(out, 0, 0, end);
     return out;
   }
 
@@ -214,7 +238,7 @@ export class AvroCodec implements Codec {
       throw new Error(`Unknown magic byte: not a Confluent-framed Avro record (${payload.length} bytes)`);
     const id = payload.readInt32BE(1);
     const own = this.writers.get(topic);
-    if (own !== undefined && own.id === id) return fromWire(topic, own.type.fromBuffer(payload.subarray(5)));
+    if (own !== undefined && own.id === id) return fromWire(topic, readBody(own.type, payload));
     return this.reader(topic, id).then((reader) => {
       const body = payload.subarray(5);
       const value =
