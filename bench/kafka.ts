@@ -11,7 +11,10 @@ import { Normalizer } from '../pipeline/normalize/index.js';
 import { loadConfig } from '../runtime/config.js';
 import { openProcessParts, startConfiguredPipeline } from '../runtime/process-parts.js';
 import { mockKafkaUnavailable, startMockKafka } from '../test/support/mock-kafka.js';
+import type { MockKafka } from '../test/support/mock-kafka.js';
+import { cpuProfile } from './cpu-profile.js';
 import type { BenchFigure } from './report.js';
+import { cpuByThread, cpuSince } from './thread-cpu.js';
 
 const T0 = Date.UTC(2026, 10, 22, 12);
 
@@ -34,6 +37,160 @@ async function until(cond: () => boolean, timeoutMs: number): Promise<void> {
   }
 }
 
+/** Each topic's records (sum of its partitions' high offsets), largest first: what the pipeline moved. */
+async function topicSizes(brokers: string[]): Promise<string[]> {
+  const admin = new Kafka({ brokers, logLevel: logLevel.NOTHING }).admin();
+  await admin.connect();
+  try {
+    const sizes: [string, number][] = [];
+    for (const topic of await admin.listTopics()) {
+      const offsets = await admin.fetchTopicOffsets(topic);
+      sizes.push([topic, offsets.reduce((n, p) => n + Number(p.high), 0)]);
+    }
+    return sizes
+      .filter(([, n]) => n > 0)
+      .sort((a, b) => b[1] - a[1])
+      .map(([t, n]) => `${t} ${n}`);
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+/**
+ * The pipeline's hops per raw tick: produced to `odds.ticks.raw` (read by the normalizer),
+ * `odds.ticks` (snapshot, sink:odds_ticks) and `odds.snapshot` (opportunities, closing,
+ * sink:odds_latest); the topics of events and opportunities carry a few percent more.
+ */
+const PIPELINE_HOPS = [1, 2, 3];
+
+interface RawRun {
+  seconds: number;
+  cpu: number;
+  brokerCpu: number;
+}
+
+/**
+ * Raw kafkajs on a fresh mock cluster: every tick produced as JSON (500 a request, acks -1) to
+ * one topic per entry of `groups`, and each topic read to its end by that many consumer groups.
+ */
+async function rawKafkajs(raw: readonly RawTick[], groups: readonly number[]): Promise<RawRun> {
+  const cluster = await startMockKafka();
+  try {
+    const kafka = new Kafka({ brokers: cluster.brokers, logLevel: logLevel.NOTHING });
+    const producer = kafka.producer();
+    const consumers = groups.flatMap((count, topic) =>
+      Array.from({ length: count }, (_, g) => ({
+        topic: `bench-raw-${topic}`,
+        consumer: kafka.consumer({ groupId: `bench-raw-${topic}-${g}`, maxWaitTimeInMs: 100 }),
+      })),
+    );
+    await Promise.all([producer.connect(), ...consumers.map((c) => c.consumer.connect())]);
+    const t0 = performance.now();
+    const cpu0 = process.cpuUsage();
+    const broker0 = cluster.cpuSeconds();
+    for (let topic = 0; topic < groups.length; topic++) {
+      for (let i = 0; i < raw.length; i += 500) {
+        await producer.send({
+          topic: `bench-raw-${topic}`,
+          acks: -1,
+          messages: raw.slice(i, i + 500).map((t) => ({ key: t.league, value: JSON.stringify(t) })),
+        });
+      }
+    }
+    let seen = 0;
+    for (const { topic, consumer } of consumers) {
+      await consumer.subscribe({ topic, fromBeginning: true });
+      await consumer.run({
+        eachBatch: async ({ batch }) => {
+          seen += batch.messages.length;
+        },
+      });
+    }
+    await until(() => seen >= raw.length * consumers.length, 120_000);
+    const run = {
+      seconds: (performance.now() - t0) / 1000,
+      cpu: cpuSeconds(process.cpuUsage(cpu0)),
+      brokerCpu: cluster.cpuSeconds() - broker0,
+    };
+    await Promise.all([producer.disconnect(), ...consumers.map((c) => c.consumer.disconnect())]);
+    return run;
+  } finally {
+    cluster.stop();
+  }
+}
+
+interface PipelineRun {
+  /** From the first raw tick produced to the last tick in ClickHouse. */
+  seconds: number;
+  producedSeconds: number;
+  /** This process's CPU seconds (every thread), and by thread group. */
+  cpu: number;
+  threads: [string, number][];
+  brokerCpu: number;
+}
+
+/**
+ * Raw ticks produced (as Avro on Kafka) until every tick is in ClickHouse, the pipeline assembled
+ * as the runtime assembles it (runtime/process-parts.ts): store, bus and configured pipeline
+ * from the configuration, the bench's clock, no feed. Without a cluster, on the in-process bus.
+ */
+async function pipelineRun(raw: readonly RawTick[], expectedTicks: number, mock: MockKafka | null): Promise<PipelineRun> {
+  const dir = mkdtempSync(join(tmpdir(), 'odds-bench-kafka-'));
+  try {
+    const config = loadConfig({
+      DATA_DIR: dir,
+      FEED: 'none',
+      SINK_MAX_WAIT_MS: '200',
+      ...(mock
+        ? {
+            ROLE: 'pipeline',
+            KAFKA_BROKERS: mock.brokers.join(','),
+            KAFKA_SESSION_TIMEOUT_MS: '6000',
+            ...(process.env['BENCH_KAFKA_JSON'] ? {} : { SCHEMA_REGISTRY_URL: 'mock://bench' }),
+          }
+        : { ROLE: 'all' }),
+    });
+    const logger = pino({ level: 'silent' });
+    const parts = await openProcessParts(config, logger, { runsFeed: false, clock: new ManualClock(T0) });
+    const { bus, opened } = parts;
+    try {
+      // Without the tiers' book scopes, as the figure was first taken.
+      const pipeline = startConfiguredPipeline(config, parts, logger, { tierScopes: false });
+      await pipeline.ready;
+      // `BENCH_KAFKA_PROFILE=<file>`: a CPU profile of the Kafka run's measured seconds only.
+      const stopProfile = cpuProfile(mock ? process.env['BENCH_KAFKA_PROFILE'] : undefined);
+      const threads0 = cpuByThread();
+      const t0 = performance.now();
+      const cpu0 = process.cpuUsage();
+      const broker0 = mock?.cpuSeconds() ?? 0;
+      const producer = bus.producer();
+      for (let i = 0; i < raw.length; i += 500) {
+        await producer.send(
+          TOPICS.rawTicks,
+          raw.slice(i, i + 500).map((t) => ({ key: `${t.book}:${t.bookEventId}`, partitionKey: t.league, value: t })),
+        );
+      }
+      const produced = performance.now();
+      await until(() => pipeline.stats().sinks['odds_ticks']?.rowsWritten === expectedTicks, 300_000);
+      const run: PipelineRun = {
+        seconds: (performance.now() - t0) / 1000,
+        producedSeconds: (produced - t0) / 1000,
+        cpu: cpuSeconds(process.cpuUsage(cpu0)),
+        threads: cpuSince(threads0, cpuByThread()),
+        brokerCpu: (mock?.cpuSeconds() ?? 0) - broker0,
+      };
+      await stopProfile();
+      await pipeline.stop();
+      return run;
+    } finally {
+      await bus.close();
+      await opened.closeCleanly();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /**
  * The pipeline over Kafka (librdkafka's mock cluster, Avro values through an in-process
  * registry, chDB sinks) against raw kafkajs moving the same number of JSON messages through one
@@ -51,91 +208,32 @@ export async function benchKafka(): Promise<BenchFigure[]> {
     return raw.filter((r) => normalizer.handle(r, T0).tick !== null).length;
   })();
 
-  // Baseline: raw kafkajs, produce then consume every message once.
-  const baselineKafka = await startMockKafka();
-  let baselinePerSecond = 0;
-  let baselineCpu = { own: 0, broker: 0 };
-  try {
-    const kafka = new Kafka({ brokers: baselineKafka.brokers, logLevel: logLevel.NOTHING });
-    const producer = kafka.producer();
-    const consumer = kafka.consumer({ groupId: 'bench-raw', maxWaitTimeInMs: 100 });
-    await Promise.all([producer.connect(), consumer.connect()]);
-    const t0 = performance.now();
-    const cpu0 = process.cpuUsage();
-    const broker0 = baselineKafka.cpuSeconds();
-    for (let i = 0; i < raw.length; i += 500) {
-      await producer.send({
-        topic: 'bench-raw',
-        acks: -1,
-        messages: raw.slice(i, i + 500).map((t) => ({ key: t.league, value: JSON.stringify(t) })),
-      });
-    }
-    let seen = 0;
-    await consumer.subscribe({ topic: 'bench-raw', fromBeginning: true });
-    await consumer.run({
-      eachBatch: async ({ batch }) => {
-        seen += batch.messages.length;
-      },
-    });
-    await until(() => seen >= raw.length, 120_000);
-    baselinePerSecond = raw.length / ((performance.now() - t0) / 1000);
-    baselineCpu = { own: cpuSeconds(process.cpuUsage(cpu0)), broker: baselineKafka.cpuSeconds() - broker0 };
-    await Promise.all([producer.disconnect(), consumer.disconnect()]);
-  } finally {
-    baselineKafka.stop();
-  }
+  // Baselines: raw kafkajs moving the ticks as JSON, once (one topic, one group) and along the
+  // pipeline's own hops (three topics, six groups).
+  const once = await rawKafkajs(raw, [1]);
+  const hops = await rawKafkajs(raw, PIPELINE_HOPS);
+  const baselinePerSecond = raw.length / once.seconds;
+  const baselineCpu = { own: once.cpu, broker: once.brokerCpu };
+  const perThousand = (s: number): string => ((s * 1000 * 1000) / raw.length).toFixed(0);
+  // The same pipeline on the in-process bus, same input: what the stages and chDB cost without
+  // Kafka, so that the rest of the Kafka run's CPU is what the bus adds.
+  const inProcess = await pipelineRun(raw, expectedTicks, null);
+  process.stdout.write(
+    `  pipeline on the in-process bus: every tick in ClickHouse after ${inProcess.seconds.toFixed(2)} s; CPU per 1000 ticks: ${perThousand(inProcess.cpu)} ms (${inProcess.threads.map(([name, s]) => `${name} ${perThousand(s)}`).join(', ')})\n`,
+  );
 
-  // The pipeline: raw ticks produced as Avro, every stage on Kafka, until every tick is in
-  // ClickHouse. Assembled as ROLE=pipeline assembles it (runtime/process-parts.ts): store,
-  // bus and configured pipeline from the configuration, the bench's clock, no feed.
   const mock = await startMockKafka();
-  const dir = mkdtempSync(join(tmpdir(), 'odds-bench-kafka-'));
   let pipelinePerSecond = 0;
   try {
-    const config = loadConfig({
-      ROLE: 'pipeline',
-      DATA_DIR: dir,
-      FEED: 'none',
-      KAFKA_BROKERS: mock.brokers.join(','),
-      KAFKA_SESSION_TIMEOUT_MS: '6000',
-      SINK_MAX_WAIT_MS: '200',
-      ...(process.env['BENCH_KAFKA_JSON'] ? {} : { SCHEMA_REGISTRY_URL: 'mock://bench' }),
-    });
-    const logger = pino({ level: 'silent' });
-    const parts = await openProcessParts(config, logger, { runsFeed: false, clock: new ManualClock(T0) });
-    const { bus, opened } = parts;
-    try {
-      // Without the tiers' book scopes, as the figure was first taken.
-      const pipeline = startConfiguredPipeline(config, parts, logger, { tierScopes: false });
-      await pipeline.ready;
-      const t0 = performance.now();
-      const cpu0 = process.cpuUsage();
-      const broker0 = mock.cpuSeconds();
-      const producer = bus.producer();
-      for (let i = 0; i < raw.length; i += 500) {
-        await producer.send(
-          TOPICS.rawTicks,
-          raw.slice(i, i + 500).map((t) => ({ key: `${t.book}:${t.bookEventId}`, partitionKey: t.league, value: t })),
-        );
-      }
-      const produced = performance.now();
-      await until(() => pipeline.stats().sinks['odds_ticks']?.rowsWritten === expectedTicks, 300_000);
-      pipelinePerSecond = raw.length / ((performance.now() - t0) / 1000);
-      const own = cpuSeconds(process.cpuUsage(cpu0));
-      const broker = mock.cpuSeconds() - broker0;
-      // CPU per 1000 ticks says what the pipeline costs whatever else runs on the machine.
-      const per = (s: number): string => ((s * 1000 * 1000) / raw.length).toFixed(0);
-      process.stdout.write(
-        `  pipeline: produced in ${((produced - t0) / 1000).toFixed(2)} s, every tick in ClickHouse after ${((performance.now() - t0) / 1000).toFixed(2)} s; CPU per 1000 ticks: ${per(own)} ms in process + ${per(broker)} ms broker (raw kafkajs: ${per(baselineCpu.own)} ms + ${per(baselineCpu.broker)} ms)\n`,
-      );
-      await pipeline.stop();
-    } finally {
-      await bus.close();
-      await opened.closeCleanly();
-    }
+    const run = await pipelineRun(raw, expectedTicks, mock);
+    pipelinePerSecond = raw.length / run.seconds;
+    // CPU per 1000 ticks says what the pipeline costs whatever else runs on the machine.
+    process.stdout.write(
+      `  pipeline on Kafka: produced in ${run.producedSeconds.toFixed(2)} s, every tick in ClickHouse after ${run.seconds.toFixed(2)} s; CPU per 1000 ticks: ${perThousand(run.cpu)} ms in process (${run.threads.map(([name, s]) => `${name} ${perThousand(s)}`).join(', ')}) + ${perThousand(run.brokerCpu)} ms broker; raw kafkajs: ${perThousand(baselineCpu.own)} ms + ${perThousand(baselineCpu.broker)} ms, along the pipeline's hops ${perThousand(hops.cpu)} ms + ${perThousand(hops.brokerCpu)} ms; the bus's share (Kafka run less in-process run): ${perThousand(run.cpu - inProcess.cpu)} ms\n`,
+    );
+    process.stdout.write(`  records written per topic: ${(await topicSizes(mock.brokers)).join(', ')}\n`);
   } finally {
     mock.stop();
-    rmSync(dir, { recursive: true, force: true });
   }
   return [
     {

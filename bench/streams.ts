@@ -21,6 +21,7 @@ import type { LiveBoard } from '../api/views/board.js';
 import { startSystem } from '../runtime/system.js';
 import { Catalog } from '../api/views/catalog.js';
 import type { TierViews } from '../api/views/tier-views.js';
+import { cpuProfile } from './cpu-profile.js';
 import type { BenchFigure } from './report.js';
 
 interface Sub {
@@ -114,20 +115,6 @@ function heapInUse(): string {
   return `old space ${mb('old_space')} MB, large objects ${mb('large_object_space')} MB`;
 }
 
-/** `BENCH_STREAM_PROFILE=<file>`: a CPU profile of the server over the measured seconds only. Returns the stop. */
-function cpuProfile(file: string | undefined): () => void {
-  if (!file) return () => undefined;
-  const session = new Session();
-  session.connect();
-  session.post('Profiler.enable', () => session.post('Profiler.start'));
-  return () => {
-    session.post('Profiler.stop', (err, r) => {
-      if (!err) writeFileSync(file, JSON.stringify(r.profile));
-      session.disconnect();
-    });
-  };
-}
-
 /**
  * `BENCH_STREAM_HEAP=<file>`: a sampling heap profile of what the measured seconds allocated and a
  * major GC has to mark or sweep: objects still live at the end, or collected by a major GC (so
@@ -160,6 +147,7 @@ function heapProfile(file: string | undefined): () => void {
  * having written it to every socket. The client's figure adds the kernel and its own parsing.
  */
 function traceServer(board: LiveBoard, hub: StreamHub): () => ServerTrace {
+  // `BENCH_STREAM_PROFILE=<file>`: a CPU profile of the server over the measured seconds only.
   const stopCpuProfile = cpuProfile(process.env['BENCH_STREAM_PROFILE']);
   const stopHeapProfile = heapProfile(process.env['BENCH_STREAM_HEAP']);
   const loop = monitorEventLoopDelay({ resolution: 5 });
@@ -209,7 +197,7 @@ function traceServer(board: LiveBoard, hub: StreamHub): () => ServerTrace {
   return () => {
     active = false;
     hub.flush = flush;
-    stopCpuProfile();
+    void stopCpuProfile();
     stopHeapProfile();
     loop.disable();
     observer.disconnect();

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import avro from 'avsc';
-import { SchemaRegistryClient } from '@confluentinc/schemaregistry';
+import { AvroDeserializer, AvroSerializer, SchemaRegistryClient, SerdeType } from '@confluentinc/schemaregistry';
 import { describe, expect, it } from 'vitest';
 import { AVRO_SCHEMAS, LEAGUES, TEAMS, TOPICS, isRawFutures, isRawSplits } from '../../schemas/index.js';
 import type { AccountChange, BetRecord, CanonicalEvent, OddsTick, TopicName, TopicValues } from '../../schemas/index.js';
@@ -332,6 +332,47 @@ describe('Avro schemas on the wire', () => {
     expect(produced).toBe(0);
     // The registry still holds the additive version as the latest.
     expect((await client.getLatestSchemaMetadata('events-value')).schema).not.toContain('attendance');
+  });
+
+  it('writes what the Confluent Avro deserializer reads, and reads what its serializer writes', async () => {
+    const client = mockRegistry();
+    const codec = new AvroCodec({ client });
+    await codec.prepare();
+    const [event] = sampleValues().events;
+    const theirs = new AvroDeserializer(client, SerdeType.VALUE, {});
+    expect(await theirs.deserialize(TOPICS.events, codec.encode(TOPICS.events, event))).toEqual(event);
+    const serializer = new AvroSerializer(client, SerdeType.VALUE, { useLatestVersion: true });
+    expect(await codec.decode(TOPICS.events, await serializer.serialize(TOPICS.events, event))).toEqual(event);
+  });
+
+  it('hands out bytes of their own: a record encoded later, a larger one included, leaves earlier ones as they were', async () => {
+    const codec = new AvroCodec({ client: mockRegistry() });
+    await codec.prepare();
+    const letter = (payload: string): TopicValues['dead-letter'] => ({
+      topic: TOPICS.ticks,
+      partition: 1,
+      offset: 7,
+      key: 'k',
+      reason: 'test',
+      payloadBase64: payload,
+      at: 1,
+    });
+    const small = codec.encode(TOPICS.deadLetter, letter('a'));
+    const before = Buffer.from(small);
+    // Longer than the codec's working buffer: it grows to take it.
+    const large = codec.encode(TOPICS.deadLetter, letter('b'.repeat(200_000)));
+    expect(small.equals(before)).toBe(true);
+    expect(codec.decode(TOPICS.deadLetter, small)).toEqual(letter('a'));
+    expect(codec.decode(TOPICS.deadLetter, large)).toEqual(letter('b'.repeat(200_000)));
+  });
+
+  it('refuses a record with bytes after its Avro body', async () => {
+    const codec = new AvroCodec({ client: mockRegistry() });
+    await codec.prepare();
+    const [event] = sampleValues().events;
+    const bytes = codec.encode(TOPICS.events, event);
+    expect(() => codec.decode(TOPICS.events, Buffer.concat([bytes, Buffer.from([0])]))).toThrow('trailing data');
+    expect(() => codec.decode(TOPICS.events, bytes.subarray(0, bytes.length - 1))).toThrow('truncated buffer');
   });
 
   it('refuses to decode bytes that are not in its format', async () => {

@@ -18,6 +18,12 @@ const MAX_FETCH_BYTES = 32 * 1024 * 1024;
 const MIN_RECORD_BYTES = 150;
 /** Decoded values kept for the other stages of the process that read the same records. */
 const DECODED_KEPT = 20_000;
+/** Topic-partitions whose decoded values are kept (the configured topics have 45). */
+const DECODED_SLOTS = 1024;
+/** The largest offset whose key stays an exact integer. */
+const MAX_KEYED_OFFSET = Math.floor(Number.MAX_SAFE_INTEGER / DECODED_SLOTS);
+/** What `decodeNow` answers for a value it cannot decode without waiting (or at all). */
+const LATER = Symbol('decode later');
 /**
  * How many times in a row a consumer the group refused for good rejoins before its stage fails
  * (a completed join starts the count again).
@@ -122,19 +128,35 @@ export class KafkaBus implements Bus {
   /**
    * Values decoded lately, by topic, partition and offset. Several stages of a process read the
    * same topics (the snapshot changelog feeds three): each record is decoded once and the stages
-   * share the value, as they share it on the in-process bus.
+   * share the value, as they share it on the in-process bus. Keyed by a number (the offset times
+   * `DECODED_SLOTS` plus the topic-partition's slot), not a string built and hashed for every
+   * record by every stage that reads it.
    */
-  private readonly decoded = new Map<string, unknown>();
+  private readonly decoded = new Map<number, unknown>();
+  /** The slot of each topic-partition read in this process, by `topic|partition`. */
+  private readonly decodedSlots = new Map<string, number>();
 
-  /** Decodes one value without waiting, when the codec can: null when it must go the slow way (`decode`). */
-  private decodeNow<T extends TopicName>(topic: T, partition: number, m: KafkaMessage): { ok: true; value: TopicValues[T] | null } | null {
-    if (m.value === null) return { ok: true, value: null };
-    const key = `${topic}|${partition}|${m.offset}`;
-    const known = this.decoded.get(key);
-    if (known !== undefined) return { ok: true, value: known as TopicValues[T] };
+  /** Where `topic`'s `partition` keys its decoded values (-1: past the slots, not kept). */
+  private decodedSlot(topic: TopicName, partition: number): number {
+    const name = `${topic}|${partition}`;
+    let found = this.decodedSlots.get(name);
+    if (found === undefined) {
+      found = this.decodedSlots.size < DECODED_SLOTS ? this.decodedSlots.size : -1;
+      this.decodedSlots.set(name, found);
+    }
+    return found;
+  }
+
+  /** Decodes one value without waiting, when the codec can: `LATER` when it must go the slow way (`decode`). */
+  private decodeNow<T extends TopicName>(topic: T, slot: number, offset: number, m: KafkaMessage): TopicValues[T] | null | typeof LATER {
+    if (m.value === null) return null;
+    const key = slot < 0 || offset > MAX_KEYED_OFFSET ? -1 : offset * DECODED_SLOTS + slot;
+    const known = key < 0 ? undefined : this.decoded.get(key);
+    if (known !== undefined) return known as TopicValues[T];
     try {
       const value = this.codec.decode(topic, m.value);
-      if (value instanceof Promise) return null;
+      if (value instanceof Promise) return LATER;
+      if (key < 0) return value as TopicValues[T];
       if (this.decoded.size >= DECODED_KEPT) {
         for (const k of this.decoded.keys()) {
           this.decoded.delete(k);
@@ -142,9 +164,9 @@ export class KafkaBus implements Bus {
         }
       }
       this.decoded.set(key, value);
-      return { ok: true, value: value as TopicValues[T] };
+      return value as TopicValues[T];
     } catch {
-      return null;
+      return LATER;
     }
   }
 
@@ -345,17 +367,23 @@ export class KafkaBus implements Bus {
           if (!remaining.has(batch.partition)) return; // not asked for, or already read to its end
           const end = ends.get(batch.partition) ?? 0;
           const records: BusRecord<T>[] = [];
+          const decodedSlot = this.decodedSlot(topic, batch.partition);
           for (const m of batch.messages) {
-            if (Number(m.offset) >= end) break;
-            if (Number(m.offset) < from(batch.partition)) continue;
-            const decoded = this.decodeNow(topic, batch.partition, m) ?? (await this.decode(topic, batch.partition, m));
-            if (decoded.ok)
+            const offset = Number(m.offset);
+            if (offset >= end) break;
+            if (offset < from(batch.partition)) continue;
+            let value = this.decodeNow(topic, decodedSlot, offset, m);
+            if (value === LATER) {
+              const decoded = await this.decode(topic, batch.partition, m);
+              value = decoded.ok ? decoded.value : LATER;
+            }
+            if (value !== LATER)
               records.push({
                 topic,
                 partition: batch.partition,
-                offset: Number(m.offset),
+                offset,
                 key: m.key?.toString() ?? '',
-                value: decoded.value,
+                value,
                 timestamp: Number(m.timestamp),
               });
             resolveOffset(m.offset);
@@ -563,16 +591,22 @@ export class KafkaBus implements Bus {
         drainAll = quiesced;
         const deliver = async (topic: T, partition: number, slice: readonly KafkaMessage[]): Promise<void> => {
           const records: BusRecord<T>[] = [];
+          const decodedSlot = this.decodedSlot(topic, partition);
           for (const m of slice) {
-            // Undecodable: to the dead-letter topic with the reason; the stage keeps going.
-            const decoded = this.decodeNow(topic, partition, m) ?? (await this.decode(topic, partition, m));
-            if (decoded.ok)
+            const offset = Number(m.offset);
+            let value = this.decodeNow(topic, decodedSlot, offset, m);
+            if (value === LATER) {
+              // Undecodable: to the dead-letter topic with the reason; the stage keeps going.
+              const decoded = await this.decode(topic, partition, m);
+              value = decoded.ok ? decoded.value : LATER;
+            }
+            if (value !== LATER)
               records.push({
                 topic,
                 partition,
-                offset: Number(m.offset),
+                offset,
                 key: m.key?.toString() ?? '',
-                value: decoded.value,
+                value,
                 timestamp: Number(m.timestamp),
               });
           }
