@@ -1,9 +1,8 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExchangeQuote, RawTick } from '../schemas/index.js';
 import { decimalToAmerican, netBackDecimal } from '../pipeline/odds-math/index.js';
+import { callMcpTool } from './support/mcp-call.js';
 import { ScriptedFeed } from './support/scripted-feed.js';
 import { SseClient, WsClient } from './support/stream-clients.js';
 import { comparableRow } from './support/comparable-row.js';
@@ -152,17 +151,7 @@ describe('the account’s own rate (PATCH /account exchange_commission)', () => 
   const setRate = (rate: unknown) => sys.send('PATCH', '/api/v1/account', { key, body: { exchange_commission: rate } });
   const profits = (list: Row[]) => list.map((a) => a['profit_percentage']);
 
-  async function mcpTool(name: string, args: Row): Promise<CallToolResult> {
-    const client = new Client({ name: 'commission-e2e', version: '1.0.0' });
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(`${sys.url}/api/v1/mcp`), { requestInit: { headers: { 'x-api-key': key } } }),
-    );
-    try {
-      return (await client.callTool({ name, arguments: args })) as CallToolResult;
-    } finally {
-      await client.close();
-    }
-  }
+  const mcpTool = (name: string, args: Row): Promise<CallToolResult> => callMcpTool(sys.url, key, name, args);
 
   it('is set and cleared by the set_account_commission tool too', async () => {
     const set = await mcpTool('set_account_commission', { exchange_commission: 2 });
@@ -175,19 +164,8 @@ describe('the account’s own rate (PATCH /account exchange_commission)', () => 
   });
 
   async function mcpArbitrages(args: Row): Promise<Row[]> {
-    const client = new Client({ name: 'commission-e2e', version: '1.0.0' });
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(`${sys.url}/api/v1/mcp`), { requestInit: { headers: { 'x-api-key': key } } }),
-    );
-    try {
-      const r = (await client.callTool({
-        name: 'find_arbitrage',
-        arguments: { sportsbook: ['caesars', 'betfair_ex_eu'], ...args },
-      })) as CallToolResult;
-      return ((r.structuredContent as Row)['data'] as Row[]) ?? [];
-    } finally {
-      await client.close();
-    }
+    const r = await mcpTool('find_arbitrage', { sportsbook: ['caesars', 'betfair_ex_eu'], ...args });
+    return ((r.structuredContent as Row)['data'] as Row[]) ?? [];
   }
 
   async function wsArbitrages(): Promise<Row[]> {

@@ -1,10 +1,8 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RawTick } from '../schemas/index.js';
 import { exchangeRawTick } from './support/exchange-tick.js';
 import { rawTick } from './support/raw-tick.js';
+import { callMcpTool } from './support/mcp-call.js';
 import { ScriptedFeed } from './support/scripted-feed.js';
 import { SseClient, WsClient } from './support/stream-clients.js';
 import { startTestSystem } from './support/system.js';
@@ -52,19 +50,8 @@ async function until<T>(read: () => Promise<T>, done: (v: T) => boolean): Promis
 }
 
 async function mcpArbitrages(k: string): Promise<Row[]> {
-  const client = new Client({ name: 'search-rate-e2e', version: '1.0.0' });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${sys.url}/api/v1/mcp`), { requestInit: { headers: { 'x-api-key': k } } }),
-  );
-  try {
-    const r = (await client.callTool({
-      name: 'find_arbitrage',
-      arguments: { sportsbook: ['caesars', 'betfair_ex_eu'] },
-    })) as CallToolResult;
-    return ((r.structuredContent as Row)['data'] as Row[]) ?? [];
-  } finally {
-    await client.close();
-  }
+  const r = await callMcpTool(sys.url, k, 'find_arbitrage', { sportsbook: ['caesars', 'betfair_ex_eu'] });
+  return ((r.structuredContent as Row)['data'] as Row[]) ?? [];
 }
 
 async function sseArbitrages(k: string): Promise<Row[]> {
