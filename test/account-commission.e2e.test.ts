@@ -4,7 +4,7 @@ import type { ExchangeQuote, RawTick } from '../schemas/index.js';
 import { decimalToAmerican, netBackDecimal } from '../pipeline/odds-math/index.js';
 import { callMcpTool } from './support/mcp-call.js';
 import { ScriptedFeed } from './support/scripted-feed.js';
-import { SseClient, WsClient } from './support/stream-clients.js';
+import { SseClient, WsClient, wsSnapshotList } from './support/stream-clients.js';
 import { comparableRow } from './support/comparable-row.js';
 import { startTestSystem } from './support/system.js';
 import type { TestSystem } from './support/system.js';
@@ -169,14 +169,11 @@ describe('the account’s own rate (PATCH /account exchange_commission)', () => 
   }
 
   async function wsArbitrages(): Promise<Row[]> {
-    const c = await WsClient.open(`${sys.url.replace('http', 'ws')}/api/v1/ws?api_key=${key}&channels=arbitrage&${BOOKS}`);
-    try {
-      await c.until((m) => m.some((x) => x['type'] === 'snapshot:complete'));
-      const snap = c.messages.find((x) => x['type'] === 'opportunities_snapshot') as Row;
-      return (snap['arbitrage'] ?? []) as Row[];
-    } finally {
-      c.close();
-    }
+    return (await wsSnapshotList(
+      `${sys.url.replace('http', 'ws')}/api/v1/ws?api_key=${key}&channels=arbitrage&${BOOKS}`,
+      'opportunities_snapshot',
+      'arbitrage',
+    )) as Row[];
   }
 
   it('is null until set, shown in GET /account, and cleared by null', async () => {

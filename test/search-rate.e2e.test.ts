@@ -4,7 +4,7 @@ import { exchangeRawTick } from './support/exchange-tick.js';
 import { rawTick } from './support/raw-tick.js';
 import { callMcpTool } from './support/mcp-call.js';
 import { ScriptedFeed } from './support/scripted-feed.js';
-import { SseClient, WsClient } from './support/stream-clients.js';
+import { SseClient, wsSnapshotList } from './support/stream-clients.js';
 import { startTestSystem } from './support/system.js';
 import type { TestSystem } from './support/system.js';
 
@@ -65,14 +65,11 @@ async function sseArbitrages(k: string): Promise<Row[]> {
 }
 
 async function wsArbitrages(k: string): Promise<Row[]> {
-  const c = await WsClient.open(`${sys.url.replace('http', 'ws')}/api/v1/ws?api_key=${k}&channels=arbitrage&${BOOKS}`);
-  try {
-    await c.until((m) => m.some((x) => x['type'] === 'snapshot:complete'));
-    const snap = c.messages.find((x) => x['type'] === 'opportunities_snapshot') as Row;
-    return (snap['arbitrage'] ?? []) as Row[];
-  } finally {
-    c.close();
-  }
+  return (await wsSnapshotList(
+    `${sys.url.replace('http', 'ws')}/api/v1/ws?api_key=${k}&channels=arbitrage&${BOOKS}`,
+    'opportunities_snapshot',
+    'arbitrage',
+  )) as Row[];
 }
 
 beforeAll(async () => {

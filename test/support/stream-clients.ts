@@ -214,6 +214,21 @@ export class WsClient {
   }
 }
 
+/**
+ * Connects, waits for `snapshot:complete`, and answers one list of one snapshot message (for
+ * example `arbitrage` of `opportunities_snapshot`): what a subscriber is first shown, then hangs up.
+ */
+export async function wsSnapshotList(url: string, type: string, list: string): Promise<Record<string, unknown>[]> {
+  const c = await WsClient.open(url);
+  try {
+    await c.until((m) => m.some((x) => x.type === 'snapshot:complete'));
+    const snapshot = c.messages.find((x) => x.type === type);
+    return (snapshot?.[list] ?? []) as Record<string, unknown>[];
+  } finally {
+    c.close();
+  }
+}
+
 /** Applies odds frames (SSE or WS) to a map of row id -> row. */
 export class OddsMirror {
   readonly rows = new Map<string, Record<string, unknown>>();
