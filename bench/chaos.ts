@@ -76,17 +76,18 @@ async function operatorJson<T>(url: string): Promise<T | null> {
   }
 }
 
-/** Every pipeline process answered lag 0 four times in a row (or `timeoutMs` passed: false). */
-async function drained(pipelines: readonly ChaosProcess[], timeoutMs: number): Promise<boolean> {
+/** Every pipeline process answered lag 0 four times in a row (null), or `timeoutMs` passed: the lags last read. */
+async function drained(pipelines: readonly ChaosProcess[], timeoutMs: number): Promise<string | null> {
   const end = Date.now() + timeoutMs;
   let calm = 0;
+  let lags: (number | undefined)[] = [];
   while (calm < 4) {
-    if (Date.now() > end) return false;
-    const lags = await Promise.all(pipelines.map(async (p) => (await operatorJson<{ lag: number }>(`${p.url}/health`))?.lag));
+    if (Date.now() > end) return pipelines.map((p, i) => `${p.name} lag ${String(lags[i] ?? 'unread')}`).join(', ');
+    lags = await Promise.all(pipelines.map(async (p) => (await operatorJson<{ lag: number }>(`${p.url}/health`))?.lag));
     calm = lags.every((l) => l === 0) ? calm + 1 : 0;
     await sleep(500);
   }
-  return true;
+  return null;
 }
 
 /** Both replicas' full `/odds`, read until they agree (null) or `timeoutMs` passed (why not). */
@@ -227,8 +228,9 @@ async function main(): Promise<number> {
     feeding = false;
     await feed;
     clearInterval(hangUps);
-    const pipelinesDrained = await drained(pipelines, 180_000);
-    const agree = pipelinesDrained ? await replicasAgree(counters, apis, 120_000) : 'the pipelines did not drain within 180 s';
+    const notDrained = await drained(pipelines, 180_000);
+    const agree =
+      notDrained === null ? await replicasAgree(counters, apis, 120_000) : `the pipelines did not drain within 180 s (${notDrained})`;
     loadStopped = true;
     await Promise.all([rest, ...polling]);
 
@@ -268,6 +270,7 @@ async function main(): Promise<number> {
       seconds,
       kills,
       selfExits: all.flatMap((p) => p.selfExits),
+      stageFailures: all.flatMap((p) => p.stageFailures),
       storeOutage: STORE_OUTAGE,
       ticks: {
         produced: raw.length,
@@ -279,8 +282,8 @@ async function main(): Promise<number> {
       },
       streams: {
         clients: streams.length,
-        reconnects: counters.reconnects,
-        resumed: counters.resumed,
+        reconnects: { ...counters.reconnects },
+        resumed: { ...counters.resumed },
         replayedFrames: counters.replayedFrames,
         outOfStep: streamOutOfStep,
         notHeard: streams.filter((s) => s.lastHeartbeat <= since).length,
