@@ -10,6 +10,7 @@ import { OpportunityProcessor, resolveOptions } from './opportunities/index.js';
 import type { OpportunityOptions } from './opportunities/index.js';
 import { PerPartition } from './partition-state.js';
 import { runStageTable } from './runner.js';
+import type { StageFailureHandler } from './runner.js';
 import { SnapshotProcessor } from './snapshot/index.js';
 import { SplitsProcessor } from './splits/index.js';
 import type { SinkCounters } from './sinks/index.js';
@@ -29,7 +30,7 @@ export interface PipelineOptions {
   /** Attempts after a failed insert before the stage gives up (and `onFailure` is called). */
   sinkRetries?: number;
   /** A stage that cannot continue: the runtime decides what happens to the process. */
-  onFailure?: (error: unknown) => void;
+  onFailure?: StageFailureHandler;
   /** Tuning of the opportunity engines (reference books, thresholds). */
   opportunities?: OpportunityOptions;
 }
