@@ -370,6 +370,7 @@ export class DeltaPoller {
         this.counters,
         `${replica.url}/api/v1/odds/delta?cursor=${encodeURIComponent(this.cursor)}&limit=1000`,
         this.key,
+        this.retries,
       );
       if (r === null || r.status === 503) return false;
       if (r.status === 410) {

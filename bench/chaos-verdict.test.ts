@@ -10,6 +10,7 @@ function clean(): ChaosFindings {
     selfExits: [],
     stageFailures: [],
     storeOutage: 'not run',
+    sessions: { verdict: 'held', line: 'signed in on api-a, used on api-b' },
     ticks: { produced: 100, expected: 90, storedRows: 90, storedDistinct: 90, missing: 0, unexpected: 0 },
     streams: { clients: 6, reconnects: { sse: 2, ws: 2 }, resumed: { sse: 2, ws: 0 }, replayedFrames: 3, outOfStep: [], notHeard: 0 },
     orderViolations: [],
@@ -41,6 +42,14 @@ describe('the chaos verdict', () => {
       "stream client out of step with /odds: ws 'league=nba' vs api-b: 1 differing (x), 0 extra",
       '1 answers 5xx other than 503 with Retry-After: 500 GET /api/v1/events',
     ]);
+  });
+
+  it('fails when sessions did not hold across the replicas, not when the check could not run', () => {
+    const f = clean();
+    f.sessions = { verdict: 'not run', line: 'redis-server not installed' };
+    expect(chaosFailures(f)).toEqual([]);
+    f.sessions = { verdict: 'failed', line: 'the cookie signed in on api-a is 401 on api-b: sessions are not shared' };
+    expect(chaosFailures(f)).toEqual(['sessions across replicas: the cookie signed in on api-a is 401 on api-b: sessions are not shared']);
   });
 
   it('fails on an SSE or delta resync inside retention, naming its reason', () => {

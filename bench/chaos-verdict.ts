@@ -11,6 +11,8 @@ export interface ChaosFindings {
   /** Stage failures and restarts the processes logged (each one a finding to read; an exit shows in `selfExits` too). */
   stageFailures: string[];
   storeOutage: string;
+  /** Sessions across the two replicas (Redis): what held, or why the check failed or did not run. */
+  sessions: { verdict: 'held' | 'failed' | 'not run'; line: string };
   ticks: { produced: number; expected: number; storedRows: number; storedDistinct: number; missing: number; unexpected: number };
   streams: {
     clients: number;
@@ -49,6 +51,7 @@ export function chaosFailures(f: ChaosFindings): string[] {
   if (t.missing > 0) failures.push(`${t.missing} of ${t.expected} ticks are not in odds_ticks`);
   if (t.storedRows > t.storedDistinct) failures.push(`${t.storedRows - t.storedDistinct} ticks stored more than once`);
   if (t.unexpected > 0) failures.push(`${t.unexpected} rows in odds_ticks that no produced tick explains`);
+  if (f.sessions.verdict === 'failed') failures.push(`sessions across replicas: ${f.sessions.line}`);
   if (f.replicasAgree !== null) failures.push(`the API replicas disagree after the drain: ${f.replicasAgree}`);
   for (const s of f.streams.outOfStep) failures.push(`stream client out of step with /odds: ${s}`);
   for (const [label, count] of brokenResumes(f.resyncs)) failures.push(`${count} resyncs inside retention (${label})`);
@@ -70,6 +73,7 @@ export function chaosTable(f: ChaosFindings): string {
     ['stage failures logged', String(f.stageFailures.length)],
     ...f.stageFailures.slice(0, 10).map((why): [string, string] => ['  stage', why]),
     ['store outage', f.storeOutage],
+    ['sessions across replicas (Redis)', `${f.sessions.verdict}: ${f.sessions.line}`],
     ['ticks produced (distinct expected in odds_ticks)', `${f.ticks.produced} (${f.ticks.expected})`],
     [
       'odds_ticks rows (distinct)',

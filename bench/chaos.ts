@@ -24,7 +24,10 @@ import { STORED_TICK_COLUMNS, storedTickIdentity, uninterrupted } from '../test/
 import { CHAOS_OPERATOR_TOKEN, ChaosProcess, freePort } from './chaos-processes.js';
 import { ChaosCounters, DeltaPoller, StreamClient, oddsBoard, restLoad, sameRows } from './chaos-clients.js';
 import type { ReplicaView } from './chaos-clients.js';
+import { sessionsAcrossReplicas } from './chaos-sessions.js';
 import { chaosFailures, chaosTable } from './chaos-verdict.js';
+import { redisServerBinary, startRedisServer } from '../test/support/redis-server.js';
+import type { RedisServer } from '../test/support/redis-server.js';
 import type { ChaosFindings } from './chaos-verdict.js';
 
 const env = process.env;
@@ -131,6 +134,9 @@ async function main(): Promise<number> {
   const base = mkdtempSync(join(tmpdir(), 'odds-chaos-'));
   const kafka = await startMockKafka();
   const brokers = kafka.brokers.join(',');
+  // Sessions live in Redis, so the replicas need no stickiness (checked at the end).
+  const redisBinary = redisServerBinary();
+  const redis: RedisServer | null = 'path' in redisBinary ? await startRedisServer(redisBinary.path) : null;
   const common = { KAFKA_BROKERS: brokers, KAFKA_SESSION_TIMEOUT_MS: '6000', LOG_LEVEL: 'warn' };
   const pipelines = await Promise.all(
     ['pipeline-a', 'pipeline-b'].map(
@@ -158,6 +164,7 @@ async function main(): Promise<number> {
           PUBLIC_BASE_URL: 'https://odds.example.test',
           STREAM_HEARTBEAT_SECONDS: '5',
           MAX_CONNECTIONS_PER_ADDRESS: '1000',
+          ...(redis ? { REDIS_URL: redis.url } : {}),
         }),
     ),
   );
@@ -262,6 +269,14 @@ async function main(): Promise<number> {
     }
     for (const s of streams) s.stop();
 
+    const [apiA, apiB] = apis as [ChaosProcess, ChaosProcess];
+    const sessions: ChaosFindings['sessions'] = redis
+      ? await sessionsAcrossReplicas(apiA, apiB, REST_KEY).then(
+          (line) => ({ verdict: 'held' as const, line }),
+          (e: unknown) => ({ verdict: 'failed' as const, line: e instanceof Error ? e.message : String(e) }),
+        )
+      : { verdict: 'not run', line: 'missing' in redisBinary ? redisBinary.missing : '' };
+
     for (const p of [...apis, ...pipelines]) await p.stop();
     const stored = (await Promise.all(pipelines.map((p) => storedTicks(join(base, p.name))))).flat();
     const expected = uninterrupted(raw, Date.now()).ticks;
@@ -272,6 +287,7 @@ async function main(): Promise<number> {
       selfExits: all.flatMap((p) => p.selfExits),
       stageFailures: all.flatMap((p) => p.stageFailures),
       storeOutage: STORE_OUTAGE,
+      sessions,
       ticks: {
         produced: raw.length,
         expected: expected.size,
@@ -309,6 +325,7 @@ async function main(): Promise<number> {
     for (const p of all) await p.kill();
     await bus.close();
     kafka.stop();
+    await redis?.stop();
     rmSync(base, { recursive: true, force: true });
   }
 }
