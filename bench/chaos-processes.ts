@@ -39,6 +39,12 @@ function lastError(output: string): string {
   return [message, said].filter((x) => x !== undefined).join(': ') || output.trim().split('\n').pop() || 'no output';
 }
 
+/** A logged stage failure as one line: the stage, what the process did and why. */
+function stageLine(line: string): string {
+  const field = (name: string): string | undefined => new RegExp(`"${name}":"([^"]*)"`).exec(line)?.[1];
+  return [field('stage'), field('msg'), field('reason') ?? field('message')].filter((x) => x !== undefined).join(': ');
+}
+
 /** One supervised process: started, killed with SIGKILL, started again in place. */
 export class ChaosProcess {
   private child: ChildProcess | null = null;
@@ -102,7 +108,7 @@ export class ChaosProcess {
         this.output = (this.output + c.toString()).slice(-20_000);
         const lines = (partial + c.toString()).split('\n');
         partial = lines.pop() ?? '';
-        for (const line of lines) if (/"msg":"pipeline stage /.test(line)) this.stageFailures.push(`${this.name}: ${lastError(line)}`);
+        for (const line of lines) if (/"msg":"pipeline stage /.test(line)) this.stageFailures.push(`${this.name}: ${stageLine(line)}`);
       });
       child.stderr?.on('data', (c: Buffer) => (this.output = (this.output + c.toString()).slice(-20_000)));
       child.once('exit', (code, signal) => {

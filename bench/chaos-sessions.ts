@@ -54,7 +54,7 @@ export async function sessionsAcrossReplicas(
   const data = made.body['data'] as Row | undefined;
   const secret = data?.['key'];
   const keyId = data?.['id'];
-  if (made.status !== 200 || typeof secret !== 'string' || typeof keyId !== 'string')
+  if (made.status !== 201 || typeof secret !== 'string' || typeof keyId !== 'string')
     throw new Error(`no key made on ${a.name}: ${made.status} ${JSON.stringify(made.body).slice(0, 200)}`);
   // The new key reaches the other replica through the accounts topic.
   if (

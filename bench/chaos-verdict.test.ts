@@ -9,7 +9,7 @@ function clean(): ChaosFindings {
     kills: { pipeline: 1, api: 1 },
     selfExits: [],
     stageFailures: [],
-    storeOutage: 'not run',
+    storeOutage: { line: 'not run: the store is chDB inside each pipeline process', failure: null },
     sessions: { verdict: 'held', line: 'signed in on api-a, used on api-b' },
     ticks: { produced: 100, expected: 90, storedRows: 90, storedDistinct: 90, missing: 0, unexpected: 0 },
     streams: { clients: 6, reconnects: { sse: 2, ws: 2 }, resumed: { sse: 2, ws: 0 }, replayedFrames: 3, outOfStep: [], notHeard: 0 },

@@ -10,7 +10,8 @@ export interface ChaosFindings {
   selfExits: string[];
   /** Stage failures and restarts the processes logged (each one a finding to read; an exit shows in `selfExits` too). */
   stageFailures: string[];
-  storeOutage: string;
+  /** The store outage window: what it saw, and the promise it broke, if any (bench/chaos-store-outage.ts). */
+  storeOutage: { line: string; failure: string | null };
   /** Sessions across the two replicas (Redis): what held, or why the check failed or did not run. */
   sessions: { verdict: 'held' | 'failed' | 'not run'; line: string };
   ticks: { produced: number; expected: number; storedRows: number; storedDistinct: number; missing: number; unexpected: number };
@@ -51,6 +52,7 @@ export function chaosFailures(f: ChaosFindings): string[] {
   if (t.missing > 0) failures.push(`${t.missing} of ${t.expected} ticks are not in odds_ticks`);
   if (t.storedRows > t.storedDistinct) failures.push(`${t.storedRows - t.storedDistinct} ticks stored more than once`);
   if (t.unexpected > 0) failures.push(`${t.unexpected} rows in odds_ticks that no produced tick explains`);
+  if (f.storeOutage.failure !== null) failures.push(f.storeOutage.failure);
   if (f.sessions.verdict === 'failed') failures.push(`sessions across replicas: ${f.sessions.line}`);
   if (f.replicasAgree !== null) failures.push(`the API replicas disagree after the drain: ${f.replicasAgree}`);
   for (const s of f.streams.outOfStep) failures.push(`stream client out of step with /odds: ${s}`);
@@ -72,7 +74,7 @@ export function chaosTable(f: ChaosFindings): string {
     ...f.selfExits.map((why): [string, string] => ['  exit', why]),
     ['stage failures logged', String(f.stageFailures.length)],
     ...f.stageFailures.slice(0, 10).map((why): [string, string] => ['  stage', why]),
-    ['store outage', f.storeOutage],
+    ['store outage', f.storeOutage.line],
     ['sessions across replicas (Redis)', `${f.sessions.verdict}: ${f.sessions.line}`],
     ['ticks produced (distinct expected in odds_ticks)', `${f.ticks.produced} (${f.ticks.expected})`],
     [

@@ -26,6 +26,9 @@ import { ChaosCounters, DeltaPoller, StreamClient, oddsBoard, restLoad, sameRows
 import type { ReplicaView } from './chaos-clients.js';
 import { sessionsAcrossReplicas } from './chaos-sessions.js';
 import { chaosFailures, chaosTable } from './chaos-verdict.js';
+import { storeOutage, storeOutagePlan } from './chaos-store-outage.js';
+import type { OutageFinding } from './chaos-store-outage.js';
+import { ClickHouseStore } from '../pipeline/store/index.js';
 import { redisServerBinary, startRedisServer } from '../test/support/redis-server.js';
 import type { RedisServer } from '../test/support/redis-server.js';
 import type { ChaosFindings } from './chaos-verdict.js';
@@ -49,11 +52,20 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const STREAM_KEY = 'chaos-stream-key';
 const DELTA_KEY = 'chaos-delta-key';
 const REST_KEY = 'chaos-rest-key';
+/** The store outage window runs only against a ClickHouse server the operator can stop (bench/chaos-store-outage.ts). */
+const outagePlan = storeOutagePlan(env);
 /**
- * chDB runs inside each pipeline process, and no ClickHouse server is part of this run: there is
- * nothing outside the process to stop, and the runtime has no hook to pause its sinks.
+ * With CLICKHOUSE_URL every process uses that server, in a database of this run's own (made at
+ * the start, dropped at the end), so rows of an earlier run never count as unexpected.
  */
-const STORE_OUTAGE = 'not run: the store is chDB inside each pipeline process (no server to stop, no sink fault hook)';
+const server = env['CLICKHOUSE_URL']
+  ? {
+      url: env['CLICKHOUSE_URL'],
+      username: env['CLICKHOUSE_USER'] ?? 'default',
+      password: env['CLICKHOUSE_PASSWORD'] ?? '',
+      database: `odds_chaos_${Date.now()}`,
+    }
+  : null;
 
 const log = (line: string): void => {
   process.stdout.write(`${line}\n`);
@@ -130,6 +142,17 @@ function storedTicks(dir: string): Promise<string[]> {
   });
 }
 
+/** The identities of every row of `odds_ticks` in the run's database on the ClickHouse server, duplicates kept. */
+async function storedTicksOnServer(s: NonNullable<typeof server>): Promise<string[]> {
+  const store = new ClickHouseStore(s);
+  try {
+    const rows = await store.query<Record<string, unknown>>(`SELECT ${STORED_TICK_COLUMNS} FROM odds_ticks`);
+    return rows.map((r) => storedTickIdentity(r));
+  } finally {
+    await store.close();
+  }
+}
+
 async function main(): Promise<number> {
   const base = mkdtempSync(join(tmpdir(), 'odds-chaos-'));
   const kafka = await startMockKafka();
@@ -137,7 +160,23 @@ async function main(): Promise<number> {
   // Sessions live in Redis, so the replicas need no stickiness (checked at the end).
   const redisBinary = redisServerBinary();
   const redis: RedisServer | null = 'path' in redisBinary ? await startRedisServer(redisBinary.path) : null;
-  const common = { KAFKA_BROKERS: brokers, KAFKA_SESSION_TIMEOUT_MS: '6000', LOG_LEVEL: 'warn' };
+  if (server) {
+    const admin = new ClickHouseStore({ ...server, database: 'default' });
+    await admin.exec(`CREATE DATABASE ${server.database}`).finally(() => admin.close());
+  }
+  const common = {
+    KAFKA_BROKERS: brokers,
+    KAFKA_SESSION_TIMEOUT_MS: '6000',
+    LOG_LEVEL: 'warn',
+    ...(server
+      ? {
+          CLICKHOUSE_URL: server.url,
+          CLICKHOUSE_USER: server.username,
+          CLICKHOUSE_PASSWORD: server.password,
+          CLICKHOUSE_DATABASE: server.database,
+        }
+      : {}),
+  };
   const pipelines = await Promise.all(
     ['pipeline-a', 'pipeline-b'].map(
       async (name) =>
@@ -221,8 +260,20 @@ async function main(): Promise<number> {
 
     const kills = { pipeline: 0, api: 0 };
     const deadline = Date.now() + seconds * 1000;
+    let outage: OutageFinding | null = null;
     while (Date.now() + killEverySeconds * 1000 <= deadline) {
       await sleep(killEverySeconds * 1000);
+      // Once, from the middle of the run on: the store's outage window instead of a kill.
+      if (outagePlan.run && outage === null && Date.now() >= deadline - (seconds * 1000) / 2) {
+        log(`  ${Math.round((deadline - Date.now()) / 1000)} s left: the store stops for ${outagePlan.seconds} s`);
+        outage = await storeOutage(outagePlan, async () => ({
+          health: await Promise.all(
+            apis.map(async (p) => (await operatorJson<{ status: string }>(`${p.url}/api/v1/health`))?.status ?? null),
+          ),
+          lags: await Promise.all(pipelines.map(async (p) => (await operatorJson<{ lag: number }>(`${p.url}/health`))?.lag ?? null)),
+        }));
+        continue;
+      }
       const victim = all[Math.floor(Math.random() * all.length)] as ChaosProcess;
       await victim.kill();
       kills[victim.role]++;
@@ -278,7 +329,9 @@ async function main(): Promise<number> {
       : { verdict: 'not run', line: 'missing' in redisBinary ? redisBinary.missing : '' };
 
     for (const p of [...apis, ...pipelines]) await p.stop();
-    const stored = (await Promise.all(pipelines.map((p) => storedTicks(join(base, p.name))))).flat();
+    const stored = server
+      ? await storedTicksOnServer(server)
+      : (await Promise.all(pipelines.map((p) => storedTicks(join(base, p.name))))).flat();
     const expected = uninterrupted(raw, Date.now()).ticks;
     const storedSet = new Set(stored);
     const findings: ChaosFindings = {
@@ -286,7 +339,9 @@ async function main(): Promise<number> {
       kills,
       selfExits: all.flatMap((p) => p.selfExits),
       stageFailures: all.flatMap((p) => p.stageFailures),
-      storeOutage: STORE_OUTAGE,
+      storeOutage: outagePlan.run
+        ? (outage ?? { line: 'not run: the run ended before its middle', failure: null })
+        : { line: outagePlan.why, failure: null },
       sessions,
       ticks: {
         produced: raw.length,
@@ -326,6 +381,13 @@ async function main(): Promise<number> {
     await bus.close();
     kafka.stop();
     await redis?.stop();
+    if (server) {
+      const admin = new ClickHouseStore({ ...server, database: 'default' });
+      await admin
+        .exec(`DROP DATABASE IF EXISTS ${server.database}`)
+        .catch(() => undefined)
+        .finally(() => admin.close());
+    }
     rmSync(base, { recursive: true, force: true });
   }
 }
