@@ -73,12 +73,13 @@ export async function sessionsAcrossReplicas(
   }
   const at = Date.now();
   const revoked = await call(a.url, `/api/v1/account/keys/${keyId}`, { method: 'DELETE', headers: { 'x-api-key': ownerKey } });
+  const answeredIn = Date.now() - at;
   if (revoked.status !== 200) throw new Error(`revoking on ${a.name} answered ${revoked.status}`);
   const endedIn = await Promise.all(streams.map(async (s) => ((await eventually(async () => s.ended, 5000)) ? Date.now() - at : null)));
   const refused = await Promise.all([a, b].map(async (r) => (await call(r.url, '/api/v1/session', { headers: { cookie } })).status));
   for (const s of streams) s.close();
   const [endA = null, endB = null] = endedIn;
-  const timing = `streams ended on ${a.name} in ${endA ?? 'never'} ms, on ${b.name} in ${endB ?? 'never'} ms; session then ${refused.join('/')}`;
+  const timing = `streams ended on ${a.name} in ${endA ?? 'never'} ms, on ${b.name} in ${endB ?? 'never'} ms from the revocation's request (answered in ${answeredIn} ms); session then ${refused.join('/')}`;
   if (endA === null || endB === null || endA > REVOKED_WITHIN_MS || endB > REVOKED_WITHIN_MS || refused.some((s) => s !== 401))
     throw new Error(`revocation did not end the sessions on both replicas within ${REVOKED_WITHIN_MS} ms: ${timing}`);
   return `signed in on ${a.name}, used on ${b.name}; key revoked: ${timing}`;

@@ -40,19 +40,22 @@ export function startStage<T extends TopicName>(
 ): Stage {
   let stopped = false;
   let restart: NodeJS.Timeout | null = null;
-  // A group that never commits (an API replica's views) reads from the beginning again when its
-  // stage starts again: what this process already applied is not applied twice.
-  const applied = options.commit === false ? new Map<string, number>() : null;
+  // A stage started again reads from its group's last commit (from the beginning, for a group
+  // that never commits: an API replica's views); what this process already handled is not
+  // handled twice. Handled means its outputs were produced and its rows acknowledged by the
+  // store, so skipping it is exact; commits lost with the failed consumer are owed no longer
+  // once the new one commits past them. Without this, a restarted normalizer produced its last
+  // uncommitted ticks again and odds_ticks stored them twice.
+  const handled = new Map<string, number>();
   const handleOnce = async (batch: RecordBatch<T>): Promise<void> => {
-    if (!applied) return handle(batch.records, batch);
     const slot = `${batch.topic}:${batch.partition}`;
-    const next = applied.get(slot) ?? 0;
+    const next = handled.get(slot) ?? 0;
     const last = batch.records.at(-1);
     if (!last || last.offset < next) return;
-    const fresh =
-      batch.records[0] !== undefined && batch.records[0].offset >= next ? batch.records : batch.records.filter((r) => r.offset >= next);
-    await handle(fresh, { ...batch, records: fresh });
-    applied.set(slot, last.offset + 1);
+    const first = batch.records[0];
+    const fresh = first !== undefined && first.offset >= next ? batch.records : batch.records.filter((r) => r.offset >= next);
+    await handle(fresh, fresh === batch.records ? batch : { ...batch, records: fresh });
+    handled.set(slot, last.offset + 1);
   };
   const begin = (): Consumer<T> => {
     const consumer = bus.consumer(options);
