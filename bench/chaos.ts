@@ -114,7 +114,8 @@ async function replicasAgree(counters: ChaosCounters, apis: readonly ChaosProces
     if (a && b) {
       const d = sameRows(a.rows, b.rows);
       if (d.differingCount === 0 && d.extraCount === 0 && a.rows.size > 0) return null;
-      why = `${apis[1]?.name} differs on ${d.differingCount} rows (e.g. ${d.differing.join(', ')}) and has ${d.extraCount} extra of ${a.rows.size}`;
+      // sameRows(held, truth): `differing` are api-b's rows api-a lacks or holds otherwise, `extra` api-a's rows api-b lacks.
+      why = `${d.differingCount} of ${apis[1]?.name}'s rows are missing or different on ${apis[0]?.name} (e.g. ${d.differing.join(', ')}), and ${apis[0]?.name} has ${d.extraCount} rows ${apis[1]?.name} lacks (e.g. ${d.extra.join(', ')}), of ${a.rows.size}`;
     } else why = 'a replica did not answer /odds';
     await sleep(2000);
   } while (Date.now() < end);
