@@ -9,6 +9,7 @@ import { request } from 'node:http';
 import type { ClientRequest } from 'node:http';
 import WebSocket from 'ws';
 import { comparableRow } from '../test/support/comparable-row.js';
+import { SseFrameOrder } from './chaos-frame-order.js';
 import { OddsMirror } from './soak-mirror.js';
 import type { MirrorDiff } from './soak-mirror.js';
 import { sseFrames } from './sse-frames.js';
@@ -22,13 +23,20 @@ export interface ReplicaView {
   readonly generation: number;
 }
 
+/** Counts kept apart for SSE and WebSocket clients: only SSE resumes on another replica. */
+export interface PerKind {
+  sse: number;
+  ws: number;
+}
+
 export class ChaosCounters {
-  reconnects = 0;
-  resumed = 0;
+  readonly reconnects: PerKind = { sse: 0, ws: 0 };
+  readonly resumed: PerKind = { sse: 0, ws: 0 };
   /** WebSocket: messages marked `replay`; SSE: frames of a resumed connection before its first heartbeat (an upper bound). */
   replayedFrames = 0;
+  /** By `<sse|ws|delta>: <reason>`. */
   readonly resyncs = new Map<string, number>();
-  /** A live frame whose position is not after the one before it on a resumed stream: a duplicate. */
+  /** A frame delivered twice or out of order on a stream (see SseFrameOrder; the WebSocket's integer sequence). */
   readonly orderViolations: string[] = [];
   readonly status = { ok: 0, clientError: 0, shed503: 0, other5xx: 0, unreachable: 0 };
   readonly fiveXxExamples: string[] = [];
@@ -58,6 +66,16 @@ export function resyncReason(from: { name: string; generation: number } | null, 
   if (from.name !== to.name) return 'moved to the other replica';
   if (from.generation !== to.generation) return 'replica restarted since';
   return 'outside the replay window';
+}
+
+/**
+ * The WebSocket's `global_seq` is exact only on the process that numbered it (docs/api.md), so
+ * its resyncs after a move or a restart are by design; they are counted under their own name so
+ * they never hide an SSE or delta resync.
+ */
+export function resyncLabel(kind: 'sse' | 'ws' | 'delta', reason: string): string {
+  const byDesign = kind === 'ws' && (reason === 'moved to the other replica' || reason === 'replica restarted since');
+  return `${kind}: ${reason}${byDesign ? ' (by design)' : ''}`;
 }
 
 /** A GET with the key; null when the replica cannot be reached. Counted either way. */
@@ -132,10 +150,10 @@ export function sameRows(held: ReadonlyMap<string, string>, truth: ReadonlyMap<s
   return { differing: differing.slice(0, 3), extra: extra.slice(0, 3), differingCount: differing.length, extraCount: extra.length };
 }
 
-/** Where one connection's live frames stand: the position it resumed from (if it did) and the last one seen. */
+/** Where one WebSocket connection's live frames stand: the sequence it resumed from (if it did) and the last one seen. */
 interface ConnectionOrder {
-  resumedFrom: bigint | null;
-  last: bigint | null;
+  resumedFrom: number | null;
+  last: number | null;
 }
 
 /** One stream subscriber: always connected to one replica, or on its way to the other. */
@@ -146,6 +164,7 @@ export class StreamClient {
   private issuedBy: { name: string; generation: number } | null = null;
   private at = 0;
   private close: (() => void) | null = null;
+  private readonly sseOrder = new SseFrameOrder();
   private stopped = false;
   private opened = false;
   lastHeartbeat = 0;
@@ -167,7 +186,7 @@ export class StreamClient {
 
   open(): void {
     if (this.stopped) return;
-    if (this.opened) this.counters.reconnects++;
+    if (this.opened) this.counters.reconnects[this.kind]++;
     this.opened = true;
     if (this.kind === 'sse') this.openSse();
     else this.openWs();
@@ -192,24 +211,28 @@ export class StreamClient {
   }
 
   /**
-   * A live frame's position. On one connection positions never go back (several frames may share
-   * one: the WebSocket sends a position's rows as one message per book, a heartbeat carries the
-   * last position), and a resumed connection sends nothing but heartbeats at or before the
-   * position it resumed from: anything else is a frame delivered twice.
+   * A WebSocket message's `global_seq`. On one connection it never goes back (several messages
+   * may share one: a position's rows go out as one message per book, a heartbeat carries the
+   * last one), and a resumed connection sends nothing but heartbeats at or before the sequence it
+   * resumed from: anything else is a message delivered twice.
    */
-  private live(id: string, replica: ReplicaView, order: ConnectionOrder, heartbeat: boolean): void {
-    const at = BigInt(id);
-    const backwards = order.last !== null && at < order.last;
-    if (backwards || (!heartbeat && order.resumedFrom !== null && at <= order.resumedFrom))
-      this.counters.orderViolations.push(`${this.kind} ${replica.name}: frame ${id} after ${String(order.last ?? order.resumedFrom)}`);
-    order.last = at;
-    this.position = id;
+  private liveWs(seq: number, replica: ReplicaView, order: ConnectionOrder, heartbeat: boolean): void {
+    const backwards = order.last !== null && seq < order.last;
+    if (backwards || (!heartbeat && order.resumedFrom !== null && seq <= order.resumedFrom))
+      this.counters.orderViolations.push(`ws ${replica.name}: message ${seq} after ${String(order.last ?? order.resumedFrom)}`);
+    order.last = seq;
+    this.position = String(seq);
     this.issuedBy = { name: replica.name, generation: replica.generation };
   }
 
   private connectedAs(body: Row, replica: ReplicaView): void {
-    if (body['resumed'] === true) this.counters.resumed++;
-    if (body['resync'] === true) this.counters.resync(resyncReason(this.issuedBy, replica));
+    if (body['resumed'] === true) this.counters.resumed[this.kind]++;
+    if (body['resync'] === true) {
+      this.counters.resync(resyncLabel(this.kind, resyncReason(this.issuedBy, replica)));
+      // What it held is replaced: until the snapshot completes it has no resume point (docs/api.md).
+      this.position = null;
+      this.issuedBy = null;
+    }
   }
 
   private openSse(): void {
@@ -231,7 +254,6 @@ export class StreamClient {
       }
       let resumed = false;
       let heardHeartbeat = false;
-      const order: ConnectionOrder = { resumedFrom: null, last: null };
       res.setEncoding('utf8');
       res.on(
         'data',
@@ -239,15 +261,20 @@ export class StreamClient {
           const body = JSON.parse(data) as Row;
           if (event === 'connected') {
             resumed = body['resumed'] === true;
-            if (resumed && this.position !== null) order.resumedFrom = BigInt(this.position);
+            this.sseOrder.connected(id);
             this.connectedAs(body, replica);
           } else if (event === 'heartbeat') {
             heardHeartbeat = true;
             this.lastHeartbeat = Date.now();
           } else if (resumed && !heardHeartbeat) this.counters.replayedFrames++;
           this.mirror.applySse(event, body);
-          // Snapshot frames' ids (`<n>-s<k>`) are not resume points.
-          if (/^\d+$/.test(id) && event !== 'snapshot') this.live(id, replica, order, event === 'heartbeat');
+          // Snapshot frames' ids (`<n>-s<k>`, and `connected` before one) are not resume points;
+          // every other id is kept as the opaque text it is.
+          if (event === 'connected' || event === 'snapshot' || id === '' || /-s\d+$/.test(id)) return;
+          const wrong = this.sseOrder.frame(id, event.startsWith('odds:'));
+          if (wrong !== null) this.counters.orderViolations.push(`sse ${replica.name}: ${wrong}`);
+          this.position = id;
+          this.issuedBy = { name: replica.name, generation: replica.generation };
         }),
       );
       res.on('close', finish);
@@ -275,7 +302,7 @@ export class StreamClient {
     let inSnapshot = true;
     // Replayed messages come before `snapshot:complete` says whether the server resumed: they
     // are held against the position asked for.
-    const from = this.position === null ? null : BigInt(this.position);
+    const from = this.position === null ? null : Number(this.position);
     const order: ConnectionOrder = { resumedFrom: null, last: null };
     let connectionSeq = 0;
     ws.on('message', (raw) => {
@@ -291,7 +318,7 @@ export class StreamClient {
       if (m['replay'] === true) {
         this.counters.replayedFrames++;
         const seq = m['global_seq'];
-        if (typeof seq === 'number' && from !== null && BigInt(seq) <= from)
+        if (typeof seq === 'number' && from !== null && seq <= from)
           this.counters.orderViolations.push(`ws ${replica.name}: replayed ${seq}, resumed from ${String(from)}`);
       }
       if (type === 'snapshot:complete') {
@@ -301,7 +328,7 @@ export class StreamClient {
       }
       this.mirror.applyWs(m);
       const seq = m['global_seq'];
-      if (!inSnapshot && typeof seq === 'number') this.live(String(seq), replica, order, type === 'heartbeat');
+      if (!inSnapshot && typeof seq === 'number') this.liveWs(seq, replica, order, type === 'heartbeat');
     });
     ws.on('upgrade', () => this.counters.answered(101, `WS ${replica.name}`, null));
     ws.on('unexpected-response', (_req, res) => {
@@ -343,10 +370,11 @@ export class DeltaPoller {
         this.counters,
         `${replica.url}/api/v1/odds/delta?cursor=${encodeURIComponent(this.cursor)}&limit=1000`,
         this.key,
+        this.retries,
       );
       if (r === null || r.status === 503) return false;
       if (r.status === 410) {
-        this.counters.resync(`delta: ${resyncReason(this.issuedBy, replica)}`);
+        this.counters.resync(resyncLabel('delta', resyncReason(this.issuedBy, replica)));
         return this.reload(replica);
       }
       if (r.status !== 200) throw new Error(`/odds/delta on ${replica.name} answered ${r.status}: ${JSON.stringify(r.body).slice(0, 300)}`);

@@ -39,6 +39,12 @@ function lastError(output: string): string {
   return [message, said].filter((x) => x !== undefined).join(': ') || output.trim().split('\n').pop() || 'no output';
 }
 
+/** A logged stage failure as one line: the stage, what the process did and why. */
+function stageLine(line: string): string {
+  const field = (name: string): string | undefined => new RegExp(`"${name}":"([^"]*)"`).exec(line)?.[1];
+  return [field('stage'), field('msg'), field('reason') ?? field('message')].filter((x) => x !== undefined).join(': ');
+}
+
 /** One supervised process: started, killed with SIGKILL, started again in place. */
 export class ChaosProcess {
   private child: ChildProcess | null = null;
@@ -48,6 +54,11 @@ export class ChaosProcess {
   readonly url: string;
   /** Why the process exited when nobody stopped it, one line each. */
   readonly selfExits: string[] = [];
+  /**
+   * Stages that failed or were started again, as the process logged them (a stage of an API
+   * replica's views that stops leaves the replica serving a frozen board: it must show here).
+   */
+  readonly stageFailures: string[] = [];
   private expectedExit = false;
   private supervised = true;
   private ready: Promise<void> = Promise.resolve();
@@ -92,7 +103,13 @@ export class ChaosProcess {
       this.expectedExit = false;
       this.output = '';
       let isReady = false;
-      child.stdout?.on('data', (c: Buffer) => (this.output = (this.output + c.toString()).slice(-20_000)));
+      let partial = '';
+      child.stdout?.on('data', (c: Buffer) => {
+        this.output = (this.output + c.toString()).slice(-20_000);
+        const lines = (partial + c.toString()).split('\n');
+        partial = lines.pop() ?? '';
+        for (const line of lines) if (/"msg":"pipeline stage /.test(line)) this.stageFailures.push(`${this.name}: ${stageLine(line)}`);
+      });
       child.stderr?.on('data', (c: Buffer) => (this.output = (this.output + c.toString()).slice(-20_000)));
       child.once('exit', (code, signal) => {
         if (this.expectedExit || this.child !== child) return;

@@ -1,19 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import { chaosFailures, chaosTable } from './chaos-verdict.js';
 import type { ChaosFindings } from './chaos-verdict.js';
-import { resyncReason } from './chaos-clients.js';
+import { resyncLabel, resyncReason } from './chaos-clients.js';
 
 function clean(): ChaosFindings {
   return {
     seconds: 60,
     kills: { pipeline: 1, api: 1 },
     selfExits: [],
-    storeOutage: 'not run',
+    stageFailures: [],
+    storeOutage: { line: 'not run: the store is chDB inside each pipeline process', failure: null },
+    sessions: { verdict: 'held', line: 'signed in on api-a, used on api-b' },
     ticks: { produced: 100, expected: 90, storedRows: 90, storedDistinct: 90, missing: 0, unexpected: 0 },
-    streams: { clients: 6, reconnects: 4, resumed: 1, replayedFrames: 3, outOfStep: [], notHeard: 0 },
+    streams: { clients: 6, reconnects: { sse: 2, ws: 2 }, resumed: { sse: 2, ws: 0 }, replayedFrames: 3, outOfStep: [], notHeard: 0 },
     orderViolations: [],
     delta: { pollers: 2, polls: 50, outOfStep: [] },
-    resyncs: new Map([['moved to the other replica', 3]]),
+    resyncs: new Map([
+      ['ws: moved to the other replica (by design)', 2],
+      ['sse: no resume position yet (dropped during a snapshot)', 1],
+    ]),
     http: { ok: 500, clientError: 0, shed503: 2, other5xx: 0, unreachable: 7 },
     fiveXxExamples: [],
     replicasAgree: null,
@@ -21,7 +26,7 @@ function clean(): ChaosFindings {
 }
 
 describe('the chaos verdict', () => {
-  it('passes a run where everything is stored once and in step, resyncs and 503s with Retry-After counted but allowed', () => {
+  it('passes a run where everything is stored once and in step, WebSocket moves and 503s with Retry-After counted but allowed', () => {
     expect(chaosFailures(clean())).toEqual([]);
   });
 
@@ -39,17 +44,39 @@ describe('the chaos verdict', () => {
     ]);
   });
 
-  it('prints resyncs by reason under their total', () => {
+  it('fails when sessions did not hold across the replicas, not when the check could not run', () => {
+    const f = clean();
+    f.sessions = { verdict: 'not run', line: 'redis-server not installed' };
+    expect(chaosFailures(f)).toEqual([]);
+    f.sessions = { verdict: 'failed', line: 'the cookie signed in on api-a is 401 on api-b: sessions are not shared' };
+    expect(chaosFailures(f)).toEqual(['sessions across replicas: the cookie signed in on api-a is 401 on api-b: sessions are not shared']);
+  });
+
+  it('fails on an SSE or delta resync inside retention, naming its reason', () => {
     const f = clean();
     f.resyncs = new Map([
-      ['replica restarted since', 1],
-      ['moved to the other replica', 3],
+      ['sse: moved to the other replica', 2],
+      ['delta: replica restarted since', 1],
+      ['ws: replica restarted since (by design)', 4],
+    ]);
+    expect(chaosFailures(f)).toEqual([
+      '2 resyncs inside retention (sse: moved to the other replica)',
+      '1 resyncs inside retention (delta: replica restarted since)',
+    ]);
+  });
+
+  it('prints resyncs by reason under their total, and SSE and WebSocket reconnects apart', () => {
+    const f = clean();
+    f.resyncs = new Map([
+      ['ws: replica restarted since (by design)', 1],
+      ['ws: moved to the other replica (by design)', 3],
     ]);
     const lines = chaosTable(f).split('\n');
     const at = lines.findIndex((l) => l.startsWith('resyncs '));
     expect(lines[at]?.endsWith('| 4')).toBe(true);
-    expect(lines[at + 1]).toMatch(/^ {2}resync: moved to the other replica +\| 3$/);
-    expect(lines[at + 2]).toMatch(/^ {2}resync: replica restarted since +\| 1$/);
+    expect(lines[at + 1]).toMatch(/^ {2}resync: ws: moved to the other replica \(by design\) +\| 3$/);
+    expect(lines[at + 2]).toMatch(/^ {2}resync: ws: replica restarted since \(by design\) +\| 1$/);
+    expect(lines.find((l) => l.startsWith('stream clients'))).toMatch(/\| 6: 2, 2; 2, 0$/);
   });
 });
 
@@ -60,5 +87,11 @@ describe('why a resync happened', () => {
     expect(resyncReason({ name: 'api-b', generation: 1 }, b)).toBe('replica restarted since');
     expect(resyncReason({ name: 'api-b', generation: 2 }, b)).toBe('outside the replay window');
     expect(resyncReason(null, b)).toBe('no resume position yet (dropped during a snapshot)');
+  });
+
+  it('labels a WebSocket move or restart as by design, and never an SSE one', () => {
+    expect(resyncLabel('ws', 'moved to the other replica')).toBe('ws: moved to the other replica (by design)');
+    expect(resyncLabel('ws', 'outside the replay window')).toBe('ws: outside the replay window');
+    expect(resyncLabel('sse', 'moved to the other replica')).toBe('sse: moved to the other replica');
   });
 });

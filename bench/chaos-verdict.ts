@@ -8,16 +8,41 @@ export interface ChaosFindings {
   kills: { pipeline: number; api: number };
   /** Processes that exited when nobody stopped them (then restarted, as a supervisor would): not a failure by itself. */
   selfExits: string[];
-  storeOutage: string;
+  /** Stage failures and restarts the processes logged (each one a finding to read; an exit shows in `selfExits` too). */
+  stageFailures: string[];
+  /** The store outage window: what it saw, and the promise it broke, if any (bench/chaos-store-outage.ts). */
+  storeOutage: { line: string; failure: string | null };
+  /** Sessions across the two replicas (Redis): what held, or why the check failed or did not run. */
+  sessions: { verdict: 'held' | 'failed' | 'not run'; line: string };
   ticks: { produced: number; expected: number; storedRows: number; storedDistinct: number; missing: number; unexpected: number };
-  streams: { clients: number; reconnects: number; resumed: number; replayedFrames: number; outOfStep: string[]; notHeard: number };
+  streams: {
+    clients: number;
+    /** Connections after the first, and those the server resumed, SSE and WebSocket apart. */
+    reconnects: { sse: number; ws: number };
+    resumed: { sse: number; ws: number };
+    replayedFrames: number;
+    outOfStep: string[];
+    notHeard: number;
+  };
   orderViolations: string[];
   delta: { pollers: number; polls: number; outOfStep: string[] };
+  /** By `<sse|ws|delta>: <reason>` (see resyncLabel in chaos-clients.ts). */
   resyncs: ReadonlyMap<string, number>;
   http: { ok: number; clientError: number; shed503: number; other5xx: number; unreachable: number };
   fiveXxExamples: string[];
   /** The two replicas' `/odds` after the drain: equal, or why not. */
   replicasAgree: string | null;
+}
+
+/**
+ * Resyncs that break the promise of exact resume inside retention: any SSE or delta resync,
+ * except a client that dropped before its first snapshot completed (it held no position). The
+ * WebSocket resyncs on another replica by design (docs/api.md) and is only counted.
+ */
+function brokenResumes(resyncs: ReadonlyMap<string, number>): [string, number][] {
+  return [...resyncs].filter(
+    ([label]) => /^(sse|delta): /.test(label) && !label.endsWith('no resume position yet (dropped during a snapshot)'),
+  );
 }
 
 /** Every check that failed, one clear line each (empty: the run passed). */
@@ -27,8 +52,11 @@ export function chaosFailures(f: ChaosFindings): string[] {
   if (t.missing > 0) failures.push(`${t.missing} of ${t.expected} ticks are not in odds_ticks`);
   if (t.storedRows > t.storedDistinct) failures.push(`${t.storedRows - t.storedDistinct} ticks stored more than once`);
   if (t.unexpected > 0) failures.push(`${t.unexpected} rows in odds_ticks that no produced tick explains`);
+  if (f.storeOutage.failure !== null) failures.push(f.storeOutage.failure);
+  if (f.sessions.verdict === 'failed') failures.push(`sessions across replicas: ${f.sessions.line}`);
   if (f.replicasAgree !== null) failures.push(`the API replicas disagree after the drain: ${f.replicasAgree}`);
   for (const s of f.streams.outOfStep) failures.push(`stream client out of step with /odds: ${s}`);
+  for (const [label, count] of brokenResumes(f.resyncs)) failures.push(`${count} resyncs inside retention (${label})`);
   if (f.streams.notHeard > 0) failures.push(`${f.streams.notHeard} stream clients heard no heartbeat after the drain (not compared)`);
   for (const s of f.orderViolations.slice(0, 5)) failures.push(`stream frame repeated or out of order: ${s}`);
   for (const s of f.delta.outOfStep) failures.push(`delta poller out of step with /odds: ${s}`);
@@ -44,13 +72,19 @@ export function chaosTable(f: ChaosFindings): string {
     ['kills (kill -9, then restart)', `pipeline ${f.kills.pipeline}, api ${f.kills.api}`],
     ['exits on their own (restarted)', String(f.selfExits.length)],
     ...f.selfExits.map((why): [string, string] => ['  exit', why]),
-    ['store outage', f.storeOutage],
+    ['stage failures logged', String(f.stageFailures.length)],
+    ...f.stageFailures.slice(0, 10).map((why): [string, string] => ['  stage', why]),
+    ['store outage', f.storeOutage.line],
+    ['sessions across replicas (Redis)', `${f.sessions.verdict}: ${f.sessions.line}`],
     ['ticks produced (distinct expected in odds_ticks)', `${f.ticks.produced} (${f.ticks.expected})`],
     [
       'odds_ticks rows (distinct)',
       `${f.ticks.storedRows} (${f.ticks.storedDistinct}); missing ${f.ticks.missing}, unexpected ${f.ticks.unexpected}`,
     ],
-    ['stream clients (reconnects, resumed)', `${f.streams.clients} (${f.streams.reconnects}, ${f.streams.resumed})`],
+    [
+      'stream clients: reconnects, resumed (SSE; WS)',
+      `${f.streams.clients}: ${f.streams.reconnects.sse}, ${f.streams.resumed.sse}; ${f.streams.reconnects.ws}, ${f.streams.resumed.ws}`,
+    ],
     ['replayed frames', String(f.streams.replayedFrames)],
     ['resyncs', resyncs.length === 0 ? '0' : String(resyncs.reduce((n, [, c]) => n + c, 0))],
     ...resyncs.map(([reason, count]): [string, string] => [`  resync: ${reason}`, String(count)]),

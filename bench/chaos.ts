@@ -24,7 +24,13 @@ import { STORED_TICK_COLUMNS, storedTickIdentity, uninterrupted } from '../test/
 import { CHAOS_OPERATOR_TOKEN, ChaosProcess, freePort } from './chaos-processes.js';
 import { ChaosCounters, DeltaPoller, StreamClient, oddsBoard, restLoad, sameRows } from './chaos-clients.js';
 import type { ReplicaView } from './chaos-clients.js';
+import { sessionsAcrossReplicas } from './chaos-sessions.js';
 import { chaosFailures, chaosTable } from './chaos-verdict.js';
+import { storeOutage, storeOutagePlan } from './chaos-store-outage.js';
+import type { OutageFinding } from './chaos-store-outage.js';
+import { ClickHouseStore } from '../pipeline/store/index.js';
+import { redisServerBinary, startRedisServer } from '../test/support/redis-server.js';
+import type { RedisServer } from '../test/support/redis-server.js';
 import type { ChaosFindings } from './chaos-verdict.js';
 
 const env = process.env;
@@ -46,11 +52,20 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const STREAM_KEY = 'chaos-stream-key';
 const DELTA_KEY = 'chaos-delta-key';
 const REST_KEY = 'chaos-rest-key';
+/** The store outage window runs only against a ClickHouse server the operator can stop (bench/chaos-store-outage.ts). */
+const outagePlan = storeOutagePlan(env);
 /**
- * chDB runs inside each pipeline process, and no ClickHouse server is part of this run: there is
- * nothing outside the process to stop, and the runtime has no hook to pause its sinks.
+ * With CLICKHOUSE_URL every process uses that server, in a database of this run's own (made at
+ * the start, dropped at the end), so rows of an earlier run never count as unexpected.
  */
-const STORE_OUTAGE = 'not run: the store is chDB inside each pipeline process (no server to stop, no sink fault hook)';
+const server = env['CLICKHOUSE_URL']
+  ? {
+      url: env['CLICKHOUSE_URL'],
+      username: env['CLICKHOUSE_USER'] ?? 'default',
+      password: env['CLICKHOUSE_PASSWORD'] ?? '',
+      database: `odds_chaos_${Date.now()}`,
+    }
+  : null;
 
 const log = (line: string): void => {
   process.stdout.write(`${line}\n`);
@@ -76,17 +91,18 @@ async function operatorJson<T>(url: string): Promise<T | null> {
   }
 }
 
-/** Every pipeline process answered lag 0 four times in a row (or `timeoutMs` passed: false). */
-async function drained(pipelines: readonly ChaosProcess[], timeoutMs: number): Promise<boolean> {
+/** Every pipeline process answered lag 0 four times in a row (null), or `timeoutMs` passed: the lags last read. */
+async function drained(pipelines: readonly ChaosProcess[], timeoutMs: number): Promise<string | null> {
   const end = Date.now() + timeoutMs;
   let calm = 0;
+  let lags: (number | undefined)[] = [];
   while (calm < 4) {
-    if (Date.now() > end) return false;
-    const lags = await Promise.all(pipelines.map(async (p) => (await operatorJson<{ lag: number }>(`${p.url}/health`))?.lag));
+    if (Date.now() > end) return pipelines.map((p, i) => `${p.name} lag ${String(lags[i] ?? 'unread')}`).join(', ');
+    lags = await Promise.all(pipelines.map(async (p) => (await operatorJson<{ lag: number }>(`${p.url}/health`))?.lag));
     calm = lags.every((l) => l === 0) ? calm + 1 : 0;
     await sleep(500);
   }
-  return true;
+  return null;
 }
 
 /** Both replicas' full `/odds`, read until they agree (null) or `timeoutMs` passed (why not). */
@@ -98,7 +114,8 @@ async function replicasAgree(counters: ChaosCounters, apis: readonly ChaosProces
     if (a && b) {
       const d = sameRows(a.rows, b.rows);
       if (d.differingCount === 0 && d.extraCount === 0 && a.rows.size > 0) return null;
-      why = `${apis[1]?.name} differs on ${d.differingCount} rows (e.g. ${d.differing.join(', ')}) and has ${d.extraCount} extra of ${a.rows.size}`;
+      // sameRows(held, truth): `differing` are api-b's rows api-a lacks or holds otherwise, `extra` api-a's rows api-b lacks.
+      why = `${d.differingCount} of ${apis[1]?.name}'s rows are missing or different on ${apis[0]?.name} (e.g. ${d.differing.join(', ')}), and ${apis[0]?.name} has ${d.extraCount} rows ${apis[1]?.name} lacks (e.g. ${d.extra.join(', ')}), of ${a.rows.size}`;
     } else why = 'a replica did not answer /odds';
     await sleep(2000);
   } while (Date.now() < end);
@@ -126,11 +143,41 @@ function storedTicks(dir: string): Promise<string[]> {
   });
 }
 
+/** The identities of every row of `odds_ticks` in the run's database on the ClickHouse server, duplicates kept. */
+async function storedTicksOnServer(s: NonNullable<typeof server>): Promise<string[]> {
+  const store = new ClickHouseStore(s);
+  try {
+    const rows = await store.query<Record<string, unknown>>(`SELECT ${STORED_TICK_COLUMNS} FROM odds_ticks`);
+    return rows.map((r) => storedTickIdentity(r));
+  } finally {
+    await store.close();
+  }
+}
+
 async function main(): Promise<number> {
   const base = mkdtempSync(join(tmpdir(), 'odds-chaos-'));
   const kafka = await startMockKafka();
   const brokers = kafka.brokers.join(',');
-  const common = { KAFKA_BROKERS: brokers, KAFKA_SESSION_TIMEOUT_MS: '6000', LOG_LEVEL: 'warn' };
+  // Sessions live in Redis, so the replicas need no stickiness (checked at the end).
+  const redisBinary = redisServerBinary();
+  const redis: RedisServer | null = 'path' in redisBinary ? await startRedisServer(redisBinary.path) : null;
+  if (server) {
+    const admin = new ClickHouseStore({ ...server, database: 'default' });
+    await admin.exec(`CREATE DATABASE ${server.database}`).finally(() => admin.close());
+  }
+  const common = {
+    KAFKA_BROKERS: brokers,
+    KAFKA_SESSION_TIMEOUT_MS: '6000',
+    LOG_LEVEL: 'warn',
+    ...(server
+      ? {
+          CLICKHOUSE_URL: server.url,
+          CLICKHOUSE_USER: server.username,
+          CLICKHOUSE_PASSWORD: server.password,
+          CLICKHOUSE_DATABASE: server.database,
+        }
+      : {}),
+  };
   const pipelines = await Promise.all(
     ['pipeline-a', 'pipeline-b'].map(
       async (name) =>
@@ -157,6 +204,7 @@ async function main(): Promise<number> {
           PUBLIC_BASE_URL: 'https://odds.example.test',
           STREAM_HEARTBEAT_SECONDS: '5',
           MAX_CONNECTIONS_PER_ADDRESS: '1000',
+          ...(redis ? { REDIS_URL: redis.url } : {}),
         }),
     ),
   );
@@ -213,8 +261,20 @@ async function main(): Promise<number> {
 
     const kills = { pipeline: 0, api: 0 };
     const deadline = Date.now() + seconds * 1000;
+    let outage: OutageFinding | null = null;
     while (Date.now() + killEverySeconds * 1000 <= deadline) {
       await sleep(killEverySeconds * 1000);
+      // Once, from the middle of the run on: the store's outage window instead of a kill.
+      if (outagePlan.run && outage === null && Date.now() >= deadline - (seconds * 1000) / 2) {
+        log(`  ${Math.round((deadline - Date.now()) / 1000)} s left: the store stops for ${outagePlan.seconds} s`);
+        outage = await storeOutage(outagePlan, async () => ({
+          health: await Promise.all(
+            apis.map(async (p) => (await operatorJson<{ status: string }>(`${p.url}/api/v1/health`))?.status ?? null),
+          ),
+          lags: await Promise.all(pipelines.map(async (p) => (await operatorJson<{ lag: number }>(`${p.url}/health`))?.lag ?? null)),
+        }));
+        continue;
+      }
       const victim = all[Math.floor(Math.random() * all.length)] as ChaosProcess;
       await victim.kill();
       kills[victim.role]++;
@@ -227,8 +287,9 @@ async function main(): Promise<number> {
     feeding = false;
     await feed;
     clearInterval(hangUps);
-    const pipelinesDrained = await drained(pipelines, 180_000);
-    const agree = pipelinesDrained ? await replicasAgree(counters, apis, 120_000) : 'the pipelines did not drain within 180 s';
+    const notDrained = await drained(pipelines, 180_000);
+    const agree =
+      notDrained === null ? await replicasAgree(counters, apis, 120_000) : `the pipelines did not drain within 180 s (${notDrained})`;
     loadStopped = true;
     await Promise.all([rest, ...polling]);
 
@@ -260,15 +321,29 @@ async function main(): Promise<number> {
     }
     for (const s of streams) s.stop();
 
+    const [apiA, apiB] = apis as [ChaosProcess, ChaosProcess];
+    const sessions: ChaosFindings['sessions'] = redis
+      ? await sessionsAcrossReplicas(apiA, apiB, REST_KEY).then(
+          (line) => ({ verdict: 'held' as const, line }),
+          (e: unknown) => ({ verdict: 'failed' as const, line: e instanceof Error ? e.message : String(e) }),
+        )
+      : { verdict: 'not run', line: 'missing' in redisBinary ? redisBinary.missing : '' };
+
     for (const p of [...apis, ...pipelines]) await p.stop();
-    const stored = (await Promise.all(pipelines.map((p) => storedTicks(join(base, p.name))))).flat();
+    const stored = server
+      ? await storedTicksOnServer(server)
+      : (await Promise.all(pipelines.map((p) => storedTicks(join(base, p.name))))).flat();
     const expected = uninterrupted(raw, Date.now()).ticks;
     const storedSet = new Set(stored);
     const findings: ChaosFindings = {
       seconds,
       kills,
       selfExits: all.flatMap((p) => p.selfExits),
-      storeOutage: STORE_OUTAGE,
+      stageFailures: all.flatMap((p) => p.stageFailures),
+      storeOutage: outagePlan.run
+        ? (outage ?? { line: 'not run: the run ended before its middle', failure: null })
+        : { line: outagePlan.why, failure: null },
+      sessions,
       ticks: {
         produced: raw.length,
         expected: expected.size,
@@ -279,8 +354,8 @@ async function main(): Promise<number> {
       },
       streams: {
         clients: streams.length,
-        reconnects: counters.reconnects,
-        resumed: counters.resumed,
+        reconnects: { ...counters.reconnects },
+        resumed: { ...counters.resumed },
         replayedFrames: counters.replayedFrames,
         outOfStep: streamOutOfStep,
         notHeard: streams.filter((s) => s.lastHeartbeat <= since).length,
@@ -306,6 +381,14 @@ async function main(): Promise<number> {
     for (const p of all) await p.kill();
     await bus.close();
     kafka.stop();
+    await redis?.stop();
+    if (server) {
+      const admin = new ClickHouseStore({ ...server, database: 'default' });
+      await admin
+        .exec(`DROP DATABASE IF EXISTS ${server.database}`)
+        .catch(() => undefined)
+        .finally(() => admin.close());
+    }
     rmSync(base, { recursive: true, force: true });
   }
 }

@@ -12,7 +12,7 @@ import { OpportunityProcessor, resolveOptions } from './opportunities/index.js';
 import type { OpportunityOptions } from './opportunities/index.js';
 import { PerPartition } from './partition-state.js';
 import { runStageTable, startStage } from './runner.js';
-import type { Stage } from './runner.js';
+import type { Stage, StageFailureHandler } from './runner.js';
 import { SnapshotProcessor } from './snapshot/index.js';
 import { SplitsProcessor } from './splits/index.js';
 import type { SinkCounters } from './sinks/index.js';
@@ -32,7 +32,7 @@ export interface PipelineOptions {
   /** Attempts after a failed insert before the stage gives up (and `onFailure` is called). */
   sinkRetries?: number;
   /** A stage that cannot continue: the runtime decides what happens to the process. */
-  onFailure?: (error: unknown) => void;
+  onFailure?: StageFailureHandler;
   /** Tuning of the opportunity engines (reference books, thresholds). */
   opportunities?: OpportunityOptions;
 }
@@ -169,7 +169,7 @@ export function followAccountRates(
   rates: LowestAccountRate,
   onChange: (rate: number | null) => Promise<void>,
   logger: Logger,
-  onFailure?: (error: unknown) => void,
+  onFailure?: StageFailureHandler,
 ): Stage {
   return startStage(
     bus,

@@ -2,7 +2,9 @@ import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { TOPICS, TOPIC_CONFIGS } from '../schemas/index.js';
 import { MemoryBus } from './bus/index.js';
-import { runStageTable } from './runner.js';
+import { runStageTable, startStage } from './runner.js';
+import type { Bus, Consumer, ConsumerOptions } from './bus/index.js';
+import type { TopicName } from '../schemas/index.js';
 import type { StageSpec } from './stages/index.js';
 
 const logger = pino({ level: 'silent' });
@@ -79,7 +81,9 @@ describe('runStageTable', () => {
       bus,
       [{ name: 'x', groupId: 'x', input: TOPICS.splits, output: [], tables: [], handle: () => Promise.reject(new Error('boom')) }],
       logger,
-      (e) => failures.push(e),
+      (e) => {
+        failures.push(e);
+      },
     );
     await running.ready;
     await bus.producer().send(TOPICS.splits, [{ key: 'k', value: null }]);
@@ -87,5 +91,90 @@ describe('runStageTable', () => {
     expect(failures.map((e) => (e as Error).message)).toEqual(['boom']);
     await running.stop();
     await bus.close();
+  });
+});
+
+/** A bus whose first consumer of each group fails once it has handled its first batch, as one that lost the brokers. */
+function losingOnce(bus: MemoryBus): Bus {
+  const failed = new Set<string>();
+  return {
+    producer: () => bus.producer(),
+    readToEnd: bus.readToEnd.bind(bus),
+    close: () => bus.close(),
+    consumer<T extends TopicName>(options: ConsumerOptions<T>): Consumer<T> {
+      const inner = bus.consumer(options);
+      if (failed.has(options.groupId)) return inner;
+      failed.add(options.groupId);
+      let lose: (e: Error) => void = () => {};
+      const lost = new Promise<void>((_, reject) => (lose = reject));
+      lost.catch(() => undefined);
+      return {
+        done: lost,
+        stop: () => inner.stop(),
+        lag: () => inner.lag(),
+        assignment: () => inner.assignment(),
+        run(handler) {
+          inner.run(async (batch) => {
+            await handler(batch);
+            lose(Object.assign(new Error('write after end'), { name: 'KafkaJSConnectionError' }));
+            // As the Kafka adapter's consumer does: a consumer that failed stops by itself.
+            setImmediate(() => void inner.stop());
+          });
+        },
+      };
+    },
+  };
+}
+
+describe('a stage whose consumer lost the brokers', () => {
+  it('starts again with a new consumer when the failure handler says when, and a view that never commits applies nothing twice', async () => {
+    const memory = new MemoryBus();
+    const bus = losingOnce(memory);
+    const seen: string[] = [];
+    const told: string[] = [];
+    await memory.producer().send(TOPICS.splits, [{ key: 'a', value: {} as never }]);
+    const stage = startStage(
+      bus,
+      'view:x',
+      { groupId: 'view-x', topic: TOPICS.splits, fromBeginning: true, commit: false },
+      async (records) => {
+        for (const r of records) seen.push(r.key);
+      },
+      logger,
+      (e, name) => {
+        told.push(`${name}: ${(e as Error).message}`);
+        return { afterMs: 10 };
+      },
+    );
+    await new Promise((r) => setTimeout(r, 100));
+    await memory.producer().send(TOPICS.splits, [{ key: 'b', value: {} as never }]);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(told).toEqual(['view:x: write after end']);
+    // The new consumer read the topic from the beginning again; 'a' was applied once.
+    expect(seen).toEqual(['a', 'b']);
+    await stage.stop();
+    await memory.close();
+  });
+
+  it('stays down when the failure handler gives no delay', async () => {
+    const memory = new MemoryBus();
+    const seen: string[] = [];
+    await memory.producer().send(TOPICS.splits, [{ key: 'a', value: {} as never }]);
+    const stage = startStage(
+      losingOnce(memory),
+      'x',
+      { groupId: 'x', topic: TOPICS.splits, fromBeginning: true },
+      async (records) => {
+        for (const r of records) seen.push(r.key);
+      },
+      logger,
+      () => null,
+    );
+    await new Promise((r) => setTimeout(r, 100));
+    await memory.producer().send(TOPICS.splits, [{ key: 'b', value: {} as never }]);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(seen).toEqual(['a']);
+    await stage.stop();
+    await memory.close();
   });
 });

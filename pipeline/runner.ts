@@ -5,16 +5,30 @@ import type { StageSpec } from './stages/index.js';
 
 export interface Stage {
   readonly name: string;
+  /** The stage's consumer now (a stage started again after a lost connection has a new one). */
   readonly consumer: Consumer<TopicName>;
   stop(): Promise<void>;
 }
 
+/** A failed stage starts again with a new consumer after `afterMs` (from the group's last commit, as after a restart). */
+export interface StageRestart {
+  afterMs: number;
+}
+
+/**
+ * Told when a stage's consumer failed, with the stage's name: when the stage starts again, or
+ * nothing when it stays down (the policy then takes the process down). The runtime's policy is
+ * `runtime/failure-policy.ts`.
+ */
+export type StageFailureHandler = (error: unknown, stage: string) => StageRestart | null | void;
+
 /**
  * Drives one consumer: each batch goes to `handle`, and the offsets are committed only once it
  * resolved (outputs produced, sink acknowledged). A handler that throws (a bug, or a sink that
- * exhausted its retries) stops the stage uncommitted instead of skipping data; `onFailure` lets
- * the runtime take the process down so a supervisor restarts it from the last commit. A stage
- * over several co-partitioned topics gets one batch per topic-partition (`batch.topic`).
+ * exhausted its retries) stops the stage uncommitted instead of skipping data; `onFailure`
+ * decides whether the stage starts again (a lost connection) or the runtime takes the process
+ * down so a supervisor restarts it from the last commit. A stage over several co-partitioned
+ * topics gets one batch per topic-partition (`batch.topic`).
  */
 export function startStage<T extends TopicName>(
   bus: Bus,
@@ -22,18 +36,62 @@ export function startStage<T extends TopicName>(
   options: ConsumerOptions<T>,
   handle: (records: readonly BusRecord<T>[], batch: RecordBatch<T>) => Promise<void>,
   logger: Logger,
-  onFailure?: (error: unknown) => void,
+  onFailure?: StageFailureHandler,
 ): Stage {
-  const consumer = bus.consumer(options);
-  consumer.run(async (batch) => handle(batch.records, batch));
-  consumer.done.catch((error: unknown) => {
-    logger.fatal({ err: error, stage: name }, 'pipeline stage failed');
-    onFailure?.(error);
-  });
+  let stopped = false;
+  let restart: NodeJS.Timeout | null = null;
+  // A stage started again reads from its group's last commit (from the beginning, for a group
+  // that never commits: an API replica's views); what this process already handled is not
+  // handled twice. Handled means its outputs were produced and its rows acknowledged by the
+  // store, so skipping it is exact; commits lost with the failed consumer are owed no longer
+  // once the new one commits past them. Without this, a restarted normalizer produced its last
+  // uncommitted ticks again and odds_ticks stored them twice.
+  const handled = new Map<string, number>();
+  const handleOnce = async (batch: RecordBatch<T>): Promise<void> => {
+    const slot = `${batch.topic}:${batch.partition}`;
+    const next = handled.get(slot) ?? 0;
+    const last = batch.records.at(-1);
+    if (!last || last.offset < next) return;
+    const first = batch.records[0];
+    const fresh = first !== undefined && first.offset >= next ? batch.records : batch.records.filter((r) => r.offset >= next);
+    await handle(fresh, fresh === batch.records ? batch : { ...batch, records: fresh });
+    handled.set(slot, last.offset + 1);
+  };
+  const begin = (): Consumer<T> => {
+    const consumer = bus.consumer(options);
+    consumer.run(handleOnce);
+    consumer.done.catch((error: unknown) => {
+      if (stopped) return;
+      const restartIn = onFailure?.(error, name);
+      // (A handler typed to return nothing may still return a value: only a StageRestart restarts.)
+      if (typeof restartIn !== 'object' || restartIn === null) {
+        logger.fatal({ err: error, stage: name }, 'pipeline stage failed');
+        return;
+      }
+      restart = setTimeout(() => {
+        restart = null;
+        // The failed consumer finishes its batches in hand and leaves the group first.
+        void consumer
+          .stop()
+          .catch(() => undefined)
+          .then(() => {
+            if (!stopped) current = begin();
+          });
+      }, restartIn.afterMs);
+    });
+    return consumer;
+  };
+  let current = begin();
   return {
     name,
-    consumer: consumer as unknown as Consumer<TopicName>,
-    stop: () => consumer.stop(),
+    get consumer() {
+      return current as unknown as Consumer<TopicName>;
+    },
+    stop: () => {
+      stopped = true;
+      if (restart) clearTimeout(restart);
+      return current.stop();
+    },
   };
 }
 
@@ -57,7 +115,7 @@ export interface RunningStages {
  * and at every rebalance) before their records reach it, so a restart, a second instance or a
  * takeover continues from what clients already saw, not from empty.
  */
-export function runStageTable(bus: Bus, table: readonly StageSpec[], logger: Logger, onFailure?: (error: unknown) => void): RunningStages {
+export function runStageTable(bus: Bus, table: readonly StageSpec[], logger: Logger, onFailure?: StageFailureHandler): RunningStages {
   let stages: Stage[] = [];
   let restores = 0;
   const firstAssignment = new Map(table.filter((spec) => spec.state?.restore).map((spec) => [spec.name, deferred()]));

@@ -37,6 +37,7 @@ import { TierViews } from '../api/views/index.js';
 import type { Config } from './config.js';
 import { drain } from './drain.js';
 import type { RuntimeHealth } from './health.js';
+import { stageFailureHandler } from './failure-policy.js';
 import { startOperatorEndpoint } from './operator-endpoint.js';
 import { openProcessParts, startConfiguredPipeline, startInput } from './process-parts.js';
 import { StartupError, firstLine } from './startup-error.js';
@@ -201,10 +202,21 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
   const gameStates = new GameStateBoard();
   const futures = new FuturesBoard(() => clock.now());
   const positions = new PositionTrail(logName(bus), board.log, (topic) => TOPIC_CONFIGS[topic].partitions, changelogReader(bus));
+  // A view that stopped would leave this replica serving a frozen board with /health ok.
+  const onViewFailure = stageFailureHandler(health, logger, overrides.onFatal);
   const views = [
     // The views report each batch they apply, so the live board's state has a name in the log.
-    ...startChangelogViews(observeDeliveries(bus, positions.record), board, config.replicaId, logger, opportunities, splits, gameStates),
-    ...startFuturesViews(bus, futures, config.replicaId, logger),
+    ...startChangelogViews(
+      observeDeliveries(bus, positions.record),
+      board,
+      config.replicaId,
+      logger,
+      opportunities,
+      splits,
+      gameStates,
+      onViewFailure,
+    ),
+    ...startFuturesViews(bus, futures, config.replicaId, logger, onViewFailure),
   ];
   const pipeline = runsPipeline
     ? startConfiguredPipeline(config, parts, logger, overrides.onFatal ? { onFatal: overrides.onFatal } : {})

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { TOPICS, upgradeOddsChange } from '../../schemas/index.js';
 import type { Bus } from '../../pipeline/bus/index.js';
 import { startStage } from '../../pipeline/runner.js';
-import type { Stage } from '../../pipeline/runner.js';
+import type { Stage, StageFailureHandler } from '../../pipeline/runner.js';
 import type { LiveBoard } from './board.js';
 import type { GameStateBoard } from './gamestate-board.js';
 import type { OpportunityBoard } from './opportunity-board.js';
@@ -11,7 +11,9 @@ import type { SplitsBoard } from './splits-board.js';
 /**
  * Keeps a replica's board current from the compacted changelogs. Each replica is its own
  * consumer group (a stable id per replica) reading from the beginning at every start and never
- * committing: compaction makes that the current state, not the whole history.
+ * committing: compaction makes that the current state, not the whole history. A view that
+ * stops leaves the replica serving a frozen board, so its failure goes to `onFailure` (the
+ * runtime's policy: started again after a lost connection, else the process stops).
  */
 export function startChangelogViews(
   bus: Bus,
@@ -21,6 +23,7 @@ export function startChangelogViews(
   opportunities?: OpportunityBoard,
   splits?: SplitsBoard,
   gameStates?: GameStateBoard,
+  onFailure?: StageFailureHandler,
 ): Stage[] {
   const stages = [
     startStage(
@@ -31,6 +34,7 @@ export function startChangelogViews(
         for (const r of records) if (r.value) board.applyEvent(r.value);
       },
       logger,
+      onFailure,
     ),
     startStage(
       bus,
@@ -41,6 +45,7 @@ export function startChangelogViews(
         for (const r of records) if (r.value) board.applyChange(upgradeOddsChange(r.value));
       },
       logger,
+      onFailure,
     ),
   ];
   if (opportunities) {
@@ -53,6 +58,7 @@ export function startChangelogViews(
           for (const r of records) opportunities.apply(r.key, r.value);
         },
         logger,
+        onFailure,
       ),
     );
   }
@@ -66,6 +72,7 @@ export function startChangelogViews(
           for (const r of records) splits.apply(r.key, r.value);
         },
         logger,
+        onFailure,
       ),
     );
   }
@@ -79,6 +86,7 @@ export function startChangelogViews(
           for (const r of records) gameStates.apply(r.value, r.key);
         },
         logger,
+        onFailure,
       ),
     );
   }

@@ -2,11 +2,17 @@ import type { Logger } from 'pino';
 import { TOPICS } from '../../schemas/index.js';
 import type { Bus } from '../../pipeline/bus/index.js';
 import { startStage } from '../../pipeline/runner.js';
-import type { Stage } from '../../pipeline/runner.js';
+import type { Stage, StageFailureHandler } from '../../pipeline/runner.js';
 import type { FuturesBoard } from './futures-board.js';
 
 /** Keeps a replica's futures board from the two futures changelogs (same rules as the other views). */
-export function startFuturesViews(bus: Bus, futures: FuturesBoard, replicaId: string, logger: Logger): Stage[] {
+export function startFuturesViews(
+  bus: Bus,
+  futures: FuturesBoard,
+  replicaId: string,
+  logger: Logger,
+  onFailure?: StageFailureHandler,
+): Stage[] {
   return [
     startStage(
       bus,
@@ -16,6 +22,7 @@ export function startFuturesViews(bus: Bus, futures: FuturesBoard, replicaId: st
         for (const r of records) futures.applyQuote(r.value, r.key);
       },
       logger,
+      onFailure,
     ),
     startStage(
       bus,
@@ -25,6 +32,7 @@ export function startFuturesViews(bus: Bus, futures: FuturesBoard, replicaId: st
         for (const r of records) futures.applyMarket(r.value, r.key);
       },
       logger,
+      onFailure,
     ),
   ];
 }

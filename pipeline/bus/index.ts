@@ -4,6 +4,7 @@ export { MemoryBus } from './memory-bus.js';
 export type { ForgetRemovals, MemoryBusImage, MemoryBusOptions, RemovalRetention } from './memory-bus.js';
 export { partitionFor } from './partitioner.js';
 export { KafkaBus } from './kafka-bus.js';
+export { lostTheBrokers } from './connection-loss.js';
 export type { ConsumerRejoin, KafkaBusOptions } from './kafka-bus.js';
 export { AvroCodec, SchemaCompatibilityError, assertBackwardCompatible, jsonCodec } from './codec.js';
 export type { AvroCodecOptions, Codec } from './codec.js';

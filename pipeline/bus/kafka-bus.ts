@@ -6,6 +6,7 @@ import type { TopicConfig, TopicName, TopicValues } from '../../schemas/index.js
 import type { Bus, BusRecord, Consumer, ConsumerOptions, OutgoingRecord, Producer, ReadScope, RecordBatch } from './bus.js';
 import { topicsOf } from './bus.js';
 import { NotCoPartitionedError, coPartitionedAssigner } from './co-partitioned-assigner.js';
+import { causesOf, lostTheBrokers } from './connection-loss.js';
 import { jsonCodec } from './codec.js';
 import type { Codec } from './codec.js';
 import { partitionFor } from './partitioner.js';
@@ -49,28 +50,6 @@ export interface ConsumerRejoin {
   groupId: string;
   attempt: number;
   reason: string;
-}
-
-/** An error and the ones it wraps (kafkajs's `originalError`, or `cause`), outermost first. */
-function* causesOf(error: unknown): Generator<Error> {
-  for (let e: unknown = error, depth = 0; e instanceof Error && depth < 5; depth++) {
-    yield e;
-    const wrapped = e as Error & { originalError?: unknown; cause?: unknown };
-    e = wrapped.originalError ?? wrapped.cause;
-  }
-}
-
-/** Whether a kafkajs error (or one it wraps) is a failure to reach the brokers at all. */
-function lostTheBrokers(error: unknown): boolean {
-  for (const e of causesOf(error)) {
-    if (
-      e.name === 'KafkaJSConnectionError' ||
-      e.name === 'KafkaJSBrokerNotFound' ||
-      /ECONNREFUSED|Connection error|Closed connection/.test(e.message)
-    )
-      return true;
-  }
-  return false;
 }
 
 /** Whether rejoining cannot help: the cluster's topics contradict this process's configuration. */

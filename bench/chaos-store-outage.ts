@@ -1,0 +1,80 @@
+/**
+ * The chaos run's store outage window, for ClickHouse in server mode only (docs/chaos.md): the
+ * operator says how to stop and start the server (`CHAOS_STORE_STOP_CMD`,
+ * `CHAOS_STORE_START_CMD`, e.g. `docker compose stop clickhouse`); chDB runs inside each pipeline
+ * process, and an outage of it would have to be faked, so without a server the window does not
+ * run and says why. While the store is down the ticks wait in Kafka (the pipelines' lag grows),
+ * the sinks retry, and `/health` must not say ok; once it is back, the end of the run checks
+ * that every tick was stored exactly once.
+ */
+import { exec } from 'node:child_process';
+
+/** How the window is run, or why it cannot be. */
+export type StoreOutagePlan = { run: true; stop: string; start: string; seconds: number } | { run: false; why: string };
+
+export function storeOutagePlan(env: NodeJS.ProcessEnv): StoreOutagePlan {
+  const stop = env['CHAOS_STORE_STOP_CMD'];
+  const start = env['CHAOS_STORE_START_CMD'];
+  if (!env['CLICKHOUSE_URL'])
+    return {
+      run: false,
+      why: 'not run: the store is chDB inside each pipeline process (set CLICKHOUSE_URL and the stop/start commands for server mode)',
+    };
+  if (!stop || !start)
+    return { run: false, why: 'not run: CLICKHOUSE_URL is set but CHAOS_STORE_STOP_CMD or CHAOS_STORE_START_CMD is not' };
+  const seconds = Number(env['CHAOS_STORE_OUTAGE_SECONDS'] ?? 20);
+  if (!Number.isFinite(seconds) || seconds <= 0)
+    return { run: false, why: 'not run: CHAOS_STORE_OUTAGE_SECONDS must be a positive number' };
+  return { run: true, stop, start, seconds };
+}
+
+function shell(command: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    exec(command, { timeout: 120_000 }, (error, _stdout, stderr) =>
+      error ? reject(new Error(`\`${command}\` failed: ${stderr.trim() || error.message}`)) : resolve(),
+    );
+  });
+}
+
+/** What one probe of the processes saw: each API replica's /health status, each pipeline's lag. */
+export interface OutageProbe {
+  health: readonly (string | null)[];
+  lags: readonly (number | null)[];
+}
+
+/** What the window saw, as the table's line, and whether it broke a promise (`failure`). */
+export interface OutageFinding {
+  line: string;
+  failure: string | null;
+}
+
+/** The verdict on the probes taken while the store was down (pure). */
+export function outageVerdict(seconds: number, probes: readonly OutageProbe[]): OutageFinding {
+  const statuses = new Set(probes.flatMap((p) => p.health.map((h) => h ?? 'unreachable')));
+  const peak = Math.max(0, ...probes.flatMap((p) => p.lags.map((l) => l ?? 0)));
+  const line = `ran ${seconds} s: API /health said ${[...statuses].sort().join(', ') || 'nothing'}; pipeline lag peaked at ${peak}`;
+  const failures: string[] = [];
+  if (probes.length === 0) failures.push('no probe was taken');
+  else if (probes.every((p) => p.health.some((h) => h === 'ok'))) failures.push('an API /health said ok throughout');
+  if (peak === 0) failures.push('the pipelines never had ticks waiting');
+  return { line, failure: failures.length > 0 ? `store outage: ${failures.join('; ')}` : null };
+}
+
+/** Stops the store, probes once a second for `plan.seconds`, starts it again. */
+export async function storeOutage(
+  plan: Extract<StoreOutagePlan, { run: true }>,
+  probe: () => Promise<OutageProbe>,
+): Promise<OutageFinding> {
+  await shell(plan.stop);
+  const probes: OutageProbe[] = [];
+  try {
+    const end = Date.now() + plan.seconds * 1000;
+    while (Date.now() < end) {
+      probes.push(await probe());
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  } finally {
+    await shell(plan.start);
+  }
+  return outageVerdict(plan.seconds, probes);
+}
