@@ -230,7 +230,7 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
   } catch (e) {
     throw new StartupError(`ALERT_SECRET_KEY: ${firstLine(e)}`);
   }
-  const accounts = await startAccounts({ bus, store, now, replicaId: config.replicaId, logger, seal });
+  const accounts = await startAccounts({ bus, store, now, replicaId: config.replicaId, logger, seal, onFailure: onViewFailure });
   const demoKeys = loadOrCreateDemoSecrets(config.dataDir);
   await ensureKeys(
     accounts.accounts,
@@ -239,7 +239,7 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
   );
   await ensureKeys(accounts.accounts, 'operator', parseApiKeys(config.apiKeys));
   const keys = accounts.keys;
-  const ledger = await startBets({ bus, store, replicaId: config.replicaId, logger });
+  const ledger = await startBets({ bus, store, replicaId: config.replicaId, logger, onFailure: onViewFailure });
   const alerting = startAlerting({
     bus,
     store,

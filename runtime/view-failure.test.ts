@@ -4,11 +4,15 @@
 // client gives such a consumer up: `KafkaJSConnectionError: write after end`, as a pipeline
 // process met under the same kills) stopped for good, and the board stayed frozen at whatever
 // it had loaded. The views now run under the runtime's failure policy like the pipeline's stages.
+// The replica's accounts consumer had the same gap, with a worse outcome: a key revoked on
+// another replica kept working here for good.
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
+import { startAccounts } from '../api/accounts/index.js';
 import { LiveBoard, startChangelogViews } from '../api/views/index.js';
 import { MemoryBus } from '../pipeline/bus/index.js';
 import type { Bus, Consumer, ConsumerOptions } from '../pipeline/bus/index.js';
+import type { OlapStore } from '../pipeline/store/index.js';
 import { TOPICS } from '../schemas/index.js';
 import type { OddsChange, TopicName } from '../schemas/index.js';
 import { stageFailureHandler } from './failure-policy.js';
@@ -120,6 +124,40 @@ describe("an API replica's odds view whose consumer failed", () => {
     expect(health.check()).toEqual({ status: 'down', message: 'stage failed: cannot apply' });
     expect(fatal).toEqual(['stage failed: cannot apply']);
     await Promise.all(views.map((v) => v.stop()));
+    await memory.close();
+  });
+});
+
+describe("an API replica's accounts consumer that lost the brokers", () => {
+  it('starts again, so a key revoked on another replica is refused here too', async () => {
+    const memory = new MemoryBus();
+    // The store only has to take the writes: both replicas start from an empty one.
+    const store: OlapStore = {
+      kind: 'chdb',
+      exec: async () => undefined,
+      insert: async () => undefined,
+      query: async () => [],
+      close: async () => undefined,
+    };
+    const health = new RuntimeHealth();
+    const policy = stageFailureHandler(health, logger, undefined, { retries: { attempts: 5, firstDelayMs: 10, windowMs: 60_000 } });
+    const a = await startAccounts({ bus: memory, store, replicaId: 'a', logger });
+    const b = await startAccounts({
+      bus: failingOnce(memory, 'api-accounts-b', lostTheBrokers()),
+      store,
+      replicaId: 'b',
+      logger,
+      onFailure: policy,
+    });
+    const account = await a.accounts.createAccount('Acme');
+    const key = await a.accounts.createKey(account.id, { tier: 'pro', name: 'first' });
+    await settle();
+    expect(b.keys.lookup(key.secret)?.tier).toBe('pro');
+    await a.accounts.revokeKey(key.record.id);
+    await settle();
+    expect(b.keys.lookup(key.secret)).toBeUndefined();
+    expect(health.failed).toBe(false);
+    await Promise.all([a.stop(), b.stop()]);
     await memory.close();
   });
 });

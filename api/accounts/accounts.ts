@@ -1,7 +1,9 @@
 import type { Logger } from 'pino';
 import { TOPICS } from '../../schemas/index.js';
 import type { AccountChange, AccountRecord, AlertRuleRecord, ApiKeyRecord, TierName } from '../../schemas/index.js';
-import type { Bus, Consumer, Producer } from '../../pipeline/bus/index.js';
+import type { Bus, Producer } from '../../pipeline/bus/index.js';
+import { startStage } from '../../pipeline/runner.js';
+import type { StageFailureHandler } from '../../pipeline/runner.js';
 import type { OlapStore } from '../../pipeline/store/index.js';
 import { KeyStore, isUsable, keyStatus } from './key-store.js';
 import { ACCOUNT_SELECT, KEY_SELECT, RULE_SELECT, accountFromRow, accountRow, keyFromRow, keyRow, ruleFromRow, ruleRow } from './rows.js';
@@ -295,21 +297,25 @@ export async function startAccounts(options: {
   logger: Logger;
   /** The seal every API replica shares (ALERT_SECRET_KEY), so that any of them can sign. */
   seal?: SecretSeal;
+  /** The runtime's failure policy for the topic's consumer. */
+  onFailure?: StageFailureHandler;
 }): Promise<AccountsReplica> {
   const now = options.now ?? Date.now;
   const keys = new KeyStore(now);
   for (const change of await loadAccountChanges(options.store)) keys.apply(change);
-  const consumer: Consumer<typeof TOPICS.accounts> = options.bus.consumer({
-    groupId: `api-accounts-${options.replicaId}`,
-    topic: TOPICS.accounts,
-    fromBeginning: true,
-  });
-  consumer.run(async (batch) => {
-    for (const r of batch.records) if (r.value !== null) keys.apply(r.value);
-  });
-  consumer.done.catch((err: unknown) =>
-    options.logger.error({ err }, 'accounts topic consumer stopped: key changes from other replicas no longer arrive'),
+  // A consumer that stopped would freeze this replica's keys: a key revoked on another replica
+  // would go on working here. So it runs as a stage under the runtime's failure policy (started
+  // again after a lost connection, else the process stops), like the board's views.
+  const stage = startStage(
+    options.bus,
+    'view:accounts',
+    { groupId: `api-accounts-${options.replicaId}`, topic: TOPICS.accounts, fromBeginning: true },
+    async (records) => {
+      for (const r of records) if (r.value !== null) keys.apply(r.value);
+    },
+    options.logger,
+    options.onFailure,
   );
   options.logger.info({ keys: keys.size }, 'accounts loaded');
-  return { keys, accounts: new Accounts(keys, options.store, options.bus.producer(), now, options.seal), stop: () => consumer.stop() };
+  return { keys, accounts: new Accounts(keys, options.store, options.bus.producer(), now, options.seal), stop: () => stage.stop() };
 }

@@ -2,7 +2,9 @@ import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import { TOPICS } from '../../schemas/index.js';
 import type { BetRecord } from '../../schemas/index.js';
-import type { Bus, Consumer, Producer } from '../../pipeline/bus/index.js';
+import type { Bus, Producer } from '../../pipeline/bus/index.js';
+import { startStage } from '../../pipeline/runner.js';
+import type { StageFailureHandler } from '../../pipeline/runner.js';
 import type { OlapStore } from '../../pipeline/store/index.js';
 import { BetLedger } from './ledger.js';
 import { BET_SELECT, betFromRow, betRow } from './rows.js';
@@ -63,19 +65,22 @@ export async function startBets(options: {
   now?: () => number;
   replicaId: string;
   logger: Logger;
+  /** The runtime's failure policy for the topic's consumer. */
+  onFailure?: StageFailureHandler;
 }): Promise<BetsReplica> {
   const ledger = new BetLedger();
   for (const row of await options.store.query(BET_SELECT)) ledger.apply(betFromRow(row));
-  const consumer: Consumer<typeof TOPICS.bets> = options.bus.consumer({
-    groupId: `api-bets-${options.replicaId}`,
-    topic: TOPICS.bets,
-    fromBeginning: true,
-  });
-  consumer.run(async (batch) => {
-    for (const r of batch.records) if (r.value !== null) ledger.apply(r.value);
-  });
-  consumer.done.catch((err: unknown) =>
-    options.logger.error({ err }, 'bets topic consumer stopped: bets logged on other replicas no longer arrive'),
+  // Under the runtime's failure policy, as `startAccounts`: a stopped consumer would leave bets
+  // logged on other replicas missing here for good.
+  const stage = startStage(
+    options.bus,
+    'view:bets',
+    { groupId: `api-bets-${options.replicaId}`, topic: TOPICS.bets, fromBeginning: true },
+    async (records) => {
+      for (const r of records) if (r.value !== null) ledger.apply(r.value);
+    },
+    options.logger,
+    options.onFailure,
   );
-  return { bets: new Bets(ledger, options.store, options.bus.producer(), options.now ?? Date.now), stop: () => consumer.stop() };
+  return { bets: new Bets(ledger, options.store, options.bus.producer(), options.now ?? Date.now), stop: () => stage.stop() };
 }
