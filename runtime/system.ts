@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import { TIER_NAMES, TOPICS, TOPIC_CONFIGS } from '../schemas/index.js';
+import { TIER_NAMES, TOPIC_CONFIGS } from '../schemas/index.js';
 import type { TierName } from '../schemas/index.js';
 import { MemoryBus, observeDeliveries } from '../pipeline/bus/index.js';
 import type { Bus } from '../pipeline/bus/index.js';
@@ -14,8 +14,7 @@ import { buildApp } from '../api/app.js';
 import type { PayloadInspector } from '../api/plugins/index.js';
 import type { StreamService } from '../api/stream/index.js';
 import { alertBody, startAlerting } from '../api/alerts/index.js';
-import { PositionTrail, opportunityContext } from '../api/queries/index.js';
-import type { ChangelogReader } from '../api/queries/index.js';
+import { PositionTrail, changelogReader, opportunityContext } from '../api/queries/index.js';
 import { SecretSeal, UsageRecorder, ensureKeys, loadOrCreateDemoSecrets, parseApiKeys, startAccounts } from '../api/accounts/index.js';
 import type { Accounts, KeyStore } from '../api/accounts/index.js';
 import { startBets } from '../api/bets/index.js';
@@ -150,30 +149,6 @@ export function packageVersion(): string {
  */
 function logName(bus: Bus): string {
   return bus instanceof MemoryBus ? bus.name : 'kafka';
-}
-
-/** The changelogs of `/odds/delta` positions between two of them, read through the bus outside any consumer group. */
-export function changelogReader(bus: Bus): ChangelogReader {
-  return {
-    odds: (from, before, visit) =>
-      bus.readToEnd(
-        TOPICS.snapshot,
-        (records) => {
-          for (const r of records) if (r.value) visit(r.value);
-        },
-        { from: (p) => from[p] ?? 0, before: (p) => before[p] ?? 0 },
-      ),
-    events: (from, before, visit) =>
-      bus.readToEnd(
-        TOPICS.events,
-        (records) => {
-          for (const r of records) visit(r.key, r.value);
-        },
-        { from: (p) => from[p] ?? 0, before: (p) => before[p] ?? 0 },
-      ),
-    // The in-process bus may have left old removals out of a saved log; Kafka's retention is the cluster's.
-    ...(bus instanceof MemoryBus ? { completeFrom: () => [bus.completeFrom(TOPICS.snapshot), bus.completeFrom(TOPICS.events)] } : {}),
-  };
 }
 
 /**

@@ -9,7 +9,7 @@ import type { OddsChange, OddsRow } from '../../schemas/index.js';
 import { LiveBoard, startChangelogViews } from '../views/index.js';
 import { catchUpRows, readLogSince } from './log-changes.js';
 import { PositionTrail } from './log-position.js';
-import type { ChangelogReader } from './lost-removals.js';
+import { changelogReader } from './lost-removals.js';
 
 const T0 = Date.UTC(2026, 10, 29, 2);
 
@@ -38,25 +38,6 @@ function change(key: 'home' | 'away' | 'draw', price: number): OddsChange {
   return { key, eventId: 'nba-1', row, changedAt: T0 };
 }
 
-/** The changelogs read as the runtime reads them (`runtime/system.ts`, changelogReader). */
-function reader(bus: MemoryBus): ChangelogReader {
-  return {
-    odds: (from, before, visit) =>
-      bus.readToEnd(
-        TOPICS.snapshot,
-        (records) => {
-          for (const r of records) if (r.value) visit(r.value);
-        },
-        { from: (p) => from[p] ?? 0, before: (p) => before[p] ?? 0 },
-      ),
-    events: (from, before, visit) =>
-      bus.readToEnd(TOPICS.events, (records) => records.forEach((r) => visit(r.key, r.value)), {
-        from: (p) => from[p] ?? 0,
-        before: (p) => before[p] ?? 0,
-      }),
-  };
-}
-
 async function until(done: () => boolean): Promise<void> {
   for (let i = 0; i < 200 && !done(); i++) await new Promise((r) => setTimeout(r, 10));
   expect(done()).toBe(true);
@@ -66,7 +47,7 @@ describe('catching a client up from a log position', () => {
   it('starts strictly after the position: the last change the client holds is not sent again, the next one is', async () => {
     const bus = new MemoryBus();
     const board = new LiveBoard();
-    const trail = new PositionTrail('memory', board.log, (topic) => TOPIC_CONFIGS[topic].partitions, reader(bus));
+    const trail = new PositionTrail('memory', board.log, (topic) => TOPIC_CONFIGS[topic].partitions, changelogReader(bus));
     const views = startChangelogViews(observeDeliveries(bus, trail.record), board, 'r1', pino({ level: 'silent' }));
     const send = (changes: OddsChange[]): Promise<void> =>
       bus.producer().send(
@@ -80,14 +61,14 @@ describe('catching a client up from a log position', () => {
     await send([change('draw', 300), change('home', 125)]);
     await until(() => board.row('nba-1', 'home')?.priceAmerican === 125);
 
-    const read = await readLogSince(trail, reader(bus), { log: p.log, offsets: p.offsets }, board, 0);
+    const read = await readLogSince(trail, changelogReader(bus), { log: p.log, offsets: p.offsets }, board, 0);
     if (typeof read === 'string') throw new Error(`refused: ${read}`);
     expect([...read.rows.keys()].sort()).toEqual(['draw', 'home']);
     expect([...(catchUpRows(board, read)?.keys() ?? [])].sort()).toEqual(['draw', 'home']);
 
     // From where the board stands now, nothing is left to send.
     const now = trail.now();
-    const none = await readLogSince(trail, reader(bus), { log: now.log, offsets: now.offsets }, board, 0);
+    const none = await readLogSince(trail, changelogReader(bus), { log: now.log, offsets: now.offsets }, board, 0);
     if (typeof none === 'string') throw new Error(`refused: ${none}`);
     expect([...none.rows.keys()]).toEqual([]);
     expect([...(catchUpRows(board, none)?.keys() ?? [])]).toEqual([]);

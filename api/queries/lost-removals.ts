@@ -1,4 +1,7 @@
+import { TOPICS } from '../../schemas/index.js';
 import type { CanonicalEvent, MarketId, OddsChange } from '../../schemas/index.js';
+import { MemoryBus } from '../../pipeline/bus/index.js';
+import type { Bus } from '../../pipeline/bus/index.js';
 import { rowId } from '../../pipeline/snapshot/index.js';
 import type { Catalog, LiveBoard } from '../views/index.js';
 import { eventMatches } from '../views/index.js';
@@ -21,6 +24,30 @@ export interface ChangelogReader {
    * change of every key (older removals may be gone: retention); absent when the log keeps them all.
    */
   completeFrom?(): readonly (readonly number[])[];
+}
+
+/** The changelogs of `/odds/delta` positions between two of them, read through the bus outside any consumer group. */
+export function changelogReader(bus: Bus): ChangelogReader {
+  return {
+    odds: (from, before, visit) =>
+      bus.readToEnd(
+        TOPICS.snapshot,
+        (records) => {
+          for (const r of records) if (r.value) visit(r.value);
+        },
+        { from: (p) => from[p] ?? 0, before: (p) => before[p] ?? 0 },
+      ),
+    events: (from, before, visit) =>
+      bus.readToEnd(
+        TOPICS.events,
+        (records) => {
+          for (const r of records) visit(r.key, r.value);
+        },
+        { from: (p) => from[p] ?? 0, before: (p) => before[p] ?? 0 },
+      ),
+    // The in-process bus may have left old removals out of a saved log; Kafka's retention is the cluster's.
+    ...(bus instanceof MemoryBus ? { completeFrom: () => [bus.completeFrom(TOPICS.snapshot), bus.completeFrom(TOPICS.events)] } : {}),
+  };
 }
 
 /** The market and sportsbook a row key names (`oddsRowKey`: event id, market, ..., book). */

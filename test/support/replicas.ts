@@ -4,7 +4,7 @@ import { startAccounts } from '../../api/accounts/index.js';
 import type { AccountsReplica } from '../../api/accounts/index.js';
 import { buildApp } from '../../api/app.js';
 import { MemoryRateLimitStore } from '../../api/plugins/rate-limit.js';
-import { changelogReader } from '../../runtime/system.js';
+import { changelogReader } from '../../api/queries/index.js';
 import type { RunningSystem } from '../../runtime/system.js';
 import { Catalog } from '../../api/views/catalog.js';
 import { LiveBoard, TierViews, startChangelogViews } from '../../api/views/index.js';
