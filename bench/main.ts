@@ -29,8 +29,8 @@ async function main(): Promise<void> {
   const sections: [string, () => Promise<BenchFigure[]>][] = [
     ['Pipeline (normalizer + snapshot + opportunities + closing lines + ClickHouse sinks)', () => benchPipeline()],
     ['API (GET /odds from the live board)', () => benchApi()],
-    ['Reads: GET /odds on the 45k-price board against bare Fastify', () => benchReads(90)],
-    ['Reads: GET /odds on the 1M-price board against bare Fastify', () => benchReads(2000)],
+    ['Reads: GET /odds on the 45k-price board against bare Fastify and pre-built bytes', () => benchReads(90)],
+    ['Reads: GET /odds on the 1M-price board against bare Fastify and pre-built bytes', () => benchReads(2000)],
     ['Reads: memory per live price, 1M-price board, all tier views', () => inOwnProcess('memory')],
     ["Reads: the free tier's delay line, a minute of changes at 2,000/s on the 45k-price board", () => inOwnProcess('delay-line')],
     ['Reads: tick to visible on /odds at 2,000 ticks/s', () => benchVisible()],
