@@ -70,7 +70,8 @@ export async function benchCompat(iterations = 3000): Promise<BenchFigure[]> {
   const serializeUs = time(() =>
     serialize({ success: true, data: page, pagination: pagination(100, 0, 100), updated_at: '2026-01-01T00:00:00.000Z' }),
   );
-  const etagUs = time(() => entityTag('enterprise', body));
+  const bytes = Buffer.from(body);
+  const etagUs = time(() => entityTag('enterprise', bytes));
   const presentUs = time(() => rows.map((r) => presentOdds(catalog, r, event)));
   const mainUs = time(() => mainLinesOf(rows));
   return [
