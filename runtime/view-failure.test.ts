@@ -17,10 +17,11 @@ import { Catalog, LiveBoard, OpportunityBoard, startChangelogViews } from '../ap
 import { Harness, T0 as BOARD_T0, event, ml } from '../pipeline/opportunities/fixtures/builders.js';
 import { opportunityRecords } from '../pipeline/opportunities/index.js';
 import { MemoryBus } from '../pipeline/bus/index.js';
-import type { Bus, Consumer, ConsumerOptions } from '../pipeline/bus/index.js';
+import type { Bus } from '../pipeline/bus/index.js';
 import type { OlapStore } from '../pipeline/store/index.js';
 import { TOPICS } from '../schemas/index.js';
-import type { OddsChange, TopicName } from '../schemas/index.js';
+import { failingFirstConsumer, lostTheBrokers } from '../test/support/failing-consumer.js';
+import type { OddsChange } from '../schemas/index.js';
 import { stageFailureHandler } from './failure-policy.js';
 import { RuntimeHealth } from './health.js';
 
@@ -56,46 +57,6 @@ function change(selection: 'home' | 'away', price: number): OddsChange {
   };
 }
 
-/**
- * A bus whose first consumer of `groupId` fails with `error` after its first batch, and stops, as
- * the Kafka adapter's does; having left its group, it holds no partition from then on.
- */
-function failingOnce(bus: MemoryBus, groupId: string, error: Error): Bus {
-  let failed = false;
-  return {
-    producer: () => bus.producer(),
-    readToEnd: bus.readToEnd.bind(bus),
-    close: () => bus.close(),
-    consumer<T extends TopicName>(options: ConsumerOptions<T>): Consumer<T> {
-      const inner = bus.consumer(options);
-      if (failed || options.groupId !== groupId) return inner;
-      failed = true;
-      let fail: (e: Error) => void = () => {};
-      let left = false;
-      const done = new Promise<void>((_, reject) => (fail = reject));
-      done.catch(() => undefined);
-      return {
-        done,
-        stop: () => inner.stop(),
-        lag: () => inner.lag(),
-        assignment: () => (left ? [] : inner.assignment()),
-        run(handler) {
-          inner.run(async (batch) => {
-            await handler(batch);
-            left = true;
-            fail(error);
-            setImmediate(() => void inner.stop());
-          });
-        },
-      };
-    },
-  };
-}
-
-function lostTheBrokers(): Error {
-  return Object.assign(new Error('write after end'), { name: 'KafkaJSConnectionError' });
-}
-
 /** A store that only takes the writes: every replica here starts from an empty one. */
 const store: OlapStore = {
   kind: 'chdb',
@@ -115,7 +76,7 @@ describe("an API replica's odds view whose consumer failed", () => {
     const board = new LiveBoard();
     const health = new RuntimeHealth();
     const policy = stageFailureHandler(health, logger, undefined, { retries: { attempts: 5, firstDelayMs: 10, windowMs: 60_000 } });
-    const bus = failingOnce(memory, 'api-r1-odds', lostTheBrokers());
+    const bus = failingFirstConsumer(memory, { groupId: 'api-r1-odds', error: lostTheBrokers() });
     const views = startChangelogViews(bus, board, 'r1', logger, undefined, undefined, undefined, policy);
     const send = (c: OddsChange): Promise<void> =>
       memory.producer().send(TOPICS.snapshot, [{ key: c.key, partitionKey: c.eventId, value: c }]);
@@ -137,7 +98,7 @@ describe("an API replica's odds view whose consumer failed", () => {
     const health = new RuntimeHealth();
     const fatal: string[] = [];
     const policy = stageFailureHandler(health, logger, (reason) => fatal.push(reason));
-    const bus = failingOnce(memory, 'api-r1-odds', new Error('cannot apply'));
+    const bus = failingFirstConsumer(memory, { groupId: 'api-r1-odds', error: new Error('cannot apply') });
     const views = startChangelogViews(bus, board, 'r1', logger, undefined, undefined, undefined, policy);
     await memory.producer().send(TOPICS.snapshot, [{ key: 'home', partitionKey: 'nba-1', value: change('home', 120) }]);
     await settle();
@@ -155,7 +116,7 @@ describe("an API replica's accounts consumer that lost the brokers", () => {
     const policy = stageFailureHandler(health, logger, undefined, { retries: { attempts: 5, firstDelayMs: 10, windowMs: 60_000 } });
     const a = await startAccounts({ bus: memory, store, replicaId: 'a', logger });
     const b = await startAccounts({
-      bus: failingOnce(memory, 'api-accounts-b', lostTheBrokers()),
+      bus: failingFirstConsumer(memory, { groupId: 'api-accounts-b', error: lostTheBrokers() }),
       store,
       replicaId: 'b',
       logger,
@@ -233,7 +194,7 @@ describe("an API replica's alert delivery lease whose consumer failed", () => {
     const health = new RuntimeHealth();
     const policy = stageFailureHandler(health, logger, undefined, { retries: { attempts: 5, firstDelayMs: 10, windowMs: 60_000 } });
     const posted: string[] = [];
-    const { alerting, price } = replica(failingOnce(memory, DELIVERY_GROUP, lostTheBrokers()), posted, policy);
+    const { alerting, price } = replica(failingFirstConsumer(memory, { groupId: DELIVERY_GROUP, error: lostTheBrokers() }), posted, policy);
     await settle();
     expect(alerting.delivering()).toBe(true);
     await touchAccounts(memory);
@@ -253,7 +214,11 @@ describe("an API replica's alert delivery lease whose consumer failed", () => {
     const health = new RuntimeHealth();
     const fatal: string[] = [];
     const policy = stageFailureHandler(health, logger, (reason) => fatal.push(reason));
-    const { alerting } = replica(failingOnce(memory, DELIVERY_GROUP, new Error('lease lost its mind')), [], policy);
+    const { alerting } = replica(
+      failingFirstConsumer(memory, { groupId: DELIVERY_GROUP, error: new Error('lease lost its mind') }),
+      [],
+      policy,
+    );
     await settle();
     await touchAccounts(memory);
     await settle();
