@@ -18,11 +18,27 @@ import { cpuByThread, cpuSince } from './thread-cpu.js';
 
 const T0 = Date.UTC(2026, 10, 22, 12);
 
-function input(): RawTick[] {
+/** The raw ticks the Kafka sections move: the simulator's board and its repricing, 20,000 in all. */
+function benchTicks(): RawTick[] {
   const sim = new MarketSimulator({ seed: 5, clock: new ManualClock(T0), eventsPerLeague: 3 });
   const raw = sim.snapshot();
   for (let i = 1; raw.length < 20_000; i++) raw.push(...sim.step(T0 + i * 2000, 1000));
   return raw.slice(0, 20_000);
+}
+
+/**
+ * What the Kafka sections move: `benchTicks` and how many of them become ticks in `odds_ticks`
+ * (the rest the normalizer does not match); null, said, without a mock cluster here.
+ */
+export function kafkaBenchInput(): { raw: RawTick[]; expected: number } | null {
+  const why = mockKafkaUnavailable();
+  if (why) {
+    process.stdout.write(`  skipped: ${why}\n`);
+    return null;
+  }
+  const raw = benchTicks();
+  const normalizer = new Normalizer({ teams: TEAMS, leagues: LEAGUES });
+  return { raw, expected: raw.filter((r) => normalizer.handle(r, T0).tick !== null).length };
 }
 
 function cpuSeconds(usage: NodeJS.CpuUsage): number {
@@ -134,7 +150,7 @@ interface PipelineRun {
  * as the runtime assembles it (runtime/process-parts.ts): store, bus and configured pipeline
  * from the configuration, the bench's clock, no feed. Without a cluster, on the in-process bus.
  */
-async function pipelineRun(raw: readonly RawTick[], expectedTicks: number, mock: MockKafka | null): Promise<PipelineRun> {
+async function pipelineRun(raw: readonly RawTick[], expected: number, mock: MockKafka | null): Promise<PipelineRun> {
   const dir = mkdtempSync(join(tmpdir(), 'odds-bench-kafka-'));
   try {
     const config = loadConfig({
@@ -171,7 +187,7 @@ async function pipelineRun(raw: readonly RawTick[], expectedTicks: number, mock:
         );
       }
       const produced = performance.now();
-      await until(() => pipeline.stats().sinks['odds_ticks']?.rowsWritten === expectedTicks, 300_000);
+      await until(() => pipeline.stats().sinks['odds_ticks']?.rowsWritten === expected, 300_000);
       const run: PipelineRun = {
         seconds: (performance.now() - t0) / 1000,
         producedSeconds: (produced - t0) / 1000,
@@ -197,16 +213,9 @@ async function pipelineRun(raw: readonly RawTick[], expectedTicks: number, mock:
  * produce and one consumer group in the same run: the cost of everything the pipeline adds.
  */
 export async function benchKafka(): Promise<BenchFigure[]> {
-  const why = mockKafkaUnavailable();
-  if (why) {
-    process.stdout.write(`  skipped: ${why}\n`);
-    return [];
-  }
-  const raw = input();
-  const expectedTicks = (() => {
-    const normalizer = new Normalizer({ teams: TEAMS, leagues: LEAGUES });
-    return raw.filter((r) => normalizer.handle(r, T0).tick !== null).length;
-  })();
+  const input = kafkaBenchInput();
+  if (!input) return [];
+  const { raw, expected } = input;
 
   // Baselines: raw kafkajs moving the ticks as JSON, once (one topic, one group) and along the
   // pipeline's own hops (three topics, six groups).
@@ -217,7 +226,7 @@ export async function benchKafka(): Promise<BenchFigure[]> {
   const perThousand = (s: number): string => ((s * 1000 * 1000) / raw.length).toFixed(0);
   // The same pipeline on the in-process bus, same input: what the stages and chDB cost without
   // Kafka, so that the rest of the Kafka run's CPU is what the bus adds.
-  const inProcess = await pipelineRun(raw, expectedTicks, null);
+  const inProcess = await pipelineRun(raw, expected, null);
   process.stdout.write(
     `  pipeline on the in-process bus: every tick in ClickHouse after ${inProcess.seconds.toFixed(2)} s; CPU per 1000 ticks: ${perThousand(inProcess.cpu)} ms (${inProcess.threads.map(([name, s]) => `${name} ${perThousand(s)}`).join(', ')})\n`,
   );
@@ -225,7 +234,7 @@ export async function benchKafka(): Promise<BenchFigure[]> {
   const mock = await startMockKafka();
   let pipelinePerSecond = 0;
   try {
-    const run = await pipelineRun(raw, expectedTicks, mock);
+    const run = await pipelineRun(raw, expected, mock);
     pipelinePerSecond = raw.length / run.seconds;
     // CPU per 1000 ticks says what the pipeline costs whatever else runs on the machine.
     process.stdout.write(

@@ -6,6 +6,7 @@ import { benchApi } from './api.js';
 import { benchCompat } from './compat.js';
 import { benchDelta, benchDeltaMillion } from './delta.js';
 import { benchKafka } from './kafka.js';
+import { benchScaleOut } from './scale-out.js';
 import { benchMcp } from './mcp.js';
 import { benchOpportunities } from './opportunities.js';
 import { benchPipeline } from './pipeline.js';
@@ -46,6 +47,7 @@ async function main(): Promise<void> {
     ['Betting splits in the normalizer stage', () => benchSplits()],
     ['MCP tool calls (official SDK client, Streamable HTTP)', () => benchMcp()],
     ['Kafka (librdkafka mock cluster): pipeline with Avro against raw kafkajs', () => benchKafka()],
+    ['Scale-out (librdkafka mock cluster): two pipeline processes in one consumer group against one', () => benchScaleOut()],
   ];
   // `make bench SECTION=shedding` runs the sections whose title contains the word.
   const only = process.argv[2]?.toLowerCase();

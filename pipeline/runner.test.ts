@@ -3,9 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { TOPICS, TOPIC_CONFIGS } from '../schemas/index.js';
 import { MemoryBus } from './bus/index.js';
 import { runStageTable, startStage } from './runner.js';
-import type { Bus, Consumer, ConsumerOptions } from './bus/index.js';
-import type { TopicName } from '../schemas/index.js';
 import type { StageSpec } from './stages/index.js';
+import { failingFirstConsumer } from '../test/support/failing-consumer.js';
 
 const logger = pino({ level: 'silent' });
 
@@ -94,42 +93,10 @@ describe('runStageTable', () => {
   });
 });
 
-/** A bus whose first consumer of each group fails once it has handled its first batch, as one that lost the brokers. */
-function losingOnce(bus: MemoryBus): Bus {
-  const failed = new Set<string>();
-  return {
-    producer: () => bus.producer(),
-    readToEnd: bus.readToEnd.bind(bus),
-    close: () => bus.close(),
-    consumer<T extends TopicName>(options: ConsumerOptions<T>): Consumer<T> {
-      const inner = bus.consumer(options);
-      if (failed.has(options.groupId)) return inner;
-      failed.add(options.groupId);
-      let lose: (e: Error) => void = () => {};
-      const lost = new Promise<void>((_, reject) => (lose = reject));
-      lost.catch(() => undefined);
-      return {
-        done: lost,
-        stop: () => inner.stop(),
-        lag: () => inner.lag(),
-        assignment: () => inner.assignment(),
-        run(handler) {
-          inner.run(async (batch) => {
-            await handler(batch);
-            lose(Object.assign(new Error('write after end'), { name: 'KafkaJSConnectionError' }));
-            // As the Kafka adapter's consumer does: a consumer that failed stops by itself.
-            setImmediate(() => void inner.stop());
-          });
-        },
-      };
-    },
-  };
-}
-
 describe('a stage whose consumer lost the brokers', () => {
   it('starts again with a new consumer when the failure handler says when, and a view that never commits applies nothing twice', async () => {
     const memory = new MemoryBus();
-    const bus = losingOnce(memory);
+    const bus = failingFirstConsumer(memory);
     const seen: string[] = [];
     const told: string[] = [];
     await memory.producer().send(TOPICS.splits, [{ key: 'a', value: {} as never }]);
@@ -161,7 +128,7 @@ describe('a stage whose consumer lost the brokers', () => {
     const seen: string[] = [];
     await memory.producer().send(TOPICS.splits, [{ key: 'a', value: {} as never }]);
     const stage = startStage(
-      losingOnce(memory),
+      failingFirstConsumer(memory),
       'x',
       { groupId: 'x', topic: TOPICS.splits, fromBeginning: true },
       async (records) => {

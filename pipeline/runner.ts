@@ -47,8 +47,9 @@ export function startStage<T extends TopicName>(
   // once the new one commits past them. Without this, a restarted normalizer produced its last
   // uncommitted ticks again and odds_ticks stored them twice.
   const handled = new Map<string, number>();
+  const slotOf = (topic: TopicName, partition: number): string => `${topic}:${partition}`;
   const handleOnce = async (batch: RecordBatch<T>): Promise<void> => {
-    const slot = `${batch.topic}:${batch.partition}`;
+    const slot = slotOf(batch.topic, batch.partition);
     const next = handled.get(slot) ?? 0;
     const last = batch.records.at(-1);
     if (!last || last.offset < next) return;
@@ -57,8 +58,19 @@ export function startStage<T extends TopicName>(
     await handle(fresh, fresh === batch.records ? batch : { ...batch, records: fresh });
     handled.set(slot, last.offset + 1);
   };
+  // A stage that rebuilds its partitions' state from its inputs up to where it resumes them must
+  // be told where that is: past what it already handled, which it will not be given again, and
+  // not the group's commit, or the records in between are in neither its state nor its input.
+  const { onAssign } = options;
+  const consumerOptions: ConsumerOptions<T> = onAssign
+    ? {
+        ...options,
+        onAssign: (partitions, committed) =>
+          onAssign(partitions, (topic, partition) => Math.max(committed(topic, partition), handled.get(slotOf(topic, partition)) ?? 0)),
+      }
+    : options;
   const begin = (): Consumer<T> => {
-    const consumer = bus.consumer(options);
+    const consumer = bus.consumer(consumerOptions);
     consumer.run(handleOnce);
     consumer.done.catch((error: unknown) => {
       if (stopped) return;

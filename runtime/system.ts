@@ -228,6 +228,7 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
     context: opportunityContext(opportunities, gameStates),
     logger: logger.child({ component: 'alerts' }),
     seal,
+    onFailure: onViewFailure,
   });
   const usage = new UsageRecorder({ store, logger, now, flushMs: config.usageFlushMs });
   let rateLimits: RateLimitStore = new MemoryRateLimitStore();

@@ -5,16 +5,23 @@
 // process met under the same kills) stopped for good, and the board stayed frozen at whatever
 // it had loaded. The views now run under the runtime's failure policy like the pipeline's stages.
 // The replica's accounts consumer had the same gap, with a worse outcome: a key revoked on
-// another replica kept working here for good.
+// another replica kept working here for good. So had the alert delivery lease (the consumer whose
+// assignment elects the replica that posts webhooks): once it stopped, its replica never
+// delivered a webhook again, with /health ok.
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { startAccounts } from '../api/accounts/index.js';
-import { LiveBoard, startChangelogViews } from '../api/views/index.js';
+import { AlertRuleBook, SecretSeal, startAccounts } from '../api/accounts/index.js';
+import { DELIVERY_GROUP, startAlerting } from '../api/alerts/index.js';
+import type { Alerting } from '../api/alerts/index.js';
+import { Catalog, LiveBoard, OpportunityBoard, startChangelogViews } from '../api/views/index.js';
+import { Harness, T0 as BOARD_T0, event, ml } from '../pipeline/opportunities/fixtures/builders.js';
+import { opportunityRecords } from '../pipeline/opportunities/index.js';
 import { MemoryBus } from '../pipeline/bus/index.js';
-import type { Bus, Consumer, ConsumerOptions } from '../pipeline/bus/index.js';
+import type { Bus } from '../pipeline/bus/index.js';
 import type { OlapStore } from '../pipeline/store/index.js';
 import { TOPICS } from '../schemas/index.js';
-import type { OddsChange, TopicName } from '../schemas/index.js';
+import { failingFirstConsumer, lostTheBrokers } from '../test/support/failing-consumer.js';
+import type { OddsChange } from '../schemas/index.js';
 import { stageFailureHandler } from './failure-policy.js';
 import { RuntimeHealth } from './health.js';
 
@@ -50,40 +57,14 @@ function change(selection: 'home' | 'away', price: number): OddsChange {
   };
 }
 
-/** A bus whose first consumer of `groupId` fails with `error` after its first batch, and stops, as the Kafka adapter's does. */
-function failingOnce(bus: MemoryBus, groupId: string, error: Error): Bus {
-  let failed = false;
-  return {
-    producer: () => bus.producer(),
-    readToEnd: bus.readToEnd.bind(bus),
-    close: () => bus.close(),
-    consumer<T extends TopicName>(options: ConsumerOptions<T>): Consumer<T> {
-      const inner = bus.consumer(options);
-      if (failed || options.groupId !== groupId) return inner;
-      failed = true;
-      let fail: (e: Error) => void = () => {};
-      const done = new Promise<void>((_, reject) => (fail = reject));
-      done.catch(() => undefined);
-      return {
-        done,
-        stop: () => inner.stop(),
-        lag: () => inner.lag(),
-        assignment: () => inner.assignment(),
-        run(handler) {
-          inner.run(async (batch) => {
-            await handler(batch);
-            fail(error);
-            setImmediate(() => void inner.stop());
-          });
-        },
-      };
-    },
-  };
-}
-
-function lostTheBrokers(): Error {
-  return Object.assign(new Error('write after end'), { name: 'KafkaJSConnectionError' });
-}
+/** A store that only takes the writes: every replica here starts from an empty one. */
+const store: OlapStore = {
+  kind: 'chdb',
+  exec: async () => undefined,
+  insert: async () => undefined,
+  query: async () => [],
+  close: async () => undefined,
+};
 
 async function settle(): Promise<void> {
   await new Promise((r) => setTimeout(r, 150));
@@ -95,7 +76,7 @@ describe("an API replica's odds view whose consumer failed", () => {
     const board = new LiveBoard();
     const health = new RuntimeHealth();
     const policy = stageFailureHandler(health, logger, undefined, { retries: { attempts: 5, firstDelayMs: 10, windowMs: 60_000 } });
-    const bus = failingOnce(memory, 'api-r1-odds', lostTheBrokers());
+    const bus = failingFirstConsumer(memory, { groupId: 'api-r1-odds', error: lostTheBrokers() });
     const views = startChangelogViews(bus, board, 'r1', logger, undefined, undefined, undefined, policy);
     const send = (c: OddsChange): Promise<void> =>
       memory.producer().send(TOPICS.snapshot, [{ key: c.key, partitionKey: c.eventId, value: c }]);
@@ -117,7 +98,7 @@ describe("an API replica's odds view whose consumer failed", () => {
     const health = new RuntimeHealth();
     const fatal: string[] = [];
     const policy = stageFailureHandler(health, logger, (reason) => fatal.push(reason));
-    const bus = failingOnce(memory, 'api-r1-odds', new Error('cannot apply'));
+    const bus = failingFirstConsumer(memory, { groupId: 'api-r1-odds', error: new Error('cannot apply') });
     const views = startChangelogViews(bus, board, 'r1', logger, undefined, undefined, undefined, policy);
     await memory.producer().send(TOPICS.snapshot, [{ key: 'home', partitionKey: 'nba-1', value: change('home', 120) }]);
     await settle();
@@ -131,19 +112,11 @@ describe("an API replica's odds view whose consumer failed", () => {
 describe("an API replica's accounts consumer that lost the brokers", () => {
   it('starts again, so a key revoked on another replica is refused here too', async () => {
     const memory = new MemoryBus();
-    // The store only has to take the writes: both replicas start from an empty one.
-    const store: OlapStore = {
-      kind: 'chdb',
-      exec: async () => undefined,
-      insert: async () => undefined,
-      query: async () => [],
-      close: async () => undefined,
-    };
     const health = new RuntimeHealth();
     const policy = stageFailureHandler(health, logger, undefined, { retries: { attempts: 5, firstDelayMs: 10, windowMs: 60_000 } });
     const a = await startAccounts({ bus: memory, store, replicaId: 'a', logger });
     const b = await startAccounts({
-      bus: failingOnce(memory, 'api-accounts-b', lostTheBrokers()),
+      bus: failingFirstConsumer(memory, { groupId: 'api-accounts-b', error: lostTheBrokers() }),
       store,
       replicaId: 'b',
       logger,
@@ -158,6 +131,100 @@ describe("an API replica's accounts consumer that lost the brokers", () => {
     expect(b.keys.lookup(key.secret)).toBeUndefined();
     expect(health.failed).toBe(false);
     await Promise.all([a.stop(), b.stop()]);
+    await memory.close();
+  });
+});
+
+describe("an API replica's alert delivery lease whose consumer failed", () => {
+  const seal = new SecretSeal(Buffer.alloc(32, 1));
+
+  /** A replica's alerting over `bus` with one +EV rule, the rule ids it posts for in `posted`. */
+  function replica(bus: Bus, posted: string[], onFailure: ReturnType<typeof stageFailureHandler>) {
+    const rules = new AlertRuleBook();
+    rules.apply({
+      id: 'alert_1',
+      accountId: 'acct_1',
+      keyId: 'key_1',
+      tier: 'sharp',
+      name: null,
+      kind: 'ev',
+      filtersJson: '{}',
+      webhookUrl: 'https://hooks.example/ev',
+      secret: seal.seal('whsec_test'),
+      createdAt: BOARD_T0,
+      updatedAt: BOARD_T0,
+      active: true,
+      deletedAt: null,
+      version: 1,
+    });
+    const board = new OpportunityBoard();
+    const alerting: Alerting = startAlerting({
+      bus,
+      store,
+      rules,
+      board,
+      catalog: new Catalog(),
+      now: () => BOARD_T0,
+      lines: () => new Map(),
+      logger,
+      seal,
+      post: async (_url, _headers, body) => {
+        posted.push((JSON.parse(body) as { rule_id: string }).rule_id);
+        return 204;
+      },
+      onFailure,
+    });
+    const h = new Harness();
+    const apply = (changes: ReturnType<Harness['ticks']>): void => {
+      for (const r of opportunityRecords(changes)) board.apply(r.key, r.value);
+    };
+    apply(h.event(event()));
+    apply(h.ticks(ml('pinnacle', -110, -110)));
+    /** DraftKings' away price against Pinnacle's -110/-110: +EV from about +101 up. */
+    const price = (away: number): void => apply(h.ticks(ml('draftkings', -115, away)));
+    return { alerting, price };
+  }
+
+  /** A record on the accounts topic: the lease's consumer gets a batch, and the failing one fails after it. */
+  const touchAccounts = (memory: MemoryBus): Promise<void> =>
+    memory.producer().send(TOPICS.accounts, [{ key: 'account:acct_2', value: null }]);
+
+  it('starts again after it lost the brokers, so the replica delivers webhooks again', async () => {
+    const memory = new MemoryBus();
+    const health = new RuntimeHealth();
+    const policy = stageFailureHandler(health, logger, undefined, { retries: { attempts: 5, firstDelayMs: 10, windowMs: 60_000 } });
+    const posted: string[] = [];
+    const { alerting, price } = replica(failingFirstConsumer(memory, { groupId: DELIVERY_GROUP, error: lostTheBrokers() }), posted, policy);
+    await settle();
+    expect(alerting.delivering()).toBe(true);
+    await touchAccounts(memory);
+    await settle();
+    // Before the fix the lease stayed out of its group: delivering() false, nothing posted, ever.
+    expect(alerting.delivering()).toBe(true);
+    price(110);
+    await settle();
+    expect(posted).toEqual(['alert_1']);
+    expect(health.failed).toBe(false);
+    await alerting.stop();
+    await memory.close();
+  });
+
+  it('takes the process down on any other failure, instead of a replica that silently never delivers', async () => {
+    const memory = new MemoryBus();
+    const health = new RuntimeHealth();
+    const fatal: string[] = [];
+    const policy = stageFailureHandler(health, logger, (reason) => fatal.push(reason));
+    const { alerting } = replica(
+      failingFirstConsumer(memory, { groupId: DELIVERY_GROUP, error: new Error('lease lost its mind') }),
+      [],
+      policy,
+    );
+    await settle();
+    await touchAccounts(memory);
+    await settle();
+    expect(health.check()).toEqual({ status: 'down', message: 'stage failed: lease lost its mind' });
+    expect(fatal).toEqual(['stage failed: lease lost its mind']);
+    await alerting.stop();
     await memory.close();
   });
 });

@@ -2,6 +2,8 @@ import type { Logger } from 'pino';
 import { TOPICS } from '../../schemas/index.js';
 import type { AlertRuleRecord } from '../../schemas/index.js';
 import type { Bus } from '../../pipeline/bus/index.js';
+import { startStage } from '../../pipeline/runner.js';
+import type { StageFailureHandler } from '../../pipeline/runner.js';
 import type { OlapStore } from '../../pipeline/store/index.js';
 import type { AlertRuleBook, SecretSeal } from '../accounts/index.js';
 import type { LinesOf, RowContext } from '../contract/index.js';
@@ -58,12 +60,23 @@ export function startAlerting(options: {
   post?: WebhookPoster;
   /** Opens the rules' sealed signing secrets (the accounts' seal). */
   seal: SecretSeal;
+  /** The runtime's failure policy for the delivery lease's consumer. */
+  onFailure?: StageFailureHandler;
 }): Alerting {
   const { logger } = options;
-  const lease = options.bus.consumer({ groupId: DELIVERY_GROUP, topic: TOPICS.accounts, fromBeginning: false, commit: false });
-  lease.run(async () => {});
-  lease.done.catch((err: unknown) => logger.error({ err }, 'alert delivery lease stopped: this replica no longer delivers webhooks'));
-  const delivering = (): boolean => lease.assignment().length > 0;
+  // A lease whose consumer stopped would leave this replica out of the group for good: it would
+  // never deliver again, or never hand delivery over. So it runs as a stage under the runtime's
+  // failure policy (a new consumer after a lost connection, else the process stops), like the
+  // views and the accounts consumer.
+  const lease = startStage(
+    options.bus,
+    'alerts:delivery-lease',
+    { groupId: DELIVERY_GROUP, topic: TOPICS.accounts, fromBeginning: false, commit: false },
+    async () => {},
+    logger,
+    options.onFailure,
+  );
+  const delivering = (): boolean => lease.consumer.assignment().length > 0;
 
   const delivery = new WebhookDelivery({
     now: Date.now,
