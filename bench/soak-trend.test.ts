@@ -4,8 +4,17 @@ import type { SoakSample } from './soak-trend.js';
 
 const MB = 1e6;
 
-/** Readings every 10 s for `minutes`, memory from `memory(t)` and descriptors from `fds(t)`. */
-function run(minutes: number, memory: (t: number) => number, fds: (t: number) => number = () => 300): SoakSample[] {
+/**
+ * Readings every 10 s for `minutes`, memory from `memory(t)`, descriptors from `fds(t)` (with
+ * `threadFds(t)` of them on per-thread /proc files) and threads from `threads(t)`.
+ */
+function run(
+  minutes: number,
+  memory: (t: number) => number,
+  fds: (t: number) => number = () => 300,
+  threadFds: (t: number) => number = () => 0,
+  threads: (t: number) => number = () => 160,
+): SoakSample[] {
   return Array.from({ length: minutes * 6 }, (_, i) => {
     const t = (i + 1) * 10;
     return {
@@ -14,7 +23,9 @@ function run(minutes: number, memory: (t: number) => number, fds: (t: number) =>
       heapUsedBytes: memory(t) / 2,
       heapAfterGcBytes: memory(t) / 2,
       externalBytes: 10 * MB,
-      fds: fds(t),
+      fds: fds(t) + threadFds(t),
+      threadFds: threadFds(t),
+      threads: threads(t),
       eventLoopP99Ms: 20,
       streamLagP99Ms: 150,
       storeParts: 40,
@@ -111,7 +122,7 @@ describe('the soak verdict', () => {
         ),
         limits,
       ).failures,
-    ).toEqual(['open descriptors grow +360 per hour after the warm-up (± 0), over the limit of +25']);
+    ).toEqual(['open descriptors (without per-thread /proc files) grow +360 per hour after the warm-up (± 0), over the limit of +25']);
   });
 
   it('passes descriptors that swing by hundreds between readings around a flat floor', () => {
@@ -122,7 +133,9 @@ describe('the soak verdict', () => {
       limits,
     );
     expect(verdict.failures).toEqual([]);
-    expect(verdict.lines[3]).toBe('open descriptors: +157 per hour (noise band ± 429; limit +25; readings 800 to 1090)');
+    expect(verdict.lines[3]).toBe(
+      'open descriptors (without per-thread /proc files): +157 per hour (noise band ± 429; limit +25; readings 800 to 1090)',
+    );
   });
 
   it('fails the same swings on a leak of one descriptor kept per reconnect', () => {
@@ -136,7 +149,43 @@ describe('the soak verdict', () => {
       ),
       limits,
     );
-    expect(verdict.failures).toEqual(['open descriptors grow +3687 per hour after the warm-up (± 429), over the limit of +25']);
+    expect(verdict.failures).toEqual([
+      'open descriptors (without per-thread /proc files) grow +3687 per hour after the warm-up (± 429), over the limit of +25',
+    ]);
+  });
+
+  it('passes per-thread /proc files that fill up to three per thread while the threads stay flat', () => {
+    // As in a 34-minute run: 160 threads, their files from 309 to 387 as more pool threads ran a query.
+    const verdict = judgeSoak(
+      run(
+        10,
+        () => 400 * MB,
+        () => 180,
+        (t) => Math.min(387, 300 + 3 * Math.floor(t / 20)),
+      ),
+      limits,
+    );
+    expect(verdict.failures).toEqual([]);
+    expect(verdict.lines.slice(3)).toEqual([
+      'open descriptors (without per-thread /proc files): +0 per hour (noise band ± 0; limit +25; readings 180 to 180)',
+      'threads: +0 per hour (noise band ± 0; limit +25; readings 160 to 160)',
+      'per-thread /proc files (bounded by 3 per thread, not judged): 309 to 387; all descriptors 489 to 567',
+    ]);
+  });
+
+  it('fails threads that keep being added, with the files they open', () => {
+    // A thread (and its three files) kept per reconnect, about one a second.
+    const verdict = judgeSoak(
+      run(
+        10,
+        () => 400 * MB,
+        () => 180,
+        (t) => 3 * (160 + Math.floor(t / 10)),
+        (t) => 160 + Math.floor(t / 10),
+      ),
+      limits,
+    );
+    expect(verdict.failures).toEqual(['threads grow +360 per hour after the warm-up (± 0), over the limit of +25']);
   });
 
   it('refuses to judge a run with too few readings after the warm-up', () => {
