@@ -1,11 +1,17 @@
 /**
- * Development: what grew between two sampling heap profiles of the soak's server
+ * Development: what grew across sampling heap profiles of the soak's server
  * (`SOAK_HEAP_PROFILE_DIR`, docs/soak.md). Each profile holds the objects live after a full
  * collection, by the stack that allocated them; every sampled byte is charged to the deepest
- * frame of this project's code on that stack (its allocating function), and the two are
- * compared. Run it on the compiled server (`dist/`) for real line numbers.
+ * frame of this project's code on that stack (its allocating function). Run it on the compiled
+ * server (`dist/`) for real line numbers.
  *
- *   npx tsx bench/heap-profile-diff.ts <earlier.json> <later.json> [rows]
+ * With two profiles it lists what grew most between them, then what shrank most: a row replaced
+ * by one allocated elsewhere moves its bytes from one function to another, so a grower is read
+ * beside the shrinkers before it is called a leak. With three or more it prints each function's
+ * live bytes at every profile, so a bound still filling (growth that slows and stops) can be told
+ * from a leak (growth at an even pace).
+ *
+ *   npx tsx bench/heap-profile-diff.ts <earlier.json> <later.json> [more.json ...] [--rows N]
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -34,19 +40,39 @@ function bytesByFunction(file: string): Map<string, number> {
   return out;
 }
 
-const [earlier, later, rowsArg] = process.argv.slice(2);
-if (!earlier || !later) {
-  process.stderr.write('usage: heap-profile-diff <earlier.json> <later.json> [rows]\n');
+const args = process.argv.slice(2);
+const rowsAt = args.indexOf('--rows');
+const rows = rowsAt >= 0 ? Number(args[rowsAt + 1]) : 25;
+const files = args.filter((_, i) => i !== rowsAt && i !== rowsAt + 1);
+if (files.length < 2 || !Number.isInteger(rows) || rows <= 0) {
+  process.stderr.write('usage: heap-profile-diff <earlier.json> <later.json> [more.json ...] [--rows N]\n');
   process.exit(2);
 }
-const before = bytesByFunction(earlier);
-const after = bytesByFunction(later);
+const profiles = files.map(bytesByFunction);
 const total = (m: Map<string, number>): number => [...m.values()].reduce((sum, v) => sum + v, 0);
 const mb = (bytes: number): string => (bytes / 1e6).toFixed(2);
-const growth = [...new Set([...before.keys(), ...after.keys()])]
-  .map((where) => ({ where, grew: (after.get(where) ?? 0) - (before.get(where) ?? 0), now: after.get(where) ?? 0 }))
+const first = profiles[0] as Map<string, number>;
+const last = profiles[profiles.length - 1] as Map<string, number>;
+const growth = [...new Set(profiles.flatMap((p) => [...p.keys()]))]
+  .map((where) => ({ where, grew: (last.get(where) ?? 0) - (first.get(where) ?? 0), at: profiles.map((p) => p.get(where) ?? 0) }))
   .sort((a, b) => b.grew - a.grew);
-process.stdout.write(`live (sampled): ${mb(total(before))} MB -> ${mb(total(after))} MB\n`);
-for (const { where, grew, now } of growth.slice(0, Number(rowsArg ?? 25))) {
-  process.stdout.write(`${mb(grew).padStart(8)} MB  (now ${mb(now)})  ${where}\n`);
+process.stdout.write(`live (sampled): ${profiles.map((p) => `${mb(total(p))} MB`).join(' -> ')}\n`);
+const line = ({ where, grew, at }: (typeof growth)[number]): string =>
+  profiles.length === 2
+    ? `${mb(grew).padStart(8)} MB  (now ${mb(at[1] ?? 0)})  ${where}\n`
+    : `${mb(grew).padStart(8)} MB  (${at.map(mb).join(' -> ')})  ${where}\n`;
+process.stdout.write('grew most:\n');
+for (const g of growth.slice(0, rows)) process.stdout.write(line(g));
+process.stdout.write('shrank most:\n');
+for (const g of growth.slice(-Math.min(rows, 10)).reverse()) if (g.grew < 0) process.stdout.write(line(g));
+// Per component folder, growers and shrinkers netted: the component's own growth.
+const folders = new Map<string, { where: string; grew: number; at: number[] }>();
+for (const g of growth) {
+  const where = /^\S+ (?:dist\/)?([^/]+\/[^/]+)\//.exec(g.where)?.[1] ?? g.where;
+  const f = folders.get(where) ?? { where, grew: 0, at: profiles.map(() => 0) };
+  f.grew += g.grew;
+  g.at.forEach((b, i) => (f.at[i] = (f.at[i] ?? 0) + b));
+  folders.set(where, f);
 }
+process.stdout.write('by folder:\n');
+for (const f of [...folders.values()].sort((a, b) => b.grew - a.grew).slice(0, rows)) process.stdout.write(line(f));

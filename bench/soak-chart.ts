@@ -33,7 +33,15 @@ const PANELS: Panel[] = [
       { name: 'external', color: '#2ca02c', pick: (s) => s.externalBytes / MB },
     ],
   },
-  { title: 'Open file descriptors', unit: '', series: [{ name: 'descriptors', color: '#9467bd', pick: (s) => s.fds }] },
+  {
+    title: 'Open file descriptors, and threads',
+    unit: '',
+    series: [
+      { name: 'descriptors', color: '#9467bd', pick: (s) => s.fds },
+      { name: 'of which per-thread /proc files', color: '#bcbd22', pick: (s) => s.threadFds },
+      { name: 'threads', color: '#7f7f7f', pick: (s) => s.threads },
+    ],
+  },
   {
     title: 'Latency p99 per 10 s',
     unit: 'ms',

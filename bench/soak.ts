@@ -15,7 +15,7 @@
  */
 import { fork } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -67,10 +67,13 @@ const SAMPLE_MS = 10_000;
 /** Subscribers per key: each key is its own account, and enterprise allows 50 streams per account. */
 const SUBS_PER_KEY = 25;
 /**
- * Descriptors the end may hold beyond the start: reconnecting subscribers (a tenth of them, each
- * away for a second now and then) and the REST and MCP connections come and go between readings.
+ * How fast the fitted line of open descriptors may rise, per hour, beyond its noise band: the
+ * old end-to-start tolerance (the larger of 20 and a twentieth of the subscribers) spread over an
+ * hour. A leak of one descriptor per reconnect would rise about 7 per subscriber an hour (a tenth
+ * of them reconnect, each every 51 s on average): 3,500 an hour with 500 subscribers, 140 times
+ * this; one per MCP client run (about two a minute) 120 an hour, which an hour's run catches.
  */
-const fdTolerance = Math.max(20, Math.ceil(subscriberCount / 20));
+const maxFdGrowthPerHour = Math.max(20, Math.ceil(subscriberCount / 20));
 
 for (const [name, value] of [
   ['SOAK_SECONDS/SOAK_MINUTES', seconds],
@@ -182,9 +185,29 @@ async function mcpLoad(base: string, key: string, deadline: number): Promise<{ r
   return { runs, failures, firstFailure };
 }
 
+/** The server's open descriptors, those on its own per-thread /proc files, and its threads. */
+function descriptors(pid: number): { fds: number; threadFds: number; threads: number } {
+  const dir = `/proc/${pid}/fd`;
+  const own = `/proc/${pid}/task/`;
+  let fds = 0;
+  let threadFds = 0;
+  for (const fd of readdirSync(dir)) {
+    let target: string;
+    try {
+      target = readlinkSync(`${dir}/${fd}`);
+    } catch {
+      continue; // closed between the listing and the look
+    }
+    fds++;
+    if (target.startsWith(own)) threadFds++;
+  }
+  const threads = Number(/^Threads:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? Number.NaN);
+  return { fds, threadFds, threads };
+}
+
 function csv(samples: readonly SoakSample[]): string {
   const header =
-    't_seconds,rss_bytes,heap_used_bytes,heap_after_gc_bytes,external_bytes,open_fds,event_loop_p99_ms,stream_lag_p99_ms,store_parts,pipeline_lag_records';
+    't_seconds,rss_bytes,heap_used_bytes,heap_after_gc_bytes,external_bytes,open_fds,event_loop_p99_ms,stream_lag_p99_ms,store_parts,pipeline_lag_records,thread_proc_fds,threads';
   const rows = samples.map((s) =>
     [
       s.t,
@@ -197,6 +220,8 @@ function csv(samples: readonly SoakSample[]): string {
       Number.isNaN(s.streamLagP99Ms) ? '' : s.streamLagP99Ms,
       s.storeParts,
       s.pipelineLag,
+      s.threadFds,
+      s.threads,
     ].join(','),
   );
   return `${[header, ...rows].join('\n')}\n`;
@@ -290,7 +315,7 @@ async function main(): Promise<number> {
         heapUsedBytes: metric(text, 'nodejs_heap_size_used_bytes'),
         heapAfterGcBytes: metric(text, 'odds_heap_used_after_major_gc_bytes'),
         externalBytes: metric(text, 'nodejs_external_memory_bytes'),
-        fds: readdirSync(`/proc/${String(server.pid)}/fd`).length,
+        ...descriptors(server.pid as number),
         eventLoopP99Ms: metric(text, 'nodejs_eventloop_lag_p99_seconds') * 1000,
         streamLagP99Ms: streamLag,
         storeParts: metric(text, 'odds_store_active_parts'),
@@ -299,7 +324,7 @@ async function main(): Promise<number> {
       samples.push(sample);
       const mb = (b: number): string => (b / 1e6).toFixed(0);
       log(
-        `  ${String(sample.t).padStart(5)} s  rss ${mb(sample.rssBytes)} MB  heap ${mb(sample.heapUsedBytes)} (after GC ${mb(sample.heapAfterGcBytes)}) MB  external ${mb(sample.externalBytes)} MB  fds ${sample.fds}  loop p99 ${sample.eventLoopP99Ms.toFixed(0)} ms  stream lag p99 ${Number.isNaN(streamLag) ? '-' : streamLag.toFixed(0)} ms  parts ${sample.storeParts}  pipeline lag ${sample.pipelineLag}  load ${loadavg()[0]?.toFixed(2) ?? ''}`,
+        `  ${String(sample.t).padStart(5)} s  rss ${mb(sample.rssBytes)} MB  heap ${mb(sample.heapUsedBytes)} (after GC ${mb(sample.heapAfterGcBytes)}) MB  external ${mb(sample.externalBytes)} MB  fds ${sample.fds} (per-thread ${sample.threadFds}, threads ${sample.threads})  loop p99 ${sample.eventLoopP99Ms.toFixed(0)} ms  stream lag p99 ${Number.isNaN(streamLag) ? '-' : streamLag.toFixed(0)} ms  parts ${sample.storeParts}  pipeline lag ${sample.pipelineLag}  load ${loadavg()[0]?.toFixed(2) ?? ''}`,
       );
     }
 
@@ -317,7 +342,7 @@ async function main(): Promise<number> {
 
     const warmup = Math.max(warmupSeconds, Math.ceil(readyAt));
     if (warmup > warmupSeconds) log(`soak: the warm-up ran to ${warmup} s, when the subscribers were in`);
-    const verdict = judgeSoak(samples, { warmupSeconds: warmup, maxGrowthPerHour: 0.05, fdTolerance });
+    const verdict = judgeSoak(samples, { warmupSeconds: warmup, maxGrowthPerHour: 0.05, maxFdGrowthPerHour });
     const failures = [...failures0, ...verdict.failures];
     if (report.outOfStep.length > 0)
       failures.push(`${report.outOfStep.length} subscribers out of step with /odds (first: ${JSON.stringify(report.outOfStep[0])})`);

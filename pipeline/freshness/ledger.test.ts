@@ -82,6 +82,18 @@ describe('freshness ledger', () => {
     expect(ledger.report(T0 + 750_000).books[0]?.prematch.confirmationAgeSeconds).toEqual({ count: 100, p50: 5, p95: 5, p99: 5 });
   });
 
+  it('holds the update counts of the window’s seconds only, however long it runs, and reads the rate from them', () => {
+    // A confirmation every second for 40 minutes, with a 10-minute window. The counts were kept
+    // in a map trimmed only when it held twice the window's seconds: 1,200 of them here, and
+    // memory that kept growing for 20 minutes.
+    const ticks = Array.from({ length: 2400 }, (_, i) => tick({ ts: T0 + i * 1000 }));
+    const ledger = ledgerOf(ticks);
+    expect(ledger.secondsHeld).toBe(601);
+    const now = T0 + 2399 * 1000;
+    expect(ledger.report(now).books[0]?.prematch.updatesPerMinute).toBe(60.1);
+    expect(ledger.report(now + 500).books[0]?.prematch.updatesPerMinute).toBe(60);
+  });
+
   it('keeps the floor until a book has enough confirmation ages', () => {
     const ledger = ledgerOf([tick({ ts: T0 }), tick({ ts: T0 + 600_000 })]);
     expect(ledger.staleAfterSeconds('pinnacle', false)).toBe(60);

@@ -122,25 +122,47 @@ class Samples {
   }
 }
 
-/** Counts per whole second, kept for the window: an update rate costs no sample per sighting. */
+/**
+ * Counts per whole second of the window, in a ring of one slot per second (allocated at the
+ * first sighting): an update rate costs no sample per sighting, and the memory is the same from
+ * the first minute on. A map of seconds trimmed only past twice the window kept filling for 30
+ * minutes at the default window, a slope no short soak could tell from a leak.
+ */
 class SecondCounts {
-  private readonly counts = new Map<number, number>();
+  /** The second each slot counts (NaN: none yet), and its count. */
+  private seconds = new Float64Array(0);
+  private counts = new Uint32Array(0);
 
   constructor(private readonly windowMs: number) {}
 
   add(at: number): void {
-    const second = Math.floor(at / 1000);
-    this.counts.set(second, (this.counts.get(second) ?? 0) + 1);
-    if (this.counts.size > this.windowMs / 500) {
-      const oldest = second - this.windowMs / 1000;
-      for (const k of this.counts.keys()) if (k < oldest) this.counts.delete(k);
+    if (this.seconds.length === 0) {
+      // The window's seconds and the one it starts in: a window from a second's middle reads both ends.
+      const slots = Math.ceil(this.windowMs / 1000) + 1;
+      this.seconds = new Float64Array(slots).fill(Number.NaN);
+      this.counts = new Uint32Array(slots);
     }
+    const second = Math.floor(at / 1000);
+    const slot = ((second % this.seconds.length) + this.seconds.length) % this.seconds.length;
+    const held = this.seconds[slot] as number;
+    // A slot holding a later second means this one has left the window already.
+    if (held > second) return;
+    if (held !== second) {
+      this.seconds[slot] = second;
+      this.counts[slot] = 0;
+    }
+    this.counts[slot] = (this.counts[slot] as number) + 1;
   }
 
   countSince(from: number): number {
     let n = 0;
-    for (const [k, c] of this.counts) if (k * 1000 >= from) n += c;
+    for (let i = 0; i < this.seconds.length; i++) if ((this.seconds[i] as number) * 1000 >= from) n += this.counts[i] as number;
     return n;
+  }
+
+  /** Seconds with a count held. */
+  get size(): number {
+    return this.seconds.reduce((n, s) => (Number.isNaN(s) ? n : n + 1), 0);
   }
 }
 
@@ -278,6 +300,13 @@ export class FreshnessLedger {
   get samplesHeld(): number {
     let n = 0;
     for (const phases of this.books.values()) for (const st of [phases.live, phases.prematch]) n += st.confirmations.size + st.lags.size;
+    return n;
+  }
+
+  /** Seconds of sightings held for the update rates, every book and phase (tests: at most the window's seconds and one each). */
+  get secondsHeld(): number {
+    let n = 0;
+    for (const phases of this.books.values()) n += phases.live.sightings.size + phases.prematch.sightings.size;
     return n;
   }
 
