@@ -139,6 +139,55 @@ async function heapFigures(tickCount: number): Promise<BenchFigure[]> {
   ];
 }
 
+/** Books per market of the scale figures (the issue's 10, 25 and 50). */
+const SCALE_BOOKS = [10, 25, 50] as const;
+/** Markets per event of the synthetic board: moneyline, two spreads, two totals, four props. */
+const MARKETS_PER_EVENT = 9;
+/** Moves per book and market: enough that nearly every book quotes every market (1 - e^-4, 98 %). */
+const MOVES_PER_QUOTE = 4;
+
+/**
+ * The engines' cost as the work grows: the same 80,000 ticks on boards of 10, 25 and 50 books per
+ * market, each against the snapshot processor alone on the same ticks (alternating, 3 samples
+ * each). Fewer events as the books grow, so every board fills to the same share of its quotes and
+ * only the books per line group differ. The main figures' board is mostly still being built.
+ */
+function scaleFigures(): BenchFigure[] {
+  const figures: BenchFigure[] = [];
+  const steps = 40_000;
+  for (const books of SCALE_BOOKS) {
+    const events = Math.max(1, Math.round(steps / (MOVES_PER_QUOTE * MARKETS_PER_EVENT * books)));
+    const board = syntheticBoard({ events, steps, books });
+    const engines: Run[] = [];
+    const snapshot: Run[] = [];
+    for (let i = 0; i < 3; i++) {
+      snapshot.push(run(board.events, board.ticks, 'snapshotBatch'));
+      engines.push(run(board.events, board.ticks, 'batch'));
+    }
+    const n = board.ticks.length;
+    const wall = (rs: Run[]): Spread => spread(rs.map((r) => n / (r.ms / 1000)));
+    const cpu = (rs: Run[]): Spread => spread(rs.map((r) => n / (r.cpuMs / 1000)));
+    const what = `${books} books per market (${events} events), batches of ${BATCH}`;
+    process.stdout.write(spreadLine(`${what}, ticks/s`, wall(engines), wall(snapshot)));
+    process.stdout.write(spreadLine(`${what}, ticks per CPU-second`, cpu(engines), cpu(snapshot)));
+    figures.push(
+      {
+        name: `ticks/s, ${books} books per market, batches`,
+        value: wall(engines).median,
+        unit: 'ticks/s',
+        baseline: { name: 'snapshot only, same ticks', value: wall(snapshot).median },
+      },
+      {
+        name: `ticks per CPU-second, ${books} books per market`,
+        value: cpu(engines).median,
+        unit: 'ticks/s',
+        baseline: { name: 'snapshot only', value: cpu(snapshot).median },
+      },
+    );
+  }
+  return figures;
+}
+
 export async function benchOpportunities(): Promise<BenchFigure[]> {
   const { events, ticks } = syntheticTicks();
   run(events, ticks.slice(0, 20_000), 'tick'); // warm-up: JIT, not measured
@@ -195,6 +244,7 @@ export async function benchOpportunities(): Promise<BenchFigure[]> {
       unit: 'changes',
       baseline: { name: 'ticks', value: 1000 },
     },
+    ...scaleFigures(),
     ...(await heapFigures(ticks.length)),
   ];
 }

@@ -1,6 +1,7 @@
 import type { LegSide, OddsRow, SelectionType } from '../../schemas/index.js';
 import { layDecimalOf } from './lay.js';
 import type { LineGroupState, LineSummary, RankedPrice } from './line-group.js';
+import { WIDTH, selectionIndex } from './line-group.js';
 import { decimalOf, round } from './state.js';
 
 /**
@@ -46,11 +47,13 @@ function scanPrices(
 ): void {
   const n = outcomes.length;
   const twoWay = lays && n === 2;
-  for (const [book, bySelection] of group.books) {
-    if (allowed !== null && !allowed.has(book)) continue;
+  const { books, rows } = group;
+  for (let slot = 0; slot < books.length; slot++) {
+    if (allowed !== null && !allowed.has(books[slot] as string)) continue;
+    const base = slot * WIDTH;
     for (let i = 0; i < n; i++) {
-      const row = bySelection.get(outcomes[i] as SelectionType);
-      if (!row) continue;
+      const row = rows[base + selectionIndex(outcomes[i] as SelectionType)];
+      if (row == null) continue;
       visit(i, row, decimalOf(row), 'back');
       if (!twoWay || row.exchange == null) continue;
       const lay = layDecimalOf(row);

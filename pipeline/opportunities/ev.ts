@@ -17,8 +17,9 @@ import type { Candidate, EngineContext } from './context.js';
 import { commonFields, withKind } from './context.js';
 import { familyOpportunityId } from './ids.js';
 import { Memo } from './memo.js';
-import { completeMarket, decimalOf, legOf, lineKey, priceOf, round, sortedBooks } from './state.js';
+import { completeMarket, decimalOf, legOf, lineKey, priceOf, round, sortedSlots } from './state.js';
 import type { CachedReference, LineGroupState, Reference } from './line-group.js';
+import { WIDTH, selectionIndex } from './line-group.js';
 
 // The contract's choices and the odds math's are one list; the compiler keeps them so.
 const CHOICES: readonly DevigMethodName[] = DEVIG_CHOICES;
@@ -32,13 +33,12 @@ const METHODS: readonly DevigMethod[] = DEVIG_METHODS;
  * objects: a soft book's move re-de-vigs nothing.
  */
 function reference(g: LineGroupState, book: string, outcomes: readonly SelectionType[], maxSpread: number): Reference | null {
-  const group = g.books;
   const byBook = (g.references ??= new Map());
-  const bySelection = group.get(book);
+  const slot = g.slots.get(book);
   const cached = byBook.get(book);
-  if (cached && sameRows(cached, bySelection, outcomes)) return cached.reference;
-  const seen = outcomes.map((s) => bySelection?.get(s));
-  const rows = completeMarket(group, book, outcomes);
+  if (cached && sameRows(cached, g, slot, outcomes)) return cached.reference;
+  const seen = outcomes.map((s) => (slot === undefined ? undefined : (g.rows[slot * WIDTH + selectionIndex(s)] ?? undefined)));
+  const rows = slot === undefined ? null : completeMarket(g, slot, outcomes);
   let ref: Reference | null = null;
   if (rows) {
     const quotes = exchangeQuotes(rows);
@@ -52,15 +52,13 @@ function reference(g: LineGroupState, book: string, outcomes: readonly Selection
   return ref;
 }
 
-function sameRows(
-  cached: CachedReference,
-  bySelection: ReadonlyMap<SelectionType, OddsRow> | undefined,
-  outcomes: readonly SelectionType[],
-): boolean {
+/** Whether the book (in `slot`, undefined when it has left) still has the rows its cached reference was computed from. */
+function sameRows(cached: CachedReference, g: LineGroupState, slot: number | undefined, outcomes: readonly SelectionType[]): boolean {
   if (cached.outcomes.length !== outcomes.length) return false;
   for (let i = 0; i < outcomes.length; i++) {
     const s = outcomes[i] as SelectionType;
-    if (cached.outcomes[i] !== s || cached.rows[i] !== bySelection?.get(s)) return false;
+    const row = slot === undefined ? undefined : (g.rows[slot * WIDTH + selectionIndex(s)] ?? undefined);
+    if (cached.outcomes[i] !== s || cached.rows[i] !== row) return false;
   }
   return true;
 }
@@ -127,7 +125,7 @@ function fairOf(decimals: readonly number[]): Record<DevigMethod, number[]> | nu
 function references(ctx: EngineContext, g: LineGroupState, books: readonly string[]): Reference[] {
   const out: Reference[] = [];
   for (const b of books) {
-    if (!g.books.has(b)) continue;
+    if (!g.slots.has(b)) continue;
     const r = reference(g, b, ctx.outcomes, ctx.options.exchangeMaxSpread);
     if (r) out.push(r);
   }
@@ -169,14 +167,14 @@ function maxAverage(refs: readonly Reference[], i: number): number {
  * when the opportunity is built, i.e. only when its inputs changed.
  */
 export function evCandidates(ctx: EngineContext, g: LineGroupState, out: Candidate[]): void {
-  const group = g.books;
   const line = g.line;
   const primary = references(ctx, g, ctx.options.referenceBooks);
   const fallback = references(ctx, g, ctx.options.fallbackReferenceBooks);
   if (primary.length === 0 && fallback.length === 0) return;
   const summary = lineSummary(g, ctx.outcomes);
   const arbProfit = summary.arbProfit;
-  const books = sortedBooks(g);
+  const slots = sortedSlots(g);
+  const { books, rows } = g;
   const { isLive, startTime } = ctx.event;
   // Most books are not references: they share one fair price per method (the common references).
   const common = primary.length > 0 ? primary : fallback;
@@ -186,9 +184,11 @@ export function evCandidates(ctx: EngineContext, g: LineGroupState, out: Candida
     const selection = outcomes[i] as SelectionType;
     const bookCount = summary.bookCounts[i] as number;
     const sharedBar = maxAverage(common, i);
-    for (const book of books) {
-      const row = group.get(book)?.get(selection);
-      if (!row) continue;
+    const at = selectionIndex(selection);
+    for (const slot of slots) {
+      const row = rows[slot * WIDTH + at];
+      if (row == null) continue;
+      const book = books[slot] as string;
       const d = decimalOf(row);
       const own = hasBook(primary, book) || (primary.length === 0 && hasBook(fallback, book));
       if (!own && sharedBar * d <= 1) continue;

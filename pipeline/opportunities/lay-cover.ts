@@ -3,6 +3,7 @@ import type { Combo } from './combos.js';
 import { comboOrder } from './combos.js';
 import { layDecimalOf } from './lay.js';
 import type { LineGroupState } from './line-group.js';
+import { WIDTH, selectionIndex } from './line-group.js';
 import { decimalOf } from './state.js';
 
 /**
@@ -32,9 +33,10 @@ export function layCoverCombos(group: LineGroupState, outcomes: readonly Selecti
   for (const outcome of outcomes) {
     const backs: Price[] = [];
     const lays: Price[] = [];
-    for (const bySelection of group.books.values()) {
-      const row = bySelection.get(outcome);
-      if (!row) continue;
+    const at = selectionIndex(outcome);
+    for (let base = 0; base < group.rows.length; base += WIDTH) {
+      const row = group.rows[base + at];
+      if (row == null) continue;
       backs.push({ row, d: decimalOf(row) });
       if (row.exchange == null) continue;
       const lay = layDecimalOf(row);

@@ -2,6 +2,7 @@ import { foundBelowBoardRate } from '../../schemas/index.js';
 import type { DevigMethodName, ExpireReason, Opportunity, OpportunityChange, OpportunityPrice } from '../../schemas/index.js';
 import { sameInputs } from './inputs.js';
 import type { Candidate } from './context.js';
+import { rowAt } from './line-group.js';
 import { canonicalLine, lineKey } from './state.js';
 import type { FamilyState } from './state.js';
 
@@ -59,7 +60,7 @@ export function expire(o: Opportunity, now: number, reason: ExpireReason): Oppor
  */
 function onBoard(family: FamilyState, p: OpportunityPrice): boolean {
   const group = family.lines.get(lineKey(canonicalLine(p)));
-  return group?.books.get(p.book)?.get(p.selection)?.id === p.rowId;
+  return group !== undefined && rowAt(group, p.book, p.selection)?.id === p.rowId;
 }
 
 function usesOnlyBoardRows(family: FamilyState, o: Opportunity): boolean {

@@ -6,6 +6,7 @@ import { middleSigma } from './config.js';
 import type { Candidate, EngineContext } from './context.js';
 import { commonFields, withKind } from './context.js';
 import { NO_ROWS } from './inputs.js';
+import { WIDTH, selectionIndex } from './line-group.js';
 import { canonicalLine, decimalOf, legOf, lineKey, round } from './state.js';
 
 /**
@@ -111,6 +112,8 @@ export function middleCandidates(ctx: EngineContext, out: Candidate[]): void {
   const isTotal = family.family === 'total';
   const firstSelection = isTotal ? 'over' : 'home';
   const secondSelection = isTotal ? 'under' : 'away';
+  const firstAt = selectionIndex(firstSelection);
+  const secondAt = selectionIndex(secondSelection);
   const sharp = sharpSet(options.referenceBooks);
   // Every row's canonical line counts once (the median is over rows, not over distinct lines).
   const counts: LineCount[] = [];
@@ -125,13 +128,14 @@ export function middleCandidates(ctx: EngineContext, out: Candidate[]): void {
     let secondRows: OddsRow[] | null = null;
     let rows = 0;
     let sharpRows = 0;
-    for (const [book, bySelection] of g.books) {
-      rows += bySelection.size;
-      if (sharp.has(book)) sharpRows += bySelection.size;
-      const a = bySelection.get(firstSelection);
-      if (a) (firstRows ??= []).push(a);
-      const b = bySelection.get(secondSelection);
-      if (b) (secondRows ??= []).push(b);
+    for (let slot = 0; slot < g.books.length; slot++) {
+      const size = g.sizes[slot] as number;
+      rows += size;
+      if (sharp.has(g.books[slot] as string)) sharpRows += size;
+      const a = g.rows[slot * WIDTH + firstAt];
+      if (a != null) (firstRows ??= []).push(a);
+      const b = g.rows[slot * WIDTH + secondAt];
+      if (b != null) (secondRows ??= []).push(b);
     }
     counts.push({ line, rows, sharpRows });
     rowCount += rows;

@@ -39,8 +39,7 @@ interface RowSlot {
 type ProcessorEventState = EventState & { slots: Map<string, RowSlot>; firstSeen: number };
 
 function hasExchangeRow(family: FamilyState): boolean {
-  for (const group of family.lines.values())
-    for (const bySelection of group.books.values()) for (const row of bySelection.values()) if (row.exchange != null) return true;
+  for (const group of family.lines.values()) for (const row of group.rows) if (row != null && row.exchange != null) return true;
   return false;
 }
 

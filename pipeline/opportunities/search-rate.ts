@@ -1,4 +1,4 @@
-import type { OddsRow, SelectionType } from '../../schemas/index.js';
+import type { OddsRow } from '../../schemas/index.js';
 import { rowAtCommission } from './account-rate.js';
 import type { LineGroupState } from './line-group.js';
 import type { FamilyState } from './state.js';
@@ -58,23 +58,20 @@ const VIEWS = new WeakMap<LineGroupState, GroupView>();
 function groupAtSearchRate(group: LineGroupState, rate: number): LineGroupState {
   const cached = VIEWS.get(group);
   if (cached !== undefined && cached.rate === rate && cached.version === group.version) return cached.group;
-  let books: LineGroupState['books'] | null = null;
-  for (const bySelection of group.books.values()) {
-    for (const row of bySelection.values()) {
-      if (rowAtSearchRate(row, rate) === row) continue;
-      books = new Map();
-      break;
-    }
-    if (books !== null) break;
-  }
   let view = group;
-  if (books !== null) {
-    for (const [book, bySelection] of group.books) {
-      const priced = new Map<SelectionType, OddsRow>();
-      for (const [selection, row] of bySelection) priced.set(selection, rowAtSearchRate(row, rate));
-      books.set(book, priced);
-    }
-    view = { ...group, books, summary: null, references: null };
+  for (const row of group.rows) {
+    if (row == null || rowAtSearchRate(row, rate) === row) continue;
+    const rows = group.rows.map((r) => (r == null ? null : rowAtSearchRate(r, rate)));
+    view = {
+      ...group,
+      books: [...group.books],
+      slots: new Map(group.slots),
+      rows,
+      sizes: [...group.sizes],
+      summary: null,
+      references: null,
+    };
+    break;
   }
   VIEWS.set(group, { rate, version: group.version, group: view });
   return view;

@@ -2,7 +2,8 @@ import { selectionFamily } from '../../schemas/index.js';
 import { americanToDecimal } from '../odds-math/index.js';
 import type { CandidateInputs } from './inputs.js';
 import type { IdCache } from './ids.js';
-import type { LineGroup, LineGroupState } from './line-group.js';
+import type { LineGroupState } from './line-group.js';
+import { WIDTH, newLineGroup, putRow, selectionIndex, takeRow } from './line-group.js';
 import type {
   CanonicalEvent,
   LeagueDef,
@@ -108,46 +109,43 @@ export function outcomesOf(family: Pick<FamilyState, 'family' | 'market'>, leagu
 export function addToLine(family: FamilyState, row: OddsRow, key: string): void {
   let group = family.lines.get(key);
   if (!group) {
-    group = { line: canonicalLine(row), key, books: new Map(), version: 0, sortedBooks: null, summary: null, references: null };
+    group = newLineGroup(canonicalLine(row), key);
     family.lines.set(key, group);
   }
-  let bySelection = group.books.get(row.book);
-  if (!bySelection) {
-    bySelection = new Map();
-    group.books.set(row.book, bySelection);
-    group.sortedBooks = null;
-  }
-  bySelection.set(row.selection, row);
-  group.version++;
+  putRow(group, row);
 }
 
 /** Takes a row out of its line group, dropping what becomes empty. */
 export function removeFromLine(family: FamilyState, row: OddsRow, key: string): void {
   const group = family.lines.get(key);
-  const bySelection = group?.books.get(row.book);
-  if (!group || !bySelection) return;
-  bySelection.delete(row.selection);
-  group.version++;
-  if (bySelection.size > 0) return;
-  group.books.delete(row.book);
-  group.sortedBooks = null;
-  if (group.books.size === 0) family.lines.delete(key);
+  if (!group) return;
+  takeRow(group, row);
+  if (group.books.length === 0) family.lines.delete(key);
 }
 
 /** Books of a line group in a stable order (by id), so that outputs never depend on arrival. */
 export function sortedBooks(group: LineGroupState): readonly string[] {
-  group.sortedBooks ??= [...group.books.keys()].sort();
+  group.sortedBooks ??= [...group.books].sort();
   return group.sortedBooks;
 }
 
-/** The rows of one book for every outcome, or null when it lacks one. */
-export function completeMarket(group: LineGroup, book: string, outcomes: readonly SelectionType[]): OddsRow[] | null {
-  const bySelection = group.get(book);
-  if (!bySelection) return null;
+/** The slots of `sortedBooks(group)`, in that order. */
+export function sortedSlots(group: LineGroupState): readonly number[] {
+  if (group.sortedSlots === null) {
+    const slots: number[] = [];
+    for (const book of sortedBooks(group)) slots.push(group.slots.get(book) as number);
+    group.sortedSlots = slots;
+  }
+  return group.sortedSlots;
+}
+
+/** The rows of the book in `slot` for every outcome, or null when it lacks one. */
+export function completeMarket(group: LineGroupState, slot: number, outcomes: readonly SelectionType[]): OddsRow[] | null {
   const rows: OddsRow[] = [];
+  const base = slot * WIDTH;
   for (const s of outcomes) {
-    const r = bySelection.get(s);
-    if (!r) return null;
+    const r = group.rows[base + selectionIndex(s)];
+    if (r == null) return null;
     rows.push(r);
   }
   return rows;
