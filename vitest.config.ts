@@ -34,6 +34,8 @@ const long = [
   'test/restart-positions.e2e.test.ts',
   // The same on separate processes over librdkafka's mock cluster: a pipeline and three API processes (about 3-5 min).
   'test/kafka-positions.e2e.test.ts',
+  // An API process restarted while the pipeline writes, against a fold of the changelog, then past the mock cluster's retention (about 2-4 min).
+  'test/reload-fold.e2e.test.ts',
   'test/simulator.e2e.test.ts',
   'test/stream-mirror.e2e.test.ts',
   'test/replay-restart.e2e.test.ts',

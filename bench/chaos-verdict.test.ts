@@ -22,6 +22,11 @@ function clean(): ChaosFindings {
     http: { ok: 500, clientError: 0, shed503: 2, other5xx: 0, unreachable: 7 },
     fiveXxExamples: [],
     replicasAgree: null,
+    againstChangelog: [
+      { replica: 'api-a', wrong: null, deleted: 0 },
+      { replica: 'api-b', wrong: null, deleted: 0 },
+    ],
+    deletedHeads: '',
   };
 }
 
@@ -50,6 +55,47 @@ describe('the chaos verdict', () => {
     expect(chaosFailures(f)).toEqual([]);
     f.sessions = { verdict: 'failed', line: 'the cookie signed in on api-a is 401 on api-b: sessions are not shared' };
     expect(chaosFailures(f)).toEqual(['sessions across replicas: the cookie signed in on api-a is 401 on api-b: sessions are not shared']);
+  });
+
+  it('names the replica whose /odds differs from a fresh fold of the changelog, and prints each one against it', () => {
+    const f = clean();
+    f.againstChangelog = [
+      { replica: 'api-a', wrong: null, deleted: 0 },
+      {
+        replica: 'api-b',
+        wrong: 'lacks 1, serves 0 it should not, 0 differ: missing e|moneyline|||home||dk (last record p2@41: -110 at 5), not served',
+        deleted: 0,
+      },
+    ];
+    expect(chaosFailures(f)).toEqual([
+      "api-b's /odds differs from the changelog: lacks 1, serves 0 it should not, 0 differ: missing e|moneyline|||home||dk (last record p2@41: -110 at 5), not served",
+    ]);
+    const lines = chaosTable(f).split('\n');
+    expect(lines.find((l) => l.startsWith('api-a /odds against odds.snapshot'))).toMatch(/\| matches the changelog$/);
+    expect(lines.find((l) => l.startsWith('api-b /odds against odds.snapshot'))).toMatch(/\| lacks 1, /);
+    expect(lines.find((l) => l.startsWith('odds.snapshot records deleted by the cluster'))).toMatch(/\| none$/);
+  });
+
+  it('says when the cluster deleted the last records of rows a replica serves: the log, not the reload, broke the promise', () => {
+    const f = clean();
+    f.deletedHeads = 'p2@3400';
+    f.againstChangelog = [
+      {
+        replica: 'api-a',
+        wrong: 'lacks 0, serves 33 it should not (33 of them with their last record deleted by the cluster), 0 differ: deleted x',
+        deleted: 33,
+      },
+      { replica: 'api-b', wrong: null, deleted: 0 },
+    ];
+    expect(chaosFailures(f)).toEqual([
+      "api-a's /odds differs from the changelog: lacks 0, serves 33 it should not (33 of them with their last record deleted by the cluster), 0 differ: deleted x",
+      "the cluster deleted records of odds.snapshot (it now starts at p2@3400): 33 rows served have no record left, so a replica reloaded since cannot hold them. The log broke the compacted topic's promise, not the reload: lower CHAOS_TICKS_PER_SECOND or CHAOS_SECONDS (docs/chaos.md)",
+    ]);
+    expect(
+      chaosTable(f)
+        .split('\n')
+        .find((l) => l.startsWith('odds.snapshot records deleted')),
+    ).toMatch(/\| the log now starts at p2@3400$/);
   });
 
   it('fails on an SSE or delta resync inside retention, naming its reason', () => {

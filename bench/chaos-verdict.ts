@@ -32,6 +32,18 @@ export interface ChaosFindings {
   fiveXxExamples: string[];
   /** The two replicas' `/odds` after the drain: equal, or why not. */
   replicasAgree: string | null;
+  /**
+   * Each replica's `/odds` after the drain against a third reader, a fresh fold of `odds.snapshot`
+   * from offset 0 (test/support/changelog-fold.ts): null when it matches, else what it lacks or
+   * holds wrongly, with the first keys and their last offsets. Says which side of a disagreement is wrong.
+   */
+  againstChangelog: { replica: string; wrong: string | null; deleted: number }[];
+  /**
+   * Where `odds.snapshot`'s partitions start when the cluster deleted their head (`p2@3400, ...`;
+   * empty: none did). librdkafka's mock cluster keeps about 5 MB a partition and does not compact,
+   * so a key's last record can go, and a replica that reloads after that cannot hold its row.
+   */
+  deletedHeads: string;
 }
 
 /**
@@ -55,6 +67,12 @@ export function chaosFailures(f: ChaosFindings): string[] {
   if (f.storeOutage.failure !== null) failures.push(f.storeOutage.failure);
   if (f.sessions.verdict === 'failed') failures.push(`sessions across replicas: ${f.sessions.line}`);
   if (f.replicasAgree !== null) failures.push(`the API replicas disagree after the drain: ${f.replicasAgree}`);
+  for (const r of f.againstChangelog) if (r.wrong !== null) failures.push(`${r.replica}'s /odds differs from the changelog: ${r.wrong}`);
+  const deleted = Math.max(0, ...f.againstChangelog.map((r) => r.deleted));
+  if (deleted > 0)
+    failures.push(
+      `the cluster deleted records of odds.snapshot (it now starts at ${f.deletedHeads}): ${deleted} rows served have no record left, so a replica reloaded since cannot hold them. The log broke the compacted topic's promise, not the reload: lower CHAOS_TICKS_PER_SECOND or CHAOS_SECONDS (docs/chaos.md)`,
+    );
   for (const s of f.streams.outOfStep) failures.push(`stream client out of step with /odds: ${s}`);
   for (const [label, count] of brokenResumes(f.resyncs)) failures.push(`${count} resyncs inside retention (${label})`);
   if (f.streams.notHeard > 0) failures.push(`${f.streams.notHeard} stream clients heard no heartbeat after the drain (not compared)`);
@@ -93,6 +111,8 @@ export function chaosTable(f: ChaosFindings): string {
     ['delta pollers (polls), out of step', `${f.delta.pollers} (${f.delta.polls}), ${f.delta.outOfStep.length}`],
     ['HTTP ok / 4xx / 503+Retry-After / unreachable', `${f.http.ok} / ${f.http.clientError} / ${f.http.shed503} / ${f.http.unreachable}`],
     ['5xx (other than 503 with Retry-After)', String(f.http.other5xx)],
+    ['odds.snapshot records deleted by the cluster', f.deletedHeads === '' ? 'none' : `the log now starts at ${f.deletedHeads}`],
+    ...f.againstChangelog.map((r): [string, string] => [`${r.replica} /odds against odds.snapshot`, r.wrong ?? 'matches the changelog']),
   ];
   const width = Math.max(...rows.map(([k]) => k.length));
   return rows.map(([k, v]) => `${k.padEnd(width)} | ${v}`).join('\n');

@@ -112,7 +112,7 @@ export type { DeepLinkBatchBody, DeepLinkQuery, DeepLinkTarget } from './deeplin
 export { DELTA_TOPICS, PositionTrail, decodePosition, encodePosition } from './log-position.js';
 export type { LogPosition, Offsets } from './log-position.js';
 export { changelogReader } from './lost-removals.js';
-export type { ChangelogReader, OddsChangelogReader } from './lost-removals.js';
+export type { ChangelogReader, LogPlace, OddsChangelogReader } from './lost-removals.js';
 export { keyParts } from './lost-removals.js';
 export { CATCH_UP_WAIT_MS, catchUpRows, readLogSince } from './log-changes.js';
 export type { CatchUpRefusal, ChangedRows, LogCatchUp } from './log-changes.js';

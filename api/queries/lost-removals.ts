@@ -7,11 +7,17 @@ import type { Catalog, LiveBoard } from '../views/index.js';
 import { eventMatches } from '../views/index.js';
 import type { OddsFilters } from './odds.js';
 
+/** Where a changelog record sits in its topic. */
+export interface LogPlace {
+  partition: number;
+  offset: number;
+}
+
 /** Reads the odds changelog, per partition from one offset (inclusive) to another (exclusive): the bus port, narrowed. */
 export type OddsChangelogReader = (
   from: readonly number[],
   before: readonly number[],
-  visit: (change: OddsChange) => void,
+  visit: (change: OddsChange, at: LogPlace) => void,
 ) => Promise<void>;
 
 /** The changelogs of `DELTA_TOPICS`, read between offsets outside any consumer group. */
@@ -33,7 +39,7 @@ export function changelogReader(bus: Bus): ChangelogReader {
       bus.readToEnd(
         TOPICS.snapshot,
         (records) => {
-          for (const r of records) if (r.value) visit(r.value);
+          for (const r of records) if (r.value) visit(r.value, r);
         },
         { from: (p) => from[p] ?? 0, before: (p) => before[p] ?? 0 },
       ),

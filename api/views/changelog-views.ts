@@ -67,7 +67,7 @@ export function startChangelogViews(
       startStage(
         bus,
         'view:splits',
-        { groupId: `api-${replicaId}-splits`, topic: TOPICS.splits, fromBeginning: true },
+        { groupId: `api-${replicaId}-splits`, topic: TOPICS.splits, fromBeginning: true, commit: false },
         async (records) => {
           for (const r of records) splits.apply(r.key, r.value);
         },
@@ -81,7 +81,7 @@ export function startChangelogViews(
       startStage(
         bus,
         'view:gamestate',
-        { groupId: `api-${replicaId}-gamestate`, topic: TOPICS.gameState, fromBeginning: true },
+        { groupId: `api-${replicaId}-gamestate`, topic: TOPICS.gameState, fromBeginning: true, commit: false },
         async (records) => {
           for (const r of records) gameStates.apply(r.value, r.key);
         },
