@@ -497,7 +497,9 @@ export class KafkaBus implements Bus {
     return {
       done,
       lag: () => lag,
-      assignment: () => [...assigned].sort((a, b) => a - b),
+      // A consumer that is stopping, stopped or failed owns nothing, even before the group notices:
+      // a caller deciding who delivers (the alert lease) must not act on a dead member's partitions.
+      assignment: () => (stopping ? [] : [...assigned].sort((a, b) => a - b)),
       stop,
       run: (handler: (batch: RecordBatch<T>) => Promise<void>) => {
         // Per topic-partition: records fetched and not yet handed over, and the offset after the

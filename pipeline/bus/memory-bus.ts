@@ -509,7 +509,7 @@ export class MemoryBus implements Bus {
 
     return {
       done,
-      assignment: () => partitions,
+      assignment: () => (stopped ? [] : partitions),
       run: (handler) => {
         if (running) throw new Error(`consumer ${options.groupId} is already running`);
         running = true;
