@@ -19,6 +19,7 @@ export const STATISTICS: readonly Statistic[] = [
   { name: '+EV rows (min_ev 2)', unit: 'per 100 mkts', value: (s) => s.evPer100Markets },
   { name: '+EV rows, pre-game reference', unit: 'per 100 mkts', value: (s) => s.pregameReferenceEvPer100, diagnostic: true },
   { name: 'stale share of +EV rows', unit: '%', value: (s) => s.staleShare },
+  { name: 'stale share, floor included', unit: '%', value: (s) => s.staleShareWithFloor, diagnostic: true },
   { name: 'soft follows sharp p50', unit: 's', value: (s) => s.followP50 },
   { name: 'soft follows sharp p95', unit: 's', value: (s) => s.followP95 },
   { name: 'consensus ML move p50', unit: 'pts / 15 min', value: (s) => s.consensusMoveP50, diagnostic: true },

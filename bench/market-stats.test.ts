@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LEAGUES } from '../schemas/index.js';
-import type { RawTick } from '../schemas/index.js';
+import type { Opportunity, RawTick } from '../schemas/index.js';
 import { IN_PLAY_AFTER_MS, MarketStatsObserver } from './market-stats.js';
 import { ProcessorChain } from './processor-chain.js';
 
@@ -124,5 +124,40 @@ describe('MarketStatsObserver, arbitrage by phase', () => {
     stats.sample(at, chain.opportunities.active(), new Set(['prematch']));
     const prematch = stats.result().prematch;
     expect([prematch.markets, prematch.arbitrageRate]).toEqual([1, 0]);
+  });
+});
+
+describe('MarketStatsObserver, stale share', () => {
+  const at = START - 60 * MINUTE;
+  /** A pre-match +EV row whose first price to go stale has `thresholdSeconds` and went stale `staleFor` ms ago (fresh when negative). */
+  function evRow(thresholdSeconds: number, staleFor: number): Opportunity {
+    const freshUntil = at - staleFor;
+    return {
+      kind: 'ev',
+      market: 'moneyline',
+      event: { startTime: START, isLive: false },
+      methods: { power: { evPercent: 1 } },
+      references: [{ ts: at - 10 * MINUTE }],
+      oldestOddsTs: freshUntil - thresholdSeconds * 1000,
+      freshUntil,
+      staleAfterSeconds: thresholdSeconds,
+    } as unknown as Opportunity;
+  }
+
+  it("counts only rows judged by their book's measured cadence, not by the ledger's 60 s floor of its warm-up, and shows the floor-judged share beside it", () => {
+    const stats = new MarketStatsObserver(LEAGUES);
+    // A floor-judged stale row (a book the ledger has not measured yet), then two measured rows, one stale.
+    stats.sample(at, [evRow(60, MINUTE), evRow(900, MINUTE), evRow(900, -MINUTE)]);
+    const pre = stats.result().prematch;
+    expect(pre.staleShare).toBe(50);
+    expect(pre.staleShareWithFloor).toBeCloseTo(200 / 3, 10);
+  });
+
+  it('does not measure the share when every row is still floor-judged', () => {
+    const stats = new MarketStatsObserver(LEAGUES);
+    stats.sample(at, [evRow(60, MINUTE)]);
+    const pre = stats.result().prematch;
+    expect(pre.staleShare).toBeNull();
+    expect(pre.staleShareWithFloor).toBe(100);
   });
 });

@@ -1,6 +1,6 @@
 import { SPORTSBOOKS, bettableRow, selectionFamily } from '../schemas/index.js';
 import type { CanonicalEvent, LeagueDef, MarketId, OddsChange, OddsRow, Opportunity, SelectionType } from '../schemas/index.js';
-import { percentile } from '../pipeline/freshness/index.js';
+import { DEFAULT_FRESHNESS_POLICY, percentile } from '../pipeline/freshness/index.js';
 import { hold } from '../pipeline/odds-math/index.js';
 import {
   canonicalLine,
@@ -69,8 +69,18 @@ export interface PhaseStats {
    * recordings' live +EV rows all are. Null before the game.
    */
   pregameReferenceEvPer100: number | null;
-  /** Percent of +EV rows (min_ev 0, the default list) flagged stale at the sample time. */
+  /**
+   * Percent of +EV rows (min_ev 0, the default list) flagged stale at the sample time, among the
+   * rows whose stale threshold its book's measured cadence set: past the freshness ledger's
+   * warm-up. Until a book has enough confirmation ages in the ledger's window its threshold is the
+   * floor (60 s pre-match, 10 s live), which a run meets at its start (and a recording polled hourly
+   * in play never leaves): every pre-match row the recordings flag stale is of that kind, and so a
+   * figure over all rows measured how many snapshots a run held, not the market
+   * (docs/simulator.md). Null when no row was past the warm-up.
+   */
   staleShare: number | null;
+  /** The same over every +EV row, floor-judged ones included (the figure before stop 47): shown, not judged. */
+  staleShareWithFloor: number | null;
   /** Soft books' time to follow a sharp move, seconds, and how many follows that is out of how many chances. */
   followP50: number | null;
   followP95: number | null;
@@ -107,6 +117,9 @@ interface Accumulator {
   pregameReferenceEvRows: number;
   positiveEv: number;
   staleEv: number;
+  /** +EV rows judged by a measured threshold (past the ledger's warm-up), and how many of them stale. */
+  measuredEv: number;
+  measuredStaleEv: number;
   follows: number[];
   chances: number;
   consensusMoves: number[];
@@ -124,6 +137,8 @@ function emptyAccumulator(): Accumulator {
     pregameReferenceEvRows: 0,
     positiveEv: 0,
     staleEv: 0,
+    measuredEv: 0,
+    measuredStaleEv: 0,
     follows: [],
     chances: 0,
     consensusMoves: [],
@@ -308,7 +323,15 @@ export class MarketStatsObserver {
         const referenceTs = Math.min(...o.references.map((r) => r.ts));
         if (ev >= 2 && this.pricedIn(phase, referenceTs, o.event.startTime)) acc.evRows++;
         else if (ev >= 2) acc.pregameReferenceEvRows++;
-        if (staleness(o.oldestOddsTs, now, o.event.isLive, staleClockOfRecord(o)).possiblyStale) acc.staleEv++;
+        const stale = staleness(o.oldestOddsTs, now, o.event.isLive, staleClockOfRecord(o)).possiblyStale;
+        if (stale) acc.staleEv++;
+        // A threshold above the floor is one the book's measured cadence set; at the floor the
+        // ledger had too few confirmation ages of the book yet (a pre-match book confirming more
+        // than once every 30 s would also sit there: none does, recorded or simulated).
+        if (o.staleAfterSeconds !== null && o.staleAfterSeconds > DEFAULT_FRESHNESS_POLICY.floorSeconds[phase]) {
+          acc.measuredEv++;
+          if (stale) acc.measuredStaleEv++;
+        }
       }
     }
     for (const [key, profit] of bestArb) {
@@ -397,7 +420,8 @@ export class MarketStatsObserver {
         evPer100Markets: a.referencedMarkets === 0 ? null : per(a.evRows, a.markets, 100),
         referencedMarkets: a.referencedMarkets,
         pregameReferenceEvPer100: live ? per(a.pregameReferenceEvRows, a.markets, 100) : null,
-        staleShare: per(a.staleEv, a.positiveEv, 100),
+        staleShare: per(a.measuredStaleEv, a.measuredEv, 100),
+        staleShareWithFloor: per(a.staleEv, a.positiveEv, 100),
         followP50: percentile(follows, 0.5),
         followP95: percentile(follows, 0.95),
         follows: follows.length,
