@@ -89,8 +89,10 @@ test-long: install system-deps web-build
 # SECTION=word runs only the sections whose title contains it (e.g. `make bench SECTION=shedding`).
 # The million-price sections hold two tier views of a 1M board: more than Node's default heap.
 # The servers the bench starts in process run with the runtime's own flags (NODE_RUN).
+# The Kafka section needs kcat and the Redis figure redis-server: on a fresh machine they were
+# missing and those figures were silently skipped, so the bench installs them as the tests do.
 BENCH_NODE := $(NODE_RUN) --max-old-space-size=8192
-bench: build
+bench: build system-deps
 	$(BENCH_NODE) dist/bench/main.js $(SECTION)
 
 # The one-process runtime for an hour under steady load (simulator at 2,000 ticks/s, 500 SSE and
