@@ -14,6 +14,8 @@ export type Role = 'pipeline' | 'api';
 export const CHAOS_OPERATOR_TOKEN = 'chaos-operator-token';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
+/** The entry beside this file's tree: `runtime/main.ts` under tsx, `dist/runtime/main.js` from the build. */
+const ENTRY = fileURLToPath(new URL(`../runtime/main.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url));
 
 /** A port free right now on 127.0.0.1 (the OS picks it; the process is given it for every start). */
 export function freePort(): Promise<number> {
@@ -72,6 +74,11 @@ export class ChaosProcess {
     this.url = `http://127.0.0.1:${port}`;
   }
 
+  /** The current process's id (the bench reads its CPU from /proc). */
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
   get running(): boolean {
     return this.child !== null && this.child.exitCode === null && this.child.signalCode === null;
   }
@@ -93,8 +100,8 @@ export class ChaosProcess {
 
   private async launch(timeoutMs: number): Promise<void> {
     for (let attempt = 1; ; attempt++) {
-      // The driver's own loader flags (tsx, from source) go to the entry too.
-      const child = spawn(process.execPath, [...process.execArgv, 'runtime/main.ts'], {
+      // The driver's own flags (tsx from source, the bench's heap sizes) go to the entry too.
+      const child = spawn(process.execPath, [...process.execArgv, ENTRY], {
         cwd: ROOT,
         env: { PATH: process.env['PATH'] ?? '', HOST: '127.0.0.1', PORT: String(this.port), LOG_LEVEL: 'warn', ...this.env },
         stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,70 +1,30 @@
-import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { KafkaBus } from '../pipeline/bus/index.js';
 import type { RawTick } from '../schemas/index.js';
 import { TOPICS } from '../schemas/index.js';
 import { startMockKafka } from '../test/support/mock-kafka.js';
-import { freePort } from './chaos-processes.js';
+import { ChaosProcess, freePort } from './chaos-processes.js';
 import { kafkaBenchInput } from './kafka.js';
 import type { BenchFigure } from './report.js';
 import { summarize } from './report.js';
 
 const OPERATOR_TOKEN = 'bench-scale-out-operator-token';
-/** The entry beside this file's tree: `dist/runtime/main.js` from the build, `runtime/main.ts` under tsx. */
-const ENTRY = fileURLToPath(new URL(`../runtime/main.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url));
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-
-interface PipelineProcess {
-  child: ChildProcess;
-  url: string;
-  output: () => string;
-}
 
 /** A pipeline process (`ROLE=pipeline`, the real entry) on its own DATA_DIR and port, ready. */
-async function startPipeline(brokers: string, dataDir: string): Promise<PipelineProcess> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [...process.execArgv, ENTRY], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env['PATH'] ?? '',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      LOG_LEVEL: 'warn',
-      ROLE: 'pipeline',
-      FEED: 'none',
-      DATA_DIR: dataDir,
-      KAFKA_BROKERS: brokers,
-      KAFKA_SESSION_TIMEOUT_MS: '6000',
-      SINK_MAX_WAIT_MS: '200',
-      METRICS_TOKEN: OPERATOR_TOKEN,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+async function startPipeline(name: string, brokers: string, dataDir: string): Promise<ChaosProcess> {
+  const p = new ChaosProcess(name, 'pipeline', await freePort(), {
+    ROLE: 'pipeline',
+    FEED: 'none',
+    DATA_DIR: dataDir,
+    KAFKA_BROKERS: brokers,
+    KAFKA_SESSION_TIMEOUT_MS: '6000',
+    SINK_MAX_WAIT_MS: '200',
+    METRICS_TOKEN: OPERATOR_TOKEN,
   });
-  let output = '';
-  child.stdout?.on('data', (c: Buffer) => (output = (output + c.toString()).slice(-20_000)));
-  child.stderr?.on('data', (c: Buffer) => (output = (output + c.toString()).slice(-20_000)));
-  const end = Date.now() + 90_000;
-  while (!/Odds platform pipeline: http:/.test(output)) {
-    if (child.exitCode !== null || Date.now() > end) {
-      child.kill('SIGKILL');
-      throw new Error(`pipeline process not ready: ${output.slice(-1500)}`);
-    }
-    await sleep(100);
-  }
-  return { child, url: `http://127.0.0.1:${port}`, output: () => output };
-}
-
-async function stopPipeline(p: PipelineProcess): Promise<void> {
-  if (p.child.exitCode !== null || p.child.signalCode !== null) return;
-  const gone = new Promise<void>((resolve) => p.child.once('exit', () => resolve()));
-  const timer = setTimeout(() => p.child.kill('SIGKILL'), 30_000);
-  p.child.kill('SIGTERM');
-  await gone;
-  clearTimeout(timer);
+  await p.start(90_000);
+  return p;
 }
 
 interface Stats {
@@ -72,7 +32,7 @@ interface Stats {
   partitions: Record<string, number[]>;
 }
 
-async function stats(p: PipelineProcess): Promise<Stats> {
+async function stats(p: ChaosProcess): Promise<Stats> {
   const res = await fetch(`${p.url}/stats`, { headers: { authorization: `Bearer ${OPERATOR_TOKEN}` } });
   return (await res.json()) as Stats;
 }
@@ -118,10 +78,10 @@ interface ScaleRun {
 async function scaleRun(raw: readonly RawTick[], expected: number, processes: number): Promise<ScaleRun> {
   const dir = mkdtempSync(join(tmpdir(), 'odds-bench-scale-'));
   const mock = await startMockKafka();
-  const started: PipelineProcess[] = [];
+  const started: ChaosProcess[] = [];
   try {
     const brokers = mock.brokers.join(',');
-    for (let i = 0; i < processes; i++) started.push(await startPipeline(brokers, join(dir, `p${i}`)));
+    for (let i = 0; i < processes; i++) started.push(await startPipeline(`pipeline-${i}`, brokers, join(dir, `p${i}`)));
     const partitions = 4;
     const end = Date.now() + 60_000;
     while (!settled(await Promise.all(started.map(stats)), partitions)) {
@@ -132,7 +92,7 @@ async function scaleRun(raw: readonly RawTick[], expected: number, processes: nu
     const bus = new KafkaBus({ brokers: mock.brokers, sessionTimeoutMs: 6000 });
     try {
       const producer = bus.producer();
-      const cpu0 = started.map((p) => cpuSecondsOf(p.child.pid));
+      const cpu0 = started.map((p) => cpuSecondsOf(p.pid));
       const broker0 = mock.cpuSeconds();
       const t0 = performance.now();
       for (let i = 0; i < raw.length; i += 500) {
@@ -154,7 +114,7 @@ async function scaleRun(raw: readonly RawTick[], expected: number, processes: nu
         processes,
         seconds,
         ticksPerSecond: raw.length / seconds,
-        cpu: started.map((p, i) => cpuSecondsOf(p.child.pid) - (cpu0[i] ?? 0)),
+        cpu: started.map((p, i) => cpuSecondsOf(p.pid) - (cpu0[i] ?? 0)),
         brokerCpu: mock.cpuSeconds() - broker0,
         stored,
       };
@@ -162,7 +122,7 @@ async function scaleRun(raw: readonly RawTick[], expected: number, processes: nu
       await bus.close();
     }
   } finally {
-    await Promise.all(started.map(stopPipeline));
+    await Promise.all(started.map((p) => p.stop(30_000)));
     mock.stop();
     rmSync(dir, { recursive: true, force: true });
   }

@@ -1,26 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { OddsTick } from '../../schemas/index.js';
+import { tick } from '../opportunities/fixtures/builders.js';
 import { MemoryBus } from './memory-bus.js';
 
 // A consumer kept reporting the partitions it last held after it failed or stopped. The alert
 // delivery lease decides "this replica delivers" from its consumer's assignment, so during the
 // restart delay a replica whose lease consumer had died still claimed to deliver, beside the one
 // the group had handed the partitions to. A stopped or failed member owns nothing.
-const tick: OddsTick = {
-  eventId: 'e',
-  book: 'pinnacle',
-  market: 'moneyline',
-  selection: 'home',
-  line: null,
-  participant: null,
-  statCategory: null,
-  priceAmerican: 101,
-  status: 'open',
-  ts: 1,
-  isLive: false,
-  bookEventId: 'b1',
-  selectionId: null,
-};
 
 describe("a consumer's assignment once it is gone", () => {
   it('is empty after the consumer stopped', async () => {
@@ -39,7 +24,7 @@ describe("a consumer's assignment once it is gone", () => {
     consumer.run(async () => {
       throw new Error('handler broke');
     });
-    await bus.producer().send('odds.ticks', [{ key: 'e', value: tick }]);
+    await bus.producer().send('odds.ticks', [{ key: 'e', value: tick('pinnacle', 'moneyline', 'home', null, 101) }]);
     await expect(consumer.done).rejects.toThrow('handler broke');
     expect(consumer.assignment()).toEqual([]);
     await bus.close();
