@@ -4,6 +4,7 @@ import type { Bus } from '../pipeline/bus/index.js';
 import type { Logger } from 'pino';
 import type { Clock } from '../pipeline/clock.js';
 import type { Config } from './config.js';
+import type { RuntimeHealth } from './health.js';
 import { StartupError, firstLine } from './startup-error.js';
 
 /**
@@ -12,8 +13,10 @@ import { StartupError, firstLine } from './startup-error.js';
  * here, before anything is produced: a breaking change or an unreachable registry stops the start.
  * So do topics that are missing and cannot be created (a cluster that refuses CreateTopics is
  * accepted when its brokers auto-create topics: logged as a warning with what they created).
+ * Changelogs that would not give a restore every key (not compacted alone, or their head already
+ * deleted) degrade `health`: the process still starts, because what it restored is all the log holds.
  */
-export async function makeBus(config: Config, clock: Clock, logger: Logger): Promise<Bus> {
+export async function makeBus(config: Config, clock: Clock, logger: Logger, health: RuntimeHealth): Promise<Bus> {
   if (config.kafkaBrokers === null) return openMemoryBus(config.dataDir, config.busLogRetentionMinutes, () => clock.now(), logger);
   // Loaded here only: the registry client pulls in cloud KMS packages that an embedded start never uses.
   const codec =
@@ -47,6 +50,25 @@ export async function makeBus(config: Config, clock: Clock, logger: Logger): Pro
       );
     }
     for (const w of report.wider) logger.warn(w, 'Kafka topic has more partitions than configured: producers use only the configured ones');
+    if (report.policiesUnknown !== null) {
+      logger.warn(
+        { refused: report.policiesUnknown },
+        "Kafka did not describe the changelog topics' cleanup policies; they were not checked",
+      );
+    }
+    if (report.notCompacted.length > 0) {
+      const named = report.notCompacted.map((t) => `${t.topic} (${t.policy})`).join(', ');
+      logger.warn(
+        { topics: report.notCompacted },
+        'Kafka changelog topics are not compacted alone: a restore misses keys once records age out',
+      );
+      health.degrade(`changelog topics not compacted alone, so restores will miss keys once records age out: ${named}`);
+    }
+    if (report.headDeleted.length > 0) {
+      const named = report.headDeleted.map((p) => `${p.topic}[${p.partition}] from ${p.logStart}`).join(', ');
+      logger.warn({ partitions: report.headDeleted }, 'Kafka changelog partitions no longer start at offset 0: this restore may miss keys');
+      health.degrade(`changelog partitions no longer start at offset 0, so this restore may have missed keys: ${named}`);
+    }
   } catch (e) {
     await bus.close().catch(() => undefined);
     throw new StartupError(`KAFKA_BROKERS ${config.kafkaBrokers.join(',')}: ${firstLine(e).slice(0, 400)}`);

@@ -50,7 +50,7 @@ export async function openProcessParts(config: Config, logger: Logger, options: 
     throw e;
   }
   const opened = await opening;
-  const bus = await makeBus(config, clock, logger);
+  const bus = await makeBus(config, clock, logger, health);
   // A new in-process log starts empty, so the latest-odds table starts empty too: it mirrors the
   // board this process rebuilds (its versions are this bus's offsets), not what a previous run left.
   // Kafka's offsets outlive the process, and so do a saved in-process log's, and the table with them.

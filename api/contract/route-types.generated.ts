@@ -10,7 +10,7 @@ export interface paths {
     };
     /**
      * Service health (no authentication)
-     * @description ok, degraded (no recent odds, Redis unreachable, or data lost from the store) or down (schema missing, store unreachable, or a pipeline stage stopped: 503). Checks: redis, data, schema, runtime.
+     * @description ok, degraded (no recent odds, Redis unreachable, data lost from the store, or Kafka changelogs that cannot give a restore every key) or down (schema missing, store unreachable, or a pipeline stage stopped: 503). Checks: redis, data, schema, runtime.
      */
     get: {
       parameters: {

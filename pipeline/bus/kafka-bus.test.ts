@@ -344,7 +344,16 @@ describe.skipIf(unavailable !== null)('KafkaBus on a Kafka-protocol broker (libr
   it('finds every topic at its configured partition count (the mock cluster is started with them), and refuses a configuration wider than the cluster', async () => {
     expect(kafka.configuredPartitions).toBe(true);
     const bus = new KafkaBus({ brokers: kafka.brokers, sessionTimeoutMs: 6000 });
-    expect(await bus.ensureTopics()).toEqual({ created: [], autoCreated: [], createError: null, wider: [] });
+    expect(await bus.ensureTopics()).toEqual({
+      created: [],
+      autoCreated: [],
+      createError: null,
+      wider: [],
+      notCompacted: [],
+      // The mock cluster names no controller, where kafkajs sends DescribeConfigs.
+      policiesUnknown: 'Broker 0 not found in the cached metadata',
+      headDeleted: [],
+    });
     await bus.close();
     const wider = new KafkaBus({ brokers: kafka.brokers, sessionTimeoutMs: 6000, topics: { events: { partitions: 8, compacted: true } } });
     await expect(wider.ensureTopics()).rejects.toThrow('events has 4 (configured 8)');
@@ -367,6 +376,29 @@ describe.skipIf(unavailable !== null)('KafkaBus on a Kafka-protocol broker (libr
       ]);
     } finally {
       await bus.close();
+      bare.stop();
+    }
+  }, 60_000);
+
+  it('reports a changelog partition whose head the cluster deleted (the mock keeps about 5 MB of a partition)', async () => {
+    const bare = await startMockKafka({ autoCreate: true });
+    const client = new Kafka({ brokers: bare.brokers, logLevel: logLevel.NOTHING });
+    const producer = client.producer({ allowAutoTopicCreation: true });
+    try {
+      await producer.connect();
+      const value = Buffer.alloc(100_000, 1);
+      for (let i = 0; i < 80; i++) await producer.send({ topic: 'odds.snapshot', messages: [{ key: `k${i}`, value, partition: 0 }] });
+      const bus = new KafkaBus({ brokers: bare.brokers, sessionTimeoutMs: 6000 });
+      try {
+        const { headDeleted } = await bus.ensureTopics();
+        expect(headDeleted.map((p) => `${p.topic}[${p.partition}]`)).toEqual(['odds.snapshot[0]']);
+        expect(headDeleted[0]?.logStart).toBeGreaterThan(0);
+        expect(headDeleted[0]?.logStart).toBeLessThan(80);
+      } finally {
+        await bus.close();
+      }
+    } finally {
+      await producer.disconnect();
       bare.stop();
     }
   }, 60_000);

@@ -1,6 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { Kafka, logLevel } from 'kafkajs';
-import type { Admin, ConsumerRunConfig, Consumer as KafkaConsumer, KafkaMessage, Message, Producer as KafkaProducer } from 'kafkajs';
+import type {
+  Admin,
+  ConfigResourceTypes,
+  ConsumerRunConfig,
+  Consumer as KafkaConsumer,
+  KafkaMessage,
+  Message,
+  Producer as KafkaProducer,
+} from 'kafkajs';
 import { TOPICS, TOPIC_CONFIGS, settingDefault } from '../../schemas/index.js';
 import type { TopicConfig, TopicName, TopicValues } from '../../schemas/index.js';
 import type { Bus, BusRecord, Consumer, ConsumerOptions, OutgoingRecord, Producer, ReadScope, RecordBatch } from './bus.js';
@@ -226,6 +234,21 @@ export class KafkaBus implements Bus {
             configEntries: [{ name: 'cleanup.policy', value: compacted ? 'compact' : 'delete' }],
           })),
         });
+      },
+      cleanupPolicies: async (topics) => {
+        const admin = await this.admin();
+        const { resources } = await admin.describeConfigs({
+          includeSynonyms: false,
+          // kafkajs's ConfigResourceTypes.TOPIC: the enum is not among the package's ESM named exports.
+          resources: topics.map((name) => ({ type: 2 as ConfigResourceTypes, name, configNames: ['cleanup.policy'] })),
+        });
+        return new Map(
+          resources.map((r) => [r.resourceName, r.configEntries.find((c) => c.configName === 'cleanup.policy')?.configValue ?? 'unknown']),
+        );
+      },
+      logStarts: async (topic) => {
+        const admin = await this.admin();
+        return (await admin.fetchTopicOffsets(topic)).map((p) => ({ partition: p.partition, logStart: Number(p.low) }));
       },
       autoCreate: async (topics) => {
         // A metadata request that allows auto-creation, which kafkajs's admin never sends: a

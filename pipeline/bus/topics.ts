@@ -11,6 +11,10 @@ export interface TopicAdmin {
    * `auto.create.topics.enable` creates them then, at its default partition count.
    */
   autoCreate(topics: readonly string[]): Promise<void>;
+  /** Each topic's `cleanup.policy` (DescribeConfigs); rejects when the cluster does not answer it. */
+  cleanupPolicies(topics: readonly string[]): Promise<Map<string, string>>;
+  /** Where each partition's log starts now (the earliest offset a reader can fetch). */
+  logStarts(topic: string): Promise<{ partition: number; logStart: number }[]>;
 }
 
 /** What the cluster looked like once every topic existed: logged at start. */
@@ -23,6 +27,20 @@ export interface TopicReport {
   createError: string | null;
   /** Topics with more partitions than configured: producers use only the first ones. */
   wider: { topic: string; partitions: number; configured: number }[];
+  /**
+   * Changelogs (configured compacted) whose cleanup policy is not exactly `compact`: a `delete`
+   * (a broker default, or an auto-created topic) or `compact,delete` drops a key's last record
+   * once it ages out, and every restore after that misses the key.
+   */
+  notCompacted: { topic: string; policy: string }[];
+  /** Why the policies could not be read, when they could not (the check above did not run). */
+  policiesUnknown: string | null;
+  /**
+   * Changelog partitions whose log no longer starts at offset 0. Compaction keeps the first
+   * offset, so records there were deleted (retention, DeleteRecords, a test cluster's size
+   * limit): a replica restoring from this log now may miss keys whose last record went with them.
+   */
+  headDeleted: { topic: string; partition: number; logStart: number }[];
 }
 
 /** Topics are missing and cannot be created, or are narrower than producers need: the process must not start. */
@@ -49,7 +67,15 @@ export function messageOf(e: unknown): string {
  */
 export async function ensureTopics(admin: TopicAdmin, configs: Readonly<Record<string, TopicConfig>>): Promise<TopicReport> {
   const names = Object.keys(configs);
-  const report: TopicReport = { created: [], autoCreated: [], createError: null, wider: [] };
+  const report: TopicReport = {
+    created: [],
+    autoCreated: [],
+    createError: null,
+    wider: [],
+    notCompacted: [],
+    policiesUnknown: null,
+    headDeleted: [],
+  };
   let counts = await admin.partitionCounts(names);
   const missing = names.filter((t) => !counts.has(t));
   if (missing.length > 0) {
@@ -83,5 +109,33 @@ export async function ensureTopics(admin: TopicAdmin, configs: Readonly<Record<s
       `Kafka topics have fewer partitions than configured, so records would go to partitions that do not exist: ${narrower.join(', ')}`,
     );
   }
+  await checkChangelogs(
+    admin,
+    names.filter((t) => configs[t]?.compacted === true),
+    report,
+  );
   return report;
+}
+
+/**
+ * A changelog is only a faithful copy of its state while the log keeps every key's last record:
+ * compaction alone, from offset 0. Checked once at start, because a restore reads the log from
+ * its head then; what a live reader already holds is not affected by a later deletion.
+ */
+async function checkChangelogs(admin: TopicAdmin, changelogs: readonly string[], report: TopicReport): Promise<void> {
+  if (changelogs.length === 0) return;
+  try {
+    const policies = await admin.cleanupPolicies(changelogs);
+    for (const topic of changelogs) {
+      const policy = policies.get(topic) ?? 'unknown';
+      if (policy !== 'compact') report.notCompacted.push({ topic, policy });
+    }
+  } catch (e) {
+    report.policiesUnknown = messageOf(e);
+  }
+  for (const topic of changelogs) {
+    for (const { partition, logStart } of await admin.logStarts(topic)) {
+      if (logStart > 0) report.headDeleted.push({ topic, partition, logStart });
+    }
+  }
 }
