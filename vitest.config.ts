@@ -53,6 +53,8 @@ const long = [
   'runtime/store-integrity.test.ts',
   'test/pipeline-kafka.e2e.test.ts',
   'test/accounts-kafka.e2e.test.ts',
+  // A committing stage's restart on the mock cluster, rejoining its group twice (about 30-50 s).
+  'runtime/failure-policy-restart-kafka.test.ts',
 ];
 
 export default defineConfig({

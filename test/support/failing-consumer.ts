@@ -1,4 +1,3 @@
-import type { MemoryBus } from '../../pipeline/bus/index.js';
 import type { Bus, Consumer, ConsumerOptions } from '../../pipeline/bus/index.js';
 import type { TopicName } from '../../schemas/index.js';
 
@@ -26,7 +25,7 @@ export interface FailingConsumerOptions {
  * the Kafka adapter's does; having left its group, it holds no partition from then on. The
  * consumers made after it are the bus's own.
  */
-export function failingFirstConsumer(bus: MemoryBus, options: FailingConsumerOptions = {}): Bus {
+export function failingFirstConsumer(bus: Bus, options: FailingConsumerOptions = {}): Bus {
   const failed = new Set<string>();
   const { afterBatch = 1, commit = 'after' } = options;
   return {
