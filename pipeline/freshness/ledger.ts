@@ -230,6 +230,9 @@ export class FreshnessLedger {
   private latest = -Infinity;
 
   private readonly listeners: ((s: Sighting) => void)[] = [];
+  /** Recomputed thresholds that came out above / below the one callers had been given. */
+  private risen = 0;
+  private fallen = 0;
 
   constructor(readonly policy: FreshnessPolicy = DEFAULT_FRESHNESS_POLICY) {}
 
@@ -264,10 +267,28 @@ export class FreshnessLedger {
     if (st.threshold === null || st.sinceThreshold >= this.policy.maxSamples / 16) {
       const ages = st.confirmations.sortedSince(this.latest - this.policy.windowMs);
       const p95 = ages.length >= this.policy.minSamples ? percentile(ages, 0.95) : null;
-      st.threshold = p95 === null ? floor : Math.max(floor, Math.round((p95 * this.policy.factor) / 100) / 10);
+      const next = p95 === null ? floor : Math.max(floor, Math.round((p95 * this.policy.factor) / 100) / 10);
+      // Before its first computation a book was given the floor.
+      const before = st.threshold ?? floor;
+      if (next > before) this.risen++;
+      else if (next < before) this.fallen++;
+      st.threshold = next;
       st.sinceThreshold = 0;
     }
     return st.threshold;
+  }
+
+  /**
+   * How many times a book's threshold has moved up (rises) and down (falls), any book and
+   * phase: whoever judged prices against the thresholds before knows when to judge them again.
+   * Thresholds are recomputed when asked for (`staleAfterSeconds`), so a move counts then.
+   */
+  get thresholdRises(): number {
+    return this.risen;
+  }
+
+  get thresholdFalls(): number {
+    return this.fallen;
   }
 
   /** Every book's figures over the window ending at `now` (default: the newest sighting). */

@@ -10,6 +10,8 @@ import { IdCache, forgetRow } from './ids.js';
 import { advance, expire } from './lifecycle.js';
 import { lowHoldCandidates } from './lowhold.js';
 import { middleCandidates } from './middles.js';
+import { StaleVerdicts } from './retime.js';
+import type { HeldRecord } from './retime.js';
 import { familyAtSearchRate, pricedBelowItsRate } from './search-rate.js';
 import { SKIPPED_MARKETS, addToLine, canonicalLine, familyKey, lineKey, outcomesOf, removeFromLine } from './state.js';
 import type { EventState, FamilyState } from './state.js';
@@ -61,6 +63,8 @@ export class OpportunityProcessor {
    */
   private readonly freshness: FreshnessLedger;
   private readonly staleAfter: (book: string, isLive: boolean) => number;
+  /** Re-times records whose stale verdict the thresholds moved since they were built (retime.ts). */
+  private readonly verdicts: StaleVerdicts;
 
   /** The lowest exchange commission rate in use below the exchanges' own (search-rate.ts), or null: the board's rates only. */
   private searchCommission: number | null;
@@ -70,6 +74,7 @@ export class OpportunityProcessor {
     this.searchCommission = options.searchCommission ?? null;
     this.freshness = new FreshnessLedger(this.options.freshness);
     this.staleAfter = (book, isLive) => this.freshness.staleAfterSeconds(book, isLive);
+    this.verdicts = new StaleVerdicts(this.freshness);
   }
 
   /** Opportunities currently active. */
@@ -122,8 +127,26 @@ export class OpportunityProcessor {
         if (family.rowCount === 0 && family.active.size === 0) s.families.delete(key);
       }
     }
+    this.verdicts.settle(now, out, this.activeCount, () => this.held());
     this.count(out);
     return out;
+  }
+
+  /** Records held for a later look at their stale verdict (tests: they follow the active records). */
+  get verdictsHeld(): number {
+    return this.verdicts.held;
+  }
+
+  /** Every active record with its family, in event and family order. */
+  private *held(): Generator<HeldRecord> {
+    for (const id of [...this.events.keys()].sort()) {
+      const s = this.events.get(id);
+      if (!s) continue;
+      for (const key of [...s.families.keys()].sort()) {
+        const family = s.families.get(key);
+        if (family) for (const o of family.active.values()) yield { o, family };
+      }
+    }
   }
 
   private count(out: readonly OpportunityChange[]): void {
@@ -270,8 +293,13 @@ export class OpportunityProcessor {
     middleCandidates(ctx, fresh);
     if (this.searchCommission !== null) this.searchBelowBoardRates(ctx, keys, this.searchCommission, fresh);
     const before = family.active.size;
+    const emitted = out.length;
     advance(family, fresh, scope, now, out);
     this.activeCount += family.active.size - before;
+    for (let i = emitted; i < out.length; i++) {
+      const c = out[i] as OpportunityChange;
+      if (c.type !== 'expire') this.verdicts.track(c.opportunity, family);
+    }
   }
 
   /**

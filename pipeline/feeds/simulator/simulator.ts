@@ -5,7 +5,7 @@ import { LIVE_REGIME, type Regime, evolve } from './dynamics.js';
 import { FuturesModel } from './futures.js';
 import { GamePlay } from './gameplay.js';
 import { scalesFor, strengthSpread } from './fair.js';
-import { TimedHeap } from './heap.js';
+import { TimedHeap } from '../../timed-heap.js';
 import { type MarketSimulatorOptions, type ResolvedSimulatorOptions, resolveSimulatorOptions } from './options.js';
 import { Planner } from './planner.js';
 import { rosterProps } from './players.js';

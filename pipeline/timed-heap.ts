@@ -19,6 +19,13 @@ export class TimedHeap<T> {
     this.up(this.items.length - 1);
   }
 
+  /** Drops every item (the tie counter goes on). */
+  clear(): void {
+    this.at.length = 0;
+    this.seq.length = 0;
+    this.items.length = 0;
+  }
+
   /** Time of the earliest item, or Infinity when empty. */
   peekTime(): number {
     return this.at[0] ?? Infinity;

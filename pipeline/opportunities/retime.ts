@@ -1,0 +1,163 @@
+import type { EvMethodValues, Opportunity, OpportunityChange } from '../../schemas/index.js';
+import { TimedHeap } from '../timed-heap.js';
+import { confidenceScore, staleClockOf, staleClockOfRecord, staleness } from './confidence.js';
+import type { StaleClock } from './confidence.js';
+import type { FamilyState } from './state.js';
+
+/**
+ * Stale verdicts that follow each book's current threshold.
+ *
+ * A record carries its stale clock (`freshUntil`, `staleAfterSeconds`) from the moment it was
+ * built, and the API judges it by that clock until its inputs change. A book's threshold moves
+ * meanwhile (during the ledger's warm-up it is the 60-s floor, minutes later several times that),
+ * so a quiet line's record would stay stale against a threshold nobody holds any more. Rebuilding
+ * every record of a book whose threshold moved nearly doubled the opportunity changes; what a
+ * user sees is only the verdict, so a record is re-timed (one `update`, its inputs unchanged)
+ * only when its verdict at the batch's `now` differs from the verdict under today's thresholds:
+ *
+ * - when its own clock runs out while its books' thresholds say it is still fresh (they rose),
+ *   found by a queue of records by `freshUntil`;
+ * - when a threshold rises while it is stale, found among the stale records (at most those);
+ * - when a threshold falls below its age, found by a pass over the active records after a fall,
+ *   and one that will go stale sooner than its record says is looked at again then.
+ *
+ * A record stale by both clocks keeps its own (its `VERY_STALE_ODDS` moment included).
+ */
+
+/** An active record and where it lives (its version is current while its family holds it). */
+export interface HeldRecord {
+  o: Opportunity;
+  family: FamilyState;
+}
+
+const current = (h: HeldRecord): boolean => h.family.active.get(h.o.id) === h.o;
+
+/** The record's clock under the thresholds `limitSeconds` gives now: its prices as it was built from them. */
+export function clockNow(o: Opportunity, limitSeconds: (book: string, isLive: boolean) => number): StaleClock {
+  const limit = (book: string): number => limitSeconds(book, o.event.isLive);
+  const legs = staleClockOf(o.legs, limit);
+  if (o.kind !== 'ev') return legs;
+  // The bet first, then its references, as the engine built it: the bet's clock wins a tie.
+  const refs = staleClockOf(o.references, limit);
+  return refs.freshUntil < legs.freshUntil ? refs : legs;
+}
+
+const isStaleWarning = (w: string): boolean => w === 'POTENTIALLY_STALE_ODDS' || w === 'LIVE_STALE_ODDS';
+
+/**
+ * A new version of `o` on `clock` at `now`: the clock, the stale flag and warning, the age and
+ * the confidence scores (whose freshness part reads the clock); every other field as it was.
+ */
+export function retimed(o: Opportunity, clock: StaleClock, now: number): Opportunity {
+  const stale = staleness(o.oldestOddsTs, now, o.event.isLive, clock);
+  const kept = o.warnings.filter((w) => !isStaleWarning(w));
+  // Copied field by field, not spread: V8 gives a spread copy of an object this large a map of
+  // its own, which makes every later access of it slow (context.ts, withKind).
+  const copy: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(o)) copy[k] = v;
+  const next = copy as unknown as Opportunity;
+  next.oldestOddsAgeSeconds = stale.ageSeconds;
+  next.freshUntil = clock.freshUntil;
+  next.staleAfterSeconds = clock.limitSeconds;
+  next.possiblyStale = stale.possiblyStale;
+  next.warnings = stale.warning ? [stale.warning, ...kept] : kept;
+  next.lastSeenAt = now;
+  if (next.kind === 'ev') {
+    const methods = { ...next.methods };
+    for (const m of Object.keys(methods) as (keyof typeof methods)[]) {
+      const v = methods[m];
+      methods[m] = { ...v, confidenceScore: confidenceScore(next.confidence, v.evPercent, now, clock) } satisfies EvMethodValues;
+    }
+    next.methods = methods;
+  }
+  return next;
+}
+
+export class StaleVerdicts {
+  /** Records to look at again, by the time their verdict may change. Superseded versions are skipped when they come up. */
+  private readonly due = new TimedHeap<HeldRecord>();
+  /** Records stale by their own clock and by today's thresholds, by id: a rise may make them fresh. */
+  private readonly stale = new Map<string, HeldRecord>();
+  private rises: number;
+  private falls: number;
+
+  constructor(
+    private readonly thresholds: {
+      staleAfterSeconds(book: string, isLive: boolean): number;
+      readonly thresholdRises: number;
+      readonly thresholdFalls: number;
+    },
+  ) {
+    this.rises = thresholds.thresholdRises;
+    this.falls = thresholds.thresholdFalls;
+  }
+
+  /** Records held for a later look (tests: bounded by the active records). */
+  get held(): number {
+    return this.due.size + this.stale.size;
+  }
+
+  /** A version just published: looked at again when its own clock runs out. */
+  track(o: Opportunity, family: FamilyState): void {
+    this.due.push(staleClockOfRecord(o).freshUntil, { o, family });
+  }
+
+  /**
+   * At the end of a batch at `now`: every record whose verdict the thresholds changed is re-timed,
+   * its new version in `out` as an update. `active` lists every active record (read after a fall,
+   * and to rebuild the queue once superseded versions outnumber the active ones).
+   */
+  settle(now: number, out: OpportunityChange[], activeCount: number, active: () => Iterable<HeldRecord>): void {
+    if (this.due.size > 2 * activeCount + 1024) this.rebuild(active());
+    while (this.due.peekTime() < now) {
+      const h = this.due.pop();
+      if (h !== undefined && current(h)) this.look(h, this.today(h.o), now, out);
+    }
+    const rises = this.thresholds.thresholdRises;
+    if (rises !== this.rises) {
+      this.rises = rises;
+      for (const [id, h] of [...this.stale]) {
+        this.stale.delete(id);
+        if (current(h)) this.look(h, this.today(h.o), now, out);
+      }
+    }
+    const falls = this.thresholds.thresholdFalls;
+    if (falls !== this.falls) {
+      this.falls = falls;
+      // Only a fresh record whose clock today ends sooner than its own can have a verdict to change.
+      for (const h of active()) {
+        const own = staleClockOfRecord(h.o).freshUntil;
+        if (now > own) continue;
+        const today = this.today(h.o);
+        if (today.freshUntil < own) this.look(h, today, now, out);
+      }
+    }
+  }
+
+  private today(o: Opportunity): StaleClock {
+    return clockNow(o, (book, isLive) => this.thresholds.staleAfterSeconds(book, isLive));
+  }
+
+  /**
+   * One record at `now`, with its clock under today's thresholds: re-timed when that clock and
+   * its own disagree on whether it is stale; then kept among the stale, or queued for the earlier
+   * of the two clocks' ends.
+   */
+  private look(h: HeldRecord, today: StaleClock, now: number, out: OpportunityChange[]): void {
+    const staleToday = now > today.freshUntil;
+    if (now > staleClockOfRecord(h.o).freshUntil !== staleToday) {
+      h = { o: retimed(h.o, today, now), family: h.family };
+      h.family.active.set(h.o.id, h.o);
+      out.push({ type: 'update', opportunity: h.o });
+    }
+    if (staleToday) this.stale.set(h.o.id, h);
+    else this.due.push(Math.min(staleClockOfRecord(h.o).freshUntil, today.freshUntil), h);
+  }
+
+  /** The queue again from the active records alone, each at the earlier of its two clocks' ends (the stale come out of it at once). */
+  private rebuild(active: Iterable<HeldRecord>): void {
+    this.due.clear();
+    this.stale.clear();
+    for (const h of active) this.due.push(Math.min(staleClockOfRecord(h.o).freshUntil, this.today(h.o).freshUntil), h);
+  }
+}
