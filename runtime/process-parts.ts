@@ -84,7 +84,10 @@ export function startConfiguredPipeline(
     sinkBatchRows: config.sink.batchRows,
     sinkMaxWaitMs: config.sink.maxWaitMs,
     sinkRetries: config.sink.retries,
-    ...(options.tierScopes === false ? {} : { opportunities: { bookScopes: tierBookScopes() } }),
+    opportunities: {
+      veryStaleFactor: config.phantom.veryStaleFactor,
+      ...(options.tierScopes === false ? {} : { bookScopes: tierBookScopes() }),
+    },
     onFailure: stageFailureHandler(parts.health, logger, options.onFatal),
   });
 }

@@ -1,4 +1,4 @@
-import { DEFAULT_LOW_HOLD_PERCENT, LEAGUES, SPORTSBOOKS } from '../../schemas/index.js';
+import { DEFAULT_LOW_HOLD_PERCENT, LEAGUES, SPORTSBOOKS, settingDefault } from '../../schemas/index.js';
 import type { LeagueDef, MarketId, SelectionFamily, SportsbookDef } from '../../schemas/index.js';
 import { DEFAULT_FRESHNESS_POLICY } from '../freshness/index.js';
 import type { FreshnessPolicy } from '../freshness/index.js';
@@ -43,6 +43,11 @@ export interface OpportunityOptions {
    * The processor's `setSearchCommission` changes it later.
    */
   searchCommission?: number | null;
+  /**
+   * The API's `VERY_STALE_FACTOR`: records whose very-stale verdict today's thresholds change are
+   * re-timed, so the API's phantom filter judges them by today's thresholds (retime.ts).
+   */
+  veryStaleFactor?: number;
 }
 
 export interface ResolvedOptions {
@@ -60,6 +65,7 @@ export interface ResolvedOptions {
   maxMiddlesPerFamily: number;
   retainAfterStartMs: number;
   exchangeMaxSpread: number;
+  veryStaleFactor: number;
 }
 
 const REFERENCE_RANK = ['pinnacle', 'circa', 'bookmaker', 'betfair_ex_eu', 'lowvig'];
@@ -103,6 +109,7 @@ export function resolveOptions(options: OpportunityOptions = {}): ResolvedOption
     maxMiddlesPerFamily: options.maxMiddlesPerFamily ?? 32,
     retainAfterStartMs: options.retainAfterStartMs ?? 24 * 60 * 60 * 1000,
     exchangeMaxSpread: options.exchangeMaxSpread ?? EXCHANGE_MAX_SPREAD,
+    veryStaleFactor: options.veryStaleFactor ?? settingDefault('VERY_STALE_FACTOR'),
   };
 }
 

@@ -1,6 +1,7 @@
 import { settingDefault } from '../../schemas/index.js';
 import type { Opportunity } from '../../schemas/index.js';
 import { staleClockOfRecord } from './confidence.js';
+import type { StaleClock } from './confidence.js';
 import type { StaleDerivativeJudge } from './stale-derivatives.js';
 
 /**
@@ -58,10 +59,13 @@ export function phantomWarnings(o: Opportunity, now: number, policy: PhantomPoli
   const warnings: PhantomWarning[] = [];
   const profit = guaranteedProfitPercent(o);
   if (profit !== null && profit > policy.maxProfitPercent) warnings.push('LIVE_HIGH_PROFIT_SUSPICIOUS');
-  const clock = staleClockOfRecord(o);
-  const veryStaleAfter = clock.freshUntil + (policy.veryStaleFactor - 1) * clock.limitSeconds * 1000;
-  if (now > veryStaleAfter) warnings.push('VERY_STALE_ODDS');
+  if (now > veryStaleAt(staleClockOfRecord(o), policy.veryStaleFactor)) warnings.push('VERY_STALE_ODDS');
   return warnings;
+}
+
+/** When a price on `clock` has gone unconfirmed for `factor` of its book's thresholds: past it, `VERY_STALE_ODDS`. */
+export function veryStaleAt(clock: StaleClock, factor: number): number {
+  return clock.freshUntil + (factor - 1) * clock.limitSeconds * 1000;
 }
 
 export function isPhantom(o: Opportunity, now: number, policy: PhantomPolicy): boolean {

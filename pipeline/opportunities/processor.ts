@@ -74,7 +74,7 @@ export class OpportunityProcessor {
     this.searchCommission = options.searchCommission ?? null;
     this.freshness = new FreshnessLedger(this.options.freshness);
     this.staleAfter = (book, isLive) => this.freshness.staleAfterSeconds(book, isLive);
-    this.verdicts = new StaleVerdicts(this.freshness);
+    this.verdicts = new StaleVerdicts(this.freshness, this.options.veryStaleFactor);
   }
 
   /** Opportunities currently active. */

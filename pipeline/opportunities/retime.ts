@@ -2,6 +2,7 @@ import type { EvMethodValues, Opportunity, OpportunityChange } from '../../schem
 import { TimedHeap } from '../timed-heap.js';
 import { confidenceScore, staleClockOf, staleClockOfRecord, staleness } from './confidence.js';
 import type { StaleClock } from './confidence.js';
+import { veryStaleAt } from './phantom.js';
 import type { FamilyState } from './state.js';
 
 /**
@@ -21,7 +22,10 @@ import type { FamilyState } from './state.js';
  * - when a threshold falls below its age, found by a pass over the active records after a fall,
  *   and one that will go stale sooner than its record says is looked at again then.
  *
- * A record stale by both clocks keeps its own (its `VERY_STALE_ODDS` moment included).
+ * The API also judges `VERY_STALE_ODDS` by the record's clock (`veryStaleFactor` of its
+ * thresholds past `freshUntil`), which leaves the record out of default lists: a record stale by
+ * both clocks is re-timed too when the two disagree on that, looked at again when the earlier
+ * of the two very-stale moments comes, and after a rise or a fall.
  */
 
 /** An active record and where it lives (its version is current while its family holds it). */
@@ -81,12 +85,17 @@ export class StaleVerdicts {
   private rises: number;
   private falls: number;
 
+  /**
+   * @param veryStaleFactor the API's `VERY_STALE_FACTOR`: the pipeline takes the same setting, so
+   *   a record's very-stale verdict is kept true to today's thresholds like its stale one.
+   */
   constructor(
     private readonly thresholds: {
       staleAfterSeconds(book: string, isLive: boolean): number;
       readonly thresholdRises: number;
       readonly thresholdFalls: number;
     },
+    private readonly veryStaleFactor: number,
   ) {
     this.rises = thresholds.thresholdRises;
     this.falls = thresholds.thresholdFalls;
@@ -124,12 +133,16 @@ export class StaleVerdicts {
     const falls = this.thresholds.thresholdFalls;
     if (falls !== this.falls) {
       this.falls = falls;
-      // Only a fresh record whose clock today ends sooner than its own can have a verdict to change.
+      // Only a record whose clock today ends sooner than its own can have a verdict to change:
+      // a fresh one may go stale, a stale one not yet very stale may go very stale.
       for (const h of active()) {
-        const own = staleClockOfRecord(h.o).freshUntil;
-        if (now > own) continue;
+        const own = staleClockOfRecord(h.o);
         const today = this.today(h.o);
-        if (today.freshUntil < own) this.look(h, today, now, out);
+        const sooner =
+          now <= own.freshUntil
+            ? today.freshUntil < own.freshUntil
+            : now <= this.veryStaleAt(own) && this.veryStaleAt(today) < this.veryStaleAt(own);
+        if (sooner) this.look(h, today, now, out);
       }
     }
   }
@@ -145,13 +158,23 @@ export class StaleVerdicts {
    */
   private look(h: HeldRecord, today: StaleClock, now: number, out: OpportunityChange[]): void {
     const staleToday = now > today.freshUntil;
-    if (now > staleClockOfRecord(h.o).freshUntil !== staleToday) {
+    const veryStaleToday = now > this.veryStaleAt(today);
+    const own = staleClockOfRecord(h.o);
+    if (now > own.freshUntil !== staleToday || now > this.veryStaleAt(own) !== veryStaleToday) {
       h = { o: retimed(h.o, today, now), family: h.family };
       h.family.active.set(h.o.id, h.o);
       out.push({ type: 'update', opportunity: h.o });
     }
-    if (staleToday) this.stale.set(h.o.id, h);
-    else this.due.push(Math.min(staleClockOfRecord(h.o).freshUntil, today.freshUntil), h);
+    const kept = staleClockOfRecord(h.o);
+    if (!staleToday) this.due.push(Math.min(kept.freshUntil, today.freshUntil), h);
+    else {
+      this.stale.set(h.o.id, h);
+      if (!veryStaleToday) this.due.push(Math.min(this.veryStaleAt(kept), this.veryStaleAt(today)), h);
+    }
+  }
+
+  private veryStaleAt(clock: StaleClock): number {
+    return veryStaleAt(clock, this.veryStaleFactor);
   }
 
   /** The queue again from the active records alone, each at the earlier of its two clocks' ends (the stale come out of it at once). */

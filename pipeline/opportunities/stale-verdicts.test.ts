@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EvOpportunity, OddsTick, OpportunityChange } from '../../schemas/index.js';
 import { Harness, T0, event, ml, tick, totals } from './fixtures/builders.js';
+import { DEFAULT_PHANTOM_POLICY, phantomWarnings } from './phantom.js';
 
 // Issue 31: a record took its stale clock from its books' thresholds when it was built and kept
 // it until its inputs changed. A quiet line built during the freshness ledger's warm-up (the 60-s
@@ -113,6 +114,31 @@ describe('stale verdicts follow the book’s current threshold', () => {
     const out = h.ticks(newTotals(now), now);
     expect(updatesOf(out, quiet(h)?.id ?? '').length).toBe(1);
     expect(verdict(quiet(h))).toEqual([built + 60_000, 60, true, ['POTENTIALLY_STALE_ODDS', 'SINGLE_SHARP_REF'], 170, now]);
+  });
+
+  it('keeps a record stale by both clocks out of VERY_STALE_ODDS until it is very stale under today’s threshold', () => {
+    const h = new Harness();
+    h.event(event());
+    h.ticks(cadence(BOOKS, 260, T0), T0);
+    h.ticks([...ml('pinnacle', -110, -110), tick('draftkings', 'moneyline', 'away', null, 110)], T0);
+    const id = quiet(h)?.id ?? '';
+    // Ages of 40 s, asked for at 100 s: 80-s thresholds. The record is 100 s old, stale by its
+    // own 60-s clock and by today's: its stale verdict stands, nothing changes.
+    h.ticks(cadence(BOOKS, 260, T0 + 40_000), T0 + 40_000);
+    expect(updatesOf(h.ticks(newTotals(T0 + 100_000), T0 + 100_000), id)).toEqual([]);
+    const built = quiet(h);
+    // At 310 s its own clock calls it very stale (60 s + 4 × 60 s), today's not before 400 s
+    // (80 s + 4 × 80 s): the API would have dropped it from the default lists at 300 s.
+    const now = T0 + 310_000;
+    expect(built && phantomWarnings(built, now, DEFAULT_PHANTOM_POLICY)).toEqual(['VERY_STALE_ODDS']);
+    const out = h.ticks([tick('fanduel', 'moneyline', 'home', null, -130, { ts: now })], now);
+    expect(updatesOf(out, id).length).toBe(1);
+    const retimed = quiet(h);
+    expect(verdict(retimed)).toEqual([T0 + 80_000, 80, true, ['POTENTIALLY_STALE_ODDS', 'SINGLE_SHARP_REF'], 310, now]);
+    expect(retimed && phantomWarnings(retimed, now, DEFAULT_PHANTOM_POLICY)).toEqual([]);
+    expect(retimed && phantomWarnings(retimed, T0 + 401_000, DEFAULT_PHANTOM_POLICY)).toEqual(['VERY_STALE_ODDS']);
+    // Very stale by both clocks from 400 s on: no further version.
+    expect(updatesOf(h.ticks([tick('fanduel', 'moneyline', 'home', null, -125, { ts: T0 + 401_000 })], T0 + 401_000), id)).toEqual([]);
   });
 
   it('holds no more records for a later look than twice the active ones and a fixed slack, however often they are rebuilt', () => {
