@@ -24,8 +24,13 @@ export const STATISTICS: readonly Statistic[] = [
   { name: 'soft follows sharp p95', unit: 's', value: (s) => s.followP95 },
   { name: 'consensus ML move p50', unit: 'pts / 15 min', value: (s) => s.consensusMoveP50, diagnostic: true },
   { name: 'consensus ML move p90', unit: 'pts / 15 min', value: (s) => s.consensusMoveP90, diagnostic: true },
-  { name: 'book off consensus ML p50', unit: 'pts', value: (s) => s.offConsensusP50, diagnostic: true },
-  { name: 'book off consensus ML p90', unit: 'pts', value: (s) => s.offConsensusP90, diagnostic: true },
+  { name: 'book off consensus ML p50', unit: 'pts', value: (s) => s.offConsensusP50['moneyline'] ?? null, diagnostic: true },
+  ...COMPARED_MARKETS.map((m) => ({
+    name: `off consensus p90 ${m}`,
+    unit: 'pts',
+    value: (s: PhaseStats) => s.offConsensusP90[m] ?? null,
+    diagnostic: true,
+  })),
 ];
 
 /**
@@ -53,10 +58,25 @@ export function table(sims: readonly SimColumn[], recorded: readonly { name: str
   const lines: string[] = [];
   const met = new Map<string, number>();
   let judged = 0;
-  const header = ['statistic', 'unit', ...sims.map((c) => c.name), ...recorded.map((r) => r.name), 'target', 'met'];
-  const widths = [28, 13, ...sims.map(() => 11), ...recorded.map(() => 10), 15, 4];
+  // The judged column is marked in the header and named above the table, so that no one reads "met" off another column.
+  const header = [
+    'statistic',
+    'unit',
+    ...sims.map((c) => (c.judged ? `${c.name} *` : c.name)),
+    ...recorded.map((r) => r.name),
+    'target',
+    'met',
+  ];
+  const widths = [30, 13, ...sims.map(() => 13), ...recorded.map(() => 10), 15, 4];
   const row = (cells: readonly string[]): string =>
     cells.map((c, i) => (i < 2 ? c.padEnd(widths[i] ?? 10) : c.padStart(widths[i] ?? 10))).join(' ');
+  const judgedNames = sims.filter((c) => c.judged).map((c) => c.name);
+  const shown = sims.filter((c) => !c.judged).map((c) => c.name);
+  lines.push(
+    `met: judged on ${judgedNames.length > 0 ? judgedNames.join(', ') : 'no column'} (marked *)` +
+      (shown.length > 0 ? `; ${shown.join(', ')} shown beside it, not judged` : ''),
+    '',
+  );
   for (const phase of PHASES) {
     lines.push(
       `${phase === 'live' ? 'Live' : 'Pre-match'} (markets sampled: ${[...sims, ...recorded].map((r) => `${r.name} ${r.stats?.[phase].markets ?? 'n/a'}`).join(', ')})`,

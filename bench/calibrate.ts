@@ -49,6 +49,7 @@ async function main(): Promise<void> {
     replays.push(replayed);
     recorded.push({ name: r.name, stats: replayed.stats });
   }
+  // Judged only when there is no sampled run to judge (no recording found): then it is all there is.
   const sims: SimColumn[] = [{ name: 'sim ticks', stats: simulate(minutes), judged: replays.length === 0 }];
   let sampledNote = '';
   if (replays.length > 0) {
@@ -59,18 +60,22 @@ async function main(): Promise<void> {
       const sorted = recordedDelays(phase).sort((a, b) => a - b);
       return [0.5, 0.9].map((p) => `${((percentile(sorted, p) ?? 0) / 1000).toFixed(0)} s`).join(' / ');
     };
-    sims.push({ name: 'sim snaps', stats: simulateSampled(sampledMinutes, gaps, delays), judged: true });
-    // +EV rows and arbitrage are counted per market, and each book pricing a market is one more
-    // chance of either: beside the judged run, the same market listed by the recordings' books only.
+    // Arbitrage and +EV rows are counted per market, and each book pricing a market is one more
+    // chance of either: the recordings' own pre-match arbitrage rate falls to about a third with 5
+    // of their 11 books, and to a ninth with 3 (docs/simulator.md, "Stop 48"). So the recordings
+    // judge the simulated market listed by the books they carry; the whole catalog is shown beside
+    // it, not judged, since nothing recorded says how much arbitrage 21 books would show.
     const recordedBooks = new Set(replays.flatMap((r) => [...r.books]));
     const books = SPORTSBOOKS.filter((b) => recordedBooks.has(b.id));
-    sims.push({ name: 'snaps 11 bk', stats: simulateSampled(sampledMinutes, gaps, delays, { catalog: { books } }), judged: false });
+    sims.push({ name: 'snaps 11 bk', stats: simulateSampled(sampledMinutes, gaps, delays, { catalog: { books } }), judged: true });
+    sims.push({ name: 'snaps 21 bk', stats: simulateSampled(sampledMinutes, gaps, delays), judged: false });
     sampledNote =
-      `sim snaps: the same simulator over ${sampledMinutes} simulated minutes seen through snapshots at the recordings' median spacing ` +
+      `snaps 11 bk: the same simulator over ${sampledMinutes} simulated minutes, listed by the recordings' ${books.length} books only (${books.map((b) => b.id).join(', ')}), ` +
+      `seen through snapshots at the recordings' median spacing ` +
       `(pre-match every ${(gaps.prematch / 60_000).toFixed(0)} min, live every ${(gaps.live / 60_000).toFixed(0)} min), ` +
       `each book as collected a delay before the snapshot drawn from the recordings' (p50 / p90 pre-match ${quantiles('prematch')}, live ${quantiles('live')}), ` +
-      `each phase sampled after its own snapshots; the target is judged on it; ` +
-      `snaps 11 bk: the same listed by the recordings' ${books.length} books only (${books.map((b) => b.id).join(', ')}), not judged\n`;
+      `each phase sampled after its own snapshots; the target is judged on it: like for like, the same books as the recordings; ` +
+      `snaps 21 bk: the same with every catalog book, not judged (arbitrage and +EV rows grow with the books per market)\n`;
   }
   process.stdout.write(
     `sim ticks: simulator (seed 42, ${minutes} simulated minutes at ${SIM_TICKS_PER_SECOND} ticks/s, every tick, sampled every minute after ${SIM_WARMUP_MS / 60_000})\n` +

@@ -161,3 +161,39 @@ describe('MarketStatsObserver, stale share', () => {
     expect(pre.staleShareWithFloor).toBe(100);
   });
 });
+
+describe('MarketStatsObserver, books off the consensus', () => {
+  /** One book's full-game total at 44.5, over and under, set at `ts`. */
+  function total(book: string, over: number, under: number, ts: number): RawTick[] {
+    return moneyline(book, over, under, ts).map((t, i) => ({
+      ...t,
+      market: 'total_points' as const,
+      outcome: i === 0 ? 'Over' : 'Under',
+      line: 44.5,
+    }));
+  }
+
+  it('measures each book against the median of the books pricing the same line, per market type', () => {
+    const at = START - 60 * MINUTE;
+    const chain = new ProcessorChain();
+    const stats = new MarketStatsObserver(LEAGUES);
+    // Moneylines all alike; totals at no-vig 50 %, 52.63 % (the median) and 62.5 % (prices whose decimals are exact).
+    const out = chain.feed(at, [
+      ...['pinnacle', 'draftkings', 'fanduel'].flatMap((b) => moneyline(b, -110, -110, at)),
+      ...total('pinnacle', -110, -110, at),
+      ...total('draftkings', -125, 100, at),
+      ...total('fanduel', -200, 150, at),
+    ]);
+    for (const e of out.events) stats.event(e);
+    for (const c of out.changes) stats.change(c);
+    stats.sample(at, chain.opportunities.active());
+    const pre = stats.result().prematch;
+    const noVig = (a: number, b: number): number => a / (a + b);
+    const median = noVig(1 / 1.8, 1 / 2);
+    expect(pre.offConsensusP50['moneyline']).toBe(0);
+    expect(pre.offConsensusP90['moneyline']).toBe(0);
+    expect(pre.offConsensusP50['total_points']).toBeCloseTo(100 * (median - 0.5), 10);
+    expect(pre.offConsensusP90['total_points']).toBeCloseTo(100 * (noVig(1 / 1.5, 1 / 2.5) - median), 10);
+    expect(pre.offConsensusP90['point_spread']).toBeNull();
+  });
+});

@@ -95,9 +95,13 @@ export interface PhaseStats {
   consensusMoveP50: number | null;
   consensusMoveP90: number | null;
   consensusPairs: number;
-  /** How far each book's moneyline no-vig probability sits from the consensus at a sample, points: p50 and p90. */
-  offConsensusP50: number | null;
-  offConsensusP90: number | null;
+  /**
+   * How far each book's no-vig probability of a market's first outcome sits from the median over
+   * the books pricing the same line at a sample, points, p50 and p90 per market type: how widely
+   * the books disperse around the market (docs/simulator.md, "Stop 48").
+   */
+  offConsensusP50: Record<string, number | null>;
+  offConsensusP90: Record<string, number | null>;
 }
 
 /** Consensus samples of a market closer than this are not compared: their move is mostly the snapshot's spacing. */
@@ -123,7 +127,8 @@ interface Accumulator {
   follows: number[];
   chances: number;
   consensusMoves: number[];
-  offConsensus: number[];
+  /** Per market type. */
+  offConsensus: Map<string, number[]>;
 }
 
 function emptyAccumulator(): Accumulator {
@@ -142,7 +147,7 @@ function emptyAccumulator(): Accumulator {
     follows: [],
     chances: 0,
     consensusMoves: [],
-    offConsensus: [],
+    offConsensus: new Map(),
   };
 }
 
@@ -271,6 +276,7 @@ export class MarketStatsObserver {
    * not counted again.
    */
   sample(now: number, active: readonly Opportunity[], phases: ReadonlySet<Phase> = ALL_PHASES): void {
+    // Per group: its books' complete markets, and each one's no-vig probability of the first outcome.
     const groups = new Map<string, { phase: Phase; market: MarketId; complete: number; referenced: boolean; noVig: number[] }>();
     for (const [key, market] of this.markets) {
       const row = market.values().next().value;
@@ -285,7 +291,7 @@ export class MarketStatsObserver {
       const start = this.eventStart.get(row.eventId);
       // The group's phase, not the row's: a reference's pre-game row may still stand beside in-play ones.
       if (this.references.has(row.book) && rows.every((r) => this.pricedIn(g.phase, r.ts, start))) g.referenced = true;
-      if (row.market === 'moneyline') g.noVig.push(firstOutcomeNoVig(rows));
+      g.noVig.push(firstOutcomeNoVig(rows));
       groups.set(group, g);
       const holds = this.acc[phase].holds;
       const list = holds.get(row.market) ?? [];
@@ -299,7 +305,19 @@ export class MarketStatsObserver {
       if (g.referenced) this.acc[g.phase].referencedMarkets++;
     }
     for (const phase of markets.values()) this.acc[phase].markets++;
-    for (const [key, g] of groups) if (g.complete >= 2 && g.noVig.length > 0) this.consensusMove(key, now, g.phase, g.noVig);
+    for (const [key, g] of groups) {
+      if (g.complete < 2) continue;
+      const consensus = percentile(
+        g.noVig.sort((a, b) => a - b),
+        0.5,
+      );
+      if (consensus === null) continue;
+      const off = this.acc[g.phase].offConsensus;
+      const list = off.get(g.market) ?? [];
+      for (const q of g.noVig) list.push(100 * Math.abs(q - consensus));
+      off.set(g.market, list);
+      if (g.market === 'moneyline') this.consensusMove(key, now, g.phase, consensus);
+    }
 
     const bestArb = new Map<string, number>();
     for (const o of active) {
@@ -342,13 +360,7 @@ export class MarketStatsObserver {
   }
 
   /** Compares a moneyline's consensus with the one it was last compared from, when far enough apart. */
-  private consensusMove(group: string, now: number, phase: Phase, noVig: number[]): void {
-    const p = percentile(
-      noVig.sort((a, b) => a - b),
-      0.5,
-    );
-    if (p === null) return;
-    for (const q of noVig) this.acc[phase].offConsensus.push(100 * Math.abs(q - p));
+  private consensusMove(group: string, now: number, phase: Phase, p: number): void {
     const anchor = this.consensusAnchor.get(group);
     if (anchor !== undefined && anchor.phase === phase && now - anchor.at < CONSENSUS_MIN_GAP_MS) return;
     this.consensusAnchor.set(group, { at: now, p, phase });
@@ -403,13 +415,18 @@ export class MarketStatsObserver {
       const profits = [...a.arbProfits].sort((x, y) => x - y);
       const follows = [...a.follows].sort((x, y) => x - y);
       const moves = [...a.consensusMoves].sort((x, y) => x - y);
-      const off = [...a.offConsensus].sort((x, y) => x - y);
       const holdP50: Record<string, number | null> = {};
-      for (const m of COMPARED_MARKETS)
+      const offConsensusP50: Record<string, number | null> = {};
+      const offConsensusP90: Record<string, number | null> = {};
+      for (const m of COMPARED_MARKETS) {
         holdP50[m] = percentile(
           [...(a.holds.get(m) ?? [])].sort((x, y) => x - y),
           0.5,
         );
+        const off = [...(a.offConsensus.get(m) ?? [])].sort((x, y) => x - y);
+        offConsensusP50[m] = percentile(off, 0.5);
+        offConsensusP90[m] = percentile(off, 0.9);
+      }
       const per = (n: number, d: number, k: number): number | null => (d === 0 ? null : (k * n) / d);
       return {
         markets: a.markets,
@@ -429,8 +446,8 @@ export class MarketStatsObserver {
         consensusMoveP50: percentile(moves, 0.5),
         consensusMoveP90: percentile(moves, 0.9),
         consensusPairs: moves.length,
-        offConsensusP50: percentile(off, 0.5),
-        offConsensusP90: percentile(off, 0.9),
+        offConsensusP50,
+        offConsensusP90,
       };
     };
     return { prematch: one(this.acc.prematch, false), live: one(this.acc.live, true) };

@@ -106,6 +106,9 @@ export interface Quote {
   lastTs: number;
   /** The book's lean: probability moved from the last outcome to the first. */
   tilt: number;
+  /** The wandering part of the lean (`BookProfile.wander`), and when it was last moved on. */
+  wander: number;
+  wanderAt: number;
   /** Queued for a requote or restore, so it is never queued twice. */
   pending: boolean;
   /** When the book next confirms it (its cadence); Infinity while it is not scheduled. */
@@ -150,6 +153,8 @@ export function buildQuotes(listing: Listing, nextUid: () => number): Quote[] {
       locked: false,
       lastTs: NEVER,
       tilt: 0,
+      wander: 0,
+      wanderAt: NEVER,
       pending: false,
       confirmAt: Infinity,
     });
@@ -322,6 +327,27 @@ export function drawTilt(book: BookProfile, rng: Prng): number {
   return tilt;
 }
 
+/**
+ * How long a book's wandering lean takes to forget itself, hours: read off the recordings, a
+ * book's pre-match offset from the consensus differs between two snapshots the more the farther
+ * apart they are, as a lean reverting to the book's own opinion over 12-22 hours would
+ * (docs/simulator.md, "Stop 48").
+ */
+export const WANDER_HOURS = 16;
+const WANDER_MS = WANDER_HOURS * 3_600_000;
+
+/**
+ * The quote's wandering lean moved on to `now`: a mean-reverting walk around zero with standard
+ * deviation `sd` (Ornstein-Uhlenbeck, stepped exactly whatever the gap, so how often a book
+ * reprices does not change how far it wanders). The first draw is from the walk's own spread.
+ */
+export function wanderOn(previous: number, previousAt: number, now: number, sd: number, rng: Prng): number {
+  if (sd <= 0) return 0;
+  if (previousAt === NEVER) return sd * rng.normal();
+  const keep = Math.exp(-Math.max(0, now - previousAt) / WANDER_MS);
+  return previous * keep + sd * Math.sqrt(1 - keep * keep) * rng.normal();
+}
+
 function setLine(q: Quote, line: number | null): void {
   q.line = line;
   const ids = q.listing.selectionIds;
@@ -349,8 +375,11 @@ export function requote(q: Quote, now: number, rng: Prng, out: RawTick[], pulls:
     setLine(q, line);
     q.tilt = drawTilt(book, rng);
   }
+  // The wander carries over a line move: it is the book's lean on the game, not on one line.
+  q.wander = wanderOn(q.wander, q.wanderAt, now, book.wander, rng);
+  q.wanderAt = now;
   const n = fairInto(q, line ?? 0, fair);
-  priceOutcomes(fair, n, book.overround, q.tilt, book.cents, prices);
+  priceOutcomes(fair, n, book.overround, q.tilt + q.wander, book.cents, prices);
   for (let i = 0; i < q.outcomes.length; i++) {
     const o = q.outcomes[i];
     if (o === undefined) continue;

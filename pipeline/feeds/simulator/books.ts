@@ -45,8 +45,13 @@ export interface BookProfile {
   staleWindowMs: number;
   /** Share of quotes the book shades (moves a side away from the fair split). */
   shadeShare: number;
-  /** Standard deviation of the book's own opinion, as a probability shift. */
+  /** Standard deviation of the book's own opinion, as a probability shift, drawn when a line is set. */
   opinion: number;
+  /**
+   * Standard deviation of the book's wandering lean, as a probability shift: on top of its
+   * opinion, each quote's lean drifts back and forth over hours (`WANDER_HOURS`, board.ts).
+   */
+  wander: number;
   /** Share of events the book lists at all. */
   coverage: number;
   eventIds: IdFormat;
@@ -73,6 +78,9 @@ const SHARP: Habits = {
   staleWindowMs: 0,
   shadeShare: 0,
   opinion: 0.002,
+  // The recordings carry no sharp book but LowVig, which prices as BetOnline does: nothing to
+  // measure a sharp book's wander against, so their leans stay as they were.
+  wander: 0,
   coverage: 1,
   eventIds: { kind: 'numeric', start: 5_000_000, spread: 20 },
   selectionIds: null,
@@ -91,6 +99,10 @@ const SOFT: Habits = {
   staleWindowMs: 6 * 60_000,
   shadeShare: 0.04,
   opinion: 0.004,
+  // The recordings' books wander off the consensus and back over about a day, beyond their
+  // lasting opinion; 0.45 points brings the books' spread around the consensus (p90 0.77-0.82
+  // points, every market type) to the recordings' 1.0-1.2 (docs/simulator.md, "Stop 48").
+  wander: 0.0045,
   coverage: 0.97,
   eventIds: { kind: 'numeric', start: 20_000_000, spread: 40 },
   selectionIds: null,
