@@ -14,6 +14,7 @@ import { KeyStore } from '../api/accounts/index.js';
 import { unlimitedRateLimits } from '../api/plugins/rate-limit.js';
 import { Catalog } from '../api/views/catalog.js';
 import { buildBoard } from './board-fixture.js';
+import { cpuProfile } from './cpu-profile.js';
 import { summarize } from './report.js';
 import type { BenchFigure } from './report.js';
 
@@ -32,6 +33,8 @@ interface Load {
   p50: number;
   p99: number;
   errors: number;
+  /** Requests answered in the sample. */
+  total: number;
 }
 
 /** autocannon in its own process, so load generation does not share the server's event loop. */
@@ -40,8 +43,25 @@ export async function autocannon(url: string, seconds: number, connections = 10)
   const { stdout } = await run(bin, ['--json', '-c', String(connections), '-d', String(seconds), '-H', `x-api-key=${KEY}`, url], {
     maxBuffer: 16 * 1024 * 1024,
   });
-  const r = JSON.parse(stdout) as { requests: { average: number }; latency: { p50: number; p99: number }; errors: number; non2xx: number };
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx };
+  const r = JSON.parse(stdout) as {
+    requests: { average: number; total: number };
+    latency: { p50: number; p99: number };
+    errors: number;
+    non2xx: number;
+  };
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx, total: r.requests.total };
+}
+
+/**
+ * A sample with the CPU this process spent serving it per request (µs): the servers run here and
+ * autocannon in its own process, so this process's CPU is the server's. Less noisy than req/s on a
+ * shared machine, where another process's burst takes wall time but not this process's CPU.
+ */
+async function sampleWithCpu(url: string, seconds: number): Promise<Load & { cpuUs: number }> {
+  const before = process.cpuUsage();
+  const load = await autocannon(url, seconds);
+  const used = process.cpuUsage(before);
+  return { ...load, cpuUs: load.total > 0 ? (used.user + used.system) / load.total : 0 };
 }
 
 export async function readApp(events: number): Promise<{ app: FastifyInstance; rows: number; close: () => Promise<void> }> {
@@ -119,6 +139,7 @@ export async function benchReads(events: number, samples = 3, seconds = 3): Prom
   const t0 = performance.now();
   const { app, rows, close } = await readApp(events);
   const buildMs = performance.now() - t0;
+  const size = events >= 1000 ? '1M' : '45k';
   const pages = { all: [] as unknown[], filtered: [] as unknown[] };
   const bodies: Record<keyof typeof READ_QUERIES, Buffer> = { all: Buffer.alloc(0), filtered: Buffer.alloc(0) };
   for (const name of ['all', 'filtered'] as const) {
@@ -133,9 +154,10 @@ export async function benchReads(events: number, samples = 3, seconds = 3): Prom
   process.stdout.write(
     `  board: ${rows.toLocaleString('en-US')} live prices, ${events} events (built in ${(buildMs / 1000).toFixed(1)} s); ${samples} samples x ${seconds} s per figure, 10 connections\n`,
   );
-  const ours = { all: [] as Load[], filtered: [] as Load[] };
-  const theirs = { all: [] as Load[], filtered: [] as Load[] };
-  const prebuilt = { all: [] as Load[], filtered: [] as Load[] };
+  type Sample = Load & { cpuUs: number };
+  const ours = { all: [] as Sample[], filtered: [] as Sample[] };
+  const theirs = { all: [] as Sample[], filtered: [] as Sample[] };
+  const prebuilt = { all: [] as Sample[], filtered: [] as Sample[] };
   // Warm all three (JIT, fragments) before the first sample.
   await autocannon(`${base}${READ_QUERIES.all}`, 1);
   await autocannon(`${base}${READ_QUERIES.filtered}`, 1);
@@ -143,15 +165,29 @@ export async function benchReads(events: number, samples = 3, seconds = 3): Prom
   await autocannon(`${bytes.url}/all`, 1);
   for (let i = 0; i < samples; i++) {
     for (const name of ['all', 'filtered'] as const) {
-      const servers: [Load[], string][] = [
+      const servers: [Sample[], string][] = [
         [theirs[name], `${bare.url}/${name}`],
         [ours[name], `${base}${READ_QUERIES[name]}`],
         [prebuilt[name], `${bytes.url}/${name}`],
       ];
       // Rotate who goes first, so drift on the shared machine hits all three alike.
       for (const [into, url] of [...servers.slice(i % servers.length), ...servers.slice(0, i % servers.length)]) {
-        into.push(await autocannon(url, seconds));
+        into.push(await sampleWithCpu(url, seconds));
       }
+    }
+  }
+  // BENCH_READS_PROFILE=<prefix>: one more sample of ours and one of the pre-built bytes (the
+  // default page) under a CPU profile each, after the measured ones so they slow none of them
+  // (`node dist/bench/profile-top.js <prefix>.ours.45k.cpuprofile`).
+  const profilePrefix = process.env['BENCH_READS_PROFILE'];
+  if (profilePrefix) {
+    for (const [who, url] of [
+      ['ours', `${base}${READ_QUERIES.all}`],
+      ['bytes', `${bytes.url}/all`],
+    ] as const) {
+      const stop = cpuProfile(`${profilePrefix}.${who}.${size}.cpuprofile`);
+      await autocannon(url, seconds * samples);
+      await stop();
     }
   }
   await close();
@@ -163,7 +199,6 @@ export async function benchReads(events: number, samples = 3, seconds = 3): Prom
   );
   if (errors > 0) process.stdout.write(`  warning: ${errors} failed or non-2xx responses during load\n`);
 
-  const size = events >= 1000 ? '1M' : '45k';
   const figure = (name: string, key: 'rps' | 'p99', q: 'all' | 'filtered', target?: BenchFigure['target']): BenchFigure => {
     const a = summarize(ours[q].map((l) => l[key]));
     const b = summarize(theirs[q].map((l) => l[key]));
@@ -176,22 +211,23 @@ export async function benchReads(events: number, samples = 3, seconds = 3): Prom
       ...(target ? { target } : {}),
     };
   };
-  const againstBytes = (name: string, q: 'all' | 'filtered', target?: BenchFigure['target']): BenchFigure => {
-    const a = summarize(ours[q].map((l) => l.rps));
-    const b = summarize(prebuilt[q].map((l) => l.rps));
+  const againstBytes = (name: string, q: 'all' | 'filtered', key: 'rps' | 'cpuUs', target?: BenchFigure['target']): BenchFigure => {
+    const a = summarize(ours[q].map((l) => l[key]));
+    const b = summarize(prebuilt[q].map((l) => l[key]));
     return {
       name: `${name} [${size}]`,
       value: a.median,
       spread: a.spread,
-      unit: 'req/s',
+      unit: key === 'rps' ? 'req/s' : 'µs/req',
       baseline: { name: 'the same bytes pre-built (node:http)', value: b.median, spread: b.spread },
       ...(target ? { target } : {}),
     };
   };
   return [
     figure('GET /odds?limit=100 req/s', 'rps', 'all', { ratio: 1.0, better: 'higher' }),
-    againstBytes('GET /odds?limit=100 req/s vs bytes', 'all', { ratio: 0.8, better: 'higher' }),
-    againstBytes('GET /odds filtered req/s vs bytes', 'filtered'),
+    againstBytes('GET /odds?limit=100 server CPU', 'all', 'cpuUs'),
+    againstBytes('GET /odds?limit=100 req/s vs bytes', 'all', 'rps', { ratio: 0.8, better: 'higher' }),
+    againstBytes('GET /odds filtered req/s vs bytes', 'filtered', 'rps'),
     figure('GET /odds?limit=100 p99', 'p99', 'all'),
     figure('GET /odds filtered req/s', 'rps', 'filtered', { ratio: 0.8, better: 'higher' }),
     figure('GET /odds filtered p99', 'p99', 'filtered', { ratio: 1.5, better: 'lower' }),

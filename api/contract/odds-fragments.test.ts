@@ -12,7 +12,7 @@ import { gc } from '../../test/support/gc.js';
 import { Catalog } from '../views/catalog.js';
 import { paginatedEnvelope, paginationSchema } from './common.js';
 import { oddsListItemSchema, oddsRowSchema, presentOdds } from './odds.js';
-import { OddsFragments, RawRows, envelopeSerializer } from './odds-fragments.js';
+import { OddsFragments, RawRows, envelopeSerializer, readyJson } from './odds-fragments.js';
 
 const catalog = new Catalog();
 const schema = paginatedEnvelope(oddsListItemSchema, {
@@ -52,16 +52,32 @@ describe('odds fragments', () => {
         updated_at: '2026-11-21T18:00:00.000Z',
       };
       const expected = serialize({ ...envelope, data: rows.map((r) => presentOdds(catalog, r, e, main)) });
-      expect(spliced({ ...envelope, data: new RawRows(rows.map((r) => fragments.of(r, e, main))) })).toBe(expected);
+      expect(spliced({ ...envelope, data: new RawRows(rows.map((r) => fragments.of(r, e, main))) }).toString()).toBe(expected);
       expect(spliced({ ...envelope, data: [] })).toBe(serialize({ ...envelope, data: [] }));
       const changes = { success: true, removed: [], pagination: envelope.pagination, meta: { count: rows.length } };
-      expect(delta({ ...changes, data: new RawRows(rows.map((r) => rowFragments.of(r, e, main))) })).toBe(
+      expect(delta({ ...changes, data: new RawRows(rows.map((r) => rowFragments.of(r, e, main))) }).toString()).toBe(
         serializeDelta({ ...changes, data: rows.map((r) => presentOdds(catalog, r, e, main)) }),
       );
       expect(JSON.parse(JSON.stringify(new RawRows(rows.slice(0, 2).map((r) => fragments.of(r, e, main)))))).toEqual(
         JSON.parse(JSON.stringify(rows.slice(0, 2).map((r) => presentOdds(catalog, r, e, main)))),
       );
     }
+  });
+
+  it('splice rows with multi-byte characters into the bytes the schema serializer writes', () => {
+    const clock = new ManualClock(Date.UTC(2026, 10, 21, 18));
+    const { board, events } = buildBoard(1, clock);
+    const e0 = events[0];
+    if (!e0) throw new Error('fixture');
+    const e = { ...e0, homeTeamId: 'atlético-málaga', awayTeamId: 'bayern-münchen' };
+    const main = board.mainLines(e.id);
+    const rows = board.rowsOf(e.id).slice(0, 5);
+    const envelope = { success: true, pagination: { limit: 5, offset: 0, has_more: true, next_offset: 5 }, updated_at: 'ü' };
+    const fragments = new OddsFragments(catalog, 'list');
+    const page = envelopeSerializer(schema)({ ...envelope, data: new RawRows(rows.map((r) => fragments.of(r, e, main))) });
+    const expected = serialize({ ...envelope, data: rows.map((r) => presentOdds(catalog, r, e, main)) });
+    expect(expected).toContain('münchen');
+    expect(Buffer.isBuffer(page) && page.equals(Buffer.from(expected, 'utf8'))).toBe(true);
   });
 
   it('are serialized once per change of the row, its event or its main line', () => {
@@ -71,7 +87,7 @@ describe('odds fragments', () => {
     if (!e) throw new Error('fixture');
     const fragments = new OddsFragments(catalog, 'list');
     const row = board.rowsOf(e.id).find((r) => r.market === 'point_spread' && r.line === -2.5) as OddsRow;
-    const read = (r: OddsRow, ev = e): string => fragments.of(r, ev, board.mainLines(ev.id));
+    const read = (r: OddsRow, ev = e): string => readyJson(fragments.of(r, ev, board.mainLines(ev.id))).toString();
     const first = read(row);
     expect(read(row)).toBe(first);
     expect(fragments.serialized).toBe(1);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fastJson from 'fast-json-stringify';
 import type { CanonicalEvent, OddsRow } from '../../schemas/index.js';
 import type { Catalog } from '../views/index.js';
@@ -8,11 +9,14 @@ import { oddsListItemSchema, oddsRowSchema, presentOdds } from './odds.js';
 /**
  * A row's JSON is the same for every request that reads it until the row, its event or its main
  * line changes, and a price is read far more often than it changes. So each row's presented JSON
- * is serialized once, on the first read after a change, and pages are built by joining those
- * fragments instead of presenting and stringifying every row of every answer.
+ * is serialized once, on the first read after a change, and kept as bytes; pages are built by
+ * copying those fragments together instead of presenting and stringifying every row of every
+ * answer.
  */
 
 type Serializer = (payload: unknown) => string;
+/** A route serializer may answer bytes: Fastify sends a Buffer as it is. */
+type BytesSerializer = (payload: unknown) => string | Buffer;
 /** fast-json-stringify, as Fastify builds response serializers (no extra options); its types refuse `as const` schemas. */
 const compile = fastJson as unknown as (schema: object) => Serializer;
 
@@ -30,20 +34,54 @@ const ROW_SERIALIZERS = {
 } as const;
 export type FragmentKind = keyof typeof ROW_SERIALIZERS;
 
+/** Bytes of a SHA-1 digest. */
+const DIGEST = 20;
+
+/**
+ * A row ready to splice: its JSON, UTF-8 encoded, followed by the SHA-1 of that JSON, in one
+ * allocation. The digest lets an answer's entity tag take 20 bytes a row instead of the row's
+ * ~1.3 KB (`splicedRows`, api/plugins/envelope.ts). A new one is made on every change, never
+ * written again.
+ */
+export type ReadyRow = Buffer;
+
+/** The JSON of a ready row, as a view. */
+export function readyJson(row: ReadyRow): Buffer {
+  return row.subarray(0, row.length - DIGEST);
+}
+
 /**
  * Rows already serialized, in place of `data` in an answer; `envelopeSerializer` splices them in.
  * Anything else that serializes it (JSON.stringify, a payload inspector) sees the parsed rows.
  */
 export class RawRows {
-  constructor(readonly json: readonly string[]) {}
+  constructor(readonly rows: readonly ReadyRow[]) {}
 
   get length(): number {
-    return this.json.length;
+    return this.rows.length;
   }
 
   toJSON(): unknown[] {
-    return this.json.map((j) => JSON.parse(j) as unknown);
+    return this.rows.map((b) => JSON.parse(b.toString('utf8', 0, b.length - DIGEST)) as unknown);
   }
+}
+
+/** Where `envelopeSerializer` put the rows in an answer's bytes, and each row's digest in order. */
+export interface SplicedRows {
+  /** Byte offset of the first row (just after `"data":[`). */
+  start: number;
+  /** Byte offset just after the last row. */
+  end: number;
+  /** The rows' SHA-1 digests, concatenated in page order. */
+  digests: Buffer;
+}
+
+/** Answers written by `envelopeSerializer`, held as long as the answer's bytes are. */
+const spliced = new WeakMap<Buffer, SplicedRows>();
+
+/** The rows spliced into `body` if `envelopeSerializer` wrote it, else undefined. */
+export function splicedRows(body: Buffer): SplicedRows | undefined {
+  return spliced.get(body);
 }
 
 interface Fragment {
@@ -51,7 +89,7 @@ interface Fragment {
   /** The main lines it was checked against: the board keeps one object per key set, so an unchanged set costs no lookup. */
   lines: MainLines;
   main: boolean;
-  json: string;
+  bytes: ReadyRow;
 }
 
 /**
@@ -92,41 +130,44 @@ export class OddsFragments {
     return this.built;
   }
 
-  of(row: OddsRow, event: CanonicalEvent, main: MainLines): string {
+  of(row: OddsRow, event: CanonicalEvent, main: MainLines): ReadyRow {
     const hit = this.cache.get(row);
-    if (hit && hit.event === event && hit.lines === main) return hit.json;
+    if (hit && hit.event === event && hit.lines === main) return hit.bytes;
     const isMain = isMainLine(main, row);
     if (hit && hit.event === event && hit.main === isMain) {
       hit.lines = main;
-      return hit.json;
+      return hit.bytes;
     }
-    const json = flat(this.serializeRow(presentOdds(this.catalog, row, event, main)));
+    const bytes = readyRow(this.serializeRow(presentOdds(this.catalog, row, event, main)));
     this.built++;
     if (hit) {
       hit.event = event;
       hit.lines = main;
       hit.main = isMain;
-      hit.json = json;
-      return json;
+      hit.bytes = bytes;
+      return bytes;
     }
-    this.cache.set(row, { event, lines: main, main: isMain, json });
+    this.cache.set(row, { event, lines: main, main: isMain, bytes });
     const oldest = this.order[this.next]?.deref();
     if (oldest) this.cache.delete(oldest);
     this.order[this.next] = new WeakRef(row);
     this.next = (this.next + 1) % this.order.length;
-    return json;
+    return bytes;
   }
 }
 
 /**
- * The serializer builds a row by appending dozens of pieces, which V8 keeps as a tree of
- * concatenations; joining such trees walks every node again on every request. A numeric
- * conversion flattens the string in place once (pino's `flatstr`). Measured on the 45k board,
- * GET /odds?limit=100 in process: see docs/performance.md.
+ * A fragment is kept encoded, so a page is copied together as bytes: joining strings and then
+ * encoding the 130 KB result walked every page twice per request (docs/performance.md, 2026-11-29).
+ * Its own allocation, not a slice of Node's shared 8 KB pool: a pooled slice keeps its whole slab
+ * alive, and fragments are dropped one by one as rows change.
  */
-function flat(s: string): string {
-  Number(s);
-  return s;
+function readyRow(json: string): ReadyRow {
+  const length = Buffer.byteLength(json, 'utf8');
+  const row = Buffer.allocUnsafeSlow(length + DIGEST);
+  row.write(json, 0, 'utf8');
+  createHash('sha1').update(row.subarray(0, length)).digest().copy(row, length);
+  return row;
 }
 
 const byCatalog = new WeakMap<Catalog, Record<FragmentKind, OddsFragments>>();
@@ -140,28 +181,44 @@ export function fragmentsFor(catalog: Catalog, kind: FragmentKind = 'list'): Odd
 
 /**
  * A route's serializer for an answer whose `data` may be `RawRows`: the rest of the answer goes
- * through the schema's compiled serializer with an empty `data`, and the fragments are spliced
- * in. `data` is the schema's first property after `success`, so it is found at the start.
+ * through the schema's compiled serializer with an empty `data`, and the answer is written as
+ * bytes with the fragments copied in. `data` is the schema's first property after `success`, so
+ * it is found at the start.
  */
-export function envelopeSerializer(schema: object): Serializer {
+export function envelopeSerializer(schema: object): BytesSerializer {
   const serialize = compile(schema);
   return (payload) => {
     const data = (payload as { data?: unknown } | null)?.data;
     if (!(data instanceof RawRows)) return serialize(payload);
     const rest = serialize({ ...(payload as object), data: [] });
     const at = rest.indexOf('"data":[]') + '"data":['.length;
-    // One join writes the answer once; slices of a flat string are views, not copies.
-    const parts: string[] = [rest.slice(0, at)];
-    for (let i = 0; i < data.json.length; i++) {
-      if (i > 0) parts.push(',');
-      parts.push(data.json[i] as string);
+    const rows = data.rows;
+    let size = Buffer.byteLength(rest, 'utf8') + Math.max(rows.length - 1, 0);
+    for (let i = 0; i < rows.length; i++) size += (rows[i] as ReadyRow).length - DIGEST;
+    const page = Buffer.allocUnsafe(size);
+    const digests = Buffer.allocUnsafe(rows.length * DIGEST);
+    const start = page.write(rest.slice(0, at), 0, 'utf8');
+    let off = start;
+    for (let i = 0; i < rows.length; i++) {
+      if (i > 0) page[off++] = COMMA;
+      const row = rows[i] as ReadyRow;
+      const length = row.length - DIGEST;
+      off += row.copy(page, off, 0, length);
+      row.copy(digests, i * DIGEST, length);
     }
-    parts.push(rest.slice(at));
-    return parts.join('');
+    spliced.set(page, { start, end: off, digests });
+    page.write(rest.slice(at), off, 'utf8');
+    return page;
   };
 }
 
-/** A route option: the splicing serializer for 200, Fastify's usual one for every other status. */
+const COMMA = 0x2c;
+
+/**
+ * A route option: the splicing serializer for 200, Fastify's usual one for every other status.
+ * Fastify's types want a string; its reply sends a Buffer as it is (the serializer's result goes
+ * to the onSend hooks and `res.end` unchanged).
+ */
 export function rawRowsSerializerCompiler({ schema, httpStatus }: { schema: unknown; httpStatus?: string }): Serializer {
-  return httpStatus === '200' ? envelopeSerializer(schema as object) : compile(schema as object);
+  return (httpStatus === '200' ? envelopeSerializer(schema as object) : compile(schema as object)) as Serializer;
 }

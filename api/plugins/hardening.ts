@@ -20,11 +20,19 @@ const API_ONLY_HEADERS: Readonly<Record<string, string>> = {
   'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
 };
 
+/** Both sets, built once: every API request sets them. */
+const API_HEADERS: Readonly<Record<string, string>> = Object.freeze({ ...HARDENING_HEADERS, ...API_ONLY_HEADERS });
+
 /** The headers of an answer to `url`: API_ONLY_HEADERS too when it is under `apiPrefix`. */
 export function hardeningHeaders(url: string, apiPrefix: string): Readonly<Record<string, string>> {
-  const path = url.split('?', 1)[0] ?? '';
-  return path === apiPrefix || path.startsWith(`${apiPrefix}/`) ? { ...HARDENING_HEADERS, ...API_ONLY_HEADERS } : HARDENING_HEADERS;
+  // The path is the prefix itself or goes on below it; looked at in place, without splitting the URL.
+  if (!url.startsWith(apiPrefix)) return HARDENING_HEADERS;
+  const next = url.charCodeAt(apiPrefix.length);
+  return Number.isNaN(next) || next === SLASH || next === QUERY ? API_HEADERS : HARDENING_HEADERS;
 }
+
+const SLASH = 0x2f;
+const QUERY = 0x3f;
 
 /**
  * Set when the request arrives rather than as the answer leaves: streams (SSE, MCP) write their

@@ -5,7 +5,7 @@ import type { Cursor } from './cursor.js';
 import { presentEvent } from '../contract/index.js';
 import { parseOddsFilters } from './parse-filters.js';
 import { parseFields, presentGroup, presentOdds, project, selectionKey } from '../contract/index.js';
-import type { OddsListItem, PublicOdds } from '../contract/index.js';
+import type { OddsListItem, PublicOdds, ReadyRow } from '../contract/index.js';
 import { RawRows } from '../contract/index.js';
 import type { QueryOf, ReplyOf, ReplyWithData, RouteTypes } from '../contract/index.js';
 import { putStateInLinks, requestedState } from '../deeplinks/index.js';
@@ -39,10 +39,10 @@ export type OddsQuery = QueryOf<'/api/v1/odds'>;
  * (REST, contract/odds-fragments.ts) passes one, and a plain page's `data` is then those rows,
  * serialized ahead (`RawRows`). Projected, grouped and deep-link-state pages always present objects.
  */
-export type RowSerializer = (row: OddsRow, event: CanonicalEvent, main: MainLines) => string;
+export type RowSerializer = (row: OddsRow, event: CanonicalEvent, main: MainLines) => ReadyRow;
 
 /** The rows of a plain page, serialized ahead; an empty page stays a plain empty list. */
-function rawRows(json: string[]): RawRows | PublicOdds[] {
+function rawRows(json: ReadyRow[]): RawRows | PublicOdds[] {
   return json.length > 0 ? new RawRows(json) : [];
 }
 
@@ -292,7 +292,7 @@ export async function oddsDeltaPage(
     );
   }
   const rows: PublicOdds[] = [];
-  const json: string[] = [];
+  const json: ReadyRow[] = [];
   const removed: RemovedRow[] = [];
   const reported = new Set(delta.items.map((item) => item.row.id));
   const removedAt = formatLogTime(since);
