@@ -75,6 +75,29 @@ export function growthPerHour(samples: readonly SoakSample[], pick: (s: SoakSamp
   return { perHour: (line.slope * 3600) / level, noise: (2 * line.slopeError * 3600) / level };
 }
 
+/**
+ * A change between two readings larger than this is a step: the threads of a quiet run wobble
+ * by one or two (160-162 over 34 minutes, round five) as short-lived threads come and go.
+ */
+export const THREAD_STEP = 2;
+
+/**
+ * Where a count is judged from: the reading after its last step (a change of more than
+ * `THREAD_STEP` from the reading before), when at least half of the readings after the warm-up
+ * (and at least four) follow it; otherwise the end of the warm-up. A step then flat is judged flat; a steady climb,
+ * in small changes or in steps, either has no step or has its last one too late to leave half
+ * the run, so it is judged whole and fails.
+ */
+export function afterLastStep(measured: readonly SoakSample[], pick: (s: SoakSample) => number, warmupSeconds: number): number {
+  for (let i = measured.length - 1; i > 0; i--) {
+    const step = Math.abs(pick(measured[i] as SoakSample) - pick(measured[i - 1] as SoakSample)) > THREAD_STEP;
+    if (!step) continue;
+    const after = measured.length - i;
+    return after >= 4 && after >= measured.length / 2 ? (measured[i] as SoakSample).t : warmupSeconds;
+  }
+  return warmupSeconds;
+}
+
 export interface SoakLimits {
   warmupSeconds: number;
   /** Largest growth per hour allowed for heap and RSS (0.05: 5 %). */
@@ -134,11 +157,17 @@ export function judgeSoak(samples: readonly SoakSample[], limits: SoakLimits): S
   ];
   const perHour = (x: number): string => `${x >= 0 ? '+' : ''}${x.toFixed(0)}`;
   for (const [name, pick] of counted) {
-    const g = slopePerHour(measured, pick, limits.warmupSeconds);
+    // The threads are judged from their last step on when that leaves enough to judge: a pool
+    // that grew once (34 to 130 threads at once under a backlog, round five) and then held is
+    // not growth, while a line through the step reads it as a slope.
+    const from = name === 'threads' ? afterLastStep(measured, pick, limits.warmupSeconds) : limits.warmupSeconds;
+    const judged = measured.filter((s) => s.t >= from);
+    const g = slopePerHour(judged, pick, from);
     const noise = Number.isNaN(g.noise) ? 0 : g.noise;
     const values = measured.map(pick);
+    const since = from > limits.warmupSeconds ? `; judged from its last step at ${from} s` : '';
     lines.push(
-      `${name}: ${perHour(g.perHour)} per hour (noise band ± ${noise.toFixed(0)}; limit ${perHour(limits.maxFdGrowthPerHour)}; readings ${Math.min(...values)} to ${Math.max(...values)})`,
+      `${name}: ${perHour(g.perHour)} per hour (noise band ± ${noise.toFixed(0)}; limit ${perHour(limits.maxFdGrowthPerHour)}; readings ${Math.min(...values)} to ${Math.max(...values)}${since})`,
     );
     if (g.perHour - noise > limits.maxFdGrowthPerHour)
       failures.push(

@@ -26,6 +26,27 @@ export class TimedHeap<T> {
     this.items.length = 0;
   }
 
+  /**
+   * Keeps only the items `keep` accepts, in one pass and a heapify. What is left pops in the same
+   * order as before: the order follows each item's time and push order alone.
+   */
+  retain(keep: (at: number, item: T) => boolean): void {
+    let n = 0;
+    for (let i = 0; i < this.items.length; i++) {
+      const at = this.at[i] ?? 0;
+      const item = this.items[i] as T;
+      if (!keep(at, item)) continue;
+      this.at[n] = at;
+      this.seq[n] = this.seq[i] ?? 0;
+      this.items[n] = item;
+      n++;
+    }
+    this.at.length = n;
+    this.seq.length = n;
+    this.items.length = n;
+    for (let i = (n >> 1) - 1; i >= 0; i--) this.down(i);
+  }
+
   /** Time of the earliest item, or Infinity when empty. */
   peekTime(): number {
     return this.at[0] ?? Infinity;

@@ -133,6 +133,13 @@ export class ClosingProcessor {
     return this.events.size;
   }
 
+  /** +EV sightings kept for grading, over every event (tests). */
+  get sightingCount(): number {
+    let n = 0;
+    for (const s of this.events.values()) n += s.evs.size;
+    return n;
+  }
+
   handleBatch(inputs: readonly ClosingInput[], now: number): ClosingOutput {
     const out: ClosingOutput = { closing: [], grades: [], entries: [] };
     this.sinceEviction += inputs.length;
@@ -243,9 +250,11 @@ export class ClosingProcessor {
     s.event = event;
     if (s.closing === null && (event.isLive || event.status === 'live' || event.status === 'final')) this.capture(s, now, out);
     if (s.closing === null && isClosedStatus(event.status)) {
-      // Postponed or cancelled: no close.
+      // Postponed or cancelled: no close, so nothing to grade either. The sightings went only
+      // with the event, a day after its start, which a postponement may have moved far ahead.
       s.pre.clear();
       s.removed.clear();
+      s.evs.clear();
     }
   }
 
@@ -253,6 +262,8 @@ export class ClosingProcessor {
     // Only bets a user could have placed before the start are graded against the close.
     if (o.event.isLive || o.detectedAt >= o.event.startTime) return;
     const s = this.state(o.eventId, now);
+    // Postponed or cancelled before any close (a version replayed after the event's record).
+    if (s.closing === null && s.event !== null && isClosedStatus(s.event.status)) return;
     const key = `${o.id}@${o.detectedAt}`;
     if (s.evs.has(key)) return;
     if (s.evs.size >= MAX_ENTRIES_PER_EVENT) {

@@ -25,34 +25,74 @@ const IDS = new Memo<string>(20_000);
  * A family lives as long as its event (hours before the start), while its rows come and go as
  * lines move: a cache that only ever added nodes grew by every combination of rows it had seen
  * (about 70k nodes per 5 minutes in the soak at 2,000 ticks/s). `forgetRow` drops the
- * combinations of rows that left; the rows that stay still pair up in ever new ways as prices
- * move (arbitrage and middles combine any book's side with any other's), so it also starts over
- * past a few nodes per live row. An id it let go of is computed again on demand, the same one.
+ * combinations of rows that left. The rows that stay still pair up in ever new ways as prices
+ * move (arbitrage and middles combine any book's side with any other's), and a combination that
+ * stopped qualifying may never come back: what the cache must remember is what the engines keep
+ * asking for, so it keeps two generations and drops the older one every `ID_GENERATION_MS`
+ * (`ageIds`); a combination asked for again in the meantime moves into the newer one. Bounded by
+ * node count alone (four per live row, starting over when past it), the families' caches held
+ * some 6,000 nodes after a minute of the soak's board and still grew by 800 a minute towards
+ * their 182,000-node bound, a fill no soak's warm-up could wait out. An id it let go of is
+ * computed again on demand, the same one.
  */
-const ID_NODES_PER_ROW = 4;
-/** Below this many nodes a small family never starts over. */
-const MIN_ID_NODES = 64;
-/** And never more than this, however many rows. */
-const MAX_ID_NODES = 4_096;
+export const ID_GENERATION_MS = 60_000;
+/** Nodes per live row a generation keeps at most (two generations: four in all) ... */
+const ID_NODES_PER_ROW = 2;
+/** ... below this many a small family never rolls over early ... */
+const MIN_ID_NODES = 32;
+/** ... and never more than this, however many rows. */
+const MAX_ID_NODES = 2_048;
 
 /**
  * Ids of one family's opportunities by kind, then by the row id of each leg: combinations of the
- * family's live rows (`forgetRow`), at most `nodesPerRow` nodes per live row (at least
- * `minNodes`, at most `maxNodes`).
+ * family's live rows (`forgetRow`) asked for within the last one or two generations (`ageIds`).
+ * A generation past `nodesPerRow` nodes per live row (at least `minNodes`, at most `maxNodes`)
+ * becomes the older one at once, so a burst of new combinations cannot outgrow the bound.
  */
 export class IdCache {
-  readonly root = new Map<string, IdNode>();
+  /** The current generation. */
+  root = new Map<string, IdNode>();
   nodes = 0;
+  /** The generation before: what it knows is moved into `root` when asked for. */
+  older = new Map<string, IdNode>();
+  olderNodes = 0;
+  /** When the current generation began (null: not yet asked). */
+  since: number | null = null;
   constructor(
     readonly maxNodes = MAX_ID_NODES,
     readonly nodesPerRow = ID_NODES_PER_ROW,
     readonly minNodes = MIN_ID_NODES,
   ) {}
 
-  /** The most nodes it keeps for a family of `rows` live rows. */
+  /** The most nodes one generation keeps for a family of `rows` live rows. */
   limit(rows: number): number {
     return Math.min(this.maxNodes, Math.max(this.minNodes, this.nodesPerRow * rows));
   }
+
+  /** Nodes in both generations. */
+  get size(): number {
+    return this.nodes + this.olderNodes;
+  }
+}
+
+/**
+ * Starts a new generation once the current one is `ID_GENERATION_MS` old: the processor calls it
+ * with the batch's time before it recomputes the family, so what the cache holds is what the
+ * engines asked for in the last one to two generations.
+ */
+export function ageIds(cache: IdCache, now: number): void {
+  if (cache.since === null) cache.since = now;
+  else if (now - cache.since >= ID_GENERATION_MS) {
+    roll(cache);
+    cache.since = now;
+  }
+}
+
+function roll(cache: IdCache): void {
+  cache.older = cache.root;
+  cache.olderNodes = cache.nodes;
+  cache.root = new Map();
+  cache.nodes = 0;
 }
 
 /** What a family's id lookup needs of the family: its cache, its key and how many rows it holds. */
@@ -81,16 +121,25 @@ export function familyOpportunityId(
   legs: readonly (Leg & { id: string })[],
 ): string {
   const cache = family.ids;
-  if (cache.nodes + legs.length + 1 > cache.limit(family.rowCount)) {
-    cache.root.clear();
-    cache.nodes = 0;
-  }
+  if (cache.nodes + legs.length + 1 > cache.limit(family.rowCount)) roll(cache);
   let node = step(cache, cache.root, kind);
   for (const leg of legs) node = step(cache, (node.next ??= new Map()), leg.id);
   if (node.id !== null && node.legs !== null && sameLegs(node.legs, legs)) return node.id;
+  const before = find(cache.older, kind, legs);
+  if (before !== null && before.id !== null && before.legs !== null && sameLegs(before.legs, legs)) {
+    node.id = before.id;
+    node.legs = before.legs;
+    return node.id;
+  }
   node.id = opportunityId(kind, eventId, family.key, legs);
   node.legs = legs.map((l) => ({ book: l.book, selection: l.selection, line: l.line }));
   return node.id;
+}
+
+function find(root: Map<string, IdNode>, kind: string, legs: readonly { id: string }[]): IdNode | null {
+  let node = root.get(kind);
+  for (const leg of legs) node = node?.next?.get(leg.id);
+  return node ?? null;
 }
 
 function step(cache: IdCache, map: Map<string, IdNode>, key: string): IdNode {
@@ -114,31 +163,36 @@ function sameLegs(a: readonly Leg[], b: readonly Leg[]): boolean {
 }
 
 /**
- * Forgets every combination that has this row as a leg: the processor calls it when the row
- * leaves its family (pulled, suspended or moved to another line), so the cache holds only
- * combinations of rows still on the board. A walk of the family's cache, which is that small.
+ * Forgets every combination that has this row as a leg, in both generations: the processor calls
+ * it when the row leaves its family (pulled, suspended or moved to another line), so the cache
+ * holds only combinations of rows still on the board. A walk of the family's cache, which is that
+ * small.
  */
 export function forgetRow(cache: IdCache, rowId: string): void {
-  prune(cache, cache.root, rowId);
+  cache.nodes -= prune(cache.root, rowId);
+  cache.olderNodes -= prune(cache.older, rowId);
 }
 
-function prune(cache: IdCache, map: Map<string, IdNode>, rowId: string): void {
+/** Removes the combinations with `rowId` as a leg; how many nodes went. */
+function prune(map: Map<string, IdNode>, rowId: string): number {
+  let removed = 0;
   const gone = map.get(rowId);
   if (gone) {
-    cache.nodes -= nodeCount(gone);
+    removed += nodeCount(gone);
     map.delete(rowId);
   }
   for (const [key, node] of map) {
     if (node.next === null) continue;
-    prune(cache, node.next, rowId);
+    removed += prune(node.next, rowId);
     if (node.next.size > 0) continue;
     node.next = null;
     // A node that only led to the combinations just forgotten names nothing itself.
     if (node.id === null) {
       map.delete(key);
-      cache.nodes--;
+      removed++;
     }
   }
+  return removed;
 }
 
 function nodeCount(node: IdNode): number {

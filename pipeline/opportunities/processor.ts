@@ -6,7 +6,7 @@ import { resolveOptions } from './config.js';
 import type { OpportunityOptions, ResolvedOptions } from './config.js';
 import type { Candidate, EngineContext } from './context.js';
 import { evCandidates } from './ev.js';
-import { IdCache, forgetRow } from './ids.js';
+import { IdCache, ageIds, forgetRow } from './ids.js';
 import { advance, expire } from './lifecycle.js';
 import { lowHoldCandidates } from './lowhold.js';
 import { middleCandidates } from './middles.js';
@@ -89,7 +89,7 @@ export class OpportunityProcessor {
   /** Nodes held by the families' opportunity id caches (tests: they follow the rows on the board). */
   get idCacheNodes(): number {
     let n = 0;
-    for (const s of this.events.values()) for (const f of s.families.values()) n += f.ids.nodes;
+    for (const s of this.events.values()) for (const f of s.families.values()) n += f.ids.size;
     return n;
   }
 
@@ -269,6 +269,7 @@ export class OpportunityProcessor {
   private recompute(s: EventState, family: FamilyState, scope: Scope, now: number, out: OpportunityChange[]): void {
     const event = s.event;
     if (!event) return;
+    ageIds(family.ids, now);
     const league = this.options.leagues.get(event.league);
     const ctx: EngineContext = {
       eventId: s.eventId,
