@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
-import { Session } from 'chdb';
+import type { Session } from 'chdb';
+import { chdb } from './chdb-module.js';
 import type { OlapStore, StoreRow } from './store.js';
 import { StoreError } from './store.js';
 import { forEachInSlices } from '../event-loop-slices.js';
@@ -23,7 +24,7 @@ export class ChdbStore implements OlapStore {
 
   constructor(private readonly dataDir: string) {
     mkdirSync(dataDir, { recursive: true });
-    this.session = new Session(dataDir);
+    this.session = new (chdb().Session)(dataDir);
   }
 
   async exec(sql: string): Promise<void> {
