@@ -40,6 +40,8 @@ export interface RecordsBatch {
 export type StoreCall =
   | { op: 'exec'; sql: string }
   | { op: 'insert'; table: string; rows: StoreRow[] }
+  /** The embedded store's insert text, built in the worker and moved (not copied) to the API thread. */
+  | { op: 'insertLines'; table: string; columns: string[]; bytes: Uint8Array }
   | { op: 'query'; sql: string; params?: Record<string, unknown> };
 
 export type FromWorker =

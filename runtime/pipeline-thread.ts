@@ -8,7 +8,7 @@ import { ManualClock } from '../pipeline/clock.js';
 import type { Clock } from '../pipeline/clock.js';
 import type { Pipeline, PipelineStats } from '../pipeline/pipeline.js';
 import type { OlapStore } from '../pipeline/store/index.js';
-import { StoreError } from '../pipeline/store/index.js';
+import { ChdbStore, StoreError } from '../pipeline/store/index.js';
 import type { TopicName } from '../schemas/index.js';
 import type { Feed } from '../pipeline/feeds/index.js';
 import type { Config } from './config.js';
@@ -166,7 +166,10 @@ export async function startPipelineThread(o: PipelineThreadOptions): Promise<Pip
     try {
       if (call.op === 'exec') await store.exec(call.sql);
       else if (call.op === 'insert') await store.insert(call.table, call.rows);
-      else value = await store.query(call.sql, call.params);
+      else if (call.op === 'insertLines') {
+        if (!(store instanceof ChdbStore)) throw new StoreError('insert text is for the embedded store', false);
+        await store.insertLines(call.table, call.columns, call.bytes);
+      } else value = await store.query(call.sql, call.params);
     } catch (e) {
       error = { message: firstLine(e), retryable: e instanceof StoreError ? e.retryable : true };
     }

@@ -3,15 +3,8 @@
 // with /health ok, for as long as the process lives. The API thread watches the worker: its end
 // turns /health down naming it, and the entry is told to stop the process (it exits non-zero).
 import { describe, expect, it } from 'vitest';
+import { eventually } from '../test/support/replicas.js';
 import { startTestSystem } from '../test/support/system.js';
-
-async function until(done: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!done()) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 describe('a pipeline worker that ends', () => {
   it('turns /health down naming the worker and tells the entry to stop the process', async () => {
@@ -21,7 +14,7 @@ describe('a pipeline worker that ends', () => {
       const before = await sys.get('/api/v1/health');
       expect(before.body['checks']).toMatchObject({ runtime: { status: 'ok', message: 'every stage running' } });
       expect(await sys.pipelineWorker?.terminate()).toBe(1);
-      await until(() => fatal.length > 0);
+      await eventually(() => fatal.length > 0, "the worker's end reported", 10_000);
       expect(fatal).toEqual(['pipeline worker exited (code 1)']);
       const after = await sys.get('/api/v1/health');
       expect(after.status).toBe(503);

@@ -6,7 +6,7 @@ import type { StoredRecord } from '../pipeline/bus/index.js';
 import { ManualClock } from '../pipeline/clock.js';
 import type { Clock } from '../pipeline/clock.js';
 import type { OlapStore, StoreRow } from '../pipeline/store/index.js';
-import { StoreError } from '../pipeline/store/index.js';
+import { CompactLines, InsertBuffers, StoreError } from '../pipeline/store/index.js';
 import type { TopicName } from '../schemas/index.js';
 import { drain } from './drain.js';
 import { clockFor, makeFeed, startFeed } from './feed.js';
@@ -25,9 +25,17 @@ import { firstLine } from './startup-error.js';
  * topic the API reads goes to the API thread as one message per event-loop turn.
  */
 
-/** Passes the records appended on the worker's bus to the API thread, batched per turn, in order. */
+/**
+ * Records per message at most. A message is copied into the API thread in one piece before its
+ * handler runs, so its size bounds that thread's pause: per turn alone, the opening board's
+ * changelog (40k+ rows) went as one message, and the bench saw the API thread stall for seconds.
+ */
+const MAX_RECORDS_PER_MESSAGE = 1000;
+
+/** Passes the records appended on the worker's bus to the API thread, batched per turn (and by `MAX_RECORDS_PER_MESSAGE`), in order. */
 class Forwarder {
   private batches: RecordsBatch[] = [];
+  private waiting = 0;
   private scheduled = false;
 
   constructor(
@@ -39,7 +47,9 @@ class Forwarder {
     const last = this.batches.at(-1);
     if (last && last.topic === topic && last.partition === partition) last.records.push(...records);
     else this.batches.push({ topic, partition, records: [...records] });
-    if (!this.scheduled) {
+    this.waiting += records.length;
+    if (this.waiting >= MAX_RECORDS_PER_MESSAGE) this.flush();
+    else if (!this.scheduled) {
       this.scheduled = true;
       setImmediate(() => this.flush());
     }
@@ -48,6 +58,7 @@ class Forwarder {
   /** Sends what is waiting now: before an answer that promises the API thread holds those records. */
   flush(): void {
     this.scheduled = false;
+    this.waiting = 0;
     if (this.batches.length === 0) return;
     const message: FromWorker = { t: 'records', now: this.clock.now(), batches: this.batches };
     this.batches = [];
@@ -59,6 +70,7 @@ class Forwarder {
 class ApiThreadStore implements OlapStore {
   private next = 1;
   private readonly calls = new Map<number, { resolve: (v: unknown) => void; reject: (e: unknown) => void }>();
+  private readonly buffers = new InsertBuffers();
 
   constructor(
     readonly kind: 'chdb' | 'clickhouse',
@@ -73,11 +85,11 @@ class ApiThreadStore implements OlapStore {
     else call.resolve(value);
   }
 
-  private call(call: StoreCall): Promise<unknown> {
+  private call(call: StoreCall, transfer: ArrayBuffer[] = []): Promise<unknown> {
     const id = this.next++;
     return new Promise((resolve, reject) => {
       this.calls.set(id, { resolve, reject });
-      this.port.postMessage({ t: 'store', id, call } satisfies FromWorker);
+      this.port.postMessage({ t: 'store', id, call } satisfies FromWorker, transfer);
     });
   }
 
@@ -89,15 +101,38 @@ class ApiThreadStore implements OlapStore {
     await this.call({ op: 'insert', table, rows: [...rows] });
   }
 
-  /** Rows are made here, where the records are: the API thread only writes them out. */
+  /**
+   * Rows are made here, where the records are. For the embedded store their insert text is too,
+   * and its bytes are moved to the API thread, which only hands them to chDB: a batch of rows as
+   * objects would be copied into that thread in one piece (20k rows: tens of ms of its loop) and
+   * written out there.
+   */
   async insertMapped<R>(table: string, records: readonly R[], toRow: (record: R) => StoreRow | null): Promise<number> {
-    const rows: StoreRow[] = [];
+    if (this.kind !== 'chdb') {
+      const rows: StoreRow[] = [];
+      for (const r of records) {
+        const row = toRow(r);
+        if (row !== null) rows.push(row);
+      }
+      if (rows.length > 0) await this.insert(table, rows);
+      return rows.length;
+    }
+    let lines: CompactLines | null = null;
+    let count = 0;
     for (const r of records) {
       const row = toRow(r);
-      if (row !== null) rows.push(row);
+      if (row === null) continue;
+      // The columns are the first row's: one mapper made every row of a batch.
+      lines ??= new CompactLines(Object.keys(row), records.length, this.buffers);
+      lines.add(row);
+      count++;
     }
-    if (rows.length > 0) await this.insert(table, rows);
-    return rows.length;
+    if (lines === null) return 0;
+    const bytes = new Uint8Array(lines.bytes());
+    const columns = [...lines.columns];
+    lines.release();
+    await this.call({ op: 'insertLines', table, columns, bytes }, [bytes.buffer]);
+    return count;
   }
 
   async query<T extends StoreRow>(sql: string, params?: Record<string, unknown>): Promise<T[]> {

@@ -60,8 +60,7 @@ export class ChdbStore implements OlapStore {
       const lines = batch.lines;
       if (lines === null) return 0;
       try {
-        const values = lines.bytes();
-        await this.wrap(() => this.session.insert({ table, values, format: 'JSONCompactEachRow', columns: [...lines.columns] }));
+        await this.insertLines(table, lines.columns, lines.bytes());
       } finally {
         // chDB has settled the insert, so it no longer reads the bytes (it is given no signal or
         // timeout, which would settle it early).
@@ -75,6 +74,14 @@ export class ChdbStore implements OlapStore {
     } finally {
       this.inserting.delete(done);
     }
+  }
+
+  /**
+   * Rows already written as JSONCompactEachRow (`CompactLines`) elsewhere: the pipeline worker
+   * builds a batch's text on its own thread and hands this thread only the bytes.
+   */
+  async insertLines(table: string, columns: readonly string[], values: Uint8Array): Promise<void> {
+    await this.wrap(() => this.session.insert({ table, values, format: 'JSONCompactEachRow', columns: [...columns] }));
   }
 
   async query<T extends StoreRow>(sql: string, params?: Record<string, unknown>): Promise<T[]> {
