@@ -10,6 +10,7 @@ import { benchScaleOut } from './scale-out.js';
 import { benchMcp } from './mcp.js';
 import { benchOpportunities } from './opportunities.js';
 import { benchPipeline } from './pipeline.js';
+import { benchPipelineThread } from './pipeline-thread.js';
 import { benchSplits } from './splits.js';
 import { benchShedding } from './shedding.js';
 import { benchStreams } from './streams.js';
@@ -30,6 +31,7 @@ async function main(): Promise<void> {
   const sections: [string, () => Promise<BenchFigure[]>][] = [
     ['Pipeline (normalizer + snapshot + opportunities + closing lines + ClickHouse sinks)', () => benchPipeline()],
     ['API (GET /odds from the live board)', () => benchApi()],
+    ["Pipeline thread: the API thread's event-loop delay and /health with the pipeline on it and in a worker", () => benchPipelineThread()],
     ['Reads: GET /odds on the 45k-price board against bare Fastify and pre-built bytes', () => benchReads(90)],
     ['Reads: GET /odds on the 1M-price board against bare Fastify and pre-built bytes', () => benchReads(2000)],
     ['Reads: memory per live price, 1M-price board, all tier views', () => inOwnProcess('memory')],

@@ -30,8 +30,8 @@ function quantile(values: number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
 }
 
-/** Runs a load worker in its own process against `base` and waits for its figures. */
-function loadFrom(base: string, connections: number, seconds: number, probeHealth: boolean): Promise<WorkerResult> {
+/** Runs a load worker in its own process against `base` and waits for its figures (0 connections: /health probes only). */
+export function loadFrom(base: string, connections: number, seconds: number, probeHealth: boolean): Promise<WorkerResult> {
   const child = fork(join(dirname(fileURLToPath(import.meta.url)), 'load-worker.js'), { stdio: 'inherit' });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(

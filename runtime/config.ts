@@ -15,6 +15,8 @@ export { ConfigError } from './settings.js';
 
 export type FeedKind = 'simulator' | 'replay' | 'theoddsapi' | 'betfair' | 'none';
 export type Role = 'all' | 'pipeline' | 'api';
+/** Where ROLE=all without Kafka runs the feed and the pipeline: the API's thread or a worker thread. */
+export type PipelineThread = 'api' | 'worker';
 
 /** The validated configuration the rest of the code uses; read once at start. */
 export interface Config {
@@ -54,6 +56,8 @@ export interface Config {
   kafkaSessionTimeoutMs: number;
   /** The in-process bus's saved log keeps removals this long (minutes); 0: no saved log. */
   busLogRetentionMinutes: number;
+  /** PIPELINE_THREAD: read only by ROLE=all on the in-process bus. */
+  pipelineThread: PipelineThread;
   /** Avro through this Schema Registry on Kafka; null: JSON values. */
   schemaRegistryUrl: string | null;
   apiKeys: string;
@@ -195,6 +199,7 @@ export function loadConfig(env: Env = process.env): Config {
     kafkaBrokers,
     kafkaSessionTimeoutMs: s.int('KAFKA_SESSION_TIMEOUT_MS'),
     busLogRetentionMinutes: s.int('BUS_LOG_RETENTION_MINUTES'),
+    pipelineThread: s.string('PIPELINE_THREAD') as PipelineThread,
     schemaRegistryUrl: s.optional('SCHEMA_REGISTRY_URL'),
     apiKeys: s.string('API_KEYS'),
     alertSecretKey: s.optional('ALERT_SECRET_KEY'),

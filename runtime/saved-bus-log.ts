@@ -44,6 +44,11 @@ class SavedMemoryBus extends MemoryBus {
   }
 }
 
+/** How long a running in-process bus keeps removals of odds rows (the setting's default when it is 0). */
+export function removalRetentionOf(retentionMinutes: number): RemovalRetention {
+  return { afterMs: (retentionMinutes || settingDefault('BUS_LOG_RETENTION_MINUTES')) * 60_000, isRemoval: isOddsRowRemoval };
+}
+
 /**
  * The in-process bus: a new log, or the one the last run saved in `dataDir` (when
  * `retentionMinutes` > 0). The file is removed once read: a run that ends without saving (a crash)
@@ -53,10 +58,7 @@ class SavedMemoryBus extends MemoryBus {
  * every row that ever was.
  */
 export function openMemoryBus(dataDir: string, retentionMinutes: number, now: () => number, logger: Logger): MemoryBus {
-  const removalRetention: RemovalRetention = {
-    afterMs: (retentionMinutes || settingDefault('BUS_LOG_RETENTION_MINUTES')) * 60_000,
-    isRemoval: isOddsRowRemoval,
-  };
+  const removalRetention = removalRetentionOf(retentionMinutes);
   if (retentionMinutes === 0) return new MemoryBus({ now, removalRetention });
   const file = join(dataDir, BUS_LOG_FILE);
   let image: MemoryBusImage | undefined;

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import type { Worker } from 'node:worker_threads';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { TIER_NAMES, TOPIC_CONFIGS } from '../schemas/index.js';
@@ -39,7 +40,9 @@ import type { RuntimeHealth } from './health.js';
 import { stageFailureHandler } from './failure-policy.js';
 import { startOperatorEndpoint } from './operator-endpoint.js';
 import { openProcessParts, startConfiguredPipeline, startInput } from './process-parts.js';
+import { openThreadedParts } from './pipeline-thread.js';
 import { StartupError, firstLine } from './startup-error.js';
+import { inProcessPriority } from './in-process-priority.js';
 
 export interface RunningSystem {
   app: FastifyInstance;
@@ -67,8 +70,10 @@ export interface RunningSystem {
   positions: PositionTrail;
   /** Null in the API role: the pipeline runs in its own process. */
   pipeline: Pipeline | null;
-  /** Null in the API role, or with FEED=none. */
+  /** Null in the API role, or with FEED=none, or when the feed runs in the pipeline's worker. */
   feed: Feed | null;
+  /** The thread the feed and the pipeline run in with PIPELINE_THREAD=worker; else null. */
+  pipelineWorker: Worker | null;
   /** Store damage found at start, a failed stage: what /health adds to its own checks. */
   health: RuntimeHealth;
   /** The read-only analyst SQL endpoint (ANALYST_PORT), or null. */
@@ -100,35 +105,7 @@ export interface SystemOverrides {
   onStreams?: (service: StreamService) => void;
 }
 
-/**
- * In one process the pipeline and the API share the event loop, and the in-process bus runs one
- * consumer's round per turn. The stages a tick crosses on its way to the boards and the streams
- * go first, the nearest to the reader first (so what is in flight lands before new input is
- * taken): the API's changelog views, then the snapshot, then the normalizer. The opportunity
- * engines, closing lines and the sinks, which read the same topics, take the turns left.
- * The levels are far apart because a waiting stage gains a level per 250 ms: one level apart, an
- * engine batch or a sink that had waited a quarter of a second went ahead of newly arrived ticks
- * whenever the loop was busy, and a burst of ticks reached the boards 200-500 ms late.
- * Five levels apart, the tick path keeps its place unless a stage has waited 1.25 s.
- * Above them all, the replicas following the accounts topic: a revoked key must be refused by
- * every instance on the next request, not after the tick path's turns (a consumer added on the
- * same topic, the alert deliverer's lease, once queued ahead of them and a revoked key was
- * accepted by the other instance).
- */
-const ACCOUNT_FOLLOWERS = 'api-accounts-';
-export function inProcessPriority(replicaId: string): (groupId: string) => number {
-  const views = `api-${replicaId}-`;
-  return (groupId) =>
-    groupId.startsWith(ACCOUNT_FOLLOWERS)
-      ? 20
-      : groupId.startsWith(views)
-        ? 15
-        : groupId === 'snapshot'
-          ? 10
-          : groupId === 'normalizer'
-            ? 5
-            : 0;
-}
+export { inProcessPriority } from './in-process-priority.js';
 
 export function packageVersion(): string {
   for (const candidate of ['../package.json', '../../package.json']) {
@@ -158,11 +135,14 @@ function logName(bus: Bus): string {
  */
 export async function startSystem(config: Config, logger: Logger, overrides: SystemOverrides = {}): Promise<RunningSystem> {
   const runsPipeline = config.role !== 'api';
-  const parts = await openProcessParts(config, logger, {
-    runsFeed: runsPipeline,
-    ...(overrides.clock ? { clock: overrides.clock } : {}),
-    ...(overrides.feed ? { feed: overrides.feed } : {}),
-  });
+  const picked = { ...(overrides.clock ? { clock: overrides.clock } : {}), ...(overrides.feed ? { feed: overrides.feed } : {}) };
+  // PIPELINE_THREAD=worker: the feed and the stages run in a worker thread (in-process bus only).
+  const threaded =
+    runsPipeline && config.kafkaBrokers === null && config.pipelineThread === 'worker'
+      ? await openThreadedParts(config, logger, { ...picked, ...(overrides.onFatal ? { onFatal: overrides.onFatal } : {}) })
+      : null;
+  const thread = threaded?.thread ?? null;
+  const parts = threaded?.parts ?? (await openProcessParts(config, logger, { runsFeed: runsPipeline, ...picked }));
   const { clock, health, opened, feed, bus } = parts;
   const store = opened.store;
   if (bus instanceof MemoryBus) bus.prioritize(inProcessPriority(config.replicaId));
@@ -193,9 +173,9 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
     ),
     ...startFuturesViews(bus, futures, config.replicaId, logger, onViewFailure),
   ];
-  const pipeline = runsPipeline
-    ? startConfiguredPipeline(config, parts, logger, overrides.onFatal ? { onFatal: overrides.onFatal } : {})
-    : null;
+  const pipeline =
+    thread?.pipeline ??
+    (runsPipeline ? startConfiguredPipeline(config, parts, logger, overrides.onFatal ? { onFatal: overrides.onFatal } : {}) : null);
 
   // Demo and API_KEYS secrets become ordinary keys of the store (made once, kept by hash).
   const now = overrides.now ?? Date.now;
@@ -296,15 +276,24 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
         });
 
   await startInput(parts, pipeline);
+  thread?.startInput();
 
-  const allLag = (): number => (pipeline?.lag() ?? 0) + views.reduce((s, v) => s + v.consumer.lag(), 0);
-  const drained = (timeoutMs = 10_000): Promise<boolean> => drain(allLag, timeoutMs);
+  const viewsLag = (): number => views.reduce((s, v) => s + v.consumer.lag(), 0);
+  const allLag = (): number => (pipeline?.lag() ?? 0) + viewsLag();
+  /** In a worker, the stages' lag is asked of the worker (what it last reported may be old), then the views'. */
+  const drainedAll = async (timeoutMs: number, stopFeed: boolean): Promise<boolean> => {
+    if (!thread) return drain(allLag, timeoutMs);
+    const end = Date.now() + timeoutMs;
+    return (await thread.drained(timeoutMs, stopFeed)) && drain(viewsLag, Math.max(0, end - Date.now()));
+  };
+  const drained = (timeoutMs = 10_000): Promise<boolean> => drainedAll(timeoutMs, false);
 
   let stopped: Promise<void> | null = null;
   const stop = (): Promise<void> => {
     stopped ??= (async () => {
       await feed?.stop();
-      if (!health.failed && !(await drained(15_000))) logger.warn({ lag: pipeline?.stats().lag }, 'pipeline did not drain before shutdown');
+      if (!health.failed && !(await drainedAll(15_000, true)))
+        logger.warn({ lag: pipeline?.stats().lag }, 'pipeline did not drain before shutdown');
       await operator?.close();
       await app.close();
       await usage.stop();
@@ -340,6 +329,7 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
     positions,
     pipeline,
     feed,
+    pipelineWorker: thread?.worker ?? null,
     clock,
     store,
     health,

@@ -249,6 +249,13 @@ export const SETTINGS = [
     doc: "without Kafka: the in-process bus saves its log in `DATA_DIR` when the process stops and the next start continues it (offsets, changelogs, the pipeline's committed places), so delta cursors and stream ids from before a restart resume. It keeps every row's latest change; a removal older than this many minutes is left out, and positions from before it get the resync. A running bus lets go of such removals too, so its memory holds the current rows, not every row that ever was. `0`: each run starts a new log (a run still forgets removals after the default's 60 minutes)",
   },
   {
+    name: 'PIPELINE_THREAD',
+    kind: 'enum',
+    default: 'api',
+    values: ['api', 'worker'],
+    doc: "without Kafka (`ROLE=all`): where the feed, the pipeline's stages and their sinks run. `api`: on the API's event loop (a burst of pipeline work delays every request); `worker`: in a worker thread of the same process, whose records of the topics the API reads reach the API thread's copy of the log at the same offsets (the embedded store stays on the API thread). A worker that fails, exits or stops answering turns `/health` down and stops the process. With Kafka the roles split by process instead",
+  },
+  {
     name: 'API_REPLICA_ID',
     kind: 'string',
     default: '<hostname>',

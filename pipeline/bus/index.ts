@@ -1,7 +1,15 @@
 export type * from './bus.js';
 export { topicsOf } from './bus.js';
 export { MemoryBus } from './memory-bus.js';
-export type { ForgetRemovals, MemoryBusImage, MemoryBusOptions, RemovalRetention } from './memory-bus.js';
+export type {
+  AppendListener,
+  ForgetRemovals,
+  GroupCommit,
+  MemoryBusImage,
+  MemoryBusOptions,
+  RemovalRetention,
+  StoredRecord,
+} from './memory-bus.js';
 export { partitionFor } from './partitioner.js';
 export { KafkaBus } from './kafka-bus.js';
 export { lostTheBrokers } from './connection-loss.js';

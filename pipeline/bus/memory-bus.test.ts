@@ -265,3 +265,41 @@ describe('MemoryBus turns', () => {
     await bus.close();
   });
 });
+
+describe('a copy of the log made with replicate', () => {
+  const change = (id: string): never => ({ kind: 'account', id }) as never;
+
+  it('holds every appended record at the offset the home log gave it, and its readers see the same records', async () => {
+    const home = new MemoryBus();
+    const copy = new MemoryBus();
+    home.watchAppends((topic, partition, records) => copy.replicate(topic, partition, records));
+    // A reader on each holds the log back from compaction, so every record is still there to compare.
+    for (const bus of [home, copy]) bus.consumer({ groupId: 'reader', topic: 'accounts', fromBeginning: true });
+    await home.producer().send('accounts', [
+      { key: 'account:a', value: change('a') },
+      { key: 'account:b', value: change('b') },
+    ]);
+    await home.producer().send('accounts', [{ key: 'account:a', value: null }]);
+    const read = async (bus: MemoryBus): Promise<[number, number, string, unknown][]> => {
+      const out: [number, number, string, unknown][] = [];
+      await bus.readToEnd('accounts', (records) =>
+        out.push(...records.map((r): [number, number, string, unknown] => [r.partition, r.offset, r.key, r.value])),
+      );
+      return out;
+    };
+    expect(await read(copy)).toEqual([
+      [0, 0, 'account:a', { kind: 'account', id: 'a' }],
+      [0, 1, 'account:b', { kind: 'account', id: 'b' }],
+      [0, 2, 'account:a', null],
+    ]);
+    expect(await read(copy)).toEqual(await read(home));
+  });
+
+  it('refuses a record that would leave a gap: the copy would no longer be the same log', async () => {
+    const copy = new MemoryBus();
+    copy.replicate('accounts', 0, [{ offset: 0, key: 'account:a', value: change('a'), timestamp: 1 }]);
+    expect(() => copy.replicate('accounts', 0, [{ offset: 5, key: 'account:b', value: change('b'), timestamp: 2 }])).toThrow(
+      'accounts/0: record at offset 5 replicated onto a log ending at 1',
+    );
+  });
+});

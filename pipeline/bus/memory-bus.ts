@@ -23,6 +23,16 @@ export interface MemoryBusOptions {
   removalRetention?: RemovalRetention;
 }
 
+/** Told of the records a producer of this bus appended, one call per partition of a send, in offset order. */
+export type AppendListener = (topic: TopicName, partition: number, records: readonly StoredRecord[]) => void;
+
+/** The offsets a committing group holds on one topic (what `MemoryBus.adoptCommits` takes). */
+export interface GroupCommit {
+  topic: TopicName;
+  groupId: string;
+  offsets: number[];
+}
+
 /** Which records say a key is gone (a value of their own, not a tombstone), and how long the compacted state keeps them. */
 export interface RemovalRetention {
   afterMs: number;
@@ -251,6 +261,7 @@ export class MemoryBus implements Bus {
   private readonly removalRetention: RemovalRetention | null;
   private readonly turns = new Turns();
   private priority: (groupId: string) => number = () => 0;
+  private appended: AppendListener | null = null;
   /** Woken whenever records are appended or committed. */
   private waiters: (() => void)[] = [];
   private closed = false;
@@ -326,6 +337,57 @@ export class MemoryBus implements Bus {
     return t;
   }
 
+  /**
+   * Hands `listener` every record a producer of this bus appends, before anything else runs: how
+   * a pipeline in a worker thread passes the records of the topics the API thread reads to that
+   * thread's copy of the log (`replicate`), at the same offsets.
+   */
+  watchAppends(listener: AppendListener): void {
+    this.appended = listener;
+  }
+
+  private tellAppended(name: TopicName, topic: Topic, ends: readonly number[]): void {
+    topic.partitions.forEach((p, i) => {
+      const from = ends[i] ?? p.endOffset;
+      if (p.endOffset > from) this.appended?.(name, i, p.log.slice(from - p.baseOffset));
+    });
+  }
+
+  /**
+   * Appends records another bus appended first, at the offsets they have there: this bus is then
+   * a copy of that log for `topic`, so the positions its readers report name the same records.
+   * A gap or an overlap means the copy is no longer the same log: it throws.
+   */
+  replicate(name: TopicName, partition: number, records: readonly StoredRecord[]): void {
+    const topic = this.topic(name);
+    const p = topic.partitions[partition];
+    if (!p) throw new Error(`${name} has no partition ${partition}`);
+    for (const r of records) {
+      if (r.offset !== p.endOffset)
+        throw new Error(`${name}/${partition}: record at offset ${r.offset} replicated onto a log ending at ${p.endOffset}`);
+      p.log.push(r);
+    }
+    if (topic.groups.size === 0) this.trim(p, p.endOffset);
+    this.wake();
+  }
+
+  /** The offsets this bus's committing groups hold, to be kept by the bus that saves the log (`adoptCommits`). */
+  commits(): GroupCommit[] {
+    const out: GroupCommit[] = [];
+    for (const [name, topic] of this.topics)
+      for (const [groupId, offsets] of topic.groups)
+        if (!this.transient.has(groupId)) out.push({ topic: name, groupId, offsets: [...offsets] });
+    return out;
+  }
+
+  /**
+   * Keeps offsets committed on another copy of this log, so an image of this one carries them
+   * (called as the log is about to be saved: the groups now hold records back here too).
+   */
+  adoptCommits(commits: readonly GroupCommit[]): void {
+    for (const c of commits) this.topic(c.topic).groups.set(c.groupId, [...c.offsets]);
+  }
+
   /** Drops what every group has read (folding it into the compacted state) and forgets removals past the retention. */
   private trim(p: Partition, offset: number): void {
     p.trimTo(offset);
@@ -359,10 +421,12 @@ export class MemoryBus implements Bus {
         if (this.closed) throw new Error(`bus closed: cannot send to ${name}`);
         const ts = this.now();
         const n = topic.partitions.length;
+        const ends = this.appended ? topic.partitions.map((p) => p.endOffset) : null;
         for (const r of records) {
           const p = topic.partitions[partitionFor(r.partitionKey ?? r.key, n)];
           p?.append(r.key, r.value, r.timestamp ?? ts);
         }
+        if (ends) this.tellAppended(name, topic, ends);
         // With no consumer group, nothing will ever read the log: keep only compacted state.
         if (topic.groups.size === 0) for (const p of topic.partitions) this.trim(p, p.endOffset);
         this.wake();

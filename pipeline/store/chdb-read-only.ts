@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Session } from 'chdb';
+import { chdb } from './chdb-module.js';
 
 /**
  * Bounds on one read-only statement, set as ClickHouse settings before `readonly = 1` locks
@@ -162,7 +162,7 @@ export async function runReadOnly(
   kill: (tag: string) => Promise<void>,
 ): Promise<Uint8Array> {
   const tag = `analyst-${randomUUID()}`;
-  const session = new Session(dataDir);
+  const session = new (chdb().Session)(dataDir);
   let deadline: NodeJS.Timeout | null = null;
   const cancel = (): void => void kill(tag).catch(() => undefined);
   try {

@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
-import { Session } from 'chdb';
+import type { Session } from 'chdb';
+import { chdb } from './chdb-module.js';
 import type { OlapStore, StoreRow } from './store.js';
 import { StoreError } from './store.js';
 import { forEachInSlices } from '../event-loop-slices.js';
@@ -23,7 +24,7 @@ export class ChdbStore implements OlapStore {
 
   constructor(private readonly dataDir: string) {
     mkdirSync(dataDir, { recursive: true });
-    this.session = new Session(dataDir);
+    this.session = new (chdb().Session)(dataDir);
   }
 
   async exec(sql: string): Promise<void> {
@@ -59,8 +60,7 @@ export class ChdbStore implements OlapStore {
       const lines = batch.lines;
       if (lines === null) return 0;
       try {
-        const values = lines.bytes();
-        await this.wrap(() => this.session.insert({ table, values, format: 'JSONCompactEachRow', columns: [...lines.columns] }));
+        await this.insertLines(table, lines.columns, lines.bytes());
       } finally {
         // chDB has settled the insert, so it no longer reads the bytes (it is given no signal or
         // timeout, which would settle it early).
@@ -74,6 +74,14 @@ export class ChdbStore implements OlapStore {
     } finally {
       this.inserting.delete(done);
     }
+  }
+
+  /**
+   * Rows already written as JSONCompactEachRow (`CompactLines`) elsewhere: the pipeline worker
+   * builds a batch's text on its own thread and hands this thread only the bytes.
+   */
+  async insertLines(table: string, columns: readonly string[], values: Uint8Array): Promise<void> {
+    await this.wrap(() => this.session.insert({ table, values, format: 'JSONCompactEachRow', columns: [...columns] }));
   }
 
   async query<T extends StoreRow>(sql: string, params?: Record<string, unknown>): Promise<T[]> {

@@ -7,3 +7,5 @@ export { applyMigrations, appliedVersions, loadMigrations } from './migrations.j
 export type { Migration } from './migrations.js';
 export { READONLY_CODE, ReadOnlyQueryError } from './chdb-read-only.js';
 export type { ReadOnlyLimits, ReadOnlyStatement } from './chdb-read-only.js';
+export { CompactLines } from './compact-lines.js';
+export { InsertBuffers } from './insert-buffers.js';

@@ -43,7 +43,16 @@ export async function startTestSystem(
 ): Promise<TestSystem> {
   const dataDir = mkdtempSync(join(tmpdir(), 'odds-e2e-'));
   // Load shedding off unless a test asks for it: a loaded CI machine's pauses must not become 503s.
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, SHED_EVENT_LOOP_DELAY_MS: '0', ...env });
+  // PIPELINE_THREAD from the environment runs every whole-system suite with the pipeline in a worker.
+  const thread = process.env['PIPELINE_THREAD'];
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    SHED_EVENT_LOOP_DELAY_MS: '0',
+    ...(thread ? { PIPELINE_THREAD: thread } : {}),
+    ...env,
+  });
   const system = await startSystem(config, options.logger ?? pino({ level: process.env['TEST_LOG_LEVEL'] ?? 'silent' }), overrides);
   const send = async (method: string, path: string, o: SendOptions = {}): Promise<TestResponse> => {
     // POST always said JSON, a body or not; other methods only with one.
