@@ -48,12 +48,18 @@ const verdict = (o: EvOpportunity | undefined): unknown[] => [
   o?.lastSeenAt,
 ];
 
+/** A harness holding the quiet line, built at T0 with no confirmation ages yet (the 60-s floor). */
+function quietLineAtWarmUp(): Harness {
+  const h = new Harness();
+  h.event(event());
+  h.ticks(cadence(BOOKS, 260, T0), T0);
+  h.ticks([...ml('pinnacle', -110, -110), tick('draftkings', 'moneyline', 'away', null, 110)], T0);
+  return h;
+}
+
 describe('stale verdicts follow the book’s current threshold', () => {
   it('no longer flags a quiet line built during the warm-up once its books’ thresholds have risen', () => {
-    const h = new Harness();
-    h.event(event());
-    h.ticks(cadence(BOOKS, 260, T0), T0);
-    h.ticks([...ml('pinnacle', -110, -110), tick('draftkings', 'moneyline', 'away', null, 110)], T0);
+    const h = quietLineAtWarmUp();
     const built = quiet(h);
     // No confirmation ages yet: the 60-s floor.
     expect(verdict(built)).toEqual([T0 + 60_000, 60, false, ['SINGLE_SHARP_REF'], 0, T0]);
@@ -79,10 +85,7 @@ describe('stale verdicts follow the book’s current threshold', () => {
   });
 
   it('keeps a record fresh when its own clock runs out after its books’ thresholds rose past its age', () => {
-    const h = new Harness();
-    h.event(event());
-    h.ticks(cadence(BOOKS, 260, T0), T0);
-    h.ticks([...ml('pinnacle', -110, -110), tick('draftkings', 'moneyline', 'away', null, 110)], T0);
+    const h = quietLineAtWarmUp();
     const id = quiet(h)?.id ?? '';
     // Ages of 40 s, asked for by a new build at 40 s: 80-s thresholds while the record still
     // has 20 s on its own 60-s clock, so nothing changes for it yet.
@@ -117,10 +120,7 @@ describe('stale verdicts follow the book’s current threshold', () => {
   });
 
   it('keeps a record stale by both clocks out of VERY_STALE_ODDS until it is very stale under today’s threshold', () => {
-    const h = new Harness();
-    h.event(event());
-    h.ticks(cadence(BOOKS, 260, T0), T0);
-    h.ticks([...ml('pinnacle', -110, -110), tick('draftkings', 'moneyline', 'away', null, 110)], T0);
+    const h = quietLineAtWarmUp();
     const id = quiet(h)?.id ?? '';
     // Ages of 40 s, asked for at 100 s: 80-s thresholds. The record is 100 s old, stale by its
     // own 60-s clock and by today's: its stale verdict stands, nothing changes.
