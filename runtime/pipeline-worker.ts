@@ -44,12 +44,18 @@ class Forwarder {
   ) {}
 
   add(topic: TopicName, partition: number, records: readonly StoredRecord[]): void {
-    const last = this.batches.at(-1);
-    if (last && last.topic === topic && last.partition === partition) last.records.push(...records);
-    else this.batches.push({ topic, partition, records: [...records] });
-    this.waiting += records.length;
-    if (this.waiting >= MAX_RECORDS_PER_MESSAGE) this.flush();
-    else if (!this.scheduled) {
+    // A send larger than a message (the opening board's changelog) is cut into several.
+    for (let from = 0; from < records.length;) {
+      const room = MAX_RECORDS_PER_MESSAGE - this.waiting;
+      const part = records.slice(from, from + room);
+      from += part.length;
+      const last = this.batches.at(-1);
+      if (last && last.topic === topic && last.partition === partition) for (const r of part) last.records.push(r);
+      else this.batches.push({ topic, partition, records: part });
+      this.waiting += part.length;
+      if (this.waiting >= MAX_RECORDS_PER_MESSAGE) this.flush();
+    }
+    if (this.waiting > 0 && !this.scheduled) {
       this.scheduled = true;
       setImmediate(() => this.flush());
     }
@@ -154,9 +160,7 @@ async function run(port: MessagePort, data: PipelineWorkerData): Promise<void> {
   const bus: MemoryBus = openMemoryBus(config.dataDir, config.busLogRetentionMinutes, () => clock.now(), logger);
   bus.prioritize(inProcessPriority(config.replicaId));
   const forward = new Forwarder(port, clock);
-  bus.watchAppends((topic, partition, records) => {
-    if (!PIPELINE_ONLY_TOPICS.has(topic)) forward.add(topic, partition, records);
-  });
+  bus.watchAppends((topic, partition, records) => forward.add(topic, partition, records), PIPELINE_ONLY_TOPICS);
   const feed = data.feedOnApiThread ? null : await makeFeed(config, clock, logger);
   const store = new ApiThreadStore(config.clickhouse ? 'clickhouse' : 'chdb', port);
   const health = new RuntimeHealth();

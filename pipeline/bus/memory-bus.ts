@@ -262,6 +262,7 @@ export class MemoryBus implements Bus {
   private readonly turns = new Turns();
   private priority: (groupId: string) => number = () => 0;
   private appended: AppendListener | null = null;
+  private unwatched: ReadonlySet<TopicName> = new Set();
   /** Woken whenever records are appended or committed. */
   private waiters: (() => void)[] = [];
   private closed = false;
@@ -340,10 +341,12 @@ export class MemoryBus implements Bus {
   /**
    * Hands `listener` every record a producer of this bus appends, before anything else runs: how
    * a pipeline in a worker thread passes the records of the topics the API thread reads to that
-   * thread's copy of the log (`replicate`), at the same offsets.
+   * thread's copy of the log (`replicate`), at the same offsets. Sends to the topics in `except`
+   * are not looked at (no copy of their new records is made: the raw and normalized ticks).
    */
-  watchAppends(listener: AppendListener): void {
+  watchAppends(listener: AppendListener, except: ReadonlySet<TopicName> = new Set()): void {
     this.appended = listener;
+    this.unwatched = except;
   }
 
   private tellAppended(name: TopicName, topic: Topic, ends: readonly number[]): void {
@@ -421,7 +424,7 @@ export class MemoryBus implements Bus {
         if (this.closed) throw new Error(`bus closed: cannot send to ${name}`);
         const ts = this.now();
         const n = topic.partitions.length;
-        const ends = this.appended ? topic.partitions.map((p) => p.endOffset) : null;
+        const ends = this.appended && !this.unwatched.has(name) ? topic.partitions.map((p) => p.endOffset) : null;
         for (const r of records) {
           const p = topic.partitions[partitionFor(r.partitionKey ?? r.key, n)];
           p?.append(r.key, r.value, r.timestamp ?? ts);
