@@ -28,10 +28,13 @@ export interface HealthSource {
  * The service's health, judged from the store's migrations, the board's last change, Redis and
  * the runtime's own checks: `down` when any check is down (the route answers 503), `degraded`
  * when any is degraded. The schema check is cached, so probing often costs the store nothing.
+ * A store lost after the schema was once verified is `degraded`, not `down` (see `schema`).
  */
 export function healthCheck(src: HealthSource): () => Promise<HealthReport> {
   const expected = loadMigrations().map((m) => m.version);
   let schemaCheck: { at: number; check: Check } | null = null;
+  /** Whether a check of this process ever found every migration applied. */
+  let schemaVerified = false;
 
   async function schema(): Promise<Check> {
     const now = Date.now();
@@ -45,8 +48,15 @@ export function healthCheck(src: HealthSource): () => Promise<HealthReport> {
           ? { status: 'ok', latency_ms: Date.now() - now, message: `${expected.length} migrations applied (${src.store.kind})` }
           : { status: 'down', latency_ms: Date.now() - now, message: `migrations not applied: ${missing.join(', ')}` };
     } catch (e) {
-      check = { status: 'down', message: `store unreachable: ${e instanceof Error ? e.message : String(e)}` };
+      const why = e instanceof Error ? e.message : String(e);
+      // Once this process has seen its schema in place, a store that goes away stops history,
+      // analyst SQL and the sinks' writes (which wait in the bus), but odds, deltas and streams are
+      // still served from memory: `down` would make a balancer drop every replica at once.
+      check = schemaVerified
+        ? { status: 'degraded', message: `store unreachable (odds are served from memory; history and analyst queries fail): ${why}` }
+        : { status: 'down', message: `store unreachable: ${why}` };
     }
+    if (check.status === 'ok') schemaVerified = true;
     schemaCheck = { at: now, check };
     return check;
   }
