@@ -15,6 +15,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { heapDiffArgs } from './heap-profile-args.js';
 
 interface ProfileNode {
   callFrame: { functionName: string; url: string; lineNumber: number };
@@ -40,14 +41,12 @@ function bytesByFunction(file: string): Map<string, number> {
   return out;
 }
 
-const args = process.argv.slice(2);
-const rowsAt = args.indexOf('--rows');
-const rows = rowsAt >= 0 ? Number(args[rowsAt + 1]) : 25;
-const files = args.filter((_, i) => i !== rowsAt && i !== rowsAt + 1);
-if (files.length < 2 || !Number.isInteger(rows) || rows <= 0) {
+const parsed = heapDiffArgs(process.argv.slice(2));
+if (parsed === null) {
   process.stderr.write('usage: heap-profile-diff <earlier.json> <later.json> [more.json ...] [--rows N]\n');
   process.exit(2);
 }
+const { files, rows } = parsed;
 const profiles = files.map(bytesByFunction);
 const total = (m: Map<string, number>): number => [...m.values()].reduce((sum, v) => sum + v, 0);
 const mb = (bytes: number): string => (bytes / 1e6).toFixed(2);

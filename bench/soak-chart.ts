@@ -1,7 +1,7 @@
 /**
- * The soak's chart as SVG text, pure: five panels over the run's minutes (memory; open
+ * The soak's chart as SVG text, pure: seven panels over the run's minutes (memory; open
  * descriptors; event-loop delay and stream lag p99; the store's active parts; the pipeline's
- * lag), the warm-up
+ * lag; the board's rows; its events), the warm-up
  * shaded, and the fitted lines the memory verdict judged drawn dashed.
  */
 import { leastSquares } from './soak-trend.js';
@@ -56,6 +56,9 @@ const PANELS: Panel[] = [
     unit: '',
     series: [{ name: 'lag', color: '#7f7f7f', pick: (s) => s.pipelineLag }],
   },
+  // Rows and events apart: on one scale the events (hundreds) would lie flat under the rows (tens of thousands).
+  { title: 'The board: rows (odds_board_rows)', unit: '', series: [{ name: 'rows', color: '#1f77b4', pick: (s) => s.boardRows }] },
+  { title: 'The board: events (odds_board_events)', unit: '', series: [{ name: 'events', color: '#ff7f0e', pick: (s) => s.boardEvents }] },
 ];
 
 const WIDTH = 900;

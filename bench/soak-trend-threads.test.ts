@@ -19,6 +19,8 @@ function run(threads: (t: number) => number): SoakSample[] {
       streamLagP99Ms: 150,
       storeParts: 40,
       pipelineLag: 0,
+      boardRows: 0,
+      boardEvents: 0,
     };
   });
 }

@@ -30,6 +30,8 @@ function run(
       streamLagP99Ms: 150,
       storeParts: 40,
       pipelineLag: 0,
+      boardRows: 0,
+      boardEvents: 0,
     };
   });
 }

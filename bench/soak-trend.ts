@@ -30,6 +30,12 @@ export interface SoakSample {
   storeParts: number;
   /** Records produced but not yet committed, summed over the pipeline's stages. */
   pipelineLag: number;
+  /**
+   * The API's board (`odds_board_rows`, `odds_board_events`): what the memory serves. A heap
+   * that grows with the board is the board growing, not a leak; read the two side by side.
+   */
+  boardRows: number;
+  boardEvents: number;
 }
 
 export interface Line {

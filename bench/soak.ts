@@ -207,7 +207,7 @@ function descriptors(pid: number): { fds: number; threadFds: number; threads: nu
 
 function csv(samples: readonly SoakSample[]): string {
   const header =
-    't_seconds,rss_bytes,heap_used_bytes,heap_after_gc_bytes,external_bytes,open_fds,event_loop_p99_ms,stream_lag_p99_ms,store_parts,pipeline_lag_records,thread_proc_fds,threads';
+    't_seconds,rss_bytes,heap_used_bytes,heap_after_gc_bytes,external_bytes,open_fds,event_loop_p99_ms,stream_lag_p99_ms,store_parts,pipeline_lag_records,thread_proc_fds,threads,board_rows,board_events';
   const rows = samples.map((s) =>
     [
       s.t,
@@ -222,6 +222,8 @@ function csv(samples: readonly SoakSample[]): string {
       s.pipelineLag,
       s.threadFds,
       s.threads,
+      s.boardRows,
+      s.boardEvents,
     ].join(','),
   );
   return `${[header, ...rows].join('\n')}\n`;
@@ -320,11 +322,13 @@ async function main(): Promise<number> {
         streamLagP99Ms: streamLag,
         storeParts: metric(text, 'odds_store_active_parts'),
         pipelineLag: metricSum(text, 'odds_stage_lag_records'),
+        boardRows: metric(text, 'odds_board_rows'),
+        boardEvents: metric(text, 'odds_board_events'),
       };
       samples.push(sample);
       const mb = (b: number): string => (b / 1e6).toFixed(0);
       log(
-        `  ${String(sample.t).padStart(5)} s  rss ${mb(sample.rssBytes)} MB  heap ${mb(sample.heapUsedBytes)} (after GC ${mb(sample.heapAfterGcBytes)}) MB  external ${mb(sample.externalBytes)} MB  fds ${sample.fds} (per-thread ${sample.threadFds}, threads ${sample.threads})  loop p99 ${sample.eventLoopP99Ms.toFixed(0)} ms  stream lag p99 ${Number.isNaN(streamLag) ? '-' : streamLag.toFixed(0)} ms  parts ${sample.storeParts}  pipeline lag ${sample.pipelineLag}  load ${loadavg()[0]?.toFixed(2) ?? ''}`,
+        `  ${String(sample.t).padStart(5)} s  rss ${mb(sample.rssBytes)} MB  heap ${mb(sample.heapUsedBytes)} (after GC ${mb(sample.heapAfterGcBytes)}) MB  external ${mb(sample.externalBytes)} MB  fds ${sample.fds} (per-thread ${sample.threadFds}, threads ${sample.threads})  loop p99 ${sample.eventLoopP99Ms.toFixed(0)} ms  stream lag p99 ${Number.isNaN(streamLag) ? '-' : streamLag.toFixed(0)} ms  parts ${sample.storeParts}  pipeline lag ${sample.pipelineLag}  board ${sample.boardRows} rows, ${sample.boardEvents} events  load ${loadavg()[0]?.toFixed(2) ?? ''}`,
       );
     }
 
@@ -367,6 +371,9 @@ async function main(): Promise<number> {
     for (const line of verdict.lines) log(`  ${line}`);
     log(
       `  store parts: ${samples[0]?.storeParts ?? '-'} at the first reading, ${samples[samples.length - 1]?.storeParts ?? '-'} at the last`,
+    );
+    log(
+      `  board: ${samples[0]?.boardRows ?? '-'} rows and ${samples[0]?.boardEvents ?? '-'} events at the first reading, ${samples[samples.length - 1]?.boardRows ?? '-'} and ${samples[samples.length - 1]?.boardEvents ?? '-'} at the last`,
     );
     log(
       `  subscribers: ${report.subscribers}; compared with /odds ${report.inStepChecked}, out of step ${report.outOfStep.length}; reconnects ${report.reconnects} (resumed ${report.resumed}, resyncs ${report.resyncs}), cut off as slow ${report.backpressure}, refused ${JSON.stringify(report.refused)}`,
