@@ -72,10 +72,19 @@ function matchIndex(board: LiveBoard, catalog: Catalog, filters: OddsFilters): M
     return index;
   };
   // `q` reads league names from the catalog: not a pure function of the board, so not kept.
-  return filters.event.q ? build() : board.derive(`odds:${filterSignature(filters)}`, build);
+  return filters.event.q ? build() : board.derive(indexName(filters), build);
 }
 
-function filterSignature({ event: e, row: r }: OddsFilters): string {
+/** The match index's names by filters: a listing's filters stay one object for as long as it is kept (odds-listing.ts). */
+const indexNames = new WeakMap<OddsFilters, string>();
+
+function indexName(filters: OddsFilters): string {
+  let name = indexNames.get(filters);
+  if (name === undefined) indexNames.set(filters, (name = `odds:${signatureOf(filters)}`));
+  return name;
+}
+
+function signatureOf({ event: e, row: r }: OddsFilters): string {
   const list = (s: ReadonlySet<string> | undefined): string => (s ? [...s].sort().join(',') : '*');
   return [
     list(e.sports),
