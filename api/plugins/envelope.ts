@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { splicedRows } from '../contract/index.js';
+import { releasePage, splicedRows } from '../contract/index.js';
 import type { SplicedRows } from '../contract/index.js';
 import { noteIgnoredParams } from './ignored-params.js';
 
@@ -162,7 +162,12 @@ export const envelopePlugin = fp<{ inspect?: PayloadInspector }>(async (app: Fas
     const etag = rows ? splicedTag(tier, body, rows, emitted) : entityTag(tier, body, emitted);
     // A route with its own caching rule (/odds/closing: shared caches may keep it 30 s) keeps it.
     void reply.header('etag', etag).header('cache-control', (reply.getHeader('cache-control') as string | undefined) ?? CACHE_CONTROL);
-    if (!matchesIfNoneMatch(request.headers['if-none-match'], etag)) return body;
+    if (!matchesIfNoneMatch(request.headers['if-none-match'], etag)) {
+      // A spliced page's memory is reused once every write of it is done ('finish'), never before.
+      if (rows) reply.raw.once('finish', () => releasePage(body));
+      return body;
+    }
+    if (rows) releasePage(body);
     void reply.code(304).removeHeader('content-type').removeHeader('content-length').removeHeader('content-disposition');
     return '';
   });
