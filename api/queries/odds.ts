@@ -143,17 +143,13 @@ function indexedPage(board: LiveBoard, catalog: Catalog, q: OddsListQuery): Odds
     skip = offset - (index.prefix[i] ?? 0);
   }
   const page: Match[] = [];
+  const rows: OddsRow[] = [];
   for (; i < n && page.length < limit && offset < total; i++) {
     const event = board.event(index.ids[i] as string);
     if (!event) continue;
-    for (const row of board.matchingRows(event.id, books, markets)) {
-      if (skip > 0) {
-        skip--;
-        continue;
-      }
-      page.push({ row, event });
-      if (page.length >= limit) break;
-    }
+    rows.length = 0;
+    board.pageRows(event.id, books, markets, skip, limit - page.length, rows);
+    for (const row of rows) page.push({ row, event });
     skip = 0;
   }
   return { page, total, offset, hasMore: offset + page.length < total };
