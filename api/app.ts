@@ -90,8 +90,10 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
     },
     clientErrorHandler,
   });
-  app.addHook('onRequest', async (request, reply) => {
+  // Hooks without I/O call `done` rather than return a promise (a microtask turn per hook per request).
+  app.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
+    done();
   });
   await app.register(hardeningPlugin, { apiPrefix: API_PREFIX });
   await app.register(httpGuardPlugin, { limits });

@@ -75,7 +75,7 @@ export {
 } from './futures.js';
 export type { FutureMarketSummary, FutureOddsRow, FuturesComparison } from './futures.js';
 export { gameStateMap, gameStateSchema, presentEndedGameState, presentGameState } from './gamestate.js';
-export { RawRows, fragmentsFor, rawRowsSerializerCompiler, splicedRows } from './odds-fragments.js';
+export { RawRows, fragmentsFor, rawRowsSerializerCompiler, releasePage, splicedRows } from './odds-fragments.js';
 export type { ReadyRow, SplicedRows } from './odds-fragments.js';
 export { historyPointSchema, presentHistoryPoint } from './odds-history.js';
 export type { OddsHistoryRecord } from './odds-history.js';

@@ -51,20 +51,24 @@ export const authPlugin = fp<AuthOptions>(async (app: FastifyInstance, options) 
   app.decorateRequest('ownCommission', false);
   const usage = options.usage;
   if (usage) {
-    app.addHook('onResponse', async (request, reply) => {
+    app.addHook('onResponse', (request, reply, done) => {
       const key = request.apiKey;
       if (key) usage.record(key.accountId, key.keyId, endpointOf(request), reply.statusCode >= 400);
+      done();
     });
   }
   // After validation: the account's own exchange commission rate is the default `commission`.
-  app.addHook('preHandler', async (request) => {
+  // No I/O here (the key's account is in memory): the hook calls `done` rather than return a promise.
+  app.addHook('preHandler', (request, _reply, done) => {
     const auth = request.apiKey;
-    if (!auth) return;
-    const account = options.keys.account(auth.accountId);
-    const schema = request.routeOptions.schema;
-    request.ownCommission = (request.query as { commission?: unknown } | undefined)?.commission !== undefined;
-    request.query = queryAtCallerRate(request.query as object, schema?.querystring, account);
-    if (typeof request.body === 'object' && request.body !== null) request.body = queryAtCallerRate(request.body, schema?.body, account);
+    if (auth) {
+      const account = options.keys.account(auth.accountId);
+      const schema = request.routeOptions.schema;
+      request.ownCommission = (request.query as { commission?: unknown } | undefined)?.commission !== undefined;
+      request.query = queryAtCallerRate(request.query as object, schema?.querystring, account);
+      if (typeof request.body === 'object' && request.body !== null) request.body = queryAtCallerRate(request.body, schema?.body, account);
+    }
+    done();
   });
   app.addHook('onRequest', async (request, reply) => {
     const key = presentedKey(request);

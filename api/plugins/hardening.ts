@@ -40,8 +40,9 @@ const QUERY = 0x3f;
  */
 export const hardeningPlugin = fp<{ apiPrefix: string }>(
   async (app: FastifyInstance, { apiPrefix }) => {
-    app.addHook('onRequest', async (request, reply) => {
+    app.addHook('onRequest', (request, reply, done) => {
       void reply.headers(hardeningHeaders(request.url, apiPrefix));
+      done();
     });
   },
   { name: 'hardening' },

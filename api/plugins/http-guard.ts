@@ -136,7 +136,9 @@ export const httpGuardPlugin = fp<{ limits: HttpLimits }>(async (app, { limits }
     }
   });
 
-  app.addHook('onRequest', async (request, reply) => {
+  // No I/O: the hook calls `done` rather than return a promise; an answer sent here ends the chain
+  // without it (Fastify runs no further hook once a reply is sent or hijacked).
+  app.addHook('onRequest', (request, reply, done) => {
     if ((request.raw.socket as MarkedSocket | undefined)?.[OVER_CAP]) {
       // Already answered on the socket at connect time.
       reply.hijack();
@@ -145,8 +147,8 @@ export const httpGuardPlugin = fp<{ limits: HttpLimits }>(async (app, { limits }
     if (request.headers.host === undefined && request.raw.httpVersion !== '1.0') {
       void reply.header('connection', 'close');
       void reply.code(400).send(errorBody('invalid_request', 'Malformed HTTP: the Host header is required'));
-      return reply;
+      return;
     }
-    return undefined;
+    done();
   });
 });

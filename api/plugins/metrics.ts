@@ -50,10 +50,11 @@ export const metricsPlugin = fp<MetricsOptions>(async (app: FastifyInstance, opt
     buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
     registers: [registry],
   });
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
     requests.inc({ method: request.method, route, status: String(reply.statusCode) });
     duration.observe({ route }, reply.elapsedTime / 1000);
+    done();
   });
 
   new Gauge({

@@ -1,9 +1,10 @@
 import type { CanonicalEvent, OddsRow, TierName } from '../../schemas/index.js';
 import { pagination } from '../contract/index.js';
-import { decodeCursor, encodeCursor, queryFingerprint } from './cursor.js';
+import { decodeCursor, encodeCursor } from './cursor.js';
 import type { Cursor } from './cursor.js';
 import { presentEvent } from '../contract/index.js';
 import { parseOddsFilters } from './parse-filters.js';
+import { listingOf } from './odds-listing.js';
 import { parseFields, presentGroup, presentOdds, project, selectionKey } from '../contract/index.js';
 import type { OddsListItem, PublicOdds, ReadyRow } from '../contract/index.js';
 import { RawRows } from '../contract/index.js';
@@ -55,26 +56,11 @@ export function oddsList(
   const { catalog, views } = deps;
   const { limit } = query;
   const board = views.boardFor(tier);
-  const filterQuery = {
-    sport: query.sport,
-    league: query.league,
-    sportsbook: query.sportsbook,
-    add_sportsbook: query.add_sportsbook,
-    market: query.market,
-    event: query.event,
-    live: query.live,
-    team: query.team,
-    date: query.date,
-    q: query.q,
-    min_odds: query.min_odds,
-    max_odds: query.max_odds,
-  };
-  const filters = parseOddsFilters(filterQuery, catalog, tier);
+  const { filters, fingerprint } = listingOf(catalog, tier, query, query.sort);
   const fields = parseFields(query.fields);
   const state = requestedState(query.state);
   const sort: SortSpec | null = parseSort(query.sort);
-  // A cursor belongs to the filters and sort it was issued for (queryFingerprint sorts the keys).
-  const fingerprint = queryFingerprint({ ...filterQuery, sort: query.sort, tier });
+  // A cursor belongs to the filters and sort it was issued for.
   let cursor: Cursor | null = null;
   if (query.cursor !== undefined) {
     cursor = decodeCursor(query.cursor);
@@ -264,7 +250,7 @@ export async function oddsDeltaPage(
   const { commission } = query;
   // A row priced at the caller's own rate is presented afresh, not from its serialized fragment.
   const serialize = state === undefined && commission === undefined ? serializeRow : undefined;
-  const filters = parseOddsFilters(query, catalog, tier);
+  const { filters } = listingOf(catalog, tier, query, undefined);
   const { limit, offset } = query;
   const positions = deps.positions;
   // A position another replica (or this one before a restart) stamped: read from the log what

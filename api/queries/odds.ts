@@ -72,10 +72,19 @@ function matchIndex(board: LiveBoard, catalog: Catalog, filters: OddsFilters): M
     return index;
   };
   // `q` reads league names from the catalog: not a pure function of the board, so not kept.
-  return filters.event.q ? build() : board.derive(`odds:${filterSignature(filters)}`, build);
+  return filters.event.q ? build() : board.derive(indexName(filters), build);
 }
 
-function filterSignature({ event: e, row: r }: OddsFilters): string {
+/** The match index's names by filters: a listing's filters stay one object for as long as it is kept (odds-listing.ts). */
+const indexNames = new WeakMap<OddsFilters, string>();
+
+function indexName(filters: OddsFilters): string {
+  let name = indexNames.get(filters);
+  if (name === undefined) indexNames.set(filters, (name = `odds:${signatureOf(filters)}`));
+  return name;
+}
+
+function signatureOf({ event: e, row: r }: OddsFilters): string {
   const list = (s: ReadonlySet<string> | undefined): string => (s ? [...s].sort().join(',') : '*');
   return [
     list(e.sports),
@@ -134,17 +143,13 @@ function indexedPage(board: LiveBoard, catalog: Catalog, q: OddsListQuery): Odds
     skip = offset - (index.prefix[i] ?? 0);
   }
   const page: Match[] = [];
+  const rows: OddsRow[] = [];
   for (; i < n && page.length < limit && offset < total; i++) {
     const event = board.event(index.ids[i] as string);
     if (!event) continue;
-    for (const row of board.matchingRows(event.id, books, markets)) {
-      if (skip > 0) {
-        skip--;
-        continue;
-      }
-      page.push({ row, event });
-      if (page.length >= limit) break;
-    }
+    rows.length = 0;
+    board.pageRows(event.id, books, markets, skip, limit - page.length, rows);
+    for (const row of rows) page.push({ row, event });
     skip = 0;
   }
   return { page, total, offset, hasMore: offset + page.length < total };
