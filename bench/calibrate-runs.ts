@@ -4,8 +4,8 @@ import { ManualClock } from '../pipeline/clock.js';
 import { MarketSimulator } from '../pipeline/feeds/simulator/index.js';
 import type { MarketSimulatorOptions } from '../pipeline/feeds/simulator/index.js';
 import { percentile } from '../pipeline/freshness/index.js';
-import { COMPARED_MARKETS, MarketStatsObserver, PHASES } from './market-stats.js';
-import type { Phase, PhaseStats } from './market-stats.js';
+import { COMPARED_MARKETS, MarketStatsObserver, PHASES, confirmedMarkets } from './market-stats.js';
+import type { ConfirmedMarket, Phase, PhaseStats } from './market-stats.js';
 import { ProcessorChain, replayRecording } from './processor-chain.js';
 import type { ChainOutput } from './processor-chain.js';
 import { SnapshotSampler, snapshotGaps } from './snapshot-sampler.js';
@@ -36,8 +36,8 @@ class MarketRun {
     for (const c of out.changes) this.stats.change(c);
   }
 
-  sample(now: number, phases?: ReadonlySet<Phase>): void {
-    this.stats.sample(now, this.chain.opportunities.active(), phases);
+  sample(now: number, phases?: ReadonlySet<Phase>, confirmed?: readonly ConfirmedMarket[]): void {
+    this.stats.sample(now, this.chain.opportunities.active(), phases, confirmed);
   }
 }
 
@@ -113,7 +113,8 @@ export function simulateSampled(
     // Each phase is sampled after its own snapshots only: a recorded snapshot shows both phases
     // afresh, and sampling the pre-match board again after every live snapshot counted each
     // pre-match arbitrage three or four times over (docs/simulator.md).
-    if (shown.size > 0 && now >= SIM_T0 + SIM_WARMUP_MS) run.sample(now, shown);
+    // The confirmation ages from the books' own times at the snapshot, not the rows' (timed when collected).
+    if (shown.size > 0 && now >= SIM_T0 + SIM_WARMUP_MS) run.sample(now, shown, confirmedMarkets(sim.snapshot()));
   }
   return run.stats.result();
 }
