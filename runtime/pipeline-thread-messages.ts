@@ -70,11 +70,27 @@ export type ToWorker =
   | { t: 'stored'; id: number; value: unknown; error: { message: string; retryable: boolean } | null }
   | { t: 'clock'; now: number }
   | { t: 'drain'; id: number; timeoutMs: number; stopFeed: boolean }
+  /**
+   * How far the API thread's copy is behind: `received` records taken in so far (of every
+   * `records` message), `unread` of them not yet read by all its groups (the views).
+   */
+  | { t: 'behind'; received: number; unread: number }
   /** Stop the feed and the stages, keep the API thread's committed offsets, save the log. */
   | { t: 'stop'; commits: GroupCommit[] };
 
 /** How often the worker reports its lag and counters; the API thread's figures are at most this old. */
 export const STATUS_MS = 250;
+
+/**
+ * The worker's producers (the feed first) wait while the API thread's copy is more than this many
+ * records behind: on their way there, or there and not yet applied by its views. Without it a
+ * stalled API thread let the copy grow without bound while the feed ran on. At the views' tens
+ * of microseconds a record, the bound is a few hundred ms of their work.
+ */
+export const COPY_HIGH_WATER_RECORDS = 20_000;
+
+/** How often the API thread tells the worker how far behind its copy is (when that changed). */
+export const BEHIND_REPORT_MS = 20;
 
 /** A worker silent this long (no status, no records) is taken as hung: the process fails. */
 export const SILENT_WORKER_MS = 10_000;

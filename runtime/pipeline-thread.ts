@@ -15,7 +15,7 @@ import type { Config } from './config.js';
 import { clockFor } from './feed.js';
 import { RuntimeHealth } from './health.js';
 import { inProcessPriority } from './in-process-priority.js';
-import { SILENT_WORKER_MS } from './pipeline-thread-messages.js';
+import { BEHIND_REPORT_MS, SILENT_WORKER_MS } from './pipeline-thread-messages.js';
 import type { FromWorker, PipelineWorkerData, StoreCall, ToWorker } from './pipeline-thread-messages.js';
 import type { ProcessParts } from './process-parts.js';
 import { removalRetentionOf } from './saved-bus-log.js';
@@ -190,7 +190,10 @@ export async function startPipelineThread(o: PipelineThreadOptions): Promise<Pip
       case 'records':
         if (!o.clockLeads && clock instanceof ManualClock) clock.set(m.now);
         try {
-          for (const b of m.batches) bus?.replicate(b.topic, b.partition, b.records);
+          for (const b of m.batches) {
+            bus?.replicate(b.topic, b.partition, b.records);
+            received += b.records.length;
+          }
         } catch (e) {
           fail(`the API thread's copy of the log left the worker's: ${firstLine(e)}`);
         }
@@ -230,6 +233,17 @@ export async function startPipelineThread(o: PipelineThreadOptions): Promise<Pip
     void worker.terminate();
   }, 1000);
   silence.unref();
+  // The worker holds its feed while this copy is too far behind (`COPY_HIGH_WATER_RECORDS`).
+  let received = 0;
+  let told = { received: 0, unread: 0 };
+  const behind = setInterval(() => {
+    if (bus === null || stopping || failed) return;
+    const unread = bus.backlog();
+    if (received === told.received && unread === told.unread) return;
+    told = { received, unread };
+    post({ t: 'behind', received, unread });
+  }, BEHIND_REPORT_MS);
+  behind.unref();
   // A leading manual clock moves without telling anyone: the worker is told each new time.
   let toldNow = clock.now();
   const clockTicks = o.clockLeads
@@ -247,6 +261,7 @@ export async function startPipelineThread(o: PipelineThreadOptions): Promise<Pip
   } catch (e) {
     stopping = true;
     clearInterval(silence);
+    clearInterval(behind);
     if (clockTicks) clearInterval(clockTicks);
     await worker.terminate();
     throw e;
@@ -264,6 +279,7 @@ export async function startPipelineThread(o: PipelineThreadOptions): Promise<Pip
       if (stopping) return stopped;
       stopping = true;
       clearInterval(silence);
+      clearInterval(behind);
       if (clockTicks) clearInterval(clockTicks);
       if (!failed) {
         post({ t: 'stop', commits: copy.commits() });

@@ -13,7 +13,7 @@ import { clockFor, makeFeed, startFeed } from './feed.js';
 import { RuntimeHealth } from './health.js';
 import { inProcessPriority } from './in-process-priority.js';
 import { logFormatFor, makeLogger } from './logger.js';
-import { PIPELINE_ONLY_TOPICS, STATUS_MS } from './pipeline-thread-messages.js';
+import { COPY_HIGH_WATER_RECORDS, PIPELINE_ONLY_TOPICS, STATUS_MS } from './pipeline-thread-messages.js';
 import type { FromWorker, PipelineWorkerData, RecordsBatch, StoreCall, ToWorker } from './pipeline-thread-messages.js';
 import { startConfiguredPipeline } from './process-parts.js';
 import { openMemoryBus } from './saved-bus-log.js';
@@ -37,6 +37,8 @@ class Forwarder {
   private batches: RecordsBatch[] = [];
   private waiting = 0;
   private scheduled = false;
+  /** Records handed to the API thread so far (counted as they are added: on their way from then). */
+  forwarded = 0;
 
   constructor(
     private readonly port: MessagePort,
@@ -44,6 +46,7 @@ class Forwarder {
   ) {}
 
   add(topic: TopicName, partition: number, records: readonly StoredRecord[]): void {
+    this.forwarded += records.length;
     // A send larger than a message (the opening board's changelog) is cut into several.
     for (let from = 0; from < records.length;) {
       const room = MAX_RECORDS_PER_MESSAGE - this.waiting;
@@ -103,8 +106,14 @@ class ApiThreadStore implements OlapStore {
     await this.call({ op: 'exec', sql });
   }
 
+  /**
+   * Rows the stages made themselves (splits, futures, the closing stage's) go as insert text too:
+   * as objects they were cloned into the API thread and written out there (a tenth of its busy
+   * time at 2,000 ticks/s, in pieces of up to 100 ms, docs/performance.md).
+   */
   async insert(table: string, rows: readonly StoreRow[]): Promise<void> {
-    await this.call({ op: 'insert', table, rows: [...rows] });
+    if (this.kind === 'chdb') await this.insertMapped(table, rows, (row) => row);
+    else await this.call({ op: 'insert', table, rows: [...rows] });
   }
 
   /**
@@ -160,7 +169,18 @@ async function run(port: MessagePort, data: PipelineWorkerData): Promise<void> {
   const bus: MemoryBus = openMemoryBus(config.dataDir, config.busLogRetentionMinutes, () => clock.now(), logger);
   bus.prioritize(inProcessPriority(config.replicaId));
   const forward = new Forwarder(port, clock);
-  bus.watchAppends((topic, partition, records) => forward.add(topic, partition, records), PIPELINE_ONLY_TOPICS);
+  // What the API thread last said of its copy; the records sent since count as behind until it says more.
+  let copy = { received: 0, unread: 0 };
+  let copyHeld = true;
+  const tellBehind = (): void => bus.copyBehind(copyHeld ? forward.forwarded - copy.received + copy.unread : 0);
+  bus.watchAppends(
+    (topic, partition, records) => {
+      forward.add(topic, partition, records);
+      tellBehind();
+    },
+    PIPELINE_ONLY_TOPICS,
+    COPY_HIGH_WATER_RECORDS,
+  );
   const feed = data.feedOnApiThread ? null : await makeFeed(config, clock, logger);
   const store = new ApiThreadStore(config.clickhouse ? 'clickhouse' : 'chdb', port);
   const health = new RuntimeHealth();
@@ -198,6 +218,10 @@ async function run(port: MessagePort, data: PipelineWorkerData): Promise<void> {
       case 'clock':
         follow(m.now);
         break;
+      case 'behind':
+        copy = { received: m.received, unread: m.unread };
+        tellBehind();
+        break;
       case 'drain':
         void (async () => {
           if (m.stopFeed) await feed?.stop();
@@ -211,6 +235,9 @@ async function run(port: MessagePort, data: PipelineWorkerData): Promise<void> {
         })();
         break;
       case 'stop':
+        // The API thread's views are stopped by now: nothing there reads the copy any more.
+        copyHeld = false;
+        tellBehind();
         void (async () => {
           await feed?.stop();
           if (status) clearInterval(status);

@@ -258,6 +258,9 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
       url = await app.listen({ port: config.port, host: config.host });
       publicOrigin.listeningAt(url);
     } catch (e) {
+      // The worker's feed and stages would run on with nobody serving them (a caller in process,
+      // a test, goes on living): it stops and saves the log as at any stop.
+      await thread?.stop();
       const code = (e as NodeJS.ErrnoException).code ?? '';
       throw new StartupError(
         `PORT ${config.port} on HOST ${config.host} cannot be opened (${code || (e instanceof Error ? e.message : String(e))})`,

@@ -48,7 +48,16 @@ let sys: RunningSystem;
 let second: { app: FastifyInstance; url: string; replica: AccountsReplica; usage: UsageRecorder };
 
 async function start(): Promise<RunningSystem> {
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, USAGE_FLUSH_MS: '600000', SHED_EVENT_LOOP_DELAY_MS: '0' });
+  // PIPELINE_THREAD from the environment, as startTestSystem passes it: this suite starts the system itself.
+  const thread = process.env['PIPELINE_THREAD'];
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    USAGE_FLUSH_MS: '600000',
+    SHED_EVENT_LOOP_DELAY_MS: '0',
+    ...(thread ? { PIPELINE_THREAD: thread } : {}),
+  });
   return startSystem(config, logger, { feed: () => new ScriptedFeed(), now });
 }
 

@@ -9,6 +9,16 @@ import type { OpportunityBoard } from './opportunity-board.js';
 import type { SplitsBoard } from './splits-board.js';
 
 /**
+ * Records a view applies in one go at most. A batch runs to its end on the API's event loop (the
+ * bus's round budget is checked between batches), and the live board's listeners cost tens of
+ * microseconds a change: a view that fell 5,000 records behind (the bus's default batch; after a
+ * GC pause, or as the copy of a worker's log arrives in messages of 1,000) held the loop for
+ * 100-500 ms in one piece (docs/performance.md, "The API thread's stalls with the pipeline in a
+ * worker").
+ */
+export const VIEW_BATCH_RECORDS = 500;
+
+/**
  * Keeps a replica's board current from the compacted changelogs. Each replica is its own
  * consumer group (a stable id per replica) reading from the beginning at every start and never
  * committing: compaction makes that the current state, not the whole history. A view that
@@ -29,7 +39,7 @@ export function startChangelogViews(
     startStage(
       bus,
       'view:events',
-      { groupId: `api-${replicaId}-events`, topic: TOPICS.events, fromBeginning: true, commit: false },
+      { groupId: `api-${replicaId}-events`, topic: TOPICS.events, fromBeginning: true, commit: false, maxBatchSize: VIEW_BATCH_RECORDS },
       async (records) => {
         for (const r of records) if (r.value) board.applyEvent(r.value);
       },
@@ -39,7 +49,7 @@ export function startChangelogViews(
     startStage(
       bus,
       'view:odds',
-      { groupId: `api-${replicaId}-odds`, topic: TOPICS.snapshot, fromBeginning: true, commit: false },
+      { groupId: `api-${replicaId}-odds`, topic: TOPICS.snapshot, fromBeginning: true, commit: false, maxBatchSize: VIEW_BATCH_RECORDS },
       async (records) => {
         // Records from before suspended rows were kept lack their flags: they are active rows.
         for (const r of records) if (r.value) board.applyChange(upgradeOddsChange(r.value));
@@ -53,7 +63,13 @@ export function startChangelogViews(
       startStage(
         bus,
         'view:opportunities',
-        { groupId: `api-${replicaId}-opportunities`, topic: TOPICS.opportunities, fromBeginning: true, commit: false },
+        {
+          groupId: `api-${replicaId}-opportunities`,
+          topic: TOPICS.opportunities,
+          fromBeginning: true,
+          commit: false,
+          maxBatchSize: VIEW_BATCH_RECORDS,
+        },
         async (records) => {
           for (const r of records) opportunities.apply(r.key, r.value);
         },
@@ -67,7 +83,7 @@ export function startChangelogViews(
       startStage(
         bus,
         'view:splits',
-        { groupId: `api-${replicaId}-splits`, topic: TOPICS.splits, fromBeginning: true, commit: false },
+        { groupId: `api-${replicaId}-splits`, topic: TOPICS.splits, fromBeginning: true, commit: false, maxBatchSize: VIEW_BATCH_RECORDS },
         async (records) => {
           for (const r of records) splits.apply(r.key, r.value);
         },
@@ -81,7 +97,13 @@ export function startChangelogViews(
       startStage(
         bus,
         'view:gamestate',
-        { groupId: `api-${replicaId}-gamestate`, topic: TOPICS.gameState, fromBeginning: true, commit: false },
+        {
+          groupId: `api-${replicaId}-gamestate`,
+          topic: TOPICS.gameState,
+          fromBeginning: true,
+          commit: false,
+          maxBatchSize: VIEW_BATCH_RECORDS,
+        },
         async (records) => {
           for (const r of records) gameStates.apply(r.value, r.key);
         },

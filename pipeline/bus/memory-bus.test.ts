@@ -295,6 +295,58 @@ describe('a copy of the log made with replicate', () => {
     expect(await read(copy)).toEqual(await read(home));
   });
 
+  it("holds the home log's producers while the copy's slow reader is more than copyHighWaterMark records behind", async () => {
+    const home = new MemoryBus();
+    const copy = new MemoryBus();
+    // As the pipeline worker does: each append crosses to the copy, and the copy's backlog is told back.
+    let mostBehind = 0;
+    const report = (): void => {
+      mostBehind = Math.max(mostBehind, copy.backlog());
+      home.copyBehind(copy.backlog());
+    };
+    home.watchAppends(
+      (topic, partition, records) => {
+        copy.replicate(topic, partition, records);
+        report();
+      },
+      new Set(),
+      10,
+    );
+    // The fake slow reader: a view on the copy that applies a batch of 3 only when let go.
+    const gates: (() => void)[] = [];
+    const reader = copy.consumer({ groupId: 'view', topic: 'accounts', fromBeginning: true, commit: false, maxBatchSize: 3 });
+    reader.run(() => new Promise<void>((resolve) => gates.push(resolve)));
+    const settle = async (): Promise<void> => {
+      for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+    };
+    let sent = 0;
+    const feed = (async () => {
+      for (let i = 0; i < 30; i++) {
+        await home.producer().send('accounts', [{ key: `account:${i}`, value: change(String(i)) }]);
+        sent++;
+      }
+    })();
+    await settle();
+    expect([sent, copy.backlog(), gates.length]).toEqual([11, 11, 1]);
+    gates.shift()?.();
+    await settle();
+    report();
+    await settle();
+    // The reader took 3: the feed went on until the copy was 11 behind again.
+    expect([sent, copy.backlog(), gates.length]).toEqual([14, 11, 1]);
+    for (let round = 0; round < 20 && sent < 30; round++) {
+      gates.shift()?.();
+      await settle();
+      report();
+      await settle();
+    }
+    await feed;
+    expect([sent, mostBehind]).toEqual([30, 11]);
+    const stopped = reader.stop();
+    gates.shift()?.();
+    await stopped;
+  });
+
   it('refuses a record that would leave a gap: the copy would no longer be the same log', async () => {
     const copy = new MemoryBus();
     copy.replicate('accounts', 0, [{ offset: 0, key: 'account:a', value: change('a'), timestamp: 1 }]);

@@ -263,6 +263,9 @@ export class MemoryBus implements Bus {
   private priority: (groupId: string) => number = () => 0;
   private appended: AppendListener | null = null;
   private unwatched: ReadonlySet<TopicName> = new Set();
+  /** Records the copy fed by `appended` has not applied yet, as last told (`copyBehind`), and how many it may lag. */
+  private behindInCopy = 0;
+  private copyHighWaterMark = Number.POSITIVE_INFINITY;
   /** Woken whenever records are appended or committed. */
   private waiters: (() => void)[] = [];
   private closed = false;
@@ -343,10 +346,32 @@ export class MemoryBus implements Bus {
    * a pipeline in a worker thread passes the records of the topics the API thread reads to that
    * thread's copy of the log (`replicate`), at the same offsets. Sends to the topics in `except`
    * are not looked at (no copy of their new records is made: the raw and normalized ticks).
+   * The copy's readers count as this log's consumers: while the copy is more than
+   * `copyHighWaterMark` records behind (`copyBehind`), producers wait as they do for a slow group
+   * here, so a stalled reader over there holds the feed back instead of letting the copy grow.
    */
-  watchAppends(listener: AppendListener, except: ReadonlySet<TopicName> = new Set()): void {
+  watchAppends(listener: AppendListener, except: ReadonlySet<TopicName> = new Set(), copyHighWaterMark = Number.POSITIVE_INFINITY): void {
     this.appended = listener;
     this.unwatched = except;
+    this.copyHighWaterMark = copyHighWaterMark;
+  }
+
+  /** How many records the copy (`watchAppends`) has yet to apply: on their way to it, or there and not read by all its groups. */
+  copyBehind(records: number): void {
+    this.behindInCopy = records;
+    if (records <= this.copyHighWaterMark) this.wake();
+  }
+
+  /** Records appended here and not yet read by every group (per partition from the slowest group's position), summed over topics. */
+  backlog(): number {
+    let total = 0;
+    for (const topic of this.topics.values()) {
+      if (topic.groups.size === 0) continue;
+      topic.partitions.forEach((p, i) => {
+        total += Math.max(0, p.endOffset - topic.minCommitted(i));
+      });
+    }
+    return total;
   }
 
   private tellAppended(name: TopicName, topic: Topic, ends: readonly number[]): void {
@@ -420,7 +445,8 @@ export class MemoryBus implements Bus {
     return {
       send: async <T extends TopicName>(name: T, records: readonly OutgoingRecord<T>[]) => {
         const topic = this.topic(name);
-        while (!this.closed && this.maxLag(topic) > this.highWaterMark) await this.waitForChange();
+        while (!this.closed && (this.maxLag(topic) > this.highWaterMark || this.behindInCopy > this.copyHighWaterMark))
+          await this.waitForChange();
         if (this.closed) throw new Error(`bus closed: cannot send to ${name}`);
         const ts = this.now();
         const n = topic.partitions.length;

@@ -26,11 +26,23 @@ const killAll = (): void => {
 afterAll(killAll);
 process.once('exit', killAll);
 
-/** Starts `runtime/main.ts` (through tsx) with the given environment; nothing inherited but PATH. */
+/**
+ * Starts `runtime/main.ts` (through tsx) with the given environment; nothing inherited but PATH,
+ * and PIPELINE_THREAD, which runs the whole-system suites with the pipeline in a worker (as
+ * `startTestSystem` does in process).
+ */
 export function spawnEntry(env: Record<string, string>): ChildProcess & { output: { stdout: string; stderr: string } } {
+  const thread = process.env['PIPELINE_THREAD'];
   const child = spawn(process.execPath, ['--import', 'tsx', 'runtime/main.ts'], {
     cwd: ROOT,
-    env: { PATH: process.env['PATH'] ?? '', HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn', ...env },
+    env: {
+      PATH: process.env['PATH'] ?? '',
+      HOST: '127.0.0.1',
+      PORT: '0',
+      LOG_LEVEL: 'warn',
+      ...(thread ? { PIPELINE_THREAD: thread } : {}),
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   running.add(child);
