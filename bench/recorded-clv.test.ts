@@ -19,7 +19,7 @@ const summary = (rows: ReturnType<typeof confidenceThirds>): [number, number][] 
 
 describe('confidence_score against the recorded closes', () => {
   it.runIf(present)(
-    'the served score does not separate prices that beat the close from those that do not, over both recordings',
+    'the top third of confidence beats the close a little more often than the bottom third over both recordings, within noise',
     async () => {
       const [nfl, wc] = await Promise.all(paths.map((p) => gradeRecordedEv(p ?? '')));
       if (nfl === undefined || wc === undefined) throw new Error('both recordings are graded');
@@ -28,28 +28,27 @@ describe('confidence_score against the recorded closes', () => {
 
       const pooled: ConfidenceGrade[] = [...nfl.graded, ...wc.graded];
       const [bottom, middle, top] = confidenceThirds(pooled);
-      // [count, beat the close] of the bottom (scores 47-81), middle (82-83) and top (84-90) thirds.
-      // Before the freshness ledger counted running waits (2026-11-29) the thirds read 25 of 42,
-      // 15 of 26 and 30 of 50: the order between top and bottom was noise then and is noise now.
+      // [count, beat the close] of the bottom (scores 47-80), middle (81-83) and top (84-87) thirds.
       expect(summary([bottom, middle, top])).toEqual([
-        [47, 32],
-        [17, 6],
-        [54, 32],
+        [42, 25],
+        [26, 15],
+        [50, 30],
       ]);
-      // 59.3 % against 68.1 %: each share lies inside the other's 95 % interval.
+      expect(top.share ?? 0).toBeGreaterThan(bottom.share ?? 1);
+      // 60.0 % against 59.5 %: the intervals overlap almost entirely, no evidence either way.
       expect(top.low ?? 1).toBeLessThan(bottom.share ?? 0);
-      expect(bottom.high ?? 0).toBeGreaterThan(top.share ?? 1);
-      expect(bottom.low ?? 1).toBeLessThan(top.share ?? 0);
 
+      // Recording by recording it does not hold everywhere: NFL 8 of 13 against 7 of 14, the World
+      // Cup 26 of 45 against 21 of 35 (its scores bunch at 80-87, so its middle third is empty).
       expect(summary(confidenceThirds(nfl.graded))).toEqual([
-        [14, 8],
-        [10, 9],
-        [14, 6],
+        [14, 7],
+        [11, 8],
+        [13, 8],
       ]);
       expect(summary(confidenceThirds(wc.graded))).toEqual([
-        [33, 19],
+        [35, 21],
         [0, 0],
-        [47, 28],
+        [45, 26],
       ]);
     },
     120_000,
