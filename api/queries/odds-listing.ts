@@ -31,10 +31,6 @@ const byCatalog = new WeakMap<Catalog, Map<string, Listing>>();
  * throws as `parseOddsFilters` does, and is not kept).
  */
 export function listingOf(catalog: Catalog, tier: TierName, query: OddsFilterQuery, sort: string | undefined): Listing {
-  const key = listingKey(tier, query, sort);
-  let kept = byCatalog.get(catalog);
-  const hit = key === null ? undefined : kept?.get(key);
-  if (hit) return hit;
   const filterQuery = {
     sport: query.sport,
     league: query.league,
@@ -49,6 +45,10 @@ export function listingOf(catalog: Catalog, tier: TierName, query: OddsFilterQue
     min_odds: query.min_odds,
     max_odds: query.max_odds,
   };
+  const key = listingKey([tier, sort, ...Object.values(filterQuery)]);
+  let kept = byCatalog.get(catalog);
+  const hit = key === null ? undefined : kept?.get(key);
+  if (hit) return hit;
   const listing: Listing = {
     filters: parseOddsFilters(filterQuery, catalog, tier),
     // queryFingerprint sorts the keys: the same fingerprint as before listings were kept, so cursors
@@ -68,23 +68,7 @@ export function listingOf(catalog: Catalog, tier: TierName, query: OddsFilterQue
  * different queries never share a key (`live=true` the boolean is not the string "true"); null
  * when a value is of another type or the key would be too long to keep.
  */
-function listingKey(tier: TierName, q: OddsFilterQuery, sort: string | undefined): string | null {
-  const values = [
-    tier,
-    sort,
-    q.sport,
-    q.league,
-    q.sportsbook,
-    q.add_sportsbook,
-    q.market,
-    q.event,
-    q.live,
-    q.team,
-    q.date,
-    q.q,
-    q.min_odds,
-    q.max_odds,
-  ];
+function listingKey(values: readonly unknown[]): string | null {
   let key = '';
   for (const v of values) {
     switch (typeof v) {

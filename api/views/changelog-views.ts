@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { TOPICS, upgradeOddsChange } from '../../schemas/index.js';
+import type { TopicName } from '../../schemas/index.js';
 import type { Bus } from '../../pipeline/bus/index.js';
 import { startStage } from '../../pipeline/runner.js';
 import type { Stage, StageFailureHandler } from '../../pipeline/runner.js';
@@ -35,11 +36,14 @@ export function startChangelogViews(
   gameStates?: GameStateBoard,
   onFailure?: StageFailureHandler,
 ): Stage[] {
+  // Every view reads its changelog whole at each start as its own group and never commits.
+  const viewConsumer = <T extends TopicName>(name: string, topic: T) =>
+    ({ groupId: `api-${replicaId}-${name}`, topic, fromBeginning: true, commit: false, maxBatchSize: VIEW_BATCH_RECORDS }) as const;
   const stages = [
     startStage(
       bus,
       'view:events',
-      { groupId: `api-${replicaId}-events`, topic: TOPICS.events, fromBeginning: true, commit: false, maxBatchSize: VIEW_BATCH_RECORDS },
+      viewConsumer('events', TOPICS.events),
       async (records) => {
         for (const r of records) if (r.value) board.applyEvent(r.value);
       },
@@ -49,7 +53,7 @@ export function startChangelogViews(
     startStage(
       bus,
       'view:odds',
-      { groupId: `api-${replicaId}-odds`, topic: TOPICS.snapshot, fromBeginning: true, commit: false, maxBatchSize: VIEW_BATCH_RECORDS },
+      viewConsumer('odds', TOPICS.snapshot),
       async (records) => {
         // Records from before suspended rows were kept lack their flags: they are active rows.
         for (const r of records) if (r.value) board.applyChange(upgradeOddsChange(r.value));
@@ -63,13 +67,7 @@ export function startChangelogViews(
       startStage(
         bus,
         'view:opportunities',
-        {
-          groupId: `api-${replicaId}-opportunities`,
-          topic: TOPICS.opportunities,
-          fromBeginning: true,
-          commit: false,
-          maxBatchSize: VIEW_BATCH_RECORDS,
-        },
+        viewConsumer('opportunities', TOPICS.opportunities),
         async (records) => {
           for (const r of records) opportunities.apply(r.key, r.value);
         },
@@ -83,7 +81,7 @@ export function startChangelogViews(
       startStage(
         bus,
         'view:splits',
-        { groupId: `api-${replicaId}-splits`, topic: TOPICS.splits, fromBeginning: true, commit: false, maxBatchSize: VIEW_BATCH_RECORDS },
+        viewConsumer('splits', TOPICS.splits),
         async (records) => {
           for (const r of records) splits.apply(r.key, r.value);
         },
@@ -97,13 +95,7 @@ export function startChangelogViews(
       startStage(
         bus,
         'view:gamestate',
-        {
-          groupId: `api-${replicaId}-gamestate`,
-          topic: TOPICS.gameState,
-          fromBeginning: true,
-          commit: false,
-          maxBatchSize: VIEW_BATCH_RECORDS,
-        },
+        viewConsumer('gamestate', TOPICS.gameState),
         async (records) => {
           for (const r of records) gameStates.apply(r.value, r.key);
         },
