@@ -56,6 +56,8 @@ function startApi(brokers: string[], id: string): Promise<{ child: Entry; url: s
   );
 }
 
+const logTail = (child: Entry): string => `${child.output.stdout.slice(-1500)} ${child.output.stderr.slice(-1500)}`.trim() || '(empty)';
+
 const oddsOf = (base: string): ReturnType<typeof oddsRows> => oddsRows(base, KEY);
 
 class Poller {
@@ -141,7 +143,7 @@ describe.skipIf(unavailable !== null)('clients moved between API processes on Ka
       children.push(b.child);
       await produce(bus, chunk(0));
       await idle([pipeline.url]);
-      await settledOdds([a.url, b.url], KEY, 60_000);
+      await settledOdds([a.url, b.url], KEY, 180_000);
 
       const stream = new StreamMirror();
       const first = await oddsOf(a.url);
@@ -174,7 +176,11 @@ describe.skipIf(unavailable !== null)('clients moved between API processes on Ka
       await idle([pipeline.url]);
       const c = await startApi(kafka.brokers, 'replica-c');
       children.push(c.child);
-      await settledOdds([a.url, c.url], KEY, 60_000);
+      // A replica reads every changelog whole before its board is complete: on a loaded CI machine
+      // that has taken more than a minute, so the wait is generous and a timeout shows C's log.
+      await settledOdds([a.url, c.url], KEY, 180_000).catch((e: unknown) => {
+        throw new Error(`${e instanceof Error ? e.message : String(e)}; replica C's log: ${logTail(c.child)}`);
+      });
       client = await SseClient.open(`${c.url}/api/v1/stream/odds`, { 'x-api-key': KEY, 'last-event-id': lastId });
       await client.until((fs) => fs.some((f) => f.event === 'connected'), 30_000);
       await poller.poll(c.url);
@@ -183,7 +189,7 @@ describe.skipIf(unavailable !== null)('clients moved between API processes on Ka
       stream.apply(client.frames);
 
       const truth = (await oddsOf(c.url)).rows;
-      expectSame(truth, (await oddsOf(a.url)).rows, 'the two API processes');
+      expectSame(truth, (await oddsOf(a.url)).rows, `the two API processes (replica C's log: ${logTail(c.child)})`);
       expectSame(stream.rows, truth, 'the stream mirror');
       expectSame(poller.rows, truth, 'the delta mirror');
       expect({ snapshots: stream.snapshots, resyncs: stream.resyncs, resumed: stream.resumed, repeats: stream.repeats }).toEqual({

@@ -73,22 +73,30 @@ export async function killMidStream(
   await produce(bus, raw.slice(half));
 }
 
-/** `/odds` of each API process, polled until they agree and hold a board (or `timeoutMs` passed). */
+/**
+ * `/odds` of each API process, polled until they agree and hold a board. Throws when they do not
+ * within `timeoutMs`, naming each process's row count: a replica still reading its changelogs on a
+ * loaded machine must fail here, by name, not later as an unexplained mirror difference.
+ */
 export async function settledOdds(urls: readonly string[], apiKey: string, timeoutMs: number): Promise<string[]> {
   // `meta.delta_cursor` names the replica that issued it (so that replica can resume it exactly):
   // the one field of /odds that is rightly different on each replica, left out of the comparison.
-  const odds = async (url: string): Promise<string> => {
+  const odds = async (url: string): Promise<{ text: string; rows: number }> => {
     const body = (await (await fetch(`${url}/api/v1/odds?limit=500`, { headers: { 'x-api-key': apiKey } })).json()) as {
+      data?: unknown[];
       meta?: Record<string, unknown>;
     };
     if (body.meta) delete body.meta['delta_cursor'];
-    return JSON.stringify(body);
+    return { text: JSON.stringify(body), rows: body.data?.length ?? 0 };
   };
   const until = Date.now() + timeoutMs;
-  let bodies: string[] = [];
-  do {
+  for (;;) {
     await new Promise((r) => setTimeout(r, 500));
-    bodies = await Promise.all(urls.map(odds));
-  } while ((bodies.some((b) => b !== bodies[0]) || !bodies[0]?.includes('"total"')) && Date.now() < until);
-  return bodies;
+    const bodies = await Promise.all(urls.map(odds));
+    if (bodies.every((b) => b.text === bodies[0]?.text) && (bodies[0]?.rows ?? 0) > 0) return bodies.map((b) => b.text);
+    if (Date.now() >= until) {
+      const seen = urls.map((u, i) => `${u}: ${bodies[i]?.rows ?? 0} rows on the first page`).join(', ');
+      throw new Error(`the API processes did not serve the same non-empty board within ${timeoutMs / 1000} s (${seen})`);
+    }
+  }
 }
