@@ -97,7 +97,10 @@ describe('the running system on the market simulator', () => {
     await new Promise((r) => setTimeout(r, 3 * SPLITS_EVERY_MS + 500));
     const history = await sys.get(`/api/v1/splits/history?event_id=${eventId}&sportsbook=draftkings`, sys.demoKeys.pro);
     const times = (history.body['data'] as Row[]).map((e) => Date.parse(e['ts'] as string));
-    expect(times.length).toBeGreaterThanOrEqual(4);
+    expect(
+      times.length,
+      `history at ${new Date().toISOString()}: ${times.map((t) => new Date(t).toISOString()).join(', ')}`,
+    ).toBeGreaterThanOrEqual(4);
     const gaps = times.slice(1).map((t, i) => t - (times[i] as number));
     // Never early; late only by the feed's step (and back-pressure on a loaded machine).
     expect(
