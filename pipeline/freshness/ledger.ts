@@ -28,6 +28,13 @@ export interface FreshnessPolicy {
   floorSeconds: Readonly<Record<Phase, number>>;
   /** Until a book has this many confirmation ages in the window, its threshold is the floor. */
   minSamples: number;
+  /**
+   * A threshold is recomputed when asked for at least this long (ms, by the times the ledger is
+   * handed) after its last computation if `minSamples` new ages came meanwhile, besides after
+   * every `maxSamples / 16` new ages: the rows still waiting for their first confirmation age
+   * with the clock, and a processor that sees a quarter of the board gets a quarter of the ages.
+   */
+  recomputeMs: number;
 }
 
 export const DEFAULT_FRESHNESS_POLICY: FreshnessPolicy = {
@@ -36,6 +43,7 @@ export const DEFAULT_FRESHNESS_POLICY: FreshnessPolicy = {
   factor: 2,
   floorSeconds: { live: 10, prematch: 60 },
   minSamples: 30,
+  recomputeMs: 10_000,
 };
 
 export interface Distribution {
@@ -166,6 +174,44 @@ class SecondCounts {
   }
 }
 
+/**
+ * The `q` quantile of durations of which some are only known to be at least so long (right
+ * censored: still running), by the Kaplan-Meier estimate of the share still running after each
+ * ended duration. `ended` and `running` ascending. With nothing running it is the nearest-rank
+ * percentile of `ended`. When more than `1 - q` of the estimate is still running past the
+ * longest ended duration, the quantile lies beyond it: if at least `minTail` durations are still
+ * running there, the longest of them is returned (a lower bound); with fewer, the longest ended
+ * duration, since a handful of rows cannot tell a slow book from a few prices it sits on.
+ * Null when `ended` is empty.
+ */
+export function censoredPercentile(ended: readonly number[], running: readonly number[], q: number, minTail = 1): number | null {
+  if (ended.length === 0) return null;
+  let atRisk = ended.length + running.length;
+  let survival = 1;
+  let i = 0;
+  let j = 0;
+  while (i < ended.length) {
+    const t = ended[i] as number;
+    // Running durations shorter than t left the risk set before t; those equal to t are at risk at t.
+    while (j < running.length && (running[j] as number) < t) {
+      j++;
+      atRisk--;
+    }
+    let d = 0;
+    while (i < ended.length && ended[i] === t) {
+      i++;
+      d++;
+    }
+    survival *= 1 - d / atRisk;
+    // The small tolerance keeps the nearest-rank answer where the product's rounding lands a hair above 1 - q.
+    if (survival <= 1 - q + 1e-12) return t;
+    atRisk -= d;
+  }
+  const longestEnded = ended[ended.length - 1] as number;
+  const tail = running.length - j;
+  return tail >= minTail ? Math.max(longestEnded, running[running.length - 1] as number) : longestEnded;
+}
+
 /** Nearest-rank percentile of an ascending list. */
 export function percentile(sorted: readonly number[], q: number): number | null {
   if (sorted.length === 0) return null;
@@ -188,9 +234,19 @@ interface PhaseState {
   sightings: SecondCounts;
   rows: number;
   suspended: number;
-  /** Threshold cache: recomputed after `maxSamples / 16` new confirmation ages. */
+  /**
+   * Rows of the book on the board not confirmed since the ledger first saw them, by row id: the
+   * time of that sighting. Each is a confirmation age still running, at least as long as it has
+   * been so far (staleAfterSeconds). A row leaves once confirmed, suspended, removed or gone to
+   * the other phase, so after the first minutes only rows listed since remain.
+   */
+  unconfirmed: Map<string, number>;
+  /** Threshold cache: recomputed after `maxSamples / 16` new confirmation ages, at the `minSamples`-th, or `recomputeMs` on with `minSamples` new. */
   threshold: number | null;
   sinceThreshold: number;
+  /** Confirmation ages in the window and the newest time, at the last computation. */
+  agesAtThreshold: number;
+  thresholdAt: number;
 }
 
 /** The sample a change yields: what one test recomputes from the ticks without this class. */
@@ -245,6 +301,7 @@ export class FreshnessLedger {
   observe(previous: OddsRow | undefined, row: OddsRow | null): void {
     if (previous !== undefined) this.count(previous, -1);
     if (row !== null) this.count(row, 1);
+    this.followUnconfirmed(previous, row);
     const s = sightingOf(previous, row);
     if (s === null) return;
     for (const l of this.listeners) l(s);
@@ -258,15 +315,28 @@ export class FreshnessLedger {
     }
   }
 
-  /** Seconds a price of this book may go unconfirmed before it is stale: max(floor, p95 × factor). */
+  /**
+   * Seconds a price of this book may go unconfirmed before it is stale: max(floor, p95 × factor),
+   * the p95 over the confirmation ages of the window and, as ages still running, the rows not
+   * confirmed since first seen (`censoredPercentile`): a young ledger has seen only ages shorter
+   * than itself, and would otherwise read a slow book's cadence as its own age.
+   */
   staleAfterSeconds(book: string, isLive: boolean): number {
     const phase = phaseOf(isLive);
     const floor = this.policy.floorSeconds[phase];
     const st = this.books.get(book)?.[phase];
     if (st === undefined) return floor;
-    if (st.threshold === null || st.sinceThreshold >= this.policy.maxSamples / 16) {
+    const { minSamples } = this.policy;
+    const due =
+      st.threshold === null ||
+      st.sinceThreshold >= this.policy.maxSamples / 16 ||
+      // The warm-up ends at the minSamples-th age, not at the next 256.
+      (st.agesAtThreshold < minSamples && st.agesAtThreshold + st.sinceThreshold >= minSamples) ||
+      // With at least minSamples new ages: a sparse book's few new ages would move it at every ask, re-timing records on noise.
+      (this.latest - st.thresholdAt >= this.policy.recomputeMs && st.sinceThreshold >= minSamples);
+    if (due) {
       const ages = st.confirmations.sortedSince(this.latest - this.policy.windowMs);
-      const p95 = ages.length >= this.policy.minSamples ? percentile(ages, 0.95) : null;
+      const p95 = ages.length >= minSamples ? censoredPercentile(ages, this.runningAges(st), 0.95, minSamples) : null;
       const next = p95 === null ? floor : Math.max(floor, Math.round((p95 * this.policy.factor) / 100) / 10);
       // Before its first computation a book was given the floor.
       const before = st.threshold ?? floor;
@@ -274,8 +344,32 @@ export class FreshnessLedger {
       else if (next < before) this.fallen++;
       st.threshold = next;
       st.sinceThreshold = 0;
+      st.agesAtThreshold = ages.length;
+      st.thresholdAt = this.latest;
     }
-    return st.threshold;
+    return st.threshold as number;
+  }
+
+  /** The running ages of the rows not confirmed since first seen, ascending, each at most the window (a row left behind cannot count for more). */
+  private runningAges(st: PhaseState): number[] {
+    const out: number[] = [];
+    for (const ts of st.unconfirmed.values()) {
+      const age = Math.min(this.latest - ts, this.policy.windowMs);
+      if (age > 0) out.push(age);
+    }
+    return out.sort((a, b) => a - b);
+  }
+
+  /** Keeps `unconfirmed`: a row enters at its first sighting and leaves at its first confirmation or when it stops counting. */
+  private followUnconfirmed(previous: OddsRow | undefined, row: OddsRow | null): void {
+    if (previous !== undefined) {
+      const st = this.books.get(previous.book)?.[phaseOf(previous.isLive)];
+      if (st?.unconfirmed.has(previous.id) && (row === null || !row.isActive || row.isLive !== previous.isLive || row.ts > previous.ts)) {
+        st.unconfirmed.delete(previous.id);
+      }
+    } else if (row !== null && row.isActive) {
+      this.phase(row.book, phaseOf(row.isLive)).unconfirmed.set(row.id, row.ts);
+    }
   }
 
   /**
@@ -358,8 +452,11 @@ export class FreshnessLedger {
       sightings: new SecondCounts(this.policy.windowMs),
       rows: 0,
       suspended: 0,
+      unconfirmed: new Map(),
       threshold: null,
       sinceThreshold: 0,
+      agesAtThreshold: 0,
+      thresholdAt: -Infinity,
     });
     return { live: fresh(), prematch: fresh() };
   }
