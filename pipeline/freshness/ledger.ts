@@ -11,8 +11,12 @@ import type { OddsRow } from '../../schemas/index.js';
  * - update rate: sightings per minute; suspended share: rows of the book locked right now.
  *
  * The stale threshold of a book is read from its confirmation ages: a price is stale when it has
- * gone unconfirmed longer than this book normally takes (docs/opportunities.md). Pure: no clock
- * but the times it is handed, so the opportunity processor stays deterministic.
+ * gone unconfirmed longer than this book normally takes (docs/opportunities.md). Every threshold
+ * is a function of the sequence of rows observed, nothing else: it is recomputed only when the
+ * observed time enters a new step of `recomputeMs` (`enterStep`), never when asked, so a ledger
+ * fed the same rows in one batch or in many, asked at any moment, holds the same thresholds (a
+ * restarted or rebalanced processor replaying its partition's changelog agrees with one that ran
+ * through).
  */
 
 export type Phase = 'live' | 'prematch';
@@ -29,10 +33,12 @@ export interface FreshnessPolicy {
   /** Until a book has this many confirmation ages in the window, its threshold is the floor. */
   minSamples: number;
   /**
-   * A threshold is recomputed when asked for at least this long (ms, by the times the ledger is
-   * handed) after its last computation if `minSamples` new ages came meanwhile, besides after
-   * every `maxSamples / 16` new ages: the rows still waiting for their first confirmation age
-   * with the clock, and a processor that sees a quarter of the board gets a quarter of the ages.
+   * The step, ms of observed time, at which thresholds are recomputed: when a sighting's time
+   * enters a new step, every book and phase with at least `minSamples` confirmation ages new
+   * since its last computation is recomputed from the rows observed before (the running waits
+   * grow with time, and a processor that sees a quarter of the board gets a quarter of the ages,
+   * so a count of new ages alone moved thresholds late). Steps are multiples of `recomputeMs`
+   * from the epoch, so they fall at the same rows whatever the batches.
    */
   recomputeMs: number;
 }
@@ -241,12 +247,10 @@ interface PhaseState {
    * the other phase, so after the first minutes only rows listed since remain.
    */
   unconfirmed: Map<string, number>;
-  /** Threshold cache: recomputed after `maxSamples / 16` new confirmation ages, at the `minSamples`-th, or `recomputeMs` on with `minSamples` new. */
+  /** The threshold since the last step that recomputed it (null: never, the floor). */
   threshold: number | null;
+  /** Confirmation ages taken in since that computation. */
   sinceThreshold: number;
-  /** Confirmation ages in the window and the newest time, at the last computation. */
-  agesAtThreshold: number;
-  thresholdAt: number;
 }
 
 /** The sample a change yields: what one test recomputes from the ticks without this class. */
@@ -284,6 +288,8 @@ export class FreshnessLedger {
   private readonly books = new Map<string, Record<Phase, PhaseState>>();
   /** Newest time seen: the end of the window when none is given. */
   private latest = -Infinity;
+  /** The step the newest time is in (`recomputeMs` steps from the epoch). */
+  private step = -Infinity;
 
   private readonly listeners: ((s: Sighting) => void)[] = [];
   /** Recomputed thresholds that came out above / below the one callers had been given. */
@@ -297,8 +303,40 @@ export class FreshnessLedger {
     this.listeners.push(listener);
   }
 
+  /**
+   * The start of the step this change's time enters, if it enters one the ledger is not in yet
+   * (null otherwise): `observe` recomputes the thresholds there first. A caller that builds on
+   * the thresholds asks before observing, builds what it holds on the old ones, then calls
+   * `enterStep` (the opportunity processor, so its records agree with a one-at-a-time run).
+   */
+  stepStartOf(row: OddsRow | null): number | null {
+    if (row === null || !row.isActive) return null;
+    const step = Math.floor(row.observedAt / this.policy.recomputeMs);
+    return step > this.step ? step * this.policy.recomputeMs : null;
+  }
+
+  /**
+   * Enters the step starting at `start` (from `stepStartOf`): every book and phase with at least
+   * `minSamples` new confirmation ages since its last computation gets its threshold recomputed
+   * over the window ending at `start`, from what was observed before. A book with fewer keeps
+   * its threshold: a sparse book's few new ages would move it on noise at every step.
+   */
+  enterStep(start: number): void {
+    const step = Math.floor(start / this.policy.recomputeMs);
+    if (step <= this.step) return;
+    this.step = step;
+    for (const book of [...this.books.keys()].sort()) {
+      const phases = this.books.get(book) as Record<Phase, PhaseState>;
+      for (const phase of ['live', 'prematch'] as const) {
+        if (phases[phase].sinceThreshold >= this.policy.minSamples) this.recompute(phases[phase], phase, start);
+      }
+    }
+  }
+
   /** Takes in one change of a row (see `sightingOf`) and keeps the book's row counts. */
   observe(previous: OddsRow | undefined, row: OddsRow | null): void {
+    const start = this.stepStartOf(row);
+    if (start !== null) this.enterStep(start);
     if (previous !== undefined) this.count(previous, -1);
     if (row !== null) this.count(row, 1);
     this.followUnconfirmed(previous, row);
@@ -316,45 +354,39 @@ export class FreshnessLedger {
   }
 
   /**
-   * Seconds a price of this book may go unconfirmed before it is stale: max(floor, p95 × factor),
-   * the p95 over the confirmation ages of the window and, as ages still running, the rows not
-   * confirmed since first seen (`censoredPercentile`): a young ledger has seen only ages shorter
-   * than itself, and would otherwise read a slow book's cadence as its own age.
+   * Seconds a price of this book may go unconfirmed before it is stale: the threshold of the
+   * last step that recomputed it (`enterStep`), the floor before. Only reads: asking changes nothing.
    */
   staleAfterSeconds(book: string, isLive: boolean): number {
     const phase = phaseOf(isLive);
-    const floor = this.policy.floorSeconds[phase];
-    const st = this.books.get(book)?.[phase];
-    if (st === undefined) return floor;
-    const { minSamples } = this.policy;
-    const due =
-      st.threshold === null ||
-      st.sinceThreshold >= this.policy.maxSamples / 16 ||
-      // The warm-up ends at the minSamples-th age, not at the next 256.
-      (st.agesAtThreshold < minSamples && st.agesAtThreshold + st.sinceThreshold >= minSamples) ||
-      // With at least minSamples new ages: a sparse book's few new ages would move it at every ask, re-timing records on noise.
-      (this.latest - st.thresholdAt >= this.policy.recomputeMs && st.sinceThreshold >= minSamples);
-    if (due) {
-      const ages = st.confirmations.sortedSince(this.latest - this.policy.windowMs);
-      const p95 = ages.length >= minSamples ? censoredPercentile(ages, this.runningAges(st), 0.95, minSamples) : null;
-      const next = p95 === null ? floor : Math.max(floor, Math.round((p95 * this.policy.factor) / 100) / 10);
-      // Before its first computation a book was given the floor.
-      const before = st.threshold ?? floor;
-      if (next > before) this.risen++;
-      else if (next < before) this.fallen++;
-      st.threshold = next;
-      st.sinceThreshold = 0;
-      st.agesAtThreshold = ages.length;
-      st.thresholdAt = this.latest;
-    }
-    return st.threshold as number;
+    return this.books.get(book)?.[phase].threshold ?? this.policy.floorSeconds[phase];
   }
 
-  /** The running ages of the rows not confirmed since first seen, ascending, each at most the window (a row left behind cannot count for more). */
-  private runningAges(st: PhaseState): number[] {
+  /**
+   * max(floor, p95 × factor) at `end`, the p95 over the confirmation ages of the window and, as
+   * ages still running, the rows not confirmed since first seen (`censoredPercentile`): a young
+   * ledger has seen only ages shorter than itself, and would otherwise read a slow book's cadence
+   * as its own age. The floor until the window holds `minSamples` ages.
+   */
+  private recompute(st: PhaseState, phase: Phase, end: number): void {
+    const floor = this.policy.floorSeconds[phase];
+    const { minSamples } = this.policy;
+    const ages = st.confirmations.sortedSince(end - this.policy.windowMs);
+    const p95 = ages.length >= minSamples ? censoredPercentile(ages, this.runningAges(st, end), 0.95, minSamples) : null;
+    const next = p95 === null ? floor : Math.max(floor, Math.round((p95 * this.policy.factor) / 100) / 10);
+    // Before its first computation a book was given the floor.
+    const before = st.threshold ?? floor;
+    if (next > before) this.risen++;
+    else if (next < before) this.fallen++;
+    st.threshold = next;
+    st.sinceThreshold = 0;
+  }
+
+  /** The running ages at `end` of the rows not confirmed since first seen, ascending, each at most the window (a row left behind cannot count for more). */
+  private runningAges(st: PhaseState, end: number): number[] {
     const out: number[] = [];
     for (const ts of st.unconfirmed.values()) {
-      const age = Math.min(this.latest - ts, this.policy.windowMs);
+      const age = Math.min(end - ts, this.policy.windowMs);
       if (age > 0) out.push(age);
     }
     return out.sort((a, b) => a - b);
@@ -375,7 +407,7 @@ export class FreshnessLedger {
   /**
    * How many times a book's threshold has moved up (rises) and down (falls), any book and
    * phase: whoever judged prices against the thresholds before knows when to judge them again.
-   * Thresholds are recomputed when asked for (`staleAfterSeconds`), so a move counts then.
+   * Thresholds move only when a step is entered (`enterStep`).
    */
   get thresholdRises(): number {
     return this.risen;
@@ -455,8 +487,6 @@ export class FreshnessLedger {
       unconfirmed: new Map(),
       threshold: null,
       sinceThreshold: 0,
-      agesAtThreshold: 0,
-      thresholdAt: -Infinity,
     });
     return { live: fresh(), prematch: fresh() };
   }

@@ -23,15 +23,16 @@ const clockAt = (ts: number): OddsTick[] => rows('otherbook', [0], ts);
 describe('a young ledger', () => {
   it('counts the rows its book has not confirmed since they were first seen as ages at least as long as their wait', () => {
     const feed = new LedgerFeed().feed(rows('slowbook', range(40), T0));
-    // 36 rows confirmed after 30 s; 4 still waiting at 100 s.
+    // 36 rows confirmed after 30 s; 4 still waiting at the step of 100 s.
     feed.feed([...rows('slowbook', range(36), T0 + 30_000), ...clockAt(T0 + 100_000)]);
     const live = feed.ledger.report(T0 + 100_000).books.find((b) => b.book === 'slowbook')?.live;
     // The ages seen say 30 s; 4 of 40 rows (more than 5 %, and as many as minSamples) have waited 100 s: the p95 is at least 100 s.
     expect(live?.confirmationAgeSeconds).toEqual({ count: 36, p50: 30, p95: 30, p99: 30 });
     expect(feed.ledger.staleAfterSeconds('slowbook', true)).toBe(200);
 
-    // Confirmed at last, after 130 s: ended ages only.
-    feed.feed(rows('slowbook', [36, 37, 38, 39], T0 + 130_000));
+    // Confirmed at last, after 130 s: ended ages only, from the next step on (they are 4 new
+    // ages, at least minSamples).
+    feed.feed([...rows('slowbook', [36, 37, 38, 39], T0 + 130_000), ...clockAt(T0 + 140_000)]);
     expect(feed.ledger.staleAfterSeconds('slowbook', true)).toBe(260);
   });
 
