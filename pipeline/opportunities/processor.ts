@@ -1,6 +1,7 @@
 import { bettableRow, isClosedStatus, selectionFamily } from '../../schemas/index.js';
 import type { CanonicalEvent, OddsChange, OddsRow, Opportunity, OpportunityChange } from '../../schemas/index.js';
 import { FreshnessLedger } from '../freshness/index.js';
+import type { BookFreshness } from '../freshness/index.js';
 import { arbitrageCandidates } from './arbitrage.js';
 import { resolveOptions } from './config.js';
 import type { OpportunityOptions, ResolvedOptions } from './config.js';
@@ -38,7 +39,13 @@ interface RowSlot {
   /** The row on the board (also in its line group). */
   row: OddsRow;
 }
-type ProcessorEventState = EventState & { slots: Map<string, RowSlot>; firstSeen: number };
+/**
+ * `unpriced`: the rows of the event the engines do not price (locked rows, skipped markets), by
+ * row key, so that the freshness ledger sees the row before each change of theirs too: a row's
+ * reopening is then a confirmation of a known row, not a new row (which counted the book's rows
+ * and suspensions one up per suspension).
+ */
+type ProcessorEventState = EventState & { slots: Map<string, RowSlot>; unpriced: Map<string, OddsRow>; firstSeen: number };
 
 function hasExchangeRow(family: FamilyState): boolean {
   for (const group of family.lines.values()) for (const row of group.rows) if (row != null && row.exchange != null) return true;
@@ -154,6 +161,11 @@ export class OpportunityProcessor {
     }
   }
 
+  /** What this processor's freshness ledger measured of a book: its row counts and thresholds (tests). */
+  freshnessOf(book: string): BookFreshness {
+    return this.freshness.bookReport(book);
+  }
+
   /** Records held for a later look at their stale verdict (tests: they follow the active records). */
   get verdictsHeld(): number {
     return this.verdicts.held;
@@ -213,7 +225,7 @@ export class OpportunityProcessor {
   private state(eventId: string, firstSeen: number): ProcessorEventState {
     let s = this.events.get(eventId);
     if (!s) {
-      s = { eventId, event: null, families: new Map(), slots: new Map(), firstSeen };
+      s = { eventId, event: null, families: new Map(), slots: new Map(), unpriced: new Map(), firstSeen };
       this.events.set(eventId, s);
     }
     return s;
@@ -239,11 +251,13 @@ export class OpportunityProcessor {
     // Observed time, as eviction judges it (`evict`); the wall clock only before any row was observed.
     const s = this.state(change.eventId, change.row?.observedAt ?? this.freshness.newest ?? now);
     let slot = s.slots.get(change.key);
-    this.freshness.observe(slot?.row, change.row);
+    this.freshness.observe(slot?.row ?? s.unpriced.get(change.key), change.row);
     let family: FamilyState;
     // A suspended (locked) row prices nothing: to the engines it is gone until it reopens.
     const row = bettableRow(change);
     if (row === null) {
+      if (change.row === null) s.unpriced.delete(change.key);
+      else s.unpriced.set(change.key, change.row);
       if (!slot) return;
       family = slot.family;
       removeFromLine(family, slot.row, slot.lineKey);
@@ -252,7 +266,11 @@ export class OpportunityProcessor {
       s.slots.delete(change.key);
     } else {
       if (!slot) {
-        if (SKIPPED_MARKETS.has(row.market)) return;
+        if (SKIPPED_MARKETS.has(row.market)) {
+          s.unpriced.set(change.key, row);
+          return;
+        }
+        s.unpriced.delete(change.key);
         const key = familyKey(row);
         let f = s.families.get(key);
         if (!f) {
@@ -383,13 +401,19 @@ export class OpportunityProcessor {
     }
   }
 
-  /** Drops events long past their start at `at` (and states that never got an event); `now` stamps the expiries. */
+  /**
+   * Drops events long past their start at `at` (and states that never got an event), their rows
+   * leaving the freshness ledger as removed rows: their counts and waits for a confirmation do
+   * not stay behind. `now` stamps the expiries.
+   */
   private evict(at: number, now: number, out: OpportunityChange[]): void {
     const retain = this.options.retainAfterStartMs;
     for (const [id, s] of [...this.events.entries()].sort((a, b) => a[0].localeCompare(b[0]))) {
       const since = s.event ? s.event.startTime : s.firstSeen;
       if (since + retain >= at) continue;
       this.expireAll(s, now, out);
+      for (const slot of s.slots.values()) this.freshness.observe(slot.row, null);
+      for (const row of s.unpriced.values()) this.freshness.observe(row, null);
       this.events.delete(id);
     }
   }
