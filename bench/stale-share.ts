@@ -1,36 +1,46 @@
 import { LEAGUES, TEAMS } from '../schemas/index.js';
 import type { EvOpportunity } from '../schemas/index.js';
+import { partitionFor } from '../pipeline/bus/index.js';
 import { ManualClock } from '../pipeline/clock.js';
 import { MarketSimulator } from '../pipeline/feeds/simulator/index.js';
 import { Normalizer } from '../pipeline/normalize/index.js';
-import { OpportunityProcessor, staleClockOfRecord, staleness } from '../pipeline/opportunities/index.js';
+import { DEFAULT_PHANTOM_POLICY, OpportunityProcessor, isPhantom, staleClockOfRecord, staleness } from '../pipeline/opportunities/index.js';
 import { SnapshotProcessor } from '../pipeline/snapshot/index.js';
 
 /**
- * Share of the default +EV list (min_ev 0, sorted by EV, first 200) flagged stale after a few
- * simulated minutes of the default simulator (seed 42, 200 ticks/s in 100 ms steps, as `make run`),
- * by each book's measured cadence and, on the same rows, by the fixed rule it replaced (60 s
- * pre-match, 10 s live since the oldest price's last confirmation). Deterministic; no server.
+ * Share of the +EV list (min_ev 0, sorted by EV) flagged stale after a few simulated minutes of
+ * the default simulator (seed 42, 200 ticks/s in 100 ms steps, as `make run`), by each book's
+ * measured cadence and, on the same rows, by the fixed rule it replaced (60 s pre-match, 10 s
+ * live since the oldest price's last confirmation): on the first 200 rows, on every row, and on
+ * the default page of `GET /opportunities/ev` (the first 50 once the very stale are left out).
+ * `partitions` splits the events over that many opportunity processors by event id, as the
+ * runtime's 4 partitions do (each learns its books' cadences from its own events only).
+ * Deterministic; no server.
  *
- *   npx tsx bench/stale-share.ts [minutes=5] [staleCadenceFactor=2]
+ *   npx tsx bench/stale-share.ts [minutes=5] [staleCadenceFactor=2] [partitions=1]
  */
 
 const minutes = Number(process.argv[2] ?? 5);
+const factor = process.argv[3] === undefined || process.argv[3] === '-' ? undefined : Number(process.argv[3]);
+const partitions = Number(process.argv[4] ?? 1);
 const T0 = Date.UTC(2026, 10, 28, 12);
 const clock = new ManualClock(T0);
 const sim = new MarketSimulator({ seed: 42, clock });
 const normalizer = new Normalizer({ teams: TEAMS, leagues: LEAGUES });
 const snapshot = new SnapshotProcessor();
-const factor = process.argv[3] === undefined ? undefined : Number(process.argv[3]);
-const opportunities = new OpportunityProcessor(factor === undefined ? {} : { staleCadenceFactor: factor });
+const processors = Array.from(
+  { length: partitions },
+  () => new OpportunityProcessor(factor === undefined ? {} : { staleCadenceFactor: factor }),
+);
+const of = (eventId: string): OpportunityProcessor => processors[partitionFor(eventId, partitions)] as OpportunityProcessor;
 
 function feed(now: number, raw: ReturnType<MarketSimulator['snapshot']>): void {
   for (const r of raw) {
     const n = normalizer.handle(r, now);
-    for (const event of n.events) opportunities.handle({ type: 'event', event }, now);
+    for (const event of n.events) of(event.id).handle({ type: 'event', event }, now);
     if (n.tick === null) continue;
     const change = snapshot.handle(n.tick, now);
-    if (change !== null) opportunities.handle({ type: 'odds', change }, now);
+    if (change !== null) of(change.eventId).handle({ type: 'odds', change }, now);
   }
 }
 
@@ -41,18 +51,26 @@ for (let now = T0 + stepMs; now <= T0 + minutes * 60_000; now += stepMs) {
   feed(now, sim.step(now, (200 * stepMs) / 1000));
 }
 const now = clock.now();
-const rows = opportunities
-  .active()
+const rows = processors
+  .flatMap((p) => p.active())
   .filter((o): o is EvOpportunity => o.kind === 'ev' && o.methods.power.evPercent >= 0)
   .sort((a, b) => b.methods.power.evPercent - a.methods.power.evPercent || a.id.localeCompare(b.id));
 const top = rows.slice(0, 200);
+const page = rows.filter((o) => !isPhantom(o, now, DEFAULT_PHANTOM_POLICY)).slice(0, 50);
 const fixed = (o: EvOpportunity): boolean =>
   staleness(o.oldestOddsTs, now, o.event.isLive, staleClockOfRecord({ ...o, freshUntil: null, staleAfterSeconds: null })).possiblyStale;
 const measured = (o: EvOpportunity): boolean => staleness(o.oldestOddsTs, now, o.event.isLive, staleClockOfRecord(o)).possiblyStale;
 const count = (list: EvOpportunity[], f: (o: EvOpportunity) => boolean): string => `${list.filter(f).length} of ${list.length}`;
+const stalePage = page.filter(measured);
+const ages = (list: EvOpportunity[]): string =>
+  list
+    .map((o) => `${o.event.isLive ? 'live' : 'pre'} ${Math.round((now - o.oldestOddsTs) / 1000)}/${o.staleAfterSeconds ?? '-'} s`)
+    .join(', ');
 process.stdout.write(
-  `after ${minutes} simulated minutes: ${rows.length} +EV rows\n` +
+  `after ${minutes} simulated minutes, ${partitions} partition(s): ${rows.length} +EV rows\n` +
     `first 200, stale by the fixed 60 s / 10 s rule: ${count(top, fixed)}\n` +
     `first 200, stale by each book's cadence:      ${count(top, measured)}\n` +
-    `all rows, fixed rule: ${count(rows, fixed)}; measured: ${count(rows, measured)}\n`,
+    `all rows, fixed rule: ${count(rows, fixed)}; measured: ${count(rows, measured)}\n` +
+    `default page (first 50, very stale left out), stale by each book's cadence: ${count(page, measured)} ` +
+    `(${stalePage.filter((o) => o.event.isLive).length} live); age/threshold: ${ages(stalePage)}\n`,
 );

@@ -1,51 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { OddsTick } from '../../schemas/index.js';
-import { SnapshotProcessor } from '../snapshot/index.js';
-import { FreshnessLedger, percentile } from './ledger.js';
-import type { FreshnessPolicy } from './ledger.js';
-
-const POLICY: FreshnessPolicy = {
-  windowMs: 10 * 60_000,
-  maxSamples: 1000,
-  factor: 2,
-  floorSeconds: { live: 10, prematch: 60 },
-  minSamples: 3,
-};
-
-const T0 = 1_800_000_000_000;
-
-function tick(over: Partial<OddsTick>): OddsTick {
-  return {
-    eventId: 'e1',
-    book: 'pinnacle',
-    market: 'moneyline',
-    selection: 'home',
-    line: null,
-    participant: null,
-    statCategory: null,
-    priceAmerican: -110,
-    status: 'open',
-    ts: T0,
-    isLive: false,
-    bookEventId: 'b1',
-    selectionId: null,
-    ...over,
-  };
-}
-
-/** Ticks through the snapshot processor into a ledger, as the opportunity processor and the API feed it. */
-function ledgerOf(ticks: readonly OddsTick[], policy = POLICY): FreshnessLedger {
-  const snapshot = new SnapshotProcessor();
-  const ledger = new FreshnessLedger(policy);
-  const rows = new Map<string, ReturnType<SnapshotProcessor['handle']>>();
-  for (const t of ticks) {
-    const change = snapshot.handle(t, t.ts);
-    if (change === null) continue;
-    ledger.observe(rows.get(change.key)?.row ?? undefined, change.row);
-    rows.set(change.key, change);
-  }
-  return ledger;
-}
+import { percentile } from './ledger.js';
+import { POLICY, T0, ledgerOf, tick } from './fixtures/ticks.js';
 
 describe('freshness ledger', () => {
   it('measures confirmation ages between sightings of a row, and feed lag on moved prices only', () => {

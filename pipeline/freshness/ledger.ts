@@ -11,8 +11,12 @@ import type { OddsRow } from '../../schemas/index.js';
  * - update rate: sightings per minute; suspended share: rows of the book locked right now.
  *
  * The stale threshold of a book is read from its confirmation ages: a price is stale when it has
- * gone unconfirmed longer than this book normally takes (docs/opportunities.md). Pure: no clock
- * but the times it is handed, so the opportunity processor stays deterministic.
+ * gone unconfirmed longer than this book normally takes (docs/opportunities.md). Every threshold
+ * is a function of the sequence of rows observed, nothing else: it is recomputed only when the
+ * observed time enters a new step of `recomputeMs` (`enterStep`), never when asked, so a ledger
+ * fed the same rows in one batch or in many, asked at any moment, holds the same thresholds (a
+ * restarted or rebalanced processor replaying its partition's changelog agrees with one that ran
+ * through).
  */
 
 export type Phase = 'live' | 'prematch';
@@ -28,6 +32,15 @@ export interface FreshnessPolicy {
   floorSeconds: Readonly<Record<Phase, number>>;
   /** Until a book has this many confirmation ages in the window, its threshold is the floor. */
   minSamples: number;
+  /**
+   * The step, ms of observed time, at which thresholds are recomputed: when a sighting's time
+   * enters a new step, every book and phase with at least `minSamples` confirmation ages new
+   * since its last computation is recomputed from the rows observed before (the running waits
+   * grow with time, and a processor that sees a quarter of the board gets a quarter of the ages,
+   * so a count of new ages alone moved thresholds late). Steps are multiples of `recomputeMs`
+   * from the epoch, so they fall at the same rows whatever the batches.
+   */
+  recomputeMs: number;
 }
 
 export const DEFAULT_FRESHNESS_POLICY: FreshnessPolicy = {
@@ -36,6 +49,7 @@ export const DEFAULT_FRESHNESS_POLICY: FreshnessPolicy = {
   factor: 2,
   floorSeconds: { live: 10, prematch: 60 },
   minSamples: 30,
+  recomputeMs: 10_000,
 };
 
 export interface Distribution {
@@ -166,6 +180,44 @@ class SecondCounts {
   }
 }
 
+/**
+ * The `q` quantile of durations of which some are only known to be at least so long (right
+ * censored: still running), by the Kaplan-Meier estimate of the share still running after each
+ * ended duration. `ended` and `running` ascending. With nothing running it is the nearest-rank
+ * percentile of `ended`. When more than `1 - q` of the estimate is still running past the
+ * longest ended duration, the quantile lies beyond it: if at least `minTail` durations are still
+ * running there, the longest of them is returned (a lower bound); with fewer, the longest ended
+ * duration, since a handful of rows cannot tell a slow book from a few prices it sits on.
+ * Null when `ended` is empty.
+ */
+export function censoredPercentile(ended: readonly number[], running: readonly number[], q: number, minTail = 1): number | null {
+  if (ended.length === 0) return null;
+  let atRisk = ended.length + running.length;
+  let survival = 1;
+  let i = 0;
+  let j = 0;
+  while (i < ended.length) {
+    const t = ended[i] as number;
+    // Running durations shorter than t left the risk set before t; those equal to t are at risk at t.
+    while (j < running.length && (running[j] as number) < t) {
+      j++;
+      atRisk--;
+    }
+    let d = 0;
+    while (i < ended.length && ended[i] === t) {
+      i++;
+      d++;
+    }
+    survival *= 1 - d / atRisk;
+    // The small tolerance keeps the nearest-rank answer where the product's rounding lands a hair above 1 - q.
+    if (survival <= 1 - q + 1e-12) return t;
+    atRisk -= d;
+  }
+  const longestEnded = ended[ended.length - 1] as number;
+  const tail = running.length - j;
+  return tail >= minTail ? Math.max(longestEnded, running[running.length - 1] as number) : longestEnded;
+}
+
 /** Nearest-rank percentile of an ascending list. */
 export function percentile(sorted: readonly number[], q: number): number | null {
   if (sorted.length === 0) return null;
@@ -188,8 +240,16 @@ interface PhaseState {
   sightings: SecondCounts;
   rows: number;
   suspended: number;
-  /** Threshold cache: recomputed after `maxSamples / 16` new confirmation ages. */
+  /**
+   * Rows of the book on the board not confirmed since the ledger first saw them, by row id: the
+   * time of that sighting. Each is a confirmation age still running, at least as long as it has
+   * been so far (staleAfterSeconds). A row leaves once confirmed, suspended, removed or gone to
+   * the other phase, so after the first minutes only rows listed since remain.
+   */
+  unconfirmed: Map<string, number>;
+  /** The threshold since the last step that recomputed it (null: never, the floor). */
   threshold: number | null;
+  /** Confirmation ages taken in since that computation. */
   sinceThreshold: number;
 }
 
@@ -228,6 +288,8 @@ export class FreshnessLedger {
   private readonly books = new Map<string, Record<Phase, PhaseState>>();
   /** Newest time seen: the end of the window when none is given. */
   private latest = -Infinity;
+  /** The step the newest time is in (`recomputeMs` steps from the epoch). */
+  private step = -Infinity;
 
   private readonly listeners: ((s: Sighting) => void)[] = [];
   /** Recomputed thresholds that came out above / below the one callers had been given. */
@@ -241,10 +303,43 @@ export class FreshnessLedger {
     this.listeners.push(listener);
   }
 
+  /**
+   * The start of the step this change's time enters, if it enters one the ledger is not in yet
+   * (null otherwise): `observe` recomputes the thresholds there first. A caller that builds on
+   * the thresholds asks before observing, builds what it holds on the old ones, then calls
+   * `enterStep` (the opportunity processor, so its records agree with a one-at-a-time run).
+   */
+  stepStartOf(row: OddsRow | null): number | null {
+    if (row === null || !row.isActive) return null;
+    const step = Math.floor(row.observedAt / this.policy.recomputeMs);
+    return step > this.step ? step * this.policy.recomputeMs : null;
+  }
+
+  /**
+   * Enters the step starting at `start` (from `stepStartOf`): every book and phase with at least
+   * `minSamples` new confirmation ages since its last computation gets its threshold recomputed
+   * over the window ending at `start`, from what was observed before. A book with fewer keeps
+   * its threshold: a sparse book's few new ages would move it on noise at every step.
+   */
+  enterStep(start: number): void {
+    const step = Math.floor(start / this.policy.recomputeMs);
+    if (step <= this.step) return;
+    this.step = step;
+    for (const book of [...this.books.keys()].sort()) {
+      const phases = this.books.get(book) as Record<Phase, PhaseState>;
+      for (const phase of ['live', 'prematch'] as const) {
+        if (phases[phase].sinceThreshold >= this.policy.minSamples) this.recompute(phases[phase], phase, start);
+      }
+    }
+  }
+
   /** Takes in one change of a row (see `sightingOf`) and keeps the book's row counts. */
   observe(previous: OddsRow | undefined, row: OddsRow | null): void {
+    const start = this.stepStartOf(row);
+    if (start !== null) this.enterStep(start);
     if (previous !== undefined) this.count(previous, -1);
     if (row !== null) this.count(row, 1);
+    this.followUnconfirmed(previous, row);
     const s = sightingOf(previous, row);
     if (s === null) return;
     for (const l of this.listeners) l(s);
@@ -258,30 +353,61 @@ export class FreshnessLedger {
     }
   }
 
-  /** Seconds a price of this book may go unconfirmed before it is stale: max(floor, p95 × factor). */
+  /**
+   * Seconds a price of this book may go unconfirmed before it is stale: the threshold of the
+   * last step that recomputed it (`enterStep`), the floor before. Only reads: asking changes nothing.
+   */
   staleAfterSeconds(book: string, isLive: boolean): number {
     const phase = phaseOf(isLive);
+    return this.books.get(book)?.[phase].threshold ?? this.policy.floorSeconds[phase];
+  }
+
+  /**
+   * max(floor, p95 × factor) at `end`, the p95 over the confirmation ages of the window and, as
+   * ages still running, the rows not confirmed since first seen (`censoredPercentile`): a young
+   * ledger has seen only ages shorter than itself, and would otherwise read a slow book's cadence
+   * as its own age. The floor until the window holds `minSamples` ages.
+   */
+  private recompute(st: PhaseState, phase: Phase, end: number): void {
     const floor = this.policy.floorSeconds[phase];
-    const st = this.books.get(book)?.[phase];
-    if (st === undefined) return floor;
-    if (st.threshold === null || st.sinceThreshold >= this.policy.maxSamples / 16) {
-      const ages = st.confirmations.sortedSince(this.latest - this.policy.windowMs);
-      const p95 = ages.length >= this.policy.minSamples ? percentile(ages, 0.95) : null;
-      const next = p95 === null ? floor : Math.max(floor, Math.round((p95 * this.policy.factor) / 100) / 10);
-      // Before its first computation a book was given the floor.
-      const before = st.threshold ?? floor;
-      if (next > before) this.risen++;
-      else if (next < before) this.fallen++;
-      st.threshold = next;
-      st.sinceThreshold = 0;
+    const { minSamples } = this.policy;
+    const ages = st.confirmations.sortedSince(end - this.policy.windowMs);
+    const p95 = ages.length >= minSamples ? censoredPercentile(ages, this.runningAges(st, end), 0.95, minSamples) : null;
+    const next = p95 === null ? floor : Math.max(floor, Math.round((p95 * this.policy.factor) / 100) / 10);
+    // Before its first computation a book was given the floor.
+    const before = st.threshold ?? floor;
+    if (next > before) this.risen++;
+    else if (next < before) this.fallen++;
+    st.threshold = next;
+    st.sinceThreshold = 0;
+  }
+
+  /** The running ages at `end` of the rows not confirmed since first seen, ascending, each at most the window (a row left behind cannot count for more). */
+  private runningAges(st: PhaseState, end: number): number[] {
+    const out: number[] = [];
+    for (const ts of st.unconfirmed.values()) {
+      const age = Math.min(end - ts, this.policy.windowMs);
+      if (age > 0) out.push(age);
     }
-    return st.threshold;
+    return out.sort((a, b) => a - b);
+  }
+
+  /** Keeps `unconfirmed`: a row enters at its first sighting and leaves at its first confirmation or when it stops counting. */
+  private followUnconfirmed(previous: OddsRow | undefined, row: OddsRow | null): void {
+    if (previous !== undefined) {
+      const st = this.books.get(previous.book)?.[phaseOf(previous.isLive)];
+      if (st?.unconfirmed.has(previous.id) && (row === null || !row.isActive || row.isLive !== previous.isLive || row.ts > previous.ts)) {
+        st.unconfirmed.delete(previous.id);
+      }
+    } else if (row !== null && row.isActive) {
+      this.phase(row.book, phaseOf(row.isLive)).unconfirmed.set(row.id, row.ts);
+    }
   }
 
   /**
    * How many times a book's threshold has moved up (rises) and down (falls), any book and
    * phase: whoever judged prices against the thresholds before knows when to judge them again.
-   * Thresholds are recomputed when asked for (`staleAfterSeconds`), so a move counts then.
+   * Thresholds move only when a step is entered (`enterStep`).
    */
   get thresholdRises(): number {
     return this.risen;
@@ -358,6 +484,7 @@ export class FreshnessLedger {
       sightings: new SecondCounts(this.policy.windowMs),
       rows: 0,
       suspended: 0,
+      unconfirmed: new Map(),
       threshold: null,
       sinceThreshold: 0,
     });

@@ -74,7 +74,10 @@ let recomputes = 0;
 
 /**
  * `scope`: what the recompute looked at, `all` lines of the family or the listed line keys
- * (middles always); active opportunities in scope that it did not produce are gone.
+ * (middles always); active opportunities in scope that it did not produce are gone. `restamp`
+ * gives an unchanged candidate's record on today's stale thresholds (itself when they have not
+ * moved for it): a batch that changed a candidate's inputs and changed them back skips the
+ * versions between, and one input at a time would have built it on today's thresholds.
  */
 export function advance(
   family: FamilyState,
@@ -82,13 +85,21 @@ export function advance(
   scope: 'all' | ReadonlySet<string>,
   now: number,
   out: OpportunityChange[],
+  restamp: (o: Opportunity) => Opportunity,
 ): void {
   const stamp = ++recomputes;
   for (const c of fresh) {
     const prev = family.active.get(c.id);
     const inputs = family.inputs.get(c.id);
     if (inputs) inputs.seen = stamp;
-    if (prev && inputs !== undefined && sameInputs(inputs, c)) continue;
+    if (prev && inputs !== undefined && sameInputs(inputs, c)) {
+      const next = restamp(prev);
+      if (next !== prev) {
+        family.active.set(c.id, next);
+        out.push({ type: 'update', opportunity: next });
+      }
+      continue;
+    }
     const f = c.build();
     if (inputs) {
       inputs.rows = c.rows;

@@ -1,6 +1,7 @@
 import { bettableRow, isClosedStatus, selectionFamily } from '../../schemas/index.js';
 import type { CanonicalEvent, OddsChange, OddsRow, Opportunity, OpportunityChange } from '../../schemas/index.js';
 import { FreshnessLedger } from '../freshness/index.js';
+import type { BookFreshness } from '../freshness/index.js';
 import { arbitrageCandidates } from './arbitrage.js';
 import { resolveOptions } from './config.js';
 import type { OpportunityOptions, ResolvedOptions } from './config.js';
@@ -10,7 +11,8 @@ import { IdCache, ageIds, forgetRow } from './ids.js';
 import { advance, expire } from './lifecycle.js';
 import { lowHoldCandidates } from './lowhold.js';
 import { middleCandidates } from './middles.js';
-import { StaleVerdicts } from './retime.js';
+import { StaleVerdicts, clockNow, retimed } from './retime.js';
+import { staleClockOfRecord } from './confidence.js';
 import type { HeldRecord } from './retime.js';
 import { familyAtSearchRate, pricedBelowItsRate } from './search-rate.js';
 import { SKIPPED_MARKETS, addToLine, canonicalLine, familyKey, lineKey, outcomesOf, removeFromLine } from './state.js';
@@ -26,7 +28,6 @@ export interface OpportunityCounters {
   inputs: number;
 }
 
-const EVICT_EVERY_INPUTS = 10_000;
 /** `all` recomputes every line of a family; otherwise only the listed line keys (and middles). */
 type Scope = 'all' | ReadonlySet<string>;
 /** Event id -> family key -> what to recompute at the end of a batch. */
@@ -38,7 +39,13 @@ interface RowSlot {
   /** The row on the board (also in its line group). */
   row: OddsRow;
 }
-type ProcessorEventState = EventState & { slots: Map<string, RowSlot>; firstSeen: number };
+/**
+ * `unpriced`: the rows of the event the engines do not price (locked rows, skipped markets), by
+ * row key, so that the freshness ledger sees the row before each change of theirs too: a row's
+ * reopening is then a confirmation of a known row, not a new row (which counted the book's rows
+ * and suspensions one up per suspension).
+ */
+type ProcessorEventState = EventState & { slots: Map<string, RowSlot>; unpriced: Map<string, OddsRow>; firstSeen: number };
 
 function hasExchangeRow(family: FamilyState): boolean {
   for (const group of family.lines.values()) for (const row of group.rows) if (row != null && row.exchange != null) return true;
@@ -56,7 +63,6 @@ export class OpportunityProcessor {
   private readonly options: ResolvedOptions;
   private readonly events = new Map<string, ProcessorEventState>();
   private activeCount = 0;
-  private sinceEviction = 0;
   /**
    * Each book's confirmation cadence, learnt from the changes this processor sees (so from its
    * partitions only, which hold thousands of rows per book): where its stale thresholds come from.
@@ -101,21 +107,47 @@ export class OpportunityProcessor {
    * A batch at one time: every input is applied, then each family it touched is recomputed once
    * (a book sends both sides of a market as two ticks; under load a batch holds many ticks of
    * one market). The final state is the same as one input at a time; intermediate versions that
-   * nobody could have seen are skipped.
+   * nobody could have seen are skipped. Where a change enters a new step of the freshness
+   * ledger's thresholds, what came before is built first, on the old thresholds, as one input at
+   * a time would have (`enterStep`): so the batches' boundaries, and a restore that replays the
+   * changelog in one batch, change no record.
    */
   handleBatch(inputs: readonly OpportunityInput[], now: number): OpportunityChange[] {
     const out: OpportunityChange[] = [];
     this.counters.inputs += inputs.length;
-    this.sinceEviction += inputs.length;
-    if (this.sinceEviction >= EVICT_EVERY_INPUTS) {
-      this.sinceEviction = 0;
-      this.evict(now, out);
-    }
-    const dirty = new Map<string, Map<string, Set<string> | 'all'>>();
+    const dirty: Dirty = new Map();
     for (const input of inputs) {
-      if (input.type === 'event') this.onEvent(input.event, now, out, dirty);
-      else this.onChange(input.change, now, dirty);
+      if (input.type === 'event') {
+        this.onEvent(input.event, now, out, dirty);
+        continue;
+      }
+      const start = this.freshness.stepStartOf(input.change.row);
+      if (start !== null) this.enterStep(start, now, out, dirty);
+      this.onChange(input.change, now, dirty);
     }
+    this.build(dirty, now, out);
+    this.verdicts.bound(this.activeCount, () => this.held());
+    this.count(out);
+    return out;
+  }
+
+  /**
+   * The observed time enters a new step of `start` (`FreshnessLedger.stepStartOf`): the changes so
+   * far are built on the thresholds of the step before; then the ledger recomputes them, records
+   * whose stale verdict they change are re-timed, and events long past their start are dropped,
+   * both judged at `start`, the partition's observed time, not the wall clock, so that they
+   * happen at the same inputs in every run of the same changelog. `now` only stamps.
+   */
+  private enterStep(start: number, now: number, out: OpportunityChange[], dirty: Dirty): void {
+    this.build(dirty, now, out);
+    dirty.clear();
+    this.freshness.enterStep(start);
+    this.evict(start, now, out);
+    this.verdicts.settle(start, now, out, this.activeCount, () => this.held());
+  }
+
+  /** Recomputes each family `dirty` lists, in event and family order. */
+  private build(dirty: Dirty, now: number, out: OpportunityChange[]): void {
     for (const eventId of [...dirty.keys()].sort()) {
       const s = this.events.get(eventId);
       if (!s || s.event === null || isClosedStatus(s.event.status)) continue;
@@ -127,9 +159,11 @@ export class OpportunityProcessor {
         if (family.rowCount === 0 && family.active.size === 0) s.families.delete(key);
       }
     }
-    this.verdicts.settle(now, out, this.activeCount, () => this.held());
-    this.count(out);
-    return out;
+  }
+
+  /** What this processor's freshness ledger measured of a book: its row counts and thresholds (tests). */
+  freshnessOf(book: string): BookFreshness {
+    return this.freshness.bookReport(book);
   }
 
   /** Records held for a later look at their stale verdict (tests: they follow the active records). */
@@ -187,10 +221,11 @@ export class OpportunityProcessor {
     return all.sort((a, b) => (a.eventId === b.eventId ? a.id.localeCompare(b.id) : a.eventId.localeCompare(b.eventId)));
   }
 
-  private state(eventId: string, now: number): ProcessorEventState {
+  /** The event's state, created with `firstSeen` (what eviction counts from while no event record came) if new. */
+  private state(eventId: string, firstSeen: number): ProcessorEventState {
     let s = this.events.get(eventId);
     if (!s) {
-      s = { eventId, event: null, families: new Map(), slots: new Map(), firstSeen: now };
+      s = { eventId, event: null, families: new Map(), slots: new Map(), unpriced: new Map(), firstSeen };
       this.events.set(eventId, s);
     }
     return s;
@@ -213,13 +248,16 @@ export class OpportunityProcessor {
   }
 
   private onChange(change: OddsChange, now: number, dirty: Dirty): void {
-    const s = this.state(change.eventId, now);
+    // Observed time, as eviction judges it (`evict`); the wall clock only before any row was observed.
+    const s = this.state(change.eventId, change.row?.observedAt ?? this.freshness.newest ?? now);
     let slot = s.slots.get(change.key);
-    this.freshness.observe(slot?.row, change.row);
+    this.freshness.observe(slot?.row ?? s.unpriced.get(change.key), change.row);
     let family: FamilyState;
     // A suspended (locked) row prices nothing: to the engines it is gone until it reopens.
     const row = bettableRow(change);
     if (row === null) {
+      if (change.row === null) s.unpriced.delete(change.key);
+      else s.unpriced.set(change.key, change.row);
       if (!slot) return;
       family = slot.family;
       removeFromLine(family, slot.row, slot.lineKey);
@@ -228,7 +266,11 @@ export class OpportunityProcessor {
       s.slots.delete(change.key);
     } else {
       if (!slot) {
-        if (SKIPPED_MARKETS.has(row.market)) return;
+        if (SKIPPED_MARKETS.has(row.market)) {
+          s.unpriced.set(change.key, row);
+          return;
+        }
+        s.unpriced.delete(change.key);
         const key = familyKey(row);
         let f = s.families.get(key);
         if (!f) {
@@ -295,12 +337,19 @@ export class OpportunityProcessor {
     if (this.searchCommission !== null) this.searchBelowBoardRates(ctx, keys, this.searchCommission, fresh);
     const before = family.active.size;
     const emitted = out.length;
-    advance(family, fresh, scope, now, out);
+    advance(family, fresh, scope, now, out, (o) => this.restamp(o, now));
     this.activeCount += family.active.size - before;
     for (let i = emitted; i < out.length; i++) {
       const c = out[i] as OpportunityChange;
       if (c.type !== 'expire') this.verdicts.track(c.opportunity, family);
     }
+  }
+
+  /** The record on today's thresholds, stamped `now`; itself when its clock is today's already. */
+  private restamp(o: Opportunity, now: number): Opportunity {
+    const today = clockNow(o, this.staleAfter);
+    const own = staleClockOfRecord(o);
+    return today.freshUntil === own.freshUntil && today.limitSeconds === own.limitSeconds ? o : retimed(o, today, now);
   }
 
   /**
@@ -352,13 +401,19 @@ export class OpportunityProcessor {
     }
   }
 
-  /** Drops events long past their start (and states that never got an event). */
-  private evict(now: number, out: OpportunityChange[]): void {
+  /**
+   * Drops events long past their start at `at` (and states that never got an event), their rows
+   * leaving the freshness ledger as removed rows: their counts and waits for a confirmation do
+   * not stay behind. `now` stamps the expiries.
+   */
+  private evict(at: number, now: number, out: OpportunityChange[]): void {
     const retain = this.options.retainAfterStartMs;
     for (const [id, s] of [...this.events.entries()].sort((a, b) => a[0].localeCompare(b[0]))) {
       const since = s.event ? s.event.startTime : s.firstSeen;
-      if (since + retain >= now) continue;
+      if (since + retain >= at) continue;
       this.expireAll(s, now, out);
+      for (const slot of s.slots.values()) this.freshness.observe(slot.row, null);
+      for (const row of s.unpriced.values()) this.freshness.observe(row, null);
       this.events.delete(id);
     }
   }

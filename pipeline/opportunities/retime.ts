@@ -14,7 +14,10 @@ import type { FamilyState } from './state.js';
  * so a quiet line's record would stay stale against a threshold nobody holds any more. Rebuilding
  * every record of a book whose threshold moved nearly doubled the opportunity changes; what a
  * user sees is only the verdict, so a record is re-timed (one `update`, its inputs unchanged)
- * only when its verdict at the batch's `now` differs from the verdict under today's thresholds:
+ * only when its verdict differs from the verdict under today's thresholds. It is judged when the
+ * freshness ledger enters a step (thresholds move only then), at the step's start: observed time,
+ * not the wall clock, so a replay of the same changelog in other batches re-times the same
+ * records to the same clocks (the processor's `enterStep`). Re-timed:
  *
  * - when its own clock runs out while its books' thresholds say it is still fresh (they rose),
  *   found by a queue of records by `freshUntil`;
@@ -112,22 +115,23 @@ export class StaleVerdicts {
   }
 
   /**
-   * At the end of a batch at `now`: every record whose verdict the thresholds changed is re-timed,
-   * its new version in `out` as an update. `active` lists every active record (read after a fall,
-   * and to rebuild the queue once superseded versions outnumber the active ones).
+   * When the thresholds may have moved, judged at `at`: every record whose verdict they changed
+   * is re-timed, its new version (stamped `now`) in `out` as an update. `active` lists every
+   * active record (read after a fall, and to rebuild the queue once superseded versions
+   * outnumber the active ones).
    */
-  settle(now: number, out: OpportunityChange[], activeCount: number, active: () => Iterable<HeldRecord>): void {
-    if (this.due.size > 2 * activeCount + 1024) this.rebuild(active());
-    while (this.due.peekTime() < now) {
+  settle(at: number, now: number, out: OpportunityChange[], activeCount: number, active: () => Iterable<HeldRecord>): void {
+    this.bound(activeCount, active);
+    while (this.due.peekTime() < at) {
       const h = this.due.pop();
-      if (h !== undefined && current(h)) this.look(h, this.today(h.o), now, out);
+      if (h !== undefined && current(h)) this.look(h, this.today(h.o), at, now, out);
     }
     const rises = this.thresholds.thresholdRises;
     if (rises !== this.rises) {
       this.rises = rises;
       for (const [id, h] of [...this.stale]) {
         this.stale.delete(id);
-        if (current(h)) this.look(h, this.today(h.o), now, out);
+        if (current(h)) this.look(h, this.today(h.o), at, now, out);
       }
     }
     const falls = this.thresholds.thresholdFalls;
@@ -139,10 +143,10 @@ export class StaleVerdicts {
         const own = staleClockOfRecord(h.o);
         const today = this.today(h.o);
         const sooner =
-          now <= own.freshUntil
+          at <= own.freshUntil
             ? today.freshUntil < own.freshUntil
-            : now <= this.veryStaleAt(own) && this.veryStaleAt(today) < this.veryStaleAt(own);
-        if (sooner) this.look(h, today, now, out);
+            : at <= this.veryStaleAt(own) && this.veryStaleAt(today) < this.veryStaleAt(own);
+        if (sooner) this.look(h, today, at, now, out);
       }
     }
   }
@@ -152,15 +156,15 @@ export class StaleVerdicts {
   }
 
   /**
-   * One record at `now`, with its clock under today's thresholds: re-timed when that clock and
-   * its own disagree on whether it is stale; then kept among the stale, or queued for the earlier
-   * of the two clocks' ends.
+   * One record at `at`, with its clock under today's thresholds: re-timed (stamped `now`) when
+   * that clock and its own disagree on whether it is stale; then kept among the stale, or queued
+   * for the earlier of the two clocks' ends.
    */
-  private look(h: HeldRecord, today: StaleClock, now: number, out: OpportunityChange[]): void {
-    const staleToday = now > today.freshUntil;
-    const veryStaleToday = now > this.veryStaleAt(today);
+  private look(h: HeldRecord, today: StaleClock, at: number, now: number, out: OpportunityChange[]): void {
+    const staleToday = at > today.freshUntil;
+    const veryStaleToday = at > this.veryStaleAt(today);
     const own = staleClockOfRecord(h.o);
-    if (now > own.freshUntil !== staleToday || now > this.veryStaleAt(own) !== veryStaleToday) {
+    if (at > own.freshUntil !== staleToday || at > this.veryStaleAt(own) !== veryStaleToday) {
       h = { o: retimed(h.o, today, now), family: h.family };
       h.family.active.set(h.o.id, h.o);
       out.push({ type: 'update', opportunity: h.o });
@@ -171,6 +175,15 @@ export class StaleVerdicts {
       this.stale.set(h.o.id, h);
       if (!veryStaleToday) this.due.push(Math.min(this.veryStaleAt(kept), this.veryStaleAt(today)), h);
     }
+  }
+
+  /**
+   * Rebuilds the queue once superseded versions outnumber the active records (after each batch,
+   * as versions are published between steps too). Every record stays queued for the first
+   * moment its verdict can change, so a rebuild changes no later verdict.
+   */
+  bound(activeCount: number, active: () => Iterable<HeldRecord>): void {
+    if (this.due.size > 2 * activeCount + 1024) this.rebuild(active());
   }
 
   private veryStaleAt(clock: StaleClock): number {

@@ -1,5 +1,6 @@
-import { LEAGUES, TEAMS, TOPICS } from '../../schemas/index.js';
+import { LEAGUES, TEAMS, TOPICS, TOPIC_CONFIGS } from '../../schemas/index.js';
 import type { Opportunity, RawTick } from '../../schemas/index.js';
+import { partitionFor } from '../../pipeline/bus/index.js';
 import type { Bus } from '../../pipeline/bus/index.js';
 import { Normalizer } from '../../pipeline/normalize/index.js';
 import { OpportunityProcessor, fingerprint } from '../../pipeline/opportunities/index.js';
@@ -72,18 +73,21 @@ export interface Outcome {
 
 /**
  * What an uninterrupted pipeline yields from the input, with the processors called one input at
- * a time in feed order: the distinct ticks, the final board and the active opportunities.
+ * a time in feed order: the distinct ticks, the final board and the active opportunities. One
+ * opportunity processor per partition of the snapshot changelog, as the pipeline keeps them:
+ * each learns its books' stale thresholds from its own partition's rows.
  */
 export function uninterrupted(raw: readonly RawTick[], now: number, options: OpportunityOptions = {}): Outcome {
   const normalizer = new Normalizer({ teams: TEAMS, leagues: LEAGUES });
   const snapshot = new SnapshotProcessor();
-  const opportunities = new OpportunityProcessor(options);
+  const partitions = Array.from({ length: TOPIC_CONFIGS[TOPICS.snapshot].partitions }, () => new OpportunityProcessor(options));
+  const of = (eventId: string): OpportunityProcessor => partitions[partitionFor(eventId, partitions.length)] as OpportunityProcessor;
   const out: Outcome = { ticks: new Set(), board: new Map(), opportunities: new Map(), events: new Set() };
   for (const r of raw) {
     const result = normalizer.handle(r, now);
     for (const event of result.events) {
       out.events.add(event.id);
-      opportunities.handle({ type: 'event', event }, now);
+      of(event.id).handle({ type: 'event', event }, now);
     }
     const tick = result.tick;
     if (!tick) continue;
@@ -92,9 +96,9 @@ export function uninterrupted(raw: readonly RawTick[], now: number, options: Opp
     if (!change) continue;
     if (change.row) out.board.set(change.key, boardEntry(change.row));
     else out.board.delete(change.key);
-    opportunities.handle({ type: 'odds', change }, now);
+    of(change.eventId).handle({ type: 'odds', change }, now);
   }
-  for (const o of opportunities.active()) out.opportunities.set(o.id, comparable(o));
+  for (const p of partitions) for (const o of p.active()) out.opportunities.set(o.id, comparable(o));
   return out;
 }
 
