@@ -83,9 +83,9 @@ export function selectionName(catalog: Catalog, o: Opportunity, selection: Selec
 /** The player of a player prop (null on other markets), as rows show it in `player_name`. */
 export const playerNameOf = (o: Opportunity): string | null => (o.market === 'player_prop' ? o.participant : null);
 
-/** The confidence score a +EV row shows: the method's EV and the age of its prices now. */
-export function evConfidence(o: EvOpportunity, method: DevigMethodName, now: number): number {
-  return confidenceScore(o.confidence, o.methods[method].evPercent, now, staleClockOfRecord(o));
+/** The confidence score a +EV row shows, with the method's EV (freshness is its own signal, not a part). */
+export function evConfidence(o: EvOpportunity, method: DevigMethodName): number {
+  return confidenceScore(o.confidence, o.methods[method].evPercent);
 }
 
 /** Event and market fields every opportunity row carries, with the reference blocks. */
@@ -235,7 +235,7 @@ export function presentEv(
     selection_name: selectionName(catalog, o, o.selection),
     line: o.line,
     sportsbook: o.book,
-    confidence_score: evConfidence(o, method, now),
+    confidence_score: evConfidence(o, method),
     kelly_percent: m.kellyPercent,
     book_count: o.bookCount,
     arb_available: o.arbAvailable,

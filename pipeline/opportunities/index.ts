@@ -2,21 +2,17 @@ export { OpportunityProcessor } from './processor.js';
 export type { OpportunityCounters, OpportunityInput } from './processor.js';
 export { defaultReferenceBooks, middleSigma, resolveOptions, LIVE_STALE_AFTER_SECONDS, STALE_AFTER_SECONDS } from './config.js';
 export type { OpportunityOptions, ResolvedOptions } from './config.js';
+export { DEFAULT_STALE_THRESHOLDS, evWarnings, oddsAgeSeconds, staleClockOf, staleClockOfRecord, staleness } from './staleness.js';
+export type { StaleClock, StaleThresholds, Staleness } from './staleness.js';
 export {
-  DEFAULT_STALE_THRESHOLDS,
-  bookPoints,
+  COMPANY_TOLERANCE,
+  alonePoints,
   confidenceScore,
-  evWarnings,
-  freshnessPoints,
-  marketPoints,
-  oddsAgeSeconds,
+  keepsCompany,
   plausibilityPoints,
-  sharpPoints,
-  staleClockOf,
-  staleClockOfRecord,
-  staleness,
+  referenceSharpnessPoints,
+  whoMovedLastPoints,
 } from './confidence.js';
-export type { StaleClock, StaleThresholds, Staleness } from './confidence.js';
 export { opportunityAtCommission, rowAtCommission } from './account-rate.js';
 export { opportunityId } from './ids.js';
 export { carry, fingerprint } from './lifecycle.js';
