@@ -9,7 +9,7 @@ import type {
   OpportunityLeg,
   SelectionType,
 } from '../../schemas/index.js';
-import { confidenceScore, phantomWarnings, staleClockOfRecord, staleness } from '../../pipeline/opportunities/index.js';
+import { confidenceScore, freshnessShare, phantomWarnings, staleClockOfRecord, staleness } from '../../pipeline/opportunities/index.js';
 import type { PhantomPolicy, StaleDerivativeFlag } from '../../pipeline/opportunities/index.js';
 import { DEVIG_CHOICES, americanToDecimal, roundedStakes, wholeNumbersProbability } from '../../pipeline/odds-math/index.js';
 import { evRecipeProps } from './fair.js';
@@ -458,10 +458,14 @@ function deepLinksOf(catalog: Catalog, opportunityId: string, books: readonly st
   return links;
 }
 
-/** Confidence of a low-hold row (0-100): how fresh its prices are, 0 at twice the stale threshold. */
-function lowHoldConfidence(ageSeconds: number, isLive: boolean): number {
-  const limit = 2 * (isLive ? 10 : 60);
-  return Math.round(100 * Math.min(1, Math.max(0, 1 - ageSeconds / limit)));
+/**
+ * Confidence of a low-hold row (0-100): how fresh its prices are, by the same clock as its
+ * `possibly_stale` (the price that goes stale first against its book's threshold): 100 just
+ * confirmed, 50 at the threshold, 0 at twice it. Not the +EV score: a low-hold market has no
+ * reference to have moved before or after its books.
+ */
+function lowHoldConfidence(o: LowHoldOpportunity, now: number): number {
+  return Math.round(100 * freshnessShare(now, staleClockOfRecord(o)));
 }
 
 export function presentLowHold(
@@ -487,7 +491,7 @@ export function presentLowHold(
     side3: leg3 ? lowHoldSide(catalog, o, leg3) : null,
     all_books: [...new Set(o.legs.map((l) => l.book))].sort(),
     book_count: new Set(o.legs.map((l) => l.book)).size,
-    confidence: lowHoldConfidence(fresh.oldest_odds_age_seconds, o.event.isLive),
+    confidence: lowHoldConfidence(o, now),
     odds_age_seconds: fresh.oldest_odds_age_seconds,
     legs: o.legs.map((l) => legOut(catalog, o, l)),
     game_state: gameStateOf(o, context),

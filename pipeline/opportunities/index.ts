@@ -2,7 +2,15 @@ export { OpportunityProcessor } from './processor.js';
 export type { OpportunityCounters, OpportunityInput } from './processor.js';
 export { defaultReferenceBooks, middleSigma, resolveOptions, LIVE_STALE_AFTER_SECONDS, STALE_AFTER_SECONDS } from './config.js';
 export type { OpportunityOptions, ResolvedOptions } from './config.js';
-export { DEFAULT_STALE_THRESHOLDS, evWarnings, oddsAgeSeconds, staleClockOf, staleClockOfRecord, staleness } from './staleness.js';
+export {
+  DEFAULT_STALE_THRESHOLDS,
+  evWarnings,
+  freshnessShare,
+  oddsAgeSeconds,
+  staleClockOf,
+  staleClockOfRecord,
+  staleness,
+} from './staleness.js';
 export type { StaleClock, StaleThresholds, Staleness } from './staleness.js';
 export {
   COMPANY_TOLERANCE,

@@ -75,3 +75,15 @@ export function evWarnings(stale: Staleness, sharpCount: number): OpportunityWar
   if (sharpCount === 0) warnings.push('FALLBACK_SHARP_REF');
   return warnings;
 }
+
+const clamp01 = (x: number): number => Math.min(1, Math.max(0, x));
+
+/**
+ * How fresh the price that goes stale first is, 0-1: 1 just confirmed, 0.5 at its book's
+ * threshold, 0 at twice it (a low-hold row's `confidence`).
+ */
+export function freshnessShare(now: number, clock: StaleClock): number {
+  if (!(clock.limitSeconds > 0)) return 1;
+  const ageSeconds = (now - clock.freshUntil) / 1000 + clock.limitSeconds;
+  return clamp01(1 - ageSeconds / (2 * clock.limitSeconds));
+}
