@@ -36,8 +36,6 @@ function markdown(title: string, rows: readonly BucketRow[]): string {
 async function main(): Promise<void> {
   const t0 = performance.now();
   const pooled: ConfidenceGrade[] = [];
-  /** The same prices scored by the second definition (bench/confidence-candidate.ts). */
-  const pooledCandidate: ConfidenceGrade[] = [];
   const out: string[] = [];
   for (const r of ODDS_API_RECORDINGS) {
     const path = locateRecording(r.file);
@@ -47,15 +45,11 @@ async function main(): Promise<void> {
     }
     const g = await gradeRecordedEv(path);
     pooled.push(...g.graded);
-    const candidate = g.graded.map((x) => ({ confidence: x.candidate, clvPercent: x.clvPercent }));
-    pooledCandidate.push(...candidate);
     out.push(
       `${r.name}: ${g.graded.length} graded first sightings; left out: ${g.notClosed} of games that did not kick off in the recording, ` +
         `${g.noReferenceClose} whose line did not close at a reference book, ${g.phantoms} phantom occurrences`,
       '',
       markdown(`${r.name}, thirds of the confidence score`, confidenceThirds(g.graded)),
-      '',
-      markdown(`${r.name}, thirds of the second definition`, confidenceThirds(candidate)),
       '',
     );
   }
@@ -63,8 +57,6 @@ async function main(): Promise<void> {
     markdown('Both recordings, thirds of the confidence score', confidenceThirds(pooled)),
     '',
     markdown('Both recordings, ten-point bands', confidenceBands(pooled, BANDS)),
-    '',
-    markdown('Both recordings, thirds of the second definition', confidenceThirds(pooledCandidate)),
     '',
     `reproduce: npx tsx bench/confidence-calibration.ts; ${((performance.now() - t0) / 1000).toFixed(0)} s`,
   );

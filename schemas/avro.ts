@@ -349,6 +349,12 @@ const opportunity = record(
           ['marketWidth', opt(D)],
           ['referenceHoldPercent', D],
           ['bookCount', I],
+          // Added later (the confidence score's second definition): records written before read
+          // as unknown, which the score gives its middle points (docs/opportunities.md).
+          ['bookChangedAt', opt(L)],
+          ['referenceChangedAt', opt(L)],
+          ['otherBooks', I, 0],
+          ['otherBooksInCompany', I, 0],
         ]),
       ),
     ],

@@ -159,7 +159,11 @@ export interface EvMethodValues {
   confidenceScore: number;
 }
 
-/** Inputs of the confidence score that do not change with time or method. */
+/**
+ * Inputs of the confidence score that do not change with method (docs/opportunities.md,
+ * "confidence_score"). `sharpCount`, `marketWidth` and `bookCount` were parts of the first
+ * definition; the score no longer reads them, the record keeps them.
+ */
 export interface ConfidenceInputs {
   /** Reference books averaged; 0 when only the fallback reference priced the market. */
   sharpCount: number;
@@ -168,6 +172,14 @@ export interface ConfidenceInputs {
   /** Hold of the main reference's market, percent. */
   referenceHoldPercent: number;
   bookCount: number;
+  /** When the book last changed this price (`oddsChangedAt`), epoch ms; null on records written before. */
+  bookChangedAt: number | null;
+  /** The latest `oddsChangedAt` among the reference prices de-vigged, epoch ms; null on records written before. */
+  referenceChangedAt: number | null;
+  /** Other books (neither this book nor a reference used) pricing this selection at this line; 0 on records written before. */
+  otherBooks: number;
+  /** Of those, the books offering at least this price less one point of implied probability. */
+  otherBooksInCompany: number;
 }
 
 export interface EvOpportunity extends OpportunityCommon {

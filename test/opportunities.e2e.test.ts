@@ -56,6 +56,9 @@ const totals = (book: string, line: number, over: number | null, under: number |
   raw(book, 'total_points', 'Under', line, under),
 ];
 
+// One time for the whole opening board: the confidence score reads which of the book and the
+// reference changed last, and ticks stamped in passing could fall on either side of a millisecond.
+const OPENED = Date.now();
 const initial: RawTick[] = [
   // Moneyline: DraftKings' Celtics +105 is +EV against Pinnacle's -110/-110 (2.5 %), and a 1.15 % low-hold market.
   ...side('pinnacle', 'moneyline', null, -110, -110),
@@ -69,7 +72,7 @@ const initial: RawTick[] = [
   ...side('draftkings', 'point_spread', -2.5, -110, -110),
   raw('draftkings', 'point_spread', 'away', 3.5, 100),
   ...side('fanduel', 'point_spread', -4.5, -105, -115),
-];
+].map((t) => ({ ...t, ts: OPENED }));
 
 let sys: TestSystem;
 let feed: ScriptedFeed;
@@ -157,7 +160,8 @@ describe('GET /opportunities/ev', () => {
       home: { id: 'los-angeles-lakers' },
       market_ref: { id: 'moneyline' },
     });
-    expect(o?.['confidence_score']).toBeGreaterThan(60);
+    // Book and reference changed together 20, no other book 15, Pinnacle's 4.55 % hold 11.5, EV 2.5 % 10.
+    expect(o?.['confidence_score']).toBe(57);
     expect(typeof o?.['detected_at']).toBe('string');
     const meta = r.body['meta'] as Row;
     expect(meta['summary']).toEqual({
@@ -247,11 +251,12 @@ describe("GET /opportunities/ev: the reference's row filters", () => {
   const celtics = ['draftkings:away'];
 
   it('keeps the row whose Kelly and confidence fall within the bounds, and only it', async () => {
-    // The row: kelly_percent 2.381, confidence_score above 60.
+    // The row: kelly_percent 2.381, confidence_score 57.
     expect(await ids('min_kelly=2.3&max_kelly=2.4')).toEqual(celtics);
     expect(await ids('min_kelly=2.4')).toEqual([]);
     expect(await ids('max_kelly=2.3')).toEqual([]);
-    expect(await ids('min_confidence=60&max_confidence=100')).toEqual(celtics);
+    expect(await ids('min_confidence=57&max_confidence=57')).toEqual(celtics);
+    expect(await ids('min_confidence=58')).toEqual([]);
     expect(await ids('max_confidence=10')).toEqual([]);
   });
 

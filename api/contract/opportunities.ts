@@ -9,7 +9,7 @@ import type {
   OpportunityLeg,
   SelectionType,
 } from '../../schemas/index.js';
-import { confidenceScore, phantomWarnings, staleClockOfRecord, staleness } from '../../pipeline/opportunities/index.js';
+import { confidenceScore, freshnessShare, phantomWarnings, staleClockOfRecord, staleness } from '../../pipeline/opportunities/index.js';
 import type { PhantomPolicy, StaleDerivativeFlag } from '../../pipeline/opportunities/index.js';
 import { DEVIG_CHOICES, americanToDecimal, roundedStakes, wholeNumbersProbability } from '../../pipeline/odds-math/index.js';
 import { evRecipeProps } from './fair.js';
@@ -83,9 +83,9 @@ export function selectionName(catalog: Catalog, o: Opportunity, selection: Selec
 /** The player of a player prop (null on other markets), as rows show it in `player_name`. */
 export const playerNameOf = (o: Opportunity): string | null => (o.market === 'player_prop' ? o.participant : null);
 
-/** The confidence score a +EV row shows: the method's EV and the age of its prices now. */
-export function evConfidence(o: EvOpportunity, method: DevigMethodName, now: number): number {
-  return confidenceScore(o.confidence, o.methods[method].evPercent, now, staleClockOfRecord(o));
+/** The confidence score a +EV row shows, with the method's EV (freshness is its own signal, not a part). */
+export function evConfidence(o: EvOpportunity, method: DevigMethodName): number {
+  return confidenceScore(o.confidence, o.methods[method].evPercent);
 }
 
 /** Event and market fields every opportunity row carries, with the reference blocks. */
@@ -235,7 +235,7 @@ export function presentEv(
     selection_name: selectionName(catalog, o, o.selection),
     line: o.line,
     sportsbook: o.book,
-    confidence_score: evConfidence(o, method, now),
+    confidence_score: evConfidence(o, method),
     kelly_percent: m.kellyPercent,
     book_count: o.bookCount,
     arb_available: o.arbAvailable,
@@ -458,10 +458,14 @@ function deepLinksOf(catalog: Catalog, opportunityId: string, books: readonly st
   return links;
 }
 
-/** Confidence of a low-hold row (0-100): how fresh its prices are, 0 at twice the stale threshold. */
-function lowHoldConfidence(ageSeconds: number, isLive: boolean): number {
-  const limit = 2 * (isLive ? 10 : 60);
-  return Math.round(100 * Math.min(1, Math.max(0, 1 - ageSeconds / limit)));
+/**
+ * Confidence of a low-hold row (0-100): how fresh its prices are, by the same clock as its
+ * `possibly_stale` (the price that goes stale first against its book's threshold): 100 just
+ * confirmed, 50 at the threshold, 0 at twice it. Not the +EV score: a low-hold market has no
+ * reference to have moved before or after its books.
+ */
+function lowHoldConfidence(o: LowHoldOpportunity, now: number): number {
+  return Math.round(100 * freshnessShare(now, staleClockOfRecord(o)));
 }
 
 export function presentLowHold(
@@ -487,7 +491,7 @@ export function presentLowHold(
     side3: leg3 ? lowHoldSide(catalog, o, leg3) : null,
     all_books: [...new Set(o.legs.map((l) => l.book))].sort(),
     book_count: new Set(o.legs.map((l) => l.book)).size,
-    confidence: lowHoldConfidence(fresh.oldest_odds_age_seconds, o.event.isLive),
+    confidence: lowHoldConfidence(o, now),
     odds_age_seconds: fresh.oldest_odds_age_seconds,
     legs: o.legs.map((l) => legOut(catalog, o, l)),
     game_state: gameStateOf(o, context),

@@ -5,53 +5,13 @@
  */
 import fastJson from 'fast-json-stringify';
 import { describe, expect, it } from 'vitest';
-import type { LowHoldOpportunity } from '../../schemas/index.js';
 import { DEFAULT_PHANTOM_POLICY } from '../../pipeline/opportunities/index.js';
 import type { StaleDerivativeFlag } from '../../pipeline/opportunities/index.js';
 import { Catalog } from '../views/catalog.js';
+import { T0, lowHold } from './fixtures/low-hold.js';
 import { lowHoldRowSchema, presentLowHold } from './opportunities.js';
 
 const catalog = new Catalog();
-const T0 = Date.UTC(2026, 10, 21, 17);
-const leg = (book: string, selection: 'over' | 'under', priceAmerican: number): LowHoldOpportunity['legs'][number] => ({
-  book,
-  selection,
-  line: 110.5,
-  priceAmerican,
-  priceDecimal: 1 + 100 / -priceAmerican,
-  ts: T0,
-  rowId: `r-${book}`,
-  bookEventId: 'x',
-  selectionId: null,
-  stakeShare: 0.5,
-});
-const lowHold: LowHoldOpportunity = {
-  id: 'l1',
-  kind: 'low_hold',
-  eventId: 'e1',
-  situation: 'e1|team_total|home|total|110.5',
-  market: 'team_total',
-  family: 'total',
-  participant: 'home',
-  statCategory: null,
-  event: { sport: 'basketball', league: 'nba', homeTeamId: 'nba-bos', awayTeamId: 'nba-mia', startTime: T0 + 3_600_000, isLive: false },
-  legs: [leg('draftkings', 'over', -102), leg('fanduel', 'under', -104)],
-  oldestOddsTs: T0,
-  oldestOddsAgeSeconds: 0,
-  freshUntil: T0 + 600_000,
-  staleAfterSeconds: 600,
-  possiblyStale: false,
-  warnings: [],
-  detectedAt: T0,
-  lastSeenAt: T0,
-  expiredAt: null,
-  expireReason: null,
-  value: 1.46,
-  peakValue: 1.46,
-  line: 110.5,
-  holdPercent: 1.46,
-  impliedSum: 1.0148,
-};
 const flag: StaleDerivativeFlag = {
   rowId: 'r-draftkings',
   warning: 'STALE_AFTER_SHARP_MOVE',

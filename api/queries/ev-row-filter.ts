@@ -90,14 +90,8 @@ export function parseEvRowFilter(q: EvRowFilterQuery, catalog: Catalog, lines: L
   return Object.keys(f).length === 0 ? undefined : f;
 }
 
-/** Whether a +EV entry's row, presented under `method` at `now`, passes the filter. */
-export function evRowMatches(
-  e: BoardEntry<EvOpportunity>,
-  f: EvRowFilter,
-  method: DevigMethodName,
-  catalog: Catalog,
-  now: number,
-): boolean {
+/** Whether a +EV entry's row, presented under `method`, passes the filter. */
+export function evRowMatches(e: BoardEntry<EvOpportunity>, f: EvRowFilter, method: DevigMethodName, catalog: Catalog): boolean {
   const o = e.o;
   const kelly = o.methods[method].kellyPercent;
   if ((f.minKelly !== undefined && kelly < f.minKelly) || (f.maxKelly !== undefined && kelly > f.maxKelly)) return false;
@@ -114,7 +108,7 @@ export function evRowMatches(
     return false;
   if (f.alternateLine && isAlternate(o, f.alternateLine.lines) !== f.alternateLine.wanted) return false;
   if (f.minConfidence !== undefined || f.maxConfidence !== undefined) {
-    const c = evConfidence(o, method, now);
+    const c = evConfidence(o, method);
     if ((f.minConfidence !== undefined && c < f.minConfidence) || (f.maxConfidence !== undefined && c > f.maxConfidence)) return false;
   }
   return true;

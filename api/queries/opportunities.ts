@@ -87,7 +87,7 @@ export function evMatches(entries: readonly EvEntry[], q: EvQuery, catalog: Cata
       ((q.minMarketWidth !== undefined && w < q.minMarketWidth) || (q.maxMarketWidth !== undefined && w > q.maxMarketWidth))
     )
       return false;
-    if (q.row && !evRowMatches(e, q.row, q.method, catalog, now)) return false;
+    if (q.row && !evRowMatches(e, q.row, q.method, catalog)) return false;
     return matchesCommon(e, q.common, catalog, now);
   });
 }

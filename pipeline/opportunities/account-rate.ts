@@ -24,7 +24,7 @@ import {
   totalsMiddle,
 } from '../odds-math/index.js';
 import { capacityOf } from './capacity.js';
-import { confidenceScore, staleClockOfRecord } from './confidence.js';
+import { confidenceScore } from './confidence.js';
 import { round } from './state.js';
 
 /**
@@ -113,7 +113,8 @@ function withoutCapacity<T extends { maxStake?: number }>(o: T): Omit<T, 'maxSta
  * midpoint of its quoted back and lay, which no commission changes), so each method's EV and
  * Kelly follow from its fair probability and the new price. The probabilities are the record's,
  * rounded to 6 places, so a figure can differ from a run of the engines at that rate in its
- * last (4th) decimal. The confidence score is recomputed at the version's own time, as built.
+ * last (4th) decimal. The confidence score is recomputed with the new EV; its company count stays
+ * the one judged at the board's price (the other books' prices are not on the record).
  */
 function evAt(o: EvOpportunity, leg: OpportunityLeg, decimal: number): EvOpportunity | null {
   const methods = {} as Record<DevigMethodName, EvMethodValues>;
@@ -127,7 +128,7 @@ function evAt(o: EvOpportunity, leg: OpportunityLeg, decimal: number): EvOpportu
       ...before,
       evPercent: ev,
       kellyPercent: round(Math.max(0, kellyPercent(before.fairProbability, decimal)), 4),
-      confidenceScore: confidenceScore(o.confidence, ev, o.lastSeenAt, staleClockOfRecord(o)),
+      confidenceScore: confidenceScore(o.confidence, ev),
     };
     peakEvPercent[m] = round(o.peakEvPercent[m] + (ev - before.evPercent), 4);
   }

@@ -1,128 +1,81 @@
-import type { ConfidenceInputs, OpportunityWarning } from '../../schemas/index.js';
-import { LIVE_STALE_AFTER_SECONDS, STALE_AFTER_SECONDS } from './config.js';
+import type { ConfidenceInputs, OddsRow } from '../../schemas/index.js';
 
 /**
- * Staleness and the confidence score, pure functions of their inputs so that the API can
- * recompute them with the age at the time of a request (docs/opportunities.md has the formula).
+ * The confidence score of a +EV price (0-100), pure, so that the API can recompute it with the
+ * de-vig method a caller picks (docs/opportunities.md, "confidence_score").
  *
- * A price is stale once it has gone unconfirmed longer than its book normally takes (the
- * book's threshold, from the freshness ledger); an opportunity, once the first of its prices is.
+ * This is the second definition, written from first principles after the first one (references,
+ * market width, freshness, breadth, plausibility) was graded on the real recordings and did not
+ * separate the prices that beat the close from those that did not. It was fixed before it was
+ * graded and is served as it was graded; the parts are not to be tuned to the grades. Its idea: a
+ * +EV price beats the close when the edge is the book being behind the market, and does not when
+ * it is the reference being behind the book.
+ *
+ * - **Who moved last** (0-40). If the reference changed its price after the book last changed
+ *   this one, the book has not followed a move the reference made: the close, which the
+ *   reference sets, is likely to stay away from the book's price (40). If the book changed after
+ *   the reference, the book may have moved on news the reference has not priced yet, and the
+ *   "edge" is the reference's delay (0). Unknown or simultaneous: 20.
+ * - **Alone or in company** (0-30). If the other books (neither this one nor a reference) offer
+ *   the selection at about this price too, the market disagrees with the reference rather than
+ *   with this book, and the reference is the likelier one to move: 30 × the share of other books
+ *   not offering at least this book's price less one point of implied probability; no other
+ *   book: 15.
+ * - **How sharp the reference is** (0-20): its own hold, 2 % or less 20, 8 % or more 0, linear.
+ *   A wide reference market says little about the fair price.
+ * - **Plausibility** (0-10): EV 5 % or less 10, 25 % or more 0, linear: huge edges are errors
+ *   more often than gifts.
+ *
+ * Freshness is no part of it: it is its own signal (`possibly_stale`, `VERY_STALE_ODDS`,
+ * `odds_age_seconds`), and as a part of the first score it measured the recordings' snapshot
+ * spacing rather than anything that predicted the close.
  */
 
-/** When an opportunity goes stale, and the threshold of the price that decides it. */
-export interface StaleClock {
-  /** Epoch ms after which the first of its prices is past its book's threshold. */
-  freshUntil: number;
-  /** That price's threshold, seconds. */
-  limitSeconds: number;
-}
-
-/** The fixed thresholds: what records written before per-book thresholds get. */
-export interface StaleThresholds {
-  staleAfterSeconds: number;
-  liveStaleAfterSeconds: number;
-}
-
-export const DEFAULT_STALE_THRESHOLDS: StaleThresholds = {
-  staleAfterSeconds: STALE_AFTER_SECONDS,
-  liveStaleAfterSeconds: LIVE_STALE_AFTER_SECONDS,
-};
-
-/** The price that goes stale first, each against its own book's threshold. */
-export function staleClockOf(prices: readonly { ts: number; book: string }[], limitSeconds: (book: string) => number): StaleClock {
-  let clock: StaleClock = { freshUntil: Number.POSITIVE_INFINITY, limitSeconds: 0 };
-  for (const p of prices) {
-    const limit = limitSeconds(p.book);
-    const until = p.ts + limit * 1000;
-    if (until < clock.freshUntil) clock = { freshUntil: until, limitSeconds: limit };
-  }
-  return clock;
-}
-
-/** The clock of a record; one written before it carried its own is read with the fixed thresholds. */
-export function staleClockOfRecord(
-  o: { oldestOddsTs: number; freshUntil: number | null; staleAfterSeconds: number | null; event: { isLive: boolean } },
-  t: StaleThresholds = DEFAULT_STALE_THRESHOLDS,
-): StaleClock {
-  if (o.freshUntil !== null && o.staleAfterSeconds !== null) return { freshUntil: o.freshUntil, limitSeconds: o.staleAfterSeconds };
-  const limit = o.event.isLive ? t.liveStaleAfterSeconds : t.staleAfterSeconds;
-  return { freshUntil: o.oldestOddsTs + limit * 1000, limitSeconds: limit };
-}
-
-export interface Staleness {
-  ageSeconds: number;
-  possiblyStale: boolean;
-  /** POTENTIALLY_STALE_ODDS (prematch) or LIVE_STALE_ODDS (live), or nothing. */
-  warning: OpportunityWarning | null;
-}
-
-export function oddsAgeSeconds(oldestTs: number, now: number): number {
-  return Math.round(Math.max(0, now - oldestTs)) / 1000;
-}
-
-/** The age of the oldest price (what clients are shown) and whether the clock has run out. */
-export function staleness(oldestTs: number, now: number, isLive: boolean, clock: StaleClock): Staleness {
-  const ageSeconds = oddsAgeSeconds(oldestTs, now);
-  const possiblyStale = now > clock.freshUntil;
-  return { ageSeconds, possiblyStale, warning: possiblyStale ? (isLive ? 'LIVE_STALE_ODDS' : 'POTENTIALLY_STALE_ODDS') : null };
-}
-
-/** Warnings of an EV row: staleness first, then the reference quality. */
-export function evWarnings(stale: Staleness, sharpCount: number): OpportunityWarning[] {
-  const warnings: OpportunityWarning[] = [];
-  if (stale.warning) warnings.push(stale.warning);
-  if (sharpCount <= 1) warnings.push('SINGLE_SHARP_REF');
-  if (sharpCount === 0) warnings.push('FALLBACK_SHARP_REF');
-  return warnings;
-}
+/** How much worse than this book's price (implied probability) another book's may be and still keep it company. */
+export const COMPANY_TOLERANCE = 0.01;
 
 const clamp01 = (x: number): number => Math.min(1, Math.max(0, x));
 
-/** Points for the references: the fallback book alone 10, one sharp 20, two 26, three or more 30. */
-export function sharpPoints(sharpCount: number): number {
-  if (sharpCount <= 0) return 10;
-  if (sharpCount === 1) return 20;
-  if (sharpCount === 2) return 26;
-  return 30;
+/** 40 when the reference changed after the book, 0 when the book changed after it, 20 when simultaneous or unknown. */
+export function whoMovedLastPoints(bookChangedAt: number | null, referenceChangedAt: number | null): number {
+  if (bookChangedAt === null || referenceChangedAt === null || referenceChangedAt === bookChangedAt) return 20;
+  return referenceChangedAt > bookChangedAt ? 40 : 0;
 }
 
-/**
- * Points for how sharp the reference market is (0-25): a two-way market by its width (10 cents or
- * less: 25, 40 cents or more: 0), other markets by the reference's hold (2 % or less: 25, 8 % or
- * more: 0), linear in between.
- */
-export function marketPoints(marketWidth: number | null, referenceHoldPercent: number): number {
-  if (marketWidth !== null) return 25 * clamp01((40 - marketWidth) / 30);
-  return 25 * clamp01((8 - referenceHoldPercent) / 6);
+/** Whether another book's price (decimal) is at least this one's (decimal) less one point of implied probability. */
+export function keepsCompany(priceDecimal: number, otherDecimal: number): boolean {
+  return 1 / otherDecimal <= 1 / priceDecimal + COMPANY_TOLERANCE;
 }
 
-/**
- * Points for freshness (0-25), from the price that goes stale first: 25 when just confirmed,
- * half at its book's threshold, 0 at twice it.
- */
-export function freshnessPoints(now: number, clock: StaleClock): number {
-  if (!(clock.limitSeconds > 0)) return 25;
-  const ageSeconds = (now - clock.freshUntil) / 1000 + clock.limitSeconds;
-  return 25 * clamp01(1 - ageSeconds / (2 * clock.limitSeconds));
+/** 30 × the share of the other books not keeping the price company; 15 when there is no other book. */
+export function alonePoints(otherBooks: number, inCompany: number): number {
+  if (otherBooks === 0) return 15;
+  return 30 * (1 - inCompany / otherBooks);
 }
 
-/** Points for breadth (0-10): one per book pricing the selection, up to 10. */
-export function bookPoints(bookCount: number): number {
-  return Math.min(10, Math.max(0, bookCount));
+/** The reference's own hold: 2 % or less 20, 8 % or more 0, linear. */
+export function referenceSharpnessPoints(referenceHoldPercent: number): number {
+  return 20 * clamp01((8 - referenceHoldPercent) / 6);
 }
 
-/** Points for plausibility (0-10): an edge of 5 % or less 10, 25 % or more 0 (errors, stale lines). */
+/** An edge of 5 % or less 10, 25 % or more 0 (errors, stale lines), linear. */
 export function plausibilityPoints(evPercent: number): number {
   return 10 * clamp01((25 - evPercent) / 20);
 }
 
-/** 0-100, a whole number: the sum of the five parts above. */
-export function confidenceScore(inputs: ConfidenceInputs, evPercent: number, now: number, clock: StaleClock): number {
-  const total =
-    sharpPoints(inputs.sharpCount) +
-    marketPoints(inputs.marketWidth, inputs.referenceHoldPercent) +
-    freshnessPoints(now, clock) +
-    bookPoints(inputs.bookCount) +
-    plausibilityPoints(evPercent);
-  return Math.round(total);
+/** 0-100, a whole number: the sum of the four parts, with the chosen method's EV. */
+export function confidenceScore(inputs: ConfidenceInputs, evPercent: number): number {
+  return Math.round(
+    whoMovedLastPoints(inputs.bookChangedAt, inputs.referenceChangedAt) +
+      alonePoints(inputs.otherBooks, inputs.otherBooksInCompany) +
+      referenceSharpnessPoints(inputs.referenceHoldPercent) +
+      plausibilityPoints(evPercent),
+  );
+}
+
+/** The latest change among the reference prices; null when there is none. */
+export function latestChange(rows: readonly OddsRow[]): number | null {
+  let latest: number | null = null;
+  for (const r of rows) if (latest === null || r.oddsChangedAt > latest) latest = r.oddsChangedAt;
+  return latest;
 }

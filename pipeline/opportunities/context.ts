@@ -9,8 +9,8 @@ import type {
   SelectionType,
 } from '../../schemas/index.js';
 import type { ResolvedOptions } from './config.js';
-import { staleClockOf, staleness } from './confidence.js';
-import type { StaleClock, Staleness } from './confidence.js';
+import { staleClockOf, staleness } from './staleness.js';
+import type { StaleClock, Staleness } from './staleness.js';
 import type { CandidateInputs } from './inputs.js';
 import type { FamilyState } from './state.js';
 

@@ -67,10 +67,19 @@ describe('+EV against one sharp book', () => {
     }
   });
 
-  it('scores confidence from its inputs: one sharp 20, a 20-cent market 16.7, fresh 25, two books 2, plausible 10', () => {
+  it('scores confidence from the board: changed with the reference 20, no other book 15, a 4.55 % reference hold 11.5, plausible 10', () => {
     const o = only(evs(h));
-    expect(o.confidence).toEqual({ sharpCount: 1, marketWidth: 20, referenceHoldPercent: 4.5455, bookCount: 2 });
-    expect(o.methods.power.confidenceScore).toBe(74);
+    expect(o.confidence).toEqual({
+      sharpCount: 1,
+      marketWidth: 20,
+      referenceHoldPercent: 4.5455,
+      bookCount: 2,
+      bookChangedAt: T0,
+      referenceChangedAt: T0,
+      otherBooks: 0,
+      otherBooksInCompany: 0,
+    });
+    expect(o.methods.power.confidenceScore).toBe(57);
   });
 
   it('never uses a book as its own reference: the sharp book alone is not +EV against itself', () => {
@@ -213,5 +222,59 @@ describe('+EV reference prices are built once per reference market', () => {
     expect(after[1]).not.toBe(before[1]);
     expect(before.map((p) => p.priceAmerican)).toEqual([-110, -110]);
     expect(byBook('draftkings').references[1]).toBe(after[1]);
+  });
+});
+
+describe('confidence read off the board', () => {
+  const MINUTE = 60_000;
+  const draftkingsAway = (h: Harness): EvOpportunity => only(evs(h).filter((o) => o.book === 'draftkings'));
+
+  it('gives 40 for who moved last when the reference changed its price after the book last changed its own', () => {
+    const h = new Harness();
+    h.event(event());
+    h.ticks([...ml('pinnacle', -110, -110), ...ml('draftkings', -115, 105)]);
+    h.ticks(ml('pinnacle', -112, -108, { ts: T0 + MINUTE }), T0 + MINUTE);
+    const o = draftkingsAway(h);
+    expect([o.confidence.bookChangedAt, o.confidence.referenceChangedAt]).toEqual([T0, T0 + MINUTE]);
+    // 40 + 15 (no other book) + 20 × (8 − 4.5376) / 6 = 11.54 + 10.
+    expect(o.confidence.referenceHoldPercent).toBe(4.5376);
+    expect(o.methods.power.confidenceScore).toBe(77);
+  });
+
+  it('gives 0 for who moved last when the book changed its price after the reference', () => {
+    const h = new Harness();
+    h.event(event());
+    h.ticks([...ml('pinnacle', -110, -110), ...ml('draftkings', -115, 105)]);
+    h.ticks(ml('draftkings', -118, 108, { ts: T0 + MINUTE }), T0 + MINUTE);
+    const o = draftkingsAway(h);
+    expect([o.confidence.bookChangedAt, o.confidence.referenceChangedAt]).toEqual([T0 + MINUTE, T0]);
+    // 0 + 15 + 11.52 + 10.
+    expect(o.methods.power.confidenceScore).toBe(37);
+  });
+
+  it('counts the other books, not the references, and those within a point of implied probability of the price', () => {
+    const h = new Harness();
+    h.event(event());
+    // Draftkings' away 105 is implied 48.78 %: FanDuel's 104 (49.02 %) keeps it company, BetMGM's
+    // -110 (52.38 %) does not; Pinnacle is the reference and is not counted.
+    h.ticks([...ml('pinnacle', -110, -110), ...ml('draftkings', -115, 105), ...ml('fanduel', -125, 104), ...ml('betmgm', -110, -110)]);
+    const o = draftkingsAway(h);
+    expect([o.confidence.otherBooks, o.confidence.otherBooksInCompany]).toEqual([2, 1]);
+    // 20 + 30 × 1/2 + 11.52 + 10.
+    expect(o.methods.power.confidenceScore).toBe(57);
+  });
+
+  it('updates the score when another book moves into the price’s company, the prices used unchanged', () => {
+    const h = new Harness();
+    h.event(event());
+    h.ticks([...ml('pinnacle', -110, -110), ...ml('draftkings', -115, 105), ...ml('betmgm', -110, -110)]);
+    expect(draftkingsAway(h).methods.power.confidenceScore).toBe(72);
+    const out = h.ticks(ml('betmgm', -125, 104, { ts: T0 + MINUTE }), T0 + MINUTE);
+    const updated = out.filter((c) => c.type === 'update' && c.opportunity.kind === 'ev' && c.opportunity.book === 'draftkings');
+    expect(updated).toHaveLength(1);
+    const o = draftkingsAway(h);
+    expect([o.confidence.otherBooks, o.confidence.otherBooksInCompany]).toEqual([1, 1]);
+    // 20 + 0 + 11.52 + 10.
+    expect(o.methods.power.confidenceScore).toBe(42);
   });
 });

@@ -12,7 +12,8 @@ import {
 } from '../odds-math/index.js';
 import type { DevigChoice, DevigMethod } from '../odds-math/index.js';
 import { lineSummary } from './combos.js';
-import { confidenceScore, evWarnings, staleClockOfRecord } from './confidence.js';
+import { confidenceScore, keepsCompany, latestChange } from './confidence.js';
+import { evWarnings } from './staleness.js';
 import type { Candidate, EngineContext } from './context.js';
 import { commonFields, withKind } from './context.js';
 import { familyOpportunityId } from './ids.js';
@@ -179,6 +180,7 @@ export function evCandidates(ctx: EngineContext, g: LineGroupState, out: Candida
   // Most books are not references: they share one fair price per method (the common references).
   const common = primary.length > 0 ? primary : fallback;
   let commonRows: OddsRow[] | null = null;
+  let commonChangedAt: number | null | undefined;
   const outcomes = ctx.outcomes;
   for (let i = 0; i < outcomes.length; i++) {
     const selection = outcomes[i] as SelectionType;
@@ -201,16 +203,64 @@ export function evCandidates(ctx: EngineContext, g: LineGroupState, out: Candida
       const id = familyOpportunityId(ctx.family, 'ev', ctx.eventId, [row]);
       const refRows = refs === common ? (commonRows ??= rowsOf(common)) : rowsOf(refs);
       const chosen = refs;
+      const refChangedAt = refs === common ? (commonChangedAt ??= latestChange(refRows)) : latestChange(refRows);
+      const facts = confidenceFacts(g, slots, slot, at, row, chosen, refChangedAt);
       out.push({
         id,
         rows: [row],
         refRows,
-        values: [refs.length, sharpCount, bookCount, isLive, startTime, arbProfit],
+        // The confidence score's inputs are values too: another book moving into or out of this
+        // price's company changes the score without touching the prices used.
+        values: [
+          refs.length,
+          sharpCount,
+          bookCount,
+          isLive,
+          startTime,
+          arbProfit,
+          facts.bookChangedAt,
+          facts.referenceChangedAt,
+          facts.otherBooks,
+          facts.otherBooksInCompany,
+        ],
         scope: g.key,
-        build: () => buildEv(ctx, line, selection, i, row, d, id, chosen, sharpCount, bookCount, arbProfit),
+        build: () => buildEv(ctx, line, selection, i, row, d, id, chosen, sharpCount, bookCount, arbProfit, facts),
       });
     }
   }
+}
+
+/** What the confidence score reads off the board beside the prices used (confidence.ts). */
+interface ConfidenceFacts {
+  bookChangedAt: number | null;
+  referenceChangedAt: number | null;
+  otherBooks: number;
+  otherBooksInCompany: number;
+}
+
+/**
+ * The book's and the references' change times, and the other books at this selection and line
+ * (neither the book in `slot` nor a reference used), counting those that keep its price company.
+ */
+function confidenceFacts(
+  g: LineGroupState,
+  slots: readonly number[],
+  slot: number,
+  at: number,
+  row: OddsRow,
+  refs: readonly Reference[],
+  referenceChangedAt: number | null,
+): ConfidenceFacts {
+  let otherBooks = 0;
+  let otherBooksInCompany = 0;
+  for (const s of slots) {
+    if (s === slot) continue;
+    const other = g.rows[s * WIDTH + at];
+    if (other == null || hasBook(refs, g.books[s] as string)) continue;
+    otherBooks++;
+    if (keepsCompany(row.priceDecimal, other.priceDecimal)) otherBooksInCompany++;
+  }
+  return { bookChangedAt: row.oddsChangedAt, referenceChangedAt, otherBooks, otherBooksInCompany };
 }
 
 /** The per-method values of a +EV price, worst case last. */
@@ -237,6 +287,7 @@ function buildEv(
   sharpCount: number,
   bookCount: number,
   arbProfit: number | null,
+  facts: ConfidenceFacts,
 ): EvOpportunity {
   const raw = methodValues(refs, i, d);
   const leg = legOf(row, 1);
@@ -256,6 +307,10 @@ function buildEv(
     marketWidth: width,
     referenceHoldPercent: round(hold(main.rows.map(decimalOf)) * 100, 4),
     bookCount,
+    bookChangedAt: facts.bookChangedAt,
+    referenceChangedAt: facts.referenceChangedAt,
+    otherBooks: facts.otherBooks,
+    otherBooksInCompany: facts.otherBooksInCompany,
   };
   const methods = {} as Record<DevigMethodName, EvMethodValues>;
   const peakEvPercent = {} as Record<DevigMethodName, number>;
@@ -266,7 +321,7 @@ function buildEv(
       noVigOdds: probabilityToAmerican(x.p),
       evPercent: ev,
       kellyPercent: round(Math.max(0, x.kelly), 4),
-      confidenceScore: confidenceScore(confidence, ev, ctx.now, staleClockOfRecord(base)),
+      confidenceScore: confidenceScore(confidence, ev),
     };
     peakEvPercent[x.m] = ev;
   }

@@ -4,19 +4,23 @@ export { defaultReferenceBooks, middleSigma, resolveOptions, LIVE_STALE_AFTER_SE
 export type { OpportunityOptions, ResolvedOptions } from './config.js';
 export {
   DEFAULT_STALE_THRESHOLDS,
-  bookPoints,
-  confidenceScore,
   evWarnings,
-  freshnessPoints,
-  marketPoints,
+  freshnessShare,
   oddsAgeSeconds,
-  plausibilityPoints,
-  sharpPoints,
   staleClockOf,
   staleClockOfRecord,
   staleness,
+} from './staleness.js';
+export type { StaleClock, StaleThresholds, Staleness } from './staleness.js';
+export {
+  COMPANY_TOLERANCE,
+  alonePoints,
+  confidenceScore,
+  keepsCompany,
+  plausibilityPoints,
+  referenceSharpnessPoints,
+  whoMovedLastPoints,
 } from './confidence.js';
-export type { StaleClock, StaleThresholds, Staleness } from './confidence.js';
 export { opportunityAtCommission, rowAtCommission } from './account-rate.js';
 export { opportunityId } from './ids.js';
 export { carry, fingerprint } from './lifecycle.js';

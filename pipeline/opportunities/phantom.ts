@@ -1,7 +1,7 @@
 import { settingDefault } from '../../schemas/index.js';
 import type { Opportunity } from '../../schemas/index.js';
-import { staleClockOfRecord } from './confidence.js';
-import type { StaleClock } from './confidence.js';
+import { staleClockOfRecord } from './staleness.js';
+import type { StaleClock } from './staleness.js';
 import type { StaleDerivativeJudge } from './stale-derivatives.js';
 
 /**

@@ -130,18 +130,24 @@ function toTick(t: Step, ts: number): OddsTick {
   }
 }
 
-/** Runs the steps; returns the harness and the final board (latest open tick per row). */
+/**
+ * Runs the steps; returns the harness and the final board (latest open tick per row, with the
+ * change time its row got: a confirmation keeps the time the price last moved, which the tick
+ * alone does not say and the confidence score reads).
+ */
 function play(steps: readonly Step[]): { h: Harness; board: OddsTick[]; now: number } {
   const h = new Harness();
   h.event(event());
+  const rows = new SnapshotProcessor();
   const board = new Map<string, OddsTick>();
   let now = T0;
   for (const s of steps) {
     now += s.dt;
     const t = toTick(s, now);
     h.ticks([t], now);
+    const row = rows.handle(t, now)?.row;
     if (t.priceAmerican === null) board.delete(oddsRowKey(t));
-    else board.set(oddsRowKey(t), t);
+    else if (row) board.set(oddsRowKey(t), { ...t, oddsChangedAt: row.oddsChangedAt });
   }
   return { h, board: [...board.values()], now };
 }

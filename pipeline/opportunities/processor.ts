@@ -12,7 +12,7 @@ import { advance, expire } from './lifecycle.js';
 import { lowHoldCandidates } from './lowhold.js';
 import { middleCandidates } from './middles.js';
 import { StaleVerdicts, clockNow, retimed } from './retime.js';
-import { staleClockOfRecord } from './confidence.js';
+import { staleClockOfRecord } from './staleness.js';
 import type { HeldRecord } from './retime.js';
 import { familyAtSearchRate, pricedBelowItsRate } from './search-rate.js';
 import { SKIPPED_MARKETS, addToLine, canonicalLine, familyKey, lineKey, outcomesOf, removeFromLine } from './state.js';

@@ -1,7 +1,7 @@
-import type { EvMethodValues, Opportunity, OpportunityChange } from '../../schemas/index.js';
+import type { Opportunity, OpportunityChange } from '../../schemas/index.js';
 import { TimedHeap } from '../timed-heap.js';
-import { confidenceScore, staleClockOf, staleClockOfRecord, staleness } from './confidence.js';
-import type { StaleClock } from './confidence.js';
+import { staleClockOf, staleClockOfRecord, staleness } from './staleness.js';
+import type { StaleClock } from './staleness.js';
 import { veryStaleAt } from './phantom.js';
 import type { FamilyState } from './state.js';
 
@@ -52,8 +52,8 @@ export function clockNow(o: Opportunity, limitSeconds: (book: string, isLive: bo
 const isStaleWarning = (w: string): boolean => w === 'POTENTIALLY_STALE_ODDS' || w === 'LIVE_STALE_ODDS';
 
 /**
- * A new version of `o` on `clock` at `now`: the clock, the stale flag and warning, the age and
- * the confidence scores (whose freshness part reads the clock); every other field as it was.
+ * A new version of `o` on `clock` at `now`: the clock, the stale flag and warning and the age;
+ * every other field as it was (the confidence score does not read the clock).
  */
 export function retimed(o: Opportunity, clock: StaleClock, now: number): Opportunity {
   const stale = staleness(o.oldestOddsTs, now, o.event.isLive, clock);
@@ -69,14 +69,6 @@ export function retimed(o: Opportunity, clock: StaleClock, now: number): Opportu
   next.possiblyStale = stale.possiblyStale;
   next.warnings = stale.warning ? [stale.warning, ...kept] : kept;
   next.lastSeenAt = now;
-  if (next.kind === 'ev') {
-    const methods = { ...next.methods };
-    for (const m of Object.keys(methods) as (keyof typeof methods)[]) {
-      const v = methods[m];
-      methods[m] = { ...v, confidenceScore: confidenceScore(next.confidence, v.evPercent, now, clock) } satisfies EvMethodValues;
-    }
-    next.methods = methods;
-  }
   return next;
 }
 
