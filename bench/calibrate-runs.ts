@@ -1,4 +1,4 @@
-import { LEAGUES } from '../schemas/index.js';
+import { LEAGUES, settingDefault } from '../schemas/index.js';
 import type { RawGameState, RawTick } from '../schemas/index.js';
 import { ManualClock } from '../pipeline/clock.js';
 import { MarketSimulator } from '../pipeline/feeds/simulator/index.js';
@@ -43,16 +43,16 @@ class MarketRun {
 
 /** Start of the simulated market: November, when most leagues are in season (as bench/stale-share.ts). */
 const SIM_T0 = Date.UTC(2026, 10, 28, 12);
-/** The simulator as `make run` drives it: 200 ticks a second in 100 ms steps. */
-export const SIM_STEP_MS = 100;
-export const SIM_TICKS_PER_SECOND = 200;
+/** The simulator as `make run` drives it: its default ticks a second, in its default steps. */
+export const SIM_STEP_MS = settingDefault('SIM_STEP_MS');
+export const SIM_TICKS_PER_SECOND = settingDefault('SIM_TICKS_PER_SECOND');
 /**
  * The snapshot-sampled runs' budget, with nothing spent beyond what the books' cadences and the
  * news need (`fillBudget: false`): the books confirm each price about once a minute, as the
- * recorded ones do, which on the whole board takes about 750 ticks a second; at `make run`'s 200
- * the confirmations queue up and a price's age says how short the budget is, and filling a larger
- * budget with early reprices makes every price younger than its book would (docs/simulator.md,
- * "Stop 49").
+ * recorded ones do, which on the whole board takes about 750 ticks a second; at 200 (`make
+ * run`'s rate before stop 50) the confirmations queue up and a price's age says how short the
+ * budget is, and filling a larger budget with early reprices makes every price younger than its
+ * book would (docs/simulator.md, "Stop 49").
  */
 export const SAMPLED_TICKS_PER_SECOND = 2_000;
 /** Samples start once every book has shown its cadence for a few minutes. */

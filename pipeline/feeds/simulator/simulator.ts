@@ -478,9 +478,9 @@ export class MarketSimulator {
    * confirmations. Within the step's budget: when the budget is short, confirmations wait their
    * turn in time order, those of games in play first. The books confirm every price about once a
    * minute, as the recorded ones do, which on the whole board takes about 750 ticks a second: at
-   * `make run`'s 200 the pre-match confirmations queue up, and without the priority the in-play
-   * ones queued behind them, minutes apart (docs/simulator.md, "Stop 49"). A quote the book is
-   * sitting on (`isStale`) waits for its next turn.
+   * 200 (`make run`'s rate before stop 50) the pre-match confirmations queue up, and without the
+   * priority the in-play ones queued behind them, minutes apart (docs/simulator.md, "Stop 49").
+   * A quote the book is sitting on (`isStale`) waits for its next turn.
    */
   private confirmDue(now: number, out: RawTick[], limit: number): void {
     for (const phase of ['live', 'prematch'] as const) {
