@@ -7,6 +7,18 @@ import { ProcessorChain } from './processor-chain.js';
 const START = Date.UTC(2026, 0, 1, 20);
 const MINUTE = 60_000;
 
+/** The pipeline's processors with the statistics watching their output, and a feed into both. */
+function observedChain(): { chain: ProcessorChain; stats: MarketStatsObserver; feed: (at: number, ticks: RawTick[]) => void } {
+  const chain = new ProcessorChain();
+  const stats = new MarketStatsObserver(LEAGUES);
+  const feed = (at: number, ticks: RawTick[]): void => {
+    const out = chain.feed(at, ticks);
+    for (const e of out.events) stats.event(e);
+    for (const c of out.changes) stats.change(c);
+  };
+  return { chain, stats, feed };
+}
+
 /** One book's moneyline of the game, both sides, set at `ts` (in play from the start). */
 function moneyline(book: string, home: number, away: number, ts: number): RawTick[] {
   const base = {
@@ -59,13 +71,7 @@ describe('MarketStatsObserver, live +EV', () => {
 describe('MarketStatsObserver, live follows', () => {
   /** Pinnacle moves its line at `moveAt` after a pre-game price; DraftKings follows ten minutes later. */
   function followsAfter(moveAt: number): { follows: number; chances: number } {
-    const chain = new ProcessorChain();
-    const stats = new MarketStatsObserver(LEAGUES);
-    const feed = (at: number, ticks: RawTick[]): void => {
-      const out = chain.feed(at, ticks);
-      for (const e of out.events) stats.event(e);
-      for (const c of out.changes) stats.change(c);
-    };
+    const { stats, feed } = observedChain();
     feed(START - 30 * MINUTE, [
       ...moneyline('pinnacle', -110, -110, START - 30 * MINUTE),
       ...moneyline('draftkings', -115, -115, START - 30 * MINUTE),
@@ -202,13 +208,7 @@ describe('MarketStatsObserver, confirmation ages', () => {
   const SECOND = 1000;
 
   it("reads each book's market's age off the board at the sample, one per market, in play only when confirmed since the start", () => {
-    const chain = new ProcessorChain();
-    const stats = new MarketStatsObserver(LEAGUES);
-    const feed = (at: number, ticks: RawTick[]): void => {
-      const out = chain.feed(at, ticks);
-      for (const e of out.events) stats.event(e);
-      for (const c of out.changes) stats.change(c);
-    };
+    const { chain, stats, feed } = observedChain();
     // Before the game: three books' moneylines confirmed 20 s, 50 s and 400 s before the sample.
     const pre = START - 60 * MINUTE;
     feed(pre, [
