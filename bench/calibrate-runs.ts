@@ -1,11 +1,11 @@
-import { LEAGUES } from '../schemas/index.js';
+import { LEAGUES, settingDefault } from '../schemas/index.js';
 import type { RawGameState, RawTick } from '../schemas/index.js';
 import { ManualClock } from '../pipeline/clock.js';
 import { MarketSimulator } from '../pipeline/feeds/simulator/index.js';
 import type { MarketSimulatorOptions } from '../pipeline/feeds/simulator/index.js';
 import { percentile } from '../pipeline/freshness/index.js';
-import { COMPARED_MARKETS, MarketStatsObserver, PHASES } from './market-stats.js';
-import type { Phase, PhaseStats } from './market-stats.js';
+import { COMPARED_MARKETS, MarketStatsObserver, PHASES, confirmedMarkets } from './market-stats.js';
+import type { ConfirmedMarket, Phase, PhaseStats } from './market-stats.js';
 import { ProcessorChain, replayRecording } from './processor-chain.js';
 import type { ChainOutput } from './processor-chain.js';
 import { SnapshotSampler, snapshotGaps } from './snapshot-sampler.js';
@@ -36,16 +36,25 @@ class MarketRun {
     for (const c of out.changes) this.stats.change(c);
   }
 
-  sample(now: number, phases?: ReadonlySet<Phase>): void {
-    this.stats.sample(now, this.chain.opportunities.active(), phases);
+  sample(now: number, phases?: ReadonlySet<Phase>, confirmed?: readonly ConfirmedMarket[]): void {
+    this.stats.sample(now, this.chain.opportunities.active(), phases, confirmed);
   }
 }
 
 /** Start of the simulated market: November, when most leagues are in season (as bench/stale-share.ts). */
 const SIM_T0 = Date.UTC(2026, 10, 28, 12);
-/** The simulator as `make run` drives it: 200 ticks a second in 100 ms steps. */
-export const SIM_STEP_MS = 100;
-export const SIM_TICKS_PER_SECOND = 200;
+/** The simulator as `make run` drives it: its default ticks a second, in its default steps. */
+export const SIM_STEP_MS = settingDefault('SIM_STEP_MS');
+export const SIM_TICKS_PER_SECOND = settingDefault('SIM_TICKS_PER_SECOND');
+/**
+ * The snapshot-sampled runs' budget, with nothing spent beyond what the books' cadences and the
+ * news need (`fillBudget: false`): the books confirm each price about once a minute, as the
+ * recorded ones do, which on the whole board takes about 750 ticks a second; at 200 (`make
+ * run`'s rate before stop 50) the confirmations queue up and a price's age says how short the
+ * budget is, and filling a larger budget with early reprices makes every price younger than its
+ * book would (docs/simulator.md, "Stop 49").
+ */
+export const SAMPLED_TICKS_PER_SECOND = 2_000;
 /** Samples start once every book has shown its cadence for a few minutes. */
 export const SIM_WARMUP_MS = 5 * 60_000;
 const SIM_SAMPLE_EVERY_MS = 60_000;
@@ -82,7 +91,7 @@ export function simulateSampled(
   options: Omit<MarketSimulatorOptions, 'clock'> = {},
 ): Record<Phase, PhaseStats> {
   const clock = new ManualClock(SIM_T0);
-  const sim = new MarketSimulator({ seed: 42, ...options, clock });
+  const sim = new MarketSimulator({ seed: 42, fillBudget: false, ...options, clock });
   const run = new MarketRun();
   const sampler = new SnapshotSampler(
     delays === null
@@ -100,7 +109,7 @@ export function simulateSampled(
   const next: Record<Phase, number> = { prematch: SIM_T0 + gaps.prematch, live: SIM_T0 + gaps.live };
   for (let now = SIM_T0 + SIM_STEP_MS; now <= SIM_T0 + minutes * 60_000; now += SIM_STEP_MS) {
     clock.set(now);
-    sampler.add(sim.step(now, (SIM_TICKS_PER_SECOND * SIM_STEP_MS) / 1000).filter((t) => COMPARED.has(t.market)));
+    sampler.add(sim.step(now, (SAMPLED_TICKS_PER_SECOND * SIM_STEP_MS) / 1000).filter((t) => COMPARED.has(t.market)));
     // Game states (starts, scores, finals) are the events' own news, not prices: they go in as they happen.
     run.feed(now, [], sim.takeGameStates());
     const shown = new Set<Phase>();
@@ -113,7 +122,8 @@ export function simulateSampled(
     // Each phase is sampled after its own snapshots only: a recorded snapshot shows both phases
     // afresh, and sampling the pre-match board again after every live snapshot counted each
     // pre-match arbitrage three or four times over (docs/simulator.md).
-    if (shown.size > 0 && now >= SIM_T0 + SIM_WARMUP_MS) run.sample(now, shown);
+    // The confirmation ages from the books' own times at the snapshot, not the rows' (timed when collected).
+    if (shown.size > 0 && now >= SIM_T0 + SIM_WARMUP_MS) run.sample(now, shown, confirmedMarkets(sim.snapshot()));
   }
   return run.stats.result();
 }

@@ -25,6 +25,9 @@ function run(arbitrageRate: number): Record<Phase, PhaseStats> {
     consensusPairs: 0,
     offConsensusP50: none,
     offConsensusP90: none,
+    confirmationAgeP50: null,
+    confirmationAgeP95: null,
+    confirmationAgeOver5Min: null,
   };
   return { prematch: phase, live: phase };
 }

@@ -4,7 +4,15 @@ import { locateRecording, missingRecordingNote } from '../scripts/recordings/ind
 import type { Phase, PhaseStats } from './market-stats.js';
 import { ODDS_API_RECORDINGS } from './processor-chain.js';
 import { DelayResampler } from './collection-delay.js';
-import { SIM_TICKS_PER_SECOND, SIM_WARMUP_MS, recordedGaps, replay, simulate, simulateSampled } from './calibrate-runs.js';
+import {
+  SAMPLED_TICKS_PER_SECOND,
+  SIM_TICKS_PER_SECOND,
+  SIM_WARMUP_MS,
+  recordedGaps,
+  replay,
+  simulate,
+  simulateSampled,
+} from './calibrate-runs.js';
 import type { Replayed } from './calibrate-runs.js';
 import { table } from './calibrate-table.js';
 import type { SimColumn } from './calibrate-table.js';
@@ -71,6 +79,7 @@ async function main(): Promise<void> {
     sims.push({ name: 'snaps 21 bk', stats: simulateSampled(sampledMinutes, gaps, delays), judged: false });
     sampledNote =
       `snaps 11 bk: the same simulator over ${sampledMinutes} simulated minutes, listed by the recordings' ${books.length} books only (${books.map((b) => b.id).join(', ')}), ` +
+      `with a budget of ${SAMPLED_TICKS_PER_SECOND} ticks/s spent only on what the books' cadences and the news need, ` +
       `seen through snapshots at the recordings' median spacing ` +
       `(pre-match every ${(gaps.prematch / 60_000).toFixed(0)} min, live every ${(gaps.live / 60_000).toFixed(0)} min), ` +
       `each book as collected a delay before the snapshot drawn from the recordings' (p50 / p90 pre-match ${quantiles('prematch')}, live ${quantiles('live')}), ` +

@@ -1,11 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import { LEAGUES } from '../schemas/index.js';
 import type { Opportunity, RawTick } from '../schemas/index.js';
-import { IN_PLAY_AFTER_MS, MarketStatsObserver } from './market-stats.js';
+import { IN_PLAY_AFTER_MS, MarketStatsObserver, confirmedMarkets } from './market-stats.js';
 import { ProcessorChain } from './processor-chain.js';
 
 const START = Date.UTC(2026, 0, 1, 20);
 const MINUTE = 60_000;
+
+/** The pipeline's processors with the statistics watching their output, and a feed into both. */
+function observedChain(): { chain: ProcessorChain; stats: MarketStatsObserver; feed: (at: number, ticks: RawTick[]) => void } {
+  const chain = new ProcessorChain();
+  const stats = new MarketStatsObserver(LEAGUES);
+  const feed = (at: number, ticks: RawTick[]): void => {
+    const out = chain.feed(at, ticks);
+    for (const e of out.events) stats.event(e);
+    for (const c of out.changes) stats.change(c);
+  };
+  return { chain, stats, feed };
+}
 
 /** One book's moneyline of the game, both sides, set at `ts` (in play from the start). */
 function moneyline(book: string, home: number, away: number, ts: number): RawTick[] {
@@ -59,13 +71,7 @@ describe('MarketStatsObserver, live +EV', () => {
 describe('MarketStatsObserver, live follows', () => {
   /** Pinnacle moves its line at `moveAt` after a pre-game price; DraftKings follows ten minutes later. */
   function followsAfter(moveAt: number): { follows: number; chances: number } {
-    const chain = new ProcessorChain();
-    const stats = new MarketStatsObserver(LEAGUES);
-    const feed = (at: number, ticks: RawTick[]): void => {
-      const out = chain.feed(at, ticks);
-      for (const e of out.events) stats.event(e);
-      for (const c of out.changes) stats.change(c);
-    };
+    const { stats, feed } = observedChain();
     feed(START - 30 * MINUTE, [
       ...moneyline('pinnacle', -110, -110, START - 30 * MINUTE),
       ...moneyline('draftkings', -115, -115, START - 30 * MINUTE),
@@ -195,5 +201,60 @@ describe('MarketStatsObserver, books off the consensus', () => {
     expect(pre.offConsensusP50['total_points']).toBeCloseTo(100 * (median - 0.5), 10);
     expect(pre.offConsensusP90['total_points']).toBeCloseTo(100 * (noVig(1 / 1.5, 1 / 2.5) - median), 10);
     expect(pre.offConsensusP90['point_spread']).toBeNull();
+  });
+});
+
+describe('MarketStatsObserver, confirmation ages', () => {
+  const SECOND = 1000;
+
+  it("reads each book's market's age off the board at the sample, one per market, in play only when confirmed since the start", () => {
+    const { chain, stats, feed } = observedChain();
+    // Before the game: three books' moneylines confirmed 20 s, 50 s and 400 s before the sample.
+    const pre = START - 60 * MINUTE;
+    feed(pre, [
+      ...moneyline('pinnacle', -110, -110, pre - 20 * SECOND),
+      ...moneyline('draftkings', -115, -105, pre - 50 * SECOND),
+      ...moneyline('fanduel', -112, -108, pre - 400 * SECOND),
+    ]);
+    stats.sample(pre, chain.opportunities.active(), new Set(['prematch']));
+    // In play: two books confirmed 30 s and 90 s before the sample, and a pre-game line left standing (not counted).
+    const live = START + 20 * MINUTE;
+    feed(live, [
+      ...moneyline('pinnacle', -150, 130, live - 30 * SECOND),
+      ...moneyline('draftkings', -160, 135, live - 90 * SECOND),
+      ...moneyline('fanduel', -112, -108, START - MINUTE).map((t) => ({ ...t, isLive: true })),
+    ]);
+    stats.sample(live, chain.opportunities.active(), new Set(['live']));
+    const r = stats.result();
+    expect([r.prematch.confirmationAgeP50, r.prematch.confirmationAgeP95, r.prematch.confirmationAgeOver5Min]).toEqual([
+      50,
+      400,
+      (100 * 1) / 3,
+    ]);
+    expect([r.live.confirmationAgeP50, r.live.confirmationAgeP95, r.live.confirmationAgeOver5Min]).toEqual([30, 90, 0]);
+  });
+
+  it("takes the books' own times when given, not the board's, one per book's market", () => {
+    const at = START - 60 * MINUTE;
+    const chain = new ProcessorChain();
+    const stats = new MarketStatsObserver(LEAGUES);
+    // The board's rows were all collected at the sample; the books last confirmed them 10 s, 70 s and 130 s before.
+    const collected = [
+      ...moneyline('pinnacle', -110, -110, at),
+      ...moneyline('draftkings', -115, -105, at),
+      ...moneyline('fanduel', -112, -108, at),
+    ];
+    const out = chain.feed(at, collected);
+    for (const e of out.events) stats.event(e);
+    for (const c of out.changes) stats.change(c);
+    const own = [
+      ...moneyline('pinnacle', -110, -110, at - 10 * SECOND),
+      ...moneyline('draftkings', -115, -105, at - 70 * SECOND),
+      ...moneyline('fanduel', -112, -108, at - 130 * SECOND),
+    ];
+    expect(confirmedMarkets(own)).toHaveLength(3);
+    stats.sample(at, chain.opportunities.active(), undefined, confirmedMarkets(own));
+    const pre = stats.result().prematch;
+    expect([pre.confirmationAgeP50, pre.confirmationAgeP95, pre.confirmationAgeOver5Min]).toEqual([70, 130, 0]);
   });
 });

@@ -1,5 +1,5 @@
 import { SPORTSBOOKS, bettableRow, selectionFamily } from '../schemas/index.js';
-import type { CanonicalEvent, LeagueDef, MarketId, OddsChange, OddsRow, Opportunity, SelectionType } from '../schemas/index.js';
+import type { CanonicalEvent, LeagueDef, MarketId, OddsChange, OddsRow, Opportunity, RawTick, SelectionType } from '../schemas/index.js';
 import { DEFAULT_FRESHNESS_POLICY, percentile } from '../pipeline/freshness/index.js';
 import { hold } from '../pipeline/odds-math/index.js';
 import {
@@ -102,6 +102,45 @@ export interface PhaseStats {
    */
   offConsensusP50: Record<string, number | null>;
   offConsensusP90: Record<string, number | null>;
+  /**
+   * How long ago each book's market (one book's moneyline, spread or total of one event) was last
+   * set or confirmed at the sample times, seconds, p50 and p95, and the percent older than five
+   * minutes: in a recording the snapshot time minus the market's `last_update`, in the simulator
+   * minus the book's own last tick of it. Sampled at fixed times, so each price is weighted by how
+   * long it stood. In play only prices confirmed after the start count: a book without live odds
+   * leaves its pre-game listing standing in the recordings for up to 16 minutes after the start,
+   * which is no in-play cadence (docs/simulator.md, "Stop 49"). Null when nothing was sampled.
+   */
+  confirmationAgeP50: number | null;
+  confirmationAgeP95: number | null;
+  confirmationAgeOver5Min: number | null;
+}
+
+/** One book's market as it stood at a sample time: when the book last set or confirmed it, and its event's phase and start. */
+export interface ConfirmedMarket {
+  ts: number;
+  isLive: boolean;
+  startTime: number;
+}
+
+/** Ages above this are counted apart (`confirmationAgeOver5Min`): the recordings' books rarely leave a pre-match price that long. */
+const LONG_AGE_MS = 5 * 60_000;
+
+/**
+ * The simulator's open prices (`MarketSimulator.snapshot()`, each tick at the time its book last
+ * set or confirmed it) as one entry per book's market of the compared markets: a book reprices a
+ * market's outcomes together, so they share their time.
+ */
+export function confirmedMarkets(ticks: readonly RawTick[]): ConfirmedMarket[] {
+  const byMarket = new Map<string, ConfirmedMarket>();
+  for (const t of ticks) {
+    if (t.status !== 'open' || !COMPARED.has(t.market)) continue;
+    const key = `${t.book}|${t.bookEventId}|${t.market}|${t.participant ?? ''}|${t.statCategory ?? ''}`;
+    const seen = byMarket.get(key);
+    if (seen === undefined) byMarket.set(key, { ts: t.ts, isLive: t.isLive, startTime: t.startTime });
+    else seen.ts = Math.max(seen.ts, t.ts);
+  }
+  return [...byMarket.values()];
 }
 
 /** Consensus samples of a market closer than this are not compared: their move is mostly the snapshot's spacing. */
@@ -129,6 +168,8 @@ interface Accumulator {
   consensusMoves: number[];
   /** Per market type. */
   offConsensus: Map<string, number[]>;
+  /** Confirmation ages of books' markets at the sample times, ms. */
+  ages: number[];
 }
 
 function emptyAccumulator(): Accumulator {
@@ -148,6 +189,7 @@ function emptyAccumulator(): Accumulator {
     chances: 0,
     consensusMoves: [],
     offConsensus: new Map(),
+    ages: [],
   };
 }
 
@@ -274,8 +316,19 @@ export class MarketStatsObserver {
    * the phases given: a run that shows one phase's board without the other's (the sampled
    * simulator) samples only the phase it just showed, so that a board nobody looked at again is
    * not counted again.
+   *
+   * The confirmation ages are read off the board's rows (each at its `ts`), unless `confirmed`
+   * gives the books' own times: the snapshot-sampled simulator times its rows when the poller
+   * collected them, as a recording does, which says how far apart the snapshots were taken, not
+   * how often the books confirm.
    */
-  sample(now: number, active: readonly Opportunity[], phases: ReadonlySet<Phase> = ALL_PHASES): void {
+  sample(
+    now: number,
+    active: readonly Opportunity[],
+    phases: ReadonlySet<Phase> = ALL_PHASES,
+    confirmed?: readonly ConfirmedMarket[],
+  ): void {
+    if (confirmed !== undefined) for (const m of confirmed) this.age(now, m, phases);
     // Per group: its books' complete markets, and each one's no-vig probability of the first outcome.
     const groups = new Map<string, { phase: Phase; market: MarketId; complete: number; referenced: boolean; noVig: number[] }>();
     for (const [key, market] of this.markets) {
@@ -286,9 +339,11 @@ export class MarketStatsObserver {
       const group = key.slice(0, key.indexOf('\u0000'));
       const phase: Phase = row.isLive ? 'live' : 'prematch';
       if (!phases.has(phase)) continue;
+      const start = this.eventStart.get(row.eventId);
+      if (confirmed === undefined)
+        this.age(now, { ts: Math.max(...rows.map((r) => r.ts)), isLive: row.isLive, startTime: start ?? -Infinity }, phases);
       const g = groups.get(group) ?? { phase, market: row.market, complete: 0, referenced: false, noVig: [] };
       g.complete++;
-      const start = this.eventStart.get(row.eventId);
       // The group's phase, not the row's: a reference's pre-game row may still stand beside in-play ones.
       if (this.references.has(row.book) && rows.every((r) => this.pricedIn(g.phase, r.ts, start))) g.referenced = true;
       g.noVig.push(firstOutcomeNoVig(rows));
@@ -359,6 +414,14 @@ export class MarketStatsObserver {
     }
   }
 
+  /** One book's market's confirmation age at `now`, in the phase of its event; in play only when confirmed since the start. */
+  private age(now: number, m: ConfirmedMarket, phases: ReadonlySet<Phase>): void {
+    const phase: Phase = m.isLive ? 'live' : 'prematch';
+    if (!phases.has(phase) || (m.isLive && m.ts < m.startTime)) return;
+    // A clock a little ahead of the snapshot's is no age, not a negative one.
+    this.acc[phase].ages.push(Math.max(0, now - m.ts));
+  }
+
   /** Compares a moneyline's consensus with the one it was last compared from, when far enough apart. */
   private consensusMove(group: string, now: number, phase: Phase, p: number): void {
     const anchor = this.consensusAnchor.get(group);
@@ -415,6 +478,8 @@ export class MarketStatsObserver {
       const profits = [...a.arbProfits].sort((x, y) => x - y);
       const follows = [...a.follows].sort((x, y) => x - y);
       const moves = [...a.consensusMoves].sort((x, y) => x - y);
+      const ages = [...a.ages].sort((x, y) => x - y);
+      const seconds = (ms: number | null): number | null => (ms === null ? null : ms / 1000);
       const holdP50: Record<string, number | null> = {};
       const offConsensusP50: Record<string, number | null> = {};
       const offConsensusP90: Record<string, number | null> = {};
@@ -448,6 +513,9 @@ export class MarketStatsObserver {
         consensusPairs: moves.length,
         offConsensusP50,
         offConsensusP90,
+        confirmationAgeP50: seconds(percentile(ages, 0.5)),
+        confirmationAgeP95: seconds(percentile(ages, 0.95)),
+        confirmationAgeOver5Min: per(ages.filter((x) => x > LONG_AGE_MS).length, ages.length, 100),
       };
     };
     return { prematch: one(this.acc.prematch, false), live: one(this.acc.live, true) };

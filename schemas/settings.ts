@@ -96,10 +96,13 @@ export const SETTINGS = [
   {
     name: 'SIM_TICKS_PER_SECOND',
     kind: 'int',
-    default: '200',
+    // The simulated books confirm each price about once a minute, as the recorded ones do: about
+    // 750 ticks a second on the whole board. At 200 the confirmations queued and every book's
+    // pre-match price read 2-3 minutes old; one process holds 1,000 (docs/simulator.md, "Stop 50").
+    default: '1000',
     min: 1,
     max: 1_000_000,
-    doc: 'simulated price updates per second (up to 100k for load)',
+    doc: 'simulated price updates per second (up to 100k for load); below about 750 the books cannot keep their confirmation cadence and pre-match prices age by the backlog (docs/simulator.md)',
   },
   {
     name: 'SIM_STEP_MS',

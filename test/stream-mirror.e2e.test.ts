@@ -32,7 +32,12 @@ let sim: MarketSimulator;
 
 beforeAll(async () => {
   clock = new ManualClock(Date.UTC(2026, 10, 21, 18, 0, 0));
-  sim = new MarketSimulator({ seed: 11, clock, eventsPerLeague: 2, suspensionsPerMinute: 120 });
+  // The removals this test needs come from lines pulled in its 21 simulated seconds: one in five
+  // suspensions takes its market down, and a few lines move. At 120 suspensions a minute that was
+  // 8-30 pulled rows board-wide depending on the seed (seeds 1-12), and 8 rows for the pro key at
+  // seed 11 once the books confirmed each minute (the ticks' draws changed): too near the bound.
+  // At 300 a minute, 28-54 rows on the same seeds, so the removal path is always exercised.
+  sim = new MarketSimulator({ seed: 11, clock, eventsPerLeague: 2, suspensionsPerMinute: 300 });
   feed = new ScriptedFeed(sim.snapshot());
   sys = await startTestSystem(
     { SINK_MAX_WAIT_MS: '5', STREAM_HEARTBEAT_SECONDS: '1', STREAM_BUFFER_KB: '65536' },
@@ -158,7 +163,7 @@ function diff(name: string, mine: Map<string, string>, truth: Map<string, string
 async function expectMirrors(m: Mirror, key: string): Promise<void> {
   const truth = await restOdds(key);
   expect(truth.size).toBeGreaterThan(500);
-  // The simulator locks markets (120 a minute here): some rows are on the board, suspended.
+  // The simulator locks markets (300 suspensions a minute here, four in five locks): some rows are on the board, suspended.
   expect([...truth.values()].some((r) => r.includes('"is_active":false'))).toBe(true);
   expect(diff('odds', m.odds, truth)).toEqual({ name: 'odds', missing: [], extra: [] });
   for (const l of LISTS) {

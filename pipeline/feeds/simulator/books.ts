@@ -37,12 +37,15 @@ export interface BookProfile {
    * How often the book stands behind each of its prices again (a confirmation, or a reprice when
    * the game moved), pre-match and in play; each time with a jitter of +-25 %.
    */
-  confirmMs: Readonly<Record<'prematch' | 'live', number>>;
+  confirmMs: Readonly<Record<GamePhase, number>>;
   /** Share of scores after which the book locks its markets of the game until it has repriced. */
   suspendsOnScore: number;
-  /** Share of time a quote of this book sits untouched while the market moves. */
-  staleShare: number;
-  staleWindowMs: number;
+  /**
+   * Share of time a quote of this book sits untouched while the market moves, and how long such a
+   * spell lasts, pre-match and in play.
+   */
+  staleShare: Readonly<Record<GamePhase, number>>;
+  staleWindowMs: Readonly<Record<GamePhase, number>>;
   /** Share of quotes the book shades (moves a side away from the fair split). */
   shadeShare: number;
   /** Standard deviation of the book's own opinion, as a probability shift, drawn when a line is set. */
@@ -62,7 +65,18 @@ export interface BookProfile {
   flipsNeutralSites: boolean;
 }
 
+export type GamePhase = 'prematch' | 'live';
+
 type Habits = Omit<BookProfile, 'index' | 'id' | 'isSharp' | 'hasLiveOdds' | 'hasPlayerProps'>;
+
+/**
+ * How often a book confirms its prices before the game. The recordings' `last_update` of a
+ * book's market is a snapshot's time minus 25-38 s at the median for 8 of their 11 books, and
+ * never more than 64-104 s at the 99th percentile (docs/simulator.md, "Stop 49"): a price stood
+ * behind about once a minute, as The Odds API documents its pre-match refresh (60 s). It was
+ * 5-10 minutes, which left the simulated prices several times older than the recorded ones.
+ */
+const PREMATCH_CONFIRM_MS = 60_000;
 
 /** A soft book's pre-match lag is this multiple of its live one; a sharp book's, twice it. */
 const SOFT_PREMATCH_LAG = 5;
@@ -72,10 +86,11 @@ const SHARP: Habits = {
   cents: 1,
   lagMs: 1_500,
   prematchLagMs: 3_000,
-  confirmMs: { prematch: 300_000, live: 30_000 },
+  // The recordings' one sharp book, LowVig, confirms as often as their soft books before the game.
+  confirmMs: { prematch: PREMATCH_CONFIRM_MS, live: 30_000 },
   suspendsOnScore: 0,
-  staleShare: 0,
-  staleWindowMs: 0,
+  staleShare: { prematch: 0, live: 0 },
+  staleWindowMs: { prematch: 0, live: 0 },
   shadeShare: 0,
   opinion: 0.002,
   // The recordings carry no sharp book but LowVig, which prices as BetOnline does: nothing to
@@ -93,10 +108,15 @@ const SOFT: Habits = {
   cents: 5,
   lagMs: 25_000,
   prematchLagMs: 200_000,
-  confirmMs: { prematch: 600_000, live: 60_000 },
+  // In play the recorded books confirm about as often as before the game (25-46 s at the median).
+  confirmMs: { prematch: PREMATCH_CONFIRM_MS, live: 60_000 },
   suspendsOnScore: 0.95,
-  staleShare: 0.06,
-  staleWindowMs: 6 * 60_000,
+  // Recorded, a pre-match price is older than five minutes 0-1.7 % of the time for the books that
+  // confirm each minute (2 % of six-minute spells gives about 0.5 %); in play 2.5-15 % per book,
+  // median 7 %, and up to 8-15 minutes at the 99th percentile: sitting is an in-play habit, in
+  // spells of about twelve minutes (docs/simulator.md, "Stop 49").
+  staleShare: { prematch: 0.02, live: 0.1 },
+  staleWindowMs: { prematch: 6 * 60_000, live: 12 * 60_000 },
   shadeShare: 0.04,
   opinion: 0.004,
   // The recordings' books wander off the consensus and back over about a day, beyond their
@@ -135,6 +155,8 @@ const KNOWN: Readonly<Record<string, Partial<Habits>>> = {
   fanduel: {
     overround: 0.045,
     lagMs: 12_000,
+    // Recorded: 12-25 s old at the median before the game, 14-31 s in play, the quickest of the eleven.
+    confirmMs: { prematch: 36_000, live: 45_000 },
     eventIds: { kind: 'prefixed', prefix: '34.', start: 10_000_000, spread: 25 },
     selectionIds: { kind: 'numeric', start: 60_000_000, spread: 2 },
   },
@@ -144,24 +166,32 @@ const KNOWN: Readonly<Record<string, Partial<Habits>>> = {
     eventIds: { kind: 'numeric', start: 14_000_000, spread: 15 },
     selectionIds: { kind: 'prefixed', prefix: '0ML', start: 500_000_000, spread: 4 },
   },
-  caesars: { overround: 0.055, lagMs: 25_000, eventIds: { kind: 'uuid' }, selectionIds: { kind: 'uuid' } },
+  caesars: {
+    overround: 0.055,
+    lagMs: 25_000,
+    // The recordings' williamhill_us (Caesars): 78-122 s old at the median before the game and
+    // 439-475 s at the 95th percentile, the slowest of the eleven; 69-84 s in play.
+    confirmMs: { prematch: 240_000, live: 150_000 },
+    eventIds: { kind: 'uuid' },
+    selectionIds: { kind: 'uuid' },
+  },
   espnbet: { overround: 0.05, lagMs: 20_000, eventIds: { kind: 'uuid' } },
   betrivers: { overround: 0.06, lagMs: 40_000, eventIds: { kind: 'numeric', start: 1_020_000_000, spread: 50 } },
   fanatics: { overround: 0.055, lagMs: 35_000, eventIds: { kind: 'prefixed', prefix: 'FAN-', start: 800_000, spread: 3 } },
   hardrockbet: { overround: 0.06, lagMs: 45_000, eventIds: { kind: 'numeric', start: 3_900_000, spread: 6 } },
-  bovada: { overround: 0.065, lagMs: 50_000, staleShare: 0.08, eventIds: { kind: 'slug', start: 202_000 } },
+  bovada: { overround: 0.065, lagMs: 50_000, eventIds: { kind: 'slug', start: 202_000 } },
   mybookieag: {
     overround: 0.075,
     cents: 10,
     lagMs: 60_000,
-    staleShare: 0.1,
+    // Recorded: 66-69 s old at the median before the game and at most 130 s (both recordings), 83-106 s in play.
+    confirmMs: { prematch: 130_000, live: 190_000 },
     startTime: { kind: 'offset', minutes: [-30, 30, 60], share: 0.5 },
   },
   betus: {
     overround: 0.08,
     cents: 10,
     lagMs: 55_000,
-    staleShare: 0.1,
     startTime: { kind: 'offset', minutes: [5, 10, 15], share: 0.6 },
     eventIds: { kind: 'prefixed', prefix: 'BUS', start: 440_000, spread: 2 },
   },
@@ -197,8 +227,9 @@ export function bookProfiles(defs: readonly SportsbookDef[]): BookProfile[] {
       ? { overround: 0.02 + 0.01 * u, lagMs: 500 + 2_000 * u }
       : { overround: 0.045 + 0.035 * u, lagMs: 5_000 + 55_000 * u };
     const habits = { ...base, ...(known ?? derived) };
-    // Each book its own cadence around its kind's, the same for every run (a hash, no randomness).
-    const pace = 0.6 + 0.8 * unitHash(def.id, 17);
+    // Each book its own cadence around its kind's, the same for every run (a hash, no randomness),
+    // unless the recordings measured the book's own.
+    const pace = known?.confirmMs !== undefined ? 1 : 0.6 + 0.8 * unitHash(def.id, 17);
     return {
       ...habits,
       prematchLagMs: habits.lagMs * (def.isSharp ? 2 : SOFT_PREMATCH_LAG),

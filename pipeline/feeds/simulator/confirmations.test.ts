@@ -27,7 +27,10 @@ describe('the confirmation schedule', () => {
     // Every reprice books a new confirmation and leaves the one before to be skipped when due, up
     // to 17 minutes later: after a minute 91,802 entries for 22,345 quotes (278,000 after 14) before
     // they were dropped. The ticks are the same either way. (Counted before the soft books' lean
-    // drifted; with the drift the same minute gives 118,722 ticks and 22,660 entries.)
+    // drifted; with the drift the same minute gave 118,722 ticks and 22,660 entries. Since stop 49
+    // the books confirm about once a minute, from two schedules, in play and before the game, each
+    // dropping its skipped entries when it has doubled: 118,695 ticks and 43,971 entries, just
+    // under twice the quotes, where one per reprice would be about 54,000 a minute.)
     const T0 = Date.UTC(2026, 10, 29, 8);
     const clock = new ManualClock(T0);
     const sim = new MarketSimulator({ seed: 42, clock });
@@ -37,7 +40,7 @@ describe('the confirmation schedule', () => {
       clock.set(now);
       ticks += sim.step(now, 200).length;
     }
-    expect(ticks).toBe(118_722);
-    expect(sim.scheduledConfirmations).toBe(22_660);
+    expect(ticks).toBe(118_695);
+    expect(sim.scheduledConfirmations).toBe(43_971);
   });
 });

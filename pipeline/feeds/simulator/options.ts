@@ -41,6 +41,13 @@ export interface MarketSimulatorOptions {
    * calibration bench varies it to see what the live market's figures depend on.
    */
   liveMoves?: Partial<LiveMoves>;
+  /**
+   * Whether a step spends what its budget leaves after the books' cadences on early reprices of
+   * random quotes, so that the feed produces the activity it is asked for (default true: the
+   * benchmarks). Every such reprice confirms a price ahead of its book's cadence, so the
+   * calibration bench turns it off to see the books' own cadences (docs/simulator.md, "Stop 49").
+   */
+  fillBudget?: boolean;
 }
 
 export interface ResolvedSimulatorOptions {
@@ -54,6 +61,7 @@ export interface ResolvedSimulatorOptions {
   neutralSiteShare: number;
   postponedShare: number;
   liveMoves: LiveMoves;
+  fillBudget: boolean;
 }
 
 function check(name: string, value: number, min: number, max: number): number {
@@ -83,5 +91,6 @@ export function resolveSimulatorOptions(options: MarketSimulatorOptions = {}): R
       jumpsPerMinute: check('liveMoves.jumpsPerMinute', options.liveMoves?.jumpsPerMinute ?? LIVE_REGIME.jumpsPerMinute, 0, 60),
       jumpSize: check('liveMoves.jumpSize', options.liveMoves?.jumpSize ?? LIVE_REGIME.jumpSize, 0, 10),
     },
+    fillBudget: options.fillBudget ?? true,
   };
 }

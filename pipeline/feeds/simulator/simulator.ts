@@ -1,6 +1,15 @@
 import type { EventStatus, RawFutures, RawGameState, RawSplits, RawTick } from '../../../schemas/index.js';
 import { type Quote, type SimEvent, type SimProp, buildQuotes, lagOf, pushTicks, requote } from './board.js';
-import { type BookProfile, IdSequence, bookProfiles, ensureTrapHabits, listsEvent, reportedStartTime, spellTeam } from './books.js';
+import {
+  type BookProfile,
+  type GamePhase,
+  IdSequence,
+  bookProfiles,
+  ensureTrapHabits,
+  listsEvent,
+  reportedStartTime,
+  spellTeam,
+} from './books.js';
 import { LIVE_REGIME, type Regime, evolve } from './dynamics.js';
 import { FuturesModel } from './futures.js';
 import { GamePlay } from './gameplay.js';
@@ -49,10 +58,16 @@ export class MarketSimulator {
   private readonly planner: Planner;
   private readonly play: GamePlay;
   private readonly due = new TimedHeap<Due>();
-  /** Each open quote at the time its book next confirms it (entries whose time is no longer the quote's `confirmAt` are skipped). */
-  private readonly confirmations = new TimedHeap<Quote>();
-  /** The size at which the skipped entries are next dropped from `confirmations` (`scheduleConfirmation`). */
-  private compactConfirmationsAt = MIN_CONFIRMATIONS_COMPACTED;
+  /**
+   * Each open quote at the time its book next confirms it (entries whose time is no longer the
+   * quote's `confirmAt` are skipped), games in play apart from those not started: when the budget
+   * is short, in-play prices are confirmed first (`confirmDue`). With each, the size at which its
+   * skipped entries are next dropped (`scheduleConfirmation`).
+   */
+  private readonly confirmations: Record<GamePhase, { heap: TimedHeap<Quote>; compactAt: number }> = {
+    live: { heap: new TimedHeap<Quote>(), compactAt: MIN_CONFIRMATIONS_COMPACTED },
+    prematch: { heap: new TimedHeap<Quote>(), compactAt: MIN_CONFIRMATIONS_COMPACTED },
+  };
   private readonly byBookEventId = new Map<string, SimEvent>();
   private readonly staleSalt: number;
   private readonly splitsModel: SplitsModel;
@@ -140,7 +155,7 @@ export class MarketSimulator {
     const limit = Math.max(0, Math.floor(maxTicks));
     this.processDue(now, out, limit);
     this.confirmDue(now, out, limit);
-    this.extraActivity(now, out, limit);
+    if (this.opts.fillBudget) this.extraActivity(now, out, limit);
     if (this.pulls.length === 0) return out;
     const all = [...this.pulls, ...out];
     this.pulls = [];
@@ -461,21 +476,27 @@ export class MarketSimulator {
    * The steady churn: each book stands behind its prices again on its own cadence (quicker in
    * play), repricing them if the game moved meanwhile; most come out unchanged and go out as
    * confirmations. Within the step's budget: when the budget is short, confirmations wait their
-   * turn in time order. A quote the book is sitting on (`isStale`) waits for its next turn.
+   * turn in time order, those of games in play first. The books confirm every price about once a
+   * minute, as the recorded ones do, which on the whole board takes about 750 ticks a second: at
+   * 200 (`make run`'s rate before stop 50) the pre-match confirmations queue up, and without the
+   * priority the in-play ones queued behind them, minutes apart (docs/simulator.md, "Stop 49").
+   * A quote the book is sitting on (`isStale`) waits for its next turn.
    */
   private confirmDue(now: number, out: RawTick[], limit: number): void {
-    const heap = this.confirmations;
-    while (out.length < limit && heap.peekTime() <= now) {
-      const at = heap.peekTime();
-      const q = heap.pop();
-      if (q === undefined) return;
-      if (q.confirmAt !== at || !q.open || q.pending || q.listing.closed) continue;
-      if (out.length + 2 * q.outcomes.length > limit) {
-        heap.push(at, q);
-        return;
+    for (const phase of ['live', 'prematch'] as const) {
+      const heap = this.confirmations[phase].heap;
+      while (out.length < limit && heap.peekTime() <= now) {
+        const at = heap.peekTime();
+        const q = heap.pop();
+        if (q === undefined) break;
+        if (q.confirmAt !== at || !q.open || q.pending || q.listing.closed) continue;
+        if (out.length + 2 * q.outcomes.length > limit) {
+          heap.push(at, q);
+          return;
+        }
+        if (this.isStale(q, now)) this.scheduleConfirmation(q, now);
+        else this.reprice(q, now, out);
       }
-      if (this.isStale(q, now)) this.scheduleConfirmation(q, now);
-      else this.reprice(q, now, out);
     }
   }
 
@@ -517,23 +538,24 @@ export class MarketSimulator {
   /** Books the quote's next confirmation, after `share` of the book's cadence (with its jitter by default). */
   private scheduleConfirmation(q: Quote, now: number, share = this.activity.range(0.75, 1.25)): void {
     const book = q.listing.book;
-    const every = q.listing.event.status === 'live' ? book.confirmMs.live : book.confirmMs.prematch;
-    q.confirmAt = now + every * share;
-    this.confirmations.push(q.confirmAt, q);
+    const phase: GamePhase = q.listing.event.status === 'live' ? 'live' : 'prematch';
+    q.confirmAt = now + book.confirmMs[phase] * share;
+    const queue = this.confirmations[phase];
+    queue.heap.push(q.confirmAt, q);
     // A quote repriced before its confirmation came due leaves that entry behind, to be skipped
-    // when its time comes, up to 17 minutes later (a soft book's cadence): at 2,000 ticks/s the
-    // heap held 12 entries per open quote (278,000 for 22,345) after filling for 14 minutes, a
+    // when its time comes, up to a cadence later: at 2,000 ticks/s, with cadences of 5-17 minutes,
+    // the heap held 12 entries per open quote (278,000 for 22,345) after filling for 14 minutes, a
     // slow climb in the soak's server. Dropping them once the heap has doubled keeps it under
     // twice the live entries for a pass over it now and then.
-    if (this.confirmations.size >= this.compactConfirmationsAt) {
-      this.confirmations.retain((at, quote) => quote.confirmAt === at);
-      this.compactConfirmationsAt = Math.max(MIN_CONFIRMATIONS_COMPACTED, 2 * this.confirmations.size);
+    if (queue.heap.size >= queue.compactAt) {
+      queue.heap.retain((at, quote) => quote.confirmAt === at);
+      queue.compactAt = Math.max(MIN_CONFIRMATIONS_COMPACTED, 2 * queue.heap.size);
     }
   }
 
   /** Entries waiting in the confirmation schedule, skipped ones included (tests). */
   get scheduledConfirmations(): number {
-    return this.confirmations.size;
+    return this.confirmations.live.heap.size + this.confirmations.prematch.heap.size;
   }
 
   private rebuildPools(): void {
@@ -558,15 +580,18 @@ export class MarketSimulator {
   }
 
   /**
-   * Whether the book is sitting on this quote: time is cut into windows per book, and in a
-   * `staleShare` of them (chosen by hash, so it costs no randomness) the quote is not touched.
+   * Whether the book is sitting on this quote: time is cut into windows per book and phase of the
+   * game, and in a `staleShare` of them (chosen by hash, so it costs no randomness) the quote is
+   * not touched.
    */
   private isStale(q: Quote, now: number): boolean {
     const book = q.listing.book;
-    if (book.staleShare <= 0) return false;
-    const w = book.staleWindowMs;
+    const gamePhase = q.listing.event.status === 'live' ? 'live' : 'prematch';
+    const share = book.staleShare[gamePhase];
+    if (share <= 0) return false;
+    const w = book.staleWindowMs[gamePhase];
     const phase = Math.imul(q.uid, 0x9e3779b1) >>> 0;
     const window = Math.floor((now + (phase % w)) / w);
-    return hash2(q.uid ^ this.staleSalt, window) < book.staleShare * 4294967296;
+    return hash2(q.uid ^ this.staleSalt, window) < share * 4294967296;
   }
 }
