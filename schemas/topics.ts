@@ -15,6 +15,7 @@ import type { OddsTick } from './ticks.js';
 export const TOPICS = {
   rawTicks: 'odds.ticks.raw',
   ticks: 'odds.ticks',
+  /** Compacted by event id; a tombstone when the normalizer evicts the event (a day after its start). */
   events: 'events',
   snapshot: 'odds.snapshot',
   /** Compacted, keyed by opportunity id, partitioned by event id; tombstone on expiry. */

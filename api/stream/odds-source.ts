@@ -124,6 +124,10 @@ export class OddsSource implements StreamSource, BoardListener {
     if (any) this.notify();
   }
 
+  eventForgotten(eventId: string): void {
+    this.events.delete(eventId);
+  }
+
   // Called before the board applies the change: the board still holds the previous row.
   applyChange(change: OddsChange): void {
     // A row that comes or goes can move the event's main line, which every row of the family presents.

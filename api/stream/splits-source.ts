@@ -85,6 +85,11 @@ export class SplitsSource implements StreamSource, BoardListener {
     this.notify();
   }
 
+  eventForgotten(eventId: string): void {
+    this.events.delete(eventId);
+    this.changedEvents.delete(eventId);
+  }
+
   // Called before the board applies the change: hasOdds still answers for the board before it.
   applyChange(change: OddsChange): void {
     if (!this.touched.has(change.eventId)) this.touched.set(change.eventId, this.board.hasOdds(change.eventId));

@@ -48,6 +48,8 @@ export interface BoardListener {
   applyChange(change: OddsChange): void;
   /** The event's last row has just left the board (a listener keeping state per event lets it go). */
   eventEmptied?(eventId: string): void;
+  /** The event's tombstone: the pipeline forgot it, so a listener keeping its record lets it go. */
+  eventForgotten?(eventId: string): void;
 }
 
 /**
@@ -114,6 +116,18 @@ export class LiveBoard {
     ) {
       for (const [key, row] of rows) this.log.append(key, row, null);
     }
+  }
+
+  /**
+   * The event's tombstone on `events` (the normalizer evicts an event a day after its start): the
+   * board forgets it, and so does every listener. Rows it may still hold stay until their own
+   * tombstones; without the event they are not listed.
+   */
+  forgetEvent(eventId: string): void {
+    if (!this.events.delete(eventId)) return;
+    this.sortedEvents = null;
+    this.shape++;
+    for (const l of this.listeners) l.eventForgotten?.(eventId);
   }
 
   applyChange(change: OddsChange): void {

@@ -45,7 +45,10 @@ export function startChangelogViews(
       'view:events',
       viewConsumer('events', TOPICS.events),
       async (records) => {
-        for (const r of records) if (r.value) board.applyEvent(r.value);
+        for (const r of records) {
+          if (r.value) board.applyEvent(r.value);
+          else board.forgetEvent(r.key);
+        }
       },
       logger,
       onFailure,

@@ -5,8 +5,12 @@ import type { BoardListener, BoardOptions } from './board.js';
 import { packChange, unpackChange } from './packed-change.js';
 import type { PackedChange } from './packed-change.js';
 
-/** An event as it was, or an odds change packed as text (see `PackedChange` for why). */
-type Pending = CanonicalEvent | PackedChange;
+/** An event as it was, an event's tombstone, or an odds change packed as text (see `PackedChange` for why). */
+type Pending = CanonicalEvent | Forgotten | PackedChange;
+
+interface Forgotten {
+  forgotten: string;
+}
 
 /**
  * A second board that sees the changelog `delayMs` late: every event and odds change the source
@@ -57,6 +61,10 @@ export class DelayedBoard implements BoardListener {
     this.push(packChange(change));
   }
 
+  eventForgotten(eventId: string): void {
+    this.push({ forgotten: eventId });
+  }
+
   /** Applies every change that is at least `delayMs` old; returns the board. */
   sync(): LiveBoard {
     const due = this.clock.now() - this.delayMs;
@@ -64,8 +72,9 @@ export class DelayedBoard implements BoardListener {
       const item = this.queue[this.head] as Pending;
       this.queue[this.head] = undefined as unknown as Pending;
       this.head++;
-      if (typeof item !== 'string') this.board.applyEvent(item);
-      else this.board.applyChange(unpackChange(item, this.current));
+      if (typeof item === 'string') this.board.applyChange(unpackChange(item, this.current));
+      else if ('forgotten' in item) this.board.forgetEvent(item.forgotten);
+      else this.board.applyEvent(item);
     }
     if (this.head > 4096 && this.head * 2 > this.queue.length) {
       this.queue = this.queue.slice(this.head);

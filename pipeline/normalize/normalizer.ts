@@ -99,6 +99,8 @@ export class Normalizer {
   private readonly retain: number;
   private readonly finalAfter: number;
   private sinceEviction = 0;
+  /** Ids evicted since the last `takeForgotten`: the stage publishes their tombstones on `events`. */
+  private forgotten: string[] = [];
   readonly counts = { matched: 0, unmatched: new Map<UnmatchedReason, number>() };
 
   constructor(catalog: { teams: readonly TeamDef[]; leagues: readonly LeagueDef[] }, options: NormalizerOptions = {}) {
@@ -433,9 +435,30 @@ export class Normalizer {
     for (const [id, s] of this.events) if (!keep(s.event.league)) this.remove(id, s);
   }
 
+  /**
+   * The events evicted (a `retainAfterStartMs` past their start) since the last call. Their
+   * tombstones on `events` let every reader of the changelog forget them too: without one, each
+   * API board kept every event it had ever seen (docs/soak.md, round eight). Events dropped by
+   * `forgetLeagues` are not among them: another process owns them now.
+   */
+  takeForgotten(): string[] {
+    if (this.forgotten.length === 0) return [];
+    const ids = this.forgotten;
+    this.forgotten = [];
+    return ids;
+  }
+
+  /** An event's tombstone, read back from the `events` changelog on restore: it stays forgotten. */
+  forget(id: string): void {
+    const s = this.events.get(id);
+    if (s) this.remove(id, s);
+  }
+
   private evict(now: number): void {
     for (const [id, s] of this.events) {
-      if (s.event.startTime + this.retain < now) this.remove(id, s);
+      if (s.event.startTime + this.retain >= now) continue;
+      this.remove(id, s);
+      this.forgotten.push(id);
     }
   }
 

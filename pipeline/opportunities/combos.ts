@@ -18,14 +18,6 @@ export interface Combo {
 /** Never collect more combinations than this per line, whatever the feed sends. */
 const HARD_LIMIT = 128;
 
-interface CachedLists {
-  version: number;
-  outcomes: readonly SelectionType[];
-  lists: RankedPrice[][] | null;
-}
-
-const LISTS = new WeakMap<LineGroupState, CachedLists>();
-
 function sameOutcomes(a: readonly SelectionType[], b: readonly SelectionType[]): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
@@ -83,13 +75,13 @@ function ranksAbove(row: OddsRow, d: number, side: LegSide, top: RankedPrice): b
  * version of the line group, then shared by arbitrage and every low-hold scope.
  */
 function priceLists(group: LineGroupState, outcomes: readonly SelectionType[]): RankedPrice[][] | null {
-  const cached = LISTS.get(group);
-  if (cached && cached.version === group.version && sameOutcomes(cached.outcomes, outcomes)) return cached.lists;
+  const cached = group.priceLists;
+  if (cached !== null && cached.version === group.version && sameOutcomes(cached.outcomes, outcomes)) return cached.lists;
   const all: RankedPrice[][] = outcomes.map(() => []);
   scanPrices(group, outcomes, null, true, (i, row, d, side) => all[i]?.push({ row, d, implied: 1 / d, side }));
   const lists = all.some((list) => list.length === 0) ? null : all;
   if (lists) for (const list of lists) list.sort(compareRanked);
-  LISTS.set(group, { version: group.version, outcomes, lists });
+  group.priceLists = { version: group.version, outcomes, lists };
   return lists;
 }
 

@@ -30,8 +30,19 @@ export interface LineGroupState {
   sortedBooks: string[] | null;
   /** The slots of `sortedBooks`, in that order. */
   sortedSlots: number[] | null;
-  /** Best prices and book counts of the last version they were asked for (combos.ts). */
+  /**
+   * Best prices and book counts of the current version, once asked for (combos.ts). Dropped by
+   * every change of a row, like `priceLists`: kept past its version it held rows the board had
+   * let go of.
+   */
   summary: LineSummary | null;
+  /**
+   * Every price per outcome, best first, of the current version, once asked for (combos.ts).
+   * Dropped by every change of a row: a line asks for it only while it might hold a combination
+   * (most never do), so a list kept until the next asking held the rows of whatever version last
+   * asked, long after the board dropped them (docs/soak.md, round eight).
+   */
+  priceLists: PriceLists | null;
   /** +EV's reference markets by book (ev.ts), created on first use. */
   references: Map<string, CachedReference> | null;
 }
@@ -67,6 +78,7 @@ export function newLineGroup(line: number | null, key: string): LineGroupState {
     sortedBooks: null,
     sortedSlots: null,
     summary: null,
+    priceLists: null,
     references: null,
   };
 }
@@ -92,7 +104,14 @@ export function putRow(group: LineGroupState, row: OddsRow): void {
   const at = slot * WIDTH + selectionIndex(row.selection);
   if (group.rows[at] == null) group.sizes[slot] = (group.sizes[slot] as number) + 1;
   group.rows[at] = row;
+  changed(group);
+}
+
+/** A row of the group changed: the next version begins and what was derived from the last one goes. */
+function changed(group: LineGroupState): void {
   group.version++;
+  group.summary = null;
+  group.priceLists = null;
 }
 
 /**
@@ -105,7 +124,7 @@ export function takeRow(group: LineGroupState, row: OddsRow): void {
   const at = slot * WIDTH + selectionIndex(row.selection);
   if (group.rows[at] == null) return;
   group.rows[at] = null;
-  group.version++;
+  changed(group);
   const left = (group.sizes[slot] as number) - 1;
   group.sizes[slot] = left;
   if (left > 0) return;
@@ -149,6 +168,13 @@ export interface RankedPrice {
   d: number;
   implied: number;
   side: LegSide;
+}
+
+/** A line group's prices per outcome, best first (null when an outcome has none), for one version and outcome list. */
+export interface PriceLists {
+  version: number;
+  outcomes: readonly SelectionType[];
+  lists: RankedPrice[][] | null;
 }
 
 /** What every engine reads of a line group over every book, computed once per version of the group. */

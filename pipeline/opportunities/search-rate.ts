@@ -69,6 +69,7 @@ function groupAtSearchRate(group: LineGroupState, rate: number): LineGroupState 
       rows,
       sizes: [...group.sizes],
       summary: null,
+      priceLists: null,
       references: null,
     };
     break;

@@ -42,7 +42,10 @@ export function normalizerStage(ctx: StageContext, parts: NormalizerStageParts):
       restore: async (partitions) => {
         leagues.gain('ticks', partitions);
         await bus.readToEnd(TOPICS.events, (records) => {
-          for (const r of records) if (r.value && leagues.normalizes(r.value.league)) normalizer.restore(r.value);
+          for (const r of records) {
+            if (r.value === null) normalizer.forget(r.key);
+            else if (leagues.normalizes(r.value.league)) normalizer.restore(r.value);
+          }
         });
       },
       revoke: (partitions) => {
@@ -98,6 +101,7 @@ export function normalizerStage(ctx: StageContext, parts: NormalizerStageParts):
         lastLifecycleSweep = now;
         for (const e of normalizer.closeFinishedEvents(now)) events.push({ key: e.id, value: e });
       }
+      for (const id of normalizer.takeForgotten()) events.push({ key: id, value: null });
       // Events first: a consumer of ticks may look the event up.
       if (events.length > 0) await producer.send(TOPICS.events, events);
       if (ticks.length > 0) await producer.send(TOPICS.ticks, ticks);
