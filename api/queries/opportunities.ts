@@ -7,7 +7,7 @@ import type {
   MiddleOpportunity,
   OpportunityKind,
 } from '../../schemas/index.js';
-import { middleQuality } from '../contract/index.js';
+import { evConfidence, middleQuality } from '../contract/index.js';
 import { comparator, matchesCommon } from './opportunity-filter.js';
 import { evRowMatches } from './ev-row-filter.js';
 import type { EvRowFilter } from './ev-row-filter.js';
@@ -154,8 +154,10 @@ export function evSortKeys(method: DevigMethodName): Record<string, (e: EvEntry)
   return {
     ev: (e) => e.o.methods[method].evPercent,
     odds: (e) => e.o.priceAmerican,
-    confidence: (e) => e.o.methods[method].confidenceScore,
-    confidence_score: (e) => e.o.methods[method].confidenceScore,
+    // The score the row shows, recomputed from the record's facts as rows and filters do: a record
+    // built before the score's definition changed still carries the old stored figure.
+    confidence: (e) => evConfidence(e.o, method),
+    confidence_score: (e) => evConfidence(e.o, method),
     kelly: (e) => e.o.methods[method].kellyPercent,
     kelly_percent: (e) => e.o.methods[method].kellyPercent,
     start_time: (e) => e.o.event.startTime,
