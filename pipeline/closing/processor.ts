@@ -84,10 +84,36 @@ function entryOf(o: EvOpportunity): Entry {
   };
 }
 
+/**
+ * What a close is made of: a pre-match row, or (once the book pulled the line) only these fields
+ * of it. A line pulled before the start is kept until the capture, which may be hours or days
+ * away, because only then is it known whether it was pulled before the start as corrected by then
+ * (it did not close) or at kickoff (it did); the whole row (its id, links, exchange quote) was held
+ * all that time for nine fields (docs/soak.md, round nine).
+ */
+type PreMatchPrice = Pick<
+  OddsRow,
+  'eventId' | 'book' | 'market' | 'participant' | 'statCategory' | 'selection' | 'line' | 'priceAmerican' | 'ts'
+>;
+
+function preMatchPrice(r: PreMatchPrice): PreMatchPrice {
+  return {
+    eventId: r.eventId,
+    book: r.book,
+    market: r.market,
+    participant: r.participant,
+    statCategory: r.statCategory,
+    selection: r.selection,
+    line: r.line,
+    priceAmerican: r.priceAmerican,
+    ts: r.ts,
+  };
+}
+
 interface EventState {
   event: CanonicalEvent | null;
-  /** Row key -> the latest pre-match row (kept through the kickoff suspensions). */
-  pre: Map<string, OddsRow>;
+  /** Row key -> the latest pre-match price (kept through the kickoff suspensions). */
+  pre: Map<string, PreMatchPrice>;
   /** Row key -> when the row was pulled, before the capture: lines pulled before the start did not close. */
   removed: Map<string, number>;
   /** Set once captured: row key -> closing line. */
@@ -179,28 +205,13 @@ export class ClosingProcessor {
         s.capturedAt = line.capturedAt;
       }
       s.closing.set(line.rowKey, line);
-      s.pre.set(line.rowKey, {
-        id: line.rowKey,
-        eventId: line.eventId,
-        book: line.book,
-        market: line.market,
-        selection: line.selection,
-        line: line.line,
-        participant: line.participant,
-        statCategory: line.statCategory,
-        priceAmerican: line.priceAmerican,
-        priceDecimal: line.priceDecimal,
-        probability: line.impliedProbability,
-        ts: line.oddsTs,
-        oddsChangedAt: line.oddsTs,
-        observedAt: line.oddsTs,
-        isLive: false,
-        bookEventId: '',
-        selectionId: null,
-        isActive: true,
-        suspendedSince: null,
-      });
+      s.pre.set(line.rowKey, preMatchPrice({ ...line, ts: line.oddsTs }));
     }
+  }
+
+  /** The pre-match prices an event's close will be made of, by row key (tests). */
+  preMatchOf(eventId: string): Map<string, PreMatchPrice> {
+    return new Map(this.events.get(eventId)?.pre);
   }
 
   /** The captured close of an event (tests). */
@@ -225,7 +236,11 @@ export class ClosingProcessor {
       // Whether the line was pulled before the start (it did not close) or at kickoff (it did) is
       // decided at the capture, against the start time as corrected by then.
       // The first removal counts: a locked line that is pulled later stopped being bettable at its lock.
-      if (s.closing === null && s.pre.has(change.key) && !s.removed.has(change.key)) s.removed.set(change.key, change.changedAt);
+      if (s.closing !== null || s.removed.has(change.key)) return;
+      const last = s.pre.get(change.key);
+      if (last === undefined) return;
+      s.removed.set(change.key, change.changedAt);
+      s.pre.set(change.key, preMatchPrice(last));
       return;
     }
     if (row.isLive) {
@@ -311,16 +326,16 @@ export class ClosingProcessor {
     const first = rows[0]?.[1];
     if (!first || s.closing === null) return;
     const outcomes = outcomesOf({ market: first.market, family: selectionFamily(first.selection) }, this.options.leagues.get(event.league));
-    const byBook = new Map<string, Map<SelectionType, OddsRow>>();
+    const byBook = new Map<string, Map<SelectionType, PreMatchPrice>>();
     for (const [, r] of rows) {
       let m = byBook.get(r.book);
       if (!m) byBook.set(r.book, (m = new Map()));
       m.set(r.selection, r);
     }
-    const complete = (book: string): OddsRow[] | null => {
+    const complete = (book: string): PreMatchPrice[] | null => {
       const m = byBook.get(book);
       if (!m) return null;
-      const list: OddsRow[] = [];
+      const list: PreMatchPrice[] = [];
       for (const sel of outcomes) {
         const r = m.get(sel);
         if (!r) return null;
@@ -328,7 +343,7 @@ export class ClosingProcessor {
       }
       return list;
     };
-    const fairOf = (list: OddsRow[]): Record<ClosingDevigMethod, number[]> | null => {
+    const fairOf = (list: PreMatchPrice[]): Record<ClosingDevigMethod, number[]> | null => {
       try {
         const decimals = list.map((r) => americanToDecimal(r.priceAmerican));
         const f = {} as Record<ClosingDevigMethod, number[]>;
