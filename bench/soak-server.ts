@@ -21,7 +21,13 @@ export interface ServerReady {
 }
 
 /** Requests from the driver. */
-export type ServerRequest = { type: 'keys'; count: number } | { type: 'quiet' } | { type: 'stop' };
+export type ServerRequest = { type: 'keys'; count: number } | { type: 'quiet' } | { type: 'stop' } | { type: 'gc' };
+
+/** The answer to `gc`: the heap in use just after a full collection. */
+export interface ServerHeap {
+  type: 'gc';
+  heapUsedBytes: number;
+}
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -46,12 +52,26 @@ async function main(): Promise<void> {
         const drained = await system.drained(300_000);
         process.send?.({ type: 'quiet', drained });
       })();
+    } else if (m.type === 'gc') {
+      void fullCollection().then(() => process.send?.({ type: 'gc', heapUsedBytes: process.memoryUsage().heapUsed } satisfies ServerHeap));
     } else if (m.type === 'stop') {
       void system.stop().then(() => process.exit(0));
     }
   });
   if (process.env['SOAK_HEAP_PROFILE_DIR']) await sampleHeap(process.env['SOAK_HEAP_PROFILE_DIR']);
   process.send?.({ type: 'started' });
+}
+
+let gcSession: Session | null = null;
+
+/** A full, stop-the-world collection through the inspector (no `--expose-gc` needed). */
+function fullCollection(): Promise<void> {
+  if (gcSession === null) {
+    gcSession = new Session();
+    gcSession.connect();
+  }
+  const session = gcSession;
+  return new Promise((resolve, reject) => session.post('HeapProfiler.collectGarbage', (e) => (e ? reject(e) : resolve())));
 }
 
 /**

@@ -12,6 +12,14 @@ export interface SoakSample {
   heapUsedBytes: number;
   /** The heap in use just after the last major GC: the series the heap verdict is fitted to. */
   heapAfterGcBytes: number;
+  /**
+   * The heap in use just after a full collection the driver asked for (once a minute; absent or
+   * NaN at the other readings). V8's own major GCs mark while the program runs and keep what it
+   * allocated meanwhile, so `heapAfterGcBytes` moves with the allocation rate at that moment as
+   * well as with what is live; this reading does not (docs/soak.md, round nine). Reported beside
+   * the judged series until a quiet hour has compared the two.
+   */
+  heapForcedGcBytes?: number;
   externalBytes: number;
   /** Every open descriptor of the server. */
   fds: number;
@@ -153,6 +161,14 @@ export function judgeSoak(samples: readonly SoakSample[], limits: SoakLimits): S
       failures.push(
         `${name} grows ${pct(g.perHour)} per hour after the warm-up (± ${pct(g.noise)}), over the ${pct(limits.maxGrowthPerHour)} limit`,
       );
+  }
+  const forced = measured.filter((s) => Number.isFinite(s.heapForcedGcBytes));
+  if (forced.length >= 2) {
+    const g = growthPerHour(forced, (s) => s.heapForcedGcBytes as number, limits.warmupSeconds);
+    const mb = forced.map((s) => Math.round((s.heapForcedGcBytes as number) / 1e6));
+    lines.push(
+      `heap used after a forced full GC (not judged yet): ${pct(g.perHour)} per hour (noise band ± ${pct(g.noise)}; ${forced.length} readings, ${Math.min(...mb)} to ${Math.max(...mb)} MB)`,
+    );
   }
   const heap = growthPerHour(measured, (s) => s.heapUsedBytes, limits.warmupSeconds);
   lines.push(`heap used (as sampled, not judged): ${pct(heap.perHour)} per hour (± ${pct(heap.noise)})`);

@@ -23,7 +23,7 @@ import type { WorkerResult } from './load-worker.js';
 import type { ClientsInput, ClientsMessage, ClientsReport, SoakSub } from './soak-clients.js';
 import { soakChart } from './soak-chart.js';
 import { getJson } from './soak-http.js';
-import type { ServerReady, ServerRequest } from './soak-server.js';
+import type { ServerHeap, ServerReady, ServerRequest } from './soak-server.js';
 import { judgeSoak } from './soak-trend.js';
 import { TIERS } from '../schemas/tiers.js';
 import { FUTURES_VERSIONS_MS } from '../api/views/index.js';
@@ -64,6 +64,8 @@ const WINDOW_MARGIN_SECONDS = 30;
 const warmupSeconds = Number(env['SOAK_WARMUP_SECONDS'] ?? Math.max(60, longestWindowSeconds + WINDOW_MARGIN_SECONDS));
 const outDir = env['SOAK_OUT'] ?? 'docs/soak';
 const SAMPLE_MS = 10_000;
+/** A full collection is asked for at every sixth reading (once a minute): each is a stop-the-world pause of the server. */
+const FORCED_GC_EVERY_READINGS = 6;
 /** Subscribers per key: each key is its own account, and enterprise allows 50 streams per account. */
 const SUBS_PER_KEY = 25;
 /**
@@ -207,7 +209,7 @@ function descriptors(pid: number): { fds: number; threadFds: number; threads: nu
 
 function csv(samples: readonly SoakSample[]): string {
   const header =
-    't_seconds,rss_bytes,heap_used_bytes,heap_after_gc_bytes,external_bytes,open_fds,event_loop_p99_ms,stream_lag_p99_ms,store_parts,pipeline_lag_records,thread_proc_fds,threads,board_rows,board_events';
+    't_seconds,rss_bytes,heap_used_bytes,heap_after_gc_bytes,external_bytes,open_fds,event_loop_p99_ms,stream_lag_p99_ms,store_parts,pipeline_lag_records,thread_proc_fds,threads,board_rows,board_events,heap_after_forced_gc_bytes';
   const rows = samples.map((s) =>
     [
       s.t,
@@ -224,6 +226,7 @@ function csv(samples: readonly SoakSample[]): string {
       s.threads,
       s.boardRows,
       s.boardEvents,
+      Number.isFinite(s.heapForcedGcBytes) ? s.heapForcedGcBytes : '',
     ].join(','),
   );
   return `${[header, ...rows].join('\n')}\n`;
@@ -325,10 +328,15 @@ async function main(): Promise<number> {
         boardRows: metric(text, 'odds_board_rows'),
         boardEvents: metric(text, 'odds_board_events'),
       };
+      // Once a minute, after the metrics were read so the pause does not show in them.
+      if (samples.length % FORCED_GC_EVERY_READINGS === 0) {
+        server.send({ type: 'gc' } satisfies ServerRequest);
+        sample.heapForcedGcBytes = (await nextMessage<ServerHeap>(server, 'gc', 60_000)).heapUsedBytes;
+      }
       samples.push(sample);
       const mb = (b: number): string => (b / 1e6).toFixed(0);
       log(
-        `  ${String(sample.t).padStart(5)} s  rss ${mb(sample.rssBytes)} MB  heap ${mb(sample.heapUsedBytes)} (after GC ${mb(sample.heapAfterGcBytes)}) MB  external ${mb(sample.externalBytes)} MB  fds ${sample.fds} (per-thread ${sample.threadFds}, threads ${sample.threads})  loop p99 ${sample.eventLoopP99Ms.toFixed(0)} ms  stream lag p99 ${Number.isNaN(streamLag) ? '-' : streamLag.toFixed(0)} ms  parts ${sample.storeParts}  pipeline lag ${sample.pipelineLag}  board ${sample.boardRows} rows, ${sample.boardEvents} events  load ${loadavg()[0]?.toFixed(2) ?? ''}`,
+        `  ${String(sample.t).padStart(5)} s  rss ${mb(sample.rssBytes)} MB  heap ${mb(sample.heapUsedBytes)} (after GC ${mb(sample.heapAfterGcBytes)}${sample.heapForcedGcBytes === undefined ? '' : `, forced ${mb(sample.heapForcedGcBytes)}`}) MB  external ${mb(sample.externalBytes)} MB  fds ${sample.fds} (per-thread ${sample.threadFds}, threads ${sample.threads})  loop p99 ${sample.eventLoopP99Ms.toFixed(0)} ms  stream lag p99 ${Number.isNaN(streamLag) ? '-' : streamLag.toFixed(0)} ms  parts ${sample.storeParts}  pipeline lag ${sample.pipelineLag}  board ${sample.boardRows} rows, ${sample.boardEvents} events  load ${loadavg()[0]?.toFixed(2) ?? ''}`,
       );
     }
 
