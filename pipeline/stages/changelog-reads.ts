@@ -29,3 +29,30 @@ export function byPartition<T extends TopicName, I>(
   }
   return out;
 }
+
+/**
+ * Two logs as one sequence in the order their records were written (`timestamp`): the order a
+ * consumer of both topics meets them in, which a restore must replay when an input of one log
+ * acts on the state the other built (an event's new start rebuilds the families its odds made).
+ * A merge, not a sort: each log keeps its own order even where its timestamps step back. At equal
+ * timestamps `first`'s record goes first.
+ */
+export function inWriteOrder<R extends { timestamp: number }>(first: readonly R[], second: readonly R[]): R[] {
+  const out: R[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < first.length && j < second.length) {
+    const a = first[i] as R;
+    const b = second[j] as R;
+    if (a.timestamp <= b.timestamp) {
+      out.push(a);
+      i++;
+    } else {
+      out.push(b);
+      j++;
+    }
+  }
+  for (; i < first.length; i++) out.push(first[i] as R);
+  for (; j < second.length; j++) out.push(second[j] as R);
+  return out;
+}

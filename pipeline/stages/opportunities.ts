@@ -4,7 +4,7 @@ import { opportunityRecords } from '../opportunities/index.js';
 import type { OpportunityInput, OpportunityProcessor } from '../opportunities/index.js';
 import { adoptDetections } from '../partition-state.js';
 import type { PerPartition } from '../partition-state.js';
-import { byPartition, collect } from './changelog-reads.js';
+import { byPartition, collect, inWriteOrder } from './changelog-reads.js';
 import { isFrom } from './stage.js';
 import type { StageContext, StageSpec } from './stage.js';
 
@@ -37,10 +37,25 @@ export function opportunitiesStage(
           collect(bus, TOPICS.snapshot, { partitions, before: (p) => committed(TOPICS.snapshot, p) }),
           collect(bus, TOPICS.opportunities, { partitions }),
         ]);
-        for (const [partition, inputs] of byPartition(events, (r) => (r.value ? { type: 'event' as const, event: r.value } : null)))
-          opportunities.of(partition).handleBatch(inputs, now);
-        for (const [partition, inputs] of byPartition(odds, (r) => (r.value ? { type: 'odds' as const, change: r.value } : null)))
-          opportunities.of(partition).handleBatch(inputs, now);
+        // Both changelogs in the order they were written, as the live stage met them: an event
+        // change (going live, a moved start) rebuilds its families on the stale thresholds of the
+        // odds written before it. Replaying all the events first put each event's last version in
+        // place before any odds, so its families were never rebuilt where the live run rebuilt
+        // them, and a line that did not change after kept an older clock (docs/opportunities.md,
+        // "Thresholds are a function of the partition's input").
+        const eventInputs = byPartition(events, (r) =>
+          r.value ? { timestamp: r.timestamp, input: { type: 'event' as const, event: r.value } } : null,
+        );
+        const oddsInputs = byPartition(odds, (r) =>
+          r.value ? { timestamp: r.timestamp, input: { type: 'odds' as const, change: r.value } } : null,
+        );
+        for (const p of partitions) {
+          const inputs: OpportunityInput[] = inWriteOrder<{ timestamp: number; input: OpportunityInput }>(
+            eventInputs.get(p) ?? [],
+            oddsInputs.get(p) ?? [],
+          ).map((t) => t.input);
+          if (inputs.length > 0) opportunities.of(p).handleBatch(inputs, now);
+        }
         const listed = new Map<string, Opportunity>();
         for (const r of versions) {
           if (r.value) listed.set(r.key, r.value);

@@ -119,6 +119,18 @@ export function comparable(o: Opportunity): string {
   return JSON.stringify(sorted(JSON.parse(fingerprint(o))));
 }
 
+/**
+ * A fingerprint (`comparable` or `fingerprint`) without the stale clock of the record's last build
+ * (`staleAfterSeconds`, `freshUntil`): what tells a record built at another step of the
+ * thresholds from one that differs in anything else.
+ */
+export function withoutStaleClock(text: string): string {
+  const o = JSON.parse(text) as Record<string, unknown>;
+  delete o['staleAfterSeconds'];
+  delete o['freshUntil'];
+  return JSON.stringify(o);
+}
+
 function boardEntry(row: { priceAmerican: number; ts: number; isLive: boolean }): string {
   return `${row.priceAmerican}|${row.ts}|${row.isLive}`;
 }
