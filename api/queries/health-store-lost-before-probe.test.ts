@@ -3,7 +3,7 @@
 // found the schema counted as verified. In the chaos run's store outage window (CHAOS_STORE=server,
 // 180 s, 2026-11-29) every probe of both replicas said `down`, one of them restarted 46 s before
 // the store stopped: a load balancer would have dropped both replicas while they still served odds.
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../pipeline/clock.js';
 import type { OlapStore } from '../../pipeline/store/index.js';
 import { healthCheck } from './health.js';
@@ -30,14 +30,6 @@ function healthOf(schemaApplied: boolean): ReturnType<typeof healthCheck> {
 }
 
 describe('/health of a replica whose store went away before its first probe', () => {
-  beforeEach(() => {
-    vi.useFakeTimers({ toFake: ['Date'] });
-    vi.setSystemTime(Date.parse('2026-11-29T12:00:00Z'));
-  });
-  afterEach(() => {
-    vi.useRealTimers();
-  });
-
   it('is degraded when the process applied every migration at its start', async () => {
     const report = await healthOf(true)();
     expect(report.status).toBe('degraded');
