@@ -40,6 +40,8 @@ export interface AppDeps {
   pipelineLag?: () => number;
   /** The runtime's own check (store damage at start, a failed stage); ok when absent. */
   runtime?: () => RuntimeCheck;
+  /** This process applied every migration before it served (see `HealthSource.schemaApplied`). */
+  schemaApplied?: boolean;
   /** Pipeline counters for /metrics: absent when this process runs no pipeline. */
   pipelineStats?: () => PipelineStats;
   /** METRICS_TOKEN: `GET /metrics` on the API port only with it as a bearer token; absent or null: not on the API port. */

@@ -1,21 +1,28 @@
 /**
  * The processes `make chaos` runs and kills: each one the real entry (`runtime/main.ts`) in a
  * role, on a fixed port and its own DATA_DIR, so a restarted process comes back at the same
- * address with the same store, as a supervisor would restart it.
+ * address with the same store, as a supervisor would restart it. With CHAOS_STORE=server the
+ * store is one more: the development store server (`bench/store-server.ts`), stopped and started
+ * for the store outage window.
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
-export type Role = 'pipeline' | 'api';
+export type Role = 'pipeline' | 'api' | 'store';
 
 /** The operator token the pipeline processes' `/health` and `/stats` are read with. */
 export const CHAOS_OPERATOR_TOKEN = 'chaos-operator-token';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-/** The entry beside this file's tree: `runtime/main.ts` under tsx, `dist/runtime/main.js` from the build. */
-const ENTRY = fileURLToPath(new URL(`../runtime/main.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url));
+/** Entries beside this file's tree: `runtime/main.ts` under tsx, `dist/runtime/main.js` from the build. */
+const EXTENSION = import.meta.url.endsWith('.ts') ? 'ts' : 'js';
+const ENTRY: Record<Role, string> = {
+  pipeline: fileURLToPath(new URL(`../runtime/main.${EXTENSION}`, import.meta.url)),
+  api: fileURLToPath(new URL(`../runtime/main.${EXTENSION}`, import.meta.url)),
+  store: fileURLToPath(new URL(`./store-server.${EXTENSION}`, import.meta.url)),
+};
 
 /** A port free right now on 127.0.0.1 (the OS picks it; the process is given it for every start). */
 export function freePort(): Promise<number> {
@@ -32,6 +39,7 @@ export function freePort(): Promise<number> {
 const READY: Record<Role, RegExp> = {
   pipeline: /Odds platform pipeline: http:\/\/[0-9.:]+\/health/,
   api: /Odds platform API: http:\/\/[0-9.:]+\/api\/v1/,
+  store: /Store server: http:\/\/[0-9.:]+/,
 };
 
 /** The process's last logged error (pino JSON lines: the innermost message and what the process said of it). */
@@ -48,7 +56,7 @@ function stageLine(line: string): string {
 }
 
 /** One supervised process: started, killed with SIGKILL, started again in place. */
-export class ChaosProcess {
+export class ChaosProcess<R extends Role = Role> {
   private child: ChildProcess | null = null;
   private output = '';
   /** Starts so far (1 after the first start); a restart is a new generation of the same replica. */
@@ -67,7 +75,7 @@ export class ChaosProcess {
 
   constructor(
     readonly name: string,
-    readonly role: Role,
+    readonly role: R,
     private readonly port: number,
     private readonly env: Record<string, string>,
   ) {
@@ -91,9 +99,10 @@ export class ChaosProcess {
   /**
    * Starts the process and resolves once it is ready. Like a supervisor, a process that exits on
    * its own (its failure policy: a failed stage exits for a restart) is started again, and why it
-   * exited is kept in `selfExits`.
+   * exited is kept in `selfExits`. A start after `stop` supervises the process again.
    */
   start(timeoutMs = 180_000): Promise<void> {
+    this.supervised = true;
     this.ready = this.launch(timeoutMs);
     return this.ready;
   }
@@ -101,7 +110,7 @@ export class ChaosProcess {
   private async launch(timeoutMs: number): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       // The driver's own flags (tsx from source, the bench's heap sizes) go to the entry too.
-      const child = spawn(process.execPath, [...process.execArgv, ENTRY], {
+      const child = spawn(process.execPath, [...process.execArgv, ENTRY[this.role]], {
         cwd: ROOT,
         env: { PATH: process.env['PATH'] ?? '', HOST: '127.0.0.1', PORT: String(this.port), LOG_LEVEL: 'warn', ...this.env },
         stdio: ['ignore', 'pipe', 'pipe'],
@@ -145,7 +154,7 @@ export class ChaosProcess {
     await this.signal('SIGKILL');
   }
 
-  /** SIGTERM (the graceful stop), or SIGKILL after `timeoutMs`; no restart after it. */
+  /** SIGTERM (the graceful stop), or SIGKILL after `timeoutMs`; no restart after it until the next `start`. */
   async stop(timeoutMs = 60_000): Promise<void> {
     this.supervised = false;
     await this.ready.catch(() => undefined);

@@ -5,7 +5,7 @@ describe('the store outage window', () => {
   it('runs only against a ClickHouse server with both commands given, and says why not otherwise', () => {
     expect(storeOutagePlan({})).toEqual({
       run: false,
-      why: 'not run: the store is chDB inside each pipeline process (set CLICKHOUSE_URL and the stop/start commands for server mode)',
+      why: 'not run: the store is chDB inside each pipeline process (CHAOS_STORE=server, or CLICKHOUSE_URL and the stop/start commands, for server mode)',
     });
     expect(storeOutagePlan({ CLICKHOUSE_URL: 'http://127.0.0.1:8123', CHAOS_STORE_STOP_CMD: 'docker compose stop clickhouse' })).toEqual({
       run: false,
@@ -17,7 +17,19 @@ describe('the store outage window', () => {
         CHAOS_STORE_STOP_CMD: 'docker compose stop clickhouse',
         CHAOS_STORE_START_CMD: 'docker compose start clickhouse',
       }),
-    ).toEqual({ run: true, stop: 'docker compose stop clickhouse', start: 'docker compose start clickhouse', seconds: 20 });
+    ).toEqual({ run: true, by: 'commands', stop: 'docker compose stop clickhouse', start: 'docker compose start clickhouse', seconds: 20 });
+  });
+
+  it('runs by stopping and starting the development store server with CHAOS_STORE=server, no commands needed', () => {
+    expect(storeOutagePlan({ CHAOS_STORE: 'server', CHAOS_STORE_OUTAGE_SECONDS: '15' })).toEqual({
+      run: true,
+      by: 'store-server',
+      seconds: 15,
+    });
+    expect(storeOutagePlan({ CHAOS_STORE: 'server', CHAOS_STORE_OUTAGE_SECONDS: '0' })).toEqual({
+      run: false,
+      why: 'not run: CHAOS_STORE_OUTAGE_SECONDS must be a positive number',
+    });
   });
 
   it('holds when /health stopped saying ok and ticks waited in Kafka', () => {

@@ -1,31 +1,50 @@
 /**
  * The chaos run's store outage window, for ClickHouse in server mode only (docs/chaos.md): the
  * operator says how to stop and start the server (`CHAOS_STORE_STOP_CMD`,
- * `CHAOS_STORE_START_CMD`, e.g. `docker compose stop clickhouse`); chDB runs inside each pipeline
- * process, and an outage of it would have to be faked, so without a server the window does not
- * run and says why. While the store is down the ticks wait in Kafka (the pipelines' lag grows),
- * the sinks retry, and `/health` must not say ok; once it is back, the end of the run checks
- * that every tick was stored exactly once.
+ * `CHAOS_STORE_START_CMD`, e.g. `docker compose stop clickhouse`), or `CHAOS_STORE=server` has the
+ * run start the development store server (`bench/store-server.ts`) and stop and start it itself.
+ * chDB runs inside each pipeline process, and an outage of it would have to be faked, so without
+ * a server the window does not run and says why. While the store is down the ticks wait in Kafka
+ * (the pipelines' lag grows), the sinks retry, and `/health` must not say ok; once it is back, the
+ * end of the run checks that every tick was stored exactly once.
  */
 import { exec } from 'node:child_process';
 
-/** How the window is run, or why it cannot be. */
-export type StoreOutagePlan = { run: true; stop: string; start: string; seconds: number } | { run: false; why: string };
+/**
+ * How the window is run, or why it cannot be: by the operator's commands, or by stopping and
+ * starting the store server the run started (`store-server`).
+ */
+export type StoreOutagePlan =
+  | { run: true; by: 'commands'; stop: string; start: string; seconds: number }
+  | { run: true; by: 'store-server'; seconds: number }
+  | { run: false; why: string };
 
 export function storeOutagePlan(env: NodeJS.ProcessEnv): StoreOutagePlan {
+  const seconds = Number(env['CHAOS_STORE_OUTAGE_SECONDS'] ?? 20);
+  const badSeconds = { run: false, why: 'not run: CHAOS_STORE_OUTAGE_SECONDS must be a positive number' } as const;
+  const secondsFine = Number.isFinite(seconds) && seconds > 0;
+  if (env['CHAOS_STORE'] === 'server') return secondsFine ? { run: true, by: 'store-server', seconds } : badSeconds;
   const stop = env['CHAOS_STORE_STOP_CMD'];
   const start = env['CHAOS_STORE_START_CMD'];
   if (!env['CLICKHOUSE_URL'])
     return {
       run: false,
-      why: 'not run: the store is chDB inside each pipeline process (set CLICKHOUSE_URL and the stop/start commands for server mode)',
+      why: 'not run: the store is chDB inside each pipeline process (CHAOS_STORE=server, or CLICKHOUSE_URL and the stop/start commands, for server mode)',
     };
   if (!stop || !start)
     return { run: false, why: 'not run: CLICKHOUSE_URL is set but CHAOS_STORE_STOP_CMD or CHAOS_STORE_START_CMD is not' };
-  const seconds = Number(env['CHAOS_STORE_OUTAGE_SECONDS'] ?? 20);
-  if (!Number.isFinite(seconds) || seconds <= 0)
-    return { run: false, why: 'not run: CHAOS_STORE_OUTAGE_SECONDS must be a positive number' };
-  return { run: true, stop, start, seconds };
+  return secondsFine ? { run: true, by: 'commands', stop, start, seconds } : badSeconds;
+}
+
+/** What stops the store for the window and starts it again. */
+export interface StoreSwitch {
+  stop(): Promise<void>;
+  start(): Promise<void>;
+}
+
+/** The operator's shell commands as the switch. */
+export function commandSwitch(stop: string, start: string): StoreSwitch {
+  return { stop: () => shell(stop), start: () => shell(start) };
 }
 
 function shell(command: string): Promise<void> {
@@ -60,21 +79,18 @@ export function outageVerdict(seconds: number, probes: readonly OutageProbe[]): 
   return { line, failure: failures.length > 0 ? `store outage: ${failures.join('; ')}` : null };
 }
 
-/** Stops the store, probes once a second for `plan.seconds`, starts it again. */
-export async function storeOutage(
-  plan: Extract<StoreOutagePlan, { run: true }>,
-  probe: () => Promise<OutageProbe>,
-): Promise<OutageFinding> {
-  await shell(plan.stop);
+/** Stops the store, probes once a second for `seconds`, starts it again. */
+export async function storeOutage(seconds: number, store: StoreSwitch, probe: () => Promise<OutageProbe>): Promise<OutageFinding> {
+  await store.stop();
   const probes: OutageProbe[] = [];
   try {
-    const end = Date.now() + plan.seconds * 1000;
+    const end = Date.now() + seconds * 1000;
     while (Date.now() < end) {
       probes.push(await probe());
       await new Promise((r) => setTimeout(r, 1000));
     }
   } finally {
-    await shell(plan.start);
+    await store.start();
   }
-  return outageVerdict(plan.seconds, probes);
+  return outageVerdict(seconds, probes);
 }

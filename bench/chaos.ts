@@ -7,7 +7,9 @@
  * fails (exit 1, one line per failure) unless every tick is stored once, every client's mirror
  * equals `/odds` on both replicas and no answer was a 5xx other than 503 with Retry-After.
  *
- * Environment: CHAOS_SECONDS (300), CHAOS_KILL_EVERY_SECONDS (30), CHAOS_TICKS_PER_SECOND (40).
+ * Environment: CHAOS_SECONDS (300), CHAOS_KILL_EVERY_SECONDS (30), CHAOS_TICKS_PER_SECOND (40),
+ * CHAOS_STORE (`chdb`, each pipeline's embedded store; `server`, the development store server for
+ * every process, with the store outage window: docs/chaos.md).
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -34,7 +36,8 @@ import { ChaosCounters, DeltaPoller, StreamClient, oddsBoard, restLoad, sameRows
 import type { ReplicaView } from './chaos-clients.js';
 import { sessionsAcrossReplicas } from './chaos-sessions.js';
 import { chaosFailures, chaosTable } from './chaos-verdict.js';
-import { storeOutage, storeOutagePlan } from './chaos-store-outage.js';
+import { commandSwitch, storeOutage, storeOutagePlan } from './chaos-store-outage.js';
+import type { StoreSwitch } from './chaos-store-outage.js';
 import type { OutageFinding } from './chaos-store-outage.js';
 import { ClickHouseStore } from '../pipeline/store/index.js';
 import { redisServerBinary, startRedisServer } from '../test/support/redis-server.js';
@@ -63,20 +66,29 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const STREAM_KEY = 'chaos-stream-key';
 const DELTA_KEY = 'chaos-delta-key';
 const REST_KEY = 'chaos-rest-key';
-/** The store outage window runs only against a ClickHouse server the operator can stop (bench/chaos-store-outage.ts). */
+const storeMode = env['CHAOS_STORE'] ?? 'chdb';
+if (storeMode !== 'chdb' && storeMode !== 'server') {
+  process.stderr.write(`chaos: CHAOS_STORE must be chdb or server, got ${JSON.stringify(storeMode)}\n`);
+  process.exit(2);
+}
+if (storeMode === 'server' && env['CLICKHOUSE_URL']) {
+  process.stderr.write('chaos: CHAOS_STORE=server starts a store server of its own: unset CLICKHOUSE_URL\n');
+  process.exit(2);
+}
+/** The store outage window runs only against a ClickHouse server that can be stopped (bench/chaos-store-outage.ts). */
 const outagePlan = storeOutagePlan(env);
+
 /**
- * With CLICKHOUSE_URL every process uses that server, in a database of this run's own (made at
- * the start, dropped at the end), so rows of an earlier run never count as unexpected.
+ * The ClickHouse server every process uses (CLICKHOUSE_URL, or the development store server of
+ * CHAOS_STORE=server), in a database of this run's own (made at the start, dropped at the end),
+ * so rows of an earlier run never count as unexpected.
  */
-const server = env['CLICKHOUSE_URL']
-  ? {
-      url: env['CLICKHOUSE_URL'],
-      username: env['CLICKHOUSE_USER'] ?? 'default',
-      password: env['CLICKHOUSE_PASSWORD'] ?? '',
-      database: `odds_chaos_${Date.now()}`,
-    }
-  : null;
+interface ServerStore {
+  url: string;
+  username: string;
+  password: string;
+  database: string;
+}
 
 const log = (line: string): void => {
   process.stdout.write(`${line}\n`);
@@ -181,7 +193,7 @@ function storedTicks(dir: string): Promise<string[]> {
 }
 
 /** The identities of every row of `odds_ticks` in the run's database on the ClickHouse server, duplicates kept. */
-async function storedTicksOnServer(s: NonNullable<typeof server>): Promise<string[]> {
+async function storedTicksOnServer(s: ServerStore): Promise<string[]> {
   const store = new ClickHouseStore(s);
   try {
     const rows = await store.query<Record<string, unknown>>(`SELECT ${STORED_TICK_COLUMNS} FROM odds_ticks`);
@@ -198,10 +210,20 @@ async function main(): Promise<number> {
   // Sessions live in Redis, so the replicas need no stickiness (checked at the end).
   const redisBinary = redisServerBinary();
   const redis: RedisServer | null = 'path' in redisBinary ? await startRedisServer(redisBinary.path) : null;
-  if (server) {
-    const admin = new ClickHouseStore({ ...server, database: 'default' });
-    await admin.exec(`CREATE DATABASE ${server.database}`).finally(() => admin.close());
-  }
+  const database = `odds_chaos_${Date.now()}`;
+  // Supervised like the others, and stopped and started (SIGTERM, as `docker compose stop`) for the outage window.
+  const storeServer =
+    storeMode === 'server' ? new ChaosProcess('store', 'store', await freePort(), { DATA_DIR: join(base, 'store') }) : null;
+  const server: ServerStore | null = storeServer
+    ? { url: storeServer.url, username: 'default', password: '', database }
+    : env['CLICKHOUSE_URL']
+      ? { url: env['CLICKHOUSE_URL'], username: env['CLICKHOUSE_USER'] ?? 'default', password: env['CLICKHOUSE_PASSWORD'] ?? '', database }
+      : null;
+  const storeSwitch: StoreSwitch | null = !outagePlan.run
+    ? null
+    : outagePlan.by === 'commands'
+      ? commandSwitch(outagePlan.stop, outagePlan.start)
+      : storeServer;
   const common = {
     KAFKA_BROKERS: brokers,
     KAFKA_SESSION_TIMEOUT_MS: '6000',
@@ -252,9 +274,14 @@ async function main(): Promise<number> {
   const streams: StreamClient[] = [];
   let loadStopped = false;
   try {
+    if (storeServer) await storeServer.start();
+    if (server) {
+      const admin = new ClickHouseStore({ ...server, database: 'default' });
+      await admin.exec(`CREATE DATABASE ${server.database}`).finally(() => admin.close());
+    }
     for (const p of all) await p.start();
     log(
-      `chaos: ${seconds} s, a kill every ${killEverySeconds} s, ${ticksPerSecond} ticks/s; processes up (${all.map((p) => p.url).join(' ')})`,
+      `chaos: ${seconds} s, a kill every ${killEverySeconds} s, ${ticksPerSecond} ticks/s; processes up (${all.map((p) => p.url).join(' ')})${storeServer ? `, store server ${storeServer.url}` : ''}`,
     );
 
     // From before the first record: it sees what the cluster may delete later (boardsAgainstChangelog).
@@ -304,9 +331,9 @@ async function main(): Promise<number> {
     while (Date.now() + killEverySeconds * 1000 <= deadline) {
       await sleep(killEverySeconds * 1000);
       // Once, from the middle of the run on: the store's outage window instead of a kill.
-      if (outagePlan.run && outage === null && Date.now() >= deadline - (seconds * 1000) / 2) {
+      if (outagePlan.run && storeSwitch && outage === null && Date.now() >= deadline - (seconds * 1000) / 2) {
         log(`  ${Math.round((deadline - Date.now()) / 1000)} s left: the store stops for ${outagePlan.seconds} s`);
-        outage = await storeOutage(outagePlan, async () => ({
+        outage = await storeOutage(outagePlan.seconds, storeSwitch, async () => ({
           health: await Promise.all(
             apis.map(async (p) => (await operatorJson<{ status: string }>(`${p.url}/api/v1/health`))?.status ?? null),
           ),
@@ -314,7 +341,7 @@ async function main(): Promise<number> {
         }));
         continue;
       }
-      const victim = all[Math.floor(Math.random() * all.length)] as ChaosProcess;
+      const victim = all[Math.floor(Math.random() * all.length)] as (typeof all)[number];
       await victim.kill();
       kills[victim.role]++;
       log(`  ${Math.round((deadline - Date.now()) / 1000)} s left: killed ${victim.name} (kill -9), restarting`);
@@ -380,7 +407,7 @@ async function main(): Promise<number> {
     const findings: ChaosFindings = {
       seconds,
       kills,
-      selfExits: all.flatMap((p) => p.selfExits),
+      selfExits: [...all, ...(storeServer ? [storeServer] : [])].flatMap((p) => p.selfExits),
       stageFailures: all.flatMap((p) => p.stageFailures),
       storeOutage: outagePlan.run
         ? (outage ?? { line: 'not run: the run ended before its middle', failure: null })
@@ -432,6 +459,7 @@ async function main(): Promise<number> {
         .catch(() => undefined)
         .finally(() => admin.close());
     }
+    await storeServer?.stop();
     rmSync(base, { recursive: true, force: true });
   }
 }

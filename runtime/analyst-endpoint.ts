@@ -1,9 +1,17 @@
-import { timingSafeEqual } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
-import { READONLY_CODE, ReadOnlyQueryError } from '../pipeline/store/index.js';
+import {
+  READONLY_CODE,
+  ReadOnlyQueryError,
+  boundParams,
+  credentials,
+  isPing,
+  sameSecret,
+  sendException,
+  statementText,
+} from '../pipeline/store/index.js';
 import type { ReadOnlyLimits, ReadOnlyStatement } from '../pipeline/store/index.js';
 import { StartupError } from './startup-error.js';
 
@@ -78,31 +86,8 @@ class FailedLogins {
   }
 }
 
-function same(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
-
-function credentials(req: IncomingMessage, url: URL): { user: string; password: string } | null {
-  const auth = req.headers.authorization;
-  if (auth?.startsWith('Basic ')) {
-    const decoded = Buffer.from(auth.slice(6), 'base64').toString('utf8');
-    const i = decoded.indexOf(':');
-    return i < 0 ? null : { user: decoded.slice(0, i), password: decoded.slice(i + 1) };
-  }
-  const user = req.headers['x-clickhouse-user'] ?? url.searchParams.get('user');
-  const password = req.headers['x-clickhouse-key'] ?? url.searchParams.get('password');
-  return typeof user === 'string' && typeof password === 'string' ? { user, password } : null;
-}
-
 function fail(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
-  if (res.headersSent) {
-    res.destroy();
-    return;
-  }
-  res.writeHead(status, { 'content-type': 'text/plain; charset=UTF-8', 'x-clickhouse-exception-code': String(code), ...headers });
-  res.end(`Code: ${code}. DB::Exception: ${message}. (odds-platform analyst endpoint)\n`);
+  sendException(res, status, code, `${message}. (odds-platform analyst endpoint)`, headers);
 }
 
 /** HTTP status of a refused or failed statement: never a 5xx for what the analyst sent. */
@@ -119,7 +104,7 @@ export async function startAnalystEndpoint(options: AnalystEndpointOptions): Pro
 
   const serve = (req: IncomingMessage, res: ServerResponse): void => {
     const url = new URL(req.url ?? '/', 'http://analyst');
-    if (url.pathname === '/ping' || (url.pathname === '/' && req.method === 'GET' && !url.searchParams.has('query'))) {
+    if (isPing(req.method, url)) {
       res.writeHead(200, { 'content-type': 'text/plain; charset=UTF-8' });
       res.end('Ok.\n');
       return;
@@ -132,8 +117,8 @@ export async function startAnalystEndpoint(options: AnalystEndpointOptions): Pro
         'retry-after': String(locked),
       });
     }
-    const who = credentials(req, url);
-    if (!who || !same(who.user, options.user) || !same(who.password, options.password)) {
+    const who = credentials(req.headers, url);
+    if (!who || !sameSecret(who.user, options.user) || !sameSecret(who.password, options.password)) {
       failedLogins.fail(address);
       logger.warn({ address, user: who?.user ?? null }, 'analyst endpoint: sign-in refused');
       return fail(
@@ -151,9 +136,8 @@ export async function startAnalystEndpoint(options: AnalystEndpointOptions): Pro
     });
     req.on('end', () => {
       if (size > MAX_QUERY_BYTES) return fail(res, 413, 0, `Query over ${MAX_QUERY_BYTES} bytes`);
-      // Like ClickHouse: the `query` parameter, then the body, joined by a newline.
       const body = Buffer.concat(chunks).toString('utf8');
-      const sql = [url.searchParams.get('query'), body].filter((p) => p !== null && p.length > 0).join('\n');
+      const sql = statementText(url, body);
       if (sql.trim().length === 0) return fail(res, 400, SYNTAX_ERROR, 'Empty query');
       if (running >= options.concurrency) {
         return fail(
@@ -171,8 +155,7 @@ export async function startAnalystEndpoint(options: AnalystEndpointOptions): Pro
         if (!res.writableFinished) gone.abort();
       });
       const started = now();
-      const params = new Map<string, string>();
-      for (const [name, value] of url.searchParams) if (name.startsWith('param_')) params.set(name.slice('param_'.length), value);
+      const params = boundParams(url);
       engine
         .readOnly({
           sql,

@@ -246,6 +246,8 @@ export async function startSystem(config: Config, logger: Logger, overrides: Sys
       webRoot: builtWebRoot(),
       metricsToken: config.metrics.token,
       runtime: () => health.check(),
+      // openStore applied every migration before the app was built.
+      schemaApplied: true,
       ...(pipeline ? { pipelineLag: () => pipeline.lag(), pipelineStats: () => pipeline.stats() } : {}),
       ...(overrides.inspectPayload ? { inspectPayload: overrides.inspectPayload } : {}),
       ...(overrides.onStreams ? { onStreams: overrides.onStreams } : {}),

@@ -22,6 +22,12 @@ export interface HealthSource {
   rateLimits: { check?(): Promise<{ ok: boolean; latencyMs?: number; message: string }> };
   version: string;
   runtime?: () => Check;
+  /**
+   * Whether this process applied every migration before it served (runtime/store.ts does at
+   * start): the schema counts as verified from the first probe, so a store lost before anyone
+   * probed is `degraded` too.
+   */
+  schemaApplied?: boolean;
 }
 
 /**
@@ -33,8 +39,8 @@ export interface HealthSource {
 export function healthCheck(src: HealthSource): () => Promise<HealthReport> {
   const expected = loadMigrations().map((m) => m.version);
   let schemaCheck: { at: number; check: Check } | null = null;
-  /** Whether a check of this process ever found every migration applied. */
-  let schemaVerified = false;
+  /** Whether this process applied every migration, or a check of it found them all applied. */
+  let schemaVerified = src.schemaApplied === true;
 
   async function schema(): Promise<Check> {
     const now = Date.now();

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { chdb } from './chdb-module.js';
+import { engineFailure } from './engine-failure.js';
 
 /**
  * Bounds on one read-only statement, set as ClickHouse settings before `readonly = 1` locks
@@ -131,15 +132,7 @@ function lockingSettings(limits: ReadOnlyLimits, tag: string): string {
 
 function failure(e: unknown): ReadOnlyQueryError {
   if (e instanceof ReadOnlyQueryError) return e;
-  const message = e instanceof Error ? e.message : String(e);
-  const coded = (e as { clickhouseCode?: unknown } | null)?.clickhouseCode;
-  const code = typeof coded === 'number' ? coded : Number(/Code: (\d+)/.exec(message)?.[1] ?? 0);
-  // The engine nests its own "Code: N. DB::Exception:" prefixes; the last message is the reason.
-  const reason =
-    (message.split('DB::Exception: ').pop() ?? message)
-      .split('\n')[0]
-      ?.replace(/\s*\(version [^)]*\)\.?/g, '')
-      .trim() ?? message;
+  const { reason, code } = engineFailure(e);
   return new ReadOnlyQueryError(reason, code);
 }
 

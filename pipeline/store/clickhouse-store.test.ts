@@ -6,7 +6,9 @@ import { ClickHouseStore } from './clickhouse-store.js';
 
 /**
  * The server adapter against a real ClickHouse: the one at CLICKHOUSE_URL when set, else a
- * container through testcontainers. Machines with neither (no Docker engine) skip, and say so.
+ * container through testcontainers. Machines with neither (no Docker engine) skip, and say so;
+ * the same contract runs there against the development store server, the ClickHouse engine over
+ * ClickHouse's HTTP interface (bench/store-server.test.ts).
  */
 async function whyUnavailable(): Promise<string | null> {
   if (process.env['CLICKHOUSE_URL']) return null;

@@ -27,13 +27,16 @@ afterAll(killAll);
 process.once('exit', killAll);
 
 /**
- * Starts `runtime/main.ts` (through tsx) with the given environment; nothing inherited but PATH,
+ * Starts `runtime/main.ts`, or another `entry` (through tsx), with the given environment; nothing inherited but PATH,
  * and PIPELINE_THREAD, which runs the whole-system suites with the pipeline in a worker (as
  * `startTestSystem` does in process).
  */
-export function spawnEntry(env: Record<string, string>): ChildProcess & { output: { stdout: string; stderr: string } } {
+export function spawnEntry(
+  env: Record<string, string>,
+  entry = 'runtime/main.ts',
+): ChildProcess & { output: { stdout: string; stderr: string } } {
   const thread = process.env['PIPELINE_THREAD'];
-  const child = spawn(process.execPath, ['--import', 'tsx', 'runtime/main.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
     cwd: ROOT,
     env: {
       PATH: process.env['PATH'] ?? '',
