@@ -117,11 +117,15 @@ class Samples {
     if (this.count < this.max) this.count++;
   }
 
-  /** The values taken at or after `from`, ascending. */
-  sortedSince(from: number): number[] {
-    const out: number[] = [];
-    for (let i = 0; i < this.count; i++) if ((this.times[i] ?? -Infinity) >= from) out.push(this.values[i] ?? 0);
-    return out.sort((a, b) => a - b);
+  /**
+   * The values taken at or after `from`, ascending. A typed array sorts numerically in native code
+   * without a comparator: each step of the thresholds sorts up to `max` ages of every busy book.
+   */
+  sortedSince(from: number): Float64Array {
+    const out = new Float64Array(this.count);
+    let n = 0;
+    for (let i = 0; i < this.count; i++) if ((this.times[i] ?? -Infinity) >= from) out[n++] = this.values[i] ?? 0;
+    return out.subarray(0, n).sort();
   }
 
   /** Until the ring is full, samples sit in arrival order from 0, so growing copies them as they are. */
@@ -190,7 +194,7 @@ class SecondCounts {
  * duration, since a handful of rows cannot tell a slow book from a few prices it sits on.
  * Null when `ended` is empty.
  */
-export function censoredPercentile(ended: readonly number[], running: readonly number[], q: number, minTail = 1): number | null {
+export function censoredPercentile(ended: ArrayLike<number>, running: ArrayLike<number>, q: number, minTail = 1): number | null {
   if (ended.length === 0) return null;
   let atRisk = ended.length + running.length;
   let survival = 1;
@@ -219,13 +223,13 @@ export function censoredPercentile(ended: readonly number[], running: readonly n
 }
 
 /** Nearest-rank percentile of an ascending list. */
-export function percentile(sorted: readonly number[], q: number): number | null {
+export function percentile(sorted: ArrayLike<number>, q: number): number | null {
   if (sorted.length === 0) return null;
   const rank = Math.min(sorted.length, Math.max(1, Math.ceil(q * sorted.length)));
   return sorted[rank - 1] ?? null;
 }
 
-function distribution(sortedMs: readonly number[]): Distribution {
+function distribution(sortedMs: ArrayLike<number>): Distribution {
   const s = (q: number): number | null => {
     const v = percentile(sortedMs, q);
     return v === null ? null : Math.round(v) / 1000;
@@ -383,13 +387,14 @@ export class FreshnessLedger {
   }
 
   /** The running ages at `end` of the rows not confirmed since first seen, ascending, each at most the window (a row left behind cannot count for more). */
-  private runningAges(st: PhaseState, end: number): number[] {
-    const out: number[] = [];
+  private runningAges(st: PhaseState, end: number): Float64Array {
+    const out = new Float64Array(st.unconfirmed.size);
+    let n = 0;
     for (const ts of st.unconfirmed.values()) {
       const age = Math.min(end - ts, this.policy.windowMs);
-      if (age > 0) out.push(age);
+      if (age > 0) out[n++] = age;
     }
-    return out.sort((a, b) => a - b);
+    return out.subarray(0, n).sort();
   }
 
   /** Keeps `unconfirmed`: a row enters at its first sighting and leaves at its first confirmation or when it stops counting. */

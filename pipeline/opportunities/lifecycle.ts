@@ -69,15 +69,24 @@ function usesOnlyBoardRows(family: FamilyState, o: Opportunity): boolean {
   return true;
 }
 
+/** Today's stale thresholds, as far as an unchanged candidate's record needs them. */
+export interface Thresholds {
+  /** Moves whenever some book's threshold moves: a clock computed in the same generation is today's. */
+  generation: number;
+  /** The record on today's thresholds: itself when its clock is today's already. */
+  restamp(o: Opportunity): Opportunity;
+}
+
 /** Numbers recomputes, so that `seen` marks what the current one produced without a set. */
 let recomputes = 0;
 
 /**
  * `scope`: what the recompute looked at, `all` lines of the family or the listed line keys
- * (middles always); active opportunities in scope that it did not produce are gone. `restamp`
- * gives an unchanged candidate's record on today's stale thresholds (itself when they have not
- * moved for it): a batch that changed a candidate's inputs and changed them back skips the
- * versions between, and one input at a time would have built it on today's thresholds.
+ * (middles always); active opportunities in scope that it did not produce are gone. An unchanged
+ * candidate's record is restamped on today's stale thresholds (`thresholds`; itself when they
+ * have not moved for it): a batch that changed a candidate's inputs and changed them back skips
+ * the versions between, and one input at a time would have built it on today's thresholds. Only
+ * when some threshold moved since its clock was computed: most recomputes fall between two moves.
  */
 export function advance(
   family: FamilyState,
@@ -85,15 +94,18 @@ export function advance(
   scope: 'all' | ReadonlySet<string>,
   now: number,
   out: OpportunityChange[],
-  restamp: (o: Opportunity) => Opportunity,
+  thresholds: Thresholds,
 ): void {
   const stamp = ++recomputes;
+  const generation = thresholds.generation;
   for (const c of fresh) {
     const prev = family.active.get(c.id);
     const inputs = family.inputs.get(c.id);
     if (inputs) inputs.seen = stamp;
     if (prev && inputs !== undefined && sameInputs(inputs, c)) {
-      const next = restamp(prev);
+      if (inputs.clockedAt === generation) continue;
+      inputs.clockedAt = generation;
+      const next = thresholds.restamp(prev);
       if (next !== prev) {
         family.active.set(c.id, next);
         out.push({ type: 'update', opportunity: next });
@@ -105,7 +117,9 @@ export function advance(
       inputs.rows = c.rows;
       inputs.refRows = c.refRows;
       inputs.values = c.values;
-    } else family.inputs.set(c.id, { rows: c.rows, refRows: c.refRows, values: c.values, scope: c.scope, seen: stamp });
+      inputs.clockedAt = generation;
+    } else
+      family.inputs.set(c.id, { rows: c.rows, refRows: c.refRows, values: c.values, scope: c.scope, seen: stamp, clockedAt: generation });
     if (!prev) {
       family.active.set(c.id, f);
       out.push({ type: 'create', opportunity: f });

@@ -337,7 +337,8 @@ export class OpportunityProcessor {
     if (this.searchCommission !== null) this.searchBelowBoardRates(ctx, keys, this.searchCommission, fresh);
     const before = family.active.size;
     const emitted = out.length;
-    advance(family, fresh, scope, now, out, (o) => this.restamp(o, now));
+    const generation = this.freshness.thresholdRises + this.freshness.thresholdFalls;
+    advance(family, fresh, scope, now, out, { generation, restamp: (o) => this.restamp(o, now) });
     this.activeCount += family.active.size - before;
     for (let i = emitted; i < out.length; i++) {
       const c = out[i] as OpportunityChange;

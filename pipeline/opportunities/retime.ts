@@ -59,9 +59,12 @@ export function retimed(o: Opportunity, clock: StaleClock, now: number): Opportu
   const stale = staleness(o.oldestOddsTs, now, o.event.isLive, clock);
   const kept = o.warnings.filter((w) => !isStaleWarning(w));
   // Copied field by field, not spread: V8 gives a spread copy of an object this large a map of
-  // its own, which makes every later access of it slow (context.ts, withKind).
+  // its own, which makes every later access of it slow (context.ts, withKind). `for...in` walks
+  // the same own fields in the same order as `Object.entries` without building a pair per field
+  // (that was 90 % of this function's time in the engines' profile).
+  const from = o as unknown as Record<string, unknown>;
   const copy: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(o)) copy[k] = v;
+  for (const k in from) copy[k] = from[k];
   const next = copy as unknown as Opportunity;
   next.oldestOddsAgeSeconds = stale.ageSeconds;
   next.freshUntil = clock.freshUntil;

@@ -46,6 +46,11 @@ export interface ActiveInputs extends CandidateInputs {
   scope: string;
   /** The recompute that last produced it (the others in scope are gone). */
   seen: number;
+  /**
+   * The thresholds' generation (`Thresholds` in lifecycle.ts) at which its record's stale clock
+   * was last computed: while no threshold has moved since, the clock is today's.
+   */
+  clockedAt: number;
 }
 
 export interface EventState {
