@@ -1,4 +1,4 @@
-import { LEAGUES, TEAMS } from '../schemas/index.js';
+import { LEAGUES, TEAMS, settingDefault } from '../schemas/index.js';
 import type { EvOpportunity } from '../schemas/index.js';
 import { partitionFor } from '../pipeline/bus/index.js';
 import { ManualClock } from '../pipeline/clock.js';
@@ -9,7 +9,8 @@ import { SnapshotProcessor } from '../pipeline/snapshot/index.js';
 
 /**
  * Share of the +EV list (min_ev 0, sorted by EV) flagged stale after a few simulated minutes of
- * the default simulator (seed 42, 200 ticks/s in 100 ms steps, as `make run`), by each book's
+ * the default simulator (seed 42, in 100 ms steps at `make run`'s rate, 1,000 ticks/s since stop 50, unless
+ * `ticksPerSecond` says otherwise), by each book's
  * measured cadence and, on the same rows, by the fixed rule it replaced (60 s pre-match, 10 s
  * live since the oldest price's last confirmation): on the first 200 rows, on every row, and on
  * the default page of `GET /opportunities/ev` (the first 50 once the very stale are left out).
@@ -17,12 +18,13 @@ import { SnapshotProcessor } from '../pipeline/snapshot/index.js';
  * runtime's 4 partitions do (each learns its books' cadences from its own events only).
  * Deterministic; no server.
  *
- *   npx tsx bench/stale-share.ts [minutes=5] [staleCadenceFactor=2] [partitions=1]
+ *   npx tsx bench/stale-share.ts [minutes=5] [staleCadenceFactor=2] [partitions=1] [ticksPerSecond=1000]
  */
 
 const minutes = Number(process.argv[2] ?? 5);
 const factor = process.argv[3] === undefined || process.argv[3] === '-' ? undefined : Number(process.argv[3]);
 const partitions = Number(process.argv[4] ?? 1);
+const ticksPerSecond = Number(process.argv[5] ?? settingDefault('SIM_TICKS_PER_SECOND'));
 const T0 = Date.UTC(2026, 10, 28, 12);
 const clock = new ManualClock(T0);
 const sim = new MarketSimulator({ seed: 42, clock });
@@ -48,7 +50,7 @@ feed(T0, sim.snapshot());
 const stepMs = 100;
 for (let now = T0 + stepMs; now <= T0 + minutes * 60_000; now += stepMs) {
   clock.set(now);
-  feed(now, sim.step(now, (200 * stepMs) / 1000));
+  feed(now, sim.step(now, (ticksPerSecond * stepMs) / 1000));
 }
 const now = clock.now();
 const rows = processors
@@ -67,7 +69,7 @@ const ages = (list: EvOpportunity[]): string =>
     .map((o) => `${o.event.isLive ? 'live' : 'pre'} ${Math.round((now - o.oldestOddsTs) / 1000)}/${o.staleAfterSeconds ?? '-'} s`)
     .join(', ');
 process.stdout.write(
-  `after ${minutes} simulated minutes, ${partitions} partition(s): ${rows.length} +EV rows\n` +
+  `after ${minutes} simulated minutes at ${ticksPerSecond} ticks/s, ${partitions} partition(s): ${rows.length} +EV rows\n` +
     `first 200, stale by the fixed 60 s / 10 s rule: ${count(top, fixed)}\n` +
     `first 200, stale by each book's cadence:      ${count(top, measured)}\n` +
     `all rows, fixed rule: ${count(rows, fixed)}; measured: ${count(rows, measured)}\n` +

@@ -62,10 +62,11 @@ describe('MarketSimulator', () => {
       statCategory: null,
       priceAmerican: -308,
       status: 'open',
-      ts: NOVEMBER,
+      // Last confirmed 0.437 s before the opening, a point of Pinnacle's cadence (confirmations.test.ts).
+      ts: NOVEMBER - 437,
       selectionId: null,
-      oddsChangedAt: NOVEMBER,
-      observedAt: NOVEMBER,
+      oddsChangedAt: NOVEMBER - 437,
+      observedAt: NOVEMBER - 437,
     });
   });
 
@@ -125,7 +126,8 @@ describe('MarketSimulator', () => {
         expect(listed.has(`${book}|${listing.bookEventId}`)).toBe(true);
       }
     }
-    expect(board.every((t) => t.status === 'open' && t.ts === NOVEMBER)).toBe(true);
+    // As a running book's board: each price last set or confirmed at or before the opening (confirmations.test.ts).
+    expect(board.every((t) => t.status === 'open' && t.ts <= NOVEMBER && t.oddsChangedAt === t.ts)).toBe(true);
   });
 
   it('prices sharp books at a lower overround than soft books', () => {

@@ -38,6 +38,13 @@ interface Due {
 /** Ended events kept for `trueEvents({ includeEnded: true })` and id lookups. */
 const ENDED_KEPT = 2_000;
 
+/** A book's interval between two confirmations of a quote, as shares of its cadence: a ±25 % jitter. */
+const JITTER_MIN = 0.75;
+const JITTER_MAX = 1.25;
+
+/** How far back an opening quote's sitting spell is looked for, in windows. */
+const MAX_SITTING_WINDOWS = 100;
+
 /**
  * The deterministic core of the simulated feed: a board of events and every book's quotes on
  * them, moved forward by `step`. The same options and the same sequence of `step(now, maxTicks)`
@@ -117,9 +124,7 @@ export class MarketSimulator {
     );
     const opening: RawTick[] = [];
     for (const plan of this.planner.opening(this.clockMs)) this.createEvent(plan, this.clockMs, opening);
-    // A book that has been running confirms its prices at all phases of its cadence, not all at once.
-    for (const ev of this.active)
-      for (const l of ev.listings) for (const q of l.quotes) this.scheduleConfirmation(q, this.clockMs, this.activity.next());
+    for (const ev of this.active) for (const l of ev.listings) for (const q of l.quotes) this.openAsRunning(q, this.clockMs);
   }
 
   /** Simulated time of the last step (the clock's time at construction before the first). */
@@ -535,8 +540,36 @@ export class MarketSimulator {
     this.scheduleConfirmation(q, now);
   }
 
+  /**
+   * The opening board as it stands at a book that has been running, not one that has just
+   * started: the simulator has no past, so each quote is placed at a random moment of its book's
+   * cadence (for the game's phase) instead. The interval the moment falls in is drawn
+   * length-biased, as a moment picked at random lands in a long interval more often than in a
+   * short one; the quote was last confirmed a uniform share of it ago, and is next confirmed when
+   * the interval ends. A quote the book is sitting on (`isStale`) was last confirmed that share of
+   * an interval before its spell began, and a game in play was repriced by every book at its
+   * start (`goLive`), so no in-play quote is older than that. When every quote carried the opening
+   * time, the prices a book sat on from the start read exactly as old as the board: 31 of the 49
+   * stale rows among the first 200 of `/opportunities/ev` after 5 minutes of `make run` were 299
+   * s old (docs/simulator.md, "Stop 51").
+   */
+  private openAsRunning(q: Quote, now: number): void {
+    const ev = q.listing.event;
+    const phase: GamePhase = ev.status === 'live' ? 'live' : 'prematch';
+    // Length-biased jitter: density proportional to the length over [min, max], by its inverse CDF.
+    const share = Math.sqrt(JITTER_MIN ** 2 + this.activity.next() * (JITTER_MAX ** 2 - JITTER_MIN ** 2));
+    const interval = q.listing.book.confirmMs[phase] * share;
+    const sinceLast = this.activity.next() * interval;
+    this.scheduleConfirmation(q, now - sinceLast, share);
+    // Whole milliseconds, as every other time on a tick.
+    const last = Math.floor(this.sittingSince(q, now) - sinceLast);
+    q.lastTs = ev.status === 'live' ? Math.max(last, ev.startTime) : last;
+    // What the book last set is as old as its last confirmation, as far as anything before the opening is known.
+    for (const o of q.outcomes) o.changedAt = q.lastTs;
+  }
+
   /** Books the quote's next confirmation, after `share` of the book's cadence (with its jitter by default). */
-  private scheduleConfirmation(q: Quote, now: number, share = this.activity.range(0.75, 1.25)): void {
+  private scheduleConfirmation(q: Quote, now: number, share = this.activity.range(JITTER_MIN, JITTER_MAX)): void {
     const book = q.listing.book;
     const phase: GamePhase = q.listing.event.status === 'live' ? 'live' : 'prematch';
     q.confirmAt = now + book.confirmMs[phase] * share;
@@ -590,8 +623,26 @@ export class MarketSimulator {
     const share = book.staleShare[gamePhase];
     if (share <= 0) return false;
     const w = book.staleWindowMs[gamePhase];
-    const phase = Math.imul(q.uid, 0x9e3779b1) >>> 0;
-    const window = Math.floor((now + (phase % w)) / w);
+    const window = Math.floor((now + windowOffset(q, w)) / w);
     return hash2(q.uid ^ this.staleSalt, window) < share * 4294967296;
   }
+
+  /**
+   * When the spell the book is sitting on this quote in began (the start of the first of the
+   * sitting windows in a row that reach `now`), or `now` when it is not sitting on it.
+   */
+  private sittingSince(q: Quote, now: number): number {
+    if (!this.isStale(q, now)) return now;
+    const w = q.listing.book.staleWindowMs[q.listing.event.status === 'live' ? 'live' : 'prematch'];
+    const offset = windowOffset(q, w);
+    let start = Math.floor((now + offset) / w) * w - offset;
+    // Windows in a row are rare (the share is at most a tenth); the bound only guards a share of 1.
+    for (let i = 0; i < MAX_SITTING_WINDOWS && this.isStale(q, start - 1); i++) start -= w;
+    return start;
+  }
+}
+
+/** Where the quote's sitting windows of width `w` begin, ms: each quote its own, so that books do not go quiet all at once. */
+function windowOffset(q: Quote, w: number): number {
+  return (Math.imul(q.uid, 0x9e3779b1) >>> 0) % w;
 }
