@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { judgeSoak } from './soak-trend.js';
 import type { SoakSample } from './soak-trend.js';
+import { steadySample } from './soak-sample-fixture.js';
 
 const MB = 1e6;
 const limits = { warmupSeconds: 60, maxGrowthPerHour: 0.05, maxFdGrowthPerHour: 25 };
@@ -13,23 +14,12 @@ function run(forced: (t: number) => number | undefined): SoakSample[] {
   return Array.from({ length: 120 }, (_, i) => {
     const t = (i + 1) * 10;
     const heapForcedGcBytes = forced(t);
-    return {
-      t,
+    return steadySample(t, {
       rssBytes: 1_000 * MB,
-      heapUsedBytes: 400 * MB,
       heapAfterGcBytes: 300 * MB + (30 * MB * t) / 3600,
       ...(heapForcedGcBytes === undefined ? {} : { heapForcedGcBytes }),
-      externalBytes: 10 * MB,
       fds: 300,
-      threadFds: 0,
-      threads: 160,
-      eventLoopP99Ms: 20,
-      streamLagP99Ms: 150,
-      storeParts: 40,
-      pipelineLag: 0,
-      boardRows: 0,
-      boardEvents: 0,
-    };
+    });
   });
 }
 

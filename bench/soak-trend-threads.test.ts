@@ -1,27 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { afterLastStep, judgeSoak } from './soak-trend.js';
 import type { SoakSample } from './soak-trend.js';
+import { steadySample } from './soak-sample-fixture.js';
 
 /** Readings every 10 s for ten minutes with flat memory and descriptors, the threads from `threads(t)`. */
 function run(threads: (t: number) => number): SoakSample[] {
   return Array.from({ length: 60 }, (_, i) => {
     const t = (i + 1) * 10;
-    return {
-      t,
-      rssBytes: 800e6,
-      heapUsedBytes: 400e6,
-      heapAfterGcBytes: 300e6,
-      externalBytes: 10e6,
-      fds: 600,
-      threadFds: 0,
-      threads: threads(t),
-      eventLoopP99Ms: 20,
-      streamLagP99Ms: 150,
-      storeParts: 40,
-      pipelineLag: 0,
-      boardRows: 0,
-      boardEvents: 0,
-    };
+    return steadySample(t, { threads: threads(t) });
   });
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { growthPerHour, judgeSoak, leastSquares } from './soak-trend.js';
 import type { SoakSample } from './soak-trend.js';
+import { steadySample } from './soak-sample-fixture.js';
 
 const MB = 1e6;
 
@@ -17,22 +18,14 @@ function run(
 ): SoakSample[] {
   return Array.from({ length: minutes * 6 }, (_, i) => {
     const t = (i + 1) * 10;
-    return {
-      t,
+    return steadySample(t, {
       rssBytes: memory(t),
       heapUsedBytes: memory(t) / 2,
       heapAfterGcBytes: memory(t) / 2,
-      externalBytes: 10 * MB,
       fds: fds(t) + threadFds(t),
       threadFds: threadFds(t),
       threads: threads(t),
-      eventLoopP99Ms: 20,
-      streamLagP99Ms: 150,
-      storeParts: 40,
-      pipelineLag: 0,
-      boardRows: 0,
-      boardEvents: 0,
-    };
+    });
   });
 }
 
