@@ -9,9 +9,11 @@ import {
   credentials,
   engineFailure,
   isPing,
+  isPlainName,
   sameSecret,
   sendException,
   statementText,
+  stringLiteral,
 } from '../pipeline/store/index.js';
 
 /**
@@ -150,13 +152,8 @@ function refusal(code: number, name: string, message: string): Error {
 
 /** A setting's or a parameter's name as the engine's SET takes it unquoted. */
 function settingName(name: string): string {
-  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw refusal(BAD_ARGUMENTS, 'BAD_ARGUMENTS', `'${name}' is not a setting or parameter name`);
+  if (!isPlainName(name)) throw refusal(BAD_ARGUMENTS, 'BAD_ARGUMENTS', `'${name}' is not a setting or parameter name`);
   return name;
-}
-
-/** A string literal: the engine reads back exactly `text`. */
-function literal(text: string): string {
-  return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 }
 
 /** A quoted identifier: the engine reads back exactly `name`. */
@@ -181,8 +178,8 @@ function storeRequest(url: URL, body: string): StoreRequest {
     sql: statementText(url, body),
     database: url.searchParams.get('database'),
     assignments: [
-      ...settings.map(([name, value]) => `${settingName(name)} = ${literal(value)}`),
-      ...[...boundParams(url)].map(([name, value]) => `param_${settingName(name)} = ${literal(value)}`),
+      ...settings.map(([name, value]) => `${settingName(name)} = ${stringLiteral(value)}`),
+      ...[...boundParams(url)].map(([name, value]) => `param_${settingName(name)} = ${stringLiteral(value)}`),
     ],
     defaultFormat: url.searchParams.get('default_format') ?? 'TabSeparated',
   };

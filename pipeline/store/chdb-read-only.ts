@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { chdb } from './chdb-module.js';
 import { engineFailure } from './engine-failure.js';
+import { isPlainName, stringLiteral } from './clickhouse-http.js';
 
 /**
  * Bounds on one read-only statement, set as ClickHouse settings before `readonly = 1` locks
@@ -39,6 +40,7 @@ export class ReadOnlyQueryError extends Error {
 
 export const READONLY_CODE = 164;
 const SYNTAX_ERROR_CODE = 62;
+const BAD_ARGUMENTS_CODE = 36;
 const QUERY_WAS_CANCELLED_CODE = 394;
 
 /**
@@ -113,10 +115,26 @@ export function shapeRefusal(shape: StatementShape): string | null {
   return null;
 }
 
-/** `SET` of every limit, the tag that finds the statement to cancel it, then readonly last. */
-function lockingSettings(limits: ReadOnlyLimits, tag: string): string {
+/**
+ * One `SET`: the statement's parameters, every limit, the tag that finds the statement to cancel
+ * it, then readonly last. Parameters go in here, as the text the client sent, because chDB's own
+ * binding escapes a string value again: `O\'Brien`, which is how `@clickhouse/client` sends
+ * O'Brien, would bind as that text, backslash included. This SET runs before readonly, so a
+ * name is only ever a plain name and a value only ever a literal.
+ */
+function lockingSettings(limits: ReadOnlyLimits, tag: string, params: ReadonlyMap<string, string>): string {
   const int = (n: number): string => String(Math.max(0, Math.floor(n)));
+  const assignments: string[] = [];
+  for (const [name, value] of params) {
+    if (!isPlainName(name))
+      throw new ReadOnlyQueryError(
+        `Query parameter 'param_${name}' is not a valid parameter name (letters, digits and _ only)`,
+        BAD_ARGUMENTS_CODE,
+      );
+    assignments.push(`param_${name} = ${stringLiteral(value)}`);
+  }
   return [
+    ...assignments,
     `max_execution_time = ${int(limits.maxExecutionSeconds)}`,
     "timeout_overflow_mode = 'throw'",
     `max_memory_usage = ${int(limits.maxMemoryBytes)}`,
@@ -141,7 +159,7 @@ function failure(e: unknown): ReadOnlyQueryError {
  * a session of its own on the store's data directory (chDB shares the connection; settings are
  * per session), its limits set and then `readonly = 1`, which no later `SET` or `SETTINGS`
  * clause can lift. The statement is first parsed by the engine (`formatQuerySingleLine` on a
- * bound parameter, so the text stays data): anything but exactly one statement is refused, and
+ * string literal, so the text stays data): anything but exactly one statement is refused, and
  * its `EXPLAIN AST` root must be a read (see `READ_KINDS`). The canonical text is what runs, so
  * what was checked is what executes.
  *
@@ -159,27 +177,20 @@ export async function runReadOnly(
   let deadline: NodeJS.Timeout | null = null;
   const cancel = (): void => void kill(tag).catch(() => undefined);
   try {
-    await session.queryAsync(`SET ${lockingSettings(statement.limits, tag)}`);
+    await session.queryAsync(`SET ${lockingSettings(statement.limits, tag, statement.params ?? new Map())}`);
     let canonical: string;
     try {
-      canonical = (
-        await session.queryBindAsync('SELECT formatQuerySingleLine({q:String})', { q: statement.sql }, { format: 'TabSeparatedRaw' })
-      )
+      // A literal, not a bound parameter: the client's own parameters are the session's now.
+      canonical = (await session.queryAsync(`SELECT formatQuerySingleLine(${stringLiteral(statement.sql)})`, { format: 'TabSeparatedRaw' }))
         .text()
         .replace(/\n$/, '');
     } catch (e) {
       const f = failure(e);
-      // The bound-parameter wrapper is ours: report the analyst's statement's syntax error alone.
+      // The formatQuerySingleLine wrapper is ours: report the analyst's statement's syntax error alone.
       throw new ReadOnlyQueryError(f.message.replace(/: In scope SELECT formatQuerySingleLine[\s\S]*$/, ''), f.code || SYNTAX_ERROR_CODE);
     }
     if (canonical.trim().length === 0) throw new ReadOnlyQueryError('Empty query', SYNTAX_ERROR_CODE);
-    // chDB takes parameters as an object: a null-prototype one, since the names are the client's.
-    const params =
-      statement.params && statement.params.size > 0
-        ? Object.assign(Object.create(null) as Record<string, string>, Object.fromEntries(statement.params))
-        : null;
-    const run = (sql: string, format: string) =>
-      params ? session.queryBindAsync(sql, params, { format }) : session.queryAsync(sql, { format });
+    const run = (sql: string, format: string) => session.queryAsync(sql, { format });
     const shape = statementShape((await run(`EXPLAIN AST ${canonical}`, 'TabSeparatedRaw')).text());
     const refused = shapeRefusal(shape);
     if (refused !== null) throw new ReadOnlyQueryError(refused, READONLY_CODE);

@@ -38,6 +38,20 @@ export function statementText(url: URL, body: string): string {
   return [url.searchParams.get('query'), body].filter((p): p is string => p !== null && p.length > 0).join('\n');
 }
 
+/** A string literal the engine reads back as exactly `text` (its parser's escapes: backslash, quote, NUL). */
+export function stringLiteral(text: string): string {
+  return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\0/g, '\\0')}'`;
+}
+
+/**
+ * Whether `name` may stand unquoted in a `SET` as a setting's name or after `param_`: a
+ * `{name:Type}` placeholder can only name such a parameter, and anything else in that position
+ * would be read as more of the statement.
+ */
+export function isPlainName(name: string): boolean {
+  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name);
+}
+
 /**
  * The `param_<name>` parameters: each placeholder's value as the text the client sent, which the
  * engine parses by the placeholder's type (`@clickhouse/client` escapes strings for that parse).

@@ -9,7 +9,16 @@ export { READONLY_CODE, ReadOnlyQueryError } from './chdb-read-only.js';
 export type { ReadOnlyLimits, ReadOnlyStatement } from './chdb-read-only.js';
 export { engineFailure } from './engine-failure.js';
 export type { EngineFailure } from './engine-failure.js';
-export { boundParams, credentials, isPing, sameSecret, sendException, statementText } from './clickhouse-http.js';
+export {
+  boundParams,
+  credentials,
+  isPing,
+  isPlainName,
+  sameSecret,
+  sendException,
+  statementText,
+  stringLiteral,
+} from './clickhouse-http.js';
 export { chdb } from './chdb-module.js';
 export { CompactLines } from './compact-lines.js';
 export { InsertBuffers } from './insert-buffers.js';
