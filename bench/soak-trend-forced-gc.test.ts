@@ -30,7 +30,7 @@ describe('the heap after a forced full GC in the soak verdict', () => {
       limits,
     );
     expect(verdict.lines).toContain(
-      'heap used after a forced full GC (not judged yet): 0.00 % per hour (noise band ± 0.00 %; 20 readings, 250 to 250 MB)',
+      'heap used after a forced full GC (a check on the judged reading, not judged): 0.00 % per hour (noise band ± 0.00 %; 20 readings, 250 to 250 MB)',
     );
     expect(verdict.failures).toEqual([
       'heap used after major GC grows 9.98 % per hour after the warm-up (± 0.00 %), over the 5.00 % limit',

@@ -167,7 +167,7 @@ export function judgeSoak(samples: readonly SoakSample[], limits: SoakLimits): S
     const g = growthPerHour(forced, (s) => s.heapForcedGcBytes as number, limits.warmupSeconds);
     const mb = forced.map((s) => Math.round((s.heapForcedGcBytes as number) / 1e6));
     lines.push(
-      `heap used after a forced full GC (not judged yet): ${pct(g.perHour)} per hour (noise band ± ${pct(g.noise)}; ${forced.length} readings, ${Math.min(...mb)} to ${Math.max(...mb)} MB)`,
+      `heap used after a forced full GC (a check on the judged reading, not judged): ${pct(g.perHour)} per hour (noise band ± ${pct(g.noise)}; ${forced.length} readings, ${Math.min(...mb)} to ${Math.max(...mb)} MB)`,
     );
   }
   const heap = growthPerHour(measured, (s) => s.heapUsedBytes, limits.warmupSeconds);
