@@ -1,9 +1,11 @@
 // A store outage longer than the sinks' retries (issue 36 §3; docs/chaos.md): the chaos run's
 // window (20 s) never outlasted SINK_RETRIES (8: about 51 s of backoff), so what happens then was
-// only read, never run. The insert fails for good, the stage stops with its batch uncommitted and
-// the runtime's failure policy takes the process down; the next process's sink, in the same
-// group, resumes from the last commit once the store answers. Nothing is skipped: every record
-// produced is stored exactly once, the ones that waited through the outage included.
+// only read, never run. The insert fails for good and the stage stops with its batch uncommitted.
+// The failure policy then reads the store's `ECONNREFUSED` as a lost connection to the brokers
+// (lostTheBrokers matches the text) and starts the stage again in process, three times in a row,
+// before it takes the process down; the next process's sink, in the same group, resumes from the
+// last commit once the store answers. Nothing is skipped: every record produced is stored exactly
+// once, the ones that waited through the outage included.
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MemoryBus } from '../pipeline/bus/index.js';
@@ -54,9 +56,11 @@ async function until(done: () => boolean, what: string): Promise<void> {
 }
 
 /** One process's sink stage: SINK_RETRIES 2, backoff without waiting, under the runtime's failure policy. */
-function sinkProcess(bus: Bus, store: OlapStore): { stage: Stage; health: RuntimeHealth; fatal: string[] } {
+function sinkProcess(bus: Bus, store: OlapStore): { stage: Stage; health: RuntimeHealth; fatal: string[]; decisions: string[] } {
   const health = new RuntimeHealth();
   const fatal: string[] = [];
+  const decisions: string[] = [];
+  const policy = stageFailureHandler(health, logger, (reason) => fatal.push(reason));
   const sink = new TableSink(store, 'splits', logger, { retries: 2, sleep: async () => undefined });
   const stage = startStage(
     bus,
@@ -64,9 +68,13 @@ function sinkProcess(bus: Bus, store: OlapStore): { stage: Stage; health: Runtim
     { groupId: GROUP, topic: TOPIC, fromBeginning: true, minBatchSize: 1, maxWaitMs: 0, maxBatchSize: 5 },
     (records) => sink.writeRecords(records, (r) => ({ key: r.key })),
     logger,
-    stageFailureHandler(health, logger, (reason) => fatal.push(reason)),
+    (e, name) => {
+      const restart = policy(e, name);
+      decisions.push(restart ? `start again after ${restart.afterMs} ms` : 'stop the process');
+      return restart;
+    },
   );
-  return { stage, health, fatal };
+  return { stage, health, fatal, decisions };
 }
 
 const buses: MemoryBus[] = [];
@@ -87,7 +95,13 @@ describe('a store down for longer than the sinks retry', () => {
     down.value = true;
     await send(bus, 10, 10);
     await until(() => first.fatal.length > 0, 'the process gave up');
-    // An insert and its two retries, then the stage stopped and the process goes down.
+    // Each time an insert and its two retries; taken for a lost broker connection three times.
+    expect(first.decisions).toEqual([
+      'start again after 500 ms',
+      'start again after 1000 ms',
+      'start again after 2000 ms',
+      'stop the process',
+    ]);
     expect(first.fatal).toEqual(['stage failed: insert into splits failed after 3 attempts: connect ECONNREFUSED 127.0.0.1:8123']);
     expect(first.health.check()).toEqual({
       status: 'down',
