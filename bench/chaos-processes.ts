@@ -55,6 +55,36 @@ function stageLine(line: string): string {
   return [field('stage'), field('msg'), field('reason') ?? field('message')].filter((x) => x !== undefined).join(': ');
 }
 
+/**
+ * How long a supervisor keeps starting a process that exited on its own: the waits before each
+ * start again, doubling from 1 s to 30 s (7 starts over about 91 s, plus the starts' own time).
+ * A pipeline whose sinks used up their retries during a store outage (SINK_RETRIES 8: about 51 s)
+ * cannot start until the store answers again (runtime/store.ts probes it first), so the restarts
+ * must outlast what is left of the window; a process still unable to start after the last one ends
+ * the run (`onGiveUp`).
+ */
+export const RESTART_DELAYS_MS: readonly number[] = [1000, 2000, 4000, 8000, 16_000, 30_000, 30_000];
+/** The first start, and a start after a kill, is tried three times a second apart (it is awaited: a failure ends the run there). */
+const START_DELAYS_MS: readonly number[] = [1000, 1000];
+
+export interface ChaosProcessOptions {
+  /** The waits before each start again after the process exited on its own (RESTART_DELAYS_MS). */
+  restartDelaysMs?: readonly number[];
+  /** In place of the role's entry under this Node (tests: a process that exits at once). */
+  command?: { file: string; args: readonly string[] };
+}
+
+/** A start that failed: `why` in a line for the table, the message with the process's last output. */
+class LaunchFailure extends Error {
+  constructor(
+    readonly why: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'LaunchFailure';
+  }
+}
+
 /** One supervised process: started, killed with SIGKILL, started again in place. */
 export class ChaosProcess<R extends Role = Role> {
   private child: ChildProcess | null = null;
@@ -69,6 +99,12 @@ export class ChaosProcess<R extends Role = Role> {
    * replica's views that stops leaves the replica serving a frozen board: it must show here).
    */
   readonly stageFailures: string[] = [];
+  /**
+   * Why the supervisor gave up on the process (it exited on its own and could not be started
+   * again), or null. The run ends when it is set (bench/chaos.ts).
+   */
+  gaveUp: string | null = null;
+  private readonly giveUpListeners = new Set<(reason: string) => void>();
   private expectedExit = false;
   private supervised = true;
   private ready: Promise<void> = Promise.resolve();
@@ -78,8 +114,15 @@ export class ChaosProcess<R extends Role = Role> {
     readonly role: R,
     private readonly port: number,
     private readonly env: Record<string, string>,
+    private readonly options: ChaosProcessOptions = {},
   ) {
     this.url = `http://127.0.0.1:${port}`;
+  }
+
+  /** Calls `listener` once, with the reason, if the supervisor gives up on the process. */
+  onGiveUp(listener: (reason: string) => void): void {
+    if (this.gaveUp !== null) listener(this.gaveUp);
+    else this.giveUpListeners.add(listener);
   }
 
   /** The current process's id (the bench reads its CPU from /proc). */
@@ -99,18 +142,38 @@ export class ChaosProcess<R extends Role = Role> {
   /**
    * Starts the process and resolves once it is ready. Like a supervisor, a process that exits on
    * its own (its failure policy: a failed stage exits for a restart) is started again, and why it
-   * exited is kept in `selfExits`. A start after `stop` supervises the process again.
+   * exited is kept in `selfExits`; one that cannot be started again is given up (`onGiveUp`). A
+   * start after `stop` supervises the process again.
    */
   start(timeoutMs = 180_000): Promise<void> {
     this.supervised = true;
-    this.ready = this.launch(timeoutMs);
+    this.ready = this.launch(timeoutMs, START_DELAYS_MS);
     return this.ready;
   }
 
-  private async launch(timeoutMs: number): Promise<void> {
+  /**
+   * After an exit nobody asked for: started again as a supervisor would, waiting longer before
+   * each try. Until now a restart that failed was dropped silently and the run went on without
+   * the process; now the supervisor gives up, says why and the run ends.
+   */
+  private restart(exit: string): void {
+    const delays = this.options.restartDelaysMs ?? RESTART_DELAYS_MS;
+    const restarting = this.launch(180_000, delays);
+    this.ready = restarting;
+    void restarting.catch((e: unknown) => {
+      if (!this.supervised) return;
+      const why = e instanceof LaunchFailure ? e.why : e instanceof Error ? e.message : String(e);
+      this.gaveUp = `${exit}, and could not be started again: ${why}`;
+      for (const listener of this.giveUpListeners) listener(this.gaveUp);
+      this.giveUpListeners.clear();
+    });
+  }
+
+  private async launch(timeoutMs: number, delaysMs: readonly number[]): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       // The driver's own flags (tsx from source, the bench's heap sizes) go to the entry too.
-      const child = spawn(process.execPath, [...process.execArgv, ENTRY[this.role]], {
+      const command = this.options.command ?? { file: process.execPath, args: [...process.execArgv, ENTRY[this.role]] };
+      const child = spawn(command.file, [...command.args], {
         cwd: ROOT,
         env: { PATH: process.env['PATH'] ?? '', HOST: '127.0.0.1', PORT: String(this.port), LOG_LEVEL: 'warn', ...this.env },
         stdio: ['ignore', 'pipe', 'pipe'],
@@ -127,12 +190,20 @@ export class ChaosProcess<R extends Role = Role> {
         for (const line of lines) if (/"msg":"pipeline stage /.test(line)) this.stageFailures.push(`${this.name}: ${stageLine(line)}`);
       });
       child.stderr?.on('data', (c: Buffer) => (this.output = (this.output + c.toString()).slice(-20_000)));
+      // 'exit' may come before the last output is read: why a process exited is read once its
+      // pipes closed (or a second later, should something else hold them open).
+      const drained = new Promise<void>((resolve) => {
+        child.once('close', () => resolve());
+        child.once('exit', () => setTimeout(resolve, 1000).unref());
+      });
       child.once('exit', (code, signal) => {
         if (this.expectedExit || this.child !== child) return;
-        this.selfExits.push(
-          `${this.name} exited (${String(code ?? signal)}) ${isReady ? 'while running' : 'while starting'}: ${lastError(this.output)}`,
-        );
-        if (isReady && this.supervised) void this.start().catch(() => undefined);
+        const exit = `${this.name} exited (${String(code ?? signal)}) ${isReady ? 'while running' : 'while starting'}`;
+        const wasReady = isReady;
+        void drained.then(() => {
+          this.selfExits.push(`${exit}: ${lastError(this.output)}`);
+          if (wasReady && this.supervised) this.restart(exit);
+        });
       });
       this.generation++;
       const end = Date.now() + timeoutMs;
@@ -141,9 +212,20 @@ export class ChaosProcess<R extends Role = Role> {
         isReady = true;
         return;
       }
-      if (this.running) throw new Error(`${this.name} not ready within ${timeoutMs / 1000} s: ${this.tail()}`);
-      if (attempt >= 3) throw new Error(`${this.name} exited before it was ready, ${attempt} times: ${this.tail()}`);
-      await new Promise((r) => setTimeout(r, 1000));
+      if (this.running)
+        throw new LaunchFailure(
+          `not ready within ${timeoutMs / 1000} s`,
+          `${this.name} not ready within ${timeoutMs / 1000} s: ${this.tail()}`,
+        );
+      await drained;
+      const delay = delaysMs[attempt - 1];
+      if (delay === undefined || !this.supervised)
+        throw new LaunchFailure(
+          `it exited before it was ready ${attempt} times, the last one saying: ${lastError(this.output)}`,
+          `${this.name} exited before it was ready, ${attempt} times: ${this.tail()}`,
+        );
+      await new Promise((r) => setTimeout(r, delay));
+      if (!this.supervised) throw new LaunchFailure('stopped while it was being started again', `${this.name} stopped while starting`);
     }
   }
 

@@ -8,6 +8,7 @@ function clean(): ChaosFindings {
     seconds: 60,
     kills: { pipeline: 1, api: 1 },
     selfExits: [],
+    gaveUp: [],
     stageFailures: [],
     storeOutage: { line: 'not run: the store is chDB inside each pipeline process', failure: null },
     sessions: { verdict: 'held', line: 'signed in on api-a, used on api-b' },
@@ -47,6 +48,28 @@ describe('the chaos verdict', () => {
       "stream client out of step with /odds: ws 'league=nba' vs api-b: 1 differing (x), 0 extra",
       '1 answers 5xx other than 503 with Retry-After: 500 GET /api/v1/events',
     ]);
+  });
+
+  it('fails first on a process the supervisor gave up on, and prints why in the table', () => {
+    const f = clean();
+    const reason =
+      'pipeline-a exited (1) while running, and could not be started again: it exited before it was ready 8 times, the last one saying: CLICKHOUSE_URL http://127.0.0.1:9 is not usable';
+    f.gaveUp = [reason];
+    f.ticks = { ...f.ticks, missing: 4 };
+    expect(chaosFailures(f)).toEqual([
+      `the supervisor gave up: ${reason}; the run ended there, and the checks below ran without it`,
+      '4 of 90 ticks are not in odds_ticks',
+    ]);
+    const lines = chaosTable(f).split('\n');
+    // The key column is padded to the longest key of the table.
+    expect(lines.find((l) => l.startsWith('given up by the supervisor'))?.replace(/ +\| /, ' | ')).toBe(
+      `given up by the supervisor (run ended) | ${reason}`,
+    );
+    expect(
+      chaosTable(clean())
+        .split('\n')
+        .find((l) => l.startsWith('given up by the supervisor')),
+    ).toMatch(/\| none$/);
   });
 
   it('fails when sessions did not hold across the replicas, not when the check could not run', () => {

@@ -8,6 +8,8 @@ export interface ChaosFindings {
   kills: { pipeline: number; api: number };
   /** Processes that exited when nobody stopped them (then restarted, as a supervisor would): not a failure by itself. */
   selfExits: string[];
+  /** Processes the supervisor gave up on (exited on their own, could not be started again): the run ended there. */
+  gaveUp: string[];
   /** Stage failures and restarts the processes logged (each one a finding to read; an exit shows in `selfExits` too). */
   stageFailures: string[];
   /** The store outage window: what it saw, and the promise it broke, if any (bench/chaos-store-outage.ts). */
@@ -61,6 +63,9 @@ function brokenResumes(resyncs: ReadonlyMap<string, number>): [string, number][]
 export function chaosFailures(f: ChaosFindings): string[] {
   const failures: string[] = [];
   const t = f.ticks;
+  // First: what follows was measured on a system missing the process.
+  for (const reason of f.gaveUp)
+    failures.push(`the supervisor gave up: ${reason}; the run ended there, and the checks below ran without it`);
   if (t.missing > 0) failures.push(`${t.missing} of ${t.expected} ticks are not in odds_ticks`);
   if (t.storedRows > t.storedDistinct) failures.push(`${t.storedRows - t.storedDistinct} ticks stored more than once`);
   if (t.unexpected > 0) failures.push(`${t.unexpected} rows in odds_ticks that no produced tick explains`);
@@ -90,6 +95,7 @@ export function chaosTable(f: ChaosFindings): string {
     ['kills (kill -9, then restart)', `pipeline ${f.kills.pipeline}, api ${f.kills.api}`],
     ['exits on their own (restarted)', String(f.selfExits.length)],
     ...f.selfExits.map((why): [string, string] => ['  exit', why]),
+    ['given up by the supervisor (run ended)', f.gaveUp.length === 0 ? 'none' : f.gaveUp.join('; ')],
     ['stage failures logged', String(f.stageFailures.length)],
     ...f.stageFailures.slice(0, 10).map((why): [string, string] => ['  stage', why]),
     ['store outage', f.storeOutage.line],

@@ -268,6 +268,19 @@ async function main(): Promise<number> {
     ),
   );
   const all = [...pipelines, ...apis];
+  // A process the supervisor gave up on (it exited on its own and could not be started again)
+  // ends the run: the rest of it would measure a system without it.
+  const supervised = [...all, ...(storeServer ? [storeServer] : [])];
+  const gaveUp = (): string[] => supervised.flatMap((p) => (p.gaveUp === null ? [] : [p.gaveUp]));
+  const givenUp = new Promise<void>((resolve) => {
+    for (const p of supervised)
+      p.onGiveUp((reason) => {
+        log(`  the supervisor gave up: ${reason}; the run ends`);
+        resolve();
+      });
+  });
+  /** Sleeps `ms`, or less when the supervisor gives up meanwhile. */
+  const nap = (ms: number): Promise<void> => Promise.race([sleep(ms), givenUp]);
   const bus = new KafkaBus({ brokers: kafka.brokers, sessionTimeoutMs: 6000 });
   const counters = new ChaosCounters();
   const replicas = (): readonly ReplicaView[] => apis;
@@ -328,8 +341,9 @@ async function main(): Promise<number> {
     const kills = { pipeline: 0, api: 0 };
     const deadline = Date.now() + seconds * 1000;
     let outage: OutageFinding | null = null;
-    while (Date.now() + killEverySeconds * 1000 <= deadline) {
-      await sleep(killEverySeconds * 1000);
+    while (gaveUp().length === 0 && Date.now() + killEverySeconds * 1000 <= deadline) {
+      await nap(killEverySeconds * 1000);
+      if (gaveUp().length > 0) break;
       // Once, from the middle of the run on: the store's outage window instead of a kill.
       if (outagePlan.run && storeSwitch && outage === null && Date.now() >= deadline - (seconds * 1000) / 2) {
         log(`  ${Math.round((deadline - Date.now()) / 1000)} s left: the store stops for ${outagePlan.seconds} s`);
@@ -347,15 +361,21 @@ async function main(): Promise<number> {
       log(`  ${Math.round((deadline - Date.now()) / 1000)} s left: killed ${victim.name} (kill -9), restarting`);
       await victim.start();
     }
-    await sleep(Math.max(0, deadline - Date.now()));
+    await nap(Math.max(0, deadline - Date.now()));
 
-    log('chaos: feed stopped; draining');
+    log(
+      gaveUp().length === 0 ? 'chaos: feed stopped; draining' : 'chaos: feed stopped; the run ended early, the checks run on what is left',
+    );
     feeding = false;
     await feed;
     clearInterval(hangUps);
-    const notDrained = await drained(pipelines, 180_000);
-    const agree =
-      notDrained === null ? await replicasAgree(counters, apis, 120_000) : `the pipelines did not drain within 180 s (${notDrained})`;
+    const endedEarly = gaveUp().length > 0;
+    const notDrained = endedEarly ? null : await drained(pipelines, 180_000);
+    const agree = endedEarly
+      ? 'not compared: the run ended early (the supervisor gave up on a process)'
+      : notDrained === null
+        ? await replicasAgree(counters, apis, 120_000)
+        : `the pipelines did not drain within 180 s (${notDrained})`;
     // A third reader says which side of a disagreement is wrong: each replica against the log itself.
     const changelog = await boardsAgainstChangelog(counters, bus, apis, follower);
     await follower.stop();
@@ -365,7 +385,7 @@ async function main(): Promise<number> {
     // Streams: every client must hear a heartbeat sent after this point, so all before it reached it.
     const since = Date.now();
     const heardBy = since + 60_000;
-    while (Date.now() < heardBy && streams.some((s) => s.lastHeartbeat <= since)) await sleep(200);
+    while (Date.now() < heardBy && gaveUp().length === 0 && streams.some((s) => s.lastHeartbeat <= since)) await sleep(200);
     const streamOutOfStep: string[] = [];
     const deltaOutOfStep: string[] = [];
     for (const p of pollers) p.retries = 10;
@@ -391,12 +411,15 @@ async function main(): Promise<number> {
     for (const s of streams) s.stop();
 
     const [apiA, apiB] = apis as [ChaosProcess, ChaosProcess];
-    const sessions: ChaosFindings['sessions'] = redis
-      ? await sessionsAcrossReplicas(apiA, apiB, REST_KEY).then(
-          (line) => ({ verdict: 'held' as const, line }),
-          (e: unknown) => ({ verdict: 'failed' as const, line: e instanceof Error ? e.message : String(e) }),
-        )
-      : { verdict: 'not run', line: 'missing' in redisBinary ? redisBinary.missing : '' };
+    const sessions: ChaosFindings['sessions'] =
+      gaveUp().length > 0
+        ? { verdict: 'not run', line: 'not run: the run ended early (the supervisor gave up on a process)' }
+        : redis
+          ? await sessionsAcrossReplicas(apiA, apiB, REST_KEY).then(
+              (line) => ({ verdict: 'held' as const, line }),
+              (e: unknown) => ({ verdict: 'failed' as const, line: e instanceof Error ? e.message : String(e) }),
+            )
+          : { verdict: 'not run', line: 'missing' in redisBinary ? redisBinary.missing : '' };
 
     for (const p of [...apis, ...pipelines]) await p.stop();
     const stored = server
@@ -407,7 +430,8 @@ async function main(): Promise<number> {
     const findings: ChaosFindings = {
       seconds,
       kills,
-      selfExits: [...all, ...(storeServer ? [storeServer] : [])].flatMap((p) => p.selfExits),
+      selfExits: supervised.flatMap((p) => p.selfExits),
+      gaveUp: gaveUp(),
       stageFailures: all.flatMap((p) => p.stageFailures),
       storeOutage: outagePlan.run
         ? (outage ?? { line: 'not run: the run ended before its middle', failure: null })

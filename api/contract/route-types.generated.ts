@@ -16959,7 +16959,7 @@ export interface paths {
     post?: never;
     /**
      * Revoke a key
-     * @description Revokes at once, on every replica (this one before answering, the others within a second). The key that sends the request cannot revoke itself (rotate it instead). Revoking a revoked key answers the same.
+     * @description Revokes at once, on every replica (this one before answering, the others within a second of the answer). The key that sends the request cannot revoke itself (rotate it instead). Revoking a revoked key answers the same.
      */
     delete: {
       parameters: {

@@ -223,7 +223,7 @@ export const accountRoutes: FastifyPluginAsync<{ deps: ServingDeps; accounts: Ac
         tags: ['account'],
         summary: 'Revoke a key',
         description:
-          'Revokes at once, on every replica (this one before answering, the others within a second). The key that sends the request cannot revoke itself (rotate it instead). Revoking a revoked key answers the same.',
+          'Revokes at once, on every replica (this one before answering, the others within a second of the answer). The key that sends the request cannot revoke itself (rotate it instead). Revoking a revoked key answers the same.',
         params: keyIdParams,
         response: {
           200: envelope(

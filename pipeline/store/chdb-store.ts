@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import type { Session } from 'chdb';
 import { chdb } from './chdb-module.js';
 import type { OlapStore, StoreRow } from './store.js';
-import { StoreError } from './store.js';
+import { StoreError, StoreReach } from './store.js';
 import { forEachInSlices } from '../event-loop-slices.js';
 import { CompactLines } from './compact-lines.js';
 import { InsertBuffers } from './insert-buffers.js';
@@ -15,6 +15,8 @@ const PERMANENT =
 /** ClickHouse engine in process (chDB): the embedded default, data under one directory. */
 export class ChdbStore implements OlapStore {
   readonly kind = 'chdb' as const;
+  /** Every call's outcome: whether the engine answered, or refused for now (read by `/health`). */
+  readonly reach = new StoreReach();
   private readonly session: Session;
   private readonly inserting = new Set<Promise<number>>();
   /** Analyst statements under way: cancelled, then awaited, on close. */
@@ -125,13 +127,17 @@ export class ChdbStore implements OlapStore {
 
   private async wrap<R>(op: () => Promise<R>): Promise<R> {
     try {
-      return await op();
+      const result = await op();
+      this.reach.answered();
+      return result;
     } catch (e) {
       // In process there is no network, but there are transient refusals (memory limit, too many
       // parts, a merge holding a lock): retry those; a statement the engine cannot understand
       // or data it cannot parse fails the same way every time.
       const message = e instanceof Error ? e.message : String(e);
-      throw new StoreError(message, !PERMANENT.test(message), { cause: e });
+      const error = new StoreError(message, !PERMANENT.test(message), { cause: e });
+      this.reach.failed(error);
+      throw error;
     }
   }
 }

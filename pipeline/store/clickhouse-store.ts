@@ -1,7 +1,7 @@
 import { ClickHouseLogLevel, createClient } from '@clickhouse/client';
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { OlapStore, StoreRow } from './store.js';
-import { StoreError } from './store.js';
+import { StoreError, StoreReach } from './store.js';
 
 export interface ClickHouseStoreOptions {
   url: string;
@@ -21,6 +21,8 @@ const TRANSIENT_CODES = new Set(['159', '164', '202', '209', '210', '241', '242'
 /** ClickHouse server over HTTP, for deployments that outgrow one machine. */
 export class ClickHouseStore implements OlapStore {
   readonly kind = 'clickhouse' as const;
+  /** Every call's outcome: whether the server answered (read by `/health`). */
+  readonly reach = new StoreReach();
   private readonly client: ClickHouseClient;
 
   constructor(options: ClickHouseStoreOptions) {
@@ -64,14 +66,18 @@ export class ClickHouseStore implements OlapStore {
 
   private async wrap<R>(op: () => Promise<R>): Promise<R> {
     try {
-      return await op();
+      const result = await op();
+      this.reach.answered();
+      return result;
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
       // Connection-level failures and the server's load refusals are worth a retry; a statement
       // the server rejects for what it says is not.
       const code = String((e as { code?: unknown }).code ?? /Code: (\d+)/.exec(message)?.[1] ?? '');
       const retryable = TRANSIENT_CODES.has(code) || /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|socket hang up|Timeout/i.test(message);
-      throw new StoreError(message, retryable, { cause: e });
+      const error = new StoreError(message, retryable, { cause: e });
+      this.reach.failed(error);
+      throw error;
     }
   }
 }

@@ -1,5 +1,6 @@
 export type { OlapStore, StoreRow } from './store.js';
-export { StoreError } from './store.js';
+export { StoreError, StoreReach } from './store.js';
+export type { StoreAnswer } from './store.js';
 export { ChdbStore } from './chdb-store.js';
 export { ClickHouseStore } from './clickhouse-store.js';
 export type { ClickHouseStoreOptions } from './clickhouse-store.js';

@@ -7,6 +7,8 @@ export type StoreRow = Record<string, unknown>;
 
 export interface OlapStore {
   readonly kind: 'chdb' | 'clickhouse';
+  /** How this process's calls found the store: answering or not, as of the latest one (both adapters keep it). */
+  readonly reach?: StoreReach;
   /** Runs one statement that returns nothing (DDL). */
   exec(sql: string): Promise<void>;
   insert(table: string, rows: readonly StoreRow[]): Promise<void>;
@@ -29,5 +31,41 @@ export class StoreError extends Error {
   ) {
     super(message, options);
     this.name = 'StoreError';
+  }
+}
+
+/** The store's latest answer to this process: when, whether it answered, and if not, why. */
+export interface StoreAnswer {
+  at: number;
+  ok: boolean;
+  message: string;
+}
+
+/**
+ * Whether the store answers, as this process's own calls to it found: the latest outcome wins.
+ * A failure a retry might fix (connection refused or cut, a timeout, the server's load refusals:
+ * `StoreError.retryable`, as the sinks judge it) says it does not; an answer, a statement it
+ * refused included, says it does. `/health` reads this rather than asking the store at every
+ * probe, so a sink's failed insert or a failed history query counts at once
+ * (api/queries/health.ts).
+ */
+export class StoreReach {
+  private latest: StoreAnswer | null = null;
+
+  constructor(private readonly now: () => number = () => Date.now()) {}
+
+  /** The latest outcome, or null before the first call ended. */
+  get last(): StoreAnswer | null {
+    return this.latest;
+  }
+
+  answered(): void {
+    this.latest = { at: this.now(), ok: true, message: 'answered' };
+  }
+
+  /** Records a failed call: as the store not answering when a retry might fix it, else as an answer. */
+  failed(e: unknown): void {
+    if (e instanceof StoreError && !e.retryable) return this.answered();
+    this.latest = { at: this.now(), ok: false, message: e instanceof Error ? (e.message.split('\n')[0] ?? '') : String(e) };
   }
 }
