@@ -22,7 +22,7 @@ export const SIZE_MAX_GAP_MS = 30 * 60_000;
 /** The consensus needs this many books priced in both snapshots. */
 const MIN_COMMON_BOOKS = 3;
 /** A move smaller than this is arithmetic, not a price change. */
-const NO_MOVE = 1e-9;
+export const NO_MOVE = 1e-9;
 export const LEAD_BOOK = 'lowvig';
 
 /** One event's moneyline compared between two snapshots: how far apart, and how far its logit moved. */
@@ -44,10 +44,10 @@ export interface StepStats {
   sizedSteps: number;
 }
 
-const logit = (p: number): number => Math.log(p / (1 - p));
+export const logit = (p: number): number => Math.log(p / (1 - p));
 
 /** Each book's no-vig share of the home side against the away side, for an event's moneyline in one snapshot. */
-function homeShares(event: Record<string, unknown>): Map<string, number> {
+export function homeShares(event: Record<string, unknown>): Map<string, number> {
   const out = new Map<string, number>();
   const home = event['home_team'];
   const away = event['away_team'];
@@ -73,7 +73,7 @@ function homeShares(event: Record<string, unknown>): Map<string, number> {
   return out;
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const median = (xs: number[]): number | null =>
   percentile(
