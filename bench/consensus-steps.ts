@@ -47,7 +47,7 @@ export interface StepStats {
 export const logit = (p: number): number => Math.log(p / (1 - p));
 
 /** Each book's no-vig share of the home side against the away side, for an event's moneyline in one snapshot. */
-export function homeShares(event: Record<string, unknown>): Map<string, number> {
+function homeShares(event: Record<string, unknown>): Map<string, number> {
   const out = new Map<string, number>();
   const home = event['home_team'];
   const away = event['away_team'];
@@ -73,13 +73,24 @@ export function homeShares(event: Record<string, unknown>): Map<string, number> 
   return out;
 }
 
-export const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const median = (xs: number[]): number | null =>
   percentile(
     xs.sort((a, b) => a - b),
     0.5,
   );
+
+/** Each event of a snapshot not started yet that some book prices, with each book's no-vig home share. */
+export function* pregameShares(snapshot: RecordedSnapshot): Generator<{ id: string; shares: Map<string, number> }> {
+  for (const event of snapshot.data) {
+    if (!isRecord(event) || typeof event['id'] !== 'string') continue;
+    const start = Date.parse(String(event['commence_time']));
+    if (Number.isNaN(start) || start <= snapshot.timestamp) continue;
+    const shares = homeShares(event);
+    if (shares.size > 0) yield { id: event['id'], shares };
+  }
+}
 
 /** Pairs of consecutive pre-match sightings of each event's moneyline: the consensus's, and the lead book's. */
 export class PregameSteps {
@@ -88,14 +99,9 @@ export class PregameSteps {
   readonly lead: StepPair[] = [];
 
   add(snapshot: RecordedSnapshot): void {
-    for (const event of snapshot.data) {
-      if (!isRecord(event) || typeof event['id'] !== 'string') continue;
-      const start = Date.parse(String(event['commence_time']));
-      if (Number.isNaN(start) || start <= snapshot.timestamp) continue;
-      const shares = homeShares(event);
-      if (shares.size === 0) continue;
-      const before = this.last.get(event['id']);
-      this.last.set(event['id'], { at: snapshot.timestamp, shares });
+    for (const { id, shares } of pregameShares(snapshot)) {
+      const before = this.last.get(id);
+      this.last.set(id, { at: snapshot.timestamp, shares });
       if (before === undefined) continue;
       const gapMs = snapshot.timestamp - before.at;
       const common = [...shares.keys()].filter((b) => before.shares.has(b));

@@ -1,30 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { RecordedSnapshot } from '../pipeline/feeds/theoddsapi/index.js';
 import { SoftSteps, followedWithin } from './follow-steps.js';
+import { MINUTE, book, snapshot } from './moneyline-snapshot-fixture.js';
 
-const MINUTE = 60_000;
+/** A kickoff the next day: the six hours LowVig stands still before a soft step is its own fit before it. */
 const KICKOFF = '2025-11-10T18:00:00Z';
-const T0 = Date.parse('2025-11-09T12:00:00Z');
-
-/** One book's moneyline of the event, American prices home then away. */
-const book = (key: string, home: number, away: number): Record<string, unknown> => ({
-  key,
-  last_update: '2025-11-09T11:59:00Z',
-  markets: [
-    {
-      key: 'h2h',
-      outcomes: [
-        { name: 'Home Side', price: home },
-        { name: 'Away Side', price: away },
-      ],
-    },
-  ],
-});
-
-const snapshot = (minutes: number, books: Record<string, unknown>[]): RecordedSnapshot => ({
-  timestamp: T0 + minutes * MINUTE,
-  data: [{ id: 'ev1', commence_time: KICKOFF, home_team: 'Home Side', away_team: 'Away Side', bookmakers: books }],
-});
 
 /** The home-share logit of a moneyline: the log of the home side's implied probability over the away side's. */
 const z = (home: number, away: number): number => {
@@ -39,7 +18,9 @@ const z = (home: number, away: number): number => {
 function recorded(): SoftSteps {
   const steps = new SoftSteps();
   const at = (minutes: number, dk: [number, number], fd: [number, number], lead: [number, number]): void =>
-    steps.add(snapshot(minutes, [book('lowvig', ...lead), book('draftkings', ...dk), book('fanduel', ...fd), book('betmgm', -110, -110)]));
+    steps.add(
+      snapshot(minutes, [book('lowvig', ...lead), book('draftkings', ...dk), book('fanduel', ...fd), book('betmgm', -110, -110)], KICKOFF),
+    );
   at(0, [-110, -110], [-110, -110], [-110, -110]);
   at(15, [-120, 100], [-110, -110], [-120, 100]);
   at(75, [-120, 100], [-120, 100], [-120, 100]);

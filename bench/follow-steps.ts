@@ -1,7 +1,7 @@
 import { SPORTSBOOKS } from '../schemas/index.js';
 import { mapBookmakerKey } from '../pipeline/feeds/theoddsapi/index.js';
 import type { RecordedSnapshot } from '../pipeline/feeds/theoddsapi/index.js';
-import { LEAD_BOOK, NO_MOVE, SIZE_MAX_GAP_MS, homeShares, isRecord, logit } from './consensus-steps.js';
+import { LEAD_BOOK, NO_MOVE, SIZE_MAX_GAP_MS, logit, pregameShares } from './consensus-steps.js';
 import type { StepPair } from './consensus-steps.js';
 
 /**
@@ -64,18 +64,14 @@ export class SoftSteps {
   private readonly events = new Map<string, Sighting[]>();
 
   add(snapshot: RecordedSnapshot): void {
-    for (const event of snapshot.data) {
-      if (!isRecord(event) || typeof event['id'] !== 'string') continue;
-      const start = Date.parse(String(event['commence_time']));
-      if (Number.isNaN(start) || start <= snapshot.timestamp) continue;
-      const shares = homeShares(event);
+    for (const { id, shares } of pregameShares(snapshot)) {
       if (!shares.has(LEAD_BOOK)) continue;
       const logits = new Map<string, number>();
       for (const [key, share] of shares) logits.set(key, logit(share));
-      let sightings = this.events.get(event['id']);
+      let sightings = this.events.get(id);
       if (sightings === undefined) {
         sightings = [];
-        this.events.set(event['id'], sightings);
+        this.events.set(id, sightings);
       }
       sightings.push({ at: snapshot.timestamp, logits });
     }

@@ -72,7 +72,7 @@ async function main(): Promise<void> {
     ] as const) {
       const steps = new Set(list.map((c) => c.step)).size;
       const same = list.length === 0 ? null : (100 * list.filter((c) => c.followedMs === 0).length) / list.length;
-      const within = followedWithin(list).map((x) => fmt(100 * x, 1));
+      const within = list.length === 0 ? FOLLOW_MARKS_MS.map(() => 'n/a') : followedWithin(list).map((x) => fmt(100 * x, 1));
       out(`${name} | ${label} | ${steps} | ${list.length} | ${fmt(same, 1)} | ${within.join(' / ')}`);
     }
   }
