@@ -33,9 +33,7 @@ describe('the confirmation schedule', () => {
     // dropping its skipped entries when it has doubled: 118,695 ticks and 43,971 entries, just
     // under twice the quotes, where one per reprice would be about 54,000 a minute. Since stop 51
     // the opening board is a running book's, each quote next confirmed at the end of its current
-    // interval: 118,743 ticks and 28,414 entries. Since stop 52 a soft book moves its lean before the
-    // game only at steps of its own, and takes pre-game news in after a delay of its own: 118,712
-    // ticks and 27,997 entries.)
+    // interval: 118,743 ticks and 28,414 entries.)
     const T0 = Date.UTC(2026, 10, 29, 8);
     const clock = new ManualClock(T0);
     const sim = new MarketSimulator({ seed: 42, clock });
@@ -45,8 +43,8 @@ describe('the confirmation schedule', () => {
       clock.set(now);
       ticks += sim.step(now, 200).length;
     }
-    expect(ticks).toBe(118_712);
-    expect(sim.scheduledConfirmations).toBe(27_997);
+    expect(ticks).toBe(118_743);
+    expect(sim.scheduledConfirmations).toBe(28_414);
   });
 });
 

@@ -1,5 +1,5 @@
 import type { EventStatus, RawFutures, RawGameState, RawSplits, RawTick } from '../../../schemas/index.js';
-import { type Listing, type Quote, type SimEvent, type SimProp, buildQuotes, lagOf, pushTicks, requote } from './board.js';
+import { type Quote, type SimEvent, type SimProp, buildQuotes, lagOf, pushTicks, requote } from './board.js';
 import {
   type BookProfile,
   type GamePhase,
@@ -11,7 +11,6 @@ import {
   spellTeam,
 } from './books.js';
 import { LIVE_REGIME, type Regime, evolve } from './dynamics.js';
-import { followDelay } from './following.js';
 import { FuturesModel } from './futures.js';
 import { GamePlay } from './gameplay.js';
 import { scalesFor, strengthSpread } from './fair.js';
@@ -34,13 +33,6 @@ interface Due {
   quote: Quote;
   /** Restore a market the book pulled; otherwise requote after news. */
   restore: boolean;
-}
-
-/** A soft book taking in a pre-game step of a game's truth it has priced without so far. */
-interface Follow {
-  listing: Listing;
-  margin: number;
-  total: number;
 }
 
 /** Ended events kept for `trueEvents({ includeEnded: true })` and id lookups. */
@@ -73,10 +65,6 @@ export class MarketSimulator {
   private readonly planner: Planner;
   private readonly play: GamePlay;
   private readonly due = new TimedHeap<Due>();
-  /** Soft books' follows of pre-game news, at the time each takes it in (`pregameNews`). */
-  private readonly follows = new TimedHeap<Follow>();
-  /** Draws of the soft books' follow delays, a stream of their own (forked last, so that the other streams start as before). */
-  private readonly following: Prng;
   /**
    * Each open quote at the time its book next confirms it (entries whose time is no longer the
    * quote's `confirmAt` are skipped), games in play apart from those not started: when the budget
@@ -118,7 +106,6 @@ export class MarketSimulator {
     // Forked last, so the other streams (and so the ticks) are the same as before splits existed.
     this.splitsModel = new SplitsModel(root.fork());
     const futuresRng = root.fork();
-    this.following = root.fork();
     const catalog = this.opts.catalog;
     this.books = ensureTrapHabits(bookProfiles(catalog.books)).map((profile) => ({
       profile,
@@ -313,8 +300,6 @@ export class MarketSimulator {
         startTime: reportedStartTime(book, serial, plan.startTime),
         flipped,
         closed: false,
-        behindMargin: 0,
-        behindTotal: 0,
         quotes: [] as Quote[],
         selectionIds: rt.selectionIds,
       };
@@ -336,7 +321,6 @@ export class MarketSimulator {
   private advance(now: number, out: RawTick[]): void {
     const dt = now - this.clockMs;
     this.clockMs = now;
-    this.takeInFollows(now);
     const jumped: SimProp[] = [];
     let endedAny = false;
     for (const ev of this.active) {
@@ -358,10 +342,8 @@ export class MarketSimulator {
       }
       jumped.length = 0;
       if (evolve(ev, dt, now, this.world, jumped, this.liveRegime)) {
-        if (ev.status === 'live') {
-          this.lockAfterScore(ev, now, 0.5);
-          this.queueRequotes(ev, now, null);
-        } else this.pregameNews(ev, now);
+        if (ev.status === 'live') this.lockAfterScore(ev, now, 0.5);
+        this.queueRequotes(ev, now, null);
       }
       if (ev.status === 'live' && this.scoreboard(ev, dt, now)) {
         this.lockAfterScore(ev, now);
@@ -378,9 +360,6 @@ export class MarketSimulator {
     ev.status = 'live';
     for (const l of ev.listings) {
       if (l.closed) continue;
-      // At the start every book looks at the game afresh: whatever it had not followed before, it prices now.
-      l.behindMargin = 0;
-      l.behindTotal = 0;
       if (!l.book.hasLiveOdds) {
         for (const q of l.quotes) if (q.open || q.locked) pushTicks(q, now, 'pulled', q.open ? out : this.pulls);
         l.closed = true;
@@ -461,56 +440,12 @@ export class MarketSimulator {
   private queueRequotes(ev: SimEvent, now: number, prop: SimProp | null): void {
     for (const l of ev.listings) {
       if (l.closed) continue;
-      this.queueListing(l, now + lagOf(l.book, ev.status === 'live') * this.world.range(1, 1.4), prop);
-    }
-  }
-
-  /** Queues a requote at `at` of the listing's open quotes of the game (or of one player's prop). */
-  private queueListing(l: Listing, at: number, prop: SimProp | null): void {
-    for (const q of l.quotes) {
-      if (q.pending || !q.open || q.prop !== prop) continue;
-      q.pending = true;
-      this.due.push(at, { quote: q, restore: false });
-    }
-  }
-
-  /**
-   * A step of a game's truth before the game (news): the sharp books price it after their lag, a
-   * second or two; each soft book after a delay of its own, drawn from how soon the recorded soft
-   * books followed a step of the lead book (`followDelay`), or not before the game, and until then
-   * prices the game as it was (`Listing.behindMargin`). With one short lag for every soft book they
-   * followed 466 of 520 lead moves within six hours, where the recorded ones follow a third to a
-   * half (docs/simulator.md, "Stop 51" and "Stop 52").
-   */
-  private pregameNews(ev: SimEvent, now: number): void {
-    const margin = ev.jumpMargin;
-    const total = ev.jumpTotal;
-    // Each soft book's own delay says when it sees the step, not a lag shared by the game.
-    ev.jumpAt = -Infinity;
-    for (const l of ev.listings) {
-      if (l.closed) continue;
-      if (l.book.isSharp) {
-        this.queueListing(l, now + lagOf(l.book, false) * this.world.range(1, 1.4), null);
-        continue;
+      const at = now + lagOf(l.book, ev.status === 'live') * this.world.range(1, 1.4);
+      for (const q of l.quotes) {
+        if (q.pending || !q.open || q.prop !== prop) continue;
+        q.pending = true;
+        this.due.push(at, { quote: q, restore: false });
       }
-      l.behindMargin += margin;
-      l.behindTotal += total;
-      const delay = followDelay(this.following.next(), this.following.next());
-      if (delay !== Infinity) this.follows.push(now + delay, { listing: l, margin, total });
-    }
-  }
-
-  /** Soft books take in the pre-game steps whose follow time has come, and reprice the game. */
-  private takeInFollows(now: number): void {
-    while (this.follows.peekTime() <= now) {
-      const f = this.follows.pop();
-      if (f === undefined) return;
-      const l = f.listing;
-      // Once the game is on every book has priced it afresh (`goLive`).
-      if (l.closed || l.event.status !== 'upcoming') continue;
-      l.behindMargin -= f.margin;
-      l.behindTotal -= f.total;
-      this.queueListing(l, now, null);
     }
   }
 
