@@ -20,8 +20,8 @@ import type { StepPair } from './consensus-steps.js';
  *   pre-match sighting of the game, so the shares that follow within a time are read as a
  *   Kaplan-Meier estimate (games start, and a chance watched for an hour says nothing of six).
  *
- * `bench/pregame-steps.ts` prints them for the recordings; the simulator's pre-game following and
- * soft books' own steps are set from them (`pipeline/feeds/simulator/`, docs/simulator.md).
+ * `bench/pregame-steps.ts` prints them for the recordings (docs/simulator.md, "Stop 52", where a
+ * simulator driven by them was tried and reverted).
  */
 
 /** A soft step within this long after a lead step may be a late follow, not a step of the book's own; also the judged follow horizon (`bench/market-stats.ts`). */

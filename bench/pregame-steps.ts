@@ -10,7 +10,7 @@ import { ODDS_API_RECORDINGS } from './processor-chain.js';
  * How often and how far the recorded pre-match moneyline moves, consensus and lead book, per
  * recording and both together (`consensus-steps.ts` says how it is read); then the soft books' own
  * steps and how soon they follow a lead step (`follow-steps.ts`): what the simulator's pre-game
- * news and following are set from (`pipeline/feeds/simulator/`, docs/simulator.md).
+ * news and following were tried from (docs/simulator.md, "Stop 51" and "Stop 52").
  *
  *   npx tsx bench/pregame-steps.ts
  */
