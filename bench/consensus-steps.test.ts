@@ -1,30 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { RecordedSnapshot } from '../pipeline/feeds/theoddsapi/index.js';
 import { PregameSteps, poissonRate, stepStats } from './consensus-steps.js';
-
-const MINUTE = 60_000;
-const KICKOFF = '2025-11-09T18:00:00Z';
-const T0 = Date.parse('2025-11-09T12:00:00Z');
-
-/** One book's moneyline of the event, American prices home then away. */
-const book = (key: string, home: number, away: number): Record<string, unknown> => ({
-  key,
-  last_update: '2025-11-09T11:59:00Z',
-  markets: [
-    {
-      key: 'h2h',
-      outcomes: [
-        { name: 'Home Side', price: home },
-        { name: 'Away Side', price: away },
-      ],
-    },
-  ],
-});
-
-const snapshot = (minutes: number, books: Record<string, unknown>[], commence = KICKOFF): RecordedSnapshot => ({
-  timestamp: T0 + minutes * MINUTE,
-  data: [{ id: 'ev1', commence_time: commence, home_team: 'Home Side', away_team: 'Away Side', bookmakers: books }],
-});
+import { MINUTE, book, snapshot } from './moneyline-snapshot-fixture.js';
 
 describe('pre-match consensus steps of a recording', () => {
   it('compares the median no-vig home share over the books priced in both snapshots, and the lead book alone, in logits', () => {

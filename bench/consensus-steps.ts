@@ -22,7 +22,7 @@ export const SIZE_MAX_GAP_MS = 30 * 60_000;
 /** The consensus needs this many books priced in both snapshots. */
 const MIN_COMMON_BOOKS = 3;
 /** A move smaller than this is arithmetic, not a price change. */
-const NO_MOVE = 1e-9;
+export const NO_MOVE = 1e-9;
 export const LEAD_BOOK = 'lowvig';
 
 /** One event's moneyline compared between two snapshots: how far apart, and how far its logit moved. */
@@ -44,7 +44,7 @@ export interface StepStats {
   sizedSteps: number;
 }
 
-const logit = (p: number): number => Math.log(p / (1 - p));
+export const logit = (p: number): number => Math.log(p / (1 - p));
 
 /** Each book's no-vig share of the home side against the away side, for an event's moneyline in one snapshot. */
 function homeShares(event: Record<string, unknown>): Map<string, number> {
@@ -81,6 +81,17 @@ const median = (xs: number[]): number | null =>
     0.5,
   );
 
+/** Each event of a snapshot not started yet that some book prices, with each book's no-vig home share. */
+export function* pregameShares(snapshot: RecordedSnapshot): Generator<{ id: string; shares: Map<string, number> }> {
+  for (const event of snapshot.data) {
+    if (!isRecord(event) || typeof event['id'] !== 'string') continue;
+    const start = Date.parse(String(event['commence_time']));
+    if (Number.isNaN(start) || start <= snapshot.timestamp) continue;
+    const shares = homeShares(event);
+    if (shares.size > 0) yield { id: event['id'], shares };
+  }
+}
+
 /** Pairs of consecutive pre-match sightings of each event's moneyline: the consensus's, and the lead book's. */
 export class PregameSteps {
   private readonly last = new Map<string, { at: number; shares: Map<string, number> }>();
@@ -88,14 +99,9 @@ export class PregameSteps {
   readonly lead: StepPair[] = [];
 
   add(snapshot: RecordedSnapshot): void {
-    for (const event of snapshot.data) {
-      if (!isRecord(event) || typeof event['id'] !== 'string') continue;
-      const start = Date.parse(String(event['commence_time']));
-      if (Number.isNaN(start) || start <= snapshot.timestamp) continue;
-      const shares = homeShares(event);
-      if (shares.size === 0) continue;
-      const before = this.last.get(event['id']);
-      this.last.set(event['id'], { at: snapshot.timestamp, shares });
+    for (const { id, shares } of pregameShares(snapshot)) {
+      const before = this.last.get(id);
+      this.last.set(id, { at: snapshot.timestamp, shares });
       if (before === undefined) continue;
       const gapMs = snapshot.timestamp - before.at;
       const common = [...shares.keys()].filter((b) => before.shares.has(b));

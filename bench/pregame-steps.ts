@@ -2,19 +2,25 @@ import { parseRecordingLine } from '../pipeline/feeds/theoddsapi/index.js';
 import { readLines } from '../pipeline/feeds/read-lines.js';
 import { locateRecording, missingRecordingNote } from '../scripts/recordings/index.js';
 import { LEAD_BOOK, PregameSteps, stepStats } from './consensus-steps.js';
+import { FOLLOW_MARKS_MS, SoftSteps, followedWithin } from './follow-steps.js';
+import type { FollowChance, OwnPair } from './follow-steps.js';
 import { ODDS_API_RECORDINGS } from './processor-chain.js';
 
 /**
  * How often and how far the recorded pre-match moneyline moves, consensus and lead book, per
- * recording and both together (`consensus-steps.ts` says how it is read): what the simulator's
- * pre-game news is set from (`pipeline/feeds/simulator/dynamics.ts`, `PREGAME`).
+ * recording and both together (`consensus-steps.ts` says how it is read); then the soft books' own
+ * steps and how soon they follow a lead step (`follow-steps.ts`): what the simulator's pre-game
+ * news and following were tried from (docs/simulator.md, "Stop 51" and "Stop 52").
  *
  *   npx tsx bench/pregame-steps.ts
  */
 
+/** A lead step this large (no-vig probability, points) is one `bench/market-stats.ts` would time the soft books against. */
+const JUDGED_MOVE_POINTS = 1.5;
+
 async function main(): Promise<void> {
   const all = new PregameSteps();
-  const rows: { name: string; steps: PregameSteps }[] = [];
+  const rows: { name: string; steps: PregameSteps; own: OwnPair[]; chances: FollowChance[] }[] = [];
   for (const r of ODDS_API_RECORDINGS) {
     const path = locateRecording(r.file);
     if (path === null) {
@@ -22,27 +28,52 @@ async function main(): Promise<void> {
       continue;
     }
     const steps = new PregameSteps();
+    const soft = new SoftSteps();
     for await (const line of readLines(path)) {
       const snap = parseRecordingLine(line);
-      if (snap !== null) steps.add(snap);
+      if (snap === null) continue;
+      steps.add(snap);
+      soft.add(snap);
     }
-    rows.push({ name: r.name, steps });
+    rows.push({ name: r.name, steps, own: soft.ownPairs(), chances: soft.followChances() });
     all.consensus.push(...steps.consensus);
     all.lead.push(...steps.lead);
   }
-  rows.push({ name: 'both', steps: all });
+  rows.push({ name: 'both', steps: all, own: rows.flatMap((r) => r.own), chances: rows.flatMap((r) => r.chances) });
   const fmt = (x: number | null, d = 3): string => (x === null ? 'n/a' : x.toFixed(d));
-  process.stdout.write('recording | price | pairs | gap p50 min | pairs with a step % | steps / hour | step size p50 / p90 logit (n)\n');
-  for (const { name, steps } of rows) {
-    for (const [price, pairs] of [
-      ['consensus', steps.consensus],
-      [LEAD_BOOK, steps.lead],
+  const out = (s: string): boolean => process.stdout.write(`${s}\n`);
+  const stepRow = (name: string, price: string, pairs: readonly { gapMs: number; moveLogit: number }[]): void => {
+    const s = stepStats(pairs);
+    out(
+      `${name} | ${price} | ${s.pairs} | ${fmt(s.gapP50Minutes, 1)} | ${fmt(s.stepShare, 1)} | ${fmt(s.stepsPerHour)} | ` +
+        `${fmt(s.sizeP50)} / ${fmt(s.sizeP90)} (${s.sizedSteps})`,
+    );
+  };
+  out('recording | price | pairs | gap p50 min | pairs with a step % | steps / hour | step size p50 / p90 logit (n)');
+  for (const { name, steps, own } of rows) {
+    stepRow(name, 'consensus', steps.consensus);
+    stepRow(name, LEAD_BOOK, steps.lead);
+    stepRow(name, 'soft books, own (lead still 6 h)', own);
+  }
+  out(
+    "\nsoft books' own steps by book, both recordings: book | pairs | gap p50 min | pairs with a step % | steps / hour | size p50 / p90 logit (n)",
+  );
+  const both = rows[rows.length - 1];
+  const books = [...new Set(both?.own.map((p) => p.book) ?? [])].sort();
+  for (const book of books) stepRow('both', book, both?.own.filter((p) => p.book === book) ?? []);
+  const marks = FOLLOW_MARKS_MS.map((ms) => (ms < 3_600_000 ? `${ms / 60_000} min` : `${ms / 3_600_000} h`)).join(' / ');
+  out(
+    `\nsoft books following a lead step (seen between snapshots <= 30 min apart): recording | steps | chances | followed at the same snapshot % | followed within ${marks} % (Kaplan-Meier)`,
+  );
+  for (const { name, chances } of rows) {
+    for (const [label, list] of [
+      ['every lead step', chances],
+      [`lead steps >= ${JUDGED_MOVE_POINTS} points`, chances.filter((c) => Math.abs(c.stepPoints) >= JUDGED_MOVE_POINTS)],
     ] as const) {
-      const s = stepStats(pairs);
-      process.stdout.write(
-        `${name} | ${price} | ${s.pairs} | ${fmt(s.gapP50Minutes, 1)} | ${fmt(s.stepShare, 1)} | ${fmt(s.stepsPerHour)} | ` +
-          `${fmt(s.sizeP50)} / ${fmt(s.sizeP90)} (${s.sizedSteps})\n`,
-      );
+      const steps = new Set(list.map((c) => c.step)).size;
+      const same = list.length === 0 ? null : (100 * list.filter((c) => c.followedMs === 0).length) / list.length;
+      const within = list.length === 0 ? FOLLOW_MARKS_MS.map(() => 'n/a') : followedWithin(list).map((x) => fmt(100 * x, 1));
+      out(`${name} | ${label} | ${steps} | ${list.length} | ${fmt(same, 1)} | ${within.join(' / ')}`);
     }
   }
 }

@@ -1,0 +1,167 @@
+import { SPORTSBOOKS } from '../schemas/index.js';
+import { mapBookmakerKey } from '../pipeline/feeds/theoddsapi/index.js';
+import type { RecordedSnapshot } from '../pipeline/feeds/theoddsapi/index.js';
+import { LEAD_BOOK, NO_MOVE, SIZE_MAX_GAP_MS, logit, pregameShares } from './consensus-steps.js';
+import type { StepPair } from './consensus-steps.js';
+
+/**
+ * How the recorded soft books move before the game beside the lead book (LowVig, the recordings'
+ * one sharp book), from the same moneylines as `consensus-steps.ts` (each book's no-vig share of
+ * the home side against the away side, as a logit):
+ *
+ * - **Own steps.** A soft book's moneyline compared between two snapshots in which the lead
+ *   book's did not move and had not moved for `FOLLOW_HORIZON_MS` before: a soft step there
+ *   follows no lead step the recording saw. Rate and size as `stepStats` reads them.
+ * - **Following.** For each lead step seen between two snapshots at most `SIZE_MAX_GAP_MS` apart
+ *   (so that when it happened is known within that), each soft book priced before it has a chance
+ *   to follow: it has followed at the first later snapshot where it stands at least half the
+ *   lead's step the same way from where it stood before the step, timed from the snapshot that
+ *   showed the step (0: the same snapshot). A book not seen to follow is watched until its last
+ *   pre-match sighting of the game, so the shares that follow within a time are read as a
+ *   Kaplan-Meier estimate (games start, and a chance watched for an hour says nothing of six).
+ *
+ * `bench/pregame-steps.ts` prints them for the recordings (docs/simulator.md, "Stop 52", where a
+ * simulator driven by them was tried and reverted).
+ */
+
+/** A soft step within this long after a lead step may be a late follow, not a step of the book's own; also the judged follow horizon (`bench/market-stats.ts`). */
+export const FOLLOW_HORIZON_MS = 6 * 3_600_000;
+/** The times the follow shares are read at; the last, the longest the simulator lists a game ahead of its start. */
+export const FOLLOW_MARKS_MS: readonly number[] = [15 * 60_000, 3_600_000, 6 * 3_600_000, 24 * 3_600_000, 72 * 3_600_000];
+/** A soft book has followed once it moved this share of the lead's step the same way (as `bench/market-stats.ts` judges). */
+const FOLLOW_SHARE = 0.5;
+
+const SOFT: ReadonlySet<string> = new Set(SPORTSBOOKS.filter((b) => !b.isSharp).map((b) => b.id));
+
+/** One sighting of an event before its start: each book's home-share logit, by recording key. */
+interface Sighting {
+  at: number;
+  logits: Map<string, number>;
+}
+
+/** A soft book's moneyline between two snapshots in which the lead book stood still. */
+export interface OwnPair extends StepPair {
+  book: string;
+}
+
+/** One soft book's chance to follow one lead step. */
+export interface FollowChance {
+  book: string;
+  /** Which lead step (the event and the snapshot that showed it), so that chances can be counted per step. */
+  step: string;
+  /** The lead book's step, logits, and as a no-vig probability, points. */
+  stepLogit: number;
+  stepPoints: number;
+  /** From the snapshot that showed the step to the one that showed the book's follow; null when not seen to follow. */
+  followedMs: number | null;
+  /** From the snapshot that showed the step to the book's last pre-match sighting of the game. */
+  watchedMs: number;
+}
+
+const probability = (z: number): number => 1 / (1 + Math.exp(-z));
+
+export class SoftSteps {
+  private readonly events = new Map<string, Sighting[]>();
+
+  add(snapshot: RecordedSnapshot): void {
+    for (const { id, shares } of pregameShares(snapshot)) {
+      if (!shares.has(LEAD_BOOK)) continue;
+      const logits = new Map<string, number>();
+      for (const [key, share] of shares) logits.set(key, logit(share));
+      let sightings = this.events.get(id);
+      if (sightings === undefined) {
+        sightings = [];
+        this.events.set(id, sightings);
+      }
+      sightings.push({ at: snapshot.timestamp, logits });
+    }
+  }
+
+  /** Soft books' moneylines between two sightings in which the lead book stood still, long after its last step. */
+  ownPairs(): OwnPair[] {
+    const out: OwnPair[] = [];
+    for (const sightings of this.events.values()) {
+      let leadStepSeenAt = -Infinity;
+      for (let i = 1; i < sightings.length; i++) {
+        const a = sightings[i - 1];
+        const b = sightings[i];
+        if (a === undefined || b === undefined) continue;
+        const leadMove = (b.logits.get(LEAD_BOOK) ?? NaN) - (a.logits.get(LEAD_BOOK) ?? NaN);
+        if (Math.abs(leadMove) > NO_MOVE) {
+          leadStepSeenAt = b.at;
+          continue;
+        }
+        if (a.at - leadStepSeenAt < FOLLOW_HORIZON_MS) continue;
+        for (const [key, was] of a.logits) {
+          const now = b.logits.get(key);
+          if (now === undefined || !isSoft(key)) continue;
+          out.push({ book: key, gapMs: b.at - a.at, moveLogit: now - was });
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Every soft book's chance to follow every lead step seen between sightings close enough together. */
+  followChances(): FollowChance[] {
+    const out: FollowChance[] = [];
+    for (const [eventId, sightings] of this.events) {
+      for (let i = 1; i < sightings.length; i++) {
+        const a = sightings[i - 1];
+        const b = sightings[i];
+        if (a === undefined || b === undefined || b.at - a.at > SIZE_MAX_GAP_MS) continue;
+        const leadWas = a.logits.get(LEAD_BOOK);
+        const leadNow = b.logits.get(LEAD_BOOK);
+        if (leadWas === undefined || leadNow === undefined) continue;
+        const step = leadNow - leadWas;
+        if (Math.abs(step) <= NO_MOVE) continue;
+        const stepPoints = 100 * (probability(leadNow) - probability(leadWas));
+        const id = `${eventId}@${b.at}`;
+        for (const [key, base] of a.logits) {
+          if (!isSoft(key)) continue;
+          let followedMs: number | null = null;
+          let watchedMs = 0;
+          for (let j = i; j < sightings.length; j++) {
+            const s = sightings[j];
+            const z = s?.logits.get(key);
+            if (s === undefined || z === undefined) continue;
+            watchedMs = s.at - b.at;
+            if ((z - base) * Math.sign(step) >= FOLLOW_SHARE * Math.abs(step)) {
+              followedMs = watchedMs;
+              break;
+            }
+          }
+          out.push({ book: key, step: id, stepLogit: step, stepPoints, followedMs, watchedMs });
+        }
+      }
+    }
+    return out;
+  }
+}
+
+function isSoft(recordingKey: string): boolean {
+  const book = mapBookmakerKey(recordingKey)?.book;
+  return book !== undefined && SOFT.has(book);
+}
+
+/**
+ * The share of chances followed within each of `marks` ms, Kaplan-Meier: a chance not seen to
+ * follow is censored at the time it was last watched (a follow at the same time counts first).
+ */
+export function followedWithin(chances: readonly FollowChance[], marks: readonly number[] = FOLLOW_MARKS_MS): number[] {
+  const times = chances
+    .map((c) => ({ t: c.followedMs ?? c.watchedMs, followed: c.followedMs !== null }))
+    .sort((x, y) => x.t - y.t || Number(y.followed) - Number(x.followed));
+  const out: number[] = [];
+  let survival = 1;
+  let atRisk = times.length;
+  let k = 0;
+  for (const mark of marks) {
+    for (; k < times.length && (times[k]?.t ?? Infinity) <= mark; k++) {
+      if (times[k]?.followed === true) survival *= 1 - 1 / atRisk;
+      atRisk--;
+    }
+    out.push(1 - survival);
+  }
+  return out;
+}
