@@ -7,10 +7,11 @@ import { MarketSimulator } from './index.js';
 // What went wrong: a quote waiting for its book's requote after news (sharp money in a splits
 // round, team news) was skipped by the confirmation schedule and its turn dropped, so it went
 // unconfirmed for the book's whole lag, 40-300 s before the game (Hard Rock: 225-315 s), and the
-// freshness ledger flagged it stale exactly while the news made its old price +EV: the pre-match
-// stale rows of the default +EV page after five minutes of `make run` were such quotes, several
-// books of one game at once (docs/simulator.md, "Stop 52"). A book that has not caught up with
-// the news still stands behind the price it shows, on its cadence; only the requote moves it.
+// freshness ledger flagged it stale exactly while the news made its old price +EV: all 14
+// pre-match stale rows of the default +EV page after five minutes of `make run`'s feed
+// (bench/stale-share.ts, seed 42) were such quotes (docs/simulator.md, "Stop 52"). A book that
+// has not caught up with the news still stands behind the price it shows, on its cadence; only
+// the requote moves it.
 
 const T0 = Date.UTC(2026, 10, 29, 8);
 const SOFT = 'hardrockbet';
