@@ -16,15 +16,20 @@ import { SnapshotProcessor } from '../pipeline/snapshot/index.js';
  * the default page of `GET /opportunities/ev` (the first 50 once the very stale are left out).
  * `partitions` splits the events over that many opportunity processors by event id, as the
  * runtime's 4 partitions do (each learns its books' cadences from its own events only).
- * Deterministic; no server.
+ * Rounds of betting splits come as `make run`'s feed sends them (right after the board, then
+ * every `SPLITS_INTERVAL_SECONDS`, 300 by default; `splitsSeconds` 0 turns them off): sharp money
+ * in a round moves the truth of about one game in ten before its start, and every book requotes
+ * them after its lag. Without them (before stop 52) this bench never met the pre-match news the
+ * running runtime meets every five minutes. Deterministic; no server.
  *
- *   npx tsx bench/stale-share.ts [minutes=5] [staleCadenceFactor=2] [partitions=1] [ticksPerSecond=1000]
+ *   npx tsx bench/stale-share.ts [minutes=5] [staleCadenceFactor=2] [partitions=1] [ticksPerSecond=1000] [splitsSeconds=300]
  */
 
 const minutes = Number(process.argv[2] ?? 5);
 const factor = process.argv[3] === undefined || process.argv[3] === '-' ? undefined : Number(process.argv[3]);
 const partitions = Number(process.argv[4] ?? 1);
 const ticksPerSecond = Number(process.argv[5] ?? settingDefault('SIM_TICKS_PER_SECOND'));
+const splitsMs = Number(process.argv[6] ?? settingDefault('SPLITS_INTERVAL_SECONDS')) * 1000;
 const T0 = Date.UTC(2026, 10, 28, 12);
 const clock = new ManualClock(T0);
 const sim = new MarketSimulator({ seed: 42, clock });
@@ -47,10 +52,20 @@ function feed(now: number, raw: ReturnType<MarketSimulator['snapshot']>): void {
 }
 
 feed(T0, sim.snapshot());
+// As the feed sends them: after the board, then after the ticks of the step a round falls due in.
+// The splits records feed no opportunity; the requotes they queue do.
+let nextSplits = splitsMs > 0 ? T0 : Infinity;
+const splitsDue = (now: number): void => {
+  if (now < nextSplits) return;
+  sim.splits(now);
+  nextSplits = now + splitsMs;
+};
+splitsDue(T0);
 const stepMs = 100;
 for (let now = T0 + stepMs; now <= T0 + minutes * 60_000; now += stepMs) {
   clock.set(now);
   feed(now, sim.step(now, (ticksPerSecond * stepMs) / 1000));
+  splitsDue(now);
 }
 const now = clock.now();
 const rows = processors
@@ -69,7 +84,7 @@ const ages = (list: EvOpportunity[]): string =>
     .map((o) => `${o.event.isLive ? 'live' : 'pre'} ${Math.round((now - o.oldestOddsTs) / 1000)}/${o.staleAfterSeconds ?? '-'} s`)
     .join(', ');
 process.stdout.write(
-  `after ${minutes} simulated minutes at ${ticksPerSecond} ticks/s, ${partitions} partition(s): ${rows.length} +EV rows\n` +
+  `after ${minutes} simulated minutes at ${ticksPerSecond} ticks/s, ${partitions} partition(s), splits every ${splitsMs / 1000} s: ${rows.length} +EV rows\n` +
     `first 200, stale by the fixed 60 s / 10 s rule: ${count(top, fixed)}\n` +
     `first 200, stale by each book's cadence:      ${count(top, measured)}\n` +
     `all rows, fixed rule: ${count(rows, fixed)}; measured: ${count(rows, measured)}\n` +

@@ -33,7 +33,8 @@ describe('the confirmation schedule', () => {
     // dropping its skipped entries when it has doubled: 118,695 ticks and 43,971 entries, just
     // under twice the quotes, where one per reprice would be about 54,000 a minute. Since stop 51
     // the opening board is a running book's, each quote next confirmed at the end of its current
-    // interval: 118,743 ticks and 28,414 entries.)
+    // interval: 118,743 ticks and 28,414 entries. Since stop 52 a quote waiting for its requote
+    // after news is confirmed on its turn instead of losing it: the same ticks, 28,420 entries.)
     const T0 = Date.UTC(2026, 10, 29, 8);
     const clock = new ManualClock(T0);
     const sim = new MarketSimulator({ seed: 42, clock });
@@ -44,7 +45,7 @@ describe('the confirmation schedule', () => {
       ticks += sim.step(now, 200).length;
     }
     expect(ticks).toBe(118_743);
-    expect(sim.scheduledConfirmations).toBe(28_414);
+    expect(sim.scheduledConfirmations).toBe(28_420);
   });
 });
 

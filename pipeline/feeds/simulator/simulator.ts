@@ -485,7 +485,14 @@ export class MarketSimulator {
    * minute, as the recorded ones do, which on the whole board takes about 750 ticks a second: at
    * 200 (`make run`'s rate before stop 50) the pre-match confirmations queue up, and without the
    * priority the in-play ones queued behind them, minutes apart (docs/simulator.md, "Stop 49").
-   * A quote the book is sitting on (`isStale`) waits for its next turn.
+   * A quote the book is sitting on (`isStale`) waits for its next turn. A quote waiting for its
+   * requote after news (`pending`, its book's lag) is confirmed at the price it shows: a book that
+   * has not caught up with the news still stands behind its prices on its cadence, as the recorded
+   * books do (their prices are 25-38 s old at the median while they take a minute to an hour to
+   * follow a move). Such quotes used to be skipped and their turn dropped: each aged by its book's
+   * whole lag (40-300 s before the game) and was flagged stale with the very price the news had
+   * made +EV, and one the book was sitting on when its requote came due was never confirmed again
+   * (docs/simulator.md, "Stop 52").
    */
   private confirmDue(now: number, out: RawTick[], limit: number): void {
     for (const phase of ['live', 'prematch'] as const) {
@@ -494,12 +501,13 @@ export class MarketSimulator {
         const at = heap.peekTime();
         const q = heap.pop();
         if (q === undefined) break;
-        if (q.confirmAt !== at || !q.open || q.pending || q.listing.closed) continue;
+        if (q.confirmAt !== at || !q.open || q.listing.closed) continue;
         if (out.length + 2 * q.outcomes.length > limit) {
           heap.push(at, q);
           return;
         }
         if (this.isStale(q, now)) this.scheduleConfirmation(q, now);
+        else if (q.pending) this.standBehind(q, now, out);
         else this.reprice(q, now, out);
       }
     }
@@ -532,6 +540,13 @@ export class MarketSimulator {
       if (this.isStale(q, now)) continue;
       this.reprice(q, now, out);
     }
+  }
+
+  /** Confirms a quote at the prices it shows, without repricing it, and books its next confirmation. */
+  private standBehind(q: Quote, now: number, out: RawTick[]): void {
+    q.lastTs = now;
+    pushTicks(q, now, 'open', out);
+    this.scheduleConfirmation(q, now);
   }
 
   /** Reprices (or confirms) a quote and books its next confirmation. */
