@@ -18,6 +18,8 @@ const long = [
   'pipeline/bus/kafka-rejoin.test.ts',
   // The Kafka adapter against librdkafka's mock cluster: about 70 s of broker round trips.
   'pipeline/bus/kafka-bus.test.ts',
+  // A member that loses a partition mid-batch to a member joining its group on the mock cluster.
+  'pipeline/bus/lost-partition-late-publish.test.ts',
   // A simulated NFL game played from before kickoff to the final whistle, with bets graded and settled.
   'test/bets-simulator.e2e.test.ts',
   // The whole NFL recording replayed, then scripted bets graded against its recorded closes.

@@ -332,7 +332,7 @@ export async function startAccounts(options: {
   const stage = startStage(
     options.bus,
     'view:accounts',
-    { groupId: `api-accounts-${options.replicaId}`, topic: TOPICS.accounts, fromBeginning: true },
+    { groupId: `api-accounts-${options.replicaId}`, topic: TOPICS.accounts, fromBeginning: true, shared: false },
     async (records) => {
       for (const r of records) if (r.value !== null) keys.apply(r.value);
     },

@@ -75,7 +75,7 @@ export async function startBets(options: {
   const stage = startStage(
     options.bus,
     'view:bets',
-    { groupId: `api-bets-${options.replicaId}`, topic: TOPICS.bets, fromBeginning: true },
+    { groupId: `api-bets-${options.replicaId}`, topic: TOPICS.bets, fromBeginning: true, shared: false },
     async (records) => {
       for (const r of records) if (r.value !== null) ledger.apply(r.value);
     },

@@ -14,6 +14,8 @@ import type { TopicConfig, TopicName, TopicValues } from '../../schemas/index.js
 import type { Bus, BusRecord, Consumer, ConsumerOptions, OutgoingRecord, Producer, ReadScope, RecordBatch } from './bus.js';
 import { topicsOf } from './bus.js';
 import { NotCoPartitionedError, coPartitionedAssigner } from './co-partitioned-assigner.js';
+import { PartitionLostError, assertBatchOwned, handleWhileOwned } from './batch-ownership.js';
+import type { PartitionHold } from './batch-ownership.js';
 import { causesOf, lostTheBrokers } from './connection-loss.js';
 import { jsonCodec } from './codec.js';
 import type { Codec } from './codec.js';
@@ -299,6 +301,8 @@ export class KafkaBus implements Bus {
             ...(r.timestamp === undefined ? {} : { timestamp: String(r.timestamp) }),
           };
         }
+        // Last, right before the records join the request: encoding may have waited.
+        assertBatchOwned();
         await this.lingered(topic, messages);
       },
     };
@@ -449,6 +453,10 @@ export class KafkaBus implements Bus {
     });
     const maxBatch = options.maxBatchSize ?? 5000;
     const commit = options.commit ?? true;
+    // Whether a batch's outputs are written only while this member holds its partition: not in a
+    // group that never commits (no new owner resumes before the batch: dropping it would lose
+    // it), nor in one this process has alone.
+    const fenced = commit && (options.shared ?? true);
     const minBatch = options.minBatchSize ?? 1;
     const maxWait = options.maxWaitMs ?? 0;
     const slot = (topic: string, partition: number): string => `${topic}:${partition}`;
@@ -537,6 +545,8 @@ export class KafkaBus implements Bus {
           pending: KafkaMessage[];
           next: number;
           draining: Promise<void> | null;
+          /** Lost at the rebalance that deletes this slot: the outputs of a batch still in the handler are not written then. */
+          hold: PartitionHold;
         }
         const slots = new Map<string, Slot>();
         /** Where gained partitions resume, read after the handoff (slot key -> offset). */
@@ -546,7 +556,7 @@ export class KafkaBus implements Bus {
           const key = slot(topic, partition);
           let s = slots.get(key);
           if (!s) {
-            s = { topic, partition, pending: [], next: floors.get(key) ?? first, draining: null };
+            s = { topic, partition, pending: [], next: floors.get(key) ?? first, draining: null, hold: { lost: false } };
             slots.set(key, s);
           }
           return s;
@@ -593,7 +603,8 @@ export class KafkaBus implements Bus {
           while (committing) await committing;
         };
         drainAll = quiesced;
-        const deliver = async (topic: T, partition: number, slice: readonly KafkaMessage[]): Promise<void> => {
+        const deliver = async (s: Slot, slice: readonly KafkaMessage[]): Promise<void> => {
+          const { topic, partition } = s;
           const records: BusRecord<T>[] = [];
           const decodedSlot = this.decodedSlot(topic, partition);
           for (const m of slice) {
@@ -614,7 +625,17 @@ export class KafkaBus implements Bus {
                 timestamp: Number(m.timestamp),
               });
           }
-          if (records.length > 0) await handler({ topic, partition, records });
+          if (records.length > 0) {
+            const batch: RecordBatch<T> = { topic, partition, records };
+            try {
+              // Its outputs are written only while this member holds the partition (batch-ownership.ts).
+              await (fenced ? handleWhileOwned(s.hold, () => handler(batch)) : handler(batch));
+            } catch (e) {
+              // Lost meanwhile: dropped, not committed; the new owner resumes before it.
+              if (e instanceof PartitionLostError && s.hold.lost) return;
+              throw e;
+            }
+          }
           const next = Number(slice[slice.length - 1]?.offset ?? -1) + 1;
           positions.set(slot(topic, partition), next);
           if (commit) commitSoon(topic, partition, next);
@@ -629,7 +650,7 @@ export class KafkaBus implements Bus {
             try {
               while (!stopping && assigned.has(s.partition) && slots.get(slot(s.topic, s.partition)) === s && due(s)) {
                 lastDelivery.set(slot(s.topic, s.partition), Date.now());
-                await deliver(s.topic, s.partition, s.pending.splice(0, maxBatch));
+                await deliver(s, s.pending.splice(0, maxBatch));
               }
             } catch (e) {
               fail(e);
@@ -645,7 +666,10 @@ export class KafkaBus implements Bus {
         // it (into the new generation if the group refused it during the rebalance); a member
         // that gained partitions waits `handoffMs` for those commits, then reads where the group
         // resumes them: its state is rebuilt up to there and delivery starts there, so a batch
-        // the previous owner wrote is not written again. Lost partitions' state is dropped.
+        // the previous owner wrote is not written again. A batch the previous owner is still
+        // handling then writes nothing more and is not committed (batch-ownership.ts): the new
+        // owner writes it, and no older output lands after the new owner's. Lost partitions'
+        // state is dropped.
         consumer.on(consumer.events.GROUP_JOIN, (event) => {
           rejoins = 0;
           const now = new Set(topics.flatMap((t) => event.payload.memberAssignment[t] ?? []));
@@ -655,6 +679,7 @@ export class KafkaBus implements Bus {
           for (const [key, s] of slots) {
             if (now.has(s.partition)) continue;
             slots.delete(key);
+            s.hold.lost = true;
             owedUntil.set(key, Date.now() + handoffMs / 2);
           }
           if (lost.length === 0 && gained.length === 0 && !firstJoin) return;

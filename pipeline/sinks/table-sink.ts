@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { settingDefault } from '../../schemas/index.js';
+import { assertBatchOwned } from '../bus/index.js';
 import type { OlapStore, StoreRow } from '../store/index.js';
 import { StoreError } from '../store/index.js';
 import { forEachInSlices } from '../event-loop-slices.js';
@@ -78,9 +79,15 @@ export class TableSink {
     );
   }
 
-  /** Runs `insert` (which resolves to the rows it wrote) until it succeeds, or fails for good. */
+  /**
+   * Runs `insert` (which resolves to the rows it wrote) until it succeeds, or fails for good.
+   * Not once the partition of the batch being written went to another member, which writes the
+   * batch itself (pipeline/bus/batch-ownership.ts). Asked before every attempt: a store retried
+   * through a rebalance is one way a batch outlasts the handoff.
+   */
   private async attempts(insert: () => Promise<number>, rowsOf: () => number): Promise<void> {
     for (let attempt = 0; ; attempt++) {
+      assertBatchOwned();
       try {
         const written = await insert();
         if (written === 0) return;

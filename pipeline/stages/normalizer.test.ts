@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { LEAGUES, TEAMS, TOPICS, TOPIC_CONFIGS } from '../../schemas/index.js';
-import type { FeedRecord } from '../../schemas/index.js';
+import type { CanonicalEvent, FeedRecord } from '../../schemas/index.js';
 import { batchOf, stageHarness } from '../../test/support/stage-context.js';
 import { rawTick } from '../../test/support/raw-tick.js';
 import { partitionFor } from '../bus/index.js';
-import type { BusRecord, OutgoingRecord } from '../bus/index.js';
+import type { BusRecord, OutgoingRecord, Producer } from '../bus/index.js';
+import { PartitionLostError, assertBatchOwned, handleWhileOwned } from '../bus/batch-ownership.js';
 import { ManualClock } from '../clock.js';
 import { MarketSimulator } from '../feeds/simulator/index.js';
 import { FuturesNormalizer } from '../futures/index.js';
@@ -60,6 +61,32 @@ describe('the normalizer stage', () => {
     const batch = batchOf(TOPICS.rawTicks, 0, [rawTick(T0, { homeTeam: 'Nobody' })], () => 'k');
     await spec.handle([...batch.records, { ...(batch.records[0] as BusRecord<typeof TOPICS.rawTicks>), value: null }], batch);
     expect(sent).toEqual([]);
+  });
+
+  it("sends the events its sweep closed, and nothing of the batch, when a rebalance took the batch's partition before its outputs went out", async () => {
+    const { parts, sent, clock, ctx } = stage(T0 + 60_000);
+    // Asks before every send whether the batch is still this member's, as the Kafka bus does.
+    const producer: Producer = {
+      send: async (topic, records) => {
+        assertBatchOwned();
+        await ctx.producer.send(topic, records);
+      },
+    };
+    const spec = normalizerStage({ ...ctx, producer }, parts);
+    const live = batchOf(TOPICS.rawTicks, 0, [rawTick(T0, { isLive: true, ts: T0 + 60_000 })], () => 'k');
+    await spec.handle(live.records, live);
+    const id = (sent[0]?.records[0]?.value as CanonicalEvent).id;
+    const before = sent.length;
+
+    // Six hours after its start, with nobody reporting on it, the next batch's sweep closes it;
+    // that batch lists another event, and its partition went to another member meanwhile. The
+    // new owner handles that batch again, but not this process's sweep.
+    clock.set(T0 + 6 * 3600_000 + 60_000);
+    const later = batchOf(TOPICS.rawTicks, 0, [rawTick(T0 + 48 * 3600_000, { bookEventId: 'p-2', ts: T0 + 6 * 3600_000 })], () => 'k', 1);
+    await expect(handleWhileOwned({ lost: true }, () => spec.handle(later.records, later))).rejects.toBeInstanceOf(PartitionLostError);
+    expect(
+      sent.slice(before).map((s) => [s.topic, s.records.map((r) => [r.key, (r.value as CanonicalEvent | null)?.status ?? null])]),
+    ).toEqual([[TOPICS.events, [[id, 'final']]]]);
   });
 
   it('restores the events of the leagues of its partitions from the events changelog, and forgets them when it loses them', async () => {

@@ -1,4 +1,5 @@
 import { TOPICS, isRawFutures, isRawSplits } from '../../schemas/index.js';
+import { outsideBatch } from '../bus/index.js';
 import type { OutgoingRecord } from '../bus/index.js';
 import type { FuturesNormalizer } from '../futures/index.js';
 import type { Normalizer } from '../normalize/index.js';
@@ -97,13 +98,23 @@ export function normalizerStage(ctx: StageContext, parts: NormalizerStageParts):
           );
         }
       }
+      // The process's own changes to events, whatever the batch: finished events closed, evicted ones forgotten.
+      const lifecycle: OutgoingRecord<typeof TOPICS.events>[] = [];
       if (now - lastLifecycleSweep >= LIFECYCLE_SWEEP_MS) {
         lastLifecycleSweep = now;
-        for (const e of normalizer.closeFinishedEvents(now)) events.push({ key: e.id, value: e });
+        for (const e of normalizer.closeFinishedEvents(now)) lifecycle.push({ key: e.id, value: e });
       }
-      for (const id of normalizer.takeForgotten()) events.push({ key: id, value: null });
+      for (const id of normalizer.takeForgotten()) lifecycle.push({ key: id, value: null });
       // Events first: a consumer of ticks may look the event up.
-      if (events.length > 0) await producer.send(TOPICS.events, events);
+      try {
+        if (events.length > 0) await producer.send(TOPICS.events, events);
+      } finally {
+        // After the batch's events (a close of an event the batch changed is its later version),
+        // and even when the batch is dropped because a rebalance took its partition meanwhile
+        // (pipeline/bus/batch-ownership.ts): the new owner redoes the batch, not this sweep, and
+        // the normalizer here already counts these events closed or forgotten.
+        if (lifecycle.length > 0) await outsideBatch(() => producer.send(TOPICS.events, lifecycle));
+      }
       if (ticks.length > 0) await producer.send(TOPICS.ticks, ticks);
       if (snapshots.length > 0) {
         counters.splitsSnapshots += snapshots.length;
