@@ -50,7 +50,9 @@ export function handleWhileOwned<R>(hold: PartitionHold, handler: () => Promise<
  * batch's partition would not write again, so it must go out even when the batch is dropped.
  */
 export function outsideBatch<R>(output: () => Promise<R>): Promise<R> {
-  return handling.run(null, output);
+  // Outside every batch (the in-process bus never opens one) there is nothing to step out of, and
+  // a first `run` would switch on async-context tracking, a cost on every promise, for the process.
+  return handling.getStore() === undefined ? output() : handling.run(null, output);
 }
 
 /**
