@@ -44,8 +44,8 @@ describe('the confirmation schedule', () => {
       clock.set(now);
       ticks += sim.step(now, 200).length;
     }
-    expect(ticks).toBe(118_743);
-    expect(sim.scheduledConfirmations).toBe(28_420);
+    expect(ticks).toBe(118_745);
+    expect(sim.scheduledConfirmations).toBe(28_418);
   });
 });
 

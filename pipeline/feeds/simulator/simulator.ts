@@ -486,7 +486,8 @@ export class MarketSimulator {
    * 200 (`make run`'s rate before stop 50) the pre-match confirmations queue up, and without the
    * priority the in-play ones queued behind them, minutes apart (docs/simulator.md, "Stop 49").
    * A quote the book is sitting on (`isStale`) waits for its next turn. A quote waiting for its
-   * requote after news (`pending`, its book's lag) is confirmed at the price it shows: a book that
+   * requote after pre-game news (`pending`, its book's lag) is confirmed at the price it shows (in
+   * play it only keeps its turn: after a score a book locks or requotes): a book that
    * has not caught up with the news still stands behind its prices on its cadence, as the recorded
    * books do (their prices are 25-38 s old at the median while they take a minute to an hour to
    * follow a move). Such quotes used to be skipped and their turn dropped: each aged by its book's
@@ -507,6 +508,9 @@ export class MarketSimulator {
           return;
         }
         if (this.isStale(q, now)) this.scheduleConfirmation(q, now);
+        // In play a book behind a score or other news does not vouch for its old price (it locks
+        // or requotes within its lag): the quote keeps its turn and sends nothing until then.
+        else if (q.pending && q.listing.event.status === 'live') this.scheduleConfirmation(q, now);
         else if (q.pending) this.standBehind(q, now, out);
         else this.reprice(q, now, out);
       }
