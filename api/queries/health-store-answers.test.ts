@@ -4,10 +4,9 @@
 // Now the store's latest answer to the process decides at once, and /health asks the store
 // itself (`SELECT 1`) only when it said nothing for 5 s, however often /health is polled.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ManualClock } from '../../pipeline/clock.js';
 import { ClickHouseStore, StoreError, StoreReach, loadMigrations } from '../../pipeline/store/index.js';
 import type { OlapStore } from '../../pipeline/store/index.js';
-import { healthCheck } from './health.js';
+import { healthOf } from './health-check-fixture.js';
 
 const T0 = Date.parse('2026-11-29T12:00:00Z');
 const at = (seconds: number): void => {
@@ -42,19 +41,6 @@ function serverStore(): { store: OlapStore; reachable: { value: boolean }; sql: 
   return { store, reachable, sql };
 }
 
-function healthOf(store: OlapStore): ReturnType<typeof healthCheck> {
-  const clock = new ManualClock(T0);
-  return healthCheck({
-    store,
-    board: { lastChangeAt: clock.now(), rowCount: 3, activeEvents: () => [] },
-    clock,
-    redisUrl: null,
-    rateLimits: {},
-    version: 'test',
-    schemaApplied: true,
-  });
-}
-
 const DEGRADED = {
   status: 'degraded',
   message: 'store unreachable (odds are served from memory; history and analyst queries fail): connect ECONNREFUSED 127.0.0.1:8123',
@@ -71,7 +57,7 @@ describe('/health and the store going away', () => {
 
   it("is degraded at the store's first failed answer to the process, without asking the store again", async () => {
     const { store, reachable, sql } = serverStore();
-    const health = healthOf(store);
+    const health = healthOf(store, true);
     expect((await health()).status).toBe('ok');
     expect(sql).toEqual(['SELECT 1 AS ok', 'SELECT DISTINCT version FROM schema_migrations ORDER BY version']);
 
@@ -88,7 +74,7 @@ describe('/health and the store going away', () => {
 
   it('asks the store at most once per 5 s however often it is polled, and is ok again at its first answer', async () => {
     const { store, reachable, sql } = serverStore();
-    const health = healthOf(store);
+    const health = healthOf(store, true);
     expect((await health()).status).toBe('ok');
     reachable.value = false;
 
@@ -121,7 +107,7 @@ describe('/health and the store going away', () => {
 
   it('counts a probe the store does not answer within 3 s as the store not answering', async () => {
     const hung = { kind: 'clickhouse', query: () => new Promise(() => undefined) } as unknown as OlapStore;
-    const report = await healthOf(hung)();
+    const report = await healthOf(hung, true)();
     expect(report.status).toBe('degraded');
     expect(report.checks.schema).toEqual({
       status: 'degraded',

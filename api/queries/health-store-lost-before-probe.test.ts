@@ -4,9 +4,8 @@
 // 180 s, 2026-11-29) every probe of both replicas said `down`, one of them restarted 46 s before
 // the store stopped: a load balancer would have dropped both replicas while they still served odds.
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../pipeline/clock.js';
 import type { OlapStore } from '../../pipeline/store/index.js';
-import { healthCheck } from './health.js';
+import { healthOf } from './health-check-fixture.js';
 
 /** A store that went away before the first probe. */
 const unreachable = {
@@ -16,22 +15,9 @@ const unreachable = {
   },
 } as unknown as OlapStore;
 
-function healthOf(schemaApplied: boolean): ReturnType<typeof healthCheck> {
-  const clock = new ManualClock(Date.parse('2026-11-29T12:00:00Z'));
-  return healthCheck({
-    store: unreachable,
-    board: { lastChangeAt: clock.now(), rowCount: 3, activeEvents: () => [] },
-    clock,
-    redisUrl: null,
-    rateLimits: {},
-    version: 'test',
-    schemaApplied,
-  });
-}
-
 describe('/health of a replica whose store went away before its first probe', () => {
   it('is degraded when the process applied every migration at its start', async () => {
-    const report = await healthOf(true)();
+    const report = await healthOf(unreachable, true)();
     expect(report.status).toBe('degraded');
     expect(report.checks.schema).toEqual({
       status: 'degraded',
@@ -40,7 +26,7 @@ describe('/health of a replica whose store went away before its first probe', ()
   });
 
   it('is down when nothing says the schema was ever there', async () => {
-    const report = await healthOf(false)();
+    const report = await healthOf(unreachable, false)();
     expect(report.status).toBe('down');
     expect(report.checks.schema).toEqual({ status: 'down', message: 'store unreachable: connect ECONNREFUSED 127.0.0.1:8123' });
   });

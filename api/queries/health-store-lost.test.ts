@@ -2,10 +2,9 @@
 // served odds, deltas and streams from its in-memory views: a load balancer probing /health would
 // then take every replica out at once for a store outage (issue 36 §3 expects `degraded`).
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ManualClock } from '../../pipeline/clock.js';
 import { loadMigrations } from '../../pipeline/store/index.js';
 import type { OlapStore } from '../../pipeline/store/index.js';
-import { healthCheck } from './health.js';
+import { healthOf } from './health-check-fixture.js';
 
 /** A store whose reachability the test switches; it holds every migration when reachable. */
 function switchableStore(): { store: OlapStore; reachable: { value: boolean } } {
@@ -19,18 +18,6 @@ function switchableStore(): { store: OlapStore; reachable: { value: boolean } } 
     },
   } as unknown as OlapStore;
   return { store, reachable };
-}
-
-function healthOf(store: OlapStore): ReturnType<typeof healthCheck> {
-  const clock = new ManualClock(Date.parse('2026-11-29T12:00:00Z'));
-  return healthCheck({
-    store,
-    board: { lastChangeAt: clock.now(), rowCount: 3, activeEvents: () => [] },
-    clock,
-    redisUrl: null,
-    rateLimits: {},
-    version: 'test',
-  });
 }
 
 describe('/health when the store is unreachable', () => {
