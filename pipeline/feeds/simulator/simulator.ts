@@ -507,10 +507,9 @@ export class MarketSimulator {
           heap.push(at, q);
           return;
         }
-        if (this.isStale(q, now)) this.scheduleConfirmation(q, now);
-        // In play a book behind a score or other news does not vouch for its old price (it locks
-        // or requotes within its lag): the quote keeps its turn and sends nothing until then.
-        else if (q.pending && q.listing.event.status === 'live') this.scheduleConfirmation(q, now);
+        // Sat on, or behind a score or other news in play (a book then locks or requotes within its
+        // lag; it does not vouch for its old price): the quote keeps its turn and sends nothing.
+        if (this.isStale(q, now) || (q.pending && q.listing.event.status === 'live')) this.scheduleConfirmation(q, now);
         else if (q.pending) this.standBehind(q, now, out);
         else this.reprice(q, now, out);
       }
