@@ -47,6 +47,8 @@ const long = [
   // The web screen in Chromium (18 browser sessions, about 40 s) and the input fuzzer (about 35 s):
   // make test took 14 min on the stop-43 merge, next to its budget.
   'test/web.e2e.test.ts',
+  // The event chart kept drawn while its history is fetched again (one browser session, about 10 s).
+  'test/web-chart-stays-drawn.e2e.test.ts',
   'test/fuzz.test.ts',
   // Runtimes started to fail on purpose and stores checked after crashes (25 s and 19 s), and the
   // two e2e files that run a pipeline or the accounts on the mock Kafka cluster: make test took

@@ -41,7 +41,9 @@ export function EventPage({ live, me, id, format }: { live: LiveData; me: Sessio
   const lines = linesOf(rows);
   const [lineKey, setLineKey] = useState('');
   const chosen = lines.find((l) => l.key === lineKey) ?? openingLine(lines);
-  const [history, setHistory] = useState<HistoryPoint[] | null>(null);
+  // The history is kept with the line it belongs to, so a refetch for the same line (a book
+  // joined, or the stream's snapshot arrived in another order) keeps the chart drawn meanwhile.
+  const [loaded, setLoaded] = useState<{ line: string; points: HistoryPoint[] } | null>(null);
   const [error, setError] = useState('');
   const [splits, setSplits] = useState<SplitsRow[] | null>(null);
   const [game, setGame] = useState<GameStateRow | null | undefined>(undefined);
@@ -49,21 +51,33 @@ export function EventPage({ live, me, id, format }: { live: LiveData; me: Sessio
 
   const sample = chosen ? [...chosen.byBook.values()][0] : undefined;
   const books = chosen ? [...chosen.byBook.keys()] : [];
+  // The set of books, not their order: rows arrive in whatever order the stream sends them.
+  const bookSet = [...books].sort().join(',');
+  const history = loaded !== null && loaded.line === `${id}|${chosen?.key ?? ''}` ? loaded.points : null;
   useEffect(() => {
-    if (!sample) return;
-    setHistory(null);
+    if (!sample || !chosen) return;
+    const line = `${id}|${chosen.key}`;
+    let current = true;
     setError('');
     const q = new URLSearchParams({
       market: sample.market,
       selection: String(sample['selection_type']),
-      sportsbook: books.join(','),
+      sportsbook: bookSet,
       limit: '10000',
     });
     api<HistoryPoint[]>(`/events/${encodeURIComponent(id)}/history?${q.toString()}`).then(
-      (r) => setHistory(r.data.filter((p) => sameLine(p, sample))),
-      (e: unknown) => setError(e instanceof ApiFailure ? e.message : 'The history cannot be loaded'),
+      (r) => {
+        if (current) setLoaded({ line, points: r.data.filter((p) => sameLine(p, sample)) });
+      },
+      (e: unknown) => {
+        if (current) setError(e instanceof ApiFailure ? e.message : 'The history cannot be loaded');
+      },
     );
-  }, [id, chosen?.key, books.join(',')]);
+    // An answer for a line or book set the page has moved on from must not overwrite a newer one.
+    return () => {
+      current = false;
+    };
+  }, [id, chosen?.key, bookSet]);
 
   useEffect(() => {
     api<SplitsRow[]>(`/splits?event=${encodeURIComponent(id)}`).then(
