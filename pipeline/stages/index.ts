@@ -1,5 +1,6 @@
 export { pipelineStages } from './table.js';
 export { repriceOpportunities } from './opportunities.js';
+export { inWriteOrder } from './changelog-reads.js';
 export type { PipelineProcessors } from './table.js';
 export { LeagueOwnership } from './league-ownership.js';
 export { LowestAccountRate } from './lowest-rate.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { TOPICS } from '../../schemas/index.js';
 import type { CanonicalEvent, OddsChange } from '../../schemas/index.js';
 import { partitionsOf, stageHarness } from '../../test/support/stage-context.js';
-import { withoutStaleClock } from '../../test/support/uninterrupted.js';
+import { withoutStaleClocks } from '../../test/support/uninterrupted.js';
 import { partitionFor } from '../bus/index.js';
 import { SYNTHETIC_T0, syntheticBoard } from '../opportunities/fixtures/synthetic-board.js';
 import { OpportunityProcessor, fingerprint } from '../opportunities/index.js';
@@ -110,7 +110,6 @@ describe('a restored opportunities stage', () => {
       records: 3342,
       otherClock: 244,
     });
-    const unclocked = (m: Map<string, string>): Map<string, string> => new Map([...m].map(([id, f]) => [id, withoutStaleClock(f)]));
-    expect(unclocked(eventsFirst)).toEqual(unclocked(uninterrupted));
+    expect(withoutStaleClocks(eventsFirst)).toEqual(withoutStaleClocks(uninterrupted));
   });
 });

@@ -1,11 +1,12 @@
 import { LEAGUES, TEAMS, TOPICS, TOPIC_CONFIGS } from '../../schemas/index.js';
 import type { Opportunity, RawTick } from '../../schemas/index.js';
 import { partitionFor } from '../../pipeline/bus/index.js';
-import type { Bus } from '../../pipeline/bus/index.js';
+import type { Bus, BusRecord } from '../../pipeline/bus/index.js';
 import { Normalizer } from '../../pipeline/normalize/index.js';
 import { OpportunityProcessor, fingerprint } from '../../pipeline/opportunities/index.js';
-import type { OpportunityOptions } from '../../pipeline/opportunities/index.js';
+import type { OpportunityInput, OpportunityOptions } from '../../pipeline/opportunities/index.js';
 import { SnapshotProcessor } from '../../pipeline/snapshot/index.js';
+import { inWriteOrder } from '../../pipeline/stages/index.js';
 
 /** The columns of `odds_ticks` a stored tick's identity is read from, as `storedTickIdentity` reads them. */
 export const STORED_TICK_COLUMNS =
@@ -131,6 +132,11 @@ export function withoutStaleClock(text: string): string {
   return JSON.stringify(o);
 }
 
+/** Fingerprints by id without their stale clocks (`withoutStaleClock`). */
+export function withoutStaleClocks(fingerprints: ReadonlyMap<string, string>): Map<string, string> {
+  return new Map([...fingerprints].map(([id, f]) => [id, withoutStaleClock(f)]));
+}
+
 function boardEntry(row: { priceAmerican: number; ts: number; isLive: boolean }): string {
   return `${row.priceAmerican}|${row.ts}|${row.isLive}`;
 }
@@ -152,4 +158,39 @@ export async function changelogOutcome(bus: Bus): Promise<Pick<Outcome, 'board' 
     }
   });
   return { board, opportunities };
+}
+
+/**
+ * The active opportunities (`comparable`) of one processor per partition that took the events and
+ * snapshot changelogs as the bus holds them, merged in the order they were written as a restore
+ * replays them. What the pipeline must publish however its processes stopped, restarted or handed
+ * partitions over: a partition's odds changes come in the order the normalizer wrote its raw
+ * partitions' batches (raw ticks are keyed by league), which is not the feed's order that
+ * `uninterrupted` follows, and a record's stale clock follows that order
+ * (test/partition-upstream-order-clocks.test.ts).
+ */
+export async function replayedOpportunities(bus: Bus, now: number, options: OpportunityOptions = {}): Promise<Map<string, string>> {
+  type Written = { timestamp: number; input: OpportunityInput };
+  const written = new Map<number, { events: Written[]; odds: Written[] }>();
+  const of = (partition: number): { events: Written[]; odds: Written[] } => {
+    let p = written.get(partition);
+    if (!p) written.set(partition, (p = { events: [], odds: [] }));
+    return p;
+  };
+  await bus.readToEnd(TOPICS.events, (records: readonly BusRecord<typeof TOPICS.events>[]) => {
+    for (const r of records) if (r.value) of(r.partition).events.push({ timestamp: r.timestamp, input: { type: 'event', event: r.value } });
+  });
+  await bus.readToEnd(TOPICS.snapshot, (records: readonly BusRecord<typeof TOPICS.snapshot>[]) => {
+    for (const r of records) if (r.value) of(r.partition).odds.push({ timestamp: r.timestamp, input: { type: 'odds', change: r.value } });
+  });
+  const out = new Map<string, string>();
+  for (const [, p] of [...written].sort((a, b) => a[0] - b[0])) {
+    const processor = new OpportunityProcessor(options);
+    processor.handleBatch(
+      inWriteOrder(p.events, p.odds).map((w) => w.input),
+      now,
+    );
+    for (const o of processor.active()) out.set(o.id, comparable(o));
+  }
+  return out;
 }
