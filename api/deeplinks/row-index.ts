@@ -4,33 +4,36 @@ import type { BoardListener, LiveBoard } from '../views/index.js';
 /**
  * Odds rows by their public id, for deep links: the board keys rows by row key, clients know
  * the id. Follows the live board as a listener (and indexes what it already holds); a change
- * costs one Map write, no allocation.
+ * costs one or two Map operations, no allocation.
+ *
+ * The id a change replaces or removes is read from the board, which still holds that row when it
+ * tells its listeners. A second map of its own from row key to id held a copy of what the board
+ * holds: on the soak's board a table of 46,000 keys, 1.8 MB, which doubled once to 3.7 MB as
+ * line moves filled its deleted slots (docs/soak.md, round eleven).
  */
 export class RowIdIndex implements BoardListener {
   private readonly byId = new Map<string, OddsRow>();
-  private readonly idByKey = new Map<string, string>();
 
-  constructor(board: LiveBoard) {
-    for (const event of board.allEvents()) for (const [key, row] of board.entriesOf(event.id)) this.put(key, row);
+  constructor(private readonly board: LiveBoard) {
+    for (const event of board.allEvents()) for (const [, row] of board.entriesOf(event.id)) this.byId.set(row.id, row);
     board.subscribe(this);
+  }
+
+  /** Ids indexed: the board's rows of events it has a record of. */
+  get size(): number {
+    return this.byId.size;
   }
 
   applyEvent(_event: CanonicalEvent): void {}
 
   applyChange(change: OddsChange): void {
-    if (change.row !== null) return this.put(change.key, change.row);
-    const id = this.idByKey.get(change.key);
-    if (id !== undefined) this.byId.delete(id);
-    this.idByKey.delete(change.key);
+    const before = this.board.row(change.eventId, change.key);
+    if (before !== undefined && before.id !== change.row?.id) this.byId.delete(before.id);
+    if (change.row !== null) this.byId.set(change.row.id, change.row);
   }
 
   /** The current row with this id, if it is on the board. */
   row(id: string): OddsRow | undefined {
     return this.byId.get(id);
-  }
-
-  private put(key: string, row: OddsRow): void {
-    this.byId.set(row.id, row);
-    if (!this.idByKey.has(key)) this.idByKey.set(key, row.id);
   }
 }

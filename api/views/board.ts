@@ -45,6 +45,7 @@ export interface BoardOptions {
 /** Who else wants every applied change: a delayed board, for one. */
 export interface BoardListener {
   applyEvent(event: CanonicalEvent): void;
+  /** Called before the board applies the change: `row(eventId, key)` still answers the row it replaces or removes. */
   applyChange(change: OddsChange): void;
   /** The event's last row has just left the board (a listener keeping state per event lets it go). */
   eventEmptied?(eventId: string): void;

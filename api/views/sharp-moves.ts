@@ -53,9 +53,12 @@ export class SharpMoveWatch implements BoardListener, StaleDerivativeJudge {
   private readonly sharpOfKey = new Map<string, SharpMarket>();
   /** `event|market` -> the latest counted move. */
   private readonly moves = new Map<string, SharpMove>();
-  /** Soft books' derivative rows by row id, and row key -> id to remove them. */
+  /**
+   * Soft books' derivative rows by row id. The id a change replaces or removes is read from the
+   * board, which still holds that row when it tells its listeners: a map of its own from row key
+   * to id (tens of thousands of keys on the soak's board) copied what the board holds.
+   */
   private readonly derived = new Map<string, OddsRow>();
-  private readonly idByKey = new Map<string, string>();
 
   constructor(
     private readonly board: LiveBoard,
@@ -70,7 +73,7 @@ export class SharpMoveWatch implements BoardListener, StaleDerivativeJudge {
 
   applyChange(change: OddsChange): void {
     const row = bettableRow(change);
-    this.followDerived(change.key, row);
+    this.followDerived(this.board.row(change.eventId, change.key), row);
     this.followSharp(change.key, row);
   }
 
@@ -87,15 +90,11 @@ export class SharpMoveWatch implements BoardListener, StaleDerivativeJudge {
     return events.size;
   }
 
-  private followDerived(key: string, row: OddsRow | null): void {
-    const before = this.idByKey.get(key);
-    if (row === null || !DERIVED.has(row.market) || this.policy.sharpBooks.has(row.book)) {
-      if (before !== undefined) this.derived.delete(before);
-      this.idByKey.delete(key);
-      return;
-    }
-    this.derived.set(row.id, row);
-    this.idByKey.set(key, row.id);
+  /** `before`: the board's row under the change's key, the one the change replaces or removes. */
+  private followDerived(before: OddsRow | undefined, row: OddsRow | null): void {
+    const kept = row !== null && DERIVED.has(row.market) && !this.policy.sharpBooks.has(row.book) ? row : null;
+    if (before !== undefined && before.id !== kept?.id) this.derived.delete(before.id);
+    if (kept !== null) this.derived.set(kept.id, kept);
   }
 
   private followSharp(key: string, row: OddsRow | null): void {

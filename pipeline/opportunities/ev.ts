@@ -17,7 +17,7 @@ import { evWarnings } from './staleness.js';
 import type { Candidate, EngineContext } from './context.js';
 import { commonFields, withKind } from './context.js';
 import { familyOpportunityId } from './ids.js';
-import { Memo } from './memo.js';
+import { GenerationalMemo } from './memo.js';
 import { completeMarket, decimalOf, legOf, lineKey, priceOf, round, sortedSlots } from './state.js';
 import type { CachedReference, LineGroupState, Reference } from './line-group.js';
 import { WIDTH, selectionIndex } from './line-group.js';
@@ -33,7 +33,7 @@ const METHODS: readonly DevigMethod[] = DEVIG_METHODS;
  * A book's reference at a line group, reused while the book's rows at the line are the same
  * objects: a soft book's move re-de-vigs nothing.
  */
-function reference(g: LineGroupState, book: string, outcomes: readonly SelectionType[], maxSpread: number): Reference | null {
+function reference(g: LineGroupState, book: string, outcomes: readonly SelectionType[], maxSpread: number, now: number): Reference | null {
   const byBook = (g.references ??= new Map());
   const slot = g.slots.get(book);
   const cached = byBook.get(book);
@@ -45,7 +45,7 @@ function reference(g: LineGroupState, book: string, outcomes: readonly Selection
     const quotes = exchangeQuotes(rows);
     const fair =
       quotes === null
-        ? FAIR.get(rows.map((r) => r.priceAmerican).join(','), () => fairOf(rows.map(decimalOf)))
+        ? FAIR.get(rows.map((r) => r.priceAmerican).join(','), now, () => fairOf(rows.map(decimalOf)))
         : exchangeFair(quotes, maxSpread);
     ref = fair ? { book, rows, fair, prices: null } : null;
   }
@@ -107,10 +107,14 @@ function exchangeFair(quotes: readonly { back: number; lay: number }[], maxSprea
 
 /**
  * De-vigging is a pure function of the prices, and sharp prices repeat: measured 2x faster with
- * it. An entry is about 350 bytes; 20,000 of them (7 MB) hold the prices that repeat, where
- * 50,000 were still filling after 13 minutes at 800 ticks/s (the soak's heap snapshots).
+ * it. An entry is about 500 bytes (the record and its six arrays). Kept until 20,000 entries and
+ * then cleared, it grew all through the soak's first hour at 2,000 ticks/s (6,858 price sets at
+ * 10 simulated minutes, 11,916 at 30, full after about an hour: 10 MB) and then started over.
+ * Two generations of five minutes hold the prices asked for lately: 5,000-5,500 entries from the
+ * fifth minute on (7,538 at most), for 27 % more de-vigs, about two a second (docs/soak.md,
+ * round eleven).
  */
-const FAIR = new Memo<Record<DevigMethod, number[]> | null>(20_000);
+const FAIR = new GenerationalMemo<Record<DevigMethod, number[]> | null>(300_000, 10_000);
 
 function fairOf(decimals: readonly number[]): Record<DevigMethod, number[]> | null {
   try {
@@ -127,7 +131,7 @@ function references(ctx: EngineContext, g: LineGroupState, books: readonly strin
   const out: Reference[] = [];
   for (const b of books) {
     if (!g.slots.has(b)) continue;
-    const r = reference(g, b, ctx.outcomes, ctx.options.exchangeMaxSpread);
+    const r = reference(g, b, ctx.outcomes, ctx.options.exchangeMaxSpread, ctx.now);
     if (r) out.push(r);
   }
   return out;
