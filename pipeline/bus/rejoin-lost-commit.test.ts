@@ -9,11 +9,9 @@
  * chaos run's drain, whose lag stayed at 566 for 180 s). A member that left the group now loses
  * what it held, and the join that follows resumes its partitions from the group's commit.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { KAFKA_API, KAFKA_ERROR, mockKafkaUnavailable, startMockKafka } from '../../test/support/mock-kafka.js';
-import type { MockKafka } from '../../test/support/mock-kafka.js';
-import type { ConsumerRejoin } from './kafka-bus.js';
-import { KafkaBus } from './kafka-bus.js';
+import { describe, expect, it, vi } from 'vitest';
+import { KAFKA_API, KAFKA_ERROR, mockKafkaUnavailable } from '../../test/support/mock-kafka.js';
+import { recordingConsumer, rejoiningBusEachTest, sendKey } from '../../test/support/rejoining-bus.js';
 
 const unavailable = mockKafkaUnavailable();
 if (unavailable) console.warn(`skipping the rejoin commit test: ${unavailable}`);
@@ -21,54 +19,33 @@ if (unavailable) console.warn(`skipping the rejoin commit test: ${unavailable}`)
 const waiting = { timeout: 30_000, interval: 50 };
 
 describe.skipIf(unavailable !== null)('a Kafka consumer whose client crashed and joined its group again', () => {
-  let kafka: MockKafka;
-  let bus: KafkaBus;
-  let rejoins: ConsumerRejoin[];
-  beforeEach(async () => {
-    kafka = await startMockKafka();
-    rejoins = [];
-    bus = new KafkaBus({ brokers: kafka.brokers, sessionTimeoutMs: 6000, onRejoin: (r) => rejoins.push(r) });
-  });
-  afterEach(async () => {
-    await bus.close();
-    kafka.stop();
-  });
+  const t = rejoiningBusEachTest();
 
   it('commits a record it had handled while its commit was lost in the crash, and the group comes to lag 0', async () => {
-    const seen: string[] = [];
     const assignments: string[] = [];
-    const consumer = bus.consumer({
+    const { consumer, seen, failed } = recordingConsumer(t.bus, {
       groupId: 'rejoin-commit',
-      topic: 'odds.ticks.raw',
-      fromBeginning: true,
       onAssign: async (partitions, committed) => {
         assignments.push(`gained ${partitions.join(',')} from ${partitions.map((p) => committed('odds.ticks.raw', p)).join(',')}`);
       },
       onRevoke: (partitions) => assignments.push(`lost ${partitions.join(',')}`),
     });
-    consumer.run(async (batch) => {
-      seen.push(...batch.records.map((r) => r.key));
-    });
-    let failed: unknown = null;
-    consumer.done.catch((e: unknown) => {
-      failed = e;
-    });
-    await bus.producer().send('odds.ticks.raw', [{ key: 'first', partitionKey: 'nba', value: null }]);
+    await sendKey(t.bus, 'first');
     await vi.waitFor(() => expect([seen, consumer.lag()]).toEqual([['first'], 0]), waiting);
 
     // The group refuses the next commits (as during a rebalance), so kafkajs is still trying to
     // commit the next record when its member is told of a rebalance and the group refuses its
     // SyncGroup: the client crashes, and drops that commit.
-    await kafka.refuseNext(KAFKA_API.OffsetCommit, KAFKA_ERROR.REBALANCE_IN_PROGRESS, 20);
-    await bus.producer().send('odds.ticks.raw', [{ key: 'second', partitionKey: 'nba', value: null }]);
+    await t.kafka.refuseNext(KAFKA_API.OffsetCommit, KAFKA_ERROR.REBALANCE_IN_PROGRESS, 20);
+    await sendKey(t.bus, 'second');
     await vi.waitFor(() => expect(seen).toEqual(['first', 'second']), waiting);
-    await kafka.refuseNext(KAFKA_API.SyncGroup, KAFKA_ERROR.INVALID_REQUEST, 1);
-    await kafka.refuseNext(KAFKA_API.Heartbeat, KAFKA_ERROR.REBALANCE_IN_PROGRESS, 1);
-    await vi.waitFor(() => expect(rejoins).toHaveLength(1), waiting);
+    await t.kafka.refuseNext(KAFKA_API.SyncGroup, KAFKA_ERROR.INVALID_REQUEST, 1);
+    await t.kafka.refuseNext(KAFKA_API.Heartbeat, KAFKA_ERROR.REBALANCE_IN_PROGRESS, 1);
+    await vi.waitFor(() => expect(t.rejoins).toHaveLength(1), waiting);
 
     // No record comes after it: before the fix the lag stayed at 1.
     await vi.waitFor(() => expect(consumer.lag()).toBe(0), waiting);
-    expect(failed).toBeNull();
+    expect(failed()).toBeNull();
     // Delivered again from the group's commit: at least once on the bus (a stage skips what its process handled).
     expect(seen.filter((k) => k === 'second').length).toBeGreaterThanOrEqual(1);
     expect(consumer.assignment()).toEqual([0, 1, 2, 3]);
