@@ -52,13 +52,20 @@ function lastError(output: string): string {
 /** A logged stage failure as one line: the stage, what the process did and why. */
 function stageLine(line: string): string {
   const field = (name: string): string | undefined => new RegExp(`"${name}":"([^"]*)"`).exec(line)?.[1];
-  return [field('stage'), field('msg'), field('reason') ?? field('message')].filter((x) => x !== undefined).join(': ');
+  return [field('stage') ?? field('groupId'), field('msg'), field('reason') ?? field('message')].filter((x) => x !== undefined).join(': ');
+}
+
+/** A sink's word on the store (it stopped answering, or answers again) as one line: the table and what it said. */
+function storeWaitLine(line: string): string {
+  const table = /"table":"([^"]*)"/.exec(line)?.[1] ?? '?';
+  const seconds = /"seconds":(\d+)/.exec(line)?.[1];
+  return /"msg":"the store answers again"/.test(line) ? `${table} answered again after ${seconds ?? '?'} s` : `${table} stopped answering`;
 }
 
 /**
  * How long a supervisor keeps starting a process that exited on its own: the waits before each
  * start again, doubling from 1 s to 30 s (7 starts over about 91 s, plus the starts' own time).
- * A pipeline whose sinks used up their retries during a store outage (SINK_RETRIES 8: about 51 s)
+ * A pipeline that exited during a store outage (a stage failed on the store, or it was killed)
  * cannot start until the store answers again (runtime/store.ts probes it first), so the restarts
  * must outlast what is left of the window; a process still unable to start after the last one ends
  * the run (`onGiveUp`).
@@ -95,10 +102,13 @@ export class ChaosProcess<R extends Role = Role> {
   /** Why the process exited when nobody stopped it, one line each. */
   readonly selfExits: string[] = [];
   /**
-   * Stages that failed or were started again, as the process logged them (a stage of an API
-   * replica's views that stops leaves the replica serving a frozen board: it must show here).
+   * Stages that failed or were started again, and consumers rejoined after their group refused
+   * them, as the process logged them (a stage of an API replica's views that stops leaves the
+   * replica serving a frozen board: it must show here).
    */
   readonly stageFailures: string[] = [];
+  /** What the pipeline's sinks said of the store: when it stopped answering them and when it answered again. */
+  readonly storeWaits: string[] = [];
   /**
    * Why the supervisor gave up on the process (it exited on its own and could not be started
    * again), or null. The run ends when it is set (bench/chaos.ts).
@@ -187,7 +197,13 @@ export class ChaosProcess<R extends Role = Role> {
         this.output = (this.output + c.toString()).slice(-20_000);
         const lines = (partial + c.toString()).split('\n');
         partial = lines.pop() ?? '';
-        for (const line of lines) if (/"msg":"pipeline stage /.test(line)) this.stageFailures.push(`${this.name}: ${stageLine(line)}`);
+        for (const line of lines) {
+          // A consumer rejoined after its group refused it is a new member too (pipeline/bus/rejoin-lost-commit.test.ts).
+          if (/"msg":"(pipeline stage |Kafka consumer refused by its group)/.test(line))
+            this.stageFailures.push(`${this.name}: ${stageLine(line)}`);
+          else if (/"msg":"the store (does not answer|answers again)/.test(line))
+            this.storeWaits.push(`${this.name}: ${storeWaitLine(line)}`);
+        }
       });
       child.stderr?.on('data', (c: Buffer) => (this.output = (this.output + c.toString()).slice(-20_000)));
       // 'exit' may come before the last output is read: why a process exited is read once its

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chaosFailures, chaosTable } from './chaos-verdict.js';
+import { chaosFailures, chaosTable, stagesBehind } from './chaos-verdict.js';
 import type { ChaosFindings } from './chaos-verdict.js';
 import { resyncLabel, resyncReason } from './chaos-clients.js';
 
@@ -10,6 +10,7 @@ function clean(): ChaosFindings {
     selfExits: [],
     gaveUp: [],
     stageFailures: [],
+    storeWaits: [],
     storeOutage: { line: 'not run: the store is chDB inside each pipeline process', failure: null },
     sessions: { verdict: 'held', line: 'signed in on api-a, used on api-b' },
     ticks: { produced: 100, expected: 90, storedRows: 90, storedDistinct: 90, missing: 0, unexpected: 0 },
@@ -149,6 +150,22 @@ describe('the chaos verdict', () => {
   });
 });
 
+describe('what the sinks said of the store', () => {
+  it('counts the tables that stopped answering and answered again, and lists what each process said', () => {
+    const f = clean();
+    f.storeWaits = [
+      'pipeline-a: odds_ticks stopped answering',
+      'pipeline-b: odds_ticks stopped answering',
+      'pipeline-a: odds_ticks answered again after 71 s',
+    ];
+    const lines = chaosTable(f).split('\n');
+    const at = lines.findIndex((l) => l.startsWith('sinks waiting for the store '));
+    expect(lines[at]?.endsWith('| 2 stopped answering, 1 answered again')).toBe(true);
+    expect(lines.slice(at + 1, at + 4).map((l) => l.split('| ')[1])).toEqual(f.storeWaits);
+    expect(chaosFailures(f)).toEqual([]);
+  });
+});
+
 describe('why a resync happened', () => {
   const b = { name: 'api-b', url: 'http://127.0.0.1:1', generation: 2 };
   it('tells a move to the other replica, a restart and an expired window apart', () => {
@@ -162,5 +179,22 @@ describe('why a resync happened', () => {
     expect(resyncLabel('ws', 'moved to the other replica')).toBe('ws: moved to the other replica (by design)');
     expect(resyncLabel('ws', 'outside the replay window')).toBe('ws: outside the replay window');
     expect(resyncLabel('sse', 'moved to the other replica')).toBe('sse: moved to the other replica');
+  });
+});
+
+describe('a drain that timed out', () => {
+  it('names each stage behind with its lag and the partitions it holds in that process, in name order', () => {
+    const stats = {
+      lag: { normalizer: 0, 'sink:odds_latest': 566, closing: 12, 'sink:odds_ticks': 0 },
+      partitions: { normalizer: [0, 1], 'sink:odds_latest': [], closing: [1, 3], 'sink:odds_ticks': [2] },
+    };
+    expect(stagesBehind(stats)).toBe('closing 12 (partitions 1,3 here), sink:odds_latest 566 (no partition here)');
+  });
+
+  it('says when no stage is behind, and when /stats did not answer', () => {
+    expect(stagesBehind({ lag: { closing: 0 }, partitions: { closing: [0] } })).toBe(
+      'no stage behind (what remains is restores in flight)',
+    );
+    expect(stagesBehind(null)).toBe('/stats unreadable');
   });
 });

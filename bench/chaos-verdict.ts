@@ -12,6 +12,8 @@ export interface ChaosFindings {
   gaveUp: string[];
   /** Stage failures and restarts the processes logged (each one a finding to read; an exit shows in `selfExits` too). */
   stageFailures: string[];
+  /** What the sinks said of the store, by process: a table it stopped answering, and when it answered again. */
+  storeWaits: string[];
   /** The store outage window: what it saw, and the promise it broke, if any (bench/chaos-store-outage.ts). */
   storeOutage: { line: string; failure: string | null };
   /** Sessions across the two replicas (Redis): what held, or why the check failed or did not run. */
@@ -46,6 +48,31 @@ export interface ChaosFindings {
    * so a key's last record can go, and a replica that reloads after that cannot hold its row.
    */
   deletedHeads: string;
+}
+
+/** A pipeline's `/stats`, as far as a stuck drain reads it: each stage's group lag, and the partitions its consumer holds in this process. */
+export interface StageLags {
+  lag: Record<string, number>;
+  partitions: Record<string, number[]>;
+}
+
+/**
+ * The stages of one pipeline that are behind, for a drain that timed out: each with its group's
+ * lag and the partitions its consumer holds here. A stage holding none here (its consumer
+ * stopping, failed, or left out of the group) reports the lag it read last, which no longer moves.
+ */
+export function stagesBehind(stats: StageLags | null): string {
+  if (stats === null) return '/stats unreadable';
+  const behind = Object.entries(stats.lag)
+    .filter(([, lag]) => lag > 0)
+    .sort(([a], [b]) => a.localeCompare(b));
+  if (behind.length === 0) return 'no stage behind (what remains is restores in flight)';
+  return behind
+    .map(([stage, lag]) => {
+      const held = stats.partitions[stage] ?? [];
+      return `${stage} ${lag} (${held.length === 0 ? 'no partition here' : `partitions ${held.join(',')} here`})`;
+    })
+    .join(', ');
 }
 
 /**
@@ -99,6 +126,11 @@ export function chaosTable(f: ChaosFindings): string {
     ['stage failures logged', String(f.stageFailures.length)],
     ...f.stageFailures.slice(0, 10).map((why): [string, string] => ['  stage', why]),
     ['store outage', f.storeOutage.line],
+    [
+      'sinks waiting for the store',
+      `${f.storeWaits.filter((w) => w.endsWith('stopped answering')).length} stopped answering, ${f.storeWaits.filter((w) => !w.endsWith('stopped answering')).length} answered again`,
+    ],
+    ...f.storeWaits.slice(0, 8).map((w): [string, string] => ['  sink', w]),
     ['sessions across replicas (Redis)', `${f.sessions.verdict}: ${f.sessions.line}`],
     ['ticks produced (distinct expected in odds_ticks)', `${f.ticks.produced} (${f.ticks.expected})`],
     [

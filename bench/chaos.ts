@@ -35,14 +35,14 @@ import { CHAOS_OPERATOR_TOKEN, ChaosProcess, freePort } from './chaos-processes.
 import { ChaosCounters, DeltaPoller, StreamClient, oddsBoard, restLoad, sameRows } from './chaos-clients.js';
 import type { ReplicaView } from './chaos-clients.js';
 import { sessionsAcrossReplicas } from './chaos-sessions.js';
-import { chaosFailures, chaosTable } from './chaos-verdict.js';
+import { chaosFailures, chaosTable, stagesBehind } from './chaos-verdict.js';
 import { commandSwitch, storeOutage, storeOutagePlan } from './chaos-store-outage.js';
 import type { StoreSwitch } from './chaos-store-outage.js';
 import type { OutageFinding } from './chaos-store-outage.js';
 import { ClickHouseStore } from '../pipeline/store/index.js';
 import { redisServerBinary, startRedisServer } from '../test/support/redis-server.js';
 import type { RedisServer } from '../test/support/redis-server.js';
-import type { ChaosFindings } from './chaos-verdict.js';
+import type { ChaosFindings, StageLags } from './chaos-verdict.js';
 
 const env = process.env;
 const seconds = Number(env['CHAOS_SECONDS'] ?? 300);
@@ -114,13 +114,20 @@ async function operatorJson<T>(url: string): Promise<T | null> {
   }
 }
 
-/** Every pipeline process answered lag 0 four times in a row (null), or `timeoutMs` passed: the lags last read. */
+/**
+ * Every pipeline process answered lag 0 four times in a row (null), or `timeoutMs` passed: the
+ * lags last read, each with the stages behind and the partitions they hold (its `/stats`), so a
+ * drain that never ends names the group that does not commit.
+ */
 async function drained(pipelines: readonly ChaosProcess[], timeoutMs: number): Promise<string | null> {
   const end = Date.now() + timeoutMs;
   let calm = 0;
   let lags: (number | undefined)[] = [];
   while (calm < 4) {
-    if (Date.now() > end) return pipelines.map((p, i) => `${p.name} lag ${String(lags[i] ?? 'unread')}`).join(', ');
+    if (Date.now() > end) {
+      const stats = await Promise.all(pipelines.map((p) => operatorJson<StageLags>(`${p.url}/stats`)));
+      return pipelines.map((p, i) => `${p.name} lag ${String(lags[i] ?? 'unread')}: ${stagesBehind(stats[i] ?? null)}`).join('; ');
+    }
     lags = await Promise.all(pipelines.map(async (p) => (await operatorJson<{ lag: number }>(`${p.url}/health`))?.lag));
     calm = lags.every((l) => l === 0) ? calm + 1 : 0;
     await sleep(500);
@@ -433,6 +440,7 @@ async function main(): Promise<number> {
       selfExits: supervised.flatMap((p) => p.selfExits),
       gaveUp: gaveUp(),
       stageFailures: all.flatMap((p) => p.stageFailures),
+      storeWaits: pipelines.flatMap((p) => p.storeWaits),
       storeOutage: outagePlan.run
         ? (outage ?? { line: 'not run: the run ended before its middle', failure: null })
         : { line: outagePlan.why, failure: null },

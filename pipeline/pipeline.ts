@@ -16,7 +16,15 @@ import type { Stage, StageFailureHandler } from './runner.js';
 import { SnapshotProcessor } from './snapshot/index.js';
 import { SplitsProcessor } from './splits/index.js';
 import type { SinkCounters } from './sinks/index.js';
-import { LeagueOwnership, LowestAccountRate, openTableSinks, pipelineStages, repriceOpportunities, sinkCounters } from './stages/index.js';
+import {
+  LeagueOwnership,
+  LowestAccountRate,
+  openTableSinks,
+  pipelineStages,
+  releaseTableSinks,
+  repriceOpportunities,
+  sinkCounters,
+} from './stages/index.js';
 import type { PipelineProcessors, StageContext } from './stages/index.js';
 import type { OlapStore } from './store/index.js';
 
@@ -153,7 +161,9 @@ export function startPipeline(options: PipelineOptions): Pipeline {
     lag: () => running.lag(),
     stop: async () => {
       await ready.catch(() => undefined);
-      await Promise.all([running.stop(), accountRates.stop()]);
+      // A batch waiting for a store that does not answer would hold the stop for as long as the
+      // outage lasts: it gives up, uncommitted, and the next start writes it.
+      await Promise.all([running.stop(() => releaseTableSinks(sinks)), accountRates.stop()]);
     },
   };
 }

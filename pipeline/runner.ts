@@ -117,8 +117,13 @@ export interface RunningStages {
   stages(): readonly Stage[];
   /** Records not yet through every stage, restores in flight included (1 before the stages start). */
   lag(): number;
-  /** Stops every stage at once, after `ready` settled. */
-  stop(): Promise<void>;
+  /**
+   * Stops every stage at once, after `ready` settled. `stopping` is called once every stage was
+   * told to stop, before their batches in hand are waited for: a batch that fails from then on
+   * fails as the stop's, not as a stage failure (the pipeline's sinks give up waiting for the
+   * store there).
+   */
+  stop(stopping?: () => void): Promise<void>;
 }
 
 /**
@@ -166,9 +171,11 @@ export function runStageTable(bus: Bus, table: readonly StageSpec[], logger: Log
     ready,
     stages: () => stages,
     lag: () => restores + (stages.length === 0 ? 1 : 0) + stages.reduce((total, s) => total + s.consumer.lag(), 0),
-    stop: async () => {
+    stop: async (stopping) => {
       await ready.catch(() => undefined);
-      await Promise.all(stages.map((s) => s.stop()));
+      const stopped = stages.map((s) => s.stop());
+      stopping?.();
+      await Promise.all(stopped);
     },
   };
 }

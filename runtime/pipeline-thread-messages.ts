@@ -67,7 +67,7 @@ export type ToWorker =
   /** Start the feed (every part of the system is up). */
   | { t: 'input' }
   | { t: 'send'; id: number; now: number; topic: TopicName; records: OutgoingRecord<TopicName>[] }
-  | { t: 'stored'; id: number; value: unknown; error: { message: string; retryable: boolean } | null }
+  | { t: 'stored'; id: number; value: unknown; error: { message: string; retryable: boolean; unreachable: boolean } | null }
   | { t: 'clock'; now: number }
   | { t: 'drain'; id: number; timeoutMs: number; stopFeed: boolean }
   /**

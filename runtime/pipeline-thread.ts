@@ -162,7 +162,7 @@ export async function startPipelineThread(o: PipelineThreadOptions): Promise<Pip
 
   const runStore = async (id: number, call: StoreCall): Promise<void> => {
     let value: unknown = null;
-    let error: { message: string; retryable: boolean } | null = null;
+    let error: { message: string; retryable: boolean; unreachable: boolean } | null = null;
     try {
       if (call.op === 'exec') await store.exec(call.sql);
       else if (call.op === 'insert') await store.insert(call.table, call.rows);
@@ -171,7 +171,11 @@ export async function startPipelineThread(o: PipelineThreadOptions): Promise<Pip
         await store.insertLines(call.table, call.columns, call.bytes);
       } else value = await store.query(call.sql, call.params);
     } catch (e) {
-      error = { message: firstLine(e), retryable: e instanceof StoreError ? e.retryable : true };
+      error = {
+        message: firstLine(e),
+        retryable: e instanceof StoreError ? e.retryable : true,
+        unreachable: e instanceof StoreError && e.unreachable,
+      };
     }
     post({ t: 'stored', id, value, error });
   };

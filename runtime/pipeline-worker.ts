@@ -86,11 +86,12 @@ class ApiThreadStore implements OlapStore {
     private readonly port: MessagePort,
   ) {}
 
-  answer(id: number, value: unknown, error: { message: string; retryable: boolean } | null): void {
+  answer(id: number, value: unknown, error: { message: string; retryable: boolean; unreachable: boolean } | null): void {
     const call = this.calls.get(id);
     if (!call) return;
     this.calls.delete(id);
-    if (error) call.reject(new StoreError(error.message, error.retryable));
+    // Classified where the store is (its adapter), carried as it was: the sinks wait out an unreachable store.
+    if (error) call.reject(new StoreError(error.message, error.retryable, { unreachable: error.unreachable }));
     else call.resolve(value);
   }
 

@@ -510,7 +510,7 @@ export const SETTINGS = [
     default: '8',
     min: 0,
     max: 1_000,
-    doc: 'attempts after a failed insert (backoff from 200 ms, doubling to 30 s); then the process stops',
+    doc: 'attempts after an insert the store refused (backoff from 200 ms, doubling to 30 s); then the process stops. A store that does not answer is waited for without limit',
   },
   {
     name: 'FAILURE_EXIT_DELAY_MS',

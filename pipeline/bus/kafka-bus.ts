@@ -707,6 +707,32 @@ export class KafkaBus implements Bus {
           })();
           assignmentReady.catch(fail);
         });
+        // A crashed client disconnects before anything else, restarted by kafkajs or rejoined
+        // below: the member left the group, and it joins again as a new one. Meanwhile the group
+        // may hand its partitions to others, and a commit it still sent went nowhere (kafkajs
+        // drops a commit silently while its runner is stopped). So everything it held is lost, as
+        // at a rebalance that took it all: the join that follows gains its assignment afresh, and
+        // delivery resumes from the group's commit with the partitions' state rebuilt. Kept, a
+        // queue skipped the records between the commit and what it had taken, and they were never
+        // committed: the group's lag stayed above 0 until newer records came, and at the end of
+        // input for good (pipeline/bus/rejoin-lost-commit.test.ts).
+        const leftTheGroup = (): void => {
+          const lost = [...assigned].sort((a, b) => a - b);
+          assigned = new Set();
+          for (const [key, s] of slots) {
+            slots.delete(key);
+            s.hold.lost = true;
+            owedUntil.set(key, Date.now() + handoffMs / 2);
+          }
+          if (lost.length === 0) return;
+          const previous = assignmentReady;
+          assignmentReady = (async () => {
+            await previous.catch(() => undefined);
+            await quiesced();
+            options.onRevoke?.(lost);
+          })();
+          assignmentReady.catch(fail);
+        };
         // kafkajs gives up on a consumer (no restart) when it lost the brokers or met a
         // non-retriable protocol error (a JoinGroup refused for an inconsistent protocol, a
         // SyncGroup answered INVALID_REQUEST...). The group then hands this member's partitions
@@ -720,7 +746,9 @@ export class KafkaBus implements Bus {
         // brokers fails at once (the client already retried), and so do topics that are not
         // co-partitioned as configured (no rejoin changes them).
         consumer.on(consumer.events.CRASH, (event) => {
-          if (event.payload.restart || stopping) return;
+          if (stopping) return;
+          if (commit) leftTheGroup();
+          if (event.payload.restart) return;
           if (rejoins >= REJOINS || lostTheBrokers(event.payload.error) || misconfigured(event.payload.error)) {
             fail(event.payload.error);
             return;

@@ -1,4 +1,5 @@
 import { pino } from 'pino';
+import type { Logger } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { StoreError } from '../store/index.js';
 import type { OlapStore, StoreRow } from '../store/index.js';
@@ -101,5 +102,67 @@ describe('TableSink.writeRecords', () => {
       'insert into opportunities failed: Syntax error',
     );
     expect(sink.counters).toMatchObject({ rowsWritten: 0, batchesWritten: 0, rowsFailed: 2 });
+  });
+});
+
+/** A store that refuses the next `refusals` inserts as an unreachable server would, then takes them. */
+function refusingStore(refusals: number, error: () => StoreError): OlapStore & { inserts: StoreRow[][]; attempts: number } {
+  let left = refusals;
+  const store = {
+    ...recordingStore(),
+    inserts: [] as StoreRow[][],
+    attempts: 0,
+    insert: async (_table: string, rows: readonly StoreRow[]) => {
+      store.attempts++;
+      if (left-- > 0) throw error();
+      store.inserts.push([...rows]);
+    },
+  };
+  return store;
+}
+
+const unreachable = (): StoreError => new StoreError('connect ECONNREFUSED 127.0.0.1:8123', true, { unreachable: true });
+
+/** A logger whose messages are kept, in order. */
+function keptLog(): { logger: Logger; messages: string[] } {
+  const messages: string[] = [];
+  const logger = pino({ level: 'info' }, { write: (line: string) => messages.push((JSON.parse(line) as { msg: string }).msg) });
+  return { logger, messages };
+}
+
+describe('TableSink and a store that does not answer', () => {
+  it('tries the batch again past its retries, the backoff doubling up to 30 s, and says so once when the store stops answering and once when it answers', async () => {
+    const store = refusingStore(12, unreachable);
+    const waits: number[] = [];
+    const { logger, messages } = keptLog();
+    const sink = new TableSink(store, 'odds_ticks', logger, { retries: 2, sleep: async (ms) => void waits.push(ms) });
+    await sink.write([{ id: 1 }, { id: 2 }, { id: 3 }]);
+    expect(waits).toEqual([200, 400, 800, 1600, 3200, 6400, 12_800, 25_600, 30_000, 30_000, 30_000, 30_000]);
+    expect(store.inserts).toEqual([[{ id: 1 }, { id: 2 }, { id: 3 }]]);
+    expect(sink.counters).toMatchObject({ rowsWritten: 3, batchesWritten: 1, rowsFailed: 0 });
+    expect(messages).toEqual([
+      'the store does not answer: the batches for this table wait in the log and are tried again until it does',
+      'the store answers again',
+    ]);
+  });
+
+  it('gives up a batch waiting for the store once released (the pipeline stops), without counting its rows as failed', async () => {
+    const store = refusingStore(Number.POSITIVE_INFINITY, unreachable);
+    const sink = new TableSink(store, 'odds_ticks', pino({ level: 'silent' }), { sleep: () => new Promise(() => undefined) });
+    const writing = sink.write([{ id: 1 }]);
+    // Waiting: its first attempt refused, the backoff that never ends begun.
+    while (store.attempts === 0) await new Promise((r) => setImmediate(r));
+    await new Promise((r) => setImmediate(r));
+    sink.release();
+    await expect(writing).rejects.toThrow('insert into odds_ticks failed after 2 attempts: connect ECONNREFUSED 127.0.0.1:8123');
+    expect(sink.counters).toMatchObject({ rowsWritten: 0, rowsFailed: 0 });
+  });
+
+  it('still fails a batch after its retries when the store answers with a refusal for now', async () => {
+    const store = refusingStore(5, () => new StoreError('Code: 241. DB::Exception: Memory limit (total) exceeded', true));
+    const sink = new TableSink(store, 'odds_ticks', pino({ level: 'silent' }), { retries: 2, sleep: async () => undefined });
+    await expect(sink.write([{ id: 1 }])).rejects.toThrow('insert into odds_ticks failed after 3 attempts: Code: 241.');
+    expect(store.attempts).toBe(3);
+    expect(sink.counters).toMatchObject({ rowsWritten: 0, rowsFailed: 1 });
   });
 });

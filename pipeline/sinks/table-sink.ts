@@ -27,14 +27,30 @@ const MAX_BACKOFF_MS = 30_000;
  * offsets only after `write` resolved, so a crash between insert and commit replays the batch;
  * the tables are keyed so that a replayed row replaces its twin (ticks by their identity, the
  * others by key and version), which makes at-least-once delivery exactly once in ClickHouse.
- * A batch that still fails after the retries, or fails in a way no retry can fix, rejects: the
- * stage stops uncommitted (nothing is skipped) and the runtime's failure policy takes over.
+ *
+ * A store that does not answer (`StoreError.unreachable`: refused, reset, timed out; the adapter
+ * says so) is waited for, however long: the batch is tried again with the backoff capped at 30 s,
+ * the records behind it wait in the log, `/health` says degraded (`StoreReach`), and the stage
+ * catches up once the store answers. Said once when the store stops answering and once when it
+ * answers again, not at every attempt. Waiting ends only with `release` (the pipeline stopping):
+ * the batch then rejects uncommitted, and the next start writes it.
+ *
+ * Any other failure a retry might fix is tried `retries` more times; a batch that still fails, or
+ * fails in a way no retry can fix (a statement or data the store rejected), rejects: the stage
+ * stops uncommitted (nothing is skipped) and the runtime's failure policy takes over.
  */
 export class TableSink {
   readonly counters: SinkCounters = { rowsWritten: 0, batchesWritten: 0, rowsFailed: 0, lastWriteAt: null };
   private readonly retries: number;
   private readonly backoffMs: number;
   private readonly sleep: (ms: number) => Promise<void>;
+  /** Since when the store has not answered this sink (null: it answered its last call). */
+  private unanswered: { since: number; attempts: number } | null = null;
+  private released = false;
+  private wake: () => void = () => undefined;
+  private readonly releasing = new Promise<void>((resolve) => {
+    this.wake = resolve;
+  });
 
   constructor(
     private readonly store: OlapStore,
@@ -80,33 +96,75 @@ export class TableSink {
   }
 
   /**
+   * Stops waiting for a store that does not answer: a batch waiting for it rejects now, and so
+   * does any later one that finds it unreachable. For the pipeline's stop, once its stages were
+   * told to stop (their batches in hand then fail as the stop's, not as a stage failure).
+   */
+  release(): void {
+    this.released = true;
+    this.wake();
+  }
+
+  /**
    * Runs `insert` (which resolves to the rows it wrote) until it succeeds, or fails for good.
    * Not once the partition of the batch being written went to another member, which writes the
    * batch itself (pipeline/bus/batch-ownership.ts). Asked before every attempt: a store retried
    * through a rebalance is one way a batch outlasts the handoff.
    */
   private async attempts(insert: () => Promise<number>, rowsOf: () => number): Promise<void> {
-    for (let attempt = 0; ; attempt++) {
+    /** Failures other than an unreachable store: those count against `retries`. */
+    let failures = 0;
+    /** This batch's waits for an unreachable store: its backoff doubles with them. */
+    let waits = 0;
+    for (;;) {
       assertBatchOwned();
       try {
         const written = await insert();
+        this.answered();
         if (written === 0) return;
         this.counters.rowsWritten += written;
         this.counters.batchesWritten++;
         this.counters.lastWriteAt = Date.now();
         return;
       } catch (e) {
+        if (e instanceof StoreError && e.unreachable && !this.released) {
+          this.notAnswered(e);
+          await Promise.race([this.sleep(Math.min(MAX_BACKOFF_MS, this.backoffMs * 2 ** Math.min(waits++, 20))), this.releasing]);
+          continue;
+        }
         const retryable = !(e instanceof StoreError) || e.retryable;
-        if (!retryable || attempt >= this.retries) {
-          this.counters.rowsFailed += rowsOf();
+        if (!retryable || failures >= this.retries || this.released) {
+          // Released: not failed for good, only not written by this process (the next start writes it).
+          if (!this.released) this.counters.rowsFailed += rowsOf();
           throw new Error(
-            `insert into ${this.table} failed${retryable ? ` after ${attempt + 1} attempts` : ''}: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`,
+            `insert into ${this.table} failed${retryable ? ` after ${failures + waits + 1} attempts` : ''}: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`,
             { cause: e },
           );
         }
-        this.logger.warn({ err: e, table: this.table, attempt }, 'sink insert failed, retrying');
-        await this.sleep(Math.min(MAX_BACKOFF_MS, this.backoffMs * 2 ** attempt));
+        this.logger.warn({ err: e, table: this.table, attempt: failures }, 'sink insert failed, retrying');
+        await this.sleep(Math.min(MAX_BACKOFF_MS, this.backoffMs * 2 ** failures++));
       }
     }
+  }
+
+  /** The store did not answer: said once, when it stops answering, with why. */
+  private notAnswered(e: StoreError): void {
+    if (this.unanswered) {
+      this.unanswered.attempts++;
+      return;
+    }
+    this.unanswered = { since: Date.now(), attempts: 1 };
+    this.logger.warn(
+      { table: this.table, reason: e.message.split('\n')[0] },
+      'the store does not answer: the batches for this table wait in the log and are tried again until it does',
+    );
+  }
+
+  /** The store answered: said once, when it answers again after not answering (at warn, as the outage was: its end belongs beside it). */
+  private answered(): void {
+    if (!this.unanswered) return;
+    const { since, attempts } = this.unanswered;
+    this.unanswered = null;
+    this.logger.warn({ table: this.table, attempts, seconds: Math.round((Date.now() - since) / 1000) }, 'the store answers again');
   }
 }

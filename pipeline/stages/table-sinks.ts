@@ -32,6 +32,11 @@ export function openTableSinks(store: OlapStore, logger: Logger, retries: number
   return sinks;
 }
 
+/** Every sink stops waiting for a store that does not answer (the pipeline stops: TableSink.release). */
+export function releaseTableSinks(sinks: TableSinks): void {
+  for (const table of SINK_TABLES) sinks[table].release();
+}
+
 export function sinkCounters(sinks: TableSinks): Record<SinkTable, SinkCounters> {
   const counters = {} as Record<SinkTable, SinkCounters>;
   for (const table of SINK_TABLES) counters[table] = sinks[table].counters;

@@ -18,6 +18,53 @@ export interface ClickHouseStoreOptions {
  */
 const TRANSIENT_CODES = new Set(['159', '164', '202', '209', '210', '241', '242', '252', '319', '425', '999']);
 
+/**
+ * Node's codes for a connection to the server that could not be made or was lost before the
+ * answer ended: the server did not answer (stopped, restarting, unreachable on the network).
+ */
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'EHOSTDOWN',
+  'ENETUNREACH',
+  'ENETDOWN',
+  'EAI_AGAIN',
+  'ERR_STREAM_PREMATURE_CLOSE',
+]);
+
+/** The client's own error when a request outlives `request_timeout`: it carries no code, only this text. */
+const CLIENT_TIMEOUT = 'Timeout error.';
+
+/**
+ * How a failed call to the server is classified (StoreError): by Node's error code for the
+ * connection, by the server's exception code for an answer. No answer at all (a connection
+ * refused, reset or cut, or the client's timeout) is `unreachable`; an exception whose code says
+ * "not now" is retryable; any other exception is the statement's or the data's fault.
+ */
+export function serverFailure(e: unknown): { retryable: boolean; unreachable: boolean } {
+  // The error, what it wraps, and each address's failure of a connection tried on several (AggregateError).
+  const seen: unknown[] = [e];
+  for (let i = 0; i < seen.length && i < 8; i++) {
+    const c = seen[i];
+    if (!(c instanceof Error)) continue;
+    const code = (c as { code?: unknown }).code;
+    if ((typeof code === 'string' && CONNECTION_CODES.has(code)) || c.message === CLIENT_TIMEOUT)
+      return { retryable: true, unreachable: true };
+    if (c.cause !== undefined) seen.push(c.cause);
+    if (c instanceof AggregateError) seen.push(...(c.errors as unknown[]));
+  }
+  // The client parses the server's `Code: N. DB::Exception: ...` into `code`; an answer it could
+  // not parse (no `(TYPE)` marker) keeps the text, where the code is read instead.
+  const message = e instanceof Error ? e.message : String(e);
+  const given = (e as { code?: unknown } | null)?.code;
+  const code = typeof given === 'string' && /^\d+$/.test(given) ? given : (/Code: (\d+)/.exec(message)?.[1] ?? '');
+  return { retryable: TRANSIENT_CODES.has(code), unreachable: false };
+}
+
 /** ClickHouse server over HTTP, for deployments that outgrow one machine. */
 export class ClickHouseStore implements OlapStore {
   readonly kind = 'clickhouse' as const;
@@ -71,11 +118,8 @@ export class ClickHouseStore implements OlapStore {
       return result;
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
-      // Connection-level failures and the server's load refusals are worth a retry; a statement
-      // the server rejects for what it says is not.
-      const code = String((e as { code?: unknown }).code ?? /Code: (\d+)/.exec(message)?.[1] ?? '');
-      const retryable = TRANSIENT_CODES.has(code) || /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|socket hang up|Timeout/i.test(message);
-      const error = new StoreError(message, retryable, { cause: e });
+      const { retryable, unreachable } = serverFailure(e);
+      const error = new StoreError(message, retryable, { cause: e, unreachable });
       this.reach.failed(error);
       throw error;
     }

@@ -22,15 +22,23 @@ export interface OlapStore {
   close(): Promise<void>;
 }
 
-/** Typed store failure, classified for the sink's retry decision. */
+/**
+ * Typed store failure, classified by the adapter (which knows what its connection failures look
+ * like) for the sinks' retry decision: `retryable`, a retry might fix it; `unreachable`, the
+ * store did not answer at all (connection refused, reset or cut, no answer in time), so the same
+ * statement may well succeed unchanged once it answers again. An unreachable store is always
+ * worth a retry; a store that answered with a refusal for now (memory, too many parts) is
+ * retryable but reachable; a statement or data it rejected is neither.
+ */
 export class StoreError extends Error {
-  constructor(
-    message: string,
-    readonly retryable: boolean,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
+  readonly retryable: boolean;
+  readonly unreachable: boolean;
+
+  constructor(message: string, retryable: boolean, options: { cause?: unknown; unreachable?: boolean } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'StoreError';
+    this.unreachable = options.unreachable ?? false;
+    this.retryable = retryable || this.unreachable;
   }
 }
 

@@ -19,7 +19,7 @@ export interface MockKafka {
 }
 
 /** Kafka API keys and error codes the tests make the mock cluster answer with. */
-export const KAFKA_API = { Heartbeat: 12, SyncGroup: 14 } as const;
+export const KAFKA_API = { OffsetCommit: 8, Heartbeat: 12, SyncGroup: 14 } as const;
 export const KAFKA_ERROR = { REBALANCE_IN_PROGRESS: 27, INVALID_REQUEST: 42 } as const;
 
 /** Why Kafka tests cannot run here, or null when kcat (librdkafka's mock cluster) is available. */
