@@ -221,28 +221,27 @@ const EXPECTED: Record<string, Digest> = {
     stream: '229d539a91b4193449cb52461f079b4265e190b344bca562809ffe2c1434e747',
     active: '46cd2591b586069429417a798c0c01235622fff9b3028a80dc9c848f08c9c717',
   },
-  // Since stop 53's trial the pre-game line steps at the lead book's recorded rate, a third of its
-  // steps a lean taken back, soft books following each after a delay of their own and drawing
-  // their wander only at steps of their own (docs/simulator.md): other ticks, so other records
-  // (18,149 changes before).
+  // Since stop 52 a quote waiting for its requote after pre-game news is confirmed at its price on
+  // its turn, and one waiting in play keeps its turn without a tick (docs/simulator.md): other
+  // ticks, so other records (17,601 changes before).
   simulator: {
-    changes: 18099,
+    changes: 18149,
     byType: {
-      'create:low_hold': 1131,
-      'create:ev': 1203,
-      'create:arbitrage': 2574,
-      'create:middle': 2291,
-      'update:low_hold': 431,
-      'expire:middle': 2175,
-      'update:ev': 2647,
-      'expire:ev': 1127,
-      'expire:low_hold': 1002,
-      'update:arbitrage': 371,
-      'expire:arbitrage': 2453,
-      'update:middle': 694,
+      'create:low_hold': 1129,
+      'create:ev': 1188,
+      'create:arbitrage': 2271,
+      'create:middle': 2463,
+      'update:low_hold': 326,
+      'expire:middle': 2382,
+      'expire:ev': 1039,
+      'update:ev': 3099,
+      'expire:low_hold': 984,
+      'update:arbitrage': 363,
+      'expire:arbitrage': 2133,
+      'update:middle': 772,
     },
-    stream: 'b09e4c3886cf63114ca9604944ffb118984f9bc438992193b3ef005efb99422f',
-    active: 'bf60a0cd377da4b46b56027aa72516dc2527328704385d87cf6a4123ee242c7c',
+    stream: '065f3a6cfe7e60ff65ca56f4165e12a525ddf473482cd0f124eff82e62b1697c',
+    active: '4b7a6abcf5556d7dbf3d59cb40dc695246deac2018fb3864565dc10a46e9708e',
   },
   nfl: {
     changes: 5319,

@@ -55,11 +55,6 @@ export interface BookProfile {
    * opinion, each quote's lean drifts back and forth over hours (`WANDER_HOURS`, board.ts).
    */
   wander: number;
-  /**
-   * How often the book moves that wandering lean of each of its quotes before the game, per hour
-   * (its own steps; in play it moves at every reprice). 0: at every reprice in both phases.
-   */
-  ownStepsPerHour: number;
   /** Share of events the book lists at all. */
   coverage: number;
   eventIds: IdFormat;
@@ -86,9 +81,6 @@ const PREMATCH_CONFIRM_MS = 60_000;
 /** A soft book's pre-match lag is this multiple of its live one; a sharp book's, twice it. */
 const SOFT_PREMATCH_LAG = 5;
 
-/** A soft book's own steps before the game, per hour per quote (`BookProfile.ownStepsPerHour`). */
-const SOFT_OWN_STEPS_PER_HOUR = 0.075;
-
 const SHARP: Habits = {
   overround: 0.025,
   cents: 1,
@@ -104,7 +96,6 @@ const SHARP: Habits = {
   // The recordings carry no sharp book but LowVig, which prices as BetOnline does: nothing to
   // measure a sharp book's wander against, so their leans stay as they were.
   wander: 0,
-  ownStepsPerHour: 0,
   coverage: 1,
   eventIds: { kind: 'numeric', start: 5_000_000, spread: 20 },
   selectionIds: null,
@@ -132,10 +123,6 @@ const SOFT: Habits = {
   // lasting opinion; 0.45 points brings the books' spread around the consensus (p90 0.77-0.82
   // points, every market type) to the recordings' 1.0-1.2 (docs/simulator.md, "Stop 48").
   wander: 0.0045,
-  // The recorded soft books step on their own before the game (their moneyline moved while the
-  // lead book's had stood still for six hours) at this rate per game, pooled over the ten soft
-  // books of both recordings (`npx tsx bench/pregame-steps.ts`; docs/simulator.md, "Stop 52").
-  ownStepsPerHour: SOFT_OWN_STEPS_PER_HOUR,
   coverage: 0.97,
   eventIds: { kind: 'numeric', start: 20_000_000, spread: 40 },
   selectionIds: null,

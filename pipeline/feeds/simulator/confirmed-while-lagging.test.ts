@@ -92,18 +92,17 @@ describe('a book lagging behind news', () => {
     expect(seen.news.size).toBe(4);
     expect(seen.gaps.size).toBe(64);
     const longest = Math.max(...[...seen.gaps.values()].flat());
-    // A confirmation goes out at the first 100-ms step at or after its time. Skipped while waiting,
-    // they went 334,303 ms without one. (78,000 before stop 53's trial; its other activity draws
-    // move the opening's phases, and the longest gap is now a first one, from the opening's time.)
-    expect(longest).toBe(77_966);
+    // A confirmation goes out at the first 100-ms step at or after its time. Skipped while waiting, they went 334,303 ms without one.
+    expect(longest).toBe(78_000);
     expect(longest).toBeLessThanOrEqual(1.25 * cadenceMs + 100);
   });
 
   it('moves their prices only with the requote after its lag: while waiting, each confirmation goes out at the price shown', () => {
-    // The moneyline the news moved and the book does not sit on, moved at the requote, confirmed at
-    // its old price 3 times first (never, before the fix). Before stop 53's trial a second one
-    // moved at 246.9 s, a game whose news moved its total: a soft book then drew its wander at
-    // every reprice, so the requote moved its moneyline too; now only at steps of its own.
-    expect(seen.moneylines).toEqual([{ movedAfterMs: 256_700, confirmedBefore: 3 }]);
+    // The two moneylines the news moved (the other two games' news moved their totals), moved at
+    // the same moments as before the fix, each confirmed at its old price 4-5 times first (never, before).
+    expect(seen.moneylines).toEqual([
+      { movedAfterMs: 246_900, confirmedBefore: 5 },
+      { movedAfterMs: 256_700, confirmedBefore: 4 },
+    ]);
   });
 });

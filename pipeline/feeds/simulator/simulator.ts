@@ -1,5 +1,5 @@
 import type { EventStatus, RawFutures, RawGameState, RawSplits, RawTick } from '../../../schemas/index.js';
-import { type Listing, type Quote, type SimEvent, type SimProp, buildQuotes, lagOf, pushTicks, requote } from './board.js';
+import { type Quote, type SimEvent, type SimProp, buildQuotes, lagOf, pushTicks, requote } from './board.js';
 import {
   type BookProfile,
   type GamePhase,
@@ -11,7 +11,6 @@ import {
   spellTeam,
 } from './books.js';
 import { LIVE_REGIME, type Regime, evolve } from './dynamics.js';
-import { PregameFollowing, atStart } from './following.js';
 import { FuturesModel } from './futures.js';
 import { GamePlay } from './gameplay.js';
 import { scalesFor, strengthSpread } from './fair.js';
@@ -66,8 +65,6 @@ export class MarketSimulator {
   private readonly planner: Planner;
   private readonly play: GamePlay;
   private readonly due = new TimedHeap<Due>();
-  /** Who takes in what of the sharp line before the game: soft books' follows, the sharp lean's reversals. */
-  private readonly pregame: PregameFollowing;
   /**
    * Each open quote at the time its book next confirms it (entries whose time is no longer the
    * quote's `confirmAt` are skipped), games in play apart from those not started: when the budget
@@ -109,8 +106,6 @@ export class MarketSimulator {
     // Forked last, so the other streams (and so the ticks) are the same as before splits existed.
     this.splitsModel = new SplitsModel(root.fork());
     const futuresRng = root.fork();
-    // Its draws a stream of their own, forked last, so that the other streams start as before.
-    this.pregame = new PregameFollowing(root.fork(), (l, at) => this.queueListing(l, at, null));
     const catalog = this.opts.catalog;
     this.books = ensureTrapHabits(bookProfiles(catalog.books)).map((profile) => ({
       profile,
@@ -282,8 +277,6 @@ export class MarketSimulator {
       jumpAt: -Infinity,
       jumpMargin: 0,
       jumpTotal: 0,
-      leanMargin: 0,
-      leanTotal: 0,
       listings: [],
     };
     for (const rt of this.books) {
@@ -307,8 +300,6 @@ export class MarketSimulator {
         startTime: reportedStartTime(book, serial, plan.startTime),
         flipped,
         closed: false,
-        behindMargin: 0,
-        behindTotal: 0,
         quotes: [] as Quote[],
         selectionIds: rt.selectionIds,
       };
@@ -330,7 +321,6 @@ export class MarketSimulator {
   private advance(now: number, out: RawTick[]): void {
     const dt = now - this.clockMs;
     this.clockMs = now;
-    this.pregame.takeIn(now);
     const jumped: SimProp[] = [];
     let endedAny = false;
     for (const ev of this.active) {
@@ -352,10 +342,8 @@ export class MarketSimulator {
       }
       jumped.length = 0;
       if (evolve(ev, dt, now, this.world, jumped, this.liveRegime)) {
-        if (ev.status === 'live') {
-          this.lockAfterScore(ev, now, 0.5);
-          this.queueRequotes(ev, now, null);
-        } else this.pregame.step(ev, now);
+        if (ev.status === 'live') this.lockAfterScore(ev, now, 0.5);
+        this.queueRequotes(ev, now, null);
       }
       if (ev.status === 'live' && this.scoreboard(ev, dt, now)) {
         this.lockAfterScore(ev, now);
@@ -370,7 +358,6 @@ export class MarketSimulator {
 
   private goLive(ev: SimEvent, now: number, out: RawTick[]): void {
     ev.status = 'live';
-    atStart(ev);
     for (const l of ev.listings) {
       if (l.closed) continue;
       if (!l.book.hasLiveOdds) {
@@ -453,16 +440,12 @@ export class MarketSimulator {
   private queueRequotes(ev: SimEvent, now: number, prop: SimProp | null): void {
     for (const l of ev.listings) {
       if (l.closed) continue;
-      this.queueListing(l, now + lagOf(l.book, ev.status === 'live') * this.world.range(1, 1.4), prop);
-    }
-  }
-
-  /** Queues a requote at `at` of the listing's open quotes of the game (or of one player's prop). */
-  private queueListing(l: Listing, at: number, prop: SimProp | null): void {
-    for (const q of l.quotes) {
-      if (q.pending || !q.open || q.prop !== prop) continue;
-      q.pending = true;
-      this.due.push(at, { quote: q, restore: false });
+      const at = now + lagOf(l.book, ev.status === 'live') * this.world.range(1, 1.4);
+      for (const q of l.quotes) {
+        if (q.pending || !q.open || q.prop !== prop) continue;
+        q.pending = true;
+        this.due.push(at, { quote: q, restore: false });
+      }
     }
   }
 
