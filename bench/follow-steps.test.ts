@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { parseRecordingLine } from '../pipeline/feeds/theoddsapi/index.js';
+import { readLines } from '../pipeline/feeds/read-lines.js';
+import { percentile } from '../pipeline/freshness/index.js';
+import { locateRecording, missingRecordingNote } from '../scripts/recordings/index.js';
 import { SoftSteps, followedWithin } from './follow-steps.js';
-import { MINUTE, book, snapshot } from './moneyline-snapshot-fixture.js';
+import type { LeadReversal } from './follow-steps.js';
+import { MINUTE, T0, book, snapshot } from './moneyline-snapshot-fixture.js';
+import { ODDS_API_RECORDINGS } from './processor-chain.js';
 
 /** A kickoff the next day: the six hours LowVig stands still before a soft step is its own fit before it. */
 const KICKOFF = '2025-11-10T18:00:00Z';
@@ -62,4 +68,72 @@ describe('soft books beside the lead book in a recording', () => {
     const short = chances.map((c) => (c.followedMs === null ? { ...c, watchedMs: 30 * MINUTE } : c));
     expect(followedWithin(short, [60 * MINUTE])).toEqual([1]);
   });
+
+  it('times the lead book taking its own step at least half way back, with how much it took back, and watches the steps it keeps', () => {
+    const steps = new SoftSteps();
+    const at = (minutes: number, lead: [number, number]): void =>
+      steps.add(snapshot(minutes, [book('lowvig', ...lead), book('draftkings', -110, -110)], KICKOFF));
+    // A step at minute 15, four fifths of it taken back by minute 90 (seen an hour after the one
+    // before, so that move is no step of its own), then a step at minute 105 kept to minute 165.
+    at(0, [-110, -110]);
+    at(15, [-120, 100]);
+    at(30, [-120, 100]);
+    at(90, [-112, -108]);
+    at(105, [-120, 100]);
+    at(165, [-120, 100]);
+    const reversals = steps.reversals();
+    expect(reversals.map((r) => [r.step, r.revertedMs, r.watchedMs])).toEqual([
+      [`ev1@${T0 + 15 * MINUTE}`, 75 * MINUTE, 75 * MINUTE],
+      [`ev1@${T0 + 105 * MINUTE}`, null, 60 * MINUTE],
+    ]);
+    expect(reversals[0]?.takenBack).toBeCloseTo((z(-120, 100) - z(-112, -108)) / z(-120, 100), 12);
+    expect(reversals[0]?.takenBack).toBeCloseTo(0.8, 2);
+    expect(reversals[1]?.takenBack).toBe(null);
+    // At the hour the kept step is no longer watched; by two hours the one still watched was taken back.
+    const within = followedWithin(
+      reversals.map((r) => ({ followedMs: r.revertedMs, watchedMs: r.watchedMs })),
+      [60 * MINUTE, 120 * MINUTE],
+    );
+    expect(within).toEqual([0, 1]);
+  });
+});
+
+const paths = ODDS_API_RECORDINGS.map((r) => locateRecording(r.file));
+const present = paths.every((p) => p !== null);
+if (!present) for (const r of ODDS_API_RECORDINGS) console.warn(`skipping the recorded lead reversals: ${missingRecordingNote(r.file)}`);
+
+/** Every pre-match moneyline of a recording, read as `bench/pregame-steps.ts` reads it. */
+async function recording(path: string): Promise<SoftSteps> {
+  const steps = new SoftSteps();
+  for await (const line of readLines(path)) {
+    const snap = parseRecordingLine(line);
+    if (snap !== null) steps.add(snap);
+  }
+  return steps;
+}
+
+/** Steps, steps seen taken back, the Kaplan-Meier shares taken back within 15 min / 1 h / 6 h / 24 h / 72 h, and the share taken back p50, each to three places. */
+function summary(reversals: readonly LeadReversal[]): [number, number, string[], string] {
+  const back = reversals.flatMap((r) => (r.takenBack === null ? [] : [r.takenBack])).sort((a, b) => a - b);
+  const within = followedWithin(reversals.map((r) => ({ followedMs: r.revertedMs, watchedMs: r.watchedMs })));
+  return [reversals.length, back.length, within.map((x) => x.toFixed(3)), (percentile(back, 0.5) ?? NaN).toFixed(3)];
+}
+
+describe('the recorded lead book taking its own pre-match steps back', () => {
+  it.runIf(present)(
+    "reads how many of LowVig's steps it took back at least half way, how soon and how far, in each recording and both",
+    async () => {
+      const [nfl, wc] = await Promise.all(paths.map((p) => recording(p ?? '')));
+      if (nfl === undefined || wc === undefined) throw new Error('both recordings are read');
+      const a = nfl.reversals();
+      const b = wc.reversals();
+      // A third taken back within six hours; past a day the estimate rests on the few steps still
+      // watched (the last of them taken back, so 1.000 at 72 hours). The median reversal goes past
+      // where the line stood before the step (1.42 of it, both recordings).
+      expect(summary(a)).toEqual([16, 5, ['0.077', '0.154', '0.565', '0.565', '0.565'], '1.000']);
+      expect(summary(b)).toEqual([136, 52, ['0.008', '0.099', '0.336', '0.643', '1.000'], '1.421']);
+      expect(summary([...a, ...b])).toEqual([152, 57, ['0.014', '0.104', '0.354', '0.652', '1.000'], '1.421']);
+    },
+    60_000,
+  );
 });

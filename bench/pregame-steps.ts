@@ -1,16 +1,18 @@
 import { parseRecordingLine } from '../pipeline/feeds/theoddsapi/index.js';
 import { readLines } from '../pipeline/feeds/read-lines.js';
+import { percentile } from '../pipeline/freshness/index.js';
 import { locateRecording, missingRecordingNote } from '../scripts/recordings/index.js';
 import { LEAD_BOOK, PregameSteps, stepStats } from './consensus-steps.js';
-import { FOLLOW_MARKS_MS, SoftSteps, followedWithin } from './follow-steps.js';
-import type { FollowChance, OwnPair } from './follow-steps.js';
+import { FOLLOW_HORIZON_MS, FOLLOW_MARKS_MS, SoftSteps, followedWithin } from './follow-steps.js';
+import type { FollowChance, LeadReversal, OwnPair } from './follow-steps.js';
 import { ODDS_API_RECORDINGS } from './processor-chain.js';
 
 /**
  * How often and how far the recorded pre-match moneyline moves, consensus and lead book, per
  * recording and both together (`consensus-steps.ts` says how it is read); then the soft books' own
- * steps and how soon they follow a lead step (`follow-steps.ts`): what the simulator's pre-game
- * news and following were tried from (docs/simulator.md, "Stop 51" and "Stop 52").
+ * steps and how soon they follow a lead step, and how soon the lead book takes its own steps back
+ * (`follow-steps.ts`): what the simulator's pre-game news, following and sharp lean are set from
+ * (docs/simulator.md, "Stop 51" to "Stop 53").
  *
  *   npx tsx bench/pregame-steps.ts
  */
@@ -20,7 +22,7 @@ const JUDGED_MOVE_POINTS = 1.5;
 
 async function main(): Promise<void> {
   const all = new PregameSteps();
-  const rows: { name: string; steps: PregameSteps; own: OwnPair[]; chances: FollowChance[] }[] = [];
+  const rows: { name: string; steps: PregameSteps; own: OwnPair[]; chances: FollowChance[]; reversals: LeadReversal[] }[] = [];
   for (const r of ODDS_API_RECORDINGS) {
     const path = locateRecording(r.file);
     if (path === null) {
@@ -35,11 +37,17 @@ async function main(): Promise<void> {
       steps.add(snap);
       soft.add(snap);
     }
-    rows.push({ name: r.name, steps, own: soft.ownPairs(), chances: soft.followChances() });
+    rows.push({ name: r.name, steps, own: soft.ownPairs(), chances: soft.followChances(), reversals: soft.reversals() });
     all.consensus.push(...steps.consensus);
     all.lead.push(...steps.lead);
   }
-  rows.push({ name: 'both', steps: all, own: rows.flatMap((r) => r.own), chances: rows.flatMap((r) => r.chances) });
+  rows.push({
+    name: 'both',
+    steps: all,
+    own: rows.flatMap((r) => r.own),
+    chances: rows.flatMap((r) => r.chances),
+    reversals: rows.flatMap((r) => r.reversals),
+  });
   const fmt = (x: number | null, d = 3): string => (x === null ? 'n/a' : x.toFixed(d));
   const out = (s: string): boolean => process.stdout.write(`${s}\n`);
   const stepRow = (name: string, price: string, pairs: readonly { gapMs: number; moveLogit: number }[]): void => {
@@ -75,6 +83,24 @@ async function main(): Promise<void> {
       const within = list.length === 0 ? FOLLOW_MARKS_MS.map(() => 'n/a') : followedWithin(list).map((x) => fmt(100 * x, 1));
       out(`${name} | ${label} | ${steps} | ${list.length} | ${fmt(same, 1)} | ${within.join(' / ')}`);
     }
+  }
+  out(
+    `\nthe lead book taking its own step back at least half way (steps as above): recording | steps | taken back within ${marks} % (Kaplan-Meier) | ` +
+      'share of the step taken back then p50 / p90 (n) | soft books following within 1 h / 6 h %, steps taken back within 6 h (chances) | the others (chances)',
+  );
+  for (const { name, chances, reversals } of rows) {
+    const within = followedWithin(reversals.map((r) => ({ followedMs: r.revertedMs, watchedMs: r.watchedMs })));
+    const back = reversals.flatMap((r) => (r.takenBack === null ? [] : [r.takenBack])).sort((a, b) => a - b);
+    const soon = new Set(reversals.filter((r) => r.revertedMs !== null && r.revertedMs <= FOLLOW_HORIZON_MS).map((r) => r.step));
+    const follows = (list: readonly FollowChance[]): string =>
+      `${followedWithin(list, [3_600_000, FOLLOW_HORIZON_MS])
+        .map((x) => fmt(100 * x, 1))
+        .join(' / ')} (${list.length})`;
+    out(
+      `${name} | ${reversals.length} | ${within.map((x) => fmt(100 * x, 1)).join(' / ')} | ` +
+        `${fmt(percentile(back, 0.5), 2)} / ${fmt(percentile(back, 0.9), 2)} (${back.length}) | ` +
+        `${follows(chances.filter((c) => soon.has(c.step)))} | ${follows(chances.filter((c) => !soon.has(c.step)))}`,
+    );
   }
 }
 
