@@ -13,6 +13,13 @@ import type { Config } from './config.js';
  * sinks and the closing stage reach it by message.
  */
 
+/** A store call's failure as it crosses threads: the store adapter's classification, carried unchanged (StoreError). */
+export interface StoreFailure {
+  message: string;
+  retryable: boolean;
+  unreachable: boolean;
+}
+
 /** Given to the worker at its start. */
 export interface PipelineWorkerData {
   config: Config;
@@ -67,7 +74,7 @@ export type ToWorker =
   /** Start the feed (every part of the system is up). */
   | { t: 'input' }
   | { t: 'send'; id: number; now: number; topic: TopicName; records: OutgoingRecord<TopicName>[] }
-  | { t: 'stored'; id: number; value: unknown; error: { message: string; retryable: boolean; unreachable: boolean } | null }
+  | { t: 'stored'; id: number; value: unknown; error: StoreFailure | null }
   | { t: 'clock'; now: number }
   | { t: 'drain'; id: number; timeoutMs: number; stopFeed: boolean }
   /**

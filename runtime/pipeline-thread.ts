@@ -16,7 +16,7 @@ import { clockFor } from './feed.js';
 import { RuntimeHealth } from './health.js';
 import { inProcessPriority } from './in-process-priority.js';
 import { BEHIND_REPORT_MS, SILENT_WORKER_MS } from './pipeline-thread-messages.js';
-import type { FromWorker, PipelineWorkerData, StoreCall, ToWorker } from './pipeline-thread-messages.js';
+import type { FromWorker, PipelineWorkerData, StoreCall, StoreFailure, ToWorker } from './pipeline-thread-messages.js';
 import type { ProcessParts } from './process-parts.js';
 import { removalRetentionOf } from './saved-bus-log.js';
 import { openStore } from './store.js';
@@ -162,7 +162,7 @@ export async function startPipelineThread(o: PipelineThreadOptions): Promise<Pip
 
   const runStore = async (id: number, call: StoreCall): Promise<void> => {
     let value: unknown = null;
-    let error: { message: string; retryable: boolean; unreachable: boolean } | null = null;
+    let error: StoreFailure | null = null;
     try {
       if (call.op === 'exec') await store.exec(call.sql);
       else if (call.op === 'insert') await store.insert(call.table, call.rows);

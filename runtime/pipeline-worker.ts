@@ -14,7 +14,7 @@ import { RuntimeHealth } from './health.js';
 import { inProcessPriority } from './in-process-priority.js';
 import { logFormatFor, makeLogger } from './logger.js';
 import { COPY_HIGH_WATER_RECORDS, PIPELINE_ONLY_TOPICS, STATUS_MS } from './pipeline-thread-messages.js';
-import type { FromWorker, PipelineWorkerData, RecordsBatch, StoreCall, ToWorker } from './pipeline-thread-messages.js';
+import type { FromWorker, PipelineWorkerData, RecordsBatch, StoreCall, StoreFailure, ToWorker } from './pipeline-thread-messages.js';
 import { startConfiguredPipeline } from './process-parts.js';
 import { openMemoryBus } from './saved-bus-log.js';
 import { firstLine } from './startup-error.js';
@@ -86,7 +86,7 @@ class ApiThreadStore implements OlapStore {
     private readonly port: MessagePort,
   ) {}
 
-  answer(id: number, value: unknown, error: { message: string; retryable: boolean; unreachable: boolean } | null): void {
+  answer(id: number, value: unknown, error: StoreFailure | null): void {
     const call = this.calls.get(id);
     if (!call) return;
     this.calls.delete(id);
