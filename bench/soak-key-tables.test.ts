@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { judgeSoak, keyTablesSettledAt } from './soak-trend.js';
+import { judgeSoak, keyTablesSettledAt, memoryWarmupOf } from './soak-trend.js';
 import type { SoakSample } from './soak-trend.js';
 import { steadySample } from './soak-sample-fixture.js';
 
@@ -34,6 +34,8 @@ describe("the soak's memory warm-up: until the maps over the board's keys have s
     // 65,536 = 2^16 taken in: 19,828 new keys after the first fill, at 900 a minute 1,322 s after
     // the first reading; the next reading is at 1,340 s.
     expect(keyTablesSettledAt(run())).toBe(1_340);
+    // Memory is judged from a minute later, when a major GC has seen the doubled tables.
+    expect(memoryWarmupOf(run(), 150)).toBe(1_400);
   });
 
   it('uses the most rows the board has held, since the tables were sized for them', () => {

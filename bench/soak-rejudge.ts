@@ -12,7 +12,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { soakChart } from './soak-chart.js';
 import { readSoakCsv } from './soak-csv.js';
-import { judgeSoak, keyTablesSettledAt } from './soak-trend.js';
+import { MEMORY_VERDICT_REQUIRED_SECONDS, judgeSoak, keyTablesSettledAt, memoryWarmupOf } from './soak-trend.js';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -45,13 +45,13 @@ const samples = readSoakCsv(readFileSync(file, 'utf8'));
 const warmupSeconds = number('warmup', values.warmup) as number;
 const given = number('memory-from', values['memory-from']);
 const settledAt = keyTablesSettledAt(samples);
-const memoryWarmupSeconds = given ?? (settledAt === null ? null : Math.max(warmupSeconds, settledAt + 60));
+const memoryWarmupSeconds = given ?? memoryWarmupOf(samples, warmupSeconds);
 const seconds = Math.max(...samples.map((s) => s.t));
 const subscribers = number('subscribers', values.subscribers) as number;
 const verdict = judgeSoak(samples, {
   warmupSeconds,
   memoryWarmupSeconds,
-  memoryVerdictRequired: seconds >= 30 * 60,
+  memoryVerdictRequired: seconds >= MEMORY_VERDICT_REQUIRED_SECONDS,
   maxGrowthPerHour: 0.05,
   maxFdGrowthPerHour: Math.max(20, Math.ceil(subscribers / 20)),
 });

@@ -71,6 +71,25 @@ export function keyTablesSettledAt(samples: readonly SoakSample[]): number | nul
   return null;
 }
 
+/**
+ * Memory is judged from a minute after the key tables settled: the maps double at about that
+ * reading, and the heap after major GC shows the step only after the next major collection.
+ */
+export const KEY_TABLE_MARGIN_SECONDS = 60;
+
+/**
+ * A run at least this long must judge memory. At the soak's defaults the key tables settle about
+ * 22 minutes in (65,536 rows taken in by a board of 45,700 that takes in some 900 new keys a
+ * minute), so a shorter run (CI's five minutes) reports memory without judging it.
+ */
+export const MEMORY_VERDICT_REQUIRED_SECONDS = 30 * 60;
+
+/** Where memory is judged from: the later of the warm-up and the key tables' settling (null: they did not settle). */
+export function memoryWarmupOf(samples: readonly SoakSample[], warmupSeconds: number): number | null {
+  const settledAt = keyTablesSettledAt(samples);
+  return settledAt === null ? null : Math.max(warmupSeconds, settledAt + KEY_TABLE_MARGIN_SECONDS);
+}
+
 export interface Line {
   slope: number;
   intercept: number;

@@ -27,7 +27,7 @@ import { soakChart } from './soak-chart.js';
 import { soakCsv } from './soak-csv.js';
 import { getJson } from './soak-http.js';
 import type { ServerHeap, ServerReady, ServerRequest } from './soak-server.js';
-import { judgeSoak, keyTablesSettledAt } from './soak-trend.js';
+import { MEMORY_VERDICT_REQUIRED_SECONDS, judgeSoak, keyTablesSettledAt, memoryWarmupOf } from './soak-trend.js';
 import { TIERS } from '../schemas/tiers.js';
 import { FUTURES_VERSIONS_MS } from '../api/views/index.js';
 import type { SoakSample } from './soak-trend.js';
@@ -65,18 +65,6 @@ const longestWindowSeconds = Math.max(...windowsByAge.map(([, s]) => s));
 /** After the longest window is full, time for the pipeline's own pace to show (a window fills as the views apply changes). */
 const WINDOW_MARGIN_SECONDS = 30;
 const warmupSeconds = Number(env['SOAK_WARMUP_SECONDS'] ?? Math.max(60, longestWindowSeconds + WINDOW_MARGIN_SECONDS));
-/**
- * Memory is judged from a minute after the board's key tables settled (`keyTablesSettledAt`): the
- * maps over its keys double at about that reading, and the heap after major GC shows the step only
- * after the next major collection.
- */
-const KEY_TABLE_MARGIN_SECONDS = 60;
-/**
- * A run at least this long must judge memory. At the defaults the key tables settle about 22
- * minutes in (65,536 rows taken in by a board of 45,700 that takes in some 900 new keys a minute),
- * so a shorter run (CI's five minutes) reports memory without judging it, and judges the rest.
- */
-const MEMORY_VERDICT_REQUIRED_SECONDS = 30 * 60;
 const outDir = env['SOAK_OUT'] ?? 'docs/soak';
 const SAMPLE_MS = 10_000;
 /** A full collection is asked for at every sixth reading (once a minute): each is a stop-the-world pause of the server. */
@@ -346,7 +334,7 @@ async function main(): Promise<number> {
     const warmup = Math.max(warmupSeconds, Math.ceil(readyAt));
     if (warmup > warmupSeconds) log(`soak: the warm-up ran to ${warmup} s, when the subscribers were in`);
     const settledAt = keyTablesSettledAt(samples);
-    const memoryWarmup = settledAt === null ? null : Math.max(warmup, settledAt + KEY_TABLE_MARGIN_SECONDS);
+    const memoryWarmup = memoryWarmupOf(samples, warmup);
     const last = samples[samples.length - 1];
     log(
       settledAt === null
