@@ -4,8 +4,7 @@
 // It now reads the store as the API does (StoreHealth): degraded while unreachable, not down.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ManualClock } from '../pipeline/clock.js';
-import { StoreError, StoreReach } from '../pipeline/store/index.js';
-import type { OlapStore } from '../pipeline/store/index.js';
+import { serverStoreDouble } from '../test/support/server-store-double.js';
 import { RuntimeHealth } from './health.js';
 import { pipelineHealthCheck } from './pipeline-health.js';
 
@@ -13,30 +12,6 @@ const T0 = Date.parse('2026-11-30T04:00:00Z');
 const at = (seconds: number): void => {
   vi.setSystemTime(T0 + seconds * 1000);
 };
-
-/** A server store as the adapter is (every call's outcome goes to its `reach`); `reachable` switches whether it answers. */
-function serverStore(): { store: OlapStore; reachable: { value: boolean }; sql: string[] } {
-  const reachable = { value: true };
-  const sql: string[] = [];
-  const reach = new StoreReach();
-  const call = async <R>(statement: string, result: R): Promise<R> => {
-    sql.push(statement);
-    if (!reachable.value) {
-      const error = new StoreError('connect ECONNREFUSED 127.0.0.1:8123', true, { unreachable: true });
-      reach.failed(error);
-      throw error;
-    }
-    reach.answered();
-    return result;
-  };
-  const store = {
-    kind: 'clickhouse',
-    reach,
-    query: (statement: string) => call(statement, [{ ok: 1 }]),
-    insert: (table: string) => call(`INSERT INTO ${table}`, undefined),
-  } as unknown as OlapStore;
-  return { store, reachable, sql };
-}
 
 const STORE_LOST = {
   status: 'degraded',
@@ -53,7 +28,7 @@ describe("the pipeline process's /health", () => {
   });
 
   it("says degraded from a sink's first failed insert while the store does not answer, and ok once it answers", async () => {
-    const { store, reachable, sql } = serverStore();
+    const { store, reachable, sql } = serverStoreDouble([{ ok: 1 }]);
     const runtime = new RuntimeHealth();
     const health = pipelineHealthCheck(runtime, store, () => 120, new ManualClock(T0));
     expect(await health()).toEqual({
@@ -88,7 +63,7 @@ describe("the pipeline process's /health", () => {
   });
 
   it('says down when a stage failed for good, whatever the store', async () => {
-    const { store, reachable } = serverStore();
+    const { store, reachable } = serverStoreDouble([{ ok: 1 }]);
     reachable.value = false;
     const runtime = new RuntimeHealth();
     runtime.fail('stage failed: insert into odds_ticks failed: Syntax error');
