@@ -34,7 +34,9 @@ describe('the confirmation schedule', () => {
     // under twice the quotes, where one per reprice would be about 54,000 a minute. Since stop 51
     // the opening board is a running book's, each quote next confirmed at the end of its current
     // interval: 118,743 ticks and 28,414 entries. Since stop 52 a quote waiting for its requote
-    // after news is confirmed on its turn instead of losing it: the same ticks, 28,420 entries.)
+    // after news is confirmed on its turn instead of losing it: the same ticks, 28,420 entries.
+    // Since stop 54 the games not started draw their moves and lags from a stream of their own:
+    // other draws, so 118,861 ticks and 29,780 entries, where the same minute gave 118,745 and 28,418.)
     const T0 = Date.UTC(2026, 10, 29, 8);
     const clock = new ManualClock(T0);
     const sim = new MarketSimulator({ seed: 42, clock });
@@ -44,8 +46,8 @@ describe('the confirmation schedule', () => {
       clock.set(now);
       ticks += sim.step(now, 200).length;
     }
-    expect(ticks).toBe(118_745);
-    expect(sim.scheduledConfirmations).toBe(28_418);
+    expect(ticks).toBe(118_861);
+    expect(sim.scheduledConfirmations).toBe(29_780);
   });
 });
 

@@ -58,8 +58,19 @@ const MIN_CONFIRMATIONS_COMPACTED = 4_096;
 export class MarketSimulator {
   private readonly opts: ResolvedSimulatorOptions;
   private readonly liveRegime: Regime;
-  /** Schedule and truth; separate from `activity` so that the games do not depend on the tick rate. */
+  /**
+   * Schedule, new games, and the truth of games in play and their books' lags after news;
+   * separate from `activity` so that the games do not depend on the tick rate.
+   */
   private readonly world: Prng;
+  /**
+   * The truth of games not started and their books' lags after pre-game news (`drawsFor`). Apart
+   * from `world` so that a change to the pre-game model leaves the games in play drawn as they
+   * were: on one stream, one pre-game draw more or fewer shifted every later draw of the games in
+   * play, and a trial of the pre-game model moved the live figures with the live model untouched
+   * (docs/simulator.md, "Stop 53" and "Stop 54").
+   */
+  private readonly pregame: Prng;
   private readonly activity: Prng;
   private readonly books: BookRuntime[];
   private readonly planner: Planner;
@@ -106,6 +117,8 @@ export class MarketSimulator {
     // Forked last, so the other streams (and so the ticks) are the same as before splits existed.
     this.splitsModel = new SplitsModel(root.fork());
     const futuresRng = root.fork();
+    // Forked last, so that every stream above starts as before it existed.
+    this.pregame = root.fork();
     const catalog = this.opts.catalog;
     this.books = ensureTrapHabits(bookProfiles(catalog.books)).map((profile) => ({
       profile,
@@ -341,7 +354,7 @@ export class MarketSimulator {
         continue;
       }
       jumped.length = 0;
-      if (evolve(ev, dt, now, this.world, jumped, this.liveRegime)) {
+      if (evolve(ev, dt, now, this.drawsFor(ev), jumped, this.liveRegime)) {
         if (ev.status === 'live') this.lockAfterScore(ev, now, 0.5);
         this.queueRequotes(ev, now, null);
       }
@@ -436,11 +449,17 @@ export class MarketSimulator {
     }
   }
 
+  /** The stream a game's truth and its books' lags after news are drawn from: its own before the start, the world's in play. */
+  private drawsFor(ev: SimEvent): Prng {
+    return ev.status === 'live' ? this.world : this.pregame;
+  }
+
   /** After news, each book requotes once its lag has passed: sharps within a second or two, soft books later. */
   private queueRequotes(ev: SimEvent, now: number, prop: SimProp | null): void {
+    const rng = this.drawsFor(ev);
     for (const l of ev.listings) {
       if (l.closed) continue;
-      const at = now + lagOf(l.book, ev.status === 'live') * this.world.range(1, 1.4);
+      const at = now + lagOf(l.book, ev.status === 'live') * rng.range(1, 1.4);
       for (const q of l.quotes) {
         if (q.pending || !q.open || q.prop !== prop) continue;
         q.pending = true;
