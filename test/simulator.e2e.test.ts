@@ -94,9 +94,18 @@ describe('the running system on the market simulator', () => {
 
     // A snapshot lands every interval: the history of one game grows by one entry per book and round.
     const eventId = first.find((x) => x['sportsbook'] === 'draftkings')?.['event_id'] as string;
-    await new Promise((r) => setTimeout(r, 3 * SPLITS_EVERY_MS + 500));
-    const history = await sys.get(`/api/v1/splits/history?event_id=${eventId}&sportsbook=draftkings`, sys.demoKeys.pro);
-    const times = (history.body['data'] as Row[]).map((e) => Date.parse(e['ts'] as string));
+    // Four rounds take three intervals; a loaded machine's pipeline runs behind the feed, so the
+    // history is read again until it has them (bounded), rather than once after a fixed wait.
+    const readHistory = (): ReturnType<typeof sys.get> =>
+      sys.get(`/api/v1/splits/history?event_id=${eventId}&sportsbook=draftkings`, sys.demoKeys.pro);
+    const end = Date.now() + 3 * SPLITS_EVERY_MS + 45_000;
+    let history = await readHistory();
+    let times = (history.body['data'] as Row[]).map((e) => Date.parse(e['ts'] as string));
+    while (times.length < 4 && Date.now() < end) {
+      await new Promise((r) => setTimeout(r, SPLITS_EVERY_MS / 2));
+      history = await readHistory();
+      times = (history.body['data'] as Row[]).map((e) => Date.parse(e['ts'] as string));
+    }
     expect(
       times.length,
       `history at ${new Date().toISOString()}: ${times.map((t) => new Date(t).toISOString()).join(', ')}`,
