@@ -98,7 +98,8 @@ bench: build system-deps
 # The one-process runtime for an hour under steady load (simulator at 2,000 ticks/s, 500 SSE and
 # WebSocket subscribers, REST and MCP load), read every 10 s; writes docs/soak/soak-<n>min.csv and
 # .svg and fails on memory or descriptor growth after the warm-up, or a subscriber out of step with
-# /odds (bench/soak.ts, docs/soak.md). SOAK_MINUTES=n (fractional too) runs n minutes; 5 is the CI length (not in .ci/run yet: docs/soak.md).
+# /odds (bench/soak.ts, docs/soak.md). SOAK_MINUTES=n (fractional too) runs n minutes; 5 is the CI
+# length (.ci/run), too short to judge memory: the board's key tables settle about 22 minutes in.
 SOAK_MINUTES ?= 60
 soak: build
 	SOAK_MINUTES=$(SOAK_MINUTES) node dist/bench/soak.js

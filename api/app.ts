@@ -213,6 +213,8 @@ export async function buildApp(appDeps: AppDeps, logger?: Logger): Promise<Fasti
       await authed.register(loadSheddingPlugin, {
         maxEventLoopDelayMs: limits.shedEventLoopDelayMs,
         turnBudgetMs: limits.shedTurnBudgetMs,
+        // Ending an MCP session frees what it holds: refusing that under load keeps the load.
+        admitted: (request) => request.method === 'DELETE' && request.routeOptions.url === `${API_PREFIX}/mcp`,
         ...(appDeps.loadProbe ? { probe: appDeps.loadProbe } : {}),
       });
       await authed.register(authPlugin, {

@@ -49,14 +49,17 @@ function lastError(output: string): string {
   return [message, said].filter((x) => x !== undefined).join(': ') || output.trim().split('\n').pop() || 'no output';
 }
 
-/** A logged stage failure as one line: the stage, what the process did and why. */
-function stageLine(line: string): string {
+/**
+ * A logged stage failure as one line: the stage (or the group of a consumer that rejoins), what
+ * the process did and why (the failure policy's `reason`, else the logged error's message).
+ */
+export function stageLine(line: string): string {
   const field = (name: string): string | undefined => new RegExp(`"${name}":"([^"]*)"`).exec(line)?.[1];
   return [field('stage') ?? field('groupId'), field('msg'), field('reason') ?? field('message')].filter((x) => x !== undefined).join(': ');
 }
 
 /** A sink's word on the store (it stopped answering, or answers again) as one line: the table and what it said. */
-function storeWaitLine(line: string): string {
+export function storeWaitLine(line: string): string {
   const table = /"table":"([^"]*)"/.exec(line)?.[1] ?? '?';
   const seconds = /"seconds":(\d+)/.exec(line)?.[1];
   return /"msg":"the store answers again"/.test(line) ? `${table} answered again after ${seconds ?? '?'} s` : `${table} stopped answering`;

@@ -34,15 +34,27 @@ describe('the store outage window', () => {
 
   it('holds when /health stopped saying ok and ticks waited in Kafka', () => {
     const verdict = outageVerdict(20, [
-      { health: ['ok', 'ok'], lags: [0, 0] },
-      { health: ['down', 'degraded'], lags: [120, 80] },
+      { health: ['ok', 'ok'], pipelineHealth: ['ok', 'ok'], lags: [0, 0] },
+      { health: ['down', 'degraded'], pipelineHealth: ['degraded', null], lags: [120, 80] },
     ]);
-    expect(verdict).toEqual({ line: 'ran 20 s: API /health said degraded, down, ok; pipeline lag peaked at 120', failure: null });
+    expect(verdict).toEqual({
+      line: 'ran 20 s: API /health said degraded, down, ok; pipeline /health said degraded, ok, unreachable; pipeline lag peaked at 120',
+      failure: null,
+    });
   });
 
   it('fails when a replica said ok throughout or nothing waited', () => {
-    expect(outageVerdict(20, [{ health: ['ok', 'down'], lags: [0, null] }]).failure).toBe(
+    expect(outageVerdict(20, [{ health: ['ok', 'down'], pipelineHealth: ['degraded', 'degraded'], lags: [0, null] }]).failure).toBe(
       'store outage: an API /health said ok throughout; the pipelines never had ticks waiting',
     );
+  });
+
+  it("fails when a pipeline's /health said ok throughout, as one did before it read the store", () => {
+    expect(
+      outageVerdict(20, [
+        { health: ['degraded', 'degraded'], pipelineHealth: ['ok', 'degraded'], lags: [300, 0] },
+        { health: ['degraded', 'degraded'], pipelineHealth: ['degraded', 'ok'], lags: [600, 0] },
+      ]).failure,
+    ).toBe('store outage: a pipeline /health said ok throughout');
   });
 });

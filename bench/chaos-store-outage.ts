@@ -5,7 +5,7 @@
  * run start the development store server (`bench/store-server.ts`) and stop and start it itself.
  * chDB runs inside each pipeline process, and an outage of it would have to be faked, so without
  * a server the window does not run and says why. While the store is down the ticks wait in Kafka
- * (the pipelines' lag grows), the sinks retry, and `/health` must not say ok; once it is back, the
+ * (the pipelines' lag grows), the sinks wait, and no `/health` may say ok; once it is back, the
  * end of the run checks that every tick was stored exactly once.
  */
 import { exec } from 'node:child_process';
@@ -55,9 +55,10 @@ function shell(command: string): Promise<void> {
   });
 }
 
-/** What one probe of the processes saw: each API replica's /health status, each pipeline's lag. */
+/** What one probe of the processes saw: each API replica's /health status, each pipeline's /health status and lag. */
 export interface OutageProbe {
   health: readonly (string | null)[];
+  pipelineHealth: readonly (string | null)[];
   lags: readonly (number | null)[];
 }
 
@@ -67,14 +68,24 @@ export interface OutageFinding {
   failure: string | null;
 }
 
-/** The verdict on the probes taken while the store was down (pure). */
+/** The statuses some /health answers said, sorted, as text (an answer not had: `unreachable`). */
+function said(statuses: readonly (string | null)[]): string {
+  return [...new Set(statuses.map((h) => h ?? 'unreachable'))].sort().join(', ') || 'nothing';
+}
+
+/**
+ * The verdict on the probes taken while the store was down (pure): both roles' `/health` must
+ * stop saying ok (the API's and the pipeline process's read the store alike), and ticks must wait.
+ */
 export function outageVerdict(seconds: number, probes: readonly OutageProbe[]): OutageFinding {
-  const statuses = new Set(probes.flatMap((p) => p.health.map((h) => h ?? 'unreachable')));
   const peak = Math.max(0, ...probes.flatMap((p) => p.lags.map((l) => l ?? 0)));
-  const line = `ran ${seconds} s: API /health said ${[...statuses].sort().join(', ') || 'nothing'}; pipeline lag peaked at ${peak}`;
+  const line = `ran ${seconds} s: API /health said ${said(probes.flatMap((p) => p.health))}; pipeline /health said ${said(probes.flatMap((p) => p.pipelineHealth))}; pipeline lag peaked at ${peak}`;
   const failures: string[] = [];
   if (probes.length === 0) failures.push('no probe was taken');
-  else if (probes.every((p) => p.health.some((h) => h === 'ok'))) failures.push('an API /health said ok throughout');
+  else {
+    if (probes.every((p) => p.health.some((h) => h === 'ok'))) failures.push('an API /health said ok throughout');
+    if (probes.every((p) => p.pipelineHealth.some((h) => h === 'ok'))) failures.push('a pipeline /health said ok throughout');
+  }
   if (peak === 0) failures.push('the pipelines never had ticks waiting');
   return { line, failure: failures.length > 0 ? `store outage: ${failures.join('; ')}` : null };
 }

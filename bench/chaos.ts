@@ -355,12 +355,17 @@ async function main(): Promise<number> {
       // Once, from the middle of the run on: the store's outage window instead of a kill.
       if (outagePlan.run && storeSwitch && outage === null && Date.now() >= deadline - (seconds * 1000) / 2) {
         log(`  ${Math.round((deadline - Date.now()) / 1000)} s left: the store stops for ${outagePlan.seconds} s`);
-        outage = await storeOutage(outagePlan.seconds, storeSwitch, async () => ({
-          health: await Promise.all(
-            apis.map(async (p) => (await operatorJson<{ status: string }>(`${p.url}/api/v1/health`))?.status ?? null),
-          ),
-          lags: await Promise.all(pipelines.map(async (p) => (await operatorJson<{ lag: number }>(`${p.url}/health`))?.lag ?? null)),
-        }));
+        outage = await storeOutage(outagePlan.seconds, storeSwitch, async () => {
+          const [health, pipelineHealth] = await Promise.all([
+            Promise.all(apis.map((p) => operatorJson<{ status: string }>(`${p.url}/api/v1/health`))),
+            Promise.all(pipelines.map((p) => operatorJson<{ status: string; lag: number }>(`${p.url}/health`))),
+          ]);
+          return {
+            health: health.map((h) => h?.status ?? null),
+            pipelineHealth: pipelineHealth.map((h) => h?.status ?? null),
+            lags: pipelineHealth.map((h) => h?.lag ?? null),
+          };
+        });
         continue;
       }
       const victim = all[Math.floor(Math.random() * all.length)] as (typeof all)[number];

@@ -57,7 +57,14 @@ const PANELS: Panel[] = [
     series: [{ name: 'lag', color: '#7f7f7f', pick: (s) => s.pipelineLag }],
   },
   // Rows and events apart: on one scale the events (hundreds) would lie flat under the rows (tens of thousands).
-  { title: 'The board: rows (odds_board_rows)', unit: '', series: [{ name: 'rows', color: '#1f77b4', pick: (s) => s.boardRows }] },
+  {
+    title: 'The board: rows, and rows taken in since start',
+    unit: '',
+    series: [
+      { name: 'rows (odds_board_rows)', color: '#1f77b4', pick: (s) => s.boardRows },
+      { name: 'taken in (odds_board_rows_taken_in)', color: '#2ca02c', pick: (s) => s.boardRowsTakenIn },
+    ],
+  },
   { title: 'The board: events (odds_board_events)', unit: '', series: [{ name: 'events', color: '#ff7f0e', pick: (s) => s.boardEvents }] },
 ];
 
@@ -71,7 +78,12 @@ const GAP = 45;
 const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 const num = (x: number): string => (Math.abs(x) >= 100 ? Math.round(x).toString() : x.toFixed(1));
 
-export function soakChart(samples: readonly SoakSample[], warmupSeconds: number, title: string): string {
+/**
+ * `warmup.windows` is shaded in every panel; the memory panel is shaded on to `warmup.memory`,
+ * when its maps had settled (`keyTablesSettledAt`), and its fitted lines start there (none when
+ * memory was not judged).
+ */
+export function soakChart(samples: readonly SoakSample[], warmup: { windows: number; memory: number | null }, title: string): string {
   const tMax = Math.max(60, ...samples.map((s) => s.t));
   const plotW = WIDTH - LEFT - RIGHT;
   const x = (t: number): number => LEFT + (t / tMax) * plotW;
@@ -87,6 +99,8 @@ export function soakChart(samples: readonly SoakSample[], warmupSeconds: number,
     const hi = Math.max(1, ...values) * 1.05;
     const lo = Math.min(0, ...values);
     const y = (v: number): number => top + PANEL_HEIGHT - ((v - lo) / (hi - lo)) * PANEL_HEIGHT;
+    const fittedFrom = panel.series.some((s) => s.fitted) ? warmup.memory : warmup.windows;
+    const warmupSeconds = fittedFrom ?? tMax;
     out.push(
       `<rect x="${LEFT}" y="${top}" width="${(x(Math.min(warmupSeconds, tMax)) - LEFT).toFixed(1)}" height="${PANEL_HEIGHT}" fill="#eeeeee"/>`,
       `<rect x="${LEFT}" y="${top}" width="${plotW}" height="${PANEL_HEIGHT}" fill="none" stroke="#888"/>`,
@@ -100,7 +114,7 @@ export function soakChart(samples: readonly SoakSample[], warmupSeconds: number,
     for (const s of panel.series) {
       const points = samples.filter((p) => Number.isFinite(s.pick(p))).map((p) => `${x(p.t).toFixed(1)},${y(s.pick(p)).toFixed(1)}`);
       if (points.length > 0) out.push(`<polyline fill="none" stroke="${s.color}" stroke-width="1.5" points="${points.join(' ')}"/>`);
-      if (s.fitted) {
+      if (s.fitted && fittedFrom !== null) {
         const after = samples.filter((p) => p.t >= warmupSeconds && Number.isFinite(s.pick(p)));
         if (after.length >= 2) {
           const line = leastSquares(after.map((p) => [p.t, s.pick(p)] as const));

@@ -20,6 +20,7 @@ export function steadySample(t: number, over: Partial<SoakSample> = {}): SoakSam
     pipelineLag: 0,
     boardRows: 0,
     boardEvents: 0,
+    boardRowsTakenIn: 0,
     ...over,
   };
 }

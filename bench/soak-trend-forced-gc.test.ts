@@ -4,7 +4,7 @@ import type { SoakSample } from './soak-trend.js';
 import { steadySample } from './soak-sample-fixture.js';
 
 const MB = 1e6;
-const limits = { warmupSeconds: 60, maxGrowthPerHour: 0.05, maxFdGrowthPerHour: 25 };
+const limits = { warmupSeconds: 60, memoryWarmupSeconds: 60, memoryVerdictRequired: true, maxGrowthPerHour: 0.05, maxFdGrowthPerHour: 25 };
 
 /**
  * Twenty minutes of readings: the judged heap after V8's own major GCs climbs 30 MB/h on 300 MB

@@ -11,7 +11,13 @@ function run(threads: (t: number) => number): SoakSample[] {
   });
 }
 
-const limits = { warmupSeconds: 150, maxGrowthPerHour: 0.05, maxFdGrowthPerHour: 25 };
+const limits = {
+  warmupSeconds: 150,
+  memoryWarmupSeconds: 150,
+  memoryVerdictRequired: true,
+  maxGrowthPerHour: 0.05,
+  maxFdGrowthPerHour: 25,
+};
 /** Where the threads are judged from, in seconds. */
 const judgedFrom = (samples: SoakSample[]): number =>
   afterLastStep(

@@ -29,7 +29,7 @@ function run(
   });
 }
 
-const limits = { warmupSeconds: 60, maxGrowthPerHour: 0.05, maxFdGrowthPerHour: 25 };
+const limits = { warmupSeconds: 60, memoryWarmupSeconds: 60, memoryVerdictRequired: true, maxGrowthPerHour: 0.05, maxFdGrowthPerHour: 25 };
 
 /**
  * Descriptors as 500 subscribers swing them: a floor of 800 and, at a reading, up to 290 more

@@ -11,7 +11,9 @@
  * Environment: SOAK_MINUTES (default 60, fractional allowed) or SOAK_SECONDS; SOAK_SUBSCRIBERS
  * (500); SOAK_TICKS_PER_SECOND (2000); SOAK_RETENTION_MINUTES (2: the server's windows by age);
  * SOAK_WARMUP_SECONDS (default: until the longest window by age is full, at least 60 s); SOAK_OUT
- * (default docs/soak).
+ * (default docs/soak). Heap and RSS are judged only after the maps over the board's keys have
+ * settled (`keyTablesSettledAt`, about 22 minutes in at the defaults); a run under 30 minutes
+ * reports memory without judging it.
  */
 import { fork } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
@@ -22,9 +24,10 @@ import { fileURLToPath } from 'node:url';
 import type { WorkerResult } from './load-worker.js';
 import type { ClientsInput, ClientsMessage, ClientsReport, SoakSub } from './soak-clients.js';
 import { soakChart } from './soak-chart.js';
+import { soakCsv } from './soak-csv.js';
 import { getJson } from './soak-http.js';
 import type { ServerHeap, ServerReady, ServerRequest } from './soak-server.js';
-import { judgeSoak } from './soak-trend.js';
+import { MEMORY_VERDICT_REQUIRED_SECONDS, judgeSoak, keyTablesSettledAt, memoryWarmupOf } from './soak-trend.js';
 import { TIERS } from '../schemas/tiers.js';
 import { FUTURES_VERSIONS_MS } from '../api/views/index.js';
 import type { SoakSample } from './soak-trend.js';
@@ -207,31 +210,6 @@ function descriptors(pid: number): { fds: number; threadFds: number; threads: nu
   return { fds, threadFds, threads };
 }
 
-function csv(samples: readonly SoakSample[]): string {
-  const header =
-    't_seconds,rss_bytes,heap_used_bytes,heap_after_gc_bytes,external_bytes,open_fds,event_loop_p99_ms,stream_lag_p99_ms,store_parts,pipeline_lag_records,thread_proc_fds,threads,board_rows,board_events,heap_after_forced_gc_bytes';
-  const rows = samples.map((s) =>
-    [
-      s.t,
-      s.rssBytes,
-      s.heapUsedBytes,
-      s.heapAfterGcBytes,
-      s.externalBytes,
-      s.fds,
-      s.eventLoopP99Ms.toFixed(1),
-      Number.isNaN(s.streamLagP99Ms) ? '' : s.streamLagP99Ms,
-      s.storeParts,
-      s.pipelineLag,
-      s.threadFds,
-      s.threads,
-      s.boardRows,
-      s.boardEvents,
-      Number.isFinite(s.heapForcedGcBytes) ? s.heapForcedGcBytes : '',
-    ].join(','),
-  );
-  return `${[header, ...rows].join('\n')}\n`;
-}
-
 async function main(): Promise<number> {
   const dataDir = mkdtempSync(join(tmpdir(), 'odds-soak-'));
   log(
@@ -327,6 +305,7 @@ async function main(): Promise<number> {
         pipelineLag: metricSum(text, 'odds_stage_lag_records'),
         boardRows: metric(text, 'odds_board_rows'),
         boardEvents: metric(text, 'odds_board_events'),
+        boardRowsTakenIn: metric(text, 'odds_board_rows_taken_in'),
       };
       // Once a minute, after the metrics were read so the pause does not show in them.
       if (samples.length % FORCED_GC_EVERY_READINGS === 0) {
@@ -354,7 +333,21 @@ async function main(): Promise<number> {
 
     const warmup = Math.max(warmupSeconds, Math.ceil(readyAt));
     if (warmup > warmupSeconds) log(`soak: the warm-up ran to ${warmup} s, when the subscribers were in`);
-    const verdict = judgeSoak(samples, { warmupSeconds: warmup, maxGrowthPerHour: 0.05, maxFdGrowthPerHour });
+    const settledAt = keyTablesSettledAt(samples);
+    const memoryWarmup = memoryWarmupOf(samples, warmup);
+    const last = samples[samples.length - 1];
+    log(
+      settledAt === null
+        ? `soak: the board's key tables had not settled when the run ended (${last?.boardRowsTakenIn ?? 0} rows taken in, ${last?.boardRows ?? 0} on the board): memory is reported, not judged`
+        : `soak: the board's key tables settled at ${settledAt} s; memory is judged from ${memoryWarmup} s`,
+    );
+    const verdict = judgeSoak(samples, {
+      warmupSeconds: warmup,
+      memoryWarmupSeconds: memoryWarmup,
+      memoryVerdictRequired: seconds >= MEMORY_VERDICT_REQUIRED_SECONDS,
+      maxGrowthPerHour: 0.05,
+      maxFdGrowthPerHour,
+    });
     const failures = [...failures0, ...verdict.failures];
     if (report.outOfStep.length > 0)
       failures.push(`${report.outOfStep.length} subscribers out of step with /odds (first: ${JSON.stringify(report.outOfStep[0])})`);
@@ -365,10 +358,14 @@ async function main(): Promise<number> {
     // Rates other than the defaults are in the name, so a development run is never taken for the real one.
     const rates = `${ticksPerSecond === 2000 ? '' : `-${ticksPerSecond}tps`}${subscriberCount === 500 ? '' : `-${subscriberCount}subs`}`;
     const base = join(outDir, `soak-${minutes}min${rates}`);
-    writeFileSync(`${base}.csv`, csv(samples));
+    writeFileSync(`${base}.csv`, soakCsv(samples));
     writeFileSync(
       `${base}.svg`,
-      soakChart(samples, warmup, `Soak, ${minutes} min: ${subscriberCount} subscribers, ${ticksPerSecond} ticks/s, REST and MCP load`),
+      soakChart(
+        samples,
+        { windows: warmup, memory: memoryWarmup },
+        `Soak, ${minutes} min: ${subscriberCount} subscribers, ${ticksPerSecond} ticks/s, REST and MCP load`,
+      ),
     );
 
     const statuses = Object.entries(restResult.byStatus)

@@ -160,9 +160,9 @@ export function startPipeline(options: PipelineOptions): Pipeline {
     }),
     lag: () => running.lag(),
     stop: async () => {
-      await ready.catch(() => undefined);
-      // A batch waiting for a store that does not answer would hold the stop for as long as the
-      // outage lasts: it gives up, uncommitted, and the next start writes it.
+      // A batch or a restore waiting for a store that does not answer would hold the stop for as
+      // long as the outage lasts: it gives up, uncommitted, and the next start does it again.
+      // Not after `ready`: a first restore may be the one waiting.
       await Promise.all([running.stop(() => releaseTableSinks(sinks)), accountRates.stop()]);
     },
   };

@@ -118,10 +118,11 @@ export interface RunningStages {
   /** Records not yet through every stage, restores in flight included (1 before the stages start). */
   lag(): number;
   /**
-   * Stops every stage at once, after `ready` settled. `stopping` is called once every stage was
-   * told to stop, before their batches in hand are waited for: a batch that fails from then on
-   * fails as the stop's, not as a stage failure (the pipeline's sinks give up waiting for the
-   * store there).
+   * Stops every stage at once, once the loads finished and the stages started (not once `ready`:
+   * a first restore waiting for a store that does not answer is ended by the stop itself).
+   * `stopping` is called once every stage was told to stop, before their batches in hand are
+   * waited for: a batch or a restore that fails from then on fails as the stop's, not as a stage
+   * failure (the pipeline's sinks give up waiting for the store there).
    */
   stop(stopping?: () => void): Promise<void>;
 }
@@ -134,17 +135,17 @@ export interface RunningStages {
  */
 export function runStageTable(bus: Bus, table: readonly StageSpec[], logger: Logger, onFailure?: StageFailureHandler): RunningStages {
   let stages: Stage[] = [];
-  let restores = 0;
+  /** Restores in flight (their number is counted in lag()). */
+  const restores = new Set<Promise<void>>();
   const firstAssignment = new Map(table.filter((spec) => spec.state?.restore).map((spec) => [spec.name, deferred()]));
   /** Runs a stage's restore, counted in lag() meanwhile; the stage's first one makes it ready. */
-  const restoring = async (stage: string, restore: () => Promise<void>): Promise<void> => {
-    restores++;
-    try {
+  const restoring = (stage: string, restore: () => Promise<void>): Promise<void> => {
+    const running = (async () => {
       await restore();
       firstAssignment.get(stage)?.resolve();
-    } finally {
-      restores--;
-    }
+    })();
+    restores.add(running);
+    return running.finally(() => restores.delete(running));
   };
   const consumerOptions = (spec: StageSpec): ConsumerOptions<TopicName> => {
     const { restore, assign, revoke } = spec.state ?? {};
@@ -159,23 +160,29 @@ export function runStageTable(bus: Bus, table: readonly StageSpec[], logger: Log
       ...(revoke ? { onRevoke: revoke } : {}),
     };
   };
-  const ready = (async () => {
+  const started = (async () => {
     const loads = table.flatMap((spec) => (spec.state?.load ? [spec.state.load] : []));
     for (const load of loads) await load();
     stages = table.map((spec) =>
       startStage(bus, spec.name, consumerOptions(spec), (records, batch) => spec.handle(records, batch), logger, onFailure),
     );
+  })();
+  const ready = (async () => {
+    await started;
     await Promise.all([...firstAssignment.values()].map((d) => d.promise));
   })();
   return {
     ready,
     stages: () => stages,
-    lag: () => restores + (stages.length === 0 ? 1 : 0) + stages.reduce((total, s) => total + s.consumer.lag(), 0),
+    lag: () => restores.size + (stages.length === 0 ? 1 : 0) + stages.reduce((total, s) => total + s.consumer.lag(), 0),
     stop: async (stopping) => {
-      await ready.catch(() => undefined);
+      await started.catch(() => undefined);
       const stopped = stages.map((s) => s.stop());
       stopping?.();
       await Promise.all(stopped);
+      // A consumer may leave while a restore of its still runs (Kafka: none of its batches was in
+      // hand): the stop returns once that restore ended too, released by `stopping` if it waited.
+      await Promise.allSettled([...restores]);
     },
   };
 }

@@ -1,4 +1,5 @@
 import { createServer } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { Registry, collectDefaultMetrics } from 'prom-client';
@@ -7,6 +8,7 @@ import type { Pipeline } from '../pipeline/pipeline.js';
 import type { Config } from './config.js';
 import { drain } from './drain.js';
 import type { RuntimeHealth } from './health.js';
+import { pipelineHealthCheck } from './pipeline-health.js';
 import { operatorNotFound, serveOperator, startOperatorEndpoint } from './operator-endpoint.js';
 import type { OperatorRoutes } from './operator-endpoint.js';
 import { openProcessParts, startConfiguredPipeline, startInput } from './process-parts.js';
@@ -23,14 +25,15 @@ export interface RunningPipeline {
 
 /**
  * ROLE=pipeline: the feed, the processors and the sinks, on Kafka, with `/health` (JSON, 503
- * when a stage failed) on PORT for the supervisor. The counters (`/stats` in JSON, `/metrics` in
- * Prometheus text) are operator data: on METRICS_PORT, and on PORT only with METRICS_TOKEN.
- * Imports nothing from `api/`.
+ * when a stage failed; degraded while the store does not answer: pipeline-health.ts) on PORT for
+ * the supervisor. The counters (`/stats` in JSON, `/metrics` in Prometheus text) are operator
+ * data: on METRICS_PORT, and on PORT only with METRICS_TOKEN. Imports nothing from `api/`.
  */
 export async function startPipelineRole(config: Config, logger: Logger, onFatal: (reason: string) => void): Promise<RunningPipeline> {
   const parts = await openProcessParts(config, logger, { runsFeed: true });
   const { clock, health, opened, feed, bus } = parts;
   const pipeline = startConfiguredPipeline(config, parts, logger, { onFatal });
+  const healthReport = pipelineHealthCheck(health, opened.store, () => pipeline.lag(), clock);
 
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
@@ -40,20 +43,19 @@ export async function startPipelineRole(config: Config, logger: Logger, onFatal:
     ['/stats', async () => ({ contentType: 'application/json', body: JSON.stringify(pipeline.stats()) })],
   ]);
   const { token } = config.metrics;
+  const answerHealth = async (res: ServerResponse): Promise<void> => {
+    const report = await healthReport();
+    res.writeHead(report.status === 'down' ? 503 : 200, { 'content-type': 'application/json', 'x-content-type-options': 'nosniff' });
+    res.end(JSON.stringify(report));
+  };
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (path === '/health' || path === '/api/v1/health') {
-      const check = health.check();
-      res.writeHead(check.status === 'down' ? 503 : 200, { 'content-type': 'application/json', 'x-content-type-options': 'nosniff' });
-      res.end(
-        JSON.stringify({
-          status: check.status,
-          role: 'pipeline',
-          checks: { runtime: check },
-          lag: pipeline.lag(),
-          timestamp: new Date(clock.now()).toISOString(),
-        }),
-      );
+      answerHealth(res).catch((e: unknown) => {
+        logger.error({ err: e }, 'pipeline /health failed');
+        if (!res.headersSent) res.writeHead(500);
+        res.end();
+      });
     } else if (token === null || !serveOperator(req, res, operatorRoutes, token)) {
       operatorNotFound(
         res,

@@ -396,6 +396,8 @@ describe('metrics', () => {
     expect(lines).toContain('odds_normalizer_matched_ticks 10');
     expect(lines).toContain('odds_board_rows 7');
     expect(lines).toContain('odds_board_events 2');
+    // Eight keys came onto the board; the suspended spread above left it.
+    expect(lines).toContain('odds_board_rows_taken_in 8');
     expect(lines).toContain('odds_sink_rows{table="odds_ticks",outcome="written"} 10');
     expect(lines).toContain('odds_sink_rows{table="odds_ticks",outcome="dropped"} 0');
     expect(lines.some((l) => /^odds_http_requests_total\{method="GET",route="\/api\/v1\/sports",status="200"\} \d+$/.test(l))).toBe(true);

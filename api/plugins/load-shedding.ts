@@ -27,8 +27,8 @@ export interface LoadSheddingOptions {
   /** Seconds a shed client is asked to wait. */
   retryAfterSeconds?: number;
   /**
-   * Requests already admitted as part of another one (an MCP tool's in-process call to its
-   * route): shedding them would fail a request the server already took on.
+   * Requests never shed: ones that free what a client holds (ending an MCP session), which a
+   * refusal would keep alive for longer under the very load it is meant to relieve.
    */
   admitted?: (request: FastifyRequest) => boolean;
   /** Defaults to the process itself (see LoadProbe). */

@@ -66,6 +66,14 @@ export const metricsPlugin = fp<MetricsOptions>(async (app: FastifyInstance, opt
     },
   });
   new Gauge({
+    name: 'odds_board_rows_taken_in',
+    help: 'Rows the live board has taken in under a key it did not hold, since start: how fast its keys turn over.',
+    registers: [registry],
+    collect() {
+      this.set(options.board.rowsTakenIn);
+    },
+  });
+  new Gauge({
     name: 'odds_board_events',
     help: 'Events with odds on the live board.',
     registers: [registry],

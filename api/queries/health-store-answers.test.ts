@@ -4,8 +4,9 @@
 // Now the store's latest answer to the process decides at once, and /health asks the store
 // itself (`SELECT 1`) only when it said nothing for 5 s, however often /health is polled.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ClickHouseStore, StoreError, StoreReach, loadMigrations } from '../../pipeline/store/index.js';
+import { ClickHouseStore, StoreError, loadMigrations } from '../../pipeline/store/index.js';
 import type { OlapStore } from '../../pipeline/store/index.js';
+import { serverStoreDouble } from '../../test/support/server-store-double.js';
 import { healthOf } from './health-check-fixture.js';
 
 const T0 = Date.parse('2026-11-29T12:00:00Z');
@@ -13,33 +14,8 @@ const at = (seconds: number): void => {
   vi.setSystemTime(T0 + seconds * 1000);
 };
 
-/**
- * A server store as the adapters are: every call's outcome goes to its `reach`. It holds every
- * migration; `reachable` switches whether it answers; `sql` lists what it was asked.
- */
-function serverStore(): { store: OlapStore; reachable: { value: boolean }; sql: string[] } {
-  const reachable = { value: true };
-  const sql: string[] = [];
-  const reach = new StoreReach();
-  const versions = loadMigrations().map((m) => ({ version: m.version }));
-  const call = async <R>(statement: string, result: R): Promise<R> => {
-    sql.push(statement);
-    if (!reachable.value) {
-      const error = new StoreError('connect ECONNREFUSED 127.0.0.1:8123', true);
-      reach.failed(error);
-      throw error;
-    }
-    reach.answered();
-    return result;
-  };
-  const store = {
-    kind: 'clickhouse',
-    reach,
-    query: (statement: string) => call(statement, versions),
-    insert: (table: string) => call(`INSERT INTO ${table}`, undefined),
-  } as unknown as OlapStore;
-  return { store, reachable, sql };
-}
+/** A server store holding every migration (see `serverStoreDouble`). */
+const serverStore = (): ReturnType<typeof serverStoreDouble> => serverStoreDouble(loadMigrations().map((m) => ({ version: m.version })));
 
 const DEGRADED = {
   status: 'degraded',

@@ -78,6 +78,7 @@ export class LiveBoard {
   /** Per event, rows by book then market: lets /odds count matches without visiting rows. */
   private readonly eventBookMarket = new Map<string, Map<string, Map<string, number>>>();
   private rows = 0;
+  private takenIn = 0;
   /**
    * Moves when a row key comes or goes or an event changes what filters see of it (sport, league,
    * teams, start, live). A price change leaves it: counts and row order do not depend on prices.
@@ -92,6 +93,16 @@ export class LiveBoard {
 
   get rowCount(): number {
     return this.rows;
+  }
+
+  /**
+   * Rows taken in under a key the board did not hold, since start (the first fill included). A
+   * `Map` over the board's keys keeps a deleted key's slot until its table is full, so the table
+   * settles at its lasting size only once this many keys have passed through it: the soak waits
+   * for that before judging memory (docs/soak.md).
+   */
+  get rowsTakenIn(): number {
+    return this.takenIn;
   }
 
   /** `listener` gets every event and change applied from now on. */
@@ -166,6 +177,7 @@ export class LiveBoard {
     if (change.row.ts > prev) this.bookLastUpdate.set(change.row.book, change.row.ts);
     if (existing) return;
     this.rows++;
+    this.takenIn++;
     this.shape++;
     this.eventRows.delete(change.eventId);
     bump(this.bookEvents, change.row.book, change.eventId, 1);

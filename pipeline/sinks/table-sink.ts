@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { settingDefault } from '../../schemas/index.js';
-import { assertHeld } from '../bus/index.js';
+import { NO_BATCH, assertHeld } from '../bus/index.js';
 import type { PartitionHold } from '../bus/index.js';
 import type { OlapStore, StoreRow } from '../store/index.js';
 import { StoreError } from '../store/index.js';
@@ -99,9 +99,31 @@ export class TableSink {
   }
 
   /**
-   * Stops waiting for a store that does not answer: a batch waiting for it rejects now, and so
-   * does any later one that finds it unreachable. For the pipeline's stop, once its stages were
-   * told to stop (their batches in hand then fail as the stop's, not as a stage failure).
+   * Reads what the stage writing this table restores from (closing's closes and entries), tried
+   * as a batch is: a store that does not answer is waited for, with the same backoff and the same
+   * two log lines as the batches of this table, a refusal for now is tried `retries` more times,
+   * and `release` ends the wait (the read then rejects). A restore that failed on an outage once
+   * stopped its stage, and with it the process.
+   */
+  async read<T>(query: () => Promise<T>): Promise<T> {
+    const got: T[] = [];
+    await this.attempts(
+      async () => {
+        got.push(await query());
+        return 0;
+      },
+      () => 0,
+      // A restore's read, before any batch of the partitions it rebuilds.
+      NO_BATCH,
+      'read from',
+    );
+    return got[0] as T;
+  }
+
+  /**
+   * Stops waiting for a store that does not answer: a batch or a read waiting for it rejects now,
+   * and so does any later one that finds it unreachable. For the pipeline's stop, once its stages
+   * were told to stop (their batches in hand then fail as the stop's, not as a stage failure).
    */
   release(): void {
     this.released = true;
@@ -114,7 +136,7 @@ export class TableSink {
    * member, which writes the batch itself (pipeline/bus/batch-ownership.ts). Asked before every
    * attempt: a store retried through a rebalance is one way a batch outlasts the handoff.
    */
-  private async attempts(insert: () => Promise<number>, rowsOf: () => number, hold: PartitionHold): Promise<void> {
+  private async attempts(insert: () => Promise<number>, rowsOf: () => number, hold: PartitionHold, what = 'insert into'): Promise<void> {
     /** Failures other than an unreachable store: those count against `retries`. */
     let failures = 0;
     /** This batch's waits for an unreachable store: its backoff doubles with them. */
@@ -140,7 +162,7 @@ export class TableSink {
           // Released: not failed for good, only not written by this process (the next start writes it).
           if (!this.released) this.counters.rowsFailed += rowsOf();
           throw new Error(
-            `insert into ${this.table} failed${retryable ? ` after ${failures + waits + 1} attempts` : ''}: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`,
+            `${what} ${this.table} failed${retryable ? ` after ${failures + waits + 1} attempts` : ''}: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`,
             { cause: e },
           );
         }

@@ -43,13 +43,17 @@ export function closingStage(ctx: StageContext, parts: ClosingStageParts): Stage
         const now = clock.now();
         const owned = new Set(partitions);
         const eventPartitions = TOPIC_CONFIGS[TOPICS.events].partitions;
-        for (const c of await storedClosingLines(store, now - retainAfterStartMs)) {
+        // Read through the sinks of the same tables: a store that does not answer (a rebalance
+        // during an outage) is waited for as their batches are, and a stop releases the wait.
+        const closes = await sinks.closing_odds.read(() => storedClosingLines(store, now - retainAfterStartMs));
+        const entries = await sinks.clv_entries.read(() => storedEntries(store, now - retainAfterStartMs));
+        for (const c of closes) {
           const partition = partitionFor(c.eventId, eventPartitions);
           if (owned.has(partition)) closings.of(partition).restore([c], now);
         }
         // The +EV opportunities it grades, as detected: an occurrence that expired before kickoff
         // is gone from the compacted changelog, and would otherwise never be graded or settled.
-        for (const opportunity of await storedEntries(store, now - retainAfterStartMs)) {
+        for (const opportunity of entries) {
           const partition = partitionFor(opportunity.eventId, eventPartitions);
           if (owned.has(partition)) closings.of(partition).handleBatch([{ type: 'opportunity', opportunity }], now);
         }

@@ -1,6 +1,8 @@
 export type { OlapStore, StoreRow } from './store.js';
 export { StoreError, StoreReach } from './store.js';
 export type { StoreAnswer } from './store.js';
+export { StoreHealth } from './store-health.js';
+export type { StoreHealthOptions } from './store-health.js';
 export { ChdbStore } from './chdb-store.js';
 export { ClickHouseStore } from './clickhouse-store.js';
 export type { ClickHouseStoreOptions } from './clickhouse-store.js';

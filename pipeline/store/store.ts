@@ -54,8 +54,8 @@ export interface StoreAnswer {
  * A failure a retry might fix (connection refused or cut, a timeout, the server's load refusals:
  * `StoreError.retryable`, as the sinks judge it) says it does not; an answer, a statement it
  * refused included, says it does. `/health` reads this rather than asking the store at every
- * probe, so a sink's failed insert or a failed history query counts at once
- * (api/queries/health.ts).
+ * probe, so a sink's failed insert or a failed history query counts at once (`StoreHealth`, in
+ * the API's `/health` and the pipeline process's).
  */
 export class StoreReach {
   private latest: StoreAnswer | null = null;
