@@ -7,7 +7,7 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import type { Logger } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { MemoryBus } from '../pipeline/bus/index.js';
+import { MemoryBus, NO_BATCH } from '../pipeline/bus/index.js';
 import { startStage } from '../pipeline/runner.js';
 import { TableSink } from '../pipeline/sinks/index.js';
 import { StoreError } from '../pipeline/store/index.js';
@@ -91,7 +91,7 @@ describe('the chaos table reading what the sinks said of the store', () => {
       },
     } as unknown as OlapStore;
     const sink = new TableSink(store, 'odds_ticks', logger, { sleep: () => new Promise((r) => setImmediate(r)) });
-    await sink.write([{ id: 1 }]);
+    await sink.write([{ id: 1 }], NO_BATCH);
     await settled();
     expect(lines.map(storeWaitLine)).toEqual(['odds_ticks stopped answering', 'odds_ticks answered again after 0 s']);
   });

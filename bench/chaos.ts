@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LEAGUES, TOPICS } from '../schemas/index.js';
 import type { RawTick } from '../schemas/index.js';
-import { KafkaBus } from '../pipeline/bus/index.js';
+import { KafkaBus, NO_BATCH } from '../pipeline/bus/index.js';
 import { ManualClock } from '../pipeline/clock.js';
 import { MarketSimulator } from '../pipeline/feeds/simulator/index.js';
 import { startMockKafka } from '../test/support/mock-kafka.js';
@@ -101,6 +101,7 @@ async function produce(bus: KafkaBus, raw: readonly RawTick[]): Promise<void> {
     await producer.send(
       TOPICS.rawTicks,
       raw.slice(i, i + 250).map((t) => ({ key: `${t.book}:${t.bookEventId}`, partitionKey: t.league, value: t })),
+      NO_BATCH,
     );
   }
 }

@@ -5,6 +5,7 @@ import { Kafka, logLevel } from 'kafkajs';
 import { pino } from 'pino';
 import { LEAGUES, TEAMS, TOPICS } from '../schemas/index.js';
 import type { RawTick } from '../schemas/index.js';
+import { NO_BATCH } from '../pipeline/bus/index.js';
 import { ManualClock } from '../pipeline/clock.js';
 import { MarketSimulator } from '../pipeline/feeds/simulator/index.js';
 import { Normalizer } from '../pipeline/normalize/index.js';
@@ -184,6 +185,7 @@ async function pipelineRun(raw: readonly RawTick[], expected: number, mock: Mock
         await producer.send(
           TOPICS.rawTicks,
           raw.slice(i, i + 500).map((t) => ({ key: `${t.book}:${t.bookEventId}`, partitionKey: t.league, value: t })),
+          NO_BATCH,
         );
       }
       const produced = performance.now();

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { LEAGUES, TEAMS, TOPICS } from '../schemas/index.js';
 import type { RawTick } from '../schemas/index.js';
-import { MemoryBus } from '../pipeline/bus/index.js';
+import { MemoryBus, NO_BATCH } from '../pipeline/bus/index.js';
 import { ManualClock } from '../pipeline/clock.js';
 import { MarketSimulator } from '../pipeline/feeds/simulator/index.js';
 import { Normalizer } from '../pipeline/normalize/index.js';
@@ -50,6 +50,7 @@ async function rawBusRun(ticks: RawTick[]): Promise<number> {
       rawProducer.send(
         TOPICS.rawTicks,
         b.map((t) => ({ key: busKey(t), partitionKey: t.league, value: t })),
+        NO_BATCH,
       ),
     ticks,
     () => sink.lag(),
@@ -75,6 +76,7 @@ export async function pipelineRun(ticks: RawTick[], start: number): Promise<{ ms
       producer.send(
         TOPICS.rawTicks,
         b.map((t) => ({ key: busKey(t), partitionKey: t.league, value: t })),
+        NO_BATCH,
       ),
     ticks,
     () => pipeline.lag(),

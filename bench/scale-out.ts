@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { KafkaBus } from '../pipeline/bus/index.js';
+import { KafkaBus, NO_BATCH } from '../pipeline/bus/index.js';
 import type { RawTick } from '../schemas/index.js';
 import { TOPICS } from '../schemas/index.js';
 import { startMockKafka } from '../test/support/mock-kafka.js';
@@ -99,6 +99,7 @@ async function scaleRun(raw: readonly RawTick[], expected: number, processes: nu
         await producer.send(
           TOPICS.rawTicks,
           raw.slice(i, i + 500).map((t) => ({ key: `${t.book}:${t.bookEventId}`, partitionKey: t.league, value: t })),
+          NO_BATCH,
         );
       }
       let stored: number[] = [];

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { TOPICS } from '../schemas/index.js';
 import type { RawTick } from '../schemas/index.js';
+import { NO_BATCH } from '../pipeline/bus/index.js';
 import type { Clock } from '../pipeline/clock.js';
 import type { OlapStore } from '../pipeline/store/index.js';
 import { LiveBoard } from '../api/views/board.js';
@@ -44,6 +45,7 @@ export async function startServingPipeline(clock: Clock, name: string): Promise<
       producer.send(
         TOPICS.rawTicks,
         batch.map((t) => ({ key: `${t.book}:${t.bookEventId}`, partitionKey: t.league, value: t })),
+        NO_BATCH,
       ),
     drained: async () => {
       await drain(lag, Infinity);

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { TOPICS, isRawFutures } from '../schemas/index.js';
 import type { FeedRecord } from '../schemas/index.js';
+import { NO_BATCH } from '../pipeline/bus/index.js';
 import type { Bus } from '../pipeline/bus/index.js';
 import { ManualClock, systemClock } from '../pipeline/clock.js';
 import type { Clock } from '../pipeline/clock.js';
@@ -149,23 +150,27 @@ export async function makeFeed(config: Config, clock: Clock, logger: Logger): Pr
  */
 export function startFeed(feed: Feed, bus: Bus): Promise<void> {
   const producer = bus.producer();
+  // A feed reads no batch: what it sends is written as no batch's.
   const rawKey = (t: FeedRecord): string => `${t.book}:${isRawFutures(t) ? t.bookMarketId : t.bookEventId}`;
   gameStateSource(feed)?.onGameState((states) =>
     producer.send(
       TOPICS.rawGameState,
       states.map((g) => ({ key: `${g.book}:${g.bookEventId}`, partitionKey: g.league, value: g })),
+      NO_BATCH,
     ),
   );
   deadLetterSource(feed)?.onDeadLetter((letters) =>
     producer.send(
       TOPICS.deadLetter,
       letters.map((d) => ({ key: `${d.topic}:${d.partition}:${d.offset}`, value: d })),
+      NO_BATCH,
     ),
   );
   return feed.start((records) =>
     producer.send(
       TOPICS.rawTicks,
       records.map((t) => ({ key: rawKey(t), partitionKey: t.league, value: t })),
+      NO_BATCH,
     ),
   );
 }

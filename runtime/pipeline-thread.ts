@@ -2,8 +2,8 @@ import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
-import { MemoryBus } from '../pipeline/bus/index.js';
-import type { MemoryBusOptions, OutgoingRecord, Producer } from '../pipeline/bus/index.js';
+import { MemoryBus, assertHeld } from '../pipeline/bus/index.js';
+import type { InProcessProducer, MemoryBusOptions, OutgoingRecord } from '../pipeline/bus/index.js';
 import { ManualClock } from '../pipeline/clock.js';
 import type { Clock } from '../pipeline/clock.js';
 import type { Pipeline, PipelineStats } from '../pipeline/pipeline.js';
@@ -37,8 +37,13 @@ class ApiThreadBus extends MemoryBus {
     super(options);
   }
 
-  override producer(): Producer {
-    return { send: (topic, records) => this.sendToWorker(topic, records as readonly OutgoingRecord<TopicName>[]) };
+  override producer(): InProcessProducer {
+    return {
+      send: async (topic, records, hold) => {
+        if (hold) assertHeld(hold);
+        await this.sendToWorker(topic, records as readonly OutgoingRecord<TopicName>[]);
+      },
+    };
   }
 }
 

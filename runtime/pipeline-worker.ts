@@ -1,6 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { MessagePort } from 'node:worker_threads';
 import type { Logger } from 'pino';
+import { NO_BATCH } from '../pipeline/bus/index.js';
 import type { MemoryBus } from '../pipeline/bus/index.js';
 import type { StoredRecord } from '../pipeline/bus/index.js';
 import { ManualClock } from '../pipeline/clock.js';
@@ -203,7 +204,8 @@ async function run(port: MessagePort, data: PipelineWorkerData): Promise<void> {
         follow(m.now);
         void bus
           .producer()
-          .send(m.topic, m.records)
+          // The API thread's writes (accounts, bets, a test's feed) belong to no batch.
+          .send(m.topic, m.records, NO_BATCH)
           .then(
             () => null,
             (e: unknown) => firstLine(e),

@@ -8,7 +8,7 @@
 // answers every record is stored exactly once and the group's lag is 0.
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MemoryBus } from '../pipeline/bus/index.js';
+import { MemoryBus, NO_BATCH } from '../pipeline/bus/index.js';
 import type { Bus } from '../pipeline/bus/index.js';
 import { startStage } from '../pipeline/runner.js';
 import type { Stage } from '../pipeline/runner.js';
@@ -48,6 +48,7 @@ async function send(bus: Bus, from: number, n: number): Promise<void> {
   await bus.producer().send(
     TOPIC,
     Array.from({ length: n }, (_, i) => ({ key: `k${from + i}`, value: {} as never })),
+    NO_BATCH,
   );
 }
 
@@ -70,7 +71,7 @@ function sinkProcess(bus: Bus, store: OlapStore): { stage: Stage; health: Runtim
     bus,
     'sink:splits',
     { groupId: GROUP, topic: TOPIC, fromBeginning: true, minBatchSize: 1, maxWaitMs: 0, maxBatchSize: 5 },
-    (records) => sink.writeRecords(records, (r) => ({ key: r.key })),
+    (records, batch) => sink.writeRecords(records, (r) => ({ key: r.key }), batch.hold),
     logger,
     (e, name) => {
       const restart = policy(e, name);

@@ -5,7 +5,7 @@ import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { LEAGUES, TEAMS, TOPICS } from '../schemas/index.js';
 import type { OddsChange, Opportunity, RawTick } from '../schemas/index.js';
-import { KafkaBus } from '../pipeline/bus/index.js';
+import { KafkaBus, NO_BATCH } from '../pipeline/bus/index.js';
 import { ManualClock } from '../pipeline/clock.js';
 import { startPipeline } from '../pipeline/pipeline.js';
 import { ChdbStore, applyMigrations } from '../pipeline/store/index.js';
@@ -79,6 +79,7 @@ describe.skipIf(unavailable !== null)('the pipeline on Kafka (librdkafka mock cl
       await bus.producer().send(
         TOPICS.rawTicks,
         ticks.map((t) => ({ key: `${t.book}:${t.bookEventId}`, partitionKey: t.league, value: t })),
+        NO_BATCH,
       );
 
       const end = Date.now() + 30_000;
@@ -119,13 +120,17 @@ describe.skipIf(unavailable !== null)('the pipeline on Kafka (librdkafka mock cl
       });
       const producer = bus.producer();
       const setRate = (version: number, exchangeCommission: number | null) =>
-        producer.send(TOPICS.accounts, [
-          {
-            key: 'account:a',
-            partitionKey: 'account:a',
-            value: { kind: 'account', account: { id: 'a', name: 'a', createdAt: T0, version, exchangeCommission } },
-          },
-        ]);
+        producer.send(
+          TOPICS.accounts,
+          [
+            {
+              key: 'account:a',
+              partitionKey: 'account:a',
+              value: { kind: 'account', account: { id: 'a', name: 'a', createdAt: T0, version, exchangeCommission } },
+            },
+          ],
+          NO_BATCH,
+        );
       // Caesars' home +138 against a lay of home at 2.32 on a 5 % exchange: an arbitrage at 2 % only.
       const start = T0 + 86_400_000;
       const ticks = [
@@ -137,6 +142,7 @@ describe.skipIf(unavailable !== null)('the pipeline on Kafka (librdkafka mock cl
       await producer.send(
         TOPICS.rawTicks,
         ticks.map((t) => ({ key: `${t.book}:${t.bookEventId}`, partitionKey: t.league, value: t })),
+        NO_BATCH,
       );
       await setRate(1, 2);
       const until = async (n: number): Promise<void> => {

@@ -7,7 +7,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LEAGUES, TEAMS, TOPICS } from '../schemas/index.js';
 import type { RawTick } from '../schemas/index.js';
-import { KafkaBus, partitionFor } from '../pipeline/bus/index.js';
+import { KafkaBus, NO_BATCH, partitionFor } from '../pipeline/bus/index.js';
 import { ManualClock } from '../pipeline/clock.js';
 import { MarketSimulator } from '../pipeline/feeds/simulator/index.js';
 import { startPipeline } from '../pipeline/pipeline.js';
@@ -48,6 +48,7 @@ async function produce(bus: KafkaBus, raw: readonly RawTick[]): Promise<void> {
     await bus.producer().send(
       TOPICS.rawTicks,
       raw.slice(i, i + 250).map((t) => ({ key: `${t.book}:${t.bookEventId}`, partitionKey: t.league, value: t })),
+      NO_BATCH,
     );
   }
 }

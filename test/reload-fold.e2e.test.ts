@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LEAGUES, TOPICS } from '../schemas/index.js';
 import type { OddsChange } from '../schemas/index.js';
-import { KafkaBus } from '../pipeline/bus/index.js';
+import { KafkaBus, NO_BATCH } from '../pipeline/bus/index.js';
 import { ManualClock } from '../pipeline/clock.js';
 import { MarketSimulator } from '../pipeline/feeds/simulator/index.js';
 import { exited, spawnEntry, waitForOutput } from './support/entry.js';
@@ -151,7 +151,7 @@ describe.skipIf(unavailable !== null)('an API process restarted while the pipeli
           const change: OddsChange = { key, eventId, row: null, changedAt: Date.now() };
           return { key, partitionKey: eventId, value: change };
         });
-        await producer.send(TOPICS.snapshot, records);
+        await producer.send(TOPICS.snapshot, records, NO_BATCH);
       }
       b.child.kill('SIGKILL');
       await exited(b.child);

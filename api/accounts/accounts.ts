@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { TOPICS } from '../../schemas/index.js';
 import type { AccountChange, AccountRecord, AlertRuleRecord, ApiKeyRecord, TierName } from '../../schemas/index.js';
+import { NO_BATCH } from '../../pipeline/bus/index.js';
 import type { Bus, Producer } from '../../pipeline/bus/index.js';
 import { startStage } from '../../pipeline/runner.js';
 import type { StageFailureHandler } from '../../pipeline/runner.js';
@@ -254,6 +255,7 @@ export class Accounts {
       this.producer?.send(
         TOPICS.accounts,
         changes.map((change) => ({ key: changeKey(change), value: change })),
+        NO_BATCH,
       ) ?? null;
     const [stored, published] = await Promise.allSettled([
       (async () => {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import { TOPICS } from '../../schemas/index.js';
 import type { BetRecord } from '../../schemas/index.js';
+import { NO_BATCH } from '../../pipeline/bus/index.js';
 import type { Bus, Producer } from '../../pipeline/bus/index.js';
 import { startStage } from '../../pipeline/runner.js';
 import type { StageFailureHandler } from '../../pipeline/runner.js';
@@ -45,7 +46,7 @@ export class Bets {
   private async commit(bet: BetRecord): Promise<void> {
     await this.store.insert('bets', [betRow(bet)]);
     this.ledger.apply(bet);
-    await this.producer?.send(TOPICS.bets, [{ key: `bet:${bet.id}`, value: bet }]);
+    await this.producer?.send(TOPICS.bets, [{ key: `bet:${bet.id}`, value: bet }], NO_BATCH);
   }
 }
 

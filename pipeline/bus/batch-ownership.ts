@@ -1,5 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
-
 /**
  * Outputs of a batch whose partition was handed to another member are not written.
  *
@@ -15,21 +13,33 @@ import { AsyncLocalStorage } from 'node:async_hooks';
  * it, writes it once. What was sent before the loss went out before the new owner started
  * writing: it waits the handoff window first.
  *
- * Asked through the async context rather than passed along: the stages send and write through
- * the producer and the table sinks they share, from handlers of several partitions at once, and
- * the one output that forgot to pass the batch on would be the one still writing late.
+ * The hold is an argument of every output (`Producer.send`, `TableSink.write`), required by their
+ * types, and each batch carries its own (`RecordBatch.hold`): a handler cannot write without
+ * naming the batch it writes for, and what it writes as no batch's says so (`NO_BATCH`). The hold
+ * used to travel in the handler's async context instead, so that no output could forget it; but
+ * an active `AsyncLocalStorage` makes every await of the process pay for the tracking (a tight
+ * await loop, Node 20: about 0.4 µs an await without one, 1.1 µs with one), and the required
+ * argument gives the same guarantee for nothing (docs/performance-pipeline.md, eighth round).
  */
-const handling = new AsyncLocalStorage<PartitionHold | null>();
 
 /**
  * A member's hold on one partition, from the assignment that gave it to the rebalance that
  * takes it away (a partition given back later is a new hold). A flag, not a question to the
- * consumer: whatever outlives a handler and kept its async context (a socket first opened in
- * it) keeps this and nothing of the consumer's queues.
+ * consumer: a write that outlives its handler keeps the hold it was given and nothing of the
+ * consumer's queues. Only the bus that handed it out sets it.
  */
 export interface PartitionHold {
-  lost: boolean;
+  readonly lost: boolean;
 }
+
+/**
+ * What an output written as no batch's names as its hold, never lost: records of the process's
+ * own state rather than of a batch's (a feed, an API's writes, the normalizer's sweep of finished
+ * events, a re-pricing between batches), which no new owner of a partition writes again, and the
+ * batches of a bus that never hands a partition to another member (the in-process bus, a group
+ * that never commits or that the process has alone).
+ */
+export const NO_BATCH: PartitionHold = Object.freeze({ lost: false });
 
 /** Thrown by an output written for a batch whose partition this member no longer owns. */
 export class PartitionLostError extends Error {
@@ -39,26 +49,7 @@ export class PartitionLostError extends Error {
   }
 }
 
-/** Runs a batch's handler; every output written meanwhile first asks whether `hold` was lost. */
-export function handleWhileOwned<R>(hold: PartitionHold, handler: () => Promise<R>): Promise<R> {
-  return handling.run(hold, handler);
-}
-
-/**
- * Runs `output` as no batch's: for what a handler writes of the process's own state rather than
- * of the batch's records (the normalizer's sweep of finished events), which the new owner of the
- * batch's partition would not write again, so it must go out even when the batch is dropped.
- */
-export function outsideBatch<R>(output: () => Promise<R>): Promise<R> {
-  // Outside every batch (the in-process bus never opens one) there is nothing to step out of, and
-  // a first `run` would switch on async-context tracking, a cost on every promise, for the process.
-  return handling.getStore() === undefined ? output() : handling.run(null, output);
-}
-
-/**
- * Throws `PartitionLostError` when called while handling a batch whose partition this member
- * lost since it was handed the batch; does nothing outside a batch or while it still owns it.
- */
-export function assertBatchOwned(): void {
-  if (handling.getStore()?.lost === true) throw new PartitionLostError();
+/** Throws `PartitionLostError` when `hold` was lost since its batch was handed out; does nothing while it is held. */
+export function assertHeld(hold: PartitionHold): void {
+  if (hold.lost) throw new PartitionLostError();
 }

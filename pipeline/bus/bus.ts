@@ -1,4 +1,5 @@
 import type { TopicName, TopicValues } from '../../schemas/index.js';
+import type { PartitionHold } from './batch-ownership.js';
 
 /** One record as a consumer sees it. `value: null` is a tombstone on a compacted topic. */
 export interface BusRecord<T extends TopicName> {
@@ -20,14 +21,25 @@ export interface OutgoingRecord<T extends TopicName> {
 }
 
 export interface Producer {
-  /** Resolves once the bus accepted the records; waits while consumers are too far behind. */
-  send<T extends TopicName>(topic: T, records: readonly OutgoingRecord<T>[]): Promise<void>;
+  /**
+   * Resolves once the bus accepted the records; waits while consumers are too far behind.
+   * `hold`: the hold of the batch the records are written for (`RecordBatch.hold`), or
+   * `NO_BATCH`. Once that hold is lost the send throws `PartitionLostError` and writes nothing
+   * (batch-ownership.ts).
+   */
+  send<T extends TopicName>(topic: T, records: readonly OutgoingRecord<T>[], hold: PartitionHold): Promise<void>;
 }
 
 export interface RecordBatch<T extends TopicName> {
   topic: T;
   partition: number;
   records: readonly BusRecord<T>[];
+  /**
+   * This member's hold on the batch's partition: what every output written for the batch names
+   * (batch-ownership.ts). `NO_BATCH` on a bus or in a group where no other member can take the
+   * partition over.
+   */
+  hold: PartitionHold;
 }
 
 export interface ConsumerOptions<T extends TopicName> {
@@ -56,10 +68,8 @@ export interface ConsumerOptions<T extends TopicName> {
   commit?: boolean;
   /**
    * false: the group is this process's alone (an API replica's own groups), so no rebalance hands
-   * its partitions to another member mid-batch and its batches' outputs are not checked for that
-   * (`batch-ownership.ts`). Spares the process the async context tracking the check needs, which
-   * every promise pays for (a tight await loop: about 0.4 us an await without it, 1.1 us with it,
-   * Node 20, loaded).
+   * its partitions to another member mid-batch: its batches carry `NO_BATCH` and their outputs are
+   * not checked for that (`batch-ownership.ts`).
    */
   shared?: boolean;
   /**
@@ -96,8 +106,9 @@ export interface Consumer<T extends TopicName> {
    * resolved, and the offset is committed only then (at-least-once). A handler that throws
    * stops the consumer and rejects `done`: operational errors are the handler's to retry. On
    * Kafka, a batch whose partition a rebalance gave another member while it was in the handler
-   * writes nothing after that: its next send or table write throws, and the batch is dropped
-   * uncommitted, for the new owner to handle (`batch-ownership.ts`).
+   * writes nothing after that: its next send or table write, which names the batch's `hold`,
+   * throws, and the batch is dropped uncommitted, for the new owner to handle
+   * (`batch-ownership.ts`).
    */
   run(handler: (batch: RecordBatch<T>) => Promise<void>): void;
   /** Resolves when the consumer stopped. */

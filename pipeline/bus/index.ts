@@ -5,6 +5,7 @@ export type {
   AppendListener,
   ForgetRemovals,
   GroupCommit,
+  InProcessProducer,
   MemoryBusImage,
   MemoryBusOptions,
   RemovalRetention,
@@ -13,7 +14,8 @@ export type {
 export { partitionFor } from './partitioner.js';
 export { KafkaBus } from './kafka-bus.js';
 export { lostTheBrokers } from './connection-loss.js';
-export { assertBatchOwned, outsideBatch } from './batch-ownership.js';
+export { NO_BATCH, PartitionLostError, assertHeld } from './batch-ownership.js';
+export type { PartitionHold } from './batch-ownership.js';
 export type { ConsumerRejoin, KafkaBusOptions } from './kafka-bus.js';
 export { AvroCodec, SchemaCompatibilityError, assertBackwardCompatible, jsonCodec } from './codec.js';
 export type { AvroCodecOptions, Codec } from './codec.js';

@@ -7,6 +7,7 @@ import { mockKafkaUnavailable, startMockKafka } from '../../test/support/mock-ka
 import type { MockKafka } from '../../test/support/mock-kafka.js';
 import type { BusRecord } from './bus.js';
 import { AvroCodec } from './codec.js';
+import { NO_BATCH } from './batch-ownership.js';
 import { KafkaBus } from './kafka-bus.js';
 import { partitionFor } from './partitioner.js';
 
@@ -56,6 +57,7 @@ describe.skipIf(unavailable !== null)('KafkaBus on a Kafka-protocol broker (libr
     await bus.producer().send(
       'odds.ticks',
       [101, 102, 103].map((p) => ({ key: 'ev-1', value: tick('ev-1', p) })),
+      NO_BATCH,
     );
     await until(() => seen.length === 3);
     expect(seen.map((r) => r.value?.priceAmerican)).toEqual([101, 102, 103]);
@@ -69,13 +71,13 @@ describe.skipIf(unavailable !== null)('KafkaBus on a Kafka-protocol broker (libr
     const producer = bus.producer();
     const first: number[] = [];
     const c1 = bus.consumer({ groupId: 'resume', topic: 'odds.ticks.raw', fromBeginning: true });
-    await producer.send('odds.ticks.raw', [{ key: 'k', partitionKey: 'nba', value: null }]);
+    await producer.send('odds.ticks.raw', [{ key: 'k', partitionKey: 'nba', value: null }], NO_BATCH);
     c1.run(async (b) => {
       first.push(...b.records.map((r) => r.offset));
     });
     await until(() => first.length === 1);
     await c1.stop();
-    await producer.send('odds.ticks.raw', [{ key: 'k', partitionKey: 'nba', value: null }]);
+    await producer.send('odds.ticks.raw', [{ key: 'k', partitionKey: 'nba', value: null }], NO_BATCH);
     const second: number[] = [];
     const c2 = bus.consumer({ groupId: 'resume', topic: 'odds.ticks.raw', fromBeginning: true });
     c2.run(async (b) => {
@@ -92,7 +94,7 @@ describe.skipIf(unavailable !== null)('KafkaBus on a Kafka-protocol broker (libr
     const bus = new KafkaBus({ brokers: kafka.brokers, sessionTimeoutMs: 6000 });
     const sizes: number[] = [];
     const producer = bus.producer();
-    await producer.send('odds.ticks', [{ key: 'warm', value: tick('warm', 100) }]);
+    await producer.send('odds.ticks', [{ key: 'warm', value: tick('warm', 100) }], NO_BATCH);
     const consumer = bus.consumer({
       groupId: 'batching',
       topic: 'odds.ticks',
@@ -111,6 +113,7 @@ describe.skipIf(unavailable !== null)('KafkaBus on a Kafka-protocol broker (libr
       await producer.send(
         'odds.ticks',
         Array.from({ length: 10 }, (_, j) => ({ key: 'ev-b', value: tick('ev-b', 100 + i * 10 + j) })),
+        NO_BATCH,
       );
     await until(() => sizes.reduce((a, b) => a + b, 0) >= 200);
     expect(Math.max(...sizes)).toBeLessThanOrEqual(120);
@@ -123,6 +126,7 @@ describe.skipIf(unavailable !== null)('KafkaBus on a Kafka-protocol broker (libr
     await bus.producer().send(
       'odds.snapshot',
       ['a', 'b', 'c'].map((k, i) => ({ key: k, partitionKey: k, value: { key: k, eventId: k, row: null, changedAt: i } })),
+      NO_BATCH,
     );
     const keys: string[] = [];
     await bus.readToEnd('odds.snapshot', (records) => {
@@ -139,6 +143,7 @@ describe.skipIf(unavailable !== null)('KafkaBus on a Kafka-protocol broker (libr
     await bus.producer().send(
       'odds.snapshot',
       [0, 1, 2, 3, 4].map((i) => ({ key, partitionKey: key, value: { key, eventId: key, row: null, changedAt: i } })),
+      NO_BATCH,
     );
     const partition = partitionFor(key, TOPIC_CONFIGS['odds.snapshot'].partitions);
     const all: BusRecord<'odds.snapshot'>[] = [];
@@ -164,7 +169,7 @@ describe.skipIf(unavailable !== null)('KafkaBus on a Kafka-protocol broker (libr
     consumer.run(async (b) => {
       seen.push(...b.records.filter((r) => r.key === 'ev-avro'));
     });
-    await bus.producer().send('odds.ticks', [{ key: 'ev-avro', value: tick('ev-avro', 150) }]);
+    await bus.producer().send('odds.ticks', [{ key: 'ev-avro', value: tick('ev-avro', 150) }], NO_BATCH);
     // A producer that knows nothing of the schema writes JSON into the same partition.
     const raw = new Kafka({ brokers: kafka.brokers, logLevel: logLevel.NOTHING }).producer();
     await raw.connect();
@@ -173,7 +178,7 @@ describe.skipIf(unavailable !== null)('KafkaBus on a Kafka-protocol broker (libr
       messages: [{ key: 'ev-avro', value: JSON.stringify(tick('ev-avro', 151)), partition: partitionFor('ev-avro', 4) }],
     });
     await raw.disconnect();
-    await bus.producer().send('odds.ticks', [{ key: 'ev-avro', value: tick('ev-avro', 152) }]);
+    await bus.producer().send('odds.ticks', [{ key: 'ev-avro', value: tick('ev-avro', 152) }], NO_BATCH);
     await until(() => seen.length === 2);
     // The freshness times are optional Avro fields: a tick sent without them reads back with null.
     const read = (price: number): OddsTick => ({ ...tick('ev-avro', price), oddsChangedAt: null, observedAt: null });
@@ -195,7 +200,7 @@ describe.skipIf(unavailable !== null)('KafkaBus on a Kafka-protocol broker (libr
     consumer.run(async () => {
       throw new Error('handler bug');
     });
-    await bus.producer().send('events', [{ key: 'e', value: null }]);
+    await bus.producer().send('events', [{ key: 'e', value: null }], NO_BATCH);
     await expect(consumer.done).rejects.toThrow('handler bug');
     await bus.close();
   });
@@ -209,10 +214,12 @@ describe.skipIf(unavailable !== null)('KafkaBus on a Kafka-protocol broker (libr
       await producer.send(
         'events',
         keys.map((k) => ({ key: k, value: null })),
+        NO_BATCH,
       );
       await producer.send(
         'odds.snapshot',
         keys.map((k) => ({ key: `${k}|row`, partitionKey: k, value: { key: `${k}|row`, eventId: k, row: null, changedAt: round } })),
+        NO_BATCH,
       );
     };
     await send(0);
@@ -289,6 +296,7 @@ describe.skipIf(unavailable !== null)('KafkaBus on a Kafka-protocol broker (libr
       producer.send(
         'odds.ticks',
         keys.map((k, i) => ({ key: k, value: tick(k, 1000 * round + i) })),
+        NO_BATCH,
       );
     const handled: string[] = [];
     let writing = 0;
@@ -333,7 +341,7 @@ describe.skipIf(unavailable !== null)('KafkaBus on a Kafka-protocol broker (libr
       topics: { events: { partitions: 2, compacted: true } },
       onRejoin: (r) => rejoins.push(r),
     });
-    await bus.producer().send('odds.snapshot', [{ key: 'x', partitionKey: 'x', value: null }]);
+    await bus.producer().send('odds.snapshot', [{ key: 'x', partitionKey: 'x', value: null }], NO_BATCH);
     const consumer = bus.consumer({ groupId: 'refused', topic: ['events', 'odds.snapshot'], fromBeginning: true });
     consumer.run(async () => undefined);
     await expect(consumer.done).rejects.toThrow(/not co-partitioned/);

@@ -14,7 +14,7 @@ import type { TopicConfig, TopicName, TopicValues } from '../../schemas/index.js
 import type { Bus, BusRecord, Consumer, ConsumerOptions, OutgoingRecord, Producer, ReadScope, RecordBatch } from './bus.js';
 import { topicsOf } from './bus.js';
 import { NotCoPartitionedError, coPartitionedAssigner } from './co-partitioned-assigner.js';
-import { PartitionLostError, assertBatchOwned, handleWhileOwned } from './batch-ownership.js';
+import { NO_BATCH, PartitionLostError, assertHeld } from './batch-ownership.js';
 import type { PartitionHold } from './batch-ownership.js';
 import { causesOf, lostTheBrokers } from './connection-loss.js';
 import { jsonCodec } from './codec.js';
@@ -172,20 +172,26 @@ export class KafkaBus implements Bus {
     } catch (e) {
       const reason = e instanceof Error ? e.message : String(e);
       this.deadLettered++;
-      await this.producer().send(TOPICS.deadLetter, [
-        {
-          key: `${topic}:${partition}:${m.offset}`,
-          value: {
-            topic,
-            partition,
-            offset: Number(m.offset),
-            key: m.key?.toString() ?? '',
-            reason: reason.slice(0, 2000),
-            payloadBase64: m.value.toString('base64'),
-            at: Date.now(),
+      await this.producer().send(
+        TOPICS.deadLetter,
+        [
+          {
+            key: `${topic}:${partition}:${m.offset}`,
+            value: {
+              topic,
+              partition,
+              offset: Number(m.offset),
+              key: m.key?.toString() ?? '',
+              reason: reason.slice(0, 2000),
+              payloadBase64: m.value.toString('base64'),
+              at: Date.now(),
+            },
           },
-        },
-      ]);
+        ],
+        // Written while the batch is decoded, before its handler runs, and never fenced: a new owner of
+        // the partition letters the record again, a duplicate in a topic that people read.
+        NO_BATCH,
+      );
       return { ok: false };
     }
   }
@@ -285,7 +291,7 @@ export class KafkaBus implements Bus {
    */
   producer(): Producer {
     return {
-      send: async <T extends TopicName>(topic: T, records: readonly OutgoingRecord<T>[]) => {
+      send: async <T extends TopicName>(topic: T, records: readonly OutgoingRecord<T>[], hold: PartitionHold) => {
         if (records.length === 0) return;
         const partitions = this.configs[topic].partitions;
         if (!this.codecReady) await this.prepareCodec();
@@ -302,7 +308,7 @@ export class KafkaBus implements Bus {
           };
         }
         // Last, right before the records join the request: encoding may have waited.
-        assertBatchOwned();
+        assertHeld(hold);
         await this.lingered(topic, messages);
       },
     };
@@ -546,7 +552,7 @@ export class KafkaBus implements Bus {
           next: number;
           draining: Promise<void> | null;
           /** Lost at the rebalance that deletes this slot: the outputs of a batch still in the handler are not written then. */
-          hold: PartitionHold;
+          hold: { lost: boolean };
         }
         const slots = new Map<string, Slot>();
         /** Where gained partitions resume, read after the handoff (slot key -> offset). */
@@ -626,10 +632,11 @@ export class KafkaBus implements Bus {
               });
           }
           if (records.length > 0) {
-            const batch: RecordBatch<T> = { topic, partition, records };
+            // Its outputs, which name its hold, are written only while this member holds the partition
+            // (batch-ownership.ts).
+            const batch: RecordBatch<T> = { topic, partition, records, hold: fenced ? s.hold : NO_BATCH };
             try {
-              // Its outputs are written only while this member holds the partition (batch-ownership.ts).
-              await (fenced ? handleWhileOwned(s.hold, () => handler(batch)) : handler(batch));
+              await handler(batch);
             } catch (e) {
               // Lost meanwhile: dropped, not committed; the new owner resumes before it.
               if (e instanceof PartitionLostError && s.hold.lost) return;

@@ -16,7 +16,7 @@ import type { MockKafka } from '../../test/support/mock-kafka.js';
 import { tick } from '../opportunities/fixtures/builders.js';
 import { TableSink } from '../sinks/index.js';
 import type { StoreRow } from '../store/index.js';
-import { PartitionLostError, handleWhileOwned } from './batch-ownership.js';
+import { NO_BATCH, PartitionLostError } from './batch-ownership.js';
 import type { Consumer } from './bus.js';
 import { KafkaBus } from './kafka-bus.js';
 import { partitionFor } from './partitioner.js';
@@ -43,6 +43,7 @@ describe.skipIf(unavailable !== null)('a member that lost a partition while hand
       producer.send(
         'odds.ticks',
         keys.map((k, i) => ({ key: k, value: tick('pinnacle', 'moneyline', 'home', null, 100 * round + i, { eventId: k }) })),
+        NO_BATCH,
       );
     /** What each member published, as `member key price`, once the send resolved. */
     const published: string[] = [];
@@ -52,6 +53,8 @@ describe.skipIf(unavailable !== null)('a member that lost a partition while hand
     });
     let holding = 0;
     let settled = 0;
+    /** What each of a's held batches came to, by partition: `published`, or the name of what its send threw. */
+    const heldOutcomes = new Map<number, string>();
     // The handler maps every tick to the snapshot changelog, key for key: the last record of a
     // key there is the output of the key's last input handled.
     const member = (name: string, holdFirstRound: boolean): Consumer<'odds.ticks'> => {
@@ -70,8 +73,13 @@ describe.skipIf(unavailable !== null)('a member that lost a partition while hand
               partitionKey: r.key,
               value: { key: r.key, eventId: r.key, row: null, changedAt: r.value?.priceAmerican ?? 0 },
             })),
+            b.hold,
           );
           for (const r of mine) published.push(`${name} ${r.key} ${r.value?.priceAmerican ?? ''}`);
+          if (held) heldOutcomes.set(b.partition, 'published');
+        } catch (e) {
+          if (held) heldOutcomes.set(b.partition, e instanceof Error ? e.name : String(e));
+          throw e;
         } finally {
           if (held) settled++;
         }
@@ -112,6 +120,12 @@ describe.skipIf(unavailable !== null)('a member that lost a partition while hand
       expect(Object.fromEntries(last)).toEqual(Object.fromEntries(keys.map((k, i) => [k, 200 + i])));
       // b's keys: a published nothing of round 1 after b took them over.
       expect(taken.filter(({ k, i }) => publishedBy('a', k, 100 + i))).toEqual([]);
+      // Because the send of each held batch whose partition b took threw, given the hold that batch
+      // was handed; the held batches of the partitions a kept went out.
+      const takenPartitions = new Set(taken.map(({ k }) => partitionFor(k, count)));
+      expect(Object.fromEntries(heldOutcomes)).toEqual(
+        Object.fromEntries([...partitions].map((p) => [p, takenPartitions.has(p) ? 'PartitionLostError' : 'published'])),
+      );
     } finally {
       release(); // a stopping consumer waits for the batches in its handler
       await bus.close();
@@ -143,7 +157,7 @@ describe('a table write for a batch whose partition was lost', () => {
         },
       },
     );
-    await expect(handleWhileOwned(hold, () => sink.write([{ id: 1 }]))).rejects.toBeInstanceOf(PartitionLostError);
+    await expect(sink.write([{ id: 1 }], hold)).rejects.toBeInstanceOf(PartitionLostError);
     expect(attempts).toEqual([[{ id: 1 }]]);
     expect(sink.counters).toEqual({ rowsWritten: 0, batchesWritten: 0, rowsFailed: 0, lastWriteAt: null });
   });

@@ -4,6 +4,8 @@ import type { TopicConfig, TopicName, TopicValues } from '../../schemas/index.js
 import type { Bus, BusRecord, Consumer, ConsumerOptions, OutgoingRecord, Producer, ReadScope, RecordBatch } from './bus.js';
 import { topicsOf } from './bus.js';
 import { partitionFor } from './partitioner.js';
+import { NO_BATCH, assertHeld } from './batch-ownership.js';
+import type { PartitionHold } from './batch-ownership.js';
 
 export interface MemoryBusOptions {
   /**
@@ -21,6 +23,15 @@ export interface MemoryBusOptions {
    * whole run, not with what is current.
    */
   removalRetention?: RemovalRetention;
+}
+
+/**
+ * The in-process bus's producer: one member per group owns every partition here, so no batch of
+ * this bus is ever handed to another member, and a send that names no hold is written as no
+ * batch's (`NO_BATCH`). Code that writes through the `Producer` port still names one.
+ */
+export interface InProcessProducer extends Producer {
+  send<T extends TopicName>(topic: T, records: readonly OutgoingRecord<T>[], hold?: PartitionHold): Promise<void>;
 }
 
 /** Told of the records a producer of this bus appended, one call per partition of a send, in offset order. */
@@ -441,13 +452,15 @@ export class MemoryBus implements Bus {
     return max;
   }
 
-  producer(): Producer {
+  producer(): InProcessProducer {
     return {
-      send: async <T extends TopicName>(name: T, records: readonly OutgoingRecord<T>[]) => {
+      send: async <T extends TopicName>(name: T, records: readonly OutgoingRecord<T>[], hold: PartitionHold = NO_BATCH) => {
         const topic = this.topic(name);
         while (!this.closed && (this.maxLag(topic) > this.highWaterMark || this.behindInCopy > this.copyHighWaterMark))
           await this.waitForChange();
         if (this.closed) throw new Error(`bus closed: cannot send to ${name}`);
+        // After the wait for readers, as the Kafka bus asks right before its records leave.
+        assertHeld(hold);
         const ts = this.now();
         const n = topic.partitions.length;
         const ends = this.appended && !this.unwatched.has(name) ? topic.partitions.map((p) => p.endOffset) : null;
@@ -572,7 +585,7 @@ export class MemoryBus implements Bus {
           value: r.value as TopicValues[T] | null,
           timestamp: r.timestamp,
         }));
-        await handler({ topic: name, partition: i, records });
+        await handler({ topic: name, partition: i, records, hold: NO_BATCH });
         const last = stored[stored.length - 1];
         committed[i] = (last?.offset ?? position) + 1;
         this.trim(p, topic.minCommitted(i));

@@ -1,6 +1,7 @@
 import { pino } from 'pino';
 import type { Logger } from 'pino';
 import { describe, expect, it } from 'vitest';
+import { NO_BATCH } from '../bus/index.js';
 import { StoreError } from '../store/index.js';
 import type { OlapStore, StoreRow } from '../store/index.js';
 import { TableSink } from './table-sink.js';
@@ -32,7 +33,7 @@ describe('TableSink.writeRecords', () => {
     const store = recordingStore();
     const sink = new TableSink(store, 'odds_ticks', pino({ level: 'silent' }));
     const records = Array.from({ length: 1000 }, (_, i) => ({ offset: i, value: i % 10 === 9 ? null : { price: -100 - i } }));
-    await sink.writeRecords(records, (r) => (r.value ? { offset: r.offset, price: r.value.price } : null));
+    await sink.writeRecords(records, (r) => (r.value ? { offset: r.offset, price: r.value.price } : null), NO_BATCH);
     expect(store.inserts).toHaveLength(1);
     expect(store.inserts[0]?.table).toBe('odds_ticks');
     expect(store.inserts[0]?.rows).toHaveLength(900);
@@ -57,6 +58,7 @@ describe('TableSink.writeRecords', () => {
         if (i === 199) seen.push('last row mapped');
         return { i };
       },
+      NO_BATCH,
     );
     expect(seen).toEqual(['other work', 'last row mapped']);
     expect(store.inserts[0]?.rows).toHaveLength(200);
@@ -65,7 +67,7 @@ describe('TableSink.writeRecords', () => {
   it('inserts nothing for a batch of tombstones', async () => {
     const store = recordingStore();
     const sink = new TableSink(store, 'odds_latest', pino({ level: 'silent' }));
-    await sink.writeRecords([null, null], (r) => r);
+    await sink.writeRecords([null, null], (r) => r, NO_BATCH);
     expect(store.inserts).toEqual([]);
     expect(sink.counters).toMatchObject({ rowsWritten: 0, batchesWritten: 0 });
   });
@@ -83,10 +85,10 @@ describe('TableSink.writeRecords', () => {
       },
     };
     const sink = new TableSink(store, 'odds_ticks', pino({ level: 'silent' }));
-    await sink.writeRecords([1, 2, 3, 4, 5], (n) => (n % 2 === 0 ? null : { n }));
+    await sink.writeRecords([1, 2, 3, 4, 5], (n) => (n % 2 === 0 ? null : { n }), NO_BATCH);
     expect(calls).toEqual([{ table: 'odds_ticks', records: [1, 2, 3, 4, 5] }]);
     expect(sink.counters).toMatchObject({ rowsWritten: 3, batchesWritten: 1, rowsFailed: 0 });
-    await sink.writeRecords([2, 4], (n) => (n % 2 === 0 ? null : { n }));
+    await sink.writeRecords([2, 4], (n) => (n % 2 === 0 ? null : { n }), NO_BATCH);
     expect(sink.counters).toMatchObject({ rowsWritten: 3, batchesWritten: 1 });
   });
 
@@ -98,7 +100,7 @@ describe('TableSink.writeRecords', () => {
       },
     };
     const sink = new TableSink(store, 'opportunities', pino({ level: 'silent' }));
-    await expect(sink.writeRecords([1, 2, 3], (n) => (n === 2 ? null : { n }))).rejects.toThrow(
+    await expect(sink.writeRecords([1, 2, 3], (n) => (n === 2 ? null : { n }), NO_BATCH)).rejects.toThrow(
       'insert into opportunities failed: Syntax error',
     );
     expect(sink.counters).toMatchObject({ rowsWritten: 0, batchesWritten: 0, rowsFailed: 2 });
@@ -136,7 +138,7 @@ describe('TableSink and a store that does not answer', () => {
     const waits: number[] = [];
     const { logger, messages } = keptLog();
     const sink = new TableSink(store, 'odds_ticks', logger, { retries: 2, sleep: async (ms) => void waits.push(ms) });
-    await sink.write([{ id: 1 }, { id: 2 }, { id: 3 }]);
+    await sink.write([{ id: 1 }, { id: 2 }, { id: 3 }], NO_BATCH);
     expect(waits).toEqual([200, 400, 800, 1600, 3200, 6400, 12_800, 25_600, 30_000, 30_000, 30_000, 30_000]);
     expect(store.inserts).toEqual([[{ id: 1 }, { id: 2 }, { id: 3 }]]);
     expect(sink.counters).toMatchObject({ rowsWritten: 3, batchesWritten: 1, rowsFailed: 0 });
@@ -149,7 +151,7 @@ describe('TableSink and a store that does not answer', () => {
   it('gives up a batch waiting for the store once released (the pipeline stops), without counting its rows as failed', async () => {
     const store = refusingStore(Number.POSITIVE_INFINITY, unreachable);
     const sink = new TableSink(store, 'odds_ticks', pino({ level: 'silent' }), { sleep: () => new Promise(() => undefined) });
-    const writing = sink.write([{ id: 1 }]);
+    const writing = sink.write([{ id: 1 }], NO_BATCH);
     // Waiting: its first attempt refused, the backoff that never ends begun.
     while (store.attempts === 0) await new Promise((r) => setImmediate(r));
     await new Promise((r) => setImmediate(r));
@@ -161,7 +163,7 @@ describe('TableSink and a store that does not answer', () => {
   it('still fails a batch after its retries when the store answers with a refusal for now', async () => {
     const store = refusingStore(5, () => new StoreError('Code: 241. DB::Exception: Memory limit (total) exceeded', true));
     const sink = new TableSink(store, 'odds_ticks', pino({ level: 'silent' }), { retries: 2, sleep: async () => undefined });
-    await expect(sink.write([{ id: 1 }])).rejects.toThrow('insert into odds_ticks failed after 3 attempts: Code: 241.');
+    await expect(sink.write([{ id: 1 }], NO_BATCH)).rejects.toThrow('insert into odds_ticks failed after 3 attempts: Code: 241.');
     expect(store.attempts).toBe(3);
     expect(sink.counters).toMatchObject({ rowsWritten: 0, rowsFailed: 1 });
   });

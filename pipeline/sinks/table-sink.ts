@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { settingDefault } from '../../schemas/index.js';
-import { assertBatchOwned } from '../bus/index.js';
+import { NO_BATCH, assertHeld } from '../bus/index.js';
+import type { PartitionHold } from '../bus/index.js';
 import type { OlapStore, StoreRow } from '../store/index.js';
 import { StoreError } from '../store/index.js';
 import { forEachInSlices } from '../event-loop-slices.js';
@@ -68,12 +69,13 @@ export class TableSink {
    * them, in slices (see `SLICE_MS`): a sink's batch holds up to a second of records, and
    * opportunity rows carry their record as JSON. A store that can write each row as it is mapped
    * (`insertMapped`) gets the records, so no array of rows outlives a turn of the event loop.
+   * `hold`: the hold of the batch the records are of (`NO_BATCH` for none), see `attempts`.
    */
-  async writeRecords<R>(records: readonly R[], toRow: (record: R) => StoreRow | null): Promise<void> {
+  async writeRecords<R>(records: readonly R[], toRow: (record: R) => StoreRow | null, hold: PartitionHold): Promise<void> {
     const insertMapped = this.store.insertMapped?.bind(this.store);
     if (insertMapped) {
       const countRows = (): number => records.reduce((n, r) => n + (toRow(r) === null ? 0 : 1), 0);
-      await this.attempts(() => insertMapped(this.table, records, toRow), countRows);
+      await this.attempts(() => insertMapped(this.table, records, toRow), countRows, hold);
       return;
     }
     const rows: StoreRow[] = [];
@@ -81,10 +83,10 @@ export class TableSink {
       const row = toRow(record);
       if (row !== null) rows.push(row);
     });
-    await this.write(rows);
+    await this.write(rows, hold);
   }
 
-  async write(rows: readonly StoreRow[]): Promise<void> {
+  async write(rows: readonly StoreRow[], hold: PartitionHold): Promise<void> {
     if (rows.length === 0) return;
     await this.attempts(
       async () => {
@@ -92,6 +94,7 @@ export class TableSink {
         return rows.length;
       },
       () => rows.length,
+      hold,
     );
   }
 
@@ -110,6 +113,8 @@ export class TableSink {
         return 0;
       },
       () => 0,
+      // A restore's read, before any batch of the partitions it rebuilds.
+      NO_BATCH,
       'read from',
     );
     return got[0] as T;
@@ -127,17 +132,17 @@ export class TableSink {
 
   /**
    * Runs `insert` (which resolves to the rows it wrote) until it succeeds, or fails for good.
-   * Not once the partition of the batch being written went to another member, which writes the
-   * batch itself (pipeline/bus/batch-ownership.ts). Asked before every attempt: a store retried
-   * through a rebalance is one way a batch outlasts the handoff.
+   * Not once `hold`, the batch's hold on its partition, was lost: the partition went to another
+   * member, which writes the batch itself (pipeline/bus/batch-ownership.ts). Asked before every
+   * attempt: a store retried through a rebalance is one way a batch outlasts the handoff.
    */
-  private async attempts(insert: () => Promise<number>, rowsOf: () => number, what = 'insert into'): Promise<void> {
+  private async attempts(insert: () => Promise<number>, rowsOf: () => number, hold: PartitionHold, what = 'insert into'): Promise<void> {
     /** Failures other than an unreachable store: those count against `retries`. */
     let failures = 0;
     /** This batch's waits for an unreachable store: its backoff doubles with them. */
     let waits = 0;
     for (;;) {
-      assertBatchOwned();
+      assertHeld(hold);
       try {
         const written = await insert();
         this.answered();

@@ -90,9 +90,15 @@ export function closingStage(ctx: StageContext, parts: ClosingStageParts): Stage
       if (inputs.length === 0) return;
       const out = closings.of(batch.partition).handleBatch(inputs, clock.now());
       // Entries first: a grade never exists in the store without what it grades.
-      await sinks.clv_entries.write(out.entries.map(entryRow));
-      await sinks.closing_odds.write(out.closing.map((c) => closingRow(c, ++version)));
-      await sinks.clv_grades.write(out.grades.map((g) => gradeRow(g, ++version)));
+      await sinks.clv_entries.write(out.entries.map(entryRow), batch.hold);
+      await sinks.closing_odds.write(
+        out.closing.map((c) => closingRow(c, ++version)),
+        batch.hold,
+      );
+      await sinks.clv_grades.write(
+        out.grades.map((g) => gradeRow(g, ++version)),
+        batch.hold,
+      );
     },
   };
 }

@@ -22,7 +22,7 @@ export function futuresStage(ctx: StageContext, futures: FuturesProcessor): Stag
           for (const r of records) if (r.value) futures.restore(r.value);
         }),
     },
-    handle: async (records) => {
+    handle: async (records, { hold }) => {
       const step = futures.handle(
         records.flatMap((r) => (r.value ? [r.value] : [])),
         clock.now(),
@@ -31,9 +31,10 @@ export function futuresStage(ctx: StageContext, futures: FuturesProcessor): Stag
         await producer.send(
           TOPICS.futuresMarkets,
           step.markets.map((m) => ({ key: m.futureId, value: m })),
+          hold,
         );
-      await sinks.futures_odds_latest.write(step.latest.map(futuresLatestRow));
-      await sinks.futures_ev.write(step.ev.map(futuresEvRow));
+      await sinks.futures_odds_latest.write(step.latest.map(futuresLatestRow), hold);
+      await sinks.futures_ev.write(step.ev.map(futuresEvRow), hold);
     },
   };
 }

@@ -33,7 +33,7 @@ export function gameStateNormalizerStage(ctx: StageContext, parts: GameStateNorm
         normalizer.forgetLeagues(leagues.normalizes);
       },
     },
-    handle: async (records) => {
+    handle: async (records, { hold }) => {
       const now = clock.now();
       const states: OutgoingRecord<typeof TOPICS.gameState>[] = [];
       const events: OutgoingRecord<typeof TOPICS.events>[] = [];
@@ -43,8 +43,8 @@ export function gameStateNormalizerStage(ctx: StageContext, parts: GameStateNorm
         for (const e of result.events) events.push({ key: e.id, value: e });
         if (result.state) states.push({ key: result.state.eventId, value: result.state });
       }
-      if (events.length > 0) await producer.send(TOPICS.events, events);
-      if (states.length > 0) await producer.send(TOPICS.gameState, states);
+      if (events.length > 0) await producer.send(TOPICS.events, events, hold);
+      if (states.length > 0) await producer.send(TOPICS.gameState, states, hold);
     },
   };
 }

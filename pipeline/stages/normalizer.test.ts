@@ -3,9 +3,8 @@ import { LEAGUES, TEAMS, TOPICS, TOPIC_CONFIGS } from '../../schemas/index.js';
 import type { CanonicalEvent, FeedRecord } from '../../schemas/index.js';
 import { batchOf, stageHarness } from '../../test/support/stage-context.js';
 import { rawTick } from '../../test/support/raw-tick.js';
-import { partitionFor } from '../bus/index.js';
+import { PartitionLostError, assertHeld, partitionFor } from '../bus/index.js';
 import type { BusRecord, OutgoingRecord, Producer } from '../bus/index.js';
-import { PartitionLostError, assertBatchOwned, handleWhileOwned } from '../bus/batch-ownership.js';
 import { ManualClock } from '../clock.js';
 import { MarketSimulator } from '../feeds/simulator/index.js';
 import { FuturesNormalizer } from '../futures/index.js';
@@ -67,9 +66,9 @@ describe('the normalizer stage', () => {
     const { parts, sent, clock, ctx } = stage(T0 + 60_000);
     // Asks before every send whether the batch is still this member's, as the Kafka bus does.
     const producer: Producer = {
-      send: async (topic, records) => {
-        assertBatchOwned();
-        await ctx.producer.send(topic, records);
+      send: async (topic, records, hold) => {
+        assertHeld(hold);
+        await ctx.producer.send(topic, records, hold);
       },
     };
     const spec = normalizerStage({ ...ctx, producer }, parts);
@@ -83,7 +82,7 @@ describe('the normalizer stage', () => {
     // new owner handles that batch again, but not this process's sweep.
     clock.set(T0 + 6 * 3600_000 + 60_000);
     const later = batchOf(TOPICS.rawTicks, 0, [rawTick(T0 + 48 * 3600_000, { bookEventId: 'p-2', ts: T0 + 6 * 3600_000 })], () => 'k', 1);
-    await expect(handleWhileOwned({ lost: true }, () => spec.handle(later.records, later))).rejects.toBeInstanceOf(PartitionLostError);
+    await expect(spec.handle(later.records, { ...later, hold: { lost: true } })).rejects.toBeInstanceOf(PartitionLostError);
     expect(
       sent.slice(before).map((s) => [s.topic, s.records.map((r) => [r.key, (r.value as CanonicalEvent | null)?.status ?? null])]),
     ).toEqual([[TOPICS.events, [[id, 'final']]]]);

@@ -1,5 +1,5 @@
 import { TOPICS, isRawFutures, isRawSplits } from '../../schemas/index.js';
-import { outsideBatch } from '../bus/index.js';
+import { NO_BATCH } from '../bus/index.js';
 import type { OutgoingRecord } from '../bus/index.js';
 import type { FuturesNormalizer } from '../futures/index.js';
 import type { Normalizer } from '../normalize/index.js';
@@ -54,7 +54,7 @@ export function normalizerStage(ctx: StageContext, parts: NormalizerStageParts):
         normalizer.forgetLeagues(leagues.normalizes);
       },
     },
-    handle: async (records) => {
+    handle: async (records, { hold }) => {
       const now = clock.now();
       const ticks: OutgoingRecord<typeof TOPICS.ticks>[] = [];
       const events: OutgoingRecord<typeof TOPICS.events>[] = [];
@@ -107,20 +107,20 @@ export function normalizerStage(ctx: StageContext, parts: NormalizerStageParts):
       for (const id of normalizer.takeForgotten()) lifecycle.push({ key: id, value: null });
       // Events first: a consumer of ticks may look the event up.
       try {
-        if (events.length > 0) await producer.send(TOPICS.events, events);
+        if (events.length > 0) await producer.send(TOPICS.events, events, hold);
       } finally {
         // After the batch's events (a close of an event the batch changed is its later version),
         // and even when the batch is dropped because a rebalance took its partition meanwhile
         // (pipeline/bus/batch-ownership.ts): the new owner redoes the batch, not this sweep, and
-        // the normalizer here already counts these events closed or forgotten.
-        if (lifecycle.length > 0) await outsideBatch(() => producer.send(TOPICS.events, lifecycle));
+        // the normalizer here already counts these events closed or forgotten: written as no batch's.
+        if (lifecycle.length > 0) await producer.send(TOPICS.events, lifecycle, NO_BATCH);
       }
-      if (ticks.length > 0) await producer.send(TOPICS.ticks, ticks);
+      if (ticks.length > 0) await producer.send(TOPICS.ticks, ticks, hold);
       if (snapshots.length > 0) {
         counters.splitsSnapshots += snapshots.length;
-        await producer.send(TOPICS.splits, snapshots);
+        await producer.send(TOPICS.splits, snapshots, hold);
       }
-      if (boards.length > 0) await producer.send(TOPICS.futures, boards);
+      if (boards.length > 0) await producer.send(TOPICS.futures, boards, hold);
     },
   };
 }

@@ -1,5 +1,6 @@
 import { TOPICS } from '../../schemas/index.js';
 import type { CanonicalEvent, OddsChange, Opportunity } from '../../schemas/index.js';
+import { NO_BATCH } from '../bus/index.js';
 import { opportunityRecords } from '../opportunities/index.js';
 import type { OpportunityInput, OpportunityProcessor } from '../opportunities/index.js';
 import { adoptDetections } from '../partition-state.js';
@@ -75,7 +76,7 @@ export function opportunitiesStage(
       const repriced = processor.setSearchCommission(searchRate(), now);
       const changes = processor.handleBatch(inputs, now);
       if (repriced.length > 0) changes.unshift(...repriced);
-      if (changes.length > 0) await producer.send(TOPICS.opportunities, opportunityRecords(changes));
+      if (changes.length > 0) await producer.send(TOPICS.opportunities, opportunityRecords(changes), batch.hold);
     },
   };
 }
@@ -92,5 +93,6 @@ export async function repriceOpportunities(
 ): Promise<void> {
   const now = ctx.clock.now();
   const changes = opportunities.all().flatMap((p) => p.setSearchCommission(rate, now));
-  if (changes.length > 0) await ctx.producer.send(TOPICS.opportunities, opportunityRecords(changes));
+  // Between batches, of the state of every partition: no batch's.
+  if (changes.length > 0) await ctx.producer.send(TOPICS.opportunities, opportunityRecords(changes), NO_BATCH);
 }

@@ -1,6 +1,6 @@
 import { TOPICS, foundBelowBoardRate } from '../../schemas/index.js';
 import type { TopicName } from '../../schemas/index.js';
-import type { BusRecord } from '../bus/index.js';
+import type { BusRecord, PartitionHold } from '../bus/index.js';
 import { gameStateRow } from '../closing/index.js';
 import { futuresTickRows } from '../futures/index.js';
 import { eventRow, latestRow, opportunityRow, tickRow } from '../sinks/index.js';
@@ -20,7 +20,8 @@ interface SinkStage<T extends TopicName> {
   tables: readonly SinkTable[];
   /** Overrides the configured batch's minimum. */
   minBatchSize?: number;
-  write: (ctx: StageContext, records: readonly BusRecord<T>[]) => Promise<void>;
+  /** `hold`: the batch's, which every table write names. */
+  write: (ctx: StageContext, records: readonly BusRecord<T>[], hold: PartitionHold) => Promise<void>;
 }
 
 const SMALL_TOPIC_BATCH = 1000;
@@ -33,7 +34,7 @@ function sinkStage<T extends TopicName>(ctx: StageContext, sink: SinkStage<T>): 
     output: [],
     tables: sink.tables,
     batching: sink.minBatchSize === undefined ? ctx.sinkBatching : { ...ctx.sinkBatching, minBatchSize: sink.minBatchSize },
-    handle: (records) => sink.write(ctx, records),
+    handle: (records, batch) => sink.write(ctx, records, batch.hold),
   };
 }
 
@@ -44,7 +45,11 @@ export const futuresTicksSinkStage = (ctx: StageContext): StageSpec<typeof TOPIC
     topic: TOPICS.futures,
     tables: ['futures_odds_ticks'],
     minBatchSize: SMALL_TOPIC_BATCH,
-    write: ({ sinks }, records) => sinks.futures_odds_ticks.write(records.flatMap((r) => (r.value ? futuresTickRows(r.value) : []))),
+    write: ({ sinks }, records, hold) =>
+      sinks.futures_odds_ticks.write(
+        records.flatMap((r) => (r.value ? futuresTickRows(r.value) : [])),
+        hold,
+      ),
   });
 
 export const gameStateSinkStage = (ctx: StageContext): StageSpec<typeof TOPICS.gameState> =>
@@ -54,7 +59,7 @@ export const gameStateSinkStage = (ctx: StageContext): StageSpec<typeof TOPICS.g
     topic: TOPICS.gameState,
     tables: ['game_state'],
     minBatchSize: SMALL_TOPIC_BATCH,
-    write: ({ sinks }, records) => sinks.game_state.writeRecords(records, (r) => (r.value ? gameStateRow(r.value) : null)),
+    write: ({ sinks }, records, hold) => sinks.game_state.writeRecords(records, (r) => (r.value ? gameStateRow(r.value) : null), hold),
   });
 
 export const oddsTicksSinkStage = (ctx: StageContext): StageSpec<typeof TOPICS.ticks> =>
@@ -63,9 +68,9 @@ export const oddsTicksSinkStage = (ctx: StageContext): StageSpec<typeof TOPICS.t
     groupId: 'sink-odds-ticks',
     topic: TOPICS.ticks,
     tables: ['odds_ticks'],
-    write: ({ sinks, clock }, records) => {
+    write: ({ sinks, clock }, records, hold) => {
       const now = clock.now();
-      return sinks.odds_ticks.writeRecords(records, (r) => (r.value ? tickRow(r.value, now) : null));
+      return sinks.odds_ticks.writeRecords(records, (r) => (r.value ? tickRow(r.value, now) : null), hold);
     },
   });
 
@@ -76,7 +81,8 @@ export const oddsLatestSinkStage = (ctx: StageContext): StageSpec<typeof TOPICS.
     groupId: 'sink-odds-latest',
     topic: TOPICS.snapshot,
     tables: ['odds_latest'],
-    write: ({ sinks }, records) => sinks.odds_latest.writeRecords(records, (r) => (r.value ? latestRow(r.value, r.offset + 1) : null)),
+    write: ({ sinks }, records, hold) =>
+      sinks.odds_latest.writeRecords(records, (r) => (r.value ? latestRow(r.value, r.offset + 1) : null), hold),
   });
 
 export const opportunitiesSinkStage = (ctx: StageContext): StageSpec<typeof TOPICS.opportunities> =>
@@ -87,9 +93,11 @@ export const opportunitiesSinkStage = (ctx: StageContext): StageSpec<typeof TOPI
     tables: ['opportunities'],
     minBatchSize: SMALL_TOPIC_BATCH,
     // The table keeps what callers at the board's rates are served: not what was found only below them.
-    write: ({ sinks }, records) =>
-      sinks.opportunities.writeRecords(records, (r) =>
-        r.value && !foundBelowBoardRate(r.value) ? opportunityRow(r.value, r.offset + 1) : null,
+    write: ({ sinks }, records, hold) =>
+      sinks.opportunities.writeRecords(
+        records,
+        (r) => (r.value && !foundBelowBoardRate(r.value) ? opportunityRow(r.value, r.offset + 1) : null),
+        hold,
       ),
   });
 
@@ -101,10 +109,10 @@ export const splitsSinkStage = (ctx: StageContext): StageSpec<typeof TOPICS.spli
     topic: TOPICS.splits,
     tables: ['splits_history', 'splits_latest'],
     minBatchSize: SMALL_TOPIC_BATCH,
-    write: async ({ sinks, clock }, records) => {
+    write: async ({ sinks, clock }, records, hold) => {
       const rows = records.flatMap((r) => (r.value ? splitsRows(r.value, clock.now()) : []));
-      await sinks.splits_history.write(rows);
-      await sinks.splits_latest.write(rows);
+      await sinks.splits_history.write(rows, hold);
+      await sinks.splits_latest.write(rows, hold);
     },
   });
 
@@ -115,5 +123,5 @@ export const eventsSinkStage = (ctx: StageContext): StageSpec<typeof TOPICS.even
     topic: TOPICS.events,
     tables: ['events'],
     minBatchSize: SMALL_TOPIC_BATCH,
-    write: ({ sinks }, records) => sinks.events.writeRecords(records, (r) => (r.value ? eventRow(r.value) : null)),
+    write: ({ sinks }, records, hold) => sinks.events.writeRecords(records, (r) => (r.value ? eventRow(r.value) : null), hold),
   });

@@ -51,7 +51,7 @@ export function snapshotStage(
           if (change) changes.push({ key: change.key, partitionKey: change.eventId, value: change });
         }
       }
-      if (changes.length > 0) await producer.send(TOPICS.snapshot, changes);
+      if (changes.length > 0) await producer.send(TOPICS.snapshot, changes, batch.hold);
     },
   };
 }

@@ -22,6 +22,11 @@ export interface StageSpec<T extends TopicName = TopicName> {
   /** Sink batching; absent, a batch is whatever the bus has ready. */
   readonly batching?: SinkBatching;
   readonly state?: StageState;
+  /**
+   * Handles one batch. Each output it writes for the batch, a send or a table write, names the
+   * batch's hold (`batch.hold`): on Kafka it throws once a rebalance gave the partition to another
+   * member, and the batch is dropped for that member to handle (pipeline/bus/batch-ownership.ts).
+   */
   handle(records: readonly BusRecord<T>[], batch: RecordBatch<T>): Promise<void>;
 }
 
@@ -51,9 +56,11 @@ export interface SinkBatching {
 /** What every stage is built on. */
 export interface StageContext {
   bus: Bus;
+  /** Every send names a hold: the batch's it writes for, or `NO_BATCH` for the process's own records. */
   producer: Producer;
   clock: Clock;
   logger: Logger;
+  /** Every write names a hold, as a send does. */
   sinks: TableSinks;
   /** Batching of the table sinks that take the big topics (ticks, the changelog). */
   sinkBatching: SinkBatching;

@@ -1,6 +1,7 @@
 // The restart cases of runtime/failure-policy-restart.test.ts, over any bus (see there for the bug).
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
+import { NO_BATCH } from '../../pipeline/bus/index.js';
 import type { Bus, BusRecord } from '../../pipeline/bus/index.js';
 import { runStageTable } from '../../pipeline/runner.js';
 import type { RunningStages } from '../../pipeline/runner.js';
@@ -21,6 +22,7 @@ async function send(bus: Bus, from: number, n: number): Promise<void> {
   await bus.producer().send(
     INPUT,
     keys.map((key) => ({ key, value: {} as never })),
+    NO_BATCH,
   );
 }
 
@@ -114,11 +116,12 @@ export function describeCommittingStageRestart(busName: string, open: () => Prom
           ...UNDER_TEST,
           name: 'relay',
           output: [OUTPUT],
-          handle: async (records) => {
+          handle: async (records, batch) => {
             handled.push(...records.map((r) => r.key));
             await memory.producer().send(
               OUTPUT,
               records.map((r) => ({ key: r.key, value: null })),
+              batch.hold,
             );
           },
         };

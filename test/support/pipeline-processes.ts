@@ -1,6 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import type { RawTick } from '../../schemas/index.js';
 import { LEAGUES, TOPICS } from '../../schemas/index.js';
+import { NO_BATCH } from '../../pipeline/bus/index.js';
 import type { Bus } from '../../pipeline/bus/index.js';
 import { ManualClock } from '../../pipeline/clock.js';
 import { MarketSimulator } from '../../pipeline/feeds/simulator/index.js';
@@ -25,6 +26,7 @@ export async function produce(bus: Bus, raw: readonly RawTick[]): Promise<void> 
     await producer.send(
       TOPICS.rawTicks,
       raw.slice(i, i + 250).map((t) => ({ key: `${t.book}:${t.bookEventId}`, partitionKey: t.league, value: t })),
+      NO_BATCH,
     );
   }
 }

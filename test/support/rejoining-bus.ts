@@ -1,5 +1,5 @@
 import { afterEach, beforeEach } from 'vitest';
-import { KafkaBus } from '../../pipeline/bus/index.js';
+import { KafkaBus, NO_BATCH } from '../../pipeline/bus/index.js';
 import type { Consumer, ConsumerOptions, ConsumerRejoin } from '../../pipeline/bus/index.js';
 import { startMockKafka } from './mock-kafka.js';
 import type { MockKafka } from './mock-kafka.js';
@@ -56,5 +56,5 @@ export function recordingConsumer(
 
 /** One record with this key on `odds.ticks.raw`, in the NBA's partition. */
 export function sendKey(bus: KafkaBus, key: string): Promise<void> {
-  return bus.producer().send('odds.ticks.raw', [{ key, partitionKey: 'nba', value: null }]);
+  return bus.producer().send('odds.ticks.raw', [{ key, partitionKey: 'nba', value: null }], NO_BATCH);
 }

@@ -1,7 +1,7 @@
 import { pino } from 'pino';
 import { LEAGUES, TEAMS, TOPIC_CONFIGS } from '../../schemas/index.js';
 import type { CanonicalEvent, FuturesQuote, OddsChange, OddsTick, Opportunity, SplitsSnapshot, TopicName } from '../../schemas/index.js';
-import { MemoryBus } from '../../pipeline/bus/index.js';
+import { MemoryBus, NO_BATCH } from '../../pipeline/bus/index.js';
 import type { OutgoingRecord, RecordBatch } from '../../pipeline/bus/index.js';
 import { ManualClock } from '../../pipeline/clock.js';
 import { MarketSimulator } from '../../pipeline/feeds/simulator/index.js';
@@ -77,6 +77,7 @@ export function batchOf<T extends TopicName>(
     topic,
     partition,
     records: values.map((value, i) => ({ topic, partition, offset: offset + i, key: keyOf(value), value, timestamp: 0 })),
+    hold: NO_BATCH,
   };
 }
 
