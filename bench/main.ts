@@ -18,16 +18,18 @@ import { benchLargeSnapshot } from './snapshot.js';
 import { inOwnProcess } from './memory.js';
 import { benchReads } from './reads.js';
 import { benchVisible } from './visible.js';
+import { childResult } from './child-result.js';
 import { formatFigures } from './report.js';
 import type { BenchFigure } from './report.js';
 
 /**
  * `make bench`: each figure beside a baseline measured in the same run on the same machine, so
- * the ratio means something on a shared, noisy box. Bounded: about a minute in all.
+ * the ratio means something on a shared, noisy box. Every section runs in a child process of its
+ * own, so none measures what an earlier one left in the heap.
  */
+const SECTION_INDEX = 'BENCH_SECTION_INDEX';
+
 async function main(): Promise<void> {
-  const cpu = cpus()[0]?.model ?? 'unknown CPU';
-  process.stdout.write(`odds-platform bench — node ${process.version}, ${cpus().length} x ${cpu}\n\n`);
   const sections: [string, () => Promise<BenchFigure[]>][] = [
     ['Pipeline (normalizer + snapshot + opportunities + closing lines + ClickHouse sinks)', () => benchPipeline()],
     ['API (GET /odds from the live board)', () => benchApi()],
@@ -51,12 +53,27 @@ async function main(): Promise<void> {
     ['Kafka (librdkafka mock cluster): pipeline with Avro against raw kafkajs', () => benchKafka()],
     ['Scale-out (librdkafka mock cluster): two pipeline processes in one consumer group against one', () => benchScaleOut()],
   ];
+  // A section's child process runs that section alone and hands its figures back.
+  const own = process.env[SECTION_INDEX];
+  if (own !== undefined) {
+    const section = sections[Number(own)];
+    if (!section) throw new Error(`${SECTION_INDEX}=${own}: no such section`);
+    const figures = await section[1]();
+    await new Promise<void>((resolve) => process.send?.(figures, () => resolve()) ?? resolve());
+    return;
+  }
+  const cpu = cpus()[0]?.model ?? 'unknown CPU';
+  process.stdout.write(`odds-platform bench — node ${process.version}, ${cpus().length} x ${cpu}\n\n`);
   // `make bench SECTION=shedding` runs the sections whose title contains the word.
   const only = process.argv[2]?.toLowerCase();
-  for (const [title, run] of sections) {
+  for (const [index, [title]] of sections.entries()) {
     if (only && !title.toLowerCase().includes(only)) continue;
     const t0 = performance.now();
-    const figures = await run();
+    // Each section in a process of its own (same node flags): the 1M-price sections once left
+    // 5 GB of old space behind them in a shared process, and every later section measured its
+    // own work plus V8 marking that heap on the second core (the engines read 5,784 ticks/s
+    // after them against 36,000-40,000 alone).
+    const figures = await childResult<BenchFigure[]>('./main.js', [], { env: { ...process.env, [SECTION_INDEX]: String(index) } });
     if (process.env['BENCH_JSON']) appendFigures(process.env['BENCH_JSON'], figures);
     process.stdout.write(`${formatFigures(title, figures)}\n  (${((performance.now() - t0) / 1000).toFixed(1)} s)\n\n`);
   }
