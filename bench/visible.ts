@@ -9,6 +9,7 @@ import { Catalog } from '../api/views/catalog.js';
 import { recordedTicks } from './pipeline.js';
 import type { PollerResult } from './visible-poller.js';
 import { startServingPipeline } from './serving-pipeline.js';
+import { cpuProfile } from './cpu-profile.js';
 import { summarize } from './report.js';
 import type { BenchFigure } from './report.js';
 
@@ -77,6 +78,8 @@ export async function benchVisible(rate = 2000, seconds = 12): Promise<BenchFigu
   await new Promise((r) => setTimeout(r, 300));
 
   const probes: [number, number][] = [];
+  // `BENCH_VISIBLE_PROFILE=<file>`: a CPU profile of the serving process over the probed seconds only.
+  const stopProfile = cpuProfile(process.env['BENCH_VISIBLE_PROFILE']);
   const start = performance.now();
   let sent = 0;
   let k = 0;
@@ -101,6 +104,7 @@ export async function benchVisible(rate = 2000, seconds = 12): Promise<BenchFigu
     if (batch.length > 0) await send(batch);
     await new Promise((r) => setTimeout(r, 2));
   }
+  await stopProfile();
   const { seen, roundTrips } = await result;
   const latencies = visibleLatencies(probes, seen);
   await app.close();
