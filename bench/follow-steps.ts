@@ -74,6 +74,12 @@ export interface LeadReversal {
   watchedMs: number;
 }
 
+/** A soft book's moneyline beside the lead book's in one sighting: how far apart they stood, logits (the book's less the lead's). */
+export interface BesideLead {
+  book: string;
+  apartLogit: number;
+}
+
 /** Something timed from a lead step (a follow, a reversal) that may not have happened by the last time it was watched. */
 export interface Watched {
   followedMs: number | null;
@@ -134,6 +140,23 @@ export class SoftSteps {
         if (!isSoft(key)) continue;
         const { atMs, watchedMs } = firstAfter(sightings, at, i, key, (z) => (z - base) * Math.sign(step) >= FOLLOW_SHARE * Math.abs(step));
         out.push({ book: key, step: id, stepLogit: step, stepPoints, followedMs: atMs, watchedMs });
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Every soft book's moneyline beside the lead book's, in every sighting that has both: whether a
+   * book prices the game as the lead book does (BetOnline, LowVig's twin, docs/simulator.md "Stop
+   * 55") or on its own.
+   */
+  besideLead(): BesideLead[] {
+    const out: BesideLead[] = [];
+    for (const sightings of this.events.values()) {
+      for (const s of sightings) {
+        const lead = s.logits.get(LEAD_BOOK);
+        if (lead === undefined) continue;
+        for (const [key, z] of s.logits) if (isSoft(key)) out.push({ book: key, apartLogit: z - lead });
       }
     }
     return out;

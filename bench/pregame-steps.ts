@@ -2,9 +2,9 @@ import { parseRecordingLine } from '../pipeline/feeds/theoddsapi/index.js';
 import { readLines } from '../pipeline/feeds/read-lines.js';
 import { percentile } from '../pipeline/freshness/index.js';
 import { locateRecording, missingRecordingNote } from '../scripts/recordings/index.js';
-import { LEAD_BOOK, PregameSteps, stepStats } from './consensus-steps.js';
+import { LEAD_BOOK, NO_MOVE, PregameSteps, stepStats } from './consensus-steps.js';
 import { FOLLOW_HORIZON_MS, FOLLOW_MARKS_MS, SoftSteps, followedWithin } from './follow-steps.js';
-import type { FollowChance, LeadReversal, OwnPair } from './follow-steps.js';
+import type { BesideLead, FollowChance, LeadReversal, OwnPair } from './follow-steps.js';
 import { ODDS_API_RECORDINGS } from './processor-chain.js';
 
 /**
@@ -12,17 +12,28 @@ import { ODDS_API_RECORDINGS } from './processor-chain.js';
  * recording and both together (`consensus-steps.ts` says how it is read); then the soft books' own
  * steps and how soon they follow a lead step, and how soon the lead book takes its own steps back
  * (`follow-steps.ts`): what the simulator's pre-game news, following and sharp lean are set from
- * (docs/simulator.md, "Stop 51" to "Stop 53").
+ * (docs/simulator.md, "Stop 51" to "Stop 53"); and each soft book's follows and its moneyline
+ * beside the lead book's, which show BetOnline pricing as LowVig does ("Stop 55").
  *
  *   npx tsx bench/pregame-steps.ts
  */
+
+/** LowVig's twin: it prices the moneyline as LowVig does (the per-book table below), so the other soft books' follows are also read without it. */
+const TWIN = 'betonlineag';
 
 /** A lead step this large (no-vig probability, points) is one `bench/market-stats.ts` would time the soft books against. */
 const JUDGED_MOVE_POINTS = 1.5;
 
 async function main(): Promise<void> {
   const all = new PregameSteps();
-  const rows: { name: string; steps: PregameSteps; own: OwnPair[]; chances: FollowChance[]; reversals: LeadReversal[] }[] = [];
+  const rows: {
+    name: string;
+    steps: PregameSteps;
+    own: OwnPair[];
+    chances: FollowChance[];
+    reversals: LeadReversal[];
+    beside: BesideLead[];
+  }[] = [];
   for (const r of ODDS_API_RECORDINGS) {
     const path = locateRecording(r.file);
     if (path === null) {
@@ -37,7 +48,14 @@ async function main(): Promise<void> {
       steps.add(snap);
       soft.add(snap);
     }
-    rows.push({ name: r.name, steps, own: soft.ownPairs(), chances: soft.followChances(), reversals: soft.reversals() });
+    rows.push({
+      name: r.name,
+      steps,
+      own: soft.ownPairs(),
+      chances: soft.followChances(),
+      reversals: soft.reversals(),
+      beside: soft.besideLead(),
+    });
     all.consensus.push(...steps.consensus);
     all.lead.push(...steps.lead);
   }
@@ -47,6 +65,7 @@ async function main(): Promise<void> {
     own: rows.flatMap((r) => r.own),
     chances: rows.flatMap((r) => r.chances),
     reversals: rows.flatMap((r) => r.reversals),
+    beside: rows.flatMap((r) => r.beside),
   });
   const fmt = (x: number | null, d = 3): string => (x === null ? 'n/a' : x.toFixed(d));
   const out = (s: string): boolean => process.stdout.write(`${s}\n`);
@@ -77,12 +96,30 @@ async function main(): Promise<void> {
     for (const [label, list] of [
       ['every lead step', chances],
       [`lead steps >= ${JUDGED_MOVE_POINTS} points`, chances.filter((c) => Math.abs(c.stepPoints) >= JUDGED_MOVE_POINTS)],
+      [`every lead step, ${TWIN} left out`, chances.filter((c) => c.book !== TWIN)],
     ] as const) {
       const steps = new Set(list.map((c) => c.step)).size;
       const same = list.length === 0 ? null : (100 * list.filter((c) => c.followedMs === 0).length) / list.length;
       const within = list.length === 0 ? FOLLOW_MARKS_MS.map(() => 'n/a') : followedWithin(list).map((x) => fmt(100 * x, 1));
       out(`${name} | ${label} | ${steps} | ${list.length} | ${fmt(same, 1)} | ${within.join(' / ')}`);
     }
+  }
+  out(
+    `\neach soft book following a lead step, both recordings: book | steps | chances | followed at the same snapshot % | followed within ${marks} % (Kaplan-Meier) | ` +
+      `sightings beside ${LEAD_BOOK} | the same no-vig moneyline as ${LEAD_BOOK} % | |logit apart| p50 / p90`,
+  );
+  const chanceBooks = [...new Set(both?.chances.map((c) => c.book) ?? [])].sort();
+  for (const book of chanceBooks) {
+    const list = both?.chances.filter((c) => c.book === book) ?? [];
+    const same = list.length === 0 ? null : (100 * list.filter((c) => c.followedMs === 0).length) / list.length;
+    const within = list.length === 0 ? FOLLOW_MARKS_MS.map(() => 'n/a') : followedWithin(list).map((x) => fmt(100 * x, 1));
+    const apart = (both?.beside ?? []).filter((b) => b.book === book).map((b) => Math.abs(b.apartLogit));
+    apart.sort((a, b) => a - b);
+    const identical = apart.length === 0 ? null : (100 * apart.filter((x) => x <= NO_MOVE).length) / apart.length;
+    out(
+      `both | ${book} | ${new Set(list.map((c) => c.step)).size} | ${list.length} | ${fmt(same, 1)} | ${within.join(' / ')} | ` +
+        `${apart.length} | ${fmt(identical, 1)} | ${fmt(percentile(apart, 0.5))} / ${fmt(percentile(apart, 0.9))}`,
+    );
   }
   out(
     `\nthe lead book taking its own step back at least half way (steps as above): recording | steps | taken back within ${marks} % (Kaplan-Meier) | ` +
