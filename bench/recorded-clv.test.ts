@@ -24,34 +24,38 @@ describe('confidence_score against the recorded closes', () => {
     async () => {
       const [nfl, wc] = await Promise.all(paths.map((p) => gradeRecordedEv(p ?? '')));
       if (nfl === undefined || wc === undefined) throw new Error('both recordings are graded');
-      expect([nfl.graded.length, nfl.notClosed, nfl.noReferenceClose]).toEqual([38, 38, 17]);
-      expect([wc.graded.length, wc.notClosed, wc.noReferenceClose]).toEqual([80, 108, 0]);
+      // Since VERY_STALE_FACTOR's default is 2 (stop 55; 5 before), 4 and 7 occurrences are
+      // phantoms at detection and a later sighting counts instead, or none: 38 and 80 graded before.
+      expect([nfl.graded.length, nfl.notClosed, nfl.noReferenceClose, nfl.phantoms]).toEqual([37, 37, 17, 4]);
+      expect([wc.graded.length, wc.notClosed, wc.noReferenceClose, wc.phantoms]).toEqual([79, 104, 0, 7]);
 
       const pooled: ConfidenceGrade[] = [...nfl.graded, ...wc.graded];
       const [bottom, middle, top] = confidenceThirds(pooled);
       // [count, beat the close] of the bottom (scores 36-53), middle (54-83) and top (84-98) thirds.
       expect(summary([bottom, middle, top])).toEqual([
-        [41, 20],
+        [39, 19],
         [36, 24],
         [41, 26],
       ]);
       expect([bottom.min, bottom.max, middle.min, middle.max, top.min, top.max]).toEqual([36, 53, 54, 83, 84, 98]);
       expect(top.share ?? 0).toBeGreaterThan(bottom.share ?? 1);
-      // 63.4 % against 48.8 %: the top's interval (48.1-76.4 %) still reaches below the bottom's share.
+      // 63.4 % against 48.7 %: the top's interval (48.1-76.4 %) still reaches below the bottom's share.
       expect(top.low ?? 1).toBeLessThan(bottom.share ?? 0);
 
-      // Recording by recording the order holds: NFL 10 of 13 against 7 of 14, the World Cup 16 of
-      // 27 against 14 of 28.
+      // Recording by recording the order holds: NFL 11 of 14 against 7 of 14, the World Cup 15 of
+      // 27 against 13 of 27.
       expect(summary(confidenceThirds(nfl.graded))).toEqual([
         [14, 7],
-        [11, 6],
-        [13, 10],
+        [9, 5],
+        [14, 11],
       ]);
       expect(summary(confidenceThirds(wc.graded))).toEqual([
-        [28, 14],
-        [25, 17],
-        [27, 16],
+        [27, 13],
+        [25, 18],
+        [27, 15],
       ]);
+      const [wcBottom, , wcTop] = confidenceThirds(wc.graded);
+      expect(wcTop?.share ?? 0).toBeGreaterThan(wcBottom?.share ?? 1);
     },
     120_000,
   );

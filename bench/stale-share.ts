@@ -1,16 +1,19 @@
-import { LEAGUES, TEAMS, settingDefault } from '../schemas/index.js';
-import type { EvOpportunity } from '../schemas/index.js';
+import { LEAGUES, TEAMS } from '../schemas/index.js';
+import type { EvOpportunity, OpportunityPrice } from '../schemas/index.js';
 import { partitionFor } from '../pipeline/bus/index.js';
 import { ManualClock } from '../pipeline/clock.js';
 import { MarketSimulator } from '../pipeline/feeds/simulator/index.js';
+import type { QuoteView } from '../pipeline/feeds/simulator/index.js';
 import { Normalizer } from '../pipeline/normalize/index.js';
 import { DEFAULT_PHANTOM_POLICY, OpportunityProcessor, isPhantom, staleClockOfRecord, staleness } from '../pipeline/opportunities/index.js';
 import { SnapshotProcessor } from '../pipeline/snapshot/index.js';
+import { staleShareArgs } from './stale-share-args.js';
+import type { StaleShareArgs } from './stale-share-args.js';
 
 /**
  * Share of the +EV list (min_ev 0, sorted by EV) flagged stale after a few simulated minutes of
- * the default simulator (seed 42, in 100 ms steps at `make run`'s rate, 1,000 ticks/s since stop 50, unless
- * `ticksPerSecond` says otherwise), by each book's
+ * the default simulator (seed 42 unless `seed` says otherwise, in 100 ms steps at `make run`'s
+ * rate, 1,000 ticks/s since stop 50, unless `ticksPerSecond` says otherwise), by each book's
  * measured cadence and, on the same rows, by the fixed rule it replaced (60 s pre-match, 10 s
  * live since the oldest price's last confirmation): on the first 200 rows, on every row, and on
  * the default page of `GET /opportunities/ev` (the first 50 once the very stale are left out).
@@ -22,17 +25,31 @@ import { SnapshotProcessor } from '../pipeline/snapshot/index.js';
  * them after its lag. Without them (before stop 52) this bench never met the pre-match news the
  * running runtime meets every five minutes. Deterministic; no server.
  *
- *   npx tsx bench/stale-share.ts [minutes=5] [staleCadenceFactor=2] [partitions=1] [ticksPerSecond=1000] [splitsSeconds=300]
+ * Each stale row of the default page is then listed with the price its clock runs on (the one
+ * that goes stale first): its book, whether it is the bet or a reference, how many of its book's
+ * thresholds old it is (k, what `VERY_STALE_FACTOR` is compared with), whether the simulator's
+ * book is sitting on that quote by design (`QuoteView.stale`), and the bet's EV against the
+ * simulator's true fair probability beside its EV against the references.
+ *
+ *   npx tsx bench/stale-share.ts [minutes=5] [staleCadenceFactor=2] [partitions=1] [ticksPerSecond=1000] [splitsSeconds=300] [seed=42]
+ *
+ * (`-` for any argument: its default.)
  */
 
-const minutes = Number(process.argv[2] ?? 5);
-const factor = process.argv[3] === undefined || process.argv[3] === '-' ? undefined : Number(process.argv[3]);
-const partitions = Number(process.argv[4] ?? 1);
-const ticksPerSecond = Number(process.argv[5] ?? settingDefault('SIM_TICKS_PER_SECOND'));
-const splitsMs = Number(process.argv[6] ?? settingDefault('SPLITS_INTERVAL_SECONDS')) * 1000;
+function parsedArgs(): StaleShareArgs {
+  try {
+    return staleShareArgs(process.argv.slice(2));
+  } catch (e) {
+    process.stderr.write(`stale-share: ${(e as Error).message}\n`);
+    process.exit(2);
+  }
+}
+const args = parsedArgs();
+const { minutes, staleCadenceFactor: factor, partitions, ticksPerSecond, seed } = args;
+const splitsMs = args.splitsSeconds * 1000;
 const T0 = Date.UTC(2026, 10, 28, 12);
 const clock = new ManualClock(T0);
-const sim = new MarketSimulator({ seed: 42, clock });
+const sim = new MarketSimulator({ seed, clock });
 const normalizer = new Normalizer({ teams: TEAMS, leagues: LEAGUES });
 const snapshot = new SnapshotProcessor();
 const processors = Array.from(
@@ -84,10 +101,92 @@ const ages = (list: EvOpportunity[]): string =>
     .map((o) => `${o.event.isLive ? 'live' : 'pre'} ${Math.round((now - o.oldestOddsTs) / 1000)}/${o.staleAfterSeconds ?? '-'} s`)
     .join(', ');
 process.stdout.write(
-  `after ${minutes} simulated minutes at ${ticksPerSecond} ticks/s, ${partitions} partition(s), splits every ${splitsMs / 1000} s: ${rows.length} +EV rows\n` +
+  `seed ${seed}, after ${minutes} simulated minutes at ${ticksPerSecond} ticks/s, ${partitions} partition(s), splits every ${splitsMs / 1000} s: ${rows.length} +EV rows\n` +
     `first 200, stale by the fixed 60 s / 10 s rule: ${count(top, fixed)}\n` +
     `first 200, stale by each book's cadence:      ${count(top, measured)}\n` +
     `all rows, fixed rule: ${count(rows, fixed)}; measured: ${count(rows, measured)}\n` +
     `default page (first 50, very stale left out), stale by each book's cadence: ${count(page, measured)} ` +
     `(${stalePage.filter((o) => o.event.isLive).length} live); age/threshold: ${ages(stalePage)}\n`,
+);
+
+/** The price a record's stale clock runs on: the first whose book's threshold runs out at `freshUntil`. */
+function clockPrice(o: EvOpportunity): { price: OpportunityPrice; role: 'bet' | 'reference' } | null {
+  if (o.freshUntil === null || o.staleAfterSeconds === null) return null;
+  const on = (p: OpportunityPrice): boolean => p.ts + (o.staleAfterSeconds as number) * 1000 === o.freshUntil;
+  const bet = o.legs.find(on);
+  if (bet !== undefined) return { price: bet, role: 'bet' };
+  const ref = o.references.find(on);
+  return ref === undefined ? null : { price: ref, role: 'reference' };
+}
+
+// The simulator's own view of each quote: whether its book sits on it now, and the true fair.
+const quotes = new Map<string, QuoteView[]>();
+for (const q of sim.inspect()) {
+  const key = `${q.book}|${q.bookEventId}|${q.market}|${q.participant ?? ''}`;
+  const list = quotes.get(key);
+  if (list === undefined) quotes.set(key, [q]);
+  else list.push(q);
+}
+/** The quote a price came from and the index of its outcome there: same book, event, market, line, price and time. */
+function quoteOf(p: OpportunityPrice, market: string, participant: string | null): { q: QuoteView; i: number } | null {
+  for (const q of quotes.get(`${p.book}|${p.bookEventId}|${market}|${participant ?? ''}`) ?? []) {
+    if (q.lastTs !== p.ts) continue;
+    const at = q.prices.flatMap((price, i) => (price === p.priceAmerican && q.lines[i] === p.line ? [i] : []));
+    const i = at.length === 1 ? at[0] : at.find((j) => (q.outcomes[j] ?? '').toLowerCase().includes(p.selection));
+    if (i !== undefined) return { q, i };
+  }
+  return null;
+}
+
+const sittingOf = (o: EvOpportunity): string => {
+  const c = clockPrice(o);
+  if (c === null) return 'unknown';
+  const found = quoteOf(c.price, o.market, o.participant);
+  return found === null ? 'not found' : found.q.stale ? 'sits by design' : 'not sitting';
+};
+process.stdout.write(
+  'stale rows of the default page: phase | k (age / threshold) | age / threshold s | clock price: book, role | sitting | EV vs references % | EV vs the true fair %\n',
+);
+for (const o of stalePage) {
+  const clock = staleClockOfRecord(o);
+  const c = clockPrice(o);
+  const ageOfClock = (now - clock.freshUntil) / 1000 + clock.limitSeconds;
+  const bet = quoteOf(o.legs[0] as OpportunityPrice, o.market, o.participant);
+  const trueEv = bet === null ? null : ((bet.q.fair[bet.i] as number) * o.priceDecimal - 1) * 100;
+  process.stdout.write(
+    `  ${o.event.isLive ? 'live' : 'pre'} | ${(ageOfClock / clock.limitSeconds).toFixed(2)} | ${Math.round(ageOfClock)} / ${clock.limitSeconds} | ` +
+      `${c?.price.book ?? '?'}, ${c?.role ?? '?'} | ${sittingOf(o)} | ${o.methods.power.evPercent.toFixed(2)} | ${trueEv === null ? 'n/a' : trueEv.toFixed(2)}\n`,
+  );
+}
+
+// The default page under other very-stale factors, on the same records (their clocks as this
+// run's processors left them, re-timed for the configured factor): which rows each would drop.
+const kOf = (o: EvOpportunity): number => {
+  const clock = staleClockOfRecord(o);
+  return ((now - clock.freshUntil) / 1000 + clock.limitSeconds) / clock.limitSeconds;
+};
+const byFactor = [2, 3, 4, 5, 10].map((f) => {
+  const p = rows.filter((o) => !isPhantom(o, now, { ...DEFAULT_PHANTOM_POLICY, veryStaleFactor: f })).slice(0, 50);
+  return `${f}: ${p.filter(measured).length} of ${p.length}`;
+});
+const buckets = (
+  [
+    ['1-2', 1, 2],
+    ['2-3', 2, 3],
+    ['3-5', 3, 5],
+    ['5+', 5, Infinity],
+  ] as const
+).map(([label, lo, hi]) => {
+  const inBucket = rows.filter((o) => measured(o) && kOf(o) >= lo && kOf(o) < hi);
+  return `${label}: ${inBucket.length} (${inBucket.filter((o) => o.event.isLive).length} live, ${inBucket.filter((o) => sittingOf(o) === 'sits by design').length} sat on)`;
+});
+const phaseShare = (live: boolean): string => {
+  const list = rows.filter((o) => o.event.isLive === live);
+  const stale = list.filter(measured);
+  return `${stale.length} of ${list.length} (${list.length === 0 ? 'n/a' : ((100 * stale.length) / list.length).toFixed(1)} %), ${stale.filter((o) => kOf(o) >= 2).length} of them at k 2 or more`;
+};
+process.stdout.write(
+  `stale share of every +EV row: live ${phaseShare(true)}; pre-match ${phaseShare(false)}\n` +
+    `default page stale by very-stale factor (this run's factor ${DEFAULT_PHANTOM_POLICY.veryStaleFactor}): ${byFactor.join('; ')}\n` +
+    `every stale +EV row by k: ${buckets.join('; ')}\n`,
 );

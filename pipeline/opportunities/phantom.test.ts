@@ -63,8 +63,8 @@ describe('the profit ceiling (LIVE_HIGH_PROFIT_SUSPICIOUS)', () => {
     expect(phantomWarnings(middle(11), T0, policy)).toEqual(['LIVE_HIGH_PROFIT_SUSPICIOUS']);
   });
 
-  it('takes its default of 10 % from the PHANTOM_MAX_PROFIT_PERCENT setting', () => {
-    expect(DEFAULT_PHANTOM_POLICY).toEqual({ maxProfitPercent: 10, veryStaleFactor: 5 });
+  it('takes its defaults, 10 % and 2 thresholds, from the PHANTOM_MAX_PROFIT_PERCENT and VERY_STALE_FACTOR settings', () => {
+    expect(DEFAULT_PHANTOM_POLICY).toEqual({ maxProfitPercent: 10, veryStaleFactor: 2 });
   });
 });
 

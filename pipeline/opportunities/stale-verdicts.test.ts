@@ -132,18 +132,18 @@ describe('stale verdicts follow the book’s current threshold', () => {
     h.ticks(cadence(BOOKS, 260, T0 + 40_000), T0 + 40_000);
     expect(updatesOf(h.ticks(newTotals(T0 + 100_000), T0 + 100_000), id)).toEqual([]);
     const built = quiet(h);
-    // At 310 s its own clock calls it very stale (60 s + 4 × 60 s), today's not before 400 s
-    // (80 s + 4 × 80 s): the API would have dropped it from the default lists at 300 s.
-    const now = T0 + 310_000;
+    // At 130 s its own clock calls it very stale (60 s + 60 s, at the default factor of 2), today's
+    // not before 160 s (80 s + 80 s): the API would have dropped it from the default lists at 120 s.
+    const now = T0 + 130_000;
     expect(built && phantomWarnings(built, now, DEFAULT_PHANTOM_POLICY)).toEqual(['VERY_STALE_ODDS']);
     const out = h.ticks([tick('fanduel', 'moneyline', 'home', null, -130, { ts: now })], now);
     expect(updatesOf(out, id).length).toBe(1);
     const retimed = quiet(h);
-    expect(verdict(retimed)).toEqual([T0 + 80_000, 80, true, ['POTENTIALLY_STALE_ODDS', 'SINGLE_SHARP_REF'], 310, now]);
+    expect(verdict(retimed)).toEqual([T0 + 80_000, 80, true, ['POTENTIALLY_STALE_ODDS', 'SINGLE_SHARP_REF'], 130, now]);
     expect(retimed && phantomWarnings(retimed, now, DEFAULT_PHANTOM_POLICY)).toEqual([]);
-    expect(retimed && phantomWarnings(retimed, T0 + 401_000, DEFAULT_PHANTOM_POLICY)).toEqual(['VERY_STALE_ODDS']);
-    // Very stale by both clocks from 400 s on: no further version.
-    expect(updatesOf(h.ticks([tick('fanduel', 'moneyline', 'home', null, -125, { ts: T0 + 401_000 })], T0 + 401_000), id)).toEqual([]);
+    expect(retimed && phantomWarnings(retimed, T0 + 161_000, DEFAULT_PHANTOM_POLICY)).toEqual(['VERY_STALE_ODDS']);
+    // Very stale by both clocks from 160 s on: no further version.
+    expect(updatesOf(h.ticks([tick('fanduel', 'moneyline', 'home', null, -125, { ts: T0 + 161_000 })], T0 + 161_000), id)).toEqual([]);
   });
 
   it('holds no more records for a later look than twice the active ones and a fixed slack, however often they are rebuilt', () => {
