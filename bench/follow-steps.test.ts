@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseRecordingLine } from '../pipeline/feeds/theoddsapi/index.js';
-import { readLines } from '../pipeline/feeds/read-lines.js';
+import { recordedSnapshots } from '../pipeline/feeds/theoddsapi/index.js';
 import { percentile } from '../pipeline/freshness/index.js';
 import { locateRecording, missingRecordingNote } from '../scripts/recordings/index.js';
 import { SoftSteps, followedWithin } from './follow-steps.js';
@@ -127,10 +126,7 @@ if (!present) for (const r of ODDS_API_RECORDINGS) console.warn(`skipping the re
 /** Every pre-match moneyline of a recording, read as `bench/pregame-steps.ts` reads it. */
 async function recording(path: string): Promise<SoftSteps> {
   const steps = new SoftSteps();
-  for await (const line of readLines(path)) {
-    const snap = parseRecordingLine(line);
-    if (snap !== null) steps.add(snap);
-  }
+  for await (const snap of recordedSnapshots(path)) steps.add(snap);
   return steps;
 }
 

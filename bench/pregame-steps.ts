@@ -1,5 +1,4 @@
-import { parseRecordingLine } from '../pipeline/feeds/theoddsapi/index.js';
-import { readLines } from '../pipeline/feeds/read-lines.js';
+import { recordedSnapshots } from '../pipeline/feeds/theoddsapi/index.js';
 import { percentile } from '../pipeline/freshness/index.js';
 import { locateRecording, missingRecordingNote } from '../scripts/recordings/index.js';
 import { LEAD_BOOK, NO_MOVE, PregameSteps, stepStats } from './consensus-steps.js';
@@ -42,9 +41,7 @@ async function main(): Promise<void> {
     }
     const steps = new PregameSteps();
     const soft = new SoftSteps();
-    for await (const line of readLines(path)) {
-      const snap = parseRecordingLine(line);
-      if (snap === null) continue;
+    for await (const snap of recordedSnapshots(path)) {
       steps.add(snap);
       soft.add(snap);
     }

@@ -1,7 +1,6 @@
 import { LEAGUES, TEAMS } from '../schemas/index.js';
 import type { CanonicalEvent, OddsChange, OpportunityChange, RawGameState, RawTick } from '../schemas/index.js';
-import { EMPTY_STATE, mapSnapshot, parseRecordingLine } from '../pipeline/feeds/theoddsapi/index.js';
-import { readLines } from '../pipeline/feeds/read-lines.js';
+import { EMPTY_STATE, mapSnapshot, recordedSnapshots } from '../pipeline/feeds/theoddsapi/index.js';
 import { Normalizer } from '../pipeline/normalize/index.js';
 import { OpportunityProcessor } from '../pipeline/opportunities/index.js';
 import type { OpportunityInput } from '../pipeline/opportunities/index.js';
@@ -70,9 +69,7 @@ export async function replayRecording(
   each: (at: number, out: ChainOutput, snapshot: RecordedSnapshot) => void,
 ): Promise<void> {
   let state = EMPTY_STATE;
-  for await (const line of readLines(path)) {
-    const snap = parseRecordingLine(line);
-    if (snap === null) continue;
+  for await (const snap of recordedSnapshots(path)) {
     const mapped = mapSnapshot(snap.data, snap.timestamp, state);
     state = mapped.state;
     each(snap.timestamp, chain.feed(snap.timestamp, mapped.ticks), snap);

@@ -1,5 +1,4 @@
-import { parseRecordingLine } from '../pipeline/feeds/theoddsapi/index.js';
-import { readLines } from '../pipeline/feeds/read-lines.js';
+import { recordedSnapshots } from '../pipeline/feeds/theoddsapi/index.js';
 import { locateRecording, missingRecordingNote } from '../scripts/recordings/index.js';
 import { ODDS_API_RECORDINGS } from './processor-chain.js';
 import { MIN_BOOK_AGES, StaleOutcomes, bookLimits, summarize, summaryOf } from './stale-outcomes.js';
@@ -18,10 +17,7 @@ import type { Phase } from './market-stats.js';
 
 async function read(path: string): Promise<StaleOutcomes> {
   const outcomes = new StaleOutcomes();
-  for await (const line of readLines(path)) {
-    const snap = parseRecordingLine(line);
-    if (snap !== null) outcomes.add(snap);
-  }
+  for await (const snap of recordedSnapshots(path)) outcomes.add(snap);
   return outcomes;
 }
 

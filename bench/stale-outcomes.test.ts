@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseRecordingLine } from '../pipeline/feeds/theoddsapi/index.js';
+import { recordedSnapshots } from '../pipeline/feeds/theoddsapi/index.js';
 import type { RecordedSnapshot } from '../pipeline/feeds/theoddsapi/index.js';
-import { readLines } from '../pipeline/feeds/read-lines.js';
 import { locateRecording, missingRecordingNote } from '../scripts/recordings/index.js';
 import { ODDS_API_RECORDINGS } from './processor-chain.js';
 import { StaleOutcomes, bookLimits, countWeightedQuantile, phaseThreshold, summarize, summaryOf } from './stale-outcomes.js';
@@ -150,10 +149,7 @@ if (!present) for (const r of ODDS_API_RECORDINGS) console.warn(`skipping the re
 
 async function recording(path: string): Promise<StaleOutcomes> {
   const outcomes = new StaleOutcomes();
-  for await (const line of readLines(path)) {
-    const s = parseRecordingLine(line);
-    if (s !== null) outcomes.add(s);
-  }
+  for await (const s of recordedSnapshots(path)) outcomes.add(s);
   return outcomes;
 }
 

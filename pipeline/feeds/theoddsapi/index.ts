@@ -14,5 +14,5 @@ export { emptyStats, mergeStats } from './stats.js';
 export type { MappingStats, MalformedCounts } from './stats.js';
 export { planInterval, nextPeriodReset, creditsPerCall, backoffDelay, parseRetryAfter, parseQuotaHeaders } from './quota.js';
 export type { IntervalInputs, IntervalDecision, QuotaHeaders } from './quota.js';
-export { parseRecordingLine } from './recording.js';
+export { parseRecordingLine, recordedSnapshots } from './recording.js';
 export type { RecordedSnapshot } from './recording.js';

@@ -1,3 +1,4 @@
+import { readLines } from '../read-lines.js';
 import { isObject, parseApiTime } from './wire.js';
 
 /**
@@ -26,4 +27,12 @@ export function parseRecordingLine(line: string): RecordedSnapshot | null {
   const data = parsed['data'];
   if (timestamp === null || !Array.isArray(data)) return null;
   return { timestamp, data };
+}
+
+/** Every snapshot of a recording file (plain or gzip), in order; lines that are not one are skipped. */
+export async function* recordedSnapshots(file: string): AsyncGenerator<RecordedSnapshot> {
+  for await (const line of readLines(file)) {
+    const snapshot = parseRecordingLine(line);
+    if (snapshot !== null) yield snapshot;
+  }
 }
