@@ -7,6 +7,7 @@ import type { QuoteView } from '../pipeline/feeds/simulator/index.js';
 import { Normalizer } from '../pipeline/normalize/index.js';
 import { DEFAULT_PHANTOM_POLICY, OpportunityProcessor, isPhantom, staleClockOfRecord, staleness } from '../pipeline/opportunities/index.js';
 import { SnapshotProcessor } from '../pipeline/snapshot/index.js';
+import { K_BUCKETS } from './stale-outcomes.js';
 import { staleShareArgs } from './stale-share-args.js';
 import type { StaleShareArgs } from './stale-share-args.js';
 
@@ -147,37 +148,33 @@ const sittingOf = (o: EvOpportunity): string => {
 process.stdout.write(
   'stale rows of the default page: phase | k (age / threshold) | age / threshold s | clock price: book, role | sitting | EV vs references % | EV vs the true fair %\n',
 );
-for (const o of stalePage) {
+/** How many of its book's thresholds old the price a record's clock runs on is, and that age in s. */
+const ageOf = (o: EvOpportunity): { seconds: number; k: number; limitSeconds: number } => {
   const clock = staleClockOfRecord(o);
+  const seconds = (now - clock.freshUntil) / 1000 + clock.limitSeconds;
+  return { seconds, k: seconds / clock.limitSeconds, limitSeconds: clock.limitSeconds };
+};
+for (const o of stalePage) {
   const c = clockPrice(o);
-  const ageOfClock = (now - clock.freshUntil) / 1000 + clock.limitSeconds;
+  const age = ageOf(o);
   const bet = quoteOf(o.legs[0] as OpportunityPrice, o.market, o.participant);
   const trueEv = bet === null ? null : ((bet.q.fair[bet.i] as number) * o.priceDecimal - 1) * 100;
   process.stdout.write(
-    `  ${o.event.isLive ? 'live' : 'pre'} | ${(ageOfClock / clock.limitSeconds).toFixed(2)} | ${Math.round(ageOfClock)} / ${clock.limitSeconds} | ` +
+    `  ${o.event.isLive ? 'live' : 'pre'} | ${age.k.toFixed(2)} | ${Math.round(age.seconds)} / ${age.limitSeconds} | ` +
       `${c?.price.book ?? '?'}, ${c?.role ?? '?'} | ${sittingOf(o)} | ${o.methods.power.evPercent.toFixed(2)} | ${trueEv === null ? 'n/a' : trueEv.toFixed(2)}\n`,
   );
 }
 
 // The default page under other very-stale factors, on the same records (their clocks as this
 // run's processors left them, re-timed for the configured factor): which rows each would drop.
-const kOf = (o: EvOpportunity): number => {
-  const clock = staleClockOfRecord(o);
-  return ((now - clock.freshUntil) / 1000 + clock.limitSeconds) / clock.limitSeconds;
-};
+const kOf = (o: EvOpportunity): number => ageOf(o).k;
 const byFactor = [2, 3, 4, 5, 10].map((f) => {
   const p = rows.filter((o) => !isPhantom(o, now, { ...DEFAULT_PHANTOM_POLICY, veryStaleFactor: f })).slice(0, 50);
   return `${f}: ${p.filter(measured).length} of ${p.length}`;
 });
-const buckets = (
-  [
-    ['1-2', 1, 2],
-    ['2-3', 2, 3],
-    ['3-5', 3, 5],
-    ['5+', 5, Infinity],
-  ] as const
-).map(([label, lo, hi]) => {
-  const inBucket = rows.filter((o) => measured(o) && kOf(o) >= lo && kOf(o) < hi);
+// The recordings' buckets (bench/stale-outcomes.ts) past the first: a stale row is at k >= 1.
+const buckets = K_BUCKETS.filter((b) => b.low >= 1).map(({ label, low, high }) => {
+  const inBucket = rows.filter((o) => measured(o) && kOf(o) >= low && kOf(o) < high);
   return `${label}: ${inBucket.length} (${inBucket.filter((o) => o.event.isLive).length} live, ${inBucket.filter((o) => sittingOf(o) === 'sits by design').length} sat on)`;
 });
 const phaseShare = (live: boolean): string => {
