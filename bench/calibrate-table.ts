@@ -15,6 +15,8 @@ export const STATISTICS: readonly Statistic[] = [
   { name: 'arbitrage rate', unit: '% of markets', value: (s) => s.arbitrageRate },
   { name: 'arbitrage profit p50', unit: '%', value: (s) => s.arbitrageProfitP50 },
   { name: 'arbitrage profit p90', unit: '%', value: (s) => s.arbitrageProfitP90 },
+  { name: 'arbitrage run p50', unit: 'min', value: (s) => s.arbitrageRunP50Minutes, diagnostic: true },
+  { name: 'arbitrage run, longest', unit: 'min', value: (s) => s.arbitrageRunMaxMinutes, diagnostic: true },
   ...COMPARED_MARKETS.map((m) => ({ name: `hold p50 ${m}`, unit: '%', value: (s: PhaseStats) => s.holdP50[m] ?? null })),
   { name: '+EV rows (min_ev 2)', unit: 'per 100 mkts', value: (s) => s.evPer100Markets },
   { name: '+EV rows, pre-game reference', unit: 'per 100 mkts', value: (s) => s.pregameReferenceEvPer100, diagnostic: true },
@@ -113,6 +115,7 @@ export function table(sims: readonly SimColumn[], recorded: readonly { name: str
     lines.push(
       `  follows seen: ${[...sims, ...recorded].map((r) => `${r.name} ${r.stats?.[phase].follows ?? 0} of ${r.stats?.[phase].followChances ?? 0}`).join(', ')}`,
       `  markets with a reference priced ${phase === 'live' ? 'in play' : 'before the game'}: ${[...sims, ...recorded].map((r) => `${r.name} ${r.stats?.[phase].referencedMarkets ?? 0}`).join(', ')}`,
+      `  arbitrage runs: ${[...sims, ...recorded].map((r) => `${r.name} ${r.stats?.[phase].arbitrageRuns ?? 0}`).join(', ')}`,
       `  consensus move pairs: ${[...sims, ...recorded].map((r) => `${r.name} ${r.stats?.[phase].consensusPairs ?? 0}`).join(', ')}`,
       '',
     );

@@ -133,6 +133,29 @@ describe('MarketStatsObserver, arbitrage by phase', () => {
   });
 });
 
+describe('MarketStatsObserver, arbitrage runs', () => {
+  it("times each market's arbitrage from the first to the last of the samples in a row that show it, an open one as it stood", () => {
+    const { chain, stats, feed } = observedChain();
+    const at = (minutes: number): number => START - 300 * MINUTE + minutes * MINUTE;
+    const sample = (minutes: number): void => stats.sample(at(minutes), chain.opportunities.active(), new Set(['prematch']));
+    // FanDuel's home +110 against Pinnacle's away -105: an arbitrage, at samples 0, 30 and 60.
+    feed(at(0), [...moneyline('pinnacle', -120, -105, at(0)), ...moneyline('fanduel', 110, -130, at(0))]);
+    sample(0);
+    sample(30);
+    sample(60);
+    // Gone at 90, back at 120 and standing at the last sample, 150.
+    feed(at(90), moneyline('fanduel', -110, -110, at(90)));
+    sample(90);
+    feed(at(120), moneyline('fanduel', 110, -130, at(120)));
+    sample(120);
+    sample(150);
+    const prematch = stats.result().prematch;
+    // Runs of 60 and 30 minutes: the median reads the lower of two (`percentile`).
+    expect([prematch.arbitrageRuns, prematch.arbitrageRunP50Minutes, prematch.arbitrageRunMaxMinutes]).toEqual([2, 30, 60]);
+    expect(prematch.arbitrageRate).toBeCloseTo((100 * 5) / 6, 9);
+  });
+});
+
 describe('MarketStatsObserver, stale share', () => {
   const at = START - 60 * MINUTE;
   /** A pre-match +EV row whose first price to go stale has `thresholdSeconds` and went stale `staleFor` ms ago (fresh when negative). */

@@ -53,6 +53,15 @@ export interface PhaseStats {
   /** Best arbitrage of each market that has one, profit percent. */
   arbitrageProfitP50: number | null;
   arbitrageProfitP90: number | null;
+  /**
+   * How long a market's arbitrage stands: a run is the samples of the phase in a row that show the
+   * market with an arbitrage, timed from the first to the last of them (0: seen at one sample);
+   * p50 and the longest, minutes, and how many runs. A run still standing at the last sample is
+   * counted as it stood then. Sampled, so a run is known to the sampling gap.
+   */
+  arbitrageRunP50Minutes: number | null;
+  arbitrageRunMaxMinutes: number | null;
+  arbitrageRuns: number;
   /** Median single-book hold, percent, per market type. */
   holdP50: Record<string, number | null>;
   /**
@@ -154,6 +163,10 @@ interface Accumulator {
   markets: number;
   arbMarkets: number;
   arbProfits: number[];
+  /** The phase's samples so far, each market's arbitrage run still standing (by group key), and the runs ended, ms. */
+  samples: number;
+  arbRuns: Map<string, { first: number; last: number; sample: number }>;
+  arbRunLengths: number[];
   holds: Map<string, number[]>;
   evRows: number;
   referencedMarkets: number;
@@ -177,6 +190,9 @@ function emptyAccumulator(): Accumulator {
     markets: 0,
     arbMarkets: 0,
     arbProfits: [],
+    samples: 0,
+    arbRuns: new Map(),
+    arbRunLengths: [],
     holds: new Map(),
     evRows: 0,
     referencedMarkets: 0,
@@ -407,10 +423,19 @@ export class MarketStatsObserver {
         }
       }
     }
+    for (const phase of phases) this.acc[phase].samples++;
     for (const [key, profit] of bestArb) {
       const acc = this.acc[markets.get(key) ?? 'prematch'];
       acc.arbMarkets++;
       acc.arbProfits.push(profit);
+      const run = acc.arbRuns.get(key);
+      if (run !== undefined && run.sample === acc.samples - 1) {
+        run.last = now;
+        run.sample = acc.samples;
+      } else {
+        if (run !== undefined) acc.arbRunLengths.push(run.last - run.first);
+        acc.arbRuns.set(key, { first: now, last: now, sample: acc.samples });
+      }
     }
   }
 
@@ -476,6 +501,7 @@ export class MarketStatsObserver {
     this.follows();
     const one = (a: Accumulator, live: boolean): PhaseStats => {
       const profits = [...a.arbProfits].sort((x, y) => x - y);
+      const runs = [...a.arbRunLengths, ...[...a.arbRuns.values()].map((r) => r.last - r.first)].sort((x, y) => x - y);
       const follows = [...a.follows].sort((x, y) => x - y);
       const moves = [...a.consensusMoves].sort((x, y) => x - y);
       const ages = [...a.ages].sort((x, y) => x - y);
@@ -498,6 +524,9 @@ export class MarketStatsObserver {
         arbitrageRate: per(a.arbMarkets, a.markets, 100),
         arbitrageProfitP50: percentile(profits, 0.5),
         arbitrageProfitP90: percentile(profits, 0.9),
+        arbitrageRunP50Minutes: runs.length === 0 ? null : (percentile(runs, 0.5) ?? 0) / 60_000,
+        arbitrageRunMaxMinutes: runs.length === 0 ? null : (runs[runs.length - 1] ?? 0) / 60_000,
+        arbitrageRuns: runs.length,
         holdP50,
         evPer100Markets: a.referencedMarkets === 0 ? null : per(a.evRows, a.markets, 100),
         referencedMarkets: a.referencedMarkets,
