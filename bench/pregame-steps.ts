@@ -3,6 +3,7 @@ import { percentile } from '../pipeline/freshness/index.js';
 import { locateRecording, missingRecordingNote } from '../scripts/recordings/index.js';
 import { LEAD_BOOK, NO_MOVE, PregameSteps, stepStats } from './consensus-steps.js';
 import { FOLLOW_HORIZON_MS, FOLLOW_MARKS_MS, SoftSteps, followedWithin } from './follow-steps.js';
+import { Crossings, meanLifetimeMs } from './crossings.js';
 import type { BesideLead, FollowChance, LeadReversal, OwnPair } from './follow-steps.js';
 import { ODDS_API_RECORDINGS } from './processor-chain.js';
 
@@ -12,7 +13,8 @@ import { ODDS_API_RECORDINGS } from './processor-chain.js';
  * steps and how soon they follow a lead step, and how soon the lead book takes its own steps back
  * (`follow-steps.ts`): what the simulator's pre-game news, following and sharp lean are set from
  * (docs/simulator.md, "Stop 51" to "Stop 53"); and each soft book's follows and its moneyline
- * beside the lead book's, which show BetOnline pricing as LowVig does ("Stop 55").
+ * beside the lead book's, which show BetOnline pricing as LowVig does ("Stop 55"); and how often and
+ * how long a soft book's market crosses the lead book's (`lead-crossings.ts`, "Stop 56").
  *
  *   npx tsx bench/pregame-steps.ts
  */
@@ -32,6 +34,7 @@ async function main(): Promise<void> {
     chances: FollowChance[];
     reversals: LeadReversal[];
     beside: BesideLead[];
+    crossings: Crossings | null;
   }[] = [];
   for (const r of ODDS_API_RECORDINGS) {
     const path = locateRecording(r.file);
@@ -41,9 +44,11 @@ async function main(): Promise<void> {
     }
     const steps = new PregameSteps();
     const soft = new SoftSteps();
+    const crossings = new Crossings();
     for await (const snap of recordedSnapshots(path)) {
       steps.add(snap);
       soft.add(snap);
+      crossings.add(snap);
     }
     rows.push({
       name: r.name,
@@ -52,6 +57,7 @@ async function main(): Promise<void> {
       chances: soft.followChances(),
       reversals: soft.reversals(),
       beside: soft.besideLead(),
+      crossings,
     });
     all.consensus.push(...steps.consensus);
     all.lead.push(...steps.lead);
@@ -63,7 +69,9 @@ async function main(): Promise<void> {
     chances: rows.flatMap((r) => r.chances),
     reversals: rows.flatMap((r) => r.reversals),
     beside: rows.flatMap((r) => r.beside),
+    crossings: null,
   });
+  const allRuns = rows.flatMap((r) => r.crossings?.allRuns() ?? []);
   const fmt = (x: number | null, d = 3): string => (x === null ? 'n/a' : x.toFixed(d));
   const out = (s: string): boolean => process.stdout.write(`${s}\n`);
   const stepRow = (name: string, price: string, pairs: readonly { gapMs: number; moveLogit: number }[]): void => {
@@ -136,6 +144,26 @@ async function main(): Promise<void> {
         `${follows(chances.filter((c) => soon.has(c.step)))} | ${follows(chances.filter((c) => !soon.has(c.step)))}`,
     );
   }
+  out(
+    `\ntwo books' markets crossing before the game (the same line, an arbitrage between the two; ${TWIN} left out): recording | sightings | crossed (%) | runs | ` +
+      'mean lifetime min (exponential, maximum likelihood) | each run: books market, sightings, minutes first to last / to the first sighting not crossed, ended by, best profit %',
+  );
+  for (const { name, crossings } of rows) {
+    if (crossings === null) continue;
+    const runs = crossings.allRuns();
+    const mean = meanLifetimeMs(runs);
+    out(
+      `${name} | ${crossings.sightings} | ${crossings.crossed} (${fmt((100 * crossings.crossed) / crossings.sightings)} %) | ${runs.length} | ${fmt(mean === null ? null : mean / 60_000, 1)}`,
+    );
+    for (const run of runs) {
+      const ended = run.endedMs === null ? 'n/a' : (run.endedMs / 60_000).toFixed(0);
+      out(
+        `  ${run.books.join('+')} ${run.market}, ${run.sightings}, ${((run.lastAt - run.firstAt) / 60_000).toFixed(0)} / ${ended}, ${run.endedBy}, ${run.bestProfit.toFixed(2)}`,
+      );
+    }
+  }
+  const pooled = meanLifetimeMs(allRuns);
+  out(`both | runs ${allRuns.length} | mean lifetime ${fmt(pooled === null ? null : pooled / 60_000, 1)} min`);
 }
 
 main().then(
