@@ -15,7 +15,7 @@ import {
   totalGrid,
 } from './fair.js';
 import { negate, priceOutcomes } from './pricing.js';
-import type { Prng } from './prng.js';
+import { type Prng, hash2 } from './prng.js';
 
 /** The cases that trip event matchers, recorded on the events that carry them. */
 export type MatcherTrap = 'doubleheader' | 'name_twin' | 'neutral_site';
@@ -47,6 +47,13 @@ export interface SimEvent {
   jumpAt: number;
   jumpMargin: number;
   jumpTotal: number;
+  /**
+   * Before the game, the sharp line's lean over the truth, margin and total: steps of the sharp
+   * line that it takes back (noise, not news), which the soft books follow as they follow news
+   * (`PregameFollowing`, following.ts). Zero once the game is on.
+   */
+  leanMargin: number;
+  leanTotal: number;
   listings: Listing[];
 }
 
@@ -65,6 +72,14 @@ export interface Listing {
   flipped: boolean;
   /** No longer quoted at all: a book without live odds once the game is on, or the game is over. */
   closed: boolean;
+  /**
+   * Steps of the sharp line before the game (news, and the lean's steps and reversals) that the
+   * book has not taken in yet, margin and total: a soft book follows each after a delay of its
+   * own, or not before the game (`following.ts`). Zero for sharp books, and for every book once
+   * the game is on.
+   */
+  behindMargin: number;
+  behindTotal: number;
   quotes: Quote[];
   selectionIds: IdSequence | null;
 }
@@ -109,10 +124,14 @@ export interface Quote {
   /** The wandering part of the lean (`BookProfile.wander`), and when it was last moved on. */
   wander: number;
   wanderAt: number;
+  /** When the book next moves the wandering lean of a quote of a game not started (its own step, `BookProfile.ownStepsPerHour`). */
+  nextOwnStep: number;
   /** Queued for a requote or restore, so it is never queued twice. */
   pending: boolean;
   /** When the book next confirms it (its cadence); Infinity while it is not scheduled. */
   confirmAt: number;
+  /** When the book takes its lean off a pre-game price another book's crosses (`crossing.ts`); Infinity while none is due. */
+  correctAt: number;
 }
 
 /** lastTs of a quote never priced yet. */
@@ -155,8 +174,10 @@ export function buildQuotes(listing: Listing, nextUid: () => number): Quote[] {
       tilt: 0,
       wander: 0,
       wanderAt: NEVER,
+      nextOwnStep: NEVER,
       pending: false,
       confirmAt: Infinity,
+      correctAt: Infinity,
     });
   };
   const sides = [home, away] as const;
@@ -249,11 +270,17 @@ export function lagOf(book: BookProfile, isLive: boolean): number {
   return isLive ? book.lagMs : book.prematchLagMs;
 }
 
-function fillView(q: Quote, now: number, lagMs: number): void {
-  const ev = q.listing.event;
+/**
+ * The game as the book sees it at `now`: the truth and the sharp line's lean, less the last news
+ * within its lag and the pre-game steps it has not followed (unless `asBook` is false: the truth
+ * itself).
+ */
+function fillView(q: Quote, now: number, lagMs: number, asBook = true): void {
+  const l = q.listing;
+  const ev = l.event;
   const lagged = now - ev.jumpAt < lagMs;
-  view.margin = lagged ? ev.state.margin - ev.jumpMargin : ev.state.margin;
-  view.total = lagged ? ev.state.total - ev.jumpTotal : ev.state.total;
+  view.margin = (lagged ? ev.state.margin - ev.jumpMargin : ev.state.margin) + (asBook ? ev.leanMargin - l.behindMargin : 0);
+  view.total = (lagged ? ev.state.total - ev.jumpTotal : ev.state.total) + (asBook ? ev.leanTotal - l.behindTotal : 0);
   const p = q.prop;
   if (p !== null) view.propMean = now - p.jumpAt < lagMs ? p.mean - p.jumpDelta : p.mean;
 }
@@ -304,7 +331,7 @@ function fairInto(q: Quote, line: number, out: number[]): number {
 
 /** The fair probabilities of a quote's outcomes at its current line, from the true state. */
 export function trueFair(q: Quote): number[] {
-  fillView(q, 0, -Infinity);
+  fillView(q, 0, -Infinity, false);
   const n = fairInto(q, q.line ?? 0, fair);
   return fair.slice(0, n);
 }
@@ -327,6 +354,8 @@ export function drawTilt(book: BookProfile, rng: Prng): number {
   return tilt;
 }
 
+const HOUR_MS = 3_600_000;
+
 /**
  * How long a book's wandering lean takes to forget itself, hours: read off the recordings, a
  * book's pre-match offset from the consensus differs between two snapshots the more the farther
@@ -334,7 +363,7 @@ export function drawTilt(book: BookProfile, rng: Prng): number {
  * (docs/simulator.md, "Stop 48").
  */
 export const WANDER_HOURS = 16;
-const WANDER_MS = WANDER_HOURS * 3_600_000;
+const WANDER_MS = WANDER_HOURS * HOUR_MS;
 
 /**
  * The quote's wandering lean moved on to `now`: a mean-reverting walk around zero with standard
@@ -346,6 +375,24 @@ export function wanderOn(previous: number, previousAt: number, now: number, sd: 
   if (previousAt === NEVER) return sd * rng.normal();
   const keep = Math.exp(-Math.max(0, now - previousAt) / WANDER_MS);
   return previous * keep + sd * Math.sqrt(1 - keep * keep) * rng.normal();
+}
+
+/**
+ * Moves the quote's wandering lean on to `now`: in play at every reprice; before the game only at
+ * the book's own steps, which come at the rate the recorded soft books step on their own
+ * (`BookProfile.ownStepsPerHour`): their pre-match moneylines stand still between steps rather than
+ * creep with every confirmation (docs/simulator.md, "Stop 52"). The same walk either way, sampled
+ * at those times, so the books spread around the market as widely as before. The wander carries
+ * over a line move: it is the book's lean on the game, not on one line.
+ */
+function moveWander(q: Quote, now: number, rng: Prng): void {
+  const book = q.listing.book;
+  const ownSteps = q.listing.event.status !== 'live' && book.ownStepsPerHour > 0;
+  if (ownSteps && q.wanderAt !== NEVER && now < q.nextOwnStep) return;
+  q.wander = wanderOn(q.wander, q.wanderAt, now, book.wander, rng);
+  q.wanderAt = now;
+  // The time to the next step by hash, not drawn, so that the opening board is the same draw for draw.
+  if (ownSteps) q.nextOwnStep = now + (HOUR_MS / book.ownStepsPerHour) * -Math.log(1 - hash2(q.uid, Math.floor(now)) / 4294967296);
 }
 
 function setLine(q: Quote, line: number | null): void {
@@ -375,11 +422,10 @@ export function requote(q: Quote, now: number, rng: Prng, out: RawTick[], pulls:
     setLine(q, line);
     q.tilt = drawTilt(book, rng);
   }
-  // The wander carries over a line move: it is the book's lean on the game, not on one line.
-  q.wander = wanderOn(q.wander, q.wanderAt, now, book.wander, rng);
-  q.wanderAt = now;
+  moveWander(q, now, rng);
   const n = fairInto(q, line ?? 0, fair);
-  priceOutcomes(fair, n, book.overround, q.tilt + q.wander, book.cents, prices);
+  const overround = q.listing.event.status === 'live' ? book.overround : book.prematchOverround;
+  priceOutcomes(fair, n, overround, q.tilt + q.wander, book.cents, prices);
   for (let i = 0; i < q.outcomes.length; i++) {
     const o = q.outcomes[i];
     if (o === undefined) continue;

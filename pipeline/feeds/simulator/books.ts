@@ -22,8 +22,10 @@ export interface BookProfile {
   isSharp: boolean;
   hasLiveOdds: boolean;
   hasPlayerProps: boolean;
-  /** Margin built into every market (0.02 = a 2% overround). */
+  /** Margin built into every market in play (0.02 = a 2% overround). */
   overround: number;
+  /** The same before the game, narrower (`LIVE_WIDENING`). */
+  prematchOverround: number;
   /** Price increment near even money, in cents. */
   cents: number;
   /** How long after the sharp move the book follows it in play. */
@@ -55,6 +57,16 @@ export interface BookProfile {
    * opinion, each quote's lean drifts back and forth over hours (`WANDER_HOURS`, board.ts).
    */
   wander: number;
+  /**
+   * How often the book moves that wandering lean of each of its quotes before the game, per hour
+   * (its own steps; in play it moves at every reprice). 0: at every reprice in both phases.
+   */
+  ownStepsPerHour: number;
+  /**
+   * The sharp book whose line this book prices as its own before the game, moving when it moves
+   * (`PregameFollowing`), or null: BetOnline with LowVig, its twin (docs/simulator.md, "Stop 55").
+   */
+  pricesWith: string | null;
   /** Share of events the book lists at all. */
   coverage: number;
   eventIds: IdFormat;
@@ -67,7 +79,20 @@ export interface BookProfile {
 
 export type GamePhase = 'prematch' | 'live';
 
-type Habits = Omit<BookProfile, 'index' | 'id' | 'isSharp' | 'hasLiveOdds' | 'hasPlayerProps'>;
+type Habits = Omit<BookProfile, 'index' | 'id' | 'isSharp' | 'hasLiveOdds' | 'hasPlayerProps' | 'prematchOverround'> & {
+  /** Where the recordings measured it; otherwise the in-play margin narrowed by `LIVE_WIDENING`. */
+  prematchOverround?: number;
+};
+
+/**
+ * How much wider a book's margin is in play than before the game: the recorded books' median
+ * overround (implied probabilities summed, less one) of their in-play markets over their
+ * pre-match ones, 1.06-1.45 per book for the eight that price in play, 1.365 at the median
+ * (`npx tsx bench/book-margins-table.ts`; docs/simulator.md, "Stop 56"). The books' in-play margins
+ * are as before; before the game the simulated ones held 6.0-6.3 % at the median against the
+ * recordings' 4.1-5.0 %.
+ */
+export const LIVE_WIDENING = 1.37;
 
 /**
  * How often a book confirms its prices before the game. The recordings' `last_update` of a
@@ -80,6 +105,9 @@ const PREMATCH_CONFIRM_MS = 60_000;
 
 /** A soft book's pre-match lag is this multiple of its live one; a sharp book's, twice it. */
 const SOFT_PREMATCH_LAG = 5;
+
+/** A soft book's own steps before the game, per hour per quote (`BookProfile.ownStepsPerHour`). */
+const SOFT_OWN_STEPS_PER_HOUR = 0.075;
 
 const SHARP: Habits = {
   overround: 0.025,
@@ -96,6 +124,8 @@ const SHARP: Habits = {
   // The recordings carry no sharp book but LowVig, which prices as BetOnline does: nothing to
   // measure a sharp book's wander against, so their leans stay as they were.
   wander: 0,
+  ownStepsPerHour: 0,
+  pricesWith: null,
   coverage: 1,
   eventIds: { kind: 'numeric', start: 5_000_000, spread: 20 },
   selectionIds: null,
@@ -123,6 +153,11 @@ const SOFT: Habits = {
   // lasting opinion; 0.45 points brings the books' spread around the consensus (p90 0.77-0.82
   // points, every market type) to the recordings' 1.0-1.2 (docs/simulator.md, "Stop 48").
   wander: 0.0045,
+  // The recorded soft books step on their own before the game (their moneyline moved while the
+  // lead book's had stood still for six hours) at this rate per game, pooled over the ten soft
+  // books of both recordings (`npx tsx bench/pregame-steps.ts`; docs/simulator.md, "Stop 52").
+  ownStepsPerHour: SOFT_OWN_STEPS_PER_HOUR,
+  pricesWith: null,
   coverage: 0.97,
   eventIds: { kind: 'numeric', start: 20_000_000, spread: 40 },
   selectionIds: null,
@@ -132,28 +167,42 @@ const SOFT: Habits = {
 
 /**
  * Habits of the catalog's books. Vig from public market widths (Pinnacle about -104/-104,
- * US retail -110/-110, offshore retail wider); id formats shaped like each book's own.
+ * US retail -110/-110, offshore retail wider); id formats shaped like each book's own. The eleven
+ * books of the recordings price before the game at their recorded median margin
+ * (`prematchOverround`, set so that the simulated median meets it: rounding a price in the book's
+ * favour adds 0.2-1.8 points, the most at the ten-cent books; `npx tsx bench/book-margins-table.ts`).
  */
 const KNOWN: Readonly<Record<string, Partial<Habits>>> = {
   pinnacle: { overround: 0.02, lagMs: 500, eventIds: { kind: 'numeric', start: 1_610_000_000, spread: 30 } },
   circa: { overround: 0.025, lagMs: 1_500, eventIds: { kind: 'numeric', start: 4_100_000, spread: 5 } },
   bookmaker: { overround: 0.028, lagMs: 2_000, eventIds: { kind: 'numeric', start: 13_500_000, spread: 12 } },
   betfair_ex_eu: { overround: 0.018, lagMs: 300, eventIds: { kind: 'prefixed', prefix: '1.2', start: 30_000_000, spread: 400 } },
-  lowvig: { overround: 0.025, lagMs: 2_500, eventIds: { kind: 'numeric', start: 7_700_000, spread: 9 } },
+  lowvig: { overround: 0.025, prematchOverround: 0.0326, lagMs: 2_500, eventIds: { kind: 'numeric', start: 7_700_000, spread: 9 } },
   betonlineag: {
     overround: 0.045,
+    prematchOverround: 0.0267,
     lagMs: 8_000,
     startTime: { kind: 'roundHour' },
     eventIds: { kind: 'numeric', start: 2_300_000, spread: 7 },
+    // LowVig's twin in the recordings: its moneyline is LowVig's to the cent in 99.7 % of the
+    // pre-match sightings and it took 148 of LowVig's 152 steps at the same snapshot, so it
+    // carries no lean of its own and takes no steps of its own (docs/simulator.md, "Stop 55").
+    pricesWith: 'lowvig',
+    opinion: 0,
+    shadeShare: 0,
+    wander: 0,
+    ownStepsPerHour: 0,
   },
   draftkings: {
     overround: 0.048,
+    prematchOverround: 0.0348,
     lagMs: 15_000,
     eventIds: { kind: 'numeric', start: 31_000_000, spread: 30 },
     selectionIds: { kind: 'prefixed', prefix: '0QA', start: 240_000_000, spread: 3 },
   },
   fanduel: {
     overround: 0.045,
+    prematchOverround: 0.0375,
     lagMs: 12_000,
     // Recorded: 12-25 s old at the median before the game, 14-31 s in play, the quickest of the eleven.
     confirmMs: { prematch: 36_000, live: 45_000 },
@@ -162,12 +211,14 @@ const KNOWN: Readonly<Record<string, Partial<Habits>>> = {
   },
   betmgm: {
     overround: 0.06,
+    prematchOverround: 0.045,
     lagMs: 30_000,
     eventIds: { kind: 'numeric', start: 14_000_000, spread: 15 },
     selectionIds: { kind: 'prefixed', prefix: '0ML', start: 500_000_000, spread: 4 },
   },
   caesars: {
     overround: 0.055,
+    prematchOverround: 0.0406,
     lagMs: 25_000,
     // The recordings' williamhill_us (Caesars): 78-122 s old at the median before the game and
     // 439-475 s at the 95th percentile, the slowest of the eleven; 69-84 s in play.
@@ -176,12 +227,18 @@ const KNOWN: Readonly<Record<string, Partial<Habits>>> = {
     selectionIds: { kind: 'uuid' },
   },
   espnbet: { overround: 0.05, lagMs: 20_000, eventIds: { kind: 'uuid' } },
-  betrivers: { overround: 0.06, lagMs: 40_000, eventIds: { kind: 'numeric', start: 1_020_000_000, spread: 50 } },
-  fanatics: { overround: 0.055, lagMs: 35_000, eventIds: { kind: 'prefixed', prefix: 'FAN-', start: 800_000, spread: 3 } },
+  betrivers: { overround: 0.06, prematchOverround: 0.0515, lagMs: 40_000, eventIds: { kind: 'numeric', start: 1_020_000_000, spread: 50 } },
+  fanatics: {
+    overround: 0.055,
+    prematchOverround: 0.0401,
+    lagMs: 35_000,
+    eventIds: { kind: 'prefixed', prefix: 'FAN-', start: 800_000, spread: 3 },
+  },
   hardrockbet: { overround: 0.06, lagMs: 45_000, eventIds: { kind: 'numeric', start: 3_900_000, spread: 6 } },
-  bovada: { overround: 0.065, lagMs: 50_000, eventIds: { kind: 'slug', start: 202_000 } },
+  bovada: { overround: 0.065, prematchOverround: 0.0373, lagMs: 50_000, eventIds: { kind: 'slug', start: 202_000 } },
   mybookieag: {
     overround: 0.075,
+    prematchOverround: 0.039,
     cents: 10,
     lagMs: 60_000,
     // Recorded: 66-69 s old at the median before the game and at most 130 s (both recordings), 83-106 s in play.
@@ -190,6 +247,7 @@ const KNOWN: Readonly<Record<string, Partial<Habits>>> = {
   },
   betus: {
     overround: 0.08,
+    prematchOverround: 0.0284,
     cents: 10,
     lagMs: 55_000,
     startTime: { kind: 'offset', minutes: [5, 10, 15], share: 0.6 },
@@ -232,6 +290,7 @@ export function bookProfiles(defs: readonly SportsbookDef[]): BookProfile[] {
     const pace = known?.confirmMs !== undefined ? 1 : 0.6 + 0.8 * unitHash(def.id, 17);
     return {
       ...habits,
+      prematchOverround: habits.prematchOverround ?? habits.overround / LIVE_WIDENING,
       prematchLagMs: habits.lagMs * (def.isSharp ? 2 : SOFT_PREMATCH_LAG),
       confirmMs: { prematch: habits.confirmMs.prematch * pace, live: habits.confirmMs.live * pace },
       index,

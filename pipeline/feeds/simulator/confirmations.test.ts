@@ -36,7 +36,9 @@ describe('the confirmation schedule', () => {
     // interval: 118,743 ticks and 28,414 entries. Since stop 52 a quote waiting for its requote
     // after news is confirmed on its turn instead of losing it: the same ticks, 28,420 entries.
     // Since stop 54 the games not started draw their moves and lags from a stream of their own:
-    // other draws, so 118,861 ticks and 29,780 entries, where the same minute gave 118,745 and 28,418.)
+    // other draws, so 118,861 ticks and 29,780 entries, where the same minute gave 118,745 and 28,418.
+    // Since stop 56 the books price narrower before the game, BetOnline moves with LowVig and a
+    // crossed soft price is corrected: 118,827 ticks and 28,943 entries.)
     const T0 = Date.UTC(2026, 10, 29, 8);
     const clock = new ManualClock(T0);
     const sim = new MarketSimulator({ seed: 42, clock });
@@ -46,8 +48,8 @@ describe('the confirmation schedule', () => {
       clock.set(now);
       ticks += sim.step(now, 200).length;
     }
-    expect(ticks).toBe(118_861);
-    expect(sim.scheduledConfirmations).toBe(29_780);
+    expect(ticks).toBe(118_827);
+    expect(sim.scheduledConfirmations).toBe(28_943);
   });
 });
 

@@ -66,8 +66,11 @@ describe('the games not started', () => {
     // The moneylines of the games in play, both books.
     expect(moved.live.size).toBe(19);
     expect(moved.live).toEqual(quiet.live);
-    // The games not started are other games: the round's money and every later pre-game draw moved.
+    // The games not started: the round's money moved one of them (both books' moneylines). Before
+    // stop 56's pre-game model every one moved, as the line drifted between news; now a line stands
+    // still between its steps, about one every ten hours per game, so in ten minutes the other
+    // nineteen stood where they were, splits or not.
     expect(moved.upcoming.size).toBe(20);
-    expect([...moved.upcoming].filter(([k, f]) => quiet.upcoming.get(k) !== f).length).toBe(20);
+    expect([...moved.upcoming].filter(([k, f]) => quiet.upcoming.get(k) !== f).length).toBe(2);
   });
 });

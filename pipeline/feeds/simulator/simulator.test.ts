@@ -60,13 +60,16 @@ describe('MarketSimulator', () => {
       line: null,
       participant: null,
       statCategory: null,
-      priceAmerican: -308,
+      // -308 until stop 56: Pinnacle's pre-match margin is now its in-play one narrowed by the
+      // recorded books' ratio (books.ts, `LIVE_WIDENING`).
+      priceAmerican: -301,
       status: 'open',
-      // Last confirmed 0.437 s before the opening, a point of Pinnacle's cadence (confirmations.test.ts).
-      ts: NOVEMBER - 437,
+      // Last confirmed 39.065 s before the opening, a point of Pinnacle's cadence (confirmations.test.ts);
+      // 0.437 s until stop 56, when BetOnline stopped drawing shades and the opening's later draws moved.
+      ts: NOVEMBER - 39_065,
       selectionId: null,
-      oddsChangedAt: NOVEMBER - 437,
-      observedAt: NOVEMBER - 437,
+      oddsChangedAt: NOVEMBER - 39_065,
+      observedAt: NOVEMBER - 39_065,
     });
   });
 

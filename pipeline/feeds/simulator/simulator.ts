@@ -1,5 +1,5 @@
 import type { EventStatus, RawFutures, RawGameState, RawSplits, RawTick } from '../../../schemas/index.js';
-import { type Quote, type SimEvent, type SimProp, buildQuotes, lagOf, pushTicks, requote } from './board.js';
+import { type Listing, type Quote, type SimEvent, type SimProp, buildQuotes, lagOf, pushTicks, requote } from './board.js';
 import {
   type BookProfile,
   type GamePhase,
@@ -11,6 +11,8 @@ import {
   spellTeam,
 } from './books.js';
 import { LIVE_REGIME, type Regime, evolve } from './dynamics.js';
+import { CrossingCorrections } from './crossing.js';
+import { PregameFollowing, atStart } from './following.js';
 import { FuturesModel } from './futures.js';
 import { GamePlay } from './gameplay.js';
 import { scalesFor, strengthSpread } from './fair.js';
@@ -76,6 +78,10 @@ export class MarketSimulator {
   private readonly planner: Planner;
   private readonly play: GamePlay;
   private readonly due = new TimedHeap<Due>();
+  /** Who takes in what of the sharp line before the game: soft books' follows, the sharp lean's reversals. */
+  private readonly following: PregameFollowing;
+  /** Soft pre-game prices another book's crosses, each until its book takes its lean off it. */
+  private readonly corrections = new CrossingCorrections();
   /**
    * Each open quote at the time its book next confirms it (entries whose time is no longer the
    * quote's `confirmAt` are skipped), games in play apart from those not started: when the budget
@@ -119,6 +125,8 @@ export class MarketSimulator {
     const futuresRng = root.fork();
     // Forked last, so that every stream above starts as before it existed.
     this.pregame = root.fork();
+    // Its draws a stream of their own, forked after the pre-game one, so that the other streams start as before.
+    this.following = new PregameFollowing(root.fork(), (l, at) => this.queueListing(l, at, null));
     const catalog = this.opts.catalog;
     this.books = ensureTrapHabits(bookProfiles(catalog.books)).map((profile) => ({
       profile,
@@ -290,6 +298,8 @@ export class MarketSimulator {
       jumpAt: -Infinity,
       jumpMargin: 0,
       jumpTotal: 0,
+      leanMargin: 0,
+      leanTotal: 0,
       listings: [],
     };
     for (const rt of this.books) {
@@ -313,6 +323,8 @@ export class MarketSimulator {
         startTime: reportedStartTime(book, serial, plan.startTime),
         flipped,
         closed: false,
+        behindMargin: 0,
+        behindTotal: 0,
         quotes: [] as Quote[],
         selectionIds: rt.selectionIds,
       };
@@ -334,6 +346,12 @@ export class MarketSimulator {
   private advance(now: number, out: RawTick[]): void {
     const dt = now - this.clockMs;
     this.clockMs = now;
+    this.following.takeIn(now);
+    this.corrections.takeIn(now, (q) => {
+      if (q.pending) return;
+      q.pending = true;
+      this.due.push(now, { quote: q, restore: false });
+    });
     const jumped: SimProp[] = [];
     let endedAny = false;
     for (const ev of this.active) {
@@ -355,8 +373,10 @@ export class MarketSimulator {
       }
       jumped.length = 0;
       if (evolve(ev, dt, now, this.drawsFor(ev), jumped, this.liveRegime)) {
-        if (ev.status === 'live') this.lockAfterScore(ev, now, 0.5);
-        this.queueRequotes(ev, now, null);
+        if (ev.status === 'live') {
+          this.lockAfterScore(ev, now, 0.5);
+          this.queueRequotes(ev, now, null);
+        } else this.following.step(ev, now);
       }
       if (ev.status === 'live' && this.scoreboard(ev, dt, now)) {
         this.lockAfterScore(ev, now);
@@ -371,6 +391,7 @@ export class MarketSimulator {
 
   private goLive(ev: SimEvent, now: number, out: RawTick[]): void {
     ev.status = 'live';
+    atStart(ev);
     for (const l of ev.listings) {
       if (l.closed) continue;
       if (!l.book.hasLiveOdds) {
@@ -459,12 +480,16 @@ export class MarketSimulator {
     const rng = this.drawsFor(ev);
     for (const l of ev.listings) {
       if (l.closed) continue;
-      const at = now + lagOf(l.book, ev.status === 'live') * rng.range(1, 1.4);
-      for (const q of l.quotes) {
-        if (q.pending || !q.open || q.prop !== prop) continue;
-        q.pending = true;
-        this.due.push(at, { quote: q, restore: false });
-      }
+      this.queueListing(l, now + lagOf(l.book, ev.status === 'live') * rng.range(1, 1.4), prop);
+    }
+  }
+
+  /** Queues a requote at `at` of the listing's open quotes of the game (or of one player's prop). */
+  private queueListing(l: Listing, at: number, prop: SimProp | null): void {
+    for (const q of l.quotes) {
+      if (q.pending || !q.open || q.prop !== prop) continue;
+      q.pending = true;
+      this.due.push(at, { quote: q, restore: false });
     }
   }
 
@@ -575,6 +600,7 @@ export class MarketSimulator {
   private reprice(q: Quote, now: number, out: RawTick[], pulls: RawTick[] = out): void {
     requote(q, now, this.activity, out, pulls);
     this.scheduleConfirmation(q, now);
+    this.corrections.watch(q, now);
   }
 
   /**
