@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RawTick } from '../schemas/index.js';
 import { recordedSnapshots } from '../pipeline/feeds/theoddsapi/index.js';
+import { rawTick } from '../test/support/raw-tick.js';
 import { locateRecording, missingRecordingNote } from '../scripts/recordings/index.js';
 import { BookMargins, addRecorded, addSimulated } from './book-margins.js';
 import { MINUTE, T0, book, snapshot } from './moneyline-snapshot-fixture.js';
@@ -26,27 +27,8 @@ describe("a book's margin before the game and in play", () => {
   });
 
   it("reads a simulated board's quote as its ticks of one book's market of one game at one line", () => {
-    const tick = (outcome: string, line: number | null, price: number, isLive = false): RawTick => ({
-      book: 'fanduel',
-      bookEventId: 'fd-1',
-      sport: 'hockey',
-      league: 'nhl',
-      homeTeam: 'Home',
-      awayTeam: 'Away',
-      startTime: T0 + 60 * MINUTE,
-      isLive,
-      market: 'point_spread',
-      outcome,
-      line,
-      participant: null,
-      statCategory: null,
-      priceAmerican: price,
-      status: 'open',
-      ts: T0,
-      selectionId: null,
-      oddsChangedAt: T0,
-      observedAt: T0,
-    });
+    const tick = (outcome: string, line: number, priceAmerican: number): RawTick =>
+      rawTick(T0 + 60 * MINUTE, { book: 'fanduel', bookEventId: 'fd-1', market: 'point_spread', outcome, line, priceAmerican });
     const m = new BookMargins();
     // Home -1.5 and away +1.5 are one market: -105 / -115, 4.71 %.
     addSimulated(m, [tick('Home', -1.5, -105), tick('Away', 1.5, -115)]);
