@@ -55,6 +55,8 @@ export interface SimEvent {
   leanMargin: number;
   leanTotal: number;
   listings: Listing[];
+  /** Every book's quote of each of the game's markets, by `marketKey` (`Quote.peers`). */
+  marketQuotes: Map<string, Quote[]>;
 }
 
 /** One book's listing of one event, in that book's vocabulary. */
@@ -132,6 +134,12 @@ export interface Quote {
   confirmAt: number;
   /** When the book takes its lean off a pre-game price another book's crosses (`crossing.ts`); Infinity while none is due. */
   correctAt: number;
+  /**
+   * Every book's quote of the same market of the game (this one included), whatever the line:
+   * the quotes a crossing check compares (`crossing.ts`), where scanning every book's quotes for
+   * them took the simulator's ten minutes from 3.4 s to 5.8-7.7 s (3.4 s to 4.6-5.5 s this way).
+   */
+  peers: Quote[];
 }
 
 /** lastTs of a quote never priced yet. */
@@ -155,14 +163,21 @@ export function buildQuotes(listing: Listing, nextUid: () => number): Quote[] {
     labels: readonly string[],
     extra: Partial<Pick<Quote, 'period' | 'teamSide' | 'prop' | 'grid' | 'participant' | 'statCategory'>> = {},
   ): void => {
-    quotes.push({
+    const prop = extra.prop ?? null;
+    const key = `${market}|${kind}|${extra.period ?? 1}|${extra.teamSide ?? 0}|${prop === null ? -1 : ev.props.indexOf(prop)}`;
+    let peers = ev.marketQuotes.get(key);
+    if (peers === undefined) {
+      peers = [];
+      ev.marketQuotes.set(key, peers);
+    }
+    const q: Quote = {
       uid: nextUid(),
       listing,
       market,
       kind,
       period: extra.period ?? 1,
       teamSide: extra.teamSide ?? 0,
-      prop: extra.prop ?? null,
+      prop,
       grid: extra.grid ?? null,
       participant: extra.participant ?? null,
       statCategory: extra.statCategory ?? null,
@@ -178,7 +193,10 @@ export function buildQuotes(listing: Listing, nextUid: () => number): Quote[] {
       pending: false,
       confirmAt: Infinity,
       correctAt: Infinity,
-    });
+      peers,
+    };
+    peers.push(q);
+    quotes.push(q);
   };
   const sides = [home, away] as const;
   const overUnder = ['Over', 'Under'] as const;

@@ -15,29 +15,20 @@ import { hash2 } from './prng.js';
  */
 export const CROSSING_CORRECTED_MEAN_MS = 41 * 60_000;
 
-/** The same market of the same game at another book: market, period, team and prop, whatever the line. */
-function sameMarket(a: Quote, b: Quote): boolean {
-  return a.market === b.market && a.kind === b.kind && a.period === b.period && a.teamSide === b.teamSide && a.prop === b.prop;
-}
-
 /**
  * Whether another book listing the game prices the quote's market at the same line so that the
  * two books' best prices make an arbitrage: every outcome's best price between the two, implied,
  * sums under one. Outcomes are in the same order at every book (the true home side first).
  */
 export function crossedByAnother(q: Quote): boolean {
-  for (const l of q.listing.event.listings) {
-    if (l.closed || l === q.listing) continue;
-    for (const r of l.quotes) {
-      if (!r.open || r.line !== q.line || r.lastTs === -Infinity || !sameMarket(q, r)) continue;
-      let implied = 0;
-      for (let i = 0; i < q.outcomes.length; i++) {
-        const mine = q.outcomes[i]?.price ?? 100;
-        const theirs = r.outcomes[i]?.price ?? 100;
-        implied += 1 / Math.max(americanToDecimal(mine), americanToDecimal(theirs));
-      }
-      if (implied < 1) return true;
+  for (const r of q.peers) {
+    if (r === q || r.listing.closed || !r.open || r.line !== q.line || r.lastTs === -Infinity) continue;
+    let implied = 0;
+    for (let i = 0; i < q.outcomes.length; i++) {
+      // American prices pay in the same order as decimal ones: the higher is the better.
+      implied += 1 / americanToDecimal(Math.max(q.outcomes[i]?.price ?? 100, r.outcomes[i]?.price ?? 100));
     }
+    if (implied < 1) return true;
   }
   return false;
 }

@@ -30,6 +30,7 @@ export function pregameGame(bookIds: readonly string[]): SimEvent {
     leanMargin: 0,
     leanTotal: 0,
     listings: [],
+    marketQuotes: new Map(),
   };
   let uid = 0;
   for (const book of bookProfiles(SPORTSBOOKS.filter((b) => bookIds.includes(b.id)))) {

@@ -301,6 +301,7 @@ export class MarketSimulator {
       leanMargin: 0,
       leanTotal: 0,
       listings: [],
+      marketQuotes: new Map(),
     };
     for (const rt of this.books) {
       const book = rt.profile;
