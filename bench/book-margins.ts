@@ -1,7 +1,7 @@
 import type { RawTick } from '../schemas/index.js';
 import { americanToDecimal } from '../pipeline/odds-math/index.js';
 import { percentile } from '../pipeline/freshness/index.js';
-import { mapBookmakerKey, toAmerican } from '../pipeline/feeds/theoddsapi/index.js';
+import { mapBookmakerKey, parseBookmaker, parseEvent, parseMarket, parseOutcome, toAmerican } from '../pipeline/feeds/theoddsapi/index.js';
 import type { RecordedSnapshot } from '../pipeline/feeds/theoddsapi/index.js';
 import type { Phase } from './market-stats.js';
 import { IN_PLAY_AFTER_MS } from './market-stats.js';
@@ -49,25 +49,26 @@ export class BookMargins {
   }
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /** Every market of a recorded snapshot into `margins`, by the catalog's book ids. */
 export function addRecorded(margins: BookMargins, snapshot: RecordedSnapshot): void {
-  for (const event of snapshot.data) {
-    if (!isRecord(event) || !Array.isArray(event['bookmakers'])) continue;
-    const start = Date.parse(String(event['commence_time']));
-    if (Number.isNaN(start)) continue;
+  for (const raw of snapshot.data) {
+    const event = parseEvent(raw);
+    if (event === null) continue;
+    const start = event.commenceTime;
     const phase: Phase = start > snapshot.timestamp ? 'prematch' : 'live';
-    for (const b of event['bookmakers']) {
-      if (!isRecord(b) || typeof b['key'] !== 'string' || !Array.isArray(b['markets'])) continue;
-      const book = mapBookmakerKey(b['key'])?.book ?? b['key'];
-      for (const m of b['markets']) {
-        if (!isRecord(m) || !Array.isArray(m['outcomes'])) continue;
-        const updated = Date.parse(String(m['last_update'] ?? b['last_update']));
-        if (phase === 'live' && !(updated >= start + IN_PLAY_AFTER_MS)) continue;
+    for (const rawBook of event.bookmakers) {
+      const b = parseBookmaker(rawBook);
+      if (b === null) continue;
+      const book = mapBookmakerKey(b.key)?.book ?? b.key;
+      for (const rawMarket of b.markets) {
+        const m = parseMarket(rawMarket);
+        if (m === null) continue;
+        const updated = m.lastUpdate ?? b.lastUpdate;
+        if (phase === 'live' && (updated === null || updated < start + IN_PLAY_AFTER_MS)) continue;
         const implied: number[] = [];
-        for (const o of m['outcomes']) {
-          const american = isRecord(o) && typeof o['price'] === 'number' ? toAmerican(o['price']) : null;
+        for (const rawOutcome of m.outcomes) {
+          const o = parseOutcome(rawOutcome);
+          const american = o === null ? null : toAmerican(o.price);
           if (american !== null) implied.push(1 / americanToDecimal(american));
         }
         if (implied.length >= 2) margins.add(book, phase, implied);

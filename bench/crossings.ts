@@ -1,6 +1,6 @@
 import { americanToDecimal } from '../pipeline/odds-math/index.js';
-import { toAmerican } from '../pipeline/feeds/theoddsapi/index.js';
-import type { RecordedSnapshot } from '../pipeline/feeds/theoddsapi/index.js';
+import { parseBookmaker, parseEvent, parseMarket, parseOutcome, toAmerican } from '../pipeline/feeds/theoddsapi/index.js';
+import type { RecordedSnapshot, WireBookmaker } from '../pipeline/feeds/theoddsapi/index.js';
 
 /**
  * How often and for how long two recorded books' pre-match markets cross: the same market of the
@@ -43,23 +43,19 @@ interface Open {
   run: CrossingRun;
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /** A book's markets in a recorded event, by market key, as decimal prices by outcome and line. */
-function marketsOf(bookmaker: Record<string, unknown>): Map<string, Prices> {
+function marketsOf(bookmaker: WireBookmaker): Map<string, Prices> {
   const out = new Map<string, Prices>();
-  const markets = bookmaker['markets'];
-  if (!Array.isArray(markets)) return out;
-  for (const m of markets) {
-    if (!isRecord(m) || typeof m['key'] !== 'string' || !Array.isArray(m['outcomes'])) continue;
+  for (const raw of bookmaker.markets) {
+    const m = parseMarket(raw);
+    if (m === null) continue;
     const prices: Prices = new Map();
-    for (const o of m['outcomes']) {
-      if (!isRecord(o) || typeof o['price'] !== 'number') continue;
-      const american = toAmerican(o['price']);
-      if (american !== null)
-        prices.set(`${String(o['name'])}|${typeof o['point'] === 'number' ? o['point'] : ''}`, americanToDecimal(american));
+    for (const rawOutcome of m.outcomes) {
+      const o = parseOutcome(rawOutcome);
+      const american = o === null ? null : toAmerican(o.price);
+      if (o !== null && american !== null) prices.set(`${o.name}|${o.point ?? ''}`, americanToDecimal(american));
     }
-    out.set(m['key'], prices);
+    out.set(m.key, prices);
   }
   return out;
 }
@@ -89,13 +85,14 @@ export class Crossings {
 
   add(snapshot: RecordedSnapshot): void {
     const seen = new Set<string>();
-    for (const event of snapshot.data) {
-      if (!isRecord(event) || typeof event['id'] !== 'string' || !Array.isArray(event['bookmakers'])) continue;
-      const start = Date.parse(String(event['commence_time']));
-      if (Number.isNaN(start) || start <= snapshot.timestamp) continue;
+    for (const raw of snapshot.data) {
+      const event = parseEvent(raw);
+      if (event === null || event.commenceTime <= snapshot.timestamp) continue;
       const books = new Map<string, Map<string, Prices>>();
-      for (const b of event['bookmakers'])
-        if (isRecord(b) && typeof b['key'] === 'string' && b['key'] !== TWIN) books.set(b['key'], marketsOf(b));
+      for (const rawBook of event.bookmakers) {
+        const b = parseBookmaker(rawBook);
+        if (b !== null && b.key !== TWIN) books.set(b.key, marketsOf(b));
+      }
       const names = [...books.keys()].sort();
       for (let i = 0; i < names.length; i++) {
         for (let j = i + 1; j < names.length; j++) {
@@ -106,7 +103,7 @@ export class Crossings {
             if (b === undefined) continue;
             const profit = crossing(a, b);
             if (profit !== null)
-              this.sighting(snapshot.timestamp, `${event['id']} ${market} ${first} ${second}`, [first, second], market, a, b, profit, seen);
+              this.sighting(snapshot.timestamp, `${event.id} ${market} ${first} ${second}`, [first, second], market, a, b, profit, seen);
           }
         }
       }

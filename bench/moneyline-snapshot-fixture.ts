@@ -24,5 +24,14 @@ export const book = (key: string, home: number, away: number): Record<string, un
 /** The snapshot `minutes` after `T0` of the one event, listed by `books`. */
 export const snapshot = (minutes: number, books: Record<string, unknown>[], commence = KICKOFF): RecordedSnapshot => ({
   timestamp: T0 + minutes * MINUTE,
-  data: [{ id: 'ev1', commence_time: commence, home_team: 'Home Side', away_team: 'Away Side', bookmakers: books }],
+  data: [
+    {
+      id: 'ev1',
+      sport_key: 'americanfootball_nfl',
+      commence_time: commence,
+      home_team: 'Home Side',
+      away_team: 'Away Side',
+      bookmakers: books,
+    },
+  ],
 });

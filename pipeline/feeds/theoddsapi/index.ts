@@ -15,4 +15,6 @@ export type { MappingStats, MalformedCounts } from './stats.js';
 export { planInterval, nextPeriodReset, creditsPerCall, backoffDelay, parseRetryAfter, parseQuotaHeaders } from './quota.js';
 export type { IntervalInputs, IntervalDecision, QuotaHeaders } from './quota.js';
 export { parseRecordingLine, recordedSnapshots } from './recording.js';
+export { parseEvent, parseBookmaker, parseMarket, parseOutcome } from './wire.js';
+export type { WireEvent, WireBookmaker, WireMarket, WireOutcome } from './wire.js';
 export type { RecordedSnapshot } from './recording.js';
